@@ -1,0 +1,32 @@
+/*
+ * Copyright 2026 The Spindle Authors. Licensed under the Apache License, Version 2.0.
+ */
+package dev.spindle;
+
+import java.util.concurrent.Executor;
+
+/**
+ * Something that runs tasks: the one interface every Spindle scheduler implements, so that
+ * code written against it (actors, async runtimes) runs on any of them.
+ *
+ * <p>A scheduler accepts a task through {@link #execute(Runnable)} and runs it exactly once on
+ * some thread, or throws {@link java.util.concurrent.RejectedExecutionException} so the caller
+ * knows it will not run. A task's failure never kills the scheduler.
+ *
+ * <pre>{@code
+ * Scheduler scheduler = WorkStealingPool.builder().workers(4).build();
+ * scheduler.execute(() -> System.out.println("hello from " + Thread.currentThread().getName()));
+ * }</pre>
+ */
+public interface Scheduler extends Executor {
+
+    /**
+     * Runs {@code task} once, at some point, on a thread of this scheduler.
+     *
+     * @throws java.util.concurrent.RejectedExecutionException if the scheduler no longer
+     *     accepts tasks (for example after shutdown)
+     * @throws NullPointerException if {@code task} is null
+     */
+    @Override
+    void execute(Runnable task);
+}

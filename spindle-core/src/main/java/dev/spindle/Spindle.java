@@ -1,0 +1,126 @@
+/*
+ * Copyright 2026 The Spindle Authors. Licensed under the Apache License, Version 2.0.
+ */
+package dev.spindle;
+
+import dev.spindle.internal.BlockingSupport;
+import java.util.Objects;
+import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.ForkJoinWorkerThread;
+
+/**
+ * Entry points shared by all Spindle schedulers.
+ *
+ * <h2>Blocking sections</h2>
+ *
+ * <p>A task that blocks its thread (a socket read, a lock, a {@code Future.get} on a foreign
+ * executor) takes a worker away from the pool. Wrap the blocking call in
+ * {@link #blocking(Section)} and the pool adds a compensating worker for the duration, up to its
+ * configured bound, so the other tasks keep running:
+ *
+ * <pre>{@code
+ * pool.execute(() -> {
+ *     String line = Spindle.blocking(() -> reader.readLine());   // may block for long
+ *     process(line);
+ * });
+ * }</pre>
+ *
+ * <p>Outside a Spindle worker the section simply runs. On a {@link ForkJoinPool} worker it runs
+ * through {@link ForkJoinPool#managedBlock}, so code written this way behaves well on either.
+ */
+public final class Spindle {
+
+    private Spindle() {
+    }
+
+    /**
+     * A piece of code that may block.
+     *
+     * @param <T> its result
+     * @param <X> the exception it may throw
+     */
+    @FunctionalInterface
+    public interface Section<T, X extends Exception> {
+        T run() throws X;
+    }
+
+    /**
+     * Runs {@code section}, telling the current scheduler that the thread may block meanwhile.
+     * Nested calls compensate once.
+     *
+     * @return what {@code section} returned
+     * @throws X whatever {@code section} throws
+     * @throws NullPointerException if {@code section} is null
+     */
+    public static <T, X extends Exception> T blocking(Section<T, X> section) throws X {
+        Objects.requireNonNull(section, "section");
+        BlockingSupport worker = BlockingSupport.current();
+        if (worker != null) {
+            worker.beginBlocking();
+            try {
+                return section.run();
+            } finally {
+                worker.endBlocking();
+            }
+        }
+        if (Thread.currentThread() instanceof ForkJoinWorkerThread) {
+            return ForkJoinBlocker.run(section);
+        }
+        return section.run();
+    }
+
+    /** Runs {@code section} as {@link #blocking(Section)} does, for code with no result. */
+    public static void blocking(Runnable section) {
+        Objects.requireNonNull(section, "section");
+        blocking(() -> {
+            section.run();
+            return null;
+        });
+    }
+
+    /** Adapts a section to {@link ForkJoinPool.ManagedBlocker}. */
+    private static final class ForkJoinBlocker<T, X extends Exception> implements ForkJoinPool.ManagedBlocker {
+        private final Section<T, X> section;
+        private T result;
+        private Exception failure;
+        private boolean done;
+
+        private ForkJoinBlocker(Section<T, X> section) {
+            this.section = section;
+        }
+
+        @SuppressWarnings("unchecked")
+        static <T, X extends Exception> T run(Section<T, X> section) throws X {
+            ForkJoinBlocker<T, X> b = new ForkJoinBlocker<>(section);
+            try {
+                ForkJoinPool.managedBlock(b);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted before the blocking section ran", e);
+            }
+            if (b.failure != null) {
+                if (b.failure instanceof RuntimeException re) {
+                    throw re;
+                }
+                throw (X) b.failure;
+            }
+            return b.result;
+        }
+
+        @Override
+        public boolean block() {
+            try {
+                result = section.run();
+            } catch (Exception e) {
+                failure = e;
+            }
+            done = true;
+            return true;
+        }
+
+        @Override
+        public boolean isReleasable() {
+            return done;
+        }
+    }
+}

@@ -1,0 +1,46 @@
+/*
+ * Copyright 2026 The Spindle Authors. Licensed under the Apache License, Version 2.0.
+ */
+package dev.spindle;
+
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.Future;
+
+/**
+ * The result of a spawned computation: a {@link Future} that can also be {@linkplain #join()
+ * joined} without checked exceptions, as in fork/join code.
+ *
+ * <pre>{@code
+ * static long fib(WorkStealingPool pool, int n) {
+ *     if (n < 2) return n;
+ *     Task<Long> left = pool.spawn(() -> fib(pool, n - 1));
+ *     long right = fib(pool, n - 2);
+ *     return left.join() + right;
+ * }
+ * }</pre>
+ *
+ * <p>Joining from a worker thread of the pool that runs the task does not block that worker
+ * while work exists: it runs the awaited task itself if it is still queued locally, and
+ * otherwise runs other tasks until the awaited one completes.
+ *
+ * @param <T> the result type
+ */
+public interface Task<T> extends Future<T> {
+
+    /**
+     * Waits for the result and returns it.
+     *
+     * @throws CompletionException wrapping the exception the computation threw
+     * @throws CancellationException if the task was cancelled
+     */
+    T join();
+
+    /**
+     * Returns a {@link CompletableFuture} completed with this task's outcome (a value, the
+     * computation's exception, or a {@link CancellationException}). Completing or cancelling the
+     * returned future does not affect the task.
+     */
+    CompletableFuture<T> toCompletableFuture();
+}

@@ -1,0 +1,343 @@
+/*
+ * Copyright 2026 The Spindle Authors. Licensed under the Apache License, Version 2.0.
+ */
+package dev.spindle.pool;
+
+import dev.spindle.Task;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.RunnableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * A spawned computation of a {@link WorkStealingPool}: the {@link Task} users hold and the
+ * {@link Runnable} the queues carry.
+ *
+ * <p>State moves once from {@code NEW} through {@code RUNNING} to one of the final states, by
+ * CAS, so the computation runs at most once even if the task is queued or run twice. The
+ * outcome is written before the final state is published with a CAS, and read after the state
+ * is read, so a reader that sees a final state sees its outcome. Cancellation with interrupt
+ * goes through {@code INTERRUPTING} so the interrupt can only hit the thread while it still runs
+ * this task, never a later one.
+ *
+ * <p>Waiting threads push themselves on a Treiber stack and park; completion takes the whole
+ * stack and unparks them. A {@link CompletableFuture} view is created on demand, so a task that
+ * nobody observes that way allocates nothing for it.
+ */
+final class ForkTask<T> implements Task<T>, RunnableFuture<T> {
+
+    static final int NEW = 0;
+    static final int RUNNING = 1;
+    static final int NORMAL = 2;
+    static final int EXCEPTIONAL = 3;
+    static final int CANCELLED = 4;
+    static final int INTERRUPTING = 5;
+    static final int INTERRUPTED = 6;
+
+    private static final VarHandle STATE;
+    private static final VarHandle WAITERS;
+    private static final VarHandle VIEW;
+
+    static {
+        try {
+            MethodHandles.Lookup l = MethodHandles.lookup();
+            STATE = l.findVarHandle(ForkTask.class, "state", int.class);
+            WAITERS = l.findVarHandle(ForkTask.class, "waiters", WaitNode.class);
+            VIEW = l.findVarHandle(ForkTask.class, "view", CompletableFuture.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    final WorkStealingPool pool;
+    private Callable<? extends T> callable;
+    private volatile int state;
+    /** The value or the exception; written before the final state is published. */
+    private Object outcome;
+    private volatile Thread runner;
+    private volatile WaitNode waiters;
+    private volatile CompletableFuture<T> view;
+
+    ForkTask(WorkStealingPool pool, Callable<? extends T> callable) {
+        this.pool = pool;
+        this.callable = callable;
+    }
+
+    // ------------------------------------------------------------------ running
+
+    @Override
+    public void run() {
+        if (state != NEW || !STATE.compareAndSet(this, NEW, RUNNING)) {
+            return;
+        }
+        Callable<? extends T> c = callable;
+        runner = Thread.currentThread();
+        try {
+            T v = c.call();
+            complete(NORMAL, v);
+        } catch (Throwable ex) {
+            complete(EXCEPTIONAL, ex);
+        } finally {
+            runner = null;
+            callable = null;
+            if (state >= INTERRUPTING) {
+                awaitCancelInterrupt();
+            }
+        }
+    }
+
+    private void complete(int finalState, Object result) {
+        outcome = result;
+        if (STATE.compareAndSet(this, RUNNING, finalState)) {
+            finish();
+        }
+    }
+
+    private void awaitCancelInterrupt() {
+        while (state == INTERRUPTING) {
+            Thread.onSpinWait();
+        }
+    }
+
+    private void finish() {
+        for (WaitNode q; (q = waiters) != null; ) {
+            if (WAITERS.compareAndSet(this, q, null)) {
+                for (; q != null; q = q.next) {
+                    Thread t = q.thread;
+                    if (t != null) {
+                        q.thread = null;
+                        LockSupport.unpark(t);
+                    }
+                }
+                break;
+            }
+        }
+        CompletableFuture<T> v = view;
+        if (v != null) {
+            completeView(v);
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private void completeView(CompletableFuture<T> v) {
+        int s = state;
+        if (s == NORMAL) {
+            v.complete((T) outcome);
+        } else if (s == EXCEPTIONAL) {
+            v.completeExceptionally((Throwable) outcome);
+        } else if (s >= CANCELLED) {
+            v.completeExceptionally(new CancellationException("task was cancelled"));
+        }
+    }
+
+    // ------------------------------------------------------------------ Future
+
+    @Override
+    public boolean cancel(boolean mayInterruptIfRunning) {
+        for (;;) {
+            int s = state;
+            if (s >= NORMAL) {
+                return false;
+            }
+            int next = (mayInterruptIfRunning && s == RUNNING) ? INTERRUPTING : CANCELLED;
+            if (STATE.compareAndSet(this, s, next)) {
+                if (next == INTERRUPTING) {
+                    try {
+                        Thread t = runner;
+                        if (t != null) {
+                            t.interrupt();
+                        }
+                    } finally {
+                        STATE.setRelease(this, INTERRUPTED);
+                    }
+                }
+                finish();
+                return true;
+            }
+        }
+    }
+
+    @Override
+    public boolean isCancelled() {
+        return state >= CANCELLED;
+    }
+
+    @Override
+    public boolean isDone() {
+        return state >= NORMAL;
+    }
+
+    /** Whether the computation has not started and the task was not cancelled. */
+    boolean isNew() {
+        return state == NEW;
+    }
+
+    @Override
+    public T join() {
+        if (state < NORMAL) {
+            pool.awaitDone(this);
+        }
+        return reportJoin();
+    }
+
+    @Override
+    public T get() throws InterruptedException, ExecutionException {
+        if (state < NORMAL) {
+            if (pool.isWorkerOfThisPool()) {
+                pool.awaitDone(this);
+            } else {
+                awaitBlocking(false, 0L);
+            }
+        }
+        return reportGet();
+    }
+
+    @Override
+    public T get(long timeout, TimeUnit unit)
+            throws InterruptedException, ExecutionException, TimeoutException {
+        long nanos = unit.toNanos(timeout);
+        if (state < NORMAL && !awaitBlocking(true, nanos)) {
+            throw new TimeoutException("task not completed within " + timeout + " " + unit);
+        }
+        return reportGet();
+    }
+
+    @Override
+    public CompletableFuture<T> toCompletableFuture() {
+        CompletableFuture<T> v = view;
+        if (v == null) {
+            CompletableFuture<T> fresh = new CompletableFuture<>();
+            v = (CompletableFuture<T>) VIEW.compareAndExchange(this, null, fresh);
+            if (v == null) {
+                v = fresh;
+            }
+        }
+        if (state >= NORMAL) {
+            completeView(v);                   // idempotent; covers a race with finish()
+        }
+        return v;
+    }
+
+    @SuppressWarnings("unchecked")
+    private T reportJoin() {
+        int s = state;
+        if (s == NORMAL) {
+            return (T) outcome;
+        }
+        if (s == EXCEPTIONAL) {
+            Throwable ex = (Throwable) outcome;
+            throw ex instanceof CompletionException ce ? ce : new CompletionException(ex);
+        }
+        throw new CancellationException("task was cancelled");
+    }
+
+    @SuppressWarnings("unchecked")
+    private T reportGet() throws ExecutionException {
+        int s = state;
+        if (s == NORMAL) {
+            return (T) outcome;
+        }
+        if (s == EXCEPTIONAL) {
+            throw new ExecutionException((Throwable) outcome);
+        }
+        throw new CancellationException("task was cancelled");
+    }
+
+    // ------------------------------------------------------------------ waiting
+
+    /**
+     * Parks the calling thread until the task completes, the deadline passes ({@code timed}),
+     * or, for {@code get}, the thread is interrupted.
+     *
+     * @return whether the task completed
+     */
+    boolean awaitBlocking(boolean timed, long nanos) throws InterruptedException {
+        long deadline = timed ? System.nanoTime() + nanos : 0L;
+        WaitNode node = null;
+        boolean queued = false;
+        for (;;) {
+            if (state >= NORMAL) {
+                if (node != null) {
+                    node.thread = null;
+                }
+                return true;
+            }
+            if (Thread.interrupted()) {
+                if (node != null) {
+                    node.thread = null;
+                }
+                throw new InterruptedException();
+            }
+            if (node == null) {
+                if (timed && nanos <= 0L) {
+                    return false;
+                }
+                node = new WaitNode(Thread.currentThread());
+            } else if (!queued) {
+                WaitNode h = waiters;
+                node.next = h;
+                queued = WAITERS.compareAndSet(this, h, node);
+            } else if (timed) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0L) {
+                    node.thread = null;
+                    return state >= NORMAL;
+                }
+                LockSupport.parkNanos(this, left);
+            } else {
+                LockSupport.park(this);
+            }
+        }
+    }
+
+    /**
+     * Registers the calling thread to be unparked when the task completes. A helping worker
+     * registers once, then alternates between looking for other work and
+     * {@link #parkBriefly(long) parking briefly}.
+     */
+    WaitNode addWaiter() {
+        WaitNode node = new WaitNode(Thread.currentThread());
+        WaitNode h;
+        do {
+            h = waiters;
+            node.next = h;
+        } while (!WAITERS.compareAndSet(this, h, node));
+        return node;
+    }
+
+    /** Parks until the task completes or {@code nanos} pass, ignoring interrupts. */
+    void parkBriefly(long nanos) {
+        if (state < NORMAL) {
+            LockSupport.parkNanos(this, nanos);
+        }
+    }
+
+    /** A parked waiter; its thread is nulled once it no longer needs waking. */
+    static final class WaitNode {
+        volatile Thread thread;
+        WaitNode next;
+
+        WaitNode(Thread thread) {
+            this.thread = thread;
+        }
+    }
+
+    @Override
+    public String toString() {
+        String s = switch (state) {
+            case NEW -> "not started";
+            case RUNNING -> "running";
+            case NORMAL -> "completed normally";
+            case EXCEPTIONAL -> "completed exceptionally: " + outcome;
+            default -> "cancelled";
+        };
+        return "Task[" + s + "]";
+    }
+}

@@ -1,0 +1,216 @@
+/*
+ * Copyright 2026 The Spindle Authors. Licensed under the Apache License, Version 2.0.
+ */
+package dev.spindle.pool;
+
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * Which workers are searching for work and which are parked, and the protocol that wakes them.
+ *
+ * <h2>The protocol</h2>
+ *
+ * <p>A worker is in one of three conditions: <em>running</em> (it has a task), <em>searching</em>
+ * (it found nothing locally and is stealing), or <em>parked</em>. One atomic word counts the
+ * searching and the parked workers; the parked workers themselves sit on a stack guarded by a
+ * lock that is taken only on the slow paths (parking, and waking a parked worker).
+ *
+ * <ul>
+ *   <li><b>Waking.</b> Whoever makes work visible calls {@link #notifyWork()}. If some worker is
+ *       searching, it will find the work, so nobody is woken; if nobody is parked there is
+ *       nobody to wake. Otherwise the most recently parked worker is popped and woken, and it
+ *       is counted as searching <em>before</em> it runs, so a burst of submissions wakes one
+ *       worker, not all of them.</li>
+ *   <li><b>Searching.</b> At most half the workers (rounded up, at least one) search at once
+ *       ({@link #tryStartSearching}); the others park straight away. A searcher that finds work
+ *       stops searching, and if it was the last searcher it wakes another, because where there
+ *       was one task there may be more.</li>
+ *   <li><b>Parking.</b> A worker parks only after it searched itself, or while another worker
+ *       is searching. When the <em>last</em> searcher parks it must look at every queue once
+ *       more; if it sees work it calls {@link #notifyWork()} (which may wake itself).</li>
+ * </ul>
+ *
+ * <p><b>Why no wake-up is lost.</b> A submitter publishes its task (a volatile write in the
+ * queue) and then reads the state word; a parking searcher updates the state word (a CAS, under
+ * the lock) and then reads the queues. Volatile accesses are sequentially consistent, so one of
+ * the two sees the other. Either the submitter sees a searcher (who, if it is the last to park,
+ * re-checks the queues after that point and sees the task) or it sees no searcher and at least
+ * one parked worker and wakes it; or the parking worker's re-check sees the task. A worker that
+ * parks without having searched did so while a searcher existed, and that searcher, or the last
+ * one after it, re-checks. By induction, the last worker to stop searching always re-checks,
+ * so a task published before that moment is seen. The Promela model in
+ * {@code spindle-stress/model} checks this argument step by step.
+ *
+ * <p>Local pushes by a worker use a cheaper, unfenced check ({@link #notifyWorkRacy()}): if it
+ * misses, the pushing worker still runs the task itself, so a task is never lost, only a chance
+ * of parallelism, and the next push checks again.
+ */
+final class Idle {
+
+    private static final long SEARCHING_ONE = 1L;
+    private static final long PARKED_ONE = 1L << 32;
+    private static final long SEARCHING_MASK = 0xFFFF_FFFFL;
+
+    /** Low 32 bits: searching workers. High 32 bits: parked workers. */
+    private final AtomicLong state = new AtomicLong();
+
+    private final Object lock = new Object();
+    /** Stack of parked workers; guarded by {@link #lock}. */
+    private Worker[] parked;
+    private int parkedCount;
+    private boolean terminated;
+
+    Idle(int capacity) {
+        parked = new Worker[Math.max(4, capacity)];
+    }
+
+    static int searching(long s) {
+        return (int) (s & SEARCHING_MASK);
+    }
+
+    static int parked(long s) {
+        return (int) (s >>> 32);
+    }
+
+    int searchingCount() {
+        return searching(state.get());
+    }
+
+    int parkedCount() {
+        return parked(state.get());
+    }
+
+    /**
+     * Counts the caller as searching unless half the live workers already are.
+     *
+     * @return whether the caller is now searching
+     */
+    boolean tryStartSearching(int liveWorkers) {
+        for (;;) {
+            long s = state.get();
+            if (2 * searching(s) >= Math.max(1, liveWorkers)) {
+                return false;
+            }
+            if (state.compareAndSet(s, s + SEARCHING_ONE)) {
+                return true;
+            }
+        }
+    }
+
+    /**
+     * Uncounts a searcher that found work; if it was the last one, wakes another worker to keep
+     * looking.
+     */
+    void stopSearchingFoundWork() {
+        long s = state.addAndGet(-SEARCHING_ONE);
+        if (searching(s) == 0) {
+            notifyWork();
+        }
+    }
+
+    /** Wakes one parked worker if work may be waiting and nobody is searching for it. */
+    void notifyWork() {
+        long s = state.get();
+        if (searching(s) != 0 || parked(s) == 0) {
+            return;
+        }
+        wakeOne();
+    }
+
+    /** As {@link #notifyWork()}, for callers that may skip the wake-up if they race (see above). */
+    void notifyWorkRacy() {
+        long s = state.getPlain();
+        if (searching(s) != 0 || parked(s) == 0) {
+            return;
+        }
+        wakeOne();
+    }
+
+    private void wakeOne() {
+        Worker w;
+        synchronized (lock) {
+            long s = state.get();
+            if (searching(s) != 0 || parkedCount == 0 || terminated) {
+                return;
+            }
+            w = parked[--parkedCount];
+            parked[parkedCount] = null;
+            state.addAndGet(SEARCHING_ONE - PARKED_ONE);
+            w.notified = true;
+        }
+        LockSupport.unpark(w.thread);
+    }
+
+    /**
+     * Registers {@code w} as parked (uncounting it as a searcher if it was one).
+     *
+     * @return {@code true} if {@code w} was the last searcher, in which case it must re-check
+     *     every queue and call {@link #notifyWork()} if it sees work
+     */
+    boolean prepareToPark(Worker w, boolean wasSearching) {
+        synchronized (lock) {
+            if (parkedCount == parked.length) {
+                parked = java.util.Arrays.copyOf(parked, parked.length * 2);
+            }
+            w.notified = false;
+            parked[parkedCount++] = w;
+            long delta = PARKED_ONE - (wasSearching ? SEARCHING_ONE : 0);
+            long s = state.addAndGet(delta);
+            return wasSearching && searching(s) == 0;
+        }
+    }
+
+    /**
+     * Takes {@code w} off the parked stack if nobody woke it meanwhile.
+     *
+     * @return {@code true} if it was removed (it is neither parked nor searching now);
+     *     {@code false} if it had already been woken (and is counted as searching)
+     */
+    boolean cancelPark(Worker w) {
+        synchronized (lock) {
+            for (int i = parkedCount - 1; i >= 0; i--) {
+                if (parked[i] == w) {
+                    System.arraycopy(parked, i + 1, parked, i, parkedCount - i - 1);
+                    parked[--parkedCount] = null;
+                    state.addAndGet(-PARKED_ONE);
+                    return true;
+                }
+            }
+            return false;
+        }
+    }
+
+    /**
+     * Runs {@code check} under the lock with the number of parked workers; used for the
+     * quiescence test of a graceful shutdown, which must not race with workers parking.
+     */
+    boolean underLock(java.util.function.IntPredicate check) {
+        synchronized (lock) {
+            return check.test(parkedCount);
+        }
+    }
+
+    /** Wakes every parked worker for good; later {@link #notifyWork()} calls do nothing. */
+    void terminate() {
+        Worker[] toWake;
+        int n;
+        synchronized (lock) {
+            terminated = true;
+            toWake = parked.clone();
+            n = parkedCount;
+            for (int i = 0; i < n; i++) {
+                toWake[i].notified = true;
+            }
+        }
+        for (int i = 0; i < n; i++) {
+            LockSupport.unpark(toWake[i].thread);
+        }
+    }
+
+    boolean isTerminated() {
+        synchronized (lock) {
+            return terminated;
+        }
+    }
+}

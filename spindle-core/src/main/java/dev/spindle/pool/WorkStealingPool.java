@@ -1,0 +1,765 @@
+/*
+ * Copyright 2026 The Spindle Authors. Licensed under the Apache License, Version 2.0.
+ */
+package dev.spindle.pool;
+
+import dev.spindle.Scheduler;
+import dev.spindle.Task;
+import dev.spindle.internal.BlockingSupport;
+import dev.spindle.queue.Injector;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.AbstractExecutorService;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.RunnableFuture;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.IntConsumer;
+
+/**
+ * A work-stealing thread pool with fork/join: a drop-in {@link java.util.concurrent.ExecutorService}
+ * where {@link java.util.concurrent.ForkJoinPool} or a {@link java.util.concurrent.ThreadPoolExecutor}
+ * is used today.
+ *
+ * <pre>{@code
+ * try (WorkStealingPool pool = WorkStealingPool.builder().name("compute").build()) {
+ *     long sum = pool.invoke(() -> fib(pool, 30));     // from outside: submit and wait
+ *     pool.parallelFor(0, pixels.length, i -> shade(pixels, i));
+ * }
+ *
+ * static long fib(WorkStealingPool pool, int n) {
+ *     if (n < 2) return n;
+ *     Task<Long> left = pool.spawn(() -> fib(pool, n - 1)); // on a worker: pushed locally
+ *     return fib(pool, n - 2) + left.join();                 // helps instead of blocking
+ * }
+ * }</pre>
+ *
+ * <h2>How work moves</h2>
+ *
+ * <p>Each worker owns a Chase-Lev {@link dev.spindle.queue.WorkStealingDeque}. Tasks submitted by
+ * a worker of this pool go to that worker's deque; tasks submitted from any other thread go to
+ * a shared lock-free {@link Injector}. A worker runs its own deque newest-first, takes batches
+ * from the injector (and looks there first every 61st task, so external work is never starved),
+ * and when both are empty steals about half of a random peer's deque, oldest first. A full deque
+ * moves half its tasks to the injector: a push never drops a task. Idle workers park without
+ * spinning or polling; the wake-up protocol (see {@code Idle} in the source) wakes one worker
+ * when work appears, lets at most half the workers search at once, and loses no wake-up.
+ *
+ * <h2>Fork/join</h2>
+ *
+ * <p>{@link #spawn} returns a {@link Task}. {@link Task#join()} on a worker of this pool never
+ * parks while there is work: it runs the awaited task itself if it is still in the local deque,
+ * otherwise it runs its other local tasks, steals, or takes external work until the awaited task
+ * completes. Recursive fork/join therefore completes on a single worker.
+ *
+ * <h2>Blocking</h2>
+ *
+ * <p>Wrap blocking calls in {@link dev.spindle.Spindle#blocking}: the pool starts a compensating
+ * spare worker (at most {@link Builder#maxSpareWorkers}) for the duration. Spare workers that are
+ * no longer needed exit after {@link Builder#spareKeepAlive}.
+ *
+ * <h2>Shutdown and failures</h2>
+ *
+ * <p>{@link #shutdown()} stops accepting tasks from threads outside the pool, runs everything
+ * already accepted, including tasks that those tasks spawn, and then the workers exit.
+ * {@link #shutdownNow()} also interrupts running tasks and returns every accepted task that had not
+ * started; tasks spawned concurrently by running tasks are either returned or run by their
+ * worker before it exits. After shutdown, submissions from outside throw
+ * {@link RejectedExecutionException}. Every accepted task runs exactly once or is returned.
+ *
+ * <p>An exception thrown by a task never kills its worker. Failures of tasks passed to
+ * {@link #execute} go to the {@linkplain Builder#uncaughtExceptionHandler uncaught-exception
+ * handler}; failures of spawned or submitted tasks complete their {@link Task} exceptionally.
+ */
+public final class WorkStealingPool extends AbstractExecutorService implements Scheduler, AutoCloseable {
+
+    private static final AtomicInteger POOL_SEQ = new AtomicInteger();
+
+    private static final int RUNNING = 0;
+    private static final int SHUTDOWN = 1;
+    private static final int STOP = 2;
+
+    /** Bit of {@link #submitCtl} set at shutdown; the bits below count external submitters in flight. */
+    private static final long SUBMIT_CLOSED = 1L << 62;
+    private static final long SUBMIT_COUNT = SUBMIT_CLOSED - 1;
+
+    final Injector<Runnable> injector = new Injector<>();
+    final Worker[] workers;
+    final Idle idle;
+    final int parallelism;
+    final int stealAttempts;
+    final long keepAliveNanos;
+
+    private final String name;
+    private final int queueCapacity;
+    private final ThreadFactory threadFactory;
+    private final boolean customThreads;
+    private final Thread.UncaughtExceptionHandler handler;
+    private final boolean daemon;
+
+    private volatile int runState = RUNNING;
+    private final AtomicLong submitCtl = new AtomicLong();
+    /** Workers that may run tasks: core workers plus started spares not yet retired. */
+    private final AtomicInteger live = new AtomicInteger();
+    /** Threads not yet exited; termination completes when it reaches zero. */
+    private final AtomicInteger threads = new AtomicInteger();
+    /** Workers inside a blocking section. */
+    private final AtomicInteger blocked = new AtomicInteger();
+    private final CountDownLatch terminated = new CountDownLatch(1);
+    private volatile int slotsInUse;
+
+    private WorkStealingPool(Builder b) {
+        this.parallelism = b.workers;
+        this.stealAttempts = b.stealAttempts;
+        this.queueCapacity = b.localQueueCapacity;
+        this.keepAliveNanos = b.spareKeepAlive.toNanos();
+        this.name = b.name != null ? b.name : "spindle-" + POOL_SEQ.incrementAndGet();
+        this.customThreads = b.threadFactory != null;
+        this.threadFactory = b.threadFactory;
+        this.handler = b.handler;
+        this.daemon = b.daemon;
+        this.workers = new Worker[parallelism + b.maxSpareWorkers];
+        this.idle = new Idle(workers.length);
+        for (int i = 0; i < parallelism; i++) {
+            workers[i] = new Worker(this, i, false, queueCapacity);
+        }
+        slotsInUse = parallelism;
+        live.set(parallelism);
+        threads.set(parallelism);
+        for (int i = 0; i < parallelism; i++) {
+            startThread(workers[i]);
+        }
+    }
+
+    /** Returns a builder with the defaults described on each of its methods. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** Creates a pool with one worker per available processor and default settings. */
+    public static WorkStealingPool create() {
+        return builder().build();
+    }
+
+    private void startThread(Worker w) {
+        Thread t;
+        if (customThreads) {
+            t = threadFactory.newThread(w);
+            if (t == null) {
+                throw new IllegalStateException("threadFactory returned null for worker " + w.index);
+            }
+        } else {
+            t = new WorkerThread(w);
+            t.setDaemon(daemon);
+        }
+        t.setName(name + "-worker-" + w.index);
+        w.thread = t;
+        w.active = true;
+        t.start();
+    }
+
+    /** The thread class of the default thread factory; lets a worker be found without a lookup. */
+    static final class WorkerThread extends Thread {
+        final Worker worker;
+
+        WorkerThread(Worker worker) {
+            super(worker);
+            this.worker = worker;
+        }
+    }
+
+    // ------------------------------------------------------------------ submission
+
+    /**
+     * Runs {@code task} once on a worker. From a worker of this pool the task goes to that
+     * worker's deque; from any other thread, to the shared injector. Exceptions it throws go to
+     * the uncaught-exception handler.
+     *
+     * @throws RejectedExecutionException if the pool is shut down (for callers outside it) or
+     *     stopped
+     * @throws NullPointerException if {@code task} is null
+     */
+    @Override
+    public void execute(Runnable task) {
+        Objects.requireNonNull(task, "task");
+        schedule(task);
+    }
+
+    /**
+     * Starts {@code computation} asynchronously and returns its {@link Task}. From a worker of
+     * this pool it is pushed to that worker's deque, which is what makes recursive fork/join
+     * cheap.
+     *
+     * @throws RejectedExecutionException if the pool is shut down (for callers outside it) or
+     *     stopped
+     * @throws NullPointerException if {@code computation} is null
+     */
+    public <T> Task<T> spawn(Callable<? extends T> computation) {
+        Objects.requireNonNull(computation, "computation");
+        ForkTask<T> t = new ForkTask<>(this, computation);
+        schedule(t);
+        return t;
+    }
+
+    /**
+     * Runs {@code computation} in the pool and waits for its result. Meant for callers outside
+     * the pool; from a worker it spawns and joins, helping meanwhile.
+     *
+     * @throws CompletionException wrapping what the computation threw
+     * @throws RejectedExecutionException if the pool does not accept the task
+     */
+    public <T> T invoke(Callable<? extends T> computation) {
+        Task<T> t = spawn(computation);
+        return t.join();
+    }
+
+    /**
+     * Runs {@code body} for every index in {@code [from, to)} in parallel and returns when all
+     * have run. Ranges are split adaptively: a worker splits off half its remaining range only
+     * while its deque is nearly empty, that is, while other workers are taking its work, so a
+     * loop costs few tasks when the pool is busy and spreads fast when it is idle.
+     *
+     * <p>If bodies throw, the loop still waits for every range already started, then rethrows
+     * the first failure with the others {@linkplain Throwable#addSuppressed suppressed}.
+     *
+     * @throws IllegalArgumentException if {@code from > to}
+     * @throws NullPointerException if {@code body} is null
+     */
+    public void parallelFor(int from, int to, IntConsumer body) {
+        Objects.requireNonNull(body, "body");
+        if (from > to) {
+            throw new IllegalArgumentException("from (" + from + ") must not exceed to (" + to + ")");
+        }
+        if (from == to) {
+            return;
+        }
+        ParallelFor loop = new ParallelFor(this, body, from, to);
+        if (currentWorker() != null) {
+            loop.run(from, to);
+            return;
+        }
+        try {
+            spawn(() -> {
+                loop.run(from, to);
+                return null;
+            }).join();
+        } catch (CompletionException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof RuntimeException re) {
+                throw re;
+            }
+            if (cause instanceof Error err) {
+                throw err;
+            }
+            throw e;
+        }
+    }
+
+    @Override
+    protected <T> RunnableFuture<T> newTaskFor(Callable<T> callable) {
+        return new ForkTask<>(this, callable);
+    }
+
+    @Override
+    protected <T> RunnableFuture<T> newTaskFor(Runnable runnable, T value) {
+        return new ForkTask<>(this, () -> {
+            runnable.run();
+            return value;
+        });
+    }
+
+    /** As {@link AbstractExecutorService#submit(Callable)}, returning a {@link Task}. */
+    @Override
+    public <T> Task<T> submit(Callable<T> task) {
+        return (Task<T>) super.submit(task);
+    }
+
+    /** As {@link AbstractExecutorService#submit(Runnable, Object)}, returning a {@link Task}. */
+    @Override
+    public <T> Task<T> submit(Runnable task, T result) {
+        return (Task<T>) super.submit(task, result);
+    }
+
+    /** As {@link AbstractExecutorService#submit(Runnable)}, returning a {@link Task}. */
+    @Override
+    @SuppressWarnings("unchecked")
+    public Task<?> submit(Runnable task) {
+        return (Task<Object>) super.submit(task);
+    }
+
+    void schedule(Runnable task) {
+        Worker w = currentWorker();
+        if (w != null) {
+            if (runState >= STOP) {
+                throw new RejectedExecutionException("pool " + name + " is stopped");
+            }
+            if (!w.deque.offer(task)) {
+                w.overflow(task);
+            }
+            idle.notifyWorkRacy();
+            return;
+        }
+        submitExternal(task);
+    }
+
+    private void submitExternal(Runnable task) {
+        long c = submitCtl.getAndIncrement();
+        if ((c & SUBMIT_CLOSED) != 0) {
+            if ((submitCtl.decrementAndGet() & SUBMIT_COUNT) == 0) {
+                tryTerminate();
+            }
+            throw new RejectedExecutionException("pool " + name + " is shut down");
+        }
+        injector.offer(task);
+        idle.notifyWork();
+        long after = submitCtl.decrementAndGet();
+        if ((after & SUBMIT_CLOSED) != 0 && (after & SUBMIT_COUNT) == 0) {
+            tryTerminate();
+        }
+    }
+
+    Worker currentWorker() {
+        Thread t = Thread.currentThread();
+        if (t instanceof WorkerThread wt) {
+            Worker w = wt.worker;
+            return w.pool == this ? w : null;
+        }
+        if (customThreads && BlockingSupport.current() instanceof Worker w && w.pool == this) {
+            return w;
+        }
+        return null;
+    }
+
+    boolean isWorkerOfThisPool() {
+        return currentWorker() != null;
+    }
+
+    // ------------------------------------------------------------------ joining
+
+    /** Waits for {@code task}: helping on a worker of this pool, plain parking elsewhere. */
+    void awaitDone(ForkTask<?> task) {
+        Worker w = currentWorker();
+        if (w != null) {
+            w.helpJoin(task);
+            return;
+        }
+        BlockingSupport foreign = BlockingSupport.current();
+        if (foreign != null) {                 // a worker of another pool: let it compensate
+            foreign.beginBlocking();
+            try {
+                awaitUninterruptibly(task);
+            } finally {
+                foreign.endBlocking();
+            }
+            return;
+        }
+        awaitUninterruptibly(task);
+    }
+
+    private static void awaitUninterruptibly(ForkTask<?> task) {
+        boolean interrupted = false;
+        while (!task.isDone()) {
+            try {
+                task.awaitBlocking(false, 0L);
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    // ------------------------------------------------------------------ blocking compensation
+
+    void beginBlocking() {
+        int b = blocked.incrementAndGet();
+        if (live.get() - b < parallelism && runState < STOP) {
+            addSpare();
+        }
+    }
+
+    void endBlocking() {
+        blocked.decrementAndGet();
+    }
+
+    private void addSpare() {
+        synchronized (workers) {
+            if (live.get() - blocked.get() >= parallelism) {
+                return;
+            }
+            for (int i = parallelism; i < workers.length; i++) {
+                Worker w = workers[i];
+                if (w == null || !w.active) {
+                    if (w == null) {
+                        w = new Worker(this, i, true, queueCapacity);
+                        workers[i] = w;
+                    }
+                    if (i >= slotsInUse) {
+                        slotsInUse = i + 1;
+                    }
+                    live.incrementAndGet();
+                    threads.incrementAndGet();
+                    w.notified = false;
+                    try {
+                        startThread(w);
+                    } catch (RuntimeException | OutOfMemoryError e) {
+                        // no thread to be had: the section runs without compensation
+                        w.active = false;
+                        live.decrementAndGet();
+                        threads.decrementAndGet();
+                    }
+                    return;
+                }
+            }
+            // at the bound: the section runs without compensation
+        }
+    }
+
+    boolean hasExcessWorkers() {
+        return live.get() - blocked.get() > parallelism;
+    }
+
+    /** Retires a spare worker if the pool still has more than it needs. */
+    boolean tryRetire() {
+        for (;;) {
+            int l = live.get();
+            if (l - blocked.get() <= parallelism) {
+                return false;
+            }
+            if (live.compareAndSet(l, l - 1)) {
+                return true;
+            }
+        }
+    }
+
+    void workerExited(Worker w) {
+        w.active = false;
+        if (threads.decrementAndGet() == 0) {
+            terminated.countDown();
+        }
+    }
+
+    // ------------------------------------------------------------------ lifecycle
+
+    boolean isStopping() {
+        return runState >= STOP;
+    }
+
+    int liveWorkers() {
+        return live.get();
+    }
+
+    int slotsInUse() {
+        return slotsInUse;
+    }
+
+    /** Whether any queue of the pool holds a task. */
+    boolean hasVisibleWork() {
+        if (!injector.isEmpty()) {
+            return true;
+        }
+        Worker[] ws = workers;
+        for (int i = 0, n = slotsInUse; i < n; i++) {
+            Worker w = ws[i];
+            if (w != null && !w.deque.isEmpty()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Ends a graceful shutdown once the pool is quiet: intake closed, no external submission in
+     * flight, every live worker parked, every queue empty. Checked under the idle lock, so no
+     * worker can park or be woken meanwhile; parked workers produce no tasks, so the state is
+     * final.
+     */
+    void tryTerminate() {
+        if (runState < SHUTDOWN || idle.isTerminated()) {
+            return;
+        }
+        boolean quiet = idle.underLock(parkedCount ->
+                (submitCtl.get() & SUBMIT_COUNT) == 0
+                        && parkedCount == live.get()
+                        && !hasVisibleWork());
+        if (quiet) {
+            idle.terminate();
+        }
+    }
+
+    /**
+     * Stops accepting tasks from threads outside the pool; tasks already accepted run, and so
+     * do the tasks they spawn. Returns at once; use {@link #awaitTermination} to wait.
+     */
+    @Override
+    public void shutdown() {
+        synchronized (submitCtl) {
+            if (runState < SHUTDOWN) {
+                runState = SHUTDOWN;
+            }
+            submitCtl.getAndUpdate(c -> c | SUBMIT_CLOSED);
+        }
+        tryTerminate();
+    }
+
+    /**
+     * Stops the pool: rejects further tasks, interrupts running ones, and returns every accepted
+     * task that had not started, in no particular order. Tasks in the list that are
+     * {@link Task}s stay incomplete until run or cancelled by the caller.
+     */
+    @Override
+    public List<Runnable> shutdownNow() {
+        synchronized (submitCtl) {
+            runState = STOP;
+            submitCtl.getAndUpdate(c -> c | SUBMIT_CLOSED);
+        }
+        while ((submitCtl.get() & SUBMIT_COUNT) != 0) {
+            Thread.onSpinWait();               // an external offer is a few instructions away
+        }
+        List<Runnable> notStarted = new ArrayList<>();
+        injector.drain(notStarted::add);
+        Worker[] ws = workers;
+        for (int i = 0, n = slotsInUse; i < n; i++) {
+            Worker w = ws[i];
+            if (w == null) {
+                continue;
+            }
+            for (;;) {
+                var r = w.deque.steal();
+                if (r.isSuccess()) {
+                    notStarted.add(r.value());
+                } else if (r.isEmpty()) {
+                    break;
+                }
+            }
+        }
+        idle.terminate();
+        for (int i = 0, n = slotsInUse; i < n; i++) {
+            Worker w = ws[i];
+            Thread t = w == null ? null : w.thread;
+            if (t != null && w.active && t != Thread.currentThread()) {
+                t.interrupt();
+            }
+        }
+        return notStarted;
+    }
+
+    @Override
+    public boolean isShutdown() {
+        return runState >= SHUTDOWN;
+    }
+
+    @Override
+    public boolean isTerminated() {
+        return terminated.getCount() == 0;
+    }
+
+    @Override
+    public boolean awaitTermination(long timeout, TimeUnit unit) throws InterruptedException {
+        return terminated.await(timeout, unit);
+    }
+
+    /**
+     * Shuts down and waits for termination, as {@code ExecutorService.close()} does from Java
+     * 19: if interrupted while waiting it calls {@link #shutdownNow()} once, keeps waiting, and
+     * restores the interrupt. Called from a worker of this pool it only shuts down, since the
+     * pool cannot terminate while the caller's task runs.
+     */
+    @Override
+    public void close() {
+        if (currentWorker() != null) {
+            shutdown();
+            return;
+        }
+        boolean interrupted = false;
+        shutdown();
+        while (!isTerminated()) {
+            try {
+                awaitTermination(1, TimeUnit.DAYS);
+            } catch (InterruptedException e) {
+                if (!interrupted) {
+                    shutdownNow();
+                    interrupted = true;
+                }
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    // ------------------------------------------------------------------ failures and stats
+
+    void reportFailure(Thread t, Throwable ex) {
+        try {
+            Thread.UncaughtExceptionHandler h = handler != null ? handler : t.getUncaughtExceptionHandler();
+            h.uncaughtException(t, ex);
+        } catch (Throwable ignored) {
+            // a failing handler must not take the worker down with it
+        }
+    }
+
+    /** Returns a snapshot of the pool's counters; exact once the pool is quiet. */
+    public PoolStats stats() {
+        List<PoolStats.WorkerStats> list = new ArrayList<>();
+        Worker[] ws = workers;
+        for (int i = 0, n = slotsInUse; i < n; i++) {
+            Worker w = ws[i];
+            if (w == null) {
+                continue;
+            }
+            long stolenFrom = Math.max(0, w.deque.stolenCount() - w.overflowed());
+            list.add(new PoolStats.WorkerStats(i, w.spare, w.executed(), w.steals(),
+                    stolenFrom, w.overflowed(), w.parks(), w.deque.size()));
+        }
+        return new PoolStats(name, parallelism, live.get(), blocked.get(), injector.size(),
+                Collections.unmodifiableList(list));
+    }
+
+    /** Returns the pool's name, the prefix of its threads' names. */
+    public String name() {
+        return name;
+    }
+
+    /** Returns the target number of running workers. */
+    public int parallelism() {
+        return parallelism;
+    }
+
+    @Override
+    public String toString() {
+        String s = switch (runState) {
+            case RUNNING -> "running";
+            case SHUTDOWN -> isTerminated() ? "terminated" : "shutting down";
+            default -> isTerminated() ? "terminated" : "stopping";
+        };
+        return "WorkStealingPool[" + name + ", " + s + ", parallelism=" + parallelism
+                + ", live=" + live.get() + ", injector~" + injector.size() + "]";
+    }
+
+    // ------------------------------------------------------------------ builder
+
+    /**
+     * Configures a {@link WorkStealingPool}. Every setter checks its argument and throws
+     * {@link IllegalArgumentException} naming the parameter when it is out of range.
+     */
+    public static final class Builder {
+        private int workers = Runtime.getRuntime().availableProcessors();
+        private int localQueueCapacity = 256;
+        private int stealAttempts = 32;
+        private int maxSpareWorkers = 256;
+        private Duration spareKeepAlive = Duration.ofSeconds(60);
+        private String name;
+        private ThreadFactory threadFactory;
+        private Thread.UncaughtExceptionHandler handler;
+        private boolean daemon = true;
+
+        private Builder() {
+        }
+
+        /** Number of workers, 1 to 32,767; default: {@link Runtime#availableProcessors()}. */
+        public Builder workers(int workers) {
+            if (workers < 1 || workers > 0x7fff) {
+                throw new IllegalArgumentException("workers must be in [1, 32767], was " + workers);
+            }
+            this.workers = workers;
+            return this;
+        }
+
+        /**
+         * Tasks each worker's deque holds before it moves half to the shared injector, 2 to
+         * 2^24, rounded up to a power of two; default 256.
+         */
+        public Builder localQueueCapacity(int capacity) {
+            if (capacity < 2 || capacity > (1 << 24)) {
+                throw new IllegalArgumentException(
+                        "localQueueCapacity must be in [2, 16777216], was " + capacity);
+            }
+            this.localQueueCapacity = capacity;
+            return this;
+        }
+
+        /** Random victims an idle worker probes before it parks, at least 1; default 32. */
+        public Builder stealAttempts(int attempts) {
+            if (attempts < 1) {
+                throw new IllegalArgumentException("stealAttempts must be at least 1, was " + attempts);
+            }
+            this.stealAttempts = attempts;
+            return this;
+        }
+
+        /**
+         * Most compensating workers started for tasks inside
+         * {@link dev.spindle.Spindle#blocking blocking sections}, 0 to 32,767; default 256. At
+         * the bound, blocking sections run without compensation.
+         */
+        public Builder maxSpareWorkers(int max) {
+            if (max < 0 || max > 0x7fff) {
+                throw new IllegalArgumentException("maxSpareWorkers must be in [0, 32767], was " + max);
+            }
+            this.maxSpareWorkers = max;
+            return this;
+        }
+
+        /** How long an unneeded spare worker stays parked before it exits; default 60 s. */
+        public Builder spareKeepAlive(Duration keepAlive) {
+            Objects.requireNonNull(keepAlive, "spareKeepAlive");
+            if (keepAlive.isNegative() || keepAlive.isZero()) {
+                throw new IllegalArgumentException("spareKeepAlive must be positive, was " + keepAlive);
+            }
+            this.spareKeepAlive = keepAlive;
+            return this;
+        }
+
+        /** Pool name; worker threads are named {@code <name>-worker-<i>}. Default {@code spindle-<n>}. */
+        public Builder name(String name) {
+            Objects.requireNonNull(name, "name");
+            if (name.isBlank()) {
+                throw new IllegalArgumentException("name must not be blank");
+            }
+            this.name = name;
+            return this;
+        }
+
+        /**
+         * Factory for worker threads. The pool names each thread it returns. Default: daemon
+         * threads of the pool's own class.
+         */
+        public Builder threadFactory(ThreadFactory factory) {
+            this.threadFactory = Objects.requireNonNull(factory, "threadFactory");
+            return this;
+        }
+
+        /**
+         * Receives exceptions thrown by tasks passed to {@link WorkStealingPool#execute}.
+         * Default: the worker thread's own handler, which prints the stack trace.
+         */
+        public Builder uncaughtExceptionHandler(Thread.UncaughtExceptionHandler handler) {
+            this.handler = Objects.requireNonNull(handler, "uncaughtExceptionHandler");
+            return this;
+        }
+
+        /**
+         * Whether the default factory's threads are daemon threads (they do not keep the JVM
+         * alive); default {@code true}, as for {@link java.util.concurrent.ForkJoinPool}.
+         */
+        public Builder daemon(boolean daemon) {
+            this.daemon = daemon;
+            return this;
+        }
+
+        /** Starts the workers and returns the pool. */
+        public WorkStealingPool build() {
+            return new WorkStealingPool(this);
+        }
+    }
+}

@@ -1,0 +1,369 @@
+/*
+ * Copyright 2026 The Spindle Authors. Licensed under the Apache License, Version 2.0.
+ */
+package dev.spindle.pool;
+
+import dev.spindle.internal.BlockingSupport;
+import dev.spindle.queue.WorkStealingDeque;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * One worker of a {@link WorkStealingPool}: its deque, its counters, and the loop its thread
+ * runs.
+ *
+ * <h2>The loop</h2>
+ *
+ * <ol>
+ *   <li>Every {@value #GLOBAL_INTERVAL}th turn, take from the injector first, so a stream of
+ *       local work cannot starve external submissions.</li>
+ *   <li>Pop the local deque (newest first: the task's data is likely still in cache).</li>
+ *   <li>Take a batch from the injector: one task to run and a fair share moved into the deque,
+ *       where peers can steal it.</li>
+ *   <li>Search: if fewer than half the workers are searching, steal about half a random
+ *       victim's deque, up to {@code stealAttempts} victims, checking the injector between
+ *       rounds.</li>
+ *   <li>Park, following the protocol in {@link Idle}.</li>
+ * </ol>
+ *
+ * <p>The counters are written only by this worker (opaque stores) and read by
+ * {@link WorkStealingPool#stats()} with opaque loads: cheap, and exact once the pool is quiet.
+ */
+final class Worker implements Runnable, BlockingSupport {
+
+    /** Turns between forced looks at the injector (as Go and Tokio do; a prime). */
+    static final int GLOBAL_INTERVAL = 61;
+    /** Most tasks moved by one steal. */
+    static final int STEAL_BATCH_LIMIT = 32;
+
+    private static final VarHandle EXECUTED;
+    private static final VarHandle STEALS;
+    private static final VarHandle PARKS;
+    private static final VarHandle OVERFLOWED;
+
+    static {
+        try {
+            MethodHandles.Lookup l = MethodHandles.lookup();
+            EXECUTED = l.findVarHandle(Worker.class, "executed", long.class);
+            STEALS = l.findVarHandle(Worker.class, "steals", long.class);
+            PARKS = l.findVarHandle(Worker.class, "parks", long.class);
+            OVERFLOWED = l.findVarHandle(Worker.class, "overflowed", long.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    final WorkStealingPool pool;
+    final int index;
+    final boolean spare;
+    final WorkStealingDeque<Runnable> deque;
+
+    /** The thread running this worker; set before it starts. */
+    volatile Thread thread;
+    /** Set by whoever pops this worker off the parked stack. */
+    volatile boolean notified;
+    /** Whether this worker's thread is alive (a spare slot may be empty). */
+    volatile boolean active;
+
+    // owner-only state
+    private boolean searching;
+    private int tick;
+    private int blockingDepth;
+    private long executed;
+    private long steals;
+    private long parks;
+    private long overflowed;
+
+    Worker(WorkStealingPool pool, int index, boolean spare, int queueCapacity) {
+        this.pool = pool;
+        this.index = index;
+        this.spare = spare;
+        this.deque = new WorkStealingDeque<>(Math.min(64, queueCapacity), queueCapacity);
+    }
+
+    // ------------------------------------------------------------------ loop
+
+    @Override
+    public void run() {
+        BlockingSupport.bindCurrent(this);
+        try {
+            loop();
+        } finally {
+            BlockingSupport.bindCurrent(null);
+            pool.workerExited(this);
+        }
+    }
+
+    private void loop() {
+        for (;;) {
+            if (pool.isStopping()) {
+                drainOwnAfterStop();
+                return;
+            }
+            Runnable task = nextLocalOrGlobal();
+            if (task != null) {
+                if (searching) {
+                    searching = false;
+                    pool.idle.stopSearchingFoundWork();
+                }
+            } else {
+                task = search();
+            }
+            if (task != null) {
+                runTask(task);
+                continue;
+            }
+            if (!park()) {
+                return;
+            }
+        }
+    }
+
+    /** After {@code shutdownNow}: tasks pushed after the drain still run, so none is lost. */
+    private void drainOwnAfterStop() {
+        for (Runnable t; (t = deque.pop()) != null; ) {
+            runTask(t);
+        }
+    }
+
+    private Runnable nextLocalOrGlobal() {
+        if (++tick % GLOBAL_INTERVAL == 0) {
+            Runnable t = takeFromInjector();
+            if (t != null) {
+                return t;
+            }
+        }
+        Runnable t = deque.pop();
+        return t != null ? t : takeFromInjector();
+    }
+
+    private Runnable takeFromInjector() {
+        var injector = pool.injector;
+        if (injector.isEmpty()) {
+            return null;
+        }
+        long queued = injector.size();
+        int share = (int) Math.min(queued / Math.max(1, pool.liveWorkers()) + 1,
+                deque.maxCapacity() / 2);
+        Runnable t = injector.pollBatch(deque, Math.max(1, share));
+        if (t != null && !deque.isEmpty()) {
+            pool.idle.notifyWorkRacy();        // let a peer steal the rest of the batch
+        }
+        return t;
+    }
+
+    private Runnable search() {
+        if (!searching) {
+            searching = pool.idle.tryStartSearching(pool.liveWorkers());
+            if (!searching) {
+                return null;
+            }
+        }
+        Runnable t = stealOnce(pool.stealAttempts);
+        if (t == null) {
+            t = takeFromInjector();
+        }
+        if (t != null) {
+            searching = false;
+            pool.idle.stopSearchingFoundWork();
+        }
+        return t;
+    }
+
+    /**
+     * Probes up to {@code attempts} random victims, taking about half of the first non-empty
+     * deque into this worker's own.
+     */
+    Runnable stealOnce(int attempts) {
+        Worker[] ws = pool.workers;
+        int n = pool.slotsInUse();
+        if (n <= 1) {
+            return null;
+        }
+        ThreadLocalRandom rnd = ThreadLocalRandom.current();
+        for (int a = 0; a < attempts; a++) {
+            Worker v = ws[rnd.nextInt(n)];
+            if (v == null || v == this) {
+                continue;
+            }
+            Runnable t = v.deque.stealBatchOrNull(deque, STEAL_BATCH_LIMIT);
+            if (t != null) {
+                STEALS.setOpaque(this, steals + 1 + deque.size());
+                if (!deque.isEmpty()) {
+                    pool.idle.notifyWorkRacy();
+                }
+                return t;
+            }
+            if (a % 8 == 7 && !pool.injector.isEmpty()) {
+                return null;                   // let the caller take from the injector
+            }
+        }
+        return null;
+    }
+
+    void runTask(Runnable task) {
+        try {
+            task.run();
+        } catch (Throwable ex) {
+            pool.reportFailure(thread, ex);
+        }
+        EXECUTED.setOpaque(this, executed + 1);
+        if (Thread.interrupted() && pool.isStopping()) {
+            Thread.currentThread().interrupt(); // keep shutdownNow's interrupt visible
+        }
+    }
+
+    /**
+     * Parks until woken with work to look for.
+     *
+     * @return {@code false} if the worker should exit instead
+     */
+    private boolean park() {
+        Idle idle = pool.idle;
+        for (;;) {
+            if (spare && pool.hasExcessWorkers()) {
+                if (searching) {
+                    searching = false;
+                    idle.stopSearchingFoundWork(); // hands the search to a parked peer if last
+                }
+                if (pool.tryRetire()) {
+                    return false;
+                }
+            }
+            boolean last = idle.prepareToPark(this, searching);
+            searching = false;
+            if (last && pool.hasVisibleWork()) {
+                idle.notifyWork();             // may wake this very worker
+            }
+            if (pool.isShutdown()) {
+                pool.tryTerminate();
+            }
+            PARKS.setOpaque(this, parks + 1);
+            boolean timedOut = false;
+            while (!notified) {
+                if (pool.isStopping() || idle.isTerminated()) {
+                    return false;
+                }
+                if (spare) {
+                    LockSupport.parkNanos(pool, pool.keepAliveNanos);
+                    if (!notified && pool.hasExcessWorkers() && idle.cancelPark(this)) {
+                        timedOut = true;
+                        break;
+                    }
+                } else {
+                    LockSupport.park(pool);
+                }
+            }
+            if (timedOut) {
+                continue;                      // neither parked nor searching: retire or park again
+            }
+            if (pool.isStopping() || idle.isTerminated()) {
+                return false;
+            }
+            searching = true;                  // the waker counted this worker as searching
+            return true;
+        }
+    }
+
+    /** The deque is full: move its older half to the injector, then push. Nothing is dropped. */
+    void overflow(Runnable task) {
+        int n = deque.size() / 2;
+        int moved = 0;
+        for (; moved < n; moved++) {
+            Runnable r = deque.stealOrNull();
+            if (r == null) {
+                break;
+            }
+            pool.injector.offer(r);
+        }
+        OVERFLOWED.setOpaque(this, overflowed + moved);
+        if (!deque.offer(task)) {
+            pool.injector.offer(task);
+        }
+        pool.idle.notifyWork();
+    }
+
+    // ------------------------------------------------------------------ joining
+
+    /**
+     * Helps until {@code task} completes: runs it if it is still at the bottom of this deque,
+     * otherwise runs local tasks, steals, and takes external work; parks briefly only when
+     * there is nothing at all to run.
+     */
+    void helpJoin(ForkTask<?> task) {
+        if (deque.peekBottom() == task) {
+            Runnable t = deque.pop();
+            if (t != null) {
+                runTask(t);                    // t == task: only thieves could have moved it
+            }
+        }
+        ForkTask.WaitNode node = null;
+        long backoff = 1_000L;
+        try {
+            while (!task.isDone()) {
+                Runnable t = deque.pop();
+                if (t == null) {
+                    t = stealOnce(Math.max(2, pool.slotsInUse()));
+                }
+                if (t == null) {
+                    t = takeFromInjector();
+                }
+                if (t != null) {
+                    runTask(t);
+                    backoff = 1_000L;
+                    continue;
+                }
+                if (pool.isStopping()) {
+                    throw new java.util.concurrent.CancellationException(
+                            "pool stopped before the awaited task completed");
+                }
+                if (node == null) {
+                    node = task.addWaiter();
+                }
+                task.parkBriefly(backoff);
+                backoff = Math.min(backoff << 1, TimeUnit.MILLISECONDS.toNanos(1));
+            }
+        } finally {
+            if (node != null) {
+                node.thread = null;
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------ blocking sections
+
+    @Override
+    public void beginBlocking() {
+        if (blockingDepth++ == 0) {
+            pool.beginBlocking();
+        }
+    }
+
+    @Override
+    public void endBlocking() {
+        if (--blockingDepth == 0) {
+            pool.endBlocking();
+        }
+    }
+
+    // ------------------------------------------------------------------ stats
+
+    long executed() {
+        return (long) EXECUTED.getOpaque(this);
+    }
+
+    long steals() {
+        return (long) STEALS.getOpaque(this);
+    }
+
+    long parks() {
+        return (long) PARKS.getOpaque(this);
+    }
+
+    long overflowed() {
+        return (long) OVERFLOWED.getOpaque(this);
+    }
+}

@@ -1,0 +1,348 @@
+/*
+ * Copyright 2026 The Spindle Authors. Licensed under the Apache License, Version 2.0.
+ */
+package dev.spindle.queue;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.Objects;
+import java.util.function.Consumer;
+
+/**
+ * A lock-free, unbounded, multi-producer multi-consumer FIFO queue: the entry point for work
+ * submitted from outside a pool. Any thread may call any method.
+ *
+ * <pre>{@code
+ * Injector<Runnable> injector = new Injector<>();
+ * injector.offer(task);                         // any thread
+ * Runnable next = injector.poll();              // any thread; null when empty
+ * WorkStealingDeque<Runnable> local = ...;      // owned by the calling thread
+ * Runnable first = injector.pollBatch(local, 32); // first to run now, up to 31 more into local
+ * }</pre>
+ *
+ * <h2>Implementation overview</h2>
+ *
+ * <p>The queue is a linked list of fixed-size segments, each an array of slots with two
+ * counters, {@code enq} and {@code deq} (after the fetch-and-add array queue of Correia and
+ * Ramalhete). A producer claims a slot index with a fetch-and-add on the tail segment's
+ * {@code enq} and installs its element with a CAS from {@code null}. A consumer claims an index
+ * with a fetch-and-add on the head segment's {@code deq} and swaps the slot to a
+ * {@code TAKEN} marker. Because both sides claim indices in order, elements leave in the order
+ * their CASes succeeded.
+ *
+ * <p><b>The race for a slot.</b> A consumer can claim an index whose producer has claimed it but
+ * not yet written it. The consumer's swap then finds {@code null} and leaves {@code TAKEN}
+ * behind; the producer's CAS from {@code null} fails and it claims a fresh index. The slot is
+ * wasted, but nothing is lost or taken twice: a slot's value changes exactly once from
+ * {@code null}, either to an element (which only the one consumer holding that index can take)
+ * or to {@code TAKEN}.
+ *
+ * <p><b>Segments.</b> A producer that claims an index past the end appends a new segment with
+ * its element already in slot 0, by CAS on {@code next}, and helps swing {@code tail}.
+ * Consumers that run past the end swing {@code head} to {@code next}. Old segments become
+ * garbage, and since consumed slots hold the marker, not the element, finished tasks are never
+ * kept reachable. Producers allocate one segment per {@value #SEGMENT_SIZE} elements, never a
+ * node per element.
+ *
+ * <p><b>Ordering.</b> Every access that matters is a volatile read, CAS, fetch-and-add or
+ * swap, so a successful {@link #offer} happens-before the {@link #poll} that returns its
+ * element, and {@link #isEmpty()} after a completed {@code offer} reports the element unless a
+ * consumer has already claimed it. The pools rely on that last fact to avoid lost wake-ups.
+ *
+ * <p>Progress is lock-free: a CAS or claim fails only because another thread's operation went
+ * through.
+ *
+ * @param <T> the element type
+ */
+public final class Injector<T> extends InjectorFields {
+
+    /** Slots per segment. */
+    static final int SEGMENT_SIZE = 1024;
+
+    private static final Object TAKEN = new Object();
+
+    private static final VarHandle HEAD;
+    private static final VarHandle TAIL;
+    private static final VarHandle SLOT = MethodHandles.arrayElementVarHandle(Object[].class);
+
+    static {
+        try {
+            MethodHandles.Lookup l = MethodHandles.lookup();
+            HEAD = l.findVarHandle(InjectorHead.class, "head", Segment.class);
+            TAIL = l.findVarHandle(InjectorTail.class, "tail", Segment.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    /** Creates an empty injector. */
+    public Injector() {
+        Segment s = new Segment(0);
+        head = s;
+        tail = s;
+    }
+
+    /**
+     * Appends {@code element}. Never fails and never blocks (the queue is unbounded).
+     *
+     * @throws NullPointerException if {@code element} is null
+     */
+    public void offer(T element) {
+        Objects.requireNonNull(element, "element");
+        for (;;) {
+            Segment s = tail;
+            int i = s.claimEnq();
+            if (i < SEGMENT_SIZE) {
+                if (SLOT.compareAndSet(s.slots, i, null, element)) {
+                    return;
+                }
+                continue;                      // a consumer marked the slot taken; claim another
+            }
+            if (s != tail) {
+                continue;
+            }
+            Segment next = s.next;
+            if (next == null) {
+                Segment fresh = new Segment(s.base + SEGMENT_SIZE, element);
+                if (s.casNext(fresh)) {
+                    TAIL.compareAndSet(this, s, fresh);
+                    return;
+                }
+            } else {
+                TAIL.compareAndSet(this, s, next);
+            }
+        }
+    }
+
+    /** Removes and returns the oldest element, or {@code null} if the queue is empty. */
+    @SuppressWarnings("unchecked")
+    public T poll() {
+        for (;;) {
+            Segment s = head;
+            int d = s.deq;
+            if (d >= SEGMENT_SIZE) {
+                if (!advanceHead(s)) {
+                    return null;
+                }
+                continue;
+            }
+            if (d >= s.enq) {
+                return null;                   // no producer has claimed index d yet
+            }
+            int i = s.claimDeq(1);
+            if (i >= SEGMENT_SIZE) {
+                continue;
+            }
+            Object x = SLOT.getAndSet(s.slots, i, TAKEN);
+            if (x != null) {
+                return (T) x;
+            }
+            // the producer of index i had not written yet; it will retry elsewhere
+        }
+    }
+
+    /**
+     * Removes up to {@code max} of the oldest elements: returns the oldest and pushes the rest,
+     * oldest first, into {@code dest}, which the calling thread must own. Takes no more than
+     * {@code dest} has room for. Claims the whole batch with one fetch-and-add.
+     *
+     * @return the oldest element taken, or {@code null} if the queue was empty
+     * @throws IllegalArgumentException if {@code max < 1}
+     */
+    @SuppressWarnings("unchecked")
+    public T pollBatch(WorkStealingDeque<T> dest, int max) {
+        if (max < 1) {
+            throw new IllegalArgumentException("max must be at least 1, was " + max);
+        }
+        Objects.requireNonNull(dest, "dest");
+        for (;;) {
+            Segment s = head;
+            int d = s.deq;
+            if (d >= SEGMENT_SIZE) {
+                if (!advanceHead(s)) {
+                    return null;
+                }
+                continue;
+            }
+            int available = Math.min(s.enq, SEGMENT_SIZE) - d;
+            if (available <= 0) {
+                return null;
+            }
+            int want = Math.min(Math.min(available, max), 1 + dest.remainingCapacity());
+            int from = s.claimDeq(want);
+            int to = Math.min(from + want, SEGMENT_SIZE);
+            T first = null;
+            for (int i = from; i < to; i++) {
+                Object x = SLOT.getAndSet(s.slots, i, TAKEN);
+                if (x == null) {
+                    continue;
+                }
+                if (first == null) {
+                    first = (T) x;
+                } else if (!dest.offer((T) x)) {
+                    offer((T) x);              // cannot happen (want bounds it); never drop
+                }
+            }
+            if (first != null) {
+                return first;
+            }
+        }
+    }
+
+    /**
+     * Removes every element present, oldest first, passing each to {@code sink}.
+     *
+     * @return the number of elements removed
+     */
+    public int drain(Consumer<? super T> sink) {
+        Objects.requireNonNull(sink, "sink");
+        int n = 0;
+        for (T x; (x = poll()) != null; n++) {
+            sink.accept(x);
+        }
+        return n;
+    }
+
+    private boolean advanceHead(Segment s) {
+        Segment next = s.next;
+        if (next == null) {
+            return false;
+        }
+        HEAD.compareAndSet(this, s, next);
+        return true;
+    }
+
+    /**
+     * Returns whether the queue looked empty: {@code false} whenever an {@link #offer} has
+     * completed and no consumer has yet claimed its element.
+     */
+    public boolean isEmpty() {
+        Segment s = head;
+        for (;;) {
+            int d = s.deq;
+            if (d < SEGMENT_SIZE) {
+                return d >= s.enq;
+            }
+            s = s.next;
+            if (s == null) {
+                return true;
+            }
+        }
+    }
+
+    /** Returns an estimate of the number of elements; exact when no operation is in flight. */
+    public long size() {
+        Segment h = head;
+        Segment t = tail;
+        long enqueued = t.base + Math.min(t.enq, SEGMENT_SIZE);
+        long dequeued = h.base + Math.min(h.deq, SEGMENT_SIZE);
+        return Math.max(0, enqueued - dequeued);
+    }
+
+    @Override
+    public String toString() {
+        return "Injector[size~" + size() + "]";
+    }
+
+    /** A fixed block of slots with its own claim counters. */
+    static final class Segment extends SegmentFields {
+        private static final VarHandle ENQ;
+        private static final VarHandle DEQ;
+        private static final VarHandle NEXT;
+
+        static {
+            try {
+                MethodHandles.Lookup l = MethodHandles.lookup();
+                ENQ = l.findVarHandle(SegmentEnq.class, "enq", int.class);
+                DEQ = l.findVarHandle(SegmentDeq.class, "deq", int.class);
+                NEXT = l.findVarHandle(SegmentDeq.class, "next", Segment.class);
+            } catch (ReflectiveOperationException e) {
+                throw new ExceptionInInitializerError(e);
+            }
+        }
+
+        final long base;
+        final Object[] slots = new Object[SEGMENT_SIZE];
+
+        Segment(long base) {
+            this.base = base;
+        }
+
+        /** A segment whose slot 0 already holds {@code first}; published by {@link #casNext}. */
+        Segment(long base, Object first) {
+            this.base = base;
+            slots[0] = first;
+            enq = 1;
+        }
+
+        int claimEnq() {
+            return (int) ENQ.getAndAdd(this, 1);
+        }
+
+        int claimDeq(int n) {
+            return (int) DEQ.getAndAdd(this, n);
+        }
+
+        boolean casNext(Segment fresh) {
+            return NEXT.compareAndSet(this, null, fresh);
+        }
+    }
+}
+
+/* Padding: head (consumers) and tail (producers) on separate cache lines. */
+abstract class InjectorPad0 {
+    byte p000, p001, p002, p003, p004, p005, p006, p007, p010, p011, p012, p013, p014, p015, p016, p017;
+    byte p020, p021, p022, p023, p024, p025, p026, p027, p030, p031, p032, p033, p034, p035, p036, p037;
+    byte p040, p041, p042, p043, p044, p045, p046, p047, p050, p051, p052, p053, p054, p055, p056, p057;
+    byte p060, p061, p062, p063, p064, p065, p066, p067, p070, p071, p072, p073, p074, p075, p076, p077;
+}
+
+abstract class InjectorHead extends InjectorPad0 {
+    volatile Injector.Segment head;
+}
+
+abstract class InjectorPad1 extends InjectorHead {
+    byte p100, p101, p102, p103, p104, p105, p106, p107, p110, p111, p112, p113, p114, p115, p116, p117;
+    byte p120, p121, p122, p123, p124, p125, p126, p127, p130, p131, p132, p133, p134, p135, p136, p137;
+    byte p140, p141, p142, p143, p144, p145, p146, p147, p150, p151, p152, p153, p154, p155, p156, p157;
+    byte p160, p161, p162, p163, p164, p165, p166, p167, p170, p171, p172, p173, p174, p175, p176, p177;
+}
+
+abstract class InjectorTail extends InjectorPad1 {
+    volatile Injector.Segment tail;
+}
+
+abstract class InjectorFields extends InjectorTail {
+    byte p200, p201, p202, p203, p204, p205, p206, p207, p210, p211, p212, p213, p214, p215, p216, p217;
+    byte p220, p221, p222, p223, p224, p225, p226, p227, p230, p231, p232, p233, p234, p235, p236, p237;
+    byte p240, p241, p242, p243, p244, p245, p246, p247, p250, p251, p252, p253, p254, p255, p256, p257;
+    byte p260, p261, p262, p263, p264, p265, p266, p267, p270, p271, p272, p273, p274, p275, p276, p277;
+}
+
+/* Segment counters: enq (producers) and deq (consumers) on separate cache lines. */
+abstract class SegmentPad0 {
+    byte p000, p001, p002, p003, p004, p005, p006, p007, p010, p011, p012, p013, p014, p015, p016, p017;
+    byte p020, p021, p022, p023, p024, p025, p026, p027, p030, p031, p032, p033, p034, p035, p036, p037;
+    byte p040, p041, p042, p043, p044, p045, p046, p047, p050, p051, p052, p053, p054, p055, p056, p057;
+    byte p060, p061, p062, p063, p064, p065, p066, p067, p070, p071, p072, p073, p074, p075, p076, p077;
+}
+
+abstract class SegmentEnq extends SegmentPad0 {
+    volatile int enq;
+}
+
+abstract class SegmentPad1 extends SegmentEnq {
+    byte p100, p101, p102, p103, p104, p105, p106, p107, p110, p111, p112, p113, p114, p115, p116, p117;
+    byte p120, p121, p122, p123, p124, p125, p126, p127, p130, p131, p132, p133, p134, p135, p136, p137;
+    byte p140, p141, p142, p143, p144, p145, p146, p147, p150, p151, p152, p153, p154, p155, p156, p157;
+    byte p160, p161, p162, p163, p164, p165, p166, p167, p170, p171, p172, p173, p174, p175, p176, p177;
+}
+
+abstract class SegmentDeq extends SegmentPad1 {
+    volatile int deq;
+    volatile Injector.Segment next;
+}
+
+abstract class SegmentFields extends SegmentDeq {
+    byte p200, p201, p202, p203, p204, p205, p206, p207, p210, p211, p212, p213, p214, p215, p216, p217;
+}

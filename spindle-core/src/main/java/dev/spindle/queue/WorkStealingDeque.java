@@ -1,0 +1,434 @@
+/*
+ * Copyright 2026 The Spindle Authors. Licensed under the Apache License, Version 2.0.
+ */
+package dev.spindle.queue;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.Objects;
+
+/**
+ * A Chase-Lev work-stealing deque: one owner thread pushes and pops at the bottom (LIFO),
+ * any number of other threads steal from the top (FIFO).
+ *
+ * <p>The owner is whichever single thread calls {@link #push}, {@link #offer} and {@link #pop};
+ * using those from two threads at once breaks the deque. {@link #steal()}, {@link #stealBatch}
+ * and the size queries may be called from any thread.
+ *
+ * <pre>{@code
+ * WorkStealingDeque<Runnable> deque = new WorkStealingDeque<>();
+ * deque.push(taskA);                        // owner thread
+ * deque.push(taskB);
+ * Runnable mine = deque.pop();              // owner: taskB (newest first)
+ * StealResult<Runnable> s = deque.steal();  // another thread: taskA (oldest first)
+ * if (s.isSuccess()) s.value().run();
+ * }</pre>
+ *
+ * <h2>Implementation overview</h2>
+ *
+ * <p>The algorithm is the dynamic circular deque of Chase and Lev (SPAA 2005) with the C11
+ * orderings proven correct by Lê, Pop, Cohen and Zappa Nardelli (PPoPP 2013), expressed with
+ * {@link VarHandle}s. Two unbounded counters index a power-of-two ring: {@code top} (next slot
+ * to steal) and {@code bottom} (next slot to push). Elements live in {@code [top, bottom)}.
+ * {@code bottom} is written only by the owner; {@code top} only ever grows and is advanced
+ * only by a successful CAS, which is what decides every race for an element.
+ *
+ * <ul>
+ *   <li><b>push</b>: read {@code bottom} (owner's own field), read {@code top} with acquire,
+ *       grow the ring if full, write the slot, then store {@code bottom + 1} with release. The
+ *       release store publishes the slot (and, after a grow, the new ring) to any thief that
+ *       reads {@code bottom} with acquire.</li>
+ *   <li><b>pop</b>: store {@code bottom - 1}, full fence, read {@code top}. The fence orders the
+ *       store before the load; a thief does the mirror image (load top, full fence, load
+ *       bottom), so of an owner and a thief racing for the same element at least one sees the
+ *       other's write. If more than one element remains the owner takes its element without a
+ *       CAS: no thief can reach index {@code bottom - 1} while {@code top < bottom - 1}. For the
+ *       last element the owner competes with thieves by CAS on {@code top}, then restores
+ *       {@code bottom}.</li>
+ *   <li><b>steal</b>: read {@code top} with acquire, full fence, read {@code bottom} with
+ *       acquire, read the ring and the slot, then CAS {@code top} from {@code t} to
+ *       {@code t + 1}. The element read before the CAS is the thief's only if the CAS wins.</li>
+ * </ul>
+ *
+ * <p><b>Growing.</b> The owner copies {@code [top, bottom)} into a ring twice the size and
+ * publishes it before {@code bottom}. The old ring is never written again, so a thief still
+ * reading it finds the same element at index {@code t} as in the new ring; the garbage
+ * collector replaces the epoch reclamation a C implementation would need.
+ *
+ * <p><b>Clearing taken slots.</b> So that the collector can reclaim finished tasks, slots are
+ * nulled once their element is taken. The owner nulls the slots it pops. A thief must
+ * <em>not</em> null its slot after winning the CAS: by then the owner may already have wrapped
+ * around and stored a new element in the same slot. Instead the owner lazily nulls slots below
+ * {@code top} (already stolen) on its next push, which it may do because an index below
+ * {@code top} can never again be won by a CAS. A thief that reads such a null reports
+ * {@link StealResult#retry() retry} because its CAS would fail anyway.
+ *
+ * <p><b>Batch steals.</b> A thief cannot move {@code top} forward by more than one in a single
+ * CAS: the owner pops without a CAS while it believes more than one element remains, so a
+ * multi-element CAS could take an element the owner has already popped. {@link #stealBatch}
+ * therefore repeats the single-element protocol (fence, re-read {@code bottom}, CAS) for each
+ * element, as crossbeam-deque does for its LIFO flavour.
+ *
+ * <p><b>Capacity.</b> The ring grows on demand up to {@code maxCapacity}. {@link #offer}
+ * returns {@code false} when the deque holds {@code maxCapacity} elements, so the caller can
+ * move work elsewhere (the pools move it to their injector); {@link #push} throws instead. A
+ * push therefore never drops an element silently.
+ *
+ * @param <T> the element type
+ */
+public final class WorkStealingDeque<T> extends DequeFields {
+
+    /** The largest ring this deque will allocate. */
+    public static final int MAX_CAPACITY = 1 << 30;
+
+    private static final int DEFAULT_INITIAL_CAPACITY = 64;
+
+    private static final VarHandle TOP;
+    private static final VarHandle BOTTOM;
+    private static final VarHandle RING;
+    private static final VarHandle OWNER_TAKES;
+    private static final VarHandle SLOT = MethodHandles.arrayElementVarHandle(Object[].class);
+
+    static {
+        try {
+            MethodHandles.Lookup l = MethodHandles.lookup();
+            TOP = l.findVarHandle(DequeTop.class, "top", long.class);
+            BOTTOM = l.findVarHandle(DequeBottom.class, "bottom", long.class);
+            RING = l.findVarHandle(DequeBottom.class, "ring", Object[].class);
+            OWNER_TAKES = l.findVarHandle(DequeBottom.class, "ownerTopTakes", long.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    private final int maxCapacity;
+
+    /** Creates an unbounded deque (up to {@link #MAX_CAPACITY} elements). */
+    public WorkStealingDeque() {
+        this(DEFAULT_INITIAL_CAPACITY, MAX_CAPACITY);
+    }
+
+    /**
+     * Creates a deque that grows from {@code initialCapacity} up to {@code maxCapacity}
+     * elements. Both are rounded up to a power of two.
+     *
+     * @throws IllegalArgumentException if either is below 2, above {@link #MAX_CAPACITY}, or
+     *     {@code initialCapacity > maxCapacity}
+     */
+    public WorkStealingDeque(int initialCapacity, int maxCapacity) {
+        if (initialCapacity < 2 || initialCapacity > MAX_CAPACITY) {
+            throw new IllegalArgumentException(
+                    "initialCapacity must be in [2, " + MAX_CAPACITY + "], was " + initialCapacity);
+        }
+        if (maxCapacity < 2 || maxCapacity > MAX_CAPACITY) {
+            throw new IllegalArgumentException(
+                    "maxCapacity must be in [2, " + MAX_CAPACITY + "], was " + maxCapacity);
+        }
+        if (initialCapacity > maxCapacity) {
+            throw new IllegalArgumentException("initialCapacity (" + initialCapacity
+                    + ") must not exceed maxCapacity (" + maxCapacity + ")");
+        }
+        this.maxCapacity = ceilPow2(maxCapacity);
+        this.ring = new Object[ceilPow2(initialCapacity)];
+    }
+
+    static int ceilPow2(int n) {
+        return n <= 1 ? 1 : Integer.highestOneBit(n - 1) << 1;
+    }
+
+    // ------------------------------------------------------------------ owner operations
+
+    /**
+     * Pushes {@code task} at the bottom. Owner only.
+     *
+     * @return {@code false}, leaving the deque unchanged, if it already holds its maximum
+     *     capacity of elements
+     * @throws NullPointerException if {@code task} is null
+     */
+    public boolean offer(T task) {
+        Objects.requireNonNull(task, "task");
+        long b = bottom;                       // only the owner writes bottom
+        long t = (long) TOP.getAcquire(this);
+        Object[] a = ring;                     // only the owner writes ring
+        long size = b - t;
+        if (size >= a.length) {
+            if (a.length >= maxCapacity) {
+                return false;
+            }
+            a = grow(a, t, b);
+        } else {
+            clearStolen(a, t, b);
+        }
+        SLOT.setOpaque(a, (int) b & (a.length - 1), task);
+        BOTTOM.setRelease(this, b + 1);        // publishes the slot (and a new ring) to thieves
+        return true;
+    }
+
+    /**
+     * Pushes {@code task} at the bottom. Owner only.
+     *
+     * @throws IllegalStateException if the deque is at its maximum capacity
+     * @throws NullPointerException if {@code task} is null
+     */
+    public void push(T task) {
+        if (!offer(task)) {
+            throw new IllegalStateException("deque full: capacity " + maxCapacity);
+        }
+    }
+
+    /**
+     * Removes and returns the newest element, or {@code null} if the deque is empty (or a
+     * thief took the last element). Owner only.
+     */
+    @SuppressWarnings("unchecked")
+    public T pop() {
+        long b = bottom - 1;
+        Object[] a = ring;
+        BOTTOM.setOpaque(this, b);
+        VarHandle.fullFence();                 // order the bottom store before the top load
+        long t = (long) TOP.getOpaque(this);
+        if (t > b) {                           // was empty: restore
+            BOTTOM.setOpaque(this, b + 1);
+            return null;
+        }
+        int i = (int) b & (a.length - 1);
+        Object x = SLOT.getOpaque(a, i);
+        if (t == b) {                          // last element: race the thieves for it
+            boolean won = TOP.compareAndSet(this, t, t + 1);
+            BOTTOM.setOpaque(this, b + 1);
+            if (!won) {
+                return null;
+            }
+            OWNER_TAKES.setOpaque(this, ownerTopTakes + 1);
+        }
+        SLOT.setOpaque(a, i, null);            // index b can no longer be won by a thief
+        return (T) x;
+    }
+
+    /**
+     * Returns the newest element without removing it, or {@code null} if the deque looks
+     * empty. Owner only; a thief may take the element at any time.
+     */
+    @SuppressWarnings("unchecked")
+    public T peekBottom() {
+        long b = bottom;
+        long t = (long) TOP.getAcquire(this);
+        if (t >= b) {
+            return null;
+        }
+        Object[] a = ring;
+        return (T) SLOT.getOpaque(a, (int) (b - 1) & (a.length - 1));
+    }
+
+    private Object[] grow(Object[] old, long t, long b) {
+        Object[] a = new Object[old.length << 1];
+        for (long i = t; i < b; i++) {
+            a[(int) i & (a.length - 1)] = SLOT.getOpaque(old, (int) i & (old.length - 1));
+        }
+        RING.setRelease(this, a);
+        clearedBelow = t;
+        return a;
+    }
+
+    /**
+     * Nulls slots of elements that thieves have taken ({@code [clearedBelow, t)}). Safe because
+     * no CAS can win an index below {@code top}, and slots of indices above {@code b - length}
+     * are not reused until this owner pushes there.
+     */
+    private void clearStolen(Object[] a, long t, long b) {
+        long from = Math.max(clearedBelow, b - a.length);
+        if (from < t) {
+            int mask = a.length - 1;
+            for (long i = from; i < t; i++) {
+                SLOT.setOpaque(a, (int) i & mask, null);
+            }
+        }
+        if (clearedBelow < t) {
+            clearedBelow = t;
+        }
+    }
+
+    // ------------------------------------------------------------------ thief operations
+
+    /**
+     * Tries to take the oldest element. Any thread.
+     *
+     * @return {@link StealResult#empty()} if the deque was empty, {@link StealResult#retry()}
+     *     if another thread won the race for the element (the caller may try again), or a
+     *     success holding the element
+     */
+    public StealResult<T> steal() {
+        long t = (long) TOP.getAcquire(this);
+        VarHandle.fullFence();                 // order the top load before the bottom load
+        long b = (long) BOTTOM.getAcquire(this);
+        if (t >= b) {
+            return StealResult.empty();
+        }
+        T x = read(t);
+        if (x == null || !TOP.compareAndSet(this, t, t + 1)) {
+            return StealResult.retry();
+        }
+        return StealResult.success(x);
+    }
+
+    /**
+     * Tries to take the oldest element, returning it or {@code null} whether the deque was
+     * empty or the race was lost. Any thread. Use {@link #steal()} to tell those apart.
+     */
+    public T stealOrNull() {
+        long t = (long) TOP.getAcquire(this);
+        VarHandle.fullFence();
+        long b = (long) BOTTOM.getAcquire(this);
+        if (t >= b) {
+            return null;
+        }
+        T x = read(t);
+        return x != null && TOP.compareAndSet(this, t, t + 1) ? x : null;
+    }
+
+    /**
+     * Steals about half of the elements, at most {@code limit}, moving all but the oldest into
+     * {@code dest} (oldest first, so {@code dest}'s owner pops them newest first) and returning
+     * the oldest. The calling thread must be {@code dest}'s owner. Elements stop moving when
+     * {@code dest} is full, so nothing is lost.
+     *
+     * @return {@link StealResult#empty()}, {@link StealResult#retry()} if nothing was taken
+     *     because of a lost race, or a success holding the oldest stolen element
+     * @throws IllegalArgumentException if {@code limit < 1} or {@code dest == this}
+     */
+    public StealResult<T> stealBatch(WorkStealingDeque<T> dest, int limit) {
+        T first = stealBatchOrNull(dest, limit);
+        if (first != null) {
+            return StealResult.success(first);
+        }
+        return isEmpty() ? StealResult.empty() : StealResult.retry();
+    }
+
+    /**
+     * As {@link #stealBatch} but returns the oldest stolen element, or {@code null} if nothing
+     * was taken.
+     */
+    public T stealBatchOrNull(WorkStealingDeque<T> dest, int limit) {
+        if (limit < 1) {
+            throw new IllegalArgumentException("limit must be at least 1, was " + limit);
+        }
+        if (dest == this) {
+            throw new IllegalArgumentException("cannot steal into the same deque");
+        }
+        long t = (long) TOP.getAcquire(this);
+        VarHandle.fullFence();
+        long b = (long) BOTTOM.getAcquire(this);
+        long size = b - t;
+        if (size <= 0) {
+            return null;
+        }
+        int want = (int) Math.min(Math.min((size + 1) >>> 1, limit), 1 + dest.remainingCapacity());
+        T first = read(t);
+        if (first == null || !TOP.compareAndSet(this, t, t + 1)) {
+            return null;
+        }
+        for (int k = 1; k < want; k++) {
+            long i = t + k;
+            VarHandle.fullFence();
+            if ((long) BOTTOM.getAcquire(this) <= i) {
+                break;                         // the owner popped the rest
+            }
+            T x = read(i);
+            if (x == null || !TOP.compareAndSet(this, i, i + 1)) {
+                break;                         // another thief or the owner got there first
+            }
+            if (!dest.offer(x)) {
+                // cannot happen: want is bounded by dest's free space; never drop regardless
+                throw new IllegalStateException("destination deque full while batch stealing");
+            }
+        }
+        return first;
+    }
+
+    @SuppressWarnings("unchecked")
+    private T read(long index) {
+        Object[] a = (Object[]) RING.getAcquire(this);
+        return (T) SLOT.getAcquire(a, (int) index & (a.length - 1));
+    }
+
+    // ------------------------------------------------------------------ queries (any thread)
+
+    /** Returns an estimate of the number of elements (exact when no operation is in flight). */
+    public int size() {
+        long b = (long) BOTTOM.getAcquire(this);
+        long t = (long) TOP.getAcquire(this);
+        long n = b - t;
+        return n <= 0 ? 0 : (int) Math.min(n, Integer.MAX_VALUE);
+    }
+
+    /** Returns whether the deque looked empty at the moment of the call. */
+    public boolean isEmpty() {
+        long t = (long) TOP.getAcquire(this);
+        long b = (long) BOTTOM.getAcquire(this);
+        return t >= b;
+    }
+
+    /** Returns the maximum number of elements this deque will hold. */
+    public int maxCapacity() {
+        return maxCapacity;
+    }
+
+    int remainingCapacity() {
+        return maxCapacity - size();
+    }
+
+    /**
+     * Returns how many elements were taken from the top of this deque by thieves (the owner's
+     * own last-element pops excluded). An estimate while operations are in flight.
+     */
+    public long stolenCount() {
+        return (long) TOP.getAcquire(this) - (long) OWNER_TAKES.getOpaque(this);
+    }
+
+    @Override
+    public String toString() {
+        return "WorkStealingDeque[size=" + size() + ", capacity=" + ring.length + "/" + maxCapacity + "]";
+    }
+}
+
+/*
+ * Field layout with padding against false sharing: top (written by thieves) and bottom (written
+ * by the owner) live on separate cache lines, and both away from neighbouring objects. HotSpot
+ * lays out superclass fields before subclass fields, so the hierarchy fixes the order.
+ */
+abstract class DequePad0 {
+    byte p000, p001, p002, p003, p004, p005, p006, p007, p010, p011, p012, p013, p014, p015, p016, p017;
+    byte p020, p021, p022, p023, p024, p025, p026, p027, p030, p031, p032, p033, p034, p035, p036, p037;
+    byte p040, p041, p042, p043, p044, p045, p046, p047, p050, p051, p052, p053, p054, p055, p056, p057;
+    byte p060, p061, p062, p063, p064, p065, p066, p067, p070, p071, p072, p073, p074, p075, p076, p077;
+}
+
+abstract class DequeTop extends DequePad0 {
+    /** Index of the oldest element; advanced only by CAS. */
+    volatile long top;
+}
+
+abstract class DequePad1 extends DequeTop {
+    byte p100, p101, p102, p103, p104, p105, p106, p107, p110, p111, p112, p113, p114, p115, p116, p117;
+    byte p120, p121, p122, p123, p124, p125, p126, p127, p130, p131, p132, p133, p134, p135, p136, p137;
+    byte p140, p141, p142, p143, p144, p145, p146, p147, p150, p151, p152, p153, p154, p155, p156, p157;
+    byte p160, p161, p162, p163, p164, p165, p166, p167, p170, p171, p172, p173, p174, p175, p176, p177;
+}
+
+abstract class DequeBottom extends DequePad1 {
+    /** Index one past the newest element; written only by the owner. */
+    long bottom;
+    /** The ring; replaced only by the owner when it grows. */
+    Object[] ring;
+    /** Owner-only: indices below this have had their slots nulled. */
+    long clearedBelow;
+    /** Owner-only: last-element pops that advanced top (not steals). */
+    long ownerTopTakes;
+}
+
+abstract class DequeFields extends DequeBottom {
+    byte p200, p201, p202, p203, p204, p205, p206, p207, p210, p211, p212, p213, p214, p215, p216, p217;
+    byte p220, p221, p222, p223, p224, p225, p226, p227, p230, p231, p232, p233, p234, p235, p236, p237;
+    byte p240, p241, p242, p243, p244, p245, p246, p247, p250, p251, p252, p253, p254, p255, p256, p257;
+    byte p260, p261, p262, p263, p264, p265, p266, p267, p270, p271, p272, p273, p274, p275, p276, p277;
+}

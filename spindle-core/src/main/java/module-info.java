@@ -1,0 +1,10 @@
+/**
+ * Spindle core: work-stealing queues ({@code dev.spindle.queue}), schedulers
+ * ({@code dev.spindle.pool}) and the types they share ({@code dev.spindle}). No dependencies
+ * beyond {@code java.base}.
+ */
+module dev.spindle.core {
+    exports dev.spindle;
+    exports dev.spindle.queue;
+    exports dev.spindle.pool;
+}
