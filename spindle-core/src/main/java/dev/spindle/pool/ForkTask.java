@@ -74,8 +74,19 @@ final class ForkTask<T> implements Task<T>, RunnableFuture<T> {
 
     @Override
     public void run() {
+        tryRun();
+    }
+
+    /**
+     * Runs the computation unless it already started or was cancelled. A task can be reached
+     * twice (from its queue, and by a joiner that runs it inline); the CAS lets only the first
+     * run it.
+     *
+     * @return whether this call ran the computation
+     */
+    boolean tryRun() {
         if (state != NEW || !STATE.compareAndSet(this, NEW, RUNNING)) {
-            return;
+            return false;
         }
         Callable<? extends T> c = callable;
         runner = Thread.currentThread();
@@ -91,6 +102,7 @@ final class ForkTask<T> implements Task<T>, RunnableFuture<T> {
                 awaitCancelInterrupt();
             }
         }
+        return true;
     }
 
     private void complete(int finalState, Object result) {

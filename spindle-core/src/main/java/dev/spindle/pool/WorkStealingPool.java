@@ -445,6 +445,8 @@ public final class WorkStealingPool extends AbstractExecutorService implements S
         w.active = false;
         if (threads.decrementAndGet() == 0) {
             terminated.countDown();
+        } else if (w.spare) {
+            tryTerminate();                    // the pool may have been waiting on this spare
         }
     }
 
@@ -526,7 +528,7 @@ public final class WorkStealingPool extends AbstractExecutorService implements S
             Thread.onSpinWait();               // an external offer is a few instructions away
         }
         List<Runnable> notStarted = new ArrayList<>();
-        injector.drain(notStarted::add);
+        injector.drain(r -> addIfNotStarted(notStarted, r));
         Worker[] ws = workers;
         for (int i = 0, n = slotsInUse; i < n; i++) {
             Worker w = ws[i];
@@ -536,7 +538,7 @@ public final class WorkStealingPool extends AbstractExecutorService implements S
             for (;;) {
                 var r = w.deque.steal();
                 if (r.isSuccess()) {
-                    notStarted.add(r.value());
+                    addIfNotStarted(notStarted, r.value());
                 } else if (r.isEmpty()) {
                     break;
                 }
@@ -551,6 +553,13 @@ public final class WorkStealingPool extends AbstractExecutorService implements S
             }
         }
         return notStarted;
+    }
+
+    /** Skips queue entries of tasks a joiner already ran inline, or that were cancelled. */
+    private static void addIfNotStarted(List<Runnable> out, Runnable r) {
+        if (!(r instanceof ForkTask<?> f) || f.isNew()) {
+            out.add(r);
+        }
     }
 
     @Override

@@ -206,7 +206,13 @@ final class Worker implements Runnable, BlockingSupport {
 
     void runTask(Runnable task) {
         try {
-            task.run();
+            if (task instanceof ForkTask<?> f) {
+                if (!f.tryRun()) {
+                    return;                    // already run by a joiner, or cancelled
+                }
+            } else {
+                task.run();
+            }
         } catch (Throwable ex) {
             pool.reportFailure(thread, ex);
         }
@@ -289,9 +295,20 @@ final class Worker implements Runnable, BlockingSupport {
     // ------------------------------------------------------------------ joining
 
     /**
-     * Helps until {@code task} completes: runs it if it is still at the bottom of this deque,
-     * otherwise runs local tasks, steals, and takes external work; parks briefly only when
-     * there is nothing at all to run.
+     * Helps until {@code task} completes, parking briefly only when there is nothing to run.
+     *
+     * <ol>
+     *   <li>If the task is at the bottom of this deque, pop and run it (the fork/join fast
+     *       path).</li>
+     *   <li>If it has not started, wherever it is queued, run it here: its state CAS makes the
+     *       queued entry a no-op later. This is what keeps tasks that join each other's results
+     *       free of deadlock: an awaited task that nobody runs is run by its waiter.</li>
+     *   <li>Otherwise it runs on another worker: run this deque's tasks and steal. Stealing
+     *       while joining is safe for fork/join code, where a task joins only tasks it (or its
+     *       descendants) spawned: a task taken this way cannot be waiting, directly or not, for
+     *       the frame it is stacked on. Unrelated external work from the injector is not taken
+     *       here, so a join is not delayed behind it and cannot bury a frame under it.</li>
+     * </ol>
      */
     void helpJoin(ForkTask<?> task) {
         if (deque.peekBottom() == task) {
@@ -300,6 +317,9 @@ final class Worker implements Runnable, BlockingSupport {
                 runTask(t);                    // t == task: only thieves could have moved it
             }
         }
+        if (task.isNew()) {
+            runTask(task);
+        }
         ForkTask.WaitNode node = null;
         long backoff = 1_000L;
         try {
@@ -307,9 +327,6 @@ final class Worker implements Runnable, BlockingSupport {
                 Runnable t = deque.pop();
                 if (t == null) {
                     t = stealOnce(Math.max(2, pool.slotsInUse()));
-                }
-                if (t == null) {
-                    t = takeFromInjector();
                 }
                 if (t != null) {
                     runTask(t);

@@ -1,0 +1,161 @@
+package dev.spindle.pool;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.spindle.Spindle;
+import dev.spindle.Task;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReferenceArray;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class JoinAndBlockingTest {
+
+    @Test
+    void joinRunsTheAwaitedTaskItselfWhenItIsStillLocal() {
+        try (WorkStealingPool pool = WorkStealingPool.builder().workers(1).build()) {
+            String joiner = pool.invoke(() -> {
+                Task<String> child = pool.spawn(() -> Thread.currentThread().getName());
+                return child.join() + "|" + Thread.currentThread().getName();
+            });
+            String[] names = joiner.split("\\|");
+            assertThat(names[0]).isEqualTo(names[1]);
+        }
+    }
+
+    /**
+     * Tasks that all wait on each other's results through join, submitted from outside in an
+     * order that makes each one wait for a task queued behind it: helping must run the queued
+     * ones, on one worker and on several.
+     */
+    @ParameterizedTest(name = "workers={0}")
+    @ValueSource(ints = {1, 2, 3})
+    void tasksJoiningEachOtherDoNotDeadlock(int workers) {
+        try (WorkStealingPool pool = WorkStealingPool.builder().workers(workers).build()) {
+            int n = 200;
+            AtomicReferenceArray<Task<Integer>> tasks = new AtomicReferenceArray<>(n);
+            CountDownLatch allSubmitted = new CountDownLatch(1);
+            List<Task<Integer>> mine = new ArrayList<>();
+            for (int i = 0; i < n; i++) {
+                int k = i;
+                Task<Integer> t = pool.spawn(() -> {
+                    LifecycleTest.await(allSubmitted);
+                    return k == n - 1 ? 1 : tasks.get(k + 1).join() + 1;
+                });
+                tasks.set(i, t);
+                mine.add(t);
+            }
+            allSubmitted.countDown();
+            assertThat(mine.get(0).join()).isEqualTo(n);
+        }
+    }
+
+    @Test
+    void joinOfAStolenTaskWaitsForTheThief() throws Exception {
+        try (WorkStealingPool pool = WorkStealingPool.builder().workers(2).build()) {
+            for (int r = 0; r < 50; r++) {
+                long v = pool.invoke(() -> {
+                    Task<Long> slow = pool.spawn(() -> {
+                        LifecycleTest.sleepQuietly(2);
+                        return 40L;
+                    });
+                    LifecycleTest.sleepQuietly(1);        // give the other worker time to steal it
+                    return slow.join() + 2;
+                });
+                assertThat(v).isEqualTo(42L);
+            }
+        }
+    }
+
+    @Test
+    void blockingSectionAddsACompensatingWorker() throws Exception {
+        try (WorkStealingPool pool = WorkStealingPool.builder().workers(1).spareKeepAlive(Duration.ofMillis(100)).build()) {
+            CountDownLatch release = new CountDownLatch(1);
+            Task<String> blocker = pool.spawn(() -> Spindle.blocking(() -> {
+                release.await();
+                return "released";
+            }));
+            // Without compensation this would never run: the only worker is blocked.
+            pool.execute(release::countDown);
+            assertThat(blocker.get(20, TimeUnit.SECONDS)).isEqualTo("released");
+            assertThat(pool.stats().workers()).anyMatch(PoolStats.WorkerStats::spare);
+            // the spare is retired after its keep-alive once nobody is blocked
+            FailureTest.waitUntil(() -> pool.stats().liveWorkers() == 1);
+            assertThat(pool.stats().liveWorkers()).isEqualTo(1);
+            assertThat(pool.stats().blockedWorkers()).isZero();
+        }
+    }
+
+    @Test
+    void manyBlockingSectionsAtOnceAreCompensatedUpToTheBound() throws Exception {
+        try (WorkStealingPool pool = WorkStealingPool.builder().workers(2).maxSpareWorkers(16).build()) {
+            int n = 10;
+            CountDownLatch allIn = new CountDownLatch(n);
+            CountDownLatch release = new CountDownLatch(1);
+            List<Task<Integer>> ts = new ArrayList<>();
+            for (int i = 0; i < n; i++) {
+                int k = i;
+                ts.add(pool.spawn(() -> Spindle.blocking(() -> {
+                    allIn.countDown();
+                    release.await();
+                    return k;
+                })));
+            }
+            assertThat(allIn.await(20, TimeUnit.SECONDS)).as("all sections entered concurrently").isTrue();
+            assertThat(pool.stats().blockedWorkers()).isEqualTo(n);
+            release.countDown();
+            int sum = 0;
+            for (Task<Integer> t : ts) {
+                sum += t.join();
+            }
+            assertThat(sum).isEqualTo(45);
+        }
+    }
+
+    @Test
+    void blockingOutsideAPoolJustRuns() {
+        assertThat(Spindle.blocking(() -> "plain")).isEqualTo("plain");
+        AtomicInteger n = new AtomicInteger();
+        Spindle.blocking(n::incrementAndGet);
+        assertThat(n.get()).isEqualTo(1);
+    }
+
+    @Test
+    void blockingOnAForkJoinWorkerUsesManagedBlock() throws Exception {
+        java.util.concurrent.ForkJoinPool fjp = new java.util.concurrent.ForkJoinPool(1);
+        try {
+            CountDownLatch release = new CountDownLatch(1);
+            var f = fjp.submit(() -> Spindle.blocking(() -> {
+                release.await();
+                return "ok";
+            }));
+            fjp.execute(release::countDown);                 // needs the compensating thread
+            assertThat(f.get(20, TimeUnit.SECONDS)).isEqualTo("ok");
+        } finally {
+            fjp.shutdownNow();
+        }
+    }
+
+    @Test
+    void joiningAcrossPoolsCompensatesTheCallersPool() throws Exception {
+        try (WorkStealingPool a = WorkStealingPool.builder().workers(1).name("a").build();
+             WorkStealingPool b = WorkStealingPool.builder().workers(1).name("b").build()) {
+            CountDownLatch gate = new CountDownLatch(1);
+            Task<Integer> inB = b.spawn(() -> {
+                gate.await();
+                return 5;
+            });
+            Task<Integer> inA = a.spawn(() -> inB.join() * 2);   // a's only worker waits on b
+            a.execute(gate::countDown);                            // must still run in a
+            assertThat(inA.get(20, TimeUnit.SECONDS)).isEqualTo(10);
+        }
+    }
+}
