@@ -57,6 +57,12 @@ final class ForkTask<T> implements Task<T>, RunnableFuture<T> {
     }
 
     final WorkStealingPool pool;
+    /**
+     * The task that was running on the spawning worker, or {@code null}; cleared on completion
+     * so finished tasks do not keep their ancestors reachable. Joiners use it to recognise
+     * descendants of the task they wait for (see {@code Worker.helpJoin}).
+     */
+    ForkTask<?> parent;
     private Callable<? extends T> callable;
     private volatile int state;
     /** The value or the exception; written before the final state is published. */
@@ -65,10 +71,29 @@ final class ForkTask<T> implements Task<T>, RunnableFuture<T> {
     private volatile WaitNode waiters;
     private volatile CompletableFuture<T> view;
 
-    ForkTask(WorkStealingPool pool, Callable<? extends T> callable) {
+    ForkTask(WorkStealingPool pool, Callable<? extends T> callable, ForkTask<?> parent) {
         this.pool = pool;
         this.callable = callable;
+        this.parent = parent;
     }
+
+    /** Whether {@code r} is a task spawned, directly or not, by {@code ancestor}. */
+    static boolean descendsFrom(Runnable r, ForkTask<?> ancestor) {
+        if (!(r instanceof ForkTask<?> f)) {
+            return false;
+        }
+        ForkTask<?> p = f.parent;
+        for (int depth = 0; p != null && depth < MAX_ANCESTRY_WALK; depth++) {
+            if (p == ancestor) {
+                return true;
+            }
+            p = p.parent;
+        }
+        return false;
+    }
+
+    /** Bound on the ancestry walk; deeper descendants are simply not helped with. */
+    static final int MAX_ANCESTRY_WALK = 1024;
 
     // ------------------------------------------------------------------ running
 
@@ -119,6 +144,7 @@ final class ForkTask<T> implements Task<T>, RunnableFuture<T> {
     }
 
     private void finish() {
+        parent = null;
         for (WaitNode q; (q = waiters) != null; ) {
             if (WAITERS.compareAndSet(this, q, null)) {
                 for (; q != null; q = q.next) {

@@ -204,8 +204,13 @@ public final class WorkStealingPool extends AbstractExecutorService implements S
      */
     public <T> Task<T> spawn(Callable<? extends T> computation) {
         Objects.requireNonNull(computation, "computation");
-        ForkTask<T> t = new ForkTask<>(this, computation);
-        schedule(t);
+        Worker w = currentWorker();
+        ForkTask<T> t = new ForkTask<>(this, computation, w != null ? w.current : null);
+        if (w != null) {
+            pushLocal(w, t);
+        } else {
+            submitExternal(t);
+        }
         return t;
     }
 
@@ -265,7 +270,7 @@ public final class WorkStealingPool extends AbstractExecutorService implements S
 
     @Override
     protected <T> RunnableFuture<T> newTaskFor(Callable<T> callable) {
-        return new ForkTask<>(this, callable);
+        return new ForkTask<>(this, callable, currentTask());
     }
 
     @Override
@@ -273,7 +278,12 @@ public final class WorkStealingPool extends AbstractExecutorService implements S
         return new ForkTask<>(this, () -> {
             runnable.run();
             return value;
-        });
+        }, currentTask());
+    }
+
+    private ForkTask<?> currentTask() {
+        Worker w = currentWorker();
+        return w != null ? w.current : null;
     }
 
     /** As {@link AbstractExecutorService#submit(Callable)}, returning a {@link Task}. */
@@ -298,16 +308,20 @@ public final class WorkStealingPool extends AbstractExecutorService implements S
     void schedule(Runnable task) {
         Worker w = currentWorker();
         if (w != null) {
-            if (runState >= STOP) {
-                throw new RejectedExecutionException("pool " + name + " is stopped");
-            }
-            if (!w.deque.offer(task)) {
-                w.overflow(task);
-            }
-            idle.notifyWorkRacy();
-            return;
+            pushLocal(w, task);
+        } else {
+            submitExternal(task);
         }
-        submitExternal(task);
+    }
+
+    private void pushLocal(Worker w, Runnable task) {
+        if (runState >= STOP) {
+            throw new RejectedExecutionException("pool " + name + " is stopped");
+        }
+        if (!w.deque.offer(task)) {
+            w.overflow(task);
+        }
+        idle.notifyWorkRacy();
     }
 
     private void submitExternal(Runnable task) {

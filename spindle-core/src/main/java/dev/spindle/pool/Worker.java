@@ -68,6 +68,9 @@ final class Worker implements Runnable, BlockingSupport {
     /** Whether this worker's thread is alive (a spare slot may be empty). */
     volatile boolean active;
 
+    /** The fork task this worker is running in its innermost frame; owner-only. */
+    ForkTask<?> current;
+
     // owner-only state
     private boolean searching;
     private int tick;
@@ -205,16 +208,21 @@ final class Worker implements Runnable, BlockingSupport {
     }
 
     void runTask(Runnable task) {
+        ForkTask<?> outer = current;
         try {
             if (task instanceof ForkTask<?> f) {
+                current = f;
                 if (!f.tryRun()) {
                     return;                    // already run by a joiner, or cancelled
                 }
             } else {
+                current = null;
                 task.run();
             }
         } catch (Throwable ex) {
             pool.reportFailure(thread, ex);
+        } finally {
+            current = outer;
         }
         EXECUTED.setOpaque(this, executed + 1);
         if (Thread.interrupted() && pool.isStopping()) {
@@ -295,20 +303,23 @@ final class Worker implements Runnable, BlockingSupport {
     // ------------------------------------------------------------------ joining
 
     /**
-     * Helps until {@code task} completes, parking briefly only when there is nothing to run.
+     * Helps until {@code task} completes, parking briefly only when there is nothing it may run.
      *
      * <ol>
      *   <li>If the task is at the bottom of this deque, pop and run it (the fork/join fast
      *       path).</li>
      *   <li>If it has not started, wherever it is queued, run it here: its state CAS makes the
-     *       queued entry a no-op later. This is what keeps tasks that join each other's results
-     *       free of deadlock: an awaited task that nobody runs is run by its waiter.</li>
-     *   <li>Otherwise it runs on another worker: run this deque's tasks and steal. Stealing
-     *       while joining is safe for fork/join code, where a task joins only tasks it (or its
-     *       descendants) spawned: a task taken this way cannot be waiting, directly or not, for
-     *       the frame it is stacked on. Unrelated external work from the injector is not taken
-     *       here, so a join is not delayed behind it and cannot bury a frame under it.</li>
+     *       queued entry a no-op later. An awaited task that nobody runs is run by its waiter.</li>
+     *   <li>Otherwise it runs on another worker. Run only its <em>descendants</em>: from the
+     *       bottom of this deque, or from the top of a peer's deque (typically the thief's,
+     *       which holds the awaited task's subtasks).</li>
      * </ol>
+     *
+     * <p>Why only descendants: a frame stacked on top of a join must not wait, directly or not,
+     * for a frame beneath it, or neither can finish. Tasks that join each other's results
+     * (not only their own subtasks) can set up exactly that if a joiner runs an arbitrary task.
+     * A descendant of the awaited task cannot depend on the joining frame: the awaited task does
+     * not, and the joiner's frame completes only after the awaited task does.
      */
     void helpJoin(ForkTask<?> task) {
         if (deque.peekBottom() == task) {
@@ -324,10 +335,7 @@ final class Worker implements Runnable, BlockingSupport {
         long backoff = 1_000L;
         try {
             while (!task.isDone()) {
-                Runnable t = deque.pop();
-                if (t == null) {
-                    t = stealOnce(Math.max(2, pool.slotsInUse()));
-                }
+                Runnable t = takeDescendant(task);
                 if (t != null) {
                     runTask(t);
                     backoff = 1_000L;
@@ -348,6 +356,51 @@ final class Worker implements Runnable, BlockingSupport {
                 node.thread = null;
             }
         }
+    }
+
+    /** Takes a queued descendant of {@code target} from this deque's bottom or a peer's top. */
+    private Runnable takeDescendant(ForkTask<?> target) {
+        for (Runnable b; (b = deque.peekBottom()) != null; ) {
+            if (b instanceof ForkTask<?> f && !f.isNew()) {
+                deque.pop();                   // a finished entry (run inline earlier): discard
+                continue;
+            }
+            if (ForkTask.descendsFrom(b, target)) {
+                return deque.pop();            // b, unless a thief took it (then null)
+            }
+            break;
+        }
+        Worker[] ws = pool.workers;
+        int n = pool.slotsInUse();
+        int start = ThreadLocalRandom.current().nextInt(n);
+        for (int k = 0; k < n; k++) {
+            Worker v = ws[(start + k) % n];
+            if (v == null || v == this) {
+                continue;
+            }
+            Runnable top = v.deque.peekTop();
+            if (top == null || !(top instanceof ForkTask<?> f)) {
+                continue;
+            }
+            if (!f.isNew() || ForkTask.descendsFrom(top, target)) {
+                Runnable s = v.deque.stealOrNull();
+                if (s == null) {
+                    continue;
+                }
+                STEALS.setOpaque(this, steals + 1);
+                if (s instanceof ForkTask<?> sf && !sf.isNew()) {
+                    continue;                  // a finished entry: discard
+                }
+                if (ForkTask.descendsFrom(s, target)) {
+                    return s;
+                }
+                // lost a race and took an unrelated task: keep it queued here, never drop it
+                if (!deque.offer(s)) {
+                    overflow(s);
+                }
+            }
+        }
+        return null;
     }
 
     // ------------------------------------------------------------------ blocking sections

@@ -345,6 +345,16 @@ public final class WorkStealingDeque<T> extends DequeFields {
         return first;
     }
 
+    /**
+     * Returns the oldest element without removing it, or {@code null} if the deque looks
+     * empty. Any thread; the answer may be stale by the time it returns.
+     */
+    public T peekTop() {
+        long t = (long) TOP.getAcquire(this);
+        long b = (long) BOTTOM.getAcquire(this);
+        return t < b ? read(t) : null;
+    }
+
     @SuppressWarnings("unchecked")
     private T read(long index) {
         Object[] a = (Object[]) RING.getAcquire(this);
