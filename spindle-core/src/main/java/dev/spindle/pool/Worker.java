@@ -120,14 +120,29 @@ final class Worker implements Runnable, BlockingSupport {
                 continue;
             }
             if (!park()) {
+                if (pool.isStopping()) {
+                    drainOwnAfterStop();
+                }
                 return;
             }
         }
     }
 
-    /** After {@code shutdownNow}: tasks pushed after the drain still run, so none is lost. */
+    /**
+     * After {@code shutdownNow} has drained the queues, a task that was already running may
+     * still push: to this deque, or, when the deque is full, to the injector. External intake is
+     * closed by then, so only running workers can add anything, and each of them comes here
+     * before it exits: such late tasks run rather than vanish.
+     */
     private void drainOwnAfterStop() {
-        for (Runnable t; (t = deque.pop()) != null; ) {
+        for (;;) {
+            Runnable t = deque.pop();
+            if (t == null) {
+                t = pool.injector.poll();
+            }
+            if (t == null) {
+                return;
+            }
             runTask(t);
         }
     }
