@@ -18,6 +18,8 @@ public final class Fib extends ForkJoinWorkload {
 
     /** The size JMH and the quick harness use. */
     public static final int FULL_N = 30;
+    /** {@link #spawnedTasks(int)} for {@link #FULL_N}; a test keeps the two in step. */
+    public static final int FULL_SPAWNED_TASKS = 2_692_536;
 
     private final int n;
 

@@ -101,7 +101,7 @@ class WorkloadsTest {
         assertThat(f.runSequential()).isEqualTo(75_025L);
         assertThat(new NQueens(10, 2).runSequential()).isEqualTo(724L);
         assertThat(Fib.sequential(30)).isEqualTo(832_040L);
-        assertThat(Fib.spawnedTasks(30)).isEqualTo(2_692_536L);
+        assertThat(Fib.spawnedTasks(Fib.FULL_N)).isEqualTo(Fib.FULL_SPAWNED_TASKS).isEqualTo(2_692_536L);
     }
 
     @Test
