@@ -45,8 +45,8 @@ public final class QuickHarness {
     /** Name that selects the idle-CPU probe in {@link Options#workloads}. */
     public static final String IDLE_CPU = "idle-cpu";
 
-    public static final int DEFAULT_ROUNDS = 12;
-    public static final int DEFAULT_WARMUP_ROUNDS = 3;
+    public static final int DEFAULT_ROUNDS = 30;
+    public static final int DEFAULT_WARMUP_ROUNDS = 5;
     static final int TARGET_SAMPLE_MS = 40;
     static final int MAX_REPS = 500;
 
@@ -57,10 +57,10 @@ public final class QuickHarness {
         private int rounds = DEFAULT_ROUNDS;
         private int warmupRounds = DEFAULT_WARMUP_ROUNDS;
         private Size size = Size.QUICK;
-        private int latencySamples = 2_000;
+        private int latencySamples = 4_000;
         private int latencyChunks = 4;
         private long latencyGapMicros = 200;
-        private int idleWindows = 2;
+        private int idleWindows = 3;
         private long idleWindowMillis = 500;
         private long idleSettleMillis = 200;
         private Progress progress = Progress.none();
