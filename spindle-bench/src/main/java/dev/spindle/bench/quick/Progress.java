@@ -19,7 +19,10 @@ public abstract class Progress {
     /** A new phase began ("warm-up round 2/3"). */
     public abstract void phase(String phase);
 
-    /** One step is done; {@code what} says what runs next or just ran. */
+    /**
+     * A step starts; {@code what} says what it runs. Steps run one after another, so every
+     * earlier step is complete.
+     */
     public abstract void step(String what);
 
     /** The run is over: clear the bar or print a last line. */
@@ -83,8 +86,8 @@ public abstract class Progress {
 
         @Override
         public void step(String what) {
+            draw(what);                        // shows the steps completed before this one
             done = Math.min(total, done + 1);
-            draw(what);
         }
 
         private void draw(String what) {

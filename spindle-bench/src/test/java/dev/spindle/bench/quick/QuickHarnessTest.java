@@ -70,9 +70,11 @@ class QuickHarnessTest {
         bar.phase("round 1/2");
         bar.step("a");
         bar.step("b");
+        bar.step("c");                         // starts after two of four steps completed
         bar.finish();
         String out = bytes.toString(StandardCharsets.UTF_8);
-        assertThat(out).contains("\r").doesNotContain("\n").contains("50%");
+        assertThat(out).contains("\r").doesNotContain("\n").contains(" 50% ").contains("round 1/2 c")
+                .doesNotContain(" 75% ");
     }
 
     @Test
