@@ -57,6 +57,18 @@ public final class IdleCpuProbe {
      * @throws UnsupportedOperationException if thread CPU time cannot be measured here
      */
     public Result measure(RuntimeKind kind, int workers) {
+        try (BenchRuntime rt = Runtimes.create(kind, workers)) {
+            return measure(rt);
+        }
+    }
+
+    /**
+     * Probes {@code rt}, which should have no work: starts its workers, lets it settle, and
+     * measures. The caller closes it.
+     *
+     * @throws UnsupportedOperationException if thread CPU time cannot be measured here
+     */
+    public Result measure(BenchRuntime rt) {
         if (!supported()) {
             throw new UnsupportedOperationException("this JVM does not measure thread CPU time");
         }
@@ -64,21 +76,19 @@ public final class IdleCpuProbe {
         if (!mx.isThreadCpuTimeEnabled()) {
             mx.setThreadCpuTimeEnabled(true);
         }
-        try (BenchRuntime rt = Runtimes.create(kind, workers)) {
-            rt.prestart();
-            sleep(settleMillis);
-            Map<Long, Long> before = cpuTimes(rt, mx);
-            long t0 = System.nanoTime();
-            sleep(windowMillis);
-            Map<Long, Long> after = cpuTimes(rt, mx);
-            long window = System.nanoTime() - t0;
-            long cpu = 0;
-            for (Map.Entry<Long, Long> e : after.entrySet()) {
-                // a thread started inside the window used all its CPU time there
-                cpu += e.getValue() - before.getOrDefault(e.getKey(), 0L);
-            }
-            return new Result(kind, after.size(), window, Math.max(0, cpu));
+        rt.prestart();
+        sleep(settleMillis);
+        Map<Long, Long> before = cpuTimes(rt, mx);
+        long t0 = System.nanoTime();
+        sleep(windowMillis);
+        Map<Long, Long> after = cpuTimes(rt, mx);
+        long window = System.nanoTime() - t0;
+        long cpu = 0;
+        for (Map.Entry<Long, Long> e : after.entrySet()) {
+            // a thread started inside the window used all its CPU time there
+            cpu += e.getValue() - before.getOrDefault(e.getKey(), 0L);
         }
+        return new Result(rt.kind(), after.size(), window, Math.max(0, cpu));
     }
 
     private static Map<Long, Long> cpuTimes(BenchRuntime rt, ThreadMXBean mx) {
