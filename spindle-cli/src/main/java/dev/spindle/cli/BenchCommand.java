@@ -47,7 +47,7 @@ final class BenchCommand implements Callable<Integer> {
     int rounds = QuickHarness.DEFAULT_ROUNDS;
 
     @Option(names = "--warmup", paramLabel = "N",
-            description = "Warm-up rounds, discarded; the first also calibrates (default: ${DEFAULT-VALUE}).")
+            description = "Warm-up rounds, discarded; they also calibrate runs per sample (default: ${DEFAULT-VALUE}).")
     int warmup = QuickHarness.DEFAULT_WARMUP_ROUNDS;
 
     @Option(names = "--json", description = "Print the results as JSON instead of a table.")

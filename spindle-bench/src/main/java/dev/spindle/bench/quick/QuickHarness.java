@@ -27,7 +27,8 @@ import org.HdrHistogram.Histogram;
  *
  * <ol>
  *   <li>Warm-up rounds run every workload on Spindle and on both {@code ForkJoinPool} modes. The
- *       first also calibrates how many runs make one sample (about {@value #TARGET_SAMPLE_MS} ms).
+ *       first also calibrates how many runs make one sample (about {@value #TARGET_SAMPLE_MS} ms;
+ *       every warm-up round calibrates again, as the code gets compiled).
  *       The faster {@code ForkJoinPool} mode of the later warm-up rounds is the one compared.</li>
  *   <li>Measured rounds run every workload once per runtime, the two runtimes back to back in an
  *       order that alternates between rounds, so both see the same noise.</li>
@@ -47,7 +48,7 @@ public final class QuickHarness {
 
     public static final int DEFAULT_ROUNDS = 30;
     public static final int DEFAULT_WARMUP_ROUNDS = 5;
-    static final int TARGET_SAMPLE_MS = 40;
+    static final int TARGET_SAMPLE_MS = 25;
     static final int MAX_REPS = 500;
 
     /** Everything a run can be told. */
@@ -266,9 +267,8 @@ public final class QuickHarness {
                     progress.step(w.name() + " sequentially");
                     sampleSequential(fc, reps.get(w));
                 }
-                if (round == 0) {
-                    reps.put(w, (int) Math.max(1, Math.min(MAX_REPS, Math.ceil(TARGET_SAMPLE_MS / Math.max(fastest, 1e-3)))));
-                }
+                // recalibrate every warm-up round: runs get faster as the code is compiled
+                reps.put(w, (int) Math.max(1, Math.min(MAX_REPS, Math.ceil(TARGET_SAMPLE_MS / Math.max(fastest, 1e-3)))));
             }
         }
         Map<Workload, RuntimeKind> mode = new LinkedHashMap<>();
