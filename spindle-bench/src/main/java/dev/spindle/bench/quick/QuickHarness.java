@@ -46,7 +46,7 @@ public final class QuickHarness {
     /** Name that selects the idle-CPU probe in {@link Options#workloads}. */
     public static final String IDLE_CPU = "idle-cpu";
 
-    public static final int DEFAULT_ROUNDS = 30;
+    public static final int DEFAULT_ROUNDS = 20;
     public static final int DEFAULT_WARMUP_ROUNDS = 5;
     static final int TARGET_SAMPLE_MS = 25;
     static final int MAX_REPS = 500;
@@ -396,11 +396,12 @@ public final class QuickHarness {
             double f = SubmitLatencyProbe.micros(allF, pct[p]);
             Stats sc = Stats.of(chunkS.get(p));
             Stats fc = Stats.of(chunkF.get(p));
-            // the reported value is the percentile of all samples; quartiles and range are over chunks
-            Stats ss = new Stats(sc.n(), s, sc.q1(), sc.q3(), sc.min(), sc.max());
-            Stats fs = new Stats(fc.n(), f, fc.q1(), fc.q3(), fc.min(), fc.max());
+            // the value is the percentile of all samples and the range is over chunks; quartiles
+            // of a handful of chunk percentiles around a pooled percentile would mislead, so none
+            Stats ss = new Stats(sc.n(), s, Double.NaN, Double.NaN, sc.min(), sc.max());
+            Stats fs = new Stats(fc.n(), f, Double.NaN, Double.NaN, fc.min(), fc.max());
             String note = p == 0 ? String.format(Locale.ROOT,
-                    "external submit -> task start, %d samples each, %d us apart; spread over %d chunks",
+                    "external submit -> task start, %d samples each, %d us apart; value over all samples, spread over %d chunks",
                     allS.getTotalCount(), o.latencyGapMicros, o.latencyChunks) : "";
             rows.put(LATENCY + "#" + p, new Row(names[p],
                     "submit-to-start latency, " + pct[p] + "th percentile, one task at a time", "us",
