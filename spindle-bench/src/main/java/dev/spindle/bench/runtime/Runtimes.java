@@ -12,6 +12,7 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 
 /** Creates the {@link BenchRuntime}s. */
 public final class Runtimes {
@@ -46,22 +47,63 @@ public final class Runtimes {
         }
     }
 
-    /** Runs one task per worker, each waiting at a barrier until all have started. */
-    static void prestartWith(BenchRuntime rt) {
+    /**
+     * Runs one task per worker, each waiting at a barrier until all have arrived: returns once
+     * every worker has run a task at the same time.
+     *
+     * @throws IllegalStateException if they did not all arrive within 10 s
+     */
+    static void prestartWithBarrier(BenchRuntime rt) {
         int n = rt.workers();
         CyclicBarrier barrier = new CyclicBarrier(n);
         CountDownLatch done = new CountDownLatch(n);
+        AtomicReference<Throwable> failure = new AtomicReference<>();
         for (int i = 0; i < n; i++) {
             rt.execute(() -> {
                 try {
                     barrier.await(10, TimeUnit.SECONDS);
                 } catch (Exception e) {
-                    throw new IllegalStateException("workers of " + rt.kind() + " did not all start", e);
+                    failure.compareAndSet(null, e);
                 } finally {
                     done.countDown();
                 }
             });
         }
+        awaitLatch(done, rt);
+        if (failure.get() != null) {
+            throw new IllegalStateException("workers of " + rt.kind() + " did not all start", failure.get());
+        }
+    }
+
+    /**
+     * Keeps a ForkJoinPool busy with short tasks until it has created all its workers. It
+     * creates them lazily, when work is signalled; tasks that block without telling it (as a
+     * barrier would) can leave it short of workers for a long time.
+     *
+     * @throws IllegalStateException if it has not within 10 s
+     */
+    static void prestartForkJoin(BenchRuntime rt, ForkJoinPool pool) {
+        int n = rt.workers();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (pool.getPoolSize() < n) {
+            if (System.nanoTime() - deadline > 0) {
+                throw new IllegalStateException(rt.kind() + " started " + pool.getPoolSize() + " of " + n + " workers");
+            }
+            CountDownLatch done = new CountDownLatch(2 * n);
+            for (int i = 0; i < 2 * n; i++) {
+                rt.execute(() -> {
+                    long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(2);
+                    while (System.nanoTime() - until < 0) {
+                        Thread.onSpinWait();
+                    }
+                    done.countDown();
+                });
+            }
+            awaitLatch(done, rt);
+        }
+    }
+
+    private static void awaitLatch(CountDownLatch done, BenchRuntime rt) {
         try {
             if (!done.await(20, TimeUnit.SECONDS)) {
                 throw new IllegalStateException("workers of " + rt.kind() + " did not start");
@@ -118,7 +160,7 @@ public final class Runtimes {
 
         @Override
         public void prestart() {
-            prestartWith(this);
+            prestartWithBarrier(this);         // the threads exist from build(); see that they run
         }
 
         @Override
@@ -178,7 +220,7 @@ public final class Runtimes {
 
         @Override
         public void prestart() {
-            prestartWith(this);
+            prestartForkJoin(this, pool);
         }
 
         @Override
@@ -237,7 +279,7 @@ public final class Runtimes {
         @Override
         public void prestart() {
             pool.prestartAllCoreThreads();
-            prestartWith(this);
+            prestartWithBarrier(this);
         }
 
         @Override
