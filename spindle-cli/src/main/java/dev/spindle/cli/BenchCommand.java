@@ -1,0 +1,122 @@
+/*
+ * Copyright 2026 The Spindle Authors. Licensed under the Apache License, Version 2.0.
+ */
+package dev.spindle.cli;
+
+import dev.spindle.bench.quick.Progress;
+import dev.spindle.bench.quick.QuickHarness;
+import dev.spindle.bench.quick.Report;
+import java.io.PrintWriter;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code spindle bench}: the quick interleaved Spindle vs ForkJoinPool harness. */
+@Command(name = "bench",
+        mixinStandardHelpOptions = true,
+        versionProvider = SpindleCli.Version.class,
+        description = {
+            "Runs workloads on Spindle's WorkStealingPool and on the faster ForkJoinPool mode, interleaved,"
+                    + " and prints the median time of each, the ratio FJP time / Spindle time"
+                    + " (= Spindle throughput / FJP throughput; > 1 means Spindle is faster) and the spread.",
+            "Every run checks its result. For publishable numbers use the JMH suite (spindle-bench/target/benchmarks.jar).",
+        })
+final class BenchCommand implements Callable<Integer> {
+
+    /** Set by the launcher: 1 when its stderr is a terminal, 0 when not. */
+    static final String TTY_ENV = "SPINDLE_STDERR_TTY";
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--workloads", split = ",", paramLabel = "NAME",
+            description = "Comma-separated workloads and probes to run (default: all). Valid: ${sys:spindle.bench.names}.")
+    List<String> workloads;
+
+    @Option(names = "--workers", paramLabel = "N",
+            description = "Worker threads of every pool (default: available processors, ${DEFAULT-VALUE}).")
+    int workers = Runtime.getRuntime().availableProcessors();
+
+    @Option(names = "--rounds", paramLabel = "N",
+            description = "Measured rounds (default: ${DEFAULT-VALUE}).")
+    int rounds = QuickHarness.DEFAULT_ROUNDS;
+
+    @Option(names = "--warmup", paramLabel = "N",
+            description = "Warm-up rounds, discarded; they also calibrate runs per sample (default: ${DEFAULT-VALUE}).")
+    int warmup = QuickHarness.DEFAULT_WARMUP_ROUNDS;
+
+    @Option(names = "--json", description = "Print the results as JSON instead of a table.")
+    boolean json;
+
+    @Option(names = "--progress", paramLabel = "MODE",
+            description = "Progress on stderr: bar, lines or none (default: bar on a terminal, lines otherwise).")
+    String progress;
+
+    static {
+        System.setProperty("spindle.bench.names", String.join(", ", QuickHarness.validNames()));
+    }
+
+    @Override
+    public Integer call() {
+        requireRange("--workers", workers, 1, 0x7fff);
+        requireRange("--rounds", rounds, 1, 100_000);
+        requireRange("--warmup", warmup, 1, 100_000);
+        QuickHarness.Options o = new QuickHarness.Options();
+        try {
+            if (workloads != null) {
+                o.workloads(workloads);
+            }
+            o.workers(workers).rounds(rounds).warmupRounds(warmup);
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+        }
+        o.progress(progress());
+        Report report = new QuickHarness(o).run();
+        PrintWriter out = spec.commandLine().getOut();
+        out.print(json ? report.toJson() : report.toTable());
+        out.flush();
+        return 0;
+    }
+
+    private void requireRange(String option, int value, int min, int max) {
+        if (value < min || value > max) {
+            throw new CommandLine.ParameterException(spec.commandLine(),
+                    option + " must be between " + min + " and " + max + ", was " + value);
+        }
+    }
+
+    private Progress progress() {
+        String mode = progress;
+        if (mode == null) {
+            mode = stderrIsTerminal() ? "bar" : "lines";
+        }
+        switch (mode.toLowerCase(Locale.ROOT)) {
+            case "bar":
+                return Progress.bar(System.err);
+            case "lines":
+                return Progress.lines(System.err);
+            case "none":
+                return Progress.none();
+            default:
+                throw new CommandLine.ParameterException(spec.commandLine(),
+                        "--progress must be bar, lines or none, was '" + progress + "'");
+        }
+    }
+
+    /**
+     * Java 17 cannot ask whether stderr alone is a terminal; the launcher tells through
+     * {@value #TTY_ENV}. Without it, a console (stdin and stdout on a terminal) is the best guess.
+     */
+    static boolean stderrIsTerminal() {
+        String env = System.getenv(TTY_ENV);
+        if (env != null) {
+            return env.equals("1");
+        }
+        return System.console() != null;
+    }
+}

@@ -1,0 +1,103 @@
+/*
+ * Copyright 2026 The Spindle Authors. Licensed under the Apache License, Version 2.0.
+ */
+package dev.spindle.cli;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintWriter;
+import java.util.Properties;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
+
+/**
+ * The {@code spindle} command. Subcommands: {@code bench} (the quick Spindle vs ForkJoinPool
+ * harness) and {@code demo} (fork/join fib on a WorkStealingPool, with the pool's counters).
+ *
+ * <p>Exit status: 0 on success, 1 when a run fails (a workload computed a wrong answer, a pool
+ * hung), 2 for bad arguments.
+ */
+@Command(name = "spindle",
+        mixinStandardHelpOptions = true,
+        versionProvider = SpindleCli.Version.class,
+        description = "Spindle, a work-stealing task runtime for the JVM: benchmarks and a demo.",
+        subcommands = {BenchCommand.class, DemoCommand.class, CommandLine.HelpCommand.class},
+        footer = {"", "Run 'spindle COMMAND --help' for a command's options."})
+public final class SpindleCli implements Callable<Integer> {
+
+    @Spec
+    CommandSpec spec;
+
+    /** Without a subcommand: print the usage. */
+    @Override
+    public Integer call() {
+        spec.commandLine().usage(spec.commandLine().getOut());
+        return 0;
+    }
+
+    public static void main(String[] args) {
+        System.exit(commandLine().execute(args));
+    }
+
+    /** The configured command line; tests redirect its output streams. */
+    public static CommandLine commandLine() {
+        CommandLine cl = new CommandLine(new SpindleCli());
+        cl.setExecutionExceptionHandler(SpindleCli::onFailure);
+        cl.setParameterExceptionHandler(SpindleCli::onBadArguments);
+        return cl;
+    }
+
+    /** Bad arguments: the error, any suggestion, and where to find help; exit 2. */
+    private static int onBadArguments(CommandLine.ParameterException ex, String[] args) {
+        CommandLine cl = ex.getCommandLine();
+        PrintWriter err = cl.getErr();
+        String name = cl.getCommandSpec().qualifiedName();
+        err.println(name + ": " + ex.getMessage());
+        CommandLine.UnmatchedArgumentException.printSuggestions(ex, err);
+        err.println("Try '" + name + " --help' for more information.");
+        err.flush();
+        return cl.getCommandSpec().exitCodeOnInvalidInput();
+    }
+
+    /** A run failed: one clear line on stderr (with the cause chain), no stack trace, exit 1. */
+    private static int onFailure(Exception ex, CommandLine cl, CommandLine.ParseResult parsed) {
+        PrintWriter err = cl.getErr();
+        err.println("spindle " + cl.getCommandName() + ": error: " + ex.getMessage());
+        for (Throwable c = ex.getCause(); c != null && c != c.getCause(); c = c.getCause()) {
+            err.println("  caused by: " + c);
+        }
+        if (System.getenv("SPINDLE_DEBUG") != null) {
+            ex.printStackTrace(err);
+        } else {
+            err.println("(set SPINDLE_DEBUG=1 for the stack trace)");
+        }
+        err.flush();
+        return 1;
+    }
+
+    /** The version, from the properties Maven filters at build time. */
+    static final class Version implements CommandLine.IVersionProvider {
+        @Override
+        public String[] getVersion() {
+            return new String[] {
+                "spindle " + version(),
+                "Java " + System.getProperty("java.version") + " (" + System.getProperty("java.vm.name") + ")",
+            };
+        }
+
+        static String version() {
+            Properties p = new Properties();
+            try (InputStream in = SpindleCli.class.getResourceAsStream("version.properties")) {
+                if (in != null) {
+                    p.load(in);
+                }
+            } catch (IOException e) {
+                // fall through to "unknown"
+            }
+            return p.getProperty("version", "unknown");
+        }
+    }
+}

@@ -1,0 +1,78 @@
+/*
+ * Copyright 2026 The Spindle Authors. Licensed under the Apache License, Version 2.0.
+ */
+package dev.spindle.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import picocli.CommandLine;
+
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class SpindleCliTest {
+
+    private final StringWriter out = new StringWriter();
+    private final StringWriter err = new StringWriter();
+
+    private int run(String... args) {
+        CommandLine cl = SpindleCli.commandLine();
+        cl.setOut(new PrintWriter(out, true));
+        cl.setErr(new PrintWriter(err, true));
+        return cl.execute(args);
+    }
+
+    @Test
+    void noArgumentsPrintsHelp() {
+        assertThat(run()).isZero();
+        assertThat(out.toString()).contains("Usage: spindle").contains("bench").contains("demo");
+    }
+
+    @Test
+    void versionNamesTheProject() {
+        assertThat(run("--version")).isZero();
+        assertThat(out.toString()).startsWith("spindle ").doesNotContain("${");
+    }
+
+    @Test
+    void demoPrintsTheCheckedResultAndPerWorkerCounters() {
+        assertThat(run("demo", "--workers", "2", "--n", "18")).isZero();
+        String s = out.toString();
+        assertThat(s).contains("fib(18) = 2584 (checked)").contains("2 workers").contains("4,180 tasks spawned");
+        assertThat(s).contains("worker").contains("executed").contains("stolen from");
+        assertThat(s.lines().filter(l -> l.startsWith("0 ") || l.startsWith("1 ")).count()).isEqualTo(2);
+        // every spawned task and the root ran exactly once
+        assertThat(s.lines().filter(l -> l.startsWith("total")).findFirst().orElseThrow()).contains("4,181");
+    }
+
+    @Test
+    void benchPrintsATable() {
+        assertThat(run("bench", "--workloads", "chained-spawn,skynet", "--rounds", "1", "--warmup", "1",
+                "--workers", "2", "--progress", "none")).isZero();
+        assertThat(out.toString()).contains("ratio = FJP / Spindle").contains("chained-spawn").contains("skynet");
+    }
+
+    @Test
+    void benchPrintsJson() {
+        assertThat(run("bench", "--workloads", "chained-spawn", "--rounds", "1", "--warmup", "1",
+                "--progress", "none", "--json")).isZero();
+        assertThat(out.toString()).startsWith("{").contains("\"workload\": \"chained-spawn\"");
+    }
+
+    @Test
+    void badArgumentsExitWithTwoAndSayWhy() {
+        assertThat(run("bench", "--workers", "0")).isEqualTo(2);
+        assertThat(err.toString()).contains("--workers must be between 1");
+        assertThat(run("bench", "--workloads", "fib,nope")).isEqualTo(2);
+        assertThat(err.toString()).contains("unknown workload 'nope'");
+        assertThat(run("bench", "--rounds", "many")).isEqualTo(2);
+        assertThat(run("bench", "--progress", "fancy", "--workloads", "fib")).isEqualTo(2);
+        assertThat(run("demo", "--n", "-1")).isEqualTo(2);
+        assertThat(run("frobnicate")).isEqualTo(2);
+        assertThat(err.toString()).contains("Try 'spindle --help'");
+        assertThat(out.toString()).isEmpty();
+    }
+}
