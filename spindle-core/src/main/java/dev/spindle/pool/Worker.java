@@ -68,6 +68,9 @@ final class Worker implements Runnable, BlockingSupport {
     /** Whether this worker's thread is alive (a spare slot may be empty). */
     volatile boolean active;
 
+    /** Reused by {@link #overflow}; owner-only. */
+    private Object[] overflowBuffer;
+
     /** The fork task this worker is running in its innermost frame; owner-only. */
     ForkTask<?> current;
 
@@ -297,17 +300,19 @@ final class Worker implements Runnable, BlockingSupport {
         }
     }
 
-    /** The deque is full: move its older half to the injector, then push. Nothing is dropped. */
+    /**
+     * The deque is full: move its older half to the injector with one CAS on the deque and one
+     * claim on the injector, then push. Nothing is dropped.
+     */
     void overflow(Runnable task) {
-        int n = deque.size() / 2;
-        int moved = 0;
-        for (; moved < n; moved++) {
-            Runnable r = deque.stealOrNull();
-            if (r == null) {
-                break;
-            }
-            pool.injector.offer(r);
+        int half = Math.max(1, deque.size() / 2);
+        Object[] buf = overflowBuffer;
+        if (buf == null || buf.length < half) {
+            buf = overflowBuffer = new Object[half];
         }
+        int moved = deque.takeOldest(buf, half);
+        pool.injector.offerAll(buf, moved);
+        java.util.Arrays.fill(buf, 0, moved, null);
         OVERFLOWED.setOpaque(this, overflowed + moved);
         if (!deque.offer(task)) {
             pool.injector.offer(task);

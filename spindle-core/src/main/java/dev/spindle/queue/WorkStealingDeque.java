@@ -346,6 +346,37 @@ public final class WorkStealingDeque<T> extends DequeFields {
     }
 
     /**
+     * Removes up to {@code max} of the oldest elements into {@code out} (oldest first) with a
+     * single CAS on {@code top}. Owner only: it is the owner's own pops that make a
+     * multi-element move unsafe for thieves (see the overview), and the owner cannot race
+     * itself. Thieves that read the same {@code top} lose their CAS and retry.
+     *
+     * @return how many elements were moved into {@code out}
+     * @throws IllegalArgumentException if {@code out} is shorter than {@code max}
+     */
+    public int takeOldest(Object[] out, int max) {
+        if (out.length < max) {
+            throw new IllegalArgumentException("out has room for " + out.length + ", not " + max);
+        }
+        for (;;) {
+            long t = (long) TOP.getAcquire(this);
+            long b = bottom;                   // the caller is the owner
+            int n = (int) Math.min(max, b - t);
+            if (n <= 0) {
+                return 0;
+            }
+            Object[] a = ring;
+            int mask = a.length - 1;
+            for (int k = 0; k < n; k++) {
+                out[k] = SLOT.getAcquire(a, (int) (t + k) & mask);
+            }
+            if (TOP.compareAndSet(this, t, t + n)) {
+                return n;
+            }
+        }
+    }
+
+    /**
      * Returns the oldest element without removing it, or {@code null} if the deque looks
      * empty. Any thread; the answer may be stale by the time it returns.
      */
