@@ -28,8 +28,8 @@ import java.util.concurrent.locks.LockSupport;
  * this task, never a later one.
  *
  * <p>Waiting threads push themselves on a Treiber stack and park; completion takes the whole
- * stack and unparks them. A {@link CompletableFuture} view is created on demand, so a task that
- * nobody observes that way allocates nothing for it.
+ * stack and unparks them. A {@link CompletableFuture} view is created on demand and pushed on
+ * the same stack, so a task that nobody observes that way carries no field for it.
  */
 final class ForkTask<T> implements Task<T>, RunnableFuture<T> {
 
@@ -43,14 +43,14 @@ final class ForkTask<T> implements Task<T>, RunnableFuture<T> {
 
     private static final VarHandle STATE;
     private static final VarHandle WAITERS;
-    private static final VarHandle VIEW;
+    private static final VarHandle RUNNER;
 
     static {
         try {
             MethodHandles.Lookup l = MethodHandles.lookup();
             STATE = l.findVarHandle(ForkTask.class, "state", int.class);
             WAITERS = l.findVarHandle(ForkTask.class, "waiters", WaitNode.class);
-            VIEW = l.findVarHandle(ForkTask.class, "view", CompletableFuture.class);
+            RUNNER = l.findVarHandle(ForkTask.class, "runner", Thread.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -67,9 +67,10 @@ final class ForkTask<T> implements Task<T>, RunnableFuture<T> {
     private volatile int state;
     /** The value or the exception; written before the final state is published. */
     private Object outcome;
-    private volatile Thread runner;
+    /** The running thread; published with release, read by a canceller that interrupts. */
+    private Thread runner;
+    /** Threads waiting for completion and {@link CompletableFuture} views, as a stack. */
     private volatile WaitNode waiters;
-    private volatile CompletableFuture<T> view;
 
     ForkTask(WorkStealingPool pool, Callable<? extends T> callable, ForkTask<?> parent) {
         this.pool = pool;
@@ -114,18 +115,18 @@ final class ForkTask<T> implements Task<T>, RunnableFuture<T> {
             return false;
         }
         Callable<? extends T> c = callable;
-        runner = Thread.currentThread();
+        RUNNER.setRelease(this, Thread.currentThread());
         try {
             T v = c.call();
             complete(NORMAL, v);
         } catch (Throwable ex) {
             complete(EXCEPTIONAL, ex);
         } finally {
-            runner = null;
             callable = null;
             if (state >= INTERRUPTING) {
-                awaitCancelInterrupt();
+                awaitCancelInterrupt();        // runner stays set until the canceller is done
             }
+            RUNNER.setOpaque(this, null);
         }
         return true;
     }
@@ -148,6 +149,9 @@ final class ForkTask<T> implements Task<T>, RunnableFuture<T> {
         for (WaitNode q; (q = waiters) != null; ) {
             if (WAITERS.compareAndSet(this, q, null)) {
                 for (; q != null; q = q.next) {
+                    if (q.view != null) {
+                        completeView(q.view);
+                    }
                     Thread t = q.thread;
                     if (t != null) {
                         q.thread = null;
@@ -157,14 +161,11 @@ final class ForkTask<T> implements Task<T>, RunnableFuture<T> {
                 break;
             }
         }
-        CompletableFuture<T> v = view;
-        if (v != null) {
-            completeView(v);
-        }
     }
 
     @SuppressWarnings("unchecked")
-    private void completeView(CompletableFuture<T> v) {
+    private void completeView(CompletableFuture<?> view) {
+        CompletableFuture<T> v = (CompletableFuture<T>) view;
         int s = state;
         if (s == NORMAL) {
             v.complete((T) outcome);
@@ -188,10 +189,13 @@ final class ForkTask<T> implements Task<T>, RunnableFuture<T> {
             if (STATE.compareAndSet(this, s, next)) {
                 if (next == INTERRUPTING) {
                     try {
-                        Thread t = runner;
-                        if (t != null) {
-                            t.interrupt();
+                        // The runner publishes itself right after winning NEW -> RUNNING and
+                        // stays published until INTERRUPTED, so this wait is short and ends.
+                        Thread t;
+                        while ((t = (Thread) RUNNER.getAcquire(this)) == null) {
+                            Thread.onSpinWait();
                         }
+                        t.interrupt();
                     } finally {
                         STATE.setRelease(this, INTERRUPTED);
                     }
@@ -249,13 +253,15 @@ final class ForkTask<T> implements Task<T>, RunnableFuture<T> {
 
     @Override
     public CompletableFuture<T> toCompletableFuture() {
-        CompletableFuture<T> v = view;
-        if (v == null) {
-            CompletableFuture<T> fresh = new CompletableFuture<>();
-            v = (CompletableFuture<T>) VIEW.compareAndExchange(this, null, fresh);
-            if (v == null) {
-                v = fresh;
-            }
+        CompletableFuture<T> v = new CompletableFuture<>();
+        if (state < NORMAL) {
+            WaitNode node = new WaitNode(null);
+            node.view = v;
+            WaitNode h;
+            do {
+                h = waiters;
+                node.next = h;
+            } while (!WAITERS.compareAndSet(this, h, node));
         }
         if (state >= NORMAL) {
             completeView(v);                   // idempotent; covers a race with finish()
@@ -360,6 +366,8 @@ final class ForkTask<T> implements Task<T>, RunnableFuture<T> {
     /** A parked waiter; its thread is nulled once it no longer needs waking. */
     static final class WaitNode {
         volatile Thread thread;
+        /** Or, instead of a thread, a view to complete. */
+        CompletableFuture<?> view;
         WaitNode next;
 
         WaitNode(Thread thread) {
