@@ -18,7 +18,7 @@ import net.jqwik.api.Tuple;
  * an {@link ArrayDeque} FIFO model. Bulk offers and polls move the window across segment
  * boundaries ({@value Injector#SEGMENT_SIZE} slots each).
  */
-class InjectorProperties {
+class InjectorPropertiesTest {
 
     sealed interface Op permits Offer, OfferMany, Poll, PollMany, PollBatch, Drain {}
 

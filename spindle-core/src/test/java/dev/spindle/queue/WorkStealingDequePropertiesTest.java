@@ -20,7 +20,7 @@ import net.jqwik.api.constraints.Size;
  * against an {@link ArrayDeque} model whose last element is the owner's end (bottom) and whose
  * first element is the thieves' end (top). Small maximum capacities make the full path common.
  */
-class WorkStealingDequeProperties {
+class WorkStealingDequePropertiesTest {
 
     sealed interface Op permits Push, Offer, Pop, Steal, StealOrNull, StealBatch {}
 
