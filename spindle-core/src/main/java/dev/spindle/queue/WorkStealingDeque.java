@@ -159,7 +159,7 @@ public final class WorkStealingDeque<T> extends DequeFields {
         } else {
             clearStolen(a, t, b);
         }
-        SLOT.setOpaque(a, (int) b & (a.length - 1), task);
+        a[(int) b & (a.length - 1)] = task;    // plain: the release store below publishes it
         BOTTOM.setRelease(this, b + 1);        // publishes the slot (and a new ring) to thieves
         return true;
     }
@@ -201,7 +201,7 @@ public final class WorkStealingDeque<T> extends DequeFields {
             }
             OWNER_TAKES.setOpaque(this, ownerTopTakes + 1);
         }
-        SLOT.setOpaque(a, i, null);            // index b can no longer be won by a thief
+        a[i] = null;                           // index b can no longer be won by a thief
         return (T) x;
     }
 
@@ -223,7 +223,7 @@ public final class WorkStealingDeque<T> extends DequeFields {
     private Object[] grow(Object[] old, long t, long b) {
         Object[] a = new Object[old.length << 1];
         for (long i = t; i < b; i++) {
-            a[(int) i & (a.length - 1)] = SLOT.getOpaque(old, (int) i & (old.length - 1));
+            a[(int) i & (a.length - 1)] = old[(int) i & (old.length - 1)];
         }
         RING.setRelease(this, a);
         clearedBelow = t;
@@ -240,7 +240,7 @@ public final class WorkStealingDeque<T> extends DequeFields {
         if (from < t) {
             int mask = a.length - 1;
             for (long i = from; i < t; i++) {
-                SLOT.setOpaque(a, (int) i & mask, null);
+                a[(int) i & mask] = null;
             }
         }
         if (clearedBelow < t) {
