@@ -22,8 +22,9 @@ import java.util.concurrent.locks.LockSupport;
  *
  * <p>State moves once from {@code NEW} through {@code RUNNING} to one of the final states, by
  * CAS, so the computation runs at most once even if the task is queued or run twice. The
- * outcome is written before the final state is published with a CAS, and read after the state
- * is read, so a reader that sees a final state sees its outcome. Cancellation with interrupt
+ * runner claims completion with a CAS to {@code COMPLETING}, writes the outcome, and publishes
+ * the final state with a release store; a reader that sees a final state sees its outcome.
+ * Cancellation with interrupt
  * goes through {@code INTERRUPTING} so the interrupt can only hit the thread while it still runs
  * this task, never a later one.
  *
@@ -35,22 +36,23 @@ final class ForkTask<T> implements Task<T>, RunnableFuture<T> {
 
     static final int NEW = 0;
     static final int RUNNING = 1;
-    static final int NORMAL = 2;
-    static final int EXCEPTIONAL = 3;
-    static final int CANCELLED = 4;
-    static final int INTERRUPTING = 5;
-    static final int INTERRUPTED = 6;
+    static final int COMPLETING = 2;
+    static final int NORMAL = 3;
+    static final int EXCEPTIONAL = 4;
+    static final int CANCELLED = 5;
+    static final int INTERRUPTING = 6;
+    static final int INTERRUPTED = 7;
 
     private static final VarHandle STATE;
     private static final VarHandle WAITERS;
-    private static final VarHandle RUNNER;
+    private static final VarHandle PAYLOAD;
 
     static {
         try {
             MethodHandles.Lookup l = MethodHandles.lookup();
             STATE = l.findVarHandle(ForkTask.class, "state", int.class);
             WAITERS = l.findVarHandle(ForkTask.class, "waiters", WaitNode.class);
-            RUNNER = l.findVarHandle(ForkTask.class, "runner", Thread.class);
+            PAYLOAD = l.findVarHandle(ForkTask.class, "payload", Object.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -63,18 +65,20 @@ final class ForkTask<T> implements Task<T>, RunnableFuture<T> {
      * descendants of the task they wait for (see {@code Worker.helpJoin}).
      */
     ForkTask<?> parent;
-    private Callable<? extends T> callable;
     private volatile int state;
-    /** The value or the exception; written before the final state is published. */
-    private Object outcome;
-    /** The running thread; published with release, read by a canceller that interrupts. */
-    private Thread runner;
+    /**
+     * One field through the task's life, so the hot path writes few references: the
+     * {@link Callable} while {@code NEW}; the running {@link Thread} while {@code RUNNING}
+     * (published with release, for a canceller that interrupts); the value or the exception once
+     * completed (written in {@code COMPLETING}, before the final state is published).
+     */
+    private Object payload;
     /** Threads waiting for completion and {@link CompletableFuture} views, as a stack. */
     private volatile WaitNode waiters;
 
     ForkTask(WorkStealingPool pool, Callable<? extends T> callable, ForkTask<?> parent) {
         this.pool = pool;
-        this.callable = callable;
+        this.payload = callable;
         this.parent = parent;
     }
 
@@ -110,30 +114,31 @@ final class ForkTask<T> implements Task<T>, RunnableFuture<T> {
      *
      * @return whether this call ran the computation
      */
+    @SuppressWarnings("unchecked")
     boolean tryRun() {
         if (state != NEW || !STATE.compareAndSet(this, NEW, RUNNING)) {
             return false;
         }
-        Callable<? extends T> c = callable;
-        RUNNER.setRelease(this, Thread.currentThread());
+        Callable<? extends T> c = (Callable<? extends T>) payload;
+        PAYLOAD.setRelease(this, Thread.currentThread());
         try {
             T v = c.call();
             complete(NORMAL, v);
         } catch (Throwable ex) {
             complete(EXCEPTIONAL, ex);
         } finally {
-            callable = null;
             if (state >= INTERRUPTING) {
-                awaitCancelInterrupt();        // runner stays set until the canceller is done
+                awaitCancelInterrupt();        // the canceller still reads the runner
             }
-            RUNNER.setOpaque(this, null);
         }
         return true;
     }
 
+    /** Publishes the outcome unless the task was cancelled while running (then it is dropped). */
     private void complete(int finalState, Object result) {
-        outcome = result;
-        if (STATE.compareAndSet(this, RUNNING, finalState)) {
+        if (STATE.compareAndSet(this, RUNNING, COMPLETING)) {
+            payload = result;
+            STATE.setRelease(this, finalState);
             finish();
         }
     }
@@ -168,9 +173,9 @@ final class ForkTask<T> implements Task<T>, RunnableFuture<T> {
         CompletableFuture<T> v = (CompletableFuture<T>) view;
         int s = state;
         if (s == NORMAL) {
-            v.complete((T) outcome);
+            v.complete((T) payload);
         } else if (s == EXCEPTIONAL) {
-            v.completeExceptionally((Throwable) outcome);
+            v.completeExceptionally((Throwable) payload);
         } else if (s >= CANCELLED) {
             v.completeExceptionally(new CancellationException("task was cancelled"));
         }
@@ -185,17 +190,25 @@ final class ForkTask<T> implements Task<T>, RunnableFuture<T> {
             if (s >= NORMAL) {
                 return false;
             }
+            if (s == COMPLETING) {
+                Thread.onSpinWait();           // an outcome is being published: it wins
+                continue;
+            }
             int next = (mayInterruptIfRunning && s == RUNNING) ? INTERRUPTING : CANCELLED;
             if (STATE.compareAndSet(this, s, next)) {
+                if (s == NEW) {
+                    payload = null;            // nobody will run it: release the callable
+                }
                 if (next == INTERRUPTING) {
                     try {
-                        // The runner publishes itself right after winning NEW -> RUNNING and
-                        // stays published until INTERRUPTED, so this wait is short and ends.
-                        Thread t;
-                        while ((t = (Thread) RUNNER.getAcquire(this)) == null) {
+                        // The runner publishes itself right after winning NEW -> RUNNING, and
+                        // its outcome can no longer replace it (RUNNING -> COMPLETING fails
+                        // now), so this wait is short and ends.
+                        Object r;
+                        while (!((r = PAYLOAD.getAcquire(this)) instanceof Thread)) {
                             Thread.onSpinWait();
                         }
-                        t.interrupt();
+                        ((Thread) r).interrupt();
                     } finally {
                         STATE.setRelease(this, INTERRUPTED);
                     }
@@ -273,10 +286,10 @@ final class ForkTask<T> implements Task<T>, RunnableFuture<T> {
     private T reportJoin() {
         int s = state;
         if (s == NORMAL) {
-            return (T) outcome;
+            return (T) payload;
         }
         if (s == EXCEPTIONAL) {
-            Throwable ex = (Throwable) outcome;
+            Throwable ex = (Throwable) payload;
             throw ex instanceof CompletionException ce ? ce : new CompletionException(ex);
         }
         throw new CancellationException("task was cancelled");
@@ -286,10 +299,10 @@ final class ForkTask<T> implements Task<T>, RunnableFuture<T> {
     private T reportGet() throws ExecutionException {
         int s = state;
         if (s == NORMAL) {
-            return (T) outcome;
+            return (T) payload;
         }
         if (s == EXCEPTIONAL) {
-            throw new ExecutionException((Throwable) outcome);
+            throw new ExecutionException((Throwable) payload);
         }
         throw new CancellationException("task was cancelled");
     }
@@ -379,9 +392,9 @@ final class ForkTask<T> implements Task<T>, RunnableFuture<T> {
     public String toString() {
         String s = switch (state) {
             case NEW -> "not started";
-            case RUNNING -> "running";
+            case RUNNING, COMPLETING -> "running";
             case NORMAL -> "completed normally";
-            case EXCEPTIONAL -> "completed exceptionally: " + outcome;
+            case EXCEPTIONAL -> "completed exceptionally: " + payload;
             default -> "cancelled";
         };
         return "Task[" + s + "]";

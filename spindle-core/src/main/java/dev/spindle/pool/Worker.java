@@ -119,7 +119,7 @@ final class Worker implements Runnable, BlockingSupport {
                 task = search();
             }
             if (task != null) {
-                runTask(task);
+                runTopLevel(task);
                 continue;
             }
             if (!park()) {
@@ -146,7 +146,7 @@ final class Worker implements Runnable, BlockingSupport {
             if (t == null) {
                 return;
             }
-            runTask(t);
+            runTopLevel(t);
         }
     }
 
@@ -225,8 +225,22 @@ final class Worker implements Runnable, BlockingSupport {
         return null;
     }
 
+    /** Runs a task from a nested frame (inside a join): restores the outer frame's task. */
     void runTask(Runnable task) {
         ForkTask<?> outer = current;
+        try {
+            runTopLevel(task);
+        } finally {
+            current = outer;
+        }
+    }
+
+    /**
+     * Runs a task from the loop. {@link #current} is set for the task but not restored after
+     * it: nothing reads it between top-level tasks, and every write of a reference into this
+     * long-lived object costs a GC write barrier on the hottest path.
+     */
+    private void runTopLevel(Runnable task) {
         try {
             if (task instanceof ForkTask<?> f) {
                 current = f;
@@ -234,13 +248,13 @@ final class Worker implements Runnable, BlockingSupport {
                     return;                    // already run by a joiner, or cancelled
                 }
             } else {
-                current = null;
+                if (current != null) {
+                    current = null;
+                }
                 task.run();
             }
         } catch (Throwable ex) {
             pool.reportFailure(thread, ex);
-        } finally {
-            current = outer;
         }
         EXECUTED.setOpaque(this, executed + 1);
         if (Thread.interrupted() && pool.isStopping()) {
