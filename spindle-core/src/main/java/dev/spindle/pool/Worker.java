@@ -76,7 +76,8 @@ final class Worker implements Runnable, BlockingSupport {
 
     // owner-only state
     private boolean searching;
-    private int tick;
+    /** Turns left until the next forced look at the injector (a countdown: no division). */
+    private int tick = GLOBAL_INTERVAL;
     private int blockingDepth;
     private long executed;
     private long steals;
@@ -151,7 +152,8 @@ final class Worker implements Runnable, BlockingSupport {
     }
 
     private Runnable nextLocalOrGlobal() {
-        if (++tick % GLOBAL_INTERVAL == 0) {
+        if (--tick <= 0) {
+            tick = GLOBAL_INTERVAL;
             Runnable t = takeFromInjector();
             if (t != null) {
                 return t;
