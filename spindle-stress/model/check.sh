@@ -1,12 +1,16 @@
 #!/usr/bin/env bash
 # Model-checks the Spindle Promela models (deque.pml, park.pml) with spin.
 #
-#   check.sh [--mutants] [WORKDIR]
+#   check.sh [--mutants | --known-issues] [WORKDIR]
 #
-# Without --mutants: runs every check below and exits non-zero unless each one reports
-# "errors: 0" over a complete search. With --mutants: runs the deliberately broken variants
-# (the MUTANT_* macros described in the models) and exits non-zero unless spin finds an error
-# in every one of them, which shows that the checks can fail.
+# Without an option (what `mvn verify` runs): runs every check below and exits non-zero unless
+# each one reports "errors: 0" over a complete search.
+# --mutants: runs the deliberately broken variants (the MUTANT_* macros described in the
+# models) and exits non-zero unless spin finds an error in every one of them, which shows that
+# the checks can fail.
+# --known-issues: reproduces the lost wake-up found in the spare-worker retirement path
+# (park.pml -DSPARE_RETIRES, expected to FAIL until spindle-core is changed) and checks the
+# proposed repair (-DFIX_PARK_RECHECK_ALL, expected to pass).
 #
 # Everything spin and the C compiler write goes to WORKDIR (default: ../target/spin), one
 # directory per check; a counterexample can be replayed there with the command printed on
@@ -14,11 +18,12 @@
 set -uo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-mutants=false
-if [[ "${1:-}" == "--mutants" ]]; then
-    mutants=true
-    shift
-fi
+mode=verify
+case "${1:-}" in
+    --mutants) mode=mutants; shift ;;
+    --known-issues) mode=known-issues; shift ;;
+    -*) echo "usage: check.sh [--mutants | --known-issues] [WORKDIR]" >&2; exit 2 ;;
+esac
 work=${1:-"$here/../target/spin"}
 
 if ! command -v spin >/dev/null 2>&1; then
@@ -83,7 +88,7 @@ check() {
     fi
 }
 
-if ! $mutants; then
+if [[ $mode == verify ]]; then
     # The deque: owner push/pop, two thieves (steal, stealBatch), 4 tasks, ring 2 -> 4. Safety.
     check deque            deque.pml pass "-DNTASK=4" "-DSAFETY -DCOLLAPSE -DMEMLIM=3072" "-m1000000"
     # The park/wake protocol. Safety (no task runs twice, no deadlock outside a park) ...
@@ -92,13 +97,21 @@ if ! $mutants; then
     check park-live-2w-1s  park.pml  pass "-DNW=2 -DNT=2 -DNSUB=1" "-DNFAIR=3 -DMEMLIM=3072" "-a -f -m1000000"
     check park-live-2w-2s  park.pml  pass "-DNW=2 -DNT=2 -DNSUB=2" "-DNFAIR=3 -DMEMLIM=3072" "-a -f -m1000000"
     check park-live-3w-1s  park.pml  pass "-DNW=3 -DNT=2 -DNSUB=1" "-DNFAIR=3 -DMEMLIM=3072" "-a -f -m1000000"
-else
+elif [[ $mode == mutants ]]; then
     for m in MUTANT_POP_NO_CAS MUTANT_THIEF_CLEARS MUTANT_CLEAR_TOO_FAR MUTANT_BATCH_NO_RECHECK; do
         check "deque-$m" deque.pml fail "-DNTASK=3 -D$m" "-DSAFETY -DMEMLIM=3072" "-m1000000"
     done
     for m in MUTANT_NO_RECHECK MUTANT_NOTIFY_FIRST; do
         check "park-$m" park.pml fail "-DNW=2 -DNT=1 -DNSUB=1 -D$m" "-DNFAIR=3 -DMEMLIM=3072" "-a -f -m1000000"
     done
+else
+    # worker 1 is a spare that retires instead of parking, as Worker.park() lets it
+    check park-spare-retires      park.pml fail "-DNW=2 -DNT=1 -DNSUB=1 -DSPARE_RETIRES" "-DNFAIR=3 -DMEMLIM=3072" "-a -f -m1000000"
+    check park-spare-retires-3w   park.pml pass "-DNW=3 -DNT=2 -DNSUB=1 -DSPARE_RETIRES" "-DNFAIR=3 -DMEMLIM=3072" "-a -f -m1000000"
+    for cfg in "-DNW=2 -DNT=1 -DNSUB=1" "-DNW=2 -DNT=2 -DNSUB=2" "-DNW=3 -DNT=2 -DNSUB=1"; do
+        check "park-spare-fixed-${cfg//[^0-9]/}" park.pml pass "$cfg -DSPARE_RETIRES -DFIX_PARK_RECHECK_ALL" "-DNFAIR=3 -DMEMLIM=3072" "-a -f -m1000000"
+    done
+    check park-fixed-no-spare     park.pml pass "-DNW=3 -DNT=2 -DNSUB=1 -DFIX_PARK_RECHECK_ALL" "-DNFAIR=3 -DMEMLIM=3072" "-a -f -m1000000"
 fi
 
 echo "spin checks took $((SECONDS - total_start))s in total"

@@ -29,10 +29,11 @@
  *     starvation cycles that weak fairness cannot exclude. A miss is covered anyway in the
  *     sense that matters here: the searcher then parks, and if it is the last searcher its
  *     re-check sees the victim's deque.
- *   - Not modelled: spare workers and their timed parks (cancelPark), blocking sections,
- *     shutdown and termination, the GLOBAL_INTERVAL look at the injector (an ordering detail),
- *     and tasks that submit more tasks (local pushes only get notifyWorkRacy; the pusher runs
- *     its own deque before it can park, so they delay work but cannot strand it).
+ *   - Spare workers exist only with -DSPARE_RETIRES (see KNOWN ISSUE below). Not modelled at
+ *     all: blocking sections themselves, shutdown and termination, the GLOBAL_INTERVAL look
+ *     at the injector (an ordering detail), and tasks that submit more tasks (local pushes
+ *     only get notifyWorkRacy; the pusher runs its own deque before it can park, so they
+ *     delay work but cannot strand it).
  *
  * Properties:
  *   - safety: no task runs twice (assertion in run);
@@ -44,6 +45,29 @@
  * Mutants (each must make spin report an error; see check.sh --mutants):
  *   -DMUTANT_NO_RECHECK     the last searcher to park does not re-check the queues
  *   -DMUTANT_NOTIFY_FIRST   a submitter calls notifyWork before it offers its task
+ *
+ * KNOWN ISSUE, -DSPARE_RETIRES: worker NW-1 is a spare worker that is no longer needed (the
+ * core worker it stood in for has left its blocking section, so hasExcessWorkers() holds and
+ * liveWorkers counts it until it retires). The first time it would park it retires instead,
+ * as Worker.park() does: if it was searching it calls stopSearchingFoundWork(), then
+ * tryRetire() and exits; it may also retire later from a timed park (parkNanos, then
+ * cancelPark). Spin finds a lost wake-up (check.sh --known-issues) with NW=2, NT=1, i.e. a
+ * pool of parallelism 1 plus its spare, where only one worker may search at a time:
+ * the spare S is the only searcher and has found nothing; core worker C finds nothing, fails
+ * tryStartSearching (S is searching) and heads for park(); the submitter offers the task, sees
+ * a searcher and wakes nobody; S retires: stopSearchingFoundWork() drops the searcher count
+ * to 0 and calls notifyWork(), which wakes nobody because C is not registered as parked yet;
+ * C then registers with wasSearching = false, so it is not the "last searcher" and does not
+ * re-check the queues. The task stays queued with C parked and S gone, until some later
+ * submission wakes C. With NW=3 (two searchers allowed) spin finds no such run.
+ *
+ * The root cause is on C's side: a worker that parks without having searched relies on a
+ * searcher that will either park (and be woken, or re-check) or find work (and come back);
+ * a retiring spare does neither. A re-check by the retiring spare alone does not help (the
+ * submission can come right after it, and notifyWork() cannot wake C before C registers).
+ * -DFIX_PARK_RECHECK_ALL models one repair: prepareToPark() reports "re-check" to every
+ * worker that leaves the searching count at 0 when it registers, searcher or not. Spin finds
+ * no lost wake-up with it (check.sh --known-issues runs both).
  *
  * What spin reports for MUTANT_NO_RECHECK (NW=2, NT=1), an acceptance cycle, i.e. the lost
  * wake-up the re-check exists for: worker 1 searches, finds nothing and parks; worker 0 starts
@@ -76,6 +100,7 @@ byte nextTask = 0;           /* the next task id a submitter will use */
 /* Idle: the state word (searching, parked), the lock, the parked stack, the flags */
 byte searching = 0;
 byte parked = 0;
+byte live = NW;              /* pool.liveWorkers(), the argument of tryStartSearching */
 bool lock = false;
 byte stack[NW];
 byte sp = 0;
@@ -199,7 +224,7 @@ loop:
         :: !srch ->                               /* tryStartSearching(liveWorkers) */
             d_step {
                 if
-                :: 2 * searching >= NW -> srch = false
+                :: 2 * searching >= live -> srch = false
                 :: else -> searching++; srch = true
                 fi
             }
@@ -253,6 +278,18 @@ loop:
     fi;
 
     /* park() */
+#ifdef SPARE_RETIRES
+    if
+    :: me == NW - 1 ->                            /* a spare, and hasExcessWorkers() */
+        if
+        :: srch -> srch = false; stopSearchingFoundWork(ok, w)   /* "hands the search to */
+        :: else                                                  /* a parked peer if last" */
+        fi;
+        live--;                                   /* tryRetire() succeeds: the thread exits */
+        goto retired
+    :: else
+    fi;
+#endif
     atomic {
         !lock -> lock = true;                     /* prepareToPark: synchronized (lock) */
         stack[sp] = me; sp++;
@@ -262,7 +299,11 @@ loop:
         :: srch -> searching--
         :: else
         fi;
+#ifdef FIX_PARK_RECHECK_ALL
+        last = (searching == 0);                  /* proposed: whoever leaves nobody searching */
+#else
         last = srch && searching == 0;
+#endif
         lock = false;
         srch = false
     };
@@ -283,8 +324,40 @@ loop:
 #endif
     last = false;
 end_parked:
+#ifdef SPARE_RETIRES
+    if
+    :: atomic { notified[me] -> srch = true }     /* woken */
+    :: me == NW - 1 ->                            /* the spare's parkNanos(keepAlive) timed out */
+        atomic {
+            !lock -> lock = true;                 /* cancelPark(this), only if !notified */
+            if
+            :: !notified[me] ->
+                v = 0;
+                do
+                :: stack[v] == me -> break
+                :: else -> v++
+                od;
+                do                                /* remove it, keeping the order */
+                :: v + 1 < sp -> stack[v] = stack[v + 1]; v++
+                :: else -> break
+                od;
+                sp--; stack[sp] = 0; v = 0;
+                parked--;
+                lock = false;
+                live--;                           /* timedOut; continue; tryRetire() */
+                goto retired
+            :: else -> lock = false
+            fi
+        };
+        atomic { notified[me] -> srch = true }
+    fi;
+    goto loop;
+#else
     atomic { notified[me] -> srch = true };       /* while (!notified) park(); the waker */
-    goto loop                                     /* counted us as searching */
+    goto loop;                                    /* counted us as searching */
+#endif
+retired:
+    skip
 }
 
 proctype Submitter() {
