@@ -1,0 +1,121 @@
+#!/usr/bin/env bash
+# Model-checks the Spindle Promela models (deque.pml, park.pml) with spin.
+#
+#   check.sh [--mutants | --known-issues] [WORKDIR]
+#
+# Without an option (what `mvn verify` runs): runs every check below and exits non-zero unless
+# each one reports "errors: 0" over a complete search.
+# --mutants: runs the deliberately broken variants (the MUTANT_* macros described in the
+# models) and exits non-zero unless spin finds an error in every one of them, which shows that
+# the checks can fail.
+# --known-issues: reproduces the lost wake-up found in the spare-worker retirement path
+# (park.pml -DSPARE_RETIRES, expected to FAIL until spindle-core is changed) and checks the
+# proposed repair (-DFIX_PARK_RECHECK_ALL, expected to pass).
+#
+# Everything spin and the C compiler write goes to WORKDIR (default: ../target/spin), one
+# directory per check; a counterexample can be replayed there with the command printed on
+# failure.
+set -uo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+mode=verify
+case "${1:-}" in
+    --mutants) mode=mutants; shift ;;
+    --known-issues) mode=known-issues; shift ;;
+    -*) echo "usage: check.sh [--mutants | --known-issues] [WORKDIR]" >&2; exit 2 ;;
+esac
+work=${1:-"$here/../target/spin"}
+
+if ! command -v spin >/dev/null 2>&1; then
+    echo "check.sh: ERROR: the model checker 'spin' is not on PATH." >&2
+    echo "check.sh: install it with:  apt-get install spin" >&2
+    echo "check.sh: (the project's './spindle test' wrapper installs it), or skip this step" >&2
+    echo "check.sh: with -Dspin.skip." >&2
+    exit 2
+fi
+if ! command -v gcc >/dev/null 2>&1; then
+    echo "check.sh: ERROR: gcc is not on PATH; spin's verifiers are C programs (apt-get install gcc)." >&2
+    exit 2
+fi
+mkdir -p "$work" || exit 2
+
+failed=0
+total_start=$SECONDS
+
+# check NAME MODEL EXPECT(pass|fail) SPIN_DEFINES CC_DEFINES PAN_ARGS
+check() {
+    local name=$1 model=$2 expect=$3 sdefs=$4 cdefs=$5 pargs=$6
+    local dir="$work/$name" start=$SECONDS
+    rm -rf "$dir" && mkdir -p "$dir" && cp "$here/$model" "$dir/" || { failed=1; return; }
+    # shellcheck disable=SC2086  # the defines are word lists on purpose
+    if ! (cd "$dir" && spin $sdefs -a "$model" >spin.log 2>&1); then
+        echo "FAIL $name: spin -a $sdefs $model failed:"; cat "$dir/spin.log"; failed=1; return
+    fi
+    # shellcheck disable=SC2086
+    if ! (cd "$dir" && gcc -O2 $cdefs -o pan pan.c >gcc.log 2>&1); then
+        echo "FAIL $name: gcc $cdefs pan.c failed:"; cat "$dir/gcc.log"; failed=1; return
+    fi
+    # shellcheck disable=SC2086
+    (cd "$dir" && ./pan $pargs >pan.out 2>&1)    # pan's exit status says nothing; read its output
+    local errors states secs=$((SECONDS - start))
+    errors=$(sed -n 's/.*errors: \([0-9][0-9]*\).*/\1/p' "$dir/pan.out" | tail -n 1)
+    states=$(sed -n 's/^ *\([0-9.e+]*\) states, stored.*/\1/p' "$dir/pan.out" | tail -n 1)
+    local incomplete=""
+    if grep -qE 'reached -DMEMLIM bound|max search depth too small|Search not completed|out of memory' "$dir/pan.out"; then
+        incomplete=" (search INCOMPLETE)"
+    fi
+    local what="$name: spin $sdefs -a $model; gcc $cdefs; ./pan $pargs"
+    if [[ -z "$errors" ]]; then
+        echo "FAIL $what: no 'errors:' line in the output:"; tail -n 30 "$dir/pan.out"; failed=1; return
+    fi
+    if [[ "$expect" == pass ]]; then
+        if [[ "$errors" == 0 && -z "$incomplete" ]]; then
+            echo "ok   $what -> errors: 0, ${states:-?} states, ${secs}s"
+        else
+            [[ "$errors" != 0 ]] && incomplete=""   # pan stops at the first error
+            echo "FAIL $what -> errors: $errors$incomplete, ${secs}s"
+            grep -E 'assertion violated|acceptance cycle|invalid end state|MEMLIM|depth too small' "$dir/pan.out" | head -n 5
+            echo "     replay the counterexample: (cd $dir && spin -t -p -g -l $sdefs $model)"
+            failed=1
+        fi
+    else
+        if [[ "$errors" != 0 ]]; then
+            echo "ok   $what -> caught: $(grep -oE 'assertion violated [^ ]*|acceptance cycle' "$dir/pan.out" | head -n 1), ${secs}s"
+        else
+            echo "FAIL $what -> the mutant was NOT caught (errors: 0$incomplete)"
+            failed=1
+        fi
+    fi
+}
+
+if [[ $mode == verify ]]; then
+    # The deque: owner push/pop, two thieves (steal, stealBatch), 4 tasks, ring 2 -> 4. Safety.
+    check deque            deque.pml pass "-DNTASK=4" "-DSAFETY -DCOLLAPSE -DMEMLIM=3072" "-m1000000"
+    # The park/wake protocol. Safety (no task runs twice, no deadlock outside a park) ...
+    check park-safety      park.pml  pass "-DNW=2 -DNT=2 -DNSUB=2" "-DNOCLAIM -DMEMLIM=3072" "-m1000000"
+    # ... and liveness: every submitted task is eventually run, under weak fairness.
+    check park-live-2w-1s  park.pml  pass "-DNW=2 -DNT=2 -DNSUB=1" "-DNFAIR=3 -DMEMLIM=3072" "-a -f -m1000000"
+    check park-live-2w-2s  park.pml  pass "-DNW=2 -DNT=2 -DNSUB=2" "-DNFAIR=3 -DMEMLIM=3072" "-a -f -m1000000"
+    check park-live-3w-1s  park.pml  pass "-DNW=3 -DNT=2 -DNSUB=1" "-DNFAIR=3 -DMEMLIM=3072" "-a -f -m1000000"
+elif [[ $mode == mutants ]]; then
+    for m in MUTANT_POP_NO_CAS MUTANT_THIEF_CLEARS MUTANT_CLEAR_TOO_FAR MUTANT_BATCH_NO_RECHECK; do
+        check "deque-$m" deque.pml fail "-DNTASK=3 -D$m" "-DSAFETY -DMEMLIM=3072" "-m1000000"
+    done
+    for m in MUTANT_NO_RECHECK MUTANT_NOTIFY_FIRST; do
+        check "park-$m" park.pml fail "-DNW=2 -DNT=1 -DNSUB=1 -D$m" "-DNFAIR=3 -DMEMLIM=3072" "-a -f -m1000000"
+    done
+else
+    # worker 1 is a spare that retires instead of parking, as Worker.park() lets it
+    check park-spare-retires      park.pml fail "-DNW=2 -DNT=1 -DNSUB=1 -DSPARE_RETIRES" "-DNFAIR=3 -DMEMLIM=3072" "-a -f -m1000000"
+    check park-spare-retires-3w   park.pml pass "-DNW=3 -DNT=2 -DNSUB=1 -DSPARE_RETIRES" "-DNFAIR=3 -DMEMLIM=3072" "-a -f -m1000000"
+    for cfg in "-DNW=2 -DNT=1 -DNSUB=1" "-DNW=2 -DNT=2 -DNSUB=2" "-DNW=3 -DNT=2 -DNSUB=1"; do
+        check "park-spare-fixed-${cfg//[^0-9]/}" park.pml pass "$cfg -DSPARE_RETIRES -DFIX_PARK_RECHECK_ALL" "-DNFAIR=3 -DMEMLIM=3072" "-a -f -m1000000"
+    done
+    check park-fixed-no-spare     park.pml pass "-DNW=3 -DNT=2 -DNSUB=1 -DFIX_PARK_RECHECK_ALL" "-DNFAIR=3 -DMEMLIM=3072" "-a -f -m1000000"
+fi
+
+echo "spin checks took $((SECONDS - total_start))s in total"
+if [[ $failed != 0 ]]; then
+    echo "check.sh: MODEL CHECK FAILED" >&2
+    exit 1
+fi

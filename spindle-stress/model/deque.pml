@@ -1,0 +1,297 @@
+/*
+ * Spindle: WorkStealingDeque (spindle-core, dev.spindle.queue) as a Promela model.
+ *
+ * One owner pushes and pops, thief 1 steals with steal(), thief 2 with stealBatchOrNull()
+ * into its own deque. Each access the Java code makes to shared state (a read or write of top,
+ * bottom, ring or a slot, and each CAS on top) is its own Promela step; purely local work and
+ * accesses to fields only the owner ever writes (its own reads of bottom, ring, clearedBelow
+ * and of the slots) are folded into the neighbouring step, which does not change what other
+ * processes can observe.
+ *
+ * MEMORY MODEL ASSUMPTION. Promela interleaves whole steps, i.e. it checks the algorithm under
+ * sequential consistency. The Java code gets the orderings this relies on from its fences:
+ * pop stores bottom, VarHandle.fullFence(), then loads top; steal loads top, fullFence(), then
+ * loads bottom; CASes are volatile. Modelling those fences as SC is the assumption. What SC
+ * cannot show is whether the acquire/release/opaque modes elsewhere are strong enough to
+ * publish an element's contents; the jcstress tests (PushVsSteal, GrowVsSteal) exercise that
+ * on real hardware instead.
+ *
+ * Bounds: NTASK tasks (ids 1..NTASK), an initial ring of 2 slots growing once to 4 (the
+ * maximum), so the growth path, ring wrap-around and the owner's lazy clearing of stolen slots
+ * are all reachable. With NTASK = 4 and a maximum of 4, offer() never finds the deque full, so
+ * its "return false" path is not explored here (it changes nothing shared).
+ *
+ * Safety checked: every task taken by anyone is the one pushed at the index the taker won
+ * (ghost array at[]), no task is taken twice, and once the thieves have stopped and the owner
+ * has popped until empty, every pushed task has been taken exactly once.
+ *
+ * Mutants (each must make spin report an error; see check.sh --mutants):
+ *   -DMUTANT_POP_NO_CAS      the owner takes the last element with a plain store to top
+ *   -DMUTANT_THIEF_CLEARS    a thief nulls its slot after winning (the Javadoc says why not)
+ *   -DMUTANT_CLEAR_TOO_FAR   the owner's lazy clearing also nulls the slot of index top
+ *   -DMUTANT_BATCH_NO_RECHECK a batch thief does not re-read bottom before each extra CAS
+ */
+
+#ifndef NTASK
+#define NTASK 4
+#endif
+#define CAP0   2            /* initial ring length */
+#define CAP1   4            /* grown ring length (= maximum capacity) */
+#define LIMIT  32           /* stealBatch limit (Worker.STEAL_BATCH_LIMIT) */
+
+int  top = 0;
+int  bottom = 0;
+byte ring = 0;              /* the current ring: 0 (CAP0 slots) or 1 (CAP1 slots) */
+byte r0[CAP0];              /* slots; 0 is null, otherwise a task id */
+byte r1[CAP1];
+
+byte at[NTASK];             /* ghost: the id pushed at each logical index */
+byte taken[NTASK + 1];      /* ghost: times each id was taken */
+byte pushed = 0;            /* ghost: ids 1..pushed have been pushed */
+byte thievesDone = 0;
+
+/* the slot of logical index i in ring rg */
+inline readSlot(rg, i, x) {
+    if
+    :: rg == 0 -> x = r0[(i) % CAP0]
+    :: else    -> x = r1[(i) % CAP1]
+    fi
+}
+
+inline writeSlot(rg, i, x) {
+    if
+    :: rg == 0 -> r0[(i) % CAP0] = x
+    :: else    -> r1[(i) % CAP1] = x
+    fi
+}
+
+/* a taker got x for logical index i */
+inline took(x, i) {
+    d_step {
+        assert(x != 0);
+        assert(at[i] == x);           /* the element pushed at the index it won */
+        assert(taken[x] == 0);        /* nobody took it before */
+        taken[x]++
+    }
+}
+
+/* ------------------------------------------------------------------ owner */
+
+active proctype Owner() {
+    int b, t, i, from, cleared = 0;
+    byte a, x, cap, nid = 1;
+    bool won;
+
+    do
+    :: nid <= NTASK ->                          /* offer(nid) */
+        b = bottom;                               /* own field */
+        t = top;                                  /* TOP.getAcquire */
+        a = ring;
+        cap = (a == 0 -> CAP0 : CAP1);
+        if
+        :: b - t >= cap ->
+            assert(cap < CAP1);                   /* NTASK <= maximum: never full */
+            d_step {                              /* grow: copy [t, b) into the new ring, */
+                i = t;                            /* then RING.setRelease; the new ring is */
+                do                                /* invisible until that store */
+                :: i < b -> r1[i % CAP1] = r0[i % CAP0]; i++
+                :: else -> break
+                od;
+                ring = 1
+            };
+            a = 1;
+            cleared = t
+        :: else ->                                /* clearStolen(a, t, b) */
+            from = (cleared > b - cap -> cleared : b - cap);
+#ifdef MUTANT_CLEAR_TOO_FAR
+            do
+            :: from <= t && from < b -> writeSlot(a, from, 0); from++
+            :: else -> break
+            od;
+#else
+            do
+            :: from < t -> writeSlot(a, from, 0); from++   /* one slot store per step */
+            :: else -> break
+            od;
+#endif
+            if
+            :: cleared < t -> cleared = t
+            :: else
+            fi
+        fi;
+        d_step { writeSlot(a, b, nid); at[b] = nid; pushed = nid };  /* SLOT.setOpaque */
+        bottom = b + 1;                           /* BOTTOM.setRelease */
+        d_step { nid++; b = 0; t = 0; a = 0; cap = 0; from = 0; i = 0 }  /* locals only */
+
+    :: true ->                                    /* pop() */
+        d_step { b = bottom - 1; a = ring };
+        bottom = b;                               /* BOTTOM.setOpaque; then fullFence (SC) */
+        d_step {                                  /* TOP.getOpaque; the owner's read of */
+            t = top;                              /* its own slot folded in */
+            if
+            :: t <= b -> readSlot(a, b, x)
+            :: else
+            fi
+        };
+        if
+        :: t > b ->
+            bottom = b + 1                        /* was empty: restore */
+        :: t == b ->                              /* last element: race the thieves */
+#ifdef MUTANT_POP_NO_CAS
+            won = true;                           /* no CAS: just move top on */
+            top = t + 1;
+#else
+            d_step { won = (top == t); if :: won -> top = t + 1 :: else fi };  /* CAS */
+#endif
+            bottom = b + 1;
+            if
+            :: won -> took(x, b); writeSlot(a, b, 0)
+            :: else
+            fi
+        :: t < b ->
+            took(x, b);
+            writeSlot(a, b, 0)                    /* SLOT.setOpaque(null) */
+        fi;
+        d_step { b = 0; t = 0; a = 0; x = 0; won = false }   /* locals only */
+
+    :: true -> break
+    od;
+
+    /* the race is over: wait for the thieves, pop until empty, check every task */
+    thievesDone == 2;
+    do
+    :: bottom > top ->
+        b = bottom - 1; bottom = b; t = top;
+        assert(t <= b);
+        readSlot(ring, b, x);
+        if
+        :: t == b -> assert(top == t); top = t + 1; bottom = b + 1
+        :: else
+        fi;
+        took(x, b);
+        writeSlot(ring, b, 0)
+    :: else -> break
+    od;
+    i = 1;
+    do
+    :: i <= pushed -> assert(taken[i] == 1); i++
+    :: else -> break
+    od
+}
+
+/* ------------------------------------------------------------------ thieves */
+
+/* steal(): one attempt. Every operation ends by zeroing its locals, so that stale values do
+   not multiply the states. */
+inline steal(t, b, a, x) {
+    x = 0;
+    t = top;                                      /* TOP.getAcquire; then fullFence (SC) */
+    b = bottom;                                   /* BOTTOM.getAcquire */
+    if
+    :: t >= b -> skip                             /* empty */
+    :: else ->
+        a = ring;                                 /* RING.getAcquire */
+        readSlot(a, t, x);                        /* SLOT.getAcquire */
+        if
+        :: x == 0 -> skip                         /* retry: slot already cleared */
+        :: else ->
+            d_step {                              /* CAS top t -> t + 1 */
+                if
+                :: top == t -> top = t + 1
+                :: else -> x = 0                  /* retry: lost the race */
+                fi
+            };
+            if
+            :: x != 0 ->
+                took(x, t);
+#ifdef MUTANT_THIEF_CLEARS
+                writeSlot(a, t, 0)
+#else
+                skip
+#endif
+            :: else
+            fi
+        fi
+    fi;
+    d_step { t = 0; b = 0; a = 0; x = 0 }
+}
+
+active proctype Thief1() {
+    int t, b;
+    byte a, x;
+    do
+    :: steal(t, b, a, x)
+    :: break
+    od;
+    thievesDone++
+}
+
+active proctype Thief2() {
+    int t, b, i, size, want, k;
+    byte a, x;
+    do
+    :: steal(t, b, a, x)
+    :: /* stealBatchOrNull(own deque, LIMIT); the thief's own deque is private here, so
+          moving an element into it is just taking it */
+        t = top;                                  /* TOP.getAcquire; fullFence (SC) */
+        b = bottom;                               /* BOTTOM.getAcquire */
+        size = b - t;
+        if
+        :: size <= 0 -> skip
+        :: else ->
+            want = (size + 1) / 2;
+            want = (want > LIMIT -> LIMIT : want);
+            a = ring;
+            readSlot(a, t, x);
+            if
+            :: x == 0 -> skip
+            :: else ->
+                d_step {
+                    if
+                    :: top == t -> top = t + 1
+                    :: else -> x = 0
+                    fi
+                };
+                if
+                :: x != 0 ->
+                    took(x, t);
+                    k = 1;
+                    do
+                    :: k < want ->
+                        i = t + k;
+#ifdef MUTANT_BATCH_NO_RECHECK
+                        skip;                     /* trusts the bottom it read first */
+#else
+                        b = bottom;               /* fullFence (SC); BOTTOM.getAcquire */
+#endif
+                        if
+                        :: b <= i -> break        /* the owner popped the rest */
+                        :: else
+                        fi;
+                        a = ring;
+                        readSlot(a, i, x);
+                        if
+                        :: x == 0 -> break
+                        :: else
+                        fi;
+                        d_step {
+                            if
+                            :: top == i -> top = i + 1
+                            :: else -> x = 0
+                            fi
+                        };
+                        if
+                        :: x == 0 -> break
+                        :: else -> took(x, i); k++
+                        fi
+                    :: else -> break
+                    od
+                :: else
+                fi
+            fi
+        fi;
+        atomic { t = 0; b = 0; a = 0; x = 0; i = 0; k = 0; size = 0; want = 0 }
+    :: break
+    od;
+    thievesDone++
+}
