@@ -10,7 +10,8 @@
  *
  * MEMORY MODEL ASSUMPTION. Promela interleaves whole steps, i.e. it checks the algorithm under
  * sequential consistency. The Java code gets the orderings this relies on from its fences:
- * pop stores bottom, VarHandle.fullFence(), then loads top; steal loads top, fullFence(), then
+ * pop stores bottom, VarHandle.fullFence(), then loads top (or, when a first load of top shows
+ * exactly one element, takes it by CAS on top as a thief does); steal loads top, fullFence(), then
  * loads bottom; CASes are volatile. Modelling those fences as SC is the assumption. What SC
  * cannot show is whether the acquire/release/opaque modes elsewhere are strong enough to
  * publish an element's contents; the jcstress tests (PushVsSteal, GrowVsSteal) exercise that
@@ -119,13 +120,26 @@ active proctype Owner() {
             :: else
             fi
         fi;
-        d_step { writeSlot(a, b, nid); at[b] = nid; pushed = nid };  /* SLOT.setOpaque */
+        d_step { writeSlot(a, b, nid); at[b] = nid; pushed = nid };  /* a plain store */
         bottom = b + 1;                           /* BOTTOM.setRelease */
         d_step { nid++; b = 0; t = 0; a = 0; cap = 0; from = 0; i = 0 }  /* locals only */
 
     :: true ->                                    /* pop() */
         d_step { b = bottom - 1; a = ring };
-        bottom = b;                               /* BOTTOM.setOpaque; then fullFence (SC) */
+        t = top;                                  /* TOP.getAcquire: a first look */
+        if
+        :: t == b ->                              /* looks like one element: take it as a */
+            readSlot(a, b, x);                    /* thief would, bottom untouched */
+            d_step { won = (top == t); if :: won -> top = t + 1 :: else fi };  /* CAS */
+            if
+            :: won -> took(x, b); writeSlot(a, b, 0)
+            :: else                               /* a thief took it: empty */
+            fi;
+            goto popped
+        :: t > b -> goto popped                   /* empty: top never decreases */
+        :: t < b                                  /* more than one: the general path */
+        fi;
+        bottom = b;                               /* BOTTOM.setRelease; then fullFence (SC) */
         d_step {                                  /* TOP.getOpaque; the owner's read of */
             t = top;                              /* its own slot folded in */
             if
@@ -150,8 +164,9 @@ active proctype Owner() {
             fi
         :: t < b ->
             took(x, b);
-            writeSlot(a, b, 0)                    /* SLOT.setOpaque(null) */
+            writeSlot(a, b, 0)                    /* a plain null store */
         fi;
+popped: skip;
         d_step { b = 0; t = 0; a = 0; x = 0; won = false }   /* locals only */
 
     :: true -> break

@@ -29,7 +29,7 @@
  *     starvation cycles that weak fairness cannot exclude. A miss is covered anyway in the
  *     sense that matters here: the searcher then parks, and if it is the last searcher its
  *     re-check sees the victim's deque.
- *   - Spare workers exist only with -DSPARE_RETIRES (see KNOWN ISSUE below). Not modelled at
+ *   - Spare workers exist only with -DSPARE_RETIRES (see SPARE WORKERS below). Not modelled at
  *     all: blocking sections themselves, shutdown and termination, the GLOBAL_INTERVAL look
  *     at the injector (an ordering detail), and tasks that submit more tasks (local pushes
  *     only get notifyWorkRacy; the pusher runs its own deque before it can park, so they
@@ -43,15 +43,18 @@
  *     eventually does; a parked worker cannot move until notified).
  *
  * Mutants (each must make spin report an error; see check.sh --mutants):
- *   -DMUTANT_NO_RECHECK     the last searcher to park does not re-check the queues
- *   -DMUTANT_NOTIFY_FIRST   a submitter calls notifyWork before it offers its task
+ *   -DMUTANT_NO_RECHECK          a parking worker never re-checks the queues
+ *   -DMUTANT_NOTIFY_FIRST        a submitter calls notifyWork before it offers its task
+ *   -DMUTANT_LAST_SEARCHER_ONLY  only a parking worker that was the last searcher re-checks
+ *                                (the rule before the fix below; fails with -DSPARE_RETIRES)
  *
- * KNOWN ISSUE, -DSPARE_RETIRES: worker NW-1 is a spare worker that is no longer needed (the
+ * SPARE WORKERS, -DSPARE_RETIRES: worker NW-1 is a spare worker that is no longer needed (the
  * core worker it stood in for has left its blocking section, so hasExcessWorkers() holds and
  * liveWorkers counts it until it retires). The first time it would park it retires instead,
  * as Worker.park() does: if it was searching it calls stopSearchingFoundWork(), then
  * tryRetire() and exits; it may also retire later from a timed park (parkNanos, then
- * cancelPark). Spin finds a lost wake-up (check.sh --known-issues) with NW=2, NT=1, i.e. a
+ * cancelPark). Under the old re-check rule (-DMUTANT_LAST_SEARCHER_ONLY) spin found a lost
+ * wake-up in spindle-core with NW=2, NT=1, i.e. a
  * pool of parallelism 1 plus its spare, where only one worker may search at a time:
  * the spare S is the only searcher and has found nothing; core worker C finds nothing, fails
  * tryStartSearching (S is searching) and heads for park(); the submitter offers the task, sees
@@ -65,9 +68,9 @@
  * searcher that will either park (and be woken, or re-check) or find work (and come back);
  * a retiring spare does neither. A re-check by the retiring spare alone does not help (the
  * submission can come right after it, and notifyWork() cannot wake C before C registers).
- * -DFIX_PARK_RECHECK_ALL models one repair: prepareToPark() reports "re-check" to every
- * worker that leaves the searching count at 0 when it registers, searcher or not. Spin finds
- * no lost wake-up with it (check.sh --known-issues runs both).
+ * The repair, now in Idle.prepareToPark() and modelled by default: it reports "re-check" to
+ * every worker that finds the searching count at 0 when it registers, searcher or not. Spin
+ * finds no lost wake-up with it, spares retiring or not (check.sh runs both).
  *
  * What spin reports for MUTANT_NO_RECHECK (NW=2, NT=1), an acceptance cycle, i.e. the lost
  * wake-up the re-check exists for: worker 1 searches, finds nothing and parks; worker 0 starts
@@ -299,10 +302,10 @@ loop:
         :: srch -> searching--
         :: else
         fi;
-#ifdef FIX_PARK_RECHECK_ALL
-        last = (searching == 0);                  /* proposed: whoever leaves nobody searching */
+#ifdef MUTANT_LAST_SEARCHER_ONLY
+        last = srch && searching == 0;            /* the old rule: only the last searcher */
 #else
-        last = srch && searching == 0;
+        last = (searching == 0);                  /* whoever finds nobody searching re-checks */
 #endif
         lock = false;
         srch = false

@@ -27,8 +27,9 @@ import java.util.concurrent.locks.LockSupport;
  *       stops searching, and if it was the last searcher it wakes another, because where there
  *       was one task there may be more.</li>
  *   <li><b>Parking.</b> A worker parks only after it searched itself, or while another worker
- *       is searching. When the <em>last</em> searcher parks it must look at every queue once
- *       more; if it sees work it calls {@link #notifyWork()} (which may wake itself).</li>
+ *       is searching. A worker that finds nobody searching once it is registered as parked
+ *       must look at every queue once more; if it sees work it calls {@link #notifyWork()}
+ *       (which may wake itself).</li>
  * </ul>
  *
  * <p><b>Why no wake-up is lost.</b> A submitter publishes its task (a volatile write in the
@@ -36,11 +37,14 @@ import java.util.concurrent.locks.LockSupport;
  * the lock) and then reads the queues. Volatile accesses are sequentially consistent, so one of
  * the two sees the other. Either the submitter sees a searcher (who, if it is the last to park,
  * re-checks the queues after that point and sees the task) or it sees no searcher and at least
- * one parked worker and wakes it; or the parking worker's re-check sees the task. A worker that
- * parks without having searched did so while a searcher existed, and that searcher, or the last
- * one after it, re-checks. By induction, the last worker to stop searching always re-checks,
- * so a task published before that moment is seen. The Promela model in
- * {@code spindle-stress/model} checks this argument step by step.
+ * one parked worker and wakes it; or the parking worker's re-check sees the task. A searcher
+ * leaves the searching count in one of three ways: it parks (and re-checks if it was the last),
+ * it found work (and wakes another if it was the last, then returns to its loop), or it is a
+ * spare worker retiring (it wakes another if it was the last, then exits). In the last case the
+ * worker it would have woken may not be registered yet; that worker, finding nobody searching
+ * when it registers, re-checks instead. The Promela model in {@code spindle-stress/model} checks
+ * this argument step by step, retiring spares included ({@code -DSPARE_RETIRES}), and finds the
+ * lost wake-up when any of these re-checks is removed.
  *
  * <p>Local pushes by a worker use a cheaper, unfenced check ({@link #notifyWorkRacy()}): if it
  * misses, the pushing worker still runs the task itself, so a task is never lost, only a chance
@@ -145,8 +149,11 @@ final class Idle {
     /**
      * Registers {@code w} as parked (uncounting it as a searcher if it was one).
      *
-     * @return {@code true} if {@code w} was the last searcher, in which case it must re-check
-     *     every queue and call {@link #notifyWork()} if it sees work
+     * @return {@code true} if nobody is searching now that {@code w} is registered, in which
+     *     case it must re-check every queue and call {@link #notifyWork()} if it sees work. This
+     *     holds whether or not {@code w} itself was searching: the searcher it relied on may
+     *     have left without parking (a spare worker retiring), so "the last searcher re-checks"
+     *     alone is not enough.
      */
     boolean prepareToPark(Worker w, boolean wasSearching) {
         synchronized (lock) {
@@ -157,7 +164,7 @@ final class Idle {
             parked[parkedCount++] = w;
             long delta = PARKED_ONE - (wasSearching ? SEARCHING_ONE : 0);
             long s = state.addAndGet(delta);
-            return wasSearching && searching(s) == 0;
+            return searching(s) == 0;
         }
     }
 

@@ -281,9 +281,9 @@ final class Worker implements Runnable, BlockingSupport {
                     return false;
                 }
             }
-            boolean last = idle.prepareToPark(this, searching);
+            boolean nobodySearching = idle.prepareToPark(this, searching);
             searching = false;
-            if (last && pool.hasVisibleWork()) {
+            if (nobodySearching && pool.hasVisibleWork()) {
                 idle.notifyWork();             // may wake this very worker
             }
             if (pool.isShutdown()) {

@@ -203,18 +203,18 @@ public final class WorkStealingDeque<T> extends DequeFields {
         if (seen > b) {
             return null;                       // empty (top never decreases)
         }
-        BOTTOM.setOpaque(this, b);
+        BOTTOM.setRelease(this, b);
         VarHandle.fullFence();                 // order the bottom store before the top load
         long t = (long) TOP.getOpaque(this);
         if (t > b) {                           // was empty: restore
-            BOTTOM.setOpaque(this, b + 1);
+            BOTTOM.setRelease(this, b + 1);
             return null;
         }
         int i = (int) b & (a.length - 1);
         Object x = SLOT.getOpaque(a, i);
         if (t == b) {                          // last element: race the thieves for it
             boolean won = TOP.compareAndSet(this, t, t + 1);
-            BOTTOM.setOpaque(this, b + 1);
+            BOTTOM.setRelease(this, b + 1);
             if (!won) {
                 return null;
             }
