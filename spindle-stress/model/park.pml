@@ -175,7 +175,16 @@ inline notifyWorkRacy(ok, w) {
 inline stopSearchingFoundWork(ok, w) {
     d_step { searching--; ok = (searching == 0) };    /* state.addAndGet(-SEARCHING) */
     if
-    :: ok -> notifyWork(ok, w)
+    :: ok ->                                      /* the last searcher wakes another only if */
+        atomic { ok = false; vis = (inj != 0) };  /* work is still visible: hasVisibleWork(), */
+        do                                        /* one queue per step, after the decrement */
+        :: atomic { !vis && v < NW -> vis = (dq[v] != 0); v++ }
+        :: atomic { else -> v = 0; break }
+        od;
+        if
+        :: vis -> vis = false; notifyWork(ok, w)
+        :: else
+        fi
     :: else
     fi
 }

@@ -24,8 +24,8 @@ import java.util.concurrent.locks.LockSupport;
  *       worker, not all of them.</li>
  *   <li><b>Searching.</b> At most half the workers (rounded up, at least one) search at once
  *       ({@link #tryStartSearching}); the others park straight away. A searcher that finds work
- *       stops searching, and if it was the last searcher it wakes another, because where there
- *       was one task there may be more.</li>
+ *       stops searching, and if it was the last searcher and more work is visible, it wakes
+ *       another.</li>
  *   <li><b>Parking.</b> A worker parks only after it searched itself, or while another worker
  *       is searching. A worker that finds nobody searching once it is registered as parked
  *       must look at every queue once more; if it sees work it calls {@link #notifyWork()}
@@ -103,14 +103,19 @@ final class Idle {
     }
 
     /**
-     * Uncounts a searcher that found work; if it was the last one, wakes another worker to keep
-     * looking.
+     * Uncounts a searcher (one that found work, or a spare that retires).
+     *
+     * @return whether it was the last searcher; the caller must then look at the queues and
+     *     call {@link #notifyWork()} if work is still visible. Looking <em>after</em> the
+     *     decrement is what keeps this free of lost wake-ups: a submitter that published its
+     *     task before the look is seen by it, and one that publishes after it sees nobody
+     *     searching and wakes a parked worker itself. Not waking anyone when the task just found
+     *     was the only one matters: the wake-up is a system call, and it would otherwise sit
+     *     between a woken worker and the task it was woken for.
      */
-    void stopSearchingFoundWork() {
+    boolean stopSearching() {
         long s = state.addAndGet(-SEARCHING_ONE);
-        if (searching(s) == 0) {
-            notifyWork();
-        }
+        return searching(s) == 0;
     }
 
     /** Wakes one parked worker if work may be waiting and nobody is searching for it. */

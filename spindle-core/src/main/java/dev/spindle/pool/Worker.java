@@ -68,6 +68,13 @@ final class Worker implements Runnable, BlockingSupport {
     /** Whether this worker's thread is alive (a spare slot may be empty). */
     volatile boolean active;
 
+    /** Leaves the searching count; as the last searcher, wakes another if work is visible. */
+    private void stopSearching() {
+        if (pool.idle.stopSearching() && pool.hasVisibleWork()) {
+            pool.idle.notifyWork();
+        }
+    }
+
     /** Reused by {@link #overflow}; owner-only. */
     private Object[] overflowBuffer;
 
@@ -114,7 +121,7 @@ final class Worker implements Runnable, BlockingSupport {
             if (task != null) {
                 if (searching) {
                     searching = false;
-                    pool.idle.stopSearchingFoundWork();
+                    stopSearching();
                 }
             } else {
                 task = search();
@@ -191,7 +198,7 @@ final class Worker implements Runnable, BlockingSupport {
         }
         if (t != null) {
             searching = false;
-            pool.idle.stopSearchingFoundWork();
+            stopSearching();
         }
         return t;
     }
@@ -275,7 +282,7 @@ final class Worker implements Runnable, BlockingSupport {
             if (spare && pool.hasExcessWorkers()) {
                 if (searching) {
                     searching = false;
-                    idle.stopSearchingFoundWork(); // hands the search to a parked peer if last
+                    stopSearching();       // hands the search to a parked peer if work remains
                 }
                 if (pool.tryRetire()) {
                     return false;
