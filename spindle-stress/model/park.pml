@@ -178,7 +178,7 @@ inline stopSearchingFoundWork(ok, w) {
     :: ok ->                                      /* the last searcher wakes another only if */
         atomic { ok = false; vis = (inj != 0) };  /* work is still visible: hasVisibleWork(), */
         do                                        /* one queue per step, after the decrement */
-        :: atomic { !vis && v < NW -> vis = (dq[v] != 0); v++ }
+        :: atomic { !vis && v < NW -> vis = (dq[v] >= 2); v++ }
         :: atomic { else -> v = 0; break }
         od;
         if
@@ -324,7 +324,7 @@ loop:
     :: last ->                                    /* pool.hasVisibleWork() */
         atomic { last = false; vis = (inj != 0) };
         do
-        :: atomic { !vis && v < NW -> vis = (dq[v] != 0); v++ }
+        :: atomic { !vis && v < NW -> vis = (dq[v] >= 2); v++ }
         :: atomic { else -> v = 0; break }
         od;
         if

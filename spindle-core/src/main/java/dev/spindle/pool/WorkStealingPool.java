@@ -478,8 +478,31 @@ public final class WorkStealingPool extends AbstractExecutorService implements S
         return slotsInUse;
     }
 
-    /** Whether any queue of the pool holds a task. */
+    /**
+     * Whether there is work for an idle worker: a task in the injector, or a deque holding more
+     * than the one task its running owner will pop next.
+     *
+     * <p>For liveness only the injector matters: a task in a deque is run by its owner, which is
+     * running (a worker parks only with an empty deque, and nobody else pushes to it). The
+     * surplus test is for parallelism. Counting a deque's single task would make idle workers
+     * wake themselves to chase every task a busy worker is about to pop.
+     */
     boolean hasVisibleWork() {
+        if (!injector.isEmpty()) {
+            return true;
+        }
+        Worker[] ws = workers;
+        for (int i = 0, n = slotsInUse; i < n; i++) {
+            Worker w = ws[i];
+            if (w != null && w.deque.size() >= 2) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Whether any queue holds a task at all (the quiescence test of a graceful shutdown). */
+    private boolean hasAnyTask() {
         if (!injector.isEmpty()) {
             return true;
         }
@@ -506,7 +529,7 @@ public final class WorkStealingPool extends AbstractExecutorService implements S
         boolean quiet = idle.underLock(parkedCount ->
                 (submitCtl.get() & SUBMIT_COUNT) == 0
                         && parkedCount == live.get()
-                        && !hasVisibleWork());
+                        && !hasAnyTask());
         if (quiet) {
             idle.terminate();
         }
