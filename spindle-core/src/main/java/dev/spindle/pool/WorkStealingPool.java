@@ -501,6 +501,18 @@ public final class WorkStealingPool extends AbstractExecutorService implements S
         return false;
     }
 
+    /** A worker other than {@code self} whose deque holds a task, or {@code null}. */
+    Worker workerHoldingOneTask(Worker self) {
+        Worker[] ws = workers;
+        for (int i = 0, n = slotsInUse; i < n; i++) {
+            Worker w = ws[i];
+            if (w != null && w != self && !w.deque.isEmpty()) {
+                return w;
+            }
+        }
+        return null;
+    }
+
     /** Whether any queue holds a task at all (the quiescence test of a graceful shutdown). */
     private boolean hasAnyTask() {
         if (!injector.isEmpty()) {

@@ -38,6 +38,10 @@ final class Worker implements Runnable, BlockingSupport {
     static final int GLOBAL_INTERVAL = 61;
     /** Most tasks moved by one steal. */
     static final int STEAL_BATCH_LIMIT = 32;
+    /** How long a joiner with nothing it may run waits before a spare runs other work. */
+    static final long COMPENSATE_AFTER_NANOS = TimeUnit.MICROSECONDS.toNanos(50);
+    /** How long a parking worker waits before taking a lone task a busy peer has not reached. */
+    static final long STUCK_TASK_NANOS = TimeUnit.MICROSECONDS.toNanos(500);
 
     private static final VarHandle EXECUTED;
     private static final VarHandle STEALS;
@@ -68,9 +72,13 @@ final class Worker implements Runnable, BlockingSupport {
     /** Whether this worker's thread is alive (a spare slot may be empty). */
     volatile boolean active;
 
-    /** Leaves the searching count; as the last searcher, wakes another if work is visible. */
+    /**
+     * Leaves the searching count; as the last searcher, wakes another if work is visible. This
+     * worker's own deque counts in full: whatever is left there waits behind the task this
+     * worker is about to run.
+     */
     private void stopSearching() {
-        if (pool.idle.stopSearching() && pool.hasVisibleWork()) {
+        if (pool.idle.stopSearching() && (!deque.isEmpty() || pool.hasVisibleWork())) {
             pool.idle.notifyWork();
         }
     }
@@ -290,8 +298,14 @@ final class Worker implements Runnable, BlockingSupport {
             }
             boolean nobodySearching = idle.prepareToPark(this, searching);
             searching = false;
-            if (nobodySearching && pool.hasVisibleWork()) {
-                idle.notifyWork();             // may wake this very worker
+            Worker watched = null;
+            long watchedExecuted = 0;
+            if (nobodySearching) {
+                if (pool.hasVisibleWork()) {
+                    idle.notifyWork();         // may wake this very worker
+                } else if ((watched = pool.workerHoldingOneTask(this)) != null) {
+                    watchedExecuted = watched.executed();
+                }
             }
             if (pool.isShutdown()) {
                 pool.tryTerminate();
@@ -301,6 +315,24 @@ final class Worker implements Runnable, BlockingSupport {
             while (!notified) {
                 if (pool.isStopping() || idle.isTerminated()) {
                     return false;
+                }
+                if (watched != null) {
+                    // A busy worker holds one task it will pop next. Normally it does so at
+                    // once; but if its current task blocks or runs long, that task would wait.
+                    // Look again shortly: if it has not finished a task since, go and take it.
+                    LockSupport.parkNanos(pool, STUCK_TASK_NANOS);
+                    if (notified) {
+                        break;
+                    }
+                    if (watched.executed() == watchedExecuted && !watched.deque.isEmpty()) {
+                        if (idle.cancelPark(this)) {
+                            return true;       // neither parked nor searching: go steal it
+                        }
+                        break;                 // woken meanwhile
+                    }
+                    watched = pool.workerHoldingOneTask(this);
+                    watchedExecuted = watched == null ? 0 : watched.executed();
+                    continue;
                 }
                 if (spare) {
                     LockSupport.parkNanos(pool, pool.keepAliveNanos);
@@ -356,6 +388,9 @@ final class Worker implements Runnable, BlockingSupport {
      *   <li>Otherwise it runs on another worker. Run only its <em>descendants</em>: from the
      *       bottom of this deque, or from the top of a peer's deque (typically the thief's,
      *       which holds the awaited task's subtasks).</li>
+     *   <li>With nothing it may run, park briefly and look again; once the wait exceeds
+     *       {@link #COMPENSATE_AFTER_NANOS}, count as blocked, so a spare worker runs the rest
+     *       of the pool's work meanwhile (as in a {@link dev.spindle.Spindle#blocking} section).</li>
      * </ol>
      *
      * <p>Why only descendants: a frame stacked on top of a join must not wait, directly or not,
@@ -376,6 +411,8 @@ final class Worker implements Runnable, BlockingSupport {
         }
         ForkTask.WaitNode node = null;
         long backoff = 1_000L;
+        long waited = 0L;
+        boolean compensating = false;
         try {
             while (!task.isDone()) {
                 Runnable t = takeDescendant(task);
@@ -388,15 +425,29 @@ final class Worker implements Runnable, BlockingSupport {
                     throw new java.util.concurrent.CancellationException(
                             "pool stopped before the awaited task completed");
                 }
+                if (!compensating && waited >= COMPENSATE_AFTER_NANOS) {
+                    // Nothing this frame may run, and the wait is not short: count this worker
+                    // as blocked so a spare (started, or woken) runs the other work meanwhile,
+                    // on its own stack.
+                    compensating = true;
+                    beginBlocking();
+                    if (!deque.isEmpty() || pool.hasVisibleWork()) {
+                        pool.idle.notifyWork();
+                    }
+                }
                 if (node == null) {
                     node = task.addWaiter();
                 }
                 task.parkBriefly(backoff);
+                waited += backoff;
                 backoff = Math.min(backoff << 1, TimeUnit.MILLISECONDS.toNanos(1));
             }
         } finally {
             if (node != null) {
                 node.thread = null;
+            }
+            if (compensating) {
+                endBlocking();
             }
         }
     }
