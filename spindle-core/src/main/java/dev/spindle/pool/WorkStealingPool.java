@@ -513,8 +513,8 @@ public final class WorkStealingPool extends AbstractExecutorService implements S
         return null;
     }
 
-    /** Whether any queue holds a task at all (the quiescence test of a graceful shutdown). */
-    private boolean hasAnyTask() {
+    /** Whether any queue holds a task at all (also the quiescence test of a graceful shutdown). */
+    boolean hasAnyTask() {
         if (!injector.isEmpty()) {
             return true;
         }

@@ -73,12 +73,13 @@ final class Worker implements Runnable, BlockingSupport {
     volatile boolean active;
 
     /**
-     * Leaves the searching count; as the last searcher, wakes another if work is visible. This
-     * worker's own deque counts in full: whatever is left there waits behind the task this
-     * worker is about to run.
+     * Leaves the searching count; as the last searcher, wakes another if any task is queued,
+     * even a busy worker's lone next task: this worker is about to be busy too, and that task
+     * may sit behind a task that blocks. (This is an event, not a loop: it cannot make workers
+     * chase tasks the way a parking re-check counting lone tasks would.)
      */
     private void stopSearching() {
-        if (pool.idle.stopSearching() && (!deque.isEmpty() || pool.hasVisibleWork())) {
+        if (pool.idle.stopSearching() && (!deque.isEmpty() || pool.hasAnyTask())) {
             pool.idle.notifyWork();
         }
     }

@@ -23,9 +23,7 @@ class RuntimesTest {
         try (BenchRuntime rt = Runtimes.create(kind, 3)) {
             assertThat(rt.kind()).isEqualTo(kind);
             assertThat(rt.workers()).isEqualTo(3);
-            long t0 = System.nanoTime();
             rt.prestart();
-            assertThat(System.nanoTime() - t0).isLessThan(TimeUnit.SECONDS.toNanos(5));
             long owned = Thread.getAllStackTraces().keySet().stream().filter(rt::ownsThread).count();
             assertThat(owned).isEqualTo(3);
             assertThat(rt.ownsThread(Thread.currentThread())).isFalse();
