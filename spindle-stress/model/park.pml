@@ -176,10 +176,10 @@ inline stopSearchingFoundWork(ok, w) {
     d_step { searching--; ok = (searching == 0) };    /* state.addAndGet(-SEARCHING) */
     if
     :: ok ->                                      /* the last searcher wakes another only if */
-        atomic { ok = false; vis = (inj != 0 || dq[me] != 0) };  /* any task queued: own */
-                                                  /* deque, then hasAnyTask(), */
+        atomic { ok = false; vis = (inj != 0 || dq[me] != 0) };  /* work visible: own */
+                                                  /* deque, then hasVisibleWork(), */
         do                                        /* one queue per step, after the decrement */
-        :: atomic { !vis && v < NW -> vis = (dq[v] != 0); v++ }
+        :: atomic { !vis && v < NW -> vis = (dq[v] >= 2); v++ }
         :: atomic { else -> v = 0; break }
         od;
         if

@@ -65,8 +65,12 @@ final class Idle {
     private int parkedCount;
     private boolean terminated;
 
-    Idle(int capacity) {
+    /** Whether the pool has more live workers than it needs (then parked spares are not woken). */
+    private final java.util.function.BooleanSupplier excessWorkers;
+
+    Idle(int capacity, java.util.function.BooleanSupplier excessWorkers) {
         parked = new Worker[Math.max(4, capacity)];
+        this.excessWorkers = excessWorkers;
     }
 
     static int searching(long s) {
@@ -143,8 +147,21 @@ final class Idle {
             if (searching(s) != 0 || parkedCount == 0 || terminated) {
                 return;
             }
-            w = parked[--parkedCount];
-            parked[parkedCount] = null;
+            // Most recently parked first (its cache is warmest). A spare the pool no longer
+            // needs is left parked to retire: waking it would put more threads than cores to
+            // work. A core worker or a needed spare is always there to wake if any is parked.
+            int i = parkedCount - 1;
+            if (excessWorkers.getAsBoolean()) {
+                while (i >= 0 && parked[i].spare) {
+                    i--;
+                }
+                if (i < 0) {
+                    return;
+                }
+            }
+            w = parked[i];
+            System.arraycopy(parked, i + 1, parked, i, parkedCount - i - 1);
+            parked[--parkedCount] = null;
             state.addAndGet(SEARCHING_ONE - PARKED_ONE);
             w.notified = true;
         }
