@@ -81,14 +81,6 @@ final class Idle {
         return (int) (s >>> 32);
     }
 
-    int searchingCount() {
-        return searching(state.get());
-    }
-
-    int parkedCount() {
-        return parked(state.get());
-    }
-
     /**
      * Counts the caller as searching unless half the live workers already are.
      *
