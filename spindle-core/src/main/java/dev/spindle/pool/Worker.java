@@ -78,6 +78,10 @@ final class Worker extends WorkerPadAfter implements Runnable, BlockingSupport {
      * worker is about to run.
      */
     private void stopSearching() {
+        if (!searching) {
+            return;
+        }
+        searching = false;
         if (pool.idle.stopSearching() && (!deque.isEmpty() || pool.hasVisibleWork())) {
             pool.idle.notifyWork();
         }
@@ -116,10 +120,7 @@ final class Worker extends WorkerPadAfter implements Runnable, BlockingSupport {
             }
             Runnable task = nextLocalOrGlobal();
             if (task != null) {
-                if (searching) {
-                    searching = false;
-                    stopSearching();
-                }
+                stopSearching();
             } else {
                 task = search();
             }
@@ -197,7 +198,6 @@ final class Worker extends WorkerPadAfter implements Runnable, BlockingSupport {
             t = takeFromInjector();
         }
         if (t != null) {
-            searching = false;
             stopSearching();
         }
         return t;
@@ -280,10 +280,7 @@ final class Worker extends WorkerPadAfter implements Runnable, BlockingSupport {
         Idle idle = pool.idle;
         for (;;) {
             if (spare && pool.hasExcessWorkers()) {
-                if (searching) {
-                    searching = false;
-                    stopSearching();       // hands the search to a parked peer if work remains
-                }
+                stopSearching();               // hands the search to a parked peer if work remains
                 if (pool.tryRetire()) {
                     return false;
                 }
