@@ -3,6 +3,7 @@
  */
 package dev.spindle;
 
+import java.util.Objects;
 import java.util.concurrent.Executor;
 
 /**
@@ -12,6 +13,10 @@ import java.util.concurrent.Executor;
  * <p>A scheduler accepts a task through {@link #execute(Runnable)} and runs it exactly once on
  * some thread, or throws {@link java.util.concurrent.RejectedExecutionException} so the caller
  * knows it will not run. A task's failure never kills the scheduler.
+ *
+ * <p>{@link #execute(Runnable, Hints)} passes {@link Hints} along with a task: a priority, a
+ * member index for scheduler unions and a preferred worker. Each scheduler uses the hints it
+ * has a use for and ignores the others, so code that passes hints runs on every scheduler.
  *
  * <pre>{@code
  * Scheduler scheduler = WorkStealingPool.builder().workers(4).build();
@@ -29,4 +34,21 @@ public interface Scheduler extends Executor {
      */
     @Override
     void execute(Runnable task);
+
+    /**
+     * Runs {@code task} once, at some point, on a thread of this scheduler, taking
+     * {@code hints} as advice. The default implementation checks its arguments and ignores the
+     * hints; schedulers that order or place tasks override it.
+     *
+     * @throws java.util.concurrent.RejectedExecutionException if the scheduler no longer
+     *     accepts tasks (for example after shutdown)
+     * @throws NullPointerException if {@code task} or {@code hints} is null
+     * @throws IllegalArgumentException if a scheduler cannot honour a hint it must obey, such
+     *     as a scheduler index out of a union's range
+     */
+    default void execute(Runnable task, Hints hints) {
+        Objects.requireNonNull(task, "task");
+        Objects.requireNonNull(hints, "hints");
+        execute(task);
+    }
 }

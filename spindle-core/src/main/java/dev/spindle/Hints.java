@@ -1,0 +1,125 @@
+/*
+ * Copyright 2026 The Spindle Authors. Licensed under the Apache License, Version 2.0.
+ */
+package dev.spindle;
+
+import java.util.OptionalInt;
+
+/**
+ * Advice that travels with a task to a {@link Scheduler}: how urgent it is, which member of a
+ * scheduler union should run it, and on which worker it would like to run.
+ *
+ * <p>Hints are advice, not commands: a scheduler uses the hints it has a use for and ignores
+ * the rest. A {@code PriorityPool} reads {@link #priority()}, a {@code SchedulerUnion} reads
+ * {@link #schedulerIndex()}, a {@code PinnedPool} reads {@link #workerIndex()}; a
+ * {@code WorkStealingPool} ignores all three.
+ *
+ * <p>Instances are immutable and compare by value. Build one once and reuse it: the
+ * {@code with...} methods return a new instance and leave the receiver alone.
+ *
+ * <pre>{@code
+ * Hints urgent = Hints.DEFAULT.withPriority(-10);           // smaller is more urgent
+ * Hints ioGroup = Hints.DEFAULT.withSchedulerIndex(1);      // the union's second member
+ * Hints onWorker3 = Hints.DEFAULT.withWorkerIndex(3);       // pinned to worker 3 % workers
+ * scheduler.execute(() -> handle(request), urgent);
+ * }</pre>
+ */
+public final class Hints {
+
+    /** Priority 0, scheduler index 0, no worker preference. */
+    public static final Hints DEFAULT = new Hints(0, 0, -1);
+
+    private final int priority;
+    private final int schedulerIndex;
+    /** The preferred worker, or -1 for none. */
+    private final int workerIndex;
+
+    private Hints(int priority, int schedulerIndex, int workerIndex) {
+        this.priority = priority;
+        this.schedulerIndex = schedulerIndex;
+        this.workerIndex = workerIndex;
+    }
+
+    /** Hints with the given priority and defaults otherwise; smaller is more urgent. */
+    public static Hints ofPriority(int priority) {
+        return DEFAULT.withPriority(priority);
+    }
+
+    /**
+     * How urgent the task is: smaller values run first on schedulers that order by priority.
+     * Any {@code int} is allowed; the default is 0.
+     */
+    public int priority() {
+        return priority;
+    }
+
+    /** Which member of a scheduler union should run the task; the default is 0. */
+    public int schedulerIndex() {
+        return schedulerIndex;
+    }
+
+    /** The worker the task would like to run on, if any; the default is none. */
+    public OptionalInt workerIndex() {
+        return workerIndex < 0 ? OptionalInt.empty() : OptionalInt.of(workerIndex);
+    }
+
+    /** The preferred worker, or {@code fallback} when there is none (allocation-free). */
+    public int workerIndexOr(int fallback) {
+        return workerIndex < 0 ? fallback : workerIndex;
+    }
+
+    /** A copy with {@code priority} (smaller is more urgent). */
+    public Hints withPriority(int priority) {
+        return priority == this.priority ? this : new Hints(priority, schedulerIndex, workerIndex);
+    }
+
+    /**
+     * A copy with {@code schedulerIndex}.
+     *
+     * @throws IllegalArgumentException if {@code schedulerIndex} is negative
+     */
+    public Hints withSchedulerIndex(int schedulerIndex) {
+        if (schedulerIndex < 0) {
+            throw new IllegalArgumentException("schedulerIndex must be >= 0, was " + schedulerIndex);
+        }
+        return schedulerIndex == this.schedulerIndex
+                ? this : new Hints(priority, schedulerIndex, workerIndex);
+    }
+
+    /**
+     * A copy that prefers worker {@code workerIndex} (taken modulo the number of workers by
+     * schedulers that place tasks on workers).
+     *
+     * @throws IllegalArgumentException if {@code workerIndex} is negative
+     */
+    public Hints withWorkerIndex(int workerIndex) {
+        if (workerIndex < 0) {
+            throw new IllegalArgumentException("workerIndex must be >= 0, was " + workerIndex);
+        }
+        return workerIndex == this.workerIndex ? this : new Hints(priority, schedulerIndex, workerIndex);
+    }
+
+    /** A copy with no worker preference. */
+    public Hints withoutWorkerIndex() {
+        return workerIndex < 0 ? this : new Hints(priority, schedulerIndex, -1);
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof Hints h
+                && h.priority == priority
+                && h.schedulerIndex == schedulerIndex
+                && h.workerIndex == workerIndex;
+    }
+
+    @Override
+    public int hashCode() {
+        return (priority * 31 + schedulerIndex) * 31 + workerIndex;
+    }
+
+    @Override
+    public String toString() {
+        return "Hints[priority=" + priority + ", schedulerIndex=" + schedulerIndex
+                + ", workerIndex=" + (workerIndex < 0 ? "none" : Integer.toString(workerIndex)) + "]";
+    }
+}
