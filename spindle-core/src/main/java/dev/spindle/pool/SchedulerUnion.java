@@ -1,0 +1,278 @@
+/*
+ * Copyright 2026 The Spindle Authors. Licensed under the Apache License, Version 2.0.
+ */
+package dev.spindle.pool;
+
+import dev.spindle.Hints;
+import dev.spindle.Scheduler;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.AbstractExecutorService;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * Several schedulers behind one: each task goes to the member named by its
+ * {@link Hints#schedulerIndex()}, so groups of work are isolated on pools of their own.
+ *
+ * <p>A typical use keeps latency-sensitive control work away from bulk data processing: the two
+ * groups run on separate threads, so a burst of bulk tasks cannot delay a control task behind
+ * it in a shared queue.
+ *
+ * <pre>{@code
+ * WorkStealingPool control = WorkStealingPool.builder().workers(1).name("control").build();
+ * WorkStealingPool bulk = WorkStealingPool.builder().workers(8).name("bulk").build();
+ * try (SchedulerUnion union = SchedulerUnion.owning(control, bulk)) {
+ *     union.execute(() -> rebalance(), Hints.DEFAULT);                        // member 0: control
+ *     union.execute(() -> compress(block), Hints.DEFAULT.withSchedulerIndex(1)); // member 1: bulk
+ * }                                                                           // closes both pools
+ * }</pre>
+ *
+ * <h2>Routing</h2>
+ *
+ * <p>{@link #execute(Runnable, Hints)} passes the task and the hints, unchanged, to member
+ * {@code hints.schedulerIndex()}; {@link #execute(Runnable)} uses member 0. An index outside
+ * {@code [0, size())} throws {@link IllegalArgumentException} and the task is not run. A
+ * member's {@link RejectedExecutionException} reaches the caller unchanged.
+ *
+ * <h2>Who owns the members</h2>
+ *
+ * <ul>
+ *   <li>{@link #of} <em>borrows</em> its members: shutting the union down only makes the union
+ *       reject new tasks; the members keep running and their owner shuts them down. The union
+ *       counts as terminated once it is shut down and every member that is an
+ *       {@link ExecutorService} has terminated.</li>
+ *   <li>{@link #owning} <em>owns</em> its members: {@link #shutdown()}, {@link #shutdownNow()}
+ *       and {@link #close()} are passed on to every member that is an {@link ExecutorService}
+ *       (members that are only {@link AutoCloseable} are closed by {@link #close()}).</li>
+ * </ul>
+ *
+ * <p>The union queues nothing itself: {@link #shutdownNow()} of an owning union returns the
+ * members' unstarted tasks; of a borrowing union, an empty list.
+ */
+public final class SchedulerUnion extends AbstractExecutorService implements Scheduler, AutoCloseable {
+
+    private final Scheduler[] members;
+    private final LongAdder[] routed;
+    private final boolean owning;
+    private volatile boolean shutdown;
+
+    private SchedulerUnion(Scheduler[] members, boolean owning) {
+        Objects.requireNonNull(members, "members");
+        if (members.length == 0) {
+            throw new IllegalArgumentException("a SchedulerUnion needs at least one member");
+        }
+        this.members = members.clone();
+        this.routed = new LongAdder[members.length];
+        for (int i = 0; i < members.length; i++) {
+            Objects.requireNonNull(this.members[i], () -> "members contains null");
+            routed[i] = new LongAdder();
+        }
+        this.owning = owning;
+    }
+
+    /**
+     * A union that borrows {@code members}: the caller keeps ownership and shuts them down.
+     *
+     * @throws IllegalArgumentException if there are no members
+     * @throws NullPointerException if {@code members} or one of them is null
+     */
+    public static SchedulerUnion of(Scheduler... members) {
+        return new SchedulerUnion(members, false);
+    }
+
+    /**
+     * A union that owns {@code members}: shutting it down or closing it does the same to them.
+     *
+     * @throws IllegalArgumentException if there are no members
+     * @throws NullPointerException if {@code members} or one of them is null
+     */
+    public static SchedulerUnion owning(Scheduler... members) {
+        return new SchedulerUnion(members, true);
+    }
+
+    /** Runs {@code task} on member 0. */
+    @Override
+    public void execute(Runnable task) {
+        execute(task, Hints.DEFAULT);
+    }
+
+    /**
+     * Runs {@code task} on member {@code hints.schedulerIndex()}, passing the hints on.
+     *
+     * @throws IllegalArgumentException if the index is not below {@link #size()}
+     * @throws RejectedExecutionException if the union is shut down, or the member rejects
+     * @throws NullPointerException if {@code task} or {@code hints} is null
+     */
+    @Override
+    public void execute(Runnable task, Hints hints) {
+        Objects.requireNonNull(task, "task");
+        Objects.requireNonNull(hints, "hints");
+        int i = hints.schedulerIndex();
+        if (i >= members.length) {
+            throw new IllegalArgumentException("schedulerIndex " + i + " is out of range: this union has "
+                    + members.length + " member" + (members.length == 1 ? "" : "s"));
+        }
+        if (shutdown) {
+            throw new RejectedExecutionException(this + " is shut down");
+        }
+        members[i].execute(task, hints);
+        routed[i].increment();
+    }
+
+    /** The number of members. */
+    public int size() {
+        return members.length;
+    }
+
+    /**
+     * Member {@code index}.
+     *
+     * @throws IndexOutOfBoundsException if there is no such member
+     */
+    public Scheduler member(int index) {
+        Objects.checkIndex(index, members.length);
+        return members[index];
+    }
+
+    /** Whether shutting the union down shuts its members down too. */
+    public boolean ownsMembers() {
+        return owning;
+    }
+
+    /** Tasks routed to each member so far, index by index. */
+    public List<Long> routedCounts() {
+        List<Long> counts = new ArrayList<>(routed.length);
+        for (LongAdder a : routed) {
+            counts.add(a.sum());
+        }
+        return List.copyOf(counts);
+    }
+
+    /** Rejects new tasks; an owning union also shuts its members down. */
+    @Override
+    public void shutdown() {
+        shutdown = true;
+        if (owning) {
+            for (Scheduler m : members) {
+                if (m instanceof ExecutorService es) {
+                    es.shutdown();
+                }
+            }
+        }
+    }
+
+    /**
+     * Rejects new tasks; an owning union also calls {@code shutdownNow()} on its members and
+     * returns their unstarted tasks. A borrowing union returns an empty list.
+     */
+    @Override
+    public List<Runnable> shutdownNow() {
+        shutdown = true;
+        List<Runnable> notStarted = new ArrayList<>();
+        if (owning) {
+            for (Scheduler m : members) {
+                if (m instanceof ExecutorService es) {
+                    notStarted.addAll(es.shutdownNow());
+                }
+            }
+        }
+        return notStarted;
+    }
+
+    @Override
+    public boolean isShutdown() {
+        return shutdown;
+    }
+
+    /** Shut down, and every member that is an {@link ExecutorService} terminated. */
+    @Override
+    public boolean isTerminated() {
+        if (!shutdown) {
+            return false;
+        }
+        for (Scheduler m : members) {
+            if (m instanceof ExecutorService es && !es.isTerminated()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    @Override
+    public boolean awaitTermination(long timeout, TimeUnit unit) throws InterruptedException {
+        long deadline = System.nanoTime() + unit.toNanos(timeout);
+        if (!shutdown) {
+            // nothing to wait for but the shutdown call itself; poll coarsely until the deadline
+            while (!shutdown) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    return false;
+                }
+                TimeUnit.NANOSECONDS.sleep(Math.min(left, TimeUnit.MILLISECONDS.toNanos(10)));
+            }
+        }
+        for (Scheduler m : members) {
+            if (m instanceof ExecutorService es
+                    && !es.awaitTermination(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Shuts the union down. An owning union then closes every member ({@link ExecutorService}
+     * members are shut down and awaited, other {@link AutoCloseable} members closed); a
+     * borrowing union returns at once and leaves its members alone.
+     */
+    @Override
+    public void close() {
+        shutdown = true;
+        if (!owning) {
+            return;
+        }
+        shutdown();                            // all members stop accepting before any is awaited
+        RuntimeException first = null;
+        boolean interrupted = false;
+        for (Scheduler m : members) {
+            try {
+                if (m instanceof AutoCloseable c) {
+                    c.close();
+                } else if (m instanceof ExecutorService es) {
+                    while (!es.isTerminated()) {
+                        try {
+                            es.awaitTermination(1, TimeUnit.DAYS);
+                        } catch (InterruptedException e) {
+                            if (!interrupted) {
+                                es.shutdownNow();
+                                interrupted = true;
+                            }
+                        }
+                    }
+                }
+            } catch (Exception e) {
+                if (first == null) {
+                    first = e instanceof RuntimeException re ? re : new IllegalStateException("closing " + m, e);
+                } else {
+                    first.addSuppressed(e);
+                }
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+        if (first != null) {
+            throw first;
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "SchedulerUnion[" + members.length + " members, " + (owning ? "owning" : "borrowing")
+                + (shutdown ? ", shut down" : "") + "]";
+    }
+}
