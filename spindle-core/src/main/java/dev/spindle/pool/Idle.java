@@ -52,11 +52,20 @@ import java.util.concurrent.locks.LockSupport;
  */
 final class Idle {
 
+    private static final int FIELD_BITS = 21;
+    private static final long FIELD_MASK = (1L << FIELD_BITS) - 1;
     private static final long SEARCHING_ONE = 1L;
-    private static final long PARKED_ONE = 1L << 32;
-    private static final long SEARCHING_MASK = 0xFFFF_FFFFL;
+    private static final long PARKED_ONE = 1L << FIELD_BITS;
+    private static final long PARKED_SPARE_ONE = 1L << (2 * FIELD_BITS);
+    /** Upper bound on workers, so that no field of {@link #state} overflows into the next. */
+    static final int MAX_WORKERS = (int) FIELD_MASK;
 
-    /** Low 32 bits: searching workers. High 32 bits: parked workers. */
+    /**
+     * Three counts of 21 bits each, read and changed together: searching workers (bits 0-20),
+     * parked workers (bits 21-41) and, of those, parked spare workers (bits 42-62). The spare
+     * count lets {@link #notifyWork()} see without the lock that the only parked workers are
+     * spares the pool does not need, which it would not wake anyway.
+     */
     private final AtomicLong state = new AtomicLong();
 
     private final Object lock = new Object();
@@ -69,16 +78,38 @@ final class Idle {
     private final java.util.function.BooleanSupplier excessWorkers;
 
     Idle(int capacity, java.util.function.BooleanSupplier excessWorkers) {
+        if (capacity > MAX_WORKERS) {
+            throw new IllegalArgumentException("at most " + MAX_WORKERS + " workers, was " + capacity);
+        }
         parked = new Worker[Math.max(4, capacity)];
         this.excessWorkers = excessWorkers;
     }
 
     static int searching(long s) {
-        return (int) (s & SEARCHING_MASK);
+        return (int) (s & FIELD_MASK);
     }
 
     static int parked(long s) {
-        return (int) (s >>> 32);
+        return (int) ((s >>> FIELD_BITS) & FIELD_MASK);
+    }
+
+    static int parkedSpares(long s) {
+        return (int) (s >>> (2 * FIELD_BITS));
+    }
+
+    private static long parkedDelta(Worker w) {
+        return w.spare ? PARKED_ONE + PARKED_SPARE_ONE : PARKED_ONE;
+    }
+
+    /**
+     * Whether a wake-up is worth the lock: nobody searches, and some parked worker is one that
+     * {@link #wakeOne()} would wake, that is, not only spares while the pool has more workers
+     * than it needs. Without the spare test, a lingering spare made every local push of a busy
+     * pool take the lock only to find nobody to wake.
+     */
+    private boolean worthWaking(long s) {
+        int p = parked(s);
+        return searching(s) == 0 && p != 0 && (p != parkedSpares(s) || !excessWorkers.getAsBoolean());
     }
 
     /**
@@ -116,20 +147,16 @@ final class Idle {
 
     /** Wakes one parked worker if work may be waiting and nobody is searching for it. */
     void notifyWork() {
-        long s = state.get();
-        if (searching(s) != 0 || parked(s) == 0) {
-            return;
+        if (worthWaking(state.get())) {
+            wakeOne();
         }
-        wakeOne();
     }
 
     /** As {@link #notifyWork()}, for callers that may skip the wake-up if they race (see above). */
     void notifyWorkRacy() {
-        long s = state.getPlain();
-        if (searching(s) != 0 || parked(s) == 0) {
-            return;
+        if (worthWaking(state.getPlain())) {
+            wakeOne();
         }
-        wakeOne();
     }
 
     private void wakeOne() {
@@ -154,7 +181,7 @@ final class Idle {
             w = parked[i];
             System.arraycopy(parked, i + 1, parked, i, parkedCount - i - 1);
             parked[--parkedCount] = null;
-            state.addAndGet(SEARCHING_ONE - PARKED_ONE);
+            state.addAndGet(SEARCHING_ONE - parkedDelta(w));
             w.notified = true;
         }
         LockSupport.unpark(w.thread);
@@ -176,7 +203,7 @@ final class Idle {
             }
             w.notified = false;
             parked[parkedCount++] = w;
-            long delta = PARKED_ONE - (wasSearching ? SEARCHING_ONE : 0);
+            long delta = parkedDelta(w) - (wasSearching ? SEARCHING_ONE : 0);
             long s = state.addAndGet(delta);
             return searching(s) == 0;
         }
@@ -194,7 +221,7 @@ final class Idle {
                 if (parked[i] == w) {
                     System.arraycopy(parked, i + 1, parked, i, parkedCount - i - 1);
                     parked[--parkedCount] = null;
-                    state.addAndGet(-PARKED_ONE);
+                    state.addAndGet(-parkedDelta(w));
                     return true;
                 }
             }

@@ -420,9 +420,6 @@ final class Worker extends WorkerPadAfter implements Runnable, BlockingSupport {
                     // on its own stack.
                     compensating = true;
                     beginBlocking();
-                    if (!deque.isEmpty() || pool.hasVisibleWork()) {
-                        pool.idle.notifyWork();
-                    }
                 }
                 if (node == null) {
                     node = task.addWaiter();
@@ -492,6 +489,12 @@ final class Worker extends WorkerPadAfter implements Runnable, BlockingSupport {
     public void beginBlocking() {
         if (blockingDepth++ == 0) {
             pool.beginBlocking();
+            // This worker stops taking tasks for a while. If work is waiting, someone must look
+            // for it: the spare just started does, but a spare already parked (which made
+            // starting a new one unnecessary) has to be woken.
+            if (!deque.isEmpty() || pool.hasVisibleWork()) {
+                pool.idle.notifyWork();
+            }
         }
     }
 
