@@ -234,8 +234,30 @@ final class Worker extends WorkerPadAfter implements Runnable, BlockingSupport {
         return null;
     }
 
-    /** Runs a task from a nested frame (inside a join): restores the outer frame's task. */
+    /**
+     * Runs a task from a nested frame (inside a join).
+     *
+     * <p><b>Recorded ancestry.</b> {@link #current} need not be the task whose code runs in the
+     * innermost frame: it is a <em>recorded</em> frame, an ancestor of that task or the task
+     * itself, and spawned tasks take it as their {@code parent}. So every recorded parent is a
+     * true ancestor, and {@code ForkTask.descendsFrom} never claims a task that is not a real
+     * descendant, which is what keeps helping joins free of deadlock. A child of the recorded
+     * frame ({@code parent == current}: the common inline join of a task this frame spawned)
+     * therefore runs without being recorded; its own children are recorded as children of the
+     * same ancestor. That saves two reference stores into this long-lived object per inline
+     * join, each a full fence in G1's write barrier. The price is precision: a joiner waiting
+     * for such an unrecorded child itself (rare: usually only its spawner joins it, and runs it
+     * here) does not recognise that child's subtasks as ones it may help with, and waits.
+     * Any other task, for instance one run inline because a joiner found it unstarted in a
+     * peer's deque, is recorded for its run and the outer frame's record restored after.
+     */
     void runTask(Runnable task) {
+        if (task instanceof ForkTask<?> f && f.parent == current) {
+            if (f.tryRun()) {
+                afterTask();
+            }
+            return;
+        }
         ForkTask<?> outer = current;
         try {
             runTopLevel(task);
@@ -265,6 +287,10 @@ final class Worker extends WorkerPadAfter implements Runnable, BlockingSupport {
         } catch (Throwable ex) {
             pool.reportFailure(thread, ex);
         }
+        afterTask();
+    }
+
+    private void afterTask() {
         EXECUTED.setOpaque(this, executed + 1);
         if (Thread.interrupted() && pool.isStopping()) {
             Thread.currentThread().interrupt(); // keep shutdownNow's interrupt visible
