@@ -31,8 +31,13 @@ import java.util.concurrent.locks.LockSupport;
  * <p>Waiting threads push themselves on a Treiber stack and park; completion takes the whole
  * stack and unparks them. A {@link CompletableFuture} view is created on demand and pushed on
  * the same stack, so a task that nobody observes that way carries no field for it.
+ *
+ * <p>Two kinds share this class: tasks made from a {@link Callable} by
+ * {@link WorkStealingPool#spawn(Callable)} (the callable sits in {@code payload} until the run),
+ * and {@link ComputeTask} subclasses, whose {@code compute()} is the computation and whose pool
+ * is bound when they are forked.
  */
-final class ForkTask<T> implements Task<T>, RunnableFuture<T> {
+class ForkTask<T> implements Task<T>, RunnableFuture<T> {
 
     static final int NEW = 0;
     static final int RUNNING = 1;
@@ -58,7 +63,11 @@ final class ForkTask<T> implements Task<T>, RunnableFuture<T> {
         }
     }
 
-    final WorkStealingPool pool;
+    /**
+     * The pool that runs the task: final in spirit, set before the task is published (by
+     * construction, or by {@link #bind} when a {@link ComputeTask} is forked).
+     */
+    WorkStealingPool pool;
     /**
      * The task that was running on the spawning worker, or {@code null}; cleared on completion
      * so finished tasks do not keep their ancestors reachable. Joiners use it to recognise
@@ -79,6 +88,28 @@ final class ForkTask<T> implements Task<T>, RunnableFuture<T> {
     ForkTask(WorkStealingPool pool, Callable<? extends T> callable, ForkTask<?> parent) {
         this.pool = pool;
         this.payload = callable;
+        this.parent = parent;
+    }
+
+    /** For {@link ComputeTask}: no callable; the pool is bound at fork. */
+    ForkTask() {
+    }
+
+    /** The computation of a task without a callable; {@link ComputeTask} makes it abstract. */
+    T compute() throws Exception {
+        throw new IllegalStateException("a task needs a callable or an overridden compute()");
+    }
+
+    /**
+     * Binds a not yet forked task to {@code pool}, with {@code parent} as its spawning frame.
+     *
+     * @throws IllegalStateException if it was forked, spawned or run before
+     */
+    final void bind(WorkStealingPool pool, ForkTask<?> parent) {
+        if (this.pool != null || state != NEW) {
+            throw new IllegalStateException("a task can be forked once; " + this + " already was, or ran");
+        }
+        this.pool = pool;
         this.parent = parent;
     }
 
@@ -122,7 +153,7 @@ final class ForkTask<T> implements Task<T>, RunnableFuture<T> {
         Callable<? extends T> c = (Callable<? extends T>) payload;
         PAYLOAD.setRelease(this, Thread.currentThread());
         try {
-            T v = c.call();
+            T v = c != null ? c.call() : compute();
             complete(NORMAL, v);
         } catch (Throwable ex) {
             complete(EXCEPTIONAL, ex);
@@ -237,15 +268,24 @@ final class ForkTask<T> implements Task<T>, RunnableFuture<T> {
     @Override
     public T join() {
         if (state < NORMAL) {
-            pool.awaitDone(this);
+            boundPool().awaitDone(this);
         }
         return reportJoin();
+    }
+
+    /** The pool, or an exception saying why a task that was never forked cannot be awaited. */
+    private WorkStealingPool boundPool() {
+        WorkStealingPool p = pool;
+        if (p == null) {
+            throw new IllegalStateException("the task was never forked, spawned or invoked, so nothing will run it");
+        }
+        return p;
     }
 
     @Override
     public T get() throws InterruptedException, ExecutionException {
         if (state < NORMAL) {
-            if (pool.isWorkerOfThisPool()) {
+            if (boundPool().isWorkerOfThisPool()) {
                 pool.awaitDone(this);
             } else {
                 awaitBlocking(false, 0L);
@@ -258,6 +298,9 @@ final class ForkTask<T> implements Task<T>, RunnableFuture<T> {
     public T get(long timeout, TimeUnit unit)
             throws InterruptedException, ExecutionException, TimeoutException {
         long nanos = unit.toNanos(timeout);
+        if (state < NORMAL) {
+            boundPool();
+        }
         if (state < NORMAL && !awaitBlocking(true, nanos)) {
             throw new TimeoutException("task not completed within " + timeout + " " + unit);
         }

@@ -215,6 +215,47 @@ public final class WorkStealingPool extends AbstractExecutorService implements S
     }
 
     /**
+     * Starts a {@link ComputeTask} in this pool, as {@link ComputeTask#fork()} does on a worker;
+     * from other threads it goes to the shared injector.
+     *
+     * @return {@code task}
+     * @throws IllegalStateException if the task was started before
+     * @throws RejectedExecutionException if the pool is shut down (for callers outside it) or
+     *     stopped
+     * @throws NullPointerException if {@code task} is null
+     */
+    public <T> Task<T> spawn(ComputeTask<T> task) {
+        Objects.requireNonNull(task, "task");
+        Worker w = currentWorker();
+        if (w != null) {
+            spawnBound(w, task);
+        } else {
+            task.bind(this, null);
+            submitExternal(task);
+        }
+        return task;
+    }
+
+    /** Binds {@code task} to this pool with {@code w}'s frame as parent and pushes it there. */
+    void spawnBound(Worker w, ForkTask<?> task) {
+        task.bind(this, w.current);
+        pushLocal(w, task);
+    }
+
+    /**
+     * Runs a {@link ComputeTask} in the pool and waits for its result; from a worker of this
+     * pool it runs the task inline.
+     *
+     * @throws CompletionException wrapping what the computation threw
+     * @throws IllegalStateException if the task was started before
+     * @throws RejectedExecutionException if the pool does not accept the task
+     * @throws NullPointerException if {@code task} is null
+     */
+    public <T> T invoke(ComputeTask<T> task) {
+        return spawn(task).join();
+    }
+
+    /**
      * Runs {@code computation} in the pool and waits for its result. Meant for callers outside
      * the pool; from a worker it spawns and joins, helping meanwhile.
      *
@@ -338,6 +379,15 @@ public final class WorkStealingPool extends AbstractExecutorService implements S
         if ((after & SUBMIT_CLOSED) != 0 && (after & SUBMIT_COUNT) == 0) {
             tryTerminate();
         }
+    }
+
+    /** The worker the calling thread is, in whichever pool, or {@code null}. */
+    static Worker workerOfCurrentThread() {
+        Thread t = Thread.currentThread();
+        if (t instanceof WorkerThread wt) {
+            return wt.worker;
+        }
+        return BlockingSupport.current() instanceof Worker w ? w : null;
     }
 
     Worker currentWorker() {

@@ -133,7 +133,7 @@ class FailureTest {
     void nullsAreRejectedWithAMessage() {
         try (WorkStealingPool pool = WorkStealingPool.builder().workers(1).build()) {
             assertThatThrownBy(() -> pool.execute(null)).isInstanceOf(NullPointerException.class).hasMessageContaining("task");
-            assertThatThrownBy(() -> pool.spawn(null)).isInstanceOf(NullPointerException.class).hasMessageContaining("computation");
+            assertThatThrownBy(() -> pool.spawn((java.util.concurrent.Callable<Object>) null)).isInstanceOf(NullPointerException.class).hasMessageContaining("computation");
             assertThatThrownBy(() -> pool.parallelFor(0, 1, null)).isInstanceOf(NullPointerException.class).hasMessageContaining("body");
         }
     }
