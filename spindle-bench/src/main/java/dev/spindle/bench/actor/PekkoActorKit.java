@@ -55,6 +55,13 @@ public final class PekkoActorKit implements ActorKit {
         String name = id.replaceAll("[^A-Za-z0-9-]", "-");
         ActorSystem system = ActorSystem.create(name, config(parallelism, throughput),
                 PekkoActorKit.class.getClassLoader());
+        // the baseline must be what the report says it is, whatever the class path holds
+        Config c = system.settings().config().getConfig("pekko.actor.default-dispatcher");
+        if (c.getInt("throughput") != throughput || !c.getString("executor").equals("fork-join-executor")
+                || c.getInt("fork-join-executor.parallelism-max") != parallelism) {
+            system.terminate();
+            throw new IllegalStateException("Pekko's default dispatcher is not configured as asked: " + c.root().render());
+        }
         return new PekkoActorKit(id, system);
     }
 
