@@ -16,15 +16,20 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-/** {@code spindle bench}: the quick interleaved Spindle vs ForkJoinPool harness. */
+/**
+ * {@code spindle bench}: the quick interleaved Spindle vs ForkJoinPool harness; {@code spindle
+ * bench actors} ({@link BenchActorsCommand}) runs the actor workloads instead.
+ */
 @Command(name = "bench",
         mixinStandardHelpOptions = true,
         versionProvider = SpindleCli.Version.class,
+        subcommands = BenchActorsCommand.class,
         description = {
             "Runs workloads on Spindle's WorkStealingPool and on the faster ForkJoinPool mode, interleaved,"
                     + " and prints the median time of each, the ratio FJP time / Spindle time"
                     + " (= Spindle throughput / FJP throughput; > 1 means Spindle is faster) and the spread.",
             "Every run checks its result. For publishable numbers use the JMH suite (spindle-bench/target/benchmarks.jar).",
+            "'spindle bench actors' compares actor runtimes (Spindle's and Pekko's) on the Savina actor workloads.",
         })
 final class BenchCommand implements Callable<Integer> {
 
@@ -91,6 +96,11 @@ final class BenchCommand implements Callable<Integer> {
     }
 
     private Progress progress() {
+        return progress(progress, spec);
+    }
+
+    /** The progress display {@code --progress MODE} asks for; bar or lines by default. */
+    static Progress progress(String progress, CommandSpec spec) {
         String mode = progress;
         if (mode == null) {
             mode = stderrIsTerminal() ? "bar" : "lines";

@@ -63,6 +63,30 @@ class SpindleCliTest {
     }
 
     @Test
+    void benchActorsPrintsATableOfPekkoRuntimes() {
+        assertThat(run("bench", "actors", "--workloads", "pingpong,count", "--rounds", "1", "--warmup", "1",
+                "--workers", "2", "--progress", "none")).isZero();
+        assertThat(out.toString()).contains("best Spindle throughput / best Pekko throughput")
+                .contains("pekko-t5").contains("pekko-t100").contains("pingpong").contains("count");
+    }
+
+    @Test
+    void benchActorsPrintsJson() {
+        assertThat(run("bench", "actors", "--workloads", "threadring", "--runtimes", "pekko-t100", "--rounds", "1",
+                "--warmup", "1", "--progress", "none", "--json")).isZero();
+        assertThat(out.toString()).startsWith("{").contains("\"workload\": \"threadring\"")
+                .contains("\"pekko-t100\": {").doesNotContain("\"pekko-t5\"");
+    }
+
+    @Test
+    void benchHelpNamesTheActorsCommand() {
+        assertThat(run("bench", "--help")).isZero();
+        assertThat(out.toString()).contains("actors");
+        assertThat(run("bench", "actors", "--help")).isZero();
+        assertThat(out.toString()).contains("pekko-t5, pekko-t100").contains("chameneos");
+    }
+
+    @Test
     void badArgumentsExitWithTwoAndSayWhy() {
         assertThat(run("bench", "--workers", "0")).isEqualTo(2);
         assertThat(err.toString()).contains("--workers must be between 1");
@@ -70,6 +94,11 @@ class SpindleCliTest {
         assertThat(err.toString()).contains("unknown workload 'nope'");
         assertThat(run("bench", "--rounds", "many")).isEqualTo(2);
         assertThat(run("bench", "--progress", "fancy", "--workloads", "fib")).isEqualTo(2);
+        assertThat(run("bench", "actors", "--workloads", "fib")).isEqualTo(2);
+        assertThat(err.toString()).contains("unknown workload 'fib'");
+        assertThat(run("bench", "actors", "--runtimes", "akka")).isEqualTo(2);
+        assertThat(err.toString()).contains("unknown actor runtime 'akka'");
+        assertThat(run("bench", "actors", "--workers", "0")).isEqualTo(2);
         assertThat(run("demo", "--n", "-1")).isEqualTo(2);
         assertThat(run("frobnicate")).isEqualTo(2);
         assertThat(err.toString()).contains("Try 'spindle --help'");
