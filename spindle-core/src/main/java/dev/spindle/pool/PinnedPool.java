@@ -61,7 +61,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * meanwhile, and then the workers exit. {@link #shutdownNow()} interrupts running tasks and
  * returns every accepted task that had not started. Every accepted task runs exactly once, on
  * its own worker, or is returned. An exception thrown by an executed task goes to the
- * {@linkplain PoolBuilder#uncaughtExceptionHandler uncaught-exception handler} and never kills a
+ * {@linkplain Builder#uncaughtExceptionHandler uncaught-exception handler} and never kills a
  * worker; tasks from {@code submit} complete their {@code Future} exceptionally.
  */
 public final class PinnedPool extends AbstractPool {

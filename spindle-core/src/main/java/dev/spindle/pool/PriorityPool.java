@@ -61,7 +61,7 @@ import java.util.concurrent.RejectedExecutionException;
  * meanwhile, and then the workers exit. {@link #shutdownNow()} interrupts running tasks and
  * returns every accepted task that had not started, most urgent first. Every accepted task runs
  * exactly once or is returned. An exception thrown by an executed task goes to the
- * {@linkplain PoolBuilder#uncaughtExceptionHandler uncaught-exception handler} and never kills a
+ * {@linkplain Builder#uncaughtExceptionHandler uncaught-exception handler} and never kills a
  * worker; tasks from {@code submit} (priority 0) complete their {@code Future} exceptionally.
  */
 public final class PriorityPool extends AbstractPool {

@@ -78,7 +78,7 @@ import java.util.concurrent.RejectedExecutionException;
  * submit meanwhile, and then the workers exit. {@link #shutdownNow()} interrupts running tasks
  * and returns every accepted task that had not started (the shared queue and every slot). Every
  * accepted task runs exactly once or is returned. An exception thrown by an executed task goes
- * to the {@linkplain PoolBuilder#uncaughtExceptionHandler uncaught-exception handler} and never
+ * to the {@linkplain Builder#uncaughtExceptionHandler uncaught-exception handler} and never
  * kills a worker; tasks from {@code submit} complete their {@code Future} exceptionally.
  */
 public final class WorkSharingPool extends AbstractPool {
