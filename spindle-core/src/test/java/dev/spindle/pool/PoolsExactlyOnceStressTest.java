@@ -74,7 +74,7 @@ class PoolsExactlyOnceStressTest {
     @EnumSource(PoolKind.class)
     @Timeout(value = 120, unit = TimeUnit.SECONDS)
     void everyAcceptedTaskRunsExactlyOnceOrIsReturned(PoolKind kind) throws Exception {
-        SplittableRandom master = new SplittableRandom(20261126L + kind.ordinal());
+        SplittableRandom master = new SplittableRandom(Long.getLong("spindle.stress.seed", 20261126L) + kind.ordinal());
         long ran = 0;
         long accepted = 0;
         for (int r = 0; r < ROUNDS; r++) {
