@@ -44,7 +44,7 @@ import java.util.concurrent.RejectedExecutionException;
  * is already awake, no lost wake-ups).
  *
  * <ul>
- *   <li><b>The slot does not starve the shared queue.</b> After {@value #MAX_SLOT_RUNS} slot
+ *   <li><b>The slot does not starve the shared queue.</b> After three slot
  *       tasks in a row, if the shared queue holds anything, the slot task is appended to the
  *       shared queue and the worker takes the shared queue's head instead. A chain of tasks that
  *       each submit the next (an actor sending itself messages) thus yields to queued work every
