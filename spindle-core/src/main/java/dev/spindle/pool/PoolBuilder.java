@@ -1,0 +1,77 @@
+/*
+ * Copyright 2026 The Spindle Authors. Licensed under the Apache License, Version 2.0.
+ */
+package dev.spindle.pool;
+
+import java.util.Objects;
+import java.util.concurrent.ThreadFactory;
+
+/**
+ * The settings shared by the builders of {@link WorkSharingPool}, {@link PriorityPool} and
+ * {@link PinnedPool}. Every setter checks its argument and throws
+ * {@link IllegalArgumentException} (or {@link NullPointerException}) naming the parameter.
+ *
+ * @param <B> the concrete builder, returned by every setter for chaining
+ */
+abstract class PoolBuilder<B extends PoolBuilder<B>> {
+
+    int workers = Runtime.getRuntime().availableProcessors();
+    String name;
+    ThreadFactory threadFactory;
+    Thread.UncaughtExceptionHandler handler;
+    boolean daemon = true;
+
+    PoolBuilder() {
+    }
+
+    @SuppressWarnings("unchecked")
+    private B self() {
+        return (B) this;
+    }
+
+    /** Number of worker threads, 1 to 32,767; default: {@link Runtime#availableProcessors()}. */
+    public B workers(int workers) {
+        if (workers < 1 || workers > 0x7fff) {
+            throw new IllegalArgumentException("workers must be in [1, 32767], was " + workers);
+        }
+        this.workers = workers;
+        return self();
+    }
+
+    /** Pool name; worker threads are named {@code <name>-worker-<i>}. Default {@code <kind>-<n>}. */
+    public B name(String name) {
+        Objects.requireNonNull(name, "name");
+        if (name.isBlank()) {
+            throw new IllegalArgumentException("name must not be blank");
+        }
+        this.name = name;
+        return self();
+    }
+
+    /**
+     * Factory for worker threads. The pool names each thread it returns. Default: threads of
+     * the pool's own class, daemon or not as {@link #daemon} says.
+     */
+    public B threadFactory(ThreadFactory factory) {
+        this.threadFactory = Objects.requireNonNull(factory, "threadFactory");
+        return self();
+    }
+
+    /**
+     * Receives exceptions thrown by tasks passed to {@code execute}. Default: the worker
+     * thread's own handler, which prints the stack trace.
+     */
+    public B uncaughtExceptionHandler(Thread.UncaughtExceptionHandler handler) {
+        this.handler = Objects.requireNonNull(handler, "uncaughtExceptionHandler");
+        return self();
+    }
+
+    /**
+     * Whether the default factory's threads are daemon threads (they do not keep the JVM
+     * alive); default {@code true}.
+     */
+    public B daemon(boolean daemon) {
+        this.daemon = daemon;
+        return self();
+    }
+}

@@ -1,0 +1,240 @@
+/*
+ * Copyright 2026 The Spindle Authors. Licensed under the Apache License, Version 2.0.
+ */
+package dev.spindle.pool;
+
+import dev.spindle.Hints;
+import dev.spindle.queue.Injector;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.RejectedExecutionException;
+
+/**
+ * A thread pool with one shared lock-free queue and a one-task LIFO slot per worker, built for
+ * message passing: a task that a worker's task submits runs next on that same worker, while its
+ * data is still in cache.
+ *
+ * <pre>{@code
+ * try (WorkSharingPool pool = WorkSharingPool.builder().name("actors").build()) {
+ *     pool.execute(() -> {
+ *         // runs on a worker; this follow-up goes into that worker's slot and runs right after
+ *         pool.execute(() -> System.out.println("next on " + Thread.currentThread().getName()));
+ *     });
+ * }
+ * }</pre>
+ *
+ * <h2>Where tasks go</h2>
+ *
+ * <ul>
+ *   <li>From a thread outside the pool: to the shared {@link Injector}, a lock-free FIFO;
+ *       then a parked worker is woken if nobody is already looking for work.</li>
+ *   <li>From a worker of this pool: into that worker's <em>slot</em>. If the slot held a task,
+ *       that older task moves to the shared queue, where any worker can take it, and a parked
+ *       worker may be woken for it. Filling an empty slot wakes nobody: the task will run on this
+ *       worker as soon as the current task returns, and a wake-up would cost a system call for a
+ *       task nobody else needs to run.</li>
+ * </ul>
+ *
+ * <p>{@link Hints} are ignored: tasks are neither ordered nor placed by them.
+ *
+ * <h2>The worker loop and its two guarantees</h2>
+ *
+ * <p>A worker takes its slot task first, else the head of the shared queue; with neither, it
+ * parks (see {@code Parking} in the source: one volatile read on the submit path when a worker
+ * is already awake, no lost wake-ups).
+ *
+ * <ul>
+ *   <li><b>The slot does not starve the shared queue.</b> After three slot
+ *       tasks in a row, if the shared queue holds anything, the slot task is appended to the
+ *       shared queue and the worker takes the shared queue's head instead. A chain of tasks that
+ *       each submit the next (an actor sending itself messages) thus yields to queued work every
+ *       few hops.</li>
+ *   <li><b>A slot task waits for at most the task that submitted it.</b> The slot is filled only
+ *       by its worker while that worker runs a task, and the worker empties it first thing when
+ *       the task returns. Nobody else runs a slot task: making slots stealable would put an
+ *       atomic handshake with idle workers on the hottest path. The cost is that if the
+ *       submitting task goes on to block or to compute for a long time, its slot task waits for
+ *       it, even while other workers idle. Two things bound this: a second submission moves the
+ *       first to the shared queue (so at most one task waits), and a task that blocks inside
+ *       {@link dev.spindle.Spindle#blocking} has its worker's slot task moved to the shared
+ *       queue, and a worker woken for it, before the blocking section starts. Tasks that
+ *       submit work and then block without saying so should submit it from outside the pool
+ *       or wrap the blocking call.</li>
+ * </ul>
+ *
+ * <h2>Memory ordering</h2>
+ *
+ * <p>Only the owner fills its slot, with a release store (or an atomic swap if the slot was
+ * occupied); the owner and {@link #shutdownNow()} both empty it with an atomic swap, so each
+ * slot task is taken exactly once and its taker sees it fully built. The owner's check of its
+ * slot is a plain read: only it can make the slot non-empty, so a {@code null} it reads is
+ * current, and a stale non-null value only sends it to the swap. The shared queue's guarantees
+ * are the {@link Injector}'s: every access that matters is a volatile read, CAS or atomic swap.
+ *
+ * <h2>Shutdown and failures</h2>
+ *
+ * <p>{@link #shutdown()} rejects submissions from outside with
+ * {@link RejectedExecutionException}, runs everything accepted, including the tasks workers
+ * submit meanwhile, and then the workers exit. {@link #shutdownNow()} interrupts running tasks
+ * and returns every accepted task that had not started (the shared queue and every slot). Every
+ * accepted task runs exactly once or is returned. An exception thrown by an executed task goes
+ * to the {@linkplain Builder#uncaughtExceptionHandler uncaught-exception handler} and never
+ * kills a worker; tasks from {@code submit} complete their {@code Future} exceptionally.
+ */
+public final class WorkSharingPool extends AbstractPool {
+
+    /** Slot tasks a worker runs in a row before it serves the shared queue (as Tokio does). */
+    static final int MAX_SLOT_RUNS = 3;
+
+    final Injector<Runnable> shared = new Injector<>();
+
+    private WorkSharingPool(Builder b) {
+        super(b, "sharing", true, false);
+        startWorkers();
+    }
+
+    /** Returns a builder; see its setters for the defaults. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** Creates a pool with one worker per available processor. */
+    public static WorkSharingPool create() {
+        return builder().build();
+    }
+
+    /**
+     * Runs {@code task} once on a worker: from a worker of this pool, next on that worker (its
+     * slot); from any other thread, through the shared queue. Exceptions it throws go to the
+     * uncaught-exception handler.
+     *
+     * @throws RejectedExecutionException if the pool is shut down (for callers outside it) or
+     *     stopped
+     * @throws NullPointerException if {@code task} is null
+     */
+    @Override
+    public void execute(Runnable task) {
+        Objects.requireNonNull(task, "task");
+        PoolWorker w = currentWorker();
+        if (w != null) {
+            rejectIfStopped();
+            pushLocal(w, task);
+            return;
+        }
+        beginExternalSubmit();
+        try {
+            shared.offer(task);
+            parking.notifyWork();
+        } finally {
+            endExternalSubmit();
+        }
+    }
+
+    /**
+     * As {@link #execute(Runnable)}; this pool ignores hints.
+     *
+     * @throws NullPointerException if {@code task} or {@code hints} is null
+     */
+    @Override
+    public void execute(Runnable task, Hints hints) {
+        Objects.requireNonNull(task, "task");
+        Objects.requireNonNull(hints, "hints");
+        execute(task);
+    }
+
+    private void pushLocal(PoolWorker w, Runnable task) {
+        if (w.slotPlain() == null) {
+            w.fillEmptySlot(task);             // only this thread fills it: null is current
+            return;
+        }
+        Runnable previous = w.swapSlot(task);  // atomic: shutdownNow may be emptying it
+        if (previous != null) {
+            shared.offer(previous);
+            parking.notifyWork();
+        }
+    }
+
+    @Override
+    Runnable poll(PoolWorker w) {
+        if (w.slotPlain() != null) {
+            Runnable t = w.takeSlot();
+            if (t != null) {
+                if (w.slotRuns < MAX_SLOT_RUNS) {
+                    w.slotRuns++;
+                    return t;
+                }
+                if (shared.isEmpty()) {
+                    return t;                  // nothing to starve
+                }
+                w.slotRuns = 0;
+                shared.offer(t);               // behind the work that waited
+                parking.notifyWork();
+                return shared.poll();          // null only if peers took it all meanwhile
+            }
+        }
+        w.slotRuns = 0;
+        return shared.poll();
+    }
+
+    /** Only the shared queue: {@code w} asks when its own slot is empty. */
+    @Override
+    boolean hasWorkFor(PoolWorker w) {
+        return !shared.isEmpty();
+    }
+
+    @Override
+    boolean hasAnyTask() {
+        if (!shared.isEmpty()) {
+            return true;
+        }
+        for (PoolWorker w : workers) {
+            if (w.slotOccupied()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    @Override
+    void drainQueued(List<Runnable> out) {
+        shared.drain(out::add);
+        for (PoolWorker w : workers) {
+            Runnable t = w.takeSlot();
+            if (t != null) {
+                out.add(t);
+            }
+        }
+    }
+
+    @Override
+    long queuedCount() {
+        long n = shared.size();
+        for (PoolWorker w : workers) {
+            if (w.slotOccupied()) {
+                n++;
+            }
+        }
+        return n;
+    }
+
+    /** A task on {@code w} is about to block: let another worker run its slot task. */
+    @Override
+    void beforeBlocking(PoolWorker w) {
+        Runnable t = w.takeSlot();
+        if (t != null) {
+            shared.offer(t);
+            parking.notifyWork();
+        }
+    }
+
+    /** Configures a {@link WorkSharingPool}; the shared settings are described on each setter. */
+    public static final class Builder extends PoolBuilder<Builder> {
+        private Builder() {
+        }
+
+        /** Starts the workers and returns the pool. */
+        public WorkSharingPool build() {
+            return new WorkSharingPool(this);
+        }
+    }
+}
