@@ -215,8 +215,11 @@ final class ActorCell<A> extends ActorCellConsumerFields<A> implements ActorRef<
                 A a = actor;
                 if (a == null) {
                     e.reject(this);
-                } else if (e.deliver(a, this)) {
-                    processed++;
+                } else {
+                    if (!(e instanceof Envelope.Stop)) {
+                        processed++;            // before delivery: an answered ask is already counted
+                    }
+                    e.deliver(a, this);
                 }
                 if (--budget > 0) {
                     continue;

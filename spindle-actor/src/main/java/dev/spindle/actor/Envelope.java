@@ -46,11 +46,8 @@ abstract class Envelope {
         NEXT.set(this, n);
     }
 
-    /**
-     * Runs the message on {@code actor}, on the actor's thread. Never throws. Returns whether
-     * it counts as a processed message.
-     */
-    abstract boolean deliver(Object actor, ActorCell<?> cell);
+    /** Runs the message on {@code actor}, on the actor's thread. Never throws. */
+    abstract void deliver(Object actor, ActorCell<?> cell);
 
     /** The actor will not process this message: count it as a dead letter, fail its future. */
     abstract void reject(ActorCell<?> cell);
@@ -65,7 +62,7 @@ abstract class Envelope {
         }
 
         @Override
-        boolean deliver(Object actor, ActorCell<?> cell) {
+        void deliver(Object actor, ActorCell<?> cell) {
             Consumer<Object> m = message;
             message = null;                 // the envelope stays the queue's head until the next poll
             try {
@@ -73,7 +70,6 @@ abstract class Envelope {
             } catch (Throwable t) {
                 cell.reportFailure(t);
             }
-            return true;
         }
 
         @Override
@@ -95,7 +91,7 @@ abstract class Envelope {
         }
 
         @Override
-        boolean deliver(Object actor, ActorCell<?> cell) {
+        void deliver(Object actor, ActorCell<?> cell) {
             Function<Object, ?> f = function;
             CompletableFuture<Object> result = future;
             function = null;
@@ -105,10 +101,9 @@ abstract class Envelope {
                 value = f.apply(actor);
             } catch (Throwable t) {
                 result.completeExceptionally(t);
-                return true;
+                return;
             }
             result.complete(value);
-            return true;
         }
 
         @Override
@@ -124,9 +119,8 @@ abstract class Envelope {
     /** A {@code stop}: ends the actor once the messages before it are processed. */
     static final class Stop extends Envelope {
         @Override
-        boolean deliver(Object actor, ActorCell<?> cell) {
+        void deliver(Object actor, ActorCell<?> cell) {
             cell.markEnded(ActorCell.STOPPED, null);
-            return false;
         }
 
         @Override

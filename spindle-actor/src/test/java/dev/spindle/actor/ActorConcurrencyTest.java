@@ -332,6 +332,45 @@ class ActorConcurrencyTest {
         }
     }
 
+    /**
+     * Each message arrives while the actor is finishing the previous one (the ask's future
+     * completes inside the activation), which is exactly when a deactivating actor could miss
+     * it. A lost wake-up leaves a future incomplete and fails the bounded wait.
+     */
+    @Test
+    void noWakeUpIsLostWhenMessagesArriveWhileTheActorDeactivates() throws Exception {
+        try (WorkStealingPool pool = WorkStealingPool.builder().workers(2).build();
+             ActorSystem system = ActorSystem.create(pool)) {
+            ActorRef<long[]> counter = system.spawn(() -> new long[1]);
+            for (int i = 0; i < 50_000; i++) {
+                long n = counter.ask(c -> ++c[0]).get(10, TimeUnit.SECONDS);
+                assertThat(n).isEqualTo(i + 1);
+            }
+            // and between actors: a ball bounced 100,000 times, each hop a tell from a worker
+            CompletableFuture<Integer> done = new CompletableFuture<>();
+            ActorRef<int[]>[] players = newPlayers(system);
+            players[0].tell(p -> bounce(players, 0, 0, 100_000, done));
+            assertThat(done.get(30, TimeUnit.SECONDS)).isEqualTo(100_000);
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private static ActorRef<int[]>[] newPlayers(ActorSystem system) {
+        return new ActorRef[] {system.spawn(() -> new int[1]), system.spawn(() -> new int[1])};
+    }
+
+    private static void bounce(ActorRef<int[]>[] players, int at, int hop, int hops, CompletableFuture<Integer> done) {
+        if (hop == hops) {
+            done.complete(hop);
+            return;
+        }
+        int other = 1 - at;
+        players[other].tell(p -> {
+            p[0]++;
+            bounce(players, other, hop + 1, hops, done);
+        });
+    }
+
     /** Asks another actor and continues on itself when the answer arrives. */
     static final class Asker {
         private final ActorRef<Asker> self;

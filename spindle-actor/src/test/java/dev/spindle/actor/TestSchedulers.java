@@ -104,14 +104,19 @@ final class TestSchedulers {
         }
 
         @Override
-        public void close() throws InterruptedException {
+        public void close() {
             for (ExecutorService e : executors) {
                 e.shutdown();
             }
-            for (ExecutorService e : executors) {
-                if (!e.awaitTermination(30, TimeUnit.SECONDS)) {
-                    fail("executor did not terminate");
+            try {
+                for (ExecutorService e : executors) {
+                    if (!e.awaitTermination(30, TimeUnit.SECONDS)) {
+                        fail("executor did not terminate");
+                    }
                 }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                fail("interrupted while closing");
             }
         }
     }
