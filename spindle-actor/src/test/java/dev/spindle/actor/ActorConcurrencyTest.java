@@ -356,7 +356,7 @@ class ActorConcurrencyTest {
 
     @SuppressWarnings("unchecked")
     private static ActorRef<int[]>[] newPlayers(ActorSystem system) {
-        return new ActorRef[] {system.spawn(() -> new int[1]), system.spawn(() -> new int[1])};
+        return (ActorRef<int[]>[]) new ActorRef<?>[] {system.spawn(() -> new int[1]), system.spawn(() -> new int[1])};
     }
 
     private static void bounce(ActorRef<int[]>[] players, int at, int hop, int hops, CompletableFuture<Integer> done) {
