@@ -22,8 +22,8 @@ public interface FailureHandler {
     void onFailure(ActorRef<?> actor, Throwable failure);
 
     /**
-     * The default handler: prints the actor's name, its system's name and the stack trace to
-     * {@link System#err}.
+     * The default handler: prints the actor's name and the stack trace to {@link System#err}.
+     * (Chosen over the thread's uncaught-exception handler because it names the actor.)
      */
     static FailureHandler printing() {
         return (actor, failure) -> {
