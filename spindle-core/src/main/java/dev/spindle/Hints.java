@@ -11,8 +11,9 @@ import java.util.OptionalInt;
  *
  * <p>Hints are advice, not commands: a scheduler uses the hints it has a use for and ignores
  * the rest. A {@code PriorityPool} reads {@link #priority()}, a {@code SchedulerUnion} reads
- * {@link #schedulerIndex()}, a {@code PinnedPool} reads {@link #workerIndex()}; a
- * {@code WorkStealingPool} ignores all three.
+ * {@link #schedulerIndex()}, a {@code PinnedPool} reads {@link #workerIndex()}; schedulers
+ * that run a worker's own submissions first ({@code WorkStealingPool}, {@code WorkSharingPool})
+ * read {@link #yielding()}.
  *
  * <p>Instances are immutable and compare by value. Build one once and reuse it: the
  * {@code with...} methods return a new instance and leave the receiver alone.
@@ -26,18 +27,20 @@ import java.util.OptionalInt;
  */
 public final class Hints {
 
-    /** Priority 0, scheduler index 0, no worker preference. */
-    public static final Hints DEFAULT = new Hints(0, 0, -1);
+    /** Priority 0, scheduler index 0, no worker preference, not yielding. */
+    public static final Hints DEFAULT = new Hints(0, 0, -1, false);
 
     private final int priority;
     private final int schedulerIndex;
     /** The preferred worker, or -1 for none. */
     private final int workerIndex;
+    private final boolean yielding;
 
-    private Hints(int priority, int schedulerIndex, int workerIndex) {
+    private Hints(int priority, int schedulerIndex, int workerIndex, boolean yielding) {
         this.priority = priority;
         this.schedulerIndex = schedulerIndex;
         this.workerIndex = workerIndex;
+        this.yielding = yielding;
     }
 
     /** Hints with the given priority and defaults otherwise; smaller is more urgent. */
@@ -70,7 +73,7 @@ public final class Hints {
 
     /** A copy with {@code priority} (smaller is more urgent). */
     public Hints withPriority(int priority) {
-        return priority == this.priority ? this : new Hints(priority, schedulerIndex, workerIndex);
+        return priority == this.priority ? this : new Hints(priority, schedulerIndex, workerIndex, yielding);
     }
 
     /**
@@ -83,7 +86,7 @@ public final class Hints {
             throw new IllegalArgumentException("schedulerIndex must be >= 0, was " + schedulerIndex);
         }
         return schedulerIndex == this.schedulerIndex
-                ? this : new Hints(priority, schedulerIndex, workerIndex);
+                ? this : new Hints(priority, schedulerIndex, workerIndex, yielding);
     }
 
     /**
@@ -96,12 +99,28 @@ public final class Hints {
         if (workerIndex < 0) {
             throw new IllegalArgumentException("workerIndex must be >= 0, was " + workerIndex);
         }
-        return workerIndex == this.workerIndex ? this : new Hints(priority, schedulerIndex, workerIndex);
+        return workerIndex == this.workerIndex ? this : new Hints(priority, schedulerIndex, workerIndex, yielding);
+    }
+
+    /**
+     * Whether the task is work given back by a task that has had its turn (an actor that used
+     * up its messages per activation, a loop that yields), and should wait behind work already
+     * queued. Schedulers that run a worker's own submissions next, newest first, queue a
+     * yielding task behind other work instead, so that it cannot take the thread straight back.
+     * The default is {@code false}.
+     */
+    public boolean yielding() {
+        return yielding;
+    }
+
+    /** A copy with {@link #yielding()} set to {@code yielding}. */
+    public Hints withYielding(boolean yielding) {
+        return yielding == this.yielding ? this : new Hints(priority, schedulerIndex, workerIndex, yielding);
     }
 
     /** A copy with no worker preference. */
     public Hints withoutWorkerIndex() {
-        return workerIndex < 0 ? this : new Hints(priority, schedulerIndex, -1);
+        return workerIndex < 0 ? this : new Hints(priority, schedulerIndex, -1, yielding);
     }
 
     @Override
@@ -109,17 +128,19 @@ public final class Hints {
         return o instanceof Hints h
                 && h.priority == priority
                 && h.schedulerIndex == schedulerIndex
-                && h.workerIndex == workerIndex;
+                && h.workerIndex == workerIndex
+                && h.yielding == yielding;
     }
 
     @Override
     public int hashCode() {
-        return (priority * 31 + schedulerIndex) * 31 + workerIndex;
+        return ((priority * 31 + schedulerIndex) * 31 + workerIndex) * 2 + (yielding ? 1 : 0);
     }
 
     @Override
     public String toString() {
         return "Hints[priority=" + priority + ", schedulerIndex=" + schedulerIndex
-                + ", workerIndex=" + (workerIndex < 0 ? "none" : Integer.toString(workerIndex)) + "]";
+                + ", workerIndex=" + (workerIndex < 0 ? "none" : Integer.toString(workerIndex))
+                + (yielding ? ", yielding" : "") + "]";
     }
 }

@@ -44,6 +44,18 @@ class HintsTest {
     }
 
     @Test
+    void yieldingIsAPartOfTheValue() {
+        assertThat(Hints.DEFAULT.yielding()).isFalse();
+        Hints y = Hints.ofPriority(2).withYielding(true);
+        assertThat(y.yielding()).isTrue();
+        assertThat(y.priority()).isEqualTo(2);
+        assertThat(y).isNotEqualTo(Hints.ofPriority(2));
+        assertThat(y.withYielding(false)).isEqualTo(Hints.ofPriority(2));
+        assertThat(y.withWorkerIndex(1).withoutWorkerIndex().yielding()).isTrue();
+        assertThat(y.toString()).contains("yielding");
+    }
+
+    @Test
     void rejectsNegativeIndices() {
         assertThatThrownBy(() -> Hints.DEFAULT.withSchedulerIndex(-1))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("schedulerIndex");

@@ -35,7 +35,8 @@ import java.util.concurrent.RejectedExecutionException;
  *       task nobody else needs to run.</li>
  * </ul>
  *
- * <p>{@link Hints} are ignored: tasks are neither ordered nor placed by them.
+ * <p>{@link Hints} are ignored, except {@link Hints#yielding()}: a yielding task from a
+ * worker goes to the shared queue's tail rather than the slot.
  *
  * <h2>The worker loop and its two guarantees</h2>
  *
@@ -131,14 +132,24 @@ public final class WorkSharingPool extends AbstractPool {
     }
 
     /**
-     * As {@link #execute(Runnable)}; this pool ignores hints.
+     * As {@link #execute(Runnable)}, except that a {@linkplain Hints#yielding() yielding} task
+     * submitted by a worker goes to the tail of the shared queue instead of the worker's slot,
+     * so it runs after the work already waiting. Other hints are ignored.
      *
+     * @throws RejectedExecutionException if the pool is shut down (for callers outside it) or
+     *     stopped
      * @throws NullPointerException if {@code task} or {@code hints} is null
      */
     @Override
     public void execute(Runnable task, Hints hints) {
         Objects.requireNonNull(task, "task");
         Objects.requireNonNull(hints, "hints");
+        if (hints.yielding() && currentWorker() != null) {
+            rejectIfStopped();
+            shared.offer(task);                // the stop phase runs it if STOP races in
+            parking.notifyWork();
+            return;
+        }
         execute(task);
     }
 

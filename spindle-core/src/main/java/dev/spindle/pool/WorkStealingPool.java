@@ -3,6 +3,7 @@
  */
 package dev.spindle.pool;
 
+import dev.spindle.Hints;
 import dev.spindle.Scheduler;
 import dev.spindle.Task;
 import dev.spindle.internal.BlockingSupport;
@@ -190,6 +191,34 @@ public final class WorkStealingPool extends AbstractExecutorService implements S
     @Override
     public void execute(Runnable task) {
         Objects.requireNonNull(task, "task");
+        schedule(task);
+    }
+
+    /**
+     * As {@link #execute(Runnable)}, except that a {@linkplain Hints#yielding() yielding} task
+     * submitted by a worker of this pool goes to the shared injector instead of that worker's
+     * deque, where it would be the next task popped: it waits behind the worker's other tasks
+     * (and is taken by an idle peer meanwhile). Other hints are ignored.
+     *
+     * @throws RejectedExecutionException if the pool is shut down (for callers outside it) or
+     *     stopped
+     * @throws NullPointerException if {@code task} or {@code hints} is null
+     */
+    @Override
+    public void execute(Runnable task, Hints hints) {
+        Objects.requireNonNull(task, "task");
+        Objects.requireNonNull(hints, "hints");
+        if (hints.yielding()) {
+            Worker w = currentWorker();
+            if (w != null) {
+                if (runState >= STOP) {
+                    throw new RejectedExecutionException("pool " + name + " is stopped");
+                }
+                injector.offer(task);          // drained by shutdownNow, or by drainOwnAfterStop
+                idle.notifyWork();
+                return;
+            }
+        }
         schedule(task);
     }
 

@@ -1,0 +1,508 @@
+/*
+ * Copyright 2026 The Spindle Authors. Licensed under the Apache License, Version 2.0.
+ */
+package dev.spindle.actor;
+
+import dev.spindle.Hints;
+import dev.spindle.Scheduler;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
+import java.util.function.Function;
+
+/**
+ * An actor: its reference, its mailbox, and the {@link Runnable} its scheduler runs. One object
+ * per actor (plus the actor object and one stub envelope), so activating an actor allocates
+ * nothing.
+ *
+ * <h2>Mailbox</h2>
+ *
+ * <p>An intrusive multi-producer single-consumer linked queue of {@link Envelope}s (Vyukov's
+ * design). {@code tail} is the last envelope enqueued; {@code head} is the last envelope the
+ * consumer took (initially a stub): the queue is empty exactly when {@code head == tail}.
+ *
+ * <ul>
+ *   <li><b>offer</b> (any thread): {@code prev = xchgTail(e)}, then {@code prev.soNext(e)}. The
+ *       exchange orders producers: the mailbox order is the exchange order, so each sender's
+ *       messages stay in the order it sent them (FIFO per sender). Between the exchange and the
+ *       link the new envelope is enqueued but not yet reachable from {@code head}.
+ *   <li><b>poll</b> (the activation holder only): {@code n = head.lvNext()}; if {@code n} is null
+ *       but {@code head != lvTail()}, a producer is between its exchange and its link, a few
+ *       instructions away, and the consumer spins until the link appears. Then
+ *       {@code head = n}: the envelope just taken becomes the new stub.
+ * </ul>
+ *
+ * <h2>Activation</h2>
+ *
+ * <p>{@code state} is {@code IDLE} or {@code ACTIVE}. Whoever moves it from {@code IDLE} to
+ * {@code ACTIVE} by CAS <em>holds the activation</em>: a producer that did so submits the cell
+ * to the scheduler ({@code scheduler.execute(this, hints)}, with the config's precomputed
+ * {@link Hints}), and the scheduler's thread then holds it while {@link #run()} runs. Only the
+ * holder sets {@code IDLE} again. Hence at most one activation exists at a time, and only its
+ * holder polls the mailbox or touches the actor object.
+ *
+ * <ul>
+ *   <li><b>tell</b>: offer the envelope, then {@code if (lvState() == IDLE && casState(IDLE,
+ *       ACTIVE)) schedule()}. One exchange, and one CAS only when the actor was idle.
+ *   <li><b>run</b>: poll and deliver up to {@code maxMessagesPerActivation} envelopes. If the
+ *       budget is spent and messages remain, submit itself again while still {@code ACTIVE}
+ *       (the scheduler's other tasks, other actors, go first on a FIFO scheduler). When the
+ *       mailbox looks empty: {@code svState(IDLE)}, then look again ({@code head != lvTail()});
+ *       if a message arrived, try {@code casState(IDLE, ACTIVE)} and go on (or resubmit, if the
+ *       budget is spent). A failed CAS means a producer took over the activation.
+ * </ul>
+ *
+ * <p><b>No lost message.</b> A producer does {@code xchgTail} (a volatile read-modify-write)
+ * then {@code lvState}; a deactivating holder does {@code svState(IDLE)} then {@code lvTail}.
+ * All four are volatile accesses, so they are totally ordered: either the producer reads
+ * {@code IDLE} (and activates, or loses the CAS to someone who did), or the holder reads the
+ * producer's tail (and re-activates, or loses the CAS to a producer). The re-check reads
+ * {@code tail} rather than {@code head.next} on purpose: the link is a release store after the
+ * exchange and may still sit in the producer's store buffer, so checking it would lose a
+ * message; checking the tail costs the consumer, at worst, the short spin in poll.
+ *
+ * <p><b>Happens-before between messages.</b> Within an activation, program order. Across
+ * activations: the holder's last action is either {@code svState(IDLE)}, which the next
+ * holder's successful {@code casState(IDLE, ACTIVE)} reads (synchronises-with), followed by
+ * {@code scheduler.execute}, whose task runs after its submission (the {@code Executor}
+ * contract), or a resubmission by the holder itself (again the {@code Executor} contract).
+ * Every message therefore sees the writes of all earlier ones, so the actor's plain fields
+ * need no synchronisation. From sender to actor: the sender's writes precede its exchange and
+ * release-store link, which the consumer's acquiring load of {@code next} reads.
+ *
+ * <h2>Ending</h2>
+ *
+ * <p>{@code lifecycle} leaves {@code RUNNING} once, written by the activation holder: to
+ * {@code STOPPED} when the stop envelope is delivered, to {@code REJECTED} when the scheduler
+ * refuses an activation (it threw, typically because it was shut down), to {@code FAILED} when
+ * the factory failed. After that the actor object is dropped, senders that see the new state
+ * count a dead letter without enqueuing, and envelopes that were enqueued anyway (racing the
+ * change) are rejected by whoever next holds the activation: a later {@link #schedule()} of an
+ * ended actor drains the mailbox on the caller's thread instead of calling the scheduler.
+ * Every message is therefore either delivered or rejected exactly once.
+ *
+ * <h2>Layout</h2>
+ *
+ * <p>Fields sit in three groups, JCTools style, split by class hierarchy with padding between:
+ * read-mostly fields; fields producers write ({@code tail}, {@code state}, {@code size}); fields
+ * only the holder writes ({@code head}, {@code actor}, {@code processed}). A producer's exchange
+ * on {@code tail} thus does not invalidate the line the consumer updates on every message.
+ */
+final class ActorCell<A> extends ActorCellConsumerFields<A> implements ActorRef<A>, Runnable {
+
+    static final int IDLE = 0;
+    static final int ACTIVE = 1;
+
+    static final int RUNNING = 0;
+    static final int STOPPED = 1;
+    static final int REJECTED = 2;
+    static final int FAILED = 3;
+
+    ActorCell(ActorSystem system, Scheduler scheduler, ActorConfig config, String name) {
+        super(system, scheduler, config, name);
+        Envelope stub = new Envelope.Tell(null);
+        head = stub;
+        spTail(stub);
+        spState(ACTIVE);       // the spawning thread holds the activation while the factory runs
+    }
+
+    // ------------------------------------------------------------------ sending
+
+    @Override
+    public void tell(Consumer<? super A> message) {
+        if (message == null) {
+            throw new NullPointerException("message must not be null (actor '" + name + "')");
+        }
+        if (lvLifecycle() != RUNNING) {
+            system.deadLetter();
+            return;
+        }
+        Envelope e = new Envelope.Tell(message);
+        if (capacity != ActorConfig.UNBOUNDED && !tryReserve()) {
+            throw new MailboxFullException(name, capacity);
+        }
+        offer(e);
+    }
+
+    @Override
+    public <R> CompletableFuture<R> ask(Function<? super A, ? extends R> function) {
+        if (function == null) {
+            throw new NullPointerException("function must not be null (actor '" + name + "')");
+        }
+        CompletableFuture<R> result = new CompletableFuture<>();
+        if (lvLifecycle() != RUNNING) {
+            system.deadLetter();
+            result.completeExceptionally(stoppedException());
+        } else if (capacity != ActorConfig.UNBOUNDED && !tryReserve()) {
+            result.completeExceptionally(new MailboxFullException(name, capacity));
+        } else {
+            offer(new Envelope.Ask(function, result));
+        }
+        return result;
+    }
+
+    @Override
+    public CompletableFuture<Void> stop() {
+        if (casStopRequested()) {
+            if (capacity != ActorConfig.UNBOUNDED) {
+                addSize(1);                // the stop envelope ignores the bound but is counted
+            }
+            offer(new Envelope.Stop());
+        }
+        return termination;
+    }
+
+    @Override
+    public boolean isStopped() {
+        return lvLifecycle() != RUNNING;
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    @Override
+    public String toString() {
+        String s = switch (lvLifecycle()) {
+            case RUNNING -> "running";
+            case STOPPED -> "stopped";
+            case REJECTED -> "rejected by its scheduler";
+            default -> "failed to start";
+        };
+        return "ActorRef[" + name + ", " + s + "]";
+    }
+
+    private boolean tryReserve() {
+        if (addSize(1) >= capacity) {
+            addSize(-1);
+            return false;
+        }
+        return true;
+    }
+
+    private void offer(Envelope e) {
+        Envelope prev = xchgTail(e);
+        prev.soNext(e);
+        if (lvState() == IDLE && casState(IDLE, ACTIVE)) {
+            schedule();
+        }
+    }
+
+    // ------------------------------------------------------------------ activation (holder only)
+
+    /** Hands the held activation to the scheduler; an ended actor is drained here instead. */
+    private void schedule() {
+        schedule(hints);
+    }
+
+    /**
+     * Hands the held activation to the scheduler with {@code h}: the config's hints, or their
+     * {@linkplain Hints#yielding() yielding} copy when the actor used up its messages per
+     * activation and must let other work on its worker run first (a work-stealing worker
+     * would otherwise pop it straight back from its own deque).
+     */
+    private void schedule(Hints h) {
+        if (lvLifecycle() != RUNNING) {
+            terminate(REJECTED, null);
+            return;
+        }
+        try {
+            scheduler.execute(this, h);
+        } catch (RuntimeException refused) {  // RejectedExecutionException, or a hint it cannot honour
+            terminate(REJECTED, refused);
+        }
+    }
+
+    /** One activation: at most {@code maxPerActivation} messages. Never throws. */
+    @Override
+    public void run() {
+        int budget = maxPerActivation;
+        for (;;) {
+            Envelope e = poll();
+            if (e != null) {
+                A a = actor;
+                if (a == null) {
+                    e.reject(this);
+                } else {
+                    if (!(e instanceof Envelope.Stop)) {
+                        processed++;            // before delivery: an answered ask is already counted
+                    }
+                    e.deliver(a, this);
+                }
+                if (--budget > 0) {
+                    continue;
+                }
+                if (head != lvTail()) {
+                    schedule(yieldHints);       // yield the thread, keep the activation
+                    return;
+                }
+            }
+            svState(IDLE);
+            if (head == lvTail() || !casState(IDLE, ACTIVE)) {
+                return;
+            }
+            if (budget <= 0) {
+                schedule(yieldHints);
+                return;
+            }
+        }
+    }
+
+    /** Called by spawn once the factory returned: installs the actor and gives up the activation. */
+    void start(A actorObject) {
+        actor = actorObject;
+        svState(IDLE);
+        if (head != lvTail() && casState(IDLE, ACTIVE)) {
+            schedule();
+        }
+    }
+
+    /**
+     * Ends the actor (unless it already ended) and rejects everything in the mailbox, then gives
+     * up the activation the caller holds, looking again for messages that raced in.
+     */
+    void terminate(int how, Throwable cause) {
+        if (lvLifecycle() == RUNNING) {
+            markEnded(how, cause);
+        }
+        for (;;) {
+            Envelope e;
+            while ((e = poll()) != null) {
+                e.reject(this);
+            }
+            svState(IDLE);
+            if (head == lvTail() || !casState(IDLE, ACTIVE)) {
+                return;
+            }
+        }
+    }
+
+    /** Moves the lifecycle out of RUNNING; holder only. */
+    void markEnded(int how, Throwable cause) {
+        actor = null;
+        endCause = cause;
+        svLifecycle(how);
+        if (registered) {
+            system.actorEnded(this, processed);
+        }
+        termination.complete(null);
+    }
+
+    private Envelope poll() {
+        Envelope h = head;
+        Envelope n = h.lvNext();
+        if (n == null) {
+            if (h == lvTail()) {
+                return null;
+            }
+            n = awaitLink(h);
+        }
+        h.spNext(null);
+        head = n;
+        if (capacity != ActorConfig.UNBOUNDED) {
+            addSize(-1);
+        }
+        return n;
+    }
+
+    /** A producer has exchanged the tail but not yet linked its envelope: wait for the link. */
+    private static Envelope awaitLink(Envelope h) {
+        Envelope n;
+        int spins = 0;
+        while ((n = h.lvNext()) == null) {
+            if (++spins < 128) {
+                Thread.onSpinWait();
+            } else {
+                Thread.yield();               // the producer was descheduled mid-offer
+            }
+        }
+        return n;
+    }
+
+    // ------------------------------------------------------------------ helpers
+
+    void reportFailure(Throwable failure) {
+        system.reportFailure(this, failure);
+    }
+
+    ActorStoppedException stoppedException() {
+        int how = lvLifecycle();
+        Throwable cause = endCause;
+        String why = switch (how) {
+            case REJECTED -> "actor '" + name + "' has stopped: its scheduler refused to run it";
+            case FAILED -> "actor '" + name + "' failed to start";
+            default -> "actor '" + name + "' has stopped";
+        };
+        return new ActorStoppedException(name, why, cause);
+    }
+
+    /** Messages delivered so far; racy read for statistics. */
+    long processedCount() {
+        return lpProcessedOpaque();
+    }
+}
+
+/** Fields written once or rarely, read by senders: one group of cache lines. */
+abstract class ActorCellColdFields<A> {
+    private static final VarHandle LIFECYCLE;
+    private static final VarHandle STOP_REQUESTED;
+
+    static {
+        try {
+            MethodHandles.Lookup l = MethodHandles.lookup();
+            LIFECYCLE = l.findVarHandle(ActorCellColdFields.class, "lifecycle", int.class);
+            STOP_REQUESTED = l.findVarHandle(ActorCellColdFields.class, "stopRequested", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    final ActorSystem system;
+    final Scheduler scheduler;
+    final Hints hints;
+    /** {@link #hints} marked as yielding: for a resubmission after a full activation. */
+    final Hints yieldHints;
+    final String name;
+    final int maxPerActivation;
+    final int capacity;
+    /** Completes when the lifecycle leaves RUNNING. */
+    final CompletableFuture<Void> termination = new CompletableFuture<>();
+    /** RUNNING, STOPPED, REJECTED or FAILED; written once, by the activation holder. */
+    private int lifecycle;
+    private int stopRequested;
+    /** Why the actor ended, if not by stop; published by the lifecycle store. */
+    Throwable endCause;
+    /** Whether spawn registered the actor with its system; set before the first activation. */
+    boolean registered;
+
+    ActorCellColdFields(ActorSystem system, Scheduler scheduler, ActorConfig config, String name) {
+        this.system = system;
+        this.scheduler = scheduler;
+        this.hints = config.hints();
+        this.yieldHints = hints.withYielding(true);
+        this.name = name;
+        this.maxPerActivation = config.maxMessagesPerActivation();
+        this.capacity = config.mailboxCapacity();
+    }
+
+    final int lvLifecycle() {
+        return (int) LIFECYCLE.getVolatile(this);
+    }
+
+    final void svLifecycle(int v) {
+        LIFECYCLE.setVolatile(this, v);
+    }
+
+    final boolean casStopRequested() {
+        return STOP_REQUESTED.compareAndSet(this, 0, 1);
+    }
+}
+
+@SuppressWarnings("unused")
+abstract class ActorCellPad1<A> extends ActorCellColdFields<A> {
+    long p01, p02, p03, p04, p05, p06, p07, p08;
+
+    ActorCellPad1(ActorSystem system, Scheduler scheduler, ActorConfig config, String name) {
+        super(system, scheduler, config, name);
+    }
+}
+
+/** Fields that senders write: the mailbox tail, the activation state, the bounded size. */
+abstract class ActorCellProducerFields<A> extends ActorCellPad1<A> {
+    private static final VarHandle TAIL;
+    private static final VarHandle STATE;
+    private static final VarHandle SIZE;
+
+    static {
+        try {
+            MethodHandles.Lookup l = MethodHandles.lookup();
+            TAIL = l.findVarHandle(ActorCellProducerFields.class, "tail", Envelope.class);
+            STATE = l.findVarHandle(ActorCellProducerFields.class, "state", int.class);
+            SIZE = l.findVarHandle(ActorCellProducerFields.class, "size", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    private Envelope tail;
+    private int state;
+    /** Messages in a bounded mailbox; unused when unbounded. */
+    private int size;
+
+    ActorCellProducerFields(ActorSystem system, Scheduler scheduler, ActorConfig config, String name) {
+        super(system, scheduler, config, name);
+    }
+
+    final Envelope lvTail() {
+        return (Envelope) TAIL.getVolatile(this);
+    }
+
+    final void spTail(Envelope e) {
+        TAIL.set(this, e);
+    }
+
+    final Envelope xchgTail(Envelope e) {
+        return (Envelope) TAIL.getAndSet(this, e);
+    }
+
+    final int lvState() {
+        return (int) STATE.getVolatile(this);
+    }
+
+    final void spState(int v) {
+        STATE.set(this, v);
+    }
+
+    final void svState(int v) {
+        STATE.setVolatile(this, v);
+    }
+
+    final boolean casState(int expect, int update) {
+        return STATE.compareAndSet(this, expect, update);
+    }
+
+    /** Adds {@code delta} to the bounded size; returns the previous value. */
+    final int addSize(int delta) {
+        return (int) SIZE.getAndAdd(this, delta);
+    }
+}
+
+@SuppressWarnings("unused")
+abstract class ActorCellPad2<A> extends ActorCellProducerFields<A> {
+    long p11, p12, p13, p14, p15, p16, p17, p18;
+
+    ActorCellPad2(ActorSystem system, Scheduler scheduler, ActorConfig config, String name) {
+        super(system, scheduler, config, name);
+    }
+}
+
+/** Fields only the activation holder touches, on every message. */
+abstract class ActorCellConsumerFields<A> extends ActorCellPad2<A> {
+    private static final VarHandle PROCESSED;
+
+    static {
+        try {
+            PROCESSED = MethodHandles.lookup()
+                    .findVarHandle(ActorCellConsumerFields.class, "processed", long.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    /** The last envelope taken: the queue's stub. */
+    Envelope head;
+    /** The actor object; null before start and after the actor ended. */
+    A actor;
+    /** Messages delivered; written by the holder, read racily by statistics. */
+    long processed;
+
+    ActorCellConsumerFields(ActorSystem system, Scheduler scheduler, ActorConfig config, String name) {
+        super(system, scheduler, config, name);
+    }
+
+    final long lpProcessedOpaque() {
+        return (long) PROCESSED.getOpaque(this);
+    }
+}

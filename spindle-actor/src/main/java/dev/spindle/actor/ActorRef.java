@@ -1,0 +1,105 @@
+/*
+ * Copyright 2026 The Spindle Authors. Licensed under the Apache License, Version 2.0.
+ */
+package dev.spindle.actor;
+
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
+import java.util.function.Function;
+
+/**
+ * The handle of an actor: the only way to reach the object an {@link ActorSystem} wraps. Every
+ * method is thread-safe and never blocks.
+ *
+ * <p>A message is a lambda run on the actor object. The system runs an actor's messages one at
+ * a time, in the order each sender sent them, each seeing everything the previous ones wrote,
+ * so the actor's own fields need no synchronisation.
+ *
+ * <pre>{@code
+ * final class Counter {
+ *     private long count;                       // plain field: only the actor touches it
+ *     void add(long n) { count += n; }
+ *     long get() { return count; }
+ * }
+ *
+ * try (ActorSystem system = ActorSystem.create()) {
+ *     ActorRef<Counter> counter = system.spawn(Counter::new);
+ *     counter.tell(c -> c.add(5));                              // fire and forget
+ *     long n = counter.ask(Counter::get).join();                // 5: the ask runs after the tell
+ *     counter.stop();
+ * }
+ * }</pre>
+ *
+ * <p>Do not block an actor's thread on another actor's future (and never on its own): compose
+ * instead, and get back onto the actor with a {@code tell} to its own reference, which
+ * {@link ActorSystem#spawn(Function)} hands to the factory:
+ *
+ * <pre>{@code
+ * final class Asker {
+ *     private final ActorRef<Asker> self;
+ *     private final ActorRef<Counter> counter;
+ *     private long last;
+ *     Asker(ActorRef<Asker> self, ActorRef<Counter> counter) { this.self = self; this.counter = counter; }
+ *
+ *     void refresh() {                          // runs on the asker; returns at once
+ *         counter.ask(Counter::get).thenAccept(n -> self.tell(a -> a.last = n));
+ *     }
+ * }
+ * ActorRef<Asker> asker = system.spawn(self -> new Asker(self, counter));
+ * }</pre>
+ *
+ * <p>Instances compare by identity. The only implementation is the system's own.
+ *
+ * @param <A> the class of the actor object
+ */
+public sealed interface ActorRef<A> permits ActorCell {
+
+    /**
+     * Sends {@code message} to the actor: it will run on the actor object once, after the
+     * messages this thread sent before, unless the actor stops first. An exception it throws goes
+     * to the system's {@link FailureHandler}; the actor goes on. A message to a stopped actor is
+     * counted as a dead letter ({@link ActorSystemStats#deadLetters()}) and dropped.
+     *
+     * <p>Costs one atomic exchange and, if the actor was idle, one compare-and-set and one
+     * {@link dev.spindle.Scheduler#execute(Runnable, dev.spindle.Hints) execute}; allocates one
+     * envelope.
+     *
+     * @throws MailboxFullException if the actor's mailbox is bounded and full (the message is
+     *     dropped and not counted)
+     * @throws NullPointerException if {@code message} is null
+     */
+    void tell(Consumer<? super A> message);
+
+    /**
+     * Sends {@code function} to the actor and returns a future of its result. The future
+     * completes on the actor's thread, so dependent stages added with non-async methods run
+     * there: keep them short (a {@code tell} back to the asking actor is the intended use).
+     *
+     * <p>The future fails with what {@code function} throws (the actor goes on, and the failure
+     * handler is not called); with {@link ActorStoppedException} if the actor stops before the
+     * message is processed, or had stopped; with {@link MailboxFullException} if the bounded
+     * mailbox is full.
+     *
+     * @throws NullPointerException if {@code function} is null
+     */
+    <R> CompletableFuture<R> ask(Function<? super A, ? extends R> function);
+
+    /**
+     * Asks the actor to stop. The stop is a message like any other: messages enqueued before it
+     * are processed, and once it is processed the actor drops its object and every later message
+     * is a dead letter (asks fail with {@link ActorStoppedException}). Idempotent; never blocks.
+     *
+     * @return a future that completes when the actor has stopped (the same future on every call);
+     *     it completes normally also when the actor ended because its scheduler rejected it
+     */
+    CompletableFuture<Void> stop();
+
+    /**
+     * Whether the actor has stopped: its stop was processed, its scheduler rejected it, or its
+     * factory failed. {@link #stop()} returns before this becomes true.
+     */
+    boolean isStopped();
+
+    /** The actor's name, from its {@link ActorConfig} or numbered by the system. */
+    String name();
+}

@@ -1,0 +1,367 @@
+/*
+ * Copyright 2026 The Spindle Authors. Licensed under the Apache License, Version 2.0.
+ */
+package dev.spindle.actor;
+
+import dev.spindle.Scheduler;
+import dev.spindle.pool.WorkSharingPool;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Function;
+import java.util.function.Supplier;
+
+/**
+ * Creates actors and runs them on one {@link Scheduler}.
+ *
+ * <p>An actor is a plain object that the system wraps: it is reached only through its
+ * {@link ActorRef}, which sends it messages (lambdas run on the object) that it processes one at
+ * a time. See {@link ActorRef} for the guarantees.
+ *
+ * <pre>{@code
+ * final class Greeter {
+ *     private int greeted;
+ *     String greet(String who) { greeted++; return "hello " + who + " #" + greeted; }
+ * }
+ *
+ * try (ActorSystem system = ActorSystem.create()) {            // owns a pool sized to the cores
+ *     ActorRef<Greeter> greeter = system.spawn(Greeter::new);
+ *     greeter.tell(g -> g.greet("tell"));                       // result ignored
+ *     System.out.println(greeter.ask(g -> g.greet("ask")).join()); // hello ask #2
+ * }                                                             // stops the actors, closes the pool
+ * }</pre>
+ *
+ * <h2>Schedulers</h2>
+ *
+ * <p>{@link #create()} creates a default scheduler with one worker per core, which the system
+ * owns and closes. {@link #create(Scheduler)} and {@link Builder#scheduler(Scheduler)} run the
+ * actors on a scheduler the caller owns: the system never shuts it down, and the caller closes
+ * it after closing the system. Each activation is submitted with
+ * {@link Scheduler#execute(Runnable, dev.spindle.Hints)} and the actor's
+ * {@linkplain ActorConfig#hints() hints}, so priority and scheduler-union placement work on
+ * schedulers that read them.
+ *
+ * <p>If the scheduler refuses an activation (it throws, typically
+ * {@link java.util.concurrent.RejectedExecutionException} because it was shut down under the
+ * system), that actor ends: its pending and later asks fail with {@link ActorStoppedException}
+ * whose cause is the scheduler's exception, and its pending and later tells are dead letters.
+ * A scheduler that accepts an activation must run it: tasks discarded by
+ * {@code shutdownNow()} leave their actors' pending asks incomplete, unless the caller runs
+ * the returned tasks.
+ *
+ * <h2>Failures</h2>
+ *
+ * <p>An exception thrown by a {@code tell} message goes to the {@link FailureHandler} (by
+ * default {@link FailureHandler#printing()}, which prints the actor's name and the stack trace
+ * to {@code System.err}); one thrown by an {@code ask} function fails that future. The actor
+ * goes on in both cases. A factory that throws or returns {@code null} makes
+ * {@link #spawn(Supplier) spawn} throw {@link ActorCreationException}.
+ *
+ * <h2>Closing</h2>
+ *
+ * <p>{@link #close()} refuses further spawns and stops every live actor with
+ * {@link ActorRef#stop()}: messages already in a mailbox are processed, later ones are dead
+ * letters (later asks fail with {@link ActorStoppedException}). If the system owns its
+ * scheduler it then closes it, which waits until every actor has processed its stop; with a
+ * caller-owned scheduler {@code close()} does not wait, and {@code ref.stop().join()} waits for
+ * one actor.
+ */
+public final class ActorSystem implements AutoCloseable {
+
+    private static final AtomicInteger SYSTEM_SEQ = new AtomicInteger();
+
+    private final String name;
+    private final Scheduler scheduler;
+    private final boolean ownsScheduler;
+    private final FailureHandler failureHandler;
+
+    private final Set<ActorCell<?>> actors = ConcurrentHashMap.newKeySet();
+    private final AtomicInteger liveActors = new AtomicInteger();
+    private final AtomicLong actorSeq = new AtomicLong();
+    private final LongAdder deadLetters = new LongAdder();
+    /** Messages processed by actors that have ended. */
+    private final LongAdder endedProcessed = new LongAdder();
+    private volatile boolean closed;
+    private final Object closeLock = new Object();
+
+    private ActorSystem(Builder b) {
+        this.name = b.name != null ? b.name : "actors-" + SYSTEM_SEQ.incrementAndGet();
+        this.ownsScheduler = b.scheduler == null;
+        this.scheduler = ownsScheduler ? defaultScheduler() : b.scheduler;
+        this.failureHandler = b.failureHandler;
+    }
+
+    /** The scheduler of {@link #create()}: one worker per core. Owned and closed by the system. */
+    private static Scheduler defaultScheduler() {
+        return WorkSharingPool.builder().name("spindle-actors").build();
+    }
+
+    /** A system on a default scheduler with one worker per core, which it owns and closes. */
+    public static ActorSystem create() {
+        return builder().build();
+    }
+
+    /**
+     * A system on {@code scheduler}, which the caller owns: the system never shuts it down, and
+     * the caller closes it after closing the system.
+     *
+     * @throws NullPointerException if {@code scheduler} is null
+     */
+    public static ActorSystem create(Scheduler scheduler) {
+        return builder().scheduler(scheduler).build();
+    }
+
+    /** A builder for a system with a name, a scheduler or a failure handler of your choice. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    // ------------------------------------------------------------------ spawning
+
+    /**
+     * Creates an actor from {@code factory} with {@link ActorConfig#DEFAULT}. The factory runs
+     * once, on the calling thread, before this method returns.
+     *
+     * @throws ActorCreationException if the factory throws or returns null
+     * @throws IllegalStateException if the system is closed
+     * @throws NullPointerException if {@code factory} is null
+     */
+    public <A> ActorRef<A> spawn(Supplier<? extends A> factory) {
+        return spawn(factory, ActorConfig.DEFAULT);
+    }
+
+    /**
+     * Creates an actor from {@code factory} with {@code config}. The factory runs once, on the
+     * calling thread, before this method returns.
+     *
+     * @throws ActorCreationException if the factory throws or returns null
+     * @throws IllegalStateException if the system is closed
+     * @throws NullPointerException if an argument is null
+     */
+    public <A> ActorRef<A> spawn(Supplier<? extends A> factory, ActorConfig config) {
+        Objects.requireNonNull(factory, "factory");
+        return spawnCell(self -> factory.get(), config);
+    }
+
+    /**
+     * Creates an actor whose factory receives the actor's own reference, so the actor can send
+     * messages to itself, typically to come back onto its own thread when a future completes:
+     *
+     * <pre>{@code
+     * ActorRef<Pinger> pinger = system.spawn(self -> new Pinger(self, ponger));
+     * // in Pinger:  ponger.ask(Ponger::pong).thenAccept(r -> self.tell(p -> p.onPong(r)));
+     * }</pre>
+     *
+     * <p>Write it where the target type fixes {@code A} (an assignment as above, or
+     * {@code system.<Pinger>spawn(...)}). Messages the factory sends to the reference are
+     * processed once the factory has returned.
+     *
+     * @throws ActorCreationException if the factory throws or returns null
+     * @throws IllegalStateException if the system is closed
+     * @throws NullPointerException if {@code factory} is null
+     */
+    public <A> ActorRef<A> spawn(Function<? super ActorRef<A>, ? extends A> factory) {
+        return spawn(factory, ActorConfig.DEFAULT);
+    }
+
+    /**
+     * As {@link #spawn(Function)}, with {@code config}.
+     *
+     * @throws ActorCreationException if the factory throws or returns null
+     * @throws IllegalStateException if the system is closed
+     * @throws NullPointerException if an argument is null
+     */
+    public <A> ActorRef<A> spawn(Function<? super ActorRef<A>, ? extends A> factory, ActorConfig config) {
+        Objects.requireNonNull(factory, "factory");
+        return spawnCell(factory, config);
+    }
+
+    private <A> ActorRef<A> spawnCell(Function<? super ActorRef<A>, ? extends A> factory, ActorConfig config) {
+        Objects.requireNonNull(config, "config");
+        ensureOpen();
+        String actorName = config.name() != null ? config.name() : "actor-" + actorSeq.incrementAndGet();
+        ActorCell<A> cell = new ActorCell<>(this, scheduler, config, actorName);
+        A actor;
+        try {
+            actor = factory.apply(cell);
+        } catch (Throwable t) {
+            ActorCreationException failure = new ActorCreationException(actorName,
+                    "factory of actor '" + actorName + "' threw " + t, t);
+            cell.terminate(ActorCell.FAILED, t);
+            throw failure;
+        }
+        if (actor == null) {
+            ActorCreationException failure = new ActorCreationException(actorName,
+                    "factory of actor '" + actorName + "' returned null", null);
+            cell.terminate(ActorCell.FAILED, failure);
+            throw failure;
+        }
+        cell.registered = true;
+        liveActors.incrementAndGet();
+        actors.add(cell);
+        cell.start(actor);
+        if (closed) {                // close() may have missed the actor: stop it ourselves
+            cell.stop();
+            throw new IllegalStateException("actor system '" + name + "' is closed");
+        }
+        return cell;
+    }
+
+    private void ensureOpen() {
+        if (closed) {
+            throw new IllegalStateException("actor system '" + name + "' is closed");
+        }
+    }
+
+    // ------------------------------------------------------------------ callbacks from actors
+
+    void deadLetter() {
+        deadLetters.increment();
+    }
+
+    void actorEnded(ActorCell<?> cell, long processed) {
+        actors.remove(cell);
+        endedProcessed.add(processed);
+        liveActors.decrementAndGet();
+    }
+
+    void reportFailure(ActorCell<?> cell, Throwable failure) {
+        try {
+            failureHandler.onFailure(cell, failure);
+        } catch (Throwable ignored) {
+            // a failing handler must not take the actor down with it
+        }
+    }
+
+    // ------------------------------------------------------------------ state
+
+    /**
+     * A snapshot of the counters: messages processed, dead letters, live actors. Exact once
+     * no message is in flight.
+     */
+    public ActorSystemStats stats() {
+        long processed = endedProcessed.sum();
+        for (ActorCell<?> cell : actors) {
+            processed += cell.processedCount();
+        }
+        return new ActorSystemStats(processed, deadLetters.sum(), liveActors.get());
+    }
+
+    /** The system's name. */
+    public String name() {
+        return name;
+    }
+
+    /** The scheduler the actors run on. */
+    public Scheduler scheduler() {
+        return scheduler;
+    }
+
+    /** Whether the scheduler was created by the system, which closes it in {@link #close()}. */
+    public boolean ownsScheduler() {
+        return ownsScheduler;
+    }
+
+    /** Whether {@link #close()} was called. */
+    public boolean isClosed() {
+        return closed;
+    }
+
+    /**
+     * Stops every live actor (messages already enqueued are processed first) and refuses
+     * further spawns; then, if the system owns its scheduler, closes it, which waits for the
+     * actors to finish (called from an actor's thread it only shuts the scheduler down). With
+     * a caller-owned scheduler it returns without waiting. Idempotent.
+     */
+    @Override
+    public void close() {
+        synchronized (closeLock) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+        }
+        for (ActorCell<?> cell : actors) {
+            cell.stop();
+        }
+        if (ownsScheduler) {
+            closeScheduler(scheduler);
+        }
+    }
+
+    private static void closeScheduler(Scheduler s) {
+        try {
+            if (s instanceof AutoCloseable c) {
+                c.close();
+            } else if (s instanceof ExecutorService es) {
+                es.shutdown();
+                while (!es.awaitTermination(1, TimeUnit.DAYS)) {
+                    Thread.onSpinWait();
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (RuntimeException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new IllegalStateException("closing the scheduler failed", e);
+        }
+    }
+
+    @Override
+    public String toString() {
+        ActorSystemStats s = stats();
+        return "ActorSystem[" + name + (closed ? ", closed" : "") + ", live=" + s.liveActors()
+                + ", processed=" + s.messagesProcessed() + ", deadLetters=" + s.deadLetters() + "]";
+    }
+
+    // ------------------------------------------------------------------ builder
+
+    /** Configures an {@link ActorSystem}. */
+    public static final class Builder {
+        private String name;
+        private Scheduler scheduler;
+        private FailureHandler failureHandler = FailureHandler.printing();
+
+        private Builder() {
+        }
+
+        /** The system's name, used in messages; not blank. Default {@code actors-<n>}. */
+        public Builder name(String name) {
+            Objects.requireNonNull(name, "name");
+            if (name.isBlank()) {
+                throw new IllegalArgumentException("name must not be blank");
+            }
+            this.name = name;
+            return this;
+        }
+
+        /**
+         * Runs the actors on {@code scheduler}, owned by the caller, who closes it after the
+         * system. Default: a scheduler with one worker per core, owned by the system.
+         */
+        public Builder scheduler(Scheduler scheduler) {
+            this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
+            return this;
+        }
+
+        /**
+         * Receives exceptions thrown by {@code tell} messages. Default:
+         * {@link FailureHandler#printing()}.
+         */
+        public Builder failureHandler(FailureHandler handler) {
+            this.failureHandler = Objects.requireNonNull(handler, "failureHandler");
+            return this;
+        }
+
+        /** Returns the system, creating its default scheduler if none was given. */
+        public ActorSystem build() {
+            return new ActorSystem(this);
+        }
+    }
+}

@@ -1,0 +1,131 @@
+/*
+ * Copyright 2026 The Spindle Authors. Licensed under the Apache License, Version 2.0.
+ */
+package dev.spindle.actor;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
+import java.util.function.Function;
+
+/**
+ * A message in a mailbox, and at the same time the mailbox's queue node: the mailbox is an
+ * intrusive linked list of envelopes, so sending a message allocates the envelope and nothing
+ * else. See {@link ActorCell} for the queue protocol.
+ *
+ * <p>{@link #next} is written once by the producer that links the following envelope (a
+ * release store, {@link #soNext}) and read by the consumer ({@link #lvNext}); the consumer
+ * clears it once it has moved past the envelope, so that a promoted envelope does not keep a
+ * young one alive.
+ */
+abstract class Envelope {
+
+    private static final VarHandle NEXT;
+
+    static {
+        try {
+            NEXT = MethodHandles.lookup().findVarHandle(Envelope.class, "next", Envelope.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    @SuppressWarnings("unused")
+    private Envelope next;
+
+    final Envelope lvNext() {
+        return (Envelope) NEXT.getVolatile(this);
+    }
+
+    final void soNext(Envelope n) {
+        NEXT.setRelease(this, n);
+    }
+
+    final void spNext(Envelope n) {
+        NEXT.set(this, n);
+    }
+
+    /** Runs the message on {@code actor}, on the actor's thread. Never throws. */
+    abstract void deliver(Object actor, ActorCell<?> cell);
+
+    /** The actor will not process this message: count it as a dead letter, fail its future. */
+    abstract void reject(ActorCell<?> cell);
+
+    /** A {@code tell}: a consumer of the actor object; failures go to the failure handler. */
+    static final class Tell extends Envelope {
+        private Consumer<Object> message;
+
+        @SuppressWarnings("unchecked")
+        Tell(Consumer<?> message) {
+            this.message = (Consumer<Object>) message;
+        }
+
+        @Override
+        void deliver(Object actor, ActorCell<?> cell) {
+            Consumer<Object> m = message;
+            message = null;                 // the envelope stays the queue's head until the next poll
+            try {
+                m.accept(actor);
+            } catch (Throwable t) {
+                cell.reportFailure(t);
+            }
+        }
+
+        @Override
+        void reject(ActorCell<?> cell) {
+            message = null;
+            cell.system.deadLetter();
+        }
+    }
+
+    /** An {@code ask}: a function of the actor object whose result completes a future. */
+    static final class Ask extends Envelope {
+        private Function<Object, ?> function;
+        private CompletableFuture<Object> future;
+
+        @SuppressWarnings("unchecked")
+        Ask(Function<?, ?> function, CompletableFuture<?> future) {
+            this.function = (Function<Object, ?>) function;
+            this.future = (CompletableFuture<Object>) future;
+        }
+
+        @Override
+        void deliver(Object actor, ActorCell<?> cell) {
+            Function<Object, ?> f = function;
+            CompletableFuture<Object> result = future;
+            function = null;
+            future = null;
+            Object value;
+            try {
+                value = f.apply(actor);
+            } catch (Throwable t) {
+                result.completeExceptionally(t);
+                return;
+            }
+            result.complete(value);
+        }
+
+        @Override
+        void reject(ActorCell<?> cell) {
+            CompletableFuture<Object> result = future;
+            function = null;
+            future = null;
+            cell.system.deadLetter();
+            result.completeExceptionally(cell.stoppedException());
+        }
+    }
+
+    /** A {@code stop}: ends the actor once the messages before it are processed. */
+    static final class Stop extends Envelope {
+        @Override
+        void deliver(Object actor, ActorCell<?> cell) {
+            cell.markEnded(ActorCell.STOPPED, null);
+        }
+
+        @Override
+        void reject(ActorCell<?> cell) {
+            // the actor has already ended, and its termination future is complete
+        }
+    }
+}

@@ -1,0 +1,36 @@
+/*
+ * Copyright 2026 The Spindle Authors. Licensed under the Apache License, Version 2.0.
+ */
+package dev.spindle.actor;
+
+/**
+ * Receives the exceptions thrown by messages sent with {@link ActorRef#tell tell}. (A failing
+ * {@link ActorRef#ask ask} function fails its future instead.) The actor goes on with its next
+ * message either way. The handler runs on the actor's thread, inside its activation; an
+ * exception it throws is ignored.
+ *
+ * <pre>{@code
+ * ActorSystem system = ActorSystem.builder()
+ *         .failureHandler((actor, failure) -> log.warn("actor {} failed", actor.name(), failure))
+ *         .build();
+ * }</pre>
+ */
+@FunctionalInterface
+public interface FailureHandler {
+
+    /** Called with the actor whose message threw and what it threw. */
+    void onFailure(ActorRef<?> actor, Throwable failure);
+
+    /**
+     * The default handler: prints the actor's name and the stack trace to {@link System#err}.
+     * (Chosen over the thread's uncaught-exception handler because it names the actor.)
+     */
+    static FailureHandler printing() {
+        return (actor, failure) -> {
+            synchronized (System.err) {
+                System.err.println("[spindle-actor] message to actor '" + actor.name() + "' failed:");
+                failure.printStackTrace(System.err);
+            }
+        };
+    }
+}

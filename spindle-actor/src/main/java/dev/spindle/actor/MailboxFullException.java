@@ -1,0 +1,37 @@
+/*
+ * Copyright 2026 The Spindle Authors. Licensed under the Apache License, Version 2.0.
+ */
+package dev.spindle.actor;
+
+import java.util.concurrent.RejectedExecutionException;
+
+/**
+ * A message did not fit into an actor's bounded mailbox
+ * ({@link ActorConfig.Builder#mailboxCapacity(int)}). {@link ActorRef#tell tell} throws it;
+ * {@link ActorRef#ask ask} returns a future failed with it. The message was not enqueued: it is
+ * neither processed nor counted as a dead letter.
+ */
+public class MailboxFullException extends RejectedExecutionException {
+
+    private static final long serialVersionUID = 1L;
+
+    private final String actorName;
+    private final int capacity;
+
+    /** Creates an exception for the actor named {@code actorName} whose mailbox holds {@code capacity}. */
+    public MailboxFullException(String actorName, int capacity) {
+        super("mailbox of actor '" + actorName + "' is full (capacity " + capacity + ")");
+        this.actorName = actorName;
+        this.capacity = capacity;
+    }
+
+    /** The name of the actor whose mailbox was full. */
+    public String actorName() {
+        return actorName;
+    }
+
+    /** The capacity of that mailbox. */
+    public int capacity() {
+        return capacity;
+    }
+}

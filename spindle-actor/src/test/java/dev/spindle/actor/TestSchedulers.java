@@ -1,0 +1,134 @@
+/*
+ * Copyright 2026 The Spindle Authors. Licensed under the Apache License, Version 2.0.
+ */
+package dev.spindle.actor;
+
+import static org.assertj.core.api.Assertions.fail;
+
+import dev.spindle.Hints;
+import dev.spindle.Scheduler;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
+
+/** Schedulers that make the tests deterministic, and small helpers. */
+final class TestSchedulers {
+
+    private TestSchedulers() {
+    }
+
+    /**
+     * Queues tasks and runs them, in FIFO order, only when the test says so, on the test's
+     * thread: a one-worker scheduler whose interleaving the test controls. Records the hints of
+     * every submission; can be told to reject.
+     */
+    static final class Manual implements Scheduler {
+        private final ArrayDeque<Runnable> queue = new ArrayDeque<>();
+        final List<Hints> hints = new ArrayList<>();
+        volatile boolean rejecting;
+
+        @Override
+        public synchronized void execute(Runnable task) {
+            execute(task, Hints.DEFAULT);
+        }
+
+        @Override
+        public synchronized void execute(Runnable task, Hints h) {
+            if (rejecting) {
+                throw new RejectedExecutionException("manual scheduler is shut down");
+            }
+            queue.add(task);
+            hints.add(h);
+        }
+
+        synchronized int queued() {
+            return queue.size();
+        }
+
+        /** Runs the oldest queued task; returns false if there was none. */
+        boolean runOne() {
+            Runnable r;
+            synchronized (this) {
+                r = queue.poll();
+            }
+            if (r == null) {
+                return false;
+            }
+            r.run();
+            return true;
+        }
+
+        /** Runs tasks until none is queued; returns how many ran. */
+        int runAll() {
+            int n = 0;
+            while (runOne()) {
+                n++;
+            }
+            return n;
+        }
+
+        synchronized List<Hints> recordedHints() {
+            return new ArrayList<>(hints);
+        }
+    }
+
+    /**
+     * Hands each task to the next of several single-thread executors in turn, so consecutive
+     * activations of an actor run on different threads.
+     */
+    static final class Alternating implements Scheduler, AutoCloseable {
+        private final ExecutorService[] executors;
+        private final AtomicInteger next = new AtomicInteger();
+
+        Alternating(int threads) {
+            executors = new ExecutorService[threads];
+            for (int i = 0; i < threads; i++) {
+                int n = i;
+                executors[i] = Executors.newSingleThreadExecutor(r -> {
+                    Thread t = new Thread(r, "alternating-" + n);
+                    t.setDaemon(true);
+                    return t;
+                });
+            }
+        }
+
+        @Override
+        public void execute(Runnable task) {
+            executors[Math.floorMod(next.getAndIncrement(), executors.length)].execute(task);
+        }
+
+        @Override
+        public void close() {
+            for (ExecutorService e : executors) {
+                e.shutdown();
+            }
+            try {
+                for (ExecutorService e : executors) {
+                    if (!e.awaitTermination(30, TimeUnit.SECONDS)) {
+                        fail("executor did not terminate");
+                    }
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                fail("interrupted while closing");
+            }
+        }
+    }
+
+    /** Waits for {@code condition} (bounded, so a lost message fails instead of hanging). */
+    static void awaitCondition(String what, BooleanSupplier condition) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                fail("timed out waiting for: " + what);
+            }
+            Thread.sleep(1);
+        }
+    }
+}
