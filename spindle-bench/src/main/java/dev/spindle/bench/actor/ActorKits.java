@@ -53,12 +53,10 @@ public final class ActorKits {
                     w -> PekkoActorKit.create("pekko-t5", w, 5)),
             new Spec("pekko-t100", Family.PEKKO,
                     "Pekko classic actors, default dispatcher (fork-join-executor), throughput 100",
-                    w -> PekkoActorKit.create("pekko-t100", w, 100))
-            // Spindle kits, one line each once spindle-actor is a dependency (see
-            // src/main/templates/SpindleActorKit.java.txt):
-            // new Spec("spindle-ws", Family.SPINDLE, "Spindle actors on WorkStealingPool", SpindleActorKit::workStealing),
-            // new Spec("spindle-wsh", Family.SPINDLE, "Spindle actors on WorkSharingPool", SpindleActorKit::workSharing),
-    );
+                    w -> PekkoActorKit.create("pekko-t100", w, 100)),
+            new Spec("spindle-wsh", Family.SPINDLE, "Spindle actors on WorkSharingPool (the default)",
+                    SpindleActorKit::workSharing),
+            new Spec("spindle-ws", Family.SPINDLE, "Spindle actors on WorkStealingPool", SpindleActorKit::workStealing));
 
     private ActorKits() {
     }

@@ -25,8 +25,8 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * The Savina actor workloads (and tell-only throughput) at their full sizes, on each actor
- * runtime: {@code runtime} is an {@link ActorKits} id ({@code pekko-t5}, {@code pekko-t100}, and
- * the Spindle kits once they exist), {@code workload} an {@link ActorWorkloads} name. The
+ * runtime: {@code runtime} is an {@link ActorKits} id ({@code pekko-t5}, {@code pekko-t100},
+ * {@code spindle-wsh}, {@code spindle-ws}), {@code workload} an {@link ActorWorkloads} name. The
  * runtime is started in {@code @Setup(Level.Trial)} and lives for the trial; every invocation
  * spawns its actors, runs, checks its result and stops them. Score: ms per run.
  */
@@ -38,7 +38,7 @@ import org.openjdk.jmh.annotations.Warmup;
 @Fork(2)
 public class ActorBench {
 
-    @Param({"pekko-t5", "pekko-t100"})
+    @Param({"pekko-t5", "pekko-t100", "spindle-wsh", "spindle-ws"})
     public String runtime;
 
     @Param({"pingpong", "threadring", "chameneos", "big", "fjthrput", "count", "tell-only"})

@@ -25,18 +25,20 @@ class ActorHarnessTest {
     @Test
     void reportsEveryRuntimeForEveryWorkload() {
         ActorReport r = new ActorHarness(tiny().workloads(List.of("pingpong", "count"))).run();
-        assertThat(r.runtimes()).extracting(ActorReport.Runtime::id).containsExactly("pekko-t5", "pekko-t100");
-        assertThat(r.runtimes()).extracting(ActorReport.Runtime::family).containsOnly("Pekko");
+        assertThat(r.runtimes()).extracting(ActorReport.Runtime::id)
+                .containsExactly("pekko-t5", "pekko-t100", "spindle-wsh", "spindle-ws");
+        assertThat(r.runtimes()).extracting(ActorReport.Runtime::family)
+                .containsExactly("Pekko", "Pekko", "Spindle", "Spindle");
         assertThat(r.rows()).extracting(ActorReport.Row::name).containsExactly("pingpong", "count");
         ActorReport.Row row = r.rows().get(0);
-        assertThat(row.perRuntime()).hasSize(2).allSatisfy(s -> {
+        assertThat(row.perRuntime()).hasSize(4).allSatisfy(s -> {
             assertThat(s.n()).isEqualTo(3);
             assertThat(s.median()).isPositive();
         });
         assertThat(row.bestPekko()).isIn("pekko-t5", "pekko-t100");
-        assertThat(row.bestSpindle()).isNull();
-        assertThat(row.ratio()).isNaN();                 // no Spindle runtime yet
-        assertThat(row.ratioSpread().n()).isZero();
+        assertThat(row.bestSpindle()).isIn("spindle-wsh", "spindle-ws");
+        assertThat(row.ratio()).isPositive().isFinite();
+        assertThat(row.ratioSpread().n()).isEqualTo(3);
         assertThat(row.messages()).isEqualTo(401);
         assertThat(row.note()).contains("msg/s");
     }

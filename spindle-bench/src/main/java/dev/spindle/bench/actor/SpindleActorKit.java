@@ -3,16 +3,6 @@
  */
 package dev.spindle.bench.actor;
 
-// NOT COMPILED. Drop-in for when spindle-actor (package dev.spindle.actor) lands:
-//   1. spindle-bench/pom.xml: add the dependency dev.spindle:spindle-actor (and the module to the
-//      root pom's dependencyManagement, next to spindle-core);
-//   2. copy this file to src/main/java/dev/spindle/bench/actor/SpindleActorKit.java;
-//   3. uncomment the two Spindle lines in ActorKits.ALL;
-//   4. add "spindle-ws", "spindle-wsh" to ActorBench's @Param runtime.
-// Written against: ActorSystem.create(Scheduler) (AutoCloseable), spawn(Supplier<A>, ActorConfig),
-// ActorConfig.builder().maxMessagesPerActivation(..).build(), ActorRef.tell(Consumer<? super A>),
-// ActorRef.stop(). WorkSharingPool is assumed to have a builder like WorkStealingPool's.
-
 import dev.spindle.Scheduler;
 import dev.spindle.actor.ActorConfig;
 import dev.spindle.actor.ActorRef;
@@ -62,13 +52,14 @@ public final class SpindleActorKit implements ActorKit {
         return id;
     }
 
-    /** The actor object: holds the handler, set by the first message, before any other. */
+    /** The actor object: holds the workload's handler, built by the spawn factory. */
     static final class Cell<M> {
         private final SpindleActorKit kit;
-        private Handler<M> handler;
+        private final Handler<M> handler;
 
-        Cell(SpindleActorKit kit) {
+        Cell(SpindleActorKit kit, Handler<M> handler) {
             this.kit = kit;
+            this.handler = handler;
         }
 
         void handle(M msg) {
@@ -82,27 +73,24 @@ public final class SpindleActorKit implements ActorKit {
 
     @Override
     public <M> Addr<M> spawn(Function<Addr<M>, Handler<M>> behaviour) {
-        ActorRef<Cell<M>> ref = system.spawn(() -> new Cell<M>(this), config);
-        Addr<M> addr = new Addr<>() {
-            @Override
-            public void tell(M msg) {
-                ref.tell(a -> a.handle(msg));
-            }
+        // The factory runs in spawn, on this thread, with the actor's own ref: the behaviour
+        // gets its address before the actor takes any message.
+        ActorRef<Cell<M>> ref = system.spawn((ActorRef<Cell<M>> self) ->
+                new Cell<M>(this, behaviour.apply(new SpindleAddr<>(self))), config);
+        return new SpindleAddr<>(ref);
+    }
 
-            @Override
-            public void stop() {
-                ref.stop();
-            }
-        };
-        // the first message: every later tell, from any thread, is queued behind it
-        ref.tell(a -> {
-            try {
-                a.handler = behaviour.apply(addr);
-            } catch (RuntimeException | Error e) {
-                failure.compareAndSet(null, e);
-            }
-        });
-        return addr;
+    /** A tell is one message lambda run against the actor object. */
+    private record SpindleAddr<M>(ActorRef<Cell<M>> ref) implements Addr<M> {
+        @Override
+        public void tell(M msg) {
+            ref.tell(a -> a.handle(msg));
+        }
+
+        @Override
+        public void stop() {
+            ref.stop();
+        }
     }
 
     @Override
