@@ -74,15 +74,30 @@ final class Idle {
     private int parkedCount;
     private boolean terminated;
 
-    /** Whether the pool has more live workers than it needs (then parked spares are not woken). */
-    private final java.util.function.BooleanSupplier excessWorkers;
+    /** Live workers not inside a blocking section (parked ones included). */
+    private final java.util.function.IntSupplier unblockedLive;
+    /** The number of workers meant to run at once. */
+    private final int parallelism;
 
-    Idle(int capacity, java.util.function.BooleanSupplier excessWorkers) {
+    Idle(int capacity, int parallelism, java.util.function.IntSupplier unblockedLive) {
         if (capacity > MAX_WORKERS) {
             throw new IllegalArgumentException("at most " + MAX_WORKERS + " workers, was " + capacity);
         }
         parked = new Worker[Math.max(4, capacity)];
-        this.excessWorkers = excessWorkers;
+        this.parallelism = parallelism;
+        this.unblockedLive = unblockedLive;
+    }
+
+    /**
+     * Whether a parked spare may be woken while {@code parkedCount} workers are parked: only if
+     * fewer than {@link #parallelism} workers are awake and not blocked. Otherwise waking it
+     * would put more threads than cores to work, and it is left to retire. Parked workers must
+     * be subtracted: a spare parked earlier counts as live, so the count of live workers alone
+     * said "enough" while a core worker waited in a join, and with nobody woken the pool ran
+     * on one core.
+     */
+    private boolean spareWanted(int parkedCount) {
+        return unblockedLive.getAsInt() - parkedCount < parallelism;
     }
 
     static int searching(long s) {
@@ -103,13 +118,13 @@ final class Idle {
 
     /**
      * Whether a wake-up is worth the lock: nobody searches, and some parked worker is one that
-     * {@link #wakeOne()} would wake, that is, not only spares while the pool has more workers
-     * than it needs. Without the spare test, a lingering spare made every local push of a busy
-     * pool take the lock only to find nobody to wake.
+     * {@link #wakeOne()} would wake: a core worker, or a spare that is {@linkplain #spareWanted
+     * wanted}. Without the spare test, a lingering spare made every local push of a busy pool
+     * take the lock only to find nobody to wake.
      */
     private boolean worthWaking(long s) {
         int p = parked(s);
-        return searching(s) == 0 && p != 0 && (p != parkedSpares(s) || !excessWorkers.getAsBoolean());
+        return searching(s) == 0 && p != 0 && (p != parkedSpares(s) || spareWanted(p));
     }
 
     /**
@@ -166,11 +181,10 @@ final class Idle {
             if (searching(s) != 0 || parkedCount == 0 || terminated) {
                 return;
             }
-            // Most recently parked first (its cache is warmest). A spare the pool no longer
-            // needs is left parked to retire: waking it would put more threads than cores to
-            // work. A core worker or a needed spare is always there to wake if any is parked.
+            // Most recently parked first (its cache is warmest). A spare the pool does not
+            // need is left parked to retire; a core worker is always there to wake if parked.
             int i = parkedCount - 1;
-            if (excessWorkers.getAsBoolean()) {
+            if (!spareWanted(parkedCount)) {
                 while (i >= 0 && parked[i].spare) {
                     i--;
                 }

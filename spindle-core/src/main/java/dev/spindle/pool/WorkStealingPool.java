@@ -128,7 +128,7 @@ public final class WorkStealingPool extends AbstractExecutorService implements S
         this.handler = b.handler;
         this.daemon = b.daemon;
         this.workers = new Worker[parallelism + b.maxSpareWorkers];
-        this.idle = new Idle(workers.length, this::hasExcessWorkers);
+        this.idle = new Idle(workers.length, parallelism, () -> live.get() - blocked.get());
         for (int i = 0; i < parallelism; i++) {
             workers[i] = new Worker(this, i, false, queueCapacity);
         }

@@ -158,4 +158,60 @@ class JoinAndBlockingTest {
             assertThat(inA.get(20, TimeUnit.SECONDS)).isEqualTo(10);
         }
     }
+
+    /**
+     * Spares parked earlier count as live, so "live minus blocked" can say the pool has workers
+     * to spare while fewer than its parallelism are awake. Here two spares are parked, one core
+     * worker blocks, and two tasks that must run at the same time arrive: one of the spares has
+     * to be woken, or the second task waits until the spares' keep-alive runs out.
+     */
+    @Test
+    void parkedSparesAreWokenWhenFewerThanParallelismWorkersAreAwake() throws Exception {
+        try (WorkStealingPool pool = WorkStealingPool.builder().workers(2).maxSpareWorkers(4)
+                .spareKeepAlive(Duration.ofMinutes(5)).build()) {
+            // Two spares start for two blocked core workers, find nothing to do, and park.
+            CountDownLatch firstRelease = new CountDownLatch(1);
+            CountDownLatch bothBlocked = new CountDownLatch(2);
+            for (int i = 0; i < 2; i++) {
+                pool.execute(() -> Spindle.blocking(() -> {
+                    bothBlocked.countDown();
+                    LifecycleTest.await(firstRelease);
+                }));
+            }
+            assertThat(bothBlocked.await(20, TimeUnit.SECONDS)).isTrue();
+            FailureTest.waitUntil(() -> pool.stats().liveWorkers() == 4
+                    && pool.stats().workers().stream().filter(PoolStats.WorkerStats::spare)
+                            .allMatch(w -> w.parks() > 0));
+            firstRelease.countDown();
+            FailureTest.waitUntil(() -> pool.stats().blockedWorkers() == 0);
+            assertThat(pool.stats().liveWorkers()).isEqualTo(4);       // both spares stay parked
+
+            // One core worker blocks again; then two tasks arrive that must meet.
+            CountDownLatch secondRelease = new CountDownLatch(1);
+            CountDownLatch oneBlocked = new CountDownLatch(1);
+            pool.execute(() -> Spindle.blocking(() -> {
+                oneBlocked.countDown();
+                LifecycleTest.await(secondRelease);
+            }));
+            assertThat(oneBlocked.await(20, TimeUnit.SECONDS)).isTrue();
+            java.util.concurrent.CyclicBarrier meet = new java.util.concurrent.CyclicBarrier(2);
+            AtomicInteger met = new AtomicInteger();
+            CountDownLatch done = new CountDownLatch(2);
+            for (int i = 0; i < 2; i++) {
+                pool.execute(() -> {
+                    try {
+                        meet.await(20, TimeUnit.SECONDS);
+                        met.incrementAndGet();
+                    } catch (Exception e) {
+                        // a broken or timed-out barrier: counted as not met
+                    } finally {
+                        done.countDown();
+                    }
+                });
+            }
+            assertThat(done.await(30, TimeUnit.SECONDS)).isTrue();
+            secondRelease.countDown();
+            assertThat(met).hasValue(2);
+        }
+    }
 }
