@@ -1,0 +1,72 @@
+/*
+ * Copyright 2026 The Spindle Authors. Licensed under the Apache License, Version 2.0.
+ */
+package dev.spindle.async;
+
+import java.util.NoSuchElementException;
+
+/**
+ * The answer of one {@link AsyncTask#poll poll}: ready with a value, or pending.
+ *
+ * <p>A task that answers pending must first have arranged for its {@link Waker} to be woken
+ * when it can make progress (registered it with a timer, a channel, a socket), or woken it
+ * itself; otherwise nothing will poll it again.
+ *
+ * <pre>{@code
+ * Poll<String> p = Poll.ready("done");
+ * if (p.isReady()) System.out.println(p.value());
+ * Poll<String> later = Poll.pending();
+ * }</pre>
+ *
+ * @param <T> the value's type
+ */
+public final class Poll<T> {
+
+    private static final Poll<?> PENDING = new Poll<>(null, false);
+
+    private final T value;
+    private final boolean ready;
+
+    private Poll(T value, boolean ready) {
+        this.value = value;
+        this.ready = ready;
+    }
+
+    /** Ready with {@code value} (which may be {@code null}). */
+    public static <T> Poll<T> ready(T value) {
+        return new Poll<>(value, true);
+    }
+
+    /** Pending: the task will be polled again after its waker fires. One shared instance. */
+    @SuppressWarnings("unchecked")
+    public static <T> Poll<T> pending() {
+        return (Poll<T>) PENDING;
+    }
+
+    /** Whether this is a value. */
+    public boolean isReady() {
+        return ready;
+    }
+
+    /** Whether the task is still pending. */
+    public boolean isPending() {
+        return !ready;
+    }
+
+    /**
+     * The value.
+     *
+     * @throws NoSuchElementException if this is pending
+     */
+    public T value() {
+        if (!ready) {
+            throw new NoSuchElementException("the poll is pending: there is no value yet");
+        }
+        return value;
+    }
+
+    @Override
+    public String toString() {
+        return ready ? "Ready[" + value + "]" : "Pending";
+    }
+}

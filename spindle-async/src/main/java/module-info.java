@@ -1,0 +1,9 @@
+/**
+ * Spindle async: poll-based tasks with wakers, run by an {@code AsyncRuntime}. Depends only on
+ * {@code dev.spindle.core}.
+ */
+module dev.spindle.async {
+    requires transitive dev.spindle.core;
+
+    exports dev.spindle.async;
+}
