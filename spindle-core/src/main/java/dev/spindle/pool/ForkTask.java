@@ -34,8 +34,16 @@ import java.util.concurrent.locks.LockSupport;
  *
  * <p>Two kinds share this class: tasks made from a {@link Callable} by
  * {@link WorkStealingPool#spawn(Callable)} (the callable sits in {@code payload} until the run),
- * and {@link ComputeTask} subclasses, whose {@code compute()} is the computation and whose pool
- * is bound when they are forked.
+ * and {@link ComputeTask} subclasses, whose {@code compute()} is the computation and which hold
+ * the marker {@link #UNFORKED} in {@code payload} until forked.
+ *
+ * <p><b>The pool rides at the bottom of the waiter stack.</b> {@code waiters} holds the task's
+ * pool while nobody waits; waiters are pushed on top of it, so the stack always ends in the
+ * pool, and completion takes the nodes and leaves the pool. One field serves both, which keeps
+ * the object at four fields of its own (the same 32 bytes with compressed references as FJP's
+ * task with its result), so that a {@code ComputeTask} with one field of its own is as small as
+ * a {@code RecursiveTask} with one. Only joins read the pool, and walking a stack that is almost
+ * always empty costs one volatile read, which the join does anyway.
  */
 class ForkTask<T> implements Task<T>, RunnableFuture<T> {
 
@@ -56,18 +64,13 @@ class ForkTask<T> implements Task<T>, RunnableFuture<T> {
         try {
             MethodHandles.Lookup l = MethodHandles.lookup();
             STATE = l.findVarHandle(ForkTask.class, "state", int.class);
-            WAITERS = l.findVarHandle(ForkTask.class, "waiters", WaitNode.class);
+            WAITERS = l.findVarHandle(ForkTask.class, "waiters", Object.class);
             PAYLOAD = l.findVarHandle(ForkTask.class, "payload", Object.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
     }
 
-    /**
-     * The pool that runs the task: final in spirit, set before the task is published (by
-     * construction, or by {@link #bind} when a {@link ComputeTask} is forked).
-     */
-    WorkStealingPool pool;
     /**
      * The task that was running on the spawning worker, or {@code null}; cleared on completion
      * so finished tasks do not keep their ancestors reachable. Joiners use it to recognise
@@ -82,17 +85,25 @@ class ForkTask<T> implements Task<T>, RunnableFuture<T> {
      * completed (written in {@code COMPLETING}, before the final state is published).
      */
     private Object payload;
-    /** Threads waiting for completion and {@link CompletableFuture} views, as a stack. */
-    private volatile WaitNode waiters;
+    /**
+     * Threads waiting for completion and {@link CompletableFuture} views, as a stack of
+     * {@link WaitNode}s ending in the task's {@link WorkStealingPool} ({@code null} until a
+     * {@link ComputeTask} is forked); see the class overview.
+     */
+    private volatile Object waiters;
+
+    /** {@code payload} of a {@link ComputeTask} that was not forked (nor started) yet. */
+    static final Object UNFORKED = new Object();
 
     ForkTask(WorkStealingPool pool, Callable<? extends T> callable, ForkTask<?> parent) {
-        this.pool = pool;
         this.payload = callable;
         this.parent = parent;
+        WAITERS.set(this, pool);               // plain: published with the task itself
     }
 
-    /** For {@link ComputeTask}: no callable; the pool is bound at fork. */
+    /** For {@link ComputeTask}: no callable; marked unforked until {@link #bind}. */
     ForkTask() {
+        this.payload = UNFORKED;
     }
 
     /** The computation of a task without a callable; {@link ComputeTask} makes it abstract. */
@@ -101,16 +112,27 @@ class ForkTask<T> implements Task<T>, RunnableFuture<T> {
     }
 
     /**
-     * Binds a not yet forked task to {@code pool}, with {@code parent} as its spawning frame.
+     * Marks a not yet forked task as forked into {@code pool}, with {@code parent} as its
+     * spawning frame.
      *
      * @throws IllegalStateException if it was forked, spawned or run before
      */
     final void bind(WorkStealingPool pool, ForkTask<?> parent) {
-        if (this.pool != null || state != NEW) {
+        if (payload != UNFORKED || state != NEW) {
             throw new IllegalStateException("a task can be forked once; " + this + " already was, or ran");
         }
-        this.pool = pool;
+        this.payload = null;
         this.parent = parent;
+        WAITERS.set(this, pool);
+    }
+
+    /** The task's pool, or {@code null} once it completed (or if it was never forked). */
+    final WorkStealingPool pool() {
+        Object w = waiters;
+        while (w instanceof WaitNode n) {
+            w = n.next;
+        }
+        return (WorkStealingPool) w;
     }
 
     /** Whether {@code r} is a task spawned, directly or not, by {@code ancestor}. */
@@ -150,10 +172,10 @@ class ForkTask<T> implements Task<T>, RunnableFuture<T> {
         if (state != NEW || !STATE.compareAndSet(this, NEW, RUNNING)) {
             return false;
         }
-        Callable<? extends T> c = (Callable<? extends T>) payload;
+        Object c = payload;
         PAYLOAD.setRelease(this, Thread.currentThread());
         try {
-            T v = c != null ? c.call() : compute();
+            T v = c instanceof Callable<?> callable ? (T) callable.call() : compute();
             complete(NORMAL, v);
         } catch (Throwable ex) {
             complete(EXCEPTIONAL, ex);
@@ -182,15 +204,19 @@ class ForkTask<T> implements Task<T>, RunnableFuture<T> {
 
     private void finish() {
         parent = null;
-        for (WaitNode q; (q = waiters) != null; ) {
-            if (WAITERS.compareAndSet(this, q, null)) {
-                for (; q != null; q = q.next) {
-                    if (q.view != null) {
-                        completeView(q.view);
+        for (Object q; (q = waiters) instanceof WaitNode; ) {
+            Object bottom = q;
+            while (bottom instanceof WaitNode n) {
+                bottom = n.next;
+            }
+            if (WAITERS.compareAndSet(this, q, bottom)) {  // take the nodes, leave the pool
+                for (Object x = q; x instanceof WaitNode n; x = n.next) {
+                    if (n.view != null) {
+                        completeView(n.view);
                     }
-                    Thread t = q.thread;
+                    Thread t = n.thread;
                     if (t != null) {
-                        q.thread = null;
+                        n.thread = null;
                         LockSupport.unpark(t);
                     }
                 }
@@ -268,25 +294,29 @@ class ForkTask<T> implements Task<T>, RunnableFuture<T> {
     @Override
     public T join() {
         if (state < NORMAL) {
-            boundPool().awaitDone(this);
+            checkForked();
+            WorkStealingPool p = pool();
+            if (p != null) {
+                p.awaitDone(this);
+            }
         }
         return reportJoin();
     }
 
-    /** The pool, or an exception saying why a task that was never forked cannot be awaited. */
-    private WorkStealingPool boundPool() {
-        WorkStealingPool p = pool;
-        if (p == null) {
+    /** Throws, saying why, if nothing will ever run this task: a ComputeTask never forked. */
+    private void checkForked() {
+        if (payload == UNFORKED && state == NEW) {
             throw new IllegalStateException("the task was never forked, spawned or invoked, so nothing will run it");
         }
-        return p;
     }
 
     @Override
     public T get() throws InterruptedException, ExecutionException {
         if (state < NORMAL) {
-            if (boundPool().isWorkerOfThisPool()) {
-                pool.awaitDone(this);
+            checkForked();
+            WorkStealingPool p = pool();
+            if (p != null && p.isWorkerOfThisPool()) {
+                p.awaitDone(this);
             } else {
                 awaitBlocking(false, 0L);
             }
@@ -299,7 +329,7 @@ class ForkTask<T> implements Task<T>, RunnableFuture<T> {
             throws InterruptedException, ExecutionException, TimeoutException {
         long nanos = unit.toNanos(timeout);
         if (state < NORMAL) {
-            boundPool();
+            checkForked();
         }
         if (state < NORMAL && !awaitBlocking(true, nanos)) {
             throw new TimeoutException("task not completed within " + timeout + " " + unit);
@@ -313,7 +343,7 @@ class ForkTask<T> implements Task<T>, RunnableFuture<T> {
         if (state < NORMAL) {
             WaitNode node = new WaitNode(null);
             node.view = v;
-            WaitNode h;
+            Object h;
             do {
                 h = waiters;
                 node.next = h;
@@ -381,7 +411,7 @@ class ForkTask<T> implements Task<T>, RunnableFuture<T> {
                 }
                 node = new WaitNode(Thread.currentThread());
             } else if (!queued) {
-                WaitNode h = waiters;
+                Object h = waiters;
                 node.next = h;
                 queued = WAITERS.compareAndSet(this, h, node);
             } else if (timed) {
@@ -404,7 +434,7 @@ class ForkTask<T> implements Task<T>, RunnableFuture<T> {
      */
     WaitNode addWaiter() {
         WaitNode node = new WaitNode(Thread.currentThread());
-        WaitNode h;
+        Object h;
         do {
             h = waiters;
             node.next = h;
@@ -424,7 +454,8 @@ class ForkTask<T> implements Task<T>, RunnableFuture<T> {
         volatile Thread thread;
         /** Or, instead of a thread, a view to complete. */
         CompletableFuture<?> view;
-        WaitNode next;
+        /** The next node, or the task's pool at the bottom of the stack. */
+        Object next;
 
         WaitNode(Thread thread) {
             this.thread = thread;

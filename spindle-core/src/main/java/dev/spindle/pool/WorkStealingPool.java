@@ -419,6 +419,10 @@ public final class WorkStealingPool extends AbstractExecutorService implements S
         return BlockingSupport.current() instanceof Worker w ? w : null;
     }
 
+    boolean isWorkerOfThisPool() {
+        return currentWorker() != null;
+    }
+
     Worker currentWorker() {
         Thread t = Thread.currentThread();
         if (t instanceof WorkerThread wt) {
@@ -429,10 +433,6 @@ public final class WorkStealingPool extends AbstractExecutorService implements S
             return w;
         }
         return null;
-    }
-
-    boolean isWorkerOfThisPool() {
-        return currentWorker() != null;
     }
 
     // ------------------------------------------------------------------ joining

@@ -214,4 +214,28 @@ class JoinAndBlockingTest {
             assertThat(met).hasValue(2);
         }
     }
+
+    /**
+     * A worker of a work-sharing pool that joins a work-stealing pool's task parks until the
+     * task, run once in its own pool, completes.
+     */
+    @Test
+    void aWorkSharingWorkerJoinsAWorkStealingTask() throws Exception {
+        try (WorkStealingPool a = WorkStealingPool.builder().workers(1).name("a").build();
+                WorkSharingPool c = WorkSharingPool.builder().workers(1).name("c").build()) {
+            for (int round = 0; round < 50; round++) {
+                AtomicInteger runs = new AtomicInteger();
+                CountDownLatch gate = new CountDownLatch(1);
+                Task<String> inA = a.spawn(() -> {
+                    gate.await();
+                    runs.incrementAndGet();
+                    return Thread.currentThread().getName();
+                });
+                java.util.concurrent.Future<String> viaC = c.submit(inA::join);   // c's only worker waits
+                gate.countDown();
+                assertThat(viaC.get(20, TimeUnit.SECONDS)).startsWith("a-");
+                assertThat(runs).hasValue(1);
+            }
+        }
+    }
 }
