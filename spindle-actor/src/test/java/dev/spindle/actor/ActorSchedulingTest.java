@@ -8,6 +8,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.spindle.Hints;
 import dev.spindle.Scheduler;
+import dev.spindle.pool.PriorityPool;
+import dev.spindle.pool.SchedulerUnion;
 import dev.spindle.pool.WorkSharingPool;
 import dev.spindle.pool.WorkStealingPool;
 import java.util.ArrayList;
@@ -133,6 +135,58 @@ class ActorSchedulingTest {
             longestRun = Math.max(longestRun, run);
         }
         assertThat(longestRun).as("longest run of one actor in %s", order).isLessThanOrEqualTo(2);
+    }
+
+    /** The actor's priority reaches a one-worker PriorityPool: urgent actors run first. */
+    @Test
+    void actorPrioritiesOrderActivationsOnAOneWorkerPriorityPool() throws Exception {
+        try (PriorityPool pool = PriorityPool.builder().workers(1).build();
+                ActorSystem system = ActorSystem.create(pool)) {
+            List<String> order = java.util.Collections.synchronizedList(new ArrayList<>());
+            ActorRef<Recorder> low = system.spawn(Recorder::new, ActorConfig.builder().name("low").priority(5).build());
+            ActorRef<Recorder> mid = system.spawn(Recorder::new, ActorConfig.builder().name("mid").priority(0).build());
+            ActorRef<Recorder> high = system.spawn(Recorder::new, ActorConfig.builder().name("high").priority(-5).build());
+            CountDownLatch release = new CountDownLatch(1);
+            pool.execute(() -> {
+                try {
+                    release.await();               // hold the only worker while activations queue
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }, dev.spindle.Hints.ofPriority(-100));
+            low.tell(x -> order.add("low"));
+            mid.tell(x -> order.add("mid"));
+            high.tell(x -> order.add("high"));
+            release.countDown();
+            low.ask(x -> 0).get(20, TimeUnit.SECONDS);
+            mid.ask(x -> 0).get(20, TimeUnit.SECONDS);
+            high.ask(x -> 0).get(20, TimeUnit.SECONDS);
+            assertThat(order).containsExactly("high", "mid", "low");
+        }
+    }
+
+    /** The actor's scheduler index picks the union member its activations run on. */
+    @Test
+    void actorSchedulerIndexRoutesThroughAUnion() throws Exception {
+        try (SchedulerUnion union = SchedulerUnion.owning(
+                WorkSharingPool.builder().workers(1).name("control").build(),
+                WorkStealingPool.builder().workers(2).name("bulk").build());
+                ActorSystem system = ActorSystem.create(union)) {
+            ActorRef<Recorder> control = system.spawn(Recorder::new, ActorConfig.builder().schedulerIndex(0).build());
+            ActorRef<Recorder> bulk = system.spawn(Recorder::new, ActorConfig.builder().schedulerIndex(1).build());
+            for (int i = 0; i < 20; i++) {
+                assertThat(control.ask(x -> Thread.currentThread().getName()).get(20, TimeUnit.SECONDS))
+                        .startsWith("control-");
+                assertThat(bulk.ask(x -> Thread.currentThread().getName()).get(20, TimeUnit.SECONDS))
+                        .startsWith("bulk-");
+            }
+            ActorRef<Recorder> nowhere = system.spawn(Recorder::new, ActorConfig.builder().schedulerIndex(2).build());
+            CompletableFuture<Integer> refused = nowhere.ask(x -> 1);
+            assertThatThrownBy(() -> refused.get(20, TimeUnit.SECONDS))
+                    .hasCauseInstanceOf(ActorStoppedException.class)
+                    .hasRootCauseInstanceOf(IllegalArgumentException.class)
+                    .hasRootCauseMessage("schedulerIndex 2 is out of range: this union has 2 members");
+        }
     }
 
     @Test
