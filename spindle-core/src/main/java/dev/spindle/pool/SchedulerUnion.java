@@ -94,6 +94,48 @@ public final class SchedulerUnion extends AbstractExecutorService implements Sch
         return new SchedulerUnion(members, true);
     }
 
+    /**
+     * A builder, for unions assembled step by step:
+     * {@code SchedulerUnion.builder().add(control).add(bulk).owning(true).build()}.
+     */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** Assembles a {@link SchedulerUnion}; members keep the order in which they are added. */
+    public static final class Builder {
+        private final List<Scheduler> members = new ArrayList<>();
+        private boolean owning;
+
+        private Builder() {
+        }
+
+        /**
+         * Adds the next member; its index is the number of members added before it.
+         *
+         * @throws NullPointerException if {@code member} is null
+         */
+        public Builder add(Scheduler member) {
+            members.add(Objects.requireNonNull(member, "member"));
+            return this;
+        }
+
+        /** Whether the union owns (shuts down and closes) its members; default {@code false}. */
+        public Builder owning(boolean owning) {
+            this.owning = owning;
+            return this;
+        }
+
+        /**
+         * Builds the union.
+         *
+         * @throws IllegalArgumentException if no member was added
+         */
+        public SchedulerUnion build() {
+            return new SchedulerUnion(members.toArray(new Scheduler[0]), owning);
+        }
+    }
+
     /** Runs {@code task} on member 0. */
     @Override
     public void execute(Runnable task) {

@@ -161,4 +161,22 @@ class SchedulerUnionTest {
         assertThat(union.shutdownNow()).containsExactly(queued);
         assertThat(union.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
     }
+
+    @Test
+    void theBuilderKeepsTheOrderOfMembersAndTheOwnership() throws Exception {
+        WorkStealingPool a = pool("first");
+        WorkStealingPool b = pool("second");
+        SchedulerUnion union = SchedulerUnion.builder().add(a).add(b).owning(true).build();
+        assertThat(union.size()).isEqualTo(2);
+        assertThat(union.member(0)).isSameAs(a);
+        assertThat(threadOf(union, Hints.DEFAULT.withSchedulerIndex(1))).startsWith("second-");
+        assertThat(union.ownsMembers()).isTrue();
+        union.close();
+        assertThat(a.isTerminated()).isTrue();
+        assertThat(b.isTerminated()).isTrue();
+        assertThatThrownBy(() -> SchedulerUnion.builder().build()).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> SchedulerUnion.builder().add(null)).isInstanceOf(NullPointerException.class)
+                .hasMessageContaining("member");
+        assertThat(SchedulerUnion.builder().add(Runnable::run).build().ownsMembers()).isFalse();
+    }
 }
