@@ -427,25 +427,7 @@ abstract class AbstractPool extends AbstractExecutorService implements Scheduler
      */
     @Override
     public void close() {
-        if (currentWorker() != null) {
-            shutdown();
-            return;
-        }
-        boolean interrupted = false;
-        shutdown();
-        while (!isTerminated()) {
-            try {
-                awaitTermination(1, TimeUnit.DAYS);
-            } catch (InterruptedException e) {
-                if (!interrupted) {
-                    shutdownNow();
-                    interrupted = true;
-                }
-            }
-        }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
-        }
+        Closing.close(this, currentWorker() != null);
     }
 
     // ------------------------------------------------------------------ stats

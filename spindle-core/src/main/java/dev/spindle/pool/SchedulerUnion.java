@@ -279,22 +279,12 @@ public final class SchedulerUnion extends AbstractExecutorService implements Sch
         }
         shutdown();                            // all members stop accepting before any is awaited
         RuntimeException first = null;
-        boolean interrupted = false;
         for (Scheduler m : members) {
             try {
                 if (m instanceof AutoCloseable c) {
                     c.close();
                 } else if (m instanceof ExecutorService es) {
-                    while (!es.isTerminated()) {
-                        try {
-                            es.awaitTermination(1, TimeUnit.DAYS);
-                        } catch (InterruptedException e) {
-                            if (!interrupted) {
-                                es.shutdownNow();
-                                interrupted = true;
-                            }
-                        }
-                    }
+                    Closing.close(es, false);
                 }
             } catch (Exception e) {
                 if (first == null) {
@@ -303,9 +293,6 @@ public final class SchedulerUnion extends AbstractExecutorService implements Sch
                     first.addSuppressed(e);
                 }
             }
-        }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
         }
         if (first != null) {
             throw first;
