@@ -164,6 +164,26 @@ public final class Async {
     }
 
     /**
+     * A task that runs {@code task} and, if its poll throws, completes with
+     * {@code handler.apply(exception)} instead (the exception as thrown, without unwrapping).
+     * The handler may rethrow.
+     *
+     * <pre>{@code
+     * // null once the channel is closed and drained
+     * AsyncTask<Integer> next = Async.recover(channel.receive(), e -> {
+     *     if (e instanceof ChannelClosedException) return null;
+     *     throw Async.unchecked(e);
+     * });
+     * }</pre>
+     */
+    public static <T> AsyncTask<T> recover(
+            AsyncTask<T> task, Function<? super Throwable, ? extends T> handler) {
+        Objects.requireNonNull(task, "task");
+        Objects.requireNonNull(handler, "handler");
+        return new RecoverTask<>(task, handler);
+    }
+
+    /**
      * One turn of {@link #loop}: go on with a new state, or finish with a result.
      *
      * @param <S> the loop's state
@@ -369,8 +389,15 @@ public final class Async {
         }
     }
 
-    /** {@code t} as an unchecked throwable: itself if unchecked, else in a CompletionException. */
-    static RuntimeException unchecked(Throwable t) {
+    /**
+     * {@code t} as something to throw from {@code poll}: a runtime exception as it is, an error
+     * thrown at once, a checked exception inside a {@link CompletionException}.
+     *
+     * <pre>{@code
+     * throw Async.unchecked(new java.io.IOException("reset"));   // CompletionException(IOException)
+     * }</pre>
+     */
+    public static RuntimeException unchecked(Throwable t) {
         if (t instanceof RuntimeException) {
             return (RuntimeException) t;
         }
@@ -437,6 +464,30 @@ public final class Async {
                 return Poll.pending();
             }
             return Poll.ready(fn.apply(p.value()));
+        }
+
+        @Override
+        public void cancel() {
+            Async.cancel(task);
+        }
+    }
+
+    private static final class RecoverTask<T> implements AsyncTask<T>, Cancellable {
+        private final AsyncTask<T> task;
+        private final Function<? super Throwable, ? extends T> handler;
+
+        RecoverTask(AsyncTask<T> task, Function<? super Throwable, ? extends T> handler) {
+            this.task = task;
+            this.handler = handler;
+        }
+
+        @Override
+        public Poll<T> poll(Context cx) {
+            try {
+                return task.poll(cx);
+            } catch (Throwable t) {
+                return Poll.ready(handler.apply(t));
+            }
         }
 
         @Override
