@@ -169,6 +169,61 @@ class ChannelTest {
     }
 
     @Test
+    void closeRacingWithSendsAndReceivesLosesAndDuplicatesNothing() throws Exception {
+        for (int round = 0; round < 20; round++) {
+            AsyncChannel<Integer> ch = new AsyncChannel<>(1 + round % 4);
+            int producers = 3;
+            ConcurrentLinkedQueue<Integer> accepted = new ConcurrentLinkedQueue<>();
+            ConcurrentLinkedQueue<List<Integer>> received = new ConcurrentLinkedQueue<>();
+            ConcurrentLinkedQueue<Throwable> errors = new ConcurrentLinkedQueue<>();
+            List<Thread> threads = new ArrayList<>();
+            for (int p = 0; p < producers; p++) {
+                int base = p * 1_000_000;
+                threads.add(new Thread(() -> {
+                    // send until the channel is closed; remember what was accepted
+                    AsyncTask<Integer> sendAll = Async.loop(base, (Integer i) -> Async.recover(
+                            Async.map(ch.send(i), x -> {
+                                accepted.add(i);
+                                return Async.Step.<Integer, Integer>next(i + 1);
+                            }),
+                            e -> {
+                                if (e instanceof ChannelClosedException) {
+                                    return Async.Step.done(i);
+                                }
+                                throw Async.unchecked(e);
+                            }));
+                    try {
+                        new TestExecutor(7, 30_000).blockOn(sendAll);
+                    } catch (Throwable t) {
+                        errors.add(t);
+                    }
+                }));
+            }
+            for (int c = 0; c < 2; c++) {
+                threads.add(new Thread(() -> {
+                    try {
+                        received.add(new TestExecutor(7, 30_000).blockOn(drain(ch)));
+                    } catch (Throwable t) {
+                        errors.add(t);
+                    }
+                }));
+            }
+            threads.forEach(Thread::start);
+            Thread.sleep(2 + round % 5);
+            ch.close();
+            for (Thread t : threads) {
+                t.join(30_000);
+                assertThat(t.isAlive()).isFalse();
+            }
+            assertThat(errors).isEmpty();
+            List<Integer> all = new ArrayList<>();
+            received.forEach(all::addAll);
+            assertThat(all).doesNotHaveDuplicates();
+            assertThat(all).containsExactlyInAnyOrderElementsOf(accepted);
+        }
+    }
+
+    @Test
     void exactlyOnceWithSeveralProducersAndConsumersUnderStress() throws Exception {
         int producers = 4;
         int consumers = 4;
