@@ -6,4 +6,5 @@ module dev.spindle.async {
     requires transitive dev.spindle.core;
 
     exports dev.spindle.async;
+    exports dev.spindle.async.io;
 }

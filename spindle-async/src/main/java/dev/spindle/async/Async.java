@@ -1,0 +1,827 @@
+/*
+ * Copyright 2026 The Spindle Authors. Licensed under the Apache License, Version 2.0.
+ */
+package dev.spindle.async;
+
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Function;
+import java.util.function.Supplier;
+
+/**
+ * Building blocks for {@link AsyncTask}s, so that tasks are composed rather than written as
+ * state machines by hand.
+ *
+ * <pre>{@code
+ * // read a number from a channel, wait a bit, double it, give up after one second
+ * AsyncTask<Integer> job = Async.timeout(
+ *         Async.then(channel.receive(),
+ *                 n -> Async.map(Async.sleep(Duration.ofMillis(10)), ignored -> n * 2)),
+ *         Duration.ofSeconds(1));
+ * int result = runtime.run(job);
+ * }</pre>
+ *
+ * <p><b>Failure.</b> A task fails by throwing from {@link AsyncTask#poll poll}; the runtime then
+ * completes its {@code JoinHandle} exceptionally with what was thrown, and a combinator that
+ * polls the task lets the exception pass through (after cancelling the siblings it abandons).
+ * Unchecked exceptions and errors travel as they are. Checked ones (the failure of a
+ * {@link CompletionStage}, a {@link TimeoutException}) travel inside a
+ * {@link CompletionException}, the wrapper that {@code CompletableFuture.get()} and
+ * {@code join()} unwrap, so {@code handle.get()} reports {@code ExecutionException} caused by the
+ * original exception.
+ *
+ * <p><b>Dropping.</b> A task that is abandoned while pending should be passed to
+ * {@link #cancel(AsyncTask)}, which releases its timer entry or its place in a wait queue (see
+ * {@link Cancellable}). Every task returned here implements {@link Cancellable} where it may
+ * hold something, and cancels its children.
+ *
+ * <p><b>Wakers.</b> Combinators with one child ({@code map}, {@code then}, {@code loop},
+ * {@code timeout}) poll it with the parent's own context. {@code all} and {@code select} give each
+ * child a waker of its own that records which child was woken and wakes the parent; a poll of the
+ * parent re-polls only the children that were woken since their last poll. Budget taken by a
+ * child is taken from the parent's poll.
+ */
+public final class Async {
+
+    private Async() {}
+
+    // ---------------------------------------------------------------- basics
+
+    /**
+     * A task that gives its thread back once: the first poll wakes the task and returns pending,
+     * the second returns ready. Use it in long computations to let other tasks run.
+     *
+     * <pre>{@code
+     * AsyncTask<Void> step = Async.then(Async.yieldNow(), ignored -> Async.ready(null));
+     * }</pre>
+     */
+    public static AsyncTask<Void> yieldNow() {
+        return new AsyncTask<>() {
+            private boolean yielded;
+
+            @Override
+            public Poll<Void> poll(Context cx) {
+                if (yielded) {
+                    return Poll.ready(null);
+                }
+                yielded = true;
+                cx.waker().wake();
+                return Poll.pending();
+            }
+        };
+    }
+
+    /**
+     * A task that is ready at once with {@code value}.
+     *
+     * <pre>{@code
+     * AsyncTask<String> hello = Async.ready("hello");
+     * }</pre>
+     */
+    public static <T> AsyncTask<T> ready(T value) {
+        Poll<T> p = Poll.ready(value);
+        return cx -> p;
+    }
+
+    /**
+     * A task whose first poll throws {@code error} (a checked one inside a
+     * {@link CompletionException}).
+     *
+     * <pre>{@code
+     * AsyncTask<String> bad = Async.failed(new IllegalStateException("no"));
+     * }</pre>
+     */
+    public static <T> AsyncTask<T> failed(Throwable error) {
+        Objects.requireNonNull(error, "error");
+        return cx -> {
+            throw unchecked(error);
+        };
+    }
+
+    /**
+     * A task that completes when {@code stage} completes: ready with its value, or failing with
+     * its exception (unwrapped from a {@link CompletionException} if the stage wrapped it; a
+     * checked exception is then wrapped again, see the class comment). The callback is attached
+     * at the first poll; cancelling the task does not cancel the stage.
+     *
+     * <pre>{@code
+     * CompletableFuture<String> f = CompletableFuture.supplyAsync(() -> "computed");
+     * AsyncTask<Integer> length = Async.map(Async.from(f), String::length);
+     * }</pre>
+     */
+    public static <T> AsyncTask<T> from(CompletionStage<T> stage) {
+        Objects.requireNonNull(stage, "stage");
+        return new FromStage<>(stage);
+    }
+
+    /**
+     * Drops a task: if it implements {@link Cancellable}, releases what it holds while pending
+     * (timer entries, places in wait queues). Does nothing for other tasks. The task must not be
+     * polled afterwards.
+     */
+    public static void cancel(AsyncTask<?> task) {
+        if (task instanceof Cancellable) {
+            ((Cancellable) task).cancel();
+        }
+    }
+
+    // ---------------------------------------------------------------- sequencing
+
+    /**
+     * A task that runs {@code task} and applies {@code fn} to its result.
+     *
+     * <pre>{@code
+     * AsyncTask<Integer> length = Async.map(Async.ready("four"), String::length); // 4
+     * }</pre>
+     */
+    public static <T, R> AsyncTask<R> map(AsyncTask<T> task, Function<? super T, ? extends R> fn) {
+        Objects.requireNonNull(task, "task");
+        Objects.requireNonNull(fn, "fn");
+        return new MapTask<>(task, fn);
+    }
+
+    /**
+     * A task that runs {@code task}, then the task that {@code fn} makes of its result, and
+     * completes with that one's result (flat-map).
+     *
+     * <pre>{@code
+     * AsyncTask<String> reply = Async.then(channel.receive(),
+     *         request -> Async.map(other.send(request), ignored -> "forwarded " + request));
+     * }</pre>
+     */
+    public static <T, R> AsyncTask<R> then(
+            AsyncTask<T> task, Function<? super T, ? extends AsyncTask<R>> fn) {
+        Objects.requireNonNull(task, "task");
+        Objects.requireNonNull(fn, "fn");
+        return new ThenTask<>(task, fn);
+    }
+
+    /**
+     * A task that runs {@code task} and, if its poll throws, completes with
+     * {@code handler.apply(exception)} instead (the exception as thrown, without unwrapping).
+     * The handler may rethrow.
+     *
+     * <pre>{@code
+     * // null once the channel is closed and drained
+     * AsyncTask<Integer> next = Async.recover(channel.receive(), e -> {
+     *     if (e instanceof ChannelClosedException) return null;
+     *     throw Async.unchecked(e);
+     * });
+     * }</pre>
+     */
+    public static <T> AsyncTask<T> recover(
+            AsyncTask<T> task, Function<? super Throwable, ? extends T> handler) {
+        Objects.requireNonNull(task, "task");
+        Objects.requireNonNull(handler, "handler");
+        return new RecoverTask<>(task, handler);
+    }
+
+    /**
+     * One turn of {@link #loop}: go on with a new state, or finish with a result.
+     *
+     * @param <S> the loop's state
+     * @param <R> the loop's result
+     */
+    public static final class Step<S, R> {
+        private final S state;
+        private final R result;
+        private final boolean done;
+
+        private Step(S state, R result, boolean done) {
+            this.state = state;
+            this.result = result;
+            this.done = done;
+        }
+
+        /** Go on with {@code state}. */
+        public static <S, R> Step<S, R> next(S state) {
+            return new Step<>(state, null, false);
+        }
+
+        /** Finish the loop with {@code result}. */
+        public static <S, R> Step<S, R> done(R result) {
+            return new Step<>(null, result, true);
+        }
+
+        /** Whether this step ends the loop. */
+        public boolean isDone() {
+            return done;
+        }
+
+        @Override
+        public String toString() {
+            return done ? "Done[" + result + "]" : "Next[" + state + "]";
+        }
+    }
+
+    /**
+     * An asynchronous loop: starting from {@code initial}, runs {@code step.apply(state)} and
+     * goes on with the state of each {@link Step#next} until a {@link Step#done}. Each turn takes
+     * one unit of the poll's budget, so a loop whose steps are always ready still yields.
+     *
+     * <pre>{@code
+     * // sums the first three messages of a channel
+     * AsyncTask<Integer> sum = Async.loop(new int[] {0, 0}, acc -> acc[0] == 3
+     *         ? Async.ready(Async.Step.done(acc[1]))
+     *         : Async.map(channel.receive(),
+     *                 (Integer m) -> Async.Step.next(new int[] {acc[0] + 1, acc[1] + m})));
+     * }</pre>
+     */
+    public static <S, R> AsyncTask<R> loop(
+            S initial, Function<? super S, ? extends AsyncTask<Step<S, R>>> step) {
+        Objects.requireNonNull(step, "step");
+        return new LoopTask<>(initial, step);
+    }
+
+    /**
+     * Runs the task made by {@code body} again and again while it completes with {@code true}.
+     * Each turn takes one unit of the poll's budget.
+     *
+     * <pre>{@code
+     * // forwards messages until a negative one arrives
+     * AsyncTask<Void> pump = Async.whileTrue(() -> Async.then(in.receive(),
+     *         (Integer m) -> m < 0 ? Async.ready(false) : Async.map(out.send(m), x -> true)));
+     * }</pre>
+     */
+    public static AsyncTask<Void> whileTrue(Supplier<? extends AsyncTask<Boolean>> body) {
+        Objects.requireNonNull(body, "body");
+        return loop(null, ignored -> map(body.get(),
+                (Boolean more) -> more ? Step.<Object, Void>next(null) : Step.<Object, Void>done(null)));
+    }
+
+    // ---------------------------------------------------------------- fan-out
+
+    /**
+     * A task that runs all {@code tasks} concurrently and completes with their results, in the
+     * order of the list. If one fails, the others are cancelled and the failure passes through.
+     *
+     * <pre>{@code
+     * AsyncTask<List<Integer>> both = Async.all(List.of(a.receive(), b.receive()));
+     * }</pre>
+     */
+    public static <T> AsyncTask<List<T>> all(List<? extends AsyncTask<? extends T>> tasks) {
+        return new AllTask<>(tasks);
+    }
+
+    /**
+     * Which task of a {@link #select} finished first, and its result.
+     *
+     * @param <T> the result type
+     */
+    public static final class Selected<T> {
+        private final int index;
+        private final T value;
+
+        Selected(int index, T value) {
+            this.index = index;
+            this.value = value;
+        }
+
+        /** The index of the winner in the list given to {@code select}. */
+        public int index() {
+            return index;
+        }
+
+        /** The winner's result. */
+        public T value() {
+            return value;
+        }
+
+        @Override
+        public String toString() {
+            return "Selected[" + index + ", " + value + "]";
+        }
+    }
+
+    /**
+     * A task that runs {@code tasks} concurrently until the first completes, then cancels the
+     * others. Completes with the winner's index and result; if the first task to finish fails,
+     * fails the same way. Within one poll the children are polled in list order, so on a tie the
+     * lower index wins.
+     *
+     * <pre>{@code
+     * AsyncTask<Async.Selected<Integer>> first = Async.select(List.of(a.receive(), b.receive()));
+     * }</pre>
+     *
+     * @throws IllegalArgumentException if {@code tasks} is empty
+     */
+    public static <T> AsyncTask<Selected<T>> select(List<? extends AsyncTask<? extends T>> tasks) {
+        if (tasks.isEmpty()) {
+            throw new IllegalArgumentException("select needs at least one task");
+        }
+        return new SelectTask<>(tasks);
+    }
+
+    /**
+     * Like {@link #select}, completing with the first result only.
+     *
+     * <pre>{@code
+     * AsyncTask<String> fastest = Async.any(List.of(
+     *         Async.map(Async.sleep(Duration.ofMillis(50)), x -> "slow"),
+     *         Async.map(Async.sleep(Duration.ofMillis(5)), x -> "fast")));   // "fast"
+     * }</pre>
+     *
+     * @throws IllegalArgumentException if {@code tasks} is empty
+     */
+    public static <T> AsyncTask<T> any(List<? extends AsyncTask<? extends T>> tasks) {
+        return map(select(tasks), Selected::value);
+    }
+
+    // ---------------------------------------------------------------- time
+
+    /**
+     * A task that completes once {@code duration} has passed, counted from this call (not from
+     * the first poll), on the shared timer thread. Zero or negative durations are ready at once.
+     * Cancelling it removes its timer entry.
+     *
+     * <pre>{@code
+     * AsyncTask<String> later = Async.map(Async.sleep(Duration.ofMillis(20)), x -> "woke up");
+     * }</pre>
+     */
+    public static AsyncTask<Void> sleep(Duration duration) {
+        return sleepUntil(System.nanoTime() + saturatedNanos(duration));
+    }
+
+    /**
+     * A task that completes once {@link System#nanoTime()} reaches {@code deadlineNanos}.
+     *
+     * <pre>{@code
+     * long t0 = System.nanoTime();
+     * AsyncTask<Void> tick = Async.sleepUntil(t0 + 1_000_000);   // one millisecond after t0
+     * }</pre>
+     */
+    public static AsyncTask<Void> sleepUntil(long deadlineNanos) {
+        return new SleepTask(deadlineNanos);
+    }
+
+    /**
+     * A task that runs {@code task} but gives up once {@code duration} has passed, counted from
+     * this call. Giving up cancels {@code task} and fails with a {@link CompletionException}
+     * whose cause is a {@link TimeoutException}. Each poll polls {@code task} first, so a task
+     * that is ready when the deadline passes still wins. Completing either way removes the
+     * timer entry.
+     *
+     * <pre>{@code
+     * AsyncTask<Integer> bounded = Async.timeout(channel.receive(), Duration.ofSeconds(1));
+     * // runtime.spawn(bounded).get() throws ExecutionException caused by TimeoutException
+     * }</pre>
+     */
+    public static <T> AsyncTask<T> timeout(AsyncTask<T> task, Duration duration) {
+        Objects.requireNonNull(task, "task");
+        return new TimeoutTask<>(task, System.nanoTime() + saturatedNanos(duration), duration);
+    }
+
+    // ---------------------------------------------------------------- internals
+
+    private static long saturatedNanos(Duration d) {
+        Objects.requireNonNull(d, "duration");
+        try {
+            return d.toNanos();
+        } catch (ArithmeticException overflow) {
+            return d.isNegative() ? Long.MIN_VALUE / 4 : Long.MAX_VALUE / 4;
+        }
+    }
+
+    /**
+     * {@code t} as something to throw from {@code poll}: a runtime exception as it is, an error
+     * thrown at once, a checked exception inside a {@link CompletionException}.
+     *
+     * <pre>{@code
+     * throw Async.unchecked(new java.io.IOException("reset"));   // CompletionException(IOException)
+     * }</pre>
+     */
+    public static RuntimeException unchecked(Throwable t) {
+        if (t instanceof RuntimeException) {
+            return (RuntimeException) t;
+        }
+        if (t instanceof Error) {
+            throw (Error) t;
+        }
+        return new CompletionException(t);
+    }
+
+    private static final class FromStage<T> implements AsyncTask<T> {
+        private final CompletionStage<T> stage;
+        private boolean attached;
+        private volatile Waker waker;
+        private volatile boolean done;
+        private T value; // written before done, read after it
+        private Throwable error;
+
+        FromStage(CompletionStage<T> stage) {
+            this.stage = stage;
+        }
+
+        @Override
+        public Poll<T> poll(Context cx) {
+            waker = cx.waker();
+            if (!attached) {
+                attached = true;
+                stage.whenComplete((v, e) -> {
+                    value = v;
+                    error = e;
+                    done = true;
+                    Waker w = waker;
+                    if (w != null) {
+                        w.wake();
+                    }
+                });
+            }
+            if (!done) {
+                return Poll.pending();
+            }
+            Throwable e = error;
+            if (e != null) {
+                if (e instanceof CompletionException && e.getCause() != null) {
+                    e = e.getCause();
+                }
+                throw unchecked(e);
+            }
+            return Poll.ready(value);
+        }
+    }
+
+    private static final class MapTask<T, R> implements AsyncTask<R>, Cancellable {
+        private final AsyncTask<T> task;
+        private final Function<? super T, ? extends R> fn;
+
+        MapTask(AsyncTask<T> task, Function<? super T, ? extends R> fn) {
+            this.task = task;
+            this.fn = fn;
+        }
+
+        @Override
+        public Poll<R> poll(Context cx) {
+            Poll<T> p = task.poll(cx);
+            if (p.isPending()) {
+                return Poll.pending();
+            }
+            return Poll.ready(fn.apply(p.value()));
+        }
+
+        @Override
+        public void cancel() {
+            Async.cancel(task);
+        }
+    }
+
+    private static final class RecoverTask<T> implements AsyncTask<T>, Cancellable {
+        private final AsyncTask<T> task;
+        private final Function<? super Throwable, ? extends T> handler;
+
+        RecoverTask(AsyncTask<T> task, Function<? super Throwable, ? extends T> handler) {
+            this.task = task;
+            this.handler = handler;
+        }
+
+        @Override
+        public Poll<T> poll(Context cx) {
+            try {
+                return task.poll(cx);
+            } catch (Throwable t) {
+                return Poll.ready(handler.apply(t));
+            }
+        }
+
+        @Override
+        public void cancel() {
+            Async.cancel(task);
+        }
+    }
+
+    private static final class ThenTask<T, R> implements AsyncTask<R>, Cancellable {
+        private AsyncTask<T> first;
+        private final Function<? super T, ? extends AsyncTask<R>> fn;
+        private AsyncTask<R> second;
+
+        ThenTask(AsyncTask<T> first, Function<? super T, ? extends AsyncTask<R>> fn) {
+            this.first = first;
+            this.fn = fn;
+        }
+
+        @Override
+        public Poll<R> poll(Context cx) {
+            if (second == null) {
+                Poll<T> p = first.poll(cx);
+                if (p.isPending()) {
+                    return Poll.pending();
+                }
+                first = null;
+                second = Objects.requireNonNull(fn.apply(p.value()), "then: fn returned null");
+            }
+            return second.poll(cx);
+        }
+
+        @Override
+        public void cancel() {
+            if (second != null) {
+                Async.cancel(second);
+            } else if (first != null) {
+                Async.cancel(first);
+            }
+        }
+    }
+
+    private static final class LoopTask<S, R> implements AsyncTask<R>, Cancellable {
+        private S state;
+        private final Function<? super S, ? extends AsyncTask<Step<S, R>>> step;
+        private AsyncTask<Step<S, R>> current;
+
+        LoopTask(S initial, Function<? super S, ? extends AsyncTask<Step<S, R>>> step) {
+            this.state = initial;
+            this.step = step;
+        }
+
+        @Override
+        public Poll<R> poll(Context cx) {
+            while (true) {
+                if (current == null) {
+                    if (!cx.consumeBudget()) {
+                        cx.waker().wake();
+                        return Poll.pending();
+                    }
+                    current = Objects.requireNonNull(step.apply(state), "loop: step returned null");
+                }
+                Poll<Step<S, R>> p = current.poll(cx);
+                if (p.isPending()) {
+                    return Poll.pending();
+                }
+                current = null;
+                Step<S, R> s = p.value();
+                if (s.done) {
+                    return Poll.ready(s.result);
+                }
+                state = s.state;
+            }
+        }
+
+        @Override
+        public void cancel() {
+            if (current != null) {
+                Async.cancel(current);
+                current = null;
+            }
+        }
+    }
+
+    /**
+     * The context and waker of one child of {@code all}/{@code select}: a wake marks the child
+     * and wakes the parent's latest waker (only on the unmarked-to-marked transition; whoever
+     * made that transition wakes the parent, so no wake-up is lost).
+     */
+    private static final class Child extends AtomicBoolean implements Context, Waker {
+        private static final long serialVersionUID = 1L;
+        private final Parent parent;
+        private Context cx; // the parent's context during the parent's poll
+
+        Child(Parent parent) {
+            super(true); // polled by the first poll
+            this.parent = parent;
+        }
+
+        @Override
+        public Waker waker() {
+            return this;
+        }
+
+        @Override
+        public boolean consumeBudget() {
+            Context c = cx;
+            return c == null || c.consumeBudget();
+        }
+
+        @Override
+        public void wake() {
+            if (!getAndSet(true)) {
+                Waker w = parent.waker;
+                if (w != null) {
+                    w.wake();
+                }
+            }
+        }
+    }
+
+    private abstract static class Parent {
+        volatile Waker waker;
+        final AsyncTask<?>[] tasks;
+        final Child[] children;
+
+        Parent(List<? extends AsyncTask<?>> list) {
+            tasks = list.toArray(new AsyncTask<?>[0]);
+            for (AsyncTask<?> t : tasks) {
+                Objects.requireNonNull(t, "a task in the list is null");
+            }
+            children = new Child[tasks.length];
+            for (int i = 0; i < tasks.length; i++) {
+                children[i] = new Child(this);
+            }
+        }
+
+        /** Polls child {@code i} if it was woken; null if it was not polled. */
+        final Poll<?> pollChild(int i, Context cx) {
+            Child c = children[i];
+            if (!c.getAndSet(false)) {
+                return null;
+            }
+            c.cx = cx;
+            try {
+                return tasks[i].poll(c);
+            } finally {
+                c.cx = null;
+            }
+        }
+
+        final void cancelAllBut(int keep) {
+            for (int i = 0; i < tasks.length; i++) {
+                if (i != keep && tasks[i] != null) {
+                    Async.cancel(tasks[i]);
+                    tasks[i] = null;
+                }
+            }
+        }
+    }
+
+    private static final class AllTask<T> extends Parent implements AsyncTask<List<T>>, Cancellable {
+        private final Object[] results;
+        private int remaining;
+
+        AllTask(List<? extends AsyncTask<? extends T>> list) {
+            super(list);
+            results = new Object[tasks.length];
+            remaining = tasks.length;
+        }
+
+        @Override
+        @SuppressWarnings("unchecked")
+        public Poll<List<T>> poll(Context cx) {
+            waker = cx.waker();
+            for (int i = 0; i < tasks.length && remaining > 0; i++) {
+                if (tasks[i] == null) {
+                    continue;
+                }
+                Poll<?> p;
+                try {
+                    p = pollChild(i, cx);
+                } catch (Throwable t) {
+                    tasks[i] = null;
+                    cancelAllBut(-1);
+                    throw t;
+                }
+                if (p != null && p.isReady()) {
+                    results[i] = p.value();
+                    tasks[i] = null;
+                    remaining--;
+                }
+            }
+            if (remaining > 0) {
+                return Poll.pending();
+            }
+            return Poll.ready((List<T>) Collections.unmodifiableList(Arrays.asList(results)));
+        }
+
+        @Override
+        public void cancel() {
+            cancelAllBut(-1);
+        }
+    }
+
+    private static final class SelectTask<T> extends Parent
+            implements AsyncTask<Selected<T>>, Cancellable {
+
+        SelectTask(List<? extends AsyncTask<? extends T>> list) {
+            super(list);
+        }
+
+        @Override
+        @SuppressWarnings("unchecked")
+        public Poll<Selected<T>> poll(Context cx) {
+            waker = cx.waker();
+            for (int i = 0; i < tasks.length; i++) {
+                if (tasks[i] == null) {
+                    continue;
+                }
+                Poll<?> p;
+                try {
+                    p = pollChild(i, cx);
+                } catch (Throwable t) {
+                    tasks[i] = null;
+                    cancelAllBut(-1);
+                    throw t;
+                }
+                if (p != null && p.isReady()) {
+                    tasks[i] = null;
+                    cancelAllBut(i);
+                    return Poll.ready(new Selected<>(i, (T) p.value()));
+                }
+            }
+            return Poll.pending();
+        }
+
+        @Override
+        public void cancel() {
+            cancelAllBut(-1);
+        }
+    }
+
+    private static final class SleepTask implements AsyncTask<Void>, Cancellable {
+        private final long deadline;
+        private Timers.Entry entry;
+
+        SleepTask(long deadline) {
+            this.deadline = deadline;
+        }
+
+        @Override
+        public Poll<Void> poll(Context cx) {
+            if ((entry != null && entry.fired()) || System.nanoTime() - deadline >= 0) {
+                cancel();
+                return Poll.ready(null);
+            }
+            if (entry == null) {
+                entry = Timers.schedule(deadline, cx.waker());
+            } else {
+                entry.setWaker(cx.waker());
+                if (entry.fired()) { // fired with the old waker while we swapped it
+                    return Poll.ready(null);
+                }
+            }
+            return Poll.pending();
+        }
+
+        @Override
+        public void cancel() {
+            if (entry != null) {
+                entry.cancel();
+            }
+        }
+    }
+
+    private static final class TimeoutTask<T> implements AsyncTask<T>, Cancellable {
+        private final AsyncTask<T> task;
+        private final long deadline;
+        private final Duration duration;
+        private Timers.Entry entry;
+
+        TimeoutTask(AsyncTask<T> task, long deadline, Duration duration) {
+            this.task = task;
+            this.deadline = deadline;
+            this.duration = duration;
+        }
+
+        @Override
+        public Poll<T> poll(Context cx) {
+            Poll<T> p;
+            try {
+                p = task.poll(cx);
+            } catch (Throwable t) {
+                cancelTimer();
+                throw t;
+            }
+            if (p.isReady()) {
+                cancelTimer();
+                return p;
+            }
+            if (expired()) {
+                throw timedOut();
+            }
+            if (entry == null) {
+                entry = Timers.schedule(deadline, cx.waker());
+            } else {
+                entry.setWaker(cx.waker());
+            }
+            if (entry.fired()) { // fired with an older waker while we set this one
+                throw timedOut();
+            }
+            return Poll.pending();
+        }
+
+        private boolean expired() {
+            return (entry != null && entry.fired()) || System.nanoTime() - deadline >= 0;
+        }
+
+        private CompletionException timedOut() {
+            cancel();
+            return new CompletionException(new TimeoutException("timed out after " + duration));
+        }
+
+        private void cancelTimer() {
+            if (entry != null) {
+                entry.cancel();
+            }
+        }
+
+        @Override
+        public void cancel() {
+            cancelTimer();
+            Async.cancel(task);
+        }
+    }
+
+}

@@ -1,0 +1,328 @@
+/*
+ * Copyright 2026 The Spindle Authors. Licensed under the Apache License, Version 2.0.
+ */
+package dev.spindle.async;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Objects;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * A bounded multi-producer, multi-consumer channel for async tasks.
+ *
+ * <pre>{@code
+ * AsyncChannel<Integer> ch = new AsyncChannel<>(16);
+ * AsyncTask<Void> producer = Async.then(ch.send(1), x -> ch.send(2));
+ * AsyncTask<Integer> consumer = Async.then(ch.receive(), a -> Async.map(ch.receive(), b -> a + b));
+ * // run both on a runtime; consumer completes with 3
+ * }</pre>
+ *
+ * <p><b>Semantics.</b> {@link #send} waits (pending) while the channel holds {@code capacity}
+ * values, {@link #receive} waits while it is empty. Each value is received exactly once, in the
+ * order in which sends were accepted. Waiting senders and receivers are served first come, first
+ * served: a value sent while receivers wait goes straight to the oldest one, and a receive that
+ * makes room moves the oldest waiting sender's value into the buffer; so a newcomer never
+ * overtakes a waiter. Each task returned is one operation: poll it until ready, do not reuse it.
+ *
+ * <p><b>Closing.</b> After {@link #close()}, sends fail with {@link ChannelClosedException}
+ * (waiting senders too: their values are not delivered), and receives return what is still
+ * buffered, then fail with {@link ChannelClosedException}.
+ *
+ * <p><b>Budget.</b> Starting an operation takes one unit of the poll's budget; when it is spent,
+ * the operation wakes its task and returns pending without touching the channel.
+ *
+ * <p><b>Cancellation.</b> {@link Async#cancel} of a waiting operation takes it out of the wait
+ * queue. A receive cancelled after a value was handed to it but before it returned the value
+ * passes the value on to the next waiting receiver or puts it back ahead of the buffered values,
+ * in the order the values were accepted (the channel may then hold more than {@code capacity}
+ * for a while): nothing is lost and nothing is reordered. A send cancelled after
+ * the channel accepted its value has sent it.
+ *
+ * <p><b>Implementation.</b> One lock guards the buffer and the two wait queues; wakers are
+ * collected under the lock and woken after it is released. A waiting operation is completed by
+ * the thread that serves it (under the lock) before its waker fires, and a poll reads its state
+ * under the same lock, so no wake-up is lost.
+ *
+ * @param <T> the type of the values (non-null)
+ */
+public final class AsyncChannel<T> {
+
+    private static final int NEW = 0;
+    private static final int WAITING = 1;
+    private static final int DONE = 2;      // send: accepted; receive: value handed over
+    private static final int CLOSED = 3;    // failed by close()
+    private static final int FINISHED = 4;  // returned ready, threw, or cancelled
+
+    private final ReentrantLock lock = new ReentrantLock();
+    private final int capacity;
+    private final ArrayDeque<T> buffer;
+    private final ArrayDeque<SendOp> senders = new ArrayDeque<>();
+    private final ArrayDeque<ReceiveOp> receivers = new ArrayDeque<>();
+    /**
+     * Values handed to receives that were cancelled before returning them, by hand-over number.
+     * They were accepted before everything in {@code buffer} (a hand-over happens only while the
+     * buffer is empty), so receives take them first.
+     */
+    private final ArrayList<ReceiveOp> returned = new ArrayList<>(0);
+    private long handOvers;
+    private boolean closed;
+
+    /**
+     * A channel holding at most {@code capacity} values.
+     *
+     * @throws IllegalArgumentException if {@code capacity < 1}
+     */
+    public AsyncChannel(int capacity) {
+        if (capacity < 1) {
+            throw new IllegalArgumentException("capacity must be at least 1: " + capacity);
+        }
+        this.capacity = capacity;
+        this.buffer = new ArrayDeque<>(Math.min(capacity, 1024));
+    }
+
+    /** The most values the channel holds without a waiting sender. */
+    public int capacity() {
+        return capacity;
+    }
+
+    /** Values buffered now. */
+    public int size() {
+        lock.lock();
+        try {
+            return buffer.size() + returned.size();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Whether {@link #close()} was called. */
+    public boolean isClosed() {
+        lock.lock();
+        try {
+            return closed;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * A task that sends {@code value}: ready once the channel accepted it, pending while the
+     * channel is full; throws {@link ChannelClosedException} if the channel is or gets closed
+     * first.
+     */
+    public AsyncTask<Void> send(T value) {
+        return new SendOp(Objects.requireNonNull(value, "value"));
+    }
+
+    /**
+     * A task that receives the next value: pending while the channel is empty; throws
+     * {@link ChannelClosedException} once the channel is closed and empty.
+     */
+    public AsyncTask<T> receive() {
+        return new ReceiveOp();
+    }
+
+    /**
+     * Closes the channel: waiting senders and receivers are woken and fail; buffered values can
+     * still be received. Idempotent.
+     */
+    public void close() {
+        ArrayDeque<Waker> toWake = new ArrayDeque<>();
+        lock.lock();
+        try {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            for (SendOp s; (s = senders.poll()) != null; ) {
+                s.state = CLOSED;
+                toWake.add(s.waker);
+            }
+            for (ReceiveOp r; (r = receivers.poll()) != null; ) {
+                r.state = CLOSED;
+                toWake.add(r.waker);
+            }
+        } finally {
+            lock.unlock();
+        }
+        toWake.forEach(Waker::wake);
+    }
+
+    private final class SendOp implements AsyncTask<Void>, Cancellable {
+        private final T value;
+        private int state = NEW; // guarded by lock
+        private Waker waker;     // guarded by lock
+
+        SendOp(T value) {
+            this.value = value;
+        }
+
+        @Override
+        public Poll<Void> poll(Context cx) {
+            Waker toWake = null;
+            lock.lock();
+            try {
+                switch (state) {
+                    case DONE:
+                        state = FINISHED;
+                        return Poll.ready(null);
+                    case WAITING:
+                        waker = cx.waker();
+                        return Poll.pending();
+                    case CLOSED:
+                        state = FINISHED;
+                        throw new ChannelClosedException("send: the channel was closed while the send waited");
+                    case FINISHED:
+                        throw new IllegalStateException("this send already completed");
+                    default:
+                        break;
+                }
+                if (closed) {
+                    state = FINISHED;
+                    throw new ChannelClosedException("send: the channel is closed");
+                }
+                if (!cx.consumeBudget()) {
+                    toWake = cx.waker();
+                    return Poll.pending();
+                }
+                ReceiveOp r = receivers.poll();
+                if (r != null) { // the buffer is empty: hand over directly
+                    r.value = value;
+                    r.seq = handOvers++;
+                    r.state = DONE;
+                    toWake = r.waker;
+                    state = FINISHED;
+                    return Poll.ready(null);
+                }
+                if (buffer.size() < capacity) {
+                    buffer.add(value);
+                    state = FINISHED;
+                    return Poll.ready(null);
+                }
+                state = WAITING;
+                waker = cx.waker();
+                senders.add(this);
+                return Poll.pending();
+            } finally {
+                lock.unlock();
+                if (toWake != null) {
+                    toWake.wake();
+                }
+            }
+        }
+
+        @Override
+        public void cancel() {
+            lock.lock();
+            try {
+                if (state == WAITING) {
+                    senders.remove(this);
+                }
+                state = FINISHED;
+            } finally {
+                lock.unlock();
+            }
+        }
+    }
+
+    private final class ReceiveOp implements AsyncTask<T>, Cancellable {
+        private T value;         // guarded by lock
+        private long seq;        // hand-over number of value; guarded by lock
+        private int state = NEW; // guarded by lock
+        private Waker waker;     // guarded by lock
+
+        @Override
+        public Poll<T> poll(Context cx) {
+            Waker toWake = null;
+            lock.lock();
+            try {
+                switch (state) {
+                    case DONE:
+                        T v = value;
+                        value = null;
+                        state = FINISHED;
+                        return Poll.ready(v);
+                    case WAITING:
+                        waker = cx.waker();
+                        return Poll.pending();
+                    case CLOSED:
+                        state = FINISHED;
+                        throw new ChannelClosedException("receive: the channel was closed and is empty");
+                    case FINISHED:
+                        throw new IllegalStateException("this receive already completed");
+                    default:
+                        break;
+                }
+                if (!returned.isEmpty()) {
+                    if (!cx.consumeBudget()) {
+                        toWake = cx.waker();
+                        return Poll.pending();
+                    }
+                    state = FINISHED;
+                    return Poll.ready(returned.remove(0).value);
+                }
+                if (buffer.isEmpty() && closed) {
+                    state = FINISHED;
+                    throw new ChannelClosedException("receive: the channel is closed and empty");
+                }
+                if (!cx.consumeBudget()) {
+                    toWake = cx.waker();
+                    return Poll.pending();
+                }
+                T v = buffer.poll();
+                if (v != null) {
+                    SendOp s = senders.poll();
+                    if (s != null) { // make room for the oldest waiting sender
+                        buffer.add(s.value);
+                        s.state = DONE;
+                        toWake = s.waker;
+                    }
+                    state = FINISHED;
+                    return Poll.ready(v);
+                }
+                state = WAITING;
+                waker = cx.waker();
+                receivers.add(this);
+                return Poll.pending();
+            } finally {
+                lock.unlock();
+                if (toWake != null) {
+                    toWake.wake();
+                }
+            }
+        }
+
+        @Override
+        public void cancel() {
+            Waker toWake = null;
+            lock.lock();
+            try {
+                if (state == WAITING) {
+                    receivers.remove(this);
+                } else if (state == DONE) { // a value was handed to us: pass it on
+                    ReceiveOp next = receivers.poll();
+                    if (next != null) {
+                        next.value = value;
+                        next.seq = seq;
+                        next.state = DONE;
+                        toWake = next.waker;
+                        value = null;
+                    } else { // keep it (this op, holding value and seq) in hand-over order
+                        int i = returned.size();
+                        while (i > 0 && returned.get(i - 1).seq > seq) {
+                            i--;
+                        }
+                        returned.add(i, this);
+                    }
+                }
+                state = FINISHED;
+            } finally {
+                lock.unlock();
+            }
+            if (toWake != null) {
+                toWake.wake();
+            }
+        }
+    }
+}

@@ -1,0 +1,167 @@
+/*
+ * Copyright 2026 The Spindle Authors. Licensed under the Apache License, Version 2.0.
+ */
+package dev.spindle.async;
+
+import java.util.ArrayDeque;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * A counting semaphore for async tasks: {@link #acquire()} is pending while no permit is free.
+ *
+ * <pre>{@code
+ * AsyncSemaphore connections = new AsyncSemaphore(10);
+ * AsyncTask<String> guarded = Async.then(connections.acquire(), permit -> {
+ *     try {
+ *         return Async.ready(callServer());          // at most 10 at a time
+ *     } finally {
+ *         connections.release();
+ *     }
+ * });
+ * }</pre>
+ *
+ * <p><b>Fairness.</b> Strictly FIFO: {@link #release()} hands its permit to the oldest waiting
+ * acquire (completing it under the lock, then waking it), and an acquire never takes a free
+ * permit while others wait; so a burst of newcomers cannot starve a waiter, and the number of
+ * permits held never exceeds the number released plus the initial count.
+ *
+ * <p><b>Budget.</b> Starting an acquire takes one unit of the poll's budget.
+ *
+ * <p><b>Cancellation.</b> {@link Async#cancel} of a waiting acquire leaves the queue; of an
+ * acquire that was granted a permit it had not yet returned, releases that permit again. An
+ * acquire that returned ready owns its permit until {@link #release()}.
+ */
+public final class AsyncSemaphore {
+
+    private static final int NEW = 0;
+    private static final int WAITING = 1;
+    private static final int GRANTED = 2;
+    private static final int FINISHED = 3;
+
+    private final ReentrantLock lock = new ReentrantLock();
+    private final ArrayDeque<AcquireOp> waiters = new ArrayDeque<>();
+    private int permits;
+
+    /**
+     * A semaphore with {@code permits} free permits.
+     *
+     * @throws IllegalArgumentException if {@code permits < 0}
+     */
+    public AsyncSemaphore(int permits) {
+        if (permits < 0) {
+            throw new IllegalArgumentException("permits must not be negative: " + permits);
+        }
+        this.permits = permits;
+    }
+
+    /** A task that completes once it holds one permit. */
+    public AsyncTask<Void> acquire() {
+        return new AcquireOp();
+    }
+
+    /** Takes a permit if one is free and nobody waits; never waits. */
+    public boolean tryAcquire() {
+        lock.lock();
+        try {
+            if (permits > 0 && waiters.isEmpty()) {
+                permits--;
+                return true;
+            }
+            return false;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Returns one permit: to the oldest waiting acquire if any, else to the free count. */
+    public void release() {
+        Waker toWake = null;
+        lock.lock();
+        try {
+            AcquireOp w = waiters.poll();
+            if (w != null) {
+                w.state = GRANTED;
+                toWake = w.waker;
+            } else {
+                permits++;
+            }
+        } finally {
+            lock.unlock();
+        }
+        if (toWake != null) {
+            toWake.wake();
+        }
+    }
+
+    /** Free permits now. */
+    public int availablePermits() {
+        lock.lock();
+        try {
+            return permits;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private final class AcquireOp implements AsyncTask<Void>, Cancellable {
+        private int state = NEW; // guarded by lock
+        private Waker waker;     // guarded by lock
+
+        @Override
+        public Poll<Void> poll(Context cx) {
+            Waker toWake = null;
+            lock.lock();
+            try {
+                switch (state) {
+                    case GRANTED:
+                        state = FINISHED;
+                        return Poll.ready(null);
+                    case WAITING:
+                        waker = cx.waker();
+                        return Poll.pending();
+                    case FINISHED:
+                        throw new IllegalStateException("this acquire already completed");
+                    default:
+                        break;
+                }
+                if (!cx.consumeBudget()) {
+                    toWake = cx.waker();
+                    return Poll.pending();
+                }
+                if (permits > 0 && waiters.isEmpty()) {
+                    permits--;
+                    state = FINISHED;
+                    return Poll.ready(null);
+                }
+                state = WAITING;
+                waker = cx.waker();
+                waiters.add(this);
+                return Poll.pending();
+            } finally {
+                lock.unlock();
+                if (toWake != null) {
+                    toWake.wake();
+                }
+            }
+        }
+
+        @Override
+        public void cancel() {
+            boolean giveBack = false;
+            lock.lock();
+            try {
+                if (state == WAITING) {
+                    waiters.remove(this);
+                } else if (state == GRANTED) {
+                    giveBack = true;
+                }
+                state = FINISHED;
+            } finally {
+                lock.unlock();
+            }
+            if (giveBack) {
+                release();
+            }
+        }
+    }
+}

@@ -1,0 +1,106 @@
+/*
+ * Copyright 2026 The Spindle Authors. Licensed under the Apache License, Version 2.0.
+ */
+package dev.spindle.async.io;
+
+import dev.spindle.async.AsyncTask;
+import dev.spindle.async.Poll;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import java.util.Objects;
+
+/**
+ * A listening TCP socket whose {@link #accept()} is an {@link AsyncTask}.
+ *
+ * <pre>{@code
+ * AsyncTcpListener listener = AsyncTcpListener.bind(new InetSocketAddress("127.0.0.1", 0));
+ * int port = listener.localAddress().getPort();
+ * AsyncTask<AsyncTcpStream> next = listener.accept();   // pending until a client connects
+ * }</pre>
+ *
+ * <p>Several accepts may wait at once (each gets its own connection). Starting an accept takes
+ * one unit of the poll's budget. I/O errors are thrown from {@code poll} as
+ * {@link UncheckedIOException}.
+ */
+public final class AsyncTcpListener implements AutoCloseable {
+
+    private final ServerSocketChannel channel;
+    private final Reactor reactor;
+    private final Reactor.Registration reg;
+
+    private AsyncTcpListener(ServerSocketChannel channel, Reactor reactor) {
+        this.channel = channel;
+        this.reactor = reactor;
+        this.reg = reactor.register(channel);
+    }
+
+    /** Binds to {@code local} (port 0: any free port) with the shared reactor. */
+    public static AsyncTcpListener bind(SocketAddress local) throws IOException {
+        return bind(local, Reactor.shared());
+    }
+
+    /** Binds to {@code local} with a backlog of 1024, served by {@code reactor}. */
+    public static AsyncTcpListener bind(SocketAddress local, Reactor reactor) throws IOException {
+        Objects.requireNonNull(reactor, "reactor");
+        ServerSocketChannel ch = ServerSocketChannel.open();
+        try {
+            ch.configureBlocking(false);
+            ch.bind(local, 1024);
+            return new AsyncTcpListener(ch, reactor);
+        } catch (IOException | RuntimeException e) {
+            ch.close();
+            throw e;
+        }
+    }
+
+    /** The bound address (with the actual port). */
+    public InetSocketAddress localAddress() {
+        try {
+            return (InetSocketAddress) channel.getLocalAddress();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** A task that completes with the next incoming connection. */
+    public AsyncTask<AsyncTcpStream> accept() {
+        return cx -> {
+            if (!cx.consumeBudget()) {
+                cx.waker().wake();
+                return Poll.pending();
+            }
+            try {
+                SocketChannel ch = channel.accept();
+                if (ch != null) {
+                    try {
+                        return Poll.ready(new AsyncTcpStream(ch, reactor));
+                    } catch (IOException | RuntimeException e) {
+                        ch.close();
+                        throw e;
+                    }
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException("accept failed", e);
+            }
+            reactor.await(reg, SelectionKey.OP_ACCEPT, cx.waker());
+            return Poll.pending();
+        };
+    }
+
+    /** Stops listening and wakes waiting accepts (which then fail). Idempotent. */
+    @Override
+    public void close() {
+        try {
+            channel.close();
+        } catch (IOException ignored) {
+            // closing anyway
+        } finally {
+            reactor.deregister(reg);
+        }
+    }
+}

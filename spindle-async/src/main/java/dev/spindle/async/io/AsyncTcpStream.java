@@ -1,0 +1,211 @@
+/*
+ * Copyright 2026 The Spindle Authors. Licensed under the Apache License, Version 2.0.
+ */
+package dev.spindle.async.io;
+
+import dev.spindle.async.AsyncTask;
+import dev.spindle.async.Context;
+import dev.spindle.async.Poll;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.SocketAddress;
+import java.net.StandardSocketOptions;
+import java.nio.ByteBuffer;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.SocketChannel;
+import java.util.Objects;
+
+/**
+ * A non-blocking TCP connection whose reads and writes are {@link AsyncTask}s: an operation that
+ * would block registers its task's waker with the {@link Reactor} and returns pending.
+ *
+ * <pre>{@code
+ * // connect, send a line, read the reply (one read)
+ * ByteBuffer reply = ByteBuffer.allocate(1024);
+ * AsyncTask<Integer> talk = Async.then(AsyncTcpStream.connect(new InetSocketAddress("127.0.0.1", port)),
+ *         stream -> Async.then(stream.writeAll(ByteBuffer.wrap("hello\n".getBytes())),
+ *                 x -> stream.read(reply)));
+ * }</pre>
+ *
+ * <p>Each task returned is one operation, polled until ready. At most one read and one write
+ * should be in progress at a time (as with {@link SocketChannel}); a read and a write may
+ * proceed concurrently in two tasks. Starting a read or write takes one unit of the poll's
+ * budget. I/O errors are thrown from {@code poll} as {@link UncheckedIOException}; after
+ * {@link #close()} a waiting operation is woken and fails that way (its cause a
+ * {@code ClosedChannelException}).
+ */
+public final class AsyncTcpStream implements AutoCloseable {
+
+    private final SocketChannel channel;
+    private final Reactor reactor;
+    private final Reactor.Registration reg;
+
+    AsyncTcpStream(SocketChannel channel, Reactor reactor) throws IOException {
+        channel.configureBlocking(false);
+        channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
+        this.channel = channel;
+        this.reactor = reactor;
+        this.reg = reactor.register(channel);
+    }
+
+    /** A task that connects to {@code remote} through the {@linkplain Reactor#shared shared} reactor. */
+    public static AsyncTask<AsyncTcpStream> connect(SocketAddress remote) {
+        return connect(remote, Reactor.shared());
+    }
+
+    /** A task that connects to {@code remote}; the connection is made at the first poll. */
+    public static AsyncTask<AsyncTcpStream> connect(SocketAddress remote, Reactor reactor) {
+        Objects.requireNonNull(remote, "remote");
+        Objects.requireNonNull(reactor, "reactor");
+        return new AsyncTask<>() {
+            private AsyncTcpStream stream;
+
+            @Override
+            public Poll<AsyncTcpStream> poll(Context cx) {
+                try {
+                    if (stream == null) {
+                        SocketChannel ch = SocketChannel.open();
+                        try {
+                            stream = new AsyncTcpStream(ch, reactor);
+                            if (ch.connect(remote)) {
+                                return Poll.ready(stream);
+                            }
+                        } catch (IOException | RuntimeException e) {
+                            ch.close();
+                            throw e;
+                        }
+                    } else if (stream.channel.finishConnect()) {
+                        return Poll.ready(stream);
+                    }
+                    reactor.await(stream.reg, SelectionKey.OP_CONNECT, cx.waker());
+                    return Poll.pending();
+                } catch (IOException e) {
+                    if (stream != null) {
+                        stream.close();
+                    }
+                    throw new UncheckedIOException("connect to " + remote + " failed", e);
+                }
+            }
+        };
+    }
+
+    /**
+     * A task that reads into {@code dst}: ready with the number of bytes read (at least one), or
+     * -1 at end of stream, or 0 at once if {@code dst} has no room; pending while no bytes are
+     * available.
+     */
+    public AsyncTask<Integer> read(ByteBuffer dst) {
+        Objects.requireNonNull(dst, "dst");
+        return cx -> {
+            if (!dst.hasRemaining()) {
+                return Poll.ready(0);
+            }
+            if (!cx.consumeBudget()) {
+                cx.waker().wake();
+                return Poll.pending();
+            }
+            int n;
+            try {
+                n = channel.read(dst);
+            } catch (IOException e) {
+                throw new UncheckedIOException("read failed", e);
+            }
+            if (n != 0) {
+                return Poll.ready(n);
+            }
+            reactor.await(reg, SelectionKey.OP_READ, cx.waker());
+            return Poll.pending();
+        };
+    }
+
+    /**
+     * A task that writes from {@code src}: ready with the number of bytes written (at least one,
+     * perhaps fewer than remaining), or 0 at once if {@code src} is empty; pending while the
+     * socket's send buffer is full.
+     */
+    public AsyncTask<Integer> write(ByteBuffer src) {
+        Objects.requireNonNull(src, "src");
+        return cx -> {
+            if (!src.hasRemaining()) {
+                return Poll.ready(0);
+            }
+            if (!cx.consumeBudget()) {
+                cx.waker().wake();
+                return Poll.pending();
+            }
+            int n;
+            try {
+                n = channel.write(src);
+            } catch (IOException e) {
+                throw new UncheckedIOException("write failed", e);
+            }
+            if (n != 0) {
+                return Poll.ready(n);
+            }
+            reactor.await(reg, SelectionKey.OP_WRITE, cx.waker());
+            return Poll.pending();
+        };
+    }
+
+    /**
+     * A task that writes everything remaining in {@code src}, waiting as often as needed. Each
+     * write takes a unit of budget, so a long write still yields.
+     */
+    public AsyncTask<Void> writeAll(ByteBuffer src) {
+        Objects.requireNonNull(src, "src");
+        return cx -> {
+            while (src.hasRemaining()) {
+                if (!cx.consumeBudget()) {
+                    cx.waker().wake();
+                    return Poll.pending();
+                }
+                int n;
+                try {
+                    n = channel.write(src);
+                } catch (IOException e) {
+                    throw new UncheckedIOException("write failed", e);
+                }
+                if (n == 0) {
+                    reactor.await(reg, SelectionKey.OP_WRITE, cx.waker());
+                    return Poll.pending();
+                }
+            }
+            return Poll.ready(null);
+        };
+    }
+
+    /** Half-closes the connection: the peer reads end of stream; reading here goes on. */
+    public void shutdownOutput() {
+        try {
+            channel.shutdownOutput();
+        } catch (IOException e) {
+            throw new UncheckedIOException("shutdownOutput failed", e);
+        }
+    }
+
+    /** The peer's address, or null if not connected. */
+    public SocketAddress remoteAddress() {
+        try {
+            return channel.getRemoteAddress();
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
+    /** Whether the connection is still open (not closed here). */
+    public boolean isOpen() {
+        return channel.isOpen();
+    }
+
+    /** Closes the connection and wakes the tasks waiting on it. Idempotent. */
+    @Override
+    public void close() {
+        try {
+            channel.close();
+        } catch (IOException ignored) {
+            // closing anyway
+        } finally {
+            reactor.deregister(reg);
+        }
+    }
+}

@@ -1,0 +1,266 @@
+/*
+ * Copyright 2026 The Spindle Authors. Licensed under the Apache License, Version 2.0.
+ */
+package dev.spindle.async;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+class AsyncCombinatorTest {
+
+    /** A task that is pending until {@link #complete} (from any thread) and counts its polls. */
+    static final class Gate<T> implements AsyncTask<T>, Cancellable {
+        volatile Waker waker;
+        volatile boolean open;
+        volatile T value;
+        volatile RuntimeException failure;
+        final AtomicInteger polls = new AtomicInteger();
+        volatile boolean cancelled;
+
+        @Override
+        public Poll<T> poll(Context cx) {
+            polls.incrementAndGet();
+            waker = cx.waker();
+            if (!open) {
+                return Poll.pending();
+            }
+            if (failure != null) {
+                throw failure;
+            }
+            return Poll.ready(value);
+        }
+
+        void complete(T v) {
+            value = v;
+            open = true;
+            Waker w = waker;
+            if (w != null) {
+                w.wake();
+            }
+        }
+
+        void fail(RuntimeException e) {
+            failure = e;
+            complete(null);
+        }
+
+        @Override
+        public void cancel() {
+            cancelled = true;
+        }
+    }
+
+    /** A context for polling by hand: counts wakes. */
+    static final class HandContext implements Context, Waker {
+        final AtomicInteger wakes = new AtomicInteger();
+
+        @Override
+        public Waker waker() {
+            return this;
+        }
+
+        @Override
+        public boolean consumeBudget() {
+            return true;
+        }
+
+        @Override
+        public void wake() {
+            wakes.incrementAndGet();
+        }
+    }
+
+    @Test
+    void readyMapAndThenCompose() {
+        AsyncTask<Integer> t = Async.then(Async.map(Async.ready("four"), String::length),
+                n -> Async.map(Async.yieldNow(), x -> n * 10));
+        assertThat(TestExecutor.run(t)).isEqualTo(40);
+    }
+
+    @Test
+    void yieldNowWakesItselfAndIsPendingExactlyOnce() {
+        HandContext cx = new HandContext();
+        AsyncTask<Void> y = Async.yieldNow();
+        assertThat(y.poll(cx).isPending()).isTrue();
+        assertThat(cx.wakes.get()).isEqualTo(1);
+        assertThat(y.poll(cx).isReady()).isTrue();
+        assertThat(cx.wakes.get()).isEqualTo(1);
+    }
+
+    @Test
+    void failuresPassThroughMapAndThen() {
+        AsyncTask<Integer> t = Async.map(
+                Async.then(Async.ready(1), n -> Async.<Integer>failed(new IllegalStateException("boom"))),
+                n -> n + 1);
+        assertThatThrownBy(() -> TestExecutor.run(t))
+                .isInstanceOf(IllegalStateException.class).hasMessage("boom");
+        AsyncTask<Integer> checked = Async.failed(new IOException("io"));
+        assertThatThrownBy(() -> TestExecutor.run(checked))
+                .isInstanceOf(CompletionException.class).hasCauseInstanceOf(IOException.class);
+        AsyncTask<Integer> fnThrows = Async.map(Async.ready(1), n -> {
+            throw new ArithmeticException("fn");
+        });
+        assertThatThrownBy(() -> TestExecutor.run(fnThrows)).isInstanceOf(ArithmeticException.class);
+    }
+
+    @Test
+    void fromCompletionStageCompletedLaterOnAnotherThread() throws Exception {
+        CompletableFuture<String> f = new CompletableFuture<>();
+        Thread t = new Thread(() -> {
+            try {
+                Thread.sleep(20);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            f.complete("later");
+        });
+        t.start();
+        assertThat(TestExecutor.run(Async.map(Async.from(f), String::length))).isEqualTo(5);
+        t.join();
+        assertThat(TestExecutor.run(Async.from(CompletableFuture.completedFuture(7)))).isEqualTo(7);
+    }
+
+    @Test
+    void fromCompletionStageFailures() {
+        CompletableFuture<String> unchecked = CompletableFuture.failedFuture(new IllegalArgumentException("bad"));
+        assertThatThrownBy(() -> TestExecutor.run(Async.from(unchecked)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("bad");
+        // a dependent stage sees the failure wrapped in CompletionException: unwrapped once
+        CompletableFuture<String> derived = CompletableFuture.<String>failedFuture(new IOException("io"))
+                .thenApply(s -> s + "!");
+        assertThatThrownBy(() -> TestExecutor.run(Async.from(derived)))
+                .isInstanceOf(CompletionException.class).hasCauseInstanceOf(IOException.class);
+        CompletableFuture<String> async = new CompletableFuture<>();
+        new Thread(() -> async.completeExceptionally(new IllegalStateException("late"))).start();
+        assertThatThrownBy(() -> TestExecutor.run(Async.from(async)))
+                .isInstanceOf(IllegalStateException.class).hasMessage("late");
+    }
+
+    @Test
+    void loopRunsUntilDoneAndYieldsWhenTheBudgetIsSpent() {
+        AsyncTask<Integer> sum = Async.loop(0, (Integer i) -> i == 1000
+                ? Async.ready(Async.Step.<Integer, Integer>done(i * 2))
+                : Async.ready(Async.Step.<Integer, Integer>next(i + 1)));
+        TestExecutor budgeted = new TestExecutor(10, 20_000);
+        assertThat(budgeted.blockOn(sum)).isEqualTo(2000);
+        // 1001 turns at 10 per poll: the loop gave its thread back about a hundred times
+        assertThat(budgeted.polls.get()).isGreaterThanOrEqualTo(100);
+
+        AtomicInteger turns = new AtomicInteger();
+        AsyncTask<Void> w = Async.whileTrue(() -> Async.map(Async.yieldNow(), x -> turns.incrementAndGet() < 5));
+        TestExecutor.run(w);
+        assertThat(turns.get()).isEqualTo(5);
+    }
+
+    @Test
+    void allCollectsInListOrderWhateverTheCompletionOrder() throws Exception {
+        List<Gate<Integer>> gates = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            gates.add(new Gate<>());
+        }
+        TestExecutor ex = new TestExecutor();
+        Thread completer = new Thread(() -> {
+            for (int i = 4; i >= 0; i--) {
+                while (gates.get(i).waker == null) {
+                    Thread.onSpinWait();
+                }
+                gates.get(i).complete(i * i);
+            }
+        });
+        completer.start();
+        List<Integer> r = ex.blockOn(Async.all(gates));
+        completer.join();
+        assertThat(r).containsExactly(0, 1, 4, 9, 16);
+        assertThat(TestExecutor.run(Async.all(List.<AsyncTask<Integer>>of()))).isEmpty();
+    }
+
+    @Test
+    void allRepollsOnlyWokenChildren() {
+        HandContext cx = new HandContext();
+        Gate<Integer> a = new Gate<>();
+        Gate<Integer> b = new Gate<>();
+        Gate<Integer> c = new Gate<>();
+        AsyncTask<List<Integer>> all = Async.all(List.of(a, b, c));
+        assertThat(all.poll(cx).isPending()).isTrue();
+        assertThat(List.of(a.polls.get(), b.polls.get(), c.polls.get())).containsExactly(1, 1, 1);
+        b.complete(2);
+        assertThat(cx.wakes.get()).isEqualTo(1); // the child's wake reached the parent
+        assertThat(all.poll(cx).isPending()).isTrue();
+        assertThat(List.of(a.polls.get(), b.polls.get(), c.polls.get())).containsExactly(1, 2, 1);
+        a.complete(1);
+        c.complete(3);
+        Poll<List<Integer>> p = all.poll(cx);
+        assertThat(p.value()).containsExactly(1, 2, 3);
+        assertThat(b.polls.get()).isEqualTo(2);
+    }
+
+    @Test
+    void allFailsWithTheFirstFailureAndCancelsTheRest() {
+        Gate<Integer> a = new Gate<>();
+        Gate<Integer> b = new Gate<>();
+        Gate<Integer> c = new Gate<>();
+        b.fail(new IllegalStateException("b failed"));
+        assertThatThrownBy(() -> TestExecutor.run(Async.all(List.of(a, b, c))))
+                .isInstanceOf(IllegalStateException.class).hasMessage("b failed");
+        assertThat(a.cancelled).isTrue();
+        assertThat(c.cancelled).isTrue();
+    }
+
+    @Test
+    void selectReturnsTheFirstReadyAndCancelsTheLosers() {
+        Gate<String> a = new Gate<>();
+        Gate<String> b = new Gate<>();
+        Gate<String> c = new Gate<>();
+        new Thread(() -> {
+            while (b.waker == null) {
+                Thread.onSpinWait();
+            }
+            b.complete("b");
+        }).start();
+        Async.Selected<String> s = TestExecutor.run(Async.select(List.of(a, b, c)));
+        assertThat(s.index()).isEqualTo(1);
+        assertThat(s.value()).isEqualTo("b");
+        assertThat(a.cancelled).isTrue();
+        assertThat(c.cancelled).isTrue();
+        assertThat(b.cancelled).isFalse();
+
+        String fastest = TestExecutor.run(Async.any(List.of(
+                Async.map(Async.sleep(Duration.ofSeconds(30)), x -> "slow"),
+                Async.map(Async.sleep(Duration.ofMillis(5)), x -> "fast"))));
+        assertThat(fastest).isEqualTo("fast");
+
+        Gate<String> d = new Gate<>();
+        d.fail(new IllegalStateException("d"));
+        assertThatThrownBy(() -> TestExecutor.run(Async.any(List.of(new Gate<String>(), d))))
+                .isInstanceOf(IllegalStateException.class);
+        assertThatThrownBy(() -> Async.any(List.of())).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void childrenShareTheParentBudget() {
+        AtomicInteger taken = new AtomicInteger();
+        Context cx = new Context() {
+            @Override
+            public Waker waker() {
+                return () -> { };
+            }
+
+            @Override
+            public boolean consumeBudget() {
+                return taken.incrementAndGet() <= 3;
+            }
+        };
+        AsyncTask<Boolean> spender = c -> Poll.ready(c.consumeBudget());
+        Poll<List<Boolean>> p = Async.all(List.of(spender, spender, spender, spender, spender)).poll(cx);
+        assertThat(p.value()).containsExactly(true, true, true, false, false);
+    }
+}
