@@ -120,8 +120,8 @@ public final class JoinHandle<T> implements Future<T>, AsyncTask<T> {
      */
     @Override
     public boolean cancel(boolean mayInterruptIfRunning) {
-        if (!future.cancel(false)) {
-            return false;
+        if (!future.completeExceptionally(new CancellationException("task cancelled"))) {
+            return false;                      // done already, or cancelled by another call
         }
         cell.cancelled = true;
         if (cell.schedule(false)) {            // idle: queue it so a worker retires it
@@ -156,7 +156,15 @@ public final class JoinHandle<T> implements Future<T>, AsyncTask<T> {
      * the returned future does not affect the task; use {@link #cancel} for that.
      */
     public CompletableFuture<T> toCompletableFuture() {
-        return future.copy();
+        CompletableFuture<T> f = new CompletableFuture<>();
+        future.whenComplete((v, e) -> {        // e unwrapped: cancellation stays a cancellation
+            if (e != null) {
+                f.completeExceptionally(e);
+            } else {
+                f.complete(v);
+            }
+        });
+        return f;
     }
 
     @Override
