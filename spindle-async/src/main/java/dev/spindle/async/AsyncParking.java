@@ -144,6 +144,7 @@ final class AsyncParking {
     /** Sleeps until {@code w} is woken (it then counts as searching) or the runtime closes. */
     void await(AsyncWorker w) {
         while (!w.notified) {
+            Thread.interrupted();              // stray interrupts must not turn this into a spin
             LockSupport.park(this);
         }
     }

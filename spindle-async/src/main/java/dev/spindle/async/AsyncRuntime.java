@@ -280,19 +280,23 @@ public final class AsyncRuntime implements AutoCloseable {
     // ------------------------------------------------------------------ shutdown
 
     /**
-     * Shuts down: stops intake, lets each worker finish its current poll, and (unless called
-     * from a worker thread, which cannot join itself) waits for the workers to exit. Handles of
-     * tasks that did not finish complete with a {@link CancellationException}. Idempotent.
+     * Shuts down: stops intake, lets each worker finish its current poll, waits for the workers
+     * to exit, and completes the handles of tasks that did not finish with a
+     * {@link CancellationException}. Idempotent. Called from inside a task of this runtime, it
+     * only signals (a worker cannot wait for itself); the workers then exit after their current
+     * polls, and the last one to exit completes the remaining handles.
      */
     public void shutdown() {
         closing = true;
         parking.terminate();
         AsyncWorker self = AsyncWorker.CURRENT.get();
+        if (self != null && self.runtime == this) {
+            // A worker cannot join itself, and two tasks closing at once must not join each
+            // other: signal only. The last worker to exit completes what is left (workerExited).
+            return;
+        }
         boolean interrupted = false;
         for (AsyncWorker w : workers) {
-            if (w == self) {
-                continue;
-            }
             for (;;) {
                 try {
                     w.thread.join();
@@ -302,11 +306,7 @@ public final class AsyncRuntime implements AutoCloseable {
                 }
             }
         }
-        if (self != null && self.runtime == this) {
-            // The last worker to exit cancels what is left (see workerExited).
-        } else {
-            cancelRemaining();
-        }
+        cancelRemaining();
         if (interrupted) {
             Thread.currentThread().interrupt();
         }

@@ -255,9 +255,13 @@ final class AsyncWorker implements Runnable {
         try {
             p = c.task.poll(c);
         } catch (Throwable ex) {
+            Thread.interrupted();              // a poll must not leave the worker interrupted
             runtime.retire(c);
             c.handle.fail(ex);
             return;
+        }
+        if (Thread.interrupted()) {
+            // cleared: an interrupt left by a poll would make every later park return at once
         }
         if (p.isReady()) {
             runtime.retire(c);

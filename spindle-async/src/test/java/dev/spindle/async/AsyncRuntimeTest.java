@@ -265,6 +265,51 @@ class AsyncRuntimeTest {
 
     @ParameterizedTest
     @EnumSource(SchedulerKind.class)
+    void twoTasksShuttingDownAtOnceDoNotWaitForEachOther(SchedulerKind kind) throws Exception {
+        AsyncRuntime rt = runtime(kind, 2);
+        java.util.concurrent.CyclicBarrier both = new java.util.concurrent.CyclicBarrier(2);
+        AsyncTask<String> closer = cx -> {
+            try {
+                both.await(WAIT_S, TimeUnit.SECONDS); // one on each worker
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+            rt.shutdown();
+            return Poll.ready("closed");
+        };
+        JoinHandle<String> h1 = rt.spawn(closer);
+        JoinHandle<String> h2 = rt.spawn(closer);
+        assertThat(h1.get(WAIT_S, TimeUnit.SECONDS)).isEqualTo("closed");
+        assertThat(h2.get(WAIT_S, TimeUnit.SECONDS)).isEqualTo("closed");
+        WakerSemanticsTest.await(rt::isTerminated, "termination");
+    }
+
+    /** More children than a local deque holds: the overflow goes to the injector, none is lost. */
+    @ParameterizedTest
+    @EnumSource(SchedulerKind.class)
+    void localQueueOverflowLosesNothing(SchedulerKind kind) throws Exception {
+        try (AsyncRuntime rt = runtime(kind, 1)) {
+            int n = 10_000;
+            AtomicInteger ran = new AtomicInteger();
+            List<JoinHandle<Void>> hs = new ArrayList<>();
+            rt.run(cx -> {
+                for (int i = 0; i < n; i++) {
+                    hs.add(rt.spawn(c2 -> {
+                        ran.incrementAndGet();
+                        return Poll.ready(null);
+                    }));
+                }
+                return Poll.ready(null);
+            });
+            for (JoinHandle<Void> h : hs) {
+                h.get(WAIT_S, TimeUnit.SECONDS);
+            }
+            assertThat(ran.get()).isEqualTo(n);
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(SchedulerKind.class)
     void theBudgetIsFreshForEachPoll(SchedulerKind kind) throws Exception {
         try (AsyncRuntime rt = AsyncRuntime.builder().workers(1).scheduler(kind).budget(5).build()) {
             List<Integer> granted = new ArrayList<>();
