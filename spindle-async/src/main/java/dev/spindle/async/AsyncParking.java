@@ -47,6 +47,8 @@ final class AsyncParking {
     private final AsyncWorker[] parked;
     private int parkedCount;
     private boolean terminated;
+    /** Workers woken by {@link #wakeOne}; guarded by {@link #lock}. For tests and diagnostics. */
+    private long wakes;
 
     AsyncParking(int workers) {
         parked = new AsyncWorker[workers];
@@ -118,6 +120,7 @@ final class AsyncParking {
             System.arraycopy(parked, i + 1, parked, i, parkedCount - i - 1);
             parked[--parkedCount] = null;
             state.addAndGet(SEARCHING_ONE - PARKED_ONE);
+            wakes++;
             w.notified = true;
         }
         LockSupport.unpark(w.thread);
@@ -147,6 +150,18 @@ final class AsyncParking {
             Thread.interrupted();              // stray interrupts must not turn this into a spin
             LockSupport.park(this);
         }
+    }
+
+    /** How many parked workers notifications have woken so far. */
+    long wakes() {
+        synchronized (lock) {
+            return wakes;
+        }
+    }
+
+    /** How many workers are parked now. */
+    int parkedCount() {
+        return parked(state.get());
     }
 
     /** Wakes every parked worker for good; later notifications do nothing. */

@@ -385,6 +385,22 @@ class AsyncRuntimeTest {
         }
     }
 
+    /** A task submitted while every worker is parked wakes one worker, not all of them. */
+    @ParameterizedTest
+    @EnumSource(SchedulerKind.class)
+    void aSubmissionWakesAtMostOneParkedWorker(SchedulerKind kind) throws Exception {
+        try (AsyncRuntime rt = runtime(kind, 4)) {
+            for (int i = 0; i < 20; i++) {
+                WakerSemanticsTest.await(() -> rt.parking.parkedCount() == 4, "all workers parked");
+                long before = rt.parking.wakes();
+                Integer v = rt.run(cx -> Poll.ready(1));
+                assertThat(v).isEqualTo(1);
+                WakerSemanticsTest.await(() -> rt.parking.parkedCount() == 4, "all workers parked");
+                assertThat(rt.parking.wakes() - before).as("workers woken for one task").isEqualTo(1);
+            }
+        }
+    }
+
     @ParameterizedTest
     @EnumSource(SchedulerKind.class)
     void idleWorkersStealAndStatsCountPolls(SchedulerKind kind) throws Exception {
