@@ -46,17 +46,19 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 public final class AsyncRuntime implements AutoCloseable {
 
-    /** A worker's counters, as {@link #stats()} reports them. */
+    /**
+     * A worker's counters, as {@link #stats()} reports them.
+     *
+     * <pre>{@code
+     * long steals = rt.stats().stream().mapToLong(AsyncRuntime.WorkerStats::steals).sum();
+     * }</pre>
+     *
+     * @param worker the worker's index
+     * @param polls polls it made
+     * @param wakeups wake-ups it took from its own wake channel
+     * @param steals tasks it took from peers' deques and wake channels
+     */
     public record WorkerStats(int worker, long polls, long wakeups, long steals) {
-
-        /**
-         * @param worker the worker's index
-         * @param polls polls it made
-         * @param wakeups wake-ups it took from its own wake channel
-         * @param steals tasks it took from peers' deques and wake channels
-         */
-        public WorkerStats {
-        }
     }
 
     /**
