@@ -43,26 +43,34 @@ public final class JoinHandle<T> implements Future<T>, AsyncTask<T> {
 
     private final TaskCell<T> cell;
     private final CompletableFuture<T> future = new CompletableFuture<>();
-    /** Wakers of tasks awaiting this one; guarded by {@code this}; null once fired. */
+    /**
+     * Wakers of tasks awaiting this one; guarded by {@code this}; null once fired. Every path
+     * that completes {@link #future} fires them afterwards, so a poller that saw the future not
+     * done and registered (under the lock, before the firing) is woken.
+     */
     private List<Waker> joiners = new ArrayList<>(1);
 
     JoinHandle(TaskCell<T> cell) {
         this.cell = cell;
-        future.whenComplete((v, e) -> fireJoiners());
     }
 
     // ------------------------------------------------------------------ completion (runtime)
 
     void complete(T value) {
         future.complete(value);
+        fireJoiners();
     }
 
     void fail(Throwable error) {
         future.completeExceptionally(error);
+        fireJoiners();
     }
 
-    /** How many times the task's waker fired (for tests and diagnostics). */
-    long wakeCount() {
+    /**
+     * How many times the task's waker fired while the task was not done (its wake count, the
+     * key of {@link SchedulerKind#HYBRID}'s hot queue). For diagnostics and measurements.
+     */
+    public long wakeCount() {
         return cell.wakeCount();
     }
 
@@ -123,6 +131,7 @@ public final class JoinHandle<T> implements Future<T>, AsyncTask<T> {
         if (!future.completeExceptionally(new CancellationException("task cancelled"))) {
             return false;                      // done already, or cancelled by another call
         }
+        fireJoiners();
         cell.cancelled = true;
         if (cell.schedule(false)) {            // idle: queue it so a worker retires it
             cell.runtime.deliverWake(cell);
