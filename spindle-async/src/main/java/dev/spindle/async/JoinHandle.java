@@ -128,11 +128,11 @@ public final class JoinHandle<T> implements Future<T>, AsyncTask<T> {
      */
     @Override
     public boolean cancel(boolean mayInterruptIfRunning) {
+        cell.cancelled = true;                 // first: no poll starts after this returns
         if (!future.completeExceptionally(new CancellationException("task cancelled"))) {
             return false;                      // done already, or cancelled by another call
         }
         fireJoiners();
-        cell.cancelled = true;
         if (cell.schedule(false)) {            // idle: queue it so a worker retires it
             cell.runtime.deliverWake(cell);
         }

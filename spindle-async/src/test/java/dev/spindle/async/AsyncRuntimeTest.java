@@ -366,8 +366,9 @@ class AsyncRuntimeTest {
             p.finish = false;
             JoinHandle<Integer> ph = rt.spawn(p);
             p.awaitPolls(1);
+            int spun = spins.get();
             JoinHandle<Integer> b2 = rt.spawn(busy);
-            WakerSemanticsTest.await(() -> b2.state() != TaskCell.SCHEDULED, "the busy task to run");
+            WakerSemanticsTest.await(() -> spins.get() > spun + 10, "the busy task to spin");
             p.finish = true;
             p.waker.wake();
             assertThat(ph.get(WAIT_S, TimeUnit.SECONDS)).isEqualTo(2);
@@ -382,6 +383,63 @@ class AsyncRuntimeTest {
             });
             spawner.get(WAIT_S, TimeUnit.SECONDS);
             assertThat(b2.get(WAIT_S, TimeUnit.SECONDS)).isPositive();
+        }
+    }
+
+    /**
+     * A task woken while the worker that polled it last is busy goes to that worker's wake
+     * channel, and an idle peer takes it from there.
+     */
+    @ParameterizedTest
+    @EnumSource(SchedulerKind.class)
+    void aWakeUpForABusyWorkerIsTakenByAnIdlePeer(SchedulerKind kind) throws Exception {
+        try (AsyncRuntime rt = runtime(kind, 2)) {
+            Blocker b1 = new Blocker();
+            rt.spawn(b1);
+            b1.awaitStarted();                 // one worker ("Y") is held; the other ("X") is free
+            Probe p = new Probe();
+            AtomicReference<String> pThread = new AtomicReference<>();
+            JoinHandle<Integer> ph = rt.spawn(cx -> {
+                pThread.set(Thread.currentThread().getName());
+                return p.poll(cx);
+            });
+            CountDownLatch rHolds = new CountDownLatch(1);
+            CountDownLatch rGo = new CountDownLatch(1);
+            AtomicReference<Waker> rWaker = new AtomicReference<>();
+            AtomicReference<String> rThread = new AtomicReference<>();
+            AtomicInteger rPolls = new AtomicInteger();
+            JoinHandle<Void> rh = rt.spawn(cx -> {
+                rThread.set(Thread.currentThread().getName());
+                rWaker.set(cx.waker());
+                if (rPolls.incrementAndGet() == 1) {
+                    return Poll.pending();
+                }
+                rHolds.countDown();
+                try {
+                    rGo.await(WAIT_S, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    throw new IllegalStateException(e);
+                }
+                return Poll.ready(null);
+            });
+            p.awaitPolls(1);
+            WakerSemanticsTest.awaitIdle(ph);
+            WakerSemanticsTest.awaitIdle(rh);
+            String x = pThread.get();
+            assertThat(rThread.get()).isEqualTo(x); // X polled both
+            rWaker.get().wake();               // to X's wake channel; X runs it and is held
+            assertThat(rHolds.await(WAIT_S, TimeUnit.SECONDS)).isTrue();
+            assertThat(rThread.get()).isEqualTo(x);
+            b1.release();                      // Y is free now
+            p.finish = true;
+            p.waker.wake();                    // to X's wake channel; only Y can take it
+            assertThat(ph.get(WAIT_S, TimeUnit.SECONDS)).isEqualTo(2);
+            assertThat(pThread.get()).isNotEqualTo(x);
+            assertThat(rh.isDone()).isFalse();
+            rGo.countDown();
+            rh.get(WAIT_S, TimeUnit.SECONDS);
+            assertThat(rt.stats().stream().mapToLong(AsyncRuntime.WorkerStats::steals).sum())
+                    .isPositive();
         }
     }
 
