@@ -28,8 +28,16 @@ import java.util.concurrent.ThreadLocalRandom;
  *
  * <h2>The loop</h2>
  *
- * <p>WORK_STEALING: local deque → wake channel → injector. HYBRID: drain the wake channel into
- * the hot queue → hot queue → cold deque (only when hot is empty) → injector. Every
+ * <p>WORK_STEALING: local deque → wake channel → injector. HYBRID: hot queue, refilled from the
+ * wake channel (up to {@value #WAKE_BATCH} at a time) whenever it is empty → cold deque (only
+ * when hot and the wake channel are empty) → injector.
+ *
+ * <p><b>Hot batches.</b> The hot queue takes new wake-ups only when it has run empty, so it runs
+ * in batches: within a batch the most-woken task goes first (FIFO among equals); a task woken
+ * while a batch runs waits for the next batch. Refilling on every pick instead would let two
+ * tasks that keep waking each other (their counts only grow) overtake a less-woken task
+ * forever; with batches a woken task waits at most one batch
+ * ({@code HybridOrderTest.tasksWakingEachOtherDoNotStarveALessWokenTask}). Every
  * {@value #GLOBAL_INTERVAL}th pick looks at the injector first, so tasks waiting there (spawned
  * from outside, or re-queued after waking themselves) are never starved by local work; if the
  * injector is empty, that pick takes the wake channel (WORK_STEALING) or the cold deque (HYBRID)
@@ -156,10 +164,12 @@ final class AsyncWorker implements Runnable {
                 }
             }
         } else {
-            collectWakeups();
+            if (hot.isEmpty()) {
+                collectWakeups();              // refill only when empty: see the class overview
+            }
             c = hot.poll();
             if (c == null) {
-                c = local.pop();               // cold moves to hot only when hot is empty
+                c = local.pop();               // cold is drawn from only when hot is empty
             }
         }
         return c != null ? c : runtime.injector.poll();

@@ -26,7 +26,9 @@ public enum SchedulerKind {
      * queue that runs the most-often-woken task first (first-come first among equals); newly
      * spawned tasks wait in the stealable "cold" deque, which is drawn from only when the hot
      * queue is empty. Tasks that have had to wait many times are thereby favoured, which cuts the
-     * tail of completion times under contention.
+     * tail of completion times under contention. The hot queue is refilled from the worker's
+     * wake-ups only when it is empty, so the priority applies within each batch of wake-ups and
+     * no task waits longer than one batch.
      */
     HYBRID
 }

@@ -81,6 +81,61 @@ class HybridOrderTest {
         assertThat(order(SchedulerKind.WORK_STEALING)).containsExactly("a", "b", "c", "d", "e", "f");
     }
 
+    /**
+     * One worker. A and B keep waking each other twice per poll, so their wake counts keep
+     * growing; C was woken once. C must run while the ping-pong is still going on (the hot queue
+     * runs in batches), not after it ends.
+     */
+    @Test
+    void tasksWakingEachOtherDoNotStarveALessWokenTask() throws Exception {
+        int rounds = 5_000;
+        try (AsyncRuntime rt = AsyncRuntime.builder().workers(1).scheduler(SchedulerKind.HYBRID).build()) {
+            Waker[] wakers = new Waker[3];     // A, B, C
+            java.util.concurrent.atomic.AtomicInteger round = new java.util.concurrent.atomic.AtomicInteger();
+            java.util.concurrent.atomic.AtomicInteger cRanAt = new java.util.concurrent.atomic.AtomicInteger(-1);
+            CountDownLatch firstPolls = new CountDownLatch(3);
+            List<JoinHandle<Void>> hs = new ArrayList<>();
+            for (int i = 0; i < 3; i++) {
+                int id = i;
+                hs.add(rt.spawn(new AsyncTask<Void>() {
+                    boolean polled;
+
+                    @Override
+                    public Poll<Void> poll(Context cx) {
+                        if (!polled) {
+                            polled = true;
+                            wakers[id] = cx.waker();
+                            firstPolls.countDown();
+                            return Poll.pending();
+                        }
+                        if (id == 2) {
+                            cRanAt.set(round.get());
+                            return Poll.ready(null);
+                        }
+                        if (round.incrementAndGet() >= rounds) {
+                            wakers[1 - id].wake(); // let the partner finish too
+                            return Poll.ready(null);
+                        }
+                        wakers[1 - id].wake();
+                        wakers[1 - id].wake();
+                        return Poll.pending();
+                    }
+                }));
+            }
+            assertThat(firstPolls.await(WAIT_S, TimeUnit.SECONDS)).isTrue();
+            rt.run(cx -> {
+                wakers[2].wake();              // C: once
+                wakers[0].wake();              // A: twice, so it goes first
+                wakers[0].wake();
+                return Poll.ready(null);
+            });
+            for (JoinHandle<Void> h : hs) {
+                h.get(WAIT_S, TimeUnit.SECONDS);
+            }
+            assertThat(cRanAt.get()).isBetween(0, 2);
+        }
+    }
+
     @Test
     void hotQueueOrdersByWakeCountThenArrival() {
         HotQueue q = new HotQueue();
