@@ -38,6 +38,12 @@ import java.util.concurrent.atomic.AtomicInteger;
  * peers may take it from there). See {@link SchedulerKind} for the order in which a worker runs
  * them, and {@code docs/ARCHITECTURE.md} ("Layer 4: async tasks") for the whole design.
  *
+ * <p><b>Fairness.</b> Each poll gets a budget ({@link Builder#budget}, default 128) that
+ * resources draw on through {@link Context#consumeBudget()}. A task woken during its own poll
+ * (it yielded, or ran out of budget) is re-queued at the tail of the shared injector, behind the
+ * work already waiting, and every 61st pick of a worker looks at the injector first; so one task
+ * that is always ready cannot starve the others, even on a single worker.
+ *
  * <p><b>Shutdown.</b> {@link #shutdown()} (and {@link #close()}) stops intake, lets every worker
  * finish the poll it is in, joins the worker threads, and then completes the handle of every
  * task that had not finished with a {@link CancellationException} ("runtime shut down"):
