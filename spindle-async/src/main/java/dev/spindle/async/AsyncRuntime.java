@@ -1,0 +1,377 @@
+/*
+ * Copyright 2026 The Spindle Authors. Licensed under the Apache License, Version 2.0.
+ */
+package dev.spindle.async;
+
+import dev.spindle.queue.Injector;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Runs {@link AsyncTask}s on a fixed set of worker threads.
+ *
+ * <pre>{@code
+ * try (AsyncRuntime rt = AsyncRuntime.builder()
+ *         .workers(4)
+ *         .scheduler(SchedulerKind.HYBRID)
+ *         .name("server")
+ *         .build()) {
+ *     JoinHandle<String> h = rt.spawn(cx -> Poll.ready("spawned"));
+ *     String s = rt.run(cx -> Poll.ready("blocked on")); // waits; callers outside only
+ *     h.get();                                            // "spawned"
+ * }                                                       // close(): shut down and join
+ * }</pre>
+ *
+ * <p><b>Where tasks go.</b> {@link #spawn} from outside the runtime puts the task on a shared
+ * lock-free injector and wakes one parked worker if nobody is already searching for work;
+ * {@code spawn} from inside a task puts it on the current worker's local deque, where idle peers
+ * can steal it. A woken task goes to the wake channel of the worker that last polled it (idle
+ * peers may take it from there). See {@link SchedulerKind} for the order in which a worker runs
+ * them, and {@code docs/ARCHITECTURE.md} ("Layer 4: async tasks") for the whole design.
+ *
+ * <p><b>Shutdown.</b> {@link #shutdown()} (and {@link #close()}) stops intake, lets every worker
+ * finish the poll it is in, joins the worker threads, and then completes the handle of every
+ * task that had not finished with a {@link CancellationException} ("runtime shut down"):
+ * nothing waits forever. Spawning afterwards throws {@link RejectedExecutionException}. Worker
+ * threads are daemon threads.
+ */
+public final class AsyncRuntime implements AutoCloseable {
+
+    /**
+     * A worker's counters, as {@link #stats()} reports them.
+     *
+     * <pre>{@code
+     * long steals = rt.stats().stream().mapToLong(AsyncRuntime.WorkerStats::steals).sum();
+     * }</pre>
+     *
+     * @param worker the worker's index
+     * @param polls polls it made
+     * @param wakeups wake-ups it took from its own wake channel
+     * @param steals tasks it took from peers' deques and wake channels
+     */
+    public record WorkerStats(int worker, long polls, long wakeups, long steals) {
+    }
+
+    /**
+     * Configures an {@link AsyncRuntime}.
+     *
+     * <pre>{@code
+     * AsyncRuntime rt = AsyncRuntime.builder().workers(2).budget(64).build();
+     * }</pre>
+     */
+    public static final class Builder {
+        private int workers = Runtime.getRuntime().availableProcessors();
+        private SchedulerKind scheduler = SchedulerKind.WORK_STEALING;
+        private int budget = 128;
+        private String name = "spindle-async";
+
+        private Builder() {
+        }
+
+        /**
+         * Worker threads (default: available processors).
+         *
+         * @throws IllegalArgumentException unless {@code 1 <= workers <= 32767}
+         */
+        public Builder workers(int workers) {
+            if (workers < 1 || workers > MAX_WORKERS) {
+                throw new IllegalArgumentException(
+                        "workers must be in [1, " + MAX_WORKERS + "], was " + workers);
+            }
+            this.workers = workers;
+            return this;
+        }
+
+        /** The scheduler (default {@link SchedulerKind#WORK_STEALING}). */
+        public Builder scheduler(SchedulerKind scheduler) {
+            this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
+            return this;
+        }
+
+        /**
+         * The budget of each poll (default 128), see {@link Context#consumeBudget()}.
+         *
+         * @throws IllegalArgumentException unless {@code budget >= 1}
+         */
+        public Builder budget(int budget) {
+            if (budget < 1) {
+                throw new IllegalArgumentException("budget must be at least 1, was " + budget);
+            }
+            this.budget = budget;
+            return this;
+        }
+
+        /**
+         * The prefix of the worker threads' names (default "spindle-async").
+         *
+         * @throws IllegalArgumentException if {@code name} is blank
+         */
+        public Builder name(String name) {
+            Objects.requireNonNull(name, "name");
+            if (name.isBlank()) {
+                throw new IllegalArgumentException("name must not be blank");
+            }
+            this.name = name;
+            return this;
+        }
+
+        /** Starts the runtime's threads. */
+        public AsyncRuntime build() {
+            return new AsyncRuntime(this);
+        }
+    }
+
+    /** Upper bound on {@link Builder#workers}. */
+    public static final int MAX_WORKERS = 32767;
+    private static final int LOCAL_CAPACITY = 4096;
+
+    final SchedulerKind kind;
+    final int budget;
+    final String name;
+    final Injector<TaskCell<?>> injector = new Injector<>();
+    final AsyncWorker[] workers;
+    final AsyncParking parking;
+    volatile boolean closing;
+
+    /** Cells spawned and not yet done, so shutdown can complete their handles. */
+    private final Set<TaskCell<?>> live = ConcurrentHashMap.newKeySet();
+    private final AtomicInteger running;
+    private final Object terminationLock = new Object();
+    private boolean terminated;                // guarded by terminationLock
+
+    private AsyncRuntime(Builder b) {
+        this.kind = b.scheduler;
+        this.budget = b.budget;
+        this.name = b.name;
+        this.workers = new AsyncWorker[b.workers];
+        this.parking = new AsyncParking(b.workers);
+        this.running = new AtomicInteger(b.workers);
+        for (int i = 0; i < workers.length; i++) {
+            workers[i] = new AsyncWorker(this, i, LOCAL_CAPACITY);
+        }
+        for (AsyncWorker w : workers) {
+            Thread t = new Thread(w, name + "-worker-" + w.index);
+            t.setDaemon(true);
+            w.thread = t;
+        }
+        for (AsyncWorker w : workers) {
+            w.thread.start();
+        }
+    }
+
+    /** A builder with the defaults: one worker per processor, WORK_STEALING, budget 128. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** The scheduler kind. */
+    public SchedulerKind scheduler() {
+        return kind;
+    }
+
+    /** The number of worker threads. */
+    public int workers() {
+        return workers.length;
+    }
+
+    // ------------------------------------------------------------------ spawning
+
+    /**
+     * Starts {@code task}. May be called from any thread; from inside a task of this runtime the
+     * new task goes to the current worker's local queue.
+     *
+     * @throws RejectedExecutionException if the runtime is shut down
+     */
+    public <T> JoinHandle<T> spawn(AsyncTask<T> task) {
+        Objects.requireNonNull(task, "task");
+        TaskCell<T> c = new TaskCell<>(this, task);
+        live.add(c);
+        if (closing) {                         // read after the add: see shutdown()
+            live.remove(c);
+            throw new RejectedExecutionException("runtime " + name + " is shut down");
+        }
+        AsyncWorker w = AsyncWorker.CURRENT.get();
+        if (w != null && w.runtime == this) {
+            w.pushLocal(c);
+        } else {
+            injector.offer(c);
+            parking.notifyWork(null);
+        }
+        return c.handle;
+    }
+
+    /**
+     * Runs {@code task} and waits for its result. For threads outside any runtime: blocking a
+     * worker could deadlock it, so a worker thread gets an exception instead. If the waiting
+     * thread is interrupted, the task is cancelled.
+     *
+     * @return the task's value
+     * @throws IllegalStateException if called from a worker thread of an {@code AsyncRuntime}
+     * @throws RejectedExecutionException if the runtime is shut down
+     * @throws CancellationException if the task was cancelled or the runtime shut down first
+     * @throws CompletionException wrapping the task's exception (or the interrupt)
+     */
+    public <T> T run(AsyncTask<T> task) {
+        if (AsyncWorker.CURRENT.get() != null) {
+            throw new IllegalStateException(
+                    "run() blocks; from inside a task, spawn and poll the JoinHandle instead");
+        }
+        JoinHandle<T> h = spawn(task);
+        try {
+            return h.get();
+        } catch (ExecutionException e) {
+            throw new CompletionException(e.getCause());
+        } catch (InterruptedException e) {
+            h.cancel(false);
+            Thread.currentThread().interrupt();
+            throw new CompletionException(e);
+        }
+    }
+
+    // ------------------------------------------------------------------ scheduling internals
+
+    /** Sends a cell just moved to SCHEDULED by a wake-up to its owner's wake channel. */
+    void deliverWake(TaskCell<?> c) {
+        AsyncWorker target = c.owner;
+        if (target == null) {                  // never polled (cancelled before its first run)
+            injector.offer(c);
+            parking.notifyWork(null);
+            return;
+        }
+        target.wakeChannel.offer(c);
+        if (AsyncWorker.CURRENT.get() == target) {
+            parking.notifyWorkRacy();          // the target is this thread: it will get there
+        } else {
+            parking.notifyWork(target);
+        }
+    }
+
+    /** Re-queues a task woken during its own poll, at the FIFO end. Worker threads only. */
+    void requeueYielded(TaskCell<?> c) {
+        injector.offer(c);
+        parking.notifyWorkRacy();
+    }
+
+    /** A cell is done: no wake-up will queue it again. */
+    void retire(TaskCell<?> c) {
+        c.finish();
+        live.remove(c);
+    }
+
+    boolean hasVisibleWork() {
+        if (!injector.isEmpty()) {
+            return true;
+        }
+        for (AsyncWorker w : workers) {
+            if (w.hasStealable()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    // ------------------------------------------------------------------ shutdown
+
+    /**
+     * Shuts down: stops intake, lets each worker finish its current poll, waits for the workers
+     * to exit, and completes the handles of tasks that did not finish with a
+     * {@link CancellationException}. Idempotent. Called from inside a task of this runtime, it
+     * only signals (a worker cannot wait for itself); the workers then exit after their current
+     * polls, and the last one to exit completes the remaining handles.
+     */
+    public void shutdown() {
+        closing = true;
+        parking.terminate();
+        AsyncWorker self = AsyncWorker.CURRENT.get();
+        if (self != null && self.runtime == this) {
+            // A worker cannot join itself, and two tasks closing at once must not join each
+            // other: signal only. The last worker to exit completes what is left (workerExited).
+            return;
+        }
+        boolean interrupted = false;
+        for (AsyncWorker w : workers) {
+            for (;;) {
+                try {
+                    w.thread.join();
+                    break;
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
+            }
+        }
+        cancelRemaining();
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Same as {@link #shutdown()}. */
+    @Override
+    public void close() {
+        shutdown();
+    }
+
+    /** Whether {@link #shutdown()} has been called. */
+    public boolean isShutdown() {
+        return closing;
+    }
+
+    /** Whether every worker has exited and every unfinished handle has been completed. */
+    public boolean isTerminated() {
+        synchronized (terminationLock) {
+            return terminated;
+        }
+    }
+
+    void workerExited() {
+        if (running.decrementAndGet() == 0) {
+            cancelRemaining();
+        }
+    }
+
+    /**
+     * Completes the handles of all cells not done. Runs once every worker has exited, so no cell
+     * is RUNNING; a wake-up racing with this may still queue a cell, but nobody will take it,
+     * and it is DONE afterwards. A spawn racing with shutdown either sees {@code closing} and
+     * withdraws, or added its cell to {@link #live} before {@code closing} was set, and then
+     * this loop (which runs after that write) sees it.
+     */
+    private void cancelRemaining() {
+        synchronized (terminationLock) {
+            if (terminated && live.isEmpty()) {
+                return;
+            }
+            for (TaskCell<?> c : live) {
+                retire(c);
+                c.handle.fail(new CancellationException("runtime " + name + " shut down"));
+            }
+            terminated = true;
+        }
+    }
+
+    // ------------------------------------------------------------------ statistics
+
+    /** Each worker's counters (a snapshot, read without stopping the workers). */
+    public List<WorkerStats> stats() {
+        List<WorkerStats> out = new ArrayList<>(workers.length);
+        for (AsyncWorker w : workers) {
+            out.add(new WorkerStats(w.index, w.polls(), w.wakeups(), w.steals()));
+        }
+        return Collections.unmodifiableList(out);
+    }
+
+    @Override
+    public String toString() {
+        return "AsyncRuntime[" + name + ", " + kind + ", workers=" + workers.length
+                + (closing ? ", shut down" : "") + "]";
+    }
+}

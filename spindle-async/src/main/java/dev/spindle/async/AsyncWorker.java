@@ -1,0 +1,291 @@
+/*
+ * Copyright 2026 The Spindle Authors. Licensed under the Apache License, Version 2.0.
+ */
+package dev.spindle.async;
+
+import dev.spindle.queue.Injector;
+import dev.spindle.queue.WorkStealingDeque;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * One worker thread of an {@link AsyncRuntime}.
+ *
+ * <h2>Queues</h2>
+ *
+ * <ul>
+ *   <li>{@link #local}: a Chase-Lev deque. Tasks spawned from inside a task on this worker go
+ *       here (the "cold ring" of {@link SchedulerKind#HYBRID}); the owner pops newest first,
+ *       peers steal oldest first. When it is full, the task goes to the injector instead:
+ *       nothing is dropped.</li>
+ *   <li>{@link #wakeChannel}: a lock-free MPMC queue receiving the wake-ups of tasks this worker
+ *       polled last. Any thread offers; the owner drains it, and searching peers may take from
+ *       it too.</li>
+ *   <li>{@link #hot} (HYBRID only): the owner's private priority queue of woken tasks, most
+ *       woken first (see {@link HotQueue}).</li>
+ * </ul>
+ *
+ * <h2>The loop</h2>
+ *
+ * <p>WORK_STEALING: local deque → wake channel → injector. HYBRID: hot queue, refilled from the
+ * wake channel (up to {@value #WAKE_BATCH} at a time) whenever it is empty → cold deque (only
+ * when hot and the wake channel are empty) → injector.
+ *
+ * <p><b>Hot batches.</b> The hot queue takes new wake-ups only when it has run empty, so it runs
+ * in batches: within a batch the most-woken task goes first (FIFO among equals); a task woken
+ * while a batch runs waits for the next batch. Refilling on every pick instead would let two
+ * tasks that keep waking each other (their counts only grow) overtake a less-woken task
+ * forever; with batches a woken task waits at most one batch
+ * ({@code HybridOrderTest.tasksWakingEachOtherDoNotStarveALessWokenTask}). Every
+ * {@value #GLOBAL_INTERVAL}th pick looks at the injector first, so tasks waiting there (spawned
+ * from outside, or re-queued after waking themselves) are never starved by local work; if the
+ * injector is empty, that pick takes the wake channel (WORK_STEALING) or the cold deque (HYBRID)
+ * first, so neither starves behind a deque or hot queue that never empties. When
+ * everything is empty the worker searches (at most half the workers at once): it steals from
+ * peers' deques and wake channels in random order, then tries the injector; failing that it
+ * parks, following the protocol of {@link AsyncParking}.
+ *
+ * <h2>Fairness</h2>
+ *
+ * <p>Each poll gets a fresh budget ({@link Context#consumeBudget()}). A task woken during its
+ * own poll (it yielded, or its budget ran out) is re-queued at the tail of the shared injector,
+ * never at the LIFO end or into the hot queue, so it runs again only after the tasks already
+ * waiting; on one worker a task that keeps waking itself cannot starve another.
+ */
+final class AsyncWorker implements Runnable {
+
+    /** Every this many picks, the injector is looked at first. */
+    static final int GLOBAL_INTERVAL = 61;
+    private static final int WAKE_BATCH = 256;
+
+    private static final VarHandle POLLS;
+    private static final VarHandle WAKEUPS;
+    private static final VarHandle STEALS;
+
+    static {
+        try {
+            MethodHandles.Lookup l = MethodHandles.lookup();
+            POLLS = l.findVarHandle(AsyncWorker.class, "polls", long.class);
+            WAKEUPS = l.findVarHandle(AsyncWorker.class, "wakeups", long.class);
+            STEALS = l.findVarHandle(AsyncWorker.class, "steals", long.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    static final ThreadLocal<AsyncWorker> CURRENT = new ThreadLocal<>();
+
+    final AsyncRuntime runtime;
+    final int index;
+    final WorkStealingDeque<TaskCell<?>> local;
+    final Injector<TaskCell<?>> wakeChannel = new Injector<>();
+    /** HYBRID only; null otherwise. */
+    private final HotQueue hot;
+
+    volatile Thread thread;
+    /** Set under the parking lock by whoever wakes this worker. */
+    volatile boolean notified;
+
+    // owner-only
+    private boolean searching;
+    private int tick;
+    // statistics: written by the owner only (opaque), read by anyone
+    private long polls;
+    private long wakeups;
+    private long steals;
+
+    AsyncWorker(AsyncRuntime runtime, int index, int localCapacity) {
+        this.runtime = runtime;
+        this.index = index;
+        this.local = new WorkStealingDeque<>(64, localCapacity);
+        this.hot = runtime.kind == SchedulerKind.HYBRID ? new HotQueue() : null;
+    }
+
+    long polls() {
+        return (long) POLLS.getOpaque(this);
+    }
+
+    long wakeups() {
+        return (long) WAKEUPS.getOpaque(this);
+    }
+
+    long steals() {
+        return (long) STEALS.getOpaque(this);
+    }
+
+    // ------------------------------------------------------------------ loop
+
+    @Override
+    public void run() {
+        CURRENT.set(this);
+        try {
+            loop();
+        } finally {
+            CURRENT.remove();
+            runtime.workerExited();
+        }
+    }
+
+    private void loop() {
+        while (!runtime.closing) {
+            TaskCell<?> c = next();
+            if (c != null) {
+                stopSearching();
+            } else {
+                c = search();
+            }
+            if (c != null) {
+                runCell(c);
+                continue;
+            }
+            park();
+        }
+    }
+
+    private TaskCell<?> next() {
+        if (++tick >= GLOBAL_INTERVAL) {
+            tick = 0;
+            TaskCell<?> c = runtime.injector.poll();
+            if (c == null) {
+                c = hot == null ? wakeChannel.poll() : local.pop();
+            }
+            if (c != null) {
+                return c;
+            }
+        }
+        TaskCell<?> c;
+        if (hot == null) {
+            c = local.pop();
+            if (c == null) {
+                c = wakeChannel.poll();
+                if (c != null) {
+                    WAKEUPS.setOpaque(this, wakeups + 1);
+                }
+            }
+        } else {
+            if (hot.isEmpty()) {
+                collectWakeups();              // refill only when empty: see the class overview
+            }
+            c = hot.poll();
+            if (c == null) {
+                c = local.pop();               // cold is drawn from only when hot is empty
+            }
+        }
+        return c != null ? c : runtime.injector.poll();
+    }
+
+    private void collectWakeups() {
+        int n = 0;
+        TaskCell<?> c;
+        while (n < WAKE_BATCH && (c = wakeChannel.poll()) != null) {
+            hot.add(c);
+            n++;
+        }
+        if (n != 0) {
+            WAKEUPS.setOpaque(this, wakeups + n);
+        }
+    }
+
+    /** Whether this worker has anything a peer could take (hot excluded: it is private). */
+    boolean hasStealable() {
+        return !local.isEmpty() || !wakeChannel.isEmpty();
+    }
+
+    private TaskCell<?> search() {
+        if (!searching) {
+            searching = runtime.parking.tryStartSearching(runtime.workers.length);
+            if (!searching) {
+                return null;
+            }
+        }
+        AsyncWorker[] ws = runtime.workers;
+        int n = ws.length;
+        TaskCell<?> c = null;
+        if (n > 1) {
+            int start = ThreadLocalRandom.current().nextInt(n);
+            for (int k = 0; k < n && c == null; k++) {
+                AsyncWorker v = ws[(start + k) % n];
+                if (v == this) {
+                    continue;
+                }
+                c = v.local.stealOrNull();
+                if (c == null) {
+                    c = v.wakeChannel.poll();
+                }
+            }
+            if (c != null) {
+                STEALS.setOpaque(this, steals + 1);
+            }
+        }
+        if (c == null) {
+            c = runtime.injector.poll();
+        }
+        if (c != null) {
+            stopSearching();
+        }
+        return c;
+    }
+
+    private void stopSearching() {
+        if (!searching) {
+            return;
+        }
+        searching = false;
+        if (runtime.parking.stopSearching() && runtime.hasVisibleWork()) {
+            runtime.parking.notifyWork(null);
+        }
+    }
+
+    private void park() {
+        AsyncParking parking = runtime.parking;
+        boolean nobodySearching = parking.prepareToPark(this, searching);
+        searching = false;
+        if (nobodySearching && runtime.hasVisibleWork()) {
+            parking.notifyWork(this);          // may wake this very worker
+        }
+        parking.await(this);
+        searching = !runtime.closing;          // woken workers are counted as searching
+    }
+
+    // ------------------------------------------------------------------ running a task
+
+    private <T> void runCell(TaskCell<T> c) {
+        if (!c.startRun()) {
+            return;                            // not scheduled: only after shutdown's cleanup
+        }
+        if (c.cancelled) {
+            runtime.retire(c);
+            return;
+        }
+        c.owner = this;
+        c.budgetLeft = runtime.budget;
+        POLLS.setOpaque(this, polls + 1);
+        Poll<T> p;
+        try {
+            p = c.task.poll(c);
+        } catch (Throwable ex) {
+            Thread.interrupted();              // a poll must not leave the worker interrupted
+            runtime.retire(c);
+            c.handle.fail(ex);
+            return;
+        }
+        if (Thread.interrupted()) {
+            // cleared: an interrupt left by a poll would make every later park return at once
+        }
+        if (p.isReady()) {
+            runtime.retire(c);
+            c.handle.complete(p.value());
+        } else if (c.finishPending()) {
+            runtime.requeueYielded(c);
+        }
+    }
+
+    /** Where a task spawned on this worker goes. */
+    void pushLocal(TaskCell<?> c) {
+        if (!local.offer(c)) {
+            runtime.injector.offer(c);         // full: overflow to the injector, never dropped
+        }
+        runtime.parking.notifyWorkRacy();
+    }
+}

@@ -1,0 +1,34 @@
+/*
+ * Copyright 2026 The Spindle Authors. Licensed under the Apache License, Version 2.0.
+ */
+package dev.spindle.async;
+
+/**
+ * How an {@link AsyncRuntime}'s workers choose the next task.
+ *
+ * <pre>{@code
+ * try (AsyncRuntime rt = AsyncRuntime.builder().scheduler(SchedulerKind.HYBRID).build()) {
+ *     rt.run(cx -> Poll.ready("hello"));
+ * }
+ * }</pre>
+ */
+public enum SchedulerKind {
+
+    /**
+     * Each worker runs its local deque newest-first (tasks spawned on it), then the wake-ups
+     * sent to it, oldest first, then the shared injector; an idle worker steals from its peers'
+     * deques and wake channels.
+     */
+    WORK_STEALING,
+
+    /**
+     * As {@link #WORK_STEALING}, but each worker keeps woken tasks in a private "hot" priority
+     * queue that runs the most-often-woken task first (first-come first among equals); newly
+     * spawned tasks wait in the stealable "cold" deque, which is drawn from only when the hot
+     * queue is empty. Tasks that have had to wait many times are thereby favoured, which cuts the
+     * tail of completion times under contention. The hot queue is refilled from the worker's
+     * wake-ups only when it is empty, so the priority applies within each batch of wake-ups and
+     * no task waits longer than one batch.
+     */
+    HYBRID
+}
