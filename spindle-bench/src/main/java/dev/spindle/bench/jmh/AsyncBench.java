@@ -6,7 +6,6 @@ package dev.spindle.bench.jmh;
 import dev.spindle.bench.async.AsyncTargets;
 import dev.spindle.bench.async.AsyncWorkload;
 import dev.spindle.bench.async.AsyncWorkloads;
-import dev.spindle.bench.async.Contention;
 import dev.spindle.bench.workload.Size;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -28,9 +27,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * {@link AsyncTargets} id ({@code async-ws}, {@code async-hybrid}, {@code cf-fjp},
  * {@code cf-fjp-async}), {@code workload} a name of {@link AsyncWorkloads#TOKIO}. The runtime is
  * started in {@code @Setup(Level.Trial)} and lives for the trial; every invocation is one checked
- * run. Score: us per run. {@link #contention} runs the contention workloads on the two async
- * schedulers (score: ms per run; the wake-count and completion-time distributions are in
- * {@code spindle bench async}).
+ * run. Score: us per run. {@link AsyncContentionBench} has the contention workloads.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -68,39 +65,5 @@ public class AsyncBench {
     @Benchmark
     public long run() {
         return target.run(w);
-    }
-
-    /** The contention workloads on the async schedulers. */
-    @State(Scope.Benchmark)
-    public static class ContentionState {
-        @Param({"async-ws", "async-hybrid"})
-        public String scheduler;
-
-        @Param({"contention", "contention-herd"})
-        public String contention;
-
-        @Param("0")
-        public int workers;
-
-        AsyncTargets.Target target;
-        Contention c;
-
-        @Setup(Level.Trial)
-        public void setUp() {
-            int n = workers > 0 ? workers : Runtime.getRuntime().availableProcessors();
-            target = AsyncTargets.byId(scheduler).open(n);
-            c = AsyncWorkloads.contention(contention, Size.FULL);
-        }
-
-        @TearDown(Level.Trial)
-        public void tearDown() {
-            target.close();
-        }
-    }
-
-    @Benchmark
-    @OutputTimeUnit(TimeUnit.MILLISECONDS)
-    public long contention(ContentionState s) {
-        return s.c.run(s.target.runtime()).elapsedNanos();
     }
 }
