@@ -27,9 +27,10 @@ import java.util.concurrent.TimeUnit;
  *       to round. Each runtime's figure is its median time per run; the ratio is best async
  *       throughput / best CompletableFuture throughput.</li>
  *   <li>The contention workloads ({@link AsyncWorkloads#CONTENTION}) on the selected async
- *       runtimes, one run per runtime per round, interleaved the same way. Each run gives the
+ *       runtimes, {@value #CONTENTION_RUNS_PER_ROUND} runs per runtime per round, interleaved the
+ *       same way. Each run gives the
  *       throughput and the p50 / p99 / max of the tasks' wake counts and completion times; the
- *       report gives the median over the measured rounds of each, and the ratios WORK_STEALING /
+ *       report gives the median over the measured runs of each, and the ratios WORK_STEALING /
  *       HYBRID of the p99s (> 1 means HYBRID's tail is shorter) and HYBRID / WORK_STEALING of the
  *       throughput.</li>
  * </ul>
@@ -40,6 +41,11 @@ public final class AsyncHarness {
 
     public static final int DEFAULT_ROUNDS = 15;
     public static final int DEFAULT_WARMUP_ROUNDS = 5;
+    /**
+     * Contention runs per runtime per round: one run is short and its tail figures vary a lot
+     * from run to run, so each round takes several (interleaved between the runtimes).
+     */
+    public static final int CONTENTION_RUNS_PER_ROUND = 3;
 
     /** Everything a run can be told. */
     public static final class Options {
@@ -202,12 +208,16 @@ public final class AsyncHarness {
                 }
                 for (Contention c : contention) {
                     for (int i = 0; i < na; i++) {
-                        int a = (i + round) % na;
-                        AsyncTargets.Target t = targets.get(asyncIdx.get(a));
+                        AsyncTargets.Target t = targets.get(asyncIdx.get((i + round) % na));
                         progress.step(c.name() + " on " + t.id());
-                        Contention.Result r = c.run(t.runtime());
-                        if (!warm) {
-                            results.get(c).get(a).add(r);
+                    }
+                    for (int rep = 0; rep < CONTENTION_RUNS_PER_ROUND; rep++) {
+                        for (int i = 0; i < na; i++) {
+                            int a = (i + round + rep) % na;
+                            Contention.Result r = c.run(targets.get(asyncIdx.get(a)).runtime());
+                            if (!warm) {
+                                results.get(c).get(a).add(r);
+                            }
                         }
                     }
                 }

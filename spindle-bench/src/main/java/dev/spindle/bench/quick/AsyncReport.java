@@ -24,7 +24,8 @@ public record AsyncReport(int workers, int warmupRounds, int rounds, long elapse
 
     static final String RATIO_MEANING = "ratio = best AsyncRuntime throughput / best CompletableFuture throughput"
             + " (= best CF time / best async time); > 1 means AsyncRuntime is faster";
-    static final String CONTENTION_MEANING = "contention: medians over the rounds of each run's figures;"
+    static final String CONTENTION_MEANING = "contention: medians over the measured runs ("
+            + AsyncHarness.CONTENTION_RUNS_PER_ROUND + " per round) of each run's figures;"
             + " ws/hy = async-ws p99 / async-hybrid p99 (> 1 means HYBRID's tail is shorter);"
             + " thr hy/ws = async-hybrid throughput / async-ws throughput";
 

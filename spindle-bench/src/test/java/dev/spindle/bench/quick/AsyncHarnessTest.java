@@ -41,7 +41,7 @@ class AsyncHarnessTest {
         assertThat(c.perRuntime()).extracting(AsyncReport.ContentionFigures::runtime)
                 .containsExactly("async-ws", "async-hybrid");
         assertThat(c.perRuntime()).allSatisfy(f -> {
-            assertThat(f.throughput().n()).isEqualTo(3);
+            assertThat(f.throughput().n()).isEqualTo(3 * AsyncHarness.CONTENTION_RUNS_PER_ROUND);
             assertThat(f.wakesP99().median()).isGreaterThanOrEqualTo(f.wakesP50().median());
             assertThat(f.completionMaxMs().median()).isGreaterThanOrEqualTo(f.completionP99Ms().median());
         });
