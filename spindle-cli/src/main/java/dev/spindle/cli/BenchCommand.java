@@ -18,18 +18,21 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code spindle bench}: the quick interleaved Spindle vs ForkJoinPool harness; {@code spindle
- * bench actors} ({@link BenchActorsCommand}) runs the actor workloads instead.
+ * bench actors} ({@link BenchActorsCommand}) runs the actor workloads instead, {@code spindle bench
+ * async} ({@link BenchAsyncCommand}) the async ones.
  */
 @Command(name = "bench",
         mixinStandardHelpOptions = true,
         versionProvider = SpindleCli.Version.class,
-        subcommands = BenchActorsCommand.class,
+        subcommands = {BenchActorsCommand.class, BenchAsyncCommand.class},
         description = {
             "Runs workloads on Spindle's WorkStealingPool and on the faster ForkJoinPool mode, interleaved,"
                     + " and prints the median time of each, the ratio FJP time / Spindle time"
                     + " (= Spindle throughput / FJP throughput; > 1 means Spindle is faster) and the spread.",
             "Every run checks its result. For publishable numbers use the JMH suite (spindle-bench/target/benchmarks.jar).",
             "'spindle bench actors' compares actor runtimes (Spindle's and Pekko's) on the Savina actor workloads.",
+            "'spindle bench async' compares AsyncRuntime with CompletableFuture chains on Tokio's runtime benchmarks,"
+                    + " and HYBRID with WORK_STEALING under contention.",
         })
 final class BenchCommand implements Callable<Integer> {
 

@@ -87,6 +87,27 @@ class SpindleCliTest {
     }
 
     @Test
+    void benchAsyncRunsATinySelection() {
+        assertThat(run("bench", "async", "--workloads", "chained_spawn,contention", "--runtimes", "async-ws,async-hybrid,cf-fjp",
+                "--rounds", "1", "--warmup", "1", "--workers", "2", "--progress", "none")).isZero();
+        assertThat(out.toString()).contains("best AsyncRuntime throughput / best CompletableFuture throughput")
+                .contains("chained_spawn").contains("async-hybrid").contains("wakes p50").contains("ws/hy");
+    }
+
+    @Test
+    void benchAsyncHelpNamesWorkloadsAndRuntimes() {
+        assertThat(run("bench", "--help")).isZero();
+        assertThat(out.toString()).contains("async");
+        assertThat(run("bench", "async", "--help")).isZero();
+        assertThat(out.toString()).contains("async-ws, async-hybrid, cf-fjp").contains("spawn_many")
+                .contains("contention");
+        assertThat(run("bench", "async", "--workloads", "fib")).isEqualTo(2);
+        assertThat(err.toString()).contains("unknown workload 'fib'");
+        assertThat(run("bench", "async", "--runtimes", "tokio")).isEqualTo(2);
+        assertThat(err.toString()).contains("unknown async runtime 'tokio'");
+    }
+
+    @Test
     void badArgumentsExitWithTwoAndSayWhy() {
         assertThat(run("bench", "--workers", "0")).isEqualTo(2);
         assertThat(err.toString()).contains("--workers must be between 1");

@@ -1,0 +1,73 @@
+/*
+ * Copyright 2026 The Spindle Authors. Licensed under the Apache License, Version 2.0.
+ */
+package dev.spindle.bench.async;
+
+import dev.spindle.bench.workload.Size;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The async workloads by name, at each {@link Size}: Tokio's runtime benchmarks
+ * ({@code spawn_many}, {@code yield_many}, {@code ping_pong}, {@code chained_spawn}; QUICK and
+ * FULL are Tokio's sizes) and the contention workloads ({@code contention},
+ * {@code contention-herd}, on the async runtimes only). {@link Size#TINY} is for unit tests.
+ */
+public final class AsyncWorkloads {
+
+    /** The names of the Tokio-style workloads, in report order. */
+    public static final List<String> TOKIO = List.of("spawn_many", "yield_many", "ping_pong", "chained_spawn");
+    /** The names of the contention workloads. */
+    public static final List<String> CONTENTION = List.of("contention", "contention-herd");
+
+    private AsyncWorkloads() {
+    }
+
+    /** Every name, Tokio-style first. */
+    public static List<String> names() {
+        List<String> all = new ArrayList<>(TOKIO);
+        all.addAll(CONTENTION);
+        return List.copyOf(all);
+    }
+
+    /**
+     * The Tokio-style workload called {@code name} at {@code size}.
+     *
+     * @throws IllegalArgumentException naming the valid ones if there is none by that name
+     */
+    public static AsyncWorkload create(String name, Size size) {
+        boolean tiny = size == Size.TINY;
+        switch (name) {
+            case "spawn_many":
+                return new SpawnManyAsync(tiny ? 100 : SpawnManyAsync.FULL_TASKS);
+            case "yield_many":
+                return new YieldManyAsync(tiny ? 8 : YieldManyAsync.FULL_TASKS, tiny ? 20 : YieldManyAsync.FULL_YIELDS);
+            case "ping_pong":
+                return new PingPongAsync(tiny ? 20 : PingPongAsync.FULL_PAIRS);
+            case "chained_spawn":
+                return new ChainedSpawnAsync(tiny ? 50 : ChainedSpawnAsync.FULL_DEPTH);
+            default:
+                throw new IllegalArgumentException("unknown async workload '" + name + "'; valid: " + String.join(", ", TOKIO));
+        }
+    }
+
+    /**
+     * The contention workload called {@code name} at {@code size}.
+     *
+     * @throws IllegalArgumentException if there is none by that name
+     */
+    public static Contention contention(String name, Size size) {
+        boolean tiny = size == Size.TINY;
+        switch (name) {
+            case "contention":
+                return new Contention(Contention.Resource.SEMAPHORE, tiny ? 40 : Contention.FULL_TASKS,
+                        Contention.FULL_PERMITS, tiny ? 3 : Contention.FULL_ACQUIRES, tiny ? 10 : Contention.FULL_WORK);
+            case "contention-herd":
+                return new Contention(Contention.Resource.HERD, tiny ? 20 : Contention.FULL_HERD_TASKS,
+                        Contention.FULL_PERMITS, tiny ? 3 : Contention.FULL_HERD_ACQUIRES, tiny ? 10 : Contention.FULL_WORK);
+            default:
+                throw new IllegalArgumentException("unknown contention workload '" + name + "'; valid: "
+                        + String.join(", ", CONTENTION));
+        }
+    }
+}

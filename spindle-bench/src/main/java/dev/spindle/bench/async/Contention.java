@@ -1,0 +1,254 @@
+/*
+ * Copyright 2026 The Spindle Authors. Licensed under the Apache License, Version 2.0.
+ */
+package dev.spindle.bench.async;
+
+import dev.spindle.async.AsyncRuntime;
+import dev.spindle.async.AsyncSemaphore;
+import dev.spindle.async.AsyncTask;
+import dev.spindle.async.Context;
+import dev.spindle.async.JoinHandle;
+import dev.spindle.async.Poll;
+import dev.spindle.bench.workload.WrongResultException;
+import java.util.Arrays;
+import java.util.Locale;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Many tasks competing for a would-block resource: {@code tasks} tasks, spawned from outside at
+ * once, each acquire a resource with {@code permits} permits {@code acquires} times; holding
+ * it, a task does a little work ({@code work} rounds of a xorshift) and yields once (so the hold
+ * spans a trip through the scheduler, as a real critical section around I/O does), then
+ * releases and goes straight on to its next acquire.
+ *
+ * <p>Two resources:
+ *
+ * <ul>
+ *   <li>{@link Resource#SEMAPHORE}: {@link AsyncSemaphore}, strictly FIFO, handing the permit to
+ *       the oldest waiter; each acquire that waits is woken exactly once.</li>
+ *   <li>{@link Resource#HERD}: {@link HerdLock}, readiness semantics: a release wakes every
+ *       waiter and they race, the losers waiting again; unlucky tasks are woken many times.</li>
+ * </ul>
+ *
+ * <p>Recorded per task: its wake count ({@link JoinHandle#wakeCount()}: every wake-up the
+ * runtime counted, including the one self-wake of each hold's yield), and its completion time,
+ * from just before its {@code spawn} to its last poll ({@code System.nanoTime}). Throughput is
+ * tasks per second from the first spawn to the last completion. Checked: every task completed,
+ * exactly {@code tasks * acquires} acquisitions happened, and no more than {@code permits} tasks
+ * ever held the resource at once.
+ */
+public final class Contention {
+
+    /** The contended resource. */
+    public enum Resource {
+        SEMAPHORE("semaphore"), HERD("herd");
+
+        private final String id;
+
+        Resource(String id) {
+            this.id = id;
+        }
+
+        public String id() {
+            return id;
+        }
+    }
+
+    public static final int FULL_TASKS = 1_000;
+    public static final int FULL_PERMITS = 4;
+    public static final int FULL_ACQUIRES = 20;
+    public static final int FULL_WORK = 200;
+    /** The herd resource wakes every waiter on each release: fewer tasks keep it quadratic cost small. */
+    public static final int FULL_HERD_TASKS = 200;
+    public static final int FULL_HERD_ACQUIRES = 10;
+
+    private final Resource resource;
+    private final int tasks;
+    private final int permits;
+    private final int acquires;
+    private final int work;
+
+    public Contention(Resource resource, int tasks, int permits, int acquires, int work) {
+        if (tasks < 1 || permits < 1 || acquires < 1 || work < 0) {
+            throw new IllegalArgumentException("tasks, permits, acquires must be >= 1 and work >= 0");
+        }
+        this.resource = resource;
+        this.tasks = tasks;
+        this.permits = permits;
+        this.acquires = acquires;
+        this.work = work;
+    }
+
+    /** {@code contention} or {@code contention-herd}. */
+    public String name() {
+        return resource == Resource.SEMAPHORE ? "contention" : "contention-herd";
+    }
+
+    public Resource resource() {
+        return resource;
+    }
+
+    public int tasks() {
+        return tasks;
+    }
+
+    public String describe() {
+        return String.format(Locale.ROOT, "%s: %,d tasks x %d acquires of a %s with %d permits, %d work rounds + 1 yield while holding",
+                name(), tasks, acquires, resource == Resource.SEMAPHORE ? "FIFO AsyncSemaphore" : "wake-all readiness lock",
+                permits, work);
+    }
+
+    /**
+     * What one run measured.
+     *
+     * @param elapsedNanos first spawn to last completion
+     * @param wakes each task's wake count, sorted ascending
+     * @param completionNanos each task's spawn-to-completion time, sorted ascending
+     */
+    public record Result(int tasks, long elapsedNanos, long[] wakes, long[] completionNanos) {
+
+        /** Tasks per second. */
+        public double throughput() {
+            return tasks / (elapsedNanos / 1e9);
+        }
+
+        public long wakesAt(double q) {
+            return at(wakes, q);
+        }
+
+        public long completionNanosAt(double q) {
+            return at(completionNanos, q);
+        }
+
+        /** The value at quantile {@code q} (nearest rank) of a sorted array. */
+        static long at(long[] sorted, double q) {
+            int i = (int) Math.ceil(q * sorted.length) - 1;
+            return sorted[Math.max(0, Math.min(sorted.length - 1, i))];
+        }
+    }
+
+    private interface Lock {
+        AsyncTask<Void> acquire();
+
+        void release();
+    }
+
+    /** One checked run on {@code rt}. */
+    public Result run(AsyncRuntime rt) {
+        Lock lock;
+        if (resource == Resource.SEMAPHORE) {
+            AsyncSemaphore s = new AsyncSemaphore(permits);
+            lock = new Lock() {
+                public AsyncTask<Void> acquire() {
+                    return s.acquire();
+                }
+
+                public void release() {
+                    s.release();
+                }
+            };
+        } else {
+            HerdLock h = new HerdLock(permits);
+            lock = new Lock() {
+                public AsyncTask<Void> acquire() {
+                    return h.acquire();
+                }
+
+                public void release() {
+                    h.release();
+                }
+            };
+        }
+        AtomicInteger held = new AtomicInteger();
+        AtomicInteger maxHeld = new AtomicInteger();
+        AtomicLong acquisitions = new AtomicLong();
+        AtomicInteger remaining = new AtomicInteger(tasks);
+        CompletableFuture<Long> done = new CompletableFuture<>();
+        long[] spawnedAt = new long[tasks];
+        long[] finishedAt = new long[tasks];
+        @SuppressWarnings("unchecked")
+        JoinHandle<Long>[] handles = new JoinHandle[tasks];
+
+        final class Competitor implements AsyncTask<Long> {
+            private final int id;
+            private int count;
+            private AsyncTask<Void> pending;
+            private boolean holding;
+            private long sink = 1;
+
+            Competitor(int id) {
+                this.id = id;
+            }
+
+            @Override
+            public Poll<Long> poll(Context cx) {
+                for (;;) {
+                    if (holding) {                     // back from the yield while holding
+                        held.decrementAndGet();
+                        holding = false;
+                        lock.release();
+                        count++;
+                    }
+                    if (count == acquires) {
+                        finishedAt[id] = System.nanoTime();
+                        if (remaining.decrementAndGet() == 0) {
+                            done.complete(acquisitions.get());
+                        }
+                        return Poll.ready(sink);
+                    }
+                    if (pending == null) {
+                        pending = lock.acquire();
+                    }
+                    if (pending.poll(cx).isPending()) {
+                        return Poll.pending();
+                    }
+                    pending = null;
+                    int h = held.incrementAndGet();
+                    if (h > maxHeld.get()) {
+                        maxHeld.accumulateAndGet(h, Math::max);
+                    }
+                    acquisitions.incrementAndGet();
+                    long x = sink;
+                    for (int i = 0; i < work; i++) {
+                        x ^= x << 13;
+                        x ^= x >>> 7;
+                        x ^= x << 17;
+                    }
+                    sink = x;
+                    holding = true;
+                    cx.waker().wake();                 // yield while holding
+                    return Poll.pending();
+                }
+            }
+        }
+
+        long t0 = System.nanoTime();
+        for (int i = 0; i < tasks; i++) {
+            spawnedAt[i] = System.nanoTime();
+            handles[i] = rt.spawn(new Competitor(i));
+        }
+        AsyncWorkload.await(done, name());
+        long end = 0;
+        long[] wakes = new long[tasks];
+        long[] completion = new long[tasks];
+        for (int i = 0; i < tasks; i++) {
+            try {
+                handles[i].get();
+            } catch (Exception e) {
+                throw new IllegalStateException(name() + ": task " + i + " failed", e);
+            }
+            wakes[i] = handles[i].wakeCount();
+            completion[i] = finishedAt[i] - spawnedAt[i];
+            end = Math.max(end, finishedAt[i]);
+        }
+        AsyncWorkload.check(name() + " acquisitions", (long) tasks * acquires, acquisitions.get());
+        if (maxHeld.get() > permits) {
+            throw new WrongResultException(name() + " most holders at once (permits)", permits, maxHeld.get());
+        }
+        Arrays.sort(wakes);
+        Arrays.sort(completion);
+        return new Result(tasks, end - t0, wakes, completion);
+    }
+}

@@ -1,0 +1,130 @@
+/*
+ * Copyright 2026 The Spindle Authors. Licensed under the Apache License, Version 2.0.
+ */
+package dev.spindle.bench.async;
+
+import dev.spindle.async.Async;
+import dev.spindle.async.AsyncChannel;
+import dev.spindle.async.AsyncRuntime;
+import dev.spindle.async.AsyncTask;
+import dev.spindle.async.Poll;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Tokio's {@code ping_pong}: a task inside the runtime spawns {@code pairs} pingers; each pinger
+ * spawns a ponger, sends it a ping over a one-shot channel and waits for the pong on another; the
+ * last pinger to get its pong signals the caller. Checked: pinger {@code i} pings {@code i}, the
+ * ponger answers {@code i + 1}, and the answers sum to the known total.
+ *
+ * <ul>
+ *   <li>async: the one-shot channels are {@code AsyncChannel}s of capacity 1; the ponger is
+ *       {@code receive} then {@code send(v + 1)}, the pinger {@code send(i)} then
+ *       {@code receive}, with {@code Async.then}.</li>
+ *   <li>CompletableFuture: the one-shots are plain {@code CompletableFuture}s; the ponger is
+ *       {@code ping.thenAcceptAsync(v -> pong.complete(v + 1), pool)}, the pinger completes the
+ *       ping and continues with {@code pong.thenAcceptAsync(..., pool)}: every hop a task on the
+ *       pool, as every wake-up is a poll on the async side.</li>
+ * </ul>
+ */
+public final class PingPongAsync implements AsyncWorkload {
+
+    /** Tokio's size. */
+    public static final int FULL_PAIRS = 1_000;
+
+    private final int pairs;
+
+    public PingPongAsync(int pairs) {
+        this.pairs = pairs;
+    }
+
+    @Override
+    public String name() {
+        return "ping_pong";
+    }
+
+    @Override
+    public String describe() {
+        return String.format("ping_pong: %,d pinger/ponger pairs, one round trip each over one-shot channels", pairs);
+    }
+
+    /** Round trips (one per pair). */
+    @Override
+    public long operations() {
+        return pairs;
+    }
+
+    private long expected() {
+        return (long) pairs * (pairs + 1) / 2;       // sum of i + 1 for i in [0, pairs)
+    }
+
+    private static void checkPong(long ping, long pong) {
+        AsyncWorkload.check("ping_pong: pong for ping " + ping, ping + 1, pong);
+    }
+
+    @Override
+    public long run(AsyncRuntime rt) {
+        CompletableFuture<Long> done = new CompletableFuture<>();
+        AtomicInteger remaining = new AtomicInteger(pairs);
+        AtomicLong sum = new AtomicLong();
+        rt.spawn(cx -> {
+            for (int i = 0; i < pairs; i++) {
+                int ping = i;
+                rt.spawn(Async.then(Async.ready(null), ignored -> {   // runs at the pinger's first poll
+                    AsyncChannel<Integer> toPonger = new AsyncChannel<>(1);
+                    AsyncChannel<Integer> toPinger = new AsyncChannel<>(1);
+                    rt.spawn(Async.then(toPonger.receive(), v -> toPinger.send(v + 1)));
+                    AsyncTask<Void> exchange = Async.then(toPonger.send(ping), sent -> Async.map(toPinger.receive(), pong -> {
+                        try {
+                            checkPong(ping, pong);
+                        } catch (RuntimeException e) {
+                            done.completeExceptionally(e);
+                            throw e;
+                        }
+                        sum.addAndGet(pong);
+                        if (remaining.decrementAndGet() == 0) {
+                            done.complete(sum.get());
+                        }
+                        return null;
+                    }));
+                    return exchange;
+                }));
+            }
+            return Poll.ready(null);
+        });
+        return AsyncWorkload.check(name() + " sum of pongs", expected(), AsyncWorkload.await(done, name()));
+    }
+
+    @Override
+    public long run(ForkJoinPool pool) {
+        CompletableFuture<Long> done = new CompletableFuture<>();
+        AtomicInteger remaining = new AtomicInteger(pairs);
+        AtomicLong sum = new AtomicLong();
+        CompletableFuture.runAsync(() -> {
+            for (int i = 0; i < pairs; i++) {
+                int ping = i;
+                CompletableFuture.runAsync(() -> {
+                    CompletableFuture<Integer> toPonger = new CompletableFuture<>();
+                    CompletableFuture<Integer> toPinger = new CompletableFuture<>();
+                    toPonger.thenAcceptAsync(v -> toPinger.complete(v + 1), pool);        // the ponger
+                    toPonger.complete(ping);
+                    toPinger.thenAcceptAsync(pong -> {
+                        try {
+                            checkPong(ping, pong);
+                        } catch (RuntimeException e) {
+                            done.completeExceptionally(e);
+                            return;
+                        }
+                        sum.addAndGet(pong);
+                        if (remaining.decrementAndGet() == 0) {
+                            done.complete(sum.get());
+                        }
+                    }, pool);
+                }, pool);
+            }
+        }, pool);
+        return AsyncWorkload.check(name() + " sum of pongs", expected(), AsyncWorkload.await(done, name()));
+    }
+}

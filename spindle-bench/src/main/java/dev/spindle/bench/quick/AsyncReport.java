@@ -1,0 +1,280 @@
+/*
+ * Copyright 2026 The Spindle Authors. Licensed under the Apache License, Version 2.0.
+ */
+package dev.spindle.bench.quick;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The async harness's result, as tables or as JSON, in the style of {@link ActorReport}.
+ *
+ * @param workers worker threads of every runtime
+ * @param warmupRounds rounds run and discarded
+ * @param rounds measured rounds
+ * @param elapsedMillis wall-clock time of the whole run, warm-up included
+ * @param javaVersion the JVM that ran it
+ * @param runtimes the runtimes compared, in column order
+ * @param rows one per Tokio-style workload
+ * @param contention one per contention workload
+ */
+public record AsyncReport(int workers, int warmupRounds, int rounds, long elapsedMillis, String javaVersion,
+        List<Runtime> runtimes, List<Row> rows, List<ContentionRow> contention) {
+
+    static final String RATIO_MEANING = "ratio = best AsyncRuntime throughput / best CompletableFuture throughput"
+            + " (= best CF time / best async time); > 1 means AsyncRuntime is faster";
+    static final String CONTENTION_MEANING = "contention: medians over the measured runs ("
+            + AsyncHarness.CONTENTION_RUNS_PER_ROUND + " per round) of each run's figures;"
+            + " ws/hy = async-ws p99 / async-hybrid p99 (> 1 means HYBRID's tail is shorter);"
+            + " thr hy/ws = async-hybrid throughput / async-ws throughput";
+
+    /**
+     * One runtime compared.
+     *
+     * @param id its id ({@code async-ws}, ...)
+     * @param family {@code AsyncRuntime} or {@code CompletableFuture}
+     * @param description what it is
+     */
+    public record Runtime(String id, String family, String description) {
+    }
+
+    /**
+     * One Tokio-style workload on every runtime.
+     *
+     * @param name the workload
+     * @param description what exactly ran, with sizes
+     * @param unit the unit of the values ({@code ms} per run)
+     * @param operations operations (spawns, yields, round trips) in one run
+     * @param perRuntime each runtime's samples, one per round, in {@link AsyncReport#runtimes} order
+     * @param bestAsync the async runtime with the lowest median, or {@code null} if none ran
+     * @param bestCf the CompletableFuture runtime with the lowest median, or {@code null} if none ran
+     * @param ratio best CF median / best async median; NaN without one of the two
+     * @param ratioSpread the per-round ratios
+     * @param note anything else worth saying; may be empty
+     */
+    public record Row(String name, String description, String unit, long operations, List<Stats> perRuntime,
+            String bestAsync, String bestCf, double ratio, Stats ratioSpread, String note) {
+    }
+
+    /**
+     * One contention workload on one async runtime: each figure's distribution over the rounds.
+     *
+     * @param runtime the runtime id
+     * @param throughput tasks per second
+     * @param wakesP50 median task's wake count
+     * @param wakesP99 99th percentile wake count
+     * @param wakesMax largest wake count
+     * @param completionP50Ms median completion time (spawn to done), ms
+     * @param completionP99Ms 99th percentile completion time, ms
+     * @param completionMaxMs longest completion time, ms
+     */
+    public record ContentionFigures(String runtime, Stats throughput, Stats wakesP50, Stats wakesP99, Stats wakesMax,
+            Stats completionP50Ms, Stats completionP99Ms, Stats completionMaxMs) {
+    }
+
+    /**
+     * One contention workload on the async runtimes.
+     *
+     * @param name the workload
+     * @param description what exactly ran
+     * @param tasks competing tasks
+     * @param perRuntime the figures of each async runtime that ran it
+     * @param wakesP99Ratio async-ws p99 wake count / async-hybrid's; NaN unless both ran
+     * @param completionP99Ratio async-ws p99 completion time / async-hybrid's; NaN unless both ran
+     * @param throughputRatio async-hybrid throughput / async-ws's; NaN unless both ran
+     */
+    public record ContentionRow(String name, String description, int tasks, List<ContentionFigures> perRuntime,
+            double wakesP99Ratio, double completionP99Ratio, double throughputRatio) {
+    }
+
+    /** The report as aligned text tables, ending with a newline. */
+    public String toTable() {
+        StringBuilder sb = new StringBuilder();
+        sb.append(String.format(Locale.ROOT,
+                "Async, AsyncRuntime vs CompletableFuture on ForkJoinPool: %d workers, median of %d interleaved rounds"
+                        + " after %d warm-up rounds, %.1f s, Java %s%n",
+                workers, rounds, warmupRounds, elapsedMillis / 1000.0, javaVersion));
+        for (Runtime r : runtimes) {
+            sb.append(r.id()).append(" = ").append(r.description()).append('\n');
+        }
+        if (!rows.isEmpty()) {
+            sb.append('\n').append(RATIO_MEANING).append('\n');
+            sb.append("spread = min-max of the per-round ratios; +-x% = half the interquartile range of each runtime's samples\n");
+            List<String> head = new ArrayList<>(List.of("workload"));
+            List<Boolean> right = new ArrayList<>(List.of(false));
+            for (Runtime r : runtimes) {
+                head.add(r.id());
+                head.add("");
+                right.add(true);
+                right.add(true);
+            }
+            head.addAll(List.of("best async", "best CF", "ratio", "spread", "note"));
+            right.addAll(List.of(false, false, true, true, false));
+            List<String[]> lines = new ArrayList<>();
+            lines.add(head.toArray(new String[0]));
+            for (Row r : rows) {
+                List<String> l = new ArrayList<>(List.of(r.name()));
+                for (Stats s : r.perRuntime()) {
+                    l.add(value(s.median(), r.unit()));
+                    l.add(iqr(s));
+                }
+                l.add(r.bestAsync() == null ? "-" : r.bestAsync());
+                l.add(r.bestCf() == null ? "-" : r.bestCf());
+                l.add(ratio(r.ratio()));
+                l.add(Double.isNaN(r.ratioSpread().min()) ? "-"
+                        : ratio(r.ratioSpread().min()) + "-" + ratio(r.ratioSpread().max()));
+                l.add(r.note());
+                lines.add(l.toArray(new String[0]));
+            }
+            table(sb, lines, right);
+        }
+        if (!contention.isEmpty()) {
+            sb.append('\n').append(CONTENTION_MEANING).append('\n');
+            for (ContentionRow c : contention) {
+                sb.append(c.description()).append('\n');
+            }
+            List<Boolean> right = List.of(false, false, true, true, true, true, true, true, true);
+            List<String[]> lines = new ArrayList<>();
+            lines.add(new String[] {"workload", "runtime", "tasks/s", "wakes p50", "p99", "max",
+                "completion p50", "p99", "max"});
+            for (ContentionRow c : contention) {
+                for (ContentionFigures f : c.perRuntime()) {
+                    lines.add(new String[] {c.name(), f.runtime(), String.format(Locale.ROOT, "%.0f", f.throughput().median()),
+                        count(f.wakesP50()), count(f.wakesP99()), count(f.wakesMax()),
+                        value(f.completionP50Ms().median(), "ms"), value(f.completionP99Ms().median(), "ms"),
+                        value(f.completionMaxMs().median(), "ms")});
+                }
+                lines.add(new String[] {c.name(), "ws/hy", "thr hy/ws " + ratio(c.throughputRatio()), "",
+                    ratio(c.wakesP99Ratio()), "", "", ratio(c.completionP99Ratio()), ""});
+            }
+            table(sb, lines, right);
+        }
+        return sb.toString();
+    }
+
+    private static void table(StringBuilder sb, List<String[]> lines, List<Boolean> right) {
+        int[] width = new int[lines.get(0).length];
+        for (String[] l : lines) {
+            for (int i = 0; i < l.length; i++) {
+                width[i] = Math.max(width[i], l[i].length());
+            }
+        }
+        for (int li = 0; li < lines.size(); li++) {
+            String[] l = lines.get(li);
+            StringBuilder line = new StringBuilder();
+            for (int i = 0; i < l.length; i++) {
+                String pad = " ".repeat(width[i] - l[i].length());
+                line.append(right.get(i) && li > 0 ? pad + l[i] : l[i] + pad).append("  ");
+            }
+            sb.append(line.toString().stripTrailing()).append('\n');
+        }
+    }
+
+    private static String count(Stats s) {
+        return Double.isNaN(s.median()) ? "-" : String.format(Locale.ROOT, "%.0f", s.median());
+    }
+
+    private static String value(double v, String unit) {
+        if (Double.isNaN(v)) {
+            return "-";
+        }
+        double a = Math.abs(v);
+        String num;
+        if (a >= 100) {
+            num = String.format(Locale.ROOT, "%.0f", v);
+        } else if (a >= 10) {
+            num = String.format(Locale.ROOT, "%.1f", v);
+        } else if (a >= 0.1 || a == 0) {
+            num = String.format(Locale.ROOT, "%.2f", v);
+        } else {
+            num = String.format(Locale.ROOT, "%.3f", v);
+        }
+        return num + " " + unit;
+    }
+
+    private static String iqr(Stats s) {
+        double f = s.halfIqrFraction();
+        if (Double.isNaN(f) || Double.isInfinite(f)) {
+            return "";
+        }
+        return String.format(Locale.ROOT, "+-%.0f%%", 100 * f);
+    }
+
+    private static String ratio(double r) {
+        return Double.isNaN(r) || Double.isInfinite(r) ? "n/a" : String.format(Locale.ROOT, "%.2f", r);
+    }
+
+    /** The report as a JSON object, ending with a newline. */
+    public String toJson() {
+        StringBuilder sb = new StringBuilder();
+        sb.append("{\n");
+        sb.append("  \"suite\": \"async\",\n");
+        sb.append("  \"workers\": ").append(workers).append(",\n");
+        sb.append("  \"warmupRounds\": ").append(warmupRounds).append(",\n");
+        sb.append("  \"rounds\": ").append(rounds).append(",\n");
+        sb.append("  \"elapsedMillis\": ").append(elapsedMillis).append(",\n");
+        sb.append("  \"java\": ").append(Report.str(javaVersion)).append(",\n");
+        sb.append("  \"ratioDefinition\": ").append(Report.str(RATIO_MEANING)).append(",\n");
+        sb.append("  \"contentionDefinition\": ").append(Report.str(CONTENTION_MEANING)).append(",\n");
+        sb.append("  \"runtimes\": [");
+        for (int i = 0; i < runtimes.size(); i++) {
+            Runtime r = runtimes.get(i);
+            sb.append(i == 0 ? "\n" : ",\n");
+            sb.append("    {\"id\": ").append(Report.str(r.id())).append(", \"family\": ").append(Report.str(r.family()))
+                    .append(", \"description\": ").append(Report.str(r.description())).append('}');
+        }
+        sb.append("\n  ],\n");
+        sb.append("  \"results\": [");
+        for (int i = 0; i < rows.size(); i++) {
+            Row r = rows.get(i);
+            sb.append(i == 0 ? "\n" : ",\n");
+            sb.append("    {\"workload\": ").append(Report.str(r.name()))
+                    .append(", \"description\": ").append(Report.str(r.description()))
+                    .append(", \"unit\": ").append(Report.str(r.unit()))
+                    .append(", \"operations\": ").append(r.operations())
+                    .append(",\n     \"runtimes\": {");
+            for (int k = 0; k < runtimes.size(); k++) {
+                sb.append(k == 0 ? "" : ", ").append(Report.str(runtimes.get(k).id())).append(": ")
+                        .append(stats(r.perRuntime().get(k)));
+            }
+            sb.append("},\n     \"bestAsync\": ").append(r.bestAsync() == null ? "null" : Report.str(r.bestAsync()))
+                    .append(", \"bestCf\": ").append(r.bestCf() == null ? "null" : Report.str(r.bestCf()))
+                    .append(", \"ratio\": ").append(Report.num(r.ratio()))
+                    .append(", \"ratioPerRound\": ").append(stats(r.ratioSpread()))
+                    .append(", \"note\": ").append(Report.str(r.note())).append('}');
+        }
+        sb.append(rows.isEmpty() ? "],\n" : "\n  ],\n");
+        sb.append("  \"contention\": [");
+        for (int i = 0; i < contention.size(); i++) {
+            ContentionRow c = contention.get(i);
+            sb.append(i == 0 ? "\n" : ",\n");
+            sb.append("    {\"workload\": ").append(Report.str(c.name()))
+                    .append(", \"description\": ").append(Report.str(c.description()))
+                    .append(", \"tasks\": ").append(c.tasks())
+                    .append(",\n     \"runtimes\": {");
+            for (int k = 0; k < c.perRuntime().size(); k++) {
+                ContentionFigures f = c.perRuntime().get(k);
+                sb.append(k == 0 ? "\n" : ",\n").append("       ").append(Report.str(f.runtime())).append(": {")
+                        .append("\"tasksPerSecond\": ").append(stats(f.throughput()))
+                        .append(", \"wakesP50\": ").append(stats(f.wakesP50()))
+                        .append(", \"wakesP99\": ").append(stats(f.wakesP99()))
+                        .append(", \"wakesMax\": ").append(stats(f.wakesMax()))
+                        .append(", \"completionP50Ms\": ").append(stats(f.completionP50Ms()))
+                        .append(", \"completionP99Ms\": ").append(stats(f.completionP99Ms()))
+                        .append(", \"completionMaxMs\": ").append(stats(f.completionMaxMs())).append('}');
+            }
+            sb.append("},\n     \"wakesP99Ratio\": ").append(Report.num(c.wakesP99Ratio()))
+                    .append(", \"completionP99Ratio\": ").append(Report.num(c.completionP99Ratio()))
+                    .append(", \"throughputRatio\": ").append(Report.num(c.throughputRatio())).append('}');
+        }
+        sb.append(contention.isEmpty() ? "]\n}\n" : "\n  ]\n}\n");
+        return sb.toString();
+    }
+
+    private static String stats(Stats s) {
+        return "{\"n\": " + s.n() + ", \"median\": " + Report.num(s.median()) + ", \"q1\": " + Report.num(s.q1())
+                + ", \"q3\": " + Report.num(s.q3()) + ", \"min\": " + Report.num(s.min()) + ", \"max\": "
+                + Report.num(s.max()) + "}";
+    }
+}

@@ -1,0 +1,86 @@
+/*
+ * Copyright 2026 The Spindle Authors. Licensed under the Apache License, Version 2.0.
+ */
+package dev.spindle.bench.async;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.spindle.bench.workload.Size;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class AsyncWorkloadsTest {
+
+    @Test
+    void everyWorkloadChecksOutOnEveryRuntime() {
+        for (String id : AsyncTargets.ids()) {
+            try (AsyncTargets.Target t = AsyncTargets.byId(id).open(2)) {
+                for (String name : AsyncWorkloads.TOKIO) {
+                    AsyncWorkload w = AsyncWorkloads.create(name, Size.TINY);
+                    for (int i = 0; i < 5; i++) {
+                        assertThat(t.run(w)).as(name + " on " + id).isPositive();
+                    }
+                }
+            }
+        }
+    }
+
+    @Test
+    void tinyResultsAreTheKnownAnswers() {
+        try (AsyncTargets.Target a = AsyncTargets.byId("async-ws").open(2);
+                AsyncTargets.Target c = AsyncTargets.byId("cf-fjp").open(2)) {
+            for (AsyncTargets.Target t : new AsyncTargets.Target[] {a, c}) {
+                assertThat(t.run(new SpawnManyAsync(100))).isEqualTo(4950);
+                assertThat(t.run(new YieldManyAsync(8, 20))).isEqualTo(160);
+                assertThat(t.run(new PingPongAsync(20))).isEqualTo(210);
+                assertThat(t.run(new ChainedSpawnAsync(50))).isEqualTo(50);
+            }
+        }
+    }
+
+    @Test
+    void fullSizesAreTokios() {
+        assertThat(AsyncWorkloads.create("spawn_many", Size.QUICK).operations()).isEqualTo(10_000);
+        assertThat(AsyncWorkloads.create("yield_many", Size.FULL).operations()).isEqualTo(200_000);
+        assertThat(AsyncWorkloads.create("ping_pong", Size.FULL).operations()).isEqualTo(1_000);
+        assertThat(AsyncWorkloads.create("chained_spawn", Size.FULL).operations()).isEqualTo(1_000);
+        assertThatThrownBy(() -> AsyncWorkloads.create("fib", Size.TINY))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("spawn_many");
+        assertThatThrownBy(() -> AsyncTargets.byId("tokio"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("async-hybrid");
+    }
+
+    @Test
+    void contentionIsCheckedAndMeasuredOnBothSchedulers() {
+        for (String id : new String[] {"async-ws", "async-hybrid"}) {
+            try (AsyncTargets.Target t = AsyncTargets.byId(id).open(2)) {
+                for (String name : AsyncWorkloads.CONTENTION) {
+                    Contention c = AsyncWorkloads.contention(name, Size.TINY);
+                    Contention.Result r = c.run(t.runtime());
+                    assertThat(r.wakes()).hasSize(c.tasks());
+                    assertThat(r.completionNanos()).hasSize(c.tasks());
+                    // every hold yields once: at least one wake per acquire
+                    assertThat(r.wakesAt(0)).as(name + " on " + id).isGreaterThanOrEqualTo(3);
+                    assertThat(r.wakesAt(0.99)).isLessThanOrEqualTo(r.wakesAt(1.0));
+                    assertThat(r.completionNanosAt(0.5)).isPositive();
+                    assertThat(r.throughput()).isPositive().isFinite();
+                }
+            }
+        }
+    }
+
+    @Test
+    void quantilesAreNearestRank() {
+        long[] v = new long[100];
+        for (int i = 0; i < 100; i++) {
+            v[i] = i + 1;
+        }
+        assertThat(Contention.Result.at(v, 0.5)).isEqualTo(50);
+        assertThat(Contention.Result.at(v, 0.99)).isEqualTo(99);
+        assertThat(Contention.Result.at(v, 1.0)).isEqualTo(100);
+        assertThat(Contention.Result.at(new long[] {7}, 0.99)).isEqualTo(7);
+    }
+}
