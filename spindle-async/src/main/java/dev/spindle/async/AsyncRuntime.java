@@ -8,13 +8,12 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
-import java.util.Set;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletionException;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 
 /**
  * Runs {@link AsyncTask}s on a fixed set of worker threads.
@@ -40,8 +39,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  *
  * <p><b>Fairness.</b> Each poll gets a budget ({@link Builder#budget}, default 128) that
  * resources draw on through {@link Context#consumeBudget()}. A task woken during its own poll
- * (it yielded, or ran out of budget) is re-queued at the tail of the shared injector, behind the
- * work already waiting, and every 61st pick of a worker looks at the injector first; so one task
+ * (it yielded, or ran out of budget) is re-queued at a FIFO end (its worker's wake channel, or
+ * the shared injector under HYBRID), behind the work already waiting there, and every 61st pick of a worker looks at the injector first; so one task
  * that is always ready cannot starve the others, even on a single worker.
  *
  * <p><b>Shutdown.</b> {@link #shutdown()} (and {@link #close()}) stops intake, lets every worker
@@ -149,7 +148,8 @@ public final class AsyncRuntime implements AutoCloseable {
     volatile boolean closing;
 
     /** Cells spawned and not yet done, so shutdown can complete their handles. */
-    private final Set<TaskCell<?>> live = ConcurrentHashMap.newKeySet();
+    /** Cells spawned from outside the runtime, for shutdown; guarded by itself. */
+    private final LiveTasks outsideLive = new LiveTasks();
     private final AtomicInteger running;
     private final Object terminationLock = new Object();
     private boolean terminated;                // guarded by terminationLock
@@ -200,15 +200,22 @@ public final class AsyncRuntime implements AutoCloseable {
     public <T> JoinHandle<T> spawn(AsyncTask<T> task) {
         Objects.requireNonNull(task, "task");
         TaskCell<T> c = new TaskCell<>(this, task);
-        live.add(c);
-        if (closing) {                         // read after the add: see shutdown()
-            live.remove(c);
-            throw new RejectedExecutionException("runtime " + name + " is shut down");
-        }
         AsyncWorker w = AsyncWorker.CURRENT.get();
         if (w != null && w.runtime == this) {
+            w.live.add(c);                     // this worker's own list: no shared write
+            if (closing) {
+                c.finish();                    // withdrawn: shutdown will skip it
+                throw new RejectedExecutionException("runtime " + name + " is shut down");
+            }
             w.pushLocal(c);
         } else {
+            synchronized (outsideLive) {
+                outsideLive.add(c);
+            }
+            if (closing) {                     // read after the add: see shutdown()
+                c.finish();
+                throw new RejectedExecutionException("runtime " + name + " is shut down");
+            }
             injector.offer(c);
             parking.notifyWork(null);
         }
@@ -261,16 +268,9 @@ public final class AsyncRuntime implements AutoCloseable {
         }
     }
 
-    /** Re-queues a task woken during its own poll, at the FIFO end. Worker threads only. */
-    void requeueYielded(TaskCell<?> c) {
-        injector.offer(c);
-        parking.notifyWorkRacy();
-    }
-
     /** A cell is done: no wake-up will queue it again. */
     void retire(TaskCell<?> c) {
         c.finish();
-        live.remove(c);
     }
 
     boolean hasVisibleWork() {
@@ -348,17 +348,24 @@ public final class AsyncRuntime implements AutoCloseable {
      * Completes the handles of all cells not done. Runs once every worker has exited, so no cell
      * is RUNNING; a wake-up racing with this may still queue a cell, but nobody will take it,
      * and it is DONE afterwards. A spawn racing with shutdown either sees {@code closing} and
-     * withdraws, or added its cell to {@link #live} before {@code closing} was set, and then
-     * this loop (which runs after that write) sees it.
+     * withdraws, or added its cell to a {@link LiveTasks} list before {@code closing} was set, and then
+     * this loop (which runs after that write) sees it in its list: a worker's own list (the worker
+     * has exited, so the list is stable and visible) or the outside list.
      */
     private void cancelRemaining() {
         synchronized (terminationLock) {
-            if (terminated && live.isEmpty()) {
+            if (terminated) {
                 return;
             }
-            for (TaskCell<?> c : live) {
+            Consumer<TaskCell<?>> fail = c -> {
                 retire(c);
                 c.handle.fail(new CancellationException("runtime " + name + " shut down"));
+            };
+            for (AsyncWorker w : workers) {
+                w.live.forEachNotDone(fail);
+            }
+            synchronized (outsideLive) {
+                outsideLive.forEachNotDone(fail);
             }
             terminated = true;
         }

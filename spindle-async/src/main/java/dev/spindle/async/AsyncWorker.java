@@ -49,9 +49,11 @@ import java.util.concurrent.ThreadLocalRandom;
  * <h2>Fairness</h2>
  *
  * <p>Each poll gets a fresh budget ({@link Context#consumeBudget()}). A task woken during its
- * own poll (it yielded, or its budget ran out) is re-queued at the tail of the shared injector,
- * never at the LIFO end or into the hot queue, so it runs again only after the tasks already
- * waiting; on one worker a task that keeps waking itself cannot starve another.
+ * own poll (it yielded, or its budget ran out) is re-queued at a FIFO end, never at the LIFO end
+ * of the deque or into the hot queue: the tail of this worker's wake channel (work-stealing) or
+ * of the shared injector (hybrid). It runs again only after the tasks already waiting there, and
+ * every 61st pick looks at the injector first; on one worker a task that keeps waking itself
+ * cannot starve another.
  */
 final class AsyncWorker implements Runnable {
 
@@ -77,6 +79,8 @@ final class AsyncWorker implements Runnable {
     static final ThreadLocal<AsyncWorker> CURRENT = new ThreadLocal<>();
 
     final AsyncRuntime runtime;
+    /** Cells spawned on this worker, for shutdown; touched only by this worker's thread. */
+    final LiveTasks live = new LiveTasks();
     final int index;
     final WorkStealingDeque<TaskCell<?>> local;
     final Injector<TaskCell<?>> wakeChannel = new Injector<>();
@@ -238,6 +242,7 @@ final class AsyncWorker implements Runnable {
     }
 
     private void park() {
+        live.pruneIfLong();                    // idle moment: drop done cells from the list
         AsyncParking parking = runtime.parking;
         boolean nobodySearching = parking.prepareToPark(this, searching);
         searching = false;
@@ -277,7 +282,17 @@ final class AsyncWorker implements Runnable {
             runtime.retire(c);
             c.handle.complete(p.value());
         } else if (c.finishPending()) {
-            runtime.requeueYielded(c);
+            // Woken during its own poll (a yield): to a FIFO end, never the LIFO end of the
+            // deque. Work-stealing: this worker's wake channel, behind the wake-ups already
+            // waiting here (no contended write). Hybrid: the shared injector, because through
+            // the wake channel a task that keeps yielding would climb the hot queue's order
+            // (every yield counts as a wake) though nothing made it wait.
+            if (hot == null) {
+                wakeChannel.offer(c);
+            } else {
+                runtime.injector.offer(c);
+            }
+            runtime.parking.notifyWorkRacy();
         }
     }
 

@@ -44,11 +44,15 @@ public final class JoinHandle<T> implements Future<T>, AsyncTask<T> {
     private final TaskCell<T> cell;
     private final CompletableFuture<T> future = new CompletableFuture<>();
     /**
-     * Wakers of tasks awaiting this one; guarded by {@code this}; null once fired. Every path
+     * Wakers of tasks awaiting this one, created by the first joiner (most tasks have none);
+     * guarded by {@code this}; {@link #FIRED} once fired. Every path
      * that completes {@link #future} fires them afterwards, so a poller that saw the future not
      * done and registered (under the lock, before the firing) is woken.
      */
-    private List<Waker> joiners = new ArrayList<>(1);
+    private List<Waker> joiners;
+
+    /** {@link #joiners} once fired: later pollers see the future done. */
+    private static final List<Waker> FIRED = List.of();
 
     JoinHandle(TaskCell<T> cell) {
         this.cell = cell;
@@ -83,7 +87,7 @@ public final class JoinHandle<T> implements Future<T>, AsyncTask<T> {
         List<Waker> ws;
         synchronized (this) {
             ws = joiners;
-            joiners = null;
+            joiners = FIRED;
         }
         if (ws != null) {
             for (Waker w : ws) {
@@ -106,7 +110,10 @@ public final class JoinHandle<T> implements Future<T>, AsyncTask<T> {
         if (!future.isDone()) {
             Waker w = cx.waker();
             synchronized (this) {
-                if (joiners != null) {         // not fired yet: the completion will wake w
+                if (joiners != FIRED) {        // not fired yet: the completion will wake w
+                    if (joiners == null) {
+                        joiners = new ArrayList<>(1);
+                    }
                     if (!joiners.contains(w)) {
                         joiners.add(w);
                     }

@@ -83,6 +83,8 @@ final class TaskCell<T> implements Waker, Context {
     long hotKey;
     /** Hot-queue tie-break: the worker's insertion sequence number. */
     long hotSeq;
+    /** The next cell in the {@link LiveTasks} list this cell was spawned into. */
+    TaskCell<?> nextLive;
 
     TaskCell(AsyncRuntime runtime, AsyncTask<T> task) {
         this.runtime = runtime;

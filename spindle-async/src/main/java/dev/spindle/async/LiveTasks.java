@@ -1,0 +1,94 @@
+/*
+ * Copyright 2026 The Spindle Authors. Licensed under the Apache License, Version 2.0.
+ */
+package dev.spindle.async;
+
+import java.util.function.Consumer;
+
+/**
+ * The tasks a runtime must fail if it shuts down before they complete, kept so that neither
+ * spawning nor completing a task touches shared state.
+ *
+ * <p>Each worker keeps its own list of the cells spawned on it, linked through
+ * {@code TaskCell.nextLive}; spawns from outside go to one list under a lock. Cells are never
+ * unlinked when they complete (completion may happen on any thread, and unlinking would need
+ * the owner's cooperation or a lock). Instead the owner of a list prunes done cells when the
+ * list has doubled since the last pruning (so pruning costs amortised O(1) per spawn), and a
+ * worker also prunes its list before it parks, so that a finished burst of tasks does not keep
+ * its results reachable. The outside list is pruned by spawns from outside only.
+ *
+ * <p>At shutdown every worker has exited, so the worker lists are stable and their plain writes
+ * visible (each worker's exit happens-before the last one's {@code cancelRemaining}); the
+ * outside list is read under its lock.
+ */
+final class LiveTasks {
+
+    /** Minimum length before a list is pruned. */
+    private static final int FIRST_PRUNE = 64;
+
+    private TaskCell<?> head;
+    private int length;
+    /** Cells kept by the last pruning. */
+    private int kept;
+    private int pruneAt = FIRST_PRUNE;
+
+    /** Adds a cell; owner only (or under the caller's lock). */
+    void add(TaskCell<?> c) {
+        c.nextLive = head;
+        head = c;
+        if (++length >= pruneAt) {
+            prune();
+        }
+    }
+
+    /**
+     * Prunes if the list grew by half since the last pruning (and by at least the minimum); for
+     * idle moments of the owner. The growth condition keeps the cost amortised O(1) per spawn
+     * even when many tasks stay pending (idle connections) and the worker parks often.
+     */
+    void pruneIfLong() {
+        if (length - kept >= Math.max(FIRST_PRUNE, kept / 2)) {
+            prune();
+        }
+    }
+
+    private void prune() {
+        TaskCell<?> keptHead = null;
+        TaskCell<?> tail = null;
+        int n = 0;
+        for (TaskCell<?> c = head; c != null; ) {
+            TaskCell<?> next = c.nextLive;
+            if (c.state() == TaskCell.DONE) {
+                c.nextLive = null;
+            } else {
+                if (tail == null) {
+                    keptHead = c;
+                } else {
+                    tail.nextLive = c;
+                }
+                tail = c;
+                c.nextLive = null;
+                n++;
+            }
+            c = next;
+        }
+        head = keptHead;
+        length = n;
+        this.kept = n;
+        pruneAt = Math.max(FIRST_PRUNE, 2 * n);
+    }
+
+    /** Cells in the list, done ones not yet pruned included. */
+    int length() {
+        return length;
+    }
+
+    /** Calls {@code action} for every cell not done; at shutdown, once the list is stable. */
+    void forEachNotDone(Consumer<TaskCell<?>> action) {
+        for (TaskCell<?> c = head; c != null; c = c.nextLive) {
+            if (c.state() != TaskCell.DONE) {
+                action.accept(c);
+            }
+        }
+    }
+}
