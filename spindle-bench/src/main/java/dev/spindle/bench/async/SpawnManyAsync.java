@@ -4,21 +4,22 @@
 package dev.spindle.bench.async;
 
 import dev.spindle.async.AsyncRuntime;
+import dev.spindle.async.AsyncTask;
+import dev.spindle.async.Context;
+import dev.spindle.async.JoinHandle;
 import dev.spindle.async.Poll;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ForkJoinPool;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Tokio's {@code spawn_many_local}: a task inside the runtime spawns {@code tasks} tasks; each
- * adds its index to a sum and counts down, and the last one signals the caller. Checked: the
- * sum of the indices.
+ * Tokio's {@code spawn_many_local}: a task inside the runtime spawns {@code tasks} tasks, each
+ * returning its index, and sums their results. Checked: the sum of the indices.
  *
  * <ul>
  *   <li>async: {@code rt.spawn} of an outer task that calls {@code rt.spawn} {@code tasks}
- *       times (so the children go to that worker's local deque, as Tokio's local spawns do);
- *       the children count down as in Tokio's bench.</li>
+ *       times (so the children go to that worker's local deque, as Tokio's local spawns do)
+ *       and then awaits their {@code JoinHandle}s in order, the same shape as the
+ *       CompletableFuture version (no counter shared by the tasks).</li>
  *   <li>CompletableFuture: an outer task on the pool calls
  *       {@code CompletableFuture.supplyAsync(i, pool)} {@code tasks} times (a worker's submits
  *       go to its own queue) and joins them with {@code allOf}; the caller waits on that.</li>
@@ -54,25 +55,41 @@ public final class SpawnManyAsync implements AsyncWorkload {
         return (long) tasks * (tasks - 1) / 2;
     }
 
+    /**
+     * A task spawns the others, keeps their {@link JoinHandle}s and awaits them in order,
+     * summing their values: the same shape as the CompletableFuture version (supplyAsync per
+     * task, then allOf and a sum), with no counter shared by the tasks.
+     */
     @Override
     public long run(AsyncRuntime rt) {
-        CompletableFuture<Long> done = new CompletableFuture<>();
-        AtomicInteger remaining = new AtomicInteger(tasks);
-        AtomicLong sum = new AtomicLong();
-        rt.spawn(cx -> {
-            for (int i = 0; i < tasks; i++) {
-                long v = i;
-                rt.spawn(c -> {
-                    sum.addAndGet(v);
-                    if (remaining.decrementAndGet() == 0) {
-                        done.complete(sum.get());
+        JoinHandle<Long> parent = rt.spawn(new AsyncTask<Long>() {
+            private JoinHandle<Long>[] handles;
+            private int next;
+            private long sum;
+
+            @Override
+            @SuppressWarnings("unchecked")
+            public Poll<Long> poll(Context cx) {
+                if (handles == null) {
+                    handles = new JoinHandle[tasks];
+                    for (int i = 0; i < tasks; i++) {
+                        long v = i;
+                        handles[i] = rt.spawn(c -> Poll.ready(v));
                     }
-                    return Poll.ready(null);
-                });
+                }
+                while (next < tasks) {
+                    Poll<Long> p = handles[next].poll(cx);
+                    if (p.isPending()) {
+                        return Poll.pending();          // woken when that task completes
+                    }
+                    sum += p.value();
+                    next++;
+                }
+                return Poll.ready(sum);
             }
-            return Poll.ready(null);
         });
-        return AsyncWorkload.check(name() + " sum of task indices", expected(), AsyncWorkload.await(done, name()));
+        return AsyncWorkload.check(name() + " sum of task indices", expected(),
+                AsyncWorkload.await(parent.toCompletableFuture(), name()));
     }
 
     @Override
