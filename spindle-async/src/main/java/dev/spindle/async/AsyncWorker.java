@@ -51,7 +51,7 @@ import java.util.concurrent.ThreadLocalRandom;
  * <p>Each poll gets a fresh budget ({@link Context#consumeBudget()}). A task woken during its
  * own poll (it yielded, or its budget ran out) is re-queued at a FIFO end, never at the LIFO end
  * of the deque or into the hot queue: the tail of this worker's wake channel (work-stealing) or
- * of the shared injector (hybrid). It runs again only after the tasks already waiting there, and
+ * of its yield queue (hybrid, drawn from after hot and cold, and every 61st pick). It runs again only after the tasks already waiting there, and
  * every 61st pick looks at the injector first; on one worker a task that keeps waking itself
  * cannot starve another.
  */
@@ -84,6 +84,12 @@ final class AsyncWorker implements Runnable {
     final int index;
     final WorkStealingDeque<TaskCell<?>> local;
     final Injector<TaskCell<?>> wakeChannel = new Injector<>();
+    /**
+     * HYBRID only: tasks that woke themselves during their poll (yields), FIFO. Kept apart from
+     * the wake channel so that a yield does not count towards the hot queue's order, and apart
+     * from the shared injector so that a yield is not a contended write. Stealable.
+     */
+    final Injector<TaskCell<?>> yielded = new Injector<>();
     /** HYBRID only; null otherwise. */
     private final HotQueue hot;
 
@@ -152,7 +158,10 @@ final class AsyncWorker implements Runnable {
             tick = 0;
             TaskCell<?> c = runtime.injector.poll();
             if (c == null) {
-                c = hot == null ? wakeChannel.poll() : local.pop();
+                c = hot == null ? wakeChannel.poll() : yielded.poll();
+            }
+            if (c == null && hot != null) {
+                c = local.pop();
             }
             if (c != null) {
                 return c;
@@ -175,6 +184,9 @@ final class AsyncWorker implements Runnable {
             if (c == null) {
                 c = local.pop();               // cold is drawn from only when hot is empty
             }
+            if (c == null) {
+                c = yielded.poll();
+            }
         }
         return c != null ? c : runtime.injector.poll();
     }
@@ -193,7 +205,7 @@ final class AsyncWorker implements Runnable {
 
     /** Whether this worker has anything a peer could take (hot excluded: it is private). */
     boolean hasStealable() {
-        return !local.isEmpty() || !wakeChannel.isEmpty();
+        return !local.isEmpty() || !wakeChannel.isEmpty() || !yielded.isEmpty();
     }
 
     private TaskCell<?> search() {
@@ -216,6 +228,9 @@ final class AsyncWorker implements Runnable {
                 c = v.local.stealOrNull();
                 if (c == null) {
                     c = v.wakeChannel.poll();
+                }
+                if (c == null) {
+                    c = v.yielded.poll();
                 }
             }
             if (c != null) {
@@ -282,15 +297,16 @@ final class AsyncWorker implements Runnable {
             runtime.retire(c);
             c.handle.complete(p.value());
         } else if (c.finishPending()) {
-            // Woken during its own poll (a yield): to a FIFO end, never the LIFO end of the
-            // deque. Work-stealing: this worker's wake channel, behind the wake-ups already
-            // waiting here (no contended write). Hybrid: the shared injector, because through
-            // the wake channel a task that keeps yielding would climb the hot queue's order
-            // (every yield counts as a wake) though nothing made it wait.
+            // Woken during its own poll (a yield): to a FIFO end of this worker, never the LIFO
+            // end of the deque, and no contended write. Work-stealing: the wake channel, behind
+            // the wake-ups already waiting. Hybrid: the yield queue, drawn from after the hot
+            // and cold queues (and every 61st pick), because through the wake channel a task
+            // that keeps yielding would climb the hot queue's order (every yield counts as a
+            // wake) though nothing made it wait.
             if (hot == null) {
                 wakeChannel.offer(c);
             } else {
-                runtime.injector.offer(c);
+                yielded.offer(c);
             }
             runtime.parking.notifyWorkRacy();
         }
