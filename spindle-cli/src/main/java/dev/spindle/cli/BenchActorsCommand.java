@@ -7,11 +7,10 @@ import dev.spindle.bench.actor.ActorKits;
 import dev.spindle.bench.actor.ActorWorkloads;
 import dev.spindle.bench.quick.ActorHarness;
 import dev.spindle.bench.quick.ActorReport;
-import java.io.PrintWriter;
 import java.util.List;
 import java.util.concurrent.Callable;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -23,7 +22,7 @@ import picocli.CommandLine.Spec;
         description = {
             "Runs the Savina actor workloads (and a tell-only throughput test) on each actor runtime, interleaved,"
                     + " and prints the median time of each, the ratio best Spindle throughput / best Pekko throughput"
-                    + " (> 1 means Spindle is faster; n/a while no Spindle runtime is available) and the spread.",
+                    + " (> 1 means Spindle is faster) and the spread.",
             "Runtimes: ${sys:spindle.bench.actor.runtimes}. Every run checks its result."
                     + " For publishable numbers use the JMH class ActorBench (spindle-bench/target/benchmarks.jar).",
         })
@@ -40,24 +39,13 @@ final class BenchActorsCommand implements Callable<Integer> {
             description = "Comma-separated actor runtimes to compare (default: all). Valid: ${sys:spindle.bench.actor.runtimes}.")
     List<String> runtimes;
 
-    @Option(names = "--workers", paramLabel = "N",
-            description = "Worker threads of every runtime (default: available processors, ${DEFAULT-VALUE}).")
-    int workers = Runtime.getRuntime().availableProcessors();
+    @Mixin
+    RoundOptions options;
 
-    @Option(names = "--rounds", paramLabel = "N",
-            description = "Measured rounds (default: ${DEFAULT-VALUE}).")
-    int rounds = ActorHarness.DEFAULT_ROUNDS;
 
-    @Option(names = "--warmup", paramLabel = "N",
-            description = "Warm-up rounds, discarded; they also calibrate runs per sample (default: ${DEFAULT-VALUE}).")
-    int warmup = ActorHarness.DEFAULT_WARMUP_ROUNDS;
 
-    @Option(names = "--json", description = "Print the results as JSON instead of a table.")
-    boolean json;
 
-    @Option(names = "--progress", paramLabel = "MODE",
-            description = "Progress on stderr: bar, lines or none (default: bar on a terminal, lines otherwise).")
-    String progress;
+
 
     static {
         System.setProperty("spindle.bench.actor.names", String.join(", ", ActorWorkloads.names()));
@@ -66,33 +54,21 @@ final class BenchActorsCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        requireRange("--workers", workers, 1, 0x7fff);
-        requireRange("--rounds", rounds, 1, 100_000);
-        requireRange("--warmup", warmup, 1, 100_000);
+        options.validate(spec, ActorHarness.DEFAULT_ROUNDS, ActorHarness.DEFAULT_WARMUP_ROUNDS);
         ActorHarness.Options o = new ActorHarness.Options();
-        try {
+        RoundOptions.asUsageError(spec, () -> {
             if (workloads != null) {
                 o.workloads(workloads);
             }
             if (runtimes != null) {
                 o.runtimes(runtimes);
             }
-            o.workers(workers).rounds(rounds).warmupRounds(warmup);
-        } catch (IllegalArgumentException e) {
-            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
-        }
-        o.progress(BenchCommand.progress(progress, spec));
+            o.workers(options.workers).rounds(options.rounds).warmupRounds(options.warmup);
+        });
+        o.progress(options.progressDisplay(spec));
         ActorReport report = new ActorHarness(o).run();
-        PrintWriter out = spec.commandLine().getOut();
-        out.print(json ? report.toJson() : report.toTable());
-        out.flush();
+        options.print(spec, report::toTable, report::toJson);
         return 0;
     }
 
-    private void requireRange(String option, int value, int min, int max) {
-        if (value < min || value > max) {
-            throw new CommandLine.ParameterException(spec.commandLine(),
-                    option + " must be between " + min + " and " + max + ", was " + value);
-        }
-    }
 }

@@ -7,11 +7,10 @@ import dev.spindle.bench.async.AsyncTargets;
 import dev.spindle.bench.async.AsyncWorkloads;
 import dev.spindle.bench.quick.AsyncHarness;
 import dev.spindle.bench.quick.AsyncReport;
-import java.io.PrintWriter;
 import java.util.List;
 import java.util.concurrent.Callable;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -44,24 +43,13 @@ final class BenchAsyncCommand implements Callable<Integer> {
             description = "Comma-separated runtimes to compare (default: all). Valid: ${sys:spindle.bench.async.runtimes}.")
     List<String> runtimes;
 
-    @Option(names = "--workers", paramLabel = "N",
-            description = "Worker threads of every runtime (default: available processors, ${DEFAULT-VALUE}).")
-    int workers = Runtime.getRuntime().availableProcessors();
+    @Mixin
+    RoundOptions options;
 
-    @Option(names = "--rounds", paramLabel = "N",
-            description = "Measured rounds (default: ${DEFAULT-VALUE}).")
-    int rounds = AsyncHarness.DEFAULT_ROUNDS;
 
-    @Option(names = "--warmup", paramLabel = "N",
-            description = "Warm-up rounds, discarded; they also calibrate runs per sample (default: ${DEFAULT-VALUE}).")
-    int warmup = AsyncHarness.DEFAULT_WARMUP_ROUNDS;
 
-    @Option(names = "--json", description = "Print the results as JSON instead of tables.")
-    boolean json;
 
-    @Option(names = "--progress", paramLabel = "MODE",
-            description = "Progress on stderr: bar, lines or none (default: bar on a terminal, lines otherwise).")
-    String progress;
+
 
     static {
         System.setProperty("spindle.bench.async.names", String.join(", ", AsyncWorkloads.names()));
@@ -70,33 +58,21 @@ final class BenchAsyncCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        requireRange("--workers", workers, 1, 0x7fff);
-        requireRange("--rounds", rounds, 1, 100_000);
-        requireRange("--warmup", warmup, 1, 100_000);
+        options.validate(spec, AsyncHarness.DEFAULT_ROUNDS, AsyncHarness.DEFAULT_WARMUP_ROUNDS);
         AsyncHarness.Options o = new AsyncHarness.Options();
-        try {
+        RoundOptions.asUsageError(spec, () -> {
             if (workloads != null) {
                 o.workloads(workloads);
             }
             if (runtimes != null) {
                 o.runtimes(runtimes);
             }
-            o.workers(workers).rounds(rounds).warmupRounds(warmup);
-        } catch (IllegalArgumentException e) {
-            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
-        }
-        o.progress(BenchCommand.progress(progress, spec));
+            o.workers(options.workers).rounds(options.rounds).warmupRounds(options.warmup);
+        });
+        o.progress(options.progressDisplay(spec));
         AsyncReport report = new AsyncHarness(o).run();
-        PrintWriter out = spec.commandLine().getOut();
-        out.print(json ? report.toJson() : report.toTable());
-        out.flush();
+        options.print(spec, report::toTable, report::toJson);
         return 0;
     }
 
-    private void requireRange(String option, int value, int min, int max) {
-        if (value < min || value > max) {
-            throw new CommandLine.ParameterException(spec.commandLine(),
-                    option + " must be between " + min + " and " + max + ", was " + value);
-        }
-    }
 }

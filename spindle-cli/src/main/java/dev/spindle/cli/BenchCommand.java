@@ -6,12 +6,12 @@ package dev.spindle.cli;
 import dev.spindle.bench.quick.Progress;
 import dev.spindle.bench.quick.QuickHarness;
 import dev.spindle.bench.quick.Report;
-import java.io.PrintWriter;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -46,24 +46,13 @@ final class BenchCommand implements Callable<Integer> {
             description = "Comma-separated workloads and probes to run (default: all). Valid: ${sys:spindle.bench.names}.")
     List<String> workloads;
 
-    @Option(names = "--workers", paramLabel = "N",
-            description = "Worker threads of every pool (default: available processors, ${DEFAULT-VALUE}).")
-    int workers = Runtime.getRuntime().availableProcessors();
+    @Mixin
+    RoundOptions options;
 
-    @Option(names = "--rounds", paramLabel = "N",
-            description = "Measured rounds (default: ${DEFAULT-VALUE}).")
-    int rounds = QuickHarness.DEFAULT_ROUNDS;
 
-    @Option(names = "--warmup", paramLabel = "N",
-            description = "Warm-up rounds, discarded; they also calibrate runs per sample (default: ${DEFAULT-VALUE}).")
-    int warmup = QuickHarness.DEFAULT_WARMUP_ROUNDS;
 
-    @Option(names = "--json", description = "Print the results as JSON instead of a table.")
-    boolean json;
 
-    @Option(names = "--progress", paramLabel = "MODE",
-            description = "Progress on stderr: bar, lines or none (default: bar on a terminal, lines otherwise).")
-    String progress;
+
 
     static {
         System.setProperty("spindle.bench.names", String.join(", ", QuickHarness.validNames()));
@@ -71,36 +60,20 @@ final class BenchCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        requireRange("--workers", workers, 1, 0x7fff);
-        requireRange("--rounds", rounds, 1, 100_000);
-        requireRange("--warmup", warmup, 1, 100_000);
+        options.validate(spec, QuickHarness.DEFAULT_ROUNDS, QuickHarness.DEFAULT_WARMUP_ROUNDS);
         QuickHarness.Options o = new QuickHarness.Options();
-        try {
+        RoundOptions.asUsageError(spec, () -> {
             if (workloads != null) {
                 o.workloads(workloads);
             }
-            o.workers(workers).rounds(rounds).warmupRounds(warmup);
-        } catch (IllegalArgumentException e) {
-            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
-        }
-        o.progress(progress());
+            o.workers(options.workers).rounds(options.rounds).warmupRounds(options.warmup);
+        });
+        o.progress(options.progressDisplay(spec));
         Report report = new QuickHarness(o).run();
-        PrintWriter out = spec.commandLine().getOut();
-        out.print(json ? report.toJson() : report.toTable());
-        out.flush();
+        options.print(spec, report::toTable, report::toJson);
         return 0;
     }
 
-    private void requireRange(String option, int value, int min, int max) {
-        if (value < min || value > max) {
-            throw new CommandLine.ParameterException(spec.commandLine(),
-                    option + " must be between " + min + " and " + max + ", was " + value);
-        }
-    }
-
-    private Progress progress() {
-        return progress(progress, spec);
-    }
 
     /** The progress display {@code --progress MODE} asks for; bar or lines by default. */
     static Progress progress(String progress, CommandSpec spec) {
