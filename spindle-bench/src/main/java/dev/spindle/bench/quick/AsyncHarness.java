@@ -7,7 +7,6 @@ import dev.spindle.bench.async.AsyncTargets;
 import dev.spindle.bench.async.AsyncWorkload;
 import dev.spindle.bench.async.AsyncWorkloads;
 import dev.spindle.bench.async.Contention;
-import dev.spindle.bench.workload.Size;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -47,92 +46,10 @@ public final class AsyncHarness {
      */
     public static final int CONTENTION_RUNS_PER_ROUND = 3;
 
-    /** Everything a run can be told. */
-    public static final class Options {
-        private List<String> workloads = AsyncWorkloads.names();
-        private List<String> runtimes = AsyncTargets.ids();
-        private int workers = Runtime.getRuntime().availableProcessors();
-        private int rounds = DEFAULT_ROUNDS;
-        private int warmupRounds = DEFAULT_WARMUP_ROUNDS;
-        private Size size = Size.QUICK;
-        private Progress progress = Progress.none();
-
-        /**
-         * Workload names (Tokio-style and contention), in the order to report them.
-         *
-         * @throws IllegalArgumentException for an unknown name, naming the valid ones, or an empty list
-         */
-        public Options workloads(List<String> names) {
-            this.workloads = checked(names, AsyncWorkloads.names(), "workload");
-            return this;
-        }
-
-        /**
-         * Runtime ids, in the order to report them.
-         *
-         * @throws IllegalArgumentException for an unknown id, naming the valid ones, or an empty list
-         */
-        public Options runtimes(List<String> ids) {
-            this.runtimes = checked(ids, AsyncTargets.ids(), "async runtime");
-            return this;
-        }
-
-        public Options workers(int n) {
-            this.workers = atLeast("workers", n, 1);
-            return this;
-        }
-
-        public Options rounds(int n) {
-            this.rounds = atLeast("rounds", n, 1);
-            return this;
-        }
-
-        public Options warmupRounds(int n) {
-            this.warmupRounds = atLeast("warm-up rounds", n, 1);
-            return this;
-        }
-
-        /** The workload sizes; {@link Size#QUICK} by default (Tokio's), {@link Size#TINY} for tests. */
-        public Options size(Size s) {
-            this.size = s;
-            return this;
-        }
-
-        public Options progress(Progress p) {
-            this.progress = p;
-            return this;
-        }
-
-        public List<String> workloads() {
-            return workloads;
-        }
-
-        public List<String> runtimes() {
-            return runtimes;
-        }
-
-        private static List<String> checked(List<String> names, List<String> valid, String what) {
-            if (names.isEmpty()) {
-                throw new IllegalArgumentException("no " + what + " selected; valid: " + String.join(", ", valid));
-            }
-            List<String> out = new ArrayList<>();
-            for (String n : names) {
-                String name = n.trim().toLowerCase(Locale.ROOT);
-                if (!valid.contains(name)) {
-                    throw new IllegalArgumentException("unknown " + what + " '" + n + "'; valid: " + String.join(", ", valid));
-                }
-                if (!out.contains(name)) {
-                    out.add(name);
-                }
-            }
-            return List.copyOf(out);
-        }
-
-        private static int atLeast(String what, int v, int min) {
-            if (v < min) {
-                throw new IllegalArgumentException(what + " must be at least " + min + ", was " + v);
-            }
-            return v;
+    /** Everything a run can be told (see {@link RunOptions}). */
+    public static final class Options extends RunOptions<Options> {
+        public Options() {
+            super(AsyncWorkloads.names(), AsyncTargets.ids(), "async runtime", DEFAULT_ROUNDS, DEFAULT_WARMUP_ROUNDS);
         }
     }
 
