@@ -181,16 +181,19 @@ final class Idle {
             if (searching(s) != 0 || parkedCount == 0 || terminated) {
                 return;
             }
-            // Most recently parked first (its cache is warmest). A spare the pool does not
-            // need is left parked to retire; a core worker is always there to wake if parked.
+            // The most recently parked core worker (its cache is warmest); a spare only when no
+            // core worker is parked and the spare is wanted. Waking a spare while a core worker
+            // sleeps would leave more threads than cores busy once that worker is woken too,
+            // and a spare the pool does not need is left parked to retire.
             int i = parkedCount - 1;
-            if (!spareWanted(parkedCount)) {
-                while (i >= 0 && parked[i].spare) {
-                    i--;
-                }
-                if (i < 0) {
+            while (i >= 0 && parked[i].spare) {
+                i--;
+            }
+            if (i < 0) {
+                if (!spareWanted(parkedCount)) {
                     return;
                 }
+                i = parkedCount - 1;
             }
             w = parked[i];
             System.arraycopy(parked, i + 1, parked, i, parkedCount - i - 1);
