@@ -14,7 +14,6 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * What {@link WorkSharingPool}, {@link PriorityPool} and {@link PinnedPool} share: threads,
@@ -33,7 +32,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * <h2>Lifecycle (the same rules as {@link WorkStealingPool})</h2>
  *
  * <ul>
- *   <li><b>External submissions</b> are counted in flight in {@code submitCtl}, whose top bit
+ *   <li><b>External submissions</b> are counted in flight in a {@code SubmitGate}, whose closed bit
  *       closes intake: a submitter increments the word, and if the bit was set, backs out and
  *       is rejected. {@code shutdown} sets the bit under a lock, so after it no external
  *       submission can start, and every one already started is visible in the count.</li>
@@ -72,9 +71,6 @@ abstract class AbstractPool extends AbstractExecutorService implements Scheduler
     static final int SHUTDOWN = 1;
     static final int STOP = 2;
 
-    /** Bit of {@link #submitCtl} set at shutdown; the bits below count external submitters in flight. */
-    private static final long SUBMIT_CLOSED = 1L << 62;
-    private static final long SUBMIT_COUNT = SUBMIT_CLOSED - 1;
 
     final String name;
     final PoolWorker[] workers;
@@ -88,7 +84,7 @@ abstract class AbstractPool extends AbstractExecutorService implements Scheduler
     private final boolean daemon;
 
     volatile int runState = RUNNING;
-    private final AtomicLong submitCtl = new AtomicLong();
+    private final SubmitGate submitGate = new SubmitGate();
     /** Threads not yet exited; termination completes when it reaches zero. */
     private final AtomicInteger threads = new AtomicInteger();
     /** Workers that exited or entered the stop phase. */
@@ -185,8 +181,7 @@ abstract class AbstractPool extends AbstractExecutorService implements Scheduler
      * @throws RejectedExecutionException if intake is closed
      */
     final void beginExternalSubmit() {
-        long c = submitCtl.getAndIncrement();
-        if ((c & SUBMIT_CLOSED) != 0) {
+        if (!submitGate.enter()) {
             endExternalSubmit();
             throw new RejectedExecutionException("pool " + name + " is shut down");
         }
@@ -194,8 +189,7 @@ abstract class AbstractPool extends AbstractExecutorService implements Scheduler
 
     /** Ends what {@link #beginExternalSubmit} began; the last one out after shutdown checks for quiet. */
     final void endExternalSubmit() {
-        long after = submitCtl.decrementAndGet();
-        if ((after & SUBMIT_CLOSED) != 0 && (after & SUBMIT_COUNT) == 0) {
+        if (submitGate.leave()) {
             tryTerminate();
         }
     }
@@ -354,7 +348,7 @@ abstract class AbstractPool extends AbstractExecutorService implements Scheduler
             return;
         }
         boolean quiet = parking.underLock(parked ->
-                (submitCtl.get() & SUBMIT_COUNT) == 0
+                submitGate.noneInFlight()
                         && parked == workers.length
                         && !hasAnyTask());
         if (quiet) {
@@ -368,11 +362,11 @@ abstract class AbstractPool extends AbstractExecutorService implements Scheduler
      */
     @Override
     public void shutdown() {
-        synchronized (submitCtl) {
+        synchronized (submitGate) {
             if (runState < SHUTDOWN) {
                 runState = SHUTDOWN;
             }
-            submitCtl.getAndUpdate(c -> c | SUBMIT_CLOSED);
+            submitGate.close();
         }
         tryTerminate();
     }
@@ -384,13 +378,11 @@ abstract class AbstractPool extends AbstractExecutorService implements Scheduler
      */
     @Override
     public List<Runnable> shutdownNow() {
-        synchronized (submitCtl) {
+        synchronized (submitGate) {
             runState = STOP;
-            submitCtl.getAndUpdate(c -> c | SUBMIT_CLOSED);
+            submitGate.close();
         }
-        while ((submitCtl.get() & SUBMIT_COUNT) != 0) {
-            Thread.onSpinWait();               // an external offer is a few instructions away
-        }
+        submitGate.awaitNoneInFlight();
         List<Runnable> notStarted = new ArrayList<>();
         drainQueued(notStarted);
         parking.terminate();

@@ -22,7 +22,6 @@ import java.util.concurrent.RunnableFuture;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.IntConsumer;
 
 /**
@@ -88,9 +87,6 @@ public final class WorkStealingPool extends AbstractExecutorService implements S
     private static final int SHUTDOWN = 1;
     private static final int STOP = 2;
 
-    /** Bit of {@link #submitCtl} set at shutdown; the bits below count external submitters in flight. */
-    private static final long SUBMIT_CLOSED = 1L << 62;
-    private static final long SUBMIT_COUNT = SUBMIT_CLOSED - 1;
 
     final Injector<Runnable> injector = new Injector<>();
     final Worker[] workers;
@@ -107,7 +103,7 @@ public final class WorkStealingPool extends AbstractExecutorService implements S
     private final boolean daemon;
 
     private volatile int runState = RUNNING;
-    private final AtomicLong submitCtl = new AtomicLong();
+    private final SubmitGate submitGate = new SubmitGate();
     /** Workers that may run tasks: core workers plus started spares not yet retired. */
     private final AtomicInteger live = new AtomicInteger();
     /** Threads not yet exited; termination completes when it reaches zero. */
@@ -395,17 +391,15 @@ public final class WorkStealingPool extends AbstractExecutorService implements S
     }
 
     private void submitExternal(Runnable task) {
-        long c = submitCtl.getAndIncrement();
-        if ((c & SUBMIT_CLOSED) != 0) {
-            if ((submitCtl.decrementAndGet() & SUBMIT_COUNT) == 0) {
+        if (!submitGate.enter()) {
+            if (submitGate.leave()) {
                 tryTerminate();
             }
             throw new RejectedExecutionException("pool " + name + " is shut down");
         }
         injector.offer(task);
         idle.notifyWork();
-        long after = submitCtl.decrementAndGet();
-        if ((after & SUBMIT_CLOSED) != 0 && (after & SUBMIT_COUNT) == 0) {
+        if (submitGate.leave()) {
             tryTerminate();
         }
     }
@@ -618,7 +612,7 @@ public final class WorkStealingPool extends AbstractExecutorService implements S
             return;
         }
         boolean quiet = idle.underLock(parkedCount ->
-                (submitCtl.get() & SUBMIT_COUNT) == 0
+                submitGate.noneInFlight()
                         && parkedCount == live.get()
                         && !hasAnyTask());
         if (quiet) {
@@ -632,11 +626,11 @@ public final class WorkStealingPool extends AbstractExecutorService implements S
      */
     @Override
     public void shutdown() {
-        synchronized (submitCtl) {
+        synchronized (submitGate) {
             if (runState < SHUTDOWN) {
                 runState = SHUTDOWN;
             }
-            submitCtl.getAndUpdate(c -> c | SUBMIT_CLOSED);
+            submitGate.close();
         }
         tryTerminate();
     }
@@ -648,13 +642,11 @@ public final class WorkStealingPool extends AbstractExecutorService implements S
      */
     @Override
     public List<Runnable> shutdownNow() {
-        synchronized (submitCtl) {
+        synchronized (submitGate) {
             runState = STOP;
-            submitCtl.getAndUpdate(c -> c | SUBMIT_CLOSED);
+            submitGate.close();
         }
-        while ((submitCtl.get() & SUBMIT_COUNT) != 0) {
-            Thread.onSpinWait();               // an external offer is a few instructions away
-        }
+        submitGate.awaitNoneInFlight();
         List<Runnable> notStarted = new ArrayList<>();
         injector.drain(r -> addIfNotStarted(notStarted, r));
         Worker[] ws = workers;
