@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# Runs the quick suites of `spindle bench` at several worker counts, to see how Spindle and its
+# baselines scale on a machine with more cores than the 2 of the development machine.
+#
+#   spindle-bench/scripts/scaling.sh OUT_DIR [WORKER_COUNTS...]
+#
+# WORKER_COUNTS defaults to "2 4 8 N" (N = available processors, at most 64). Writes one text
+# table per suite and worker count into OUT_DIR:
+#   env.txt          the JVM, the processor and the memory
+#   fj-W.txt         the fork/join and message-passing suite (Spindle vs ForkJoinPool) on W workers;
+#                    the latency and idle-CPU probes only at the largest W
+#   actors-N.txt     actors (Spindle vs Pekko) at the largest W
+#   async-N.txt      AsyncRuntime vs CompletableFuture at the largest W
+# JAVA (default: java) and SPINDLE_JAR (default: spindle-cli/target/spindle.jar, built by
+# ./spindle when missing) choose the JVM and the jar; ROUNDS and WARMUP the rounds of each suite.
+# Each suite runs under a time limit (SUITE_LIMIT seconds, default 150) so one stuck run cannot
+# take the others' time.
+set -uo pipefail
+
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+out="${1:?usage: scaling.sh OUT_DIR [WORKER_COUNTS...]}"
+shift
+mkdir -p "$out"
+java="${JAVA:-java}"
+jar="${SPINDLE_JAR:-$root/spindle-cli/target/spindle.jar}"
+if [[ ! -f "$jar" ]]; then
+  "$root/spindle" --version >/dev/null || exit 1
+fi
+cpus="$(nproc)"
+(( cpus > 64 )) && cpus=64
+if (( $# > 0 )); then counts=("$@"); else counts=(2 4 8 "$cpus"); fi
+largest="${counts[-1]}"
+rounds="${ROUNDS:-10}"
+warmup="${WARMUP:-3}"
+limit="${SUITE_LIMIT:-150}"
+
+{
+  date -u
+  "$java" -version 2>&1
+  echo "available processors: $(nproc)"
+  grep -m1 'model name' /proc/cpuinfo
+  grep -E 'MemTotal' /proc/meminfo
+} > "$out/env.txt"
+cat "$out/env.txt"
+
+suite() { # name, then the arguments of `spindle bench`
+  local name="$1"
+  shift
+  echo "== $name: bench $*"
+  local start=$SECONDS
+  timeout "$limit" "$java" -jar "$jar" bench "$@" --progress none --rounds "$rounds" --warmup "$warmup" \
+    > "$out/$name.txt" 2>&1
+  echo "   exit $? after $((SECONDS - start)) s"
+}
+
+for w in "${counts[@]}"; do
+  if [[ "$w" == "$largest" ]]; then
+    suite "fj-$w" --workers "$w"
+  else
+    suite "fj-$w" --workers "$w" \
+      --workloads fib,fib-cutoff,nqueens,uts,spawn-many-local,spawn-many-remote,yield-many,ping-pong,chained-spawn,skynet
+  fi
+done
+suite "actors-$largest" actors --workers "$largest"
+suite "async-$largest" async --workers "$largest"
