@@ -48,7 +48,8 @@ import java.util.function.IntConsumer;
  * a worker of this pool go to that worker's deque; tasks submitted from any other thread go to
  * a shared lock-free {@link Injector}. A worker runs its own deque newest-first, takes batches
  * from the injector (and looks there first every 61st task, so external work is never starved),
- * and when both are empty steals about half of a random peer's deque, oldest first. A full deque
+ * and when both are empty steals from a random peer's deque, oldest first: about half of it, or
+ * one task when that is a fork task, so that joiners can help the thief. A full deque
  * moves half its tasks to the injector: a push never drops a task. Idle workers park without
  * spinning or polling; the wake-up protocol (see {@code Idle} in the source) wakes one worker
  * when work appears, lets at most half the workers search at once, and loses no wake-up.

@@ -24,8 +24,8 @@ import java.util.concurrent.locks.LockSupport;
  *   <li>Take a batch from the injector: one task to run and a fair share moved into the deque,
  *       where peers can steal it.</li>
  *   <li>Search: if fewer than half the workers are searching, steal about half a random
- *       victim's deque, up to {@code stealAttempts} victims, checking the injector between
- *       rounds.</li>
+ *       victim's deque (one task if the oldest is a fork task; see {@link #stealOnce}), up to
+ *       {@code stealAttempts} victims, checking the injector between rounds.</li>
  *   <li>Park, following the protocol in {@link Idle}.</li>
  * </ol>
  *
@@ -205,7 +205,15 @@ final class Worker extends WorkerPadAfter implements Runnable, BlockingSupport {
 
     /**
      * Probes up to {@code attempts} random victims, taking about half of the first non-empty
-     * deque into this worker's own.
+     * deque into this worker's own, or just its oldest task if that is a fork task.
+     *
+     * <p>Why one fork task: a worker that joins a task this one stole helps by taking the
+     * stolen task's subtasks from the top of this deque ({@link #takeDescendant}). They are at
+     * the top only if nothing else was stolen with the task: this deque is empty when a steal
+     * starts, so afterwards it holds the stolen task and what it spawns. Steal-half would put the
+     * stolen task's siblings on top, which the joiner may not run; it would wait instead, and
+     * the pool would need spare threads to keep its cores busy. Runnables, which nobody joins,
+     * keep the cheaper distribution of steal-half.
      */
     Runnable stealOnce(int attempts) {
         Worker[] ws = pool.workers;
@@ -219,7 +227,8 @@ final class Worker extends WorkerPadAfter implements Runnable, BlockingSupport {
             if (v == null || v == this) {
                 continue;
             }
-            Runnable t = v.deque.stealBatchOrNull(deque, STEAL_BATCH_LIMIT);
+            int limit = v.deque.peekTop() instanceof ForkTask<?> ? 1 : STEAL_BATCH_LIMIT;
+            Runnable t = v.deque.stealBatchOrNull(deque, limit);
             if (t != null) {
                 STEALS.setOpaque(this, steals + 1 + deque.size());
                 if (!deque.isEmpty()) {
