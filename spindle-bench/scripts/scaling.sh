@@ -12,7 +12,8 @@
 #   actors-N.txt     actors (Spindle vs Pekko) at the largest W
 #   async-N.txt      AsyncRuntime vs CompletableFuture at the largest W
 # JAVA (default: java) and SPINDLE_JAR (default: spindle-cli/target/spindle.jar, built by
-# ./spindle when missing) choose the JVM and the jar; ROUNDS and WARMUP the rounds of each suite.
+# ./spindle when missing) choose the JVM and the jar; ROUNDS and WARMUP the rounds of each suite;
+# SUITES (default "fj actors async") which suites run.
 # Each suite runs under a time limit (SUITE_LIMIT seconds, default 150) so one stuck run cannot
 # take the others' time.
 set -uo pipefail
@@ -33,6 +34,7 @@ largest="${counts[-1]}"
 rounds="${ROUNDS:-10}"
 warmup="${WARMUP:-3}"
 limit="${SUITE_LIMIT:-150}"
+suites=" ${SUITES:-fj actors async} "
 
 {
   date -u
@@ -53,7 +55,7 @@ suite() { # name, then the arguments of `spindle bench`
   echo "   exit $? after $((SECONDS - start)) s"
 }
 
-for w in "${counts[@]}"; do
+[[ "$suites" == *" fj "* ]] && for w in "${counts[@]}"; do
   if [[ "$w" == "$largest" ]]; then
     suite "fj-$w" --workers "$w"
   else
@@ -61,5 +63,6 @@ for w in "${counts[@]}"; do
       --workloads fib,fib-cutoff,nqueens,uts,spawn-many-local,spawn-many-remote,yield-many,ping-pong,chained-spawn,skynet
   fi
 done
-suite "actors-$largest" actors --workers "$largest"
-suite "async-$largest" async --workers "$largest"
+[[ "$suites" == *" actors "* ]] && suite "actors-$largest" actors --workers "$largest"
+[[ "$suites" == *" async "* ]] && suite "async-$largest" async --workers "$largest"
+exit 0
