@@ -291,7 +291,8 @@ public final class EchoLoad {
                     }
                     selector.selectedKeys().clear();
                     if (now - lastProgress > STALL_NANOS) {
-                        throw new EchoCheckException(stalled("no echo", conns.stream().filter(c -> c.inFlight).count()));
+                        long waiting = conns.stream().filter(c -> c.inFlight).count();
+                        throw new EchoCheckException(stalled("no echo", waiting));
                     }
                     if (Thread.interrupted()) {
                         throw new IllegalStateException("interrupted: another client thread failed");
