@@ -24,7 +24,7 @@ import picocli.CommandLine.Spec;
 @Command(name = "bench",
         mixinStandardHelpOptions = true,
         versionProvider = SpindleCli.Version.class,
-        subcommands = {BenchActorsCommand.class, BenchAsyncCommand.class},
+        subcommands = {BenchActorsCommand.class, BenchAsyncCommand.class, BenchEchoCommand.class},
         description = {
             "Runs workloads on Spindle's WorkStealingPool and on the faster ForkJoinPool mode, interleaved,"
                     + " and prints the median time of each, the ratio FJP time / Spindle time"
@@ -33,6 +33,7 @@ import picocli.CommandLine.Spec;
             "'spindle bench actors' compares actor runtimes (Spindle's and Pekko's) on the Savina actor workloads.",
             "'spindle bench async' compares AsyncRuntime with CompletableFuture chains on Tokio's runtime benchmarks,"
                     + " and HYBRID with WORK_STEALING under contention.",
+            "'spindle bench echo' compares TCP echo servers on AsyncRuntime, Netty and virtual threads under a closed-loop load.",
         })
 final class BenchCommand implements Callable<Integer> {
 

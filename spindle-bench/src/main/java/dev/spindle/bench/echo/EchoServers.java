@@ -1,0 +1,119 @@
+/*
+ * Copyright 2026 The Spindle Authors. Licensed under the Apache License, Version 2.0.
+ */
+package dev.spindle.bench.echo;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import io.netty.util.Version;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * The echo servers the benchmark compares, by id:
+ *
+ * <ul>
+ *   <li>{@value #SPINDLE}: Spindle's {@code AsyncRuntime} (WORK_STEALING) with
+ *       {@code AsyncTcpListener}/{@code AsyncTcpStream}, one async task per connection;</li>
+ *   <li>{@value #NETTY}: Netty 4.2's NIO event loops;</li>
+ *   <li>{@value #VIRTUAL_THREADS}: a virtual thread per connection with blocking sockets (JDK 21+
+ *       only; see {@link #unavailableReason}).</li>
+ * </ul>
+ *
+ * <pre>{@code
+ * try (EchoServer s = EchoServers.open(EchoServers.SPINDLE, 4)) {
+ *     ... s.address() ...
+ * }
+ * }</pre>
+ */
+public final class EchoServers {
+
+    public static final String SPINDLE = "spindle";
+    public static final String NETTY = "netty";
+    public static final String VIRTUAL_THREADS = "virtual-threads";
+
+    private static final List<String> IDS = List.of(SPINDLE, NETTY, VIRTUAL_THREADS);
+
+    private EchoServers() {
+    }
+
+    /** Every server id, in report order. */
+    public static List<String> ids() {
+        return IDS;
+    }
+
+    /**
+     * Why server {@code id} cannot run on this JVM ({@code "needs JDK 21+"}), or null if it can.
+     *
+     * @throws IllegalArgumentException for an unknown id
+     */
+    public static String unavailableReason(String id) {
+        check(id);
+        return id.equals(VIRTUAL_THREADS) && !VirtualThreadEchoServer.available() ? "needs JDK 21+" : null;
+    }
+
+    /**
+     * What server {@code id} runs with {@code workers} workers, in words.
+     *
+     * @throws IllegalArgumentException for an unknown id
+     */
+    public static String description(String id, int workers) {
+        switch (check(id)) {
+            case SPINDLE:
+                return "AsyncRuntime WORK_STEALING, " + workers + " workers, one task per connection;"
+                        + " AsyncTcpListener/AsyncTcpStream on a Reactor (1 selector thread)";
+            case NETTY:
+                return "Netty " + nettyVersion() + " MultiThreadIoEventLoopGroup + NioIoHandler, " + workers
+                        + " event loops (+1 accepting)";
+            default:
+                String carriers = VirtualThreadEchoServer.carriers();
+                return "a virtual thread per connection, blocking java.net.Socket; carriers "
+                        + (carriers == null ? workers : carriers)
+                        + " (" + VirtualThreadEchoServer.PARALLELISM_PROPERTY + ")";
+        }
+    }
+
+    /**
+     * Opens server {@code id} with {@code workers} worker threads, listening on an ephemeral
+     * loopback port.
+     *
+     * @throws IllegalArgumentException for an unknown id or {@code workers < 1}
+     * @throws UnsupportedOperationException if it cannot run on this JVM
+     *         ({@link #unavailableReason})
+     * @throws UncheckedIOException if it cannot listen
+     */
+    public static EchoServer open(String id, int workers) {
+        check(id);
+        if (workers < 1) {
+            throw new IllegalArgumentException("workers must be at least 1, was " + workers);
+        }
+        try {
+            switch (id) {
+                case SPINDLE:
+                    return new SpindleEchoServer(workers);
+                case NETTY:
+                    return new NettyEchoServer(workers);
+                default:
+                    return new VirtualThreadEchoServer(workers);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot start the " + id + " echo server", e);
+        }
+    }
+
+    private static String check(String id) {
+        Objects.requireNonNull(id, "id");
+        if (!IDS.contains(id)) {
+            throw new IllegalArgumentException("unknown echo server '" + id + "'; valid: " + String.join(", ", IDS));
+        }
+        return id;
+    }
+
+    /** From Netty's own version files: a jar's manifest may be another's once the jars are merged. */
+    private static String nettyVersion() {
+        Map<String, Version> versions = Version.identify();
+        Version v = versions.getOrDefault("netty-transport", versions.values().stream().findFirst().orElse(null));
+        return v == null ? "4.2" : v.artifactVersion();
+    }
+}

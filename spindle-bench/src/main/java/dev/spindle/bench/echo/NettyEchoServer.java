@@ -1,0 +1,85 @@
+/*
+ * Copyright 2026 The Spindle Authors. Licensed under the Apache License, Version 2.0.
+ */
+package dev.spindle.bench.echo;
+
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandler;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The echo server on Netty 4.2's NIO transport, the way Netty 4.2 sets one up: a
+ * {@link MultiThreadIoEventLoopGroup} with the {@link NioIoHandler} factory, one thread that
+ * accepts and N event-loop threads that serve the connections (each connection stays on one
+ * loop). The handler writes back each buffer it reads, passing it on without a copy, and flushes
+ * once per batch of reads.
+ */
+final class NettyEchoServer extends ListeningServer {
+
+    private final EventLoopGroup acceptor;
+    private final EventLoopGroup loops;
+    private final Channel channel;
+
+    NettyEchoServer(int workers) {
+        super(EchoServers.NETTY);
+        acceptor = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
+        loops = new MultiThreadIoEventLoopGroup(workers, NioIoHandler.newFactory());
+        try {
+            channel = new ServerBootstrap()
+                    .group(acceptor, loops)
+                    .channel(NioServerSocketChannel.class)
+                    .option(ChannelOption.SO_BACKLOG, 1024)
+                    .childOption(ChannelOption.TCP_NODELAY, true)
+                    .childHandler(new Echo())
+                    .bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0))
+                    .syncUninterruptibly()
+                    .channel();
+        } catch (RuntimeException e) {
+            stopLoops();
+            throw e;
+        }
+        listening((InetSocketAddress) channel.localAddress());
+    }
+
+    /** Writes back what it reads; stateless, so one instance serves every connection. */
+    @ChannelHandler.Sharable
+    private static final class Echo extends ChannelInboundHandlerAdapter {
+        @Override
+        public void channelRead(ChannelHandlerContext ctx, Object msg) {
+            ctx.write(msg);                     // the write releases the buffer
+        }
+
+        @Override
+        public void channelReadComplete(ChannelHandlerContext ctx) {
+            ctx.flush();
+        }
+
+        @Override
+        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+            ctx.close();                        // a reset peer: drop the connection, keep serving
+        }
+    }
+
+    @Override
+    void shutdown() {
+        channel.close().syncUninterruptibly();
+        stopLoops();
+    }
+
+    /** Shutting a group down closes the connections on its loops. */
+    private void stopLoops() {
+        acceptor.shutdownGracefully(0, 5, TimeUnit.SECONDS);
+        loops.shutdownGracefully(0, 5, TimeUnit.SECONDS).syncUninterruptibly();
+        acceptor.terminationFuture().syncUninterruptibly();
+    }
+}

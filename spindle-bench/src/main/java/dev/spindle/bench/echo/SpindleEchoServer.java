@@ -1,0 +1,110 @@
+/*
+ * Copyright 2026 The Spindle Authors. Licensed under the Apache License, Version 2.0.
+ */
+package dev.spindle.bench.echo;
+
+import dev.spindle.async.Async;
+import dev.spindle.async.AsyncRuntime;
+import dev.spindle.async.AsyncTask;
+import dev.spindle.async.SchedulerKind;
+import dev.spindle.async.io.AsyncTcpListener;
+import dev.spindle.async.io.AsyncTcpStream;
+import dev.spindle.async.io.Reactor;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The echo server on Spindle's async runtime: an {@link AsyncRuntime} ({@link
+ * SchedulerKind#WORK_STEALING}, N workers) runs one accept-loop task and one task per connection,
+ * which reads into a buffer and writes it all back until end of stream. The sockets are served by
+ * a {@link Reactor} of the server's own (one selector thread), so closing the server stops every
+ * thread it started.
+ *
+ * <p>Open connections are kept in a set so that {@link #close()} can close them: a closed stream
+ * wakes its waiting task, which fails and ends, and only then is the runtime shut down.
+ */
+final class SpindleEchoServer extends ListeningServer {
+
+    /** Per-connection buffer; a request larger than this is echoed in several writes. */
+    static final int BUFFER_BYTES = 16 * 1024;
+
+    private final Reactor reactor;
+    private final AsyncTcpListener listener;
+    private final AsyncRuntime runtime;
+    private final Set<AsyncTcpStream> open = ConcurrentHashMap.newKeySet();
+
+    SpindleEchoServer(int workers) throws IOException {
+        super(EchoServers.SPINDLE);
+        reactor = Reactor.open();
+        AsyncTcpListener l = null;
+        AsyncRuntime rt = null;
+        try {
+            l = AsyncTcpListener.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), reactor);
+            rt = AsyncRuntime.builder().workers(workers).scheduler(SchedulerKind.WORK_STEALING)
+                    .name("echo-spindle").build();
+        } catch (IOException | RuntimeException e) {
+            if (l != null) {
+                l.close();
+            }
+            reactor.close();
+            throw e;
+        }
+        listener = l;
+        runtime = rt;
+        listening(listener.localAddress());
+        AsyncRuntime r = runtime;
+        runtime.spawn(Async.whileTrue(() -> Async.map(listener.accept(), stream -> {
+            open.add(stream);
+            r.spawn(connection(stream));       // spawned inside a task: onto this worker's deque
+            return true;
+        })));
+    }
+
+    /** Echoes until end of stream or an error; either way the stream is closed and forgotten. */
+    private AsyncTask<Void> connection(AsyncTcpStream stream) {
+        return Async.recover(echo(stream), error -> {
+            release(stream);                   // a reset peer or a close at shutdown
+            return null;
+        });
+    }
+
+    private AsyncTask<Void> echo(AsyncTcpStream stream) {
+        ByteBuffer buf = ByteBuffer.allocate(BUFFER_BYTES);
+        return Async.whileTrue(() -> Async.then(stream.read(buf), n -> {
+            if (n < 0) {
+                release(stream);
+                return Async.ready(false);
+            }
+            buf.flip();
+            return Async.map(stream.writeAll(buf), x -> {
+                buf.clear();
+                return true;
+            });
+        }));
+    }
+
+    private void release(AsyncTcpStream stream) {
+        stream.close();
+        open.remove(stream);
+    }
+
+    @Override
+    void shutdown() {
+        listener.close();
+        for (AsyncTcpStream s : open) {
+            s.close();
+        }
+        runtime.close();
+        open.forEach(AsyncTcpStream::close);  // accepted while closing, if any
+        try {
+            reactor.close();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot close the reactor", e);
+        }
+    }
+}

@@ -1,0 +1,84 @@
+/*
+ * Copyright 2026 The Spindle Authors. Licensed under the Apache License, Version 2.0.
+ */
+package dev.spindle.bench.echo;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class EchoHarnessTest {
+
+    private static EchoHarness.Options tiny() {
+        return new EchoHarness.Options().workers(2).connections(4).clientThreads(2).seconds(0.2)
+                .settleSeconds(0.05).rounds(2).warmupRounds(1);
+    }
+
+    @Test
+    void reportsEverySelectedServerWithRatios() {
+        EchoReport report = new EchoHarness(tiny()).run();
+        assertThat(report.servers()).extracting(EchoReport.ServerRow::id).containsExactlyElementsOf(EchoServers.ids());
+        for (EchoReport.ServerRow row : report.servers()) {
+            if (EchoServers.unavailableReason(row.id()) != null) {
+                assertThat(row.unavailable()).isEqualTo("needs JDK 21+");
+                assertThat(row.requests()).isZero();
+                continue;
+            }
+            assertThat(row.unavailable()).isNull();
+            assertThat(row.requestsPerSecond().n()).isEqualTo(2);       // the measured rounds, not the warm-up
+            assertThat(row.requests()).isPositive();
+            assertThat(row.p50Micros()).isPositive().isLessThanOrEqualTo(row.p99Micros());
+            assertThat(row.p99Micros()).isLessThanOrEqualTo(row.p999Micros());
+        }
+        assertThat(report.ratio(EchoServers.SPINDLE, EchoServers.NETTY)).isPositive();
+        assertThat(report.spindleVsNetty().n()).isEqualTo(2);
+        String table = report.toTable();
+        assertThat(table).contains("4 connections x 64-byte requests").contains("x netty").contains("p99.9")
+                .contains("spindle/netty throughput:");
+        if (EchoServers.unavailableReason(EchoServers.VIRTUAL_THREADS) != null) {
+            assertThat(table).contains("needs JDK 21+");
+            assertThat(report.spindleVsVirtualThreads().n()).isZero();
+        }
+        assertThat(report.toJson()).startsWith("{").contains("\"suite\": \"echo\"").contains("\"id\": \"netty\"")
+                .contains("\"spindleVsNetty\": ").endsWith("}\n");
+    }
+
+    @Test
+    void runsOnlyTheServersAskedFor() {
+        EchoReport report = new EchoHarness(tiny().servers(List.of(EchoServers.NETTY)).rounds(1)).run();
+        assertThat(report.servers()).extracting(EchoReport.ServerRow::id).containsExactly(EchoServers.NETTY);
+        assertThat(report.ratio(EchoServers.SPINDLE, EchoServers.NETTY)).isNaN();
+        assertThat(report.toTable()).contains("spindle/netty throughput: n/a");
+        assertThat(report.toJson()).contains("\"spindleVsNetty\": null");
+    }
+
+    @Test
+    void badOptionsAreNamed() {
+        EchoHarness.Options o = new EchoHarness.Options();
+        assertThatThrownBy(() -> o.connections(0)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("connections must be between 1 and 10000, was 0");
+        assertThatThrownBy(() -> o.workers(0)).hasMessageContaining("workers must be between 1");
+        assertThatThrownBy(() -> o.clientThreads(0)).hasMessageContaining("client threads must be between 1");
+        assertThatThrownBy(() -> o.payloadBytes(2 << 20)).hasMessageContaining("payload bytes must be between 1");
+        assertThatThrownBy(() -> o.seconds(0)).hasMessage("seconds must be more than 0 and at most 3600, was 0.0");
+        assertThatThrownBy(() -> o.seconds(Double.NaN)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> o.settleSeconds(-1)).hasMessageContaining("settle seconds");
+        assertThatThrownBy(() -> o.rounds(0)).hasMessageContaining("rounds must be between 1");
+        assertThatThrownBy(() -> o.warmupRounds(-1)).hasMessageContaining("warm-up rounds must be between 0");
+        assertThatThrownBy(() -> o.servers(List.of("netty", "iis"))).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("unknown echo server 'iis'; valid: spindle, netty, virtual-threads");
+        assertThatThrownBy(() -> o.servers(List.of("netty", "netty"))).hasMessage("echo server 'netty' given twice");
+        assertThatThrownBy(() -> o.servers(List.of())).hasMessageContaining("no echo server selected");
+        assertThatThrownBy(() -> o.progress(null)).isInstanceOf(NullPointerException.class).hasMessage("progress");
+    }
+
+    @Test
+    void jsonStringsAreEscaped() {
+        assertThat(EchoReport.text("a\"b\\c\nd")).isEqualTo("\"a\\\"b\\\\c\\u000ad\"");
+    }
+}
