@@ -11,6 +11,7 @@ import java.io.UncheckedIOException;
 import java.net.SocketAddress;
 import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
+import java.nio.channels.ClosedChannelException;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.SocketChannel;
 import java.util.Objects;
@@ -36,9 +37,13 @@ import java.util.Objects;
  */
 public final class AsyncTcpStream implements AutoCloseable {
 
+    /** Bytes the reactor may read ahead of the application. */
+    static final int READ_AHEAD_BYTES = 16 * 1024;
+
     private final SocketChannel channel;
     private final Reactor reactor;
     private final Reactor.Registration reg;
+    private final Inbound inbound = new Inbound();
 
     AsyncTcpStream(SocketChannel channel, Reactor reactor) throws IOException {
         channel.configureBlocking(false);
@@ -46,6 +51,61 @@ public final class AsyncTcpStream implements AutoCloseable {
         this.channel = channel;
         this.reactor = reactor;
         this.reg = reactor.register(channel);
+        reg.setReadAhead(inbound);
+    }
+
+    /**
+     * What the reactor has read ahead (see {@link Reactor}): bytes, then perhaps the end of the
+     * stream or an error. Guarded by {@code reg}'s lock; the buffer is in write mode (its bytes
+     * are {@code [0, position)}), allocated at the first read-ahead.
+     */
+    private final class Inbound implements Reactor.ReadAhead {
+        private ByteBuffer buffer;
+        private boolean ended;
+        private IOException error;
+
+        @Override
+        public Fill fill() {
+            if (ended) {
+                return Fill.ENDED;
+            }
+            if (buffer == null) {
+                buffer = ByteBuffer.allocateDirect(READ_AHEAD_BYTES);
+            }
+            if (!buffer.hasRemaining()) {
+                return Fill.FULL;
+            }
+            int n;
+            try {
+                n = channel.read(buffer);
+            } catch (IOException e) {
+                error = e;
+                ended = true;
+                return Fill.ENDED;
+            }
+            if (n < 0) {
+                ended = true;
+                return Fill.ENDED;
+            }
+            if (n == 0) {
+                return Fill.NOTHING;
+            }
+            return buffer.hasRemaining() ? Fill.MORE : Fill.FULL;
+        }
+
+        boolean hasBytes() {
+            return buffer != null && buffer.position() > 0;
+        }
+
+        /** Moves as many buffered bytes as fit into {@code dst}. */
+        int drainInto(ByteBuffer dst) {
+            buffer.flip();
+            int n = Math.min(buffer.remaining(), dst.remaining());
+            dst.put(buffer.slice(buffer.position(), n));
+            buffer.position(buffer.position() + n);
+            buffer.compact();
+            return n;
+        }
     }
 
     /** A task that connects to {@code remote} through the {@linkplain Reactor#shared shared} reactor. */
@@ -105,16 +165,42 @@ public final class AsyncTcpStream implements AutoCloseable {
                 return Poll.pending();
             }
             int n;
-            try {
-                n = channel.read(dst);
-            } catch (IOException e) {
-                throw new UncheckedIOException("read failed", e);
+            int change;
+            synchronized (reg) {
+                if (!channel.isOpen()) {
+                    throw new UncheckedIOException("read failed", new ClosedChannelException());
+                }
+                if (inbound.hasBytes()) {
+                    n = inbound.drainInto(dst);
+                    // a full buffer had stopped the read-ahead: there is room again
+                    change = inbound.ended ? Reactor.NO_CHANGE : reg.armLocked(SelectionKey.OP_READ);
+                } else if (inbound.ended) {
+                    if (inbound.error != null) {
+                        throw new UncheckedIOException("read failed", inbound.error);
+                    }
+                    return Poll.ready(-1);
+                } else if (reg.isArmedLocked(SelectionKey.OP_READ)) {
+                    // the reactor reads as soon as bytes arrive: a read here would only find none
+                    n = 0;
+                    change = reg.add(SelectionKey.OP_READ, cx.waker());
+                } else {
+                    try {
+                        n = channel.read(dst);
+                    } catch (IOException e) {
+                        throw new UncheckedIOException("read failed", e);
+                    }
+                    if (n < 0) {
+                        inbound.ended = true;
+                    }
+                    change = n == 0 ? reg.add(SelectionKey.OP_READ, cx.waker()) : Reactor.NO_CHANGE;
+                }
             }
-            if (n != 0) {
-                return Poll.ready(n);
+            if (change == Reactor.CHANGED) {
+                reactor.interestChanged(reg);
+            } else if (change == Reactor.CANCELLED) {
+                cx.waker().wake();             // closed meanwhile: the next poll reports it
             }
-            reactor.await(reg, SelectionKey.OP_READ, cx.waker());
-            return Poll.pending();
+            return n != 0 ? Poll.ready(n) : Poll.pending();
         };
     }
 

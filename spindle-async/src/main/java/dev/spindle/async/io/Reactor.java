@@ -17,6 +17,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * An NIO {@link Selector} on a thread of its own that turns socket readiness into
@@ -32,14 +33,24 @@ import java.util.concurrent.atomic.AtomicBoolean;
  *
  * <p><b>How a would-block becomes a wake-up.</b> An operation that finds its channel not ready
  * records its task's waker on the channel's registration (one list for read/accept, one for
- * write/connect), adds the operation to the registration's interest set, and queues the
- * registration for the selector thread, calling {@link Selector#wakeup()} only if no wake-up is
- * already on its way. The selector thread applies queued interest changes (registering the
+ * write/connect) and, if the registration's interest set lacks the operation, adds it and queues
+ * the registration for the selector thread, calling {@link Selector#wakeup()} only if no wake-up
+ * is already on its way. The selector thread applies queued interest changes (registering the
  * channel the first time) between {@code select} calls, since those must not race with a select
  * in progress. When a key is selected, the thread takes the wakers of the ready operations,
  * removes those operations from the interest set, and wakes them after leaving the registration's
  * lock. Selection is level-triggered: bytes that arrived between the failed attempt and the
  * interest change still select the key, so no wake-up is lost. A woken task simply retries.
+ *
+ * <p><b>Read-ahead.</b> Dropping and re-adding read interest around every read costs two
+ * {@code epoll_ctl} calls and a selector wake-up per message, which dominated a request/response
+ * load. So a registration may carry a {@link ReadAhead}: its read interest then stays armed, and
+ * when the channel is readable the selector thread itself reads into the stream's buffer (under
+ * the registration's lock) and wakes the readers. Interest is dropped only when the buffer is
+ * full or the stream has ended, and re-armed by the reader that drains it. In the steady state a
+ * message costs the selector's {@code select} and {@code read}, and no interest change at all.
+ * The reader drains the buffer under the same lock, so it never races the selector's read, and
+ * bytes reach the reader in order.
  *
  * <p>{@link #deregister} (on close) cancels the key and wakes every waiting task, which then
  * sees the channel closed.
@@ -52,6 +63,7 @@ public final class Reactor implements AutoCloseable {
     private final Thread thread;
     private final ConcurrentLinkedQueue<Registration> changes = new ConcurrentLinkedQueue<>();
     private final AtomicBoolean wakeupPending = new AtomicBoolean();
+    private final AtomicLong queuedChanges = new AtomicLong();
     private volatile boolean closed;
 
     private Reactor(String name) throws IOException {
@@ -95,12 +107,34 @@ public final class Reactor implements AutoCloseable {
         }
     }
 
+    /**
+     * A stream's read-ahead buffer, filled by the selector thread while the stream's read
+     * interest is armed. Its methods run with the registration's lock held.
+     */
+    interface ReadAhead {
+        /** What a {@link #fill()} did. */
+        enum Fill {
+            /** Nothing was read (a spurious selection); keep waiting. */
+            NOTHING,
+            /** Bytes were read and there is room for more. */
+            MORE,
+            /** Bytes were read and the buffer is full: stop reading until it is drained. */
+            FULL,
+            /** End of stream or an I/O error was recorded: stop reading for good. */
+            ENDED
+        }
+
+        /** Reads what the channel has into the buffer, without blocking. */
+        Fill fill();
+    }
+
     /** The registration of one channel; the channel must be in non-blocking mode. */
     static final class Registration {
         final SelectableChannel channel;
         final AtomicBoolean queued = new AtomicBoolean();
         private final List<Waker> readWakers = new ArrayList<>(1);  // OP_READ, OP_ACCEPT
         private final List<Waker> writeWakers = new ArrayList<>(1); // OP_WRITE, OP_CONNECT
+        private ReadAhead readAhead;  // guarded by this; null: no read-ahead
         private int interest;         // guarded by this
         private boolean cancelled;    // guarded by this
         SelectionKey key;             // selector thread only
@@ -113,27 +147,70 @@ public final class Reactor implements AutoCloseable {
             return (op & (SelectionKey.OP_READ | SelectionKey.OP_ACCEPT)) != 0;
         }
 
-        /** Adds {@code w} for {@code op}; false if the registration was cancelled. */
-        synchronized boolean add(int op, Waker w) {
+        /**
+         * Adds {@code w} for {@code op}.
+         *
+         * @return {@code NO_CHANGE} if the interest set already held {@code op}, {@code CHANGED}
+         *     if it was added (the selector thread must apply it), {@code CANCELLED} if the
+         *     registration was cancelled (nothing was added)
+         */
+        synchronized int add(int op, Waker w) {
             if (cancelled) {
-                return false;
+                return CANCELLED;
             }
             List<Waker> list = readSide(op) ? readWakers : writeWakers;
+            boolean present = false;
             for (Waker x : list) {
                 if (x == w) { // the same task polled again before readiness
-                    interest |= op;
-                    return true;
+                    present = true;
+                    break;
                 }
             }
-            list.add(w);
-            interest |= op;
-            return true;
+            if (!present) {
+                list.add(w);
+            }
+            return armLocked(op);
         }
 
-        /** Takes the wakers of the ready ops and drops those ops from the interest set. */
+        /** Adds {@code op} to the interest set; {@code CHANGED} if it was not there. Lock held. */
+        int armLocked(int op) {
+            if ((interest & op) == op) {
+                return NO_CHANGE;
+            }
+            interest |= op;
+            return CHANGED;
+        }
+
+        /** Whether the interest set holds {@code op}. Lock held. */
+        boolean isArmedLocked(int op) {
+            return (interest & op) == op;
+        }
+
+        /**
+         * Gives this registration a read-ahead buffer, used from the first time read interest
+         * is armed.
+         */
+        synchronized void setReadAhead(ReadAhead ra) {
+            readAhead = ra;
+        }
+
+        /**
+         * Takes the wakers of the ready ops and drops those ops from the interest set, except
+         * read interest under read-ahead, which stays while the buffer has room.
+         */
         synchronized List<Waker> takeReady(int readyOps) {
             List<Waker> out = null;
-            if ((readyOps & (SelectionKey.OP_READ | SelectionKey.OP_ACCEPT)) != 0 && !readWakers.isEmpty()) {
+            int handled = readyOps;
+            if (readAhead != null && (readyOps & SelectionKey.OP_READ) != 0) {
+                ReadAhead.Fill f = readAhead.fill();
+                if (f == ReadAhead.Fill.NOTHING || f == ReadAhead.Fill.MORE) {
+                    handled &= ~SelectionKey.OP_READ;  // stays armed
+                }
+                if (f != ReadAhead.Fill.NOTHING && !readWakers.isEmpty()) {
+                    out = new ArrayList<>(readWakers);
+                    readWakers.clear();
+                }
+            } else if ((readyOps & (SelectionKey.OP_READ | SelectionKey.OP_ACCEPT)) != 0 && !readWakers.isEmpty()) {
                 out = new ArrayList<>(readWakers);
                 readWakers.clear();
             }
@@ -145,7 +222,7 @@ public final class Reactor implements AutoCloseable {
                 }
                 writeWakers.clear();
             }
-            interest &= ~readyOps;
+            interest &= ~handled;
             return out;
         }
 
@@ -181,19 +258,37 @@ public final class Reactor implements AutoCloseable {
         return new Registration(channel);
     }
 
+    static final int NO_CHANGE = 0;
+    static final int CHANGED = 1;
+    static final int CANCELLED = 2;
+
     /**
      * Wakes {@code waker} once {@code reg}'s channel is ready for {@code op} (or closed). If the
      * registration was cancelled, wakes it at once.
      */
     void await(Registration reg, int op, Waker waker) {
+        checkOpen();
+        int r = reg.add(op, waker);
+        if (r == CANCELLED) {
+            waker.wake();
+        } else if (r == CHANGED) {
+            enqueue(reg);
+        }
+    }
+
+    /**
+     * Passes on an interest change made under {@code reg}'s lock ({@link Registration#armLocked}
+     * returned {@code CHANGED}) to the selector thread. Call it after leaving the lock.
+     */
+    void interestChanged(Registration reg) {
+        checkOpen();
+        enqueue(reg);
+    }
+
+    private void checkOpen() {
         if (closed) {
             throw new IllegalStateException("the reactor is closed");
         }
-        if (!reg.add(op, waker)) {
-            waker.wake();
-            return;
-        }
-        enqueue(reg);
     }
 
     /** Cancels {@code reg}: its key goes away and its waiting tasks are woken. Idempotent. */
@@ -206,7 +301,13 @@ public final class Reactor implements AutoCloseable {
         }
     }
 
+    /** Registrations queued for an interest change so far (tests check the read-ahead with it). */
+    long queuedChanges() {
+        return queuedChanges.get();
+    }
+
     private void enqueue(Registration reg) {
+        queuedChanges.incrementAndGet();
         if (reg.queued.compareAndSet(false, true)) {
             changes.add(reg);
             if (wakeupPending.compareAndSet(false, true)) {
