@@ -26,6 +26,34 @@ class ReadAheadTest {
 
     private static final int FIRST = 1;
 
+    /** A reactor, and a blocking client socket connected to a stream accepted on it. */
+    private static final class Peers implements AutoCloseable {
+        final Reactor reactor;
+        final AsyncTcpListener listener;
+        final Socket client = new Socket();
+        final TestExecutor ex = new TestExecutor();
+        final AsyncTcpStream server;
+
+        private Peers() throws Exception {
+            reactor = Reactor.open();
+            listener = AsyncTcpListener.bind(new InetSocketAddress("127.0.0.1", 0), reactor);
+            client.connect(listener.localAddress());
+            server = ex.blockOn(listener.accept());
+        }
+
+        static Peers open() throws Exception {
+            return new Peers();
+        }
+
+        @Override
+        public void close() throws Exception {
+            client.close();
+            server.close();
+            listener.close();
+            reactor.close();
+        }
+    }
+
     /** Reads until end of stream in reads of at most {@code chunk} bytes. */
     private static AsyncTask<byte[]> readToEnd(AsyncTcpStream s, int chunk) {
         ByteBuffer buf = ByteBuffer.allocate(chunk);
@@ -55,12 +83,10 @@ class ReadAheadTest {
      */
     private static byte[] receive(int restBytes, int chunk, long idleMillis) throws Exception {
         byte[] rest = pattern(restBytes);
-        try (Reactor reactor = Reactor.open();
-                AsyncTcpListener listener = AsyncTcpListener.bind(new InetSocketAddress("127.0.0.1", 0), reactor);
-                Socket client = new Socket()) {
-            client.connect(listener.localAddress());
-            TestExecutor ex = new TestExecutor();
-            AsyncTcpStream server = ex.blockOn(listener.accept());
+        try (Peers p = Peers.open()) {
+            Socket client = p.client;
+            TestExecutor ex = p.ex;
+            AsyncTcpStream server = p.server;
             OutputStream out = client.getOutputStream();
             // The first read finds nothing and waits, which arms the read-ahead.
             CompletableFuture<Void> first = CompletableFuture.runAsync(() -> {
@@ -105,12 +131,11 @@ class ReadAheadTest {
 
     @Test
     void requestsAndRepliesOnAnArmedStreamChangeNoInterest() throws Exception {
-        try (Reactor reactor = Reactor.open();
-                AsyncTcpListener listener = AsyncTcpListener.bind(new InetSocketAddress("127.0.0.1", 0), reactor);
-                Socket client = new Socket()) {
-            client.connect(listener.localAddress());
-            TestExecutor ex = new TestExecutor();
-            AsyncTcpStream server = ex.blockOn(listener.accept());
+        try (Peers p = Peers.open()) {
+            Reactor reactor = p.reactor;
+            Socket client = p.client;
+            TestExecutor ex = p.ex;
+            AsyncTcpStream server = p.server;
             ex.spawn(TcpEchoTest.echo(server));
             OutputStream out = client.getOutputStream();
             java.io.InputStream in = client.getInputStream();
