@@ -29,8 +29,9 @@ import java.util.concurrent.ThreadLocalRandom;
  * <h2>The loop</h2>
  *
  * <p>WORK_STEALING: local deque → wake channel → injector. HYBRID: hot queue, refilled from the
- * wake channel (up to {@value #WAKE_BATCH} at a time) whenever it is empty → cold deque (only
- * when hot and the wake channel are empty) → injector.
+ * wake channel (up to {@value #WAKE_BATCH} at a time) whenever it is empty, after the turn of the
+ * yields that waited for that batch → cold deque (only when hot and the wake channel are empty)
+ * → yield queue → injector.
  *
  * <p><b>Hot batches.</b> The hot queue takes new wake-ups only when it has run empty, so it runs
  * in batches: within a batch the most-woken task goes first (FIFO among equals); a task woken
@@ -51,9 +52,20 @@ import java.util.concurrent.ThreadLocalRandom;
  * <p>Each poll gets a fresh budget ({@link Context#consumeBudget()}). A task woken during its
  * own poll (it yielded, or its budget ran out) is re-queued at a FIFO end, never at the LIFO end
  * of the deque or into the hot queue: the tail of this worker's wake channel (work-stealing) or
- * of its yield queue (hybrid, drawn from after hot and cold, and every 61st pick). It runs again only after the tasks already waiting there, and
+ * of its yield queue (hybrid). It runs again only after the tasks already waiting there, and
  * every 61st pick looks at the injector first; on one worker a task that keeps waking itself
  * cannot starve another.
+ *
+ * <p><b>Hybrid yields take turns with hot batches.</b> When the hot queue runs empty and is
+ * refilled with a new batch, the cells that were in the yield queue at that moment
+ * ({@link #yieldedCount}, an owner-kept count) run before the batch; cells yielding meanwhile
+ * wait for the next boundary. If no wake-up came, nothing changes: cold, then the yields. A yield thus waits
+ * at most one batch, as it would in one FIFO queue. Drawing the yield queue only once hot and
+ * cold are empty (and every 61st pick) would keep a yielding task waiting for as long as
+ * wake-ups keep arriving, which under contention is always: a task holding a lock across a yield
+ * held it some sixty picks, and every waiter paid for it
+ * ({@code HybridOrderTest.aYieldRunsBeforeTheNextBatchOfWakeups}). The hot order uses the wakes
+ * that found a task waiting, not its yields ({@link TaskCell#waitWakes()}).
  */
 final class AsyncWorker implements Runnable {
 
@@ -100,6 +112,13 @@ final class AsyncWorker implements Runnable {
     // owner-only
     private boolean searching;
     private int tick;
+    /**
+     * HYBRID: how many cells this worker put in {@link #yielded} and has not taken back (peers
+     * may have stolen some, so it can be too high; a poll that finds the queue empty resets it).
+     */
+    private int yieldedCount;
+    /** HYBRID: how many yielded cells still get their turn before the hot queue is refilled. */
+    private int yieldTurn;
     // statistics: written by the owner only (opaque), read by anyone
     private long polls;
     private long wakeups;
@@ -158,7 +177,7 @@ final class AsyncWorker implements Runnable {
             tick = 0;
             TaskCell<?> c = runtime.injector.poll();
             if (c == null) {
-                c = hot == null ? wakeChannel.poll() : yielded.poll();
+                c = hot == null ? wakeChannel.poll() : takeYielded();
             }
             if (c == null && hot != null) {
                 c = local.pop();
@@ -177,18 +196,48 @@ final class AsyncWorker implements Runnable {
                 }
             }
         } else {
+            if (yieldTurn > 0) {
+                c = takeYielded();             // the yields that waited for the last batch
+                if (c != null) {
+                    return c;
+                }
+            }
             if (hot.isEmpty()) {
                 collectWakeups();              // refill only when empty: see the class overview
+                if (!hot.isEmpty() && yieldedCount > 0) {
+                    yieldTurn = yieldedCount;  // a new batch: the yields before it go first
+                    c = takeYielded();
+                    if (c != null) {
+                        return c;
+                    }
+                }
             }
             c = hot.poll();
             if (c == null) {
                 c = local.pop();               // cold is drawn from only when hot is empty
             }
             if (c == null) {
-                c = yielded.poll();
+                c = takeYielded();
             }
         }
         return c != null ? c : runtime.injector.poll();
+    }
+
+    /** HYBRID: the head of {@link #yielded}, keeping the owner's count of it. */
+    private TaskCell<?> takeYielded() {
+        TaskCell<?> c = yielded.poll();
+        if (c == null) {
+            yieldedCount = 0;                  // only the owner offers: it is empty now
+            yieldTurn = 0;
+        } else {
+            if (yieldedCount > 0) {
+                yieldedCount--;
+            }
+            if (yieldTurn > 0) {
+                yieldTurn--;
+            }
+        }
+        return c;
     }
 
     private void collectWakeups() {
@@ -307,6 +356,7 @@ final class AsyncWorker implements Runnable {
                 wakeChannel.offer(c);
             } else {
                 yielded.offer(c);
+                yieldedCount++;
             }
             runtime.parking.notifyWorkRacy();
         }

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -88,16 +89,40 @@ class HybridOrderTest {
      */
     @Test
     void tasksWakingEachOtherDoNotStarveALessWokenTask() throws Exception {
-        int rounds = 5_000;
         try (AsyncRuntime rt = AsyncRuntime.builder().workers(1).scheduler(SchedulerKind.HYBRID).build()) {
-            Waker[] wakers = new Waker[3];     // A, B, C
-            java.util.concurrent.atomic.AtomicInteger round = new java.util.concurrent.atomic.AtomicInteger();
-            java.util.concurrent.atomic.AtomicInteger cRanAt = new java.util.concurrent.atomic.AtomicInteger(-1);
+            AtomicInteger round = new AtomicInteger();
+            AtomicInteger cRanAt = new AtomicInteger(-1);
+            PingPong pp = new PingPong(rt, round, 5_000, 2, cx -> {
+                cRanAt.set(round.get());
+                return Poll.ready(null);
+            });
+            rt.run(cx -> {
+                pp.wakers[2].wake();           // C: once
+                pp.wakers[0].wake();           // A: twice, so it goes first
+                pp.wakers[0].wake();
+                return Poll.ready(null);
+            });
+            pp.join();
+            assertThat(cRanAt.get()).isBetween(0, 2);
+        }
+    }
+
+    /**
+     * Tasks A and B, which wake each other {@code wakesPerPoll} times per poll until
+     * {@code round} reaches {@code rounds}, and a third task whose polls after the first are
+     * {@code third}. Each task's first poll only records its waker; the constructor returns once
+     * all three have had it.
+     */
+    private static final class PingPong {
+        final Waker[] wakers = new Waker[3];
+        final List<JoinHandle<Void>> handles = new ArrayList<>();
+
+        PingPong(AsyncRuntime rt, AtomicInteger round, int rounds, int wakesPerPoll,
+                java.util.function.Function<Context, Poll<Void>> third) throws InterruptedException {
             CountDownLatch firstPolls = new CountDownLatch(3);
-            List<JoinHandle<Void>> hs = new ArrayList<>();
             for (int i = 0; i < 3; i++) {
                 int id = i;
-                hs.add(rt.spawn(new AsyncTask<Void>() {
+                handles.add(rt.spawn(new AsyncTask<Void>() {
                     boolean polled;
 
                     @Override
@@ -109,30 +134,23 @@ class HybridOrderTest {
                             return Poll.pending();
                         }
                         if (id == 2) {
-                            cRanAt.set(round.get());
-                            return Poll.ready(null);
+                            return third.apply(cx);
                         }
-                        if (round.incrementAndGet() >= rounds) {
-                            wakers[1 - id].wake(); // let the partner finish too
-                            return Poll.ready(null);
+                        boolean last = round.incrementAndGet() >= rounds;
+                        for (int k = 0; k < (last ? 1 : wakesPerPoll); k++) {
+                            wakers[1 - id].wake(); // on the last round, to let the partner finish
                         }
-                        wakers[1 - id].wake();
-                        wakers[1 - id].wake();
-                        return Poll.pending();
+                        return last ? Poll.ready(null) : Poll.pending();
                     }
                 }));
             }
             assertThat(firstPolls.await(WAIT_S, TimeUnit.SECONDS)).isTrue();
-            rt.run(cx -> {
-                wakers[2].wake();              // C: once
-                wakers[0].wake();              // A: twice, so it goes first
-                wakers[0].wake();
-                return Poll.ready(null);
-            });
-            for (JoinHandle<Void> h : hs) {
+        }
+
+        void join() throws Exception {
+            for (JoinHandle<Void> h : handles) {
                 h.get(WAIT_S, TimeUnit.SECONDS);
             }
-            assertThat(cRanAt.get()).isBetween(0, 2);
         }
     }
 
@@ -160,5 +178,65 @@ class HybridOrderTest {
         }
         assertThat(got).containsExactlyElementsOf(expected);
         assertThat(q.isEmpty()).isTrue();
+    }
+    /**
+     * A task's own yields do not raise it in the order: Y yielded five times and was then woken
+     * once while waiting, W was woken once while waiting and entered first, so W goes first.
+     */
+    @Test
+    void yieldsDoNotCountTowardsTheHotOrder() {
+        try (AsyncRuntime rt = AsyncRuntime.builder().workers(1).build()) {
+            TaskCell<Object> y = new TaskCell<>(rt, cx -> Poll.ready(null));
+            TaskCell<Object> w = new TaskCell<>(rt, cx -> Poll.ready(null));
+            for (int i = 0; i < 5; i++) {      // five polls that woke themselves
+                assertThat(y.startRun()).isTrue();
+                y.schedule(true);
+                assertThat(y.finishPending()).isTrue();
+            }
+            for (TaskCell<Object> c : List.of(y, w)) { // one poll that waits, then one wake
+                assertThat(c.startRun()).isTrue();
+                assertThat(c.finishPending()).isFalse();
+                assertThat(c.schedule(true)).isTrue();
+            }
+            assertThat(y.wakeCount()).isEqualTo(6);
+            assertThat(y.waitWakes()).isEqualTo(1);
+            HotQueue q = new HotQueue();
+            q.add(w);
+            q.add(y);
+            assertThat(q.poll()).isSameAs(w);
+            assertThat(q.poll()).isSameAs(y);
+        }
+    }
+
+    /**
+     * One worker. A and B keep waking each other, so the hot queue never stays empty; Y yields
+     * three times. Each yield must run before the next batch of wake-ups, as it would in one FIFO
+     * queue, not wait for the injector's periodic turn ({@value AsyncWorker#GLOBAL_INTERVAL}
+     * picks): a task holding a contended resource across a yield would hold it that long.
+     */
+    @Test
+    void aYieldRunsBeforeTheNextBatchOfWakeups() throws Exception {
+        int yields = 3;
+        try (AsyncRuntime rt = AsyncRuntime.builder().workers(1).scheduler(SchedulerKind.HYBRID).build()) {
+            AtomicInteger round = new AtomicInteger();
+            AtomicInteger yDoneAt = new AtomicInteger(-1);
+            AtomicInteger yRan = new AtomicInteger();
+            PingPong pp = new PingPong(rt, round, 2_000, 1, cx -> {
+                if (yRan.incrementAndGet() > yields) {
+                    yDoneAt.set(round.get());
+                    return Poll.ready(null);
+                }
+                cx.waker().wake();             // yield
+                return Poll.pending();
+            });
+            rt.run(cx -> {
+                pp.wakers[0].wake();
+                pp.wakers[2].wake();
+                return Poll.ready(null);
+            });
+            pp.join();
+            // One ping-pong round per batch, and Y's turn after each: done within a few rounds.
+            assertThat(yDoneAt.get()).isBetween(0, yields + 2);
+        }
     }
 }
