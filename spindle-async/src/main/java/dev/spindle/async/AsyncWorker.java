@@ -29,8 +29,8 @@ import java.util.concurrent.ThreadLocalRandom;
  * <h2>The loop</h2>
  *
  * <p>WORK_STEALING: local deque → wake channel → injector. HYBRID: hot queue, refilled from the
- * wake channel (up to {@value #WAKE_BATCH} at a time) whenever it is empty, after the turn of the
- * yields that waited for that batch → cold deque (only when hot and the wake channel are empty)
+ * wake channel (up to {@value #WAKE_BATCH} at a time) whenever it is empty, each of its picks
+ * followed by a turn of the yield queue → cold deque (only when hot and the wake channel are empty)
  * → yield queue → injector.
  *
  * <p><b>Hot batches.</b> The hot queue takes new wake-ups only when it has run empty, so it runs
@@ -56,15 +56,17 @@ import java.util.concurrent.ThreadLocalRandom;
  * every 61st pick looks at the injector first; on one worker a task that keeps waking itself
  * cannot starve another.
  *
- * <p><b>Hybrid yields take turns with hot batches.</b> When the hot queue runs empty and is
- * refilled with a new batch, the cells that were in the yield queue at that moment
- * ({@link #yieldedCount}, an owner-kept count) run before the batch; cells yielding meanwhile
- * wait for the next boundary. If no wake-up came, nothing changes: cold, then the yields. A yield thus waits
- * at most one batch, as it would in one FIFO queue. Drawing the yield queue only once hot and
- * cold are empty (and every 61st pick) would keep a yielding task waiting for as long as
- * wake-ups keep arriving, which under contention is always: a task holding a lock across a yield
- * held it some sixty picks, and every waiter paid for it
- * ({@code HybridOrderTest.aYieldRunsBeforeTheNextBatchOfWakeups}). The hot order uses the wakes
+ * <p><b>Hybrid yields take turns with the hot queue.</b> After every {@value #YIELD_EVERY}
+ * pick from the hot queue, the cells in the yield queue at that moment run (their number is
+ * {@link #yieldedCount}, an owner-kept count; cells yielding meanwhile wait for the next turn),
+ * then the hot queue goes on. With the hot queue empty, nothing changes: cold, then the yields.
+ * A yield is a task that was running, often in the middle of something others wait for (a
+ * lock held across a yield): resuming it soon shortens that wait for everyone, while a task
+ * taken from the hot queue was waiting and may well find the resource still taken. Drawing the
+ * yield queue only once hot and cold are empty (and every 61st pick) kept a yielding task
+ * waiting for as long as wake-ups kept arriving, which under contention is always: a task
+ * holding a lock across a yield held it some sixty picks, and every waiter paid for it
+ * ({@code HybridOrderTest.yieldsTakeTurnsWithTheHotQueue}). The hot order uses the wakes
  * that found a task waiting, not its yields ({@link TaskCell#waitWakes()}).
  */
 final class AsyncWorker implements Runnable {
@@ -72,6 +74,8 @@ final class AsyncWorker implements Runnable {
     /** Every this many picks, the injector is looked at first. */
     static final int GLOBAL_INTERVAL = 61;
     private static final int WAKE_BATCH = 256;
+    /** HYBRID: the yields get a turn after every this many picks from the hot queue. */
+    static final int YIELD_EVERY = 1;
 
     private static final VarHandle POLLS;
     private static final VarHandle WAKEUPS;
@@ -119,6 +123,8 @@ final class AsyncWorker implements Runnable {
     private int yieldedCount;
     /** HYBRID: how many yielded cells still get their turn before the hot queue is refilled. */
     private int yieldTurn;
+    /** HYBRID: picks from the hot queue since the yields' last turn. */
+    private int hotPicks;
     // statistics: written by the owner only (opaque), read by anyone
     private long polls;
     private long wakeups;
@@ -197,20 +203,24 @@ final class AsyncWorker implements Runnable {
             }
         } else {
             if (yieldTurn > 0) {
-                c = takeYielded();             // the yields that waited for the last batch
+                c = takeYielded();             // the yields' turn is on
                 if (c != null) {
                     return c;
                 }
             }
             if (hot.isEmpty()) {
                 collectWakeups();              // refill only when empty: see the class overview
-                if (!hot.isEmpty() && yieldedCount > 0) {
-                    yieldTurn = yieldedCount;  // a new batch: the yields before it go first
+            }
+            if (!hot.isEmpty()) {
+                if (hotPicks >= YIELD_EVERY && yieldedCount > 0) {
+                    hotPicks = 0;              // the yields' turn: those queued now, FIFO
+                    yieldTurn = yieldedCount;
                     c = takeYielded();
                     if (c != null) {
                         return c;
                     }
                 }
+                hotPicks++;
             }
             c = hot.poll();
             if (c == null) {

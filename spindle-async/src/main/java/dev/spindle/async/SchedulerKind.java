@@ -29,8 +29,9 @@ public enum SchedulerKind {
      * queue is empty. Tasks that have had to wait many times are thereby favoured, which cuts the
      * tail of completion times under contention. The hot queue is refilled from the worker's
      * wake-ups only when it is empty, so the priority applies within each batch of wake-ups and
-     * no task waits longer than one batch; tasks that yielded while a batch ran go before the
-     * next batch, as they would in a single FIFO queue.
+     * no task waits longer than one batch. Tasks that yielded get a turn after each pick from
+     * the hot queue: a yield usually interrupts work in progress (maybe holding what others
+     * wait for), so it is resumed soon.
      */
     HYBRID
 }

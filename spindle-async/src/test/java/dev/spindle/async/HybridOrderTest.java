@@ -239,4 +239,53 @@ class HybridOrderTest {
             assertThat(yDoneAt.get()).isBetween(0, yields + 2);
         }
     }
+    /**
+     * One worker. Y was woken three times and a to e twice each, so Y heads the hot batch; every
+     * poll of Y yields, until its eighth. After each pick from the hot queue, the yield queue
+     * gets its turn: Y alternates with a to e instead of waiting for the whole batch.
+     */
+    @Test
+    void yieldsTakeTurnsWithTheHotQueue() throws Exception {
+        String[] names = {"Y", "a", "b", "c", "d", "e"};
+        try (AsyncRuntime rt = AsyncRuntime.builder().workers(1).scheduler(SchedulerKind.HYBRID).build()) {
+            List<String> ran = new java.util.concurrent.CopyOnWriteArrayList<>();
+            Waker[] wakers = new Waker[names.length];
+            CountDownLatch firstPolls = new CountDownLatch(names.length);
+            List<JoinHandle<Void>> hs = new ArrayList<>();
+            for (int i = 0; i < names.length; i++) {
+                int id = i;
+                hs.add(rt.spawn(new AsyncTask<Void>() {
+                    int polls;
+
+                    @Override
+                    public Poll<Void> poll(Context cx) {
+                        if (polls++ == 0) {
+                            wakers[id] = cx.waker();
+                            firstPolls.countDown();
+                            return Poll.pending();
+                        }
+                        ran.add(names[id]);
+                        if (id == 0 && polls <= 8) {
+                            cx.waker().wake(); // yield
+                            return Poll.pending();
+                        }
+                        return Poll.ready(null);
+                    }
+                }));
+            }
+            assertThat(firstPolls.await(WAIT_S, TimeUnit.SECONDS)).isTrue();
+            rt.run(cx -> {
+                for (int i = 0; i < names.length; i++) {
+                    for (int k = 0; k < (i == 0 ? 3 : 2); k++) {
+                        wakers[i].wake();
+                    }
+                }
+                return Poll.ready(null);
+            });
+            for (JoinHandle<Void> h : hs) {
+                h.get(WAIT_S, TimeUnit.SECONDS);
+            }
+            assertThat(ran).containsExactly("Y", "Y", "a", "Y", "b", "Y", "c", "Y", "d", "Y", "e", "Y", "Y");
+        }
+    }
 }
