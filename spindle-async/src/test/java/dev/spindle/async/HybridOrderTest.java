@@ -27,25 +27,39 @@ class HybridOrderTest {
     private static final int[] WAKES = {1, 3, 2, 3, 1, 5};
 
     private static List<String> order(SchedulerKind kind) throws Exception {
+        return order(kind, NAMES, WAKES, 0);
+    }
+
+    /**
+     * Spawns one task per name on one worker; each records its waker on its first poll, and on
+     * later polls its name. A driver task then wakes them in rounds, task i in the first
+     * {@code wakes[i]} rounds. The first task yields on its first {@code firstYields} polls
+     * after that. Returns the names in the order they ran.
+     */
+    private static List<String> order(SchedulerKind kind, String[] names, int[] wakes, int firstYields)
+            throws Exception {
         try (AsyncRuntime rt = AsyncRuntime.builder().workers(1).scheduler(kind).build()) {
             List<String> ran = new CopyOnWriteArrayList<>();
-            Waker[] wakers = new Waker[NAMES.length];
-            CountDownLatch firstPolls = new CountDownLatch(NAMES.length);
+            Waker[] wakers = new Waker[names.length];
+            CountDownLatch firstPolls = new CountDownLatch(names.length);
             List<JoinHandle<Void>> hs = new ArrayList<>();
-            for (int i = 0; i < NAMES.length; i++) {
+            for (int i = 0; i < names.length; i++) {
                 int id = i;
                 hs.add(rt.spawn(new AsyncTask<Void>() {
-                    boolean polled;
+                    int polls;
 
                     @Override
                     public Poll<Void> poll(Context cx) {
-                        if (!polled) {
-                            polled = true;
+                        if (polls++ == 0) {
                             wakers[id] = cx.waker();
                             firstPolls.countDown();
                             return Poll.pending();
                         }
-                        ran.add(NAMES[id]);
+                        ran.add(names[id]);
+                        if (id == 0 && polls <= firstYields + 1) {
+                            cx.waker().wake(); // yield
+                            return Poll.pending();
+                        }
                         return Poll.ready(null);
                     }
                 }));
@@ -54,8 +68,8 @@ class HybridOrderTest {
             // One worker: the driver's poll starts only after the last first poll returned.
             rt.run(cx -> {
                 for (int round = 0; round < 5; round++) {
-                    for (int i = 0; i < NAMES.length; i++) {
-                        if (round < WAKES[i]) {
+                    for (int i = 0; i < names.length; i++) {
+                        if (round < wakes[i]) {
                             wakers[i].wake();
                         }
                     }
@@ -65,8 +79,8 @@ class HybridOrderTest {
             for (JoinHandle<Void> h : hs) {
                 h.get(WAIT_S, TimeUnit.SECONDS);
             }
-            for (int i = 0; i < NAMES.length; i++) {
-                assertThat(hs.get(i).wakeCount()).isEqualTo(WAKES[i]);
+            for (int i = 0; i < names.length; i++) {
+                assertThat(hs.get(i).wakeCount()).isEqualTo(wakes[i] + (i == 0 ? firstYields : 0));
             }
             return ran;
         }
@@ -239,53 +253,16 @@ class HybridOrderTest {
             assertThat(yDoneAt.get()).isBetween(0, yields + 2);
         }
     }
+
     /**
-     * One worker. Y was woken three times and a to e twice each, so Y heads the hot batch; every
-     * poll of Y yields, until its eighth. After each pick from the hot queue, the yield queue
+     * One worker. Y was woken three times and a to e twice each, so Y heads the hot batch; Y
+     * yields on each of its first seven polls. After each pick from the hot queue, the yield queue
      * gets its turn: Y alternates with a to e instead of waiting for the whole batch.
      */
     @Test
     void yieldsTakeTurnsWithTheHotQueue() throws Exception {
-        String[] names = {"Y", "a", "b", "c", "d", "e"};
-        try (AsyncRuntime rt = AsyncRuntime.builder().workers(1).scheduler(SchedulerKind.HYBRID).build()) {
-            List<String> ran = new java.util.concurrent.CopyOnWriteArrayList<>();
-            Waker[] wakers = new Waker[names.length];
-            CountDownLatch firstPolls = new CountDownLatch(names.length);
-            List<JoinHandle<Void>> hs = new ArrayList<>();
-            for (int i = 0; i < names.length; i++) {
-                int id = i;
-                hs.add(rt.spawn(new AsyncTask<Void>() {
-                    int polls;
-
-                    @Override
-                    public Poll<Void> poll(Context cx) {
-                        if (polls++ == 0) {
-                            wakers[id] = cx.waker();
-                            firstPolls.countDown();
-                            return Poll.pending();
-                        }
-                        ran.add(names[id]);
-                        if (id == 0 && polls <= 8) {
-                            cx.waker().wake(); // yield
-                            return Poll.pending();
-                        }
-                        return Poll.ready(null);
-                    }
-                }));
-            }
-            assertThat(firstPolls.await(WAIT_S, TimeUnit.SECONDS)).isTrue();
-            rt.run(cx -> {
-                for (int i = 0; i < names.length; i++) {
-                    for (int k = 0; k < (i == 0 ? 3 : 2); k++) {
-                        wakers[i].wake();
-                    }
-                }
-                return Poll.ready(null);
-            });
-            for (JoinHandle<Void> h : hs) {
-                h.get(WAIT_S, TimeUnit.SECONDS);
-            }
-            assertThat(ran).containsExactly("Y", "Y", "a", "Y", "b", "Y", "c", "Y", "d", "Y", "e", "Y", "Y");
-        }
+        List<String> ran = order(SchedulerKind.HYBRID, new String[] {"Y", "a", "b", "c", "d", "e"},
+                new int[] {3, 2, 2, 2, 2, 2}, 7);
+        assertThat(ran).containsExactly("Y", "Y", "a", "Y", "b", "Y", "c", "Y", "d", "Y", "e", "Y", "Y");
     }
 }
