@@ -29,8 +29,9 @@ import java.util.concurrent.ThreadLocalRandom;
  * <h2>The loop</h2>
  *
  * <p>WORK_STEALING: local deque → wake channel → injector. HYBRID: hot queue, refilled from the
- * wake channel (up to {@value #WAKE_BATCH} at a time) whenever it is empty → cold deque (only
- * when hot and the wake channel are empty) → injector.
+ * wake channel (up to {@value #WAKE_BATCH} at a time) whenever it is empty, each of its picks
+ * followed by a turn of the yield queue → cold deque (only when hot and the wake channel are empty)
+ * → yield queue → injector.
  *
  * <p><b>Hot batches.</b> The hot queue takes new wake-ups only when it has run empty, so it runs
  * in batches: within a batch the most-woken task goes first (FIFO among equals); a task woken
@@ -51,15 +52,30 @@ import java.util.concurrent.ThreadLocalRandom;
  * <p>Each poll gets a fresh budget ({@link Context#consumeBudget()}). A task woken during its
  * own poll (it yielded, or its budget ran out) is re-queued at a FIFO end, never at the LIFO end
  * of the deque or into the hot queue: the tail of this worker's wake channel (work-stealing) or
- * of its yield queue (hybrid, drawn from after hot and cold, and every 61st pick). It runs again only after the tasks already waiting there, and
+ * of its yield queue (hybrid). It runs again only after the tasks already waiting there, and
  * every 61st pick looks at the injector first; on one worker a task that keeps waking itself
  * cannot starve another.
+ *
+ * <p><b>Hybrid yields take turns with the hot queue.</b> After every {@value #YIELD_EVERY}
+ * pick from the hot queue, the cells in the yield queue at that moment run (their number is
+ * {@link #yieldedCount}, an owner-kept count; cells yielding meanwhile wait for the next turn),
+ * then the hot queue goes on. With the hot queue empty, nothing changes: cold, then the yields.
+ * A yield is a task that was running, often in the middle of something others wait for (a
+ * lock held across a yield): resuming it soon shortens that wait for everyone, while a task
+ * taken from the hot queue was waiting and may well find the resource still taken. Drawing the
+ * yield queue only once hot and cold are empty (and every 61st pick) kept a yielding task
+ * waiting for as long as wake-ups kept arriving, which under contention is always: a task
+ * holding a lock across a yield held it some sixty picks, and every waiter paid for it
+ * ({@code HybridOrderTest.yieldsTakeTurnsWithTheHotQueue}). The hot order uses the wakes
+ * that found a task waiting, not its yields ({@link TaskCell#waitWakes()}).
  */
 final class AsyncWorker implements Runnable {
 
     /** Every this many picks, the injector is looked at first. */
     static final int GLOBAL_INTERVAL = 61;
     private static final int WAKE_BATCH = 256;
+    /** HYBRID: the yields get a turn after every this many picks from the hot queue. */
+    static final int YIELD_EVERY = 1;
 
     private static final VarHandle POLLS;
     private static final VarHandle WAKEUPS;
@@ -100,6 +116,15 @@ final class AsyncWorker implements Runnable {
     // owner-only
     private boolean searching;
     private int tick;
+    /**
+     * HYBRID: how many cells this worker put in {@link #yielded} and has not taken back (peers
+     * may have stolen some, so it can be too high; a poll that finds the queue empty resets it).
+     */
+    private int yieldedCount;
+    /** HYBRID: how many yielded cells still get their turn before the hot queue is refilled. */
+    private int yieldTurn;
+    /** HYBRID: picks from the hot queue since the yields' last turn. */
+    private int hotPicks;
     // statistics: written by the owner only (opaque), read by anyone
     private long polls;
     private long wakeups;
@@ -158,7 +183,7 @@ final class AsyncWorker implements Runnable {
             tick = 0;
             TaskCell<?> c = runtime.injector.poll();
             if (c == null) {
-                c = hot == null ? wakeChannel.poll() : yielded.poll();
+                c = hot == null ? wakeChannel.poll() : takeYielded();
             }
             if (c == null && hot != null) {
                 c = local.pop();
@@ -177,18 +202,52 @@ final class AsyncWorker implements Runnable {
                 }
             }
         } else {
+            if (yieldTurn > 0) {
+                c = takeYielded();             // the yields' turn is on
+                if (c != null) {
+                    return c;
+                }
+            }
             if (hot.isEmpty()) {
                 collectWakeups();              // refill only when empty: see the class overview
+            }
+            if (!hot.isEmpty()) {
+                if (hotPicks >= YIELD_EVERY && yieldedCount > 0) {
+                    hotPicks = 0;              // the yields' turn: those queued now, FIFO
+                    yieldTurn = yieldedCount;
+                    c = takeYielded();
+                    if (c != null) {
+                        return c;
+                    }
+                }
+                hotPicks++;
             }
             c = hot.poll();
             if (c == null) {
                 c = local.pop();               // cold is drawn from only when hot is empty
             }
             if (c == null) {
-                c = yielded.poll();
+                c = takeYielded();
             }
         }
         return c != null ? c : runtime.injector.poll();
+    }
+
+    /** HYBRID: the head of {@link #yielded}, keeping the owner's count of it. */
+    private TaskCell<?> takeYielded() {
+        TaskCell<?> c = yielded.poll();
+        if (c == null) {
+            yieldedCount = 0;                  // only the owner offers: it is empty now
+            yieldTurn = 0;
+        } else {
+            if (yieldedCount > 0) {
+                yieldedCount--;
+            }
+            if (yieldTurn > 0) {
+                yieldTurn--;
+            }
+        }
+        return c;
     }
 
     private void collectWakeups() {
@@ -307,6 +366,7 @@ final class AsyncWorker implements Runnable {
                 wakeChannel.offer(c);
             } else {
                 yielded.offer(c);
+                yieldedCount++;
             }
             runtime.parking.notifyWorkRacy();
         }

@@ -8,10 +8,11 @@ import java.util.Arrays;
 /**
  * The hot queue of a {@link SchedulerKind#HYBRID} worker: a binary max-heap of woken tasks, most
  * woken first, and among equal wake counts the one that entered first. Only the owning worker
- * touches it, so it needs no synchronisation. The key is the task's wake count when it entered
- * ({@link TaskCell#hotKey}); the tie-break is a per-queue sequence number
- * ({@link TaskCell#hotSeq}), which makes the order among equals FIFO (a heap alone is not
- * stable).
+ * touches it, so it needs no synchronisation. The key is the number of wake-ups that found the
+ * task waiting when it entered ({@link TaskCell#waitWakes()}, kept in {@link TaskCell#hotKey}):
+ * the wake count less its yields, which no one made it wait for; the tie-break is a per-queue
+ * sequence number ({@link TaskCell#hotSeq}), which makes the order among equals FIFO (a heap
+ * alone is not stable).
  */
 final class HotQueue {
 
@@ -28,7 +29,7 @@ final class HotQueue {
     }
 
     void add(TaskCell<?> c) {
-        c.hotKey = c.wakeCount();
+        c.hotKey = c.waitWakes();
         c.hotSeq = nextSeq++;
         if (size == heap.length) {
             heap = Arrays.copyOf(heap, size * 2);

@@ -23,12 +23,15 @@ public enum SchedulerKind {
 
     /**
      * As {@link #WORK_STEALING}, but each worker keeps woken tasks in a private "hot" priority
-     * queue that runs the most-often-woken task first (first-come first among equals); newly
+     * queue that runs the task woken most often while it waited first (first-come first among
+     * equals; a task's own yields do not count); newly
      * spawned tasks wait in the stealable "cold" deque, which is drawn from only when the hot
      * queue is empty. Tasks that have had to wait many times are thereby favoured, which cuts the
      * tail of completion times under contention. The hot queue is refilled from the worker's
      * wake-ups only when it is empty, so the priority applies within each batch of wake-ups and
-     * no task waits longer than one batch.
+     * no task waits longer than one batch. Tasks that yielded get a turn after each pick from
+     * the hot queue: a yield usually interrupts work in progress (maybe holding what others
+     * wait for), so it is resumed soon.
      */
     HYBRID
 }

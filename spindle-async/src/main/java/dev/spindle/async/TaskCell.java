@@ -79,8 +79,14 @@ final class TaskCell<T> implements Waker, Context {
     // Owner-only fields (the worker polling or queuing the cell in its hot queue).
     /** What is left of this poll's budget. */
     int budgetLeft;
-    /** Hot-queue key: the wake count when the cell entered the hot queue. */
+    /** Hot-queue key: {@link #waitWakes()} when the cell entered the hot queue. */
     long hotKey;
+    /**
+     * How many times the poller re-queued the cell because it was woken during its own poll
+     * (a yield, mostly). Written only by the poller, before the write of {@code SCHEDULED} that
+     * hands the cell on, so whoever takes the cell next sees it.
+     */
+    long selfRequeues;
     /** Hot-queue tie-break: the worker's insertion sequence number. */
     long hotSeq;
     /** The next cell in the {@link LiveTasks} list this cell was spawned into. */
@@ -99,6 +105,15 @@ final class TaskCell<T> implements Waker, Context {
     /** How many times the task's waker fired while the task was not done. */
     long wakeCount() {
         return wakeCount;
+    }
+
+    /**
+     * The wake-ups that found the task waiting: the wake count less one per re-queue after a
+     * wake during the task's own poll. A task that yields is not made to wait by anyone, so its
+     * yields must not raise it in the HYBRID order. Read by the worker holding the cell.
+     */
+    long waitWakes() {
+        return wakeCount - selfRequeues;
     }
 
     // ------------------------------------------------------------------ Waker and Context
@@ -179,6 +194,7 @@ final class TaskCell<T> implements Waker, Context {
         if (STATE.compareAndSet(this, RUNNING, IDLE)) {
             return false;
         }
+        selfRequeues++;                        // before the write that publishes it
         state = SCHEDULED;                     // was RUNNING_WOKEN; only the poller leaves it
         return true;
     }

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -26,25 +27,39 @@ class HybridOrderTest {
     private static final int[] WAKES = {1, 3, 2, 3, 1, 5};
 
     private static List<String> order(SchedulerKind kind) throws Exception {
+        return order(kind, NAMES, WAKES, 0);
+    }
+
+    /**
+     * Spawns one task per name on one worker; each records its waker on its first poll, and on
+     * later polls its name. A driver task then wakes them in rounds, task i in the first
+     * {@code wakes[i]} rounds. The first task yields on its first {@code firstYields} polls
+     * after that. Returns the names in the order they ran.
+     */
+    private static List<String> order(SchedulerKind kind, String[] names, int[] wakes, int firstYields)
+            throws Exception {
         try (AsyncRuntime rt = AsyncRuntime.builder().workers(1).scheduler(kind).build()) {
             List<String> ran = new CopyOnWriteArrayList<>();
-            Waker[] wakers = new Waker[NAMES.length];
-            CountDownLatch firstPolls = new CountDownLatch(NAMES.length);
+            Waker[] wakers = new Waker[names.length];
+            CountDownLatch firstPolls = new CountDownLatch(names.length);
             List<JoinHandle<Void>> hs = new ArrayList<>();
-            for (int i = 0; i < NAMES.length; i++) {
+            for (int i = 0; i < names.length; i++) {
                 int id = i;
                 hs.add(rt.spawn(new AsyncTask<Void>() {
-                    boolean polled;
+                    int polls;
 
                     @Override
                     public Poll<Void> poll(Context cx) {
-                        if (!polled) {
-                            polled = true;
+                        if (polls++ == 0) {
                             wakers[id] = cx.waker();
                             firstPolls.countDown();
                             return Poll.pending();
                         }
-                        ran.add(NAMES[id]);
+                        ran.add(names[id]);
+                        if (id == 0 && polls <= firstYields + 1) {
+                            cx.waker().wake(); // yield
+                            return Poll.pending();
+                        }
                         return Poll.ready(null);
                     }
                 }));
@@ -53,8 +68,8 @@ class HybridOrderTest {
             // One worker: the driver's poll starts only after the last first poll returned.
             rt.run(cx -> {
                 for (int round = 0; round < 5; round++) {
-                    for (int i = 0; i < NAMES.length; i++) {
-                        if (round < WAKES[i]) {
+                    for (int i = 0; i < names.length; i++) {
+                        if (round < wakes[i]) {
                             wakers[i].wake();
                         }
                     }
@@ -64,8 +79,8 @@ class HybridOrderTest {
             for (JoinHandle<Void> h : hs) {
                 h.get(WAIT_S, TimeUnit.SECONDS);
             }
-            for (int i = 0; i < NAMES.length; i++) {
-                assertThat(hs.get(i).wakeCount()).isEqualTo(WAKES[i]);
+            for (int i = 0; i < names.length; i++) {
+                assertThat(hs.get(i).wakeCount()).isEqualTo(wakes[i] + (i == 0 ? firstYields : 0));
             }
             return ran;
         }
@@ -88,16 +103,40 @@ class HybridOrderTest {
      */
     @Test
     void tasksWakingEachOtherDoNotStarveALessWokenTask() throws Exception {
-        int rounds = 5_000;
         try (AsyncRuntime rt = AsyncRuntime.builder().workers(1).scheduler(SchedulerKind.HYBRID).build()) {
-            Waker[] wakers = new Waker[3];     // A, B, C
-            java.util.concurrent.atomic.AtomicInteger round = new java.util.concurrent.atomic.AtomicInteger();
-            java.util.concurrent.atomic.AtomicInteger cRanAt = new java.util.concurrent.atomic.AtomicInteger(-1);
+            AtomicInteger round = new AtomicInteger();
+            AtomicInteger cRanAt = new AtomicInteger(-1);
+            PingPong pp = new PingPong(rt, round, 5_000, 2, cx -> {
+                cRanAt.set(round.get());
+                return Poll.ready(null);
+            });
+            rt.run(cx -> {
+                pp.wakers[2].wake();           // C: once
+                pp.wakers[0].wake();           // A: twice, so it goes first
+                pp.wakers[0].wake();
+                return Poll.ready(null);
+            });
+            pp.join();
+            assertThat(cRanAt.get()).isBetween(0, 2);
+        }
+    }
+
+    /**
+     * Tasks A and B, which wake each other {@code wakesPerPoll} times per poll until
+     * {@code round} reaches {@code rounds}, and a third task whose polls after the first are
+     * {@code third}. Each task's first poll only records its waker; the constructor returns once
+     * all three have had it.
+     */
+    private static final class PingPong {
+        final Waker[] wakers = new Waker[3];
+        final List<JoinHandle<Void>> handles = new ArrayList<>();
+
+        PingPong(AsyncRuntime rt, AtomicInteger round, int rounds, int wakesPerPoll,
+                java.util.function.Function<Context, Poll<Void>> third) throws InterruptedException {
             CountDownLatch firstPolls = new CountDownLatch(3);
-            List<JoinHandle<Void>> hs = new ArrayList<>();
             for (int i = 0; i < 3; i++) {
                 int id = i;
-                hs.add(rt.spawn(new AsyncTask<Void>() {
+                handles.add(rt.spawn(new AsyncTask<Void>() {
                     boolean polled;
 
                     @Override
@@ -109,30 +148,23 @@ class HybridOrderTest {
                             return Poll.pending();
                         }
                         if (id == 2) {
-                            cRanAt.set(round.get());
-                            return Poll.ready(null);
+                            return third.apply(cx);
                         }
-                        if (round.incrementAndGet() >= rounds) {
-                            wakers[1 - id].wake(); // let the partner finish too
-                            return Poll.ready(null);
+                        boolean last = round.incrementAndGet() >= rounds;
+                        for (int k = 0; k < (last ? 1 : wakesPerPoll); k++) {
+                            wakers[1 - id].wake(); // on the last round, to let the partner finish
                         }
-                        wakers[1 - id].wake();
-                        wakers[1 - id].wake();
-                        return Poll.pending();
+                        return last ? Poll.ready(null) : Poll.pending();
                     }
                 }));
             }
             assertThat(firstPolls.await(WAIT_S, TimeUnit.SECONDS)).isTrue();
-            rt.run(cx -> {
-                wakers[2].wake();              // C: once
-                wakers[0].wake();              // A: twice, so it goes first
-                wakers[0].wake();
-                return Poll.ready(null);
-            });
-            for (JoinHandle<Void> h : hs) {
+        }
+
+        void join() throws Exception {
+            for (JoinHandle<Void> h : handles) {
                 h.get(WAIT_S, TimeUnit.SECONDS);
             }
-            assertThat(cRanAt.get()).isBetween(0, 2);
         }
     }
 
@@ -160,5 +192,77 @@ class HybridOrderTest {
         }
         assertThat(got).containsExactlyElementsOf(expected);
         assertThat(q.isEmpty()).isTrue();
+    }
+    /**
+     * A task's own yields do not raise it in the order: Y yielded five times and was then woken
+     * once while waiting, W was woken once while waiting and entered first, so W goes first.
+     */
+    @Test
+    void yieldsDoNotCountTowardsTheHotOrder() {
+        try (AsyncRuntime rt = AsyncRuntime.builder().workers(1).build()) {
+            TaskCell<Object> y = new TaskCell<>(rt, cx -> Poll.ready(null));
+            TaskCell<Object> w = new TaskCell<>(rt, cx -> Poll.ready(null));
+            for (int i = 0; i < 5; i++) {      // five polls that woke themselves
+                assertThat(y.startRun()).isTrue();
+                y.schedule(true);
+                assertThat(y.finishPending()).isTrue();
+            }
+            for (TaskCell<Object> c : List.of(y, w)) { // one poll that waits, then one wake
+                assertThat(c.startRun()).isTrue();
+                assertThat(c.finishPending()).isFalse();
+                assertThat(c.schedule(true)).isTrue();
+            }
+            assertThat(y.wakeCount()).isEqualTo(6);
+            assertThat(y.waitWakes()).isEqualTo(1);
+            HotQueue q = new HotQueue();
+            q.add(w);
+            q.add(y);
+            assertThat(q.poll()).isSameAs(w);
+            assertThat(q.poll()).isSameAs(y);
+        }
+    }
+
+    /**
+     * One worker. A and B keep waking each other, so the hot queue never stays empty; Y yields
+     * three times. Each yield must run before the next batch of wake-ups, as it would in one FIFO
+     * queue, not wait for the injector's periodic turn ({@value AsyncWorker#GLOBAL_INTERVAL}
+     * picks): a task holding a contended resource across a yield would hold it that long.
+     */
+    @Test
+    void aYieldRunsBeforeTheNextBatchOfWakeups() throws Exception {
+        int yields = 3;
+        try (AsyncRuntime rt = AsyncRuntime.builder().workers(1).scheduler(SchedulerKind.HYBRID).build()) {
+            AtomicInteger round = new AtomicInteger();
+            AtomicInteger yDoneAt = new AtomicInteger(-1);
+            AtomicInteger yRan = new AtomicInteger();
+            PingPong pp = new PingPong(rt, round, 2_000, 1, cx -> {
+                if (yRan.incrementAndGet() > yields) {
+                    yDoneAt.set(round.get());
+                    return Poll.ready(null);
+                }
+                cx.waker().wake();             // yield
+                return Poll.pending();
+            });
+            rt.run(cx -> {
+                pp.wakers[0].wake();
+                pp.wakers[2].wake();
+                return Poll.ready(null);
+            });
+            pp.join();
+            // One ping-pong round per batch, and Y's turn after each: done within a few rounds.
+            assertThat(yDoneAt.get()).isBetween(0, yields + 2);
+        }
+    }
+
+    /**
+     * One worker. Y was woken three times and a to e twice each, so Y heads the hot batch; Y
+     * yields on each of its first seven polls. After each pick from the hot queue, the yield queue
+     * gets its turn: Y alternates with a to e instead of waiting for the whole batch.
+     */
+    @Test
+    void yieldsTakeTurnsWithTheHotQueue() throws Exception {
+        List<String> ran = order(SchedulerKind.HYBRID, new String[] {"Y", "a", "b", "c", "d", "e"},
+                new int[] {3, 2, 2, 2, 2, 2}, 7);
+        assertThat(ran).containsExactly("Y", "Y", "a", "Y", "b", "Y", "c", "Y", "d", "Y", "e", "Y", "Y");
     }
 }

@@ -11,14 +11,14 @@ import java.util.List;
  * The async workloads by name, at each {@link Size}: Tokio's runtime benchmarks
  * ({@code spawn_many}, {@code yield_many}, {@code ping_pong}, {@code chained_spawn}; QUICK and
  * FULL are Tokio's sizes) and the contention workloads ({@code contention},
- * {@code contention-herd}, on the async runtimes only). {@link Size#TINY} is for unit tests.
+ * {@code contention-herd}, {@code contention-barge}, on the async runtimes only). {@link Size#TINY} is for unit tests.
  */
 public final class AsyncWorkloads {
 
     /** The names of the Tokio-style workloads, in report order. */
     public static final List<String> TOKIO = List.of("spawn_many", "yield_many", "ping_pong", "chained_spawn");
     /** The names of the contention workloads. */
-    public static final List<String> CONTENTION = List.of("contention", "contention-herd");
+    public static final List<String> CONTENTION = List.of("contention", "contention-herd", "contention-barge");
 
     private AsyncWorkloads() {
     }
@@ -65,6 +65,9 @@ public final class AsyncWorkloads {
             case "contention-herd":
                 return new Contention(Contention.Resource.HERD, tiny ? 20 : Contention.FULL_HERD_TASKS,
                         Contention.FULL_PERMITS, tiny ? 3 : Contention.FULL_HERD_ACQUIRES, tiny ? 10 : Contention.FULL_WORK);
+            case "contention-barge":
+                return new Contention(Contention.Resource.BARGE, tiny ? 20 : Contention.FULL_BARGE_TASKS,
+                        Contention.FULL_PERMITS, tiny ? 3 : Contention.FULL_BARGE_ACQUIRES, tiny ? 10 : Contention.FULL_WORK);
             default:
                 throw new IllegalArgumentException("unknown contention workload '" + name + "'; valid: "
                         + String.join(", ", CONTENTION));
