@@ -36,7 +36,20 @@
  *   producing still happen after the first wake-up. check.sh uses it for the 3-worker and the
  *   costlier liveness configurations; the 2-worker safety checks start from the beginning.
  *
- * WHAT IS MODELLED STEP BY STEP (each Java statement named next to its model line below):
+ * MAP (each model line names, in a comment next to it, the Java statement it stands for):
+ *   Worker: loop..exit        AsyncWorker.run/loop, next() (both kinds), search(), park()
+ *                             (prepareToPark is the atomic block under `lock`, await is
+ *                             `end_parked`)
+ *   stopSearching             AsyncWorker.stopSearching with AsyncParking.stopSearching
+ *   runCell, pushLocal        AsyncWorker.runCell/pushLocal, TaskCell.startRun/finishPending
+ *   wake                      TaskCell.wake: schedule(true), then AsyncRuntime.deliverWake
+ *   hasVisibleWork            AsyncRuntime.hasVisibleWork, AsyncWorker.hasStealable
+ *   wakeOne, notifyWork,      AsyncParking's methods of the same names
+ *     notifyWorkRacy
+ *   spawnOutside (Spawner)    AsyncRuntime.spawn from a thread outside the runtime
+ *   Closer                    AsyncRuntime.shutdown: closing = true; parking.terminate()
+ *
+ * WHAT IS MODELLED STEP BY STEP:
  *   - every access to the parking state word (get, CAS, addAndGet) is one step; the sections
  *     under AsyncParking.lock are steps that take the lock (a blocking test and set) and release
  *     it, split where wakeOne touches the state word twice (tryStartSearching and stopSearching
