@@ -284,11 +284,11 @@ inline wake(c, cur) {
 #else
         atomic { offer(wc[owner[c] - 1], c) };    /* target.wakeChannel.offer(c) */
         if
-        :: owner[c] == cur -> notifyWorkRacy()   /* CURRENT.get() == target */
+        :: owner[c] == cur -> notifyWorkRacy()    /* CURRENT.get() == target */
 #ifdef MUTANT_WAKE_NO_NOTIFY
         :: else
 #else
-        :: else -> notifyWork(owner[c])        /* parking.notifyWork(target) */
+        :: else -> notifyWork(owner[c])           /* parking.notifyWork(target) */
 #endif
         fi
 #endif
@@ -342,7 +342,7 @@ inline stopSearching() {
 /* AsyncWorker.pushLocal(c): spawn from inside a task */
 inline pushLocal(c) {
     atomic { offer(dq[me], c) };                  /* local.offer(c) */
-    notifyWorkRacy()                         /* runtime.parking.notifyWorkRacy() */
+    notifyWorkRacy()                              /* runtime.parking.notifyWorkRacy() */
 }
 
 /* AsyncWorker.runCell(cell t - 1) and the task's poll */
@@ -367,14 +367,14 @@ inline runCell() {
     :: t == 0 && npoll[0] != 0 -> ready = true
 #ifndef NOYIELD
     :: t == 1 && npoll[1] == 0 ->
-        wake(1, me + 1);                   /* a yield: the cell wakes itself */
+        wake(1, me + 1);                          /* a yield: the cell wakes itself */
         ready = false
     :: t == 1 && npoll[1] != 0 ->
 #else
     :: t == 1 ->
 #endif
 #ifdef INSIDE_WAKE
-        wake(0, me + 1);                   /* T1 wakes T0 from inside its poll */
+        wake(0, me + 1);                          /* T1 wakes T0 from inside its poll */
 #endif
         ready = true
     fi;
@@ -397,7 +397,7 @@ inline runCell() {
 #else
             atomic { offer(wc[me], t) };          /* wakeChannel.offer(c) */
 #endif
-            notifyWorkRacy()                 /* runtime.parking.notifyWorkRacy() */
+            notifyWorkRacy()                      /* runtime.parking.notifyWorkRacy() */
         :: else
         fi
     fi;
@@ -561,7 +561,7 @@ inline spawnOutside(c) {
     :: closing -> st[c] = DONE                    /* if (closing) { c.finish(); throw } */
     :: else ->
         atomic { offer(inj, c) };                 /* injector.offer(c) */
-        notifyWork(0)                      /* parking.notifyWork(null) */
+        notifyWork(0)                             /* parking.notifyWork(null) */
     fi
 }
 
@@ -579,7 +579,7 @@ proctype Waker() {
     byte u = 0;
 end_waiting:
     reg0;                                         /* the event T0 waits for happens */
-    wake(0, 0)                             /* T0.wake() on this thread */
+    wake(0, 0)                                    /* T0.wake() on this thread */
 }
 #endif
 
@@ -617,7 +617,7 @@ init {
     byte i = 0;
     atomic {
         do
-        :: i < NT -> st[i] = SCHED; i++          /* new TaskCell: state = SCHEDULED */
+        :: i < NT -> st[i] = SCHED; i++           /* new TaskCell: state = SCHEDULED */
         :: else -> break
         od;
         i = 0;
