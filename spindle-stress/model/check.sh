@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Model-checks the Spindle Promela models (deque.pml, park.pml) with spin.
+# Model-checks the Spindle Promela models (deque.pml, park.pml, async_park.pml) with spin.
 #
 #   check.sh [--mutants] [WORKDIR]
 #
@@ -99,6 +99,23 @@ if [[ $mode == verify ]]; then
     # ... and with the last worker a spare that retires instead of parking, as Worker.park() lets it
     check park-spare-2w-1s park.pml  pass "-DNW=2 -DNT=1 -DNSUB=1 -DSPARE_RETIRES" "-DNFAIR=3 -DMEMLIM=3072" "-a -f -m1000000"
     check park-spare-2w-2s park.pml  pass "-DNW=2 -DNT=2 -DNSUB=2 -DSPARE_RETIRES" "-DNFAIR=3 -DMEMLIM=3072" "-a -f -m1000000"
+    # The async runtime's parking protocol (spindle-async). Safety and the rest assertion (no
+    # lost wake-up that leaves every worker parked), from start-up: work-stealing, hybrid ...
+    check async-safe-2w        async_park.pml pass "-DNW=2" "-DNOCLAIM -DMEMLIM=3072" "-m1000000"
+    check async-safe-2w-hybrid async_park.pml pass "-DNW=2 -DHYBRID" "-DNOCLAIM -DMEMLIM=3072" "-m1000000"
+    # ... and with shutdown() racing with everything
+    check async-safe-2w-close  async_park.pml pass "-DNW=2 -DCLOSE -DINSIDE_WAKE" "-DNOCLAIM -DMEMLIM=3072" "-m1000000"
+    # 3 workers (two searchers at once), started parked to bound the state space (the plain
+    # 3-worker configuration is checked by async-live-3w below, whose search checks the
+    # assertions too)
+    check async-safe-3w-inside async_park.pml pass "-DNW=3 -DSTART_PARKED -DINSIDE_WAKE" "-DNOCLAIM -DMEMLIM=3072" "-m1000000"
+    check async-safe-3w-close  async_park.pml pass "-DNW=3 -DSTART_PARKED -DNOYIELD -DINSIDE_WAKE -DCLOSE" "-DNOCLAIM -DMEMLIM=3072" "-m1000000"
+    # Liveness under weak fairness: every task is polled to the end / every worker exits.
+    check async-live-2w-inside async_park.pml pass "-DNW=2 -DINSIDE_WAKE" "-DNFAIR=3 -DMEMLIM=3072" "-a -f -m1000000"
+    check async-live-2w        async_park.pml pass "-DNW=2 -DSTART_PARKED" "-DNFAIR=3 -DMEMLIM=3072" "-a -f -m1000000"
+    check async-live-2w-hybrid async_park.pml pass "-DNW=2 -DSTART_PARKED -DHYBRID" "-DNFAIR=3 -DMEMLIM=3072" "-a -f -m1000000"
+    check async-live-2w-close  async_park.pml pass "-DNW=2 -DSTART_PARKED -DCLOSE" "-DNFAIR=3 -DMEMLIM=3072" "-a -f -m1000000"
+    check async-live-3w        async_park.pml pass "-DNW=3 -DSTART_PARKED -DNOYIELD" "-DNFAIR=4 -DMEMLIM=3072" "-a -f -m1000000"
 else
     for m in MUTANT_POP_NO_CAS MUTANT_THIEF_CLEARS MUTANT_CLEAR_TOO_FAR MUTANT_BATCH_NO_RECHECK; do
         check "deque-$m" deque.pml fail "-DNTASK=3 -D$m" "-DSAFETY -DMEMLIM=3072" "-m1000000"
@@ -108,6 +125,15 @@ else
     done
     # the re-check rule before the fix: loses a wake-up when a spare retires
     check park-MUTANT_LAST_SEARCHER_ONLY park.pml fail "-DNW=2 -DNT=1 -DNSUB=1 -DSPARE_RETIRES -DMUTANT_LAST_SEARCHER_ONLY" "-DNFAIR=3 -DMEMLIM=3072" "-a -f -m1000000"
+    # the async runtime: each broken step leaves a task queued with every worker parked
+    for m in MUTANT_NO_RECHECK MUTANT_WAKE_NO_NOTIFY MUTANT_WAKE_NOTIFY_FIRST MUTANT_RECHECK_NO_WAKE_CHANNELS; do
+        check "async-$m" async_park.pml fail "-DNW=2 -D$m" "-DNOCLAIM -DMEMLIM=3072" "-m1000000"
+    done
+    # ... or a worker asleep after shutdown
+    check async-MUTANT_PARK_AFTER_CLOSE async_park.pml fail "-DNW=2 -DCLOSE -DMUTANT_PARK_AFTER_CLOSE" "-DNOCLAIM -DMEMLIM=3072" "-m1000000"
+    # the LTL claims fail on their own too (no rest assertion): acceptance cycles
+    check async-MUTANT_NO_RECHECK-ltl async_park.pml fail "-DNW=2 -DNO_QUIET -DMUTANT_NO_RECHECK" "-DNFAIR=3 -DMEMLIM=3072" "-a -f -m1000000"
+    check async-MUTANT_PARK_AFTER_CLOSE-ltl async_park.pml fail "-DNW=2 -DNO_QUIET -DCLOSE -DMUTANT_PARK_AFTER_CLOSE" "-DNFAIR=3 -DMEMLIM=3072" "-a -f -m1000000"
 fi
 
 echo "spin checks took $((SECONDS - total_start))s in total"
