@@ -24,6 +24,11 @@ final class DurationEstimates {
         byPrefix.merge(prefix, seconds, (old, now) -> 0.5 * old + 0.5 * now);
     }
 
+    /** Whether the prefix has been measured. */
+    boolean measured(String prefix) {
+        return byPrefix.containsKey(prefix);
+    }
+
     /** The estimate: measured if known, else the hint if given (negative = none), else the fallback. */
     double estimate(String prefix, double hint) {
         Double learned = byPrefix.get(prefix);

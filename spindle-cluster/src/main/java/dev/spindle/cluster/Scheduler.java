@@ -44,7 +44,8 @@ import java.util.function.Supplier;
  * back to WAITING, results whose last copy it held become LOST, and every waiting task recomputes
  * the lost inputs it needs by walking the graph back to results still held.
  *
- * <p>Stealing: each round builds a {@link BalanceSnapshot}, asks the pure {@link Balancer} for
+ * <p>Stealing: each round builds a {@link BalanceSnapshot} (tasks of a kind never measured and
+ * without a hint count in occupancy but are not offered for stealing), asks the pure {@link Balancer} for
  * moves, and sends a steal request with a unique id per move. The task stays assigned to the
  * victim until the victim confirms it released the task before starting it; only then is it
  * assigned to the thief. A reply whose id is no longer pending is stale and ignored.
@@ -515,6 +516,9 @@ final class Scheduler implements AutoCloseable {
             for (TaskState t : w.processing) {
                 double d = expected(t);
                 occ += d + transferCost(t, w.id);
+                if (!durations.measured(t.spec.prefix()) && t.hintSeconds() < 0) {
+                    continue;   // a guessed duration could justify moving a huge input: not a candidate
+                }
                 List<BalanceSnapshot.Dep> deps = new ArrayList<>(t.dependencies.size());
                 for (TaskState dep : t.dependencies) {
                     deps.add(new BalanceSnapshot.Dep(dep.bytes, dep.holders));
