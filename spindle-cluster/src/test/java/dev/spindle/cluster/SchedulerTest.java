@@ -172,4 +172,17 @@ class SchedulerTest {
         assertThatThrownBy(() -> scheduler.submit(List.of(TaskSpec.builder("b-0", args -> 1).build())))
                 .isInstanceOf(java.util.concurrent.RejectedExecutionException.class);
     }
+
+    @Test
+    void tasksOfAnUnmeasuredKindAreNotStolenUntilOneHasRun() throws Exception {
+        List<TaskSpec<?>> specs = new ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            specs.add(TaskSpec.builder("fresh-" + i, args -> 1).restrictions(Restrictions.loose(Set.of(0))).build());
+        }
+        scheduler.submit(specs);
+        assertThat(scheduler.balanceNow()).isEmpty();
+        Message.Compute first = computesTo(0).get(0);
+        reply(new Message.TaskFinished(0, first.key(), first.attempt(), 1, 4, 1_000_000_000L));
+        assertThat(scheduler.balanceNow()).isNotEmpty();
+    }
 }
