@@ -69,6 +69,8 @@ final class Scheduler implements AutoCloseable {
     private final ArrayDeque<StealEvent> stealLog = new ArrayDeque<>();
     private final Thread thread;
     private volatile boolean closed;
+    /** When the next periodic round is due; brought forward when a task kind is first measured. */
+    private long nextBalance;
     private long attemptSeq;
     private long orderSeq;
     private long stealSeq;
@@ -100,7 +102,7 @@ final class Scheduler implements AutoCloseable {
 
     private void loop() {
         boolean periodic = config.stealing() && config.balanceIntervalNanos() > 0;
-        long nextBalance = System.nanoTime() + config.balanceIntervalNanos();
+        nextBalance = System.nanoTime() + config.balanceIntervalNanos();
         while (!closed) {
             try {
                 Runnable event = periodic
@@ -376,6 +378,10 @@ final class Scheduler implements AutoCloseable {
         t.bytes = m.bytes();
         t.holders.add(m.worker());
         workers.get(m.worker()).holds.add(t.key());
+        if (!durations.measured(t.spec.prefix())) {
+            // its siblings just became steal candidates: balance now rather than an interval later
+            nextBalance = System.nanoTime();
+        }
         durations.record(t.spec.prefix(), m.nanos() / 1e9);
         CompletableFuture<Object> f = t.future;
         Object value = m.value();

@@ -19,7 +19,7 @@ import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 
 /** Properties of {@link Balancer#balance} over random clusters. */
-class BalancerProperties {
+class BalancerPropertiesTest {
 
     static final BalanceParams PARAMS = BalancerTest.PARAMS;
 
