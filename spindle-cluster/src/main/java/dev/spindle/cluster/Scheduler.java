@@ -268,28 +268,32 @@ final class Scheduler implements AutoCloseable {
     // ---- transitions ---------------------------------------------------------------------
 
     /**
-     * Makes sure {@code t} will be computed: a waiting or lost task has its missing inputs
-     * ensured in turn and is placed once they are all in memory.
+     * Makes sure {@code root} will be computed: a waiting or lost task has its missing inputs
+     * ensured in turn and is placed once they are all in memory. The order of the walk does not
+     * matter, because placing never makes anything in memory at once; it is iterative so that
+     * recomputing a long chain cannot overflow the stack.
      */
-    private void ensure(TaskState t, Set<TaskState> visited) {
-        if (!visited.add(t)) {
-            return;
-        }
-        if (t.state != TaskState.State.WAITING && t.state != TaskState.State.LOST) {
-            return;
-        }
-        t.state = TaskState.State.WAITING;
-        for (TaskState d : t.dependencies) {
-            if (d.state == TaskState.State.ERRED) {
-                err(t, d.error);
-                return;
+    private void ensure(TaskState root, Set<TaskState> visited) {
+        ArrayDeque<TaskState> work = new ArrayDeque<>();
+        work.push(root);
+        while (!work.isEmpty()) {
+            TaskState t = work.pop();
+            if (!visited.add(t) || (t.state != TaskState.State.WAITING && t.state != TaskState.State.LOST)) {
+                continue;
             }
-            if (d.state == TaskState.State.WAITING || d.state == TaskState.State.LOST) {
-                ensure(d, visited);
+            t.state = TaskState.State.WAITING;
+            for (TaskState d : t.dependencies) {
+                if (d.state == TaskState.State.ERRED) {
+                    err(t, d.error);
+                    break;
+                }
+                if (d.state == TaskState.State.WAITING || d.state == TaskState.State.LOST) {
+                    work.push(d);
+                }
             }
-        }
-        if (t.state == TaskState.State.WAITING && t.dependenciesInMemory()) {
-            place(t);
+            if (t.state == TaskState.State.WAITING && t.dependenciesInMemory()) {
+                place(t);
+            }
         }
     }
 
@@ -412,17 +416,21 @@ final class Scheduler implements AutoCloseable {
         }
     }
 
-    private void err(TaskState t, Throwable error) {
-        if (t.state == TaskState.State.ERRED || t.state == TaskState.State.MEMORY) {
-            return;
-        }
-        unassign(t);
-        t.state = TaskState.State.ERRED;
-        t.error = error;
-        CompletableFuture<Object> f = t.future;
-        notifier.execute(() -> f.completeExceptionally(error));
-        for (TaskState d : t.dependents) {
-            err(d, error);
+    /** Errs {@code root} and every dependent not yet computed, iteratively so long chains cannot overflow. */
+    private void err(TaskState root, Throwable error) {
+        ArrayDeque<TaskState> work = new ArrayDeque<>();
+        work.add(root);
+        while (!work.isEmpty()) {
+            TaskState t = work.poll();
+            if (t.state == TaskState.State.ERRED || t.state == TaskState.State.MEMORY) {
+                continue;
+            }
+            unassign(t);
+            t.state = TaskState.State.ERRED;
+            t.error = error;
+            CompletableFuture<Object> f = t.future;
+            notifier.execute(() -> f.completeExceptionally(error));
+            work.addAll(t.dependents);
         }
     }
 

@@ -298,6 +298,36 @@ class LocalClusterTest {
         assertThat(stats.workers().get(1).memoryBytes()).isGreaterThanOrEqualTo(5_000L);
     }
 
+    @Test
+    void aFailureAtTheHeadOfALongChainErrsTheWholeChain() {
+        Client client = start(1, 1).client();
+        Graph.Builder g = Graph.builder().task("l14-0", args -> {
+            throw new ArithmeticException("head");
+        });
+        for (int i = 1; i < 20_000; i++) {
+            g.task("l14-" + i, args -> 1, "l14-" + (i - 1));
+        }
+        Map<String, ClusterFuture<?>> fs = client.submit(g.build());
+        assertThatThrownBy(() -> fs.get("l14-19999").get()).cause().isInstanceOf(ArithmeticException.class);
+        assertThat(cluster.stats().tasksErred()).isEqualTo(20_000);
+    }
+
+    @Test
+    void aLongLostChainIsRecomputed() throws Exception {
+        Client client = start(2, 1).client();
+        Graph.Builder g = Graph.builder().task(TaskSpec.builder("l15-0", args -> 0L)
+                .restrictions(Restrictions.loose(Set.of(0))).build());
+        for (int i = 1; i < 5_000; i++) {
+            g.task(TaskSpec.builder("l15-" + i, args -> (Long) args.get(0) + 1).dependsOn("l15-" + (i - 1))
+                    .restrictions(Restrictions.loose(Set.of(0))).build());
+        }
+        ClusterFuture<?> last = client.submit(g.build()).get("l15-4999");
+        assertThat(last.get()).isEqualTo(4999L);
+        cluster.killWorker(0);
+        ClusterFuture<Long> next = client.submit("l15-next", args -> (Long) args.get(0) + 1, last);
+        assertThat(next.get()).isEqualTo(5000L);
+    }
+
     record Block(long bytes) implements Sized, java.io.Serializable {
         @Override
         public long sizeInBytes() {
