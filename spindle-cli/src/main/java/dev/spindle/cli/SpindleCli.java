@@ -24,7 +24,7 @@ import picocli.CommandLine.Spec;
         mixinStandardHelpOptions = true,
         versionProvider = SpindleCli.Version.class,
         description = "Spindle, a work-stealing task runtime for the JVM: benchmarks and a demo.",
-        subcommands = {BenchCommand.class, DemoCommand.class, CommandLine.HelpCommand.class},
+        subcommands = {BenchCommand.class, DemoCommand.class, ClusterCommand.class, CommandLine.HelpCommand.class},
         footer = {"", "Run 'spindle COMMAND --help' for a command's options."})
 public final class SpindleCli implements Callable<Integer> {
 

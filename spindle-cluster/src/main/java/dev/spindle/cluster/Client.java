@@ -1,0 +1,135 @@
+/*
+ * Copyright 2026 The Spindle Authors. Licensed under the Apache License, Version 2.0.
+ */
+package dev.spindle.cluster;
+
+import java.io.NotSerializableException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+
+/**
+ * Submits tasks to a cluster and collects their results. Thread-safe.
+ *
+ * <pre>{@code
+ * Client client = cluster.client();
+ * List<ClusterFuture<Integer>> parts = client.scatter("part", List.of(1, 2, 3));
+ * List<ClusterFuture<Integer>> squares = client.map("square", args -> (Integer) args.get(0) * (Integer) args.get(0), parts);
+ * List<Integer> values = client.gather(squares);   // [1, 4, 9]
+ * }</pre>
+ *
+ * <p>Keys are unique per cluster; a second submission of a key throws
+ * {@link IllegalArgumentException}. After the cluster closes every method throws
+ * {@link java.util.concurrent.RejectedExecutionException}.
+ */
+public final class Client {
+
+    private final Scheduler scheduler;
+    private final int workers;
+
+    Client(Scheduler scheduler, int workers) {
+        this.scheduler = scheduler;
+        this.workers = workers;
+    }
+
+    /** Submits a task whose arguments are the values of {@code dependencies}, in order. */
+    public <T> ClusterFuture<T> submit(String key, TaskFunction<T> function, ClusterFuture<?>... dependencies) {
+        return submit(TaskSpec.builder(key, function).dependsOn(dependencies).build());
+    }
+
+    /** Submits one task. */
+    public <T> ClusterFuture<T> submit(TaskSpec<T> spec) {
+        Objects.requireNonNull(spec, "spec");
+        return future(spec.key(), scheduler.submit(List.of(spec)).get(0));
+    }
+
+    /** Submits a whole graph; returns the futures by key, in dependency order. */
+    public Map<String, ClusterFuture<?>> submit(Graph graph) {
+        Objects.requireNonNull(graph, "graph");
+        List<TaskSpec<?>> specs = graph.tasks();
+        List<CompletableFuture<Object>> fs = scheduler.submit(specs);
+        Map<String, ClusterFuture<?>> out = new LinkedHashMap<>();
+        for (int i = 0; i < specs.size(); i++) {
+            out.put(specs.get(i).key(), future(specs.get(i).key(), fs.get(i)));
+        }
+        return out;
+    }
+
+    /** Applies {@code function} to each input: task {@code prefix-i} depends on {@code inputs[i]}. */
+    public <T> List<ClusterFuture<T>> map(String prefix, TaskFunction<T> function,
+                                          List<? extends ClusterFuture<?>> inputs) {
+        Objects.requireNonNull(prefix, "prefix");
+        Objects.requireNonNull(function, "function");
+        Objects.requireNonNull(inputs, "inputs");
+        List<TaskSpec<?>> specs = new ArrayList<>(inputs.size());
+        for (int i = 0; i < inputs.size(); i++) {
+            specs.add(TaskSpec.builder(prefix + "-" + i, function).dependsOn(inputs.get(i)).build());
+        }
+        List<CompletableFuture<Object>> fs = scheduler.submit(specs);
+        List<ClusterFuture<T>> out = new ArrayList<>(fs.size());
+        for (int i = 0; i < fs.size(); i++) {
+            out.add(future(specs.get(i).key(), fs.get(i)));
+        }
+        return out;
+    }
+
+    /**
+     * Places {@code value} on worker {@code worker} under {@code key}. If that worker is lost the
+     * value is placed again elsewhere from the client's copy.
+     *
+     * @throws IllegalArgumentException if the value is neither serialisable nor {@link Sized}, or
+     *         there is no such worker
+     */
+    public <T> ClusterFuture<T> scatter(String key, T value, int worker) {
+        Objects.requireNonNull(key, "key");
+        if (worker < 0 || worker >= workers) {
+            throw new IllegalArgumentException("no worker " + worker + " (workers 0.." + (workers - 1) + ")");
+        }
+        try {
+            Sizes.measure(value);
+        } catch (NotSerializableException e) {
+            throw new IllegalArgumentException("cannot scatter '" + key + "': " + e.getMessage(), e);
+        }
+        TaskSpec<T> spec = TaskSpec.builder(key, (TaskFunction<T>) args -> value)
+                .restrictions(Restrictions.loose(Set.of(worker)))
+                .durationHint(Duration.ZERO)
+                .build();
+        return submit(spec);
+    }
+
+    /** Places {@code values} round-robin on the workers under keys {@code prefix-i}. */
+    public <T> List<ClusterFuture<T>> scatter(String prefix, List<T> values) {
+        Objects.requireNonNull(prefix, "prefix");
+        Objects.requireNonNull(values, "values");
+        List<ClusterFuture<T>> out = new ArrayList<>(values.size());
+        for (int i = 0; i < values.size(); i++) {
+            out.add(scatter(prefix + "-" + i, values.get(i), i % workers));
+        }
+        return out;
+    }
+
+    /**
+     * Waits for all the futures and returns their values in order.
+     *
+     * @throws ExecutionException with the first failing task's exception as the cause
+     */
+    public <T> List<T> gather(List<ClusterFuture<T>> futures) throws InterruptedException, ExecutionException {
+        Objects.requireNonNull(futures, "futures");
+        List<T> out = new ArrayList<>(futures.size());
+        for (ClusterFuture<T> f : futures) {
+            out.add(Objects.requireNonNull(f, "future").get());
+        }
+        return out;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <T> ClusterFuture<T> future(String key, CompletableFuture<Object> f) {
+        return new ClusterFuture<>(key, (CompletableFuture<T>) (CompletableFuture<?>) f);
+    }
+}

@@ -1,0 +1,38 @@
+/*
+ * Copyright 2026 The Spindle Authors. Licensed under the Apache License, Version 2.0.
+ */
+package dev.spindle.cluster;
+
+import java.util.List;
+
+/**
+ * A snapshot of a cluster's counters, for progress displays and tests.
+ *
+ * @param workers one entry per worker, by id
+ * @param stealsRequested steal requests sent to victims
+ * @param stealsConfirmed steals the victims released
+ * @param stealsRejected steals refused because the task had started or finished
+ * @param stealsStale steal replies ignored as out of date
+ * @param bytesTransferred bytes moved between workers by dependency fetches
+ * @param tasksInMemory tasks whose result is held by a worker
+ * @param tasksErred tasks that failed for good
+ */
+public record ClusterStats(List<WorkerStats> workers, long stealsRequested, long stealsConfirmed,
+                           long stealsRejected, long stealsStale, long bytesTransferred,
+                           int tasksInMemory, int tasksErred) {
+
+    /**
+     * One worker's counters.
+     *
+     * @param id the worker id
+     * @param alive whether it is running
+     * @param threads its thread count
+     * @param executed tasks it has run to completion (successfully or not)
+     * @param processing tasks the scheduler has assigned to it and not yet seen finish
+     * @param memoryBytes the measured size of the values in its data store
+     * @param keysHeld the number of values in its data store
+     */
+    public record WorkerStats(int id, boolean alive, int threads, long executed, int processing,
+                              long memoryBytes, int keysHeld) {
+    }
+}

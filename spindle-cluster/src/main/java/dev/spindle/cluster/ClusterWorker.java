@@ -1,0 +1,252 @@
+/*
+ * Copyright 2026 The Spindle Authors. Licensed under the Apache License, Version 2.0.
+ */
+package dev.spindle.cluster;
+
+import dev.spindle.pool.WorkStealingPool;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.PriorityBlockingQueue;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * One worker: a data store, a {@link WorkStealingPool} that executes, and the protocol with the
+ * scheduler.
+ *
+ * <h2>Implementation overview</h2>
+ *
+ * <p>Each assigned task becomes a {@link Job} whose state moves
+ * {@code FETCHING -> READY -> EXECUTING -> DONE}, or to {@code RELEASED} when a steal takes it.
+ * Dependencies the store lacks are fetched from their holders; when the last arrives the job is
+ * READY, goes into a priority queue, and one ticket is handed to the pool. A ticket runs the
+ * highest-priority READY job, so priorities hold even though the pool itself is not ordered.
+ *
+ * <p>Why a stolen task never runs twice: a ticket starts a job only by a compare-and-set from
+ * READY to EXECUTING, and a steal request releases it only by a compare-and-set from FETCHING or
+ * READY to RELEASED. Exactly one of them wins. The reply tells the scheduler which did, so the
+ * scheduler re-assigns the task only after the victim has given it up.
+ *
+ * <p>Tickets never run short: every job that became READY handed in one ticket, and each ticket
+ * takes at most one job, so the queue never holds more jobs than there are tickets to come.
+ */
+final class ClusterWorker {
+
+    static final int FETCHING = 0;
+    static final int READY = 1;
+    static final int EXECUTING = 2;
+    static final int DONE = 3;
+    static final int RELEASED = 4;
+
+    private static final Comparator<Job> ORDER =
+            Comparator.comparingInt((Job j) -> -j.compute.priority()).thenComparingLong(j -> j.seq);
+
+    private final int id;
+    private final int threads;
+    private final Transport transport;
+    private final WorkStealingPool pool;
+    private final DataStore store = new DataStore();
+    private final Map<String, Job> jobs = new ConcurrentHashMap<>();
+    private final PriorityBlockingQueue<Job> ready = new PriorityBlockingQueue<>(16, ORDER);
+    private final AtomicLong seq = new AtomicLong();
+    private final AtomicLong executed = new AtomicLong();
+    private volatile boolean alive = true;
+
+    ClusterWorker(int id, int threads, Transport transport) {
+        this.id = id;
+        this.threads = threads;
+        this.transport = transport;
+        this.pool = WorkStealingPool.builder().workers(threads).name("cluster-worker-" + id).daemon(true).build();
+    }
+
+    int id() {
+        return id;
+    }
+
+    int threads() {
+        return threads;
+    }
+
+    DataStore store() {
+        return store;
+    }
+
+    boolean isAlive() {
+        return alive;
+    }
+
+    long executed() {
+        return executed.get();
+    }
+
+    /** Handles a message from the scheduler; called on the transport's delivery thread. */
+    void receive(Message.ToWorker message) {
+        if (!alive) {
+            return;
+        }
+        if (message instanceof Message.Compute c) {
+            compute(c);
+        } else if (message instanceof Message.StealRequest r) {
+            steal(r);
+        }
+    }
+
+    private void compute(Message.Compute c) {
+        Job job = new Job(c, seq.incrementAndGet());
+        Job old = jobs.put(c.key(), job);
+        if (old != null) {
+            old.state.set(RELEASED);      // a newer attempt supersedes it
+            ready.remove(old);
+        }
+        List<String> missing = new ArrayList<>();
+        for (String dep : c.dependencies()) {
+            if (!store.contains(dep)) {
+                missing.add(dep);
+            }
+        }
+        job.pending.set(missing.size());
+        if (missing.isEmpty()) {
+            makeReady(job);
+            return;
+        }
+        for (String dep : missing) {
+            fetch(job, dep, c.holders().getOrDefault(dep, List.of()), 0);
+        }
+    }
+
+    private void fetch(Job job, String dep, List<Integer> holders, int index) {
+        if (index >= holders.size()) {
+            int holder = holders.isEmpty() ? -1 : holders.get(holders.size() - 1);
+            if (job.state.compareAndSet(FETCHING, RELEASED)) {
+                jobs.remove(job.compute.key(), job);
+                transport.toScheduler(new Message.DataMissing(id, job.compute.key(), job.compute.attempt(), dep, holder));
+            }
+            return;
+        }
+        int holder = holders.get(index);
+        transport.fetch(dep, holder, id).whenComplete((value, error) -> {
+            if (!alive) {
+                return;
+            }
+            if (error != null) {
+                fetch(job, dep, holders, index + 1);
+                return;
+            }
+            if (!store.contains(dep)) {
+                long size;
+                try {
+                    size = Sizes.measure(value);
+                } catch (java.io.NotSerializableException e) {
+                    size = 0;                 // it was measured when produced; cannot happen
+                }
+                store.put(dep, value, size);
+                transport.toScheduler(new Message.DataAdded(id, dep));
+            }
+            if (job.pending.decrementAndGet() == 0) {
+                makeReady(job);
+            }
+        });
+    }
+
+    private void makeReady(Job job) {
+        if (!job.state.compareAndSet(FETCHING, READY)) {
+            return;                           // released meanwhile
+        }
+        ready.add(job);
+        try {
+            pool.execute(this::runOne);
+        } catch (RejectedExecutionException e) {
+            // the worker is shutting down; the scheduler recovers its tasks as lost
+        }
+    }
+
+    private void runOne() {
+        Job job = ready.poll();
+        if (job == null || !alive || !job.state.compareAndSet(READY, EXECUTING)) {
+            return;
+        }
+        Message.Compute c = job.compute;
+        long start = System.nanoTime();
+        Object value;
+        try {
+            List<Object> args = new ArrayList<>(c.dependencies().size());
+            for (String dep : c.dependencies()) {
+                args.add(store.get(dep));
+            }
+            value = c.function().apply(Collections.unmodifiableList(args));
+        } catch (Throwable t) {
+            finish(job);
+            transport.toScheduler(new Message.TaskErred(id, c.key(), c.attempt(), t, System.nanoTime() - start));
+            return;
+        }
+        long nanos = System.nanoTime() - start;
+        long size;
+        try {
+            size = Sizes.measure(value);
+        } catch (java.io.NotSerializableException | RuntimeException e) {
+            finish(job);
+            transport.toScheduler(new Message.TaskErred(id, c.key(), c.attempt(),
+                    new IllegalArgumentException("result of task '" + c.key() + "': " + e.getMessage(), e), nanos));
+            return;
+        }
+        store.put(c.key(), value, size);
+        finish(job);
+        transport.toScheduler(new Message.TaskFinished(id, c.key(), c.attempt(), value, size, nanos));
+    }
+
+    private void finish(Job job) {
+        job.state.set(DONE);
+        jobs.remove(job.compute.key(), job);
+        executed.incrementAndGet();
+    }
+
+    private void steal(Message.StealRequest r) {
+        Job job = jobs.get(r.key());
+        boolean released = false;
+        if (job != null && job.compute.attempt() == r.attempt()) {
+            while (true) {
+                int s = job.state.get();
+                if (s != FETCHING && s != READY) {
+                    break;
+                }
+                if (job.state.compareAndSet(s, RELEASED)) {
+                    released = true;
+                    ready.remove(job);
+                    jobs.remove(r.key(), job);
+                    break;
+                }
+            }
+        }
+        transport.toScheduler(new Message.StealResponse(id, r.stealId(), r.key(), r.attempt(), released));
+    }
+
+    /** Simulates a crash: stops answering, abandons running tasks and drops the data store. */
+    void kill() {
+        alive = false;
+        pool.shutdownNow();
+    }
+
+    /** Orderly stop at cluster close. */
+    void shutdown() {
+        alive = false;
+        pool.shutdownNow();
+    }
+
+    /** One assignment of a task to this worker. */
+    private static final class Job {
+        final Message.Compute compute;
+        final long seq;
+        final AtomicInteger state = new AtomicInteger(FETCHING);
+        final AtomicInteger pending = new AtomicInteger();
+
+        Job(Message.Compute compute, long seq) {
+            this.compute = compute;
+            this.seq = seq;
+        }
+    }
+}

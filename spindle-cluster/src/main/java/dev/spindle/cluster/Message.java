@@ -1,0 +1,66 @@
+/*
+ * Copyright 2026 The Spindle Authors. Licensed under the Apache License, Version 2.0.
+ */
+package dev.spindle.cluster;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The messages between the scheduler and the workers. They carry keys, attempt numbers and
+ * steal ids rather than object references to scheduler state, so that a transport between JVMs
+ * can serialise them. An attempt number names one assignment of a task to a worker; replies
+ * about an older attempt are stale and ignored.
+ */
+sealed interface Message {
+
+    /** Messages the scheduler sends to a worker. */
+    sealed interface ToWorker extends Message {
+    }
+
+    /** Messages a worker (or the transport, for a lost worker) sends to the scheduler. */
+    sealed interface ToScheduler extends Message {
+        /** The worker the message is about. */
+        int worker();
+    }
+
+    /** Run a task: fetch the dependencies it lacks from the listed holders, then execute. */
+    record Compute(String key, long attempt, TaskFunction<?> function, List<String> dependencies,
+                   Map<String, List<Integer>> holders, int priority) implements ToWorker {
+    }
+
+    /** Release a task if it has not started; answer with {@link StealResponse}. */
+    record StealRequest(long stealId, String key, long attempt) implements ToWorker {
+    }
+
+    /**
+     * The task finished. In-process the value travels with the message so that the client's
+     * future completes without another round trip; a remote transport would leave it on the
+     * worker and gather it on demand.
+     */
+    record TaskFinished(int worker, String key, long attempt, Object value, long bytes, long nanos)
+            implements ToScheduler {
+    }
+
+    /** The task threw. */
+    record TaskErred(int worker, String key, long attempt, Throwable error, long nanos) implements ToScheduler {
+    }
+
+    /** The answer to a steal request: {@code released} only if the task had not started. */
+    record StealResponse(int worker, long stealId, String key, long attempt, boolean released)
+            implements ToScheduler {
+    }
+
+    /** A dependency could not be fetched from {@code holder}; the task did not run. */
+    record DataMissing(int worker, String key, long attempt, String dependency, int holder)
+            implements ToScheduler {
+    }
+
+    /** The worker now holds a copy of {@code key} (fetched as a dependency). */
+    record DataAdded(int worker, String key) implements ToScheduler {
+    }
+
+    /** The worker is gone, with everything it held and was running. */
+    record WorkerLost(int worker) implements ToScheduler {
+    }
+}

@@ -1,0 +1,633 @@
+/*
+ * Copyright 2026 The Spindle Authors. Licensed under the Apache License, Version 2.0.
+ */
+package dev.spindle.cluster;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
+
+/**
+ * The central scheduler: task and worker state, placement, transitions, retries, recovery and
+ * the stealing rounds.
+ *
+ * <h2>Implementation overview</h2>
+ *
+ * <p>All state lives on one thread, the scheduler thread, which runs events from a queue: client
+ * calls, worker messages and the periodic balance round. Nothing here is shared, so no locks are
+ * needed and every transition sees a consistent picture.
+ *
+ * <p>A task goes WAITING until its dependencies are in memory, then it is placed on the live,
+ * allowed worker with the earliest expected start: per-thread occupancy plus the time to bring it
+ * the dependencies it lacks. The worker runs it and answers finished or erred. Each assignment
+ * gets a fresh attempt number, and any reply naming another attempt, or coming from a worker no
+ * longer responsible, is ignored; so a result is accepted once per assignment and a late reply
+ * can never move a task backwards.
+ *
+ * <p>Failures: an erring task is placed again until it has failed {@code retries + 1} times, then
+ * it errs with its own exception and so do its dependents. A lost worker's assigned tasks go
+ * back to WAITING, results whose last copy it held become LOST, and every waiting task recomputes
+ * the lost inputs it needs by walking the graph back to results still held.
+ *
+ * <p>Stealing: each round builds a {@link BalanceSnapshot} (tasks of a kind never measured and
+ * without a hint count in occupancy but are not offered for stealing), asks the pure {@link Balancer} for
+ * moves, and sends a steal request with a unique id per move. The task stays assigned to the
+ * victim until the victim confirms it released the task before starting it; only then is it
+ * assigned to the thief. A reply whose id is no longer pending is stale and ignored.
+ */
+final class Scheduler implements AutoCloseable {
+
+    private record PendingSteal(TaskState task, int victim, int thief, int level, long attempt) {
+    }
+
+    private static final int STEAL_LOG_CAPACITY = 10_000;
+
+    private final ClusterConfig config;
+    private final BalanceParams params;
+    private final Transport transport;
+    private final List<WorkerState> workers = new ArrayList<>();
+    private final Map<String, TaskState> tasks = new HashMap<>();
+    private final Map<Long, PendingSteal> inFlight = new LinkedHashMap<>();
+    private final DurationEstimates durations;
+    private final LinkedBlockingQueue<Runnable> events = new LinkedBlockingQueue<>();
+    private final ExecutorService notifier;
+    private final ArrayDeque<StealEvent> stealLog = new ArrayDeque<>();
+    private final Thread thread;
+    private volatile boolean closed;
+    /** When the next periodic round is due; brought forward when a task kind is first measured. */
+    private long nextBalance;
+    private long attemptSeq;
+    private long orderSeq;
+    private long stealSeq;
+    private long stealsRequested;
+    private long stealsConfirmed;
+    private long stealsRejected;
+    private long stealsStale;
+
+    Scheduler(ClusterConfig config, Transport transport) {
+        this.config = config;
+        this.params = config.balanceParams();
+        this.transport = transport;
+        this.durations = new DurationEstimates(config.defaultDurationNanos() / 1e9);
+        for (int i = 0; i < config.workers(); i++) {
+            workers.add(new WorkerState(i, config.threadsPerWorker()));
+        }
+        this.notifier = Executors.newSingleThreadExecutor(r -> daemon(r, "cluster-notifier"));
+        this.thread = daemon(this::loop, "cluster-scheduler");
+        thread.start();
+    }
+
+    private static Thread daemon(Runnable r, String name) {
+        Thread t = new Thread(r, name);
+        t.setDaemon(true);
+        return t;
+    }
+
+    // ---- the event loop ------------------------------------------------------------------
+
+    private void loop() {
+        boolean periodic = config.stealing() && config.balanceIntervalNanos() > 0;
+        nextBalance = System.nanoTime() + config.balanceIntervalNanos();
+        while (!closed) {
+            try {
+                Runnable event = periodic
+                        ? events.poll(Math.max(0, nextBalance - System.nanoTime()), TimeUnit.NANOSECONDS)
+                        : events.take();
+                if (event != null) {
+                    event.run();
+                }
+                if (periodic && System.nanoTime() - nextBalance >= 0) {
+                    balanceRound();
+                    nextBalance = System.nanoTime() + config.balanceIntervalNanos();
+                }
+            } catch (InterruptedException e) {
+                if (closed) {
+                    return;
+                }
+            } catch (RuntimeException | Error e) {
+                // a bug in a transition must not stop the scheduler; make it visible
+                e.printStackTrace();
+            }
+        }
+    }
+
+    /** Runs {@code action} on the scheduler thread and waits for its result or exception. */
+    <T> T call(Supplier<T> action) {
+        CompletableFuture<T> result = new CompletableFuture<>();
+        post(() -> {
+            try {
+                result.complete(action.get());
+            } catch (Throwable t) {
+                result.completeExceptionally(t);
+            }
+        });
+        try {
+            while (true) {
+                try {
+                    return result.get(50, TimeUnit.MILLISECONDS);
+                } catch (TimeoutException e) {
+                    if (closed && !result.isDone()) {
+                        // queued behind close: its event was dropped
+                        throw new RejectedExecutionException("the cluster is closed");
+                    }
+                }
+            }
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof RuntimeException re) {
+                throw re;
+            }
+            throw new IllegalStateException(e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while waiting for the scheduler", e);
+        }
+    }
+
+    private void post(Runnable event) {
+        if (closed) {
+            throw new RejectedExecutionException("the cluster is closed");
+        }
+        events.add(event);
+    }
+
+    /** Entry point for the transport: worker messages are queued for the scheduler thread. */
+    void receive(Message.ToScheduler m) {
+        if (closed) {
+            return;
+        }
+        events.add(() -> handle(m));
+    }
+
+    private void handle(Message.ToScheduler m) {
+        if (m instanceof Message.TaskFinished f) {
+            onFinished(f);
+        } else if (m instanceof Message.TaskErred e) {
+            onErred(e);
+        } else if (m instanceof Message.StealResponse r) {
+            onStealResponse(r);
+        } else if (m instanceof Message.DataMissing d) {
+            onDataMissing(d);
+        } else if (m instanceof Message.DataAdded a) {
+            onDataAdded(a);
+        } else if (m instanceof Message.WorkerLost l) {
+            onWorkerLost(l.worker());
+        }
+    }
+
+    // ---- client calls (run on the scheduler thread via call) -----------------------------
+
+    /**
+     * Adds tasks given in dependency order (each spec's dependencies are earlier in the list or
+     * already known). Validates everything before changing anything.
+     */
+    List<CompletableFuture<Object>> submit(List<TaskSpec<?>> specs) {
+        return call(() -> {
+            Set<String> batch = new HashSet<>();
+            for (TaskSpec<?> s : specs) {
+                if (tasks.containsKey(s.key()) || !batch.add(s.key())) {
+                    throw new IllegalArgumentException("a task with key '" + s.key() + "' was already submitted");
+                }
+                for (String dep : s.dependencies()) {
+                    if (!tasks.containsKey(dep) && !batch.contains(dep)) {
+                        throw new IllegalArgumentException("task '" + s.key() + "' depends on unknown key '"
+                                + dep + "' (submit or scatter it first)");
+                    }
+                }
+                for (int w : s.restrictions().workers()) {
+                    if (w >= workers.size()) {
+                        throw new IllegalArgumentException("task '" + s.key() + "' is restricted to worker " + w
+                                + ", but the cluster has workers 0.." + (workers.size() - 1));
+                    }
+                }
+            }
+            List<CompletableFuture<Object>> futures = new ArrayList<>();
+            for (TaskSpec<?> s : specs) {
+                TaskState t = new TaskState(s, new CompletableFuture<>());
+                for (String dep : s.dependencies()) {
+                    TaskState d = tasks.get(dep);
+                    t.dependencies.add(d);
+                    d.dependents.add(t);
+                }
+                tasks.put(s.key(), t);
+                futures.add(t.future);
+            }
+            Set<TaskState> visited = new HashSet<>();
+            for (TaskSpec<?> s : specs) {
+                ensure(tasks.get(s.key()), visited);
+            }
+            return futures;
+        });
+    }
+
+    /** Runs one balance round now and returns its moves. */
+    List<Move> balanceNow() {
+        return call(this::balanceRound);
+    }
+
+    ClusterStats stats(List<ClusterWorker> actual) {
+        return call(() -> {
+            List<ClusterStats.WorkerStats> ws = new ArrayList<>();
+            for (WorkerState w : workers) {
+                ClusterWorker a = actual.get(w.id);
+                ws.add(new ClusterStats.WorkerStats(w.id, w.alive, w.threads, a.executed(), w.processing.size(),
+                        a.store().memoryBytes(), a.store().keys()));
+            }
+            int inMemory = 0;
+            int erred = 0;
+            for (TaskState t : tasks.values()) {
+                if (t.state == TaskState.State.MEMORY) {
+                    inMemory++;
+                } else if (t.state == TaskState.State.ERRED) {
+                    erred++;
+                }
+            }
+            return new ClusterStats(List.copyOf(ws), stealsRequested, stealsConfirmed, stealsRejected, stealsStale,
+                    transport.bytesTransferred(), inMemory, erred);
+        });
+    }
+
+    List<StealEvent> stealEvents() {
+        return call(() -> List.copyOf(stealLog));
+    }
+
+    // ---- transitions ---------------------------------------------------------------------
+
+    /**
+     * Makes sure {@code root} will be computed: a waiting or lost task has its missing inputs
+     * ensured in turn and is placed once they are all in memory. The order of the walk does not
+     * matter, because placing never makes anything in memory at once; it is iterative so that
+     * recomputing a long chain cannot overflow the stack.
+     */
+    private void ensure(TaskState root, Set<TaskState> visited) {
+        ArrayDeque<TaskState> work = new ArrayDeque<>();
+        work.push(root);
+        while (!work.isEmpty()) {
+            TaskState t = work.pop();
+            if (!visited.add(t) || (t.state != TaskState.State.WAITING && t.state != TaskState.State.LOST)) {
+                continue;
+            }
+            t.state = TaskState.State.WAITING;
+            for (TaskState d : t.dependencies) {
+                if (d.state == TaskState.State.ERRED) {
+                    err(t, d.error);
+                    break;
+                }
+                if (d.state == TaskState.State.WAITING || d.state == TaskState.State.LOST) {
+                    work.push(d);
+                }
+            }
+            if (t.state == TaskState.State.WAITING && t.dependenciesInMemory()) {
+                place(t);
+            }
+        }
+    }
+
+    private void place(TaskState t) {
+        WorkerState w = choose(t);
+        if (w == null) {
+            err(t, new IllegalStateException("no allowed worker is alive for task '" + t.key()
+                    + "' (restrictions " + t.spec.restrictions() + ")"));
+            return;
+        }
+        assign(t, w);
+    }
+
+    /** The allowed live worker with the earliest expected start; null if none. */
+    private WorkerState choose(TaskState t) {
+        Restrictions r = t.spec.restrictions();
+        boolean anyPreferred = false;
+        for (int id : r.workers()) {
+            if (workers.get(id).alive) {
+                anyPreferred = true;
+                break;
+            }
+        }
+        WorkerState best = null;
+        double bestStart = Double.POSITIVE_INFINITY;
+        for (WorkerState w : workers) {
+            if (!w.alive || !r.allows(w.id) || (anyPreferred && !r.workers().contains(w.id))) {
+                continue;
+            }
+            double start = occupancy(w) / w.threads + transferCost(t, w.id);
+            if (best == null || start < bestStart
+                    || (start == bestStart && w.processing.size() < best.processing.size())) {
+                best = w;
+                bestStart = start;
+            }
+        }
+        return best;
+    }
+
+    private void assign(TaskState t, WorkerState w) {
+        t.state = TaskState.State.PROCESSING;
+        t.processingOn = w;
+        t.attempt = ++attemptSeq;
+        t.assignedOrder = ++orderSeq;
+        w.processing.add(t);
+        Map<String, List<Integer>> holders = new HashMap<>();
+        List<String> deps = new ArrayList<>(t.dependencies.size());
+        for (TaskState d : t.dependencies) {
+            deps.add(d.key());
+            List<Integer> hs = new ArrayList<>(d.holders);
+            Collections.sort(hs);
+            holders.put(d.key(), hs);
+        }
+        transport.toWorker(w.id, new Message.Compute(t.key(), t.attempt, t.spec.function(), deps, holders,
+                t.spec.priority()));
+    }
+
+    private void unassign(TaskState t) {
+        if (t.processingOn != null) {
+            t.processingOn.processing.remove(t);
+            t.processingOn = null;
+        }
+        if (t.stealId != 0) {
+            inFlight.remove(t.stealId);
+            t.stealId = 0;
+        }
+    }
+
+    /** The reply is about the current assignment of a live task. */
+    private TaskState current(String key, long attempt, int worker) {
+        TaskState t = tasks.get(key);
+        if (t == null || t.state != TaskState.State.PROCESSING || t.attempt != attempt
+                || t.processingOn == null || t.processingOn.id != worker) {
+            return null;
+        }
+        return t;
+    }
+
+    private void onFinished(Message.TaskFinished m) {
+        TaskState t = current(m.key(), m.attempt(), m.worker());
+        if (t == null) {
+            return;
+        }
+        unassign(t);
+        t.state = TaskState.State.MEMORY;
+        t.bytes = m.bytes();
+        t.holders.add(m.worker());
+        workers.get(m.worker()).holds.add(t.key());
+        if (!durations.measured(t.spec.prefix())) {
+            // its siblings just became steal candidates: balance now rather than an interval later
+            nextBalance = System.nanoTime();
+        }
+        durations.record(t.spec.prefix(), m.nanos() / 1e9);
+        CompletableFuture<Object> f = t.future;
+        Object value = m.value();
+        notifier.execute(() -> f.complete(value));
+        dependentsMayRun(t);
+    }
+
+    private void dependentsMayRun(TaskState t) {
+        for (TaskState d : t.dependents) {
+            if (d.state == TaskState.State.WAITING && d.dependenciesInMemory()) {
+                place(d);
+            }
+        }
+    }
+
+    private void onErred(Message.TaskErred m) {
+        TaskState t = current(m.key(), m.attempt(), m.worker());
+        if (t == null) {
+            return;
+        }
+        unassign(t);
+        t.failures++;
+        if (t.failures <= config.retries()) {
+            t.state = TaskState.State.WAITING;
+            place(t);
+        } else {
+            err(t, m.error());
+        }
+    }
+
+    /** Errs {@code root} and every dependent not yet computed, iteratively so long chains cannot overflow. */
+    private void err(TaskState root, Throwable error) {
+        ArrayDeque<TaskState> work = new ArrayDeque<>();
+        work.add(root);
+        while (!work.isEmpty()) {
+            TaskState t = work.poll();
+            if (t.state == TaskState.State.ERRED || t.state == TaskState.State.MEMORY) {
+                continue;
+            }
+            unassign(t);
+            t.state = TaskState.State.ERRED;
+            t.error = error;
+            CompletableFuture<Object> f = t.future;
+            notifier.execute(() -> f.completeExceptionally(error));
+            work.addAll(t.dependents);
+        }
+    }
+
+    private void onDataMissing(Message.DataMissing m) {
+        TaskState t = current(m.key(), m.attempt(), m.worker());
+        if (t == null) {
+            return;
+        }
+        unassign(t);
+        TaskState dep = tasks.get(m.dependency());
+        if (m.holder() >= 0 && dep != null) {
+            dep.holders.remove(m.holder());
+            workers.get(m.holder()).holds.remove(dep.key());
+        }
+        if (dep != null && dep.state == TaskState.State.MEMORY && dep.holders.isEmpty()) {
+            dep.state = TaskState.State.LOST;
+        }
+        t.state = TaskState.State.WAITING;
+        ensure(t, new HashSet<>());
+    }
+
+    private void onDataAdded(Message.DataAdded m) {
+        TaskState t = tasks.get(m.key());
+        WorkerState w = workers.get(m.worker());
+        if (t == null || !w.alive) {
+            return;
+        }
+        t.holders.add(w.id);
+        w.holds.add(t.key());
+        if (t.state == TaskState.State.LOST) {
+            t.state = TaskState.State.MEMORY;
+            dependentsMayRun(t);
+        }
+    }
+
+    private void onWorkerLost(int id) {
+        WorkerState w = workers.get(id);
+        if (!w.alive) {
+            return;
+        }
+        w.alive = false;
+        for (TaskState t : new ArrayList<>(w.processing)) {
+            unassign(t);
+            t.state = TaskState.State.WAITING;
+        }
+        for (String key : w.holds) {
+            TaskState t = tasks.get(key);
+            t.holders.remove(id);
+            if (t.state == TaskState.State.MEMORY && t.holders.isEmpty()) {
+                t.state = TaskState.State.LOST;
+            }
+        }
+        w.holds.clear();
+        inFlight.values().removeIf(p -> p.victim == id);
+        Set<TaskState> visited = new HashSet<>();
+        for (TaskState t : new ArrayList<>(tasks.values())) {
+            if (t.state == TaskState.State.WAITING) {
+                ensure(t, visited);
+            }
+        }
+    }
+
+    // ---- stealing ------------------------------------------------------------------------
+
+    private double expected(TaskState t) {
+        return durations.estimate(t.spec.prefix(), t.hintSeconds());
+    }
+
+    private double occupancy(WorkerState w) {
+        double occ = 0;
+        for (TaskState t : w.processing) {
+            occ += expected(t);
+        }
+        return occ;
+    }
+
+    private double transferCost(TaskState t, int worker) {
+        long bytes = 0;
+        boolean missing = false;
+        for (TaskState d : t.dependencies) {
+            if (!d.holders.contains(worker)) {
+                bytes += d.bytes;
+                missing = true;
+            }
+        }
+        return missing ? params.latency() + bytes / params.bandwidth() : 0.0;
+    }
+
+    BalanceSnapshot snapshot() {
+        List<BalanceSnapshot.WorkerView> ws = new ArrayList<>();
+        List<BalanceSnapshot.TaskView> ts = new ArrayList<>();
+        for (WorkerState w : workers) {
+            if (!w.alive) {
+                continue;
+            }
+            double occ = 0;
+            for (TaskState t : w.processing) {
+                double d = expected(t);
+                occ += d + transferCost(t, w.id);
+                if (!durations.measured(t.spec.prefix()) && t.hintSeconds() < 0) {
+                    continue;   // a guessed duration could justify moving a huge input: not a candidate
+                }
+                List<BalanceSnapshot.Dep> deps = new ArrayList<>(t.dependencies.size());
+                for (TaskState dep : t.dependencies) {
+                    deps.add(new BalanceSnapshot.Dep(dep.bytes, dep.holders));
+                }
+                ts.add(new BalanceSnapshot.TaskView(t.key(), w.id, d, deps, t.spec.restrictions(),
+                        t.spec.isLongRunning(), t.spec.priority(), t.assignedOrder));
+            }
+            ws.add(new BalanceSnapshot.WorkerView(w.id, w.threads, occ, w.processing.size()));
+        }
+        List<BalanceSnapshot.InFlight> fs = new ArrayList<>();
+        for (PendingSteal p : inFlight.values()) {
+            fs.add(new BalanceSnapshot.InFlight(p.task.key(), p.victim, p.thief, expected(p.task)));
+        }
+        return new BalanceSnapshot(ws, ts, fs);
+    }
+
+    private List<Move> balanceRound() {
+        List<Move> moves = Balancer.balance(snapshot(), params);
+        for (Move mv : moves) {
+            TaskState t = tasks.get(mv.key());
+            long id = ++stealSeq;
+            t.stealId = id;
+            inFlight.put(id, new PendingSteal(t, mv.victim(), mv.thief(), mv.level(), t.attempt));
+            stealsRequested++;
+            log(id, t.key(), mv.victim(), mv.thief(), mv.level(), StealEvent.Outcome.REQUESTED);
+            transport.toWorker(mv.victim(), new Message.StealRequest(id, t.key(), t.attempt));
+        }
+        return moves;
+    }
+
+    private void onStealResponse(Message.StealResponse m) {
+        PendingSteal p = inFlight.remove(m.stealId());
+        TaskState t = p == null ? null : current(m.key(), m.attempt(), m.worker());
+        if (p == null || t == null || t.stealId != m.stealId()) {
+            stealsStale++;
+            int victim = p == null ? m.worker() : p.victim;
+            int thief = p == null ? -1 : p.thief;
+            log(m.stealId(), m.key(), victim, thief, p == null ? -1 : p.level, StealEvent.Outcome.STALE);
+            return;
+        }
+        t.stealId = 0;
+        if (!m.released()) {
+            stealsRejected++;
+            log(m.stealId(), t.key(), p.victim, p.thief, p.level, StealEvent.Outcome.REJECTED);
+            return;
+        }
+        stealsConfirmed++;
+        log(m.stealId(), t.key(), p.victim, p.thief, p.level, StealEvent.Outcome.CONFIRMED);
+        unassign(t);
+        WorkerState thief = workers.get(p.thief);
+        if (thief.alive && t.spec.restrictions().allows(thief.id)) {
+            assign(t, thief);
+        } else {
+            t.state = TaskState.State.WAITING;
+            place(t);
+        }
+    }
+
+    private void log(long id, String key, int victim, int thief, int level, StealEvent.Outcome outcome) {
+        if (stealLog.size() == STEAL_LOG_CAPACITY) {
+            stealLog.removeFirst();
+        }
+        stealLog.addLast(new StealEvent(id, key, victim, thief, level, outcome, System.nanoTime()));
+    }
+
+    // ---- shutdown ------------------------------------------------------------------------
+
+    /**
+     * Stops the scheduler: every task not finished completes exceptionally with an
+     * {@link IllegalStateException} naming it. Idempotent.
+     */
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        CompletableFuture<Void> drained = new CompletableFuture<>();
+        events.add(() -> {
+            closed = true;
+            for (TaskState t : tasks.values()) {
+                CompletableFuture<Object> f = t.future;
+                String key = t.key();
+                notifier.execute(() -> f.completeExceptionally(
+                        new IllegalStateException("the cluster closed before task '" + key + "' finished")));
+            }
+            drained.complete(null);
+        });
+        drained.join();
+        thread.interrupt();
+        events.clear();      // callers waiting on a dropped call see closed and throw
+        notifier.shutdown();
+        try {
+            notifier.awaitTermination(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

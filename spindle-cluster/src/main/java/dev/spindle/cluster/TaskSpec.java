@@ -1,0 +1,182 @@
+/*
+ * Copyright 2026 The Spindle Authors. Licensed under the Apache License, Version 2.0.
+ */
+package dev.spindle.cluster;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * One keyed task of a graph: its function, the keys of its dependencies, and scheduling hints.
+ * The key's prefix (up to the first {@code '-'}) names the task's kind: durations are learned per
+ * prefix, so {@code "load-1"} and {@code "load-2"} share an estimate.
+ *
+ * <pre>{@code
+ * TaskSpec<Integer> spec = TaskSpec.builder("sum-0", args -> (Integer) args.get(0) + (Integer) args.get(1))
+ *         .dependsOn("load-0", "load-1")
+ *         .priority(10)                          // higher runs first on its worker
+ *         .durationHint(Duration.ofMillis(20))   // used until the prefix has been measured
+ *         .build();
+ * }</pre>
+ *
+ * @param <T> the result type
+ */
+public final class TaskSpec<T> {
+
+    private final String key;
+    private final TaskFunction<T> function;
+    private final List<String> dependencies;
+    private final Restrictions restrictions;
+    private final int priority;
+    private final Duration durationHint;
+    private final boolean longRunning;
+
+    private TaskSpec(Builder<T> b) {
+        this.key = b.key;
+        this.function = b.function;
+        this.dependencies = List.copyOf(b.dependencies);
+        this.restrictions = b.restrictions;
+        this.priority = b.priority;
+        this.durationHint = b.durationHint;
+        this.longRunning = b.longRunning;
+    }
+
+    /**
+     * Starts a spec.
+     *
+     * @throws NullPointerException if an argument is null
+     * @throws IllegalArgumentException if the key is empty
+     */
+    public static <T> Builder<T> builder(String key, TaskFunction<T> function) {
+        return new Builder<>(key, function);
+    }
+
+    /** The unique key. */
+    public String key() {
+        return key;
+    }
+
+    /** The function. */
+    public TaskFunction<T> function() {
+        return function;
+    }
+
+    /** The keys of the dependencies, in the order their values are passed to the function. */
+    public List<String> dependencies() {
+        return dependencies;
+    }
+
+    /** Where the task may run. */
+    public Restrictions restrictions() {
+        return restrictions;
+    }
+
+    /** Higher runs first among the ready tasks of one worker; default 0. */
+    public int priority() {
+        return priority;
+    }
+
+    /** The expected duration given by the user, if any. */
+    public Optional<Duration> durationHint() {
+        return Optional.ofNullable(durationHint);
+    }
+
+    /** Whether the task was declared long-running (such tasks are never stolen). */
+    public boolean isLongRunning() {
+        return longRunning;
+    }
+
+    /** The duration-learning prefix of the key: up to the first {@code '-'}, else the whole key. */
+    public String prefix() {
+        return prefixOf(key);
+    }
+
+    static String prefixOf(String key) {
+        int dash = key.indexOf('-');
+        return dash > 0 ? key.substring(0, dash) : key;
+    }
+
+    @Override
+    public String toString() {
+        return "TaskSpec[" + key + " <- " + dependencies + "]";
+    }
+
+    /** Builds a {@link TaskSpec}. */
+    public static final class Builder<T> {
+        private final String key;
+        private final TaskFunction<T> function;
+        private final List<String> dependencies = new ArrayList<>();
+        private Restrictions restrictions = Restrictions.none();
+        private int priority;
+        private Duration durationHint;
+        private boolean longRunning;
+
+        private Builder(String key, TaskFunction<T> function) {
+            this.key = Objects.requireNonNull(key, "key");
+            this.function = Objects.requireNonNull(function, "function");
+            if (key.isEmpty()) {
+                throw new IllegalArgumentException("a task key must not be empty");
+            }
+        }
+
+        /** Adds dependencies by key; their values are passed to the function in this order. */
+        public Builder<T> dependsOn(String... keys) {
+            for (String k : Objects.requireNonNull(keys, "keys")) {
+                Objects.requireNonNull(k, "dependency key");
+                if (k.equals(key)) {
+                    throw new IllegalArgumentException("task '" + key + "' cannot depend on itself");
+                }
+                dependencies.add(k);
+            }
+            return this;
+        }
+
+        /** Adds the keys of earlier futures as dependencies. */
+        public Builder<T> dependsOn(ClusterFuture<?>... futures) {
+            for (ClusterFuture<?> f : Objects.requireNonNull(futures, "futures")) {
+                dependsOn(Objects.requireNonNull(f, "dependency future").key());
+            }
+            return this;
+        }
+
+        /** Sets where the task may run. */
+        public Builder<T> restrictions(Restrictions restrictions) {
+            this.restrictions = Objects.requireNonNull(restrictions, "restrictions");
+            return this;
+        }
+
+        /** Sets the priority (higher first). */
+        public Builder<T> priority(int priority) {
+            this.priority = priority;
+            return this;
+        }
+
+        /**
+         * Sets the expected duration, used until the key prefix has been measured.
+         *
+         * @throws IllegalArgumentException if negative
+         */
+        public Builder<T> durationHint(Duration hint) {
+            Objects.requireNonNull(hint, "hint");
+            if (hint.isNegative()) {
+                throw new IllegalArgumentException("duration hint must not be negative: " + hint);
+            }
+            this.durationHint = hint;
+            return this;
+        }
+
+        /** Declares the task long-running: it is never stolen once placed. */
+        public Builder<T> longRunning(boolean longRunning) {
+            this.longRunning = longRunning;
+            return this;
+        }
+
+        /** Builds the spec. */
+        public TaskSpec<T> build() {
+            return new TaskSpec<>(this);
+        }
+    }
+}

@@ -1,0 +1,65 @@
+/*
+ * Copyright 2026 The Spindle Authors. Licensed under the Apache License, Version 2.0.
+ */
+package dev.spindle.cluster;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * The scheduler's record of one task. Mutated on the scheduler thread only.
+ *
+ * <p>States: WAITING (some dependency not in memory), PROCESSING (assigned to a worker under the
+ * current {@link #attempt}), MEMORY (at least one worker holds the result), ERRED (failed for
+ * good), LOST (the result was computed but every copy died with its worker; recomputed when a
+ * task needs it).
+ */
+final class TaskState {
+
+    enum State { WAITING, PROCESSING, MEMORY, ERRED, LOST }
+
+    final TaskSpec<?> spec;
+    final List<TaskState> dependencies = new ArrayList<>();
+    final Set<TaskState> dependents = new LinkedHashSet<>();
+    final Set<Integer> holders = new HashSet<>();
+    final CompletableFuture<Object> future;
+    State state = State.WAITING;
+    WorkerState processingOn;
+    long attempt;
+    long assignedOrder;
+    long bytes;
+    int failures;
+    long stealId;
+    Throwable error;
+
+    TaskState(TaskSpec<?> spec, CompletableFuture<Object> future) {
+        this.spec = spec;
+        this.future = future;
+    }
+
+    String key() {
+        return spec.key();
+    }
+
+    boolean dependenciesInMemory() {
+        for (TaskState d : dependencies) {
+            if (d.state != State.MEMORY) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    double hintSeconds() {
+        return spec.durationHint().map(d -> d.toNanos() / 1e9).orElse(-1.0);
+    }
+
+    @Override
+    public String toString() {
+        return key() + "[" + state + "]";
+    }
+}

@@ -1,0 +1,37 @@
+/*
+ * Copyright 2026 The Spindle Authors. Licensed under the Apache License, Version 2.0.
+ */
+package dev.spindle.cluster;
+
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * The seam between the scheduler and the workers. The in-process {@link LocalTransport} delivers
+ * with a configured latency and bandwidth; a transport between JVMs implements the same
+ * contract.
+ *
+ * <p>Contract: messages may be delayed but are delivered at most once; nothing is delivered to
+ * or from a worker after {@link #workerLost}; {@link #fetch} completes exceptionally (never
+ * hangs) when the holder is gone or lacks the key.
+ */
+interface Transport extends AutoCloseable {
+
+    /** Sends a message to a worker. */
+    void toWorker(int worker, Message.ToWorker message);
+
+    /** Sends a message to the scheduler. */
+    void toScheduler(Message.ToScheduler message);
+
+    /** Copies {@code key}'s value from worker {@code holder} to worker {@code requester}. */
+    CompletableFuture<Object> fetch(String key, int holder, int requester);
+
+    /** Cuts a worker off and tells the scheduler with {@link Message.WorkerLost}. */
+    void workerLost(int worker);
+
+    /** Bytes moved by {@link #fetch} so far. */
+    long bytesTransferred();
+
+    /** Stops delivering; pending deliveries are dropped. */
+    @Override
+    void close();
+}

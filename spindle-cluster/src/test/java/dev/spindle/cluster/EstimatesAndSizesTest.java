@@ -1,0 +1,47 @@
+/*
+ * Copyright 2026 The Spindle Authors. Licensed under the Apache License, Version 2.0.
+ */
+package dev.spindle.cluster;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.NotSerializableException;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+/** Duration learning per key prefix, and value sizes. */
+class EstimatesAndSizesTest {
+
+    @Test
+    void anEstimateIsTheHintOrFallbackUntilMeasuredThenAnExponentialAverage() {
+        DurationEstimates d = new DurationEstimates(0.5);
+        assertThat(d.estimate("load", -1)).isEqualTo(0.5);
+        assertThat(d.estimate("load", 0.2)).isEqualTo(0.2);
+        d.record("load", 1.0);
+        assertThat(d.estimate("load", 0.2)).isEqualTo(1.0);
+        d.record("load", 3.0);
+        assertThat(d.estimate("load", -1)).isEqualTo(2.0);
+        assertThat(d.measured("load")).isTrue();
+        assertThat(d.measured("other")).isFalse();
+    }
+
+    @Test
+    void prefixesGroupKeysByKind() {
+        assertThat(TaskSpec.prefixOf("load-12")).isEqualTo("load");
+        assertThat(TaskSpec.prefixOf("load")).isEqualTo("load");
+        assertThat(TaskSpec.prefixOf("-x")).isEqualTo("-x");
+        assertThat(TaskSpec.builder("sum-3", args -> 1).durationHint(Duration.ofMillis(3)).build().prefix())
+                .isEqualTo("sum");
+    }
+
+    @Test
+    void sizesComeFromSizedOrSerialisation() throws Exception {
+        assertThat(Sizes.measure(null)).isZero();
+        assertThat(Sizes.measure((Sized) () -> 1L << 40)).isEqualTo(1L << 40);
+        assertThat(Sizes.measure(new int[1000])).isGreaterThan(4000);
+        assertThatThrownBy(() -> Sizes.measure(new Object())).isInstanceOf(NotSerializableException.class)
+                .hasMessageContaining("java.lang.Object");
+        assertThatThrownBy(() -> Sizes.measure((Sized) () -> -1)).isInstanceOf(IllegalArgumentException.class);
+    }
+}

@@ -1,0 +1,60 @@
+/*
+ * Copyright 2026 The Spindle Authors. Licensed under the Apache License, Version 2.0.
+ */
+package dev.spindle.cluster;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+/** A transport that delivers nothing and records what the scheduler or a worker sent. */
+final class RecordingTransport implements Transport {
+
+    record Sent(int worker, Message.ToWorker message) {
+    }
+
+    final List<Sent> toWorkers = new ArrayList<>();
+    final List<Message.ToScheduler> toScheduler = new ArrayList<>();
+
+    @Override
+    public synchronized void toWorker(int worker, Message.ToWorker message) {
+        toWorkers.add(new Sent(worker, message));
+    }
+
+    @Override
+    public synchronized void toScheduler(Message.ToScheduler message) {
+        toScheduler.add(message);
+        notifyAll();
+    }
+
+    synchronized List<Sent> sentToWorkers() {
+        return List.copyOf(toWorkers);
+    }
+
+    /** Waits until at least {@code n} messages went to the scheduler; returns them. */
+    synchronized List<Message.ToScheduler> awaitToScheduler(int n) throws InterruptedException {
+        while (toScheduler.size() < n) {
+            wait();
+        }
+        return new ArrayList<>(toScheduler);
+    }
+
+    @Override
+    public CompletableFuture<Object> fetch(String key, int holder, int requester) {
+        return CompletableFuture.failedFuture(new IllegalStateException("no data plane in this test"));
+    }
+
+    @Override
+    public void workerLost(int worker) {
+        toScheduler(new Message.WorkerLost(worker));
+    }
+
+    @Override
+    public long bytesTransferred() {
+        return 0;
+    }
+
+    @Override
+    public void close() {
+    }
+}
