@@ -31,27 +31,47 @@ public final class AsyncTcpListener implements AutoCloseable {
 
     private final ServerSocketChannel channel;
     private final Reactor reactor;
+    /** Where accepted connections go: the group's next reactor, or {@code reactor} if null. */
+    private final ReactorGroup streamReactors;
     private final Reactor.Registration reg;
 
-    private AsyncTcpListener(ServerSocketChannel channel, Reactor reactor) {
+    private AsyncTcpListener(ServerSocketChannel channel, Reactor reactor, ReactorGroup streamReactors) {
         this.channel = channel;
         this.reactor = reactor;
+        this.streamReactors = streamReactors;
         this.reg = reactor.register(channel);
     }
 
-    /** Binds to {@code local} (port 0: any free port) with the shared reactor. */
+    /**
+     * Binds to {@code local} (port 0: any free port); the listener and its connections are served
+     * by the {@linkplain ReactorGroup#shared() shared reactor group}.
+     */
     public static AsyncTcpListener bind(SocketAddress local) throws IOException {
-        return bind(local, Reactor.shared());
+        return bind(local, ReactorGroup.shared());
     }
 
-    /** Binds to {@code local} with a backlog of 1024, served by {@code reactor}. */
+    /** Binds to {@code local} with a backlog of 1024; it and its connections are served by {@code reactor}. */
     public static AsyncTcpListener bind(SocketAddress local, Reactor reactor) throws IOException {
         Objects.requireNonNull(reactor, "reactor");
+        return open(local, reactor, null);
+    }
+
+    /**
+     * Binds to {@code local} with a backlog of 1024; the group's reactors serve the listener and,
+     * in turn, the connections it accepts.
+     */
+    public static AsyncTcpListener bind(SocketAddress local, ReactorGroup reactors) throws IOException {
+        Objects.requireNonNull(reactors, "reactors");
+        return open(local, reactors.next(), reactors);
+    }
+
+    private static AsyncTcpListener open(SocketAddress local, Reactor reactor, ReactorGroup streams)
+            throws IOException {
         ServerSocketChannel ch = ServerSocketChannel.open();
         try {
             ch.configureBlocking(false);
             ch.bind(local, 1024);
-            return new AsyncTcpListener(ch, reactor);
+            return new AsyncTcpListener(ch, reactor, streams);
         } catch (IOException | RuntimeException e) {
             ch.close();
             throw e;
@@ -78,7 +98,8 @@ public final class AsyncTcpListener implements AutoCloseable {
                 SocketChannel ch = channel.accept();
                 if (ch != null) {
                     try {
-                        return Poll.ready(new AsyncTcpStream(ch, reactor));
+                        Reactor r = streamReactors == null ? reactor : streamReactors.next();
+                        return Poll.ready(new AsyncTcpStream(ch, r));
                     } catch (IOException | RuntimeException e) {
                         ch.close();
                         throw e;

@@ -108,9 +108,12 @@ public final class AsyncTcpStream implements AutoCloseable {
         }
     }
 
-    /** A task that connects to {@code remote} through the {@linkplain Reactor#shared shared} reactor. */
+    /**
+     * A task that connects to {@code remote}, served by the next reactor of the
+     * {@linkplain ReactorGroup#shared() shared group}.
+     */
     public static AsyncTask<AsyncTcpStream> connect(SocketAddress remote) {
-        return connect(remote, Reactor.shared());
+        return connect(remote, ReactorGroup.shared().next());
     }
 
     /** A task that connects to {@code remote}; the connection is made at the first poll. */
@@ -276,6 +279,11 @@ public final class AsyncTcpStream implements AutoCloseable {
         } catch (IOException e) {
             return null;
         }
+    }
+
+    /** The reactor serving this connection. */
+    Reactor reactor() {
+        return reactor;
     }
 
     /** Whether the connection is still open (not closed here). */

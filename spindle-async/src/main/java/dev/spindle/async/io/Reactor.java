@@ -22,7 +22,8 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * An NIO {@link Selector} on a thread of its own that turns socket readiness into
  * {@link Waker#wake()} calls. {@link AsyncTcpListener} and {@link AsyncTcpStream} use the
- * {@link #shared()} one unless given another.
+ * {@linkplain ReactorGroup#shared() shared group} of reactors unless given a reactor or a group;
+ * {@link #shared()} is that group's first.
  *
  * <pre>{@code
  * try (Reactor reactor = Reactor.open()) {

@@ -62,7 +62,8 @@ public final class EchoServers {
         switch (check(id)) {
             case SPINDLE:
                 return "AsyncRuntime WORK_STEALING, " + workers + " workers, one task per connection;"
-                        + " AsyncTcpListener/AsyncTcpStream on a Reactor (1 selector thread)";
+                        + " AsyncTcpListener/AsyncTcpStream on a ReactorGroup ("
+                        + SpindleEchoServer.reactors(workers) + " selector threads)";
             case NETTY:
                 return "Netty " + nettyVersion() + " MultiThreadIoEventLoopGroup + NioIoHandler, " + workers
                         + " event loops (+1 accepting)";

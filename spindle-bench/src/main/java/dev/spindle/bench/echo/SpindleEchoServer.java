@@ -9,9 +9,8 @@ import dev.spindle.async.AsyncTask;
 import dev.spindle.async.SchedulerKind;
 import dev.spindle.async.io.AsyncTcpListener;
 import dev.spindle.async.io.AsyncTcpStream;
-import dev.spindle.async.io.Reactor;
+import dev.spindle.async.io.ReactorGroup;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
@@ -22,8 +21,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * The echo server on Spindle's async runtime: an {@link AsyncRuntime} ({@link
  * SchedulerKind#WORK_STEALING}, N workers) runs one accept-loop task and one task per connection,
  * which reads into a buffer and writes it all back until end of stream. The sockets are served by
- * a {@link Reactor} of the server's own (one selector thread), so closing the server stops every
- * thread it started.
+ * a {@link ReactorGroup} of the server's own, {@link #reactors(int)} selector threads with the
+ * connections spread over them, so closing the server stops every thread it started.
  *
  * <p>Open connections are kept in a set so that {@link #close()} can close them: a closed stream
  * wakes its waiting task, which fails and ends, and only then is the runtime shut down.
@@ -33,25 +32,31 @@ final class SpindleEchoServer extends ListeningServer {
     /** Per-connection buffer; a request larger than this is echoed in several writes. */
     static final int BUFFER_BYTES = 16 * 1024;
 
-    private final Reactor reactor;
+    /**
+     * Overrides the number of reactors ({@link #reactors(int)}), for experiments:
+     * {@code -Dspindle.bench.echo.reactors=N}.
+     */
+    static final String REACTORS_PROPERTY = "spindle.bench.echo.reactors";
+
+    private final ReactorGroup reactors;
     private final AsyncTcpListener listener;
     private final AsyncRuntime runtime;
     private final Set<AsyncTcpStream> open = ConcurrentHashMap.newKeySet();
 
     SpindleEchoServer(int workers) throws IOException {
         super(EchoServers.SPINDLE);
-        reactor = Reactor.open();
+        reactors = ReactorGroup.open(reactors(workers));
         AsyncTcpListener l = null;
         AsyncRuntime rt = null;
         try {
-            l = AsyncTcpListener.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), reactor);
+            l = AsyncTcpListener.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), reactors);
             rt = AsyncRuntime.builder().workers(workers).scheduler(SchedulerKind.WORK_STEALING)
                     .name("echo-spindle").build();
         } catch (IOException | RuntimeException e) {
             if (l != null) {
                 l.close();
             }
-            reactor.close();
+            reactors.close();
             throw e;
         }
         listener = l;
@@ -101,10 +106,28 @@ final class SpindleEchoServer extends ListeningServer {
         }
         runtime.close();
         open.forEach(AsyncTcpStream::close);  // accepted while closing, if any
-        try {
-            reactor.close();
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot close the reactor", e);
+        reactors.close();
+    }
+
+    /**
+     * Selector threads for {@code workers} workers: one per four (at least one), as the shared
+     * group has one per four processors, unless {@value #REACTORS_PROPERTY} says otherwise.
+     *
+     * @throws IllegalArgumentException if the property is not a positive number
+     */
+    static int reactors(int workers) {
+        String p = System.getProperty(REACTORS_PROPERTY);
+        if (p == null) {
+            return Math.max(1, workers / 4);
         }
+        try {
+            int n = Integer.parseInt(p.trim());
+            if (n >= 1) {
+                return n;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw new IllegalArgumentException(REACTORS_PROPERTY + " must be a positive number, was '" + p + "'");
     }
 }

@@ -1,0 +1,135 @@
+/*
+ * Copyright 2026 The Spindle Authors. Licensed under the Apache License, Version 2.0.
+ */
+package dev.spindle.async.io;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Several {@link Reactor}s, each with its own selector thread, over which connections are
+ * spread round-robin. One selector thread reads and dispatches every message of every
+ * connection it serves, so on many cores it becomes the bottleneck; a listener bound to a group
+ * gives each accepted connection the group's next reactor.
+ *
+ * <pre>{@code
+ * try (ReactorGroup reactors = ReactorGroup.open(4);
+ *         AsyncTcpListener listener = AsyncTcpListener.bind(new InetSocketAddress(7007), reactors)) {
+ *     ... // accepted streams are served by the four reactors in turn
+ * }
+ * }</pre>
+ *
+ * <p>{@link #shared()} is the JVM-wide group the one-argument {@code bind} and {@code connect}
+ * use: one reactor per four available processors (at least one), the first of them
+ * {@link Reactor#shared()}.
+ */
+public final class ReactorGroup implements AutoCloseable {
+
+    private static ReactorGroup shared;
+
+    private final Reactor[] reactors;
+    private final boolean owned;
+    private final AtomicInteger next = new AtomicInteger();
+
+    private ReactorGroup(Reactor[] reactors, boolean owned) {
+        this.reactors = reactors;
+        this.owned = owned;
+    }
+
+    /**
+     * A group of {@code reactors} new reactors, each with a selector thread of its own;
+     * {@link #close()} stops them.
+     *
+     * @throws IllegalArgumentException if {@code reactors < 1}
+     * @throws IOException if a selector cannot be opened (those opened already are closed)
+     */
+    public static ReactorGroup open(int reactors) throws IOException {
+        if (reactors < 1) {
+            throw new IllegalArgumentException("a reactor group needs at least one reactor, was " + reactors);
+        }
+        Reactor[] rs = new Reactor[reactors];
+        try {
+            for (int i = 0; i < reactors; i++) {
+                rs[i] = Reactor.open();
+            }
+        } catch (IOException | RuntimeException e) {
+            for (Reactor r : rs) {
+                if (r != null) {
+                    try {
+                        r.close();
+                    } catch (IOException suppressed) {
+                        e.addSuppressed(suppressed);
+                    }
+                }
+            }
+            throw e;
+        }
+        return new ReactorGroup(rs, true);
+    }
+
+    /**
+     * The JVM-wide group: {@code max(1, availableProcessors / 4)} reactors on daemon threads, the
+     * first {@link Reactor#shared()}. It stays open.
+     */
+    public static synchronized ReactorGroup shared() {
+        if (shared == null) {
+            int n = Math.max(1, Runtime.getRuntime().availableProcessors() / 4);
+            Reactor[] rs = new Reactor[n];
+            rs[0] = Reactor.shared();
+            try {
+                for (int i = 1; i < n; i++) {
+                    rs[i] = Reactor.open();
+                }
+            } catch (IOException e) {
+                // fewer selectors than wanted still work: keep the ones that opened
+                rs = Arrays.stream(rs).filter(r -> r != null).toArray(Reactor[]::new);
+            }
+            shared = new ReactorGroup(rs, false);
+        }
+        return shared;
+    }
+
+    /** The group's reactors, in round-robin order. */
+    public List<Reactor> reactors() {
+        return List.of(reactors);
+    }
+
+    /** The next reactor in turn. */
+    public Reactor next() {
+        int i = Math.floorMod(next.getAndIncrement(), reactors.length);
+        return reactors[i];
+    }
+
+    /**
+     * Stops every reactor of a group made by {@link #open}. Not allowed for {@link #shared()}.
+     *
+     * @throws IllegalStateException for the shared group
+     */
+    @Override
+    public void close() {
+        if (!owned) {
+            throw new IllegalStateException("the shared reactor group stays open");
+        }
+        UncheckedIOException failure = null;
+        for (Reactor r : reactors) {
+            try {
+                r.close();
+            } catch (IOException e) {
+                if (failure == null) {
+                    failure = new UncheckedIOException("cannot close a reactor", e);
+                }
+            }
+        }
+        if (failure != null) {
+            throw failure;
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "ReactorGroup[" + reactors.length + " reactors]";
+    }
+}
