@@ -86,6 +86,17 @@ class LocalClusterTest {
         return g.build();
     }
 
+    /** The example of the project README, as written there. */
+    @Test
+    void theReadmeExample() throws Exception {
+        try (LocalCluster cluster = LocalCluster.builder().workers(4).threadsPerWorker(2).build()) {
+            Client client = cluster.client();
+            ClusterFuture<Integer> x = client.scatter("x", 20, 0);                  // data on worker 0
+            ClusterFuture<Integer> y = client.submit("inc-0", args -> (Integer) args.get(0) + 1, x);
+            assertThat(y.get()).isEqualTo(21);
+        }
+    }
+
     @Test
     void aTreeReductionIsCorrectAndRunsEachTaskOnce() throws Exception {
         Client client = start(3, 2).client();
