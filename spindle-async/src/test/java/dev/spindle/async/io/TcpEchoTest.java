@@ -83,7 +83,7 @@ class TcpEchoTest {
     @Test
     void echoServerWithManyConcurrentConnectionsEchoesExactBytes() throws Exception {
         int threads = 4;
-        int perThread = 40; // 160 connections, all open at once
+        int perThread = 75; // 300 connections, all open at once
         int connections = threads * perThread;
         try (AsyncTcpListener listener = AsyncTcpListener.bind(new InetSocketAddress("127.0.0.1", 0))) {
             InetSocketAddress addr = listener.localAddress();
