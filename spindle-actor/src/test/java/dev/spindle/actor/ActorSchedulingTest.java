@@ -147,13 +147,18 @@ class ActorSchedulingTest {
             ActorRef<Recorder> mid = system.spawn(Recorder::new, ActorConfig.builder().name("mid").priority(0).build());
             ActorRef<Recorder> high = system.spawn(Recorder::new, ActorConfig.builder().name("high").priority(-5).build());
             CountDownLatch release = new CountDownLatch(1);
+            CountDownLatch holding = new CountDownLatch(1);
             pool.execute(() -> {
+                holding.countDown();
                 try {
                     release.await();               // hold the only worker while activations queue
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                 }
             }, dev.spindle.Hints.ofPriority(-100));
+            // Tell only once the worker holds: an activation still running from the spawns
+            // would otherwise take its new message at once, out of priority order.
+            assertThat(holding.await(20, TimeUnit.SECONDS)).isTrue();
             low.tell(x -> order.add("low"));
             mid.tell(x -> order.add("mid"));
             high.tell(x -> order.add("high"));
