@@ -111,6 +111,11 @@ public final class HazelcastCoordinator implements AutoCloseable {
         return transport.finishedOn(id);
     }
 
+    /** Whether worker {@code id} has left (or was declared lost). */
+    boolean isLost(int id) {
+        return roster.isLost(id);
+    }
+
     HazelcastInstance instance() {
         return instance;
     }

@@ -18,7 +18,8 @@ import java.util.concurrent.CountDownLatch;
  *     [--failure-seconds 5] [--secret-file path]
  * </pre>
  *
- * <p>The secret comes from the environment variable {@code SPINDLE_SECRET} or a file, never from
+ * <p>With {@code -Dspindle.exitWithParent=true} the worker exits when the process that started it
+ * does. The secret comes from the environment variable {@code SPINDLE_SECRET} or a file, never from
  * the command line, where other users of the machine could read it. Prints
  * {@code spindle worker <id> ready} once it has joined.
  */
@@ -38,6 +39,10 @@ public final class WorkerMain {
             return;
         }
         Runtime.getRuntime().addShutdownHook(new Thread(worker::close, "spindle-worker-shutdown"));
+        if (Boolean.getBoolean("spindle.exitWithParent")) {
+            // a worker started by a test or a supervisor must not outlive it
+            ProcessHandle.current().parent().ifPresent(p -> p.onExit().thenRun(() -> System.exit(0)));
+        }
         System.out.println("spindle worker " + worker.id() + " ready");
         System.out.flush();
         new CountDownLatch(1).await();

@@ -4,6 +4,7 @@
 package dev.spindle.cluster.hazelcast;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.hazelcast.cluster.Member;
 import dev.spindle.cluster.Client;
@@ -103,6 +104,24 @@ class InProcessClusterTest {
                 .withThrowableOfType(ExecutionException.class)
                 .withCauseInstanceOf(RemoteTaskException.class)
                 .withMessageContaining("disk on fire");
+    }
+
+    @Test
+    void membersBindToLoopbackByDefault() throws Exception {
+        java.net.InetSocketAddress bound = (java.net.InetSocketAddress) coordinator.instance().getCluster()
+                .getLocalMember().getSocketAddress();
+        assertThat(bound.getAddress().isLoopbackAddress()).as(bound.toString()).isTrue();
+        // nothing answers on the machine's other addresses for the member's port
+        for (java.net.NetworkInterface ni : java.util.Collections.list(java.net.NetworkInterface.getNetworkInterfaces())) {
+            for (java.net.InetAddress a : java.util.Collections.list(ni.getInetAddresses())) {
+                if (!a.isLoopbackAddress() && a instanceof java.net.Inet4Address) {
+                    try (java.net.Socket socket = new java.net.Socket()) {
+                        assertThatThrownBy(() -> socket.connect(new java.net.InetSocketAddress(a, bound.getPort()), 1000))
+                                .as("port %d on %s", bound.getPort(), a).isInstanceOf(java.io.IOException.class);
+                    }
+                }
+            }
+        }
     }
 
     @Test
