@@ -99,7 +99,7 @@ final class CoordinatorTransport implements Transport, Endpoint {
             }
         }
         // a worker that is gone gets nothing; membership has told, or will tell, the scheduler
-        outbox.send(roster.worker(worker), worker, body);
+        outbox.send(roster.worker(worker, outbox.cluster()), worker, body);
     }
 
     @Override

@@ -32,6 +32,12 @@ final class Outbox {
         return instance;
     }
 
+    /** This member's cluster view, or {@code null} before {@link #attach}. */
+    com.hazelcast.cluster.Cluster cluster() {
+        HazelcastInstance hz = instance;
+        return hz == null ? null : hz.getCluster();
+    }
+
     /** Seals {@code body} for {@code to} and sends it to {@code member}; false if it could not be sent. */
     boolean send(Member member, int to, Object body) {
         HazelcastInstance hz = instance;

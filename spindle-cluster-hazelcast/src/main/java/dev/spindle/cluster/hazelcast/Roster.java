@@ -140,6 +140,30 @@ final class Roster implements MembershipListener {
         return lost.contains(id) ? null : workers.get(id);
     }
 
+    /**
+     * Like {@link #worker} but first checks the current member list if the worker is unknown:
+     * a member can be in the list before its join event reaches this listener, and a message to
+     * it must not be dropped for that.
+     */
+    Member worker(int id, com.hazelcast.cluster.Cluster cluster) {
+        Member m = worker(id);
+        if (m == null && !lost.contains(id) && cluster != null) {
+            admitAll(cluster);
+            m = worker(id);
+        }
+        return m;
+    }
+
+    /** The coordinator's member, checking the current member list if it is not known yet. */
+    Member coordinator(com.hazelcast.cluster.Cluster cluster) {
+        Member m = coordinator;
+        if (m == null && cluster != null) {
+            admitAll(cluster);
+            m = coordinator;
+        }
+        return m;
+    }
+
     boolean isLost(int id) {
         return lost.contains(id);
     }

@@ -106,7 +106,7 @@ final class WorkerTransport implements Transport, Endpoint {
         } else if (message instanceof Message.TaskErred e && !(e.error() instanceof RemoteTaskException)) {
             body = new Message.TaskErred(e.worker(), e.key(), e.attempt(), new RemoteTaskException(e.error()), e.nanos());
         }
-        if (!outbox.send(roster.coordinator(), Wire.COORDINATOR, body)) {
+        if (!outbox.send(roster.coordinator(outbox.cluster()), Wire.COORDINATOR, body)) {
             LOG.log(Level.WARNING, "worker {0}: no coordinator, dropped {1}", id, message.getClass().getSimpleName());
         }
     }
@@ -114,7 +114,7 @@ final class WorkerTransport implements Transport, Endpoint {
     @Override
     public CompletableFuture<Object> fetch(String key, int holder, int requester) {
         CompletableFuture<Object> result = new CompletableFuture<>();
-        Member member = roster.worker(holder);
+        Member member = roster.worker(holder, outbox.cluster());
         HazelcastInstance hz = outbox.instance();
         if (member == null || hz == null) {
             result.completeExceptionally(new IllegalStateException("worker " + holder + " is not a live member"));
