@@ -27,6 +27,7 @@ class ClusterCoordinatorTest {
         final ExecutorService wire = Executors.newSingleThreadExecutor();
         final List<WorkerNode> nodes = new ArrayList<>();
         final Set<Integer> lost = ConcurrentHashMap.newKeySet();
+        final java.util.concurrent.atomic.AtomicLong fetches = new java.util.concurrent.atomic.AtomicLong();
         volatile ClusterCoordinator coordinator;
 
         @Override
@@ -50,9 +51,11 @@ class ClusterCoordinatorTest {
         @Override
         public CompletableFuture<Object> fetch(String key, int holder, int requester) {
             Object value = lost.contains(holder) ? null : nodes.get(holder).value(key);
-            return value == null
-                    ? CompletableFuture.failedFuture(new IllegalStateException(holder + " lacks " + key))
-                    : CompletableFuture.completedFuture(value);
+            if (value == null) {
+                return CompletableFuture.failedFuture(new IllegalStateException(holder + " lacks " + key));
+            }
+            fetches.incrementAndGet();
+            return CompletableFuture.completedFuture(value);
         }
 
         @Override
@@ -63,9 +66,10 @@ class ClusterCoordinatorTest {
             }
         }
 
+        /** Counts values moved rather than bytes: nothing is serialised in this transport. */
         @Override
         public long bytesTransferred() {
-            return 0;
+            return fetches.get();
         }
 
         @Override
@@ -116,6 +120,7 @@ class ClusterCoordinatorTest {
         leaves.get(0).get(30, TimeUnit.SECONDS);
         transport.workerLost(1);
         assertThat(total.get(30, TimeUnit.SECONDS)).isEqualTo(60 * 59 / 2);
+        assertThat(transport.bytesTransferred()).as("values fetched from other workers").isPositive();
     }
 
     @Test
