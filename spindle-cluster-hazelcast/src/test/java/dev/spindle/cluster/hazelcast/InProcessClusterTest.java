@@ -125,6 +125,16 @@ class InProcessClusterTest {
     }
 
     @Test
+    void aFunctionFromAPackageOutsideTheAllowListIsRefusedByTheWorker() {
+        ClusterFuture<Integer> f = coordinator.client().submit("outside", dev.spindle.outside.OutsideFunctions.constant(7));
+        assertThat(f.toCompletableFuture()).failsWithin(Duration.ofSeconds(60))
+                .withThrowableOfType(ExecutionException.class)
+                .withCauseInstanceOf(RemoteTaskException.class)
+                .withMessageContaining("dev.spindle.outside.OutsideFunctions")
+                .withMessageContaining("allow-list");
+    }
+
+    @Test
     void aMemberWithTheWrongSecretIsIgnored() {
         assertThat(coordinator.refusedMembers()).isGreaterThanOrEqualTo(1);
         assertThat(impostor.executed()).isZero();
