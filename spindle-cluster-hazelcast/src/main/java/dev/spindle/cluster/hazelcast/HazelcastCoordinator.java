@@ -80,7 +80,7 @@ public final class HazelcastCoordinator implements AutoCloseable {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (true) {
             roster.admitAll(instance.getCluster());
-            if (roster.workers() >= workers) {
+            if (roster.workers() >= workers && allReady(workers)) {
                 return;
             }
             if (System.nanoTime() - deadline > 0) {
@@ -89,6 +89,31 @@ public final class HazelcastCoordinator implements AutoCloseable {
             }
             Thread.sleep(50);
         }
+    }
+
+    /**
+     * Whether every worker answers a probe and knows this coordinator. Hazelcast can show a
+     * member in this member's list before that member's own list shows this one, and a task
+     * sent then may be discarded; probing with a call that has a reply closes that window.
+     */
+    private boolean allReady(int workers) throws InterruptedException {
+        for (int id = 0; id < workers; id++) {
+            com.hazelcast.cluster.Member m = roster.worker(id);
+            if (m == null) {
+                return false;
+            }
+            byte[] probe = codec.seal(new Wire.FetchRequest("", id, Wire.COORDINATOR));
+            try {
+                byte[] reply = instance.getExecutorService(HazelcastConfigs.FETCHES)
+                        .submitToMember(new FetchCall(probe), m).get(5, java.util.concurrent.TimeUnit.SECONDS);
+                if (reply == null) {
+                    return false;
+                }
+            } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** The client of the cluster. */

@@ -41,6 +41,7 @@ final class Roster implements MembershipListener {
     private volatile Member coordinator;
     private final AtomicLong refused = new AtomicLong();
     private volatile IntConsumer onWorkerLost = id -> { };
+    private volatile Runnable onCoordinator = () -> { };
 
     Roster(FrameCodec codec, String clusterName) {
         this.codec = codec;
@@ -61,6 +62,11 @@ final class Roster implements MembershipListener {
                 admit(m);
             }
         }
+    }
+
+    /** Called (on a Hazelcast thread) whenever the coordinator's member is admitted. */
+    void onCoordinator(Runnable callback) {
+        this.onCoordinator = callback;
     }
 
     void onWorkerLost(IntConsumer callback) {
@@ -88,6 +94,7 @@ final class Roster implements MembershipListener {
         }
         if (COORDINATOR_ROLE.equals(role)) {
             coordinator = m;
+            onCoordinator.run();
             return true;
         }
         if (WORKER_ROLE.equals(role) && id >= 0) {

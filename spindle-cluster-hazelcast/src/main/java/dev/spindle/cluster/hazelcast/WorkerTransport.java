@@ -29,6 +29,7 @@ final class WorkerTransport implements Transport, Endpoint {
     private final Roster roster;
     private final Outbox outbox;
     private final AtomicLong bytes = new AtomicLong();
+    private final java.util.concurrent.ConcurrentLinkedQueue<Object> held = new java.util.concurrent.ConcurrentLinkedQueue<>();
     private volatile WorkerNode node;
 
     WorkerTransport(int id, FrameCodec codec, Roster roster) {
@@ -36,6 +37,7 @@ final class WorkerTransport implements Transport, Endpoint {
         this.codec = codec;
         this.roster = roster;
         this.outbox = new Outbox(codec);
+        roster.onCoordinator(this::flushHeld);
     }
 
     void attach(WorkerNode node, HazelcastInstance instance) {
@@ -75,6 +77,9 @@ final class WorkerTransport implements Transport, Endpoint {
         if (r == null || n == null || r.holder() != id) {
             return null;
         }
+        if (r.requester() == Wire.COORDINATOR && roster.coordinator(outbox.cluster()) == null) {
+            return null;                      // the coordinator's readiness probe: not yet
+        }
         Object value = n.value(r.key());
         return codec.seal(new Wire.FetchReply(r.key(), id, value == null ? null : codec.serialize(value)));
     }
@@ -106,8 +111,31 @@ final class WorkerTransport implements Transport, Endpoint {
         } else if (message instanceof Message.TaskErred e && !(e.error() instanceof RemoteTaskException)) {
             body = new Message.TaskErred(e.worker(), e.key(), e.attempt(), new RemoteTaskException(e.error()), e.nanos());
         }
+        if (roster.coordinator(outbox.cluster()) == null) {
+            // the coordinator can send before this member's list shows it: hold the report until
+            // the coordinator is admitted rather than lose a result
+            held.add(body);
+            LOG.log(Level.DEBUG, "worker {0}: coordinator not known yet, holding {1}", id, body.getClass().getSimpleName());
+            if (roster.coordinator(outbox.cluster()) != null) {
+                flushHeld();
+            }
+            return;
+        }
+        flushHeld();
+        send(body);
+    }
+
+    private void send(Object body) {
         if (!outbox.send(roster.coordinator(outbox.cluster()), Wire.COORDINATOR, body)) {
-            LOG.log(Level.WARNING, "worker {0}: no coordinator, dropped {1}", id, message.getClass().getSimpleName());
+            LOG.log(Level.WARNING, "worker {0}: coordinator unreachable, dropped {1}", id,
+                    body.getClass().getSimpleName());
+        }
+    }
+
+    /** Sends the reports held while the coordinator was unknown, oldest first. */
+    private void flushHeld() {
+        for (Object body; (body = held.poll()) != null; ) {
+            send(body);
         }
     }
 

@@ -60,7 +60,7 @@ class InProcessClusterTest {
     }
 
     static HazelcastClusterSettings.Builder settings(String cluster, String secret, int port, int[] ports) {
-        HazelcastClusterSettings.Builder b = HazelcastClusterSettings.builder(cluster, secret).port(port).failureSeconds(3);
+        HazelcastClusterSettings.Builder b = HazelcastClusterSettings.builder(cluster, secret).port(port).failureSeconds(8);
         for (int p : ports) {
             b.member("127.0.0.1:" + p);
         }
