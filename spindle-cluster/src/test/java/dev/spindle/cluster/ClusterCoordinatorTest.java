@@ -32,16 +32,25 @@ class ClusterCoordinatorTest {
 
         @Override
         public void toWorker(int worker, Message.ToWorker message) {
-            wire.execute(() -> {
+            deliver(() -> {
                 if (!lost.contains(worker)) {
                     nodes.get(worker).receive(message);
                 }
             });
         }
 
+        /** After close, dropping is the contract; workers still finishing must not see an error. */
+        private void deliver(Runnable r) {
+            try {
+                wire.execute(r);
+            } catch (java.util.concurrent.RejectedExecutionException closed) {
+                // the test is over
+            }
+        }
+
         @Override
         public void toScheduler(Message.ToScheduler message) {
-            wire.execute(() -> {
+            deliver(() -> {
                 if (!lost.contains(message.worker()) || message instanceof Message.WorkerLost) {
                     coordinator.receive(message);
                 }
