@@ -203,9 +203,14 @@ public final class LocalCluster implements AutoCloseable {
 
         /** Starts the cluster. */
         public LocalCluster build() {
-            return new LocalCluster(new ClusterConfig(workers, threads, bandwidth, latency.toNanos(), stealing,
+            return new LocalCluster(config());
+        }
+
+        /** The settings as built so far; {@link ClusterCoordinator} reads them too. */
+        ClusterConfig config() {
+            return new ClusterConfig(workers, threads, bandwidth, latency.toNanos(), stealing,
                     balanceInterval.toNanos(), retries, minStealDuration.toNanos(), saturatedOccupancy.toNanos(),
-                    defaultDuration.toNanos()));
+                    defaultDuration.toNanos());
         }
 
         private static int positive(int n, String what) {

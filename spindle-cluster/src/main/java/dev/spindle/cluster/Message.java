@@ -3,6 +3,7 @@
  */
 package dev.spindle.cluster;
 
+import java.io.Serializable;
 import java.util.List;
 import java.util.Map;
 
@@ -11,8 +12,11 @@ import java.util.Map;
  * steal ids rather than object references to scheduler state, so that a transport between JVMs
  * can serialise them. An attempt number names one assignment of a task to a worker; replies
  * about an older attempt are stale and ignored.
+ *
+ * <p>Public and {@link Serializable} so that a {@link Transport} in another module can carry
+ * them between JVMs; only this package creates or handles them.
  */
-sealed interface Message {
+public sealed interface Message extends Serializable {
 
     /** Messages the scheduler sends to a worker. */
     sealed interface ToWorker extends Message {

@@ -14,7 +14,7 @@ import java.util.concurrent.CompletableFuture;
  * or from a worker after {@link #workerLost}; {@link #fetch} completes exceptionally (never
  * hangs) when the holder is gone or lacks the key.
  */
-interface Transport extends AutoCloseable {
+public interface Transport extends AutoCloseable {
 
     /** Sends a message to a worker. */
     void toWorker(int worker, Message.ToWorker message);

@@ -1,0 +1,31 @@
+/*
+ * Copyright 2026 The Spindle Authors. Licensed under the Apache License, Version 2.0.
+ */
+package dev.spindle.cluster.hazelcast;
+
+import java.util.concurrent.Callable;
+
+/**
+ * A signed fetch request run on the holder member; it returns the holder's signed reply, or
+ * {@code null} when the request does not verify.
+ */
+final class FetchCall extends FrameTask implements Callable<byte[]> {
+
+    FetchCall() {
+    }
+
+    FetchCall(byte[] frame) {
+        super(frame);
+    }
+
+    @Override
+    public byte[] call() {
+        Endpoint endpoint = endpoint();
+        return endpoint == null ? null : endpoint.onFetch(frame);
+    }
+
+    @Override
+    public int getClassId() {
+        return SpindleSerializables.FETCH;
+    }
+}

@@ -1,0 +1,143 @@
+/*
+ * Copyright 2026 The Spindle Authors. Licensed under the Apache License, Version 2.0.
+ */
+package dev.spindle.cluster.hazelcast;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InvalidClassException;
+import java.io.ObjectInputFilter;
+import java.io.ObjectInputStream;
+import java.io.ObjectOutputStream;
+import java.security.GeneralSecurityException;
+import java.security.MessageDigest;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
+
+/**
+ * Turns Spindle objects into signed bytes and back. A frame is {@code HMAC-SHA256(secret,
+ * payload) || payload}, the payload a Java-serialised object. {@link #open} checks the signature
+ * before it reads a single object, and reads through an {@link ObjectInputFilter} allow-list
+ * (see {@link #allowList}), so an unsigned frame never reaches the deserialiser and a signed one
+ * can only name allowed classes. Thread-safe.
+ */
+final class FrameCodec {
+
+    static final int MAC_BYTES = 32;
+    private static final String ALGORITHM = "HmacSHA256";
+
+    private final SecretKeySpec key;
+    private final ObjectInputFilter filter;
+    private final AtomicLong rejected = new AtomicLong();
+    /** The class the filter refused last on this thread, for a message that names it. */
+    private static final ThreadLocal<String> lastRefused = new ThreadLocal<>();
+
+    FrameCodec(byte[] secret, List<String> allowedPackages) {
+        this.key = new SecretKeySpec(secret, ALGORITHM);
+        ObjectInputFilter patterns = ObjectInputFilter.Config.createFilter(allowList(allowedPackages));
+        this.filter = info -> {
+            ObjectInputFilter.Status status = patterns.checkInput(info);
+            if (status == ObjectInputFilter.Status.REJECTED && info.serialClass() != null) {
+                lastRefused.set(info.serialClass().getName());
+            }
+            return status;
+        };
+    }
+
+    /**
+     * The filter pattern: Spindle's wire and message classes, the scatter lambdas of
+     * {@code Client} (the class and its lambdas), java.lang/java.util/java.math basics and serialised lambdas, the user's
+     * packages; everything else is refused. Depth and size limits bound hostile graphs from a
+     * holder of the secret.
+     */
+    static String allowList(List<String> allowedPackages) {
+        StringBuilder sb = new StringBuilder("maxdepth=64;maxrefs=1000000;maxarray=100000000;");
+        sb.append("dev.spindle.cluster.hazelcast.*;dev.spindle.cluster.Message$*;dev.spindle.cluster.Client*;");
+        sb.append("java.lang.*;java.util.*;java.math.*;java.lang.invoke.SerializedLambda;");
+        for (String p : allowedPackages) {
+            sb.append(p).append(".**;");
+        }
+        return sb.append("!*").toString();
+    }
+
+    /** Serialises and signs. */
+    byte[] seal(Object payload) {
+        byte[] body = serialize(payload);
+        byte[] out = Arrays.copyOf(mac(body, 0, body.length), MAC_BYTES + body.length);
+        System.arraycopy(body, 0, out, MAC_BYTES, body.length);
+        return out;
+    }
+
+    /**
+     * Checks the signature, then deserialises through the allow-list.
+     *
+     * @throws SecurityException if the frame is unsigned, wrongly signed or names a class outside
+     *         the allow-list; the frame is counted in {@link #rejected()}
+     */
+    Object open(byte[] frame) {
+        if (frame == null || frame.length <= MAC_BYTES) {
+            throw reject("frame too short to be signed");
+        }
+        byte[] expected = mac(frame, MAC_BYTES, frame.length - MAC_BYTES);
+        if (!MessageDigest.isEqual(expected, Arrays.copyOf(frame, MAC_BYTES))) {
+            throw reject("bad signature");
+        }
+        return read(frame, MAC_BYTES, frame.length - MAC_BYTES);
+    }
+
+    /** Serialises without signing, for a value nested in a frame that will be signed. */
+    byte[] serialize(Object value) {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
+            out.writeObject(value);
+        } catch (IOException e) {
+            throw new IllegalArgumentException("cannot serialise " + value.getClass().getName() + ": " + e, e);
+        }
+        return bytes.toByteArray();
+    }
+
+    /** Deserialises a nested value through the allow-list (its frame was already verified). */
+    Object deserialize(byte[] bytes) {
+        return read(bytes, 0, bytes.length);
+    }
+
+    private Object read(byte[] bytes, int offset, int length) {
+        try (ObjectInputStream in = new ObjectInputStream(new ByteArrayInputStream(bytes, offset, length))) {
+            in.setObjectInputFilter(filter);
+            return in.readObject();
+        } catch (InvalidClassException e) {
+            String refused = lastRefused.get();
+            lastRefused.remove();
+            throw reject("class " + (refused == null ? "" : refused + " ") + "refused by the allow-list ("
+                    + e.getMessage() + ")");
+        } catch (IOException | ClassNotFoundException | RuntimeException e) {
+            throw reject("unreadable payload: " + e);
+        }
+    }
+
+    /** Frames and values refused so far. */
+    long rejected() {
+        return rejected.get();
+    }
+
+    /** HMAC-SHA256 of {@code text} under the secret, for member proofs. */
+    byte[] mac(byte[] data, int offset, int length) {
+        try {
+            Mac mac = Mac.getInstance(ALGORITHM);
+            mac.init(key);
+            mac.update(data, offset, length);
+            return mac.doFinal();
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("HmacSHA256 unavailable", e);
+        }
+    }
+
+    private SecurityException reject(String why) {
+        rejected.incrementAndGet();
+        return new SecurityException(why);
+    }
+}

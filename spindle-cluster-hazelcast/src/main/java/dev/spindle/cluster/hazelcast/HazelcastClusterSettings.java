@@ -1,0 +1,181 @@
+/*
+ * Copyright 2026 The Spindle Authors. Licensed under the Apache License, Version 2.0.
+ */
+package dev.spindle.cluster.hazelcast;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * How a Spindle member (worker or coordinator) takes part in a Hazelcast cluster: where it binds,
+ * whom it joins, the cluster name and shared secret, and which packages the values and task
+ * functions may come from. Immutable; build with {@link #builder(String, byte[])}.
+ *
+ * <p>Defaults keep a member on this machine: bind to {@code 127.0.0.1}, port 5701, TCP join to
+ * the listed members only (multicast and auto-detection off), a member is declared dead after
+ * 5 s without heartbeats.
+ */
+public final class HazelcastClusterSettings {
+
+    /** The shortest secret accepted, in bytes. */
+    public static final int MIN_SECRET_BYTES = 16;
+
+    private final String clusterName;
+    private final byte[] secret;
+    private final String bindAddress;
+    private final int port;
+    private final List<String> members;
+    private final List<String> allowedPackages;
+    private final int failureSeconds;
+
+    private HazelcastClusterSettings(Builder b) {
+        this.clusterName = b.clusterName;
+        this.secret = b.secret.clone();
+        this.bindAddress = b.bindAddress;
+        this.port = b.port;
+        this.members = b.members.isEmpty() ? List.of(b.bindAddress + ":" + b.port) : List.copyOf(b.members);
+        this.allowedPackages = List.copyOf(b.allowedPackages);
+        this.failureSeconds = b.failureSeconds;
+    }
+
+    /**
+     * Starts a builder.
+     *
+     * @param clusterName the Hazelcast cluster name; members with another name never join
+     * @param secret the shared secret (at least {@value #MIN_SECRET_BYTES} bytes) that signs every
+     *        message and proves membership
+     * @throws IllegalArgumentException if the name is blank or the secret too short
+     */
+    public static Builder builder(String clusterName, byte[] secret) {
+        return new Builder(clusterName, secret);
+    }
+
+    /** Same as {@link #builder(String, byte[])} with the secret's UTF-8 bytes. */
+    public static Builder builder(String clusterName, String secret) {
+        return new Builder(clusterName, Objects.requireNonNull(secret, "secret").getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** The Hazelcast cluster name. */
+    public String clusterName() {
+        return clusterName;
+    }
+
+    byte[] secret() {
+        return secret.clone();
+    }
+
+    /** The address this member binds to and announces. */
+    public String bindAddress() {
+        return bindAddress;
+    }
+
+    /** This member's port. */
+    public int port() {
+        return port;
+    }
+
+    /** The {@code host:port} members to join through. */
+    public List<String> members() {
+        return members;
+    }
+
+    /** The packages (and their subpackages) that values and functions may come from. */
+    public List<String> allowedPackages() {
+        return allowedPackages;
+    }
+
+    /** Seconds without heartbeat before a member is declared dead. */
+    public int failureSeconds() {
+        return failureSeconds;
+    }
+
+    /** Builds {@link HazelcastClusterSettings}. */
+    public static final class Builder {
+        private final String clusterName;
+        private final byte[] secret;
+        private String bindAddress = "127.0.0.1";
+        private int port = 5701;
+        private final List<String> members = new ArrayList<>();
+        private final List<String> allowedPackages = new ArrayList<>();
+        private int failureSeconds = 5;
+
+        private Builder(String clusterName, byte[] secret) {
+            Objects.requireNonNull(clusterName, "clusterName");
+            Objects.requireNonNull(secret, "secret");
+            if (clusterName.isBlank()) {
+                throw new IllegalArgumentException("clusterName must not be blank");
+            }
+            if (secret.length < MIN_SECRET_BYTES) {
+                throw new IllegalArgumentException("secret must have at least " + MIN_SECRET_BYTES
+                        + " bytes, got " + secret.length);
+            }
+            this.clusterName = clusterName;
+            this.secret = secret.clone();
+        }
+
+        /** The address to bind to (default {@code 127.0.0.1}); anything else exposes the member. */
+        public Builder bindAddress(String address) {
+            Objects.requireNonNull(address, "address");
+            if (address.isBlank()) {
+                throw new IllegalArgumentException("bindAddress must not be blank");
+            }
+            this.bindAddress = address;
+            return this;
+        }
+
+        /** This member's port, 1..65535 (default 5701; no auto-increment). */
+        public Builder port(int port) {
+            if (port < 1 || port > 65535) {
+                throw new IllegalArgumentException("port must be in 1..65535, got " + port);
+            }
+            this.port = port;
+            return this;
+        }
+
+        /** A {@code host:port} member to join through; add all of them (default: this member only). */
+        public Builder member(String hostAndPort) {
+            Objects.requireNonNull(hostAndPort, "hostAndPort");
+            int colon = hostAndPort.lastIndexOf(':');
+            if (colon <= 0 || colon == hostAndPort.length() - 1) {
+                throw new IllegalArgumentException("member must be host:port, got '" + hostAndPort + "'");
+            }
+            try {
+                Integer.parseInt(hostAndPort.substring(colon + 1));
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("member must be host:port, got '" + hostAndPort + "'", e);
+            }
+            members.add(hostAndPort);
+            return this;
+        }
+
+        /**
+         * Allows values and task functions from {@code packageName} and its subpackages to be
+         * deserialised. Task functions' declaring classes count: a lambda written in class
+         * {@code com.example.Jobs} needs {@code com.example}.
+         */
+        public Builder allowPackage(String packageName) {
+            Objects.requireNonNull(packageName, "packageName");
+            if (!packageName.matches("[A-Za-z_$][\\w$]*(\\.[A-Za-z_$][\\w$]*)*")) {
+                throw new IllegalArgumentException("not a package name: '" + packageName + "'");
+            }
+            allowedPackages.add(packageName);
+            return this;
+        }
+
+        /** Seconds without heartbeat before a member is declared dead (default 5, at least 2). */
+        public Builder failureSeconds(int seconds) {
+            if (seconds < 2) {
+                throw new IllegalArgumentException("failureSeconds must be at least 2, got " + seconds);
+            }
+            this.failureSeconds = seconds;
+            return this;
+        }
+
+        /** Builds the settings. */
+        public HazelcastClusterSettings build() {
+            return new HazelcastClusterSettings(this);
+        }
+    }
+}

@@ -1,0 +1,155 @@
+/*
+ * Copyright 2026 The Spindle Authors. Licensed under the Apache License, Version 2.0.
+ */
+package dev.spindle.cluster.hazelcast;
+
+import com.hazelcast.core.HazelcastInstance;
+import dev.spindle.cluster.Client;
+import dev.spindle.cluster.ClusterCoordinator;
+import dev.spindle.cluster.LocalCluster;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * The scheduler's JVM: a Hazelcast member (not a client, because Hazelcast's executor runs tasks
+ * on members only, and workers reply by running a task on it) that holds the Spindle scheduler
+ * and hands out the {@link Client}.
+ *
+ * <pre>{@code
+ * HazelcastClusterSettings s = HazelcastClusterSettings.builder("jobs", secret).port(5701)
+ *         .member("127.0.0.1:5701").member("127.0.0.1:5702").allowPackage("com.example").build();
+ * try (HazelcastCoordinator c = HazelcastCoordinator.start(s,
+ *         LocalCluster.builder().workers(1).threadsPerWorker(4), Duration.ofSeconds(60))) {
+ *     System.out.println(c.client().submit("one", args -> 1).get());
+ * }
+ * }</pre>
+ *
+ * <p>Workers are numbered {@code 0..workers-1} by their {@link WorkerMain} id; {@link #start}
+ * waits until each has joined and proved the secret. A worker member that leaves is reported to
+ * the scheduler as lost: its running tasks are reassigned and the results it held recomputed.
+ */
+public final class HazelcastCoordinator implements AutoCloseable {
+
+    private final HazelcastInstance instance;
+    private final CoordinatorTransport transport;
+    private final Roster roster;
+    private final ClusterCoordinator coordinator;
+    private final FrameCodec codec;
+
+    private HazelcastCoordinator(HazelcastInstance instance, CoordinatorTransport transport, Roster roster,
+                                 ClusterCoordinator coordinator, FrameCodec codec) {
+        this.instance = instance;
+        this.transport = transport;
+        this.roster = roster;
+        this.coordinator = coordinator;
+        this.codec = codec;
+    }
+
+    /**
+     * Starts the coordinator member and waits until {@code cluster}'s number of workers have
+     * joined.
+     *
+     * @param cluster the scheduler's settings; its worker count and threads must match the workers
+     * @throws TimeoutException if the workers do not all join within {@code joinTimeout}; the
+     *         member is shut down
+     */
+    public static HazelcastCoordinator start(HazelcastClusterSettings settings, LocalCluster.Builder cluster,
+                                             Duration joinTimeout) throws TimeoutException, InterruptedException {
+        Objects.requireNonNull(settings, "settings");
+        Objects.requireNonNull(cluster, "cluster");
+        Objects.requireNonNull(joinTimeout, "joinTimeout");
+        FrameCodec codec = new FrameCodec(settings.secret(), settings.allowedPackages());
+        Roster roster = new Roster(codec, settings.clusterName());
+        CoordinatorTransport transport = new CoordinatorTransport(codec, roster);
+        HazelcastInstance instance = HazelcastConfigs.start(settings, codec, Roster.COORDINATOR_ROLE, -1, transport);
+        ClusterCoordinator coordinator = ClusterCoordinator.start(cluster, transport);
+        transport.attach(instance, coordinator::receive);
+        instance.getCluster().addMembershipListener(roster);
+        HazelcastCoordinator c = new HazelcastCoordinator(instance, transport, roster, coordinator, codec);
+        try {
+            c.awaitWorkers(coordinator.workers(), joinTimeout);
+        } catch (TimeoutException | InterruptedException | RuntimeException e) {
+            c.close();
+            throw e;
+        }
+        return c;
+    }
+
+    private void awaitWorkers(int workers, Duration timeout) throws TimeoutException, InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (true) {
+            roster.admitAll(instance.getCluster());
+            if (roster.workers() >= workers && allReady(workers)) {
+                return;
+            }
+            if (System.nanoTime() - deadline > 0) {
+                throw new TimeoutException(roster.workers() + " of " + workers + " workers joined within " + timeout
+                        + " (" + roster.refused() + " members refused)");
+            }
+            Thread.sleep(50);
+        }
+    }
+
+    /**
+     * Whether every worker answers a probe and knows this coordinator. Hazelcast can show a
+     * member in this member's list before that member's own list shows this one, and a task
+     * sent then may be discarded; probing with a call that has a reply closes that window.
+     */
+    private boolean allReady(int workers) throws InterruptedException {
+        for (int id = 0; id < workers; id++) {
+            com.hazelcast.cluster.Member m = roster.worker(id);
+            if (m == null) {
+                return false;
+            }
+            byte[] probe = codec.seal(new Wire.FetchRequest("", id, Wire.COORDINATOR));
+            try {
+                byte[] reply = instance.getExecutorService(HazelcastConfigs.FETCHES)
+                        .submitToMember(new FetchCall(probe), m).get(5, java.util.concurrent.TimeUnit.SECONDS);
+                if (reply == null) {
+                    return false;
+                }
+            } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The client of the cluster. */
+    public Client client() {
+        return coordinator.client();
+    }
+
+    /** Members ignored because they did not prove the shared secret. */
+    public long refusedMembers() {
+        return roster.refused();
+    }
+
+    /** Frames and values dropped because of a bad signature or a class outside the allow-list. */
+    public long rejectedFrames() {
+        return codec.rejected();
+    }
+
+    /** Results that worker {@code id} reported and the coordinator accepted from the wire. */
+    long finishedOn(int id) {
+        return transport.finishedOn(id);
+    }
+
+    /** Whether worker {@code id} has left (or was declared lost). */
+    boolean isLost(int id) {
+        return roster.isLost(id);
+    }
+
+    HazelcastInstance instance() {
+        return instance;
+    }
+
+    /** Stops the scheduler (unfinished futures fail) and leaves the cluster. Idempotent. */
+    @Override
+    public void close() {
+        coordinator.close();
+        transport.close();
+        instance.shutdown();
+    }
+}

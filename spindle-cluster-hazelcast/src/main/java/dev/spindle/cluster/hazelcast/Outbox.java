@@ -1,0 +1,57 @@
+/*
+ * Copyright 2026 The Spindle Authors. Licensed under the Apache License, Version 2.0.
+ */
+package dev.spindle.cluster.hazelcast;
+
+import com.hazelcast.cluster.Member;
+import com.hazelcast.core.HazelcastInstance;
+import java.lang.System.Logger.Level;
+
+/**
+ * Sends signed frames to verified members through the {@value HazelcastConfigs#MESSAGES}
+ * executor. Hazelcast delivers an executor task at most once over the member connection; a task
+ * to a member that is gone is dropped here, and the loss is handled by membership, never by
+ * retrying.
+ */
+final class Outbox {
+
+    private static final System.Logger LOG = System.getLogger(Outbox.class.getName());
+
+    private final FrameCodec codec;
+    private volatile HazelcastInstance instance;
+
+    Outbox(FrameCodec codec) {
+        this.codec = codec;
+    }
+
+    void attach(HazelcastInstance instance) {
+        this.instance = instance;
+    }
+
+    HazelcastInstance instance() {
+        return instance;
+    }
+
+    /** This member's cluster view, or {@code null} before {@link #attach}. */
+    com.hazelcast.cluster.Cluster cluster() {
+        HazelcastInstance hz = instance;
+        return hz == null ? null : hz.getCluster();
+    }
+
+    /** Seals {@code body} for {@code to} and sends it to {@code member}; false if it could not be sent. */
+    boolean send(Member member, int to, Object body) {
+        HazelcastInstance hz = instance;
+        if (member == null || hz == null) {
+            return false;
+        }
+        try {
+            hz.getExecutorService(HazelcastConfigs.MESSAGES)
+                    .executeOnMember(new Deliver(codec.seal(new Wire.Frame(to, body))), member);
+            return true;
+        } catch (RuntimeException e) {
+            // the member left or this instance is shutting down: membership reports the loss
+            LOG.log(Level.DEBUG, "could not send to {0}: {1}", member.getAddress(), e);
+            return false;
+        }
+    }
+}

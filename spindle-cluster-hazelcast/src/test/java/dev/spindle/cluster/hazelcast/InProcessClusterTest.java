@@ -1,0 +1,158 @@
+/*
+ * Copyright 2026 The Spindle Authors. Licensed under the Apache License, Version 2.0.
+ */
+package dev.spindle.cluster.hazelcast;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.hazelcast.cluster.Member;
+import dev.spindle.cluster.Client;
+import dev.spindle.cluster.ClusterFuture;
+import dev.spindle.cluster.LocalCluster;
+import dev.spindle.cluster.Message;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * A coordinator, two workers and a member with the wrong secret, all in this JVM: graphs run with
+ * member-to-member fetches, the impostor is ignored, forged frames are dropped.
+ */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class InProcessClusterTest {
+
+    private static final String SECRET = "in-process-secret-0123456789";
+    private static final List<AutoCloseable> started = new ArrayList<>();
+    private static HazelcastCoordinator coordinator;
+    private static HazelcastWorker impostor;
+
+    @BeforeAll
+    static void start() throws Exception {
+        int[] ports = Ports.free(4);
+        String cluster = "spindle-inproc-" + ports[0];
+        try {
+            coordinator = startAll(cluster, ports);
+        } catch (Exception | Error e) {
+            stop();
+            throw e;
+        }
+    }
+
+    private static HazelcastCoordinator startAll(String cluster, int[] ports) throws Exception {
+        HazelcastClusterSettings.Builder base = settings(cluster, SECRET, ports[0], ports);
+        // the impostor claims worker 0 first, with the wrong secret
+        impostor = HazelcastWorker.start(settings(cluster, "not-the-secret-0123456789", ports[3], ports).build(), 0, 1);
+        started.add(impostor);
+        for (int i = 0; i < 2; i++) {
+            started.add(HazelcastWorker.start(settings(cluster, SECRET, ports[1 + i], ports).build(), i, 2));
+        }
+        HazelcastCoordinator c = HazelcastCoordinator.start(base.build(),
+                LocalCluster.builder().workers(2).threadsPerWorker(2), Duration.ofSeconds(60));
+        started.add(0, c);
+        return c;
+    }
+
+    static HazelcastClusterSettings.Builder settings(String cluster, String secret, int port, int[] ports) {
+        HazelcastClusterSettings.Builder b = HazelcastClusterSettings.builder(cluster, secret).port(port).failureSeconds(8);
+        for (int p : ports) {
+            b.member("127.0.0.1:" + p);
+        }
+        return b;
+    }
+
+    @AfterAll
+    static void stop() {
+        for (AutoCloseable c : started) {
+            try {
+                c.close();
+            } catch (Exception ignored) {
+                // best effort: the next member must still be stopped
+            }
+        }
+        started.clear();
+    }
+
+    @Test
+    void aGraphRunsAcrossMembersWithDependencyFetches() throws Exception {
+        Client client = coordinator.client();
+        List<ClusterFuture<Integer>> parts = client.scatter("part", List.of(1, 2, 3, 4, 5, 6));
+        List<ClusterFuture<Integer>> squares = client.map("sq", args -> (Integer) args.get(0) * (Integer) args.get(0), parts);
+        ClusterFuture<Integer> total = client.submit("total", args -> {
+            int s = 0;
+            for (Object o : args) {
+                s += (Integer) o;
+            }
+            return s;
+        }, squares.toArray(new ClusterFuture<?>[0]));
+        assertThat(total.get(60, TimeUnit.SECONDS)).isEqualTo(91);
+        assertThat(coordinator.finishedOn(0) + coordinator.finishedOn(1)).isGreaterThanOrEqualTo(13);
+    }
+
+    @Test
+    void aFailingTaskErrsWithItsRemoteException() {
+        ClusterFuture<Integer> f = coordinator.client().submit("boom", args -> {
+            throw new java.io.UncheckedIOException(new java.io.IOException("disk on fire"));
+        });
+        assertThat(f.toCompletableFuture()).failsWithin(Duration.ofSeconds(60))
+                .withThrowableOfType(ExecutionException.class)
+                .withCauseInstanceOf(RemoteTaskException.class)
+                .withMessageContaining("disk on fire");
+    }
+
+    @Test
+    void membersBindToLoopbackByDefault() throws Exception {
+        java.net.InetSocketAddress bound = (java.net.InetSocketAddress) coordinator.instance().getCluster()
+                .getLocalMember().getSocketAddress();
+        assertThat(bound.getAddress().isLoopbackAddress()).as(bound.toString()).isTrue();
+        // nothing answers on the machine's other addresses for the member's port
+        for (java.net.NetworkInterface ni : java.util.Collections.list(java.net.NetworkInterface.getNetworkInterfaces())) {
+            for (java.net.InetAddress a : java.util.Collections.list(ni.getInetAddresses())) {
+                if (!a.isLoopbackAddress() && a instanceof java.net.Inet4Address) {
+                    try (java.net.Socket socket = new java.net.Socket()) {
+                        assertThatThrownBy(() -> socket.connect(new java.net.InetSocketAddress(a, bound.getPort()), 1000))
+                                .as("port %d on %s", bound.getPort(), a).isInstanceOf(java.io.IOException.class);
+                    }
+                }
+            }
+        }
+    }
+
+    @Test
+    void aFunctionFromAPackageOutsideTheAllowListIsRefusedByTheWorker() {
+        ClusterFuture<Integer> f = coordinator.client().submit("outside", dev.spindle.outside.OutsideFunctions.constant(7));
+        assertThat(f.toCompletableFuture()).failsWithin(Duration.ofSeconds(60))
+                .withThrowableOfType(ExecutionException.class)
+                .withCauseInstanceOf(RemoteTaskException.class)
+                .withMessageContaining("dev.spindle.outside.OutsideFunctions")
+                .withMessageContaining("allow-list");
+    }
+
+    @Test
+    void aMemberWithTheWrongSecretIsIgnored() {
+        assertThat(coordinator.refusedMembers()).isGreaterThanOrEqualTo(1);
+        assertThat(impostor.executed()).isZero();
+    }
+
+    @Test
+    void aForgedFrameFromTheImpostorIsDropped() throws Exception {
+        long before = coordinator.rejectedFrames();
+        FrameCodec wrong = new FrameCodec("not-the-secret-0123456789".getBytes(java.nio.charset.StandardCharsets.UTF_8),
+                List.of());
+        Member target = coordinator.instance().getCluster().getLocalMember();
+        byte[] forged = wrong.seal(new Wire.Frame(Wire.COORDINATOR, new Message.DataAdded(0, "forged")));
+        impostor.instanceForTests().getExecutorService(HazelcastConfigs.MESSAGES)
+                .executeOnMember(new Deliver(forged), target);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (coordinator.rejectedFrames() == before && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+        }
+        assertThat(coordinator.rejectedFrames()).isEqualTo(before + 1);
+    }
+}

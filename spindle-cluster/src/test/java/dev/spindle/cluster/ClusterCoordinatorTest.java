@@ -1,0 +1,160 @@
+/*
+ * Copyright 2026 The Spindle Authors. Licensed under the Apache License, Version 2.0.
+ */
+package dev.spindle.cluster;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** The public SPI: a coordinator and worker nodes joined by a transport written outside the package's internals. */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class ClusterCoordinatorTest {
+
+    /** Delivers everything on one thread, as a remote transport's receiving side would. */
+    private static final class DirectTransport implements Transport {
+        final ExecutorService wire = Executors.newSingleThreadExecutor();
+        final List<WorkerNode> nodes = new ArrayList<>();
+        final Set<Integer> lost = ConcurrentHashMap.newKeySet();
+        final java.util.concurrent.atomic.AtomicLong fetches = new java.util.concurrent.atomic.AtomicLong();
+        volatile ClusterCoordinator coordinator;
+
+        @Override
+        public void toWorker(int worker, Message.ToWorker message) {
+            deliver(() -> {
+                if (!lost.contains(worker)) {
+                    nodes.get(worker).receive(message);
+                }
+            });
+        }
+
+        /** After close, dropping is the contract; workers still finishing must not see an error. */
+        private void deliver(Runnable r) {
+            try {
+                wire.execute(r);
+            } catch (java.util.concurrent.RejectedExecutionException closed) {
+                // the test is over
+            }
+        }
+
+        @Override
+        public void toScheduler(Message.ToScheduler message) {
+            deliver(() -> {
+                if (!lost.contains(message.worker()) || message instanceof Message.WorkerLost) {
+                    coordinator.receive(message);
+                }
+            });
+        }
+
+        @Override
+        public CompletableFuture<Object> fetch(String key, int holder, int requester) {
+            Object value = lost.contains(holder) ? null : nodes.get(holder).value(key);
+            if (value == null) {
+                return CompletableFuture.failedFuture(new IllegalStateException(holder + " lacks " + key));
+            }
+            fetches.incrementAndGet();
+            return CompletableFuture.completedFuture(value);
+        }
+
+        @Override
+        public void workerLost(int worker) {
+            if (lost.add(worker)) {
+                nodes.get(worker).close();
+                toScheduler(new Message.WorkerLost(worker));
+            }
+        }
+
+        /** Counts values moved rather than bytes: nothing is serialised in this transport. */
+        @Override
+        public long bytesTransferred() {
+            return fetches.get();
+        }
+
+        @Override
+        public void close() {
+            wire.shutdownNow();
+        }
+    }
+
+    private final DirectTransport transport = new DirectTransport();
+
+    @AfterEach
+    void close() {
+        if (transport.coordinator != null) {
+            transport.coordinator.close();
+        }
+        transport.nodes.forEach(WorkerNode::close);
+        transport.close();
+    }
+
+    private Client start(int workers) {
+        for (int i = 0; i < workers; i++) {
+            transport.nodes.add(new WorkerNode(i, 2, transport));
+        }
+        transport.coordinator = ClusterCoordinator.start(LocalCluster.builder().workers(workers).threadsPerWorker(2),
+                transport);
+        assertThat(transport.coordinator.workers()).isEqualTo(workers);
+        return transport.coordinator.client();
+    }
+
+    @Test
+    void aGraphRunsOverACustomTransportAndSurvivesALostWorker() throws Exception {
+        Client client = start(3);
+        List<ClusterFuture<Integer>> leaves = new ArrayList<>();
+        for (int i = 0; i < 60; i++) {
+            int v = i;
+            leaves.add(client.submit("leaf-" + i, args -> {
+                Thread.sleep(5);
+                return v;
+            }));
+        }
+        ClusterFuture<Integer> total = client.submit("total", args -> {
+            int s = 0;
+            for (Object o : args) {
+                s += (Integer) o;
+            }
+            return s;
+        }, leaves.toArray(new ClusterFuture<?>[0]));
+        leaves.get(0).get(30, TimeUnit.SECONDS);
+        transport.workerLost(1);
+        assertThat(total.get(30, TimeUnit.SECONDS)).isEqualTo(60 * 59 / 2);
+        assertThat(transport.bytesTransferred()).as("values fetched from other workers").isPositive();
+    }
+
+    @Test
+    void badArgumentsAreRefused() {
+        assertThatThrownBy(() -> ClusterCoordinator.start(null, transport))
+                .isInstanceOf(NullPointerException.class).hasMessageContaining("settings");
+        assertThatThrownBy(() -> ClusterCoordinator.start(LocalCluster.builder(), null))
+                .isInstanceOf(NullPointerException.class).hasMessageContaining("transport");
+        assertThatThrownBy(() -> new WorkerNode(-1, 1, transport)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new WorkerNode(0, 0, transport)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new WorkerNode(0, 1, null)).isInstanceOf(NullPointerException.class);
+    }
+
+    @Test
+    void aClosedCoordinatorFailsUnfinishedFuturesAndRefusesWork() {
+        Client client = start(1);
+        ClusterFuture<Integer> slow = client.submit("slow", args -> {
+            Thread.sleep(10_000);
+            return 1;
+        });
+        transport.coordinator.close();
+        assertThat(slow.toCompletableFuture()).failsWithin(java.time.Duration.ofSeconds(10))
+                .withThrowableOfType(java.util.concurrent.ExecutionException.class)
+                .withCauseInstanceOf(IllegalStateException.class);
+        assertThatThrownBy(() -> client.submit("late", args -> 2))
+                .isInstanceOf(java.util.concurrent.RejectedExecutionException.class);
+    }
+}
