@@ -343,9 +343,9 @@ public final class AsyncRuntime implements AutoCloseable {
     /**
      * Shuts down: stops intake, lets each worker finish its current poll, waits for the workers
      * to exit, cancels the tasks that did not finish ({@link Cancellable}) and completes their
-     * handles with a {@link CancellationException}. Idempotent. Called from inside a task of this runtime, it
-     * only signals (a worker cannot wait for itself); the workers then exit after their current
-     * polls, and the last one to exit completes the remaining handles.
+     * handles with a {@link CancellationException}. Idempotent. Called from inside a task of this
+     * runtime, it only signals (a worker cannot wait for itself); the workers then exit after
+     * their current polls, and the last one to exit completes the remaining handles.
      */
     public void shutdown() {
         closing = true;

@@ -83,7 +83,8 @@ class AbandonedTaskPropertiesTest {
                     }
                     default -> {
                         acquirers.get(rnd.nextInt(acquirers.size())).cancel(false);
-                        acquirers.add(rt.spawn(acquirer(sem, permits, inside, overAdmitted, holder(holding))));
+                        acquirers.add(rt.spawn(
+                                acquirer(sem, permits, inside, overAdmitted, holder(holding))));
                     }
                 }
             }
@@ -128,7 +129,8 @@ class AbandonedTaskPropertiesTest {
     }
 
     private static AsyncTask<Void> receiver(AsyncChannel<Integer> ch, Map<Integer, AtomicInteger> got) {
-        return receiveUntilClosed(ch, v -> got.computeIfAbsent(v, y -> new AtomicInteger()).incrementAndGet());
+        return receiveUntilClosed(ch,
+                v -> got.computeIfAbsent(v, y -> new AtomicInteger()).incrementAndGet());
     }
 
     /** The channel's remaining values, read after the runtime closed. */
@@ -138,7 +140,8 @@ class AbandonedTaskPropertiesTest {
     }
 
     /** Receives until the channel is closed; a value is handled in the poll that receives it. */
-    private static AsyncTask<Void> receiveUntilClosed(AsyncChannel<Integer> ch, Consumer<Integer> onValue) {
+    private static AsyncTask<Void> receiveUntilClosed(
+            AsyncChannel<Integer> ch, Consumer<Integer> onValue) {
         return Async.loop(null, (Object x) -> Async.recover(
                 Async.map(ch.receive(), (Integer v) -> {
                     onValue.accept(v);

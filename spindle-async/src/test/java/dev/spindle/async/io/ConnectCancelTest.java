@@ -46,7 +46,8 @@ class ConnectCancelTest {
                 f.configureBlocking(false);
                 f.connect(server.getLocalAddress());
             }
-            JoinHandle<AsyncTcpStream> h = rt.spawn(AsyncTcpStream.connect(server.getLocalAddress(), reactor));
+            JoinHandle<AsyncTcpStream> h =
+                    rt.spawn(AsyncTcpStream.connect(server.getLocalAddress(), reactor));
             await(() -> h.isDone() || reactor.registeredChannels() == 1, "the connect to wait");
             assumeTrue(!h.isDone(), "this system completed the connect: nothing stays pending");
             assertThat(h.cancel(false)).isTrue();
