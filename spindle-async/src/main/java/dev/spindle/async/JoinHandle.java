@@ -146,6 +146,11 @@ public final class JoinHandle<T> implements Future<T>, AsyncTask<T> {
      * A worker then retires the task and, if it is {@link Cancellable}, cancels it so that it
      * withdraws from what it waits in (see the class comment); this returns before that.
      *
+     * <p>If a poll is under way and completes the task, its result is dropped, as
+     * {@link java.util.concurrent.FutureTask} drops the result of a run it was cancelled during:
+     * the handle already reports the cancellation. A task that must not lose what it received
+     * (a channel's value) should pass it on within the poll that receives it.
+     *
      * @param mayInterruptIfRunning ignored: a poll is never interrupted
      * @return whether this call cancelled the task
      */
