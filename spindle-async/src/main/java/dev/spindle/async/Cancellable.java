@@ -13,10 +13,11 @@ package dev.spindle.async;
  * deadline passes), and pass a cancel on to the children they hold. An {@link AsyncRuntime}
  * does it for the tasks it stops polling before they finished: a task whose
  * {@link JoinHandle#cancel JoinHandle was cancelled}, a task still pending when the runtime shuts
- * down, and a task whose poll returned {@code null}. So a spawned task implements this interface
- * (as every task of {@link Async}, {@link AsyncChannel} and {@link AsyncSemaphore} does, and
- * their compositions) to withdraw from what it waits in when it is cancelled; a cancelled receive
- * then never swallows a value, nor a cancelled acquire a permit.
+ * down, and a task whose poll returned {@code null}. Every task of {@link Async},
+ * {@link AsyncChannel} and {@link AsyncSemaphore} that can wait implements this interface, and
+ * so do their compositions, so a cancelled receive never swallows a value, nor a cancelled
+ * acquire a permit. A hand-written task that polls such operations implements it too, passing
+ * the cancel on to the operation it awaits; otherwise nothing can withdraw that operation.
  *
  * <p>{@link #cancel()} is called between polls (never during one, and after the last poll it
  * follows), may be called more than once, and is never followed by another poll. It should not
