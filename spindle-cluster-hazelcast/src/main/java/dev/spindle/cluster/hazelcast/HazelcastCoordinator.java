@@ -145,6 +145,10 @@ public final class HazelcastCoordinator implements AutoCloseable {
         return instance;
     }
 
+    Roster roster() {
+        return roster;
+    }
+
     /** Stops the scheduler (unfinished futures fail) and leaves the cluster. Idempotent. */
     @Override
     public void close() {

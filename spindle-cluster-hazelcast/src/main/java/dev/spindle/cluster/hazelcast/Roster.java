@@ -12,6 +12,7 @@ import java.security.MessageDigest;
 import java.util.Base64;
 import java.util.Map;
 import java.util.Set;
+import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.IntConsumer;
@@ -23,6 +24,12 @@ import java.util.function.IntConsumer;
  * whose proof does not verify is ignored (counted and logged), so nothing is sent to it or
  * accepted as coming from its worker id. The proof is bound to the member's address, which no
  * other process can bind while the member lives.
+ *
+ * <p>Members are checked again and again (on every join event, and every 50 ms while the
+ * coordinator waits for its workers), so a refusal is counted and logged once per offending
+ * member (by Hazelcast UUID), not once per check. A worker also learns from its own checks that
+ * it cannot take part: the coordinator's proof fails under its secret (one side has the wrong
+ * secret), or an older member already holds its worker id.
  */
 final class Roster implements MembershipListener {
 
@@ -40,6 +47,10 @@ final class Roster implements MembershipListener {
     private final Set<Integer> lost = ConcurrentHashMap.newKeySet();
     private volatile Member coordinator;
     private final AtomicLong refused = new AtomicLong();
+    /** Members refused so far and still in the cluster: each is counted and logged once. */
+    private final Set<UUID> refusedMembers = ConcurrentHashMap.newKeySet();
+    private volatile String coordinatorRefused;
+    private volatile String idTakenBy;
     private volatile IntConsumer onWorkerLost = id -> { };
     private volatile Runnable onCoordinator = () -> { };
 
@@ -55,13 +66,33 @@ final class Roster implements MembershipListener {
         return Base64.getEncoder().encodeToString(codec.mac(text, 0, text.length));
     }
 
-    /** Checks every current member but the local one. */
+    /**
+     * Checks every current member but the local one. The list is in join order, so a verified
+     * worker with the local worker's id ahead of the local member holds that id: the local
+     * worker is the duplicate (the coordinator keeps the first to join, see {@link #admit}).
+     */
     void admitAll(com.hazelcast.cluster.Cluster cluster) {
+        boolean older = true;
         for (Member m : cluster.getMembers()) {
-            if (!m.localMember()) {
-                admit(m);
+            if (m.localMember()) {
+                older = false;
+            } else if (admit(m) && older && WORKER_ROLE.equals(m.getAttribute(ROLE))
+                    && m.getAttribute(WORKER).equals(cluster.getLocalMember().getAttribute(WORKER))) {
+                idTakenBy = String.valueOf(m.getAddress());
             }
         }
+    }
+
+    /**
+     * Why this worker cannot take part, or {@code null}: the coordinator's proof failed here
+     * (so this worker's proof fails there), or an older member holds this worker's id.
+     */
+    String refusal() {
+        String taken = idTakenBy;
+        if (taken != null) {
+            return "worker id already taken by the member at " + taken;
+        }
+        return coordinatorRefused;
     }
 
     /** Called (on a Hazelcast thread) whenever the coordinator's member is admitted. */
@@ -90,6 +121,10 @@ final class Roster implements MembershipListener {
         String address = m.getAddress().getHost() + ":" + m.getAddress().getPort();
         String expected = proof(codec, clusterName, role, id, address);
         if (!MessageDigest.isEqual(expected.getBytes(StandardCharsets.UTF_8), proof.getBytes(StandardCharsets.UTF_8))) {
+            if (COORDINATOR_ROLE.equals(role)) {
+                coordinatorRefused = "the coordinator at " + m.getAddress() + " does not prove this member's "
+                        + "secret: the secrets differ, and it refuses this member likewise";
+            }
             return refuse(m, "wrong proof of the shared secret");
         }
         if (COORDINATOR_ROLE.equals(role)) {
@@ -107,9 +142,12 @@ final class Roster implements MembershipListener {
         return refuse(m, "unknown role '" + role + "'");
     }
 
+    /** Refuses {@code m}; counts and logs only its first refusal. */
     private boolean refuse(Member m, String why) {
-        refused.incrementAndGet();
-        LOG.log(Level.WARNING, "ignoring member {0}: {1}", m.getAddress(), why);
+        if (refusedMembers.add(m.getUuid())) {
+            refused.incrementAndGet();
+            LOG.log(Level.WARNING, "ignoring member {0}: {1}", m.getAddress(), why);
+        }
         return false;
     }
 
@@ -123,6 +161,7 @@ final class Roster implements MembershipListener {
     @Override
     public void memberRemoved(MembershipEvent event) {
         Member m = event.getMember();
+        refusedMembers.remove(m.getUuid());   // UUIDs are never reused: the set stays small
         for (Map.Entry<Integer, Member> e : workers.entrySet()) {
             if (e.getValue().getUuid().equals(m.getUuid())) {
                 lose(e.getKey());
@@ -184,7 +223,7 @@ final class Roster implements MembershipListener {
         return coordinator;
     }
 
-    /** Members ignored because they could not prove the secret. */
+    /** Members ignored because they could not prove the secret, each counted once. */
     long refused() {
         return refused.get();
     }

@@ -32,9 +32,28 @@ class InProcessClusterTest {
     private static final List<AutoCloseable> started = new ArrayList<>();
     private static HazelcastCoordinator coordinator;
     private static HazelcastWorker impostor;
+    /** The roster's log records, captured from the start (its logger lives as long as this class). */
+    private static final java.util.logging.Logger ROSTER_LOG = java.util.logging.Logger.getLogger(Roster.class.getName());
+    private static final List<java.util.logging.LogRecord> rosterRecords =
+            java.util.Collections.synchronizedList(new ArrayList<>());
+    private static final java.util.logging.Handler capture = new java.util.logging.Handler() {
+        @Override
+        public void publish(java.util.logging.LogRecord r) {
+            rosterRecords.add(r);
+        }
+
+        @Override
+        public void flush() {
+        }
+
+        @Override
+        public void close() {
+        }
+    };
 
     @BeforeAll
     static void start() throws Exception {
+        ROSTER_LOG.addHandler(capture);
         int[] ports = Ports.free(4);
         String cluster = "spindle-inproc-" + ports[0];
         try {
@@ -69,6 +88,7 @@ class InProcessClusterTest {
 
     @AfterAll
     static void stop() {
+        ROSTER_LOG.removeHandler(capture);
         for (AutoCloseable c : started) {
             try {
                 c.close();
@@ -138,6 +158,34 @@ class InProcessClusterTest {
     void aMemberWithTheWrongSecretIsIgnored() {
         assertThat(coordinator.refusedMembers()).isGreaterThanOrEqualTo(1);
         assertThat(impostor.executed()).isZero();
+    }
+
+    @Test
+    void aRefusedMemberIsCountedAndLoggedOnceHoweverOftenItIsChecked() {
+        // the coordinator re-checked the impostor every 50 ms while it waited; check it 20 more times
+        for (int i = 0; i < 20; i++) {
+            coordinator.roster().admitAll(coordinator.instance().getCluster());
+        }
+        assertThat(coordinator.refusedMembers()).isEqualTo(1);
+        String impostorAddress = String.valueOf(impostor.instanceForTests().getCluster().getLocalMember().getAddress());
+        long coordinatorLines;
+        synchronized (rosterRecords) {
+            // every member logs through the one Roster logger: count the lines about the impostor
+            // from the coordinator's point of view (the workers refuse it too, once each)
+            coordinatorLines = rosterRecords.stream()
+                    .filter(r -> r.getParameters() != null && r.getParameters().length > 0
+                            && String.valueOf(r.getParameters()[0]).equals(impostorAddress))
+                    .count();
+        }
+        assertThat(coordinatorLines).as("lines about the impostor, from 3 members").isLessThanOrEqualTo(3);
+    }
+
+    @Test
+    void aWorkerWithTheWrongSecretLearnsThatItIsRefused() {
+        assertThatThrownBy(() -> impostor.awaitCoordinator(Duration.ofSeconds(30)))
+                .isInstanceOf(MemberRefusedException.class)
+                .hasMessageContaining("worker 0 refused")
+                .hasMessageContaining("secret");
     }
 
     @Test
