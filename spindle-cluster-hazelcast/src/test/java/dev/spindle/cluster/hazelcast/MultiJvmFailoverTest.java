@@ -152,7 +152,8 @@ class MultiJvmFailoverTest {
         for (int p : ports) {
             members.append(members.length() == 0 ? "" : ",").append("127.0.0.1:").append(p);
         }
-        ProcessBuilder pb = new ProcessBuilder(java, "-Xmx192m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
+        // jvm.args (in the module directory, the tests' working directory) as the README shows it
+        ProcessBuilder pb = new ProcessBuilder(java, "@jvm.args", "-Xmx192m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
                 "-Dspindle.exitWithParent=true", "-Dhazelcast.logging.type=jdk", "-cp", System.getProperty("java.class.path"),
                 WorkerMain.class.getName(), "--id", Integer.toString(id), "--threads", "2", "--cluster", cluster,
                 "--port", Integer.toString(ports[id + 1]), "--members", members.toString(), "--failure-seconds", "8");
