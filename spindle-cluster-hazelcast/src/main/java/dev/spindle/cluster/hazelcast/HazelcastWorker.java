@@ -44,19 +44,19 @@ public final class HazelcastWorker implements AutoCloseable {
      */
     public static HazelcastWorker start(HazelcastClusterSettings settings, int id, int threads) {
         Objects.requireNonNull(settings, "settings");
-        FrameCodec codec = new FrameCodec(settings.secret(), settings.allowedPackages());
-        Roster roster = new Roster(codec, settings.clusterName());
+        Offences offences = new Offences("worker " + id);
+        FrameCodec codec = new FrameCodec(settings.secret(), settings.allowedPackages(), offences);
+        Roster roster = new Roster(offences);
         WorkerTransport transport = new WorkerTransport(id, codec, roster);
         WorkerNode node = new WorkerNode(id, threads, transport);
         HazelcastInstance instance;
         try {
-            instance = HazelcastConfigs.start(settings, codec, Roster.WORKER_ROLE, id, transport);
+            instance = HazelcastConfigs.start(settings, offences, Roster.WORKER_ROLE, id, transport);
         } catch (RuntimeException e) {
             node.close();
             throw e;
         }
         instance.getCluster().addMembershipListener(roster);
-        roster.admitAll(instance.getCluster());
         transport.attach(node, instance);
         return new HazelcastWorker(instance, node, transport, codec, roster);
     }
@@ -65,7 +65,8 @@ public final class HazelcastWorker implements AutoCloseable {
      * Waits until this worker knows a coordinator that proved the shared secret.
      *
      * @throws MemberRefusedException if the coordinator's proof fails here (the secrets differ,
-     *         so the coordinator refuses this worker too) or an older member holds this worker id
+     *         so the coordinator refuses this worker too) or the coordinator refused this worker
+     *         (its id is held by another member, or was lost)
      * @throws TimeoutException if no coordinator joined within {@code timeout}: it is not running,
      *         or it has another cluster name or member list
      */
@@ -74,7 +75,6 @@ public final class HazelcastWorker implements AutoCloseable {
         Objects.requireNonNull(timeout, "timeout");
         long deadline = System.nanoTime() + timeout.toNanos();
         while (true) {
-            roster.admitAll(instance.getCluster());
             String refusal = roster.refusal();
             if (refusal != null) {
                 throw new MemberRefusedException("worker " + id() + " refused: " + refusal);
@@ -128,9 +128,14 @@ public final class HazelcastWorker implements AutoCloseable {
         return codec.rejected();
     }
 
-    /** Members ignored because they did not prove the shared secret. */
+    /** Members refused, each counted once (a coordinator with the wrong proof, a second coordinator). */
     public long refusedMembers() {
         return roster.refused();
+    }
+
+    /** What this worker refused so far, by kind; each offender is logged once. */
+    public SecurityStats securityStats() {
+        return SecurityStats.of(roster.offences());
     }
 
     /** Whether the member is still in its cluster. */

@@ -4,6 +4,7 @@
 package dev.spindle.cluster.hazelcast;
 
 import java.io.IOException;
+import java.io.ObjectInputFilter;
 import java.io.PrintStream;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -42,6 +43,13 @@ public final class WorkerMain {
     static final int FAILED = 1;
     static final int USAGE = 2;
 
+    /**
+     * The JVM-wide limits on Java deserialisation that a worker JVM sets (unless
+     * {@code -Djdk.serialFilter} already set a filter): they bound any stream that has no filter
+     * of its own, Hazelcast's included. Spindle's frames have their own, signed-only filter.
+     */
+    static final String SERIAL_LIMITS = "maxdepth=20;maxrefs=100000;maxarray=1000000;maxbytes=16777216";
+
     static final String USAGE_TEXT = String.join(System.lineSeparator(),
             "usage: SPINDLE_SECRET=... java -cp <classpath> " + WorkerMain.class.getName() + " \\",
             "           --id <n> --cluster <name> [options]",
@@ -70,6 +78,9 @@ public final class WorkerMain {
      * {@code --help} and for errors. Separate from {@link #main} so that tests can call it.
      */
     static int run(String[] args, Map<String, String> env, PrintStream out, PrintStream err) {
+        if (ObjectInputFilter.Config.getSerialFilter() == null) {
+            ObjectInputFilter.Config.setSerialFilter(ObjectInputFilter.Config.createFilter(SERIAL_LIMITS));
+        }
         Options o;
         try {
             o = Options.parse(args, env.get("SPINDLE_SECRET"));

@@ -6,12 +6,8 @@ package dev.spindle.cluster.hazelcast;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.spindle.cluster.LocalCluster;
-import java.io.File;
 import java.net.InetAddress;
 import java.net.ServerSocket;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -108,7 +104,7 @@ class WorkerMainTest {
         Result r = run(SECRET, worker(0, cluster));
         assertThat(r.status).as(r.toString()).isEqualTo(1);
         assertThat(r.out).doesNotContain("ready");
-        assertThat(r.err).contains("worker 0 refused").contains("worker id already taken");
+        assertThat(r.err).contains("worker 0 refused").contains("worker id 0 is taken by");
         assertThat(worker0.isRunning()).isTrue();
     }
 
@@ -137,33 +133,10 @@ class WorkerMainTest {
 
     /** Runs WorkerMain in a JVM of its own and waits (bounded) for it to exit. */
     private static Result run(String secret, String... args) throws Exception {
-        String java = ProcessHandle.current().info().command().orElse("java");
-        List<String> command = new ArrayList<>(List.of(java, "-Xmx128m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
-                "-Dspindle.exitWithParent=true", "-cp", System.getProperty("java.class.path"), WorkerMain.class.getName()));
-        command.addAll(List.of(args));
-        ProcessBuilder pb = new ProcessBuilder(command);
-        pb.environment().remove("SPINDLE_SECRET");
-        if (secret != null) {
-            pb.environment().put("SPINDLE_SECRET", secret);
+        try (WorkerJvm jvm = WorkerJvm.start(secret, List.of(args))) {
+            int status = jvm.awaitExit(90);
+            return new Result(status, jvm.out(), jvm.err());
         }
-        File out = Files.createTempFile("worker-main", ".out").toFile();
-        File err = Files.createTempFile("worker-main", ".err").toFile();
-        pb.redirectOutput(out).redirectError(err);
-        Process p = pb.start();
-        try {
-            if (!p.waitFor(90, TimeUnit.SECONDS)) {
-                throw new AssertionError("WorkerMain did not exit within 90 s; out: " + read(out) + " err: " + read(err));
-            }
-            return new Result(p.exitValue(), read(out), read(err));
-        } finally {
-            p.destroyForcibly();
-            Files.deleteIfExists(out.toPath());
-            Files.deleteIfExists(err.toPath());
-        }
-    }
-
-    private static String read(File f) throws Exception {
-        return Files.readString(f.toPath(), StandardCharsets.UTF_8);
     }
 
     /** Status 2, exactly {@code line} first, then the usage, and no stack trace. */
