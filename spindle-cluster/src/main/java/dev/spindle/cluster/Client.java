@@ -38,7 +38,12 @@ public final class Client {
         this.workers = workers;
     }
 
-    /** Submits a task whose arguments are the values of {@code dependencies}, in order. */
+    /**
+     * Submits a task whose arguments are the values of {@code dependencies}, in order.
+     *
+     * @throws IllegalArgumentException if the key was submitted before, a dependency is unknown,
+     *         or a dependency future belongs to another cluster's client
+     */
     public <T> ClusterFuture<T> submit(String key, TaskFunction<T> function, ClusterFuture<?>... dependencies) {
         return submit(TaskSpec.builder(key, function).dependsOn(dependencies).build());
     }
@@ -118,18 +123,22 @@ public final class Client {
      * Waits for all the futures and returns their values in order.
      *
      * @throws ExecutionException with the first failing task's exception as the cause
+     * @throws IllegalArgumentException if a future belongs to another cluster's client
      */
     public <T> List<T> gather(List<ClusterFuture<T>> futures) throws InterruptedException, ExecutionException {
         Objects.requireNonNull(futures, "futures");
+        for (ClusterFuture<T> f : futures) {
+            Objects.requireNonNull(f, "future").requireOwner(scheduler, "in gather");
+        }
         List<T> out = new ArrayList<>(futures.size());
         for (ClusterFuture<T> f : futures) {
-            out.add(Objects.requireNonNull(f, "future").get());
+            out.add(f.get());
         }
         return out;
     }
 
     @SuppressWarnings("unchecked")
-    private static <T> ClusterFuture<T> future(String key, CompletableFuture<Object> f) {
-        return new ClusterFuture<>(key, (CompletableFuture<T>) (CompletableFuture<?>) f);
+    private <T> ClusterFuture<T> future(String key, CompletableFuture<Object> f) {
+        return new ClusterFuture<>(key, (CompletableFuture<T>) (CompletableFuture<?>) f, scheduler);
     }
 }

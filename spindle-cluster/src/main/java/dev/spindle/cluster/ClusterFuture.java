@@ -22,6 +22,10 @@ import java.util.concurrent.TimeoutException;
  * int four = y.get();
  * }</pre>
  *
+ * <p>A future belongs to the cluster whose client made it: passing it to another cluster's
+ * client (as a dependency, in a graph, to {@code map} or {@code gather}) throws
+ * {@link IllegalArgumentException} rather than binding to that cluster's task of the same key.
+ *
  * <p>{@link #cancel} is not supported: a submitted task always runs (it returns {@code false}).
  *
  * @param <T> the result type
@@ -30,10 +34,27 @@ public final class ClusterFuture<T> implements Future<T> {
 
     private final String key;
     private final CompletableFuture<T> result;
+    /** The scheduler of the cluster that made this future; compared by identity only. */
+    private final Object owner;
 
-    ClusterFuture(String key, CompletableFuture<T> result) {
+    ClusterFuture(String key, CompletableFuture<T> result, Object owner) {
         this.key = Objects.requireNonNull(key, "key");
         this.result = Objects.requireNonNull(result, "result");
+        this.owner = Objects.requireNonNull(owner, "owner");
+    }
+
+    /**
+     * Checks that this future was made by the cluster of {@code expected} (a key alone would
+     * silently bind to another cluster's task of the same key).
+     *
+     * @param use what the future is being used for, for the message
+     * @throws IllegalArgumentException naming the key if it belongs to another cluster
+     */
+    void requireOwner(Object expected, String use) {
+        if (owner != expected) {
+            throw new IllegalArgumentException("the future for key '" + key + "' belongs to another cluster's "
+                    + "client and cannot be used " + use + " here (pass a future made by this client)");
+        }
     }
 
     /** The task's key. */

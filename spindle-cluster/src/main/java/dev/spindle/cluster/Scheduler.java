@@ -202,6 +202,9 @@ final class Scheduler implements AutoCloseable {
                 if (tasks.containsKey(s.key()) || !batch.add(s.key())) {
                     throw new IllegalArgumentException("a task with key '" + s.key() + "' was already submitted");
                 }
+                for (ClusterFuture<?> f : s.dependencyFutures()) {
+                    f.requireOwner(this, "as a dependency of task '" + s.key() + "'");
+                }
                 for (String dep : s.dependencies()) {
                     if (!tasks.containsKey(dep) && !batch.contains(dep)) {
                         throw new IllegalArgumentException("task '" + s.key() + "' depends on unknown key '"

@@ -29,6 +29,8 @@ public final class TaskSpec<T> {
     private final String key;
     private final TaskFunction<T> function;
     private final List<String> dependencies;
+    /** The dependencies given as futures, checked against the submitting cluster. */
+    private final List<ClusterFuture<?>> dependencyFutures;
     private final Restrictions restrictions;
     private final int priority;
     private final Duration durationHint;
@@ -38,6 +40,7 @@ public final class TaskSpec<T> {
         this.key = b.key;
         this.function = b.function;
         this.dependencies = List.copyOf(b.dependencies);
+        this.dependencyFutures = List.copyOf(b.dependencyFutures);
         this.restrictions = b.restrictions;
         this.priority = b.priority;
         this.durationHint = b.durationHint;
@@ -67,6 +70,11 @@ public final class TaskSpec<T> {
     /** The keys of the dependencies, in the order their values are passed to the function. */
     public List<String> dependencies() {
         return dependencies;
+    }
+
+    /** The dependencies that were given as futures (a subset of {@link #dependencies()}). */
+    List<ClusterFuture<?>> dependencyFutures() {
+        return dependencyFutures;
     }
 
     /** Where the task may run. */
@@ -109,6 +117,7 @@ public final class TaskSpec<T> {
         private final String key;
         private final TaskFunction<T> function;
         private final List<String> dependencies = new ArrayList<>();
+        private final List<ClusterFuture<?>> dependencyFutures = new ArrayList<>();
         private Restrictions restrictions = Restrictions.none();
         private int priority;
         private Duration durationHint;
@@ -134,10 +143,14 @@ public final class TaskSpec<T> {
             return this;
         }
 
-        /** Adds the keys of earlier futures as dependencies. */
+        /**
+         * Adds earlier futures as dependencies. On submission each must belong to the cluster the
+         * spec is submitted to, else the submission throws {@link IllegalArgumentException}.
+         */
         public Builder<T> dependsOn(ClusterFuture<?>... futures) {
             for (ClusterFuture<?> f : Objects.requireNonNull(futures, "futures")) {
                 dependsOn(Objects.requireNonNull(f, "dependency future").key());
+                dependencyFutures.add(f);
             }
             return this;
         }

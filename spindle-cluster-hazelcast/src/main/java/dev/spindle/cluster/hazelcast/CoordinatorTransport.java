@@ -6,7 +6,6 @@ package dev.spindle.cluster.hazelcast;
 import com.hazelcast.core.HazelcastInstance;
 import dev.spindle.cluster.Message;
 import dev.spindle.cluster.Transport;
-import java.lang.System.Logger.Level;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
@@ -17,22 +16,23 @@ import java.util.function.Consumer;
  * signed frames; frames from workers are verified, their nested results deserialised through the
  * allow-list and handed to the scheduler. Nothing is accepted from a worker once it is lost, as
  * the {@link Transport} contract requires, so a late result of a dead member cannot complete a
- * task that was already reassigned.
+ * task that was already reassigned. A frame is accepted only from a worker proven in this
+ * session, once ({@link Session}), and only about that worker.
  */
 final class CoordinatorTransport implements Transport, Endpoint {
-
-    private static final System.Logger LOG = System.getLogger(CoordinatorTransport.class.getName());
 
     private final FrameCodec codec;
     private final Roster roster;
     private final Outbox outbox;
+    private final Session session;
     private final ConcurrentHashMap<Integer, AtomicLong> finished = new ConcurrentHashMap<>();
     private volatile Consumer<Message.ToScheduler> scheduler = m -> { };
 
-    CoordinatorTransport(FrameCodec codec, Roster roster) {
+    CoordinatorTransport(FrameCodec codec, Roster roster, Session session) {
         this.codec = codec;
         this.roster = roster;
-        this.outbox = new Outbox(codec);
+        this.session = session;
+        this.outbox = new Outbox(codec, session);
         roster.onWorkerLost(id -> scheduler.accept(new Message.WorkerLost(id)));
     }
 
@@ -53,15 +53,14 @@ final class CoordinatorTransport implements Transport, Endpoint {
         try {
             f = (Wire.Frame) codec.open(frame);
         } catch (SecurityException | ClassCastException e) {
-            LOG.log(Level.WARNING, "coordinator dropped a frame: {0}", e.getMessage());
-            return;
+            return;                           // counted and logged (once per kind) by the codec
         }
-        if (f.to() != Wire.COORDINATOR) {
+        if (roster.worker(f.sender()) == null || !session.accept(f)) {
             return;
         }
         if (f.body() instanceof Wire.Finished w) {
-            if (roster.worker(w.worker()) == null) {
-                return;
+            if (w.worker() != f.sender()) {
+                return;                       // a worker reports only its own results
             }
             Message.ToScheduler m;
             try {
@@ -73,16 +72,20 @@ final class CoordinatorTransport implements Transport, Endpoint {
                         new RemoteTaskException("result of task '" + w.key() + "' refused: " + e.getMessage()), w.nanos());
             }
             scheduler.accept(m);
-        } else if (f.body() instanceof Message.ToScheduler m && !(m instanceof Message.WorkerLost)) {
-            if (roster.worker(m.worker()) != null) {
-                scheduler.accept(m);
-            }
+        } else if (f.body() instanceof Message.ToScheduler m && !(m instanceof Message.WorkerLost)
+                && m.worker() == f.sender()) {
+            scheduler.accept(m);
         }
     }
 
     @Override
     public byte[] onFetch(byte[] frame) {
         return null;                          // the coordinator holds no values
+    }
+
+    @Override
+    public byte[] onHandshake(byte[] message) {
+        return null;                          // the coordinator challenges; it answers nobody's challenge
     }
 
     @Override
@@ -99,7 +102,7 @@ final class CoordinatorTransport implements Transport, Endpoint {
             }
         }
         // a worker that is gone gets nothing; membership has told, or will tell, the scheduler
-        outbox.send(roster.worker(worker, outbox.cluster()), worker, body);
+        outbox.send(roster.worker(worker), worker, body);
     }
 
     @Override

@@ -9,6 +9,10 @@ final class Deliver extends FrameTask implements Runnable {
     Deliver() {
     }
 
+    Deliver(SpindleSerializables receiver) {
+        super(receiver);
+    }
+
     Deliver(byte[] frame) {
         super(frame);
     }
@@ -16,7 +20,7 @@ final class Deliver extends FrameTask implements Runnable {
     @Override
     public void run() {
         Endpoint endpoint = endpoint();
-        if (endpoint != null) {
+        if (endpoint != null && frame != null) {
             endpoint.onFrame(frame);
         }
     }

@@ -20,6 +20,9 @@ interface Endpoint {
     /** Answers a signed fetch request with a signed reply, or {@code null} if it does not verify. */
     byte[] onFetch(byte[] frame);
 
+    /** Answers one step of the {@link Handshake}; {@code null} if it is refused or malformed. */
+    byte[] onHandshake(byte[] message);
+
     static Endpoint of(HazelcastInstance instance) {
         return instance == null ? null : (Endpoint) instance.getUserContext().get(USER_CONTEXT_KEY);
     }

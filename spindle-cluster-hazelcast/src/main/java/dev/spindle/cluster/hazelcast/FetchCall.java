@@ -14,6 +14,10 @@ final class FetchCall extends FrameTask implements Callable<byte[]> {
     FetchCall() {
     }
 
+    FetchCall(SpindleSerializables receiver) {
+        super(receiver);
+    }
+
     FetchCall(byte[] frame) {
         super(frame);
     }
@@ -21,7 +25,7 @@ final class FetchCall extends FrameTask implements Callable<byte[]> {
     @Override
     public byte[] call() {
         Endpoint endpoint = endpoint();
-        return endpoint == null ? null : endpoint.onFetch(frame);
+        return endpoint == null || frame == null ? null : endpoint.onFetch(frame);
     }
 
     @Override

@@ -33,10 +33,17 @@ final class FrameCodec {
     private final SecretKeySpec key;
     private final ObjectInputFilter filter;
     private final AtomicLong rejected = new AtomicLong();
+    private final Offences offences;
     /** The class the filter refused last on this thread, for a message that names it. */
     private static final ThreadLocal<String> lastRefused = new ThreadLocal<>();
 
     FrameCodec(byte[] secret, List<String> allowedPackages) {
+        this(secret, allowedPackages, new Offences("codec"));
+    }
+
+    /** A codec that reports what it refuses to {@code offences} (once per kind and offender). */
+    FrameCodec(byte[] secret, List<String> allowedPackages, Offences offences) {
+        this.offences = offences;
         this.key = new SecretKeySpec(secret, ALGORITHM);
         ObjectInputFilter patterns = ObjectInputFilter.Config.createFilter(allowList(allowedPackages));
         this.filter = info -> {
@@ -80,11 +87,11 @@ final class FrameCodec {
      */
     Object open(byte[] frame) {
         if (frame == null || frame.length <= MAC_BYTES) {
-            throw reject("frame too short to be signed");
+            throw reject(Offences.Kind.BAD_SIGNATURE, "unsigned frames", "frame too short to be signed");
         }
         byte[] expected = mac(frame, MAC_BYTES, frame.length - MAC_BYTES);
         if (!MessageDigest.isEqual(expected, Arrays.copyOf(frame, MAC_BYTES))) {
-            throw reject("bad signature");
+            throw reject(Offences.Kind.BAD_SIGNATURE, "unsigned or forged frames", "bad signature");
         }
         return read(frame, MAC_BYTES, frame.length - MAC_BYTES);
     }
@@ -112,10 +119,10 @@ final class FrameCodec {
         } catch (InvalidClassException e) {
             String refused = lastRefused.get();
             lastRefused.remove();
-            throw reject("class " + (refused == null ? "" : refused + " ") + "refused by the allow-list ("
-                    + e.getMessage() + ")");
+            throw reject(Offences.Kind.REFUSED_CLASS, refused == null ? "a class" : refused, "class "
+                    + (refused == null ? "" : refused + " ") + "refused by the allow-list (" + e.getMessage() + ")");
         } catch (IOException | ClassNotFoundException | RuntimeException e) {
-            throw reject("unreadable payload: " + e);
+            throw reject(Offences.Kind.REFUSED_CLASS, "unreadable payloads", "unreadable payload: " + e);
         }
     }
 
@@ -124,7 +131,12 @@ final class FrameCodec {
         return rejected.get();
     }
 
-    /** HMAC-SHA256 of {@code text} under the secret, for member proofs. */
+    /** HMAC-SHA256 of {@code data} under the secret, for the handshake. */
+    byte[] mac(byte[] data) {
+        return mac(data, 0, data.length);
+    }
+
+    /** HMAC-SHA256 of part of {@code data} under the secret. */
     byte[] mac(byte[] data, int offset, int length) {
         try {
             Mac mac = Mac.getInstance(ALGORITHM);
@@ -136,8 +148,9 @@ final class FrameCodec {
         }
     }
 
-    private SecurityException reject(String why) {
+    private SecurityException reject(Offences.Kind kind, Object offender, String why) {
         rejected.incrementAndGet();
+        offences.record(kind, offender, why);
         return new SecurityException(why);
     }
 }

@@ -12,15 +12,24 @@ import java.io.IOException;
 
 /**
  * An executor task that carries one signed frame to a member's {@link Endpoint}. It uses typed
- * Hazelcast serialisation (a factory id and class id, then a byte array), so receiving it runs no
- * Java deserialisation; the endpoint verifies the frame.
+ * Hazelcast serialisation (a factory id and class id, then a length and the bytes), so receiving
+ * it runs no Java deserialisation; the endpoint verifies the frame. The declared length is checked
+ * against the member's limit before anything is allocated: a task of a few bytes that declares a
+ * huge frame is refused (counted as oversized) and leaves {@link #frame} {@code null}.
  */
 abstract class FrameTask implements IdentifiedDataSerializable, HazelcastInstanceAware {
 
     byte[] frame;
     private transient HazelcastInstance instance;
+    /** Set by the receiving member's factory; a task built here for sending has none. */
+    private transient SpindleSerializables receiver;
 
     FrameTask() {
+    }
+
+    /** Made by {@code receiver}'s factory, to be read under its limit. */
+    FrameTask(SpindleSerializables receiver) {
+        this.receiver = receiver;
     }
 
     FrameTask(byte[] frame) {
@@ -44,11 +53,22 @@ abstract class FrameTask implements IdentifiedDataSerializable, HazelcastInstanc
 
     @Override
     public void writeData(ObjectDataOutput out) throws IOException {
-        out.writeByteArray(frame);
+        out.writeInt(frame.length);
+        out.write(frame);
     }
 
     @Override
     public void readData(ObjectDataInput in) throws IOException {
-        frame = in.readByteArray();
+        int length = in.readInt();
+        int limit = receiver == null ? HazelcastClusterSettings.DEFAULT_MAX_FRAME_BYTES : receiver.maxFrameBytes();
+        if (length < 0 || length > limit) {
+            if (receiver != null) {
+                receiver.oversized(length, limit);
+            }
+            frame = null;                     // the rest of the packet is discarded with it
+            return;
+        }
+        frame = new byte[length];
+        in.readFully(frame);
     }
 }

@@ -22,6 +22,9 @@ public final class HazelcastClusterSettings {
     /** The shortest secret accepted, in bytes. */
     public static final int MIN_SECRET_BYTES = 16;
 
+    /** The default largest frame (message, fetch request or fetched value) a member accepts: 64 MiB. */
+    public static final int DEFAULT_MAX_FRAME_BYTES = 64 << 20;
+
     private final String clusterName;
     private final byte[] secret;
     private final String bindAddress;
@@ -29,6 +32,7 @@ public final class HazelcastClusterSettings {
     private final List<String> members;
     private final List<String> allowedPackages;
     private final int failureSeconds;
+    private final int maxFrameBytes;
 
     private HazelcastClusterSettings(Builder b) {
         this.clusterName = b.clusterName;
@@ -38,6 +42,7 @@ public final class HazelcastClusterSettings {
         this.members = b.members.isEmpty() ? List.of(b.bindAddress + ":" + b.port) : List.copyOf(b.members);
         this.allowedPackages = List.copyOf(b.allowedPackages);
         this.failureSeconds = b.failureSeconds;
+        this.maxFrameBytes = b.maxFrameBytes;
     }
 
     /**
@@ -91,6 +96,11 @@ public final class HazelcastClusterSettings {
         return failureSeconds;
     }
 
+    /** The largest frame this member reads; a longer declared length is refused before allocation. */
+    public int maxFrameBytes() {
+        return maxFrameBytes;
+    }
+
     /** Builds {@link HazelcastClusterSettings}. */
     public static final class Builder {
         private final String clusterName;
@@ -100,6 +110,7 @@ public final class HazelcastClusterSettings {
         private final List<String> members = new ArrayList<>();
         private final List<String> allowedPackages = new ArrayList<>();
         private int failureSeconds = 5;
+        private int maxFrameBytes = DEFAULT_MAX_FRAME_BYTES;
 
         private Builder(String clusterName, byte[] secret) {
             Objects.requireNonNull(clusterName, "clusterName");
@@ -170,6 +181,19 @@ public final class HazelcastClusterSettings {
                 throw new IllegalArgumentException("failureSeconds must be at least 2, got " + seconds);
             }
             this.failureSeconds = seconds;
+            return this;
+        }
+
+        /**
+         * The largest frame (a message, fetch request or fetched value, serialised) this member
+         * reads (default {@value #DEFAULT_MAX_FRAME_BYTES}, at least 4096); results larger than
+         * this cannot travel.
+         */
+        public Builder maxFrameBytes(int bytes) {
+            if (bytes < 4096) {
+                throw new IllegalArgumentException("maxFrameBytes must be at least 4096, got " + bytes);
+            }
+            this.maxFrameBytes = bytes;
             return this;
         }
 

@@ -9,6 +9,7 @@ import dev.spindle.cluster.ClusterCoordinator;
 import dev.spindle.cluster.LocalCluster;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.UUID;
 import java.util.concurrent.TimeoutException;
 
 /**
@@ -36,14 +37,18 @@ public final class HazelcastCoordinator implements AutoCloseable {
     private final Roster roster;
     private final ClusterCoordinator coordinator;
     private final FrameCodec codec;
+    private final Session session;
+    private final Admission admission;
 
     private HazelcastCoordinator(HazelcastInstance instance, CoordinatorTransport transport, Roster roster,
-                                 ClusterCoordinator coordinator, FrameCodec codec) {
+                                 ClusterCoordinator coordinator, FrameCodec codec, Session session) {
         this.instance = instance;
         this.transport = transport;
         this.roster = roster;
         this.coordinator = coordinator;
         this.codec = codec;
+        this.session = session;
+        this.admission = new Admission(codec, roster, session, instance, coordinator.workers());
     }
 
     /**
@@ -59,14 +64,18 @@ public final class HazelcastCoordinator implements AutoCloseable {
         Objects.requireNonNull(settings, "settings");
         Objects.requireNonNull(cluster, "cluster");
         Objects.requireNonNull(joinTimeout, "joinTimeout");
-        FrameCodec codec = new FrameCodec(settings.secret(), settings.allowedPackages());
-        Roster roster = new Roster(codec, settings.clusterName());
-        CoordinatorTransport transport = new CoordinatorTransport(codec, roster);
-        HazelcastInstance instance = HazelcastConfigs.start(settings, codec, Roster.COORDINATOR_ROLE, -1, transport);
+        Offences offences = new Offences("coordinator");
+        FrameCodec codec = new FrameCodec(settings.secret(), settings.allowedPackages(), offences);
+        Roster roster = new Roster(offences);
+        Session session = new Session(Wire.COORDINATOR, offences);
+        session.join(UUID.randomUUID());      // a fresh session: nothing signed before it is accepted
+        CoordinatorTransport transport = new CoordinatorTransport(codec, roster, session);
+        HazelcastInstance instance = HazelcastConfigs.start(settings, offences, Roster.COORDINATOR_ROLE, -1, transport);
         ClusterCoordinator coordinator = ClusterCoordinator.start(cluster, transport);
         transport.attach(instance, coordinator::receive);
         instance.getCluster().addMembershipListener(roster);
-        HazelcastCoordinator c = new HazelcastCoordinator(instance, transport, roster, coordinator, codec);
+        HazelcastCoordinator c = new HazelcastCoordinator(instance, transport, roster, coordinator, codec, session);
+        instance.getCluster().addMembershipListener(c.admission);
         try {
             c.awaitWorkers(coordinator.workers(), joinTimeout);
         } catch (TimeoutException | InterruptedException | RuntimeException e) {
@@ -79,7 +88,7 @@ public final class HazelcastCoordinator implements AutoCloseable {
     private void awaitWorkers(int workers, Duration timeout) throws TimeoutException, InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (true) {
-            roster.admitAll(instance.getCluster());
+            admission.admitAll();
             if (roster.workers() >= workers && allReady(workers)) {
                 return;
             }
@@ -92,24 +101,31 @@ public final class HazelcastCoordinator implements AutoCloseable {
     }
 
     /**
-     * Whether every worker answers a probe and knows this coordinator. Hazelcast can show a
-     * member in this member's list before that member's own list shows this one, and a task
-     * sent then may be discarded; probing with a call that has a reply closes that window.
+     * Sends every worker the list of proven workers (it fetches only from those) and checks that
+     * each answers in this session. Hazelcast can show a member in this member's list before that
+     * member's own list shows this one, and a task sent then may be discarded; a call with a reply
+     * closes that window.
      */
     private boolean allReady(int workers) throws InterruptedException {
+        Wire.Members members = new Wire.Members(roster.provenWorkers());
         for (int id = 0; id < workers; id++) {
             com.hazelcast.cluster.Member m = roster.worker(id);
             if (m == null) {
                 return false;
             }
-            byte[] probe = codec.seal(new Wire.FetchRequest("", id, Wire.COORDINATOR));
+            byte[] frame = codec.seal(session.frame(id, members));
             try {
                 byte[] reply = instance.getExecutorService(HazelcastConfigs.FETCHES)
-                        .submitToMember(new FetchCall(probe), m).get(5, java.util.concurrent.TimeUnit.SECONDS);
+                        .submitToMember(new FetchCall(frame), m).get(5, java.util.concurrent.TimeUnit.SECONDS);
                 if (reply == null) {
                     return false;
                 }
-            } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+                Wire.Frame f = (Wire.Frame) codec.open(reply);
+                if (f.sender() != id || !session.accept(f)) {
+                    return false;
+                }
+            } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException
+                    | SecurityException | ClassCastException e) {
                 return false;
             }
         }
@@ -121,9 +137,17 @@ public final class HazelcastCoordinator implements AutoCloseable {
         return coordinator.client();
     }
 
-    /** Members ignored because they did not prove the shared secret. */
+    /**
+     * Members refused, each counted once: they did not prove the shared secret, claimed a worker id
+     * that is taken, or claimed to be a second coordinator.
+     */
     public long refusedMembers() {
         return roster.refused();
+    }
+
+    /** What this coordinator refused so far, by kind; each offender is logged once. */
+    public SecurityStats securityStats() {
+        return SecurityStats.of(roster.offences());
     }
 
     /** Frames and values dropped because of a bad signature or a class outside the allow-list. */
@@ -143,6 +167,14 @@ public final class HazelcastCoordinator implements AutoCloseable {
 
     HazelcastInstance instance() {
         return instance;
+    }
+
+    Session session() {
+        return session;
+    }
+
+    Admission admission() {
+        return admission;
     }
 
     /** Stops the scheduler (unfinished futures fail) and leaves the cluster. Idempotent. */

@@ -4,13 +4,21 @@
 package dev.spindle.cluster.hazelcast;
 
 import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.core.LifecycleEvent;
 import dev.spindle.cluster.WorkerNode;
+import java.time.Duration;
 import java.util.Objects;
+import java.util.concurrent.TimeoutException;
 
 /**
  * A worker member: a Hazelcast member that runs one Spindle worker (a data store and a
  * work-stealing pool) for the coordinator of its cluster. {@link WorkerMain} runs one per JVM;
  * tests may start several in one JVM.
+ *
+ * <p>{@link #start} returns once the member has joined; {@link #awaitCoordinator} then waits until
+ * a coordinator that proves the secret is known, and fails with the reason when this worker
+ * cannot take part (wrong secret, worker id taken, or no coordinator in time, as with a wrong
+ * cluster name, which Hazelcast answers by never joining the two).
  */
 public final class HazelcastWorker implements AutoCloseable {
 
@@ -36,21 +44,73 @@ public final class HazelcastWorker implements AutoCloseable {
      */
     public static HazelcastWorker start(HazelcastClusterSettings settings, int id, int threads) {
         Objects.requireNonNull(settings, "settings");
-        FrameCodec codec = new FrameCodec(settings.secret(), settings.allowedPackages());
-        Roster roster = new Roster(codec, settings.clusterName());
+        Offences offences = new Offences("worker " + id);
+        FrameCodec codec = new FrameCodec(settings.secret(), settings.allowedPackages(), offences);
+        Roster roster = new Roster(offences);
         WorkerTransport transport = new WorkerTransport(id, codec, roster);
         WorkerNode node = new WorkerNode(id, threads, transport);
         HazelcastInstance instance;
         try {
-            instance = HazelcastConfigs.start(settings, codec, Roster.WORKER_ROLE, id, transport);
+            instance = HazelcastConfigs.start(settings, offences, Roster.WORKER_ROLE, id, transport);
         } catch (RuntimeException e) {
             node.close();
             throw e;
         }
         instance.getCluster().addMembershipListener(roster);
-        roster.admitAll(instance.getCluster());
         transport.attach(node, instance);
         return new HazelcastWorker(instance, node, transport, codec, roster);
+    }
+
+    /**
+     * Waits until this worker knows a coordinator that proved the shared secret.
+     *
+     * @throws MemberRefusedException if the coordinator's proof fails here (the secrets differ,
+     *         so the coordinator refuses this worker too) or the coordinator refused this worker
+     *         (its id is held by another member, or was lost)
+     * @throws TimeoutException if no coordinator joined within {@code timeout}: it is not running,
+     *         or it has another cluster name or member list
+     */
+    public void awaitCoordinator(Duration timeout) throws MemberRefusedException, TimeoutException,
+            InterruptedException {
+        Objects.requireNonNull(timeout, "timeout");
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (true) {
+            String refusal = roster.refusal();
+            if (refusal != null) {
+                throw new MemberRefusedException("worker " + id() + " refused: " + refusal);
+            }
+            if (roster.coordinator() != null) {
+                return;
+            }
+            if (System.nanoTime() - deadline > 0) {
+                throw new TimeoutException("worker " + id() + ": no coordinator of cluster '"
+                        + instance.getConfig().getClusterName() + "' joined within " + timeout.toSeconds()
+                        + " s (is it running, with the same cluster name and member list?)");
+            }
+            Thread.sleep(50);
+        }
+    }
+
+    /**
+     * Runs {@code callback} (once, on a Hazelcast thread) when this worker's member shuts down,
+     * whether by {@link #close}, the JVM exiting, or a shutdown from elsewhere in the cluster.
+     */
+    public void onMemberShutdown(Runnable callback) {
+        Objects.requireNonNull(callback, "callback");
+        java.util.concurrent.atomic.AtomicBoolean once = new java.util.concurrent.atomic.AtomicBoolean();
+        Runnable fire = () -> {
+            if (once.compareAndSet(false, true)) {
+                callback.run();
+            }
+        };
+        instance.getLifecycleService().addLifecycleListener(event -> {
+            if (event.getState() == LifecycleEvent.LifecycleState.SHUTDOWN) {
+                fire.run();
+            }
+        });
+        if (!instance.getLifecycleService().isRunning()) {
+            fire.run();                       // it stopped before the listener was added
+        }
     }
 
     /** The worker's id. */
@@ -68,9 +128,14 @@ public final class HazelcastWorker implements AutoCloseable {
         return codec.rejected();
     }
 
-    /** Members ignored because they did not prove the shared secret. */
+    /** Members refused, each counted once (a coordinator with the wrong proof, a second coordinator). */
     public long refusedMembers() {
         return roster.refused();
+    }
+
+    /** What this worker refused so far, by kind; each offender is logged once. */
+    public SecurityStats securityStats() {
+        return SecurityStats.of(roster.offences());
     }
 
     /** Whether the member is still in its cluster. */

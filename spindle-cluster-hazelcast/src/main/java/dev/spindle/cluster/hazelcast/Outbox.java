@@ -18,10 +18,12 @@ final class Outbox {
     private static final System.Logger LOG = System.getLogger(Outbox.class.getName());
 
     private final FrameCodec codec;
+    private final Session session;
     private volatile HazelcastInstance instance;
 
-    Outbox(FrameCodec codec) {
+    Outbox(FrameCodec codec, Session session) {
         this.codec = codec;
+        this.session = session;
     }
 
     void attach(HazelcastInstance instance) {
@@ -38,7 +40,10 @@ final class Outbox {
         return hz == null ? null : hz.getCluster();
     }
 
-    /** Seals {@code body} for {@code to} and sends it to {@code member}; false if it could not be sent. */
+    /**
+     * Seals {@code body} for {@code to}, in this member's session with its next sequence number,
+     * and sends it to {@code member}; false if it could not be sent.
+     */
     boolean send(Member member, int to, Object body) {
         HazelcastInstance hz = instance;
         if (member == null || hz == null) {
@@ -46,7 +51,7 @@ final class Outbox {
         }
         try {
             hz.getExecutorService(HazelcastConfigs.MESSAGES)
-                    .executeOnMember(new Deliver(codec.seal(new Wire.Frame(to, body))), member);
+                    .executeOnMember(new Deliver(codec.seal(session.frame(to, body))), member);
             return true;
         } catch (RuntimeException e) {
             // the member left or this instance is shutting down: membership reports the loss

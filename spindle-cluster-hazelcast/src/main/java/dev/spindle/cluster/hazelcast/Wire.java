@@ -6,6 +6,7 @@ package dev.spindle.cluster.hazelcast;
 import java.io.Serializable;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 
 /**
  * What travels inside a signed frame. User objects (task functions, results, fetched values) are
@@ -17,11 +18,20 @@ final class Wire {
     private Wire() {
     }
 
-    /** A frame addressed to {@code to} ({@link #COORDINATOR} or a worker id). */
-    record Frame(int to, Object body) implements Serializable {
+    /**
+     * What a member signs: a body from {@code sender} to {@code to} ({@link #COORDINATOR} or a
+     * worker id) in the coordinator's {@code session}, with the sender's next sequence number.
+     * The receiver accepts it only in its own session, from a proven sender, once (see
+     * {@link Session}).
+     */
+    record Frame(UUID session, int sender, int to, long seq, Object body) implements Serializable {
     }
 
     static final int COORDINATOR = -1;
+
+    /** The coordinator tells the workers which member proved each worker id (by member UUID). */
+    record Members(Map<Integer, UUID> workers) implements Serializable {
+    }
 
     /** {@link dev.spindle.cluster.Message.Compute} with its function as bytes. */
     record Compute(String key, long attempt, byte[] function, List<String> dependencies,

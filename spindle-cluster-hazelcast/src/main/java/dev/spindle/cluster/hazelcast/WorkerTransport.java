@@ -19,6 +19,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * holder member and serves its own values to other workers. Results travel to the coordinator
  * with {@link Message.TaskFinished} (the client's future needs the value) and stay in the
  * worker's store for dependents.
+ *
+ * <p>Nothing is accepted before the coordinator has proved itself ({@link Enrolment}); then only
+ * frames of its session, from it or from a worker it vouched for ({@link Wire.Members}), each
+ * sequence number once ({@link Session}).
  */
 final class WorkerTransport implements Transport, Endpoint {
 
@@ -28,6 +32,8 @@ final class WorkerTransport implements Transport, Endpoint {
     private final FrameCodec codec;
     private final Roster roster;
     private final Outbox outbox;
+    private final Session session;
+    private final Enrolment enrolment;
     private final AtomicLong bytes = new AtomicLong();
     private final java.util.concurrent.ConcurrentLinkedQueue<Object> held = new java.util.concurrent.ConcurrentLinkedQueue<>();
     private volatile WorkerNode node;
@@ -36,13 +42,20 @@ final class WorkerTransport implements Transport, Endpoint {
         this.id = id;
         this.codec = codec;
         this.roster = roster;
-        this.outbox = new Outbox(codec);
-        roster.onCoordinator(this::flushHeld);
+        this.session = new Session(id, roster.offences());
+        this.outbox = new Outbox(codec, session);
+        this.enrolment = new Enrolment(id, codec, roster, session, this::flushHeld);
     }
 
     void attach(WorkerNode node, HazelcastInstance instance) {
         this.node = node;
         outbox.attach(instance);
+        enrolment.attach(instance.getCluster());
+    }
+
+    @Override
+    public byte[] onHandshake(byte[] message) {
+        return enrolment.onMessage(message);
     }
 
     // ---- inbound ---------------------------------------------------------------------------
@@ -50,8 +63,8 @@ final class WorkerTransport implements Transport, Endpoint {
     @Override
     public void onFrame(byte[] frame) {
         WorkerNode n = node;
-        Wire.Frame f = open(frame, Wire.Frame.class);
-        if (f == null || n == null || f.to() != id) {
+        Wire.Frame f = open(frame);
+        if (f == null || n == null || f.sender() != Wire.COORDINATOR || !session.accept(f)) {
             return;
         }
         if (f.body() instanceof Wire.Compute c) {
@@ -73,23 +86,33 @@ final class WorkerTransport implements Transport, Endpoint {
     @Override
     public byte[] onFetch(byte[] frame) {
         WorkerNode n = node;
-        Wire.FetchRequest r = open(frame, Wire.FetchRequest.class);
-        if (r == null || n == null || r.holder() != id) {
+        Wire.Frame f = open(frame);
+        if (f == null || n == null || !fromProven(f) || !session.accept(f)) {
             return null;
         }
-        if (r.requester() == Wire.COORDINATOR && roster.coordinator(outbox.cluster()) == null) {
-            return null;                      // the coordinator's readiness probe: not yet
+        if (f.sender() == Wire.COORDINATOR && f.body() instanceof Wire.Members m) {
+            // the coordinator's list of proven workers, which also shows it that this worker knows it
+            roster.adopt(m.workers(), outbox.cluster());
+            return codec.seal(session.frame(Wire.COORDINATOR, new Wire.FetchReply("", id, null)));
+        }
+        if (!(f.body() instanceof Wire.FetchRequest r) || r.holder() != id || r.requester() != f.sender()) {
+            return null;
         }
         Object value = n.value(r.key());
-        return codec.seal(new Wire.FetchReply(r.key(), id, value == null ? null : codec.serialize(value)));
+        return codec.seal(session.frame(f.sender(),
+                new Wire.FetchReply(r.key(), id, value == null ? null : codec.serialize(value))));
     }
 
-    /** The verified frame's payload if it is a {@code type}; else logs and returns {@code null}. */
-    private <T> T open(byte[] frame, Class<T> type) {
+    /** Whether the frame's sender is this worker's coordinator or a worker it vouched for. */
+    private boolean fromProven(Wire.Frame f) {
+        return f.sender() == Wire.COORDINATOR ? roster.coordinator() != null : roster.worker(f.sender()) != null;
+    }
+
+    /** The verified frame, or {@code null} (counted and logged by the codec). */
+    private Wire.Frame open(byte[] frame) {
         try {
-            return type.cast(codec.open(frame));
+            return (Wire.Frame) codec.open(frame);
         } catch (SecurityException | ClassCastException e) {
-            LOG.log(Level.WARNING, "worker {0} dropped a frame: {1}", id, e.getMessage());
             return null;
         }
     }
@@ -111,12 +134,11 @@ final class WorkerTransport implements Transport, Endpoint {
         } else if (message instanceof Message.TaskErred e && !(e.error() instanceof RemoteTaskException)) {
             body = new Message.TaskErred(e.worker(), e.key(), e.attempt(), new RemoteTaskException(e.error()), e.nanos());
         }
-        if (roster.coordinator(outbox.cluster()) == null) {
-            // the coordinator can send before this member's list shows it: hold the report until
-            // the coordinator is admitted rather than lose a result
+        if (roster.coordinator() == null) {
+            // hold the report until the coordinator has proved itself rather than lose a result
             held.add(body);
             LOG.log(Level.DEBUG, "worker {0}: coordinator not known yet, holding {1}", id, body.getClass().getSimpleName());
-            if (roster.coordinator(outbox.cluster()) != null) {
+            if (roster.coordinator() != null) {
                 flushHeld();
             }
             return;
@@ -126,7 +148,7 @@ final class WorkerTransport implements Transport, Endpoint {
     }
 
     private void send(Object body) {
-        if (!outbox.send(roster.coordinator(outbox.cluster()), Wire.COORDINATOR, body)) {
+        if (!outbox.send(roster.coordinator(), Wire.COORDINATOR, body)) {
             LOG.log(Level.WARNING, "worker {0}: coordinator unreachable, dropped {1}", id,
                     body.getClass().getSimpleName());
         }
@@ -142,13 +164,13 @@ final class WorkerTransport implements Transport, Endpoint {
     @Override
     public CompletableFuture<Object> fetch(String key, int holder, int requester) {
         CompletableFuture<Object> result = new CompletableFuture<>();
-        Member member = roster.worker(holder, outbox.cluster());
+        Member member = roster.worker(holder);
         HazelcastInstance hz = outbox.instance();
-        if (member == null || hz == null) {
+        if (member == null || hz == null || session.id() == null) {
             result.completeExceptionally(new IllegalStateException("worker " + holder + " is not a live member"));
             return result;
         }
-        byte[] request = codec.seal(new Wire.FetchRequest(key, holder, requester));
+        byte[] request = codec.seal(session.frame(holder, new Wire.FetchRequest(key, holder, requester)));
         try {
             hz.getExecutorService(HazelcastConfigs.FETCHES).submitToMember(new FetchCall(request), member,
                     new ExecutionCallback<byte[]>() {
@@ -173,7 +195,11 @@ final class WorkerTransport implements Transport, Endpoint {
             if (reply == null) {
                 throw new IllegalStateException("worker " + holder + " refused the fetch of '" + key + "'");
             }
-            Wire.FetchReply r = (Wire.FetchReply) codec.open(reply);
+            Wire.Frame f = (Wire.Frame) codec.open(reply);
+            if (f.sender() != holder || !session.accept(f) || !(f.body() instanceof Wire.FetchReply r)) {
+                throw new SecurityException("reply from " + f.sender() + " is not worker " + holder
+                        + "'s answer in this session");
+            }
             if (!r.key().equals(key) || r.holder() != holder) {
                 throw new SecurityException("reply for '" + r.key() + "' from " + r.holder() + " answers another fetch");
             }

@@ -14,20 +14,22 @@ import org.junit.jupiter.api.Test;
 
 class FrameCodecTest {
 
+    private static final java.util.UUID SESSION = java.util.UUID.randomUUID();
+
     private static final byte[] SECRET = "0123456789abcdef-test".getBytes(StandardCharsets.UTF_8);
 
     private final FrameCodec codec = new FrameCodec(SECRET, List.of());
 
     @Test
     void aSignedFrameRoundTrips() {
-        Wire.Frame frame = new Wire.Frame(2, new Message.StealRequest(7, "k", 3));
+        Wire.Frame frame = new Wire.Frame(SESSION, 0, 2, 1, new Message.StealRequest(7, "k", 3));
         assertThat(codec.open(codec.seal(frame))).isEqualTo(frame);
         assertThat(codec.rejected()).isZero();
     }
 
     @Test
     void aFrameWithABadSignatureIsDropped() {
-        byte[] frame = codec.seal(new Wire.Frame(1, new Message.DataAdded(1, "x")));
+        byte[] frame = codec.seal(new Wire.Frame(SESSION, 0, 1, 1, new Message.DataAdded(1, "x")));
         frame[frame.length - 1] ^= 1;
         assertThatThrownBy(() -> codec.open(frame)).isInstanceOf(SecurityException.class).hasMessageContaining("signature");
         assertThat(codec.rejected()).isEqualTo(1);
@@ -36,7 +38,7 @@ class FrameCodecTest {
     @Test
     void aFrameSignedWithAnotherSecretIsDropped() {
         FrameCodec other = new FrameCodec("another-secret-0123456".getBytes(StandardCharsets.UTF_8), List.of());
-        byte[] frame = other.seal(new Wire.Frame(1, new Message.DataAdded(1, "x")));
+        byte[] frame = other.seal(new Wire.Frame(SESSION, 0, 1, 1, new Message.DataAdded(1, "x")));
         assertThatThrownBy(() -> codec.open(frame)).isInstanceOf(SecurityException.class);
     }
 
@@ -49,7 +51,7 @@ class FrameCodecTest {
 
     @Test
     void aClassOutsideTheAllowListIsRefusedEvenWhenSigned() {
-        byte[] frame = codec.seal(new Wire.Frame(1, new File("/etc/passwd")));
+        byte[] frame = codec.seal(new Wire.Frame(SESSION, 0, 1, 1, new File("/etc/passwd")));
         assertThatThrownBy(() -> codec.open(frame)).isInstanceOf(SecurityException.class)
                 .hasMessageContaining("allow-list");
         assertThatThrownBy(() -> codec.deserialize(codec.serialize(new File("x"))))

@@ -32,9 +32,28 @@ class InProcessClusterTest {
     private static final List<AutoCloseable> started = new ArrayList<>();
     private static HazelcastCoordinator coordinator;
     private static HazelcastWorker impostor;
+    /** The roster's log records, captured from the start (its logger lives as long as this class). */
+    private static final java.util.logging.Logger ROSTER_LOG = java.util.logging.Logger.getLogger(Offences.class.getName());
+    private static final List<java.util.logging.LogRecord> rosterRecords =
+            java.util.Collections.synchronizedList(new ArrayList<>());
+    private static final java.util.logging.Handler capture = new java.util.logging.Handler() {
+        @Override
+        public void publish(java.util.logging.LogRecord r) {
+            rosterRecords.add(r);
+        }
+
+        @Override
+        public void flush() {
+        }
+
+        @Override
+        public void close() {
+        }
+    };
 
     @BeforeAll
     static void start() throws Exception {
+        ROSTER_LOG.addHandler(capture);
         int[] ports = Ports.free(4);
         String cluster = "spindle-inproc-" + ports[0];
         try {
@@ -69,6 +88,7 @@ class InProcessClusterTest {
 
     @AfterAll
     static void stop() {
+        ROSTER_LOG.removeHandler(capture);
         for (AutoCloseable c : started) {
             try {
                 c.close();
@@ -141,12 +161,41 @@ class InProcessClusterTest {
     }
 
     @Test
+    void aRefusedMemberIsCountedAndLoggedOnceHoweverOftenItIsChecked() throws InterruptedException {
+        // the coordinator re-checked the impostor every 50 ms while it waited; check it 20 more times
+        for (int i = 0; i < 20; i++) {
+            coordinator.admission().admitAll();
+        }
+        assertThat(coordinator.refusedMembers()).isEqualTo(1);
+        assertThat(coordinator.securityStats().refusedMembers()).isEqualTo(1);
+        String impostorId = String.valueOf(impostor.instanceForTests().getCluster().getLocalMember().getUuid());
+        long lines;
+        synchronized (rosterRecords) {
+            // every member logs through the one logger: count the lines that name the impostor
+            lines = rosterRecords.stream()
+                    .filter(r -> r.getParameters() != null && java.util.Arrays.stream(r.getParameters())
+                            .anyMatch(p -> String.valueOf(p).equals(impostorId)))
+                    .count();
+        }
+        assertThat(lines).as("lines about the impostor").isEqualTo(1);
+    }
+
+    @Test
+    void aWorkerWithTheWrongSecretLearnsThatItIsRefused() {
+        assertThatThrownBy(() -> impostor.awaitCoordinator(Duration.ofSeconds(30)))
+                .isInstanceOf(MemberRefusedException.class)
+                .hasMessageContaining("worker 0 refused")
+                .hasMessageContaining("secret");
+    }
+
+    @Test
     void aForgedFrameFromTheImpostorIsDropped() throws Exception {
         long before = coordinator.rejectedFrames();
         FrameCodec wrong = new FrameCodec("not-the-secret-0123456789".getBytes(java.nio.charset.StandardCharsets.UTF_8),
                 List.of());
         Member target = coordinator.instance().getCluster().getLocalMember();
-        byte[] forged = wrong.seal(new Wire.Frame(Wire.COORDINATOR, new Message.DataAdded(0, "forged")));
+        byte[] forged = wrong.seal(new Wire.Frame(java.util.UUID.randomUUID(), 0, Wire.COORDINATOR, 1,
+                new Message.DataAdded(0, "forged")));
         impostor.instanceForTests().getExecutorService(HazelcastConfigs.MESSAGES)
                 .executeOnMember(new Deliver(forged), target);
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);

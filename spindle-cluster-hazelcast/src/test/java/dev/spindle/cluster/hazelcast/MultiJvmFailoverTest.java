@@ -24,7 +24,8 @@ import org.junit.jupiter.api.Timeout;
  * Three worker members in their own JVMs and a coordinator in this one run a tree reduction;
  * one worker JVM is killed mid-run, once it has delivered results. The scheduler must reassign
  * its running tasks and recompute the results it held, and every task must still end with the
- * right value.
+ * right value. Every execution is logged per worker JVM: each task ran at least once, and at most
+ * once on the surviving workers (only the killed worker's work may run again).
  */
 @Timeout(value = 150, unit = TimeUnit.SECONDS)
 class MultiJvmFailoverTest {
@@ -71,9 +72,13 @@ class MultiJvmFailoverTest {
         Path gateFile = logs.resolve("gate-" + ports[0]).toAbsolutePath();
         Files.deleteIfExists(gateFile);
         String gate = gateFile.toString();
+        Path ranDir = Files.createDirectories(logs.resolve("ran-" + ports[0]));
+        String ran = ranDir.toAbsolutePath().toString();
         for (int i = 0; i < LEAVES; i++) {
             int value = i;
+            String key = "leaf-" + i;
             TaskFunction<Integer> leaf = args -> {
+                ran(ran, key);
                 Thread.sleep(20);
                 if (value >= UNGATED) {
                     long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
@@ -83,7 +88,7 @@ class MultiJvmFailoverTest {
                 }
                 return value;
             };
-            level.add(client.submit("leaf-" + i, leaf));
+            level.add(client.submit(key, leaf));
             expected.add(i);
         }
         all.addAll(level);
@@ -98,8 +103,11 @@ class MultiJvmFailoverTest {
                     nextExpected.add(expectedLevel.get(i));
                     continue;
                 }
-                next.add(client.submit("sum" + round + "-" + i,
-                        args -> (Integer) args.get(0) + (Integer) args.get(1), level.get(i), level.get(i + 1)));
+                String key = "sum" + round + "-" + i;
+                next.add(client.submit(key, args -> {
+                    ran(ran, key);
+                    return (Integer) args.get(0) + (Integer) args.get(1);
+                }, level.get(i), level.get(i + 1)));
                 nextExpected.add(expectedLevel.get(i) + expectedLevel.get(i + 1));
             }
             all.addAll(next.subList(0, next.size()));
@@ -142,8 +150,37 @@ class MultiJvmFailoverTest {
         long reported = coordinator.finishedOn(0) + coordinator.finishedOn(1) + coordinator.finishedOn(2);
         assertThat(reported).as("every task reported at least once").isGreaterThanOrEqualTo(all.size() - 1L);
         assertThat(coordinator.isLost(1)).as("worker 1 was declared lost").isTrue();
+        assertRanOnceOnSurvivors(ranDir, all, workers.get(1).pid());
         System.out.printf("tasks %d, done at kill %d, results reported %d (by worker: %d %d %d)%n", all.size(),
                 doneAtKill, reported, coordinator.finishedOn(0), coordinator.finishedOn(1), coordinator.finishedOn(2));
+    }
+
+    /** Logs one execution of {@code key} in this (worker) JVM: a line in a file per process. */
+    static void ran(String dir, String key) throws java.io.IOException {
+        Files.writeString(Path.of(dir, "ran-" + ProcessHandle.current().pid()), key + "\n",
+                java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND);
+    }
+
+    private static void assertRanOnceOnSurvivors(Path dir, List<ClusterFuture<Integer>> all, long killed)
+            throws java.io.IOException {
+        java.util.Map<String, Integer> survivors = new java.util.HashMap<>();
+        java.util.Set<String> anywhere = new java.util.HashSet<>();
+        try (java.util.stream.Stream<Path> files = Files.list(dir)) {
+            for (Path f : (Iterable<Path>) files::iterator) {
+                boolean survivor = !f.getFileName().toString().equals("ran-" + killed);
+                for (String key : Files.readAllLines(f)) {
+                    anywhere.add(key);
+                    if (survivor) {
+                        survivors.merge(key, 1, Integer::sum);
+                    }
+                }
+            }
+        }
+        for (ClusterFuture<Integer> f : all) {
+            assertThat(anywhere).as("%s ran", f.key()).contains(f.key());
+            assertThat(survivors.getOrDefault(f.key(), 0)).as("runs of %s on the surviving workers", f.key())
+                    .isLessThanOrEqualTo(1);
+        }
     }
 
     private Process startWorker(int id, String cluster, int[] ports, File log) throws Exception {
@@ -152,7 +189,8 @@ class MultiJvmFailoverTest {
         for (int p : ports) {
             members.append(members.length() == 0 ? "" : ",").append("127.0.0.1:").append(p);
         }
-        ProcessBuilder pb = new ProcessBuilder(java, "-Xmx192m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
+        // jvm.args (in the module directory, the tests' working directory) as the README shows it
+        ProcessBuilder pb = new ProcessBuilder(java, "@jvm.args", "-Xmx192m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
                 "-Dspindle.exitWithParent=true", "-Dhazelcast.logging.type=jdk", "-cp", System.getProperty("java.class.path"),
                 WorkerMain.class.getName(), "--id", Integer.toString(id), "--threads", "2", "--cluster", cluster,
                 "--port", Integer.toString(ports[id + 1]), "--members", members.toString(), "--failure-seconds", "8");

@@ -1,0 +1,116 @@
+/*
+ * Copyright 2026 The Spindle Authors. Licensed under the Apache License, Version 2.0.
+ */
+package dev.spindle.cluster.hazelcast;
+
+import com.hazelcast.cluster.Member;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.UUID;
+
+/**
+ * A worker's side of the {@link Handshake}: it answers challenges and adopts as its coordinator
+ * the first member whose accepted verdict verifies, joining that member's session. A verdict that
+ * does not verify, or a refusal that does, means this worker cannot take part
+ * ({@link Roster#refusal()}), unless it already has a coordinator, which is never replaced: a
+ * later claim is refused and logged once.
+ */
+final class Enrolment {
+
+    /** Open challenges kept (by challenger): a few, so a flood of challenges cannot grow memory. */
+    private static final int MAX_PENDING = 8;
+
+    private record Pending(UUID session, byte[] nc, byte[] nw) {
+    }
+
+    private final int id;
+    private final FrameCodec codec;
+    private final Roster roster;
+    private final Session session;
+    private final Runnable onCoordinator;
+    private final Map<UUID, Pending> pending = new LinkedHashMap<>();
+    private volatile com.hazelcast.cluster.Cluster cluster;
+
+    Enrolment(int id, FrameCodec codec, Roster roster, Session session, Runnable onCoordinator) {
+        this.id = id;
+        this.codec = codec;
+        this.roster = roster;
+        this.session = session;
+        this.onCoordinator = onCoordinator;
+    }
+
+    void attach(com.hazelcast.cluster.Cluster cluster) {
+        this.cluster = cluster;
+    }
+
+    /** Answers one handshake message; {@code null} for anything malformed or refused. */
+    byte[] onMessage(byte[] message) {
+        com.hazelcast.cluster.Cluster c = cluster;
+        if (c == null) {
+            return null;                      // not started: the coordinator asks again
+        }
+        UUID self = c.getLocalMember().getUuid();
+        byte type = Handshake.type(message);
+        if (type == Handshake.CHALLENGE) {
+            Handshake.Challenge ch = Handshake.challenge(message);
+            if (ch == null || !ch.target().equals(self)) {
+                return null;
+            }
+            byte[] nw = Handshake.nonce();
+            synchronized (pending) {
+                pending.remove(ch.coordinator());
+                if (pending.size() >= MAX_PENDING) {
+                    pending.remove(pending.keySet().iterator().next());
+                }
+                pending.put(ch.coordinator(), new Pending(ch.session(), ch.nonce(), nw));
+            }
+            byte[] mac = Handshake.workerMac(codec, ch.session(), ch.coordinator(), self, ch.nonce(), nw, id);
+            return new Handshake.Response(id, self, nw, mac).encode();
+        }
+        if (type == Handshake.VERDICT) {
+            Handshake.Verdict v = Handshake.verdict(message);
+            Pending p;
+            synchronized (pending) {
+                p = v == null ? null : pending.remove(v.coordinator());
+            }
+            if (p == null || !p.session().equals(v.session())) {
+                return null;
+            }
+            return verdict(v, p, self, c);
+        }
+        return null;
+    }
+
+    private byte[] verdict(Handshake.Verdict v, Pending p, UUID self, com.hazelcast.cluster.Cluster c) {
+        Member from = null;
+        for (Member m : c.getMembers()) {
+            if (m.getUuid().equals(v.coordinator())) {
+                from = m;
+            }
+        }
+        String where = from == null ? String.valueOf(v.coordinator()) : String.valueOf(from.getAddress());
+        boolean proved = Handshake.macEquals(v.mac(), Handshake.verdictMac(codec, v.session(), v.coordinator(), self,
+                p.nc(), p.nw(), id, v.accepted(), v.reason()));
+        if (roster.coordinator() != null && !roster.coordinator().getUuid().equals(v.coordinator())) {
+            roster.offences().record(Offences.Kind.REFUSED_COORDINATOR, v.coordinator(),
+                    "a second coordinator claim (member at " + where + "); this worker keeps its coordinator");
+            return null;
+        }
+        if (!proved) {
+            roster.offences().record(Offences.Kind.REFUSED_COORDINATOR, v.coordinator(),
+                    "wrong proof of the shared secret (member at " + where + ")");
+            roster.refused("the coordinator at " + where + " does not prove this member's secret: the secrets "
+                    + "differ, and it refuses this member likewise");
+            return null;
+        }
+        if (!v.accepted()) {
+            roster.refused(v.reason());
+            return null;
+        }
+        if (from == null || !session.join(v.session()) || !roster.adoptCoordinator(from)) {
+            return null;
+        }
+        onCoordinator.run();
+        return new byte[0];
+    }
+}

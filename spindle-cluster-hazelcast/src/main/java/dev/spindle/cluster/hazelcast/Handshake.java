@@ -1,0 +1,170 @@
+/*
+ * Copyright 2026 The Spindle Authors. Licensed under the Apache License, Version 2.0.
+ */
+package dev.spindle.cluster.hazelcast;
+
+import java.nio.BufferUnderflowException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.SecureRandom;
+import java.util.UUID;
+
+/**
+ * How a worker and the coordinator prove the shared secret to each other, bound to both member
+ * UUIDs and to fresh nonces, so that nothing a member publishes or sends can be replayed.
+ *
+ * <ol>
+ * <li>The coordinator C sends worker member W a <b>challenge</b>: its session id S, its member
+ *     UUID, W's member UUID and a random nonce nC.
+ * <li>W answers with its worker id, its UUID, a random nonce nW and
+ *     {@code HMAC(secret, "worker" | S | C | W | nC | nW | id)}.
+ * <li>C checks the answer against the member it asked (a relayed answer names another UUID) and
+ *     sends a <b>verdict</b>, accepted or refused with a reason, under
+ *     {@code HMAC(secret, "verdict" | S | C | W | nC | nW | id | verdict | reason)}. W adopts S and
+ *     the member C as its coordinator only on an accepted verdict that verifies, and only if it has
+ *     no coordinator yet: a second coordinator is refused.
+ * </ol>
+ *
+ * A verdict that does not verify means the coordinator holds another secret (or is an impostor):
+ * the worker cannot take part. The messages are fixed-layout bytes, read with every length checked
+ * before use; nothing here is deserialised as Java objects, since none of it is signed yet.
+ */
+final class Handshake {
+
+    static final byte CHALLENGE = 1;
+    static final byte RESPONSE = 2;
+    static final byte VERDICT = 3;
+    static final int NONCE_BYTES = 32;
+    static final int MAX_REASON_BYTES = 512;
+
+    private static final SecureRandom RANDOM = new SecureRandom();
+
+    private Handshake() {
+    }
+
+    static byte[] nonce() {
+        byte[] n = new byte[NONCE_BYTES];
+        RANDOM.nextBytes(n);
+        return n;
+    }
+
+    record Challenge(UUID session, UUID coordinator, UUID target, byte[] nonce) {
+        byte[] encode() {
+            ByteBuffer b = ByteBuffer.allocate(1 + 16 * 3 + NONCE_BYTES).put(CHALLENGE);
+            uuid(b, session);
+            uuid(b, coordinator);
+            uuid(b, target);
+            return b.put(nonce).array();
+        }
+    }
+
+    record Response(int worker, UUID member, byte[] nonce, byte[] mac) {
+        byte[] encode() {
+            ByteBuffer b = ByteBuffer.allocate(1 + 4 + 16 + NONCE_BYTES + FrameCodec.MAC_BYTES).put(RESPONSE);
+            b.putInt(worker);
+            uuid(b, member);
+            return b.put(nonce).put(mac).array();
+        }
+    }
+
+    record Verdict(UUID session, UUID coordinator, boolean accepted, String reason, byte[] mac) {
+        byte[] encode() {
+            byte[] r = reason.getBytes(StandardCharsets.UTF_8);
+            ByteBuffer b = ByteBuffer.allocate(1 + 16 * 2 + 1 + 2 + r.length + FrameCodec.MAC_BYTES).put(VERDICT);
+            uuid(b, session);
+            uuid(b, coordinator);
+            b.put((byte) (accepted ? 1 : 0)).putShort((short) r.length).put(r);
+            return b.put(mac).array();
+        }
+    }
+
+    /** The worker's proof: it knows the secret, in this session, as this member, for this id. */
+    static byte[] workerMac(FrameCodec codec, UUID session, UUID coordinator, UUID worker, byte[] nc, byte[] nw,
+                            int id) {
+        return codec.mac(transcript("worker", session, coordinator, worker, nc, nw, id, ""));
+    }
+
+    /** The coordinator's proof over its verdict. */
+    static byte[] verdictMac(FrameCodec codec, UUID session, UUID coordinator, UUID worker, byte[] nc, byte[] nw,
+                             int id, boolean accepted, String reason) {
+        return codec.mac(transcript("verdict" + (accepted ? "+" : "-"), session, coordinator, worker, nc, nw, id,
+                reason));
+    }
+
+    static boolean macEquals(byte[] a, byte[] b) {
+        return MessageDigest.isEqual(a, b);
+    }
+
+    private static byte[] transcript(String label, UUID session, UUID coordinator, UUID worker, byte[] nc,
+                                     byte[] nw, int id, String reason) {
+        byte[] l = label.getBytes(StandardCharsets.UTF_8);
+        byte[] r = reason.getBytes(StandardCharsets.UTF_8);
+        ByteBuffer b = ByteBuffer.allocate(4 + l.length + 16 * 3 + 2 * NONCE_BYTES + 4 + 4 + r.length);
+        b.putInt(l.length).put(l);
+        uuid(b, session);
+        uuid(b, coordinator);
+        uuid(b, worker);
+        b.put(nc).put(nw).putInt(id).putInt(r.length).put(r);
+        return b.array();
+    }
+
+    /** The message's type byte, or 0 if empty. */
+    static byte type(byte[] message) {
+        return message == null || message.length == 0 ? 0 : message[0];
+    }
+
+    /** Parses a challenge; {@code null} if malformed. */
+    static Challenge challenge(byte[] m) {
+        if (m.length != 1 + 16 * 3 + NONCE_BYTES || m[0] != CHALLENGE) {
+            return null;
+        }
+        ByteBuffer b = ByteBuffer.wrap(m, 1, m.length - 1);
+        return new Challenge(uuid(b), uuid(b), uuid(b), bytes(b, NONCE_BYTES));
+    }
+
+    /** Parses a response; {@code null} if malformed. */
+    static Response response(byte[] m) {
+        if (m == null || m.length != 1 + 4 + 16 + NONCE_BYTES + FrameCodec.MAC_BYTES || m[0] != RESPONSE) {
+            return null;
+        }
+        ByteBuffer b = ByteBuffer.wrap(m, 1, m.length - 1);
+        return new Response(b.getInt(), uuid(b), bytes(b, NONCE_BYTES), bytes(b, FrameCodec.MAC_BYTES));
+    }
+
+    /** Parses a verdict; {@code null} if malformed (every length is checked before it is used). */
+    static Verdict verdict(byte[] m) {
+        int fixed = 1 + 16 * 2 + 1 + 2 + FrameCodec.MAC_BYTES;
+        if (m.length < fixed || m.length > fixed + MAX_REASON_BYTES || m[0] != VERDICT) {
+            return null;
+        }
+        try {
+            ByteBuffer b = ByteBuffer.wrap(m, 1, m.length - 1);
+            UUID session = uuid(b);
+            UUID coordinator = uuid(b);
+            boolean accepted = b.get() == 1;
+            int n = b.getShort() & 0xFFFF;
+            if (n != m.length - fixed) {
+                return null;
+            }
+            String reason = new String(bytes(b, n), StandardCharsets.UTF_8);
+            return new Verdict(session, coordinator, accepted, reason, bytes(b, FrameCodec.MAC_BYTES));
+        } catch (BufferUnderflowException e) {
+            return null;
+        }
+    }
+
+    private static void uuid(ByteBuffer b, UUID u) {
+        b.putLong(u.getMostSignificantBits()).putLong(u.getLeastSignificantBits());
+    }
+
+    private static UUID uuid(ByteBuffer b) {
+        return new UUID(b.getLong(), b.getLong());
+    }
+
+    private static byte[] bytes(ByteBuffer b, int n) {
+        byte[] out = new byte[n];
+        b.get(out);
+        return out;
+    }
+}

@@ -1,0 +1,36 @@
+/*
+ * Copyright 2026 The Spindle Authors. Licensed under the Apache License, Version 2.0.
+ */
+package dev.spindle.cluster.hazelcast;
+
+import java.util.concurrent.Callable;
+
+/**
+ * One step of the {@link Handshake}, run on the worker member: a challenge (answered with the
+ * worker's response) or the coordinator's verdict (answered with an empty array, or {@code null}
+ * when refused).
+ */
+final class HandshakeCall extends FrameTask implements Callable<byte[]> {
+
+    HandshakeCall() {
+    }
+
+    HandshakeCall(SpindleSerializables receiver) {
+        super(receiver);
+    }
+
+    HandshakeCall(byte[] message) {
+        super(message);
+    }
+
+    @Override
+    public byte[] call() {
+        Endpoint endpoint = endpoint();
+        return endpoint == null || frame == null ? null : endpoint.onHandshake(frame);
+    }
+
+    @Override
+    public int getClassId() {
+        return SpindleSerializables.HANDSHAKE;
+    }
+}

@@ -1,0 +1,76 @@
+/*
+ * Copyright 2026 The Spindle Authors. Licensed under the Apache License, Version 2.0.
+ */
+package dev.spindle.cluster.hazelcast;
+
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * One member's side of the coordinator's session: the session id (the coordinator draws a random
+ * one at start; a worker adopts it when the coordinator has proved itself, see {@link Handshake}),
+ * this member's sender id and sequence numbers, and a {@link ReplayWindow} per sender.
+ *
+ * <p>A frame is accepted only if its signature checked (done before, by {@link FrameCodec}), it
+ * names this session (so nothing from an earlier session of the same secret is accepted, although
+ * attempt numbers restart there), its sender is a member proved in this session (the caller's
+ * check), and its sequence number is new for that sender (so a frame is acted on once). What fails
+ * is counted as a replay and logged once per claimed sender.
+ */
+final class Session {
+
+    private final int self;
+    private final Offences offences;
+    private final AtomicReference<UUID> id = new AtomicReference<>();
+    private final AtomicLong seq = new AtomicLong();
+    private final Map<Integer, ReplayWindow> windows = new ConcurrentHashMap<>();
+
+    Session(int self, Offences offences) {
+        this.self = self;
+        this.offences = offences;
+    }
+
+    /** Adopts {@code session} if none is set; returns whether this member is now in it. */
+    boolean join(UUID session) {
+        return id.compareAndSet(null, session) || session.equals(id.get());
+    }
+
+    /** The session, or {@code null} before one is joined. */
+    UUID id() {
+        return id.get();
+    }
+
+    /** A frame of this session from this member, with its next sequence number. */
+    Wire.Frame frame(int to, Object body) {
+        UUID s = id.get();
+        if (s == null) {
+            throw new IllegalStateException("no session yet");
+        }
+        return new Wire.Frame(s, self, to, seq.incrementAndGet(), body);
+    }
+
+    /**
+     * Whether a verified frame may be acted on: addressed here, in this session, and new from its
+     * sender. The caller has checked that the sender is proven in this session.
+     */
+    boolean accept(Wire.Frame f) {
+        UUID s = id.get();
+        if (f.to() != self) {
+            return false;                     // for another member: not an offence, not ours
+        }
+        if (s == null || !s.equals(f.session())) {
+            offences.record(Offences.Kind.REPLAY, "sender " + f.sender() + " of session " + f.session(),
+                    "a frame of another session");
+            return false;
+        }
+        if (!windows.computeIfAbsent(f.sender(), k -> new ReplayWindow()).accept(f.seq())) {
+            offences.record(Offences.Kind.REPLAY, "sender " + f.sender(),
+                    "sequence number " + f.seq() + " seen before or too old");
+            return false;
+        }
+        return true;
+    }
+}

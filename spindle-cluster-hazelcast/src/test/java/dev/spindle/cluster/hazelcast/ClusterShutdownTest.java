@@ -1,0 +1,85 @@
+/*
+ * Copyright 2026 The Spindle Authors. Licensed under the Apache License, Version 2.0.
+ */
+package dev.spindle.cluster.hazelcast;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.hazelcast.core.Hazelcast;
+import com.hazelcast.core.HazelcastInstance;
+import dev.spindle.cluster.LocalCluster;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * Shutting the cluster down from outside (issue 12). Open-source Hazelcast lets any process that
+ * reaches a member port join without the secret; {@code Cluster.shutdown()} from such a member
+ * shut every member down. Its cluster-state change now fails, because members refuse to
+ * Java-deserialise anything outside their short list; but a joined member keeps other means to
+ * disrupt membership, which only a trusted network prevents. What Spindle guarantees is that a
+ * worker whose member is shut down from elsewhere exits, non-zero and with the reason, instead of
+ * idling forever.
+ */
+@Timeout(value = 180, unit = TimeUnit.SECONDS)
+class ClusterShutdownTest {
+
+    private static final String SECRET = "shutdown-test-secret-0123456789";
+
+    @Test
+    void clusterShutdownFromAJoinedMemberFailsAndTheWorkerStays() throws Exception {
+        int[] ports = Ports.free(3);
+        String cluster = "spindle-shutdown-" + ports[0];
+        String members = "127.0.0.1:" + ports[0] + ",127.0.0.1:" + ports[1] + ",127.0.0.1:" + ports[2];
+        try (WorkerJvm worker = WorkerJvm.start(SECRET, List.of("--id", "0", "--threads", "1", "--cluster", cluster,
+                "--port", Integer.toString(ports[1]), "--members", members, "--failure-seconds", "8"));
+             HazelcastCoordinator coordinator = HazelcastCoordinator.start(
+                     InProcessClusterTest.settings(cluster, SECRET, ports[0], ports).build(),
+                     LocalCluster.builder().workers(1).threadsPerWorker(1), Duration.ofSeconds(90))) {
+            worker.awaitOutput("spindle worker 0 ready", 90);
+            HazelcastInstance intruder = Intruder.join(cluster, ports[2], ports, Map.of(), null);
+            try {
+                assertThat(intruder.getCluster().getMembers()).hasSize(3);
+                assertThatThrownBy(() -> intruder.getCluster().shutdown()).hasMessageContaining("not allowed");
+            } finally {
+                intruder.shutdown();
+            }
+            assertThat(coordinator.client().submit("after", in -> 7).get(60, TimeUnit.SECONDS)).isEqualTo(7);
+            assertThat(worker.err()).doesNotContain("stopped");
+        }
+    }
+
+    @Test
+    void aWorkerWhoseMemberIsShutDownFromElsewhereExitsWithTheReason() throws Exception {
+        int[] ports = Ports.free(2);
+        String cluster = "spindle-shutdown-" + ports[0];
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        String[] args = {"--id", "0", "--threads", "1", "--cluster", cluster, "--port", Integer.toString(ports[1]),
+                "--members", "127.0.0.1:" + ports[0] + ",127.0.0.1:" + ports[1]};
+        CompletableFuture<Integer> status = CompletableFuture.supplyAsync(() -> WorkerMain.run(args,
+                Map.of("SPINDLE_SECRET", SECRET), new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8)));
+        try (HazelcastCoordinator coordinator = HazelcastCoordinator.start(
+                InProcessClusterTest.settings(cluster, SECRET, ports[0], ports).build(),
+                LocalCluster.builder().workers(1).threadsPerWorker(1), Duration.ofSeconds(90))) {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            while (!out.toString(StandardCharsets.UTF_8).contains("ready") && System.nanoTime() < deadline) {
+                Thread.sleep(20);
+            }
+            assertThat(status).isNotDone();
+            // as a joined member's shutdown reaches it: the member stops, the JVM is not exiting
+            Hazelcast.getHazelcastInstanceByName("spindle-worker-0-" + ports[1]).shutdown();
+            assertThat(status.get(60, TimeUnit.SECONDS)).isEqualTo(WorkerMain.FAILED);
+            assertThat(err.toString(StandardCharsets.UTF_8)).contains("worker 0 stopped: its Hazelcast member was shut down");
+        }
+    }
+}

@@ -1,0 +1,155 @@
+/*
+ * Copyright 2026 The Spindle Authors. Licensed under the Apache License, Version 2.0.
+ */
+package dev.spindle.cluster.hazelcast;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.spindle.cluster.LocalCluster;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * {@link WorkerMain} as an operator meets it, in its own JVM: bad command lines get one line,
+ * the usage and status 2; a worker that cannot take part (wrong secret, worker id taken, wrong
+ * cluster name) says why and exits with status 1 instead of printing "ready" and idling.
+ */
+@Timeout(value = 180, unit = TimeUnit.SECONDS)
+class WorkerMainTest {
+
+    private static final String SECRET = "worker-main-secret-0123456789";
+    private static int[] ports;
+    private static String cluster;
+    private static HazelcastWorker worker0;
+    private static HazelcastCoordinator coordinator;
+
+    /** A cluster of one worker (id 0) and its coordinator, which the launched workers try to join. */
+    @BeforeAll
+    static void start() throws Exception {
+        ports = Ports.free(3);
+        cluster = "spindle-main-" + ports[0];
+        worker0 = HazelcastWorker.start(settings(ports[1]).build(), 0, 1);
+        coordinator = HazelcastCoordinator.start(settings(ports[0]).build(),
+                LocalCluster.builder().workers(1).threadsPerWorker(1), Duration.ofSeconds(60));
+    }
+
+    private static HazelcastClusterSettings.Builder settings(int port) {
+        return InProcessClusterTest.settings(cluster, SECRET, port, ports);
+    }
+
+    @AfterAll
+    static void stop() {
+        if (coordinator != null) {
+            coordinator.close();
+        }
+        if (worker0 != null) {
+            worker0.close();
+        }
+    }
+
+    @Test
+    void helpPrintsTheUsageOnStdoutAndSucceeds() throws Exception {
+        Result r = run(SECRET, "--help");
+        assertThat(r.status).isZero();
+        assertThat(r.out).contains("usage:").contains("--secret-file");
+        assertThat(r.err).isEmpty();
+    }
+
+    @Test
+    void aBadNumberSaysWhichOptionAndShowsTheUsage() throws Exception {
+        assertUsageError(run(SECRET, "--id", "0", "--cluster", "c", "--port", "abc"),
+                "WorkerMain: --port needs a whole number, got 'abc'");
+    }
+
+    @Test
+    void aMissingSecretFileIsOneLineAndTheUsage() throws Exception {
+        assertUsageError(run(null, "--id", "0", "--cluster", "c", "--secret-file", "/nonexistent/spindle-secret"),
+                "WorkerMain: --secret-file /nonexistent/spindle-secret: no such file");
+    }
+
+    @Test
+    void aPortInUseIsOneLineAndTheUsage() throws Exception {
+        try (ServerSocket taken = new ServerSocket(Ports.free(1)[0], 1, InetAddress.getLoopbackAddress())) {
+            Result r = run(SECRET, "--id", "0", "--cluster", "c", "--port", Integer.toString(taken.getLocalPort()));
+            assertThat(r.status).isEqualTo(2);
+            assertThat(firstLine(r.err)).startsWith("WorkerMain: cannot listen on 127.0.0.1:" + taken.getLocalPort());
+            assertThat(r.err).contains("usage:").doesNotContain("\tat ");
+        }
+    }
+
+    @Test
+    void anUnknownOptionIsNamed() throws Exception {
+        assertUsageError(run(SECRET, "--id", "0", "--cluster", "c", "--colour", "red"),
+                "WorkerMain: unknown option --colour");
+    }
+
+    @Test
+    void aWorkerWithTheWrongSecretExitsWithTheReason() throws Exception {
+        Result r = run("the-wrong-secret-0123456789", worker(1, cluster));
+        assertThat(r.status).as(r.toString()).isEqualTo(1);
+        assertThat(r.out).doesNotContain("ready");
+        assertThat(r.err).contains("worker 1 refused").contains("secret");
+    }
+
+    @Test
+    void aWorkerWhoseIdIsTakenExitsWithTheReason() throws Exception {
+        Result r = run(SECRET, worker(0, cluster));
+        assertThat(r.status).as(r.toString()).isEqualTo(1);
+        assertThat(r.out).doesNotContain("ready");
+        assertThat(r.err).contains("worker 0 refused").contains("worker id 0 is taken by");
+        assertThat(worker0.isRunning()).isTrue();
+    }
+
+    @Test
+    void aWorkerWithAnotherClusterNameGivesUpAfterItsWait() throws Exception {
+        List<String> args = worker(1, cluster + "-other");
+        args.addAll(List.of("--coordinator-wait-seconds", "3"));
+        Result r = run(SECRET, args.toArray(new String[0]));
+        assertThat(r.status).as(r.toString()).isEqualTo(1);
+        assertThat(r.out).doesNotContain("ready");
+        assertThat(r.err).contains("no coordinator of cluster '" + cluster + "-other' joined within 3 s");
+    }
+
+    private static List<String> worker(int id, String clusterName) {
+        StringBuilder members = new StringBuilder();
+        for (int p : ports) {
+            members.append(members.length() == 0 ? "" : ",").append("127.0.0.1:").append(p);
+        }
+        return new ArrayList<>(List.of("--id", Integer.toString(id), "--threads", "1", "--cluster", clusterName,
+                "--port", Integer.toString(ports[2]), "--members", members.toString(), "--failure-seconds", "8"));
+    }
+
+    private static Result run(String secret, List<String> args) throws Exception {
+        return run(secret, args.toArray(new String[0]));
+    }
+
+    /** Runs WorkerMain in a JVM of its own and waits (bounded) for it to exit. */
+    private static Result run(String secret, String... args) throws Exception {
+        try (WorkerJvm jvm = WorkerJvm.start(secret, List.of(args))) {
+            int status = jvm.awaitExit(90);
+            return new Result(status, jvm.out(), jvm.err());
+        }
+    }
+
+    /** Status 2, exactly {@code line} first, then the usage, and no stack trace. */
+    private static void assertUsageError(Result r, String line) {
+        assertThat(r.status).as(r.toString()).isEqualTo(2);
+        assertThat(firstLine(r.err)).isEqualTo(line);
+        assertThat(r.err).contains("usage:").doesNotContain("Exception").doesNotContain("\tat ");
+    }
+
+    private static String firstLine(String text) {
+        return text.lines().findFirst().orElse("");
+    }
+
+    private record Result(int status, String out, String err) {
+    }
+}
