@@ -15,6 +15,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
@@ -57,6 +59,26 @@ class ReadmeSnippetsTest {
                     + " (add or update the wrapper there; a non-Java block takes another fence language):\n  "
                     + String.join("\n  ", missing.stream().map(Snippet::toString).toList()));
         }
+    }
+
+    /** The Maven coordinates in the READMEs name a module of this build, at this build's version. */
+    @Test
+    void theReadmesMavenCoordinatesMatchTheBuild() throws IOException {
+        String version = System.getProperty("spindle.version");
+        assertThat(version).as("spindle.version, set by the pom").isNotBlank();
+        Pattern dependency = Pattern.compile(
+                "<groupId>dev\\.spindle</groupId>\\s*<artifactId>([^<]+)</artifactId>\\s*<version>([^<]+)</version>");
+        int found = 0;
+        for (Path readme : readmes()) {
+            Matcher m = dependency.matcher(Files.readString(readme));
+            while (m.find()) {
+                found++;
+                String where = root().relativize(readme) + ": " + m.group(1);
+                assertThat(m.group(2)).as(where).isEqualTo(version);
+                assertThat(root().resolve(m.group(1)).resolve("pom.xml")).as(where).isRegularFile();
+            }
+        }
+        assertThat(found).as("dev.spindle dependencies in the READMEs").isPositive();
     }
 
     @Test
