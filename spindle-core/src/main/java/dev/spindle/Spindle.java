@@ -19,14 +19,24 @@ import java.util.concurrent.ForkJoinWorkerThread;
  * configured bound, so the other tasks keep running:
  *
  * <pre>{@code
- * pool.execute(() -> {
+ * Task<Integer> length = pool.spawn(() -> {
  *     String line = Spindle.blocking(() -> reader.readLine());   // may block for long
- *     process(line);
+ *     return process(line);
  * });
  * }</pre>
  *
+ * <p>A section's checked exception reaches the caller unchanged: above, an {@code IOException}
+ * from {@code readLine} fails the task (a {@code Callable} may throw); inside a
+ * {@code Runnable}, which may not, catch it around the section. A section with no result may
+ * throw too ({@code Spindle.blocking(() -> latch.await())}).
+ *
  * <p>Outside a Spindle worker the section simply runs. On a {@link ForkJoinPool} worker it runs
  * through {@link ForkJoinPool#managedBlock}, so code written this way behaves well on either.
+ *
+ * <p>The two overloads take a section with a result ({@link Section}) and one without
+ * ({@link VoidSection}), both free to throw a checked exception; Java picks the one with a
+ * result for a lambda or method reference that fits both. A method reference to an overloaded
+ * method ({@code latch::await}) fits neither exactly and is ambiguous: write a lambda.
  */
 public final class Spindle {
 
@@ -69,8 +79,28 @@ public final class Spindle {
         return section.run();
     }
 
-    /** Runs {@code section} as {@link #blocking(Section)} does, for code with no result. */
-    public static void blocking(Runnable section) {
+    /**
+     * A piece of code that may block and has no result.
+     *
+     * @param <X> the exception it may throw
+     */
+    @FunctionalInterface
+    public interface VoidSection<X extends Exception> {
+        void run() throws X;
+    }
+
+    /**
+     * Runs {@code section} as {@link #blocking(Section)} does, for code with no result.
+     *
+     * <p>This overload used to take a {@link Runnable}, which cannot throw a checked exception,
+     * so {@code Spindle.blocking(() -> Thread.sleep(10))} did not compile. Lambdas and method
+     * references compile as before; an argument declared as a {@code Runnable r} is now written
+     * {@code r::run}.
+     *
+     * @throws X whatever {@code section} throws
+     * @throws NullPointerException if {@code section} is null
+     */
+    public static <X extends Exception> void blocking(VoidSection<X> section) throws X {
         Objects.requireNonNull(section, "section");
         blocking(() -> {
             section.run();

@@ -32,7 +32,7 @@ import java.util.function.Function;
  *
  * <p>Do not block an actor's thread on another actor's future (and never on its own): compose
  * instead, and get back onto the actor with a {@code tell} to its own reference, which
- * {@link ActorSystem#spawn(Function)} hands to the factory:
+ * {@link ActorSystem#spawnWithSelf(Function)} hands to the factory:
  *
  * <pre>{@code
  * final class Asker {
@@ -45,7 +45,7 @@ import java.util.function.Function;
  *         counter.ask(Counter::get).thenAccept(n -> self.tell(a -> a.last = n));
  *     }
  * }
- * ActorRef<Asker> asker = system.spawn(self -> new Asker(self, counter));
+ * ActorRef<Asker> asker = system.spawnWithSelf(self -> new Asker(self, counter));
  * }</pre>
  *
  * <p>Instances compare by identity. The only implementation is the system's own.

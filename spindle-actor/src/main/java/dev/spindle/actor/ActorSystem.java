@@ -153,30 +153,34 @@ public final class ActorSystem implements AutoCloseable {
      * messages to itself, typically to come back onto its own thread when a future completes:
      *
      * <pre>{@code
-     * ActorRef<Pinger> pinger = system.spawn(self -> new Pinger(self, ponger));
+     * ActorRef<Pinger> pinger = system.spawnWithSelf(self -> new Pinger(self, ponger));
      * // in Pinger:  ponger.ask(Ponger::pong).thenAccept(r -> self.tell(p -> p.onPong(r)));
      * }</pre>
      *
      * <p>Write it where the target type fixes {@code A} (an assignment as above, or
-     * {@code system.<Pinger>spawn(...)}). Messages the factory sends to the reference are
+     * {@code system.<Pinger>spawnWithSelf(...)}). Messages the factory sends to the reference are
      * processed once the factory has returned.
+     *
+     * <p>This is not an overload of {@link #spawn(Supplier)}: a constructor reference
+     * {@code X::new} fits both a {@code Supplier} and a {@code Function} whenever {@code X} has
+     * a no-argument and a one-argument constructor, and the call would be ambiguous.
      *
      * @throws ActorCreationException if the factory throws or returns null
      * @throws IllegalStateException if the system is closed
      * @throws NullPointerException if {@code factory} is null
      */
-    public <A> ActorRef<A> spawn(Function<? super ActorRef<A>, ? extends A> factory) {
-        return spawn(factory, ActorConfig.DEFAULT);
+    public <A> ActorRef<A> spawnWithSelf(Function<? super ActorRef<A>, ? extends A> factory) {
+        return spawnWithSelf(factory, ActorConfig.DEFAULT);
     }
 
     /**
-     * As {@link #spawn(Function)}, with {@code config}.
+     * As {@link #spawnWithSelf(Function)}, with {@code config}.
      *
      * @throws ActorCreationException if the factory throws or returns null
      * @throws IllegalStateException if the system is closed
      * @throws NullPointerException if an argument is null
      */
-    public <A> ActorRef<A> spawn(Function<? super ActorRef<A>, ? extends A> factory, ActorConfig config) {
+    public <A> ActorRef<A> spawnWithSelf(Function<? super ActorRef<A>, ? extends A> factory, ActorConfig config) {
         Objects.requireNonNull(factory, "factory");
         return spawnCell(factory, config);
     }

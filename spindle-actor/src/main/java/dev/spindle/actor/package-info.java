@@ -36,6 +36,6 @@
  * order sent; every message is processed exactly once or, if the actor stopped first, counted
  * as a dead letter (a failed future for an {@code ask}). Nothing blocks: actors compose
  * futures and come back to themselves with a {@code tell} to their own reference (see
- * {@link dev.spindle.actor.ActorSystem#spawn(java.util.function.Function)}).
+ * {@link dev.spindle.actor.ActorSystem#spawnWithSelf(java.util.function.Function)}).
  */
 package dev.spindle.actor;

@@ -86,7 +86,7 @@ class ActorBasicsTest {
     void aThrowingFactoryFailsSpawnAndItsSelfMessagesAreDeadLetters() {
         try (ActorSystem system = ActorSystem.create()) {
             AtomicReference<CompletableFuture<Long>> selfAsk = new AtomicReference<>();
-            assertThatThrownBy(() -> system.<Counter>spawn(self -> {
+            assertThatThrownBy(() -> system.<Counter>spawnWithSelf(self -> {
                 self.tell(c -> c.add(1));
                 selfAsk.set(self.ask(Counter::get));
                 throw new IllegalStateException("no database");
@@ -116,7 +116,7 @@ class ActorBasicsTest {
     void theFactoryRunsOnceOnTheCallingThreadAndSelfMessagesRunAfterIt() {
         try (ActorSystem system = ActorSystem.create()) {
             List<Thread> factoryThreads = new CopyOnWriteArrayList<>();
-            ActorRef<Counter> c = system.spawn(self -> {
+            ActorRef<Counter> c = system.spawnWithSelf(self -> {
                 factoryThreads.add(Thread.currentThread());
                 self.tell(x -> x.log.add("first message"));
                 Counter counter = new Counter();
@@ -125,6 +125,33 @@ class ActorBasicsTest {
             });
             assertThat(factoryThreads).containsExactly(Thread.currentThread());
             assertThat(c.ask(x -> List.copyOf(x.log)).join()).containsExactly("constructed", "first message");
+        }
+    }
+
+    /** An actor with a no-argument constructor and one that takes its own reference. */
+    static final class TwoConstructors {
+        final ActorRef<TwoConstructors> self;
+
+        TwoConstructors() {
+            this(null);
+        }
+
+        TwoConstructors(ActorRef<TwoConstructors> self) {
+            this.self = self;
+        }
+    }
+
+    /**
+     * Compile-time regression: while the self-aware factory was an overload of {@code spawn},
+     * {@code spawn(TwoConstructors::new)} fitted both and this class did not compile.
+     */
+    @Test
+    void aConstructorReferenceToAClassWithTwoConstructorsPicksTheFactoryByName() {
+        try (ActorSystem system = ActorSystem.create()) {
+            ActorRef<TwoConstructors> plain = system.spawn(TwoConstructors::new);
+            ActorRef<TwoConstructors> aware = system.spawnWithSelf(TwoConstructors::new);
+            assertThat(plain.ask(a -> a.self).join()).isNull();
+            assertThat(aware.ask(a -> a.self).join()).isSameAs(aware);
         }
     }
 

@@ -428,7 +428,7 @@ class ActorConcurrencyTest {
              ActorSystem system = ActorSystem.create(pool)) {
             ActorRef<Answerer> answerer = system.spawn(Answerer::new);
             CompletableFuture<List<Integer>> done = new CompletableFuture<>();
-            ActorRef<Asker> asker = system.spawn(self -> new Asker(self, answerer, rounds, done));
+            ActorRef<Asker> asker = system.spawnWithSelf(self -> new Asker(self, answerer, rounds, done));
             asker.tell(Asker::next);
             // with one worker, an actor blocking on the answer would deadlock and this would time out
             List<Integer> replies = done.get(30, TimeUnit.SECONDS);

@@ -16,6 +16,8 @@ import picocli.CommandLine.Spec;
 /**
  * The {@code spindle} command. Subcommands: {@code bench} (the quick Spindle vs ForkJoinPool
  * harness) and {@code demo} (fork/join fib on a WorkStealingPool, with the pool's counters).
+ * The help's footer also lists {@code test}, which the {@code ./spindle} script runs itself
+ * (Maven, not this jar).
  *
  * <p>Exit status: 0 on success, 1 when a run fails (a workload computed a wrong answer, a pool
  * hung), 2 for bad arguments.
@@ -25,7 +27,14 @@ import picocli.CommandLine.Spec;
         versionProvider = SpindleCli.Version.class,
         description = "Spindle, a work-stealing task runtime for the JVM: benchmarks and a demo.",
         subcommands = {BenchCommand.class, DemoCommand.class, ClusterCommand.class, CommandLine.HelpCommand.class},
-        footer = {"", "Run 'spindle COMMAND --help' for a command's options."})
+        footer = {
+            "",
+            "From a checkout, the ./spindle script also runs:",
+            "  test     Builds and runs the whole test suite, as CI does:",
+            "             ./spindle test [MAVEN_ARGS]. Its model checks need spin",
+            "             (sudo apt-get install spin) unless given -Dspin.skip.",
+            "",
+            "Run 'spindle COMMAND --help' for a command's options."})
 public final class SpindleCli implements Callable<Integer> {
 
     @Spec

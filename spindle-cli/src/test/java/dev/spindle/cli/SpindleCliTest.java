@@ -31,6 +31,13 @@ class SpindleCliTest {
         assertThat(out.toString()).contains("Usage: spindle").contains("bench").contains("demo");
     }
 
+    /** {@code test} is a command of the ./spindle script, not of the jar; the help lists it all the same. */
+    @Test
+    void helpListsTheScriptsTestCommand() {
+        assertThat(run("--help")).isZero();
+        assertThat(out.toString()).containsPattern("(?m)^  test\\b").contains("./spindle test").contains("-Dspin.skip");
+    }
+
     @Test
     void versionNamesTheProject() {
         assertThat(run("--version")).isZero();

@@ -1,13 +1,18 @@
 package dev.spindle.pool;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.spindle.Spindle;
 import dev.spindle.Task;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.Reader;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReferenceArray;
@@ -126,6 +131,53 @@ class JoinAndBlockingTest {
         AtomicInteger n = new AtomicInteger();
         Spindle.blocking(n::incrementAndGet);
         assertThat(n.get()).isEqualTo(1);
+    }
+
+    /** The README's snippet: the section's checked exception fails the task, unchanged. */
+    @Test
+    void aSectionsCheckedExceptionReachesTheCallerUnchanged() {
+        IOException gone = new IOException("disk gone");
+        BufferedReader reader = new BufferedReader(new Reader() {
+            @Override
+            public int read(char[] buf, int off, int len) throws IOException {
+                throw gone;
+            }
+
+            @Override
+            public void close() {
+            }
+        });
+        assertThatThrownBy(() -> Spindle.blocking(() -> reader.readLine())).isSameAs(gone);
+        try (WorkStealingPool pool = WorkStealingPool.builder().workers(1).build()) {
+            Task<String> line = pool.spawn(() -> Spindle.blocking(() -> reader.readLine()));
+            assertThatThrownBy(() -> line.get(20, TimeUnit.SECONDS))
+                    .isInstanceOf(ExecutionException.class).cause().isSameAs(gone);
+        }
+    }
+
+    /**
+     * Compile-time regression as well: while the overload without a result took a
+     * {@code Runnable}, a section that returns nothing could not throw a checked exception.
+     */
+    @Test
+    void aSectionWithoutAResultMayThrowACheckedException() {
+        IOException gone = new IOException("disk gone");
+        assertThatThrownBy(() -> Spindle.blocking(() -> fail(gone))).isSameAs(gone);
+        try (WorkStealingPool pool = WorkStealingPool.builder().workers(1).build()) {
+            CountDownLatch release = new CountDownLatch(1);
+            Task<String> waiter = pool.spawn(() -> {
+                Spindle.blocking(() -> release.await());   // InterruptedException propagates
+                Spindle.blocking(() -> fail(gone));
+                return "unreachable";
+            });
+            pool.execute(release::countDown);               // needs the compensating worker
+            assertThatThrownBy(() -> waiter.get(20, TimeUnit.SECONDS))
+                    .isInstanceOf(ExecutionException.class).cause().isSameAs(gone);
+        }
+    }
+
+    private static void fail(IOException e) throws IOException {
+        throw e;
     }
 
     @Test

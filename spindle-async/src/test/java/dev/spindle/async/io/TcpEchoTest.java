@@ -136,44 +136,6 @@ class TcpEchoTest {
         }
     }
 
-    /** The README's echo handler, verbatim. */
-    static AsyncTask<Void> readmeEcho(AsyncTcpStream s) {
-        ByteBuffer buf = ByteBuffer.allocate(4096);
-        return Async.whileTrue(() -> Async.then(s.read(buf), n -> {
-            if (n < 0) {                               // the client closed: so do we
-                s.close();
-                return Async.ready(false);
-            }
-            buf.flip();
-            return Async.map(s.writeAll(buf), x -> {
-                buf.clear();
-                return true;
-            });
-        }));
-    }
-
-    @Test
-    void theReadmeEchoServer() throws Exception {
-        try (AsyncTcpListener listener = AsyncTcpListener.bind(new InetSocketAddress("127.0.0.1", 0))) {
-            TestExecutor ex = new TestExecutor(); // the README uses runtime.spawn / runtime.run
-            AtomicInteger accepted = new AtomicInteger();
-            ex.spawn(Async.whileTrue(() -> Async.map(listener.accept(), stream -> {
-                ex.spawn(readmeEcho(stream));
-                return accepted.incrementAndGet() < 3;
-            })));
-            byte[] a = "hello".getBytes();
-            byte[] b = new byte[100_000];
-            new Random(1).nextBytes(b);
-            List<byte[]> echoed = ex.blockOn(Async.all(List.of(
-                    client(listener.localAddress(), a), client(listener.localAddress(), b),
-                    client(listener.localAddress(), new byte[] {0}))));
-            assertThat(echoed.get(0)).isEqualTo(a);
-            assertThat(echoed.get(1)).isEqualTo(b);
-            assertThat(echoed.get(2)).containsExactly(0);
-            assertThat(ex.failures).isEmpty();
-        }
-    }
-
     @Test
     void closingAStreamWakesAPendingReadWhichThenFails() throws Exception {
         try (Reactor reactor = Reactor.open();

@@ -75,7 +75,7 @@ public final class SpindleActorKit implements ActorKit {
     public <M> Addr<M> spawn(Function<Addr<M>, Handler<M>> behaviour) {
         // The factory runs in spawn, on this thread, with the actor's own ref: the behaviour
         // gets its address before the actor takes any message.
-        ActorRef<Cell<M>> ref = system.spawn((ActorRef<Cell<M>> self) ->
+        ActorRef<Cell<M>> ref = system.spawnWithSelf((ActorRef<Cell<M>> self) ->
                 new Cell<M>(this, behaviour.apply(new SpindleAddr<>(self))), config);
         return new SpindleAddr<>(ref);
     }
