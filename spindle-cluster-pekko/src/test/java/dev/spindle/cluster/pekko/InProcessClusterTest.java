@@ -1,0 +1,41 @@
+/*
+ * Copyright 2026 The Spindle Authors. Licensed under the Apache License, Version 2.0.
+ */
+package dev.spindle.cluster.pekko;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.spindle.cluster.Client;
+import dev.spindle.cluster.ClusterFuture;
+import dev.spindle.cluster.LocalCluster;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** A coordinator and two workers as separate actor systems in this JVM, over mutual TLS. */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class InProcessClusterTest {
+
+    @Test
+    void workersJoinOverTlsAndRunAGraph() throws Exception {
+        String cluster = "inproc";
+        int port = Ports.free();
+        String seed = "127.0.0.1:" + port;
+        try (PekkoWorker w0 = PekkoWorker.start(TestCerts.settings(cluster, "worker").seedNode(seed).build(), 0, 2);
+                PekkoWorker w1 = PekkoWorker.start(TestCerts.settings(cluster, "worker").seedNode(seed).build(), 1, 2);
+                PekkoCoordinator c = PekkoCoordinator.start(TestCerts.settings(cluster, "coordinator").port(port).build(),
+                        LocalCluster.builder().workers(2).threadsPerWorker(2), Duration.ofSeconds(60))) {
+            Client client = c.client();
+            ClusterFuture<Integer> x = client.submit("x", args -> 20);
+            ClusterFuture<Integer> y = client.submit("y", args -> 21);
+            ClusterFuture<Integer> sum = client.submit("sum", args -> (Integer) args.get(0) + (Integer) args.get(1) + 1, x, y);
+            assertThat(sum.get(30, TimeUnit.SECONDS)).isEqualTo(42);
+            assertThat(c.membersUp()).isEqualTo(3);
+            assertThat(c.refusedMembers()).isZero();
+            assertThat(c.rejectedFrames()).isZero();
+            assertThat(w0.coordinator()).isEqualTo(c.address());
+            assertThat(w1.coordinator()).isEqualTo(c.address());
+        }
+    }
+}
