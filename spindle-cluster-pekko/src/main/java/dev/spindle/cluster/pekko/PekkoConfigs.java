@@ -43,6 +43,16 @@ final class PekkoConfigs {
 
     /** Starts a member's actor system with these cluster roles; it does not join yet. */
     static ActorSystem start(PekkoClusterSettings s, List<String> roles, WireCodec codec, Refusals refusedMembers) {
+        ActorSystemSetup setup = ActorSystemSetup.create(
+                BootstrapSetup.create(config(s, roles)),
+                SSLEngineProviderSetup.create(system -> new TlsGuard(system, refusedMembers)),
+                SerializationSetup.create(system -> List.of(SerializerDetails.create("spindle",
+                        new WireSerializer(codec), List.of(Wire.Frame.class)))));
+        return ActorSystem.create(s.clusterName(), setup);
+    }
+
+    /** A member's configuration with these cluster roles. */
+    static Config config(PekkoClusterSettings s, List<String> roles) {
         Map<String, Object> c = new HashMap<>();
         c.put("pekko.loglevel", System.getProperty("spindle.pekko.loglevel", "WARNING"));
         c.put("pekko.stdout-loglevel", "WARNING");
@@ -73,6 +83,9 @@ final class PekkoConfigs {
         c.put("pekko.cluster.roles", roles);
         c.put("pekko.cluster.jmx.enabled", "off");
         c.put("pekko.cluster.log-info", "off");
+        // a worker started before its seed retries soon, not after Pekko's 5 s
+        c.put("pekko.cluster.seed-node-timeout", "2s");
+        c.put("pekko.cluster.retry-unsuccessful-join-after", "2s");
         c.put("pekko.cluster.failure-detector.heartbeat-interval", "1s");
         c.put("pekko.cluster.failure-detector.acceptable-heartbeat-pause", s.failureSeconds() + "s");
         c.put("pekko.cluster.downing-provider-class", "org.apache.pekko.cluster.sbr.SplitBrainResolverProvider");
@@ -82,14 +95,7 @@ final class PekkoConfigs {
         c.put(sbr + "keep-oldest.down-if-alone", "off");
         c.put(sbr + "stable-after", s.failureSeconds() + "s");
         c.put(sbr + "down-all-when-unstable", "off");
-        Config config = ConfigFactory.parseMap(c).withFallback(ConfigFactory.load(PekkoConfigs.class.getClassLoader()));
-
-        ActorSystemSetup setup = ActorSystemSetup.create(
-                BootstrapSetup.create(config),
-                SSLEngineProviderSetup.create(system -> new TlsGuard(system, refusedMembers)),
-                SerializationSetup.create(system -> List.of(SerializerDetails.create("spindle",
-                        new WireSerializer(codec), List.of(Wire.Frame.class)))));
-        return ActorSystem.create(s.clusterName(), setup);
+        return ConfigFactory.parseMap(c).withFallback(ConfigFactory.load(PekkoConfigs.class.getClassLoader()));
     }
 
     /** The cluster addresses of {@code host:port} seed nodes. */
