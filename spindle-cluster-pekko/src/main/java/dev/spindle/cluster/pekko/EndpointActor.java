@@ -55,6 +55,7 @@ final class EndpointActor extends AbstractActor {
         return receiveBuilder()
                 .match(Wire.Frame.class, f -> handler.onFrame(f, getSender()))
                 .match(Wire.Rejected.class, r -> handler.onRejected(r, getSender()))
+                .match(ClusterEvent.MemberJoined.class, e -> roster.joining(e.member()))
                 .match(ClusterEvent.MemberUp.class,
                         e -> roster.up(e.member(), cluster.state().getMembers(), cluster.selfMember()))
                 .match(ClusterEvent.UnreachableMember.class, e -> roster.unreachable(e.member()))

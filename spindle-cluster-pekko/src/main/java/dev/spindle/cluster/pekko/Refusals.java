@@ -34,7 +34,7 @@ final class Refusals {
         count.incrementAndGet();
         if (logged.size() < MAX_REMEMBERED) {
             if (logged.add(offender)) {
-                LOG.log(Level.WARNING, "refused {0} from {1}: {2} (further refusals of this offender are counted, not logged)",
+                LOG.log(Level.WARNING, "refused a {0} ({1}): {2} (further refusals of this offender are counted, not logged)",
                         what, offender, why);
             }
         } else if (logged.add("")) {

@@ -41,6 +41,7 @@ final class Roster {
     private final Map<Integer, Address> workers = new ConcurrentHashMap<>();
     private final Set<Integer> lost = ConcurrentHashMap.newKeySet();
     private final Set<Address> lostAddresses = ConcurrentHashMap.newKeySet();
+    private final Set<Address> refusedAddresses = ConcurrentHashMap.newKeySet();
     private volatile Address coordinator;
     private volatile boolean coordinatorGone;
     private volatile Address olderCoordinator;
@@ -121,7 +122,9 @@ final class Roster {
     private void coordinatorUp(Member m, Iterable<Member> members, Member selfMember) {
         Address a = m.address();
         if (coordinatorSide) {
-            if (selfMember.status() == MemberStatus.up() && m.isOlderThan(selfMember)) {
+            // a member not yet Up counts as younger than every Up member, so a coordinator that
+            // is still joining sees the cluster's coordinator as older, as it is
+            if (m.isOlderThan(selfMember)) {
                 olderCoordinator = a;          // this one is the second: start() refuses to go on
             } else {
                 refuse(a, "a second coordinator; this cluster has one");
@@ -139,6 +142,16 @@ final class Roster {
         }
         if (!a.equals(coordinator)) {
             refuse(a, "a second coordinator; this worker follows " + (coordinatorGone ? "a coordinator that left" : coordinator));
+        }
+    }
+
+    /**
+     * Member {@code m} is joining. A second coordinator is refused as soon as it asks to join: it
+     * may leave again before it is ever Up (a coordinator that finds it is the second one does).
+     */
+    void joining(Member m) {
+        if (m.hasRole(COORDINATOR_ROLE) && !m.address().equals(self) && coordinatorSide) {
+            refuse(m.address(), "a second coordinator; this cluster has one");
         }
     }
 
@@ -179,8 +192,11 @@ final class Roster {
         }
     }
 
+    /** Counts (and logs) a member once, however many of its events arrive. */
     private void refuse(Address a, String why) {
-        refused.refuse("member " + a, why);
+        if (refusedAddresses.add(a)) {
+            refused.refuse("member " + a, why);
+        }
     }
 
     /** The live worker {@code id}'s address, or {@code null}. */

@@ -18,7 +18,8 @@ import org.apache.pekko.remote.artery.tcp.ConfigSSLEngineProvider;
 
 /**
  * Artery's TLS engine provider with one addition: a peer whose certificate chain the trust store
- * rejects is counted and logged (once per certificate) in the member's {@link Refusals}. Pekko
+ * rejects is counted and logged (once per certificate) in the member's {@link Refusals}; see
+ * {@code getAcceptedIssuers} below for why every such peer reaches the trust manager. Pekko
  * itself refuses such a peer silently (only at DEBUG), which would leave an operator blind to
  * someone knocking with a wrong certificate. Everything else, including the TLS version, cipher
  * suites and mutual authentication, comes from {@code pekko.remote.artery.ssl.config-ssl-engine}
@@ -112,9 +113,16 @@ final class TlsGuard extends ConfigSSLEngineProvider {
             check(chain, () -> delegate.checkServerTrusted(chain, authType));
         }
 
+        /**
+         * None advertised. With the CA's name in its certificate request, a server makes a peer
+         * holding some other certificate send none at all, and JSSE refuses an empty chain before
+         * any trust manager sees it; without it, the peer sends its certificate, and the refusal
+         * passes through here to be counted under that certificate's name. It also keeps the
+         * CA's name from anyone who merely connects.
+         */
         @Override
         public X509Certificate[] getAcceptedIssuers() {
-            return delegate.getAcceptedIssuers();
+            return new X509Certificate[0];
         }
     }
 }
