@@ -9,7 +9,10 @@ import java.security.NoSuchAlgorithmException;
 import java.security.cert.CertificateEncodingException;
 import java.security.cert.CertificateException;
 import java.security.cert.X509Certificate;
+import java.util.Collections;
 import java.util.HexFormat;
+import java.util.Map;
+import java.util.WeakHashMap;
 import javax.net.ssl.SSLEngine;
 import javax.net.ssl.TrustManager;
 import javax.net.ssl.X509ExtendedTrustManager;
@@ -17,17 +20,25 @@ import org.apache.pekko.actor.ActorSystem;
 import org.apache.pekko.remote.artery.tcp.ConfigSSLEngineProvider;
 
 /**
- * Artery's TLS engine provider with one addition: a peer whose certificate chain the trust store
- * rejects is counted and logged (once per certificate) in the member's {@link Refusals}; see
- * {@code getAcceptedIssuers} below for why every such peer reaches the trust manager. Pekko
- * itself refuses such a peer silently (only at DEBUG), which would leave an operator blind to
- * someone knocking with a wrong certificate. Everything else, including the TLS version, cipher
- * suites and mutual authentication, comes from {@code pekko.remote.artery.ssl.config-ssl-engine}
- * as for Pekko's own provider.
+ * Artery's TLS engine provider, made to report refusals: every inbound connection whose TLS
+ * handshake fails (no TLS, no certificate, a certificate the trust store rejects) is counted and
+ * logged, once per offender, in the member's {@link Refusals}; so is a server this member
+ * refuses when it connects out. Pekko itself drops such peers silently (only at DEBUG), which
+ * would leave an operator blind to someone knocking with a wrong certificate. The TLS version,
+ * cipher suites and mutual authentication come from
+ * {@code pekko.remote.artery.ssl.config-ssl-engine} as for Pekko's own provider.
+ *
+ * <p>How a refusal is attributed: the trust manager sees the peer's certificate and remembers
+ * why it refused it, by engine; the engine's wrapper ({@link GuardedEngine}) sees the handshake
+ * fail and counts it, under the certificate's name if the trust manager left one, else as a peer
+ * without a certificate or without TLS. No CA names are advertised (see {@code getAcceptedIssuers}),
+ * so a peer holding another CA's certificate sends it and is named.
  */
 final class TlsGuard extends ConfigSSLEngineProvider {
 
     private final Refusals refused;
+    /** Why the trust manager refused the certificate of an inbound handshake, by JSSE engine. */
+    private final Map<SSLEngine, String> refusedCertificates = Collections.synchronizedMap(new WeakHashMap<>());
 
     TlsGuard(ActorSystem system, Refusals refused) {
         super(system);
@@ -35,17 +46,27 @@ final class TlsGuard extends ConfigSSLEngineProvider {
     }
 
     @Override
+    public SSLEngine createServerSSLEngine(String hostname, int port) {
+        SSLEngine engine = super.createServerSSLEngine(hostname, port);
+        return new GuardedEngine(engine, e -> {
+            String certificate = refusedCertificates.remove(engine);
+            refused.refuse(certificate != null ? certificate : "a peer without a certificate or without TLS",
+                    "inbound TLS handshake failed: " + e.getMessage());
+        });
+    }
+
+    @Override
     public TrustManager[] trustManagers() {
         TrustManager[] managers = super.trustManagers();
         for (int i = 0; i < managers.length; i++) {
             if (managers[i] instanceof X509ExtendedTrustManager x) {
-                managers[i] = new Counting(x, refused);
+                managers[i] = new Counting(x);
             }
         }
         return managers;
     }
 
-    /** "CN=..., SHA-256 ab12cd34..." for a log line and as the offender's identity. */
+    /** "certificate CN=... (SHA-256 ab12cd34...)", a log line's name for the offender. */
     static String describe(X509Certificate[] chain) {
         if (chain == null || chain.length == 0) {
             return "a peer without a certificate";
@@ -59,14 +80,12 @@ final class TlsGuard extends ConfigSSLEngineProvider {
         }
     }
 
-    /** Delegates every check; counts a chain that fails. */
-    private static final class Counting extends X509ExtendedTrustManager {
+    /** Delegates every check; remembers (inbound) or counts (outbound) a chain that fails. */
+    private final class Counting extends X509ExtendedTrustManager {
         private final X509ExtendedTrustManager delegate;
-        private final Refusals refused;
 
-        Counting(X509ExtendedTrustManager delegate, Refusals refused) {
+        Counting(X509ExtendedTrustManager delegate) {
             this.delegate = delegate;
-            this.refused = refused;
         }
 
         /** A trust check of the delegate. */
@@ -74,51 +93,55 @@ final class TlsGuard extends ConfigSSLEngineProvider {
             void run() throws CertificateException;
         }
 
-        private void check(X509Certificate[] chain, Check check) throws CertificateException {
+        /** @param inbound the engine of an inbound handshake, which counts the failure itself; else null */
+        private void check(X509Certificate[] chain, SSLEngine inbound, Check check) throws CertificateException {
             try {
                 check.run();
             } catch (CertificateException e) {
-                refused.refuse(describe(chain), "TLS certificate not signed by the cluster's CA (" + e.getMessage() + ")");
+                if (inbound != null) {
+                    refusedCertificates.put(inbound, describe(chain));
+                } else {
+                    refused.refuse(describe(chain), "TLS certificate not signed by the cluster's CA (" + e.getMessage() + ")");
+                }
                 throw e;
             }
         }
 
         @Override
         public void checkClientTrusted(X509Certificate[] chain, String authType, SSLEngine engine) throws CertificateException {
-            check(chain, () -> delegate.checkClientTrusted(chain, authType, engine));
+            check(chain, engine, () -> delegate.checkClientTrusted(chain, authType, engine));
         }
 
         @Override
         public void checkClientTrusted(X509Certificate[] chain, String authType, Socket socket) throws CertificateException {
-            check(chain, () -> delegate.checkClientTrusted(chain, authType, socket));
+            check(chain, null, () -> delegate.checkClientTrusted(chain, authType, socket));
         }
 
         @Override
         public void checkClientTrusted(X509Certificate[] chain, String authType) throws CertificateException {
-            check(chain, () -> delegate.checkClientTrusted(chain, authType));
+            check(chain, null, () -> delegate.checkClientTrusted(chain, authType));
         }
 
         @Override
         public void checkServerTrusted(X509Certificate[] chain, String authType, SSLEngine engine) throws CertificateException {
-            check(chain, () -> delegate.checkServerTrusted(chain, authType, engine));
+            check(chain, null, () -> delegate.checkServerTrusted(chain, authType, engine));
         }
 
         @Override
         public void checkServerTrusted(X509Certificate[] chain, String authType, Socket socket) throws CertificateException {
-            check(chain, () -> delegate.checkServerTrusted(chain, authType, socket));
+            check(chain, null, () -> delegate.checkServerTrusted(chain, authType, socket));
         }
 
         @Override
         public void checkServerTrusted(X509Certificate[] chain, String authType) throws CertificateException {
-            check(chain, () -> delegate.checkServerTrusted(chain, authType));
+            check(chain, null, () -> delegate.checkServerTrusted(chain, authType));
         }
 
         /**
          * None advertised. With the CA's name in its certificate request, a server makes a peer
-         * holding some other certificate send none at all, and JSSE refuses an empty chain before
-         * any trust manager sees it; without it, the peer sends its certificate, and the refusal
-         * passes through here to be counted under that certificate's name. It also keeps the
-         * CA's name from anyone who merely connects.
+         * holding some other certificate send none at all, and the refusal could not name it;
+         * without, the peer sends its certificate and the log shows whose it is. It also keeps
+         * the CA's name from anyone who merely connects.
          */
         @Override
         public X509Certificate[] getAcceptedIssuers() {

@@ -106,12 +106,13 @@ class AttackTest {
     void aMemberWithoutTlsCannotJoin() throws Exception {
         Config plain = PekkoConfigs.config(TestCerts.settings(CLUSTER, "worker").build(), Roster.workerRoles(0))
                 .withValue("pekko.remote.artery.transport", ConfigValueFactory.fromAnyRef("tcp"));
+        long refused = coordinator.refusedMembers();
         ActorSystem system = ActorSystem.create(CLUSTER, plain);
         try {
             Cluster joiner = Cluster.get(system);
             joiner.joinSeedNodes(PekkoConfigs.addresses(CLUSTER, List.of(seed)));
-            // the joiner retries every 2 s; give it several tries (a window, not a timing claim)
-            Thread.sleep(6_000);
+            // the coordinator's TLS refuses the plaintext connection, and counts it
+            await("the coordinator refused the plaintext joiner", () -> coordinator.refusedMembers() > refused);
             assertThat(joiner.selfMember().status()).isNotEqualTo(MemberStatus.up());
             assertThat(coordinator.membersUp()).isEqualTo(2);
         } finally {
