@@ -4,16 +4,23 @@
 package dev.spindle.cluster.pekko;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.spindle.cluster.Client;
 import dev.spindle.cluster.ClusterFuture;
 import dev.spindle.cluster.LocalCluster;
+import dev.spindle.cluster.RemoteTaskException;
+import java.io.File;
 import java.time.Duration;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-/** A coordinator and two workers as separate actor systems in this JVM, over mutual TLS. */
+/**
+ * A coordinator and two workers as separate actor systems in this JVM, over mutual TLS: a graph
+ * runs, and a task that fails, or whose function or result cannot travel, fails alone.
+ */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class InProcessClusterTest {
 
@@ -36,6 +43,27 @@ class InProcessClusterTest {
             assertThat(c.rejectedFrames()).isZero();
             assertThat(w0.coordinator()).isEqualTo(c.address());
             assertThat(w1.coordinator()).isEqualTo(c.address());
+
+            // a task's exception arrives as text, whatever its class
+            ClusterFuture<Integer> fails = client.submit("fails", args -> {
+                throw new IllegalStateException("boom");
+            });
+            assertThatThrownBy(() -> fails.get(30, TimeUnit.SECONDS)).isInstanceOf(ExecutionException.class)
+                    .cause().isInstanceOf(RemoteTaskException.class).hasMessageContaining("boom")
+                    .matches(e -> ((RemoteTaskException) e).remoteClass().equals(IllegalStateException.class.getName()));
+            // a function or a result outside the allow-list, or too large, fails its own task only
+            File outside = new File("outside");
+            ClusterFuture<String> refusedFunction = client.submit("refused-function", args -> outside.getName());
+            assertThatThrownBy(() -> refusedFunction.get(30, TimeUnit.SECONDS)).cause()
+                    .isInstanceOf(RemoteTaskException.class).hasMessageContaining("refused");
+            ClusterFuture<File> refusedResult = client.submit("refused-result", args -> new File("x"));
+            assertThatThrownBy(() -> refusedResult.get(30, TimeUnit.SECONDS)).cause()
+                    .isInstanceOf(RemoteTaskException.class).hasMessageContaining("refused");
+            ClusterFuture<byte[]> tooLarge = client.submit("too-large", args -> new byte[PekkoClusterSettings.MIN_MESSAGE_BYTES * 10]);
+            assertThatThrownBy(() -> tooLarge.get(30, TimeUnit.SECONDS)).cause()
+                    .isInstanceOf(RemoteTaskException.class).hasMessageContaining("over the message limit");
+            assertThat(client.submit("still-fine", args -> 1).get(30, TimeUnit.SECONDS)).isEqualTo(1);
+            assertThat(c.rejectedFrames()).isZero();
         }
     }
 }
