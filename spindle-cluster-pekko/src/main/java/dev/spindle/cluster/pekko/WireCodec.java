@@ -88,7 +88,10 @@ final class WireCodec {
         }
         try {
             Object o = read(bytes, HEADER_BYTES, declared);
-            return o instanceof Wire.Frame ? o : new Wire.Rejected("body is a " + o.getClass().getName() + ", not a frame");
+            if (!(o instanceof Wire.Frame f)) {
+                return new Wire.Rejected("body is " + (o == null ? "null" : "a " + o.getClass().getName()) + ", not a frame");
+            }
+            return f.body() != null ? f : new Wire.Rejected("frame without a body");
         } catch (SecurityException e) {
             return new Wire.Rejected(e.getMessage());
         }

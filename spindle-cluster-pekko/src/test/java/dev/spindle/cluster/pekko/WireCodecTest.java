@@ -67,6 +67,8 @@ class WireCodecTest {
         assertThat(rejection(codec.decode(Hostile.frame(Hostile.javaSerialize(new Wire.Frame(1, new File("/etc"))))))).contains("allow-list");
         assertThatThrownBy(() -> codec.deserialize(Hostile.javaSerialize(new File("x")))).isInstanceOf(SecurityException.class);
         assertThat(rejection(codec.decode(Hostile.frame(Hostile.javaSerialize("just a string"))))).contains("not a frame");
+        assertThat(rejection(codec.decode(Hostile.frame(Hostile.javaSerialize(null))))).contains("body is null");
+        assertThat(rejection(codec.decode(codec.encode(new Wire.Frame(1, null))))).contains("without a body");
     }
 
     @Test
