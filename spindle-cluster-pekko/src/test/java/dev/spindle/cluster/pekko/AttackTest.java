@@ -19,7 +19,9 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
+import org.apache.pekko.actor.AbstractActor;
 import org.apache.pekko.actor.ActorSystem;
+import org.apache.pekko.actor.Props;
 import org.apache.pekko.actor.BootstrapSetup;
 import org.apache.pekko.actor.setup.ActorSystemSetup;
 import org.apache.pekko.cluster.Cluster;
@@ -47,6 +49,7 @@ class AttackTest {
 
     private static final String CLUSTER = "attacked";
     private static final AtomicInteger IMPOSTOR_TASKS_RAN = new AtomicInteger();
+    private static final AtomicInteger IMPOSTOR_RECEIVED = new AtomicInteger();
 
     private static PekkoWorker worker;
     private static PekkoCoordinator coordinator;
@@ -83,11 +86,23 @@ class AttackTest {
 
     /** The cluster still runs tasks for its own coordinator, on its own worker. */
     private static void clusterStillWorks(String key) throws Exception {
+        clusterStillWorks(key, 2);
+    }
+
+    private static void clusterStillWorks(String key, int members) throws Exception {
         long ran = worker.executed();
         assertThat(coordinator.client().submit(key, args -> 6 * 7).get(30, TimeUnit.SECONDS)).isEqualTo(42);
         assertThat(worker.executed()).isEqualTo(ran + 1);
-        assertThat(coordinator.membersUp()).isEqualTo(2);
+        assertThat(coordinator.membersUp()).isEqualTo(members);
         assertThat(worker.coordinator()).isEqualTo(coordinator.address());
+    }
+
+    /** An impostor's endpoint: counts whatever reaches it. */
+    static final class Inbox extends AbstractActor {
+        @Override
+        public Receive createReceive() {
+            return receiveBuilder().matchAny(m -> IMPOSTOR_RECEIVED.incrementAndGet()).build();
+        }
     }
 
     @Test
@@ -131,6 +146,7 @@ class AttackTest {
                 .hasMessageContaining("already has a coordinator");
         await("the coordinator refused the second coordinator", () -> coordinator.refusedMembers() > refusedByCoordinator);
         assertThat(worker.coordinator()).isEqualTo(coordinator.address());
+        await("the second coordinator left", () -> coordinator.membersUp() == 2);
         clusterStillWorks("after-second-coordinator");
     }
 
@@ -142,6 +158,7 @@ class AttackTest {
                 List.of(Roster.COORDINATOR_ROLE), codec, refusals);
         long refusedByWorker = worker.refusedMembers();
         try {
+            impostor.actorOf(Props.create(Inbox.class, Inbox::new), PekkoConfigs.ENDPOINT);
             joinAndAwaitUp(impostor);
             await("the worker refused to follow the impostor", () -> worker.refusedMembers() > refusedByWorker);
             long ranBefore = worker.executed();
@@ -159,6 +176,9 @@ class AttackTest {
             await("the worker rejected the impostor's frames", () -> worker.rejectedFrames() >= rejectedBefore + 2);
             assertThat(IMPOSTOR_TASKS_RAN).hasValue(0);
             assertThat(worker.executed()).isEqualTo(ranBefore);
+            // while the impostor is a member, the cluster's results still go to its own coordinator only
+            clusterStillWorks("while-the-impostor-is-there", 3);
+            assertThat(IMPOSTOR_RECEIVED).as("frames the impostor's endpoint received").hasValue(0);
         } finally {
             PekkoConfigs.stop(impostor);
         }
