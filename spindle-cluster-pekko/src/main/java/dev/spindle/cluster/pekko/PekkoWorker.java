@@ -65,6 +65,7 @@ public final class PekkoWorker implements AutoCloseable {
                     Duration.ofSeconds(Math.max(10, 4L * settings.failureSeconds())));
             node = new WorkerNode(id, threads, transport);
             transport.attach(node);
+            roster.onWorkerGone(transport::holderGone);
             outbox.attach(system.actorOf(EndpointActor.props(roster, transport), PekkoConfigs.ENDPOINT));
             PekkoWorker worker = new PekkoWorker(system, node, transport, roster, refusedMembers, rejectedFrames);
             cluster.registerOnMemberUp(() -> worker.up.complete(null));

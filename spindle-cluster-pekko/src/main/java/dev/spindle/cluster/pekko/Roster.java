@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BiConsumer;
+import java.util.function.Consumer;
 import org.apache.pekko.actor.Address;
 import org.apache.pekko.cluster.Member;
 import org.apache.pekko.cluster.MemberStatus;
@@ -46,6 +47,7 @@ final class Roster {
     private volatile boolean coordinatorGone;
     private volatile Address olderCoordinator;
     private volatile BiConsumer<Integer, Address> onWorkerLost = (id, address) -> { };
+    private volatile Consumer<Address> onWorkerGone = address -> { };
 
     /**
      * @param coordinatorSide whether this roster belongs to the coordinator
@@ -82,6 +84,11 @@ final class Roster {
     /** Called with a lost worker's id and its address ({@code null} if it never joined). */
     void onWorkerLost(BiConsumer<Integer, Address> callback) {
         this.onWorkerLost = callback;
+    }
+
+    /** On a worker: called with the address of another worker that left the cluster. */
+    void onWorkerGone(Consumer<Address> callback) {
+        this.onWorkerGone = callback;
     }
 
     /** How many worker ids the coordinator accepts; set before membership events arrive. */
@@ -172,6 +179,7 @@ final class Roster {
                 } else {
                     workers.remove(e.getKey(), a);
                     lostAddresses.add(a);
+                    onWorkerGone.accept(a);
                 }
             }
         }

@@ -9,7 +9,9 @@ import dev.spindle.cluster.Transport;
 import dev.spindle.cluster.WorkerNode;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.pekko.actor.ActorRef;
 import org.apache.pekko.actor.Address;
@@ -32,6 +34,7 @@ final class WorkerTransport implements Transport, EndpointActor.Handler {
     private final Refusals rejectedFrames;
     private final Duration fetchTimeout;
     private final AtomicLong bytes = new AtomicLong();
+    private final ConcurrentHashMap<Address, Set<CompletableFuture<Object>>> inFlight = new ConcurrentHashMap<>();
     private volatile WorkerNode node;
 
     WorkerTransport(int id, WireCodec codec, Roster roster, Outbox outbox, Refusals rejectedFrames,
@@ -137,15 +140,49 @@ final class WorkerTransport implements Transport, EndpointActor.Handler {
         outbox.send(coordinator, new Wire.Frame(Wire.COORDINATOR, body));
     }
 
+    /**
+     * Asks the holder's member for the value. The fetch fails when the holder leaves the cluster
+     * (see {@link #holderGone}), not only after the timeout: a dependent waiting on a dead holder
+     * is told as soon as membership knows, and the scheduler recomputes the value.
+     */
     @Override
     public CompletableFuture<Object> fetch(String key, int holder, int requester) {
         Address member = roster.worker(holder);
         if (member == null) {
             return CompletableFuture.failedFuture(new IllegalStateException("worker " + holder + " is not a live member"));
         }
-        return outbox.ask(member, new Wire.Frame(holder, new Wire.FetchRequest(key, holder, requester)), fetchTimeout)
-                .thenApply(reply -> open(reply, key, holder))
-                .toCompletableFuture();
+        CompletableFuture<Object> result = new CompletableFuture<>();
+        Set<CompletableFuture<Object>> pending = inFlight.computeIfAbsent(member, a -> ConcurrentHashMap.newKeySet());
+        pending.add(result);
+        if (!roster.isWorker(member)) {               // it left between the two looks: holderGone may have run
+            pending.remove(result);
+            result.completeExceptionally(new IllegalStateException("worker " + holder + " left the cluster"));
+            return result;
+        }
+        outbox.ask(member, new Wire.Frame(holder, new Wire.FetchRequest(key, holder, requester)), fetchTimeout)
+                .whenComplete((reply, error) -> {
+                    pending.remove(result);
+                    if (error != null) {
+                        result.completeExceptionally(error);
+                        return;
+                    }
+                    try {
+                        result.complete(open(reply, key, holder));
+                    } catch (RuntimeException e) {
+                        result.completeExceptionally(e);
+                    }
+                });
+        return result;
+    }
+
+    /** Fails the fetches in flight to a worker member that left the cluster. */
+    void holderGone(Address member) {
+        Set<CompletableFuture<Object>> pending = inFlight.remove(member);
+        if (pending != null) {
+            for (CompletableFuture<Object> f : pending) {
+                f.completeExceptionally(new IllegalStateException("worker at " + member + " left the cluster"));
+            }
+        }
     }
 
     private Object open(Object reply, String key, int holder) {
