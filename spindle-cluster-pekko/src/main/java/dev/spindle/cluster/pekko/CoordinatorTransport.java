@@ -23,6 +23,8 @@ import org.apache.pekko.actor.Address;
  */
 final class CoordinatorTransport implements Transport, EndpointActor.Handler {
 
+    private static final System.Logger LOG = System.getLogger(CoordinatorTransport.class.getName());
+
     private final WireCodec codec;
     private final Roster roster;
     private final Outbox outbox;
@@ -92,21 +94,23 @@ final class CoordinatorTransport implements Transport, EndpointActor.Handler {
 
     @Override
     public void toWorker(int worker, Message.ToWorker message) {
-        Object body = message;
-        if (message instanceof Message.Compute c) {
-            try {
-                body = new Wire.Compute(c.key(), c.attempt(), codec.serialize(c.function()), c.dependencies(),
-                        c.holders(), c.priority());
-            } catch (IllegalArgumentException notSerializable) {
-                // the function cannot travel: the task errs (after its retries) instead of hanging
-                scheduler.accept(new Message.TaskErred(worker, c.key(), c.attempt(),
-                        new IllegalArgumentException("function of task '" + c.key() + "' " + notSerializable.getMessage(),
-                                notSerializable), 0));
-                return;
+        try {
+            Object body = message instanceof Message.Compute c
+                    ? new Wire.Compute(c.key(), c.attempt(), codec.serialize(c.function()), c.dependencies(), c.holders(),
+                            c.priority())
+                    : message;
+            // a worker that is gone gets nothing; membership has told, or will tell, the scheduler
+            outbox.send(roster.worker(worker), new Wire.Frame(worker, body));
+        } catch (IllegalArgumentException cannotTravel) {
+            if (message instanceof Message.Compute c) {
+                // the function (or the whole message) cannot travel: the task errs instead of hanging
+                scheduler.accept(new Message.TaskErred(worker, c.key(), c.attempt(), new IllegalArgumentException(
+                        "task '" + c.key() + "' cannot be sent: " + cannotTravel.getMessage(), cannotTravel), 0));
+            } else {
+                LOG.log(System.Logger.Level.ERROR, "cannot send {0} to worker {1}: {2}",
+                        message.getClass().getSimpleName(), worker, cannotTravel.getMessage());
             }
         }
-        // a worker that is gone gets nothing; membership has told, or will tell, the scheduler
-        outbox.send(roster.worker(worker), new Wire.Frame(worker, body));
     }
 
     @Override

@@ -21,11 +21,13 @@ import org.apache.pekko.pattern.Patterns;
 final class Outbox {
 
     private final ActorSystem system;
+    private final WireCodec codec;
     private final ConcurrentHashMap<Address, ActorSelection> endpoints = new ConcurrentHashMap<>();
     private volatile ActorRef self = ActorRef.noSender();
 
-    Outbox(ActorSystem system) {
+    Outbox(ActorSystem system, WireCodec codec) {
         this.system = system;
+        this.codec = codec;
     }
 
     void attach(ActorRef endpoint) {
@@ -37,15 +39,25 @@ final class Outbox {
                 a -> system.actorSelection(a + "/user/" + PekkoConfigs.ENDPOINT));
     }
 
-    /** Sends a frame to {@code member}'s endpoint; nothing if {@code member} is null. */
+    /**
+     * Sends a frame to {@code member}'s endpoint; nothing if {@code member} is null.
+     *
+     * @throws IllegalArgumentException if the frame is over the limit (it is encoded here, on the
+     *         caller's thread, so that the caller can report the failure)
+     */
     void send(Address member, Wire.Frame frame) {
         if (member != null) {
-            endpoint(member).tell(frame, self);
+            endpoint(member).tell(new Wire.Encoded(codec.encode(frame)), self);
         }
     }
 
-    /** Sends a frame and waits (without blocking) for one reply. */
+    /** Sends a frame and waits (without blocking) for one reply; the same limit as {@link #send}. */
     CompletionStage<Object> ask(Address member, Wire.Frame frame, Duration timeout) {
-        return Patterns.ask(endpoint(member), frame, timeout);
+        return Patterns.ask(endpoint(member), new Wire.Encoded(codec.encode(frame)), timeout);
+    }
+
+    /** Answers the sender of a request; the same limit as {@link #send}. */
+    void reply(ActorRef requester, Wire.Frame frame) {
+        requester.tell(new Wire.Encoded(codec.encode(frame)), ActorRef.noSender());
     }
 }

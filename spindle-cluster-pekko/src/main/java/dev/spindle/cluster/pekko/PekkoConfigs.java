@@ -47,7 +47,7 @@ final class PekkoConfigs {
                 BootstrapSetup.create(config(s, roles)),
                 SSLEngineProviderSetup.create(system -> new TlsGuard(system, refusedMembers)),
                 SerializationSetup.create(system -> List.of(SerializerDetails.create("spindle",
-                        new WireSerializer(codec), List.of(Wire.Frame.class)))));
+                        new WireSerializer(codec), List.of(Wire.Frame.class, Wire.Encoded.class)))));
         return ActorSystem.create(s.clusterName(), setup);
     }
 
@@ -65,8 +65,9 @@ final class PekkoConfigs {
         c.put("pekko.remote.artery.transport", "tls-tcp");
         c.put("pekko.remote.artery.canonical.hostname", s.bindAddress());
         c.put("pekko.remote.artery.canonical.port", s.port());
-        // room for Artery's envelope (recipient and sender paths) around a body of maxMessageBytes
-        c.put("pekko.remote.artery.advanced.maximum-frame-size", s.maxMessageBytes() + 16 * 1024 + "b");
+        // room for Artery's envelope (recipient and sender paths) around the largest frame body
+        c.put("pekko.remote.artery.advanced.maximum-frame-size",
+                s.maxMessageBytes() + WireCodec.FRAME_SLACK + WireCodec.HEADER_BYTES + 16 * 1024 + "b");
         String ssl = "pekko.remote.artery.ssl.config-ssl-engine.";
         c.put(ssl + "key-store", s.keyStore().toString());
         c.put(ssl + "key-store-password", s.storePassword());

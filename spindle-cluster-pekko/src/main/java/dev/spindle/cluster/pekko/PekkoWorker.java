@@ -60,7 +60,7 @@ public final class PekkoWorker implements AutoCloseable {
         try {
             Cluster cluster = Cluster.get(system);
             Roster roster = new Roster(cluster.selfAddress(), false, Integer.MAX_VALUE, refusedMembers);
-            Outbox outbox = new Outbox(system);
+            Outbox outbox = new Outbox(system, codec);
             WorkerTransport transport = new WorkerTransport(id, codec, roster, outbox, rejectedFrames,
                     Duration.ofSeconds(Math.max(10, 4L * settings.failureSeconds())));
             node = new WorkerNode(id, threads, transport);

@@ -26,6 +26,10 @@ final class Wire {
     record Frame(int to, Object body) implements Serializable {
     }
 
+    /** A frame already encoded by its sender ({@link Outbox}); the serializer passes the bytes on. */
+    record Encoded(byte[] bytes) {
+    }
+
     /** What the decoder makes of bytes it refuses; created locally, never sent. */
     record Rejected(String why) {
     }

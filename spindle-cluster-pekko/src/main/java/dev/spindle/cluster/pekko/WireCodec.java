@@ -23,15 +23,20 @@ import java.util.List;
  * offender (a serializer does not know who sent the bytes, the actor does). Bounds, each checked
  * before the work or memory it guards:
  * <ul>
- *   <li>the input is at most {@code maxBytes} plus the header (Artery's {@code maximum-frame-size}
+ *   <li>a nested value or function is at most {@code maxBytes}; a frame body, which carries at
+ *       most one of them plus keys and bookkeeping, at most {@code maxBytes + }{@value #FRAME_SLACK}
+ *       (the frame limit);
+ *   <li>the input is at most the frame limit plus the header (Artery's {@code maximum-frame-size}
  *       bounds it already; this is the second check), and the declared body length must be
- *       non-negative, at most {@code maxBytes} and equal to what follows: a lying length is refused
+ *       non-negative, at most the frame limit and equal to what follows: a lying length is refused
  *       before anything is read;
  *   <li>the body is read through {@link SerialAllowList}'s filter: only allowed classes, depth at
  *       most {@value #MAX_DEPTH} (which bounds the CPU a nested-collection hash bomb can take to
- *       about 2^{@value #MAX_DEPTH} steps), at most {@code maxBytes} stream bytes, and every array's
- *       declared length at most {@code maxBytes} before the array is allocated.
+ *       about 2^{@value #MAX_DEPTH} steps), at most the frame limit in stream bytes, and every
+ *       array's declared length at most {@code maxBytes} before the array is allocated.
  * </ul>
+ * Frames are encoded by the sender's own thread ({@link Outbox}), never inside Pekko, so a frame
+ * over the limit fails where the sender can turn it into a task error instead of being dropped.
  * Thread-safe.
  */
 final class WireCodec {
@@ -39,29 +44,33 @@ final class WireCodec {
     static final int MAGIC = 0x53504B01;          // "SPK", version 1
     static final int HEADER_BYTES = 8;
     static final int MAX_DEPTH = 20;
+    /** Room in a frame for keys, dependency lists and bookkeeping beside one nested value. */
+    static final int FRAME_SLACK = 64 * 1024;
 
     private final int maxBytes;
+    private final int frameLimit;
     private final ObjectInputFilter filter;
 
     WireCodec(List<String> allowedPackages, int maxBytes) {
         this.maxBytes = maxBytes;
+        this.frameLimit = maxBytes + FRAME_SLACK;
         this.filter = ObjectInputFilter.Config.createFilter(SerialAllowList.pattern(
-                WireCodec.class.getPackageName(), allowedPackages, MAX_DEPTH, Math.max(10_000, maxBytes / 8),
-                maxBytes, maxBytes));
+                WireCodec.class.getPackageName(), allowedPackages, MAX_DEPTH, Math.max(10_000, frameLimit / 8),
+                maxBytes, frameLimit));
     }
 
-    /** The largest body accepted or produced. */
-    int maxBytes() {
-        return maxBytes;
+    /** The largest frame body accepted or produced. */
+    int frameLimit() {
+        return frameLimit;
     }
 
     /**
      * Encodes a frame.
      *
-     * @throws IllegalArgumentException if it cannot be serialised or exceeds the limit
+     * @throws IllegalArgumentException if it cannot be serialised or exceeds the frame limit
      */
     byte[] encode(Wire.Frame frame) {
-        byte[] body = serialize(frame);
+        byte[] body = toBytes(frame, frameLimit, "frame");
         ByteBuffer out = ByteBuffer.allocate(HEADER_BYTES + body.length);
         return out.putInt(MAGIC).putInt(body.length).put(body).array();
     }
@@ -71,16 +80,16 @@ final class WireCodec {
         if (bytes == null || bytes.length < HEADER_BYTES) {
             return new Wire.Rejected("frame shorter than its header");
         }
-        if (bytes.length > HEADER_BYTES + (long) maxBytes) {
-            return new Wire.Rejected("frame of " + bytes.length + " bytes exceeds the limit of " + maxBytes);
+        if (bytes.length > HEADER_BYTES + (long) frameLimit) {
+            return new Wire.Rejected("frame of " + bytes.length + " bytes exceeds the limit of " + frameLimit);
         }
         ByteBuffer in = ByteBuffer.wrap(bytes);
         if (in.getInt() != MAGIC) {
             return new Wire.Rejected("not a Spindle frame (bad magic)");
         }
         int declared = in.getInt();
-        if (declared < 0 || declared > maxBytes) {
-            return new Wire.Rejected("declared length " + declared + " outside 0.." + maxBytes);
+        if (declared < 0 || declared > frameLimit) {
+            return new Wire.Rejected("declared length " + declared + " outside 0.." + frameLimit);
         }
         if (declared != bytes.length - HEADER_BYTES) {
             return new Wire.Rejected("declared length " + declared + " but " + (bytes.length - HEADER_BYTES)
@@ -103,15 +112,19 @@ final class WireCodec {
      * @throws IllegalArgumentException if it is not serialisable or exceeds the limit
      */
     byte[] serialize(Object value) {
+        return toBytes(value, maxBytes, "value");
+    }
+
+    private static byte[] toBytes(Object o, int limit, String what) {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
-            out.writeObject(value);
+            out.writeObject(o);
         } catch (IOException e) {
-            throw new IllegalArgumentException("cannot serialise " + value.getClass().getName() + ": " + e, e);
+            throw new IllegalArgumentException("cannot serialise " + o.getClass().getName() + ": " + e, e);
         }
-        if (bytes.size() > maxBytes) {
-            throw new IllegalArgumentException("is " + bytes.size() + " bytes serialised, over the message limit of "
-                    + maxBytes);
+        if (bytes.size() > limit) {
+            throw new IllegalArgumentException("is " + bytes.size() + " bytes serialised, over the " + what
+                    + " limit of " + limit);
         }
         return bytes.toByteArray();
     }

@@ -6,8 +6,8 @@ package dev.spindle.cluster.pekko;
 import org.apache.pekko.serialization.JSerializer;
 
 /**
- * Pekko's serializer for {@link Wire.Frame}, the only Spindle message type on the wire, so that
- * Pekko's own Java serialisation stays off. Deserialising never throws on hostile bytes: it hands
+ * Pekko's serializer for {@link Wire.Frame}, the only Spindle message type on the wire (sent
+ * already encoded, as {@link Wire.Encoded}), so that Pekko's own Java serialisation stays off. Deserialising never throws on hostile bytes: it hands
  * the actor a {@link Wire.Rejected}, which the actor counts and logs with the sender.
  */
 final class WireSerializer extends JSerializer {
@@ -33,6 +33,9 @@ final class WireSerializer extends JSerializer {
 
     @Override
     public byte[] toBinary(Object o) {
+        if (o instanceof Wire.Encoded encoded) {
+            return encoded.bytes();
+        }
         if (!(o instanceof Wire.Frame frame)) {
             throw new IllegalArgumentException("only Spindle frames are serialised here, not " + o.getClass().getName());
         }

@@ -79,7 +79,11 @@ final class WorkerTransport implements Transport, EndpointActor.Handler {
                     // answered as not held: the requester reports the dependency missing
                     LOG.log(Level.WARNING, "worker {0} cannot send ''{1}'': {2}", id, r.key(), cannotTravel.getMessage());
                 }
-                sender.tell(new Wire.Frame(r.requester(), new Wire.FetchReply(r.key(), id, bytes)), ActorRef.noSender());
+                try {
+                    outbox.reply(sender, new Wire.Frame(r.requester(), new Wire.FetchReply(r.key(), id, bytes)));
+                } catch (IllegalArgumentException tooLarge) {
+                    outbox.reply(sender, new Wire.Frame(r.requester(), new Wire.FetchReply(r.key(), id, null)));
+                }
             } else {
                 rejectedFrames.refuse(Senders.describe(sender), "fetch request from a member that is not a worker");
             }
@@ -90,7 +94,7 @@ final class WorkerTransport implements Transport, EndpointActor.Handler {
             return;
         }
         if (frame.body() instanceof Wire.Probe) {
-            sender.tell(new Wire.Frame(Wire.COORDINATOR, new Wire.ProbeReply(id)), ActorRef.noSender());
+            outbox.reply(sender, new Wire.Frame(Wire.COORDINATOR, new Wire.ProbeReply(id)));
         } else if (frame.body() instanceof Wire.Compute c) {
             Object function;
             try {
@@ -137,7 +141,23 @@ final class WorkerTransport implements Transport, EndpointActor.Handler {
             LOG.log(Level.WARNING, "worker {0}: no coordinator to follow, dropped {1}", id, body.getClass().getSimpleName());
             return;
         }
-        outbox.send(coordinator, new Wire.Frame(Wire.COORDINATOR, body));
+        try {
+            outbox.send(coordinator, new Wire.Frame(Wire.COORDINATOR, body));
+        } catch (IllegalArgumentException tooLarge) {
+            // keys or a message too large for one frame: report the task failed, in few words
+            Object shorter = body instanceof Wire.Finished f
+                    ? new Wire.Erred(f.worker(), f.key(), f.attempt(), IllegalArgumentException.class.getName(),
+                            "result message " + tooLarge.getMessage(), null, f.nanos())
+                    : body instanceof Wire.Erred e && (e.trace() != null || e.message() != null)
+                    ? new Wire.Erred(e.worker(), e.key(), e.attempt(), e.errorClass(), null, null, e.nanos())
+                    : null;
+            if (shorter != null) {
+                send(shorter);
+            } else {
+                LOG.log(Level.ERROR, "worker {0} cannot send {1}: {2}", id, body.getClass().getSimpleName(),
+                        tooLarge.getMessage());
+            }
+        }
     }
 
     /**

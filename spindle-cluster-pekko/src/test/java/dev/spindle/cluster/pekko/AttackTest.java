@@ -165,7 +165,7 @@ class AttackTest {
             long rejectedBefore = worker.rejectedFrames();
             TaskFunction<Integer> payload = args -> IMPOSTOR_TASKS_RAN.incrementAndGet();
             Wire.Compute compute = new Wire.Compute("stolen", 1, codec.serialize(payload), List.of(), Map.of(), 0);
-            Outbox outbox = new Outbox(impostor);
+            Outbox outbox = new Outbox(impostor, codec);
             String workerAddress = "pekko://" + CLUSTER + "@" + worker.address();
             org.apache.pekko.actor.Address target = org.apache.pekko.actor.AddressFromURIString.parse(workerAddress);
             outbox.send(target, new Wire.Frame(0, compute));

@@ -29,9 +29,13 @@ class InProcessClusterTest {
         String cluster = "inproc";
         int port = Ports.free();
         String seed = "127.0.0.1:" + port;
-        try (PekkoWorker w0 = PekkoWorker.start(TestCerts.settings(cluster, "worker").seedNode(seed).build(), 0, 2);
-                PekkoWorker w1 = PekkoWorker.start(TestCerts.settings(cluster, "worker").seedNode(seed).build(), 1, 2);
-                PekkoCoordinator c = PekkoCoordinator.start(TestCerts.settings(cluster, "coordinator").port(port).build(),
+        int limit = PekkoClusterSettings.MIN_MESSAGE_BYTES;
+        try (PekkoWorker w0 = PekkoWorker.start(TestCerts.settings(cluster, "worker").seedNode(seed)
+                        .maxMessageBytes(limit).build(), 0, 2);
+                PekkoWorker w1 = PekkoWorker.start(TestCerts.settings(cluster, "worker").seedNode(seed)
+                        .maxMessageBytes(limit).build(), 1, 2);
+                PekkoCoordinator c = PekkoCoordinator.start(TestCerts.settings(cluster, "coordinator").port(port)
+                        .maxMessageBytes(limit).build(),
                         LocalCluster.builder().workers(2).threadsPerWorker(2), Duration.ofSeconds(60))) {
             Client client = c.client();
             ClusterFuture<Integer> x = client.submit("x", args -> 20);
@@ -59,9 +63,14 @@ class InProcessClusterTest {
             ClusterFuture<File> refusedResult = client.submit("refused-result", args -> new File("x"));
             assertThatThrownBy(() -> refusedResult.get(30, TimeUnit.SECONDS)).cause()
                     .isInstanceOf(RemoteTaskException.class).hasMessageContaining("refused");
-            ClusterFuture<byte[]> tooLarge = client.submit("too-large", args -> new byte[PekkoClusterSettings.MIN_MESSAGE_BYTES * 10]);
+            ClusterFuture<byte[]> tooLarge = client.submit("too-large", args -> new byte[limit + 1]);
             assertThatThrownBy(() -> tooLarge.get(30, TimeUnit.SECONDS)).cause()
-                    .isInstanceOf(RemoteTaskException.class).hasMessageContaining("over the message limit");
+                    .isInstanceOf(RemoteTaskException.class).hasMessageContaining("over the value limit");
+            // a task whose message cannot fit a frame (here: its key) fails instead of being dropped unsent
+            String hugeKey = "k".repeat(limit + WireCodec.FRAME_SLACK + 1);
+            ClusterFuture<Integer> unsendable = client.submit(hugeKey, args -> 1);
+            assertThatThrownBy(() -> unsendable.get(30, TimeUnit.SECONDS)).isInstanceOf(ExecutionException.class)
+                    .cause().hasMessageContaining("cannot be sent");
             assertThat(client.submit("still-fine", args -> 1).get(30, TimeUnit.SECONDS)).isEqualTo(1);
             assertThat(c.rejectedFrames()).isZero();
         }

@@ -37,7 +37,7 @@ class WireCodecTest {
 
     @Test
     void inputOverTheLimitIsRefusedUnread() {
-        assertThat(rejection(codec.decode(new byte[WireCodec.HEADER_BYTES + 64 * 1024 + 1]))).contains("exceeds the limit");
+        assertThat(rejection(codec.decode(new byte[WireCodec.HEADER_BYTES + codec.frameLimit() + 1]))).contains("exceeds the limit");
     }
 
     @Test
@@ -74,7 +74,7 @@ class WireCodecTest {
     @Test
     void aValueOverTheLimitCannotBeSentOrRead() {
         assertThatThrownBy(() -> codec.serialize(new byte[64 * 1024])).isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("over the message limit");
+                .hasMessageContaining("over the value limit");
         assertThatThrownBy(() -> codec.deserialize(new byte[64 * 1024 + 1])).isInstanceOf(SecurityException.class);
     }
 }
