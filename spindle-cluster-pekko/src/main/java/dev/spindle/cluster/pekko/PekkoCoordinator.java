@@ -209,10 +209,6 @@ public final class PekkoCoordinator implements AutoCloseable {
         return roster.isLost(id);
     }
 
-    ActorSystem system() {
-        return system;
-    }
-
     /** Stops the scheduler (unfinished futures fail) and leaves the cluster. Idempotent. */
     @Override
     public void close() {

@@ -118,10 +118,6 @@ public final class PekkoWorker implements AutoCloseable {
         return a == null ? null : PekkoConfigs.hostPort(a);
     }
 
-    ActorSystem system() {
-        return system;
-    }
-
     /** Leaves the cluster and stops the worker. Idempotent. */
     @Override
     public void close() {
