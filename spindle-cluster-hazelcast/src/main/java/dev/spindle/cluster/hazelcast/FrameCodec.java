@@ -62,13 +62,8 @@ final class FrameCodec {
      * holder of the secret.
      */
     static String allowList(List<String> allowedPackages) {
-        StringBuilder sb = new StringBuilder("maxdepth=64;maxrefs=1000000;maxarray=100000000;");
-        sb.append("dev.spindle.cluster.hazelcast.*;dev.spindle.cluster.Message$*;dev.spindle.cluster.Client*;");
-        sb.append("java.lang.*;java.util.*;java.math.*;java.lang.invoke.SerializedLambda;");
-        for (String p : allowedPackages) {
-            sb.append(p).append(".**;");
-        }
-        return sb.append("!*").toString();
+        return dev.spindle.cluster.SerialAllowList.pattern("dev.spindle.cluster.hazelcast", allowedPackages, 64,
+                1_000_000, 100_000_000, 0);
     }
 
     /** Serialises and signs. */

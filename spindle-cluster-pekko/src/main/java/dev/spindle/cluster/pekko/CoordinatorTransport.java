@@ -1,0 +1,140 @@
+/*
+ * Copyright 2026 The Spindle Authors. Licensed under the Apache License, Version 2.0.
+ */
+package dev.spindle.cluster.pekko;
+
+import dev.spindle.cluster.Message;
+import dev.spindle.cluster.RemoteTaskException;
+import dev.spindle.cluster.Transport;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+import org.apache.pekko.actor.ActorRef;
+import org.apache.pekko.actor.Address;
+
+/**
+ * The coordinator's side of the wire: the scheduler's messages go to the worker's member as
+ * frames; a frame is accepted only from the member registered for the worker id it names (its
+ * address authenticated by TLS), its nested result deserialised through the allow-list and handed
+ * to the scheduler. Nothing is accepted from a worker once it is lost, as the {@link Transport}
+ * contract requires, so a late reply of a dead member cannot complete a task that was already
+ * reassigned.
+ */
+final class CoordinatorTransport implements Transport, EndpointActor.Handler {
+
+    private static final System.Logger LOG = System.getLogger(CoordinatorTransport.class.getName());
+
+    private final WireCodec codec;
+    private final Roster roster;
+    private final Outbox outbox;
+    private final Refusals rejectedFrames;
+    private final ConcurrentHashMap<Integer, AtomicLong> finished = new ConcurrentHashMap<>();
+    private volatile Consumer<Message.ToScheduler> scheduler = m -> { };
+
+    CoordinatorTransport(WireCodec codec, Roster roster, Outbox outbox, Refusals rejectedFrames) {
+        this.codec = codec;
+        this.roster = roster;
+        this.outbox = outbox;
+        this.rejectedFrames = rejectedFrames;
+    }
+
+    void attach(Consumer<Message.ToScheduler> scheduler) {
+        this.scheduler = scheduler;
+    }
+
+    /** Results received from worker {@code id} and handed to the scheduler. */
+    long finishedOn(int id) {
+        AtomicLong n = finished.get(id);
+        return n == null ? 0 : n.get();
+    }
+
+    @Override
+    public void onRejected(Wire.Rejected rejected, ActorRef sender) {
+        rejectedFrames.refuse(Senders.describe(sender), rejected.why());
+    }
+
+    @Override
+    public void onFrame(Wire.Frame frame, ActorRef sender) {
+        Address from = sender.path().address();
+        Object body = frame.body();
+        int worker = body instanceof Wire.Finished f ? f.worker()
+                : body instanceof Wire.Erred e ? e.worker()
+                : body instanceof Message.ToScheduler m && !(m instanceof Message.WorkerLost) ? m.worker()
+                : Integer.MIN_VALUE;
+        if (frame.to() != Wire.COORDINATOR || worker == Integer.MIN_VALUE) {
+            rejectedFrames.refuse(Senders.describe(sender), "unexpected frame " + body.getClass().getSimpleName());
+            return;
+        }
+        if (!from.equals(roster.worker(worker))) {
+            if (!roster.wasWorker(from)) {
+                rejectedFrames.refuse(Senders.describe(sender), "claims to be worker " + worker + " but is not");
+            }
+            return;                           // a lost worker's late reply: ignored, as promised
+        }
+        if (body instanceof Wire.Finished w) {
+            Message.ToScheduler m;
+            try {
+                m = new Message.TaskFinished(w.worker(), w.key(), w.attempt(), codec.deserialize(w.value()),
+                        w.bytes(), w.nanos());
+                finished.computeIfAbsent(w.worker(), k -> new AtomicLong()).incrementAndGet();
+            } catch (SecurityException e) {
+                m = new Message.TaskErred(w.worker(), w.key(), w.attempt(), new RemoteTaskException(
+                        SecurityException.class.getName(), "result of task '" + w.key() + "' refused: " + e.getMessage(),
+                        null), w.nanos());
+            }
+            scheduler.accept(m);
+        } else if (body instanceof Wire.Erred e) {
+            scheduler.accept(new Message.TaskErred(e.worker(), e.key(), e.attempt(),
+                    new RemoteTaskException(e.errorClass(), e.message(), e.trace()), e.nanos()));
+        } else {
+            scheduler.accept((Message.ToScheduler) body);
+        }
+    }
+
+    @Override
+    public void toWorker(int worker, Message.ToWorker message) {
+        try {
+            Object body = message instanceof Message.Compute c
+                    ? new Wire.Compute(c.key(), c.attempt(), codec.serialize(c.function()), c.dependencies(), c.holders(),
+                            c.priority())
+                    : message;
+            // a worker that is gone gets nothing; membership has told, or will tell, the scheduler
+            outbox.send(roster.worker(worker), new Wire.Frame(worker, body));
+        } catch (IllegalArgumentException cannotTravel) {
+            if (message instanceof Message.Compute c) {
+                // the function (or the whole message) cannot travel: the task errs instead of hanging
+                scheduler.accept(new Message.TaskErred(worker, c.key(), c.attempt(), new IllegalArgumentException(
+                        "task '" + c.key() + "' cannot be sent: " + cannotTravel.getMessage(), cannotTravel), 0));
+            } else {
+                LOG.log(System.Logger.Level.ERROR, "cannot send {0} to worker {1}: {2}",
+                        message.getClass().getSimpleName(), worker, cannotTravel.getMessage());
+            }
+        }
+    }
+
+    @Override
+    public void toScheduler(Message.ToScheduler message) {
+        scheduler.accept(message);
+    }
+
+    @Override
+    public CompletableFuture<Object> fetch(String key, int holder, int requester) {
+        throw new UnsupportedOperationException("workers fetch from each other; the coordinator holds no values");
+    }
+
+    @Override
+    public void workerLost(int worker) {
+        roster.lose(worker);
+    }
+
+    @Override
+    public long bytesTransferred() {
+        return 0;
+    }
+
+    @Override
+    public void close() {
+        scheduler = m -> { };
+    }
+}

@@ -1,0 +1,247 @@
+/*
+ * Copyright 2026 The Spindle Authors. Licensed under the Apache License, Version 2.0.
+ */
+package dev.spindle.cluster.pekko;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Creates a development certificate authority and member key stores with the JDK's
+ * {@code keytool}: the one definition of the recipe, used by {@code ./spindle certs} (which runs
+ * this file as a single-file program, so it must need nothing but the JDK) and by the tests.
+ *
+ * <p>In a directory it creates:
+ * <ul>
+ *   <li>{@value #CA_STORE}: the CA's key pair, self-signed with {@code BasicConstraints: CA}
+ *       ({@code -ext bc:c}). Whoever holds it can mint members: keep it off the members' machines.
+ *   <li>{@value #TRUST_STORE}: the CA's certificate only; every member trusts exactly this.
+ *   <li>{@code <member>.p12}: a member's EC P-256 key with a certificate signed by the CA, with
+ *       extended key usage {@code serverAuth,clientAuth} (a member is both ends of TLS) and
+ *       subject alternative names {@code ip:127.0.0.1, dns:localhost}; the CA certificate is
+ *       imported first, so the store holds the whole chain.
+ * </ul>
+ * All stores are PKCS12 under one password, which reaches {@code keytool} through its environment
+ * ({@code -storepass:env}), never its command line.
+ */
+public final class DevCertificates {
+
+    /** The CA's key store. */
+    public static final String CA_STORE = "ca.p12";
+    /** The trust store holding the CA certificate. */
+    public static final String TRUST_STORE = "truststore.p12";
+    /** Where {@link #main} keeps a password it generated. */
+    public static final String PASSWORD_FILE = "store-password";
+
+    private static final String PASSWORD_ENV = "SPINDLE_KEYTOOL_PASSWORD";
+    private static final int VALIDITY_DAYS = 365;
+    private static final String USAGE = "usage: spindle certs DIR [member...]  (store password from "
+            + "SPINDLE_STORE_PASSWORD, else DIR/" + PASSWORD_FILE + ", else generated into it)";
+
+    private final Path dir;
+    private final String password;
+
+    /**
+     * Works in {@code dir} (created if missing) with {@code password} for every store.
+     *
+     * @throws IllegalArgumentException if the password is shorter than 6 characters (keytool's minimum)
+     */
+    public DevCertificates(Path dir, String password) {
+        this.dir = Objects.requireNonNull(dir, "dir");
+        this.password = Objects.requireNonNull(password, "password");
+        if (password.length() < 6) {
+            throw new IllegalArgumentException("the store password must have at least 6 characters");
+        }
+    }
+
+    /** The key store of {@code member} in this directory. */
+    public Path memberStore(String member) {
+        return dir.resolve(checkName(member) + ".p12");
+    }
+
+    /** The trust store in this directory. */
+    public Path trustStore() {
+        return dir.resolve(TRUST_STORE);
+    }
+
+    /** Creates the CA and the trust store unless the CA exists already; returns the trust store. */
+    public Path createCa() throws IOException {
+        Files.createDirectories(dir);
+        if (Files.exists(dir.resolve(CA_STORE))) {
+            return trustStore();
+        }
+        Path pem = dir.resolve("ca.pem");
+        keytool("-genkeypair", "-alias", "ca", "-keyalg", "EC", "-groupname", "secp256r1",
+                "-dname", "CN=Spindle development CA", "-ext", "bc:c", "-validity", days(),
+                "-storetype", "PKCS12", "-keystore", CA_STORE, "-storepass:env", PASSWORD_ENV,
+                "-keypass:env", PASSWORD_ENV);
+        keytool("-exportcert", "-rfc", "-alias", "ca", "-keystore", CA_STORE, "-storepass:env", PASSWORD_ENV,
+                "-file", pem.getFileName().toString());
+        keytool("-importcert", "-noprompt", "-alias", "spindle-ca", "-file", pem.getFileName().toString(),
+                "-storetype", "PKCS12", "-keystore", TRUST_STORE, "-storepass:env", PASSWORD_ENV);
+        return trustStore();
+    }
+
+    /**
+     * Creates {@code member}'s key store, signed by this directory's CA (created first if missing).
+     *
+     * @throws FileAlreadyExistsException if the member's store exists
+     * @throws IllegalArgumentException if the name is not made of letters, digits, '.', '_', '-'
+     */
+    public Path createMember(String member) throws IOException {
+        Path store = newStore(member);
+        createCa();
+        String file = store.getFileName().toString();
+        String csr = member + ".csr";
+        String pem = member + ".pem";
+        try {
+            generateKey(member, file);
+            keytool("-certreq", "-alias", "member", "-keystore", file, "-storepass:env", PASSWORD_ENV, "-file", csr);
+            keytool("-gencert", "-rfc", "-alias", "ca", "-keystore", CA_STORE, "-storepass:env", PASSWORD_ENV,
+                    "-infile", csr, "-outfile", pem, "-validity", days(),
+                    "-ext", "EKU=serverAuth,clientAuth", "-ext", "SAN=ip:127.0.0.1,dns:localhost");
+            keytool("-importcert", "-noprompt", "-alias", "spindle-ca", "-file", "ca.pem", "-keystore", file,
+                    "-storepass:env", PASSWORD_ENV);
+            keytool("-importcert", "-alias", "member", "-file", pem, "-keystore", file, "-storepass:env", PASSWORD_ENV);
+        } finally {
+            Files.deleteIfExists(dir.resolve(csr));
+            Files.deleteIfExists(dir.resolve(pem));
+        }
+        return store;
+    }
+
+    /**
+     * Creates a key store for {@code member} whose certificate is self-signed, signed by no CA:
+     * a cluster refuses it. For tests and for checking a deployment.
+     */
+    public Path createSelfSigned(String member) throws IOException {
+        Path store = newStore(member);
+        generateKey(member, store.getFileName().toString());
+        return store;
+    }
+
+    private Path newStore(String member) throws IOException {
+        Path store = memberStore(member);
+        if (Files.exists(store)) {
+            throw new FileAlreadyExistsException(store.toString(), null, "the member's key store exists");
+        }
+        Files.createDirectories(dir);
+        return store;
+    }
+
+    private void generateKey(String member, String file) throws IOException {
+        keytool("-genkeypair", "-alias", "member", "-keyalg", "EC", "-groupname", "secp256r1",
+                "-dname", "CN=" + member, "-validity", days(), "-ext", "EKU=serverAuth,clientAuth",
+                "-ext", "SAN=ip:127.0.0.1,dns:localhost", "-storetype", "PKCS12", "-keystore", file,
+                "-storepass:env", PASSWORD_ENV, "-keypass:env", PASSWORD_ENV);
+    }
+
+    private static String days() {
+        return Integer.toString(VALIDITY_DAYS);
+    }
+
+    private static String checkName(String member) {
+        Objects.requireNonNull(member, "member");
+        if (!member.matches("[A-Za-z0-9][A-Za-z0-9._-]{0,63}") || member.equals("ca") || member.equals("truststore")) {
+            throw new IllegalArgumentException("not a usable member name: '" + member
+                    + "' (letters, digits, '.', '_', '-'; not 'ca' or 'truststore')");
+        }
+        return member;
+    }
+
+    private void keytool(String... args) throws IOException {
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "keytool").toString());
+        // keytool is a short-lived JVM: a quick start matters more than peak speed
+        command.add("-J-XX:TieredStopAtLevel=1");
+        command.add("-J-XX:+UseSerialGC");
+        command.addAll(List.of(args));
+        ProcessBuilder pb = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true);
+        pb.environment().put(PASSWORD_ENV, password);
+        Process p = pb.start();
+        try {
+            String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            if (!p.waitFor(60, TimeUnit.SECONDS)) {
+                p.destroyForcibly();
+                throw new IOException("keytool " + args[0] + " did not finish within 60 s");
+            }
+            if (p.exitValue() != 0) {
+                throw new IOException("keytool " + args[0] + " failed (exit " + p.exitValue() + "): " + output.strip());
+            }
+        } catch (InterruptedException e) {
+            p.destroyForcibly();
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while keytool " + args[0] + " ran", e);
+        }
+    }
+
+    /**
+     * {@code DevCertificates DIR [member...]}: creates the CA (unless present) and each member's
+     * store. Exits with status 2 on bad arguments, 1 if keytool fails.
+     */
+    public static void main(String[] args) {
+        if (args.length == 0 || args[0].startsWith("-")) {
+            System.err.println(args.length == 0 ? "spindle certs: no directory given" : "spindle certs: unknown option " + args[0]);
+            System.err.println(USAGE);
+            System.exit(2);
+            return;
+        }
+        try {
+            Path dir = Path.of(args[0]);
+            DevCertificates certs = new DevCertificates(dir, password(dir));
+            for (int i = 1; i < args.length; i++) {
+                checkName(args[i]);
+                if (Files.exists(certs.memberStore(args[i]))) {
+                    throw new IllegalArgumentException("member '" + args[i] + "' exists already: " + certs.memberStore(args[i]));
+                }
+            }
+            System.out.println("trust store: " + certs.createCa());
+            for (int i = 1; i < args.length; i++) {
+                System.out.println("member " + args[i] + ": " + certs.createMember(args[i]));
+            }
+            System.out.println("keep " + dir.resolve(CA_STORE) + " (the CA key) away from the members");
+        } catch (IllegalArgumentException e) {
+            System.err.println("spindle certs: " + e.getMessage());
+            System.err.println(USAGE);
+            System.exit(2);
+        } catch (IOException e) {
+            System.err.println("spindle certs: " + e.getMessage());
+            System.exit(1);
+        }
+    }
+
+    /** SPINDLE_STORE_PASSWORD, else the directory's password file, else a new one written there. */
+    private static String password(Path dir) throws IOException {
+        String env = System.getenv("SPINDLE_STORE_PASSWORD");
+        if (env != null && !env.isEmpty()) {
+            return env;
+        }
+        Path file = dir.resolve(PASSWORD_FILE);
+        if (Files.exists(file)) {
+            return Files.readString(file, StandardCharsets.UTF_8).strip();
+        }
+        Files.createDirectories(dir);
+        byte[] random = new byte[18];
+        new SecureRandom().nextBytes(random);
+        String generated = Base64.getUrlEncoder().withoutPadding().encodeToString(random);
+        Files.createFile(file);
+        try {
+            Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
+        } catch (UnsupportedOperationException notPosix) {
+            // a file system without POSIX permissions: the directory's own protection applies
+        }
+        Files.writeString(file, generated + "\n", StandardCharsets.UTF_8);
+        System.out.println("generated store password: " + file);
+        return generated;
+    }
+}

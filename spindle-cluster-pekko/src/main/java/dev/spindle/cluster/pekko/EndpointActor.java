@@ -1,0 +1,68 @@
+/*
+ * Copyright 2026 The Spindle Authors. Licensed under the Apache License, Version 2.0.
+ */
+package dev.spindle.cluster.pekko;
+
+import org.apache.pekko.actor.AbstractActor;
+import org.apache.pekko.actor.ActorRef;
+import org.apache.pekko.actor.Props;
+import org.apache.pekko.cluster.Cluster;
+import org.apache.pekko.cluster.ClusterEvent;
+
+/**
+ * The actor at {@code /user/}{@value PekkoConfigs#ENDPOINT} on every member: it hands decoded
+ * frames (and refused bytes) to the member's transport with their sender, and cluster membership
+ * events to the {@link Roster}. One actor, so that frames and membership changes are seen in one
+ * order.
+ */
+final class EndpointActor extends AbstractActor {
+
+    /** The transport's side. */
+    interface Handler {
+        /** A frame from {@code sender}; the handler checks that the sender may send it. */
+        void onFrame(Wire.Frame frame, ActorRef sender);
+
+        /** Bytes the codec refused, from {@code sender}. */
+        void onRejected(Wire.Rejected rejected, ActorRef sender);
+    }
+
+    private final Roster roster;
+    private final Handler handler;
+    private final Cluster cluster = Cluster.get(getContext().getSystem());
+
+    private EndpointActor(Roster roster, Handler handler) {
+        this.roster = roster;
+        this.handler = handler;
+    }
+
+    static Props props(Roster roster, Handler handler) {
+        return Props.create(EndpointActor.class, () -> new EndpointActor(roster, handler));
+    }
+
+    @Override
+    public void preStart() {
+        cluster.subscribe(getSelf(), ClusterEvent.initialStateAsEvents(), ClusterEvent.MemberEvent.class,
+                ClusterEvent.UnreachableMember.class);
+    }
+
+    @Override
+    public void postStop() {
+        cluster.unsubscribe(getSelf());
+    }
+
+    @Override
+    public Receive createReceive() {
+        return receiveBuilder()
+                .match(Wire.Frame.class, f -> handler.onFrame(f, getSender()))
+                .match(Wire.Rejected.class, r -> handler.onRejected(r, getSender()))
+                .match(ClusterEvent.MemberJoined.class, e -> roster.joining(e.member()))
+                .match(ClusterEvent.MemberUp.class,
+                        e -> roster.up(e.member(), cluster.state().getMembers(), cluster.selfMember()))
+                .match(ClusterEvent.UnreachableMember.class, e -> roster.unreachable(e.member()))
+                .match(ClusterEvent.MemberRemoved.class, e -> roster.removed(e.member()))
+                .match(ClusterEvent.MemberDowned.class, e -> roster.removed(e.member()))
+                .match(ClusterEvent.MemberExited.class, e -> roster.removed(e.member()))
+                .matchAny(o -> { })
+                .build();
+    }
+}

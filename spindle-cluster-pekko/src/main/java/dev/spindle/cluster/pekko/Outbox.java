@@ -1,0 +1,63 @@
+/*
+ * Copyright 2026 The Spindle Authors. Licensed under the Apache License, Version 2.0.
+ */
+package dev.spindle.cluster.pekko;
+
+import java.time.Duration;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.pekko.actor.ActorRef;
+import org.apache.pekko.actor.ActorSelection;
+import org.apache.pekko.actor.ActorSystem;
+import org.apache.pekko.actor.Address;
+import org.apache.pekko.pattern.Patterns;
+
+/**
+ * Sends frames to the endpoint actor of a member, with this member's endpoint as sender (the
+ * receiver authenticates the sender by its address). Artery delivers at most once over the
+ * member's TLS connection; a frame to a member that is gone is dropped, and the loss is handled
+ * by membership, never by retrying.
+ */
+final class Outbox {
+
+    private final ActorSystem system;
+    private final WireCodec codec;
+    private final ConcurrentHashMap<Address, ActorSelection> endpoints = new ConcurrentHashMap<>();
+    private volatile ActorRef self = ActorRef.noSender();
+
+    Outbox(ActorSystem system, WireCodec codec) {
+        this.system = system;
+        this.codec = codec;
+    }
+
+    void attach(ActorRef endpoint) {
+        this.self = endpoint;
+    }
+
+    private ActorSelection endpoint(Address member) {
+        return endpoints.computeIfAbsent(member,
+                a -> system.actorSelection(a + "/user/" + PekkoConfigs.ENDPOINT));
+    }
+
+    /**
+     * Sends a frame to {@code member}'s endpoint; nothing if {@code member} is null.
+     *
+     * @throws IllegalArgumentException if the frame is over the limit (it is encoded here, on the
+     *         caller's thread, so that the caller can report the failure)
+     */
+    void send(Address member, Wire.Frame frame) {
+        if (member != null) {
+            endpoint(member).tell(new Wire.Encoded(codec.encode(frame)), self);
+        }
+    }
+
+    /** Sends a frame and waits (without blocking) for one reply; the same limit as {@link #send}. */
+    CompletionStage<Object> ask(Address member, Wire.Frame frame, Duration timeout) {
+        return Patterns.ask(endpoint(member), new Wire.Encoded(codec.encode(frame)), timeout);
+    }
+
+    /** Answers the sender of a request; the same limit as {@link #send}. */
+    void reply(ActorRef requester, Wire.Frame frame) {
+        requester.tell(new Wire.Encoded(codec.encode(frame)), ActorRef.noSender());
+    }
+}

@@ -1,0 +1,234 @@
+/*
+ * Copyright 2026 The Spindle Authors. Licensed under the Apache License, Version 2.0.
+ */
+package dev.spindle.cluster.pekko;
+
+import dev.spindle.cluster.SerialAllowList;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * How a Spindle member (worker or coordinator) takes part in a Pekko cluster: its key store and
+ * trust store, where it binds, whom it joins, and which packages values and task functions may
+ * come from. Immutable; build with {@link #builder(String, Path, Path, String)}.
+ *
+ * <p>Defaults keep a member on this machine: bind to {@code 127.0.0.1}, port 25520, a member is
+ * unreachable after 5 s without heartbeats, a message (with the values it carries) is at most
+ * 256 KiB.
+ */
+public final class PekkoClusterSettings {
+
+    /** The smallest message limit accepted, in bytes (Pekko's own floor for a frame). */
+    public static final int MIN_MESSAGE_BYTES = 32_000;
+    /** The largest message limit accepted, in bytes. */
+    public static final int MAX_MESSAGE_BYTES = 64 << 20;
+
+    private final String clusterName;
+    private final Path keyStore;
+    private final Path trustStore;
+    private final String storePassword;
+    private final String bindAddress;
+    private final int port;
+    private final List<String> seedNodes;
+    private final List<String> allowedPackages;
+    private final int failureSeconds;
+    private final int maxMessageBytes;
+
+    private PekkoClusterSettings(Builder b) {
+        this.clusterName = b.clusterName;
+        this.keyStore = b.keyStore;
+        this.trustStore = b.trustStore;
+        this.storePassword = b.storePassword;
+        this.bindAddress = b.bindAddress;
+        this.port = b.port;
+        this.seedNodes = List.copyOf(b.seedNodes);
+        this.allowedPackages = List.copyOf(b.allowedPackages);
+        this.failureSeconds = b.failureSeconds;
+        this.maxMessageBytes = b.maxMessageBytes;
+    }
+
+    /**
+     * Starts a builder.
+     *
+     * @param clusterName the cluster's name (the Pekko actor system's name): letters, digits,
+     *        '-' and '_'; members with another name never join
+     * @param keyStore this member's PKCS12 key store: its key and a certificate signed by the
+     *        cluster's CA (see {@link DevCertificates})
+     * @param trustStore a PKCS12 store holding the cluster's CA certificate, and only that
+     * @param storePassword the password of both stores and of the key
+     * @throws IllegalArgumentException if the name is not usable or a store does not exist
+     */
+    public static Builder builder(String clusterName, Path keyStore, Path trustStore, String storePassword) {
+        return new Builder(clusterName, keyStore, trustStore, storePassword);
+    }
+
+    /** The cluster's name. */
+    public String clusterName() {
+        return clusterName;
+    }
+
+    /** This member's key store. */
+    public Path keyStore() {
+        return keyStore;
+    }
+
+    /** The trust store holding the cluster's CA. */
+    public Path trustStore() {
+        return trustStore;
+    }
+
+    String storePassword() {
+        return storePassword;
+    }
+
+    /** The address this member binds to and announces. */
+    public String bindAddress() {
+        return bindAddress;
+    }
+
+    /** This member's port; 0 picks a free one. */
+    public int port() {
+        return port;
+    }
+
+    /** The {@code host:port} members to join through; empty for the coordinator that starts the cluster. */
+    public List<String> seedNodes() {
+        return seedNodes;
+    }
+
+    /** The packages (and their subpackages) that values and functions may come from. */
+    public List<String> allowedPackages() {
+        return allowedPackages;
+    }
+
+    /** Seconds without heartbeats before a member is unreachable, and again before it is downed. */
+    public int failureSeconds() {
+        return failureSeconds;
+    }
+
+    /** The largest message sent or accepted, in bytes. */
+    public int maxMessageBytes() {
+        return maxMessageBytes;
+    }
+
+    /** Builds {@link PekkoClusterSettings}. */
+    public static final class Builder {
+        private final String clusterName;
+        private final Path keyStore;
+        private final Path trustStore;
+        private final String storePassword;
+        private String bindAddress = "127.0.0.1";
+        private int port = 25520;
+        private final List<String> seedNodes = new ArrayList<>();
+        private final List<String> allowedPackages = new ArrayList<>();
+        private int failureSeconds = 5;
+        private int maxMessageBytes = 256 * 1024;
+
+        private Builder(String clusterName, Path keyStore, Path trustStore, String storePassword) {
+            Objects.requireNonNull(clusterName, "clusterName");
+            Objects.requireNonNull(keyStore, "keyStore");
+            Objects.requireNonNull(trustStore, "trustStore");
+            Objects.requireNonNull(storePassword, "storePassword");
+            if (!clusterName.matches("[A-Za-z0-9][A-Za-z0-9_-]{0,63}")) {
+                throw new IllegalArgumentException("clusterName must be letters, digits, '-' or '_' (at most 64), got '"
+                        + clusterName + "'");
+            }
+            if (!Files.isRegularFile(keyStore)) {
+                throw new IllegalArgumentException("no key store at " + keyStore);
+            }
+            if (!Files.isRegularFile(trustStore)) {
+                throw new IllegalArgumentException("no trust store at " + trustStore);
+            }
+            if (storePassword.isEmpty()) {
+                throw new IllegalArgumentException("storePassword must not be empty");
+            }
+            this.clusterName = clusterName;
+            this.keyStore = keyStore.toAbsolutePath();
+            this.trustStore = trustStore.toAbsolutePath();
+            this.storePassword = storePassword;
+        }
+
+        /** The address to bind to (default {@code 127.0.0.1}); anything else exposes the member. */
+        public Builder bindAddress(String address) {
+            Objects.requireNonNull(address, "address");
+            if (address.isBlank()) {
+                throw new IllegalArgumentException("bindAddress must not be blank");
+            }
+            this.bindAddress = address;
+            return this;
+        }
+
+        /** This member's port, 0..65535 (default 25520; 0 picks a free port, fine for workers). */
+        public Builder port(int port) {
+            if (port < 0 || port > 65535) {
+                throw new IllegalArgumentException("port must be in 0..65535, got " + port);
+            }
+            this.port = port;
+            return this;
+        }
+
+        /**
+         * A {@code host:port} member to join through, normally the coordinator's. A worker needs
+         * one; the coordinator needs none (it starts the cluster).
+         */
+        public Builder seedNode(String hostAndPort) {
+            Objects.requireNonNull(hostAndPort, "hostAndPort");
+            int colon = hostAndPort.lastIndexOf(':');
+            boolean valid = colon > 0 && colon < hostAndPort.length() - 1;
+            if (valid) {
+                try {
+                    int p = Integer.parseInt(hostAndPort.substring(colon + 1));
+                    valid = p >= 1 && p <= 65535;
+                } catch (NumberFormatException e) {
+                    valid = false;
+                }
+            }
+            if (!valid) {
+                throw new IllegalArgumentException("seed node must be host:port, got '" + hostAndPort + "'");
+            }
+            seedNodes.add(hostAndPort);
+            return this;
+        }
+
+        /**
+         * Allows values and task functions from {@code packageName} and its subpackages to be
+         * deserialised. Task functions' declaring classes count: a lambda written in class
+         * {@code com.example.Jobs} needs {@code com.example}.
+         */
+        public Builder allowPackage(String packageName) {
+            allowedPackages.add(SerialAllowList.checkPackage(packageName));
+            return this;
+        }
+
+        /** Seconds without heartbeats before a member is unreachable (default 5, at least 2). */
+        public Builder failureSeconds(int seconds) {
+            if (seconds < 2) {
+                throw new IllegalArgumentException("failureSeconds must be at least 2, got " + seconds);
+            }
+            this.failureSeconds = seconds;
+            return this;
+        }
+
+        /**
+         * The largest message, with the values it carries, in bytes (default 256 KiB, in
+         * {@value #MIN_MESSAGE_BYTES}..{@value #MAX_MESSAGE_BYTES}). A result that does not fit
+         * fails its task; a message that does not fit is refused unread.
+         */
+        public Builder maxMessageBytes(int bytes) {
+            if (bytes < MIN_MESSAGE_BYTES || bytes > MAX_MESSAGE_BYTES) {
+                throw new IllegalArgumentException("maxMessageBytes must be in " + MIN_MESSAGE_BYTES + ".."
+                        + MAX_MESSAGE_BYTES + ", got " + bytes);
+            }
+            this.maxMessageBytes = bytes;
+            return this;
+        }
+
+        /** Builds the settings. */
+        public PekkoClusterSettings build() {
+            return new PekkoClusterSettings(this);
+        }
+    }
+}

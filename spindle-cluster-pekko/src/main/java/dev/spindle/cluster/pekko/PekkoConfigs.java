@@ -1,0 +1,128 @@
+/*
+ * Copyright 2026 The Spindle Authors. Licensed under the Apache License, Version 2.0.
+ */
+package dev.spindle.cluster.pekko;
+
+import com.typesafe.config.Config;
+import com.typesafe.config.ConfigFactory;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.pekko.actor.ActorSystem;
+import org.apache.pekko.actor.Address;
+import org.apache.pekko.actor.BootstrapSetup;
+import org.apache.pekko.actor.setup.ActorSystemSetup;
+import org.apache.pekko.remote.artery.tcp.SSLEngineProviderSetup;
+import org.apache.pekko.serialization.SerializationSetup;
+import org.apache.pekko.serialization.SerializerDetails;
+
+/**
+ * Builds the actor system every Spindle member runs: Artery over TLS 1.3 with mutual
+ * authentication (a peer without a certificate signed by the trusted CA cannot connect, in either
+ * direction), Java serialisation off and {@link WireSerializer} for Spindle's frames, the cluster
+ * failure detector and the split-brain resolver.
+ *
+ * <p>Downing: the coordinator declares a worker lost as soon as the failure detector marks it
+ * unreachable ({@code failureSeconds} without heartbeats) and downs it, so it cannot come back
+ * with stale state. As a fallback, and for the workers' side of a partition, the split-brain
+ * resolver runs {@code keep-oldest} among members with the coordinator role after
+ * {@code failureSeconds} of stability: the side with the first coordinator survives, a worker cut
+ * off from it downs itself. {@code down-all-when-unstable} is off, so flapping never takes the
+ * coordinator down.
+ */
+final class PekkoConfigs {
+
+    static final String ENDPOINT = "spindle";
+
+    private PekkoConfigs() {
+    }
+
+    /** Starts a member's actor system with these cluster roles; it does not join yet. */
+    static ActorSystem start(PekkoClusterSettings s, List<String> roles, WireCodec codec, Refusals refusedMembers) {
+        ActorSystemSetup setup = ActorSystemSetup.create(
+                BootstrapSetup.create(config(s, roles)),
+                SSLEngineProviderSetup.create(system -> new TlsGuard(system, refusedMembers)),
+                SerializationSetup.create(system -> List.of(SerializerDetails.create("spindle",
+                        new WireSerializer(codec), List.of(Wire.Frame.class, Wire.Encoded.class)))));
+        return ActorSystem.create(s.clusterName(), setup);
+    }
+
+    /** A member's configuration with these cluster roles. */
+    static Config config(PekkoClusterSettings s, List<String> roles) {
+        Map<String, Object> c = new HashMap<>();
+        c.put("pekko.loglevel", System.getProperty("spindle.pekko.loglevel", "WARNING"));
+        c.put("pekko.stdout-loglevel", "WARNING");
+        c.put("pekko.log-dead-letters", "off");
+        c.put("pekko.log-dead-letters-during-shutdown", "off");
+        c.put("pekko.actor.provider", "cluster");
+        c.put("pekko.actor.allow-java-serialization", "off");
+        c.put("pekko.actor.warn-about-java-serializer-usage", "off");
+
+        c.put("pekko.remote.artery.transport", "tls-tcp");
+        c.put("pekko.remote.artery.canonical.hostname", s.bindAddress());
+        c.put("pekko.remote.artery.canonical.port", s.port());
+        // room for Artery's envelope (recipient and sender paths) around the largest frame body
+        c.put("pekko.remote.artery.advanced.maximum-frame-size",
+                s.maxMessageBytes() + WireCodec.FRAME_SLACK + WireCodec.HEADER_BYTES + 16 * 1024 + "b");
+        String ssl = "pekko.remote.artery.ssl.config-ssl-engine.";
+        c.put(ssl + "key-store", s.keyStore().toString());
+        c.put(ssl + "key-store-password", s.storePassword());
+        c.put(ssl + "key-password", s.storePassword());
+        c.put(ssl + "trust-store", s.trustStore().toString());
+        c.put(ssl + "trust-store-password", s.storePassword());
+        c.put(ssl + "protocol", "TLSv1.3");
+        c.put(ssl + "enabled-algorithms", List.of("TLS_AES_128_GCM_SHA256", "TLS_AES_256_GCM_SHA384"));
+        c.put(ssl + "require-mutual-authentication", "on");
+        // members are identified by certificate and cluster address, not host name; the SANs
+        // are there for tools that check them
+        c.put(ssl + "hostname-verification", "off");
+
+        c.put("pekko.cluster.roles", roles);
+        c.put("pekko.cluster.jmx.enabled", "off");
+        c.put("pekko.cluster.log-info", "off");
+        // a worker started before its seed retries soon, not after Pekko's 5 s
+        c.put("pekko.cluster.seed-node-timeout", "2s");
+        c.put("pekko.cluster.retry-unsuccessful-join-after", "2s");
+        c.put("pekko.cluster.failure-detector.heartbeat-interval", "1s");
+        c.put("pekko.cluster.failure-detector.acceptable-heartbeat-pause", s.failureSeconds() + "s");
+        c.put("pekko.cluster.downing-provider-class", "org.apache.pekko.cluster.sbr.SplitBrainResolverProvider");
+        String sbr = "pekko.cluster.split-brain-resolver.";
+        c.put(sbr + "active-strategy", "keep-oldest");
+        c.put(sbr + "keep-oldest.role", Roster.COORDINATOR_ROLE);
+        c.put(sbr + "keep-oldest.down-if-alone", "off");
+        c.put(sbr + "stable-after", s.failureSeconds() + "s");
+        c.put(sbr + "down-all-when-unstable", "off");
+        return ConfigFactory.parseMap(c).withFallback(ConfigFactory.load(PekkoConfigs.class.getClassLoader()));
+    }
+
+    /** The cluster addresses of {@code host:port} seed nodes. */
+    static List<Address> addresses(String clusterName, List<String> hostPorts) {
+        List<Address> out = new ArrayList<>();
+        for (String hp : hostPorts) {
+            int colon = hp.lastIndexOf(':');
+            out.add(new Address("pekko", clusterName, hp.substring(0, colon), Integer.parseInt(hp.substring(colon + 1))));
+        }
+        return out;
+    }
+
+    /** Terminates a member's actor system and waits up to 10 s for it to go down. */
+    static void stop(ActorSystem system) {
+        system.terminate();
+        try {
+            system.getWhenTerminated().toCompletableFuture().get(10, TimeUnit.SECONDS);
+        } catch (ExecutionException | TimeoutException e) {
+            // it is going down; nothing more to wait for
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** {@code host:port} of a member address. */
+    static String hostPort(Address a) {
+        return a.host().get() + ":" + a.port().get();
+    }
+}

@@ -1,0 +1,219 @@
+/*
+ * Copyright 2026 The Spindle Authors. Licensed under the Apache License, Version 2.0.
+ */
+package dev.spindle.cluster.pekko;
+
+import dev.spindle.cluster.Client;
+import dev.spindle.cluster.ClusterCoordinator;
+import dev.spindle.cluster.LocalCluster;
+import dev.spindle.cluster.Message;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.pekko.actor.ActorSystem;
+import org.apache.pekko.actor.Address;
+import org.apache.pekko.cluster.Cluster;
+
+/**
+ * The scheduler's JVM: the Pekko cluster member that holds the Spindle scheduler and hands out
+ * the {@link Client}. It starts the cluster (with no seed nodes it joins itself) and workers join
+ * through it.
+ *
+ * <pre>{@code
+ * PekkoClusterSettings s = PekkoClusterSettings.builder("jobs", Path.of("certs/coordinator.p12"),
+ *         Path.of("certs/truststore.p12"), password).port(25520).allowPackage("com.example").build();
+ * try (PekkoCoordinator c = PekkoCoordinator.start(s,
+ *         LocalCluster.builder().workers(1).threadsPerWorker(4), Duration.ofSeconds(60))) {
+ *     System.out.println(c.client().submit("one", args -> 1).get());
+ * }
+ * }</pre>
+ *
+ * <p>Workers are numbered {@code 0..workers-1} by their {@link WorkerMain} id; {@link #start}
+ * waits until each has joined and answered a probe that shows it follows this coordinator. A
+ * worker member that becomes unreachable is downed and reported to the scheduler as lost: its
+ * running tasks are reassigned and the results it held recomputed. There is one coordinator per
+ * cluster: {@link #start} refuses to run if the cluster it joins has one already.
+ */
+public final class PekkoCoordinator implements AutoCloseable {
+
+    private final ActorSystem system;
+    private final CoordinatorTransport transport;
+    private final Roster roster;
+    private final ClusterCoordinator coordinator;
+    private final Outbox outbox;
+    private final Refusals refusedMembers;
+    private final Refusals rejectedFrames;
+
+    private PekkoCoordinator(ActorSystem system, CoordinatorTransport transport, Roster roster,
+                             ClusterCoordinator coordinator, Outbox outbox, Refusals refusedMembers,
+                             Refusals rejectedFrames) {
+        this.system = system;
+        this.transport = transport;
+        this.roster = roster;
+        this.coordinator = coordinator;
+        this.outbox = outbox;
+        this.refusedMembers = refusedMembers;
+        this.rejectedFrames = rejectedFrames;
+    }
+
+    /**
+     * Starts the coordinator member and waits until {@code cluster}'s number of workers have
+     * joined and follow it.
+     *
+     * @param cluster the scheduler's settings; its worker count and threads must match the workers
+     * @throws TimeoutException if the workers do not all join within {@code joinTimeout}; the
+     *         member is shut down
+     * @throws IllegalStateException if the cluster already has a coordinator; this member leaves
+     */
+    public static PekkoCoordinator start(PekkoClusterSettings settings, LocalCluster.Builder cluster,
+                                         Duration joinTimeout) throws TimeoutException, InterruptedException {
+        Objects.requireNonNull(settings, "settings");
+        Objects.requireNonNull(cluster, "cluster");
+        Objects.requireNonNull(joinTimeout, "joinTimeout");
+        Refusals refusedMembers = new Refusals("member");
+        Refusals rejectedFrames = new Refusals("frame");
+        WireCodec codec = new WireCodec(settings.allowedPackages(), settings.maxMessageBytes());
+        ActorSystem system = PekkoConfigs.start(settings, List.of(Roster.COORDINATOR_ROLE), codec, refusedMembers);
+        PekkoCoordinator c = null;
+        try {
+            Cluster members = Cluster.get(system);
+            Roster roster = new Roster(members.selfAddress(), true, 0, refusedMembers);
+            Outbox outbox = new Outbox(system, codec);
+            CoordinatorTransport transport = new CoordinatorTransport(codec, roster, outbox, rejectedFrames);
+            ClusterCoordinator scheduler = ClusterCoordinator.start(cluster, transport);
+            c = new PekkoCoordinator(system, transport, roster, scheduler, outbox, refusedMembers, rejectedFrames);
+            transport.attach(scheduler::receive);
+            roster.workerIds(scheduler.workers());
+            roster.onWorkerLost((id, address) -> {
+                if (address != null) {
+                    members.down(address);    // a lost worker never comes back with stale state
+                }
+                scheduler.receive(new Message.WorkerLost(id));
+            });
+            outbox.attach(system.actorOf(EndpointActor.props(roster, transport), PekkoConfigs.ENDPOINT));
+            CompletableFuture<Void> up = new CompletableFuture<>();
+            members.registerOnMemberUp(() -> up.complete(null));
+            if (settings.seedNodes().isEmpty()) {
+                members.join(members.selfAddress());
+            } else {
+                members.joinSeedNodes(PekkoConfigs.addresses(settings.clusterName(), settings.seedNodes()));
+            }
+            c.awaitWorkers(up, scheduler.workers(), joinTimeout);
+            return c;
+        } catch (TimeoutException | InterruptedException | RuntimeException e) {
+            if (c != null) {
+                c.close();
+            } else {
+                system.terminate();
+            }
+            throw e;
+        }
+    }
+
+    private void awaitWorkers(CompletableFuture<Void> up, int workers, Duration timeout)
+            throws TimeoutException, InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        try {
+            up.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("could not join the cluster", e.getCause());
+        } catch (TimeoutException e) {
+            throw new TimeoutException("this coordinator did not become a cluster member within " + timeout);
+        }
+        while (true) {
+            Address older = roster.olderCoordinator();
+            if (older != null) {
+                throw new IllegalStateException("the cluster already has a coordinator (" + older
+                        + "); refusing to start a second one");
+            }
+            if (roster.workers() >= workers && allReady(workers)) {
+                return;
+            }
+            if (System.nanoTime() - deadline > 0) {
+                throw new TimeoutException(roster.workers() + " of " + workers + " workers joined within " + timeout
+                        + " (" + refusedMembers.count() + " members refused)");
+            }
+            Thread.sleep(50);
+        }
+    }
+
+    /** Whether every worker answers a probe, which it does only if it follows this coordinator. */
+    private boolean allReady(int workers) throws InterruptedException {
+        for (int id = 0; id < workers; id++) {
+            Address a = roster.worker(id);
+            if (a == null) {
+                return false;
+            }
+            try {
+                Object reply = outbox.ask(a, new Wire.Frame(id, new Wire.Probe(id)), Duration.ofSeconds(2))
+                        .toCompletableFuture().get(3, TimeUnit.SECONDS);
+                if (!(reply instanceof Wire.Frame f) || !(f.body() instanceof Wire.ProbeReply r) || r.worker() != id) {
+                    return false;
+                }
+            } catch (ExecutionException | TimeoutException e) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The client of the cluster. */
+    public Client client() {
+        return coordinator.client();
+    }
+
+    /** This member's {@code host:port}, which workers join through. */
+    public String address() {
+        return PekkoConfigs.hostPort(Cluster.get(system).selfAddress());
+    }
+
+    /**
+     * Members refused: a TLS peer whose certificate the trust store rejects, a second
+     * coordinator, a member without a Spindle role or with a worker id that is taken, out of
+     * range or lost. Each offender is logged once.
+     */
+    public long refusedMembers() {
+        return refusedMembers.count();
+    }
+
+    /**
+     * Frames dropped: malformed, oversized, refused by the allow-list, or from a member that may
+     * not send them. Each offender is logged once.
+     */
+    public long rejectedFrames() {
+        return rejectedFrames.count();
+    }
+
+    /** Members of the cluster that are Up, this one included. */
+    public int membersUp() {
+        int n = 0;
+        for (org.apache.pekko.cluster.Member m : Cluster.get(system).state().getMembers()) {
+            if (m.status() == org.apache.pekko.cluster.MemberStatus.up()) {
+                n++;
+            }
+        }
+        return n;
+    }
+
+    /** Results that worker {@code id} reported and the coordinator accepted from the wire. */
+    long finishedOn(int id) {
+        return transport.finishedOn(id);
+    }
+
+    /** Whether worker {@code id} has left (or was declared lost). */
+    boolean isLost(int id) {
+        return roster.isLost(id);
+    }
+
+    /** Stops the scheduler (unfinished futures fail) and leaves the cluster. Idempotent. */
+    @Override
+    public void close() {
+        coordinator.close();
+        transport.close();
+        PekkoConfigs.stop(system);
+    }
+}

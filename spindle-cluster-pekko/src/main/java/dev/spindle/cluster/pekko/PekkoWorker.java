@@ -1,0 +1,128 @@
+/*
+ * Copyright 2026 The Spindle Authors. Licensed under the Apache License, Version 2.0.
+ */
+package dev.spindle.cluster.pekko;
+
+import dev.spindle.cluster.WorkerNode;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import org.apache.pekko.actor.ActorSystem;
+import org.apache.pekko.cluster.Cluster;
+
+/**
+ * A worker member: a Pekko cluster member that runs one Spindle worker (a data store and a
+ * work-stealing pool) for the coordinator of its cluster. {@link WorkerMain} runs one per JVM;
+ * tests may start several in one JVM.
+ *
+ * <p>It joins through the settings' seed nodes (normally the coordinator) over mutually
+ * authenticated TLS, and follows the first coordinator it sees: frames from any other member
+ * claiming to be a coordinator are refused.
+ */
+public final class PekkoWorker implements AutoCloseable {
+
+    private final ActorSystem system;
+    private final WorkerNode node;
+    private final WorkerTransport transport;
+    private final Roster roster;
+    private final Refusals refusedMembers;
+    private final Refusals rejectedFrames;
+    private final CompletableFuture<Void> up = new CompletableFuture<>();
+
+    private PekkoWorker(ActorSystem system, WorkerNode node, WorkerTransport transport, Roster roster,
+                        Refusals refusedMembers, Refusals rejectedFrames) {
+        this.system = system;
+        this.node = node;
+        this.transport = transport;
+        this.roster = roster;
+        this.refusedMembers = refusedMembers;
+        this.rejectedFrames = rejectedFrames;
+    }
+
+    /**
+     * Starts worker {@code id} with {@code threads} threads and starts joining the cluster; see
+     * {@link #joined()}.
+     *
+     * @throws IllegalArgumentException if {@code id} is negative, {@code threads} below 1, or the
+     *         settings name no seed node
+     */
+    public static PekkoWorker start(PekkoClusterSettings settings, int id, int threads) {
+        Objects.requireNonNull(settings, "settings");
+        if (settings.seedNodes().isEmpty()) {
+            throw new IllegalArgumentException("a worker needs a seed node to join (the coordinator's host:port)");
+        }
+        Refusals refusedMembers = new Refusals("member");
+        Refusals rejectedFrames = new Refusals("frame");
+        WireCodec codec = new WireCodec(settings.allowedPackages(), settings.maxMessageBytes());
+        ActorSystem system = PekkoConfigs.start(settings, Roster.workerRoles(id), codec, refusedMembers);
+        WorkerNode node;
+        try {
+            Cluster cluster = Cluster.get(system);
+            Roster roster = new Roster(cluster.selfAddress(), false, Integer.MAX_VALUE, refusedMembers);
+            Outbox outbox = new Outbox(system, codec);
+            WorkerTransport transport = new WorkerTransport(id, codec, roster, outbox, rejectedFrames,
+                    Duration.ofSeconds(Math.max(10, 4L * settings.failureSeconds())));
+            node = new WorkerNode(id, threads, transport);
+            transport.attach(node);
+            roster.onWorkerGone(transport::holderGone);
+            outbox.attach(system.actorOf(EndpointActor.props(roster, transport), PekkoConfigs.ENDPOINT));
+            PekkoWorker worker = new PekkoWorker(system, node, transport, roster, refusedMembers, rejectedFrames);
+            cluster.registerOnMemberUp(() -> worker.up.complete(null));
+            cluster.joinSeedNodes(PekkoConfigs.addresses(settings.clusterName(), settings.seedNodes()));
+            return worker;
+        } catch (RuntimeException e) {
+            system.terminate();
+            throw e;
+        }
+    }
+
+    /** Completes when this member is Up in the cluster. */
+    public CompletionStage<Void> joined() {
+        return up.copy();
+    }
+
+    /** Completes when the member has left the cluster or was stopped (downed, or {@link #close()}d). */
+    public CompletionStage<Void> terminated() {
+        return system.getWhenTerminated().thenApply(t -> null);
+    }
+
+    /** The worker's id. */
+    public int id() {
+        return node.id();
+    }
+
+    /** This member's {@code host:port}. */
+    public String address() {
+        return PekkoConfigs.hostPort(Cluster.get(system).selfAddress());
+    }
+
+    /** Tasks this worker has run. */
+    public long executed() {
+        return node.executed();
+    }
+
+    /** Frames dropped: malformed, oversized, refused by the allow-list, or from a member not allowed to send them. */
+    public long rejectedFrames() {
+        return rejectedFrames.count();
+    }
+
+    /** Members refused: a TLS certificate the trust store rejects, a second coordinator, no Spindle role. */
+    public long refusedMembers() {
+        return refusedMembers.count();
+    }
+
+    /** The {@code host:port} of the coordinator this worker follows, or {@code null} before it knows one. */
+    public String coordinator() {
+        org.apache.pekko.actor.Address a = roster.coordinator();
+        return a == null ? null : PekkoConfigs.hostPort(a);
+    }
+
+    /** Leaves the cluster and stops the worker. Idempotent. */
+    @Override
+    public void close() {
+        node.close();
+        transport.close();
+        PekkoConfigs.stop(system);
+    }
+}

@@ -1,0 +1,244 @@
+/*
+ * Copyright 2026 The Spindle Authors. Licensed under the Apache License, Version 2.0.
+ */
+package dev.spindle.cluster.pekko;
+
+import dev.spindle.cluster.Message;
+import dev.spindle.cluster.TaskFunction;
+import dev.spindle.cluster.Transport;
+import dev.spindle.cluster.WorkerNode;
+import java.lang.System.Logger.Level;
+import java.time.Duration;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.pekko.actor.ActorRef;
+import org.apache.pekko.actor.Address;
+
+/**
+ * The worker member's side of the wire: it accepts the frames of the one coordinator it follows
+ * (see {@link Roster}) for its {@link WorkerNode}, sends the node's reports to that coordinator,
+ * fetches dependencies from the holder member and serves its own values to other workers.
+ * Results travel to the coordinator with {@link Message.TaskFinished} (the client's future needs
+ * the value) and stay in the worker's store for dependents.
+ */
+final class WorkerTransport implements Transport, EndpointActor.Handler {
+
+    private static final System.Logger LOG = System.getLogger(WorkerTransport.class.getName());
+
+    private final int id;
+    private final WireCodec codec;
+    private final Roster roster;
+    private final Outbox outbox;
+    private final Refusals rejectedFrames;
+    private final Duration fetchTimeout;
+    private final AtomicLong bytes = new AtomicLong();
+    private final ConcurrentHashMap<Address, Set<CompletableFuture<Object>>> inFlight = new ConcurrentHashMap<>();
+    private volatile WorkerNode node;
+
+    WorkerTransport(int id, WireCodec codec, Roster roster, Outbox outbox, Refusals rejectedFrames,
+                    Duration fetchTimeout) {
+        this.id = id;
+        this.codec = codec;
+        this.roster = roster;
+        this.outbox = outbox;
+        this.rejectedFrames = rejectedFrames;
+        this.fetchTimeout = fetchTimeout;
+    }
+
+    void attach(WorkerNode node) {
+        this.node = node;
+    }
+
+    // ---- inbound ---------------------------------------------------------------------------
+
+    @Override
+    public void onRejected(Wire.Rejected rejected, ActorRef sender) {
+        rejectedFrames.refuse(Senders.describe(sender), rejected.why());
+    }
+
+    @Override
+    public void onFrame(Wire.Frame frame, ActorRef sender) {
+        WorkerNode n = node;
+        Address from = sender.path().address();
+        if (n == null) {
+            return;
+        }
+        if (frame.to() != id) {
+            rejectedFrames.refuse(Senders.describe(sender), "frame for worker " + frame.to() + " sent to worker " + id);
+            return;
+        }
+        if (frame.body() instanceof Wire.FetchRequest r) {
+            if (roster.isWorker(from) && r.holder() == id) {
+                Object value = n.value(r.key());
+                byte[] bytes = null;
+                try {
+                    bytes = value == null ? null : codec.serialize(value);
+                } catch (IllegalArgumentException cannotTravel) {
+                    // answered as not held: the requester reports the dependency missing
+                    LOG.log(Level.WARNING, "worker {0} cannot send ''{1}'': {2}", id, r.key(), cannotTravel.getMessage());
+                }
+                try {
+                    outbox.reply(sender, new Wire.Frame(r.requester(), new Wire.FetchReply(r.key(), id, bytes)));
+                } catch (IllegalArgumentException tooLarge) {
+                    outbox.reply(sender, new Wire.Frame(r.requester(), new Wire.FetchReply(r.key(), id, null)));
+                }
+            } else {
+                rejectedFrames.refuse(Senders.describe(sender), "fetch request from a member that is not a worker");
+            }
+            return;
+        }
+        if (!from.equals(roster.coordinator())) {
+            rejectedFrames.refuse(Senders.describe(sender), "not the coordinator worker " + id + " follows");
+            return;
+        }
+        if (frame.body() instanceof Wire.Probe) {
+            outbox.reply(sender, new Wire.Frame(Wire.COORDINATOR, new Wire.ProbeReply(id)));
+        } else if (frame.body() instanceof Wire.Compute c) {
+            Object function;
+            try {
+                function = codec.deserialize(c.function());
+            } catch (SecurityException e) {
+                send(new Wire.Erred(id, c.key(), c.attempt(), SecurityException.class.getName(),
+                        "function of task '" + c.key() + "' refused: " + e.getMessage(), null, 0));
+                return;
+            }
+            n.receive(new Message.Compute(c.key(), c.attempt(), (TaskFunction<?>) function, c.dependencies(),
+                    c.holders(), c.priority()));
+        } else if (frame.body() instanceof Message.ToWorker m) {
+            n.receive(m);
+        } else {
+            rejectedFrames.refuse(Senders.describe(sender), "unexpected frame " + frame.body().getClass().getSimpleName());
+        }
+    }
+
+    // ---- outbound --------------------------------------------------------------------------
+
+    @Override
+    public void toScheduler(Message.ToScheduler message) {
+        Object body = message;
+        if (message instanceof Message.TaskFinished f) {
+            try {
+                body = new Wire.Finished(f.worker(), f.key(), f.attempt(), codec.serialize(f.value()), f.bytes(),
+                        f.nanos());
+            } catch (IllegalArgumentException cannotTravel) {
+                // a value that is not serialisable or too large: the task errs rather than vanish
+                body = new Wire.Erred(f.worker(), f.key(), f.attempt(), IllegalArgumentException.class.getName(),
+                        "result of '" + f.key() + "' " + cannotTravel.getMessage(), null, f.nanos());
+            }
+        } else if (message instanceof Message.TaskErred e) {
+            Throwable t = e.error();
+            body = new Wire.Erred(e.worker(), e.key(), e.attempt(), t.getClass().getName(), t.getMessage(),
+                    t.getStackTrace(), e.nanos());
+        }
+        send(body);
+    }
+
+    private void send(Object body) {
+        Address coordinator = roster.coordinator();
+        if (coordinator == null) {
+            LOG.log(Level.WARNING, "worker {0}: no coordinator to follow, dropped {1}", id, body.getClass().getSimpleName());
+            return;
+        }
+        try {
+            outbox.send(coordinator, new Wire.Frame(Wire.COORDINATOR, body));
+        } catch (IllegalArgumentException tooLarge) {
+            // keys or a message too large for one frame: report the task failed, in few words
+            Object shorter = body instanceof Wire.Finished f
+                    ? new Wire.Erred(f.worker(), f.key(), f.attempt(), IllegalArgumentException.class.getName(),
+                            "result message " + tooLarge.getMessage(), null, f.nanos())
+                    : body instanceof Wire.Erred e && (e.trace() != null || e.message() != null)
+                    ? new Wire.Erred(e.worker(), e.key(), e.attempt(), e.errorClass(), null, null, e.nanos())
+                    : null;
+            if (shorter != null) {
+                send(shorter);
+            } else {
+                LOG.log(Level.ERROR, "worker {0} cannot send {1}: {2}", id, body.getClass().getSimpleName(),
+                        tooLarge.getMessage());
+            }
+        }
+    }
+
+    /**
+     * Asks the holder's member for the value. The fetch fails when the holder leaves the cluster
+     * (see {@link #holderGone}), not only after the timeout: a dependent waiting on a dead holder
+     * is told as soon as membership knows, and the scheduler recomputes the value.
+     */
+    @Override
+    public CompletableFuture<Object> fetch(String key, int holder, int requester) {
+        Address member = roster.worker(holder);
+        if (member == null) {
+            return CompletableFuture.failedFuture(new IllegalStateException("worker " + holder + " is not a live member"));
+        }
+        CompletableFuture<Object> result = new CompletableFuture<>();
+        Set<CompletableFuture<Object>> pending = inFlight.computeIfAbsent(member, a -> ConcurrentHashMap.newKeySet());
+        pending.add(result);
+        if (!roster.isWorker(member)) {               // it left between the two looks: holderGone may have run
+            pending.remove(result);
+            result.completeExceptionally(new IllegalStateException("worker " + holder + " left the cluster"));
+            return result;
+        }
+        outbox.ask(member, new Wire.Frame(holder, new Wire.FetchRequest(key, holder, requester)), fetchTimeout)
+                .whenComplete((reply, error) -> {
+                    pending.remove(result);
+                    if (error != null) {
+                        result.completeExceptionally(error);
+                        return;
+                    }
+                    try {
+                        result.complete(open(reply, key, holder));
+                    } catch (RuntimeException e) {
+                        result.completeExceptionally(e);
+                    }
+                });
+        return result;
+    }
+
+    /** Fails the fetches in flight to a worker member that left the cluster. */
+    void holderGone(Address member) {
+        Set<CompletableFuture<Object>> pending = inFlight.remove(member);
+        if (pending != null) {
+            for (CompletableFuture<Object> f : pending) {
+                f.completeExceptionally(new IllegalStateException("worker at " + member + " left the cluster"));
+            }
+        }
+    }
+
+    private Object open(Object reply, String key, int holder) {
+        if (!(reply instanceof Wire.Frame f) || !(f.body() instanceof Wire.FetchReply r)) {
+            String why = reply instanceof Wire.Rejected rejected ? rejected.why() : "not a fetch reply";
+            rejectedFrames.refuse("fetch reply of worker " + holder, why);
+            throw new SecurityException("fetch of '" + key + "' from worker " + holder + ": " + why);
+        }
+        if (!r.key().equals(key) || r.holder() != holder) {
+            throw new SecurityException("reply for '" + r.key() + "' from " + r.holder() + " answers another fetch");
+        }
+        if (r.value() == null) {
+            throw new IllegalStateException("worker " + holder + " does not hold '" + key + "'");
+        }
+        Object value = codec.deserialize(r.value());
+        bytes.addAndGet(r.value().length);
+        return value;
+    }
+
+    @Override
+    public void toWorker(int worker, Message.ToWorker message) {
+        throw new UnsupportedOperationException("a worker does not send to workers");
+    }
+
+    @Override
+    public void workerLost(int worker) {
+        throw new UnsupportedOperationException("only the coordinator declares workers lost");
+    }
+
+    @Override
+    public long bytesTransferred() {
+        return bytes.get();
+    }
+
+    @Override
+    public void close() {
+        node = null;
+    }
+}

@@ -1,0 +1,109 @@
+/*
+ * Copyright 2026 The Spindle Authors. Licensed under the Apache License, Version 2.0.
+ */
+package dev.spindle.cluster.pekko;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.logging.Handler;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** Bad settings and arguments fail with a message naming the problem; refusals are logged once per offender. */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class SettingsAndLauncherTest {
+
+    private static PekkoClusterSettings.Builder builder() {
+        DevCertificates c = TestCerts.get();
+        return PekkoClusterSettings.builder("jobs", c.memberStore("worker"), c.trustStore(), TestCerts.PASSWORD);
+    }
+
+    @Test
+    void defaultsStayOnLoopback() {
+        PekkoClusterSettings s = builder().build();
+        assertThat(s.bindAddress()).isEqualTo("127.0.0.1");
+        assertThat(s.port()).isEqualTo(25520);
+        assertThat(s.seedNodes()).isEmpty();
+        assertThat(s.maxMessageBytes()).isEqualTo(256 * 1024);
+    }
+
+    @Test
+    void badSettingsAreRefused() {
+        DevCertificates c = TestCerts.get();
+        assertThatThrownBy(() -> PekkoClusterSettings.builder("no spaces", c.memberStore("worker"), c.trustStore(), "pw"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("clusterName");
+        assertThatThrownBy(() -> PekkoClusterSettings.builder("jobs", Path.of("missing.p12"), c.trustStore(), "pw"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("no key store at missing.p12");
+        assertThatThrownBy(() -> PekkoClusterSettings.builder("jobs", c.memberStore("worker"), c.trustStore(), null))
+                .isInstanceOf(NullPointerException.class).hasMessageContaining("storePassword");
+        assertThatThrownBy(() -> builder().port(70000)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> builder().seedNode("nohost")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("host:port");
+        assertThatThrownBy(() -> builder().seedNode("h:0")).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> builder().allowPackage("com.example;!*")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("not a package name");
+        assertThatThrownBy(() -> builder().failureSeconds(1)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> builder().maxMessageBytes(1000)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> PekkoWorker.start(builder().build(), 0, 1)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("seed node");
+    }
+
+    @Test
+    void workerMainNamesWhatIsWrongWithItsArguments() {
+        assertThatThrownBy(() -> WorkerMain.start(new String[] {"--id"})).hasMessageContaining("missing value after --id");
+        assertThatThrownBy(() -> WorkerMain.start(new String[] {"--id", "x"})).hasMessageContaining("--id needs a number");
+        assertThatThrownBy(() -> WorkerMain.start(new String[] {"--bogus", "1"})).hasMessageContaining("unknown option --bogus");
+        assertThatThrownBy(() -> WorkerMain.start(new String[] {"--id", "0"})).hasMessageContaining("are required");
+    }
+
+    @Test
+    void workerMainPrintsOneLineAndUsageAndExitsWith2OnBadArguments() throws Exception {
+        String java = ProcessHandle.current().info().command().orElse("java");
+        Process p = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"), WorkerMain.class.getName(),
+                "--bogus", "1").redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        assertThat(p.exitValue()).isEqualTo(2);
+        assertThat(out.lines().toList()).containsExactly("WorkerMain: unknown option --bogus", WorkerMain.USAGE);
+    }
+
+    @Test
+    void refusalsAreCountedEachTimeButLoggedOncePerOffender() {
+        List<String> logged = new ArrayList<>();
+        Logger log = Logger.getLogger(Refusals.class.getName());
+        Handler handler = new Handler() {
+            @Override
+            public void publish(LogRecord r) {
+                logged.add(java.text.MessageFormat.format(r.getMessage(), r.getParameters()));
+            }
+
+            @Override
+            public void flush() {
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        log.addHandler(handler);
+        try {
+            Refusals refusals = new Refusals("frame");
+            refusals.refuse("member a", "bad");
+            refusals.refuse("member a", "bad again");
+            refusals.refuse("member b", "bad");
+            assertThat(refusals.count()).isEqualTo(3);
+            assertThat(logged).hasSize(2);
+            assertThat(logged.get(0)).startsWith("refused a frame (member a): bad");
+        } finally {
+            log.removeHandler(handler);
+        }
+    }
+}

@@ -1,0 +1,63 @@
+/*
+ * Copyright 2026 The Spindle Authors. Licensed under the Apache License, Version 2.0.
+ */
+package dev.spindle.cluster.pekko;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * The test cluster's certificates, made once per build with {@link DevCertificates} (the recipe
+ * of {@code ./spindle certs}): a CA, CA-signed stores for the coordinator, the workers and an
+ * impostor, and a self-signed "stranger".
+ */
+final class TestCerts {
+
+    static final String PASSWORD = "spindle-test-password";
+    private static final Path DIR = Path.of("target", "test-certs").toAbsolutePath();
+    private static DevCertificates certs;
+
+    private TestCerts() {
+    }
+
+    static synchronized DevCertificates get() {
+        if (certs == null) {
+            DevCertificates c = new DevCertificates(DIR, PASSWORD);
+            Path done = DIR.resolve("complete");
+            try {
+                if (!Files.exists(done)) {
+                    deleteStores();
+                    c.createCa();
+                    c.createMember("coordinator");
+                    c.createMember("worker");
+                    c.createMember("impostor");
+                    c.createSelfSigned("stranger");
+                    Files.createFile(done);
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+            certs = c;
+        }
+        return certs;
+    }
+
+    private static void deleteStores() throws IOException {
+        if (Files.isDirectory(DIR)) {
+            try (var files = Files.list(DIR)) {
+                for (Path p : (Iterable<Path>) files::iterator) {
+                    Files.delete(p);
+                }
+            }
+        }
+    }
+
+    /** Settings for {@code member}'s store on loopback, port 0, with the test package allowed. */
+    static PekkoClusterSettings.Builder settings(String cluster, String member) {
+        DevCertificates c = get();
+        return PekkoClusterSettings.builder(cluster, c.memberStore(member), c.trustStore(), PASSWORD)
+                .port(0).failureSeconds(3).allowPackage("dev.spindle.cluster.pekko");
+    }
+}
