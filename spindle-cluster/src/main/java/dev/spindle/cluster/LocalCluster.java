@@ -33,7 +33,7 @@ public final class LocalCluster implements AutoCloseable {
     private final ClusterConfig config;
     private final LocalTransport transport;
     private final List<ClusterWorker> workers = new ArrayList<>();
-    private final Scheduler scheduler;
+    private final GraphScheduler scheduler;
     private final Client client;
     private volatile boolean closed;
 
@@ -43,7 +43,7 @@ public final class LocalCluster implements AutoCloseable {
         for (int i = 0; i < config.workers(); i++) {
             workers.add(new ClusterWorker(i, config.threadsPerWorker(), transport));
         }
-        this.scheduler = new Scheduler(config, transport);
+        this.scheduler = new GraphScheduler(config, transport);
         transport.connect(workers, scheduler::receive);
         this.client = new Client(scheduler, config.workers());
     }

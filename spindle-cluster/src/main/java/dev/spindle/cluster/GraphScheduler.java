@@ -50,7 +50,7 @@ import java.util.function.Supplier;
  * victim until the victim confirms it released the task before starting it; only then is it
  * assigned to the thief. A reply whose id is no longer pending is stale and ignored.
  */
-final class Scheduler implements AutoCloseable {
+final class GraphScheduler implements AutoCloseable {
 
     private record PendingSteal(TaskState task, int victim, int thief, int level, long attempt) {
     }
@@ -79,7 +79,7 @@ final class Scheduler implements AutoCloseable {
     private long stealsRejected;
     private long stealsStale;
 
-    Scheduler(ClusterConfig config, Transport transport) {
+    GraphScheduler(ClusterConfig config, Transport transport) {
         this.config = config;
         this.params = config.balanceParams();
         this.transport = transport;
