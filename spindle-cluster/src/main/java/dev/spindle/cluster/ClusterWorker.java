@@ -9,6 +9,7 @@ import java.util.Collections;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.PriorityBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
@@ -24,7 +25,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * <p>Each assigned task becomes a {@link Job} whose state moves
  * {@code FETCHING -> READY -> EXECUTING -> DONE}, or to {@code RELEASED} when a steal takes it.
  * Dependencies the store lacks are fetched from their holders; when the last arrives the job is
- * READY, goes into a priority queue, and one ticket is handed to the pool. A ticket runs the
+ * READY, goes into a priority queue, and one ticket is handed to the pool. A worker keeps one
+ * state per key: a value it holds is in the store, one it is fetching has a single fetch in
+ * {@code fetching} that every job needing it joins, so a value is moved once, not once per task. A ticket runs the
  * highest-priority READY job, so priorities hold even though the pool itself is not ordered.
  *
  * <p>Why a stolen task never runs twice: a ticket starts a job only by a compare-and-set from
@@ -52,6 +55,8 @@ final class ClusterWorker {
     private final WorkStealingPool pool;
     private final DataStore store = new DataStore();
     private final Map<String, Job> jobs = new ConcurrentHashMap<>();
+    /** The fetch in flight per key: one per key, however many jobs wait for it. */
+    private final Map<String, CompletableFuture<Object>> fetching = new ConcurrentHashMap<>();
     private final PriorityBlockingQueue<Job> ready = new PriorityBlockingQueue<>(16, ORDER);
     private final AtomicLong seq = new AtomicLong();
     private final AtomicLong executed = new AtomicLong();
@@ -115,26 +120,64 @@ final class ClusterWorker {
             return;
         }
         for (String dep : missing) {
-            fetch(job, dep, c.holders().getOrDefault(dep, List.of()), 0);
+            await(job, dep, c.holders().getOrDefault(dep, List.of()));
         }
     }
 
-    private void fetch(Job job, String dep, List<Integer> holders, int index) {
-        if (index >= holders.size()) {
-            int holder = holders.isEmpty() ? -1 : holders.get(holders.size() - 1);
-            if (job.state.compareAndSet(FETCHING, RELEASED)) {
-                jobs.remove(job.compute.key(), job);
-                transport.toScheduler(new Message.DataMissing(id, job.compute.key(), job.compute.attempt(), dep, holder));
+    /**
+     * Makes {@code job} wait for {@code dep}: it joins the fetch in flight for that key, or starts
+     * one. The store is checked again inside {@code compute}, because a fetch stores its value
+     * before it leaves the map: a job that finds no fetch in the map finds the value. The fetch
+     * starts outside {@code compute}, since its completion removes the map entry.
+     */
+    private void await(Job job, String dep, List<Integer> holders) {
+        boolean[] started = {false};
+        CompletableFuture<Object> shared = fetching.compute(dep, (k, inFlight) -> {
+            if (inFlight != null || store.contains(k)) {
+                return inFlight;
+            }
+            started[0] = true;
+            return new CompletableFuture<>();
+        });
+        if (shared == null) {
+            if (job.pending.decrementAndGet() == 0) {
+                makeReady(job);               // arrived meanwhile
             }
             return;
         }
-        int holder = holders.get(index);
-        transport.fetch(dep, holder, id).whenComplete((value, error) -> {
+        if (started[0]) {
+            fetchFrom(dep, holders, 0, shared);
+        }
+        shared.whenComplete((value, error) -> {
             if (!alive) {
                 return;
             }
             if (error != null) {
-                fetch(job, dep, holders, index + 1);
+                int holder = error instanceof Missing m ? m.holder : -1;
+                if (job.state.compareAndSet(FETCHING, RELEASED)) {
+                    jobs.remove(job.compute.key(), job);
+                    transport.toScheduler(new Message.DataMissing(id, job.compute.key(), job.compute.attempt(), dep,
+                            holder));
+                }
+            } else if (job.pending.decrementAndGet() == 0) {
+                makeReady(job);
+            }
+        });
+    }
+
+    /** Tries the holders in turn; {@code done} is the one fetch of {@code dep} that jobs share. */
+    private void fetchFrom(String dep, List<Integer> holders, int index, CompletableFuture<Object> done) {
+        if (index >= holders.size()) {
+            fetching.remove(dep, done);
+            done.completeExceptionally(new Missing(holders.isEmpty() ? -1 : holders.get(holders.size() - 1)));
+            return;
+        }
+        transport.fetch(dep, holders.get(index), id).whenComplete((value, error) -> {
+            if (!alive) {
+                return;
+            }
+            if (error != null) {
+                fetchFrom(dep, holders, index + 1, done);
                 return;
             }
             if (!store.contains(dep)) {
@@ -147,10 +190,19 @@ final class ClusterWorker {
                 store.put(dep, value, size);
                 transport.toScheduler(new Message.DataAdded(id, dep));
             }
-            if (job.pending.decrementAndGet() == 0) {
-                makeReady(job);
-            }
+            fetching.remove(dep, done);       // after the store holds it: see await
+            done.complete(value);
         });
+    }
+
+    /** A fetch that found the value at none of its holders; names the last one tried. */
+    private static final class Missing extends RuntimeException {
+        final int holder;
+
+        Missing(int holder) {
+            super(null, null, false, false);
+            this.holder = holder;
+        }
     }
 
     private void makeReady(Job job) {
