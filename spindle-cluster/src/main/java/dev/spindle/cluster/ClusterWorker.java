@@ -11,8 +11,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
 import java.util.concurrent.PriorityBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -46,6 +50,16 @@ final class ClusterWorker {
     static final int DONE = 3;
     static final int RELEASED = 4;
 
+    /** Tasks executing longer than this are reported to the scheduler, once per interval. */
+    static final long RUNNING_REPORT_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+
+    /** One timer thread for every worker of the JVM; it only scans jobs and sends reports. */
+    private static final ScheduledExecutorService REPORTER = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "cluster-running-reports");
+        t.setDaemon(true);
+        return t;
+    });
+
     private static final Comparator<Job> ORDER =
             Comparator.comparingInt((Job j) -> -j.compute.priority()).thenComparingLong(j -> j.seq);
 
@@ -60,6 +74,7 @@ final class ClusterWorker {
     private final PriorityBlockingQueue<Job> ready = new PriorityBlockingQueue<>(16, ORDER);
     private final AtomicLong seq = new AtomicLong();
     private final AtomicLong executed = new AtomicLong();
+    private final ScheduledFuture<?> reports;
     private volatile boolean alive = true;
 
     ClusterWorker(int id, int threads, Transport transport) {
@@ -67,6 +82,25 @@ final class ClusterWorker {
         this.threads = threads;
         this.transport = transport;
         this.pool = WorkStealingPool.builder().workers(threads).name("cluster-worker-" + id).daemon(true).build();
+        this.reports = REPORTER.scheduleWithFixedDelay(this::reportRunning, RUNNING_REPORT_NANOS,
+                RUNNING_REPORT_NANOS, TimeUnit.NANOSECONDS);
+    }
+
+    /** Reports every job executing for longer than the report interval (Dask's heartbeat). */
+    private void reportRunning() {
+        if (!alive) {
+            return;
+        }
+        long now = System.nanoTime();
+        for (Job job : jobs.values()) {
+            if (job.state.get() != EXECUTING) {
+                continue;
+            }
+            long elapsed = now - job.startNanos;      // written before the CAS to EXECUTING read above
+            if (elapsed >= RUNNING_REPORT_NANOS) {
+                transport.toScheduler(new Message.TaskRunning(id, job.compute.key(), job.compute.attempt(), elapsed));
+            }
+        }
     }
 
     int id() {
@@ -219,11 +253,15 @@ final class ClusterWorker {
 
     private void runOne() {
         Job job = ready.poll();
-        if (job == null || !alive || !job.state.compareAndSet(READY, EXECUTING)) {
+        if (job == null || !alive) {
+            return;
+        }
+        long start = System.nanoTime();
+        job.startNanos = start;               // before the CAS that makes the reporter read it
+        if (!job.state.compareAndSet(READY, EXECUTING)) {
             return;
         }
         Message.Compute c = job.compute;
-        long start = System.nanoTime();
         Object value;
         try {
             List<Object> args = new ArrayList<>(c.dependencies().size());
@@ -280,12 +318,14 @@ final class ClusterWorker {
     /** Simulates a crash: stops answering, abandons running tasks and drops the data store. */
     void kill() {
         alive = false;
+        reports.cancel(false);
         pool.shutdownNow();
     }
 
     /** Orderly stop at cluster close. */
     void shutdown() {
         alive = false;
+        reports.cancel(false);
         pool.shutdownNow();
     }
 
@@ -295,6 +335,8 @@ final class ClusterWorker {
         final long seq;
         final AtomicInteger state = new AtomicInteger(FETCHING);
         final AtomicInteger pending = new AtomicInteger();
+        /** Written before the CAS to EXECUTING; the reporter reads it only after seeing EXECUTING. */
+        volatile long startNanos;
 
         Job(Message.Compute compute, long seq) {
             this.compute = compute;

@@ -176,6 +176,8 @@ final class GraphScheduler implements AutoCloseable {
     private void handle(Message.ToScheduler m) {
         if (m instanceof Message.TaskFinished f) {
             onFinished(f);
+        } else if (m instanceof Message.TaskRunning r) {
+            onRunning(r);
         } else if (m instanceof Message.TaskErred e) {
             onErred(e);
         } else if (m instanceof Message.StealResponse r) {
@@ -394,6 +396,14 @@ final class GraphScheduler implements AutoCloseable {
         Object value = m.value();
         notifier.execute(() -> f.complete(value));
         dependentsMayRun(t);
+    }
+
+    /** A long-running report raises its kind's estimate (see {@link DurationEstimates}). */
+    private void onRunning(Message.TaskRunning m) {
+        TaskState t = current(m.key(), m.attempt(), m.worker());
+        if (t != null) {
+            durations.running(t.spec.prefix(), m.nanos() / 1e9);
+        }
     }
 
     private void dependentsMayRun(TaskState t) {

@@ -46,6 +46,14 @@ public sealed interface Message extends Serializable {
             implements ToScheduler {
     }
 
+    /**
+     * The task has been executing for {@code nanos} and is still running. Workers report tasks
+     * that run longer than a report interval, so that the scheduler can raise the estimate of a
+     * kind that turns out slower than learned, as Dask's heartbeats do.
+     */
+    record TaskRunning(int worker, String key, long attempt, long nanos) implements ToScheduler {
+    }
+
     /** The task threw. */
     record TaskErred(int worker, String key, long attempt, Throwable error, long nanos) implements ToScheduler {
     }

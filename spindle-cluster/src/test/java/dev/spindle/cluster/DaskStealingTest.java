@@ -93,7 +93,6 @@ class DaskStealingTest {
      * worker reports the long runner, instead of waiting for it to finish.
      */
     @org.junit.jupiter.api.Test
-    @org.junit.jupiter.api.Disabled("enabled with the long-running reports")
     void aTaskQueuedBehindAnUnexpectedlyLongOneIsStolen() throws Exception {
         cluster = LocalCluster.builder().workers(2).threadsPerWorker(1).latency(Duration.ofMillis(1))
                 .bandwidth(1e9).balanceInterval(Duration.ofMillis(50)).build();
