@@ -16,10 +16,29 @@ import java.util.List;
  * @param bytesTransferred bytes moved between workers by dependency fetches
  * @param tasksInMemory tasks whose result is held by a worker
  * @param tasksErred tasks that failed for good
+ * @param tasksReleased results freed on their workers because no client future and no pending
+ *        task needed them any more (each release counted, a recomputed result again)
  */
 public record ClusterStats(List<WorkerStats> workers, long stealsRequested, long stealsConfirmed,
                            long stealsRejected, long stealsStale, long bytesTransferred,
-                           int tasksInMemory, int tasksErred) {
+                           int tasksInMemory, int tasksErred, long tasksReleased) {
+
+    /** The counters without {@code tasksReleased} (zero), as before releases were counted. */
+    public ClusterStats(List<WorkerStats> workers, long stealsRequested, long stealsConfirmed,
+                        long stealsRejected, long stealsStale, long bytesTransferred,
+                        int tasksInMemory, int tasksErred) {
+        this(workers, stealsRequested, stealsConfirmed, stealsRejected, stealsStale, bytesTransferred,
+                tasksInMemory, tasksErred, 0);
+    }
+
+    /** The bytes held in all workers' data stores together. */
+    public long memoryBytes() {
+        long sum = 0;
+        for (WorkerStats w : workers) {
+            sum += w.memoryBytes();
+        }
+        return sum;
+    }
 
     /**
      * One worker's counters.
@@ -29,7 +48,8 @@ public record ClusterStats(List<WorkerStats> workers, long stealsRequested, long
      * @param threads its thread count
      * @param executed tasks it has run to completion (successfully or not)
      * @param processing tasks the scheduler has assigned to it and not yet seen finish
-     * @param memoryBytes the measured size of the values in its data store
+     * @param memoryBytes the measured size of the values in its data store now (released values
+ *        are no longer counted)
      * @param keysHeld the number of values in its data store
      */
     public record WorkerStats(int id, boolean alive, int threads, long executed, int processing,

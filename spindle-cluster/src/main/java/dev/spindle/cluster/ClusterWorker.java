@@ -132,6 +132,8 @@ final class ClusterWorker {
             compute(c);
         } else if (message instanceof Message.StealRequest r) {
             steal(r);
+        } else if (message instanceof Message.ReleaseKey r) {
+            store.remove(r.key());
         }
     }
 

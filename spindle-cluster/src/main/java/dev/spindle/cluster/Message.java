@@ -33,6 +33,13 @@ public sealed interface Message extends Serializable {
                    Map<String, List<Integer>> holders, int priority) implements ToWorker {
     }
 
+    /**
+     * Drop the value held under {@code key}: no client future and no pending task needs it any
+     * more. A later task that needs it has it recomputed.
+     */
+    record ReleaseKey(String key) implements ToWorker {
+    }
+
     /** Release a task if it has not started; answer with {@link StealResponse}. */
     record StealRequest(long stealId, String key, long attempt) implements ToWorker {
     }
