@@ -87,6 +87,7 @@ class MemoryReleaseTest {
         ClusterStats stats = cluster.stats();
         assertThat(stats.memoryBytes()).isEqualTo(size);
         assertThat(stats.tasksReleased()).isEqualTo(steps - 1);
+        java.lang.ref.Reference.reachabilityFence(previous);   // a collected future would be released too
     }
 
     @Test
@@ -109,6 +110,7 @@ class MemoryReleaseTest {
         assertThat(y.get()).isEqualTo(1_000);
         await("x is dropped once y has it", () -> keysHeld() == 1 && cluster.stats().tasksReleased() == 1);
         assertThat(cluster.stats().memoryBytes()).isLessThan(1_000);    // y's Integer only
+        java.lang.ref.Reference.reachabilityFence(y);
     }
 
     @Test
