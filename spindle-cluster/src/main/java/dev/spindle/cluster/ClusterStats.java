@@ -48,11 +48,19 @@ public record ClusterStats(List<WorkerStats> workers, long stealsRequested, long
      * @param threads its thread count
      * @param executed tasks it has run to completion (successfully or not)
      * @param processing tasks the scheduler has assigned to it and not yet seen finish
-     * @param memoryBytes the measured size of the values in its data store now (released values
- *        are no longer counted)
-     * @param keysHeld the number of values in its data store
+     * @param memoryBytes the measured size of the values in its data store's memory now
+     *        (released and spilled values are not counted)
+     * @param keysHeld the number of values in its data store, in memory or spilled
+     * @param spilledBytes the measured size of its values spilled to disk
+     * @param paused whether it starts no new task because its memory is over the pause fraction
      */
     public record WorkerStats(int id, boolean alive, int threads, long executed, int processing,
-                              long memoryBytes, int keysHeld) {
+                              long memoryBytes, int keysHeld, long spilledBytes, boolean paused) {
+
+        /** A worker's counters without spilling (nothing spilled, not paused). */
+        public WorkerStats(int id, boolean alive, int threads, long executed, int processing,
+                           long memoryBytes, int keysHeld) {
+            this(id, alive, threads, executed, processing, memoryBytes, keysHeld, 0, false);
+        }
     }
 }

@@ -19,6 +19,7 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * One worker: a data store, a {@link WorkStealingPool} that executes, and the protocol with the
@@ -60,6 +61,8 @@ final class ClusterWorker {
         return t;
     });
 
+    private static final long PAUSE_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
+
     private static final Comparator<Job> ORDER =
             Comparator.comparingInt((Job j) -> -j.compute.priority()).thenComparingLong(j -> j.seq);
 
@@ -67,7 +70,7 @@ final class ClusterWorker {
     private final int threads;
     private final Transport transport;
     private final WorkStealingPool pool;
-    private final DataStore store = new DataStore();
+    private final DataStore store;
     private final Map<String, Job> jobs = new ConcurrentHashMap<>();
     /** The fetch in flight per key: one per key, however many jobs wait for it. */
     private final Map<String, CompletableFuture<Object>> fetching = new ConcurrentHashMap<>();
@@ -78,6 +81,12 @@ final class ClusterWorker {
     private volatile boolean alive = true;
 
     ClusterWorker(int id, int threads, Transport transport) {
+        this(id, threads, transport, 0);
+    }
+
+    /** @param memoryLimit the data store's memory limit in bytes (spilling above it); 0 for none */
+    ClusterWorker(int id, int threads, Transport transport, long memoryLimit) {
+        this.store = new DataStore(memoryLimit);
         this.id = id;
         this.threads = threads;
         this.transport = transport;
@@ -254,6 +263,11 @@ final class ClusterWorker {
     }
 
     private void runOne() {
+        while (alive && store.paused()) {
+            // Dask's pause: start nothing while memory is over the pause fraction; steals and
+            // releases still arrive on the transport's thread and bring it down
+            LockSupport.parkNanos(PAUSE_POLL_NANOS);
+        }
         Job job = ready.poll();
         if (job == null || !alive) {
             return;
@@ -329,6 +343,7 @@ final class ClusterWorker {
         alive = false;
         reports.cancel(false);
         pool.shutdownNow();
+        store.clear();                        // deletes spill files
     }
 
     /** One assignment of a task to this worker. */

@@ -261,7 +261,7 @@ final class GraphScheduler implements AutoCloseable {
             for (WorkerState w : workers) {
                 ClusterWorker a = actual.get(w.id);
                 ws.add(new ClusterStats.WorkerStats(w.id, w.alive, w.threads, a.executed(), w.processing.size(),
-                        a.store().memoryBytes(), a.store().keys()));
+                        a.store().memoryBytes(), a.store().keys(), a.store().spilledBytes(), a.store().paused()));
             }
             int inMemory = 0;
             int erred = 0;
