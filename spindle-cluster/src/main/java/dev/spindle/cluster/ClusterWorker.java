@@ -30,10 +30,16 @@ import java.util.concurrent.locks.LockSupport;
  * <p>Each assigned task becomes a {@link Job} whose state moves
  * {@code FETCHING -> READY -> EXECUTING -> DONE}, or to {@code RELEASED} when a steal takes it.
  * Dependencies the store lacks are fetched from their holders; when the last arrives the job is
- * READY, goes into a priority queue, and one ticket is handed to the pool. A worker keeps one
- * state per key: a value it holds is in the store, one it is fetching has a single fetch in
- * {@code fetching} that every job needing it joins, so a value is moved once, not once per task. A ticket runs the
+ * READY, goes into a priority queue, and one ticket is handed to the pool. A ticket runs the
  * highest-priority READY job, so priorities hold even though the pool itself is not ordered.
+ *
+ * <p>One state per key, as in Dask's worker state machine: a value the worker holds is in the
+ * store, and one it is fetching has a single fetch in {@code fetching} that every job needing it
+ * joins, so a value is moved once, not once per task.
+ *
+ * <p>While a job executes, a timer reports it to the scheduler every
+ * {@link #RUNNING_REPORT_NANOS} ({@link Message.TaskRunning}), so that a kind that runs far
+ * longer than learned is re-estimated before it finishes.
  *
  * <p>Why a stolen task never runs twice: a ticket starts a job only by a compare-and-set from
  * READY to EXECUTING, and a steal request releases it only by a compare-and-set from FETCHING or
