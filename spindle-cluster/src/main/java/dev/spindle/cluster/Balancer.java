@@ -33,8 +33,10 @@ import java.util.Set;
  *   <li>Levels run from the cheapest. Within a level the busiest victim (by current {@code p})
  *       gives its next candidate; the thief is the allowed idle worker with the least
  *       {@code p + transfer cost}, ties to the one that received fewest moves this round, then
- *       the lowest id. The move is made only if
- *       {@code p(thief) + transfer(thief) + d <= p(victim) - (transfer(victim) + d) / 2}.
+ *       the lowest id. With {@code occ} a worker's total occupancy (not per thread, as in
+ *       Dask's {@code balance()}), the move is made only if
+ *       {@code occ(thief) + transfer(thief) + d <= occ(victim) - (transfer(victim) + d) / 2}
+ *       and the thief's new per-thread occupancy does not exceed the victim's.
  *   <li>After each move both workers' occupancies and task counts are updated, and a victim
  *       never gives away tasks it needs to keep its own threads busy (it keeps at least
  *       {@code threads} tasks).
@@ -42,8 +44,9 @@ import java.util.Set;
  *
  * <h2>Invariants</h2>
  *
- * <p>The steal inequality implies the thief's new per-thread occupancy stays below the victim's
- * old one, so the largest per-thread occupancy never grows in a round. Because occupancies are
+ * <p>The second condition keeps the thief's new per-thread occupancy at most the victim's
+ * current one, and a victim only loses work, so the largest per-thread occupancy never grows in
+ * a round. Because occupancies are
  * updated after every move and the thief is chosen by current occupancy, one idle worker cannot
  * take a whole backlog: equally idle thieves take turns. This answers the common complaint that
  * a single idle worker steals everything while its peers stay idle.
@@ -144,7 +147,7 @@ final class Balancer {
                 double commThief = params.transferCost(task.deps(), thief.id);
                 double commVictim = params.transferCost(task.deps(), victim.id);
                 double d = task.duration();
-                if (thief.perThread() + commThief + d <= victim.perThread() - (commVictim + d) / 2) {
+                if (worthMoving(victim, thief, d, commVictim, commThief)) {
                     moves.add(new Move(task.key(), victim.id, thief.id, level));
                     victim.occupancy = Math.max(0, victim.occupancy - d - commVictim);
                     victim.tasks--;
@@ -155,6 +158,20 @@ final class Balancer {
             }
         }
         return moves;
+    }
+
+    /**
+     * Dask's steal inequality on total occupancies (seconds of work, not per thread):
+     * {@code occ(thief) + transfer(thief) + d <= occ(victim) - (transfer(victim) + d) / 2}. Per
+     * thread it would compare a share of the victim's work with a whole task and leave a
+     * multi-threaded thief half idle. Ours on top: the thief must not end busier per thread than
+     * the victim is; with equal thread counts the inequality implies this already, and with a
+     * thief of fewer threads it stops a long task landing on a thread busier than any before.
+     */
+    private static boolean worthMoving(Load victim, Load thief, double d, double commVictim, double commThief) {
+        double thiefAfter = thief.occupancy + commThief + d;
+        return thiefAfter <= victim.occupancy - (commVictim + d) / 2
+                && thiefAfter / thief.threads <= victim.perThread();
     }
 
     private static boolean stealable(BalanceSnapshot.TaskView t, Set<String> stealing, BalanceParams params) {

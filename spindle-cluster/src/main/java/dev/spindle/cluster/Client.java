@@ -30,10 +30,10 @@ import java.util.concurrent.ExecutionException;
  */
 public final class Client {
 
-    private final Scheduler scheduler;
+    private final GraphScheduler scheduler;
     private final int workers;
 
-    Client(Scheduler scheduler, int workers) {
+    Client(GraphScheduler scheduler, int workers) {
         this.scheduler = scheduler;
         this.workers = workers;
     }

@@ -24,13 +24,13 @@ import java.util.Objects;
  */
 public final class ClusterCoordinator implements AutoCloseable {
 
-    private final Scheduler scheduler;
+    private final GraphScheduler scheduler;
     private final Client client;
     private final int workers;
 
     private ClusterCoordinator(ClusterConfig config, Transport transport) {
         this.workers = config.workers();
-        this.scheduler = new Scheduler(config, transport);
+        this.scheduler = new GraphScheduler(config, transport);
         this.client = new Client(scheduler, config.workers());
     }
 

@@ -3,6 +3,7 @@
  */
 package dev.spindle.cluster;
 
+import java.lang.ref.Cleaner;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -26,21 +27,44 @@ import java.util.concurrent.TimeoutException;
  * client (as a dependency, in a graph, to {@code map} or {@code gather}) throws
  * {@link IllegalArgumentException} rather than binding to that cluster's task of the same key.
  *
+ * <p>Memory: the workers keep a task's result while its future is held or a pending task needs
+ * it. {@link #release()} (or {@link #close()}) says the client needs it no more, and a future
+ * that becomes unreachable is released by a {@link Cleaner}, as a Dask future is when it is
+ * garbage-collected. After a release this future's value is gone: {@link #get()} throws
+ * {@link IllegalStateException}, and the future can no longer be a dependency. Tasks already
+ * depending on it still get the value.
+ *
  * <p>{@link #cancel} is not supported: a submitted task always runs (it returns {@code false}).
  *
  * @param <T> the result type
  */
-public final class ClusterFuture<T> implements Future<T> {
+public final class ClusterFuture<T> implements Future<T>, AutoCloseable {
+
+    /** One cleaner thread for all futures; its actions only queue an event for a scheduler. */
+    private static final Cleaner CLEANER = Cleaner.create();
 
     private final String key;
-    private final CompletableFuture<T> result;
+    /** Null once released, so that this future no longer keeps the value reachable. */
+    private volatile CompletableFuture<T> result;
     /** The scheduler of the cluster that made this future; compared by identity only. */
     private final Object owner;
+    private final Cleaner.Cleanable cleanable;
 
     ClusterFuture(String key, CompletableFuture<T> result, Object owner) {
         this.key = Objects.requireNonNull(key, "key");
         this.result = Objects.requireNonNull(result, "result");
         this.owner = Objects.requireNonNull(owner, "owner");
+        this.cleanable = owner instanceof GraphScheduler scheduler
+                ? CLEANER.register(this, new Release(scheduler, key))
+                : null;
+    }
+
+    /** The release action; it must not refer to the future, or the future would never be unreachable. */
+    private record Release(GraphScheduler scheduler, String key) implements Runnable {
+        @Override
+        public void run() {
+            scheduler.releaseFuture(key);
+        }
     }
 
     /**
@@ -57,14 +81,55 @@ public final class ClusterFuture<T> implements Future<T> {
         }
     }
 
+    /**
+     * Checks that this future has not been released (its value may be gone from the workers).
+     *
+     * @throws IllegalArgumentException naming the key if it was released
+     */
+    void requireHeld(String use) {
+        if (result == null) {
+            throw new IllegalArgumentException("the future for key '" + key + "' was released and cannot be used "
+                    + use);
+        }
+    }
+
     /** The task's key. */
     public String key() {
         return key;
     }
 
-    /** A copy of the result as a {@link CompletableFuture}; completing the copy changes nothing here. */
+    /**
+     * Tells the cluster that this client no longer needs the value: once no pending task needs
+     * it either, the workers drop it. Idempotent; {@link #get()} afterwards throws.
+     */
+    public void release() {
+        result = null;
+        if (cleanable != null) {
+            cleanable.clean();                // runs the release once, and unregisters it
+        }
+    }
+
+    /** The same as {@link #release()}. */
+    @Override
+    public void close() {
+        release();
+    }
+
+    private CompletableFuture<T> held() {
+        CompletableFuture<T> r = result;
+        if (r == null) {
+            throw new IllegalStateException("the future for key '" + key + "' was released; its value is gone");
+        }
+        return r;
+    }
+
+    /**
+     * A copy of the result as a {@link CompletableFuture}; completing the copy changes nothing here.
+     *
+     * @throws IllegalStateException if this future was released
+     */
     public CompletableFuture<T> toCompletableFuture() {
-        return result.copy();
+        return held().copy();
     }
 
     /** Always {@code false}: cluster tasks are not cancellable in this version. */
@@ -78,23 +143,28 @@ public final class ClusterFuture<T> implements Future<T> {
         return false;
     }
 
+    /** Whether the task completed; {@code true} once released (nothing more will happen here). */
     @Override
     public boolean isDone() {
-        return result.isDone();
+        CompletableFuture<T> r = result;
+        return r == null || r.isDone();
     }
 
+    /** @throws IllegalStateException if this future was released */
     @Override
     public T get() throws InterruptedException, ExecutionException {
-        return result.get();
+        return held().get();
     }
 
+    /** @throws IllegalStateException if this future was released */
     @Override
     public T get(long timeout, TimeUnit unit) throws InterruptedException, ExecutionException, TimeoutException {
-        return result.get(timeout, unit);
+        return held().get(timeout, unit);
     }
 
     @Override
     public String toString() {
-        return "ClusterFuture[" + key + (result.isDone() ? ", done]" : "]");
+        CompletableFuture<T> r = result;
+        return "ClusterFuture[" + key + (r == null ? ", released]" : r.isDone() ? ", done]" : "]");
     }
 }

@@ -16,10 +16,29 @@ import java.util.List;
  * @param bytesTransferred bytes moved between workers by dependency fetches
  * @param tasksInMemory tasks whose result is held by a worker
  * @param tasksErred tasks that failed for good
+ * @param tasksReleased results freed on their workers because no client future and no pending
+ *        task needed them any more (each release counted, a recomputed result again)
  */
 public record ClusterStats(List<WorkerStats> workers, long stealsRequested, long stealsConfirmed,
                            long stealsRejected, long stealsStale, long bytesTransferred,
-                           int tasksInMemory, int tasksErred) {
+                           int tasksInMemory, int tasksErred, long tasksReleased) {
+
+    /** The counters without {@code tasksReleased} (zero), as before releases were counted. */
+    public ClusterStats(List<WorkerStats> workers, long stealsRequested, long stealsConfirmed,
+                        long stealsRejected, long stealsStale, long bytesTransferred,
+                        int tasksInMemory, int tasksErred) {
+        this(workers, stealsRequested, stealsConfirmed, stealsRejected, stealsStale, bytesTransferred,
+                tasksInMemory, tasksErred, 0);
+    }
+
+    /** The bytes held in all workers' data stores together. */
+    public long memoryBytes() {
+        long sum = 0;
+        for (WorkerStats w : workers) {
+            sum += w.memoryBytes();
+        }
+        return sum;
+    }
 
     /**
      * One worker's counters.
@@ -29,10 +48,19 @@ public record ClusterStats(List<WorkerStats> workers, long stealsRequested, long
      * @param threads its thread count
      * @param executed tasks it has run to completion (successfully or not)
      * @param processing tasks the scheduler has assigned to it and not yet seen finish
-     * @param memoryBytes the measured size of the values in its data store
-     * @param keysHeld the number of values in its data store
+     * @param memoryBytes the measured size of the values in its data store's memory now
+     *        (released and spilled values are not counted)
+     * @param keysHeld the number of values in its data store, in memory or spilled
+     * @param spilledBytes the measured size of its values spilled to disk
+     * @param paused whether it starts no new task because its memory is over the pause fraction
      */
     public record WorkerStats(int id, boolean alive, int threads, long executed, int processing,
-                              long memoryBytes, int keysHeld) {
+                              long memoryBytes, int keysHeld, long spilledBytes, boolean paused) {
+
+        /** A worker's counters without spilling (nothing spilled, not paused). */
+        public WorkerStats(int id, boolean alive, int threads, long executed, int processing,
+                           long memoryBytes, int keysHeld) {
+            this(id, alive, threads, executed, processing, memoryBytes, keysHeld, 0, false);
+        }
     }
 }

@@ -9,11 +9,17 @@ import java.util.Collections;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
 import java.util.concurrent.PriorityBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * One worker: a data store, a {@link WorkStealingPool} that executes, and the protocol with the
@@ -26,6 +32,14 @@ import java.util.concurrent.atomic.AtomicLong;
  * Dependencies the store lacks are fetched from their holders; when the last arrives the job is
  * READY, goes into a priority queue, and one ticket is handed to the pool. A ticket runs the
  * highest-priority READY job, so priorities hold even though the pool itself is not ordered.
+ *
+ * <p>One state per key, as in Dask's worker state machine: a value the worker holds is in the
+ * store, and one it is fetching has a single fetch in {@code fetching} that every job needing it
+ * joins, so a value is moved once, not once per task.
+ *
+ * <p>While a job executes, a timer reports it to the scheduler every
+ * {@link #RUNNING_REPORT_NANOS} ({@link Message.TaskRunning}), so that a kind that runs far
+ * longer than learned is re-estimated before it finishes.
  *
  * <p>Why a stolen task never runs twice: a ticket starts a job only by a compare-and-set from
  * READY to EXECUTING, and a steal request releases it only by a compare-and-set from FETCHING or
@@ -43,6 +57,18 @@ final class ClusterWorker {
     static final int DONE = 3;
     static final int RELEASED = 4;
 
+    /** Tasks executing longer than this are reported to the scheduler, once per interval. */
+    static final long RUNNING_REPORT_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+
+    /** One timer thread for every worker of the JVM; it only scans jobs and sends reports. */
+    private static final ScheduledExecutorService REPORTER = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "cluster-running-reports");
+        t.setDaemon(true);
+        return t;
+    });
+
+    private static final long PAUSE_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
+
     private static final Comparator<Job> ORDER =
             Comparator.comparingInt((Job j) -> -j.compute.priority()).thenComparingLong(j -> j.seq);
 
@@ -50,18 +76,46 @@ final class ClusterWorker {
     private final int threads;
     private final Transport transport;
     private final WorkStealingPool pool;
-    private final DataStore store = new DataStore();
+    private final DataStore store;
     private final Map<String, Job> jobs = new ConcurrentHashMap<>();
+    /** The fetch in flight per key: one per key, however many jobs wait for it. */
+    private final Map<String, CompletableFuture<Object>> fetching = new ConcurrentHashMap<>();
     private final PriorityBlockingQueue<Job> ready = new PriorityBlockingQueue<>(16, ORDER);
     private final AtomicLong seq = new AtomicLong();
     private final AtomicLong executed = new AtomicLong();
+    private final ScheduledFuture<?> reports;
     private volatile boolean alive = true;
 
     ClusterWorker(int id, int threads, Transport transport) {
+        this(id, threads, transport, 0);
+    }
+
+    /** @param memoryLimit the data store's memory limit in bytes (spilling above it); 0 for none */
+    ClusterWorker(int id, int threads, Transport transport, long memoryLimit) {
+        this.store = new DataStore(memoryLimit);
         this.id = id;
         this.threads = threads;
         this.transport = transport;
         this.pool = WorkStealingPool.builder().workers(threads).name("cluster-worker-" + id).daemon(true).build();
+        this.reports = REPORTER.scheduleWithFixedDelay(this::reportRunning, RUNNING_REPORT_NANOS,
+                RUNNING_REPORT_NANOS, TimeUnit.NANOSECONDS);
+    }
+
+    /** Reports every job executing for longer than the report interval (Dask's heartbeat). */
+    private void reportRunning() {
+        if (!alive) {
+            return;
+        }
+        long now = System.nanoTime();
+        for (Job job : jobs.values()) {
+            if (job.state.get() != EXECUTING) {
+                continue;
+            }
+            long elapsed = now - job.startNanos;      // written before the CAS to EXECUTING read above
+            if (elapsed >= RUNNING_REPORT_NANOS) {
+                transport.toScheduler(new Message.TaskRunning(id, job.compute.key(), job.compute.attempt(), elapsed));
+            }
+        }
     }
 
     int id() {
@@ -93,6 +147,8 @@ final class ClusterWorker {
             compute(c);
         } else if (message instanceof Message.StealRequest r) {
             steal(r);
+        } else if (message instanceof Message.ReleaseKey r) {
+            store.remove(r.key());
         }
     }
 
@@ -115,26 +171,64 @@ final class ClusterWorker {
             return;
         }
         for (String dep : missing) {
-            fetch(job, dep, c.holders().getOrDefault(dep, List.of()), 0);
+            await(job, dep, c.holders().getOrDefault(dep, List.of()));
         }
     }
 
-    private void fetch(Job job, String dep, List<Integer> holders, int index) {
-        if (index >= holders.size()) {
-            int holder = holders.isEmpty() ? -1 : holders.get(holders.size() - 1);
-            if (job.state.compareAndSet(FETCHING, RELEASED)) {
-                jobs.remove(job.compute.key(), job);
-                transport.toScheduler(new Message.DataMissing(id, job.compute.key(), job.compute.attempt(), dep, holder));
+    /**
+     * Makes {@code job} wait for {@code dep}: it joins the fetch in flight for that key, or starts
+     * one. The store is checked again inside {@code compute}, because a fetch stores its value
+     * before it leaves the map: a job that finds no fetch in the map finds the value. The fetch
+     * starts outside {@code compute}, since its completion removes the map entry.
+     */
+    private void await(Job job, String dep, List<Integer> holders) {
+        boolean[] started = {false};
+        CompletableFuture<Object> shared = fetching.compute(dep, (k, inFlight) -> {
+            if (inFlight != null || store.contains(k)) {
+                return inFlight;
+            }
+            started[0] = true;
+            return new CompletableFuture<>();
+        });
+        if (shared == null) {
+            if (job.pending.decrementAndGet() == 0) {
+                makeReady(job);               // arrived meanwhile
             }
             return;
         }
-        int holder = holders.get(index);
-        transport.fetch(dep, holder, id).whenComplete((value, error) -> {
+        if (started[0]) {
+            fetchFrom(dep, holders, 0, shared);
+        }
+        shared.whenComplete((value, error) -> {
             if (!alive) {
                 return;
             }
             if (error != null) {
-                fetch(job, dep, holders, index + 1);
+                int holder = error instanceof Missing m ? m.holder : -1;
+                if (job.state.compareAndSet(FETCHING, RELEASED)) {
+                    jobs.remove(job.compute.key(), job);
+                    transport.toScheduler(new Message.DataMissing(id, job.compute.key(), job.compute.attempt(), dep,
+                            holder));
+                }
+            } else if (job.pending.decrementAndGet() == 0) {
+                makeReady(job);
+            }
+        });
+    }
+
+    /** Tries the holders in turn; {@code done} is the one fetch of {@code dep} that jobs share. */
+    private void fetchFrom(String dep, List<Integer> holders, int index, CompletableFuture<Object> done) {
+        if (index >= holders.size()) {
+            fetching.remove(dep, done);
+            done.completeExceptionally(new Missing(holders.isEmpty() ? -1 : holders.get(holders.size() - 1)));
+            return;
+        }
+        transport.fetch(dep, holders.get(index), id).whenComplete((value, error) -> {
+            if (!alive) {
+                return;
+            }
+            if (error != null) {
+                fetchFrom(dep, holders, index + 1, done);
                 return;
             }
             if (!store.contains(dep)) {
@@ -147,10 +241,19 @@ final class ClusterWorker {
                 store.put(dep, value, size);
                 transport.toScheduler(new Message.DataAdded(id, dep));
             }
-            if (job.pending.decrementAndGet() == 0) {
-                makeReady(job);
-            }
+            fetching.remove(dep, done);       // after the store holds it: see await
+            done.complete(value);
         });
+    }
+
+    /** A fetch that found the value at none of its holders; names the last one tried. */
+    private static final class Missing extends RuntimeException {
+        final int holder;
+
+        Missing(int holder) {
+            super(null, null, false, false);
+            this.holder = holder;
+        }
     }
 
     private void makeReady(Job job) {
@@ -166,12 +269,21 @@ final class ClusterWorker {
     }
 
     private void runOne() {
+        while (alive && store.paused()) {
+            // Dask's pause: start nothing while memory is over the pause fraction; steals and
+            // releases still arrive on the transport's thread and bring it down
+            LockSupport.parkNanos(PAUSE_POLL_NANOS);
+        }
         Job job = ready.poll();
-        if (job == null || !alive || !job.state.compareAndSet(READY, EXECUTING)) {
+        if (job == null || !alive) {
+            return;
+        }
+        long start = System.nanoTime();
+        job.startNanos = start;               // before the CAS that makes the reporter read it
+        if (!job.state.compareAndSet(READY, EXECUTING)) {
             return;
         }
         Message.Compute c = job.compute;
-        long start = System.nanoTime();
         Object value;
         try {
             List<Object> args = new ArrayList<>(c.dependencies().size());
@@ -228,13 +340,16 @@ final class ClusterWorker {
     /** Simulates a crash: stops answering, abandons running tasks and drops the data store. */
     void kill() {
         alive = false;
+        reports.cancel(false);
         pool.shutdownNow();
     }
 
     /** Orderly stop at cluster close. */
     void shutdown() {
         alive = false;
+        reports.cancel(false);
         pool.shutdownNow();
+        store.clear();                        // deletes spill files
     }
 
     /** One assignment of a task to this worker. */
@@ -243,6 +358,8 @@ final class ClusterWorker {
         final long seq;
         final AtomicInteger state = new AtomicInteger(FETCHING);
         final AtomicInteger pending = new AtomicInteger();
+        /** Written before the CAS to EXECUTING; the reporter reads it only after seeing EXECUTING. */
+        volatile long startNanos;
 
         Job(Message.Compute compute, long seq) {
             this.compute = compute;

@@ -3,56 +3,231 @@
  */
 package dev.spindle.cluster;
 
+import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.ObjectInputStream;
+import java.io.ObjectOutputStream;
+import java.io.OutputStream;
+import java.io.Serializable;
+import java.io.UncheckedIOException;
+import java.nio.file.FileSystems;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicLong;
 
-/** A worker's values by key, with the sum of their measured sizes. Thread-safe. */
+/**
+ * A worker's values by key, with the sum of their measured sizes, spilling to disk above a
+ * memory limit as Dask's workers do. Thread-safe (one lock; every operation is short except a
+ * spill or read-back, which is the point of having a limit).
+ *
+ * <h2>Spilling</h2>
+ *
+ * <p>Without a limit every value stays in memory. With a limit {@code L}: when the bytes in
+ * memory exceed {@link #TARGET}{@code × L} after a put or a read-back, least recently used values
+ * are written to files until they are back at or below it (Dask's "target" fraction, 60 %). A
+ * spilled value is read back, and counts in memory again, when it is next asked for. Values that
+ * are {@link Sized} but not serialisable cannot spill and stay in memory. Above
+ * {@link #PAUSE}{@code × L} in memory (possible only with values that cannot spill, or one value
+ * larger than the target), the store reports {@link #paused()} and the worker starts no new task
+ * until it falls (Dask's "pause" fraction, 80 %). Dask's third fraction, "spill" at 70 % of the
+ * process memory, measures the whole process; a store sees only its own values, so the target
+ * alone drives spilling here.
+ *
+ * <p>Files live in a directory only the current user can read ({@code rwx------} where POSIX
+ * permissions exist), created on first spill and deleted by {@link #clear()}.
+ */
 final class DataStore {
 
-    private record Entry(Object value, long bytes) {
+    /** Spill least recently used values above this fraction of the limit. */
+    static final double TARGET = 0.6;
+    /** Start no new task above this fraction of the limit in memory. */
+    static final double PAUSE = 0.8;
+
+    /** A value in memory ({@code file == null}) or on disk. */
+    private record Entry(Object value, long bytes, Path file) {
     }
 
-    private final Map<String, Entry> entries = new ConcurrentHashMap<>();
-    private final AtomicLong bytes = new AtomicLong();
+    private final long limit;
+    /** Access order: the eldest entry is the least recently used. */
+    private final LinkedHashMap<String, Entry> entries = new LinkedHashMap<>(16, 0.75f, true);
+    private long memoryBytes;
+    private long spilledBytes;
+    private long spills;
+    private Path directory;
+    private long fileSeq;
+
+    /** A store without a memory limit: nothing spills. */
+    DataStore() {
+        this(0);
+    }
+
+    /** @param limit the memory limit in bytes; 0 for none */
+    DataStore(long limit) {
+        if (limit < 0) {
+            throw new IllegalArgumentException("memory limit must not be negative, got " + limit);
+        }
+        this.limit = limit;
+    }
 
     /** Stores a value; a second copy of the same key replaces the first and is counted once. */
-    void put(String key, Object value, long size) {
-        Entry old = entries.put(key, new Entry(value, size));
-        bytes.addAndGet(size - (old == null ? 0 : old.bytes()));
+    synchronized void put(String key, Object value, long size) {
+        drop(entries.put(key, new Entry(value, size, null)));
+        memoryBytes += size;
+        spillIfNeeded(key);
     }
 
-    boolean contains(String key) {
+    synchronized boolean contains(String key) {
         return entries.containsKey(key);
     }
 
-    /** The value; throws if absent, because callers check {@link #contains} or hold the key. */
-    Object get(String key) {
+    /**
+     * The value, read back from disk if it was spilled; throws if absent, because callers check
+     * {@link #contains} or hold the key.
+     */
+    synchronized Object get(String key) {
         Entry e = entries.get(key);
         if (e == null) {
             throw new IllegalStateException("no value for key '" + key + "'");
         }
-        return e.value();
+        if (e.file() == null) {
+            return e.value();
+        }
+        Object value = read(e.file());
+        deleteQuietly(e.file());
+        spilledBytes -= e.bytes();
+        memoryBytes += e.bytes();
+        entries.put(key, new Entry(value, e.bytes(), null));
+        spillIfNeeded(key);
+        return value;
     }
 
     /** The size of the value, or -1 if absent. */
-    long size(String key) {
+    synchronized long size(String key) {
         Entry e = entries.get(key);
         return e == null ? -1 : e.bytes();
     }
 
-    void remove(String key) {
-        Entry old = entries.remove(key);
-        if (old != null) {
-            bytes.addAndGet(-old.bytes());
+    synchronized void remove(String key) {
+        drop(entries.remove(key));
+    }
+
+    /** Bytes of the values in memory. */
+    synchronized long memoryBytes() {
+        return memoryBytes;
+    }
+
+    /** Bytes of the values spilled to disk. */
+    synchronized long spilledBytes() {
+        return spilledBytes;
+    }
+
+    /** How many times a value was written to disk. */
+    synchronized long spills() {
+        return spills;
+    }
+
+    /** Whether the values in memory exceed the pause fraction of the limit. */
+    synchronized boolean paused() {
+        return limit > 0 && memoryBytes > PAUSE * limit;
+    }
+
+    synchronized int keys() {
+        return entries.size();
+    }
+
+    /** Drops every value and deletes the spill files. */
+    synchronized void clear() {
+        for (Entry e : entries.values()) {
+            if (e.file() != null) {
+                deleteQuietly(e.file());
+            }
+        }
+        entries.clear();
+        memoryBytes = 0;
+        spilledBytes = 0;
+        if (directory != null) {
+            deleteQuietly(directory);
+            directory = null;
         }
     }
 
-    long memoryBytes() {
-        return bytes.get();
+    private void drop(Entry old) {
+        if (old == null) {
+            return;
+        }
+        if (old.file() == null) {
+            memoryBytes -= old.bytes();
+        } else {
+            spilledBytes -= old.bytes();
+            deleteQuietly(old.file());
+        }
     }
 
-    int keys() {
-        return entries.size();
+    /** Spills least recently used values, never {@code keep} (just stored or asked for). */
+    private void spillIfNeeded(String keep) {
+        if (limit == 0 || memoryBytes <= TARGET * limit) {
+            return;
+        }
+        Iterator<Map.Entry<String, Entry>> it = entries.entrySet().iterator();
+        while (memoryBytes > TARGET * limit && it.hasNext()) {
+            Map.Entry<String, Entry> me = it.next();
+            Entry e = me.getValue();
+            if (e.file() != null || me.getKey().equals(keep) || !(e.value() instanceof Serializable)) {
+                continue;
+            }
+            Path file;
+            try {
+                file = write(e.value());
+            } catch (UncheckedIOException diskFailed) {
+                return;                       // keep it in memory; the pause fraction still protects the worker
+            }
+            me.setValue(new Entry(null, e.bytes(), file));   // setValue does not count as an access
+            memoryBytes -= e.bytes();
+            spilledBytes += e.bytes();
+            spills++;
+        }
+    }
+
+    private Path write(Object value) {
+        try {
+            if (directory == null) {
+                directory = FileSystems.getDefault().supportedFileAttributeViews().contains("posix")
+                        ? Files.createTempDirectory("spindle-spill-",
+                                PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")))
+                        : Files.createTempDirectory("spindle-spill-");
+            }
+            Path file = directory.resolve("v" + (++fileSeq));
+            try (OutputStream os = new BufferedOutputStream(Files.newOutputStream(file));
+                 ObjectOutputStream out = new ObjectOutputStream(os)) {
+                out.writeObject(value);
+            }
+            return file;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot spill a value to disk", e);
+        }
+    }
+
+    private static Object read(Path file) {
+        try (InputStream is = new BufferedInputStream(Files.newInputStream(file));
+             ObjectInputStream in = new ObjectInputStream(is)) {
+            return in.readObject();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read back the spilled value in " + file, e);
+        } catch (ClassNotFoundException e) {
+            throw new IllegalStateException("cannot read back the spilled value in " + file, e);
+        }
+    }
+
+    private static void deleteQuietly(Path p) {
+        try {
+            Files.deleteIfExists(p);
+        } catch (IOException ignored) {
+            // a temporary file; the directory is removed when the worker stops
+        }
     }
 }

@@ -33,7 +33,7 @@ public final class LocalCluster implements AutoCloseable {
     private final ClusterConfig config;
     private final LocalTransport transport;
     private final List<ClusterWorker> workers = new ArrayList<>();
-    private final Scheduler scheduler;
+    private final GraphScheduler scheduler;
     private final Client client;
     private volatile boolean closed;
 
@@ -41,9 +41,9 @@ public final class LocalCluster implements AutoCloseable {
         this.config = config;
         this.transport = new LocalTransport(config.bandwidth(), config.latencyNanos());
         for (int i = 0; i < config.workers(); i++) {
-            workers.add(new ClusterWorker(i, config.threadsPerWorker(), transport));
+            workers.add(new ClusterWorker(i, config.threadsPerWorker(), transport, config.memoryLimit()));
         }
-        this.scheduler = new Scheduler(config, transport);
+        this.scheduler = new GraphScheduler(config, transport);
         transport.connect(workers, scheduler::receive);
         this.client = new Client(scheduler, config.workers());
     }
@@ -131,6 +131,7 @@ public final class LocalCluster implements AutoCloseable {
         private Duration minStealDuration = Duration.ofMillis(1);
         private Duration saturatedOccupancy = Duration.ofMillis(400);
         private Duration defaultDuration = Duration.ofMillis(500);
+        private long memoryLimit;
 
         private Builder() {
         }
@@ -201,6 +202,19 @@ public final class LocalCluster implements AutoCloseable {
             return this;
         }
 
+        /**
+         * Each worker's memory limit in bytes (default 0: none). Above 60 % of it in memory a
+         * worker spills its least recently used values to disk and reads them back when needed;
+         * above 80 % it starts no new task until memory falls (Dask's target and pause fractions).
+         */
+        public Builder memoryLimitPerWorker(long bytes) {
+            if (bytes < 0) {
+                throw new IllegalArgumentException("memoryLimitPerWorker must not be negative, got " + bytes);
+            }
+            this.memoryLimit = bytes;
+            return this;
+        }
+
         /** Starts the cluster. */
         public LocalCluster build() {
             return new LocalCluster(config());
@@ -210,7 +224,7 @@ public final class LocalCluster implements AutoCloseable {
         ClusterConfig config() {
             return new ClusterConfig(workers, threads, bandwidth, latency.toNanos(), stealing,
                     balanceInterval.toNanos(), retries, minStealDuration.toNanos(), saturatedOccupancy.toNanos(),
-                    defaultDuration.toNanos());
+                    defaultDuration.toNanos(), memoryLimit);
         }
 
         private static int positive(int n, String what) {

@@ -73,7 +73,13 @@ final class LocalTransport implements Transport {
                     new IllegalStateException("worker " + holder + " does not hold '" + key + "'")));
             return result;
         }
-        Object value = from.store().get(key);
+        Object value;
+        try {
+            value = from.store().get(key);
+        } catch (RuntimeException goneOrUnreadable) {   // released meanwhile, or its spill file unreadable
+            later(latencyNanos, () -> result.completeExceptionally(goneOrUnreadable));
+            return result;
+        }
         long delay = latencyNanos + (long) (size / bandwidth * 1e9);
         later(delay, () -> {
             if (!from.isAlive()) {

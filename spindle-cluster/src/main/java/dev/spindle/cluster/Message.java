@@ -33,6 +33,13 @@ public sealed interface Message extends Serializable {
                    Map<String, List<Integer>> holders, int priority) implements ToWorker {
     }
 
+    /**
+     * Drop the value held under {@code key}: no client future and no pending task needs it any
+     * more. A later task that needs it has it recomputed.
+     */
+    record ReleaseKey(String key) implements ToWorker {
+    }
+
     /** Release a task if it has not started; answer with {@link StealResponse}. */
     record StealRequest(long stealId, String key, long attempt) implements ToWorker {
     }
@@ -44,6 +51,14 @@ public sealed interface Message extends Serializable {
      */
     record TaskFinished(int worker, String key, long attempt, Object value, long bytes, long nanos)
             implements ToScheduler {
+    }
+
+    /**
+     * The task has been executing for {@code nanos} and is still running. Workers report tasks
+     * that run longer than a report interval, so that the scheduler can raise the estimate of a
+     * kind that turns out slower than learned, as Dask's heartbeats do.
+     */
+    record TaskRunning(int worker, String key, long attempt, long nanos) implements ToScheduler {
     }
 
     /** The task threw. */

@@ -36,6 +36,25 @@ public final class TaskSpec<T> {
     private final Duration durationHint;
     private final boolean longRunning;
 
+    private TaskSpec(TaskSpec<T> s) {
+        this.key = s.key;
+        this.function = s.function;
+        this.dependencies = s.dependencies;
+        this.dependencyFutures = List.of();
+        this.restrictions = s.restrictions;
+        this.priority = s.priority;
+        this.durationHint = s.durationHint;
+        this.longRunning = s.longRunning;
+    }
+
+    /**
+     * This spec without its dependency futures, as the scheduler keeps it: a spec that held the
+     * futures would keep them reachable, and a future the client dropped could never be released.
+     */
+    TaskSpec<T> withoutFutures() {
+        return dependencyFutures.isEmpty() ? this : new TaskSpec<>(this);
+    }
+
     private TaskSpec(Builder<T> b) {
         this.key = b.key;
         this.function = b.function;

@@ -16,17 +16,24 @@ import java.util.concurrent.CompletableFuture;
  * <p>States: WAITING (some dependency not in memory), PROCESSING (assigned to a worker under the
  * current {@link #attempt}), MEMORY (at least one worker holds the result), ERRED (failed for
  * good), LOST (the result was computed but every copy died with its worker; recomputed when a
- * task needs it).
+ * task needs it), RELEASED (the result was freed because neither a client future nor a pending
+ * dependent needed it; recomputed like LOST if a task needs it again).
+ *
+ * <p>{@link #future} is dropped once completed, so the scheduler never keeps a value alive: only
+ * the client's {@link ClusterFuture} refers to it.
  */
 final class TaskState {
 
-    enum State { WAITING, PROCESSING, MEMORY, ERRED, LOST }
+    enum State { WAITING, PROCESSING, MEMORY, ERRED, LOST, RELEASED }
 
     final TaskSpec<?> spec;
     final List<TaskState> dependencies = new ArrayList<>();
     final Set<TaskState> dependents = new LinkedHashSet<>();
     final Set<Integer> holders = new HashSet<>();
-    final CompletableFuture<Object> future;
+    /** The client's result; null once completed. */
+    CompletableFuture<Object> future;
+    /** Whether the client's future for this key is still held (not released, not collected). */
+    boolean wanted = true;
     State state = State.WAITING;
     WorkerState processingOn;
     long attempt;

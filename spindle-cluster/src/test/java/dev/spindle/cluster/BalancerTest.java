@@ -175,4 +175,28 @@ class BalancerTest {
         // 8 tasks on 8 threads are not a backlog, even next to an idle worker
         assertThat(new Table().worker(0, 8).worker(1, 1).tasks(0, 8, "slow", 1.0).balance()).isEmpty();
     }
+    @Test
+    void twoThreadWorkersShareFourTasksAsDaskDoes() {
+        // Dask's balance() compares total occupancies: 0 + 1 <= 4 - 0.5 and 1 + 1 <= 3 - 0.5 hold,
+        // 2 + 1 <= 2 - 0.5 does not, so the idle 2-thread worker takes two of the four 1 s tasks
+        List<Move> moves = new Table().worker(0, 2).worker(1, 2).tasks(0, 4, "slow", 1.0).balance();
+        assertThat(moves).hasSize(2).allSatisfy(m -> assertThat(m.thief()).isEqualTo(1));
+    }
+
+    @Test
+    void fourThreadWorkersShareEightTasksAsDaskDoes() {
+        // 0+1 <= 7.5, 1+1 <= 6.5, 2+1 <= 5.5, 3+1 <= 4.5, then 4+1 > 3.5: four steals, four tasks each
+        List<Move> moves = new Table().worker(0, 4).worker(1, 4).tasks(0, 8, "slow", 1.0).balance();
+        assertThat(moves).hasSize(4).allSatisfy(m -> assertThat(m.thief()).isEqualTo(1));
+    }
+
+    @Test
+    void aThiefWithFewerThreadsNeverEndsBusierPerThreadThanItsVictim() {
+        // Ours: totals alone would let a 1-thread thief take a 3 s task from a 4-thread victim
+        // at 1.75 s per thread (0 + 3 <= 7 - 1.5), ending at 3 s on its one thread
+        Table table = new Table().worker(0, 4).worker(1, 1).tasks(0, 4, "short", 1.0);
+        table.tasks.add(new BalanceSnapshot.TaskView("long-0", 0, 3.0, List.of(), Restrictions.none(), false, -1,
+                ++table.order));
+        assertThat(table.balance()).extracting(Move::key).doesNotContain("long-0");
+    }
 }

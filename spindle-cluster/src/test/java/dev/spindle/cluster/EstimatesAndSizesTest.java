@@ -27,6 +27,23 @@ class EstimatesAndSizesTest {
     }
 
     @Test
+    void aTaskRunningPastTwiceTheAverageResetsItsKindToTwiceItsRunningTime() {
+        DurationEstimates d = new DurationEstimates(0.5);
+        d.record("inc", 0.01);
+        d.running("inc", 0.015);                       // within twice the average: no change
+        assertThat(d.estimate("inc", -1)).isEqualTo(0.01);
+        d.running("inc", 0.3);
+        assertThat(d.estimate("inc", -1)).isEqualTo(0.6);
+        d.running("inc", 0.2);                         // the longest running time counts
+        assertThat(d.estimate("inc", -1)).isEqualTo(0.6);
+        d.record("inc", 0.4);                          // a measurement starts a new average
+        assertThat(d.estimate("inc", -1)).isEqualTo(0.4);
+        d.running("new", 0.2);                         // never finished, but seen running
+        assertThat(d.measured("new")).isTrue();
+        assertThat(d.estimate("new", 0.01)).isEqualTo(0.4);
+    }
+
+    @Test
     void prefixesGroupKeysByKind() {
         assertThat(TaskSpec.prefixOf("load-12")).isEqualTo("load");
         assertThat(TaskSpec.prefixOf("load")).isEqualTo("load");

@@ -21,8 +21,15 @@ final class RecordingTransport implements Transport {
         toWorkers.add(new Sent(worker, message));
     }
 
+    /** Progress reports, kept apart: they come on a timer, between the protocol's replies. */
+    final List<Message.TaskRunning> running = new ArrayList<>();
+
     @Override
     public synchronized void toScheduler(Message.ToScheduler message) {
+        if (message instanceof Message.TaskRunning r) {
+            running.add(r);
+            return;
+        }
         toScheduler.add(message);
         notifyAll();
     }

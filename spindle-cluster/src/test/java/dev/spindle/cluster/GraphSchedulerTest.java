@@ -19,10 +19,10 @@ import org.junit.jupiter.api.Test;
  * The scheduler driven by hand: a recording transport stands in for the workers, and the test
  * plays their replies, so every interleaving here is deterministic.
  */
-class SchedulerTest {
+class GraphSchedulerTest {
 
     private final RecordingTransport transport = new RecordingTransport();
-    private final Scheduler scheduler = new Scheduler(
+    private final GraphScheduler scheduler = new GraphScheduler(
             new ClusterConfig(2, 1, 100e6, 1_000_000, false, 0, 1, 1_000_000, 400_000_000, 500_000_000), transport);
 
     @AfterEach

@@ -44,13 +44,22 @@ import java.util.function.Supplier;
  * back to WAITING, results whose last copy it held become LOST, and every waiting task recomputes
  * the lost inputs it needs by walking the graph back to results still held.
  *
+ * <p>Freeing memory (Dask's reference counting): a result is needed while its client future is
+ * held ({@code wanted}) or some dependent is WAITING or PROCESSING. When neither holds any more
+ * it is RELEASED and every holder is told to drop it. The checks run where the answer can
+ * change: a task reaching MEMORY (itself, and each of its dependencies, which may have lost
+ * their last pending dependent), a task erring (its dependencies) and a client release. A
+ * released result that a task needs again (a later submission by key, or a worker lost
+ * mid-graph) is recomputed like a LOST one. Client futures are released by
+ * {@link ClusterFuture#release()} or, once unreachable, by a {@link java.lang.ref.Cleaner}.
+ *
  * <p>Stealing: each round builds a {@link BalanceSnapshot} (tasks of a kind never measured and
  * without a hint count in occupancy but are not offered for stealing), asks the pure {@link Balancer} for
  * moves, and sends a steal request with a unique id per move. The task stays assigned to the
  * victim until the victim confirms it released the task before starting it; only then is it
  * assigned to the thief. A reply whose id is no longer pending is stale and ignored.
  */
-final class Scheduler implements AutoCloseable {
+final class GraphScheduler implements AutoCloseable {
 
     private record PendingSteal(TaskState task, int victim, int thief, int level, long attempt) {
     }
@@ -78,8 +87,9 @@ final class Scheduler implements AutoCloseable {
     private long stealsConfirmed;
     private long stealsRejected;
     private long stealsStale;
+    private long tasksReleased;
 
-    Scheduler(ClusterConfig config, Transport transport) {
+    GraphScheduler(ClusterConfig config, Transport transport) {
         this.config = config;
         this.params = config.balanceParams();
         this.transport = transport;
@@ -176,6 +186,8 @@ final class Scheduler implements AutoCloseable {
     private void handle(Message.ToScheduler m) {
         if (m instanceof Message.TaskFinished f) {
             onFinished(f);
+        } else if (m instanceof Message.TaskRunning r) {
+            onRunning(r);
         } else if (m instanceof Message.TaskErred e) {
             onErred(e);
         } else if (m instanceof Message.StealResponse r) {
@@ -204,6 +216,7 @@ final class Scheduler implements AutoCloseable {
                 }
                 for (ClusterFuture<?> f : s.dependencyFutures()) {
                     f.requireOwner(this, "as a dependency of task '" + s.key() + "'");
+                    f.requireHeld("as a dependency of task '" + s.key() + "'");
                 }
                 for (String dep : s.dependencies()) {
                     if (!tasks.containsKey(dep) && !batch.contains(dep)) {
@@ -220,7 +233,7 @@ final class Scheduler implements AutoCloseable {
             }
             List<CompletableFuture<Object>> futures = new ArrayList<>();
             for (TaskSpec<?> s : specs) {
-                TaskState t = new TaskState(s, new CompletableFuture<>());
+                TaskState t = new TaskState(s.withoutFutures(), new CompletableFuture<>());
                 for (String dep : s.dependencies()) {
                     TaskState d = tasks.get(dep);
                     t.dependencies.add(d);
@@ -248,7 +261,7 @@ final class Scheduler implements AutoCloseable {
             for (WorkerState w : workers) {
                 ClusterWorker a = actual.get(w.id);
                 ws.add(new ClusterStats.WorkerStats(w.id, w.alive, w.threads, a.executed(), w.processing.size(),
-                        a.store().memoryBytes(), a.store().keys()));
+                        a.store().memoryBytes(), a.store().keys(), a.store().spilledBytes(), a.store().paused()));
             }
             int inMemory = 0;
             int erred = 0;
@@ -260,7 +273,7 @@ final class Scheduler implements AutoCloseable {
                 }
             }
             return new ClusterStats(List.copyOf(ws), stealsRequested, stealsConfirmed, stealsRejected, stealsStale,
-                    transport.bytesTransferred(), inMemory, erred);
+                    transport.bytesTransferred(), inMemory, erred, tasksReleased);
         });
     }
 
@@ -281,7 +294,7 @@ final class Scheduler implements AutoCloseable {
         work.push(root);
         while (!work.isEmpty()) {
             TaskState t = work.pop();
-            if (!visited.add(t) || (t.state != TaskState.State.WAITING && t.state != TaskState.State.LOST)) {
+            if (!visited.add(t) || !(t.state == TaskState.State.WAITING || recomputable(t))) {
                 continue;
             }
             t.state = TaskState.State.WAITING;
@@ -290,7 +303,7 @@ final class Scheduler implements AutoCloseable {
                     err(t, d.error);
                     break;
                 }
-                if (d.state == TaskState.State.WAITING || d.state == TaskState.State.LOST) {
+                if (d.state == TaskState.State.WAITING || recomputable(d)) {
                     work.push(d);
                 }
             }
@@ -298,6 +311,11 @@ final class Scheduler implements AutoCloseable {
                 place(t);
             }
         }
+    }
+
+    /** A result computed before whose every copy is gone: lost with a worker, or released. */
+    private static boolean recomputable(TaskState t) {
+        return t.state == TaskState.State.LOST || t.state == TaskState.State.RELEASED;
     }
 
     private void place(TaskState t) {
@@ -391,9 +409,66 @@ final class Scheduler implements AutoCloseable {
         }
         durations.record(t.spec.prefix(), m.nanos() / 1e9);
         CompletableFuture<Object> f = t.future;
-        Object value = m.value();
-        notifier.execute(() -> f.complete(value));
+        if (f != null) {                          // null when a lost result was recomputed
+            t.future = null;
+            Object value = m.value();
+            notifier.execute(() -> f.complete(value));
+        }
         dependentsMayRun(t);
+        mayRelease(t);
+        for (TaskState d : t.dependencies) {
+            mayRelease(d);
+        }
+    }
+
+    // ---- freeing memory ------------------------------------------------------------------
+
+    /** Releases {@code t}'s result if it is in memory and neither the client nor a pending task needs it. */
+    private void mayRelease(TaskState t) {
+        if (t.state != TaskState.State.MEMORY || t.wanted) {
+            return;
+        }
+        for (TaskState d : t.dependents) {
+            if (d.state == TaskState.State.WAITING || d.state == TaskState.State.PROCESSING) {
+                return;
+            }
+        }
+        t.state = TaskState.State.RELEASED;
+        tasksReleased++;
+        for (int h : t.holders) {
+            WorkerState w = workers.get(h);
+            w.holds.remove(t.key());
+            if (w.alive) {
+                transport.toWorker(h, new Message.ReleaseKey(t.key()));
+            }
+        }
+        t.holders.clear();
+    }
+
+    /**
+     * The client no longer holds its future for {@code key}: called by {@link ClusterFuture#release()}
+     * and by the cleaner of an unreachable future, on any thread; never blocks, and does nothing
+     * once the scheduler is closed.
+     */
+    void releaseFuture(String key) {
+        if (closed) {
+            return;
+        }
+        events.add(() -> {
+            TaskState t = tasks.get(key);
+            if (t != null) {
+                t.wanted = false;
+                mayRelease(t);
+            }
+        });
+    }
+
+    /** A long-running report raises its kind's estimate (see {@link DurationEstimates}). */
+    private void onRunning(Message.TaskRunning m) {
+        TaskState t = current(m.key(), m.attempt(), m.worker());
+        if (t != null) {
+            durations.running(t.spec.prefix(), m.nanos() / 1e9);
+        }
     }
 
     private void dependentsMayRun(TaskState t) {
@@ -432,8 +507,14 @@ final class Scheduler implements AutoCloseable {
             t.state = TaskState.State.ERRED;
             t.error = error;
             CompletableFuture<Object> f = t.future;
-            notifier.execute(() -> f.completeExceptionally(error));
+            if (f != null) {
+                t.future = null;
+                notifier.execute(() -> f.completeExceptionally(error));
+            }
             work.addAll(t.dependents);
+            for (TaskState d : t.dependencies) {
+                mayRelease(d);
+            }
         }
     }
 
@@ -459,6 +540,10 @@ final class Scheduler implements AutoCloseable {
         TaskState t = tasks.get(m.key());
         WorkerState w = workers.get(m.worker());
         if (t == null || !w.alive) {
+            return;
+        }
+        if (t.state == TaskState.State.RELEASED) {
+            transport.toWorker(w.id, new Message.ReleaseKey(t.key()));   // a copy that arrived after the release
             return;
         }
         t.holders.add(w.id);
@@ -617,6 +702,9 @@ final class Scheduler implements AutoCloseable {
             closed = true;
             for (TaskState t : tasks.values()) {
                 CompletableFuture<Object> f = t.future;
+                if (f == null) {
+                    continue;                     // completed already
+                }
                 String key = t.key();
                 notifier.execute(() -> f.completeExceptionally(
                         new IllegalStateException("the cluster closed before task '" + key + "' finished")));
