@@ -11,6 +11,7 @@ import dev.spindle.cluster.Client;
 import dev.spindle.cluster.ClusterFuture;
 import dev.spindle.cluster.LocalCluster;
 import dev.spindle.cluster.Message;
+import dev.spindle.cluster.RemoteTaskException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

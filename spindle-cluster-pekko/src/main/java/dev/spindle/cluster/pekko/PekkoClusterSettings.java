@@ -4,6 +4,7 @@
 package dev.spindle.cluster.pekko;
 
 import dev.spindle.cluster.SerialAllowList;
+import dev.spindle.cluster.TransportSettings;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -120,11 +121,11 @@ public final class PekkoClusterSettings {
         private final Path keyStore;
         private final Path trustStore;
         private final String storePassword;
-        private String bindAddress = "127.0.0.1";
+        private String bindAddress = TransportSettings.DEFAULT_BIND_ADDRESS;
         private int port = 25520;
         private final List<String> seedNodes = new ArrayList<>();
         private final List<String> allowedPackages = new ArrayList<>();
-        private int failureSeconds = 5;
+        private int failureSeconds = TransportSettings.DEFAULT_FAILURE_SECONDS;
         private int maxMessageBytes = 256 * 1024;
 
         private Builder(String clusterName, Path keyStore, Path trustStore, String storePassword) {
@@ -153,20 +154,13 @@ public final class PekkoClusterSettings {
 
         /** The address to bind to (default {@code 127.0.0.1}); anything else exposes the member. */
         public Builder bindAddress(String address) {
-            Objects.requireNonNull(address, "address");
-            if (address.isBlank()) {
-                throw new IllegalArgumentException("bindAddress must not be blank");
-            }
-            this.bindAddress = address;
+            this.bindAddress = TransportSettings.bindAddress(address);
             return this;
         }
 
         /** This member's port, 0..65535 (default 25520; 0 picks a free port, fine for workers). */
         public Builder port(int port) {
-            if (port < 0 || port > 65535) {
-                throw new IllegalArgumentException("port must be in 0..65535, got " + port);
-            }
-            this.port = port;
+            this.port = TransportSettings.port(port, 0);
             return this;
         }
 
@@ -175,21 +169,7 @@ public final class PekkoClusterSettings {
          * one; the coordinator needs none (it starts the cluster).
          */
         public Builder seedNode(String hostAndPort) {
-            Objects.requireNonNull(hostAndPort, "hostAndPort");
-            int colon = hostAndPort.lastIndexOf(':');
-            boolean valid = colon > 0 && colon < hostAndPort.length() - 1;
-            if (valid) {
-                try {
-                    int p = Integer.parseInt(hostAndPort.substring(colon + 1));
-                    valid = p >= 1 && p <= 65535;
-                } catch (NumberFormatException e) {
-                    valid = false;
-                }
-            }
-            if (!valid) {
-                throw new IllegalArgumentException("seed node must be host:port, got '" + hostAndPort + "'");
-            }
-            seedNodes.add(hostAndPort);
+            seedNodes.add(TransportSettings.hostAndPort(hostAndPort, "seed node"));
             return this;
         }
 
@@ -205,10 +185,7 @@ public final class PekkoClusterSettings {
 
         /** Seconds without heartbeats before a member is unreachable (default 5, at least 2). */
         public Builder failureSeconds(int seconds) {
-            if (seconds < 2) {
-                throw new IllegalArgumentException("failureSeconds must be at least 2, got " + seconds);
-            }
-            this.failureSeconds = seconds;
+            this.failureSeconds = TransportSettings.failureSeconds(seconds);
             return this;
         }
 
@@ -218,11 +195,8 @@ public final class PekkoClusterSettings {
          * fails its task; a message that does not fit is refused unread.
          */
         public Builder maxMessageBytes(int bytes) {
-            if (bytes < MIN_MESSAGE_BYTES || bytes > MAX_MESSAGE_BYTES) {
-                throw new IllegalArgumentException("maxMessageBytes must be in " + MIN_MESSAGE_BYTES + ".."
-                        + MAX_MESSAGE_BYTES + ", got " + bytes);
-            }
-            this.maxMessageBytes = bytes;
+            this.maxMessageBytes = TransportSettings.inRange("maxMessageBytes", bytes, MIN_MESSAGE_BYTES,
+                    MAX_MESSAGE_BYTES);
             return this;
         }
 
