@@ -12,6 +12,7 @@ import dev.spindle.cluster.ClusterFuture;
 import dev.spindle.cluster.LocalCluster;
 import dev.spindle.cluster.Message;
 import dev.spindle.cluster.RemoteTaskException;
+import dev.spindle.cluster.testkit.FreePorts;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -55,7 +56,7 @@ class InProcessClusterTest {
     @BeforeAll
     static void start() throws Exception {
         ROSTER_LOG.addHandler(capture);
-        int[] ports = Ports.free(4);
+        int[] ports = FreePorts.free(4);
         String cluster = "spindle-inproc-" + ports[0];
         try {
             coordinator = startAll(cluster, ports);
