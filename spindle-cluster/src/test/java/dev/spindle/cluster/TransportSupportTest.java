@@ -82,16 +82,34 @@ class TransportSupportTest {
         assertThat(c.received).hasSize(1);
     }
 
+    /** A wire of records: what the worker sends, as strings. */
     private static final class Worker extends WorkerTransportSupport {
-        final LinkedBlockingQueue<Message.ToScheduler> sent = new LinkedBlockingQueue<>();
+        final LinkedBlockingQueue<String> sent = new LinkedBlockingQueue<>();
 
         Worker() {
-            super(4);
+            super(4, value -> {
+                if (!(value instanceof String s)) {
+                    throw new IllegalArgumentException("is not a string");
+                }
+                return s.getBytes();
+            });
         }
 
         @Override
-        public void toScheduler(Message.ToScheduler message) {
-            sent.add(message);
+        protected void sendFinished(Message.TaskFinished f, byte[] value) {
+            sent.add("finished " + f.key() + " " + new String(value));
+        }
+
+        @Override
+        protected void sendErred(int worker, String key, long attempt, String errorClass, String message,
+                                 StackTraceElement[] trace, long nanos) {
+            sent.add("erred " + worker + " " + key + " " + attempt + " " + errorClass + ": " + message
+                    + (trace == null ? "" : " with trace"));
+        }
+
+        @Override
+        protected void sendOther(Message.ToScheduler message) {
+            sent.add("other " + message);
         }
 
         @Override
@@ -101,26 +119,39 @@ class TransportSupportTest {
     }
 
     @Test
-    void theWorkerRunsAnAllowedFunctionAndNamesARefusedOne() throws Exception {
+    void theWorkerRunsAnAllowedFunctionAndReportsARefusedOneAsFailed() throws Exception {
         Worker w = new Worker();
-        TaskFunction<Integer> answer = args -> 42;
+        TaskFunction<String> answer = args -> "42";
         Function<byte[], Object> reader = b -> read(b, Map.of("answer", answer));
         try (WorkerNode node = new WorkerNode(4, 1, w)) {
             w.attachNode(node);
             assertThat(w.node()).isSameAs(node);
-            assertThat(w.receiveCompute(node, "ok", 1, "answer".getBytes(), List.of(), Map.of(), 0, reader)).isNull();
-            Message.ToScheduler done = w.sent.poll(20, TimeUnit.SECONDS);
-            assertThat(done).isInstanceOf(Message.TaskFinished.class);
-            assertThat(((Message.TaskFinished) done).value()).isEqualTo(42);
-            assertThat(w.receiveCompute(node, "bad", 1, "refuse".getBytes(), List.of(), Map.of(), 0, reader))
-                    .isEqualTo("function of task 'bad' refused: class X refused by the allow-list");
+            w.receiveCompute(node, "ok", 1, "answer".getBytes(), List.of(), Map.of(), 0, reader);
+            assertThat(w.sent.poll(20, TimeUnit.SECONDS)).isEqualTo("finished ok 42");
+            w.receiveCompute(node, "bad", 2, "refuse".getBytes(), List.of(), Map.of(), 0, reader);
+            assertThat(w.sent.poll(20, TimeUnit.SECONDS)).isEqualTo("erred 4 bad 2 java.lang.SecurityException: "
+                    + "function of task 'bad' refused: class X refused by the allow-list");
             // allowed by the filter, but not a function: refused too, rather than a ClassCastException
-            assertThat(w.receiveCompute(node, "str", 1, "text".getBytes(), List.of(), Map.of(), 0, reader))
-                    .isEqualTo("function of task 'str' refused: a java.lang.String is not a task function");
-            assertThat(w.sent.poll(200, TimeUnit.MILLISECONDS)).isNull();
+            w.receiveCompute(node, "str", 1, "text".getBytes(), List.of(), Map.of(), 0, reader);
+            assertThat(w.sent.poll(20, TimeUnit.SECONDS)).isEqualTo("erred 4 str 1 java.lang.SecurityException: "
+                    + "function of task 'str' refused: a java.lang.String is not a task function");
         }
         w.close();
         assertThat(w.node()).isNull();
+    }
+
+    @Test
+    void theWorkersReportsTravelAsResultBytesFailureTextOrAsTheyAre() {
+        Worker w = new Worker();
+        w.toScheduler(new Message.TaskFinished(4, "k", 1, "v", 1, 0));
+        w.toScheduler(new Message.TaskFinished(4, "big", 3, 17, 1, 0));
+        w.toScheduler(new Message.TaskErred(4, "e", 2, new java.io.UncheckedIOException(new java.io.IOException("disk")),
+                0));
+        w.toScheduler(new Message.DataAdded(4, "k"));
+        assertThat(w.sent).containsExactly("finished k v",
+                "erred 4 big 3 java.lang.IllegalArgumentException: result of 'big' is not a string",
+                "erred 4 e 2 java.io.UncheckedIOException: java.io.IOException: disk with trace",
+                "other " + new Message.DataAdded(4, "k"));
     }
 
     @Test

@@ -37,7 +37,7 @@ final class WorkerTransport extends WorkerTransportSupport implements Endpoint {
     private final ConcurrentLinkedQueue<Object> held = new ConcurrentLinkedQueue<>();
 
     WorkerTransport(int id, FrameCodec codec, Roster roster) {
-        super(id);
+        super(id, codec::serialize);
         this.codec = codec;
         this.roster = roster;
         this.session = new Session(id, roster.offences());
@@ -66,12 +66,8 @@ final class WorkerTransport extends WorkerTransportSupport implements Endpoint {
             return;
         }
         if (f.body() instanceof Wire.Compute c) {
-            String refused = receiveCompute(n, c.key(), c.attempt(), c.function(), c.dependencies(), c.holders(),
-                    c.priority(), codec::deserialize);
-            if (refused != null) {
-                toScheduler(new Message.TaskErred(id, c.key(), c.attempt(),
-                        new RemoteTaskException(SecurityException.class.getName(), refused, null), 0));
-            }
+            receiveCompute(n, c.key(), c.attempt(), c.function(), c.dependencies(), c.holders(), c.priority(),
+                    codec::deserialize);
         } else if (f.body() instanceof Message.ToWorker m) {
             n.receive(m);
         }
@@ -114,24 +110,23 @@ final class WorkerTransport extends WorkerTransportSupport implements Endpoint {
     // ---- outbound --------------------------------------------------------------------------
 
     @Override
-    public void toScheduler(Message.ToScheduler message) {
-        Object body = message;
-        if (message instanceof Message.TaskFinished f) {
-            try {
-                body = new Wire.Finished(f.worker(), f.key(), f.attempt(), codec.serialize(f.value()), f.bytes(),
-                        f.nanos());
-            } catch (IllegalArgumentException notSerializable) {
-                // a Sized value that cannot travel: the task errs rather than vanish
-                body = new Message.TaskErred(f.worker(), f.key(), f.attempt(), new RemoteTaskException(
-                        IllegalArgumentException.class.getName(), "result of '" + f.key() + "' "
-                        + notSerializable.getMessage(), null), f.nanos());
-            }
-        } else if (message instanceof Message.TaskErred e && !(e.error() instanceof RemoteTaskException)) {
-            // as text: the exception's own class might not pass the coordinator's allow-list
-            Throwable t = e.error();
-            body = new Message.TaskErred(e.worker(), e.key(), e.attempt(),
-                    new RemoteTaskException(t.getClass().getName(), t.getMessage(), t.getStackTrace()), e.nanos());
-        }
+    protected void sendFinished(Message.TaskFinished f, byte[] value) {
+        report(new Wire.Finished(f.worker(), f.key(), f.attempt(), value, f.bytes(), f.nanos()));
+    }
+
+    /** As a {@link RemoteTaskException}, the one exception class the coordinator's allow-list names. */
+    @Override
+    protected void sendErred(int worker, String key, long attempt, String errorClass, String message,
+                             StackTraceElement[] trace, long nanos) {
+        report(new Message.TaskErred(worker, key, attempt, new RemoteTaskException(errorClass, message, trace), nanos));
+    }
+
+    @Override
+    protected void sendOther(Message.ToScheduler message) {
+        report(message);
+    }
+
+    private void report(Object body) {
         if (roster.coordinator() == null) {
             // hold the report until the coordinator has proved itself rather than lose a result
             held.add(body);

@@ -34,7 +34,7 @@ final class WorkerTransport extends WorkerTransportSupport implements EndpointAc
 
     WorkerTransport(int id, WireCodec codec, Roster roster, Outbox outbox, Refusals rejectedFrames,
                     Duration fetchTimeout) {
-        super(id);
+        super(id, codec::serialize);
         this.codec = codec;
         this.roster = roster;
         this.outbox = outbox;
@@ -91,11 +91,8 @@ final class WorkerTransport extends WorkerTransportSupport implements EndpointAc
         if (frame.body() instanceof Wire.Probe) {
             outbox.reply(sender, new Wire.Frame(Wire.COORDINATOR, new Wire.ProbeReply(id)));
         } else if (frame.body() instanceof Wire.Compute c) {
-            String refused = receiveCompute(n, c.key(), c.attempt(), c.function(), c.dependencies(), c.holders(),
-                    c.priority(), codec::deserialize);
-            if (refused != null) {
-                send(new Wire.Erred(id, c.key(), c.attempt(), SecurityException.class.getName(), refused, null, 0));
-            }
+            receiveCompute(n, c.key(), c.attempt(), c.function(), c.dependencies(), c.holders(), c.priority(),
+                    codec::deserialize);
         } else if (frame.body() instanceof Message.ToWorker m) {
             n.receive(m);
         } else {
@@ -106,23 +103,19 @@ final class WorkerTransport extends WorkerTransportSupport implements EndpointAc
     // ---- outbound --------------------------------------------------------------------------
 
     @Override
-    public void toScheduler(Message.ToScheduler message) {
-        Object body = message;
-        if (message instanceof Message.TaskFinished f) {
-            try {
-                body = new Wire.Finished(f.worker(), f.key(), f.attempt(), codec.serialize(f.value()), f.bytes(),
-                        f.nanos());
-            } catch (IllegalArgumentException cannotTravel) {
-                // a value that is not serialisable or too large: the task errs rather than vanish
-                body = new Wire.Erred(f.worker(), f.key(), f.attempt(), IllegalArgumentException.class.getName(),
-                        "result of '" + f.key() + "' " + cannotTravel.getMessage(), null, f.nanos());
-            }
-        } else if (message instanceof Message.TaskErred e) {
-            Throwable t = e.error();
-            body = new Wire.Erred(e.worker(), e.key(), e.attempt(), t.getClass().getName(), t.getMessage(),
-                    t.getStackTrace(), e.nanos());
-        }
-        send(body);
+    protected void sendFinished(Message.TaskFinished f, byte[] value) {
+        send(new Wire.Finished(f.worker(), f.key(), f.attempt(), value, f.bytes(), f.nanos()));
+    }
+
+    @Override
+    protected void sendErred(int worker, String key, long attempt, String errorClass, String message,
+                             StackTraceElement[] trace, long nanos) {
+        send(new Wire.Erred(worker, key, attempt, errorClass, message, trace, nanos));
+    }
+
+    @Override
+    protected void sendOther(Message.ToScheduler message) {
+        send(message);
     }
 
     private void send(Object body) {
