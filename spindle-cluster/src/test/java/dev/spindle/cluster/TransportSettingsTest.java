@@ -47,4 +47,33 @@ class TransportSettingsTest {
         }
         assertThatThrownBy(() -> TransportSettings.hostAndPort(null, "member")).isInstanceOf(NullPointerException.class);
     }
+
+    /** A transport's builder as the transports write one. */
+    private static final class Builder extends MemberSettingsBuilder<Builder> {
+        Builder() {
+            super(7000, 1);
+        }
+
+        Builder own() {
+            return this;
+        }
+    }
+
+    @Test
+    void aTransportsBuilderSharesTheCommonSettersAndTheirChecks() {
+        Builder b = new Builder();
+        assertThat(b.boundAddress()).isEqualTo("127.0.0.1");
+        assertThat(b.chosenPort()).isEqualTo(7000);
+        assertThat(b.failureTimeoutSeconds()).isEqualTo(TransportSettings.DEFAULT_FAILURE_SECONDS);
+        assertThat(b.packages()).isEmpty();
+        // the setters return the transport's builder, so its own methods chain after them
+        assertThat(b.bindAddress("10.0.0.2").port(7001).allowPackage("com.example").failureSeconds(9).own()).isSameAs(b);
+        assertThat(b.boundAddress()).isEqualTo("10.0.0.2");
+        assertThat(b.chosenPort()).isEqualTo(7001);
+        assertThat(b.packages()).containsExactly("com.example");
+        assertThat(b.failureTimeoutSeconds()).isEqualTo(9);
+        assertThatThrownBy(() -> b.port(0)).hasMessage("port must be in 1..65535, got 0");
+        assertThatThrownBy(() -> b.allowPackage("a;!*")).hasMessage("not a package name: 'a;!*'");
+        assertThatThrownBy(() -> b.packages().add("x")).isInstanceOf(UnsupportedOperationException.class);
+    }
 }

@@ -3,7 +3,7 @@
  */
 package dev.spindle.cluster.hazelcast;
 
-import dev.spindle.cluster.SerialAllowList;
+import dev.spindle.cluster.MemberSettingsBuilder;
 import dev.spindle.cluster.TransportSettings;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -39,11 +39,11 @@ public final class HazelcastClusterSettings {
     private HazelcastClusterSettings(Builder b) {
         this.clusterName = b.clusterName;
         this.secret = b.secret.clone();
-        this.bindAddress = b.bindAddress;
-        this.port = b.port;
-        this.members = b.members.isEmpty() ? List.of(b.bindAddress + ":" + b.port) : List.copyOf(b.members);
-        this.allowedPackages = List.copyOf(b.allowedPackages);
-        this.failureSeconds = b.failureSeconds;
+        this.bindAddress = b.boundAddress();
+        this.port = b.chosenPort();
+        this.members = b.members.isEmpty() ? List.of(bindAddress + ":" + port) : List.copyOf(b.members);
+        this.allowedPackages = b.packages();
+        this.failureSeconds = b.failureTimeoutSeconds();
         this.maxFrameBytes = b.maxFrameBytes;
     }
 
@@ -103,18 +103,18 @@ public final class HazelcastClusterSettings {
         return maxFrameBytes;
     }
 
-    /** Builds {@link HazelcastClusterSettings}. */
-    public static final class Builder {
+    /**
+     * Builds {@link HazelcastClusterSettings}. The port is 1..65535, 5701 unless set (no
+     * auto-increment); a member is declared dead after {@code failureSeconds} without heartbeats.
+     */
+    public static final class Builder extends MemberSettingsBuilder<Builder> {
         private final String clusterName;
         private final byte[] secret;
-        private String bindAddress = TransportSettings.DEFAULT_BIND_ADDRESS;
-        private int port = 5701;
         private final List<String> members = new ArrayList<>();
-        private final List<String> allowedPackages = new ArrayList<>();
-        private int failureSeconds = TransportSettings.DEFAULT_FAILURE_SECONDS;
         private int maxFrameBytes = DEFAULT_MAX_FRAME_BYTES;
 
         private Builder(String clusterName, byte[] secret) {
+            super(5701, 1);
             Objects.requireNonNull(clusterName, "clusterName");
             Objects.requireNonNull(secret, "secret");
             if (clusterName.isBlank()) {
@@ -128,40 +128,12 @@ public final class HazelcastClusterSettings {
             this.secret = secret.clone();
         }
 
-        /** The address to bind to (default {@code 127.0.0.1}); anything else exposes the member. */
-        public Builder bindAddress(String address) {
-            this.bindAddress = TransportSettings.bindAddress(address);
-            return this;
-        }
-
-        /** This member's port, 1..65535 (default 5701; no auto-increment). */
-        public Builder port(int port) {
-            this.port = TransportSettings.port(port, 1);
-            return this;
-        }
-
         /**
          * A {@code host:port} member (port 1..65535) to join through; add all of them (default: this
          * member only).
          */
         public Builder member(String hostAndPort) {
             members.add(TransportSettings.hostAndPort(hostAndPort, "member"));
-            return this;
-        }
-
-        /**
-         * Allows values and task functions from {@code packageName} and its subpackages to be
-         * deserialised. Task functions' declaring classes count: a lambda written in class
-         * {@code com.example.Jobs} needs {@code com.example}.
-         */
-        public Builder allowPackage(String packageName) {
-            allowedPackages.add(SerialAllowList.checkPackage(packageName));
-            return this;
-        }
-
-        /** Seconds without heartbeat before a member is declared dead (default 5, at least 2). */
-        public Builder failureSeconds(int seconds) {
-            this.failureSeconds = TransportSettings.failureSeconds(seconds);
             return this;
         }
 

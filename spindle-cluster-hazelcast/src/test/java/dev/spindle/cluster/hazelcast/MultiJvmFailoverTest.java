@@ -9,6 +9,7 @@ import dev.spindle.cluster.Client;
 import dev.spindle.cluster.ClusterFuture;
 import dev.spindle.cluster.LocalCluster;
 import dev.spindle.cluster.TaskFunction;
+import dev.spindle.cluster.testkit.Cleanup;
 import dev.spindle.cluster.testkit.FreePorts;
 import dev.spindle.cluster.testkit.WorkerJvm;
 import java.io.File;
@@ -38,17 +39,12 @@ class MultiJvmFailoverTest {
     private static final int WORKERS = 3;
     private static final int UNGATED = 45;
 
+    private final Cleanup started = new Cleanup();
     private final List<WorkerJvm> workers = new ArrayList<>();
-    private HazelcastCoordinator coordinator;
 
     @AfterEach
     void stopEverything() throws Exception {
-        if (coordinator != null) {
-            coordinator.close();
-        }
-        for (WorkerJvm w : workers) {
-            w.close();
-        }
+        started.close();
     }
 
     @Test
@@ -57,11 +53,11 @@ class MultiJvmFailoverTest {
         String cluster = "spindle-it-" + ports[0];
         Path logs = Files.createDirectories(Path.of("target", "worker-logs"));
         for (int i = 0; i < WORKERS; i++) {
-            workers.add(startWorker(i, cluster, ports, logs.resolve("worker-" + i + ".log").toFile()));
+            workers.add(started.add(startWorker(i, cluster, ports, logs.resolve("worker-" + i + ".log").toFile())));
         }
         HazelcastClusterSettings.Builder settings = InProcessClusterTest.settings(cluster, SECRET, ports[0], ports);
-        coordinator = HazelcastCoordinator.start(settings.build(),
-                LocalCluster.builder().workers(WORKERS).threadsPerWorker(2), Duration.ofSeconds(90));
+        HazelcastCoordinator coordinator = started.add(HazelcastCoordinator.start(settings.build(),
+                LocalCluster.builder().workers(WORKERS).threadsPerWorker(2), Duration.ofSeconds(90)));
         Client client = coordinator.client();
 
         List<ClusterFuture<Integer>> level = new ArrayList<>();

@@ -3,7 +3,7 @@
  */
 package dev.spindle.cluster.pekko;
 
-import dev.spindle.cluster.SerialAllowList;
+import dev.spindle.cluster.MemberSettingsBuilder;
 import dev.spindle.cluster.TransportSettings;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -43,11 +43,11 @@ public final class PekkoClusterSettings {
         this.keyStore = b.keyStore;
         this.trustStore = b.trustStore;
         this.storePassword = b.storePassword;
-        this.bindAddress = b.bindAddress;
-        this.port = b.port;
+        this.bindAddress = b.boundAddress();
+        this.port = b.chosenPort();
         this.seedNodes = List.copyOf(b.seedNodes);
-        this.allowedPackages = List.copyOf(b.allowedPackages);
-        this.failureSeconds = b.failureSeconds;
+        this.allowedPackages = b.packages();
+        this.failureSeconds = b.failureTimeoutSeconds();
         this.maxMessageBytes = b.maxMessageBytes;
     }
 
@@ -115,20 +115,21 @@ public final class PekkoClusterSettings {
         return maxMessageBytes;
     }
 
-    /** Builds {@link PekkoClusterSettings}. */
-    public static final class Builder {
+    /**
+     * Builds {@link PekkoClusterSettings}. The port is 0..65535, 25520 unless set (0 picks a free
+     * port, fine for workers); a member is unreachable after {@code failureSeconds} without
+     * heartbeats, and downed after as long again.
+     */
+    public static final class Builder extends MemberSettingsBuilder<Builder> {
         private final String clusterName;
         private final Path keyStore;
         private final Path trustStore;
         private final String storePassword;
-        private String bindAddress = TransportSettings.DEFAULT_BIND_ADDRESS;
-        private int port = 25520;
         private final List<String> seedNodes = new ArrayList<>();
-        private final List<String> allowedPackages = new ArrayList<>();
-        private int failureSeconds = TransportSettings.DEFAULT_FAILURE_SECONDS;
         private int maxMessageBytes = 256 * 1024;
 
         private Builder(String clusterName, Path keyStore, Path trustStore, String storePassword) {
+            super(25520, 0);
             Objects.requireNonNull(clusterName, "clusterName");
             Objects.requireNonNull(keyStore, "keyStore");
             Objects.requireNonNull(trustStore, "trustStore");
@@ -152,40 +153,12 @@ public final class PekkoClusterSettings {
             this.storePassword = storePassword;
         }
 
-        /** The address to bind to (default {@code 127.0.0.1}); anything else exposes the member. */
-        public Builder bindAddress(String address) {
-            this.bindAddress = TransportSettings.bindAddress(address);
-            return this;
-        }
-
-        /** This member's port, 0..65535 (default 25520; 0 picks a free port, fine for workers). */
-        public Builder port(int port) {
-            this.port = TransportSettings.port(port, 0);
-            return this;
-        }
-
         /**
          * A {@code host:port} member to join through, normally the coordinator's. A worker needs
          * one; the coordinator needs none (it starts the cluster).
          */
         public Builder seedNode(String hostAndPort) {
             seedNodes.add(TransportSettings.hostAndPort(hostAndPort, "seed node"));
-            return this;
-        }
-
-        /**
-         * Allows values and task functions from {@code packageName} and its subpackages to be
-         * deserialised. Task functions' declaring classes count: a lambda written in class
-         * {@code com.example.Jobs} needs {@code com.example}.
-         */
-        public Builder allowPackage(String packageName) {
-            allowedPackages.add(SerialAllowList.checkPackage(packageName));
-            return this;
-        }
-
-        /** Seconds without heartbeats before a member is unreachable (default 5, at least 2). */
-        public Builder failureSeconds(int seconds) {
-            this.failureSeconds = TransportSettings.failureSeconds(seconds);
             return this;
         }
 

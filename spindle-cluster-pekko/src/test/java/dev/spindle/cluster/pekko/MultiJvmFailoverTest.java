@@ -9,6 +9,7 @@ import dev.spindle.cluster.Client;
 import dev.spindle.cluster.ClusterFuture;
 import dev.spindle.cluster.LocalCluster;
 import dev.spindle.cluster.TaskFunction;
+import dev.spindle.cluster.testkit.Cleanup;
 import dev.spindle.cluster.testkit.FreePorts;
 import dev.spindle.cluster.testkit.WorkerJvm;
 import java.io.File;
@@ -58,17 +59,12 @@ class MultiJvmFailoverTest {
     record Tagged(long value, String execution) implements Serializable {
     }
 
+    private final Cleanup started = new Cleanup();
     private final List<WorkerJvm> workers = new ArrayList<>();
-    private PekkoCoordinator coordinator;
 
     @AfterEach
     void stopEverything() throws Exception {
-        if (coordinator != null) {
-            coordinator.close();
-        }
-        for (WorkerJvm w : workers) {
-            w.close();
-        }
+        started.close();
     }
 
     /** Runs once per execution, in a worker JVM: logs the execution under its key and tags the value. */
@@ -102,9 +98,9 @@ class MultiJvmFailoverTest {
             }
         });
         for (int i = 0; i < WORKERS; i++) {
-            workers.add(startWorker(i, cluster, port, logs.resolve("pekko-worker-" + i + ".log").toFile()));
+            workers.add(started.add(startWorker(i, cluster, port, logs.resolve("pekko-worker-" + i + ".log").toFile())));
         }
-        coordinator = starting.get(100, TimeUnit.SECONDS);
+        PekkoCoordinator coordinator = started.add(starting.get(100, TimeUnit.SECONDS));
         long joined = System.nanoTime();
         Client client = coordinator.client();
 
