@@ -61,8 +61,8 @@ final class FrameCodec {
      */
     static String allowList(List<String> allowedPackages) {
         // the first pattern that matches a class decides, so naming one class ahead is exact
-        return RemoteTaskException.class.getName() + ";" + dev.spindle.cluster.SerialAllowList.pattern("dev.spindle.cluster.hazelcast", allowedPackages, 64,
-                1_000_000, 100_000_000, 0);
+        return RemoteTaskException.class.getName() + ";" + dev.spindle.cluster.SerialAllowList.pattern(
+                "dev.spindle.cluster.hazelcast", allowedPackages, 64, 1_000_000, 100_000_000, 0);
     }
 
     /** Serialises and signs. */
