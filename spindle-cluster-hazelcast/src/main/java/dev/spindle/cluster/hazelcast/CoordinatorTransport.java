@@ -4,11 +4,9 @@
 package dev.spindle.cluster.hazelcast;
 
 import com.hazelcast.core.HazelcastInstance;
+import dev.spindle.cluster.CoordinatorTransportSupport;
 import dev.spindle.cluster.Message;
 import dev.spindle.cluster.Transport;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 
 /**
@@ -19,32 +17,24 @@ import java.util.function.Consumer;
  * task that was already reassigned. A frame is accepted only from a worker proven in this
  * session, once ({@link Session}), and only about that worker.
  */
-final class CoordinatorTransport implements Transport, Endpoint {
+final class CoordinatorTransport extends CoordinatorTransportSupport implements Endpoint {
 
     private final FrameCodec codec;
     private final Roster roster;
     private final Outbox outbox;
     private final Session session;
-    private final ConcurrentHashMap<Integer, AtomicLong> finished = new ConcurrentHashMap<>();
-    private volatile Consumer<Message.ToScheduler> scheduler = m -> { };
 
     CoordinatorTransport(FrameCodec codec, Roster roster, Session session) {
         this.codec = codec;
         this.roster = roster;
         this.session = session;
         this.outbox = new Outbox(codec, session);
-        roster.onWorkerLost(id -> scheduler.accept(new Message.WorkerLost(id)));
+        roster.onWorkerLost(id -> toScheduler(new Message.WorkerLost(id)));
     }
 
     void attach(HazelcastInstance instance, Consumer<Message.ToScheduler> scheduler) {
-        this.scheduler = scheduler;
+        attachScheduler(scheduler);
         outbox.attach(instance);
-    }
-
-    /** Results received from worker {@code id} and handed to the scheduler. */
-    long finishedOn(int id) {
-        AtomicLong n = finished.get(id);
-        return n == null ? 0 : n.get();
     }
 
     @Override
@@ -62,19 +52,10 @@ final class CoordinatorTransport implements Transport, Endpoint {
             if (w.worker() != f.sender()) {
                 return;                       // a worker reports only its own results
             }
-            Message.ToScheduler m;
-            try {
-                m = new Message.TaskFinished(w.worker(), w.key(), w.attempt(), codec.deserialize(w.value()),
-                        w.bytes(), w.nanos());
-                finished.computeIfAbsent(w.worker(), k -> new AtomicLong()).incrementAndGet();
-            } catch (SecurityException e) {
-                m = new Message.TaskErred(w.worker(), w.key(), w.attempt(),
-                        new RemoteTaskException("result of task '" + w.key() + "' refused: " + e.getMessage()), w.nanos());
-            }
-            scheduler.accept(m);
+            deliverFinished(w.worker(), w.key(), w.attempt(), w.value(), w.bytes(), w.nanos(), codec::deserialize);
         } else if (f.body() instanceof Message.ToScheduler m && !(m instanceof Message.WorkerLost)
                 && m.worker() == f.sender()) {
-            scheduler.accept(m);
+            toScheduler(m);
         }
     }
 
@@ -96,8 +77,7 @@ final class CoordinatorTransport implements Transport, Endpoint {
                 body = new Wire.Compute(c.key(), c.attempt(), codec.serialize(c.function()), c.dependencies(),
                         c.holders(), c.priority());
             } catch (IllegalArgumentException notSerializable) {
-                // the function cannot travel: the task errs (after its retries) instead of hanging
-                scheduler.accept(new Message.TaskErred(worker, c.key(), c.attempt(), notSerializable, 0));
+                cannotSend(worker, c, notSerializable);
                 return;
             }
         }
@@ -106,27 +86,7 @@ final class CoordinatorTransport implements Transport, Endpoint {
     }
 
     @Override
-    public void toScheduler(Message.ToScheduler message) {
-        scheduler.accept(message);
-    }
-
-    @Override
-    public CompletableFuture<Object> fetch(String key, int holder, int requester) {
-        throw new UnsupportedOperationException("workers fetch from each other; the coordinator holds no values");
-    }
-
-    @Override
     public void workerLost(int worker) {
         roster.lose(worker);
-    }
-
-    @Override
-    public long bytesTransferred() {
-        return 0;
-    }
-
-    @Override
-    public void close() {
-        scheduler = m -> { };
     }
 }

@@ -3,13 +3,10 @@
  */
 package dev.spindle.cluster.hazelcast;
 
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
+import dev.spindle.cluster.JavaSerial;
+import dev.spindle.cluster.RemoteTaskException;
 import java.io.InvalidClassException;
 import java.io.ObjectInputFilter;
-import java.io.ObjectInputStream;
-import java.io.ObjectOutputStream;
 import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
 import java.util.Arrays;
@@ -58,12 +55,14 @@ final class FrameCodec {
     /**
      * The filter pattern: Spindle's wire and message classes, the scatter lambdas of
      * {@code Client} (the class and its lambdas), java.lang/java.util/java.math basics and serialised lambdas, the user's
-     * packages; everything else is refused. Depth and size limits bound hostile graphs from a
-     * holder of the secret.
+     * packages, and {@link RemoteTaskException} (a worker reports a task's failure in it, as text);
+     * everything else is refused. Depth and size limits bound hostile graphs from a holder of the
+     * secret.
      */
     static String allowList(List<String> allowedPackages) {
-        return dev.spindle.cluster.SerialAllowList.pattern("dev.spindle.cluster.hazelcast", allowedPackages, 64,
-                1_000_000, 100_000_000, 0);
+        // the first pattern that matches a class decides, so naming one class ahead is exact
+        return RemoteTaskException.class.getName() + ";" + dev.spindle.cluster.SerialAllowList.pattern(
+                "dev.spindle.cluster.hazelcast", allowedPackages, 64, 1_000_000, 100_000_000, 0);
     }
 
     /** Serialises and signs. */
@@ -93,13 +92,7 @@ final class FrameCodec {
 
     /** Serialises without signing, for a value nested in a frame that will be signed. */
     byte[] serialize(Object value) {
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
-            out.writeObject(value);
-        } catch (IOException e) {
-            throw new IllegalArgumentException("cannot serialise " + value.getClass().getName() + ": " + e, e);
-        }
-        return bytes.toByteArray();
+        return JavaSerial.serialize(value);
     }
 
     /** Deserialises a nested value through the allow-list (its frame was already verified). */
@@ -108,16 +101,15 @@ final class FrameCodec {
     }
 
     private Object read(byte[] bytes, int offset, int length) {
-        try (ObjectInputStream in = new ObjectInputStream(new ByteArrayInputStream(bytes, offset, length))) {
-            in.setObjectInputFilter(filter);
-            return in.readObject();
+        try {
+            return JavaSerial.read(bytes, offset, length, filter);
         } catch (InvalidClassException e) {
             String refused = lastRefused.get();
             lastRefused.remove();
             throw reject(Offences.Kind.REFUSED_CLASS, refused == null ? "a class" : refused, "class "
                     + (refused == null ? "" : refused + " ") + "refused by the allow-list (" + e.getMessage() + ")");
-        } catch (IOException | ClassNotFoundException | RuntimeException e) {
-            throw reject(Offences.Kind.REFUSED_CLASS, "unreadable payloads", "unreadable payload: " + e);
+        } catch (SecurityException unreadable) {
+            throw reject(Offences.Kind.REFUSED_CLASS, "unreadable payloads", unreadable.getMessage());
         }
     }
 

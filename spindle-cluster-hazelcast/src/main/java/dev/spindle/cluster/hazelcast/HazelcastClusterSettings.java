@@ -3,6 +3,8 @@
  */
 package dev.spindle.cluster.hazelcast;
 
+import dev.spindle.cluster.MemberSettingsBuilder;
+import dev.spindle.cluster.TransportSettings;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -37,11 +39,11 @@ public final class HazelcastClusterSettings {
     private HazelcastClusterSettings(Builder b) {
         this.clusterName = b.clusterName;
         this.secret = b.secret.clone();
-        this.bindAddress = b.bindAddress;
-        this.port = b.port;
-        this.members = b.members.isEmpty() ? List.of(b.bindAddress + ":" + b.port) : List.copyOf(b.members);
-        this.allowedPackages = List.copyOf(b.allowedPackages);
-        this.failureSeconds = b.failureSeconds;
+        this.bindAddress = b.boundAddress();
+        this.port = b.chosenPort();
+        this.members = b.members.isEmpty() ? List.of(bindAddress + ":" + port) : List.copyOf(b.members);
+        this.allowedPackages = b.packages();
+        this.failureSeconds = b.failureTimeoutSeconds();
         this.maxFrameBytes = b.maxFrameBytes;
     }
 
@@ -101,18 +103,18 @@ public final class HazelcastClusterSettings {
         return maxFrameBytes;
     }
 
-    /** Builds {@link HazelcastClusterSettings}. */
-    public static final class Builder {
+    /**
+     * Builds {@link HazelcastClusterSettings}. The port is 1..65535, 5701 unless set (no
+     * auto-increment); a member is declared dead after {@code failureSeconds} without heartbeats.
+     */
+    public static final class Builder extends MemberSettingsBuilder<Builder> {
         private final String clusterName;
         private final byte[] secret;
-        private String bindAddress = "127.0.0.1";
-        private int port = 5701;
         private final List<String> members = new ArrayList<>();
-        private final List<String> allowedPackages = new ArrayList<>();
-        private int failureSeconds = 5;
         private int maxFrameBytes = DEFAULT_MAX_FRAME_BYTES;
 
         private Builder(String clusterName, byte[] secret) {
+            super(5701, 1);
             Objects.requireNonNull(clusterName, "clusterName");
             Objects.requireNonNull(secret, "secret");
             if (clusterName.isBlank()) {
@@ -126,61 +128,12 @@ public final class HazelcastClusterSettings {
             this.secret = secret.clone();
         }
 
-        /** The address to bind to (default {@code 127.0.0.1}); anything else exposes the member. */
-        public Builder bindAddress(String address) {
-            Objects.requireNonNull(address, "address");
-            if (address.isBlank()) {
-                throw new IllegalArgumentException("bindAddress must not be blank");
-            }
-            this.bindAddress = address;
-            return this;
-        }
-
-        /** This member's port, 1..65535 (default 5701; no auto-increment). */
-        public Builder port(int port) {
-            if (port < 1 || port > 65535) {
-                throw new IllegalArgumentException("port must be in 1..65535, got " + port);
-            }
-            this.port = port;
-            return this;
-        }
-
-        /** A {@code host:port} member to join through; add all of them (default: this member only). */
-        public Builder member(String hostAndPort) {
-            Objects.requireNonNull(hostAndPort, "hostAndPort");
-            int colon = hostAndPort.lastIndexOf(':');
-            if (colon <= 0 || colon == hostAndPort.length() - 1) {
-                throw new IllegalArgumentException("member must be host:port, got '" + hostAndPort + "'");
-            }
-            try {
-                Integer.parseInt(hostAndPort.substring(colon + 1));
-            } catch (NumberFormatException e) {
-                throw new IllegalArgumentException("member must be host:port, got '" + hostAndPort + "'", e);
-            }
-            members.add(hostAndPort);
-            return this;
-        }
-
         /**
-         * Allows values and task functions from {@code packageName} and its subpackages to be
-         * deserialised. Task functions' declaring classes count: a lambda written in class
-         * {@code com.example.Jobs} needs {@code com.example}.
+         * A {@code host:port} member (port 1..65535) to join through; add all of them (default: this
+         * member only).
          */
-        public Builder allowPackage(String packageName) {
-            Objects.requireNonNull(packageName, "packageName");
-            if (!packageName.matches("[A-Za-z_$][\\w$]*(\\.[A-Za-z_$][\\w$]*)*")) {
-                throw new IllegalArgumentException("not a package name: '" + packageName + "'");
-            }
-            allowedPackages.add(packageName);
-            return this;
-        }
-
-        /** Seconds without heartbeat before a member is declared dead (default 5, at least 2). */
-        public Builder failureSeconds(int seconds) {
-            if (seconds < 2) {
-                throw new IllegalArgumentException("failureSeconds must be at least 2, got " + seconds);
-            }
-            this.failureSeconds = seconds;
+        public Builder member(String hostAndPort) {
+            members.add(TransportSettings.hostAndPort(hostAndPort, "member"));
             return this;
         }
 
@@ -190,10 +143,7 @@ public final class HazelcastClusterSettings {
          * this cannot travel.
          */
         public Builder maxFrameBytes(int bytes) {
-            if (bytes < 4096) {
-                throw new IllegalArgumentException("maxFrameBytes must be at least 4096, got " + bytes);
-            }
-            this.maxFrameBytes = bytes;
+            this.maxFrameBytes = TransportSettings.atLeast("maxFrameBytes", bytes, 4096);
             return this;
         }
 

@@ -7,6 +7,7 @@ import com.hazelcast.core.HazelcastInstance;
 import dev.spindle.cluster.Client;
 import dev.spindle.cluster.ClusterCoordinator;
 import dev.spindle.cluster.LocalCluster;
+import dev.spindle.cluster.Readiness;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.UUID;
@@ -86,18 +87,8 @@ public final class HazelcastCoordinator implements AutoCloseable {
     }
 
     private void awaitWorkers(int workers, Duration timeout) throws TimeoutException, InterruptedException {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (true) {
-            admission.admitAll();
-            if (roster.workers() >= workers && allReady(workers)) {
-                return;
-            }
-            if (System.nanoTime() - deadline > 0) {
-                throw new TimeoutException(roster.workers() + " of " + workers + " workers joined within " + timeout
-                        + " (" + roster.refused() + " members refused)");
-            }
-            Thread.sleep(50);
-        }
+        Readiness.awaitWorkers(workers, timeout, System.nanoTime(), roster::workers, roster::refused,
+                admission::admitAll, () -> allReady(workers));
     }
 
     /**

@@ -5,6 +5,7 @@ package dev.spindle.cluster.hazelcast;
 
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.core.LifecycleEvent;
+import dev.spindle.cluster.Readiness;
 import dev.spindle.cluster.WorkerNode;
 import java.time.Duration;
 import java.util.Objects;
@@ -73,22 +74,15 @@ public final class HazelcastWorker implements AutoCloseable {
     public void awaitCoordinator(Duration timeout) throws MemberRefusedException, TimeoutException,
             InterruptedException {
         Objects.requireNonNull(timeout, "timeout");
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (true) {
+        Readiness.await(timeout, System.nanoTime(), () -> {
             String refusal = roster.refusal();
             if (refusal != null) {
                 throw new MemberRefusedException("worker " + id() + " refused: " + refusal);
             }
-            if (roster.coordinator() != null) {
-                return;
-            }
-            if (System.nanoTime() - deadline > 0) {
-                throw new TimeoutException("worker " + id() + ": no coordinator of cluster '"
-                        + instance.getConfig().getClusterName() + "' joined within " + timeout.toSeconds()
-                        + " s (is it running, with the same cluster name and member list?)");
-            }
-            Thread.sleep(50);
-        }
+            return roster.coordinator() != null;
+        }, () -> "worker " + id() + ": no coordinator of cluster '" + instance.getConfig().getClusterName()
+                + "' joined within " + timeout.toSeconds() + " s (is it running, with the same cluster name and "
+                + "member list?)");
     }
 
     /**

@@ -3,16 +3,16 @@
  */
 package dev.spindle.cluster.hazelcast;
 
+import dev.spindle.cluster.TransportSettings;
+import dev.spindle.cluster.WorkerCommandLine;
 import java.io.IOException;
 import java.io.ObjectInputFilter;
 import java.io.PrintStream;
 import java.net.InetAddress;
 import java.net.ServerSocket;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -39,9 +39,12 @@ import java.util.concurrent.atomic.AtomicBoolean;
  */
 public final class WorkerMain {
 
-    static final int OK = 0;
-    static final int FAILED = 1;
-    static final int USAGE = 2;
+    static final int OK = WorkerCommandLine.OK;
+    static final int FAILED = WorkerCommandLine.FAILED;
+    static final int USAGE = WorkerCommandLine.USAGE;
+
+    private static final Set<String> OPTIONS = Set.of("--id", "--threads", "--cluster", "--bind", "--port",
+            "--members", "--allow", "--failure-seconds", "--coordinator-wait-seconds", "--secret-file");
 
     /**
      * The JVM-wide limits on Java deserialisation that a worker JVM sets (unless
@@ -83,9 +86,9 @@ public final class WorkerMain {
         }
         Options o;
         try {
-            o = Options.parse(args, env.get("SPINDLE_SECRET"));
+            o = Options.parse(args, env);
         } catch (IllegalArgumentException e) {
-            return usage(err, e.getMessage());
+            return WorkerCommandLine.usageError(err, e.getMessage(), USAGE_TEXT);
         }
         if (o == null) {
             out.println(USAGE_TEXT);
@@ -93,7 +96,7 @@ public final class WorkerMain {
         }
         String portProblem = portProblem(o.settings.bindAddress(), o.settings.port());
         if (portProblem != null) {
-            return usage(err, portProblem);
+            return WorkerCommandLine.usageError(err, portProblem, USAGE_TEXT);
         }
         HazelcastWorker worker;
         try {
@@ -120,10 +123,7 @@ public final class WorkerMain {
             worker.close();
             return FAILED;
         }
-        if (Boolean.getBoolean("spindle.exitWithParent")) {
-            // a worker started by a test or a supervisor must not outlive it
-            ProcessHandle.current().parent().ifPresent(p -> p.onExit().thenRun(() -> System.exit(OK)));
-        }
+        WorkerCommandLine.exitWithParentIfAsked();
         out.println("spindle worker " + o.id + " ready");
         out.flush();
         try {
@@ -137,12 +137,6 @@ public final class WorkerMain {
         err.println("WorkerMain: worker " + o.id + " stopped: its Hazelcast member was shut down "
                 + "(by another member of the cluster, or by the JVM)");
         return FAILED;
-    }
-
-    private static int usage(PrintStream err, String problem) {
-        err.println("WorkerMain: " + problem);
-        err.println(USAGE_TEXT);
-        return USAGE;
     }
 
     /** Why the member could not listen on {@code bind:port}, or {@code null} if it can. */
@@ -174,81 +168,25 @@ public final class WorkerMain {
          *
          * @throws IllegalArgumentException with a one-line reason for anything wrong
          */
-        static Options parse(String[] args, String envSecret) {
-            Integer id = null;
-            int threads = Runtime.getRuntime().availableProcessors();
-            String cluster = null;
-            String secret = envSecret;
-            String bind = "127.0.0.1";
-            int port = 5701;
-            String[] members = new String[0];
-            String[] allow = new String[0];
-            int failureSeconds = 5;
-            int coordinatorWait = 60;
-            for (int i = 0; i < args.length; i++) {
-                String option = args[i];
-                if (option.equals("--help") || option.equals("-h")) {
-                    return null;
-                }
-                if (!option.startsWith("--")) {
-                    throw new IllegalArgumentException("unexpected argument '" + option + "'");
-                }
-                if (i + 1 == args.length) {
-                    throw new IllegalArgumentException("missing value after " + option);
-                }
-                String value = args[++i];
-                switch (option) {
-                    case "--id" -> id = number(option, value, 0);
-                    case "--threads" -> threads = number(option, value, 1);
-                    case "--cluster" -> cluster = value;
-                    case "--bind" -> bind = value;
-                    case "--port" -> port = number(option, value, 1);
-                    case "--members" -> members = value.split(",");
-                    case "--allow" -> allow = value.split(",");
-                    case "--failure-seconds" -> failureSeconds = number(option, value, 2);
-                    case "--coordinator-wait-seconds" -> coordinatorWait = number(option, value, 1);
-                    case "--secret-file" -> secret = readSecret(value);
-                    default -> throw new IllegalArgumentException("unknown option " + option);
-                }
+        static Options parse(String[] args, Map<String, String> env) {
+            WorkerCommandLine line = WorkerCommandLine.parse(args, OPTIONS);
+            if (line.help()) {
+                return null;
             }
-            if (id == null || cluster == null) {
-                throw new IllegalArgumentException("--id and --cluster are required");
-            }
-            if (secret == null) {
-                throw new IllegalArgumentException("no secret: set SPINDLE_SECRET or pass --secret-file");
-            }
-            HazelcastClusterSettings.Builder b = HazelcastClusterSettings.builder(cluster, secret)
-                    .bindAddress(bind).port(port).failureSeconds(failureSeconds);
-            for (String m : members) {
-                b.member(m.strip());
-            }
-            for (String p : allow) {
-                b.allowPackage(p.strip());
-            }
+            int id = line.number("--id", -1, 0);
+            int threads = line.number("--threads", Runtime.getRuntime().availableProcessors(), 1);
+            int port = line.number("--port", 5701, 1);
+            int failureSeconds = line.number("--failure-seconds", TransportSettings.DEFAULT_FAILURE_SECONDS,
+                    TransportSettings.MIN_FAILURE_SECONDS);
+            int coordinatorWait = line.number("--coordinator-wait-seconds", 60, 1);
+            line.require("--id", "--cluster");
+            String secret = line.secret("--secret-file", env, "SPINDLE_SECRET", "secret");
+            HazelcastClusterSettings.Builder b = HazelcastClusterSettings.builder(line.text("--cluster", null), secret)
+                    .bindAddress(line.text("--bind", TransportSettings.DEFAULT_BIND_ADDRESS)).port(port)
+                    .failureSeconds(failureSeconds);
+            line.list("--members").forEach(b::member);
+            line.list("--allow").forEach(b::allowPackage);
             return new Options(id, threads, Duration.ofSeconds(coordinatorWait), b.build());
-        }
-
-        private static int number(String option, String value, int min) {
-            int n;
-            try {
-                n = Integer.parseInt(value);
-            } catch (NumberFormatException e) {
-                throw new IllegalArgumentException(option + " needs a whole number, got '" + value + "'");
-            }
-            if (n < min) {
-                throw new IllegalArgumentException(option + " must be at least " + min + ", got " + n);
-            }
-            return n;
-        }
-
-        private static String readSecret(String file) {
-            try {
-                return Files.readString(Path.of(file)).strip();
-            } catch (NoSuchFileException e) {
-                throw new IllegalArgumentException("--secret-file " + file + ": no such file");
-            } catch (IOException | RuntimeException e) {
-                throw new IllegalArgumentException("--secret-file " + file + ": cannot read it (" + e + ")");
-            }
         }
     }
 }

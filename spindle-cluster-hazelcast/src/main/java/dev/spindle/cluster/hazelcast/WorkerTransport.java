@@ -7,11 +7,12 @@ import com.hazelcast.cluster.Member;
 import com.hazelcast.core.ExecutionCallback;
 import com.hazelcast.core.HazelcastInstance;
 import dev.spindle.cluster.Message;
-import dev.spindle.cluster.Transport;
+import dev.spindle.cluster.RemoteTaskException;
 import dev.spindle.cluster.WorkerNode;
+import dev.spindle.cluster.WorkerTransportSupport;
 import java.lang.System.Logger.Level;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.ConcurrentLinkedQueue;
 
 /**
  * The worker member's side of the wire: it opens the coordinator's frames for its
@@ -24,22 +25,19 @@ import java.util.concurrent.atomic.AtomicLong;
  * frames of its session, from it or from a worker it vouched for ({@link Wire.Members}), each
  * sequence number once ({@link Session}).
  */
-final class WorkerTransport implements Transport, Endpoint {
+final class WorkerTransport extends WorkerTransportSupport implements Endpoint {
 
     private static final System.Logger LOG = System.getLogger(WorkerTransport.class.getName());
 
-    private final int id;
     private final FrameCodec codec;
     private final Roster roster;
     private final Outbox outbox;
     private final Session session;
     private final Enrolment enrolment;
-    private final AtomicLong bytes = new AtomicLong();
-    private final java.util.concurrent.ConcurrentLinkedQueue<Object> held = new java.util.concurrent.ConcurrentLinkedQueue<>();
-    private volatile WorkerNode node;
+    private final ConcurrentLinkedQueue<Object> held = new ConcurrentLinkedQueue<>();
 
     WorkerTransport(int id, FrameCodec codec, Roster roster) {
-        this.id = id;
+        super(id, codec::serialize);
         this.codec = codec;
         this.roster = roster;
         this.session = new Session(id, roster.offences());
@@ -48,7 +46,7 @@ final class WorkerTransport implements Transport, Endpoint {
     }
 
     void attach(WorkerNode node, HazelcastInstance instance) {
-        this.node = node;
+        attachNode(node);
         outbox.attach(instance);
         enrolment.attach(instance.getCluster());
     }
@@ -62,22 +60,14 @@ final class WorkerTransport implements Transport, Endpoint {
 
     @Override
     public void onFrame(byte[] frame) {
-        WorkerNode n = node;
+        WorkerNode n = node();
         Wire.Frame f = open(frame);
         if (f == null || n == null || f.sender() != Wire.COORDINATOR || !session.accept(f)) {
             return;
         }
         if (f.body() instanceof Wire.Compute c) {
-            Object function;
-            try {
-                function = codec.deserialize(c.function());
-            } catch (SecurityException e) {
-                toScheduler(new Message.TaskErred(id, c.key(), c.attempt(),
-                        new RemoteTaskException("function of task '" + c.key() + "' refused: " + e.getMessage()), 0));
-                return;
-            }
-            n.receive(new Message.Compute(c.key(), c.attempt(), (dev.spindle.cluster.TaskFunction<?>) function,
-                    c.dependencies(), c.holders(), c.priority()));
+            receiveCompute(n, c.key(), c.attempt(), c.function(), c.dependencies(), c.holders(), c.priority(),
+                    codec::deserialize);
         } else if (f.body() instanceof Message.ToWorker m) {
             n.receive(m);
         }
@@ -85,7 +75,7 @@ final class WorkerTransport implements Transport, Endpoint {
 
     @Override
     public byte[] onFetch(byte[] frame) {
-        WorkerNode n = node;
+        WorkerNode n = node();
         Wire.Frame f = open(frame);
         if (f == null || n == null || !fromProven(f) || !session.accept(f)) {
             return null;
@@ -120,20 +110,23 @@ final class WorkerTransport implements Transport, Endpoint {
     // ---- outbound --------------------------------------------------------------------------
 
     @Override
-    public void toScheduler(Message.ToScheduler message) {
-        Object body = message;
-        if (message instanceof Message.TaskFinished f) {
-            try {
-                body = new Wire.Finished(f.worker(), f.key(), f.attempt(), codec.serialize(f.value()), f.bytes(),
-                        f.nanos());
-            } catch (IllegalArgumentException notSerializable) {
-                // a Sized value that cannot travel: the task errs rather than vanish
-                body = new Message.TaskErred(f.worker(), f.key(), f.attempt(),
-                        new RemoteTaskException("result of '" + f.key() + "' " + notSerializable.getMessage()), f.nanos());
-            }
-        } else if (message instanceof Message.TaskErred e && !(e.error() instanceof RemoteTaskException)) {
-            body = new Message.TaskErred(e.worker(), e.key(), e.attempt(), new RemoteTaskException(e.error()), e.nanos());
-        }
+    protected void sendFinished(Message.TaskFinished f, byte[] value) {
+        report(new Wire.Finished(f.worker(), f.key(), f.attempt(), value, f.bytes(), f.nanos()));
+    }
+
+    /** As a {@link RemoteTaskException}, the one exception class the coordinator's allow-list names. */
+    @Override
+    protected void sendErred(int worker, String key, long attempt, String errorClass, String message,
+                             StackTraceElement[] trace, long nanos) {
+        report(new Message.TaskErred(worker, key, attempt, new RemoteTaskException(errorClass, message, trace), nanos));
+    }
+
+    @Override
+    protected void sendOther(Message.ToScheduler message) {
+        report(message);
+    }
+
+    private void report(Object body) {
         if (roster.coordinator() == null) {
             // hold the report until the coordinator has proved itself rather than lose a result
             held.add(body);
@@ -200,37 +193,9 @@ final class WorkerTransport implements Transport, Endpoint {
                 throw new SecurityException("reply from " + f.sender() + " is not worker " + holder
                         + "'s answer in this session");
             }
-            if (!r.key().equals(key) || r.holder() != holder) {
-                throw new SecurityException("reply for '" + r.key() + "' from " + r.holder() + " answers another fetch");
-            }
-            if (r.value() == null) {
-                throw new IllegalStateException("worker " + holder + " does not hold '" + key + "'");
-            }
-            Object value = codec.deserialize(r.value());
-            bytes.addAndGet(r.value().length);
-            result.complete(value);
+            result.complete(fetched(key, holder, r.key(), r.holder(), r.value(), codec::deserialize));
         } catch (RuntimeException e) {
             result.completeExceptionally(e);
         }
-    }
-
-    @Override
-    public void toWorker(int worker, Message.ToWorker message) {
-        throw new UnsupportedOperationException("a worker does not send to workers");
-    }
-
-    @Override
-    public void workerLost(int worker) {
-        throw new UnsupportedOperationException("only the coordinator declares workers lost");
-    }
-
-    @Override
-    public long bytesTransferred() {
-        return bytes.get();
-    }
-
-    @Override
-    public void close() {
-        node = null;
     }
 }

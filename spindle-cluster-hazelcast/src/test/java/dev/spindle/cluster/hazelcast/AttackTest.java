@@ -17,11 +17,12 @@ import com.hazelcast.nio.serialization.IdentifiedDataSerializable;
 import dev.spindle.cluster.ClusterFuture;
 import dev.spindle.cluster.LocalCluster;
 import dev.spindle.cluster.Message;
+import dev.spindle.cluster.testkit.FreePorts;
+import dev.spindle.cluster.testkit.HostilePayloads;
 import java.io.Serializable;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.UUID;
@@ -55,7 +56,7 @@ class AttackTest {
 
     @BeforeAll
     static void start() throws Exception {
-        ports = Ports.free(4);
+        ports = FreePorts.free(4);
         cluster = "spindle-attack-" + ports[0];
         try {
             for (int i = 0; i < 2; i++) {
@@ -176,7 +177,7 @@ class AttackTest {
 
     @Test
     void aDeserialisationBombIsRefusedAtOnce() {
-        Set<Object> bomb = bomb(40);
+        Set<Object> bomb = HostilePayloads.hashBomb(40);
         Member target = workers.get(0).instanceForTests().getCluster().getLocalMember();
         Callable<Integer> task = (Callable<Integer> & Serializable) () -> bomb.size();
         assertTimeoutPreemptively(Duration.ofSeconds(20), () ->
@@ -185,25 +186,6 @@ class AttackTest {
                         .isInstanceOf(ExecutionException.class)
                         .hasMessageContaining("not allowed"));
         assertThat(workers.get(0).isRunning()).isTrue();
-    }
-
-    /** Nested sets whose deserialisation hashes 2^depth times (a well-known denial of service). */
-    private static Set<Object> bomb(int depth) {
-        Set<Object> root = new HashSet<>();
-        Set<Object> s1 = root;
-        Set<Object> s2 = new HashSet<>();
-        for (int i = 0; i < depth; i++) {
-            Set<Object> t1 = new HashSet<>();
-            Set<Object> t2 = new HashSet<>();
-            t1.add("x");
-            s1.add(t1);
-            s1.add(t2);
-            s2.add(t1);
-            s2.add(t2);
-            s1 = t1;
-            s2 = t2;
-        }
-        return root;
     }
 
     @Test

@@ -9,6 +9,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.hazelcast.core.Hazelcast;
 import com.hazelcast.core.HazelcastInstance;
 import dev.spindle.cluster.LocalCluster;
+import dev.spindle.cluster.testkit.FreePorts;
+import dev.spindle.cluster.testkit.WorkerJvm;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -36,10 +38,10 @@ class ClusterShutdownTest {
 
     @Test
     void clusterShutdownFromAJoinedMemberFailsAndTheWorkerStays() throws Exception {
-        int[] ports = Ports.free(3);
+        int[] ports = FreePorts.free(3);
         String cluster = "spindle-shutdown-" + ports[0];
         String members = "127.0.0.1:" + ports[0] + ",127.0.0.1:" + ports[1] + ",127.0.0.1:" + ports[2];
-        try (WorkerJvm worker = WorkerJvm.start(SECRET, List.of("--id", "0", "--threads", "1", "--cluster", cluster,
+        try (WorkerJvm worker = WorkerMainTest.launch(SECRET, List.of("--id", "0", "--threads", "1", "--cluster", cluster,
                 "--port", Integer.toString(ports[1]), "--members", members, "--failure-seconds", "8"));
              HazelcastCoordinator coordinator = HazelcastCoordinator.start(
                      InProcessClusterTest.settings(cluster, SECRET, ports[0], ports).build(),
@@ -59,7 +61,7 @@ class ClusterShutdownTest {
 
     @Test
     void aWorkerWhoseMemberIsShutDownFromElsewhereExitsWithTheReason() throws Exception {
-        int[] ports = Ports.free(2);
+        int[] ports = FreePorts.free(2);
         String cluster = "spindle-shutdown-" + ports[0];
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();

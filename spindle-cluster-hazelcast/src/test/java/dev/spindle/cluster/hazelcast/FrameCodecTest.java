@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.spindle.cluster.Message;
+import dev.spindle.cluster.RemoteTaskException;
 import java.io.File;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -47,6 +48,18 @@ class FrameCodecTest {
         assertThatThrownBy(() -> codec.open(new byte[] {1, 2, 3})).isInstanceOf(SecurityException.class);
         assertThatThrownBy(() -> codec.open(null)).isInstanceOf(SecurityException.class);
         assertThat(codec.rejected()).isEqualTo(2);
+    }
+
+    @Test
+    void aTaskFailureTravelsAsTheSharedRemoteTaskException() {
+        Message.TaskErred erred = new Message.TaskErred(1, "k", 2, new RemoteTaskException("java.io.IOException",
+                "disk on fire", new Throwable().getStackTrace()), 5);
+        Wire.Frame frame = new Wire.Frame(SESSION, 1, Wire.COORDINATOR, 1, erred);
+        Message.TaskErred read = (Message.TaskErred) ((Wire.Frame) codec.open(codec.seal(frame))).body();
+        assertThat(read.error()).isInstanceOf(RemoteTaskException.class).hasMessage("java.io.IOException: disk on fire");
+        assertThat(((RemoteTaskException) read.error()).remoteClass()).isEqualTo("java.io.IOException");
+        assertThat(FrameCodec.allowList(List.of())).startsWith(RemoteTaskException.class.getName() + ";")
+                .doesNotContain("dev.spindle.cluster.*;").endsWith("!*");
     }
 
     @Test

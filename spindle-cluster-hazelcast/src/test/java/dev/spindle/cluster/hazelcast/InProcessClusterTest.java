@@ -11,6 +11,8 @@ import dev.spindle.cluster.Client;
 import dev.spindle.cluster.ClusterFuture;
 import dev.spindle.cluster.LocalCluster;
 import dev.spindle.cluster.Message;
+import dev.spindle.cluster.RemoteTaskException;
+import dev.spindle.cluster.testkit.FreePorts;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -54,7 +56,7 @@ class InProcessClusterTest {
     @BeforeAll
     static void start() throws Exception {
         ROSTER_LOG.addHandler(capture);
-        int[] ports = Ports.free(4);
+        int[] ports = FreePorts.free(4);
         String cluster = "spindle-inproc-" + ports[0];
         try {
             coordinator = startAll(cluster, ports);

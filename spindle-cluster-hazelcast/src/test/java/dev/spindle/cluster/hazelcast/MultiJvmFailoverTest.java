@@ -9,12 +9,16 @@ import dev.spindle.cluster.Client;
 import dev.spindle.cluster.ClusterFuture;
 import dev.spindle.cluster.LocalCluster;
 import dev.spindle.cluster.TaskFunction;
+import dev.spindle.cluster.testkit.Cleanup;
+import dev.spindle.cluster.testkit.FreePorts;
+import dev.spindle.cluster.testkit.WorkerJvm;
 import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -35,33 +39,25 @@ class MultiJvmFailoverTest {
     private static final int WORKERS = 3;
     private static final int UNGATED = 45;
 
-    private final List<Process> workers = new ArrayList<>();
-    private HazelcastCoordinator coordinator;
+    private final Cleanup started = new Cleanup();
+    private final List<WorkerJvm> workers = new ArrayList<>();
 
     @AfterEach
     void stopEverything() throws Exception {
-        if (coordinator != null) {
-            coordinator.close();
-        }
-        for (Process p : workers) {
-            p.destroyForcibly();
-        }
-        for (Process p : workers) {
-            p.waitFor(10, TimeUnit.SECONDS);
-        }
+        started.close();
     }
 
     @Test
     void aTreeReductionSurvivesTheLossOfAWorkerJvm() throws Exception {
-        int[] ports = Ports.free(WORKERS + 1);
+        int[] ports = FreePorts.free(WORKERS + 1);
         String cluster = "spindle-it-" + ports[0];
         Path logs = Files.createDirectories(Path.of("target", "worker-logs"));
         for (int i = 0; i < WORKERS; i++) {
-            workers.add(startWorker(i, cluster, ports, logs.resolve("worker-" + i + ".log").toFile()));
+            workers.add(started.add(startWorker(i, cluster, ports, logs.resolve("worker-" + i + ".log").toFile())));
         }
         HazelcastClusterSettings.Builder settings = InProcessClusterTest.settings(cluster, SECRET, ports[0], ports);
-        coordinator = HazelcastCoordinator.start(settings.build(),
-                LocalCluster.builder().workers(WORKERS).threadsPerWorker(2), Duration.ofSeconds(90));
+        HazelcastCoordinator coordinator = started.add(HazelcastCoordinator.start(settings.build(),
+                LocalCluster.builder().workers(WORKERS).threadsPerWorker(2), Duration.ofSeconds(90)));
         Client client = coordinator.client();
 
         List<ClusterFuture<Integer>> level = new ArrayList<>();
@@ -124,8 +120,7 @@ class MultiJvmFailoverTest {
         }
         assertThat(coordinator.finishedOn(1)).as("results from worker 1 before the kill").isGreaterThanOrEqualTo(2);
         long doneAtKill = all.stream().filter(f -> f.toCompletableFuture().isDone()).count();
-        workers.get(1).destroyForcibly();
-        workers.get(1).waitFor(30, TimeUnit.SECONDS);
+        workers.get(1).kill();
         Files.createFile(gateFile);
 
         ClusterFuture<Integer> root = level.get(0);
@@ -183,19 +178,15 @@ class MultiJvmFailoverTest {
         }
     }
 
-    private Process startWorker(int id, String cluster, int[] ports, File log) throws Exception {
-        String java = ProcessHandle.current().info().command().orElse("java");
+    private WorkerJvm startWorker(int id, String cluster, int[] ports, File log) throws Exception {
         StringBuilder members = new StringBuilder();
         for (int p : ports) {
             members.append(members.length() == 0 ? "" : ",").append("127.0.0.1:").append(p);
         }
         // jvm.args (in the module directory, the tests' working directory) as the README shows it
-        ProcessBuilder pb = new ProcessBuilder(java, "@jvm.args", "-Xmx192m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
-                "-Dspindle.exitWithParent=true", "-Dhazelcast.logging.type=jdk", "-cp", System.getProperty("java.class.path"),
-                WorkerMain.class.getName(), "--id", Integer.toString(id), "--threads", "2", "--cluster", cluster,
-                "--port", Integer.toString(ports[id + 1]), "--members", members.toString(), "--failure-seconds", "8");
-        pb.environment().put("SPINDLE_SECRET", SECRET);
-        pb.redirectErrorStream(true).redirectOutput(log);
-        return pb.start();
+        return WorkerJvm.startLogged(WorkerMain.class, List.of("@jvm.args", "-Xmx192m", "-Dhazelcast.logging.type=jdk"),
+                Map.of("SPINDLE_SECRET", SECRET), List.of("--id", Integer.toString(id), "--threads", "2", "--cluster",
+                        cluster, "--port", Integer.toString(ports[id + 1]), "--members", members.toString(),
+                        "--failure-seconds", "8"), log);
     }
 }

@@ -6,11 +6,15 @@ package dev.spindle.cluster.hazelcast;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.spindle.cluster.LocalCluster;
+import dev.spindle.cluster.testkit.FreePorts;
+import dev.spindle.cluster.testkit.WorkerJvm;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -34,7 +38,7 @@ class WorkerMainTest {
     /** A cluster of one worker (id 0) and its coordinator, which the launched workers try to join. */
     @BeforeAll
     static void start() throws Exception {
-        ports = Ports.free(3);
+        ports = FreePorts.free(3);
         cluster = "spindle-main-" + ports[0];
         worker0 = HazelcastWorker.start(settings(ports[1]).build(), 0, 1);
         coordinator = HazelcastCoordinator.start(settings(ports[0]).build(),
@@ -77,7 +81,7 @@ class WorkerMainTest {
 
     @Test
     void aPortInUseIsOneLineAndTheUsage() throws Exception {
-        try (ServerSocket taken = new ServerSocket(Ports.free(1)[0], 1, InetAddress.getLoopbackAddress())) {
+        try (ServerSocket taken = new ServerSocket(FreePorts.free(1)[0], 1, InetAddress.getLoopbackAddress())) {
             Result r = run(SECRET, "--id", "0", "--cluster", "c", "--port", Integer.toString(taken.getLocalPort()));
             assertThat(r.status).isEqualTo(2);
             assertThat(firstLine(r.err)).startsWith("WorkerMain: cannot listen on 127.0.0.1:" + taken.getLocalPort());
@@ -131,9 +135,19 @@ class WorkerMainTest {
         return run(secret, args.toArray(new String[0]));
     }
 
+    /**
+     * Starts WorkerMain in a JVM of its own, as an operator starts it, with {@code SPINDLE_SECRET}
+     * set to {@code secret} unless null.
+     */
+    static WorkerJvm launch(String secret, List<String> args) throws Exception {
+        Map<String, String> env = new HashMap<>();
+        env.put("SPINDLE_SECRET", secret);              // null: removed
+        return WorkerJvm.start(WorkerMain.class, List.of("@jvm.args", "-Xmx128m"), env, args);
+    }
+
     /** Runs WorkerMain in a JVM of its own and waits (bounded) for it to exit. */
     private static Result run(String secret, String... args) throws Exception {
-        try (WorkerJvm jvm = WorkerJvm.start(secret, List.of(args))) {
+        try (WorkerJvm jvm = launch(secret, List.of(args))) {
             int status = jvm.awaitExit(90);
             return new Result(status, jvm.out(), jvm.err());
         }

@@ -3,12 +3,10 @@
  */
 package dev.spindle.cluster.pekko;
 
+import dev.spindle.cluster.CoordinatorTransportSupport;
 import dev.spindle.cluster.Message;
 import dev.spindle.cluster.RemoteTaskException;
 import dev.spindle.cluster.Transport;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import org.apache.pekko.actor.ActorRef;
 import org.apache.pekko.actor.Address;
@@ -21,7 +19,7 @@ import org.apache.pekko.actor.Address;
  * contract requires, so a late reply of a dead member cannot complete a task that was already
  * reassigned.
  */
-final class CoordinatorTransport implements Transport, EndpointActor.Handler {
+final class CoordinatorTransport extends CoordinatorTransportSupport implements EndpointActor.Handler {
 
     private static final System.Logger LOG = System.getLogger(CoordinatorTransport.class.getName());
 
@@ -29,8 +27,6 @@ final class CoordinatorTransport implements Transport, EndpointActor.Handler {
     private final Roster roster;
     private final Outbox outbox;
     private final Refusals rejectedFrames;
-    private final ConcurrentHashMap<Integer, AtomicLong> finished = new ConcurrentHashMap<>();
-    private volatile Consumer<Message.ToScheduler> scheduler = m -> { };
 
     CoordinatorTransport(WireCodec codec, Roster roster, Outbox outbox, Refusals rejectedFrames) {
         this.codec = codec;
@@ -40,13 +36,7 @@ final class CoordinatorTransport implements Transport, EndpointActor.Handler {
     }
 
     void attach(Consumer<Message.ToScheduler> scheduler) {
-        this.scheduler = scheduler;
-    }
-
-    /** Results received from worker {@code id} and handed to the scheduler. */
-    long finishedOn(int id) {
-        AtomicLong n = finished.get(id);
-        return n == null ? 0 : n.get();
+        attachScheduler(scheduler);
     }
 
     @Override
@@ -73,22 +63,12 @@ final class CoordinatorTransport implements Transport, EndpointActor.Handler {
             return;                           // a lost worker's late reply: ignored, as promised
         }
         if (body instanceof Wire.Finished w) {
-            Message.ToScheduler m;
-            try {
-                m = new Message.TaskFinished(w.worker(), w.key(), w.attempt(), codec.deserialize(w.value()),
-                        w.bytes(), w.nanos());
-                finished.computeIfAbsent(w.worker(), k -> new AtomicLong()).incrementAndGet();
-            } catch (SecurityException e) {
-                m = new Message.TaskErred(w.worker(), w.key(), w.attempt(), new RemoteTaskException(
-                        SecurityException.class.getName(), "result of task '" + w.key() + "' refused: " + e.getMessage(),
-                        null), w.nanos());
-            }
-            scheduler.accept(m);
+            deliverFinished(w.worker(), w.key(), w.attempt(), w.value(), w.bytes(), w.nanos(), codec::deserialize);
         } else if (body instanceof Wire.Erred e) {
-            scheduler.accept(new Message.TaskErred(e.worker(), e.key(), e.attempt(),
+            toScheduler(new Message.TaskErred(e.worker(), e.key(), e.attempt(),
                     new RemoteTaskException(e.errorClass(), e.message(), e.trace()), e.nanos()));
         } else {
-            scheduler.accept((Message.ToScheduler) body);
+            toScheduler((Message.ToScheduler) body);
         }
     }
 
@@ -103,9 +83,7 @@ final class CoordinatorTransport implements Transport, EndpointActor.Handler {
             outbox.send(roster.worker(worker), new Wire.Frame(worker, body));
         } catch (IllegalArgumentException cannotTravel) {
             if (message instanceof Message.Compute c) {
-                // the function (or the whole message) cannot travel: the task errs instead of hanging
-                scheduler.accept(new Message.TaskErred(worker, c.key(), c.attempt(), new IllegalArgumentException(
-                        "task '" + c.key() + "' cannot be sent: " + cannotTravel.getMessage(), cannotTravel), 0));
+                cannotSend(worker, c, cannotTravel);    // the function (or the whole message) cannot travel
             } else {
                 LOG.log(System.Logger.Level.ERROR, "cannot send {0} to worker {1}: {2}",
                         message.getClass().getSimpleName(), worker, cannotTravel.getMessage());
@@ -114,27 +92,7 @@ final class CoordinatorTransport implements Transport, EndpointActor.Handler {
     }
 
     @Override
-    public void toScheduler(Message.ToScheduler message) {
-        scheduler.accept(message);
-    }
-
-    @Override
-    public CompletableFuture<Object> fetch(String key, int holder, int requester) {
-        throw new UnsupportedOperationException("workers fetch from each other; the coordinator holds no values");
-    }
-
-    @Override
     public void workerLost(int worker) {
         roster.lose(worker);
-    }
-
-    @Override
-    public long bytesTransferred() {
-        return 0;
-    }
-
-    @Override
-    public void close() {
-        scheduler = m -> { };
     }
 }

@@ -3,7 +3,8 @@
  */
 package dev.spindle.cluster.pekko;
 
-import dev.spindle.cluster.SerialAllowList;
+import dev.spindle.cluster.MemberSettingsBuilder;
+import dev.spindle.cluster.TransportSettings;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -42,11 +43,11 @@ public final class PekkoClusterSettings {
         this.keyStore = b.keyStore;
         this.trustStore = b.trustStore;
         this.storePassword = b.storePassword;
-        this.bindAddress = b.bindAddress;
-        this.port = b.port;
+        this.bindAddress = b.boundAddress();
+        this.port = b.chosenPort();
         this.seedNodes = List.copyOf(b.seedNodes);
-        this.allowedPackages = List.copyOf(b.allowedPackages);
-        this.failureSeconds = b.failureSeconds;
+        this.allowedPackages = b.packages();
+        this.failureSeconds = b.failureTimeoutSeconds();
         this.maxMessageBytes = b.maxMessageBytes;
     }
 
@@ -114,20 +115,21 @@ public final class PekkoClusterSettings {
         return maxMessageBytes;
     }
 
-    /** Builds {@link PekkoClusterSettings}. */
-    public static final class Builder {
+    /**
+     * Builds {@link PekkoClusterSettings}. The port is 0..65535, 25520 unless set (0 picks a free
+     * port, fine for workers); a member is unreachable after {@code failureSeconds} without
+     * heartbeats, and downed after as long again.
+     */
+    public static final class Builder extends MemberSettingsBuilder<Builder> {
         private final String clusterName;
         private final Path keyStore;
         private final Path trustStore;
         private final String storePassword;
-        private String bindAddress = "127.0.0.1";
-        private int port = 25520;
         private final List<String> seedNodes = new ArrayList<>();
-        private final List<String> allowedPackages = new ArrayList<>();
-        private int failureSeconds = 5;
         private int maxMessageBytes = 256 * 1024;
 
         private Builder(String clusterName, Path keyStore, Path trustStore, String storePassword) {
+            super(25520, 0);
             Objects.requireNonNull(clusterName, "clusterName");
             Objects.requireNonNull(keyStore, "keyStore");
             Objects.requireNonNull(trustStore, "trustStore");
@@ -151,64 +153,12 @@ public final class PekkoClusterSettings {
             this.storePassword = storePassword;
         }
 
-        /** The address to bind to (default {@code 127.0.0.1}); anything else exposes the member. */
-        public Builder bindAddress(String address) {
-            Objects.requireNonNull(address, "address");
-            if (address.isBlank()) {
-                throw new IllegalArgumentException("bindAddress must not be blank");
-            }
-            this.bindAddress = address;
-            return this;
-        }
-
-        /** This member's port, 0..65535 (default 25520; 0 picks a free port, fine for workers). */
-        public Builder port(int port) {
-            if (port < 0 || port > 65535) {
-                throw new IllegalArgumentException("port must be in 0..65535, got " + port);
-            }
-            this.port = port;
-            return this;
-        }
-
         /**
          * A {@code host:port} member to join through, normally the coordinator's. A worker needs
          * one; the coordinator needs none (it starts the cluster).
          */
         public Builder seedNode(String hostAndPort) {
-            Objects.requireNonNull(hostAndPort, "hostAndPort");
-            int colon = hostAndPort.lastIndexOf(':');
-            boolean valid = colon > 0 && colon < hostAndPort.length() - 1;
-            if (valid) {
-                try {
-                    int p = Integer.parseInt(hostAndPort.substring(colon + 1));
-                    valid = p >= 1 && p <= 65535;
-                } catch (NumberFormatException e) {
-                    valid = false;
-                }
-            }
-            if (!valid) {
-                throw new IllegalArgumentException("seed node must be host:port, got '" + hostAndPort + "'");
-            }
-            seedNodes.add(hostAndPort);
-            return this;
-        }
-
-        /**
-         * Allows values and task functions from {@code packageName} and its subpackages to be
-         * deserialised. Task functions' declaring classes count: a lambda written in class
-         * {@code com.example.Jobs} needs {@code com.example}.
-         */
-        public Builder allowPackage(String packageName) {
-            allowedPackages.add(SerialAllowList.checkPackage(packageName));
-            return this;
-        }
-
-        /** Seconds without heartbeats before a member is unreachable (default 5, at least 2). */
-        public Builder failureSeconds(int seconds) {
-            if (seconds < 2) {
-                throw new IllegalArgumentException("failureSeconds must be at least 2, got " + seconds);
-            }
-            this.failureSeconds = seconds;
+            seedNodes.add(TransportSettings.hostAndPort(hostAndPort, "seed node"));
             return this;
         }
 
@@ -218,11 +168,8 @@ public final class PekkoClusterSettings {
          * fails its task; a message that does not fit is refused unread.
          */
         public Builder maxMessageBytes(int bytes) {
-            if (bytes < MIN_MESSAGE_BYTES || bytes > MAX_MESSAGE_BYTES) {
-                throw new IllegalArgumentException("maxMessageBytes must be in " + MIN_MESSAGE_BYTES + ".."
-                        + MAX_MESSAGE_BYTES + ", got " + bytes);
-            }
-            this.maxMessageBytes = bytes;
+            this.maxMessageBytes = TransportSettings.inRange("maxMessageBytes", bytes, MIN_MESSAGE_BYTES,
+                    MAX_MESSAGE_BYTES);
             return this;
         }
 

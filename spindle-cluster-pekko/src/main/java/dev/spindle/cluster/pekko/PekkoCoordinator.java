@@ -7,6 +7,7 @@ import dev.spindle.cluster.Client;
 import dev.spindle.cluster.ClusterCoordinator;
 import dev.spindle.cluster.LocalCluster;
 import dev.spindle.cluster.Message;
+import dev.spindle.cluster.Readiness;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -116,7 +117,7 @@ public final class PekkoCoordinator implements AutoCloseable {
 
     private void awaitWorkers(CompletableFuture<Void> up, int workers, Duration timeout)
             throws TimeoutException, InterruptedException {
-        long deadline = System.nanoTime() + timeout.toNanos();
+        long start = System.nanoTime();
         try {
             up.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
         } catch (ExecutionException e) {
@@ -124,21 +125,13 @@ public final class PekkoCoordinator implements AutoCloseable {
         } catch (TimeoutException e) {
             throw new TimeoutException("this coordinator did not become a cluster member within " + timeout);
         }
-        while (true) {
+        Readiness.awaitWorkers(workers, timeout, start, roster::workers, refusedMembers::count, () -> {
             Address older = roster.olderCoordinator();
             if (older != null) {
                 throw new IllegalStateException("the cluster already has a coordinator (" + older
                         + "); refusing to start a second one");
             }
-            if (roster.workers() >= workers && allReady(workers)) {
-                return;
-            }
-            if (System.nanoTime() - deadline > 0) {
-                throw new TimeoutException(roster.workers() + " of " + workers + " workers joined within " + timeout
-                        + " (" + refusedMembers.count() + " members refused)");
-            }
-            Thread.sleep(50);
-        }
+        }, () -> allReady(workers));
     }
 
     /** Whether every worker answers a probe, which it does only if it follows this coordinator. */

@@ -3,14 +3,10 @@
  */
 package dev.spindle.cluster.pekko;
 
+import dev.spindle.cluster.JavaSerial;
 import dev.spindle.cluster.SerialAllowList;
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
 import java.io.InvalidClassException;
 import java.io.ObjectInputFilter;
-import java.io.ObjectInputStream;
-import java.io.ObjectOutputStream;
 import java.nio.ByteBuffer;
 import java.util.List;
 
@@ -70,7 +66,7 @@ final class WireCodec {
      * @throws IllegalArgumentException if it cannot be serialised or exceeds the frame limit
      */
     byte[] encode(Wire.Frame frame) {
-        byte[] body = toBytes(frame, frameLimit, "frame");
+        byte[] body = JavaSerial.serialize(frame, frameLimit, "frame");
         ByteBuffer out = ByteBuffer.allocate(HEADER_BYTES + body.length);
         return out.putInt(MAGIC).putInt(body.length).put(body).array();
     }
@@ -112,21 +108,7 @@ final class WireCodec {
      * @throws IllegalArgumentException if it is not serialisable or exceeds the limit
      */
     byte[] serialize(Object value) {
-        return toBytes(value, maxBytes, "value");
-    }
-
-    private static byte[] toBytes(Object o, int limit, String what) {
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
-            out.writeObject(o);
-        } catch (IOException e) {
-            throw new IllegalArgumentException("cannot serialise " + o.getClass().getName() + ": " + e, e);
-        }
-        if (bytes.size() > limit) {
-            throw new IllegalArgumentException("is " + bytes.size() + " bytes serialised, over the " + what
-                    + " limit of " + limit);
-        }
-        return bytes.toByteArray();
+        return JavaSerial.serialize(value, maxBytes, "value");
     }
 
     /**
@@ -142,13 +124,10 @@ final class WireCodec {
     }
 
     private Object read(byte[] bytes, int offset, int length) {
-        try (ObjectInputStream in = new ObjectInputStream(new ByteArrayInputStream(bytes, offset, length))) {
-            in.setObjectInputFilter(filter);
-            return in.readObject();
+        try {
+            return JavaSerial.read(bytes, offset, length, filter);     // unreadable: SecurityException already
         } catch (InvalidClassException e) {
             throw new SecurityException("refused by the allow-list or its limits (" + e.getMessage() + ")");
-        } catch (IOException | ClassNotFoundException | RuntimeException | StackOverflowError e) {
-            throw new SecurityException("unreadable payload: " + e);
         }
     }
 }

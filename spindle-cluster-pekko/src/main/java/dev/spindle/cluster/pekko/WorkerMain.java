@@ -3,9 +3,11 @@
  */
 package dev.spindle.cluster.pekko;
 
-import java.io.IOException;
-import java.nio.file.Files;
+import dev.spindle.cluster.TransportSettings;
+import dev.spindle.cluster.WorkerCommandLine;
 import java.nio.file.Path;
+import java.util.Map;
+import java.util.Set;
 
 /**
  * Runs one worker member until the JVM is stopped or the member leaves the cluster.
@@ -21,103 +23,75 @@ import java.nio.file.Path;
  * file, never from the command line, where other users of the machine could read it. Prints
  * {@code spindle worker <id> joined <host:port>} once it is a member. With
  * {@code -Dspindle.exitWithParent=true} the worker exits when the process that started it does.
- * Exits with status 2 on bad arguments, 1 when it leaves the cluster (downed, or its coordinator
- * saw it as lost).
+ * Exits with status 2 on bad arguments (a one-line reason and the usage on stderr), including an
+ * unreadable password file, 1 when it leaves the cluster (downed, or its coordinator saw it as
+ * lost), 0 after {@code --help}.
  */
 public final class WorkerMain {
 
     static final String USAGE = "usage: WorkerMain --id N --cluster NAME --key-store FILE --trust-store FILE "
             + "--seed HOST:PORT [--threads N] [--bind ADDRESS] [--port N] [--allow PKG,...] [--failure-seconds N] "
-            + "[--max-message-bytes N] [--password-file FILE]  (password from SPINDLE_STORE_PASSWORD or --password-file)";
+            + "[--max-message-bytes N] [--password-file FILE] [--help]  (password from SPINDLE_STORE_PASSWORD or --password-file)";
 
     private WorkerMain() {
     }
 
-    /** Entry point; exits with status 2 on bad arguments. */
-    public static void main(String[] args) throws Exception {
+    private static final Set<String> OPTIONS = Set.of("--id", "--threads", "--cluster", "--key-store",
+            "--trust-store", "--seed", "--bind", "--port", "--allow", "--failure-seconds", "--max-message-bytes",
+            "--password-file");
+
+    /** Entry point; exits with status 2 on bad arguments, 0 after {@code --help}. */
+    public static void main(String[] args) {
         PekkoWorker worker;
         try {
-            worker = start(args);
+            worker = start(args, System.getenv());
         } catch (IllegalArgumentException | NullPointerException e) {
-            System.err.println("WorkerMain: " + e.getMessage());
-            System.err.println(USAGE);
-            System.exit(2);
+            System.exit(WorkerCommandLine.usageError(System.err, e.getMessage(), USAGE));
+            return;
+        }
+        if (worker == null) {
+            System.out.println(USAGE);
+            System.exit(WorkerCommandLine.OK);
             return;
         }
         Runtime.getRuntime().addShutdownHook(new Thread(worker::close, "spindle-worker-shutdown"));
-        if (Boolean.getBoolean("spindle.exitWithParent")) {
-            // a worker started by a test or a supervisor must not outlive it
-            ProcessHandle.current().parent().ifPresent(p -> p.onExit().thenRun(() -> System.exit(0)));
-        }
+        WorkerCommandLine.exitWithParentIfAsked();
         worker.joined().thenRun(() -> {
             System.out.println("spindle worker " + worker.id() + " joined " + worker.address());
             System.out.flush();
         });
         worker.terminated().toCompletableFuture().join();
         System.err.println("spindle worker " + worker.id() + " left the cluster; exiting");
-        System.exit(1);
+        System.exit(WorkerCommandLine.FAILED);
     }
 
-    static PekkoWorker start(String[] args) throws IOException {
-        Integer id = null;
-        int threads = Runtime.getRuntime().availableProcessors();
-        String cluster = null;
-        String keyStore = null;
-        String trustStore = null;
-        String password = System.getenv("SPINDLE_STORE_PASSWORD");
-        String bind = "127.0.0.1";
-        int port = 0;
-        String[] seeds = new String[0];
-        String[] allow = new String[0];
-        int failureSeconds = 5;
-        Integer maxMessageBytes = null;
-        for (int i = 0; i < args.length; i++) {
-            String option = args[i];
-            if (i + 1 == args.length) {
-                throw new IllegalArgumentException("missing value after " + option);
-            }
-            String value = args[++i];
-            switch (option) {
-                case "--id" -> id = number(option, value);
-                case "--threads" -> threads = number(option, value);
-                case "--cluster" -> cluster = value;
-                case "--key-store" -> keyStore = value;
-                case "--trust-store" -> trustStore = value;
-                case "--seed" -> seeds = value.split(",");
-                case "--bind" -> bind = value;
-                case "--port" -> port = number(option, value);
-                case "--allow" -> allow = value.split(",");
-                case "--failure-seconds" -> failureSeconds = number(option, value);
-                case "--max-message-bytes" -> maxMessageBytes = number(option, value);
-                case "--password-file" -> password = Files.readString(Path.of(value)).strip();
-                default -> throw new IllegalArgumentException("unknown option " + option);
-            }
+    /**
+     * Starts the worker the command line describes; {@code null} for {@code --help}.
+     *
+     * @throws IllegalArgumentException with a one-line reason for anything wrong
+     */
+    static PekkoWorker start(String[] args, Map<String, String> env) {
+        WorkerCommandLine line = WorkerCommandLine.parse(args, OPTIONS);
+        if (line.help()) {
+            return null;
         }
-        if (id == null || cluster == null || keyStore == null || trustStore == null || seeds.length == 0) {
-            throw new IllegalArgumentException("--id, --cluster, --key-store, --trust-store and --seed are required");
-        }
-        if (password == null) {
-            throw new IllegalArgumentException("no store password: set SPINDLE_STORE_PASSWORD or pass --password-file");
-        }
-        PekkoClusterSettings.Builder b = PekkoClusterSettings.builder(cluster, Path.of(keyStore), Path.of(trustStore),
-                password).bindAddress(bind).port(port).failureSeconds(failureSeconds);
-        if (maxMessageBytes != null) {
+        int id = line.number("--id", -1, 0);
+        int threads = line.number("--threads", Runtime.getRuntime().availableProcessors(), 1);
+        int port = line.number("--port", 0, 0);
+        int failureSeconds = line.number("--failure-seconds", TransportSettings.DEFAULT_FAILURE_SECONDS,
+                TransportSettings.MIN_FAILURE_SECONDS);
+        int maxMessageBytes = line.number("--max-message-bytes", -1, 1);  // the builder checks the range
+        line.require("--id", "--cluster", "--key-store", "--trust-store", "--seed");
+        String password = line.secret("--password-file", env, "SPINDLE_STORE_PASSWORD", "store password");
+        PekkoClusterSettings.Builder b = PekkoClusterSettings.builder(line.text("--cluster", null),
+                Path.of(line.text("--key-store", null)), Path.of(line.text("--trust-store", null)), password)
+                .bindAddress(line.text("--bind", TransportSettings.DEFAULT_BIND_ADDRESS)).port(port)
+                .failureSeconds(failureSeconds);
+        if (maxMessageBytes != -1) {
             b.maxMessageBytes(maxMessageBytes);
         }
-        for (String s : seeds) {
-            b.seedNode(s.strip());
-        }
-        for (String p : allow) {
-            b.allowPackage(p.strip());
-        }
+        line.list("--seed").forEach(b::seedNode);
+        line.list("--allow").forEach(b::allowPackage);
         return PekkoWorker.start(b.build(), id, threads);
-    }
-
-    private static int number(String option, String value) {
-        try {
-            return Integer.parseInt(value);
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(option + " needs a number, got '" + value + "'");
-        }
     }
 }

@@ -4,15 +4,13 @@
 package dev.spindle.cluster.pekko;
 
 import dev.spindle.cluster.Message;
-import dev.spindle.cluster.TaskFunction;
-import dev.spindle.cluster.Transport;
 import dev.spindle.cluster.WorkerNode;
+import dev.spindle.cluster.WorkerTransportSupport;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicLong;
 import org.apache.pekko.actor.ActorRef;
 import org.apache.pekko.actor.Address;
 
@@ -23,23 +21,20 @@ import org.apache.pekko.actor.Address;
  * Results travel to the coordinator with {@link Message.TaskFinished} (the client's future needs
  * the value) and stay in the worker's store for dependents.
  */
-final class WorkerTransport implements Transport, EndpointActor.Handler {
+final class WorkerTransport extends WorkerTransportSupport implements EndpointActor.Handler {
 
     private static final System.Logger LOG = System.getLogger(WorkerTransport.class.getName());
 
-    private final int id;
     private final WireCodec codec;
     private final Roster roster;
     private final Outbox outbox;
     private final Refusals rejectedFrames;
     private final Duration fetchTimeout;
-    private final AtomicLong bytes = new AtomicLong();
     private final ConcurrentHashMap<Address, Set<CompletableFuture<Object>>> inFlight = new ConcurrentHashMap<>();
-    private volatile WorkerNode node;
 
     WorkerTransport(int id, WireCodec codec, Roster roster, Outbox outbox, Refusals rejectedFrames,
                     Duration fetchTimeout) {
-        this.id = id;
+        super(id, codec::serialize);
         this.codec = codec;
         this.roster = roster;
         this.outbox = outbox;
@@ -48,7 +43,7 @@ final class WorkerTransport implements Transport, EndpointActor.Handler {
     }
 
     void attach(WorkerNode node) {
-        this.node = node;
+        attachNode(node);
     }
 
     // ---- inbound ---------------------------------------------------------------------------
@@ -60,7 +55,7 @@ final class WorkerTransport implements Transport, EndpointActor.Handler {
 
     @Override
     public void onFrame(Wire.Frame frame, ActorRef sender) {
-        WorkerNode n = node;
+        WorkerNode n = node();
         Address from = sender.path().address();
         if (n == null) {
             return;
@@ -96,16 +91,8 @@ final class WorkerTransport implements Transport, EndpointActor.Handler {
         if (frame.body() instanceof Wire.Probe) {
             outbox.reply(sender, new Wire.Frame(Wire.COORDINATOR, new Wire.ProbeReply(id)));
         } else if (frame.body() instanceof Wire.Compute c) {
-            Object function;
-            try {
-                function = codec.deserialize(c.function());
-            } catch (SecurityException e) {
-                send(new Wire.Erred(id, c.key(), c.attempt(), SecurityException.class.getName(),
-                        "function of task '" + c.key() + "' refused: " + e.getMessage(), null, 0));
-                return;
-            }
-            n.receive(new Message.Compute(c.key(), c.attempt(), (TaskFunction<?>) function, c.dependencies(),
-                    c.holders(), c.priority()));
+            receiveCompute(n, c.key(), c.attempt(), c.function(), c.dependencies(), c.holders(), c.priority(),
+                    codec::deserialize);
         } else if (frame.body() instanceof Message.ToWorker m) {
             n.receive(m);
         } else {
@@ -116,23 +103,19 @@ final class WorkerTransport implements Transport, EndpointActor.Handler {
     // ---- outbound --------------------------------------------------------------------------
 
     @Override
-    public void toScheduler(Message.ToScheduler message) {
-        Object body = message;
-        if (message instanceof Message.TaskFinished f) {
-            try {
-                body = new Wire.Finished(f.worker(), f.key(), f.attempt(), codec.serialize(f.value()), f.bytes(),
-                        f.nanos());
-            } catch (IllegalArgumentException cannotTravel) {
-                // a value that is not serialisable or too large: the task errs rather than vanish
-                body = new Wire.Erred(f.worker(), f.key(), f.attempt(), IllegalArgumentException.class.getName(),
-                        "result of '" + f.key() + "' " + cannotTravel.getMessage(), null, f.nanos());
-            }
-        } else if (message instanceof Message.TaskErred e) {
-            Throwable t = e.error();
-            body = new Wire.Erred(e.worker(), e.key(), e.attempt(), t.getClass().getName(), t.getMessage(),
-                    t.getStackTrace(), e.nanos());
-        }
-        send(body);
+    protected void sendFinished(Message.TaskFinished f, byte[] value) {
+        send(new Wire.Finished(f.worker(), f.key(), f.attempt(), value, f.bytes(), f.nanos()));
+    }
+
+    @Override
+    protected void sendErred(int worker, String key, long attempt, String errorClass, String message,
+                             StackTraceElement[] trace, long nanos) {
+        send(new Wire.Erred(worker, key, attempt, errorClass, message, trace, nanos));
+    }
+
+    @Override
+    protected void sendOther(Message.ToScheduler message) {
+        send(message);
     }
 
     private void send(Object body) {
@@ -211,34 +194,6 @@ final class WorkerTransport implements Transport, EndpointActor.Handler {
             rejectedFrames.refuse("fetch reply of worker " + holder, why);
             throw new SecurityException("fetch of '" + key + "' from worker " + holder + ": " + why);
         }
-        if (!r.key().equals(key) || r.holder() != holder) {
-            throw new SecurityException("reply for '" + r.key() + "' from " + r.holder() + " answers another fetch");
-        }
-        if (r.value() == null) {
-            throw new IllegalStateException("worker " + holder + " does not hold '" + key + "'");
-        }
-        Object value = codec.deserialize(r.value());
-        bytes.addAndGet(r.value().length);
-        return value;
-    }
-
-    @Override
-    public void toWorker(int worker, Message.ToWorker message) {
-        throw new UnsupportedOperationException("a worker does not send to workers");
-    }
-
-    @Override
-    public void workerLost(int worker) {
-        throw new UnsupportedOperationException("only the coordinator declares workers lost");
-    }
-
-    @Override
-    public long bytesTransferred() {
-        return bytes.get();
-    }
-
-    @Override
-    public void close() {
-        node = null;
+        return fetched(key, holder, r.key(), r.holder(), r.value(), codec::deserialize);
     }
 }

@@ -11,6 +11,7 @@ import com.typesafe.config.Config;
 import com.typesafe.config.ConfigValueFactory;
 import dev.spindle.cluster.LocalCluster;
 import dev.spindle.cluster.TaskFunction;
+import dev.spindle.cluster.testkit.FreePorts;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -21,8 +22,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 import org.apache.pekko.actor.AbstractActor;
 import org.apache.pekko.actor.ActorSystem;
-import org.apache.pekko.actor.Props;
 import org.apache.pekko.actor.BootstrapSetup;
+import org.apache.pekko.actor.Props;
 import org.apache.pekko.actor.setup.ActorSystemSetup;
 import org.apache.pekko.cluster.Cluster;
 import org.apache.pekko.cluster.MemberStatus;
@@ -57,7 +58,7 @@ class AttackTest {
 
     @BeforeAll
     static void startCluster() throws Exception {
-        int port = Ports.free();
+        int port = FreePorts.free();
         seed = "127.0.0.1:" + port;
         worker = PekkoWorker.start(TestCerts.settings(CLUSTER, "worker").seedNode(seed).build(), 0, 2);
         coordinator = PekkoCoordinator.start(TestCerts.settings(CLUSTER, "coordinator").port(port).build(),

@@ -3,16 +3,10 @@
  */
 package dev.spindle.cluster.pekko;
 
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.io.ObjectOutputStream;
-import java.io.UncheckedIOException;
+import dev.spindle.cluster.testkit.HostilePayloads;
 import java.nio.ByteBuffer;
-import java.util.Arrays;
-import java.util.HashSet;
-import java.util.Set;
 
-/** Hostile frames a member with a valid certificate might send. */
+/** Hostile frames a member with a valid certificate might send: {@link HostilePayloads} in Spindle's frame. */
 final class Hostile {
 
     private Hostile() {
@@ -20,21 +14,7 @@ final class Hostile {
 
     /** A frame whose body is a nested-set hash bomb: unbounded, reading it would hash 2^depth times. */
     static byte[] hashBomb(int depth) {
-        Set<Object> root = new HashSet<>();
-        Set<Object> s1 = root;
-        Set<Object> s2 = new HashSet<>();
-        for (int i = 0; i < depth; i++) {
-            Set<Object> t1 = new HashSet<>();
-            Set<Object> t2 = new HashSet<>();
-            t1.add("x");
-            s1.add(t1);
-            s1.add(t2);
-            s2.add(t1);
-            s2.add(t2);
-            s1 = t1;
-            s2 = t2;
-        }
-        return frame(javaSerialize(new Wire.Frame(Wire.COORDINATOR, root)));
+        return frame(javaSerialize(new Wire.Frame(Wire.COORDINATOR, HostilePayloads.hashBomb(depth))));
     }
 
     /** A frame whose header declares a body of {@code declared} bytes, followed by a few. */
@@ -47,16 +27,8 @@ final class Hostile {
      * stream then ends): a reader that allocated first would ask for 2 GiB.
      */
     static byte[] hugeArray() {
-        byte[] marker = new byte[0x1234];
-        byte[] body = javaSerialize(new Wire.Frame(Wire.COORDINATOR, marker));
-        byte[] lengthField = {0, 0, 0x12, 0x34};
-        for (int i = 0; i + 4 <= body.length; i++) {
-            if (Arrays.equals(body, i, i + 4, lengthField, 0, 4)) {
-                ByteBuffer.wrap(body, i, 4).putInt(Integer.MAX_VALUE - 8);
-                return frame(Arrays.copyOf(body, i + 4 + 16));
-            }
-        }
-        throw new IllegalStateException("no array length in the stream");
+        byte[] marker = new byte[HostilePayloads.ARRAY_MARKER];
+        return frame(HostilePayloads.withHugeArray(javaSerialize(new Wire.Frame(Wire.COORDINATOR, marker))));
     }
 
     /** Frames a body with a correct header. */
@@ -66,12 +38,6 @@ final class Hostile {
     }
 
     static byte[] javaSerialize(Object o) {
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
-            out.writeObject(o);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return bytes.toByteArray();
+        return HostilePayloads.javaSerialize(o);
     }
 }

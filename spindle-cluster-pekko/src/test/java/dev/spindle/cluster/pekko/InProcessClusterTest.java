@@ -10,6 +10,7 @@ import dev.spindle.cluster.Client;
 import dev.spindle.cluster.ClusterFuture;
 import dev.spindle.cluster.LocalCluster;
 import dev.spindle.cluster.RemoteTaskException;
+import dev.spindle.cluster.testkit.FreePorts;
 import java.io.File;
 import java.time.Duration;
 import java.util.concurrent.ExecutionException;
@@ -27,7 +28,7 @@ class InProcessClusterTest {
     @Test
     void workersJoinOverTlsAndRunAGraph() throws Exception {
         String cluster = "inproc";
-        int port = Ports.free();
+        int port = FreePorts.free();
         String seed = "127.0.0.1:" + port;
         int limit = PekkoClusterSettings.MIN_MESSAGE_BYTES;
         try (PekkoWorker w0 = PekkoWorker.start(TestCerts.settings(cluster, "worker").seedNode(seed)

@@ -9,6 +9,9 @@ import dev.spindle.cluster.Client;
 import dev.spindle.cluster.ClusterFuture;
 import dev.spindle.cluster.LocalCluster;
 import dev.spindle.cluster.TaskFunction;
+import dev.spindle.cluster.testkit.Cleanup;
+import dev.spindle.cluster.testkit.FreePorts;
+import dev.spindle.cluster.testkit.WorkerJvm;
 import java.io.File;
 import java.io.IOException;
 import java.io.Serializable;
@@ -19,6 +22,7 @@ import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
@@ -55,20 +59,12 @@ class MultiJvmFailoverTest {
     record Tagged(long value, String execution) implements Serializable {
     }
 
-    private final List<Process> workers = new ArrayList<>();
-    private PekkoCoordinator coordinator;
+    private final Cleanup started = new Cleanup();
+    private final List<WorkerJvm> workers = new ArrayList<>();
 
     @AfterEach
     void stopEverything() throws Exception {
-        if (coordinator != null) {
-            coordinator.close();
-        }
-        for (Process p : workers) {
-            p.destroyForcibly();
-        }
-        for (Process p : workers) {
-            p.waitFor(10, TimeUnit.SECONDS);
-        }
+        started.close();
     }
 
     /** Runs once per execution, in a worker JVM: logs the execution under its key and tags the value. */
@@ -86,7 +82,7 @@ class MultiJvmFailoverTest {
 
     @Test
     void aTreeReductionSurvivesTheKillOfAWorkerJvm() throws Exception {
-        int port = Ports.free();
+        int port = FreePorts.free();
         String cluster = "spindle-it-" + port;
         Path logs = Files.createDirectories(Path.of("target", "worker-logs").toAbsolutePath());
         Path executions = Files.createDirectories(logs.resolve("executions-" + port));
@@ -102,9 +98,9 @@ class MultiJvmFailoverTest {
             }
         });
         for (int i = 0; i < WORKERS; i++) {
-            workers.add(startWorker(i, cluster, port, logs.resolve("pekko-worker-" + i + ".log").toFile()));
+            workers.add(started.add(startWorker(i, cluster, port, logs.resolve("pekko-worker-" + i + ".log").toFile())));
         }
-        coordinator = starting.get(100, TimeUnit.SECONDS);
+        PekkoCoordinator coordinator = started.add(starting.get(100, TimeUnit.SECONDS));
         long joined = System.nanoTime();
         Client client = coordinator.client();
 
@@ -162,8 +158,7 @@ class MultiJvmFailoverTest {
         long doneAtKill = all.stream().filter(f -> f.toCompletableFuture().isDone()).count();
         long killedPid = workers.get(KILLED).pid();
         long killed = System.nanoTime();
-        workers.get(KILLED).destroyForcibly();                 // SIGKILL: no goodbye to the cluster
-        workers.get(KILLED).waitFor(30, TimeUnit.SECONDS);
+        workers.get(KILLED).kill();                            // SIGKILL: no goodbye to the cluster
         Files.createFile(gateFile);
 
         Tagged root = level.get(0).get(100, TimeUnit.SECONDS);
@@ -196,16 +191,12 @@ class MultiJvmFailoverTest {
                 (killed - joined) / 1e9, (done - killed) / 1e9);
     }
 
-    private Process startWorker(int id, String cluster, int coordinatorPort, File log) throws Exception {
-        String java = ProcessHandle.current().info().command().orElse("java");
+    private WorkerJvm startWorker(int id, String cluster, int coordinatorPort, File log) throws Exception {
         DevCertificates certs = TestCerts.get();
-        ProcessBuilder pb = new ProcessBuilder(java, "-Xmx160m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
-                "-Xss1m", "-Dspindle.exitWithParent=true", "-cp", System.getProperty("java.class.path"),
-                WorkerMain.class.getName(), "--id", Integer.toString(id), "--threads", "2", "--cluster", cluster,
-                "--key-store", certs.memberStore("worker").toString(), "--trust-store", certs.trustStore().toString(),
-                "--seed", "127.0.0.1:" + coordinatorPort, "--failure-seconds", "3");
-        pb.environment().put("SPINDLE_STORE_PASSWORD", TestCerts.PASSWORD);
-        pb.redirectErrorStream(true).redirectOutput(log);
-        return pb.start();
+        return WorkerJvm.startLogged(WorkerMain.class, List.of("-Xmx160m", "-Xss1m"),
+                Map.of("SPINDLE_STORE_PASSWORD", TestCerts.PASSWORD), List.of("--id", Integer.toString(id), "--threads",
+                        "2", "--cluster", cluster, "--key-store", certs.memberStore("worker").toString(),
+                        "--trust-store", certs.trustStore().toString(), "--seed", "127.0.0.1:" + coordinatorPort,
+                        "--failure-seconds", "3"), log);
     }
 }

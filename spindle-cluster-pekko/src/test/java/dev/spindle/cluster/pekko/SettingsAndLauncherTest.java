@@ -10,6 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.logging.Handler;
 import java.util.logging.LogRecord;
@@ -58,10 +59,21 @@ class SettingsAndLauncherTest {
 
     @Test
     void workerMainNamesWhatIsWrongWithItsArguments() {
-        assertThatThrownBy(() -> WorkerMain.start(new String[] {"--id"})).hasMessageContaining("missing value after --id");
-        assertThatThrownBy(() -> WorkerMain.start(new String[] {"--id", "x"})).hasMessageContaining("--id needs a number");
-        assertThatThrownBy(() -> WorkerMain.start(new String[] {"--bogus", "1"})).hasMessageContaining("unknown option --bogus");
-        assertThatThrownBy(() -> WorkerMain.start(new String[] {"--id", "0"})).hasMessageContaining("are required");
+        Map<String, String> env = Map.of("SPINDLE_STORE_PASSWORD", TestCerts.PASSWORD);
+        assertThatThrownBy(() -> WorkerMain.start(new String[] {"--id"}, env)).hasMessageContaining("missing value after --id");
+        assertThatThrownBy(() -> WorkerMain.start(new String[] {"--id", "x"}, env))
+                .hasMessageContaining("--id needs a whole number");
+        assertThatThrownBy(() -> WorkerMain.start(new String[] {"--bogus", "1"}, env))
+                .hasMessageContaining("unknown option --bogus");
+        assertThatThrownBy(() -> WorkerMain.start(new String[] {"--id", "0"}, env)).hasMessageContaining("are required");
+        assertThatThrownBy(() -> WorkerMain.start(new String[] {"--id", "0", "--cluster", "c", "--key-store", "k",
+                "--trust-store", "t", "--seed", "127.0.0.1:1", "--password-file", "/nonexistent/spindle-pw"}, env))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("--password-file /nonexistent/spindle-pw: no such file");
+        assertThatThrownBy(() -> WorkerMain.start(new String[] {"--id", "0", "--cluster", "c", "--key-store", "k",
+                "--trust-store", "t", "--seed", "127.0.0.1:1"}, Map.of()))
+                .hasMessage("no store password: set SPINDLE_STORE_PASSWORD or pass --password-file");
+        assertThat(WorkerMain.start(new String[] {"--help"}, env)).isNull();
     }
 
     @Test
@@ -73,6 +85,21 @@ class SettingsAndLauncherTest {
         assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();
         assertThat(p.exitValue()).isEqualTo(2);
         assertThat(out.lines().toList()).containsExactly("WorkerMain: unknown option --bogus", WorkerMain.USAGE);
+    }
+
+    @Test
+    void aMissingPasswordFileIsOneLineAndTheUsageWithStatus2() throws Exception {
+        String java = ProcessHandle.current().info().command().orElse("java");
+        ProcessBuilder pb = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
+                WorkerMain.class.getName(), "--id", "0", "--cluster", "c", "--key-store", "k", "--trust-store", "t",
+                "--seed", "127.0.0.1:1", "--password-file", "/nonexistent/spindle-pw").redirectErrorStream(true);
+        pb.environment().remove("SPINDLE_STORE_PASSWORD");
+        Process p = pb.start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        assertThat(p.exitValue()).as(out).isEqualTo(2);
+        assertThat(out.lines().toList()).containsExactly("WorkerMain: --password-file /nonexistent/spindle-pw: no such file",
+                WorkerMain.USAGE);
     }
 
     @Test

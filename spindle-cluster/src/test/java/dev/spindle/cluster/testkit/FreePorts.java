@@ -1,7 +1,7 @@
 /*
  * Copyright 2026 The Spindle Authors. Licensed under the Apache License, Version 2.0.
  */
-package dev.spindle.cluster.hazelcast;
+package dev.spindle.cluster.testkit;
 
 import java.io.IOException;
 import java.net.InetAddress;
@@ -12,17 +12,18 @@ import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * Free loopback ports for test members, below the ephemeral range: a port the kernel hands out
- * for {@code bind(0)} may meanwhile become the local end of a member's outgoing join attempt.
+ * for {@code bind(0)} may meanwhile become the local end of a member's outgoing connection.
  */
-final class Ports {
+public final class FreePorts {
 
     private static final int LOW = 20_000;
     private static final int HIGH = 32_000;
 
-    private Ports() {
+    private FreePorts() {
     }
 
-    static int[] free(int n) {
+    /** {@code n} distinct ports that were free a moment ago. */
+    public static int[] free(int n) {
         Set<Integer> chosen = new HashSet<>();
         int[] ports = new int[n];
         for (int i = 0; i < n; i++) {
@@ -39,6 +40,11 @@ final class Ports {
             }
         }
         return ports;
+    }
+
+    /** One port that was free a moment ago. */
+    public static int free() {
+        return free(1)[0];
     }
 
     private static boolean bindable(int port) {

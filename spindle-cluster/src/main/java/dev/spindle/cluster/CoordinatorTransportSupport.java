@@ -1,0 +1,96 @@
+/*
+ * Copyright 2026 The Spindle Authors. Licensed under the Apache License, Version 2.0.
+ */
+package dev.spindle.cluster;
+
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+import java.util.function.Function;
+
+/**
+ * What the coordinator's side of every transport between JVMs does the same way: it holds the
+ * scheduler's inbox, turns a worker's serialised result back into {@link Message.TaskFinished}
+ * (or, if the allow-list refuses it, into a {@link RemoteTaskException} for that task only), fails
+ * a task whose function cannot travel instead of letting it hang, and has nothing to fetch (the
+ * coordinator holds no values). A subclass adds the wire: how {@link #toWorker} reaches a worker,
+ * which frames it accepts from whom, and how {@link #workerLost} cuts a worker off.
+ *
+ * <p>Before {@link #attachScheduler} and after {@link #close} messages for the scheduler are
+ * dropped: nothing is delivered once the scheduler has stopped, as {@link Transport} requires.
+ * Thread-safe: the scheduler's inbox is a volatile reference.
+ *
+ * <p>For transport implementers: public only so that the transports in other modules share one
+ * definition; it is not an API for applications.
+ */
+public abstract class CoordinatorTransportSupport implements Transport {
+
+    private final ConcurrentHashMap<Integer, AtomicLong> finished = new ConcurrentHashMap<>();
+    private volatile Consumer<Message.ToScheduler> scheduler = m -> { };
+
+    /** For subclasses. */
+    protected CoordinatorTransportSupport() {
+    }
+
+    /** Starts handing messages to {@code scheduler}. */
+    protected final void attachScheduler(Consumer<Message.ToScheduler> scheduler) {
+        this.scheduler = scheduler;
+    }
+
+    /** Results received from worker {@code id} and handed to the scheduler. */
+    public final long finishedOn(int id) {
+        AtomicLong n = finished.get(id);
+        return n == null ? 0 : n.get();
+    }
+
+    /**
+     * Hands a worker's result to the scheduler: the value read by {@code reader}, or, if the
+     * reader refuses it with a {@link SecurityException}, the task's failure with the reason.
+     */
+    protected final void deliverFinished(int worker, String key, long attempt, byte[] value, long bytes, long nanos,
+                                         Function<byte[], Object> reader) {
+        Message.ToScheduler m;
+        try {
+            m = new Message.TaskFinished(worker, key, attempt, reader.apply(value), bytes, nanos);
+            finished.computeIfAbsent(worker, k -> new AtomicLong()).incrementAndGet();
+        } catch (SecurityException e) {
+            m = new Message.TaskErred(worker, key, attempt, new RemoteTaskException(SecurityException.class.getName(),
+                    "result of task '" + key + "' refused: " + e.getMessage(), null), nanos);
+        }
+        scheduler.accept(m);
+    }
+
+    /**
+     * Fails the task of {@code compute}, whose function (or whole message) cannot be sent to
+     * {@code worker}: the task errs, after its retries, instead of hanging.
+     */
+    protected final void cannotSend(int worker, Message.Compute compute, IllegalArgumentException why) {
+        scheduler.accept(new Message.TaskErred(worker, compute.key(), compute.attempt(), new IllegalArgumentException(
+                "task '" + compute.key() + "' cannot be sent: " + why.getMessage(), why), 0));
+    }
+
+    /** Hands {@code message} to the scheduler. */
+    @Override
+    public final void toScheduler(Message.ToScheduler message) {
+        scheduler.accept(message);
+    }
+
+    /** Not supported: workers fetch from each other; the coordinator holds no values. */
+    @Override
+    public final CompletableFuture<Object> fetch(String key, int holder, int requester) {
+        throw new UnsupportedOperationException("workers fetch from each other; the coordinator holds no values");
+    }
+
+    /** Zero: the coordinator moves no values. */
+    @Override
+    public final long bytesTransferred() {
+        return 0;
+    }
+
+    /** Stops handing messages to the scheduler. */
+    @Override
+    public void close() {
+        scheduler = m -> { };
+    }
+}

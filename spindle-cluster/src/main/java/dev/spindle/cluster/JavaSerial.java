@@ -1,0 +1,83 @@
+/*
+ * Copyright 2026 The Spindle Authors. Licensed under the Apache License, Version 2.0.
+ */
+package dev.spindle.cluster;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InvalidClassException;
+import java.io.ObjectInputFilter;
+import java.io.ObjectInputStream;
+import java.io.ObjectOutputStream;
+
+/**
+ * Java serialisation as the transports between JVMs use it: writing with an optional size
+ * limit, and reading only through an {@link ObjectInputFilter} (normally one built from
+ * {@link SerialAllowList#pattern}). What a transport does with a refusal (count it, log the
+ * offender, answer the sender) stays in the transport: {@link #read} tells a class or limit the
+ * filter refused ({@link InvalidClassException}) apart from input that is merely unreadable.
+ *
+ * <p>For transport implementers: public only so that the transports in other modules share one
+ * definition; it is not an API for applications.
+ */
+public final class JavaSerial {
+
+    private JavaSerial() {
+    }
+
+    /**
+     * Serialises {@code value}.
+     *
+     * @throws IllegalArgumentException if it (or an object it refers to) is not serialisable
+     */
+    public static byte[] serialize(Object value) {
+        return write(value).toByteArray();
+    }
+
+    /**
+     * Serialises {@code value}, refusing a result longer than {@code limit} bytes.
+     *
+     * @param what what the limit is for, in the message (e.g. {@code "frame"})
+     * @throws IllegalArgumentException if it is not serialisable or longer than the limit; the
+     *         message then reads well after the value's name ("is N bytes serialised, over the
+     *         frame limit of L")
+     */
+    public static byte[] serialize(Object value, int limit, String what) {
+        ByteArrayOutputStream bytes = write(value);
+        if (bytes.size() > limit) {
+            throw new IllegalArgumentException("is " + bytes.size() + " bytes serialised, over the " + what
+                    + " limit of " + limit);
+        }
+        return bytes.toByteArray();
+    }
+
+    private static ByteArrayOutputStream write(Object value) {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
+            out.writeObject(value);
+        } catch (IOException e) {
+            throw new IllegalArgumentException("cannot serialise " + value.getClass().getName() + ": " + e, e);
+        }
+        return bytes;
+    }
+
+    /**
+     * Reads one object from {@code length} bytes at {@code offset} through {@code filter}.
+     *
+     * @throws InvalidClassException if the filter refused a class or a limit
+     * @throws SecurityException if the bytes are not a readable object stream (including one
+     *         deep enough to overflow the stack), with "unreadable payload" and the cause
+     */
+    public static Object read(byte[] bytes, int offset, int length, ObjectInputFilter filter)
+            throws InvalidClassException {
+        try (ObjectInputStream in = new ObjectInputStream(new ByteArrayInputStream(bytes, offset, length))) {
+            in.setObjectInputFilter(filter);
+            return in.readObject();
+        } catch (InvalidClassException e) {
+            throw e;
+        } catch (IOException | ClassNotFoundException | RuntimeException | StackOverflowError e) {
+            throw new SecurityException("unreadable payload: " + e);
+        }
+    }
+}

@@ -1,0 +1,102 @@
+/*
+ * Copyright 2026 The Spindle Authors. Licensed under the Apache License, Version 2.0.
+ */
+package dev.spindle.cluster;
+
+import java.time.Duration;
+import java.util.Objects;
+import java.util.concurrent.TimeoutException;
+import java.util.function.IntSupplier;
+import java.util.function.LongSupplier;
+import java.util.function.Supplier;
+
+/**
+ * How a member of a transport between JVMs waits for the cluster at start-up: the coordinator
+ * until its workers have joined and answer it, a worker until it knows its coordinator. Both poll:
+ * membership arrives on the transport's own threads, and a look may itself have to ask the
+ * members (a probe with a reply), which a listener could not do. A look runs at least once, then
+ * every {@value #POLL_MILLIS} ms until it succeeds or the time is up; a look may also throw to
+ * give up at once (a refusal, a second coordinator).
+ *
+ * <p>For transport implementers: public only so that the transports in other modules share one
+ * definition; it is not an API for applications.
+ */
+public final class Readiness {
+
+    /** Milliseconds between two looks. */
+    public static final int POLL_MILLIS = 50;
+
+    /**
+     * One look at whether the wait is over.
+     *
+     * @param <X> what a look may throw to give up at once, besides unchecked exceptions
+     */
+    @FunctionalInterface
+    public interface Look<X extends Exception> {
+        /**
+         * Whether the member is ready.
+         *
+         * @throws X to give up waiting
+         * @throws InterruptedException if interrupted while asking the members
+         */
+        boolean ready() throws X, InterruptedException;
+    }
+
+    /** Something done before each look, such as admitting the members that asked to join. */
+    @FunctionalInterface
+    public interface Step {
+        /**
+         * Does it; gives up the wait with an unchecked exception.
+         *
+         * @throws InterruptedException if interrupted while asking the members
+         */
+        void run() throws InterruptedException;
+    }
+
+    private Readiness() {
+    }
+
+    /**
+     * Looks until {@code look} succeeds or gives up.
+     *
+     * @param since when the wait began ({@link System#nanoTime()}), which may be before this call
+     *        when an earlier step of the start-up took part of the same time
+     * @param timedOut the message of the {@link TimeoutException}, made after the last look
+     * @throws TimeoutException if no look succeeded within {@code timeout} of {@code since}
+     * @throws X if a look gave up
+     */
+    public static <X extends Exception> void await(Duration timeout, long since, Look<X> look,
+                                                   Supplier<String> timedOut)
+            throws X, TimeoutException, InterruptedException {
+        Objects.requireNonNull(timeout, "timeout");
+        long deadline = since + timeout.toNanos();
+        while (!look.ready()) {
+            if (System.nanoTime() - deadline > 0) {
+                throw new TimeoutException(timedOut.get());
+            }
+            Thread.sleep(POLL_MILLIS);
+        }
+    }
+
+    /**
+     * The coordinator's wait: until {@code workers} workers have joined and {@code allReady}
+     * (which asks each of them) succeeds.
+     *
+     * @param since when the wait began ({@link System#nanoTime()})
+     * @param joined the workers that have joined so far
+     * @param refused the members refused so far, for the timeout's message
+     * @param beforeEachLook runs first in every look (admitting members, or giving up with an
+     *        unchecked exception)
+     * @param allReady whether every worker answers; runs only once all have joined
+     * @throws TimeoutException "N of M workers joined within T (R members refused)"
+     */
+    public static void awaitWorkers(int workers, Duration timeout, long since, IntSupplier joined,
+                                    LongSupplier refused, Step beforeEachLook, Look<RuntimeException> allReady)
+            throws TimeoutException, InterruptedException {
+        await(timeout, since, () -> {
+            beforeEachLook.run();
+            return joined.getAsInt() >= workers && allReady.ready();
+        }, () -> joined.getAsInt() + " of " + workers + " workers joined within " + timeout + " ("
+                + refused.getAsLong() + " members refused)");
+    }
+}

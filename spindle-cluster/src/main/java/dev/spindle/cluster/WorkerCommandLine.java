@@ -1,0 +1,183 @@
+/*
+ * Copyright 2026 The Spindle Authors. Licensed under the Apache License, Version 2.0.
+ */
+package dev.spindle.cluster;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The command line of a transport's {@code WorkerMain}: {@code --option value} pairs from a
+ * known set, {@code --help}, and the conventions every worker launcher keeps. Anything wrong is an
+ * {@link IllegalArgumentException} with a one-line reason, which the launcher prints with
+ * {@link #usageError} and exit status {@value #USAGE}. A secret (or password) comes from an
+ * environment variable or a file, never from the command line, where other users of the machine
+ * could read it ({@link #secret}).
+ *
+ * <p>Values are checked when they are read, so a launcher reads them in the order its errors
+ * should be reported. A repeated option keeps its last value.
+ *
+ * <p>For transport implementers: public only so that the transports in other modules share one
+ * definition; it is not an API for applications.
+ */
+public final class WorkerCommandLine {
+
+    /** Exit status: done, or {@code --help}. */
+    public static final int OK = 0;
+    /** Exit status: the worker could not take part, or stopped. */
+    public static final int FAILED = 1;
+    /** Exit status: a bad command line. */
+    public static final int USAGE = 2;
+
+    private final Map<String, String> values;
+    private final boolean help;
+
+    private WorkerCommandLine(Map<String, String> values, boolean help) {
+        this.values = values;
+        this.help = help;
+    }
+
+    /**
+     * Splits {@code args} into option-value pairs.
+     *
+     * @param options the options the launcher knows, each with its leading {@code --}
+     * @throws IllegalArgumentException for a stray argument, an option without a value or an
+     *         unknown option
+     */
+    public static WorkerCommandLine parse(String[] args, Set<String> options) {
+        Map<String, String> values = new HashMap<>();
+        for (int i = 0; i < args.length; i++) {
+            String option = args[i];
+            if (option.equals("--help") || option.equals("-h")) {
+                return new WorkerCommandLine(Map.of(), true);
+            }
+            if (!option.startsWith("--")) {
+                throw new IllegalArgumentException("unexpected argument '" + option + "'");
+            }
+            if (i + 1 == args.length) {
+                throw new IllegalArgumentException("missing value after " + option);
+            }
+            if (!options.contains(option)) {
+                throw new IllegalArgumentException("unknown option " + option);
+            }
+            values.put(option, args[++i]);
+        }
+        return new WorkerCommandLine(values, false);
+    }
+
+    /** Whether {@code --help} (or {@code -h}) was asked for; then no option has a value. */
+    public boolean help() {
+        return help;
+    }
+
+    /** The value of {@code option}, or {@code otherwise} if it was not given. */
+    public String text(String option, String otherwise) {
+        return values.getOrDefault(option, otherwise);
+    }
+
+    /**
+     * The whole number given for {@code option}, or {@code otherwise} if it was not given.
+     *
+     * @throws IllegalArgumentException if it is not a whole number or is below {@code min}
+     */
+    public int number(String option, int otherwise, int min) {
+        String value = values.get(option);
+        if (value == null) {
+            return otherwise;
+        }
+        int n;
+        try {
+            n = Integer.parseInt(value);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(option + " needs a whole number, got '" + value + "'");
+        }
+        if (n < min) {
+            throw new IllegalArgumentException(option + " must be at least " + min + ", got " + n);
+        }
+        return n;
+    }
+
+    /** The comma-separated values of {@code option}, each stripped; empty if it was not given. */
+    public List<String> list(String option) {
+        String value = values.get(option);
+        List<String> items = new ArrayList<>();
+        if (value != null) {
+            for (String item : value.split(",")) {
+                items.add(item.strip());
+            }
+        }
+        return items;
+    }
+
+    /**
+     * Checks that each of {@code options} was given.
+     *
+     * @throws IllegalArgumentException naming all of them ("--a, --b and --c are required") if
+     *         one is missing
+     */
+    public void require(String... options) {
+        for (String option : options) {
+            if (!values.containsKey(option)) {
+                String all = options.length == 1 ? options[0]
+                        : String.join(", ", List.of(options).subList(0, options.length - 1)) + " and "
+                        + options[options.length - 1];
+                throw new IllegalArgumentException(all + (options.length == 1 ? " is" : " are") + " required");
+            }
+        }
+    }
+
+    /**
+     * The secret: the stripped content of the file given with {@code fileOption}, else the value
+     * of the environment variable {@code envVariable}.
+     *
+     * @param env the environment ({@link System#getenv()} outside tests)
+     * @param what the secret's name in the message, e.g. {@code "store password"}
+     * @throws IllegalArgumentException if the file is missing or unreadable, or neither is set
+     */
+    public String secret(String fileOption, Map<String, String> env, String envVariable, String what) {
+        String file = values.get(fileOption);
+        if (file != null) {
+            try {
+                return Files.readString(Path.of(file)).strip();
+            } catch (NoSuchFileException e) {
+                throw new IllegalArgumentException(fileOption + " " + file + ": no such file");
+            } catch (IOException | RuntimeException e) {
+                throw new IllegalArgumentException(fileOption + " " + file + ": cannot read it (" + e + ")");
+            }
+        }
+        String secret = env.get(envVariable);
+        if (secret == null) {
+            throw new IllegalArgumentException("no " + what + ": set " + envVariable + " or pass " + fileOption);
+        }
+        return secret;
+    }
+
+    /**
+     * Prints {@code "WorkerMain: "} and the problem on one line, then the usage, and returns
+     * {@link #USAGE}.
+     */
+    public static int usageError(PrintStream err, String problem, String usage) {
+        err.println("WorkerMain: " + problem);
+        err.println(usage);
+        return USAGE;
+    }
+
+    /**
+     * With {@code -Dspindle.exitWithParent=true}, exits this JVM (status {@link #OK}) when the
+     * process that started it does: a worker started by a test or a supervisor must not outlive
+     * it.
+     */
+    public static void exitWithParentIfAsked() {
+        if (Boolean.getBoolean("spindle.exitWithParent")) {
+            ProcessHandle.current().parent().ifPresent(p -> p.onExit().thenRun(() -> System.exit(OK)));
+        }
+    }
+}

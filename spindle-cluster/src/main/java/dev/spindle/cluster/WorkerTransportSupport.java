@@ -1,0 +1,169 @@
+/*
+ * Copyright 2026 The Spindle Authors. Licensed under the Apache License, Version 2.0.
+ */
+package dev.spindle.cluster;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
+
+/**
+ * What the worker's side of every transport between JVMs does the same way: it holds the
+ * {@link WorkerNode} that frames are for, hands it a task whose function arrived as bytes (or
+ * reports the task failed if the function is refused), turns the node's reports into their wire
+ * form ({@link #toScheduler}: a result as bytes, a failure as text, since neither the value's nor
+ * the exception's class need pass the coordinator's allow-list; a result that cannot travel fails
+ * its task instead of vanishing), checks that a fetched value answers the fetch that was asked
+ * (key and holder) before reading it, and counts the bytes fetched. A worker never sends to
+ * workers nor declares them lost: only the coordinator does. A subclass adds the wire: the
+ * records that carry a result and a failure, how reports reach the coordinator, how a fetch
+ * reaches the holder, which frames it accepts from whom.
+ *
+ * <p>Before {@link #attachNode} and after {@link #close}, {@link #node()} is {@code null} and
+ * frames for the node are ignored. Thread-safe.
+ *
+ * <p>For transport implementers: public only so that the transports in other modules share one
+ * definition; it is not an API for applications.
+ */
+public abstract class WorkerTransportSupport implements Transport {
+
+    /** This worker's id. */
+    protected final int id;
+    private final Function<Object, byte[]> serializer;
+    private final AtomicLong bytes = new AtomicLong();
+    private volatile WorkerNode node;
+
+    /**
+     * For subclasses: the transport of worker {@code id}.
+     *
+     * @param serializer serialises a result's value for the wire, or throws
+     *        {@link IllegalArgumentException} if it cannot travel (not serialisable, or too large)
+     */
+    protected WorkerTransportSupport(int id, Function<Object, byte[]> serializer) {
+        this.id = id;
+        this.serializer = Objects.requireNonNull(serializer, "serializer");
+    }
+
+    /** Sends a result, its value already serialised, to the coordinator. */
+    protected abstract void sendFinished(Message.TaskFinished finished, byte[] value);
+
+    /**
+     * Sends a task's failure to the coordinator as text: the exception's class name, message
+     * (may be null) and stack trace (may be null).
+     */
+    protected abstract void sendErred(int worker, String key, long attempt, String errorClass, String message,
+                                      StackTraceElement[] trace, long nanos);
+
+    /** Sends any other report (steal response, data missing or added) to the coordinator as it is. */
+    protected abstract void sendOther(Message.ToScheduler message);
+
+    /**
+     * Sends the node's report to the coordinator: a result with its value serialised, or, if the
+     * value cannot travel, the task's failure; a failure as text; anything else as it is.
+     */
+    @Override
+    public final void toScheduler(Message.ToScheduler message) {
+        if (message instanceof Message.TaskFinished f) {
+            byte[] value;
+            try {
+                value = serializer.apply(f.value());
+            } catch (IllegalArgumentException cannotTravel) {
+                // a value that is not serialisable or too large: the task errs rather than vanish
+                sendErred(f.worker(), f.key(), f.attempt(), IllegalArgumentException.class.getName(),
+                        "result of '" + f.key() + "' " + cannotTravel.getMessage(), null, f.nanos());
+                return;
+            }
+            sendFinished(f, value);
+        } else if (message instanceof Message.TaskErred e) {
+            Throwable t = e.error();
+            sendErred(e.worker(), e.key(), e.attempt(), t.getClass().getName(), t.getMessage(), t.getStackTrace(),
+                    e.nanos());
+        } else {
+            sendOther(message);
+        }
+    }
+
+    /** Starts handing frames to {@code node}. */
+    protected final void attachNode(WorkerNode node) {
+        this.node = node;
+    }
+
+    /** The node frames are for, or {@code null} before {@link #attachNode} and after {@link #close}. */
+    protected final WorkerNode node() {
+        return node;
+    }
+
+    /**
+     * Reads a task's function with {@code reader} and hands the task to {@code node}; if the
+     * reader refuses the function ({@link SecurityException}) or it is not a {@link TaskFunction},
+     * reports the task failed with the reason instead.
+     */
+    protected final void receiveCompute(WorkerNode node, String key, long attempt, byte[] function,
+                                        List<String> dependencies, Map<String, List<Integer>> holders, int priority,
+                                        Function<byte[], Object> reader) {
+        Object read;
+        try {
+            read = reader.apply(function);
+        } catch (SecurityException e) {
+            refuseFunction(key, attempt, e.getMessage());
+            return;
+        }
+        if (!(read instanceof TaskFunction<?> f)) {
+            refuseFunction(key, attempt, "a " + (read == null ? "null" : read.getClass().getName())
+                    + " is not a task function");
+            return;
+        }
+        node.receive(new Message.Compute(key, attempt, f, dependencies, holders, priority));
+    }
+
+    private void refuseFunction(String key, long attempt, String why) {
+        sendErred(id, key, attempt, SecurityException.class.getName(), "function of task '" + key + "' refused: " + why,
+                null, 0);
+    }
+
+    /**
+     * The value of a fetch reply, read by {@code reader} once the reply is shown to answer the
+     * fetch of {@code key} from {@code holder}; its bytes are counted in {@link #bytesTransferred}.
+     *
+     * @throws SecurityException if the reply answers another fetch, or the reader refuses the value
+     * @throws IllegalStateException if the holder does not hold the key ({@code value} null)
+     */
+    protected final Object fetched(String key, int holder, String replyKey, int replyHolder, byte[] value,
+                                   Function<byte[], Object> reader) {
+        if (!replyKey.equals(key) || replyHolder != holder) {
+            throw new SecurityException("reply for '" + replyKey + "' from " + replyHolder + " answers another fetch");
+        }
+        if (value == null) {
+            throw new IllegalStateException("worker " + holder + " does not hold '" + key + "'");
+        }
+        Object read = reader.apply(value);
+        bytes.addAndGet(value.length);
+        return read;
+    }
+
+    /** Not supported: a worker does not send to workers. */
+    @Override
+    public final void toWorker(int worker, Message.ToWorker message) {
+        throw new UnsupportedOperationException("a worker does not send to workers");
+    }
+
+    /** Not supported: only the coordinator declares workers lost. */
+    @Override
+    public final void workerLost(int worker) {
+        throw new UnsupportedOperationException("only the coordinator declares workers lost");
+    }
+
+    /** Bytes of values fetched from other workers so far. */
+    @Override
+    public final long bytesTransferred() {
+        return bytes.get();
+    }
+
+    /** Stops handing frames to the node. */
+    @Override
+    public void close() {
+        node = null;
+    }
+}
