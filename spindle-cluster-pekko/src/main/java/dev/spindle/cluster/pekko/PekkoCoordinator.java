@@ -34,7 +34,8 @@ import org.apache.pekko.cluster.Cluster;
  * }</pre>
  *
  * <p>Workers are numbered {@code 0..workers-1} by their {@link WorkerMain} id; {@link #start}
- * waits until each has joined and answered a probe that shows it follows this coordinator. A
+ * waits until each has joined and answered a probe that shows it follows this coordinator and
+ * knows every other worker. A
  * worker member that becomes unreachable is downed and reported to the scheduler as lost: its
  * running tasks are reassigned and the results it held recomputed. There is one coordinator per
  * cluster: {@link #start} refuses to run if the cluster it joins has one already.
@@ -134,7 +135,11 @@ public final class PekkoCoordinator implements AutoCloseable {
         }, () -> allReady(workers));
     }
 
-    /** Whether every worker answers a probe, which it does only if it follows this coordinator. */
+    /**
+     * Whether every worker answers a probe, which it does only if it follows this coordinator, and
+     * knows every other worker (membership reaches members at different times; a worker asked for
+     * a value by a member it does not know yet as a worker refuses the fetch).
+     */
     private boolean allReady(int workers) throws InterruptedException {
         for (int id = 0; id < workers; id++) {
             Address a = roster.worker(id);
@@ -144,7 +149,8 @@ public final class PekkoCoordinator implements AutoCloseable {
             try {
                 Object reply = outbox.ask(a, new Wire.Frame(id, new Wire.Probe(id)), Duration.ofSeconds(2))
                         .toCompletableFuture().get(3, TimeUnit.SECONDS);
-                if (!(reply instanceof Wire.Frame f) || !(f.body() instanceof Wire.ProbeReply r) || r.worker() != id) {
+                if (!(reply instanceof Wire.Frame f) || !(f.body() instanceof Wire.ProbeReply r) || r.worker() != id
+                        || r.peersKnown() < workers - 1) {
                     return false;
                 }
             } catch (ExecutionException | TimeoutException e) {

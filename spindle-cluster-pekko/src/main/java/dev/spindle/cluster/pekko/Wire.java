@@ -61,7 +61,11 @@ final class Wire {
     record Probe(int worker) implements Serializable {
     }
 
-    /** A worker's answer to its own coordinator's probe. */
-    record ProbeReply(int worker) implements Serializable {
+    /**
+     * A worker's answer to its own coordinator's probe, with how many other workers it knows: a
+     * worker refuses fetches from a member it does not yet know as a worker, so the coordinator
+     * dispatches only once every worker knows every other.
+     */
+    record ProbeReply(int worker, int peersKnown) implements Serializable {
     }
 }

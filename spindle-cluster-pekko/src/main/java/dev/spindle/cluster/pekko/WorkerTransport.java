@@ -89,7 +89,7 @@ final class WorkerTransport extends WorkerTransportSupport implements EndpointAc
             return;
         }
         if (frame.body() instanceof Wire.Probe) {
-            outbox.reply(sender, new Wire.Frame(Wire.COORDINATOR, new Wire.ProbeReply(id)));
+            outbox.reply(sender, new Wire.Frame(Wire.COORDINATOR, new Wire.ProbeReply(id, roster.workers())));
         } else if (frame.body() instanceof Wire.Compute c) {
             receiveCompute(n, c.key(), c.attempt(), c.function(), c.dependencies(), c.holders(), c.priority(),
                     codec::deserialize);
