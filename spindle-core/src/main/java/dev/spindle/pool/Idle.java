@@ -50,7 +50,7 @@ import java.util.concurrent.locks.LockSupport;
  * misses, the pushing worker still runs the task itself, so a task is never lost, only a chance
  * of parallelism, and the next push checks again.
  */
-final class Idle {
+final class Idle implements IdleControl {
 
     private static final int FIELD_BITS = 21;
     private static final long FIELD_MASK = (1L << FIELD_BITS) - 1;
@@ -250,14 +250,16 @@ final class Idle {
      * Runs {@code check} under the lock with the number of parked workers; used for the
      * quiescence test of a graceful shutdown, which must not race with workers parking.
      */
-    boolean underLock(java.util.function.IntPredicate check) {
+    @Override
+    public boolean underLock(java.util.function.IntPredicate check) {
         synchronized (lock) {
             return check.test(parkedCount);
         }
     }
 
     /** Wakes every parked worker for good; later {@link #notifyWork()} calls do nothing. */
-    void terminate() {
+    @Override
+    public void terminate() {
         Worker[] toWake;
         int n;
         synchronized (lock) {
@@ -273,7 +275,8 @@ final class Idle {
         }
     }
 
-    boolean isTerminated() {
+    @Override
+    public boolean isTerminated() {
         synchronized (lock) {
             return terminated;
         }

@@ -59,7 +59,8 @@ import java.util.function.IntPredicate;
  * <p>An unpark delivered before the park is not lost either: {@link LockSupport#unpark} leaves a
  * permit, and {@link #await} loops on {@code notified}, so spurious returns are harmless. Stray
  * interrupts (for instance from a {@code Future.cancel(true)} that arrived after its task ended)
- * are cleared before each park, since a pending interrupt would turn the park into a spin.
+ * are dropped before each park ({@link PoolCore#dropStrayInterrupt}), since a pending interrupt
+ * would turn the park into a spin.
  *
  * <h2>Termination</h2>
  *
@@ -68,7 +69,7 @@ import java.util.function.IntPredicate;
  * finds the pool quiet (checked with {@link #underLock}, so no worker can park or be woken during
  * the check) and from {@code shutdownNow}.
  */
-final class Parking extends ParkingState {
+final class Parking extends ParkingState implements IdleControl {
 
     private static final long SEARCHING_ONE = 1L;
     private static final long PARKED_ONE = 1L << 32;
@@ -199,7 +200,7 @@ final class Parking extends ParkingState {
             if (terminated) {
                 return false;
             }
-            Thread.interrupted();              // a stray interrupt would make park return at once
+            w.pool.dropStrayInterrupt();       // a stray interrupt would make park return at once
             LockSupport.park(this);
         }
         return true;
@@ -217,14 +218,16 @@ final class Parking extends ParkingState {
     }
 
     /** Runs {@code check} with the number of registered workers, none parking or waking meanwhile. */
-    boolean underLock(IntPredicate check) {
+    @Override
+    public boolean underLock(IntPredicate check) {
         synchronized (lock) {
             return check.test(size);
         }
     }
 
     /** Wakes every registered worker for good; later parks return at once. */
-    void terminate() {
+    @Override
+    public void terminate() {
         PoolWorker[] toWake;
         synchronized (lock) {
             terminated = true;
@@ -235,7 +238,8 @@ final class Parking extends ParkingState {
         }
     }
 
-    boolean isTerminated() {
+    @Override
+    public boolean isTerminated() {
         return terminated;
     }
 }

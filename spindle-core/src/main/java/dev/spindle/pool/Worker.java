@@ -3,7 +3,6 @@
  */
 package dev.spindle.pool;
 
-import dev.spindle.internal.BlockingSupport;
 import dev.spindle.queue.WorkStealingDeque;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -32,7 +31,7 @@ import java.util.concurrent.locks.LockSupport;
  * <p>The counters are written only by this worker (opaque stores) and read by
  * {@link WorkStealingPool#stats()} with opaque loads: cheap, and exact once the pool is quiet.
  */
-final class Worker extends WorkerPadAfter implements Runnable, BlockingSupport {
+final class Worker extends BaseWorker {
 
     /** Turns between forced looks at the injector (as Go and Tokio do; a prime). */
     static final int GLOBAL_INTERVAL = 61;
@@ -43,17 +42,13 @@ final class Worker extends WorkerPadAfter implements Runnable, BlockingSupport {
     /** How long a parking worker waits before taking a lone task a busy peer has not reached. */
     static final long STUCK_TASK_NANOS = TimeUnit.MICROSECONDS.toNanos(500);
 
-    private static final VarHandle EXECUTED;
     private static final VarHandle STEALS;
-    private static final VarHandle PARKS;
     private static final VarHandle OVERFLOWED;
 
     static {
         try {
             MethodHandles.Lookup l = MethodHandles.lookup();
-            EXECUTED = l.findVarHandle(WorkerHotFields.class, "executed", long.class);
             STEALS = l.findVarHandle(WorkerHotFields.class, "steals", long.class);
-            PARKS = l.findVarHandle(WorkerHotFields.class, "parks", long.class);
             OVERFLOWED = l.findVarHandle(WorkerHotFields.class, "overflowed", long.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
@@ -61,16 +56,8 @@ final class Worker extends WorkerPadAfter implements Runnable, BlockingSupport {
     }
 
     final WorkStealingPool pool;
-    final int index;
     final boolean spare;
     final WorkStealingDeque<Runnable> deque;
-
-    /** The thread running this worker; set before it starts. */
-    volatile Thread thread;
-    /** Set by whoever pops this worker off the parked stack. */
-    volatile boolean notified;
-    /** Whether this worker's thread is alive (a spare slot may be empty). */
-    volatile boolean active;
 
     /**
      * Leaves the searching count; as the last searcher, wakes another if work is visible. This
@@ -88,13 +75,10 @@ final class Worker extends WorkerPadAfter implements Runnable, BlockingSupport {
     }
 
 
-
-    // owner-only state
-
     Worker(WorkStealingPool pool, int index, boolean spare, int queueCapacity) {
+        super(index);
         this.tick = GLOBAL_INTERVAL;
         this.pool = pool;
-        this.index = index;
         this.spare = spare;
         this.deque = new WorkStealingDeque<>(Math.min(64, queueCapacity), queueCapacity);
     }
@@ -102,22 +86,13 @@ final class Worker extends WorkerPadAfter implements Runnable, BlockingSupport {
     // ------------------------------------------------------------------ loop
 
     @Override
-    public void run() {
-        BlockingSupport.bindCurrent(this);
-        try {
-            loop();
-        } finally {
-            BlockingSupport.bindCurrent(null);
-            pool.workerExited(this);
-        }
+    PoolCore core() {
+        return pool;
     }
 
-    private void loop() {
-        for (;;) {
-            if (pool.isStopping()) {
-                drainOwnAfterStop();
-                return;
-            }
+    @Override
+    void work() {
+        while (!pool.isStopping()) {
             Runnable task = nextLocalOrGlobal();
             if (task != null) {
                 stopSearching();
@@ -126,12 +101,7 @@ final class Worker extends WorkerPadAfter implements Runnable, BlockingSupport {
             }
             if (task != null) {
                 runTopLevel(task);
-                continue;
-            }
-            if (!park()) {
-                if (pool.isStopping()) {
-                    drainOwnAfterStop();
-                }
+            } else if (!park()) {
                 return;
             }
         }
@@ -139,21 +109,18 @@ final class Worker extends WorkerPadAfter implements Runnable, BlockingSupport {
 
     /**
      * After {@code shutdownNow} has drained the queues, a task that was already running may
-     * still push: to this deque, or, when the deque is full, to the injector. External intake is
-     * closed by then, so only running workers can add anything, and each of them comes here
-     * before it exits: such late tasks run rather than vanish.
+     * still push: to this deque, or, when the deque is full, to the injector. Such late tasks
+     * are run in the stop phase (see {@link PoolCore}) rather than lost.
      */
-    private void drainOwnAfterStop() {
-        for (;;) {
-            Runnable t = deque.pop();
-            if (t == null) {
-                t = pool.injector.poll();
-            }
-            if (t == null) {
-                return;
-            }
-            runTopLevel(t);
-        }
+    @Override
+    Runnable takeLate() {
+        Runnable t = deque.pop();
+        return t != null ? t : pool.injector.poll();
+    }
+
+    @Override
+    void runLate(Runnable task) {
+        runTopLevel(task);
     }
 
     private Runnable nextLocalOrGlobal() {
@@ -262,6 +229,7 @@ final class Worker extends WorkerPadAfter implements Runnable, BlockingSupport {
      */
     void runTask(Runnable task) {
         if (task instanceof ForkTask<?> f && f.parent == current) {
+            pool.dropStrayInterrupt();
             if (f.tryRun()) {
                 afterTask();
             }
@@ -281,6 +249,7 @@ final class Worker extends WorkerPadAfter implements Runnable, BlockingSupport {
      * long-lived object costs a GC write barrier on the hottest path.
      */
     private void runTopLevel(Runnable task) {
+        pool.dropStrayInterrupt();
         try {
             if (task instanceof ForkTask<?> f) {
                 current = f;
@@ -300,10 +269,7 @@ final class Worker extends WorkerPadAfter implements Runnable, BlockingSupport {
     }
 
     private void afterTask() {
-        EXECUTED.setOpaque(this, executed + 1);
-        if (Thread.interrupted() && pool.isStopping()) {
-            Thread.currentThread().interrupt(); // keep shutdownNow's interrupt visible
-        }
+        countExecuted();
     }
 
     /**
@@ -334,12 +300,13 @@ final class Worker extends WorkerPadAfter implements Runnable, BlockingSupport {
             if (pool.isShutdown()) {
                 pool.tryTerminate();
             }
-            PARKS.setOpaque(this, parks + 1);
+            countPark();
             boolean timedOut = false;
             while (!notified) {
                 if (pool.isStopping() || idle.isTerminated()) {
                     return false;
                 }
+                pool.dropStrayInterrupt();     // a pending interrupt would make park return at once
                 if (watched != null) {
                     // A busy worker holds one task it will pop next. Normally it does so at
                     // once; but if its current task blocks or runs long, that task would wait.
@@ -542,62 +509,11 @@ final class Worker extends WorkerPadAfter implements Runnable, BlockingSupport {
 
     // ------------------------------------------------------------------ stats
 
-    long executed() {
-        return (long) EXECUTED.getOpaque(this);
-    }
-
     long steals() {
         return (long) STEALS.getOpaque(this);
-    }
-
-    long parks() {
-        return (long) PARKS.getOpaque(this);
     }
 
     long overflowed() {
         return (long) OVERFLOWED.getOpaque(this);
     }
-}
-
-/*
- * Padding: the fields the owner writes on every task live on cache lines of their own, so that
- * workers (whose objects are often allocated next to each other) do not slow each other down by
- * false sharing. Superclass fields are laid out first, so the hierarchy fixes the order.
- */
-abstract class WorkerPadBefore {
-    byte p000, p001, p002, p003, p004, p005, p006, p007, p010, p011, p012, p013, p014, p015, p016, p017;
-    byte p020, p021, p022, p023, p024, p025, p026, p027, p030, p031, p032, p033, p034, p035, p036, p037;
-    byte p040, p041, p042, p043, p044, p045, p046, p047, p050, p051, p052, p053, p054, p055, p056, p057;
-    byte p060, p061, p062, p063, p064, p065, p066, p067, p070, p071, p072, p073, p074, p075, p076, p077;
-    byte p100, p101, p102, p103, p104, p105, p106, p107, p110, p111, p112, p113, p114, p115, p116, p117;
-    byte p120, p121, p122, p123, p124, p125, p126, p127, p130, p131, p132, p133, p134, p135, p136, p137;
-    byte p140, p141, p142, p143, p144, p145, p146, p147, p150, p151, p152, p153, p154, p155, p156, p157;
-    byte p160, p161, p162, p163, p164, p165, p166, p167, p170, p171, p172, p173, p174, p175, p176, p177;
-}
-
-/** The owner-only state of a {@link Worker}, written on every task. */
-abstract class WorkerHotFields extends WorkerPadBefore {
-    /** The fork task this worker is running in its innermost frame. */
-    ForkTask<?> current;
-    /** Reused by {@code Worker.overflow}. */
-    Object[] overflowBuffer;
-    boolean searching;
-    /** Turns left until the next forced look at the injector (a countdown: no division). */
-    int tick;
-    int blockingDepth;
-    long executed;
-    long steals;
-    long parks;
-    long overflowed;
-}
-
-abstract class WorkerPadAfter extends WorkerHotFields {
-    byte q000, q001, q002, q003, q004, q005, q006, q007, q010, q011, q012, q013, q014, q015, q016, q017;
-    byte q020, q021, q022, q023, q024, q025, q026, q027, q030, q031, q032, q033, q034, q035, q036, q037;
-    byte q040, q041, q042, q043, q044, q045, q046, q047, q050, q051, q052, q053, q054, q055, q056, q057;
-    byte q060, q061, q062, q063, q064, q065, q066, q067, q070, q071, q072, q073, q074, q075, q076, q077;
-    byte q100, q101, q102, q103, q104, q105, q106, q107, q110, q111, q112, q113, q114, q115, q116, q117;
-    byte q120, q121, q122, q123, q124, q125, q126, q127, q130, q131, q132, q133, q134, q135, q136, q137;
-    byte q140, q141, q142, q143, q144, q145, q146, q147, q150, q151, q152, q153, q154, q155, q156, q157;
-    byte q160, q161, q162, q163, q164, q165, q166, q167, q170, q171, q172, q173, q174, q175, q176, q177;
 }
