@@ -80,34 +80,24 @@ public final class WorkStealingPool extends PoolCore {
 
     private static final AtomicInteger POOL_SEQ = new AtomicInteger();
 
-    final Injector<Runnable> injector = new Injector<>();
+    /** What the workers share: queues, worker slots, the idle protocol, the spares. */
+    final Shared shared;
+    final Injector<Runnable> injector;
     final Worker[] workers;
     final Idle idle;
     final int parallelism;
-    final int stealAttempts;
-    final long keepAliveNanos;
-
-    private final int queueCapacity;
-
-    /** Workers that may run tasks: core workers plus started spares not yet retired. */
-    private final AtomicInteger live = new AtomicInteger();
-    /** Workers inside a blocking section. */
-    private final AtomicInteger blocked = new AtomicInteger();
-    private volatile int slotsInUse;
 
     private WorkStealingPool(Builder b) {
         super(b, "spindle", POOL_SEQ);
         this.parallelism = b.workers;
-        this.stealAttempts = b.stealAttempts;
-        this.queueCapacity = b.localQueueCapacity;
-        this.keepAliveNanos = b.spareKeepAlive.toNanos();
-        this.workers = new Worker[parallelism + b.maxSpareWorkers];
-        this.idle = new Idle(workers.length, parallelism, () -> live.get() - blocked.get());
+        this.shared = new Shared(this, parallelism, b.maxSpareWorkers, b.stealAttempts,
+                b.spareKeepAlive.toNanos(), b.localQueueCapacity);
+        this.injector = shared.injector;
+        this.workers = shared.workers;
+        this.idle = shared.idle;
         for (int i = 0; i < parallelism; i++) {
-            workers[i] = new Worker(this, i, false, queueCapacity);
+            workers[i] = new Worker(this, i, false, b.localQueueCapacity);
         }
-        slotsInUse = parallelism;
-        live.set(parallelism);
         startWorkers(workers, parallelism);
     }
 
@@ -385,62 +375,7 @@ public final class WorkStealingPool extends PoolCore {
         }
     }
 
-    // ------------------------------------------------------------------ blocking compensation
-
-    void beginBlocking() {
-        int b = blocked.incrementAndGet();
-        if (live.get() - b < parallelism && runState < STOP) {
-            addSpare();
-        }
-    }
-
-    void endBlocking() {
-        blocked.decrementAndGet();
-    }
-
-    private void addSpare() {
-        synchronized (workers) {
-            if (live.get() - blocked.get() >= parallelism) {
-                return;
-            }
-            for (int i = parallelism; i < workers.length; i++) {
-                Worker w = workers[i];
-                if (w == null || !w.alive) {
-                    if (w == null) {
-                        w = new Worker(this, i, true, queueCapacity);
-                        workers[i] = w;
-                    }
-                    if (i >= slotsInUse) {
-                        slotsInUse = i + 1;
-                    }
-                    live.incrementAndGet();
-                    w.notified = false;
-                    if (!tryStartWorker(w)) {
-                        live.decrementAndGet(); // no thread to be had: no compensation
-                    }
-                    return;
-                }
-            }
-            // at the bound: the section runs without compensation
-        }
-    }
-
-    boolean hasExcessWorkers() {
-        return live.get() - blocked.get() > parallelism;
-    }
-
-    /** Retires a spare worker if the pool still has more than it needs. */
-    boolean tryRetire() {
-        for (;;) {
-            int l = live.get();
-            if (l - blocked.get() <= parallelism) {
-                return false;
-            }
-            if (live.compareAndSet(l, l - 1)) {
-                return true;
-            }
-        }
-    }
+    // ------------------------------------------------------------------ lifecycle hooks
 
     @Override
     void workerExited(BaseWorker w) {
@@ -453,62 +388,12 @@ public final class WorkStealingPool extends PoolCore {
 
     @Override
     int liveWorkers() {
-        return live.get();
+        return shared.spares.live();
     }
 
-    int slotsInUse() {
-        return slotsInUse;
-    }
-
-    /**
-     * Whether there is work for an idle worker: a task in the injector, or a deque holding more
-     * than the one task its running owner will pop next.
-     *
-     * <p>For liveness only the injector matters: a task in a deque is run by its owner, which is
-     * running (a worker parks only with an empty deque, and nobody else pushes to it). The
-     * surplus test is for parallelism. Counting a deque's single task would make idle workers
-     * wake themselves to chase every task a busy worker is about to pop.
-     */
-    boolean hasVisibleWork() {
-        if (!injector.isEmpty()) {
-            return true;
-        }
-        Worker[] ws = workers;
-        for (int i = 0, n = slotsInUse; i < n; i++) {
-            Worker w = ws[i];
-            if (w != null && w.deque.size() >= 2) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    /** A worker other than {@code self} whose deque holds a task, or {@code null}. */
-    Worker workerHoldingOneTask(Worker self) {
-        Worker[] ws = workers;
-        for (int i = 0, n = slotsInUse; i < n; i++) {
-            Worker w = ws[i];
-            if (w != null && w != self && !w.deque.isEmpty()) {
-                return w;
-            }
-        }
-        return null;
-    }
-
-    /** Whether any queue holds a task at all (also the quiescence test of a graceful shutdown). */
     @Override
     boolean hasAnyTask() {
-        if (!injector.isEmpty()) {
-            return true;
-        }
-        Worker[] ws = workers;
-        for (int i = 0, n = slotsInUse; i < n; i++) {
-            Worker w = ws[i];
-            if (w != null && !w.deque.isEmpty()) {
-                return true;
-            }
-        }
-        return false;
+        return shared.hasAnyTask();
     }
 
     @Override
@@ -529,7 +414,7 @@ public final class WorkStealingPool extends PoolCore {
     void drainQueued(List<Runnable> notStarted) {
         injector.drain(r -> addIfNotStarted(notStarted, r));
         Worker[] ws = workers;
-        for (int i = 0, n = slotsInUse; i < n; i++) {
+        for (int i = 0, n = shared.slotsInUse(); i < n; i++) {
             Worker w = ws[i];
             if (w == null) {
                 continue;
@@ -558,7 +443,7 @@ public final class WorkStealingPool extends PoolCore {
     public PoolStats stats() {
         List<PoolStats.WorkerStats> list = new ArrayList<>();
         Worker[] ws = workers;
-        for (int i = 0, n = slotsInUse; i < n; i++) {
+        for (int i = 0, n = shared.slotsInUse(); i < n; i++) {
             Worker w = ws[i];
             if (w == null) {
                 continue;
@@ -567,7 +452,7 @@ public final class WorkStealingPool extends PoolCore {
             list.add(new PoolStats.WorkerStats(i, w.spare, w.executed(), w.steals(),
                     stolenFrom, w.overflowed(), w.parks(), w.deque.size()));
         }
-        return new PoolStats(name, parallelism, live.get(), blocked.get(), injector.size(),
+        return new PoolStats(name, parallelism, shared.spares.live(), shared.spares.blocked(), injector.size(),
                 Collections.unmodifiableList(list));
     }
 
@@ -578,7 +463,7 @@ public final class WorkStealingPool extends PoolCore {
 
     @Override
     String describe() {
-        return "parallelism=" + parallelism + ", live=" + live.get() + ", injector~" + injector.size();
+        return "parallelism=" + parallelism + ", live=" + shared.spares.live() + ", injector~" + injector.size();
     }
 
     // ------------------------------------------------------------------ builder

@@ -12,7 +12,9 @@ import java.util.concurrent.locks.LockSupport;
 
 /**
  * One worker of a {@link WorkStealingPool}: its deque, its counters, and the loop its thread
- * runs.
+ * runs. It works with the small state its pool's workers share ({@link Shared}: the injector,
+ * its peers, {@link Idle}, {@link Spares}) and with the pool's lifecycle ({@link PoolCore}:
+ * stopping, termination, failures, interrupts), not with the pool's other members.
  *
  * <h2>The loop</h2>
  *
@@ -30,6 +32,8 @@ import java.util.concurrent.locks.LockSupport;
  *
  * <p>The counters are written only by this worker (opaque stores) and read by
  * {@link WorkStealingPool#stats()} with opaque loads: cheap, and exact once the pool is quiet.
+ * Parking ({@link #park}) is split along its concerns: registering and re-checking, a core
+ * worker's sleep, a spare's keep-alive, and watching a lone task in a busy peer's deque.
  */
 final class Worker extends BaseWorker {
 
@@ -55,7 +59,10 @@ final class Worker extends BaseWorker {
         }
     }
 
+    /** The pool: its lifecycle ({@link PoolCore}), and the owner of the tasks this worker binds. */
     final WorkStealingPool pool;
+    /** The queues, peers, idle protocol and spares this worker works with. */
+    final Shared shared;
     final boolean spare;
     final WorkStealingDeque<Runnable> deque;
 
@@ -69,8 +76,8 @@ final class Worker extends BaseWorker {
             return;
         }
         searching = false;
-        if (pool.idle.stopSearching() && (!deque.isEmpty() || pool.hasVisibleWork())) {
-            pool.idle.notifyWork();
+        if (shared.idle.stopSearching() && (!deque.isEmpty() || shared.hasVisibleWork())) {
+            shared.idle.notifyWork();
         }
     }
 
@@ -79,6 +86,7 @@ final class Worker extends BaseWorker {
         super(index);
         this.tick = GLOBAL_INTERVAL;
         this.pool = pool;
+        this.shared = pool.shared;
         this.spare = spare;
         this.deque = new WorkStealingDeque<>(Math.min(64, queueCapacity), queueCapacity);
     }
@@ -115,7 +123,7 @@ final class Worker extends BaseWorker {
     @Override
     Runnable takeLate() {
         Runnable t = deque.pop();
-        return t != null ? t : pool.injector.poll();
+        return t != null ? t : shared.injector.poll();
     }
 
     @Override
@@ -136,7 +144,7 @@ final class Worker extends BaseWorker {
     }
 
     private Runnable takeFromInjector() {
-        var injector = pool.injector;
+        var injector = shared.injector;
         if (injector.isEmpty()) {
             return null;
         }
@@ -144,23 +152,23 @@ final class Worker extends BaseWorker {
         // + 1) lets one worker hold tasks that idle peers could run, which matters when the task
         // it runs first blocks.
         long queued = injector.size();
-        int live = Math.max(1, pool.liveWorkers());
+        int live = Math.max(1, shared.spares.live());
         int share = (int) Math.min((queued + live - 1) / live, deque.maxCapacity() / 2);
         Runnable t = injector.pollBatch(deque, Math.max(1, share));
         if (t != null && !deque.isEmpty()) {
-            pool.idle.notifyWorkRacy();        // let a peer steal the rest of the batch
+            shared.idle.notifyWorkRacy();        // let a peer steal the rest of the batch
         }
         return t;
     }
 
     private Runnable search() {
         if (!searching) {
-            searching = pool.idle.tryStartSearching(pool.liveWorkers());
+            searching = shared.idle.tryStartSearching(shared.spares.live());
             if (!searching) {
                 return null;
             }
         }
-        Runnable t = stealOnce(pool.stealAttempts);
+        Runnable t = stealOnce(shared.stealAttempts);
         if (t == null) {
             t = takeFromInjector();
         }
@@ -183,8 +191,8 @@ final class Worker extends BaseWorker {
      * keep the cheaper distribution of steal-half.
      */
     Runnable stealOnce(int attempts) {
-        Worker[] ws = pool.workers;
-        int n = pool.slotsInUse();
+        Worker[] ws = shared.workers;
+        int n = shared.slotsInUse();
         if (n <= 1) {
             return null;
         }
@@ -199,11 +207,11 @@ final class Worker extends BaseWorker {
             if (t != null) {
                 STEALS.setOpaque(this, steals + 1 + deque.size());
                 if (!deque.isEmpty()) {
-                    pool.idle.notifyWorkRacy();
+                    shared.idle.notifyWorkRacy();
                 }
                 return t;
             }
-            if (a % 8 == 7 && !pool.injector.isEmpty()) {
+            if (a % 8 == 7 && !shared.injector.isEmpty()) {
                 return null;                   // let the caller take from the injector
             }
         }
@@ -272,78 +280,143 @@ final class Worker extends BaseWorker {
         countExecuted();
     }
 
+    /** How a wait ended (see {@link #park}). */
+    private static final int WOKEN = 0;
+    private static final int RESUME = 1;
+    private static final int TIMED_OUT = 2;
+    private static final int EXIT = 3;
+    private static final int UNWATCHED = 4;
+
     /**
-     * Parks until woken with work to look for.
+     * Parks until woken with work to look for, following {@link Idle}. The waiting itself has
+     * three concerns, one method each: an ordinary core worker sleeps ({@link #sleep}), a
+     * spare sleeps at most its keep-alive and then retires ({@link #sleepAsSpare}), and a worker
+     * that saw a lone task in a busy peer's deque watches it ({@link #watchLoneTask}).
      *
      * @return {@code false} if the worker should exit instead
      */
     private boolean park() {
-        Idle idle = pool.idle;
         for (;;) {
-            if (spare && pool.hasExcessWorkers()) {
+            if (spare && shared.spares.hasExcess()) {
                 stopSearching();               // hands the search to a parked peer if work remains
-                if (pool.tryRetire()) {
+                if (shared.spares.tryRetire()) {
                     return false;
                 }
             }
-            boolean nobodySearching = idle.prepareToPark(this, searching);
-            searching = false;
-            Worker watched = null;
-            long watchedExecuted = 0;
-            if (nobodySearching) {
-                if (pool.hasVisibleWork()) {
-                    idle.notifyWork();         // may wake this very worker
-                } else if ((watched = pool.workerHoldingOneTask(this)) != null) {
-                    watchedExecuted = watched.executed();
-                }
-            }
+            Worker watched = register();
             if (pool.isShutdown()) {
                 pool.tryTerminate();
             }
             countPark();
-            boolean timedOut = false;
-            while (!notified) {
-                if (pool.isStopping() || idle.isTerminated()) {
+            int outcome = watched != null ? watchLoneTask(watched) : UNWATCHED;
+            if (outcome == UNWATCHED) {
+                outcome = spare ? sleepAsSpare() : sleep();
+            }
+            switch (outcome) {
+                case WOKEN:
+                    searching = true;          // the waker counted this worker as searching
+                    return true;
+                case RESUME:
+                    return true;               // neither parked nor searching: go and look
+                case TIMED_OUT:
+                    continue;                  // neither parked nor searching: retire or park again
+                default:
                     return false;
-                }
-                pool.dropStrayInterrupt();     // a pending interrupt would make park return at once
-                if (watched != null) {
-                    // A busy worker holds one task it will pop next. Normally it does so at
-                    // once; but if its current task blocks or runs long, that task would wait.
-                    // Look again shortly: if it has not finished a task since, go and take it.
-                    LockSupport.parkNanos(pool, STUCK_TASK_NANOS);
-                    if (notified) {
-                        break;
-                    }
-                    if (watched.executed() == watchedExecuted && !watched.deque.isEmpty()) {
-                        if (idle.cancelPark(this)) {
-                            return true;       // neither parked nor searching: go steal it
-                        }
-                        break;                 // woken meanwhile
-                    }
-                    watched = pool.workerHoldingOneTask(this);
-                    watchedExecuted = watched == null ? 0 : watched.executed();
-                    continue;
-                }
-                if (spare) {
-                    LockSupport.parkNanos(pool, pool.keepAliveNanos);
-                    if (!notified && pool.hasExcessWorkers() && idle.cancelPark(this)) {
-                        timedOut = true;
-                        break;
-                    }
-                } else {
-                    LockSupport.park(pool);
-                }
             }
-            if (timedOut) {
-                continue;                      // neither parked nor searching: retire or park again
-            }
-            if (pool.isStopping() || idle.isTerminated()) {
-                return false;
-            }
-            searching = true;                  // the waker counted this worker as searching
-            return true;
         }
+    }
+
+    /**
+     * Registers this worker as parked; if nobody is searching then, re-checks the queues (see
+     * {@link Idle#prepareToPark}).
+     *
+     * @return a busy peer holding a lone task, to watch while parked; or {@code null}
+     */
+    private Worker register() {
+        Idle idle = shared.idle;
+        boolean nobodySearching = idle.prepareToPark(this, searching);
+        searching = false;
+        if (nobodySearching) {
+            if (shared.hasVisibleWork()) {
+                idle.notifyWork();             // may wake this very worker
+            } else {
+                return shared.workerHoldingOneTask(this);
+            }
+        }
+        return null;
+    }
+
+    /** Whether this worker must stop waiting: the pool stops or terminated. */
+    private boolean mustExit() {
+        return pool.isStopping() || shared.idle.isTerminated();
+    }
+
+    /** After a wake-up: {@link #WOKEN}, or {@link #EXIT} if the wake-up was the pool's end. */
+    private int woken() {
+        return mustExit() ? EXIT : WOKEN;
+    }
+
+    /** A core worker's wait: until woken, with no timeout. */
+    private int sleep() {
+        while (!notified) {
+            if (mustExit()) {
+                return EXIT;
+            }
+            pool.dropStrayInterrupt();         // a pending interrupt would make park return at once
+            LockSupport.park(pool);
+        }
+        return woken();
+    }
+
+    /**
+     * A spare's wait: until woken, or for its keep-alive; then, if the pool still has more
+     * workers than it needs, it leaves the parked stack ({@link #TIMED_OUT}) to retire.
+     */
+    private int sleepAsSpare() {
+        Idle idle = shared.idle;
+        while (!notified) {
+            if (mustExit()) {
+                return EXIT;
+            }
+            pool.dropStrayInterrupt();
+            LockSupport.parkNanos(pool, shared.spares.keepAliveNanos);
+            if (!notified && shared.spares.hasExcess() && idle.cancelPark(this)) {
+                return TIMED_OUT;
+            }
+        }
+        return woken();
+    }
+
+    /**
+     * A busy worker holds one task it will pop next. Normally it does so at once; but if its
+     * current task blocks or runs long, that task would wait. So look again every
+     * {@link #STUCK_TASK_NANOS}: if the owner has not finished a task since, leave the parked
+     * stack and go and take it ({@link #RESUME}).
+     *
+     * @return {@link #UNWATCHED} when no peer holds a lone task any more (the caller then sleeps
+     *     as usual); else {@link #WOKEN}, {@link #RESUME} or {@link #EXIT}
+     */
+    private int watchLoneTask(Worker watched) {
+        long watchedExecuted = watched.executed();
+        while (!notified) {
+            if (mustExit()) {
+                return EXIT;
+            }
+            pool.dropStrayInterrupt();
+            LockSupport.parkNanos(pool, STUCK_TASK_NANOS);
+            if (notified) {
+                break;
+            }
+            if (watched.executed() == watchedExecuted && !watched.deque.isEmpty()) {
+                return shared.idle.cancelPark(this) ? RESUME : woken();
+            }
+            watched = shared.workerHoldingOneTask(this);
+            if (watched == null) {
+                return UNWATCHED;
+            }
+            watchedExecuted = watched.executed();
+        }
+        return woken();
     }
 
     /**
@@ -357,13 +430,13 @@ final class Worker extends BaseWorker {
             buf = overflowBuffer = new Object[half];
         }
         int moved = deque.takeOldest(buf, half);
-        pool.injector.offerAll(buf, moved);
+        shared.injector.offerAll(buf, moved);
         java.util.Arrays.fill(buf, 0, moved, null);
         OVERFLOWED.setOpaque(this, overflowed + moved);
         if (!deque.offer(task)) {
-            pool.injector.offer(task);
+            shared.injector.offer(task);
         }
-        pool.idle.notifyWork();
+        shared.idle.notifyWork();
     }
 
     // ------------------------------------------------------------------ joining
@@ -452,8 +525,8 @@ final class Worker extends BaseWorker {
             }
             break;
         }
-        Worker[] ws = pool.workers;
-        int n = pool.slotsInUse();
+        Worker[] ws = shared.workers;
+        int n = shared.slotsInUse();
         int start = ThreadLocalRandom.current().nextInt(n);
         for (int k = 0; k < n; k++) {
             Worker v = ws[(start + k) % n];
@@ -490,12 +563,12 @@ final class Worker extends BaseWorker {
     @Override
     public void beginBlocking() {
         if (blockingDepth++ == 0) {
-            pool.beginBlocking();
+            shared.spares.beginBlocking();
             // This worker stops taking tasks for a while. If work is waiting, someone must look
             // for it: the spare just started does, but a spare already parked (which made
             // starting a new one unnecessary) has to be woken.
-            if (!deque.isEmpty() || pool.hasVisibleWork()) {
-                pool.idle.notifyWork();
+            if (!deque.isEmpty() || shared.hasVisibleWork()) {
+                shared.idle.notifyWork();
             }
         }
     }
@@ -503,7 +576,7 @@ final class Worker extends BaseWorker {
     @Override
     public void endBlocking() {
         if (--blockingDepth == 0) {
-            pool.endBlocking();
+            shared.spares.endBlocking();
         }
     }
 
