@@ -18,8 +18,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  *
  * <h2>The worker loop</h2>
  *
- * <p>Take a task ({@link #poll}) and run it; with none, park following {@link Parking}. A worker
- * woken by {@link Parking#notifyWork()} counts as searching until it takes a task; if it was the
+ * <p>Take a task ({@link #poll}) and run it; with none, park following {@link IdleCoordinator}.
+ * A worker woken by {@link IdleCoordinator#notifyWork()} counts as searching until it takes a task; if it was the
  * last searcher and work is still queued, it wakes the next worker. Shutdown, late tasks after
  * {@code shutdownNow}, interrupts and failures follow the rules of {@link PoolCore}.
  */
@@ -28,8 +28,8 @@ abstract class AbstractPool extends PoolCore {
     private static final AtomicInteger POOL_SEQ = new AtomicInteger();
 
     final PoolWorker[] workers;
-    final Parking parking;
-    /** Whether any worker may run any queued task (then woken workers search; see {@link Parking}). */
+    final IdleCoordinator idle;
+    /** Whether any worker may run any queued task (then woken workers search; see {@link IdleCoordinator}). */
     private final boolean sharedQueues;
 
     /**
@@ -43,7 +43,8 @@ abstract class AbstractPool extends PoolCore {
         for (int i = 0; i < workers.length; i++) {
             workers[i] = new PoolWorker(this, i, ownQueues ? new Injector<>() : null);
         }
-        this.parking = new Parking(workers.length);
+        this.idle = new IdleCoordinator(workers.length, Parker.ofThreads(this, i -> workers[i].thread),
+                this::dropStrayInterrupt);
     }
 
     /**
@@ -61,7 +62,7 @@ abstract class AbstractPool extends PoolCore {
 
     /**
      * Whether {@code w} could take a task now; its re-check before parking. Must read every
-     * queue {@link #poll} takes from with volatile reads (see {@link Parking}).
+     * queue {@link #poll} takes from with volatile reads (see {@link IdleCoordinator}).
      */
     abstract boolean hasWorkFor(PoolWorker w);
 
@@ -74,7 +75,7 @@ abstract class AbstractPool extends PoolCore {
 
     @Override
     final IdleControl idleControl() {
-        return parking;
+        return idle;
     }
 
     @Override
@@ -100,8 +101,8 @@ abstract class AbstractPool extends PoolCore {
             if (task != null) {
                 if (w.searching) {
                     w.searching = false;
-                    if (parking.stopSearching() && hasWorkFor(w)) {
-                        parking.notifyWork();  // more work than this worker: wake the next one
+                    if (idle.stopSearching() && hasWorkFor(w)) {
+                        idle.notifyWork();     // more work than this worker: wake the next one
                     }
                 }
                 runTask(w, task);
@@ -114,15 +115,15 @@ abstract class AbstractPool extends PoolCore {
     }
 
     /**
-     * Parks {@code w} (see {@link Parking}).
+     * Parks {@code w} (see {@link IdleCoordinator}).
      *
      * @return {@code false} if the worker should leave its loop (the pool terminated or stops)
      */
     private boolean idle(PoolWorker w) {
-        boolean recheck = parking.prepareToPark(w, w.searching);
+        boolean recheck = idle.prepareToPark(w.index, w.searching);
         w.searching = false;
         if (recheck && hasWorkFor(w)) {
-            if (!parking.cancelPark(w)) {
+            if (!idle.cancelPark(w.index)) {
                 w.searching = sharedQueues;    // woken meanwhile, and counted as a searcher
             }
             return true;
@@ -131,7 +132,7 @@ abstract class AbstractPool extends PoolCore {
             tryTerminate();
         }
         w.countPark();
-        if (!parking.await(w)) {
+        if (!idle.await(w.index)) {
             return false;
         }
         w.searching = sharedQueues;            // notifyWork counts whom it wakes as searching

@@ -35,8 +35,6 @@ abstract class BaseWorker extends WorkerPadAfter implements Runnable, BlockingSu
 
     /** The thread running this worker; set before it starts. */
     volatile Thread thread;
-    /** Set by whoever takes this worker off its parking stack to wake it. */
-    volatile boolean notified;
     /** Whether a thread runs this worker now (set before it starts, cleared as it exits). */
     volatile boolean alive;
     /** Owner only: whether this thread has been counted as finished (see {@link PoolCore}). */

@@ -22,8 +22,6 @@ import java.lang.invoke.VarHandle;
  *       task is taken exactly once. The owner's fill of an empty slot is a release store: a
  *       thread that swaps the task out sees it fully constructed.</li>
  *   <li>{@code searching} and {@code slotRuns} are owner-only plain fields.</li>
- *   <li>{@code parked} and {@code notified} are written under the {@link Parking} lock and
- *       read without it, hence volatile.</li>
  * </ul>
  */
 final class PoolWorker extends BaseWorker {
@@ -41,9 +39,6 @@ final class PoolWorker extends BaseWorker {
     final AbstractPool pool;
     /** This worker's own queue ({@link PinnedPool} only; {@code null} elsewhere). */
     final Injector<Runnable> queue;
-
-    /** Registered on the {@link Parking} stack; written under its lock. */
-    volatile boolean parked;
 
     PoolWorker(AbstractPool pool, int index, Injector<Runnable> queue) {
         super(index);

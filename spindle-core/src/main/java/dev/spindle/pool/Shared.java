@@ -7,7 +7,8 @@ import dev.spindle.queue.Injector;
 
 /**
  * What the workers of one {@link WorkStealingPool} share and talk to: the injector, the worker
- * slots (for stealing), the idle protocol and the spare workers, and the questions a worker asks
+ * slots (for stealing), the idle protocol ({@link IdleCoordinator}, with spares: slots from
+ * {@code parallelism} on) and the spare workers, and the questions a worker asks
  * about the queues before it parks. The lifecycle (stopping, termination, failures) is the
  * pool's {@link PoolCore}.
  */
@@ -16,7 +17,7 @@ final class Shared {
     final Injector<Runnable> injector = new Injector<>();
     /** Core workers, then slots for spares ({@code null} until first used). */
     final Worker[] workers;
-    final Idle idle;
+    final IdleCoordinator idle;
     final Spares spares;
     /** Random victims a searching worker probes per round. */
     final int stealAttempts;
@@ -28,7 +29,8 @@ final class Shared {
         this.workers = new Worker[parallelism + maxSpares];
         this.stealAttempts = stealAttempts;
         this.spares = new Spares(pool, this, parallelism, keepAliveNanos, queueCapacity);
-        this.idle = new Idle(workers.length, parallelism, spares::unblockedLive);
+        this.idle = new IdleCoordinator(workers.length, parallelism, spares::unblockedLive,
+                Parker.ofThreads(pool, i -> workers[i].thread), pool::dropStrayInterrupt);
         this.slotsInUse = parallelism;
     }
 

@@ -81,7 +81,6 @@ final class Spares {
                     }
                     shared.useSlot(i);
                     live.incrementAndGet();
-                    w.notified = false;
                     if (!pool.tryStartWorker(w)) {
                         live.decrementAndGet(); // no thread to be had: no compensation
                     }

@@ -47,7 +47,7 @@ import java.util.function.IntConsumer;
  * and when both are empty steals from a random peer's deque, oldest first: about half of it, or
  * one task when that is a fork task, so that joiners can help the thief. A full deque
  * moves half its tasks to the injector: a push never drops a task. Idle workers park without
- * spinning or polling; the wake-up protocol (see {@code Idle} in the source) wakes one worker
+ * spinning or polling; the wake-up protocol (see {@code IdleCoordinator} in the source) wakes one worker
  * when work appears, lets at most half the workers search at once, and loses no wake-up.
  *
  * <h2>Fork/join</h2>
@@ -84,7 +84,7 @@ public final class WorkStealingPool extends PoolCore {
     final Shared shared;
     final Injector<Runnable> injector;
     final Worker[] workers;
-    final Idle idle;
+    final IdleCoordinator idle;
     final int parallelism;
 
     private WorkStealingPool(Builder b) {

@@ -8,12 +8,11 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 
 /**
  * One worker of a {@link WorkStealingPool}: its deque, its counters, and the loop its thread
  * runs. It works with the small state its pool's workers share ({@link Shared}: the injector,
- * its peers, {@link Idle}, {@link Spares}) and with the pool's lifecycle ({@link PoolCore}:
+ * its peers, {@link IdleCoordinator}, {@link Spares}) and with the pool's lifecycle ({@link PoolCore}:
  * stopping, termination, failures, interrupts), not with the pool's other members.
  *
  * <h2>The loop</h2>
@@ -27,7 +26,7 @@ import java.util.concurrent.locks.LockSupport;
  *   <li>Search: if fewer than half the workers are searching, steal about half a random
  *       victim's deque (one task if the oldest is a fork task; see {@link #stealOnce}), up to
  *       {@code stealAttempts} victims, checking the injector between rounds.</li>
- *   <li>Park, following the protocol in {@link Idle}.</li>
+ *   <li>Park, following the protocol in {@link IdleCoordinator}.</li>
  * </ol>
  *
  * <p>The counters are written only by this worker (opaque stores) and read by
@@ -288,7 +287,7 @@ final class Worker extends BaseWorker {
     private static final int UNWATCHED = 4;
 
     /**
-     * Parks until woken with work to look for, following {@link Idle}. The waiting itself has
+     * Parks until woken with work to look for, following {@link IdleCoordinator}. The waiting itself has
      * three concerns, one method each: an ordinary core worker sleeps ({@link #sleep}), a
      * spare sleeps at most its keep-alive and then retires ({@link #sleepAsSpare}), and a worker
      * that saw a lone task in a busy peer's deque watches it ({@link #watchLoneTask}).
@@ -328,13 +327,13 @@ final class Worker extends BaseWorker {
 
     /**
      * Registers this worker as parked; if nobody is searching then, re-checks the queues (see
-     * {@link Idle#prepareToPark}).
+     * {@link IdleCoordinator#prepareToPark}).
      *
      * @return a busy peer holding a lone task, to watch while parked; or {@code null}
      */
     private Worker register() {
-        Idle idle = shared.idle;
-        boolean nobodySearching = idle.prepareToPark(this, searching);
+        IdleCoordinator idle = shared.idle;
+        boolean nobodySearching = idle.prepareToPark(index, searching);
         searching = false;
         if (nobodySearching) {
             if (shared.hasVisibleWork()) {
@@ -358,14 +357,7 @@ final class Worker extends BaseWorker {
 
     /** A core worker's wait: until woken, with no timeout. */
     private int sleep() {
-        while (!notified) {
-            if (mustExit()) {
-                return EXIT;
-            }
-            pool.dropStrayInterrupt();         // a pending interrupt would make park return at once
-            LockSupport.park(pool);
-        }
-        return woken();
+        return shared.idle.await(index) ? woken() : EXIT;
     }
 
     /**
@@ -373,14 +365,13 @@ final class Worker extends BaseWorker {
      * workers than it needs, it leaves the parked stack ({@link #TIMED_OUT}) to retire.
      */
     private int sleepAsSpare() {
-        Idle idle = shared.idle;
-        while (!notified) {
+        IdleCoordinator idle = shared.idle;
+        while (!idle.isNotified(index)) {
             if (mustExit()) {
                 return EXIT;
             }
-            pool.dropStrayInterrupt();
-            LockSupport.parkNanos(pool, shared.spares.keepAliveNanos);
-            if (!notified && shared.spares.hasExcess() && idle.cancelPark(this)) {
+            idle.sleepAtMost(index, shared.spares.keepAliveNanos);
+            if (!idle.isNotified(index) && shared.spares.hasExcess() && idle.cancelPark(index)) {
                 return TIMED_OUT;
             }
         }
@@ -397,18 +388,18 @@ final class Worker extends BaseWorker {
      *     as usual); else {@link #WOKEN}, {@link #RESUME} or {@link #EXIT}
      */
     private int watchLoneTask(Worker watched) {
+        IdleCoordinator idle = shared.idle;
         long watchedExecuted = watched.executed();
-        while (!notified) {
+        while (!idle.isNotified(index)) {
             if (mustExit()) {
                 return EXIT;
             }
-            pool.dropStrayInterrupt();
-            LockSupport.parkNanos(pool, STUCK_TASK_NANOS);
-            if (notified) {
+            idle.sleepAtMost(index, STUCK_TASK_NANOS);
+            if (idle.isNotified(index)) {
                 break;
             }
             if (watched.executed() == watchedExecuted && !watched.deque.isEmpty()) {
-                return shared.idle.cancelPark(this) ? RESUME : woken();
+                return idle.cancelPark(index) ? RESUME : woken();
             }
             watched = shared.workerHoldingOneTask(this);
             if (watched == null) {
