@@ -124,7 +124,8 @@ public final class Async {
     /**
      * Drops a task: if it implements {@link Cancellable}, releases what it holds while pending
      * (timer entries, places in wait queues). Does nothing for other tasks. The task must not be
-     * polled afterwards.
+     * polled afterwards. A runtime calls this for a spawned task whose handle is cancelled or
+     * that is pending when the runtime shuts down.
      */
     public static void cancel(AsyncTask<?> task) {
         if (task instanceof Cancellable) {

@@ -33,7 +33,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * the operation wakes its task and returns pending without touching the channel.
  *
  * <p><b>Cancellation.</b> {@link Async#cancel} of a waiting operation takes it out of the wait
- * queue. A receive cancelled after a value was handed to it but before it returned the value
+ * queue; a runtime calls it when the task awaiting the operation is cancelled through its
+ * {@link JoinHandle} or the runtime shuts down. A receive cancelled after a value was handed to it but before it returned the value
  * passes the value on to the next waiting receiver or puts it back ahead of the buffered values,
  * in the order the values were accepted (the channel may then hold more than {@code capacity}
  * for a while): nothing is lost and nothing is reordered. A send cancelled after

@@ -46,8 +46,16 @@ import java.util.function.Consumer;
  * <p><b>Shutdown.</b> {@link #shutdown()} (and {@link #close()}) stops intake, lets every worker
  * finish the poll it is in, joins the worker threads, and then completes the handle of every
  * task that had not finished with a {@link CancellationException} ("runtime shut down"):
- * nothing waits forever. Spawning afterwards throws {@link RejectedExecutionException}. Worker
- * threads are daemon threads.
+ * nothing waits forever. Those tasks are {@linkplain Cancellable cancelled} first, so a value
+ * handed to a receive that will never run again stays in its channel and a permit granted to
+ * such an acquire is released. Spawning afterwards throws {@link RejectedExecutionException}.
+ * Worker threads are daemon threads.
+ *
+ * <p><b>Faults.</b> A task that throws from {@code poll} or returns {@code null} fails alone;
+ * a {@link Waker} or a {@link Cancellable} that throws is reported to the thread's
+ * uncaught-exception handler; the worker goes on in every case. Should a worker die all the same
+ * (a defect, a virtual-machine error), the runtime shuts down and fails the unfinished handles
+ * with that cause, rather than keep accepting tasks it would never run.
  */
 public final class AsyncRuntime implements AutoCloseable {
 
@@ -153,6 +161,8 @@ public final class AsyncRuntime implements AutoCloseable {
     private final AtomicInteger running;
     private final Object terminationLock = new Object();
     private boolean terminated;                // guarded by terminationLock
+    /** What ended a worker's loop, if one died; guarded by terminationLock. */
+    private Throwable workerDeath;
 
     private AsyncRuntime(Builder b) {
         this.kind = b.scheduler;
@@ -273,6 +283,49 @@ public final class AsyncRuntime implements AutoCloseable {
         c.finish();
     }
 
+    /**
+     * Retires a cell whose task will not be polled again although it neither returned ready nor
+     * threw (its handle was cancelled, the runtime shut down, or its poll broke the contract),
+     * after cancelling the task ({@link Async#cancel}) so that it gives back what it waits in:
+     * its place in a channel's or a semaphore's wait queue, a value handed to it, a timer entry.
+     * This is the mechanism the combinators use for the children they abandon, so a cancelled
+     * task withdraws exactly as a timed-out one does.
+     *
+     * <p>Called only between polls, as {@link Cancellable} requires: by the worker that holds the
+     * cell in {@code RUNNING} (no other thread polls it, and its last poll happened-before), or
+     * by {@link #cancelRemaining} once every worker has exited. The task is cancelled before the
+     * cell is marked done, so whoever sees the cell {@code DONE} sees the task withdrawn.
+     *
+     * @return what the task's {@code cancel()} threw (the caller decides where it goes), or null
+     */
+    Throwable abandon(TaskCell<?> c) {
+        AsyncTask<?> t = c.task;
+        Throwable failure = null;
+        if (t != null) {
+            try {
+                Async.cancel(t);
+            } catch (Throwable e) {
+                failure = e;
+            }
+        }
+        retire(c);
+        return failure;
+    }
+
+    /**
+     * Reports what user code threw where nobody is waiting for it (a {@link Cancellable} or a
+     * {@link Waker} breaking its contract) to the current thread's uncaught-exception handler,
+     * without letting it end the thread: a worker or a closing thread goes on.
+     */
+    static void reportStray(Throwable t) {
+        Thread th = Thread.currentThread();
+        try {
+            th.getUncaughtExceptionHandler().uncaughtException(th, t);
+        } catch (Throwable ignored) {
+            // a handler that throws has nowhere left to report to
+        }
+    }
+
     boolean hasVisibleWork() {
         if (!injector.isEmpty()) {
             return true;
@@ -289,10 +342,10 @@ public final class AsyncRuntime implements AutoCloseable {
 
     /**
      * Shuts down: stops intake, lets each worker finish its current poll, waits for the workers
-     * to exit, and completes the handles of tasks that did not finish with a
-     * {@link CancellationException}. Idempotent. Called from inside a task of this runtime, it
-     * only signals (a worker cannot wait for itself); the workers then exit after their current
-     * polls, and the last one to exit completes the remaining handles.
+     * to exit, cancels the tasks that did not finish ({@link Cancellable}) and completes their
+     * handles with a {@link CancellationException}. Idempotent. Called from inside a task of this
+     * runtime, it only signals (a worker cannot wait for itself); the workers then exit after
+     * their current polls, and the last one to exit completes the remaining handles.
      */
     public void shutdown() {
         closing = true;
@@ -338,6 +391,23 @@ public final class AsyncRuntime implements AutoCloseable {
         }
     }
 
+    /**
+     * A worker's loop ended with {@code cause}: a defect of the runtime or of the VM, since a
+     * task's own failures end only that task. With a worker gone its queues would never be
+     * drained, so the runtime shuts down as {@link #shutdown()} does (intake stops, the other
+     * workers exit after their current polls, unfinished handles fail with the cause) rather
+     * than accept spawns it will never run.
+     */
+    void workerDied(Throwable cause) {
+        synchronized (terminationLock) {
+            if (workerDeath == null) {
+                workerDeath = cause;
+            }
+        }
+        closing = true;
+        parking.terminate();
+    }
+
     void workerExited() {
         if (running.decrementAndGet() == 0) {
             cancelRemaining();
@@ -357,9 +427,18 @@ public final class AsyncRuntime implements AutoCloseable {
             if (terminated) {
                 return;
             }
+            Throwable died = workerDeath;
             Consumer<TaskCell<?>> fail = c -> {
-                retire(c);
-                c.handle.fail(new CancellationException("runtime " + name + " shut down"));
+                Throwable stray = abandon(c);
+                CancellationException e = new CancellationException("runtime " + name + " shut down"
+                        + (died == null ? "" : ": a worker died of " + died));
+                if (died != null) {
+                    e.initCause(died);
+                }
+                c.handle.fail(e);
+                if (stray != null) {
+                    reportStray(stray);
+                }
             };
             for (AsyncWorker w : workers) {
                 w.live.forEachNotDone(fail);

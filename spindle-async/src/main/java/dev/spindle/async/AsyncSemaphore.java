@@ -28,7 +28,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * <p><b>Budget.</b> Starting an acquire takes one unit of the poll's budget.
  *
  * <p><b>Cancellation.</b> {@link Async#cancel} of a waiting acquire leaves the queue; of an
- * acquire that was granted a permit it had not yet returned, releases that permit again. An
+ * acquire that was granted a permit it had not yet returned, releases that permit again. A
+ * runtime calls it when the task awaiting the acquire is cancelled through its
+ * {@link JoinHandle} or the runtime shuts down. An
  * acquire that returned ready owns its permit until {@link #release()}.
  */
 public final class AsyncSemaphore {

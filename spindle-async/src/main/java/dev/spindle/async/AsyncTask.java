@@ -33,7 +33,8 @@ public interface AsyncTask<T> {
      * Advances the task.
      *
      * @param cx the polling context: the task's waker and its cooperative budget
-     * @return ready with the result, or pending after arranging a wake-up
+     * @return ready with the result, or pending after arranging a wake-up; never {@code null}
+     *     (a runtime fails a task whose poll returns null with a {@link NullPointerException})
      */
     Poll<T> poll(Context cx);
 }

@@ -156,6 +156,9 @@ final class AsyncWorker implements Runnable {
         CURRENT.set(this);
         try {
             loop();
+        } catch (Throwable t) {
+            runtime.workerDied(t);             // shut down rather than keep spawns it never runs
+            throw t;                           // and let the thread's handler report it
         } finally {
             CURRENT.remove();
             runtime.workerExited();
@@ -334,7 +337,10 @@ final class AsyncWorker implements Runnable {
             return;                            // not scheduled: only after shutdown's cleanup
         }
         if (c.cancelled) {
-            runtime.retire(c);
+            Throwable stray = runtime.abandon(c);  // the handle is cancelled already
+            if (stray != null) {
+                AsyncRuntime.reportStray(stray);
+            }
             return;
         }
         c.owner = this;
@@ -351,6 +357,19 @@ final class AsyncWorker implements Runnable {
         }
         if (Thread.interrupted()) {
             // cleared: an interrupt left by a poll would make every later park return at once
+        }
+        if (p == null) {
+            // Not a Poll: the task's fault, so the task fails and the worker goes on, as when a
+            // poll throws. It may have registered its waker before, so it is withdrawn as well.
+            NullPointerException npe = new NullPointerException("AsyncTask.poll returned null; "
+                    + "return Poll.pending() (after arranging a wake-up) or Poll.ready(value). Task: "
+                    + c.task.getClass().getName());
+            Throwable stray = runtime.abandon(c);
+            if (stray != null) {
+                npe.addSuppressed(stray);
+            }
+            c.handle.fail(npe);
+            return;
         }
         if (p.isReady()) {
             runtime.retire(c);

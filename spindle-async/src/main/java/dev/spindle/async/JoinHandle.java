@@ -33,9 +33,17 @@ import java.util.concurrent.TimeoutException;
  *
  * <p><b>Outcomes.</b> If the task returns ready, the handle completes with its value. If its
  * poll throws, the handle completes exceptionally ({@link #get()} throws an
- * {@link ExecutionException} with that cause). After {@link #cancel} the task is not polled
- * again and the handle is cancelled ({@link CancellationException}). If the runtime shuts down
- * first, the handle is completed with a {@link CancellationException} saying so.
+ * {@link ExecutionException} with that cause); so it does, with a {@link NullPointerException},
+ * if its poll returns {@code null}. After {@link #cancel} the task is not polled again and the
+ * handle is cancelled ({@link CancellationException}). If the runtime shuts down first, the
+ * handle is completed with a {@link CancellationException} saying so.
+ *
+ * <p><b>Withdrawal.</b> A task that is cancelled, or still pending at shutdown, is also
+ * {@linkplain Cancellable#cancel() cancelled itself} (if it is {@link Cancellable}), once, after
+ * its last poll: a receive gives up its place in the channel (a value already handed to it goes
+ * to the next receiver or back into the channel), an acquire its place or its granted permit, a
+ * sleep its timer entry, exactly as when a combinator such as {@link Async#timeout} abandons
+ * them.
  *
  * @param <T> the result type
  */
@@ -91,7 +99,13 @@ public final class JoinHandle<T> implements Future<T>, AsyncTask<T> {
         }
         if (ws != null) {
             for (Waker w : ws) {
-                w.wake();
+                try {
+                    w.wake();
+                } catch (Throwable e) {
+                    // A waker must not throw. This may run on a worker (which must survive it)
+                    // and every other joiner must still be woken: report it and go on.
+                    AsyncRuntime.reportStray(e);
+                }
             }
         }
     }
@@ -129,6 +143,13 @@ public final class JoinHandle<T> implements Future<T>, AsyncTask<T> {
     /**
      * Cancels the task: it is not polled again (a poll already under way finishes), and this
      * handle completes with a {@link CancellationException}. Does nothing once the task is done.
+     * A worker then retires the task and, if it is {@link Cancellable}, cancels it so that it
+     * withdraws from what it waits in (see the class comment); this returns before that.
+     *
+     * <p>If a poll is under way and completes the task, its result is dropped, as
+     * {@link java.util.concurrent.FutureTask} drops the result of a run it was cancelled during:
+     * the handle already reports the cancellation. A task that must not lose what it received
+     * (a channel's value) should pass it on within the poll that receives it.
      *
      * @param mayInterruptIfRunning ignored: a poll is never interrupted
      * @return whether this call cancelled the task

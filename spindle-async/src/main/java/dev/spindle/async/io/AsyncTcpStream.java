@@ -4,6 +4,7 @@
 package dev.spindle.async.io;
 
 import dev.spindle.async.AsyncTask;
+import dev.spindle.async.Cancellable;
 import dev.spindle.async.Context;
 import dev.spindle.async.Poll;
 import java.io.IOException;
@@ -34,6 +35,12 @@ import java.util.Objects;
  * budget. I/O errors are thrown from {@code poll} as {@link UncheckedIOException}; after
  * {@link #close()} a waiting operation is woken and fails that way (its cause a
  * {@code ClosedChannelException}).
+ *
+ * <p><b>Abandoning an operation.</b> A read, write or accept abandoned while it waits (its task
+ * cancelled, or timed out) loses nothing: the bytes stay in the socket or the read-ahead buffer
+ * for the next read, and readiness wakes every waker registered, so no other task misses it. Its
+ * waker stays registered until that readiness or {@link #close()}, which is harmless (a wake of a
+ * finished task does nothing). A connect abandoned before it completes closes its socket.
  */
 public final class AsyncTcpStream implements AutoCloseable {
 
@@ -116,40 +123,71 @@ public final class AsyncTcpStream implements AutoCloseable {
         return connect(remote, ReactorGroup.shared().next());
     }
 
-    /** A task that connects to {@code remote}; the connection is made at the first poll. */
+    /**
+     * A task that connects to {@code remote}; the connection is made at the first poll. If the
+     * task is cancelled ({@link Cancellable}) before the connection is made, the socket it opened
+     * is closed.
+     */
     public static AsyncTask<AsyncTcpStream> connect(SocketAddress remote, Reactor reactor) {
         Objects.requireNonNull(remote, "remote");
         Objects.requireNonNull(reactor, "reactor");
-        return new AsyncTask<>() {
-            private AsyncTcpStream stream;
+        return new ConnectOp(remote, reactor);
+    }
 
-            @Override
-            public Poll<AsyncTcpStream> poll(Context cx) {
-                try {
-                    if (stream == null) {
-                        SocketChannel ch = SocketChannel.open();
-                        try {
-                            stream = new AsyncTcpStream(ch, reactor);
-                            if (ch.connect(remote)) {
-                                return Poll.ready(stream);
-                            }
-                        } catch (IOException | RuntimeException e) {
-                            ch.close();
-                            throw e;
+    /**
+     * A connect in progress. Until it returns the stream, nobody else holds the socket, so an
+     * abandoned connect (cancelled, between polls) closes it rather than leave it open and
+     * registered until the operating system gives up on the connection.
+     */
+    private static final class ConnectOp implements AsyncTask<AsyncTcpStream>, Cancellable {
+        private final SocketAddress remote;
+        private final Reactor reactor;
+        private AsyncTcpStream stream;
+        private boolean handedOut;
+
+        ConnectOp(SocketAddress remote, Reactor reactor) {
+            this.remote = remote;
+            this.reactor = reactor;
+        }
+
+        @Override
+        public Poll<AsyncTcpStream> poll(Context cx) {
+            try {
+                if (stream == null) {
+                    SocketChannel ch = SocketChannel.open();
+                    try {
+                        stream = new AsyncTcpStream(ch, reactor);
+                        if (ch.connect(remote)) {
+                            return handOut();
                         }
-                    } else if (stream.channel.finishConnect()) {
-                        return Poll.ready(stream);
+                    } catch (IOException | RuntimeException e) {
+                        ch.close();
+                        throw e;
                     }
-                    reactor.await(stream.reg, SelectionKey.OP_CONNECT, cx.waker());
-                    return Poll.pending();
-                } catch (IOException e) {
-                    if (stream != null) {
-                        stream.close();
-                    }
-                    throw new UncheckedIOException("connect to " + remote + " failed", e);
+                } else if (stream.channel.finishConnect()) {
+                    return handOut();
                 }
+                reactor.await(stream.reg, SelectionKey.OP_CONNECT, cx.waker());
+                return Poll.pending();
+            } catch (IOException e) {
+                if (stream != null) {
+                    stream.close();
+                }
+                throw new UncheckedIOException("connect to " + remote + " failed", e);
             }
-        };
+        }
+
+        private Poll<AsyncTcpStream> handOut() {
+            handedOut = true;
+            return Poll.ready(stream);
+        }
+
+        @Override
+        public void cancel() {
+            if (stream != null && !handedOut) {
+                stream.close();
+            }
+        }
     }
 
     /**

@@ -302,6 +302,15 @@ public final class Reactor implements AutoCloseable {
         }
     }
 
+    /** Channels registered with the selector now (for tests: a snapshot of a changing count). */
+    int registeredChannels() {
+        try {
+            return selector.keys().size();
+        } catch (ClosedSelectorException e) {
+            return 0;
+        }
+    }
+
     /** Registrations queued for an interest change so far (tests check the read-ahead with it). */
     long queuedChanges() {
         return queuedChanges.get();

@@ -59,8 +59,9 @@ class ProbesTest {
         try {
             IdleCpuProbe.Result r = new IdleCpuProbe(0, 200).measure(new OneThreadRuntime(spinner));
             assertThat(r.threads()).isEqualTo(1);
-            // a busy thread on a shared machine still gets a good share of a core
-            assertThat(r.percentOfCore()).isGreaterThan(10.0);
+            // A busy thread gets some share of a core even on a heavily shared machine (under a
+            // load of 20 on 2 cores it got about 10 %); an idle or unmeasured thread reads 0.
+            assertThat(r.percentOfCore()).isGreaterThan(1.0);
         } finally {
             stop.set(true);
             spinner.join(5_000);
