@@ -3,6 +3,9 @@
  */
 package dev.spindle.pool;
 
+import dev.spindle.internal.IdleControl;
+import dev.spindle.internal.IdleCoordinator;
+import dev.spindle.internal.Parker;
 import dev.spindle.queue.Injector;
 import java.util.ArrayList;
 import java.util.List;

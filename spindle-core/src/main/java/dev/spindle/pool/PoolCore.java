@@ -5,6 +5,7 @@ package dev.spindle.pool;
 
 import dev.spindle.Scheduler;
 import dev.spindle.internal.BlockingSupport;
+import dev.spindle.internal.IdleControl;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.AbstractExecutorService;

@@ -3,6 +3,8 @@
  */
 package dev.spindle.pool;
 
+import dev.spindle.internal.IdleCoordinator;
+import dev.spindle.internal.Parker;
 import dev.spindle.queue.Injector;
 
 /**

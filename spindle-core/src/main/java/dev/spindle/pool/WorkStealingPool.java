@@ -6,6 +6,8 @@ package dev.spindle.pool;
 import dev.spindle.Hints;
 import dev.spindle.Task;
 import dev.spindle.internal.BlockingSupport;
+import dev.spindle.internal.IdleControl;
+import dev.spindle.internal.IdleCoordinator;
 import dev.spindle.queue.Injector;
 import java.time.Duration;
 import java.util.ArrayList;

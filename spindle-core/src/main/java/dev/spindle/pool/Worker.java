@@ -3,6 +3,7 @@
  */
 package dev.spindle.pool;
 
+import dev.spindle.internal.IdleCoordinator;
 import dev.spindle.queue.WorkStealingDeque;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;

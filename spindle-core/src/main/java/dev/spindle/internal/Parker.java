@@ -1,7 +1,7 @@
 /*
  * Copyright 2026 The Spindle Authors. Licensed under the Apache License, Version 2.0.
  */
-package dev.spindle.pool;
+package dev.spindle.internal;
 
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.IntFunction;
@@ -16,7 +16,7 @@ import java.util.function.IntFunction;
  * return at once (or the next one, at the latest); {@code park} may also return spuriously. The
  * coordinator therefore waits in a loop on its own flag, and needs nothing stronger.
  */
-interface Parker {
+public interface Parker {
 
     /** Blocks the calling thread, worker {@code worker}, until unparked (or spuriously). */
     void park(int worker);

@@ -1,7 +1,7 @@
 /*
  * Copyright 2026 The Spindle Authors. Licensed under the Apache License, Version 2.0.
  */
-package dev.spindle.pool;
+package dev.spindle.internal;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -12,9 +12,11 @@ import java.util.function.IntSupplier;
 /**
  * The one idle protocol of every pool: which workers are searching for work and which are
  * parked, and who is woken when work appears. It knows workers by index only; how a worker
- * actually sleeps and is woken is a {@link Parker}'s business. Used by {@link WorkStealingPool}
- * (with spare workers) and by {@link WorkSharingPool}, {@link PriorityPool} and
- * {@link PinnedPool} (without).
+ * actually sleeps and is woken is a {@link Parker}'s business. Used by {@code WorkStealingPool}
+ * (with spare workers), by {@code WorkSharingPool}, {@code PriorityPool} and {@code PinnedPool}
+ * (without), and by spindle-async's {@code AsyncRuntime} (without spares, waking the last poller
+ * of a task first: {@link #notifyWork(int)}). Not part of the public API: the package is exported
+ * only to Spindle's own modules.
  *
  * <h2>The protocol</h2>
  *
@@ -85,7 +87,7 @@ import java.util.function.IntSupplier;
  * it when a graceful shutdown finds the pool quiet (checked with {@link #underLock}, so no worker
  * can park or be woken during the check) and from {@code shutdownNow}.
  */
-final class IdleCoordinator extends IdleCoordinatorState implements IdleControl {
+public final class IdleCoordinator extends IdleCoordinatorState implements IdleControl {
 
     private static final int FIELD_BITS = 21;
     private static final long FIELD_MASK = (1L << FIELD_BITS) - 1;
@@ -123,13 +125,15 @@ final class IdleCoordinator extends IdleCoordinatorState implements IdleControl 
     /** Per worker: set by whoever takes it off the stack to wake it. */
     private final AtomicIntegerArray notified;
     private volatile boolean terminated;
+    /** Workers woken by {@link #wakeOne}; guarded by {@link #lock}. */
+    private long wakes;
 
     /**
      * A coordinator for {@code workers} workers, all core workers (no spares).
      *
      * @param beforeSleep run by a worker before each sleep
      */
-    IdleCoordinator(int workers, Parker parker, Runnable beforeSleep) {
+    public IdleCoordinator(int workers, Parker parker, Runnable beforeSleep) {
         this(workers, workers, () -> workers, parker, beforeSleep);
     }
 
@@ -138,7 +142,7 @@ final class IdleCoordinator extends IdleCoordinatorState implements IdleControl 
      * spare workers, needed only while fewer than {@code cores} workers are awake and outside
      * blocking sections ({@code unblockedLive} minus the parked ones).
      */
-    IdleCoordinator(int capacity, int cores, IntSupplier unblockedLive, Parker parker, Runnable beforeSleep) {
+    public IdleCoordinator(int capacity, int cores, IntSupplier unblockedLive, Parker parker, Runnable beforeSleep) {
         if (capacity > MAX_WORKERS) {
             throw new IllegalArgumentException("at most " + MAX_WORKERS + " workers, was " + capacity);
         }
@@ -151,15 +155,15 @@ final class IdleCoordinator extends IdleCoordinatorState implements IdleControl 
         this.beforeSleep = beforeSleep;
     }
 
-    static int searching(long s) {
+    private static int searching(long s) {
         return (int) (s & FIELD_MASK);
     }
 
-    static int parked(long s) {
+    private static int parked(long s) {
         return (int) ((s >>> FIELD_BITS) & FIELD_MASK);
     }
 
-    static int parkedSpares(long s) {
+    private static int parkedSpares(long s) {
         return (int) (s >>> (2 * FIELD_BITS));
     }
 
@@ -203,7 +207,7 @@ final class IdleCoordinator extends IdleCoordinatorState implements IdleControl 
      *
      * @return whether the caller is now searching
      */
-    boolean tryStartSearching(int liveWorkers) {
+    public boolean tryStartSearching(int liveWorkers) {
         for (;;) {
             long s = (long) STATE.getVolatile(this);
             if (2 * searching(s) >= Math.max(1, liveWorkers)) {
@@ -224,56 +228,84 @@ final class IdleCoordinator extends IdleCoordinatorState implements IdleControl 
      *     waking anyone when the task just found was the only one matters: the wake-up is a
      *     system call, and it would otherwise sit between a woken worker and its task.
      */
-    boolean stopSearching() {
+    public boolean stopSearching() {
         return searching(addState(-SEARCHING_ONE)) == 0;
     }
 
     /** Wakes one parked worker if work may be waiting and nobody is searching for it. */
-    void notifyWork() {
+    public void notifyWork() {
+        notifyWork(-1);
+    }
+
+    /**
+     * As {@link #notifyWork()}, waking core worker {@code preferred} if it is the one parked (the
+     * last poller of a woken async task, whose cache holds the task); {@code -1} for no preference.
+     */
+    public void notifyWork(int preferred) {
         if (worthWaking((long) STATE.getVolatile(this))) {
-            wakeOne();
+            wakeOne(preferred);
         }
     }
 
     /** As {@link #notifyWork()}, for callers that may skip the wake-up if they race (see above). */
-    void notifyWorkRacy() {
+    public void notifyWorkRacy() {
         if (worthWaking((long) STATE.get(this))) {
-            wakeOne();
+            wakeOne(-1);
         }
     }
 
-    private void wakeOne() {
+    private void wakeOne(int preferred) {
         int w;
         synchronized (lock) {
             long s = state;
             if (searching(s) != 0 || size == 0 || terminated) {
                 return;
             }
-            // The most recently parked core worker (its cache is warmest); a spare only when no
-            // core worker is parked and the spare is wanted. Waking a spare while a core worker
-            // sleeps would leave more threads than cores busy once that worker is woken too,
-            // and a spare the pool does not need is left parked to retire.
+            // The preferred worker if it is parked; else the most recently parked core worker
+            // (its cache is warmest); a spare only when no core worker is parked and the spare
+            // is wanted. Waking a spare while a core worker sleeps would leave more threads than
+            // cores busy once that worker is woken too, and a spare the pool does not need is
+            // left parked to retire.
             int i = size - 1;
-            while (i >= 0 && isSpare(stack[i])) {
-                i--;
-            }
-            if (i < 0) {
-                if (!spareWanted(size)) {
-                    return;
+            if (preferred >= 0 && !isSpare(preferred) && parked.get(preferred) != 0) {
+                while (stack[i] != preferred) {
+                    i--;
                 }
-                i = size - 1;
+            } else {
+                while (i >= 0 && isSpare(stack[i])) {
+                    i--;
+                }
+                if (i < 0) {
+                    if (!spareWanted(size)) {
+                        return;
+                    }
+                    i = size - 1;
+                }
             }
             w = stack[i];
             removeAt(i);
             addState(SEARCHING_ONE - parkedDelta(w));
             parked.set(w, 0);
             notified.set(w, 1);
+            wakes++;
         }
         parker.unpark(w);
     }
 
+    /** How many parked workers {@link #notifyWork} has woken so far (for tests and diagnostics). */
+    public long wakes() {
+        synchronized (lock) {
+            return wakes;
+        }
+    }
+
+    /** How many workers are parked now. */
+    public int parkedCount() {
+        return parked((long) STATE.getVolatile(this));
+    }
+
     /** Wakes worker {@code w} if it is parked (or registered to park); it is not counted as searching. */
-    void wake(int w) {
+    public void wake(int w) {
         if (parked.get(w) == 0) {
             return;
         }
@@ -296,10 +328,15 @@ final class IdleCoordinator extends IdleCoordinatorState implements IdleControl 
      *     case it must re-check every queue it may take from and {@link #cancelPark} or
      *     {@link #notifyWork()} if it sees work. This holds whether or not {@code w} itself was
      *     searching: the searcher it relied on may have left without parking (a spare worker
-     *     retiring), so "the last searcher re-checks" alone is not enough.
+     *     retiring), so "the last searcher re-checks" alone is not enough. After
+     *     {@link #terminate()} the worker is not registered, and {@link #await} returns at once.
      */
-    boolean prepareToPark(int w, boolean wasSearching) {
+    public boolean prepareToPark(int w, boolean wasSearching) {
         synchronized (lock) {
+            if (terminated) {
+                notified.set(w, 1);            // not registered: await returns at once
+                return false;
+            }
             notified.set(w, 0);
             stack[size++] = w;
             parked.set(w, 1);
@@ -315,7 +352,7 @@ final class IdleCoordinator extends IdleCoordinatorState implements IdleControl 
      *     {@code false} if a waker got there first (then it is counted as searching if
      *     {@link #notifyWork()} woke it)
      */
-    boolean cancelPark(int w) {
+    public boolean cancelPark(int w) {
         synchronized (lock) {
             if (parked.get(w) == 0) {
                 return false;
@@ -328,7 +365,7 @@ final class IdleCoordinator extends IdleCoordinatorState implements IdleControl 
     }
 
     /** Whether {@code w} has been woken since it last registered. */
-    boolean isNotified(int w) {
+    public boolean isNotified(int w) {
         return notified.get(w) != 0;
     }
 
@@ -337,7 +374,7 @@ final class IdleCoordinator extends IdleCoordinatorState implements IdleControl 
      *
      * @return {@code true} if it was woken; {@code false} if the protocol was terminated
      */
-    boolean await(int w) {
+    public boolean await(int w) {
         while (notified.get(w) == 0) {
             if (terminated) {
                 return false;
@@ -352,7 +389,7 @@ final class IdleCoordinator extends IdleCoordinatorState implements IdleControl 
      * Sleeps at most {@code nanos} (or until woken, or spuriously); the caller checks
      * {@link #isNotified} and decides, for the timed waits of spare and watching workers.
      */
-    void sleepAtMost(int w, long nanos) {
+    public void sleepAtMost(int w, long nanos) {
         beforeSleep.run();
         parker.parkNanos(w, nanos);
     }

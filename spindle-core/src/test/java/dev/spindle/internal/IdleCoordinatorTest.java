@@ -1,4 +1,4 @@
-package dev.spindle.pool;
+package dev.spindle.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
