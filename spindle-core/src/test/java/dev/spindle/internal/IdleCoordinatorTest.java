@@ -106,6 +106,34 @@ class IdleCoordinatorTest {
         assertThat(parker.unparked).hasSize(2);
     }
 
+    @Test
+    void aWorkerParkingAfterTerminateIsNotRegisteredAndReturnsAtOnce() {
+        RecordingParker parker = new RecordingParker();
+        IdleCoordinator idle = new IdleCoordinator(1, parker, () -> { });
+        idle.terminate();
+        for (int i = 0; i < 3; i++) {          // again and again: the stack never fills up
+            assertThat(idle.prepareToPark(0, false)).isFalse();
+            assertThat(idle.await(0)).isFalse();
+        }
+        assertThat(idle.underLock(parked -> parked == 0)).isTrue();
+        assertThat(idle.parkedCount()).isZero();
+    }
+
+    @Test
+    void aPreferredWorkerIsWokenIfItIsParked() {
+        RecordingParker parker = new RecordingParker();
+        IdleCoordinator idle = new IdleCoordinator(3, parker, () -> { });
+        idle.prepareToPark(0, false);
+        idle.prepareToPark(1, false);
+        idle.prepareToPark(2, false);
+        idle.notifyWork(0);
+        assertThat(parker.unparked).containsExactly(0);
+        assertThat(idle.wakes()).isEqualTo(1);
+        idle.stopSearching();
+        idle.notifyWork(0);                    // not parked any more: the most recent instead
+        assertThat(parker.unparked).containsExactly(0, 2);
+    }
+
     /** A worker thread sleeping on a semaphore, not on LockSupport, is woken by the protocol. */
     @Test
     void aWorkerCanSleepOnAPluggedInParker() throws Exception {

@@ -323,6 +323,30 @@ class PoolsLifecycleTest {
         }
     }
 
+    /**
+     * A stray interrupt of an idle worker (from code that interrupts pool threads itself) is
+     * dropped before the worker parks again: a pending interrupt would make every park return at
+     * once, and the idle worker would spin.
+     */
+    @ParameterizedTest
+    @EnumSource(PoolKind.class)
+    void aStrayInterruptOfAnIdleWorkerDoesNotMakeItSpin(PoolKind kind) throws Exception {
+        try (PoolCore pool = kind.create(1)) {
+            assertThat(pool.submit(() -> 1).get(10, TimeUnit.SECONDS)).isEqualTo(1);
+            Thread t = PoolKind.threads(pool).get(0);
+            FailureTest.waitUntil(() -> t.getState() == Thread.State.WAITING);
+            t.interrupt();
+            FailureTest.waitUntil(() -> t.getState() == Thread.State.WAITING && !t.isInterrupted());
+            var mx = java.lang.management.ManagementFactory.getThreadMXBean();
+            long before = mx.getThreadCpuTime(t.getId());
+            Thread.sleep(200);
+            long used = mx.getThreadCpuTime(t.getId()) - before;
+            assertThat(t.getState()).isEqualTo(Thread.State.WAITING);
+            assertThat(used).as("CPU time of an idle worker").isLessThan(TimeUnit.MILLISECONDS.toNanos(20));
+            assertThat(pool.submit(() -> Thread.currentThread().isInterrupted()).get(10, TimeUnit.SECONDS)).isFalse();
+        }
+    }
+
     /** A factory failing for the third thread: a clear exception, and no thread left running. */
     @ParameterizedTest
     @EnumSource(PoolKind.class)
