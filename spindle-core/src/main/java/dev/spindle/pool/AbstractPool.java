@@ -93,7 +93,7 @@ abstract class AbstractPool extends PoolCore {
 
     /** The worker the calling thread runs, if it is one of this pool's; else {@code null}. */
     final PoolWorker currentWorker() {
-        return workerOfCurrentThread() instanceof PoolWorker w && w.pool == this ? w : null;
+        return (PoolWorker) currentWorkerOfThisPool();
     }
 
     // ------------------------------------------------------------------ the worker loop

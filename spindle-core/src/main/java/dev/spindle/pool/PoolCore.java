@@ -225,10 +225,27 @@ abstract class PoolCore extends AbstractExecutorService implements Scheduler, Au
         return BlockingSupport.current() instanceof BaseWorker w ? w : null;
     }
 
+    /**
+     * The worker the calling thread runs, if it is one of this pool's; else {@code null}. On the
+     * submit path of every call from outside, so the thread-local is read only where the pool's
+     * threads may come from a custom factory.
+     */
+    final BaseWorker currentWorkerOfThisPool() {
+        Thread t = Thread.currentThread();
+        BaseWorker w;
+        if (t instanceof WorkerThread wt) {
+            w = wt.worker;
+        } else if (threadFactory != null && BlockingSupport.current() instanceof BaseWorker b) {
+            w = b;
+        } else {
+            return null;
+        }
+        return w.core() == this ? w : null;
+    }
+
     /** Whether the calling thread is a worker of this pool. */
     final boolean isWorkerOfThisPool() {
-        BaseWorker w = workerOfCurrentThread();
-        return w != null && w.core() == this;
+        return currentWorkerOfThisPool() != null;
     }
 
     // ------------------------------------------------------------------ the worker's life

@@ -41,8 +41,8 @@ import java.util.concurrent.RejectedExecutionException;
  * <h2>The worker loop and its two guarantees</h2>
  *
  * <p>A worker takes its slot task first, else the head of the shared queue; with neither, it
- * parks (see {@code IdleCoordinator} in the source: one volatile read on the submit path when a worker
- * is already awake, no lost wake-ups).
+ * parks (see {@code IdleCoordinator} in the source: one volatile read on the submit path when
+ * a worker is already awake, no lost wake-ups).
  *
  * <ul>
  *   <li><b>The slot does not starve the shared queue.</b> After three slot

@@ -338,7 +338,7 @@ public final class WorkStealingPool extends PoolCore {
 
     /** The worker the calling thread runs, if it is one of this pool's; else {@code null}. */
     Worker currentWorker() {
-        return workerOfCurrentThread() instanceof Worker w && w.pool == this ? w : null;
+        return (Worker) currentWorkerOfThisPool();
     }
 
     // ------------------------------------------------------------------ joining
