@@ -13,8 +13,9 @@ import java.util.concurrent.TimeUnit;
 /**
  * One worker of a {@link WorkStealingPool}: its deque, its counters, and the loop its thread
  * runs. It works with the small state its pool's workers share ({@link Shared}: the injector,
- * its peers, {@link IdleCoordinator}, {@link Spares}) and with the pool's lifecycle ({@link PoolCore}:
- * stopping, termination, failures, interrupts), not with the pool's other members.
+ * its peers, {@link IdleCoordinator}, {@link Spares}) and with the pool's lifecycle
+ * ({@link PoolCore}: stopping, termination, failures, interrupts), not with the pool's other
+ * members.
  *
  * <h2>The loop</h2>
  *
@@ -156,7 +157,7 @@ final class Worker extends BaseWorker {
         int share = (int) Math.min((queued + live - 1) / live, deque.maxCapacity() / 2);
         Runnable t = injector.pollBatch(deque, Math.max(1, share));
         if (t != null && !deque.isEmpty()) {
-            shared.idle.notifyWorkRacy();        // let a peer steal the rest of the batch
+            shared.idle.notifyWorkRacy();      // let a peer steal the rest of the batch
         }
         return t;
     }
