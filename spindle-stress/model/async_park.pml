@@ -1,6 +1,7 @@
 /*
  * Spindle: the parking protocol of the async runtime (spindle-async, dev.spindle.async:
- * AsyncParking, AsyncWorker.loop/next/search/stopSearching/park/runCell/pushLocal,
+ * IdleCoordinator (spindle-core, the pools' one idle protocol) as AsyncRuntime uses it,
+ * AsyncWorker.loop/next/search/stopSearching/park/runCell/pushLocal,
  * AsyncRuntime.spawn/deliverWake/hasVisibleWork/shutdown, TaskCell.wake/schedule/startRun/
  * finishPending) as a Promela model.
  *
@@ -10,7 +11,7 @@
  * polled, although a producer wakes a parked worker only when nobody is searching ("without
  * waking every worker on every submit"). And a close reaches every worker: after shutdown()
  * every worker leaves its loop, parked or not, so shutdown's joins return.
- * The argument the Java code makes (AsyncParking's class comment): a producer publishes (offer)
+ * The argument the Java code makes (IdleCoordinator's class comment): a producer publishes (offer)
  * and then reads the state word; a parker changes the state word and then, if it saw nobody
  * searching, re-reads every queue; a last searcher that found work re-reads the queues after
  * its decrement. Under sequential consistency one side sees the other.
@@ -40,18 +41,18 @@
  *   Worker: loop..exit        AsyncWorker.run/loop, next() (both kinds), search(), park()
  *                             (prepareToPark is the atomic block under `lock`, await is
  *                             `end_parked`)
- *   stopSearching             AsyncWorker.stopSearching with AsyncParking.stopSearching
+ *   stopSearching             AsyncWorker.stopSearching with IdleCoordinator.stopSearching
  *   runCell, pushLocal        AsyncWorker.runCell/pushLocal, TaskCell.startRun/finishPending
  *   wake                      TaskCell.wake: schedule(true), then AsyncRuntime.deliverWake
  *   hasVisibleWork            AsyncRuntime.hasVisibleWork, AsyncWorker.hasStealable
- *   wakeOne, notifyWork,      AsyncParking's methods of the same names
+ *   wakeOne, notifyWork,      IdleCoordinator's methods (notifyWork(preferred index))
  *     notifyWorkRacy
  *   spawnOutside (Spawner)    AsyncRuntime.spawn from a thread outside the runtime
  *   Closer                    AsyncRuntime.shutdown: closing = true; parking.terminate()
  *
  * WHAT IS MODELLED STEP BY STEP:
  *   - every access to the parking state word (get, CAS, addAndGet) is one step; the sections
- *     under AsyncParking.lock are steps that take the lock (a blocking test and set) and release
+ *     under IdleCoordinator's lock are steps that take the lock (a blocking test and set) and release
  *     it, split where wakeOne touches the state word twice (tryStartSearching and stopSearching
  *     of other workers do not take the lock and interleave there); a worker's wait on its
  *     `notified` flag and its read of `closing` after waking are steps of their own;
@@ -156,7 +157,7 @@ byte owner[NT];              /* TaskCell.owner: worker + 1, 0 = null */
 byte npoll[NT];              /* polls so far (the task's own progress) */
 bool reg0 = false;           /* T0 has registered its waker with the Waker */
 
-/* AsyncParking: the state word (searching, parked), the lock, the stack, the flags */
+/* IdleCoordinator: the state word (searching, parked), the lock, the stack, the flags */
 byte searching = 0;
 byte parked = 0;
 bool lock = false;
@@ -201,7 +202,7 @@ inline offer(q, c) {
     inq = inq | BIT(c)
 }
 
-/* AsyncParking.wakeOne(preferred); pref = preferred worker + 1, 0 = null */
+/* IdleCoordinator.wakeOne(preferred); pref = preferred worker + 1, 0 = null */
 inline wakeOne(pref) {
     atomic {
         !lock -> lock = true;                     /* synchronized (lock) */
@@ -245,7 +246,7 @@ inline wakeOne(pref) {
     fi
 }
 
-/* AsyncParking.notifyWork(preferred) */
+/* IdleCoordinator.notifyWork(preferred) */
 inline notifyWork(pref) {
     ok = (searching == 0 && parked != 0);         /* s = state.get(); searching(s) == 0 && parked(s) != 0 */
     if
@@ -254,7 +255,7 @@ inline notifyWork(pref) {
     fi
 }
 
-/* AsyncParking.notifyWorkRacy(): a plain read, may be stale; wakeOne re-checks everything */
+/* IdleCoordinator.notifyWorkRacy(): a plain read, may be stale; wakeOne re-checks everything */
 inline notifyWorkRacy() {
     if
     :: wakeOne(0)

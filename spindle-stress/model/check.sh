@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
 # Model-checks the Spindle Promela models (deque.pml, park.pml, async_park.pml) with spin.
+# park.pml models the pools' one idle protocol, IdleCoordinator (spindle-core), as the
+# work-stealing pool uses it and (-DSHARING) as the shared-queue pools do.
 #
 #   check.sh [--mutants] [WORKDIR]
 #
@@ -8,9 +10,9 @@
 # --mutants: runs the deliberately broken variants (the MUTANT_* macros described in the
 # models) and exits non-zero unless spin finds an error in every one of them, which shows that
 # the checks can fail.
-# The spare-worker lost wake-up that these models found (and the fix in Idle.prepareToPark) is
+# The spare-worker lost wake-up that these models found is
 # covered both ways: the -DSPARE_RETIRES configurations pass, and the old re-check rule is one
-# of the mutants.
+# of the mutants (the fix is in IdleCoordinator.prepareToPark).
 #
 # Everything spin and the C compiler write goes to WORKDIR (default: ../target/spin), one
 # directory per check; a counterexample can be replayed there with the command printed on
@@ -99,6 +101,12 @@ if [[ $mode == verify ]]; then
     # ... and with the last worker a spare that retires instead of parking, as Worker.park() lets it
     check park-spare-2w-1s park.pml  pass "-DNW=2 -DNT=1 -DNSUB=1 -DSPARE_RETIRES" "-DNFAIR=3 -DMEMLIM=3072" "-a -f -m1000000"
     check park-spare-2w-2s park.pml  pass "-DNW=2 -DNT=2 -DNSUB=2 -DSPARE_RETIRES" "-DNFAIR=3 -DMEMLIM=3072" "-a -f -m1000000"
+    # ... and the same coordinator as the shared-queue pools use it (WorkSharingPool, the actors'
+    # default; PriorityPool): no stealing, no throttle, a re-check that cancels the park
+    check park-sharing-safety  park.pml pass "-DSHARING -DNW=2 -DNT=2 -DNSUB=2" "-DNOCLAIM -DMEMLIM=3072" "-m1000000"
+    check park-sharing-2w-1s   park.pml pass "-DSHARING -DNW=2 -DNT=2 -DNSUB=1" "-DNFAIR=3 -DMEMLIM=3072" "-a -f -m1000000"
+    check park-sharing-2w-2s   park.pml pass "-DSHARING -DNW=2 -DNT=2 -DNSUB=2" "-DNFAIR=3 -DMEMLIM=3072" "-a -f -m1000000"
+    check park-sharing-3w-1s   park.pml pass "-DSHARING -DNW=3 -DNT=2 -DNSUB=1" "-DNFAIR=3 -DMEMLIM=3072" "-a -f -m1000000"
     # The async runtime's parking protocol (spindle-async). Safety and the rest assertion (no
     # lost wake-up that leaves every worker parked), from start-up: work-stealing, hybrid ...
     check async-safe-2w        async_park.pml pass "-DNW=2" "-DNOCLAIM -DMEMLIM=3072" "-m1000000"
@@ -122,6 +130,7 @@ else
     done
     for m in MUTANT_NO_RECHECK MUTANT_NOTIFY_FIRST; do
         check "park-$m" park.pml fail "-DNW=2 -DNT=1 -DNSUB=1 -D$m" "-DNFAIR=3 -DMEMLIM=3072" "-a -f -m1000000"
+        check "park-sharing-$m" park.pml fail "-DSHARING -DNW=2 -DNT=1 -DNSUB=1 -D$m" "-DNFAIR=3 -DMEMLIM=3072" "-a -f -m1000000"
     done
     # the re-check rule before the fix: loses a wake-up when a spare retires
     check park-MUTANT_LAST_SEARCHER_ONLY park.pml fail "-DNW=2 -DNT=1 -DNSUB=1 -DSPARE_RETIRES -DMUTANT_LAST_SEARCHER_ONLY" "-DNFAIR=3 -DMEMLIM=3072" "-a -f -m1000000"

@@ -1,12 +1,19 @@
 /*
- * Spindle: the park/wake protocol of WorkStealingPool (spindle-core, dev.spindle.pool: Idle,
- * Worker.loop/search/park, WorkStealingPool.submitExternal) as a Promela model.
+ * Spindle: the one idle protocol of every pool (spindle-core, dev.spindle.pool:
+ * IdleCoordinator, whose class comment holds the prose argument this model checks) as a
+ * Promela model, in the two ways the pools use it:
+ *   - by default, WorkStealingPool's (Worker.work/search/park, WorkStealingPool.submitExternal):
+ *     deques, stealing, the searching throttle, and with -DSPARE_RETIRES a retiring spare;
+ *   - with -DSHARING, the shared-queue pools' (AbstractPool.loop/idle, WorkSharingPool.execute;
+ *     WorkSharingPool is the actors' default scheduler): one shared queue, no stealing and no
+ *     throttle; a worker that finds nothing parks at once, and its re-check cancels its park
+ *     (IdleCoordinator.cancelPark) instead of notifying.
  *
- * Processes: NW workers running Worker's loop, and NSUB external submitters that each
+ * Processes: NW workers running the loop, and NSUB external submitters that each
  * submit NT / NSUB tasks (injector.offer, then idle.notifyWork()). Tasks are bits 0..NT-1.
  *
- * What is modelled step by step: every access to Idle's state word (get, CAS, addAndGet) is one
- * step; the sections under Idle's lock are steps that first take the lock (a blocking test and
+ * What is modelled step by step: every access to the coordinator's state word (get, CAS,
+ * getAndAdd) is one step; the sections under its lock are steps that first take the lock (a blocking test and
  * set) and end by releasing it, split wherever the Java code touches the state word more than
  * once under the lock (those touches can interleave with lock-free CASes of other workers); the
  * `notified` flag is a separate volatile write and read.
@@ -29,8 +36,12 @@
  *     starvation cycles that weak fairness cannot exclude. A miss is covered anyway in the
  *     sense that matters here: the searcher then parks, and if it is the last searcher its
  *     re-check sees the victim's deque.
+ *   - The Parker (LockSupport in the pools) is abstracted to its contract: a worker waits until
+ *     its notified flag is set, and an unpark before the park is not lost.
  *   - Spare workers exist only with -DSPARE_RETIRES (see SPARE WORKERS below). Not modelled at
- *     all: blocking sections themselves, shutdown and termination, the GLOBAL_INTERVAL look
+ *     all: the targeted wake of the pinned pool (IdleCoordinator.wake: a per-worker flag in place
+ *     of the state word, the same two-sided argument), the shared-queue pools' per-worker slot
+ *     (run by its owner before it can park, like a local push), blocking sections themselves, shutdown and termination, the GLOBAL_INTERVAL look
  *     at the injector (an ordering detail), and tasks that submit more tasks (local pushes
  *     only get notifyWorkRacy; the pusher runs its own deque before it can park, so they
  *     delay work but cannot strand it).
@@ -43,8 +54,9 @@
  *     eventually does; a parked worker cannot move until notified).
  *
  * Mutants (each must make spin report an error; see check.sh --mutants):
- *   -DMUTANT_NO_RECHECK          a parking worker never re-checks the queues
+ *   -DMUTANT_NO_RECHECK          a parking worker never re-checks the queues (also -DSHARING)
  *   -DMUTANT_NOTIFY_FIRST        a submitter calls notifyWork before it offers its task
+ *                                (also -DSHARING)
  *   -DMUTANT_LAST_SEARCHER_ONLY  only a parking worker that was the last searcher re-checks
  *                                (the rule before the fix below; fails with -DSPARE_RETIRES)
  *
@@ -68,7 +80,7 @@
  * searcher that will either park (and be woken, or re-check) or find work (and come back);
  * a retiring spare does neither. A re-check by the retiring spare alone does not help (the
  * submission can come right after it, and notifyWork() cannot wake C before C registers).
- * The repair, now in Idle.prepareToPark() and modelled by default: it reports "re-check" to
+ * The repair, now in IdleCoordinator.prepareToPark() and modelled by default: it reports "re-check" to
  * every worker that finds the searching count at 0 when it registers, searcher or not. Spin
  * finds no lost wake-up with it, spares retiring or not (check.sh runs both).
  *
@@ -100,7 +112,7 @@ byte ran[NT];
 byte nran = 0;
 byte nextTask = 0;           /* the next task id a submitter will use */
 
-/* Idle: the state word (searching, parked), the lock, the parked stack, the flags */
+/* IdleCoordinator: the state word (searching, parked), the lock, the parked stack, the flags */
 byte searching = 0;
 byte parked = 0;
 byte live = NW;              /* pool.liveWorkers(), the argument of tryStartSearching */
@@ -131,7 +143,7 @@ inline takeNewest(set, t) {
     od
 }
 
-/* Idle.wakeOne(): pops the most recently parked worker, counts it as searching, flags it */
+/* IdleCoordinator.wakeOne(): pops the most recently parked worker, counts it as searching, flags it */
 inline wakeOne(ok, w) {
     atomic {
         !lock -> lock = true;                     /* synchronized (lock) */
@@ -154,7 +166,7 @@ inline wakeOne(ok, w) {
     fi
 }
 
-/* Idle.notifyWork() */
+/* IdleCoordinator.notifyWork() */
 inline notifyWork(ok, w) {
     ok = (searching == 0 && parked != 0);         /* state.get(), one read of both counts */
     if
@@ -163,7 +175,7 @@ inline notifyWork(ok, w) {
     fi
 }
 
-/* Idle.notifyWorkRacy(): a plain read that may be stale; wakeOne re-checks everything */
+/* IdleCoordinator.notifyWorkRacy(): a plain read that may be stale; wakeOne re-checks everything */
 inline notifyWorkRacy(ok, w) {
     if
     :: wakeOne(ok, w)
@@ -171,7 +183,7 @@ inline notifyWorkRacy(ok, w) {
     fi
 }
 
-/* Idle.stopSearchingFoundWork() */
+/* Worker.stopSearching(): IdleCoordinator.stopSearching(), then the last searcher looks */
 inline stopSearchingFoundWork(ok, w) {
     d_step { searching--; ok = (searching == 0) };    /* state.addAndGet(-SEARCHING) */
     if
@@ -219,6 +231,24 @@ proctype Worker(byte me) {
     byte v = 0;
 
 loop:
+#ifdef SHARING
+    /* AbstractPool.loop: poll() takes the shared queue's oldest task */
+    atomic { takeOldest(inj, t) };
+    if
+    :: t != 0 && srch ->                          /* a woken worker took a task */
+        srch = false;
+        d_step { searching--; ok = (searching == 0) };   /* idle.stopSearching() */
+        if
+        :: ok -> ok = false;
+            if
+            :: inj != 0 -> notifyWork(ok, w)      /* hasWorkFor: more work, wake the next */
+            :: else
+            fi
+        :: else
+        fi
+    :: else
+    fi;
+#else
     /* nextLocalOrGlobal(): pop the own deque, else take from the injector */
     atomic { takeNewest(dq[me], t) };             /* deque.pop() */
     if
@@ -277,6 +307,7 @@ loop:
         :: else
         fi
     fi;
+#endif
 
     if
     :: t != 0 ->                                  /* runTask */
@@ -321,6 +352,34 @@ loop:
         srch = false
     };
 #ifndef MUTANT_NO_RECHECK
+#ifdef SHARING
+    if
+    :: last && inj != 0 ->                        /* hasWorkFor(w): the shared queue */
+        last = false;
+        atomic {
+            !lock -> lock = true;                 /* idle.cancelPark(w.index) */
+            if
+            :: !notified[me] ->                   /* still registered: take it off */
+                v = 0;
+                do
+                :: stack[v] == me -> break
+                :: else -> v++
+                od;
+                do
+                :: v + 1 < sp -> stack[v] = stack[v + 1]; v++
+                :: else -> break
+                od;
+                sp--; stack[sp] = 0; v = 0;
+                parked--;
+                srch = false
+            :: else -> srch = true                /* woken meanwhile: counted as searching */
+            fi;
+            lock = false
+        };
+        goto loop
+    :: else
+    fi;
+#else
     if
     :: last ->                                    /* pool.hasVisibleWork() */
         atomic { last = false; vis = (inj != 0) };
@@ -334,6 +393,7 @@ loop:
         fi
     :: else
     fi;
+#endif
 #endif
     last = false;
 end_parked:

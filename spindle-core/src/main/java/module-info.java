@@ -7,4 +7,6 @@ module dev.spindle.core {
     exports dev.spindle;
     exports dev.spindle.queue;
     exports dev.spindle.pool;
+    // the pools' idle protocol, shared with the async runtime; not public API
+    exports dev.spindle.internal to dev.spindle.async;
 }

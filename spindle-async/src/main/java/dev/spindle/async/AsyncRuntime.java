@@ -3,6 +3,8 @@
  */
 package dev.spindle.async;
 
+import dev.spindle.internal.IdleCoordinator;
+import dev.spindle.internal.Parker;
 import dev.spindle.queue.Injector;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -152,7 +154,8 @@ public final class AsyncRuntime implements AutoCloseable {
     final String name;
     final Injector<TaskCell<?>> injector = new Injector<>();
     final AsyncWorker[] workers;
-    final AsyncParking parking;
+    /** Parks and wakes the workers: the pools' one idle protocol, without spares. */
+    final IdleCoordinator parking;
     volatile boolean closing;
 
     /** Cells spawned and not yet done, so shutdown can complete their handles. */
@@ -169,7 +172,9 @@ public final class AsyncRuntime implements AutoCloseable {
         this.budget = b.budget;
         this.name = b.name;
         this.workers = new AsyncWorker[b.workers];
-        this.parking = new AsyncParking(b.workers);
+        // a stray interrupt must not turn a park into a spin: dropped before each sleep
+        this.parking = new IdleCoordinator(b.workers, Parker.ofThreads(this, i -> workers[i].thread),
+                Thread::interrupted);
         this.running = new AtomicInteger(b.workers);
         for (int i = 0; i < workers.length; i++) {
             workers[i] = new AsyncWorker(this, i, LOCAL_CAPACITY);
@@ -227,7 +232,7 @@ public final class AsyncRuntime implements AutoCloseable {
                 throw new RejectedExecutionException("runtime " + name + " is shut down");
             }
             injector.offer(c);
-            parking.notifyWork(null);
+            parking.notifyWork();
         }
         return c.handle;
     }
@@ -267,14 +272,14 @@ public final class AsyncRuntime implements AutoCloseable {
         AsyncWorker target = c.owner;
         if (target == null) {                  // never polled (cancelled before its first run)
             injector.offer(c);
-            parking.notifyWork(null);
+            parking.notifyWork();
             return;
         }
         target.wakeChannel.offer(c);
         if (AsyncWorker.CURRENT.get() == target) {
             parking.notifyWorkRacy();          // the target is this thread: it will get there
         } else {
-            parking.notifyWork(target);
+            parking.notifyWork(target.index);
         }
     }
 

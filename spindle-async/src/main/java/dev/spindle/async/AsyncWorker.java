@@ -3,6 +3,7 @@
  */
 package dev.spindle.async;
 
+import dev.spindle.internal.IdleCoordinator;
 import dev.spindle.queue.Injector;
 import dev.spindle.queue.WorkStealingDeque;
 import java.lang.invoke.MethodHandles;
@@ -45,7 +46,7 @@ import java.util.concurrent.ThreadLocalRandom;
  * first, so neither starves behind a deque or hot queue that never empties. When
  * everything is empty the worker searches (at most half the workers at once): it steals from
  * peers' deques and wake channels in random order, then tries the injector; failing that it
- * parks, following the protocol of {@link AsyncParking}.
+ * parks, following the pools' idle protocol ({@code IdleCoordinator} in spindle-core).
  *
  * <h2>Fairness</h2>
  *
@@ -110,8 +111,6 @@ final class AsyncWorker implements Runnable {
     private final HotQueue hot;
 
     volatile Thread thread;
-    /** Set under the parking lock by whoever wakes this worker. */
-    volatile boolean notified;
 
     // owner-only
     private boolean searching;
@@ -314,19 +313,19 @@ final class AsyncWorker implements Runnable {
         }
         searching = false;
         if (runtime.parking.stopSearching() && runtime.hasVisibleWork()) {
-            runtime.parking.notifyWork(null);
+            runtime.parking.notifyWork();
         }
     }
 
     private void park() {
         live.pruneIfLong();                    // idle moment: drop done cells from the list
-        AsyncParking parking = runtime.parking;
-        boolean nobodySearching = parking.prepareToPark(this, searching);
+        IdleCoordinator parking = runtime.parking;
+        boolean nobodySearching = parking.prepareToPark(index, searching);
         searching = false;
         if (nobodySearching && runtime.hasVisibleWork()) {
-            parking.notifyWork(this);          // may wake this very worker
+            parking.notifyWork(index);         // may wake this very worker
         }
-        parking.await(this);
+        parking.await(index);
         searching = !runtime.closing;          // woken workers are counted as searching
     }
 

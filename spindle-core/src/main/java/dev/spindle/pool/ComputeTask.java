@@ -65,7 +65,7 @@ public abstract class ComputeTask<T> extends ForkTask<T> {
      * @throws java.util.concurrent.RejectedExecutionException if the pool is stopped
      */
     public final ComputeTask<T> fork() {
-        Worker w = WorkStealingPool.workerOfCurrentThread();
+        Worker w = PoolCore.workerOfCurrentThread() instanceof Worker k ? k : null;
         if (w == null) {
             throw new IllegalStateException("fork() must be called on a worker thread of a WorkStealingPool;"
                     + " from other threads use pool.spawn(task) or pool.invoke(task)");

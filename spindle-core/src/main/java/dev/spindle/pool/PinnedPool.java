@@ -45,14 +45,11 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <h2>Implementation overview</h2>
  *
  * <p>Each worker's queue is an {@link Injector} used as a multi-producer, single-consumer FIFO:
- * any thread offers, only the owner polls. Parking is per worker ({@code Parking.wake} in the
- * source): the owner registers its {@code parked} flag (a volatile write, under the parking lock)
- * and then looks at its queue once more before it sleeps; a submitter offers its task (a CAS)
- * and then reads the target's flag (a volatile read), and wakes the target only if the flag is
- * set. Volatile accesses are sequentially consistent, so either the submitter sees the flag and
- * wakes the worker, or the worker's second look sees the task: no wake-up is lost, and a
- * submission to a running worker costs the queue's offer plus one volatile read. Workers never
- * search: a wake-up is always for the worker that will run the task.
+ * any thread offers, only the owner polls. A submitter offers its task and then wakes the target
+ * worker only ({@code IdleCoordinator.wake} in the source, whose overview holds the argument that
+ * no wake-up is lost): a submission to a running worker costs the queue's offer plus one volatile
+ * read of the target's parked flag. Workers never search: a wake-up is always for the worker
+ * that will run the task.
  *
  * <h2>Shutdown and failures</h2>
  *
@@ -120,7 +117,7 @@ public final class PinnedPool extends AbstractPool {
             PoolWorker target = hint >= 0 ? workers[hint % workers.length] : self;
             target.queue.offer(task);
             if (target != self) {
-                parking.wake(target);          // the caller itself is running: no wake needed
+                idle.wake(target.index);          // the caller itself is running: no wake needed
             }
             return;
         }
@@ -130,7 +127,7 @@ public final class PinnedPool extends AbstractPool {
                     : Math.floorMod(nextWorker.getAndIncrement(), workers.length);
             PoolWorker target = workers[i];
             target.queue.offer(task);
-            parking.wake(target);
+            idle.wake(target.index);
         } finally {
             endExternalSubmit();
         }

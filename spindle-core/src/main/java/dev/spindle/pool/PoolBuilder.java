@@ -7,9 +7,11 @@ import java.util.Objects;
 import java.util.concurrent.ThreadFactory;
 
 /**
- * The settings shared by the builders of {@link WorkSharingPool}, {@link PriorityPool} and
- * {@link PinnedPool}. Every setter checks its argument and throws
- * {@link IllegalArgumentException} (or {@link NullPointerException}) naming the parameter.
+ * The settings shared by the builders of every pool ({@link WorkStealingPool},
+ * {@link WorkSharingPool}, {@link PriorityPool} and {@link PinnedPool}). Every setter checks its
+ * argument and throws {@link IllegalArgumentException} (or {@link NullPointerException}) naming
+ * the parameter. {@code build()} throws {@link IllegalStateException} if the thread factory
+ * fails; no thread of the pool is left running then.
  *
  * @param <B> the concrete builder, returned by every setter for chaining
  */

@@ -49,10 +49,9 @@ import java.util.concurrent.RejectedExecutionException;
  * less urgent task; that is the ordinary race between two concurrent operations, and the urgent
  * task is taken by the next scan.
  *
- * <p><b>Wake-ups</b> follow {@code Parking} (see the source): a submitter publishes its task
- * and then reads the parking state; a parking worker registers and then, if nobody is searching,
- * re-reads {@code levels} and every level's queue. Both reads and writes are volatile, so one
- * of them sees the other, including a level created concurrently.
+ * <p><b>Wake-ups</b> follow {@code IdleCoordinator} (see the source, whose overview holds the
+ * argument): a parking worker's re-check re-reads {@code levels} and every level's queue, so it
+ * also sees a level created concurrently.
  *
  * <h2>Shutdown and failures</h2>
  *
@@ -129,13 +128,13 @@ public final class PriorityPool extends AbstractPool {
         if (currentWorker() != null) {
             rejectIfStopped();
             level(priority).queue.offer(task);
-            parking.notifyWork();
+            idle.notifyWork();
             return;
         }
         beginExternalSubmit();
         try {
             level(priority).queue.offer(task);
-            parking.notifyWork();
+            idle.notifyWork();
         } finally {
             endExternalSubmit();
         }

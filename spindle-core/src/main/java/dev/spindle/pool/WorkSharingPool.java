@@ -41,8 +41,8 @@ import java.util.concurrent.RejectedExecutionException;
  * <h2>The worker loop and its two guarantees</h2>
  *
  * <p>A worker takes its slot task first, else the head of the shared queue; with neither, it
- * parks (see {@code Parking} in the source: one volatile read on the submit path when a worker
- * is already awake, no lost wake-ups).
+ * parks (see {@code IdleCoordinator} in the source: one volatile read on the submit path when
+ * a worker is already awake, no lost wake-ups).
  *
  * <ul>
  *   <li><b>The slot does not starve the shared queue.</b> After three slot
@@ -125,7 +125,7 @@ public final class WorkSharingPool extends AbstractPool {
         beginExternalSubmit();
         try {
             shared.offer(task);
-            parking.notifyWork();
+            idle.notifyWork();
         } finally {
             endExternalSubmit();
         }
@@ -147,7 +147,7 @@ public final class WorkSharingPool extends AbstractPool {
         if (hints.yielding() && currentWorker() != null) {
             rejectIfStopped();
             shared.offer(task);                // the stop phase runs it if STOP races in
-            parking.notifyWork();
+            idle.notifyWork();
             return;
         }
         execute(task);
@@ -161,7 +161,7 @@ public final class WorkSharingPool extends AbstractPool {
         Runnable previous = w.swapSlot(task);  // atomic: shutdownNow may be emptying it
         if (previous != null) {
             shared.offer(previous);
-            parking.notifyWork();
+            idle.notifyWork();
         }
     }
 
@@ -179,7 +179,7 @@ public final class WorkSharingPool extends AbstractPool {
                 }
                 w.slotRuns = 0;
                 shared.offer(t);               // behind the work that waited
-                parking.notifyWork();
+                idle.notifyWork();
                 return shared.poll();          // null only if peers took it all meanwhile
             }
         }
@@ -234,7 +234,7 @@ public final class WorkSharingPool extends AbstractPool {
         Runnable t = w.takeSlot();
         if (t != null) {
             shared.offer(t);
-            parking.notifyWork();
+            idle.notifyWork();
         }
     }
 

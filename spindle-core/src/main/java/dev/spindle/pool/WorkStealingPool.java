@@ -4,9 +4,10 @@
 package dev.spindle.pool;
 
 import dev.spindle.Hints;
-import dev.spindle.Scheduler;
 import dev.spindle.Task;
 import dev.spindle.internal.BlockingSupport;
+import dev.spindle.internal.IdleControl;
+import dev.spindle.internal.IdleCoordinator;
 import dev.spindle.queue.Injector;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -16,11 +17,8 @@ import java.util.Objects;
 import java.util.concurrent.AbstractExecutorService;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletionException;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.RunnableFuture;
-import java.util.concurrent.ThreadFactory;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.IntConsumer;
 
@@ -51,7 +49,7 @@ import java.util.function.IntConsumer;
  * and when both are empty steals from a random peer's deque, oldest first: about half of it, or
  * one task when that is a fork task, so that joiners can help the thief. A full deque
  * moves half its tasks to the injector: a push never drops a task. Idle workers park without
- * spinning or polling; the wake-up protocol (see {@code Idle} in the source) wakes one worker
+ * spinning or polling; the wake-up protocol (see {@code IdleCoordinator} in the source) wakes one worker
  * when work appears, lets at most half the workers search at once, and loses no wake-up.
  *
  * <h2>Fork/join</h2>
@@ -80,61 +78,29 @@ import java.util.function.IntConsumer;
  * {@link #execute} go to the {@linkplain Builder#uncaughtExceptionHandler uncaught-exception
  * handler}; failures of spawned or submitted tasks complete their {@link Task} exceptionally.
  */
-public final class WorkStealingPool extends AbstractExecutorService implements Scheduler, AutoCloseable {
+public final class WorkStealingPool extends PoolCore {
 
     private static final AtomicInteger POOL_SEQ = new AtomicInteger();
 
-    private static final int RUNNING = 0;
-    private static final int SHUTDOWN = 1;
-    private static final int STOP = 2;
-
-
-    final Injector<Runnable> injector = new Injector<>();
+    /** What the workers share: queues, worker slots, the idle protocol, the spares. */
+    final Shared shared;
+    final Injector<Runnable> injector;
     final Worker[] workers;
-    final Idle idle;
+    final IdleCoordinator idle;
     final int parallelism;
-    final int stealAttempts;
-    final long keepAliveNanos;
-
-    private final String name;
-    private final int queueCapacity;
-    private final ThreadFactory threadFactory;
-    private final boolean customThreads;
-    private final Thread.UncaughtExceptionHandler handler;
-    private final boolean daemon;
-
-    private volatile int runState = RUNNING;
-    private final SubmitGate submitGate = new SubmitGate();
-    /** Workers that may run tasks: core workers plus started spares not yet retired. */
-    private final AtomicInteger live = new AtomicInteger();
-    /** Threads not yet exited; termination completes when it reaches zero. */
-    private final AtomicInteger threads = new AtomicInteger();
-    /** Workers inside a blocking section. */
-    private final AtomicInteger blocked = new AtomicInteger();
-    private final CountDownLatch terminated = new CountDownLatch(1);
-    private volatile int slotsInUse;
 
     private WorkStealingPool(Builder b) {
+        super(b, "spindle", POOL_SEQ);
         this.parallelism = b.workers;
-        this.stealAttempts = b.stealAttempts;
-        this.queueCapacity = b.localQueueCapacity;
-        this.keepAliveNanos = b.spareKeepAlive.toNanos();
-        this.name = b.name != null ? b.name : "spindle-" + POOL_SEQ.incrementAndGet();
-        this.customThreads = b.threadFactory != null;
-        this.threadFactory = b.threadFactory;
-        this.handler = b.handler;
-        this.daemon = b.daemon;
-        this.workers = new Worker[parallelism + b.maxSpareWorkers];
-        this.idle = new Idle(workers.length, parallelism, () -> live.get() - blocked.get());
+        this.shared = new Shared(this, parallelism, b.maxSpareWorkers, b.stealAttempts,
+                b.spareKeepAlive.toNanos(), b.localQueueCapacity);
+        this.injector = shared.injector;
+        this.workers = shared.workers;
+        this.idle = shared.idle;
         for (int i = 0; i < parallelism; i++) {
-            workers[i] = new Worker(this, i, false, queueCapacity);
+            workers[i] = new Worker(this, i, false, b.localQueueCapacity);
         }
-        slotsInUse = parallelism;
-        live.set(parallelism);
-        threads.set(parallelism);
-        for (int i = 0; i < parallelism; i++) {
-            startThread(workers[i]);
-        }
+        startWorkers(workers, parallelism);
     }
 
     /** Returns a builder with the defaults described on each of its methods. */
@@ -145,33 +111,6 @@ public final class WorkStealingPool extends AbstractExecutorService implements S
     /** Creates a pool with one worker per available processor and default settings. */
     public static WorkStealingPool create() {
         return builder().build();
-    }
-
-    private void startThread(Worker w) {
-        Thread t;
-        if (customThreads) {
-            t = threadFactory.newThread(w);
-            if (t == null) {
-                throw new IllegalStateException("threadFactory returned null for worker " + w.index);
-            }
-        } else {
-            t = new WorkerThread(w);
-            t.setDaemon(daemon);
-        }
-        t.setName(name + "-worker-" + w.index);
-        w.thread = t;
-        w.active = true;
-        t.start();
-    }
-
-    /** The thread class of the default thread factory; lets a worker be found without a lookup. */
-    static final class WorkerThread extends Thread {
-        final Worker worker;
-
-        WorkerThread(Worker worker) {
-            super(worker);
-            this.worker = worker;
-        }
     }
 
     // ------------------------------------------------------------------ submission
@@ -208,9 +147,7 @@ public final class WorkStealingPool extends AbstractExecutorService implements S
         if (hints.yielding()) {
             Worker w = currentWorker();
             if (w != null) {
-                if (runState >= STOP) {
-                    throw new RejectedExecutionException("pool " + name + " is stopped");
-                }
+                rejectIfStopped();
                 injector.offer(task);          // drained by shutdownNow, or by drainOwnAfterStop
                 idle.notifyWork();
                 return;
@@ -382,9 +319,7 @@ public final class WorkStealingPool extends AbstractExecutorService implements S
     }
 
     private void pushLocal(Worker w, Runnable task) {
-        if (runState >= STOP) {
-            throw new RejectedExecutionException("pool " + name + " is stopped");
-        }
+        rejectIfStopped();
         if (!w.deque.offer(task)) {
             w.overflow(task);
         }
@@ -392,42 +327,18 @@ public final class WorkStealingPool extends AbstractExecutorService implements S
     }
 
     private void submitExternal(Runnable task) {
-        if (!submitGate.enter()) {
-            if (submitGate.leave()) {
-                tryTerminate();
-            }
-            throw new RejectedExecutionException("pool " + name + " is shut down");
-        }
-        injector.offer(task);
-        idle.notifyWork();
-        if (submitGate.leave()) {
-            tryTerminate();
+        beginExternalSubmit();
+        try {
+            injector.offer(task);
+            idle.notifyWork();
+        } finally {
+            endExternalSubmit();
         }
     }
 
-    /** The worker the calling thread is, in whichever pool, or {@code null}. */
-    static Worker workerOfCurrentThread() {
-        Thread t = Thread.currentThread();
-        if (t instanceof WorkerThread wt) {
-            return wt.worker;
-        }
-        return BlockingSupport.current() instanceof Worker w ? w : null;
-    }
-
-    boolean isWorkerOfThisPool() {
-        return currentWorker() != null;
-    }
-
+    /** The worker the calling thread runs, if it is one of this pool's; else {@code null}. */
     Worker currentWorker() {
-        Thread t = Thread.currentThread();
-        if (t instanceof WorkerThread wt) {
-            Worker w = wt.worker;
-            return w.pool == this ? w : null;
-        }
-        if (customThreads && BlockingSupport.current() instanceof Worker w && w.pool == this) {
-            return w;
-        }
-        return null;
+        return (Worker) currentWorkerOfThisPool();
     }
 
     // ------------------------------------------------------------------ joining
@@ -466,192 +377,46 @@ public final class WorkStealingPool extends AbstractExecutorService implements S
         }
     }
 
-    // ------------------------------------------------------------------ blocking compensation
+    // ------------------------------------------------------------------ lifecycle hooks
 
-    void beginBlocking() {
-        int b = blocked.incrementAndGet();
-        if (live.get() - b < parallelism && runState < STOP) {
-            addSpare();
-        }
-    }
-
-    void endBlocking() {
-        blocked.decrementAndGet();
-    }
-
-    private void addSpare() {
-        synchronized (workers) {
-            if (live.get() - blocked.get() >= parallelism) {
-                return;
-            }
-            for (int i = parallelism; i < workers.length; i++) {
-                Worker w = workers[i];
-                if (w == null || !w.active) {
-                    if (w == null) {
-                        w = new Worker(this, i, true, queueCapacity);
-                        workers[i] = w;
-                    }
-                    if (i >= slotsInUse) {
-                        slotsInUse = i + 1;
-                    }
-                    live.incrementAndGet();
-                    threads.incrementAndGet();
-                    w.notified = false;
-                    try {
-                        startThread(w);
-                    } catch (RuntimeException | OutOfMemoryError e) {
-                        // no thread to be had: the section runs without compensation
-                        w.active = false;
-                        live.decrementAndGet();
-                        threads.decrementAndGet();
-                    }
-                    return;
-                }
-            }
-            // at the bound: the section runs without compensation
-        }
-    }
-
-    boolean hasExcessWorkers() {
-        return live.get() - blocked.get() > parallelism;
-    }
-
-    /** Retires a spare worker if the pool still has more than it needs. */
-    boolean tryRetire() {
-        for (;;) {
-            int l = live.get();
-            if (l - blocked.get() <= parallelism) {
-                return false;
-            }
-            if (live.compareAndSet(l, l - 1)) {
-                return true;
-            }
-        }
-    }
-
-    void workerExited(Worker w) {
-        w.active = false;
-        if (threads.decrementAndGet() == 0) {
-            terminated.countDown();
-        } else if (w.spare) {
+    @Override
+    void workerExited(BaseWorker w) {
+        if (((Worker) w).spare) {
             tryTerminate();                    // the pool may have been waiting on this spare
         }
     }
 
     // ------------------------------------------------------------------ lifecycle
 
-    boolean isStopping() {
-        return runState >= STOP;
-    }
-
+    @Override
     int liveWorkers() {
-        return live.get();
+        return shared.spares.live();
     }
 
-    int slotsInUse() {
-        return slotsInUse;
-    }
-
-    /**
-     * Whether there is work for an idle worker: a task in the injector, or a deque holding more
-     * than the one task its running owner will pop next.
-     *
-     * <p>For liveness only the injector matters: a task in a deque is run by its owner, which is
-     * running (a worker parks only with an empty deque, and nobody else pushes to it). The
-     * surplus test is for parallelism. Counting a deque's single task would make idle workers
-     * wake themselves to chase every task a busy worker is about to pop.
-     */
-    boolean hasVisibleWork() {
-        if (!injector.isEmpty()) {
-            return true;
-        }
-        Worker[] ws = workers;
-        for (int i = 0, n = slotsInUse; i < n; i++) {
-            Worker w = ws[i];
-            if (w != null && w.deque.size() >= 2) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    /** A worker other than {@code self} whose deque holds a task, or {@code null}. */
-    Worker workerHoldingOneTask(Worker self) {
-        Worker[] ws = workers;
-        for (int i = 0, n = slotsInUse; i < n; i++) {
-            Worker w = ws[i];
-            if (w != null && w != self && !w.deque.isEmpty()) {
-                return w;
-            }
-        }
-        return null;
-    }
-
-    /** Whether any queue holds a task at all (also the quiescence test of a graceful shutdown). */
+    @Override
     boolean hasAnyTask() {
-        if (!injector.isEmpty()) {
-            return true;
-        }
-        Worker[] ws = workers;
-        for (int i = 0, n = slotsInUse; i < n; i++) {
-            Worker w = ws[i];
-            if (w != null && !w.deque.isEmpty()) {
-                return true;
-            }
-        }
-        return false;
+        return shared.hasAnyTask();
+    }
+
+    @Override
+    IdleControl idleControl() {
+        return idle;
+    }
+
+    @Override
+    BaseWorker[] workerSlots() {
+        return workers;
     }
 
     /**
-     * Ends a graceful shutdown once the pool is quiet: intake closed, no external submission in
-     * flight, every live worker parked, every queue empty. Checked under the idle lock, so no
-     * worker can park or be woken meanwhile; parked workers produce no tasks, so the state is
-     * final.
-     */
-    void tryTerminate() {
-        if (runState < SHUTDOWN || idle.isTerminated()) {
-            return;
-        }
-        boolean quiet = idle.underLock(parkedCount ->
-                submitGate.noneInFlight()
-                        && parkedCount == live.get()
-                        && !hasAnyTask());
-        if (quiet) {
-            idle.terminate();
-        }
-    }
-
-    /**
-     * Stops accepting tasks from threads outside the pool; tasks already accepted run, and so
-     * do the tasks they spawn. Returns at once; use {@link #awaitTermination} to wait.
+     * Takes every queued task for {@code shutdownNow}. Tasks in the list that are {@link Task}s
+     * stay incomplete until run or cancelled by the caller.
      */
     @Override
-    public void shutdown() {
-        synchronized (submitGate) {
-            if (runState < SHUTDOWN) {
-                runState = SHUTDOWN;
-            }
-            submitGate.close();
-        }
-        tryTerminate();
-    }
-
-    /**
-     * Stops the pool: rejects further tasks, interrupts running ones, and returns every accepted
-     * task that had not started, in no particular order. Tasks in the list that are
-     * {@link Task}s stay incomplete until run or cancelled by the caller.
-     */
-    @Override
-    public List<Runnable> shutdownNow() {
-        synchronized (submitGate) {
-            runState = STOP;
-            submitGate.close();
-        }
-        submitGate.awaitNoneInFlight();
-        List<Runnable> notStarted = new ArrayList<>();
+    void drainQueued(List<Runnable> notStarted) {
         injector.drain(r -> addIfNotStarted(notStarted, r));
         Worker[] ws = workers;
-        for (int i = 0, n = slotsInUse; i < n; i++) {
+        for (int i = 0, n = shared.slotsInUse(); i < n; i++) {
             Worker w = ws[i];
             if (w == null) {
                 continue;
@@ -665,15 +430,6 @@ public final class WorkStealingPool extends AbstractExecutorService implements S
                 }
             }
         }
-        idle.terminate();
-        for (int i = 0, n = slotsInUse; i < n; i++) {
-            Worker w = ws[i];
-            Thread t = w == null ? null : w.thread;
-            if (t != null && w.active && t != Thread.currentThread()) {
-                t.interrupt();
-            }
-        }
-        return notStarted;
     }
 
     /** Skips queue entries of tasks a joiner already ran inline, or that were cancelled. */
@@ -683,48 +439,13 @@ public final class WorkStealingPool extends AbstractExecutorService implements S
         }
     }
 
-    @Override
-    public boolean isShutdown() {
-        return runState >= SHUTDOWN;
-    }
-
-    @Override
-    public boolean isTerminated() {
-        return terminated.getCount() == 0;
-    }
-
-    @Override
-    public boolean awaitTermination(long timeout, TimeUnit unit) throws InterruptedException {
-        return terminated.await(timeout, unit);
-    }
-
-    /**
-     * Shuts down and waits for termination, as {@code ExecutorService.close()} does from Java
-     * 19: if interrupted while waiting it calls {@link #shutdownNow()} once, keeps waiting, and
-     * restores the interrupt. Called from a worker of this pool it only shuts down, since the
-     * pool cannot terminate while the caller's task runs.
-     */
-    @Override
-    public void close() {
-        Closing.close(this, currentWorker() != null);
-    }
-
     // ------------------------------------------------------------------ failures and stats
-
-    void reportFailure(Thread t, Throwable ex) {
-        try {
-            Thread.UncaughtExceptionHandler h = handler != null ? handler : t.getUncaughtExceptionHandler();
-            h.uncaughtException(t, ex);
-        } catch (Throwable ignored) {
-            // a failing handler must not take the worker down with it
-        }
-    }
 
     /** Returns a snapshot of the pool's counters; exact once the pool is quiet. */
     public PoolStats stats() {
         List<PoolStats.WorkerStats> list = new ArrayList<>();
         Worker[] ws = workers;
-        for (int i = 0, n = slotsInUse; i < n; i++) {
+        for (int i = 0, n = shared.slotsInUse(); i < n; i++) {
             Worker w = ws[i];
             if (w == null) {
                 continue;
@@ -733,13 +454,8 @@ public final class WorkStealingPool extends AbstractExecutorService implements S
             list.add(new PoolStats.WorkerStats(i, w.spare, w.executed(), w.steals(),
                     stolenFrom, w.overflowed(), w.parks(), w.deque.size()));
         }
-        return new PoolStats(name, parallelism, live.get(), blocked.get(), injector.size(),
+        return new PoolStats(name, parallelism, shared.spares.live(), shared.spares.blocked(), injector.size(),
                 Collections.unmodifiableList(list));
-    }
-
-    /** Returns the pool's name, the prefix of its threads' names. */
-    public String name() {
-        return name;
     }
 
     /** Returns the target number of running workers. */
@@ -748,14 +464,8 @@ public final class WorkStealingPool extends AbstractExecutorService implements S
     }
 
     @Override
-    public String toString() {
-        String s = switch (runState) {
-            case RUNNING -> "running";
-            case SHUTDOWN -> isTerminated() ? "terminated" : "shutting down";
-            default -> isTerminated() ? "terminated" : "stopping";
-        };
-        return "WorkStealingPool[" + name + ", " + s + ", parallelism=" + parallelism
-                + ", live=" + live.get() + ", injector~" + injector.size() + "]";
+    String describe() {
+        return "parallelism=" + parallelism + ", live=" + shared.spares.live() + ", injector~" + injector.size();
     }
 
     // ------------------------------------------------------------------ builder
@@ -764,27 +474,13 @@ public final class WorkStealingPool extends AbstractExecutorService implements S
      * Configures a {@link WorkStealingPool}. Every setter checks its argument and throws
      * {@link IllegalArgumentException} naming the parameter when it is out of range.
      */
-    public static final class Builder {
-        private int workers = Runtime.getRuntime().availableProcessors();
+    public static final class Builder extends PoolBuilder<Builder> {
         private int localQueueCapacity = 256;
         private int stealAttempts = 32;
         private int maxSpareWorkers = 256;
         private Duration spareKeepAlive = Duration.ofSeconds(60);
-        private String name;
-        private ThreadFactory threadFactory;
-        private Thread.UncaughtExceptionHandler handler;
-        private boolean daemon = true;
 
         private Builder() {
-        }
-
-        /** Number of workers, 1 to 32,767; default: {@link Runtime#availableProcessors()}. */
-        public Builder workers(int workers) {
-            if (workers < 1 || workers > 0x7fff) {
-                throw new IllegalArgumentException("workers must be in [1, 32767], was " + workers);
-            }
-            this.workers = workers;
-            return this;
         }
 
         /**
@@ -829,43 +525,6 @@ public final class WorkStealingPool extends AbstractExecutorService implements S
                 throw new IllegalArgumentException("spareKeepAlive must be positive, was " + keepAlive);
             }
             this.spareKeepAlive = keepAlive;
-            return this;
-        }
-
-        /** Pool name; worker threads are named {@code <name>-worker-<i>}. Default {@code spindle-<n>}. */
-        public Builder name(String name) {
-            Objects.requireNonNull(name, "name");
-            if (name.isBlank()) {
-                throw new IllegalArgumentException("name must not be blank");
-            }
-            this.name = name;
-            return this;
-        }
-
-        /**
-         * Factory for worker threads. The pool names each thread it returns. Default: daemon
-         * threads of the pool's own class.
-         */
-        public Builder threadFactory(ThreadFactory factory) {
-            this.threadFactory = Objects.requireNonNull(factory, "threadFactory");
-            return this;
-        }
-
-        /**
-         * Receives exceptions thrown by tasks passed to {@link WorkStealingPool#execute}.
-         * Default: the worker thread's own handler, which prints the stack trace.
-         */
-        public Builder uncaughtExceptionHandler(Thread.UncaughtExceptionHandler handler) {
-            this.handler = Objects.requireNonNull(handler, "uncaughtExceptionHandler");
-            return this;
-        }
-
-        /**
-         * Whether the default factory's threads are daemon threads (they do not keep the JVM
-         * alive); default {@code true}, as for {@link java.util.concurrent.ForkJoinPool}.
-         */
-        public Builder daemon(boolean daemon) {
-            this.daemon = daemon;
             return this;
         }
 

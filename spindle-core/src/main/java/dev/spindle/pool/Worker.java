@@ -3,17 +3,19 @@
  */
 package dev.spindle.pool;
 
-import dev.spindle.internal.BlockingSupport;
+import dev.spindle.internal.IdleCoordinator;
 import dev.spindle.queue.WorkStealingDeque;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 
 /**
  * One worker of a {@link WorkStealingPool}: its deque, its counters, and the loop its thread
- * runs.
+ * runs. It works with the small state its pool's workers share ({@link Shared}: the injector,
+ * its peers, {@link IdleCoordinator}, {@link Spares}) and with the pool's lifecycle
+ * ({@link PoolCore}: stopping, termination, failures, interrupts), not with the pool's other
+ * members.
  *
  * <h2>The loop</h2>
  *
@@ -26,13 +28,15 @@ import java.util.concurrent.locks.LockSupport;
  *   <li>Search: if fewer than half the workers are searching, steal about half a random
  *       victim's deque (one task if the oldest is a fork task; see {@link #stealOnce}), up to
  *       {@code stealAttempts} victims, checking the injector between rounds.</li>
- *   <li>Park, following the protocol in {@link Idle}.</li>
+ *   <li>Park, following the protocol in {@link IdleCoordinator}.</li>
  * </ol>
  *
  * <p>The counters are written only by this worker (opaque stores) and read by
  * {@link WorkStealingPool#stats()} with opaque loads: cheap, and exact once the pool is quiet.
+ * Parking ({@link #park}) is split along its concerns: registering and re-checking, a core
+ * worker's sleep, a spare's keep-alive, and watching a lone task in a busy peer's deque.
  */
-final class Worker extends WorkerPadAfter implements Runnable, BlockingSupport {
+final class Worker extends BaseWorker {
 
     /** Turns between forced looks at the injector (as Go and Tokio do; a prime). */
     static final int GLOBAL_INTERVAL = 61;
@@ -43,34 +47,25 @@ final class Worker extends WorkerPadAfter implements Runnable, BlockingSupport {
     /** How long a parking worker waits before taking a lone task a busy peer has not reached. */
     static final long STUCK_TASK_NANOS = TimeUnit.MICROSECONDS.toNanos(500);
 
-    private static final VarHandle EXECUTED;
     private static final VarHandle STEALS;
-    private static final VarHandle PARKS;
     private static final VarHandle OVERFLOWED;
 
     static {
         try {
             MethodHandles.Lookup l = MethodHandles.lookup();
-            EXECUTED = l.findVarHandle(WorkerHotFields.class, "executed", long.class);
             STEALS = l.findVarHandle(WorkerHotFields.class, "steals", long.class);
-            PARKS = l.findVarHandle(WorkerHotFields.class, "parks", long.class);
             OVERFLOWED = l.findVarHandle(WorkerHotFields.class, "overflowed", long.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
     }
 
+    /** The pool: its lifecycle ({@link PoolCore}), and the owner of the tasks this worker binds. */
     final WorkStealingPool pool;
-    final int index;
+    /** The queues, peers, idle protocol and spares this worker works with. */
+    final Shared shared;
     final boolean spare;
     final WorkStealingDeque<Runnable> deque;
-
-    /** The thread running this worker; set before it starts. */
-    volatile Thread thread;
-    /** Set by whoever pops this worker off the parked stack. */
-    volatile boolean notified;
-    /** Whether this worker's thread is alive (a spare slot may be empty). */
-    volatile boolean active;
 
     /**
      * Leaves the searching count; as the last searcher, wakes another if work is visible. This
@@ -82,19 +77,17 @@ final class Worker extends WorkerPadAfter implements Runnable, BlockingSupport {
             return;
         }
         searching = false;
-        if (pool.idle.stopSearching() && (!deque.isEmpty() || pool.hasVisibleWork())) {
-            pool.idle.notifyWork();
+        if (shared.idle.stopSearching() && (!deque.isEmpty() || shared.hasVisibleWork())) {
+            shared.idle.notifyWork();
         }
     }
 
 
-
-    // owner-only state
-
     Worker(WorkStealingPool pool, int index, boolean spare, int queueCapacity) {
+        super(index, pool);
         this.tick = GLOBAL_INTERVAL;
         this.pool = pool;
-        this.index = index;
+        this.shared = pool.shared;
         this.spare = spare;
         this.deque = new WorkStealingDeque<>(Math.min(64, queueCapacity), queueCapacity);
     }
@@ -102,22 +95,8 @@ final class Worker extends WorkerPadAfter implements Runnable, BlockingSupport {
     // ------------------------------------------------------------------ loop
 
     @Override
-    public void run() {
-        BlockingSupport.bindCurrent(this);
-        try {
-            loop();
-        } finally {
-            BlockingSupport.bindCurrent(null);
-            pool.workerExited(this);
-        }
-    }
-
-    private void loop() {
-        for (;;) {
-            if (pool.isStopping()) {
-                drainOwnAfterStop();
-                return;
-            }
+    void work() {
+        while (!pool.isStopping()) {
             Runnable task = nextLocalOrGlobal();
             if (task != null) {
                 stopSearching();
@@ -126,12 +105,7 @@ final class Worker extends WorkerPadAfter implements Runnable, BlockingSupport {
             }
             if (task != null) {
                 runTopLevel(task);
-                continue;
-            }
-            if (!park()) {
-                if (pool.isStopping()) {
-                    drainOwnAfterStop();
-                }
+            } else if (!park()) {
                 return;
             }
         }
@@ -139,21 +113,18 @@ final class Worker extends WorkerPadAfter implements Runnable, BlockingSupport {
 
     /**
      * After {@code shutdownNow} has drained the queues, a task that was already running may
-     * still push: to this deque, or, when the deque is full, to the injector. External intake is
-     * closed by then, so only running workers can add anything, and each of them comes here
-     * before it exits: such late tasks run rather than vanish.
+     * still push: to this deque, or, when the deque is full, to the injector. Such late tasks
+     * are run in the stop phase (see {@link PoolCore}) rather than lost.
      */
-    private void drainOwnAfterStop() {
-        for (;;) {
-            Runnable t = deque.pop();
-            if (t == null) {
-                t = pool.injector.poll();
-            }
-            if (t == null) {
-                return;
-            }
-            runTopLevel(t);
-        }
+    @Override
+    Runnable takeLate() {
+        Runnable t = deque.pop();
+        return t != null ? t : shared.injector.poll();
+    }
+
+    @Override
+    void runLate(Runnable task) {
+        runTopLevel(task);
     }
 
     private Runnable nextLocalOrGlobal() {
@@ -169,7 +140,7 @@ final class Worker extends WorkerPadAfter implements Runnable, BlockingSupport {
     }
 
     private Runnable takeFromInjector() {
-        var injector = pool.injector;
+        var injector = shared.injector;
         if (injector.isEmpty()) {
             return null;
         }
@@ -177,23 +148,23 @@ final class Worker extends WorkerPadAfter implements Runnable, BlockingSupport {
         // + 1) lets one worker hold tasks that idle peers could run, which matters when the task
         // it runs first blocks.
         long queued = injector.size();
-        int live = Math.max(1, pool.liveWorkers());
+        int live = Math.max(1, shared.spares.live());
         int share = (int) Math.min((queued + live - 1) / live, deque.maxCapacity() / 2);
         Runnable t = injector.pollBatch(deque, Math.max(1, share));
         if (t != null && !deque.isEmpty()) {
-            pool.idle.notifyWorkRacy();        // let a peer steal the rest of the batch
+            shared.idle.notifyWorkRacy();      // let a peer steal the rest of the batch
         }
         return t;
     }
 
     private Runnable search() {
         if (!searching) {
-            searching = pool.idle.tryStartSearching(pool.liveWorkers());
+            searching = shared.idle.tryStartSearching(shared.spares.live());
             if (!searching) {
                 return null;
             }
         }
-        Runnable t = stealOnce(pool.stealAttempts);
+        Runnable t = stealOnce(shared.stealAttempts);
         if (t == null) {
             t = takeFromInjector();
         }
@@ -216,8 +187,8 @@ final class Worker extends WorkerPadAfter implements Runnable, BlockingSupport {
      * keep the cheaper distribution of steal-half.
      */
     Runnable stealOnce(int attempts) {
-        Worker[] ws = pool.workers;
-        int n = pool.slotsInUse();
+        Worker[] ws = shared.workers;
+        int n = shared.slotsInUse();
         if (n <= 1) {
             return null;
         }
@@ -232,11 +203,11 @@ final class Worker extends WorkerPadAfter implements Runnable, BlockingSupport {
             if (t != null) {
                 STEALS.setOpaque(this, steals + 1 + deque.size());
                 if (!deque.isEmpty()) {
-                    pool.idle.notifyWorkRacy();
+                    shared.idle.notifyWorkRacy();
                 }
                 return t;
             }
-            if (a % 8 == 7 && !pool.injector.isEmpty()) {
+            if (a % 8 == 7 && !shared.injector.isEmpty()) {
                 return null;                   // let the caller take from the injector
             }
         }
@@ -262,6 +233,7 @@ final class Worker extends WorkerPadAfter implements Runnable, BlockingSupport {
      */
     void runTask(Runnable task) {
         if (task instanceof ForkTask<?> f && f.parent == current) {
+            pool.dropStrayInterrupt();
             if (f.tryRun()) {
                 afterTask();
             }
@@ -281,6 +253,7 @@ final class Worker extends WorkerPadAfter implements Runnable, BlockingSupport {
      * long-lived object costs a GC write barrier on the hottest path.
      */
     private void runTopLevel(Runnable task) {
+        pool.dropStrayInterrupt();
         try {
             if (task instanceof ForkTask<?> f) {
                 current = f;
@@ -300,83 +273,138 @@ final class Worker extends WorkerPadAfter implements Runnable, BlockingSupport {
     }
 
     private void afterTask() {
-        EXECUTED.setOpaque(this, executed + 1);
-        if (Thread.interrupted() && pool.isStopping()) {
-            Thread.currentThread().interrupt(); // keep shutdownNow's interrupt visible
-        }
+        countExecuted();
     }
 
+    /** How a wait ended (see {@link #park}). */
+    private static final int WOKEN = 0;
+    private static final int RESUME = 1;
+    private static final int TIMED_OUT = 2;
+    private static final int EXIT = 3;
+    private static final int UNWATCHED = 4;
+
     /**
-     * Parks until woken with work to look for.
+     * Parks until woken with work to look for, following {@link IdleCoordinator}. The waiting itself has
+     * three concerns, one method each: an ordinary core worker sleeps ({@link #sleep}), a
+     * spare sleeps at most its keep-alive and then retires ({@link #sleepAsSpare}), and a worker
+     * that saw a lone task in a busy peer's deque watches it ({@link #watchLoneTask}).
      *
      * @return {@code false} if the worker should exit instead
      */
     private boolean park() {
-        Idle idle = pool.idle;
         for (;;) {
-            if (spare && pool.hasExcessWorkers()) {
+            if (spare && shared.spares.hasExcess()) {
                 stopSearching();               // hands the search to a parked peer if work remains
-                if (pool.tryRetire()) {
+                if (shared.spares.tryRetire()) {
                     return false;
                 }
             }
-            boolean nobodySearching = idle.prepareToPark(this, searching);
-            searching = false;
-            Worker watched = null;
-            long watchedExecuted = 0;
-            if (nobodySearching) {
-                if (pool.hasVisibleWork()) {
-                    idle.notifyWork();         // may wake this very worker
-                } else if ((watched = pool.workerHoldingOneTask(this)) != null) {
-                    watchedExecuted = watched.executed();
-                }
-            }
+            Worker watched = register();
             if (pool.isShutdown()) {
                 pool.tryTerminate();
             }
-            PARKS.setOpaque(this, parks + 1);
-            boolean timedOut = false;
-            while (!notified) {
-                if (pool.isStopping() || idle.isTerminated()) {
+            countPark();
+            int outcome = watched != null ? watchLoneTask(watched) : UNWATCHED;
+            if (outcome == UNWATCHED) {
+                outcome = spare ? sleepAsSpare() : sleep();
+            }
+            switch (outcome) {
+                case WOKEN:
+                    searching = true;          // the waker counted this worker as searching
+                    return true;
+                case RESUME:
+                    return true;               // neither parked nor searching: go and look
+                case TIMED_OUT:
+                    continue;                  // neither parked nor searching: retire or park again
+                default:
                     return false;
-                }
-                if (watched != null) {
-                    // A busy worker holds one task it will pop next. Normally it does so at
-                    // once; but if its current task blocks or runs long, that task would wait.
-                    // Look again shortly: if it has not finished a task since, go and take it.
-                    LockSupport.parkNanos(pool, STUCK_TASK_NANOS);
-                    if (notified) {
-                        break;
-                    }
-                    if (watched.executed() == watchedExecuted && !watched.deque.isEmpty()) {
-                        if (idle.cancelPark(this)) {
-                            return true;       // neither parked nor searching: go steal it
-                        }
-                        break;                 // woken meanwhile
-                    }
-                    watched = pool.workerHoldingOneTask(this);
-                    watchedExecuted = watched == null ? 0 : watched.executed();
-                    continue;
-                }
-                if (spare) {
-                    LockSupport.parkNanos(pool, pool.keepAliveNanos);
-                    if (!notified && pool.hasExcessWorkers() && idle.cancelPark(this)) {
-                        timedOut = true;
-                        break;
-                    }
-                } else {
-                    LockSupport.park(pool);
-                }
             }
-            if (timedOut) {
-                continue;                      // neither parked nor searching: retire or park again
-            }
-            if (pool.isStopping() || idle.isTerminated()) {
-                return false;
-            }
-            searching = true;                  // the waker counted this worker as searching
-            return true;
         }
+    }
+
+    /**
+     * Registers this worker as parked; if nobody is searching then, re-checks the queues (see
+     * {@link IdleCoordinator#prepareToPark}).
+     *
+     * @return a busy peer holding a lone task, to watch while parked; or {@code null}
+     */
+    private Worker register() {
+        IdleCoordinator idle = shared.idle;
+        boolean nobodySearching = idle.prepareToPark(index, searching);
+        searching = false;
+        if (nobodySearching) {
+            if (shared.hasVisibleWork()) {
+                idle.notifyWork();             // may wake this very worker
+            } else {
+                return shared.workerHoldingOneTask(this);
+            }
+        }
+        return null;
+    }
+
+    /** Whether this worker must stop waiting: the pool stops or terminated. */
+    private boolean mustExit() {
+        return pool.isStopping() || shared.idle.isTerminated();
+    }
+
+    /** After a wake-up: {@link #WOKEN}, or {@link #EXIT} if the wake-up was the pool's end. */
+    private int woken() {
+        return mustExit() ? EXIT : WOKEN;
+    }
+
+    /** A core worker's wait: until woken, with no timeout. */
+    private int sleep() {
+        return shared.idle.await(index) ? woken() : EXIT;
+    }
+
+    /**
+     * A spare's wait: until woken, or for its keep-alive; then, if the pool still has more
+     * workers than it needs, it leaves the parked stack ({@link #TIMED_OUT}) to retire.
+     */
+    private int sleepAsSpare() {
+        IdleCoordinator idle = shared.idle;
+        while (!idle.isNotified(index)) {
+            if (mustExit()) {
+                return EXIT;
+            }
+            idle.sleepAtMost(index, shared.spares.keepAliveNanos);
+            if (!idle.isNotified(index) && shared.spares.hasExcess() && idle.cancelPark(index)) {
+                return TIMED_OUT;
+            }
+        }
+        return woken();
+    }
+
+    /**
+     * A busy worker holds one task it will pop next. Normally it does so at once; but if its
+     * current task blocks or runs long, that task would wait. So look again every
+     * {@link #STUCK_TASK_NANOS}: if the owner has not finished a task since, leave the parked
+     * stack and go and take it ({@link #RESUME}).
+     *
+     * @return {@link #UNWATCHED} when no peer holds a lone task any more (the caller then sleeps
+     *     as usual); else {@link #WOKEN}, {@link #RESUME} or {@link #EXIT}
+     */
+    private int watchLoneTask(Worker watched) {
+        IdleCoordinator idle = shared.idle;
+        long watchedExecuted = watched.executed();
+        while (!idle.isNotified(index)) {
+            if (mustExit()) {
+                return EXIT;
+            }
+            idle.sleepAtMost(index, STUCK_TASK_NANOS);
+            if (idle.isNotified(index)) {
+                break;
+            }
+            if (watched.executed() == watchedExecuted && !watched.deque.isEmpty()) {
+                return idle.cancelPark(index) ? RESUME : woken();
+            }
+            watched = shared.workerHoldingOneTask(this);
+            if (watched == null) {
+                return UNWATCHED;
+            }
+            watchedExecuted = watched.executed();
+        }
+        return woken();
     }
 
     /**
@@ -390,13 +418,13 @@ final class Worker extends WorkerPadAfter implements Runnable, BlockingSupport {
             buf = overflowBuffer = new Object[half];
         }
         int moved = deque.takeOldest(buf, half);
-        pool.injector.offerAll(buf, moved);
+        shared.injector.offerAll(buf, moved);
         java.util.Arrays.fill(buf, 0, moved, null);
         OVERFLOWED.setOpaque(this, overflowed + moved);
         if (!deque.offer(task)) {
-            pool.injector.offer(task);
+            shared.injector.offer(task);
         }
-        pool.idle.notifyWork();
+        shared.idle.notifyWork();
     }
 
     // ------------------------------------------------------------------ joining
@@ -485,8 +513,8 @@ final class Worker extends WorkerPadAfter implements Runnable, BlockingSupport {
             }
             break;
         }
-        Worker[] ws = pool.workers;
-        int n = pool.slotsInUse();
+        Worker[] ws = shared.workers;
+        int n = shared.slotsInUse();
         int start = ThreadLocalRandom.current().nextInt(n);
         for (int k = 0; k < n; k++) {
             Worker v = ws[(start + k) % n];
@@ -523,12 +551,12 @@ final class Worker extends WorkerPadAfter implements Runnable, BlockingSupport {
     @Override
     public void beginBlocking() {
         if (blockingDepth++ == 0) {
-            pool.beginBlocking();
+            shared.spares.beginBlocking();
             // This worker stops taking tasks for a while. If work is waiting, someone must look
             // for it: the spare just started does, but a spare already parked (which made
             // starting a new one unnecessary) has to be woken.
-            if (!deque.isEmpty() || pool.hasVisibleWork()) {
-                pool.idle.notifyWork();
+            if (!deque.isEmpty() || shared.hasVisibleWork()) {
+                shared.idle.notifyWork();
             }
         }
     }
@@ -536,68 +564,17 @@ final class Worker extends WorkerPadAfter implements Runnable, BlockingSupport {
     @Override
     public void endBlocking() {
         if (--blockingDepth == 0) {
-            pool.endBlocking();
+            shared.spares.endBlocking();
         }
     }
 
     // ------------------------------------------------------------------ stats
 
-    long executed() {
-        return (long) EXECUTED.getOpaque(this);
-    }
-
     long steals() {
         return (long) STEALS.getOpaque(this);
-    }
-
-    long parks() {
-        return (long) PARKS.getOpaque(this);
     }
 
     long overflowed() {
         return (long) OVERFLOWED.getOpaque(this);
     }
-}
-
-/*
- * Padding: the fields the owner writes on every task live on cache lines of their own, so that
- * workers (whose objects are often allocated next to each other) do not slow each other down by
- * false sharing. Superclass fields are laid out first, so the hierarchy fixes the order.
- */
-abstract class WorkerPadBefore {
-    byte p000, p001, p002, p003, p004, p005, p006, p007, p010, p011, p012, p013, p014, p015, p016, p017;
-    byte p020, p021, p022, p023, p024, p025, p026, p027, p030, p031, p032, p033, p034, p035, p036, p037;
-    byte p040, p041, p042, p043, p044, p045, p046, p047, p050, p051, p052, p053, p054, p055, p056, p057;
-    byte p060, p061, p062, p063, p064, p065, p066, p067, p070, p071, p072, p073, p074, p075, p076, p077;
-    byte p100, p101, p102, p103, p104, p105, p106, p107, p110, p111, p112, p113, p114, p115, p116, p117;
-    byte p120, p121, p122, p123, p124, p125, p126, p127, p130, p131, p132, p133, p134, p135, p136, p137;
-    byte p140, p141, p142, p143, p144, p145, p146, p147, p150, p151, p152, p153, p154, p155, p156, p157;
-    byte p160, p161, p162, p163, p164, p165, p166, p167, p170, p171, p172, p173, p174, p175, p176, p177;
-}
-
-/** The owner-only state of a {@link Worker}, written on every task. */
-abstract class WorkerHotFields extends WorkerPadBefore {
-    /** The fork task this worker is running in its innermost frame. */
-    ForkTask<?> current;
-    /** Reused by {@code Worker.overflow}. */
-    Object[] overflowBuffer;
-    boolean searching;
-    /** Turns left until the next forced look at the injector (a countdown: no division). */
-    int tick;
-    int blockingDepth;
-    long executed;
-    long steals;
-    long parks;
-    long overflowed;
-}
-
-abstract class WorkerPadAfter extends WorkerHotFields {
-    byte q000, q001, q002, q003, q004, q005, q006, q007, q010, q011, q012, q013, q014, q015, q016, q017;
-    byte q020, q021, q022, q023, q024, q025, q026, q027, q030, q031, q032, q033, q034, q035, q036, q037;
-    byte q040, q041, q042, q043, q044, q045, q046, q047, q050, q051, q052, q053, q054, q055, q056, q057;
-    byte q060, q061, q062, q063, q064, q065, q066, q067, q070, q071, q072, q073, q074, q075, q076, q077;
-    byte q100, q101, q102, q103, q104, q105, q106, q107, q110, q111, q112, q113, q114, q115, q116, q117;
-    byte q120, q121, q122, q123, q124, q125, q126, q127, q130, q131, q132, q133, q134, q135, q136, q137;
-    byte q140, q141, q142, q143, q144, q145, q146, q147, q150, q151, q152, q153, q154, q155, q156, q157;
-    byte q160, q161, q162, q163, q164, q165, q166, q167, q170, q171, q172, q173, q174, q175, q176, q177;
 }

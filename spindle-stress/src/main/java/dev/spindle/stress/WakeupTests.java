@@ -18,7 +18,7 @@ import org.openjdk.jcstress.annotations.State;
 import org.openjdk.jcstress.infra.results.II_Result;
 
 /**
- * The memory-ordering premise of the pool's park/wake protocol (see {@code Idle}): a submitter
+ * The memory-ordering premise of the pool's park/wake protocol (see {@code IdleCoordinator}): a submitter
  * publishes a task and then reads the idle state word; the last searcher to park updates the
  * state word and then re-checks the queues. At least one of the two must see the other, or the
  * task waits with every worker parked. These tests reproduce the two sides with the same

@@ -1,0 +1,456 @@
+/*
+ * Copyright 2026 The Spindle Authors. Licensed under the Apache License, Version 2.0.
+ */
+package dev.spindle.pool;
+
+import dev.spindle.Scheduler;
+import dev.spindle.internal.BlockingSupport;
+import dev.spindle.internal.IdleControl;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.AbstractExecutorService;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The lifecycle every pool of this package shares ({@link WorkStealingPool}, and through
+ * {@link AbstractPool} {@link WorkSharingPool}, {@link PriorityPool} and {@link PinnedPool}):
+ * run state, the submit gate, creating and starting threads, termination, {@code shutdown},
+ * {@code shutdownNow}, {@code close}, {@code awaitTermination}, failure reporting, and the rules
+ * for late tasks and stray interrupts. A pool supplies its queues and its parking protocol
+ * through a few hooks; its workers are {@link BaseWorker}s, which supply the loop.
+ *
+ * <h2>Threads</h2>
+ *
+ * <p>{@link #startWorkers} creates every thread before it starts any, so a thread factory that
+ * fails (throws, or returns {@code null}) leaves no thread behind, and the pool's builder throws
+ * an {@link IllegalStateException} naming the pool and the worker. Threads started later (spare
+ * workers) go through {@link #tryStartWorker}, which reports failure instead of throwing.
+ * Threads are counted in {@code started} before they start and in {@code finished} when they
+ * exit or enter the stop phase; termination completes when the last one exits.
+ *
+ * <h2>Rules</h2>
+ *
+ * <ul>
+ *   <li><b>External submissions</b> are counted in flight in a {@link SubmitGate}, whose closed
+ *       bit closes intake: a submitter increments the word, and if the bit was set, backs out
+ *       and is rejected. {@code shutdown} sets the bit under a lock, so after it no external
+ *       submission can start, and every one already started is visible in the count.</li>
+ *   <li><b>Submissions from the pool's own workers</b> are accepted after {@code shutdown}, so
+ *       accepted work can finish; after {@code shutdownNow} they are rejected
+ *       ({@link #rejectIfStopped}).</li>
+ *   <li><b>Graceful termination.</b> The pool is quiet when intake is closed, no external
+ *       submission is in flight, every live worker is registered as parked and every queue is
+ *       empty. This is checked under the parking lock ({@link IdleControl#underLock}), so no
+ *       worker parks or is woken during the check; parked workers run nothing and so submit
+ *       nothing, so the state is final. The check runs when the last in-flight submission ends,
+ *       at {@code shutdown}, and whenever a worker parks or a spare exits after shutdown. Then
+ *       every worker is woken and exits.</li>
+ *   <li><b>Late tasks.</b> {@code shutdownNow} sets STOP and closes intake, waits for external
+ *       submissions in flight (a few instructions each), drains every queue into its result,
+ *       wakes and interrupts the workers. A task that was already running may still have
+ *       submitted a task that missed the drain. So each worker, once its current task returns,
+ *       enters a stop phase: it counts itself in {@code finished}, runs whatever it can still
+ *       take, and exits only when every thread ever started has finished (exited or entered the
+ *       stop phase) and one more look found nothing. Tasks run in the stop phase cannot submit
+ *       anything (their worker saw STOP before running them, so their submissions are
+ *       rejected); once every thread has finished, no task that started before STOP is
+ *       running, so nothing can be added any more. A late task is therefore run, by a worker
+ *       that may take it, rather than lost. {@code finished} is read before {@code started}: a
+ *       thread is started only by a thread not yet finished (the constructor, or a running task
+ *       entering a blocking section), so a count of finished threads that includes the starter
+ *       is compared with a count of started ones that includes the thread it started. Waiting in
+ *       the stop phase uses a monitor notified whenever {@code finished} grows: no polling.</li>
+ *   <li><b>Stray interrupts</b> (from a {@code cancel(true)} that arrives as its task ends, say)
+ *       are dropped by {@link #dropStrayInterrupt} before a worker runs a task and before it
+ *       parks (a pending interrupt would turn every park into a spin), but kept once the pool
+ *       stops, so that {@code shutdownNow}'s interrupt reaches the running task.</li>
+ *   <li><b>Failures.</b> A task's exception never reaches the loop: it goes to the
+ *       uncaught-exception handler ({@link #reportFailure}); a handler that throws is ignored.</li>
+ * </ul>
+ */
+abstract class PoolCore extends AbstractExecutorService implements Scheduler, AutoCloseable {
+
+    static final int RUNNING = 0;
+    static final int SHUTDOWN = 1;
+    static final int STOP = 2;
+
+    final String name;
+    private final ThreadFactory threadFactory;
+    private final Thread.UncaughtExceptionHandler handler;
+    private final boolean daemon;
+
+    volatile int runState = RUNNING;
+    private final SubmitGate submitGate = new SubmitGate();
+    /** Threads not yet exited; termination completes when it reaches zero. */
+    private final AtomicInteger threads = new AtomicInteger();
+    /** Threads ever started (spare workers included). */
+    private final AtomicInteger started = new AtomicInteger();
+    /** Threads that exited or entered the stop phase. */
+    private final AtomicInteger finished = new AtomicInteger();
+    private final Object stopLock = new Object();
+    private final CountDownLatch terminated = new CountDownLatch(1);
+
+    /**
+     * @param defaultNamePrefix with {@code seq}, the name of a pool the builder did not name:
+     *     {@code <prefix>-<n>}
+     */
+    PoolCore(PoolBuilder<?> b, String defaultNamePrefix, AtomicInteger seq) {
+        this.name = b.name != null ? b.name : defaultNamePrefix + "-" + seq.incrementAndGet();
+        this.threadFactory = b.threadFactory;
+        this.handler = b.handler;
+        this.daemon = b.daemon;
+    }
+
+    // ------------------------------------------------------------------ pool hooks
+
+    /** The pool's parking protocol. */
+    abstract IdleControl idleControl();
+
+    /** Workers that can run tasks now; the pool is quiet only when all of them are parked. */
+    abstract int liveWorkers();
+
+    /** Whether any queue holds a task (the quiescence test of a graceful shutdown). */
+    abstract boolean hasAnyTask();
+
+    /** Moves every queued task that has not started into {@code out} (for {@code shutdownNow}). */
+    abstract void drainQueued(List<Runnable> out);
+
+    /** The worker slots, some possibly {@code null} (for interrupting them). */
+    abstract BaseWorker[] workerSlots();
+
+    /** Called after a thread other than the last has exited. */
+    void workerExited(BaseWorker w) {
+    }
+
+    /** What {@link #toString()} shows after the name and state, e.g. {@code workers=4}. */
+    abstract String describe();
+
+    // ------------------------------------------------------------------ threads
+
+    /**
+     * Creates threads for {@code ws[0 .. n)}, then starts them. Pools call it last in their
+     * constructor, once their queues exist.
+     *
+     * @throws IllegalStateException if the factory fails for one of them; then no thread of this
+     *     pool was started
+     */
+    final void startWorkers(BaseWorker[] ws, int n) {
+        Thread[] ts = new Thread[n];
+        for (int i = 0; i < n; i++) {
+            ts[i] = newThread(ws[i]);
+        }
+        for (int i = 0; i < n; i++) {
+            if (!start(ws[i], ts[i])) {
+                shutdownNow();                 // the threads already started exit
+                throw new IllegalStateException("pool " + name + ": the thread of worker "
+                        + ws[i].index + " could not be started");
+            }
+        }
+    }
+
+    /**
+     * Creates and starts a thread for {@code w} (a spare worker).
+     *
+     * @return {@code false} if no thread could be had; nothing was started then
+     */
+    final boolean tryStartWorker(BaseWorker w) {
+        Thread t;
+        try {
+            t = newThread(w);
+        } catch (IllegalStateException | OutOfMemoryError e) {
+            return false;
+        }
+        return start(w, t);
+    }
+
+    private Thread newThread(BaseWorker w) {
+        Thread t;
+        if (threadFactory != null) {
+            try {
+                t = threadFactory.newThread(w);
+            } catch (RuntimeException e) {
+                throw new IllegalStateException("pool " + name + ": threadFactory failed for worker "
+                        + w.index + ": " + e, e);
+            }
+            if (t == null) {
+                throw new IllegalStateException("pool " + name + ": threadFactory returned null for worker "
+                        + w.index);
+            }
+        } else {
+            t = new WorkerThread(w);
+            t.setDaemon(daemon);
+        }
+        t.setName(name + "-worker-" + w.index);
+        w.thread = t;
+        return t;
+    }
+
+    private boolean start(BaseWorker w, Thread t) {
+        threads.incrementAndGet();
+        started.incrementAndGet();
+        w.finishedCounted = false;
+        w.alive = true;
+        try {
+            t.start();
+            return true;
+        } catch (Throwable e) {
+            // counted as a thread that finished and exited at once, so the counts stay monotonic
+            w.alive = false;
+            countFinished(w);
+            threadExited(w);
+            return false;
+        }
+    }
+
+    /** The thread class of the default factory; lets a worker be found without a thread-local. */
+    static final class WorkerThread extends Thread {
+        final BaseWorker worker;
+
+        WorkerThread(BaseWorker worker) {
+            super(worker);
+            this.worker = worker;
+        }
+    }
+
+    /** The worker the calling thread runs, in whichever pool, or {@code null}. */
+    static BaseWorker workerOfCurrentThread() {
+        Thread t = Thread.currentThread();
+        if (t instanceof WorkerThread wt) {
+            return wt.worker;
+        }
+        return BlockingSupport.current() instanceof BaseWorker w ? w : null;
+    }
+
+    /**
+     * The worker the calling thread runs, if it is one of this pool's; else {@code null}. On the
+     * submit path of every call from outside, so the thread-local is read only where the pool's
+     * threads may come from a custom factory.
+     */
+    final BaseWorker currentWorkerOfThisPool() {
+        Thread t = Thread.currentThread();
+        BaseWorker w;
+        if (t instanceof WorkerThread wt) {
+            w = wt.worker;
+        } else if (threadFactory != null && BlockingSupport.current() instanceof BaseWorker b) {
+            w = b;
+        } else {
+            return null;
+        }
+        return w.core == this ? w : null;
+    }
+
+    /** Whether the calling thread is a worker of this pool. */
+    final boolean isWorkerOfThisPool() {
+        return currentWorkerOfThisPool() != null;
+    }
+
+    // ------------------------------------------------------------------ the worker's life
+
+    /** What a worker's thread runs: its loop, the stop phase if the pool stops, and the exit. */
+    final void runWorker(BaseWorker w) {
+        BlockingSupport.bindCurrent(w);
+        try {
+            w.work();
+            if (runState >= STOP) {
+                stopPhase(w);
+            }
+        } finally {
+            BlockingSupport.bindCurrent(null);
+            if (!w.finishedCounted) {
+                countFinished(w);
+            }
+            w.alive = false;
+            threadExited(w);
+        }
+    }
+
+    private void threadExited(BaseWorker w) {
+        if (threads.decrementAndGet() == 0) {
+            terminated.countDown();
+        } else {
+            workerExited(w);
+        }
+    }
+
+    /** After {@code shutdownNow}: run what this worker can still take, then exit (see above). */
+    private void stopPhase(BaseWorker w) {
+        countFinished(w);
+        for (;;) {
+            int f = finished.get();
+            for (Runnable t; (t = w.takeLate()) != null; ) {
+                w.runLate(t);
+            }
+            if (f == started.get()) {
+                return;                        // read before the last look: nothing can follow it
+            }
+            synchronized (stopLock) {
+                while (finished.get() == f) {
+                    try {
+                        stopLock.wait();
+                    } catch (InterruptedException e) {
+                        // shutdownNow's interrupt, meant for a running task: keep waiting
+                    }
+                }
+            }
+        }
+    }
+
+    private void countFinished(BaseWorker w) {
+        w.finishedCounted = true;
+        finished.incrementAndGet();
+        synchronized (stopLock) {
+            stopLock.notifyAll();
+        }
+    }
+
+    /** Drops a stray interrupt of the calling worker unless the pool stops (see above). */
+    final void dropStrayInterrupt() {
+        if (Thread.interrupted() && runState >= STOP) {
+            Thread.currentThread().interrupt(); // shutdownNow's: keep it
+        }
+    }
+
+    /** Hands a task's failure to the uncaught-exception handler; never throws. */
+    final void reportFailure(Thread t, Throwable ex) {
+        try {
+            Thread.UncaughtExceptionHandler h = handler != null ? handler : t.getUncaughtExceptionHandler();
+            h.uncaughtException(t, ex);
+        } catch (Throwable ignored) {
+            // a failing handler must not take the worker down with it
+        }
+    }
+
+    // ------------------------------------------------------------------ submission support
+
+    /**
+     * Counts an external submission in flight.
+     *
+     * @throws RejectedExecutionException if intake is closed
+     */
+    final void beginExternalSubmit() {
+        if (!submitGate.enter()) {
+            endExternalSubmit();
+            throw new RejectedExecutionException("pool " + name + " is shut down");
+        }
+    }
+
+    /** Ends what {@link #beginExternalSubmit} began; the last one out after shutdown checks for quiet. */
+    final void endExternalSubmit() {
+        if (submitGate.leave()) {
+            tryTerminate();
+        }
+    }
+
+    /** For submissions from a worker: accepted after shutdown, rejected after shutdownNow. */
+    final void rejectIfStopped() {
+        if (runState >= STOP) {
+            throw new RejectedExecutionException("pool " + name + " is stopped");
+        }
+    }
+
+    final boolean isStopping() {
+        return runState >= STOP;
+    }
+
+    // ------------------------------------------------------------------ lifecycle
+
+    /** Ends a graceful shutdown once the pool is quiet (see the class overview). */
+    final void tryTerminate() {
+        IdleControl idle = idleControl();
+        if (runState < SHUTDOWN || idle.isTerminated()) {
+            return;
+        }
+        boolean quiet = idle.underLock(parked ->
+                submitGate.noneInFlight()
+                        && parked == liveWorkers()
+                        && !hasAnyTask());
+        if (quiet) {
+            idle.terminate();
+        }
+    }
+
+    /**
+     * Stops accepting tasks from threads outside the pool; tasks already accepted run, and so
+     * do the tasks they submit. Returns at once; use {@link #awaitTermination} to wait.
+     */
+    @Override
+    public void shutdown() {
+        synchronized (submitGate) {
+            if (runState < SHUTDOWN) {
+                runState = SHUTDOWN;
+            }
+            submitGate.close();
+        }
+        tryTerminate();
+    }
+
+    /**
+     * Stops the pool: rejects further tasks, interrupts running ones, and returns every accepted
+     * task that had not started, in no particular order. A task submitted from a running task
+     * at the same moment is either returned or run before its worker exits.
+     */
+    @Override
+    public List<Runnable> shutdownNow() {
+        synchronized (submitGate) {
+            runState = STOP;
+            submitGate.close();
+        }
+        submitGate.awaitNoneInFlight();
+        List<Runnable> notStarted = new ArrayList<>();
+        drainQueued(notStarted);
+        idleControl().terminate();
+        Thread self = Thread.currentThread();
+        for (BaseWorker w : workerSlots()) {
+            Thread t = w == null ? null : w.thread;
+            if (t != null && t != self && w.alive) {
+                t.interrupt();
+            }
+        }
+        return notStarted;
+    }
+
+    @Override
+    public boolean isShutdown() {
+        return runState >= SHUTDOWN;
+    }
+
+    @Override
+    public boolean isTerminated() {
+        return terminated.getCount() == 0;
+    }
+
+    @Override
+    public boolean awaitTermination(long timeout, TimeUnit unit) throws InterruptedException {
+        return terminated.await(timeout, unit);
+    }
+
+    /**
+     * Shuts down and waits for termination, as {@code ExecutorService.close()} does from Java
+     * 19: if interrupted while waiting it calls {@link #shutdownNow()} once, keeps waiting, and
+     * restores the interrupt. Called from a worker of this pool it only shuts down, since the
+     * pool cannot terminate while the caller's task runs.
+     */
+    @Override
+    public void close() {
+        Closing.close(this, isWorkerOfThisPool());
+    }
+
+    /** Returns the pool's name, the prefix of its threads' names. */
+    public String name() {
+        return name;
+    }
+
+    @Override
+    public String toString() {
+        String s = switch (runState) {
+            case RUNNING -> "running";
+            case SHUTDOWN -> isTerminated() ? "terminated" : "shutting down";
+            default -> isTerminated() ? "terminated" : "stopping";
+        };
+        return getClass().getSimpleName() + "[" + name + ", " + s + ", " + describe() + "]";
+    }
+}

@@ -1,0 +1,111 @@
+/*
+ * Copyright 2026 The Spindle Authors. Licensed under the Apache License, Version 2.0.
+ */
+package dev.spindle.pool;
+
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The spare workers of a {@link WorkStealingPool}: compensation for workers inside blocking
+ * sections (or long joins), and the retirement of spares no longer needed.
+ *
+ * <p>Two counts decide: {@code live} (core workers plus started spares not yet retired) and
+ * {@code blocked} (workers inside a blocking section). When a worker blocks and fewer than
+ * {@code parallelism} live workers remain unblocked, a spare is started in the first free slot
+ * after the core workers (at most {@code maxSpareWorkers}); at the bound, or when the thread
+ * factory fails, the section runs without compensation. A spare whose pool has more unblocked
+ * live workers than {@code parallelism} retires when it next goes idle ({@link #tryRetire}: a
+ * CAS on {@code live}, so two spares cannot both retire the last surplus), or after
+ * {@code keepAlive} parked. Starting is serialised by a lock (slow path only); the counts are
+ * read without it.
+ */
+final class Spares {
+
+    private final WorkStealingPool pool;
+    private final Shared shared;
+    final int parallelism;
+    final long keepAliveNanos;
+    private final int queueCapacity;
+
+    /** Workers that may run tasks: core workers plus started spares not yet retired. */
+    private final AtomicInteger live = new AtomicInteger();
+    /** Workers inside a blocking section. */
+    private final AtomicInteger blocked = new AtomicInteger();
+
+    Spares(WorkStealingPool pool, Shared shared, int parallelism, long keepAliveNanos, int queueCapacity) {
+        this.pool = pool;
+        this.shared = shared;
+        this.parallelism = parallelism;
+        this.keepAliveNanos = keepAliveNanos;
+        this.queueCapacity = queueCapacity;
+        live.set(parallelism);
+    }
+
+    int live() {
+        return live.get();
+    }
+
+    int blocked() {
+        return blocked.get();
+    }
+
+    /** Live workers not inside a blocking section (parked ones included). */
+    int unblockedLive() {
+        return live.get() - blocked.get();
+    }
+
+    /** A worker enters a blocking section: start a spare if too few workers remain. */
+    void beginBlocking() {
+        int b = blocked.incrementAndGet();
+        if (live.get() - b < parallelism && !pool.isStopping()) {
+            addSpare();
+        }
+    }
+
+    void endBlocking() {
+        blocked.decrementAndGet();
+    }
+
+    private void addSpare() {
+        Worker[] workers = shared.workers;
+        synchronized (this) {
+            if (unblockedLive() >= parallelism) {
+                return;
+            }
+            for (int i = parallelism; i < workers.length; i++) {
+                Worker w = workers[i];
+                if (w == null || !w.alive) {
+                    if (w == null) {
+                        w = new Worker(pool, i, true, queueCapacity);
+                        workers[i] = w;
+                    }
+                    shared.useSlot(i);
+                    live.incrementAndGet();
+                    if (!pool.tryStartWorker(w)) {
+                        live.decrementAndGet(); // no thread to be had: no compensation
+                    }
+                    return;
+                }
+            }
+            // at the bound: the section runs without compensation
+        }
+    }
+
+    /** Whether more workers are live and unblocked than the pool needs. */
+    boolean hasExcess() {
+        return unblockedLive() > parallelism;
+    }
+
+    /** Retires a spare worker if the pool still has more than it needs. */
+    boolean tryRetire() {
+        for (;;) {
+            int l = live.get();
+            if (l - blocked.get() <= parallelism) {
+                return false;
+            }
+            if (live.compareAndSet(l, l - 1)) {
+                return true;
+            }
+        }
+    }
+}

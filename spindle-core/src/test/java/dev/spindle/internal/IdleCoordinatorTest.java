@@ -1,0 +1,175 @@
+package dev.spindle.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * The idle protocol step by step, with a {@link Parker} of the test's own: which worker index is
+ * woken, and that a worker can sleep on something other than {@code LockSupport}.
+ */
+@Timeout(value = 30, unit = TimeUnit.SECONDS)
+class IdleCoordinatorTest {
+
+    /** Records unparks; parks are no-ops (the tests drive every step from one thread). */
+    static final class RecordingParker implements Parker {
+        final List<Integer> unparked = new ArrayList<>();
+
+        @Override
+        public void park(int worker) {
+        }
+
+        @Override
+        public void parkNanos(int worker, long nanos) {
+        }
+
+        @Override
+        public void unpark(int worker) {
+            unparked.add(worker);
+        }
+    }
+
+    @Test
+    void notifyWorkWakesTheMostRecentlyParkedWorkerAndCountsItAsSearching() {
+        RecordingParker parker = new RecordingParker();
+        IdleCoordinator idle = new IdleCoordinator(3, parker, () -> { });
+        assertThat(idle.prepareToPark(0, false)).isTrue();
+        assertThat(idle.prepareToPark(2, false)).isTrue();
+        idle.notifyWork();
+        assertThat(parker.unparked).containsExactly(2);
+        assertThat(idle.isNotified(2)).isTrue();
+        assertThat(idle.isNotified(0)).isFalse();
+        idle.notifyWork();                     // worker 2 counts as searching: nobody else is woken
+        assertThat(parker.unparked).containsExactly(2);
+        assertThat(idle.stopSearching()).isTrue();
+        idle.notifyWork();
+        assertThat(parker.unparked).containsExactly(2, 0);
+        assertThat(idle.underLock(parked -> parked == 0)).isTrue();
+    }
+
+    @Test
+    void aTargetedWakeWakesOnlyItsWorkerAndDoesNotCountItAsSearching() {
+        RecordingParker parker = new RecordingParker();
+        IdleCoordinator idle = new IdleCoordinator(2, parker, () -> { });
+        idle.wake(1);                          // not parked: nothing to do
+        assertThat(parker.unparked).isEmpty();
+        idle.prepareToPark(0, false);
+        idle.prepareToPark(1, false);
+        idle.wake(0);
+        assertThat(parker.unparked).containsExactly(0);
+        assertThat(idle.cancelPark(0)).as("already woken").isFalse();
+        assertThat(idle.prepareToPark(0, false)).as("nobody searching after a targeted wake").isTrue();
+        assertThat(idle.cancelPark(1)).isTrue();
+        assertThat(idle.underLock(parked -> parked == 1)).isTrue();
+    }
+
+    @Test
+    void anUnneededSpareIsNotWokenButAWantedOneIs() {
+        RecordingParker parker = new RecordingParker();
+        AtomicInteger unblockedLive = new AtomicInteger(3); // two cores and a spare, none blocked
+        IdleCoordinator idle = new IdleCoordinator(3, 2, unblockedLive::get, parker, () -> { });
+        idle.prepareToPark(2, false);          // the spare parks; two core workers are awake
+        idle.notifyWork();
+        assertThat(parker.unparked).isEmpty();
+        unblockedLive.set(2);                  // a core worker blocks: one awake core, spare wanted
+        idle.notifyWork();
+        assertThat(parker.unparked).containsExactly(2);
+    }
+
+    @Test
+    void aCoreWorkerIsWokenBeforeASpare() {
+        RecordingParker parker = new RecordingParker();
+        IdleCoordinator idle = new IdleCoordinator(3, 2, () -> 2, parker, () -> { });
+        idle.prepareToPark(0, false);
+        idle.prepareToPark(2, false);          // the spare parked last
+        idle.notifyWork();
+        assertThat(parker.unparked).containsExactly(0);
+    }
+
+    @Test
+    void terminateWakesEveryParkedWorkerAndAwaitReturnsFalse() {
+        RecordingParker parker = new RecordingParker();
+        IdleCoordinator idle = new IdleCoordinator(2, parker, () -> { });
+        idle.prepareToPark(0, false);
+        idle.prepareToPark(1, false);
+        idle.terminate();
+        assertThat(parker.unparked).containsExactlyInAnyOrder(0, 1);
+        assertThat(idle.await(0)).isFalse();
+        idle.notifyWork();
+        assertThat(parker.unparked).hasSize(2);
+    }
+
+    @Test
+    void aWorkerParkingAfterTerminateIsNotRegisteredAndReturnsAtOnce() {
+        RecordingParker parker = new RecordingParker();
+        IdleCoordinator idle = new IdleCoordinator(1, parker, () -> { });
+        idle.terminate();
+        for (int i = 0; i < 3; i++) {          // again and again: the stack never fills up
+            assertThat(idle.prepareToPark(0, false)).isFalse();
+            assertThat(idle.await(0)).isFalse();
+        }
+        assertThat(idle.underLock(parked -> parked == 0)).isTrue();
+        assertThat(idle.parkedCount()).isZero();
+    }
+
+    @Test
+    void aPreferredWorkerIsWokenIfItIsParked() {
+        RecordingParker parker = new RecordingParker();
+        IdleCoordinator idle = new IdleCoordinator(3, parker, () -> { });
+        idle.prepareToPark(0, false);
+        idle.prepareToPark(1, false);
+        idle.prepareToPark(2, false);
+        idle.notifyWork(0);
+        assertThat(parker.unparked).containsExactly(0);
+        assertThat(idle.wakes()).isEqualTo(1);
+        idle.stopSearching();
+        idle.notifyWork(0);                    // not parked any more: the most recent instead
+        assertThat(parker.unparked).containsExactly(0, 2);
+    }
+
+    /** A worker thread sleeping on a semaphore, not on LockSupport, is woken by the protocol. */
+    @Test
+    void aWorkerCanSleepOnAPluggedInParker() throws Exception {
+        Semaphore[] permits = {new Semaphore(0)};
+        AtomicInteger sleeps = new AtomicInteger();
+        Parker semaphores = new Parker() {
+            @Override
+            public void park(int worker) {
+                sleeps.incrementAndGet();
+                permits[worker].acquireUninterruptibly();
+            }
+
+            @Override
+            public void parkNanos(int worker, long nanos) {
+                park(worker);
+            }
+
+            @Override
+            public void unpark(int worker) {
+                permits[worker].release();
+            }
+        };
+        IdleCoordinator idle = new IdleCoordinator(1, semaphores, () -> { });
+        CountDownLatch registered = new CountDownLatch(1);
+        boolean[] woken = new boolean[1];
+        Thread worker = new Thread(() -> {
+            idle.prepareToPark(0, false);
+            registered.countDown();
+            woken[0] = idle.await(0);
+        });
+        worker.start();
+        assertThat(registered.await(10, TimeUnit.SECONDS)).isTrue();
+        idle.notifyWork();
+        worker.join(10_000);
+        assertThat(worker.isAlive()).isFalse();
+        assertThat(woken[0]).isTrue();
+        assertThat(sleeps.get()).isLessThanOrEqualTo(1);
+    }
+}
