@@ -25,7 +25,11 @@ class StatsTest {
         assertThat(s.completed()).isEqualTo(spawns(20) + 1 /* root */ + 1000L);
         assertThat(s.queued()).isZero();
         assertThat(s.sharedQueued()).isZero();
-        assertThat(s.workers()).hasSize(2);
+        // a joiner left waiting for a stolen task counts as blocked after a while, so a spare
+        // may have joined the two core workers
+        assertThat(s.workers()).filteredOn(w -> !w.spare()).extracting(SchedulerStats.WorkerStats::index)
+                .containsExactly(0, 1);
+        assertThat(s.workers()).allMatch(w -> w.index() < 2 || w.spare(), "only spares beyond the core workers");
         long stolenFrom = s.workers().stream().mapToLong(SchedulerStats.WorkerStats::stolenFrom).sum();
         assertThat(stolenFrom).as("tasks stolen from equals tasks stolen by").isEqualTo(s.steals());
         assertThat(s.workers()).allMatch(w -> w.parks() >= 1);
