@@ -32,6 +32,8 @@ abstract class BaseWorker extends WorkerPadAfter implements Runnable, BlockingSu
     }
 
     final int index;
+    /** The pool whose lifecycle runs this worker; compared on every spawn, hence a field. */
+    final PoolCore core;
 
     /** The thread running this worker; set before it starts. */
     volatile Thread thread;
@@ -40,12 +42,10 @@ abstract class BaseWorker extends WorkerPadAfter implements Runnable, BlockingSu
     /** Owner only: whether this thread has been counted as finished (see {@link PoolCore}). */
     boolean finishedCounted;
 
-    BaseWorker(int index) {
+    BaseWorker(int index, PoolCore core) {
         this.index = index;
+        this.core = core;
     }
-
-    /** The pool whose lifecycle runs this worker. */
-    abstract PoolCore core();
 
     /** The worker loop; returns when the worker should exit or the pool stops. */
     abstract void work();
@@ -58,7 +58,7 @@ abstract class BaseWorker extends WorkerPadAfter implements Runnable, BlockingSu
 
     @Override
     public final void run() {
-        core().runWorker(this);
+        core.runWorker(this);
     }
 
     // ------------------------------------------------------------------ counters

@@ -244,7 +244,7 @@ abstract class PoolCore extends AbstractExecutorService implements Scheduler, Au
         } else {
             return null;
         }
-        return w.core() == this ? w : null;
+        return w.core == this ? w : null;
     }
 
     /** Whether the calling thread is a worker of this pool. */

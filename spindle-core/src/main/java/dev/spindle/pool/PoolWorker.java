@@ -41,14 +41,9 @@ final class PoolWorker extends BaseWorker {
     final Injector<Runnable> queue;
 
     PoolWorker(AbstractPool pool, int index, Injector<Runnable> queue) {
-        super(index);
+        super(index, pool);
         this.pool = pool;
         this.queue = queue;
-    }
-
-    @Override
-    PoolCore core() {
-        return pool;
     }
 
     @Override

@@ -84,7 +84,7 @@ final class Worker extends BaseWorker {
 
 
     Worker(WorkStealingPool pool, int index, boolean spare, int queueCapacity) {
-        super(index);
+        super(index, pool);
         this.tick = GLOBAL_INTERVAL;
         this.pool = pool;
         this.shared = pool.shared;
@@ -93,11 +93,6 @@ final class Worker extends BaseWorker {
     }
 
     // ------------------------------------------------------------------ loop
-
-    @Override
-    PoolCore core() {
-        return pool;
-    }
 
     @Override
     void work() {
