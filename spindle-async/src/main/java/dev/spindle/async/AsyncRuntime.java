@@ -3,11 +3,11 @@
  */
 package dev.spindle.async;
 
+import dev.spindle.SchedulerStats;
 import dev.spindle.internal.IdleCoordinator;
 import dev.spindle.internal.Parker;
 import dev.spindle.queue.Injector;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CancellationException;
@@ -23,7 +23,7 @@ import java.util.function.Consumer;
  * <pre>{@code
  * try (AsyncRuntime rt = AsyncRuntime.builder()
  *         .workers(4)
- *         .scheduler(SchedulerKind.HYBRID)
+ *         .policy(AsyncPolicy.HYBRID)
  *         .name("server")
  *         .build()) {
  *     JoinHandle<String> h = rt.spawn(cx -> Poll.ready("spawned"));
@@ -36,7 +36,7 @@ import java.util.function.Consumer;
  * lock-free injector and wakes one parked worker if nobody is already searching for work;
  * {@code spawn} from inside a task puts it on the current worker's local deque, where idle peers
  * can steal it. A woken task goes to the wake channel of the worker that last polled it (idle
- * peers may take it from there). See {@link SchedulerKind} for the order in which a worker runs
+ * peers may take it from there). See {@link AsyncPolicy} for the order in which a worker runs
  * them, and {@code docs/ARCHITECTURE.md} ("Layer 4: async tasks") for the whole design.
  *
  * <p><b>Fairness.</b> Each poll gets a budget ({@link Builder#budget}, default 128) that
@@ -62,21 +62,6 @@ import java.util.function.Consumer;
 public final class AsyncRuntime implements AutoCloseable {
 
     /**
-     * A worker's counters, as {@link #stats()} reports them.
-     *
-     * <pre>{@code
-     * long steals = rt.stats().stream().mapToLong(AsyncRuntime.WorkerStats::steals).sum();
-     * }</pre>
-     *
-     * @param worker the worker's index
-     * @param polls polls it made
-     * @param wakeups wake-ups it took from its own wake channel
-     * @param steals tasks it took from peers' deques and wake channels
-     */
-    public record WorkerStats(int worker, long polls, long wakeups, long steals) {
-    }
-
-    /**
      * Configures an {@link AsyncRuntime}.
      *
      * <pre>{@code
@@ -85,7 +70,7 @@ public final class AsyncRuntime implements AutoCloseable {
      */
     public static final class Builder {
         private int workers = Runtime.getRuntime().availableProcessors();
-        private SchedulerKind scheduler = SchedulerKind.WORK_STEALING;
+        private AsyncPolicy policy = AsyncPolicy.WORK_STEALING;
         private int budget = 128;
         private String name = "spindle-async";
 
@@ -106,9 +91,9 @@ public final class AsyncRuntime implements AutoCloseable {
             return this;
         }
 
-        /** The scheduler (default {@link SchedulerKind#WORK_STEALING}). */
-        public Builder scheduler(SchedulerKind scheduler) {
-            this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
+        /** How the workers choose the next task (default {@link AsyncPolicy#WORK_STEALING}). */
+        public Builder policy(AsyncPolicy policy) {
+            this.policy = Objects.requireNonNull(policy, "policy");
             return this;
         }
 
@@ -149,7 +134,7 @@ public final class AsyncRuntime implements AutoCloseable {
     public static final int MAX_WORKERS = 32767;
     private static final int LOCAL_CAPACITY = 4096;
 
-    final SchedulerKind kind;
+    final AsyncPolicy policy;
     final int budget;
     final String name;
     final Injector<TaskCell<?>> injector = new Injector<>();
@@ -168,7 +153,7 @@ public final class AsyncRuntime implements AutoCloseable {
     private Throwable workerDeath;
 
     private AsyncRuntime(Builder b) {
-        this.kind = b.scheduler;
+        this.policy = b.policy;
         this.budget = b.budget;
         this.name = b.name;
         this.workers = new AsyncWorker[b.workers];
@@ -194,9 +179,9 @@ public final class AsyncRuntime implements AutoCloseable {
         return new Builder();
     }
 
-    /** The scheduler kind. */
-    public SchedulerKind scheduler() {
-        return kind;
+    /** How the workers choose the next task. */
+    public AsyncPolicy policy() {
+        return policy;
     }
 
     /** The number of worker threads. */
@@ -457,18 +442,31 @@ public final class AsyncRuntime implements AutoCloseable {
 
     // ------------------------------------------------------------------ statistics
 
-    /** Each worker's counters (a snapshot, read without stopping the workers). */
-    public List<WorkerStats> stats() {
-        List<WorkerStats> out = new ArrayList<>(workers.length);
+    /**
+     * Returns a racy snapshot of the runtime's counters (see {@link SchedulerStats}, read
+     * without stopping the workers): per worker its polls, the wake-ups it took from its own
+     * wake channel, its steals, its parks and the tasks in its local deque, wake channel and
+     * yield queue; the injector's length as the shared queue. The runtime counts polls, not
+     * completed tasks, and has no spare or blocked workers.
+     *
+     * <pre>{@code
+     * SchedulerStats s = rt.stats();
+     * long polls = s.polls();
+     * long pollsOfWorker0 = s.workers().get(0).polls();
+     * }</pre>
+     */
+    public SchedulerStats stats() {
+        List<SchedulerStats.WorkerStats> out = new ArrayList<>(workers.length);
         for (AsyncWorker w : workers) {
-            out.add(new WorkerStats(w.index, w.polls(), w.wakeups(), w.steals()));
+            out.add(new SchedulerStats.WorkerStats(w.index, false, 0, w.polls(), w.wakeups(), w.steals(),
+                    0, 0, w.parks(), w.queued()));
         }
-        return Collections.unmodifiableList(out);
+        return new SchedulerStats(name, workers.length, workers.length, 0, injector.size(), out);
     }
 
     @Override
     public String toString() {
-        return "AsyncRuntime[" + name + ", " + kind + ", workers=" + workers.length
+        return "AsyncRuntime[" + name + ", " + policy + ", workers=" + workers.length
                 + (closing ? ", shut down" : "") + "]";
     }
 }

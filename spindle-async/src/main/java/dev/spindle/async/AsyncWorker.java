@@ -17,7 +17,7 @@ import java.util.concurrent.ThreadLocalRandom;
  *
  * <ul>
  *   <li>{@link #local}: a Chase-Lev deque. Tasks spawned from inside a task on this worker go
- *       here (the "cold ring" of {@link SchedulerKind#HYBRID}); the owner pops newest first,
+ *       here (the "cold ring" of {@link AsyncPolicy#HYBRID}); the owner pops newest first,
  *       peers steal oldest first. When it is full, the task goes to the injector instead:
  *       nothing is dropped.</li>
  *   <li>{@link #wakeChannel}: a lock-free MPMC queue receiving the wake-ups of tasks this worker
@@ -81,6 +81,7 @@ final class AsyncWorker implements Runnable {
     private static final VarHandle POLLS;
     private static final VarHandle WAKEUPS;
     private static final VarHandle STEALS;
+    private static final VarHandle PARKS;
 
     static {
         try {
@@ -88,6 +89,7 @@ final class AsyncWorker implements Runnable {
             POLLS = l.findVarHandle(AsyncWorker.class, "polls", long.class);
             WAKEUPS = l.findVarHandle(AsyncWorker.class, "wakeups", long.class);
             STEALS = l.findVarHandle(AsyncWorker.class, "steals", long.class);
+            PARKS = l.findVarHandle(AsyncWorker.class, "parks", long.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -128,12 +130,13 @@ final class AsyncWorker implements Runnable {
     private long polls;
     private long wakeups;
     private long steals;
+    private long parks;
 
     AsyncWorker(AsyncRuntime runtime, int index, int localCapacity) {
         this.runtime = runtime;
         this.index = index;
         this.local = new WorkStealingDeque<>(64, localCapacity);
-        this.hot = runtime.kind == SchedulerKind.HYBRID ? new HotQueue() : null;
+        this.hot = runtime.policy == AsyncPolicy.HYBRID ? new HotQueue() : null;
     }
 
     long polls() {
@@ -146,6 +149,15 @@ final class AsyncWorker implements Runnable {
 
     long steals() {
         return (long) STEALS.getOpaque(this);
+    }
+
+    long parks() {
+        return (long) PARKS.getOpaque(this);
+    }
+
+    /** Tasks waiting in this worker's stealable queues (not the owner-only hot queue); racy. */
+    long queued() {
+        return local.size() + wakeChannel.size() + yielded.size();
     }
 
     // ------------------------------------------------------------------ loop
@@ -325,6 +337,7 @@ final class AsyncWorker implements Runnable {
         if (nobodySearching && runtime.hasVisibleWork()) {
             parking.notifyWork(index);         // may wake this very worker
         }
+        PARKS.setOpaque(this, parks + 1);
         parking.await(index);
         searching = !runtime.closing;          // woken workers are counted as searching
     }

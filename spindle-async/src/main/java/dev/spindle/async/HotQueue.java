@@ -6,7 +6,7 @@ package dev.spindle.async;
 import java.util.Arrays;
 
 /**
- * The hot queue of a {@link SchedulerKind#HYBRID} worker: a binary max-heap of woken tasks, most
+ * The hot queue of a {@link AsyncPolicy#HYBRID} worker: a binary max-heap of woken tasks, most
  * woken first, and among equal wake counts the one that entered first. Only the owning worker
  * touches it, so it needs no synchronisation. The key is the number of wake-ups that found the
  * task waiting when it entered ({@link TaskCell#waitWakes()}, kept in {@link TaskCell#hotKey}):

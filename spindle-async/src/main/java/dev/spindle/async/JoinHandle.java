@@ -80,7 +80,7 @@ public final class JoinHandle<T> implements Future<T>, AsyncTask<T> {
 
     /**
      * How many times the task's waker fired while the task was not done (its wake count, the
-     * key of {@link SchedulerKind#HYBRID}'s hot queue). For diagnostics and measurements.
+     * key of {@link AsyncPolicy#HYBRID}'s hot queue). For diagnostics and measurements.
      */
     public long wakeCount() {
         return cell.wakeCount();

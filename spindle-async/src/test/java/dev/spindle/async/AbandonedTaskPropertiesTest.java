@@ -41,16 +41,16 @@ class AbandonedTaskPropertiesTest {
 
     @Property(tries = 10)
     void randomCancelsLoseNoValueAndNoPermit(
-            @ForAll SchedulerKind kind,
+            @ForAll AsyncPolicy policy,
             @ForAll @IntRange(min = 1, max = 3) int workers,
             @ForAll @IntRange(min = 1, max = 4) int capacity,
             @ForAll @IntRange(min = 1, max = 3) int permits,
             @ForAll long seed) {
         assertTimeoutPreemptively(Duration.ofSeconds(4 * WAIT_S),
-                () -> check(kind, workers, capacity, permits, new Random(seed)));
+                () -> check(policy, workers, capacity, permits, new Random(seed)));
     }
 
-    private static void check(SchedulerKind kind, int workers, int capacity, int permits, Random rnd)
+    private static void check(AsyncPolicy policy, int workers, int capacity, int permits, Random rnd)
             throws Exception {
         AsyncChannel<Integer> ch = new AsyncChannel<>(capacity);
         AsyncSemaphore sem = new AsyncSemaphore(permits);
@@ -62,7 +62,7 @@ class AbandonedTaskPropertiesTest {
         List<JoinHandle<Void>> receivers = new ArrayList<>();
         List<JoinHandle<Void>> acquirers = new ArrayList<>();
         List<AtomicBoolean> holding = new ArrayList<>();
-        try (AsyncRuntime rt = AsyncRuntime.builder().workers(workers).scheduler(kind)
+        try (AsyncRuntime rt = AsyncRuntime.builder().workers(workers).policy(policy)
                 .name("abandon-prop").build()) {
             for (int s = 0; s < SENDERS; s++) {
                 senders.add(rt.spawn(sender(ch, s * PER_SENDER, (s + 1) * PER_SENDER, sent)));

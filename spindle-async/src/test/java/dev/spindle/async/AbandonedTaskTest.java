@@ -27,8 +27,8 @@ import org.junit.jupiter.params.provider.EnumSource;
  */
 class AbandonedTaskTest {
 
-    static AsyncRuntime runtime(SchedulerKind kind, int workers) {
-        return AsyncRuntime.builder().workers(workers).scheduler(kind).name("abandon-" + kind).build();
+    static AsyncRuntime runtime(AsyncPolicy policy, int workers) {
+        return AsyncRuntime.builder().workers(workers).policy(policy).name("abandon-" + policy).build();
     }
 
     /** Cancels {@code h} and waits until a worker has retired it (and so withdrawn the task). */
@@ -77,9 +77,9 @@ class AbandonedTaskTest {
     }
 
     @ParameterizedTest
-    @EnumSource(SchedulerKind.class)
-    void cancellingAHandleCancelsTheTaskOnceAfterItsLastPoll(SchedulerKind kind) throws Exception {
-        try (AsyncRuntime rt = runtime(kind, 2)) {
+    @EnumSource(AsyncPolicy.class)
+    void cancellingAHandleCancelsTheTaskOnceAfterItsLastPoll(AsyncPolicy policy) throws Exception {
+        try (AsyncRuntime rt = runtime(policy, 2)) {
             Withdrawable w = new Withdrawable(false);
             JoinHandle<Integer> h = cancelWhileWaiting(rt, w);
             assertThat(h.cancel(false)).isFalse();
@@ -95,10 +95,10 @@ class AbandonedTaskTest {
     }
 
     @ParameterizedTest
-    @EnumSource(SchedulerKind.class)
-    void aValueSentAfterItsReceiverWasCancelledGoesToAnotherReceiverOnce(SchedulerKind kind)
+    @EnumSource(AsyncPolicy.class)
+    void aValueSentAfterItsReceiverWasCancelledGoesToAnotherReceiverOnce(AsyncPolicy policy)
             throws Exception {
-        try (AsyncRuntime rt = runtime(kind, 2)) {
+        try (AsyncRuntime rt = runtime(policy, 2)) {
             AsyncChannel<Integer> ch = new AsyncChannel<>(4);
             JoinHandle<Integer> dead = cancelWhileWaiting(rt, ch.receive());
             TestExecutor.run(ch.send(42));
@@ -111,10 +111,10 @@ class AbandonedTaskTest {
     }
 
     @ParameterizedTest
-    @EnumSource(SchedulerKind.class)
-    void aPermitReleasedAfterItsAcquirerWasCancelledStaysAvailable(SchedulerKind kind)
+    @EnumSource(AsyncPolicy.class)
+    void aPermitReleasedAfterItsAcquirerWasCancelledStaysAvailable(AsyncPolicy policy)
             throws Exception {
-        try (AsyncRuntime rt = runtime(kind, 2)) {
+        try (AsyncRuntime rt = runtime(policy, 2)) {
             AsyncSemaphore sem = new AsyncSemaphore(0);
             cancelWhileWaiting(rt, sem.acquire());
             sem.release();
@@ -125,10 +125,10 @@ class AbandonedTaskTest {
     }
 
     @ParameterizedTest
-    @EnumSource(SchedulerKind.class)
-    void aCancelledSenderWaitingOnAFullChannelDoesNotSendLater(SchedulerKind kind)
+    @EnumSource(AsyncPolicy.class)
+    void aCancelledSenderWaitingOnAFullChannelDoesNotSendLater(AsyncPolicy policy)
             throws Exception {
-        try (AsyncRuntime rt = runtime(kind, 2)) {
+        try (AsyncRuntime rt = runtime(policy, 2)) {
             AsyncChannel<String> ch = new AsyncChannel<>(1);
             TestExecutor.run(ch.send("first"));
             cancelWhileWaiting(rt, ch.send("withdrawn"));
@@ -138,10 +138,10 @@ class AbandonedTaskTest {
     }
 
     @ParameterizedTest
-    @EnumSource(SchedulerKind.class)
-    void cancellingATaskAwaitingSelectOrAllWithdrawsEveryChild(SchedulerKind kind)
+    @EnumSource(AsyncPolicy.class)
+    void cancellingATaskAwaitingSelectOrAllWithdrawsEveryChild(AsyncPolicy policy)
             throws Exception {
-        try (AsyncRuntime rt = runtime(kind, 2)) {
+        try (AsyncRuntime rt = runtime(policy, 2)) {
             AsyncChannel<Integer> a = new AsyncChannel<>(1);
             AsyncChannel<Integer> b = new AsyncChannel<>(1);
             AsyncSemaphore sem = new AsyncSemaphore(0);
@@ -157,9 +157,9 @@ class AbandonedTaskTest {
     }
 
     @ParameterizedTest
-    @EnumSource(SchedulerKind.class)
-    void cancellingASleepingTaskRemovesItsTimerEntries(SchedulerKind kind) throws Exception {
-        try (AsyncRuntime rt = runtime(kind, 2)) {
+    @EnumSource(AsyncPolicy.class)
+    void cancellingASleepingTaskRemovesItsTimerEntries(AsyncPolicy policy) throws Exception {
+        try (AsyncRuntime rt = runtime(policy, 2)) {
             int before = Timers.pending();
             List<JoinHandle<?>> hs = new ArrayList<>();
             for (int i = 0; i < 50; i++) {
@@ -179,13 +179,13 @@ class AbandonedTaskTest {
     }
 
     @ParameterizedTest
-    @EnumSource(SchedulerKind.class)
-    void closingTheRuntimeWithdrawsAWaitingReceiver(SchedulerKind kind) throws Exception {
+    @EnumSource(AsyncPolicy.class)
+    void closingTheRuntimeWithdrawsAWaitingReceiver(AsyncPolicy policy) throws Exception {
         AsyncChannel<Integer> ch = new AsyncChannel<>(4);
         AsyncSemaphore sem = new AsyncSemaphore(0);
         JoinHandle<Integer> receiver;
         JoinHandle<Void> acquirer;
-        try (AsyncRuntime rt = runtime(kind, 2)) {
+        try (AsyncRuntime rt = runtime(policy, 2)) {
             receiver = rt.spawn(ch.receive());
             acquirer = rt.spawn(sem.acquire());
             awaitIdle(receiver);
@@ -204,10 +204,10 @@ class AbandonedTaskTest {
     }
 
     @ParameterizedTest
-    @EnumSource(SchedulerKind.class)
-    void aValueHandedToAWaiterWhileTheRuntimeClosesStaysInTheChannel(SchedulerKind kind)
+    @EnumSource(AsyncPolicy.class)
+    void aValueHandedToAWaiterWhileTheRuntimeClosesStaysInTheChannel(AsyncPolicy policy)
             throws Exception {
-        AsyncRuntime rt = runtime(kind, 1);
+        AsyncRuntime rt = runtime(policy, 1);
         AsyncChannel<Integer> ch = new AsyncChannel<>(4);
         JoinHandle<Integer> receiver = rt.spawn(ch.receive());
         awaitIdle(receiver);

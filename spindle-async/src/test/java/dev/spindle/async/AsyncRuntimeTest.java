@@ -7,6 +7,7 @@ import static dev.spindle.async.WakerSemanticsTest.WAIT_S;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.spindle.SchedulerStats;
 import dev.spindle.async.WakerSemanticsTest.Blocker;
 import dev.spindle.async.WakerSemanticsTest.Probe;
 import java.util.ArrayList;
@@ -26,8 +27,8 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 class AsyncRuntimeTest {
 
-    static AsyncRuntime runtime(SchedulerKind kind, int workers) {
-        return AsyncRuntime.builder().workers(workers).scheduler(kind).name("rt-" + kind).build();
+    static AsyncRuntime runtime(AsyncPolicy policy, int workers) {
+        return AsyncRuntime.builder().workers(workers).policy(policy).name("rt-" + policy).build();
     }
 
     @Test
@@ -40,20 +41,20 @@ class AsyncRuntimeTest {
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("budget");
         assertThatThrownBy(() -> AsyncRuntime.builder().name(" "))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("name");
-        assertThatThrownBy(() -> AsyncRuntime.builder().scheduler(null))
-                .isInstanceOf(NullPointerException.class).hasMessageContaining("scheduler");
+        assertThatThrownBy(() -> AsyncRuntime.builder().policy(null))
+                .isInstanceOf(NullPointerException.class).hasMessageContaining("policy");
         try (AsyncRuntime rt = AsyncRuntime.builder().build()) {
             assertThat(rt.workers()).isEqualTo(Runtime.getRuntime().availableProcessors());
-            assertThat(rt.scheduler()).isEqualTo(SchedulerKind.WORK_STEALING);
+            assertThat(rt.policy()).isEqualTo(AsyncPolicy.WORK_STEALING);
             assertThat(rt.budget).isEqualTo(128);
-            assertThat(rt.stats()).hasSize(rt.workers());
+            assertThat(rt.stats().workers()).hasSize(rt.workers());
         }
     }
 
     @ParameterizedTest
-    @EnumSource(SchedulerKind.class)
-    void runsManyTasksFromOutsideAndTheirResultsArrive(SchedulerKind kind) throws Exception {
-        try (AsyncRuntime rt = runtime(kind, 3)) {
+    @EnumSource(AsyncPolicy.class)
+    void runsManyTasksFromOutsideAndTheirResultsArrive(AsyncPolicy policy) throws Exception {
+        try (AsyncRuntime rt = runtime(policy, 3)) {
             List<JoinHandle<Integer>> hs = new ArrayList<>();
             for (int i = 0; i < 2_000; i++) {
                 int v = i;
@@ -69,9 +70,9 @@ class AsyncRuntimeTest {
     }
 
     @ParameterizedTest
-    @EnumSource(SchedulerKind.class)
-    void tasksSpawnedFromInsideATaskRunAndCanBeAwaited(SchedulerKind kind) throws Exception {
-        try (AsyncRuntime rt = runtime(kind, 1)) {
+    @EnumSource(AsyncPolicy.class)
+    void tasksSpawnedFromInsideATaskRunAndCanBeAwaited(AsyncPolicy policy) throws Exception {
+        try (AsyncRuntime rt = runtime(policy, 1)) {
             AtomicReference<String> childThread = new AtomicReference<>();
             int sum = rt.run(new AsyncTask<Integer>() {
                 final List<JoinHandle<Integer>> children = new ArrayList<>();
@@ -99,7 +100,7 @@ class AsyncRuntimeTest {
                 }
             });
             assertThat(sum).isEqualTo(55);
-            assertThat(childThread.get()).startsWith("rt-" + kind + "-worker-");
+            assertThat(childThread.get()).startsWith("rt-" + policy + "-worker-");
         }
     }
 
@@ -108,9 +109,9 @@ class AsyncRuntimeTest {
      * blocked the worker, the awaited task could never run.
      */
     @ParameterizedTest
-    @EnumSource(SchedulerKind.class)
-    void aJoinHandleIsAnAsyncTaskThatAwaitsWithoutBlocking(SchedulerKind kind) throws Exception {
-        try (AsyncRuntime rt = runtime(kind, 1)) {
+    @EnumSource(AsyncPolicy.class)
+    void aJoinHandleIsAnAsyncTaskThatAwaitsWithoutBlocking(AsyncPolicy policy) throws Exception {
+        try (AsyncRuntime rt = runtime(policy, 1)) {
             Probe child = new Probe();
             JoinHandle<Integer> ch = rt.spawn(child);
             child.awaitPolls(1);
@@ -133,9 +134,9 @@ class AsyncRuntimeTest {
     }
 
     @ParameterizedTest
-    @EnumSource(SchedulerKind.class)
-    void aCancelledTaskIsNotPolledAgain(SchedulerKind kind) throws Exception {
-        try (AsyncRuntime rt = runtime(kind, 1)) {
+    @EnumSource(AsyncPolicy.class)
+    void aCancelledTaskIsNotPolledAgain(AsyncPolicy policy) throws Exception {
+        try (AsyncRuntime rt = runtime(policy, 1)) {
             Probe p = new Probe();
             JoinHandle<Integer> h = rt.spawn(p);
             p.awaitPolls(1);
@@ -166,9 +167,9 @@ class AsyncRuntimeTest {
     }
 
     @ParameterizedTest
-    @EnumSource(SchedulerKind.class)
-    void aTaskThatThrowsCompletesItsHandleExceptionally(SchedulerKind kind) throws Exception {
-        try (AsyncRuntime rt = runtime(kind, 2)) {
+    @EnumSource(AsyncPolicy.class)
+    void aTaskThatThrowsCompletesItsHandleExceptionally(AsyncPolicy policy) throws Exception {
+        try (AsyncRuntime rt = runtime(policy, 2)) {
             IllegalStateException boom = new IllegalStateException("boom");
             JoinHandle<Object> h = rt.spawn(cx -> {
                 throw boom;
@@ -189,9 +190,9 @@ class AsyncRuntimeTest {
     }
 
     @ParameterizedTest
-    @EnumSource(SchedulerKind.class)
-    void runFromInsideAWorkerThrowsInsteadOfDeadlocking(SchedulerKind kind) throws Exception {
-        try (AsyncRuntime rt = runtime(kind, 1)) {
+    @EnumSource(AsyncPolicy.class)
+    void runFromInsideAWorkerThrowsInsteadOfDeadlocking(AsyncPolicy policy) throws Exception {
+        try (AsyncRuntime rt = runtime(policy, 1)) {
             JoinHandle<String> h = rt.spawn(cx -> {
                 try {
                     rt.run(c2 -> Poll.ready("never"));
@@ -205,10 +206,10 @@ class AsyncRuntimeTest {
     }
 
     @ParameterizedTest
-    @EnumSource(SchedulerKind.class)
-    void shutdownCompletesUnfinishedHandlesAndRejectsNewTasks(SchedulerKind kind)
+    @EnumSource(AsyncPolicy.class)
+    void shutdownCompletesUnfinishedHandlesAndRejectsNewTasks(AsyncPolicy policy)
             throws Exception {
-        AsyncRuntime rt = runtime(kind, 2);
+        AsyncRuntime rt = runtime(policy, 2);
         Probe waiting = new Probe();
         JoinHandle<Integer> wh = rt.spawn(waiting);
         waiting.awaitPolls(1);
@@ -249,9 +250,9 @@ class AsyncRuntimeTest {
     }
 
     @ParameterizedTest
-    @EnumSource(SchedulerKind.class)
-    void shutdownFromInsideATaskDoesNotHang(SchedulerKind kind) throws Exception {
-        AsyncRuntime rt = runtime(kind, 2);
+    @EnumSource(AsyncPolicy.class)
+    void shutdownFromInsideATaskDoesNotHang(AsyncPolicy policy) throws Exception {
+        AsyncRuntime rt = runtime(policy, 2);
         Probe waiting = new Probe();
         JoinHandle<Integer> wh = rt.spawn(waiting);
         waiting.awaitPolls(1);
@@ -266,9 +267,9 @@ class AsyncRuntimeTest {
     }
 
     @ParameterizedTest
-    @EnumSource(SchedulerKind.class)
-    void twoTasksShuttingDownAtOnceDoNotWaitForEachOther(SchedulerKind kind) throws Exception {
-        AsyncRuntime rt = runtime(kind, 2);
+    @EnumSource(AsyncPolicy.class)
+    void twoTasksShuttingDownAtOnceDoNotWaitForEachOther(AsyncPolicy policy) throws Exception {
+        AsyncRuntime rt = runtime(policy, 2);
         java.util.concurrent.CyclicBarrier both = new java.util.concurrent.CyclicBarrier(2);
         AsyncTask<String> closer = cx -> {
             try {
@@ -288,9 +289,9 @@ class AsyncRuntimeTest {
 
     /** More children than a local deque holds: the overflow goes to the injector, none is lost. */
     @ParameterizedTest
-    @EnumSource(SchedulerKind.class)
-    void localQueueOverflowLosesNothing(SchedulerKind kind) throws Exception {
-        try (AsyncRuntime rt = runtime(kind, 1)) {
+    @EnumSource(AsyncPolicy.class)
+    void localQueueOverflowLosesNothing(AsyncPolicy policy) throws Exception {
+        try (AsyncRuntime rt = runtime(policy, 1)) {
             int n = 10_000;
             AtomicInteger ran = new AtomicInteger();
             List<JoinHandle<Void>> hs = new ArrayList<>();
@@ -311,9 +312,9 @@ class AsyncRuntimeTest {
     }
 
     @ParameterizedTest
-    @EnumSource(SchedulerKind.class)
-    void theBudgetIsFreshForEachPoll(SchedulerKind kind) throws Exception {
-        try (AsyncRuntime rt = AsyncRuntime.builder().workers(1).scheduler(kind).budget(5).build()) {
+    @EnumSource(AsyncPolicy.class)
+    void theBudgetIsFreshForEachPoll(AsyncPolicy policy) throws Exception {
+        try (AsyncRuntime rt = AsyncRuntime.builder().workers(1).policy(policy).budget(5).build()) {
             List<Integer> granted = new ArrayList<>();
             rt.run(cx -> {
                 int n = 0;
@@ -337,9 +338,9 @@ class AsyncRuntimeTest {
      * after it (from outside, or from inside a task), nor one woken by another thread.
      */
     @ParameterizedTest
-    @EnumSource(SchedulerKind.class)
-    void aTaskThatKeepsWakingItselfDoesNotStarveOthers(SchedulerKind kind) throws Exception {
-        try (AsyncRuntime rt = runtime(kind, 1)) {
+    @EnumSource(AsyncPolicy.class)
+    void aTaskThatKeepsWakingItselfDoesNotStarveOthers(AsyncPolicy policy) throws Exception {
+        try (AsyncRuntime rt = runtime(policy, 1)) {
             AtomicBoolean stop = new AtomicBoolean();
             AtomicInteger spins = new AtomicInteger();
             AsyncTask<Integer> busy = cx -> {
@@ -393,9 +394,9 @@ class AsyncRuntimeTest {
      * channel, and an idle peer takes it from there.
      */
     @ParameterizedTest
-    @EnumSource(SchedulerKind.class)
-    void aWakeUpForABusyWorkerIsTakenByAnIdlePeer(SchedulerKind kind) throws Exception {
-        try (AsyncRuntime rt = runtime(kind, 2)) {
+    @EnumSource(AsyncPolicy.class)
+    void aWakeUpForABusyWorkerIsTakenByAnIdlePeer(AsyncPolicy policy) throws Exception {
+        try (AsyncRuntime rt = runtime(policy, 2)) {
             Blocker b1 = new Blocker();
             rt.spawn(b1);
             b1.awaitStarted();                 // one worker ("Y") is held; the other ("X") is free
@@ -440,16 +441,16 @@ class AsyncRuntimeTest {
             assertThat(rh.isDone()).isFalse();
             rGo.countDown();
             rh.get(WAIT_S, TimeUnit.SECONDS);
-            assertThat(rt.stats().stream().mapToLong(AsyncRuntime.WorkerStats::steals).sum())
+            assertThat(rt.stats().steals())
                     .isPositive();
         }
     }
 
     /** A task submitted while every worker is parked wakes one worker, not all of them. */
     @ParameterizedTest
-    @EnumSource(SchedulerKind.class)
-    void aSubmissionWakesAtMostOneParkedWorker(SchedulerKind kind) throws Exception {
-        try (AsyncRuntime rt = runtime(kind, 4)) {
+    @EnumSource(AsyncPolicy.class)
+    void aSubmissionWakesAtMostOneParkedWorker(AsyncPolicy policy) throws Exception {
+        try (AsyncRuntime rt = runtime(policy, 4)) {
             for (int i = 0; i < 20; i++) {
                 WakerSemanticsTest.await(() -> rt.parking.parkedCount() == 4, "all workers parked");
                 long before = rt.parking.wakes();
@@ -462,9 +463,9 @@ class AsyncRuntimeTest {
     }
 
     @ParameterizedTest
-    @EnumSource(SchedulerKind.class)
-    void idleWorkersStealAndStatsCountPolls(SchedulerKind kind) throws Exception {
-        try (AsyncRuntime rt = runtime(kind, 2)) {
+    @EnumSource(AsyncPolicy.class)
+    void idleWorkersStealAndStatsCountPolls(AsyncPolicy policy) throws Exception {
+        try (AsyncRuntime rt = runtime(policy, 2)) {
             // One task spawns many children onto its worker's local queue and then blocks that
             // worker until all of them ran: only the other worker can run them, by stealing.
             int children = 100;
@@ -483,10 +484,32 @@ class AsyncRuntimeTest {
                 }
             });
             assertThat(h.get(2 * WAIT_S, TimeUnit.SECONDS)).isTrue();
-            List<AsyncRuntime.WorkerStats> stats = rt.stats();
-            assertThat(stats.stream().mapToLong(AsyncRuntime.WorkerStats::steals).sum()).isPositive();
-            assertThat(stats.stream().mapToLong(AsyncRuntime.WorkerStats::polls).sum())
+            List<SchedulerStats.WorkerStats> stats = rt.stats().workers();
+            assertThat(stats.stream().mapToLong(SchedulerStats.WorkerStats::steals).sum()).isPositive();
+            assertThat(stats.stream().mapToLong(SchedulerStats.WorkerStats::polls).sum())
                     .isGreaterThanOrEqualTo(children + 1);
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(AsyncPolicy.class)
+    void statsHaveTheSchedulersShapeAndCountPollsAndParks(AsyncPolicy policy) throws Exception {
+        try (AsyncRuntime rt = runtime(policy, 2)) {
+            String result = rt.run(cx -> Poll.ready("x"));
+            assertThat(result).isEqualTo("x");
+            // both workers go idle once the task is done; each parks at least once
+            WakerSemanticsTest.await(() -> rt.stats().workers().stream().allMatch(w -> w.parks() > 0),
+                    "both workers parked");
+            SchedulerStats s = rt.stats();
+            assertThat(s.name()).isEqualTo("rt-" + policy);
+            assertThat(s.parallelism()).isEqualTo(2);
+            assertThat(s.liveWorkers()).isEqualTo(2);
+            assertThat(s.blockedWorkers()).isZero();
+            assertThat(s.workers()).extracting(SchedulerStats.WorkerStats::index).containsExactly(0, 1);
+            assertThat(s.completed()).as("the runtime counts polls").isZero();
+            assertThat(s.polls()).isEqualTo(1);
+            assertThat(s.queued()).isZero();
+            assertThat(s.toString()).contains("polls=1");
         }
     }
 }

@@ -26,8 +26,8 @@ class HybridOrderTest {
     /** Wakes per task, in the order the driver first wakes them. */
     private static final int[] WAKES = {1, 3, 2, 3, 1, 5};
 
-    private static List<String> order(SchedulerKind kind) throws Exception {
-        return order(kind, NAMES, WAKES, 0);
+    private static List<String> order(AsyncPolicy policy) throws Exception {
+        return order(policy, NAMES, WAKES, 0);
     }
 
     /**
@@ -36,9 +36,9 @@ class HybridOrderTest {
      * {@code wakes[i]} rounds. The first task yields on its first {@code firstYields} polls
      * after that. Returns the names in the order they ran.
      */
-    private static List<String> order(SchedulerKind kind, String[] names, int[] wakes, int firstYields)
+    private static List<String> order(AsyncPolicy policy, String[] names, int[] wakes, int firstYields)
             throws Exception {
-        try (AsyncRuntime rt = AsyncRuntime.builder().workers(1).scheduler(kind).build()) {
+        try (AsyncRuntime rt = AsyncRuntime.builder().workers(1).policy(policy).build()) {
             List<String> ran = new CopyOnWriteArrayList<>();
             Waker[] wakers = new Waker[names.length];
             CountDownLatch firstPolls = new CountDownLatch(names.length);
@@ -88,12 +88,12 @@ class HybridOrderTest {
 
     @Test
     void hybridRunsTheMostWokenFirstAndFifoAmongEquals() throws Exception {
-        assertThat(order(SchedulerKind.HYBRID)).containsExactly("f", "b", "d", "c", "a", "e");
+        assertThat(order(AsyncPolicy.HYBRID)).containsExactly("f", "b", "d", "c", "a", "e");
     }
 
     @Test
     void workStealingRunsWokenTasksInWakeOrder() throws Exception {
-        assertThat(order(SchedulerKind.WORK_STEALING)).containsExactly("a", "b", "c", "d", "e", "f");
+        assertThat(order(AsyncPolicy.WORK_STEALING)).containsExactly("a", "b", "c", "d", "e", "f");
     }
 
     /**
@@ -103,7 +103,7 @@ class HybridOrderTest {
      */
     @Test
     void tasksWakingEachOtherDoNotStarveALessWokenTask() throws Exception {
-        try (AsyncRuntime rt = AsyncRuntime.builder().workers(1).scheduler(SchedulerKind.HYBRID).build()) {
+        try (AsyncRuntime rt = AsyncRuntime.builder().workers(1).policy(AsyncPolicy.HYBRID).build()) {
             AtomicInteger round = new AtomicInteger();
             AtomicInteger cRanAt = new AtomicInteger(-1);
             PingPong pp = new PingPong(rt, round, 5_000, 2, cx -> {
@@ -231,7 +231,7 @@ class HybridOrderTest {
     @Test
     void aYieldRunsBeforeTheNextBatchOfWakeups() throws Exception {
         int yields = 3;
-        try (AsyncRuntime rt = AsyncRuntime.builder().workers(1).scheduler(SchedulerKind.HYBRID).build()) {
+        try (AsyncRuntime rt = AsyncRuntime.builder().workers(1).policy(AsyncPolicy.HYBRID).build()) {
             AtomicInteger round = new AtomicInteger();
             AtomicInteger yDoneAt = new AtomicInteger(-1);
             AtomicInteger yRan = new AtomicInteger();
@@ -261,7 +261,7 @@ class HybridOrderTest {
      */
     @Test
     void yieldsTakeTurnsWithTheHotQueue() throws Exception {
-        List<String> ran = order(SchedulerKind.HYBRID, new String[] {"Y", "a", "b", "c", "d", "e"},
+        List<String> ran = order(AsyncPolicy.HYBRID, new String[] {"Y", "a", "b", "c", "d", "e"},
                 new int[] {3, 2, 2, 2, 2, 2}, 7);
         assertThat(ran).containsExactly("Y", "Y", "a", "Y", "b", "Y", "c", "Y", "d", "Y", "e", "Y", "Y");
     }

@@ -18,7 +18,7 @@ import java.util.function.BooleanSupplier;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
-/** The waker contract on both scheduler kinds: double wakes, wakes during and after polls. */
+/** The waker contract under both policies: double wakes, wakes during and after polls. */
 class WakerSemanticsTest {
 
     static final long WAIT_S = 10;
@@ -93,14 +93,14 @@ class WakerSemanticsTest {
         await(() -> h.state() == TaskCell.IDLE, "the task to be idle");
     }
 
-    static AsyncRuntime oneWorker(SchedulerKind kind) {
-        return AsyncRuntime.builder().workers(1).scheduler(kind).name("test-" + kind).build();
+    static AsyncRuntime oneWorker(AsyncPolicy policy) {
+        return AsyncRuntime.builder().workers(1).policy(policy).name("test-" + policy).build();
     }
 
     @ParameterizedTest
-    @EnumSource(SchedulerKind.class)
-    void twoWakesBeforeThePollCauseOnePoll(SchedulerKind kind) throws Exception {
-        try (AsyncRuntime rt = oneWorker(kind)) {
+    @EnumSource(AsyncPolicy.class)
+    void twoWakesBeforeThePollCauseOnePoll(AsyncPolicy policy) throws Exception {
+        try (AsyncRuntime rt = oneWorker(policy)) {
             Probe p = new Probe();
             JoinHandle<Integer> h = rt.spawn(p);
             p.awaitPolls(1);
@@ -124,9 +124,9 @@ class WakerSemanticsTest {
     }
 
     @ParameterizedTest
-    @EnumSource(SchedulerKind.class)
-    void aWakeDuringThePollMakesItRunAgain(SchedulerKind kind) throws Exception {
-        try (AsyncRuntime rt = oneWorker(kind)) {
+    @EnumSource(AsyncPolicy.class)
+    void aWakeDuringThePollMakesItRunAgain(AsyncPolicy policy) throws Exception {
+        try (AsyncRuntime rt = oneWorker(policy)) {
             CountDownLatch inPoll = new CountDownLatch(1);
             CountDownLatch woken = new CountDownLatch(1);
             AtomicInteger polls = new AtomicInteger();
@@ -160,9 +160,9 @@ class WakerSemanticsTest {
     }
 
     @ParameterizedTest
-    @EnumSource(SchedulerKind.class)
-    void aWakeAfterCompletionDoesNothing(SchedulerKind kind) throws Exception {
-        try (AsyncRuntime rt = oneWorker(kind)) {
+    @EnumSource(AsyncPolicy.class)
+    void aWakeAfterCompletionDoesNothing(AsyncPolicy policy) throws Exception {
+        try (AsyncRuntime rt = oneWorker(policy)) {
             Probe p = new Probe();
             p.finish = true;
             JoinHandle<Integer> h = rt.spawn(p);
@@ -179,10 +179,10 @@ class WakerSemanticsTest {
     }
 
     @ParameterizedTest
-    @EnumSource(SchedulerKind.class)
-    void wakesFromForeignThreadsAreAllCountedAndNeverOverlapPolls(SchedulerKind kind)
+    @EnumSource(AsyncPolicy.class)
+    void wakesFromForeignThreadsAreAllCountedAndNeverOverlapPolls(AsyncPolicy policy)
             throws Exception {
-        try (AsyncRuntime rt = AsyncRuntime.builder().workers(2).scheduler(kind).build()) {
+        try (AsyncRuntime rt = AsyncRuntime.builder().workers(2).policy(policy).build()) {
             Probe p = new Probe();
             JoinHandle<Integer> h = rt.spawn(p);
             p.awaitPolls(1);
@@ -215,15 +215,15 @@ class WakerSemanticsTest {
      * themselves) until all are done: every poll must be alone, and the total is exact.
      */
     @ParameterizedTest
-    @EnumSource(SchedulerKind.class)
-    void exactlyOncePollingUnderStress(SchedulerKind kind) throws Exception {
+    @EnumSource(AsyncPolicy.class)
+    void exactlyOncePollingUnderStress(AsyncPolicy policy) throws Exception {
         int tasks = 200;
         int pollsEach = 40;
         AtomicLong totalPolls = new AtomicLong();
         AtomicInteger violations = new AtomicInteger();
         AtomicInteger remaining = new AtomicInteger(tasks);
         Waker[] wakers = new Waker[tasks];
-        try (AsyncRuntime rt = AsyncRuntime.builder().workers(4).scheduler(kind).build()) {
+        try (AsyncRuntime rt = AsyncRuntime.builder().workers(4).policy(policy).build()) {
             List<JoinHandle<Integer>> hs = new ArrayList<>();
             CountDownLatch firstPolls = new CountDownLatch(tasks);
             for (int i = 0; i < tasks; i++) {
@@ -279,7 +279,7 @@ class WakerSemanticsTest {
             }
             assertThat(violations.get()).isZero();
             assertThat(totalPolls.get()).isEqualTo((long) tasks * pollsEach);
-            long statPolls = rt.stats().stream().mapToLong(AsyncRuntime.WorkerStats::polls).sum();
+            long statPolls = rt.stats().polls();
             assertThat(statPolls).isEqualTo((long) tasks * pollsEach);
         }
     }

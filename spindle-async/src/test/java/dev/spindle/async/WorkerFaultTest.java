@@ -43,8 +43,8 @@ class WorkerFaultTest {
         Thread.setDefaultUncaughtExceptionHandler(previous);
     }
 
-    static AsyncRuntime oneWorker(SchedulerKind kind) {
-        return AsyncRuntime.builder().workers(1).scheduler(kind).name("fault-" + kind).build();
+    static AsyncRuntime oneWorker(AsyncPolicy policy) {
+        return AsyncRuntime.builder().workers(1).policy(policy).name("fault-" + policy).build();
     }
 
     /** Spawns a trivial task and waits (bounded) for it: the worker is alive. */
@@ -54,9 +54,9 @@ class WorkerFaultTest {
     }
 
     @ParameterizedTest
-    @EnumSource(SchedulerKind.class)
-    void aPollReturningNullFailsItsTaskAndTheWorkerGoesOn(SchedulerKind kind) throws Exception {
-        try (AsyncRuntime rt = oneWorker(kind)) {
+    @EnumSource(AsyncPolicy.class)
+    void aPollReturningNullFailsItsTaskAndTheWorkerGoesOn(AsyncPolicy policy) throws Exception {
+        try (AsyncRuntime rt = oneWorker(policy)) {
             JoinHandle<Object> h = rt.spawn(cx -> null);
             assertThatThrownBy(() -> h.get(WAIT_S, TimeUnit.SECONDS))
                     .isInstanceOf(ExecutionException.class)
@@ -68,9 +68,9 @@ class WorkerFaultTest {
     }
 
     @ParameterizedTest
-    @EnumSource(SchedulerKind.class)
-    void aTaskReturningNullAfterRegisteringIsWithdrawn(SchedulerKind kind) throws Exception {
-        try (AsyncRuntime rt = oneWorker(kind)) {
+    @EnumSource(AsyncPolicy.class)
+    void aTaskReturningNullAfterRegisteringIsWithdrawn(AsyncPolicy policy) throws Exception {
+        try (AsyncRuntime rt = oneWorker(policy)) {
             AsyncChannel<Integer> ch = new AsyncChannel<>(1);
             final class Broken implements AsyncTask<Integer>, Cancellable {
                 final AsyncTask<Integer> receive = ch.receive();
@@ -95,10 +95,10 @@ class WorkerFaultTest {
     }
 
     @ParameterizedTest
-    @EnumSource(SchedulerKind.class)
-    void aJoinerWhoseWakerThrowsIsReportedAndTheOthersAreWoken(SchedulerKind kind)
+    @EnumSource(AsyncPolicy.class)
+    void aJoinerWhoseWakerThrowsIsReportedAndTheOthersAreWoken(AsyncPolicy policy)
             throws Exception {
-        try (AsyncRuntime rt = oneWorker(kind)) {
+        try (AsyncRuntime rt = oneWorker(policy)) {
             Probe awaited = new Probe();
             JoinHandle<Integer> ah = rt.spawn(awaited);
             awaited.awaitPolls(1);
@@ -132,8 +132,8 @@ class WorkerFaultTest {
     }
 
     @ParameterizedTest
-    @EnumSource(SchedulerKind.class)
-    void aCancelThatThrowsIsReportedAndTheWorkerGoesOn(SchedulerKind kind) throws Exception {
+    @EnumSource(AsyncPolicy.class)
+    void aCancelThatThrowsIsReportedAndTheWorkerGoesOn(AsyncPolicy policy) throws Exception {
         IllegalStateException bad = new IllegalStateException("a cancel that throws");
         final class Throwing implements AsyncTask<Void>, Cancellable {
             @Override
@@ -146,7 +146,7 @@ class WorkerFaultTest {
                 throw bad;
             }
         }
-        try (AsyncRuntime rt = oneWorker(kind)) {
+        try (AsyncRuntime rt = oneWorker(policy)) {
             JoinHandle<Void> h = rt.spawn(new Throwing());
             awaitIdle(h);
             assertThat(h.cancel(false)).isTrue();
@@ -157,10 +157,10 @@ class WorkerFaultTest {
     }
 
     @ParameterizedTest
-    @EnumSource(SchedulerKind.class)
-    void aDeadWorkerShutsTheRuntimeDownInsteadOfAcceptingSpawns(SchedulerKind kind)
+    @EnumSource(AsyncPolicy.class)
+    void aDeadWorkerShutsTheRuntimeDownInsteadOfAcceptingSpawns(AsyncPolicy policy)
             throws Exception {
-        AsyncRuntime rt = AsyncRuntime.builder().workers(2).scheduler(kind).name("dying").build();
+        AsyncRuntime rt = AsyncRuntime.builder().workers(2).policy(policy).name("dying").build();
         Probe pending = new Probe();
         JoinHandle<Integer> h = rt.spawn(pending);
         pending.awaitPolls(1);

@@ -3,8 +3,8 @@
  */
 package dev.spindle.cli;
 
+import dev.spindle.SchedulerStats;
 import dev.spindle.Task;
-import dev.spindle.pool.PoolStats;
 import dev.spindle.pool.WorkStealingPool;
 import java.io.PrintWriter;
 import java.util.Locale;
@@ -90,32 +90,26 @@ final class DemoCommand implements Callable<Integer> {
     }
 
     /** The pool's counters: a line per worker and the totals. */
-    static String statsTable(PoolStats s) {
+    static String statsTable(SchedulerStats s) {
         StringBuilder sb = new StringBuilder();
         sb.append(String.format(Locale.ROOT, "pool %s: parallelism %d, live workers %d, blocked %d, injector %d%n",
-                s.name(), s.parallelism(), s.liveWorkers(), s.blockedWorkers(), s.injectorLength()));
+                s.name(), s.parallelism(), s.liveWorkers(), s.blockedWorkers(), s.sharedQueued()));
         String fmt = "%-8s %-5s %12s %12s %12s %12s %8s %6s%n";
         sb.append(String.format(Locale.ROOT, fmt, "worker", "spare", "executed", "stole", "stolen from",
                 "overflowed", "parks", "queue"));
-        long executed = 0;
-        long stole = 0;
         long stolenFrom = 0;
         long overflowed = 0;
-        long parks = 0;
         long queued = 0;
-        for (PoolStats.WorkerStats w : s.workers()) {
-            sb.append(String.format(Locale.ROOT, fmt, w.index(), w.spare() ? "yes" : "no", group(w.executed()),
-                    group(w.stolenByThisWorker()), group(w.stolenFromThisWorker()), group(w.overflowedToInjector()),
-                    group(w.parks()), w.queueLength()));
-            executed += w.executed();
-            stole += w.stolenByThisWorker();
-            stolenFrom += w.stolenFromThisWorker();
-            overflowed += w.overflowedToInjector();
-            parks += w.parks();
-            queued += w.queueLength();
+        for (SchedulerStats.WorkerStats w : s.workers()) {
+            sb.append(String.format(Locale.ROOT, fmt, w.index(), w.spare() ? "yes" : "no", group(w.completed()),
+                    group(w.steals()), group(w.stolenFrom()), group(w.overflowed()),
+                    group(w.parks()), w.queued()));
+            stolenFrom += w.stolenFrom();
+            overflowed += w.overflowed();
+            queued += w.queued();
         }
-        sb.append(String.format(Locale.ROOT, fmt, "total", "", group(executed), group(stole), group(stolenFrom),
-                group(overflowed), group(parks), queued));
+        sb.append(String.format(Locale.ROOT, fmt, "total", "", group(s.completed()), group(s.steals()),
+                group(stolenFrom), group(overflowed), group(s.parks()), queued));
         return sb.toString();
     }
 

@@ -3,6 +3,7 @@
  */
 package dev.spindle.pool;
 
+import dev.spindle.SchedulerStats;
 import dev.spindle.internal.IdleControl;
 import dev.spindle.internal.IdleCoordinator;
 import dev.spindle.internal.Parker;
@@ -15,7 +16,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * What {@link WorkSharingPool}, {@link PriorityPool} and {@link PinnedPool} share beyond the
  * lifecycle of {@link PoolCore}: their workers, the worker loop, parking and statistics. A
  * subclass supplies its queues through a few hooks ({@link #poll}, {@link #hasWorkFor},
- * {@link #hasAnyTask}, {@link #drainQueued}, {@link #queuedCount}) and its own
+ * {@link #hasAnyTask}, {@link #drainQueued}, {@link #sharedQueued}, {@link #queuedAt}) and its own
  * {@code execute}, which must use {@link #beginExternalSubmit}/{@link #endExternalSubmit} around
  * a submission from outside the pool and {@link #rejectIfStopped} for one from a worker.
  *
@@ -69,8 +70,13 @@ abstract class AbstractPool extends PoolCore {
      */
     abstract boolean hasWorkFor(PoolWorker w);
 
-    /** An estimate of the tasks waiting. */
-    abstract long queuedCount();
+    /** An estimate of the tasks waiting in the queues every worker takes from. */
+    abstract long sharedQueued();
+
+    /** An estimate of the tasks waiting in {@code w}'s own queue; none by default. */
+    long queuedAt(PoolWorker w) {
+        return 0;
+    }
 
     /** Called on {@code w}'s thread when a task there enters a blocking section. */
     void beforeBlocking(PoolWorker w) {
@@ -154,15 +160,28 @@ abstract class AbstractPool extends PoolCore {
 
     // ------------------------------------------------------------------ stats
 
-    /** Returns a snapshot of the pool's counters; exact once the pool is quiet. */
+    /**
+     * Returns a racy snapshot of the pool's counters (see {@link SchedulerStats}): completed
+     * tasks, parks and queued tasks per worker; a pool without spare workers reports its worker
+     * count as parallelism and as live workers, and no blocked workers.
+     */
+    @Override
     public SchedulerStats stats() {
-        List<Long> executed = new ArrayList<>(workers.length);
-        long parks = 0;
+        List<SchedulerStats.WorkerStats> list = new ArrayList<>(workers.length);
         for (PoolWorker w : workers) {
-            executed.add(w.executed());
-            parks += w.parks();
+            list.add(new SchedulerStats.WorkerStats(w.index, false, w.executed(), 0, 0, 0, 0, 0,
+                    w.parks(), queuedAt(w)));
         }
-        return new SchedulerStats(name, workers.length, executed, queuedCount(), parks);
+        return new SchedulerStats(name, workers.length, workers.length, 0, sharedQueued(), list);
+    }
+
+    /** An estimate of the tasks waiting in all queues. */
+    final long queuedCount() {
+        long n = sharedQueued();
+        for (PoolWorker w : workers) {
+            n += queuedAt(w);
+        }
+        return n;
     }
 
     /** Returns the number of worker threads. */

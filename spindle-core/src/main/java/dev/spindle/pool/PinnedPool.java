@@ -161,12 +161,13 @@ public final class PinnedPool extends AbstractPool {
     }
 
     @Override
-    long queuedCount() {
-        long n = 0;
-        for (PoolWorker w : workers) {
-            n += w.queue.size();
-        }
-        return n;
+    long sharedQueued() {
+        return 0;
+    }
+
+    @Override
+    long queuedAt(PoolWorker w) {
+        return w.queue.size();
     }
 
     /** Configures a {@link PinnedPool}; the shared settings are described on each setter. */

@@ -4,6 +4,7 @@
 package dev.spindle.pool;
 
 import dev.spindle.Scheduler;
+import dev.spindle.SchedulerStats;
 import dev.spindle.internal.BlockingSupport;
 import dev.spindle.internal.IdleControl;
 import java.util.ArrayList;
@@ -128,6 +129,9 @@ abstract class PoolCore extends AbstractExecutorService implements Scheduler, Au
 
     /** What {@link #toString()} shows after the name and state, e.g. {@code workers=4}. */
     abstract String describe();
+
+    /** Returns a racy snapshot of the pool's counters (see {@link SchedulerStats}). */
+    public abstract SchedulerStats stats();
 
     // ------------------------------------------------------------------ threads
 

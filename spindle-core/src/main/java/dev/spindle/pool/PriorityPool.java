@@ -216,7 +216,7 @@ public final class PriorityPool extends AbstractPool {
     }
 
     @Override
-    long queuedCount() {
+    long sharedQueued() {
         long n = 0;
         for (Level l : levels) {
             n += l.queue.size();

@@ -218,14 +218,13 @@ public final class WorkSharingPool extends AbstractPool {
     }
 
     @Override
-    long queuedCount() {
-        long n = shared.size();
-        for (PoolWorker w : workers) {
-            if (w.slotOccupied()) {
-                n++;
-            }
-        }
-        return n;
+    long sharedQueued() {
+        return shared.size();
+    }
+
+    @Override
+    long queuedAt(PoolWorker w) {
+        return w.slotOccupied() ? 1 : 0;
     }
 
     /** A task on {@code w} is about to block: let another worker run its slot task. */

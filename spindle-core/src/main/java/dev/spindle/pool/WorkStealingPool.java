@@ -4,6 +4,7 @@
 package dev.spindle.pool;
 
 import dev.spindle.Hints;
+import dev.spindle.SchedulerStats;
 import dev.spindle.Task;
 import dev.spindle.internal.BlockingSupport;
 import dev.spindle.internal.IdleControl;
@@ -11,7 +12,6 @@ import dev.spindle.internal.IdleCoordinator;
 import dev.spindle.queue.Injector;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.AbstractExecutorService;
@@ -441,21 +441,28 @@ public final class WorkStealingPool extends PoolCore {
 
     // ------------------------------------------------------------------ failures and stats
 
-    /** Returns a snapshot of the pool's counters; exact once the pool is quiet. */
-    public PoolStats stats() {
-        List<PoolStats.WorkerStats> list = new ArrayList<>();
+    /**
+     * Returns a racy snapshot of the pool's counters (see {@link SchedulerStats}): every worker
+     * slot ever started, spares included, with its completed tasks, steals in both directions,
+     * overflows, parks and deque length; the injector's length as the shared queue.
+     */
+    @Override
+    public SchedulerStats stats() {
+        List<SchedulerStats.WorkerStats> list = new ArrayList<>();
         Worker[] ws = workers;
         for (int i = 0, n = shared.slotsInUse(); i < n; i++) {
             Worker w = ws[i];
             if (w == null) {
                 continue;
             }
-            long stolenFrom = Math.max(0, w.deque.stolenCount() - w.overflowed());
-            list.add(new PoolStats.WorkerStats(i, w.spare, w.executed(), w.steals(),
-                    stolenFrom, w.overflowed(), w.parks(), w.deque.size()));
+            long overflowed = w.overflowed();
+            // the deque counts every task taken from its top; the overflow takes some of them
+            long stolenFrom = Math.max(0, w.deque.stolenCount() - overflowed);
+            list.add(new SchedulerStats.WorkerStats(i, w.spare, w.executed(), 0, 0, w.steals(),
+                    stolenFrom, overflowed, w.parks(), w.deque.size()));
         }
-        return new PoolStats(name, parallelism, shared.spares.live(), shared.spares.blocked(), injector.size(),
-                Collections.unmodifiableList(list));
+        return new SchedulerStats(name, parallelism, shared.spares.live(), shared.spares.blocked(), injector.size(),
+                list);
     }
 
     /** Returns the target number of running workers. */

@@ -3,6 +3,7 @@ package dev.spindle.pool;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.spindle.SchedulerStats;
 import dev.spindle.Spindle;
 import dev.spindle.Task;
 import java.io.BufferedReader;
@@ -91,7 +92,7 @@ class JoinAndBlockingTest {
             // Without compensation this would never run: the only worker is blocked.
             pool.execute(release::countDown);
             assertThat(blocker.get(20, TimeUnit.SECONDS)).isEqualTo("released");
-            assertThat(pool.stats().workers()).anyMatch(PoolStats.WorkerStats::spare);
+            assertThat(pool.stats().workers()).anyMatch(SchedulerStats.WorkerStats::spare);
             // the spare is retired after its keep-alive once nobody is blocked
             FailureTest.waitUntil(() -> pool.stats().liveWorkers() == 1);
             assertThat(pool.stats().liveWorkers()).isEqualTo(1);
@@ -232,7 +233,7 @@ class JoinAndBlockingTest {
             }
             assertThat(bothBlocked.await(20, TimeUnit.SECONDS)).isTrue();
             FailureTest.waitUntil(() -> pool.stats().liveWorkers() == 4
-                    && pool.stats().workers().stream().filter(PoolStats.WorkerStats::spare)
+                    && pool.stats().workers().stream().filter(SchedulerStats.WorkerStats::spare)
                             .allMatch(w -> w.parks() > 0));
             firstRelease.countDown();
             FailureTest.waitUntil(() -> pool.stats().blockedWorkers() == 0);

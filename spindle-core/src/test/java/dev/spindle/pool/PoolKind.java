@@ -42,20 +42,17 @@ enum PoolKind {
 
     /** Tasks run so far, from the pool's own statistics. */
     static long executed(PoolCore pool) {
-        return pool instanceof WorkStealingPool ws ? ws.stats().executed() : ((AbstractPool) pool).stats().executed();
+        return pool.stats().completed();
     }
 
     /** Tasks queued now, from the pool's own statistics. */
     static long queued(PoolCore pool) {
-        return pool instanceof WorkStealingPool ws ? ws.stats().queued() : ((AbstractPool) pool).stats().queued();
+        return pool.stats().queued();
     }
 
     /** Parks so far, from the pool's own statistics. */
     static long parks(PoolCore pool) {
-        if (pool instanceof WorkStealingPool ws) {
-            return ws.stats().workers().stream().mapToLong(PoolStats.WorkerStats::parks).sum();
-        }
-        return ((AbstractPool) pool).stats().parks();
+        return pool.stats().parks();
     }
 
     /** The number of workers the pool was built with. */
@@ -65,6 +62,6 @@ enum PoolKind {
 
     /** The pool's statistics, for failure messages. */
     static Object stats(PoolCore pool) {
-        return pool instanceof WorkStealingPool ws ? ws.stats() : ((AbstractPool) pool).stats();
+        return pool.stats();
     }
 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.spindle.Hints;
+import dev.spindle.SchedulerStats;
 import dev.spindle.Spindle;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -401,11 +402,12 @@ class PoolsLifecycleTest {
             }
             pool.close();
             SchedulerStats s = pool.stats();
-            assertThat(s.workers()).isEqualTo(2);
-            assertThat(s.executedPerWorker()).hasSize(2);
-            assertThat(s.executed()).as("%s", kind).isEqualTo(500);
+            assertThat(s.parallelism()).isEqualTo(2);
+            assertThat(s.workers()).hasSize(2);
+            assertThat(s.completed()).as("%s", kind).isEqualTo(500);
             if (kind == PoolKind.PINNED) {
-                assertThat(s.executedPerWorker()).containsExactly(250L, 250L);
+                assertThat(s.workers()).extracting(SchedulerStats.WorkerStats::completed)
+                        .containsExactly(250L, 250L);
             }
         }
     }

@@ -143,6 +143,8 @@ class WorkSharingPoolTest {
         });
         assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
         assertThat(pool.stats().queued()).isEqualTo(1);
+        assertThat(pool.stats().sharedQueued()).as("a slot task is the worker's own").isZero();
+        assertThat(pool.stats().workers().get(0).queued()).isEqualTo(1);
         List<Runnable> notStarted = pool.shutdownNow();
         assertThat(pool.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
         assertThat(notStarted).containsExactly(slotTask);

@@ -8,7 +8,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.spindle.async.Async;
 import dev.spindle.async.AsyncRuntime;
 import dev.spindle.async.JoinHandle;
-import dev.spindle.async.SchedulerKind;
+import dev.spindle.async.AsyncPolicy;
 import java.io.DataInputStream;
 import java.io.OutputStream;
 import java.net.InetAddress;
@@ -34,11 +34,11 @@ import org.junit.jupiter.params.provider.EnumSource;
 class EchoOnRuntimeTest {
 
     @ParameterizedTest
-    @EnumSource(SchedulerKind.class)
-    void anEchoServerEchoesEveryByteOfManyClients(SchedulerKind kind) throws Exception {
+    @EnumSource(AsyncPolicy.class)
+    void anEchoServerEchoesEveryByteOfManyClients(AsyncPolicy policy) throws Exception {
         int clients = 64;
         ExecutorService pool = Executors.newFixedThreadPool(8);
-        try (AsyncRuntime runtime = AsyncRuntime.builder().workers(2).scheduler(kind).build();
+        try (AsyncRuntime runtime = AsyncRuntime.builder().workers(2).policy(policy).build();
                 AsyncTcpListener listener = AsyncTcpListener.bind(
                         new InetSocketAddress(InetAddress.getLoopbackAddress(), 0))) {
             JoinHandle<Void> acceptLoop = runtime.spawn(Async.whileTrue(() -> Async.map(listener.accept(), stream -> {

@@ -4,7 +4,7 @@
 package dev.spindle.bench.async;
 
 import dev.spindle.async.AsyncRuntime;
-import dev.spindle.async.SchedulerKind;
+import dev.spindle.async.AsyncPolicy;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ForkJoinPool;
@@ -14,8 +14,8 @@ import java.util.concurrent.TimeUnit;
  * The runtimes the async workloads compare:
  *
  * <ul>
- *   <li>{@code async-ws}: {@link AsyncRuntime} with {@link SchedulerKind#WORK_STEALING};</li>
- *   <li>{@code async-hybrid}: {@link AsyncRuntime} with {@link SchedulerKind#HYBRID};</li>
+ *   <li>{@code async-ws}: {@link AsyncRuntime} with {@link AsyncPolicy#WORK_STEALING};</li>
+ *   <li>{@code async-hybrid}: {@link AsyncRuntime} with {@link AsyncPolicy#HYBRID};</li>
  *   <li>{@code cf-fjp}: {@code CompletableFuture} stages on a {@code ForkJoinPool} of the same
  *       parallelism in its default (LIFO) mode, as the common pool that CompletableFuture uses
  *       by default;</li>
@@ -100,10 +100,10 @@ public final class AsyncTargets {
             switch (id) {
                 case "async-ws":
                     return new Target(id, AsyncRuntime.builder().workers(workers)
-                            .scheduler(SchedulerKind.WORK_STEALING).name("bench-async-ws").build(), null);
+                            .policy(AsyncPolicy.WORK_STEALING).name("bench-async-ws").build(), null);
                 case "async-hybrid":
                     return new Target(id, AsyncRuntime.builder().workers(workers)
-                            .scheduler(SchedulerKind.HYBRID).name("bench-async-hybrid").build(), null);
+                            .policy(AsyncPolicy.HYBRID).name("bench-async-hybrid").build(), null);
                 case "cf-fjp":
                     return new Target(id, null, new ForkJoinPool(workers));
                 case "cf-fjp-async":

@@ -6,7 +6,7 @@ package dev.spindle.bench.echo;
 import dev.spindle.async.Async;
 import dev.spindle.async.AsyncRuntime;
 import dev.spindle.async.AsyncTask;
-import dev.spindle.async.SchedulerKind;
+import dev.spindle.async.AsyncPolicy;
 import dev.spindle.async.io.AsyncTcpListener;
 import dev.spindle.async.io.AsyncTcpStream;
 import dev.spindle.async.io.ReactorGroup;
@@ -19,7 +19,7 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The echo server on Spindle's async runtime: an {@link AsyncRuntime} ({@link
- * SchedulerKind#WORK_STEALING}, N workers) runs one accept-loop task and one task per connection,
+ * AsyncPolicy#WORK_STEALING}, N workers) runs one accept-loop task and one task per connection,
  * which reads into a buffer and writes it all back until end of stream. The sockets are served by
  * a {@link ReactorGroup} of the server's own, {@link #reactors(int)} selector threads with the
  * connections spread over them, so closing the server stops every thread it started.
@@ -50,7 +50,7 @@ final class SpindleEchoServer extends ListeningServer {
         AsyncRuntime rt = null;
         try {
             l = AsyncTcpListener.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), reactors);
-            rt = AsyncRuntime.builder().workers(workers).scheduler(SchedulerKind.WORK_STEALING)
+            rt = AsyncRuntime.builder().workers(workers).policy(AsyncPolicy.WORK_STEALING)
                     .name("echo-spindle").build();
         } catch (IOException | RuntimeException e) {
             if (l != null) {

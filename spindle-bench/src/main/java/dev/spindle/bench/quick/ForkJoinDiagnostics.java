@@ -3,13 +3,13 @@
  */
 package dev.spindle.bench.quick;
 
+import dev.spindle.SchedulerStats;
 import dev.spindle.bench.runtime.BenchRuntime;
 import dev.spindle.bench.runtime.RuntimeKind;
 import dev.spindle.bench.workload.ForkJoinWorkload;
 import dev.spindle.bench.workload.Size;
 import dev.spindle.bench.workload.Workload;
 import dev.spindle.bench.workload.Workloads;
-import dev.spindle.pool.PoolStats;
 import dev.spindle.pool.WorkStealingPool;
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
@@ -160,8 +160,8 @@ public final class ForkJoinDiagnostics {
         if (!(pool instanceof WorkStealingPool s)) {
             return new long[2];
         }
-        PoolStats stats = s.stats();
-        return new long[] {stats.steals(), stats.workers().stream().mapToLong(PoolStats.WorkerStats::parks).sum()};
+        SchedulerStats stats = s.stats();
+        return new long[] {stats.steals(), stats.parks()};
     }
 
     private static BenchRuntime view(ExecutorService pool, int workers) {

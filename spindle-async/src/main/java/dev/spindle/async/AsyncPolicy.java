@@ -4,15 +4,16 @@
 package dev.spindle.async;
 
 /**
- * How an {@link AsyncRuntime}'s workers choose the next task.
+ * An {@link AsyncRuntime}'s scheduling policy: how its workers choose the next task. Set with
+ * {@link AsyncRuntime.Builder#policy}.
  *
  * <pre>{@code
- * try (AsyncRuntime rt = AsyncRuntime.builder().scheduler(SchedulerKind.HYBRID).build()) {
+ * try (AsyncRuntime rt = AsyncRuntime.builder().policy(AsyncPolicy.HYBRID).build()) {
  *     rt.run(cx -> Poll.ready("hello"));
  * }
  * }</pre>
  */
-public enum SchedulerKind {
+public enum AsyncPolicy {
 
     /**
      * Each worker runs its local deque newest-first (tasks spawned on it), then the wake-ups

@@ -1,0 +1,182 @@
+/*
+ * Copyright 2026 The Spindle Authors. Licensed under the Apache License, Version 2.0.
+ */
+package dev.spindle;
+
+import java.util.List;
+import java.util.Objects;
+import java.util.function.ToLongFunction;
+
+/**
+ * A snapshot of a scheduler's counters: one shape for every pool of {@code dev.spindle.pool}
+ * and for the async runtime of {@code spindle-async}, so that whatever reads them (a metrics
+ * binder, a benchmark harness, the command-line demo) reads them one way.
+ *
+ * <pre>{@code
+ * SchedulerStats s = pool.stats();
+ * System.out.println(s.completed() + " tasks, " + s.steals() + " stolen, " + s.queued() + " waiting");
+ * for (SchedulerStats.WorkerStats w : s.workers()) { ... }
+ * }</pre>
+ *
+ * <p><b>A racy snapshot.</b> The counters are read one after another while the workers go on
+ * (each worker writes its own counters with opaque stores and {@code stats()} reads them with
+ * opaque loads), so while tasks run the figures are estimates that need not add up with each
+ * other; once the scheduler is quiet they are exact. Counters only grow; queue lengths and
+ * worker counts are the values seen at the moment each was read.
+ *
+ * <p><b>Who counts what.</b> Every field is present for every scheduler; a scheduler that has
+ * no such thing reports zero, as listed on each field of {@link WorkerStats}. In short: the
+ * {@code WorkStealingPool} counts everything but polls and wake-ups; {@code WorkSharingPool},
+ * {@code PriorityPool} and {@code PinnedPool} count completed tasks, parks and queued tasks;
+ * the {@code AsyncRuntime} counts polls, wake-ups, steals, parks and queued tasks (its unit of
+ * work is a poll, not a completed task).
+ *
+ * @param name the scheduler's name (the prefix of its threads' names)
+ * @param parallelism the number of workers the scheduler aims to keep running (its worker
+ *     count for the pools without spare workers and for the async runtime)
+ * @param liveWorkers workers able to run tasks now: core workers plus spare workers started to
+ *     compensate for blocking sections; equal to {@code parallelism} where there are no spares
+ * @param blockedWorkers workers now inside a blocking section ({@code Spindle.blocking}) that
+ *     the scheduler compensates for; zero for schedulers that do not compensate
+ * @param sharedQueued tasks waiting in the queues that every worker takes from (the injector of
+ *     a work-stealing pool or of the async runtime, the shared queue of a work-sharing pool, the
+ *     priority levels of a priority pool); per-worker queues are in {@link WorkerStats#queued()}
+ * @param workers one entry per worker slot, by index; for the {@code WorkStealingPool} every
+ *     slot that has ever been started (spare workers included), for the others every worker
+ */
+public record SchedulerStats(
+        String name,
+        int parallelism,
+        int liveWorkers,
+        int blockedWorkers,
+        long sharedQueued,
+        List<WorkerStats> workers) {
+
+    /** Copies {@code workers}, so the snapshot stays as it was taken. */
+    public SchedulerStats {
+        Objects.requireNonNull(name, "name");
+        workers = List.copyOf(workers);
+    }
+
+    /** Tasks run to their end by all workers together (see {@link WorkerStats#completed()}). */
+    public long completed() {
+        return sum(WorkerStats::completed);
+    }
+
+    /** Polls of async tasks by all workers together (the async runtime only). */
+    public long polls() {
+        return sum(WorkerStats::polls);
+    }
+
+    /** Woken tasks taken by workers from their own wake channels (the async runtime only). */
+    public long wakeups() {
+        return sum(WorkerStats::wakeups);
+    }
+
+    /** Tasks taken from other workers' queues, all workers together. */
+    public long steals() {
+        return sum(WorkerStats::steals);
+    }
+
+    /** Times a worker parked, all workers together. */
+    public long parks() {
+        return sum(WorkerStats::parks);
+    }
+
+    /** Tasks waiting in every queue: {@link #sharedQueued()} plus each worker's own queue. */
+    public long queued() {
+        return sharedQueued + sum(WorkerStats::queued);
+    }
+
+    private long sum(ToLongFunction<WorkerStats> counter) {
+        long sum = 0;
+        for (WorkerStats w : workers) {
+            sum += counter.applyAsLong(w);
+        }
+        return sum;
+    }
+
+    /** One line with the totals, then one line per worker. */
+    @Override
+    public String toString() {
+        StringBuilder sb = new StringBuilder(64 + 96 * workers.size());
+        sb.append("SchedulerStats[").append(name)
+                .append(": parallelism=").append(parallelism)
+                .append(", live=").append(liveWorkers)
+                .append(", blocked=").append(blockedWorkers)
+                .append(", completed=").append(completed());
+        long polls = polls();
+        if (polls != 0) {
+            sb.append(", polls=").append(polls).append(", wakeups=").append(wakeups());
+        }
+        sb.append(", steals=").append(steals())
+                .append(", parks=").append(parks())
+                .append(", queued=").append(queued())
+                .append(" (shared ").append(sharedQueued).append(")]");
+        for (WorkerStats w : workers) {
+            sb.append("\n  ").append(w);
+        }
+        return sb.toString();
+    }
+
+    /**
+     * One worker's counters. Each counter is written only by the worker's own thread.
+     *
+     * @param index the worker's index (its thread is named {@code <name>-worker-<index>})
+     * @param spare whether this is a spare worker, started to compensate for blocking sections
+     *     (only a {@code WorkStealingPool} starts spares)
+     * @param completed tasks this worker ran to their end, normally or by throwing; zero for the
+     *     async runtime, whose tasks run in polls (see {@link #polls()})
+     * @param polls async runtime only: polls of a task this worker made; zero for the pools
+     * @param wakeups async runtime only: woken tasks this worker took from its own wake channel;
+     *     zero for the pools
+     * @param steals tasks this worker took from other workers' queues (a work-stealing pool's
+     *     deques; the async runtime's deques and wake channels); zero where workers do not steal
+     * @param stolenFrom {@code WorkStealingPool} only: tasks other workers stole from this
+     *     worker's deque
+     * @param overflowed {@code WorkStealingPool} only: tasks moved from this worker's full deque
+     *     to the shared injector
+     * @param parks times this worker parked for want of work
+     * @param queued tasks waiting now in this worker's own queue (a work-stealing deque, a
+     *     pinned worker's queue, a work-sharing worker's LIFO slot; the async runtime's local
+     *     deque, wake channel and yield queue, but not a HYBRID worker's private hot queue);
+     *     zero where workers have none
+     */
+    public record WorkerStats(
+            int index,
+            boolean spare,
+            long completed,
+            long polls,
+            long wakeups,
+            long steals,
+            long stolenFrom,
+            long overflowed,
+            long parks,
+            long queued) {
+
+        /** The non-zero counters, by name. */
+        @Override
+        public String toString() {
+            StringBuilder sb = new StringBuilder("worker ").append(index);
+            if (spare) {
+                sb.append(" (spare)");
+            }
+            sb.append(':');
+            append(sb, "completed", completed);
+            append(sb, "polls", polls);
+            append(sb, "wakeups", wakeups);
+            append(sb, "steals", steals);
+            append(sb, "stolenFrom", stolenFrom);
+            append(sb, "overflowed", overflowed);
+            append(sb, "parks", parks);
+            append(sb, "queued", queued);
+            return sb.toString();
+        }
+
+        private static void append(StringBuilder sb, String counter, long value) {
+            if (value != 0) {
+                sb.append(' ').append(counter).append('=').append(value);
+            }
+        }
+    }
+}
