@@ -33,6 +33,8 @@ import picocli.CommandLine.Spec;
             "  test     Builds and runs the whole test suite, as CI does:",
             "             ./spindle test [MAVEN_ARGS]. Its model checks need spin",
             "             (sudo apt-get install spin) unless given -Dspin.skip.",
+            "  certs    Makes a development CA and member key stores for the Pekko",
+            "             cluster transport: ./spindle certs DIR [MEMBER...].",
             "",
             "Run 'spindle COMMAND --help' for a command's options."})
 public final class SpindleCli implements Callable<Integer> {

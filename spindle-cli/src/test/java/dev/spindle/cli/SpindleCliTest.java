@@ -39,6 +39,12 @@ class SpindleCliTest {
     }
 
     @Test
+    void helpListsTheScriptsCertsCommand() {
+        assertThat(run("--help")).isZero();
+        assertThat(out.toString()).containsPattern("(?m)^  certs\\b").contains("./spindle certs DIR");
+    }
+
+    @Test
     void versionNamesTheProject() {
         assertThat(run("--version")).isZero();
         assertThat(out.toString()).startsWith("spindle ").doesNotContain("${");
