@@ -40,7 +40,7 @@ final class ParallelFor {
         Throwable failure = null;
         try {
             while (lo < hi) {
-                while (hi - lo > grain && self != null && self.deque.size() <= SPLIT_BELOW) {
+                while (hi - lo > grain && self != null && self.localSize() <= SPLIT_BELOW) {
                     int mid = lo + (hi - lo) / 2;
                     int a = mid;
                     int b = hi;

@@ -48,8 +48,8 @@ final class Shared {
     }
 
     /**
-     * Whether there is work for an idle worker: a task in the injector, or a deque holding more
-     * than the one task its running owner will pop next.
+     * Whether there is work for an idle worker: a task in the injector, or a worker's deque and
+     * fork slot holding more than the one task its running owner will take next.
      *
      * <p>For liveness only the injector matters: a task in a deque is run by its owner, which is
      * running (a worker parks only with an empty deque, and nobody else pushes to it). The
@@ -63,19 +63,19 @@ final class Shared {
         Worker[] ws = workers;
         for (int i = 0, n = slotsInUse; i < n; i++) {
             Worker w = ws[i];
-            if (w != null && w.deque.size() >= 2) {
+            if (w != null && w.localSize() >= 2) {
                 return true;
             }
         }
         return false;
     }
 
-    /** A worker other than {@code self} whose deque holds a task, or {@code null}. */
+    /** A worker other than {@code self} holding a task in its deque or fork slot, or {@code null}. */
     Worker workerHoldingOneTask(Worker self) {
         Worker[] ws = workers;
         for (int i = 0, n = slotsInUse; i < n; i++) {
             Worker w = ws[i];
-            if (w != null && w != self && !w.deque.isEmpty()) {
+            if (w != null && w != self && w.hasLocalWork()) {
                 return w;
             }
         }

@@ -47,7 +47,10 @@ import java.util.function.IntConsumer;
  * a shared lock-free {@link Injector}. A worker runs its own deque newest-first, takes batches
  * from the injector (and looks there first every 61st task, so external work is never starved),
  * and when both are empty steals from a random peer's deque, oldest first: about half of it, or
- * one task when that is a fork task, so that joiners can help the thief. A full deque
+ * one task when that is a fork task, so that joiners can help the thief. A worker's newest fork
+ * task waits in a one-task <em>fork slot</em> beside the deque (its bottom entry, kept out of it):
+ * the join that usually follows takes it back without the fence a pop costs, and idle workers
+ * may still take it when the deque is empty, so it is never hidden. A full deque
  * moves half its tasks to the injector: a push never drops a task. Idle workers park without
  * spinning or polling; the wake-up protocol (see {@code IdleCoordinator} in the source) wakes one worker
  * when work appears, lets at most half the workers search at once, and loses no wake-up.
@@ -320,8 +323,10 @@ public final class WorkStealingPool extends PoolCore {
 
     private void pushLocal(Worker w, Runnable task) {
         rejectIfStopped();
-        if (!w.deque.offer(task)) {
-            w.overflow(task);
+        if (task instanceof ForkTask<?> f) {
+            w.pushFork(f);                     // the fork slot; see Worker
+        } else {
+            w.pushRunnable(task);
         }
         idle.notifyWorkRacy();
     }
@@ -459,7 +464,7 @@ public final class WorkStealingPool extends PoolCore {
             // the deque counts every task taken from its top; the overflow takes some of them
             long stolenFrom = Math.max(0, w.deque.stolenCount() - overflowed);
             list.add(new SchedulerStats.WorkerStats(i, w.spare, w.executed(), 0, 0, w.steals(),
-                    stolenFrom, overflowed, w.parks(), w.deque.size()));
+                    stolenFrom, overflowed, w.parks(), w.localSize()));
         }
         return new SchedulerStats(name, parallelism, shared.spares.live(), shared.spares.blocked(), injector.size(),
                 list);

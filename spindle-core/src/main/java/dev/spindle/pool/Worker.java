@@ -49,12 +49,14 @@ final class Worker extends BaseWorker {
 
     private static final VarHandle STEALS;
     private static final VarHandle OVERFLOWED;
+    private static final VarHandle FORK_SLOT;
 
     static {
         try {
             MethodHandles.Lookup l = MethodHandles.lookup();
             STEALS = l.findVarHandle(WorkerHotFields.class, "steals", long.class);
             OVERFLOWED = l.findVarHandle(WorkerHotFields.class, "overflowed", long.class);
+            FORK_SLOT = l.findVarHandle(WorkerHotFields.class, "slot", Runnable.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -77,7 +79,7 @@ final class Worker extends BaseWorker {
             return;
         }
         searching = false;
-        if (shared.idle.stopSearching() && (!deque.isEmpty() || shared.hasVisibleWork())) {
+        if (shared.idle.stopSearching() && (hasLocalWork() || shared.hasVisibleWork())) {
             shared.idle.notifyWork();
         }
     }
@@ -118,7 +120,10 @@ final class Worker extends BaseWorker {
      */
     @Override
     Runnable takeLate() {
-        Runnable t = deque.pop();
+        Runnable t = takeForkSlot();
+        if (t == null) {
+            t = deque.pop();
+        }
         return t != null ? t : shared.injector.poll();
     }
 
@@ -135,8 +140,90 @@ final class Worker extends BaseWorker {
                 return t;
             }
         }
-        Runnable t = deque.pop();
+        Runnable t = takeForkSlot();
+        if (t == null) {
+            t = deque.pop();
+        }
         return t != null ? t : takeFromInjector();
+    }
+
+    // ------------------------------------------------------------------ the fork slot
+
+    /*
+     * The fork slot holds the newest fork task this worker spawned; older ones are in the deque
+     * below it, so the slot is simply the deque's bottom entry kept out of the deque. Taking it
+     * costs the owner a plain read and an opaque store, where a pop costs a full fence: in
+     * recursive fork/join, where a task forks two and joins the second at once, half of all
+     * tasks are taken from the slot.
+     *
+     * Why this is safe without a fence or a CAS on the slot: only fork tasks go in the slot, and
+     * a fork task is run only by whoever wins its NEW -> RUNNING CAS (ForkTask.tryRun). So the
+     * slot may hand the same task to two threads (the owner, which clears it, and a thief that
+     * read it just before); the CAS lets exactly one of them run it, and the other skips it. The
+     * slot is one reference, not a range of indices, so a stale read cannot corrupt anything.
+     * Only the owner writes it: a release store when filling it (a thief that reads the task
+     * with acquire sees it fully built), an opaque store of null when taking it. A thief never
+     * writes it, so it cannot erase a newer task. A task the owner displaces is pushed to the
+     * deque if it has not started (a thief may still claim it through the stale slot read; the
+     * deque entry then fails its CAS and is skipped), so no fork task is ever dropped.
+     *
+     * Thieves look at a peer's slot only when its deque is empty (stealOnce, takeDescendant), so
+     * they still take the oldest task first; a worker that parks, blocks or watches a busy peer
+     * counts the slot as local work (hasLocalWork, localSize), so a task in the slot is never
+     * hidden from idle workers. After shutdownNow the owner runs its slot task as a late task
+     * (takeLate) rather than have the drain return it: the drain could not claim it without
+     * running it.
+     */
+
+    /** Owner only: puts {@code f} in the fork slot, moving an unstarted occupant to the deque. */
+    void pushFork(ForkTask<?> f) {
+        Runnable prev = slot;                  // plain: only this thread writes the slot
+        if (prev != null && ((ForkTask<?>) prev).isNew()) {
+            pushToDeque(prev);
+        }
+        FORK_SLOT.setRelease(this, f);         // publishes the task to thieves reading the slot
+    }
+
+    /** Owner only: pushes {@code task} to the deque, below nothing: the fork slot goes first. */
+    void pushRunnable(Runnable task) {
+        Runnable prev = slot;
+        if (prev != null) {
+            FORK_SLOT.setOpaque(this, null);
+            if (((ForkTask<?>) prev).isNew()) {
+                pushToDeque(prev);             // keeps LIFO order: the runnable is newer
+            }
+        }
+        pushToDeque(task);
+    }
+
+    private void pushToDeque(Runnable task) {
+        if (!deque.offer(task)) {
+            overflow(task);
+        }
+    }
+
+    /** Owner only: empties the fork slot and returns what it held (maybe already claimed). */
+    private Runnable takeForkSlot() {
+        Runnable s = slot;
+        if (s != null) {
+            FORK_SLOT.setOpaque(this, null);
+        }
+        return s;
+    }
+
+    /** Any thread: the fork slot's task if it has not started, else {@code null}. */
+    ForkTask<?> peekForkSlot() {
+        return FORK_SLOT.getAcquire(this) instanceof ForkTask<?> f && f.isNew() ? f : null;
+    }
+
+    /** Any thread: whether this worker holds a task it has not started (deque or fork slot). */
+    boolean hasLocalWork() {
+        return !deque.isEmpty() || peekForkSlot() != null;
+    }
+
+    /** Any thread: tasks queued on this worker (deque and fork slot); a racy estimate. */
+    int localSize() {
+        return deque.size() + (peekForkSlot() != null ? 1 : 0);
     }
 
     private Runnable takeFromInjector() {
@@ -206,6 +293,11 @@ final class Worker extends BaseWorker {
                     shared.idle.notifyWorkRacy();
                 }
                 return t;
+            }
+            ForkTask<?> f = v.deque.isEmpty() ? v.peekForkSlot() : null;
+            if (f != null) {
+                STEALS.setOpaque(this, steals + 1);
+                return f;                      // claimed by its run's CAS, or skipped there
             }
             if (a % 8 == 7 && !shared.injector.isEmpty()) {
                 return null;                   // let the caller take from the injector
@@ -395,7 +487,7 @@ final class Worker extends BaseWorker {
             if (idle.isNotified(index)) {
                 break;
             }
-            if (watched.executed() == watchedExecuted && !watched.deque.isEmpty()) {
+            if (watched.executed() == watchedExecuted && watched.hasLocalWork()) {
                 return idle.cancelPark(index) ? RESUME : woken();
             }
             watched = shared.workerHoldingOneTask(this);
@@ -452,7 +544,10 @@ final class Worker extends BaseWorker {
      * not, and the joiner's frame completes only after the awaited task does.
      */
     void helpJoin(ForkTask<?> task) {
-        if (deque.peekBottom() == task) {
+        if (slot == task) {
+            FORK_SLOT.setOpaque(this, null);
+            runTask(task);                     // skipped by tryRun if a thief claimed it
+        } else if (deque.peekBottom() == task) {
             Runnable t = deque.pop();
             if (t != null) {
                 runTask(t);                    // t == task: only thieves could have moved it
@@ -503,6 +598,13 @@ final class Worker extends BaseWorker {
 
     /** Takes a queued descendant of {@code target} from this deque's bottom or a peer's top. */
     private Runnable takeDescendant(ForkTask<?> target) {
+        Runnable own = slot;
+        if (own != null && (!((ForkTask<?>) own).isNew() || ForkTask.descendsFrom(own, target))) {
+            FORK_SLOT.setOpaque(this, null);   // a descendant to run, or a finished entry
+            if (((ForkTask<?>) own).isNew()) {
+                return own;
+            }
+        }
         for (Runnable b; (b = deque.peekBottom()) != null; ) {
             if (b instanceof ForkTask<?> f && !f.isNew()) {
                 deque.pop();                   // a finished entry (run inline earlier): discard
@@ -522,7 +624,15 @@ final class Worker extends BaseWorker {
                 continue;
             }
             Runnable top = v.deque.peekTop();
-            if (top == null || !(top instanceof ForkTask<?> f)) {
+            if (top == null) {
+                ForkTask<?> f = v.peekForkSlot();
+                if (f != null && ForkTask.descendsFrom(f, target)) {
+                    STEALS.setOpaque(this, steals + 1);
+                    return f;                  // claimed by its run's CAS, or skipped there
+                }
+                continue;
+            }
+            if (!(top instanceof ForkTask<?> f)) {
                 continue;
             }
             if (!f.isNew() || ForkTask.descendsFrom(top, target)) {
@@ -555,7 +665,7 @@ final class Worker extends BaseWorker {
             // This worker stops taking tasks for a while. If work is waiting, someone must look
             // for it: the spare just started does, but a spare already parked (which made
             // starting a new one unnecessary) has to be woken.
-            if (!deque.isEmpty() || shared.hasVisibleWork()) {
+            if (hasLocalWork() || shared.hasVisibleWork()) {
                 shared.idle.notifyWork();
             }
         }

@@ -13,7 +13,10 @@ abstract class WorkerHotFields extends WorkerPadBefore {
     ForkTask<?> current;
     /** {@link Worker}: reused by {@code Worker.overflow}. */
     Object[] overflowBuffer;
-    /** {@link PoolWorker}: the LIFO slot ({@link WorkSharingPool} only). */
+    /**
+     * {@link PoolWorker}: the LIFO slot ({@link WorkSharingPool} only). {@link Worker}: the fork
+     * slot, its newest fork task. Each class documents its own protocol for it.
+     */
     Runnable slot;
     /** {@link PoolWorker}: slot tasks run in a row since the last task from the shared queue. */
     int slotRuns;

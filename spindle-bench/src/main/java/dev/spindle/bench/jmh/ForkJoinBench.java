@@ -6,6 +6,7 @@ package dev.spindle.bench.jmh;
 import dev.spindle.bench.runtime.BenchRuntime;
 import dev.spindle.bench.workload.Fib;
 import dev.spindle.bench.workload.FibCutoff;
+import dev.spindle.bench.workload.FibSpawn;
 import dev.spindle.bench.workload.NQueens;
 import dev.spindle.bench.workload.Size;
 import dev.spindle.bench.workload.Uts;
@@ -51,6 +52,7 @@ public class ForkJoinBench {
 
     private BenchRuntime rt;
     private Fib fib;
+    private FibSpawn fibSpawn;
     private FibCutoff fibCutoff;
     private NQueens nqueens;
     private Uts uts;
@@ -59,6 +61,7 @@ public class ForkJoinBench {
     public void setUp() {
         rt = RuntimeState.open(runtime, workers);
         fib = (Fib) Workloads.create("fib", Size.FULL);
+        fibSpawn = (FibSpawn) Workloads.create("fib-spawn", Size.FULL);
         fibCutoff = (FibCutoff) Workloads.create("fib-cutoff", Size.FULL);
         nqueens = (NQueens) Workloads.create("nqueens", Size.FULL);
         uts = (Uts) Workloads.create("uts", Size.FULL);
@@ -74,6 +77,15 @@ public class ForkJoinBench {
     @Benchmark
     public long fib() {
         return fib.run(rt);
+    }
+
+    /**
+     * {@link #fib} with {@code pool.spawn(lambda)} and {@code join} on Spindle (FJP runs the same
+     * {@code RecursiveTask} as in {@link #fib}): what the convenient API costs per task.
+     */
+    @Benchmark
+    public long fibSpawn() {
+        return fibSpawn.run(rt);
     }
 
     /** fib(40), sequential below 27: parallel efficiency against {@link SequentialBench}. */

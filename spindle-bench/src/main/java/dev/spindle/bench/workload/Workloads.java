@@ -15,6 +15,7 @@ public final class Workloads {
 
     static {
         ALL.put("fib", s -> new Fib(pick(s, 15, Fib.FULL_N, Fib.FULL_N)));
+        ALL.put("fib-spawn", s -> new FibSpawn(pick(s, 15, Fib.FULL_N, Fib.FULL_N)));
         ALL.put("fib-cutoff", s -> new FibCutoff(pick(s, 22, FibCutoff.FULL_N, FibCutoff.FULL_N),
                 pick(s, 12, FibCutoff.FULL_CUTOFF, FibCutoff.FULL_CUTOFF)));
         ALL.put("nqueens", s -> new NQueens(pick(s, 8, NQueens.FULL_N, NQueens.FULL_N),
