@@ -12,13 +12,13 @@ import java.util.Objects;
  *
  * <pre>{@code
  * ClusterCoordinator coordinator = ClusterCoordinator.start(
- *         LocalCluster.builder().workers(3).threadsPerWorker(2), transport);
+ *         CoordinatorSettings.builder().workers(3).threadsPerWorker(2).build(), transport);
  * transport.onMessage(coordinator::receive);          // the transport's own wiring
  * ClusterFuture<Integer> one = coordinator.client().submit("one", args -> 1);
  * }</pre>
  *
- * <p>The settings come from a {@link LocalCluster.Builder}: the number of workers and their
- * threads must match the remote workers; bandwidth and latency are the scheduler's estimates of
+ * <p>The {@link CoordinatorSettings}: the number of workers and their threads must match the
+ * remote workers; bandwidth and latency are the scheduler's estimates of
  * the transfer cost. {@link #close()} fails unfinished futures with
  * {@link IllegalStateException}; it does not close the transport, which the caller owns.
  */
@@ -28,10 +28,10 @@ public final class ClusterCoordinator implements AutoCloseable {
     private final Client client;
     private final int workers;
 
-    private ClusterCoordinator(ClusterConfig config, Transport transport) {
-        this.workers = config.workers();
-        this.scheduler = new GraphScheduler(config, transport);
-        this.client = new Client(scheduler, config.workers());
+    private ClusterCoordinator(CoordinatorSettings settings, Transport transport) {
+        this.workers = settings.workers();
+        this.scheduler = new GraphScheduler(settings, transport);
+        this.client = new Client(scheduler, settings.workers());
     }
 
     /**
@@ -39,10 +39,10 @@ public final class ClusterCoordinator implements AutoCloseable {
      *
      * @throws NullPointerException if an argument is null
      */
-    public static ClusterCoordinator start(LocalCluster.Builder settings, Transport transport) {
+    public static ClusterCoordinator start(CoordinatorSettings settings, Transport transport) {
         Objects.requireNonNull(settings, "settings");
         Objects.requireNonNull(transport, "transport");
-        return new ClusterCoordinator(settings.config(), transport);
+        return new ClusterCoordinator(settings, transport);
     }
 
     /** The number of workers, numbered {@code 0..workers()-1}. */

@@ -66,7 +66,7 @@ final class GraphScheduler implements AutoCloseable {
 
     private static final int STEAL_LOG_CAPACITY = 10_000;
 
-    private final ClusterConfig config;
+    private final CoordinatorSettings config;
     private final BalanceParams params;
     private final Transport transport;
     private final List<WorkerState> workers = new ArrayList<>();
@@ -89,7 +89,7 @@ final class GraphScheduler implements AutoCloseable {
     private long stealsStale;
     private long tasksReleased;
 
-    GraphScheduler(ClusterConfig config, Transport transport) {
+    GraphScheduler(CoordinatorSettings config, Transport transport) {
         this.config = config;
         this.params = config.balanceParams();
         this.transport = transport;

@@ -3,10 +3,8 @@
  */
 package dev.spindle.cluster;
 
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Objects;
 
 /**
  * A cluster of N workers inside this JVM: one central scheduler, and per worker a data store and
@@ -30,22 +28,24 @@ import java.util.Objects;
  */
 public final class LocalCluster implements AutoCloseable {
 
-    private final ClusterConfig config;
+    private final CoordinatorSettings settings;
+    private final long memoryLimit;
     private final LocalTransport transport;
     private final List<ClusterWorker> workers = new ArrayList<>();
     private final GraphScheduler scheduler;
     private final Client client;
     private volatile boolean closed;
 
-    private LocalCluster(ClusterConfig config) {
-        this.config = config;
-        this.transport = new LocalTransport(config.bandwidth(), config.latencyNanos());
-        for (int i = 0; i < config.workers(); i++) {
-            workers.add(new ClusterWorker(i, config.threadsPerWorker(), transport, config.memoryLimit()));
+    private LocalCluster(CoordinatorSettings settings, long memoryLimit) {
+        this.settings = settings;
+        this.memoryLimit = memoryLimit;
+        this.transport = new LocalTransport(settings.bandwidth(), settings.latencyNanos());
+        for (int i = 0; i < settings.workers(); i++) {
+            workers.add(new ClusterWorker(i, settings.threadsPerWorker(), transport, memoryLimit));
         }
-        this.scheduler = new GraphScheduler(config, transport);
+        this.scheduler = new GraphScheduler(settings, transport);
         transport.connect(workers, scheduler::receive);
-        this.client = new Client(scheduler, config.workers());
+        this.client = new Client(scheduler, settings.workers());
     }
 
     /** Starts a builder with the defaults: 2 workers of 1 thread, 100 MB/s, 1 ms, stealing every 100 ms. */
@@ -60,7 +60,7 @@ public final class LocalCluster implements AutoCloseable {
 
     /** The number of workers, dead ones included. */
     public int workers() {
-        return config.workers();
+        return settings.workers();
     }
 
     /**
@@ -119,87 +119,14 @@ public final class LocalCluster implements AutoCloseable {
         transport.close();
     }
 
-    /** Builds a {@link LocalCluster}. */
-    public static final class Builder {
-        private int workers = 2;
-        private int threads = 1;
-        private double bandwidth = 100e6;
-        private Duration latency = Duration.ofMillis(1);
-        private boolean stealing = true;
-        private Duration balanceInterval = Duration.ofMillis(100);
-        private int retries = 3;
-        private Duration minStealDuration = Duration.ofMillis(1);
-        private Duration saturatedOccupancy = Duration.ofMillis(400);
-        private Duration defaultDuration = Duration.ofMillis(500);
+    /**
+     * Builds a {@link LocalCluster}: the scheduler's knobs of {@link CoordinatorSettings} (defined
+     * and checked there) plus what only in-process workers have, their memory limit.
+     */
+    public static final class Builder extends CoordinatorSettings.Knobs<Builder> {
         private long memoryLimit;
 
         private Builder() {
-        }
-
-        /** The number of workers, at least 1. */
-        public Builder workers(int n) {
-            this.workers = positive(n, "workers");
-            return this;
-        }
-
-        /** Threads per worker, at least 1. */
-        public Builder threadsPerWorker(int n) {
-            this.threads = positive(n, "threadsPerWorker");
-            return this;
-        }
-
-        /** Transfer bandwidth between workers in bytes per second; positive and finite. */
-        public Builder bandwidth(double bytesPerSecond) {
-            if (!(bytesPerSecond > 0) || Double.isInfinite(bytesPerSecond)) {
-                throw new IllegalArgumentException("bandwidth must be positive and finite, got " + bytesPerSecond);
-            }
-            this.bandwidth = bytesPerSecond;
-            return this;
-        }
-
-        /** Latency of one message or transfer; not negative. */
-        public Builder latency(Duration latency) {
-            this.latency = nonNegative(latency, "latency");
-            return this;
-        }
-
-        /** Whether periodic stealing runs (default on). {@link #rebalance()} works either way. */
-        public Builder stealing(boolean on) {
-            this.stealing = on;
-            return this;
-        }
-
-        /** How often the balance round runs; zero means only on {@link #rebalance()}. */
-        public Builder balanceInterval(Duration interval) {
-            this.balanceInterval = nonNegative(interval, "balanceInterval");
-            return this;
-        }
-
-        /** How many times a failing task is retried before it errs (default 3). */
-        public Builder retries(int retries) {
-            if (retries < 0) {
-                throw new IllegalArgumentException("retries must not be negative, got " + retries);
-            }
-            this.retries = retries;
-            return this;
-        }
-
-        /** Tasks expected to take at most this long are never stolen (default 1 ms). */
-        public Builder minStealDuration(Duration d) {
-            this.minStealDuration = nonNegative(d, "minStealDuration");
-            return this;
-        }
-
-        /** A worker is saturated only above this much work per thread (default 400 ms). */
-        public Builder saturatedOccupancy(Duration d) {
-            this.saturatedOccupancy = nonNegative(d, "saturatedOccupancy");
-            return this;
-        }
-
-        /** The duration assumed for a task kind never measured and without a hint (default 500 ms). */
-        public Builder defaultDuration(Duration d) {
-            this.defaultDuration = nonNegative(d, "defaultDuration");
-            return this;
         }
 
         /**
@@ -217,29 +144,7 @@ public final class LocalCluster implements AutoCloseable {
 
         /** Starts the cluster. */
         public LocalCluster build() {
-            return new LocalCluster(config());
-        }
-
-        /** The settings as built so far; {@link ClusterCoordinator} reads them too. */
-        ClusterConfig config() {
-            return new ClusterConfig(workers, threads, bandwidth, latency.toNanos(), stealing,
-                    balanceInterval.toNanos(), retries, minStealDuration.toNanos(), saturatedOccupancy.toNanos(),
-                    defaultDuration.toNanos(), memoryLimit);
-        }
-
-        private static int positive(int n, String what) {
-            if (n < 1) {
-                throw new IllegalArgumentException(what + " must be at least 1, got " + n);
-            }
-            return n;
-        }
-
-        private static Duration nonNegative(Duration d, String what) {
-            Objects.requireNonNull(d, what);
-            if (d.isNegative()) {
-                throw new IllegalArgumentException(what + " must not be negative, got " + d);
-            }
-            return d;
+            return new LocalCluster(settings(), memoryLimit);
         }
     }
 }

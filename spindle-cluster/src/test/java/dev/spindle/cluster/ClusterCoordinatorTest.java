@@ -102,8 +102,8 @@ class ClusterCoordinatorTest {
         for (int i = 0; i < workers; i++) {
             transport.nodes.add(new WorkerNode(i, 2, transport));
         }
-        transport.coordinator = ClusterCoordinator.start(LocalCluster.builder().workers(workers).threadsPerWorker(2),
-                transport);
+        transport.coordinator = ClusterCoordinator.start(
+                CoordinatorSettings.builder().workers(workers).threadsPerWorker(2).build(), transport);
         assertThat(transport.coordinator.workers()).isEqualTo(workers);
         return transport.coordinator.client();
     }
@@ -136,7 +136,7 @@ class ClusterCoordinatorTest {
     void badArgumentsAreRefused() {
         assertThatThrownBy(() -> ClusterCoordinator.start(null, transport))
                 .isInstanceOf(NullPointerException.class).hasMessageContaining("settings");
-        assertThatThrownBy(() -> ClusterCoordinator.start(LocalCluster.builder(), null))
+        assertThatThrownBy(() -> ClusterCoordinator.start(CoordinatorSettings.builder().build(), null))
                 .isInstanceOf(NullPointerException.class).hasMessageContaining("transport");
         assertThatThrownBy(() -> new WorkerNode(-1, 1, transport)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> new WorkerNode(0, 0, transport)).isInstanceOf(IllegalArgumentException.class);

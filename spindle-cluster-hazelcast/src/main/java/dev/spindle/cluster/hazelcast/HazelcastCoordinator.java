@@ -6,7 +6,7 @@ package dev.spindle.cluster.hazelcast;
 import com.hazelcast.core.HazelcastInstance;
 import dev.spindle.cluster.Client;
 import dev.spindle.cluster.ClusterCoordinator;
-import dev.spindle.cluster.LocalCluster;
+import dev.spindle.cluster.CoordinatorSettings;
 import dev.spindle.cluster.Readiness;
 import java.time.Duration;
 import java.util.Objects;
@@ -22,7 +22,7 @@ import java.util.concurrent.TimeoutException;
  * HazelcastClusterSettings s = HazelcastClusterSettings.builder("jobs", secret).port(5701)
  *         .member("127.0.0.1:5701").member("127.0.0.1:5702").allowPackage("com.example").build();
  * try (HazelcastCoordinator c = HazelcastCoordinator.start(s,
- *         LocalCluster.builder().workers(1).threadsPerWorker(4), Duration.ofSeconds(60))) {
+ *         CoordinatorSettings.builder().workers(1).threadsPerWorker(4).build(), Duration.ofSeconds(60))) {
  *     System.out.println(c.client().submit("one", args -> 1).get());
  * }
  * }</pre>
@@ -60,7 +60,7 @@ public final class HazelcastCoordinator implements AutoCloseable {
      * @throws TimeoutException if the workers do not all join within {@code joinTimeout}; the
      *         member is shut down
      */
-    public static HazelcastCoordinator start(HazelcastClusterSettings settings, LocalCluster.Builder cluster,
+    public static HazelcastCoordinator start(HazelcastClusterSettings settings, CoordinatorSettings cluster,
                                              Duration joinTimeout) throws TimeoutException, InterruptedException {
         Objects.requireNonNull(settings, "settings");
         Objects.requireNonNull(cluster, "cluster");

@@ -9,7 +9,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.hazelcast.cluster.Member;
 import dev.spindle.cluster.Client;
 import dev.spindle.cluster.ClusterFuture;
-import dev.spindle.cluster.LocalCluster;
+import dev.spindle.cluster.CoordinatorSettings;
 import dev.spindle.cluster.Message;
 import dev.spindle.cluster.RemoteTaskException;
 import dev.spindle.cluster.testkit.FreePorts;
@@ -75,7 +75,7 @@ class InProcessClusterTest {
             started.add(HazelcastWorker.start(settings(cluster, SECRET, ports[1 + i], ports).build(), i, 2));
         }
         HazelcastCoordinator c = HazelcastCoordinator.start(base.build(),
-                LocalCluster.builder().workers(2).threadsPerWorker(2), Duration.ofSeconds(60));
+                CoordinatorSettings.builder().workers(2).threadsPerWorker(2).build(), Duration.ofSeconds(60));
         started.add(0, c);
         return c;
     }

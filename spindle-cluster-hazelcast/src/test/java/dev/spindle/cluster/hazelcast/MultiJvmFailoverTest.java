@@ -7,7 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.spindle.cluster.Client;
 import dev.spindle.cluster.ClusterFuture;
-import dev.spindle.cluster.LocalCluster;
+import dev.spindle.cluster.CoordinatorSettings;
 import dev.spindle.cluster.TaskFunction;
 import dev.spindle.cluster.testkit.Cleanup;
 import dev.spindle.cluster.testkit.FreePorts;
@@ -57,7 +57,7 @@ class MultiJvmFailoverTest {
         }
         HazelcastClusterSettings.Builder settings = InProcessClusterTest.settings(cluster, SECRET, ports[0], ports);
         HazelcastCoordinator coordinator = started.add(HazelcastCoordinator.start(settings.build(),
-                LocalCluster.builder().workers(WORKERS).threadsPerWorker(2), Duration.ofSeconds(90)));
+                CoordinatorSettings.builder().workers(WORKERS).threadsPerWorker(2).build(), Duration.ofSeconds(90)));
         Client client = coordinator.client();
 
         List<ClusterFuture<Integer>> level = new ArrayList<>();

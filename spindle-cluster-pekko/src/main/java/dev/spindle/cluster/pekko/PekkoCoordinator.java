@@ -5,7 +5,7 @@ package dev.spindle.cluster.pekko;
 
 import dev.spindle.cluster.Client;
 import dev.spindle.cluster.ClusterCoordinator;
-import dev.spindle.cluster.LocalCluster;
+import dev.spindle.cluster.CoordinatorSettings;
 import dev.spindle.cluster.Message;
 import dev.spindle.cluster.Readiness;
 import java.time.Duration;
@@ -28,7 +28,7 @@ import org.apache.pekko.cluster.Cluster;
  * PekkoClusterSettings s = PekkoClusterSettings.builder("jobs", Path.of("certs/coordinator.p12"),
  *         Path.of("certs/truststore.p12"), password).port(25520).allowPackage("com.example").build();
  * try (PekkoCoordinator c = PekkoCoordinator.start(s,
- *         LocalCluster.builder().workers(1).threadsPerWorker(4), Duration.ofSeconds(60))) {
+ *         CoordinatorSettings.builder().workers(1).threadsPerWorker(4).build(), Duration.ofSeconds(60))) {
  *     System.out.println(c.client().submit("one", args -> 1).get());
  * }
  * }</pre>
@@ -71,7 +71,7 @@ public final class PekkoCoordinator implements AutoCloseable {
      *         member is shut down
      * @throws IllegalStateException if the cluster already has a coordinator; this member leaves
      */
-    public static PekkoCoordinator start(PekkoClusterSettings settings, LocalCluster.Builder cluster,
+    public static PekkoCoordinator start(PekkoClusterSettings settings, CoordinatorSettings cluster,
                                          Duration joinTimeout) throws TimeoutException, InterruptedException {
         Objects.requireNonNull(settings, "settings");
         Objects.requireNonNull(cluster, "cluster");

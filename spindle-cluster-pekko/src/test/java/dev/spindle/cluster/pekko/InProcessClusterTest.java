@@ -8,7 +8,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.spindle.cluster.Client;
 import dev.spindle.cluster.ClusterFuture;
-import dev.spindle.cluster.LocalCluster;
+import dev.spindle.cluster.CoordinatorSettings;
 import dev.spindle.cluster.RemoteTaskException;
 import dev.spindle.cluster.testkit.FreePorts;
 import java.io.File;
@@ -37,7 +37,7 @@ class InProcessClusterTest {
                         .maxMessageBytes(limit).build(), 1, 2);
                 PekkoCoordinator c = PekkoCoordinator.start(TestCerts.settings(cluster, "coordinator").port(port)
                         .maxMessageBytes(limit).build(),
-                        LocalCluster.builder().workers(2).threadsPerWorker(2), Duration.ofSeconds(60))) {
+                        CoordinatorSettings.builder().workers(2).threadsPerWorker(2).build(), Duration.ofSeconds(60))) {
             Client client = c.client();
             ClusterFuture<Integer> x = client.submit("x", args -> 20);
             ClusterFuture<Integer> y = client.submit("y", args -> 21);
