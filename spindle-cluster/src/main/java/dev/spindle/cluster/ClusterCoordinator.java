@@ -31,7 +31,7 @@ public final class ClusterCoordinator implements AutoCloseable {
     private ClusterCoordinator(CoordinatorSettings settings, Transport transport) {
         this.workers = settings.workers();
         this.scheduler = new GraphScheduler(settings, transport);
-        this.client = new Client(scheduler, settings.workers());
+        this.client = new Client(scheduler);
     }
 
     /**

@@ -3,8 +3,12 @@
  */
 package dev.spindle.cluster;
 
-import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * A cluster of N workers inside this JVM: one central scheduler, and per worker a data store and
@@ -31,7 +35,9 @@ public final class LocalCluster implements AutoCloseable {
     private final CoordinatorSettings settings;
     private final long memoryLimit;
     private final LocalTransport transport;
-    private final List<ClusterWorker> workers = new ArrayList<>();
+    /** By id; an entry is replaced when its worker rejoins. Changed under {@link #membership}. */
+    private final List<ClusterWorker> workers = new CopyOnWriteArrayList<>();
+    private final Object membership = new Object();
     private final GraphScheduler scheduler;
     private final Client client;
     private volatile boolean closed;
@@ -45,7 +51,7 @@ public final class LocalCluster implements AutoCloseable {
         }
         this.scheduler = new GraphScheduler(settings, transport);
         transport.connect(workers, scheduler::receive);
-        this.client = new Client(scheduler, settings.workers());
+        this.client = new Client(scheduler);
     }
 
     /** Starts a builder with the defaults: 2 workers of 1 thread, 100 MB/s, 1 ms, stealing every 100 ms. */
@@ -58,24 +64,124 @@ public final class LocalCluster implements AutoCloseable {
         return client;
     }
 
-    /** The number of workers, dead ones included. */
+    /** The number of worker ids, gone ones (lost or retired) included. */
     public int workers() {
-        return settings.workers();
+        return workers.size();
+    }
+
+    /**
+     * Starts a new worker with the settings' threads per worker; it joins at once and gets work
+     * from placement and the next balance round (brought forward).
+     *
+     * @return its id, the next after the highest so far
+     */
+    public int addWorker() {
+        return addWorker(settings.threadsPerWorker());
+    }
+
+    /**
+     * Starts a new worker of {@code threads} threads; see {@link #addWorker()}.
+     *
+     * @throws IllegalArgumentException if {@code threads} is below 1
+     */
+    public int addWorker(int threads) {
+        if (threads < 1) {
+            throw new IllegalArgumentException("threads must be at least 1, got " + threads);
+        }
+        synchronized (membership) {
+            checkOpen();
+            int id = workers.size();
+            ClusterWorker w = new ClusterWorker(id, threads, transport, memoryLimit);
+            workers.add(w);                   // the transport reaches it before the scheduler sends
+            try {
+                scheduler.join(id, threads);
+            } catch (RuntimeException e) {
+                w.shutdown();
+                throw e;
+            }
+            return id;
+        }
+    }
+
+    /**
+     * Starts a fresh worker under the id of one that is gone (killed or retired), with the same
+     * threads; it rejoins holding nothing and gets work as a new one does. Waits (up to 30 s)
+     * until the scheduler has handled the old one's loss.
+     *
+     * @throws IllegalArgumentException if there is no such worker
+     * @throws IllegalStateException if the worker is running (kill or retire it first), or is
+     *         retiring
+     */
+    public void restartWorker(int id) {
+        synchronized (membership) {
+            checkOpen();
+            ClusterWorker old = worker(id);
+            if (old.isAlive()) {
+                throw new IllegalStateException("worker " + id + " is running; kill or retire it before restarting it");
+            }
+            try {
+                scheduler.gone(id).get(30, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while waiting for worker " + id + " to be gone", e);
+            } catch (ExecutionException | TimeoutException e) {
+                throw new IllegalStateException("worker " + id + " is stopped but the scheduler has not let it go", e);
+            }
+            ClusterWorker fresh = new ClusterWorker(id, old.threads(), transport, memoryLimit);
+            workers.set(id, fresh);
+            try {
+                scheduler.join(id, old.threads());
+            } catch (RuntimeException e) {
+                fresh.shutdown();
+                throw e;
+            }
+        }
+    }
+
+    /**
+     * Retires worker {@code id} gracefully (Dask's {@code retire_workers}): it is given no new
+     * task at once; its queued tasks move to other workers (a task that has started finishes
+     * there); every value it holds in memory that no other worker holds is copied to the worker
+     * holding the fewest bytes; then it is removed and stopped. No result is lost and no task
+     * runs twice. A task strictly restricted to this worker alone still runs here if queued, and
+     * errs if it becomes ready later, as with a lost worker.
+     *
+     * @return completes once the worker is removed; fails with {@link IllegalStateException} if
+     *         the cluster closes first. If the worker is killed while retiring, it completes and
+     *         the loss is handled as usual (tasks reassigned, lost values recomputed)
+     * @throws IllegalArgumentException if there is no such worker
+     * @throws IllegalStateException if the worker is gone already, or it is the last worker that
+     *         is alive and not retiring (a cluster keeps one; {@link #close()} stops them all)
+     */
+    public CompletableFuture<Void> retire(int id) {
+        checkOpen();
+        worker(id);
+        return scheduler.retire(id);
     }
 
     /**
      * Simulates the crash of worker {@code id}: its running tasks are abandoned and the values it
      * held are gone. The scheduler reassigns its tasks and recomputes lost values that are still
-     * needed; futures already completed keep their values.
+     * needed; futures already completed keep their values. A worker gone already is left alone.
+     * {@link #restartWorker} starts a fresh one under the same id.
      *
      * @throws IllegalArgumentException if there is no such worker
      */
     public void killWorker(int id) {
+        worker(id);
+        checkOpen();
+        synchronized (membership) {
+            if (worker(id).isAlive()) {       // one loss per incarnation: a second could hit its successor
+                transport.workerLost(id);
+            }
+        }
+    }
+
+    private ClusterWorker worker(int id) {
         if (id < 0 || id >= workers.size()) {
             throw new IllegalArgumentException("no worker " + id + " (workers 0.." + (workers.size() - 1) + ")");
         }
-        checkOpen();
-        transport.workerLost(id);
+        return workers.get(id);
     }
 
     /**
@@ -111,7 +217,9 @@ public final class LocalCluster implements AutoCloseable {
         if (closed) {
             return;
         }
-        closed = true;
+        synchronized (membership) {
+            closed = true;
+        }
         scheduler.close();
         for (ClusterWorker w : workers) {
             w.shutdown();
