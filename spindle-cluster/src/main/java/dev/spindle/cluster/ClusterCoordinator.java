@@ -3,7 +3,9 @@
  */
 package dev.spindle.cluster;
 
+import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * The scheduler side of a cluster whose workers are reached through a caller-supplied
@@ -26,10 +28,10 @@ public final class ClusterCoordinator implements AutoCloseable {
 
     private final GraphScheduler scheduler;
     private final Client client;
-    private final int workers;
+    private final CoordinatorSettings settings;
 
     private ClusterCoordinator(CoordinatorSettings settings, Transport transport) {
-        this.workers = settings.workers();
+        this.settings = settings;
         this.scheduler = new GraphScheduler(settings, transport);
         this.client = new Client(scheduler);
     }
@@ -45,9 +47,73 @@ public final class ClusterCoordinator implements AutoCloseable {
         return new ClusterCoordinator(settings, transport);
     }
 
-    /** The number of workers, numbered {@code 0..workers()-1}. */
+    /** The number of workers the cluster starts with, numbered {@code 0..workers()-1}. */
     public int workers() {
-        return workers;
+        return settings.workers();
+    }
+
+    /** The settings it was started with. */
+    public CoordinatorSettings settings() {
+        return settings;
+    }
+
+    /**
+     * A snapshot of the counters, as {@link LocalCluster#stats()} gives them, from what the
+     * scheduler knows: a worker's {@code executed} counts the results and failures it accepted
+     * from it, its memory the measured sizes of the values it holds (no spilling is reported);
+     * {@code bytesTransferred} is what the transport counts.
+     *
+     * @throws java.util.concurrent.RejectedExecutionException once closed
+     */
+    public ClusterStats stats() {
+        return scheduler.stats();
+    }
+
+    /** The steal log, oldest first (the most recent 10,000 events), as {@link LocalCluster#stealEvents()}. */
+    public List<StealEvent> stealEvents() {
+        return scheduler.stealEvents();
+    }
+
+    /**
+     * Runs one stealing round now and returns how many steals it requested, as
+     * {@link LocalCluster#rebalance()}.
+     */
+    public int rebalance() {
+        return scheduler.balanceNow().size();
+    }
+
+    /**
+     * Admits worker {@code id} with {@code threads} threads, for transports: a worker joining
+     * after the start (any id not known yet; ids skipped on the way are recorded as gone), or a
+     * fresh incarnation of an id whose worker is gone (lost or retired). The transport must reach
+     * it, and every other worker must be able to fetch from it, before this is called.
+     *
+     * @throws IllegalArgumentException if {@code id} is negative or {@code threads} below 1
+     * @throws IllegalStateException if worker {@code id} is alive
+     */
+    public void join(int id, int threads) {
+        scheduler.join(id, threads);
+    }
+
+    /**
+     * Retires worker {@code id} as {@link LocalCluster#retire} does; once it is removed the
+     * transport is told ({@link Transport#retired}).
+     *
+     * @throws IllegalArgumentException if there is no such worker
+     * @throws IllegalStateException if it is gone already, or the last active worker
+     */
+    public CompletableFuture<Void> retire(int id) {
+        return scheduler.retire(id);
+    }
+
+    /**
+     * Completes once the current incarnation of worker {@code id} is gone (its loss handled, or
+     * retired), for a transport that lets the id rejoin.
+     *
+     * @throws IllegalArgumentException if there is no such worker
+     */
+    public CompletableFuture<Void> gone(int id) {
+        return scheduler.gone(id);
     }
 
     /** The client of this cluster. */

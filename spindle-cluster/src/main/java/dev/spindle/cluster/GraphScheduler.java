@@ -76,6 +76,9 @@ final class GraphScheduler implements AutoCloseable {
     private record PendingSteal(TaskState task, int victim, int thief, int level, long attempt) {
     }
 
+    /** Worker ids are indexes below this bound, so that a joining id cannot make the scheduler grow without end. */
+    static final int MAX_WORKERS = 4096;
+
     /** The thief of a move off a retiring worker: the task is placed anew once released. */
     private static final int RETIRE = -1;
 
@@ -274,13 +277,36 @@ final class GraphScheduler implements AutoCloseable {
         return call(this::balanceRound);
     }
 
+    /** The counters, each worker's read from its own store (in process). */
     ClusterStats stats(List<ClusterWorker> actual) {
+        return stats(w -> {
+            ClusterWorker a = actual.get(w.id);
+            return new ClusterStats.WorkerStats(w.id, w.alive, w.threads, a.executed(), w.processing.size(),
+                    a.store().memoryBytes(), a.store().keys(), a.store().spilledBytes(), a.store().paused());
+        });
+    }
+
+    /**
+     * The counters as the scheduler knows them, for workers in other JVMs: tasks executed are the
+     * replies it accepted, memory the measured sizes of the values it knows each worker holds
+     * (workers report no spilling or pausing).
+     */
+    ClusterStats stats() {
+        return stats(w -> {
+            long bytes = 0;
+            for (String key : w.holds) {
+                bytes += tasks.get(key).bytes;
+            }
+            return new ClusterStats.WorkerStats(w.id, w.alive, w.threads, w.executed, w.processing.size(), bytes,
+                    w.holds.size(), 0, false);
+        });
+    }
+
+    private ClusterStats stats(java.util.function.Function<WorkerState, ClusterStats.WorkerStats> view) {
         return call(() -> {
             List<ClusterStats.WorkerStats> ws = new ArrayList<>();
             for (WorkerState w : workers) {
-                ClusterWorker a = actual.get(w.id);
-                ws.add(new ClusterStats.WorkerStats(w.id, w.alive, w.threads, a.executed(), w.processing.size(),
-                        a.store().memoryBytes(), a.store().keys(), a.store().spilledBytes(), a.store().paused()));
+                ws.add(view.apply(w));
             }
             int inMemory = 0;
             int erred = 0;
@@ -418,6 +444,7 @@ final class GraphScheduler implements AutoCloseable {
             return;
         }
         unassign(t);
+        workers.get(m.worker()).executed++;
         t.state = TaskState.State.MEMORY;
         t.bytes = m.bytes();
         t.holders.add(m.worker());
@@ -505,6 +532,7 @@ final class GraphScheduler implements AutoCloseable {
             return;
         }
         unassign(t);
+        workers.get(m.worker()).executed++;
         t.failures++;
         if (t.failures <= config.retries()) {
             t.state = TaskState.State.WAITING;
@@ -613,22 +641,28 @@ final class GraphScheduler implements AutoCloseable {
     }
 
     /**
-     * Adds worker {@code id} with {@code threads} threads: the next new id, or an id whose worker
-     * is gone (lost or retired), which rejoins with a fresh record and holds nothing. The next
-     * balance round is brought forward so that it gets work.
+     * Adds worker {@code id} with {@code threads} threads: a new id (ids skipped on the way are
+     * recorded as gone workers, so that ids stay indexes), or an id whose worker is gone (lost or
+     * retired), which rejoins with a fresh record and holds nothing. The next balance round is
+     * brought forward so that it gets work.
      *
-     * @throws IllegalArgumentException if {@code id} is neither the next id nor a known one, or
-     *         {@code threads} is below 1
+     * @throws IllegalArgumentException if {@code id} is negative or not below {@link #MAX_WORKERS},
+     *         or {@code threads} is below 1
      * @throws IllegalStateException if worker {@code id} is still alive
      */
     void join(int id, int threads) {
         if (threads < 1) {
             throw new IllegalArgumentException("threads must be at least 1, got " + threads);
         }
+        if (id < 0 || id >= MAX_WORKERS) {
+            throw new IllegalArgumentException("worker id must be in 0.." + (MAX_WORKERS - 1) + ", got " + id);
+        }
         call(() -> {
-            if (id < 0 || id > workers.size()) {
-                throw new IllegalArgumentException("worker id " + id + " is neither known nor the next one ("
-                        + workers.size() + ")");
+            while (workers.size() < id) {
+                WorkerState skipped = new WorkerState(workers.size(), threads);
+                skipped.alive = false;
+                skipped.gone.complete(null);
+                workers.add(skipped);
             }
             if (id < workers.size()) {
                 if (workers.get(id).alive) {

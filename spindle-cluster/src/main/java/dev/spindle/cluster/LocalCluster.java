@@ -96,6 +96,7 @@ public final class LocalCluster implements AutoCloseable {
             try {
                 scheduler.join(id, threads);
             } catch (RuntimeException e) {
+                workers.remove(id);
                 w.shutdown();
                 throw e;
             }

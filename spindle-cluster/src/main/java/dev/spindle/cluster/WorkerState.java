@@ -21,6 +21,8 @@ final class WorkerState {
     final Set<TaskState> processing = new LinkedHashSet<>();
     final Set<String> holds = new HashSet<>();
     boolean alive = true;
+    /** Finished or erred replies accepted from this incarnation. */
+    long executed;
     /** Retiring: given no new task, its queued tasks moved, its only copies copied, then removed. */
     boolean retiring;
     /** While retiring: the worker asked for a copy of each value only this one holds. */

@@ -6,9 +6,12 @@ package dev.spindle.cluster.hazelcast;
 import com.hazelcast.core.HazelcastInstance;
 import dev.spindle.cluster.Client;
 import dev.spindle.cluster.ClusterCoordinator;
+import dev.spindle.cluster.ClusterStats;
 import dev.spindle.cluster.CoordinatorSettings;
 import dev.spindle.cluster.Readiness;
+import dev.spindle.cluster.StealEvent;
 import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
 import java.util.UUID;
 import java.util.concurrent.TimeoutException;
@@ -126,6 +129,20 @@ public final class HazelcastCoordinator implements AutoCloseable {
     /** The client of the cluster. */
     public Client client() {
         return coordinator.client();
+    }
+
+    /**
+     * A snapshot of the counters, the same type as {@code LocalCluster.stats()}, as the scheduler
+     * knows them ({@link ClusterCoordinator#stats()}): results accepted per worker, the values each
+     * holds; bytes moved between workers are not counted across JVMs (zero).
+     */
+    public ClusterStats stats() {
+        return coordinator.stats();
+    }
+
+    /** The steal log, oldest first, as {@code LocalCluster.stealEvents()} gives it. */
+    public List<StealEvent> stealEvents() {
+        return coordinator.stealEvents();
     }
 
     /**

@@ -115,6 +115,13 @@ class InProcessClusterTest {
         }, squares.toArray(new ClusterFuture<?>[0]));
         assertThat(total.get(60, TimeUnit.SECONDS)).isEqualTo(91);
         assertThat(coordinator.finishedOn(0) + coordinator.finishedOn(1)).isGreaterThanOrEqualTo(13);
+        // the counters and the steal log come from the coordinator as from a LocalCluster
+        dev.spindle.cluster.ClusterStats stats = coordinator.stats();
+        assertThat(stats.workers()).extracting(dev.spindle.cluster.ClusterStats.WorkerStats::id).containsExactly(0, 1);
+        assertThat(stats.workers()).allSatisfy(w -> assertThat(w.alive()).isTrue());
+        assertThat(stats.workers().get(0).executed() + stats.workers().get(1).executed()).isGreaterThanOrEqualTo(13);
+        assertThat(stats.tasksInMemory()).isGreaterThanOrEqualTo(1);
+        assertThat(coordinator.stealEvents()).isNotNull();
     }
 
     @Test

@@ -5,9 +5,11 @@ package dev.spindle.cluster.pekko;
 
 import dev.spindle.cluster.Client;
 import dev.spindle.cluster.ClusterCoordinator;
+import dev.spindle.cluster.ClusterStats;
 import dev.spindle.cluster.CoordinatorSettings;
 import dev.spindle.cluster.Message;
 import dev.spindle.cluster.Readiness;
+import dev.spindle.cluster.StealEvent;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -163,6 +165,20 @@ public final class PekkoCoordinator implements AutoCloseable {
     /** The client of the cluster. */
     public Client client() {
         return coordinator.client();
+    }
+
+    /**
+     * A snapshot of the counters, the same type as {@code LocalCluster.stats()}, as the scheduler
+     * knows them ({@link ClusterCoordinator#stats()}): results accepted per worker, the values each
+     * holds; bytes moved between workers are not counted across JVMs (zero).
+     */
+    public ClusterStats stats() {
+        return coordinator.stats();
+    }
+
+    /** The steal log, oldest first, as {@code LocalCluster.stealEvents()} gives it. */
+    public List<StealEvent> stealEvents() {
+        return coordinator.stealEvents();
     }
 
     /** This member's {@code host:port}, which workers join through. */

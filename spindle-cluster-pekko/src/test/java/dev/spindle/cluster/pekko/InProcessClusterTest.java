@@ -48,6 +48,13 @@ class InProcessClusterTest {
             assertThat(c.rejectedFrames()).isZero();
             assertThat(w0.coordinator()).isEqualTo(c.address());
             assertThat(w1.coordinator()).isEqualTo(c.address());
+            // the counters and the steal log come from the coordinator as from a LocalCluster
+            dev.spindle.cluster.ClusterStats stats = c.stats();
+            assertThat(stats.workers()).extracting(dev.spindle.cluster.ClusterStats.WorkerStats::alive)
+                    .containsExactly(true, true);
+            assertThat(stats.workers().get(0).executed() + stats.workers().get(1).executed()).isEqualTo(3);
+            assertThat(stats.tasksInMemory()).isEqualTo(3);
+            assertThat(c.stealEvents()).isNotNull();
 
             // a task's exception arrives as text, whatever its class
             ClusterFuture<Integer> fails = client.submit("fails", args -> {
