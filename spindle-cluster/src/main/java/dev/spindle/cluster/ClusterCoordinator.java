@@ -26,6 +26,9 @@ import java.util.concurrent.CompletableFuture;
  */
 public final class ClusterCoordinator implements AutoCloseable {
 
+    /** Worker ids are below this bound; a transport refuses a worker claiming a larger one. */
+    public static final int MAX_WORKERS = GraphScheduler.MAX_WORKERS;
+
     private final GraphScheduler scheduler;
     private final Client client;
     private final CoordinatorSettings settings;
