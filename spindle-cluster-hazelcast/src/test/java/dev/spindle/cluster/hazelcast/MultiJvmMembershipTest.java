@@ -3,8 +3,6 @@
  */
 package dev.spindle.cluster.hazelcast;
 
-import dev.spindle.cluster.Client;
-import dev.spindle.cluster.ClusterStats;
 import dev.spindle.cluster.CoordinatorSettings;
 import dev.spindle.cluster.testkit.Cleanup;
 import dev.spindle.cluster.testkit.FreePorts;
@@ -15,8 +13,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -34,7 +30,6 @@ class MultiJvmMembershipTest {
     private static final int MAX_WORKERS = 4;
 
     private final Cleanup started = new Cleanup();
-    private final Map<Integer, WorkerJvm> workers = new ConcurrentHashMap<>();
 
     @AfterEach
     void stopEverything() throws Exception {
@@ -46,56 +41,26 @@ class MultiJvmMembershipTest {
         int[] ports = FreePorts.free(MAX_WORKERS + 1);
         String cluster = "spindle-memb-" + ports[0];
         Path dir = Files.createDirectories(Path.of("target", "worker-logs", "membership-" + ports[0]));
-        for (int i = 0; i < 2; i++) {
-            start(i, cluster, ports, dir);
-        }
+        MembershipScenario.Workers workers = new MembershipScenario.Workers(id -> start(id, cluster, ports, dir));
+        workers.start(0);
+        workers.start(1);
         HazelcastClusterSettings.Builder settings = InProcessClusterTest.settings(cluster, SECRET, ports[0], ports)
                 .allowPackage("dev.spindle.cluster.testkit");
         HazelcastCoordinator coordinator = started.add(HazelcastCoordinator.start(settings.build(),
                 CoordinatorSettings.builder().workers(2).threadsPerWorker(2).build(), Duration.ofSeconds(90)));
-        MembershipScenario.run(new MembershipScenario.Members() {
-            @Override
-            public Client client() {
-                return coordinator.client();
-            }
-
-            @Override
-            public ClusterStats stats() {
-                return coordinator.stats();
-            }
-
-            @Override
-            public CompletableFuture<Void> retire(int id) {
-                return coordinator.retire(id);
-            }
-
-            @Override
-            public void startWorker(int id) throws Exception {
-                start(id, cluster, ports, dir);
-            }
-
-            @Override
-            public void killWorker(int id) throws Exception {
-                workers.get(id).kill();
-            }
-
-            @Override
-            public long pid(int id) {
-                return workers.get(id).pid();
-            }
-        }, dir);
+        MembershipScenario.run(workers, coordinator::client, coordinator::stats, coordinator::retire, dir);
     }
 
-    private void start(int id, String cluster, int[] ports, Path dir) throws Exception {
+    private WorkerJvm start(int id, String cluster, int[] ports, Path dir) throws Exception {
         StringBuilder members = new StringBuilder();
         for (int p : ports) {
             members.append(members.length() == 0 ? "" : ",").append("127.0.0.1:").append(p);
         }
-        workers.put(id, started.add(WorkerJvm.startLogged(WorkerMain.class,
+        return started.add(WorkerJvm.startLogged(WorkerMain.class,
                 List.of("@jvm.args", "-Xmx192m", "-Dhazelcast.logging.type=jdk"), Map.of("SPINDLE_SECRET", SECRET),
                 List.of("--id", Integer.toString(id), "--threads", "2", "--cluster", cluster, "--port",
                         Integer.toString(ports[id + 1]), "--members", members.toString(), "--failure-seconds", "8",
                         "--allow", "dev.spindle.cluster.testkit"),
-                dir.resolve("worker-" + id + ".log").toFile())));
+                dir.resolve("worker-" + id + ".log").toFile()));
     }
 }

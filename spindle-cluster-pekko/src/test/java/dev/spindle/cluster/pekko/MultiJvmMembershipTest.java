@@ -3,8 +3,6 @@
  */
 package dev.spindle.cluster.pekko;
 
-import dev.spindle.cluster.Client;
-import dev.spindle.cluster.ClusterStats;
 import dev.spindle.cluster.CoordinatorSettings;
 import dev.spindle.cluster.testkit.Cleanup;
 import dev.spindle.cluster.testkit.FreePorts;
@@ -15,8 +13,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -31,7 +27,6 @@ import org.junit.jupiter.api.Timeout;
 class MultiJvmMembershipTest {
 
     private final Cleanup started = new Cleanup();
-    private final Map<Integer, WorkerJvm> workers = new ConcurrentHashMap<>();
 
     @AfterEach
     void stopEverything() throws Exception {
@@ -43,52 +38,22 @@ class MultiJvmMembershipTest {
         int port = FreePorts.free();
         String cluster = "spindle-memb-" + port;
         Path dir = Files.createDirectories(Path.of("target", "worker-logs", "membership-" + port).toAbsolutePath());
-        for (int i = 0; i < 2; i++) {
-            start(i, cluster, port, dir);
-        }
+        MembershipScenario.Workers workers = new MembershipScenario.Workers(id -> start(id, cluster, port, dir));
+        workers.start(0);
+        workers.start(1);
         PekkoCoordinator coordinator = started.add(PekkoCoordinator.start(TestCerts.settings(cluster, "coordinator")
                         .port(port).allowPackage("dev.spindle.cluster.testkit").build(),
                 CoordinatorSettings.builder().workers(2).threadsPerWorker(2).build(), Duration.ofSeconds(90)));
-        MembershipScenario.run(new MembershipScenario.Members() {
-            @Override
-            public Client client() {
-                return coordinator.client();
-            }
-
-            @Override
-            public ClusterStats stats() {
-                return coordinator.stats();
-            }
-
-            @Override
-            public CompletableFuture<Void> retire(int id) {
-                return coordinator.retire(id);
-            }
-
-            @Override
-            public void startWorker(int id) throws Exception {
-                start(id, cluster, port, dir);
-            }
-
-            @Override
-            public void killWorker(int id) throws Exception {
-                workers.get(id).kill();
-            }
-
-            @Override
-            public long pid(int id) {
-                return workers.get(id).pid();
-            }
-        }, dir);
+        MembershipScenario.run(workers, coordinator::client, coordinator::stats, coordinator::retire, dir);
     }
 
-    private void start(int id, String cluster, int coordinatorPort, Path dir) throws Exception {
+    private WorkerJvm start(int id, String cluster, int coordinatorPort, Path dir) throws Exception {
         DevCertificates certs = TestCerts.get();
-        workers.put(id, started.add(WorkerJvm.startLogged(WorkerMain.class, List.of("-Xmx160m", "-Xss1m"),
+        return started.add(WorkerJvm.startLogged(WorkerMain.class, List.of("-Xmx160m", "-Xss1m"),
                 Map.of("SPINDLE_STORE_PASSWORD", TestCerts.PASSWORD), List.of("--id", Integer.toString(id), "--threads",
                         "2", "--cluster", cluster, "--key-store", certs.memberStore("worker").toString(),
                         "--trust-store", certs.trustStore().toString(), "--seed", "127.0.0.1:" + coordinatorPort,
                         "--failure-seconds", "3", "--allow", "dev.spindle.cluster.testkit"),
-                dir.resolve("worker-" + id + ".log").toFile())));
+                dir.resolve("worker-" + id + ".log").toFile()));
     }
 }

@@ -19,8 +19,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.function.IntFunction;
 import java.util.function.Predicate;
+import java.util.function.Supplier;
 import java.util.stream.Stream;
 
 /**
@@ -33,22 +36,33 @@ import java.util.stream.Stream;
  */
 public final class MembershipScenario {
 
-    /** What the scenario needs of a transport's coordinator and its worker JVMs. */
-    public interface Members {
-        Client client();
+    /** Starts a worker JVM with a given id (the same threads as the others), joining the cluster. */
+    @FunctionalInterface
+    public interface Launcher {
+        WorkerJvm start(int id) throws Exception;
+    }
 
-        ClusterStats stats();
+    /** The worker JVMs of a run, by id. */
+    public static final class Workers {
+        private final Launcher launcher;
+        private final Map<Integer, WorkerJvm> jvms = new ConcurrentHashMap<>();
 
-        CompletableFuture<Void> retire(int id);
+        public Workers(Launcher launcher) {
+            this.launcher = launcher;
+        }
 
-        /** Starts a worker JVM with this id (the same threads as the others), joining the cluster. */
-        void startWorker(int id) throws Exception;
+        /** Starts worker {@code id}'s JVM. */
+        public void start(int id) throws Exception {
+            jvms.put(id, launcher.start(id));
+        }
 
-        /** Kills worker {@code id}'s JVM at once. */
-        void killWorker(int id) throws Exception;
+        void kill(int id) throws InterruptedException {
+            jvms.get(id).kill();
+        }
 
-        /** The process id of worker {@code id}'s JVM. */
-        long pid(int id);
+        long pid(int id) {
+            return jvms.get(id).pid();
+        }
     }
 
     private static final int LEAVES = 48;
@@ -57,14 +71,18 @@ public final class MembershipScenario {
     private MembershipScenario() {
     }
 
-    /** Runs the scenario on a cluster started with workers 0 and 1; {@code dir} holds the logs. */
-    public static void run(Members m, Path dir) throws Exception {
+    /**
+     * Runs the scenario on a coordinator started with workers 0 and 1 (started through
+     * {@code workers}); {@code dir} holds the logs.
+     */
+    public static void run(Workers workers, Supplier<Client> clientOf, Supplier<ClusterStats> stats,
+                           IntFunction<CompletableFuture<Void>> retire, Path dir) throws Exception {
         Path gateFile = dir.resolve("gate").toAbsolutePath();
         Files.deleteIfExists(gateFile);
         String gate = gateFile.toString();
         Path ranDir = Files.createDirectories(dir.resolve("ran"));
         String ranPath = ranDir.toAbsolutePath().toString();
-        Client client = m.client();
+        Client client = clientOf.get();
         List<ClusterFuture<Integer>> all = new ArrayList<>();
         List<ClusterFuture<Integer>> level = new ArrayList<>();
         for (int i = 0; i < LEAVES; i++) {
@@ -101,34 +119,35 @@ public final class MembershipScenario {
         }
         ClusterFuture<Integer> root = level.get(0);
 
-        await(m, s -> s.tasksInMemory() >= 2, "the first leaves are done");
-        m.startWorker(2);
-        await(m, s -> alive(s, 2), "worker 2, started late, has joined");
-        m.killWorker(1);
-        m.startWorker(3);
-        await(m, s -> alive(s, 3) && !alive(s, 1), "worker 1 is lost and its restart, worker 3, has joined");
-        CompletableFuture<Void> retired = m.retire(0);
+        await(stats, s -> s.tasksInMemory() >= 2, "the first leaves are done");
+        workers.start(2);
+        await(stats, s -> alive(s, 2), "worker 2, started late, has joined");
+        workers.kill(1);
+        workers.start(3);
+        await(stats, s -> alive(s, 3) && !alive(s, 1), "worker 1 is lost and its restart, worker 3, has joined");
+        CompletableFuture<Void> retired = retire.apply(0);
         Files.createFile(gateFile);
 
         assertThat(root.get(150, TimeUnit.SECONDS)).isEqualTo(LEAVES * (LEAVES - 1) / 2);
         retired.get(60, TimeUnit.SECONDS);
-        ClusterStats stats = m.stats();
-        assertThat(stats.workers()).extracting(ClusterStats.WorkerStats::alive)
+        ClusterStats after = stats.get();
+        assertThat(after.workers()).extracting(ClusterStats.WorkerStats::alive)
                 .containsExactly(false, false, true, true);
-        assertThat(stats.workers().get(2).executed() + stats.workers().get(3).executed())
+        assertThat(after.workers().get(2).executed() + after.workers().get(3).executed())
                 .as("work done by the workers that joined late").isPositive();
-        assertRanOnceOutside(ranDir, all, m.pid(1));
+        assertRanOnceOutside(ranDir, all, workers.pid(1));
     }
 
     private static boolean alive(ClusterStats s, int id) {
         return s.workers().size() > id && s.workers().get(id).alive();
     }
 
-    private static void await(Members m, Predicate<ClusterStats> condition, String what) throws InterruptedException {
+    private static void await(Supplier<ClusterStats> stats, Predicate<ClusterStats> condition, String what)
+            throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
-        while (!condition.test(m.stats())) {
+        while (!condition.test(stats.get())) {
             if (System.nanoTime() > deadline) {
-                throw new AssertionError("timed out waiting until " + what + ": " + m.stats());
+                throw new AssertionError("timed out waiting until " + what + ": " + stats.get());
             }
             Thread.sleep(50);
         }
