@@ -33,6 +33,7 @@ public final class CoordinatorSettings {
     private final Duration minStealDuration;
     private final Duration saturatedOccupancy;
     private final Duration defaultDuration;
+    private final boolean forgetReleased;
 
     private CoordinatorSettings(Knobs<?> b) {
         this.workers = b.workers;
@@ -45,6 +46,7 @@ public final class CoordinatorSettings {
         this.minStealDuration = b.minStealDuration;
         this.saturatedOccupancy = b.saturatedOccupancy;
         this.defaultDuration = b.defaultDuration;
+        this.forgetReleased = b.forgetReleased;
     }
 
     /**
@@ -106,6 +108,11 @@ public final class CoordinatorSettings {
         return defaultDuration;
     }
 
+    /** Whether the scheduler forgets the records of released tasks that nothing depends on. */
+    public boolean forgetReleased() {
+        return forgetReleased;
+    }
+
     long latencyNanos() {
         return latency.toNanos();
     }
@@ -129,7 +136,7 @@ public final class CoordinatorSettings {
                 + ", bandwidth=" + bandwidth + ", latency=" + latency + ", stealing=" + stealing
                 + ", balanceInterval=" + balanceInterval + ", retries=" + retries
                 + ", minStealDuration=" + minStealDuration + ", saturatedOccupancy=" + saturatedOccupancy
-                + ", defaultDuration=" + defaultDuration + "]";
+                + ", defaultDuration=" + defaultDuration + ", forgetReleased=" + forgetReleased + "]";
     }
 
     /** Builds {@link CoordinatorSettings}. */
@@ -160,6 +167,7 @@ public final class CoordinatorSettings {
         private Duration minStealDuration = Duration.ofMillis(1);
         private Duration saturatedOccupancy = Duration.ofMillis(400);
         private Duration defaultDuration = Duration.ofMillis(500);
+        private boolean forgetReleased;
 
         Knobs() {
         }
@@ -182,6 +190,7 @@ public final class CoordinatorSettings {
             this.minStealDuration = settings.minStealDuration;
             this.saturatedOccupancy = settings.saturatedOccupancy;
             this.defaultDuration = settings.defaultDuration;
+            this.forgetReleased = settings.forgetReleased;
             return self();
         }
 
@@ -248,6 +257,18 @@ public final class CoordinatorSettings {
         /** The duration assumed for a task kind never measured and without a hint (default 500 ms). */
         public B defaultDuration(Duration d) {
             this.defaultDuration = nonNegative(d, "defaultDuration");
+            return self();
+        }
+
+        /**
+         * Whether the scheduler forgets a task's record (its function, dependencies and key) once
+         * its result is released and every task depending on it is forgotten, as Dask forgets
+         * tasks (default off). Without it the records of every task stay for the life of the
+         * cluster, which a long-running cluster pays for in memory; with it a forgotten key is
+         * unknown again, so a later task cannot depend on it by key, and it may be submitted anew.
+         */
+        public B forgetReleased(boolean on) {
+            this.forgetReleased = on;
             return self();
         }
 

@@ -489,6 +489,39 @@ final class GraphScheduler implements AutoCloseable {
             }
         }
         t.holders.clear();
+        mayForget(t);
+    }
+
+    /**
+     * With {@link CoordinatorSettings#forgetReleased()}: drops the record of {@code root} if it is
+     * released, its future is not held and no record depends on it any more, then does the same
+     * for its dependencies, which it no longer holds on to. A dependency is kept while any
+     * dependent's record is kept, since a dependent lost with a worker is recomputed from it.
+     */
+    private void mayForget(TaskState root) {
+        if (!config.forgetReleased()) {
+            return;
+        }
+        ArrayDeque<TaskState> work = new ArrayDeque<>();
+        work.push(root);
+        while (!work.isEmpty()) {
+            TaskState t = work.pop();
+            if (t.state != TaskState.State.RELEASED || t.wanted || !t.dependents.isEmpty()
+                    || tasks.get(t.key()) != t) {
+                continue;
+            }
+            tasks.remove(t.key());
+            for (TaskState d : t.dependencies) {
+                d.dependents.remove(t);
+                work.push(d);
+            }
+            t.dependencies.clear();
+        }
+    }
+
+    /** The task records the scheduler keeps, for tests. */
+    int taskRecords() {
+        return call(tasks::size);
     }
 
     /**

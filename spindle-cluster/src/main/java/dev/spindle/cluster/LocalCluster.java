@@ -206,6 +206,11 @@ public final class LocalCluster implements AutoCloseable {
         return scheduler.stealEvents();
     }
 
+    /** The task records the scheduler keeps, for tests of {@link CoordinatorSettings.Knobs#forgetReleased}. */
+    int taskRecords() {
+        return scheduler.taskRecords();
+    }
+
     private void checkOpen() {
         if (closed) {
             throw new IllegalStateException("the cluster is closed");
