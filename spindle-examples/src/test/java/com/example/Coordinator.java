@@ -6,7 +6,7 @@
 package com.example;
 
 import dev.spindle.cluster.ClusterFuture;
-import dev.spindle.cluster.LocalCluster;
+import dev.spindle.cluster.CoordinatorSettings;
 import dev.spindle.cluster.hazelcast.HazelcastClusterSettings;
 import dev.spindle.cluster.hazelcast.HazelcastCoordinator;
 import java.nio.charset.StandardCharsets;
@@ -19,7 +19,7 @@ public final class Coordinator {
                 .port(5701).member("127.0.0.1:5701").member("127.0.0.1:5702").member("127.0.0.1:5703")
                 .allowPackage("com.example").build();
         try (HazelcastCoordinator c = HazelcastCoordinator.start(settings,
-                LocalCluster.builder().workers(2).threadsPerWorker(4), Duration.ofSeconds(60))) {
+                CoordinatorSettings.builder().workers(2).threadsPerWorker(4).build(), Duration.ofSeconds(60))) {
             ClusterFuture<Integer> x = c.client().submit("x", in -> 41);
             ClusterFuture<Integer> y = c.client().submit("y", in -> (Integer) in.get(0) + 1, x);
             System.out.println(y.get());   // 42

@@ -31,11 +31,9 @@ import java.util.concurrent.ExecutionException;
 public final class Client {
 
     private final GraphScheduler scheduler;
-    private final int workers;
 
-    Client(GraphScheduler scheduler, int workers) {
+    Client(GraphScheduler scheduler) {
         this.scheduler = scheduler;
-        this.workers = workers;
     }
 
     /**
@@ -93,6 +91,7 @@ public final class Client {
      */
     public <T> ClusterFuture<T> scatter(String key, T value, int worker) {
         Objects.requireNonNull(key, "key");
+        int workers = scheduler.workerCount();
         if (worker < 0 || worker >= workers) {
             throw new IllegalArgumentException("no worker " + worker + " (workers 0.." + (workers - 1) + ")");
         }
@@ -108,13 +107,16 @@ public final class Client {
         return submit(spec);
     }
 
-    /** Places {@code values} round-robin on the workers under keys {@code prefix-i}. */
+    /**
+     * Places {@code values} round-robin on the workers known now under keys {@code prefix-i}; a
+     * value whose worker is gone or retiring is placed on another.
+     */
     public <T> List<ClusterFuture<T>> scatter(String prefix, List<T> values) {
         Objects.requireNonNull(prefix, "prefix");
         Objects.requireNonNull(values, "values");
         List<ClusterFuture<T>> out = new ArrayList<>(values.size());
         for (int i = 0; i < values.size(); i++) {
-            out.add(scatter(prefix + "-" + i, values.get(i), i % workers));
+            out.add(scatter(prefix + "-" + i, values.get(i), i % scheduler.workerCount()));
         }
         return out;
     }

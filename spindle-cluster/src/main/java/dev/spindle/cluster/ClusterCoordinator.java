@@ -3,7 +3,9 @@
  */
 package dev.spindle.cluster;
 
+import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * The scheduler side of a cluster whose workers are reached through a caller-supplied
@@ -12,26 +14,29 @@ import java.util.Objects;
  *
  * <pre>{@code
  * ClusterCoordinator coordinator = ClusterCoordinator.start(
- *         LocalCluster.builder().workers(3).threadsPerWorker(2), transport);
+ *         CoordinatorSettings.builder().workers(3).threadsPerWorker(2).build(), transport);
  * transport.onMessage(coordinator::receive);          // the transport's own wiring
  * ClusterFuture<Integer> one = coordinator.client().submit("one", args -> 1);
  * }</pre>
  *
- * <p>The settings come from a {@link LocalCluster.Builder}: the number of workers and their
- * threads must match the remote workers; bandwidth and latency are the scheduler's estimates of
+ * <p>The {@link CoordinatorSettings}: the number of workers and their threads must match the
+ * remote workers; bandwidth and latency are the scheduler's estimates of
  * the transfer cost. {@link #close()} fails unfinished futures with
  * {@link IllegalStateException}; it does not close the transport, which the caller owns.
  */
 public final class ClusterCoordinator implements AutoCloseable {
 
+    /** Worker ids are below this bound; a transport refuses a worker claiming a larger one. */
+    public static final int MAX_WORKERS = GraphScheduler.MAX_WORKERS;
+
     private final GraphScheduler scheduler;
     private final Client client;
-    private final int workers;
+    private final CoordinatorSettings settings;
 
-    private ClusterCoordinator(ClusterConfig config, Transport transport) {
-        this.workers = config.workers();
-        this.scheduler = new GraphScheduler(config, transport);
-        this.client = new Client(scheduler, config.workers());
+    private ClusterCoordinator(CoordinatorSettings settings, Transport transport) {
+        this.settings = settings;
+        this.scheduler = new GraphScheduler(settings, transport);
+        this.client = new Client(scheduler);
     }
 
     /**
@@ -39,15 +44,79 @@ public final class ClusterCoordinator implements AutoCloseable {
      *
      * @throws NullPointerException if an argument is null
      */
-    public static ClusterCoordinator start(LocalCluster.Builder settings, Transport transport) {
+    public static ClusterCoordinator start(CoordinatorSettings settings, Transport transport) {
         Objects.requireNonNull(settings, "settings");
         Objects.requireNonNull(transport, "transport");
-        return new ClusterCoordinator(settings.config(), transport);
+        return new ClusterCoordinator(settings, transport);
     }
 
-    /** The number of workers, numbered {@code 0..workers()-1}. */
+    /** The number of workers the cluster starts with, numbered {@code 0..workers()-1}. */
     public int workers() {
-        return workers;
+        return settings.workers();
+    }
+
+    /** The settings it was started with. */
+    public CoordinatorSettings settings() {
+        return settings;
+    }
+
+    /**
+     * A snapshot of the counters, as {@link LocalCluster#stats()} gives them, from what the
+     * scheduler knows: a worker's {@code executed} counts the results and failures it accepted
+     * from it, its memory the measured sizes of the values it holds (no spilling is reported);
+     * {@code bytesTransferred} is what the transport counts.
+     *
+     * @throws java.util.concurrent.RejectedExecutionException once closed
+     */
+    public ClusterStats stats() {
+        return scheduler.stats();
+    }
+
+    /** The steal log, oldest first (the most recent 10,000 events), as {@link LocalCluster#stealEvents()}. */
+    public List<StealEvent> stealEvents() {
+        return scheduler.stealEvents();
+    }
+
+    /**
+     * Runs one stealing round now and returns how many steals it requested, as
+     * {@link LocalCluster#rebalance()}.
+     */
+    public int rebalance() {
+        return scheduler.balanceNow().size();
+    }
+
+    /**
+     * Admits worker {@code id} with {@code threads} threads, for transports: a worker joining
+     * after the start (any id not known yet; ids skipped on the way are recorded as gone), or a
+     * fresh incarnation of an id whose worker is gone (lost or retired). The transport must reach
+     * it, and every other worker must be able to fetch from it, before this is called.
+     *
+     * @throws IllegalArgumentException if {@code id} is negative or {@code threads} below 1
+     * @throws IllegalStateException if worker {@code id} is alive
+     */
+    public void join(int id, int threads) {
+        scheduler.join(id, threads);
+    }
+
+    /**
+     * Retires worker {@code id} as {@link LocalCluster#retire} does; once it is removed the
+     * transport is told ({@link Transport#retired}).
+     *
+     * @throws IllegalArgumentException if there is no such worker
+     * @throws IllegalStateException if it is gone already, or the last active worker
+     */
+    public CompletableFuture<Void> retire(int id) {
+        return scheduler.retire(id);
+    }
+
+    /**
+     * Completes once the current incarnation of worker {@code id} is gone (its loss handled, or
+     * retired), for a transport that lets the id rejoin.
+     *
+     * @throws IllegalArgumentException if there is no such worker
+     */
+    public CompletableFuture<Void> gone(int id) {
+        return scheduler.gone(id);
     }
 
     /** The client of this cluster. */

@@ -149,6 +149,19 @@ final class ClusterWorker {
             steal(r);
         } else if (message instanceof Message.ReleaseKey r) {
             store.remove(r.key());
+        } else if (message instanceof Message.Replicate r) {
+            replicate(r);
+        }
+    }
+
+    /**
+     * Keeps a copy of a retiring worker's value: the one fetch per key, which reports
+     * {@link Message.DataAdded} when it stores the value. A value held already is reported again,
+     * since the scheduler waits for the report.
+     */
+    private void replicate(Message.Replicate r) {
+        if (fetchShared(r.key(), r.holders()) == null) {
+            transport.toScheduler(new Message.DataAdded(id, r.key()));
         }
     }
 
@@ -182,22 +195,12 @@ final class ClusterWorker {
      * starts outside {@code compute}, since its completion removes the map entry.
      */
     private void await(Job job, String dep, List<Integer> holders) {
-        boolean[] started = {false};
-        CompletableFuture<Object> shared = fetching.compute(dep, (k, inFlight) -> {
-            if (inFlight != null || store.contains(k)) {
-                return inFlight;
-            }
-            started[0] = true;
-            return new CompletableFuture<>();
-        });
+        CompletableFuture<Object> shared = fetchShared(dep, holders);
         if (shared == null) {
             if (job.pending.decrementAndGet() == 0) {
                 makeReady(job);               // arrived meanwhile
             }
             return;
-        }
-        if (started[0]) {
-            fetchFrom(dep, holders, 0, shared);
         }
         shared.whenComplete((value, error) -> {
             if (!alive) {
@@ -214,6 +217,25 @@ final class ClusterWorker {
                 makeReady(job);
             }
         });
+    }
+
+    /**
+     * The fetch of {@code dep} in flight, joined or started from {@code holders}; null if the
+     * store holds it (see {@link #await} for why the store is checked inside {@code compute}).
+     */
+    private CompletableFuture<Object> fetchShared(String dep, List<Integer> holders) {
+        boolean[] started = {false};
+        CompletableFuture<Object> shared = fetching.compute(dep, (k, inFlight) -> {
+            if (inFlight != null || store.contains(k)) {
+                return inFlight;
+            }
+            started[0] = true;
+            return new CompletableFuture<>();
+        });
+        if (started[0]) {
+            fetchFrom(dep, holders, 0, shared);
+        }
+        return shared;
     }
 
     /** Tries the holders in turn; {@code done} is the one fetch of {@code dep} that jobs share. */

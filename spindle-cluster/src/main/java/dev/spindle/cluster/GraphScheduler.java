@@ -58,15 +58,33 @@ import java.util.function.Supplier;
  * moves, and sends a steal request with a unique id per move. The task stays assigned to the
  * victim until the victim confirms it released the task before starting it; only then is it
  * assigned to the thief. A reply whose id is no longer pending is stale and ignored.
+ *
+ * <p>Membership (Dask's late join and {@code retire_workers}): a worker can join at any time, as
+ * a new id or as a fresh incarnation of an id whose worker is gone, with a fresh record; the
+ * balance round brings it work. Retiring a worker makes it inactive at once, so it is never
+ * chosen for a task, a steal or a copy again; its queued tasks are moved by the steal protocol
+ * (so a task that has started stays and finishes there, and none runs twice); every value in
+ * memory that no active worker holds is copied to the active worker holding the fewest bytes
+ * ({@link Message.Replicate}, answered by {@link Message.DataAdded}). After every event the
+ * scheduler checks each retiring worker: once it processes nothing and every value it holds has
+ * an active holder, it is removed, so no result is lost. Copies are asked again if their target
+ * dies; a retiring worker that dies is handled as lost.
  */
 final class GraphScheduler implements AutoCloseable {
 
+    /** A steal in flight; {@code thief} is {@link #RETIRE} when it moves a task off a retiring worker. */
     private record PendingSteal(TaskState task, int victim, int thief, int level, long attempt) {
     }
 
+    /** Worker ids are indexes below this bound, so that a joining id cannot make the scheduler grow without end. */
+    static final int MAX_WORKERS = 4096;
+
+    /** The thief of a move off a retiring worker: the task is placed anew once released. */
+    private static final int RETIRE = -1;
+
     private static final int STEAL_LOG_CAPACITY = 10_000;
 
-    private final ClusterConfig config;
+    private final CoordinatorSettings config;
     private final BalanceParams params;
     private final Transport transport;
     private final List<WorkerState> workers = new ArrayList<>();
@@ -78,6 +96,8 @@ final class GraphScheduler implements AutoCloseable {
     private final ArrayDeque<StealEvent> stealLog = new ArrayDeque<>();
     private final Thread thread;
     private volatile boolean closed;
+    /** The number of worker ids known (gone ones included), for the client's argument checks. */
+    private volatile int workerCount;
     /** When the next periodic round is due; brought forward when a task kind is first measured. */
     private long nextBalance;
     private long attemptSeq;
@@ -89,7 +109,7 @@ final class GraphScheduler implements AutoCloseable {
     private long stealsStale;
     private long tasksReleased;
 
-    GraphScheduler(ClusterConfig config, Transport transport) {
+    GraphScheduler(CoordinatorSettings config, Transport transport) {
         this.config = config;
         this.params = config.balanceParams();
         this.transport = transport;
@@ -97,6 +117,7 @@ final class GraphScheduler implements AutoCloseable {
         for (int i = 0; i < config.workers(); i++) {
             workers.add(new WorkerState(i, config.threadsPerWorker()));
         }
+        this.workerCount = workers.size();
         this.notifier = Executors.newSingleThreadExecutor(r -> daemon(r, "cluster-notifier"));
         this.thread = daemon(this::loop, "cluster-scheduler");
         thread.start();
@@ -199,6 +220,7 @@ final class GraphScheduler implements AutoCloseable {
         } else if (m instanceof Message.WorkerLost l) {
             onWorkerLost(l.worker());
         }
+        retirements();
     }
 
     // ---- client calls (run on the scheduler thread via call) -----------------------------
@@ -255,13 +277,36 @@ final class GraphScheduler implements AutoCloseable {
         return call(this::balanceRound);
     }
 
+    /** The counters, each worker's read from its own store (in process). */
     ClusterStats stats(List<ClusterWorker> actual) {
+        return stats(w -> {
+            ClusterWorker a = actual.get(w.id);
+            return new ClusterStats.WorkerStats(w.id, w.alive, w.threads, a.executed(), w.processing.size(),
+                    a.store().memoryBytes(), a.store().keys(), a.store().spilledBytes(), a.store().paused());
+        });
+    }
+
+    /**
+     * The counters as the scheduler knows them, for workers in other JVMs: tasks executed are the
+     * replies it accepted, memory the measured sizes of the values it knows each worker holds
+     * (workers report no spilling or pausing).
+     */
+    ClusterStats stats() {
+        return stats(w -> {
+            long bytes = 0;
+            for (String key : w.holds) {
+                bytes += tasks.get(key).bytes;
+            }
+            return new ClusterStats.WorkerStats(w.id, w.alive, w.threads, w.executed, w.processing.size(), bytes,
+                    w.holds.size(), 0, false);
+        });
+    }
+
+    private ClusterStats stats(java.util.function.Function<WorkerState, ClusterStats.WorkerStats> view) {
         return call(() -> {
             List<ClusterStats.WorkerStats> ws = new ArrayList<>();
             for (WorkerState w : workers) {
-                ClusterWorker a = actual.get(w.id);
-                ws.add(new ClusterStats.WorkerStats(w.id, w.alive, w.threads, a.executed(), w.processing.size(),
-                        a.store().memoryBytes(), a.store().keys(), a.store().spilledBytes(), a.store().paused()));
+                ws.add(view.apply(w));
             }
             int inMemory = 0;
             int erred = 0;
@@ -321,19 +366,19 @@ final class GraphScheduler implements AutoCloseable {
     private void place(TaskState t) {
         WorkerState w = choose(t);
         if (w == null) {
-            err(t, new IllegalStateException("no allowed worker is alive for task '" + t.key()
+            err(t, new IllegalStateException("no allowed worker is alive and not retiring for task '" + t.key()
                     + "' (restrictions " + t.spec.restrictions() + ")"));
             return;
         }
         assign(t, w);
     }
 
-    /** The allowed live worker with the earliest expected start; null if none. */
+    /** The allowed active (live, not retiring) worker with the earliest expected start; null if none. */
     private WorkerState choose(TaskState t) {
         Restrictions r = t.spec.restrictions();
         boolean anyPreferred = false;
         for (int id : r.workers()) {
-            if (workers.get(id).alive) {
+            if (id < workers.size() && workers.get(id).active()) {
                 anyPreferred = true;
                 break;
             }
@@ -341,7 +386,7 @@ final class GraphScheduler implements AutoCloseable {
         WorkerState best = null;
         double bestStart = Double.POSITIVE_INFINITY;
         for (WorkerState w : workers) {
-            if (!w.alive || !r.allows(w.id) || (anyPreferred && !r.workers().contains(w.id))) {
+            if (!w.active() || !r.allows(w.id) || (anyPreferred && !r.workers().contains(w.id))) {
                 continue;
             }
             double start = occupancy(w) / w.threads + transferCost(t, w.id);
@@ -399,6 +444,7 @@ final class GraphScheduler implements AutoCloseable {
             return;
         }
         unassign(t);
+        workers.get(m.worker()).executed++;
         t.state = TaskState.State.MEMORY;
         t.bytes = m.bytes();
         t.holders.add(m.worker());
@@ -443,6 +489,39 @@ final class GraphScheduler implements AutoCloseable {
             }
         }
         t.holders.clear();
+        mayForget(t);
+    }
+
+    /**
+     * With {@link CoordinatorSettings#forgetReleased()}: drops the record of {@code root} if it is
+     * released, its future is not held and no record depends on it any more, then does the same
+     * for its dependencies, which it no longer holds on to. A dependency is kept while any
+     * dependent's record is kept, since a dependent lost with a worker is recomputed from it.
+     */
+    private void mayForget(TaskState root) {
+        if (!config.forgetReleased()) {
+            return;
+        }
+        ArrayDeque<TaskState> work = new ArrayDeque<>();
+        work.push(root);
+        while (!work.isEmpty()) {
+            TaskState t = work.pop();
+            if (t.state != TaskState.State.RELEASED || t.wanted || !t.dependents.isEmpty()
+                    || tasks.get(t.key()) != t) {
+                continue;
+            }
+            tasks.remove(t.key());
+            for (TaskState d : t.dependencies) {
+                d.dependents.remove(t);
+                work.push(d);
+            }
+            t.dependencies.clear();
+        }
+    }
+
+    /** The task records the scheduler keeps, for tests. */
+    int taskRecords() {
+        return call(tasks::size);
     }
 
     /**
@@ -459,6 +538,7 @@ final class GraphScheduler implements AutoCloseable {
             if (t != null) {
                 t.wanted = false;
                 mayRelease(t);
+                retirements();
             }
         });
     }
@@ -485,6 +565,7 @@ final class GraphScheduler implements AutoCloseable {
             return;
         }
         unassign(t);
+        workers.get(m.worker()).executed++;
         t.failures++;
         if (t.failures <= config.retries()) {
             t.state = TaskState.State.WAITING;
@@ -538,8 +619,8 @@ final class GraphScheduler implements AutoCloseable {
 
     private void onDataAdded(Message.DataAdded m) {
         TaskState t = tasks.get(m.key());
-        WorkerState w = workers.get(m.worker());
-        if (t == null || !w.alive) {
+        WorkerState w = m.worker() < workers.size() ? workers.get(m.worker()) : null;
+        if (t == null || w == null || !w.alive) {
             return;
         }
         if (t.state == TaskState.State.RELEASED) {
@@ -555,11 +636,15 @@ final class GraphScheduler implements AutoCloseable {
     }
 
     private void onWorkerLost(int id) {
+        if (id < 0 || id >= workers.size()) {
+            return;
+        }
         WorkerState w = workers.get(id);
         if (!w.alive) {
             return;
         }
         w.alive = false;
+        notifier.execute(() -> w.gone.complete(null));
         for (TaskState t : new ArrayList<>(w.processing)) {
             unassign(t);
             t.state = TaskState.State.WAITING;
@@ -579,6 +664,194 @@ final class GraphScheduler implements AutoCloseable {
                 ensure(t, visited);
             }
         }
+    }
+
+    // ---- membership ----------------------------------------------------------------------
+
+    /** The number of worker ids known, gone ones included; any thread. */
+    int workerCount() {
+        return workerCount;
+    }
+
+    /**
+     * Adds worker {@code id} with {@code threads} threads: a new id (ids skipped on the way are
+     * recorded as gone workers, so that ids stay indexes), or an id whose worker is gone (lost or
+     * retired), which rejoins with a fresh record and holds nothing. The next balance round is
+     * brought forward so that it gets work.
+     *
+     * @throws IllegalArgumentException if {@code id} is negative or not below {@link #MAX_WORKERS},
+     *         or {@code threads} is below 1
+     * @throws IllegalStateException if worker {@code id} is still alive
+     */
+    void join(int id, int threads) {
+        if (threads < 1) {
+            throw new IllegalArgumentException("threads must be at least 1, got " + threads);
+        }
+        if (id < 0 || id >= MAX_WORKERS) {
+            throw new IllegalArgumentException("worker id must be in 0.." + (MAX_WORKERS - 1) + ", got " + id);
+        }
+        call(() -> {
+            while (workers.size() < id) {
+                WorkerState skipped = new WorkerState(workers.size(), threads);
+                skipped.alive = false;
+                skipped.gone.complete(null);
+                workers.add(skipped);
+            }
+            if (id < workers.size()) {
+                if (workers.get(id).alive) {
+                    throw new IllegalStateException("worker " + id + " is still alive; it can rejoin only once it"
+                            + " is lost or retired");
+                }
+                workers.set(id, new WorkerState(id, threads));
+            } else {
+                workers.add(new WorkerState(id, threads));
+                workerCount = workers.size();
+            }
+            nextBalance = System.nanoTime();
+            return null;
+        });
+    }
+
+    /**
+     * Completes once the current incarnation of worker {@code id} is gone (lost or retired); at
+     * once if it is gone already.
+     *
+     * @throws IllegalArgumentException if there is no such worker
+     */
+    CompletableFuture<Void> gone(int id) {
+        return call(() -> known(id).gone.copy());
+    }
+
+    /**
+     * Starts retiring worker {@code id} (see the overview) and returns a future that completes
+     * once it is removed: no task of it is left, and every value it held in memory has another
+     * holder. Retiring a worker that is retiring already returns the same completion.
+     *
+     * @throws IllegalArgumentException if there is no such worker
+     * @throws IllegalStateException if the worker is gone, or it is the last active worker
+     */
+    CompletableFuture<Void> retire(int id) {
+        return call(() -> {
+            WorkerState w = known(id);
+            if (!w.alive) {
+                throw new IllegalStateException("worker " + id + " is gone (lost or retired already)");
+            }
+            if (!w.retiring) {
+                boolean another = false;
+                for (WorkerState o : workers) {
+                    another |= o != w && o.active();
+                }
+                if (!another) {
+                    throw new IllegalStateException("cannot retire worker " + id
+                            + ": it is the last active worker, and its tasks and values would have nowhere to go");
+                }
+                w.retiring = true;
+                for (TaskState t : new ArrayList<>(w.processing)) {
+                    if (t.stealId == 0 && elsewhere(t, w)) {
+                        long stealId = ++stealSeq;
+                        t.stealId = stealId;
+                        inFlight.put(stealId, new PendingSteal(t, w.id, RETIRE, -1, t.attempt));
+                        transport.toWorker(w.id, new Message.StealRequest(stealId, t.key(), t.attempt));
+                    }
+                }
+                retirements();
+            }
+            return w.gone.copy();
+        });
+    }
+
+    private WorkerState known(int id) {
+        if (id < 0 || id >= workers.size()) {
+            throw new IllegalArgumentException("no worker " + id + " (workers 0.." + (workers.size() - 1) + ")");
+        }
+        return workers.get(id);
+    }
+
+    /** Whether an active worker other than {@code w} may run {@code t}; else it finishes on {@code w}. */
+    private boolean elsewhere(TaskState t, WorkerState w) {
+        for (WorkerState o : workers) {
+            if (o != w && o.active() && t.spec.restrictions().allows(o.id)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Advances every retiring worker; run after each event, since any event may be its last wait. */
+    private void retirements() {
+        for (WorkerState w : workers) {
+            if (w.alive && w.retiring) {
+                advance(w);
+            }
+        }
+    }
+
+    /**
+     * Asks for a copy of each value in memory that only inactive workers hold (a copy asked of a
+     * worker since gone is asked again), and removes {@code w} once it processes nothing and
+     * every value it holds has an active holder.
+     */
+    private void advance(WorkerState w) {
+        boolean copying = false;
+        w.replicas.keySet().retainAll(w.holds);
+        for (String key : w.holds) {
+            TaskState t = tasks.get(key);
+            if (t.state != TaskState.State.MEMORY || activelyHeld(t)) {
+                continue;
+            }
+            copying = true;
+            Integer target = w.replicas.get(key);
+            if (target != null && workers.get(target).active()) {
+                continue;                     // asked; waiting for its DataAdded
+            }
+            WorkerState to = leastLoaded();
+            if (to == null) {
+                continue;                     // every other worker is gone: wait for one to join
+            }
+            w.replicas.put(key, to.id);
+            transport.toWorker(to.id, new Message.Replicate(key, List.of(w.id)));
+        }
+        if (copying || !w.processing.isEmpty()) {
+            return;
+        }
+        w.alive = false;
+        w.retiring = false;
+        for (String key : w.holds) {
+            tasks.get(key).holders.remove(w.id);
+        }
+        w.holds.clear();
+        w.replicas.clear();
+        transport.retired(w.id);
+        notifier.execute(() -> w.gone.complete(null));
+    }
+
+    private boolean activelyHeld(TaskState t) {
+        for (int h : t.holders) {
+            if (workers.get(h).active()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The active worker holding the fewest bytes, where copies go; null if none. */
+    private WorkerState leastLoaded() {
+        WorkerState best = null;
+        long bestBytes = Long.MAX_VALUE;
+        for (WorkerState w : workers) {
+            if (!w.active()) {
+                continue;
+            }
+            long bytes = 0;
+            for (String key : w.holds) {
+                bytes += tasks.get(key).bytes;
+            }
+            if (bytes < bestBytes) {
+                best = w;
+                bestBytes = bytes;
+            }
+        }
+        return best;
     }
 
     // ---- stealing ------------------------------------------------------------------------
@@ -611,8 +884,8 @@ final class GraphScheduler implements AutoCloseable {
         List<BalanceSnapshot.WorkerView> ws = new ArrayList<>();
         List<BalanceSnapshot.TaskView> ts = new ArrayList<>();
         for (WorkerState w : workers) {
-            if (!w.alive) {
-                continue;
+            if (!w.active()) {
+                continue;             // a retiring worker's tasks are moved by its retirement
             }
             double occ = 0;
             for (TaskState t : w.processing) {
@@ -632,6 +905,9 @@ final class GraphScheduler implements AutoCloseable {
         }
         List<BalanceSnapshot.InFlight> fs = new ArrayList<>();
         for (PendingSteal p : inFlight.values()) {
+            if (p.thief == RETIRE) {
+                continue;                     // off a retiring worker, which the snapshot leaves out
+            }
             fs.add(new BalanceSnapshot.InFlight(p.task.key(), p.victim, p.thief, expected(p.task)));
         }
         return new BalanceSnapshot(ws, ts, fs);
@@ -655,6 +931,9 @@ final class GraphScheduler implements AutoCloseable {
         PendingSteal p = inFlight.remove(m.stealId());
         TaskState t = p == null ? null : current(m.key(), m.attempt(), m.worker());
         if (p == null || t == null || t.stealId != m.stealId()) {
+            if (p != null && p.thief == RETIRE) {
+                return;                       // a retirement's move overtaken by events: not a steal
+            }
             stealsStale++;
             int victim = p == null ? m.worker() : p.victim;
             int thief = p == null ? -1 : p.thief;
@@ -662,6 +941,14 @@ final class GraphScheduler implements AutoCloseable {
             return;
         }
         t.stealId = 0;
+        if (p.thief == RETIRE) {
+            if (m.released()) {               // not started: place it on an active worker
+                unassign(t);
+                t.state = TaskState.State.WAITING;
+                place(t);
+            }
+            return;                           // started: it finishes on the retiring worker
+        }
         if (!m.released()) {
             stealsRejected++;
             log(m.stealId(), t.key(), p.victim, p.thief, p.level, StealEvent.Outcome.REJECTED);
@@ -671,7 +958,7 @@ final class GraphScheduler implements AutoCloseable {
         log(m.stealId(), t.key(), p.victim, p.thief, p.level, StealEvent.Outcome.CONFIRMED);
         unassign(t);
         WorkerState thief = workers.get(p.thief);
-        if (thief.alive && t.spec.restrictions().allows(thief.id)) {
+        if (thief.active() && t.spec.restrictions().allows(thief.id)) {
             assign(t, thief);
         } else {
             t.state = TaskState.State.WAITING;
@@ -700,6 +987,13 @@ final class GraphScheduler implements AutoCloseable {
         CompletableFuture<Void> drained = new CompletableFuture<>();
         events.add(() -> {
             closed = true;
+            for (WorkerState w : workers) {
+                if (w.retiring && w.alive) {
+                    int id = w.id;
+                    notifier.execute(() -> w.gone.completeExceptionally(
+                            new IllegalStateException("the cluster closed before worker " + id + " retired")));
+                }
+            }
             for (TaskState t : tasks.values()) {
                 CompletableFuture<Object> f = t.future;
                 if (f == null) {

@@ -3,10 +3,12 @@
  */
 package dev.spindle.cluster;
 
-import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * A cluster of N workers inside this JVM: one central scheduler, and per worker a data store and
@@ -30,22 +32,26 @@ import java.util.Objects;
  */
 public final class LocalCluster implements AutoCloseable {
 
-    private final ClusterConfig config;
+    private final CoordinatorSettings settings;
+    private final long memoryLimit;
     private final LocalTransport transport;
-    private final List<ClusterWorker> workers = new ArrayList<>();
+    /** By id; an entry is replaced when its worker rejoins. Changed under {@link #membership}. */
+    private final List<ClusterWorker> workers = new CopyOnWriteArrayList<>();
+    private final Object membership = new Object();
     private final GraphScheduler scheduler;
     private final Client client;
     private volatile boolean closed;
 
-    private LocalCluster(ClusterConfig config) {
-        this.config = config;
-        this.transport = new LocalTransport(config.bandwidth(), config.latencyNanos());
-        for (int i = 0; i < config.workers(); i++) {
-            workers.add(new ClusterWorker(i, config.threadsPerWorker(), transport, config.memoryLimit()));
+    private LocalCluster(CoordinatorSettings settings, long memoryLimit) {
+        this.settings = settings;
+        this.memoryLimit = memoryLimit;
+        this.transport = new LocalTransport(settings.bandwidth(), settings.latencyNanos());
+        for (int i = 0; i < settings.workers(); i++) {
+            workers.add(new ClusterWorker(i, settings.threadsPerWorker(), transport, memoryLimit));
         }
-        this.scheduler = new GraphScheduler(config, transport);
+        this.scheduler = new GraphScheduler(settings, transport);
         transport.connect(workers, scheduler::receive);
-        this.client = new Client(scheduler, config.workers());
+        this.client = new Client(scheduler);
     }
 
     /** Starts a builder with the defaults: 2 workers of 1 thread, 100 MB/s, 1 ms, stealing every 100 ms. */
@@ -58,24 +64,125 @@ public final class LocalCluster implements AutoCloseable {
         return client;
     }
 
-    /** The number of workers, dead ones included. */
+    /** The number of worker ids, gone ones (lost or retired) included. */
     public int workers() {
-        return config.workers();
+        return workers.size();
+    }
+
+    /**
+     * Starts a new worker with the settings' threads per worker; it joins at once and gets work
+     * from placement and the next balance round (brought forward).
+     *
+     * @return its id, the next after the highest so far
+     */
+    public int addWorker() {
+        return addWorker(settings.threadsPerWorker());
+    }
+
+    /**
+     * Starts a new worker of {@code threads} threads; see {@link #addWorker()}.
+     *
+     * @throws IllegalArgumentException if {@code threads} is below 1
+     */
+    public int addWorker(int threads) {
+        if (threads < 1) {
+            throw new IllegalArgumentException("threads must be at least 1, got " + threads);
+        }
+        synchronized (membership) {
+            checkOpen();
+            int id = workers.size();
+            ClusterWorker w = new ClusterWorker(id, threads, transport, memoryLimit);
+            workers.add(w);                   // the transport reaches it before the scheduler sends
+            try {
+                scheduler.join(id, threads);
+            } catch (RuntimeException e) {
+                workers.remove(id);
+                w.shutdown();
+                throw e;
+            }
+            return id;
+        }
+    }
+
+    /**
+     * Starts a fresh worker under the id of one that is gone (killed or retired), with the same
+     * threads; it rejoins holding nothing and gets work as a new one does. Waits (up to 30 s)
+     * until the scheduler has handled the old one's loss.
+     *
+     * @throws IllegalArgumentException if there is no such worker
+     * @throws IllegalStateException if the worker is running (kill or retire it first), or is
+     *         retiring
+     */
+    public void restartWorker(int id) {
+        synchronized (membership) {
+            checkOpen();
+            ClusterWorker old = worker(id);
+            if (old.isAlive()) {
+                throw new IllegalStateException("worker " + id + " is running; kill or retire it before restarting it");
+            }
+            try {
+                scheduler.gone(id).get(30, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while waiting for worker " + id + " to be gone", e);
+            } catch (ExecutionException | TimeoutException e) {
+                throw new IllegalStateException("worker " + id + " is stopped but the scheduler has not let it go", e);
+            }
+            ClusterWorker fresh = new ClusterWorker(id, old.threads(), transport, memoryLimit);
+            workers.set(id, fresh);
+            try {
+                scheduler.join(id, old.threads());
+            } catch (RuntimeException e) {
+                fresh.shutdown();
+                throw e;
+            }
+        }
+    }
+
+    /**
+     * Retires worker {@code id} gracefully (Dask's {@code retire_workers}): it is given no new
+     * task at once; its queued tasks move to other workers (a task that has started finishes
+     * there); every value it holds in memory that no other worker holds is copied to the worker
+     * holding the fewest bytes; then it is removed and stopped. No result is lost and no task
+     * runs twice. A task strictly restricted to this worker alone still runs here if queued, and
+     * errs if it becomes ready later, as with a lost worker.
+     *
+     * @return completes once the worker is removed; fails with {@link IllegalStateException} if
+     *         the cluster closes first. If the worker is killed while retiring, it completes and
+     *         the loss is handled as usual (tasks reassigned, lost values recomputed)
+     * @throws IllegalArgumentException if there is no such worker
+     * @throws IllegalStateException if the worker is gone already, or it is the last worker that
+     *         is alive and not retiring (a cluster keeps one; {@link #close()} stops them all)
+     */
+    public CompletableFuture<Void> retire(int id) {
+        checkOpen();
+        worker(id);
+        return scheduler.retire(id);
     }
 
     /**
      * Simulates the crash of worker {@code id}: its running tasks are abandoned and the values it
      * held are gone. The scheduler reassigns its tasks and recomputes lost values that are still
-     * needed; futures already completed keep their values.
+     * needed; futures already completed keep their values. A worker gone already is left alone.
+     * {@link #restartWorker} starts a fresh one under the same id.
      *
      * @throws IllegalArgumentException if there is no such worker
      */
     public void killWorker(int id) {
+        worker(id);
+        checkOpen();
+        synchronized (membership) {
+            if (worker(id).isAlive()) {       // one loss per incarnation: a second could hit its successor
+                transport.workerLost(id);
+            }
+        }
+    }
+
+    private ClusterWorker worker(int id) {
         if (id < 0 || id >= workers.size()) {
             throw new IllegalArgumentException("no worker " + id + " (workers 0.." + (workers.size() - 1) + ")");
         }
-        checkOpen();
-        transport.workerLost(id);
+        return workers.get(id);
     }
 
     /**
@@ -99,6 +206,11 @@ public final class LocalCluster implements AutoCloseable {
         return scheduler.stealEvents();
     }
 
+    /** The task records the scheduler keeps, for tests of {@link CoordinatorSettings.Knobs#forgetReleased}. */
+    int taskRecords() {
+        return scheduler.taskRecords();
+    }
+
     private void checkOpen() {
         if (closed) {
             throw new IllegalStateException("the cluster is closed");
@@ -111,7 +223,9 @@ public final class LocalCluster implements AutoCloseable {
         if (closed) {
             return;
         }
-        closed = true;
+        synchronized (membership) {
+            closed = true;
+        }
         scheduler.close();
         for (ClusterWorker w : workers) {
             w.shutdown();
@@ -119,87 +233,14 @@ public final class LocalCluster implements AutoCloseable {
         transport.close();
     }
 
-    /** Builds a {@link LocalCluster}. */
-    public static final class Builder {
-        private int workers = 2;
-        private int threads = 1;
-        private double bandwidth = 100e6;
-        private Duration latency = Duration.ofMillis(1);
-        private boolean stealing = true;
-        private Duration balanceInterval = Duration.ofMillis(100);
-        private int retries = 3;
-        private Duration minStealDuration = Duration.ofMillis(1);
-        private Duration saturatedOccupancy = Duration.ofMillis(400);
-        private Duration defaultDuration = Duration.ofMillis(500);
+    /**
+     * Builds a {@link LocalCluster}: the scheduler's knobs of {@link CoordinatorSettings} (defined
+     * and checked there) plus what only in-process workers have, their memory limit.
+     */
+    public static final class Builder extends CoordinatorSettings.Knobs<Builder> {
         private long memoryLimit;
 
         private Builder() {
-        }
-
-        /** The number of workers, at least 1. */
-        public Builder workers(int n) {
-            this.workers = positive(n, "workers");
-            return this;
-        }
-
-        /** Threads per worker, at least 1. */
-        public Builder threadsPerWorker(int n) {
-            this.threads = positive(n, "threadsPerWorker");
-            return this;
-        }
-
-        /** Transfer bandwidth between workers in bytes per second; positive and finite. */
-        public Builder bandwidth(double bytesPerSecond) {
-            if (!(bytesPerSecond > 0) || Double.isInfinite(bytesPerSecond)) {
-                throw new IllegalArgumentException("bandwidth must be positive and finite, got " + bytesPerSecond);
-            }
-            this.bandwidth = bytesPerSecond;
-            return this;
-        }
-
-        /** Latency of one message or transfer; not negative. */
-        public Builder latency(Duration latency) {
-            this.latency = nonNegative(latency, "latency");
-            return this;
-        }
-
-        /** Whether periodic stealing runs (default on). {@link #rebalance()} works either way. */
-        public Builder stealing(boolean on) {
-            this.stealing = on;
-            return this;
-        }
-
-        /** How often the balance round runs; zero means only on {@link #rebalance()}. */
-        public Builder balanceInterval(Duration interval) {
-            this.balanceInterval = nonNegative(interval, "balanceInterval");
-            return this;
-        }
-
-        /** How many times a failing task is retried before it errs (default 3). */
-        public Builder retries(int retries) {
-            if (retries < 0) {
-                throw new IllegalArgumentException("retries must not be negative, got " + retries);
-            }
-            this.retries = retries;
-            return this;
-        }
-
-        /** Tasks expected to take at most this long are never stolen (default 1 ms). */
-        public Builder minStealDuration(Duration d) {
-            this.minStealDuration = nonNegative(d, "minStealDuration");
-            return this;
-        }
-
-        /** A worker is saturated only above this much work per thread (default 400 ms). */
-        public Builder saturatedOccupancy(Duration d) {
-            this.saturatedOccupancy = nonNegative(d, "saturatedOccupancy");
-            return this;
-        }
-
-        /** The duration assumed for a task kind never measured and without a hint (default 500 ms). */
-        public Builder defaultDuration(Duration d) {
-            this.defaultDuration = nonNegative(d, "defaultDuration");
-            return this;
         }
 
         /**
@@ -217,29 +258,7 @@ public final class LocalCluster implements AutoCloseable {
 
         /** Starts the cluster. */
         public LocalCluster build() {
-            return new LocalCluster(config());
-        }
-
-        /** The settings as built so far; {@link ClusterCoordinator} reads them too. */
-        ClusterConfig config() {
-            return new ClusterConfig(workers, threads, bandwidth, latency.toNanos(), stealing,
-                    balanceInterval.toNanos(), retries, minStealDuration.toNanos(), saturatedOccupancy.toNanos(),
-                    defaultDuration.toNanos(), memoryLimit);
-        }
-
-        private static int positive(int n, String what) {
-            if (n < 1) {
-                throw new IllegalArgumentException(what + " must be at least 1, got " + n);
-            }
-            return n;
-        }
-
-        private static Duration nonNegative(Duration d, String what) {
-            Objects.requireNonNull(d, what);
-            if (d.isNegative()) {
-                throw new IllegalArgumentException(what + " must not be negative, got " + d);
-            }
-            return d;
+            return new LocalCluster(settings(), memoryLimit);
         }
     }
 }

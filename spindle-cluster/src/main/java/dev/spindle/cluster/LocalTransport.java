@@ -38,8 +38,12 @@ final class LocalTransport implements Transport {
         timer.setRemoveOnCancelPolicy(true);
     }
 
+    /**
+     * @param workers the workers by id: a thread-safe list the cluster may grow, or set an entry of
+     *        when a worker rejoins; each send reads the incarnation of the moment
+     */
     void connect(List<ClusterWorker> workers, Consumer<Message.ToScheduler> scheduler) {
-        this.workers = List.copyOf(workers);
+        this.workers = workers;
         this.scheduler = scheduler;
     }
 
@@ -96,6 +100,12 @@ final class LocalTransport implements Transport {
     public void workerLost(int worker) {
         workers.get(worker).kill();
         toScheduler(new Message.WorkerLost(worker));
+    }
+
+    /** A retired worker stops: the scheduler sends it nothing more and its values have other holders. */
+    @Override
+    public void retired(int worker) {
+        workers.get(worker).shutdown();
     }
 
     @Override

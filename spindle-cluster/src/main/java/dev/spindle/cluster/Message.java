@@ -40,6 +40,14 @@ public sealed interface Message extends Serializable {
     record ReleaseKey(String key) implements ToWorker {
     }
 
+    /**
+     * Fetch a copy of {@code key} from one of {@code holders} and keep it, answering
+     * {@link DataAdded}: a retiring worker's values that no other worker holds are copied before
+     * it leaves.
+     */
+    record Replicate(String key, List<Integer> holders) implements ToWorker {
+    }
+
     /** Release a task if it has not started; answer with {@link StealResponse}. */
     record StealRequest(long stealId, String key, long attempt) implements ToWorker {
     }

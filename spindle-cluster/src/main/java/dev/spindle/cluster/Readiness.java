@@ -6,6 +6,7 @@ package dev.spindle.cluster;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.TimeoutException;
+import java.util.function.BooleanSupplier;
 import java.util.function.IntSupplier;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
@@ -98,5 +99,33 @@ public final class Readiness {
             return joined.getAsInt() >= workers && allReady.ready();
         }, () -> joined.getAsInt() + " of " + workers + " workers joined within " + timeout + " ("
                 + refused.getAsLong() + " members refused)");
+    }
+
+    /**
+     * The coordinator's wait for a worker that joined after the start, on a daemon thread of its
+     * own: once {@code allReady} (which asks every live worker, the new one included, and tells
+     * them who the workers are) succeeds, the scheduler admits worker {@code id} with the
+     * settings' threads per worker. Gives up silently when {@code present} turns false (the member
+     * left, or the coordinator is closing), when the scheduler refuses (the id is alive already),
+     * or after {@code timeout}.
+     */
+    public static void joinLate(ClusterCoordinator coordinator, int id, Duration timeout, BooleanSupplier present,
+                                Look<RuntimeException> allReady) {
+        Objects.requireNonNull(coordinator, "coordinator");
+        Thread t = new Thread(() -> {
+            try {
+                await(timeout, System.nanoTime(), () -> {
+                    if (!present.getAsBoolean()) {
+                        throw new IllegalStateException("worker " + id + " left before it could join");
+                    }
+                    return allReady.ready();
+                }, () -> "worker " + id + " not ready");
+                coordinator.join(id, coordinator.settings().threadsPerWorker());
+            } catch (TimeoutException | InterruptedException | RuntimeException gaveUp) {
+                // gone, closing or joined already: the member stays outside the scheduler
+            }
+        }, "spindle-late-join-" + id);
+        t.setDaemon(true);
+        t.start();
     }
 }

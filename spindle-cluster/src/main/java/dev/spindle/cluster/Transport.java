@@ -28,6 +28,13 @@ public interface Transport extends AutoCloseable {
     /** Cuts a worker off and tells the scheduler with {@link Message.WorkerLost}. */
     void workerLost(int worker);
 
+    /**
+     * The scheduler has removed a retired worker: nothing more is sent to it, and the values it
+     * held have other holders, so it may stop. The default does nothing.
+     */
+    default void retired(int worker) {
+    }
+
     /** Bytes moved by {@link #fetch} so far. */
     long bytesTransferred();
 

@@ -3,11 +3,17 @@
  */
 package dev.spindle.cluster;
 
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
+import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 
-/** The scheduler's record of one worker. Mutated on the scheduler thread only. */
+/**
+ * The scheduler's record of one incarnation of a worker. Mutated on the scheduler thread only. A
+ * worker that rejoins under the same id gets a fresh record.
+ */
 final class WorkerState {
 
     final int id;
@@ -15,10 +21,23 @@ final class WorkerState {
     final Set<TaskState> processing = new LinkedHashSet<>();
     final Set<String> holds = new HashSet<>();
     boolean alive = true;
+    /** Finished or erred replies accepted from this incarnation. */
+    long executed;
+    /** Retiring: given no new task, its queued tasks moved, its only copies copied, then removed. */
+    boolean retiring;
+    /** While retiring: the worker asked for a copy of each value only this one holds. */
+    final Map<String, Integer> replicas = new HashMap<>();
+    /** Completed (on the notifier) once this incarnation is gone: lost, or retired. */
+    final CompletableFuture<Void> gone = new CompletableFuture<>();
 
     WorkerState(int id, int threads) {
         this.id = id;
         this.threads = threads;
+    }
+
+    /** Alive and not retiring: may be given tasks and copies. */
+    boolean active() {
+        return alive && !retiring;
     }
 
     @Override

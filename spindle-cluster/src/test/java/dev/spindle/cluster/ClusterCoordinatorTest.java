@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -25,7 +26,7 @@ class ClusterCoordinatorTest {
     /** Delivers everything on one thread, as a remote transport's receiving side would. */
     private static final class DirectTransport implements Transport {
         final ExecutorService wire = Executors.newSingleThreadExecutor();
-        final List<WorkerNode> nodes = new ArrayList<>();
+        final List<WorkerNode> nodes = new java.util.concurrent.CopyOnWriteArrayList<>();
         final Set<Integer> lost = ConcurrentHashMap.newKeySet();
         final java.util.concurrent.atomic.AtomicLong fetches = new java.util.concurrent.atomic.AtomicLong();
         volatile ClusterCoordinator coordinator;
@@ -75,6 +76,13 @@ class ClusterCoordinatorTest {
             }
         }
 
+        @Override
+        public void retired(int worker) {
+            if (lost.add(worker)) {
+                nodes.get(worker).close();
+            }
+        }
+
         /** Counts values moved rather than bytes: nothing is serialised in this transport. */
         @Override
         public long bytesTransferred() {
@@ -94,7 +102,7 @@ class ClusterCoordinatorTest {
         if (transport.coordinator != null) {
             transport.coordinator.close();
         }
-        transport.nodes.forEach(WorkerNode::close);
+        transport.nodes.stream().filter(java.util.Objects::nonNull).forEach(WorkerNode::close);
         transport.close();
     }
 
@@ -102,8 +110,8 @@ class ClusterCoordinatorTest {
         for (int i = 0; i < workers; i++) {
             transport.nodes.add(new WorkerNode(i, 2, transport));
         }
-        transport.coordinator = ClusterCoordinator.start(LocalCluster.builder().workers(workers).threadsPerWorker(2),
-                transport);
+        transport.coordinator = ClusterCoordinator.start(
+                CoordinatorSettings.builder().workers(workers).threadsPerWorker(2).build(), transport);
         assertThat(transport.coordinator.workers()).isEqualTo(workers);
         return transport.coordinator.client();
     }
@@ -132,11 +140,80 @@ class ClusterCoordinatorTest {
         assertThat(transport.bytesTransferred()).as("values fetched from other workers").isPositive();
     }
 
+    /**
+     * The coordinator gives the counters and the steal log as LocalCluster does; a worker joins
+     * late and takes queued work by stealing; retiring the first worker copies its results, so
+     * a task submitted afterwards needs no recomputation: every task runs once.
+     */
+    @Test
+    void aWorkerJoinsLateStealsAndTheFirstRetiresWithoutLosingAResult() throws Exception {
+        Client client = start(1);
+        Map<String, java.util.concurrent.atomic.AtomicInteger> runs = new ConcurrentHashMap<>();
+        java.util.concurrent.CountDownLatch gate = new java.util.concurrent.CountDownLatch(1);
+        List<ClusterFuture<Integer>> parts = new ArrayList<>();
+        for (int i = 0; i < 6; i++) {
+            int v = i;
+            String key = "part-" + i;
+            parts.add(client.submit(TaskSpec.builder(key, (TaskFunction<Integer>) args -> {
+                runs.computeIfAbsent(key, k -> new java.util.concurrent.atomic.AtomicInteger()).incrementAndGet();
+                if (!gate.await(30, TimeUnit.SECONDS)) {
+                    throw new IllegalStateException("gate never opened");
+                }
+                return v;
+            }).durationHint(java.time.Duration.ofSeconds(1)).build()));
+        }
+        awaitUntil(() -> runs.size() == 2);   // worker 0's two threads are busy, four tasks queued
+
+        transport.nodes.add(new WorkerNode(1, 2, transport));
+        transport.coordinator.join(1, 2);
+        transport.coordinator.rebalance();     // or the round the join brought forward
+        awaitUntil(() -> transport.coordinator.stats().stealsConfirmed() > 0);
+        assertThat(transport.coordinator.stealEvents()).anySatisfy(e -> assertThat(e.thief()).isEqualTo(1));
+        gate.countDown();
+        assertThat(client.gather(parts)).containsExactly(0, 1, 2, 3, 4, 5);
+
+        transport.coordinator.retire(0).get(30, TimeUnit.SECONDS);
+        ClusterStats stats = transport.coordinator.stats();
+        assertThat(stats.workers()).extracting(ClusterStats.WorkerStats::alive).containsExactly(false, true);
+        assertThat(stats.workers().get(1).keysHeld()).as("every part on the remaining worker").isEqualTo(6);
+        assertThat(stats.workers().get(0).executed() + stats.workers().get(1).executed()).isEqualTo(6);
+        assertThat(stats.workers().get(1).executed()).isPositive();
+        long fetched = transport.fetches.get();
+        ClusterFuture<Integer> sum = client.submit("sum", args -> {
+            runs.computeIfAbsent("sum", k -> new java.util.concurrent.atomic.AtomicInteger()).incrementAndGet();
+            return args.stream().mapToInt(a -> (Integer) a).sum();
+        }, parts.toArray(new ClusterFuture<?>[0]));
+        assertThat(sum.get(30, TimeUnit.SECONDS)).isEqualTo(15);
+        assertThat(runs).hasSize(7);
+        assertThat(runs.values()).allSatisfy(n -> assertThat(n.get()).isEqualTo(1));
+        assertThat(transport.fetches.get()).as("the sum found every part on its worker").isEqualTo(fetched);
+
+        transport.nodes.add(null);            // id 2 is skipped: recorded as gone
+        transport.nodes.add(new WorkerNode(3, 1, transport));
+        transport.coordinator.join(3, 1);
+        assertThat(transport.coordinator.stats().workers()).extracting(ClusterStats.WorkerStats::alive)
+                .containsExactly(false, true, false, true);
+        assertThatThrownBy(() -> transport.coordinator.join(1, 2)).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("still alive");
+        assertThatThrownBy(() -> transport.coordinator.join(-1, 2)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> transport.coordinator.join(1 << 20, 2)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("worker id");
+        assertThatThrownBy(() -> transport.coordinator.retire(9)).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    private static void awaitUntil(java.util.function.BooleanSupplier condition) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (!condition.getAsBoolean()) {
+            assertThat(System.nanoTime()).as("condition met within 30 s").isLessThan(deadline);
+            Thread.sleep(5);
+        }
+    }
+
     @Test
     void badArgumentsAreRefused() {
         assertThatThrownBy(() -> ClusterCoordinator.start(null, transport))
                 .isInstanceOf(NullPointerException.class).hasMessageContaining("settings");
-        assertThatThrownBy(() -> ClusterCoordinator.start(LocalCluster.builder(), null))
+        assertThatThrownBy(() -> ClusterCoordinator.start(CoordinatorSettings.builder().build(), null))
                 .isInstanceOf(NullPointerException.class).hasMessageContaining("transport");
         assertThatThrownBy(() -> new WorkerNode(-1, 1, transport)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> new WorkerNode(0, 0, transport)).isInstanceOf(IllegalArgumentException.class);

@@ -23,7 +23,10 @@ class GraphSchedulerTest {
 
     private final RecordingTransport transport = new RecordingTransport();
     private final GraphScheduler scheduler = new GraphScheduler(
-            new ClusterConfig(2, 1, 100e6, 1_000_000, false, 0, 1, 1_000_000, 400_000_000, 500_000_000), transport);
+            CoordinatorSettings.builder().workers(2).threadsPerWorker(1).bandwidth(100e6)
+                    .latency(Duration.ofMillis(1)).stealing(false).balanceInterval(Duration.ZERO).retries(1)
+                    .minStealDuration(Duration.ofMillis(1)).saturatedOccupancy(Duration.ofMillis(400))
+                    .defaultDuration(Duration.ofMillis(500)).build(), transport);
 
     @AfterEach
     void close() {

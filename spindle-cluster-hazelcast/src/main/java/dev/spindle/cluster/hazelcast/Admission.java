@@ -7,6 +7,7 @@ import com.hazelcast.cluster.Member;
 import com.hazelcast.cluster.MembershipEvent;
 import com.hazelcast.cluster.MembershipListener;
 import com.hazelcast.core.HazelcastInstance;
+import dev.spindle.cluster.ClusterCoordinator;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
@@ -18,7 +19,8 @@ import java.util.concurrent.TimeoutException;
  * The coordinator's side of the {@link Handshake}: it challenges every member that joins, proves
  * the workers into the {@link Roster} and refuses the rest, each refusal counted and logged once
  * (a member claiming to be a coordinator, a member that is not a Spindle worker, a wrong proof, a
- * worker id that is taken or lost). A member that does not answer yet (its Spindle side not
+ * worker id that is taken or lost, or outside the ids a cluster may have). Workers may join
+ * after the start with ids beyond the initial ones. A member that does not answer yet (its Spindle side not
  * installed) is asked again on the next round. Handshakes run on the caller's thread (the
  * coordinator's start-up loop) or, for a member joining later, on a thread of its own.
  */
@@ -29,6 +31,7 @@ final class Admission implements MembershipListener {
     private final Session session;
     private final HazelcastInstance instance;
     private final int workers;
+    private volatile java.util.function.IntConsumer onProven = id -> { };
     /** Members proven or refused: never challenged again. */
     private final Set<UUID> settled = ConcurrentHashMap.newKeySet();
 
@@ -38,6 +41,11 @@ final class Admission implements MembershipListener {
         this.roster = roster;
         this.session = session;
         this.instance = instance;
+    }
+
+    /** Called with the id of each worker proven, on the thread that proved it. */
+    void onProven(java.util.function.IntConsumer callback) {
+        this.onProven = callback;
     }
 
     /** Challenges every member not settled yet. */
@@ -98,8 +106,9 @@ final class Admission implements MembershipListener {
         String reason;
         if (!proved) {
             reason = "wrong proof of the shared secret";
-        } else if (r.worker() < 0 || r.worker() >= workers) {
-            reason = "no worker id " + r.worker() + " in this cluster (workers 0.." + (workers - 1) + ")";
+        } else if (r.worker() < 0 || r.worker() >= ClusterCoordinator.MAX_WORKERS) {
+            reason = "no worker id " + r.worker() + " in this cluster (ids 0.." + (ClusterCoordinator.MAX_WORKERS - 1)
+                    + "; " + workers + " to start with, more may join)";
         } else if (roster.isLost(r.worker())) {
             reason = "worker id " + r.worker() + " was lost in this session and cannot rejoin";
         } else if (!roster.prove(r.worker(), m)) {
@@ -113,6 +122,7 @@ final class Admission implements MembershipListener {
         call(m, new Handshake.Verdict(session.id(), self, accepted, reason, mac).encode());
         if (accepted) {
             settled.add(m.getUuid());
+            onProven.accept(r.worker());
         } else {
             refuse(m, Offences.Kind.REFUSED_MEMBER, reason);
         }

@@ -89,4 +89,10 @@ final class CoordinatorTransport extends CoordinatorTransportSupport implements 
     public void workerLost(int worker) {
         roster.lose(worker);
     }
+
+    /** A retired worker is cut off as a lost one is: nothing more to or from it in this session. */
+    @Override
+    public void retired(int worker) {
+        roster.lose(worker);
+    }
 }

@@ -6,9 +6,12 @@ package dev.spindle.cluster.hazelcast;
 import com.hazelcast.core.HazelcastInstance;
 import dev.spindle.cluster.Client;
 import dev.spindle.cluster.ClusterCoordinator;
-import dev.spindle.cluster.LocalCluster;
+import dev.spindle.cluster.ClusterStats;
+import dev.spindle.cluster.CoordinatorSettings;
 import dev.spindle.cluster.Readiness;
+import dev.spindle.cluster.StealEvent;
 import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
 import java.util.UUID;
 import java.util.concurrent.TimeoutException;
@@ -22,7 +25,7 @@ import java.util.concurrent.TimeoutException;
  * HazelcastClusterSettings s = HazelcastClusterSettings.builder("jobs", secret).port(5701)
  *         .member("127.0.0.1:5701").member("127.0.0.1:5702").allowPackage("com.example").build();
  * try (HazelcastCoordinator c = HazelcastCoordinator.start(s,
- *         LocalCluster.builder().workers(1).threadsPerWorker(4), Duration.ofSeconds(60))) {
+ *         CoordinatorSettings.builder().workers(1).threadsPerWorker(4).build(), Duration.ofSeconds(60))) {
  *     System.out.println(c.client().submit("one", args -> 1).get());
  * }
  * }</pre>
@@ -30,6 +33,14 @@ import java.util.concurrent.TimeoutException;
  * <p>Workers are numbered {@code 0..workers-1} by their {@link WorkerMain} id; {@link #start}
  * waits until each has joined and proved the secret. A worker member that leaves is reported to
  * the scheduler as lost: its running tasks are reassigned and the results it held recomputed.
+ *
+ * <p>Membership: a worker may join later with an id not used in this session (below
+ * {@link ClusterCoordinator#MAX_WORKERS}; a killed worker restarts under a new id, since an id
+ * lost in a session stays lost, so a late frame of the dead member can never count as the new
+ * one's). Once it has proved the secret and every worker, itself included, has answered a probe
+ * with the new list of workers, the scheduler admits it with the settings' threads per worker,
+ * and placement and stealing give it work. {@link #retire} retires a worker gracefully; once
+ * removed it is cut off (its member may then be stopped).
  */
 public final class HazelcastCoordinator implements AutoCloseable {
 
@@ -40,9 +51,13 @@ public final class HazelcastCoordinator implements AutoCloseable {
     private final FrameCodec codec;
     private final Session session;
     private final Admission admission;
+    private final Duration joinTimeout;
+    private volatile boolean started;
 
     private HazelcastCoordinator(HazelcastInstance instance, CoordinatorTransport transport, Roster roster,
-                                 ClusterCoordinator coordinator, FrameCodec codec, Session session) {
+                                 ClusterCoordinator coordinator, FrameCodec codec, Session session,
+                                 Duration joinTimeout) {
+        this.joinTimeout = joinTimeout;
         this.instance = instance;
         this.transport = transport;
         this.roster = roster;
@@ -60,7 +75,7 @@ public final class HazelcastCoordinator implements AutoCloseable {
      * @throws TimeoutException if the workers do not all join within {@code joinTimeout}; the
      *         member is shut down
      */
-    public static HazelcastCoordinator start(HazelcastClusterSettings settings, LocalCluster.Builder cluster,
+    public static HazelcastCoordinator start(HazelcastClusterSettings settings, CoordinatorSettings cluster,
                                              Duration joinTimeout) throws TimeoutException, InterruptedException {
         Objects.requireNonNull(settings, "settings");
         Objects.requireNonNull(cluster, "cluster");
@@ -75,7 +90,9 @@ public final class HazelcastCoordinator implements AutoCloseable {
         ClusterCoordinator coordinator = ClusterCoordinator.start(cluster, transport);
         transport.attach(instance, coordinator::receive);
         instance.getCluster().addMembershipListener(roster);
-        HazelcastCoordinator c = new HazelcastCoordinator(instance, transport, roster, coordinator, codec, session);
+        HazelcastCoordinator c = new HazelcastCoordinator(instance, transport, roster, coordinator, codec, session,
+                joinTimeout);
+        c.admission.onProven(c::proven);
         instance.getCluster().addMembershipListener(c.admission);
         try {
             c.awaitWorkers(coordinator.workers(), joinTimeout);
@@ -83,12 +100,30 @@ public final class HazelcastCoordinator implements AutoCloseable {
             c.close();
             throw e;
         }
+        c.started = true;
+        for (int id : roster.provenWorkers().keySet()) {
+            c.proven(id);                     // proven while starting, beyond the initial ids
+        }
         return c;
     }
 
     private void awaitWorkers(int workers, Duration timeout) throws TimeoutException, InterruptedException {
+        List<Integer> ids = new java.util.ArrayList<>();
+        for (int id = 0; id < workers; id++) {
+            ids.add(id);
+        }
         Readiness.awaitWorkers(workers, timeout, System.nanoTime(), roster::workers, roster::refused,
-                admission::admitAll, () -> allReady(workers));
+                admission::admitAll, () -> allReady(ids));
+    }
+
+    /** A worker proved its id: once started, a new id joins the scheduler when every worker is ready. */
+    private void proven(int id) {
+        if (!started || id < coordinator.workers()) {
+            return;                           // the start-up wait handles the initial ids
+        }
+        Readiness.joinLate(coordinator, id, joinTimeout,
+                () -> roster.worker(id) != null && instance.getLifecycleService().isRunning(),
+                () -> allReady(List.copyOf(roster.provenWorkers().keySet())));
     }
 
     /**
@@ -97,9 +132,9 @@ public final class HazelcastCoordinator implements AutoCloseable {
      * member's own list shows this one, and a task sent then may be discarded; a call with a reply
      * closes that window.
      */
-    private boolean allReady(int workers) throws InterruptedException {
+    private boolean allReady(List<Integer> workers) throws InterruptedException {
         Wire.Members members = new Wire.Members(roster.provenWorkers());
-        for (int id = 0; id < workers; id++) {
+        for (int id : workers) {
             com.hazelcast.cluster.Member m = roster.worker(id);
             if (m == null) {
                 return false;
@@ -126,6 +161,32 @@ public final class HazelcastCoordinator implements AutoCloseable {
     /** The client of the cluster. */
     public Client client() {
         return coordinator.client();
+    }
+
+    /**
+     * A snapshot of the counters, the same type as {@code LocalCluster.stats()}, as the scheduler
+     * knows them ({@link ClusterCoordinator#stats()}): results accepted per worker, the values each
+     * holds; bytes moved between workers are not counted across JVMs (zero).
+     */
+    public ClusterStats stats() {
+        return coordinator.stats();
+    }
+
+    /**
+     * Retires worker {@code id} as {@code LocalCluster.retire} does: no new task, its queued tasks
+     * moved, the values only it holds copied to other workers, then it is removed and cut off.
+     *
+     * @return completes once it is removed
+     * @throws IllegalArgumentException if there is no such worker
+     * @throws IllegalStateException if it is gone already, or the last active worker
+     */
+    public java.util.concurrent.CompletableFuture<Void> retire(int id) {
+        return coordinator.retire(id);
+    }
+
+    /** The steal log, oldest first, as {@code LocalCluster.stealEvents()} gives it. */
+    public List<StealEvent> stealEvents() {
+        return coordinator.stealEvents();
     }
 
     /**

@@ -15,7 +15,7 @@ import com.hazelcast.nio.ObjectDataInput;
 import com.hazelcast.nio.ObjectDataOutput;
 import com.hazelcast.nio.serialization.IdentifiedDataSerializable;
 import dev.spindle.cluster.ClusterFuture;
-import dev.spindle.cluster.LocalCluster;
+import dev.spindle.cluster.CoordinatorSettings;
 import dev.spindle.cluster.Message;
 import dev.spindle.cluster.testkit.FreePorts;
 import dev.spindle.cluster.testkit.HostilePayloads;
@@ -66,7 +66,7 @@ class AttackTest {
                 workers.add(w);
             }
             coordinator = HazelcastCoordinator.start(InProcessClusterTest.settings(cluster, SECRET, ports[0], ports).build(),
-                    LocalCluster.builder().workers(2).threadsPerWorker(2), Duration.ofSeconds(60));
+                    CoordinatorSettings.builder().workers(2).threadsPerWorker(2).build(), Duration.ofSeconds(60));
             started.add(0, coordinator);
             attacker = attacker(ports[3]);
         } catch (Exception | Error e) {

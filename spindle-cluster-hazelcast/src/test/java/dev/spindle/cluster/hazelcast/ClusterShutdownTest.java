@@ -8,7 +8,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.hazelcast.core.Hazelcast;
 import com.hazelcast.core.HazelcastInstance;
-import dev.spindle.cluster.LocalCluster;
+import dev.spindle.cluster.CoordinatorSettings;
 import dev.spindle.cluster.testkit.FreePorts;
 import dev.spindle.cluster.testkit.WorkerJvm;
 import java.io.ByteArrayOutputStream;
@@ -45,7 +45,7 @@ class ClusterShutdownTest {
                 "--port", Integer.toString(ports[1]), "--members", members, "--failure-seconds", "8"));
              HazelcastCoordinator coordinator = HazelcastCoordinator.start(
                      InProcessClusterTest.settings(cluster, SECRET, ports[0], ports).build(),
-                     LocalCluster.builder().workers(1).threadsPerWorker(1), Duration.ofSeconds(90))) {
+                     CoordinatorSettings.builder().workers(1).threadsPerWorker(1).build(), Duration.ofSeconds(90))) {
             worker.awaitOutput("spindle worker 0 ready", 90);
             HazelcastInstance intruder = Intruder.join(cluster, ports[2], ports, Map.of(), null);
             try {
@@ -72,7 +72,7 @@ class ClusterShutdownTest {
                 new PrintStream(err, true, StandardCharsets.UTF_8)));
         try (HazelcastCoordinator coordinator = HazelcastCoordinator.start(
                 InProcessClusterTest.settings(cluster, SECRET, ports[0], ports).build(),
-                LocalCluster.builder().workers(1).threadsPerWorker(1), Duration.ofSeconds(90))) {
+                CoordinatorSettings.builder().workers(1).threadsPerWorker(1).build(), Duration.ofSeconds(90))) {
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
             while (!out.toString(StandardCharsets.UTF_8).contains("ready") && System.nanoTime() < deadline) {
                 Thread.sleep(20);

@@ -9,7 +9,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.hazelcast.cluster.Member;
 import dev.spindle.cluster.Client;
 import dev.spindle.cluster.ClusterFuture;
-import dev.spindle.cluster.LocalCluster;
+import dev.spindle.cluster.CoordinatorSettings;
 import dev.spindle.cluster.Message;
 import dev.spindle.cluster.RemoteTaskException;
 import dev.spindle.cluster.testkit.FreePorts;
@@ -75,7 +75,7 @@ class InProcessClusterTest {
             started.add(HazelcastWorker.start(settings(cluster, SECRET, ports[1 + i], ports).build(), i, 2));
         }
         HazelcastCoordinator c = HazelcastCoordinator.start(base.build(),
-                LocalCluster.builder().workers(2).threadsPerWorker(2), Duration.ofSeconds(60));
+                CoordinatorSettings.builder().workers(2).threadsPerWorker(2).build(), Duration.ofSeconds(60));
         started.add(0, c);
         return c;
     }
@@ -115,6 +115,13 @@ class InProcessClusterTest {
         }, squares.toArray(new ClusterFuture<?>[0]));
         assertThat(total.get(60, TimeUnit.SECONDS)).isEqualTo(91);
         assertThat(coordinator.finishedOn(0) + coordinator.finishedOn(1)).isGreaterThanOrEqualTo(13);
+        // the counters and the steal log come from the coordinator as from a LocalCluster
+        dev.spindle.cluster.ClusterStats stats = coordinator.stats();
+        assertThat(stats.workers()).extracting(dev.spindle.cluster.ClusterStats.WorkerStats::id).containsExactly(0, 1);
+        assertThat(stats.workers()).allSatisfy(w -> assertThat(w.alive()).isTrue());
+        assertThat(stats.workers().get(0).executed() + stats.workers().get(1).executed()).isGreaterThanOrEqualTo(13);
+        assertThat(stats.tasksInMemory()).isGreaterThanOrEqualTo(1);
+        assertThat(coordinator.stealEvents()).isNotNull();
     }
 
     @Test

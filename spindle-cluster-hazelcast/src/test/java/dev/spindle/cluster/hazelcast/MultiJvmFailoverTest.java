@@ -7,10 +7,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.spindle.cluster.Client;
 import dev.spindle.cluster.ClusterFuture;
-import dev.spindle.cluster.LocalCluster;
+import dev.spindle.cluster.CoordinatorSettings;
 import dev.spindle.cluster.TaskFunction;
 import dev.spindle.cluster.testkit.Cleanup;
 import dev.spindle.cluster.testkit.FreePorts;
+import dev.spindle.cluster.testkit.MembershipScenario;
 import dev.spindle.cluster.testkit.WorkerJvm;
 import java.io.File;
 import java.nio.file.Files;
@@ -57,7 +58,7 @@ class MultiJvmFailoverTest {
         }
         HazelcastClusterSettings.Builder settings = InProcessClusterTest.settings(cluster, SECRET, ports[0], ports);
         HazelcastCoordinator coordinator = started.add(HazelcastCoordinator.start(settings.build(),
-                LocalCluster.builder().workers(WORKERS).threadsPerWorker(2), Duration.ofSeconds(90)));
+                CoordinatorSettings.builder().workers(WORKERS).threadsPerWorker(2).build(), Duration.ofSeconds(90)));
         Client client = coordinator.client();
 
         List<ClusterFuture<Integer>> level = new ArrayList<>();
@@ -74,7 +75,7 @@ class MultiJvmFailoverTest {
             int value = i;
             String key = "leaf-" + i;
             TaskFunction<Integer> leaf = args -> {
-                ran(ran, key);
+                MembershipScenario.ran(ran, key);
                 Thread.sleep(20);
                 if (value >= UNGATED) {
                     long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
@@ -101,7 +102,7 @@ class MultiJvmFailoverTest {
                 }
                 String key = "sum" + round + "-" + i;
                 next.add(client.submit(key, args -> {
-                    ran(ran, key);
+                    MembershipScenario.ran(ran, key);
                     return (Integer) args.get(0) + (Integer) args.get(1);
                 }, level.get(i), level.get(i + 1)));
                 nextExpected.add(expectedLevel.get(i) + expectedLevel.get(i + 1));
@@ -145,37 +146,9 @@ class MultiJvmFailoverTest {
         long reported = coordinator.finishedOn(0) + coordinator.finishedOn(1) + coordinator.finishedOn(2);
         assertThat(reported).as("every task reported at least once").isGreaterThanOrEqualTo(all.size() - 1L);
         assertThat(coordinator.isLost(1)).as("worker 1 was declared lost").isTrue();
-        assertRanOnceOnSurvivors(ranDir, all, workers.get(1).pid());
+        MembershipScenario.assertRanOnceOutside(ranDir, all, workers.get(1).pid());
         System.out.printf("tasks %d, done at kill %d, results reported %d (by worker: %d %d %d)%n", all.size(),
                 doneAtKill, reported, coordinator.finishedOn(0), coordinator.finishedOn(1), coordinator.finishedOn(2));
-    }
-
-    /** Logs one execution of {@code key} in this (worker) JVM: a line in a file per process. */
-    static void ran(String dir, String key) throws java.io.IOException {
-        Files.writeString(Path.of(dir, "ran-" + ProcessHandle.current().pid()), key + "\n",
-                java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND);
-    }
-
-    private static void assertRanOnceOnSurvivors(Path dir, List<ClusterFuture<Integer>> all, long killed)
-            throws java.io.IOException {
-        java.util.Map<String, Integer> survivors = new java.util.HashMap<>();
-        java.util.Set<String> anywhere = new java.util.HashSet<>();
-        try (java.util.stream.Stream<Path> files = Files.list(dir)) {
-            for (Path f : (Iterable<Path>) files::iterator) {
-                boolean survivor = !f.getFileName().toString().equals("ran-" + killed);
-                for (String key : Files.readAllLines(f)) {
-                    anywhere.add(key);
-                    if (survivor) {
-                        survivors.merge(key, 1, Integer::sum);
-                    }
-                }
-            }
-        }
-        for (ClusterFuture<Integer> f : all) {
-            assertThat(anywhere).as("%s ran", f.key()).contains(f.key());
-            assertThat(survivors.getOrDefault(f.key(), 0)).as("runs of %s on the surviving workers", f.key())
-                    .isLessThanOrEqualTo(1);
-        }
     }
 
     private WorkerJvm startWorker(int id, String cluster, int[] ports, File log) throws Exception {

@@ -5,7 +5,7 @@ package dev.spindle.cluster.hazelcast;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.spindle.cluster.LocalCluster;
+import dev.spindle.cluster.CoordinatorSettings;
 import dev.spindle.cluster.testkit.FreePorts;
 import dev.spindle.cluster.testkit.WorkerJvm;
 import java.net.InetAddress;
@@ -42,7 +42,7 @@ class WorkerMainTest {
         cluster = "spindle-main-" + ports[0];
         worker0 = HazelcastWorker.start(settings(ports[1]).build(), 0, 1);
         coordinator = HazelcastCoordinator.start(settings(ports[0]).build(),
-                LocalCluster.builder().workers(1).threadsPerWorker(1), Duration.ofSeconds(60));
+                CoordinatorSettings.builder().workers(1).threadsPerWorker(1).build(), Duration.ofSeconds(60));
     }
 
     private static HazelcastClusterSettings.Builder settings(int port) {

@@ -95,4 +95,10 @@ final class CoordinatorTransport extends CoordinatorTransportSupport implements 
     public void workerLost(int worker) {
         roster.lose(worker);
     }
+
+    /** A retired worker is cut off and downed as a lost one is: it cannot come back in this run. */
+    @Override
+    public void retired(int worker) {
+        roster.lose(worker);
+    }
 }

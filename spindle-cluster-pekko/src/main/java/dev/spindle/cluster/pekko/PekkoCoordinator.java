@@ -5,9 +5,11 @@ package dev.spindle.cluster.pekko;
 
 import dev.spindle.cluster.Client;
 import dev.spindle.cluster.ClusterCoordinator;
-import dev.spindle.cluster.LocalCluster;
+import dev.spindle.cluster.ClusterStats;
+import dev.spindle.cluster.CoordinatorSettings;
 import dev.spindle.cluster.Message;
 import dev.spindle.cluster.Readiness;
+import dev.spindle.cluster.StealEvent;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -28,7 +30,7 @@ import org.apache.pekko.cluster.Cluster;
  * PekkoClusterSettings s = PekkoClusterSettings.builder("jobs", Path.of("certs/coordinator.p12"),
  *         Path.of("certs/truststore.p12"), password).port(25520).allowPackage("com.example").build();
  * try (PekkoCoordinator c = PekkoCoordinator.start(s,
- *         LocalCluster.builder().workers(1).threadsPerWorker(4), Duration.ofSeconds(60))) {
+ *         CoordinatorSettings.builder().workers(1).threadsPerWorker(4).build(), Duration.ofSeconds(60))) {
  *     System.out.println(c.client().submit("one", args -> 1).get());
  * }
  * }</pre>
@@ -39,6 +41,12 @@ import org.apache.pekko.cluster.Cluster;
  * worker member that becomes unreachable is downed and reported to the scheduler as lost: its
  * running tasks are reassigned and the results it held recomputed. There is one coordinator per
  * cluster: {@link #start} refuses to run if the cluster it joins has one already.
+ *
+ * <p>Membership: a worker may join later with an id not used in this run (below
+ * {@link ClusterCoordinator#MAX_WORKERS}); once every worker knows it and answers a probe, the
+ * scheduler admits it with the settings' threads per worker. A killed worker restarts under a new
+ * id (a lost id and address stay lost). {@link #retire} retires a worker gracefully; the removed
+ * worker is downed, so its {@link WorkerMain} exits.
  */
 public final class PekkoCoordinator implements AutoCloseable {
 
@@ -49,6 +57,8 @@ public final class PekkoCoordinator implements AutoCloseable {
     private final Outbox outbox;
     private final Refusals refusedMembers;
     private final Refusals rejectedFrames;
+    private volatile Duration joinTimeout = Duration.ofSeconds(60);
+    private volatile boolean started;
 
     private PekkoCoordinator(ActorSystem system, CoordinatorTransport transport, Roster roster,
                              ClusterCoordinator coordinator, Outbox outbox, Refusals refusedMembers,
@@ -71,7 +81,7 @@ public final class PekkoCoordinator implements AutoCloseable {
      *         member is shut down
      * @throws IllegalStateException if the cluster already has a coordinator; this member leaves
      */
-    public static PekkoCoordinator start(PekkoClusterSettings settings, LocalCluster.Builder cluster,
+    public static PekkoCoordinator start(PekkoClusterSettings settings, CoordinatorSettings cluster,
                                          Duration joinTimeout) throws TimeoutException, InterruptedException {
         Objects.requireNonNull(settings, "settings");
         Objects.requireNonNull(cluster, "cluster");
@@ -89,7 +99,9 @@ public final class PekkoCoordinator implements AutoCloseable {
             ClusterCoordinator scheduler = ClusterCoordinator.start(cluster, transport);
             c = new PekkoCoordinator(system, transport, roster, scheduler, outbox, refusedMembers, rejectedFrames);
             transport.attach(scheduler::receive);
-            roster.workerIds(scheduler.workers());
+            roster.workerIds(ClusterCoordinator.MAX_WORKERS);
+            c.joinTimeout = joinTimeout;
+            roster.onWorkerUp(c::workerUp);
             roster.onWorkerLost((id, address) -> {
                 if (address != null) {
                     members.down(address);    // a lost worker never comes back with stale state
@@ -105,6 +117,10 @@ public final class PekkoCoordinator implements AutoCloseable {
                 members.joinSeedNodes(PekkoConfigs.addresses(settings.clusterName(), settings.seedNodes()));
             }
             c.awaitWorkers(up, scheduler.workers(), joinTimeout);
+            c.started = true;
+            for (int id : roster.liveIds()) {
+                c.workerUp(id);               // up while starting, beyond the initial ids
+            }
             return c;
         } catch (TimeoutException | InterruptedException | RuntimeException e) {
             if (c != null) {
@@ -132,7 +148,24 @@ public final class PekkoCoordinator implements AutoCloseable {
                 throw new IllegalStateException("the cluster already has a coordinator (" + older
                         + "); refusing to start a second one");
             }
-        }, () -> allReady(workers));
+        }, () -> allReady(initialIds(workers)));
+    }
+
+    private static List<Integer> initialIds(int workers) {
+        List<Integer> ids = new java.util.ArrayList<>();
+        for (int id = 0; id < workers; id++) {
+            ids.add(id);
+        }
+        return ids;
+    }
+
+    /** A worker registered: once started, a new id joins the scheduler when every worker is ready. */
+    private void workerUp(int id) {
+        if (!started || id < coordinator.workers()) {
+            return;                           // the start-up wait handles the initial ids
+        }
+        Readiness.joinLate(coordinator, id, joinTimeout, () -> roster.worker(id) != null && !system.whenTerminated()
+                .isCompleted(), () -> allReady(roster.liveIds()));
     }
 
     /**
@@ -140,8 +173,8 @@ public final class PekkoCoordinator implements AutoCloseable {
      * knows every other worker (membership reaches members at different times; a worker asked for
      * a value by a member it does not know yet as a worker refuses the fetch).
      */
-    private boolean allReady(int workers) throws InterruptedException {
-        for (int id = 0; id < workers; id++) {
+    private boolean allReady(List<Integer> workers) throws InterruptedException {
+        for (int id : workers) {
             Address a = roster.worker(id);
             if (a == null) {
                 return false;
@@ -150,7 +183,7 @@ public final class PekkoCoordinator implements AutoCloseable {
                 Object reply = outbox.ask(a, new Wire.Frame(id, new Wire.Probe(id)), Duration.ofSeconds(2))
                         .toCompletableFuture().get(3, TimeUnit.SECONDS);
                 if (!(reply instanceof Wire.Frame f) || !(f.body() instanceof Wire.ProbeReply r) || r.worker() != id
-                        || r.peersKnown() < workers - 1) {
+                        || r.peersKnown() < workers.size() - 1) {
                     return false;
                 }
             } catch (ExecutionException | TimeoutException e) {
@@ -163,6 +196,32 @@ public final class PekkoCoordinator implements AutoCloseable {
     /** The client of the cluster. */
     public Client client() {
         return coordinator.client();
+    }
+
+    /**
+     * A snapshot of the counters, the same type as {@code LocalCluster.stats()}, as the scheduler
+     * knows them ({@link ClusterCoordinator#stats()}): results accepted per worker, the values each
+     * holds; bytes moved between workers are not counted across JVMs (zero).
+     */
+    public ClusterStats stats() {
+        return coordinator.stats();
+    }
+
+    /**
+     * Retires worker {@code id} as {@code LocalCluster.retire} does: no new task, its queued tasks
+     * moved, the values only it holds copied to other workers, then it is removed and downed.
+     *
+     * @return completes once it is removed
+     * @throws IllegalArgumentException if there is no such worker
+     * @throws IllegalStateException if it is gone already, or the last active worker
+     */
+    public CompletableFuture<Void> retire(int id) {
+        return coordinator.retire(id);
+    }
+
+    /** The steal log, oldest first, as {@code LocalCluster.stealEvents()} gives it. */
+    public List<StealEvent> stealEvents() {
+        return coordinator.stealEvents();
     }
 
     /** This member's {@code host:port}, which workers join through. */

@@ -48,6 +48,7 @@ final class Roster {
     private volatile Address olderCoordinator;
     private volatile BiConsumer<Integer, Address> onWorkerLost = (id, address) -> { };
     private volatile Consumer<Address> onWorkerGone = address -> { };
+    private volatile java.util.function.IntConsumer onWorkerUp = id -> { };
 
     /**
      * @param coordinatorSide whether this roster belongs to the coordinator
@@ -86,6 +87,11 @@ final class Roster {
         this.onWorkerLost = callback;
     }
 
+    /** On the coordinator: called with the id of each worker registered; must not block. */
+    void onWorkerUp(java.util.function.IntConsumer callback) {
+        this.onWorkerUp = callback;
+    }
+
     /** On a worker: called with the address of another worker that left the cluster. */
     void onWorkerGone(Consumer<Address> callback) {
         this.onWorkerGone = callback;
@@ -122,6 +128,8 @@ final class Roster {
             Address old = workers.putIfAbsent(id, a);
             if (old != null && !old.equals(a)) {
                 refuse(a, "worker id " + id + " is taken by " + old);
+            } else if (old == null) {
+                onWorkerUp.accept(id);
             }
         }
     }
@@ -229,6 +237,14 @@ final class Roster {
     /** Live workers. */
     int workers() {
         return workers.size();
+    }
+
+    /** The live workers' ids, in order. */
+    List<Integer> liveIds() {
+        List<Integer> ids = new java.util.ArrayList<>(workers.keySet());
+        ids.removeAll(lost);
+        java.util.Collections.sort(ids);
+        return ids;
     }
 
     /** The coordinator this worker follows, or {@code null}. */

@@ -9,7 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigValueFactory;
-import dev.spindle.cluster.LocalCluster;
+import dev.spindle.cluster.CoordinatorSettings;
 import dev.spindle.cluster.TaskFunction;
 import dev.spindle.cluster.testkit.FreePorts;
 import java.time.Duration;
@@ -62,7 +62,7 @@ class AttackTest {
         seed = "127.0.0.1:" + port;
         worker = PekkoWorker.start(TestCerts.settings(CLUSTER, "worker").seedNode(seed).build(), 0, 2);
         coordinator = PekkoCoordinator.start(TestCerts.settings(CLUSTER, "coordinator").port(port).build(),
-                LocalCluster.builder().workers(1).threadsPerWorker(2), Duration.ofSeconds(60));
+                CoordinatorSettings.builder().workers(1).threadsPerWorker(2).build(), Duration.ofSeconds(60));
     }
 
     @AfterAll
@@ -141,8 +141,8 @@ class AttackTest {
     void aSecondCoordinatorWithAValidCertificateIsRefused() throws Exception {
         long refusedByCoordinator = coordinator.refusedMembers();
         PekkoClusterSettings impostor = TestCerts.settings(CLUSTER, "impostor").seedNode(seed).build();
-        assertThatThrownBy(() -> PekkoCoordinator.start(impostor, LocalCluster.builder().workers(1).threadsPerWorker(1),
-                Duration.ofSeconds(60)))
+        assertThatThrownBy(() -> PekkoCoordinator.start(impostor,
+                CoordinatorSettings.builder().workers(1).threadsPerWorker(1).build(), Duration.ofSeconds(60)))
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("already has a coordinator");
         await("the coordinator refused the second coordinator", () -> coordinator.refusedMembers() > refusedByCoordinator);

@@ -8,7 +8,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.spindle.cluster.Client;
 import dev.spindle.cluster.ClusterFuture;
-import dev.spindle.cluster.LocalCluster;
+import dev.spindle.cluster.CoordinatorSettings;
 import dev.spindle.cluster.RemoteTaskException;
 import dev.spindle.cluster.testkit.FreePorts;
 import java.io.File;
@@ -37,7 +37,7 @@ class InProcessClusterTest {
                         .maxMessageBytes(limit).build(), 1, 2);
                 PekkoCoordinator c = PekkoCoordinator.start(TestCerts.settings(cluster, "coordinator").port(port)
                         .maxMessageBytes(limit).build(),
-                        LocalCluster.builder().workers(2).threadsPerWorker(2), Duration.ofSeconds(60))) {
+                        CoordinatorSettings.builder().workers(2).threadsPerWorker(2).build(), Duration.ofSeconds(60))) {
             Client client = c.client();
             ClusterFuture<Integer> x = client.submit("x", args -> 20);
             ClusterFuture<Integer> y = client.submit("y", args -> 21);
@@ -48,6 +48,13 @@ class InProcessClusterTest {
             assertThat(c.rejectedFrames()).isZero();
             assertThat(w0.coordinator()).isEqualTo(c.address());
             assertThat(w1.coordinator()).isEqualTo(c.address());
+            // the counters and the steal log come from the coordinator as from a LocalCluster
+            dev.spindle.cluster.ClusterStats stats = c.stats();
+            assertThat(stats.workers()).extracting(dev.spindle.cluster.ClusterStats.WorkerStats::alive)
+                    .containsExactly(true, true);
+            assertThat(stats.workers().get(0).executed() + stats.workers().get(1).executed()).isEqualTo(3);
+            assertThat(stats.tasksInMemory()).isEqualTo(3);
+            assertThat(c.stealEvents()).isNotNull();
 
             // a task's exception arrives as text, whatever its class
             ClusterFuture<Integer> fails = client.submit("fails", args -> {

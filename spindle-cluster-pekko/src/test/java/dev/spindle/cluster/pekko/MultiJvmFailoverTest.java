@@ -7,7 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.spindle.cluster.Client;
 import dev.spindle.cluster.ClusterFuture;
-import dev.spindle.cluster.LocalCluster;
+import dev.spindle.cluster.CoordinatorSettings;
 import dev.spindle.cluster.TaskFunction;
 import dev.spindle.cluster.testkit.Cleanup;
 import dev.spindle.cluster.testkit.FreePorts;
@@ -92,7 +92,7 @@ class MultiJvmFailoverTest {
         CompletableFuture<PekkoCoordinator> starting = CompletableFuture.supplyAsync(() -> {
             try {
                 return PekkoCoordinator.start(TestCerts.settings(cluster, "coordinator").port(port).build(),
-                        LocalCluster.builder().workers(WORKERS).threadsPerWorker(2), Duration.ofSeconds(90));
+                        CoordinatorSettings.builder().workers(WORKERS).threadsPerWorker(2).build(), Duration.ofSeconds(90));
             } catch (TimeoutException | InterruptedException e) {
                 throw new CompletionException(e);
             }

@@ -1,0 +1,66 @@
+/*
+ * Copyright 2026 The Spindle Authors. Licensed under the Apache License, Version 2.0.
+ */
+package dev.spindle.cluster.hazelcast;
+
+import dev.spindle.cluster.CoordinatorSettings;
+import dev.spindle.cluster.testkit.Cleanup;
+import dev.spindle.cluster.testkit.FreePorts;
+import dev.spindle.cluster.testkit.MembershipScenario;
+import dev.spindle.cluster.testkit.WorkerJvm;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * The shared {@link MembershipScenario} on Hazelcast worker members in their own JVMs: a worker
+ * joins late, a killed one restarts under a new id, one retires; every task runs once outside
+ * the killed JVM.
+ */
+@Timeout(value = 300, unit = TimeUnit.SECONDS)
+class MultiJvmMembershipTest {
+
+    private static final String SECRET = "multi-jvm-secret-0123456789";
+    private static final int MAX_WORKERS = 4;
+
+    private final Cleanup started = new Cleanup();
+
+    @AfterEach
+    void stopEverything() throws Exception {
+        started.close();
+    }
+
+    @Test
+    void workersJoinLateRestartAfterAKillAndRetireWithEveryTaskRunOnce() throws Exception {
+        int[] ports = FreePorts.free(MAX_WORKERS + 1);
+        String cluster = "spindle-memb-" + ports[0];
+        Path dir = Files.createDirectories(Path.of("target", "worker-logs", "membership-" + ports[0]));
+        MembershipScenario.Workers workers = new MembershipScenario.Workers(id -> start(id, cluster, ports, dir));
+        workers.start(0);
+        workers.start(1);
+        HazelcastClusterSettings.Builder settings = InProcessClusterTest.settings(cluster, SECRET, ports[0], ports)
+                .allowPackage("dev.spindle.cluster.testkit");
+        HazelcastCoordinator coordinator = started.add(HazelcastCoordinator.start(settings.build(),
+                CoordinatorSettings.builder().workers(2).threadsPerWorker(2).build(), Duration.ofSeconds(90)));
+        MembershipScenario.run(workers, coordinator::client, coordinator::stats, coordinator::retire, dir);
+    }
+
+    private WorkerJvm start(int id, String cluster, int[] ports, Path dir) throws Exception {
+        StringBuilder members = new StringBuilder();
+        for (int p : ports) {
+            members.append(members.length() == 0 ? "" : ",").append("127.0.0.1:").append(p);
+        }
+        return started.add(WorkerJvm.startLogged(WorkerMain.class,
+                List.of("@jvm.args", "-Xmx192m", "-Dhazelcast.logging.type=jdk"), Map.of("SPINDLE_SECRET", SECRET),
+                List.of("--id", Integer.toString(id), "--threads", "2", "--cluster", cluster, "--port",
+                        Integer.toString(ports[id + 1]), "--members", members.toString(), "--failure-seconds", "8",
+                        "--allow", "dev.spindle.cluster.testkit"),
+                dir.resolve("worker-" + id + ".log").toFile()));
+    }
+}

@@ -1,0 +1,184 @@
+/*
+ * Copyright 2026 The Spindle Authors. Licensed under the Apache License, Version 2.0.
+ */
+package dev.spindle.cluster.testkit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.spindle.cluster.Client;
+import dev.spindle.cluster.ClusterFuture;
+import dev.spindle.cluster.ClusterStats;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.function.IntFunction;
+import java.util.function.Predicate;
+import java.util.function.Supplier;
+import java.util.stream.Stream;
+
+/**
+ * The membership scenario every transport between JVMs must pass, on worker JVMs it starts and
+ * kills: a tree reduction starts on workers 0 and 1; worker 2 joins late; worker 1's JVM is
+ * killed and restarted under id 3; worker 0 is retired; then the gated leaves are let go. The
+ * root must be right, workers 2 and 3 must have done work, and every execution is logged per
+ * worker JVM ({@link #ran}): each task ran, and at most once outside the killed JVM (only its
+ * work may run again; a retired worker's may not).
+ */
+public final class MembershipScenario {
+
+    /** Starts a worker JVM with a given id (the same threads as the others), joining the cluster. */
+    @FunctionalInterface
+    public interface Launcher {
+        WorkerJvm start(int id) throws Exception;
+    }
+
+    /** The worker JVMs of a run, by id. */
+    public static final class Workers {
+        private final Launcher launcher;
+        private final Map<Integer, WorkerJvm> jvms = new ConcurrentHashMap<>();
+
+        public Workers(Launcher launcher) {
+            this.launcher = launcher;
+        }
+
+        /** Starts worker {@code id}'s JVM. */
+        public void start(int id) throws Exception {
+            jvms.put(id, launcher.start(id));
+        }
+
+        void kill(int id) throws InterruptedException {
+            jvms.get(id).kill();
+        }
+
+        long pid(int id) {
+            return jvms.get(id).pid();
+        }
+    }
+
+    private static final int LEAVES = 48;
+    private static final int UNGATED = 6;
+
+    private MembershipScenario() {
+    }
+
+    /**
+     * Runs the scenario on a coordinator started with workers 0 and 1 (started through
+     * {@code workers}); {@code dir} holds the logs.
+     */
+    public static void run(Workers workers, Supplier<Client> clientOf, Supplier<ClusterStats> stats,
+                           IntFunction<CompletableFuture<Void>> retire, Path dir) throws Exception {
+        Path gateFile = dir.resolve("gate").toAbsolutePath();
+        Files.deleteIfExists(gateFile);
+        String gate = gateFile.toString();
+        Path ranDir = Files.createDirectories(dir.resolve("ran"));
+        String ranPath = ranDir.toAbsolutePath().toString();
+        Client client = clientOf.get();
+        List<ClusterFuture<Integer>> all = new ArrayList<>();
+        List<ClusterFuture<Integer>> level = new ArrayList<>();
+        for (int i = 0; i < LEAVES; i++) {
+            int value = i;
+            String key = "mleaf-" + i;
+            level.add(client.submit(key, args -> {
+                ran(ranPath, key);
+                if (value >= UNGATED) {
+                    long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(150);
+                    while (!Files.exists(Path.of(gate)) && System.nanoTime() < until) {
+                        Thread.sleep(5);
+                    }
+                }
+                return value;
+            }));
+        }
+        all.addAll(level);
+        int round = 0;
+        while (level.size() > 1) {
+            List<ClusterFuture<Integer>> next = new ArrayList<>();
+            for (int i = 0; i + 1 < level.size(); i += 2) {
+                String key = "msum" + round + "-" + i;
+                next.add(client.submit(key, args -> {
+                    ran(ranPath, key);
+                    return (Integer) args.get(0) + (Integer) args.get(1);
+                }, level.get(i), level.get(i + 1)));
+            }
+            if (level.size() % 2 == 1) {
+                next.add(level.get(level.size() - 1));
+            }
+            all.addAll(next.subList(0, level.size() / 2));
+            level = next;
+            round++;
+        }
+        ClusterFuture<Integer> root = level.get(0);
+
+        await(stats, s -> s.tasksInMemory() >= 2, "the first leaves are done");
+        workers.start(2);
+        await(stats, s -> alive(s, 2), "worker 2, started late, has joined");
+        workers.kill(1);
+        workers.start(3);
+        await(stats, s -> alive(s, 3) && !alive(s, 1), "worker 1 is lost and its restart, worker 3, has joined");
+        CompletableFuture<Void> retired = retire.apply(0);
+        Files.createFile(gateFile);
+
+        assertThat(root.get(150, TimeUnit.SECONDS)).isEqualTo(LEAVES * (LEAVES - 1) / 2);
+        retired.get(60, TimeUnit.SECONDS);
+        ClusterStats after = stats.get();
+        assertThat(after.workers()).extracting(ClusterStats.WorkerStats::alive)
+                .containsExactly(false, false, true, true);
+        assertThat(after.workers().get(2).executed() + after.workers().get(3).executed())
+                .as("work done by the workers that joined late").isPositive();
+        assertRanOnceOutside(ranDir, all, workers.pid(1));
+    }
+
+    private static boolean alive(ClusterStats s, int id) {
+        return s.workers().size() > id && s.workers().get(id).alive();
+    }
+
+    private static void await(Supplier<ClusterStats> stats, Predicate<ClusterStats> condition, String what)
+            throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+        while (!condition.test(stats.get())) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("timed out waiting until " + what + ": " + stats.get());
+            }
+            Thread.sleep(50);
+        }
+    }
+
+    /** Logs one execution of {@code key} in this (worker) JVM: a line in a file per process. */
+    public static void ran(String dir, String key) throws IOException {
+        Files.writeString(Path.of(dir, "ran-" + ProcessHandle.current().pid()), key + "\n",
+                StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+    }
+
+    /** Each task ran somewhere, and at most once outside the JVM of process {@code killed}. */
+    public static void assertRanOnceOutside(Path dir, List<? extends ClusterFuture<?>> all, long killed)
+            throws IOException {
+        Map<String, Integer> outside = new HashMap<>();
+        Set<String> anywhere = new HashSet<>();
+        try (Stream<Path> files = Files.list(dir)) {
+            for (Path f : (Iterable<Path>) files::iterator) {
+                boolean survivor = !f.getFileName().toString().equals("ran-" + killed);
+                for (String key : Files.readAllLines(f)) {
+                    anywhere.add(key);
+                    if (survivor) {
+                        outside.merge(key, 1, Integer::sum);
+                    }
+                }
+            }
+        }
+        for (ClusterFuture<?> f : all) {
+            assertThat(anywhere).as("%s ran", f.key()).contains(f.key());
+            assertThat(outside.getOrDefault(f.key(), 0)).as("runs of %s outside the killed JVM", f.key())
+                    .isLessThanOrEqualTo(1);
+        }
+    }
+}
