@@ -1,0 +1,99 @@
+/*
+ * Copyright 2026 The Spindle Authors. Licensed under the Apache License, Version 2.0.
+ */
+package dev.spindle.console;
+
+import dev.spindle.SchedulerStats;
+import dev.spindle.SchedulerStats.WorkerStats;
+import java.util.Arrays;
+import java.util.function.Supplier;
+
+/**
+ * A pool or async runtime, read through its {@code stats()}: the totals, and per worker its busy
+ * share (from its thread's CPU clock), queue depth, and tasks done, steals and parks per second
+ * (from the change since the previous sample).
+ */
+final class SchedulerSource implements Source {
+
+    private final String name;
+    private final Supplier<SchedulerStats> stats;
+    private long lastNanos = -1;
+    /** Per worker index: done (completed plus polls), steals, parks, CPU nanos at the last sample. */
+    private long[][] last = new long[0][];
+
+    SchedulerSource(String name, Supplier<SchedulerStats> stats) {
+        this.name = name;
+        this.stats = stats;
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    @Override
+    public void sample(StringBuilder sb, long nanos, ThreadCpu cpu) {
+        SchedulerStats s = stats.get();
+        long elapsed = lastNanos < 0 ? 0 : nanos - lastNanos;
+        lastNanos = nanos;
+        sb.append('{');
+        Json.field(sb, "kind", "scheduler");
+        Json.field(sb, "name", name);
+        Json.field(sb, "scheduler", s.name());
+        Json.field(sb, "parallelism", s.parallelism());
+        Json.field(sb, "live", s.liveWorkers());
+        Json.field(sb, "blocked", s.blockedWorkers());
+        Json.field(sb, "sharedQueued", s.sharedQueued());
+        Json.field(sb, "queued", s.queued());
+        Json.field(sb, "completed", s.completed());
+        Json.field(sb, "polls", s.polls());
+        Json.field(sb, "steals", s.steals());
+        Json.field(sb, "parks", s.parks());
+        Json.field(sb, "rejected", s.rejected());
+        Json.field(sb, "failed", s.failed());
+        Json.key(sb, "workers").append('[');
+        double done = 0;
+        double steals = 0;
+        double parks = 0;
+        for (WorkerStats w : s.workers()) {
+            long[] before = previous(w.index());
+            long[] now = {w.completed() + w.polls(), w.steals(), w.parks(),
+                cpu.cpuNanos(s.name() + "-worker-" + w.index())};
+            double doneRate = Source.rate(now[0], before[0], elapsed);
+            double stealRate = Source.rate(now[1], before[1], elapsed);
+            double parkRate = Source.rate(now[2], before[2], elapsed);
+            double busy = now[3] < 0 || before[3] < 0 || elapsed <= 0
+                    ? Double.NaN : Math.min(1.0, (now[3] - before[3]) / (double) elapsed);
+            done += doneRate;
+            steals += stealRate;
+            parks += parkRate;
+            System.arraycopy(now, 0, before, 0, now.length);
+            sb.append('{');
+            Json.field(sb, "index", w.index());
+            Json.key(sb, "spare").append(w.spare()).append(',');
+            Json.field(sb, "busy", busy);
+            Json.field(sb, "queued", w.queued());
+            Json.field(sb, "donePerSec", doneRate);
+            Json.field(sb, "stealsPerSec", stealRate);
+            Json.field(sb, "parksPerSec", parkRate);
+            Json.close(sb, '}').append(',');
+        }
+        Json.close(sb, ']').append(',');
+        Json.field(sb, "donePerSec", done);
+        Json.field(sb, "stealsPerSec", steals);
+        Json.field(sb, "parksPerSec", parks);
+        Json.close(sb, '}');
+    }
+
+    /** The previous reading of worker {@code index}; all -1 (no reading) the first time. */
+    private long[] previous(int index) {
+        if (index >= last.length) {
+            int from = last.length;
+            last = Arrays.copyOf(last, index + 1);
+            for (int i = from; i < last.length; i++) {
+                last[i] = new long[] {-1, -1, -1, -1};
+            }
+        }
+        return last[index];
+    }
+}
