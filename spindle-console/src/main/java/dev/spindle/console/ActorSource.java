@@ -11,31 +11,23 @@ import dev.spindle.actor.ActorSystemStats;
  * and per second) and live actors. The system does not expose its mailboxes' depths, so the
  * console shows none; its scheduler can be registered as a scheduler of its own.
  */
-final class ActorSource implements Source {
+final class ActorSource extends Source {
 
-    private final String name;
     private final ActorSystem system;
     private long lastNanos = -1;
     private long lastMessages = -1;
     private long lastDead = -1;
 
     ActorSource(String name, ActorSystem system) {
-        this.name = name;
+        super(name);
         this.system = system;
     }
 
     @Override
-    public String name() {
-        return name;
-    }
-
-    @Override
-    public void sample(StringBuilder sb, long nanos, ThreadCpu cpu) {
+    void sample(StringBuilder sb, long nanos, ThreadCpu cpu) {
         ActorSystemStats s = system.stats();
         long elapsed = lastNanos < 0 ? 0 : nanos - lastNanos;
-        sb.append('{');
-        Json.field(sb, "kind", "actors");
-        Json.field(sb, "name", name);
+        begin(sb, "actors");
         Json.field(sb, "messages", s.messagesProcessed());
         Json.field(sb, "deadLetters", s.deadLetters());
         Json.field(sb, "liveActors", s.liveActors());

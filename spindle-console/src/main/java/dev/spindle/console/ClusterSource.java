@@ -14,31 +14,23 @@ import java.util.List;
  * counts and bytes moved; and the steal events logged since the previous sample (at most
  * {@link #MAX_EVENTS} of them, the newest). A closed cluster is reported as closed.
  */
-final class ClusterSource implements Source {
+final class ClusterSource extends Source {
 
     /** Steal events sent per sample at most; a busier log is cut to its newest entries. */
     static final int MAX_EVENTS = 20;
 
-    private final String name;
     private final LocalCluster cluster;
     /** When the newest event sent so far was logged ({@link StealEvent#nanoTime()}). */
     private long lastEventNanos = Long.MIN_VALUE;
 
     ClusterSource(String name, LocalCluster cluster) {
-        this.name = name;
+        super(name);
         this.cluster = cluster;
     }
 
     @Override
-    public String name() {
-        return name;
-    }
-
-    @Override
-    public void sample(StringBuilder sb, long nanos, ThreadCpu cpu) {
-        sb.append('{');
-        Json.field(sb, "kind", "cluster");
-        Json.field(sb, "name", name);
+    void sample(StringBuilder sb, long nanos, ThreadCpu cpu) {
+        begin(sb, "cluster");
         ClusterStats s;
         List<StealEvent> log;
         try {

@@ -13,32 +13,24 @@ import java.util.function.Supplier;
  * share (from its thread's CPU clock), queue depth, and tasks done, steals and parks per second
  * (from the change since the previous sample).
  */
-final class SchedulerSource implements Source {
+final class SchedulerSource extends Source {
 
-    private final String name;
     private final Supplier<SchedulerStats> stats;
     private long lastNanos = -1;
     /** Per worker index: done (completed plus polls), steals, parks, CPU nanos at the last sample. */
     private long[][] last = new long[0][];
 
     SchedulerSource(String name, Supplier<SchedulerStats> stats) {
-        this.name = name;
+        super(name);
         this.stats = stats;
     }
 
     @Override
-    public String name() {
-        return name;
-    }
-
-    @Override
-    public void sample(StringBuilder sb, long nanos, ThreadCpu cpu) {
+    void sample(StringBuilder sb, long nanos, ThreadCpu cpu) {
         SchedulerStats s = stats.get();
         long elapsed = lastNanos < 0 ? 0 : nanos - lastNanos;
         lastNanos = nanos;
-        sb.append('{');
-        Json.field(sb, "kind", "scheduler");
-        Json.field(sb, "name", name);
+        begin(sb, "scheduler");
         Json.field(sb, "scheduler", s.name());
         Json.field(sb, "parallelism", s.parallelism());
         Json.field(sb, "live", s.liveWorkers());

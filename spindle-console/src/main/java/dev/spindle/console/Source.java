@@ -8,10 +8,18 @@ package dev.spindle.console;
  * thread alone calls {@link #sample}, so a source may keep the previous reading (for rates) in
  * plain fields.
  */
-interface Source {
+abstract class Source {
+
+    private final String name;
+
+    Source(String name) {
+        this.name = name;
+    }
 
     /** The name the application registered it under. */
-    String name();
+    final String name() {
+        return name;
+    }
 
     /**
      * Appends one JSON object describing the source now.
@@ -19,7 +27,14 @@ interface Source {
      * @param nanos {@link System#nanoTime()} of this sample, the same for every source
      * @param cpu the worker threads' CPU clocks, refreshed once per sample
      */
-    void sample(StringBuilder sb, long nanos, ThreadCpu cpu);
+    abstract void sample(StringBuilder sb, long nanos, ThreadCpu cpu);
+
+    /** Opens this source's JSON object with its kind and name; the caller adds the rest. */
+    final StringBuilder begin(StringBuilder sb, String kind) {
+        sb.append('{');
+        Json.field(sb, "kind", kind);
+        return Json.field(sb, "name", name);
+    }
 
     /**
      * A per-second rate from two readings of a counter; NaN when there is no earlier reading.
