@@ -130,7 +130,7 @@ function scheduler(src) {
     ['workers', 'live', src.live], ['done/s', 'done-rate', src.donePerSec],
     ['done', 'completed', src.completed + src.polls], ['queued', 'queued', src.queued],
     ['steals/s', 'steal-rate', src.stealsPerSec], ['parks/s', 'park-rate', src.parksPerSec],
-    ['busy', 'busy', avgBusy === null ? null : Math.round(avgBusy * 100)],
+    ['busy %', 'busy', avgBusy === null ? null : Math.round(avgBusy * 100)],
     ['rejected', 'rejected', src.rejected], ['failed', 'failed', src.failed]]);
   workerBars(canvas(c, 'workers', 90), src.workers);
   legend(c, [['busy share', COLORS.busy], ['queue depth', COLORS.queue], ['steals/s', COLORS.steal], ['parks/s', COLORS.park]]);
