@@ -19,6 +19,8 @@ final class SchedulerSource extends Source {
     private long lastNanos = -1;
     /** Per worker index: done (completed plus polls), steals, parks, CPU nanos at the last sample. */
     private long[][] last = new long[0][];
+    /** The same for the whole scheduler (a worker slot that appears has no earlier reading). */
+    private final long[] lastTotals = {-1, -1, -1};
 
     SchedulerSource(String name, Supplier<SchedulerStats> stats) {
         super(name);
@@ -44,9 +46,6 @@ final class SchedulerSource extends Source {
         Json.field(sb, "rejected", s.rejected());
         Json.field(sb, "failed", s.failed());
         Json.key(sb, "workers").append('[');
-        double done = 0;
-        double steals = 0;
-        double parks = 0;
         for (WorkerStats w : s.workers()) {
             long[] before = previous(w.index());
             long[] now = {w.completed() + w.polls(), w.steals(), w.parks(),
@@ -56,9 +55,6 @@ final class SchedulerSource extends Source {
             double parkRate = Source.rate(now[2], before[2], elapsed);
             double busy = now[3] < 0 || before[3] < 0 || elapsed <= 0
                     ? Double.NaN : Math.min(1.0, (now[3] - before[3]) / (double) elapsed);
-            done += doneRate;
-            steals += stealRate;
-            parks += parkRate;
             System.arraycopy(now, 0, before, 0, now.length);
             sb.append('{');
             Json.field(sb, "index", w.index());
@@ -71,9 +67,11 @@ final class SchedulerSource extends Source {
             Json.close(sb, '}').append(',');
         }
         Json.close(sb, ']').append(',');
-        Json.field(sb, "donePerSec", done);
-        Json.field(sb, "stealsPerSec", steals);
-        Json.field(sb, "parksPerSec", parks);
+        long[] totals = {s.completed() + s.polls(), s.steals(), s.parks()};
+        Json.field(sb, "donePerSec", Source.rate(totals[0], lastTotals[0], elapsed));
+        Json.field(sb, "stealsPerSec", Source.rate(totals[1], lastTotals[1], elapsed));
+        Json.field(sb, "parksPerSec", Source.rate(totals[2], lastTotals[2], elapsed));
+        System.arraycopy(totals, 0, lastTotals, 0, totals.length);
         Json.close(sb, '}');
     }
 

@@ -101,17 +101,20 @@ function line(cv, values) {
   const g = cv.getContext('2d');
   g.clearRect(0, 0, cv.width, cv.height);
   const max = Math.max(1, ...values);
+  const top = 14;                   // room for the label above the line
   g.strokeStyle = COLORS.line;
   g.beginPath();
+  const step = cv.width / (HISTORY - 1);
   values.forEach((v, i) => {
-    const x = (i / (HISTORY - 1)) * cv.width;
-    const y = cv.height - 2 - (v / max) * (cv.height - 4);
+    const x = cv.width - (values.length - 1 - i) * step;   // newest at the right edge
+    const y = cv.height - 2 - (v / max) * (cv.height - top - 2);
     if (i === 0) g.moveTo(x, y); else g.lineTo(x, y);
   });
   g.stroke();
   g.fillStyle = '#6b7386';
   g.font = '10px sans-serif';
-  g.fillText('peak ' + fmt(max) + '/s', 4, 10);
+  g.textAlign = 'left';
+  g.fillText('per second, last ' + HISTORY + ' samples; peak ' + fmt(max), 4, 10);
 }
 
 function remember(name, value) {
@@ -134,14 +137,14 @@ function scheduler(src) {
     ['rejected', 'rejected', src.rejected], ['failed', 'failed', src.failed]]);
   workerBars(canvas(c, 'workers', 90), src.workers);
   legend(c, [['busy share', COLORS.busy], ['queue depth', COLORS.queue], ['steals/s', COLORS.steal], ['parks/s', COLORS.park]]);
-  line(canvas(c, 'history', 40), remember(src.name, src.donePerSec));
+  line(canvas(c, 'history', 50), remember(src.name, src.donePerSec));
 }
 
 function actors(src) {
   const c = card(src);
   totals(c, [['messages/s', 'message-rate', src.messagesPerSec], ['messages', 'messages', src.messages],
     ['dead letters', 'dead', src.deadLetters], ['live actors', 'live', src.liveActors]]);
-  line(canvas(c, 'history', 40), remember(src.name, src.messagesPerSec));
+  line(canvas(c, 'history', 50), remember(src.name, src.messagesPerSec));
 }
 
 function cluster(src) {

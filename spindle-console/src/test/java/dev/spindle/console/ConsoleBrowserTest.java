@@ -14,12 +14,14 @@ import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.openqa.selenium.By;
 import org.openqa.selenium.OutputType;
+import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
@@ -56,11 +58,15 @@ class ConsoleBrowserTest {
             WebDriver driver = chromium();
             try {
                 driver.get(console.uri().toString());
+                // the page re-renders the figures on every sample: an element read may go stale, so retry
                 WebDriverWait wait = new WebDriverWait(driver, Duration.ofSeconds(30));
+                wait.ignoring(StaleElementReferenceException.class);
                 By done = By.cssSelector("section.card[data-name='demo-pool'] .completed");
-                WebElement first = wait.until(d -> d.findElements(done).isEmpty() ? null : d.findElement(done));
-                String before = first.getText();
-                wait.until(d -> !d.findElement(done).getText().equals(before));
+                String before = wait.until(d -> text(d, done));
+                wait.until(d -> {
+                    String now = text(d, done);
+                    return now != null && !now.equals(before);
+                });
                 assertThat(driver.findElements(By.cssSelector("section.card[data-name='demo-actors']"))).hasSize(1);
                 assertThat(driver.findElements(By.cssSelector("section.card[data-name='graph']"))).hasSize(1);
                 assertThat(driver.findElement(By.id("status")).getText()).startsWith("live");
@@ -76,6 +82,12 @@ class ConsoleBrowserTest {
                 load.join(10_000);
             }
         }
+    }
+
+    /** The text of the first element {@code by} finds, or null while there is none. */
+    private static String text(WebDriver d, By by) {
+        List<WebElement> found = d.findElements(by);
+        return found.isEmpty() ? null : found.get(0).getText();
     }
 
     private static WebDriver chromium() {
