@@ -57,8 +57,8 @@ import java.util.function.Function;
  * </table>
  *
  * <p>An async runtime's are named {@code spindle.async.*} and tagged {@code runtime}:
- * {@code workers}, {@code tasks.queued} (shared and local), {@code polls}, {@code wakeups},
- * {@code steals} and {@code parks}. A {@link SchedulerUnion} gets
+ * {@code workers}, {@code tasks.queued} (shared and local), {@code tasks.live} (spawned and
+ * not yet done), {@code polls}, {@code wakeups}, {@code steals} and {@code parks}. A {@link SchedulerUnion} gets
  * {@code spindle.union.tasks.routed} per member (tags {@code union} and {@code member}, the
  * index) and its members their own meters ({@link #ofUnion}).
  *
@@ -206,6 +206,8 @@ public final class SchedulerMetrics implements MeterBinder {
             m.counter(p + "polls", "Polls of async tasks", scheduler, s -> read.apply(s).polls());
             m.counter(p + "wakeups", "Woken tasks taken from a worker's own wake channel", scheduler,
                     s -> read.apply(s).wakeups());
+            m.gauge(p + "tasks.live", "Tasks spawned and not yet done", scheduler,
+                    s -> ((AsyncRuntime) s).liveTasks());
             return;
         }
         m.gauge(p + "parallelism", "Workers the pool aims to keep running", scheduler,

@@ -117,6 +117,11 @@ class SchedulerMetricsTest {
             assertThat(after - before).isGreaterThanOrEqualTo(20);
             assertThat(registry.get("spindle.async.workers").tag("runtime", "rt").gauge().value()).isEqualTo(2);
             assertThat(registry.find("spindle.async.wakeups").functionCounter()).isNotNull();
+            java.util.concurrent.CompletableFuture<Integer> gate = new java.util.concurrent.CompletableFuture<>();
+            var pending = runtime.spawn(Async.from(gate));
+            assertThat(registry.get("spindle.async.tasks.live").tag("runtime", "rt").gauge().value()).isEqualTo(1);
+            gate.complete(1);
+            assertThat(pending.get(10, TimeUnit.SECONDS)).isEqualTo(1);
             assertThat(registry.find("spindle.async.tasks.completed").meter())
                     .as("the runtime counts polls, not completed tasks").isNull();
         }
