@@ -43,6 +43,13 @@ import java.util.function.ToLongFunction;
  *     priority levels of a priority pool); per-worker queues are in {@link WorkerStats#queued()}
  * @param workers one entry per worker slot, by index; for the {@code WorkStealingPool} every
  *     slot that has ever been started (spare workers included), for the others every worker
+ * @param rejected the pools only: tasks refused with a
+ *     {@link java.util.concurrent.RejectedExecutionException} because the pool was shut down
+ *     (counted where the pool throws it, whoever submitted); zero for the async runtime
+ * @param failed the pools only: tasks whose exception went to the uncaught-exception handler
+ *     (a task run through {@code execute} that threw; a {@code submit}ted task's exception goes
+ *     to its future instead and is not counted here); such a task also counts as completed;
+ *     zero for the async runtime
  */
 public record SchedulerStats(
         String name,
@@ -50,12 +57,23 @@ public record SchedulerStats(
         int liveWorkers,
         int blockedWorkers,
         long sharedQueued,
-        List<WorkerStats> workers) {
+        List<WorkerStats> workers,
+        long rejected,
+        long failed) {
 
     /** Copies {@code workers}, so the snapshot stays as it was taken. */
     public SchedulerStats {
         Objects.requireNonNull(name, "name");
         workers = List.copyOf(workers);
+    }
+
+    /**
+     * A snapshot of a scheduler that neither rejects nor reports failures through a handler
+     * (the async runtime, whose tasks fail through their handles): both counts zero.
+     */
+    public SchedulerStats(String name, int parallelism, int liveWorkers, int blockedWorkers, long sharedQueued,
+            List<WorkerStats> workers) {
+        this(name, parallelism, liveWorkers, blockedWorkers, sharedQueued, workers, 0, 0);
     }
 
     /** Tasks run to their end by all workers together (see {@link WorkerStats#completed()}). */
@@ -112,7 +130,14 @@ public record SchedulerStats(
         sb.append(", steals=").append(steals())
                 .append(", parks=").append(parks())
                 .append(", queued=").append(queued())
-                .append(" (shared ").append(sharedQueued).append(")]");
+                .append(" (shared ").append(sharedQueued).append(')');
+        if (rejected != 0) {
+            sb.append(", rejected=").append(rejected);
+        }
+        if (failed != 0) {
+            sb.append(", failed=").append(failed);
+        }
+        sb.append(']');
         for (WorkerStats w : workers) {
             sb.append("\n  ").append(w);
         }

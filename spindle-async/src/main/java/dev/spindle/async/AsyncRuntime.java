@@ -146,6 +146,10 @@ public final class AsyncRuntime implements AutoCloseable {
     /** Cells spawned and not yet done, so shutdown can complete their handles. */
     /** Cells spawned from outside the runtime, for shutdown; guarded by itself. */
     private final LiveTasks outsideLive = new LiveTasks();
+    /** Spawns from outside accepted so far (for {@link #liveTasks()}); guarded by outsideLive. */
+    private long outsideSpawned;
+    /** Cells retired by shutdown rather than by a worker (for {@link #liveTasks()}). */
+    private volatile long retiredAtShutdown;
     private final AtomicInteger running;
     private final Object terminationLock = new Object();
     private boolean terminated;                // guarded by terminationLock
@@ -207,13 +211,18 @@ public final class AsyncRuntime implements AutoCloseable {
                 c.finish();                    // withdrawn: shutdown will skip it
                 throw new RejectedExecutionException("runtime " + name + " is shut down");
             }
+            w.countSpawned();
             w.pushLocal(c);
         } else {
             synchronized (outsideLive) {
                 outsideLive.add(c);
+                outsideSpawned++;
             }
             if (closing) {                     // read after the add: see shutdown()
                 c.finish();
+                synchronized (outsideLive) {
+                    outsideSpawned--;          // withdrawn: never live (a rare path)
+                }
                 throw new RejectedExecutionException("runtime " + name + " is shut down");
             }
             injector.offer(c);
@@ -268,9 +277,18 @@ public final class AsyncRuntime implements AutoCloseable {
         }
     }
 
-    /** A cell is done: no wake-up will queue it again. */
-    void retire(TaskCell<?> c) {
+    /**
+     * A cell is done: no wake-up will queue it again. Counted for {@link #liveTasks()} by the
+     * worker {@code by} that retires it, or, when {@code by} is null, as retired by shutdown
+     * (then every worker has exited and only the shutting-down thread writes the count).
+     */
+    void retire(TaskCell<?> c, AsyncWorker by) {
         c.finish();
+        if (by != null) {
+            by.countRetired();
+        } else {
+            retiredAtShutdown = retiredAtShutdown + 1;
+        }
     }
 
     /**
@@ -286,9 +304,10 @@ public final class AsyncRuntime implements AutoCloseable {
      * by {@link #cancelRemaining} once every worker has exited. The task is cancelled before the
      * cell is marked done, so whoever sees the cell {@code DONE} sees the task withdrawn.
      *
+     * @param by the worker that abandons it, or null for {@link #cancelRemaining}
      * @return what the task's {@code cancel()} threw (the caller decides where it goes), or null
      */
-    Throwable abandon(TaskCell<?> c) {
+    Throwable abandon(TaskCell<?> c, AsyncWorker by) {
         AsyncTask<?> t = c.task;
         Throwable failure = null;
         if (t != null) {
@@ -298,7 +317,7 @@ public final class AsyncRuntime implements AutoCloseable {
                 failure = e;
             }
         }
-        retire(c);
+        retire(c, by);
         return failure;
     }
 
@@ -419,7 +438,7 @@ public final class AsyncRuntime implements AutoCloseable {
             }
             Throwable died = workerDeath;
             Consumer<TaskCell<?>> fail = c -> {
-                Throwable stray = abandon(c);
+                Throwable stray = abandon(c, null);
                 CancellationException e = new CancellationException("runtime " + name + " shut down"
                         + (died == null ? "" : ": a worker died of " + died));
                 if (died != null) {
@@ -462,6 +481,25 @@ public final class AsyncRuntime implements AutoCloseable {
                     0, 0, w.parks(), w.queued()));
         }
         return new SchedulerStats(name, workers.length, workers.length, 0, injector.size(), out);
+    }
+
+    /**
+     * Tasks spawned and not yet done (completed, failed, cancelled, or ended by shutdown),
+     * pending ones included; a racy estimate while tasks run (a task spawned on one worker may be
+     * finished by another, and the counts are read one after another), exact once the runtime is
+     * quiet. Counted without shared writes on the task's path: each worker counts the spawns of
+     * its own tasks and the cells it finishes; spawns from outside are counted under the lock
+     * they already take.
+     */
+    public long liveTasks() {
+        long n;
+        synchronized (outsideLive) {
+            n = outsideSpawned;
+        }
+        for (AsyncWorker w : workers) {
+            n += w.spawned() - w.retired();
+        }
+        return Math.max(0, n - retiredAtShutdown);
     }
 
     @Override

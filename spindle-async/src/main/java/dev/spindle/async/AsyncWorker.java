@@ -82,6 +82,8 @@ final class AsyncWorker implements Runnable {
     private static final VarHandle WAKEUPS;
     private static final VarHandle STEALS;
     private static final VarHandle PARKS;
+    private static final VarHandle SPAWNED;
+    private static final VarHandle RETIRED;
 
     static {
         try {
@@ -90,6 +92,8 @@ final class AsyncWorker implements Runnable {
             WAKEUPS = l.findVarHandle(AsyncWorker.class, "wakeups", long.class);
             STEALS = l.findVarHandle(AsyncWorker.class, "steals", long.class);
             PARKS = l.findVarHandle(AsyncWorker.class, "parks", long.class);
+            SPAWNED = l.findVarHandle(AsyncWorker.class, "spawned", long.class);
+            RETIRED = l.findVarHandle(AsyncWorker.class, "retired", long.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -131,6 +135,9 @@ final class AsyncWorker implements Runnable {
     private long wakeups;
     private long steals;
     private long parks;
+    /** Tasks spawned by this worker's tasks, and cells this worker retired (for live tasks). */
+    private long spawned;
+    private long retired;
 
     AsyncWorker(AsyncRuntime runtime, int index, int localCapacity) {
         this.runtime = runtime;
@@ -153,6 +160,26 @@ final class AsyncWorker implements Runnable {
 
     long parks() {
         return (long) PARKS.getOpaque(this);
+    }
+
+    /** Tasks spawned from this worker's tasks and accepted; owner writes, anyone reads. */
+    long spawned() {
+        return (long) SPAWNED.getOpaque(this);
+    }
+
+    /** Cells this worker marked done; owner writes, anyone reads. */
+    long retired() {
+        return (long) RETIRED.getOpaque(this);
+    }
+
+    /** Counts an accepted spawn by one of this worker's tasks; owner only. */
+    void countSpawned() {
+        SPAWNED.setOpaque(this, spawned + 1);
+    }
+
+    /** Counts a cell this worker retired; owner only. */
+    void countRetired() {
+        RETIRED.setOpaque(this, retired + 1);
     }
 
     /** Tasks waiting in this worker's stealable queues (not the owner-only hot queue); racy. */
@@ -349,7 +376,7 @@ final class AsyncWorker implements Runnable {
             return;                            // not scheduled: only after shutdown's cleanup
         }
         if (c.cancelled) {
-            Throwable stray = runtime.abandon(c);  // the handle is cancelled already
+            Throwable stray = runtime.abandon(c, this);  // the handle is cancelled already
             if (stray != null) {
                 AsyncRuntime.reportStray(stray);
             }
@@ -363,7 +390,7 @@ final class AsyncWorker implements Runnable {
             p = c.task.poll(c);
         } catch (Throwable ex) {
             Thread.interrupted();              // a poll must not leave the worker interrupted
-            runtime.retire(c);
+            runtime.retire(c, this);
             c.handle.fail(ex);
             return;
         }
@@ -376,7 +403,7 @@ final class AsyncWorker implements Runnable {
             NullPointerException npe = new NullPointerException("AsyncTask.poll returned null; "
                     + "return Poll.pending() (after arranging a wake-up) or Poll.ready(value). Task: "
                     + c.task.getClass().getName());
-            Throwable stray = runtime.abandon(c);
+            Throwable stray = runtime.abandon(c, this);
             if (stray != null) {
                 npe.addSuppressed(stray);
             }
@@ -384,7 +411,7 @@ final class AsyncWorker implements Runnable {
             return;
         }
         if (p.isReady()) {
-            runtime.retire(c);
+            runtime.retire(c, this);
             c.handle.complete(p.value());
         } else if (c.finishPending()) {
             // Woken during its own poll (a yield): to a FIFO end of this worker, never the LIFO

@@ -13,6 +13,7 @@ import dev.spindle.async.WakerSemanticsTest.Probe;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
@@ -511,5 +512,36 @@ class AsyncRuntimeTest {
             assertThat(s.queued()).isZero();
             assertThat(s.toString()).contains("polls=1");
         }
+    }
+
+    @ParameterizedTest
+    @EnumSource(AsyncPolicy.class)
+    void liveTasksCountsTasksSpawnedAndNotYetDoneFromOutsideAndInside(AsyncPolicy policy) throws Exception {
+        CompletableFuture<Integer> gate = new CompletableFuture<>();
+        AsyncRuntime rt = runtime(policy, 2);
+        try {
+            assertThat(rt.liveTasks()).isZero();
+            for (int i = 0; i < 5; i++) {
+                rt.spawn(Async.from(gate));
+            }
+            JoinHandle<Void> parent = rt.spawn(cx -> {
+                for (int i = 0; i < 3; i++) {
+                    rt.spawn(Async.from(gate));
+                }
+                return Poll.ready(null);
+            });
+            parent.get(WAIT_S, TimeUnit.SECONDS);
+            WakerSemanticsTest.await(() -> rt.liveTasks() == 8, "8 live tasks, not " + rt.liveTasks());
+            gate.complete(1);
+            WakerSemanticsTest.await(() -> rt.liveTasks() == 0, "no live task");
+            rt.spawn(Async.from(new CompletableFuture<Integer>()));
+            rt.spawn(Async.from(new CompletableFuture<Integer>()));
+            WakerSemanticsTest.await(() -> rt.liveTasks() == 2, "2 live tasks");
+        } finally {
+            rt.close();
+        }
+        assertThat(rt.liveTasks()).as("shutdown cancels what was left").isZero();
+        assertThatThrownBy(() -> rt.spawn(Async.ready(1))).isInstanceOf(RejectedExecutionException.class);
+        assertThat(rt.liveTasks()).as("a rejected spawn is not live").isZero();
     }
 }

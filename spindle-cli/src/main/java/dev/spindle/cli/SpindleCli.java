@@ -26,7 +26,8 @@ import picocli.CommandLine.Spec;
         mixinStandardHelpOptions = true,
         versionProvider = SpindleCli.Version.class,
         description = "Spindle, a work-stealing task runtime for the JVM: benchmarks and a demo.",
-        subcommands = {BenchCommand.class, DemoCommand.class, ClusterCommand.class, CommandLine.HelpCommand.class},
+        subcommands = {BenchCommand.class, DemoCommand.class, ClusterCommand.class, ConsoleCommand.class,
+            CommandLine.HelpCommand.class},
         footer = {
             "",
             "From a checkout, the ./spindle script also runs:",

@@ -47,7 +47,27 @@ class SpindleCliTest {
     @Test
     void versionNamesTheProject() {
         assertThat(run("--version")).isZero();
-        assertThat(out.toString()).startsWith("spindle ").doesNotContain("${");
+        assertThat(out.toString()).startsWith("spindle ").doesNotContain("${")
+                .contains("Java " + System.getProperty("java.version"));
+    }
+
+    @Test
+    void consolePrintsItsLoopbackUrlAndStopsAfterItsDuration() {
+        assertThat(run("console", "--duration", "1")).isZero();
+        assertThat(out.toString()).containsPattern("Spindle console: http://127\\.0\\.0\\.1:\\d+/\\n")
+                .contains("Stops after 1 s.");
+    }
+
+    @Test
+    void consoleOnANonLoopbackAddressGetsARandomToken() {
+        assertThat(run("console", "--bind", "0.0.0.0", "--duration", "1")).isZero();
+        assertThat(out.toString()).containsPattern("http://127\\.0\\.0\\.1:\\d+/\\?token=[A-Za-z0-9_-]{32}");
+    }
+
+    @Test
+    void consoleRefusesAShortToken() {
+        assertThat(run("console", "--token", "short", "--duration", "1")).isNotZero();
+        assertThat(err.toString()).contains("token must have 16");
     }
 
     @Test

@@ -15,6 +15,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The lifecycle every pool of this package shares ({@link WorkStealingPool}, and through
@@ -70,7 +71,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  *       parks (a pending interrupt would turn every park into a spin), but kept once the pool
  *       stops, so that {@code shutdownNow}'s interrupt reaches the running task.</li>
  *   <li><b>Failures.</b> A task's exception never reaches the loop: it goes to the
- *       uncaught-exception handler ({@link #reportFailure}); a handler that throws is ignored.</li>
+ *       uncaught-exception handler ({@link #reportFailure}); a handler that throws is ignored.
+ *       Failures reported and tasks rejected are counted for {@link #stats()}.</li>
  * </ul>
  */
 abstract class PoolCore extends AbstractExecutorService implements Scheduler, AutoCloseable {
@@ -94,6 +96,10 @@ abstract class PoolCore extends AbstractExecutorService implements Scheduler, Au
     private final AtomicInteger finished = new AtomicInteger();
     private final Object stopLock = new Object();
     private final CountDownLatch terminated = new CountDownLatch(1);
+    /** Tasks refused because the pool was shut down (see {@link SchedulerStats#rejected()}). */
+    private final AtomicLong rejected = new AtomicLong();
+    /** Failures handed to the uncaught-exception handler (see {@link SchedulerStats#failed()}). */
+    private final AtomicLong failed = new AtomicLong();
 
     /**
      * @param defaultNamePrefix with {@code seq}, the name of a pool the builder did not name:
@@ -132,6 +138,17 @@ abstract class PoolCore extends AbstractExecutorService implements Scheduler, Au
 
     /** Returns a racy snapshot of the pool's counters (see {@link SchedulerStats}). */
     public abstract SchedulerStats stats();
+
+    /**
+     * The snapshot a pool's {@link #stats()} returns: its own figures and this core's counts of
+     * rejected and failed tasks. Both are rare events off the hot path (a shutdown pool, a task
+     * that threw), so one shared atomic counter each is enough.
+     */
+    final SchedulerStats snapshot(int parallelism, int liveWorkers, int blockedWorkers, long sharedQueued,
+            List<SchedulerStats.WorkerStats> workers) {
+        return new SchedulerStats(name, parallelism, liveWorkers, blockedWorkers, sharedQueued, workers,
+                rejected.get(), failed.get());
+    }
 
     // ------------------------------------------------------------------ threads
 
@@ -320,6 +337,7 @@ abstract class PoolCore extends AbstractExecutorService implements Scheduler, Au
 
     /** Hands a task's failure to the uncaught-exception handler; never throws. */
     final void reportFailure(Thread t, Throwable ex) {
+        failed.incrementAndGet();
         try {
             Thread.UncaughtExceptionHandler h = handler != null ? handler : t.getUncaughtExceptionHandler();
             h.uncaughtException(t, ex);
@@ -338,6 +356,7 @@ abstract class PoolCore extends AbstractExecutorService implements Scheduler, Au
     final void beginExternalSubmit() {
         if (!submitGate.enter()) {
             endExternalSubmit();
+            rejected.incrementAndGet();
             throw new RejectedExecutionException("pool " + name + " is shut down");
         }
     }
@@ -352,6 +371,7 @@ abstract class PoolCore extends AbstractExecutorService implements Scheduler, Au
     /** For submissions from a worker: accepted after shutdown, rejected after shutdownNow. */
     final void rejectIfStopped() {
         if (runState >= STOP) {
+            rejected.incrementAndGet();
             throw new RejectedExecutionException("pool " + name + " is stopped");
         }
     }

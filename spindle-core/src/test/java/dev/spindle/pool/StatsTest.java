@@ -1,9 +1,11 @@
 package dev.spindle.pool;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.spindle.SchedulerStats;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -53,6 +55,32 @@ class StatsTest {
             assertThat(s.workers()).allMatch(w -> w.polls() == 0 && w.wakeups() == 0, "no polls in a pool");
             assertThat(s.toString()).startsWith("SchedulerStats[" + pool.name + ": parallelism=2")
                     .contains("completed=100").contains("\n  worker 0:").contains("\n  worker 1:");
+        }
+    }
+
+    @Test
+    void everyPoolCountsTheTasksItRejectsAndTheFailuresItReports() throws Exception {
+        for (PoolKind kind : PoolKind.values()) {
+            CountDownLatch reported = new CountDownLatch(3);
+            PoolCore pool = kind.build(kind.builder().workers(2)
+                    .uncaughtExceptionHandler((t, e) -> reported.countDown()));
+            for (int i = 0; i < 3; i++) {
+                pool.execute(() -> {
+                    throw new IllegalStateException("boom");
+                });
+            }
+            assertThat(reported.await(10, TimeUnit.SECONDS)).as("%s", kind).isTrue();
+            pool.shutdown();
+            assertThat(pool.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
+            for (int i = 0; i < 2; i++) {
+                assertThatThrownBy(() -> pool.execute(() -> { }))
+                        .isInstanceOf(RejectedExecutionException.class);
+            }
+            SchedulerStats s = pool.stats();
+            assertThat(s.failed()).as("%s failed", kind).isEqualTo(3);
+            assertThat(s.rejected()).as("%s rejected", kind).isEqualTo(2);
+            assertThat(s.completed()).as("%s: a failed task still completes", kind).isEqualTo(3);
+            assertThat(s.toString()).contains("rejected=2").contains("failed=3");
         }
     }
 

@@ -51,6 +51,24 @@ class ReadmeExamplesTest {
     }
 
     @Test
+    void theMetersAndTheConsoleOfTheReadmeBindAndStart() throws Exception {
+        try (WorkStealingPool pool = WorkStealingPool.builder().workers(2).name("fib").build();
+                AsyncRuntime runtime = AsyncRuntime.builder().workers(1).name("io").build();
+                dev.spindle.actor.ActorSystem system = dev.spindle.actor.ActorSystem.builder().name("app").build();
+                dev.spindle.cluster.LocalCluster cluster = dev.spindle.cluster.LocalCluster.builder().workers(1).build()) {
+            pool.invoke(() -> 1);
+            io.micrometer.core.instrument.MeterRegistry registry = MetricsExample.bind(pool, runtime, system, cluster);
+            assertThat(registry.get("spindle.pool.tasks.completed").tag("pool", "fib").functionCounter().count())
+                    .isEqualTo(1);
+            assertThat(registry.get("spindle.async.workers").tag("runtime", "io").gauge().value()).isEqualTo(1);
+            assertThat(registry.get("spindle.actor.live").tag("system", "app").gauge().value()).isZero();
+            assertThat(registry.get("spindle.cluster.workers").tag("cluster", "graph").gauge().value()).isEqualTo(1);
+            assertThat(stdoutOf(() -> MetricsExample.console(pool, system))[0])
+                    .matches("console at http://127\\.0\\.0\\.1:\\d+/");
+        }
+    }
+
+    @Test
     void fibPrints832040() throws Exception {
         assertThat(stdoutOf(() -> Fib.main(new String[0]))[0]).isEqualTo("832040");
     }

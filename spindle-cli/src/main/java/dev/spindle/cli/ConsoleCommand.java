@@ -1,0 +1,137 @@
+/*
+ * Copyright 2026 The Spindle Authors. Licensed under the Apache License, Version 2.0.
+ */
+package dev.spindle.cli;
+
+import dev.spindle.actor.ActorRef;
+import dev.spindle.actor.ActorSystem;
+import dev.spindle.async.Async;
+import dev.spindle.async.AsyncRuntime;
+import dev.spindle.cluster.Client;
+import dev.spindle.cluster.LocalCluster;
+import dev.spindle.cluster.Restrictions;
+import dev.spindle.cluster.TaskSpec;
+import dev.spindle.console.Console;
+import dev.spindle.pool.WorkSharingPool;
+import dev.spindle.pool.WorkStealingPool;
+import java.io.PrintWriter;
+import java.net.InetAddress;
+import java.time.Duration;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code spindle console}: a demo workload (a fork/join pool, actors on a work-sharing pool, an
+ * async runtime and an in-process cluster whose tasks start on one worker and are stolen) shown
+ * in the live console, whose URL it prints. Runs until Ctrl-C, or for {@code --duration}.
+ */
+@Command(name = "console",
+        mixinStandardHelpOptions = true,
+        versionProvider = SpindleCli.Version.class,
+        description = "Starts a demo workload and the live web console over it, prints the console's URL and runs"
+                + " until Ctrl-C (or for --duration seconds). The console listens on 127.0.0.1 unless --bind says"
+                + " otherwise; any other address needs an access token (--token, or a random one is made).")
+final class ConsoleCommand implements Callable<Integer> {
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--port", paramLabel = "PORT", description = "Port (default: ${DEFAULT-VALUE}: a free one).")
+    int port;
+
+    @Option(names = "--bind", paramLabel = "ADDRESS", description = "Address to listen on (default: ${DEFAULT-VALUE}).")
+    String bind = "127.0.0.1";
+
+    @Option(names = "--token", paramLabel = "TOKEN",
+            description = "Access token (16+ characters of A-Z a-z 0-9 - _ . ~); made at random for a non-loopback"
+                    + " --bind when not given.")
+    String token;
+
+    @Option(names = "--duration", paramLabel = "SECONDS",
+            description = "Stop after this many seconds (default: ${DEFAULT-VALUE}: run until Ctrl-C).")
+    int duration;
+
+    @Override
+    public Integer call() throws Exception {
+        if (duration < 0) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--duration must be 0 or more, was " + duration);
+        }
+        InetAddress address = InetAddress.getByName(bind);
+        Console.Builder settings;
+        try {
+            settings = Console.builder().port(port).bindAddress(address);
+            if (token != null) {
+                settings.token(token);
+            } else if (!address.isLoopbackAddress()) {
+                settings.token(Console.randomToken());
+            }
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+        }
+        PrintWriter out = spec.commandLine().getOut();
+        CountDownLatch stop = new CountDownLatch(1);
+        try (WorkStealingPool pool = WorkStealingPool.builder().name("fork-join").build();
+                WorkSharingPool actorPool = WorkSharingPool.builder().workers(2).name("actors").build();
+                ActorSystem actors = ActorSystem.builder().name("actors").scheduler(actorPool).build();
+                AsyncRuntime async = AsyncRuntime.builder().workers(2).name("async").build();
+                LocalCluster cluster = LocalCluster.builder().workers(3).threadsPerWorker(2)
+                        .balanceInterval(Duration.ofMillis(50)).build();
+                Console console = settings.start()) {
+            console.register("fork-join", pool::stats).register("actor pool", actorPool::stats)
+                    .register("actors", actors).register("async", async::stats).register("cluster", cluster);
+            Thread load = new Thread(() -> drive(pool, actors, async, cluster, stop), "spindle-console-demo");
+            load.setDaemon(true);
+            load.start();
+            out.println("Spindle console: " + console.uri());
+            out.println(duration == 0 ? "Ctrl-C stops it." : "Stops after " + duration + " s.");
+            out.flush();
+            if (duration == 0) {
+                stop.await();                  // Ctrl-C ends the JVM
+            } else {
+                stop.await(duration, TimeUnit.SECONDS);
+            }
+            stop.countDown();
+            load.join(5_000);
+        }
+        return 0;
+    }
+
+    /** A paced load, so the demo shows movement without taking every core. */
+    private static void drive(WorkStealingPool pool, ActorSystem actors, AsyncRuntime async, LocalCluster cluster,
+            CountDownLatch stop) {
+        ActorRef<long[]> counter = actors.spawn(() -> new long[1]);
+        Client client = cluster.client();
+        int round = 0;
+        try {
+            while (!stop.await(40, TimeUnit.MILLISECONDS)) {
+                pool.invoke(() -> DemoCommand.fib(pool, 20));
+                for (int i = 0; i < 500; i++) {
+                    counter.tell(c -> c[0]++);
+                }
+                for (int i = 0; i < 50; i++) {
+                    async.spawn(Async.then(Async.yieldNow(), x -> Async.ready(1)));
+                }
+                if (round % 25 == 0) {         // a burst of slow tasks on worker 0, for the thieves
+                    for (int i = 0; i < 24; i++) {
+                        client.submit(TaskSpec.builder("task-" + round + "-" + i, args -> {
+                            Thread.sleep(40);
+                            return 1;
+                        }).restrictions(Restrictions.loose(Set.of(0))).build());
+                    }
+                }
+                round++;
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (RuntimeException e) {
+            // the runtimes closed under the load at the end: stop
+        }
+    }
+}

@@ -1,0 +1,41 @@
+/*
+ * Copyright 2026 The Spindle Authors. Licensed under the Apache License, Version 2.0.
+ */
+package dev.spindle.console;
+
+import dev.spindle.actor.ActorSystem;
+import dev.spindle.actor.ActorSystemStats;
+
+/**
+ * An actor system, read through {@link ActorSystem#stats()}: messages and dead letters (totals
+ * and per second) and live actors. The system does not expose its mailboxes' depths, so the
+ * console shows none; its scheduler can be registered as a scheduler of its own.
+ */
+final class ActorSource extends Source {
+
+    private final ActorSystem system;
+    private long lastNanos = -1;
+    private long lastMessages = -1;
+    private long lastDead = -1;
+
+    ActorSource(String name, ActorSystem system) {
+        super(name);
+        this.system = system;
+    }
+
+    @Override
+    void sample(StringBuilder sb, long nanos, ThreadCpu cpu) {
+        ActorSystemStats s = system.stats();
+        long elapsed = lastNanos < 0 ? 0 : nanos - lastNanos;
+        begin(sb, "actors");
+        Json.field(sb, "messages", s.messagesProcessed());
+        Json.field(sb, "deadLetters", s.deadLetters());
+        Json.field(sb, "liveActors", s.liveActors());
+        Json.field(sb, "messagesPerSec", Source.rate(s.messagesProcessed(), lastMessages, elapsed));
+        Json.field(sb, "deadLettersPerSec", Source.rate(s.deadLetters(), lastDead, elapsed));
+        Json.close(sb, '}');
+        lastNanos = nanos;
+        lastMessages = s.messagesProcessed();
+        lastDead = s.deadLetters();
+    }
+}

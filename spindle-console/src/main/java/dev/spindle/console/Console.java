@@ -1,0 +1,434 @@
+/*
+ * Copyright 2026 The Spindle Authors. Licensed under the Apache License, Version 2.0.
+ */
+package dev.spindle.console;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import dev.spindle.SchedulerStats;
+import dev.spindle.actor.ActorSystem;
+import dev.spindle.cluster.LocalCluster;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.net.Inet6Address;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
+
+/**
+ * A live web console: one page, served by the JDK's own HTTP server
+ * ({@code com.sun.net.httpserver}), that shows the schedulers, actor systems and clusters an
+ * application registers, updated every second over server-sent events.
+ *
+ * <pre>{@code
+ * try (Console console = Console.builder().start()) {       // 127.0.0.1, an ephemeral port
+ *     console.register("fib", pool::stats);                  // any pool, or an AsyncRuntime
+ *     console.register("actors", system);
+ *     System.out.println("console at " + console.uri());
+ *     ...
+ * }
+ * }</pre>
+ *
+ * <p>For each scheduler the page shows per worker its busy share (the CPU time of its thread
+ * over the interval), queue depth, and tasks done, steals and parks per second; for an actor
+ * system its message and dead-letter rates and live actors; for a cluster each worker's
+ * occupancy (tasks processing over threads) and the steal events as they happen. Everything the
+ * page needs (HTML, CSS, a small script drawing on canvas) is in this jar; it fetches nothing
+ * else.
+ *
+ * <h2>Exposure</h2>
+ *
+ * <p>The console binds to 127.0.0.1 by default. Binding any other address (a wildcard
+ * included) requires an access token ({@link Builder#token}), which every request must present
+ * (the page passes on the one in its own URL, {@link #uri()}). Only {@code GET} is served, with
+ * no request body, a bounded request target and a fixed set of paths (see {@code Requests});
+ * at most {@link Builder#maxClients} event streams are open at once (503 beyond); requests are
+ * handled by a fixed number of daemon threads.
+ *
+ * <p>Paths: {@code /} the page, {@code /app.js}, {@code /app.css}, {@code /events} the event
+ * stream (one JSON object per sample), {@code /snapshot} the latest sample as JSON.
+ */
+public final class Console implements AutoCloseable {
+
+    private static final Map<String, String[]> STATIC = Map.of(
+            "/", new String[] {"index.html", "text/html; charset=utf-8"},
+            "/app.js", new String[] {"app.js", "text/javascript; charset=utf-8"},
+            "/app.css", new String[] {"app.css", "text/css; charset=utf-8"});
+
+    private final HttpServer server;
+    private final ExecutorService handlers;
+    private final ScheduledExecutorService sampler;
+    private final Semaphore streams;
+    private final String token;
+    private final long intervalMillis;
+    private final Map<String, Source> sources = new LinkedHashMap<>();
+    private final ThreadCpu cpu = new ThreadCpu();
+    private final Object tickLock = new Object();
+    private final Map<String, byte[]> resources = new LinkedHashMap<>();
+    private long tick;
+    private String latest = "{\"sources\":[]}";
+    private volatile boolean closed;
+
+    private Console(Builder b) throws IOException {
+        this.token = b.token;
+        this.intervalMillis = b.interval.toMillis();
+        this.streams = new Semaphore(b.maxClients);
+        for (String[] r : STATIC.values()) {
+            resources.put(r[0], resource(r[0]));
+        }
+        this.server = HttpServer.create(new InetSocketAddress(b.bindAddress, b.port), 32);
+        // an event stream holds its thread; a few more serve the page alongside the most streams
+        this.handlers = Executors.newFixedThreadPool(b.maxClients + 4, daemon("spindle-console-http"));
+        this.sampler = Executors.newSingleThreadScheduledExecutor(daemon("spindle-console-sampler"));
+        Requests requests = new Requests(token == null ? null : AccessToken.of(token), server.getAddress().getPort());
+        server.createContext("/", ex -> handle(ex, requests));
+        server.setExecutor(handlers);
+        server.start();
+        sampler.scheduleAtFixedRate(this::sample, 0, intervalMillis, TimeUnit.MILLISECONDS);
+    }
+
+    /** A builder: port 0 (ephemeral) on 127.0.0.1, no token, 8 event streams, one sample a second. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** Starts a console with the defaults of {@link #builder()}. */
+    public static Console start() {
+        return builder().start();
+    }
+
+    /** A new random access token (32 URL-safe characters from {@link java.security.SecureRandom}). */
+    public static String randomToken() {
+        return AccessToken.random();
+    }
+
+    /** Settings of a {@link Console}. */
+    public static final class Builder {
+        private int port;
+        private InetAddress bindAddress = InetAddress.getLoopbackAddress();
+        private String token;
+        private int maxClients = 8;
+        private Duration interval = Duration.ofSeconds(1);
+
+        private Builder() {
+        }
+
+        /**
+         * The port; 0 (the default) picks a free one, see {@link Console#uri()}.
+         *
+         * @throws IllegalArgumentException if not in {@code 0..65535}
+         */
+        public Builder port(int port) {
+            if (port < 0 || port > 65535) {
+                throw new IllegalArgumentException("port must be in 0..65535, not " + port);
+            }
+            this.port = port;
+            return this;
+        }
+
+        /**
+         * The address to listen on; 127.0.0.1 by default. Any address that is not a loopback
+         * address needs a {@link #token}.
+         *
+         * @throws NullPointerException if {@code address} is null
+         */
+        public Builder bindAddress(InetAddress address) {
+            this.bindAddress = Objects.requireNonNull(address, "bindAddress");
+            return this;
+        }
+
+        /**
+         * The access token every request must present (query parameter {@code token} or
+         * {@code Authorization: Bearer}); required when binding a non-loopback address. Use
+         * {@link Console#randomToken()} for a good one.
+         *
+         * @throws IllegalArgumentException if shorter than 16 or longer than 256 characters, or
+         *     holding characters other than {@code A-Z a-z 0-9 - _ . ~}
+         * @throws NullPointerException if {@code token} is null
+         */
+        public Builder token(String token) {
+            AccessToken.of(Objects.requireNonNull(token, "token"));
+            this.token = token;
+            return this;
+        }
+
+        /**
+         * The most event streams (open pages) served at once; 8 by default.
+         *
+         * @throws IllegalArgumentException if not in {@code 1..256}
+         */
+        public Builder maxClients(int maxClients) {
+            if (maxClients < 1 || maxClients > 256) {
+                throw new IllegalArgumentException("maxClients must be in 1..256, not " + maxClients);
+            }
+            this.maxClients = maxClients;
+            return this;
+        }
+
+        /**
+         * How often the console samples and pushes; one second by default.
+         *
+         * @throws IllegalArgumentException if not between 50 ms and one minute
+         * @throws NullPointerException if {@code interval} is null
+         */
+        public Builder interval(Duration interval) {
+            Objects.requireNonNull(interval, "interval");
+            if (interval.toMillis() < 50 || interval.compareTo(Duration.ofMinutes(1)) > 0) {
+                throw new IllegalArgumentException("interval must be between 50 ms and 1 min, not " + interval);
+            }
+            this.interval = interval;
+            return this;
+        }
+
+        /**
+         * Binds and starts the console.
+         *
+         * @throws IllegalArgumentException if the bind address is not a loopback address and no
+         *     token was set
+         * @throws UncheckedIOException if the address cannot be bound
+         */
+        public Console start() {
+            if (!bindAddress.isLoopbackAddress() && token == null) {
+                throw new IllegalArgumentException("binding " + bindAddress.getHostAddress()
+                        + " (not a loopback address) requires an access token: Console.builder().token(...)");
+            }
+            try {
+                return new Console(this);
+            } catch (IOException e) {
+                throw new UncheckedIOException("could not start the console on " + bindAddress.getHostAddress()
+                        + ":" + port + ": " + e.getMessage(), e);
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------ registration
+
+    /**
+     * Shows a scheduler: pass its {@code stats} method, e.g. {@code pool::stats} for any pool of
+     * {@code dev.spindle.pool} or {@code runtime::stats} for an async runtime. Registering a name
+     * again replaces what it showed.
+     *
+     * @throws NullPointerException if an argument is null
+     */
+    public Console register(String name, Supplier<SchedulerStats> stats) {
+        return add(new SchedulerSource(checkName(name), Objects.requireNonNull(stats, "stats")));
+    }
+
+    /**
+     * Shows an actor system (messages, dead letters, live actors). Register its scheduler too
+     * to see its workers.
+     *
+     * @throws NullPointerException if an argument is null
+     */
+    public Console register(String name, ActorSystem system) {
+        return add(new ActorSource(checkName(name), Objects.requireNonNull(system, "system")));
+    }
+
+    /**
+     * Shows a cluster (worker occupancy, steal events).
+     *
+     * @throws NullPointerException if an argument is null
+     */
+    public Console register(String name, LocalCluster cluster) {
+        return add(new ClusterSource(checkName(name), Objects.requireNonNull(cluster, "cluster")));
+    }
+
+    /** Stops showing what was registered under {@code name}; nothing if nothing was. */
+    public Console unregister(String name) {
+        synchronized (sources) {
+            sources.remove(name);
+        }
+        return this;
+    }
+
+    private static String checkName(String name) {
+        Objects.requireNonNull(name, "name");
+        if (name.isBlank() || name.length() > 200) {
+            throw new IllegalArgumentException("name must be 1 to 200 characters and not blank");
+        }
+        return name;
+    }
+
+    private Console add(Source source) {
+        synchronized (sources) {
+            sources.put(source.name(), source);
+        }
+        return this;
+    }
+
+    // ------------------------------------------------------------------ addresses
+
+    /** The address the console listens on, with the port it got. */
+    public InetSocketAddress address() {
+        return server.getAddress();
+    }
+
+    /**
+     * The page's URL, with the access token as its query if there is one (keep it private, then).
+     * A wildcard bind address is shown as the loopback address.
+     */
+    public URI uri() {
+        InetSocketAddress a = server.getAddress();
+        InetAddress host = a.getAddress().isAnyLocalAddress() ? InetAddress.getLoopbackAddress() : a.getAddress();
+        String h = host instanceof Inet6Address ? "[" + host.getHostAddress() + "]" : host.getHostAddress();
+        return URI.create("http://" + h + ":" + a.getPort() + "/" + (token == null ? "" : "?token=" + token));
+    }
+
+    // ------------------------------------------------------------------ sampling
+
+    /** One sample of every source, on the sampler thread; a failing source shows its error. */
+    private void sample() {
+        List<Source> now;
+        synchronized (sources) {
+            now = List.copyOf(sources.values());
+        }
+        long nanos = System.nanoTime();
+        cpu.nextSample();
+        StringBuilder sb = new StringBuilder(256 + 512 * now.size());
+        sb.append('{');
+        Json.field(sb, "time", System.currentTimeMillis());
+        Json.field(sb, "intervalMillis", intervalMillis);
+        Json.key(sb, "sources").append('[');
+        for (Source s : now) {
+            int mark = sb.length();
+            try {
+                s.sample(sb, nanos, cpu);
+            } catch (RuntimeException e) {
+                sb.setLength(mark);
+                sb.append('{');
+                Json.field(sb, "kind", "error");
+                Json.field(sb, "name", s.name());
+                Json.field(sb, "error", String.valueOf(e));
+                Json.close(sb, '}');
+            }
+            sb.append(',');
+        }
+        Json.close(sb, ']');
+        Json.close(sb, '}');
+        synchronized (tickLock) {
+            latest = sb.toString();
+            tick++;
+            tickLock.notifyAll();
+        }
+    }
+
+    /** The latest sample, as JSON. */
+    String latest() {
+        synchronized (tickLock) {
+            return latest;
+        }
+    }
+
+    // ------------------------------------------------------------------ requests
+
+    private void handle(HttpExchange ex, Requests requests) throws IOException {
+        try {
+            if (closed || !requests.admit(ex)) {
+                return;
+            }
+            String path = ex.getRequestURI().getRawPath();
+            String[] r = STATIC.get(path);
+            if (r != null) {
+                Requests.send(ex, 200, r[1], resources.get(r[0]));
+            } else if (path.equals("/snapshot")) {
+                Requests.send(ex, 200, "application/json", latest().getBytes(StandardCharsets.UTF_8));
+            } else if (path.equals("/events")) {
+                stream(ex);
+            } else {
+                Requests.refuse(ex, 404, "not found");
+            }
+        } finally {
+            ex.close();
+        }
+    }
+
+    /** Pushes each new sample to one client until it goes away or the console closes. */
+    private void stream(HttpExchange ex) throws IOException {
+        if (!streams.tryAcquire()) {
+            ex.getResponseHeaders().set("Retry-After", "10");
+            Requests.refuse(ex, 503, "too many open consoles");
+            return;
+        }
+        try {
+            Requests.commonHeaders(ex, "text/event-stream; charset=utf-8");
+            ex.sendResponseHeaders(200, 0);
+            OutputStream out = ex.getResponseBody();
+            out.write("retry: 2000\n\n".getBytes(StandardCharsets.UTF_8));
+            long seen = -1;
+            while (!closed) {
+                String data;
+                synchronized (tickLock) {
+                    while (tick == seen && !closed) {
+                        tickLock.wait(intervalMillis * 4);
+                    }
+                    seen = tick;
+                    data = latest;
+                }
+                out.write(("data: " + data + "\n\n").getBytes(StandardCharsets.UTF_8));
+                out.flush();                   // throws once the client has gone
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt(); // close(): end the stream
+        } catch (IOException gone) {
+            // the client closed the page
+        } finally {
+            streams.release();
+        }
+    }
+
+    // ------------------------------------------------------------------ lifecycle
+
+    /** Stops the server and the sampler and ends every open event stream. Idempotent. */
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        synchronized (tickLock) {
+            tickLock.notifyAll();
+        }
+        sampler.shutdownNow();
+        server.stop(0);
+        handlers.shutdownNow();
+    }
+
+    @Override
+    public String toString() {
+        return "Console[" + server.getAddress() + (closed ? ", closed" : "") + "]";
+    }
+
+    private static byte[] resource(String name) throws IOException {
+        try (InputStream in = Console.class.getResourceAsStream(name)) {
+            if (in == null) {
+                throw new IOException("the console's resource " + name + " is missing from the jar");
+            }
+            return in.readAllBytes();
+        }
+    }
+
+    private static ThreadFactory daemon(String prefix) {
+        AtomicInteger n = new AtomicInteger();
+        return r -> {
+            Thread t = new Thread(r, prefix + "-" + n.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        };
+    }
+}

@@ -1,0 +1,136 @@
+/*
+ * Copyright 2026 The Spindle Authors. Licensed under the Apache License, Version 2.0.
+ */
+package dev.spindle.console;
+
+import com.sun.net.httpserver.Headers;
+import com.sun.net.httpserver.HttpExchange;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+
+/**
+ * The checks every request passes before the console answers it, in this order (the first that
+ * fails answers):
+ *
+ * <ol>
+ *   <li>the method is {@code GET} (405 otherwise; nothing the console serves changes state);</li>
+ *   <li>the request target is at most {@link #MAX_TARGET} characters (414);</li>
+ *   <li>there is no body: no {@code Transfer-Encoding}, no {@code Content-Length} other than 0
+ *       (413); the console never reads one;</li>
+ *   <li>without a token, the {@code Host} header names the loopback address the console is bound
+ *       to ({@code 127.0.0.1}, {@code localhost} or {@code [::1]}, with its port) (403): a page
+ *       of another site whose name an attacker re-points at 127.0.0.1 (DNS rebinding) sends its
+ *       own host name and gets nothing;</li>
+ *   <li>with a token, the request carries it, as the query parameter {@code token} or as
+ *       {@code Authorization: Bearer <token>}: missing, 401; wrong, 403 (compared in constant
+ *       time).</li>
+ * </ol>
+ *
+ * <p>Then the path must be one the console serves exactly (404 otherwise: no file system is
+ * behind it, so {@code ..} and encodings reach nothing). Every answer carries
+ * {@code Cache-Control: no-store}, {@code X-Content-Type-Options: nosniff}, a content security
+ * policy that allows only the console's own script and style and {@code frame-ancestors 'none'}.
+ */
+final class Requests {
+
+    /** The longest request target (path and query) answered. */
+    static final int MAX_TARGET = 2048;
+
+    private final AccessToken token;
+    private final int port;
+
+    Requests(AccessToken token, int port) {
+        this.token = token;
+        this.port = port;
+    }
+
+    /**
+     * Runs the checks; if one fails, answers the request and returns {@code false}.
+     */
+    boolean admit(HttpExchange ex) throws IOException {
+        if (!"GET".equals(ex.getRequestMethod())) {
+            ex.getResponseHeaders().set("Allow", "GET");
+            return refuse(ex, 405, "only GET is served");
+        }
+        String target = ex.getRequestURI().toString();
+        if (target.length() > MAX_TARGET) {
+            return refuse(ex, 414, "request target too long");
+        }
+        Headers h = ex.getRequestHeaders();
+        String length = h.getFirst("Content-Length");
+        if (h.containsKey("Transfer-Encoding") || (length != null && !length.trim().equals("0"))) {
+            return refuse(ex, 413, "a request body is not accepted");
+        }
+        if (token == null) {
+            if (!loopbackHost(h.get("Host"))) {
+                return refuse(ex, 403, "unexpected Host header");
+            }
+            return true;
+        }
+        String presented = presentedToken(ex);
+        if (presented == null) {
+            ex.getResponseHeaders().set("WWW-Authenticate", "Bearer realm=\"spindle-console\"");
+            return refuse(ex, 401, "an access token is required");
+        }
+        if (!token.matches(presented)) {
+            return refuse(ex, 403, "wrong access token");
+        }
+        return true;
+    }
+
+    private boolean loopbackHost(List<String> hosts) {
+        if (hosts == null || hosts.size() != 1) {
+            return false;
+        }
+        String host = hosts.get(0).trim();
+        String suffix = ":" + port;
+        return host.equals("127.0.0.1" + suffix) || host.equals("localhost" + suffix)
+                || host.equals("[::1]" + suffix);
+    }
+
+    /** The token from the query ({@code token=}) or the {@code Authorization} header; else null. */
+    static String presentedToken(HttpExchange ex) {
+        String query = ex.getRequestURI().getRawQuery();
+        if (query != null) {
+            for (String part : query.split("&", 16)) {
+                if (part.startsWith("token=")) {
+                    return part.substring("token=".length());
+                }
+            }
+        }
+        String auth = ex.getRequestHeaders().getFirst("Authorization");
+        if (auth != null && auth.regionMatches(true, 0, "Bearer ", 0, 7)) {
+            return auth.substring(7).trim();
+        }
+        return null;
+    }
+
+    /** The headers every answer carries. */
+    static void commonHeaders(HttpExchange ex, String contentType) {
+        Headers r = ex.getResponseHeaders();
+        r.set("Content-Type", contentType);
+        r.set("Cache-Control", "no-store");
+        r.set("X-Content-Type-Options", "nosniff");
+        r.set("Referrer-Policy", "no-referrer");
+        r.set("Content-Security-Policy",
+                "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self';"
+                        + " frame-ancestors 'none'");
+    }
+
+    /** Answers with a short plain-text body. */
+    static boolean refuse(HttpExchange ex, int status, String message) throws IOException {
+        send(ex, status, "text/plain; charset=utf-8", (status + " " + message + "\n").getBytes(StandardCharsets.UTF_8));
+        return false;
+    }
+
+    /** Answers with {@code body} and closes the exchange. */
+    static void send(HttpExchange ex, int status, String contentType, byte[] body) throws IOException {
+        commonHeaders(ex, contentType);
+        ex.sendResponseHeaders(status, body.length == 0 ? -1 : body.length);
+        try (OutputStream out = ex.getResponseBody()) {
+            out.write(body);
+        }
+    }
+}

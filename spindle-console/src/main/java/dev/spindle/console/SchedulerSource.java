@@ -1,0 +1,89 @@
+/*
+ * Copyright 2026 The Spindle Authors. Licensed under the Apache License, Version 2.0.
+ */
+package dev.spindle.console;
+
+import dev.spindle.SchedulerStats;
+import dev.spindle.SchedulerStats.WorkerStats;
+import java.util.Arrays;
+import java.util.function.Supplier;
+
+/**
+ * A pool or async runtime, read through its {@code stats()}: the totals, and per worker its busy
+ * share (from its thread's CPU clock), queue depth, and tasks done, steals and parks per second
+ * (from the change since the previous sample).
+ */
+final class SchedulerSource extends Source {
+
+    private final Supplier<SchedulerStats> stats;
+    private long lastNanos = -1;
+    /** Per worker index: done (completed plus polls), steals, parks, CPU nanos at the last sample. */
+    private long[][] last = new long[0][];
+    /** The same for the whole scheduler (a worker slot that appears has no earlier reading). */
+    private final long[] lastTotals = {-1, -1, -1};
+
+    SchedulerSource(String name, Supplier<SchedulerStats> stats) {
+        super(name);
+        this.stats = stats;
+    }
+
+    @Override
+    void sample(StringBuilder sb, long nanos, ThreadCpu cpu) {
+        SchedulerStats s = stats.get();
+        long elapsed = lastNanos < 0 ? 0 : nanos - lastNanos;
+        lastNanos = nanos;
+        begin(sb, "scheduler");
+        Json.field(sb, "scheduler", s.name());
+        Json.field(sb, "parallelism", s.parallelism());
+        Json.field(sb, "live", s.liveWorkers());
+        Json.field(sb, "blocked", s.blockedWorkers());
+        Json.field(sb, "sharedQueued", s.sharedQueued());
+        Json.field(sb, "queued", s.queued());
+        Json.field(sb, "completed", s.completed());
+        Json.field(sb, "polls", s.polls());
+        Json.field(sb, "steals", s.steals());
+        Json.field(sb, "parks", s.parks());
+        Json.field(sb, "rejected", s.rejected());
+        Json.field(sb, "failed", s.failed());
+        Json.key(sb, "workers").append('[');
+        for (WorkerStats w : s.workers()) {
+            long[] before = previous(w.index());
+            long[] now = {w.completed() + w.polls(), w.steals(), w.parks(),
+                cpu.cpuNanos(s.name() + "-worker-" + w.index())};
+            double doneRate = Source.rate(now[0], before[0], elapsed);
+            double stealRate = Source.rate(now[1], before[1], elapsed);
+            double parkRate = Source.rate(now[2], before[2], elapsed);
+            double busy = now[3] < 0 || before[3] < 0 || elapsed <= 0
+                    ? Double.NaN : Math.min(1.0, (now[3] - before[3]) / (double) elapsed);
+            System.arraycopy(now, 0, before, 0, now.length);
+            sb.append('{');
+            Json.field(sb, "index", w.index());
+            Json.key(sb, "spare").append(w.spare()).append(',');
+            Json.field(sb, "busy", busy);
+            Json.field(sb, "queued", w.queued());
+            Json.field(sb, "donePerSec", doneRate);
+            Json.field(sb, "stealsPerSec", stealRate);
+            Json.field(sb, "parksPerSec", parkRate);
+            Json.close(sb, '}').append(',');
+        }
+        Json.close(sb, ']').append(',');
+        long[] totals = {s.completed() + s.polls(), s.steals(), s.parks()};
+        Json.field(sb, "donePerSec", Source.rate(totals[0], lastTotals[0], elapsed));
+        Json.field(sb, "stealsPerSec", Source.rate(totals[1], lastTotals[1], elapsed));
+        Json.field(sb, "parksPerSec", Source.rate(totals[2], lastTotals[2], elapsed));
+        System.arraycopy(totals, 0, lastTotals, 0, totals.length);
+        Json.close(sb, '}');
+    }
+
+    /** The previous reading of worker {@code index}; all -1 (no reading) the first time. */
+    private long[] previous(int index) {
+        if (index >= last.length) {
+            int from = last.length;
+            last = Arrays.copyOf(last, index + 1);
+            for (int i = from; i < last.length; i++) {
+                last[i] = new long[] {-1, -1, -1, -1};
+            }
+        }
+        return last[index];
+    }
+}

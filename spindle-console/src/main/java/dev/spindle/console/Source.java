@@ -1,0 +1,48 @@
+/*
+ * Copyright 2026 The Spindle Authors. Licensed under the Apache License, Version 2.0.
+ */
+package dev.spindle.console;
+
+/**
+ * Something registered with the console: a scheduler, an actor system or a cluster. The sampler
+ * thread alone calls {@link #sample}, so a source may keep the previous reading (for rates) in
+ * plain fields.
+ */
+abstract class Source {
+
+    private final String name;
+
+    Source(String name) {
+        this.name = name;
+    }
+
+    /** The name the application registered it under. */
+    final String name() {
+        return name;
+    }
+
+    /**
+     * Appends one JSON object describing the source now.
+     *
+     * @param nanos {@link System#nanoTime()} of this sample, the same for every source
+     * @param cpu the worker threads' CPU clocks, refreshed once per sample
+     */
+    abstract void sample(StringBuilder sb, long nanos, ThreadCpu cpu);
+
+    /** Opens this source's JSON object with its kind and name; the caller adds the rest. */
+    final StringBuilder begin(StringBuilder sb, String kind) {
+        sb.append('{');
+        Json.field(sb, "kind", kind);
+        return Json.field(sb, "name", name);
+    }
+
+    /**
+     * A per-second rate from two readings of a counter; NaN when there is no earlier reading.
+     */
+    static double rate(long now, long before, long elapsedNanos) {
+        if (elapsedNanos <= 0 || before < 0) {
+            return Double.NaN;
+        }
+        return (now - before) * 1e9 / elapsedNanos;
+    }
+}

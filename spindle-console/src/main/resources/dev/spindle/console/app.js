@@ -1,0 +1,186 @@
+// Spindle console: renders the samples the server pushes over /events. Every value from the
+// server is written with textContent or drawn on a canvas, never parsed as HTML.
+'use strict';
+
+const HISTORY = 60;                 // samples kept per source for the throughput line
+const history = new Map();          // source name -> [done per second, ...]
+const main = document.getElementById('sources');
+const status = document.getElementById('status');
+const COLORS = { busy: '#2f7de1', queue: '#e08a1e', steal: '#2aa876', park: '#b04fc9', line: '#1d2330' };
+
+function el(tag, cls, text) {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+
+function fmt(v) {
+  if (v === null || v === undefined) return '–';
+  if (Math.abs(v) >= 1e6) return (v / 1e6).toFixed(1) + 'M';
+  if (Math.abs(v) >= 1e4) return (v / 1e3).toFixed(1) + 'k';
+  return Number.isInteger(v) ? String(v) : v.toFixed(1);
+}
+
+function card(src) {
+  let c = main.querySelector('section.card[data-name="' + CSS.escape(src.name) + '"]');
+  if (!c) {
+    c = el('section', 'card');
+    c.dataset.name = src.name;
+    c.dataset.kind = src.kind;
+    const h = el('h2', null, src.name);
+    h.appendChild(el('span', 'kind', src.kind));
+    c.appendChild(h);
+    c.appendChild(el('div', 'totals'));
+    main.appendChild(c);
+  }
+  c.dataset.seen = '1';
+  return c;
+}
+
+function totals(c, pairs) {
+  const t = c.querySelector('.totals');
+  t.replaceChildren();
+  for (const [label, key, value] of pairs) {
+    const s = el('span', null, label + ' ');
+    const b = el('b', key, fmt(value));
+    s.appendChild(b);
+    t.appendChild(s);
+  }
+}
+
+function canvas(c, cls, height) {
+  let cv = c.querySelector('canvas.' + cls);
+  if (!cv) {
+    cv = el('canvas', cls);
+    cv.height = height;
+    c.appendChild(cv);
+  }
+  cv.width = Math.max(300, c.clientWidth - 28);
+  return cv;
+}
+
+function legend(c, items) {
+  if (c.querySelector('.legend')) return;
+  const l = el('div', 'legend');
+  for (const [label, color] of items) {
+    const i = el('i');
+    i.style.background = color;
+    l.appendChild(i);
+    l.appendChild(document.createTextNode(label));
+  }
+  c.appendChild(l);
+}
+
+// One group of bars per worker: busy share (0..1), and queue, steals/s, parks/s scaled to the
+// largest of their kind in this sample.
+function workerBars(cv, workers) {
+  const g = cv.getContext('2d');
+  g.clearRect(0, 0, cv.width, cv.height);
+  const keys = [['busy', 'busy'], ['queued', 'queue'], ['stealsPerSec', 'steal'], ['parksPerSec', 'park']];
+  const max = {};
+  for (const [k] of keys) max[k] = k === 'busy' ? 1 : Math.max(1, ...workers.map(w => w[k] || 0));
+  const n = Math.max(1, workers.length);
+  const group = cv.width / n;
+  const bar = Math.max(2, (group - 6) / keys.length);
+  const h = cv.height - 14;
+  g.font = '10px sans-serif';
+  g.fillStyle = '#6b7386';
+  workers.forEach((w, i) => {
+    keys.forEach(([k, color], j) => {
+      const v = Math.max(0, (w[k] || 0) / max[k]);
+      g.fillStyle = COLORS[color];
+      g.fillRect(i * group + 3 + j * bar, h - v * h, bar - 1, v * h);
+    });
+    g.fillStyle = '#6b7386';
+    g.fillText((w.spare ? 's' : 'w') + w.index, i * group + 3, cv.height - 2);
+  });
+}
+
+function line(cv, values) {
+  const g = cv.getContext('2d');
+  g.clearRect(0, 0, cv.width, cv.height);
+  const max = Math.max(1, ...values);
+  const top = 14;                   // room for the label above the line
+  g.strokeStyle = COLORS.line;
+  g.beginPath();
+  const step = cv.width / (HISTORY - 1);
+  values.forEach((v, i) => {
+    const x = cv.width - (values.length - 1 - i) * step;   // newest at the right edge
+    const y = cv.height - 2 - (v / max) * (cv.height - top - 2);
+    if (i === 0) g.moveTo(x, y); else g.lineTo(x, y);
+  });
+  g.stroke();
+  g.fillStyle = '#6b7386';
+  g.font = '10px sans-serif';
+  g.textAlign = 'left';
+  g.fillText('per second, last ' + HISTORY + ' samples; peak ' + fmt(max), 4, 10);
+}
+
+function remember(name, value) {
+  const h = history.get(name) || [];
+  h.push(value || 0);
+  if (h.length > HISTORY) h.shift();
+  history.set(name, h);
+  return h;
+}
+
+function scheduler(src) {
+  const c = card(src);
+  const busy = src.workers.filter(w => w.busy !== null);
+  const avgBusy = busy.length ? busy.reduce((a, w) => a + w.busy, 0) / busy.length : null;
+  totals(c, [
+    ['workers', 'live', src.live], ['done/s', 'done-rate', src.donePerSec],
+    ['done', 'completed', src.completed + src.polls], ['queued', 'queued', src.queued],
+    ['steals/s', 'steal-rate', src.stealsPerSec], ['parks/s', 'park-rate', src.parksPerSec],
+    ['busy %', 'busy', avgBusy === null ? null : Math.round(avgBusy * 100)],
+    ['rejected', 'rejected', src.rejected], ['failed', 'failed', src.failed]]);
+  workerBars(canvas(c, 'workers', 90), src.workers);
+  legend(c, [['busy share', COLORS.busy], ['queue depth', COLORS.queue], ['steals/s', COLORS.steal], ['parks/s', COLORS.park]]);
+  line(canvas(c, 'history', 50), remember(src.name, src.donePerSec));
+}
+
+function actors(src) {
+  const c = card(src);
+  totals(c, [['messages/s', 'message-rate', src.messagesPerSec], ['messages', 'messages', src.messages],
+    ['dead letters', 'dead', src.deadLetters], ['live actors', 'live', src.liveActors]]);
+  line(canvas(c, 'history', 50), remember(src.name, src.messagesPerSec));
+}
+
+function cluster(src) {
+  const c = card(src);
+  if (src.closed) { totals(c, [['closed', 'closed', 1]]); return; }
+  const executed = src.workers.reduce((a, w) => a + w.executed, 0);
+  totals(c, [['executed', 'executed', executed], ['in memory', 'memory', src.inMemory], ['erred', 'erred', src.erred],
+    ['steals', 'steals', src.stealsConfirmed], ['bytes moved', 'bytes', src.bytesTransferred]]);
+  const bars = src.workers.map(w => ({ index: w.id, busy: w.occupancy, queued: w.processing, stealsPerSec: 0, parksPerSec: 0 }));
+  workerBars(canvas(c, 'workers', 70), bars);
+  legend(c, [['occupancy', COLORS.busy], ['processing', COLORS.queue]]);
+  let list = c.querySelector('ol.steals');
+  if (!list) { list = el('ol', 'steals'); c.appendChild(list); }
+  for (const e of src.steals) {
+    list.insertBefore(el('li', null, e.key + '  ' + e.victim + ' → ' + e.thief + '  ' + e.outcome.toLowerCase()), list.firstChild);
+  }
+  while (list.children.length > 50) list.removeChild(list.lastChild);
+}
+
+function errorCard(src) {
+  totals(card(src), [['error: ' + src.error, 'error', null]]);
+}
+
+function render(sample) {
+  for (const c of main.children) c.dataset.seen = '';
+  for (const src of sample.sources) {
+    if (src.kind === 'scheduler') scheduler(src);
+    else if (src.kind === 'actors') actors(src);
+    else if (src.kind === 'cluster') cluster(src);
+    else errorCard(src);
+  }
+  for (const c of [...main.children]) if (!c.dataset.seen) c.remove();
+  status.textContent = 'live · ' + new Date(sample.time).toLocaleTimeString();
+  status.className = 'status live';
+}
+
+const events = new EventSource('events' + window.location.search);
+events.onmessage = m => render(JSON.parse(m.data));
+events.onerror = () => { status.textContent = 'disconnected, retrying…'; status.className = 'status'; };

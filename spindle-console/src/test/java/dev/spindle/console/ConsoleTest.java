@@ -1,0 +1,133 @@
+package dev.spindle.console;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.spindle.actor.ActorSystem;
+import dev.spindle.pool.WorkStealingPool;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class ConsoleTest {
+
+    static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+    static HttpResponse<String> get(URI uri) throws Exception {
+        return HTTP.send(HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(10)).build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
+    @Test
+    void servesThePageItsScriptAndStyleFromTheJarOnLoopback() throws Exception {
+        try (Console console = Console.builder().start()) {
+            assertThat(console.address().getAddress().isLoopbackAddress()).isTrue();
+            assertThat(console.uri().toString()).startsWith("http://127.0.0.1:").doesNotContain("token");
+            HttpResponse<String> page = get(console.uri());
+            assertThat(page.statusCode()).isEqualTo(200);
+            assertThat(page.body()).contains("<title>Spindle console</title>").contains("app.js");
+            assertThat(page.headers().firstValue("Content-Security-Policy").orElseThrow())
+                    .contains("script-src 'self'").contains("frame-ancestors 'none'");
+            assertThat(get(console.uri().resolve("/app.js")).body()).contains("EventSource");
+            assertThat(get(console.uri().resolve("/app.css")).statusCode()).isEqualTo(200);
+            assertThat(get(console.uri().resolve("/nothing")).statusCode()).isEqualTo(404);
+            assertThat(get(console.uri().resolve("/app.js/..")).statusCode()).isIn(200, 404);
+            assertThat(get(console.uri().resolve("/%2e%2e/pom.xml")).statusCode()).isEqualTo(404);
+        }
+    }
+
+    @Test
+    void theEventStreamCarriesARegisteredPoolWhoseCountersMove() throws Exception {
+        try (WorkStealingPool pool = WorkStealingPool.builder().workers(2).name("crunch").build();
+                ActorSystem system = ActorSystem.builder().name("actors").build();
+                Console console = Console.builder().interval(Duration.ofMillis(100)).start()) {
+            console.register("crunch", pool::stats).register("my actors", system);
+            HttpRequest req = HttpRequest.newBuilder(console.uri().resolve("/events"))
+                    .timeout(Duration.ofSeconds(20)).build();
+            HttpResponse<java.io.InputStream> res = HTTP.send(req, HttpResponse.BodyHandlers.ofInputStream());
+            assertThat(res.statusCode()).isEqualTo(200);
+            assertThat(res.headers().firstValue("Content-Type").orElseThrow()).startsWith("text/event-stream");
+            try (BufferedReader in = new BufferedReader(new InputStreamReader(res.body(), StandardCharsets.UTF_8))) {
+                String first;
+                do {
+                    first = nextData(in);      // the first sample may predate the registration
+                } while (!first.contains("crunch"));
+                assertThat(first).contains("\"name\":\"crunch\"").contains("\"kind\":\"scheduler\"")
+                        .contains("\"name\":\"my actors\"").contains("\"kind\":\"actors\"");
+                for (int i = 0; i < 500; i++) {
+                    pool.execute(() -> { });
+                }
+                String later;
+                do {
+                    later = nextData(in);      // bounded by the class timeout
+                } while (!later.contains("\"completed\":500"));
+                assertThat(later).contains("\"workers\":[{\"index\":0");
+            }
+        }
+    }
+
+    private static String nextData(BufferedReader in) throws Exception {
+        for (String line; (line = in.readLine()) != null; ) {
+            if (line.startsWith("data: ")) {
+                return line.substring(6);
+            }
+        }
+        throw new AssertionError("the stream ended");
+    }
+
+    @Test
+    void aFailingSourceShowsItsErrorAndTheOthersGoOn() throws Exception {
+        try (Console console = Console.builder().interval(Duration.ofMillis(50)).start()) {
+            console.register("broken", () -> {
+                throw new IllegalStateException("cannot read");
+            });
+            String snapshot;
+            do {
+                snapshot = get(console.uri().resolve("/snapshot")).body();
+            } while (!snapshot.contains("broken"));
+            assertThat(snapshot).contains("\"kind\":\"error\"").contains("cannot read");
+            console.unregister("broken");
+        }
+    }
+
+    @Test
+    void namesAreEscapedInTheJson() {
+        StringBuilder sb = new StringBuilder();
+        Json.string(sb, "a\"b\\c\n</script>\u0001");
+        assertThat(sb.toString()).isEqualTo("\"a\\\"b\\\\c\\n\\u003c/script\\u003e\\u0001\"");
+        assertThat(Json.number(new StringBuilder(), Double.NaN).toString()).isEqualTo("null");
+        assertThat(Json.number(new StringBuilder(), 2.0).toString()).isEqualTo("2");
+    }
+
+    @Test
+    void badSettingsAreRefusedByName() {
+        assertThatThrownBy(() -> Console.builder().port(70000))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("port");
+        assertThatThrownBy(() -> Console.builder().maxClients(0))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("maxClients");
+        assertThatThrownBy(() -> Console.builder().interval(Duration.ZERO))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("interval");
+        assertThatThrownBy(() -> Console.builder().token("short"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("16");
+        assertThatThrownBy(() -> Console.builder().token("has spaces in it, sixteen+"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("A-Z");
+        assertThatThrownBy(() -> Console.builder().bindAddress(null))
+                .isInstanceOf(NullPointerException.class).hasMessageContaining("bindAddress");
+        try (Console console = Console.start()) {
+            assertThatThrownBy(() -> console.register(null, () -> null))
+                    .isInstanceOf(NullPointerException.class).hasMessageContaining("name");
+            assertThatThrownBy(() -> console.register(" ", () -> null))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("name");
+        }
+        assertThat(Console.randomToken()).hasSize(32).matches("[A-Za-z0-9_-]+");
+    }
+}

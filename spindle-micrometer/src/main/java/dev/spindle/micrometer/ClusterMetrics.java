@@ -1,0 +1,104 @@
+/*
+ * Copyright 2026 The Spindle Authors. Licensed under the Apache License, Version 2.0.
+ */
+package dev.spindle.micrometer;
+
+import dev.spindle.cluster.ClusterStats;
+import dev.spindle.cluster.LocalCluster;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tag;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.binder.MeterBinder;
+import java.util.Objects;
+import java.util.function.ToDoubleFunction;
+
+/**
+ * Meters for a {@link LocalCluster}, read from {@link LocalCluster#stats()} whenever the
+ * registry asks, tagged {@code cluster=<name>}:
+ *
+ * <ul>
+ *   <li>{@code spindle.cluster.workers} (gauge): workers alive;</li>
+ *   <li>{@code spindle.cluster.tasks} (gauge) by {@code state}: {@code processing} (assigned to a
+ *       worker and not yet finished), {@code memory} (result held by a worker), {@code erred}
+ *       (failed for good);</li>
+ *   <li>{@code spindle.cluster.tasks.executed} and {@code spindle.cluster.tasks.released}
+ *       (counters): tasks the workers ran, results freed;</li>
+ *   <li>{@code spindle.cluster.steals} (counter) by {@code outcome}: {@code requested},
+ *       {@code confirmed}, {@code rejected}, {@code stale};</li>
+ *   <li>{@code spindle.cluster.transferred} (counter, bytes): moved between workers by
+ *       dependency fetches;</li>
+ *   <li>{@code spindle.cluster.memory} (gauge, bytes): held in the workers' data stores.</li>
+ * </ul>
+ *
+ * <p>Once the cluster is closed its stats can no longer be read and every meter reads NaN. The
+ * cluster is held weakly, as Micrometer holds the objects of function-based meters.
+ */
+public final class ClusterMetrics implements MeterBinder {
+
+    private final LocalCluster cluster;
+    private final Tags tags;
+
+    /**
+     * Meters for {@code cluster}, tagged {@code cluster=<name>}.
+     *
+     * @throws NullPointerException if an argument is null
+     */
+    public ClusterMetrics(LocalCluster cluster, String name) {
+        this(cluster, name, Tags.empty());
+    }
+
+    /**
+     * Meters for {@code cluster}, with extra tags on every meter.
+     *
+     * @throws NullPointerException if an argument is null
+     */
+    public ClusterMetrics(LocalCluster cluster, String name, Iterable<Tag> tags) {
+        this.cluster = Objects.requireNonNull(cluster, "cluster");
+        this.tags = Tags.of("cluster", Objects.requireNonNull(name, "name"))
+                .and(Objects.requireNonNull(tags, "tags"));
+    }
+
+    @Override
+    public void bindTo(MeterRegistry registry) {
+        Meters m = new Meters(registry, tags);
+        m.gauge("spindle.cluster.workers", "Workers alive", cluster,
+                read(s -> s.workers().stream().filter(ClusterStats.WorkerStats::alive).count()));
+        m.gauge("spindle.cluster.tasks", "Tasks assigned to a worker and not yet finished", null, cluster,
+                read(s -> s.workers().stream().mapToLong(ClusterStats.WorkerStats::processing).sum()),
+                Tags.of("state", "processing"));
+        m.gauge("spindle.cluster.tasks", "Tasks whose result a worker holds", null, cluster,
+                read(ClusterStats::tasksInMemory), Tags.of("state", "memory"));
+        m.gauge("spindle.cluster.tasks", "Tasks failed for good", null, cluster,
+                read(ClusterStats::tasksErred), Tags.of("state", "erred"));
+        m.counter("spindle.cluster.tasks.executed", "Tasks the workers ran to completion", cluster,
+                read(s -> s.workers().stream().mapToLong(ClusterStats.WorkerStats::executed).sum()));
+        m.counter("spindle.cluster.tasks.released", "Results freed on their workers", cluster,
+                read(ClusterStats::tasksReleased));
+        steals(m, "requested", read(ClusterStats::stealsRequested));
+        steals(m, "confirmed", read(ClusterStats::stealsConfirmed));
+        steals(m, "rejected", read(ClusterStats::stealsRejected));
+        steals(m, "stale", read(ClusterStats::stealsStale));
+        m.counter("spindle.cluster.transferred", "Bytes moved between workers by dependency fetches", "bytes",
+                cluster, read(ClusterStats::bytesTransferred), Tags.empty());
+        m.gauge("spindle.cluster.memory", "Bytes held in the workers' data stores", "bytes", cluster,
+                read(ClusterStats::memoryBytes), Tags.empty());
+    }
+
+    private void steals(Meters m, String outcome, ToDoubleFunction<LocalCluster> read) {
+        m.counter("spindle.cluster.steals", "Steal requests by outcome", null, cluster, read,
+                Tags.of("outcome", outcome));
+    }
+
+    /** A reading of the cluster's stats; NaN once the cluster is closed. */
+    private static ToDoubleFunction<LocalCluster> read(ToDoubleFunction<ClusterStats> counter) {
+        return c -> {
+            ClusterStats s;
+            try {
+                s = c.stats();
+            } catch (IllegalStateException closed) {
+                return Double.NaN;
+            }
+            return counter.applyAsDouble(s);
+        };
+    }
+}

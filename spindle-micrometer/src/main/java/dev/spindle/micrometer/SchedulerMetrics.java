@@ -1,0 +1,234 @@
+/*
+ * Copyright 2026 The Spindle Authors. Licensed under the Apache License, Version 2.0.
+ */
+package dev.spindle.micrometer;
+
+import dev.spindle.Scheduler;
+import dev.spindle.SchedulerStats;
+import dev.spindle.async.AsyncRuntime;
+import dev.spindle.pool.PinnedPool;
+import dev.spindle.pool.PriorityPool;
+import dev.spindle.pool.SchedulerUnion;
+import dev.spindle.pool.WorkSharingPool;
+import dev.spindle.pool.WorkStealingPool;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tag;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.binder.MeterBinder;
+import java.util.Objects;
+import java.util.function.Function;
+
+/**
+ * Meters for one Spindle scheduler: any pool of {@code dev.spindle.pool} or an
+ * {@link AsyncRuntime}, read from its {@code stats()} snapshot whenever the registry asks.
+ *
+ * <pre>{@code
+ * MeterRegistry registry = new SimpleMeterRegistry();
+ * SchedulerMetrics.of(pool).bindTo(registry);       // spindle.pool.*, tagged pool=<its name>
+ * SchedulerMetrics.of(runtime).bindTo(registry);    // spindle.async.*, tagged runtime=<its name>
+ * }</pre>
+ *
+ * <p>A pool's meters are named {@code spindle.pool.*} and tagged {@code pool} with the name
+ * given to its builder (the prefix of its threads' names):
+ *
+ * <table>
+ *   <caption>meters of a pool</caption>
+ *   <tr><th>name</th><th>kind</th><th>what</th></tr>
+ *   <tr><td>{@code spindle.pool.workers}</td><td>gauge</td><td>workers able to run tasks now,
+ *       spares included</td></tr>
+ *   <tr><td>{@code spindle.pool.parallelism}</td><td>gauge</td><td>workers the pool aims to keep
+ *       running</td></tr>
+ *   <tr><td>{@code spindle.pool.workers.spare}</td><td>gauge</td><td>spare workers now running
+ *       beyond the parallelism, started for blocking sections</td></tr>
+ *   <tr><td>{@code spindle.pool.workers.blocked}</td><td>gauge</td><td>workers inside a blocking
+ *       section</td></tr>
+ *   <tr><td>{@code spindle.pool.tasks.queued}</td><td>gauge</td><td>tasks waiting, tagged
+ *       {@code queue=shared} (the injector or shared queue) and {@code queue=local} (the
+ *       workers' own queues)</td></tr>
+ *   <tr><td>{@code spindle.pool.tasks.completed}</td><td>counter</td><td>tasks run to their
+ *       end</td></tr>
+ *   <tr><td>{@code spindle.pool.steals}</td><td>counter</td><td>tasks taken from other
+ *       workers</td></tr>
+ *   <tr><td>{@code spindle.pool.parks}</td><td>counter</td><td>times a worker parked</td></tr>
+ *   <tr><td>{@code spindle.pool.tasks.rejected}</td><td>counter</td><td>tasks refused after
+ *       shutdown</td></tr>
+ *   <tr><td>{@code spindle.pool.tasks.failed}</td><td>counter</td><td>task exceptions handed to
+ *       the uncaught-exception handler</td></tr>
+ * </table>
+ *
+ * <p>An async runtime's are named {@code spindle.async.*} and tagged {@code runtime}:
+ * {@code workers}, {@code tasks.queued} (shared and local), {@code tasks.live} (spawned and
+ * not yet done), {@code polls}, {@code wakeups}, {@code steals} and {@code parks}. A {@link SchedulerUnion} gets
+ * {@code spindle.union.tasks.routed} per member (tags {@code union} and {@code member}, the
+ * index) and its members their own meters ({@link #ofUnion}).
+ *
+ * <p>The values come from a racy snapshot ({@link SchedulerStats}): estimates while tasks run,
+ * exact once the scheduler is quiet. The scheduler is held weakly, as Micrometer holds the
+ * objects of function-based meters: binding does not keep a pool alive.
+ */
+public final class SchedulerMetrics implements MeterBinder {
+
+    private enum Kind {
+        POOL("spindle.pool", "pool"),
+        ASYNC("spindle.async", "runtime");
+
+        final String prefix;
+        final String tagKey;
+
+        Kind(String prefix, String tagKey) {
+            this.prefix = prefix;
+            this.tagKey = tagKey;
+        }
+    }
+
+    private final Object scheduler;
+    private final Function<Object, SchedulerStats> stats;
+    private final Kind kind;
+    private final Tags tags;
+
+    private SchedulerMetrics(Object scheduler, Function<Object, SchedulerStats> stats, Kind kind,
+            Iterable<Tag> tags) {
+        this.scheduler = scheduler;
+        this.stats = stats;
+        this.kind = kind;
+        String name = stats.apply(scheduler).name();
+        this.tags = Tags.of(kind.tagKey, name).and(Objects.requireNonNull(tags, "tags"));
+    }
+
+    /**
+     * Meters for a pool of {@code dev.spindle.pool} ({@link WorkStealingPool},
+     * {@link WorkSharingPool}, {@link PriorityPool} or {@link PinnedPool}), tagged
+     * {@code pool=<its name>}.
+     *
+     * @throws IllegalArgumentException if {@code pool} is none of those (a union: see
+     *     {@link #ofUnion}); the async runtime has an overload of its own
+     * @throws NullPointerException if {@code pool} is null
+     */
+    public static SchedulerMetrics of(Scheduler pool) {
+        return of(pool, Tags.empty());
+    }
+
+    /**
+     * Meters for a pool, with extra tags on every meter.
+     *
+     * @throws IllegalArgumentException if {@code pool} is not a pool of {@code dev.spindle.pool}
+     * @throws NullPointerException if an argument is null
+     */
+    public static SchedulerMetrics of(Scheduler pool, Iterable<Tag> tags) {
+        Objects.requireNonNull(pool, "pool");
+        return new SchedulerMetrics(pool, statsReader(pool), Kind.POOL, tags);
+    }
+
+    /** Meters for an async runtime, tagged {@code runtime=<its name>}. */
+    public static SchedulerMetrics of(AsyncRuntime runtime) {
+        return of(runtime, Tags.empty());
+    }
+
+    /**
+     * Meters for an async runtime, with extra tags on every meter.
+     *
+     * @throws NullPointerException if an argument is null
+     */
+    public static SchedulerMetrics of(AsyncRuntime runtime, Iterable<Tag> tags) {
+        Objects.requireNonNull(runtime, "runtime");
+        return new SchedulerMetrics(runtime, r -> ((AsyncRuntime) r).stats(), Kind.ASYNC, tags);
+    }
+
+    /**
+     * Meters for a union: the tasks routed to each member, tagged {@code union=<name>} and
+     * {@code member=<index>}, and each member's own meters where the member is a pool or a union
+     * (a nested union is named {@code <name>.<index>}); other members get only the routed count.
+     *
+     * @throws NullPointerException if an argument is null
+     */
+    public static MeterBinder ofUnion(SchedulerUnion union, String name, Iterable<Tag> tags) {
+        Objects.requireNonNull(union, "union");
+        Objects.requireNonNull(name, "name");
+        Objects.requireNonNull(tags, "tags");
+        return registry -> {
+            Meters meters = new Meters(registry, Tags.of("union", name).and(tags));
+            for (int i = 0; i < union.size(); i++) {
+                int index = i;
+                meters.counter("spindle.union.tasks.routed", "Tasks the union routed to this member", null,
+                        union, u -> u.routedCounts().get(index), Tags.of("member", Integer.toString(i)));
+                Scheduler member = union.member(i);
+                if (member instanceof SchedulerUnion nested) {
+                    ofUnion(nested, name + "." + i, tags).bindTo(registry);
+                } else if (statsReaderOrNull(member) != null) {
+                    of(member, tags).bindTo(registry);
+                }
+            }
+        };
+    }
+
+    /**
+     * The stats of a pool of {@code dev.spindle.pool}, which share no public supertype with a
+     * {@code stats()} method (their lifecycle core is package-private).
+     */
+    static Function<Object, SchedulerStats> statsReader(Scheduler pool) {
+        Function<Object, SchedulerStats> reader = statsReaderOrNull(pool);
+        if (reader == null) {
+            throw new IllegalArgumentException("not a pool of dev.spindle.pool: " + pool.getClass().getName()
+                    + (pool instanceof SchedulerUnion ? " (bind a union with SchedulerMetrics.ofUnion)" : ""));
+        }
+        return reader;
+    }
+
+    private static Function<Object, SchedulerStats> statsReaderOrNull(Scheduler pool) {
+        if (pool instanceof WorkStealingPool) {
+            return p -> ((WorkStealingPool) p).stats();
+        } else if (pool instanceof WorkSharingPool) {
+            return p -> ((WorkSharingPool) p).stats();
+        } else if (pool instanceof PriorityPool) {
+            return p -> ((PriorityPool) p).stats();
+        } else if (pool instanceof PinnedPool) {
+            return p -> ((PinnedPool) p).stats();
+        }
+        return null;
+    }
+
+    @Override
+    public void bindTo(MeterRegistry registry) {
+        Meters m = new Meters(registry, tags);
+        // a local, so the meters' functions do not capture this binder, which holds the scheduler
+        Function<Object, SchedulerStats> read = stats;
+        String p = kind.prefix + ".";
+        m.gauge(p + "workers", "Workers able to run tasks now", scheduler, s -> read.apply(s).liveWorkers());
+        m.gauge(p + "tasks.queued", "Tasks waiting in the shared queue", null, scheduler,
+                s -> read.apply(s).sharedQueued(), Tags.of("queue", "shared"));
+        m.gauge(p + "tasks.queued", "Tasks waiting in the workers' own queues", null, scheduler,
+                s -> localQueued(read.apply(s)), Tags.of("queue", "local"));
+        m.counter(p + "steals", "Tasks taken from other workers' queues", scheduler,
+                s -> read.apply(s).steals());
+        m.counter(p + "parks", "Times a worker parked for want of work", scheduler,
+                s -> read.apply(s).parks());
+        if (kind == Kind.ASYNC) {
+            m.counter(p + "polls", "Polls of async tasks", scheduler, s -> read.apply(s).polls());
+            m.counter(p + "wakeups", "Woken tasks taken from a worker's own wake channel", scheduler,
+                    s -> read.apply(s).wakeups());
+            m.gauge(p + "tasks.live", "Tasks spawned and not yet done", scheduler,
+                    s -> ((AsyncRuntime) s).liveTasks());
+            return;
+        }
+        m.gauge(p + "parallelism", "Workers the pool aims to keep running", scheduler,
+                s -> read.apply(s).parallelism());
+        m.gauge(p + "workers.spare", "Spare workers running beyond the parallelism", scheduler,
+                s -> spare(read.apply(s)));
+        m.gauge(p + "workers.blocked", "Workers inside a blocking section", scheduler,
+                s -> read.apply(s).blockedWorkers());
+        m.counter(p + "tasks.completed", "Tasks run to their end", scheduler, s -> read.apply(s).completed());
+        m.counter(p + "tasks.rejected", "Tasks refused because the pool was shut down", scheduler,
+                s -> read.apply(s).rejected());
+        m.counter(p + "tasks.failed", "Task exceptions handed to the uncaught-exception handler", scheduler,
+                s -> read.apply(s).failed());
+    }
+
+    private static long localQueued(SchedulerStats s) {
+        return s.queued() - s.sharedQueued();
+    }
+
+    /** Spares are started only beyond the parallelism, to stand in for blocked workers. */
+    private static int spare(SchedulerStats s) {
+        return Math.max(0, s.liveWorkers() - s.parallelism());
+    }
+}

@@ -1,0 +1,82 @@
+package dev.spindle.micrometer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.spindle.actor.ActorRef;
+import dev.spindle.actor.ActorSystem;
+import dev.spindle.cluster.ClusterFuture;
+import dev.spindle.cluster.LocalCluster;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import java.util.function.DoubleSupplier;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class ActorAndClusterMetricsTest {
+
+    private final MeterRegistry registry = new SimpleMeterRegistry();
+
+    @Test
+    void anActorSystemsMessagesDeadLettersAndLiveActorsMove() throws Exception {
+        try (ActorSystem system = ActorSystem.builder().name("actors").build()) {
+            new ActorSystemMetrics(system).bindTo(registry);
+            ActorRef<StringBuilder> ref = system.spawn(StringBuilder::new);
+            assertThat(registry.get("spindle.actor.live").tag("system", "actors").gauge().value()).isEqualTo(1);
+            for (int i = 0; i < 10; i++) {
+                ref.tell(sb -> sb.append('x'));
+            }
+            assertThat(ref.ask(StringBuilder::length).get(10, TimeUnit.SECONDS)).isEqualTo(10);
+            ref.stop();
+            ref.tell(sb -> sb.append('y'));
+            double messages = registry.get("spindle.actor.messages").tag("system", "actors")
+                    .functionCounter().count();
+            assertThat(messages).isGreaterThanOrEqualTo(11);
+            // the stop and the letter behind it are handled asynchronously: wait for them, bounded
+            awaitAtLeast(() -> registry.get("spindle.actor.dead.letters").tag("system", "actors")
+                    .functionCounter().count(), 1);
+            assertThat(registry.get("spindle.actor.live").tag("system", "actors").gauge().value()).isZero();
+        }
+    }
+
+    @Test
+    void aClustersTasksStealsAndBytesMoveAndAClosedClusterReadsNaN() throws Exception {
+        LocalCluster cluster = LocalCluster.builder().workers(2).threadsPerWorker(1)
+                .latency(Duration.ZERO).bandwidth(1e12).stealing(false).balanceInterval(Duration.ZERO).build();
+        try {
+            new ClusterMetrics(cluster, "c").bindTo(registry);
+            ClusterFuture<byte[]> data = cluster.client().scatter("data", new byte[1000], 0);
+            ClusterFuture<Integer> onOther = cluster.client().submit("len", in -> ((byte[]) in.get(0)).length, data);
+            assertThat(onOther.get(10, TimeUnit.SECONDS)).isEqualTo(1000);
+            assertThat(registry.get("spindle.cluster.workers").tag("cluster", "c").gauge().value()).isEqualTo(2);
+            assertThat(registry.get("spindle.cluster.tasks").tag("state", "memory").gauge().value()).isPositive();
+            assertThat(registry.get("spindle.cluster.tasks.executed").functionCounter().count()).isPositive();
+            assertThat(registry.get("spindle.cluster.steals").tag("outcome", "requested").functionCounter().count())
+                    .isEqualTo(cluster.stats().stealsRequested());
+            assertThat(registry.get("spindle.cluster.transferred").functionCounter().count())
+                    .isEqualTo(cluster.stats().bytesTransferred());
+        } finally {
+            cluster.close();
+        }
+        assertThat(registry.get("spindle.cluster.workers").gauge().value()).isNaN();
+    }
+
+    private static void awaitAtLeast(DoubleSupplier value, double expected) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (value.getAsDouble() < expected && System.nanoTime() < deadline) {
+            Thread.sleep(5);
+        }
+        assertThat(value.getAsDouble()).isGreaterThanOrEqualTo(expected);
+    }
+
+    @Test
+    void nullsAreRefusedByName() {
+        assertThatThrownBy(() -> new ActorSystemMetrics(null))
+                .isInstanceOf(NullPointerException.class).hasMessageContaining("system");
+        assertThatThrownBy(() -> new ClusterMetrics(null, "c"))
+                .isInstanceOf(NullPointerException.class).hasMessageContaining("cluster");
+    }
+}
