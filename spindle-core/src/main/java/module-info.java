@@ -4,9 +4,12 @@
  * beyond {@code java.base}.
  */
 module dev.spindle.core {
+    requires jdk.jfr;             // the flight recorder events (dev.spindle.internal.jfr)
+
     exports dev.spindle;
     exports dev.spindle.queue;
     exports dev.spindle.pool;
     // the pools' idle protocol, shared with the async runtime; not public API
     exports dev.spindle.internal to dev.spindle.async;
+    exports dev.spindle.internal.jfr to dev.spindle.async;
 }

@@ -7,6 +7,7 @@ import dev.spindle.Scheduler;
 import dev.spindle.SchedulerStats;
 import dev.spindle.internal.BlockingSupport;
 import dev.spindle.internal.IdleControl;
+import dev.spindle.internal.jfr.RejectedSubmitEvent;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.AbstractExecutorService;
@@ -338,7 +339,7 @@ abstract class PoolCore extends AbstractExecutorService implements Scheduler, Au
     final void beginExternalSubmit() {
         if (!submitGate.enter()) {
             endExternalSubmit();
-            throw new RejectedExecutionException("pool " + name + " is shut down");
+            throw RejectedSubmitEvent.record(name, new RejectedExecutionException("pool " + name + " is shut down"));
         }
     }
 
@@ -352,7 +353,7 @@ abstract class PoolCore extends AbstractExecutorService implements Scheduler, Au
     /** For submissions from a worker: accepted after shutdown, rejected after shutdownNow. */
     final void rejectIfStopped() {
         if (runState >= STOP) {
-            throw new RejectedExecutionException("pool " + name + " is stopped");
+            throw RejectedSubmitEvent.record(name, new RejectedExecutionException("pool " + name + " is stopped"));
         }
     }
 

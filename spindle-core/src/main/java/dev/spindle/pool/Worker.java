@@ -4,6 +4,8 @@
 package dev.spindle.pool;
 
 import dev.spindle.internal.IdleCoordinator;
+import dev.spindle.internal.jfr.SpareRetireEvent;
+import dev.spindle.internal.jfr.StealBatchEvent;
 import dev.spindle.queue.WorkStealingDeque;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -202,6 +204,9 @@ final class Worker extends BaseWorker {
             Runnable t = v.deque.stealBatchOrNull(deque, limit);
             if (t != null) {
                 STEALS.setOpaque(this, steals + 1 + deque.size());
+                if (StealBatchEvent.enabled()) {
+                    StealBatchEvent.emit(pool.name(), index, v.index, 1 + deque.size());
+                }
                 if (!deque.isEmpty()) {
                     shared.idle.notifyWorkRacy();
                 }
@@ -296,6 +301,9 @@ final class Worker extends BaseWorker {
             if (spare && shared.spares.hasExcess()) {
                 stopSearching();               // hands the search to a parked peer if work remains
                 if (shared.spares.tryRetire()) {
+                    if (SpareRetireEvent.enabled()) {
+                        SpareRetireEvent.emit(pool.name(), index);
+                    }
                     return false;
                 }
             }
