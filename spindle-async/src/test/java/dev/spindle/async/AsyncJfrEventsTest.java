@@ -63,6 +63,18 @@ class AsyncJfrEventsTest {
     }
 
     @Test
+    void theSpawnSiteIsTakenOnlyWhileARecordingWantsLongPolls() throws Exception {
+        assertThat(LongPollEvent.originAtSpawn()).as("no recording: no stack walk, no allocation").isNull();
+        List<LongPollEvent.Origin> seen = new java.util.ArrayList<>();
+        record(() -> seen.add(LongPollEvent.originAtSpawn()), "dev.spindle.LongPoll");
+        assertThat(seen).singleElement().satisfies(o -> assertThat(o.site())
+                .startsWith(AsyncJfrEventsTest.class.getName() + ".lambda$theSpawnSiteIsTakenOnlyWhileARecordingWantsLongPolls$"));
+        record(Map.of("dev.spindle.LongPoll#enabled", "false"), () -> seen.add(LongPollEvent.originAtSpawn()),
+                "dev.spindle.WorkerPark");
+        assertThat(seen.get(1)).as("a recording that disables LongPoll").isNull();
+    }
+
+    @Test
     void aTaskSpawnedBeforeTheRecordingGetsAnIdAtItsFirstLongPoll() throws Exception {
         try (AsyncRuntime rt = AsyncRuntime.builder().workers(1).name("jfr-before").build()) {
             CountDownLatch go = new CountDownLatch(1);

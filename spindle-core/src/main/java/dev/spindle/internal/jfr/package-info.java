@@ -10,10 +10,11 @@
  *
  * <p>Each class holds one instance of itself in a {@code static final} field and answers
  * {@code enabled()} with that instance's {@link jdk.jfr.Event#isEnabled()}, as the JDK's own
- * {@code jdk.internal.event} classes do. Until a recording enables the event type, JFR leaves the
+ * {@code jdk.internal.event} classes do. While no recording has started in the JVM, JFR leaves the
  * class uninstrumented and {@code isEnabled()} is a method returning {@code false}: the JIT
  * folds the hook's test to a constant and drops the branch, so the hot path neither allocates
- * nor reads anything. Call sites therefore test {@code enabled()} before they compute any field
+ * nor reads anything. (Once a recording has run, a disabled event's test reads its type's
+ * enabled flag: a load or two.) Call sites therefore test {@code enabled()} before they compute any field
  * (a queue size, a name) and allocate the event only inside that branch. Duration events are
  * begun only when enabled and committed through {@link jdk.jfr.Event#shouldCommit()}, which
  * applies the recording's threshold.
