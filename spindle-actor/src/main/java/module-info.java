@@ -5,6 +5,7 @@
  */
 module dev.spindle.actor {
     requires transitive dev.spindle.core;
+    requires jdk.jfr;                 // flight recorder events
 
     exports dev.spindle.actor;
 }

@@ -4,6 +4,7 @@
  */
 module dev.spindle.async {
     requires transitive dev.spindle.core;
+    requires jdk.jfr;                 // flight recorder events
 
     exports dev.spindle.async;
     exports dev.spindle.async.io;

@@ -5,6 +5,7 @@
 /** Spindle cluster: an in-process distributed task graph with locality-aware work stealing. */
 module dev.spindle.cluster {
     requires dev.spindle.core;
+    requires jdk.jfr;                 // flight recorder events
 
     exports dev.spindle.cluster;
 }

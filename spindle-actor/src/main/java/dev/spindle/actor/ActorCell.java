@@ -215,9 +215,22 @@ final class ActorCell<A> extends ActorCellConsumerFields<A> implements ActorRef<
         }
     }
 
-    /** One activation: at most {@code maxPerActivation} messages. Never throws. */
+    /** One activation, reported to the flight recorder when a recording asks. Never throws. */
     @Override
     public void run() {
+        if (ActorActivationEvent.enabled() || MailboxDepthEvent.enabled()) {
+            ActorActivationEvent.activate(this);
+        } else {
+            activate();
+        }
+    }
+
+    /**
+     * One activation: at most {@code maxPerActivation} messages. Never throws.
+     *
+     * @return how many messages it took from the mailbox
+     */
+    int activate() {
         int budget = maxPerActivation;
         for (;;) {
             Envelope e = poll();
@@ -236,16 +249,16 @@ final class ActorCell<A> extends ActorCellConsumerFields<A> implements ActorRef<
                 }
                 if (head != lvTail()) {
                     schedule(yieldHints);       // yield the thread, keep the activation
-                    return;
+                    return maxPerActivation - budget;
                 }
             }
             svState(IDLE);
             if (head == lvTail() || !casState(IDLE, ACTIVE)) {
-                return;
+                return maxPerActivation - budget;
             }
             if (budget <= 0) {
                 schedule(yieldHints);
-                return;
+                return maxPerActivation - budget;
             }
         }
     }
@@ -288,6 +301,19 @@ final class ActorCell<A> extends ActorCellConsumerFields<A> implements ActorRef<
             system.actorEnded(this, processed);
         }
         termination.complete(null);
+    }
+
+    /**
+     * Messages waiting behind {@link #head}, counted up to {@code limit} links; activation holder
+     * only (for {@link MailboxDepthEvent}). A message whose producer has not linked it yet is not
+     * counted.
+     */
+    long depthUpTo(long limit) {
+        long n = 0;
+        for (Envelope e = head.lvNext(); e != null && n < limit; e = e.lvNext()) {
+            n++;
+        }
+        return n;
     }
 
     private Envelope poll() {
@@ -461,6 +487,11 @@ abstract class ActorCellProducerFields<A> extends ActorCellPad1<A> {
 
     final boolean casState(int expect, int update) {
         return STATE.compareAndSet(this, expect, update);
+    }
+
+    /** Messages in a bounded mailbox now. */
+    final int lvSize() {
+        return (int) SIZE.getVolatile(this);
     }
 
     /** Adds {@code delta} to the bounded size; returns the previous value. */

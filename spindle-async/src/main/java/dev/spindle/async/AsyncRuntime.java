@@ -6,6 +6,7 @@ package dev.spindle.async;
 import dev.spindle.SchedulerStats;
 import dev.spindle.internal.IdleCoordinator;
 import dev.spindle.internal.Parker;
+import dev.spindle.internal.jfr.RejectedSubmitEvent;
 import dev.spindle.queue.Injector;
 import java.util.ArrayList;
 import java.util.List;
@@ -162,7 +163,7 @@ public final class AsyncRuntime implements AutoCloseable {
         this.name = b.name;
         this.workers = new AsyncWorker[b.workers];
         // a stray interrupt must not turn a park into a spin: dropped before each sleep
-        this.parking = new IdleCoordinator(b.workers, Parker.ofThreads(this, i -> workers[i].thread),
+        this.parking = new IdleCoordinator(b.workers, Parker.ofThreads(this, name, i -> workers[i].thread),
                 Thread::interrupted);
         this.running = new AtomicInteger(b.workers);
         for (int i = 0; i < workers.length; i++) {
@@ -209,7 +210,7 @@ public final class AsyncRuntime implements AutoCloseable {
             w.live.add(c);                     // this worker's own list: no shared write
             if (closing) {
                 c.finish();                    // withdrawn: shutdown will skip it
-                throw new RejectedExecutionException("runtime " + name + " is shut down");
+                throw RejectedSubmitEvent.record(name, new RejectedExecutionException("runtime " + name + " is shut down"));
             }
             w.countSpawned();
             w.pushLocal(c);
@@ -223,7 +224,7 @@ public final class AsyncRuntime implements AutoCloseable {
                 synchronized (outsideLive) {
                     outsideSpawned--;          // withdrawn: never live (a rare path)
                 }
-                throw new RejectedExecutionException("runtime " + name + " is shut down");
+                throw RejectedSubmitEvent.record(name, new RejectedExecutionException("runtime " + name + " is shut down"));
             }
             injector.offer(c);
             parking.notifyWork();

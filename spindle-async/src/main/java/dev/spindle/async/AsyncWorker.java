@@ -387,7 +387,7 @@ final class AsyncWorker implements Runnable {
         POLLS.setOpaque(this, polls + 1);
         Poll<T> p;
         try {
-            p = c.task.poll(c);
+            p = LongPollEvent.enabled() ? LongPollEvent.poll(c, this) : c.task.poll(c);
         } catch (Throwable ex) {
             Thread.interrupted();              // a poll must not leave the worker interrupted
             runtime.retire(c, this);

@@ -91,11 +91,14 @@ final class TaskCell<T> implements Waker, Context {
     long hotSeq;
     /** The next cell in the {@link LiveTasks} list this cell was spawned into. */
     TaskCell<?> nextLive;
+    /** Id and spawn site for flight recorder events; {@code null} unless a recording wanted them. */
+    LongPollEvent.Origin origin;
 
     TaskCell(AsyncRuntime runtime, AsyncTask<T> task) {
         this.runtime = runtime;
         this.task = task;
         this.handle = new JoinHandle<>(this);
+        this.origin = LongPollEvent.originAtSpawn();
     }
 
     int state() {

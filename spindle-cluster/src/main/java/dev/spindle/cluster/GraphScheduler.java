@@ -645,6 +645,9 @@ final class GraphScheduler implements AutoCloseable {
         }
         w.alive = false;
         notifier.execute(() -> w.gone.complete(null));
+        if (ClusterWorkerLostEvent.enabled()) {
+            ClusterWorkerLostEvent.emit(id, w.processing.size(), w.holds.size());
+        }
         for (TaskState t : new ArrayList<>(w.processing)) {
             unassign(t);
             t.state = TaskState.State.WAITING;
@@ -970,7 +973,11 @@ final class GraphScheduler implements AutoCloseable {
         if (stealLog.size() == STEAL_LOG_CAPACITY) {
             stealLog.removeFirst();
         }
-        stealLog.addLast(new StealEvent(id, key, victim, thief, level, outcome, System.nanoTime()));
+        StealEvent e = new StealEvent(id, key, victim, thief, level, outcome, System.nanoTime());
+        stealLog.addLast(e);
+        if (ClusterStealEvent.enabled()) {
+            ClusterStealEvent.emit(e);
+        }
     }
 
     // ---- shutdown ------------------------------------------------------------------------

@@ -27,23 +27,12 @@ public interface Parker {
     /** Makes worker {@code worker}'s current or next {@link #park} return. */
     void unpark(int worker);
 
-    /** A parker on {@link LockSupport}, finding each worker's thread with {@code threadOf}. */
-    static Parker ofThreads(Object blocker, IntFunction<Thread> threadOf) {
-        return new Parker() {
-            @Override
-            public void park(int worker) {
-                LockSupport.park(blocker);
-            }
-
-            @Override
-            public void parkNanos(int worker, long nanos) {
-                LockSupport.parkNanos(blocker, nanos);
-            }
-
-            @Override
-            public void unpark(int worker) {
-                LockSupport.unpark(threadOf.apply(worker));
-            }
-        };
+    /**
+     * A parker on {@link LockSupport}, finding each worker's thread with {@code threadOf}; it
+     * reports each sleep and wake-up to the flight recorder, under {@code scheduler}'s name, when
+     * a recording asks for it ({@link ThreadParker}).
+     */
+    static Parker ofThreads(Object blocker, String scheduler, IntFunction<Thread> threadOf) {
+        return new ThreadParker(blocker, scheduler, threadOf);
     }
 }

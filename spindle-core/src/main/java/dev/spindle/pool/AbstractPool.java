@@ -47,7 +47,7 @@ abstract class AbstractPool extends PoolCore {
         for (int i = 0; i < workers.length; i++) {
             workers[i] = new PoolWorker(this, i, ownQueues ? new Injector<>() : null);
         }
-        this.idle = new IdleCoordinator(workers.length, Parker.ofThreads(this, i -> workers[i].thread),
+        this.idle = new IdleCoordinator(workers.length, Parker.ofThreads(this, name, i -> workers[i].thread),
                 this::dropStrayInterrupt);
     }
 

@@ -7,6 +7,7 @@ import dev.spindle.Scheduler;
 import dev.spindle.SchedulerStats;
 import dev.spindle.internal.BlockingSupport;
 import dev.spindle.internal.IdleControl;
+import dev.spindle.internal.jfr.RejectedSubmitEvent;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.AbstractExecutorService;
@@ -357,7 +358,7 @@ abstract class PoolCore extends AbstractExecutorService implements Scheduler, Au
         if (!submitGate.enter()) {
             endExternalSubmit();
             rejected.incrementAndGet();
-            throw new RejectedExecutionException("pool " + name + " is shut down");
+            throw RejectedSubmitEvent.record(name, new RejectedExecutionException("pool " + name + " is shut down"));
         }
     }
 
@@ -372,7 +373,7 @@ abstract class PoolCore extends AbstractExecutorService implements Scheduler, Au
     final void rejectIfStopped() {
         if (runState >= STOP) {
             rejected.incrementAndGet();
-            throw new RejectedExecutionException("pool " + name + " is stopped");
+            throw RejectedSubmitEvent.record(name, new RejectedExecutionException("pool " + name + " is stopped"));
         }
     }
 

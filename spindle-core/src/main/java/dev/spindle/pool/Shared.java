@@ -32,7 +32,7 @@ final class Shared {
         this.stealAttempts = stealAttempts;
         this.spares = new Spares(pool, this, parallelism, keepAliveNanos, queueCapacity);
         this.idle = new IdleCoordinator(workers.length, parallelism, spares::unblockedLive,
-                Parker.ofThreads(pool, i -> workers[i].thread), pool::dropStrayInterrupt);
+                Parker.ofThreads(pool, pool.name(), i -> workers[i].thread), pool::dropStrayInterrupt);
         this.slotsInUse = parallelism;
     }
 

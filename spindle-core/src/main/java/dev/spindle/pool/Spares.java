@@ -3,6 +3,7 @@
  */
 package dev.spindle.pool;
 
+import dev.spindle.internal.jfr.SpareStartEvent;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -83,6 +84,8 @@ final class Spares {
                     live.incrementAndGet();
                     if (!pool.tryStartWorker(w)) {
                         live.decrementAndGet(); // no thread to be had: no compensation
+                    } else if (SpareStartEvent.enabled()) {
+                        SpareStartEvent.emit(pool.name(), i, live.get(), blocked.get());
                     }
                     return;
                 }

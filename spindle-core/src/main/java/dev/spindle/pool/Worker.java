@@ -4,6 +4,8 @@
 package dev.spindle.pool;
 
 import dev.spindle.internal.IdleCoordinator;
+import dev.spindle.internal.jfr.SpareRetireEvent;
+import dev.spindle.internal.jfr.StealBatchEvent;
 import dev.spindle.queue.WorkStealingDeque;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -170,7 +172,9 @@ final class Worker extends BaseWorker {
      * Thieves look at a peer's slot only when its deque is empty (stealOnce, takeDescendant), so
      * they still take the oldest task first; a worker that parks, blocks or watches a busy peer
      * counts the slot as local work (hasLocalWork, localSize), so a task in the slot is never
-     * hidden from idle workers. After shutdownNow the owner runs its slot task as a late task
+     * hidden from idle workers. A task taken from a peer's slot is not counted as a steal,
+     * on either side: only the task's start CAS knows who won it, and the stats promise that
+     * tasks stolen by and stolen from add up. After shutdownNow the owner runs its slot task as a late task
      * (takeLate) rather than have the drain return it: the drain could not claim it without
      * running it.
      */
@@ -289,6 +293,9 @@ final class Worker extends BaseWorker {
             Runnable t = v.deque.stealBatchOrNull(deque, limit);
             if (t != null) {
                 STEALS.setOpaque(this, steals + 1 + deque.size());
+                if (StealBatchEvent.enabled()) {
+                    StealBatchEvent.emit(pool.name(), index, v.index, 1 + deque.size());
+                }
                 if (!deque.isEmpty()) {
                     shared.idle.notifyWorkRacy();
                 }
@@ -296,7 +303,6 @@ final class Worker extends BaseWorker {
             }
             ForkTask<?> f = v.deque.isEmpty() ? v.peekForkSlot() : null;
             if (f != null) {
-                STEALS.setOpaque(this, steals + 1);
                 return f;                      // claimed by its run's CAS, or skipped there
             }
             if (a % 8 == 7 && !shared.injector.isEmpty()) {
@@ -388,6 +394,9 @@ final class Worker extends BaseWorker {
             if (spare && shared.spares.hasExcess()) {
                 stopSearching();               // hands the search to a parked peer if work remains
                 if (shared.spares.tryRetire()) {
+                    if (SpareRetireEvent.enabled()) {
+                        SpareRetireEvent.emit(pool.name(), index);
+                    }
                     return false;
                 }
             }
@@ -627,7 +636,6 @@ final class Worker extends BaseWorker {
             if (top == null) {
                 ForkTask<?> f = v.peekForkSlot();
                 if (f != null && ForkTask.descendsFrom(f, target)) {
-                    STEALS.setOpaque(this, steals + 1);
                     return f;                  // claimed by its run's CAS, or skipped there
                 }
                 continue;
