@@ -24,7 +24,8 @@ Bytes moved, as Dask counts them:
   tcpBytesSent         worker processes only: the growth of the kernel's bytes_sent (tcp_info, as
                        `ss -tinp` shows it) summed over the TCP sockets of the worker processes:
                        every byte they sent (data, control messages, heartbeats); connections
-                       opened and closed within one run are missed (Linux, needs ss)
+                       opened and closed within one run are missed (Linux, needs ss; null
+                       without it)
 Steals: the "confirm" events in the scheduler's "stealing" event log (client.run_on_scheduler).
 """
 
@@ -187,8 +188,11 @@ def tcp_bytes_sent(pids):
     """bytes_sent of every established TCP socket that one of pids holds, from `ss -tinpH`."""
     if not pids:
         return 0
-    lines = subprocess.run(["ss", "-tinpH", "state", "established"], capture_output=True, text=True,
-                           check=True).stdout.splitlines()
+    try:
+        lines = subprocess.run(["ss", "-tinpH", "state", "established"], capture_output=True, text=True,
+                               check=True).stdout.splitlines()
+    except FileNotFoundError:
+        return None                                     # no ss here: no figure rather than a failed run
     total, owned = 0, False
     for line in lines:
         if not line[:1].isspace():                      # a socket; its tcp_info follows
@@ -232,7 +236,7 @@ def run_config(config, args, sizes, progress):
                     if not warm:
                         samples[shape].append(seconds)
                         data.setdefault(shape, []).append(b1 - b0)
-                        written.setdefault(shape, []).append(w1 - w0)
+                        written.setdefault(shape, []).append(None if w0 is None or w1 is None else w1 - w0)
                         steals.setdefault(shape, []).append(s1 - s0)
                     tasks[shape], bounds[shape] = ntasks, bound
             for shape in args.shapes:
@@ -244,7 +248,8 @@ def run_config(config, args, sizes, progress):
                     "tasksPerSecond": tasks[shape] / st["median"],
                     "boundSeconds": bound, "overBound": None if bound is None else st["median"] / bound,
                     "dataBytes": statistics.median(data[shape]),
-                    "tcpBytesSent": statistics.median(written[shape]) if processes else None,
+                    "tcpBytesSent": statistics.median(written[shape])
+                    if processes and None not in written[shape] else None,
                     "steals": statistics.median(steals[shape]),
                 })
     finally:

@@ -5,6 +5,7 @@ package dev.spindle.bench.cluster;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
@@ -16,7 +17,8 @@ import java.util.regex.Pattern;
  * processes hold. Read before and after a run, the difference is every byte the workers sent
  * (values, control messages, heartbeats), measured the same way for Spindle's worker JVMs and
  * Dask's worker processes (dask_bench.py reads it with the same command). Connections opened and
- * closed between the two readings are missed. Linux only; needs {@code ss} (iproute2).
+ * closed between the two readings are missed. Linux only; needs {@code ss} (iproute2), else no
+ * figure.
  */
 public final class TcpBytes {
 
@@ -26,18 +28,29 @@ public final class TcpBytes {
     private TcpBytes() {
     }
 
-    /** Bytes sent so far over the established TCP sockets of {@code pids}; 0 for none. */
-    public static long sentBy(Set<Long> pids) throws IOException, InterruptedException {
+    /**
+     * Bytes sent so far over the established TCP sockets of {@code pids}; 0 for none; empty where
+     * {@code ss} cannot be run (not Linux, no iproute2), so a benchmark reports no figure rather
+     * than failing.
+     *
+     * @throws IOException if {@code ss} runs but fails
+     */
+    public static OptionalLong sentBy(Set<Long> pids) throws IOException, InterruptedException {
         if (pids.isEmpty()) {
-            return 0;
+            return OptionalLong.of(0);
         }
-        Process ss = new ProcessBuilder("ss", "-tinpH", "state", "established").redirectErrorStream(true).start();
+        Process ss;
+        try {
+            ss = new ProcessBuilder("ss", "-tinpH", "state", "established").redirectErrorStream(true).start();
+        } catch (IOException e) {
+            return OptionalLong.empty();                       // no ss on this machine
+        }
         String out = new String(ss.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         if (!ss.waitFor(30, TimeUnit.SECONDS) || ss.exitValue() != 0) {
             ss.destroyForcibly();
             throw new IOException("ss -tinp failed: " + out.strip());
         }
-        return parse(out, pids);
+        return OptionalLong.of(parse(out, pids));
     }
 
     /** Sums {@code bytes_sent} of the sockets in {@code ss -tinpH} output that one of {@code pids} holds. */

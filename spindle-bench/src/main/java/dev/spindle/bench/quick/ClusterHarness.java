@@ -121,14 +121,14 @@ public final class ClusterHarness {
                 Runtime.getRuntime().availableProcessors(), ClusterTarget.BALANCE_INTERVAL.toMillis(), rows);
     }
 
-    /** One run's figures. */
+    /** One run's figures; {@code tcpBytes} is negative where it could not be read. */
     private record Sample(double seconds, long dataBytes, long tcpBytes, long steals) {
     }
 
     private static Sample measure(ClusterTarget target, ClusterWorkloads.Prepared p) throws Exception {
         long data0 = target.dataBytes().orElse(0);
         long steals0 = target.steals().orElse(0);
-        long tcp0 = TcpBytes.sentBy(target.workerPids());
+        OptionalLong tcp0 = TcpBytes.sentBy(target.workerPids());
         long start = System.nanoTime();
         List<? extends ClusterFuture<?>> futures = p.submit();
         long deadline = start + TimeUnit.SECONDS.toNanos(RUN_TIMEOUT_SECONDS);
@@ -137,7 +137,8 @@ public final class ClusterHarness {
         }
         double seconds = (System.nanoTime() - start) / 1e9;
         p.check();
-        long tcp = TcpBytes.sentBy(target.workerPids()) - tcp0;
+        OptionalLong tcp1 = TcpBytes.sentBy(target.workerPids());
+        long tcp = tcp0.isPresent() && tcp1.isPresent() ? tcp1.getAsLong() - tcp0.getAsLong() : -1;
         long data = target.dataBytes().orElse(0) - data0;
         long steals = target.steals().orElse(0) - steals0;
         futures.forEach(ClusterFuture::release);
@@ -153,7 +154,7 @@ public final class ClusterHarness {
         for (Sample s : samples) {
             seconds.add(s.seconds());
             data.add((double) s.dataBytes());
-            tcp.add((double) s.tcpBytes());
+            tcp.add(s.tcpBytes() < 0 ? Double.NaN : (double) s.tcpBytes());
             steals.add((double) s.steals());
         }
         Stats time = Stats.of(seconds);
@@ -161,7 +162,8 @@ public final class ClusterHarness {
         double bound = p.work() > 0 ? Math.max(p.work() / threads, p.criticalPath()) : Double.NaN;
         return new ClusterReport.Row(target.config(), target.workers(), target.threadsPerWorker(), shape, p.tasks(),
                 time, p.tasks() / time.median(), bound, time.median() / bound,
-                present(target.dataBytes(), data), target.workerPids().isEmpty() ? Double.NaN : Stats.of(tcp).median(),
+                present(target.dataBytes(), data),
+                target.workerPids().isEmpty() || tcp.contains(Double.NaN) ? Double.NaN : Stats.of(tcp).median(),
                 present(target.steals(), steals));
     }
 
