@@ -19,12 +19,13 @@ import picocli.CommandLine.Spec;
 /**
  * {@code spindle bench}: the quick interleaved Spindle vs ForkJoinPool harness; {@code spindle
  * bench actors} ({@link BenchActorsCommand}) runs the actor workloads instead, {@code spindle bench
- * async} ({@link BenchAsyncCommand}) the async ones.
+ * async} ({@link BenchAsyncCommand}) the async ones, {@code spindle bench cluster}
+ * ({@link BenchClusterCommand}) the cluster graphs.
  */
 @Command(name = "bench",
         mixinStandardHelpOptions = true,
         versionProvider = SpindleCli.Version.class,
-        subcommands = {BenchActorsCommand.class, BenchAsyncCommand.class, BenchEchoCommand.class},
+        subcommands = {BenchActorsCommand.class, BenchAsyncCommand.class, BenchEchoCommand.class, BenchClusterCommand.class},
         description = {
             "Runs workloads on Spindle's WorkStealingPool and on the faster ForkJoinPool mode, interleaved,"
                     + " and prints the median time of each, the ratio FJP time / Spindle time"
@@ -34,6 +35,7 @@ import picocli.CommandLine.Spec;
             "'spindle bench async' compares AsyncRuntime with CompletableFuture chains on Tokio's runtime benchmarks,"
                     + " and HYBRID with WORK_STEALING under contention.",
             "'spindle bench echo' compares TCP echo servers on AsyncRuntime, Netty and virtual threads under a closed-loop load.",
+            "'spindle bench cluster' runs distributed task graphs on Spindle clusters, the side Dask is compared with.",
         })
 final class BenchCommand implements Callable<Integer> {
 

@@ -3,75 +3,23 @@
  */
 package dev.spindle.cli;
 
-import dev.spindle.bench.quick.Progress;
-import java.io.PrintWriter;
-import java.util.function.Supplier;
-import picocli.CommandLine;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 
 /**
- * The options every interleaved benchmark command shares (a picocli mixin): workers, rounds,
- * warm-up rounds, JSON output and the progress display, with their range checks.
+ * The options of the interleaved benchmark commands that compare runtimes of one size (a
+ * picocli mixin): {@link BenchRunOptions} and the worker threads of every runtime.
  */
-final class RoundOptions {
+final class RoundOptions extends BenchRunOptions {
 
     @Option(names = "--workers", paramLabel = "N",
             description = "Worker threads of every runtime (default: available processors, ${DEFAULT-VALUE}).")
     int workers = Runtime.getRuntime().availableProcessors();
 
-    @Option(names = "--rounds", paramLabel = "N",
-            description = "Measured rounds (default: 20 for the fork/join suite, 15 for actors and async).")
-    Integer rounds;
-
-    @Option(names = "--warmup", paramLabel = "N",
-            description = "Warm-up rounds, discarded; they also calibrate runs per sample (default: 5).")
-    Integer warmup;
-
-    @Option(names = "--json", description = "Print the results as JSON instead of tables.")
-    boolean json;
-
-    @Option(names = "--progress", paramLabel = "MODE",
-            description = "Progress on stderr: bar, lines or none (default: bar on a terminal, lines otherwise).")
-    String progress;
-
     /** Checks the ranges; {@code --rounds}/{@code --warmup} fall back to the harness defaults. */
+    @Override
     void validate(CommandSpec spec, int defaultRounds, int defaultWarmup) {
-        if (rounds == null) {
-            rounds = defaultRounds;
-        }
-        if (warmup == null) {
-            warmup = defaultWarmup;
-        }
+        super.validate(spec, defaultRounds, defaultWarmup);
         requireRange(spec, "--workers", workers, 1, 0x7fff);
-        requireRange(spec, "--rounds", rounds, 1, 100_000);
-        requireRange(spec, "--warmup", warmup, 1, 100_000);
-    }
-
-    Progress progressDisplay(CommandSpec spec) {
-        return BenchCommand.progress(progress, spec);
-    }
-
-    /** Runs {@code configure} (harness options that may refuse a value) as a usage error. */
-    static void asUsageError(CommandSpec spec, Runnable configure) {
-        try {
-            configure.run();
-        } catch (IllegalArgumentException e) {
-            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
-        }
-    }
-
-    /** Prints the report as JSON or as tables, as {@code --json} says. */
-    void print(CommandSpec spec, Supplier<String> table, Supplier<String> jsonText) {
-        PrintWriter out = spec.commandLine().getOut();
-        out.print(json ? jsonText.get() : table.get());
-        out.flush();
-    }
-
-    private static void requireRange(CommandSpec spec, String option, int value, int min, int max) {
-        if (value < min || value > max) {
-            throw new CommandLine.ParameterException(spec.commandLine(),
-                    option + " must be between " + min + " and " + max + ", was " + value);
-        }
     }
 }

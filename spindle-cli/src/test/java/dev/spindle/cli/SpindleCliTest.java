@@ -158,4 +158,62 @@ class SpindleCliTest {
         assertThat(err.toString()).contains("Try 'spindle --help'");
         assertThat(out.toString()).isEmpty();
     }
+
+    /** {@code spindle bench cluster} at smoke-test sizes: every run checks its results, so exit 0 means right answers. */
+    @Test
+    void benchClusterInProcessPrintsATableOfEveryShape() {
+        assertThat(run("bench", "cluster", "--configs", "inprocess", "--size", "tiny", "--rounds", "1", "--warmup", "1",
+                "--progress", "none")).as(err.toString()).isZero();
+        String table = out.toString();
+        assertThat(table).contains("Cluster graphs on Spindle").contains("/bound");
+        for (String shape : new String[] {"tiny", "tree", "skewed", "shuffle"}) {
+            assertThat(table).containsPattern("(?m)^inprocess\\s+4x2\\s+" + shape + "\\s");
+        }
+    }
+
+    @Test
+    void benchClusterJsonHasTheShapeDaskBenchPrints() {
+        assertThat(run("bench", "cluster", "--configs", "inprocess", "--shapes", "skewed", "--size", "tiny",
+                "--inprocess-workers", "2", "--threads", "1", "--rounds", "2", "--warmup", "1", "--progress", "none",
+                "--json")).as(err.toString()).isZero();
+        assertThat(out.toString()).startsWith("{").contains("\"suite\": \"cluster\"").contains("\"system\": \"spindle\"")
+                .contains("\"config\": \"inprocess\", \"workers\": 2, \"threads\": 1, \"shape\": \"skewed\", \"tasks\": 8")
+                .contains("\"seconds\": {\"n\": 2").contains("\"boundSeconds\": 0.02,").doesNotContain("\"shape\": \"tree\"");
+    }
+
+    /** Worker JVMs on Hazelcast: the coordinator here, two workers started with this JVM's class path. */
+    @Test
+    @Timeout(value = 240, unit = TimeUnit.SECONDS)
+    void benchClusterWorkerProcessesRunTheGraphsAndReportTheirTcpBytes() {
+        assertThat(run("bench", "cluster", "--configs", "processes", "--process-workers", "2", "--shapes", "tiny,shuffle",
+                "--size", "tiny", "--rounds", "1", "--warmup", "1", "--progress", "none", "--json"))
+                .as(err.toString()).isZero();
+        assertThat(out.toString()).contains("\"config\": \"processes\", \"workers\": 2, \"threads\": 2, \"shape\": \"tiny\"")
+                .contains("\"shape\": \"shuffle\"").containsPattern("\"tcpBytesSent\": [1-9]")
+                .contains("\"dataBytes\": null");
+    }
+
+    @Test
+    void benchClusterRefusesBadArgumentsByName() {
+        assertThat(run("bench", "cluster", "--shapes", "ring")).isEqualTo(2);
+        assertThat(err.toString()).contains("unknown workload 'ring'");
+        assertThat(run("bench", "cluster", "--configs", "yarn")).isEqualTo(2);
+        assertThat(err.toString()).contains("unknown cluster configuration 'yarn'");
+        assertThat(run("bench", "cluster", "--threads", "0")).isEqualTo(2);
+        assertThat(err.toString()).contains("threads per worker must be between 1 and 64");
+        assertThat(run("bench", "cluster", "--size", "huge")).isEqualTo(2);
+        assertThat(err.toString()).contains("--size must be quick or tiny");
+        assertThat(run("bench", "cluster", "--rounds", "0")).isEqualTo(2);
+        assertThat(err.toString()).contains("--rounds must be between 1");
+        assertThat(out.toString()).isEmpty();
+    }
+
+    @Test
+    void benchHelpNamesTheClusterCommand() {
+        assertThat(run("bench", "--help")).isZero();
+        assertThat(out.toString()).contains("cluster");
+        assertThat(run("bench", "cluster", "--help")).isZero();
+        assertThat(out.toString()).contains("tiny, tree, skewed, shuffle").contains("inprocess, processes")
+                .contains("dask-compare.sh");
+    }
 }

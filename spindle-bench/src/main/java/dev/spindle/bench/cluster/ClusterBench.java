@@ -18,7 +18,7 @@ import java.util.Locale;
  * against the lower bound {@code max(total work / total threads, critical path)}.
  *
  * <pre>
- * java -cp spindle-bench/target/classes:spindle-cluster/target/classes:spindle-core/target/classes  *     dev.spindle.bench.cluster.ClusterBench [rounds]
+ * java -cp spindle-cli/target/spindle.jar dev.spindle.bench.cluster.ClusterBench [rounds]
  * </pre>
  *
  * <ul>
@@ -29,7 +29,8 @@ import java.util.Locale;
  * </ul>
  *
  * <p>4 workers of 2 threads, 1 ms latency, balance every 20 ms. Sleeps stand in for compute, so the
- * figures do not depend on the machine's cores. Each cell is the median of {@code rounds} runs.
+ * figures do not depend on the machine's cores. Each cell is the median of {@code rounds} runs;
+ * every run checks its results.
  */
 public final class ClusterBench {
 
@@ -81,6 +82,7 @@ public final class ClusterBench {
                         f.get();
                     }
                     times[r] = (System.nanoTime() - t0) / 1e9;
+                    p.check();
                     ClusterStats stats = cluster.stats();
                     steals += stats.stealsConfirmed();
                 }
