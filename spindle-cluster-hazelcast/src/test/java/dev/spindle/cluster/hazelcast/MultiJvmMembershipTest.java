@@ -28,6 +28,14 @@ class MultiJvmMembershipTest {
 
     private static final String SECRET = "multi-jvm-secret-0123456789";
     private static final int MAX_WORKERS = 4;
+    /**
+     * Heartbeat timeout of every member, coordinator and workers. This scenario runs for a minute or more with two
+     * to four worker JVMs; with 8 s, a worker starved of CPU on a loaded 2-core machine was
+     * declared dead by the coordinator's member while alive, formed a cluster of its own, and the
+     * restarted worker joined that one instead (seen in CI). A killed worker is still detected
+     * well within the scenario's waits.
+     */
+    private static final String FAILURE_SECONDS = "20";
 
     private final Cleanup started = new Cleanup();
 
@@ -45,7 +53,7 @@ class MultiJvmMembershipTest {
         workers.start(0);
         workers.start(1);
         HazelcastClusterSettings.Builder settings = InProcessClusterTest.settings(cluster, SECRET, ports[0], ports)
-                .allowPackage("dev.spindle.cluster.testkit");
+                .allowPackage("dev.spindle.cluster.testkit").failureSeconds(Integer.parseInt(FAILURE_SECONDS));
         HazelcastCoordinator coordinator = started.add(HazelcastCoordinator.start(settings.build(),
                 CoordinatorSettings.builder().workers(2).threadsPerWorker(2).build(), Duration.ofSeconds(90)));
         MembershipScenario.run(workers, coordinator::client, coordinator::stats, coordinator::retire, dir);
@@ -59,7 +67,7 @@ class MultiJvmMembershipTest {
         return started.add(WorkerJvm.startLogged(WorkerMain.class,
                 List.of("@jvm.args", "-Xmx192m", "-Dhazelcast.logging.type=jdk"), Map.of("SPINDLE_SECRET", SECRET),
                 List.of("--id", Integer.toString(id), "--threads", "2", "--cluster", cluster, "--port",
-                        Integer.toString(ports[id + 1]), "--members", members.toString(), "--failure-seconds", "8",
+                        Integer.toString(ports[id + 1]), "--members", members.toString(), "--failure-seconds", FAILURE_SECONDS,
                         "--allow", "dev.spindle.cluster.testkit"),
                 dir.resolve("worker-" + id + ".log").toFile()));
     }
