@@ -10,6 +10,7 @@ import dev.spindle.cluster.WorkerNode;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * A worker member: a Hazelcast member that runs one Spindle worker (a data store and a
@@ -20,6 +21,12 @@ import java.util.concurrent.TimeoutException;
  * a coordinator that proves the secret is known, and fails with the reason when this worker
  * cannot take part (wrong secret, worker id taken, or no coordinator in time, as with a wrong
  * cluster name, which Hazelcast answers by never joining the two).
+ *
+ * <p>A worker serves one coordinator for the life of its member. When that coordinator leaves the
+ * cluster (it closed, its JVM died, or it declared this member dead while it was only slow), the
+ * worker shuts its member down instead of staying behind as an orphan: an orphaned member would
+ * keep the cluster's name and ports, and a worker started later could join it instead of the
+ * coordinator's cluster. {@link #coordinatorLost()} then says why the member stopped.
  */
 public final class HazelcastWorker implements AutoCloseable {
 
@@ -28,9 +35,11 @@ public final class HazelcastWorker implements AutoCloseable {
     private final WorkerTransport transport;
     private final FrameCodec codec;
     private final Roster roster;
+    private final AtomicBoolean coordinatorLost;
 
     private HazelcastWorker(HazelcastInstance instance, WorkerNode node, WorkerTransport transport,
-                            FrameCodec codec, Roster roster) {
+                            FrameCodec codec, Roster roster, AtomicBoolean coordinatorLost) {
+        this.coordinatorLost = coordinatorLost;
         this.instance = instance;
         this.node = node;
         this.transport = transport;
@@ -57,9 +66,18 @@ public final class HazelcastWorker implements AutoCloseable {
             node.close();
             throw e;
         }
+        AtomicBoolean coordinatorLost = new AtomicBoolean();
+        roster.onCoordinatorLost(() -> {
+            if (coordinatorLost.compareAndSet(false, true)) {
+                // not on the membership event thread: shutting down waits for Hazelcast's threads
+                Thread t = new Thread(instance::shutdown, "spindle-worker-" + id + "-coordinator-lost");
+                t.setDaemon(true);
+                t.start();
+            }
+        });
         instance.getCluster().addMembershipListener(roster);
         transport.attach(node, instance);
-        return new HazelcastWorker(instance, node, transport, codec, roster);
+        return new HazelcastWorker(instance, node, transport, codec, roster, coordinatorLost);
     }
 
     /**
@@ -91,7 +109,7 @@ public final class HazelcastWorker implements AutoCloseable {
      */
     public void onMemberShutdown(Runnable callback) {
         Objects.requireNonNull(callback, "callback");
-        java.util.concurrent.atomic.AtomicBoolean once = new java.util.concurrent.atomic.AtomicBoolean();
+        AtomicBoolean once = new AtomicBoolean();
         Runnable fire = () -> {
             if (once.compareAndSet(false, true)) {
                 callback.run();
@@ -105,6 +123,14 @@ public final class HazelcastWorker implements AutoCloseable {
         if (!instance.getLifecycleService().isRunning()) {
             fire.run();                       // it stopped before the listener was added
         }
+    }
+
+    /**
+     * Whether this worker's coordinator left the cluster, which shuts this worker's member down
+     * (see the class comment).
+     */
+    public boolean coordinatorLost() {
+        return coordinatorLost.get();
     }
 
     /** The worker's id. */

@@ -18,7 +18,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * Runs one worker member until the JVM is stopped.
+ * Runs one worker member until the JVM is stopped or its coordinator leaves.
  *
  * <pre>
  * SPINDLE_SECRET=... java -cp ... dev.spindle.cluster.hazelcast.WorkerMain \
@@ -34,8 +34,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
  *
  * <p>Exit status: 0 after {@code --help}; 2 for a bad command line (a one-line reason and the
  * usage on stderr), including an unreadable secret file and a port that is taken; 1 when the
- * worker cannot take part or stops (refused by the coordinator, no coordinator in time, or its
- * member shut down from elsewhere), with the reason on stderr.
+ * worker cannot take part or stops (refused by the coordinator, no coordinator in time, its
+ * coordinator left the cluster, or its member shut down from elsewhere), with the reason on
+ * stderr.
  */
 public final class WorkerMain {
 
@@ -133,6 +134,11 @@ public final class WorkerMain {
         }
         if (exiting.get()) {
             return OK;                        // the JVM is exiting (a signal): nothing to report
+        }
+        if (worker.coordinatorLost()) {
+            err.println("WorkerMain: worker " + o.id + " stopped: its coordinator left the cluster (it closed, "
+                    + "or it was lost or declared this worker dead); a worker serves one coordinator");
+            return FAILED;
         }
         err.println("WorkerMain: worker " + o.id + " stopped: its Hazelcast member was shut down "
                 + "(by another member of the cluster, or by the JVM)");

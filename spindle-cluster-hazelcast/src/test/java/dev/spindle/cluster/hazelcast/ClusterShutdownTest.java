@@ -84,4 +84,42 @@ class ClusterShutdownTest {
             assertThat(err.toString(StandardCharsets.UTF_8)).contains("worker 0 stopped: its Hazelcast member was shut down");
         }
     }
+
+    /**
+     * A worker serves one coordinator: when it leaves, the worker stops with the reason instead
+     * of idling as an orphan member that a later worker of the same cluster could join (seen
+     * when a coordinator declared a slow worker dead: the worker formed a cluster of its own and
+     * captured the next worker started).
+     */
+    @Test
+    void aWorkerWhoseCoordinatorLeavesExitsWithTheReason() throws Exception {
+        int[] ports = FreePorts.free(2);
+        String cluster = "spindle-orphan-" + ports[0];
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        String[] args = {"--id", "0", "--threads", "1", "--cluster", cluster, "--port", Integer.toString(ports[1]),
+                "--members", "127.0.0.1:" + ports[0] + ",127.0.0.1:" + ports[1]};
+        CompletableFuture<Integer> status = CompletableFuture.supplyAsync(() -> WorkerMain.run(args,
+                Map.of("SPINDLE_SECRET", SECRET), new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8)));
+        try {
+            try (HazelcastCoordinator coordinator = HazelcastCoordinator.start(
+                    InProcessClusterTest.settings(cluster, SECRET, ports[0], ports).build(),
+                    CoordinatorSettings.builder().workers(1).threadsPerWorker(1).build(), Duration.ofSeconds(90))) {
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+                while (!out.toString(StandardCharsets.UTF_8).contains("ready") && System.nanoTime() < deadline) {
+                    Thread.sleep(20);
+                }
+                assertThat(coordinator.client().submit("before", in -> 7).get(60, TimeUnit.SECONDS)).isEqualTo(7);
+                assertThat(status).isNotDone();
+            }
+            assertThat(status.get(60, TimeUnit.SECONDS)).isEqualTo(WorkerMain.FAILED);
+            assertThat(err.toString(StandardCharsets.UTF_8)).contains("worker 0 stopped: its coordinator left the cluster");
+        } finally {
+            HazelcastInstance left = Hazelcast.getHazelcastInstanceByName("spindle-worker-0-" + ports[1]);
+            if (left != null) {
+                left.shutdown();               // without the fix the member would still run here
+            }
+        }
+    }
 }
