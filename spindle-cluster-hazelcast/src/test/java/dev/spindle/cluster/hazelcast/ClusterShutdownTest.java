@@ -65,18 +65,11 @@ class ClusterShutdownTest {
         String cluster = "spindle-shutdown-" + ports[0];
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
-        String[] args = {"--id", "0", "--threads", "1", "--cluster", cluster, "--port", Integer.toString(ports[1]),
-                "--members", "127.0.0.1:" + ports[0] + ",127.0.0.1:" + ports[1]};
-        CompletableFuture<Integer> status = CompletableFuture.supplyAsync(() -> WorkerMain.run(args,
-                Map.of("SPINDLE_SECRET", SECRET), new PrintStream(out, true, StandardCharsets.UTF_8),
-                new PrintStream(err, true, StandardCharsets.UTF_8)));
+        CompletableFuture<Integer> status = runWorkerInThisJvm(cluster, ports, out, err);
         try (HazelcastCoordinator coordinator = HazelcastCoordinator.start(
                 InProcessClusterTest.settings(cluster, SECRET, ports[0], ports).build(),
                 CoordinatorSettings.builder().workers(1).threadsPerWorker(1).build(), Duration.ofSeconds(90))) {
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-            while (!out.toString(StandardCharsets.UTF_8).contains("ready") && System.nanoTime() < deadline) {
-                Thread.sleep(20);
-            }
+            awaitReady(out);
             assertThat(status).isNotDone();
             // as a joined member's shutdown reaches it: the member stops, the JVM is not exiting
             Hazelcast.getHazelcastInstanceByName("spindle-worker-0-" + ports[1]).shutdown();
@@ -97,19 +90,12 @@ class ClusterShutdownTest {
         String cluster = "spindle-orphan-" + ports[0];
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
-        String[] args = {"--id", "0", "--threads", "1", "--cluster", cluster, "--port", Integer.toString(ports[1]),
-                "--members", "127.0.0.1:" + ports[0] + ",127.0.0.1:" + ports[1]};
-        CompletableFuture<Integer> status = CompletableFuture.supplyAsync(() -> WorkerMain.run(args,
-                Map.of("SPINDLE_SECRET", SECRET), new PrintStream(out, true, StandardCharsets.UTF_8),
-                new PrintStream(err, true, StandardCharsets.UTF_8)));
+        CompletableFuture<Integer> status = runWorkerInThisJvm(cluster, ports, out, err);
         try {
             try (HazelcastCoordinator coordinator = HazelcastCoordinator.start(
                     InProcessClusterTest.settings(cluster, SECRET, ports[0], ports).build(),
                     CoordinatorSettings.builder().workers(1).threadsPerWorker(1).build(), Duration.ofSeconds(90))) {
-                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-                while (!out.toString(StandardCharsets.UTF_8).contains("ready") && System.nanoTime() < deadline) {
-                    Thread.sleep(20);
-                }
+                awaitReady(out);
                 assertThat(coordinator.client().submit("before", in -> 7).get(60, TimeUnit.SECONDS)).isEqualTo(7);
                 assertThat(status).isNotDone();
             }
@@ -120,6 +106,22 @@ class ClusterShutdownTest {
             if (left != null) {
                 left.shutdown();               // without the fix the member would still run here
             }
+        }
+    }
+
+    /** Runs {@code WorkerMain} for worker 0 of {@code cluster} on another thread of this JVM. */
+    private static CompletableFuture<Integer> runWorkerInThisJvm(String cluster, int[] ports, ByteArrayOutputStream out,
+                                                                 ByteArrayOutputStream err) {
+        String[] args = {"--id", "0", "--threads", "1", "--cluster", cluster, "--port", Integer.toString(ports[1]),
+                "--members", "127.0.0.1:" + ports[0] + ",127.0.0.1:" + ports[1]};
+        return CompletableFuture.supplyAsync(() -> WorkerMain.run(args, Map.of("SPINDLE_SECRET", SECRET),
+                new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8)));
+    }
+
+    private static void awaitReady(ByteArrayOutputStream out) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (!out.toString(StandardCharsets.UTF_8).contains("ready") && System.nanoTime() < deadline) {
+            Thread.sleep(20);
         }
     }
 }
