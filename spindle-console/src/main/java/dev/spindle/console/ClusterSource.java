@@ -4,12 +4,14 @@
 package dev.spindle.console;
 
 import dev.spindle.cluster.ClusterStats;
-import dev.spindle.cluster.LocalCluster;
+import dev.spindle.cluster.ClusterView;
 import dev.spindle.cluster.StealEvent;
 import java.util.List;
+import java.util.concurrent.RejectedExecutionException;
 
 /**
- * A {@link LocalCluster}, read through its {@code stats()} and steal log: per worker its
+ * A cluster ({@code LocalCluster}, {@code ClusterCoordinator}, a transport's coordinator), read
+ * through its {@link ClusterView}, its {@code stats()} and steal log: per worker its
  * occupancy (tasks processing over threads), tasks executed and memory held; the cluster's task
  * counts and bytes moved; and the steal events logged since the previous sample (at most
  * {@link #MAX_EVENTS} of them, the newest). A closed cluster is reported as closed.
@@ -19,11 +21,11 @@ final class ClusterSource extends Source {
     /** Steal events sent per sample at most; a busier log is cut to its newest entries. */
     static final int MAX_EVENTS = 20;
 
-    private final LocalCluster cluster;
+    private final ClusterView cluster;
     /** When the newest event sent so far was logged ({@link StealEvent#nanoTime()}). */
     private long lastEventNanos = Long.MIN_VALUE;
 
-    ClusterSource(String name, LocalCluster cluster) {
+    ClusterSource(String name, ClusterView cluster) {
         super(name);
         this.cluster = cluster;
     }
@@ -36,7 +38,7 @@ final class ClusterSource extends Source {
         try {
             s = cluster.stats();
             log = cluster.stealEvents();
-        } catch (IllegalStateException closed) {
+        } catch (IllegalStateException | RejectedExecutionException closed) {
             Json.key(sb, "closed").append("true");
             Json.close(sb, '}');
             return;

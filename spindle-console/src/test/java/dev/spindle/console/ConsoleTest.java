@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.spindle.actor.ActorSystem;
+import dev.spindle.cluster.ClusterCoordinator;
+import dev.spindle.cluster.CoordinatorSettings;
+import dev.spindle.cluster.testkit.UnreachableTransport;
 import dev.spindle.pool.WorkStealingPool;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
@@ -82,6 +85,33 @@ class ConsoleTest {
             }
         }
         throw new AssertionError("the stream ended");
+    }
+
+    /**
+     * A coordinator registers as a LocalCluster does; closed, it throws
+     * RejectedExecutionException (not IllegalStateException) and is shown as closed, not as an error.
+     */
+    @Test
+    void aCoordinatorIsShownAsAClusterAndAsClosedOnceClosed() throws Exception {
+        ClusterCoordinator coordinator = ClusterCoordinator.start(
+                CoordinatorSettings.builder().workers(2).threadsPerWorker(1).build(), new UnreachableTransport());
+        try (Console console = Console.builder().interval(Duration.ofMillis(50)).start()) {
+            console.register("grid", coordinator);
+            coordinator.client().submit("waits", args -> 1);
+            String snapshot;
+            do {
+                snapshot = get(console.uri().resolve("/snapshot")).body();
+            } while (!snapshot.contains("\"processing\":1"));   // bounded by the class timeout
+            assertThat(snapshot).contains("\"kind\":\"cluster\",\"name\":\"grid\"")
+                    .contains("\"workers\":[{\"id\":0");
+            coordinator.close();
+            do {
+                snapshot = get(console.uri().resolve("/snapshot")).body();
+            } while (!snapshot.contains("\"closed\":true"));
+            assertThat(snapshot).doesNotContain("\"kind\":\"error\"");
+        } finally {
+            coordinator.close();
+        }
     }
 
     @Test

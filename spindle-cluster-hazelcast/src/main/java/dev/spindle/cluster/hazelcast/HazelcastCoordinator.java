@@ -7,6 +7,7 @@ import com.hazelcast.core.HazelcastInstance;
 import dev.spindle.cluster.Client;
 import dev.spindle.cluster.ClusterCoordinator;
 import dev.spindle.cluster.ClusterStats;
+import dev.spindle.cluster.ClusterView;
 import dev.spindle.cluster.CoordinatorSettings;
 import dev.spindle.cluster.Readiness;
 import dev.spindle.cluster.StealEvent;
@@ -42,7 +43,7 @@ import java.util.concurrent.TimeoutException;
  * and placement and stealing give it work. {@link #retire} retires a worker gracefully; once
  * removed it is cut off (its member may then be stopped).
  */
-public final class HazelcastCoordinator implements AutoCloseable {
+public final class HazelcastCoordinator implements ClusterView, AutoCloseable {
 
     private final HazelcastInstance instance;
     private final CoordinatorTransport transport;

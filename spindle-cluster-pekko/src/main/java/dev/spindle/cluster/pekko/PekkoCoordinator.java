@@ -6,6 +6,7 @@ package dev.spindle.cluster.pekko;
 import dev.spindle.cluster.Client;
 import dev.spindle.cluster.ClusterCoordinator;
 import dev.spindle.cluster.ClusterStats;
+import dev.spindle.cluster.ClusterView;
 import dev.spindle.cluster.CoordinatorSettings;
 import dev.spindle.cluster.Message;
 import dev.spindle.cluster.Readiness;
@@ -48,7 +49,7 @@ import org.apache.pekko.cluster.Cluster;
  * id (a lost id and address stay lost). {@link #retire} retires a worker gracefully; the removed
  * worker is downed, so its {@link WorkerMain} exits.
  */
-public final class PekkoCoordinator implements AutoCloseable {
+public final class PekkoCoordinator implements ClusterView, AutoCloseable {
 
     private final ActorSystem system;
     private final CoordinatorTransport transport;
