@@ -130,7 +130,7 @@ function scheduler(src) {
   const busy = src.workers.filter(w => w.busy !== null);
   const avgBusy = busy.length ? busy.reduce((a, w) => a + w.busy, 0) / busy.length : null;
   totals(c, [
-    ['workers', 'live', src.live], ['done/s', 'done-rate', src.donePerSec],
+    ['workers', 'live', src.live], ['active', 'active', src.active], ['done/s', 'done-rate', src.donePerSec],
     ['done', 'completed', src.completed + src.polls], ['queued', 'queued', src.queued],
     ['steals/s', 'steal-rate', src.stealsPerSec], ['parks/s', 'park-rate', src.parksPerSec],
     ['busy %', 'busy', avgBusy === null ? null : Math.round(avgBusy * 100)],

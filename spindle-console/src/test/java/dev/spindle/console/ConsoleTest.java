@@ -65,6 +65,7 @@ class ConsoleTest {
                     first = nextData(in);      // the first sample may predate the registration
                 } while (!first.contains("crunch"));
                 assertThat(first).contains("\"name\":\"crunch\"").contains("\"kind\":\"scheduler\"")
+                        .containsPattern("\"active\":[0-2],")
                         .contains("\"name\":\"my actors\"").contains("\"kind\":\"actors\"");
                 for (int i = 0; i < 500; i++) {
                     pool.execute(() -> { });
