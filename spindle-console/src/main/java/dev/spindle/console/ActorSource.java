@@ -5,13 +5,19 @@ package dev.spindle.console;
 
 import dev.spindle.actor.ActorSystem;
 import dev.spindle.actor.ActorSystemStats;
+import dev.spindle.actor.MailboxDepth;
 
 /**
  * An actor system, read through {@link ActorSystem#stats()}: messages and dead letters (totals
- * and per second) and live actors. The system does not expose its mailboxes' depths, so the
- * console shows none; its scheduler can be registered as a scheduler of its own.
+ * and per second) and live actors; and its {@link #MAILBOXES} deepest mailboxes
+ * ({@link ActorSystem#deepestMailboxes}, each unbounded one counted up to
+ * {@link ActorSystem#MAILBOX_COUNT_LIMIT}). Its scheduler can be registered as a scheduler of its
+ * own.
  */
 final class ActorSource extends Source {
+
+    /** Mailboxes sent per sample: the deepest. */
+    static final int MAILBOXES = 5;
 
     private final ActorSystem system;
     private long lastNanos = -1;
@@ -33,6 +39,15 @@ final class ActorSource extends Source {
         Json.field(sb, "liveActors", s.liveActors());
         Json.field(sb, "messagesPerSec", Source.rate(s.messagesProcessed(), lastMessages, elapsed));
         Json.field(sb, "deadLettersPerSec", Source.rate(s.deadLetters(), lastDead, elapsed));
+        Json.key(sb, "mailboxes").append('[');
+        for (MailboxDepth m : system.deepestMailboxes(MAILBOXES)) {
+            sb.append('{');
+            Json.field(sb, "actor", m.actor());
+            Json.field(sb, "depth", m.depth());
+            Json.key(sb, "capped").append(m.capped()).append(',');
+            Json.close(sb, '}').append(',');
+        }
+        Json.close(sb, ']');
         Json.close(sb, '}');
         lastNanos = nanos;
         lastMessages = s.messagesProcessed();

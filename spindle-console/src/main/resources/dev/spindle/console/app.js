@@ -145,6 +145,12 @@ function actors(src) {
   totals(c, [['messages/s', 'message-rate', src.messagesPerSec], ['messages', 'messages', src.messages],
     ['dead letters', 'dead', src.deadLetters], ['live actors', 'live', src.liveActors]]);
   line(canvas(c, 'history', 50), remember(src.name, src.messagesPerSec));
+  // the deepest mailboxes now (the server sends a few); a capped count is a lower bound
+  let list = c.querySelector('ol.mailboxes');
+  if (!list) { list = el('ol', 'mailboxes'); c.appendChild(list); }
+  list.replaceChildren(...src.mailboxes.map(m =>
+    el('li', null, m.actor + '  ' + (m.capped ? '≥ ' : '') + fmt(m.depth) + ' waiting')));
+  list.dataset.empty = src.mailboxes.length ? '' : 'no message waiting';
 }
 
 function cluster(src) {

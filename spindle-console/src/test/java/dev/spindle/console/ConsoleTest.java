@@ -116,6 +116,35 @@ class ConsoleTest {
     }
 
     @Test
+    void anActorSystemsDeepestMailboxesAreShown() throws Exception {
+        java.util.concurrent.CountDownLatch inside = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CompletableFuture<Void> release = new java.util.concurrent.CompletableFuture<>();
+        try (ActorSystem system = ActorSystem.builder().name("mail").build();
+                Console console = Console.builder().interval(Duration.ofMillis(50)).start()) {
+            try {
+                console.register("mail", system);
+                dev.spindle.actor.ActorRef<Object> busy = system.spawn(Object::new,
+                        dev.spindle.actor.ActorConfig.builder().name("busy").build());
+                busy.tell(a -> {
+                    inside.countDown();
+                    release.orTimeout(30, TimeUnit.SECONDS).exceptionally(t -> null).join();
+                });
+                assertThat(inside.await(10, TimeUnit.SECONDS)).isTrue();
+                for (int i = 0; i < 7; i++) {
+                    busy.tell(a -> { });
+                }
+                String snapshot;
+                do {
+                    snapshot = get(console.uri().resolve("/snapshot")).body();
+                } while (!snapshot.contains("\"mailboxes\":[{"));   // bounded by the class timeout
+                assertThat(snapshot).contains("\"mailboxes\":[{\"actor\":\"busy\",\"depth\":7,\"capped\":false}]");
+            } finally {
+                release.complete(null);   // before the system closes, which waits for its actors
+            }
+        }
+    }
+
+    @Test
     void aFailingSourceShowsItsErrorAndTheOthersGoOn() throws Exception {
         try (Console console = Console.builder().interval(Duration.ofMillis(50)).start()) {
             console.register("broken", () -> {
