@@ -84,6 +84,16 @@ public final class ClusterCoordinator implements ClusterView, AutoCloseable {
     }
 
     /**
+     * The task log, oldest first (the most recent 1,000 runs), as {@link LocalCluster#taskEvents()}.
+     *
+     * @throws java.util.concurrent.RejectedExecutionException once closed
+     */
+    @Override
+    public List<TaskEvent> taskEvents() {
+        return scheduler.taskEvents();
+    }
+
+    /**
      * Runs one stealing round now and returns how many steals it requested, as
      * {@link LocalCluster#rebalance()}.
      */

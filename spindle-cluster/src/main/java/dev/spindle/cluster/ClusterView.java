@@ -6,8 +6,8 @@ package dev.spindle.cluster;
 import java.util.List;
 
 /**
- * What a cluster shows of itself to monitoring (a metrics binder, the live console): its counters
- * and its steal log. {@link LocalCluster} and {@link ClusterCoordinator} give them from their
+ * What a cluster shows of itself to monitoring (a metrics binder, the live console): its counters,
+ * its steal log and its task log. {@link LocalCluster} and {@link ClusterCoordinator} give them from their
  * scheduler, and the coordinators of the transports (Hazelcast, Pekko) from theirs, so whatever
  * reads a cluster reads every kind one way.
  *
@@ -21,4 +21,10 @@ public interface ClusterView {
 
     /** The steal log, oldest first (the most recent 10,000 events). */
     List<StealEvent> stealEvents();
+
+    /**
+     * The task log, oldest first: the most recent 1,000 task runs the scheduler counted, which
+     * worker ran each and when (see {@link TaskEvent}).
+     */
+    List<TaskEvent> taskEvents();
 }

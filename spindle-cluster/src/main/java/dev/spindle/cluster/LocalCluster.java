@@ -216,6 +216,17 @@ public final class LocalCluster implements ClusterView, AutoCloseable {
         return scheduler.stealEvents();
     }
 
+    /**
+     * The task log, oldest first (the most recent 1,000 runs).
+     *
+     * @throws IllegalStateException once closed
+     */
+    @Override
+    public List<TaskEvent> taskEvents() {
+        checkOpen();
+        return scheduler.taskEvents();
+    }
+
     /** The task records the scheduler keeps, for tests of {@link CoordinatorSettings.Knobs#forgetReleased}. */
     int taskRecords() {
         return scheduler.taskRecords();

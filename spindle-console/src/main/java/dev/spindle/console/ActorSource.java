@@ -5,7 +5,6 @@ package dev.spindle.console;
 
 import dev.spindle.actor.ActorSystem;
 import dev.spindle.actor.ActorSystemStats;
-import dev.spindle.actor.MailboxDepth;
 
 /**
  * An actor system, read through {@link ActorSystem#stats()}: messages and dead letters (totals
@@ -39,15 +38,11 @@ final class ActorSource extends Source {
         Json.field(sb, "liveActors", s.liveActors());
         Json.field(sb, "messagesPerSec", Source.rate(s.messagesProcessed(), lastMessages, elapsed));
         Json.field(sb, "deadLettersPerSec", Source.rate(s.deadLetters(), lastDead, elapsed));
-        Json.key(sb, "mailboxes").append('[');
-        for (MailboxDepth m : system.deepestMailboxes(MAILBOXES)) {
-            sb.append('{');
-            Json.field(sb, "actor", m.actor());
-            Json.field(sb, "depth", m.depth());
-            Json.key(sb, "capped").append(m.capped()).append(',');
-            Json.close(sb, '}').append(',');
-        }
-        Json.close(sb, ']');
+        Json.array(sb, "mailboxes", system.deepestMailboxes(MAILBOXES), (o, m) -> {
+            Json.field(o, "actor", m.actor());
+            Json.field(o, "depth", m.depth());
+            Json.key(o, "capped").append(m.capped()).append(',');
+        });
         Json.close(sb, '}');
         lastNanos = nanos;
         lastMessages = s.messagesProcessed();

@@ -16,6 +16,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -142,6 +143,35 @@ class ConsoleTest {
                 release.complete(null);   // before the system closes, which waits for its actors
             }
         }
+    }
+
+    @Test
+    void aClustersTaskRunsAreSentOnceEachWithTheirWorker() throws Exception {
+        try (dev.spindle.cluster.LocalCluster cluster = dev.spindle.cluster.LocalCluster.builder().workers(2)
+                .latency(Duration.ZERO).build();
+                Console console = Console.builder().interval(Duration.ofMillis(50)).start()) {
+            console.register("local", cluster);
+            cluster.client().submit("first-run", args -> 1).get(10, TimeUnit.SECONDS);
+            String snapshot;
+            do {
+                snapshot = get(console.uri().resolve("/snapshot")).body();
+            } while (!snapshot.contains("first-run"));   // bounded by the class timeout
+            assertThat(snapshot).containsPattern("\"tasks\":\\[\\{\"key\":\"first-run\",\"worker\":[01],"
+                    + "\"startAgoMs\":[0-9.]+,\"endAgoMs\":[0-9.]+,\"failed\":false}]");
+            String later;
+            do {
+                later = get(console.uri().resolve("/snapshot")).body();
+            } while (later.equals(snapshot));
+            assertThat(later).as("a run is sent in one sample only").contains("\"tasks\":[]");
+        }
+    }
+
+    @Test
+    void eachSampleSendsOnlyTheNewestLogEntriesAfterTheLastSent() {
+        List<Integer> log = java.util.stream.IntStream.rangeClosed(1, 300).boxed().toList();
+        assertThat(ClusterSource.since(log, i -> i, 0, 200)).hasSize(200).startsWith(101).endsWith(300);
+        assertThat(ClusterSource.since(log, i -> i, 250, 200)).hasSize(50).startsWith(251);
+        assertThat(ClusterSource.since(log, i -> i, 300, 200)).isEmpty();
     }
 
     @Test

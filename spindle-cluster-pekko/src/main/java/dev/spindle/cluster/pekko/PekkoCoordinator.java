@@ -11,6 +11,7 @@ import dev.spindle.cluster.CoordinatorSettings;
 import dev.spindle.cluster.Message;
 import dev.spindle.cluster.Readiness;
 import dev.spindle.cluster.StealEvent;
+import dev.spindle.cluster.TaskEvent;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -223,6 +224,12 @@ public final class PekkoCoordinator implements ClusterView, AutoCloseable {
     /** The steal log, oldest first, as {@code LocalCluster.stealEvents()} gives it. */
     public List<StealEvent> stealEvents() {
         return coordinator.stealEvents();
+    }
+
+    /** The task log, oldest first, as {@code LocalCluster.taskEvents()} gives it (runs as the scheduler learnt of them). */
+    @Override
+    public List<TaskEvent> taskEvents() {
+        return coordinator.taskEvents();
     }
 
     /** This member's {@code host:port}, which workers join through. */
