@@ -50,6 +50,10 @@ import java.util.function.ToLongFunction;
  *     (a task run through {@code execute} that threw; a {@code submit}ted task's exception goes
  *     to its future instead and is not counted here); such a task also counts as completed;
  *     zero for the async runtime
+ * @param parkedWorkers workers parked for want of work at the moment it was read (spares
+ *     included); every Spindle scheduler reports it, zero where a snapshot was made without it
+ * @param searchingWorkers workers looking for work at the moment it was read (out of work and
+ *     not yet parked, or just woken); zero where a snapshot was made without it
  */
 public record SchedulerStats(
         String name,
@@ -59,7 +63,9 @@ public record SchedulerStats(
         long sharedQueued,
         List<WorkerStats> workers,
         long rejected,
-        long failed) {
+        long failed,
+        int parkedWorkers,
+        int searchingWorkers) {
 
     /** Copies {@code workers}, so the snapshot stays as it was taken. */
     public SchedulerStats {
@@ -68,12 +74,31 @@ public record SchedulerStats(
     }
 
     /**
+     * A snapshot without the idle figures: {@link #parkedWorkers()} and
+     * {@link #searchingWorkers()} zero, so every live worker counts as active.
+     */
+    public SchedulerStats(String name, int parallelism, int liveWorkers, int blockedWorkers, long sharedQueued,
+            List<WorkerStats> workers, long rejected, long failed) {
+        this(name, parallelism, liveWorkers, blockedWorkers, sharedQueued, workers, rejected, failed, 0, 0);
+    }
+
+    /**
      * A snapshot of a scheduler that neither rejects nor reports failures through a handler
      * (the async runtime, whose tasks fail through their handles): both counts zero.
      */
     public SchedulerStats(String name, int parallelism, int liveWorkers, int blockedWorkers, long sharedQueued,
             List<WorkerStats> workers) {
-        this(name, parallelism, liveWorkers, blockedWorkers, sharedQueued, workers, 0, 0);
+        this(name, parallelism, liveWorkers, blockedWorkers, sharedQueued, workers, 0, 0, 0, 0);
+    }
+
+    /**
+     * Workers running a task now: the live workers neither parked nor searching for work (a
+     * worker inside a blocking section runs its task, so it counts). Computed from three figures
+     * read one after another while workers change state, so it is an estimate, kept within
+     * {@code 0..liveWorkers}; once the scheduler is quiet it is exact (zero).
+     */
+    public int activeWorkers() {
+        return Math.max(0, Math.min(liveWorkers, liveWorkers - parkedWorkers - searchingWorkers));
     }
 
     /** Tasks run to their end by all workers together (see {@link WorkerStats#completed()}). */

@@ -45,6 +45,16 @@ class SchedulerStatsTest {
     }
 
     @Test
+    void activeWorkersAreTheLiveOnesNeitherParkedNorSearchingKeptInRange() {
+        assertThat(new SchedulerStats("p", 4, 5, 1, 0, List.of(), 0, 0, 2, 1).activeWorkers()).isEqualTo(2);
+        assertThat(new SchedulerStats("p", 4, 4, 0, 0, List.of(), 0, 0, 4, 0).activeWorkers()).isZero();
+        // read one after another, the figures may overlap: the estimate stays within 0..live
+        assertThat(new SchedulerStats("p", 4, 4, 0, 0, List.of(), 0, 0, 4, 2).activeWorkers()).isZero();
+        assertThat(new SchedulerStats("p", 2, 2, 0, 0, List.of()).activeWorkers())
+                .as("a snapshot without idle figures counts every live worker").isEqualTo(2);
+    }
+
+    @Test
     void toStringShowsTheTotalsThenOneLinePerWorkerWithItsNonZeroCounters() {
         SchedulerStats s = new SchedulerStats("fib", 2, 3, 1, 5, List.of(
                 worker(0, 10, 1, 3, 2),

@@ -304,13 +304,21 @@ final class ActorCell<A> extends ActorCellConsumerFields<A> implements ActorRef<
     }
 
     /**
-     * Messages waiting behind {@link #head}, counted up to {@code limit} links; activation holder
-     * only (for {@link MailboxDepthEvent}). A message whose producer has not linked it yet is not
-     * counted.
+     * Messages waiting, for {@link MailboxDepthEvent} and {@link ActorSystem#deepestMailboxes};
+     * any thread. A bounded mailbox's size; an unbounded one's links behind {@code head}, counted
+     * up to {@code limit}. A message whose producer has not linked it yet is not counted.
+     *
+     * <p>Read by a thread other than the holder, {@code head} may be stale while the holder
+     * polls: walking from an envelope already taken either stops at once (poll unlinks what it
+     * takes) or counts a few taken ones too. Either way the walk follows {@code next} links only
+     * (acquiring loads of release stores), ends at the tail or the limit, and changes nothing.
      */
-    long depthUpTo(long limit) {
+    long depth(long limit) {
+        if (capacity != ActorConfig.UNBOUNDED) {
+            return lvSize();
+        }
         long n = 0;
-        for (Envelope e = head.lvNext(); e != null && n < limit; e = e.lvNext()) {
+        for (Envelope e = lvHead().lvNext(); e != null && n < limit; e = e.lvNext()) {
             n++;
         }
         return n;
@@ -512,17 +520,20 @@ abstract class ActorCellPad2<A> extends ActorCellProducerFields<A> {
 /** Fields only the activation holder touches, on every message. */
 abstract class ActorCellConsumerFields<A> extends ActorCellPad2<A> {
     private static final VarHandle PROCESSED;
+    private static final VarHandle HEAD;
 
     static {
         try {
             PROCESSED = MethodHandles.lookup()
                     .findVarHandle(ActorCellConsumerFields.class, "processed", long.class);
+            HEAD = MethodHandles.lookup()
+                    .findVarHandle(ActorCellConsumerFields.class, "head", Envelope.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
     }
 
-    /** The last envelope taken: the queue's stub. */
+    /** The last envelope taken: the queue's stub. Written plainly by the holder. */
     Envelope head;
     /** The actor object; null before start and after the actor ended. */
     A actor;
@@ -535,5 +546,10 @@ abstract class ActorCellConsumerFields<A> extends ActorCellPad2<A> {
 
     final long lpProcessedOpaque() {
         return (long) PROCESSED.getOpaque(this);
+    }
+
+    /** {@link #head} for a reader other than the holder (statistics): racy, possibly stale. */
+    final Envelope lvHead() {
+        return (Envelope) HEAD.getAcquire(this);
     }
 }

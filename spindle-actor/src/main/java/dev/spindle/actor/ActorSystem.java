@@ -5,7 +5,11 @@ package dev.spindle.actor;
 
 import dev.spindle.Scheduler;
 import dev.spindle.pool.WorkSharingPool;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
 import java.util.Objects;
+import java.util.PriorityQueue;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
@@ -74,6 +78,12 @@ import java.util.function.Supplier;
 public final class ActorSystem implements AutoCloseable {
 
     private static final AtomicInteger SYSTEM_SEQ = new AtomicInteger();
+
+    /**
+     * The most links of one unbounded mailbox that {@link #deepestMailboxes} counts: beyond it
+     * the mailbox is reported as at least this deep.
+     */
+    public static final int MAILBOX_COUNT_LIMIT = 1000;
 
     private final String name;
     private final Scheduler scheduler;
@@ -254,6 +264,35 @@ public final class ActorSystem implements AutoCloseable {
             processed += cell.processedCount();
         }
         return new ActorSystemStats(processed, deadLetters.sum(), liveActors.get());
+    }
+
+    /**
+     * The {@code n} deepest mailboxes of the live actors, deepest first; empty mailboxes are not
+     * listed. Each is read as {@link MailboxDepth} describes (an estimate while actors run; an
+     * unbounded mailbox counted up to {@link #MAILBOX_COUNT_LIMIT} links), so one call does at
+     * most that much work per actor with messages waiting, and none on the actors' own paths.
+     *
+     * @throws IllegalArgumentException if {@code n} is not in {@code 1..1000}
+     */
+    public List<MailboxDepth> deepestMailboxes(int n) {
+        if (n < 1 || n > 1000) {
+            throw new IllegalArgumentException("n must be in 1..1000, not " + n);
+        }
+        PriorityQueue<MailboxDepth> top = new PriorityQueue<>(n, Comparator.comparingLong(MailboxDepth::depth));
+        for (ActorCell<?> cell : actors) {
+            long depth = cell.depth(MAILBOX_COUNT_LIMIT);
+            if (depth == 0 || (top.size() == n && depth <= top.peek().depth())) {
+                continue;
+            }
+            if (top.size() == n) {
+                top.poll();
+            }
+            top.add(new MailboxDepth(cell.name(), depth,
+                    cell.capacity == ActorConfig.UNBOUNDED && depth >= MAILBOX_COUNT_LIMIT, cell.capacity));
+        }
+        List<MailboxDepth> deepest = new ArrayList<>(top);
+        deepest.sort(Comparator.comparingLong(MailboxDepth::depth).reversed());
+        return deepest;
     }
 
     /** The system's name. */

@@ -58,7 +58,7 @@ final class MailboxDepthEvent extends Event {
         }
         long threshold = CountThreshold.current();
         boolean bounded = cell.capacity != ActorConfig.UNBOUNDED;
-        long depth = bounded ? cell.lvSize() : cell.depthUpTo(threshold);
+        long depth = cell.depth(threshold);
         if (depth < threshold) {
             return;
         }

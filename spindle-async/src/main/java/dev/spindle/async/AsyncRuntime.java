@@ -466,7 +466,8 @@ public final class AsyncRuntime implements AutoCloseable {
      * Returns a racy snapshot of the runtime's counters (see {@link SchedulerStats}, read
      * without stopping the workers): per worker its polls, the wake-ups it took from its own
      * wake channel, its steals, its parks and the tasks in its local deque, wake channel and
-     * yield queue; the injector's length as the shared queue. The runtime counts polls, not
+     * yield queue; the injector's length as the shared queue; the workers parked and searching
+     * now (so {@link SchedulerStats#activeWorkers()}). The runtime counts polls, not
      * completed tasks, and has no spare or blocked workers.
      *
      * <pre>{@code
@@ -481,7 +482,8 @@ public final class AsyncRuntime implements AutoCloseable {
             out.add(new SchedulerStats.WorkerStats(w.index, false, 0, w.polls(), w.wakeups(), w.steals(),
                     0, 0, w.parks(), w.queued()));
         }
-        return new SchedulerStats(name, workers.length, workers.length, 0, injector.size(), out);
+        return new SchedulerStats(name, workers.length, workers.length, 0, injector.size(), out, 0, 0,
+                parking.parkedCount(), parking.searchingCount());
     }
 
     /**

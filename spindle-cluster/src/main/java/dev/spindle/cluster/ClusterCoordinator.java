@@ -24,7 +24,7 @@ import java.util.concurrent.CompletableFuture;
  * the transfer cost. {@link #close()} fails unfinished futures with
  * {@link IllegalStateException}; it does not close the transport, which the caller owns.
  */
-public final class ClusterCoordinator implements AutoCloseable {
+public final class ClusterCoordinator implements ClusterView, AutoCloseable {
 
     /** Worker ids are below this bound; a transport refuses a worker claiming a larger one. */
     public static final int MAX_WORKERS = GraphScheduler.MAX_WORKERS;
@@ -68,13 +68,29 @@ public final class ClusterCoordinator implements AutoCloseable {
      *
      * @throws java.util.concurrent.RejectedExecutionException once closed
      */
+    @Override
     public ClusterStats stats() {
         return scheduler.stats();
     }
 
-    /** The steal log, oldest first (the most recent 10,000 events), as {@link LocalCluster#stealEvents()}. */
+    /**
+     * The steal log, oldest first (the most recent 10,000 events), as {@link LocalCluster#stealEvents()}.
+     *
+     * @throws java.util.concurrent.RejectedExecutionException once closed
+     */
+    @Override
     public List<StealEvent> stealEvents() {
         return scheduler.stealEvents();
+    }
+
+    /**
+     * The task log, oldest first (the most recent 1,000 runs), as {@link LocalCluster#taskEvents()}.
+     *
+     * @throws java.util.concurrent.RejectedExecutionException once closed
+     */
+    @Override
+    public List<TaskEvent> taskEvents() {
+        return scheduler.taskEvents();
     }
 
     /**

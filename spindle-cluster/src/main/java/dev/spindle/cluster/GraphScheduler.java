@@ -83,6 +83,8 @@ final class GraphScheduler implements AutoCloseable {
     private static final int RETIRE = -1;
 
     private static final int STEAL_LOG_CAPACITY = 10_000;
+    /** Task runs kept for monitoring ({@link #taskEvents()}): enough for a timeline of the last moments. */
+    static final int TASK_LOG_CAPACITY = 1_000;
 
     private final CoordinatorSettings config;
     private final BalanceParams params;
@@ -93,7 +95,9 @@ final class GraphScheduler implements AutoCloseable {
     private final DurationEstimates durations;
     private final LinkedBlockingQueue<Runnable> events = new LinkedBlockingQueue<>();
     private final ExecutorService notifier;
-    private final ArrayDeque<StealEvent> stealLog = new ArrayDeque<>();
+    private final RecentLog<StealEvent> stealLog = new RecentLog<>(STEAL_LOG_CAPACITY);
+    private final RecentLog<TaskEvent> taskLog = new RecentLog<>(TASK_LOG_CAPACITY);
+    private long taskEvents;
     private final Thread thread;
     private volatile boolean closed;
     /** The number of worker ids known (gone ones included), for the client's argument checks. */
@@ -323,7 +327,11 @@ final class GraphScheduler implements AutoCloseable {
     }
 
     List<StealEvent> stealEvents() {
-        return call(() -> List.copyOf(stealLog));
+        return call(stealLog::copy);
+    }
+
+    List<TaskEvent> taskEvents() {
+        return call(taskLog::copy);
     }
 
     // ---- transitions ---------------------------------------------------------------------
@@ -445,6 +453,7 @@ final class GraphScheduler implements AutoCloseable {
         }
         unassign(t);
         workers.get(m.worker()).executed++;
+        logRun(t, m.worker(), m.nanos(), false);
         t.state = TaskState.State.MEMORY;
         t.bytes = m.bytes();
         t.holders.add(m.worker());
@@ -566,6 +575,7 @@ final class GraphScheduler implements AutoCloseable {
         }
         unassign(t);
         workers.get(m.worker()).executed++;
+        logRun(t, m.worker(), m.nanos(), true);
         t.failures++;
         if (t.failures <= config.retries()) {
             t.state = TaskState.State.WAITING;
@@ -969,12 +979,15 @@ final class GraphScheduler implements AutoCloseable {
         }
     }
 
+    /** Logs a run the scheduler counted ({@link TaskEvent}): it ended now and took {@code nanos} on the worker. */
+    private void logRun(TaskState t, int worker, long nanos, boolean failed) {
+        long now = System.nanoTime();
+        taskLog.add(new TaskEvent(++taskEvents, t.key(), worker, now - Math.max(0, nanos), now, failed));
+    }
+
     private void log(long id, String key, int victim, int thief, int level, StealEvent.Outcome outcome) {
-        if (stealLog.size() == STEAL_LOG_CAPACITY) {
-            stealLog.removeFirst();
-        }
         StealEvent e = new StealEvent(id, key, victim, thief, level, outcome, System.nanoTime());
-        stealLog.addLast(e);
+        stealLog.add(e);
         if (ClusterStealEvent.enabled()) {
             ClusterStealEvent.emit(e);
         }

@@ -30,7 +30,7 @@ import java.util.concurrent.TimeoutException;
  * exceptionally with an {@link IllegalStateException}, and later calls throw
  * {@link java.util.concurrent.RejectedExecutionException}.
  */
-public final class LocalCluster implements AutoCloseable {
+public final class LocalCluster implements ClusterView, AutoCloseable {
 
     private final CoordinatorSettings settings;
     private final long memoryLimit;
@@ -194,16 +194,37 @@ public final class LocalCluster implements AutoCloseable {
         return scheduler.balanceNow().size();
     }
 
-    /** A snapshot of the counters. */
+    /**
+     * A snapshot of the counters.
+     *
+     * @throws IllegalStateException once closed
+     */
+    @Override
     public ClusterStats stats() {
         checkOpen();
         return scheduler.stats(workers);
     }
 
-    /** The steal log, oldest first (the most recent 10,000 events). */
+    /**
+     * The steal log, oldest first (the most recent 10,000 events).
+     *
+     * @throws IllegalStateException once closed
+     */
+    @Override
     public List<StealEvent> stealEvents() {
         checkOpen();
         return scheduler.stealEvents();
+    }
+
+    /**
+     * The task log, oldest first (the most recent 1,000 runs).
+     *
+     * @throws IllegalStateException once closed
+     */
+    @Override
+    public List<TaskEvent> taskEvents() {
+        checkOpen();
+        return scheduler.taskEvents();
     }
 
     /** The task records the scheduler keeps, for tests of {@link CoordinatorSettings.Knobs#forgetReleased}. */

@@ -8,10 +8,15 @@ import dev.spindle.actor.ActorSystemStats;
 
 /**
  * An actor system, read through {@link ActorSystem#stats()}: messages and dead letters (totals
- * and per second) and live actors. The system does not expose its mailboxes' depths, so the
- * console shows none; its scheduler can be registered as a scheduler of its own.
+ * and per second) and live actors; and its {@link #MAILBOXES} deepest mailboxes
+ * ({@link ActorSystem#deepestMailboxes}, each unbounded one counted up to
+ * {@link ActorSystem#MAILBOX_COUNT_LIMIT}). Its scheduler can be registered as a scheduler of its
+ * own.
  */
 final class ActorSource extends Source {
+
+    /** Mailboxes sent per sample: the deepest. */
+    static final int MAILBOXES = 5;
 
     private final ActorSystem system;
     private long lastNanos = -1;
@@ -33,6 +38,11 @@ final class ActorSource extends Source {
         Json.field(sb, "liveActors", s.liveActors());
         Json.field(sb, "messagesPerSec", Source.rate(s.messagesProcessed(), lastMessages, elapsed));
         Json.field(sb, "deadLettersPerSec", Source.rate(s.deadLetters(), lastDead, elapsed));
+        Json.array(sb, "mailboxes", system.deepestMailboxes(MAILBOXES), (o, m) -> {
+            Json.field(o, "actor", m.actor());
+            Json.field(o, "depth", m.depth());
+            Json.key(o, "capped").append(m.capped()).append(',');
+        });
         Json.close(sb, '}');
         lastNanos = nanos;
         lastMessages = s.messagesProcessed();

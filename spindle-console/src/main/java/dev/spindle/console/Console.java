@@ -7,7 +7,7 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import dev.spindle.SchedulerStats;
 import dev.spindle.actor.ActorSystem;
-import dev.spindle.cluster.LocalCluster;
+import dev.spindle.cluster.ClusterView;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -241,11 +241,13 @@ public final class Console implements AutoCloseable {
     }
 
     /**
-     * Shows a cluster (worker occupancy, steal events).
+     * Shows a cluster (worker occupancy, steal events): a {@code LocalCluster}, a
+     * {@code ClusterCoordinator}, or a transport's coordinator ({@code HazelcastCoordinator},
+     * {@code PekkoCoordinator}). A closed cluster is shown as closed.
      *
      * @throws NullPointerException if an argument is null
      */
-    public Console register(String name, LocalCluster cluster) {
+    public Console register(String name, ClusterView cluster) {
         return add(new ClusterSource(checkName(name), Objects.requireNonNull(cluster, "cluster")));
     }
 

@@ -3,6 +3,8 @@
  */
 package dev.spindle.console;
 
+import java.util.function.BiConsumer;
+
 /**
  * The few JSON writes the console needs, so that it has no dependency: names (which come from the
  * application and may hold anything) are escaped, numbers written as they are, NaN and infinities
@@ -69,5 +71,20 @@ final class Json {
             sb.setLength(sb.length() - 1);
         }
         return sb.append(bracket);
+    }
+
+    /**
+     * Appends {@code "key":[{...},...],}: one object per item, whose fields {@code fields} writes
+     * (with the field writers above, trailing commas and all).
+     */
+    static <E> StringBuilder array(StringBuilder sb, String key, Iterable<E> items,
+            BiConsumer<StringBuilder, E> fields) {
+        key(sb, key).append('[');
+        for (E item : items) {
+            sb.append('{');
+            fields.accept(sb, item);
+            close(sb, '}').append(',');
+        }
+        return close(sb, ']').append(',');
     }
 }

@@ -9,7 +9,8 @@ import java.util.Arrays;
 import java.util.function.Supplier;
 
 /**
- * A pool or async runtime, read through its {@code stats()}: the totals, and per worker its busy
+ * A pool or async runtime, read through its {@code stats()}: the totals (workers running a task
+ * now among them, {@link SchedulerStats#activeWorkers()}), and per worker its busy
  * share (from its thread's CPU clock), queue depth, and tasks done, steals and parks per second
  * (from the change since the previous sample).
  */
@@ -37,6 +38,7 @@ final class SchedulerSource extends Source {
         Json.field(sb, "parallelism", s.parallelism());
         Json.field(sb, "live", s.liveWorkers());
         Json.field(sb, "blocked", s.blockedWorkers());
+        Json.field(sb, "active", s.activeWorkers());
         Json.field(sb, "sharedQueued", s.sharedQueued());
         Json.field(sb, "queued", s.queued());
         Json.field(sb, "completed", s.completed());

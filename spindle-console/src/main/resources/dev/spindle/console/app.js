@@ -4,6 +4,9 @@
 
 const HISTORY = 60;                 // samples kept per source for the throughput line
 const history = new Map();          // source name -> [done per second, ...]
+const TIMELINE_MS = 30000;          // the task timeline shows the last 30 s
+const TIMELINE_MAX = 2000;          // task runs kept per cluster at most
+const runs = new Map();             // cluster name -> [{worker, start, end, failed}, ...] (wall ms)
 const main = document.getElementById('sources');
 const status = document.getElementById('status');
 const COLORS = { busy: '#2f7de1', queue: '#e08a1e', steal: '#2aa876', park: '#b04fc9', line: '#1d2330' };
@@ -130,7 +133,7 @@ function scheduler(src) {
   const busy = src.workers.filter(w => w.busy !== null);
   const avgBusy = busy.length ? busy.reduce((a, w) => a + w.busy, 0) / busy.length : null;
   totals(c, [
-    ['workers', 'live', src.live], ['done/s', 'done-rate', src.donePerSec],
+    ['workers', 'live', src.live], ['active', 'active', src.active], ['done/s', 'done-rate', src.donePerSec],
     ['done', 'completed', src.completed + src.polls], ['queued', 'queued', src.queued],
     ['steals/s', 'steal-rate', src.stealsPerSec], ['parks/s', 'park-rate', src.parksPerSec],
     ['busy %', 'busy', avgBusy === null ? null : Math.round(avgBusy * 100)],
@@ -145,6 +148,12 @@ function actors(src) {
   totals(c, [['messages/s', 'message-rate', src.messagesPerSec], ['messages', 'messages', src.messages],
     ['dead letters', 'dead', src.deadLetters], ['live actors', 'live', src.liveActors]]);
   line(canvas(c, 'history', 50), remember(src.name, src.messagesPerSec));
+  // the deepest mailboxes now (the server sends a few); a capped count is a lower bound
+  let list = c.querySelector('ol.mailboxes');
+  if (!list) { list = el('ol', 'mailboxes'); c.appendChild(list); }
+  list.replaceChildren(...src.mailboxes.map(m =>
+    el('li', null, m.actor + '  ' + (m.capped ? '≥ ' : '') + fmt(m.depth) + ' waiting')));
+  list.dataset.empty = src.mailboxes.length ? '' : 'no message waiting';
 }
 
 function cluster(src) {
@@ -156,12 +165,45 @@ function cluster(src) {
   const bars = src.workers.map(w => ({ index: w.id, busy: w.occupancy, queued: w.processing, stealsPerSec: 0, parksPerSec: 0 }));
   workerBars(canvas(c, 'workers', 70), bars);
   legend(c, [['occupancy', COLORS.busy], ['processing', COLORS.queue]]);
+  const tl = canvas(c, 'timeline', 0);
+  tl.height = 16 + 14 * src.workers.length;   // a lane per worker, as many as there are now
+  timeline(tl, src, Date.now());
   let list = c.querySelector('ol.steals');
   if (!list) { list = el('ol', 'steals'); c.appendChild(list); }
   for (const e of src.steals) {
     list.insertBefore(el('li', null, e.key + '  ' + e.victim + ' → ' + e.thief + '  ' + e.outcome.toLowerCase()), list.firstChild);
   }
   while (list.children.length > 50) list.removeChild(list.lastChild);
+}
+
+// Which worker ran which task, when: one lane per worker, a bar per run over the last 30 s
+// (failed runs in red). Runs come with the sample as milliseconds before it; kept bounded.
+function timeline(cv, src, now) {
+  const kept = (runs.get(src.name) || []).filter(r => r.end > now - TIMELINE_MS);
+  for (const t of src.tasks) {
+    kept.push({ worker: t.worker, start: now - t.startAgoMs, end: now - t.endAgoMs, failed: t.failed });
+  }
+  runs.set(src.name, kept.slice(-TIMELINE_MAX));
+  const g = cv.getContext('2d');
+  g.clearRect(0, 0, cv.width, cv.height);
+  const left = 28, lane = 14, scale = (cv.width - left) / TIMELINE_MS;
+  g.font = '10px sans-serif';
+  src.workers.forEach((w, i) => {
+    g.fillStyle = '#6b7386';
+    g.fillText('w' + w.id, 2, 12 + i * lane);
+  });
+  for (const r of runs.get(src.name)) {
+    const i = src.workers.findIndex(w => w.id === r.worker);
+    if (i < 0) continue;
+    const x = left + Math.max(0, r.start - (now - TIMELINE_MS)) * scale;
+    const x2 = left + (r.end - (now - TIMELINE_MS)) * scale;
+    g.fillStyle = r.failed ? '#d64545' : COLORS.busy;
+    g.fillRect(x, 3 + i * lane, Math.max(1, x2 - x), lane - 4);
+  }
+  g.fillStyle = '#6b7386';
+  g.textAlign = 'right';
+  g.fillText('task runs, last ' + TIMELINE_MS / 1000 + ' s', cv.width - 2, cv.height - 2);
+  g.textAlign = 'left';
 }
 
 function errorCard(src) {

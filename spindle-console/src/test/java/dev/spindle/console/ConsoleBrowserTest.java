@@ -69,6 +69,12 @@ class ConsoleBrowserTest {
                 });
                 assertThat(driver.findElements(By.cssSelector("section.card[data-name='demo-actors']"))).hasSize(1);
                 assertThat(driver.findElements(By.cssSelector("section.card[data-name='graph']"))).hasSize(1);
+                String active = wait.until(d -> text(d, By.cssSelector("section.card[data-name='demo-pool'] .active")));
+                assertThat(active).as("the active workers figure").matches("[0-9]+");
+                assertThat(driver.findElements(By.cssSelector("section.card[data-name='graph'] canvas.timeline")))
+                        .as("the task timeline").hasSize(1);
+                assertThat(driver.findElements(By.cssSelector("section.card[data-name='demo-actors'] ol.mailboxes")))
+                        .as("the deepest mailboxes").hasSize(1);
                 assertThat(driver.findElement(By.id("status")).getText()).startsWith("live");
                 Thread.sleep(1500);            // a few samples more, for a fuller screenshot
                 File shot = ((ChromeDriver) driver).getScreenshotAs(OutputType.FILE);

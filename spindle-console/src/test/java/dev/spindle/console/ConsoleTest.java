@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.spindle.actor.ActorSystem;
+import dev.spindle.cluster.ClusterCoordinator;
+import dev.spindle.cluster.CoordinatorSettings;
+import dev.spindle.cluster.testkit.UnreachableTransport;
 import dev.spindle.pool.WorkStealingPool;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
@@ -13,6 +16,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -62,6 +66,7 @@ class ConsoleTest {
                     first = nextData(in);      // the first sample may predate the registration
                 } while (!first.contains("crunch"));
                 assertThat(first).contains("\"name\":\"crunch\"").contains("\"kind\":\"scheduler\"")
+                        .containsPattern("\"active\":[0-2],")
                         .contains("\"name\":\"my actors\"").contains("\"kind\":\"actors\"");
                 for (int i = 0; i < 500; i++) {
                     pool.execute(() -> { });
@@ -82,6 +87,91 @@ class ConsoleTest {
             }
         }
         throw new AssertionError("the stream ended");
+    }
+
+    /**
+     * A coordinator registers as a LocalCluster does; closed, it throws
+     * RejectedExecutionException (not IllegalStateException) and is shown as closed, not as an error.
+     */
+    @Test
+    void aCoordinatorIsShownAsAClusterAndAsClosedOnceClosed() throws Exception {
+        ClusterCoordinator coordinator = ClusterCoordinator.start(
+                CoordinatorSettings.builder().workers(2).threadsPerWorker(1).build(), new UnreachableTransport());
+        try (Console console = Console.builder().interval(Duration.ofMillis(50)).start()) {
+            console.register("grid", coordinator);
+            coordinator.client().submit("waits", args -> 1);
+            String snapshot;
+            do {
+                snapshot = get(console.uri().resolve("/snapshot")).body();
+            } while (!snapshot.contains("\"processing\":1"));   // bounded by the class timeout
+            assertThat(snapshot).contains("\"kind\":\"cluster\",\"name\":\"grid\"")
+                    .contains("\"workers\":[{\"id\":0");
+            coordinator.close();
+            do {
+                snapshot = get(console.uri().resolve("/snapshot")).body();
+            } while (!snapshot.contains("\"closed\":true"));
+            assertThat(snapshot).doesNotContain("\"kind\":\"error\"");
+        } finally {
+            coordinator.close();
+        }
+    }
+
+    @Test
+    void anActorSystemsDeepestMailboxesAreShown() throws Exception {
+        java.util.concurrent.CountDownLatch inside = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CompletableFuture<Void> release = new java.util.concurrent.CompletableFuture<>();
+        try (ActorSystem system = ActorSystem.builder().name("mail").build();
+                Console console = Console.builder().interval(Duration.ofMillis(50)).start()) {
+            try {
+                console.register("mail", system);
+                dev.spindle.actor.ActorRef<Object> busy = system.spawn(Object::new,
+                        dev.spindle.actor.ActorConfig.builder().name("busy").build());
+                busy.tell(a -> {
+                    inside.countDown();
+                    release.orTimeout(30, TimeUnit.SECONDS).exceptionally(t -> null).join();
+                });
+                assertThat(inside.await(10, TimeUnit.SECONDS)).isTrue();
+                for (int i = 0; i < 7; i++) {
+                    busy.tell(a -> { });
+                }
+                String snapshot;
+                do {
+                    snapshot = get(console.uri().resolve("/snapshot")).body();
+                } while (!snapshot.contains("\"mailboxes\":[{"));   // bounded by the class timeout
+                assertThat(snapshot).contains("\"mailboxes\":[{\"actor\":\"busy\",\"depth\":7,\"capped\":false}]");
+            } finally {
+                release.complete(null);   // before the system closes, which waits for its actors
+            }
+        }
+    }
+
+    @Test
+    void aClustersTaskRunsAreSentOnceEachWithTheirWorker() throws Exception {
+        try (dev.spindle.cluster.LocalCluster cluster = dev.spindle.cluster.LocalCluster.builder().workers(2)
+                .latency(Duration.ZERO).build();
+                Console console = Console.builder().interval(Duration.ofMillis(50)).start()) {
+            console.register("local", cluster);
+            cluster.client().submit("first-run", args -> 1).get(10, TimeUnit.SECONDS);
+            String snapshot;
+            do {
+                snapshot = get(console.uri().resolve("/snapshot")).body();
+            } while (!snapshot.contains("first-run"));   // bounded by the class timeout
+            assertThat(snapshot).containsPattern("\"tasks\":\\[\\{\"key\":\"first-run\",\"worker\":[01],"
+                    + "\"startAgoMs\":[0-9.]+,\"endAgoMs\":[0-9.]+,\"failed\":false}]");
+            String later;
+            do {
+                later = get(console.uri().resolve("/snapshot")).body();
+            } while (later.equals(snapshot));
+            assertThat(later).as("a run is sent in one sample only").contains("\"tasks\":[]");
+        }
+    }
+
+    @Test
+    void eachSampleSendsOnlyTheNewestLogEntriesAfterTheLastSent() {
+        List<Integer> log = java.util.stream.IntStream.rangeClosed(1, 300).boxed().toList();
+        assertThat(ClusterSource.since(log, i -> i, 0, 200)).hasSize(200).startsWith(101).endsWith(300);
+        assertThat(ClusterSource.since(log, i -> i, 250, 200)).hasSize(50).startsWith(251);
+        assertThat(ClusterSource.since(log, i -> i, 300, 200)).isEmpty();
     }
 
     @Test

@@ -304,6 +304,14 @@ public final class IdleCoordinator extends IdleCoordinatorState implements IdleC
         return parked((long) STATE.getVolatile(this));
     }
 
+    /**
+     * How many workers are counted as searching for work now (a worker woken by
+     * {@link #notifyWork} included): a reading for statistics, which takes no part in the protocol.
+     */
+    public int searchingCount() {
+        return searching((long) STATE.getVolatile(this));
+    }
+
     /** Wakes worker {@code w} if it is parked (or registered to park); it is not counted as searching. */
     public void wake(int w) {
         if (parked.get(w) == 0) {

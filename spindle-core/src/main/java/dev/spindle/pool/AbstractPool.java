@@ -172,7 +172,7 @@ abstract class AbstractPool extends PoolCore {
             list.add(new SchedulerStats.WorkerStats(w.index, false, w.executed(), 0, 0, 0, 0, 0,
                     w.parks(), queuedAt(w)));
         }
-        return snapshot(workers.length, workers.length, 0, sharedQueued(), list);
+        return snapshot(workers.length, workers.length, 0, sharedQueued(), list, idle);
     }
 
     /** An estimate of the tasks waiting in all queues. */

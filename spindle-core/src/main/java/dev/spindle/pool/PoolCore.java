@@ -7,6 +7,7 @@ import dev.spindle.Scheduler;
 import dev.spindle.SchedulerStats;
 import dev.spindle.internal.BlockingSupport;
 import dev.spindle.internal.IdleControl;
+import dev.spindle.internal.IdleCoordinator;
 import dev.spindle.internal.jfr.RejectedSubmitEvent;
 import java.util.ArrayList;
 import java.util.List;
@@ -143,12 +144,14 @@ abstract class PoolCore extends AbstractExecutorService implements Scheduler, Au
     /**
      * The snapshot a pool's {@link #stats()} returns: its own figures and this core's counts of
      * rejected and failed tasks. Both are rare events off the hot path (a shutdown pool, a task
-     * that threw), so one shared atomic counter each is enough.
+     * that threw), so one shared atomic counter each is enough. The idle figures are read from
+     * the pool's idle protocol ({@code parkedCount}, {@code searchingCount}: one volatile read
+     * each, nothing the protocol depends on).
      */
     final SchedulerStats snapshot(int parallelism, int liveWorkers, int blockedWorkers, long sharedQueued,
-            List<SchedulerStats.WorkerStats> workers) {
+            List<SchedulerStats.WorkerStats> workers, IdleCoordinator idle) {
         return new SchedulerStats(name, parallelism, liveWorkers, blockedWorkers, sharedQueued, workers,
-                rejected.get(), failed.get());
+                rejected.get(), failed.get(), idle.parkedCount(), idle.searchingCount());
     }
 
     // ------------------------------------------------------------------ threads

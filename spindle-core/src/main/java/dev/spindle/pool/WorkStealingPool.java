@@ -466,7 +466,7 @@ public final class WorkStealingPool extends PoolCore {
             list.add(new SchedulerStats.WorkerStats(i, w.spare, w.executed(), 0, 0, w.steals(),
                     stolenFrom, overflowed, w.parks(), w.localSize()));
         }
-        return snapshot(parallelism, shared.spares.live(), shared.spares.blocked(), injector.size(), list);
+        return snapshot(parallelism, shared.spares.live(), shared.spares.blocked(), injector.size(), list, idle);
     }
 
     /** Returns the target number of running workers. */

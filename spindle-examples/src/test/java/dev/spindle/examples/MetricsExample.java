@@ -25,7 +25,7 @@ final class MetricsExample {
         SchedulerMetrics.of(pool).bindTo(registry);               // spindle.pool.*, tagged pool=<its name>
         SchedulerMetrics.of(runtime).bindTo(registry);            // spindle.async.*, tagged runtime=<its name>
         new ActorSystemMetrics(system).bindTo(registry);          // spindle.actor.*, tagged system=<its name>
-        new ClusterMetrics(cluster, "graph").bindTo(registry);    // spindle.cluster.*, tagged cluster=graph
+        new ClusterMetrics(cluster, "graph").bindTo(registry);    // spindle.cluster.*, tagged cluster=graph (any ClusterView)
         return registry;
     }
 
@@ -39,7 +39,7 @@ final class MetricsExample {
     static void console(WorkStealingPool pool, ActorSystem system) {
         try (Console console = Console.start()) {                 // 127.0.0.1, a free port
             console.register("fib", pool::stats)                  // any pool, or runtime::stats
-                    .register("actors", system);                  // also a LocalCluster
+                    .register("actors", system);                  // also a LocalCluster or coordinator
             System.out.println("console at " + console.uri());
             runTheApplication();
         }

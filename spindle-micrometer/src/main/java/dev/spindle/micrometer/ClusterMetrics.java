@@ -4,17 +4,20 @@
 package dev.spindle.micrometer;
 
 import dev.spindle.cluster.ClusterStats;
-import dev.spindle.cluster.LocalCluster;
+import dev.spindle.cluster.ClusterView;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tag;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import java.util.Objects;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.function.ToDoubleFunction;
 
 /**
- * Meters for a {@link LocalCluster}, read from {@link LocalCluster#stats()} whenever the
- * registry asks, tagged {@code cluster=<name>}:
+ * Meters for a cluster, read from its {@link ClusterView#stats()} whenever the registry asks,
+ * tagged {@code cluster=<name>}: a {@code LocalCluster}, a {@code ClusterCoordinator}, or the
+ * coordinator of a transport ({@code HazelcastCoordinator}, {@code PekkoCoordinator}), whose
+ * figures are what its scheduler knows (see {@code ClusterCoordinator.stats()}):
  *
  * <ul>
  *   <li>{@code spindle.cluster.workers} (gauge): workers alive;</li>
@@ -30,12 +33,18 @@ import java.util.function.ToDoubleFunction;
  *   <li>{@code spindle.cluster.memory} (gauge, bytes): held in the workers' data stores.</li>
  * </ul>
  *
- * <p>Once the cluster is closed its stats can no longer be read and every meter reads NaN. The
- * cluster is held weakly, as Micrometer holds the objects of function-based meters.
+ * <pre>{@code
+ * new ClusterMetrics(localCluster, "local").bindTo(registry);
+ * new ClusterMetrics(hazelcastCoordinator, "grid").bindTo(registry);
+ * }</pre>
+ *
+ * <p>Once the cluster is closed its stats can no longer be read (it throws
+ * {@link IllegalStateException} or {@link RejectedExecutionException}) and every meter reads NaN.
+ * The cluster is held weakly, as Micrometer holds the objects of function-based meters.
  */
 public final class ClusterMetrics implements MeterBinder {
 
-    private final LocalCluster cluster;
+    private final ClusterView cluster;
     private final Tags tags;
 
     /**
@@ -43,7 +52,7 @@ public final class ClusterMetrics implements MeterBinder {
      *
      * @throws NullPointerException if an argument is null
      */
-    public ClusterMetrics(LocalCluster cluster, String name) {
+    public ClusterMetrics(ClusterView cluster, String name) {
         this(cluster, name, Tags.empty());
     }
 
@@ -52,7 +61,7 @@ public final class ClusterMetrics implements MeterBinder {
      *
      * @throws NullPointerException if an argument is null
      */
-    public ClusterMetrics(LocalCluster cluster, String name, Iterable<Tag> tags) {
+    public ClusterMetrics(ClusterView cluster, String name, Iterable<Tag> tags) {
         this.cluster = Objects.requireNonNull(cluster, "cluster");
         this.tags = Tags.of("cluster", Objects.requireNonNull(name, "name"))
                 .and(Objects.requireNonNull(tags, "tags"));
@@ -84,18 +93,18 @@ public final class ClusterMetrics implements MeterBinder {
                 read(ClusterStats::memoryBytes), Tags.empty());
     }
 
-    private void steals(Meters m, String outcome, ToDoubleFunction<LocalCluster> read) {
+    private void steals(Meters m, String outcome, ToDoubleFunction<ClusterView> read) {
         m.counter("spindle.cluster.steals", "Steal requests by outcome", null, cluster, read,
                 Tags.of("outcome", outcome));
     }
 
     /** A reading of the cluster's stats; NaN once the cluster is closed. */
-    private static ToDoubleFunction<LocalCluster> read(ToDoubleFunction<ClusterStats> counter) {
+    private static ToDoubleFunction<ClusterView> read(ToDoubleFunction<ClusterStats> counter) {
         return c -> {
             ClusterStats s;
             try {
                 s = c.stats();
-            } catch (IllegalStateException closed) {
+            } catch (IllegalStateException | RejectedExecutionException closed) {
                 return Double.NaN;
             }
             return counter.applyAsDouble(s);

@@ -36,6 +36,8 @@ import java.util.function.Function;
  *   <tr><th>name</th><th>kind</th><th>what</th></tr>
  *   <tr><td>{@code spindle.pool.workers}</td><td>gauge</td><td>workers able to run tasks now,
  *       spares included</td></tr>
+ *   <tr><td>{@code spindle.pool.workers.active}</td><td>gauge</td><td>workers running a task
+ *       now: neither parked nor searching for work ({@link SchedulerStats#activeWorkers()})</td></tr>
  *   <tr><td>{@code spindle.pool.parallelism}</td><td>gauge</td><td>workers the pool aims to keep
  *       running</td></tr>
  *   <tr><td>{@code spindle.pool.workers.spare}</td><td>gauge</td><td>spare workers now running
@@ -57,7 +59,7 @@ import java.util.function.Function;
  * </table>
  *
  * <p>An async runtime's are named {@code spindle.async.*} and tagged {@code runtime}:
- * {@code workers}, {@code tasks.queued} (shared and local), {@code tasks.live} (spawned and
+ * {@code workers}, {@code workers.active}, {@code tasks.queued} (shared and local), {@code tasks.live} (spawned and
  * not yet done), {@code polls}, {@code wakeups}, {@code steals} and {@code parks}. A {@link SchedulerUnion} gets
  * {@code spindle.union.tasks.routed} per member (tags {@code union} and {@code member}, the
  * index) and its members their own meters ({@link #ofUnion}).
@@ -194,6 +196,8 @@ public final class SchedulerMetrics implements MeterBinder {
         Function<Object, SchedulerStats> read = stats;
         String p = kind.prefix + ".";
         m.gauge(p + "workers", "Workers able to run tasks now", scheduler, s -> read.apply(s).liveWorkers());
+        m.gauge(p + "workers.active", "Workers running a task now (neither parked nor searching for work)",
+                scheduler, s -> read.apply(s).activeWorkers());
         m.gauge(p + "tasks.queued", "Tasks waiting in the shared queue", null, scheduler,
                 s -> read.apply(s).sharedQueued(), Tags.of("queue", "shared"));
         m.gauge(p + "tasks.queued", "Tasks waiting in the workers' own queues", null, scheduler,

@@ -5,8 +5,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.spindle.actor.ActorRef;
 import dev.spindle.actor.ActorSystem;
+import dev.spindle.cluster.ClusterCoordinator;
 import dev.spindle.cluster.ClusterFuture;
+import dev.spindle.cluster.CoordinatorSettings;
 import dev.spindle.cluster.LocalCluster;
+import dev.spindle.cluster.testkit.UnreachableTransport;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
@@ -62,6 +65,30 @@ class ActorAndClusterMetricsTest {
             cluster.close();
         }
         assertThat(registry.get("spindle.cluster.workers").gauge().value()).isNaN();
+    }
+
+    /**
+     * A coordinator binds as a LocalCluster does: here over a transport that reaches no worker (no
+     * other JVM is started), so a submitted task stays assigned and the gauges read what its
+     * scheduler knows; once closed (it throws RejectedExecutionException then) every meter reads NaN.
+     */
+    @Test
+    void aCoordinatorsWorkersAndTasksAreMeteredAndAClosedOneReadsNaN() throws Exception {
+        ClusterCoordinator coordinator = ClusterCoordinator.start(CoordinatorSettings.builder().workers(2)
+                .threadsPerWorker(1).stealing(false).balanceInterval(Duration.ZERO).build(), new UnreachableTransport());
+        try {
+            new ClusterMetrics(coordinator, "grid").bindTo(registry);
+            coordinator.client().submit("waits", args -> 1);
+            awaitAtLeast(() -> registry.get("spindle.cluster.tasks").tag("cluster", "grid")
+                    .tag("state", "processing").gauge().value(), 1);
+            assertThat(registry.get("spindle.cluster.workers").tag("cluster", "grid").gauge().value()).isEqualTo(2);
+            assertThat(registry.get("spindle.cluster.tasks.executed").functionCounter().count()).isZero();
+        } finally {
+            coordinator.close();
+        }
+        assertThat(registry.get("spindle.cluster.workers").tag("cluster", "grid").gauge().value()).isNaN();
+        assertThat(registry.get("spindle.cluster.steals").tag("outcome", "requested").functionCounter().count())
+                .isNaN();
     }
 
     private static void awaitAtLeast(DoubleSupplier value, double expected) throws InterruptedException {

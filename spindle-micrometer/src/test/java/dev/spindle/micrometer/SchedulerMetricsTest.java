@@ -95,6 +95,8 @@ class SchedulerMetricsTest {
             }
             assertThat(registry.get("spindle.pool.tasks.queued").tag("pool", "q").tag("queue", "shared")
                     .gauge().value()).isEqualTo(5);
+            assertThat(registry.get("spindle.pool.workers.active").tag("pool", "q").gauge().value())
+                    .as("both workers run a task: neither parked nor searching").isEqualTo(2);
             release.countDown();
             long fib = pool.invoke(() -> fib(pool, 18));
             assertThat(fib).isEqualTo(2584);
@@ -116,6 +118,8 @@ class SchedulerMetricsTest {
             double after = registry.get("spindle.async.polls").tag("runtime", "rt").functionCounter().count();
             assertThat(after - before).isGreaterThanOrEqualTo(20);
             assertThat(registry.get("spindle.async.workers").tag("runtime", "rt").gauge().value()).isEqualTo(2);
+            awaitUntil(() -> registry.get("spindle.async.workers.active").tag("runtime", "rt").gauge().value() == 0,
+                    "a quiet runtime's workers park, so none is active");
             assertThat(registry.find("spindle.async.wakeups").functionCounter()).isNotNull();
             java.util.concurrent.CompletableFuture<Integer> gate = new java.util.concurrent.CompletableFuture<>();
             var pending = runtime.spawn(Async.from(gate));
@@ -165,6 +169,14 @@ class SchedulerMetricsTest {
         var left = pool.spawn(() -> fib(pool, n - 1));
         long right = fib(pool, n - 2);
         return left.join() + right;
+    }
+
+    static void awaitUntil(java.util.function.BooleanSupplier condition, String what) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (!condition.getAsBoolean() && System.nanoTime() < deadline) {
+            Thread.sleep(5);
+        }
+        assertThat(condition.getAsBoolean()).as(what).isTrue();
     }
 
     static void awaitQuietly(CountDownLatch latch) {

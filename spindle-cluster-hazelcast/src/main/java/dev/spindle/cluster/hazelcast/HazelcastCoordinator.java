@@ -7,9 +7,11 @@ import com.hazelcast.core.HazelcastInstance;
 import dev.spindle.cluster.Client;
 import dev.spindle.cluster.ClusterCoordinator;
 import dev.spindle.cluster.ClusterStats;
+import dev.spindle.cluster.ClusterView;
 import dev.spindle.cluster.CoordinatorSettings;
 import dev.spindle.cluster.Readiness;
 import dev.spindle.cluster.StealEvent;
+import dev.spindle.cluster.TaskEvent;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -42,7 +44,7 @@ import java.util.concurrent.TimeoutException;
  * and placement and stealing give it work. {@link #retire} retires a worker gracefully; once
  * removed it is cut off (its member may then be stopped).
  */
-public final class HazelcastCoordinator implements AutoCloseable {
+public final class HazelcastCoordinator implements ClusterView, AutoCloseable {
 
     private final HazelcastInstance instance;
     private final CoordinatorTransport transport;
@@ -187,6 +189,12 @@ public final class HazelcastCoordinator implements AutoCloseable {
     /** The steal log, oldest first, as {@code LocalCluster.stealEvents()} gives it. */
     public List<StealEvent> stealEvents() {
         return coordinator.stealEvents();
+    }
+
+    /** The task log, oldest first, as {@code LocalCluster.taskEvents()} gives it (runs as the scheduler learnt of them). */
+    @Override
+    public List<TaskEvent> taskEvents() {
+        return coordinator.taskEvents();
     }
 
     /**

@@ -6,10 +6,12 @@ package dev.spindle.cluster.pekko;
 import dev.spindle.cluster.Client;
 import dev.spindle.cluster.ClusterCoordinator;
 import dev.spindle.cluster.ClusterStats;
+import dev.spindle.cluster.ClusterView;
 import dev.spindle.cluster.CoordinatorSettings;
 import dev.spindle.cluster.Message;
 import dev.spindle.cluster.Readiness;
 import dev.spindle.cluster.StealEvent;
+import dev.spindle.cluster.TaskEvent;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -48,7 +50,7 @@ import org.apache.pekko.cluster.Cluster;
  * id (a lost id and address stay lost). {@link #retire} retires a worker gracefully; the removed
  * worker is downed, so its {@link WorkerMain} exits.
  */
-public final class PekkoCoordinator implements AutoCloseable {
+public final class PekkoCoordinator implements ClusterView, AutoCloseable {
 
     private final ActorSystem system;
     private final CoordinatorTransport transport;
@@ -222,6 +224,12 @@ public final class PekkoCoordinator implements AutoCloseable {
     /** The steal log, oldest first, as {@code LocalCluster.stealEvents()} gives it. */
     public List<StealEvent> stealEvents() {
         return coordinator.stealEvents();
+    }
+
+    /** The task log, oldest first, as {@code LocalCluster.taskEvents()} gives it (runs as the scheduler learnt of them). */
+    @Override
+    public List<TaskEvent> taskEvents() {
+        return coordinator.taskEvents();
     }
 
     /** This member's {@code host:port}, which workers join through. */

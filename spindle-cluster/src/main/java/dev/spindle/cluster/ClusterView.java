@@ -1,0 +1,30 @@
+/*
+ * Copyright 2026 The Spindle Authors. Licensed under the Apache License, Version 2.0.
+ */
+package dev.spindle.cluster;
+
+import java.util.List;
+
+/**
+ * What a cluster shows of itself to monitoring (a metrics binder, the live console): its counters,
+ * its steal log and its task log. {@link LocalCluster} and {@link ClusterCoordinator} give them from their
+ * scheduler, and the coordinators of the transports (Hazelcast, Pekko) from theirs, so whatever
+ * reads a cluster reads every kind one way.
+ *
+ * <p>Once the cluster is closed both methods throw: {@link IllegalStateException} or
+ * {@link java.util.concurrent.RejectedExecutionException}, as the implementation documents.
+ */
+public interface ClusterView {
+
+    /** A snapshot of the counters. */
+    ClusterStats stats();
+
+    /** The steal log, oldest first (the most recent 10,000 events). */
+    List<StealEvent> stealEvents();
+
+    /**
+     * The task log, oldest first: the most recent 1,000 task runs the scheduler counted, which
+     * worker ran each and when (see {@link TaskEvent}).
+     */
+    List<TaskEvent> taskEvents();
+}
