@@ -123,10 +123,11 @@ public final class HazelcastCoordinator implements AutoCloseable {
      * scheduler has handled the loss of the one before.
      */
     private void proven(Roster.Proof proof, int id) {
-        if (proof == Roster.Proof.REJOINED) {
+        if (proof == Roster.Proof.REJOINED && id < coordinator.stats().workers().size()) {
             coordinator.gone(id).thenRun(() -> joinLate(id));
         } else if (started && id >= coordinator.workers()) {
-            joinLate(id);                     // the start-up wait handles the initial ids
+            // a new id, or one lost before the scheduler admitted it; the start-up wait handles the initial ids
+            joinLate(id);
         }
     }
 
