@@ -276,6 +276,11 @@ final class GraphScheduler implements AutoCloseable {
         });
     }
 
+    /** For tests: runs {@code view} on the scheduler thread over the worker records and the estimates. */
+    <T> T inspect(java.util.function.BiFunction<List<WorkerState>, DurationEstimates, T> view) {
+        return call(() -> view.apply(List.copyOf(workers), durations));
+    }
+
     /** Runs one balance round now and returns its moves. */
     List<Move> balanceNow() {
         return call(this::balanceRound);
@@ -412,7 +417,7 @@ final class GraphScheduler implements AutoCloseable {
         t.processingOn = w;
         t.attempt = ++attemptSeq;
         t.assignedOrder = ++orderSeq;
-        w.processing.add(t);
+        w.startProcessing(t, durations.measured(t.spec.prefix()));
         Map<String, List<Integer>> holders = new HashMap<>();
         List<String> deps = new ArrayList<>(t.dependencies.size());
         for (TaskState d : t.dependencies) {
@@ -427,7 +432,7 @@ final class GraphScheduler implements AutoCloseable {
 
     private void unassign(TaskState t) {
         if (t.processingOn != null) {
-            t.processingOn.processing.remove(t);
+            t.processingOn.stopProcessing(t);
             t.processingOn = null;
         }
         if (t.stealId != 0) {
@@ -458,11 +463,11 @@ final class GraphScheduler implements AutoCloseable {
         t.bytes = m.bytes();
         t.holders.add(m.worker());
         workers.get(m.worker()).holds.add(t.key());
-        if (!durations.measured(t.spec.prefix())) {
+        if (durations.record(t.spec.prefix(), m.nanos() / 1e9)) {
+            kindMeasured(t.spec.prefix());
             // its siblings just became steal candidates: balance now rather than an interval later
             nextBalance = System.nanoTime();
         }
-        durations.record(t.spec.prefix(), m.nanos() / 1e9);
         CompletableFuture<Object> f = t.future;
         if (f != null) {                          // null when a lost result was recomputed
             t.future = null;
@@ -555,8 +560,15 @@ final class GraphScheduler implements AutoCloseable {
     /** A long-running report raises its kind's estimate (see {@link DurationEstimates}). */
     private void onRunning(Message.TaskRunning m) {
         TaskState t = current(m.key(), m.attempt(), m.worker());
-        if (t != null) {
-            durations.running(t.spec.prefix(), m.nanos() / 1e9);
+        if (t != null && durations.running(t.spec.prefix(), m.nanos() / 1e9)) {
+            kindMeasured(t.spec.prefix());
+        }
+    }
+
+    /** A prefix measured for the first time: its queued tasks now count at the kind's estimate. */
+    private void kindMeasured(String prefix) {
+        for (WorkerState w : workers) {
+            w.load.kindMeasured(prefix);
         }
     }
 
@@ -873,12 +885,9 @@ final class GraphScheduler implements AutoCloseable {
         return durations.estimate(t.spec.prefix(), t.hintSeconds());
     }
 
-    private double occupancy(WorkerState w) {
-        double occ = 0;
-        for (TaskState t : w.processing) {
-            occ += expected(t);
-        }
-        return occ;
+    /** Seconds of work processing on {@code w}: the sum of {@link #expected} over its tasks, kept as running totals. */
+    double occupancy(WorkerState w) {
+        return w.load.seconds(durations);
     }
 
     private double transferCost(TaskState t, int worker) {

@@ -27,6 +27,7 @@ final class TaskState {
     enum State { WAITING, PROCESSING, MEMORY, ERRED, LOST, RELEASED }
 
     final TaskSpec<?> spec;
+    private final long hintNanos;
     final List<TaskState> dependencies = new ArrayList<>();
     final Set<TaskState> dependents = new LinkedHashSet<>();
     final Set<Integer> holders = new HashSet<>();
@@ -45,6 +46,7 @@ final class TaskState {
 
     TaskState(TaskSpec<?> spec, CompletableFuture<Object> future) {
         this.spec = spec;
+        this.hintNanos = spec.durationHint().map(java.time.Duration::toNanos).orElse(-1L);
         this.future = future;
     }
 
@@ -61,8 +63,13 @@ final class TaskState {
         return true;
     }
 
+    /** The duration hint in nanoseconds, negative for none. */
+    long hintNanos() {
+        return hintNanos;
+    }
+
     double hintSeconds() {
-        return spec.durationHint().map(d -> d.toNanos() / 1e9).orElse(-1.0);
+        return hintNanos < 0 ? -1.0 : hintNanos / 1e9;
     }
 
     @Override

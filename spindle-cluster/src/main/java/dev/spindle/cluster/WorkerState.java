@@ -18,7 +18,10 @@ final class WorkerState {
 
     final int id;
     final int threads;
+    /** Mutated only through {@link #startProcessing} and {@link #stopProcessing}, which keep {@link #load}. */
     final Set<TaskState> processing = new LinkedHashSet<>();
+    /** The occupancy of {@link #processing} as running totals. */
+    final WorkerLoad load = new WorkerLoad();
     final Set<String> holds = new HashSet<>();
     boolean alive = true;
     /** Finished or erred replies accepted from this incarnation. */
@@ -33,6 +36,18 @@ final class WorkerState {
     WorkerState(int id, int threads) {
         this.id = id;
         this.threads = threads;
+    }
+
+    void startProcessing(TaskState t, boolean prefixMeasured) {
+        if (processing.add(t)) {
+            load.add(t.spec.prefix(), t.hintNanos(), prefixMeasured);
+        }
+    }
+
+    void stopProcessing(TaskState t) {
+        if (processing.remove(t)) {
+            load.remove(t.spec.prefix(), t.hintNanos());
+        }
     }
 
     /** Alive and not retiring: may be given tasks and copies. */

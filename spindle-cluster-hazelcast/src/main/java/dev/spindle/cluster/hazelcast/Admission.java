@@ -19,8 +19,9 @@ import java.util.concurrent.TimeoutException;
  * The coordinator's side of the {@link Handshake}: it challenges every member that joins, proves
  * the workers into the {@link Roster} and refuses the rest, each refusal counted and logged once
  * (a member claiming to be a coordinator, a member that is not a Spindle worker, a wrong proof, a
- * worker id that is taken or lost, or outside the ids a cluster may have). Workers may join
- * after the start with ids beyond the initial ones. A member that does not answer yet (its Spindle side not
+ * worker id that is taken, a lost incarnation, or outside the ids a cluster may have). Workers may join
+ * after the start with ids beyond the initial ones, and a restarted worker process may rejoin
+ * under the id of a lost one, as a new incarnation. A member that does not answer yet (its Spindle side not
  * installed) is asked again on the next round. Handshakes run on the caller's thread (the
  * coordinator's start-up loop) or, for a member joining later, on a thread of its own.
  */
@@ -31,7 +32,7 @@ final class Admission implements MembershipListener {
     private final Session session;
     private final HazelcastInstance instance;
     private final int workers;
-    private volatile java.util.function.IntConsumer onProven = id -> { };
+    private volatile java.util.function.ObjIntConsumer<Roster.Proof> onProven = (proof, id) -> { };
     /** Members proven or refused: never challenged again. */
     private final Set<UUID> settled = ConcurrentHashMap.newKeySet();
 
@@ -43,8 +44,8 @@ final class Admission implements MembershipListener {
         this.instance = instance;
     }
 
-    /** Called with the id of each worker proven, on the thread that proved it. */
-    void onProven(java.util.function.IntConsumer callback) {
+    /** Called with each worker proven ({@link Roster.Proof#NEW} or a rejoin) and its id, on the thread that proved it. */
+    void onProven(java.util.function.ObjIntConsumer<Roster.Proof> callback) {
         this.onProven = callback;
     }
 
@@ -102,27 +103,31 @@ final class Admission implements MembershipListener {
             return;                           // no answer yet (or not a Spindle member): try again later
         }
         boolean proved = r.member().equals(m.getUuid()) && Handshake.macEquals(r.mac(),
-                Handshake.workerMac(codec, session.id(), self, m.getUuid(), nc, r.nonce(), r.worker()));
+                Handshake.workerMac(codec, session.id(), self, m.getUuid(), nc, r.nonce(), r.worker(), r.incarnation()));
         String reason;
+        Roster.Proof proof = Roster.Proof.TAKEN;
         if (!proved) {
             reason = "wrong proof of the shared secret";
         } else if (r.worker() < 0 || r.worker() >= ClusterCoordinator.MAX_WORKERS) {
             reason = "no worker id " + r.worker() + " in this cluster (ids 0.." + (ClusterCoordinator.MAX_WORKERS - 1)
                     + "; " + workers + " to start with, more may join)";
-        } else if (roster.isLost(r.worker())) {
-            reason = "worker id " + r.worker() + " was lost in this session and cannot rejoin";
-        } else if (!roster.prove(r.worker(), m)) {
-            reason = "worker id " + r.worker() + " is taken by " + roster.worker(r.worker()).getAddress();
+        } else if (r.incarnation() == Wire.COORDINATOR_INCARNATION) {
+            reason = "no incarnation (0 is the coordinator's)";
+        } else if ((proof = roster.prove(r.worker(), m, r.incarnation())) == Roster.Proof.TAKEN) {
+            Member holder = roster.worker(r.worker());
+            reason = holder == null ? "incarnation " + r.incarnation() + " of worker id " + r.worker()
+                    + " was lost; a restarted worker rejoins as a new incarnation"
+                    : "worker id " + r.worker() + " is taken by " + holder.getAddress();
         } else {
             reason = "";
         }
         boolean accepted = reason.isEmpty();
-        byte[] mac = Handshake.verdictMac(codec, session.id(), self, m.getUuid(), nc, r.nonce(), r.worker(), accepted,
-                reason);
+        byte[] mac = Handshake.verdictMac(codec, session.id(), self, m.getUuid(), nc, r.nonce(), r.worker(),
+                r.incarnation(), accepted, reason);
         call(m, new Handshake.Verdict(session.id(), self, accepted, reason, mac).encode());
         if (accepted) {
             settled.add(m.getUuid());
-            onProven.accept(r.worker());
+            onProven.accept(proof, r.worker());
         } else {
             refuse(m, Offences.Kind.REFUSED_MEMBER, reason);
         }

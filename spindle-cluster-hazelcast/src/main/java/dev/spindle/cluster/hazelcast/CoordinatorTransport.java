@@ -15,7 +15,8 @@ import java.util.function.Consumer;
  * allow-list and handed to the scheduler. Nothing is accepted from a worker once it is lost, as
  * the {@link Transport} contract requires, so a late result of a dead member cannot complete a
  * task that was already reassigned. A frame is accepted only from a worker proven in this
- * session, once ({@link Session}), and only about that worker.
+ * session, from its current incarnation (not from a lost process whose id rejoined), once
+ * ({@link Session}), and only about that worker.
  */
 final class CoordinatorTransport extends CoordinatorTransportSupport implements Endpoint {
 
@@ -45,7 +46,7 @@ final class CoordinatorTransport extends CoordinatorTransportSupport implements 
         } catch (SecurityException | ClassCastException e) {
             return;                           // counted and logged (once per kind) by the codec
         }
-        if (roster.worker(f.sender()) == null || !session.accept(f)) {
+        if (roster.worker(f.sender()) == null || !session.accept(f, roster.incarnation(f.sender()))) {
             return;
         }
         if (f.body() instanceof Wire.Finished w) {

@@ -64,8 +64,10 @@ final class Enrolment {
                 }
                 pending.put(ch.coordinator(), new Pending(ch.session(), ch.nonce(), nw));
             }
-            byte[] mac = Handshake.workerMac(codec, ch.session(), ch.coordinator(), self, ch.nonce(), nw, id);
-            return new Handshake.Response(id, self, nw, mac).encode();
+            long incarnation = session.incarnation();
+            byte[] mac = Handshake.workerMac(codec, ch.session(), ch.coordinator(), self, ch.nonce(), nw, id,
+                    incarnation);
+            return new Handshake.Response(id, incarnation, self, nw, mac).encode();
         }
         if (type == Handshake.VERDICT) {
             Handshake.Verdict v = Handshake.verdict(message);
@@ -90,7 +92,7 @@ final class Enrolment {
         }
         String where = from == null ? String.valueOf(v.coordinator()) : String.valueOf(from.getAddress());
         boolean proved = Handshake.macEquals(v.mac(), Handshake.verdictMac(codec, v.session(), v.coordinator(), self,
-                p.nc(), p.nw(), id, v.accepted(), v.reason()));
+                p.nc(), p.nw(), id, session.incarnation(), v.accepted(), v.reason()));
         if (roster.coordinator() != null && !roster.coordinator().getUuid().equals(v.coordinator())) {
             roster.offences().record(Offences.Kind.REFUSED_COORDINATOR, v.coordinator(),
                     "a second coordinator claim (member at " + where + "); this worker keeps its coordinator");

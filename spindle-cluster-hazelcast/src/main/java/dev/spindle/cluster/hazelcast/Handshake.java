@@ -17,11 +17,12 @@ import java.util.UUID;
  * <ol>
  * <li>The coordinator C sends worker member W a <b>challenge</b>: its session id S, its member
  *     UUID, W's member UUID and a random nonce nC.
- * <li>W answers with its worker id, its UUID, a random nonce nW and
- *     {@code HMAC(secret, "worker" | S | C | W | nC | nW | id)}.
+ * <li>W answers with its worker id, its incarnation I (a random non-zero number its process drew
+ *     at start, carried in every frame it sends), its UUID, a random nonce nW and
+ *     {@code HMAC(secret, "worker" | S | C | W | nC | nW | id | I)}.
  * <li>C checks the answer against the member it asked (a relayed answer names another UUID) and
  *     sends a <b>verdict</b>, accepted or refused with a reason, under
- *     {@code HMAC(secret, "verdict" | S | C | W | nC | nW | id | verdict | reason)}. W adopts S and
+ *     {@code HMAC(secret, "verdict" | S | C | W | nC | nW | id | I | verdict | reason)}. W adopts S and
  *     the member C as its coordinator only on an accepted verdict that verifies, and only if it has
  *     no coordinator yet: a second coordinator is refused.
  * </ol>
@@ -59,10 +60,12 @@ final class Handshake {
         }
     }
 
-    record Response(int worker, UUID member, byte[] nonce, byte[] mac) {
+    private static final int RESPONSE_BYTES = 1 + 4 + 8 + 16 + NONCE_BYTES + FrameCodec.MAC_BYTES;
+
+    record Response(int worker, long incarnation, UUID member, byte[] nonce, byte[] mac) {
         byte[] encode() {
-            ByteBuffer b = ByteBuffer.allocate(1 + 4 + 16 + NONCE_BYTES + FrameCodec.MAC_BYTES).put(RESPONSE);
-            b.putInt(worker);
+            ByteBuffer b = ByteBuffer.allocate(RESPONSE_BYTES).put(RESPONSE);
+            b.putInt(worker).putLong(incarnation);
             uuid(b, member);
             return b.put(nonce).put(mac).array();
         }
@@ -79,17 +82,17 @@ final class Handshake {
         }
     }
 
-    /** The worker's proof: it knows the secret, in this session, as this member, for this id. */
+    /** The worker's proof: it knows the secret, in this session, as this member, for this id and incarnation. */
     static byte[] workerMac(FrameCodec codec, UUID session, UUID coordinator, UUID worker, byte[] nc, byte[] nw,
-                            int id) {
-        return codec.mac(transcript("worker", session, coordinator, worker, nc, nw, id, ""));
+                            int id, long incarnation) {
+        return codec.mac(transcript("worker", session, coordinator, worker, nc, nw, id, incarnation, ""));
     }
 
     /** The coordinator's proof over its verdict. */
     static byte[] verdictMac(FrameCodec codec, UUID session, UUID coordinator, UUID worker, byte[] nc, byte[] nw,
-                             int id, boolean accepted, String reason) {
+                             int id, long incarnation, boolean accepted, String reason) {
         return codec.mac(transcript("verdict" + (accepted ? "+" : "-"), session, coordinator, worker, nc, nw, id,
-                reason));
+                incarnation, reason));
     }
 
     static boolean macEquals(byte[] a, byte[] b) {
@@ -97,15 +100,15 @@ final class Handshake {
     }
 
     private static byte[] transcript(String label, UUID session, UUID coordinator, UUID worker, byte[] nc,
-                                     byte[] nw, int id, String reason) {
+                                     byte[] nw, int id, long incarnation, String reason) {
         byte[] l = label.getBytes(StandardCharsets.UTF_8);
         byte[] r = reason.getBytes(StandardCharsets.UTF_8);
-        ByteBuffer b = ByteBuffer.allocate(4 + l.length + 16 * 3 + 2 * NONCE_BYTES + 4 + 4 + r.length);
+        ByteBuffer b = ByteBuffer.allocate(4 + l.length + 16 * 3 + 2 * NONCE_BYTES + 4 + 8 + 4 + r.length);
         b.putInt(l.length).put(l);
         uuid(b, session);
         uuid(b, coordinator);
         uuid(b, worker);
-        b.put(nc).put(nw).putInt(id).putInt(r.length).put(r);
+        b.put(nc).put(nw).putInt(id).putLong(incarnation).putInt(r.length).put(r);
         return b.array();
     }
 
@@ -125,11 +128,11 @@ final class Handshake {
 
     /** Parses a response; {@code null} if malformed. */
     static Response response(byte[] m) {
-        if (m == null || m.length != 1 + 4 + 16 + NONCE_BYTES + FrameCodec.MAC_BYTES || m[0] != RESPONSE) {
+        if (m == null || m.length != RESPONSE_BYTES || m[0] != RESPONSE) {
             return null;
         }
         ByteBuffer b = ByteBuffer.wrap(m, 1, m.length - 1);
-        return new Response(b.getInt(), uuid(b), bytes(b, NONCE_BYTES), bytes(b, FrameCodec.MAC_BYTES));
+        return new Response(b.getInt(), b.getLong(), uuid(b), bytes(b, NONCE_BYTES), bytes(b, FrameCodec.MAC_BYTES));
     }
 
     /** Parses a verdict; {@code null} if malformed (every length is checked before it is used). */

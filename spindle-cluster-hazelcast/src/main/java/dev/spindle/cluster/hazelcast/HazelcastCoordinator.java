@@ -37,9 +37,10 @@ import java.util.concurrent.TimeoutException;
  * the scheduler as lost: its running tasks are reassigned and the results it held recomputed.
  *
  * <p>Membership: a worker may join later with an id not used in this session (below
- * {@link ClusterCoordinator#MAX_WORKERS}; a killed worker restarts under a new id, since an id
- * lost in a session stays lost, so a late frame of the dead member can never count as the new
- * one's). Once it has proved the secret and every worker, itself included, has answered a probe
+ * {@link ClusterCoordinator#MAX_WORKERS}), and a killed or retired worker's process may restart
+ * under its id: each worker process draws a random incarnation, proves it in its handshake and
+ * carries it in every frame, and only the current incarnation's frames are accepted, so a late
+ * frame of the dead process can never count as the new one's. Once it has proved the secret and every worker, itself included, has answered a probe
  * with the new list of workers, the scheduler admits it with the settings' threads per worker,
  * and placement and stealing give it work. {@link #retire} retires a worker gracefully; once
  * removed it is cut off (its member may then be stopped).
@@ -85,7 +86,7 @@ public final class HazelcastCoordinator implements ClusterView, AutoCloseable {
         Offences offences = new Offences("coordinator");
         FrameCodec codec = new FrameCodec(settings.secret(), settings.allowedPackages(), offences);
         Roster roster = new Roster(offences);
-        Session session = new Session(Wire.COORDINATOR, offences);
+        Session session = new Session(Wire.COORDINATOR, Wire.COORDINATOR_INCARNATION, offences);
         session.join(UUID.randomUUID());      // a fresh session: nothing signed before it is accepted
         CoordinatorTransport transport = new CoordinatorTransport(codec, roster, session);
         HazelcastInstance instance = HazelcastConfigs.start(settings, offences, Roster.COORDINATOR_ROLE, -1, transport);
@@ -104,7 +105,7 @@ public final class HazelcastCoordinator implements ClusterView, AutoCloseable {
         }
         c.started = true;
         for (int id : roster.provenWorkers().keySet()) {
-            c.proven(id);                     // proven while starting, beyond the initial ids
+            c.proven(Roster.Proof.NEW, id);   // proven while starting, beyond the initial ids
         }
         return c;
     }
@@ -118,11 +119,21 @@ public final class HazelcastCoordinator implements ClusterView, AutoCloseable {
                 admission::admitAll, () -> allReady(ids));
     }
 
-    /** A worker proved its id: once started, a new id joins the scheduler when every worker is ready. */
-    private void proven(int id) {
-        if (!started || id < coordinator.workers()) {
-            return;                           // the start-up wait handles the initial ids
+    /**
+     * A worker proved its id: once started, a new id joins the scheduler when every worker is
+     * ready; an id that rejoined (a restarted process, a new incarnation) joins once the
+     * scheduler has handled the loss of the one before.
+     */
+    private void proven(Roster.Proof proof, int id) {
+        if (proof == Roster.Proof.REJOINED && id < coordinator.stats().workers().size()) {
+            coordinator.gone(id).thenRun(() -> joinLate(id));
+        } else if (started && id >= coordinator.workers()) {
+            // a new id, or one lost before the scheduler admitted it; the start-up wait handles the initial ids
+            joinLate(id);
         }
+    }
+
+    private void joinLate(int id) {
         Readiness.joinLate(coordinator, id, joinTimeout,
                 () -> roster.worker(id) != null && instance.getLifecycleService().isRunning(),
                 () -> allReady(List.copyOf(roster.provenWorkers().keySet())));
@@ -135,7 +146,7 @@ public final class HazelcastCoordinator implements ClusterView, AutoCloseable {
      * closes that window.
      */
     private boolean allReady(List<Integer> workers) throws InterruptedException {
-        Wire.Members members = new Wire.Members(roster.provenWorkers());
+        Wire.Members members = roster.members();
         for (int id : workers) {
             com.hazelcast.cluster.Member m = roster.worker(id);
             if (m == null) {
@@ -149,7 +160,7 @@ public final class HazelcastCoordinator implements ClusterView, AutoCloseable {
                     return false;
                 }
                 Wire.Frame f = (Wire.Frame) codec.open(reply);
-                if (f.sender() != id || !session.accept(f)) {
+                if (f.sender() != id || !session.accept(f, roster.incarnation(id))) {
                     return false;
                 }
             } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException
@@ -223,6 +234,11 @@ public final class HazelcastCoordinator implements ClusterView, AutoCloseable {
     /** Whether worker {@code id} has left (or was declared lost). */
     boolean isLost(int id) {
         return roster.isLost(id);
+    }
+
+    /** The incarnation of worker {@code id}'s current process, as proven (for tests). */
+    long incarnation(int id) {
+        return roster.incarnation(id);
     }
 
     HazelcastInstance instance() {

@@ -26,7 +26,10 @@ final class Offences {
         REFUSED_COORDINATOR,
         /** A frame with a missing or wrong signature. */
         BAD_SIGNATURE,
-        /** A correctly signed frame of another session, or a sequence number seen before. */
+        /**
+         * A correctly signed frame of another session, a sequence number seen before, or a frame
+         * of a worker's earlier incarnation (its process was lost and the id rejoined).
+         */
         REPLAY,
         /** A frame whose declared length exceeds the limit; nothing was allocated for it. */
         OVERSIZED,

@@ -18,8 +18,11 @@ import java.util.function.IntConsumer;
  * are hints only: the coordinator proves each worker by the {@link Handshake} ({@link Admission})
  * and tells the workers who the others are ({@link Wire.Members}); a worker adopts as coordinator
  * only the member that proved itself in a handshake. Nothing is sent to, or accepted from, a
- * member that is not proven here; a worker that left stays lost, so a late reply from it cannot
- * complete a task twice.
+ * member that is not proven here. A worker that left stays lost until a new process proves the
+ * same id under a new incarnation ({@link #prove}); frames are accepted only from an id's current
+ * incarnation ({@link #incarnation}, checked by {@link Session#accept}), so a late frame of the
+ * lost process cannot be taken for the new one's. Proving and losing are synchronized, so an id is
+ * lost (and the loss reported) before it can rejoin.
  */
 final class Roster implements MembershipListener {
 
@@ -31,6 +34,8 @@ final class Roster implements MembershipListener {
     private final Offences offences;
     private final Map<Integer, Member> workers = new ConcurrentHashMap<>();
     private final Set<Integer> lost = ConcurrentHashMap.newKeySet();
+    /** The incarnation each id proved last; kept when it is lost, so that incarnation cannot come back. */
+    private final Map<Integer, Long> incarnations = new ConcurrentHashMap<>();
     private volatile Member coordinator;
     private volatile String refusal;
     private volatile IntConsumer onWorkerLost = id -> { };
@@ -52,16 +57,48 @@ final class Roster implements MembershipListener {
         return offences;
     }
 
+    /** The outcome of {@link #prove}. */
+    enum Proof {
+        /** The id is this member's now (or was already, under the same incarnation). */
+        NEW,
+        /** The id was lost, and this member, a new incarnation, holds it now. */
+        REJOINED,
+        /** Refused: the id is held by another member or incarnation, or this is the lost incarnation. */
+        TAKEN
+    }
+
     /**
-     * Records that {@code m} proved worker id {@code id}; false (and nothing changes) if the id is
-     * held by another member or was lost.
+     * Records that {@code m} proved worker id {@code id} as {@code incarnation}: a new id, or an
+     * id whose worker was lost, under another incarnation (it rejoins); anything else changes
+     * nothing.
      */
-    boolean prove(int id, Member m) {
+    synchronized Proof prove(int id, Member m, long incarnation) {
+        Long before = incarnations.get(id);
         if (lost.contains(id)) {
-            return false;
+            if (before != null && before == incarnation) {
+                return Proof.TAKEN;
+            }
+            lost.remove(id);
+            workers.put(id, m);
+            incarnations.put(id, incarnation);
+            return Proof.REJOINED;
         }
         Member old = workers.putIfAbsent(id, m);
-        return old == null || old.getUuid().equals(m.getUuid());
+        if (old == null) {
+            incarnations.put(id, incarnation);
+            return Proof.NEW;
+        }
+        return old.getUuid().equals(m.getUuid()) && before != null && before == incarnation ? Proof.NEW : Proof.TAKEN;
+    }
+
+    /**
+     * The incarnation of worker {@code id}'s current process, whose frames alone are accepted;
+     * {@link Wire#COORDINATOR_INCARNATION} for the coordinator, and for an id never proven (whose
+     * frames the callers refuse anyway).
+     */
+    long incarnation(int id) {
+        Long n = id == Wire.COORDINATOR ? null : incarnations.get(id);
+        return n == null ? Wire.COORDINATOR_INCARNATION : n;
     }
 
     /** The id {@code m} proved, or -1. */
@@ -74,12 +111,19 @@ final class Roster implements MembershipListener {
         return -1;
     }
 
-    /** A worker adopts the coordinator's list of proven workers (members it cannot see are skipped). */
-    void adopt(Map<Integer, UUID> proven, com.hazelcast.cluster.Cluster cluster) {
+    /**
+     * A worker adopts the coordinator's list of proven workers and their incarnations (members it
+     * cannot see are skipped); the coordinator's word replaces what this worker knew of an id, so
+     * an id that rejoined is reached at its new member and heard only from its new incarnation.
+     */
+    synchronized void adopt(Wire.Members proven, com.hazelcast.cluster.Cluster cluster) {
         for (Member m : cluster.getMembers()) {
-            for (Map.Entry<Integer, UUID> e : proven.entrySet()) {
-                if (e.getValue().equals(m.getUuid()) && !m.localMember()) {
-                    workers.putIfAbsent(e.getKey(), m);
+            for (Map.Entry<Integer, UUID> e : proven.workers().entrySet()) {
+                Long incarnation = proven.incarnations().get(e.getKey());
+                if (e.getValue().equals(m.getUuid()) && !m.localMember() && incarnation != null) {
+                    lost.remove(e.getKey());
+                    workers.put(e.getKey(), m);
+                    incarnations.put(e.getKey(), incarnation);
                 }
             }
         }
@@ -126,8 +170,8 @@ final class Roster implements MembershipListener {
         }
     }
 
-    /** Marks a worker lost (once) and tells the callback. */
-    void lose(int id) {
+    /** Marks a worker lost (once per incarnation) and tells the callback. */
+    synchronized void lose(int id) {
         if (lost.add(id)) {
             workers.remove(id);
             onWorkerLost.accept(id);
@@ -158,10 +202,20 @@ final class Roster implements MembershipListener {
         return offences.count(Offences.Kind.REFUSED_MEMBER) + offences.count(Offences.Kind.REFUSED_COORDINATOR);
     }
 
-    /** The proven workers by id, by member UUID, for {@link Wire.Members}. */
+    /** The proven workers by id, by member UUID. */
     Map<Integer, UUID> provenWorkers() {
         Map<Integer, UUID> out = new java.util.TreeMap<>();
         workers.forEach((id, m) -> out.put(id, m.getUuid()));
         return out;
+    }
+
+    /** The proven workers and their incarnations, for the workers to adopt. */
+    synchronized Wire.Members members() {
+        Map<Integer, Long> inc = new java.util.TreeMap<>();
+        Map<Integer, UUID> ids = provenWorkers();
+        for (int id : ids.keySet()) {
+            inc.put(id, incarnation(id));
+        }
+        return new Wire.Members(ids, inc);
     }
 }

@@ -3,6 +3,7 @@
  */
 package dev.spindle.cluster.hazelcast;
 
+import java.security.SecureRandom;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
@@ -17,20 +18,51 @@ import java.util.concurrent.atomic.AtomicReference;
  * <p>A frame is accepted only if its signature checked (done before, by {@link FrameCodec}), it
  * names this session (so nothing from an earlier session of the same secret is accepted, although
  * attempt numbers restart there), its sender is a member proved in this session (the caller's
- * check), and its sequence number is new for that sender (so a frame is acted on once). What fails
+ * check), it comes from the sender's current incarnation (so a late frame of a lost process whose
+ * id rejoined is not taken for the new one's), and its sequence number is new for that
+ * incarnation (so a frame is acted on once). What fails
  * is counted as a replay and logged once per claimed sender.
  */
 final class Session {
 
+    private static final SecureRandom RANDOM = new SecureRandom();
+
     private final int self;
+    private final long incarnation;
     private final Offences offences;
     private final AtomicReference<UUID> id = new AtomicReference<>();
     private final AtomicLong seq = new AtomicLong();
-    private final Map<Integer, ReplayWindow> windows = new ConcurrentHashMap<>();
+    private final Map<Integer, Window> windows = new ConcurrentHashMap<>();
 
-    Session(int self, Offences offences) {
+    /** The replay window of one sender's current incarnation. */
+    private static final class Window {
+        final long incarnation;
+        final ReplayWindow window = new ReplayWindow();
+
+        Window(long incarnation) {
+            this.incarnation = incarnation;
+        }
+    }
+
+    /** A session end for member {@code self}, whose frames carry {@code incarnation}. */
+    Session(int self, long incarnation, Offences offences) {
         this.self = self;
+        this.incarnation = incarnation;
         this.offences = offences;
+    }
+
+    /** A worker process's incarnation: random, never {@link Wire#COORDINATOR_INCARNATION}. */
+    static long newIncarnation() {
+        long n;
+        do {
+            n = RANDOM.nextLong();
+        } while (n == Wire.COORDINATOR_INCARNATION);
+        return n;
+    }
+
+    /** This member's incarnation, carried in every frame it sends. */
+    long incarnation() {
+        return incarnation;
     }
 
     /** Adopts {@code session} if none is set; returns whether this member is now in it. */
@@ -49,14 +81,18 @@ final class Session {
         if (s == null) {
             throw new IllegalStateException("no session yet");
         }
-        return new Wire.Frame(s, self, to, seq.incrementAndGet(), body);
+        return new Wire.Frame(s, self, incarnation, to, seq.incrementAndGet(), body);
     }
 
     /**
-     * Whether a verified frame may be acted on: addressed here, in this session, and new from its
-     * sender. The caller has checked that the sender is proven in this session.
+     * Whether a verified frame may be acted on: addressed here, in this session, from the
+     * sender's current incarnation {@code incarnation} (as proven, see {@link Roster#incarnation})
+     * and new from that incarnation. The caller has checked that the sender is proven in this
+     * session. A frame of an earlier incarnation (a late frame of a lost process whose id has
+     * rejoined) is refused, counted and logged once per sender and incarnation; each incarnation
+     * has its own replay window, as its sequence numbers start again.
      */
-    boolean accept(Wire.Frame f) {
+    boolean accept(Wire.Frame f, long incarnation) {
         UUID s = id.get();
         if (f.to() != self) {
             return false;                     // for another member: not an offence, not ours
@@ -66,7 +102,14 @@ final class Session {
                     "a frame of another session");
             return false;
         }
-        if (!windows.computeIfAbsent(f.sender(), k -> new ReplayWindow()).accept(f.seq())) {
+        if (f.incarnation() != incarnation) {
+            offences.record(Offences.Kind.REPLAY, "sender " + f.sender() + " incarnation " + f.incarnation(),
+                    "a frame of another incarnation of sender " + f.sender() + " (a process lost or replaced)");
+            return false;
+        }
+        Window w = windows.compute(f.sender(),
+                (k, old) -> old != null && old.incarnation == incarnation ? old : new Window(incarnation));
+        if (!w.window.accept(f.seq())) {
             offences.record(Offences.Kind.REPLAY, "sender " + f.sender(),
                     "sequence number " + f.seq() + " seen before or too old");
             return false;

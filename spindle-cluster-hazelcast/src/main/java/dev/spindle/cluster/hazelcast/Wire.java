@@ -20,17 +20,25 @@ final class Wire {
 
     /**
      * What a member signs: a body from {@code sender} to {@code to} ({@link #COORDINATOR} or a
-     * worker id) in the coordinator's {@code session}, with the sender's next sequence number.
-     * The receiver accepts it only in its own session, from a proven sender, once (see
-     * {@link Session}).
+     * worker id) in the coordinator's {@code session}, from the sender's {@code incarnation} (a
+     * worker process's random non-zero number, proved in its handshake; {@link
+     * #COORDINATOR_INCARNATION} for the coordinator, whose incarnation is the session), with the
+     * sender's next sequence number. The receiver accepts it only in its own session, from a
+     * proven sender's current incarnation, once (see {@link Session}).
      */
-    record Frame(UUID session, int sender, int to, long seq, Object body) implements Serializable {
+    record Frame(UUID session, int sender, long incarnation, int to, long seq, Object body) implements Serializable {
     }
+
+    /** The coordinator's frames' incarnation: a coordinator has one per session, named by the session id. */
+    static final long COORDINATOR_INCARNATION = 0;
 
     static final int COORDINATOR = -1;
 
-    /** The coordinator tells the workers which member proved each worker id (by member UUID). */
-    record Members(Map<Integer, UUID> workers) implements Serializable {
+    /**
+     * The coordinator tells the workers which member proved each worker id (by member UUID), and
+     * under which incarnation.
+     */
+    record Members(Map<Integer, UUID> workers, Map<Integer, Long> incarnations) implements Serializable {
     }
 
     /** {@link dev.spindle.cluster.Message.Compute} with its function as bytes. */

@@ -40,7 +40,7 @@ final class WorkerTransport extends WorkerTransportSupport implements Endpoint {
         super(id, codec::serialize);
         this.codec = codec;
         this.roster = roster;
-        this.session = new Session(id, roster.offences());
+        this.session = new Session(id, Session.newIncarnation(), roster.offences());
         this.outbox = new Outbox(codec, session);
         this.enrolment = new Enrolment(id, codec, roster, session, this::flushHeld);
     }
@@ -62,7 +62,8 @@ final class WorkerTransport extends WorkerTransportSupport implements Endpoint {
     public void onFrame(byte[] frame) {
         WorkerNode n = node();
         Wire.Frame f = open(frame);
-        if (f == null || n == null || f.sender() != Wire.COORDINATOR || !session.accept(f)) {
+        if (f == null || n == null || f.sender() != Wire.COORDINATOR
+                || !session.accept(f, Wire.COORDINATOR_INCARNATION)) {
             return;
         }
         if (f.body() instanceof Wire.Compute c) {
@@ -77,12 +78,12 @@ final class WorkerTransport extends WorkerTransportSupport implements Endpoint {
     public byte[] onFetch(byte[] frame) {
         WorkerNode n = node();
         Wire.Frame f = open(frame);
-        if (f == null || n == null || !fromProven(f) || !session.accept(f)) {
+        if (f == null || n == null || !fromProven(f) || !session.accept(f, roster.incarnation(f.sender()))) {
             return null;
         }
         if (f.sender() == Wire.COORDINATOR && f.body() instanceof Wire.Members m) {
             // the coordinator's list of proven workers, which also shows it that this worker knows it
-            roster.adopt(m.workers(), outbox.cluster());
+            roster.adopt(m, outbox.cluster());
             return codec.seal(session.frame(Wire.COORDINATOR, new Wire.FetchReply("", id, null)));
         }
         if (!(f.body() instanceof Wire.FetchRequest r) || r.holder() != id || r.requester() != f.sender()) {
@@ -189,7 +190,8 @@ final class WorkerTransport extends WorkerTransportSupport implements Endpoint {
                 throw new IllegalStateException("worker " + holder + " refused the fetch of '" + key + "'");
             }
             Wire.Frame f = (Wire.Frame) codec.open(reply);
-            if (f.sender() != holder || !session.accept(f) || !(f.body() instanceof Wire.FetchReply r)) {
+            if (f.sender() != holder || !session.accept(f, roster.incarnation(holder))
+                    || !(f.body() instanceof Wire.FetchReply r)) {
                 throw new SecurityException("reply from " + f.sender() + " is not worker " + holder
                         + "'s answer in this session");
             }

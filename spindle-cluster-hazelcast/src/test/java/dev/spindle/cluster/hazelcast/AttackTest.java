@@ -156,9 +156,9 @@ class AttackTest {
         // a correctly signed frame of this session (as if captured from worker 0) and one of an
         // earlier session of the same secret; each is delivered by the attacker's member
         // (sequence number 1 of worker 0 is its answer to the coordinator's list of workers)
-        byte[] current = codec.seal(new Wire.Frame(session, 0, Wire.COORDINATOR, 1,
+        byte[] current = codec.seal(new Wire.Frame(session, 0, coordinator.incarnation(0), Wire.COORDINATOR, 1,
                 new Message.DataAdded(0, "replay-unknown-key")));
-        byte[] earlier = codec.seal(new Wire.Frame(UUID.randomUUID(), 0, Wire.COORDINATOR, 1,
+        byte[] earlier = codec.seal(new Wire.Frame(UUID.randomUUID(), 0, coordinator.incarnation(0), Wire.COORDINATOR, 1,
                 new Message.DataAdded(0, "replay-unknown-key")));
         long before = coordinator.securityStats().replays();
         for (byte[] f : List.of(current, current, current, earlier, earlier)) {

@@ -23,14 +23,14 @@ class FrameCodecTest {
 
     @Test
     void aSignedFrameRoundTrips() {
-        Wire.Frame frame = new Wire.Frame(SESSION, 0, 2, 1, new Message.StealRequest(7, "k", 3));
+        Wire.Frame frame = new Wire.Frame(SESSION, 0, 5L, 2, 1, new Message.StealRequest(7, "k", 3));
         assertThat(codec.open(codec.seal(frame))).isEqualTo(frame);
         assertThat(codec.rejected()).isZero();
     }
 
     @Test
     void aFrameWithABadSignatureIsDropped() {
-        byte[] frame = codec.seal(new Wire.Frame(SESSION, 0, 1, 1, new Message.DataAdded(1, "x")));
+        byte[] frame = codec.seal(new Wire.Frame(SESSION, 0, 5L, 1, 1, new Message.DataAdded(1, "x")));
         frame[frame.length - 1] ^= 1;
         assertThatThrownBy(() -> codec.open(frame)).isInstanceOf(SecurityException.class).hasMessageContaining("signature");
         assertThat(codec.rejected()).isEqualTo(1);
@@ -39,7 +39,7 @@ class FrameCodecTest {
     @Test
     void aFrameSignedWithAnotherSecretIsDropped() {
         FrameCodec other = new FrameCodec("another-secret-0123456".getBytes(StandardCharsets.UTF_8), List.of());
-        byte[] frame = other.seal(new Wire.Frame(SESSION, 0, 1, 1, new Message.DataAdded(1, "x")));
+        byte[] frame = other.seal(new Wire.Frame(SESSION, 0, 5L, 1, 1, new Message.DataAdded(1, "x")));
         assertThatThrownBy(() -> codec.open(frame)).isInstanceOf(SecurityException.class);
     }
 
@@ -54,7 +54,7 @@ class FrameCodecTest {
     void aTaskFailureTravelsAsTheSharedRemoteTaskException() {
         Message.TaskErred erred = new Message.TaskErred(1, "k", 2, new RemoteTaskException("java.io.IOException",
                 "disk on fire", new Throwable().getStackTrace()), 5);
-        Wire.Frame frame = new Wire.Frame(SESSION, 1, Wire.COORDINATOR, 1, erred);
+        Wire.Frame frame = new Wire.Frame(SESSION, 1, 5L, Wire.COORDINATOR, 1, erred);
         Message.TaskErred read = (Message.TaskErred) ((Wire.Frame) codec.open(codec.seal(frame))).body();
         assertThat(read.error()).isInstanceOf(RemoteTaskException.class).hasMessage("java.io.IOException: disk on fire");
         assertThat(((RemoteTaskException) read.error()).remoteClass()).isEqualTo("java.io.IOException");
@@ -64,7 +64,7 @@ class FrameCodecTest {
 
     @Test
     void aClassOutsideTheAllowListIsRefusedEvenWhenSigned() {
-        byte[] frame = codec.seal(new Wire.Frame(SESSION, 0, 1, 1, new File("/etc/passwd")));
+        byte[] frame = codec.seal(new Wire.Frame(SESSION, 0, 5L, 1, 1, new File("/etc/passwd")));
         assertThatThrownBy(() -> codec.open(frame)).isInstanceOf(SecurityException.class)
                 .hasMessageContaining("allow-list");
         assertThatThrownBy(() -> codec.deserialize(codec.serialize(new File("x"))))

@@ -203,7 +203,7 @@ class InProcessClusterTest {
         FrameCodec wrong = new FrameCodec("not-the-secret-0123456789".getBytes(java.nio.charset.StandardCharsets.UTF_8),
                 List.of());
         Member target = coordinator.instance().getCluster().getLocalMember();
-        byte[] forged = wrong.seal(new Wire.Frame(java.util.UUID.randomUUID(), 0, Wire.COORDINATOR, 1,
+        byte[] forged = wrong.seal(new Wire.Frame(java.util.UUID.randomUUID(), 0, 5L, Wire.COORDINATOR, 1,
                 new Message.DataAdded(0, "forged")));
         impostor.instanceForTests().getExecutorService(HazelcastConfigs.MESSAGES)
                 .executeOnMember(new Deliver(forged), target);

@@ -20,8 +20,8 @@ import org.junit.jupiter.api.Timeout;
 
 /**
  * The shared {@link MembershipScenario} on Hazelcast worker members in their own JVMs: a worker
- * joins late, a killed one restarts under a new id, one retires; every task runs once outside
- * the killed JVM.
+ * joins late, a killed one restarts under a new id, another killed one restarts under its own id
+ * (a new incarnation), one retires; every task runs once outside the killed JVMs.
  */
 @Timeout(value = 300, unit = TimeUnit.SECONDS)
 class MultiJvmMembershipTest {
@@ -38,6 +38,7 @@ class MultiJvmMembershipTest {
     private static final String FAILURE_SECONDS = "20";
 
     private final Cleanup started = new Cleanup();
+    private final java.util.concurrent.atomic.AtomicInteger launched = new java.util.concurrent.atomic.AtomicInteger();
 
     @AfterEach
     void stopEverything() throws Exception {
@@ -46,7 +47,8 @@ class MultiJvmMembershipTest {
 
     @Test
     void workersJoinLateRestartAfterAKillAndRetireWithEveryTaskRunOnce() throws Exception {
-        int[] ports = FreePorts.free(MAX_WORKERS + 1);
+        // the coordinator's port, then one per worker JVM started (id 2 twice: a same-id restart)
+        int[] ports = FreePorts.free(MAX_WORKERS + 2);
         String cluster = "spindle-memb-" + ports[0];
         Path dir = Files.createDirectories(Path.of("target", "worker-logs", "membership-" + ports[0]));
         MembershipScenario.Workers workers = new MembershipScenario.Workers(id -> start(id, cluster, ports, dir));
@@ -56,10 +58,11 @@ class MultiJvmMembershipTest {
                 .allowPackage("dev.spindle.cluster.testkit").failureSeconds(Integer.parseInt(FAILURE_SECONDS));
         HazelcastCoordinator coordinator = started.add(HazelcastCoordinator.start(settings.build(),
                 CoordinatorSettings.builder().workers(2).threadsPerWorker(2).build(), Duration.ofSeconds(90)));
-        MembershipScenario.run(workers, coordinator::client, coordinator::stats, coordinator::retire, dir);
+        MembershipScenario.run(workers, coordinator::client, coordinator::stats, coordinator::retire, dir, true);
     }
 
     private WorkerJvm start(int id, String cluster, int[] ports, Path dir) throws Exception {
+        int n = launched.incrementAndGet();   // a restarted worker gets a port (and a log) of its own
         StringBuilder members = new StringBuilder();
         for (int p : ports) {
             members.append(members.length() == 0 ? "" : ",").append("127.0.0.1:").append(p);
@@ -67,8 +70,8 @@ class MultiJvmMembershipTest {
         return started.add(WorkerJvm.startLogged(WorkerMain.class,
                 List.of("@jvm.args", "-Xmx192m", "-Dhazelcast.logging.type=jdk"), Map.of("SPINDLE_SECRET", SECRET),
                 List.of("--id", Integer.toString(id), "--threads", "2", "--cluster", cluster, "--port",
-                        Integer.toString(ports[id + 1]), "--members", members.toString(), "--failure-seconds", FAILURE_SECONDS,
+                        Integer.toString(ports[n]), "--members", members.toString(), "--failure-seconds", FAILURE_SECONDS,
                         "--allow", "dev.spindle.cluster.testkit"),
-                dir.resolve("worker-" + id + ".log").toFile()));
+                dir.resolve("worker-" + id + (n > id + 1 ? "-restart" : "") + ".log").toFile()));
     }
 }

@@ -29,10 +29,11 @@ import java.util.stream.Stream;
 /**
  * The membership scenario every transport between JVMs must pass, on worker JVMs it starts and
  * kills: a tree reduction starts on workers 0 and 1; worker 2 joins late; worker 1's JVM is
- * killed and restarted under id 3; worker 0 is retired; then the gated leaves are let go. The
- * root must be right, workers 2 and 3 must have done work, and every execution is logged per
- * worker JVM ({@link #ran}): each task ran, and at most once outside the killed JVM (only its
- * work may run again; a retired worker's may not).
+ * killed and restarted under id 3; with a same-id restart, worker 2's JVM is then killed and
+ * restarted under id 2 (a new incarnation of the id); worker 0 is retired; then the gated leaves
+ * are let go. The root must be right, workers 2 and 3 must have done work, and every execution
+ * is logged per worker JVM ({@link #ran}): each task ran, and at most once outside the killed
+ * JVMs (only their work may run again; a retired worker's may not).
  */
 public final class MembershipScenario {
 
@@ -46,6 +47,7 @@ public final class MembershipScenario {
     public static final class Workers {
         private final Launcher launcher;
         private final Map<Integer, WorkerJvm> jvms = new ConcurrentHashMap<>();
+        private final Set<Long> killed = ConcurrentHashMap.newKeySet();
 
         public Workers(Launcher launcher) {
             this.launcher = launcher;
@@ -57,6 +59,7 @@ public final class MembershipScenario {
         }
 
         void kill(int id) throws InterruptedException {
+            killed.add(jvms.get(id).pid());
             jvms.get(id).kill();
         }
 
@@ -72,11 +75,23 @@ public final class MembershipScenario {
     }
 
     /**
-     * Runs the scenario on a coordinator started with workers 0 and 1 (started through
-     * {@code workers}); {@code dir} holds the logs.
+     * Runs the scenario without the same-id restart, for a transport that restarts a killed
+     * worker under a new id only.
      */
     public static void run(Workers workers, Supplier<Client> clientOf, Supplier<ClusterStats> stats,
                            IntFunction<CompletableFuture<Void>> retire, Path dir) throws Exception {
+        run(workers, clientOf, stats, retire, dir, false);
+    }
+
+    /**
+     * Runs the scenario on a coordinator started with workers 0 and 1 (started through
+     * {@code workers}); {@code dir} holds the logs. With {@code sameIdRestart} a killed worker's
+     * JVM also restarts under its own id, which the transport must admit as a new incarnation
+     * (the launcher is then asked to start id 2 twice).
+     */
+    public static void run(Workers workers, Supplier<Client> clientOf, Supplier<ClusterStats> stats,
+                           IntFunction<CompletableFuture<Void>> retire, Path dir, boolean sameIdRestart)
+            throws Exception {
         Path gateFile = dir.resolve("gate").toAbsolutePath();
         Files.deleteIfExists(gateFile);
         String gate = gateFile.toString();
@@ -125,6 +140,12 @@ public final class MembershipScenario {
         workers.kill(1);
         workers.start(3);
         await(stats, s -> alive(s, 3) && !alive(s, 1), "worker 1 is lost and its restart, worker 3, has joined");
+        if (sameIdRestart) {
+            workers.kill(2);
+            await(stats, s -> !alive(s, 2), "worker 2 is lost");
+            workers.start(2);
+            await(stats, s -> alive(s, 2), "worker 2's restart, under the same id, has joined");
+        }
         CompletableFuture<Void> retired = retire.apply(0);
         Files.createFile(gateFile);
 
@@ -135,7 +156,7 @@ public final class MembershipScenario {
                 .containsExactly(false, false, true, true);
         assertThat(after.workers().get(2).executed() + after.workers().get(3).executed())
                 .as("work done by the workers that joined late").isPositive();
-        assertRanOnceOutside(ranDir, all, workers.pid(1));
+        assertRanOnceOutside(ranDir, all, Set.copyOf(workers.killed));
     }
 
     private static boolean alive(ClusterStats s, int id) {
@@ -144,12 +165,18 @@ public final class MembershipScenario {
 
     private static void await(Supplier<ClusterStats> stats, Predicate<ClusterStats> condition, String what)
             throws InterruptedException {
+        await(() -> condition.test(stats.get()), () -> what + ": " + stats.get());
+    }
+
+    /** Waits (at most 120 s, then fails naming {@code what}) until {@code condition} holds. */
+    public static void await(java.util.function.BooleanSupplier condition, Supplier<String> what)
+            throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
-        while (!condition.test(stats.get())) {
+        while (!condition.getAsBoolean()) {
             if (System.nanoTime() > deadline) {
-                throw new AssertionError("timed out waiting until " + what + ": " + stats.get());
+                throw new AssertionError("timed out waiting until " + what.get());
             }
-            Thread.sleep(50);
+            Thread.sleep(20);
         }
     }
 
@@ -162,11 +189,18 @@ public final class MembershipScenario {
     /** Each task ran somewhere, and at most once outside the JVM of process {@code killed}. */
     public static void assertRanOnceOutside(Path dir, List<? extends ClusterFuture<?>> all, long killed)
             throws IOException {
+        assertRanOnceOutside(dir, all, Set.of(killed));
+    }
+
+    /** Each task ran somewhere, and at most once outside the JVMs of the processes {@code killed}. */
+    public static void assertRanOnceOutside(Path dir, List<? extends ClusterFuture<?>> all, Set<Long> killed)
+            throws IOException {
         Map<String, Integer> outside = new HashMap<>();
         Set<String> anywhere = new HashSet<>();
         try (Stream<Path> files = Files.list(dir)) {
             for (Path f : (Iterable<Path>) files::iterator) {
-                boolean survivor = !f.getFileName().toString().equals("ran-" + killed);
+                String name = f.getFileName().toString();
+                boolean survivor = killed.stream().noneMatch(pid -> name.equals("ran-" + pid));
                 for (String key : Files.readAllLines(f)) {
                     anywhere.add(key);
                     if (survivor) {

@@ -1,0 +1,115 @@
+/*
+ * Copyright 2026 The Spindle Authors. Licensed under the Apache License, Version 2.0.
+ */
+package dev.spindle.cluster.hazelcast;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.hazelcast.cluster.Member;
+import com.hazelcast.core.HazelcastInstance;
+import dev.spindle.cluster.ClusterFuture;
+import dev.spindle.cluster.ClusterStats;
+import dev.spindle.cluster.CoordinatorSettings;
+import dev.spindle.cluster.Message;
+import dev.spindle.cluster.Restrictions;
+import dev.spindle.cluster.TaskSpec;
+import dev.spindle.cluster.testkit.FreePorts;
+import dev.spindle.cluster.testkit.MembershipScenario;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * A worker process that stops and a new one that rejoins under the same id (issue 17), in this
+ * JVM: the new process is admitted as a new incarnation and works, and a late frame signed with
+ * the old incarnation, as the dead process could still have in flight (or as anyone holding the
+ * secret could replay), is refused and counted, not applied; the same frame under the current
+ * incarnation is applied, so the refusal is the incarnation's doing.
+ */
+@Timeout(value = 180, unit = TimeUnit.SECONDS)
+class RejoinTest {
+
+    private static final String SECRET = "rejoin-test-secret-0123456789";
+    private final List<AutoCloseable> started = new ArrayList<>();
+
+    @AfterEach
+    void stop() {
+        for (int i = started.size() - 1; i >= 0; i--) {
+            try {
+                started.get(i).close();
+            } catch (Exception ignored) {
+                // best effort: the next member must still be stopped
+            }
+        }
+    }
+
+    @Test
+    void aRestartedWorkerRejoinsUnderItsIdAndTheOldIncarnationsFramesAreRefused() throws Exception {
+        int[] ports = FreePorts.free(5);
+        String cluster = "spindle-rejoin-" + ports[0];
+        List<HazelcastWorker> workers = new ArrayList<>();
+        for (int i = 0; i < 2; i++) {
+            HazelcastWorker w = HazelcastWorker.start(
+                    InProcessClusterTest.settings(cluster, SECRET, ports[1 + i], ports).build(), i, 2);
+            started.add(w);
+            workers.add(w);
+        }
+        HazelcastCoordinator coordinator = HazelcastCoordinator.start(
+                InProcessClusterTest.settings(cluster, SECRET, ports[0], ports).build(),
+                CoordinatorSettings.builder().workers(2).threadsPerWorker(2).build(), Duration.ofSeconds(60));
+        started.add(coordinator);
+        // held (not released) to the end: a released value's holders are not recorded
+        ClusterFuture<Integer> held = coordinator.client().submit(TaskSpec.builder("held-0", in -> 7)
+                .restrictions(Restrictions.strict(Set.of(0))).build());
+        assertThat(held.get(60, TimeUnit.SECONDS)).isEqualTo(7);
+        long old = coordinator.incarnation(1);
+
+        workers.get(1).close();
+        await(() -> coordinator.isLost(1) && !alive(coordinator.stats(), 1), "worker 1 is lost");
+        HazelcastWorker again = HazelcastWorker.start(
+                InProcessClusterTest.settings(cluster, SECRET, ports[3], ports).build(), 1, 2);
+        started.add(again);
+        await(() -> alive(coordinator.stats(), 1), "worker 1 has rejoined");
+        assertThat(coordinator.incarnation(1)).as("a new incarnation").isNotEqualTo(old);
+        assertThat(coordinator.client().submit(TaskSpec.builder("on-1", in -> 8)
+                .restrictions(Restrictions.strict(Set.of(1))).build()).get(60, TimeUnit.SECONDS)).isEqualTo(8);
+
+        // the stale process: a signed frame of this session from worker 1's old incarnation,
+        // saying it holds worker 0's value; delivered by a plain member
+        HazelcastInstance stale = Intruder.join(cluster, ports[4], ports, Map.of(), null);
+        started.add(stale::shutdown);
+        FrameCodec codec = new FrameCodec(SECRET.getBytes(StandardCharsets.UTF_8), List.of());
+        Member target = coordinator.instance().getCluster().getLocalMember();
+        long keysBefore = coordinator.stats().workers().get(1).keysHeld();
+        long replaysBefore = coordinator.securityStats().replays();
+        byte[] late = codec.seal(new Wire.Frame(coordinator.session().id(), 1, old, Wire.COORDINATOR, 1_000_000,
+                new Message.DataAdded(1, "held-0")));
+        stale.getExecutorService(HazelcastConfigs.MESSAGES).executeOnMember(new Deliver(late), target);
+        await(() -> coordinator.securityStats().replays() == replaysBefore + 1, "the late frame is refused");
+        assertThat(coordinator.stats().workers().get(1).keysHeld()).as("not applied").isEqualTo(keysBefore);
+
+        // the same frame from the current incarnation is applied
+        byte[] current = codec.seal(new Wire.Frame(coordinator.session().id(), 1, coordinator.incarnation(1),
+                Wire.COORDINATOR, 1_000_001, new Message.DataAdded(1, "held-0")));
+        stale.getExecutorService(HazelcastConfigs.MESSAGES).executeOnMember(new Deliver(current), target);
+        await(() -> coordinator.stats().workers().get(1).keysHeld() == keysBefore + 1, "the current frame is applied");
+        assertThat(coordinator.securityStats().replays()).isEqualTo(replaysBefore + 1);
+        assertThat(held.get()).isEqualTo(7);
+    }
+
+    private static boolean alive(ClusterStats s, int id) {
+        return s.workers().size() > id && s.workers().get(id).alive();
+    }
+
+    private static void await(BooleanSupplier condition, String what) throws InterruptedException {
+        MembershipScenario.await(condition, () -> what);
+    }
+}

@@ -1,0 +1,163 @@
+/*
+ * Copyright 2026 The Spindle Authors. Licensed under the Apache License, Version 2.0.
+ */
+package dev.spindle.cluster;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The scheduler's occupancy kept as running totals ({@link WorkerLoad}) against the brute-force
+ * sum it replaced, {@code sum of expected(t) over the worker's processing tasks}, kept here as
+ * the oracle: after every step of random assigns, finishes, errors, steals, long-running
+ * re-estimates and a lost worker, driven by hand through a recording transport.
+ */
+class OccupancyTest {
+
+    private final RecordingTransport transport = new RecordingTransport();
+    /** Balance rounds only when the test asks; failures retried, so erring a task re-places it. */
+    private final GraphScheduler scheduler = new GraphScheduler(CoordinatorSettings.builder().workers(3)
+            .threadsPerWorker(2).stealing(false).balanceInterval(Duration.ZERO).retries(5).build(), transport);
+    /** The latest assignment of each key: its worker and attempt. */
+    private final Map<String, long[]> assigned = new HashMap<>();
+    private int seen;
+
+    @AfterEach
+    void close() {
+        scheduler.close();
+    }
+
+    /** The old {@code GraphScheduler.occupancy}: the oracle. */
+    private static double bruteForce(WorkerState w, DurationEstimates durations) {
+        double occ = 0;
+        for (TaskState t : w.processing) {
+            occ += durations.estimate(t.spec.prefix(), t.hintSeconds());
+        }
+        return occ;
+    }
+
+    private void assertOccupanciesMatchTheOracle(String step) {
+        List<double[]> pairs = scheduler.inspect((ws, durations) -> {
+            List<double[]> out = new ArrayList<>();
+            for (WorkerState w : ws) {
+                out.add(new double[] {scheduler.occupancy(w), bruteForce(w, durations)});
+            }
+            return out;
+        });
+        for (int i = 0; i < pairs.size(); i++) {
+            double[] p = pairs.get(i);
+            assertThat(p[0]).as("worker %d after %s", i, step).isCloseTo(p[1], within(1e-9 * Math.max(1, p[1])));
+        }
+    }
+
+    /** Records the computes and steal requests sent since the last call. */
+    private List<RecordingTransport.Sent> newlySent() {
+        List<RecordingTransport.Sent> all = transport.sentToWorkers();
+        List<RecordingTransport.Sent> fresh = new ArrayList<>(all.subList(seen, all.size()));
+        seen = all.size();
+        for (RecordingTransport.Sent s : fresh) {
+            if (s.message() instanceof Message.Compute c) {
+                assigned.put(c.key(), new long[] {s.worker(), c.attempt()});
+            }
+        }
+        return fresh;
+    }
+
+    private void reply(Message.ToScheduler m) {
+        scheduler.receive(m);
+        scheduler.stealEvents();     // a call queued behind the message: a barrier
+    }
+
+    private static final String[] PREFIXES = {"a", "b", "c", "d", "solo"};
+
+    @Test
+    void runningTotalsEqualTheBruteForceSum() {
+        Random random = new Random(17);
+        int next = 0;
+        boolean killed = false;
+        for (int step = 0; step < 2000; step++) {
+            int op = random.nextInt(10);
+            String what;
+            if (op < 3 || assigned.isEmpty()) {
+                List<TaskSpec<?>> specs = new ArrayList<>();
+                for (int i = random.nextInt(6); i >= 0; i--) {
+                    String prefix = PREFIXES[random.nextInt(PREFIXES.length)];
+                    String key = prefix.equals("solo") ? "solo" + next++ : prefix + "-" + next++;
+                    TaskSpec.Builder<Object> b = TaskSpec.builder(key, args -> 1);
+                    if (random.nextBoolean()) {
+                        b.durationHint(Duration.ofMillis(random.nextInt(3000)));
+                    }
+                    if (random.nextInt(4) == 0) {
+                        b.restrictions(Restrictions.loose(java.util.Set.of(random.nextInt(3))));
+                    }
+                    specs.add(b.build());
+                }
+                scheduler.submit(specs);
+                what = "submitting " + specs.size();
+            } else {
+                List<String> keys = new ArrayList<>(assigned.keySet());
+                String key = keys.get(random.nextInt(keys.size()));
+                long[] at = assigned.get(key);
+                int worker = (int) at[0];
+                if (op < 6) {
+                    reply(new Message.TaskFinished(worker, key, at[1], 1, 8, random.nextInt(2_000_000_000)));
+                    assigned.remove(key);
+                    what = "finishing " + key;
+                } else if (op == 6) {
+                    reply(new Message.TaskErred(worker, key, at[1], new IllegalStateException("x"), 1000));
+                    what = "erring " + key;
+                } else if (op == 7) {
+                    // a long-running report, now and then far beyond the kind's estimate
+                    long nanos = random.nextBoolean() ? random.nextInt(100_000_000) : 1_000_000_000L + random.nextInt(2_000_000_000);
+                    reply(new Message.TaskRunning(worker, key, at[1], nanos));
+                    what = "running " + key;
+                } else if (op == 8) {
+                    scheduler.balanceNow();
+                    for (RecordingTransport.Sent s : newlySent()) {
+                        if (s.message() instanceof Message.StealRequest r) {
+                            reply(new Message.StealResponse(s.worker(), r.stealId(), r.key(), r.attempt(), random.nextBoolean()));
+                        }
+                    }
+                    what = "a balance round";
+                } else if (!killed) {
+                    killed = true;
+                    reply(new Message.WorkerLost(worker));
+                    what = "losing worker " + worker;
+                } else {
+                    continue;
+                }
+            }
+            newlySent();
+            assertOccupanciesMatchTheOracle("step " + step + ": " + what);
+        }
+    }
+
+    @Test
+    void placingATaskDoesNotWalkTheTasksAlreadyQueued() {
+        // one kind, measured, then n tasks of it placed one after another
+        scheduler.submit(List.of(TaskSpec.builder("inc-first", args -> 1).build()));
+        newlySent();
+        long[] at = assigned.get("inc-first");
+        reply(new Message.TaskFinished((int) at[0], "inc-first", at[1], 1, 8, 1_000_000));
+        int n = 2000;
+        List<TaskSpec<?>> specs = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            specs.add(TaskSpec.builder("inc-" + i, args -> 1).build());
+        }
+        long before = scheduler.inspect((ws, d) -> d.estimatesAsked());
+        scheduler.submit(specs);
+        long asked = scheduler.inspect((ws, d) -> d.estimatesAsked()) - before;
+        // a constant number per placement (one per worker and kind); walking the queues asks n^2 / 2
+        assertThat(asked).isLessThanOrEqualTo(10L * n);
+        assertOccupanciesMatchTheOracle("placing " + n);
+    }
+}
