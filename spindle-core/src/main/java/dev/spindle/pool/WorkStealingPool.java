@@ -326,7 +326,12 @@ public final class WorkStealingPool extends PoolCore {
         if (task instanceof ForkTask<?> f) {
             w.pushFork(f);                     // the fork slot; see Worker
         } else {
-            w.pushRunnable(task);
+            if (w.slot != null) {
+                w.flushForkSlot();             // keeps one LIFO order: the runnable is newer
+            }
+            if (!w.deque.offer(task)) {        // direct, not through a helper: this path sits
+                w.overflow(task);              // deep in callers' frames, near C2's inlining limit
+            }
         }
         idle.notifyWorkRacy();
     }

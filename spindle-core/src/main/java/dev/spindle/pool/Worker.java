@@ -182,27 +182,20 @@ final class Worker extends BaseWorker {
     /** Owner only: puts {@code f} in the fork slot, moving an unstarted occupant to the deque. */
     void pushFork(ForkTask<?> f) {
         Runnable prev = slot;                  // plain: only this thread writes the slot
-        if (prev != null && ((ForkTask<?>) prev).isNew()) {
-            pushToDeque(prev);
+        if (prev != null && ((ForkTask<?>) prev).isNew() && !deque.offer(prev)) {
+            overflow(prev);
         }
         FORK_SLOT.setRelease(this, f);         // publishes the task to thieves reading the slot
     }
 
-    /** Owner only: pushes {@code task} to the deque, below nothing: the fork slot goes first. */
-    void pushRunnable(Runnable task) {
+    /** Owner only: moves the fork slot's task, if unstarted, to the deque (before a runnable's push). */
+    void flushForkSlot() {
         Runnable prev = slot;
         if (prev != null) {
             FORK_SLOT.setOpaque(this, null);
-            if (((ForkTask<?>) prev).isNew()) {
-                pushToDeque(prev);             // keeps LIFO order: the runnable is newer
+            if (((ForkTask<?>) prev).isNew() && !deque.offer(prev)) {
+                overflow(prev);
             }
-        }
-        pushToDeque(task);
-    }
-
-    private void pushToDeque(Runnable task) {
-        if (!deque.offer(task)) {
-            overflow(task);
         }
     }
 
