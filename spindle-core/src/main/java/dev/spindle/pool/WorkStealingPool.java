@@ -74,8 +74,8 @@ import java.util.function.IntConsumer;
  * already accepted, including tasks that those tasks spawn, and then the workers exit.
  * {@link #shutdownNow()} also interrupts running tasks and returns every accepted task that had not
  * started; tasks spawned concurrently by running tasks are either returned or run by their
- * worker before it exits, and so is a running task's newest fork task, which waits in its
- * worker's fork slot rather than in a queue the drain can take from. After shutdown, submissions from outside throw
+ * worker before it exits; a running task's newest fork task, which waits in its worker's fork
+ * slot rather than in a queue the drain takes from, is run by that worker. After shutdown, submissions from outside throw
  * {@link RejectedExecutionException}. Every accepted task runs exactly once or is returned.
  *
  * <p>An exception thrown by a task never kills its worker. Failures of tasks passed to
