@@ -75,8 +75,9 @@ import java.util.function.IntConsumer;
  * {@link #shutdownNow()} also interrupts running tasks and returns every accepted task that had not
  * started; tasks spawned concurrently by running tasks are either returned or run by their
  * worker before it exits; a running task's newest fork task, which waits in its worker's fork
- * slot rather than in a queue the drain takes from, is run by that worker. After shutdown, submissions from outside throw
- * {@link RejectedExecutionException}. Every accepted task runs exactly once or is returned.
+ * slot rather than in a queue the drain takes from, is run by that worker. After shutdown,
+ * submissions from outside throw {@link RejectedExecutionException}. Every accepted task runs
+ * exactly once or is returned.
  *
  * <p>An exception thrown by a task never kills its worker. Failures of tasks passed to
  * {@link #execute} go to the {@linkplain Builder#uncaughtExceptionHandler uncaught-exception
