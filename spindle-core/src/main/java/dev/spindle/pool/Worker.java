@@ -172,10 +172,10 @@ final class Worker extends BaseWorker {
      * Thieves look at a peer's slot only when its deque is empty (stealOnce, takeDescendant), so
      * they still take the oldest task first; a worker that parks, blocks or watches a busy peer
      * counts the slot as local work (hasLocalWork, localSize), so a task in the slot is never
-     * hidden from idle workers. A task taken from a peer's slot is not counted as a steal,
-     * on either side: only the task's start CAS knows who won it, and the stats promise that
-     * tasks stolen by and stolen from add up. After shutdownNow the owner runs its slot task as a late task
-     * (takeLate) rather than have the drain return it: the drain could not claim it without
+     * hidden from idle workers. A task taken from a peer's slot is not counted as a steal, on
+     * either side: only the task's start CAS knows who won it, and the stats promise that tasks
+     * stolen by and stolen from add up. After shutdownNow the owner runs its slot task as a late
+     * task (takeLate) rather than have the drain return it: the drain could not claim it without
      * running it.
      */
 
