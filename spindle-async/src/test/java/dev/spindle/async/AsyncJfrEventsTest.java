@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import jdk.jfr.consumer.RecordedEvent;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -80,8 +81,13 @@ class AsyncJfrEventsTest {
     void aTaskSpawnedBeforeTheRecordingGetsAnIdAtItsFirstLongPoll() throws Exception {
         try (AsyncRuntime rt = AsyncRuntime.builder().workers(1).name("jfr-before").build()) {
             CountDownLatch go = new CountDownLatch(1);
+            AtomicBoolean armed = new AtomicBoolean();
             JoinHandle<Integer> early = rt.spawn(cx -> {
-                if (go.getCount() > 0) {                   // yields until the recording runs
+                if (!armed.get()) {                        // yields until the recording runs
+                    // Sleep only in the poll after the one that sees go: a poll that began just
+                    // before the recording started is not timed (the event was off at its start),
+                    // and it may still read go as counted down (failed in CI under load).
+                    armed.set(go.getCount() == 0);
                     cx.waker().wake();
                     return Poll.pending();
                 }
