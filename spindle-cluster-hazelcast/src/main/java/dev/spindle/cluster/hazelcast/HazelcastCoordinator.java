@@ -16,6 +16,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeoutException;
 
 /**
@@ -193,7 +194,7 @@ public final class HazelcastCoordinator implements ClusterView, AutoCloseable {
      * @throws IllegalArgumentException if there is no such worker
      * @throws IllegalStateException if it is gone already, or the last active worker
      */
-    public java.util.concurrent.CompletableFuture<Void> retire(int id) {
+    public CompletableFuture<Void> retire(int id) {
         return coordinator.retire(id);
     }
 
