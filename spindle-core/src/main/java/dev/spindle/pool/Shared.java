@@ -49,7 +49,7 @@ final class Shared {
 
     /**
      * Whether there is work for an idle worker: a task in the injector, or a worker's deque and
-     * fork slot holding more than the one task its running owner will take next.
+     * fork stack holding more than the one task its running owner will take next.
      *
      * <p>For liveness only the injector matters: a task in a deque is run by its owner, which is
      * running (a worker parks only with an empty deque, and nobody else pushes to it). The
@@ -70,7 +70,7 @@ final class Shared {
         return false;
     }
 
-    /** A worker other than {@code self} holding a task in its deque or fork slot, or {@code null}. */
+    /** A worker other than {@code self} holding a task in its deque or fork stack, or {@code null}. */
     Worker workerHoldingOneTask(Worker self) {
         Worker[] ws = workers;
         for (int i = 0, n = slotsInUse; i < n; i++) {

@@ -48,9 +48,9 @@ import java.util.function.IntConsumer;
  * from the injector (and looks there first every 61st task, so external work is never starved),
  * and when both are empty steals from a random peer's deque, oldest first: about half of it, or
  * one task when that is a fork task, so that joiners can help the thief. A worker's newest fork
- * task waits in a one-task <em>fork slot</em> beside the deque (its bottom entry, kept out of it):
- * the join that usually follows takes it back without the fence a pop costs, and idle workers
- * may still take it when the deque is empty, so it is never hidden. A full deque
+ * tasks (up to eight) wait in a small <em>fork stack</em> beside the deque (its bottom entries,
+ * kept out of it): the join that usually follows takes them back without the fence a pop costs,
+ * and idle workers may still take them when the deque is empty, so they are never hidden. A full deque
  * moves half its tasks to the injector: a push never drops a task. Idle workers park without
  * spinning or polling; the wake-up protocol (see {@code IdleCoordinator} in the source) wakes one worker
  * when work appears, lets at most half the workers search at once, and loses no wake-up.
@@ -74,8 +74,8 @@ import java.util.function.IntConsumer;
  * already accepted, including tasks that those tasks spawn, and then the workers exit.
  * {@link #shutdownNow()} also interrupts running tasks and returns every accepted task that had not
  * started; tasks spawned concurrently by running tasks are either returned or run by their
- * worker before it exits; a running task's newest fork task, which waits in its worker's fork
- * slot rather than in a queue the drain takes from, is run by that worker. After shutdown,
+ * worker before it exits; a running task's newest fork tasks, which wait in its worker's fork
+ * stack rather than in a queue the drain takes from, are run by that worker. After shutdown,
  * submissions from outside throw {@link RejectedExecutionException}. Every accepted task runs
  * exactly once or is returned.
  *
@@ -326,10 +326,10 @@ public final class WorkStealingPool extends PoolCore {
     private void pushLocal(Worker w, Runnable task) {
         rejectIfStopped();
         if (task instanceof ForkTask<?> f) {
-            w.pushFork(f);                     // the fork slot; see Worker
+            w.pushFork(f);                     // the fork stack; see Worker
         } else {
-            if (w.slot != null) {
-                w.flushForkSlot();             // keeps one LIFO order: the runnable is newer
+            if (w.forkStackInUse()) {
+                w.flushForkStack();            // keeps one LIFO order: the runnable is newer
             }
             if (!w.deque.offer(task)) {        // direct, not through a helper: this path sits
                 w.overflow(task);              // deep in callers' frames, near C2's inlining limit

@@ -6,6 +6,7 @@ package dev.spindle.pool;
 import dev.spindle.internal.IdleCoordinator;
 import dev.spindle.internal.jfr.SpareRetireEvent;
 import dev.spindle.internal.jfr.StealBatchEvent;
+import dev.spindle.queue.ForkStack;
 import dev.spindle.queue.WorkStealingDeque;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -42,6 +43,8 @@ final class Worker extends BaseWorker {
 
     /** Turns between forced looks at the injector (as Go and Tokio do; a prime). */
     static final int GLOBAL_INTERVAL = 61;
+    /** Fork tasks kept in the fork stack before older ones move to the deque. */
+    static final int FORK_STACK_CAPACITY = 8;
     /** Most tasks moved by one steal. */
     static final int STEAL_BATCH_LIMIT = 32;
     /** How long a joiner with nothing it may run waits before a spare runs other work. */
@@ -51,14 +54,12 @@ final class Worker extends BaseWorker {
 
     private static final VarHandle STEALS;
     private static final VarHandle OVERFLOWED;
-    private static final VarHandle FORK_SLOT;
 
     static {
         try {
             MethodHandles.Lookup l = MethodHandles.lookup();
             STEALS = l.findVarHandle(WorkerHotFields.class, "steals", long.class);
             OVERFLOWED = l.findVarHandle(WorkerHotFields.class, "overflowed", long.class);
-            FORK_SLOT = l.findVarHandle(WorkerHotFields.class, "slot", Runnable.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -70,6 +71,8 @@ final class Worker extends BaseWorker {
     final Shared shared;
     final boolean spare;
     final WorkStealingDeque<Runnable> deque;
+    /** The newest fork tasks, kept out of the deque; see "the fork stack" below. */
+    final ForkStack<ForkTask<?>> forks = new ForkStack<>(FORK_STACK_CAPACITY, ForkTask::isNew);
 
     /**
      * Leaves the searching count; as the last searcher, wakes another if work is visible. This
@@ -122,7 +125,7 @@ final class Worker extends BaseWorker {
      */
     @Override
     Runnable takeLate() {
-        Runnable t = takeForkSlot();
+        Runnable t = forks.pop();
         if (t == null) {
             t = deque.pop();
         }
@@ -142,85 +145,78 @@ final class Worker extends BaseWorker {
                 return t;
             }
         }
-        Runnable t = takeForkSlot();
+        Runnable t = forks.pop();
         if (t == null) {
             t = deque.pop();
         }
         return t != null ? t : takeFromInjector();
     }
 
-    // ------------------------------------------------------------------ the fork slot
+    // ------------------------------------------------------------------ the fork stack
 
     /*
-     * The fork slot holds the newest fork task this worker spawned; older ones are in the deque
-     * below it, so the slot is simply the deque's bottom entry kept out of the deque. Taking it
-     * costs the owner a plain read and an opaque store, where a pop costs a full fence: in
-     * recursive fork/join, where a task forks two and joins the second at once, half of all
-     * tasks are taken from the slot.
+     * The fork stack (a ForkStack, see its overview) holds the newest fork tasks this worker
+     * spawned, up to FORK_STACK_CAPACITY of them; older ones are in the deque below it, so the
+     * stack is simply the deque's bottom entries kept out of the deque. Pushing and popping it
+     * costs the owner plain and release/opaque stores, where a deque pop costs a full fence: in
+     * recursive fork/join a task is almost always joined by its forker while it is still among
+     * the few newest, so nearly every task is pushed and taken back without a fence.
      *
-     * Why this is safe without a fence or a CAS on the slot: only fork tasks go in the slot, and
-     * a fork task is run only by whoever wins its NEW -> RUNNING CAS (ForkTask.tryRun). So the
-     * slot may hand the same task to two threads (the owner, which clears it, and a thief that
-     * read it just before); the CAS lets exactly one of them run it, and the other skips it. The
-     * slot is one reference, not a range of indices, so a stale read cannot corrupt anything.
-     * Only the owner writes it: a release store when filling it (a thief that reads the task
-     * with acquire sees it fully built), an opaque store of null when taking it. A thief never
-     * writes it, so it cannot erase a newer task. A task the owner displaces is pushed to the
-     * deque if it has not started (a thief may still claim it through the stale slot read; the
-     * deque entry then fails its CAS and is skipped), so no fork task is ever dropped.
+     * Why this is safe without a fence or a CAS on the stack: only fork tasks go in it, and a
+     * fork task is run only by whoever wins its NEW -> RUNNING CAS (ForkTask.tryRun). So the
+     * stack may hand the same task to two threads (the owner, which pops it, and a thief that
+     * read it just before); the CAS lets exactly one of them run it, and the other skips it.
+     * Only the owner writes the stack; a thief never does, so it cannot erase or reorder
+     * anything. A task displaced by a push into a full stack goes to the deque's bottom if it
+     * has not started (a thief may still claim it through a stale read of the stack; the deque
+     * entry then fails its CAS and is skipped), so no fork task is ever dropped, and the deque
+     * entries stay older than the stack's.
      *
-     * Thieves look at a peer's slot only when its deque is empty (stealOnce, takeDescendant), so
-     * they still take the oldest task first; a worker that parks, blocks or watches a busy peer
-     * counts the slot as local work (hasLocalWork, localSize), so a task in the slot is never
-     * hidden from idle workers. A task taken from a peer's slot is not counted as a steal, on
-     * either side: only the task's start CAS knows who won it, and the stats promise that tasks
-     * stolen by and stolen from add up. After shutdownNow the owner runs its slot task as a late
-     * task (takeLate) rather than have the drain return it: the drain could not claim it without
-     * running it.
+     * Thieves look at a peer's stack only when its deque is empty (stealOnce, takeDescendant),
+     * and then take its oldest unstarted task, so they still take the oldest task first; a
+     * worker that parks, blocks or watches a busy peer counts the stack as local work
+     * (hasLocalWork, localSize), so a task in the stack is never hidden from idle workers. A task
+     * taken from a peer's stack is not counted as a steal, on either side: only the task's start
+     * CAS knows who won it, and the stats promise that tasks stolen by and stolen from add up.
+     * After shutdownNow the owner runs its stack's tasks as late tasks (takeLate) rather than
+     * have the drain return them: the drain could not claim them without running them.
      */
 
-    /** Owner only: puts {@code f} in the fork slot, moving an unstarted occupant to the deque. */
+    /** Owner only: puts {@code f} on the fork stack; a full stack's oldest task moves to the deque. */
     void pushFork(ForkTask<?> f) {
-        Runnable prev = slot;                  // plain: only this thread writes the slot
-        if (prev != null && ((ForkTask<?>) prev).isNew() && !deque.offer(prev)) {
-            overflow(prev);
+        ForkTask<?> displaced = forks.push(f);
+        if (displaced != null && displaced.isNew() && !deque.offer(displaced)) {
+            overflow(displaced);
         }
-        FORK_SLOT.setRelease(this, f);         // publishes the task to thieves reading the slot
     }
 
-    /** Owner only: moves the fork slot's task, if unstarted, to the deque (before a runnable's push). */
-    void flushForkSlot() {
-        Runnable prev = slot;
-        if (prev != null) {
-            FORK_SLOT.setOpaque(this, null);
-            if (((ForkTask<?>) prev).isNew() && !deque.offer(prev)) {
-                overflow(prev);
+    /** Owner only: moves the fork stack's unstarted tasks to the deque (before a runnable's push). */
+    void flushForkStack() {
+        for (ForkTask<?> f; (f = forks.removeOldest()) != null; ) {
+            if (f.isNew() && !deque.offer(f)) {
+                overflow(f);
             }
         }
     }
 
-    /** Owner only: empties the fork slot and returns what it held (maybe already claimed). */
-    private Runnable takeForkSlot() {
-        Runnable s = slot;
-        if (s != null) {
-            FORK_SLOT.setOpaque(this, null);
-        }
-        return s;
+    /** Owner only: whether the fork stack holds anything (maybe already claimed). */
+    boolean forkStackInUse() {
+        return !forks.isEmptyForOwner();
     }
 
-    /** Any thread: the fork slot's task if it has not started, else {@code null}. */
-    ForkTask<?> peekForkSlot() {
-        return FORK_SLOT.getAcquire(this) instanceof ForkTask<?> f && f.isNew() ? f : null;
+    /** Any thread: the fork stack's oldest task that has not started, else {@code null}. */
+    ForkTask<?> peekForkStack() {
+        return forks.peekOldest();
     }
 
-    /** Any thread: whether this worker holds a task it has not started (deque or fork slot). */
+    /** Any thread: whether this worker holds a task it has not started (deque or fork stack). */
     boolean hasLocalWork() {
-        return !deque.isEmpty() || peekForkSlot() != null;
+        return !deque.isEmpty() || forks.peekOldest() != null;
     }
 
-    /** Any thread: tasks queued on this worker (deque and fork slot); a racy estimate. */
+    /** Any thread: tasks queued on this worker (deque and fork stack); a racy estimate. */
     int localSize() {
-        return deque.size() + (peekForkSlot() != null ? 1 : 0);
+        return deque.size() + forks.unclaimedCount();
     }
 
     private Runnable takeFromInjector() {
@@ -294,7 +290,7 @@ final class Worker extends BaseWorker {
                 }
                 return t;
             }
-            ForkTask<?> f = v.deque.isEmpty() ? v.peekForkSlot() : null;
+            ForkTask<?> f = v.deque.isEmpty() ? v.peekForkStack() : null;
             if (f != null) {
                 return f;                      // claimed by its run's CAS, or skipped there
             }
@@ -546,8 +542,8 @@ final class Worker extends BaseWorker {
      * not, and the joiner's frame completes only after the awaited task does.
      */
     void helpJoin(ForkTask<?> task) {
-        if (slot == task) {
-            FORK_SLOT.setOpaque(this, null);
+        if (forks.peekNewest() == task) {
+            forks.pop();
             runTask(task);                     // skipped by tryRun if a thief claimed it
         } else if (deque.peekBottom() == task) {
             Runnable t = deque.pop();
@@ -600,12 +596,16 @@ final class Worker extends BaseWorker {
 
     /** Takes a queued descendant of {@code target} from this deque's bottom or a peer's top. */
     private Runnable takeDescendant(ForkTask<?> target) {
-        Runnable own = slot;
-        if (own != null && (!((ForkTask<?>) own).isNew() || ForkTask.descendsFrom(own, target))) {
-            FORK_SLOT.setOpaque(this, null);   // a descendant to run, or a finished entry
-            if (((ForkTask<?>) own).isNew()) {
-                return own;
+        for (ForkTask<?> own; (own = forks.peekNewest()) != null; ) {
+            if (!own.isNew()) {
+                forks.pop();                   // a finished entry (run by a thief): discard
+                continue;
             }
+            if (ForkTask.descendsFrom(own, target)) {
+                forks.pop();
+                return own;                    // claimed by its run's CAS, or skipped there
+            }
+            break;
         }
         for (Runnable b; (b = deque.peekBottom()) != null; ) {
             if (b instanceof ForkTask<?> f && !f.isNew()) {
@@ -627,7 +627,7 @@ final class Worker extends BaseWorker {
             }
             Runnable top = v.deque.peekTop();
             if (top == null) {
-                ForkTask<?> f = v.peekForkSlot();
+                ForkTask<?> f = v.peekForkStack();
                 if (f != null && ForkTask.descendsFrom(f, target)) {
                     return f;                  // claimed by its run's CAS, or skipped there
                 }
