@@ -846,6 +846,7 @@ final class GraphScheduler implements AutoCloseable {
         }
         w.holds.clear();
         w.replicas.clear();
+        transport.toWorker(w.id, new Message.Retired(w.id));   // its process may leave now
         transport.retired(w.id);
         notifier.execute(() -> w.gone.complete(null));
     }

@@ -48,6 +48,14 @@ public sealed interface Message extends Serializable {
     record Replicate(String key, List<Integer> holders) implements ToWorker {
     }
 
+    /**
+     * The scheduler has removed this retired worker: every value it held has another holder and
+     * nothing more will be sent to it, so its process may leave the cluster and stop (sent just
+     * before {@link Transport#retired}).
+     */
+    record Retired(int worker) implements ToWorker {
+    }
+
     /** Release a task if it has not started; answer with {@link StealResponse}. */
     record StealRequest(long stealId, String key, long attempt) implements ToWorker {
     }

@@ -4,6 +4,8 @@
 package dev.spindle.cluster;
 
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 
 /**
  * One worker of a cluster whose scheduler is reached through a caller-supplied
@@ -12,10 +14,15 @@ import java.util.Objects;
  * through {@link #receive} and serves other workers' fetches from {@link #value}; the worker
  * reports through the transport's {@link Transport#toScheduler} and fetches through
  * {@link Transport#fetch}.
+ *
+ * <p>A worker that the scheduler retired is told so ({@link Message.Retired}) once its values have
+ * other holders; {@link #retired()} then completes, and the process running it may leave the
+ * cluster and exit.
  */
 public final class WorkerNode implements AutoCloseable {
 
     private final ClusterWorker worker;
+    private final CompletableFuture<Void> retired = new CompletableFuture<>();
 
     /**
      * Starts a worker.
@@ -41,7 +48,20 @@ public final class WorkerNode implements AutoCloseable {
 
     /** Handles a message from the scheduler; never blocks on a task. */
     public void receive(Message.ToWorker message) {
-        worker.receive(Objects.requireNonNull(message, "message"));
+        Objects.requireNonNull(message, "message");
+        if (message instanceof Message.Retired) {
+            retired.complete(null);
+            return;
+        }
+        worker.receive(message);
+    }
+
+    /**
+     * Completes (on the transport's delivery thread) when the scheduler has retired this worker:
+     * every value it held has another holder and nothing more will be sent to it.
+     */
+    public CompletionStage<Void> retired() {
+        return retired.minimalCompletionStage();
     }
 
     /** The value this worker holds under {@code key}, or {@code null} if it holds none. */

@@ -18,7 +18,8 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * Runs one worker member until the JVM is stopped or its coordinator leaves.
+ * Runs one worker member until the JVM is stopped, its coordinator leaves, or its coordinator
+ * retires it.
  *
  * <pre>
  * SPINDLE_SECRET=... java -cp ... dev.spindle.cluster.hazelcast.WorkerMain \
@@ -32,7 +33,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * the command line, where other users of the machine could read it. Prints
  * {@code spindle worker <id> ready} once a coordinator that proves the secret is known.
  *
- * <p>Exit status: 0 after {@code --help}; 2 for a bad command line (a one-line reason and the
+ * <p>Exit status: 0 after {@code --help}, and when the coordinator retired the worker (it prints
+ * {@code spindle worker <id> retired: ...} and leaves once its data has moved); 2 for a bad command line (a one-line reason and the
  * usage on stderr), including an unreadable secret file and a port that is taken; 1 when the
  * worker cannot take part or stops (refused by the coordinator, no coordinator in time, its
  * coordinator left the cluster, or its member shut down from elsewhere), with the reason on
@@ -134,6 +136,12 @@ public final class WorkerMain {
         }
         if (exiting.get()) {
             return OK;                        // the JVM is exiting (a signal): nothing to report
+        }
+        if (worker.retired()) {
+            out.println("spindle worker " + o.id + " retired: the coordinator moved its data to other workers; "
+                    + "it left the cluster");
+            out.flush();
+            return OK;
         }
         if (worker.coordinatorLost()) {
             err.println("WorkerMain: worker " + o.id + " stopped: its coordinator left the cluster (it closed, "
