@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.TimeoutException;
 import java.util.function.BooleanSupplier;
+import java.util.function.IntConsumer;
 import java.util.function.IntSupplier;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
@@ -127,5 +128,22 @@ public final class Readiness {
         }, "spindle-late-join-" + id);
         t.setDaemon(true);
         t.start();
+    }
+
+    /**
+     * What the coordinator does with a worker that its transport has just registered
+     * ({@link Incarnations#prove}): a new incarnation of an id the scheduler knows (a restarted
+     * process) joins once the scheduler has handled the loss of the one before; a new id joins
+     * once {@code started} (the start-up wait handles the initial ids). {@code joinLate} is the
+     * transport's {@link #joinLate} for that id.
+     */
+    public static void admitProven(ClusterCoordinator coordinator, Incarnations.Proof proof, int id, boolean started,
+                                   IntConsumer joinLate) {
+        if (proof == Incarnations.Proof.REJOINED && id < coordinator.stats().workers().size()) {
+            coordinator.gone(id).thenRun(() -> joinLate.accept(id));
+        } else if (proof != Incarnations.Proof.TAKEN && started && id >= coordinator.workers()) {
+            // a new id, or one lost before the scheduler admitted it
+            joinLate.accept(id);
+        }
     }
 }

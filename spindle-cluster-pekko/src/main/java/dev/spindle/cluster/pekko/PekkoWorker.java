@@ -3,6 +3,7 @@
  */
 package dev.spindle.cluster.pekko;
 
+import dev.spindle.cluster.Incarnations;
 import dev.spindle.cluster.WorkerNode;
 import java.time.Duration;
 import java.util.Objects;
@@ -19,6 +20,12 @@ import org.apache.pekko.cluster.Cluster;
  * <p>It joins through the settings' seed nodes (normally the coordinator) over mutually
  * authenticated TLS, and follows the first coordinator it sees: frames from any other member
  * claiming to be a coordinator are refused.
+ *
+ * <p>Each worker process draws a random incarnation ({@link Incarnations#newIncarnation()}),
+ * announces it in its cluster roles and carries it in every frame, so that a process restarted
+ * under the id of a lost one can rejoin, and the lost one's late frames are refused. A worker that
+ * the coordinator retires leaves the cluster once its values have other holders
+ * ({@link #retired()}).
  */
 public final class PekkoWorker implements AutoCloseable {
 
@@ -29,9 +36,14 @@ public final class PekkoWorker implements AutoCloseable {
     private final Refusals refusedMembers;
     private final Refusals rejectedFrames;
     private final CompletableFuture<Void> up = new CompletableFuture<>();
+    private final long incarnation;
+    private final Outbox outbox;
+    private volatile boolean retired;
 
     private PekkoWorker(ActorSystem system, WorkerNode node, WorkerTransport transport, Roster roster,
-                        Refusals refusedMembers, Refusals rejectedFrames) {
+                        Refusals refusedMembers, Refusals rejectedFrames, long incarnation, Outbox outbox) {
+        this.incarnation = incarnation;
+        this.outbox = outbox;
         this.system = system;
         this.node = node;
         this.transport = transport;
@@ -55,20 +67,26 @@ public final class PekkoWorker implements AutoCloseable {
         Refusals refusedMembers = new Refusals("member");
         Refusals rejectedFrames = new Refusals("frame");
         WireCodec codec = new WireCodec(settings.allowedPackages(), settings.maxMessageBytes());
-        ActorSystem system = PekkoConfigs.start(settings, Roster.workerRoles(id), codec, refusedMembers);
+        long incarnation = Incarnations.newIncarnation();
+        ActorSystem system = PekkoConfigs.start(settings, Roster.workerRoles(id, incarnation), codec, refusedMembers);
         WorkerNode node;
         try {
             Cluster cluster = Cluster.get(system);
             Roster roster = new Roster(cluster.selfAddress(), false, Integer.MAX_VALUE, refusedMembers);
             Outbox outbox = new Outbox(system, codec);
-            WorkerTransport transport = new WorkerTransport(id, codec, roster, outbox, rejectedFrames,
+            WorkerTransport transport = new WorkerTransport(id, incarnation, codec, roster, outbox, rejectedFrames,
                     Duration.ofSeconds(Math.max(10, 4L * settings.failureSeconds())));
             node = new WorkerNode(id, threads, transport);
             transport.attach(node);
             roster.onWorkerGone(transport::holderGone);
             outbox.attach(system.actorOf(EndpointActor.props(roster, transport), PekkoConfigs.ENDPOINT));
-            PekkoWorker worker = new PekkoWorker(system, node, transport, roster, refusedMembers, rejectedFrames);
+            PekkoWorker worker = new PekkoWorker(system, node, transport, roster, refusedMembers, rejectedFrames,
+                    incarnation, outbox);
             cluster.registerOnMemberUp(() -> worker.up.complete(null));
+            node.retired().thenRun(() -> {
+                worker.retired = true;
+                cluster.leave(cluster.selfAddress());   // once removed, the actor system terminates
+            });
             cluster.joinSeedNodes(PekkoConfigs.addresses(settings.clusterName(), settings.seedNodes()));
             return worker;
         } catch (RuntimeException e) {
@@ -85,6 +103,24 @@ public final class PekkoWorker implements AutoCloseable {
     /** Completes when the member has left the cluster or was stopped (downed, or {@link #close()}d). */
     public CompletionStage<Void> terminated() {
         return system.getWhenTerminated().thenApply(t -> null);
+    }
+
+    /**
+     * Whether the coordinator retired this worker (its values have other holders), which makes
+     * it leave the cluster.
+     */
+    public boolean retired() {
+        return retired;
+    }
+
+    /** This process's incarnation. */
+    long incarnation() {
+        return incarnation;
+    }
+
+    /** Sends from this member, as anything in it could (for tests that play another process). */
+    Outbox outboxForTests() {
+        return outbox;
     }
 
     /** The worker's id. */

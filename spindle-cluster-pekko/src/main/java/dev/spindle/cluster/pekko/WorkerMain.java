@@ -25,7 +25,8 @@ import java.util.Set;
  * {@code -Dspindle.exitWithParent=true} the worker exits when the process that started it does.
  * Exits with status 2 on bad arguments (a one-line reason and the usage on stderr), including an
  * unreadable password file, 1 when it leaves the cluster (downed, or its coordinator saw it as
- * lost), 0 after {@code --help}.
+ * lost), 0 after {@code --help} and when the coordinator retired it (it prints
+ * {@code spindle worker <id> retired: ...} and leaves once its data has moved).
  */
 public final class WorkerMain {
 
@@ -61,6 +62,13 @@ public final class WorkerMain {
             System.out.flush();
         });
         worker.terminated().toCompletableFuture().join();
+        if (worker.retired()) {
+            System.out.println("spindle worker " + worker.id() + " retired: the coordinator moved its data to other "
+                    + "workers; it left the cluster");
+            System.out.flush();
+            System.exit(WorkerCommandLine.OK);
+            return;
+        }
         System.err.println("spindle worker " + worker.id() + " left the cluster; exiting");
         System.exit(WorkerCommandLine.FAILED);
     }
