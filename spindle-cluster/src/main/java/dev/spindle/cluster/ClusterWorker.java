@@ -261,7 +261,7 @@ final class ClusterWorker {
                     size = 0;                 // it was measured when produced; cannot happen
                 }
                 store.put(dep, value, size);
-                transport.toScheduler(new Message.DataAdded(id, dep));
+                transport.toScheduler(new Message.DataAdded(id, dep, size));
             }
             fetching.remove(dep, done);       // after the store holds it: see await
             done.complete(value);

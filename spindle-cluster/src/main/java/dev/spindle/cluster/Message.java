@@ -91,8 +91,17 @@ public sealed interface Message extends Serializable {
             implements ToScheduler {
     }
 
-    /** The worker now holds a copy of {@code key} (fetched as a dependency). */
-    record DataAdded(int worker, String key) implements ToScheduler {
+    /**
+     * The worker now holds a copy of {@code key} (fetched as a dependency, or as a copy of a
+     * retiring worker's value); {@code bytes} is the measured size of the value it moved to do so
+     * (0 when it reports a value it held already), which the scheduler adds to the bytes moved
+     * between workers.
+     */
+    record DataAdded(int worker, String key, long bytes) implements ToScheduler {
+        /** A report that moved nothing (the value was held already). */
+        public DataAdded(int worker, String key) {
+            this(worker, key, 0);
+        }
     }
 
     /** The worker is gone, with everything it held and was running. */

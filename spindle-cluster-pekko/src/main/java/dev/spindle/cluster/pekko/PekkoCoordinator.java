@@ -227,7 +227,7 @@ public final class PekkoCoordinator implements ClusterView, AutoCloseable {
     /**
      * A snapshot of the counters, the same type as {@code LocalCluster.stats()}, as the scheduler
      * knows them ({@link ClusterCoordinator#stats()}): results accepted per worker, the values each
-     * holds; bytes moved between workers are not counted across JVMs (zero).
+     * holds, and the bytes moved between workers as they report them.
      */
     public ClusterStats stats() {
         return coordinator.stats();
