@@ -223,6 +223,11 @@ final class GraphScheduler implements AutoCloseable {
             onDataMissing(d);
         } else if (m instanceof Message.DataAdded a) {
             onDataAdded(a);
+        } else if (m instanceof Message.MemoryReport r) {
+            WorkerState w = r.worker() >= 0 && r.worker() < workers.size() ? workers.get(r.worker()) : null;
+            if (w != null && w.alive) {
+                w.memory = r;
+            }
         } else if (m instanceof Message.WorkerLost l) {
             onWorkerLost(l.worker());
         }
@@ -299,12 +304,17 @@ final class GraphScheduler implements AutoCloseable {
 
     /**
      * The counters as the scheduler knows them, for workers in other JVMs: tasks executed are the
-     * replies it accepted, memory the measured sizes of the values it knows each worker holds
-     * (workers report no spilling or pausing), bytes moved what the workers reported moving
+     * replies it accepted; memory, spilled bytes and pause as a worker with a memory limit last
+     * reported them ({@link Message.MemoryReport}), else memory as the measured sizes of the values
+     * it knows the worker holds (nothing spilled); bytes moved what the workers reported moving
      * between them (the transport on this side sees no fetch).
      */
     ClusterStats stats() {
         return stats(() -> bytesReported, w -> {
+            if (w.memory != null) {
+                return new ClusterStats.WorkerStats(w.id, w.alive, w.threads, w.executed, w.processing.size(),
+                        w.memory.memoryBytes(), w.holds.size(), w.memory.spilledBytes(), w.memory.paused());
+            }
             long bytes = 0;
             for (String key : w.holds) {
                 bytes += tasks.get(key).bytes;

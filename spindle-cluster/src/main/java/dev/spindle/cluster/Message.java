@@ -104,6 +104,15 @@ public sealed interface Message extends Serializable {
         }
     }
 
+    /**
+     * A worker's data store now: the bytes of its values in memory and spilled to disk, and
+     * whether it is paused (over the pause fraction of its memory limit). Sent by a worker in
+     * another JVM with a memory limit when these change, so that the coordinator's stats show
+     * them.
+     */
+    record MemoryReport(int worker, long memoryBytes, long spilledBytes, boolean paused) implements ToScheduler {
+    }
+
     /** The worker is gone, with everything it held and was running. */
     record WorkerLost(int worker) implements ToScheduler {
     }

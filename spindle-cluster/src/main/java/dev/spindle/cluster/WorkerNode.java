@@ -32,13 +32,30 @@ public final class WorkerNode implements AutoCloseable {
      * @throws IllegalArgumentException if {@code id} is negative or {@code threads} below 1
      */
     public WorkerNode(int id, int threads, Transport transport) {
+        this(id, threads, WorkerMemory.NONE, transport);
+    }
+
+    /**
+     * Starts a worker with a memory limit: above 60 % of it in memory it spills its least
+     * recently used values to disk (under {@code memory}'s spill parent) and reads them back when
+     * needed, above 80 % it starts no new task, as a {@link LocalCluster} worker does; with a limit
+     * it reports its memory, spilled bytes and pause to the scheduler when they change, for the
+     * coordinator's {@link ClusterStats}. {@link #close()} deletes the spill files.
+     *
+     * @param id the worker's number, as the scheduler knows it (0-based)
+     * @param threads the threads of its pool, at least 1
+     * @throws IllegalArgumentException if {@code id} is negative or {@code threads} below 1
+     */
+    public WorkerNode(int id, int threads, WorkerMemory memory, Transport transport) {
+        Objects.requireNonNull(memory, "memory");
         if (id < 0) {
             throw new IllegalArgumentException("id must not be negative, got " + id);
         }
         if (threads < 1) {
             throw new IllegalArgumentException("threads must be at least 1, got " + threads);
         }
-        this.worker = new ClusterWorker(id, threads, Objects.requireNonNull(transport, "transport"));
+        this.worker = new ClusterWorker(id, threads, Objects.requireNonNull(transport, "transport"), memory,
+                memory.limitBytes() > 0);
     }
 
     /** The worker's number. */

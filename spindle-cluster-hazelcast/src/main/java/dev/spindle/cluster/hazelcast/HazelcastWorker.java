@@ -6,6 +6,7 @@ package dev.spindle.cluster.hazelcast;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.core.LifecycleEvent;
 import dev.spindle.cluster.Readiness;
+import dev.spindle.cluster.WorkerMemory;
 import dev.spindle.cluster.WorkerNode;
 import java.time.Duration;
 import java.util.Locale;
@@ -62,12 +63,24 @@ public final class HazelcastWorker implements AutoCloseable {
      * @throws IllegalArgumentException if {@code id} is negative or {@code threads} below 1
      */
     public static HazelcastWorker start(HazelcastClusterSettings settings, int id, int threads) {
+        return start(settings, id, threads, WorkerMemory.NONE);
+    }
+
+    /**
+     * Starts worker {@code id} with {@code threads} threads and a memory limit (spilling to disk
+     * above it, as a {@code LocalCluster} worker does; see {@link WorkerMemory}), and joins the
+     * cluster.
+     *
+     * @throws IllegalArgumentException if {@code id} is negative or {@code threads} below 1
+     */
+    public static HazelcastWorker start(HazelcastClusterSettings settings, int id, int threads, WorkerMemory memory) {
         Objects.requireNonNull(settings, "settings");
+        Objects.requireNonNull(memory, "memory");
         Offences offences = new Offences("worker " + id);
         FrameCodec codec = new FrameCodec(settings.secret(), settings.allowedPackages(), offences);
         Roster roster = new Roster(offences);
         WorkerTransport transport = new WorkerTransport(id, codec, roster);
-        WorkerNode node = new WorkerNode(id, threads, transport);
+        WorkerNode node = new WorkerNode(id, threads, memory, transport);
         HazelcastInstance instance;
         try {
             instance = HazelcastConfigs.start(settings, offences, Roster.WORKER_ROLE, id, transport);

@@ -4,6 +4,7 @@
 package dev.spindle.cluster.pekko;
 
 import dev.spindle.cluster.Incarnations;
+import dev.spindle.cluster.WorkerMemory;
 import dev.spindle.cluster.WorkerNode;
 import java.time.Duration;
 import java.util.Objects;
@@ -60,7 +61,20 @@ public final class PekkoWorker implements AutoCloseable {
      *         settings name no seed node
      */
     public static PekkoWorker start(PekkoClusterSettings settings, int id, int threads) {
+        return start(settings, id, threads, WorkerMemory.NONE);
+    }
+
+    /**
+     * Starts worker {@code id} with {@code threads} threads and a memory limit (spilling to disk
+     * above it, as a {@code LocalCluster} worker does; see {@link WorkerMemory}), and starts
+     * joining the cluster; see {@link #joined()}.
+     *
+     * @throws IllegalArgumentException if {@code id} is negative, {@code threads} below 1, or the
+     *         settings name no seed node
+     */
+    public static PekkoWorker start(PekkoClusterSettings settings, int id, int threads, WorkerMemory memory) {
         Objects.requireNonNull(settings, "settings");
+        Objects.requireNonNull(memory, "memory");
         if (settings.seedNodes().isEmpty()) {
             throw new IllegalArgumentException("a worker needs a seed node to join (the coordinator's host:port)");
         }
@@ -76,7 +90,7 @@ public final class PekkoWorker implements AutoCloseable {
             Outbox outbox = new Outbox(system, codec);
             WorkerTransport transport = new WorkerTransport(id, incarnation, codec, roster, outbox, rejectedFrames,
                     Duration.ofSeconds(Math.max(10, 4L * settings.failureSeconds())));
-            node = new WorkerNode(id, threads, transport);
+            node = new WorkerNode(id, threads, memory, transport);
             transport.attach(node);
             roster.onWorkerGone(transport::holderGone);
             outbox.attach(system.actorOf(EndpointActor.props(roster, transport), PekkoConfigs.ENDPOINT));
