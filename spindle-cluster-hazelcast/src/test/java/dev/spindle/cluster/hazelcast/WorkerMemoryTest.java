@@ -11,7 +11,6 @@ import dev.spindle.cluster.testkit.MemoryScenario;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -27,26 +26,19 @@ class WorkerMemoryTest {
     private static final String SECRET = "worker-memory-secret-0123456789";
     private static final String TESTKIT = MemoryScenario.class.getPackageName();
 
-    private final Cleanup started = new Cleanup();
-
-    @TempDir
-    Path spill;
-
-    @AfterEach
-    void stop() throws Exception {
-        started.close();
-    }
-
     @Test
-    void aWorkerOverItsLimitSpillsReadsBackReportsItAndDeletesItsFilesWhenItStops() throws Exception {
-        int[] ports = FreePorts.free(2);
-        String cluster = "spindle-memory-" + ports[0];
-        HazelcastWorker worker = started.add(HazelcastWorker.start(
-                InProcessClusterTest.settings(cluster, SECRET, ports[1], ports).allowPackage(TESTKIT).build(), 0, 2,
-                new WorkerMemory(MemoryScenario.LIMIT, spill)));
-        HazelcastCoordinator coordinator = started.add(HazelcastCoordinator.start(
-                InProcessClusterTest.settings(cluster, SECRET, ports[0], ports).allowPackage(TESTKIT).build(),
-                CoordinatorSettings.builder().workers(1).threadsPerWorker(2).build(), Duration.ofSeconds(60)));
-        MemoryScenario.run(coordinator.client(), coordinator::stats, spill, worker);
+    void aWorkerOverItsLimitSpillsReadsBackReportsItAndDeletesItsFilesWhenItStops(@TempDir Path spill)
+            throws Exception {
+        try (Cleanup started = new Cleanup()) {
+            int[] ports = FreePorts.free(2);
+            String cluster = "spindle-memory-" + ports[0];
+            HazelcastWorker worker = started.add(HazelcastWorker.start(
+                    InProcessClusterTest.settings(cluster, SECRET, ports[1], ports).allowPackage(TESTKIT).build(), 0, 2,
+                    new WorkerMemory(MemoryScenario.LIMIT, spill)));
+            HazelcastCoordinator coordinator = started.add(HazelcastCoordinator.start(
+                    InProcessClusterTest.settings(cluster, SECRET, ports[0], ports).allowPackage(TESTKIT).build(),
+                    CoordinatorSettings.builder().workers(1).threadsPerWorker(2).build(), Duration.ofSeconds(60)));
+            MemoryScenario.run(coordinator.client(), coordinator::stats, spill, worker);
+        }
     }
 }

@@ -11,7 +11,6 @@ import dev.spindle.cluster.testkit.MemoryScenario;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -26,25 +25,19 @@ class WorkerMemoryTest {
 
     private static final String TESTKIT = MemoryScenario.class.getPackageName();
 
-    private final Cleanup started = new Cleanup();
-
-    @TempDir
-    Path spill;
-
-    @AfterEach
-    void stop() throws Exception {
-        started.close();
-    }
-
     @Test
-    void aWorkerOverItsLimitSpillsReadsBackReportsItAndDeletesItsFilesWhenItStops() throws Exception {
-        int port = FreePorts.free();
-        String cluster = "memory";
-        PekkoWorker worker = started.add(PekkoWorker.start(TestCerts.settings(cluster, "worker")
-                .seedNode("127.0.0.1:" + port).allowPackage(TESTKIT).build(), 0, 2, new WorkerMemory(MemoryScenario.LIMIT, spill)));
-        PekkoCoordinator coordinator = started.add(PekkoCoordinator.start(
-                TestCerts.settings(cluster, "coordinator").port(port).allowPackage(TESTKIT).build(),
-                CoordinatorSettings.builder().workers(1).threadsPerWorker(2).build(), Duration.ofSeconds(60)));
-        MemoryScenario.run(coordinator.client(), coordinator::stats, spill, worker);
+    void aWorkerOverItsLimitSpillsReadsBackReportsItAndDeletesItsFilesWhenItStops(@TempDir Path spill)
+            throws Exception {
+        try (Cleanup started = new Cleanup()) {
+            int port = FreePorts.free();
+            String cluster = "memory";
+            PekkoWorker worker = started.add(PekkoWorker.start(TestCerts.settings(cluster, "worker")
+                    .seedNode("127.0.0.1:" + port).allowPackage(TESTKIT).build(), 0, 2,
+                    new WorkerMemory(MemoryScenario.LIMIT, spill)));
+            PekkoCoordinator coordinator = started.add(PekkoCoordinator.start(
+                    TestCerts.settings(cluster, "coordinator").port(port).allowPackage(TESTKIT).build(),
+                    CoordinatorSettings.builder().workers(1).threadsPerWorker(2).build(), Duration.ofSeconds(60)));
+            MemoryScenario.run(coordinator.client(), coordinator::stats, spill, worker);
+        }
     }
 }
