@@ -179,14 +179,18 @@ public final class PekkoCoordinator implements ClusterView, AutoCloseable {
      * itself first. A successor at the same address (another incarnation) is left alone.
      */
     private static void downIfStill(ActorSystem system, Address address, long incarnation, Duration grace) {
-        system.scheduler().scheduleOnce(grace, () -> {
-            Cluster members = Cluster.get(system);
-            for (org.apache.pekko.cluster.Member m : members.state().getMembers()) {
-                if (m.address().equals(address) && Roster.incarnation(m) == incarnation) {
-                    members.down(address);
+        try {
+            system.scheduler().scheduleOnce(grace, () -> {
+                Cluster members = Cluster.get(system);
+                for (org.apache.pekko.cluster.Member m : members.state().getMembers()) {
+                    if (m.address().equals(address) && Roster.incarnation(m) == incarnation) {
+                        members.down(address);
+                    }
                 }
-            }
-        }, system.dispatcher());
+            }, system.dispatcher());
+        } catch (IllegalStateException stopping) {
+            // the coordinator is stopping: its members leave with it
+        }
     }
 
     private void joinLate(int id) {

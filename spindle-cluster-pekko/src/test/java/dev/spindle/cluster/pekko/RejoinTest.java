@@ -65,8 +65,10 @@ class RejoinTest {
         await(() -> alive(coordinator.stats(), 1), "worker 1 has rejoined");
         assertThat(again.address()).as("the same address").isEqualTo("127.0.0.1:" + ports[1]);
         assertThat(again.incarnation()).as("a new incarnation").isNotEqualTo(old);
-        assertThat(coordinator.client().submit(TaskSpec.builder("on-1", in -> 8)
-                .restrictions(Restrictions.strict(Set.of(1))).build()).get(60, TimeUnit.SECONDS)).isEqualTo(8);
+        // held to the end too: released once unreachable, its value would leave worker 1's count
+        ClusterFuture<Integer> onOne = coordinator.client().submit(TaskSpec.builder("on-1", in -> 8)
+                .restrictions(Restrictions.strict(Set.of(1))).build());
+        assertThat(onOne.get(60, TimeUnit.SECONDS)).isEqualTo(8);
 
         // the stale process: a frame of worker 1's old incarnation from worker 1's address, saying
         // it holds worker 0's value
@@ -83,6 +85,7 @@ class RejoinTest {
         await(() -> coordinator.stats().workers().get(1).keysHeld() == keysBefore + 1, "the current frame is applied");
         assertThat(coordinator.rejectedFrames()).isEqualTo(rejectedBefore + 1);
         assertThat(held.get()).isEqualTo(7);
+        assertThat(onOne.get()).isEqualTo(8);
     }
 
     private static boolean alive(ClusterStats s, int id) {
