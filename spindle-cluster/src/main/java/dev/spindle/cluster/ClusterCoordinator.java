@@ -64,7 +64,9 @@ public final class ClusterCoordinator implements ClusterView, AutoCloseable {
      * A snapshot of the counters, as {@link LocalCluster#stats()} gives them, from what the
      * scheduler knows: a worker's {@code executed} counts the results and failures it accepted
      * from it, its memory the measured sizes of the values it holds (no spilling is reported);
-     * {@code bytesTransferred} is what the transport counts.
+     * {@code bytesTransferred} the bytes the workers reported moving between them (dependency
+     * fetches and copies of a retiring worker's values, each value's measured size, as
+     * {@link LocalCluster} counts them).
      *
      * @throws java.util.concurrent.RejectedExecutionException once closed
      */

@@ -39,7 +39,9 @@ import java.util.concurrent.locks.LockSupport;
  *
  * <p>While a job executes, a timer reports it to the scheduler every
  * {@link #RUNNING_REPORT_NANOS} ({@link Message.TaskRunning}), so that a kind that runs far
- * longer than learned is re-estimated before it finishes.
+ * longer than learned is re-estimated before it finishes. A worker in another JVM with a memory
+ * limit also reports its store's memory, spilled bytes and pause on that timer when they change
+ * ({@link Message.MemoryReport}), since the scheduler cannot read its store.
  *
  * <p>Why a stolen task never runs twice: a ticket starts a job only by a compare-and-set from
  * READY to EXECUTING, and a steal request releases it only by a compare-and-set from FETCHING or
@@ -84,6 +86,9 @@ final class ClusterWorker {
     private final AtomicLong seq = new AtomicLong();
     private final AtomicLong executed = new AtomicLong();
     private final ScheduledFuture<?> reports;
+    private final boolean reportMemory;
+    /** The last {@link Message.MemoryReport} sent; touched by the reporter thread only. */
+    private Message.MemoryReport lastMemoryReport;
     private volatile boolean alive = true;
 
     ClusterWorker(int id, int threads, Transport transport) {
@@ -92,7 +97,17 @@ final class ClusterWorker {
 
     /** @param memoryLimit the data store's memory limit in bytes (spilling above it); 0 for none */
     ClusterWorker(int id, int threads, Transport transport, long memoryLimit) {
-        this.store = new DataStore(memoryLimit);
+        this(id, threads, transport, new WorkerMemory(memoryLimit, null), false);
+    }
+
+    /**
+     * @param memory the data store's memory limit and spill directory
+     * @param reportMemory whether to report the store's figures to the scheduler (a worker in
+     *        another JVM, whose store the scheduler cannot read)
+     */
+    ClusterWorker(int id, int threads, Transport transport, WorkerMemory memory, boolean reportMemory) {
+        this.store = new DataStore(memory);
+        this.reportMemory = reportMemory;
         this.id = id;
         this.threads = threads;
         this.transport = transport;
@@ -114,6 +129,14 @@ final class ClusterWorker {
             long elapsed = now - job.startNanos;      // written before the CAS to EXECUTING read above
             if (elapsed >= RUNNING_REPORT_NANOS) {
                 transport.toScheduler(new Message.TaskRunning(id, job.compute.key(), job.compute.attempt(), elapsed));
+            }
+        }
+        if (reportMemory) {
+            Message.MemoryReport m = new Message.MemoryReport(id, store.memoryBytes(), store.spilledBytes(),
+                    store.paused());
+            if (!m.equals(lastMemoryReport)) {
+                lastMemoryReport = m;
+                transport.toScheduler(m);
             }
         }
     }
@@ -261,7 +284,7 @@ final class ClusterWorker {
                     size = 0;                 // it was measured when produced; cannot happen
                 }
                 store.put(dep, value, size);
-                transport.toScheduler(new Message.DataAdded(id, dep));
+                transport.toScheduler(new Message.DataAdded(id, dep, size));
             }
             fetching.remove(dep, done);       // after the store holds it: see await
             done.complete(value);

@@ -7,6 +7,7 @@ import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.ObjectInputFilter;
 import java.io.ObjectInputStream;
 import java.io.ObjectOutputStream;
 import java.io.OutputStream;
@@ -39,7 +40,10 @@ import java.util.Map;
  * alone drives spilling here.
  *
  * <p>Files live in a directory only the current user can read ({@code rwx------} where POSIX
- * permissions exist), created on first spill and deleted by {@link #clear()}.
+ * permissions exist), created on first spill (under the given parent, else {@code java.io.tmpdir})
+ * and deleted by {@link #clear()}. A file is read back only if it still has the length written,
+ * and through a filter that bounds the stream to that length and every array's declared length
+ * by it, so a file changed on disk cannot make the reader allocate more than was spilled.
  */
 final class DataStore {
 
@@ -48,11 +52,15 @@ final class DataStore {
     /** Start no new task above this fraction of the limit in memory. */
     static final double PAUSE = 0.8;
 
-    /** A value in memory ({@code file == null}) or on disk. */
-    private record Entry(Object value, long bytes, Path file) {
+    /** A value in memory ({@code file == null}) or on disk, in a file of {@code fileBytes} bytes. */
+    private record Entry(Object value, long bytes, Path file, long fileBytes) {
+        Entry(Object value, long bytes) {
+            this(value, bytes, null, 0);
+        }
     }
 
     private final long limit;
+    private final Path spillParent;
     /** Access order: the eldest entry is the least recently used. */
     private final LinkedHashMap<String, Entry> entries = new LinkedHashMap<>(16, 0.75f, true);
     private long memoryBytes;
@@ -68,15 +76,18 @@ final class DataStore {
 
     /** @param limit the memory limit in bytes; 0 for none */
     DataStore(long limit) {
-        if (limit < 0) {
-            throw new IllegalArgumentException("memory limit must not be negative, got " + limit);
-        }
-        this.limit = limit;
+        this(new WorkerMemory(limit, null));
+    }
+
+    /** A store with {@code memory}'s limit, spilling under its parent directory. */
+    DataStore(WorkerMemory memory) {
+        this.limit = memory.limitBytes();
+        this.spillParent = memory.spillParent();
     }
 
     /** Stores a value; a second copy of the same key replaces the first and is counted once. */
     synchronized void put(String key, Object value, long size) {
-        drop(entries.put(key, new Entry(value, size, null)));
+        drop(entries.put(key, new Entry(value, size)));
         memoryBytes += size;
         spillIfNeeded(key);
     }
@@ -97,11 +108,11 @@ final class DataStore {
         if (e.file() == null) {
             return e.value();
         }
-        Object value = read(e.file());
+        Object value = read(e.file(), e.fileBytes());
         deleteQuietly(e.file());
         spilledBytes -= e.bytes();
         memoryBytes += e.bytes();
-        entries.put(key, new Entry(value, e.bytes(), null));
+        entries.put(key, new Entry(value, e.bytes()));
         spillIfNeeded(key);
         return value;
     }
@@ -186,7 +197,14 @@ final class DataStore {
             } catch (UncheckedIOException diskFailed) {
                 return;                       // keep it in memory; the pause fraction still protects the worker
             }
-            me.setValue(new Entry(null, e.bytes(), file));   // setValue does not count as an access
+            long fileBytes;
+            try {
+                fileBytes = Files.size(file);
+            } catch (IOException diskFailed) {
+                deleteQuietly(file);
+                return;
+            }
+            me.setValue(new Entry(null, e.bytes(), file, fileBytes));   // setValue does not count as an access
             memoryBytes -= e.bytes();
             spilledBytes += e.bytes();
             spills++;
@@ -196,10 +214,11 @@ final class DataStore {
     private Path write(Object value) {
         try {
             if (directory == null) {
+                Path parent = spillParent != null ? spillParent : Path.of(System.getProperty("java.io.tmpdir"));
                 directory = FileSystems.getDefault().supportedFileAttributeViews().contains("posix")
-                        ? Files.createTempDirectory("spindle-spill-",
+                        ? Files.createTempDirectory(parent, "spindle-spill-",
                                 PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")))
-                        : Files.createTempDirectory("spindle-spill-");
+                        : Files.createTempDirectory(parent, "spindle-spill-");
             }
             Path file = directory.resolve("v" + (++fileSeq));
             try (OutputStream os = new BufferedOutputStream(Files.newOutputStream(file));
@@ -212,9 +231,17 @@ final class DataStore {
         }
     }
 
-    private static Object read(Path file) {
+    /** Reads a spilled value back, bounded by the {@code length} it was written with. */
+    private static Object read(Path file, long length) {
         try (InputStream is = new BufferedInputStream(Files.newInputStream(file));
              ObjectInputStream in = new ObjectInputStream(is)) {
+            long now = Files.size(file);
+            if (now != length) {
+                throw new IllegalStateException("cannot read back the spilled value in " + file + ": it has " + now
+                        + " bytes, " + length + " were written");
+            }
+            in.setObjectInputFilter(ObjectInputFilter.Config.createFilter(
+                    "maxbytes=" + length + ";maxarray=" + length + ";maxrefs=" + length));
             return in.readObject();
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read back the spilled value in " + file, e);

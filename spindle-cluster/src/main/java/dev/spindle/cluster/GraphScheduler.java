@@ -112,6 +112,8 @@ final class GraphScheduler implements AutoCloseable {
     private long stealsRejected;
     private long stealsStale;
     private long tasksReleased;
+    /** The bytes the workers reported moving between them ({@link Message.DataAdded#bytes()}). */
+    private long bytesReported;
 
     GraphScheduler(CoordinatorSettings config, Transport transport) {
         this.config = config;
@@ -221,6 +223,11 @@ final class GraphScheduler implements AutoCloseable {
             onDataMissing(d);
         } else if (m instanceof Message.DataAdded a) {
             onDataAdded(a);
+        } else if (m instanceof Message.MemoryReport r) {
+            WorkerState w = r.worker() >= 0 && r.worker() < workers.size() ? workers.get(r.worker()) : null;
+            if (w != null && w.alive) {
+                w.memory = r;
+            }
         } else if (m instanceof Message.WorkerLost l) {
             onWorkerLost(l.worker());
         }
@@ -288,7 +295,7 @@ final class GraphScheduler implements AutoCloseable {
 
     /** The counters, each worker's read from its own store (in process). */
     ClusterStats stats(List<ClusterWorker> actual) {
-        return stats(w -> {
+        return stats(transport::bytesTransferred, w -> {
             ClusterWorker a = actual.get(w.id);
             return new ClusterStats.WorkerStats(w.id, w.alive, w.threads, a.executed(), w.processing.size(),
                     a.store().memoryBytes(), a.store().keys(), a.store().spilledBytes(), a.store().paused());
@@ -297,11 +304,17 @@ final class GraphScheduler implements AutoCloseable {
 
     /**
      * The counters as the scheduler knows them, for workers in other JVMs: tasks executed are the
-     * replies it accepted, memory the measured sizes of the values it knows each worker holds
-     * (workers report no spilling or pausing).
+     * replies it accepted; memory, spilled bytes and pause as a worker with a memory limit last
+     * reported them ({@link Message.MemoryReport}), else memory as the measured sizes of the values
+     * it knows the worker holds (nothing spilled); bytes moved what the workers reported moving
+     * between them (the transport on this side sees no fetch).
      */
     ClusterStats stats() {
-        return stats(w -> {
+        return stats(() -> bytesReported, w -> {
+            if (w.memory != null) {
+                return new ClusterStats.WorkerStats(w.id, w.alive, w.threads, w.executed, w.processing.size(),
+                        w.memory.memoryBytes(), w.holds.size(), w.memory.spilledBytes(), w.memory.paused());
+            }
             long bytes = 0;
             for (String key : w.holds) {
                 bytes += tasks.get(key).bytes;
@@ -311,7 +324,8 @@ final class GraphScheduler implements AutoCloseable {
         });
     }
 
-    private ClusterStats stats(java.util.function.Function<WorkerState, ClusterStats.WorkerStats> view) {
+    private ClusterStats stats(java.util.function.LongSupplier bytesMoved,
+                               java.util.function.Function<WorkerState, ClusterStats.WorkerStats> view) {
         return call(() -> {
             List<ClusterStats.WorkerStats> ws = new ArrayList<>();
             for (WorkerState w : workers) {
@@ -327,7 +341,7 @@ final class GraphScheduler implements AutoCloseable {
                 }
             }
             return new ClusterStats(List.copyOf(ws), stealsRequested, stealsConfirmed, stealsRejected, stealsStale,
-                    transport.bytesTransferred(), inMemory, erred, tasksReleased);
+                    bytesMoved.getAsLong(), inMemory, erred, tasksReleased);
         });
     }
 
@@ -645,6 +659,7 @@ final class GraphScheduler implements AutoCloseable {
         if (t == null || w == null || !w.alive) {
             return;
         }
+        bytesReported += m.bytes();           // moved, whether or not the copy is still wanted
         if (t.state == TaskState.State.RELEASED) {
             transport.toWorker(w.id, new Message.ReleaseKey(t.key()));   // a copy that arrived after the release
             return;
@@ -846,6 +861,7 @@ final class GraphScheduler implements AutoCloseable {
         }
         w.holds.clear();
         w.replicas.clear();
+        transport.toWorker(w.id, new Message.Retired(w.id));   // its process may leave now
         transport.retired(w.id);
         notifier.execute(() -> w.gone.complete(null));
     }

@@ -48,6 +48,14 @@ public sealed interface Message extends Serializable {
     record Replicate(String key, List<Integer> holders) implements ToWorker {
     }
 
+    /**
+     * The scheduler has removed this retired worker: every value it held has another holder and
+     * nothing more will be sent to it, so its process may leave the cluster and stop (sent just
+     * before {@link Transport#retired}).
+     */
+    record Retired(int worker) implements ToWorker {
+    }
+
     /** Release a task if it has not started; answer with {@link StealResponse}. */
     record StealRequest(long stealId, String key, long attempt) implements ToWorker {
     }
@@ -83,8 +91,26 @@ public sealed interface Message extends Serializable {
             implements ToScheduler {
     }
 
-    /** The worker now holds a copy of {@code key} (fetched as a dependency). */
-    record DataAdded(int worker, String key) implements ToScheduler {
+    /**
+     * The worker now holds a copy of {@code key} (fetched as a dependency, or as a copy of a
+     * retiring worker's value); {@code bytes} is the measured size of the value it moved to do so
+     * (0 when it reports a value it held already), which the scheduler adds to the bytes moved
+     * between workers.
+     */
+    record DataAdded(int worker, String key, long bytes) implements ToScheduler {
+        /** A report that moved nothing (the value was held already). */
+        public DataAdded(int worker, String key) {
+            this(worker, key, 0);
+        }
+    }
+
+    /**
+     * A worker's data store now: the bytes of its values in memory and spilled to disk, and
+     * whether it is paused (over the pause fraction of its memory limit). Sent by a worker in
+     * another JVM with a memory limit when these change, so that the coordinator's stats show
+     * them.
+     */
+    record MemoryReport(int worker, long memoryBytes, long spilledBytes, boolean paused) implements ToScheduler {
     }
 
     /** The worker is gone, with everything it held and was running. */

@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.TimeoutException;
 import java.util.function.BooleanSupplier;
+import java.util.function.IntConsumer;
 import java.util.function.IntSupplier;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
@@ -125,6 +126,37 @@ public final class Readiness {
                 // gone, closing or joined already: the member stays outside the scheduler
             }
         }, "spindle-late-join-" + id);
+        t.setDaemon(true);
+        t.start();
+    }
+
+    /**
+     * What the coordinator does with a worker that its transport has just registered
+     * ({@link Incarnations#prove}): a new incarnation of an id the scheduler knows (a restarted
+     * process) joins once the scheduler has handled the loss of the one before; a new id joins
+     * once {@code started} (the start-up wait handles the initial ids). {@code joinLate} is the
+     * transport's {@link #joinLate} for that id. Never blocks: asking the scheduler waits for its
+     * thread, so it is done on a daemon thread of its own, and the caller may hold its membership
+     * lock (the scheduler's thread may be waiting for that lock to cut a retired worker off).
+     */
+    public static void admitProven(ClusterCoordinator coordinator, Incarnations.Proof proof, int id, boolean started,
+                                   IntConsumer joinLate) {
+        Objects.requireNonNull(coordinator, "coordinator");
+        if (proof == Incarnations.Proof.TAKEN) {
+            return;
+        }
+        Thread t = new Thread(() -> {
+            try {
+                if (proof == Incarnations.Proof.REJOINED && id < coordinator.stats().workers().size()) {
+                    coordinator.gone(id).thenRun(() -> joinLate.accept(id));
+                } else if (started && id >= coordinator.workers()) {
+                    // a new id, or one lost before the scheduler admitted it
+                    joinLate.accept(id);
+                }
+            } catch (RuntimeException closing) {
+                // the coordinator closed: nobody joins any more
+            }
+        }, "spindle-admit-" + id);
         t.setDaemon(true);
         t.start();
     }

@@ -37,12 +37,28 @@ public final class WorkerCommandLine {
     /** Exit status: a bad command line. */
     public static final int USAGE = 2;
 
+    /** The options of {@link #memory()}, which every {@code WorkerMain} accepts. */
+    private static final Set<String> MEMORY_OPTIONS = Set.of("--memory-limit", "--spill-dir");
+
+    /** The usage lines of the options of {@link #memory()}. */
+    public static final String MEMORY_USAGE = String.join(System.lineSeparator(),
+            "  --memory-limit <bytes>          spill values to disk above 60 % of this in memory, start no task",
+            "                                  above 80 % (suffix k, m or g: KiB, MiB, GiB; default: no limit)",
+            "  --spill-dir <path>              where the worker's private spill directory is made (default: java.io.tmpdir)");
+
     private final Map<String, String> values;
     private final boolean help;
 
     private WorkerCommandLine(Map<String, String> values, boolean help) {
         this.values = values;
         this.help = help;
+    }
+
+    /** A launcher's own options and those of {@link #memory()}, which every launcher has. */
+    public static Set<String> withMemoryOptions(String... own) {
+        Set<String> all = new java.util.HashSet<>(Set.of(own));
+        all.addAll(MEMORY_OPTIONS);
+        return Set.copyOf(all);
     }
 
     /**
@@ -103,6 +119,45 @@ public final class WorkerCommandLine {
             throw new IllegalArgumentException(option + " must be at least " + min + ", got " + n);
         }
         return n;
+    }
+
+    /**
+     * The worker's memory limit ({@code --memory-limit}: bytes, or with a suffix {@code k},
+     * {@code m} or {@code g} for KiB, MiB or GiB) and spill parent ({@code --spill-dir}, which must
+     * be an existing directory); {@link WorkerMemory#NONE} when neither is given.
+     *
+     * @throws IllegalArgumentException if the limit is not a size, or the directory does not exist
+     */
+    public WorkerMemory memory() {
+        String limit = values.get("--memory-limit");
+        String dir = values.get("--spill-dir");
+        long bytes = limit == null ? 0 : size("--memory-limit", limit);
+        Path parent = null;
+        if (dir != null) {
+            parent = Path.of(dir);
+            if (!Files.isDirectory(parent)) {
+                throw new IllegalArgumentException("--spill-dir " + dir + ": no such directory");
+            }
+        }
+        return new WorkerMemory(bytes, parent);
+    }
+
+    /** A size in bytes with an optional binary suffix, at least 1. */
+    private static long size(String option, String value) {
+        String v = value.strip().toLowerCase(java.util.Locale.ROOT);
+        int shift = v.endsWith("k") ? 10 : v.endsWith("m") ? 20 : v.endsWith("g") ? 30 : 0;
+        String digits = shift == 0 ? v : v.substring(0, v.length() - 1);
+        long n;
+        try {
+            n = Long.parseLong(digits);
+        } catch (NumberFormatException e) {
+            n = -1;
+        }
+        if (n < 1 || n > (Long.MAX_VALUE >> shift)) {
+            throw new IllegalArgumentException(option + " needs a size in bytes of at least 1, such as 512m or "
+                    + "2g, got '" + value + "'");
+        }
+        return n << shift;
     }
 
     /** The comma-separated values of {@code option}, each stripped; empty if it was not given. */

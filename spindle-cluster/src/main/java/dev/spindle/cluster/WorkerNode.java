@@ -4,6 +4,8 @@
 package dev.spindle.cluster;
 
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 
 /**
  * One worker of a cluster whose scheduler is reached through a caller-supplied
@@ -12,10 +14,15 @@ import java.util.Objects;
  * through {@link #receive} and serves other workers' fetches from {@link #value}; the worker
  * reports through the transport's {@link Transport#toScheduler} and fetches through
  * {@link Transport#fetch}.
+ *
+ * <p>A worker that the scheduler retired is told so ({@link Message.Retired}) once its values have
+ * other holders; {@link #retired()} then completes, and the process running it may leave the
+ * cluster and exit.
  */
 public final class WorkerNode implements AutoCloseable {
 
     private final ClusterWorker worker;
+    private final CompletableFuture<Void> retired = new CompletableFuture<>();
 
     /**
      * Starts a worker.
@@ -25,13 +32,30 @@ public final class WorkerNode implements AutoCloseable {
      * @throws IllegalArgumentException if {@code id} is negative or {@code threads} below 1
      */
     public WorkerNode(int id, int threads, Transport transport) {
+        this(id, threads, WorkerMemory.NONE, transport);
+    }
+
+    /**
+     * Starts a worker with a memory limit: above 60 % of it in memory it spills its least
+     * recently used values to disk (under {@code memory}'s spill parent) and reads them back when
+     * needed, above 80 % it starts no new task, as a {@link LocalCluster} worker does; with a limit
+     * it reports its memory, spilled bytes and pause to the scheduler when they change, for the
+     * coordinator's {@link ClusterStats}. {@link #close()} deletes the spill files.
+     *
+     * @param id the worker's number, as the scheduler knows it (0-based)
+     * @param threads the threads of its pool, at least 1
+     * @throws IllegalArgumentException if {@code id} is negative or {@code threads} below 1
+     */
+    public WorkerNode(int id, int threads, WorkerMemory memory, Transport transport) {
+        Objects.requireNonNull(memory, "memory");
         if (id < 0) {
             throw new IllegalArgumentException("id must not be negative, got " + id);
         }
         if (threads < 1) {
             throw new IllegalArgumentException("threads must be at least 1, got " + threads);
         }
-        this.worker = new ClusterWorker(id, threads, Objects.requireNonNull(transport, "transport"));
+        this.worker = new ClusterWorker(id, threads, Objects.requireNonNull(transport, "transport"), memory,
+                memory.limitBytes() > 0);
     }
 
     /** The worker's number. */
@@ -41,7 +65,20 @@ public final class WorkerNode implements AutoCloseable {
 
     /** Handles a message from the scheduler; never blocks on a task. */
     public void receive(Message.ToWorker message) {
-        worker.receive(Objects.requireNonNull(message, "message"));
+        Objects.requireNonNull(message, "message");
+        if (message instanceof Message.Retired) {
+            retired.complete(null);
+            return;
+        }
+        worker.receive(message);
+    }
+
+    /**
+     * Completes (on the transport's delivery thread) when the scheduler has retired this worker:
+     * every value it held has another holder and nothing more will be sent to it.
+     */
+    public CompletionStage<Void> retired() {
+        return retired.minimalCompletionStage();
     }
 
     /** The value this worker holds under {@code key}, or {@code null} if it holds none. */

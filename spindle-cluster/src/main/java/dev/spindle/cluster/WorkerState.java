@@ -30,6 +30,8 @@ final class WorkerState {
     boolean retiring;
     /** While retiring: the worker asked for a copy of each value only this one holds. */
     final Map<String, Integer> replicas = new HashMap<>();
+    /** Its store's figures as it last reported them (a worker in another JVM with a memory limit), or null. */
+    Message.MemoryReport memory;
     /** Completed (on the notifier) once this incarnation is gone: lost, or retired. */
     final CompletableFuture<Void> gone = new CompletableFuture<>();
 

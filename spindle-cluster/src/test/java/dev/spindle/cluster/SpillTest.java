@@ -6,13 +6,20 @@ package dev.spindle.cluster;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.nio.file.FileSystems;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 
 /** Spilling to disk above a worker's memory limit, read-back on demand, and the pause fraction. */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
@@ -113,6 +120,47 @@ class SpillTest {
             }, parts.toArray(new ClusterFuture<?>[0]));
             assertThat(sum.get()).isEqualTo((long) MB * (19 * 20 / 2));
             assertThat(cluster.stats().workers().get(0).memoryBytes()).isLessThanOrEqualTo(6L * MB);
+        }
+    }
+
+    /**
+     * A worker JVM's spill files: in a private directory under the configured parent, read back
+     * only at the length written (a file that grew or shrank on disk is refused with the reason,
+     * not read), and gone once the store is cleared.
+     */
+    @Test
+    void spillFilesLiveInAPrivateDirectoryAndAreReadBackOnlyAtTheLengthWritten(@TempDir Path parent) throws Exception {
+        DataStore store = new DataStore(new WorkerMemory(2L * MB, parent));
+        try {
+            for (int i = 0; i < 4; i++) {
+                store.put("k-" + i, filled(MB, i), MB);
+            }
+            assertThat(store.spilledBytes()).isGreaterThanOrEqualTo(2L * MB);
+            List<Path> dirs;
+            try (Stream<Path> s = Files.list(parent)) {
+                dirs = s.toList();
+            }
+            assertThat(dirs).hasSize(1);
+            Path dir = dirs.get(0);
+            if (FileSystems.getDefault().supportedFileAttributeViews().contains("posix")) {
+                assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(dir))).isEqualTo("rwx------");
+            }
+            List<Path> files;
+            try (Stream<Path> s = Files.list(dir)) {
+                files = s.sorted().toList();
+            }
+            assertThat(files).hasSizeGreaterThanOrEqualTo(2);
+            // k-0 and k-1 spilled first, to v1 and v2: one grows on disk, one is cut short
+            Files.write(files.get(0), new byte[64], StandardOpenOption.APPEND);
+            Files.write(files.get(1), Arrays.copyOf(Files.readAllBytes(files.get(1)), 100));
+            assertThatThrownBy(() -> store.get("k-0")).hasMessageContaining("were written");
+            assertThatThrownBy(() -> store.get("k-1")).hasMessageContaining("were written");
+            assertThat(((MemoryReleaseTest.Chunk) store.get("k-3")).data()).containsOnly((byte) 3);
+        } finally {
+            store.clear();
+        }
+        try (Stream<Path> s = Files.list(parent)) {
+            assertThat(s.toList()).as("the spill directory is deleted").isEmpty();
         }
     }
 }

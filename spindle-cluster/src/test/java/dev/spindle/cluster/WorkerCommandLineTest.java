@@ -11,6 +11,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
@@ -82,5 +83,25 @@ class WorkerCommandLineTest {
         assertThat(WorkerCommandLine.usageError(err, "unknown option --x", "usage: w")).isEqualTo(WorkerCommandLine.USAGE);
         assertThat(bytes.toString(StandardCharsets.UTF_8).lines()).containsExactly("WorkerMain: unknown option --x",
                 "usage: w");
+    }
+
+    @Test
+    void readsTheMemoryLimitAndSpillDirectory(@TempDir Path dir) {
+        Set<String> options = WorkerCommandLine.withMemoryOptions("--id");
+        assertThat(WorkerCommandLine.parse(new String[] {"--id", "1"}, options).memory()).isEqualTo(WorkerMemory.NONE);
+        assertThat(WorkerCommandLine.parse(new String[] {"--memory-limit", "64m", "--spill-dir", dir.toString()}, options)
+                .memory()).isEqualTo(new WorkerMemory(64L << 20, dir));
+        assertThat(WorkerCommandLine.parse(new String[] {"--memory-limit", "2G"}, options).memory().limitBytes())
+                .isEqualTo(2L << 30);
+        assertThat(WorkerCommandLine.parse(new String[] {"--memory-limit", "1000"}, options).memory().limitBytes())
+                .isEqualTo(1000);
+        for (String bad : List.of("0", "-1m", "lots", "12t", "m", "99999999999g")) {
+            assertThatThrownBy(() -> WorkerCommandLine.parse(new String[] {"--memory-limit", bad}, options).memory())
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessage("--memory-limit needs a size in bytes of at least 1, such as 512m or 2g, got '"
+                            + bad + "'");
+        }
+        assertThatThrownBy(() -> WorkerCommandLine.parse(new String[] {"--spill-dir", dir.resolve("none").toString()},
+                options).memory()).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("no such directory");
     }
 }

@@ -8,6 +8,7 @@ import com.hazelcast.cluster.MembershipEvent;
 import com.hazelcast.cluster.MembershipListener;
 import com.hazelcast.core.HazelcastInstance;
 import dev.spindle.cluster.ClusterCoordinator;
+import dev.spindle.cluster.Incarnations;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
@@ -32,7 +33,7 @@ final class Admission implements MembershipListener {
     private final Session session;
     private final HazelcastInstance instance;
     private final int workers;
-    private volatile java.util.function.ObjIntConsumer<Roster.Proof> onProven = (proof, id) -> { };
+    private volatile java.util.function.ObjIntConsumer<Incarnations.Proof> onProven = (proof, id) -> { };
     /** Members proven or refused: never challenged again. */
     private final Set<UUID> settled = ConcurrentHashMap.newKeySet();
 
@@ -44,8 +45,8 @@ final class Admission implements MembershipListener {
         this.instance = instance;
     }
 
-    /** Called with each worker proven ({@link Roster.Proof#NEW} or a rejoin) and its id, on the thread that proved it. */
-    void onProven(java.util.function.ObjIntConsumer<Roster.Proof> callback) {
+    /** Called with each worker proven ({@link Incarnations.Proof#NEW} or a rejoin) and its id, on the thread that proved it. */
+    void onProven(java.util.function.ObjIntConsumer<Incarnations.Proof> callback) {
         this.onProven = callback;
     }
 
@@ -105,7 +106,7 @@ final class Admission implements MembershipListener {
         boolean proved = r.member().equals(m.getUuid()) && Handshake.macEquals(r.mac(),
                 Handshake.workerMac(codec, session.id(), self, m.getUuid(), nc, r.nonce(), r.worker(), r.incarnation()));
         String reason;
-        Roster.Proof proof = Roster.Proof.TAKEN;
+        Incarnations.Proof proof = Incarnations.Proof.TAKEN;
         if (!proved) {
             reason = "wrong proof of the shared secret";
         } else if (r.worker() < 0 || r.worker() >= ClusterCoordinator.MAX_WORKERS) {
@@ -113,7 +114,7 @@ final class Admission implements MembershipListener {
                     + "; " + workers + " to start with, more may join)";
         } else if (r.incarnation() == Wire.COORDINATOR_INCARNATION) {
             reason = "no incarnation (0 is the coordinator's)";
-        } else if ((proof = roster.prove(r.worker(), m, r.incarnation())) == Roster.Proof.TAKEN) {
+        } else if ((proof = roster.prove(r.worker(), m, r.incarnation())) == Incarnations.Proof.TAKEN) {
             Member holder = roster.worker(r.worker());
             reason = holder == null ? "incarnation " + r.incarnation() + " of worker id " + r.worker()
                     + " was lost; a restarted worker rejoins as a new incarnation"

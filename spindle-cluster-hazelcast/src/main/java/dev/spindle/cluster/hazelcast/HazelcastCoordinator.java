@@ -9,6 +9,7 @@ import dev.spindle.cluster.ClusterCoordinator;
 import dev.spindle.cluster.ClusterStats;
 import dev.spindle.cluster.ClusterView;
 import dev.spindle.cluster.CoordinatorSettings;
+import dev.spindle.cluster.Incarnations;
 import dev.spindle.cluster.Readiness;
 import dev.spindle.cluster.StealEvent;
 import dev.spindle.cluster.TaskEvent;
@@ -106,7 +107,7 @@ public final class HazelcastCoordinator implements ClusterView, AutoCloseable {
         }
         c.started = true;
         for (int id : roster.provenWorkers().keySet()) {
-            c.proven(Roster.Proof.NEW, id);   // proven while starting, beyond the initial ids
+            c.proven(Incarnations.Proof.NEW, id);   // proven while starting, beyond the initial ids
         }
         return c;
     }
@@ -120,18 +121,9 @@ public final class HazelcastCoordinator implements ClusterView, AutoCloseable {
                 admission::admitAll, () -> allReady(ids));
     }
 
-    /**
-     * A worker proved its id: once started, a new id joins the scheduler when every worker is
-     * ready; an id that rejoined (a restarted process, a new incarnation) joins once the
-     * scheduler has handled the loss of the one before.
-     */
-    private void proven(Roster.Proof proof, int id) {
-        if (proof == Roster.Proof.REJOINED && id < coordinator.stats().workers().size()) {
-            coordinator.gone(id).thenRun(() -> joinLate(id));
-        } else if (started && id >= coordinator.workers()) {
-            // a new id, or one lost before the scheduler admitted it; the start-up wait handles the initial ids
-            joinLate(id);
-        }
+    /** A worker proved its id: it joins the scheduler by {@link Readiness#admitProven}'s rules. */
+    private void proven(Incarnations.Proof proof, int id) {
+        Readiness.admitProven(coordinator, proof, id, started, this::joinLate);
     }
 
     private void joinLate(int id) {
@@ -180,7 +172,7 @@ public final class HazelcastCoordinator implements ClusterView, AutoCloseable {
     /**
      * A snapshot of the counters, the same type as {@code LocalCluster.stats()}, as the scheduler
      * knows them ({@link ClusterCoordinator#stats()}): results accepted per worker, the values each
-     * holds; bytes moved between workers are not counted across JVMs (zero).
+     * holds, and the bytes moved between workers as they report them.
      */
     public ClusterStats stats() {
         return coordinator.stats();

@@ -6,11 +6,14 @@ package dev.spindle.cluster.hazelcast;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.core.LifecycleEvent;
 import dev.spindle.cluster.Readiness;
+import dev.spindle.cluster.WorkerMemory;
 import dev.spindle.cluster.WorkerNode;
 import java.time.Duration;
+import java.util.Locale;
 import java.util.Objects;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * A worker member: a Hazelcast member that runs one Spindle worker (a data store and a
@@ -27,6 +30,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * worker shuts its member down instead of staying behind as an orphan: an orphaned member would
  * keep the cluster's name and ports, and a worker started later could join it instead of the
  * coordinator's cluster. {@link #coordinatorLost()} then says why the member stopped.
+ *
+ * <p>A worker that the coordinator retires leaves too, once the coordinator has told it that
+ * its values have other holders ({@link WorkerNode#retired()}): it shuts its member down and
+ * {@link #retired()} says so, and {@link WorkerMain} exits with status 0.
  */
 public final class HazelcastWorker implements AutoCloseable {
 
@@ -35,11 +42,14 @@ public final class HazelcastWorker implements AutoCloseable {
     private final WorkerTransport transport;
     private final FrameCodec codec;
     private final Roster roster;
-    private final AtomicBoolean coordinatorLost;
+    /** Why this worker shut its member down itself; the first reason wins. */
+    private enum Leaving { COORDINATOR_LOST, RETIRED }
+
+    private final AtomicReference<Leaving> leaving;
 
     private HazelcastWorker(HazelcastInstance instance, WorkerNode node, WorkerTransport transport,
-                            FrameCodec codec, Roster roster, AtomicBoolean coordinatorLost) {
-        this.coordinatorLost = coordinatorLost;
+                            FrameCodec codec, Roster roster, AtomicReference<Leaving> leaving) {
+        this.leaving = leaving;
         this.instance = instance;
         this.node = node;
         this.transport = transport;
@@ -53,12 +63,24 @@ public final class HazelcastWorker implements AutoCloseable {
      * @throws IllegalArgumentException if {@code id} is negative or {@code threads} below 1
      */
     public static HazelcastWorker start(HazelcastClusterSettings settings, int id, int threads) {
+        return start(settings, id, threads, WorkerMemory.NONE);
+    }
+
+    /**
+     * Starts worker {@code id} with {@code threads} threads and a memory limit (spilling to disk
+     * above it, as a {@code LocalCluster} worker does; see {@link WorkerMemory}), and joins the
+     * cluster.
+     *
+     * @throws IllegalArgumentException if {@code id} is negative or {@code threads} below 1
+     */
+    public static HazelcastWorker start(HazelcastClusterSettings settings, int id, int threads, WorkerMemory memory) {
         Objects.requireNonNull(settings, "settings");
+        Objects.requireNonNull(memory, "memory");
         Offences offences = new Offences("worker " + id);
         FrameCodec codec = new FrameCodec(settings.secret(), settings.allowedPackages(), offences);
         Roster roster = new Roster(offences);
         WorkerTransport transport = new WorkerTransport(id, codec, roster);
-        WorkerNode node = new WorkerNode(id, threads, transport);
+        WorkerNode node = new WorkerNode(id, threads, memory, transport);
         HazelcastInstance instance;
         try {
             instance = HazelcastConfigs.start(settings, offences, Roster.WORKER_ROLE, id, transport);
@@ -66,18 +88,25 @@ public final class HazelcastWorker implements AutoCloseable {
             node.close();
             throw e;
         }
-        AtomicBoolean coordinatorLost = new AtomicBoolean();
-        roster.onCoordinatorLost(() -> {
-            if (coordinatorLost.compareAndSet(false, true)) {
-                // not on the membership event thread: shutting down waits for Hazelcast's threads
-                Thread t = new Thread(instance::shutdown, "spindle-worker-" + id + "-coordinator-lost");
-                t.setDaemon(true);
-                t.start();
-            }
-        });
+        AtomicReference<Leaving> leaving = new AtomicReference<>();
+        roster.onCoordinatorLost(() -> leave(leaving, Leaving.COORDINATOR_LOST, instance, id));
+        node.retired().thenRun(() -> leave(leaving, Leaving.RETIRED, instance, id));
         instance.getCluster().addMembershipListener(roster);
         transport.attach(node, instance);
-        return new HazelcastWorker(instance, node, transport, codec, roster, coordinatorLost);
+        return new HazelcastWorker(instance, node, transport, codec, roster, leaving);
+    }
+
+    /**
+     * Shuts the member down for the first reason to leave, on a thread of its own: not on the
+     * membership or delivery thread that reports it, since shutting down waits for Hazelcast's
+     * threads.
+     */
+    private static void leave(AtomicReference<Leaving> leaving, Leaving why, HazelcastInstance instance, int id) {
+        if (leaving.compareAndSet(null, why)) {
+            Thread t = new Thread(instance::shutdown, "spindle-worker-" + id + "-" + why.name().toLowerCase(Locale.ROOT));
+            t.setDaemon(true);
+            t.start();
+        }
     }
 
     /**
@@ -130,7 +159,15 @@ public final class HazelcastWorker implements AutoCloseable {
      * (see the class comment).
      */
     public boolean coordinatorLost() {
-        return coordinatorLost.get();
+        return leaving.get() == Leaving.COORDINATOR_LOST;
+    }
+
+    /**
+     * Whether the coordinator retired this worker (its values have other holders), which shuts
+     * this worker's member down (see the class comment).
+     */
+    public boolean retired() {
+        return leaving.get() == Leaving.RETIRED;
     }
 
     /** The worker's id. */

@@ -6,10 +6,9 @@ package dev.spindle.cluster.hazelcast;
 import com.hazelcast.cluster.Member;
 import com.hazelcast.cluster.MembershipEvent;
 import com.hazelcast.cluster.MembershipListener;
+import dev.spindle.cluster.Incarnations;
 import java.util.Map;
-import java.util.Set;
 import java.util.UUID;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.IntConsumer;
 
 /**
@@ -18,11 +17,12 @@ import java.util.function.IntConsumer;
  * are hints only: the coordinator proves each worker by the {@link Handshake} ({@link Admission})
  * and tells the workers who the others are ({@link Wire.Members}); a worker adopts as coordinator
  * only the member that proved itself in a handshake. Nothing is sent to, or accepted from, a
- * member that is not proven here. A worker that left stays lost until a new process proves the
- * same id under a new incarnation ({@link #prove}); frames are accepted only from an id's current
- * incarnation ({@link #incarnation}, checked by {@link Session#accept}), so a late frame of the
- * lost process cannot be taken for the new one's. Proving and losing are synchronized, so an id is
- * lost (and the loss reported) before it can rejoin.
+ * member that is not proven here. Which member holds which id, under which incarnation, follows
+ * the shared rules of {@link Incarnations}: a worker that left stays lost until a new process
+ * proves the same id under a new incarnation ({@link #prove}); frames are accepted only from an
+ * id's current incarnation ({@link #incarnation}, checked by {@link Session#accept}), so a late
+ * frame of the lost process cannot be taken for the new one's. Proving and losing are
+ * synchronized, so an id is lost (and the loss reported) before it can rejoin.
  */
 final class Roster implements MembershipListener {
 
@@ -32,10 +32,8 @@ final class Roster implements MembershipListener {
     static final String WORKER_ROLE = "worker";
 
     private final Offences offences;
-    private final Map<Integer, Member> workers = new ConcurrentHashMap<>();
-    private final Set<Integer> lost = ConcurrentHashMap.newKeySet();
-    /** The incarnation each id proved last; kept when it is lost, so that incarnation cannot come back. */
-    private final Map<Integer, Long> incarnations = new ConcurrentHashMap<>();
+    /** The proven workers, their incarnations and which ids were lost, by the rules of {@link Incarnations}. */
+    private final Incarnations<Member> workers = new Incarnations<>();
     private volatile Member coordinator;
     private volatile String refusal;
     private volatile IntConsumer onWorkerLost = id -> { };
@@ -57,38 +55,13 @@ final class Roster implements MembershipListener {
         return offences;
     }
 
-    /** The outcome of {@link #prove}. */
-    enum Proof {
-        /** The id is this member's now (or was already, under the same incarnation). */
-        NEW,
-        /** The id was lost, and this member, a new incarnation, holds it now. */
-        REJOINED,
-        /** Refused: the id is held by another member or incarnation, or this is the lost incarnation. */
-        TAKEN
-    }
-
     /**
-     * Records that {@code m} proved worker id {@code id} as {@code incarnation}: a new id, or an
-     * id whose worker was lost, under another incarnation (it rejoins); anything else changes
-     * nothing.
+     * Records that {@code m} proved worker id {@code id} as {@code incarnation}, by
+     * {@link Incarnations#prove}'s rules: a new id, or an id whose worker was lost, under another
+     * incarnation (it rejoins); anything else changes nothing.
      */
-    synchronized Proof prove(int id, Member m, long incarnation) {
-        Long before = incarnations.get(id);
-        if (lost.contains(id)) {
-            if (before != null && before == incarnation) {
-                return Proof.TAKEN;
-            }
-            lost.remove(id);
-            workers.put(id, m);
-            incarnations.put(id, incarnation);
-            return Proof.REJOINED;
-        }
-        Member old = workers.putIfAbsent(id, m);
-        if (old == null) {
-            incarnations.put(id, incarnation);
-            return Proof.NEW;
-        }
-        return old.getUuid().equals(m.getUuid()) && before != null && before == incarnation ? Proof.NEW : Proof.TAKEN;
+    synchronized Incarnations.Proof prove(int id, Member m, long incarnation) {
+        return workers.prove(id, m, incarnation);
     }
 
     /**
@@ -97,13 +70,12 @@ final class Roster implements MembershipListener {
      * frames the callers refuse anyway).
      */
     long incarnation(int id) {
-        Long n = id == Wire.COORDINATOR ? null : incarnations.get(id);
-        return n == null ? Wire.COORDINATOR_INCARNATION : n;
+        return id == Wire.COORDINATOR ? Wire.COORDINATOR_INCARNATION : workers.current(id);
     }
 
     /** The id {@code m} proved, or -1. */
     int idOf(UUID member) {
-        for (Map.Entry<Integer, Member> e : workers.entrySet()) {
+        for (Map.Entry<Integer, Member> e : workers.live().entrySet()) {
             if (e.getValue().getUuid().equals(member)) {
                 return e.getKey();
             }
@@ -121,9 +93,7 @@ final class Roster implements MembershipListener {
             for (Map.Entry<Integer, UUID> e : proven.workers().entrySet()) {
                 Long incarnation = proven.incarnations().get(e.getKey());
                 if (e.getValue().equals(m.getUuid()) && !m.localMember() && incarnation != null) {
-                    lost.remove(e.getKey());
-                    workers.put(e.getKey(), m);
-                    incarnations.put(e.getKey(), incarnation);
+                    workers.adopt(e.getKey(), m, incarnation);
                 }
             }
         }
@@ -159,7 +129,7 @@ final class Roster implements MembershipListener {
     public void memberRemoved(MembershipEvent event) {
         Member m = event.getMember();
         offences.forget(m.getUuid());
-        for (Map.Entry<Integer, Member> e : workers.entrySet()) {
+        for (Map.Entry<Integer, Member> e : workers.live().entrySet()) {
             if (e.getValue().getUuid().equals(m.getUuid())) {
                 lose(e.getKey());
             }
@@ -172,19 +142,18 @@ final class Roster implements MembershipListener {
 
     /** Marks a worker lost (once per incarnation) and tells the callback. */
     synchronized void lose(int id) {
-        if (lost.add(id)) {
-            workers.remove(id);
+        if (workers.lose(id)) {
             onWorkerLost.accept(id);
         }
     }
 
     /** The live, proven member of worker {@code id}, or {@code null}. */
     Member worker(int id) {
-        return lost.contains(id) ? null : workers.get(id);
+        return workers.holder(id);
     }
 
     boolean isLost(int id) {
-        return lost.contains(id);
+        return workers.isLost(id);
     }
 
     /** Proven live workers. */
@@ -205,7 +174,7 @@ final class Roster implements MembershipListener {
     /** The proven workers by id, by member UUID. */
     Map<Integer, UUID> provenWorkers() {
         Map<Integer, UUID> out = new java.util.TreeMap<>();
-        workers.forEach((id, m) -> out.put(id, m.getUuid()));
+        workers.live().forEach((id, m) -> out.put(id, m.getUuid()));
         return out;
     }
 

@@ -3,7 +3,6 @@
  */
 package dev.spindle.cluster.hazelcast;
 
-import java.security.SecureRandom;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
@@ -24,8 +23,6 @@ import java.util.concurrent.atomic.AtomicReference;
  * is counted as a replay and logged once per claimed sender.
  */
 final class Session {
-
-    private static final SecureRandom RANDOM = new SecureRandom();
 
     private final int self;
     private final long incarnation;
@@ -49,15 +46,6 @@ final class Session {
         this.self = self;
         this.incarnation = incarnation;
         this.offences = offences;
-    }
-
-    /** A worker process's incarnation: random, never {@link Wire#COORDINATOR_INCARNATION}. */
-    static long newIncarnation() {
-        long n;
-        do {
-            n = RANDOM.nextLong();
-        } while (n == Wire.COORDINATOR_INCARNATION);
-        return n;
     }
 
     /** This member's incarnation, carried in every frame it sends. */

@@ -30,7 +30,7 @@ final class Wire {
     }
 
     /** The coordinator's frames' incarnation: a coordinator has one per session, named by the session id. */
-    static final long COORDINATOR_INCARNATION = 0;
+    static final long COORDINATOR_INCARNATION = dev.spindle.cluster.Incarnations.NONE;
 
     static final int COORDINATOR = -1;
 

@@ -5,6 +5,7 @@ package dev.spindle.cluster.hazelcast;
 
 import dev.spindle.cluster.TransportSettings;
 import dev.spindle.cluster.WorkerCommandLine;
+import dev.spindle.cluster.WorkerMemory;
 import java.io.IOException;
 import java.io.ObjectInputFilter;
 import java.io.PrintStream;
@@ -18,13 +19,15 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * Runs one worker member until the JVM is stopped or its coordinator leaves.
+ * Runs one worker member until the JVM is stopped, its coordinator leaves, or its coordinator
+ * retires it.
  *
  * <pre>
  * SPINDLE_SECRET=... java -cp ... dev.spindle.cluster.hazelcast.WorkerMain \
  *     --id 0 --threads 2 --cluster jobs --port 5702 \
  *     --members 127.0.0.1:5701,127.0.0.1:5702 [--bind 127.0.0.1] [--allow com.example,org.acme] \
- *     [--failure-seconds 5] [--coordinator-wait-seconds 60] [--secret-file path]
+ *     [--failure-seconds 5] [--coordinator-wait-seconds 60] [--secret-file path] \
+ *     [--memory-limit 512m] [--spill-dir path]
  * </pre>
  *
  * <p>With {@code -Dspindle.exitWithParent=true} the worker exits when the process that started it
@@ -32,7 +35,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * the command line, where other users of the machine could read it. Prints
  * {@code spindle worker <id> ready} once a coordinator that proves the secret is known.
  *
- * <p>Exit status: 0 after {@code --help}; 2 for a bad command line (a one-line reason and the
+ * <p>Exit status: 0 after {@code --help}, and when the coordinator retired the worker (it prints
+ * {@code spindle worker <id> retired: ...} and leaves once its data has moved); 2 for a bad command line (a one-line reason and the
  * usage on stderr), including an unreadable secret file and a port that is taken; 1 when the
  * worker cannot take part or stops (refused by the coordinator, no coordinator in time, its
  * coordinator left the cluster, or its member shut down from elsewhere), with the reason on
@@ -44,7 +48,7 @@ public final class WorkerMain {
     static final int FAILED = WorkerCommandLine.FAILED;
     static final int USAGE = WorkerCommandLine.USAGE;
 
-    private static final Set<String> OPTIONS = Set.of("--id", "--threads", "--cluster", "--bind", "--port",
+    private static final Set<String> OPTIONS = WorkerCommandLine.withMemoryOptions("--id", "--threads", "--cluster", "--bind", "--port",
             "--members", "--allow", "--failure-seconds", "--coordinator-wait-seconds", "--secret-file");
 
     /**
@@ -67,6 +71,7 @@ public final class WorkerMain {
             "  --failure-seconds <n>           heartbeat silence before a member is dead (default 5)",
             "  --coordinator-wait-seconds <n>  how long to wait for the coordinator (default 60)",
             "  --secret-file <path>            read the shared secret from a file instead of SPINDLE_SECRET",
+            WorkerCommandLine.MEMORY_USAGE,
             "  --help                          print this help");
 
     private WorkerMain() {
@@ -101,7 +106,7 @@ public final class WorkerMain {
         }
         HazelcastWorker worker;
         try {
-            worker = HazelcastWorker.start(o.settings, o.id, o.threads);
+            worker = HazelcastWorker.start(o.settings, o.id, o.threads, o.memory);
         } catch (RuntimeException e) {
             err.println("WorkerMain: worker " + o.id + " could not start its member: " + e.getMessage());
             return FAILED;
@@ -135,6 +140,12 @@ public final class WorkerMain {
         if (exiting.get()) {
             return OK;                        // the JVM is exiting (a signal): nothing to report
         }
+        if (worker.retired()) {
+            out.println("spindle worker " + o.id + " retired: the coordinator moved its data to other workers; "
+                    + "it left the cluster");
+            out.flush();
+            return OK;
+        }
         if (worker.coordinatorLost()) {
             err.println("WorkerMain: worker " + o.id + " stopped: its coordinator left the cluster (it closed, "
                     + "or it was lost or declared this worker dead); a worker serves one coordinator");
@@ -161,8 +172,11 @@ public final class WorkerMain {
         final int threads;
         final Duration coordinatorWait;
         final HazelcastClusterSettings settings;
+        final WorkerMemory memory;
 
-        private Options(int id, int threads, Duration coordinatorWait, HazelcastClusterSettings settings) {
+        private Options(int id, int threads, Duration coordinatorWait, HazelcastClusterSettings settings,
+                        WorkerMemory memory) {
+            this.memory = memory;
             this.id = id;
             this.threads = threads;
             this.coordinatorWait = coordinatorWait;
@@ -186,13 +200,14 @@ public final class WorkerMain {
                     TransportSettings.MIN_FAILURE_SECONDS);
             int coordinatorWait = line.number("--coordinator-wait-seconds", 60, 1);
             line.require("--id", "--cluster");
+            WorkerMemory memory = line.memory();
             String secret = line.secret("--secret-file", env, "SPINDLE_SECRET", "secret");
             HazelcastClusterSettings.Builder b = HazelcastClusterSettings.builder(line.text("--cluster", null), secret)
                     .bindAddress(line.text("--bind", TransportSettings.DEFAULT_BIND_ADDRESS)).port(port)
                     .failureSeconds(failureSeconds);
             line.list("--members").forEach(b::member);
             line.list("--allow").forEach(b::allowPackage);
-            return new Options(id, threads, Duration.ofSeconds(coordinatorWait), b.build());
+            return new Options(id, threads, Duration.ofSeconds(coordinatorWait), b.build(), memory);
         }
     }
 }

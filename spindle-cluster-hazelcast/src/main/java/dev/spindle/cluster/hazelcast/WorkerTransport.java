@@ -6,6 +6,7 @@ package dev.spindle.cluster.hazelcast;
 import com.hazelcast.cluster.Member;
 import com.hazelcast.core.ExecutionCallback;
 import com.hazelcast.core.HazelcastInstance;
+import dev.spindle.cluster.Incarnations;
 import dev.spindle.cluster.Message;
 import dev.spindle.cluster.RemoteTaskException;
 import dev.spindle.cluster.WorkerNode;
@@ -40,7 +41,7 @@ final class WorkerTransport extends WorkerTransportSupport implements Endpoint {
         super(id, codec::serialize);
         this.codec = codec;
         this.roster = roster;
-        this.session = new Session(id, Session.newIncarnation(), roster.offences());
+        this.session = new Session(id, Incarnations.newIncarnation(), roster.offences());
         this.outbox = new Outbox(codec, session);
         this.enrolment = new Enrolment(id, codec, roster, session, this::flushHeld);
     }

@@ -21,7 +21,8 @@ import org.junit.jupiter.api.Timeout;
 /**
  * The shared {@link MembershipScenario} on Hazelcast worker members in their own JVMs: a worker
  * joins late, a killed one restarts under a new id, another killed one restarts under its own id
- * (a new incarnation), one retires; every task runs once outside the killed JVMs.
+ * (a new incarnation), one retires; every task runs once outside the killed JVMs. And a retired
+ * worker's process leaves and exits with status 0 once its data has moved.
  */
 @Timeout(value = 300, unit = TimeUnit.SECONDS)
 class MultiJvmMembershipTest {
@@ -48,17 +49,35 @@ class MultiJvmMembershipTest {
     @Test
     void workersJoinLateRestartAfterAKillAndRetireWithEveryTaskRunOnce() throws Exception {
         // the coordinator's port, then one per worker JVM started (id 2 twice: a same-id restart)
-        int[] ports = FreePorts.free(MAX_WORKERS + 2);
-        String cluster = "spindle-memb-" + ports[0];
-        Path dir = Files.createDirectories(Path.of("target", "worker-logs", "membership-" + ports[0]));
-        MembershipScenario.Workers workers = new MembershipScenario.Workers(id -> start(id, cluster, ports, dir));
+        Run run = startWithWorkers0And1("membership", MAX_WORKERS + 2);
+        MembershipScenario.run(run.workers, run.coordinator::client, run.coordinator::stats, run.coordinator::retire,
+                run.dir, true);
+    }
+
+    @Test
+    void aRetiredWorkersProcessLeavesAndExitsWithZeroOnceItsDataHasMoved() throws Exception {
+        Run run = startWithWorkers0And1("retire", 3);
+        MembershipScenario.retireEndsTheProcess(run.workers, run.coordinator::client, run.coordinator::stats,
+                run.coordinator::retire, run.dir);
+    }
+
+    /** A run's worker JVMs, coordinator and log folder. */
+    private record Run(MembershipScenario.Workers workers, HazelcastCoordinator coordinator, Path dir) {
+    }
+
+    /** Starts worker JVMs 0 and 1 and a coordinator for them; {@code ports} ports in all (coordinator first). */
+    private Run startWithWorkers0And1(String name, int ports) throws Exception {
+        int[] free = FreePorts.free(ports);
+        String cluster = "spindle-" + name + "-" + free[0];
+        Path dir = Files.createDirectories(Path.of("target", "worker-logs", name + "-" + free[0]));
+        MembershipScenario.Workers workers = new MembershipScenario.Workers(id -> start(id, cluster, free, dir));
         workers.start(0);
         workers.start(1);
-        HazelcastClusterSettings.Builder settings = InProcessClusterTest.settings(cluster, SECRET, ports[0], ports)
+        HazelcastClusterSettings.Builder settings = InProcessClusterTest.settings(cluster, SECRET, free[0], free)
                 .allowPackage("dev.spindle.cluster.testkit").failureSeconds(Integer.parseInt(FAILURE_SECONDS));
         HazelcastCoordinator coordinator = started.add(HazelcastCoordinator.start(settings.build(),
                 CoordinatorSettings.builder().workers(2).threadsPerWorker(2).build(), Duration.ofSeconds(90)));
-        MembershipScenario.run(workers, coordinator::client, coordinator::stats, coordinator::retire, dir, true);
+        return new Run(workers, coordinator, dir);
     }
 
     private WorkerJvm start(int id, String cluster, int[] ports, Path dir) throws Exception {

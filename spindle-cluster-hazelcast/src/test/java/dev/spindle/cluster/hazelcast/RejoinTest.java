@@ -79,8 +79,10 @@ class RejoinTest {
         started.add(again);
         await(() -> alive(coordinator.stats(), 1), "worker 1 has rejoined");
         assertThat(coordinator.incarnation(1)).as("a new incarnation").isNotEqualTo(old);
-        assertThat(coordinator.client().submit(TaskSpec.builder("on-1", in -> 8)
-                .restrictions(Restrictions.strict(Set.of(1))).build()).get(60, TimeUnit.SECONDS)).isEqualTo(8);
+        // held to the end too: released once unreachable, its value would leave worker 1's count
+        ClusterFuture<Integer> onOne = coordinator.client().submit(TaskSpec.builder("on-1", in -> 8)
+                .restrictions(Restrictions.strict(Set.of(1))).build());
+        assertThat(onOne.get(60, TimeUnit.SECONDS)).isEqualTo(8);
 
         // the stale process: a signed frame of this session from worker 1's old incarnation,
         // saying it holds worker 0's value; delivered by a plain member
@@ -103,6 +105,7 @@ class RejoinTest {
         await(() -> coordinator.stats().workers().get(1).keysHeld() == keysBefore + 1, "the current frame is applied");
         assertThat(coordinator.securityStats().replays()).isEqualTo(replaysBefore + 1);
         assertThat(held.get()).isEqualTo(7);
+        assertThat(onOne.get()).isEqualTo(8);
     }
 
     private static boolean alive(ClusterStats s, int id) {

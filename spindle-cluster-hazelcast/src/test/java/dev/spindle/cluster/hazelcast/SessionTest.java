@@ -23,8 +23,8 @@ class SessionTest {
         Offences offences = new Offences("test");
         Session coordinator = new Session(Wire.COORDINATOR, Wire.COORDINATOR_INCARNATION, offences);
         coordinator.join(SESSION);
-        long first = Session.newIncarnation();
-        long second = Session.newIncarnation();
+        long first = dev.spindle.cluster.Incarnations.newIncarnation();
+        long second = dev.spindle.cluster.Incarnations.newIncarnation();
         assertThat(first).isNotEqualTo(Wire.COORDINATOR_INCARNATION).isNotEqualTo(second);
 
         assertThat(coordinator.accept(from(1, first, 1), first)).isTrue();

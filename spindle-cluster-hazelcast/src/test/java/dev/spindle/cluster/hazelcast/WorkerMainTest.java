@@ -4,12 +4,15 @@
 package dev.spindle.cluster.hazelcast;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.spindle.cluster.CoordinatorSettings;
+import dev.spindle.cluster.WorkerMemory;
 import dev.spindle.cluster.testkit.FreePorts;
 import dev.spindle.cluster.testkit.WorkerJvm;
 import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -20,6 +23,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@link WorkerMain} as an operator meets it, in its own JVM: bad command lines get one line,
@@ -87,6 +91,20 @@ class WorkerMainTest {
             assertThat(firstLine(r.err)).startsWith("WorkerMain: cannot listen on 127.0.0.1:" + taken.getLocalPort());
             assertThat(r.err).contains("usage:").doesNotContain("\tat ");
         }
+    }
+
+    @Test
+    void theMemoryOptionsReachTheWorkerAndABadLimitIsNamed(@TempDir Path dir) {
+        Map<String, String> env = Map.of("SPINDLE_SECRET", SECRET);
+        WorkerMain.Options o = WorkerMain.Options.parse(new String[] {"--id", "0", "--cluster", "c",
+            "--memory-limit", "64m", "--spill-dir", dir.toString()}, env);
+        assertThat(o.memory).isEqualTo(new WorkerMemory(64L << 20, dir));
+        assertThat(WorkerMain.Options.parse(new String[] {"--id", "0", "--cluster", "c"}, env).memory)
+                .isEqualTo(WorkerMemory.NONE);
+        assertThatThrownBy(() -> WorkerMain.Options.parse(new String[] {"--id", "0",
+            "--cluster", "c", "--memory-limit", "-5"}, env)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("--memory-limit needs a size in bytes of at least 1, such as 512m or 2g, got '-5'");
+        assertThat(WorkerMain.USAGE_TEXT).contains("--memory-limit").contains("--spill-dir");
     }
 
     @Test

@@ -17,7 +17,9 @@ import org.apache.pekko.actor.Address;
  * address authenticated by TLS), its nested result deserialised through the allow-list and handed
  * to the scheduler. Nothing is accepted from a worker once it is lost, as the {@link Transport}
  * contract requires, so a late reply of a dead member cannot complete a task that was already
- * reassigned.
+ * reassigned; and a frame must carry the worker's current incarnation, so a late frame of a lost
+ * process is not taken for its successor's when a restarted worker rejoins under the same id (at
+ * the same address or another).
  */
 final class CoordinatorTransport extends CoordinatorTransportSupport implements EndpointActor.Handler {
 
@@ -56,8 +58,12 @@ final class CoordinatorTransport extends CoordinatorTransportSupport implements 
             rejectedFrames.refuse(Senders.describe(sender), "unexpected frame " + body.getClass().getSimpleName());
             return;
         }
-        if (!from.equals(roster.worker(worker))) {
-            if (!roster.wasWorker(from)) {
+        if (!roster.accepts(worker, from, frame.incarnation())) {
+            if (from.equals(roster.worker(worker))) {
+                // the id's member now, but another process: a late frame of one lost or replaced
+                rejectedFrames.refuse(Senders.describe(sender) + " incarnation " + frame.incarnation(),
+                        "a frame of another incarnation of worker " + worker + " (a process lost or replaced)");
+            } else if (!roster.wasWorker(from)) {
                 rejectedFrames.refuse(Senders.describe(sender), "claims to be worker " + worker + " but is not");
             }
             return;                           // a lost worker's late reply: ignored, as promised
@@ -96,9 +102,13 @@ final class CoordinatorTransport extends CoordinatorTransportSupport implements 
         roster.lose(worker);
     }
 
-    /** A retired worker is cut off and downed as a lost one is: it cannot come back in this run. */
+    /**
+     * A retired worker is cut off as a lost one is (a new process may take its id); it was told
+     * that it is retired and leaves the cluster itself, and is downed only if it has not left
+     * after a while (see {@link PekkoCoordinator}).
+     */
     @Override
     public void retired(int worker) {
-        roster.lose(worker);
+        roster.retire(worker);
     }
 }

@@ -8,6 +8,7 @@ import dev.spindle.cluster.ClusterCoordinator;
 import dev.spindle.cluster.ClusterStats;
 import dev.spindle.cluster.ClusterView;
 import dev.spindle.cluster.CoordinatorSettings;
+import dev.spindle.cluster.Incarnations;
 import dev.spindle.cluster.Message;
 import dev.spindle.cluster.Readiness;
 import dev.spindle.cluster.StealEvent;
@@ -46,9 +47,13 @@ import org.apache.pekko.cluster.Cluster;
  *
  * <p>Membership: a worker may join later with an id not used in this run (below
  * {@link ClusterCoordinator#MAX_WORKERS}); once every worker knows it and answers a probe, the
- * scheduler admits it with the settings' threads per worker. A killed worker restarts under a new
- * id (a lost id and address stay lost). {@link #retire} retires a worker gracefully; the removed
- * worker is downed, so its {@link WorkerMain} exits.
+ * scheduler admits it with the settings' threads per worker. A killed (or retired) worker's
+ * process may restart under a new id or under its own: each worker process announces a random
+ * incarnation and carries it in every frame, the new process takes the id once the old one is
+ * lost, and only the current incarnation's frames are accepted (the rules are
+ * {@link Incarnations}'). {@link #retire} retires a worker gracefully; the removed worker is told
+ * so, leaves the cluster and its {@link WorkerMain} exits with status 0 (a worker that does not
+ * leave is downed after a while).
  */
 public final class PekkoCoordinator implements ClusterView, AutoCloseable {
 
@@ -104,6 +109,8 @@ public final class PekkoCoordinator implements ClusterView, AutoCloseable {
             roster.workerIds(ClusterCoordinator.MAX_WORKERS);
             c.joinTimeout = joinTimeout;
             roster.onWorkerUp(c::workerUp);
+            Duration grace = Duration.ofSeconds(Math.max(10, 2L * settings.failureSeconds()));
+            roster.onWorkerRetired((id, address) -> downIfStill(system, address, roster.incarnation(id), grace));
             roster.onWorkerLost((id, address) -> {
                 if (address != null) {
                     members.down(address);    // a lost worker never comes back with stale state
@@ -121,7 +128,7 @@ public final class PekkoCoordinator implements ClusterView, AutoCloseable {
             c.awaitWorkers(up, scheduler.workers(), joinTimeout);
             c.started = true;
             for (int id : roster.liveIds()) {
-                c.workerUp(id);               // up while starting, beyond the initial ids
+                c.workerUp(Incarnations.Proof.NEW, id);   // up while starting, beyond the initial ids
             }
             return c;
         } catch (TimeoutException | InterruptedException | RuntimeException e) {
@@ -161,11 +168,32 @@ public final class PekkoCoordinator implements ClusterView, AutoCloseable {
         return ids;
     }
 
-    /** A worker registered: once started, a new id joins the scheduler when every worker is ready. */
-    private void workerUp(int id) {
-        if (!started || id < coordinator.workers()) {
-            return;                           // the start-up wait handles the initial ids
+    /** A worker registered: it joins the scheduler by {@link Readiness#admitProven}'s rules. */
+    private void workerUp(Incarnations.Proof proof, int id) {
+        Readiness.admitProven(coordinator, proof, id, started, this::joinLate);
+    }
+
+    /**
+     * Downs the retired worker's member at {@code address} after {@code grace} if it is still
+     * there as incarnation {@code incarnation}: told that it is retired, it normally leaves by
+     * itself first. A successor at the same address (another incarnation) is left alone.
+     */
+    private static void downIfStill(ActorSystem system, Address address, long incarnation, Duration grace) {
+        try {
+            system.scheduler().scheduleOnce(grace, () -> {
+                Cluster members = Cluster.get(system);
+                for (org.apache.pekko.cluster.Member m : members.state().getMembers()) {
+                    if (m.address().equals(address) && Roster.incarnation(m) == incarnation) {
+                        members.down(address);
+                    }
+                }
+            }, system.dispatcher());
+        } catch (IllegalStateException stopping) {
+            // the coordinator is stopping: its members leave with it
         }
+    }
+
+    private void joinLate(int id) {
         Readiness.joinLate(coordinator, id, joinTimeout, () -> roster.worker(id) != null && !system.whenTerminated()
                 .isCompleted(), () -> allReady(roster.liveIds()));
     }
@@ -203,7 +231,7 @@ public final class PekkoCoordinator implements ClusterView, AutoCloseable {
     /**
      * A snapshot of the counters, the same type as {@code LocalCluster.stats()}, as the scheduler
      * knows them ({@link ClusterCoordinator#stats()}): results accepted per worker, the values each
-     * holds; bytes moved between workers are not counted across JVMs (zero).
+     * holds, and the bytes moved between workers as they report them.
      */
     public ClusterStats stats() {
         return coordinator.stats();

@@ -3,6 +3,8 @@
  */
 package dev.spindle.cluster.pekko;
 
+import dev.spindle.cluster.Incarnations;
+import dev.spindle.cluster.WorkerMemory;
 import dev.spindle.cluster.WorkerNode;
 import java.time.Duration;
 import java.util.Objects;
@@ -19,6 +21,12 @@ import org.apache.pekko.cluster.Cluster;
  * <p>It joins through the settings' seed nodes (normally the coordinator) over mutually
  * authenticated TLS, and follows the first coordinator it sees: frames from any other member
  * claiming to be a coordinator are refused.
+ *
+ * <p>Each worker process draws a random incarnation ({@link Incarnations#newIncarnation()}),
+ * announces it in its cluster roles and carries it in every frame, so that a process restarted
+ * under the id of a lost one can rejoin, and the lost one's late frames are refused. A worker that
+ * the coordinator retires leaves the cluster once its values have other holders
+ * ({@link #retired()}).
  */
 public final class PekkoWorker implements AutoCloseable {
 
@@ -29,9 +37,14 @@ public final class PekkoWorker implements AutoCloseable {
     private final Refusals refusedMembers;
     private final Refusals rejectedFrames;
     private final CompletableFuture<Void> up = new CompletableFuture<>();
+    private final long incarnation;
+    private final Outbox outbox;
+    private volatile boolean retired;
 
     private PekkoWorker(ActorSystem system, WorkerNode node, WorkerTransport transport, Roster roster,
-                        Refusals refusedMembers, Refusals rejectedFrames) {
+                        Refusals refusedMembers, Refusals rejectedFrames, long incarnation, Outbox outbox) {
+        this.incarnation = incarnation;
+        this.outbox = outbox;
         this.system = system;
         this.node = node;
         this.transport = transport;
@@ -48,27 +61,46 @@ public final class PekkoWorker implements AutoCloseable {
      *         settings name no seed node
      */
     public static PekkoWorker start(PekkoClusterSettings settings, int id, int threads) {
+        return start(settings, id, threads, WorkerMemory.NONE);
+    }
+
+    /**
+     * Starts worker {@code id} with {@code threads} threads and a memory limit (spilling to disk
+     * above it, as a {@code LocalCluster} worker does; see {@link WorkerMemory}), and starts
+     * joining the cluster; see {@link #joined()}.
+     *
+     * @throws IllegalArgumentException if {@code id} is negative, {@code threads} below 1, or the
+     *         settings name no seed node
+     */
+    public static PekkoWorker start(PekkoClusterSettings settings, int id, int threads, WorkerMemory memory) {
         Objects.requireNonNull(settings, "settings");
+        Objects.requireNonNull(memory, "memory");
         if (settings.seedNodes().isEmpty()) {
             throw new IllegalArgumentException("a worker needs a seed node to join (the coordinator's host:port)");
         }
         Refusals refusedMembers = new Refusals("member");
         Refusals rejectedFrames = new Refusals("frame");
         WireCodec codec = new WireCodec(settings.allowedPackages(), settings.maxMessageBytes());
-        ActorSystem system = PekkoConfigs.start(settings, Roster.workerRoles(id), codec, refusedMembers);
+        long incarnation = Incarnations.newIncarnation();
+        ActorSystem system = PekkoConfigs.start(settings, Roster.workerRoles(id, incarnation), codec, refusedMembers);
         WorkerNode node;
         try {
             Cluster cluster = Cluster.get(system);
             Roster roster = new Roster(cluster.selfAddress(), false, Integer.MAX_VALUE, refusedMembers);
             Outbox outbox = new Outbox(system, codec);
-            WorkerTransport transport = new WorkerTransport(id, codec, roster, outbox, rejectedFrames,
+            WorkerTransport transport = new WorkerTransport(id, incarnation, codec, roster, outbox, rejectedFrames,
                     Duration.ofSeconds(Math.max(10, 4L * settings.failureSeconds())));
-            node = new WorkerNode(id, threads, transport);
+            node = new WorkerNode(id, threads, memory, transport);
             transport.attach(node);
             roster.onWorkerGone(transport::holderGone);
             outbox.attach(system.actorOf(EndpointActor.props(roster, transport), PekkoConfigs.ENDPOINT));
-            PekkoWorker worker = new PekkoWorker(system, node, transport, roster, refusedMembers, rejectedFrames);
+            PekkoWorker worker = new PekkoWorker(system, node, transport, roster, refusedMembers, rejectedFrames,
+                    incarnation, outbox);
             cluster.registerOnMemberUp(() -> worker.up.complete(null));
+            node.retired().thenRun(() -> {
+                worker.retired = true;
+                cluster.leave(cluster.selfAddress());   // once removed, the actor system terminates
+            });
             cluster.joinSeedNodes(PekkoConfigs.addresses(settings.clusterName(), settings.seedNodes()));
             return worker;
         } catch (RuntimeException e) {
@@ -85,6 +117,24 @@ public final class PekkoWorker implements AutoCloseable {
     /** Completes when the member has left the cluster or was stopped (downed, or {@link #close()}d). */
     public CompletionStage<Void> terminated() {
         return system.getWhenTerminated().thenApply(t -> null);
+    }
+
+    /**
+     * Whether the coordinator retired this worker (its values have other holders), which makes
+     * it leave the cluster.
+     */
+    public boolean retired() {
+        return retired;
+    }
+
+    /** This process's incarnation. */
+    long incarnation() {
+        return incarnation;
+    }
+
+    /** Sends from this member, as anything in it could (for tests that play another process). */
+    Outbox outboxForTests() {
+        return outbox;
     }
 
     /** The worker's id. */

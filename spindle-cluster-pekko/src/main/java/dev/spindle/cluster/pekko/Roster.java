@@ -3,15 +3,18 @@
  */
 package dev.spindle.cluster.pekko;
 
+import dev.spindle.cluster.Incarnations;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
+import java.util.function.ObjIntConsumer;
 import org.apache.pekko.actor.Address;
 import org.apache.pekko.cluster.Member;
 import org.apache.pekko.cluster.MemberStatus;
+import org.apache.pekko.cluster.UniqueAddress;
 
 /**
  * Which cluster members Spindle accepts, and in which role. Every member got in through TLS with
@@ -22,33 +25,48 @@ import org.apache.pekko.cluster.MemberStatus;
  *       that it sees Up, and never another: a coordinator that leaves is not replaced, a second
  *       one is refused (counted and logged) and its frames dropped. A coordinator that finds an
  *       older coordinator in its cluster refuses to start.
- *   <li><b>Workers by id.</b> The coordinator accepts a member with the worker role and a
- *       {@code spindle-worker-<id>} role for an id in range; the first member to claim an id keeps
- *       it, a lost id stays lost (a member returning with it is refused).
+ *   <li><b>Workers by id and incarnation.</b> A worker member has the worker role, a
+ *       {@code spindle-worker-<id>} role for an id in range and a
+ *       {@code spindle-incarnation-<n>} role naming its process's random incarnation
+ *       ({@link Incarnations#newIncarnation()}); every frame it sends carries the same number.
+ *       Which member holds an id follows the shared rules of {@link Incarnations}: the first
+ *       member to claim an id keeps it while it lives; once it is lost (or retired), a process
+ *       with another incarnation may take the id again (a worker restarted under its id, at
+ *       another address or at the same one), while the lost incarnation is refused for good; and
+ *       a frame counts only if it comes from the id's member and carries its current
+ *       incarnation ({@link #accepts}), so a late frame of the lost process is never taken for
+ *       its successor's. A claim on an id that a live member holds is refused, and kept: if the
+ *       holder is lost later (the old process of a same-address restart is removed only once
+ *       the new one asks to join), the claim is tried again.
  *   <li>Anything else (no Spindle role) is refused.
  * </ul>
- * Membership events arrive on the endpoint actor; queries come from any thread.
+ * A member is matched to an id by its address and incarnation, never by its address alone: the
+ * removal of an old process must not take a successor at the same address with it. Membership
+ * events arrive on the endpoint actor; queries come from any thread.
  */
 final class Roster {
 
     static final String COORDINATOR_ROLE = "spindle-coordinator";
     static final String WORKER_ROLE = "spindle-worker";
     static final String WORKER_ID_PREFIX = "spindle-worker-";
+    static final String INCARNATION_PREFIX = "spindle-incarnation-";
 
     private final Address self;
     private final boolean coordinatorSide;
     private volatile int workerIds;
     private final Refusals refused;
-    private final Map<Integer, Address> workers = new ConcurrentHashMap<>();
-    private final Set<Integer> lost = ConcurrentHashMap.newKeySet();
+    private final Incarnations<Address> workers = new Incarnations<>();
+    /** Claims on an id that a live member held, tried again when it is lost. */
+    private final Map<Integer, Member> waiting = new ConcurrentHashMap<>();
     private final Set<Address> lostAddresses = ConcurrentHashMap.newKeySet();
-    private final Set<Address> refusedAddresses = ConcurrentHashMap.newKeySet();
+    private final Set<UniqueAddress> refusedMembers = ConcurrentHashMap.newKeySet();
     private volatile Address coordinator;
     private volatile boolean coordinatorGone;
     private volatile Address olderCoordinator;
     private volatile BiConsumer<Integer, Address> onWorkerLost = (id, address) -> { };
+    private volatile BiConsumer<Integer, Address> onWorkerRetired = (id, address) -> { };
     private volatile Consumer<Address> onWorkerGone = address -> { };
-    private volatile java.util.function.IntConsumer onWorkerUp = id -> { };
+    private volatile ObjIntConsumer<Incarnations.Proof> onWorkerUp = (proof, id) -> { };
 
     /**
      * @param coordinatorSide whether this roster belongs to the coordinator
@@ -61,8 +79,9 @@ final class Roster {
         this.refused = refused;
     }
 
-    static List<String> workerRoles(int id) {
-        return List.of(WORKER_ROLE, WORKER_ID_PREFIX + id);
+    /** The roles of worker {@code id}'s process of incarnation {@code incarnation}. */
+    static List<String> workerRoles(int id, long incarnation) {
+        return List.of(WORKER_ROLE, WORKER_ID_PREFIX + id, INCARNATION_PREFIX + incarnation);
     }
 
     /** The worker id a member claims, or -1. */
@@ -82,13 +101,35 @@ final class Roster {
         return -1;
     }
 
+    /** The incarnation a worker member claims, or {@link Incarnations#NONE}. */
+    static long incarnation(Member m) {
+        for (String role : m.getRoles()) {
+            if (role.startsWith(INCARNATION_PREFIX)) {
+                try {
+                    return Long.parseLong(role.substring(INCARNATION_PREFIX.length()));
+                } catch (NumberFormatException e) {
+                    return Incarnations.NONE;
+                }
+            }
+        }
+        return Incarnations.NONE;
+    }
+
     /** Called with a lost worker's id and its address ({@code null} if it never joined). */
     void onWorkerLost(BiConsumer<Integer, Address> callback) {
         this.onWorkerLost = callback;
     }
 
-    /** On the coordinator: called with the id of each worker registered; must not block. */
-    void onWorkerUp(java.util.function.IntConsumer callback) {
+    /** On the coordinator: called with a retired worker's id and address once it is cut off. */
+    void onWorkerRetired(BiConsumer<Integer, Address> callback) {
+        this.onWorkerRetired = callback;
+    }
+
+    /**
+     * On the coordinator: called with how each worker was registered ({@link Incarnations.Proof#NEW},
+     * or {@link Incarnations.Proof#REJOINED} for a new process of a lost id) and its id; must not block.
+     */
+    void onWorkerUp(ObjIntConsumer<Incarnations.Proof> callback) {
         this.onWorkerUp = callback;
     }
 
@@ -118,18 +159,26 @@ final class Roster {
             return;
         }
         int id = workerId(m);
+        long incarnation = incarnation(m);
         if (id < 0) {
-            refuse(a, "no Spindle role (roles " + m.getRoles() + ")");
+            refuse(m, "no Spindle role (roles " + m.getRoles() + ")");
         } else if (id >= workerIds) {
-            refuse(a, "worker id " + id + " is outside 0.." + (workerIds - 1));
-        } else if (lost.contains(id) || lostAddresses.contains(a)) {
-            refuse(a, "worker id " + id + " was lost; a lost worker cannot rejoin");
-        } else {
-            Address old = workers.putIfAbsent(id, a);
-            if (old != null && !old.equals(a)) {
-                refuse(a, "worker id " + id + " is taken by " + old);
-            } else if (old == null) {
-                onWorkerUp.accept(id);
+            refuse(m, "worker id " + id + " is outside 0.." + (workerIds - 1));
+        } else if (incarnation == Incarnations.NONE) {
+            refuse(m, "worker id " + id + " without an incarnation role");
+        } else if (!workers.accepts(id, a, incarnation)) {
+            Address holder = workers.holder(id);
+            Incarnations.Proof proof = workers.prove(id, a, incarnation);
+            if (proof == Incarnations.Proof.TAKEN) {
+                if (holder != null) {
+                    waiting.put(id, m);       // tried again if the holder is lost
+                }
+                refuse(m, holder == null ? "incarnation " + incarnation + " of worker id " + id
+                        + " was lost; a restarted worker rejoins as a new incarnation"
+                        : "worker id " + id + " is taken by " + holder);
+            } else {
+                waiting.remove(id, m);
+                onWorkerUp.accept(proof, id);
             }
         }
     }
@@ -142,7 +191,7 @@ final class Roster {
             if (m.isOlderThan(selfMember)) {
                 olderCoordinator = a;          // this one is the second: start() refuses to go on
             } else {
-                refuse(a, "a second coordinator; this cluster has one");
+                refuse(m, "a second coordinator; this cluster has one");
             }
             return;
         }
@@ -156,7 +205,7 @@ final class Roster {
             coordinator = oldest.address();
         }
         if (!a.equals(coordinator)) {
-            refuse(a, "a second coordinator; this worker follows " + (coordinatorGone ? "a coordinator that left" : coordinator));
+            refuse(m, "a second coordinator; this worker follows " + (coordinatorGone ? "a coordinator that left" : coordinator));
         }
     }
 
@@ -166,7 +215,7 @@ final class Roster {
      */
     void joining(Member m) {
         if (m.hasRole(COORDINATOR_ROLE) && !m.address().equals(self) && coordinatorSide) {
-            refuse(m.address(), "a second coordinator; this cluster has one");
+            refuse(m, "a second coordinator; this cluster has one");
         }
     }
 
@@ -180,49 +229,83 @@ final class Roster {
     /** Member {@code m} left the cluster (removed, downed, exited). */
     synchronized void removed(Member m) {
         Address a = m.address();
-        for (Map.Entry<Integer, Address> e : workers.entrySet()) {
-            if (e.getValue().equals(a)) {
-                if (coordinatorSide) {
-                    lose(e.getKey());
-                } else {
-                    workers.remove(e.getKey(), a);
-                    lostAddresses.add(a);
-                    onWorkerGone.accept(a);
-                }
+        int id = workerId(m);
+        waiting.remove(id, m);
+        if (id >= 0 && workers.accepts(id, a, incarnation(m))) {
+            // this process, not a successor at the same address
+            if (coordinatorSide) {
+                lose(id);
+            } else {
+                workers.lose(id);
+                lostAddresses.add(a);
+                onWorkerGone.accept(a);
+                retryWaiting(id);
             }
         }
-        if (a.equals(coordinator)) {
+        if (a.equals(coordinator) && m.hasRole(COORDINATOR_ROLE)) {
             coordinatorGone = true;
             coordinator = null;
         }
     }
 
-    /** Marks a worker lost (once) and tells the callback. */
-    void lose(int id) {
-        if (lost.add(id)) {
-            Address a = workers.remove(id);
+    /** Marks a worker lost (once per incarnation) and tells the callback. */
+    synchronized void lose(int id) {
+        Address a = workers.holder(id);
+        if (workers.lose(id)) {
             if (a != null) {
                 lostAddresses.add(a);
             }
             onWorkerLost.accept(id, a);
+            retryWaiting(id);
+        }
+    }
+
+    /**
+     * Cuts a retired worker off as a lost one (nothing more to or from it; a new process may take
+     * the id), without reporting a loss: the scheduler removed it, and the callback lets it leave.
+     */
+    synchronized void retire(int id) {
+        Address a = workers.holder(id);
+        if (workers.lose(id) && a != null) {
+            lostAddresses.add(a);
+            onWorkerRetired.accept(id, a);
+        }
+    }
+
+    /** A claim kept while the id's holder was live, tried again now that it is lost. */
+    private void retryWaiting(int id) {
+        Member m = waiting.remove(id);
+        if (m != null) {
+            refusedMembers.remove(m.uniqueAddress());
+            up(m, java.util.List.of(), m);
         }
     }
 
     /** Counts (and logs) a member once, however many of its events arrive. */
-    private void refuse(Address a, String why) {
-        if (refusedAddresses.add(a)) {
-            refused.refuse("member " + a, why);
+    private void refuse(Member m, String why) {
+        if (refusedMembers.add(m.uniqueAddress())) {
+            refused.refuse("member " + m.address(), why);
         }
     }
 
     /** The live worker {@code id}'s address, or {@code null}. */
     Address worker(int id) {
-        return lost.contains(id) ? null : workers.get(id);
+        return workers.holder(id);
+    }
+
+    /** Whether a frame from {@code a} carrying {@code incarnation} comes from worker {@code id}'s current process. */
+    boolean accepts(int id, Address a, long incarnation) {
+        return workers.accepts(id, a, incarnation);
+    }
+
+    /** The current incarnation of worker {@code id} ({@link Incarnations#NONE} if never registered). */
+    long incarnation(int id) {
+        return workers.current(id);
     }
 
     /** Whether {@code a} is a live worker's address. */
     boolean isWorker(Address a) {
-        return workers.containsValue(a);
+        return workers.idOf(a) >= 0;
     }
 
     /** Whether {@code a} belonged to a worker that is gone. */
@@ -231,7 +314,7 @@ final class Roster {
     }
 
     boolean isLost(int id) {
-        return lost.contains(id);
+        return workers.isLost(id);
     }
 
     /** Live workers. */
@@ -241,10 +324,7 @@ final class Roster {
 
     /** The live workers' ids, in order. */
     List<Integer> liveIds() {
-        List<Integer> ids = new java.util.ArrayList<>(workers.keySet());
-        ids.removeAll(lost);
-        java.util.Collections.sort(ids);
-        return ids;
+        return List.copyOf(workers.live().keySet());
     }
 
     /** The coordinator this worker follows, or {@code null}. */

@@ -3,6 +3,7 @@
  */
 package dev.spindle.cluster.pekko;
 
+import dev.spindle.cluster.Incarnations;
 import java.io.Serializable;
 import java.util.List;
 import java.util.Map;
@@ -22,8 +23,17 @@ final class Wire {
     private Wire() {
     }
 
-    /** A frame addressed to {@code to} ({@link #COORDINATOR} or a worker id); its body is one record below. */
-    record Frame(int to, Object body) implements Serializable {
+    /**
+     * A frame addressed to {@code to} ({@link #COORDINATOR} or a worker id), sent by a process of
+     * incarnation {@code incarnation} (a worker's, see {@link Roster}; {@link Incarnations#NONE}
+     * from the coordinator); its body is one record below. A receiver acts on a worker's frame
+     * only if it comes from that worker's member and current incarnation.
+     */
+    record Frame(int to, long incarnation, Object body) implements Serializable {
+        /** A frame of the coordinator, which has no incarnation. */
+        Frame(int to, Object body) {
+            this(to, Incarnations.NONE, body);
+        }
     }
 
     /** A frame already encoded by its sender ({@link Outbox}); the serializer passes the bytes on. */

@@ -5,6 +5,7 @@ package dev.spindle.cluster.pekko;
 
 import dev.spindle.cluster.TransportSettings;
 import dev.spindle.cluster.WorkerCommandLine;
+import dev.spindle.cluster.WorkerMemory;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Set;
@@ -16,7 +17,8 @@ import java.util.Set;
  * SPINDLE_STORE_PASSWORD=... java -cp ... dev.spindle.cluster.pekko.WorkerMain \
  *     --id 0 --threads 2 --cluster jobs --key-store certs/worker-0.p12 --trust-store certs/truststore.p12 \
  *     --seed 127.0.0.1:25520 [--bind 127.0.0.1] [--port 0] [--allow com.example,org.acme] \
- *     [--failure-seconds 5] [--max-message-bytes 262144] [--password-file path]
+ *     [--failure-seconds 5] [--max-message-bytes 262144] [--password-file path] \
+ *     [--memory-limit 512m] [--spill-dir path]
  * </pre>
  *
  * <p>The store password comes from the environment variable {@code SPINDLE_STORE_PASSWORD} or a
@@ -25,18 +27,21 @@ import java.util.Set;
  * {@code -Dspindle.exitWithParent=true} the worker exits when the process that started it does.
  * Exits with status 2 on bad arguments (a one-line reason and the usage on stderr), including an
  * unreadable password file, 1 when it leaves the cluster (downed, or its coordinator saw it as
- * lost), 0 after {@code --help}.
+ * lost), 0 after {@code --help} and when the coordinator retired it (it prints
+ * {@code spindle worker <id> retired: ...} and leaves once its data has moved).
  */
 public final class WorkerMain {
 
     static final String USAGE = "usage: WorkerMain --id N --cluster NAME --key-store FILE --trust-store FILE "
             + "--seed HOST:PORT [--threads N] [--bind ADDRESS] [--port N] [--allow PKG,...] [--failure-seconds N] "
-            + "[--max-message-bytes N] [--password-file FILE] [--help]  (password from SPINDLE_STORE_PASSWORD or --password-file)";
+            + "[--max-message-bytes N] [--password-file FILE] [--memory-limit BYTES] [--spill-dir DIR] [--help]  "
+            + "(password from SPINDLE_STORE_PASSWORD or --password-file; --memory-limit: spill values to disk above "
+            + "60 % of it in memory, start no task above 80 %, suffix k, m or g)";
 
     private WorkerMain() {
     }
 
-    private static final Set<String> OPTIONS = Set.of("--id", "--threads", "--cluster", "--key-store",
+    private static final Set<String> OPTIONS = WorkerCommandLine.withMemoryOptions("--id", "--threads", "--cluster", "--key-store",
             "--trust-store", "--seed", "--bind", "--port", "--allow", "--failure-seconds", "--max-message-bytes",
             "--password-file");
 
@@ -61,6 +66,13 @@ public final class WorkerMain {
             System.out.flush();
         });
         worker.terminated().toCompletableFuture().join();
+        if (worker.retired()) {
+            System.out.println("spindle worker " + worker.id() + " retired: the coordinator moved its data to other "
+                    + "workers; it left the cluster");
+            System.out.flush();
+            System.exit(WorkerCommandLine.OK);
+            return;
+        }
         System.err.println("spindle worker " + worker.id() + " left the cluster; exiting");
         System.exit(WorkerCommandLine.FAILED);
     }
@@ -82,6 +94,7 @@ public final class WorkerMain {
                 TransportSettings.MIN_FAILURE_SECONDS);
         int maxMessageBytes = line.number("--max-message-bytes", -1, 1);  // the builder checks the range
         line.require("--id", "--cluster", "--key-store", "--trust-store", "--seed");
+        WorkerMemory memory = line.memory();
         String password = line.secret("--password-file", env, "SPINDLE_STORE_PASSWORD", "store password");
         PekkoClusterSettings.Builder b = PekkoClusterSettings.builder(line.text("--cluster", null),
                 Path.of(line.text("--key-store", null)), Path.of(line.text("--trust-store", null)), password)
@@ -92,6 +105,6 @@ public final class WorkerMain {
         }
         line.list("--seed").forEach(b::seedNode);
         line.list("--allow").forEach(b::allowPackage);
-        return PekkoWorker.start(b.build(), id, threads);
+        return PekkoWorker.start(b.build(), id, threads, memory);
     }
 }

@@ -30,11 +30,14 @@ final class WorkerTransport extends WorkerTransportSupport implements EndpointAc
     private final Outbox outbox;
     private final Refusals rejectedFrames;
     private final Duration fetchTimeout;
+    /** This process's incarnation, carried in every frame it sends. */
+    private final long incarnation;
     private final ConcurrentHashMap<Address, Set<CompletableFuture<Object>>> inFlight = new ConcurrentHashMap<>();
 
-    WorkerTransport(int id, WireCodec codec, Roster roster, Outbox outbox, Refusals rejectedFrames,
+    WorkerTransport(int id, long incarnation, WireCodec codec, Roster roster, Outbox outbox, Refusals rejectedFrames,
                     Duration fetchTimeout) {
         super(id, codec::serialize);
+        this.incarnation = incarnation;
         this.codec = codec;
         this.roster = roster;
         this.outbox = outbox;
@@ -65,7 +68,7 @@ final class WorkerTransport extends WorkerTransportSupport implements EndpointAc
             return;
         }
         if (frame.body() instanceof Wire.FetchRequest r) {
-            if (roster.isWorker(from) && r.holder() == id) {
+            if (roster.accepts(r.requester(), from, frame.incarnation()) && r.holder() == id) {
                 Object value = n.value(r.key());
                 byte[] bytes = null;
                 try {
@@ -75,12 +78,13 @@ final class WorkerTransport extends WorkerTransportSupport implements EndpointAc
                     LOG.log(Level.WARNING, "worker {0} cannot send ''{1}'': {2}", id, r.key(), cannotTravel.getMessage());
                 }
                 try {
-                    outbox.reply(sender, new Wire.Frame(r.requester(), new Wire.FetchReply(r.key(), id, bytes)));
+                    outbox.reply(sender, frame(r.requester(), new Wire.FetchReply(r.key(), id, bytes)));
                 } catch (IllegalArgumentException tooLarge) {
-                    outbox.reply(sender, new Wire.Frame(r.requester(), new Wire.FetchReply(r.key(), id, null)));
+                    outbox.reply(sender, frame(r.requester(), new Wire.FetchReply(r.key(), id, null)));
                 }
             } else {
-                rejectedFrames.refuse(Senders.describe(sender), "fetch request from a member that is not a worker");
+                rejectedFrames.refuse(Senders.describe(sender),
+                        "fetch request from a member that is not worker " + r.requester() + "'s current process");
             }
             return;
         }
@@ -89,7 +93,7 @@ final class WorkerTransport extends WorkerTransportSupport implements EndpointAc
             return;
         }
         if (frame.body() instanceof Wire.Probe) {
-            outbox.reply(sender, new Wire.Frame(Wire.COORDINATOR, new Wire.ProbeReply(id, roster.workers())));
+            outbox.reply(sender, frame(Wire.COORDINATOR, new Wire.ProbeReply(id, roster.workers())));
         } else if (frame.body() instanceof Wire.Compute c) {
             receiveCompute(n, c.key(), c.attempt(), c.function(), c.dependencies(), c.holders(), c.priority(),
                     codec::deserialize);
@@ -125,7 +129,7 @@ final class WorkerTransport extends WorkerTransportSupport implements EndpointAc
             return;
         }
         try {
-            outbox.send(coordinator, new Wire.Frame(Wire.COORDINATOR, body));
+            outbox.send(coordinator, frame(Wire.COORDINATOR, body));
         } catch (IllegalArgumentException tooLarge) {
             // keys or a message too large for one frame: report the task failed, in few words
             Object shorter = body instanceof Wire.Finished f
@@ -162,7 +166,7 @@ final class WorkerTransport extends WorkerTransportSupport implements EndpointAc
             result.completeExceptionally(new IllegalStateException("worker " + holder + " left the cluster"));
             return result;
         }
-        outbox.ask(member, new Wire.Frame(holder, new Wire.FetchRequest(key, holder, requester)), fetchTimeout)
+        outbox.ask(member, frame(holder, new Wire.FetchRequest(key, holder, requester)), fetchTimeout)
                 .whenComplete((reply, error) -> {
                     pending.remove(result);
                     if (error != null) {
@@ -176,6 +180,11 @@ final class WorkerTransport extends WorkerTransportSupport implements EndpointAc
                     }
                 });
         return result;
+    }
+
+    /** A frame of this process to {@code to}. */
+    private Wire.Frame frame(int to, Object body) {
+        return new Wire.Frame(to, incarnation, body);
     }
 
     /** Fails the fetches in flight to a worker member that left the cluster. */

@@ -120,7 +120,7 @@ class AttackTest {
 
     @Test
     void aMemberWithoutTlsCannotJoin() throws Exception {
-        Config plain = PekkoConfigs.config(TestCerts.settings(CLUSTER, "worker").build(), Roster.workerRoles(0))
+        Config plain = PekkoConfigs.config(TestCerts.settings(CLUSTER, "worker").build(), Roster.workerRoles(0, dev.spindle.cluster.Incarnations.newIncarnation()))
                 .withValue("pekko.remote.artery.transport", ConfigValueFactory.fromAnyRef("tcp"));
         long refused = coordinator.refusedMembers();
         ActorSystem system = ActorSystem.create(CLUSTER, plain);
@@ -191,7 +191,7 @@ class AttackTest {
     void hostileFramesFromAValidMemberAreRejectedFast() throws Exception {
         PekkoClusterSettings settings = TestCerts.settings(CLUSTER, "impostor").build();
         ActorSystemSetup setup = ActorSystemSetup.create(
-                BootstrapSetup.create(PekkoConfigs.config(settings, Roster.workerRoles(7))),
+                BootstrapSetup.create(PekkoConfigs.config(settings, Roster.workerRoles(7, dev.spindle.cluster.Incarnations.newIncarnation()))),
                 SSLEngineProviderSetup.create(system -> new TlsGuard(system, new Refusals("member"))),
                 SerializationSetup.create(system -> List.of(SerializerDetails.create("raw", new RawSerializer(),
                         List.of(RawSerializer.RawBytes.class)))));

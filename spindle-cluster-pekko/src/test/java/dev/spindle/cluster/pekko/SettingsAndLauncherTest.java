@@ -73,6 +73,10 @@ class SettingsAndLauncherTest {
         assertThatThrownBy(() -> WorkerMain.start(new String[] {"--id", "0", "--cluster", "c", "--key-store", "k",
                 "--trust-store", "t", "--seed", "127.0.0.1:1"}, Map.of()))
                 .hasMessage("no store password: set SPINDLE_STORE_PASSWORD or pass --password-file");
+        assertThatThrownBy(() -> WorkerMain.start(new String[] {"--id", "0", "--cluster", "c", "--key-store", "k",
+                "--trust-store", "t", "--seed", "127.0.0.1:1", "--memory-limit", "lots"}, env))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("--memory-limit needs a size in bytes of at least 1, such as 512m or 2g, got 'lots'");
         assertThat(WorkerMain.start(new String[] {"--help"}, env)).isNull();
     }
 

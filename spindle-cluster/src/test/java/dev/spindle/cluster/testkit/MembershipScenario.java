@@ -66,6 +66,11 @@ public final class MembershipScenario {
         long pid(int id) {
             return jvms.get(id).pid();
         }
+
+        /** Worker {@code id}'s JVM (the latest started under that id). */
+        public WorkerJvm jvm(int id) {
+            return jvms.get(id);
+        }
     }
 
     private static final int LEAVES = 48;
@@ -157,6 +162,47 @@ public final class MembershipScenario {
         assertThat(after.workers().get(2).executed() + after.workers().get(3).executed())
                 .as("work done by the workers that joined late").isPositive();
         assertRanOnceOutside(ranDir, all, Set.copyOf(workers.killed));
+    }
+
+    /**
+     * Retiring a worker ends its process, after its data has moved: on a coordinator started with
+     * workers 0 and 1 (started through {@code workers}), half of the leaves run on each worker
+     * (strictly restricted) and stay held; worker 0 is retired; its JVM must exit with status 0
+     * within two minutes and say that it retired; then a sum over every leaf runs on worker 1
+     * from the copies. Every task ran exactly once (no JVM was killed).
+     */
+    public static void retireEndsTheProcess(Workers workers, Supplier<Client> clientOf, Supplier<ClusterStats> stats,
+                                            IntFunction<CompletableFuture<Void>> retire, Path dir) throws Exception {
+        Path ranDir = Files.createDirectories(dir.resolve("ran"));
+        String ranPath = ranDir.toAbsolutePath().toString();
+        Client client = clientOf.get();
+        List<ClusterFuture<Integer>> leaves = new ArrayList<>();
+        for (int i = 0; i < 8; i++) {
+            int value = i;
+            String key = "rleaf-" + i;
+            leaves.add(client.submit(dev.spindle.cluster.TaskSpec.builder(key, args -> {
+                ran(ranPath, key);
+                return value;
+            }).restrictions(dev.spindle.cluster.Restrictions.strict(Set.of(i % 2))).build()));
+        }
+        assertThat(client.gather(leaves)).containsExactly(0, 1, 2, 3, 4, 5, 6, 7);
+
+        retire.apply(0).get(120, TimeUnit.SECONDS);
+        WorkerJvm retired = workers.jvm(0);
+        assertThat(retired.awaitExit(120)).as("exit status of the retired worker; out: %s", retired.out()).isZero();
+        assertThat(retired.out() + retired.err()).contains("worker 0 retired");
+        ClusterStats after = stats.get();
+        assertThat(after.workers()).extracting(ClusterStats.WorkerStats::alive).containsExactly(false, true);
+        assertThat(after.workers().get(1).keysHeld()).as("every leaf on worker 1").isEqualTo(8);
+
+        ClusterFuture<Integer> sum = client.submit("rsum", args -> {
+            ran(ranPath, "rsum");
+            return args.stream().mapToInt(a -> (Integer) a).sum();
+        }, leaves.toArray(new ClusterFuture<?>[0]));
+        assertThat(sum.get(120, TimeUnit.SECONDS)).isEqualTo(28);
+        List<ClusterFuture<Integer>> all = new ArrayList<>(leaves);
+        all.add(sum);
+        assertRanOnceOutside(ranDir, all, Set.of());
     }
 
     private static boolean alive(ClusterStats s, int id) {

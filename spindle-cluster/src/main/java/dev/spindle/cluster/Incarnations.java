@@ -1,0 +1,178 @@
+/*
+ * Copyright 2026 The Spindle Authors. Licensed under the Apache License, Version 2.0.
+ */
+package dev.spindle.cluster;
+
+import java.security.SecureRandom;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * Which process holds each worker id, for the transports between JVMs: a worker id may be held by
+ * one process after another (a killed or retired worker's JVM restarted under its id), and each
+ * process is one <em>incarnation</em> of the id, named by a random 64-bit number it draws at start
+ * ({@link #newIncarnation()}) and proves or announces when it joins.
+ *
+ * <h2>Rules</h2>
+ *
+ * <ul>
+ *   <li>An id nobody holds is taken by the first process that proves it ({@link Proof#NEW}).
+ *   <li>An id held by a live process is refused to any other member or incarnation
+ *       ({@link Proof#TAKEN}); the same member proving the same incarnation again changes nothing.
+ *   <li>An id whose process was lost ({@link #lose}) is taken by the next process that proves it
+ *       under another incarnation ({@link Proof#REJOINED}); the lost incarnation itself is refused
+ *       for good, so a lost process that comes back (a partition that heals) cannot pose as its
+ *       successor.
+ *   <li>A transport acts on a frame only if it comes from the id's current incarnation
+ *       ({@link #current}): a late frame of the lost process is never taken for its successor's.
+ * </ul>
+ *
+ * <p>{@code H} is how the transport reaches a process (a Hazelcast member, a Pekko address);
+ * holders are compared with {@code equals}. Losing and proving are synchronized on this object,
+ * so an id is lost (and the loss reported by the caller) before it can be proven again.
+ *
+ * <p>For transport implementers: public only so that the transports in other modules share one
+ * definition; it is not an API for applications.
+ *
+ * @param <H> the transport's handle of a member
+ */
+public final class Incarnations<H> {
+
+    /** No incarnation: the coordinator's (it has one per session), and an id never proven. */
+    public static final long NONE = 0;
+
+    private static final SecureRandom RANDOM = new SecureRandom();
+
+    /** The outcome of {@link #prove}. */
+    public enum Proof {
+        /** The id is this holder's now (or was already, under the same incarnation). */
+        NEW,
+        /** The id was lost, and this holder, a new incarnation, holds it now. */
+        REJOINED,
+        /** Refused: the id is held by another holder or incarnation, or this is the lost incarnation. */
+        TAKEN
+    }
+
+    private final Map<Integer, H> holders = new HashMap<>();
+    private final Set<Integer> lost = new HashSet<>();
+    /** The incarnation each id proved last; kept when it is lost, so that incarnation cannot come back. */
+    private final Map<Integer, Long> incarnations = new HashMap<>();
+
+    /** An empty register. */
+    public Incarnations() {
+    }
+
+    /** A worker process's incarnation: random, never {@link #NONE}. */
+    public static long newIncarnation() {
+        long n;
+        do {
+            n = RANDOM.nextLong();
+        } while (n == NONE);
+        return n;
+    }
+
+    /**
+     * Records that {@code holder} proved worker id {@code id} as {@code incarnation}: a new id, or
+     * an id whose process was lost, under another incarnation (it rejoins); anything else changes
+     * nothing. {@link #NONE} is always refused.
+     */
+    public synchronized Proof prove(int id, H holder, long incarnation) {
+        if (incarnation == NONE) {
+            return Proof.TAKEN;
+        }
+        Long before = incarnations.get(id);
+        if (lost.contains(id)) {
+            if (before != null && before == incarnation) {
+                return Proof.TAKEN;
+            }
+            lost.remove(id);
+            holders.put(id, holder);
+            incarnations.put(id, incarnation);
+            return Proof.REJOINED;
+        }
+        H old = holders.putIfAbsent(id, holder);
+        if (old == null) {
+            incarnations.put(id, incarnation);
+            return Proof.NEW;
+        }
+        return old.equals(holder) && before != null && before == incarnation ? Proof.NEW : Proof.TAKEN;
+    }
+
+    /**
+     * Takes the coordinator's word that {@code holder} is worker {@code id}'s current process as
+     * {@code incarnation} (a worker learning who its peers are): it replaces what was known of the
+     * id, lost or not.
+     */
+    public synchronized void adopt(int id, H holder, long incarnation) {
+        lost.remove(id);
+        holders.put(id, holder);
+        incarnations.put(id, incarnation);
+    }
+
+    /**
+     * Marks worker {@code id}'s current process lost; its incarnation stays recorded, refused for
+     * good.
+     *
+     * @return whether it was live (or never proven) before: the caller reports each loss once
+     */
+    public synchronized boolean lose(int id) {
+        if (!lost.add(id)) {
+            return false;
+        }
+        holders.remove(id);
+        return true;
+    }
+
+    /**
+     * The incarnation of worker {@code id}'s current process, whose frames alone are accepted;
+     * {@link #NONE} for an id never proven. A lost id keeps its last incarnation, whose frames
+     * the callers refuse anyway, since the id has no live holder.
+     */
+    public synchronized long current(int id) {
+        Long n = incarnations.get(id);
+        return n == null ? NONE : n;
+    }
+
+    /**
+     * Whether a frame from {@code holder} that names worker {@code id}'s {@code incarnation} comes
+     * from the id's live, current process.
+     */
+    public synchronized boolean accepts(int id, H holder, long incarnation) {
+        Long current = incarnations.get(id);
+        return incarnation != NONE && !lost.contains(id) && holder.equals(holders.get(id)) && current != null
+                && current == incarnation;
+    }
+
+    /** The live holder of worker {@code id}, or {@code null}. */
+    public synchronized H holder(int id) {
+        return lost.contains(id) ? null : holders.get(id);
+    }
+
+    /** The id {@code holder} holds, or -1. */
+    public synchronized int idOf(H holder) {
+        for (Map.Entry<Integer, H> e : holders.entrySet()) {
+            if (e.getValue().equals(holder)) {
+                return e.getKey();
+            }
+        }
+        return -1;
+    }
+
+    /** Whether worker {@code id}'s last process was lost (and none has rejoined since). */
+    public synchronized boolean isLost(int id) {
+        return lost.contains(id);
+    }
+
+    /** The live holders by id, in id order. */
+    public synchronized Map<Integer, H> live() {
+        return new TreeMap<>(holders);
+    }
+
+    /** The number of live holders. */
+    public synchronized int size() {
+        return holders.size();
+    }
+}
