@@ -229,7 +229,7 @@ public final class AsyncRuntime implements AutoCloseable {
             injector.offer(c);
             parking.notifyWork();
         }
-        return c.handle;
+        return c;
     }
 
     /**
@@ -445,7 +445,7 @@ public final class AsyncRuntime implements AutoCloseable {
                 if (died != null) {
                     e.initCause(died);
                 }
-                c.handle.fail(e);
+                c.fail(e);
                 if (stray != null) {
                     reportStray(stray);
                 }

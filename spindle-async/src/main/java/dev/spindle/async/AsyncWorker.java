@@ -375,7 +375,7 @@ final class AsyncWorker implements Runnable {
         if (!c.startRun()) {
             return;                            // not scheduled: only after shutdown's cleanup
         }
-        if (c.cancelled) {
+        if (c.cancelRequested()) {
             Throwable stray = runtime.abandon(c, this);  // the handle is cancelled already
             if (stray != null) {
                 AsyncRuntime.reportStray(stray);
@@ -390,8 +390,8 @@ final class AsyncWorker implements Runnable {
             p = LongPollEvent.enabled() ? LongPollEvent.poll(c, this) : c.task.poll(c);
         } catch (Throwable ex) {
             Thread.interrupted();              // a poll must not leave the worker interrupted
-            runtime.retire(c, this);
-            c.handle.fail(ex);
+            c.finish(JoinHandle.FAILED, ex);
+            countRetired();
             return;
         }
         if (Thread.interrupted()) {
@@ -407,12 +407,12 @@ final class AsyncWorker implements Runnable {
             if (stray != null) {
                 npe.addSuppressed(stray);
             }
-            c.handle.fail(npe);
+            c.fail(npe);
             return;
         }
         if (p.isReady()) {
-            runtime.retire(c, this);
-            c.handle.complete(p.value());
+            c.finish(JoinHandle.VALUE, p.value());
+            countRetired();
         } else if (c.finishPending()) {
             // Woken during its own poll (a yield): to a FIFO end of this worker, never the LIFO
             // end of the deque, and no contended write. Work-stealing: the wake channel, behind
