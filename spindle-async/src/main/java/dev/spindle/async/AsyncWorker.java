@@ -155,6 +155,8 @@ final class AsyncWorker implements Runnable {
     private boolean lifoSpawned;
     /** Runs from the slot in a row; at {@link #LIFO_MAX} the queues get a pick. */
     private int lifoRuns;
+    /** What is left of the budget of the poll under way ({@link Context#consumeBudget()}). */
+    private int budgetLeft;
     /** Whether a poll (or the completion that follows it) is under way on this worker. */
     private boolean polling;
     private boolean searching;
@@ -488,7 +490,7 @@ final class AsyncWorker implements Runnable {
             return;
         }
         c.owner = this;
-        c.budgetLeft = runtime.budget;
+        budgetLeft = runtime.budget;
         POLLS.setOpaque(this, polls + 1);
         Poll<T> p;
         try {
@@ -533,6 +535,15 @@ final class AsyncWorker implements Runnable {
             }
             runtime.parking.notifyWorkRacy();
         }
+    }
+
+    /** Takes one unit of the budget of the poll under way; the polled cell's context asks. */
+    boolean consumeBudget() {
+        if (budgetLeft <= 0) {
+            return false;
+        }
+        budgetLeft--;
+        return true;
     }
 
     /** Where a task spawned on this worker goes. */

@@ -91,6 +91,11 @@ public abstract sealed class JoinHandle<T> implements Future<T>, AsyncTask<T> pe
      * never changed; the only removal is popping cancelled nodes (a get that timed out or was
      * interrupted) off the top, by CAS of the head, safe from ABA since nodes are never reused.
      * A timed-out get buried under live nodes stays until completion (harmless: it is skipped).
+     * The first waker pushed on an empty stack goes in bare, without a node (most tasks have one
+     * joiner, which then costs nothing); a bare waker is only ever the bottom entry, since it has
+     * no `next`, and it is never popped. Should the head return to a bare waker once a gone node
+     * above it is popped, a push that read that waker before is still right: the node it drops
+     * is a gone one.
      */
 
     static final long RUN_MASK = 0b111;
@@ -110,7 +115,7 @@ public abstract sealed class JoinHandle<T> implements Future<T>, AsyncTask<T> pe
         try {
             MethodHandles.Lookup l = MethodHandles.lookup();
             STATE = l.findVarHandle(JoinHandle.class, "state", long.class);
-            WAITERS = l.findVarHandle(JoinHandle.class, "waiters", Waiter.class);
+            WAITERS = l.findVarHandle(JoinHandle.class, "waiters", Object.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -122,8 +127,11 @@ public abstract sealed class JoinHandle<T> implements Future<T>, AsyncTask<T> pe
         final Object target;
         /** Set by a thread that stopped waiting (timeout, interrupt): releasing it is skipped. */
         volatile boolean gone;
-        /** The node below; written before the push that publishes this node, never after. */
-        Waiter next;
+        /**
+         * The entry below: a node, a bare {@link Waker} (the bottom entry, pushed on an empty
+         * stack) or null; written before the push that publishes this node, never after.
+         */
+        Object next;
 
         Waiter(Object target) {
             this.target = target;
@@ -136,7 +144,11 @@ public abstract sealed class JoinHandle<T> implements Future<T>, AsyncTask<T> pe
     private volatile long state;
     /** The value or the {@link Throwable}; read only after seeing VALUE or FAILED. */
     private Object result;
-    private volatile Waiter waiters;
+    /**
+     * The waiter stack: null, {@link #FIRED}, a bare {@link Waker} (the only waiter, as a joining
+     * task mostly is: no node), or the top {@link Waiter}.
+     */
+    private volatile Object waiters;
 
     JoinHandle(long initialState) {
         this.state = initialState;
@@ -200,7 +212,7 @@ public abstract sealed class JoinHandle<T> implements Future<T>, AsyncTask<T> pe
             }
             return false;
         }
-        release((Waiter) WAITERS.getAndSet(this, FIRED));
+        release(WAITERS.getAndSet(this, FIRED));
         return true;
     }
 
@@ -215,53 +227,96 @@ public abstract sealed class JoinHandle<T> implements Future<T>, AsyncTask<T> pe
     /** Queues a cancelled cell so that a worker retires it; by {@link #cancel}, after the outcome. */
     abstract void retireCancelled();
 
-    private void release(Waiter w) {
-        for (; w != null; w = w.next) {
-            if (w.gone) {
-                continue;
-            }
-            Object t = w.target;
-            if (t instanceof Thread) {
-                LockSupport.unpark((Thread) t);
-            } else if (t instanceof Waker) {
-                try {
-                    ((Waker) t).wake();
-                } catch (Throwable e) {
-                    // A waker must not throw. This may run on a worker (which must survive it)
-                    // and every other waiter must still be released: report it and go on.
-                    AsyncRuntime.reportStray(e);
+    private void release(Object top) {
+        Object e = top;
+        while (e != null) {
+            if (e instanceof Waiter) {
+                Waiter w = (Waiter) e;
+                if (!w.gone) {
+                    release1(w.target);
                 }
+                e = w.next;
             } else {
-                @SuppressWarnings("unchecked")
-                CompletableFuture<T> f = (CompletableFuture<T>) t;
-                completeFuture(f);
+                release1(e);                   // a bare waker: the bottom entry
+                e = null;
             }
         }
     }
 
-    /** Pushes {@code w}; {@code false} if the waiters were released already (the outcome is out). */
-    private boolean push(Waiter w) {
+    private void release1(Object t) {
+        if (t instanceof Thread) {
+            LockSupport.unpark((Thread) t);
+        } else if (t instanceof Waker) {
+            try {
+                ((Waker) t).wake();
+            } catch (Throwable e) {
+                // A waker must not throw. This may run on a worker (which must survive it)
+                // and every other waiter must still be released: report it and go on.
+                AsyncRuntime.reportStray(e);
+            }
+        } else {
+            @SuppressWarnings("unchecked")
+            CompletableFuture<T> f = (CompletableFuture<T>) t;
+            completeFuture(f);
+        }
+    }
+
+    /**
+     * Pushes {@code x}: a {@link Waiter}, or a {@link Waker}, which goes in bare if the stack is
+     * empty and in a node of its own otherwise.
+     *
+     * @return {@code false} if the waiters were released already (the outcome is out)
+     */
+    private boolean push(Object x) {
+        Waiter node = x instanceof Waiter ? (Waiter) x : null;
         for (;;) {
-            Waiter h = waiters;
+            Object h = waiters;
             if (h == FIRED) {
                 return false;
             }
-            if (h != null && h.gone) {         // a get that gave up: pop it (never reused: no ABA)
-                WAITERS.compareAndSet(this, h, h.next);
+            if (h instanceof Waiter && ((Waiter) h).gone) {  // a get that gave up: pop it
+                WAITERS.compareAndSet(this, h, ((Waiter) h).next);  // never reused: no ABA
                 continue;
             }
-            w.next = h;
-            if (WAITERS.compareAndSet(this, h, w)) {
+            Object top;
+            if (h == null && node == null) {
+                top = x;
+            } else {
+                if (node == null) {
+                    node = new Waiter(x);
+                }
+                node.next = h;
+                top = node;
+            }
+            if (WAITERS.compareAndSet(this, h, top)) {
                 return true;
             }
         }
     }
 
-    /** Nodes in the waiter stack, gone ones included (0 once released); for tests. */
+    /** Whether {@code w} is in the stack already (a joiner polling again before the outcome). */
+    private boolean registered(Waker w) {
+        Object e = waiters;
+        while (e != null && e != FIRED) {
+            if (e instanceof Waiter) {
+                if (((Waiter) e).target == w) {
+                    return true;
+                }
+                e = ((Waiter) e).next;
+            } else {
+                return e == w;
+            }
+        }
+        return false;
+    }
+
+    /** Entries in the waiter stack, gone ones included (0 once released); for tests. */
     final int waiterCount() {
         int n = 0;
-        for (Waiter w = waiters; w != null && w != FIRED; w = w.next) {
+        Object e = waiters;
+        while (e != null && e != FIRED) {
             n++;
+            e = e instanceof Waiter ? ((Waiter) e).next : null;
         }
         return n;
     }
@@ -288,13 +343,7 @@ public abstract sealed class JoinHandle<T> implements Future<T>, AsyncTask<T> pe
         long s = state;
         if ((s & OUTCOME_MASK) == 0) {
             Waker w = cx.waker();
-            Waiter h = waiters;
-            for (Waiter n = h; n != null; n = n.next) {
-                if (n.target == w) {
-                    return Poll.pending();     // registered by an earlier poll; not fired yet
-                }
-            }
-            if (push(new Waiter(w))) {
+            if (registered(w) || push(w)) {
                 return Poll.pending();         // the completion will wake w
             }
             s = state;                         // released meanwhile: the outcome is out

@@ -62,19 +62,13 @@ final class TaskCell<T> extends JoinHandle<T> implements Waker, Context {
     /** The worker that last polled this cell; its wake channel receives the cell's wake-ups. */
     volatile AsyncWorker owner;
 
-    // Owner-only fields (the worker polling or queuing the cell in its hot queue).
-    /** What is left of this poll's budget. */
-    int budgetLeft;
-    /** Hot-queue key: {@link #waitWakes()} when the cell entered the hot queue. */
-    long hotKey;
+    // Owner-only fields (the worker polling the cell).
     /**
      * How many times the poller re-queued the cell because it was woken during its own poll
      * (a yield, mostly). Written only by the poller, before the atomic add of {@code SCHEDULED}
      * that hands the cell on, so whoever takes the cell next sees it.
      */
     long selfRequeues;
-    /** Hot-queue tie-break: the worker's insertion sequence number. */
-    long hotSeq;
     /** The next cell in the {@link LiveTasks} list this cell was spawned into. */
     TaskCell<?> nextLive;
     /** Id and spawn site for flight recorder events; {@code null} unless a recording wanted them. */
@@ -110,13 +104,10 @@ final class TaskCell<T> extends JoinHandle<T> implements Waker, Context {
         return this;
     }
 
+    /** The budget is the polling worker's (one poll at a time per worker), not the cell's. */
     @Override
     public boolean consumeBudget() {
-        if (budgetLeft <= 0) {
-            return false;
-        }
-        budgetLeft--;
-        return true;
+        return owner.consumeBudget();
     }
 
     // ------------------------------------------------------------------ transitions
