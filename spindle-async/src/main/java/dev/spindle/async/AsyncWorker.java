@@ -48,8 +48,8 @@ import java.util.concurrent.ThreadLocalRandom;
  *
  * <h2>The loop</h2>
  *
- * <p>The slot first (WORK_STEALING). Then WORK_STEALING: local deque → wake channel → injector. HYBRID: hot queue, refilled from the
- * wake channel (up to {@value #WAKE_BATCH} at a time) whenever it is empty, each of its picks
+ * <p>WORK_STEALING: LIFO slot → local deque → wake channel → injector. HYBRID: hot queue,
+ * refilled from the wake channel (up to {@value #WAKE_BATCH} at a time) whenever it is empty, each of its picks
  * followed by a turn of the yield queue → cold deque (only when hot and the wake channel are empty)
  * → yield queue → injector.
  *
