@@ -40,7 +40,8 @@ import java.util.concurrent.ThreadLocalRandom;
  * its own poll (a yield) never uses it: that wake does not move the cell out of {@code RUNNING}
  * into a queue, and the poller re-queues it at a FIFO end (see <i>Fairness</i>). A filled slot
  * does not count as visible work, so it wakes no parked peer; a peer that is searching anyway may
- * take it (a CAS), so a task left there by a poll that then blocks its worker still runs.
+ * take it (a CAS), so a task left there by a poll that then blocks its worker (which a poll
+ * should not do) runs on a peer that searches for other work, or else after that poll.
  *
  * <p>HYBRID has no slot: its hot queue orders woken tasks by how often they waited, and a slot
  * would let the latest wake-up overtake that order (and the batch bound that keeps two tasks
@@ -147,8 +148,7 @@ final class AsyncWorker implements Runnable {
      * The LIFO slot (WORK_STEALING): the task last woken or spawned by the task this worker is
      * polling; it runs right after that poll. Only this worker fills it, only while it polls, so
      * it always looks at the slot before it searches or parks. Searching peers may take it (a
-     * CAS), so a task left there by a poll that then blocks its worker still runs; but a filled
-     * slot is not work that wakes a parked peer (see the class overview).
+     * CAS), but a filled slot is not work that wakes a parked peer (see the class overview).
      */
     private volatile TaskCell<?> lifo;
     /** Whether the last cell put in {@link #lifo} was spawned (else woken); owner only. */
