@@ -18,7 +18,9 @@ public enum AsyncPolicy {
     /**
      * Each worker runs its local deque newest-first (tasks spawned on it), then the wake-ups
      * sent to it, oldest first, then the shared injector; an idle worker steals from its peers'
-     * deques and wake channels.
+     * deques and wake channels. A task woken or spawned by the task a worker runs goes into that
+     * worker's one-task LIFO slot and runs right after it (at most 3 times in a row, so the
+     * queues still get their turn).
      */
     WORK_STEALING,
 

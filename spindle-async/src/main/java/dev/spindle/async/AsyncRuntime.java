@@ -37,7 +37,8 @@ import java.util.function.Consumer;
  * lock-free injector and wakes one parked worker if nobody is already searching for work;
  * {@code spawn} from inside a task puts it on the current worker's local deque, where idle peers
  * can steal it. A woken task goes to the wake channel of the worker that last polled it (idle
- * peers may take it from there). See {@link AsyncPolicy} for the order in which a worker runs
+ * peers may take it from there). Under {@link AsyncPolicy#WORK_STEALING}, a task woken or spawned
+ * by a running task goes instead to its worker's LIFO slot and runs right after that task's poll. See {@link AsyncPolicy} for the order in which a worker runs
  * them, and {@code docs/ARCHITECTURE.md} ("Layer 4: async tasks") for the whole design.
  *
  * <p><b>Fairness.</b> Each poll gets a budget ({@link Builder#budget}, default 128) that
@@ -213,7 +214,9 @@ public final class AsyncRuntime implements AutoCloseable {
                 throw RejectedSubmitEvent.record(name, new RejectedExecutionException("runtime " + name + " is shut down"));
             }
             w.countSpawned();
-            w.pushLocal(c);
+            if (!w.offerLifo(c, true)) {
+                w.pushLocal(c);
+            }
         } else {
             synchronized (outsideLive) {
                 outsideLive.add(c);
@@ -229,7 +232,7 @@ public final class AsyncRuntime implements AutoCloseable {
             injector.offer(c);
             parking.notifyWork();
         }
-        return c.handle;
+        return c;
     }
 
     /**
@@ -262,8 +265,25 @@ public final class AsyncRuntime implements AutoCloseable {
 
     // ------------------------------------------------------------------ scheduling internals
 
-    /** Sends a cell just moved to SCHEDULED by a wake-up to its owner's wake channel. */
+    /**
+     * Queues a cell just moved to SCHEDULED by a wake-up: into the LIFO slot of the worker whose
+     * task woke it (it runs right after that task's poll, on a warm cache, without waking
+     * anyone), else to its owner's wake channel.
+     */
     void deliverWake(TaskCell<?> c) {
+        AsyncWorker w = AsyncWorker.CURRENT.get();
+        if (w != null && w.runtime == this && w.offerLifo(c, false)) {
+            return;
+        }
+        deliverToOwner(c, w);
+    }
+
+    /**
+     * Sends a scheduled cell to the wake channel of the worker that polled it last.
+     *
+     * @param current the worker running this thread ({@link AsyncWorker#CURRENT}), or null
+     */
+    void deliverToOwner(TaskCell<?> c, AsyncWorker current) {
         AsyncWorker target = c.owner;
         if (target == null) {                  // never polled (cancelled before its first run)
             injector.offer(c);
@@ -271,7 +291,7 @@ public final class AsyncRuntime implements AutoCloseable {
             return;
         }
         target.wakeChannel.offer(c);
-        if (AsyncWorker.CURRENT.get() == target) {
+        if (current == target) {
             parking.notifyWorkRacy();          // the target is this thread: it will get there
         } else {
             parking.notifyWork(target.index);
@@ -445,7 +465,7 @@ public final class AsyncRuntime implements AutoCloseable {
                 if (died != null) {
                     e.initCause(died);
                 }
-                c.handle.fail(e);
+                c.fail(e);
                 if (stray != null) {
                     reportStray(stray);
                 }

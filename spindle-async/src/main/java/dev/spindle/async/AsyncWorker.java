@@ -27,10 +27,30 @@ import java.util.concurrent.ThreadLocalRandom;
  *       woken first (see {@link HotQueue}).</li>
  * </ul>
  *
+ * <h2>The LIFO slot (WORK_STEALING)</h2>
+ *
+ * <p>A task that the running task wakes or spawns goes into {@link #lifo}, a one-task slot, and
+ * runs right after the running task's poll, ahead of every queue (as in Tokio's scheduler): a
+ * message's receiver, a lock's next holder or a joining parent runs on the cache that holds what
+ * it needs, and no other worker is woken for it. A second wake or spawn in the same poll moves
+ * the previous occupant to where it would have gone without the slot (the local deque, or its
+ * last poller's wake channel, waking a peer as usual). The slot is bounded: after
+ * {@value #LIFO_MAX} slot runs in a row the occupant goes to those queues instead, so tasks that
+ * keep waking each other cannot starve what is queued ({@code LifoSlotTest}). A task woken during
+ * its own poll (a yield) never uses it: that wake does not move the cell out of {@code RUNNING}
+ * into a queue, and the poller re-queues it at a FIFO end (see <i>Fairness</i>). A filled slot
+ * does not count as visible work, so it wakes no parked peer; a peer that is searching anyway may
+ * take it (a CAS), so a task left there by a poll that then blocks its worker (which a poll
+ * should not do) runs on a peer that searches for other work, or else after that poll.
+ *
+ * <p>HYBRID has no slot: its hot queue orders woken tasks by how often they waited, and a slot
+ * would let the latest wake-up overtake that order (and the batch bound that keeps two tasks
+ * waking each other from starving a third, {@code HybridOrderTest}).
+ *
  * <h2>The loop</h2>
  *
- * <p>WORK_STEALING: local deque → wake channel → injector. HYBRID: hot queue, refilled from the
- * wake channel (up to {@value #WAKE_BATCH} at a time) whenever it is empty, each of its picks
+ * <p>WORK_STEALING: LIFO slot → local deque → wake channel → injector. HYBRID: hot queue,
+ * refilled from the wake channel (up to {@value #WAKE_BATCH} at a time) whenever it is empty, each of its picks
  * followed by a turn of the yield queue → cold deque (only when hot and the wake channel are empty)
  * → yield queue → injector.
  *
@@ -84,6 +104,7 @@ final class AsyncWorker implements Runnable {
     private static final VarHandle PARKS;
     private static final VarHandle SPAWNED;
     private static final VarHandle RETIRED;
+    private static final VarHandle LIFO;
 
     static {
         try {
@@ -94,10 +115,14 @@ final class AsyncWorker implements Runnable {
             PARKS = l.findVarHandle(AsyncWorker.class, "parks", long.class);
             SPAWNED = l.findVarHandle(AsyncWorker.class, "spawned", long.class);
             RETIRED = l.findVarHandle(AsyncWorker.class, "retired", long.class);
+            LIFO = l.findVarHandle(AsyncWorker.class, "lifo", TaskCell.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
     }
+
+    /** Consecutive runs from the LIFO slot before the queues get a pick. */
+    static final int LIFO_MAX = 3;
 
     static final ThreadLocal<AsyncWorker> CURRENT = new ThreadLocal<>();
 
@@ -119,6 +144,21 @@ final class AsyncWorker implements Runnable {
     volatile Thread thread;
 
     // owner-only
+    /**
+     * The LIFO slot (WORK_STEALING): the task last woken or spawned by the task this worker is
+     * polling; it runs right after that poll. Only this worker fills it, only while it polls, so
+     * it always looks at the slot before it searches or parks. Searching peers may take it (a
+     * CAS), but a filled slot is not work that wakes a parked peer (see the class overview).
+     */
+    private volatile TaskCell<?> lifo;
+    /** Whether the last cell put in {@link #lifo} was spawned (else woken); owner only. */
+    private boolean lifoSpawned;
+    /** Runs from the slot in a row; at {@link #LIFO_MAX} the queues get a pick. */
+    private int lifoRuns;
+    /** What is left of the budget of the poll under way ({@link Context#consumeBudget()}). */
+    private int budgetLeft;
+    /** Whether a poll (or the completion that follows it) is under way on this worker. */
+    private boolean polling;
     private boolean searching;
     private int tick;
     /**
@@ -205,17 +245,81 @@ final class AsyncWorker implements Runnable {
 
     private void loop() {
         while (!runtime.closing) {
-            TaskCell<?> c = next();
-            if (c != null) {
-                stopSearching();
-            } else {
-                c = search();
+            TaskCell<?> c = takeLifo();
+            if (c == null) {
+                c = next();
+                if (c != null) {
+                    stopSearching();
+                } else {
+                    c = search();
+                }
             }
             if (c != null) {
+                polling = true;
                 runCell(c);
+                polling = false;
                 continue;
             }
             park();
+        }
+    }
+
+    // ------------------------------------------------------------------ the LIFO slot
+
+    /**
+     * Takes the task a wake or spawn of the last poll left in the LIFO slot, unless it has had
+     * {@value #LIFO_MAX} turns in a row: then it goes where it would have gone without the slot
+     * (a FIFO end, behind what waits there) and {@code null} is returned, so the queues get a
+     * pick.
+     */
+    private TaskCell<?> takeLifo() {
+        TaskCell<?> c = lifo == null ? null : (TaskCell<?>) LIFO.getAndSet(this, null);
+        if (c == null) {
+            lifoRuns = 0;
+            return null;
+        }
+        if (lifoRuns < LIFO_MAX) {
+            lifoRuns++;
+            return c;
+        }
+        lifoRuns = 0;
+        unslot(c, lifoSpawned);
+        return null;
+    }
+
+    /**
+     * Puts {@code c}, just scheduled by the task this worker is polling (a wake-up or a spawn),
+     * in the LIFO slot; what the slot held goes where it would have gone without the slot.
+     * Owner only (the caller runs on this worker).
+     *
+     * @return {@code false} if the slot is not for {@code c}: no poll is under way, or the
+     *     policy is HYBRID (see the class overview)
+     */
+    boolean offerLifo(TaskCell<?> c, boolean spawned) {
+        if (!polling || hot != null) {
+            return false;
+        }
+        TaskCell<?> prev = (TaskCell<?>) LIFO.getAndSet(this, c);
+        boolean prevSpawned = lifoSpawned;     // peers only take from the slot: it is prev's
+        lifoSpawned = spawned;
+        if (prev != null) {
+            unslot(prev, prevSpawned);
+        }
+        return true;
+    }
+
+    /** A searching peer's steal from the slot of this (busy) worker. */
+    TaskCell<?> stealLifo() {
+        TaskCell<?> c = lifo;
+        return c != null && LIFO.compareAndSet(this, c, null) ? c : null;
+    }
+
+    /** Where a cell leaving the slot goes: the local deque (a spawn), its owner's wake channel. */
+    private void unslot(TaskCell<?> c, boolean spawned) {
+        if (spawned) {
+            pushLocal(c);
+        } else {
+            runtime.deliverToOwner(c, this);
         }
     }
 
@@ -330,6 +434,9 @@ final class AsyncWorker implements Runnable {
                     c = v.wakeChannel.poll();
                 }
                 if (c == null) {
+                    c = v.stealLifo();
+                }
+                if (c == null) {
                     c = v.yielded.poll();
                 }
             }
@@ -375,7 +482,7 @@ final class AsyncWorker implements Runnable {
         if (!c.startRun()) {
             return;                            // not scheduled: only after shutdown's cleanup
         }
-        if (c.cancelled) {
+        if (c.cancelRequested()) {
             Throwable stray = runtime.abandon(c, this);  // the handle is cancelled already
             if (stray != null) {
                 AsyncRuntime.reportStray(stray);
@@ -383,15 +490,15 @@ final class AsyncWorker implements Runnable {
             return;
         }
         c.owner = this;
-        c.budgetLeft = runtime.budget;
+        budgetLeft = runtime.budget;
         POLLS.setOpaque(this, polls + 1);
         Poll<T> p;
         try {
             p = LongPollEvent.enabled() ? LongPollEvent.poll(c, this) : c.task.poll(c);
         } catch (Throwable ex) {
             Thread.interrupted();              // a poll must not leave the worker interrupted
-            runtime.retire(c, this);
-            c.handle.fail(ex);
+            c.finish(JoinHandle.FAILED, ex);
+            countRetired();
             return;
         }
         if (Thread.interrupted()) {
@@ -407,12 +514,12 @@ final class AsyncWorker implements Runnable {
             if (stray != null) {
                 npe.addSuppressed(stray);
             }
-            c.handle.fail(npe);
+            c.fail(npe);
             return;
         }
         if (p.isReady()) {
-            runtime.retire(c, this);
-            c.handle.complete(p.value());
+            c.finish(JoinHandle.VALUE, p.value());
+            countRetired();
         } else if (c.finishPending()) {
             // Woken during its own poll (a yield): to a FIFO end of this worker, never the LIFO
             // end of the deque, and no contended write. Work-stealing: the wake channel, behind
@@ -428,6 +535,15 @@ final class AsyncWorker implements Runnable {
             }
             runtime.parking.notifyWorkRacy();
         }
+    }
+
+    /** Takes one unit of the budget of the poll under way; the polled cell's context asks. */
+    boolean consumeBudget() {
+        if (budgetLeft <= 0) {
+            return false;
+        }
+        budgetLeft--;
+        return true;
     }
 
     /** Where a task spawned on this worker goes. */

@@ -3,8 +3,8 @@
  */
 package dev.spindle.async;
 
-import java.util.ArrayList;
-import java.util.List;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -12,6 +12,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * The result of a {@linkplain AsyncRuntime#spawn spawned} task.
@@ -45,37 +46,279 @@ import java.util.concurrent.TimeoutException;
  * sleep its timer entry, exactly as when a combinator such as {@link Async#timeout} abandons
  * them.
  *
+ * <p><b>Cost.</b> The handle is the task's only allocation: the runtime's cell for the task
+ * (its state, queue links, waker and polling context) is this very object. No
+ * {@link CompletableFuture} exists unless {@link #toCompletableFuture()} is called.
+ *
  * @param <T> the result type
  */
-public final class JoinHandle<T> implements Future<T>, AsyncTask<T> {
+public abstract sealed class JoinHandle<T> implements Future<T>, AsyncTask<T> permits TaskCell {
 
-    private final TaskCell<T> cell;
-    private final CompletableFuture<T> future = new CompletableFuture<>();
-    /**
-     * Wakers of tasks awaiting this one, created by the first joiner (most tasks have none);
-     * guarded by {@code this}; {@link #FIRED} once fired. Every path
-     * that completes {@link #future} fires them afterwards, so a poller that saw the future not
-     * done and registered (under the lock, before the firing) is woken.
+    /*
+     * Implementation overview: the completion half of the task cell.
+     *
+     * The state word. One volatile long, shared with the run protocol of TaskCell:
+     *
+     *   bits 0-2  run state (TaskCell's): IDLE, SCHEDULED, RUNNING, RUNNING_WOKEN, DONE
+     *   bits 3-4  outcome: none, VALUE, FAILED, CANCELLED; set once, by CAS, never changed
+     *   bits 8-63 wake count (TaskCell's)
+     *
+     * Every change is a CAS (or an atomic add of bits no one else changes at that moment), so
+     * the run protocol and the completion never overwrite each other's bits. The outcome is
+     * recorded by exactly one CAS from "none": the worker finishing the task (ready or throwing,
+     * one thread, since only the poller completes), cancel() (any thread), or shutdown (after
+     * every worker exited). Whoever loses finds an outcome there and does nothing else.
+     *
+     * The result. One plain field, the value or the Throwable. The worker writes it before its
+     * outcome CAS, so a reader that sees VALUE or FAILED (a volatile read) sees it. cancel()
+     * writes nothing there (the CancellationException is made when someone asks), so the only
+     * writer that can lose is the worker or shutdown, never both at once: a loser's plain write
+     * lands on a field that nobody reads under CANCELLED, and the loser clears it again.
+     *
+     * The waiters. A Treiber stack of nodes (a blocked thread, a joining task's waker, or a
+     * CompletableFuture made by toCompletableFuture), head in `waiters`, FIRED once the
+     * outcome is out. The winner of the outcome CAS swaps the head to FIRED (getAndSet) and then
+     * releases every node it took; a push CASes a non-FIRED head, so pushes that succeed come
+     * before the swap in the head's order and the winner sees them. No wake-up is lost:
+     *   - a waiter that pushed before the swap is released by the winner, after the outcome was
+     *     written (the outcome CAS precedes the swap in the winner's program order);
+     *   - a waiter whose push fails reads FIRED, written after the outcome, so its next read of
+     *     the state sees the outcome;
+     *   - a blocked thread re-reads the state after pushing and after every park; an unpark
+     *     that comes before its park leaves the permit, so the park returns at once.
+     * Each node is released once (one swap takes the stack once), so a CompletableFuture is
+     * completed exactly once. A node's `next` is written before the push that publishes it and
+     * never changed; the only removal is popping cancelled nodes (a get that timed out or was
+     * interrupted) off the top, by CAS of the head, safe from ABA since nodes are never reused.
+     * A timed-out get buried under live nodes stays until completion (harmless: it is skipped).
+     * The first waker pushed on an empty stack goes in bare, without a node (most tasks have one
+     * joiner, which then costs nothing); a bare waker is only ever the bottom entry, since it has
+     * no `next`, and it is never popped. Should the head return to a bare waker once a gone node
+     * above it is popped, a push that read that waker before is still right: the node it drops
+     * is a gone one.
      */
-    private List<Waker> joiners;
 
-    /** {@link #joiners} once fired: later pollers see the future done. */
-    private static final List<Waker> FIRED = List.of();
+    static final long RUN_MASK = 0b111;
+    static final long OUTCOME_MASK = 0b11 << 3;
+    static final long VALUE = 1 << 3;
+    static final long FAILED = 2 << 3;
+    static final long CANCELLED = 3 << 3;
+    /** One wake in the wake count. */
+    static final long WAKE = 1 << 8;
+    /** The run state DONE (see {@link TaskCell}). */
+    static final long RUN_DONE = 4;
 
-    JoinHandle(TaskCell<T> cell) {
-        this.cell = cell;
+    private static final VarHandle STATE;
+    private static final VarHandle WAITERS;
+
+    static {
+        try {
+            MethodHandles.Lookup l = MethodHandles.lookup();
+            STATE = l.findVarHandle(JoinHandle.class, "state", long.class);
+            WAITERS = l.findVarHandle(JoinHandle.class, "waiters", Object.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
     }
 
-    // ------------------------------------------------------------------ completion (runtime)
+    /** A blocked thread, a joining task's waker or a future, waiting for the outcome. */
+    static final class Waiter {
+        /** A {@link Thread}, a {@link Waker} or a {@link CompletableFuture}. */
+        final Object target;
+        /** Set by a thread that stopped waiting (timeout, interrupt): releasing it is skipped. */
+        volatile boolean gone;
+        /**
+         * The entry below: a node, a bare {@link Waker} (the bottom entry, pushed on an empty
+         * stack) or null; written before the push that publishes this node, never after.
+         */
+        Object next;
+
+        Waiter(Object target) {
+            this.target = target;
+        }
+    }
+
+    /** The head of the waiter stack once the waiters were released: nothing is pushed any more. */
+    private static final Waiter FIRED = new Waiter(null);
+
+    private volatile long state;
+    /** The value or the {@link Throwable}; read only after seeing VALUE or FAILED. */
+    private Object result;
+    /**
+     * The waiter stack: null, {@link #FIRED}, a bare {@link Waker} (the only waiter, as a joining
+     * task mostly is: no node), or the top {@link Waiter}.
+     */
+    private volatile Object waiters;
+
+    JoinHandle(long initialState) {
+        this.state = initialState;
+    }
+
+    // ------------------------------------------------------------------ the word (runtime)
+
+    final long word() {
+        return state;
+    }
+
+    final boolean casWord(long expected, long update) {
+        return STATE.compareAndSet(this, expected, update);
+    }
+
+    final long addToWord(long delta) {
+        return (long) STATE.getAndAdd(this, delta);
+    }
+
+    /** The run state (see {@link TaskCell}); for the runtime and tests. */
+    final int state() {
+        return (int) (state & RUN_MASK);
+    }
+
+    /** Whether {@link #cancel} won: the next worker to take the cell retires it unpolled. */
+    final boolean cancelRequested() {
+        return (state & OUTCOME_MASK) == CANCELLED;
+    }
+
+    /**
+     * Records the outcome unless one is recorded already, and releases the waiters if it was.
+     *
+     * @param outcome {@link #VALUE}, {@link #FAILED} or {@link #CANCELLED}
+     * @param r the value or the error (ignored for CANCELLED)
+     * @param retire whether to set the run state to DONE in the same step (the worker's ready
+     *     or failed poll), whether or not the outcome was recorded
+     * @return whether this call recorded the outcome
+     */
+    final boolean complete(long outcome, Object r, boolean retire) {
+        if (outcome != CANCELLED) {
+            result = r;                        // before the CAS that publishes it
+        }
+        boolean won;
+        for (;;) {
+            long s = state;
+            won = (s & OUTCOME_MASK) == 0;
+            long n = s;
+            if (won) {
+                n |= outcome;
+            }
+            if (retire) {
+                n = (n & ~RUN_MASK) | RUN_DONE;
+            }
+            if (n == s || STATE.compareAndSet(this, s, n)) {
+                break;
+            }
+        }
+        if (!won) {
+            if (outcome != CANCELLED) {
+                result = null;                 // lost to cancel(): nobody reads it, drop it
+            }
+            return false;
+        }
+        release(WAITERS.getAndSet(this, FIRED));
+        return true;
+    }
 
     void complete(T value) {
-        future.complete(value);
-        fireJoiners();
+        complete(VALUE, value, false);
     }
 
     void fail(Throwable error) {
-        future.completeExceptionally(error);
-        fireJoiners();
+        complete(FAILED, error, false);
+    }
+
+    /** Queues a cancelled cell so that a worker retires it; by {@link #cancel}, after the outcome. */
+    abstract void retireCancelled();
+
+    private void release(Object top) {
+        Object e = top;
+        while (e != null) {
+            if (e instanceof Waiter) {
+                Waiter w = (Waiter) e;
+                if (!w.gone) {
+                    release1(w.target);
+                }
+                e = w.next;
+            } else {
+                release1(e);                   // a bare waker: the bottom entry
+                e = null;
+            }
+        }
+    }
+
+    private void release1(Object t) {
+        if (t instanceof Thread) {
+            LockSupport.unpark((Thread) t);
+        } else if (t instanceof Waker) {
+            try {
+                ((Waker) t).wake();
+            } catch (Throwable e) {
+                // A waker must not throw. This may run on a worker (which must survive it)
+                // and every other waiter must still be released: report it and go on.
+                AsyncRuntime.reportStray(e);
+            }
+        } else {
+            @SuppressWarnings("unchecked")
+            CompletableFuture<T> f = (CompletableFuture<T>) t;
+            completeFuture(f);
+        }
+    }
+
+    /**
+     * Pushes {@code x}: a {@link Waiter}, or a {@link Waker}, which goes in bare if the stack is
+     * empty and in a node of its own otherwise.
+     *
+     * @return {@code false} if the waiters were released already (the outcome is out)
+     */
+    private boolean push(Object x) {
+        Waiter node = x instanceof Waiter ? (Waiter) x : null;
+        for (;;) {
+            Object h = waiters;
+            if (h == FIRED) {
+                return false;
+            }
+            if (h instanceof Waiter && ((Waiter) h).gone) {  // a get that gave up: pop it
+                WAITERS.compareAndSet(this, h, ((Waiter) h).next);  // never reused: no ABA
+                continue;
+            }
+            Object top;
+            if (h == null && node == null) {
+                top = x;
+            } else {
+                if (node == null) {
+                    node = new Waiter(x);
+                }
+                node.next = h;
+                top = node;
+            }
+            if (WAITERS.compareAndSet(this, h, top)) {
+                return true;
+            }
+        }
+    }
+
+    /** Whether {@code w} is in the stack already (a joiner polling again before the outcome). */
+    private boolean registered(Waker w) {
+        Object e = waiters;
+        while (e != null && e != FIRED) {
+            if (e instanceof Waiter) {
+                if (((Waiter) e).target == w) {
+                    return true;
+                }
+                e = ((Waiter) e).next;
+            } else {
+                return e == w;
+            }
+        }
+        return false;
+    }
+
+    /** Entries in the waiter stack, gone ones included (0 once released); for tests. */
+    final int waiterCount() {
+        int n = 0;
+        Object e = waiters;
+        while (e != null && e != FIRED) {
+            n++;
+            e = e instanceof Waiter ? ((Waiter) e).next : null;
+        }
+        return n;
     }
 
     /**
@@ -83,31 +326,7 @@ public final class JoinHandle<T> implements Future<T>, AsyncTask<T> {
      * key of {@link AsyncPolicy#HYBRID}'s hot queue). For diagnostics and measurements.
      */
     public long wakeCount() {
-        return cell.wakeCount();
-    }
-
-    /** The task's state word (see {@link TaskCell}); for tests. */
-    int state() {
-        return cell.state();
-    }
-
-    private void fireJoiners() {
-        List<Waker> ws;
-        synchronized (this) {
-            ws = joiners;
-            joiners = FIRED;
-        }
-        if (ws != null) {
-            for (Waker w : ws) {
-                try {
-                    w.wake();
-                } catch (Throwable e) {
-                    // A waker must not throw. This may run on a worker (which must survive it)
-                    // and every other joiner must still be woken: report it and go on.
-                    AsyncRuntime.reportStray(e);
-                }
-            }
-        }
+        return state >>> 8;
     }
 
     // ------------------------------------------------------------------ AsyncTask
@@ -121,21 +340,78 @@ public final class JoinHandle<T> implements Future<T>, AsyncTask<T> {
      */
     @Override
     public Poll<T> poll(Context cx) {
-        if (!future.isDone()) {
+        long s = state;
+        if ((s & OUTCOME_MASK) == 0) {
             Waker w = cx.waker();
-            synchronized (this) {
-                if (joiners != FIRED) {        // not fired yet: the completion will wake w
-                    if (joiners == null) {
-                        joiners = new ArrayList<>(1);
-                    }
-                    if (!joiners.contains(w)) {
-                        joiners.add(w);
-                    }
-                    return Poll.pending();
-                }
+            if (registered(w) || push(w)) {
+                return Poll.pending();         // the completion will wake w
             }
+            s = state;                         // released meanwhile: the outcome is out
         }
-        return Poll.ready(future.join());
+        return Poll.ready(join(s));
+    }
+
+    /** The outcome as {@link CompletableFuture#join()} reports it. */
+    private T join(long s) {
+        Throwable x = failure(s);
+        if (x == null) {
+            return value();
+        }
+        if (x instanceof CompletionException) {
+            throw (CompletionException) x;
+        }
+        throw new CompletionException(x);
+    }
+
+    /** The outcome as {@link Future#get()} reports it. */
+    private T report(long s) throws ExecutionException {
+        Throwable x = failure(s);
+        if (x == null) {
+            return value();
+        }
+        if (x instanceof CompletionException && x.getCause() != null) {
+            x = x.getCause();
+        }
+        throw new ExecutionException(x);
+    }
+
+    /**
+     * The task's exception for a FAILED outcome, {@code null} for a value; a cancellation is
+     * thrown here, as {@code get} and {@code join} both throw it as it is.
+     */
+    private Throwable failure(long s) {
+        long o = s & OUTCOME_MASK;
+        if (o == VALUE) {
+            return null;
+        }
+        if (o == CANCELLED) {
+            throw cancelled();
+        }
+        Throwable x = (Throwable) result;
+        if (x instanceof CancellationException) {
+            throw (CancellationException) x;
+        }
+        return x;
+    }
+
+    @SuppressWarnings("unchecked")
+    private T value() {
+        return (T) result;
+    }
+
+    private static CancellationException cancelled() {
+        return new CancellationException("task cancelled");
+    }
+
+    private void completeFuture(CompletableFuture<T> f) {
+        long o = state & OUTCOME_MASK;
+        if (o == VALUE) {
+            f.complete(value());
+        } else if (o == CANCELLED) {
+            f.completeExceptionally(cancelled());
+        } else {
+            f.completeExceptionally((Throwable) result);  // as stored: a cancellation stays one
+        }
     }
 
     // ------------------------------------------------------------------ Future
@@ -156,56 +432,97 @@ public final class JoinHandle<T> implements Future<T>, AsyncTask<T> {
      */
     @Override
     public boolean cancel(boolean mayInterruptIfRunning) {
-        cell.cancelled = true;                 // first: no poll starts after this returns
-        if (!future.completeExceptionally(new CancellationException("task cancelled"))) {
+        if (!complete(CANCELLED, null, false)) {
             return false;                      // done already, or cancelled by another call
         }
-        fireJoiners();
-        if (cell.schedule(false)) {            // idle: queue it so a worker retires it
-            cell.runtime.deliverWake(cell);
-        }
+        retireCancelled();
         return true;
     }
 
     @Override
     public boolean isCancelled() {
-        return future.isCancelled();
+        long o = state & OUTCOME_MASK;
+        return o == CANCELLED || (o == FAILED && result instanceof CancellationException);
     }
 
     @Override
     public boolean isDone() {
-        return future.isDone();
+        return (state & OUTCOME_MASK) != 0;
     }
 
     @Override
     public T get() throws InterruptedException, ExecutionException {
-        return future.get();
+        long s = state;
+        if ((s & OUTCOME_MASK) == 0) {
+            s = await(false, 0L);
+        }
+        return report(s);
     }
 
     @Override
     public T get(long timeout, TimeUnit unit)
             throws InterruptedException, ExecutionException, TimeoutException {
-        return future.get(timeout, unit);
+        long s = state;
+        if ((s & OUTCOME_MASK) == 0) {
+            s = await(true, unit.toNanos(timeout));
+            if ((s & OUTCOME_MASK) == 0) {
+                throw new TimeoutException("task not done within " + timeout + " " + unit);
+            }
+        }
+        return report(s);
+    }
+
+    /** Blocks until the outcome is out, the deadline passes or the thread is interrupted. */
+    private long await(boolean timed, long nanos) throws InterruptedException {
+        long deadline = timed ? System.nanoTime() + nanos : 0L;
+        Waiter node = null;
+        for (;;) {
+            long s = state;
+            if ((s & OUTCOME_MASK) != 0) {
+                return s;
+            }
+            if (Thread.interrupted()) {
+                if (node != null) {
+                    node.gone = true;
+                }
+                throw new InterruptedException();
+            }
+            if (node == null) {
+                node = new Waiter(Thread.currentThread());
+                if (!push(node)) {
+                    return state;              // released before the push: the outcome is out
+                }
+                continue;                      // re-read the state before parking
+            }
+            if (timed) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0L) {
+                    node.gone = true;
+                    return state;
+                }
+                LockSupport.parkNanos(this, left);
+            } else {
+                LockSupport.park(this);
+            }
+        }
     }
 
     /**
-     * A {@link CompletableFuture} that completes as this handle does. Completing or cancelling
+     * A {@link CompletableFuture} that completes as this handle does, once, whether it is asked
+     * for before or after the task is done. Each call makes a new one: completing or cancelling
      * the returned future does not affect the task; use {@link #cancel} for that.
      */
     public CompletableFuture<T> toCompletableFuture() {
         CompletableFuture<T> f = new CompletableFuture<>();
-        future.whenComplete((v, e) -> {        // e unwrapped: cancellation stays a cancellation
-            if (e != null) {
-                f.completeExceptionally(e);
-            } else {
-                f.complete(v);
-            }
-        });
+        if ((state & OUTCOME_MASK) == 0 && push(new Waiter(f))) {
+            return f;                          // the completion completes it
+        }
+        completeFuture(f);                     // the outcome is out (the push found FIRED)
         return f;
     }
 
     @Override
     public String toString() {
-        return "JoinHandle[" + (future.isDone() ? "done" : "pending") + "]";
+        return "JoinHandle[" + (isDone() ? "done" : "pending") + "]";
     }
 }

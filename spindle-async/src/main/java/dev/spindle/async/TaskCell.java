@@ -3,111 +3,82 @@
  */
 package dev.spindle.async;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-
 /**
  * One spawned task as the runtime sees it: the user's {@link AsyncTask}, its run state, its wake
- * count and the worker that last polled it. The cell is also the task's {@link Waker} and the
- * {@link Context} of its polls, so a poll allocates nothing.
+ * count and the worker that last polled it. The cell is also the task's {@link JoinHandle} (it
+ * extends it: the outcome, the result and the waiters live there), its {@link Waker} and the
+ * {@link Context} of its polls, so a spawn allocates this one object and a poll or a wake-up
+ * allocates nothing.
  *
  * <h2>The state machine</h2>
  *
- * <p>One {@code int} word, changed only by CAS or by the single thread that owns the current
- * state (noted "owner" below):
+ * <p>The run state is the low bits of the handle's state word (see {@link JoinHandle}'s
+ * overview for the layout; the outcome and the wake count share the word), changed only by CAS
+ * or by an atomic add from the single thread that owns the current state (noted "owner" below):
  *
  * <pre>
  *   spawn ──► SCHEDULED ──(worker takes it; CAS)──► RUNNING
  *   RUNNING ──(poll pending; CAS, owner)──────────► IDLE
  *   RUNNING ──(wake during poll; CAS)─────────────► RUNNING_WOKEN
  *   RUNNING_WOKEN ──(poll pending; owner)─────────► SCHEDULED   (re-queued at a FIFO end)
- *   RUNNING, RUNNING_WOKEN ──(poll ready/throws)──► DONE
- *   IDLE ──(wake; CAS)────────────────────────────► SCHEDULED   (sent to a wake channel)
+ *   RUNNING, RUNNING_WOKEN ──(poll ready/throws)──► DONE        (with the outcome, one CAS)
+ *   IDLE ──(wake; CAS)────────────────────────────► SCHEDULED   (sent to a wake channel or
+ *                                                                 the waking worker's LIFO slot)
  *   SCHEDULED, IDLE ──(runtime shut down)─────────► DONE        (no worker is left)
  * </pre>
  *
  * <p>Only the transitions into {@code SCHEDULED} enqueue the cell, and each is taken by exactly
  * one thread (the winner of the CAS from {@code IDLE}, the spawner, or the poller leaving
- * {@code RUNNING_WOKEN}), so a cell is in at most one queue at a time. Only the worker that wins
- * {@code SCHEDULED → RUNNING} polls, and a cell returns to {@code SCHEDULED} only after that poll
- * is over, so no two threads ever poll it at once. A wake in {@code SCHEDULED} or
- * {@code RUNNING_WOKEN} only counts (the task will be polled anyway); a wake in {@code DONE}
- * does nothing.
+ * {@code RUNNING_WOKEN}), so a cell is in at most one queue (or LIFO slot) at a time. Only the
+ * worker that wins {@code SCHEDULED → RUNNING} polls, and a cell returns to {@code SCHEDULED}
+ * only after that poll is over, so no two threads ever poll it at once. A wake in
+ * {@code SCHEDULED} or {@code RUNNING_WOKEN} only counts (the task will be polled anyway); a
+ * wake in {@code DONE} does nothing. {@link JoinHandle#cancel} records its outcome in the same
+ * word and then schedules the cell like an uncounted wake, so the worker that takes it next sees
+ * the cancellation in the word it has just changed and retires the task unpolled.
  *
- * <p><b>Memory ordering.</b> All state accesses are volatile (CAS, volatile read and write).
+ * <p><b>Memory ordering.</b> All state accesses are volatile (CAS, atomic add, volatile read).
  * The poller's writes during poll <i>n</i> precede its release of {@code RUNNING} (a CAS to
- * {@code IDLE} or a volatile write of {@code SCHEDULED}); the thread that next moves the state
- * on reads that write (its CAS), then publishes the cell through a queue (the queues' offer and
- * take are volatile/CAS), and the next poller's CAS {@code SCHEDULED → RUNNING} follows its take.
- * Every link is a synchronizes-with edge, so poll <i>n</i> happens-before poll <i>n + 1</i> and a
- * task's own fields need no synchronisation, as {@link AsyncTask} promises. Whatever a waker's
- * caller wrote before {@code wake()} likewise happens-before the poll that follows the wake.
+ * {@code IDLE} or the atomic add to {@code SCHEDULED}); the thread that next moves the state on
+ * reads that write (its CAS), then publishes the cell through a queue (the queues' offer and
+ * take are volatile/CAS; the LIFO slot is read by the very thread that filled it), and the next
+ * poller's CAS {@code SCHEDULED → RUNNING} follows its take. Every link is a synchronizes-with
+ * edge (or program order), so poll <i>n</i> happens-before poll <i>n + 1</i> and a task's own
+ * fields need no synchronisation, as {@link AsyncTask} promises. Whatever a waker's caller wrote
+ * before {@code wake()} likewise happens-before the poll that follows the wake.
  */
-final class TaskCell<T> implements Waker, Context {
+final class TaskCell<T> extends JoinHandle<T> implements Waker, Context {
 
     static final int IDLE = 0;
     static final int SCHEDULED = 1;
     static final int RUNNING = 2;
     static final int RUNNING_WOKEN = 3;
-    static final int DONE = 4;
-
-    private static final VarHandle STATE;
-    private static final VarHandle WAKES;
-
-    static {
-        try {
-            MethodHandles.Lookup l = MethodHandles.lookup();
-            STATE = l.findVarHandle(TaskCell.class, "state", int.class);
-            WAKES = l.findVarHandle(TaskCell.class, "wakeCount", long.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
+    static final int DONE = (int) RUN_DONE;
 
     final AsyncRuntime runtime;
-    final JoinHandle<T> handle;
     /** The user's task; cleared when the cell is done so the task can be collected. */
     AsyncTask<T> task;
 
-    private volatile int state = SCHEDULED;
-    private volatile long wakeCount;
-    /** Set by {@link JoinHandle#cancel}; the next worker to take the cell finishes it unpolled. */
-    volatile boolean cancelled;
     /** The worker that last polled this cell; its wake channel receives the cell's wake-ups. */
     volatile AsyncWorker owner;
 
-    // Owner-only fields (the worker polling or queuing the cell in its hot queue).
-    /** What is left of this poll's budget. */
-    int budgetLeft;
-    /** Hot-queue key: {@link #waitWakes()} when the cell entered the hot queue. */
-    long hotKey;
+    // Owner-only fields (the worker polling the cell).
     /**
      * How many times the poller re-queued the cell because it was woken during its own poll
-     * (a yield, mostly). Written only by the poller, before the write of {@code SCHEDULED} that
-     * hands the cell on, so whoever takes the cell next sees it.
+     * (a yield, mostly). Written only by the poller, before the atomic add of {@code SCHEDULED}
+     * that hands the cell on, so whoever takes the cell next sees it.
      */
     long selfRequeues;
-    /** Hot-queue tie-break: the worker's insertion sequence number. */
-    long hotSeq;
     /** The next cell in the {@link LiveTasks} list this cell was spawned into. */
     TaskCell<?> nextLive;
     /** Id and spawn site for flight recorder events; {@code null} unless a recording wanted them. */
     LongPollEvent.Origin origin;
 
     TaskCell(AsyncRuntime runtime, AsyncTask<T> task) {
+        super(SCHEDULED);
         this.runtime = runtime;
         this.task = task;
-        this.handle = new JoinHandle<>(this);
         this.origin = LongPollEvent.originAtSpawn();
-    }
-
-    int state() {
-        return state;
-    }
-
-    /** How many times the task's waker fired while the task was not done. */
-    long wakeCount() {
-        return wakeCount;
     }
 
     /**
@@ -116,7 +87,7 @@ final class TaskCell<T> implements Waker, Context {
      * yields must not raise it in the HYBRID order. Read by the worker holding the cell.
      */
     long waitWakes() {
-        return wakeCount - selfRequeues;
+        return wakeCount() - selfRequeues;
     }
 
     // ------------------------------------------------------------------ Waker and Context
@@ -133,16 +104,17 @@ final class TaskCell<T> implements Waker, Context {
         return this;
     }
 
+    /** The budget is the polling worker's (one poll at a time per worker), not the cell's. */
     @Override
     public boolean consumeBudget() {
-        if (budgetLeft <= 0) {
-            return false;
-        }
-        budgetLeft--;
-        return true;
+        return owner.consumeBudget();
     }
 
     // ------------------------------------------------------------------ transitions
+
+    private static long withRun(long s, int run) {
+        return (s & ~RUN_MASK) | run;
+    }
 
     /**
      * Records a wake-up.
@@ -152,31 +124,26 @@ final class TaskCell<T> implements Waker, Context {
      *     and must now enqueue it; {@code false} if it is queued, running or done already
      */
     boolean schedule(boolean count) {
+        long add = count ? WAKE : 0L;
         for (;;) {
-            int s = state;
-            switch (s) {
+            long s = word();
+            switch ((int) (s & RUN_MASK)) {
                 case IDLE:
-                    if (STATE.compareAndSet(this, IDLE, SCHEDULED)) {
-                        if (count) {
-                            WAKES.getAndAdd(this, 1L);
-                        }
+                    if (casWord(s, withRun(s, SCHEDULED) + add)) {
                         return true;
                     }
                     break;
                 case RUNNING:
-                    if (STATE.compareAndSet(this, RUNNING, RUNNING_WOKEN)) {
-                        if (count) {
-                            WAKES.getAndAdd(this, 1L);
-                        }
+                    if (casWord(s, withRun(s, RUNNING_WOKEN) + add)) {
                         return false;
                     }
                     break;
                 case SCHEDULED:
                 case RUNNING_WOKEN:
-                    if (count) {
-                        WAKES.getAndAdd(this, 1L);
+                    if (add == 0L || casWord(s, s + add)) {
+                        return false;
                     }
-                    return false;
+                    break;
                 default:
                     return false;              // DONE: nothing to do
             }
@@ -185,7 +152,15 @@ final class TaskCell<T> implements Waker, Context {
 
     /** {@code SCHEDULED → RUNNING}; {@code false} if the cell is not scheduled (never expected). */
     boolean startRun() {
-        return STATE.compareAndSet(this, SCHEDULED, RUNNING);
+        for (;;) {
+            long s = word();
+            if ((s & RUN_MASK) != SCHEDULED) {
+                return false;
+            }
+            if (casWord(s, withRun(s, RUNNING))) {
+                return true;
+            }
+        }
     }
 
     /**
@@ -194,22 +169,45 @@ final class TaskCell<T> implements Waker, Context {
      * @return {@code true} if the task was woken during its poll and the caller must re-queue it
      */
     boolean finishPending() {
-        if (STATE.compareAndSet(this, RUNNING, IDLE)) {
-            return false;
+        for (;;) {
+            long s = word();
+            if ((s & RUN_MASK) != RUNNING) {
+                break;                         // RUNNING_WOKEN: only the poller leaves it
+            }
+            if (casWord(s, withRun(s, IDLE))) {
+                return false;
+            }
         }
-        selfRequeues++;                        // before the write that publishes it
-        state = SCHEDULED;                     // was RUNNING_WOKEN; only the poller leaves it
+        selfRequeues++;                        // before the add that publishes it
+        addToWord(SCHEDULED - RUNNING_WOKEN);  // others change only bits above the run state
         return true;
     }
 
-    /** Marks the cell done for good; wakes after this do nothing. */
+    /** Marks the cell done for good without an outcome; wakes after this do nothing. */
     void finish() {
-        state = DONE;
         task = null;
+        for (;;) {
+            long s = word();
+            if (casWord(s, withRun(s, DONE))) {
+                return;
+            }
+        }
+    }
+
+    /**
+     * The task's poll ended it: {@code DONE} and the outcome ({@link #VALUE} or
+     * {@link #FAILED}) in one step, then the waiters are released. If the handle was cancelled
+     * meanwhile, the outcome is dropped and the cell is only marked done.
+     */
+    void finish(long outcome, Object r) {
+        task = null;
+        complete(outcome, r, true);
     }
 
     @Override
-    public String toString() {
-        return "TaskCell[state=" + state + ", wakes=" + wakeCount + "]";
+    void retireCancelled() {
+        if (schedule(false)) {                 // idle: queue it so a worker retires it
+            runtime.deliverWake(this);
+        }
     }
 }

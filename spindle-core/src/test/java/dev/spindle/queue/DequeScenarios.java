@@ -1,5 +1,7 @@
 package dev.spindle.queue;
 
+import static dev.spindle.testkit.Threads.runAll;
+
 import java.util.Arrays;
 import java.util.function.Supplier;
 
@@ -109,20 +111,6 @@ final class DequeScenarios {
             sb.append(' ').append(Arrays.toString(l.toArray()));
         }
         throw new AssertionError(sb.toString());
-    }
-
-    private static void runAll(Thread... threads) {
-        for (Thread t : threads) {
-            t.start();
-        }
-        for (Thread t : threads) {
-            try {
-                t.join();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new AssertionError(e);
-            }
-        }
     }
 
     /**

@@ -1,5 +1,7 @@
 package dev.spindle.queue;
 
+import static dev.spindle.testkit.Threads.runAll;
+
 import java.util.Arrays;
 
 /**
@@ -30,20 +32,6 @@ final class InjectorScenarios {
 
     private static void fail(String message, Log... logs) {
         throw new AssertionError(message + " " + Arrays.toString(logs));
-    }
-
-    private static void runAll(Thread... threads) {
-        for (Thread t : threads) {
-            t.start();
-        }
-        for (Thread t : threads) {
-            try {
-                t.join();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new AssertionError(e);
-            }
-        }
     }
 
     /**

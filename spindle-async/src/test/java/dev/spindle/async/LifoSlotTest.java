@@ -1,0 +1,174 @@
+/*
+ * Copyright 2026 The Spindle Authors. Licensed under the Apache License, Version 2.0.
+ */
+package dev.spindle.async;
+
+import static dev.spindle.async.WakerSemanticsTest.WAIT_S;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * The LIFO slot of a worker ({@link AsyncWorker}): a task woken by the task running on a worker
+ * runs right after it, ahead of the tasks already queued, but a chain of tasks waking each other
+ * through the slot gives way to the queue after {@link AsyncWorker#LIFO_MAX} turns. Orders and
+ * counts on one worker, no timing.
+ */
+class LifoSlotTest {
+
+    /** Records its name on every poll after the first; pending until {@link #done}. */
+    static final class Named implements AsyncTask<Void> {
+        final String name;
+        final List<String> log;
+        final CountDownLatch firstPoll = new CountDownLatch(1);
+        volatile Waker waker;
+        volatile boolean done = true;
+        private int polls;
+
+        Named(String name, List<String> log) {
+            this.name = name;
+            this.log = log;
+        }
+
+        @Override
+        public Poll<Void> poll(Context cx) {
+            if (polls++ == 0) {
+                waker = cx.waker();
+                firstPoll.countDown();
+                return Poll.pending();
+            }
+            log.add(name);
+            return done ? Poll.ready(null) : Poll.pending();
+        }
+    }
+
+    /**
+     * WORK_STEALING: {@code a} is woken by the running driver after three tasks were woken from
+     * outside; it runs first. HYBRID has no slot (its hot queue decides): there {@code a} waits
+     * its turn, the queue order being first come, first served among tasks woken once.
+     */
+    @ParameterizedTest
+    @EnumSource(AsyncPolicy.class)
+    void aTaskWokenByTheRunningTaskRunsNextAheadOfTheQueue(AsyncPolicy policy) throws Exception {
+        try (AsyncRuntime rt = AsyncRuntime.builder().workers(1).policy(policy).build()) {
+            List<String> log = new CopyOnWriteArrayList<>();
+            Named a = new Named("a", log);
+            Named[] queued = {new Named("q1", log), new Named("q2", log), new Named("q3", log)};
+            rt.spawn(a);
+            for (Named q : queued) {
+                rt.spawn(q);
+            }
+            assertThat(a.firstPoll.await(WAIT_S, TimeUnit.SECONDS)).isTrue();
+            for (Named q : queued) {
+                assertThat(q.firstPoll.await(WAIT_S, TimeUnit.SECONDS)).isTrue();
+            }
+            CountDownLatch inDriver = new CountDownLatch(1);
+            CountDownLatch queuedUp = new CountDownLatch(1);
+            JoinHandle<Void> driver = rt.spawn(cx -> {
+                inDriver.countDown();
+                try {
+                    assertThat(queuedUp.await(WAIT_S, TimeUnit.SECONDS)).isTrue();
+                } catch (InterruptedException e) {
+                    throw new IllegalStateException(e);
+                }
+                log.add("driver");
+                a.waker.wake();                // woken by the running task: the slot
+                return Poll.ready(null);
+            });
+            assertThat(inDriver.await(WAIT_S, TimeUnit.SECONDS)).isTrue();
+            for (Named q : queued) {
+                q.waker.wake();                // woken from outside while the worker is busy
+            }
+            queuedUp.countDown();
+            driver.get(WAIT_S, TimeUnit.SECONDS);
+            WakerSemanticsTest.await(() -> log.size() == 5, "every task to run");
+            if (policy == AsyncPolicy.WORK_STEALING) {
+                assertThat(log).containsExactly("driver", "a", "q1", "q2", "q3");
+            } else {
+                assertThat(log).containsExactly("driver", "q1", "q2", "q3", "a");
+            }
+        }
+    }
+
+    /** A task spawned by the running task runs next too, before what was woken earlier. */
+    @org.junit.jupiter.api.Test
+    void aTaskSpawnedByTheRunningTaskRunsNext() throws Exception {
+        try (AsyncRuntime rt = AsyncRuntime.builder().workers(1).build()) {
+            List<String> log = new CopyOnWriteArrayList<>();
+            Named q = new Named("q", log);
+            rt.spawn(q);
+            assertThat(q.firstPoll.await(WAIT_S, TimeUnit.SECONDS)).isTrue();
+            JoinHandle<JoinHandle<Void>> driver = rt.spawn(cx -> {
+                q.waker.wake();                // before the spawn: q is displaced to the queue
+                log.add("driver");
+                return Poll.ready(rt.spawn(c2 -> {
+                    log.add("child");
+                    return Poll.ready(null);
+                }));
+            });
+            driver.get(WAIT_S, TimeUnit.SECONDS).get(WAIT_S, TimeUnit.SECONDS);
+            WakerSemanticsTest.await(() -> log.size() == 3, "every task to run");
+            assertThat(log).containsExactly("driver", "child", "q");
+        }
+    }
+
+    /**
+     * Two tasks that wake each other on every poll would run through the slot forever; a task
+     * woken meanwhile from outside waits in the wake channel and must still get its turn, within
+     * a few of their polls. (HYBRID, without a slot, bounds it by its batches.)
+     */
+    @ParameterizedTest
+    @EnumSource(AsyncPolicy.class)
+    void tasksWakingEachOtherThroughTheSlotDoNotStarveAQueuedTask(AsyncPolicy policy) {
+        assertTimeoutPreemptively(Duration.ofSeconds(60), () -> {
+            try (AsyncRuntime rt = AsyncRuntime.builder().workers(1).policy(policy).build()) {
+                List<String> log = new CopyOnWriteArrayList<>();
+                Named q = new Named("q", log);
+                rt.spawn(q);
+                assertThat(q.firstPoll.await(WAIT_S, TimeUnit.SECONDS)).isTrue();
+                AtomicInteger pingPongPolls = new AtomicInteger();
+                AtomicReference<Waker> other = new AtomicReference<>();
+                AtomicInteger atWake = new AtomicInteger(-1);
+                AtomicInteger atQ = new AtomicInteger(-1);
+                CountDownLatch running = new CountDownLatch(1);
+                AsyncTask<Void> pingPong = cx -> {
+                    if (q.log.contains("q")) {
+                        atQ.compareAndSet(-1, pingPongPolls.get());
+                        if (pingPongPolls.get() > atQ.get() + 10) {
+                            return Poll.ready(null);    // well after q ran: stop
+                        }
+                    }
+                    pingPongPolls.incrementAndGet();
+                    running.countDown();
+                    Waker mine = cx.waker();
+                    Waker peer = other.getAndSet(mine);
+                    if (peer != null && peer != mine) {
+                        peer.wake();                    // the peer, through the slot
+                    }
+                    return Poll.pending();
+                };
+                JoinHandle<Void> ping = rt.spawn(pingPong);
+                JoinHandle<Void> pong = rt.spawn(pingPong);
+                assertThat(running.await(WAIT_S, TimeUnit.SECONDS)).isTrue();
+                WakerSemanticsTest.await(() -> pingPongPolls.get() > 100, "the ping-pong to get going");
+                atWake.set(pingPongPolls.get());
+                q.waker.wake();
+                WakerSemanticsTest.await(() -> atQ.get() >= 0, "the queued task to run");
+                assertThat(atQ.get() - atWake.get())
+                        .as("ping-pong polls between the queued task's wake-up and its poll")
+                        .isLessThanOrEqualTo(2 * (AsyncWorker.LIFO_MAX + 1));
+                ping.cancel(false);
+                pong.cancel(false);
+            }
+        });
+    }
+}
