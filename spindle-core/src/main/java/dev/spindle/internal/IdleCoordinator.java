@@ -330,6 +330,26 @@ public final class IdleCoordinator extends IdleCoordinatorState implements IdleC
     }
 
     /**
+     * Worker {@code w}, parked, found work by itself while asleep: an async worker that drives
+     * the runtime's I/O and timers while parked found events ready, and is about to queue the
+     * woken tasks for itself. Takes it off the stack and counts it as searching, as
+     * {@link #notifyWork} counts a worker it wakes (even if others search: it has work already),
+     * so that its own wake-ups wake nobody else and {@link #await} returns. Nothing to unpark: it
+     * is the caller. Does nothing if it was woken meanwhile, or after {@link #terminate()}.
+     */
+    public void wakeSelf(int w) {
+        synchronized (lock) {
+            if (parked.get(w) == 0 || terminated) {
+                return;
+            }
+            remove(w);
+            addState(SEARCHING_ONE - parkedDelta(w));
+            parked.set(w, 0);
+            notified.set(w, 1);
+        }
+    }
+
+    /**
      * Registers worker {@code w} as parked, uncounting it as a searcher if it was one.
      *
      * @return {@code true} if nobody is searching now that {@code w} is registered, in which

@@ -47,13 +47,17 @@ public final class ReactorGroup implements AutoCloseable {
      * @throws IOException if a selector cannot be opened (those opened already are closed)
      */
     public static ReactorGroup open(int reactors) throws IOException {
+        return open(reactors, false);
+    }
+
+    private static ReactorGroup open(int reactors, boolean driven) throws IOException {
         if (reactors < 1) {
             throw new IllegalArgumentException("a reactor group needs at least one reactor, was " + reactors);
         }
         Reactor[] rs = new Reactor[reactors];
         try {
             for (int i = 0; i < reactors; i++) {
-                rs[i] = Reactor.open();
+                rs[i] = driven ? Reactor.openDriven() : Reactor.open();
             }
         } catch (IOException | RuntimeException e) {
             for (Reactor r : rs) {
@@ -68,6 +72,21 @@ public final class ReactorGroup implements AutoCloseable {
             throw e;
         }
         return new ReactorGroup(rs, true);
+    }
+
+    /**
+     * A group of {@code reactors} new reactors <em>without</em> threads, for the workers of one
+     * runtime to drive: pass {@link #reactors()} to {@code AsyncRuntime.Builder.driveIo}, and
+     * bind listeners and connect streams with this group. Idle workers then wait in the
+     * selectors and run the tasks their readiness wakes, with no hand-off between threads (one
+     * worker per selector at a time; at most as many reactors as workers). Until a runtime is
+     * built with them, nothing selects. {@link #close()} closes the selectors.
+     *
+     * @throws IllegalArgumentException if {@code reactors < 1}
+     * @throws IOException if a selector cannot be opened (those opened already are closed)
+     */
+    public static ReactorGroup openDriven(int reactors) throws IOException {
+        return open(reactors, true);
     }
 
     /**
