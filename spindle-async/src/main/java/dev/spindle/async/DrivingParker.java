@@ -63,8 +63,10 @@ import java.util.concurrent.locks.LockSupport;
  * own flag absorbs. The same argument covers a timer that becomes the earliest while the driver
  * sleeps with a longer timeout: the scheduler publishes the deadline, then reads
  * {@code holder[0]} and wakes the driver; the driver takes slot 0, then reads the deadline. The
- * Promela model {@code spindle-stress/model/selector_park.pml} checks this protocol with the
- * coordinator, and fails if the wake-up call is removed.
+ * Promela model {@code spindle-stress/model/async_park.pml -DSELECTOR} checks this protocol
+ * with the coordinator and the runtime's worker loop (an outside wake-up, I/O readiness with the
+ * registration's wake-up, a timer), and fails without the selector wake-up in {@code unpark},
+ * without the permit re-read, or without the registration's or the timer's wake-up.
  */
 final class DrivingParker implements Parker {
 

@@ -13,7 +13,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * Several {@link Reactor}s, each with its own selector thread, over which connections are
  * spread round-robin. One selector thread reads and dispatches every message of every
  * connection it serves, so on many cores it becomes the bottleneck; a listener bound to a group
- * gives each accepted connection the group's next reactor.
+ * gives each accepted connection the group's next reactor. The reactors of an
+ * {@linkplain #openDriven driven group} have no threads: the idle workers of one
+ * {@code AsyncRuntime} wait in their selectors, one worker per selector at a time.
  *
  * <pre>{@code
  * try (ReactorGroup reactors = ReactorGroup.open(4);
