@@ -48,7 +48,7 @@ class DrivenWakeStressTest {
         final AtomicLong signals = new AtomicLong();
         final AtomicReference<Waker> waker = new AtomicReference<>();
         final int rounds;
-        volatile long seen;
+        volatile long seen = -1;       // -1 until the first poll has published the waker
         long polls;                    // the task's own: polls never overlap
 
         SignalCounter(int rounds) {
