@@ -120,6 +120,39 @@
  * as the last searcher, and its re-check, blind to wake channels, sees nothing. Both sleep with
  * T0 queued: the wake channels must be part of the re-check.
  *
+ * THE SELECTOR-DRIVING WORKER, -DSELECTOR (AsyncRuntime.Builder.driveIo; DrivingParker,
+ * IdleCoordinator.wakeSelf, the driven Reactor's select/dispatch/wakeup). The same runtime, but
+ * a parked worker sleeps in DrivingParker.park: it consumes its permit, takes the one driver
+ * (holder, a CAS) if it is free and then publishes drivingOf, re-reads the permit and only if it
+ * is clear waits in select; otherwise it parks on LockSupport (its own sticky permit). Unpark
+ * (now a step of its own after wakeOne's and terminate's lock) sets the permit and then reads
+ * drivingOf: the driver's selector is woken (Reactor.wakeup: the wakeupPending CAS, then the
+ * selector's sticky flag, which the next or current select consumes as it returns), anyone
+ * else LockSupport-unparked. A select returns when its flag is set or (below) a watched channel
+ * is ready or its timeout passed; then wakeupPending is cleared and queued interest changes
+ * applied. A driver that finds events takes itself off the stack as searching (wakeSelf) and
+ * wakes the tasks on its own thread, into its own wake channel (wakeDriven), then releases the
+ * driver. What wakes T0:
+ *   - by default the outside Waker, as above: the wake-up of a worker inside select;
+ *   - -DIO_WAKE: the bytes of T0's connection (process Peer). T0's first poll adds its read
+ *     interest and queues the change, calling Reactor.wakeup (a registration from a worker
+ *     while another one selects must end that select, or the channel is never watched); the
+ *     driver dispatches the readiness;
+ *   - -DTIMER: T0's first poll schedules a timer on the runtime's heap, then wakes the driver
+ *     if slot 0 is held (Timers.add: earlier.run()); the driver reads the heap after taking the
+ *     slot and waits with a timeout only if an entry is there; time passes (process Clock) once
+ *     the entry exists; the driver fires it on return.
+ * Not modelled: pollNow of busy workers (workers here always come to park), several drivers
+ * (each is the same protocol with its own holder; a worker is inside at most one), the
+ * TimerSleep driver (the same sticky-flag pattern with LockSupport).
+ * Mutants: -DMUTANT_NO_SELECTOR_WAKEUP (unpark only LockSupport-unparks: the driver inside
+ * select is never woken, the requirement that "unpark is not enough"),
+ * -DMUTANT_NO_PERMIT_RECHECK (the driver selects without re-reading its permit after
+ * publishing drivingOf), -DMUTANT_NO_REGISTER_WAKEUP (with -DIO_WAKE: an interest change
+ * does not wake the selector), -DMUTANT_NO_TIMER_WAKEUP (with -DTIMER: a new earliest timer
+ * does not wake the driver). Each leaves T0 waiting with every worker asleep: the rest
+ * assertion fails.
+ *
  * NOT A MUTANT, -DEXPERIMENT_NO_HANDOFF: the last searcher that found work does not look for
  * more work to wake a peer for (stopSearching without hasVisibleWork/notifyWork). Spin finds no
  * lost wake-up without it (2 workers, and 3 started parked): the searcher runs its task and then comes back to
@@ -171,6 +204,26 @@ bool closing = false;        /* AsyncRuntime.closing */
 #define closing false        /* never closed: its reads fold to constants, and POR treats them as local */
 #endif
 
+#ifdef SELECTOR
+/* DrivingParker (spindle-async) with one driver, a driven Reactor: see "THE SELECTOR-DRIVING
+ * WORKER" in the header */
+byte holder = 0;             /* DrivingParker.holder[0]: worker + 1, 0 = free */
+bool drivingOf[NW];          /* DrivingParker.drivingOf[w] != 0 */
+bool permit[NW];             /* DrivingParker.permit[w] */
+bool lsPermit[NW];           /* LockSupport's permit of each worker thread */
+bool selFlag = false;        /* the selector's sticky wake-up (Selector.wakeup) */
+bool pending = false;        /* Reactor.wakeupPending */
+#ifdef IO_WAKE
+bool ioReady = false;        /* T0's channel is readable (level-triggered) */
+bool change = false;         /* T0's interest change is queued (Reactor.changes) */
+bool keyed = false;          /* ... and applied: the selector watches the channel */
+#endif
+#ifdef TIMER
+bool tset = false;           /* T0's timer entry is in the runtime's heap */
+bool due = false;            /* its deadline has passed */
+#endif
+#endif
+
 /* ghost */
 byte inq = 0;                /* the cells that are in some queue */
 byte ndone = 0;
@@ -201,6 +254,151 @@ inline offer(q, c) {
     q = q | BIT(c);
     inq = inq | BIT(c)
 }
+
+#ifdef SELECTOR
+/* Reactor.wakeup(): the CAS of wakeupPending, then Selector.wakeup() (a sticky flag) */
+inline selWakeup() {
+    atomic {
+        if
+        :: !pending -> pending = true; sw = true  /* wakeupPending.compareAndSet(false, true) */
+        :: else -> sw = false
+        fi
+    };
+    if
+    :: sw -> sw = false; selFlag = true           /* selector.wakeup() */
+    :: else
+    fi
+}
+
+/* DrivingParker.unpark(x) */
+inline unpark(x) {
+    permit[x] = true;                             /* permit.set(w, 1) */
+    if
+#ifdef MUTANT_NO_SELECTOR_WAKEUP
+    :: false -> skip
+#else
+    :: drivingOf[x] -> selWakeup()                /* drivingOf[w] != 0: drivers[k].wakeup() */
+#endif
+    :: else -> lsPermit[x] = true                 /* threads.unpark(w): LockSupport.unpark */
+    fi
+}
+
+/* TaskCell.wake() of cell c on worker me while it handles its driver's events: deliverWake
+ * sends it to this worker (AsyncWorker.driving), CURRENT == target: notifyWorkRacy */
+inline wakeDriven(c) {
+    d_step {
+        if
+        :: st[c] == IDLE -> st[c] = SCHED; ok = true
+        :: st[c] == RUNNING -> st[c] = WOKEN; ok = false
+        :: else -> ok = false
+        fi
+    };
+    if
+    :: ok -> ok = false; atomic { offer(wc[me], c) }; notifyWorkRacy()
+    :: else
+    fi
+}
+
+/* IdleCoordinator.wakeSelf(me): off the stack, counted as searching, no unpark */
+inline wakeSelf() {
+    atomic {
+        !lock -> lock = true;
+        if
+        :: !notified[me] && !terminated ->        /* parked.get(w) != 0 && !terminated */
+            w = 0;
+            do                                    /* remove(w) */
+            :: stack[w] != me -> w++
+            :: else -> break
+            od;
+            do
+            :: w + 1 < sp -> stack[w] = stack[w + 1]; w++
+            :: else -> break
+            od;
+            sp--; stack[sp] = 0; w = 0;
+            searching++; parked--;                /* addState(SEARCHING_ONE - PARKED_ONE) */
+            notified[me] = true
+        :: else
+        fi;
+        lock = false
+    }
+}
+
+/* DrivingParker.park(me), called by IdleCoordinator.await while notified[me] is clear */
+inline driverPark() {
+    atomic { got = permit[me]; permit[me] = false };        /* permit.getAndSet(w, 0) != 0 */
+    if
+    :: got -> got = false                         /* return */
+    :: else ->
+        atomic {                                  /* holder.compareAndSet(0, FREE, w + 1) */
+            got = (holder == 0);
+            if
+            :: got -> holder = me + 1
+            :: else
+            fi
+        };
+        if
+        :: got ->                                 /* drive(w, 0, -1) */
+            got = false;
+            drivingOf[me] = true;                 /* drivingOf.set(w, k + 1) */
+#ifdef MUTANT_NO_PERMIT_RECHECK
+            rdy = false;
+#else
+            rdy = permit[me];                     /* if (permit.get(w) == 0) select */
+#endif
+            if
+            :: rdy -> rdy = false
+            :: else ->
+#ifdef TIMER
+                timed = tset;                     /* timeout = timers.nanosToNext() */
+#endif
+end_select:     atomic {                          /* selector.select(timeout) returns when */
+                    (selFlag                      /* woken (the sticky flag, consumed), */
+#ifdef IO_WAKE
+                     || (keyed && ioReady)        /* a watched channel is ready, */
+#endif
+#ifdef TIMER
+                     || (timed && due)            /* or the timeout passed */
+#endif
+                    ) -> selFlag = false
+                };
+                pending = false;                  /* wakeupPending.set(false) */
+#ifdef IO_WAKE
+                atomic { if :: change -> change = false; keyed = true :: else fi }  /* applyChanges() */
+#endif
+            fi;
+            drivingOf[me] = false;                /* drivingOf.set(w, 0) */
+#ifdef IO_WAKE
+            rdy = keyed && ioReady;               /* ready = selectedKeys().size() > 0 */
+#endif
+#ifdef TIMER
+            rdy = rdy || (tset && due);           /* || timers.anyDue() */
+            timed = false;
+#endif
+            if
+            :: rdy ->
+                rdy = false;
+                wakeSelf();                       /* parking.wakeSelf(w), before the wakes */
+#ifdef IO_WAKE
+                if                                /* dispatch(): read-ahead, wake the readers */
+                :: ioReady -> ioReady = false; wakeDriven(0)
+                :: else
+                fi;
+#endif
+#ifdef TIMER
+                if                                /* timers.fireDue() */
+                :: atomic { tset && due -> tset = false }; wakeDriven(0)
+                :: else
+                fi
+#endif
+            :: else
+            fi;
+            holder = 0                            /* holder.compareAndSet(k, w + 1, FREE) */
+        :: else ->
+end_lspark: atomic { lsPermit[me] -> lsPermit[me] = false }  /* threads.park(w) */
+        fi
+    fi
+}
+#endif
 
 /* IdleCoordinator.wakeOne(preferred); pref = preferred worker + 1, 0 = null */
 inline wakeOne(pref) {
@@ -237,8 +435,15 @@ inline wakeOne(pref) {
             searching++; parked--;                /* state.addAndGet(SEARCHING_ONE - PARKED_ONE) */
             notified[u] = true;                   /* w.notified = true (see below) */
             lock = false;                         /* end of synchronized (lock) */
+#ifdef SELECTOR
+            w = 0
+        };
+        unpark(u);                                /* parker.unpark(w), after the lock */
+        u = 0
+#else
             u = 0; w = 0
         }
+#endif
         /* LockSupport.unpark(w.thread): the worker waits on notified[w]. The notified write is
          * in the step of the addAndGet: nothing but the woken worker reads it, and that worker
          * may take any time to notice, so a separate step would add only stuttering. */
@@ -362,6 +567,23 @@ inline runCell() {
             d_step { st[1] = DONE; ready = true } /* T1 withdrawn; runCell retires T0 */
         :: else ->
             pushLocal(1);                         /* spawn(T1) on this worker */
+#if defined(SELECTOR) && defined(IO_WAKE)
+            change = true;                        /* Reactor.await: interest added, enqueue(reg): */
+#ifndef MUTANT_NO_REGISTER_WAKEUP
+            selWakeup();                          /* changes.add, then wakeup() */
+#endif
+#endif
+#if defined(SELECTOR) && defined(TIMER)
+            tset = true;                          /* Timers.add: the entry is published, then */
+            if                                    /* earlierDeadline(): holder[0] != 0: wakeup() */
+#ifdef MUTANT_NO_TIMER_WAKEUP
+            :: false -> skip
+#else
+            :: holder != 0 -> selWakeup()
+#endif
+            :: else
+            fi;
+#endif
             reg0 = true;                          /* T0's waker registered with whoever wakes it */
             ready = false
         fi
@@ -415,6 +637,12 @@ proctype Worker(byte me) {
     byte u = 0;
     byte v = 0;
     byte k = 0;
+#ifdef SELECTOR
+    bool got = false;
+    bool rdy = false;
+    bool timed = false;
+    bool sw = false;
+#endif
 
 #ifdef START_PARKED
     goto end_parked;                              /* registered by init: see there */
@@ -549,7 +777,18 @@ loop:
 #endif
     vis = false;
 end_parked:
+#ifdef SELECTOR
+    do                                            /* parking.await(this): */
+    :: notified[me] -> break                      /* while (notified.get(w) == 0) */
+    :: else ->
+        if
+        :: terminated -> break                    /* if (terminated) return false */
+        :: else -> driverPark()                   /* parker.park(w) */
+        fi
+    od;
+#else
     notified[me];                                 /* parking.await(this) */
+#endif
     srch = !closing;                              /* searching = !runtime.closing */
     goto loop;
 exit:
@@ -570,34 +809,73 @@ proctype Spawner() {
     bool ok = false;
     byte w = 0;
     byte u = 0;
+#ifdef SELECTOR
+    bool sw = false;
+#endif
     spawnOutside(0)
 }
 
-#ifndef INSIDE_WAKE
+#if !defined(INSIDE_WAKE) && !defined(IO_WAKE) && !defined(TIMER)
 proctype Waker() {
     bool ok = false;
     byte w = 0;
     byte u = 0;
+#ifdef SELECTOR
+    bool sw = false;
+#endif
 end_waiting:
     reg0;                                         /* the event T0 waits for happens */
     wake(0, 0)                                    /* T0.wake() on this thread */
 }
 #endif
 
+#ifdef IO_WAKE
+/* The peer of T0's connection: once T0 waits for it, its bytes arrive */
+proctype Peer() {
+end_waiting:
+    reg0;
+    ioReady = true
+}
+#endif
+
+#ifdef TIMER
+/* Time passes: once T0's timer entry exists, its deadline comes */
+proctype Clock() {
+end_waiting:
+    tset;
+    due = true
+}
+#endif
+
 #ifdef CLOSE
 proctype Closer() {
     byte i = 0;
+#ifdef SELECTOR
+    byte mask = 0;
+    bool sw = false;
+#endif
     closing = true;                               /* shutdown(): closing = true */
     atomic {                                      /* parking.terminate() */
         !lock -> lock = true;
         terminated = true;
         do                                        /* w.notified = true for each parked w */
-        :: i < sp -> notified[stack[i]] = true; i++
+        :: i < sp -> notified[stack[i]] = true;
+#ifdef SELECTOR
+            mask = mask | BIT(stack[i]);          /* toWake = copyOf(stack) */
+#endif
+            i++
         :: else -> break
         od;
         i = 0;
         lock = false
-    }
+    };
+#ifdef SELECTOR
+    do                                            /* parker.unpark(w) for each */
+    :: i < NW && (mask & BIT(i)) != 0 -> unpark(i); i++
+    :: i < NW && (mask & BIT(i)) == 0 -> i++
+    :: else -> break
+    od;
+#endif
     /* LockSupport.unpark each; then the joins: the property <> (nexit == NW) */
 }
 #endif
@@ -639,8 +917,14 @@ init {
         od;
         i = 0;
         run Spawner();
-#ifndef INSIDE_WAKE
+#if !defined(INSIDE_WAKE) && !defined(IO_WAKE) && !defined(TIMER)
         run Waker();
+#endif
+#ifdef IO_WAKE
+        run Peer();
+#endif
+#ifdef TIMER
+        run Clock();
 #endif
 #ifdef CLOSE
         run Closer();

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # Model-checks the Spindle Promela models (deque.pml, park.pml, async_park.pml) with spin.
+# async_park.pml -DSELECTOR models the async runtime whose idle workers drive I/O and timers.
 # park.pml models the pools' one idle protocol, IdleCoordinator (spindle-core), as the
 # work-stealing pool uses it and (-DSHARING) as the shared-queue pools do.
 #
@@ -124,6 +125,14 @@ if [[ $mode == verify ]]; then
     check async-live-2w-hybrid async_park.pml pass "-DNW=2 -DSTART_PARKED -DHYBRID" "-DNFAIR=3 -DMEMLIM=3072" "-a -f -m1000000"
     check async-live-2w-close  async_park.pml pass "-DNW=2 -DSTART_PARKED -DCLOSE" "-DNFAIR=3 -DMEMLIM=3072" "-a -f -m1000000"
     check async-live-3w        async_park.pml pass "-DNW=3 -DSTART_PARKED -DNOYIELD" "-DNFAIR=4 -DMEMLIM=3072" "-a -f -m1000000"
+    # Workers that drive I/O and timers (-DSELECTOR: DrivingParker, a driven Reactor): a worker
+    # inside select woken from outside, by I/O readiness after a registration, by a timer; with
+    # a close; liveness with I/O. COLLAPSE: the sticky permits make these the largest searches.
+    check async-selector-2w       async_park.pml pass "-DNW=2 -DSELECTOR -DSTART_PARKED -DNOYIELD" "-DNOCLAIM -DCOLLAPSE -DMEMLIM=3072" "-m1000000"
+    check async-selector-2w-io    async_park.pml pass "-DNW=2 -DSELECTOR -DIO_WAKE -DNOYIELD" "-DNOCLAIM -DCOLLAPSE -DMEMLIM=3072" "-m1000000"
+    check async-selector-2w-timer async_park.pml pass "-DNW=2 -DSELECTOR -DTIMER -DNOYIELD" "-DNOCLAIM -DCOLLAPSE -DMEMLIM=3072" "-m1000000"
+    check async-selector-2w-inside-close async_park.pml pass "-DNW=2 -DSELECTOR -DSTART_PARKED -DNOYIELD -DINSIDE_WAKE -DCLOSE" "-DNOCLAIM -DCOLLAPSE -DMEMLIM=3072" "-m1000000"
+    check async-selector-live-io  async_park.pml pass "-DNW=2 -DSELECTOR -DIO_WAKE -DSTART_PARKED -DNOYIELD" "-DNFAIR=3 -DCOLLAPSE -DMEMLIM=3072" "-a -f -m1000000"
 else
     for m in MUTANT_POP_NO_CAS MUTANT_THIEF_CLEARS MUTANT_CLEAR_TOO_FAR MUTANT_BATCH_NO_RECHECK; do
         check "deque-$m" deque.pml fail "-DNTASK=3 -D$m" "-DSAFETY -DMEMLIM=3072" "-m1000000"
@@ -140,9 +149,17 @@ else
     done
     # ... or a worker asleep after shutdown
     check async-MUTANT_PARK_AFTER_CLOSE async_park.pml fail "-DNW=2 -DCLOSE -DMUTANT_PARK_AFTER_CLOSE" "-DNOCLAIM -DMEMLIM=3072" "-m1000000"
+    # the selector-driving worker: the driver inside select is never woken (unpark without
+    # selector.wakeup), selects without re-reading its permit, misses a registration or an
+    # earlier timer
+    check async-MUTANT_NO_SELECTOR_WAKEUP async_park.pml fail "-DNW=2 -DSELECTOR -DSTART_PARKED -DNOYIELD -DMUTANT_NO_SELECTOR_WAKEUP" "-DNOCLAIM -DMEMLIM=3072" "-m1000000"
+    check async-MUTANT_NO_PERMIT_RECHECK  async_park.pml fail "-DNW=2 -DSELECTOR -DSTART_PARKED -DNOYIELD -DMUTANT_NO_PERMIT_RECHECK" "-DNOCLAIM -DMEMLIM=3072" "-m1000000"
+    check async-MUTANT_NO_REGISTER_WAKEUP async_park.pml fail "-DNW=2 -DSELECTOR -DIO_WAKE -DNOYIELD -DMUTANT_NO_REGISTER_WAKEUP" "-DNOCLAIM -DMEMLIM=3072" "-m1000000"
+    check async-MUTANT_NO_TIMER_WAKEUP    async_park.pml fail "-DNW=2 -DSELECTOR -DTIMER -DNOYIELD -DMUTANT_NO_TIMER_WAKEUP" "-DNOCLAIM -DMEMLIM=3072" "-m1000000"
     # the LTL claims fail on their own too (no rest assertion): acceptance cycles
     check async-MUTANT_NO_RECHECK-ltl async_park.pml fail "-DNW=2 -DNO_QUIET -DMUTANT_NO_RECHECK" "-DNFAIR=3 -DMEMLIM=3072" "-a -f -m1000000"
     check async-MUTANT_PARK_AFTER_CLOSE-ltl async_park.pml fail "-DNW=2 -DNO_QUIET -DCLOSE -DMUTANT_PARK_AFTER_CLOSE" "-DNFAIR=3 -DMEMLIM=3072" "-a -f -m1000000"
+    check async-MUTANT_NO_SELECTOR_WAKEUP-ltl async_park.pml fail "-DNW=2 -DNO_QUIET -DSELECTOR -DSTART_PARKED -DNOYIELD -DMUTANT_NO_SELECTOR_WAKEUP" "-DNFAIR=3 -DMEMLIM=3072" "-a -f -m1000000"
 fi
 
 echo "spin checks took $((SECONDS - total_start))s in total"

@@ -75,6 +75,7 @@ public final class AsyncRuntime implements AutoCloseable {
         private AsyncPolicy policy = AsyncPolicy.WORK_STEALING;
         private int budget = 128;
         private String name = "spindle-async";
+        private List<IoDriver> io;             // null: selector and timer threads of their own
 
         private Builder() {
         }
@@ -126,8 +127,67 @@ public final class AsyncRuntime implements AutoCloseable {
             return this;
         }
 
-        /** Starts the runtime's threads. */
+        /**
+         * Lets the idle workers drive {@code drivers} and the timers themselves, instead of
+         * selector threads and the shared timer thread: a worker with nothing to run waits in
+         * one driver's {@code select} (one worker per driver, with the next timer deadline as
+         * its timeout), and the tasks its events or timers wake run on that worker, with no
+         * hand-off to another thread. The other idle workers park as usual and are woken through
+         * the same idle protocol; waking the one inside {@code select} wakes its selector. Busy
+         * workers look at the drivers every few dozen tasks, so I/O is served while all of them
+         * are busy.
+         *
+         * <p>{@code drivers} are usually the reactors of a driven reactor group, which this
+         * runtime then serves (it does not close them); with an empty list the workers drive
+         * only the timers ({@link Async#sleep}, {@link Async#timeout}) of the tasks they run.
+         * Without this option (the default) a reactor has its own selector thread and timers
+         * fire on the JVM-wide timer thread.
+         *
+         * <pre>{@code
+         * try (ReactorGroup reactors = ReactorGroup.openDriven(2);
+         *         AsyncRuntime rt = AsyncRuntime.builder().workers(8).driveIo(reactors.reactors()).build();
+         *         AsyncTcpListener l = AsyncTcpListener.bind(address, reactors)) {
+         *     ...
+         * }
+         * }</pre>
+         *
+         * @throws NullPointerException if {@code drivers} or one of them is null
+         * @throws IllegalArgumentException if a driver is listed twice
+         */
+        public Builder driveIo(List<? extends IoDriver> drivers) {
+            Objects.requireNonNull(drivers, "drivers");
+            List<IoDriver> copy = new ArrayList<>(drivers.size());
+            for (IoDriver d : drivers) {
+                Objects.requireNonNull(d, "drivers must not contain null");
+                for (IoDriver x : copy) {
+                    if (x == d) {
+                        throw new IllegalArgumentException("driver listed twice: " + d);
+                    }
+                }
+                copy.add(d);
+            }
+            this.io = copy;
+            return this;
+        }
+
+        /**
+         * Starts the runtime's threads.
+         *
+         * @throws IllegalArgumentException if there are more {@linkplain #driveIo I/O drivers}
+         *     than workers (a driver nobody waits in would serve its connections only when a busy
+         *     worker looks)
+         * @throws IllegalStateException if a driver cannot be claimed (see {@link IoDriver#claim})
+         */
         public AsyncRuntime build() {
+            if (io != null) {
+                if (io.size() > workers) {
+                    throw new IllegalArgumentException("more I/O drivers (" + io.size() + ") than workers ("
+                            + workers + "): each driver needs a worker that can wait in it");
+                }
+                for (IoDriver d : io) {
+                    d.claim();
+                }
+            }
             return new AsyncRuntime(this);
         }
     }
@@ -143,6 +203,10 @@ public final class AsyncRuntime implements AutoCloseable {
     final AsyncWorker[] workers;
     /** Parks and wakes the workers: the pools' one idle protocol, without spares. */
     final IdleCoordinator parking;
+    /** The parker of a runtime whose workers drive I/O and timers; null otherwise. */
+    final DrivingParker driver;
+    /** That runtime's own timer ({@link Timers#schedule} picks it on its workers); else null. */
+    final Timers timers;
     volatile boolean closing;
 
     /** Cells spawned and not yet done, so shutdown can complete their handles. */
@@ -164,8 +228,10 @@ public final class AsyncRuntime implements AutoCloseable {
         this.name = b.name;
         this.workers = new AsyncWorker[b.workers];
         // a stray interrupt must not turn a park into a spin: dropped before each sleep
-        this.parking = new IdleCoordinator(b.workers, Parker.ofThreads(this, name, i -> workers[i].thread),
-                Thread::interrupted);
+        Parker threads = Parker.ofThreads(this, name, i -> workers[i].thread);
+        this.driver = b.io == null ? null : new DrivingParker(this, b.workers, threads, b.io);
+        this.timers = driver == null ? null : driver.timers;
+        this.parking = new IdleCoordinator(b.workers, driver == null ? threads : driver, Thread::interrupted);
         this.running = new AtomicInteger(b.workers);
         for (int i = 0; i < workers.length; i++) {
             workers[i] = new AsyncWorker(this, i, LOCAL_CAPACITY);
@@ -285,6 +351,12 @@ public final class AsyncRuntime implements AutoCloseable {
      */
     void deliverToOwner(TaskCell<?> c, AsyncWorker current) {
         AsyncWorker target = c.owner;
+        if (driver != null) {
+            AsyncWorker self = AsyncWorker.CURRENT.get();
+            if (self != null && self.driving && self.runtime == this) {
+                target = self;                 // woken by this worker's I/O or timers: runs here
+            }
+        }
         if (target == null) {                  // never polled (cancelled before its first run)
             injector.offer(c);
             parking.notifyWork();

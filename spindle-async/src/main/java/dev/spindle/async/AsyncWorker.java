@@ -142,6 +142,11 @@ final class AsyncWorker implements Runnable {
     private final HotQueue hot;
 
     volatile Thread thread;
+    /**
+     * Owner-only: set while this worker wakes the tasks of the I/O events or timers it drives
+     * ({@link DrivingParker}), so that their wake-ups come to this worker.
+     */
+    boolean driving;
 
     // owner-only
     /**
@@ -326,6 +331,9 @@ final class AsyncWorker implements Runnable {
     private TaskCell<?> next() {
         if (++tick >= GLOBAL_INTERVAL) {
             tick = 0;
+            if (runtime.driver != null) {
+                runtime.driver.pollNow(this);  // I/O and timers, while every worker may be busy
+            }
             TaskCell<?> c = runtime.injector.poll();
             if (c == null) {
                 c = hot == null ? wakeChannel.poll() : takeYielded();

@@ -12,38 +12,62 @@ import java.util.concurrent.locks.ReentrantLock;
 /**
  * The timer behind {@link Async#sleep} and {@link Async#timeout}.
  *
- * <p><b>Overview.</b> One daemon thread ({@code spindle-async-timer}), started lazily by the
- * first {@link #schedule}, shared by every runtime in the JVM. Deadlines ({@link System#nanoTime}
- * values) live in a binary min-heap ordered by (deadline, sequence number), so entries fire in
- * deadline order and FIFO among equal deadlines. Each entry knows its heap index, so
- * {@link Entry#cancel()} removes it in O(log n) instead of leaving garbage behind (a server that
- * puts a 30 s timeout on every request and mostly finishes early cancels almost all of them).
+ * <p><b>Overview.</b> Deadlines ({@link System#nanoTime} values) live in a binary min-heap
+ * ordered by (deadline, sequence number), so entries fire in deadline order and FIFO among equal
+ * deadlines. Each entry knows its heap index, so {@link Entry#cancel()} removes it in O(log n)
+ * instead of leaving garbage behind (a server that puts a 30 s timeout on every request and
+ * mostly finishes early cancels almost all of them). Due entries are taken out under the lock
+ * ({@link #fireDue}) and their wakers fired after it is released, so a waker that schedules
+ * another timer cannot deadlock; an entry leaves the heap exactly once (by firing or by
+ * cancelling, both under the lock), so it fires at most once, and a cancelled one never.
  *
- * <p>The thread waits on a condition with the time to the earliest deadline; a schedule that
- * becomes the new earliest deadline signals it. There is no polling and no busy waiting: an empty
- * heap means an untimed wait. Expired entries are taken out under the lock and their wakers fired
- * after it is released, so a waker that schedules another timer cannot deadlock.
+ * <p><b>Who fires them.</b> Two kinds of instance share this one heap:
+ * <ul>
+ *   <li>the JVM-wide {@link #SHARED} timer, with one lazily started daemon thread
+ *       ({@code spindle-async-timer}) that waits on a condition with the time to the earliest
+ *       deadline (untimed when the heap is empty); a schedule that becomes the new earliest
+ *       deadline signals it. No polling and no busy waiting.</li>
+ *   <li>a runtime's own timer when its idle workers drive I/O and timers
+ *       ({@link AsyncRuntime.Builder#driveIo}): no thread; the worker that drives fires the due
+ *       entries when it returns from its wait, and sleeps no longer than {@link #nanosToNext};
+ *       a schedule that becomes the new earliest deadline runs {@code earlier}, which wakes that
+ *       worker so it sleeps again with the shorter timeout ({@link DrivingParker}).</li>
+ * </ul>
+ * {@link #schedule} picks the current worker's runtime's timer if it has one, else the shared
+ * one: the wake-up then comes from the thread that already runs the tasks.
  */
 final class Timers {
 
-    private static final ReentrantLock LOCK = new ReentrantLock();
-    private static final Condition CHANGED = LOCK.newCondition();
-    private static Entry[] heap = new Entry[64];
-    private static int size;
-    private static long nextSeq;
-    private static Thread thread;
+    /** The JVM-wide timer with a thread of its own. */
+    static final Timers SHARED = new Timers(null);
 
-    private Timers() {}
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Condition changed = lock.newCondition();
+    /** Null for the shared timer (it signals its thread); else run when the earliest deadline moves up. */
+    private final Runnable earlier;
+    private Entry[] heap = new Entry[64];
+    private int size;
+    private long nextSeq;
+    private Thread thread;
+    /** The earliest deadline, or unset when {@link #count} is 0: read without the lock by {@link #anyDue}. */
+    private volatile long first;
+    private volatile int count;
+
+    Timers(Runnable earlier) {
+        this.earlier = earlier;
+    }
 
     /** A scheduled wake-up. */
     static final class Entry {
         final long deadline;
         final long seq;
+        private final Timers owner;
         private volatile Waker waker;
         private volatile boolean fired;
-        int index = -1; // heap slot; -1 when not in the heap. Guarded by LOCK.
+        int index = -1; // heap slot; -1 when not in the heap. Guarded by owner.lock.
 
-        Entry(long deadline, long seq, Waker waker) {
+        Entry(Timers owner, long deadline, long seq, Waker waker) {
+            this.owner = owner;
             this.deadline = deadline;
             this.seq = seq;
             this.waker = waker;
@@ -61,13 +85,14 @@ final class Timers {
 
         /** Removes the entry if it has not fired yet; idempotent. */
         void cancel() {
-            LOCK.lock();
+            owner.lock.lock();
             try {
                 if (index >= 0) {
-                    removeAt(index);
+                    owner.removeAt(index);
+                    owner.published();
                 }
             } finally {
-                LOCK.unlock();
+                owner.lock.unlock();
             }
             waker = null;
         }
@@ -79,12 +104,25 @@ final class Timers {
 
     /**
      * Schedules {@code waker} to be woken once {@link System#nanoTime()} reaches
-     * {@code deadlineNanos}.
+     * {@code deadlineNanos}, on the current worker's runtime's timer if it drives its own, else
+     * on the shared one.
      */
     static Entry schedule(long deadlineNanos, Waker waker) {
-        LOCK.lock();
+        AsyncWorker w = AsyncWorker.CURRENT.get();
+        Timers t = w != null && w.runtime.timers != null ? w.runtime.timers : SHARED;
+        return t.add(deadlineNanos, waker);
+    }
+
+    /** Number of entries waiting on the shared timer (for tests). */
+    static int pending() {
+        return SHARED.size();
+    }
+
+    Entry add(long deadlineNanos, Waker waker) {
+        boolean becameFirst;
+        lock.lock();
         try {
-            Entry e = new Entry(deadlineNanos, nextSeq++, waker);
+            Entry e = new Entry(this, deadlineNanos, nextSeq++, waker);
             if (size == heap.length) {
                 heap = Arrays.copyOf(heap, size * 2);
             }
@@ -92,37 +130,96 @@ final class Timers {
             e.index = size;
             size++;
             siftUp(e.index);
-            if (thread == null) {
-                thread = new Thread(Timers::run, "spindle-async-timer");
-                thread.setDaemon(true);
-                thread.start();
-            } else if (e.index == 0) {
-                CHANGED.signal();
+            published();
+            becameFirst = e.index == 0;
+            if (earlier == null) {
+                if (thread == null) {
+                    thread = new Thread(this::run, "spindle-async-timer");
+                    thread.setDaemon(true);
+                    thread.start();
+                } else if (becameFirst) {
+                    changed.signal();
+                }
+            }
+            if (earlier != null && becameFirst) {
+                // after the unlock below would do as well; here a driver that reads the heap
+                // next is sure to see the entry, whichever of the two goes first
+                earlier.run();
             }
             return e;
         } finally {
-            LOCK.unlock();
+            lock.unlock();
         }
     }
 
-    /** Number of entries waiting (for tests). */
-    static int pending() {
-        LOCK.lock();
+    /** Number of entries waiting. */
+    int size() {
+        lock.lock();
         try {
             return size;
         } finally {
-            LOCK.unlock();
+            lock.unlock();
         }
     }
 
-    private static void run() {
-        List<Entry> due = new ArrayList<>();
+    /** Nanoseconds until the earliest deadline (0 if one is due), or -1 if nothing is scheduled. */
+    long nanosToNext() {
+        if (count == 0) {
+            return -1;
+        }
+        return Math.max(0, first - System.nanoTime());
+    }
+
+    /** Whether an entry is due, without the lock (a racy hint for a busy worker's periodic check). */
+    boolean anyDue() {
+        return count != 0 && first - System.nanoTime() <= 0;
+    }
+
+    /** Takes out the entries due now and fires their wakers, after the lock, on this thread. */
+    void fireDue() {
+        List<Entry> due = null;
+        lock.lock();
+        try {
+            long now = System.nanoTime();
+            while (size > 0 && heap[0].deadline - now <= 0) {
+                Entry e = heap[0];
+                removeAt(0);
+                e.fired = true;
+                if (due == null) {
+                    due = new ArrayList<>();
+                }
+                due.add(e);
+            }
+            published();
+        } finally {
+            lock.unlock();
+        }
+        if (due != null) {
+            fire(due);
+        }
+    }
+
+    private static void fire(List<Entry> due) {
+        for (Entry e : due) {
+            Waker w = e.waker;
+            if (w != null) {
+                try {
+                    w.wake();
+                } catch (Throwable t) {
+                    // a waker must not throw; do not let one kill the thread that fires timers
+                }
+            }
+        }
+    }
+
+    /** The shared timer's thread. */
+    private void run() {
         while (true) {
-            LOCK.lock();
+            lock.lock();
             try {
                 while (true) {
                     if (size == 0) {
-                        CHANGED.awaitUninterruptibly();
+                        changed.awaitUninterruptibly();
                         continue;
                     }
                     long wait = heap[0].deadline - System.nanoTime();
@@ -130,36 +227,27 @@ final class Timers {
                         break;
                     }
                     try {
-                        CHANGED.awaitNanos(wait);
+                        changed.awaitNanos(wait);
                     } catch (InterruptedException ignored) {
                         // the timer thread is not interruptible in any meaningful way
                     }
                 }
-                long now = System.nanoTime();
-                while (size > 0 && heap[0].deadline - now <= 0) {
-                    Entry e = heap[0];
-                    removeAt(0);
-                    e.fired = true;
-                    due.add(e);
-                }
             } finally {
-                LOCK.unlock();
+                lock.unlock();
             }
-            for (Entry e : due) {
-                Waker w = e.waker;
-                if (w != null) {
-                    try {
-                        w.wake();
-                    } catch (Throwable t) {
-                        // a waker must not throw; do not let one kill the timer thread
-                    }
-                }
-            }
-            due.clear();
+            fireDue();
         }
     }
 
-    private static void removeAt(int i) {
+    /** Publishes the earliest deadline for the lock-free readers. Lock held. */
+    private void published() {
+        if (size > 0) {
+            first = heap[0].deadline;
+        }
+        count = size;
+    }
+
+    private void removeAt(int i) {
         Entry removed = heap[i];
         removed.index = -1;
         size--;
@@ -177,7 +265,7 @@ final class Timers {
         }
     }
 
-    private static void siftUp(int i) {
+    private void siftUp(int i) {
         Entry e = heap[i];
         while (i > 0) {
             int parent = (i - 1) >>> 1;
@@ -193,7 +281,7 @@ final class Timers {
         e.index = i;
     }
 
-    private static void siftDown(int i) {
+    private void siftDown(int i) {
         Entry e = heap[i];
         while (true) {
             int child = 2 * i + 1;

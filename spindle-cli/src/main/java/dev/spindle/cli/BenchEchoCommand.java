@@ -20,7 +20,8 @@ import picocli.CommandLine.Spec;
         versionProvider = SpindleCli.Version.class,
         description = {
             "Runs a TCP echo server on Spindle's AsyncRuntime (AsyncTcpListener/AsyncTcpStream, a task per"
-                    + " connection), on Netty's NIO event loops and, on JDK 21+, on a virtual thread per connection,"
+                    + " connection; 'spindle': selector threads, 'spindle-io-workers': selectors driven by the"
+                    + " runtime's idle workers), on Netty's NIO event loops and, on JDK 21+, on a virtual thread per connection,"
                     + " each with --workers threads, under the same closed-loop loopback load: --connections"
                     + " connections, each sending a --payload-byte request and waiting for the whole echo before"
                     + " the next.",

@@ -74,6 +74,12 @@ import java.util.function.IntSupplier;
  * the mutant {@code MUTANT_LAST_SEARCHER_ONLY}). A targeted {@link #wake} follows the same
  * argument with the target's parked flag in place of the state word.
  *
+ * <p>A worker of an async runtime that drives I/O while parked ({@code DrivingParker}) may find
+ * work by itself: {@link #wakeSelf} takes it off the stack and counts it as searching, just as
+ * {@link #notifyWork} would have, so the argument is unchanged: it is a searcher that will look
+ * at the queues (its own first) before it parks again. The model {@code async_park.pml
+ * -DSELECTOR} checks that case.
+ *
  * <p>A wake-up delivered before the sleep is not lost either: a parker's unpark before its park
  * makes that park return, and {@link #await} loops on the notified flag, so spurious returns are
  * harmless. {@link #notifyWorkRacy()} reads the word without a fence, for a worker's pushes to
@@ -327,6 +333,26 @@ public final class IdleCoordinator extends IdleCoordinatorState implements IdleC
             notified.set(w, 1);
         }
         parker.unpark(w);
+    }
+
+    /**
+     * Worker {@code w}, parked, found work by itself while asleep: an async worker that drives
+     * the runtime's I/O and timers while parked found events ready, and is about to queue the
+     * woken tasks for itself. Takes it off the stack and counts it as searching, as
+     * {@link #notifyWork} counts a worker it wakes (even if others search: it has work already),
+     * so that its own wake-ups wake nobody else and {@link #await} returns. Nothing to unpark: it
+     * is the caller. Does nothing if it was woken meanwhile, or after {@link #terminate()}.
+     */
+    public void wakeSelf(int w) {
+        synchronized (lock) {
+            if (parked.get(w) == 0 || terminated) {
+                return;
+            }
+            remove(w);
+            addState(SEARCHING_ONE - parkedDelta(w));
+            parked.set(w, 0);
+            notified.set(w, 1);
+        }
     }
 
     /**

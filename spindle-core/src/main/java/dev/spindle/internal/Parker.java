@@ -15,6 +15,11 @@ import java.util.function.IntFunction;
  * <p>Contract, as for {@link LockSupport}: {@link #unpark} before {@link #park} makes that park
  * return at once (or the next one, at the latest); {@code park} may also return spuriously. The
  * coordinator therefore waits in a loop on its own flag, and needs nothing stronger.
+ *
+ * <p>Besides {@link #ofThreads}, spindle-async's {@code DrivingParker} lets an idle worker of an
+ * async runtime sleep inside an NIO {@code Selector} (one worker per selector) and routes an
+ * unpark of that worker to {@code selector.wakeup()}; such a worker, finding events, takes
+ * itself off the coordinator's stack with {@link IdleCoordinator#wakeSelf}.
  */
 public interface Parker {
 

@@ -94,6 +94,27 @@ class IdleCoordinatorTest {
     }
 
     @Test
+    void aWorkerThatWakesItselfLeavesTheStackCountedAsSearchingWithoutAnUnpark() {
+        RecordingParker parker = new RecordingParker();
+        IdleCoordinator idle = new IdleCoordinator(2, parker, () -> { });
+        idle.wakeSelf(0);                      // not parked: nothing to do
+        assertThat(idle.searchingCount()).isZero();
+        assertThat(idle.tryStartSearching(2)).isTrue();   // even with a searcher, ...
+        idle.prepareToPark(0, false);
+        idle.wakeSelf(0);                      // ... a driver with events of its own is woken
+        assertThat(idle.isNotified(0)).isTrue();
+        assertThat(idle.parkedCount()).isZero();
+        assertThat(idle.searchingCount()).isEqualTo(2);
+        assertThat(parker.unparked).isEmpty(); // it is the caller: nothing to unpark
+        assertThat(idle.await(0)).isTrue();
+        assertThat(idle.cancelPark(0)).isFalse();
+        idle.prepareToPark(1, false);
+        idle.terminate();
+        idle.wakeSelf(1);                      // after terminate: terminate's wake-up stands
+        assertThat(idle.parkedCount()).isEqualTo(1);
+    }
+
+    @Test
     void terminateWakesEveryParkedWorkerAndAwaitReturnsFalse() {
         RecordingParker parker = new RecordingParker();
         IdleCoordinator idle = new IdleCoordinator(2, parker, () -> { });

@@ -3,6 +3,7 @@
  */
 package dev.spindle.async.io;
 
+import dev.spindle.async.IoDriver;
 import dev.spindle.async.Waker;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -55,8 +56,18 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <p>{@link #deregister} (on close) cancels the key and wakes every waiting task, which then
  * sees the channel closed.
+ *
+ * <p><b>Driven reactors.</b> A reactor of a {@linkplain ReactorGroup#openDriven driven group} has
+ * no thread: it is an {@link IoDriver} that the idle workers of one {@code AsyncRuntime} drive
+ * ({@code AsyncRuntime.Builder.driveIo}), one at a time. Its {@link #select} is one turn of the
+ * selector thread's loop up to the selection (the {@code select} itself, then the queued interest
+ * changes), its {@link #dispatch} the rest (the ready keys' wakers, woken on the driving worker).
+ * Everything above holds unchanged: the "selector thread" is whichever worker drives, and
+ * {@link #wakeup()} is the same deduplicated {@link Selector#wakeup()}, so a registration from
+ * another thread, a timer that became earlier or a wake-up of the driving worker ends its
+ * {@code select} at once.
  */
-public final class Reactor implements AutoCloseable {
+public final class Reactor implements AutoCloseable, IoDriver {
 
     private static Reactor shared;
 
@@ -65,10 +76,17 @@ public final class Reactor implements AutoCloseable {
     private final ConcurrentLinkedQueue<Registration> changes = new ConcurrentLinkedQueue<>();
     private final AtomicBoolean wakeupPending = new AtomicBoolean();
     private final AtomicLong queuedChanges = new AtomicLong();
+    /** Driven reactors: claimed by the runtime whose workers drive it. */
+    private final AtomicBoolean claimed = new AtomicBoolean();
     private volatile boolean closed;
 
+    /** A reactor with a selector thread named {@code name}, or a driven one if {@code name} is null. */
     private Reactor(String name) throws IOException {
         selector = Selector.open();
+        if (name == null) {
+            thread = null;
+            return;
+        }
         thread = new Thread(this::run, name);
         thread.setDaemon(true);
         thread.start();
@@ -91,7 +109,16 @@ public final class Reactor implements AutoCloseable {
         return new Reactor("spindle-async-reactor-" + System.identityHashCode(new Object()));
     }
 
-    /** Stops the selector thread and closes the selector. Not allowed for {@link #shared()}. */
+    /** A reactor without a thread, for the workers of one runtime to drive ({@link ReactorGroup#openDriven}). */
+    static Reactor openDriven() throws IOException {
+        return new Reactor(null);
+    }
+
+    /**
+     * Stops the selector thread and closes the selector; a driven reactor closes its selector
+     * (ending a {@code select} in progress) and wakes every waiting task, which then sees its
+     * channel closed. Not allowed for {@link #shared()}.
+     */
     @Override
     public void close() throws IOException {
         synchronized (Reactor.class) {
@@ -101,10 +128,88 @@ public final class Reactor implements AutoCloseable {
         }
         closed = true;
         selector.wakeup();
+        if (thread == null) {
+            List<SelectionKey> keys = safeKeys();
+            selector.close();                  // waits for a select in progress to return
+            for (SelectionKey key : keys) {
+                wakeAll(((Registration) key.attachment()).takeAll());
+            }
+            return;
+        }
         try {
             thread.join(10_000);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        }
+    }
+
+    // ------------------------------------------------------------------ IoDriver (driven reactors)
+
+    /**
+     * {@inheritDoc}
+     *
+     * @throws IllegalStateException if this reactor has a selector thread of its own, is claimed
+     *     already, or is closed
+     */
+    @Override
+    public void claim() {
+        if (thread != null) {
+            throw new IllegalStateException("this reactor has a selector thread of its own; "
+                    + "use the reactors of ReactorGroup.openDriven");
+        }
+        checkOpen();
+        if (!claimed.compareAndSet(false, true)) {
+            throw new IllegalStateException("this reactor is driven by another runtime already");
+        }
+    }
+
+    /** {@inheritDoc} For a driven reactor only, by the worker that drives it. */
+    @Override
+    public int select(long timeoutNanos) {
+        checkDriven();
+        try {
+            if (timeoutNanos == 0) {
+                if (selector.keys().isEmpty() && changes.isEmpty()) {
+                    return 0;                  // nothing registered: spare busy workers a system call
+                }
+                selector.selectNow();
+            } else if (timeoutNanos < 0) {
+                selector.select();
+            } else {
+                // milliseconds, rounded up: a timer is never fired early, and a sub-millisecond
+                // wait does not turn into a spin of select(0)s
+                selector.select(Math.max(1, (timeoutNanos + 999_999) / 1_000_000));
+            }
+            wakeupPending.set(false);
+            applyChanges();
+            return selector.selectedKeys().size();
+        } catch (IOException | ClosedSelectorException e) {
+            return -1;
+        }
+    }
+
+    /** {@inheritDoc} For a driven reactor only, by the worker that drives it. */
+    @Override
+    public void dispatch() {
+        checkDriven();
+        try {
+            dispatchSelected();
+        } catch (ClosedSelectorException e) {
+            // closed meanwhile: close() woke the waiting tasks
+        }
+    }
+
+    /** {@inheritDoc} Deduplicated: a wake-up already on its way is not sent again. */
+    @Override
+    public void wakeup() {
+        if (wakeupPending.compareAndSet(false, true)) {
+            selector.wakeup();
+        }
+    }
+
+    private void checkDriven() {
+        if (thread != null) {
+            throw new IllegalStateException("this reactor has a selector thread of its own");
         }
     }
 
@@ -320,9 +425,7 @@ public final class Reactor implements AutoCloseable {
         queuedChanges.incrementAndGet();
         if (reg.queued.compareAndSet(false, true)) {
             changes.add(reg);
-            if (wakeupPending.compareAndSet(false, true)) {
-                selector.wakeup();
-            }
+            wakeup();
         }
     }
 
@@ -332,23 +435,7 @@ public final class Reactor implements AutoCloseable {
                 selector.select();
                 wakeupPending.set(false);
                 applyChanges();
-                Iterator<SelectionKey> it = selector.selectedKeys().iterator();
-                while (it.hasNext()) {
-                    SelectionKey key = it.next();
-                    it.remove();
-                    Registration reg = (Registration) key.attachment();
-                    List<Waker> ready;
-                    try {
-                        int ops = key.readyOps();
-                        ready = reg.takeReady(ops);
-                        key.interestOps(reg.interest());
-                    } catch (CancelledKeyException e) {
-                        ready = reg.takeAll();
-                    }
-                    if (ready != null) {
-                        wakeAll(ready);
-                    }
-                }
+                dispatchSelected();
             }
         } catch (IOException | ClosedSelectorException e) {
             // fall through: the reactor is finished
@@ -365,11 +452,39 @@ public final class Reactor implements AutoCloseable {
         }
     }
 
+    /** Takes the selected keys' wakers, re-arms what stays armed, and wakes them. */
+    private void dispatchSelected() {
+        Iterator<SelectionKey> it = selector.selectedKeys().iterator();
+        while (it.hasNext()) {
+            SelectionKey key = it.next();
+            it.remove();
+            Registration reg = (Registration) key.attachment();
+            List<Waker> ready;
+            try {
+                int ops = key.readyOps();
+                ready = reg.takeReady(ops);
+                key.interestOps(reg.interest());
+            } catch (CancelledKeyException e) {
+                ready = reg.takeAll();
+            }
+            if (ready != null) {
+                wakeAll(ready);
+            }
+        }
+    }
+
     private List<SelectionKey> safeKeys() {
-        try {
-            return new ArrayList<>(selector.keys());
-        } catch (ClosedSelectorException e) {
-            return List.of();
+        for (int tries = 0; ; tries++) {
+            try {
+                return new ArrayList<>(selector.keys());
+            } catch (ClosedSelectorException e) {
+                return List.of();
+            } catch (java.util.ConcurrentModificationException e) {
+                // a driven reactor's close, while its driver registers a channel: look again
+                if (tries == 100) {
+                    return List.of();
+                }
+            }
         }
     }
 

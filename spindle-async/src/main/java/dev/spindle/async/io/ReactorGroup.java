@@ -13,7 +13,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * Several {@link Reactor}s, each with its own selector thread, over which connections are
  * spread round-robin. One selector thread reads and dispatches every message of every
  * connection it serves, so on many cores it becomes the bottleneck; a listener bound to a group
- * gives each accepted connection the group's next reactor.
+ * gives each accepted connection the group's next reactor. The reactors of an
+ * {@linkplain #openDriven driven group} have no threads: the idle workers of one
+ * {@code AsyncRuntime} wait in their selectors, one worker per selector at a time.
  *
  * <pre>{@code
  * try (ReactorGroup reactors = ReactorGroup.open(4);
@@ -47,13 +49,17 @@ public final class ReactorGroup implements AutoCloseable {
      * @throws IOException if a selector cannot be opened (those opened already are closed)
      */
     public static ReactorGroup open(int reactors) throws IOException {
+        return open(reactors, false);
+    }
+
+    private static ReactorGroup open(int reactors, boolean driven) throws IOException {
         if (reactors < 1) {
             throw new IllegalArgumentException("a reactor group needs at least one reactor, was " + reactors);
         }
         Reactor[] rs = new Reactor[reactors];
         try {
             for (int i = 0; i < reactors; i++) {
-                rs[i] = Reactor.open();
+                rs[i] = driven ? Reactor.openDriven() : Reactor.open();
             }
         } catch (IOException | RuntimeException e) {
             for (Reactor r : rs) {
@@ -68,6 +74,21 @@ public final class ReactorGroup implements AutoCloseable {
             throw e;
         }
         return new ReactorGroup(rs, true);
+    }
+
+    /**
+     * A group of {@code reactors} new reactors <em>without</em> threads, for the workers of one
+     * runtime to drive: pass {@link #reactors()} to {@code AsyncRuntime.Builder.driveIo}, and
+     * bind listeners and connect streams with this group. Idle workers then wait in the
+     * selectors and run the tasks their readiness wakes, with no hand-off between threads (one
+     * worker per selector at a time; at most as many reactors as workers). Until a runtime is
+     * built with them, nothing selects. {@link #close()} closes the selectors.
+     *
+     * @throws IllegalArgumentException if {@code reactors < 1}
+     * @throws IOException if a selector cannot be opened (those opened already are closed)
+     */
+    public static ReactorGroup openDriven(int reactors) throws IOException {
+        return open(reactors, true);
     }
 
     /**

@@ -24,23 +24,38 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+import java.util.stream.Stream;
 
 /**
  * An echo server on the real runtime: reactor wake-ups drive runtime tasks. (The README's own
- * handler is run the same way in spindle-examples.)
+ * handler is run the same way in spindle-examples.) Both ways of serving I/O: the shared
+ * reactor group's selector threads ({@code reactors = 0}), and driven reactors whose selectors
+ * the runtime's idle workers wait in ({@code AsyncRuntime.Builder.driveIo}).
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class EchoOnRuntimeTest {
 
-    @ParameterizedTest
-    @EnumSource(AsyncPolicy.class)
-    void anEchoServerEchoesEveryByteOfManyClients(AsyncPolicy policy) throws Exception {
+    static Stream<Arguments> modes() {
+        return Stream.of(AsyncPolicy.values()).flatMap(p -> Stream.of(
+                Arguments.of(p, 0), Arguments.of(p, 1), Arguments.of(p, 2)));
+    }
+
+    @ParameterizedTest(name = "{0}, driven reactors: {1}")
+    @MethodSource("modes")
+    void anEchoServerEchoesEveryByteOfManyClients(AsyncPolicy policy, int drivenReactors) throws Exception {
         int clients = 64;
         ExecutorService pool = Executors.newFixedThreadPool(8);
-        try (AsyncRuntime runtime = AsyncRuntime.builder().workers(2).policy(policy).build();
-                AsyncTcpListener listener = AsyncTcpListener.bind(
-                        new InetSocketAddress(InetAddress.getLoopbackAddress(), 0))) {
+        ReactorGroup driven = drivenReactors == 0 ? null : ReactorGroup.openDriven(drivenReactors);
+        AsyncRuntime.Builder b = AsyncRuntime.builder().workers(2).policy(policy);
+        if (driven != null) {
+            b.driveIo(driven.reactors());
+        }
+        InetSocketAddress loopback = new InetSocketAddress(InetAddress.getLoopbackAddress(), 0);
+        try (AsyncRuntime runtime = b.build();
+                AsyncTcpListener listener = driven == null ? AsyncTcpListener.bind(loopback)
+                        : AsyncTcpListener.bind(loopback, driven)) {
             JoinHandle<Void> acceptLoop = runtime.spawn(Async.whileTrue(() -> Async.map(listener.accept(), stream -> {
                 runtime.spawn(TcpEchoTest.echo(stream));           // one task per connection
                 return true;
@@ -74,6 +89,9 @@ class EchoOnRuntimeTest {
             }
         } finally {
             pool.shutdownNow();
+            if (driven != null) {
+                driven.close();
+            }
         }
     }
 }

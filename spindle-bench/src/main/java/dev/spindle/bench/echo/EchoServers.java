@@ -15,7 +15,10 @@ import java.util.Objects;
  *
  * <ul>
  *   <li>{@value #SPINDLE}: Spindle's {@code AsyncRuntime} (WORK_STEALING) with
- *       {@code AsyncTcpListener}/{@code AsyncTcpStream}, one async task per connection;</li>
+ *       {@code AsyncTcpListener}/{@code AsyncTcpStream}, one async task per connection, served by
+ *       selector threads;</li>
+ *   <li>{@value #SPINDLE_DRIVEN}: the same, with the selectors driven by the runtime's idle
+ *       workers ({@code AsyncRuntime.Builder.driveIo}, {@code ReactorGroup.openDriven});</li>
  *   <li>{@value #NETTY}: Netty 4.2's NIO event loops;</li>
  *   <li>{@value #VIRTUAL_THREADS}: a virtual thread per connection with blocking sockets (JDK 21+
  *       only; see {@link #unavailableReason}).</li>
@@ -30,10 +33,11 @@ import java.util.Objects;
 public final class EchoServers {
 
     public static final String SPINDLE = "spindle";
+    public static final String SPINDLE_DRIVEN = "spindle-io-workers";
     public static final String NETTY = "netty";
     public static final String VIRTUAL_THREADS = "virtual-threads";
 
-    private static final List<String> IDS = List.of(SPINDLE, NETTY, VIRTUAL_THREADS);
+    private static final List<String> IDS = List.of(SPINDLE, SPINDLE_DRIVEN, NETTY, VIRTUAL_THREADS);
 
     private EchoServers() {
     }
@@ -64,6 +68,10 @@ public final class EchoServers {
                 return "AsyncRuntime WORK_STEALING, " + workers + " workers, one task per connection;"
                         + " AsyncTcpListener/AsyncTcpStream on a ReactorGroup ("
                         + SpindleEchoServer.reactors(workers) + " selector threads)";
+            case SPINDLE_DRIVEN:
+                return "AsyncRuntime WORK_STEALING, " + workers + " workers, one task per connection;"
+                        + " AsyncTcpListener/AsyncTcpStream on a driven ReactorGroup ("
+                        + SpindleEchoServer.reactors(workers) + " selectors, driven by idle workers)";
             case NETTY:
                 return "Netty " + nettyVersion() + " MultiThreadIoEventLoopGroup + NioIoHandler, " + workers
                         + " event loops (+1 accepting)";
@@ -92,7 +100,9 @@ public final class EchoServers {
         try {
             switch (id) {
                 case SPINDLE:
-                    return new SpindleEchoServer(workers);
+                    return new SpindleEchoServer(workers, false);
+                case SPINDLE_DRIVEN:
+                    return new SpindleEchoServer(workers, true);
                 case NETTY:
                     return new NettyEchoServer(workers);
                 default:

@@ -22,7 +22,10 @@ import java.util.concurrent.ConcurrentHashMap;
  * AsyncPolicy#WORK_STEALING}, N workers) runs one accept-loop task and one task per connection,
  * which reads into a buffer and writes it all back until end of stream. The sockets are served by
  * a {@link ReactorGroup} of the server's own, {@link #reactors(int)} selector threads with the
- * connections spread over them, so closing the server stops every thread it started.
+ * connections spread over them, so closing the server stops every thread it started. As
+ * {@value EchoServers#SPINDLE_DRIVEN} the group is {@linkplain ReactorGroup#openDriven driven}:
+ * no selector threads, the runtime's idle workers wait in the selectors
+ * ({@code AsyncRuntime.Builder.driveIo}) and run the tasks their readiness wakes.
  *
  * <p>Open connections are kept in a set so that {@link #close()} can close them: a closed stream
  * wakes its waiting task, which fails and ends, and only then is the runtime shut down.
@@ -43,15 +46,19 @@ final class SpindleEchoServer extends ListeningServer {
     private final AsyncRuntime runtime;
     private final Set<AsyncTcpStream> open = ConcurrentHashMap.newKeySet();
 
-    SpindleEchoServer(int workers) throws IOException {
-        super(EchoServers.SPINDLE);
-        reactors = ReactorGroup.open(reactors(workers));
+    SpindleEchoServer(int workers, boolean driven) throws IOException {
+        super(driven ? EchoServers.SPINDLE_DRIVEN : EchoServers.SPINDLE);
+        reactors = driven ? ReactorGroup.openDriven(reactors(workers)) : ReactorGroup.open(reactors(workers));
         AsyncTcpListener l = null;
         AsyncRuntime rt = null;
         try {
             l = AsyncTcpListener.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), reactors);
-            rt = AsyncRuntime.builder().workers(workers).policy(AsyncPolicy.WORK_STEALING)
-                    .name("echo-spindle").build();
+            AsyncRuntime.Builder b = AsyncRuntime.builder().workers(workers).policy(AsyncPolicy.WORK_STEALING)
+                    .name("echo-spindle");
+            if (driven) {
+                b.driveIo(reactors.reactors());
+            }
+            rt = b.build();
         } catch (IOException | RuntimeException e) {
             if (l != null) {
                 l.close();

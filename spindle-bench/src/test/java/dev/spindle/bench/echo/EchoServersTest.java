@@ -92,7 +92,7 @@ class EchoServersTest {
     @Test
     void badArgumentsAreNamed() {
         assertThatThrownBy(() -> EchoServers.open("tomcat", 1)).isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("unknown echo server 'tomcat'; valid: spindle, netty, virtual-threads");
+                .hasMessage("unknown echo server 'tomcat'; valid: spindle, spindle-io-workers, netty, virtual-threads");
         assertThatThrownBy(() -> EchoServers.open(EchoServers.NETTY, 0)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("workers must be at least 1, was 0");
         assertThatThrownBy(() -> EchoServers.description(null, 1)).isInstanceOf(NullPointerException.class)

@@ -1,0 +1,278 @@
+/*
+ * Copyright 2026 The Spindle Authors. Licensed under the Apache License, Version 2.0.
+ */
+package dev.spindle.async;
+
+import dev.spindle.internal.Parker;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicIntegerArray;
+import java.util.concurrent.atomic.AtomicReferenceArray;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * The {@link Parker} of a runtime whose idle workers drive its I/O and timers
+ * ({@link AsyncRuntime.Builder#driveIo}): a worker that the idle protocol ({@code IdleCoordinator})
+ * puts to sleep waits in a free {@link IoDriver}'s {@code select} instead of on
+ * {@link LockSupport}, one worker per driver; the others park on {@link LockSupport} as usual.
+ * The coordinator still decides who sleeps and whom to wake; this class only decides where a
+ * worker sleeps and how it is woken.
+ *
+ * <h2>Algorithm</h2>
+ *
+ * <ul>
+ *   <li><b>Drivers.</b> Slot 0 also has the timer duty: its holder waits no longer than the
+ *       runtime's earliest timer deadline and fires the due timers when it returns. Without I/O
+ *       drivers, slot 0 is a {@link TimerSleep} (a {@link LockSupport} sleep with a sticky
+ *       wake-up), so timers are still fired by a worker. {@code holder[k]} is the worker
+ *       (index + 1) that holds slot {@code k}, 0 when free; a worker takes a slot by CAS, so a
+ *       driver is driven by one thread at a time, and the CAS and the release (a volatile
+ *       write) order one holder's use before the next one's.</li>
+ *   <li><b>Parking.</b> {@code park(w)}: consume {@code w}'s permit (return if there was one);
+ *       take the first free slot, trying 0 first, so the timer slot is held whenever anyone
+ *       drives; then publish {@code drivingOf[w] = k + 1}, re-read the permit, and only if it is
+ *       still clear {@code select} with the timeout. If no slot is free, park on
+ *       {@link LockSupport}.</li>
+ *   <li><b>Unparking.</b> {@code unpark(w)}: set {@code w}'s permit, then read
+ *       {@code drivingOf[w]}: if {@code w} is (about to be) inside a driver's {@code select}, call
+ *       that driver's {@link IoDriver#wakeup}; otherwise {@link LockSupport#unpark}. An unpark
+ *       alone would not end a {@code select}, so the idle coordinator needs no other knowledge of
+ *       which parked worker is the driver: it unparks by index, and this class routes it.</li>
+ *   <li><b>Events.</b> When {@code select} finds events (or a timer is due), the driver first
+ *       takes itself off the coordinator's parked stack, counted as searching as if woken
+ *       ({@code IdleCoordinator.wakeSelf}), then wakes the ready tasks on its own thread with
+ *       {@link AsyncWorker#driving} set, so their wake-ups go to its own wake channel
+ *       ({@link AsyncRuntime#deliverWake}) and wake no other worker: it runs them itself, and
+ *       the idle protocol's usual rule (the last searcher that finds work wakes another if more
+ *       is visible) shares a burst. Then it releases the slot.</li>
+ *   <li><b>Busy workers</b> look at the drivers every {@value AsyncWorker#GLOBAL_INTERVAL}
+ *       picks without waiting ({@link #pollNow}), so I/O and timers are served while every
+ *       worker is busy.</li>
+ * </ul>
+ *
+ * <h2>Why no wake-up is lost</h2>
+ *
+ * <p>The unparker writes the permit, then reads {@code drivingOf[w]}; the parker writes
+ * {@code drivingOf[w]}, then reads the permit. Both are volatile, so one sees the other's write:
+ * either the parker sees the permit and does not select, or the unparker sees the driver and
+ * wakes it. The driver's wake-up is sticky ({@link IoDriver#wakeup}), so it works even if it
+ * comes before the {@code select} starts. Before taking a slot, the parker has consumed any
+ * earlier permit, and a {@link LockSupport} park keeps its own permit, so an unpark that finds
+ * {@code drivingOf[w] = 0} is not lost either. A stale wake-up (a driver woken after its holder
+ * returned) only makes a later {@code select} return early, which the coordinator's loop on its
+ * own flag absorbs. The same argument covers a timer that becomes the earliest while the driver
+ * sleeps with a longer timeout: the scheduler publishes the deadline, then reads
+ * {@code holder[0]} and wakes the driver; the driver takes slot 0, then reads the deadline. The
+ * Promela model {@code spindle-stress/model/async_park.pml -DSELECTOR} checks this protocol
+ * with the coordinator and the runtime's worker loop (an outside wake-up, I/O readiness with the
+ * registration's wake-up, a timer), and fails without the selector wake-up in {@code unpark},
+ * without the permit re-read, or without the registration's or the timer's wake-up.
+ */
+final class DrivingParker implements Parker {
+
+    private static final int FREE = 0;
+    /** A slot whose driver was closed: nobody takes it again. */
+    private static final int DEAD = -1;
+
+    private final AsyncRuntime runtime;
+    private final Parker threads;
+    private final AtomicReferenceArray<IoDriver> drivers;
+    private final AtomicIntegerArray holder;
+    private final AtomicIntegerArray drivingOf;
+    private final AtomicIntegerArray permit;
+    /** The runtime's own timer, fired by whoever holds slot 0. */
+    final Timers timers;
+
+    DrivingParker(AsyncRuntime runtime, int workers, Parker threads, List<? extends IoDriver> io) {
+        this.runtime = runtime;
+        this.threads = threads;
+        int n = Math.max(1, io.size());
+        this.drivers = new AtomicReferenceArray<>(n);
+        for (int k = 0; k < n; k++) {
+            drivers.set(k, io.isEmpty() ? new TimerSleep() : io.get(k));
+        }
+        this.holder = new AtomicIntegerArray(n);
+        this.drivingOf = new AtomicIntegerArray(workers);
+        this.permit = new AtomicIntegerArray(workers);
+        this.timers = new Timers(this::earlierDeadline);
+    }
+
+    @Override
+    public void park(int worker) {
+        sleep(worker, -1);
+    }
+
+    @Override
+    public void parkNanos(int worker, long nanos) {
+        sleep(worker, Math.max(0, nanos));
+    }
+
+    @Override
+    public void unpark(int worker) {
+        permit.set(worker, 1);
+        int k = drivingOf.get(worker);
+        if (k != 0) {
+            drivers.get(k - 1).wakeup();
+        } else {
+            threads.unpark(worker);
+        }
+    }
+
+    private void sleep(int w, long nanos) {
+        if (permit.getAndSet(w, 0) != 0) {
+            return;
+        }
+        for (int k = 0; k < holder.length(); k++) {
+            if (holder.get(k) == FREE && holder.compareAndSet(k, FREE, w + 1)) {
+                drive(w, k, nanos);
+                return;
+            }
+        }
+        if (nanos < 0) {
+            threads.park(w);
+        } else {
+            threads.parkNanos(w, nanos);
+        }
+    }
+
+    /** Holding slot {@code k}: waits in its driver, then handles what it found. */
+    private void drive(int w, int k, long nanos) {
+        IoDriver d = drivers.get(k);
+        int ready = 0;
+        try {
+            drivingOf.set(w, k + 1);
+            if (permit.get(w) == 0) {          // see the class overview: the pair of this and unpark
+                long t = k == 0 ? earliest(nanos, timers.nanosToNext()) : nanos;
+                ready = d.select(t);
+            }
+            drivingOf.set(w, 0);
+            if (ready < 0) {
+                retire(k);
+                return;
+            }
+            boolean due = k == 0 && timers.anyDue();
+            if (ready > 0 || due) {
+                runtime.parking.wakeSelf(w);   // first: the wake-ups below then wake nobody else
+                handle(runtime.workers[w], d, ready > 0, due);
+            }
+        } finally {
+            drivingOf.set(w, 0);
+            holder.compareAndSet(k, w + 1, FREE);
+        }
+    }
+
+    /**
+     * A busy worker's look at the drivers, without waiting: every free one is selected now and
+     * its events handled on this worker; the timers fire if due.
+     */
+    void pollNow(AsyncWorker self) {
+        int me = self.index + 1;
+        for (int k = 0; k < holder.length(); k++) {
+            if (holder.get(k) != FREE || !holder.compareAndSet(k, FREE, me)) {
+                continue;
+            }
+            try {
+                IoDriver d = drivers.get(k);
+                int ready = d.select(0);
+                if (ready < 0) {
+                    retire(k);
+                    continue;
+                }
+                boolean due = k == 0 && timers.anyDue();
+                if (ready > 0 || due) {
+                    handle(self, d, ready > 0, due);
+                }
+            } finally {
+                holder.compareAndSet(k, me, FREE);
+            }
+        }
+    }
+
+    private void handle(AsyncWorker self, IoDriver d, boolean events, boolean due) {
+        self.driving = true;
+        try {
+            if (events) {
+                d.dispatch();
+            }
+            if (due) {
+                timers.fireDue();
+            }
+        } finally {
+            self.driving = false;
+        }
+    }
+
+    /**
+     * Slot {@code k}'s driver was closed (its holder is the caller). The timer slot goes on as a
+     * {@link TimerSleep}, published before the slot is released; any other slot is dropped.
+     */
+    private void retire(int k) {
+        if (k == 0) {
+            drivers.set(0, new TimerSleep());
+        } else {
+            holder.set(k, DEAD);
+        }
+    }
+
+    /** A timer became the earliest: the worker waiting in slot 0 must wait less. */
+    private void earlierDeadline() {
+        if (holder.get(0) > 0) {
+            drivers.get(0).wakeup();
+        }
+    }
+
+    private static long earliest(long a, long b) {
+        if (a < 0) {
+            return b;
+        }
+        return b < 0 ? a : Math.min(a, b);
+    }
+
+    /**
+     * The timer slot's driver when the runtime drives no I/O: a {@link LockSupport} sleep with a
+     * sticky wake-up. {@code select} publishes its thread, then consumes the flag; {@code wakeup}
+     * sets the flag, then unparks the published thread: one of the two sees the other.
+     */
+    static final class TimerSleep implements IoDriver {
+        private final AtomicBoolean woken = new AtomicBoolean();
+        private volatile Thread sleeper;
+
+        @Override
+        public void claim() {
+            // created by the parker for itself
+        }
+
+        @Override
+        public int select(long timeoutNanos) {
+            if (timeoutNanos == 0) {
+                woken.set(false);
+                return 0;
+            }
+            sleeper = Thread.currentThread();
+            if (!woken.getAndSet(false)) {
+                if (timeoutNanos < 0) {
+                    LockSupport.park(this);
+                } else {
+                    LockSupport.parkNanos(this, timeoutNanos);
+                }
+                woken.set(false);              // a wake-up during the sleep was for this one
+            }
+            sleeper = null;
+            return 0;
+        }
+
+        @Override
+        public void dispatch() {
+            // no events: only the timers, which the parker fires
+        }
+
+        @Override
+        public void wakeup() {
+            woken.set(true);
+            Thread t = sleeper;
+            if (t != null) {
+                LockSupport.unpark(t);
+            }
+        }
+    }
+}

@@ -1,0 +1,44 @@
+/*
+ * Copyright 2026 The Spindle Authors. Licensed under the Apache License, Version 2.0.
+ */
+package dev.spindle.async;
+
+/**
+ * An event source that the idle workers of an {@link AsyncRuntime} drive themselves instead of
+ * a thread of its own: the reactors of a {@link dev.spindle.async.io.ReactorGroup#openDriven
+ * driven reactor group} implement it, and {@link AsyncRuntime.Builder#driveIo} hands them to
+ * the runtime. A worker with nothing to run waits in {@link #select}, then wakes the tasks whose
+ * events are ready ({@link #dispatch}) on its own thread, so they run there without a hand-off.
+ *
+ * <p>Contract: {@link #select} and {@link #dispatch} are called by one thread at a time (the
+ * runtime hands each driver to one worker at a time, and that hand-over is a volatile write and
+ * read, so each call happens-before the next); {@link #wakeup} by any thread at any moment. A
+ * wake-up is sticky, as {@link java.nio.channels.Selector#wakeup()} is: one that comes while no
+ * {@code select} is in progress makes the next one return at once. That is what keeps a wake-up
+ * of a worker inside {@code select} from being lost.
+ */
+public interface IoDriver {
+
+    /**
+     * Claims this driver for one runtime; called once, when the runtime is built.
+     *
+     * @throws IllegalStateException if it is claimed already, or has a thread of its own
+     */
+    void claim();
+
+    /**
+     * Waits until an event is ready, {@link #wakeup} is called (or was, since the last
+     * {@code select}), or {@code timeoutNanos} have passed: {@code 0} does not wait, a negative
+     * value waits without a limit.
+     *
+     * @return how many events are ready for {@link #dispatch} (possibly 0), or {@code -1} once
+     *     the driver is closed: it will never have an event again
+     */
+    int select(long timeoutNanos);
+
+    /** Wakes the tasks waiting for the events the last {@link #select} found, on this thread. */
+    void dispatch();
+
+    /** Makes the {@link #select} in progress, or else the next one, return at once. Any thread. */
+    void wakeup();
+}
