@@ -9,6 +9,7 @@ import dev.spindle.internal.Parker;
 import dev.spindle.internal.jfr.RejectedSubmitEvent;
 import dev.spindle.queue.Injector;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CancellationException;
@@ -75,6 +76,7 @@ public final class AsyncRuntime implements AutoCloseable {
         private AsyncPolicy policy = AsyncPolicy.WORK_STEALING;
         private int budget = 128;
         private String name = "spindle-async";
+        private boolean taskStatistics;
 
         private Builder() {
         }
@@ -113,6 +115,15 @@ public final class AsyncRuntime implements AutoCloseable {
         }
 
         /**
+         * Whether to keep per-task poll statistics from the start (default off); see
+         * {@link AsyncRuntime#enableTaskStatistics()}, which can also turn them on later.
+         */
+        public Builder taskStatistics(boolean on) {
+            this.taskStatistics = on;
+            return this;
+        }
+
+        /**
          * The prefix of the worker threads' names (default "spindle-async").
          *
          * @throws IllegalArgumentException if {@code name} is blank
@@ -135,6 +146,10 @@ public final class AsyncRuntime implements AutoCloseable {
     /** Upper bound on {@link Builder#workers}. */
     public static final int MAX_WORKERS = 32767;
     private static final int LOCAL_CAPACITY = 4096;
+    /** Upper bound on the {@code n} of {@link #busiestTasks}. */
+    public static final int MAX_BUSIEST_TASKS = 1000;
+    /** The most live-task entries one {@link #busiestTasks} call looks at. */
+    public static final int MAX_TASKS_EXAMINED = 10_000;
 
     final AsyncPolicy policy;
     final int budget;
@@ -144,6 +159,8 @@ public final class AsyncRuntime implements AutoCloseable {
     /** Parks and wakes the workers: the pools' one idle protocol, without spares. */
     final IdleCoordinator parking;
     volatile boolean closing;
+    /** Whether polls are timed into each task's {@link TaskInsight}; read before every poll. */
+    volatile boolean taskStatistics;
 
     /** Cells spawned and not yet done, so shutdown can complete their handles. */
     /** Cells spawned from outside the runtime, for shutdown; guarded by itself. */
@@ -162,6 +179,7 @@ public final class AsyncRuntime implements AutoCloseable {
         this.policy = b.policy;
         this.budget = b.budget;
         this.name = b.name;
+        this.taskStatistics = b.taskStatistics;
         this.workers = new AsyncWorker[b.workers];
         // a stray interrupt must not turn a park into a spin: dropped before each sleep
         this.parking = new IdleCoordinator(b.workers, Parker.ofThreads(this, name, i -> workers[i].thread),
@@ -471,10 +489,10 @@ public final class AsyncRuntime implements AutoCloseable {
                 }
             };
             for (AsyncWorker w : workers) {
-                w.live.forEachNotDone(fail);
+                w.live.forEachNotDone(Integer.MAX_VALUE, fail);
             }
             synchronized (outsideLive) {
-                outsideLive.forEachNotDone(fail);
+                outsideLive.forEachNotDone(Integer.MAX_VALUE, fail);
             }
             terminated = true;
         }
@@ -523,6 +541,91 @@ public final class AsyncRuntime implements AutoCloseable {
             n += w.spawned() - w.retired();
         }
         return Math.max(0, n - retiredAtShutdown);
+    }
+
+    /**
+     * Turns per-task poll statistics on (nothing if they are on already); they stay on. From
+     * then on every poll is timed on its worker ({@link System#nanoTime()} before and after)
+     * and counted, and every spawn records where it happened (a short stack walk): see
+     * docs/OBSERVABILITY.md for the cost. Tasks spawned before get their statistics from their
+     * next poll on, without a spawn site. Off (the default), a spawn and a poll pay one volatile
+     * read of the flag, and a task keeps no statistics object.
+     */
+    public void enableTaskStatistics() {
+        taskStatistics = true;
+    }
+
+    /** Whether per-task poll statistics are on (see {@link #enableTaskStatistics()}). */
+    public boolean taskStatisticsEnabled() {
+        return taskStatistics;
+    }
+
+    /**
+     * The live tasks with the longest single polls and the most wake-ups, at most {@code n} of
+     * each, as tokio-console shows them: a task with long polls holds its worker (it blocks or
+     * computes without yielding), a task woken far more often than it makes progress wastes
+     * polls. Only tasks with statistics (see {@link #enableTaskStatistics()}) are listed, so
+     * the lists are empty while statistics are off.
+     *
+     * <p>Taken without stopping or blocking the workers, and without locks: the live-task lists
+     * are walked while their owners change them, so a task spawned or finished meanwhile may be
+     * missed or listed, and its numbers may be a poll stale. At most
+     * {@value #MAX_TASKS_EXAMINED} entries are looked at per call, so the cost is bounded
+     * however many tasks are live.
+     *
+     * <pre>{@code
+     * AsyncRuntime rt = AsyncRuntime.builder().taskStatistics(true).build();
+     * TaskStats worst = rt.busiestTasks(10).longestPolls().get(0);
+     * }</pre>
+     *
+     * @param n how many tasks each list holds at most
+     * @throws IllegalArgumentException unless {@code 1 <= n <= }{@value #MAX_BUSIEST_TASKS}
+     */
+    public BusiestTasks busiestTasks(int n) {
+        if (n < 1 || n > MAX_BUSIEST_TASKS) {
+            throw new IllegalArgumentException(
+                    "n must be in [1, " + MAX_BUSIEST_TASKS + "], was " + n);
+        }
+        List<TaskStats> all = new ArrayList<>();
+        Consumer<TaskCell<?>> read = c -> {
+            TaskStats t = statsOf(c);
+            if (t != null) {
+                all.add(t);
+            }
+        };
+        int examined = 0;
+        for (AsyncWorker w : workers) {
+            examined += w.live.forEachNotDone(MAX_TASKS_EXAMINED - examined, read);
+        }
+        examined += outsideLive.forEachNotDone(MAX_TASKS_EXAMINED - examined, read);
+        Comparator<TaskStats> byId = Comparator.comparingLong(TaskStats::id);
+        List<TaskStats> longest = all.stream()
+                .sorted(Comparator.comparingLong(TaskStats::longestPollNanos).reversed().thenComparing(byId))
+                .limit(n).toList();
+        List<TaskStats> woken = all.stream()
+                .sorted(Comparator.comparingLong(TaskStats::wakes).reversed().thenComparing(byId))
+                .limit(n).toList();
+        return new BusiestTasks(longest, woken, examined);
+    }
+
+    /** A racy reading of a cell's statistics; {@code null} if it has none or is done. */
+    private static TaskStats statsOf(TaskCell<?> c) {
+        TaskInsight in = TaskInsight.of(c);
+        AsyncTask<?> task = c.task;            // racy: null once done
+        if (in == null || task == null) {
+            return null;
+        }
+        TaskStats.State state = switch (c.state()) {
+            case TaskCell.SCHEDULED -> TaskStats.State.SCHEDULED;
+            case TaskCell.RUNNING, TaskCell.RUNNING_WOKEN -> TaskStats.State.RUNNING;
+            case TaskCell.IDLE -> TaskStats.State.IDLE;
+            default -> null;
+        };
+        if (state == null) {
+            return null;
+        }
+        return new TaskStats(in.id, task.getClass().getName(), in.siteOrNull(), state, in.polls(),
+                in.pollNanos(), in.longestNanos(), c.wakeCount());
     }
 
     @Override
