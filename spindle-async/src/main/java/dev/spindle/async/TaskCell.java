@@ -82,7 +82,8 @@ final class TaskCell<T> extends JoinHandle<T> implements Waker, Context {
         super(SCHEDULED);
         this.runtime = runtime;
         this.task = task;
-        this.insight = TaskInsight.atSpawn(runtime.taskStatistics);
+        // no runtime: a bare cell, as the JoinHandle tests make
+        this.insight = TaskInsight.atSpawn(runtime != null && runtime.taskStatistics);
     }
 
     /**

@@ -237,7 +237,7 @@ public final class Console implements AutoCloseable {
     /**
      * Shows an async runtime: its workers, as {@link #register(String, Supplier)} with
      * {@code runtime::stats} does, and the tables of its tasks with the longest polls and the most
-     * wake-ups (the top {@value AsyncSource#TASKS} of each, from
+     * wake-ups (the top ten of each, from
      * {@link AsyncRuntime#busiestTasks}). Turns the runtime's task statistics on
      * ({@link AsyncRuntime#enableTaskStatistics()}), which stay on; tasks spawned before show
      * from their next poll on, without a spawn site.
