@@ -588,7 +588,7 @@ public final class AsyncRuntime implements AutoCloseable {
         }
         List<TaskStats> all = new ArrayList<>();
         Consumer<TaskCell<?>> read = c -> {
-            TaskStats t = statsOf(c);
+            TaskStats t = TaskInsight.statsOf(c);
             if (t != null) {
                 all.add(t);
             }
@@ -606,26 +606,6 @@ public final class AsyncRuntime implements AutoCloseable {
                 .sorted(Comparator.comparingLong(TaskStats::wakes).reversed().thenComparing(byId))
                 .limit(n).toList();
         return new BusiestTasks(longest, woken, examined);
-    }
-
-    /** A racy reading of a cell's statistics; {@code null} if it has none or is done. */
-    private static TaskStats statsOf(TaskCell<?> c) {
-        TaskInsight in = TaskInsight.of(c);
-        AsyncTask<?> task = c.task;            // racy: null once done
-        if (in == null || task == null) {
-            return null;
-        }
-        TaskStats.State state = switch (c.state()) {
-            case TaskCell.SCHEDULED -> TaskStats.State.SCHEDULED;
-            case TaskCell.RUNNING, TaskCell.RUNNING_WOKEN -> TaskStats.State.RUNNING;
-            case TaskCell.IDLE -> TaskStats.State.IDLE;
-            default -> null;
-        };
-        if (state == null) {
-            return null;
-        }
-        return new TaskStats(in.id, task.getClass().getName(), in.siteOrNull(), state, in.polls(),
-                in.pollNanos(), in.longestNanos(), c.wakeCount());
     }
 
     @Override

@@ -69,7 +69,10 @@ final class TaskCell<T> extends JoinHandle<T> implements Waker, Context {
      * that hands the cell on, so whoever takes the cell next sees it.
      */
     long selfRequeues;
-    /** The next cell in the {@link LiveTasks} list this cell was spawned into. */
+    /**
+     * The next cell in the {@link LiveTasks} list this cell was spawned into; written by that
+     * list's owner, read racily by {@link AsyncRuntime#busiestTasks} (see LiveTasks).
+     */
     TaskCell<?> nextLive;
     /**
      * Id, spawn site and poll statistics, for task statistics and flight recorder events;

@@ -145,6 +145,26 @@ final class TaskInsight {
         return (long) LONGEST_NANOS.getOpaque(this);
     }
 
+    /** A racy reading of a cell's statistics; {@code null} if it has none or is done. */
+    static TaskStats statsOf(TaskCell<?> c) {
+        TaskInsight in = of(c);
+        AsyncTask<?> task = c.task;            // racy: null once done
+        if (in == null || task == null) {
+            return null;
+        }
+        TaskStats.State state = switch (c.state()) {
+            case TaskCell.SCHEDULED -> TaskStats.State.SCHEDULED;
+            case TaskCell.RUNNING, TaskCell.RUNNING_WOKEN -> TaskStats.State.RUNNING;
+            case TaskCell.IDLE -> TaskStats.State.IDLE;
+            default -> null;
+        };
+        if (state == null) {
+            return null;
+        }
+        return new TaskStats(in.id, task.getClass().getName(), in.siteOrNull(), state, in.polls(),
+                in.pollNanos(), in.longestNanos(), c.wakeCount());
+    }
+
     /** The spawner's frame as text, or {@code null} if it is not known. */
     String siteOrNull() {
         if (site == null) {
