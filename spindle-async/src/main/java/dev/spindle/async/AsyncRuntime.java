@@ -9,6 +9,7 @@ import dev.spindle.internal.Parker;
 import dev.spindle.internal.jfr.RejectedSubmitEvent;
 import dev.spindle.queue.Injector;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CancellationException;
@@ -76,6 +77,8 @@ public final class AsyncRuntime implements AutoCloseable {
         private int budget = 128;
         private String name = "spindle-async";
         private List<IoDriver> io;             // null: selector and timer threads of their own
+        private boolean taskStatistics;
+        private boolean spawnSites;
 
         private Builder() {
         }
@@ -110,6 +113,27 @@ public final class AsyncRuntime implements AutoCloseable {
                 throw new IllegalArgumentException("budget must be at least 1, was " + budget);
             }
             this.budget = budget;
+            return this;
+        }
+
+        /**
+         * Whether to keep per-task poll statistics from the start (default off); see
+         * {@link AsyncRuntime#enableTaskStatistics()}, which can also turn them on later.
+         */
+        public Builder taskStatistics(boolean on) {
+            this.taskStatistics = on;
+            return this;
+        }
+
+        /**
+         * Whether to record where each task is spawned (default off), shown in
+         * {@link AsyncRuntime#busiestTasks} and the console. It costs a stack walk per spawn,
+         * several microseconds, about ten times a spawn's own cost: turn it on to find a
+         * misbehaving task, not in production. Without it a task is known by its class; a
+         * flight recording that enables {@code dev.spindle.LongPoll} records sites anyway.
+         */
+        public Builder spawnSites(boolean on) {
+            this.spawnSites = on;
             return this;
         }
 
@@ -195,6 +219,10 @@ public final class AsyncRuntime implements AutoCloseable {
     /** Upper bound on {@link Builder#workers}. */
     public static final int MAX_WORKERS = 32767;
     private static final int LOCAL_CAPACITY = 4096;
+    /** Upper bound on the {@code n} of {@link #busiestTasks}. */
+    public static final int MAX_BUSIEST_TASKS = 1000;
+    /** The most live-task entries one {@link #busiestTasks} call looks at. */
+    public static final int MAX_TASKS_EXAMINED = 10_000;
 
     final AsyncPolicy policy;
     final int budget;
@@ -208,6 +236,10 @@ public final class AsyncRuntime implements AutoCloseable {
     /** That runtime's own timer ({@link Timers#schedule} picks it on its workers); else null. */
     final Timers timers;
     volatile boolean closing;
+    /** Whether polls are timed into each task's {@link TaskInsight}; read before every poll. */
+    volatile boolean taskStatistics;
+    /** Whether each spawn records its site (a stack walk); see {@link Builder#spawnSites}. */
+    final boolean spawnSites;
 
     /** Cells spawned and not yet done, so shutdown can complete their handles. */
     /** Cells spawned from outside the runtime, for shutdown; guarded by itself. */
@@ -226,6 +258,8 @@ public final class AsyncRuntime implements AutoCloseable {
         this.policy = b.policy;
         this.budget = b.budget;
         this.name = b.name;
+        this.taskStatistics = b.taskStatistics;
+        this.spawnSites = b.spawnSites;
         this.workers = new AsyncWorker[b.workers];
         // a stray interrupt must not turn a park into a spin: dropped before each sleep
         Parker threads = Parker.ofThreads(this, name, i -> workers[i].thread);
@@ -543,10 +577,10 @@ public final class AsyncRuntime implements AutoCloseable {
                 }
             };
             for (AsyncWorker w : workers) {
-                w.live.forEachNotDone(fail);
+                w.live.forEachNotDone(Integer.MAX_VALUE, fail);
             }
             synchronized (outsideLive) {
-                outsideLive.forEachNotDone(fail);
+                outsideLive.forEachNotDone(Integer.MAX_VALUE, fail);
             }
             terminated = true;
         }
@@ -595,6 +629,71 @@ public final class AsyncRuntime implements AutoCloseable {
             n += w.spawned() - w.retired();
         }
         return Math.max(0, n - retiredAtShutdown);
+    }
+
+    /**
+     * Turns per-task poll statistics on (nothing if they are on already); they stay on. From
+     * then on every poll is timed on its worker ({@link System#nanoTime()} before and after)
+     * and counted, and every spawn records where it happened (a short stack walk): see
+     * docs/OBSERVABILITY.md for the cost. Tasks spawned before get their statistics from their
+     * next poll on, without a spawn site. Off (the default), a spawn and a poll pay one volatile
+     * read of the flag, and a task keeps no statistics object.
+     */
+    public void enableTaskStatistics() {
+        taskStatistics = true;
+    }
+
+    /** Whether per-task poll statistics are on (see {@link #enableTaskStatistics()}). */
+    public boolean taskStatisticsEnabled() {
+        return taskStatistics;
+    }
+
+    /**
+     * The live tasks with the longest single polls and the most wake-ups, at most {@code n} of
+     * each, as tokio-console shows them: a task with long polls holds its worker (it blocks or
+     * computes without yielding), a task woken far more often than it makes progress wastes
+     * polls. Only tasks with statistics (see {@link #enableTaskStatistics()}) are listed, so
+     * the lists are empty while statistics are off.
+     *
+     * <p>Taken without stopping or blocking the workers, and without locks: the live-task lists
+     * are walked while their owners change them, so a task spawned or finished meanwhile may be
+     * missed or listed, and its numbers may be a poll stale. At most
+     * {@value #MAX_TASKS_EXAMINED} entries are looked at per call, so the cost is bounded
+     * however many tasks are live.
+     *
+     * <pre>{@code
+     * AsyncRuntime rt = AsyncRuntime.builder().taskStatistics(true).build();
+     * TaskStats worst = rt.busiestTasks(10).longestPolls().get(0);
+     * }</pre>
+     *
+     * @param n how many tasks each list holds at most
+     * @throws IllegalArgumentException unless {@code 1 <= n <= }{@value #MAX_BUSIEST_TASKS}
+     */
+    public BusiestTasks busiestTasks(int n) {
+        if (n < 1 || n > MAX_BUSIEST_TASKS) {
+            throw new IllegalArgumentException(
+                    "n must be in [1, " + MAX_BUSIEST_TASKS + "], was " + n);
+        }
+        List<TaskStats> all = new ArrayList<>();
+        Consumer<TaskCell<?>> read = c -> {
+            TaskStats t = TaskInsight.statsOf(c);
+            if (t != null) {
+                all.add(t);
+            }
+        };
+        int examined = 0;
+        for (AsyncWorker w : workers) {
+            examined += w.live.forEachNotDone(MAX_TASKS_EXAMINED - examined, read);
+        }
+        examined += outsideLive.forEachNotDone(MAX_TASKS_EXAMINED - examined, read);
+        Comparator<TaskStats> byId = Comparator.comparingLong(TaskStats::id);
+        List<TaskStats> longest = all.stream()
+                .sorted(Comparator.comparingLong(TaskStats::longestPollNanos).reversed().thenComparing(byId))
+                .limit(n).toList();
+        List<TaskStats> woken = all.stream()
+                .sorted(Comparator.comparingLong(TaskStats::wakes).reversed().thenComparing(byId))
+                .limit(n).toList();
+        return new BusiestTasks(longest, woken, examined);
     }
 
     @Override

@@ -502,7 +502,7 @@ final class AsyncWorker implements Runnable {
         POLLS.setOpaque(this, polls + 1);
         Poll<T> p;
         try {
-            p = LongPollEvent.enabled() ? LongPollEvent.poll(c, this) : c.task.poll(c);
+            p = TaskInsight.wanted(runtime) ? TaskInsight.poll(c, this) : c.task.poll(c);
         } catch (Throwable ex) {
             Thread.interrupted();              // a poll must not leave the worker interrupted
             c.finish(JoinHandle.FAILED, ex);

@@ -3,6 +3,8 @@
  */
 package dev.spindle.async;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.function.Consumer;
 
 /**
@@ -20,8 +22,25 @@ import java.util.function.Consumer;
  * <p>At shutdown every worker has exited, so the worker lists are stable and their plain writes
  * visible (each worker's exit happens-before the last one's {@code cancelRemaining}); the
  * outside list is read under its lock.
+ *
+ * <p>{@link AsyncRuntime#busiestTasks} walks the lists while their owners change them. That is
+ * safe, if approximate: the head is stored with release and read with acquire, so every cell
+ * reached from it is seen constructed, and a {@code nextLive} link, whatever write of it the
+ * walker sees, points to a cell added before the one holding it (adds only prepend, and
+ * pruning keeps the order), so the walk ends and reaches only published cells. A walk during a
+ * pruning may stop early at a link the pruning has cleared and not yet reset.
  */
 final class LiveTasks {
+
+    private static final VarHandle HEAD;
+
+    static {
+        try {
+            HEAD = MethodHandles.lookup().findVarHandle(LiveTasks.class, "head", TaskCell.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
 
     /** Minimum length before a list is pruned. */
     private static final int FIRST_PRUNE = 64;
@@ -35,7 +54,7 @@ final class LiveTasks {
     /** Adds a cell; owner only (or under the caller's lock). */
     void add(TaskCell<?> c) {
         c.nextLive = head;
-        head = c;
+        HEAD.setRelease(this, c);              // for walkers on other threads, see above
         if (++length >= pruneAt) {
             prune();
         }
@@ -72,7 +91,7 @@ final class LiveTasks {
             }
             c = next;
         }
-        head = keptHead;
+        HEAD.setRelease(this, keptHead);
         length = n;
         this.kept = n;
         pruneAt = Math.max(FIRST_PRUNE, 2 * n);
@@ -83,12 +102,21 @@ final class LiveTasks {
         return length;
     }
 
-    /** Calls {@code action} for every cell not done; at shutdown, once the list is stable. */
-    void forEachNotDone(Consumer<TaskCell<?>> action) {
-        for (TaskCell<?> c = head; c != null; c = c.nextLive) {
+    /**
+     * Calls {@code action} for every cell not done, examining at most {@code limit} cells; at
+     * shutdown once the list is stable, or from any thread as a racy walk (see above).
+     *
+     * @return the cells examined, done ones included
+     */
+    int forEachNotDone(int limit, Consumer<TaskCell<?>> action) {
+        int examined = 0;
+        for (TaskCell<?> c = (TaskCell<?>) HEAD.getAcquire(this); c != null && examined < limit;
+                c = c.nextLive) {
+            examined++;
             if (c.state() != TaskCell.DONE) {
                 action.accept(c);
             }
         }
+        return examined;
     }
 }

@@ -3,8 +3,6 @@
  */
 package dev.spindle.async;
 
-import java.util.Set;
-import java.util.concurrent.atomic.AtomicLong;
 import jdk.jfr.Category;
 import jdk.jfr.Description;
 import jdk.jfr.Event;
@@ -35,29 +33,6 @@ import jdk.jfr.Threshold;
 final class LongPollEvent extends Event {
 
     private static final LongPollEvent TYPE = new LongPollEvent();
-    private static final AtomicLong IDS = new AtomicLong();
-    private static final StackWalker WALKER = StackWalker.getInstance(StackWalker.Option.RETAIN_CLASS_REFERENCE);
-    /** Frames of these classes are the runtime's, not the spawner's. */
-    private static final Set<Class<?>> SPAWN_PATH = Set.of(LongPollEvent.class, TaskCell.class, AsyncRuntime.class);
-
-    /** A task's id and spawn site: taken at spawn while the event is enabled, else at its first long poll. */
-    static final class Origin {
-        final long id = IDS.incrementAndGet();
-        /** The spawner's frame, or {@code null} if the task was spawned before recording began. */
-        final StackWalker.StackFrame site;
-
-        Origin(StackWalker.StackFrame site) {
-            this.site = site;
-        }
-
-        String site() {
-            if (site == null) {
-                return "unknown (spawned before the recording enabled dev.spindle.LongPoll)";
-            }
-            return site.getClassName() + "." + site.getMethodName() + "(" + site.getFileName() + ":"
-                    + site.getLineNumber() + ")";
-        }
-    }
 
     @Label("Runtime")
     @Description("The async runtime's name")
@@ -83,37 +58,22 @@ final class LongPollEvent extends Event {
         return TYPE.isEnabled();
     }
 
-    /** The origin of a task being spawned now, or {@code null} when no recording wants it. */
-    static Origin originAtSpawn() {
-        if (!enabled()) {
-            return null;
-        }
-        return new Origin(WALKER.walk(frames -> frames
-                .filter(f -> !SPAWN_PATH.contains(f.getDeclaringClass()))
-                .findFirst()
-                .orElse(null)));
-    }
-
-    /** Polls {@code c}'s task, timed; call only when {@link #enabled()}, on the polling worker. */
-    static <T> Poll<T> poll(TaskCell<T> c, AsyncWorker w) {
-        AsyncTask<T> task = c.task;
+    /** A started event, for {@link TaskInsight#poll} to end and maybe commit. */
+    static LongPollEvent started() {
         LongPollEvent e = new LongPollEvent();
         e.begin();
-        try {
-            return task.poll(c);
-        } finally {
-            e.end();
-            if (e.shouldCommit()) {
-                if (c.origin == null) {
-                    c.origin = new Origin(null);   // the poller owns the cell: no race
-                }
-                e.runtime = c.runtime.name;
-                e.worker = w.index;
-                e.taskId = c.origin.id;
-                e.spawnSite = c.origin.site();
-                e.taskClass = task.getClass();
-                e.commit();
-            }
-        }
+        return e;
+    }
+
+    /** Fills in and commits this ended event about a poll of the task {@code insight} describes. */
+    void commitFor(String runtime, int worker, TaskInsight insight, Class<?> taskClass) {
+        this.runtime = runtime;
+        this.worker = worker;
+        this.taskId = insight.id;
+        String site = insight.siteOrNull();
+        this.spawnSite = site != null ? site
+                : "unknown (spawned before the recording enabled dev.spindle.LongPoll or statistics were on)";
+        this.taskClass = taskClass;
+        commit();
     }
 }

@@ -69,16 +69,24 @@ final class TaskCell<T> extends JoinHandle<T> implements Waker, Context {
      * that hands the cell on, so whoever takes the cell next sees it.
      */
     long selfRequeues;
-    /** The next cell in the {@link LiveTasks} list this cell was spawned into. */
+    /**
+     * The next cell in the {@link LiveTasks} list this cell was spawned into; written by that
+     * list's owner, read racily by {@link AsyncRuntime#busiestTasks} (see LiveTasks).
+     */
     TaskCell<?> nextLive;
-    /** Id and spawn site for flight recorder events; {@code null} unless a recording wanted them. */
-    LongPollEvent.Origin origin;
+    /**
+     * Id, spawn site and poll statistics, for task statistics and flight recorder events;
+     * {@code null} unless one of them was wanted (see {@link TaskInsight}, which reads and
+     * writes it with acquire/release).
+     */
+    TaskInsight insight;
 
     TaskCell(AsyncRuntime runtime, AsyncTask<T> task) {
         super(SCHEDULED);
         this.runtime = runtime;
         this.task = task;
-        this.origin = LongPollEvent.originAtSpawn();
+        // no runtime: a bare cell, as the JoinHandle tests make
+        this.insight = TaskInsight.atSpawn(runtime != null && runtime.spawnSites);
     }
 
     /**

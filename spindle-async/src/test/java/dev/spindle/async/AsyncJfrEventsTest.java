@@ -67,12 +67,12 @@ class AsyncJfrEventsTest {
 
     @Test
     void theSpawnSiteIsTakenOnlyWhileARecordingWantsLongPolls() throws Exception {
-        assertThat(LongPollEvent.originAtSpawn()).as("no recording: no stack walk, no allocation").isNull();
-        List<LongPollEvent.Origin> seen = new java.util.ArrayList<>();
-        record(() -> seen.add(LongPollEvent.originAtSpawn()), "dev.spindle.LongPoll");
-        assertThat(seen).singleElement().satisfies(o -> assertThat(o.site())
+        assertThat(TaskInsight.atSpawn(false)).as("no recording: no stack walk, no allocation").isNull();
+        List<TaskInsight> seen = new java.util.ArrayList<>();
+        record(() -> seen.add(TaskInsight.atSpawn(false)), "dev.spindle.LongPoll");
+        assertThat(seen).singleElement().satisfies(o -> assertThat(o.siteOrNull())
                 .startsWith(AsyncJfrEventsTest.class.getName() + ".lambda$theSpawnSiteIsTakenOnlyWhileARecordingWantsLongPolls$"));
-        record(Map.of("dev.spindle.LongPoll#enabled", "false"), () -> seen.add(LongPollEvent.originAtSpawn()),
+        record(Map.of("dev.spindle.LongPoll#enabled", "false"), () -> seen.add(TaskInsight.atSpawn(false)),
                 "dev.spindle.WorkerPark");
         assertThat(seen.get(1)).as("a recording that disables LongPoll").isNull();
     }

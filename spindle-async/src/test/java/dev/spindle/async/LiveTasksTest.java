@@ -31,14 +31,14 @@ class LiveTasksTest {
             }
             live.pruneIfLong();
             List<TaskCell<?>> seen = new ArrayList<>();
-            live.forEachNotDone(seen::add);
+            live.forEachNotDone(Integer.MAX_VALUE, seen::add);
             assertThat(seen).containsExactlyInAnyOrderElementsOf(pending);
             // done cells were unlinked: the list stays within the documented bound
             assertThat(live.length()).isLessThanOrEqualTo(pending.size() + Math.max(64, pending.size() / 2) * 2);
             pending.get(0).finish();
             live.pruneIfLong();
             List<TaskCell<?>> after = new ArrayList<>();
-            live.forEachNotDone(after::add);
+            live.forEachNotDone(Integer.MAX_VALUE, after::add);
             assertThat(after).hasSize(pending.size() - 1).doesNotContain(pending.get(0));
             for (int i = 0; i < 10 * pending.size(); i++) {     // growth since the last pruning
                 TaskCell<Object> d = cell(rt);

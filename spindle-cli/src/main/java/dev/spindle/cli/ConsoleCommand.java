@@ -7,6 +7,10 @@ import dev.spindle.actor.ActorRef;
 import dev.spindle.actor.ActorSystem;
 import dev.spindle.async.Async;
 import dev.spindle.async.AsyncRuntime;
+import dev.spindle.async.AsyncTask;
+import dev.spindle.async.Context;
+import dev.spindle.async.Poll;
+import dev.spindle.async.Waker;
 import dev.spindle.cluster.Client;
 import dev.spindle.cluster.LocalCluster;
 import dev.spindle.cluster.Restrictions;
@@ -21,6 +25,7 @@ import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -29,7 +34,8 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code spindle console}: a demo workload (a fork/join pool, actors on a work-sharing pool, an
- * async runtime and an in-process cluster whose tasks start on one worker and are stolen) shown
+ * async runtime with a long-polling and a much-woken task, and an in-process cluster whose tasks
+ * start on one worker and are stolen) shown
  * in the live console, whose URL it prints. Runs until Ctrl-C, or for {@code --duration}.
  */
 @Command(name = "console",
@@ -80,12 +86,12 @@ final class ConsoleCommand implements Callable<Integer> {
         try (WorkStealingPool pool = WorkStealingPool.builder().name("fork-join").build();
                 WorkSharingPool actorPool = WorkSharingPool.builder().workers(2).name("actors").build();
                 ActorSystem actors = ActorSystem.builder().name("actors").scheduler(actorPool).build();
-                AsyncRuntime async = AsyncRuntime.builder().workers(2).name("async").build();
+                AsyncRuntime async = AsyncRuntime.builder().workers(2).spawnSites(true).name("async").build();
                 LocalCluster cluster = LocalCluster.builder().workers(3).threadsPerWorker(2)
                         .balanceInterval(Duration.ofMillis(50)).build();
                 Console console = settings.start()) {
             console.register("fork-join", pool::stats).register("actor pool", actorPool::stats)
-                    .register("actors", actors).register("async", async::stats).register("cluster", cluster);
+                    .register("actors", actors).register("async", async).register("cluster", cluster);
             Thread load = new Thread(() -> drive(pool, actors, async, cluster, stop), "spindle-console-demo");
             load.setDaemon(true);
             load.start();
@@ -103,11 +109,49 @@ final class ConsoleCommand implements Callable<Integer> {
         return 0;
     }
 
+    /**
+     * An async task that never completes and is polled each time the demo wakes it; each poll
+     * blocks its worker for {@code pollMillis} (a task that should yield and does not, for the
+     * console's "longest polls" table).
+     */
+    static final class WakeMe implements AsyncTask<Void> {
+        private final long pollMillis;
+        private final AtomicReference<Waker> waker = new AtomicReference<>();
+
+        WakeMe(long pollMillis) {
+            this.pollMillis = pollMillis;
+        }
+
+        @Override
+        public Poll<Void> poll(Context cx) {
+            waker.set(cx.waker());
+            if (pollMillis > 0) {
+                try {
+                    Thread.sleep(pollMillis);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+            return Poll.pending();
+        }
+
+        void wake() {
+            Waker w = waker.get();
+            if (w != null) {
+                w.wake();
+            }
+        }
+    }
+
     /** A paced load, so the demo shows movement without taking every core. */
     private static void drive(WorkStealingPool pool, ActorSystem actors, AsyncRuntime async, LocalCluster cluster,
             CountDownLatch stop) {
         ActorRef<long[]> counter = actors.spawn(() -> new long[1]);
         Client client = cluster.client();
+        WakeMe slow = new WakeMe(15);
+        WakeMe chatty = new WakeMe(0);
+        async.spawn(slow);
+        async.spawn(chatty);
         int round = 0;
         try {
             while (!stop.await(40, TimeUnit.MILLISECONDS)) {
@@ -117,6 +161,10 @@ final class ConsoleCommand implements Callable<Integer> {
                 }
                 for (int i = 0; i < 50; i++) {
                     async.spawn(Async.then(Async.yieldNow(), x -> Async.ready(1)));
+                }
+                slow.wake();                   // once a round: its polls top "longest polls"
+                for (int i = 0; i < 20; i++) {
+                    chatty.wake();             // twenty times a round: it tops "most wake-ups"
                 }
                 if (round % 25 == 0) {         // a burst of slow tasks on worker 0, for the thieves
                     for (int i = 0; i < 24; i++) {

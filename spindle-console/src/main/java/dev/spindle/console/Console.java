@@ -7,6 +7,7 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import dev.spindle.SchedulerStats;
 import dev.spindle.actor.ActorSystem;
+import dev.spindle.async.AsyncRuntime;
 import dev.spindle.cluster.ClusterView;
 import java.io.IOException;
 import java.io.InputStream;
@@ -38,7 +39,8 @@ import java.util.function.Supplier;
  *
  * <pre>{@code
  * try (Console console = Console.builder().start()) {       // 127.0.0.1, an ephemeral port
- *     console.register("fib", pool::stats);                  // any pool, or an AsyncRuntime
+ *     console.register("fib", pool::stats);                  // any pool
+ *     console.register("io", runtime);                       // an AsyncRuntime, with its busiest tasks
  *     console.register("actors", system);
  *     System.out.println("console at " + console.uri());
  *     ...
@@ -48,7 +50,9 @@ import java.util.function.Supplier;
  * <p>For each scheduler the page shows per worker its busy share (the CPU time of its thread
  * over the interval), queue depth, and tasks done, steals and parks per second; for an actor
  * system its message and dead-letter rates and live actors; for a cluster each worker's
- * occupancy (tasks processing over threads) and the steal events as they happen. Everything the
+ * occupancy (tasks processing over threads) and the steal events as they happen; for an async
+ * runtime registered as one, also its tasks with the longest polls and the most wake-ups.
+ * Everything the
  * page needs (HTML, CSS, a small script drawing on canvas) is in this jar; it fetches nothing
  * else.
  *
@@ -228,6 +232,22 @@ public final class Console implements AutoCloseable {
      */
     public Console register(String name, Supplier<SchedulerStats> stats) {
         return add(new SchedulerSource(checkName(name), Objects.requireNonNull(stats, "stats")));
+    }
+
+    /**
+     * Shows an async runtime: its workers, as {@link #register(String, Supplier)} with
+     * {@code runtime::stats} does, and the tables of its tasks with the longest polls and the most
+     * wake-ups (the top ten of each, from
+     * {@link AsyncRuntime#busiestTasks}). Turns the runtime's task statistics on
+     * ({@link AsyncRuntime#enableTaskStatistics()}), which stay on; tasks spawned before show
+     * from their next poll on, without a spawn site.
+     *
+     * @throws NullPointerException if an argument is null
+     */
+    public Console register(String name, AsyncRuntime runtime) {
+        String checked = checkName(name);
+        Objects.requireNonNull(runtime, "runtime").enableTaskStatistics();
+        return add(new AsyncSource(checked, runtime));
     }
 
     /**

@@ -14,7 +14,7 @@ import java.util.function.Supplier;
  * share (from its thread's CPU clock), queue depth, and tasks done, steals and parks per second
  * (from the change since the previous sample).
  */
-final class SchedulerSource extends Source {
+class SchedulerSource extends Source {
 
     private final Supplier<SchedulerStats> stats;
     private long lastNanos = -1;
@@ -74,7 +74,12 @@ final class SchedulerSource extends Source {
         Json.field(sb, "stealsPerSec", Source.rate(totals[1], lastTotals[1], elapsed));
         Json.field(sb, "parksPerSec", Source.rate(totals[2], lastTotals[2], elapsed));
         System.arraycopy(totals, 0, lastTotals, 0, totals.length);
+        moreFields(sb);
         Json.close(sb, '}');
+    }
+
+    /** Appends a subclass's own fields (with the field writers, trailing comma and all). */
+    void moreFields(StringBuilder sb) {
     }
 
     /** The previous reading of worker {@code index}; all -1 (no reading) the first time. */

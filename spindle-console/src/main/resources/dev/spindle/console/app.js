@@ -141,6 +141,39 @@ function scheduler(src) {
   workerBars(canvas(c, 'workers', 90), src.workers);
   legend(c, [['busy share', COLORS.busy], ['queue depth', COLORS.queue], ['steals/s', COLORS.steal], ['parks/s', COLORS.park]]);
   line(canvas(c, 'history', 50), remember(src.name, src.donePerSec));
+  if (src.longestPolls) {           // an async runtime with task statistics
+    taskTable(c, 'longest-polls', 'tasks with the longest polls', src.longestPolls);
+    taskTable(c, 'most-woken', 'tasks with the most wake-ups', src.mostWoken);
+  }
+}
+
+function duration(nanos) {
+  if (nanos >= 1e9) return (nanos / 1e9).toFixed(2) + ' s';
+  if (nanos >= 1e6) return (nanos / 1e6).toFixed(1) + ' ms';
+  return (nanos / 1e3).toFixed(1) + ' µs';
+}
+
+// A table of tasks (the server sends the top few). Class names and spawn sites come from the
+// application: written with textContent only, like everything else.
+function taskTable(c, cls, caption, tasks) {
+  let t = c.querySelector('table.' + cls);
+  if (!t) {
+    t = el('table', 'tasks ' + cls);
+    t.appendChild(el('caption', null, caption));
+    const head = el('tr');
+    for (const h of ['id', 'task', 'spawned at', 'polls', 'longest', 'mean', 'wakes']) head.appendChild(el('th', null, h));
+    t.appendChild(el('thead')).appendChild(head);
+    t.appendChild(el('tbody'));
+    c.appendChild(t);
+  }
+  t.tBodies[0].replaceChildren(...tasks.map(k => {
+    const r = el('tr', 'task');
+    r.dataset.id = String(k.id);
+    for (const v of [String(k.id), k.taskClass, k.spawnSite || '–', fmt(k.polls), duration(k.longestNanos),
+      duration(k.meanNanos), fmt(k.wakes)]) r.appendChild(el('td', null, v));
+    return r;
+  }));
+  t.dataset.empty = tasks.length ? '' : 'no task';
 }
 
 function actors(src) {

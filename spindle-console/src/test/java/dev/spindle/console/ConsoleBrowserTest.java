@@ -5,6 +5,11 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.spindle.actor.ActorRef;
 import dev.spindle.actor.ActorSystem;
+import dev.spindle.async.AsyncRuntime;
+import dev.spindle.async.AsyncTask;
+import dev.spindle.async.Context;
+import dev.spindle.async.Poll;
+import dev.spindle.async.Waker;
 import dev.spindle.cluster.LocalCluster;
 import dev.spindle.pool.WorkSharingPool;
 import dev.spindle.pool.WorkStealingPool;
@@ -17,6 +22,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.openqa.selenium.By;
@@ -31,7 +37,8 @@ import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
  * The console in a real browser: headless Chromium, driven through WebDriver, loads the page
- * over a running workload; the registered pool appears and its numbers change. Leaves a
+ * over a running workload; the registered pool appears and its numbers change, and an async
+ * runtime's long-polling task is listed in its task tables. Leaves a
  * screenshot at {@code target/console.png}. Skipped, saying why, only where no Chromium and
  * chromedriver are installed ({@code ./spindle test} installs them).
  */
@@ -51,10 +58,13 @@ class ConsoleBrowserTest {
                 WorkSharingPool sharing = WorkSharingPool.builder().workers(1).name("actor-pool").build();
                 ActorSystem system = ActorSystem.builder().name("demo-actors").scheduler(sharing).build();
                 LocalCluster cluster = LocalCluster.builder().workers(2).threadsPerWorker(1).build();
+                AsyncRuntime async = AsyncRuntime.builder().workers(1).name("demo-async").build();
                 Console console = Console.builder().interval(Duration.ofMillis(250)).start()) {
             console.register("demo-pool", pool::stats).register("actor-pool", sharing::stats)
-                    .register("demo-actors", system).register("graph", cluster);
-            Thread load = workload(pool, system, cluster, running);
+                    .register("demo-actors", system).register("graph", cluster).register("demo-async", async);
+            SlowPoll slow = new SlowPoll();
+            async.spawn(slow);
+            Thread load = workload(pool, system, cluster, slow, running);
             WebDriver driver = chromium();
             try {
                 driver.get(console.uri().toString());
@@ -75,6 +85,12 @@ class ConsoleBrowserTest {
                         .as("the task timeline").hasSize(1);
                 assertThat(driver.findElements(By.cssSelector("section.card[data-name='demo-actors'] ol.mailboxes")))
                         .as("the deepest mailboxes").hasSize(1);
+                By slowRow = By.cssSelector("section.card[data-name='demo-async'] table.longest-polls tr.task");
+                String row = wait.until(d -> text(d, slowRow));
+                assertThat(row).as("the long-polling task tops its table").contains(SlowPoll.class.getName());
+                By wokenRow = By.cssSelector("section.card[data-name='demo-async'] table.most-woken tr.task");
+                String woken = wait.until(d -> text(d, wokenRow));
+                assertThat(woken).as("and its wake-ups table").contains(SlowPoll.class.getName());
                 assertThat(driver.findElement(By.id("status")).getText()).startsWith("live");
                 Thread.sleep(1500);            // a few samples more, for a fuller screenshot
                 File shot = ((ChromeDriver) driver).getScreenshotAs(OutputType.FILE);
@@ -105,9 +121,25 @@ class ConsoleBrowserTest {
         return new ChromeDriver(service, options);
     }
 
+    /** An async task whose every poll holds its worker a while: woken by the workload. */
+    static final class SlowPoll implements AsyncTask<Void> {
+        final AtomicReference<Waker> waker = new AtomicReference<>();
+
+        @Override
+        public Poll<Void> poll(Context cx) {
+            waker.set(cx.waker());
+            try {
+                Thread.sleep(5);               // blocks the worker on purpose: a long poll
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return Poll.pending();
+        }
+    }
+
     /** Keeps every registered thing busy until {@code running} is cleared. */
     private static Thread workload(WorkStealingPool pool, ActorSystem system, LocalCluster cluster,
-            AtomicBoolean running) {
+            SlowPoll slow, AtomicBoolean running) {
         ActorRef<long[]> counter = system.spawn(() -> new long[1]);
         Thread t = new Thread(() -> {
             int round = 0;
@@ -117,6 +149,10 @@ class ConsoleBrowserTest {
                     counter.tell(c -> c[0]++);
                 }
                 cluster.client().submit("k" + round++, in -> 1);
+                Waker w = slow.waker.get();
+                if (w != null) {
+                    w.wake();
+                }
                 try {
                     Thread.sleep(20);
                 } catch (InterruptedException e) {

@@ -4,6 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.spindle.actor.ActorSystem;
+import dev.spindle.async.AsyncRuntime;
+import dev.spindle.async.AsyncTask;
+import dev.spindle.async.Poll;
+import dev.spindle.async.TaskStats;
 import dev.spindle.cluster.ClusterCoordinator;
 import dev.spindle.cluster.CoordinatorSettings;
 import dev.spindle.cluster.testkit.UnreachableTransport;
@@ -186,6 +190,69 @@ class ConsoleTest {
             } while (!snapshot.contains("broken"));
             assertThat(snapshot).contains("\"kind\":\"error\"").contains("cannot read");
             console.unregister("broken");
+        }
+    }
+
+    /** Pending for ever, keeping its waker so the test can wake it. */
+    static final class Woken implements AsyncTask<Void> {
+        final java.util.concurrent.atomic.AtomicReference<dev.spindle.async.Waker> waker =
+                new java.util.concurrent.atomic.AtomicReference<>();
+
+        @Override
+        public Poll<Void> poll(dev.spindle.async.Context cx) {
+            waker.set(cx.waker());
+            return Poll.pending();
+        }
+    }
+
+    @Test
+    void anAsyncRuntimesBusiestTasksAreShownInTwoTables() throws Exception {
+        try (AsyncRuntime rt = AsyncRuntime.builder().workers(1).spawnSites(true).name("io").build();
+                Console console = Console.builder().interval(Duration.ofMillis(50)).start()) {
+            console.register("io", rt);
+            assertThat(rt.taskStatisticsEnabled()).as("registering turns statistics on").isTrue();
+            Woken woken = new Woken();
+            rt.spawn(woken);
+            while (woken.waker.get() == null) {
+                Thread.onSpinWait();           // bounded by the class timeout
+            }
+            for (int i = 0; i < 3; i++) {
+                woken.waker.get().wake();
+            }
+            String snapshot;
+            do {
+                snapshot = get(console.uri().resolve("/snapshot")).body();
+            } while (!snapshot.contains("\"wakes\":3"));   // bounded by the class timeout
+            String task = "\"taskClass\":\"" + Woken.class.getName() + "\",\"spawnSite\":\""
+                    + ConsoleTest.class.getName() + ".anAsyncRuntimesBusiestTasksAreShownInTwoTables(ConsoleTest.java:";
+            assertThat(snapshot).contains("\"taskStatistics\":true")
+                    .containsPattern("\"longestPolls\":\\[\\{\"id\":[0-9]+," + java.util.regex.Pattern.quote(task))
+                    .containsPattern("\"mostWoken\":\\[\\{\"id\":[0-9]+," + java.util.regex.Pattern.quote(task))
+                    .containsPattern("\"state\":\"(IDLE|SCHEDULED|RUNNING)\",\"polls\":[0-9]+,\"longestNanos\":[0-9]+,"
+                            + "\"meanNanos\":[0-9]+,\"wakes\":3}");
+        }
+    }
+
+    @Test
+    void taskClassesAndSpawnSitesAreEscapedAndBounded() {
+        StringBuilder sb = new StringBuilder();
+        String site = "Evil.\"x\"<script>alert('x')</script>(" + "y".repeat(500) + ")";
+        AsyncSource.tasks(sb, "longestPolls", List.of(new TaskStats(7, "a.<script>\"B\"</script>", site,
+                TaskStats.State.IDLE, 1, 2, 2, 0)));
+        String json = sb.toString();
+        assertThat(json).doesNotContain("<").doesNotContain(">")
+                .contains("\"taskClass\":\"a.\\u003cscript\\u003e\\\"B\\\"\\u003c/script\\u003e\"")
+                .contains("\"spawnSite\":\"Evil.\\\"x\\\"\\u003cscript\\u003ealert('x')");
+        assertThat(json.length()).as("the site is cut").isLessThan(400);
+        assertThat(AsyncSource.clip("z".repeat(1000))).hasSize(AsyncSource.MAX_TEXT);
+    }
+
+    @Test
+    void thePageWritesServerTextAsTextNeverAsHtml() throws Exception {
+        try (Console console = Console.builder().start()) {
+            String script = get(console.uri().resolve("/app.js")).body();
+            assertThat(script).contains("textContent").doesNotContain("innerHTML").doesNotContain("outerHTML")
+                    .doesNotContain("insertAdjacentHTML").doesNotContain("document.write");
         }
     }
 
