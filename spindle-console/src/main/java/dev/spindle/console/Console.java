@@ -22,13 +22,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.Semaphore;
-import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 
 /**
@@ -58,8 +55,21 @@ import java.util.function.Supplier;
  * included) requires an access token ({@link Builder#token}), which every request must present
  * (the page passes on the one in its own URL, {@link #uri()}). Only {@code GET} is served, with
  * no request body, a bounded request target and a fixed set of paths (see {@code Requests});
- * at most {@link Builder#maxClients} event streams are open at once (503 beyond); requests are
- * handled by a fixed number of daemon threads.
+ * at most {@link Builder#maxClients} event streams are open at once (503 beyond). Requests are
+ * handled by {@code maxClients + 4} daemon threads behind a queue of 16: a connection that finds
+ * the queue full is closed unanswered, so a flood waits in no unbounded queue. Every request but
+ * an event stream must be read and answered within {@link Builder#requestTimeout} (each write of
+ * an event stream, too), or its connection is closed: a client sending half a request, or not
+ * reading its answer, holds a thread no longer than that.
+ *
+ * <p>The JDK's server has further limits, JVM-wide system properties read once when its first
+ * server starts (so not set by this class): {@code jdk.httpserver.maxConnections} (open
+ * connections of all servers; no limit by default), {@code sun.net.httpserver.idleInterval}
+ * (seconds an idle keep-alive connection, or a new one that has sent nothing, stays open; 30 by
+ * default), {@code sun.net.httpserver.maxIdleConnections} (200 by default) and
+ * {@code sun.net.httpserver.maxReqTime} (seconds to receive a request; no limit by default).
+ * {@code sun.net.httpserver.maxRspTime} would end every event stream after that many seconds.
+ * The {@code spindle console} command sets the first four for its own JVM.
  *
  * <p>Paths: {@code /} the page, {@code /app.js}, {@code /app.css}, {@code /events} the event
  * stream (one JSON object per sample), {@code /snapshot} the latest sample as JSON.
@@ -72,7 +82,7 @@ public final class Console implements AutoCloseable {
             "/app.css", new String[] {"app.css", "text/css; charset=utf-8"});
 
     private final HttpServer server;
-    private final ExecutorService handlers;
+    private final HandlerPool handlers;
     private final ScheduledExecutorService sampler;
     private final Semaphore streams;
     private final String token;
@@ -94,8 +104,8 @@ public final class Console implements AutoCloseable {
         }
         this.server = HttpServer.create(new InetSocketAddress(b.bindAddress, b.port), 32);
         // an event stream holds its thread; a few more serve the page alongside the most streams
-        this.handlers = Executors.newFixedThreadPool(b.maxClients + 4, daemon("spindle-console-http"));
-        this.sampler = Executors.newSingleThreadScheduledExecutor(daemon("spindle-console-sampler"));
+        this.handlers = new HandlerPool("spindle-console-http", b.maxClients + 4, b.requestTimeout.toNanos());
+        this.sampler = Executors.newSingleThreadScheduledExecutor(HandlerPool.daemon("spindle-console-sampler"));
         Requests requests = new Requests(token == null ? null : AccessToken.of(token), server.getAddress().getPort());
         server.createContext("/", ex -> handle(ex, requests));
         server.setExecutor(handlers);
@@ -103,7 +113,10 @@ public final class Console implements AutoCloseable {
         sampler.scheduleAtFixedRate(this::sample, 0, intervalMillis, TimeUnit.MILLISECONDS);
     }
 
-    /** A builder: port 0 (ephemeral) on 127.0.0.1, no token, 8 event streams, one sample a second. */
+    /**
+     * A builder: port 0 (ephemeral) on 127.0.0.1, no token, 8 event streams, one sample a second,
+     * 10 s for a request.
+     */
     public static Builder builder() {
         return new Builder();
     }
@@ -125,6 +138,7 @@ public final class Console implements AutoCloseable {
         private String token;
         private int maxClients = 8;
         private Duration interval = Duration.ofSeconds(1);
+        private Duration requestTimeout = Duration.ofSeconds(10);
 
         private Builder() {
         }
@@ -193,6 +207,24 @@ public final class Console implements AutoCloseable {
                 throw new IllegalArgumentException("interval must be between 50 ms and 1 min, not " + interval);
             }
             this.interval = interval;
+            return this;
+        }
+
+        /**
+         * The longest a request other than an event stream may take, from the moment a handler
+         * thread takes its connection (reading the request head included) to the last byte of
+         * the answer; also the longest one write of an event stream may block. A slower
+         * exchange has its connection closed. 10 s by default.
+         *
+         * @throws IllegalArgumentException if not between 100 ms and 10 min
+         * @throws NullPointerException if {@code timeout} is null
+         */
+        public Builder requestTimeout(Duration timeout) {
+            Objects.requireNonNull(timeout, "requestTimeout");
+            if (timeout.toMillis() < 100 || timeout.compareTo(Duration.ofMinutes(10)) > 0) {
+                throw new IllegalArgumentException("requestTimeout must be between 100 ms and 10 min, not " + timeout);
+            }
+            this.requestTimeout = timeout;
             return this;
         }
 
@@ -360,7 +392,11 @@ public final class Console implements AutoCloseable {
         }
     }
 
-    /** Pushes each new sample to one client until it goes away or the console closes. */
+    /**
+     * Pushes each new sample to one client until it goes away or the console closes. The wait for
+     * a sample is not bounded by the request deadline (streams are bounded by {@code maxClients});
+     * each write is, so a client that stops reading loses its stream and frees its slot.
+     */
     private void stream(HttpExchange ex) throws IOException {
         if (!streams.tryAcquire()) {
             ex.getResponseHeaders().set("Retry-After", "10");
@@ -372,8 +408,12 @@ public final class Console implements AutoCloseable {
             ex.sendResponseHeaders(200, 0);
             OutputStream out = ex.getResponseBody();
             out.write("retry: 2000\n\n".getBytes(StandardCharsets.UTF_8));
+            out.flush();
             long seen = -1;
             while (!closed) {
+                if (handlers.disarm()) {
+                    return;                    // the deadline fired during the last write
+                }
                 String data;
                 synchronized (tickLock) {
                     while (tick == seen && !closed) {
@@ -382,14 +422,16 @@ public final class Console implements AutoCloseable {
                     seen = tick;
                     data = latest;
                 }
+                handlers.arm();
                 out.write(("data: " + data + "\n\n").getBytes(StandardCharsets.UTF_8));
                 out.flush();                   // throws once the client has gone
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt(); // close(): end the stream
         } catch (IOException gone) {
-            // the client closed the page
+            // the client closed the page, or stopped reading it past the deadline
         } finally {
+            handlers.arm();                    // closing the exchange writes too: bound it
             streams.release();
         }
     }
@@ -423,14 +465,5 @@ public final class Console implements AutoCloseable {
             }
             return in.readAllBytes();
         }
-    }
-
-    private static ThreadFactory daemon(String prefix) {
-        AtomicInteger n = new AtomicInteger();
-        return r -> {
-            Thread t = new Thread(r, prefix + "-" + n.incrementAndGet());
-            t.setDaemon(true);
-            return t;
-        };
     }
 }

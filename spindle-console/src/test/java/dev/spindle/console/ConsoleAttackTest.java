@@ -4,11 +4,15 @@ import static dev.spindle.console.ConsoleTest.get;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.io.BufferedReader;
+import java.io.IOException;
 import java.io.InputStream;
+import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.net.SocketException;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -121,6 +125,105 @@ class ConsoleAttackTest {
                     s.close();
                 }
             }
+        }
+    }
+
+    /**
+     * The attacker of the JDK's server: half-sent request heads, each of which takes a handler
+     * thread, and behind them a flood of complete requests without the token. Every tokenless
+     * request is answered (401) or its connection closed, none waits without end (with a queue
+     * without bound they waited behind the slow ones for ever); every slow connection is closed
+     * by the console although the attacker keeps it open; afterwards the page, and an event
+     * stream that lives past the request deadline, are served to the token's holder.
+     */
+    @Test
+    void aFloodOfSlowAndTokenlessRequestsNeitherQueuesWithoutEndNorKeepsThePageAway() throws Exception {
+        try (Console console = Console.builder().token(TOKEN).maxClients(1).requestTimeout(Duration.ofMillis(300))
+                .interval(Duration.ofMillis(50)).start()) {
+            String h = host(console);
+            List<Socket> slow = new ArrayList<>();
+            List<Socket> tokenless = new ArrayList<>();
+            try {
+                for (int i = 0; i < 40; i++) {
+                    slow.add(send(console, "GET /snapshot HTTP/1.1\r\nHost: " + h + "\r\nX-Slow: "));
+                }
+                for (int i = 0; i < 200; i++) {
+                    tokenless.add(send(console, "GET /snapshot HTTP/1.1\r\nHost: " + h + "\r\n\r\n"));
+                }
+                for (Socket s : tokenless) {
+                    assertThat(statusOrClosed(s)).as("a tokenless request").matches("HTTP/1\\.1 401 .*|closed");
+                }
+                for (Socket s : slow) {
+                    assertThat(statusOrClosed(s)).as("a half-sent request").isEqualTo("closed");
+                }
+                // the token's holder: the page (a retry only if its connection met the end of the flood)
+                int status = 0;
+                for (int attempt = 0; attempt < 20 && status != 200; attempt++) {
+                    try {
+                        status = get(console.uri()).statusCode();
+                    } catch (IOException reset) {
+                        Thread.sleep(100);
+                    }
+                }
+                assertThat(status).as("the page, after the flood").isEqualTo(200);
+                try (Socket stream = new Socket()) {
+                    stream.connect(console.address(), 5000);
+                    stream.setSoTimeout(10_000);
+                    stream.getOutputStream().write(("GET /events?token=" + TOKEN + " HTTP/1.1\r\nHost: " + h
+                            + "\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1));
+                    BufferedReader in = new BufferedReader(new InputStreamReader(stream.getInputStream(),
+                            StandardCharsets.UTF_8));
+                    assertThat(in.readLine()).startsWith("HTTP/1.1 200");
+                    // 20 samples 50 ms apart: the stream outlives the 300 ms deadline of a request
+                    int samples = 0;
+                    for (String line; samples < 20 && (line = in.readLine()) != null; ) {
+                        if (line.startsWith("data: ")) {
+                            samples++;
+                        }
+                    }
+                    assertThat(samples).as("samples on the event stream").isEqualTo(20);
+                }
+            } finally {
+                for (Socket s : slow) {
+                    s.close();
+                }
+                for (Socket s : tokenless) {
+                    s.close();
+                }
+            }
+        }
+    }
+
+    /** Connects and sends {@code request}; a connection the console has already closed is returned too. */
+    private static Socket send(Console console, String request) throws IOException {
+        Socket s = new Socket();
+        s.connect(console.address(), 5000);
+        s.setSoTimeout(20_000);
+        try {
+            s.getOutputStream().write(request.getBytes(StandardCharsets.ISO_8859_1));
+        } catch (IOException refused) {
+            // closed unanswered already (a full queue): statusOrClosed says "closed"
+        }
+        return s;
+    }
+
+    /**
+     * The status line of the answer, or "closed" if the console closed the connection without
+     * one; fails (SocketTimeoutException) if neither happens in 20 s.
+     */
+    private static String statusOrClosed(Socket s) throws IOException {
+        try {
+            InputStream in = s.getInputStream();
+            StringBuilder line = new StringBuilder();
+            for (int c; (c = in.read()) != '\n'; ) {
+                if (c == -1) {
+                    return line.length() == 0 ? "closed" : line.toString().trim();
+                }
+                line.append((char) c);
+            }
+            return line.toString().trim();
+        } catch (SocketException reset) {
+            return "closed";
         }
     }
 
