@@ -116,17 +116,24 @@ public final class Console implements AutoCloseable {
     /**
      * A builder: port 0 (ephemeral) on 127.0.0.1, no token, 8 event streams, one sample a second,
      * 10 s for a request.
+     *
+     * @return a builder with those defaults
      */
     public static Builder builder() {
         return new Builder();
     }
 
-    /** Starts a console with the defaults of {@link #builder()}. */
+    /**
+     * Starts a console with the defaults of {@link #builder()}.
+     *
+     * @return the running console, on 127.0.0.1 and a free port
+     * @throws UncheckedIOException if it cannot bind
+     */
     public static Console start() {
         return builder().start();
     }
 
-    /** A new random access token (32 URL-safe characters from {@link java.security.SecureRandom}). */
+    /** {@return a new random access token: 32 URL-safe characters from {@link java.security.SecureRandom}} */
     public static String randomToken() {
         return AccessToken.random();
     }
@@ -146,6 +153,8 @@ public final class Console implements AutoCloseable {
         /**
          * The port; 0 (the default) picks a free one, see {@link Console#uri()}.
          *
+         * @param port the TCP port, 0 to 65535
+         * @return this builder
          * @throws IllegalArgumentException if not in {@code 0..65535}
          */
         public Builder port(int port) {
@@ -160,6 +169,8 @@ public final class Console implements AutoCloseable {
          * The address to listen on; 127.0.0.1 by default. Any address that is not a loopback
          * address needs a {@link #token}.
          *
+         * @param address the local address to bind; a wildcard address binds them all
+         * @return this builder
          * @throws NullPointerException if {@code address} is null
          */
         public Builder bindAddress(InetAddress address) {
@@ -172,6 +183,8 @@ public final class Console implements AutoCloseable {
          * {@code Authorization: Bearer}); required when binding a non-loopback address. Use
          * {@link Console#randomToken()} for a good one.
          *
+         * @param token the secret, 16 to 256 URL-safe characters
+         * @return this builder
          * @throws IllegalArgumentException if shorter than 16 or longer than 256 characters, or
          *     holding characters other than {@code A-Z a-z 0-9 - _ . ~}
          * @throws NullPointerException if {@code token} is null
@@ -185,6 +198,8 @@ public final class Console implements AutoCloseable {
         /**
          * The most event streams (open pages) served at once; 8 by default.
          *
+         * @param maxClients the number of streams, 1 to 256; the console runs 4 threads more
+         * @return this builder
          * @throws IllegalArgumentException if not in {@code 1..256}
          */
         public Builder maxClients(int maxClients) {
@@ -198,6 +213,8 @@ public final class Console implements AutoCloseable {
         /**
          * How often the console samples and pushes; one second by default.
          *
+         * @param interval the time between samples, 50 ms to one minute
+         * @return this builder
          * @throws IllegalArgumentException if not between 50 ms and one minute
          * @throws NullPointerException if {@code interval} is null
          */
@@ -216,6 +233,8 @@ public final class Console implements AutoCloseable {
          * the answer; also the longest one write of an event stream may block. A slower
          * exchange has its connection closed. 10 s by default.
          *
+         * @param timeout the time allowed, 100 ms to 10 min
+         * @return this builder
          * @throws IllegalArgumentException if not between 100 ms and 10 min
          * @throws NullPointerException if {@code timeout} is null
          */
@@ -231,6 +250,7 @@ public final class Console implements AutoCloseable {
         /**
          * Binds and starts the console.
          *
+         * @return the running console; {@link Console#uri()} says where
          * @throws IllegalArgumentException if the bind address is not a loopback address and no
          *     token was set
          * @throws UncheckedIOException if the address cannot be bound
@@ -256,6 +276,11 @@ public final class Console implements AutoCloseable {
      * {@code dev.spindle.pool} or {@code runtime::stats} for an async runtime. Registering a name
      * again replaces what it showed.
      *
+     * @param name the heading it is shown under, 1 to 200 characters, not blank; unique among
+     *     what is registered
+     * @param stats reads the scheduler's counters, on the console's sampler thread
+     * @return this console
+     * @throws IllegalArgumentException if {@code name} is blank or longer than 200 characters
      * @throws NullPointerException if an argument is null
      */
     public Console register(String name, Supplier<SchedulerStats> stats) {
@@ -266,6 +291,11 @@ public final class Console implements AutoCloseable {
      * Shows an actor system (messages, dead letters, live actors). Register its scheduler too
      * to see its workers.
      *
+     * @param name the heading it is shown under, 1 to 200 characters, not blank; unique among
+     *     what is registered
+     * @param system the actor system
+     * @return this console
+     * @throws IllegalArgumentException if {@code name} is blank or longer than 200 characters
      * @throws NullPointerException if an argument is null
      */
     public Console register(String name, ActorSystem system) {
@@ -277,13 +307,23 @@ public final class Console implements AutoCloseable {
      * {@code ClusterCoordinator}, or a transport's coordinator ({@code HazelcastCoordinator},
      * {@code PekkoCoordinator}). A closed cluster is shown as closed.
      *
+     * @param name the heading it is shown under, 1 to 200 characters, not blank; unique among
+     *     what is registered
+     * @param cluster the cluster, or its coordinator
+     * @return this console
+     * @throws IllegalArgumentException if {@code name} is blank or longer than 200 characters
      * @throws NullPointerException if an argument is null
      */
     public Console register(String name, ClusterView cluster) {
         return add(new ClusterSource(checkName(name), Objects.requireNonNull(cluster, "cluster")));
     }
 
-    /** Stops showing what was registered under {@code name}; nothing if nothing was. */
+    /**
+     * Stops showing what was registered under {@code name}; nothing if nothing was.
+     *
+     * @param name the name it was registered under
+     * @return this console
+     */
     public Console unregister(String name) {
         synchronized (sources) {
             sources.remove(name);
@@ -308,7 +348,7 @@ public final class Console implements AutoCloseable {
 
     // ------------------------------------------------------------------ addresses
 
-    /** The address the console listens on, with the port it got. */
+    /** {@return the address the console listens on, with the port it got} */
     public InetSocketAddress address() {
         return server.getAddress();
     }
@@ -316,6 +356,8 @@ public final class Console implements AutoCloseable {
     /**
      * The page's URL, with the access token as its query if there is one (keep it private, then).
      * A wildcard bind address is shown as the loopback address.
+     *
+     * @return the URL to open in a browser
      */
     public URI uri() {
         InetSocketAddress a = server.getAddress();
