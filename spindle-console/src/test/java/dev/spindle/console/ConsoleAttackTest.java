@@ -4,6 +4,7 @@ import static dev.spindle.console.ConsoleTest.get;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.spindle.SchedulerStats;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
@@ -138,7 +139,7 @@ class ConsoleAttackTest {
      */
     @Test
     void aFloodOfSlowAndTokenlessRequestsNeitherQueuesWithoutEndNorKeepsThePageAway() throws Exception {
-        try (Console console = Console.builder().token(TOKEN).maxClients(1).requestTimeout(Duration.ofMillis(300))
+        try (Console console = Console.builder().token(TOKEN).maxClients(1).requestTimeout(Duration.ofSeconds(1))
                 .interval(Duration.ofMillis(50)).start()) {
             String h = host(console);
             List<Socket> slow = new ArrayList<>();
@@ -174,14 +175,14 @@ class ConsoleAttackTest {
                     BufferedReader in = new BufferedReader(new InputStreamReader(stream.getInputStream(),
                             StandardCharsets.UTF_8));
                     assertThat(in.readLine()).startsWith("HTTP/1.1 200");
-                    // 20 samples 50 ms apart: the stream outlives the 300 ms deadline of a request
+                    // 40 samples 50 ms apart: the stream outlives the 1 s deadline of a request
                     int samples = 0;
-                    for (String line; samples < 20 && (line = in.readLine()) != null; ) {
+                    for (String line; samples < 40 && (line = in.readLine()) != null; ) {
                         if (line.startsWith("data: ")) {
                             samples++;
                         }
                     }
-                    assertThat(samples).as("samples on the event stream").isEqualTo(20);
+                    assertThat(samples).as("samples on the event stream").isEqualTo(40);
                 }
             } finally {
                 for (Socket s : slow) {
@@ -190,6 +191,40 @@ class ConsoleAttackTest {
                 for (Socket s : tokenless) {
                     s.close();
                 }
+            }
+        }
+    }
+
+    /**
+     * A client that opens the event stream and then stops reading: once the socket buffers are
+     * full the console's write blocks, and the deadline on each write closes the connection and
+     * frees the stream's slot (with {@code maxClients(1)}, the only one). Without that bound the
+     * slot stayed taken and every other page got 503 for ever.
+     */
+    @Test
+    void aStreamWhoseClientStopsReadingLosesItsSlot() throws Exception {
+        // 2,000 workers: a sample of about 250 KB every 100 ms fills the buffers in seconds
+        List<SchedulerStats.WorkerStats> workers = new ArrayList<>();
+        for (int i = 0; i < 2000; i++) {
+            workers.add(new SchedulerStats.WorkerStats(i, false, i, 0, 0, 0, 0, 0, 0, 0));
+        }
+        SchedulerStats wide = new SchedulerStats("wide", 2000, 2000, 0, 0, workers);
+        try (Console console = Console.builder().maxClients(1).requestTimeout(Duration.ofSeconds(1))
+                .interval(Duration.ofMillis(100)).start()) {
+            console.register("wide", () -> wide);
+            String events = "GET /events HTTP/1.1\r\nHost: " + host(console) + "\r\n\r\n";
+            try (Socket stalled = new Socket()) {
+                stalled.setReceiveBufferSize(4096);
+                stalled.connect(console.address(), 5000);
+                stalled.setSoTimeout(10_000);
+                stalled.getOutputStream().write(events.getBytes(StandardCharsets.ISO_8859_1));
+                assertThat(statusOrClosed(stalled)).as("the stalled client's stream").startsWith("HTTP/1.1 200");
+                // from here on it reads nothing; the next stream is refused until the console gives up on it
+                String status;
+                do {
+                    status = raw(console, events);
+                } while (status.startsWith("HTTP/1.1 503"));   // bounded by the class timeout
+                assertThat(status).as("a stream after the stalled one").startsWith("HTTP/1.1 200");
             }
         }
     }
