@@ -43,42 +43,60 @@ public final class Hints {
         this.yielding = yielding;
     }
 
-    /** Hints with the given priority and defaults otherwise; smaller is more urgent. */
+    /**
+     * Hints with the given priority and defaults otherwise.
+     *
+     * @param priority how urgent the task is: any {@code int}, smaller runs first
+     * @return hints with that priority, scheduler index 0, no worker preference, not yielding
+     */
     public static Hints ofPriority(int priority) {
         return DEFAULT.withPriority(priority);
     }
 
     /**
-     * How urgent the task is: smaller values run first on schedulers that order by priority.
-     * Any {@code int} is allowed; the default is 0.
+     * {@return how urgent the task is} Smaller values run first on schedulers that order by
+     * priority. Any {@code int} is allowed; the default is 0.
      */
     public int priority() {
         return priority;
     }
 
-    /** Which member of a scheduler union should run the task; the default is 0. */
+    /** {@return which member of a scheduler union should run the task} The default is 0. */
     public int schedulerIndex() {
         return schedulerIndex;
     }
 
-    /** The worker the task would like to run on, if any; the default is none. */
+    /** {@return the worker the task would like to run on, if any} The default is none. */
     public OptionalInt workerIndex() {
         return workerIndex < 0 ? OptionalInt.empty() : OptionalInt.of(workerIndex);
     }
 
-    /** The preferred worker, or {@code fallback} when there is none (allocation-free). */
+    /**
+     * The preferred worker, without allocating an {@code OptionalInt}.
+     *
+     * @param fallback what to return when there is no preferred worker
+     * @return the preferred worker's index (0 or more), or {@code fallback}
+     */
     public int workerIndexOr(int fallback) {
         return workerIndex < 0 ? fallback : workerIndex;
     }
 
-    /** A copy with {@code priority} (smaller is more urgent). */
+    /**
+     * A copy with another priority.
+     *
+     * @param priority how urgent the task is: any {@code int}, smaller runs first
+     * @return hints equal to these but for the priority (these, if it is the same)
+     */
     public Hints withPriority(int priority) {
         return priority == this.priority ? this : new Hints(priority, schedulerIndex, workerIndex, yielding);
     }
 
     /**
-     * A copy with {@code schedulerIndex}.
+     * A copy with another scheduler index.
      *
+     * @param schedulerIndex the union member to run the task, counted from 0 in the order the
+     *     union was built with (a union refuses an index beyond its members)
+     * @return hints equal to these but for the scheduler index
      * @throws IllegalArgumentException if {@code schedulerIndex} is negative
      */
     public Hints withSchedulerIndex(int schedulerIndex) {
@@ -93,6 +111,8 @@ public final class Hints {
      * A copy that prefers worker {@code workerIndex} (taken modulo the number of workers by
      * schedulers that place tasks on workers).
      *
+     * @param workerIndex the preferred worker, 0 or more
+     * @return hints equal to these but for the worker preference
      * @throws IllegalArgumentException if {@code workerIndex} is negative
      */
     public Hints withWorkerIndex(int workerIndex) {
@@ -108,17 +128,24 @@ public final class Hints {
      * queued. Schedulers that run a worker's own submissions next, newest first, queue a
      * yielding task behind other work instead, so that it cannot take the thread straight back.
      * The default is {@code false}.
+     *
+     * @return whether the task yields to work already queued
      */
     public boolean yielding() {
         return yielding;
     }
 
-    /** A copy with {@link #yielding()} set to {@code yielding}. */
+    /**
+     * A copy with {@link #yielding()} set.
+     *
+     * @param yielding whether the task should wait behind work already queued
+     * @return hints equal to these but for {@link #yielding()}
+     */
     public Hints withYielding(boolean yielding) {
         return yielding == this.yielding ? this : new Hints(priority, schedulerIndex, workerIndex, yielding);
     }
 
-    /** A copy with no worker preference. */
+    /** {@return a copy with no worker preference (these, if they have none)} */
     public Hints withoutWorkerIndex() {
         return workerIndex < 0 ? this : new Hints(priority, schedulerIndex, -1, yielding);
     }

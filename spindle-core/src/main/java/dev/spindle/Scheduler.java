@@ -40,6 +40,8 @@ public interface Scheduler extends Executor {
      * {@code hints} as advice. The default implementation checks its arguments and ignores the
      * hints; schedulers that order or place tasks override it.
      *
+     * @param task the work to run
+     * @param hints advice on its priority, union member and worker; {@link Hints#DEFAULT} for none
      * @throws java.util.concurrent.RejectedExecutionException if the scheduler no longer
      *     accepts tasks (for example after shutdown)
      * @throws NullPointerException if {@code task} or {@code hints} is null

@@ -67,7 +67,22 @@ public record SchedulerStats(
         int parkedWorkers,
         int searchingWorkers) {
 
-    /** Copies {@code workers}, so the snapshot stays as it was taken. */
+    /**
+     * A snapshot; copies {@code workers}, so it stays as it was taken. The components are
+     * described on the record.
+     *
+     * @param name the scheduler's name, the prefix of its threads' names
+     * @param parallelism the number of workers the scheduler aims to keep running
+     * @param liveWorkers workers able to run tasks now, spares included
+     * @param blockedWorkers workers inside a compensated blocking section now
+     * @param sharedQueued tasks waiting in the queues every worker takes from
+     * @param workers one entry per worker slot, by index; copied
+     * @param rejected tasks refused after shutdown (pools only; else 0)
+     * @param failed tasks whose exception went to the uncaught-exception handler (pools only; else 0)
+     * @param parkedWorkers workers parked for want of work when read
+     * @param searchingWorkers workers looking for work when read
+     * @throws NullPointerException if {@code name} or {@code workers} is null
+     */
     public SchedulerStats {
         Objects.requireNonNull(name, "name");
         workers = List.copyOf(workers);
@@ -76,6 +91,15 @@ public record SchedulerStats(
     /**
      * A snapshot without the idle figures: {@link #parkedWorkers()} and
      * {@link #searchingWorkers()} zero, so every live worker counts as active.
+     *
+     * @param name the scheduler's name, the prefix of its threads' names
+     * @param parallelism the number of workers the scheduler aims to keep running
+     * @param liveWorkers workers able to run tasks now, spares included
+     * @param blockedWorkers workers inside a compensated blocking section now
+     * @param sharedQueued tasks waiting in the queues every worker takes from
+     * @param workers one entry per worker slot, by index; copied
+     * @param rejected tasks refused after shutdown (pools only; else 0)
+     * @param failed tasks whose exception went to the uncaught-exception handler (pools only; else 0)
      */
     public SchedulerStats(String name, int parallelism, int liveWorkers, int blockedWorkers, long sharedQueued,
             List<WorkerStats> workers, long rejected, long failed) {
@@ -85,6 +109,13 @@ public record SchedulerStats(
     /**
      * A snapshot of a scheduler that neither rejects nor reports failures through a handler
      * (the async runtime, whose tasks fail through their handles): both counts zero.
+     *
+     * @param name the scheduler's name, the prefix of its threads' names
+     * @param parallelism the number of workers the scheduler aims to keep running
+     * @param liveWorkers workers able to run tasks now, spares included
+     * @param blockedWorkers workers inside a compensated blocking section now
+     * @param sharedQueued tasks waiting in the queues every worker takes from
+     * @param workers one entry per worker slot, by index; copied
      */
     public SchedulerStats(String name, int parallelism, int liveWorkers, int blockedWorkers, long sharedQueued,
             List<WorkerStats> workers) {
@@ -96,37 +127,39 @@ public record SchedulerStats(
      * worker inside a blocking section runs its task, so it counts). Computed from three figures
      * read one after another while workers change state, so it is an estimate, kept within
      * {@code 0..liveWorkers}; once the scheduler is quiet it is exact (zero).
+     *
+     * @return the workers running a task, from 0 to {@link #liveWorkers()}
      */
     public int activeWorkers() {
         return Math.max(0, Math.min(liveWorkers, liveWorkers - parkedWorkers - searchingWorkers));
     }
 
-    /** Tasks run to their end by all workers together (see {@link WorkerStats#completed()}). */
+    /** {@return the tasks run to their end by all workers together} See {@link WorkerStats#completed()}. */
     public long completed() {
         return sum(WorkerStats::completed);
     }
 
-    /** Polls of async tasks by all workers together (the async runtime only). */
+    /** {@return the polls of async tasks by all workers together (the async runtime only)} */
     public long polls() {
         return sum(WorkerStats::polls);
     }
 
-    /** Woken tasks taken by workers from their own wake channels (the async runtime only). */
+    /** {@return the woken tasks workers took from their own wake channels (the async runtime only)} */
     public long wakeups() {
         return sum(WorkerStats::wakeups);
     }
 
-    /** Tasks taken from other workers' queues, all workers together. */
+    /** {@return the tasks taken from other workers' queues, all workers together} */
     public long steals() {
         return sum(WorkerStats::steals);
     }
 
-    /** Times a worker parked, all workers together. */
+    /** {@return the times a worker parked, all workers together} */
     public long parks() {
         return sum(WorkerStats::parks);
     }
 
-    /** Tasks waiting in every queue: {@link #sharedQueued()} plus each worker's own queue. */
+    /** {@return the tasks waiting in every queue: {@link #sharedQueued()} plus each worker's own} */
     public long queued() {
         return sharedQueued + sum(WorkerStats::queued);
     }

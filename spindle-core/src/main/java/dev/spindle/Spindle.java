@@ -51,6 +51,12 @@ public final class Spindle {
      */
     @FunctionalInterface
     public interface Section<T, X extends Exception> {
+        /**
+         * Runs the code.
+         *
+         * @return its result
+         * @throws X what the code throws
+         */
         T run() throws X;
     }
 
@@ -58,6 +64,9 @@ public final class Spindle {
      * Runs {@code section}, telling the current scheduler that the thread may block meanwhile.
      * Nested calls compensate once.
      *
+     * @param <T> the section's result type
+     * @param <X> the checked exception the section may throw
+     * @param section the code that may block, run once on the calling thread
      * @return what {@code section} returned
      * @throws X whatever {@code section} throws
      * @throws NullPointerException if {@code section} is null
@@ -86,6 +95,11 @@ public final class Spindle {
      */
     @FunctionalInterface
     public interface VoidSection<X extends Exception> {
+        /**
+         * Runs the code.
+         *
+         * @throws X what the code throws
+         */
         void run() throws X;
     }
 
@@ -97,6 +111,8 @@ public final class Spindle {
      * references compile as before; an argument declared as a {@code Runnable r} is now written
      * {@code r::run}.
      *
+     * @param <X> the checked exception the section may throw
+     * @param section the code that may block, run once on the calling thread
      * @throws X whatever {@code section} throws
      * @throws NullPointerException if {@code section} is null
      */

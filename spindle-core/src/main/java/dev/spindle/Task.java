@@ -32,6 +32,7 @@ public interface Task<T> extends Future<T> {
     /**
      * Waits for the result and returns it.
      *
+     * @return the value the computation returned
      * @throws CompletionException wrapping the exception the computation threw
      * @throws CancellationException if the task was cancelled
      */
@@ -41,6 +42,8 @@ public interface Task<T> extends Future<T> {
      * Returns a {@link CompletableFuture} completed with this task's outcome (a value, the
      * computation's exception, or a {@link CancellationException}). Completing or cancelling the
      * returned future does not affect the task.
+     *
+     * @return a future completed when this task completes, with the same outcome
      */
     CompletableFuture<T> toCompletableFuture();
 }

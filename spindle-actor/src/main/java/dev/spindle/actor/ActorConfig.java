@@ -53,12 +53,12 @@ public final class ActorConfig {
         this.hints = Hints.DEFAULT.withPriority(priority).withSchedulerIndex(schedulerIndex);
     }
 
-    /** Returns a builder holding the defaults of {@link #DEFAULT}. */
+    /** {@return a builder holding the defaults of {@link #DEFAULT}} */
     public static Builder builder() {
         return new Builder();
     }
 
-    /** Returns a builder holding this config's values. */
+    /** {@return a builder holding this config's values, to derive another config} */
     public Builder toBuilder() {
         Builder b = new Builder();
         b.name = name;
@@ -69,37 +69,37 @@ public final class ActorConfig {
         return b;
     }
 
-    /** The actor's name, or {@code null} to let the system number it. */
+    /** {@return the actor's name, or {@code null} to let the system number it} */
     public String name() {
         return name;
     }
 
-    /** The priority passed to the scheduler with each activation; smaller is more urgent. */
+    /** {@return the priority passed to the scheduler with each activation; smaller is more urgent} */
     public int priority() {
         return priority;
     }
 
-    /** The scheduler index passed to the scheduler with each activation. */
+    /** {@return the scheduler index passed to the scheduler with each activation} */
     public int schedulerIndex() {
         return schedulerIndex;
     }
 
-    /** Messages processed per activation before the actor yields its thread; at least 1. */
+    /** {@return the messages processed per activation before the actor yields its thread} At least 1. */
     public int maxMessagesPerActivation() {
         return maxMessagesPerActivation;
     }
 
-    /** Messages the mailbox holds, or {@link #UNBOUNDED}. */
+    /** {@return the messages the mailbox holds, or {@link #UNBOUNDED}} */
     public int mailboxCapacity() {
         return mailboxCapacity;
     }
 
-    /** Whether the mailbox has a bound. */
+    /** {@return whether the mailbox has a bound} */
     public boolean isBounded() {
         return mailboxCapacity != UNBOUNDED;
     }
 
-    /** The hints every activation carries: {@link #priority()} and {@link #schedulerIndex()}. */
+    /** {@return the hints every activation carries: {@link #priority()} and {@link #schedulerIndex()}} */
     public Hints hints() {
         return hints;
     }
@@ -128,6 +128,10 @@ public final class ActorConfig {
         /**
          * The actor's name, used in exceptions and failure reports; not blank. Names need not
          * be unique. Default: {@code actor-<n>}, numbered by the system.
+         *
+         * @param name the name, not blank
+         * @return this builder
+         * @throws NullPointerException if {@code name} is null
          */
         public Builder name(String name) {
             Objects.requireNonNull(name, "name");
@@ -138,13 +142,23 @@ public final class ActorConfig {
             return this;
         }
 
-        /** Priority of the actor's activations, any {@code int}; smaller is more urgent. Default 0. */
+        /**
+         * Priority of the actor's activations; smaller is more urgent. Default 0.
+         *
+         * @param priority the priority, any {@code int}, read by priority-ordering schedulers
+         * @return this builder
+         */
         public Builder priority(int priority) {
             this.priority = priority;
             return this;
         }
 
-        /** Which member of a scheduler union runs the actor, at least 0. Default 0. */
+        /**
+         * Which member of a scheduler union runs the actor. Default 0.
+         *
+         * @param schedulerIndex the union member's index, at least 0
+         * @return this builder
+         */
         public Builder schedulerIndex(int schedulerIndex) {
             if (schedulerIndex < 0) {
                 throw new IllegalArgumentException("schedulerIndex must be >= 0, was " + schedulerIndex);
@@ -157,6 +171,9 @@ public final class ActorConfig {
          * Messages processed per activation, at least 1. After that many the actor ends its
          * activation and, if messages remain, submits itself again, so other actors get the
          * thread. Default 100.
+         *
+         * @param max the messages per activation, at least 1
+         * @return this builder
          */
         public Builder maxMessagesPerActivation(int max) {
             if (max < 1) {
@@ -171,6 +188,9 @@ public final class ActorConfig {
          * {@code tell} to a full mailbox throws {@link MailboxFullException}; an {@code ask}
          * returns a future failed with it. A bounded mailbox costs one more atomic operation per
          * message on each side.
+         *
+         * @param capacity the messages the mailbox holds, at least 1, or {@link #UNBOUNDED}
+         * @return this builder
          */
         public Builder mailboxCapacity(int capacity) {
             if (capacity < 1) {
@@ -180,7 +200,7 @@ public final class ActorConfig {
             return this;
         }
 
-        /** Returns the config. */
+        /** {@return the config, immutable} */
         public ActorConfig build() {
             return new ActorConfig(this);
         }

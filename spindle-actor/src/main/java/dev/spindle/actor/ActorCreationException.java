@@ -12,15 +12,22 @@ public class ActorCreationException extends RuntimeException {
 
     private static final long serialVersionUID = 1L;
 
+    /** The name the actor would have had. */
     private final String actorName;
 
-    /** Creates an exception for the actor named {@code actorName}. */
+    /**
+     * Creates an exception for the actor named {@code actorName}.
+     *
+     * @param actorName the name the actor would have had
+     * @param message what went wrong
+     * @param cause what the actor's factory threw, or null
+     */
     public ActorCreationException(String actorName, String message, Throwable cause) {
         super(message, cause);
         this.actorName = actorName;
     }
 
-    /** The name the actor would have had. */
+    /** {@return the name the actor would have had} */
     public String actorName() {
         return actorName;
     }

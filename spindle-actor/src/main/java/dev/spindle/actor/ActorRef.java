@@ -64,6 +64,7 @@ public sealed interface ActorRef<A> permits ActorCell {
      * {@link dev.spindle.Scheduler#execute(Runnable, dev.spindle.Hints) execute}; allocates one
      * envelope.
      *
+     * @param message runs once on the actor's object, on the actor's thread
      * @throws MailboxFullException if the actor's mailbox is bounded and full (the message is
      *     dropped and not counted)
      * @throws NullPointerException if {@code message} is null
@@ -80,6 +81,10 @@ public sealed interface ActorRef<A> permits ActorCell {
      * message is processed, or had stopped; with {@link MailboxFullException} if the bounded
      * mailbox is full.
      *
+     * @param <R> the result type
+     * @param function runs once on the actor's object, on the actor's thread; its result
+     *     completes the future
+     * @return a future of the function's result
      * @throws NullPointerException if {@code function} is null
      */
     <R> CompletableFuture<R> ask(Function<? super A, ? extends R> function);
@@ -97,9 +102,11 @@ public sealed interface ActorRef<A> permits ActorCell {
     /**
      * Whether the actor has stopped: its stop was processed, its scheduler rejected it, or its
      * factory failed. {@link #stop()} returns before this becomes true.
+     *
+     * @return whether the actor has stopped
      */
     boolean isStopped();
 
-    /** The actor's name, from its {@link ActorConfig} or numbered by the system. */
+    /** {@return the actor's name, from its {@link ActorConfig} or numbered by the system} */
     String name();
 }

@@ -14,15 +14,22 @@ public class ActorStoppedException extends IllegalStateException {
 
     private static final long serialVersionUID = 1L;
 
+    /** The name of the actor that did not process the message. */
     private final String actorName;
 
-    /** Creates an exception for the actor named {@code actorName}, with an optional cause. */
+    /**
+     * Creates an exception for the actor named {@code actorName}, with an optional cause.
+     *
+     * @param actorName the name of the actor that did not process the message
+     * @param message what happened
+     * @param cause why the actor could not take the message (a scheduler's refusal), or null
+     */
     public ActorStoppedException(String actorName, String message, Throwable cause) {
         super(message, cause);
         this.actorName = actorName;
     }
 
-    /** The name of the actor that did not process the message. */
+    /** {@return the name of the actor that did not process the message} */
     public String actorName() {
         return actorName;
     }

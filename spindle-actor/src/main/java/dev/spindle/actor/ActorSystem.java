@@ -111,7 +111,7 @@ public final class ActorSystem implements AutoCloseable {
         return WorkSharingPool.builder().name("spindle-actors").build();
     }
 
-    /** A system on a default scheduler with one worker per core, which it owns and closes. */
+    /** {@return a system on a default scheduler with one worker per core, which it owns and closes} */
     public static ActorSystem create() {
         return builder().build();
     }
@@ -120,13 +120,15 @@ public final class ActorSystem implements AutoCloseable {
      * A system on {@code scheduler}, which the caller owns: the system never shuts it down, and
      * the caller closes it after closing the system.
      *
+     * @param scheduler runs the actors' activations
+     * @return the system
      * @throws NullPointerException if {@code scheduler} is null
      */
     public static ActorSystem create(Scheduler scheduler) {
         return builder().scheduler(scheduler).build();
     }
 
-    /** A builder for a system with a name, a scheduler or a failure handler of your choice. */
+    /** {@return a builder for a system with a name, a scheduler or a failure handler of your choice} */
     public static Builder builder() {
         return new Builder();
     }
@@ -137,6 +139,9 @@ public final class ActorSystem implements AutoCloseable {
      * Creates an actor from {@code factory} with {@link ActorConfig#DEFAULT}. The factory runs
      * once, on the calling thread, before this method returns.
      *
+     * @param <A> the actor object's type
+     * @param factory makes the actor's object, which only the actor's activations touch
+     * @return the new actor's reference
      * @throws ActorCreationException if the factory throws or returns null
      * @throws IllegalStateException if the system is closed
      * @throws NullPointerException if {@code factory} is null
@@ -149,6 +154,10 @@ public final class ActorSystem implements AutoCloseable {
      * Creates an actor from {@code factory} with {@code config}. The factory runs once, on the
      * calling thread, before this method returns.
      *
+     * @param <A> the actor object's type
+     * @param factory makes the actor's object, which only the actor's activations touch
+     * @param config the actor's name, priority, scheduler index and mailbox
+     * @return the new actor's reference
      * @throws ActorCreationException if the factory throws or returns null
      * @throws IllegalStateException if the system is closed
      * @throws NullPointerException if an argument is null
@@ -175,6 +184,9 @@ public final class ActorSystem implements AutoCloseable {
      * {@code X::new} fits both a {@code Supplier} and a {@code Function} whenever {@code X} has
      * a no-argument and a one-argument constructor, and the call would be ambiguous.
      *
+     * @param <A> the actor object's type
+     * @param factory makes the actor's object from the actor's own reference
+     * @return the new actor's reference (the one the factory got)
      * @throws ActorCreationException if the factory throws or returns null
      * @throws IllegalStateException if the system is closed
      * @throws NullPointerException if {@code factory} is null
@@ -186,6 +198,10 @@ public final class ActorSystem implements AutoCloseable {
     /**
      * As {@link #spawnWithSelf(Function)}, with {@code config}.
      *
+     * @param <A> the actor object's type
+     * @param factory makes the actor's object from the actor's own reference
+     * @param config the actor's name, priority, scheduler index and mailbox
+     * @return the new actor's reference (the one the factory got)
      * @throws ActorCreationException if the factory throws or returns null
      * @throws IllegalStateException if the system is closed
      * @throws NullPointerException if an argument is null
@@ -257,6 +273,8 @@ public final class ActorSystem implements AutoCloseable {
     /**
      * A snapshot of the counters: messages processed, dead letters, live actors. Exact once
      * no message is in flight.
+     *
+     * @return the snapshot
      */
     public ActorSystemStats stats() {
         long processed = endedProcessed.sum();
@@ -272,6 +290,8 @@ public final class ActorSystem implements AutoCloseable {
      * unbounded mailbox counted up to {@link #MAILBOX_COUNT_LIMIT} links), so one call does at
      * most that much work per actor with messages waiting, and none on the actors' own paths.
      *
+     * @param n the most mailboxes to list, 1 to 1000
+     * @return up to {@code n} mailboxes, deepest first
      * @throws IllegalArgumentException if {@code n} is not in {@code 1..1000}
      */
     public List<MailboxDepth> deepestMailboxes(int n) {
@@ -295,22 +315,22 @@ public final class ActorSystem implements AutoCloseable {
         return deepest;
     }
 
-    /** The system's name. */
+    /** {@return the system's name} */
     public String name() {
         return name;
     }
 
-    /** The scheduler the actors run on. */
+    /** {@return the scheduler the actors run on} */
     public Scheduler scheduler() {
         return scheduler;
     }
 
-    /** Whether the scheduler was created by the system, which closes it in {@link #close()}. */
+    /** {@return whether the scheduler was created by the system, which closes it in {@link #close()}} */
     public boolean ownsScheduler() {
         return ownsScheduler;
     }
 
-    /** Whether {@link #close()} was called. */
+    /** {@return whether {@link #close()} was called} */
     public boolean isClosed() {
         return closed;
     }
@@ -374,7 +394,12 @@ public final class ActorSystem implements AutoCloseable {
         private Builder() {
         }
 
-        /** The system's name, used in messages; not blank. Default {@code actors-<n>}. */
+        /**
+         * The system's name, used in messages. Default {@code actors-<n>}.
+         *
+         * @param name the name, not blank
+         * @return this builder
+         */
         public Builder name(String name) {
             Objects.requireNonNull(name, "name");
             if (name.isBlank()) {
@@ -387,6 +412,10 @@ public final class ActorSystem implements AutoCloseable {
         /**
          * Runs the actors on {@code scheduler}, owned by the caller, who closes it after the
          * system. Default: a scheduler with one worker per core, owned by the system.
+         *
+         * @param scheduler runs the actors' activations
+         * @return this builder
+         * @throws NullPointerException if {@code scheduler} is null
          */
         public Builder scheduler(Scheduler scheduler) {
             this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
@@ -396,13 +425,17 @@ public final class ActorSystem implements AutoCloseable {
         /**
          * Receives exceptions thrown by {@code tell} messages. Default:
          * {@link FailureHandler#printing()}.
+         *
+         * @param handler called with each failed {@code tell} message's actor and exception
+         * @return this builder
+         * @throws NullPointerException if {@code handler} is null
          */
         public Builder failureHandler(FailureHandler handler) {
             this.failureHandler = Objects.requireNonNull(handler, "failureHandler");
             return this;
         }
 
-        /** Returns the system, creating its default scheduler if none was given. */
+        /** {@return the system, with a default scheduler of its own if none was given} */
         public ActorSystem build() {
             return new ActorSystem(this);
         }

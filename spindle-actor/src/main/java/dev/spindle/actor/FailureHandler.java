@@ -18,12 +18,19 @@ package dev.spindle.actor;
 @FunctionalInterface
 public interface FailureHandler {
 
-    /** Called with the actor whose message threw and what it threw. */
+    /**
+     * Called with the actor whose message threw and what it threw, on the actor's thread.
+     *
+     * @param actor the actor whose message failed
+     * @param failure what the message threw
+     */
     void onFailure(ActorRef<?> actor, Throwable failure);
 
     /**
      * The default handler: prints the actor's name and the stack trace to {@link System#err}.
      * (Chosen over the thread's uncaught-exception handler because it names the actor.)
+     *
+     * @return the printing handler
      */
     static FailureHandler printing() {
         return (actor, failure) -> {

@@ -15,22 +15,29 @@ public class MailboxFullException extends RejectedExecutionException {
 
     private static final long serialVersionUID = 1L;
 
+    /** The name of the actor whose mailbox was full. */
     private final String actorName;
+    /** The capacity of that mailbox, in messages. */
     private final int capacity;
 
-    /** Creates an exception for the actor named {@code actorName} whose mailbox holds {@code capacity}. */
+    /**
+     * Creates an exception for an actor whose mailbox is full.
+     *
+     * @param actorName the actor's name
+     * @param capacity the messages its mailbox holds
+     */
     public MailboxFullException(String actorName, int capacity) {
         super("mailbox of actor '" + actorName + "' is full (capacity " + capacity + ")");
         this.actorName = actorName;
         this.capacity = capacity;
     }
 
-    /** The name of the actor whose mailbox was full. */
+    /** {@return the name of the actor whose mailbox was full} */
     public String actorName() {
         return actorName;
     }
 
-    /** The capacity of that mailbox. */
+    /** {@return the capacity of that mailbox, in messages} */
     public int capacity() {
         return capacity;
     }

@@ -21,6 +21,7 @@ import dev.spindle.pool.WorkStealingPool;
 import java.io.PrintWriter;
 import java.net.InetAddress;
 import java.time.Duration;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -37,6 +38,9 @@ import picocli.CommandLine.Spec;
  * async runtime with a long-polling and a much-woken task, and an in-process cluster whose tasks
  * start on one worker and are stolen) shown
  * in the live console, whose URL it prints. Runs until Ctrl-C, or for {@code --duration}.
+ *
+ * <p>The console is this JVM's only HTTP server, so the command also sets the JDK server's
+ * JVM-wide limits ({@link #HTTP_SERVER_LIMITS}), each unless given with {@code -D}.
  */
 @Command(name = "console",
         mixinStandardHelpOptions = true,
@@ -45,6 +49,19 @@ import picocli.CommandLine.Spec;
                 + " until Ctrl-C (or for --duration seconds). The console listens on 127.0.0.1 unless --bind says"
                 + " otherwise; any other address needs an access token (--token, or a random one is made).")
 final class ConsoleCommand implements Callable<Integer> {
+
+    /**
+     * The JDK HTTP server's JVM-wide limits this command sets (the console bounds its own queue,
+     * threads and request time; these bound what it cannot see): at most 64 open connections; a
+     * request head within 10 s, and a new connection that sends nothing closed after 10 s; an idle
+     * keep-alive connection closed after 30 s, at most 16 kept. Not
+     * {@code sun.net.httpserver.maxRspTime}: it would end every event stream after that time.
+     */
+    static final Map<String, String> HTTP_SERVER_LIMITS = Map.of(
+            "jdk.httpserver.maxConnections", "64",
+            "sun.net.httpserver.maxReqTime", "10",
+            "sun.net.httpserver.idleInterval", "30",
+            "sun.net.httpserver.maxIdleConnections", "16");
 
     @Spec
     CommandSpec spec;
@@ -69,6 +86,12 @@ final class ConsoleCommand implements Callable<Integer> {
         if (duration < 0) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--duration must be 0 or more, was " + duration);
         }
+        // read once, when the JDK's first HTTP server starts: before the console does
+        HTTP_SERVER_LIMITS.forEach((key, value) -> {
+            if (System.getProperty(key) == null) {
+                System.setProperty(key, value);
+            }
+        });
         InetAddress address = InetAddress.getByName(bind);
         Console.Builder settings;
         try {

@@ -43,18 +43,28 @@ public final class SpindleCli implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    /** Without a subcommand: print the usage. */
+    /**
+     * Without a subcommand: prints the usage.
+     *
+     * @return the exit status, 0
+     */
     @Override
     public Integer call() {
         spec.commandLine().usage(spec.commandLine().getOut());
         return 0;
     }
 
+    /**
+     * Runs the command line and exits the JVM with its status (0 done, 1 a run failed, 2 bad
+     * arguments).
+     *
+     * @param args a subcommand and its options, as {@code spindle --help} lists them
+     */
     public static void main(String[] args) {
         System.exit(commandLine().execute(args));
     }
 
-    /** The configured command line; tests redirect its output streams. */
+    /** {@return the configured command line, not yet run; tests redirect its output streams} */
     public static CommandLine commandLine() {
         CommandLine cl = new CommandLine(new SpindleCli());
         cl.setExecutionExceptionHandler(SpindleCli::onFailure);

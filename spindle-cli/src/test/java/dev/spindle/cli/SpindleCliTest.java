@@ -58,6 +58,25 @@ class SpindleCliTest {
                 .contains("Stops after 1 s.");
     }
 
+    /** The JDK server's JVM-wide limits are set for the console, except one given with -D. */
+    @Test
+    void consoleSetsTheHttpServersLimitsUnlessGiven() {
+        String given = System.getProperty("sun.net.httpserver.maxIdleConnections");
+        System.setProperty("sun.net.httpserver.maxIdleConnections", "7");
+        try {
+            assertThat(run("console", "--duration", "1")).isZero();
+            assertThat(System.getProperty("sun.net.httpserver.maxIdleConnections")).isEqualTo("7");
+            assertThat(System.getProperty("sun.net.httpserver.maxReqTime")).isEqualTo("10");
+            assertThat(System.getProperty("jdk.httpserver.maxConnections")).isEqualTo("64");
+        } finally {
+            if (given == null) {
+                System.clearProperty("sun.net.httpserver.maxIdleConnections");
+            } else {
+                System.setProperty("sun.net.httpserver.maxIdleConnections", given);
+            }
+        }
+    }
+
     @Test
     void consoleOnANonLoopbackAddressGetsARandomToken() {
         assertThat(run("console", "--bind", "0.0.0.0", "--duration", "1")).isZero();

@@ -23,13 +23,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.Semaphore;
-import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 
 /**
@@ -62,8 +59,21 @@ import java.util.function.Supplier;
  * included) requires an access token ({@link Builder#token}), which every request must present
  * (the page passes on the one in its own URL, {@link #uri()}). Only {@code GET} is served, with
  * no request body, a bounded request target and a fixed set of paths (see {@code Requests});
- * at most {@link Builder#maxClients} event streams are open at once (503 beyond); requests are
- * handled by a fixed number of daemon threads.
+ * at most {@link Builder#maxClients} event streams are open at once (503 beyond). Requests are
+ * handled by {@code maxClients + 4} daemon threads behind a queue of 16: a connection that finds
+ * the queue full is closed unanswered, so a flood waits in no unbounded queue. Every request but
+ * an event stream must be read and answered within {@link Builder#requestTimeout} (each write of
+ * an event stream, too), or its connection is closed: a client sending half a request, or not
+ * reading its answer, holds a thread no longer than that.
+ *
+ * <p>The JDK's server has further limits, JVM-wide system properties read once when its first
+ * server starts (so not set by this class): {@code jdk.httpserver.maxConnections} (open
+ * connections of all servers; no limit by default), {@code sun.net.httpserver.idleInterval}
+ * (seconds an idle keep-alive connection, or a new one that has sent nothing, stays open; 30 by
+ * default), {@code sun.net.httpserver.maxIdleConnections} (200 by default) and
+ * {@code sun.net.httpserver.maxReqTime} (seconds to receive a request; no limit by default).
+ * {@code sun.net.httpserver.maxRspTime} would end every event stream after that many seconds.
+ * The {@code spindle console} command sets the first four for its own JVM.
  *
  * <p>Paths: {@code /} the page, {@code /app.js}, {@code /app.css}, {@code /events} the event
  * stream (one JSON object per sample), {@code /snapshot} the latest sample as JSON.
@@ -76,7 +86,7 @@ public final class Console implements AutoCloseable {
             "/app.css", new String[] {"app.css", "text/css; charset=utf-8"});
 
     private final HttpServer server;
-    private final ExecutorService handlers;
+    private final HandlerPool handlers;
     private final ScheduledExecutorService sampler;
     private final Semaphore streams;
     private final String token;
@@ -98,8 +108,8 @@ public final class Console implements AutoCloseable {
         }
         this.server = HttpServer.create(new InetSocketAddress(b.bindAddress, b.port), 32);
         // an event stream holds its thread; a few more serve the page alongside the most streams
-        this.handlers = Executors.newFixedThreadPool(b.maxClients + 4, daemon("spindle-console-http"));
-        this.sampler = Executors.newSingleThreadScheduledExecutor(daemon("spindle-console-sampler"));
+        this.handlers = new HandlerPool("spindle-console-http", b.maxClients + 4, b.requestTimeout.toNanos());
+        this.sampler = Executors.newSingleThreadScheduledExecutor(HandlerPool.daemon("spindle-console-sampler"));
         Requests requests = new Requests(token == null ? null : AccessToken.of(token), server.getAddress().getPort());
         server.createContext("/", ex -> handle(ex, requests));
         server.setExecutor(handlers);
@@ -107,17 +117,27 @@ public final class Console implements AutoCloseable {
         sampler.scheduleAtFixedRate(this::sample, 0, intervalMillis, TimeUnit.MILLISECONDS);
     }
 
-    /** A builder: port 0 (ephemeral) on 127.0.0.1, no token, 8 event streams, one sample a second. */
+    /**
+     * A builder: port 0 (ephemeral) on 127.0.0.1, no token, 8 event streams, one sample a second,
+     * 10 s for a request.
+     *
+     * @return a builder with those defaults
+     */
     public static Builder builder() {
         return new Builder();
     }
 
-    /** Starts a console with the defaults of {@link #builder()}. */
+    /**
+     * Starts a console with the defaults of {@link #builder()}.
+     *
+     * @return the running console, on 127.0.0.1 and a free port
+     * @throws UncheckedIOException if it cannot bind
+     */
     public static Console start() {
         return builder().start();
     }
 
-    /** A new random access token (32 URL-safe characters from {@link java.security.SecureRandom}). */
+    /** {@return a new random access token: 32 URL-safe characters from {@link java.security.SecureRandom}} */
     public static String randomToken() {
         return AccessToken.random();
     }
@@ -129,6 +149,7 @@ public final class Console implements AutoCloseable {
         private String token;
         private int maxClients = 8;
         private Duration interval = Duration.ofSeconds(1);
+        private Duration requestTimeout = Duration.ofSeconds(10);
 
         private Builder() {
         }
@@ -136,6 +157,8 @@ public final class Console implements AutoCloseable {
         /**
          * The port; 0 (the default) picks a free one, see {@link Console#uri()}.
          *
+         * @param port the TCP port, 0 to 65535
+         * @return this builder
          * @throws IllegalArgumentException if not in {@code 0..65535}
          */
         public Builder port(int port) {
@@ -150,6 +173,8 @@ public final class Console implements AutoCloseable {
          * The address to listen on; 127.0.0.1 by default. Any address that is not a loopback
          * address needs a {@link #token}.
          *
+         * @param address the local address to bind; a wildcard address binds them all
+         * @return this builder
          * @throws NullPointerException if {@code address} is null
          */
         public Builder bindAddress(InetAddress address) {
@@ -162,6 +187,8 @@ public final class Console implements AutoCloseable {
          * {@code Authorization: Bearer}); required when binding a non-loopback address. Use
          * {@link Console#randomToken()} for a good one.
          *
+         * @param token the secret, 16 to 256 URL-safe characters
+         * @return this builder
          * @throws IllegalArgumentException if shorter than 16 or longer than 256 characters, or
          *     holding characters other than {@code A-Z a-z 0-9 - _ . ~}
          * @throws NullPointerException if {@code token} is null
@@ -175,6 +202,8 @@ public final class Console implements AutoCloseable {
         /**
          * The most event streams (open pages) served at once; 8 by default.
          *
+         * @param maxClients the number of streams, 1 to 256; the console runs 4 threads more
+         * @return this builder
          * @throws IllegalArgumentException if not in {@code 1..256}
          */
         public Builder maxClients(int maxClients) {
@@ -188,6 +217,8 @@ public final class Console implements AutoCloseable {
         /**
          * How often the console samples and pushes; one second by default.
          *
+         * @param interval the time between samples, 50 ms to one minute
+         * @return this builder
          * @throws IllegalArgumentException if not between 50 ms and one minute
          * @throws NullPointerException if {@code interval} is null
          */
@@ -201,8 +232,29 @@ public final class Console implements AutoCloseable {
         }
 
         /**
+         * The longest a request other than an event stream may take, from the moment a handler
+         * thread takes its connection (reading the request head included) to the last byte of
+         * the answer; also the longest one write of an event stream may block. A slower
+         * exchange has its connection closed. 10 s by default.
+         *
+         * @param timeout the time allowed, 100 ms to 10 min
+         * @return this builder
+         * @throws IllegalArgumentException if not between 100 ms and 10 min
+         * @throws NullPointerException if {@code timeout} is null
+         */
+        public Builder requestTimeout(Duration timeout) {
+            Objects.requireNonNull(timeout, "requestTimeout");
+            if (timeout.toMillis() < 100 || timeout.compareTo(Duration.ofMinutes(10)) > 0) {
+                throw new IllegalArgumentException("requestTimeout must be between 100 ms and 10 min, not " + timeout);
+            }
+            this.requestTimeout = timeout;
+            return this;
+        }
+
+        /**
          * Binds and starts the console.
          *
+         * @return the running console; {@link Console#uri()} says where
          * @throws IllegalArgumentException if the bind address is not a loopback address and no
          *     token was set
          * @throws UncheckedIOException if the address cannot be bound
@@ -228,6 +280,11 @@ public final class Console implements AutoCloseable {
      * {@code dev.spindle.pool} or {@code runtime::stats} for an async runtime. Registering a name
      * again replaces what it showed.
      *
+     * @param name the heading it is shown under, 1 to 200 characters, not blank; unique among
+     *     what is registered
+     * @param stats reads the scheduler's counters, on the console's sampler thread
+     * @return this console
+     * @throws IllegalArgumentException if {@code name} is blank or longer than 200 characters
      * @throws NullPointerException if an argument is null
      */
     public Console register(String name, Supplier<SchedulerStats> stats) {
@@ -254,6 +311,11 @@ public final class Console implements AutoCloseable {
      * Shows an actor system (messages, dead letters, live actors). Register its scheduler too
      * to see its workers.
      *
+     * @param name the heading it is shown under, 1 to 200 characters, not blank; unique among
+     *     what is registered
+     * @param system the actor system
+     * @return this console
+     * @throws IllegalArgumentException if {@code name} is blank or longer than 200 characters
      * @throws NullPointerException if an argument is null
      */
     public Console register(String name, ActorSystem system) {
@@ -265,13 +327,23 @@ public final class Console implements AutoCloseable {
      * {@code ClusterCoordinator}, or a transport's coordinator ({@code HazelcastCoordinator},
      * {@code PekkoCoordinator}). A closed cluster is shown as closed.
      *
+     * @param name the heading it is shown under, 1 to 200 characters, not blank; unique among
+     *     what is registered
+     * @param cluster the cluster, or its coordinator
+     * @return this console
+     * @throws IllegalArgumentException if {@code name} is blank or longer than 200 characters
      * @throws NullPointerException if an argument is null
      */
     public Console register(String name, ClusterView cluster) {
         return add(new ClusterSource(checkName(name), Objects.requireNonNull(cluster, "cluster")));
     }
 
-    /** Stops showing what was registered under {@code name}; nothing if nothing was. */
+    /**
+     * Stops showing what was registered under {@code name}; nothing if nothing was.
+     *
+     * @param name the name it was registered under
+     * @return this console
+     */
     public Console unregister(String name) {
         synchronized (sources) {
             sources.remove(name);
@@ -296,7 +368,7 @@ public final class Console implements AutoCloseable {
 
     // ------------------------------------------------------------------ addresses
 
-    /** The address the console listens on, with the port it got. */
+    /** {@return the address the console listens on, with the port it got} */
     public InetSocketAddress address() {
         return server.getAddress();
     }
@@ -304,6 +376,8 @@ public final class Console implements AutoCloseable {
     /**
      * The page's URL, with the access token as its query if there is one (keep it private, then).
      * A wildcard bind address is shown as the loopback address.
+     *
+     * @return the URL to open in a browser
      */
     public URI uri() {
         InetSocketAddress a = server.getAddress();
@@ -380,7 +454,11 @@ public final class Console implements AutoCloseable {
         }
     }
 
-    /** Pushes each new sample to one client until it goes away or the console closes. */
+    /**
+     * Pushes each new sample to one client until it goes away or the console closes. The wait for
+     * a sample is not bounded by the request deadline (streams are bounded by {@code maxClients});
+     * each write is, so a client that stops reading loses its stream and frees its slot.
+     */
     private void stream(HttpExchange ex) throws IOException {
         if (!streams.tryAcquire()) {
             ex.getResponseHeaders().set("Retry-After", "10");
@@ -392,8 +470,12 @@ public final class Console implements AutoCloseable {
             ex.sendResponseHeaders(200, 0);
             OutputStream out = ex.getResponseBody();
             out.write("retry: 2000\n\n".getBytes(StandardCharsets.UTF_8));
+            out.flush();
             long seen = -1;
             while (!closed) {
+                if (handlers.disarm()) {
+                    return;                    // the deadline fired during the last write
+                }
                 String data;
                 synchronized (tickLock) {
                     while (tick == seen && !closed) {
@@ -402,14 +484,16 @@ public final class Console implements AutoCloseable {
                     seen = tick;
                     data = latest;
                 }
+                handlers.arm();
                 out.write(("data: " + data + "\n\n").getBytes(StandardCharsets.UTF_8));
                 out.flush();                   // throws once the client has gone
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt(); // close(): end the stream
         } catch (IOException gone) {
-            // the client closed the page
+            // the client closed the page, or stopped reading it past the deadline
         } finally {
+            handlers.arm();                    // closing the exchange writes too: bound it
             streams.release();
         }
     }
@@ -443,14 +527,5 @@ public final class Console implements AutoCloseable {
             }
             return in.readAllBytes();
         }
-    }
-
-    private static ThreadFactory daemon(String prefix) {
-        AtomicInteger n = new AtomicInteger();
-        return r -> {
-            Thread t = new Thread(r, prefix + "-" + n.incrementAndGet());
-            t.setDaemon(true);
-            return t;
-        };
     }
 }

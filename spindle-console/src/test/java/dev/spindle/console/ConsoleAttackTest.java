@@ -4,11 +4,16 @@ import static dev.spindle.console.ConsoleTest.get;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.spindle.SchedulerStats;
+import java.io.BufferedReader;
+import java.io.IOException;
 import java.io.InputStream;
+import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.net.SocketException;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -121,6 +126,139 @@ class ConsoleAttackTest {
                     s.close();
                 }
             }
+        }
+    }
+
+    /**
+     * The attacker of the JDK's server: half-sent request heads, each of which takes a handler
+     * thread, and behind them a flood of complete requests without the token. Every tokenless
+     * request is answered (401) or its connection closed, none waits without end (with a queue
+     * without bound they waited behind the slow ones for ever); every slow connection is closed
+     * by the console although the attacker keeps it open; afterwards the page, and an event
+     * stream that lives past the request deadline, are served to the token's holder.
+     */
+    @Test
+    void aFloodOfSlowAndTokenlessRequestsNeitherQueuesWithoutEndNorKeepsThePageAway() throws Exception {
+        try (Console console = Console.builder().token(TOKEN).maxClients(1).requestTimeout(Duration.ofSeconds(1))
+                .interval(Duration.ofMillis(50)).start()) {
+            String h = host(console);
+            List<Socket> slow = new ArrayList<>();
+            List<Socket> tokenless = new ArrayList<>();
+            try {
+                for (int i = 0; i < 40; i++) {
+                    slow.add(send(console, "GET /snapshot HTTP/1.1\r\nHost: " + h + "\r\nX-Slow: "));
+                }
+                for (int i = 0; i < 200; i++) {
+                    tokenless.add(send(console, "GET /snapshot HTTP/1.1\r\nHost: " + h + "\r\n\r\n"));
+                }
+                for (Socket s : tokenless) {
+                    assertThat(statusOrClosed(s)).as("a tokenless request").matches("HTTP/1\\.1 401 .*|closed");
+                }
+                for (Socket s : slow) {
+                    assertThat(statusOrClosed(s)).as("a half-sent request").isEqualTo("closed");
+                }
+                // the token's holder: the page (a retry only if its connection met the end of the flood)
+                int status = 0;
+                for (int attempt = 0; attempt < 20 && status != 200; attempt++) {
+                    try {
+                        status = get(console.uri()).statusCode();
+                    } catch (IOException reset) {
+                        Thread.sleep(100);
+                    }
+                }
+                assertThat(status).as("the page, after the flood").isEqualTo(200);
+                try (Socket stream = new Socket()) {
+                    stream.connect(console.address(), 5000);
+                    stream.setSoTimeout(10_000);
+                    stream.getOutputStream().write(("GET /events?token=" + TOKEN + " HTTP/1.1\r\nHost: " + h
+                            + "\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1));
+                    BufferedReader in = new BufferedReader(new InputStreamReader(stream.getInputStream(),
+                            StandardCharsets.UTF_8));
+                    assertThat(in.readLine()).startsWith("HTTP/1.1 200");
+                    // 40 samples 50 ms apart: the stream outlives the 1 s deadline of a request
+                    int samples = 0;
+                    for (String line; samples < 40 && (line = in.readLine()) != null; ) {
+                        if (line.startsWith("data: ")) {
+                            samples++;
+                        }
+                    }
+                    assertThat(samples).as("samples on the event stream").isEqualTo(40);
+                }
+            } finally {
+                for (Socket s : slow) {
+                    s.close();
+                }
+                for (Socket s : tokenless) {
+                    s.close();
+                }
+            }
+        }
+    }
+
+    /**
+     * A client that opens the event stream and then stops reading: once the socket buffers are
+     * full the console's write blocks, and the deadline on each write closes the connection and
+     * frees the stream's slot (with {@code maxClients(1)}, the only one). Without that bound the
+     * slot stayed taken and every other page got 503 for ever.
+     */
+    @Test
+    void aStreamWhoseClientStopsReadingLosesItsSlot() throws Exception {
+        // 2,000 workers: a sample of about 250 KB every 100 ms fills the buffers in seconds
+        List<SchedulerStats.WorkerStats> workers = new ArrayList<>();
+        for (int i = 0; i < 2000; i++) {
+            workers.add(new SchedulerStats.WorkerStats(i, false, i, 0, 0, 0, 0, 0, 0, 0));
+        }
+        SchedulerStats wide = new SchedulerStats("wide", 2000, 2000, 0, 0, workers);
+        try (Console console = Console.builder().maxClients(1).requestTimeout(Duration.ofSeconds(1))
+                .interval(Duration.ofMillis(100)).start()) {
+            console.register("wide", () -> wide);
+            String events = "GET /events HTTP/1.1\r\nHost: " + host(console) + "\r\n\r\n";
+            try (Socket stalled = new Socket()) {
+                stalled.setReceiveBufferSize(4096);
+                stalled.connect(console.address(), 5000);
+                stalled.setSoTimeout(10_000);
+                stalled.getOutputStream().write(events.getBytes(StandardCharsets.ISO_8859_1));
+                assertThat(statusOrClosed(stalled)).as("the stalled client's stream").startsWith("HTTP/1.1 200");
+                // from here on it reads nothing; the next stream is refused until the console gives up on it
+                String status;
+                do {
+                    status = raw(console, events);
+                } while (status.startsWith("HTTP/1.1 503"));   // bounded by the class timeout
+                assertThat(status).as("a stream after the stalled one").startsWith("HTTP/1.1 200");
+            }
+        }
+    }
+
+    /** Connects and sends {@code request}; a connection the console has already closed is returned too. */
+    private static Socket send(Console console, String request) throws IOException {
+        Socket s = new Socket();
+        s.connect(console.address(), 5000);
+        s.setSoTimeout(20_000);
+        try {
+            s.getOutputStream().write(request.getBytes(StandardCharsets.ISO_8859_1));
+        } catch (IOException refused) {
+            // closed unanswered already (a full queue): statusOrClosed says "closed"
+        }
+        return s;
+    }
+
+    /**
+     * The status line of the answer, or "closed" if the console closed the connection without
+     * one; fails (SocketTimeoutException) if neither happens in 20 s.
+     */
+    private static String statusOrClosed(Socket s) throws IOException {
+        try {
+            InputStream in = s.getInputStream();
+            StringBuilder line = new StringBuilder();
+            for (int c; (c = in.read()) != '\n'; ) {
+                if (c == -1) {
+                    return line.length() == 0 ? "closed" : line.toString().trim();
+                }
+                line.append((char) c);
+            }
+            return line.toString().trim();
+        } catch (SocketException reset) {
+            return "closed";
         }
     }
 

@@ -138,10 +138,11 @@ class ConsoleTest {
                 for (int i = 0; i < 7; i++) {
                     busy.tell(a -> { });
                 }
+                // a sample taken between the tells shows a shallower mailbox: wait for all seven
                 String snapshot;
                 do {
                     snapshot = get(console.uri().resolve("/snapshot")).body();
-                } while (!snapshot.contains("\"mailboxes\":[{"));   // bounded by the class timeout
+                } while (!snapshot.contains("\"depth\":7"));   // bounded by the class timeout
                 assertThat(snapshot).contains("\"mailboxes\":[{\"actor\":\"busy\",\"depth\":7,\"capped\":false}]");
             } finally {
                 release.complete(null);   // before the system closes, which waits for its actors
@@ -153,7 +154,8 @@ class ConsoleTest {
     void aClustersTaskRunsAreSentOnceEachWithTheirWorker() throws Exception {
         try (dev.spindle.cluster.LocalCluster cluster = dev.spindle.cluster.LocalCluster.builder().workers(2)
                 .latency(Duration.ZERO).build();
-                Console console = Console.builder().interval(Duration.ofMillis(50)).start()) {
+                // a run is in one sample only: 500 ms apart, a poll on a loaded machine still sees it
+                Console console = Console.builder().interval(Duration.ofMillis(500)).start()) {
             console.register("local", cluster);
             cluster.client().submit("first-run", args -> 1).get(10, TimeUnit.SECONDS);
             String snapshot;

@@ -184,7 +184,7 @@ abstract class AbstractPool extends PoolCore {
         return n;
     }
 
-    /** Returns the number of worker threads. */
+    /** {@return the number of worker threads} */
     public int workers() {
         return workers.length;
     }

@@ -78,6 +78,7 @@ public abstract class ComputeTask<T> extends ForkTask<T> {
      * Runs this task in the calling thread and returns its result, as a direct call of
      * {@link #compute()} would, but completing the task so that joiners see the outcome.
      *
+     * @return what {@link #compute()} returned
      * @throws CompletionException wrapping what {@link #compute()} threw
      * @throws IllegalStateException if the task was started before
      */

@@ -71,12 +71,12 @@ public final class PinnedPool extends AbstractPool {
         startWorkers();
     }
 
-    /** Returns a builder; see its setters for the defaults. */
+    /** {@return a builder; see its setters for the defaults} */
     public static Builder builder() {
         return new Builder();
     }
 
-    /** Creates a pool with one worker per available processor. */
+    /** {@return a new, started pool with one worker per available processor} */
     public static PinnedPool create() {
         return builder().build();
     }
@@ -175,7 +175,7 @@ public final class PinnedPool extends AbstractPool {
         private Builder() {
         }
 
-        /** Starts the workers and returns the pool. */
+        /** {@return a new pool, its workers started} */
         public PinnedPool build() {
             return new PinnedPool(this);
         }

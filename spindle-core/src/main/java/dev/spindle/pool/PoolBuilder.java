@@ -31,7 +31,13 @@ abstract class PoolBuilder<B extends PoolBuilder<B>> {
         return (B) this;
     }
 
-    /** Number of worker threads, 1 to 32,767; default: {@link Runtime#availableProcessors()}. */
+    /**
+     * Number of worker threads; default: {@link Runtime#availableProcessors()}.
+     *
+     * @param workers the number of threads, 1 to 32,767
+     * @return this builder
+     * @throws IllegalArgumentException if out of range
+     */
     public B workers(int workers) {
         if (workers < 1 || workers > 0x7fff) {
             throw new IllegalArgumentException("workers must be in [1, 32767], was " + workers);
@@ -40,7 +46,14 @@ abstract class PoolBuilder<B extends PoolBuilder<B>> {
         return self();
     }
 
-    /** Pool name; worker threads are named {@code <name>-worker-<i>}. Default {@code <kind>-<n>}. */
+    /**
+     * Pool name; worker threads are named {@code <name>-worker-<i>}. Default {@code <kind>-<n>}.
+     *
+     * @param name the name, not blank
+     * @return this builder
+     * @throws IllegalArgumentException if {@code name} is blank
+     * @throws NullPointerException if {@code name} is null
+     */
     public B name(String name) {
         Objects.requireNonNull(name, "name");
         if (name.isBlank()) {
@@ -53,6 +66,10 @@ abstract class PoolBuilder<B extends PoolBuilder<B>> {
     /**
      * Factory for worker threads. The pool names each thread it returns. Default: threads of
      * the pool's own class, daemon or not as {@link #daemon} says.
+     *
+     * @param factory makes each worker thread (not started)
+     * @return this builder
+     * @throws NullPointerException if {@code factory} is null
      */
     public B threadFactory(ThreadFactory factory) {
         this.threadFactory = Objects.requireNonNull(factory, "threadFactory");
@@ -62,6 +79,10 @@ abstract class PoolBuilder<B extends PoolBuilder<B>> {
     /**
      * Receives exceptions thrown by tasks passed to {@code execute}. Default: the worker
      * thread's own handler, which prints the stack trace.
+     *
+     * @param handler called on the worker thread with the exception
+     * @return this builder
+     * @throws NullPointerException if {@code handler} is null
      */
     public B uncaughtExceptionHandler(Thread.UncaughtExceptionHandler handler) {
         this.handler = Objects.requireNonNull(handler, "uncaughtExceptionHandler");
@@ -71,6 +92,9 @@ abstract class PoolBuilder<B extends PoolBuilder<B>> {
     /**
      * Whether the default factory's threads are daemon threads (they do not keep the JVM
      * alive); default {@code true}.
+     *
+     * @param daemon whether the default factory makes daemon threads
+     * @return this builder
      */
     public B daemon(boolean daemon) {
         this.daemon = daemon;

@@ -138,7 +138,7 @@ abstract class PoolCore extends AbstractExecutorService implements Scheduler, Au
     /** What {@link #toString()} shows after the name and state, e.g. {@code workers=4}. */
     abstract String describe();
 
-    /** Returns a racy snapshot of the pool's counters (see {@link SchedulerStats}). */
+    /** {@return a racy snapshot of the pool's counters} See {@link SchedulerStats}. */
     public abstract SchedulerStats stats();
 
     /**
@@ -467,7 +467,7 @@ abstract class PoolCore extends AbstractExecutorService implements Scheduler, Au
         Closing.close(this, isWorkerOfThisPool());
     }
 
-    /** Returns the pool's name, the prefix of its threads' names. */
+    /** {@return the pool's name, the prefix of its threads' names} */
     public String name() {
         return name;
     }

@@ -85,12 +85,12 @@ public final class PriorityPool extends AbstractPool {
         startWorkers();
     }
 
-    /** Returns a builder; see its setters for the defaults. */
+    /** {@return a builder; see its setters for the defaults} */
     public static Builder builder() {
         return new Builder();
     }
 
-    /** Creates a pool with one worker per available processor. */
+    /** {@return a new, started pool with one worker per available processor} */
     public static PriorityPool create() {
         return builder().build();
     }
@@ -239,7 +239,7 @@ public final class PriorityPool extends AbstractPool {
         private Builder() {
         }
 
-        /** Starts the workers and returns the pool. */
+        /** {@return a new pool, its workers started} */
         public PriorityPool build() {
             return new PriorityPool(this);
         }

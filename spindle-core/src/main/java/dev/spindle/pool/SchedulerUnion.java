@@ -77,6 +77,8 @@ public final class SchedulerUnion extends AbstractExecutorService implements Sch
     /**
      * A union that borrows {@code members}: the caller keeps ownership and shuts them down.
      *
+     * @param members the schedulers, member 0 first; at least one
+     * @return a union that routes to them and leaves their lifecycle to the caller
      * @throws IllegalArgumentException if there are no members
      * @throws NullPointerException if {@code members} or one of them is null
      */
@@ -87,6 +89,8 @@ public final class SchedulerUnion extends AbstractExecutorService implements Sch
     /**
      * A union that owns {@code members}: shutting it down or closing it does the same to them.
      *
+     * @param members the schedulers, member 0 first; at least one
+     * @return a union that routes to them and shuts them down with itself
      * @throws IllegalArgumentException if there are no members
      * @throws NullPointerException if {@code members} or one of them is null
      */
@@ -97,6 +101,8 @@ public final class SchedulerUnion extends AbstractExecutorService implements Sch
     /**
      * A builder, for unions assembled step by step:
      * {@code SchedulerUnion.builder().add(control).add(bulk).owning(true).build()}.
+     *
+     * @return a builder with no members, not owning
      */
     public static Builder builder() {
         return new Builder();
@@ -113,6 +119,8 @@ public final class SchedulerUnion extends AbstractExecutorService implements Sch
         /**
          * Adds the next member; its index is the number of members added before it.
          *
+         * @param member the scheduler to add
+         * @return this builder
          * @throws NullPointerException if {@code member} is null
          */
         public Builder add(Scheduler member) {
@@ -120,7 +128,12 @@ public final class SchedulerUnion extends AbstractExecutorService implements Sch
             return this;
         }
 
-        /** Whether the union owns (shuts down and closes) its members; default {@code false}. */
+        /**
+         * Whether the union owns its members; default {@code false}.
+         *
+         * @param owning true to shut down and close the members with the union
+         * @return this builder
+         */
         public Builder owning(boolean owning) {
             this.owning = owning;
             return this;
@@ -129,6 +142,7 @@ public final class SchedulerUnion extends AbstractExecutorService implements Sch
         /**
          * Builds the union.
          *
+         * @return the union of the members added, in their order
          * @throws IllegalArgumentException if no member was added
          */
         public SchedulerUnion build() {
@@ -165,7 +179,7 @@ public final class SchedulerUnion extends AbstractExecutorService implements Sch
         routed[i].increment();
     }
 
-    /** The number of members. */
+    /** {@return the number of members} */
     public int size() {
         return members.length;
     }
@@ -173,6 +187,8 @@ public final class SchedulerUnion extends AbstractExecutorService implements Sch
     /**
      * Member {@code index}.
      *
+     * @param index the member's index, from 0 to {@code size() - 1}
+     * @return the member scheduler
      * @throws IndexOutOfBoundsException if there is no such member
      */
     public Scheduler member(int index) {
@@ -180,12 +196,12 @@ public final class SchedulerUnion extends AbstractExecutorService implements Sch
         return members[index];
     }
 
-    /** Whether shutting the union down shuts its members down too. */
+    /** {@return whether shutting the union down shuts its members down too} */
     public boolean ownsMembers() {
         return owning;
     }
 
-    /** Tasks routed to each member so far, index by index. */
+    /** {@return the tasks routed to each member so far, index by index (an immutable copy)} */
     public List<Long> routedCounts() {
         List<Long> counts = new ArrayList<>(routed.length);
         for (LongAdder a : routed) {

@@ -94,12 +94,12 @@ public final class WorkSharingPool extends AbstractPool {
         startWorkers();
     }
 
-    /** Returns a builder; see its setters for the defaults. */
+    /** {@return a builder; see its setters for the defaults} */
     public static Builder builder() {
         return new Builder();
     }
 
-    /** Creates a pool with one worker per available processor. */
+    /** {@return a new, started pool with one worker per available processor} */
     public static WorkSharingPool create() {
         return builder().build();
     }
@@ -242,7 +242,7 @@ public final class WorkSharingPool extends AbstractPool {
         private Builder() {
         }
 
-        /** Starts the workers and returns the pool. */
+        /** {@return a new pool, its workers started} */
         public WorkSharingPool build() {
             return new WorkSharingPool(this);
         }

@@ -108,12 +108,12 @@ public final class WorkStealingPool extends PoolCore {
         startWorkers(workers, parallelism);
     }
 
-    /** Returns a builder with the defaults described on each of its methods. */
+    /** {@return a builder with the defaults described on each of its methods} */
     public static Builder builder() {
         return new Builder();
     }
 
-    /** Creates a pool with one worker per available processor and default settings. */
+    /** {@return a new, started pool with one worker per available processor and default settings} */
     public static WorkStealingPool create() {
         return builder().build();
     }
@@ -166,6 +166,9 @@ public final class WorkStealingPool extends PoolCore {
      * this pool it is pushed to that worker's deque, which is what makes recursive fork/join
      * cheap.
      *
+     * @param <T> the computation's result type
+     * @param computation the work; run once, on a worker of this pool
+     * @return the task, to join or cancel
      * @throws RejectedExecutionException if the pool is shut down (for callers outside it) or
      *     stopped
      * @throws NullPointerException if {@code computation} is null
@@ -186,6 +189,8 @@ public final class WorkStealingPool extends PoolCore {
      * Starts a {@link ComputeTask} in this pool, as {@link ComputeTask#fork()} does on a worker;
      * from other threads it goes to the shared injector.
      *
+     * @param <T> the task's result type
+     * @param task a task not started before
      * @return {@code task}
      * @throws IllegalStateException if the task was started before
      * @throws RejectedExecutionException if the pool is shut down (for callers outside it) or
@@ -214,6 +219,9 @@ public final class WorkStealingPool extends PoolCore {
      * Runs a {@link ComputeTask} in the pool and waits for its result; from a worker of this
      * pool it runs the task inline.
      *
+     * @param <T> the task's result type
+     * @param task a task not started before
+     * @return what the task's {@code compute()} returned
      * @throws CompletionException wrapping what the computation threw
      * @throws IllegalStateException if the task was started before
      * @throws RejectedExecutionException if the pool does not accept the task
@@ -227,6 +235,9 @@ public final class WorkStealingPool extends PoolCore {
      * Runs {@code computation} in the pool and waits for its result. Meant for callers outside
      * the pool; from a worker it spawns and joins, helping meanwhile.
      *
+     * @param <T> the computation's result type
+     * @param computation the work; run once, on a worker of this pool
+     * @return what the computation returned
      * @throws CompletionException wrapping what the computation threw
      * @throws RejectedExecutionException if the pool does not accept the task
      */
@@ -244,6 +255,9 @@ public final class WorkStealingPool extends PoolCore {
      * <p>If bodies throw, the loop still waits for every range already started, then rethrows
      * the first failure with the others {@linkplain Throwable#addSuppressed suppressed}.
      *
+     * @param from the first index, inclusive
+     * @param to the end, exclusive; {@code from == to} runs nothing
+     * @param body called once with each index, on the pool's workers (and the caller, if it is one)
      * @throws IllegalArgumentException if {@code from > to}
      * @throws NullPointerException if {@code body} is null
      */
@@ -476,7 +490,7 @@ public final class WorkStealingPool extends PoolCore {
         return snapshot(parallelism, shared.spares.live(), shared.spares.blocked(), injector.size(), list, idle);
     }
 
-    /** Returns the target number of running workers. */
+    /** {@return the target number of running workers (spares come on top while others block)} */
     public int parallelism() {
         return parallelism;
     }
@@ -504,6 +518,9 @@ public final class WorkStealingPool extends PoolCore {
         /**
          * Tasks each worker's deque holds before it moves half to the shared injector, 2 to
          * 2^24, rounded up to a power of two; default 256.
+         *
+         * @param capacity the deque's capacity in tasks, 2 to 2^24
+         * @return this builder
          */
         public Builder localQueueCapacity(int capacity) {
             if (capacity < 2 || capacity > (1 << 24)) {
@@ -514,7 +531,12 @@ public final class WorkStealingPool extends PoolCore {
             return this;
         }
 
-        /** Random victims an idle worker probes before it parks, at least 1; default 32. */
+        /**
+         * Random victims an idle worker probes before it parks; default 32.
+         *
+         * @param attempts the number of probes, at least 1
+         * @return this builder
+         */
         public Builder stealAttempts(int attempts) {
             if (attempts < 1) {
                 throw new IllegalArgumentException("stealAttempts must be at least 1, was " + attempts);
@@ -527,6 +549,9 @@ public final class WorkStealingPool extends PoolCore {
          * Most compensating workers started for tasks inside
          * {@link dev.spindle.Spindle#blocking blocking sections}, 0 to 32,767; default 256. At
          * the bound, blocking sections run without compensation.
+         *
+         * @param max the most spare workers alive at once, 0 (no compensation) to 32,767
+         * @return this builder
          */
         public Builder maxSpareWorkers(int max) {
             if (max < 0 || max > 0x7fff) {
@@ -536,7 +561,13 @@ public final class WorkStealingPool extends PoolCore {
             return this;
         }
 
-        /** How long an unneeded spare worker stays parked before it exits; default 60 s. */
+        /**
+         * How long an unneeded spare worker stays parked before it exits; default 60 s.
+         *
+         * @param keepAlive the idle time before a spare exits, positive
+         * @return this builder
+         * @throws NullPointerException if {@code keepAlive} is null
+         */
         public Builder spareKeepAlive(Duration keepAlive) {
             Objects.requireNonNull(keepAlive, "spareKeepAlive");
             if (keepAlive.isNegative() || keepAlive.isZero()) {
@@ -546,7 +577,7 @@ public final class WorkStealingPool extends PoolCore {
             return this;
         }
 
-        /** Starts the workers and returns the pool. */
+        /** {@return a new pool, its workers started} */
         public WorkStealingPool build() {
             return new WorkStealingPool(this);
         }

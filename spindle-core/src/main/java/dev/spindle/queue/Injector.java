@@ -85,6 +85,7 @@ public final class Injector<T> extends InjectorFields {
     /**
      * Appends {@code element}. Never fails and never blocks (the queue is unbounded).
      *
+     * @param element the element to append
      * @throws NullPointerException if {@code element} is null
      */
     public void offer(T element) {
@@ -118,6 +119,8 @@ public final class Injector<T> extends InjectorFields {
      * Appends {@code elements[0..n)} in order, claiming their slots with one fetch-and-add per
      * segment touched rather than one per element.
      *
+     * @param elements holds the elements to append, each of type {@code T}, from index 0
+     * @param n how many to append, from 0 to {@code elements.length}
      * @throws NullPointerException if any of them is null (none is added then)
      */
     @SuppressWarnings("unchecked")
@@ -142,7 +145,11 @@ public final class Injector<T> extends InjectorFields {
         }
     }
 
-    /** Removes and returns the oldest element, or {@code null} if the queue is empty. */
+    /**
+     * Removes and returns the oldest element.
+     *
+     * @return the oldest element, or {@code null} if the queue is empty
+     */
     @SuppressWarnings("unchecked")
     public T poll() {
         for (;;) {
@@ -174,6 +181,8 @@ public final class Injector<T> extends InjectorFields {
      * oldest first, into {@code dest}, which the calling thread must own. Takes no more than
      * {@code dest} has room for. Claims the whole batch with one fetch-and-add.
      *
+     * @param dest the calling thread's own deque, which receives all but the oldest taken
+     * @param max the most elements to take, at least 1
      * @return the oldest element taken, or {@code null} if the queue was empty
      * @throws IllegalArgumentException if {@code max < 1}
      */
@@ -220,6 +229,7 @@ public final class Injector<T> extends InjectorFields {
     /**
      * Removes every element present, oldest first, passing each to {@code sink}.
      *
+     * @param sink receives each element removed, on the calling thread
      * @return the number of elements removed
      */
     public int drain(Consumer<? super T> sink) {
@@ -243,6 +253,8 @@ public final class Injector<T> extends InjectorFields {
     /**
      * Returns whether the queue looked empty: {@code false} whenever an {@link #offer} has
      * completed and no consumer has yet claimed its element.
+     *
+     * @return whether no element was found
      */
     public boolean isEmpty() {
         Segment s = head;
@@ -258,7 +270,7 @@ public final class Injector<T> extends InjectorFields {
         }
     }
 
-    /** Returns an estimate of the number of elements; exact when no operation is in flight. */
+    /** {@return an estimate of the number of elements; exact when no operation is in flight} */
     public long size() {
         Segment h = head;
         Segment t = tail;

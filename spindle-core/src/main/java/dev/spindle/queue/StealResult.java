@@ -36,31 +36,52 @@ public final class StealResult<T> {
         this.kind = kind;
     }
 
-    /** The queue was empty. */
+    /**
+     * The result for a queue that was empty (one shared instance).
+     *
+     * @param <T> the queue's element type
+     * @return the empty result
+     */
     @SuppressWarnings("unchecked")
     public static <T> StealResult<T> empty() {
         return (StealResult<T>) EMPTY;
     }
 
-    /** Another thread won the race for the element; trying again may succeed. */
+    /**
+     * The result for a steal that lost the race for the element to another thread; trying
+     * again may succeed (one shared instance).
+     *
+     * @param <T> the queue's element type
+     * @return the retry result
+     */
     @SuppressWarnings("unchecked")
     public static <T> StealResult<T> retry() {
         return (StealResult<T>) RETRY;
     }
 
-    /** The steal took {@code value}. */
+    /**
+     * The result for a steal that took an element.
+     *
+     * @param <T> the queue's element type
+     * @param value the element taken
+     * @return a success carrying {@code value}
+     * @throws NullPointerException if {@code value} is null
+     */
     public static <T> StealResult<T> success(T value) {
         return new StealResult<>(Objects.requireNonNull(value, "value"), Kind.SUCCESS);
     }
 
+    /** {@return whether the queue was empty} */
     public boolean isEmpty() {
         return kind == Kind.EMPTY;
     }
 
+    /** {@return whether the steal lost a race and may be tried again} */
     public boolean isRetry() {
         return kind == Kind.RETRY;
     }
 
+    /** {@return whether the steal took an element} */
     public boolean isSuccess() {
         return kind == Kind.SUCCESS;
     }
@@ -68,6 +89,7 @@ public final class StealResult<T> {
     /**
      * Returns the stolen element.
      *
+     * @return the element taken
      * @throws NoSuchElementException if this result is not a success
      */
     public T value() {
@@ -77,7 +99,7 @@ public final class StealResult<T> {
         return value;
     }
 
-    /** Returns the stolen element, or {@code null} if this result is not a success. */
+    /** {@return the stolen element, or {@code null} if this result is not a success} */
     public T valueOrNull() {
         return value;
     }

@@ -114,6 +114,8 @@ public final class WorkStealingDeque<T> extends DequeFields {
      * Creates a deque that grows from {@code initialCapacity} up to {@code maxCapacity}
      * elements. Both are rounded up to a power of two.
      *
+     * @param initialCapacity the ring's first size in elements, 2 to {@code maxCapacity}
+     * @param maxCapacity the most elements the deque will hold, up to {@link #MAX_CAPACITY}
      * @throws IllegalArgumentException if either is below 2, above {@link #MAX_CAPACITY}, or
      *     {@code initialCapacity > maxCapacity}
      */
@@ -143,6 +145,7 @@ public final class WorkStealingDeque<T> extends DequeFields {
     /**
      * Pushes {@code task} at the bottom. Owner only.
      *
+     * @param task the element to push
      * @return {@code false}, leaving the deque unchanged, if it already holds its maximum
      *     capacity of elements
      * @throws NullPointerException if {@code task} is null
@@ -169,6 +172,7 @@ public final class WorkStealingDeque<T> extends DequeFields {
     /**
      * Pushes {@code task} at the bottom. Owner only.
      *
+     * @param task the element to push
      * @throws IllegalStateException if the deque is at its maximum capacity
      * @throws NullPointerException if {@code task} is null
      */
@@ -181,6 +185,8 @@ public final class WorkStealingDeque<T> extends DequeFields {
     /**
      * Removes and returns the newest element, or {@code null} if the deque is empty (or a
      * thief took the last element). Owner only.
+     *
+     * @return the newest element, or {@code null}
      */
     @SuppressWarnings("unchecked")
     public T pop() {
@@ -227,6 +233,8 @@ public final class WorkStealingDeque<T> extends DequeFields {
     /**
      * Returns the newest element without removing it, or {@code null} if the deque looks
      * empty. Owner only; a thief may take the element at any time.
+     *
+     * @return the newest element, or {@code null}
      */
     @SuppressWarnings("unchecked")
     public T peekBottom() {
@@ -293,6 +301,8 @@ public final class WorkStealingDeque<T> extends DequeFields {
     /**
      * Tries to take the oldest element, returning it or {@code null} whether the deque was
      * empty or the race was lost. Any thread. Use {@link #steal()} to tell those apart.
+     *
+     * @return the oldest element, removed, or {@code null}
      */
     public T stealOrNull() {
         long t = (long) TOP.getAcquire(this);
@@ -311,6 +321,8 @@ public final class WorkStealingDeque<T> extends DequeFields {
      * the oldest. The calling thread must be {@code dest}'s owner. Elements stop moving when
      * {@code dest} is full, so nothing is lost.
      *
+     * @param dest the calling thread's own deque, not this one
+     * @param limit the most elements to take, at least 1
      * @return {@link StealResult#empty()}, {@link StealResult#retry()} if nothing was taken
      *     because of a lost race, or a success holding the oldest stolen element
      * @throws IllegalArgumentException if {@code limit < 1} or {@code dest == this}
@@ -326,6 +338,10 @@ public final class WorkStealingDeque<T> extends DequeFields {
     /**
      * As {@link #stealBatch} but returns the oldest stolen element, or {@code null} if nothing
      * was taken.
+     *
+     * @param dest the calling thread's own deque, not this one
+     * @param limit the most elements to take, at least 1
+     * @return the oldest element taken, or {@code null}
      */
     public T stealBatchOrNull(WorkStealingDeque<T> dest, int limit) {
         if (limit < 1) {
@@ -370,6 +386,8 @@ public final class WorkStealingDeque<T> extends DequeFields {
      * multi-element move unsafe for thieves (see the overview), and the owner cannot race
      * itself. Thieves that read the same {@code top} lose their CAS and retry.
      *
+     * @param out receives the elements from index 0, oldest first
+     * @param max the most elements to take
      * @return how many elements were moved into {@code out}
      * @throws IllegalArgumentException if {@code out} is shorter than {@code max}
      */
@@ -398,6 +416,8 @@ public final class WorkStealingDeque<T> extends DequeFields {
     /**
      * Returns the oldest element without removing it, or {@code null} if the deque looks
      * empty. Any thread; the answer may be stale by the time it returns.
+     *
+     * @return the oldest element, or {@code null}
      */
     public T peekTop() {
         long t = (long) TOP.getAcquire(this);
@@ -413,7 +433,7 @@ public final class WorkStealingDeque<T> extends DequeFields {
 
     // ------------------------------------------------------------------ queries (any thread)
 
-    /** Returns an estimate of the number of elements (exact when no operation is in flight). */
+    /** {@return an estimate of the number of elements (exact when no operation is in flight)} */
     public int size() {
         long b = (long) BOTTOM.getAcquire(this);
         long t = (long) TOP.getAcquire(this);
@@ -421,14 +441,14 @@ public final class WorkStealingDeque<T> extends DequeFields {
         return n <= 0 ? 0 : (int) Math.min(n, Integer.MAX_VALUE);
     }
 
-    /** Returns whether the deque looked empty at the moment of the call. */
+    /** {@return whether the deque looked empty at the moment of the call} */
     public boolean isEmpty() {
         long t = (long) TOP.getAcquire(this);
         long b = (long) BOTTOM.getAcquire(this);
         return t >= b;
     }
 
-    /** Returns the maximum number of elements this deque will hold. */
+    /** {@return the maximum number of elements this deque will hold} */
     public int maxCapacity() {
         return maxCapacity;
     }
@@ -440,6 +460,8 @@ public final class WorkStealingDeque<T> extends DequeFields {
     /**
      * Returns how many elements were taken from the top of this deque by thieves (the owner's
      * own last-element pops excluded). An estimate while operations are in flight.
+     *
+     * @return the elements thieves have taken so far
      */
     public long stolenCount() {
         return (long) TOP.getAcquire(this) - (long) OWNER_TAKES.getOpaque(this);

@@ -30,8 +30,9 @@ public final class ActorSystemMetrics implements MeterBinder {
     private final Tags tags;
 
     /**
-     * Meters for {@code system}.
+     * Meters for {@code system}, tagged {@code system=<its name>}.
      *
+     * @param system the actor system whose {@code stats()} the meters read
      * @throws NullPointerException if {@code system} is null
      */
     public ActorSystemMetrics(ActorSystem system) {
@@ -41,6 +42,8 @@ public final class ActorSystemMetrics implements MeterBinder {
     /**
      * Meters for {@code system}, with extra tags on every meter.
      *
+     * @param system the actor system whose {@code stats()} the meters read
+     * @param tags added to every meter, after the object's own tag (Micrometer's {@code Tags.of(...)})
      * @throws NullPointerException if an argument is null
      */
     public ActorSystemMetrics(ActorSystem system, Iterable<Tag> tags) {

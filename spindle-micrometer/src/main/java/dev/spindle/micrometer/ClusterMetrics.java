@@ -50,6 +50,8 @@ public final class ClusterMetrics implements MeterBinder {
     /**
      * Meters for {@code cluster}, tagged {@code cluster=<name>}.
      *
+     * @param cluster the cluster or coordinator whose snapshots the meters read
+     * @param name the value of the {@code cluster} tag
      * @throws NullPointerException if an argument is null
      */
     public ClusterMetrics(ClusterView cluster, String name) {
@@ -59,6 +61,9 @@ public final class ClusterMetrics implements MeterBinder {
     /**
      * Meters for {@code cluster}, with extra tags on every meter.
      *
+     * @param cluster the cluster or coordinator whose snapshots the meters read
+     * @param name the value of the {@code cluster} tag
+     * @param tags added to every meter, after the object's own tag (Micrometer's {@code Tags.of(...)})
      * @throws NullPointerException if an argument is null
      */
     public ClusterMetrics(ClusterView cluster, String name, Iterable<Tag> tags) {

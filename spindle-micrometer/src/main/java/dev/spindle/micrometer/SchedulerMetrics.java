@@ -102,6 +102,8 @@ public final class SchedulerMetrics implements MeterBinder {
      * {@link WorkSharingPool}, {@link PriorityPool} or {@link PinnedPool}), tagged
      * {@code pool=<its name>}.
      *
+     * @param pool the pool whose {@code stats()} the meters read
+     * @return the binder, to {@code bindTo} a registry
      * @throws IllegalArgumentException if {@code pool} is none of those (a union: see
      *     {@link #ofUnion}); the async runtime has an overload of its own
      * @throws NullPointerException if {@code pool} is null
@@ -113,6 +115,9 @@ public final class SchedulerMetrics implements MeterBinder {
     /**
      * Meters for a pool, with extra tags on every meter.
      *
+     * @param pool the pool whose {@code stats()} the meters read
+     * @param tags added to every meter, after the object's own tag (Micrometer's {@code Tags.of(...)})
+     * @return the binder, to {@code bindTo} a registry
      * @throws IllegalArgumentException if {@code pool} is not a pool of {@code dev.spindle.pool}
      * @throws NullPointerException if an argument is null
      */
@@ -121,7 +126,13 @@ public final class SchedulerMetrics implements MeterBinder {
         return new SchedulerMetrics(pool, statsReader(pool), Kind.POOL, tags);
     }
 
-    /** Meters for an async runtime, tagged {@code runtime=<its name>}. */
+    /**
+     * Meters for an async runtime, tagged {@code runtime=<its name>}.
+     *
+     * @param runtime the runtime whose {@code stats()} the meters read
+     * @return the binder, to {@code bindTo} a registry
+     * @throws NullPointerException if {@code runtime} is null
+     */
     public static SchedulerMetrics of(AsyncRuntime runtime) {
         return of(runtime, Tags.empty());
     }
@@ -129,6 +140,9 @@ public final class SchedulerMetrics implements MeterBinder {
     /**
      * Meters for an async runtime, with extra tags on every meter.
      *
+     * @param runtime the runtime whose {@code stats()} the meters read
+     * @param tags added to every meter, after the object's own tag (Micrometer's {@code Tags.of(...)})
+     * @return the binder, to {@code bindTo} a registry
      * @throws NullPointerException if an argument is null
      */
     public static SchedulerMetrics of(AsyncRuntime runtime, Iterable<Tag> tags) {
@@ -141,6 +155,10 @@ public final class SchedulerMetrics implements MeterBinder {
      * {@code member=<index>}, and each member's own meters where the member is a pool or a union
      * (a nested union is named {@code <name>.<index>}); other members get only the routed count.
      *
+     * @param union the union whose routed counts and members the meters read
+     * @param name the value of the {@code union} tag
+     * @param tags added to every meter, after the object's own tag (Micrometer's {@code Tags.of(...)})
+     * @return the binder, to {@code bindTo} a registry
      * @throws NullPointerException if an argument is null
      */
     public static MeterBinder ofUnion(SchedulerUnion union, String name, Iterable<Tag> tags) {
