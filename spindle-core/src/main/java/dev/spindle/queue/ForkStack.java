@@ -120,6 +120,7 @@ public final class ForkStack<T> {
     /**
      * Pushes {@code e} as the newest element. Owner only.
      *
+     * @param e the element, not yet claimed by anyone
      * @return the oldest element if the stack was full (it is no longer held here: the caller
      *     must put it where it runs, usually the deque's bottom), else {@code null}
      */
@@ -138,8 +139,10 @@ public final class ForkStack<T> {
     }
 
     /**
-     * Removes and returns the newest element, or {@code null} if the stack is empty. Owner only.
-     * The element may have been claimed by another thread meanwhile.
+     * Removes and returns the newest element. Owner only. The element may have been claimed by
+     * another thread meanwhile.
+     *
+     * @return the newest element, or {@code null} if the stack is empty
      */
     @SuppressWarnings("unchecked")
     public T pop() {
@@ -154,21 +157,23 @@ public final class ForkStack<T> {
         return (T) e;
     }
 
-    /** The newest element without removing it, or {@code null} if the stack is empty. Owner only. */
+    /** {@return the newest element without removing it, or {@code null} if the stack is empty} Owner only. */
     @SuppressWarnings("unchecked")
     public T peekNewest() {
         int t = top;
         return t == base ? null : (T) cells[(t - 1) & mask];
     }
 
-    /** Whether the stack holds no element, as its owner sees it. Owner only. */
+    /** {@return whether the stack holds no element, as its owner sees it} Owner only. */
     public boolean isEmptyForOwner() {
         return top == base;
     }
 
     /**
-     * Removes the oldest element and returns it, or {@code null} if the stack is empty. Owner
-     * only; used to move the whole stack into the deque, oldest first.
+     * Removes the oldest element and returns it. Owner only; used to move the whole stack into
+     * the deque, oldest first.
+     *
+     * @return the oldest element, or {@code null} if the stack is empty
      */
     @SuppressWarnings("unchecked")
     public T removeOldest() {
@@ -186,9 +191,10 @@ public final class ForkStack<T> {
     // ------------------------------------------------------------------ any thread
 
     /**
-     * The oldest element that is still unclaimed, without removing it, or {@code null}. Any
-     * thread; the answer may be stale at once, and the caller must claim the element before
-     * running it.
+     * Finds the oldest element that is still unclaimed, without removing it. Any thread; the
+     * answer may be stale at once, and the caller must claim the element before running it.
+     *
+     * @return that element, or {@code null} if none looks unclaimed
      */
     @SuppressWarnings("unchecked")
     public T peekOldest() {
@@ -203,7 +209,7 @@ public final class ForkStack<T> {
         return null;
     }
 
-    /** How many elements look unclaimed; any thread, a racy estimate. */
+    /** {@return how many elements look unclaimed} Any thread; a racy estimate. */
     @SuppressWarnings("unchecked")
     public int unclaimedCount() {
         int b = (int) BASE.getAcquire(this);
@@ -218,7 +224,7 @@ public final class ForkStack<T> {
         return count;
     }
 
-    /** The capacity given to the constructor. */
+    /** {@return the capacity given to the constructor} */
     public int capacity() {
         return mask + 1;
     }
