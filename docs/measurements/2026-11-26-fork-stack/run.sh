@@ -1,8 +1,8 @@
 #!/bin/bash
 # Fork stack (7dc8598) against the fork slot before it (c4d7978).
 # CPU per task: class directories built from spindle-core's sources of each commit
-# (javac -d /tmp/exp/cls-<v> $(find src -name '*.java'), no module-info), PerTask.java compiled
-# against either; wall clock: the two CLI jars, alternated.
+# (javac -d /tmp/exp/cls-<v> $(find src -name '*.java'), no module-info), ../2026-11-26-fork-slot/PerTask.java
+# compiled into /tmp/pt against either; wall clock: the two CLI jars, alternated.
 cd "$(dirname "$0")"
 JDK25=/usr/lib/jvm/temurin-25-jdk-amd64/bin/java
 cpu() { # java label workers rounds
