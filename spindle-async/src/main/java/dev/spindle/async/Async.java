@@ -85,10 +85,16 @@ public final class Async {
      * AsyncTask<String> hello = Async.ready("hello");
      * }</pre>
      */
+    @SuppressWarnings("unchecked")
     public static <T> AsyncTask<T> ready(T value) {
+        if (value == null) {
+            return (AsyncTask<T>) READY_NULL; // stateless, so one instance serves every caller
+        }
         Poll<T> p = Poll.ready(value);
         return cx -> p;
     }
+
+    private static final AsyncTask<?> READY_NULL = cx -> Poll.ready(null);
 
     /**
      * A task whose first poll throws {@code error} (a checked one inside a

@@ -23,6 +23,9 @@ import java.util.NoSuchElementException;
 public final class Poll<T> {
 
     private static final Poll<?> PENDING = new Poll<>(null, false);
+    // Immutable, so one instance serves every ready(null): the Void-valued operations (a send,
+    // a map to null, a spawned task's end) answer it on every completion.
+    private static final Poll<?> READY_NULL = new Poll<>(null, true);
 
     private final T value;
     private final boolean ready;
@@ -32,9 +35,10 @@ public final class Poll<T> {
         this.ready = ready;
     }
 
-    /** Ready with {@code value} (which may be {@code null}). */
+    /** Ready with {@code value} (which may be {@code null}; ready with null is one shared instance). */
+    @SuppressWarnings("unchecked")
     public static <T> Poll<T> ready(T value) {
-        return new Poll<>(value, true);
+        return value == null ? (Poll<T>) READY_NULL : new Poll<>(value, true);
     }
 
     /** Pending: the task will be polled again after its waker fires. One shared instance. */

@@ -87,6 +87,20 @@ class AsyncCombinatorTest {
     }
 
     @Test
+    void readyNullIsOneSharedStatelessTaskThatCanRunAnyNumberOfTimes() {
+        AsyncTask<String> a = Async.ready(null);
+        AsyncTask<Integer> b = Async.ready(null);
+        assertThat((Object) a).isSameAs(b); // allocates nothing per call
+        TestExecutor ex = new TestExecutor();
+        ex.spawn(a);
+        ex.spawn(Async.map(a, v -> v == null ? null : "not null"));
+        int got = ex.blockOn(Async.then(b, v -> Async.ready(v == null ? 1 : 2)));
+        assertThat(got).isEqualTo(1);
+        assertThat(TestExecutor.run(a)).isNull();
+        assertThat(ex.failures).isEmpty();
+    }
+
+    @Test
     void yieldNowWakesItselfAndIsPendingExactlyOnce() {
         HandContext cx = new HandContext();
         AsyncTask<Void> y = Async.yieldNow();

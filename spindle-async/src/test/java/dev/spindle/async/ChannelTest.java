@@ -169,6 +169,49 @@ class ChannelTest {
     }
 
     @Test
+    void cancellingWaitersAnywhereInTheQueueKeepsTheOthersInOrder() {
+        // The wait queues are linked through the operations: unlinking the head, a middle one
+        // and the tail must leave the rest served first come, first served.
+        AsyncChannel<Integer> ch = new AsyncChannel<>(1);
+        Ctx cx = new Ctx();
+        List<AsyncTask<Integer>> rs = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            AsyncTask<Integer> r = ch.receive();
+            assertThat(r.poll(cx).isPending()).isTrue();
+            rs.add(r);
+        }
+        Async.cancel(rs.get(2)); // middle
+        Async.cancel(rs.get(0)); // head
+        Async.cancel(rs.get(4)); // tail
+        assertThat(ch.send(7).poll(cx).isReady()).isTrue();
+        assertThat(ch.send(8).poll(cx).isReady()).isTrue();
+        assertThat(rs.get(1).poll(cx).value()).isEqualTo(7);
+        assertThat(rs.get(3).poll(cx).value()).isEqualTo(8);
+        assertThat(ch.size()).isZero();
+
+        assertThat(ch.send(0).poll(cx).isReady()).isTrue(); // fills the buffer
+        List<AsyncTask<Void>> ss = new ArrayList<>();
+        for (int i = 1; i <= 4; i++) {
+            AsyncTask<Void> s = ch.send(i);
+            assertThat(s.poll(cx).isPending()).isTrue();
+            ss.add(s);
+        }
+        Async.cancel(ss.get(1)); // 2: middle, never delivered
+        Async.cancel(ss.get(3)); // 4: tail, never delivered
+        List<Integer> got = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            got.add(ch.receive().poll(cx).value());
+        }
+        assertThat(got).containsExactly(0, 1, 3);
+        assertThat(ss.get(0).poll(cx).isReady()).isTrue();
+        assertThat(ss.get(2).poll(cx).isReady()).isTrue();
+        AsyncTask<Integer> last = ch.receive(); // the queues are empty again: a fresh wait works
+        assertThat(last.poll(cx).isPending()).isTrue();
+        assertThat(ch.send(9).poll(cx).isReady()).isTrue();
+        assertThat(last.poll(cx).value()).isEqualTo(9);
+    }
+
+    @Test
     void closeRacingWithSendsAndReceivesLosesAndDuplicatesNothing() throws Exception {
         for (int round = 0; round < 20; round++) {
             AsyncChannel<Integer> ch = new AsyncChannel<>(1 + round % 4);

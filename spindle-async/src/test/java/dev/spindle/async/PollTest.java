@@ -18,6 +18,8 @@ class PollTest {
         assertThat(r.isPending()).isFalse();
         assertThat(r.value()).isEqualTo("x");
         assertThat(Poll.ready(null).value()).isNull();
+        assertThat(Poll.ready(null).isReady()).isTrue();
+        assertThat(Poll.<String>ready(null)).isSameAs(Poll.<Integer>ready(null)); // shared, allocates nothing
         Poll<String> p = Poll.pending();
         assertThat(p.isPending()).isTrue();
         assertThat(p).isSameAs(Poll.<Integer>pending());
