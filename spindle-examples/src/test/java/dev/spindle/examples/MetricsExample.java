@@ -36,9 +36,10 @@ final class MetricsExample {
         application.run();
     }
 
-    static void console(WorkStealingPool pool, ActorSystem system) {
+    static void console(WorkStealingPool pool, AsyncRuntime runtime, ActorSystem system) {
         try (Console console = Console.start()) {                 // 127.0.0.1, a free port
-            console.register("fib", pool::stats)                  // any pool, or runtime::stats
+            console.register("fib", pool::stats)                  // any pool
+                    .register("io", runtime)                      // an AsyncRuntime, with its busiest tasks
                     .register("actors", system);                  // also a LocalCluster or coordinator
             System.out.println("console at " + console.uri());
             runTheApplication();

@@ -63,7 +63,7 @@ class ReadmeExamplesTest {
             assertThat(registry.get("spindle.async.workers").tag("runtime", "io").gauge().value()).isEqualTo(1);
             assertThat(registry.get("spindle.actor.live").tag("system", "app").gauge().value()).isZero();
             assertThat(registry.get("spindle.cluster.workers").tag("cluster", "graph").gauge().value()).isEqualTo(1);
-            assertThat(stdoutOf(() -> MetricsExample.console(pool, system))[0])
+            assertThat(stdoutOf(() -> MetricsExample.console(pool, runtime, system))[0])
                     .matches("console at http://127\\.0\\.0\\.1:\\d+/");
         }
     }
