@@ -11,7 +11,13 @@ import com.hazelcast.config.JoinConfig;
 import com.hazelcast.config.ServerSocketEndpointConfig;
 import com.hazelcast.core.Hazelcast;
 import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.internal.util.ConcurrencyUtil;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Builds the Hazelcast member configuration that every Spindle member shares.
@@ -49,9 +55,42 @@ final class HazelcastConfigs {
     private HazelcastConfigs() {
     }
 
+    /**
+     * Makes Hazelcast run its invocation callbacks on reused threads where it would start a new
+     * thread for each. Hazelcast completes every invocation's callbacks on its default async
+     * executor, which is the common {@code ForkJoinPool} unless that pool's parallelism is 1 (two
+     * cores or fewer), and then {@code new Thread(callback).start()}. Every Spindle message is an
+     * executor invocation with a response, so on such a machine each message, each fetch and
+     * each result cost a thread start and end: a JFR recording of the 8,191-task tree across three
+     * worker JVMs counted 61,661 threads started in the coordinator and 23,995 in 40 s of one
+     * worker (docs/BENCHMARKS.md). The replacement keeps the fallback's semantics (no queue, a
+     * thread for each callback that finds none idle, so no callback ever waits behind another)
+     * but keeps idle threads for a minute. Left alone when Hazelcast uses the common pool or an
+     * executor someone else installed; once per JVM.
+     */
+    static synchronized void reuseCallbackThreads() {
+        if (!startsThreadPerCallback(ConcurrencyUtil.getDefaultAsyncExecutor())) {
+            return;
+        }
+        AtomicInteger n = new AtomicInteger();
+        ThreadPoolExecutor callbacks = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 60, TimeUnit.SECONDS,
+                new SynchronousQueue<>(), r -> {
+                    Thread t = new Thread(r, "spindle-hz-callback-" + n.incrementAndGet());
+                    t.setDaemon(true);        // as the fallback's threads are short-lived, these never hold a JVM open
+                    return t;
+                });
+        ConcurrencyUtil.setDefaultAsyncExecutor(callbacks);
+    }
+
+    /** Whether {@code e} is Hazelcast's own fallback, which starts a thread per callback. */
+    static boolean startsThreadPerCallback(Executor e) {
+        return e.getClass().getName().startsWith(ConcurrencyUtil.class.getName() + "$$Lambda");
+    }
+
     /** Starts a member with this role and worker id (-1 for the coordinator), its endpoint installed. */
     static HazelcastInstance start(HazelcastClusterSettings s, Offences offences, String role, int id,
                                    Endpoint endpoint) {
+        reuseCallbackThreads();
         Config c = new Config();
         c.setClusterName(s.clusterName());
         c.setInstanceName("spindle-" + role + "-" + id + "-" + s.port());
