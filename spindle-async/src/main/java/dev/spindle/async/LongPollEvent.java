@@ -5,6 +5,7 @@ package dev.spindle.async;
 
 import jdk.jfr.Category;
 import jdk.jfr.Description;
+import jdk.jfr.Enabled;
 import jdk.jfr.Event;
 import jdk.jfr.Label;
 import jdk.jfr.Name;
@@ -23,8 +24,14 @@ import jdk.jfr.Threshold;
  * that frame, formatted only if a poll of the task is committed; and each poll is timed, the
  * event being allocated per poll and committed only past the threshold. A task spawned before
  * the recording enabled the event gets its id at its first long poll and no spawn site.
+ *
+ * <p>Off unless a recording asks for it ({@code @Enabled(false)}; {@code spindle.jfc} and
+ * {@code RecordingStream.enable} turn it on): the stack walk per spawn makes a spawn about ten
+ * times dearer, and a recording with the JDK's own {@code default} or {@code profile} settings,
+ * which production JVMs often run continuously, would otherwise pay it for every task.
  */
 @Name("dev.spindle.LongPoll")
+@Enabled(false)
 @Label("Long Poll")
 @Category({"Spindle", "Async"})
 @Description("An async task's poll ran longer than the threshold, holding its worker")

@@ -65,6 +65,20 @@ class AsyncJfrEventsTest {
         assertThat(polls.get(0).getLong("taskId")).isPositive().isEqualTo(polls.get(1).getLong("taskId"));
     }
 
+    /**
+     * A recording with the JDK's own settings (what production JVMs often run continuously)
+     * must not make every spawn walk the stack: LongPoll is off unless asked for.
+     */
+    @Test
+    void aRecordingWithTheJdksDefaultSettingsTakesNoSpawnSites() throws Exception {
+        for (String settings : new String[] {"default", "profile"}) {
+            try (jdk.jfr.Recording r = new jdk.jfr.Recording(jdk.jfr.Configuration.getConfiguration(settings))) {
+                r.start();
+                assertThat(TaskInsight.atSpawn(false)).as("a spawn under JFR's %s settings", settings).isNull();
+            }
+        }
+    }
+
     @Test
     void theSpawnSiteIsTakenOnlyWhileARecordingWantsLongPolls() throws Exception {
         assertThat(TaskInsight.atSpawn(false)).as("no recording: no stack walk, no allocation").isNull();
