@@ -271,7 +271,7 @@ public final class AsyncRuntime implements AutoCloseable {
             workers[i] = new AsyncWorker(this, i, LOCAL_CAPACITY);
         }
         for (AsyncWorker w : workers) {
-            Thread t = new Thread(w, name + "-worker-" + w.index);
+            Thread t = new AsyncWorker.WorkerThread(w, name + "-worker-" + w.index);
             t.setDaemon(true);
             w.thread = t;
         }
@@ -306,7 +306,7 @@ public final class AsyncRuntime implements AutoCloseable {
     public <T> JoinHandle<T> spawn(AsyncTask<T> task) {
         Objects.requireNonNull(task, "task");
         TaskCell<T> c = new TaskCell<>(this, task);
-        AsyncWorker w = AsyncWorker.CURRENT.get();
+        AsyncWorker w = AsyncWorker.current();
         if (w != null && w.runtime == this) {
             w.live.add(c);                     // this worker's own list: no shared write
             if (closing) {
@@ -347,7 +347,7 @@ public final class AsyncRuntime implements AutoCloseable {
      * @throws CompletionException wrapping the task's exception (or the interrupt)
      */
     public <T> T run(AsyncTask<T> task) {
-        if (AsyncWorker.CURRENT.get() != null) {
+        if (AsyncWorker.current() != null) {
             throw new IllegalStateException(
                     "run() blocks; from inside a task, spawn and poll the JoinHandle instead");
         }
@@ -371,7 +371,7 @@ public final class AsyncRuntime implements AutoCloseable {
      * anyone), else to its owner's wake channel.
      */
     void deliverWake(TaskCell<?> c) {
-        AsyncWorker w = AsyncWorker.CURRENT.get();
+        AsyncWorker w = AsyncWorker.current();
         if (w != null && w.runtime == this && w.offerLifo(c, false)) {
             return;
         }
@@ -381,12 +381,12 @@ public final class AsyncRuntime implements AutoCloseable {
     /**
      * Sends a scheduled cell to the wake channel of the worker that polled it last.
      *
-     * @param current the worker running this thread ({@link AsyncWorker#CURRENT}), or null
+     * @param current the worker running this thread ({@link AsyncWorker#current()}), or null
      */
     void deliverToOwner(TaskCell<?> c, AsyncWorker current) {
         AsyncWorker target = c.owner;
         if (driver != null) {
-            AsyncWorker self = AsyncWorker.CURRENT.get();
+            AsyncWorker self = AsyncWorker.current();
             if (self != null && self.driving && self.runtime == this) {
                 target = self;                 // woken by this worker's I/O or timers: runs here
             }
@@ -486,7 +486,7 @@ public final class AsyncRuntime implements AutoCloseable {
     public void shutdown() {
         closing = true;
         parking.terminate();
-        AsyncWorker self = AsyncWorker.CURRENT.get();
+        AsyncWorker self = AsyncWorker.current();
         if (self != null && self.runtime == this) {
             // A worker cannot join itself, and two tasks closing at once must not join each
             // other: signal only. The last worker to exit completes what is left (workerExited).

@@ -5,6 +5,7 @@ package dev.spindle.async;
 
 import dev.spindle.internal.IdleCoordinator;
 import dev.spindle.queue.Injector;
+import dev.spindle.queue.LifoSlot;
 import dev.spindle.queue.WorkStealingDeque;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -29,7 +30,7 @@ import java.util.concurrent.ThreadLocalRandom;
  *
  * <h2>The LIFO slot (WORK_STEALING)</h2>
  *
- * <p>A task that the running task wakes or spawns goes into {@link #lifo}, a one-task slot, and
+ * <p>A task that the running task wakes or spawns goes into {@link #lifo}, a one-task slot (a {@link LifoSlot}), and
  * runs right after the running task's poll, ahead of every queue (as in Tokio's scheduler): a
  * message's receiver, a lock's next holder or a joining parent runs on the cache that holds what
  * it needs, and no other worker is woken for it. A second wake or spawn in the same poll moves
@@ -104,7 +105,6 @@ final class AsyncWorker implements Runnable {
     private static final VarHandle PARKS;
     private static final VarHandle SPAWNED;
     private static final VarHandle RETIRED;
-    private static final VarHandle LIFO;
 
     static {
         try {
@@ -115,7 +115,6 @@ final class AsyncWorker implements Runnable {
             PARKS = l.findVarHandle(AsyncWorker.class, "parks", long.class);
             SPAWNED = l.findVarHandle(AsyncWorker.class, "spawned", long.class);
             RETIRED = l.findVarHandle(AsyncWorker.class, "retired", long.class);
-            LIFO = l.findVarHandle(AsyncWorker.class, "lifo", TaskCell.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -124,7 +123,29 @@ final class AsyncWorker implements Runnable {
     /** Consecutive runs from the LIFO slot before the queues get a pick. */
     static final int LIFO_MAX = 3;
 
-    static final ThreadLocal<AsyncWorker> CURRENT = new ThreadLocal<>();
+    /**
+     * The thread of a worker. It carries its worker so that {@link #current()} is a type test
+     * and a field load rather than a {@code ThreadLocal} lookup, which every spawn and wake on a
+     * worker makes.
+     */
+    static final class WorkerThread extends Thread {
+        final AsyncWorker worker;
+
+        WorkerThread(AsyncWorker worker, String name) {
+            super(worker, name);
+            this.worker = worker;
+        }
+    }
+
+    /** The worker whose loop runs on this thread, or {@code null} on any other thread. */
+    static AsyncWorker current() {
+        Thread t = Thread.currentThread();
+        if (t instanceof WorkerThread) {
+            AsyncWorker w = ((WorkerThread) t).worker;
+            return w.running ? w : null;
+        }
+        return null;
+    }
 
     final AsyncRuntime runtime;
     /** Cells spawned on this worker, for shutdown; touched only by this worker's thread. */
@@ -142,6 +163,8 @@ final class AsyncWorker implements Runnable {
     private final HotQueue hot;
 
     volatile Thread thread;
+    /** Whether {@link #run()} is under way; written and read only by this worker's thread. */
+    private boolean running;
     /**
      * Owner-only: set while this worker wakes the tasks of the I/O events or timers it drives
      * ({@link DrivingParker}), so that their wake-ups come to this worker.
@@ -155,7 +178,7 @@ final class AsyncWorker implements Runnable {
      * it always looks at the slot before it searches or parks. Searching peers may take it (a
      * CAS), but a filled slot is not work that wakes a parked peer (see the class overview).
      */
-    private volatile TaskCell<?> lifo;
+    private final LifoSlot<TaskCell<?>> lifo = new LifoSlot<>();
     /** Whether the last cell put in {@link #lifo} was spawned (else woken); owner only. */
     private boolean lifoSpawned;
     /** Runs from the slot in a row; at {@link #LIFO_MAX} the queues get a pick. */
@@ -236,14 +259,14 @@ final class AsyncWorker implements Runnable {
 
     @Override
     public void run() {
-        CURRENT.set(this);
+        running = true;
         try {
             loop();
         } catch (Throwable t) {
             runtime.workerDied(t);             // shut down rather than keep spawns it never runs
             throw t;                           // and let the thread's handler report it
         } finally {
-            CURRENT.remove();
+            running = false;
             runtime.workerExited();
         }
     }
@@ -278,7 +301,7 @@ final class AsyncWorker implements Runnable {
      * pick.
      */
     private TaskCell<?> takeLifo() {
-        TaskCell<?> c = lifo == null ? null : (TaskCell<?>) LIFO.getAndSet(this, null);
+        TaskCell<?> c = lifo.take();
         if (c == null) {
             lifoRuns = 0;
             return null;
@@ -304,7 +327,7 @@ final class AsyncWorker implements Runnable {
         if (!polling || hot != null) {
             return false;
         }
-        TaskCell<?> prev = (TaskCell<?>) LIFO.getAndSet(this, c);
+        TaskCell<?> prev = lifo.put(c);        // an empty slot is filled without an exchange
         boolean prevSpawned = lifoSpawned;     // peers only take from the slot: it is prev's
         lifoSpawned = spawned;
         if (prev != null) {
@@ -315,8 +338,7 @@ final class AsyncWorker implements Runnable {
 
     /** A searching peer's steal from the slot of this (busy) worker. */
     TaskCell<?> stealLifo() {
-        TaskCell<?> c = lifo;
-        return c != null && LIFO.compareAndSet(this, c, null) ? c : null;
+        return lifo.steal();
     }
 
     /** Where a cell leaving the slot goes: the local deque (a spawn), its owner's wake channel. */

@@ -151,7 +151,11 @@ public abstract sealed class JoinHandle<T> implements Future<T>, AsyncTask<T> pe
     private volatile Object waiters;
 
     JoinHandle(long initialState) {
-        this.state = initialState;
+        // Plain: a volatile store here would cost a full fence per spawn. Nothing can read the
+        // word before the cell is published, and every publication (a queue's offer, the LIFO
+        // slot's exchange, returning the handle to the spawning thread) is a release or program
+        // order that the reader's matching acquire or CAS pairs with.
+        STATE.set(this, initialState);
     }
 
     // ------------------------------------------------------------------ the word (runtime)

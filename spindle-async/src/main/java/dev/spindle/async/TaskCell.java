@@ -59,8 +59,14 @@ final class TaskCell<T> extends JoinHandle<T> implements Waker, Context {
     /** The user's task; cleared when the cell is done so the task can be collected. */
     AsyncTask<T> task;
 
-    /** The worker that last polled this cell; its wake channel receives the cell's wake-ups. */
-    volatile AsyncWorker owner;
+    /**
+     * The worker that last polled this cell; its wake channel receives the cell's wake-ups.
+     * Plain, not volatile (a volatile store would cost a full fence per poll): it is written by
+     * the poller before the poll, so before the poller's release of {@code RUNNING}, and read by
+     * the thread that next moves the state on (a waker or the poller itself) after its own CAS
+     * or atomic add on the word, which reads that release: the write happens-before the read.
+     */
+    AsyncWorker owner;
 
     // Owner-only fields (the worker polling the cell).
     /**

@@ -108,7 +108,7 @@ final class Timers {
      * on the shared one.
      */
     static Entry schedule(long deadlineNanos, Waker waker) {
-        AsyncWorker w = AsyncWorker.CURRENT.get();
+        AsyncWorker w = AsyncWorker.current();
         Timers t = w != null && w.runtime.timers != null ? w.runtime.timers : SHARED;
         return t.add(deadlineNanos, waker);
     }
