@@ -448,7 +448,8 @@ public final class Async {
      * AsyncTask<String> later = Async.map(Async.sleep(Duration.ofMillis(20)), x -> "woke up");
      * }</pre>
      *
-     * @param duration how long to wait; durations beyond about 73 years are cut to that
+     * @param duration how long to wait; one too long for a {@code long} of nanoseconds (about
+     *     292 years) counts as about 73 years
      * @return a task ready ({@code null}) once the time has passed
      * @throws NullPointerException if {@code duration} is null
      */

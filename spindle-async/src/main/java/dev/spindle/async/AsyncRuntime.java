@@ -340,7 +340,8 @@ public final class AsyncRuntime implements AutoCloseable {
      *
      * @param <T> the task's result type
      * @param task the task to run; from now on only the runtime polls it
-     * @return the handle that completes with the task's result or failure, and that cancels it
+     * @return the task's handle: it completes with the task's result or failure, and cancelling
+     *     it cancels the task
      * @throws RejectedExecutionException if the runtime is shut down
      * @throws NullPointerException if {@code task} is null
      */

@@ -277,8 +277,8 @@ public final class CoordinatorSettings {
         }
 
         /**
-         * Transfer bandwidth between workers in bytes per second; positive and finite (default 100
-         * MB/s).
+         * Transfer bandwidth between workers in bytes per second; positive and finite (default
+         * 100 MB/s).
          *
          * @param bytesPerSecond the bandwidth in bytes per second
          * @return this builder

@@ -55,8 +55,8 @@ public final class LocalCluster implements ClusterView, AutoCloseable {
     }
 
     /**
-     * Starts a builder with the defaults: 2 workers of 1 thread, 100 MB/s, 1 ms, stealing every 100
-     * ms.
+     * Starts a builder with the defaults: 2 workers of 1 thread, 100 MB/s, 1 ms, stealing every
+     * 100 ms.
      *
      * @return a new builder; builders are not thread-safe
      */

@@ -355,7 +355,7 @@ public final class AsyncTcpStream implements AutoCloseable {
     /**
      * Whether the connection is still open (not closed here).
      *
-     * @return {@code true} until {@link #close()} (or a failed connect) closes the socket
+     * @return {@code true} until {@link #close()} closes the socket
      */
     public boolean isOpen() {
         return channel.isOpen();
