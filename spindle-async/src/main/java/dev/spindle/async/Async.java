@@ -61,6 +61,9 @@ public final class Async {
      * <pre>{@code
      * AsyncTask<Void> step = Async.then(Async.yieldNow(), ignored -> Async.ready(null));
      * }</pre>
+     *
+     * @return a new two-poll task with no result ({@code null}); each call makes a fresh one, since
+     *     it keeps whether it has yielded
      */
     public static AsyncTask<Void> yieldNow() {
         return new AsyncTask<>() {
@@ -84,6 +87,10 @@ public final class Async {
      * <pre>{@code
      * AsyncTask<String> hello = Async.ready("hello");
      * }</pre>
+     *
+     * @param <T> the value's type
+     * @param value the result, which may be {@code null}
+     * @return a stateless task, ready with {@code value} at every poll
      */
     @SuppressWarnings("unchecked")
     public static <T> AsyncTask<T> ready(T value) {
@@ -103,6 +110,12 @@ public final class Async {
      * <pre>{@code
      * AsyncTask<String> bad = Async.failed(new IllegalStateException("no"));
      * }</pre>
+     *
+     * @param <T> the result type the task pretends to have
+     * @param error what every poll throws: a runtime exception or an error as it is, a checked
+     *     exception inside a {@link CompletionException}
+     * @return a task that never completes normally
+     * @throws NullPointerException if {@code error} is null
      */
     public static <T> AsyncTask<T> failed(Throwable error) {
         Objects.requireNonNull(error, "error");
@@ -121,6 +134,11 @@ public final class Async {
      * CompletableFuture<String> f = CompletableFuture.supplyAsync(() -> "computed");
      * AsyncTask<Integer> length = Async.map(Async.from(f), String::length);
      * }</pre>
+     *
+     * @param <T> the stage's value type
+     * @param stage the stage to wait for; it is not cancelled with the task
+     * @return a task that completes as {@code stage} does
+     * @throws NullPointerException if {@code stage} is null
      */
     public static <T> AsyncTask<T> from(CompletionStage<T> stage) {
         Objects.requireNonNull(stage, "stage");
@@ -132,6 +150,8 @@ public final class Async {
      * (timer entries, places in wait queues). Does nothing for other tasks. The task must not be
      * polled afterwards. A runtime calls this for a spawned task whose handle is cancelled or
      * that is pending when the runtime shuts down.
+     *
+     * @param task the task to drop; it must not be in a poll at the time (see {@link Cancellable})
      */
     public static void cancel(AsyncTask<?> task) {
         if (task instanceof Cancellable) {
@@ -147,6 +167,14 @@ public final class Async {
      * <pre>{@code
      * AsyncTask<Integer> length = Async.map(Async.ready("four"), String::length); // 4
      * }</pre>
+     *
+     * @param <T> the result type of {@code task}
+     * @param <R> the result type of the mapped task
+     * @param task the task to run; the returned task owns it (cancelling one cancels the other)
+     * @param fn applied once, on the polling worker, to {@code task}'s result; what it throws fails
+     *     the returned task
+     * @return the mapped task
+     * @throws NullPointerException if {@code task} or {@code fn} is null
      */
     public static <T, R> AsyncTask<R> map(AsyncTask<T> task, Function<? super T, ? extends R> fn) {
         Objects.requireNonNull(task, "task");
@@ -162,6 +190,15 @@ public final class Async {
      * AsyncTask<String> reply = Async.then(channel.receive(),
      *         request -> Async.map(other.send(request), ignored -> "forwarded " + request));
      * }</pre>
+     *
+     * @param <T> the result type of {@code task}
+     * @param <R> the result type of the task {@code fn} returns
+     * @param task the first task
+     * @param fn makes the second task from the first one's result, on the polling worker; it must
+     *     not return {@code null} (the returned task then fails with a
+     *     {@link NullPointerException})
+     * @return the sequenced task; cancelling it cancels whichever of the two is running
+     * @throws NullPointerException if {@code task} or {@code fn} is null
      */
     public static <T, R> AsyncTask<R> then(
             AsyncTask<T> task, Function<? super T, ? extends AsyncTask<R>> fn) {
@@ -182,6 +219,12 @@ public final class Async {
      *     throw Async.unchecked(e);
      * });
      * }</pre>
+     *
+     * @param <T> the result type
+     * @param task the task to run
+     * @param handler maps what a poll of {@code task} threw (errors included) to the result
+     * @return a task with {@code task}'s result, or the handler's if {@code task} failed
+     * @throws NullPointerException if {@code task} or {@code handler} is null
      */
     public static <T> AsyncTask<T> recover(
             AsyncTask<T> task, Function<? super Throwable, ? extends T> handler) {
@@ -207,17 +250,36 @@ public final class Async {
             this.done = done;
         }
 
-        /** Go on with {@code state}. */
+        /**
+         * Go on with {@code state}.
+         *
+         * @param <S> the loop's state type
+         * @param <R> the loop's result type
+         * @param state the state the loop's next turn starts from (may be {@code null})
+         * @return a step that continues the loop
+         */
         public static <S, R> Step<S, R> next(S state) {
             return new Step<>(state, null, false);
         }
 
-        /** Finish the loop with {@code result}. */
+        /**
+         * Finish the loop with {@code result}.
+         *
+         * @param <S> the loop's state type
+         * @param <R> the loop's result type
+         * @param result what the loop completes with (may be {@code null})
+         * @return a step that ends the loop
+         */
         public static <S, R> Step<S, R> done(R result) {
             return new Step<>(null, result, true);
         }
 
-        /** Whether this step ends the loop. */
+        /**
+         * Whether this step ends the loop.
+         *
+         * @return {@code true} for a step made by {@link #done}, {@code false} for one made by
+         *     {@link #next}
+         */
         public boolean isDone() {
             return done;
         }
@@ -240,6 +302,14 @@ public final class Async {
      *         : Async.map(channel.receive(),
      *                 (Integer m) -> Async.Step.next(new int[] {acc[0] + 1, acc[1] + m})));
      * }</pre>
+     *
+     * @param <S> the state type
+     * @param <R> the result type
+     * @param initial the first turn's state (may be {@code null})
+     * @param step makes each turn's task from the current state; it must not return {@code null}
+     *     (the loop then fails with a {@link NullPointerException})
+     * @return the loop task; cancelling it cancels the turn in progress
+     * @throws NullPointerException if {@code step} is null
      */
     public static <S, R> AsyncTask<R> loop(
             S initial, Function<? super S, ? extends AsyncTask<Step<S, R>>> step) {
@@ -256,6 +326,10 @@ public final class Async {
      * AsyncTask<Void> pump = Async.whileTrue(() -> Async.then(in.receive(),
      *         (Integer m) -> m < 0 ? Async.ready(false) : Async.map(out.send(m), x -> true)));
      * }</pre>
+     *
+     * @param body makes each turn's task; the loop ends when one completes with {@code false}
+     * @return a task that completes ({@code null}) after the first turn that yields {@code false}
+     * @throws NullPointerException if {@code body} is null
      */
     public static AsyncTask<Void> whileTrue(Supplier<? extends AsyncTask<Boolean>> body) {
         Objects.requireNonNull(body, "body");
@@ -272,6 +346,12 @@ public final class Async {
      * <pre>{@code
      * AsyncTask<List<Integer>> both = Async.all(List.of(a.receive(), b.receive()));
      * }</pre>
+     *
+     * @param <T> the result type of the tasks
+     * @param tasks the tasks, copied at this call; an empty list gives a task ready at once with an
+     *     empty list
+     * @return a task ready with an unmodifiable list of the results, in the order of {@code tasks}
+     * @throws NullPointerException if {@code tasks} or one of its elements is null
      */
     public static <T> AsyncTask<List<T>> all(List<? extends AsyncTask<? extends T>> tasks) {
         return new AllTask<>(tasks);
@@ -291,12 +371,20 @@ public final class Async {
             this.value = value;
         }
 
-        /** The index of the winner in the list given to {@code select}. */
+        /**
+         * The index of the winner in the list given to {@code select}.
+         *
+         * @return the winner's position, from 0 to the list's size minus one
+         */
         public int index() {
             return index;
         }
 
-        /** The winner's result. */
+        /**
+         * The winner's result.
+         *
+         * @return the winner's result (may be {@code null})
+         */
         public T value() {
             return value;
         }
@@ -317,7 +405,11 @@ public final class Async {
      * AsyncTask<Async.Selected<Integer>> first = Async.select(List.of(a.receive(), b.receive()));
      * }</pre>
      *
+     * @param <T> the result type of the tasks
+     * @param tasks the competing tasks, copied at this call
+     * @return a task ready with the index and result of the first task to complete
      * @throws IllegalArgumentException if {@code tasks} is empty
+     * @throws NullPointerException if {@code tasks} or one of its elements is null
      */
     public static <T> AsyncTask<Selected<T>> select(List<? extends AsyncTask<? extends T>> tasks) {
         if (tasks.isEmpty()) {
@@ -335,7 +427,11 @@ public final class Async {
      *         Async.map(Async.sleep(Duration.ofMillis(5)), x -> "fast")));   // "fast"
      * }</pre>
      *
+     * @param <T> the result type of the tasks
+     * @param tasks the competing tasks, copied at this call
+     * @return a task ready with the result of the first task to complete
      * @throws IllegalArgumentException if {@code tasks} is empty
+     * @throws NullPointerException if {@code tasks} or one of its elements is null
      */
     public static <T> AsyncTask<T> any(List<? extends AsyncTask<? extends T>> tasks) {
         return map(select(tasks), Selected::value);
@@ -351,6 +447,11 @@ public final class Async {
      * <pre>{@code
      * AsyncTask<String> later = Async.map(Async.sleep(Duration.ofMillis(20)), x -> "woke up");
      * }</pre>
+     *
+     * @param duration how long to wait; one too long for a {@code long} of nanoseconds (about
+     *     292 years) counts as about 73 years
+     * @return a task ready ({@code null}) once the time has passed
+     * @throws NullPointerException if {@code duration} is null
      */
     public static AsyncTask<Void> sleep(Duration duration) {
         return sleepUntil(System.nanoTime() + saturatedNanos(duration));
@@ -363,6 +464,10 @@ public final class Async {
      * long t0 = System.nanoTime();
      * AsyncTask<Void> tick = Async.sleepUntil(t0 + 1_000_000);   // one millisecond after t0
      * }</pre>
+     *
+     * @param deadlineNanos the deadline, in the time base of {@link System#nanoTime()}; one in the
+     *     past is ready at once
+     * @return a task ready ({@code null}) once the deadline is reached
      */
     public static AsyncTask<Void> sleepUntil(long deadlineNanos) {
         return new SleepTask(deadlineNanos);
@@ -379,6 +484,13 @@ public final class Async {
      * AsyncTask<Integer> bounded = Async.timeout(channel.receive(), Duration.ofSeconds(1));
      * // runtime.spawn(bounded).get() throws ExecutionException caused by TimeoutException
      * }</pre>
+     *
+     * @param <T> the result type
+     * @param task the task to bound; the returned task owns it
+     * @param duration how long to wait for it; zero or negative gives up at the first poll at which
+     *     {@code task} is not ready
+     * @return a task with {@code task}'s result, or failing with the timeout
+     * @throws NullPointerException if {@code task} or {@code duration} is null
      */
     public static <T> AsyncTask<T> timeout(AsyncTask<T> task, Duration duration) {
         Objects.requireNonNull(task, "task");
@@ -403,6 +515,10 @@ public final class Async {
      * <pre>{@code
      * throw Async.unchecked(new java.io.IOException("reset"));   // CompletionException(IOException)
      * }</pre>
+     *
+     * @param t what to throw; an {@link Error} is thrown by this method itself
+     * @return {@code t} itself if it is a {@link RuntimeException}, else a new
+     *     {@link CompletionException} caused by {@code t}, for the caller to throw
      */
     public static RuntimeException unchecked(Throwable t) {
         if (t instanceof RuntimeException) {

@@ -75,6 +75,7 @@ public final class AsyncChannel<T> {
     /**
      * A channel holding at most {@code capacity} values.
      *
+     * @param capacity the most values buffered without a waiting sender, at least 1
      * @throws IllegalArgumentException if {@code capacity < 1}
      */
     public AsyncChannel(int capacity) {
@@ -85,12 +86,21 @@ public final class AsyncChannel<T> {
         this.buffer = new ArrayDeque<>(Math.min(capacity, 1024));
     }
 
-    /** The most values the channel holds without a waiting sender. */
+    /**
+     * The most values the channel holds without a waiting sender.
+     *
+     * @return the capacity given to the constructor
+     */
     public int capacity() {
         return capacity;
     }
 
-    /** Values buffered now. */
+    /**
+     * Values buffered now.
+     *
+     * @return the values held now and not yet received, from 0 to the capacity (briefly more after
+     *     a cancelled receive gave its value back); a snapshot that may be stale at once
+     */
     public int size() {
         lock.lock();
         try {
@@ -100,7 +110,11 @@ public final class AsyncChannel<T> {
         }
     }
 
-    /** Whether {@link #close()} was called. */
+    /**
+     * Whether {@link #close()} was called.
+     *
+     * @return {@code true} once {@link #close()} has been called
+     */
     public boolean isClosed() {
         lock.lock();
         try {
@@ -114,6 +128,10 @@ public final class AsyncChannel<T> {
      * A task that sends {@code value}: ready once the channel accepted it, pending while the
      * channel is full; throws {@link ChannelClosedException} if the channel is or gets closed
      * first.
+     *
+     * @param value the value to send
+     * @return a one-shot task for this send, ready with {@code null}
+     * @throws NullPointerException if {@code value} is null
      */
     public AsyncTask<Void> send(T value) {
         return new SendOp(Objects.requireNonNull(value, "value"));
@@ -122,6 +140,8 @@ public final class AsyncChannel<T> {
     /**
      * A task that receives the next value: pending while the channel is empty; throws
      * {@link ChannelClosedException} once the channel is closed and empty.
+     *
+     * @return a one-shot task for this receive, ready with the value
      */
     public AsyncTask<T> receive() {
         return new ReceiveOp();

@@ -86,6 +86,8 @@ public final class AsyncRuntime implements AutoCloseable {
         /**
          * Worker threads (default: available processors).
          *
+         * @param workers the number of worker threads, from 1 to {@value AsyncRuntime#MAX_WORKERS}
+         * @return this builder
          * @throws IllegalArgumentException unless {@code 1 <= workers <= 32767}
          */
         public Builder workers(int workers) {
@@ -97,7 +99,13 @@ public final class AsyncRuntime implements AutoCloseable {
             return this;
         }
 
-        /** How the workers choose the next task (default {@link AsyncPolicy#WORK_STEALING}). */
+        /**
+         * How the workers choose the next task (default {@link AsyncPolicy#WORK_STEALING}).
+         *
+         * @param policy the scheduling policy
+         * @return this builder
+         * @throws NullPointerException if {@code policy} is null
+         */
         public Builder policy(AsyncPolicy policy) {
             this.policy = Objects.requireNonNull(policy, "policy");
             return this;
@@ -106,6 +114,9 @@ public final class AsyncRuntime implements AutoCloseable {
         /**
          * The budget of each poll (default 128), see {@link Context#consumeBudget()}.
          *
+         * @param budget the operations one poll may start before its resources make it yield; at
+         *     least 1
+         * @return this builder
          * @throws IllegalArgumentException unless {@code budget >= 1}
          */
         public Builder budget(int budget) {
@@ -119,6 +130,9 @@ public final class AsyncRuntime implements AutoCloseable {
         /**
          * Whether to keep per-task poll statistics from the start (default off); see
          * {@link AsyncRuntime#enableTaskStatistics()}, which can also turn them on later.
+         *
+         * @param on {@code true} to time and count every poll from the first spawn
+         * @return this builder
          */
         public Builder taskStatistics(boolean on) {
             this.taskStatistics = on;
@@ -131,6 +145,9 @@ public final class AsyncRuntime implements AutoCloseable {
          * several microseconds, about ten times a spawn's own cost: turn it on to find a
          * misbehaving task, not in production. Without it a task is known by its class; a
          * flight recording that enables {@code dev.spindle.LongPoll} records sites anyway.
+         *
+         * @param on {@code true} to walk the stack at every spawn and keep the spawning frame
+         * @return this builder
          */
         public Builder spawnSites(boolean on) {
             this.spawnSites = on;
@@ -140,7 +157,11 @@ public final class AsyncRuntime implements AutoCloseable {
         /**
          * The prefix of the worker threads' names (default "spindle-async").
          *
+         * @param name the runtime's name: the worker threads are {@code <name>-worker-<i>}, and
+         *     {@link AsyncRuntime#stats()} and flight-recorder events carry it
+         * @return this builder
          * @throws IllegalArgumentException if {@code name} is blank
+         * @throws NullPointerException if {@code name} is null
          */
         public Builder name(String name) {
             Objects.requireNonNull(name, "name");
@@ -175,6 +196,9 @@ public final class AsyncRuntime implements AutoCloseable {
          * }
          * }</pre>
          *
+         * @param drivers the drivers the idle workers wait in, at most one per worker; the list is
+         *     copied, and an empty one means the workers drive only the timers
+         * @return this builder
          * @throws NullPointerException if {@code drivers} or one of them is null
          * @throws IllegalArgumentException if a driver is listed twice
          */
@@ -197,6 +221,7 @@ public final class AsyncRuntime implements AutoCloseable {
         /**
          * Starts the runtime's threads.
          *
+         * @return a new runtime whose worker threads are started
          * @throws IllegalArgumentException if there are more {@linkplain #driveIo I/O drivers}
          *     than workers (a driver nobody waits in would serve its connections only when a busy
          *     worker looks)
@@ -280,17 +305,29 @@ public final class AsyncRuntime implements AutoCloseable {
         }
     }
 
-    /** A builder with the defaults: one worker per processor, WORK_STEALING, budget 128. */
+    /**
+     * A builder with the defaults: one worker per processor, WORK_STEALING, budget 128.
+     *
+     * @return a new builder; builders are not thread-safe
+     */
     public static Builder builder() {
         return new Builder();
     }
 
-    /** How the workers choose the next task. */
+    /**
+     * How the workers choose the next task.
+     *
+     * @return the policy the runtime was built with
+     */
     public AsyncPolicy policy() {
         return policy;
     }
 
-    /** The number of worker threads. */
+    /**
+     * The number of worker threads.
+     *
+     * @return the worker count the runtime was built with, fixed for its lifetime
+     */
     public int workers() {
         return workers.length;
     }
@@ -301,7 +338,12 @@ public final class AsyncRuntime implements AutoCloseable {
      * Starts {@code task}. May be called from any thread; from inside a task of this runtime the
      * new task goes to the current worker's local queue.
      *
+     * @param <T> the task's result type
+     * @param task the task to run; from now on only the runtime polls it
+     * @return the task's handle: it completes with the task's result or failure, and cancelling
+     *     it cancels the task
      * @throws RejectedExecutionException if the runtime is shut down
+     * @throws NullPointerException if {@code task} is null
      */
     public <T> JoinHandle<T> spawn(AsyncTask<T> task) {
         Objects.requireNonNull(task, "task");
@@ -340,11 +382,14 @@ public final class AsyncRuntime implements AutoCloseable {
      * worker could deadlock it, so a worker thread gets an exception instead. If the waiting
      * thread is interrupted, the task is cancelled.
      *
+     * @param <T> the task's result type
+     * @param task the task to run
      * @return the task's value
      * @throws IllegalStateException if called from a worker thread of an {@code AsyncRuntime}
      * @throws RejectedExecutionException if the runtime is shut down
      * @throws CancellationException if the task was cancelled or the runtime shut down first
      * @throws CompletionException wrapping the task's exception (or the interrupt)
+     * @throws NullPointerException if {@code task} is null
      */
     public <T> T run(AsyncTask<T> task) {
         if (AsyncWorker.current() != null) {
@@ -515,12 +560,21 @@ public final class AsyncRuntime implements AutoCloseable {
         shutdown();
     }
 
-    /** Whether {@link #shutdown()} has been called. */
+    /**
+     * Whether {@link #shutdown()} has been called.
+     *
+     * @return {@code true} once {@link #shutdown()} or {@link #close()} has been called, or a
+     *     worker died
+     */
     public boolean isShutdown() {
         return closing;
     }
 
-    /** Whether every worker has exited and every unfinished handle has been completed. */
+    /**
+     * Whether every worker has exited and every unfinished handle has been completed.
+     *
+     * @return {@code true} once shutdown is complete; {@code false} before and while it runs
+     */
     public boolean isTerminated() {
         synchronized (terminationLock) {
             return terminated;
@@ -601,6 +655,8 @@ public final class AsyncRuntime implements AutoCloseable {
      * long polls = s.polls();
      * long pollsOfWorker0 = s.workers().get(0).polls();
      * }</pre>
+     *
+     * @return a new snapshot, named after the runtime, with one entry per worker
      */
     public SchedulerStats stats() {
         List<SchedulerStats.WorkerStats> out = new ArrayList<>(workers.length);
@@ -619,6 +675,8 @@ public final class AsyncRuntime implements AutoCloseable {
      * quiet. Counted without shared writes on the task's path: each worker counts the spawns of
      * its own tasks and the cells it finishes; spawns from outside are counted under the lock
      * they already take.
+     *
+     * @return the number of tasks spawned and not yet done, never negative
      */
     public long liveTasks() {
         long n;
@@ -643,7 +701,11 @@ public final class AsyncRuntime implements AutoCloseable {
         taskStatistics = true;
     }
 
-    /** Whether per-task poll statistics are on (see {@link #enableTaskStatistics()}). */
+    /**
+     * Whether per-task poll statistics are on (see {@link #enableTaskStatistics()}).
+     *
+     * @return {@code true} if polls are timed and counted per task
+     */
     public boolean taskStatisticsEnabled() {
         return taskStatistics;
     }
@@ -667,6 +729,8 @@ public final class AsyncRuntime implements AutoCloseable {
      * }</pre>
      *
      * @param n how many tasks each list holds at most
+     * @return the two lists, each sorted worst first (ties by task id), and the number of entries
+     *     examined
      * @throws IllegalArgumentException unless {@code 1 <= n <= }{@value #MAX_BUSIEST_TASKS}
      */
     public BusiestTasks busiestTasks(int n) {

@@ -47,6 +47,7 @@ public final class AsyncSemaphore {
     /**
      * A semaphore with {@code permits} free permits.
      *
+     * @param permits the permits free at the start, 0 or more
      * @throws IllegalArgumentException if {@code permits < 0}
      */
     public AsyncSemaphore(int permits) {
@@ -56,12 +57,22 @@ public final class AsyncSemaphore {
         this.permits = permits;
     }
 
-    /** A task that completes once it holds one permit. */
+    /**
+     * A task that completes once it holds one permit.
+     *
+     * @return a one-shot task, ready ({@code null}) holding one permit; the caller gives it back
+     *     with {@link #release()}
+     */
     public AsyncTask<Void> acquire() {
         return new AcquireOp();
     }
 
-    /** Takes a permit if one is free and nobody waits; never waits. */
+    /**
+     * Takes a permit if one is free and nobody waits; never waits.
+     *
+     * @return {@code true} if a permit was taken (the caller then releases it), {@code false} if
+     *     none is free or acquires are waiting
+     */
     public boolean tryAcquire() {
         lock.lock();
         try {
@@ -95,7 +106,11 @@ public final class AsyncSemaphore {
         }
     }
 
-    /** Free permits now. */
+    /**
+     * Free permits now.
+     *
+     * @return the free permits now, 0 or more; a snapshot that may be stale at once
+     */
     public int availablePermits() {
         lock.lock();
         try {

@@ -17,7 +17,14 @@ import java.util.List;
  */
 public record BusiestTasks(List<TaskStats> longestPolls, List<TaskStats> mostWoken, int examined) {
 
-    /** Copies the lists, so the record stays immutable. */
+    /**
+     * Copies the lists, so the record stays immutable.
+     *
+     * @param longestPolls the tasks by longest single poll, longest first
+     * @param mostWoken the tasks by wake-ups, most first
+     * @param examined the live-task entries looked at to find them
+     * @throws NullPointerException if a list or one of its elements is null
+     */
     public BusiestTasks {
         longestPolls = List.copyOf(longestPolls);
         mostWoken = List.copyOf(mostWoken);

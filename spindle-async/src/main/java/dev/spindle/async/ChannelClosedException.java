@@ -12,7 +12,11 @@ public final class ChannelClosedException extends IllegalStateException {
 
     private static final long serialVersionUID = 1L;
 
-    /** With a message saying which operation failed. */
+    /**
+     * With a message saying which operation failed.
+     *
+     * @param message the detail message, naming the operation
+     */
     public ChannelClosedException(String message) {
         super(message);
     }

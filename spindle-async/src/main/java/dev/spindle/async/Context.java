@@ -14,7 +14,12 @@ package dev.spindle.async;
  */
 public interface Context {
 
-    /** The waker of the task being polled. */
+    /**
+     * The waker of the task being polled.
+     *
+     * @return the waker that schedules this task's next poll; it may be kept and called from any
+     *     thread, any number of times
+     */
     Waker waker();
 
     /**

@@ -31,6 +31,7 @@ public interface IoDriver {
      * {@code select}), or {@code timeoutNanos} have passed: {@code 0} does not wait, a negative
      * value waits without a limit.
      *
+     * @param timeoutNanos the longest wait in nanoseconds; 0 for none, negative for no limit
      * @return how many events are ready for {@link #dispatch} (possibly 0), or {@code -1} once
      *     the driver is closed: it will never have an event again
      */

@@ -328,6 +328,8 @@ public abstract sealed class JoinHandle<T> implements Future<T>, AsyncTask<T> pe
     /**
      * How many times the task's waker fired while the task was not done (its wake count, the
      * key of {@link AsyncPolicy#HYBRID}'s hot queue). For diagnostics and measurements.
+     *
+     * @return the number of wake-ups counted so far, 0 or more
      */
     public long wakeCount() {
         return state >>> 8;
@@ -515,6 +517,9 @@ public abstract sealed class JoinHandle<T> implements Future<T>, AsyncTask<T> pe
      * A {@link CompletableFuture} that completes as this handle does, once, whether it is asked
      * for before or after the task is done. Each call makes a new one: completing or cancelling
      * the returned future does not affect the task; use {@link #cancel} for that.
+     *
+     * @return a new future with the task's value, or completed exceptionally with its failure (a
+     *     {@link java.util.concurrent.CancellationException} if it was cancelled)
      */
     public CompletableFuture<T> toCompletableFuture() {
         CompletableFuture<T> f = new CompletableFuture<>();

@@ -35,24 +35,43 @@ public final class Poll<T> {
         this.ready = ready;
     }
 
-    /** Ready with {@code value} (which may be {@code null}; ready with null is one shared instance). */
+    /**
+     * Ready with {@code value} (which may be {@code null}; ready with null is one shared instance).
+     *
+     * @param <T> the value's type
+     * @param value the task's result, may be {@code null}
+     * @return a ready poll holding {@code value}
+     */
     @SuppressWarnings("unchecked")
     public static <T> Poll<T> ready(T value) {
         return value == null ? (Poll<T>) READY_NULL : new Poll<>(value, true);
     }
 
-    /** Pending: the task will be polled again after its waker fires. One shared instance. */
+    /**
+     * Pending: the task will be polled again after its waker fires. One shared instance.
+     *
+     * @param <T> the result type of the task
+     * @return the pending poll
+     */
     @SuppressWarnings("unchecked")
     public static <T> Poll<T> pending() {
         return (Poll<T>) PENDING;
     }
 
-    /** Whether this is a value. */
+    /**
+     * Whether this is a value.
+     *
+     * @return {@code true} if the task completed with {@link #value()}
+     */
     public boolean isReady() {
         return ready;
     }
 
-    /** Whether the task is still pending. */
+    /**
+     * Whether the task is still pending.
+     *
+     * @return {@code true} if the task has not completed and has arranged to be woken
+     */
     public boolean isPending() {
         return !ready;
     }
@@ -60,6 +79,7 @@ public final class Poll<T> {
     /**
      * The value.
      *
+     * @return the task's result (may be {@code null})
      * @throws NoSuchElementException if this is pending
      */
     public T value() {

@@ -31,7 +31,11 @@ public record TaskStats(long id, String taskClass, String spawnSite, State state
         IDLE
     }
 
-    /** The mean poll time in nanoseconds; 0 before the first poll. */
+    /**
+     * The mean poll time in nanoseconds; 0 before the first poll.
+     *
+     * @return the total poll time divided by the number of polls, in nanoseconds
+     */
     public long meanPollNanos() {
         return polls == 0 ? 0 : totalPollNanos / polls;
     }

@@ -39,20 +39,45 @@ public final class Client {
     /**
      * Submits a task whose arguments are the values of {@code dependencies}, in order.
      *
+     * @param <T> the task's result type
+     * @param key the task's key, unique in the cluster
+     * @param function computes the result from the dependencies' values; it runs on a worker, so
+     *     for a transport between JVMs it must be serialisable
+     * @param dependencies futures of this client whose values are the task's arguments
+     * @return the future of the task's result
      * @throws IllegalArgumentException if the key was submitted before, a dependency is unknown,
      *         or a dependency future belongs to another cluster's client
+     * @throws NullPointerException if {@code key}, {@code function} or a dependency is null
+     * @throws java.util.concurrent.RejectedExecutionException if the cluster is closed
      */
     public <T> ClusterFuture<T> submit(String key, TaskFunction<T> function, ClusterFuture<?>... dependencies) {
         return submit(TaskSpec.builder(key, function).dependsOn(dependencies).build());
     }
 
-    /** Submits one task. */
+    /**
+     * Submits one task.
+     *
+     * @param <T> the task's result type
+     * @param spec the task: key, function, dependencies, restrictions, priority and hints
+     * @return the future of the task's result
+     * @throws IllegalArgumentException if the key was submitted before or a dependency is unknown
+     * @throws NullPointerException if {@code spec} is null
+     * @throws java.util.concurrent.RejectedExecutionException if the cluster is closed
+     */
     public <T> ClusterFuture<T> submit(TaskSpec<T> spec) {
         Objects.requireNonNull(spec, "spec");
         return future(spec.key(), scheduler.submit(List.of(spec)).get(0));
     }
 
-    /** Submits a whole graph; returns the futures by key, in dependency order. */
+    /**
+     * Submits a whole graph; returns the futures by key, in dependency order.
+     *
+     * @param graph the tasks to submit together
+     * @return a new map from each task's key to its future, iterating in dependency order
+     * @throws IllegalArgumentException if a key was submitted before or a dependency is unknown
+     * @throws NullPointerException if {@code graph} is null
+     * @throws java.util.concurrent.RejectedExecutionException if the cluster is closed
+     */
     public Map<String, ClusterFuture<?>> submit(Graph graph) {
         Objects.requireNonNull(graph, "graph");
         List<TaskSpec<?>> specs = graph.tasks();
@@ -64,7 +89,19 @@ public final class Client {
         return out;
     }
 
-    /** Applies {@code function} to each input: task {@code prefix-i} depends on {@code inputs[i]}. */
+    /**
+     * Applies {@code function} to each input: task {@code prefix-i} depends on {@code inputs[i]}.
+     *
+     * @param <T> the result type of the tasks
+     * @param prefix the tasks' key prefix: task {@code i} is keyed {@code prefix-i}
+     * @param function applied to each input, the input's value being its only argument
+     * @param inputs futures of this client, one task per input
+     * @return the futures of the tasks, in the order of {@code inputs}
+     * @throws IllegalArgumentException if a key {@code prefix-i} was submitted before, or an input
+     *     belongs to another cluster's client
+     * @throws NullPointerException if an argument or an input is null
+     * @throws java.util.concurrent.RejectedExecutionException if the cluster is closed
+     */
     public <T> List<ClusterFuture<T>> map(String prefix, TaskFunction<T> function,
                                           List<? extends ClusterFuture<?>> inputs) {
         Objects.requireNonNull(prefix, "prefix");
@@ -86,8 +123,15 @@ public final class Client {
      * Places {@code value} on worker {@code worker} under {@code key}. If that worker is lost the
      * value is placed again elsewhere from the client's copy.
      *
+     * @param <T> the value's type
+     * @param key the key the value is held under, unique in the cluster
+     * @param value the value, kept by the client as well so that it can be placed again
+     * @param worker the id of the worker to hold it, from 0 to the number of worker ids minus one
+     * @return a future completed with {@code value} once the worker holds it
      * @throws IllegalArgumentException if the value is neither serialisable nor {@link Sized}, or
      *         there is no such worker
+     * @throws NullPointerException if {@code key} is null
+     * @throws java.util.concurrent.RejectedExecutionException if the cluster is closed
      */
     public <T> ClusterFuture<T> scatter(String key, T value, int worker) {
         Objects.requireNonNull(key, "key");
@@ -110,6 +154,15 @@ public final class Client {
     /**
      * Places {@code values} round-robin on the workers known now under keys {@code prefix-i}; a
      * value whose worker is gone or retiring is placed on another.
+     *
+     * @param <T> the values' type
+     * @param prefix the key prefix: value {@code i} is held under {@code prefix-i}
+     * @param values the values, each serialisable or {@link Sized}
+     * @return the futures, in the order of {@code values}
+     * @throws IllegalArgumentException if a key was submitted before or a value is neither
+     *     serialisable nor {@link Sized}; the values before it are placed already
+     * @throws NullPointerException if {@code prefix} or {@code values} is null
+     * @throws java.util.concurrent.RejectedExecutionException if the cluster is closed
      */
     public <T> List<ClusterFuture<T>> scatter(String prefix, List<T> values) {
         Objects.requireNonNull(prefix, "prefix");
@@ -124,8 +177,13 @@ public final class Client {
     /**
      * Waits for all the futures and returns their values in order.
      *
+     * @param <T> the values' type
+     * @param futures futures of this client
+     * @return a new list of the values, in the order of {@code futures}
      * @throws ExecutionException with the first failing task's exception as the cause
      * @throws IllegalArgumentException if a future belongs to another cluster's client
+     * @throws InterruptedException if the calling thread is interrupted while it waits
+     * @throws NullPointerException if {@code futures} or one of them is null
      */
     public <T> List<T> gather(List<ClusterFuture<T>> futures) throws InterruptedException, ExecutionException {
         Objects.requireNonNull(futures, "futures");

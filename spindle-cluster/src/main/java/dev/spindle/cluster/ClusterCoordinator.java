@@ -42,6 +42,10 @@ public final class ClusterCoordinator implements ClusterView, AutoCloseable {
     /**
      * Starts a scheduler for {@code settings.workers} workers reached through {@code transport}.
      *
+     * @param settings the workers, their threads and the scheduler's cost estimates and intervals
+     * @param transport reaches the workers; the caller owns it and wires its incoming messages to
+     *     {@link #receive}
+     * @return the running coordinator, which the caller closes
      * @throws NullPointerException if an argument is null
      */
     public static ClusterCoordinator start(CoordinatorSettings settings, Transport transport) {
@@ -50,12 +54,20 @@ public final class ClusterCoordinator implements ClusterView, AutoCloseable {
         return new ClusterCoordinator(settings, transport);
     }
 
-    /** The number of workers the cluster starts with, numbered {@code 0..workers()-1}. */
+    /**
+     * The number of workers the cluster starts with, numbered {@code 0..workers()-1}.
+     *
+     * @return the initial worker count from the settings (workers that join later are not counted)
+     */
     public int workers() {
         return settings.workers();
     }
 
-    /** The settings it was started with. */
+    /**
+     * The settings it was started with.
+     *
+     * @return the settings given to {@link #start}
+     */
     public CoordinatorSettings settings() {
         return settings;
     }
@@ -98,6 +110,8 @@ public final class ClusterCoordinator implements ClusterView, AutoCloseable {
     /**
      * Runs one stealing round now and returns how many steals it requested, as
      * {@link LocalCluster#rebalance()}.
+     *
+     * @return the number of steal requests sent in this round, 0 or more
      */
     public int rebalance() {
         return scheduler.balanceNow().size();
@@ -109,6 +123,8 @@ public final class ClusterCoordinator implements ClusterView, AutoCloseable {
      * fresh incarnation of an id whose worker is gone (lost or retired). The transport must reach
      * it, and every other worker must be able to fetch from it, before this is called.
      *
+     * @param id the worker's id, from 0 to {@value #MAX_WORKERS} minus one
+     * @param threads the worker's thread count, at least 1
      * @throws IllegalArgumentException if {@code id} is negative or {@code threads} below 1
      * @throws IllegalStateException if worker {@code id} is alive
      */
@@ -120,6 +136,9 @@ public final class ClusterCoordinator implements ClusterView, AutoCloseable {
      * Retires worker {@code id} as {@link LocalCluster#retire} does; once it is removed the
      * transport is told ({@link Transport#retired}).
      *
+     * @param id the id of the worker to retire
+     * @return completes once the worker is removed; fails with {@link IllegalStateException} if the
+     *     coordinator closes first
      * @throws IllegalArgumentException if there is no such worker
      * @throws IllegalStateException if it is gone already, or the last active worker
      */
@@ -131,13 +150,20 @@ public final class ClusterCoordinator implements ClusterView, AutoCloseable {
      * Completes once the current incarnation of worker {@code id} is gone (its loss handled, or
      * retired), for a transport that lets the id rejoin.
      *
+     * @param id the worker's id
+     * @return completes (with {@code null}) once that incarnation is gone; already complete if it
+     *     is
      * @throws IllegalArgumentException if there is no such worker
      */
     public CompletableFuture<Void> gone(int id) {
         return scheduler.gone(id);
     }
 
-    /** The client of this cluster. */
+    /**
+     * The client of this cluster.
+     *
+     * @return the coordinator's one client, thread-safe, shared by all callers
+     */
     public Client client() {
         return client;
     }
@@ -145,6 +171,9 @@ public final class ClusterCoordinator implements ClusterView, AutoCloseable {
     /**
      * Hands a worker's message (or {@link Message.WorkerLost}) to the scheduler; thread-safe,
      * never blocks. Messages after {@link #close()} are dropped.
+     *
+     * @param message a message from a worker, or from the transport about a worker
+     * @throws NullPointerException if {@code message} is null
      */
     public void receive(Message.ToScheduler message) {
         scheduler.receive(Objects.requireNonNull(message, "message"));

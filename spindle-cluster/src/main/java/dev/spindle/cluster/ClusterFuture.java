@@ -93,7 +93,11 @@ public final class ClusterFuture<T> implements Future<T>, AutoCloseable {
         }
     }
 
-    /** The task's key. */
+    /**
+     * The task's key.
+     *
+     * @return the key the task was submitted or scattered under
+     */
     public String key() {
         return key;
     }
@@ -126,6 +130,7 @@ public final class ClusterFuture<T> implements Future<T>, AutoCloseable {
     /**
      * A copy of the result as a {@link CompletableFuture}; completing the copy changes nothing here.
      *
+     * @return a new future that completes with this task's value or failure
      * @throws IllegalStateException if this future was released
      */
     public CompletableFuture<T> toCompletableFuture() {

@@ -23,7 +23,18 @@ public record ClusterStats(List<WorkerStats> workers, long stealsRequested, long
                            long stealsRejected, long stealsStale, long bytesTransferred,
                            int tasksInMemory, int tasksErred, long tasksReleased) {
 
-    /** The counters without {@code tasksReleased} (zero), as before releases were counted. */
+    /**
+     * The counters without {@code tasksReleased} (zero), as before releases were counted.
+     *
+     * @param workers one entry per worker, by id
+     * @param stealsRequested steal requests sent to victims
+     * @param stealsConfirmed steals the victims released
+     * @param stealsRejected steals refused because the task had started or finished
+     * @param stealsStale steal replies ignored as out of date
+     * @param bytesTransferred bytes moved between workers by dependency fetches
+     * @param tasksInMemory tasks whose result is held by a worker
+     * @param tasksErred tasks that failed for good
+     */
     public ClusterStats(List<WorkerStats> workers, long stealsRequested, long stealsConfirmed,
                         long stealsRejected, long stealsStale, long bytesTransferred,
                         int tasksInMemory, int tasksErred) {
@@ -31,7 +42,11 @@ public record ClusterStats(List<WorkerStats> workers, long stealsRequested, long
                 tasksInMemory, tasksErred, 0);
     }
 
-    /** The bytes held in all workers' data stores together. */
+    /**
+     * The bytes held in all workers' data stores together.
+     *
+     * @return the sum of {@link WorkerStats#memoryBytes()} over all workers, in bytes
+     */
     public long memoryBytes() {
         long sum = 0;
         for (WorkerStats w : workers) {
@@ -57,7 +72,17 @@ public record ClusterStats(List<WorkerStats> workers, long stealsRequested, long
     public record WorkerStats(int id, boolean alive, int threads, long executed, int processing,
                               long memoryBytes, int keysHeld, long spilledBytes, boolean paused) {
 
-        /** A worker's counters without spilling (nothing spilled, not paused). */
+        /**
+         * A worker's counters without spilling (nothing spilled, not paused).
+         *
+         * @param id the worker id
+         * @param alive whether it is running
+         * @param threads its thread count
+         * @param executed tasks it has run to completion (successfully or not)
+         * @param processing tasks the scheduler has assigned to it and not yet seen finish
+         * @param memoryBytes the measured size of the values in its data store's memory now
+         * @param keysHeld the number of values in its data store
+         */
         public WorkerStats(int id, boolean alive, int threads, long executed, int processing,
                            long memoryBytes, int keysHeld) {
             this(id, alive, threads, executed, processing, memoryBytes, keysHeld, 0, false);

@@ -16,15 +16,25 @@ import java.util.List;
  */
 public interface ClusterView {
 
-    /** A snapshot of the counters. */
+    /**
+     * A snapshot of the counters.
+     *
+     * @return a new snapshot, read without stopping the scheduler
+     */
     ClusterStats stats();
 
-    /** The steal log, oldest first (the most recent 10,000 events). */
+    /**
+     * The steal log, oldest first (the most recent 10,000 events).
+     *
+     * @return an immutable copy of the log, at most 10,000 events
+     */
     List<StealEvent> stealEvents();
 
     /**
      * The task log, oldest first: the most recent 1,000 task runs the scheduler counted, which
      * worker ran each and when (see {@link TaskEvent}).
+     *
+     * @return an immutable copy of the log, at most 1,000 runs
      */
     List<TaskEvent> taskEvents();
 }

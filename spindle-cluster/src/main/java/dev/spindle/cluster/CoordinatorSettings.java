@@ -53,62 +53,110 @@ public final class CoordinatorSettings {
      * A builder with the defaults: 2 workers of 1 thread, 100 MB/s, 1 ms, stealing every 100 ms,
      * 3 retries, tasks of at most 1 ms never stolen, saturated above 400 ms per thread, 500 ms
      * assumed for a kind never measured.
+     *
+     * @return a new builder; builders are not thread-safe
      */
     public static Builder builder() {
         return new Builder();
     }
 
-    /** The number of workers the cluster starts with, numbered {@code 0..workers()-1}. */
+    /**
+     * The number of workers the cluster starts with, numbered {@code 0..workers()-1}.
+     *
+     * @return the initial worker count, at least 1
+     */
     public int workers() {
         return workers;
     }
 
-    /** Threads per worker (each worker the cluster starts with has this many). */
+    /**
+     * Threads per worker (each worker the cluster starts with has this many).
+     *
+     * @return the thread count of each initial worker, at least 1
+     */
     public int threadsPerWorker() {
         return threadsPerWorker;
     }
 
-    /** The transfer bandwidth between workers, bytes per second. */
+    /**
+     * The transfer bandwidth between workers, bytes per second.
+     *
+     * @return the scheduler's estimate of the bandwidth in bytes per second, positive and finite
+     */
     public double bandwidth() {
         return bandwidth;
     }
 
-    /** The latency of one message or transfer. */
+    /**
+     * The latency of one message or transfer.
+     *
+     * @return the scheduler's estimate of the latency, not negative
+     */
     public Duration latency() {
         return latency;
     }
 
-    /** Whether periodic stealing runs. */
+    /**
+     * Whether periodic stealing runs.
+     *
+     * @return {@code true} if balance rounds run every {@link #balanceInterval()}
+     */
     public boolean stealing() {
         return stealing;
     }
 
-    /** How often the balance round runs; zero for only on request. */
+    /**
+     * How often the balance round runs; zero for only on request.
+     *
+     * @return the interval between balance rounds, not negative; {@link Duration#ZERO} for rounds
+     *     only on request
+     */
     public Duration balanceInterval() {
         return balanceInterval;
     }
 
-    /** How many times a failing task is retried before it errs. */
+    /**
+     * How many times a failing task is retried before it errs.
+     *
+     * @return the retries after a task's first failure, 0 or more
+     */
     public int retries() {
         return retries;
     }
 
-    /** Tasks expected to take at most this long are never stolen. */
+    /**
+     * Tasks expected to take at most this long are never stolen.
+     *
+     * @return the expected duration at or below which a task stays where it is, not negative
+     */
     public Duration minStealDuration() {
         return minStealDuration;
     }
 
-    /** A worker is saturated only above this much work per thread. */
+    /**
+     * A worker is saturated only above this much work per thread.
+     *
+     * @return the queued work per thread above which a worker counts as saturated, not negative
+     */
     public Duration saturatedOccupancy() {
         return saturatedOccupancy;
     }
 
-    /** The duration assumed for a task kind never measured and without a hint. */
+    /**
+     * The duration assumed for a task kind never measured and without a hint.
+     *
+     * @return the duration assumed for an unmeasured kind, not negative
+     */
     public Duration defaultDuration() {
         return defaultDuration;
     }
 
-    /** Whether the scheduler forgets the records of released tasks that nothing depends on. */
+    /**
+     * Whether the scheduler forgets the records of released tasks that nothing depends on.
+     *
+     * @return {@code true} if released task records are forgotten (see
+     *     {@link Knobs#forgetReleased})
+     */
     public boolean forgetReleased() {
         return forgetReleased;
     }
@@ -144,7 +192,11 @@ public final class CoordinatorSettings {
         private Builder() {
         }
 
-        /** The settings as set so far. */
+        /**
+         * The settings as set so far.
+         *
+         * @return new, immutable settings; the builder may go on being used
+         */
         public CoordinatorSettings build() {
             return settings();
         }
@@ -177,7 +229,13 @@ public final class CoordinatorSettings {
             return (B) this;
         }
 
-        /** Starts from {@code settings}: every knob takes its value there. */
+        /**
+         * Starts from {@code settings}: every knob takes its value there.
+         *
+         * @param settings the settings to copy every knob from
+         * @return this builder
+         * @throws NullPointerException if {@code settings} is null
+         */
         public B from(CoordinatorSettings settings) {
             Objects.requireNonNull(settings, "settings");
             this.workers = settings.workers;
@@ -194,19 +252,39 @@ public final class CoordinatorSettings {
             return self();
         }
 
-        /** The number of workers the cluster starts with, at least 1 (default 2). */
+        /**
+         * The number of workers the cluster starts with, at least 1 (default 2).
+         *
+         * @param n the initial worker count
+         * @return this builder
+         * @throws IllegalArgumentException if {@code n} is below 1
+         */
         public B workers(int n) {
             this.workers = positive(n, "workers");
             return self();
         }
 
-        /** Threads per worker, at least 1 (default 1). */
+        /**
+         * Threads per worker, at least 1 (default 1).
+         *
+         * @param n the thread count of each worker
+         * @return this builder
+         * @throws IllegalArgumentException if {@code n} is below 1
+         */
         public B threadsPerWorker(int n) {
             this.threads = positive(n, "threadsPerWorker");
             return self();
         }
 
-        /** Transfer bandwidth between workers in bytes per second; positive and finite (default 100 MB/s). */
+        /**
+         * Transfer bandwidth between workers in bytes per second; positive and finite (default
+         * 100 MB/s).
+         *
+         * @param bytesPerSecond the bandwidth in bytes per second
+         * @return this builder
+         * @throws IllegalArgumentException if {@code bytesPerSecond} is not positive and finite
+         *     (NaN included)
+         */
         public B bandwidth(double bytesPerSecond) {
             if (!(bytesPerSecond > 0) || Double.isInfinite(bytesPerSecond)) {
                 throw new IllegalArgumentException("bandwidth must be positive and finite, got " + bytesPerSecond);
@@ -215,25 +293,51 @@ public final class CoordinatorSettings {
             return self();
         }
 
-        /** Latency of one message or transfer; not negative (default 1 ms). */
+        /**
+         * Latency of one message or transfer; not negative (default 1 ms).
+         *
+         * @param latency the latency; {@link Duration#ZERO} for none
+         * @return this builder
+         * @throws IllegalArgumentException if {@code latency} is negative
+         * @throws NullPointerException if {@code latency} is null
+         */
         public B latency(Duration latency) {
             this.latency = nonNegative(latency, "latency");
             return self();
         }
 
-        /** Whether periodic stealing runs (default on); an explicit rebalance works either way. */
+        /**
+         * Whether periodic stealing runs (default on); an explicit rebalance works either way.
+         *
+         * @param on {@code false} to run balance rounds only on request
+         * @return this builder
+         */
         public B stealing(boolean on) {
             this.stealing = on;
             return self();
         }
 
-        /** How often the balance round runs; zero means only on request (default 100 ms). */
+        /**
+         * How often the balance round runs; zero means only on request (default 100 ms).
+         *
+         * @param interval the interval between rounds; {@link Duration#ZERO} for rounds only on
+         *     request
+         * @return this builder
+         * @throws IllegalArgumentException if {@code interval} is negative
+         * @throws NullPointerException if {@code interval} is null
+         */
         public B balanceInterval(Duration interval) {
             this.balanceInterval = nonNegative(interval, "balanceInterval");
             return self();
         }
 
-        /** How many times a failing task is retried before it errs; not negative (default 3). */
+        /**
+         * How many times a failing task is retried before it errs; not negative (default 3).
+         *
+         * @param retries the retries after a task's first failure
+         * @return this builder
+         * @throws IllegalArgumentException if {@code retries} is negative
+         */
         public B retries(int retries) {
             if (retries < 0) {
                 throw new IllegalArgumentException("retries must not be negative, got " + retries);
@@ -242,19 +346,40 @@ public final class CoordinatorSettings {
             return self();
         }
 
-        /** Tasks expected to take at most this long are never stolen (default 1 ms). */
+        /**
+         * Tasks expected to take at most this long are never stolen (default 1 ms).
+         *
+         * @param d the expected duration at or below which a task is not stolen
+         * @return this builder
+         * @throws IllegalArgumentException if {@code d} is negative
+         * @throws NullPointerException if {@code d} is null
+         */
         public B minStealDuration(Duration d) {
             this.minStealDuration = nonNegative(d, "minStealDuration");
             return self();
         }
 
-        /** A worker is saturated only above this much work per thread (default 400 ms). */
+        /**
+         * A worker is saturated only above this much work per thread (default 400 ms).
+         *
+         * @param d the queued work per thread above which a worker counts as saturated
+         * @return this builder
+         * @throws IllegalArgumentException if {@code d} is negative
+         * @throws NullPointerException if {@code d} is null
+         */
         public B saturatedOccupancy(Duration d) {
             this.saturatedOccupancy = nonNegative(d, "saturatedOccupancy");
             return self();
         }
 
-        /** The duration assumed for a task kind never measured and without a hint (default 500 ms). */
+        /**
+         * The duration assumed for a task kind never measured and without a hint (default 500 ms).
+         *
+         * @param d the duration assumed for an unmeasured task kind
+         * @return this builder
+         * @throws IllegalArgumentException if {@code d} is negative
+         * @throws NullPointerException if {@code d} is null
+         */
         public B defaultDuration(Duration d) {
             this.defaultDuration = nonNegative(d, "defaultDuration");
             return self();
@@ -266,6 +391,9 @@ public final class CoordinatorSettings {
          * tasks (default off). Without it the records of every task stay for the life of the
          * cluster, which a long-running cluster pays for in memory; with it a forgotten key is
          * unknown again, so a later task cannot depend on it by key, and it may be submitted anew.
+         *
+         * @param on {@code true} to forget released records
+         * @return this builder
          */
         public B forgetReleased(boolean on) {
             this.forgetReleased = on;

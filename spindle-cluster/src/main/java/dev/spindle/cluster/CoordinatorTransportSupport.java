@@ -33,12 +33,21 @@ public abstract class CoordinatorTransportSupport implements Transport {
     protected CoordinatorTransportSupport() {
     }
 
-    /** Starts handing messages to {@code scheduler}. */
+    /**
+     * Starts handing messages to {@code scheduler}.
+     *
+     * @param scheduler the scheduler's inbox, usually {@code coordinator::receive}
+     */
     protected final void attachScheduler(Consumer<Message.ToScheduler> scheduler) {
         this.scheduler = scheduler;
     }
 
-    /** Results received from worker {@code id} and handed to the scheduler. */
+    /**
+     * Results received from worker {@code id} and handed to the scheduler.
+     *
+     * @param id the worker's id
+     * @return the number of results from that worker handed over so far, 0 for an unknown id
+     */
     public final long finishedOn(int id) {
         AtomicLong n = finished.get(id);
         return n == null ? 0 : n.get();
@@ -47,6 +56,15 @@ public abstract class CoordinatorTransportSupport implements Transport {
     /**
      * Hands a worker's result to the scheduler: the value read by {@code reader}, or, if the
      * reader refuses it with a {@link SecurityException}, the task's failure with the reason.
+     *
+     * @param worker the id of the worker that ran the task
+     * @param key the task's key
+     * @param attempt the attempt the result is for (stale attempts are ignored by the scheduler)
+     * @param value the result as serialised by the worker
+     * @param bytes the result's measured size in bytes, for the scheduler's transfer estimates
+     * @param nanos how long the task ran, in nanoseconds
+     * @param reader deserialises {@code value} through the allow-list, throwing
+     *     {@link SecurityException} for a refused class
      */
     protected final void deliverFinished(int worker, String key, long attempt, byte[] value, long bytes, long nanos,
                                          Function<byte[], Object> reader) {
@@ -64,6 +82,10 @@ public abstract class CoordinatorTransportSupport implements Transport {
     /**
      * Fails the task of {@code compute}, whose function (or whole message) cannot be sent to
      * {@code worker}: the task errs, after its retries, instead of hanging.
+     *
+     * @param worker the worker the task was meant for
+     * @param compute the message that could not be sent
+     * @param why what made it unsendable (its message becomes part of the task's failure)
      */
     protected final void cannotSend(int worker, Message.Compute compute, IllegalArgumentException why) {
         scheduler.accept(new Message.TaskErred(worker, compute.key(), compute.attempt(), new IllegalArgumentException(

@@ -31,12 +31,20 @@ public final class Graph {
         this.ordered = ordered;
     }
 
-    /** Starts an empty graph. */
+    /**
+     * Starts an empty graph.
+     *
+     * @return a new, empty builder; builders are not thread-safe
+     */
     public static Builder builder() {
         return new Builder();
     }
 
-    /** The tasks, each after the graph's tasks it depends on. */
+    /**
+     * The tasks, each after the graph's tasks it depends on.
+     *
+     * @return an immutable list of the tasks in dependency order
+     */
     public List<TaskSpec<?>> tasks() {
         return ordered;
     }
@@ -48,7 +56,17 @@ public final class Graph {
         private Builder() {
         }
 
-        /** Adds a task with the given dependency keys. */
+        /**
+         * Adds a task with the given dependency keys.
+         *
+         * @param <T> the task's result type
+         * @param key the task's key, unique in the graph and in the cluster it is submitted to
+         * @param function computes the result from the dependencies' values
+         * @param dependencies the keys of the tasks whose values are the arguments, in order: tasks
+         *     of this graph or keys the cluster knows already
+         * @return this builder
+         * @throws IllegalArgumentException if the key is already in the graph
+         */
         public <T> Builder task(String key, TaskFunction<T> function, String... dependencies) {
             return task(TaskSpec.builder(key, function).dependsOn(dependencies).build());
         }
@@ -56,7 +74,10 @@ public final class Graph {
         /**
          * Adds a task.
          *
+         * @param spec the task
+         * @return this builder
          * @throws IllegalArgumentException if the key is already in the graph
+         * @throws NullPointerException if {@code spec} is null
          */
         public Builder task(TaskSpec<?> spec) {
             Objects.requireNonNull(spec, "spec");
@@ -69,6 +90,7 @@ public final class Graph {
         /**
          * Orders the tasks so that each follows its dependencies.
          *
+         * @return the graph
          * @throws IllegalArgumentException if the graph has a cycle, naming a task on it
          */
         public Graph build() {

@@ -65,7 +65,12 @@ public final class Incarnations<H> {
     public Incarnations() {
     }
 
-    /** A worker process's incarnation: random, never {@link #NONE}. */
+    /**
+     * A worker process's incarnation: random, never {@link #NONE}.
+     *
+     * @return a random 64-bit number drawn from a {@link java.security.SecureRandom}, never
+     *     {@link #NONE}
+     */
     public static long newIncarnation() {
         long n;
         do {
@@ -78,6 +83,11 @@ public final class Incarnations<H> {
      * Records that {@code holder} proved worker id {@code id} as {@code incarnation}: a new id, or
      * an id whose process was lost, under another incarnation (it rejoins); anything else changes
      * nothing. {@link #NONE} is always refused.
+     *
+     * @param id the worker id claimed
+     * @param holder the process that claims it
+     * @param incarnation the incarnation the process announced
+     * @return whether the id was taken new, rejoined, or refused
      */
     public synchronized Proof prove(int id, H holder, long incarnation) {
         if (incarnation == NONE) {
@@ -105,6 +115,10 @@ public final class Incarnations<H> {
      * Takes the coordinator's word that {@code holder} is worker {@code id}'s current process as
      * {@code incarnation} (a worker learning who its peers are): it replaces what was known of the
      * id, lost or not.
+     *
+     * @param id the worker id
+     * @param holder the process that holds it now
+     * @param incarnation that process's incarnation
      */
     public synchronized void adopt(int id, H holder, long incarnation) {
         lost.remove(id);
@@ -116,6 +130,7 @@ public final class Incarnations<H> {
      * Marks worker {@code id}'s current process lost; its incarnation stays recorded, refused for
      * good.
      *
+     * @param id the worker id whose process was lost
      * @return whether it was live (or never proven) before: the caller reports each loss once
      */
     public synchronized boolean lose(int id) {
@@ -130,6 +145,9 @@ public final class Incarnations<H> {
      * The incarnation of worker {@code id}'s current process, whose frames alone are accepted;
      * {@link #NONE} for an id never proven. A lost id keeps its last incarnation, whose frames
      * the callers refuse anyway, since the id has no live holder.
+     *
+     * @param id the worker id
+     * @return the current incarnation, or {@link #NONE}
      */
     public synchronized long current(int id) {
         Long n = incarnations.get(id);
@@ -139,6 +157,11 @@ public final class Incarnations<H> {
     /**
      * Whether a frame from {@code holder} that names worker {@code id}'s {@code incarnation} comes
      * from the id's live, current process.
+     *
+     * @param id the worker id the frame names
+     * @param holder the process the frame came from
+     * @param incarnation the incarnation the frame names
+     * @return {@code true} only if all three match the id's live process
      */
     public synchronized boolean accepts(int id, H holder, long incarnation) {
         Long current = incarnations.get(id);
@@ -146,12 +169,23 @@ public final class Incarnations<H> {
                 && current == incarnation;
     }
 
-    /** The live holder of worker {@code id}, or {@code null}. */
+    /**
+     * The live holder of worker {@code id}, or {@code null}.
+     *
+     * @param id the worker id
+     * @return the holder of the id's live process; {@code null} if the id was never proven or is
+     *     lost
+     */
     public synchronized H holder(int id) {
         return lost.contains(id) ? null : holders.get(id);
     }
 
-    /** The id {@code holder} holds, or -1. */
+    /**
+     * The id {@code holder} holds, or -1.
+     *
+     * @param holder a process
+     * @return the worker id whose live process it is, or -1
+     */
     public synchronized int idOf(H holder) {
         for (Map.Entry<Integer, H> e : holders.entrySet()) {
             if (e.getValue().equals(holder)) {
@@ -161,17 +195,30 @@ public final class Incarnations<H> {
         return -1;
     }
 
-    /** Whether worker {@code id}'s last process was lost (and none has rejoined since). */
+    /**
+     * Whether worker {@code id}'s last process was lost (and none has rejoined since).
+     *
+     * @param id the worker id
+     * @return {@code true} if the id's last process was lost
+     */
     public synchronized boolean isLost(int id) {
         return lost.contains(id);
     }
 
-    /** The live holders by id, in id order. */
+    /**
+     * The live holders by id, in id order.
+     *
+     * @return a new sorted map of the live holders, a copy the caller may keep
+     */
     public synchronized Map<Integer, H> live() {
         return new TreeMap<>(holders);
     }
 
-    /** The number of live holders. */
+    /**
+     * The number of live holders.
+     *
+     * @return the number of ids with a live process
+     */
     public synchronized int size() {
         return holders.size();
     }

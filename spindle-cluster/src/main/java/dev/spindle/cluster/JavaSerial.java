@@ -29,6 +29,8 @@ public final class JavaSerial {
     /**
      * Serialises {@code value}.
      *
+     * @param value the object to serialise (may be {@code null})
+     * @return a new array holding the Java serialisation stream
      * @throws IllegalArgumentException if it (or an object it refers to) is not serialisable
      */
     public static byte[] serialize(Object value) {
@@ -39,6 +41,9 @@ public final class JavaSerial {
      * Serialises {@code value}, refusing a result longer than {@code limit} bytes.
      *
      * @param what what the limit is for, in the message (e.g. {@code "frame"})
+     * @param value the object to serialise (may be {@code null})
+     * @param limit the most bytes allowed
+     * @return a new array holding the serialisation stream, at most {@code limit} bytes
      * @throws IllegalArgumentException if it is not serialisable or longer than the limit; the
      *         message then reads well after the value's name ("is N bytes serialised, over the
      *         frame limit of L")
@@ -65,6 +70,11 @@ public final class JavaSerial {
     /**
      * Reads one object from {@code length} bytes at {@code offset} through {@code filter}.
      *
+     * @param bytes the buffer holding the stream
+     * @param offset where the stream starts in {@code bytes}
+     * @param length the stream's length in bytes
+     * @param filter decides which classes, depths, array lengths and references are allowed
+     * @return the object read (may be {@code null})
      * @throws InvalidClassException if the filter refused a class or a limit
      * @throws SecurityException if the bytes are not a readable object stream (including one
      *         deep enough to overflow the stack), with "unreadable payload" and the cause

@@ -54,17 +54,30 @@ public final class LocalCluster implements ClusterView, AutoCloseable {
         this.client = new Client(scheduler);
     }
 
-    /** Starts a builder with the defaults: 2 workers of 1 thread, 100 MB/s, 1 ms, stealing every 100 ms. */
+    /**
+     * Starts a builder with the defaults: 2 workers of 1 thread, 100 MB/s, 1 ms, stealing every
+     * 100 ms.
+     *
+     * @return a new builder; builders are not thread-safe
+     */
     public static Builder builder() {
         return new Builder();
     }
 
-    /** The client of this cluster. */
+    /**
+     * The client of this cluster.
+     *
+     * @return the cluster's one client, thread-safe, shared by all callers
+     */
     public Client client() {
         return client;
     }
 
-    /** The number of worker ids, gone ones (lost or retired) included. */
+    /**
+     * The number of worker ids, gone ones (lost or retired) included.
+     *
+     * @return the number of ids handed out so far; ids run from 0 to this minus one
+     */
     public int workers() {
         return workers.size();
     }
@@ -82,7 +95,10 @@ public final class LocalCluster implements ClusterView, AutoCloseable {
     /**
      * Starts a new worker of {@code threads} threads; see {@link #addWorker()}.
      *
+     * @param threads the new worker's thread count, at least 1
+     * @return its id, the next after the highest so far
      * @throws IllegalArgumentException if {@code threads} is below 1
+     * @throws IllegalStateException if the cluster is closed
      */
     public int addWorker(int threads) {
         if (threads < 1) {
@@ -109,6 +125,7 @@ public final class LocalCluster implements ClusterView, AutoCloseable {
      * threads; it rejoins holding nothing and gets work as a new one does. Waits (up to 30 s)
      * until the scheduler has handled the old one's loss.
      *
+     * @param id the id of a gone worker
      * @throws IllegalArgumentException if there is no such worker
      * @throws IllegalStateException if the worker is running (kill or retire it first), or is
      *         retiring
@@ -147,6 +164,7 @@ public final class LocalCluster implements ClusterView, AutoCloseable {
      * runs twice. A task strictly restricted to this worker alone still runs here if queued, and
      * errs if it becomes ready later, as with a lost worker.
      *
+     * @param id the id of the worker to retire
      * @return completes once the worker is removed; fails with {@link IllegalStateException} if
      *         the cluster closes first. If the worker is killed while retiring, it completes and
      *         the loss is handled as usual (tasks reassigned, lost values recomputed)
@@ -166,6 +184,7 @@ public final class LocalCluster implements ClusterView, AutoCloseable {
      * needed; futures already completed keep their values. A worker gone already is left alone.
      * {@link #restartWorker} starts a fresh one under the same id.
      *
+     * @param id the id of the worker to crash
      * @throws IllegalArgumentException if there is no such worker
      */
     public void killWorker(int id) {
@@ -188,6 +207,9 @@ public final class LocalCluster implements ClusterView, AutoCloseable {
     /**
      * Runs one stealing round now, whether or not periodic stealing is on, and returns how many
      * steals it requested. Tests use it with a zero balance interval to make rounds explicit.
+     *
+     * @return the number of steal requests sent in this round, 0 or more
+     * @throws IllegalStateException if the cluster is closed
      */
     public int rebalance() {
         checkOpen();
@@ -268,6 +290,10 @@ public final class LocalCluster implements ClusterView, AutoCloseable {
          * Each worker's memory limit in bytes (default 0: none). Above 60 % of it in memory a
          * worker spills its least recently used values to disk and reads them back when needed;
          * above 80 % it starts no new task until memory falls (Dask's target and pause fractions).
+         *
+         * @param bytes the limit in bytes, 0 for none
+         * @return this builder
+         * @throws IllegalArgumentException if {@code bytes} is negative
          */
         public Builder memoryLimitPerWorker(long bytes) {
             if (bytes < 0) {
@@ -277,7 +303,11 @@ public final class LocalCluster implements ClusterView, AutoCloseable {
             return this;
         }
 
-        /** Starts the cluster. */
+        /**
+         * Starts the cluster.
+         *
+         * @return the running cluster, which the caller closes
+         */
         public LocalCluster build() {
             return new LocalCluster(settings(), memoryLimit);
         }

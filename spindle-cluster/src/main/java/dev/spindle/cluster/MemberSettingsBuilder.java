@@ -43,7 +43,14 @@ public abstract class MemberSettingsBuilder<B extends MemberSettingsBuilder<B>> 
         return (B) this;
     }
 
-    /** The address to bind to (default {@code 127.0.0.1}); anything else exposes the member. */
+    /**
+     * The address to bind to (default {@code 127.0.0.1}); anything else exposes the member.
+     *
+     * @param address a host name or IP address of this machine
+     * @return this builder
+     * @throws IllegalArgumentException if {@code address} is blank
+     * @throws NullPointerException if {@code address} is null
+     */
     public B bindAddress(String address) {
         this.bindAddress = TransportSettings.bindAddress(address);
         return self();
@@ -52,6 +59,10 @@ public abstract class MemberSettingsBuilder<B extends MemberSettingsBuilder<B>> 
     /**
      * This member's port, up to 65535; the transport's builder says its default and whether 0
      * (a free port) is accepted.
+     *
+     * @param port the port to listen on
+     * @return this builder
+     * @throws IllegalArgumentException if {@code port} is out of the transport's range
      */
     public B port(int port) {
         this.port = TransportSettings.port(port, minPort);
@@ -62,6 +73,12 @@ public abstract class MemberSettingsBuilder<B extends MemberSettingsBuilder<B>> 
      * Allows values and task functions from {@code packageName} and its subpackages to be
      * deserialised. Task functions' declaring classes count: a lambda written in class
      * {@code com.example.Jobs} needs {@code com.example}.
+     *
+     * @param packageName a Java package name such as {@code com.example}
+     * @return this builder
+     * @throws IllegalArgumentException if {@code packageName} is not a package name (a pattern such
+     *     as {@code com.example.*} is refused)
+     * @throws NullPointerException if {@code packageName} is null
      */
     public B allowPackage(String packageName) {
         allowedPackages.add(SerialAllowList.checkPackage(packageName));
@@ -72,28 +89,48 @@ public abstract class MemberSettingsBuilder<B extends MemberSettingsBuilder<B>> 
      * Seconds without heartbeats before a member is given up (default
      * {@value TransportSettings#DEFAULT_FAILURE_SECONDS}, at least
      * {@value TransportSettings#MIN_FAILURE_SECONDS}).
+     *
+     * @param seconds the failure timeout in seconds
+     * @return this builder
+     * @throws IllegalArgumentException if {@code seconds} is below the minimum
      */
     public B failureSeconds(int seconds) {
         this.failureSeconds = TransportSettings.failureSeconds(seconds);
         return self();
     }
 
-    /** The address set so far. */
+    /**
+     * The address set so far.
+     *
+     * @return the bind address, {@code 127.0.0.1} unless set
+     */
     public final String boundAddress() {
         return bindAddress;
     }
 
-    /** The port set so far. */
+    /**
+     * The port set so far.
+     *
+     * @return the port, the transport's default unless set
+     */
     public final int chosenPort() {
         return port;
     }
 
-    /** The packages allowed so far (an immutable copy). */
+    /**
+     * The packages allowed so far (an immutable copy).
+     *
+     * @return the allowed packages in the order they were added
+     */
     public final List<String> packages() {
         return List.copyOf(allowedPackages);
     }
 
-    /** The failure timeout set so far. */
+    /**
+     * The failure timeout set so far.
+     *
+     * @return the failure timeout in seconds
+     */
     public final int failureTimeoutSeconds() {
         return failureSeconds;
     }

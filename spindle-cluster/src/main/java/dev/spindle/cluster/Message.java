@@ -14,7 +14,9 @@ import java.util.Map;
  * about an older attempt are stale and ignored.
  *
  * <p>Public and {@link Serializable} so that a {@link Transport} in another module can carry
- * them between JVMs; only this package creates or handles them.
+ * them between JVMs; only this package creates or handles them. Their serialised form is a detail
+ * of the transports, not a compatibility promise, so the records are left out of the
+ * serialized-form page ({@code @serial exclude}).
  */
 public sealed interface Message extends Serializable {
 
@@ -24,11 +26,25 @@ public sealed interface Message extends Serializable {
 
     /** Messages a worker (or the transport, for a lost worker) sends to the scheduler. */
     sealed interface ToScheduler extends Message {
-        /** The worker the message is about. */
+        /**
+         * The worker the message is about.
+         *
+         * @return the worker's id
+         */
         int worker();
     }
 
-    /** Run a task: fetch the dependencies it lacks from the listed holders, then execute. */
+    /**
+     * Run a task: fetch the dependencies it lacks from the listed holders, then execute.
+     *
+     * @param key the task's key
+     * @param attempt the number of this assignment; replies name it
+     * @param function the task's function
+     * @param dependencies the keys of the task's arguments, in order
+     * @param holders for each dependency, the ids of the workers holding it
+     * @param priority the task's priority among the worker's ready tasks
+     * @serial exclude
+     */
     record Compute(String key, long attempt, TaskFunction<?> function, List<String> dependencies,
                    Map<String, List<Integer>> holders, int priority) implements ToWorker {
     }
@@ -36,6 +52,9 @@ public sealed interface Message extends Serializable {
     /**
      * Drop the value held under {@code key}: no client future and no pending task needs it any
      * more. A later task that needs it has it recomputed.
+     *
+     * @param key the key of the value to drop
+     * @serial exclude
      */
     record ReleaseKey(String key) implements ToWorker {
     }
@@ -44,6 +63,10 @@ public sealed interface Message extends Serializable {
      * Fetch a copy of {@code key} from one of {@code holders} and keep it, answering
      * {@link DataAdded}: a retiring worker's values that no other worker holds are copied before
      * it leaves.
+     *
+     * @param key the key of the value to copy
+     * @param holders the ids of the workers holding it
+     * @serial exclude
      */
     record Replicate(String key, List<Integer> holders) implements ToWorker {
     }
@@ -52,11 +75,21 @@ public sealed interface Message extends Serializable {
      * The scheduler has removed this retired worker: every value it held has another holder and
      * nothing more will be sent to it, so its process may leave the cluster and stop (sent just
      * before {@link Transport#retired}).
+     *
+     * @param worker the retired worker's id
+     * @serial exclude
      */
     record Retired(int worker) implements ToWorker {
     }
 
-    /** Release a task if it has not started; answer with {@link StealResponse}. */
+    /**
+     * Release a task if it has not started; answer with {@link StealResponse}.
+     *
+     * @param stealId names this steal in the response
+     * @param key the task's key
+     * @param attempt the assignment the steal is for
+     * @serial exclude
+     */
     record StealRequest(long stealId, String key, long attempt) implements ToWorker {
     }
 
@@ -64,6 +97,14 @@ public sealed interface Message extends Serializable {
      * The task finished. In-process the value travels with the message so that the client's
      * future completes without another round trip; a remote transport would leave it on the
      * worker and gather it on demand.
+     *
+     * @param worker the id of the worker that ran the task
+     * @param key the task's key
+     * @param attempt the assignment that finished
+     * @param value the task's result (may be {@code null})
+     * @param bytes the result's measured size in bytes
+     * @param nanos how long the task ran, in nanoseconds
+     * @serial exclude
      */
     record TaskFinished(int worker, String key, long attempt, Object value, long bytes, long nanos)
             implements ToScheduler {
@@ -73,20 +114,53 @@ public sealed interface Message extends Serializable {
      * The task has been executing for {@code nanos} and is still running. Workers report tasks
      * that run longer than a report interval, so that the scheduler can raise the estimate of a
      * kind that turns out slower than learned, as Dask's heartbeats do.
+     *
+     * @param worker the id of the worker running the task
+     * @param key the task's key
+     * @param attempt the assignment that is running
+     * @param nanos how long it has run so far, in nanoseconds
+     * @serial exclude
      */
     record TaskRunning(int worker, String key, long attempt, long nanos) implements ToScheduler {
     }
 
-    /** The task threw. */
+    /**
+     * The task threw.
+     *
+     * @param worker the id of the worker that ran the task
+     * @param key the task's key
+     * @param attempt the assignment that failed
+     * @param error what the task threw (a {@link RemoteTaskException} after crossing JVMs)
+     * @param nanos how long the task ran, in nanoseconds
+     * @serial exclude
+     */
     record TaskErred(int worker, String key, long attempt, Throwable error, long nanos) implements ToScheduler {
     }
 
-    /** The answer to a steal request: {@code released} only if the task had not started. */
+    /**
+     * The answer to a steal request: {@code released} only if the task had not started.
+     *
+     * @param worker the id of the victim
+     * @param stealId the steal this answers
+     * @param key the task's key
+     * @param attempt the assignment the steal was for
+     * @param released whether the task was released (it had not started)
+     * @serial exclude
+     */
     record StealResponse(int worker, long stealId, String key, long attempt, boolean released)
             implements ToScheduler {
     }
 
-    /** A dependency could not be fetched from {@code holder}; the task did not run. */
+    /**
+     * A dependency could not be fetched from {@code holder}; the task did not run.
+     *
+     * @param worker the id of the worker that needed the value
+     * @param key the key of the task that did not run
+     * @param attempt the assignment that did not run
+     * @param dependency the key of the value that could not be fetched
+     * @param holder the id of the worker it was asked from
+     * @serial exclude
+     */
     record DataMissing(int worker, String key, long attempt, String dependency, int holder)
             implements ToScheduler {
     }
@@ -96,9 +170,19 @@ public sealed interface Message extends Serializable {
      * retiring worker's value); {@code bytes} is the measured size of the value it moved to do so
      * (0 when it reports a value it held already), which the scheduler adds to the bytes moved
      * between workers.
+     *
+     * @param worker the id of the worker that holds the copy
+     * @param key the key of the value
+     * @param bytes the bytes moved to get it, 0 if none
+     * @serial exclude
      */
     record DataAdded(int worker, String key, long bytes) implements ToScheduler {
-        /** A report that moved nothing (the value was held already). */
+        /**
+         * A report that moved nothing (the value was held already).
+         *
+         * @param worker the id of the worker that holds the value
+         * @param key the key of the value
+         */
         public DataAdded(int worker, String key) {
             this(worker, key, 0);
         }
@@ -109,11 +193,22 @@ public sealed interface Message extends Serializable {
      * whether it is paused (over the pause fraction of its memory limit). Sent by a worker in
      * another JVM with a memory limit when these change, so that the coordinator's stats show
      * them.
+     *
+     * @param worker the reporting worker's id
+     * @param memoryBytes the measured size of its values in memory
+     * @param spilledBytes the measured size of its values spilled to disk
+     * @param paused whether it starts no new task
+     * @serial exclude
      */
     record MemoryReport(int worker, long memoryBytes, long spilledBytes, boolean paused) implements ToScheduler {
     }
 
-    /** The worker is gone, with everything it held and was running. */
+    /**
+     * The worker is gone, with everything it held and was running.
+     *
+     * @param worker the id of the lost worker
+     * @serial exclude
+     */
     record WorkerLost(int worker) implements ToScheduler {
     }
 }

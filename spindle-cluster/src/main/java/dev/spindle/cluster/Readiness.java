@@ -38,6 +38,7 @@ public final class Readiness {
         /**
          * Whether the member is ready.
          *
+         * @return {@code true} if the member is ready; {@code false} to look again after a pause
          * @throws X to give up waiting
          * @throws InterruptedException if interrupted while asking the members
          */
@@ -64,8 +65,12 @@ public final class Readiness {
      * @param since when the wait began ({@link System#nanoTime()}), which may be before this call
      *        when an earlier step of the start-up took part of the same time
      * @param timedOut the message of the {@link TimeoutException}, made after the last look
+     * @param <X> what a look throws to give up
+     * @param timeout the longest wait, counted from {@code since}
+     * @param look asked repeatedly, with a short pause between looks
      * @throws TimeoutException if no look succeeded within {@code timeout} of {@code since}
      * @throws X if a look gave up
+     * @throws InterruptedException if the calling thread is interrupted while it waits
      */
     public static <X extends Exception> void await(Duration timeout, long since, Look<X> look,
                                                    Supplier<String> timedOut)
@@ -90,7 +95,10 @@ public final class Readiness {
      * @param beforeEachLook runs first in every look (admitting members, or giving up with an
      *        unchecked exception)
      * @param allReady whether every worker answers; runs only once all have joined
+     * @param workers the number of workers to wait for
+     * @param timeout the longest wait, counted from {@code since}
      * @throws TimeoutException "N of M workers joined within T (R members refused)"
+     * @throws InterruptedException if the calling thread is interrupted while it waits
      */
     public static void awaitWorkers(int workers, Duration timeout, long since, IntSupplier joined,
                                     LongSupplier refused, Step beforeEachLook, Look<RuntimeException> allReady)
@@ -109,6 +117,14 @@ public final class Readiness {
      * settings' threads per worker. Gives up silently when {@code present} turns false (the member
      * left, or the coordinator is closing), when the scheduler refuses (the id is alive already),
      * or after {@code timeout}.
+     *
+     * @param coordinator the coordinator that admits the worker
+     * @param id the new worker's id
+     * @param timeout the longest wait for {@code allReady}
+     * @param present whether the member is still there and the coordinator open; asked before each
+     *     look
+     * @param allReady asks every live worker whether it is ready, and tells them the membership
+     * @throws NullPointerException if an argument is null
      */
     public static void joinLate(ClusterCoordinator coordinator, int id, Duration timeout, BooleanSupplier present,
                                 Look<RuntimeException> allReady) {
@@ -138,6 +154,14 @@ public final class Readiness {
      * transport's {@link #joinLate} for that id. Never blocks: asking the scheduler waits for its
      * thread, so it is done on a daemon thread of its own, and the caller may hold its membership
      * lock (the scheduler's thread may be waiting for that lock to cut a retired worker off).
+     *
+     * @param coordinator the coordinator whose scheduler admits the worker
+     * @param proof what {@link Incarnations#prove} answered for the worker
+     * @param id the worker's id
+     * @param started whether the coordinator's start-up wait is over
+     * @param joinLate starts the transport's {@link #joinLate} for an id
+     * @throws NullPointerException if {@code coordinator}, {@code proof} or {@code joinLate} is
+     *     null
      */
     public static void admitProven(ClusterCoordinator coordinator, Incarnations.Proof proof, int id, boolean started,
                                    IntConsumer joinLate) {

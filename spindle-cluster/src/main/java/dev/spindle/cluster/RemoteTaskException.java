@@ -14,12 +14,17 @@ public final class RemoteTaskException extends RuntimeException {
 
     private static final long serialVersionUID = 1L;
 
+    /** The class name of the exception the task threw on the worker; serialised. */
     private final String remoteClass;
 
     /**
+     * Rebuilds a worker's failure from its text form. The message of this exception is
+     * {@code remoteClass + ": " + message}.
+     *
      * @param remoteClass the class name of the exception the task threw
      * @param message its message, or {@code null}
      * @param trace its stack trace, or {@code null} for none
+     * @throws NullPointerException if {@code remoteClass} is null
      */
     public RemoteTaskException(String remoteClass, String message, StackTraceElement[] trace) {
         super(Objects.requireNonNull(remoteClass, "remoteClass") + ": " + message);
@@ -27,7 +32,11 @@ public final class RemoteTaskException extends RuntimeException {
         setStackTrace(trace == null ? new StackTraceElement[0] : trace);
     }
 
-    /** The class name of the exception the task threw on the worker. */
+    /**
+     * The class name of the exception the task threw on the worker.
+     *
+     * @return the fully qualified class name, as the worker reported it
+     */
     public String remoteClass() {
         return remoteClass;
     }

@@ -28,17 +28,35 @@ public final class Restrictions {
         this.strict = strict;
     }
 
-    /** No restriction: any worker. */
+    /**
+     * No restriction: any worker.
+     *
+     * @return the shared unrestricted instance
+     */
     public static Restrictions none() {
         return NONE;
     }
 
-    /** Only the given workers, never stolen; fails when none of them is alive. */
+    /**
+     * Only the given workers, never stolen; fails when none of them is alive.
+     *
+     * @param workers the ids of the workers allowed, not empty; copied
+     * @return a strict restriction
+     * @throws IllegalArgumentException if {@code workers} is empty or holds a negative id or null
+     * @throws NullPointerException if {@code workers} is null
+     */
     public static Restrictions strict(Set<Integer> workers) {
         return new Restrictions(check(workers), true);
     }
 
-    /** Prefer the given workers; the task may be stolen by, or placed on, any other worker. */
+    /**
+     * Prefer the given workers; the task may be stolen by, or placed on, any other worker.
+     *
+     * @param workers the ids of the workers preferred, not empty; copied
+     * @return a loose restriction
+     * @throws IllegalArgumentException if {@code workers} is empty or holds a negative id or null
+     * @throws NullPointerException if {@code workers} is null
+     */
     public static Restrictions loose(Set<Integer> workers) {
         return new Restrictions(check(workers), false);
     }
@@ -56,17 +74,29 @@ public final class Restrictions {
         return Set.copyOf(workers);
     }
 
-    /** The listed workers; empty for {@link #none()}. */
+    /**
+     * The listed workers; empty for {@link #none()}.
+     *
+     * @return an immutable set of worker ids
+     */
     public Set<Integer> workers() {
         return workers;
     }
 
-    /** Whether the restriction is hard. */
+    /**
+     * Whether the restriction is hard.
+     *
+     * @return {@code true} for {@link #strict}, {@code false} for {@link #loose} and {@link #none}
+     */
     public boolean isStrict() {
         return strict;
     }
 
-    /** Whether any worker is listed. */
+    /**
+     * Whether any worker is listed.
+     *
+     * @return {@code false} only for {@link #none()}
+     */
     public boolean isRestricted() {
         return !workers.isEmpty();
     }

@@ -34,6 +34,10 @@ public final class SerialAllowList {
      * @param maxRefs the most objects and back-references in one stream
      * @param maxArrayLength the longest array
      * @param maxStreamBytes the longest stream, or 0 for no bound here (the caller bounds the input)
+     * @return the pattern: the limits, then the classes allowed (the transport's package, the
+     *     cluster's messages, {@code java.lang}, {@code java.util} and {@code java.math} without
+     *     subpackages, serialised lambdas, the allowed packages), then {@code !*}, which refuses
+     *     every other class
      * @throws IllegalArgumentException if a package name is not one, or a limit is not positive
      */
     public static String pattern(String transportPackage, List<String> allowedPackages, int maxDepth, long maxRefs,
@@ -59,7 +63,10 @@ public final class SerialAllowList {
      * Returns {@code packageName} if it is a Java package name, so that it cannot smuggle
      * filter syntax ({@code ;}, {@code !}, {@code *}) into a pattern.
      *
+     * @param packageName the name to check
+     * @return {@code packageName} itself
      * @throws IllegalArgumentException if it is not a package name
+     * @throws NullPointerException if {@code packageName} is null
      */
     public static String checkPackage(String packageName) {
         Objects.requireNonNull(packageName, "packageName");

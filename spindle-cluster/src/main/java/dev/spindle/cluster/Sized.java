@@ -16,6 +16,10 @@ package dev.spindle.cluster;
  */
 public interface Sized {
 
-    /** The number of bytes this value would occupy on the wire; never negative. */
+    /**
+     * The number of bytes this value would occupy on the wire; never negative.
+     *
+     * @return the size in bytes, 0 or more
+     */
     long sizeInBytes();
 }

@@ -24,6 +24,8 @@ public interface TaskFunction<T> extends Serializable {
      * Computes the result.
      *
      * @param args the values of the dependencies, in declaration order (unmodifiable)
+     * @return the task's result, which may be {@code null}; it stays on the worker until a task or
+     *     the client needs it
      * @throws Exception any failure; the task is retried up to the cluster's retry limit
      */
     T apply(List<Object> args) throws Exception;

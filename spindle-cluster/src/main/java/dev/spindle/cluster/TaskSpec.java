@@ -69,6 +69,11 @@ public final class TaskSpec<T> {
     /**
      * Starts a spec.
      *
+     * @param <T> the task's result type
+     * @param key the task's key, unique in the cluster; the part before the first {@code '-'} names
+     *     the task's kind, whose durations the scheduler learns
+     * @param function computes the result from the dependencies' values
+     * @return a new builder with no dependencies, no restriction, priority 0 and no hints
      * @throws NullPointerException if an argument is null
      * @throws IllegalArgumentException if the key is empty
      */
@@ -76,17 +81,29 @@ public final class TaskSpec<T> {
         return new Builder<>(key, function);
     }
 
-    /** The unique key. */
+    /**
+     * The unique key.
+     *
+     * @return the key given to {@link #builder}, not empty
+     */
     public String key() {
         return key;
     }
 
-    /** The function. */
+    /**
+     * The function.
+     *
+     * @return the function that computes the result
+     */
     public TaskFunction<T> function() {
         return function;
     }
 
-    /** The keys of the dependencies, in the order their values are passed to the function. */
+    /**
+     * The keys of the dependencies, in the order their values are passed to the function.
+     *
+     * @return an immutable list of the dependency keys, possibly empty
+     */
     public List<String> dependencies() {
         return dependencies;
     }
@@ -96,27 +113,47 @@ public final class TaskSpec<T> {
         return dependencyFutures;
     }
 
-    /** Where the task may run. */
+    /**
+     * Where the task may run.
+     *
+     * @return the restriction, {@link Restrictions#none()} unless set
+     */
     public Restrictions restrictions() {
         return restrictions;
     }
 
-    /** Higher runs first among the ready tasks of one worker; default 0. */
+    /**
+     * Higher runs first among the ready tasks of one worker; default 0.
+     *
+     * @return the priority, any {@code int}
+     */
     public int priority() {
         return priority;
     }
 
-    /** The expected duration given by the user, if any. */
+    /**
+     * The expected duration given by the user, if any.
+     *
+     * @return the hint, or empty if none was given
+     */
     public Optional<Duration> durationHint() {
         return Optional.ofNullable(durationHint);
     }
 
-    /** Whether the task was declared long-running (such tasks are never stolen). */
+    /**
+     * Whether the task was declared long-running (such tasks are never stolen).
+     *
+     * @return {@code true} if declared long-running
+     */
     public boolean isLongRunning() {
         return longRunning;
     }
 
-    /** The duration-learning prefix of the key: up to the first {@code '-'}, else the whole key. */
+    /**
+     * The duration-learning prefix of the key: up to the first {@code '-'}, else the whole key.
+     *
+     * @return the task kind's name, not empty
+     */
     public String prefix() {
         return prefixOf(key);
     }
@@ -150,7 +187,13 @@ public final class TaskSpec<T> {
             }
         }
 
-        /** Adds dependencies by key; their values are passed to the function in this order. */
+        /**
+         * Adds dependencies by key; their values are passed to the function in this order.
+         *
+         * @param keys the keys of earlier tasks, or of tasks submitted together with this one
+         * @return this builder
+         * @throws NullPointerException if {@code keys} or one of them is null
+         */
         public Builder<T> dependsOn(String... keys) {
             for (String k : Objects.requireNonNull(keys, "keys")) {
                 Objects.requireNonNull(k, "dependency key");
@@ -165,6 +208,10 @@ public final class TaskSpec<T> {
         /**
          * Adds earlier futures as dependencies. On submission each must belong to the cluster the
          * spec is submitted to, else the submission throws {@link IllegalArgumentException}.
+         *
+         * @param futures futures of the cluster the spec will be submitted to
+         * @return this builder
+         * @throws NullPointerException if {@code futures} or one of them is null
          */
         public Builder<T> dependsOn(ClusterFuture<?>... futures) {
             for (ClusterFuture<?> f : Objects.requireNonNull(futures, "futures")) {
@@ -174,13 +221,24 @@ public final class TaskSpec<T> {
             return this;
         }
 
-        /** Sets where the task may run. */
+        /**
+         * Sets where the task may run.
+         *
+         * @param restrictions which workers may run the task
+         * @return this builder
+         * @throws NullPointerException if {@code restrictions} is null
+         */
         public Builder<T> restrictions(Restrictions restrictions) {
             this.restrictions = Objects.requireNonNull(restrictions, "restrictions");
             return this;
         }
 
-        /** Sets the priority (higher first). */
+        /**
+         * Sets the priority (higher first).
+         *
+         * @param priority the priority among one worker's ready tasks, any {@code int}
+         * @return this builder
+         */
         public Builder<T> priority(int priority) {
             this.priority = priority;
             return this;
@@ -189,7 +247,10 @@ public final class TaskSpec<T> {
         /**
          * Sets the expected duration, used until the key prefix has been measured.
          *
+         * @param hint the expected duration
+         * @return this builder
          * @throws IllegalArgumentException if negative
+         * @throws NullPointerException if {@code hint} is null
          */
         public Builder<T> durationHint(Duration hint) {
             Objects.requireNonNull(hint, "hint");
@@ -200,13 +261,22 @@ public final class TaskSpec<T> {
             return this;
         }
 
-        /** Declares the task long-running: it is never stolen once placed. */
+        /**
+         * Declares the task long-running: it is never stolen once placed.
+         *
+         * @param longRunning {@code true} to keep the task where it is placed
+         * @return this builder
+         */
         public Builder<T> longRunning(boolean longRunning) {
             this.longRunning = longRunning;
             return this;
         }
 
-        /** Builds the spec. */
+        /**
+         * Builds the spec.
+         *
+         * @return a new, immutable spec
+         */
         public TaskSpec<T> build() {
             return new TaskSpec<>(this);
         }

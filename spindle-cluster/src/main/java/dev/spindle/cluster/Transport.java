@@ -16,26 +16,52 @@ import java.util.concurrent.CompletableFuture;
  */
 public interface Transport extends AutoCloseable {
 
-    /** Sends a message to a worker. */
+    /**
+     * Sends a message to a worker.
+     *
+     * @param worker the id of the worker
+     * @param message the message; dropped if the worker is lost
+     */
     void toWorker(int worker, Message.ToWorker message);
 
-    /** Sends a message to the scheduler. */
+    /**
+     * Sends a message to the scheduler.
+     *
+     * @param message the message, from a worker or about one
+     */
     void toScheduler(Message.ToScheduler message);
 
-    /** Copies {@code key}'s value from worker {@code holder} to worker {@code requester}. */
+    /**
+     * Copies {@code key}'s value from worker {@code holder} to worker {@code requester}.
+     *
+     * @param key the key of the value
+     * @param holder the id of the worker that holds it
+     * @param requester the id of the worker that needs it
+     * @return completes with the value, or exceptionally if the holder is gone or lacks the key
+     */
     CompletableFuture<Object> fetch(String key, int holder, int requester);
 
-    /** Cuts a worker off and tells the scheduler with {@link Message.WorkerLost}. */
+    /**
+     * Cuts a worker off and tells the scheduler with {@link Message.WorkerLost}.
+     *
+     * @param worker the id of the worker to cut off
+     */
     void workerLost(int worker);
 
     /**
      * The scheduler has removed a retired worker: nothing more is sent to it, and the values it
      * held have other holders, so it may stop. The default does nothing.
+     *
+     * @param worker the id of the retired worker
      */
     default void retired(int worker) {
     }
 
-    /** Bytes moved by {@link #fetch} so far. */
+    /**
+     * Bytes moved by {@link #fetch} so far.
+     *
+     * @return the total size in bytes of the values fetched between workers
+     */
     long bytesTransferred();
 
     /** Stops delivering; pending deliveries are dropped. */

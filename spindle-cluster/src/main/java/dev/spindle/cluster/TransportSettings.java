@@ -30,6 +30,8 @@ public final class TransportSettings {
     /**
      * Checks an address to bind to.
      *
+     * @param address the address to check
+     * @return {@code address} itself
      * @throws NullPointerException if it is null
      * @throws IllegalArgumentException if it is blank
      */
@@ -44,6 +46,9 @@ public final class TransportSettings {
     /**
      * Checks a port to bind to: {@code min}..65535 ({@code min} 0 where 0 picks a free port).
      *
+     * @param port the port to check
+     * @param min the smallest port accepted, 0 or 1
+     * @return {@code port} itself
      * @throws IllegalArgumentException if it is out of range
      */
     public static int port(int port, int min) {
@@ -58,6 +63,8 @@ public final class TransportSettings {
      * port in 1..65535.
      *
      * @param what the setting's name in the message, e.g. {@code "member"}
+     * @param hostAndPort the value to check, such as {@code 10.0.0.5:5701}
+     * @return {@code hostAndPort} itself
      * @throws NullPointerException if it is null
      * @throws IllegalArgumentException if it is not {@code host:port}
      */
@@ -82,6 +89,8 @@ public final class TransportSettings {
     /**
      * Checks a failure timeout in seconds: at least {@value #MIN_FAILURE_SECONDS}.
      *
+     * @param seconds the timeout to check
+     * @return {@code seconds} itself
      * @throws IllegalArgumentException if it is shorter
      */
     public static int failureSeconds(int seconds) {
@@ -91,6 +100,10 @@ public final class TransportSettings {
     /**
      * Checks that setting {@code name} is at least {@code min}.
      *
+     * @param name the setting's name, for the message
+     * @param value the value to check
+     * @param min the smallest value accepted
+     * @return {@code value} itself
      * @throws IllegalArgumentException if it is smaller
      */
     public static int atLeast(String name, int value, int min) {
@@ -103,6 +116,11 @@ public final class TransportSettings {
     /**
      * Checks that setting {@code name} is in {@code min..max}.
      *
+     * @param name the setting's name, for the message
+     * @param value the value to check
+     * @param min the smallest value accepted
+     * @param max the largest value accepted
+     * @return {@code value} itself
      * @throws IllegalArgumentException if it is not
      */
     public static int inRange(String name, int value, int min, int max) {

@@ -54,7 +54,12 @@ public final class WorkerCommandLine {
         this.help = help;
     }
 
-    /** A launcher's own options and those of {@link #memory()}, which every launcher has. */
+    /**
+     * A launcher's own options and those of {@link #memory()}, which every launcher has.
+     *
+     * @param own the launcher's own options, each with its leading {@code --}
+     * @return a new set of {@code own} plus {@code --memory-limit} and {@code --spill-dir}
+     */
     public static Set<String> withMemoryOptions(String... own) {
         Set<String> all = new java.util.HashSet<>(Set.of(own));
         all.addAll(MEMORY_OPTIONS);
@@ -65,6 +70,8 @@ public final class WorkerCommandLine {
      * Splits {@code args} into option-value pairs.
      *
      * @param options the options the launcher knows, each with its leading {@code --}
+     * @param args the command line, as given to {@code main}
+     * @return the parsed options
      * @throws IllegalArgumentException for a stray argument, an option without a value or an
      *         unknown option
      */
@@ -89,12 +96,22 @@ public final class WorkerCommandLine {
         return new WorkerCommandLine(values, false);
     }
 
-    /** Whether {@code --help} (or {@code -h}) was asked for; then no option has a value. */
+    /**
+     * Whether {@code --help} (or {@code -h}) was asked for; then no option has a value.
+     *
+     * @return {@code true} if help was asked for
+     */
     public boolean help() {
         return help;
     }
 
-    /** The value of {@code option}, or {@code otherwise} if it was not given. */
+    /**
+     * The value of {@code option}, or {@code otherwise} if it was not given.
+     *
+     * @param option the option, with its leading {@code --}
+     * @param otherwise the default
+     * @return the value as given, or {@code otherwise}
+     */
     public String text(String option, String otherwise) {
         return values.getOrDefault(option, otherwise);
     }
@@ -102,6 +119,10 @@ public final class WorkerCommandLine {
     /**
      * The whole number given for {@code option}, or {@code otherwise} if it was not given.
      *
+     * @param option the option, with its leading {@code --}
+     * @param otherwise the default, returned without a check
+     * @param min the smallest value accepted
+     * @return the number given, or {@code otherwise}
      * @throws IllegalArgumentException if it is not a whole number or is below {@code min}
      */
     public int number(String option, int otherwise, int min) {
@@ -126,6 +147,7 @@ public final class WorkerCommandLine {
      * {@code m} or {@code g} for KiB, MiB or GiB) and spill parent ({@code --spill-dir}, which must
      * be an existing directory); {@link WorkerMemory#NONE} when neither is given.
      *
+     * @return the memory settings
      * @throws IllegalArgumentException if the limit is not a size, or the directory does not exist
      */
     public WorkerMemory memory() {
@@ -160,7 +182,12 @@ public final class WorkerCommandLine {
         return n << shift;
     }
 
-    /** The comma-separated values of {@code option}, each stripped; empty if it was not given. */
+    /**
+     * The comma-separated values of {@code option}, each stripped; empty if it was not given.
+     *
+     * @param option the option, with its leading {@code --}
+     * @return a new list of the non-empty values, in the order given
+     */
     public List<String> list(String option) {
         String value = values.get(option);
         List<String> items = new ArrayList<>();
@@ -175,6 +202,7 @@ public final class WorkerCommandLine {
     /**
      * Checks that each of {@code options} was given.
      *
+     * @param options the options that must have been given, each with its leading {@code --}
      * @throws IllegalArgumentException naming all of them ("--a, --b and --c are required") if
      *         one is missing
      */
@@ -195,6 +223,9 @@ public final class WorkerCommandLine {
      *
      * @param env the environment ({@link System#getenv()} outside tests)
      * @param what the secret's name in the message, e.g. {@code "store password"}
+     * @param fileOption the option naming the secret's file, with its leading {@code --}
+     * @param envVariable the environment variable that holds the secret when no file is given
+     * @return the secret, not empty
      * @throws IllegalArgumentException if the file is missing or unreadable, or neither is set
      */
     public String secret(String fileOption, Map<String, String> env, String envVariable, String what) {
@@ -218,6 +249,11 @@ public final class WorkerCommandLine {
     /**
      * Prints {@code "WorkerMain: "} and the problem on one line, then the usage, and returns
      * {@link #USAGE}.
+     *
+     * @param err where to print, usually {@link System#err}
+     * @param problem what was wrong with the command line
+     * @param usage the launcher's usage text
+     * @return {@value #USAGE}, the exit status for a usage error
      */
     public static int usageError(PrintStream err, String problem, String usage) {
         err.println("WorkerMain: " + problem);

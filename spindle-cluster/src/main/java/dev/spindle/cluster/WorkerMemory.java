@@ -26,6 +26,9 @@ public record WorkerMemory(long limitBytes, Path spillParent) {
     /**
      * Checks the limit.
      *
+     * @param limitBytes the limit in bytes; 0 for none
+     * @param spillParent the directory under which the spill directory is made, or {@code null} for
+     *     {@code java.io.tmpdir}
      * @throws IllegalArgumentException if {@code limitBytes} is negative
      */
     public WorkerMemory {

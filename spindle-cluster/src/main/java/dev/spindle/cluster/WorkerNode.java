@@ -29,7 +29,9 @@ public final class WorkerNode implements AutoCloseable {
      *
      * @param id the worker's number, as the scheduler knows it (0-based)
      * @param threads the threads of its pool, at least 1
+     * @param transport reaches the scheduler and the other workers
      * @throws IllegalArgumentException if {@code id} is negative or {@code threads} below 1
+     * @throws NullPointerException if {@code transport} is null
      */
     public WorkerNode(int id, int threads, Transport transport) {
         this(id, threads, WorkerMemory.NONE, transport);
@@ -44,7 +46,10 @@ public final class WorkerNode implements AutoCloseable {
      *
      * @param id the worker's number, as the scheduler knows it (0-based)
      * @param threads the threads of its pool, at least 1
+     * @param memory the memory limit and spill directory; {@link WorkerMemory#NONE} for none
+     * @param transport reaches the scheduler and the other workers
      * @throws IllegalArgumentException if {@code id} is negative or {@code threads} below 1
+     * @throws NullPointerException if {@code memory} or {@code transport} is null
      */
     public WorkerNode(int id, int threads, WorkerMemory memory, Transport transport) {
         Objects.requireNonNull(memory, "memory");
@@ -58,12 +63,21 @@ public final class WorkerNode implements AutoCloseable {
                 memory.limitBytes() > 0);
     }
 
-    /** The worker's number. */
+    /**
+     * The worker's number.
+     *
+     * @return the worker's id, 0 or more
+     */
     public int id() {
         return worker.id();
     }
 
-    /** Handles a message from the scheduler; never blocks on a task. */
+    /**
+     * Handles a message from the scheduler; never blocks on a task.
+     *
+     * @param message the message from the scheduler
+     * @throws NullPointerException if {@code message} is null
+     */
     public void receive(Message.ToWorker message) {
         Objects.requireNonNull(message, "message");
         if (message instanceof Message.Retired) {
@@ -76,12 +90,21 @@ public final class WorkerNode implements AutoCloseable {
     /**
      * Completes (on the transport's delivery thread) when the scheduler has retired this worker:
      * every value it held has another holder and nothing more will be sent to it.
+     *
+     * @return a stage that completes (with {@code null}) when the worker is retired; it cannot be
+     *     completed by the caller
      */
     public CompletionStage<Void> retired() {
         return retired.minimalCompletionStage();
     }
 
-    /** The value this worker holds under {@code key}, or {@code null} if it holds none. */
+    /**
+     * The value this worker holds under {@code key}, or {@code null} if it holds none.
+     *
+     * @param key the key of the value
+     * @return the value (read back from disk if it was spilled), or {@code null}
+     * @throws NullPointerException if {@code key} is null
+     */
     public Object value(String key) {
         Objects.requireNonNull(key, "key");
         try {
@@ -91,7 +114,11 @@ public final class WorkerNode implements AutoCloseable {
         }
     }
 
-    /** How many tasks this worker has run (finished or failed). */
+    /**
+     * How many tasks this worker has run (finished or failed).
+     *
+     * @return the number of task runs that ended, 0 or more
+     */
     public long executed() {
         return worker.executed();
     }

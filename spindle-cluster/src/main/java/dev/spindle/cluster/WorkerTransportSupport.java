@@ -40,23 +40,42 @@ public abstract class WorkerTransportSupport implements Transport {
      *
      * @param serializer serialises a result's value for the wire, or throws
      *        {@link IllegalArgumentException} if it cannot travel (not serialisable, or too large)
+     * @param id the worker's id
+     * @throws NullPointerException if {@code serializer} is null
      */
     protected WorkerTransportSupport(int id, Function<Object, byte[]> serializer) {
         this.id = id;
         this.serializer = Objects.requireNonNull(serializer, "serializer");
     }
 
-    /** Sends a result, its value already serialised, to the coordinator. */
+    /**
+     * Sends a result, its value already serialised, to the coordinator.
+     *
+     * @param finished the report; its value field is not to be sent
+     * @param value the value, serialised
+     */
     protected abstract void sendFinished(Message.TaskFinished finished, byte[] value);
 
     /**
      * Sends a task's failure to the coordinator as text: the exception's class name, message
      * (may be null) and stack trace (may be null).
+     *
+     * @param worker this worker's id
+     * @param key the task's key
+     * @param attempt the attempt that failed
+     * @param errorClass the exception's class name
+     * @param message the exception's message, or {@code null}
+     * @param trace the exception's stack trace, or {@code null}
+     * @param nanos how long the task ran, in nanoseconds
      */
     protected abstract void sendErred(int worker, String key, long attempt, String errorClass, String message,
                                       StackTraceElement[] trace, long nanos);
 
-    /** Sends any other report (steal response, data missing or added) to the coordinator as it is. */
+    /**
+     * Sends any other report (steal response, data missing or added) to the coordinator as it is.
+     *
+     * @param message the report
+     */
     protected abstract void sendOther(Message.ToScheduler message);
 
     /**
@@ -85,12 +104,20 @@ public abstract class WorkerTransportSupport implements Transport {
         }
     }
 
-    /** Starts handing frames to {@code node}. */
+    /**
+     * Starts handing frames to {@code node}.
+     *
+     * @param node the worker the incoming frames are for
+     */
     protected final void attachNode(WorkerNode node) {
         this.node = node;
     }
 
-    /** The node frames are for, or {@code null} before {@link #attachNode} and after {@link #close}. */
+    /**
+     * The node frames are for, or {@code null} before {@link #attachNode} and after {@link #close}.
+     *
+     * @return the attached node, or {@code null}
+     */
     protected final WorkerNode node() {
         return node;
     }
@@ -99,6 +126,15 @@ public abstract class WorkerTransportSupport implements Transport {
      * Reads a task's function with {@code reader} and hands the task to {@code node}; if the
      * reader refuses the function ({@link SecurityException}) or it is not a {@link TaskFunction},
      * reports the task failed with the reason instead.
+     *
+     * @param node the worker to run the task
+     * @param key the task's key
+     * @param attempt the attempt number of this assignment
+     * @param function the task's function, serialised
+     * @param dependencies the keys of the task's arguments, in order
+     * @param holders for each dependency the worker is missing, the ids of the workers holding it
+     * @param priority the task's priority
+     * @param reader deserialises {@code function} through the allow-list
      */
     protected final void receiveCompute(WorkerNode node, String key, long attempt, byte[] function,
                                         List<String> dependencies, Map<String, List<Integer>> holders, int priority,
@@ -127,6 +163,13 @@ public abstract class WorkerTransportSupport implements Transport {
      * The value of a fetch reply, read by {@code reader} once the reply is shown to answer the
      * fetch of {@code key} from {@code holder}; its bytes are counted in {@link #bytesTransferred}.
      *
+     * @param key the key this worker asked for
+     * @param holder the worker it asked
+     * @param replyKey the key the reply says it answers
+     * @param replyHolder the worker the reply says it comes from
+     * @param value the value, serialised; {@code null} if the holder lacks the key
+     * @param reader deserialises {@code value} through the allow-list
+     * @return the value read
      * @throws SecurityException if the reply answers another fetch, or the reader refuses the value
      * @throws IllegalStateException if the holder does not hold the key ({@code value} null)
      */

@@ -45,12 +45,26 @@ public final class AsyncTcpListener implements AutoCloseable {
     /**
      * Binds to {@code local} (port 0: any free port); the listener and its connections are served
      * by the {@linkplain ReactorGroup#shared() shared reactor group}.
+     *
+     * @param local the address to bind; {@code null} binds an ephemeral port on every interface, so
+     *     pass a loopback address to stay local
+     * @return the bound listener, which the caller closes
+     * @throws IOException if the socket cannot be opened or bound
      */
     public static AsyncTcpListener bind(SocketAddress local) throws IOException {
         return bind(local, ReactorGroup.shared());
     }
 
-    /** Binds to {@code local} with a backlog of 1024; it and its connections are served by {@code reactor}. */
+    /**
+     * Binds to {@code local} with a backlog of 1024; it and its connections are served by
+     * {@code reactor}.
+     *
+     * @param local the address to bind; {@code null} binds an ephemeral port on every interface
+     * @param reactor serves the listener and every connection it accepts
+     * @return the bound listener, which the caller closes
+     * @throws IOException if the socket cannot be opened or bound
+     * @throws NullPointerException if {@code reactor} is null
+     */
     public static AsyncTcpListener bind(SocketAddress local, Reactor reactor) throws IOException {
         Objects.requireNonNull(reactor, "reactor");
         return open(local, reactor, null);
@@ -59,6 +73,13 @@ public final class AsyncTcpListener implements AutoCloseable {
     /**
      * Binds to {@code local} with a backlog of 1024; the group's reactors serve the listener and,
      * in turn, the connections it accepts.
+     *
+     * @param local the address to bind; {@code null} binds an ephemeral port on every interface
+     * @param reactors serves the listener (its next reactor) and the accepted connections (each the
+     *     next one in turn)
+     * @return the bound listener, which the caller closes
+     * @throws IOException if the socket cannot be opened or bound
+     * @throws NullPointerException if {@code reactors} is null
      */
     public static AsyncTcpListener bind(SocketAddress local, ReactorGroup reactors) throws IOException {
         Objects.requireNonNull(reactors, "reactors");
@@ -78,7 +99,12 @@ public final class AsyncTcpListener implements AutoCloseable {
         }
     }
 
-    /** The bound address (with the actual port). */
+    /**
+     * The bound address (with the actual port).
+     *
+     * @return the address the listener is bound to
+     * @throws java.io.UncheckedIOException if the listener is closed
+     */
     public InetSocketAddress localAddress() {
         try {
             return (InetSocketAddress) channel.getLocalAddress();
@@ -87,7 +113,11 @@ public final class AsyncTcpListener implements AutoCloseable {
         }
     }
 
-    /** A task that completes with the next incoming connection. */
+    /**
+     * A task that completes with the next incoming connection.
+     *
+     * @return a one-shot task, ready with the accepted connection (which the caller closes)
+     */
     public AsyncTask<AsyncTcpStream> accept() {
         return cx -> {
             if (!cx.consumeBudget()) {

@@ -118,6 +118,10 @@ public final class AsyncTcpStream implements AutoCloseable {
     /**
      * A task that connects to {@code remote}, served by the next reactor of the
      * {@linkplain ReactorGroup#shared() shared group}.
+     *
+     * @param remote the address to connect to
+     * @return a one-shot task, ready with the connected stream (which the caller closes)
+     * @throws NullPointerException if {@code remote} is null
      */
     public static AsyncTask<AsyncTcpStream> connect(SocketAddress remote) {
         return connect(remote, ReactorGroup.shared().next());
@@ -127,6 +131,11 @@ public final class AsyncTcpStream implements AutoCloseable {
      * A task that connects to {@code remote}; the connection is made at the first poll. If the
      * task is cancelled ({@link Cancellable}) before the connection is made, the socket it opened
      * is closed.
+     *
+     * @param remote the address to connect to
+     * @param reactor serves the connection
+     * @return a one-shot task, ready with the connected stream (which the caller closes)
+     * @throws NullPointerException if {@code remote} or {@code reactor} is null
      */
     public static AsyncTask<AsyncTcpStream> connect(SocketAddress remote, Reactor reactor) {
         Objects.requireNonNull(remote, "remote");
@@ -194,6 +203,11 @@ public final class AsyncTcpStream implements AutoCloseable {
      * A task that reads into {@code dst}: ready with the number of bytes read (at least one), or
      * -1 at end of stream, or 0 at once if {@code dst} has no room; pending while no bytes are
      * available.
+     *
+     * @param dst where the bytes go, from its position up to its limit; the task owns it until
+     *     ready
+     * @return a one-shot task ready with the byte count, {@code -1} at end of stream
+     * @throws NullPointerException if {@code dst} is null
      */
     public AsyncTask<Integer> read(ByteBuffer dst) {
         Objects.requireNonNull(dst, "dst");
@@ -249,6 +263,11 @@ public final class AsyncTcpStream implements AutoCloseable {
      * A task that writes from {@code src}: ready with the number of bytes written (at least one,
      * perhaps fewer than remaining), or 0 at once if {@code src} is empty; pending while the
      * socket's send buffer is full.
+     *
+     * @param src the bytes to write, from its position up to its limit; the task owns it until
+     *     ready
+     * @return a one-shot task ready with the byte count written
+     * @throws NullPointerException if {@code src} is null
      */
     public AsyncTask<Integer> write(ByteBuffer src) {
         Objects.requireNonNull(src, "src");
@@ -277,6 +296,11 @@ public final class AsyncTcpStream implements AutoCloseable {
     /**
      * A task that writes everything remaining in {@code src}, waiting as often as needed. Each
      * write takes a unit of budget, so a long write still yields.
+     *
+     * @param src the bytes to write, from its position up to its limit; the task owns it until
+     *     ready
+     * @return a one-shot task, ready ({@code null}) once {@code src} has no bytes remaining
+     * @throws NullPointerException if {@code src} is null
      */
     public AsyncTask<Void> writeAll(ByteBuffer src) {
         Objects.requireNonNull(src, "src");
@@ -310,7 +334,11 @@ public final class AsyncTcpStream implements AutoCloseable {
         }
     }
 
-    /** The peer's address, or null if not connected. */
+    /**
+     * The peer's address, or null if not connected.
+     *
+     * @return the remote address, or {@code null} if the stream is not connected or is closed
+     */
     public SocketAddress remoteAddress() {
         try {
             return channel.getRemoteAddress();
@@ -324,7 +352,11 @@ public final class AsyncTcpStream implements AutoCloseable {
         return reactor;
     }
 
-    /** Whether the connection is still open (not closed here). */
+    /**
+     * Whether the connection is still open (not closed here).
+     *
+     * @return {@code true} until {@link #close()} closes the socket
+     */
     public boolean isOpen() {
         return channel.isOpen();
     }

@@ -92,7 +92,12 @@ public final class Reactor implements AutoCloseable, IoDriver {
         thread.start();
     }
 
-    /** The JVM-wide reactor, started on first use (a daemon thread, {@code spindle-async-reactor}). */
+    /**
+     * The JVM-wide reactor, started on first use (a daemon thread, {@code spindle-async-reactor}).
+     *
+     * @return the shared reactor
+     * @throws java.io.UncheckedIOException if its selector cannot be opened
+     */
     public static synchronized Reactor shared() {
         if (shared == null) {
             try {
@@ -104,7 +109,12 @@ public final class Reactor implements AutoCloseable, IoDriver {
         return shared;
     }
 
-    /** A reactor with a selector thread of its own; {@link #close()} stops it. */
+    /**
+     * A reactor with a selector thread of its own; {@link #close()} stops it.
+     *
+     * @return a new reactor, its thread started; the caller closes it
+     * @throws IOException if the selector cannot be opened
+     */
     public static Reactor open() throws IOException {
         return new Reactor("spindle-async-reactor-" + System.identityHashCode(new Object()));
     }

@@ -45,6 +45,8 @@ public final class ReactorGroup implements AutoCloseable {
      * A group of {@code reactors} new reactors, each with a selector thread of its own;
      * {@link #close()} stops them.
      *
+     * @param reactors the number of reactors, at least 1
+     * @return the new group, which the caller closes
      * @throws IllegalArgumentException if {@code reactors < 1}
      * @throws IOException if a selector cannot be opened (those opened already are closed)
      */
@@ -84,6 +86,9 @@ public final class ReactorGroup implements AutoCloseable {
      * worker per selector at a time; at most as many reactors as workers). Until a runtime is
      * built with them, nothing selects. {@link #close()} closes the selectors.
      *
+     * @param reactors the number of reactors, at least 1 and at most the workers of the runtime
+     *     that will drive them
+     * @return the new group, which the caller closes after the runtime
      * @throws IllegalArgumentException if {@code reactors < 1}
      * @throws IOException if a selector cannot be opened (those opened already are closed)
      */
@@ -94,6 +99,8 @@ public final class ReactorGroup implements AutoCloseable {
     /**
      * The JVM-wide group: {@code max(1, availableProcessors / 4)} reactors on daemon threads, the
      * first {@link Reactor#shared()}. It stays open.
+     *
+     * @return the shared group, created on first use
      */
     public static synchronized ReactorGroup shared() {
         if (shared == null) {
@@ -113,12 +120,20 @@ public final class ReactorGroup implements AutoCloseable {
         return shared;
     }
 
-    /** The group's reactors, in round-robin order. */
+    /**
+     * The group's reactors, in round-robin order.
+     *
+     * @return an immutable list of the group's reactors
+     */
     public List<Reactor> reactors() {
         return List.of(reactors);
     }
 
-    /** The next reactor in turn. */
+    /**
+     * The next reactor in turn.
+     *
+     * @return the reactor after the one returned last, round-robin; safe from any thread
+     */
     public Reactor next() {
         int i = Math.floorMod(next.getAndIncrement(), reactors.length);
         return reactors[i];

@@ -53,18 +53,32 @@ public final class HazelcastClusterSettings {
      * @param clusterName the Hazelcast cluster name; members with another name never join
      * @param secret the shared secret (at least {@value #MIN_SECRET_BYTES} bytes) that signs every
      *        message and proves membership
+     * @return a new builder with the defaults; builders are not thread-safe
      * @throws IllegalArgumentException if the name is blank or the secret too short
+     * @throws NullPointerException if an argument is null
      */
     public static Builder builder(String clusterName, byte[] secret) {
         return new Builder(clusterName, secret);
     }
 
-    /** Same as {@link #builder(String, byte[])} with the secret's UTF-8 bytes. */
+    /**
+     * Same as {@link #builder(String, byte[])} with the secret's UTF-8 bytes.
+     *
+     * @param clusterName the Hazelcast cluster name; members with another name never join
+     * @param secret the shared secret, at least {@value #MIN_SECRET_BYTES} bytes once encoded
+     * @return a new builder with the defaults
+     * @throws IllegalArgumentException if the name is blank or the secret too short
+     * @throws NullPointerException if an argument is null
+     */
     public static Builder builder(String clusterName, String secret) {
         return new Builder(clusterName, Objects.requireNonNull(secret, "secret").getBytes(StandardCharsets.UTF_8));
     }
 
-    /** The Hazelcast cluster name. */
+    /**
+     * The Hazelcast cluster name.
+     *
+     * @return the cluster name, not blank
+     */
     public String clusterName() {
         return clusterName;
     }
@@ -73,32 +87,59 @@ public final class HazelcastClusterSettings {
         return secret.clone();
     }
 
-    /** The address this member binds to and announces. */
+    /**
+     * The address this member binds to and announces.
+     *
+     * @return the bind address, {@code 127.0.0.1} unless set
+     */
     public String bindAddress() {
         return bindAddress;
     }
 
-    /** This member's port. */
+    /**
+     * This member's port.
+     *
+     * @return the port, 1 to 65535
+     */
     public int port() {
         return port;
     }
 
-    /** The {@code host:port} members to join through. */
+    /**
+     * The {@code host:port} members to join through.
+     *
+     * @return an immutable list of {@code host:port} entries; this member's own address and port if
+     *     none was added
+     */
     public List<String> members() {
         return members;
     }
 
-    /** The packages (and their subpackages) that values and functions may come from. */
+    /**
+     * The packages (and their subpackages) that values and functions may come from.
+     *
+     * @return an immutable list of package names, possibly empty (then only the classes that the
+     *     allow-list always admits pass: the cluster's own, {@code java.lang}, {@code java.util}
+     *     and {@code java.math})
+     */
     public List<String> allowedPackages() {
         return allowedPackages;
     }
 
-    /** Seconds without heartbeat before a member is declared dead. */
+    /**
+     * Seconds without heartbeat before a member is declared dead.
+     *
+     * @return the failure timeout in seconds
+     */
     public int failureSeconds() {
         return failureSeconds;
     }
 
-    /** The largest frame this member reads; a longer declared length is refused before allocation. */
+    /**
+     * The largest frame this member reads; a longer declared length is refused before allocation.
+     *
+     * @return the frame limit in bytes, at least 4096
+     */
     public int maxFrameBytes() {
         return maxFrameBytes;
     }
@@ -131,6 +172,11 @@ public final class HazelcastClusterSettings {
         /**
          * A {@code host:port} member (port 1..65535) to join through; add all of them (default: this
          * member only).
+         *
+         * @param hostAndPort a member's address, such as {@code 10.0.0.5:5701}
+         * @return this builder
+         * @throws IllegalArgumentException if it is not {@code host:port} with a port in 1..65535
+         * @throws NullPointerException if {@code hostAndPort} is null
          */
         public Builder member(String hostAndPort) {
             members.add(TransportSettings.hostAndPort(hostAndPort, "member"));
@@ -141,13 +187,21 @@ public final class HazelcastClusterSettings {
          * The largest frame (a message, fetch request or fetched value, serialised) this member
          * reads (default {@value #DEFAULT_MAX_FRAME_BYTES}, at least 4096); results larger than
          * this cannot travel.
+         *
+         * @param bytes the frame limit in bytes
+         * @return this builder
+         * @throws IllegalArgumentException if {@code bytes} is below 4096
          */
         public Builder maxFrameBytes(int bytes) {
             this.maxFrameBytes = TransportSettings.atLeast("maxFrameBytes", bytes, 4096);
             return this;
         }
 
-        /** Builds the settings. */
+        /**
+         * Builds the settings.
+         *
+         * @return new, immutable settings holding a copy of the secret
+         */
         public HazelcastClusterSettings build() {
             return new HazelcastClusterSettings(this);
         }

@@ -77,8 +77,14 @@ public final class HazelcastCoordinator implements ClusterView, AutoCloseable {
      * joined.
      *
      * @param cluster the scheduler's settings; its worker count and threads must match the workers
+     * @param settings how this member takes part in the Hazelcast cluster
+     * @param joinTimeout the longest wait for the workers
+     * @return the running coordinator, which the caller closes
      * @throws TimeoutException if the workers do not all join within {@code joinTimeout}; the
      *         member is shut down
+     * @throws InterruptedException if the calling thread is interrupted while it waits; the member
+     *     is shut down
+     * @throws NullPointerException if an argument is null
      */
     public static HazelcastCoordinator start(HazelcastClusterSettings settings, CoordinatorSettings cluster,
                                              Duration joinTimeout) throws TimeoutException, InterruptedException {
@@ -164,7 +170,11 @@ public final class HazelcastCoordinator implements ClusterView, AutoCloseable {
         return true;
     }
 
-    /** The client of the cluster. */
+    /**
+     * The client of the cluster.
+     *
+     * @return the coordinator's one client, thread-safe, shared by all callers
+     */
     public Client client() {
         return coordinator.client();
     }
@@ -182,6 +192,7 @@ public final class HazelcastCoordinator implements ClusterView, AutoCloseable {
      * Retires worker {@code id} as {@code LocalCluster.retire} does: no new task, its queued tasks
      * moved, the values only it holds copied to other workers, then it is removed and cut off.
      *
+     * @param id the id of the worker to retire
      * @return completes once it is removed
      * @throws IllegalArgumentException if there is no such worker
      * @throws IllegalStateException if it is gone already, or the last active worker
@@ -204,17 +215,27 @@ public final class HazelcastCoordinator implements ClusterView, AutoCloseable {
     /**
      * Members refused, each counted once: they did not prove the shared secret, claimed a worker id
      * that is taken, or claimed to be a second coordinator.
+     *
+     * @return the number of members refused so far, 0 or more
      */
     public long refusedMembers() {
         return roster.refused();
     }
 
-    /** What this coordinator refused so far, by kind; each offender is logged once. */
+    /**
+     * What this coordinator refused so far, by kind; each offender is logged once.
+     *
+     * @return a new snapshot of the refusals by kind
+     */
     public SecurityStats securityStats() {
         return SecurityStats.of(roster.offences());
     }
 
-    /** Frames and values dropped because of a bad signature or a class outside the allow-list. */
+    /**
+     * Frames and values dropped because of a bad signature or a class outside the allow-list.
+     *
+     * @return the number of frames and values dropped so far, 0 or more
+     */
     public long rejectedFrames() {
         return codec.rejected();
     }

@@ -20,6 +20,17 @@ import java.util.concurrent.atomic.AtomicReference;
  * work-stealing pool) for the coordinator of its cluster. {@link WorkerMain} runs one per JVM;
  * tests may start several in one JVM.
  *
+ * <pre>{@code
+ * HazelcastClusterSettings s = HazelcastClusterSettings.builder("jobs", secret).port(5702)
+ *         .member("127.0.0.1:5701").member("127.0.0.1:5702").allowPackage("com.example").build();
+ * CountDownLatch done = new CountDownLatch(1);
+ * try (HazelcastWorker worker = HazelcastWorker.start(s, 0, 4)) {   // id 0, 4 threads
+ *     worker.onMemberShutdown(done::countDown);          // the coordinator left, or retired it
+ *     worker.awaitCoordinator(Duration.ofSeconds(60));
+ *     done.await();
+ * }
+ * }</pre>
+ *
  * <p>{@link #start} returns once the member has joined; {@link #awaitCoordinator} then waits until
  * a coordinator that proves the secret is known, and fails with the reason when this worker
  * cannot take part (wrong secret, worker id taken, or no coordinator in time, as with a wrong
@@ -60,7 +71,12 @@ public final class HazelcastWorker implements AutoCloseable {
     /**
      * Starts worker {@code id} with {@code threads} threads and joins the cluster.
      *
+     * @param settings how this member takes part in the Hazelcast cluster
+     * @param id the worker's id, as the coordinator's scheduler knows it
+     * @param threads the threads of its pool
+     * @return the running worker, which the caller closes
      * @throws IllegalArgumentException if {@code id} is negative or {@code threads} below 1
+     * @throws NullPointerException if {@code settings} is null
      */
     public static HazelcastWorker start(HazelcastClusterSettings settings, int id, int threads) {
         return start(settings, id, threads, WorkerMemory.NONE);
@@ -71,7 +87,13 @@ public final class HazelcastWorker implements AutoCloseable {
      * above it, as a {@code LocalCluster} worker does; see {@link WorkerMemory}), and joins the
      * cluster.
      *
+     * @param settings how this member takes part in the Hazelcast cluster
+     * @param id the worker's id, as the coordinator's scheduler knows it
+     * @param threads the threads of its pool
+     * @param memory the memory limit and spill directory; {@link WorkerMemory#NONE} for none
+     * @return the running worker, which the caller closes
      * @throws IllegalArgumentException if {@code id} is negative or {@code threads} below 1
+     * @throws NullPointerException if {@code settings} or {@code memory} is null
      */
     public static HazelcastWorker start(HazelcastClusterSettings settings, int id, int threads, WorkerMemory memory) {
         Objects.requireNonNull(settings, "settings");
@@ -112,11 +134,14 @@ public final class HazelcastWorker implements AutoCloseable {
     /**
      * Waits until this worker knows a coordinator that proved the shared secret.
      *
+     * @param timeout the longest wait
      * @throws MemberRefusedException if the coordinator's proof fails here (the secrets differ,
      *         so the coordinator refuses this worker too) or the coordinator refused this worker
      *         (its id is held by another member, or was lost)
      * @throws TimeoutException if no coordinator joined within {@code timeout}: it is not running,
      *         or it has another cluster name or member list
+     * @throws InterruptedException if the calling thread is interrupted while it waits
+     * @throws NullPointerException if {@code timeout} is null
      */
     public void awaitCoordinator(Duration timeout) throws MemberRefusedException, TimeoutException,
             InterruptedException {
@@ -135,6 +160,9 @@ public final class HazelcastWorker implements AutoCloseable {
     /**
      * Runs {@code callback} (once, on a Hazelcast thread) when this worker's member shuts down,
      * whether by {@link #close}, the JVM exiting, or a shutdown from elsewhere in the cluster.
+     *
+     * @param callback what to run; it should not block, since it runs on a Hazelcast thread
+     * @throws NullPointerException if {@code callback} is null
      */
     public void onMemberShutdown(Runnable callback) {
         Objects.requireNonNull(callback, "callback");
@@ -157,6 +185,8 @@ public final class HazelcastWorker implements AutoCloseable {
     /**
      * Whether this worker's coordinator left the cluster, which shuts this worker's member down
      * (see the class comment).
+     *
+     * @return {@code true} if the member is leaving or left because the coordinator did
      */
     public boolean coordinatorLost() {
         return leaving.get() == Leaving.COORDINATOR_LOST;
@@ -165,37 +195,64 @@ public final class HazelcastWorker implements AutoCloseable {
     /**
      * Whether the coordinator retired this worker (its values have other holders), which shuts
      * this worker's member down (see the class comment).
+     *
+     * @return {@code true} if the member is leaving or left because it was retired
      */
     public boolean retired() {
         return leaving.get() == Leaving.RETIRED;
     }
 
-    /** The worker's id. */
+    /**
+     * The worker's id.
+     *
+     * @return the worker's id, 0 or more
+     */
     public int id() {
         return node.id();
     }
 
-    /** Tasks this worker has run. */
+    /**
+     * Tasks this worker has run.
+     *
+     * @return the number of task runs that ended (finished or failed), 0 or more
+     */
     public long executed() {
         return node.executed();
     }
 
-    /** Frames dropped because of a bad signature or a class outside the allow-list. */
+    /**
+     * Frames dropped because of a bad signature or a class outside the allow-list.
+     *
+     * @return the number of frames dropped so far, 0 or more
+     */
     public long rejectedFrames() {
         return codec.rejected();
     }
 
-    /** Members refused, each counted once (a coordinator with the wrong proof, a second coordinator). */
+    /**
+     * Members refused, each counted once (a coordinator with the wrong proof, a second
+     * coordinator).
+     *
+     * @return the number of members refused so far, 0 or more
+     */
     public long refusedMembers() {
         return roster.refused();
     }
 
-    /** What this worker refused so far, by kind; each offender is logged once. */
+    /**
+     * What this worker refused so far, by kind; each offender is logged once.
+     *
+     * @return a new snapshot of the refusals by kind
+     */
     public SecurityStats securityStats() {
         return SecurityStats.of(roster.offences());
     }
 
-    /** Whether the member is still in its cluster. */
+    /**
+     * Whether the member is still in its cluster.
+     *
+     * @return {@code true} until the member shuts down, for whatever reason
+     */
     public boolean isRunning() {
         return instance.getLifecycleService().isRunning();
     }

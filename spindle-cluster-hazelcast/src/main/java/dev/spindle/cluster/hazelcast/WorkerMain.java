@@ -77,7 +77,11 @@ public final class WorkerMain {
     private WorkerMain() {
     }
 
-    /** Entry point: runs the worker, and exits with the status described in the class comment. */
+    /**
+     * Entry point: runs the worker, and exits with the status described in the class comment.
+     *
+     * @param args the options described in the class comment ({@code --help} lists them)
+     */
     public static void main(String[] args) {
         System.exit(run(args, System.getenv(), System.out, System.err));
     }

@@ -54,7 +54,11 @@ public final class DevCertificates {
     /**
      * Works in {@code dir} (created if missing) with {@code password} for every store.
      *
+     * @param dir the directory of the stores; nothing is written until a store is created
+     * @param password the password of every store and key, at least 6 characters; it reaches
+     *     {@code keytool} only through its environment
      * @throws IllegalArgumentException if the password is shorter than 6 characters (keytool's minimum)
+     * @throws NullPointerException if an argument is null
      */
     public DevCertificates(Path dir, String password) {
         this.dir = Objects.requireNonNull(dir, "dir");
@@ -64,17 +68,33 @@ public final class DevCertificates {
         }
     }
 
-    /** The key store of {@code member} in this directory. */
+    /**
+     * The key store of {@code member} in this directory.
+     *
+     * @param member the member's name: letters, digits, '.', '_' and '-'
+     * @return the path {@code <dir>/<member>.p12}, whether or not the store exists
+     * @throws IllegalArgumentException if the name is not usable
+     */
     public Path memberStore(String member) {
         return dir.resolve(checkName(member) + ".p12");
     }
 
-    /** The trust store in this directory. */
+    /**
+     * The trust store in this directory.
+     *
+     * @return the path {@code <dir>/}{@value #TRUST_STORE}, whether or not the store exists
+     */
     public Path trustStore() {
         return dir.resolve(TRUST_STORE);
     }
 
-    /** Creates the CA and the trust store unless the CA exists already; returns the trust store. */
+    /**
+     * Creates the CA and the trust store unless the CA exists already; returns the trust store.
+     *
+     * @return the trust store's path
+     * @throws IOException if the directory cannot be created, or {@code keytool} fails, does not
+     *     finish within 60 s or is interrupted
+     */
     public Path createCa() throws IOException {
         Files.createDirectories(dir);
         if (Files.exists(dir.resolve(CA_STORE))) {
@@ -95,8 +115,11 @@ public final class DevCertificates {
     /**
      * Creates {@code member}'s key store, signed by this directory's CA (created first if missing).
      *
+     * @param member the member's name, also the certificate's common name
+     * @return the new key store's path
      * @throws FileAlreadyExistsException if the member's store exists
      * @throws IllegalArgumentException if the name is not made of letters, digits, '.', '_', '-'
+     * @throws IOException if {@code keytool} fails, does not finish within 60 s or is interrupted
      */
     public Path createMember(String member) throws IOException {
         Path store = newStore(member);
@@ -123,6 +146,12 @@ public final class DevCertificates {
     /**
      * Creates a key store for {@code member} whose certificate is self-signed, signed by no CA:
      * a cluster refuses it. For tests and for checking a deployment.
+     *
+     * @param member the member's name: letters, digits, '.', '_' and '-'
+     * @return the new key store's path
+     * @throws java.nio.file.FileAlreadyExistsException if the member's store exists
+     * @throws IllegalArgumentException if the name is not usable
+     * @throws IOException if {@code keytool} fails, does not finish within 60 s or is interrupted
      */
     public Path createSelfSigned(String member) throws IOException {
         Path store = newStore(member);
@@ -188,6 +217,8 @@ public final class DevCertificates {
     /**
      * {@code DevCertificates DIR [member...]}: creates the CA (unless present) and each member's
      * store. Exits with status 2 on bad arguments, 1 if keytool fails.
+     *
+     * @param args the directory, then the names of the members to create
      */
     public static void main(String[] args) {
         if (args.length == 0 || args[0].startsWith("-")) {

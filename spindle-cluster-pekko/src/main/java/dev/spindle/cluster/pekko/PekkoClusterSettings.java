@@ -60,23 +60,38 @@ public final class PekkoClusterSettings {
      *        cluster's CA (see {@link DevCertificates})
      * @param trustStore a PKCS12 store holding the cluster's CA certificate, and only that
      * @param storePassword the password of both stores and of the key
+     * @return a new builder with the defaults; builders are not thread-safe
      * @throws IllegalArgumentException if the name is not usable or a store does not exist
+     * @throws NullPointerException if an argument is null
      */
     public static Builder builder(String clusterName, Path keyStore, Path trustStore, String storePassword) {
         return new Builder(clusterName, keyStore, trustStore, storePassword);
     }
 
-    /** The cluster's name. */
+    /**
+     * The cluster's name.
+     *
+     * @return the cluster name: 1 to 64 letters, digits, '-' and '_', starting with a letter or
+     *     digit
+     */
     public String clusterName() {
         return clusterName;
     }
 
-    /** This member's key store. */
+    /**
+     * This member's key store.
+     *
+     * @return the absolute path of the key store
+     */
     public Path keyStore() {
         return keyStore;
     }
 
-    /** The trust store holding the cluster's CA. */
+    /**
+     * The trust store holding the cluster's CA.
+     *
+     * @return the absolute path of the trust store
+     */
     public Path trustStore() {
         return trustStore;
     }
@@ -85,32 +100,58 @@ public final class PekkoClusterSettings {
         return storePassword;
     }
 
-    /** The address this member binds to and announces. */
+    /**
+     * The address this member binds to and announces.
+     *
+     * @return the bind address, {@code 127.0.0.1} unless set
+     */
     public String bindAddress() {
         return bindAddress;
     }
 
-    /** This member's port; 0 picks a free one. */
+    /**
+     * This member's port; 0 picks a free one.
+     *
+     * @return the port, 0 to 65535
+     */
     public int port() {
         return port;
     }
 
-    /** The {@code host:port} members to join through; empty for the coordinator that starts the cluster. */
+    /**
+     * The {@code host:port} members to join through; empty for the coordinator that starts the
+     * cluster.
+     *
+     * @return an immutable list of {@code host:port} entries
+     */
     public List<String> seedNodes() {
         return seedNodes;
     }
 
-    /** The packages (and their subpackages) that values and functions may come from. */
+    /**
+     * The packages (and their subpackages) that values and functions may come from.
+     *
+     * @return an immutable list of package names, possibly empty
+     */
     public List<String> allowedPackages() {
         return allowedPackages;
     }
 
-    /** Seconds without heartbeats before a member is unreachable, and again before it is downed. */
+    /**
+     * Seconds without heartbeats before a member is unreachable, and again before it is downed.
+     *
+     * @return the failure timeout in seconds
+     */
     public int failureSeconds() {
         return failureSeconds;
     }
 
-    /** The largest message sent or accepted, in bytes. */
+    /**
+     * The largest message sent or accepted, in bytes.
+     *
+     * @return the message limit in bytes, from {@value #MIN_MESSAGE_BYTES} to
+     *     {@value #MAX_MESSAGE_BYTES}
+     */
     public int maxMessageBytes() {
         return maxMessageBytes;
     }
@@ -156,6 +197,11 @@ public final class PekkoClusterSettings {
         /**
          * A {@code host:port} member to join through, normally the coordinator's. A worker needs
          * one; the coordinator needs none (it starts the cluster).
+         *
+         * @param hostAndPort a member's address, such as {@code 10.0.0.5:25520}
+         * @return this builder
+         * @throws IllegalArgumentException if it is not {@code host:port} with a port in 1..65535
+         * @throws NullPointerException if {@code hostAndPort} is null
          */
         public Builder seedNode(String hostAndPort) {
             seedNodes.add(TransportSettings.hostAndPort(hostAndPort, "seed node"));
@@ -166,6 +212,10 @@ public final class PekkoClusterSettings {
          * The largest message, with the values it carries, in bytes (default 256 KiB, in
          * {@value #MIN_MESSAGE_BYTES}..{@value #MAX_MESSAGE_BYTES}). A result that does not fit
          * fails its task; a message that does not fit is refused unread.
+         *
+         * @param bytes the message limit in bytes
+         * @return this builder
+         * @throws IllegalArgumentException if {@code bytes} is out of range
          */
         public Builder maxMessageBytes(int bytes) {
             this.maxMessageBytes = TransportSettings.inRange("maxMessageBytes", bytes, MIN_MESSAGE_BYTES,
@@ -173,7 +223,11 @@ public final class PekkoClusterSettings {
             return this;
         }
 
-        /** Builds the settings. */
+        /**
+         * Builds the settings.
+         *
+         * @return new, immutable settings
+         */
         public PekkoClusterSettings build() {
             return new PekkoClusterSettings(this);
         }

@@ -84,9 +84,15 @@ public final class PekkoCoordinator implements ClusterView, AutoCloseable {
      * joined and follow it.
      *
      * @param cluster the scheduler's settings; its worker count and threads must match the workers
+     * @param settings how this member takes part in the Pekko cluster
+     * @param joinTimeout the longest wait for the workers
+     * @return the running coordinator, which the caller closes
      * @throws TimeoutException if the workers do not all join within {@code joinTimeout}; the
      *         member is shut down
      * @throws IllegalStateException if the cluster already has a coordinator; this member leaves
+     * @throws InterruptedException if the calling thread is interrupted while it waits; the member
+     *     is shut down
+     * @throws NullPointerException if an argument is null
      */
     public static PekkoCoordinator start(PekkoClusterSettings settings, CoordinatorSettings cluster,
                                          Duration joinTimeout) throws TimeoutException, InterruptedException {
@@ -223,7 +229,11 @@ public final class PekkoCoordinator implements ClusterView, AutoCloseable {
         return true;
     }
 
-    /** The client of the cluster. */
+    /**
+     * The client of the cluster.
+     *
+     * @return the coordinator's one client, thread-safe, shared by all callers
+     */
     public Client client() {
         return coordinator.client();
     }
@@ -241,6 +251,7 @@ public final class PekkoCoordinator implements ClusterView, AutoCloseable {
      * Retires worker {@code id} as {@code LocalCluster.retire} does: no new task, its queued tasks
      * moved, the values only it holds copied to other workers, then it is removed and downed.
      *
+     * @param id the id of the worker to retire
      * @return completes once it is removed
      * @throws IllegalArgumentException if there is no such worker
      * @throws IllegalStateException if it is gone already, or the last active worker
@@ -260,7 +271,11 @@ public final class PekkoCoordinator implements ClusterView, AutoCloseable {
         return coordinator.taskEvents();
     }
 
-    /** This member's {@code host:port}, which workers join through. */
+    /**
+     * This member's {@code host:port}, which workers join through.
+     *
+     * @return the address as {@code host:port}, with the port actually bound
+     */
     public String address() {
         return PekkoConfigs.hostPort(Cluster.get(system).selfAddress());
     }
@@ -269,6 +284,8 @@ public final class PekkoCoordinator implements ClusterView, AutoCloseable {
      * Members refused: a TLS peer whose certificate the trust store rejects, a second
      * coordinator, a member without a Spindle role or with a worker id that is taken, out of
      * range or lost. Each offender is logged once.
+     *
+     * @return the number of members refused so far, 0 or more
      */
     public long refusedMembers() {
         return refusedMembers.count();
@@ -277,12 +294,18 @@ public final class PekkoCoordinator implements ClusterView, AutoCloseable {
     /**
      * Frames dropped: malformed, oversized, refused by the allow-list, or from a member that may
      * not send them. Each offender is logged once.
+     *
+     * @return the number of frames dropped so far, 0 or more
      */
     public long rejectedFrames() {
         return rejectedFrames.count();
     }
 
-    /** Members of the cluster that are Up, this one included. */
+    /**
+     * Members of the cluster that are Up, this one included.
+     *
+     * @return the number of members in state Up now, at least 1 while this member runs
+     */
     public int membersUp() {
         int n = 0;
         for (org.apache.pekko.cluster.Member m : Cluster.get(system).state().getMembers()) {

@@ -18,6 +18,16 @@ import org.apache.pekko.cluster.Cluster;
  * work-stealing pool) for the coordinator of its cluster. {@link WorkerMain} runs one per JVM;
  * tests may start several in one JVM.
  *
+ * <pre>{@code
+ * PekkoClusterSettings s = PekkoClusterSettings.builder("jobs", Path.of("certs/worker-0.p12"),
+ *         Path.of("certs/truststore.p12"), password).seedNode("127.0.0.1:25520")
+ *         .allowPackage("com.example").build();
+ * try (PekkoWorker worker = PekkoWorker.start(s, 0, 4)) {          // id 0, 4 threads
+ *     worker.joined().toCompletableFuture().get(60, TimeUnit.SECONDS);
+ *     worker.terminated().toCompletableFuture().join();           // downed, retired or closed
+ * }
+ * }</pre>
+ *
  * <p>It joins through the settings' seed nodes (normally the coordinator) over mutually
  * authenticated TLS, and follows the first coordinator it sees: frames from any other member
  * claiming to be a coordinator are refused.
@@ -57,8 +67,13 @@ public final class PekkoWorker implements AutoCloseable {
      * Starts worker {@code id} with {@code threads} threads and starts joining the cluster; see
      * {@link #joined()}.
      *
+     * @param settings how this member takes part in the Pekko cluster
+     * @param id the worker's id, as the coordinator's scheduler knows it
+     * @param threads the threads of its pool
+     * @return the started worker, which the caller closes
      * @throws IllegalArgumentException if {@code id} is negative, {@code threads} below 1, or the
      *         settings name no seed node
+     * @throws NullPointerException if {@code settings} is null
      */
     public static PekkoWorker start(PekkoClusterSettings settings, int id, int threads) {
         return start(settings, id, threads, WorkerMemory.NONE);
@@ -69,8 +84,14 @@ public final class PekkoWorker implements AutoCloseable {
      * above it, as a {@code LocalCluster} worker does; see {@link WorkerMemory}), and starts
      * joining the cluster; see {@link #joined()}.
      *
+     * @param settings how this member takes part in the Pekko cluster
+     * @param id the worker's id, as the coordinator's scheduler knows it
+     * @param threads the threads of its pool
+     * @param memory the memory limit and spill directory; {@link WorkerMemory#NONE} for none
+     * @return the started worker, which the caller closes
      * @throws IllegalArgumentException if {@code id} is negative, {@code threads} below 1, or the
      *         settings name no seed node
+     * @throws NullPointerException if {@code settings} or {@code memory} is null
      */
     public static PekkoWorker start(PekkoClusterSettings settings, int id, int threads, WorkerMemory memory) {
         Objects.requireNonNull(settings, "settings");
@@ -109,12 +130,21 @@ public final class PekkoWorker implements AutoCloseable {
         }
     }
 
-    /** Completes when this member is Up in the cluster. */
+    /**
+     * Completes when this member is Up in the cluster.
+     *
+     * @return a new stage, completed (with {@code null}) once the member is Up; completing it does
+     *     not affect the worker
+     */
     public CompletionStage<Void> joined() {
         return up.copy();
     }
 
-    /** Completes when the member has left the cluster or was stopped (downed, or {@link #close()}d). */
+    /**
+     * Completes when the member has left the cluster or was stopped (downed, or {@link #close()}d).
+     *
+     * @return a stage completed (with {@code null}) once the member's actor system has terminated
+     */
     public CompletionStage<Void> terminated() {
         return system.getWhenTerminated().thenApply(t -> null);
     }
@@ -122,6 +152,8 @@ public final class PekkoWorker implements AutoCloseable {
     /**
      * Whether the coordinator retired this worker (its values have other holders), which makes
      * it leave the cluster.
+     *
+     * @return {@code true} once the coordinator has told this worker that it is retired
      */
     public boolean retired() {
         return retired;
@@ -137,32 +169,59 @@ public final class PekkoWorker implements AutoCloseable {
         return outbox;
     }
 
-    /** The worker's id. */
+    /**
+     * The worker's id.
+     *
+     * @return the worker's id, 0 or more
+     */
     public int id() {
         return node.id();
     }
 
-    /** This member's {@code host:port}. */
+    /**
+     * This member's {@code host:port}.
+     *
+     * @return the address as {@code host:port}, with the port actually bound
+     */
     public String address() {
         return PekkoConfigs.hostPort(Cluster.get(system).selfAddress());
     }
 
-    /** Tasks this worker has run. */
+    /**
+     * Tasks this worker has run.
+     *
+     * @return the number of task runs that ended (finished or failed), 0 or more
+     */
     public long executed() {
         return node.executed();
     }
 
-    /** Frames dropped: malformed, oversized, refused by the allow-list, or from a member not allowed to send them. */
+    /**
+     * Frames dropped: malformed, oversized, refused by the allow-list, or from a member not allowed
+     * to send them.
+     *
+     * @return the number of frames dropped so far, 0 or more
+     */
     public long rejectedFrames() {
         return rejectedFrames.count();
     }
 
-    /** Members refused: a TLS certificate the trust store rejects, a second coordinator, no Spindle role. */
+    /**
+     * Members refused: a TLS certificate the trust store rejects, a second coordinator, no Spindle
+     * role.
+     *
+     * @return the number of members refused so far, 0 or more
+     */
     public long refusedMembers() {
         return refusedMembers.count();
     }
 
-    /** The {@code host:port} of the coordinator this worker follows, or {@code null} before it knows one. */
+    /**
+     * The {@code host:port} of the coordinator this worker follows, or {@code null} before it knows
+     * one.
+     *
+     * @return the coordinator's address as {@code host:port}, or {@code null}
+     */
     public String coordinator() {
         org.apache.pekko.actor.Address a = roster.coordinator();
         return a == null ? null : PekkoConfigs.hostPort(a);

@@ -45,7 +45,11 @@ public final class WorkerMain {
             "--trust-store", "--seed", "--bind", "--port", "--allow", "--failure-seconds", "--max-message-bytes",
             "--password-file");
 
-    /** Entry point; exits with status 2 on bad arguments, 0 after {@code --help}. */
+    /**
+     * Entry point; exits with status 2 on bad arguments, 0 after {@code --help}.
+     *
+     * @param args the options described in the class comment ({@code --help} lists them)
+     */
     public static void main(String[] args) {
         PekkoWorker worker;
         try {
