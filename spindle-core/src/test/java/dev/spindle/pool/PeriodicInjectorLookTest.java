@@ -34,7 +34,8 @@ class PeriodicInjectorLookTest {
      */
     @Test
     void aBusyWorkersPeriodicLookDoesNotCycleTasksThroughTheInjector() throws Exception {
-        try (WorkStealingPool pool = WorkStealingPool.builder().workers(1).maxSpareWorkers(0).build()) {
+        try (WorkStealingPool pool = WorkStealingPool.builder().workers(1).maxSpareWorkers(0)
+                .localQueueCapacity(256).build()) {
             AtomicInteger hops = new AtomicInteger();
             CountDownLatch done = new CountDownLatch(PAIRS);
             pool.execute(() -> {
