@@ -16,7 +16,8 @@ public final class Loop {
     public static void main(String[] a) throws Exception {
         RuntimeKind k = a[0].equals("spindle") ? RuntimeKind.SPINDLE : a[0].equals("fjp") ? RuntimeKind.FJP : RuntimeKind.FJP_ASYNC;
         MessageWorkload w = a[1].equals("ping-pong") ? new PingPong(1000, 20)
-                : a[1].equals("spawn-many-local") ? dev.spindle.bench.workload.SpawnMany.local(10_000) : new ChainedSpawn(1000);
+                : a[1].equals("spawn-many-local") ? dev.spindle.bench.workload.SpawnMany.local(10_000)
+                : a[1].equals("skynet") ? new dev.spindle.bench.workload.Skynet(1_000_000, 10) : new ChainedSpawn(1000);
         long end = System.nanoTime() + Long.parseLong(a[2]) * 1_000_000_000L;
         long runs = 0;
         try (BenchRuntime rt = Runtimes.create(k, 2)) {
