@@ -40,8 +40,9 @@ import java.util.concurrent.TimeUnit;
  * <p>A runnable a worker submits (a reply, the next link of a chain) goes to this deque and,
  * popped newest first, is the next task this worker runs. The push reads the idle word
  * ({@link IdleCoordinator#notifyWorkRacy}) and wakes a peer only if one is parked and nobody
- * searches, which in a stream of hand-offs is rare: under 0.002 wake-ups per task on ping-pong,
- * chained-spawn, yield-many, spawn-many-local and skynet (docs/BENCHMARKS.md, issue 14). The push
+ * searches, which in a stream of hand-offs is rare: at most a few wake-ups per thousand tasks
+ * on ping-pong, chained-spawn, yield-many, spawn-many-local and skynet (docs/BENCHMARKS.md,
+ * issue 14). The push
  * into an empty deque makes that check too, although the owner will pop the task itself: if
  * the spawner then blocks outside {@link dev.spindle.Spindle#blocking}, a peer must be able to
  * take the task. Tasks stay in the deque rather than moving through the injector: the periodic
