@@ -23,8 +23,9 @@ import java.util.concurrent.TimeUnit;
  * <h2>The loop</h2>
  *
  * <ol>
- *   <li>Every {@value #GLOBAL_INTERVAL}th turn, take from the injector first, so a stream of
- *       local work cannot starve external submissions.</li>
+ *   <li>Every {@value #GLOBAL_INTERVAL}th turn, take one task from the injector first, so a
+ *       stream of local work cannot starve external submissions (a batch only if the deque is
+ *       empty: see {@link #takeOneFromInjector}).</li>
  *   <li>Pop the local deque (newest first: the task's data is likely still in cache).</li>
  *   <li>Take a batch from the injector: one task to run and a fair share moved into the deque,
  *       where peers can steal it.</li>
@@ -33,6 +34,19 @@ import java.util.concurrent.TimeUnit;
  *       {@code stealAttempts} victims, checking the injector between rounds.</li>
  *   <li>Park, following the protocol in {@link IdleCoordinator}.</li>
  * </ol>
+ *
+ * <h2>Message passing</h2>
+ *
+ * <p>A runnable a worker submits (a reply, the next link of a chain) goes to this deque and,
+ * popped newest first, is the next task this worker runs. The push reads the idle word
+ * ({@link IdleCoordinator#notifyWorkRacy}) and wakes a peer only if one is parked and nobody
+ * searches, which in a stream of hand-offs is rare: at most a few wake-ups per thousand tasks
+ * on ping-pong, chained-spawn, yield-many, spawn-many-local and skynet (docs/BENCHMARKS.md,
+ * issue 14). The push
+ * into an empty deque makes that check too, although the owner will pop the task itself: if
+ * the spawner then blocks outside {@link dev.spindle.Spindle#blocking}, a peer must be able to
+ * take the task. Tasks stay in the deque rather than moving through the injector: the periodic
+ * look takes one task from the injector, not a batch ({@link #takeOneFromInjector}).
  *
  * <p>The counters are written only by this worker (opaque stores) and read by
  * {@link WorkStealingPool#stats()} with opaque loads: cheap, and exact once the pool is quiet.
@@ -140,7 +154,7 @@ final class Worker extends BaseWorker {
     private Runnable nextLocalOrGlobal() {
         if (--tick <= 0) {
             tick = GLOBAL_INTERVAL;
-            Runnable t = takeFromInjector();
+            Runnable t = takeOneFromInjector();
             if (t != null) {
                 return t;
             }
@@ -217,6 +231,22 @@ final class Worker extends BaseWorker {
     /** Any thread: tasks queued on this worker (deque and fork stack); a racy estimate. */
     int localSize() {
         return deque.size() + forks.unclaimedCount();
+    }
+
+    /**
+     * The periodic look at the injector (every {@value #GLOBAL_INTERVAL}th turn) takes one task,
+     * as Tokio's does, not a batch: the deque still holds local work, so a batch would only
+     * wait there behind it, and into a nearly full deque it would overflow back to the injector
+     * at the next push. With many tasks queued locally (ping-pong's thousand pairs) that cycle
+     * moved half a deque to the injector and back every 61 tasks. A worker whose deque is empty
+     * still takes a batch ({@link #takeFromInjector}).
+     */
+    private Runnable takeOneFromInjector() {
+        var injector = shared.injector;
+        if (injector.isEmpty()) {
+            return null;
+        }
+        return deque.isEmpty() ? takeFromInjector() : injector.poll();
     }
 
     private Runnable takeFromInjector() {
