@@ -5,6 +5,7 @@ package dev.spindle.examples;
 
 import dev.spindle.async.*;
 import dev.spindle.async.io.*;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 
@@ -30,7 +31,8 @@ final class EchoServerExample {
 
     public static void main(String[] args) throws Exception {
         try (AsyncRuntime runtime = AsyncRuntime.builder().workers(4).build();
-                AsyncTcpListener listener = AsyncTcpListener.bind(new InetSocketAddress(7007))) {
+                AsyncTcpListener listener = AsyncTcpListener.bind(    // this machine only
+                        new InetSocketAddress(InetAddress.getLoopbackAddress(), 7007))) {
             runtime.run(Async.whileTrue(() -> Async.map(listener.accept(), stream -> {
                 runtime.spawn(echo(stream));               // one task per connection
                 return true;

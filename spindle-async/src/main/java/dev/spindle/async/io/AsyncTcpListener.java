@@ -7,6 +7,7 @@ import dev.spindle.async.AsyncTask;
 import dev.spindle.async.Poll;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.nio.channels.SelectionKey;
@@ -46,8 +47,9 @@ public final class AsyncTcpListener implements AutoCloseable {
      * Binds to {@code local} (port 0: any free port); the listener and its connections are served
      * by the {@linkplain ReactorGroup#shared() shared reactor group}.
      *
-     * @param local the address to bind; {@code null} binds an ephemeral port on every interface, so
-     *     pass a loopback address to stay local
+     * @param local the address to bind; {@code null} binds an ephemeral port on the loopback
+     *     interface only (reachable from this machine alone); pass a wildcard or an interface's
+     *     address to accept connections from other machines
      * @return the bound listener, which the caller closes
      * @throws IOException if the socket cannot be opened or bound
      */
@@ -59,7 +61,8 @@ public final class AsyncTcpListener implements AutoCloseable {
      * Binds to {@code local} with a backlog of 1024; it and its connections are served by
      * {@code reactor}.
      *
-     * @param local the address to bind; {@code null} binds an ephemeral port on every interface
+     * @param local the address to bind; {@code null} binds an ephemeral port on the loopback
+     *     interface only
      * @param reactor serves the listener and every connection it accepts
      * @return the bound listener, which the caller closes
      * @throws IOException if the socket cannot be opened or bound
@@ -74,7 +77,8 @@ public final class AsyncTcpListener implements AutoCloseable {
      * Binds to {@code local} with a backlog of 1024; the group's reactors serve the listener and,
      * in turn, the connections it accepts.
      *
-     * @param local the address to bind; {@code null} binds an ephemeral port on every interface
+     * @param local the address to bind; {@code null} binds an ephemeral port on the loopback
+     *     interface only
      * @param reactors serves the listener (its next reactor) and the accepted connections (each the
      *     next one in turn)
      * @return the bound listener, which the caller closes
@@ -91,7 +95,9 @@ public final class AsyncTcpListener implements AutoCloseable {
         ServerSocketChannel ch = ServerSocketChannel.open();
         try {
             ch.configureBlocking(false);
-            ch.bind(local, 1024);
+            // Loopback unless the caller names an address: a listener nobody asked to expose
+            // must not be reachable from other machines.
+            ch.bind(local != null ? local : new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 1024);
             return new AsyncTcpListener(ch, reactor, streams);
         } catch (IOException | RuntimeException e) {
             ch.close();

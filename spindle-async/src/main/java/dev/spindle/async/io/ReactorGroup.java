@@ -19,7 +19,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  *
  * <pre>{@code
  * try (ReactorGroup reactors = ReactorGroup.open(4);
- *         AsyncTcpListener listener = AsyncTcpListener.bind(new InetSocketAddress(7007), reactors)) {
+ *         AsyncTcpListener listener = AsyncTcpListener.bind(
+ *                 new InetSocketAddress(InetAddress.getLoopbackAddress(), 7007), reactors)) {
  *     ... // accepted streams are served by the four reactors in turn
  * }
  * }</pre>
