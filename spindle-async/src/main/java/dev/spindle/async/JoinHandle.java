@@ -77,11 +77,18 @@ public abstract sealed class JoinHandle<T> implements Future<T>, AsyncTask<T> pe
      *
      * The waiters. A Treiber stack of nodes (a blocked thread, a joining task's waker, or a
      * CompletableFuture made by toCompletableFuture), head in `waiters`, FIRED once the
-     * outcome is out. The winner of the outcome CAS swaps the head to FIRED (getAndSet) and then
-     * releases every node it took; a push CASes a non-FIRED head, so pushes that succeed come
-     * before the swap in the head's order and the winner sees them. No wake-up is lost:
-     *   - a waiter that pushed before the swap is released by the winner, after the outcome was
-     *     written (the outcome CAS precedes the swap in the winner's program order);
+     * outcome is out. After its outcome CAS the winner reads the head: if it is null, nobody
+     * waits and the winner is done (no atomic instruction: most tasks have no waiter, or a
+     * joiner that found the outcome already out). Otherwise it swaps the head to FIRED
+     * (getAndSet) and releases every node it took. A push CASes a non-FIRED head and then
+     * re-reads the state; if the outcome is out, the pusher swaps the head to FIRED itself and
+     * releases what it took (its own node included). Whoever swaps first takes the stack; a
+     * later swap finds FIRED and releases nothing. No wake-up is lost:
+     *   - the winner writes the state then reads the head; a pusher writes the head then reads
+     *     the state; all four are volatile, so (Dekker) at least one of them sees the other's
+     *     write: either the winner sees the push and swaps, or the pusher sees the outcome and
+     *     swaps; either way the node is released after the outcome was written;
+     *   - a waiter that pushed before the winner's swap is released by that swap;
      *   - a waiter whose push fails reads FIRED, written after the outcome, so its next read of
      *     the state sees the outcome;
      *   - a blocked thread re-reads the state after pushing and after every park; an unpark
@@ -216,8 +223,18 @@ public abstract sealed class JoinHandle<T> implements Future<T>, AsyncTask<T> pe
             }
             return false;
         }
-        release(WAITERS.getAndSet(this, FIRED));
+        if (waiters != null) {                 // nobody waits (the common case): no swap
+            fire();
+        }
         return true;
+    }
+
+    /** Takes the waiter stack, leaving FIRED, and releases what it held (once: see above). */
+    private void fire() {
+        Object top = WAITERS.getAndSet(this, FIRED);
+        if (top != FIRED) {
+            release(top);
+        }
     }
 
     void complete(T value) {
@@ -293,6 +310,9 @@ public abstract sealed class JoinHandle<T> implements Future<T>, AsyncTask<T> pe
                 top = node;
             }
             if (WAITERS.compareAndSet(this, h, top)) {
+                if ((state & OUTCOME_MASK) != 0) {
+                    fire();                    // the winner may have found no waiter: see above
+                }
                 return true;
             }
         }
