@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
@@ -98,7 +99,7 @@ public final class LocalCluster implements ClusterView, AutoCloseable {
      * @param threads the new worker's thread count, at least 1
      * @return its id, the next after the highest so far
      * @throws IllegalArgumentException if {@code threads} is below 1
-     * @throws IllegalStateException if the cluster is closed
+     * @throws RejectedExecutionException if the cluster is closed
      */
     public int addWorker(int threads) {
         if (threads < 1) {
@@ -129,6 +130,7 @@ public final class LocalCluster implements ClusterView, AutoCloseable {
      * @throws IllegalArgumentException if there is no such worker
      * @throws IllegalStateException if the worker is running (kill or retire it first), or is
      *         retiring
+     * @throws RejectedExecutionException if the cluster is closed
      */
     public void restartWorker(int id) {
         synchronized (membership) {
@@ -171,6 +173,7 @@ public final class LocalCluster implements ClusterView, AutoCloseable {
      * @throws IllegalArgumentException if there is no such worker
      * @throws IllegalStateException if the worker is gone already, or it is the last worker that
      *         is alive and not retiring (a cluster keeps one; {@link #close()} stops them all)
+     * @throws RejectedExecutionException if the cluster is closed
      */
     public CompletableFuture<Void> retire(int id) {
         checkOpen();
@@ -186,6 +189,7 @@ public final class LocalCluster implements ClusterView, AutoCloseable {
      *
      * @param id the id of the worker to crash
      * @throws IllegalArgumentException if there is no such worker
+     * @throws RejectedExecutionException if the cluster is closed
      */
     public void killWorker(int id) {
         worker(id);
@@ -209,7 +213,7 @@ public final class LocalCluster implements ClusterView, AutoCloseable {
      * steals it requested. Tests use it with a zero balance interval to make rounds explicit.
      *
      * @return the number of steal requests sent in this round, 0 or more
-     * @throws IllegalStateException if the cluster is closed
+     * @throws RejectedExecutionException if the cluster is closed
      */
     public int rebalance() {
         checkOpen();
@@ -219,7 +223,7 @@ public final class LocalCluster implements ClusterView, AutoCloseable {
     /**
      * A snapshot of the counters.
      *
-     * @throws IllegalStateException once closed
+     * @throws RejectedExecutionException once closed
      */
     @Override
     public ClusterStats stats() {
@@ -230,7 +234,7 @@ public final class LocalCluster implements ClusterView, AutoCloseable {
     /**
      * The steal log, oldest first (the most recent 10,000 events).
      *
-     * @throws IllegalStateException once closed
+     * @throws RejectedExecutionException once closed
      */
     @Override
     public List<StealEvent> stealEvents() {
@@ -241,7 +245,7 @@ public final class LocalCluster implements ClusterView, AutoCloseable {
     /**
      * The task log, oldest first (the most recent 1,000 runs).
      *
-     * @throws IllegalStateException once closed
+     * @throws RejectedExecutionException once closed
      */
     @Override
     public List<TaskEvent> taskEvents() {
@@ -256,7 +260,7 @@ public final class LocalCluster implements ClusterView, AutoCloseable {
 
     private void checkOpen() {
         if (closed) {
-            throw new IllegalStateException("the cluster is closed");
+            throw new RejectedExecutionException("the cluster is closed");
         }
     }
 

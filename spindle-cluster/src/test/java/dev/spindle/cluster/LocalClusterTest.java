@@ -254,8 +254,21 @@ class LocalClusterTest {
         cluster.close();
         assertThatThrownBy(f::get).cause().isInstanceOf(IllegalStateException.class).hasMessageContaining("c9wait-0");
         assertThatThrownBy(() -> client.submit("c9late-0", args -> 1)).isInstanceOf(RejectedExecutionException.class);
-        assertThatThrownBy(() -> cluster.killWorker(0)).isInstanceOf(IllegalStateException.class);
+        assertThatThrownBy(() -> cluster.killWorker(0)).isInstanceOf(RejectedExecutionException.class);
         cluster.close();    // idempotent
+    }
+
+    @Test
+    void everyCallAfterCloseIsRejectedSayingSo() {
+        start(2, 1).close();
+        List<org.assertj.core.api.ThrowableAssert.ThrowingCallable> calls = List.of(
+                () -> cluster.addWorker(1), () -> cluster.restartWorker(0), () -> cluster.retire(1),
+                () -> cluster.killWorker(0), () -> cluster.rebalance(), () -> cluster.stats(),
+                () -> cluster.stealEvents(), () -> cluster.taskEvents());
+        for (org.assertj.core.api.ThrowableAssert.ThrowingCallable call : calls) {
+            assertThatThrownBy(call).isInstanceOf(RejectedExecutionException.class)
+                    .hasMessageContaining("closed");
+        }
     }
 
     @Test

@@ -250,8 +250,8 @@ class MembershipTest {
                 .hasMessageContaining("no worker 2");
 
         cluster.close();
-        assertThatThrownBy(() -> cluster.addWorker()).isInstanceOf(IllegalStateException.class);
-        assertThatThrownBy(() -> cluster.retire(1)).isInstanceOf(IllegalStateException.class);
+        assertThatThrownBy(() -> cluster.addWorker()).isInstanceOf(java.util.concurrent.RejectedExecutionException.class);
+        assertThatThrownBy(() -> cluster.retire(1)).isInstanceOf(java.util.concurrent.RejectedExecutionException.class);
     }
 
     @Test

@@ -60,6 +60,6 @@ class TaskEventsTest {
     void aClosedClusterRefusesItsLog() {
         LocalCluster cluster = LocalCluster.builder().workers(1).build();
         cluster.close();
-        assertThatThrownBy(cluster::taskEvents).isInstanceOf(IllegalStateException.class);
+        assertThatThrownBy(cluster::taskEvents).isInstanceOf(java.util.concurrent.RejectedExecutionException.class);
     }
 }
