@@ -62,12 +62,53 @@ public abstract class CoordinatorTransportSupport implements Transport {
     }
 
     /**
+     * Hands one report of a verified frame to the scheduler: a result through
+     * {@link #deliverFinished}, a failure as a {@link RemoteTaskException}, any other report as it
+     * is. The caller has checked that the report is about its sender
+     * ({@link WireMessage#reportedWorker}).
+     */
+    protected final void deliverReport(Object body, Function<byte[], Object> reader) {
+        if (body instanceof WireMessage.Finished w) {
+            deliverFinished(w.worker(), w.key(), w.attempt(), w.value(), w.bytes(), w.nanos(), reader);
+        } else if (body instanceof WireMessage.Erred e) {
+            scheduler.accept(e.toMessage());
+        } else {
+            scheduler.accept((Message.ToScheduler) body);
+        }
+    }
+
+    /**
+     * Queues the wire form of a message for {@code worker} in {@code batches}: a task with its
+     * function as bytes written by {@code serializer}, any other message as it is. A task whose
+     * function cannot travel is failed instead ({@link #cannotSend}).
+     */
+    protected final void queue(OutboundBatches batches, int worker, Message.ToWorker message,
+                               Function<Object, byte[]> serializer) {
+        Object body = message;
+        if (message instanceof Message.Compute c) {
+            try {
+                body = new WireMessage.Compute(c.key(), c.attempt(), serializer.apply(c.function()), c.dependencies(),
+                        c.holders(), c.priority());
+            } catch (IllegalArgumentException cannotTravel) {
+                cannotSend(worker, c, cannotTravel);
+                return;
+            }
+        }
+        batches.add(worker, body);
+    }
+
+    /**
      * Fails the task of {@code compute}, whose function (or whole message) cannot be sent to
      * {@code worker}: the task errs, after its retries, instead of hanging.
      */
     protected final void cannotSend(int worker, Message.Compute compute, IllegalArgumentException why) {
-        scheduler.accept(new Message.TaskErred(worker, compute.key(), compute.attempt(), new IllegalArgumentException(
-                "task '" + compute.key() + "' cannot be sent: " + why.getMessage(), why), 0));
+        cannotSend(worker, compute.key(), compute.attempt(), why);
+    }
+
+    /** Fails attempt {@code attempt} of task {@code key}, which cannot be sent to {@code worker}, as above. */
+    protected final void cannotSend(int worker, String key, long attempt, IllegalArgumentException why) {
+        scheduler.accept(new Message.TaskErred(worker, key, attempt, new IllegalArgumentException(
+                "task '" + key + "' cannot be sent: " + why.getMessage(), why), 0));
     }
 
     /** Hands {@code message} to the scheduler. */

@@ -83,6 +83,8 @@ final class GraphScheduler implements AutoCloseable {
     private static final int RETIRE = -1;
 
     private static final int STEAL_LOG_CAPACITY = 10_000;
+    /** The most events handled between two {@link Transport#flush}es. */
+    static final int FLUSH_EVERY = 64;
     /** Task runs kept for monitoring ({@link #taskEvents()}): enough for a timeline of the last moments. */
     static final int TASK_LOG_CAPACITY = 1_000;
 
@@ -138,6 +140,7 @@ final class GraphScheduler implements AutoCloseable {
     // ---- the event loop ------------------------------------------------------------------
 
     private void loop() {
+        int sinceFlush = 0;
         boolean periodic = config.stealing() && config.balanceIntervalNanos() > 0;
         nextBalance = System.nanoTime() + config.balanceIntervalNanos();
         while (!closed) {
@@ -159,6 +162,16 @@ final class GraphScheduler implements AutoCloseable {
             } catch (RuntimeException | Error e) {
                 // a bug in a transition must not stop the scheduler; make it visible
                 e.printStackTrace();
+            }
+            // the messages of a burst of events leave together, when the events run dry, and at
+            // least every FLUSH_EVERY events under a steady stream
+            if (events.isEmpty() || ++sinceFlush >= FLUSH_EVERY) {
+                sinceFlush = 0;
+                try {
+                    transport.flush();
+                } catch (RuntimeException e) {
+                    e.printStackTrace();
+                }
             }
         }
     }
