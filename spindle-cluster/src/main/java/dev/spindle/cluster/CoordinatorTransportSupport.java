@@ -3,6 +3,8 @@
  */
 package dev.spindle.cluster;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
@@ -78,23 +80,25 @@ public abstract class CoordinatorTransportSupport implements Transport {
     }
 
     /**
-     * Queues the wire form of a message for {@code worker} in {@code batches}: a task with its
-     * function as bytes written by {@code serializer}, any other message as it is. A task whose
-     * function cannot travel is failed instead ({@link #cannotSend}).
+     * The wire forms of a batch of messages for {@code worker}, in order: a task with its function
+     * as bytes written by {@code serializer}, any other message as it is. A task whose function
+     * cannot travel is left out and failed instead ({@link #cannotSend}).
      */
-    protected final void queue(OutboundBatches batches, int worker, Message.ToWorker message,
-                               Function<Object, byte[]> serializer) {
-        Object body = message;
-        if (message instanceof Message.Compute c) {
-            try {
-                body = new WireMessage.Compute(c.key(), c.attempt(), serializer.apply(c.function()), c.dependencies(),
-                        c.holders(), c.priority());
-            } catch (IllegalArgumentException cannotTravel) {
-                cannotSend(worker, c, cannotTravel);
-                return;
+    protected final List<Object> wireForms(int worker, List<Object> messages, Function<Object, byte[]> serializer) {
+        List<Object> out = new ArrayList<>(messages.size());
+        for (Object m : messages) {
+            if (m instanceof Message.Compute c) {
+                try {
+                    out.add(new WireMessage.Compute(c.key(), c.attempt(), serializer.apply(c.function()),
+                            c.dependencies(), c.holders(), c.priority()));
+                } catch (IllegalArgumentException cannotTravel) {
+                    cannotSend(worker, c, cannotTravel);
+                }
+            } else {
+                out.add(m);
             }
         }
-        batches.add(worker, body);
+        return out;
     }
 
     /**

@@ -272,6 +272,12 @@ public final class MessageCodec {
             for (Map.Entry<String, List<Integer>> e : c.holders().entrySet()) {
                 size += e.getKey().length() + 5L * e.getValue().size();
             }
+        } else if (body instanceof Message.Compute c) {
+            // its function is serialised when the batch is sent: a lambda's form is a few hundred bytes
+            size += 512 + c.key().length() + 8L * c.holders().size();
+            for (String d : c.dependencies()) {
+                size += 2 + d.length();
+            }
         } else if (body instanceof WireMessage.Finished f) {
             size += f.key().length() + length(f.value());
         } else if (body instanceof WireMessage.FetchReply r) {

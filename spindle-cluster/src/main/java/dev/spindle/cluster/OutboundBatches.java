@@ -8,6 +8,8 @@ import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -37,7 +39,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  *       the more a destination is behind, the larger its next frame (group commit).
  *   <li><b>A sender that produces in bursts</b> (the scheduler, which may send many messages
  *       while handling one event) {@link #add}s them and calls {@link #flush()} when its own queue
- *       of work runs dry, so a burst leaves as a few frames.
+ *       of work runs dry, so a burst leaves as a few frames. Given an executor, the batches are
+ *       encoded and sent there, beside the sender, which then only queues; a lane has at most
+ *       one flush queued on it at a time ({@code scheduled}, cleared when that flush starts, so
+ *       a body added after the clear is either taken by that flush or queues another).
  * </ul>
  * Thread-safe. A {@link Sender} must not throw: a body it cannot send is its to report.
  *
@@ -57,11 +62,15 @@ public final class OutboundBatches {
         final ConcurrentLinkedQueue<Object> queue = new ConcurrentLinkedQueue<>();
         final AtomicInteger pending = new AtomicInteger();
         final AtomicBoolean flushing = new AtomicBoolean();
+        /** A flush of this lane is queued on the flusher and has not started. */
+        final AtomicBoolean scheduled = new AtomicBoolean();
     }
 
     private final int maxCount;
     private final long maxBytes;
     private final Sender sender;
+    /** Where flushes run; {@code null}: on the calling thread. */
+    private final Executor flusher;
     private final ConcurrentHashMap<Integer, Lane> lanes = new ConcurrentHashMap<>();
 
     /**
@@ -71,6 +80,19 @@ public final class OutboundBatches {
      *         or {@code maxBytes} is not positive
      */
     public OutboundBatches(int maxCount, long maxBytes, Sender sender) {
+        this(maxCount, maxBytes, sender, null);
+    }
+
+    /**
+     * Batches as above whose {@link #flush()} and full batches are sent on {@code flusher}, not
+     * on the thread that adds: a sender whose own thread is the bottleneck (the scheduler) only
+     * queues, and the encoding, signing and sending of its frames run beside it. A flush is
+     * queued on the flusher at most once per lane at a time; {@link #send} and
+     * {@link #flush(int)} still send on the calling thread.
+     *
+     * @param flusher runs the flushes, or {@code null} to run them on the calling thread
+     */
+    public OutboundBatches(int maxCount, long maxBytes, Sender sender, Executor flusher) {
         if (maxCount < 1 || maxCount > MessageCodec.MAX_BATCH) {
             throw new IllegalArgumentException("maxCount must be in 1.." + MessageCodec.MAX_BATCH + ", got " + maxCount);
         }
@@ -80,6 +102,7 @@ public final class OutboundBatches {
         this.maxCount = maxCount;
         this.maxBytes = maxBytes;
         this.sender = Objects.requireNonNull(sender, "sender");
+        this.flusher = flusher;
     }
 
     private Lane lane(int destination) {
@@ -93,7 +116,7 @@ public final class OutboundBatches {
         Lane l = lane(destination);
         l.queue.add(body);
         if (l.pending.incrementAndGet() >= maxCount) {
-            flush(destination, l);
+            requestFlush(destination, l);
         }
     }
 
@@ -106,20 +129,45 @@ public final class OutboundBatches {
         flush(destination, lane(destination));
     }
 
-    /** Sends everything queued, to every destination. */
+    /** Sends everything queued, to every destination (on the flusher, if there is one). */
     public void flush() {
         lanes.forEach((d, l) -> {
             if (l.pending.get() > 0) {
-                flush(d, l);
+                requestFlush(d, l);
             }
         });
     }
 
-    /** Sends everything queued for {@code destination} (before the destination is cut off, say). */
+    /**
+     * Sends everything queued for {@code destination} on the calling thread, and returns once
+     * none of it is left to send, a flush running elsewhere included (before the destination is
+     * cut off, say).
+     */
     public void flush(int destination) {
         Lane l = lanes.get(destination);
-        if (l != null) {
+        if (l == null) {
+            return;
+        }
+        flush(destination, l);
+        while (l.pending.get() > 0 || l.flushing.get()) {
+            flush(destination, l);            // the other flusher finishes its batch, or left one behind
+            Thread.onSpinWait();
+        }
+    }
+
+    private void requestFlush(int destination, Lane l) {
+        if (flusher == null) {
             flush(destination, l);
+        } else if (l.scheduled.compareAndSet(false, true)) {
+            try {
+                flusher.execute(() -> {
+                    // cleared first: a body added from now on either is taken below or schedules anew
+                    l.scheduled.set(false);
+                    flush(destination, l);
+                });
+            } catch (RejectedExecutionException closed) {
+                l.scheduled.set(false);       // the transport is closing: what is queued is dropped
+            }
         }
     }
 

@@ -141,6 +141,53 @@ class OutboundBatchesTest {
         assertThat(b.pending(2)).isZero();
     }
 
+    /**
+     * With a flusher, the adding thread only queues: batches are sent on the flusher, in order,
+     * each body once, and {@code flush(destination)} returns only when nothing for it is left.
+     */
+    @Test
+    void aFlusherSendsTheBatchesBesideTheAddingThread() throws Exception {
+        ExecutorService flusher = Executors.newSingleThreadExecutor();
+        List<String> threads = Collections.synchronizedList(new ArrayList<>());
+        OutboundBatches b = new OutboundBatches(8, 1 << 20, (d, bodies) -> {
+            threads.add(Thread.currentThread().getName());
+            sent.add(new Batch(d, List.copyOf(bodies)));
+        }, flusher);
+        try {
+            assertTimeoutPreemptively(Duration.ofSeconds(30), () -> {
+                for (int round = 0; round < 200; round++) {
+                    for (int i = 0; i < 20; i++) {
+                        b.add(round % 3, new Message.DataAdded(round % 3, "k", round * 100L + i));
+                    }
+                    b.flush();
+                }
+                for (int d = 0; d < 3; d++) {
+                    b.flush(d);
+                    assertThat(b.pending(d)).isZero();
+                }
+            });
+        } finally {
+            flusher.shutdown();
+            assertThat(flusher.awaitTermination(10, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+        }
+        assertThat(threads).doesNotContain(Thread.currentThread().getName());
+        for (int d = 0; d < 3; d++) {
+            List<Long> received = new ArrayList<>();
+            for (Batch batch : sent) {
+                if (batch.destination() == d) {
+                    batch.bodies().forEach(body -> received.add(((Message.DataAdded) body).bytes()));
+                }
+            }
+            List<Long> expected = new ArrayList<>();
+            for (int round = d; round < 200; round += 3) {
+                for (int i = 0; i < 20; i++) {
+                    expected.add(round * 100L + i);
+                }
+            }
+            assertThat(received).isEqualTo(expected);
+        }
+    }
+
     @Test
     void badArgumentsAreRefused() {
         assertThatThrownBy(() -> batches(0, 1)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("maxCount");

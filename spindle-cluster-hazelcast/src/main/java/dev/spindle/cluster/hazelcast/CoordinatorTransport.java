@@ -9,6 +9,9 @@ import dev.spindle.cluster.Message;
 import dev.spindle.cluster.OutboundBatches;
 import dev.spindle.cluster.Transport;
 import dev.spindle.cluster.WireMessage;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.function.Consumer;
 
 /**
@@ -32,15 +35,28 @@ final class CoordinatorTransport extends CoordinatorTransportSupport implements 
     private final Outbox outbox;
     private final Session session;
     private final OutboundBatches batches;
+    /**
+     * Encodes, signs and sends the scheduler's batches, so that the scheduler thread, the
+     * coordinator's bottleneck, only queues its messages.
+     */
+    private final ExecutorService sender = Executors.newSingleThreadExecutor(r -> {
+        Thread t = new Thread(r, "spindle-sender");
+        t.setDaemon(true);
+        return t;
+    });
 
     CoordinatorTransport(FrameCodec codec, Roster roster, Session session) {
         this.codec = codec;
         this.roster = roster;
         this.session = session;
         this.outbox = new Outbox(codec, session);
-        this.batches = new OutboundBatches(BATCH_COUNT, BATCH_BYTES,
+        this.batches = new OutboundBatches(BATCH_COUNT, BATCH_BYTES, (worker, messages) -> {
+            List<Object> bodies = wireForms(worker, messages, codec::serialize);
+            if (!bodies.isEmpty()) {
                 // a worker that is gone gets nothing; membership has told, or will tell, the scheduler
-                (worker, bodies) -> outbox.send(roster.worker(worker), worker, bodies));
+                outbox.send(roster.worker(worker), worker, bodies);
+            }
+        }, sender);
         roster.onWorkerLost(id -> toScheduler(new Message.WorkerLost(id)));
     }
 
@@ -79,13 +95,19 @@ final class CoordinatorTransport extends CoordinatorTransportSupport implements 
 
     @Override
     public void toWorker(int worker, Message.ToWorker message) {
-        queue(batches, worker, message, codec::serialize);
+        batches.add(worker, message);         // its wire form is made on the sender thread
     }
 
     /** Sends each worker the messages queued for it, in one frame per worker (and batch bound). */
     @Override
     public void flush() {
         batches.flush();
+    }
+
+    @Override
+    public void close() {
+        super.close();
+        sender.shutdownNow();                 // what is still queued is dropped, as Transport allows
     }
 
     @Override

@@ -11,6 +11,8 @@ import dev.spindle.cluster.OutboundBatches;
 import dev.spindle.cluster.Transport;
 import dev.spindle.cluster.WireMessage;
 import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.function.Consumer;
 import org.apache.pekko.actor.ActorRef;
 import org.apache.pekko.actor.Address;
@@ -34,13 +36,23 @@ final class CoordinatorTransport extends CoordinatorTransportSupport implements 
     private final Outbox outbox;
     private final Refusals rejectedFrames;
     private final OutboundBatches batches;
+    /**
+     * Encodes and sends the scheduler's batches, so that the scheduler thread, the coordinator's
+     * bottleneck, only queues its messages.
+     */
+    private final ExecutorService sender = Executors.newSingleThreadExecutor(r -> {
+        Thread t = new Thread(r, "spindle-sender");
+        t.setDaemon(true);
+        return t;
+    });
 
     CoordinatorTransport(WireCodec codec, Roster roster, Outbox outbox, Refusals rejectedFrames) {
         this.codec = codec;
         this.roster = roster;
         this.outbox = outbox;
         this.rejectedFrames = rejectedFrames;
-        this.batches = new OutboundBatches(MessageCodec.MAX_BATCH, codec.batchBytes(), this::send);
+        this.batches = new OutboundBatches(MessageCodec.MAX_BATCH, codec.batchBytes(),
+                (worker, messages) -> send(worker, wireForms(worker, messages, codec::serialize)), sender);
     }
 
     void attach(Consumer<Message.ToScheduler> scheduler) {
@@ -84,7 +96,7 @@ final class CoordinatorTransport extends CoordinatorTransportSupport implements 
 
     @Override
     public void toWorker(int worker, Message.ToWorker message) {
-        queue(batches, worker, message, codec::serialize);
+        batches.add(worker, message);         // its wire form is made on the sender thread
     }
 
     /** Sends each worker the messages queued for it, in one frame per worker (and batch bound). */
@@ -95,6 +107,9 @@ final class CoordinatorTransport extends CoordinatorTransportSupport implements 
 
     /** Sends a batch as one frame; if it is over the frame limit, each message alone. */
     private void send(int worker, List<Object> bodies) {
+        if (bodies.isEmpty()) {
+            return;                           // every task in it failed: its function cannot travel
+        }
         try {
             // a worker that is gone gets nothing; membership has told, or will tell, the scheduler
             outbox.send(roster.worker(worker), new Wire.Frame(worker, Incarnations.NONE, bodies));
@@ -110,6 +125,12 @@ final class CoordinatorTransport extends CoordinatorTransportSupport implements 
                         bodies.get(0).getClass().getSimpleName(), worker, tooLarge.getMessage());
             }
         }
+    }
+
+    @Override
+    public void close() {
+        super.close();
+        sender.shutdownNow();                 // what is still queued is dropped, as Transport allows
     }
 
     @Override
