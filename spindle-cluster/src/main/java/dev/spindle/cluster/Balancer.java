@@ -56,14 +56,29 @@ final class Balancer {
     private Balancer() {
     }
 
-    /** Proposes the moves of one balance round. */
-    static List<Move> balance(BalanceSnapshot snapshot, BalanceParams params) {
+    /** The workers' loads after the steals in flight, and who may take and who may give. */
+    private record Roles(Map<Integer, Load> loads, Set<String> stealing, List<Load> thieves, List<Load> victims) {
+    }
+
+    /**
+     * Whether a round over these workers and steals in flight can propose any move: some worker
+     * is idle and some other has tasks to give (steps 1 and 2). When it cannot, {@link #balance}
+     * proposes none whatever the tasks, and the scheduler need not describe them.
+     */
+    static boolean mayMove(List<BalanceSnapshot.WorkerView> workers, List<BalanceSnapshot.InFlight> inFlight,
+                           BalanceParams params) {
+        Roles r = roles(workers, inFlight, params);
+        return !r.thieves().isEmpty() && !r.victims().isEmpty();
+    }
+
+    private static Roles roles(List<BalanceSnapshot.WorkerView> workers, List<BalanceSnapshot.InFlight> inFlight,
+                               BalanceParams params) {
         Map<Integer, Load> loads = new HashMap<>();
-        for (BalanceSnapshot.WorkerView w : snapshot.workers()) {
+        for (BalanceSnapshot.WorkerView w : workers) {
             loads.put(w.id(), new Load(w));
         }
         Set<String> stealing = new HashSet<>();
-        for (BalanceSnapshot.InFlight f : snapshot.inFlight()) {
+        for (BalanceSnapshot.InFlight f : inFlight) {
             stealing.add(f.key());
             Load v = loads.get(f.victim());
             Load t = loads.get(f.thief());
@@ -76,8 +91,10 @@ final class Balancer {
                 t.tasks++;
             }
         }
+        List<Load> thieves = new ArrayList<>();
+        List<Load> victims = new ArrayList<>();
         if (loads.size() < 2) {
-            return List.of();
+            return new Roles(loads, stealing, thieves, victims);
         }
         double totalOcc = 0;
         int totalThreads = 0;
@@ -87,8 +104,6 @@ final class Balancer {
         }
         double avg = totalOcc / totalThreads;
 
-        List<Load> thieves = new ArrayList<>();
-        List<Load> victims = new ArrayList<>();
         for (Load l : loads.values()) {
             if (l.tasks < l.threads || l.perThread() < avg / 2) {
                 thieves.add(l);
@@ -97,15 +112,25 @@ final class Balancer {
                 victims.add(l);
             }
         }
-        if (thieves.isEmpty()) {
-            return List.of();
-        }
-        if (victims.isEmpty()) {
+        if (!thieves.isEmpty() && victims.isEmpty()) {
             loads.values().stream()
                     .filter(l -> !thieves.contains(l) && l.tasks > l.threads)
                     .sorted(Comparator.comparingDouble(Load::perThread).reversed().thenComparingInt(l -> l.id))
                     .limit(BalanceParams.FALLBACK_VICTIMS)
                     .forEach(victims::add);
+        }
+        return new Roles(loads, stealing, thieves, victims);
+    }
+
+    /** Proposes the moves of one balance round. */
+    static List<Move> balance(BalanceSnapshot snapshot, BalanceParams params) {
+        Roles roles = roles(snapshot.workers(), snapshot.inFlight(), params);
+        Map<Integer, Load> loads = roles.loads();
+        Set<String> stealing = roles.stealing();
+        List<Load> thieves = roles.thieves();
+        List<Load> victims = roles.victims();
+        if (thieves.isEmpty() || victims.isEmpty()) {
+            return List.of();
         }
         thieves.sort(Comparator.comparingInt(l -> l.id));
 

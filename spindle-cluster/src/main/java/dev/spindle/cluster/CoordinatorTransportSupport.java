@@ -3,6 +3,8 @@
  */
 package dev.spindle.cluster;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
@@ -80,6 +82,44 @@ public abstract class CoordinatorTransportSupport implements Transport {
     }
 
     /**
+     * Hands one report of a verified frame to the scheduler: a result through
+     * {@link #deliverFinished}, a failure as a {@link RemoteTaskException}, any other report as it
+     * is. The caller has checked that the report is about its sender
+     * ({@link WireMessage#reportedWorker}).
+     */
+    protected final void deliverReport(Object body, Function<byte[], Object> reader) {
+        if (body instanceof WireMessage.Finished w) {
+            deliverFinished(w.worker(), w.key(), w.attempt(), w.value(), w.bytes(), w.nanos(), reader);
+        } else if (body instanceof WireMessage.Erred e) {
+            scheduler.accept(e.toMessage());
+        } else {
+            scheduler.accept((Message.ToScheduler) body);
+        }
+    }
+
+    /**
+     * The wire forms of a batch of messages for {@code worker}, in order: a task with its function
+     * as bytes written by {@code serializer}, any other message as it is. A task whose function
+     * cannot travel is left out and failed instead ({@link #cannotSend}).
+     */
+    protected final List<Object> wireForms(int worker, List<Object> messages, Function<Object, byte[]> serializer) {
+        List<Object> out = new ArrayList<>(messages.size());
+        for (Object m : messages) {
+            if (m instanceof Message.Compute c) {
+                try {
+                    out.add(new WireMessage.Compute(c.key(), c.attempt(), serializer.apply(c.function()),
+                            c.dependencies(), c.holders(), c.priority()));
+                } catch (IllegalArgumentException cannotTravel) {
+                    cannotSend(worker, c, cannotTravel);
+                }
+            } else {
+                out.add(m);
+            }
+        }
+        return out;
+    }
+
+    /**
      * Fails the task of {@code compute}, whose function (or whole message) cannot be sent to
      * {@code worker}: the task errs, after its retries, instead of hanging.
      *
@@ -88,8 +128,13 @@ public abstract class CoordinatorTransportSupport implements Transport {
      * @param why what made it unsendable (its message becomes part of the task's failure)
      */
     protected final void cannotSend(int worker, Message.Compute compute, IllegalArgumentException why) {
-        scheduler.accept(new Message.TaskErred(worker, compute.key(), compute.attempt(), new IllegalArgumentException(
-                "task '" + compute.key() + "' cannot be sent: " + why.getMessage(), why), 0));
+        cannotSend(worker, compute.key(), compute.attempt(), why);
+    }
+
+    /** Fails attempt {@code attempt} of task {@code key}, which cannot be sent to {@code worker}, as above. */
+    protected final void cannotSend(int worker, String key, long attempt, IllegalArgumentException why) {
+        scheduler.accept(new Message.TaskErred(worker, key, attempt, new IllegalArgumentException(
+                "task '" + key + "' cannot be sent: " + why.getMessage(), why), 0));
     }
 
     /** Hands {@code message} to the scheduler. */

@@ -54,7 +54,8 @@ import java.util.function.Supplier;
  * {@link ClusterFuture#release()} or, once unreachable, by a {@link java.lang.ref.Cleaner}.
  *
  * <p>Stealing: each round builds a {@link BalanceSnapshot} (tasks of a kind never measured and
- * without a hint count in occupancy but are not offered for stealing), asks the pure {@link Balancer} for
+ * without a hint count in occupancy but are not offered for stealing; no task is described at
+ * all unless some worker is idle and another has tasks to give), asks the pure {@link Balancer} for
  * moves, and sends a steal request with a unique id per move. The task stays assigned to the
  * victim until the victim confirms it released the task before starting it; only then is it
  * assigned to the thief. A reply whose id is no longer pending is stale and ignored.
@@ -83,6 +84,8 @@ final class GraphScheduler implements AutoCloseable {
     private static final int RETIRE = -1;
 
     private static final int STEAL_LOG_CAPACITY = 10_000;
+    /** The most events handled between two {@link Transport#flush}es. */
+    static final int FLUSH_EVERY = 64;
     /** Task runs kept for monitoring ({@link #taskEvents()}): enough for a timeline of the last moments. */
     static final int TASK_LOG_CAPACITY = 1_000;
 
@@ -138,6 +141,7 @@ final class GraphScheduler implements AutoCloseable {
     // ---- the event loop ------------------------------------------------------------------
 
     private void loop() {
+        int sinceFlush = 0;
         boolean periodic = config.stealing() && config.balanceIntervalNanos() > 0;
         nextBalance = System.nanoTime() + config.balanceIntervalNanos();
         while (!closed) {
@@ -159,6 +163,16 @@ final class GraphScheduler implements AutoCloseable {
             } catch (RuntimeException | Error e) {
                 // a bug in a transition must not stop the scheduler; make it visible
                 e.printStackTrace();
+            }
+            // the messages of a burst of events leave together, when the events run dry, and at
+            // least every FLUSH_EVERY events under a steady stream
+            if (events.isEmpty() || ++sinceFlush >= FLUSH_EVERY) {
+                sinceFlush = 0;
+                try {
+                    transport.flush();
+                } catch (RuntimeException e) {
+                    e.printStackTrace();
+                }
             }
         }
     }
@@ -918,26 +932,20 @@ final class GraphScheduler implements AutoCloseable {
         return missing ? params.latency() + bytes / params.bandwidth() : 0.0;
     }
 
+    /**
+     * The view the balance round works on. Its tasks are described only when the workers' loads
+     * allow a move at all ({@link Balancer#mayMove}); otherwise the snapshot has no tasks, and
+     * {@link Balancer#balance} proposes nothing, as it would with them.
+     */
     BalanceSnapshot snapshot() {
         List<BalanceSnapshot.WorkerView> ws = new ArrayList<>();
-        List<BalanceSnapshot.TaskView> ts = new ArrayList<>();
         for (WorkerState w : workers) {
             if (!w.active()) {
                 continue;             // a retiring worker's tasks are moved by its retirement
             }
             double occ = 0;
             for (TaskState t : w.processing) {
-                double d = expected(t);
-                occ += d + transferCost(t, w.id);
-                if (!durations.measured(t.spec.prefix()) && t.hintSeconds() < 0) {
-                    continue;   // a guessed duration could justify moving a huge input: not a candidate
-                }
-                List<BalanceSnapshot.Dep> deps = new ArrayList<>(t.dependencies.size());
-                for (TaskState dep : t.dependencies) {
-                    deps.add(new BalanceSnapshot.Dep(dep.bytes, dep.holders));
-                }
-                ts.add(new BalanceSnapshot.TaskView(t.key(), w.id, d, deps, t.spec.restrictions(),
-                        t.spec.isLongRunning(), t.spec.priority(), t.assignedOrder));
+                occ += expected(t) + transferCost(t, w.id);
             }
             ws.add(new BalanceSnapshot.WorkerView(w.id, w.threads, occ, w.processing.size()));
         }
@@ -947,6 +955,28 @@ final class GraphScheduler implements AutoCloseable {
                 continue;                     // off a retiring worker, which the snapshot leaves out
             }
             fs.add(new BalanceSnapshot.InFlight(p.task.key(), p.victim, p.thief, expected(p.task)));
+        }
+        if (!Balancer.mayMove(ws, fs, params)) {
+            // nobody idle, or nobody to give: no move whatever the tasks, so none is described
+            // (most rounds of a busy cluster; describing every task every round was the round's cost)
+            return new BalanceSnapshot(ws, List.of(), fs);
+        }
+        List<BalanceSnapshot.TaskView> ts = new ArrayList<>();
+        for (WorkerState w : workers) {
+            if (!w.active()) {
+                continue;
+            }
+            for (TaskState t : w.processing) {
+                if (!durations.measured(t.spec.prefix()) && t.hintSeconds() < 0) {
+                    continue;   // a guessed duration could justify moving a huge input: not a candidate
+                }
+                List<BalanceSnapshot.Dep> deps = new ArrayList<>(t.dependencies.size());
+                for (TaskState dep : t.dependencies) {
+                    deps.add(new BalanceSnapshot.Dep(dep.bytes, dep.holders));
+                }
+                ts.add(new BalanceSnapshot.TaskView(t.key(), w.id, expected(t), deps, t.spec.restrictions(),
+                        t.spec.isLongRunning(), t.spec.priority(), t.assignedOrder));
+            }
         }
         return new BalanceSnapshot(ws, ts, fs);
     }

@@ -42,6 +42,15 @@ public interface Transport extends AutoCloseable {
     CompletableFuture<Object> fetch(String key, int holder, int requester);
 
     /**
+     * Sends what {@link #toWorker} has queued. A transport may hold the scheduler's messages to
+     * send them to each worker in one frame; the scheduler calls this whenever it has no more
+     * events to handle (and at least every few events), so a message waits at most until the
+     * scheduler is idle. The default does nothing: a transport that holds nothing sends at once.
+     */
+    default void flush() {
+    }
+
+    /**
      * Cuts a worker off and tells the scheduler with {@link Message.WorkerLost}.
      *
      * @param worker the id of the worker to cut off

@@ -154,6 +154,22 @@ public abstract class WorkerTransportSupport implements Transport {
         node.receive(new Message.Compute(key, attempt, f, dependencies, holders, priority));
     }
 
+    /**
+     * Hands one message of a verified frame from the coordinator to {@code node}: a task through
+     * {@link #receiveCompute}, anything else for a worker as it is; false (nothing done) for a
+     * body that is not a message for a worker.
+     */
+    protected final boolean receiveMessage(WorkerNode node, Object body, Function<byte[], Object> reader) {
+        if (body instanceof WireMessage.Compute c) {
+            receiveCompute(node, c.key(), c.attempt(), c.function(), c.dependencies(), c.holders(), c.priority(), reader);
+        } else if (body instanceof Message.ToWorker m) {
+            node.receive(m);
+        } else {
+            return false;
+        }
+        return true;
+    }
+
     private void refuseFunction(String key, long attempt, String why) {
         sendErred(id, key, attempt, SecurityException.class.getName(), "function of task '" + key + "' refused: " + why,
                 null, 0);

@@ -154,4 +154,16 @@ class BalancerPropertiesTest {
         }
         return m;
     }
+
+    /**
+     * The scheduler leaves the tasks out of a round's snapshot when {@link Balancer#mayMove} says
+     * the workers' loads allow no move: then {@code balance} proposes nothing with the tasks either.
+     */
+    @Property(tries = 500)
+    void noMoveIsProposedWhenTheLoadsAloneAllowNone(@ForAll("scenarios") Scenario s) {
+        BalanceSnapshot snapshot = s.snapshot();
+        if (!Balancer.mayMove(snapshot.workers(), snapshot.inFlight(), PARAMS)) {
+            assertThat(Balancer.balance(snapshot, PARAMS)).isEmpty();
+        }
+    }
 }

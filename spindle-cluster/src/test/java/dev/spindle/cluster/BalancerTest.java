@@ -151,6 +151,19 @@ class BalancerTest {
     }
 
     @Test
+    void whetherAMoveIsPossibleIsKnownFromTheLoadsAlone() {
+        BalanceSnapshot busy = new Table().worker(0, 1).worker(1, 1).tasks(0, 10, "a", 1.0).tasks(1, 9, "b", 1.0)
+                .snapshot();
+        assertThat(Balancer.mayMove(busy.workers(), busy.inFlight(), PARAMS)).isFalse();
+        BalanceSnapshot oneIdle = new Table().worker(0, 1).worker(1, 1).tasks(0, 10, "slow", 1.0).snapshot();
+        assertThat(Balancer.mayMove(oneIdle.workers(), oneIdle.inFlight(), PARAMS)).isTrue();
+        // the idle worker is the thief of steals in flight that fill it: nothing more to do
+        BalanceSnapshot filled = new Table().worker(0, 1).worker(1, 1).tasks(0, 2, "slow", 1.0)
+                .inFlight("slow-1", 0, 1, 1.0).snapshot();
+        assertThat(Balancer.mayMove(filled.workers(), filled.inFlight(), PARAMS)).isFalse();
+    }
+
+    @Test
     void movesAreSpreadOverTheIdleWorkers() {
         // one busy worker, three idle: a single idle worker must not take the whole backlog
         List<Move> moves = new Table().worker(0, 1).worker(1, 1).worker(2, 1).worker(3, 1)

@@ -30,14 +30,36 @@ class ClusterCoordinatorTest {
         final Set<Integer> lost = ConcurrentHashMap.newKeySet();
         final java.util.concurrent.atomic.AtomicLong fetches = new java.util.concurrent.atomic.AtomicLong();
         volatile ClusterCoordinator coordinator;
+        /** When set, the scheduler's messages are held until it calls {@link #flush}, as a batching transport holds them. */
+        volatile OutboundBatches batches;
 
         @Override
         public void toWorker(int worker, Message.ToWorker message) {
+            if (batches != null) {
+                batches.add(worker, message);
+                return;
+            }
             deliver(() -> {
                 if (!lost.contains(worker)) {
                     nodes.get(worker).receive(message);
                 }
             });
+        }
+
+        @Override
+        public void flush() {
+            if (batches != null) {
+                batches.flush();
+            }
+        }
+
+        /** Holds the scheduler's messages until it flushes, then delivers each batch in order. */
+        void holdUntilFlushed() {
+            batches = new OutboundBatches(8, 1 << 20, (worker, bodies) -> deliver(() -> {
+                if (!lost.contains(worker)) {
+                    bodies.forEach(m -> nodes.get(worker).receive((Message.ToWorker) m));
+                }
+            }));
         }
 
         /** After close, dropping is the contract; workers still finishing must not see an error. */
@@ -107,11 +129,15 @@ class ClusterCoordinatorTest {
     }
 
     private Client start(int workers) {
+        return start(CoordinatorSettings.builder().workers(workers).threadsPerWorker(2).build());
+    }
+
+    private Client start(CoordinatorSettings settings) {
+        int workers = settings.workers();
         for (int i = 0; i < workers; i++) {
             transport.nodes.add(new WorkerNode(i, 2, transport));
         }
-        transport.coordinator = ClusterCoordinator.start(
-                CoordinatorSettings.builder().workers(workers).threadsPerWorker(2).build(), transport);
+        transport.coordinator = ClusterCoordinator.start(settings, transport);
         assertThat(transport.coordinator.workers()).isEqualTo(workers);
         return transport.coordinator.client();
     }
@@ -138,6 +164,46 @@ class ClusterCoordinatorTest {
         transport.workerLost(1);
         assertThat(total.get(30, TimeUnit.SECONDS)).isEqualTo(60 * 59 / 2);
         assertThat(transport.bytesTransferred()).as("values fetched from other workers").isPositive();
+    }
+
+    /**
+     * A transport that holds the scheduler's messages until {@link Transport#flush} (to send them
+     * as batches) still runs a graph to the end, without the periodic balance round (the
+     * scheduler then blocks for its next event) and with it: the scheduler flushes whenever its
+     * events run dry. Before the scheduler flushed, nothing was ever sent.
+     */
+    @Test
+    void aTransportThatHoldsMessagesUntilFlushedRunsAGraph() throws Exception {
+        transport.holdUntilFlushed();
+        Client client = start(CoordinatorSettings.builder().workers(3).threadsPerWorker(2).stealing(false).build());
+        List<ClusterFuture<Integer>> leaves = new ArrayList<>();
+        for (int i = 0; i < 100; i++) {
+            int v = i;
+            leaves.add(client.submit("held-" + i, args -> v));
+        }
+        ClusterFuture<Integer> total = client.submit("held-total", args -> {
+            int s = 0;
+            for (Object o : args) {
+                s += (Integer) o;
+            }
+            return s;
+        }, leaves.toArray(new ClusterFuture<?>[0]));
+        assertThat(total.get(30, TimeUnit.SECONDS)).isEqualTo(100 * 99 / 2);
+        assertThat(transport.batches.pending(0) + transport.batches.pending(1) + transport.batches.pending(2)).isZero();
+    }
+
+    @Test
+    void aTransportThatHoldsMessagesUntilFlushedRunsAGraphWithStealing() throws Exception {
+        transport.holdUntilFlushed();
+        Client client = start(3);
+        List<ClusterFuture<Integer>> parts = new ArrayList<>();
+        for (int i = 0; i < 100; i++) {
+            int v = i;
+            parts.add(client.submit("held-s-" + i, args -> v * 2));
+        }
+        for (int i = 0; i < 100; i++) {
+            assertThat(parts.get(i).get(30, TimeUnit.SECONDS)).isEqualTo(i * 2);
+        }
     }
 
     /**

@@ -6,7 +6,12 @@ package dev.spindle.cluster.hazelcast;
 import com.hazelcast.core.HazelcastInstance;
 import dev.spindle.cluster.CoordinatorTransportSupport;
 import dev.spindle.cluster.Message;
+import dev.spindle.cluster.OutboundBatches;
 import dev.spindle.cluster.Transport;
+import dev.spindle.cluster.WireMessage;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.function.Consumer;
 
 /**
@@ -20,16 +25,38 @@ import java.util.function.Consumer;
  */
 final class CoordinatorTransport extends CoordinatorTransportSupport implements Endpoint {
 
+    /** The most messages in one frame to a worker. */
+    static final int BATCH_COUNT = 512;
+    /** About the most bytes in one frame to a worker (a single larger message travels alone). */
+    static final long BATCH_BYTES = 1 << 20;
+
     private final FrameCodec codec;
     private final Roster roster;
     private final Outbox outbox;
     private final Session session;
+    private final OutboundBatches batches;
+    /**
+     * Encodes, signs and sends the scheduler's batches, so that the scheduler thread, the
+     * coordinator's bottleneck, only queues its messages.
+     */
+    private final ExecutorService sender = Executors.newSingleThreadExecutor(r -> {
+        Thread t = new Thread(r, "spindle-sender");
+        t.setDaemon(true);
+        return t;
+    });
 
     CoordinatorTransport(FrameCodec codec, Roster roster, Session session) {
         this.codec = codec;
         this.roster = roster;
         this.session = session;
         this.outbox = new Outbox(codec, session);
+        this.batches = new OutboundBatches(BATCH_COUNT, BATCH_BYTES, (worker, messages) -> {
+            List<Object> bodies = wireForms(worker, messages, codec::serialize);
+            if (!bodies.isEmpty()) {
+                // a worker that is gone gets nothing; membership has told, or will tell, the scheduler
+                outbox.send(roster.worker(worker), worker, bodies);
+            }
+        }, sender);
         roster.onWorkerLost(id -> toScheduler(new Message.WorkerLost(id)));
     }
 
@@ -42,21 +69,17 @@ final class CoordinatorTransport extends CoordinatorTransportSupport implements 
     public void onFrame(byte[] frame) {
         Wire.Frame f;
         try {
-            f = (Wire.Frame) codec.open(frame);
-        } catch (SecurityException | ClassCastException e) {
+            f = codec.open(frame);
+        } catch (SecurityException e) {
             return;                           // counted and logged (once per kind) by the codec
         }
         if (roster.worker(f.sender()) == null || !session.accept(f, roster.incarnation(f.sender()))) {
             return;
         }
-        if (f.body() instanceof Wire.Finished w) {
-            if (w.worker() != f.sender()) {
-                return;                       // a worker reports only its own results
+        for (Object body : f.bodies()) {
+            if (WireMessage.reportedWorker(body) == f.sender()) {     // a worker reports only about itself
+                deliverReport(body, codec::deserialize);
             }
-            deliverFinished(w.worker(), w.key(), w.attempt(), w.value(), w.bytes(), w.nanos(), codec::deserialize);
-        } else if (f.body() instanceof Message.ToScheduler m && !(m instanceof Message.WorkerLost)
-                && m.worker() == f.sender()) {
-            toScheduler(m);
         }
     }
 
@@ -72,28 +95,34 @@ final class CoordinatorTransport extends CoordinatorTransportSupport implements 
 
     @Override
     public void toWorker(int worker, Message.ToWorker message) {
-        Object body = message;
-        if (message instanceof Message.Compute c) {
-            try {
-                body = new Wire.Compute(c.key(), c.attempt(), codec.serialize(c.function()), c.dependencies(),
-                        c.holders(), c.priority());
-            } catch (IllegalArgumentException notSerializable) {
-                cannotSend(worker, c, notSerializable);
-                return;
-            }
-        }
-        // a worker that is gone gets nothing; membership has told, or will tell, the scheduler
-        outbox.send(roster.worker(worker), worker, body);
+        batches.add(worker, message);         // its wire form is made on the sender thread
+    }
+
+    /** Sends each worker the messages queued for it, in one frame per worker (and batch bound). */
+    @Override
+    public void flush() {
+        batches.flush();
+    }
+
+    @Override
+    public void close() {
+        super.close();
+        sender.shutdownNow();                 // what is still queued is dropped, as Transport allows
     }
 
     @Override
     public void workerLost(int worker) {
+        batches.discard(worker);
         roster.lose(worker);
     }
 
-    /** A retired worker is cut off as a lost one is: nothing more to or from it in this session. */
+    /**
+     * A retired worker is cut off as a lost one is: nothing more to or from it in this session,
+     * once the messages queued for it (the last being {@link Message.Retired}) have left.
+     */
     @Override
     public void retired(int worker) {
+        batches.flush(worker);
         roster.lose(worker);
     }
 }

@@ -3,31 +3,85 @@
  */
 package dev.spindle.cluster.hazelcast;
 
-import dev.spindle.cluster.JavaSerial;
+import dev.spindle.cluster.ValueCodec;
+import dev.spindle.cluster.MessageCodec;
 import dev.spindle.cluster.RemoteTaskException;
+import dev.spindle.cluster.WireReader;
+import dev.spindle.cluster.WireWriter;
 import java.io.InvalidClassException;
 import java.io.ObjectInputFilter;
 import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.UUID;
 import java.util.concurrent.atomic.AtomicLong;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
 /**
- * Turns Spindle objects into signed bytes and back. A frame is {@code HMAC-SHA256(secret,
- * payload) || payload}, the payload a Java-serialised object. {@link #open} checks the signature
- * before it reads a single object, and reads through an {@link ObjectInputFilter} allow-list
- * (see {@link #allowList}), so an unsigned frame never reaches the deserialiser and a signed one
- * can only name allowed classes. Thread-safe.
+ * Turns frames into signed bytes and back. A frame is {@code HMAC-SHA256(secret, payload) ||
+ * payload}; the payload is binary: a format version byte ({@value #FORMAT}), the envelope
+ * (session id, sender, incarnation, addressee, sequence number) and a batch of bodies in
+ * {@link MessageCodec}'s form, this transport's {@link Wire.Members} as its own tag
+ * {@value #MEMBERS}. {@link #open} checks the signature before it reads a single byte of the
+ * payload, then reads it with {@link WireReader}'s bounds (every length and count checked
+ * against the bytes that remain before anything is allocated; an unknown version or tag, or
+ * bytes left over, refused), so an unsigned frame is never parsed and no frame runs a
+ * deserialiser. The user's objects nested in a body (functions, results, fetched values) are
+ * Java-serialised bytes that {@link #deserialize} reads through an {@link ObjectInputFilter}
+ * allow-list (see {@link #allowList}). Thread-safe.
  */
 final class FrameCodec {
 
     static final int MAC_BYTES = 32;
+    /** The payload's format version, its first byte. */
+    static final int FORMAT = 1;
+    /** {@link Wire.Members}' tag, in the transport's range of {@link MessageCodec}. */
+    static final int MEMBERS = MessageCodec.FIRST_TRANSPORT_TAG;
+    /** This transport's own bodies. */
+    private static final MessageCodec.Extension OWN = new MessageCodec.Extension() {
+        @Override
+        public boolean write(WireWriter out, Object body) {
+            if (!(body instanceof Wire.Members m)) {
+                return false;
+            }
+            out.u8(MEMBERS).varLong(m.workers().size());
+            m.workers().forEach((id, uuid) -> {
+                Long incarnation = m.incarnations().get(id);
+                out.zigZag(id).fixed64(uuid.getMostSignificantBits()).fixed64(uuid.getLeastSignificantBits())
+                        .bool(incarnation != null).fixed64(incarnation == null ? 0 : incarnation);
+            });
+            return true;
+        }
+
+        @Override
+        public Object read(int tag, WireReader in) {
+            if (tag != MEMBERS) {
+                throw MessageCodec.unknownTag(tag);
+            }
+            int n = in.count(Integer.MAX_VALUE, 26, "member");
+            Map<Integer, UUID> workers = new TreeMap<>();
+            Map<Integer, Long> incarnations = new TreeMap<>();
+            for (int i = 0; i < n; i++) {
+                int id = in.zigZagInt();
+                workers.put(id, new UUID(in.fixed64(), in.fixed64()));
+                boolean known = in.bool();
+                long incarnation = in.fixed64();
+                if (known) {
+                    incarnations.put(id, incarnation);
+                }
+            }
+            return new Wire.Members(workers, incarnations);
+        }
+    };
     private static final String ALGORITHM = "HmacSHA256";
 
     private final SecretKeySpec key;
+    /** One initialised MAC per thread: looking the algorithm up and keying it costs more than a small frame's MAC. */
+    private final ThreadLocal<Mac> macs = ThreadLocal.withInitial(this::newMac);
     private final ObjectInputFilter filter;
     private final AtomicLong rejected = new AtomicLong();
     private final Offences offences;
@@ -65,21 +119,30 @@ final class FrameCodec {
                 "dev.spindle.cluster.hazelcast", allowedPackages, 64, 1_000_000, 100_000_000, 0);
     }
 
-    /** Serialises and signs. */
-    byte[] seal(Object payload) {
-        byte[] body = serialize(payload);
-        byte[] out = Arrays.copyOf(mac(body, 0, body.length), MAC_BYTES + body.length);
-        System.arraycopy(body, 0, out, MAC_BYTES, body.length);
-        return out;
+    /**
+     * Encodes and signs.
+     *
+     * @throws IllegalArgumentException if a body has no wire form or there are too many
+     */
+    byte[] seal(Wire.Frame frame) {
+        WireWriter out = new WireWriter();
+        UUID session = frame.session();
+        out.u8(FORMAT).fixed64(session.getMostSignificantBits()).fixed64(session.getLeastSignificantBits())
+                .zigZag(frame.sender()).fixed64(frame.incarnation()).zigZag(frame.to()).zigZag(frame.seq());
+        MessageCodec.writeBodies(out, frame.bodies(), OWN);
+        byte[] sealed = out.toByteArray(MAC_BYTES);
+        System.arraycopy(mac(sealed, MAC_BYTES, sealed.length - MAC_BYTES), 0, sealed, 0, MAC_BYTES);
+        return sealed;
     }
 
     /**
-     * Checks the signature, then deserialises through the allow-list.
+     * Checks the signature, then decodes.
      *
-     * @throws SecurityException if the frame is unsigned, wrongly signed or names a class outside
-     *         the allow-list; the frame is counted in {@link #rejected()}
+     * @throws SecurityException if the frame is unsigned, wrongly signed or malformed (an unknown
+     *         version or tag, truncated, a length over its bound, bytes left over); the frame is
+     *         counted in {@link #rejected()}
      */
-    Object open(byte[] frame) {
+    Wire.Frame open(byte[] frame) {
         if (frame == null || frame.length <= MAC_BYTES) {
             throw reject(Offences.Kind.BAD_SIGNATURE, "unsigned frames", "frame too short to be signed");
         }
@@ -87,22 +150,35 @@ final class FrameCodec {
         if (!MessageDigest.isEqual(expected, Arrays.copyOf(frame, MAC_BYTES))) {
             throw reject(Offences.Kind.BAD_SIGNATURE, "unsigned or forged frames", "bad signature");
         }
-        return read(frame, MAC_BYTES, frame.length - MAC_BYTES);
-    }
-
-    /** Serialises without signing, for a value nested in a frame that will be signed. */
-    byte[] serialize(Object value) {
-        return JavaSerial.serialize(value);
-    }
-
-    /** Deserialises a nested value through the allow-list (its frame was already verified). */
-    Object deserialize(byte[] bytes) {
-        return read(bytes, 0, bytes.length);
-    }
-
-    private Object read(byte[] bytes, int offset, int length) {
         try {
-            return JavaSerial.read(bytes, offset, length, filter);
+            WireReader in = new WireReader(frame, MAC_BYTES, frame.length - MAC_BYTES);
+            int version = in.u8();
+            if (version != FORMAT) {
+                throw WireReader.malformed("format version " + version + ", this member reads " + FORMAT);
+            }
+            Wire.Frame f = new Wire.Frame(new UUID(in.fixed64(), in.fixed64()), in.zigZagInt(), in.fixed64(),
+                    in.zigZagInt(), in.zigZag(), MessageCodec.readBodies(in, OWN));
+            in.expectEnd();
+            return f;
+        } catch (SecurityException malformed) {
+            throw reject(Offences.Kind.REFUSED_CLASS, "unreadable payloads", malformed.getMessage());
+        }
+    }
+
+    /**
+     * The bytes of a value nested in a frame that will be signed: compact for the common types,
+     * else Java-serialised ({@link ValueCodec}).
+     *
+     * @throws IllegalArgumentException if it is not serialisable
+     */
+    byte[] serialize(Object value) {
+        return ValueCodec.write(value, Integer.MAX_VALUE);
+    }
+
+    /** Reads a nested value (its frame was already verified), a Java-serialised one through the allow-list. */
+    Object deserialize(byte[] bytes) {
+        try {
+            return ValueCodec.read(bytes, filter);
         } catch (InvalidClassException e) {
             String refused = lastRefused.get();
             lastRefused.remove();
@@ -125,11 +201,16 @@ final class FrameCodec {
 
     /** HMAC-SHA256 of part of {@code data} under the secret. */
     byte[] mac(byte[] data, int offset, int length) {
+        Mac mac = macs.get();
+        mac.update(data, offset, length);
+        return mac.doFinal();                 // and resets it for the thread's next use
+    }
+
+    private Mac newMac() {
         try {
             Mac mac = Mac.getInstance(ALGORITHM);
             mac.init(key);
-            mac.update(data, offset, length);
-            return mac.doFinal();
+            return mac;
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException("HmacSHA256 unavailable", e);
         }

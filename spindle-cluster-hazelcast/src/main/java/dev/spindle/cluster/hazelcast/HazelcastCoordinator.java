@@ -158,12 +158,12 @@ public final class HazelcastCoordinator implements ClusterView, AutoCloseable {
                 if (reply == null) {
                     return false;
                 }
-                Wire.Frame f = (Wire.Frame) codec.open(reply);
+                Wire.Frame f = codec.open(reply);
                 if (f.sender() != id || !session.accept(f, roster.incarnation(id))) {
                     return false;
                 }
             } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException
-                    | SecurityException | ClassCastException e) {
+                    | SecurityException e) {
                 return false;
             }
         }

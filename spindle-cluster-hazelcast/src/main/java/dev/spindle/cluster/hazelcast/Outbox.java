@@ -6,10 +6,12 @@ package dev.spindle.cluster.hazelcast;
 import com.hazelcast.cluster.Member;
 import com.hazelcast.core.HazelcastInstance;
 import java.lang.System.Logger.Level;
+import java.util.List;
 
 /**
  * Sends signed frames to verified members through the {@value HazelcastConfigs#MESSAGES}
- * executor. Hazelcast delivers an executor task at most once over the member connection; a task
+ * executor, a batch of messages to one member per frame (see
+ * {@link dev.spindle.cluster.OutboundBatches}). Hazelcast delivers an executor task at most once over the member connection; a task
  * to a member that is gone is dropped here, and the loss is handled by membership, never by
  * retrying.
  */
@@ -41,17 +43,17 @@ final class Outbox {
     }
 
     /**
-     * Seals {@code body} for {@code to}, in this member's session with its next sequence number,
-     * and sends it to {@code member}; false if it could not be sent.
+     * Seals {@code bodies} for {@code to} as one frame, in this member's session with its next
+     * sequence number, and sends it to {@code member}; false if it could not be sent.
      */
-    boolean send(Member member, int to, Object body) {
+    boolean send(Member member, int to, List<Object> bodies) {
         HazelcastInstance hz = instance;
         if (member == null || hz == null) {
             return false;
         }
         try {
             hz.getExecutorService(HazelcastConfigs.MESSAGES)
-                    .executeOnMember(new Deliver(codec.seal(session.frame(to, body))), member);
+                    .executeOnMember(new Deliver(codec.seal(session.frame(to, bodies))), member);
             return true;
         } catch (RuntimeException e) {
             // the member left or this instance is shutting down: membership reports the loss

@@ -3,6 +3,7 @@
  */
 package dev.spindle.cluster.hazelcast;
 
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
@@ -65,11 +66,16 @@ final class Session {
 
     /** A frame of this session from this member, with its next sequence number. */
     Wire.Frame frame(int to, Object body) {
+        return frame(to, List.of(body));
+    }
+
+    /** A frame of a batch of bodies, in this session from this member, with its next sequence number. */
+    Wire.Frame frame(int to, List<Object> bodies) {
         UUID s = id.get();
         if (s == null) {
             throw new IllegalStateException("no session yet");
         }
-        return new Wire.Frame(s, self, incarnation, to, seq.incrementAndGet(), body);
+        return new Wire.Frame(s, self, incarnation, to, seq.incrementAndGet(), bodies);
     }
 
     /**

@@ -8,10 +8,12 @@ import com.hazelcast.core.ExecutionCallback;
 import com.hazelcast.core.HazelcastInstance;
 import dev.spindle.cluster.Incarnations;
 import dev.spindle.cluster.Message;
-import dev.spindle.cluster.RemoteTaskException;
+import dev.spindle.cluster.OutboundBatches;
+import dev.spindle.cluster.WireMessage;
 import dev.spindle.cluster.WorkerNode;
 import dev.spindle.cluster.WorkerTransportSupport;
 import java.lang.System.Logger.Level;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 
@@ -35,6 +37,7 @@ final class WorkerTransport extends WorkerTransportSupport implements Endpoint {
     private final Outbox outbox;
     private final Session session;
     private final Enrolment enrolment;
+    private final OutboundBatches batches;
     private final ConcurrentLinkedQueue<Object> held = new ConcurrentLinkedQueue<>();
 
     WorkerTransport(int id, FrameCodec codec, Roster roster) {
@@ -43,6 +46,8 @@ final class WorkerTransport extends WorkerTransportSupport implements Endpoint {
         this.roster = roster;
         this.session = new Session(id, Incarnations.newIncarnation(), roster.offences());
         this.outbox = new Outbox(codec, session);
+        this.batches = new OutboundBatches(CoordinatorTransport.BATCH_COUNT, CoordinatorTransport.BATCH_BYTES,
+                (coordinator, bodies) -> send(bodies));
         this.enrolment = new Enrolment(id, codec, roster, session, this::flushHeld);
     }
 
@@ -67,11 +72,8 @@ final class WorkerTransport extends WorkerTransportSupport implements Endpoint {
                 || !session.accept(f, Wire.COORDINATOR_INCARNATION)) {
             return;
         }
-        if (f.body() instanceof Wire.Compute c) {
-            receiveCompute(n, c.key(), c.attempt(), c.function(), c.dependencies(), c.holders(), c.priority(),
-                    codec::deserialize);
-        } else if (f.body() instanceof Message.ToWorker m) {
-            n.receive(m);
+        for (Object body : f.bodies()) {
+            receiveMessage(n, body, codec::deserialize);
         }
     }
 
@@ -82,17 +84,18 @@ final class WorkerTransport extends WorkerTransportSupport implements Endpoint {
         if (f == null || n == null || !fromProven(f) || !session.accept(f, roster.incarnation(f.sender()))) {
             return null;
         }
-        if (f.sender() == Wire.COORDINATOR && f.body() instanceof Wire.Members m) {
+        Object body = f.bodies().size() == 1 ? f.bodies().get(0) : null;
+        if (f.sender() == Wire.COORDINATOR && body instanceof Wire.Members m) {
             // the coordinator's list of proven workers, which also shows it that this worker knows it
             roster.adopt(m, outbox.cluster());
-            return codec.seal(session.frame(Wire.COORDINATOR, new Wire.FetchReply("", id, null)));
+            return codec.seal(session.frame(Wire.COORDINATOR, new WireMessage.FetchReply("", id, null)));
         }
-        if (!(f.body() instanceof Wire.FetchRequest r) || r.holder() != id || r.requester() != f.sender()) {
+        if (!(body instanceof WireMessage.FetchRequest r) || r.holder() != id || r.requester() != f.sender()) {
             return null;
         }
         Object value = n.value(r.key());
         return codec.seal(session.frame(f.sender(),
-                new Wire.FetchReply(r.key(), id, value == null ? null : codec.serialize(value))));
+                new WireMessage.FetchReply(r.key(), id, value == null ? null : codec.serialize(value))));
     }
 
     /** Whether the frame's sender is this worker's coordinator or a worker it vouched for. */
@@ -103,8 +106,8 @@ final class WorkerTransport extends WorkerTransportSupport implements Endpoint {
     /** The verified frame, or {@code null} (counted and logged by the codec). */
     private Wire.Frame open(byte[] frame) {
         try {
-            return (Wire.Frame) codec.open(frame);
-        } catch (SecurityException | ClassCastException e) {
+            return codec.open(frame);
+        } catch (SecurityException e) {
             return null;
         }
     }
@@ -113,14 +116,14 @@ final class WorkerTransport extends WorkerTransportSupport implements Endpoint {
 
     @Override
     protected void sendFinished(Message.TaskFinished f, byte[] value) {
-        report(new Wire.Finished(f.worker(), f.key(), f.attempt(), value, f.bytes(), f.nanos()));
+        report(new WireMessage.Finished(f.worker(), f.key(), f.attempt(), value, f.bytes(), f.nanos()));
     }
 
-    /** As a {@link RemoteTaskException}, the one exception class the coordinator's allow-list names. */
+    /** As text; the coordinator rebuilds it as a {@link dev.spindle.cluster.RemoteTaskException}. */
     @Override
     protected void sendErred(int worker, String key, long attempt, String errorClass, String message,
                              StackTraceElement[] trace, long nanos) {
-        report(new Message.TaskErred(worker, key, attempt, new RemoteTaskException(errorClass, message, trace), nanos));
+        report(new WireMessage.Erred(worker, key, attempt, errorClass, message, trace, nanos));
     }
 
     @Override
@@ -139,21 +142,26 @@ final class WorkerTransport extends WorkerTransportSupport implements Endpoint {
             return;
         }
         flushHeld();
-        send(body);
+        // sent at once, or with the next frame if another thread is sending one now
+        batches.send(Wire.COORDINATOR, body);
     }
 
-    private void send(Object body) {
-        if (!outbox.send(roster.coordinator(), Wire.COORDINATOR, body)) {
-            LOG.log(Level.WARNING, "worker {0}: coordinator unreachable, dropped {1}", id,
-                    body.getClass().getSimpleName());
+    private void send(List<Object> bodies) {
+        if (!outbox.send(roster.coordinator(), Wire.COORDINATOR, bodies)) {
+            LOG.log(Level.WARNING, "worker {0}: coordinator unreachable, dropped {1} messages ({2}...)", id,
+                    bodies.size(), bodies.get(0).getClass().getSimpleName());
         }
     }
 
     /** Sends the reports held while the coordinator was unknown, oldest first. */
     private void flushHeld() {
-        for (Object body; (body = held.poll()) != null; ) {
-            send(body);
+        if (held.isEmpty()) {
+            return;
         }
+        for (Object body; (body = held.poll()) != null; ) {
+            batches.add(Wire.COORDINATOR, body);
+        }
+        batches.flush();
     }
 
     @Override
@@ -165,7 +173,7 @@ final class WorkerTransport extends WorkerTransportSupport implements Endpoint {
             result.completeExceptionally(new IllegalStateException("worker " + holder + " is not a live member"));
             return result;
         }
-        byte[] request = codec.seal(session.frame(holder, new Wire.FetchRequest(key, holder, requester)));
+        byte[] request = codec.seal(session.frame(holder, new WireMessage.FetchRequest(key, holder, requester)));
         try {
             hz.getExecutorService(HazelcastConfigs.FETCHES).submitToMember(new FetchCall(request), member,
                     new ExecutionCallback<byte[]>() {
@@ -190,9 +198,9 @@ final class WorkerTransport extends WorkerTransportSupport implements Endpoint {
             if (reply == null) {
                 throw new IllegalStateException("worker " + holder + " refused the fetch of '" + key + "'");
             }
-            Wire.Frame f = (Wire.Frame) codec.open(reply);
-            if (f.sender() != holder || !session.accept(f, roster.incarnation(holder))
-                    || !(f.body() instanceof Wire.FetchReply r)) {
+            Wire.Frame f = codec.open(reply);
+            if (f.sender() != holder || !session.accept(f, roster.incarnation(holder)) || f.bodies().size() != 1
+                    || !(f.bodies().get(0) instanceof WireMessage.FetchReply r)) {
                 throw new SecurityException("reply from " + f.sender() + " is not worker " + holder
                         + "'s answer in this session");
             }

@@ -218,7 +218,7 @@ public final class PekkoCoordinator implements ClusterView, AutoCloseable {
             try {
                 Object reply = outbox.ask(a, new Wire.Frame(id, new Wire.Probe(id)), Duration.ofSeconds(2))
                         .toCompletableFuture().get(3, TimeUnit.SECONDS);
-                if (!(reply instanceof Wire.Frame f) || !(f.body() instanceof Wire.ProbeReply r) || r.worker() != id
+                if (!(reply instanceof Wire.Frame f) || !(f.single() instanceof Wire.ProbeReply r) || r.worker() != id
                         || r.peersKnown() < workers.size() - 1) {
                     return false;
                 }

@@ -4,16 +4,15 @@
 package dev.spindle.cluster.pekko;
 
 import dev.spindle.cluster.Incarnations;
-import java.io.Serializable;
 import java.util.List;
-import java.util.Map;
 
 /**
- * What travels between members, always as a {@link Frame} through {@link WireSerializer}. User
- * objects (task functions, results, fetched values) are nested as separately serialised bytes,
- * so that a function or value the allow-list refuses fails only its own task, with the key still
- * known, instead of the whole frame. Task errors travel as text ({@link Erred}), never as the
- * worker's exception object, whose class the coordinator might not allow.
+ * What travels between members, always as a {@link Frame} in {@link WireCodec}'s binary form:
+ * the shared message bodies of {@link dev.spindle.cluster.MessageCodec} (user objects nested in
+ * them as separately serialised bytes, so that a function or value the allow-list refuses fails
+ * only its own task, with the key still known, instead of the whole frame; task errors as text,
+ * never as the worker's exception object, whose class the coordinator might not allow) and this
+ * transport's own {@link Probe} and {@link ProbeReply}.
  */
 final class Wire {
 
@@ -26,13 +25,30 @@ final class Wire {
     /**
      * A frame addressed to {@code to} ({@link #COORDINATOR} or a worker id), sent by a process of
      * incarnation {@code incarnation} (a worker's, see {@link Roster}; {@link Incarnations#NONE}
-     * from the coordinator); its body is one record below. A receiver acts on a worker's frame
-     * only if it comes from that worker's member and current incarnation.
+     * from the coordinator), carrying a batch of bodies (at least one, at most
+     * {@link dev.spindle.cluster.MessageCodec#MAX_BATCH}), each one record of
+     * {@link dev.spindle.cluster.WireMessage}, a {@link dev.spindle.cluster.Message} or one below.
+     * A receiver acts on a worker's frame only if it comes from that worker's member and current
+     * incarnation.
      */
-    record Frame(int to, long incarnation, Object body) implements Serializable {
-        /** A frame of the coordinator, which has no incarnation. */
+    record Frame(int to, long incarnation, List<Object> bodies) {
+        Frame {
+            bodies = List.copyOf(bodies);
+        }
+
+        /** A frame of the coordinator, which has no incarnation, with one body. */
         Frame(int to, Object body) {
-            this(to, Incarnations.NONE, body);
+            this(to, Incarnations.NONE, List.of(body));
+        }
+
+        /** A frame of one body. */
+        Frame(int to, long incarnation, Object body) {
+            this(to, incarnation, List.of(body));
+        }
+
+        /** The only body of a frame that must have one (a request or a reply), or {@code null}. */
+        Object single() {
+            return bodies.size() == 1 ? bodies.get(0) : null;
         }
     }
 
@@ -44,31 +60,8 @@ final class Wire {
     record Rejected(String why) {
     }
 
-    /** {@link dev.spindle.cluster.Message.Compute} with its function as bytes. */
-    record Compute(String key, long attempt, byte[] function, List<String> dependencies,
-                   Map<String, List<Integer>> holders, int priority) implements Serializable {
-    }
-
-    /** {@link dev.spindle.cluster.Message.TaskFinished} with its value as bytes. */
-    record Finished(int worker, String key, long attempt, byte[] value, long bytes, long nanos)
-            implements Serializable {
-    }
-
-    /** {@link dev.spindle.cluster.Message.TaskErred} with the error as text. */
-    record Erred(int worker, String key, long attempt, String errorClass, String message,
-                 StackTraceElement[] trace, long nanos) implements Serializable {
-    }
-
-    /** A worker asks a holder for a value. */
-    record FetchRequest(String key, int holder, int requester) implements Serializable {
-    }
-
-    /** The holder's answer: the value's bytes, or {@code null} if it holds none. */
-    record FetchReply(String key, int holder, byte[] value) implements Serializable {
-    }
-
     /** The coordinator asks whether a worker follows it. */
-    record Probe(int worker) implements Serializable {
+    record Probe(int worker) {
     }
 
     /**
@@ -76,6 +69,6 @@ final class Wire {
      * worker refuses fetches from a member it does not yet know as a worker, so the coordinator
      * dispatches only once every worker knows every other.
      */
-    record ProbeReply(int worker, int peersKnown) implements Serializable {
+    record ProbeReply(int worker, int peersKnown) {
     }
 }

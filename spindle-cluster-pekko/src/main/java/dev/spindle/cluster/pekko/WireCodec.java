@@ -3,8 +3,11 @@
  */
 package dev.spindle.cluster.pekko;
 
-import dev.spindle.cluster.JavaSerial;
+import dev.spindle.cluster.MessageCodec;
 import dev.spindle.cluster.SerialAllowList;
+import dev.spindle.cluster.ValueCodec;
+import dev.spindle.cluster.WireReader;
+import dev.spindle.cluster.WireWriter;
 import java.io.InvalidClassException;
 import java.io.ObjectInputFilter;
 import java.nio.ByteBuffer;
@@ -13,23 +16,28 @@ import java.util.List;
 /**
  * Turns {@link Wire.Frame}s into bytes and back, and nested user objects too.
  *
- * <p>A frame is {@code MAGIC (4 bytes) | body length (4 bytes) | body}, the body a
- * Java-serialised {@link Wire.Frame}. {@link #decode} never throws on hostile input: it returns a
+ * <p>A frame is {@code MAGIC (4 bytes) | body length (4 bytes) | body}, the body binary: the
+ * addressee, the sender's incarnation and a batch of bodies in {@link MessageCodec}'s form, this
+ * transport's {@link Wire.Probe} and {@link Wire.ProbeReply} as its own tags. The magic carries
+ * the format version. {@link #decode} never throws on hostile input: it returns a
  * {@link Wire.Rejected} naming the problem, so that the receiving actor can count and log the
  * offender (a serializer does not know who sent the bytes, the actor does). Bounds, each checked
  * before the work or memory it guards:
  * <ul>
- *   <li>a nested value or function is at most {@code maxBytes}; a frame body, which carries at
- *       most one of them plus keys and bookkeeping, at most {@code maxBytes + }{@value #FRAME_SLACK}
- *       (the frame limit);
+ *   <li>a nested value or function is at most {@code maxBytes}; a frame body at most
+ *       {@code maxBytes + }{@value #FRAME_SLACK} (the frame limit), and a batch is cut to fit it
+ *       by its sender;
  *   <li>the input is at most the frame limit plus the header (Artery's {@code maximum-frame-size}
  *       bounds it already; this is the second check), and the declared body length must be
  *       non-negative, at most the frame limit and equal to what follows: a lying length is refused
  *       before anything is read;
- *   <li>the body is read through {@link SerialAllowList}'s filter: only allowed classes, depth at
- *       most {@value #MAX_DEPTH} (which bounds the CPU a nested-collection hash bomb can take to
- *       about 2^{@value #MAX_DEPTH} steps), at most the frame limit in stream bytes, and every
- *       array's declared length at most {@code maxBytes} before the array is allocated.
+ *   <li>the body is read by {@link WireReader}, which checks every length and count against the
+ *       bytes that remain before it allocates, and refuses an unknown tag or bytes left over; no
+ *       frame runs a deserialiser;
+ *   <li>a nested value is read through {@link SerialAllowList}'s filter: only allowed classes,
+ *       depth at most {@value #MAX_DEPTH} (which bounds the CPU a nested-collection hash bomb can
+ *       take to about 2^{@value #MAX_DEPTH} steps), at most {@code maxBytes} in stream bytes, and
+ *       every array's declared length at most {@code maxBytes} before the array is allocated.
  * </ul>
  * Frames are encoded by the sender's own thread ({@link Outbox}), never inside Pekko, so a frame
  * over the limit fails where the sender can turn it into a task error instead of being dropped.
@@ -37,11 +45,39 @@ import java.util.List;
  */
 final class WireCodec {
 
-    static final int MAGIC = 0x53504B01;          // "SPK", version 1
+    static final int MAGIC = 0x53504B02;          // "SPK", format version 2 (version 1 was Java-serialised)
     static final int HEADER_BYTES = 8;
     static final int MAX_DEPTH = 20;
     /** Room in a frame for keys, dependency lists and bookkeeping beside one nested value. */
     static final int FRAME_SLACK = 64 * 1024;
+    static final int PROBE = MessageCodec.FIRST_TRANSPORT_TAG;
+    static final int PROBE_REPLY = MessageCodec.FIRST_TRANSPORT_TAG + 1;
+
+    /** This transport's own bodies. */
+    private static final MessageCodec.Extension OWN = new MessageCodec.Extension() {
+        @Override
+        public boolean write(WireWriter out, Object body) {
+            if (body instanceof Wire.Probe p) {
+                out.u8(PROBE).zigZag(p.worker());
+            } else if (body instanceof Wire.ProbeReply r) {
+                out.u8(PROBE_REPLY).zigZag(r.worker()).zigZag(r.peersKnown());
+            } else {
+                return false;
+            }
+            return true;
+        }
+
+        @Override
+        public Object read(int tag, WireReader in) {
+            if (tag == PROBE) {
+                return new Wire.Probe(in.zigZagInt());
+            }
+            if (tag == PROBE_REPLY) {
+                return new Wire.ProbeReply(in.zigZagInt(), in.zigZagInt());
+            }
+            throw MessageCodec.unknownTag(tag);
+        }
+    };
 
     private final int maxBytes;
     private final int frameLimit;
@@ -55,6 +91,15 @@ final class WireCodec {
                 maxBytes, frameLimit));
     }
 
+    /**
+     * About the most bytes of messages a sender batches into one frame: half the value limit, so
+     * that a batch stays under the frame limit however the estimate errs (one that does not is
+     * sent a message at a time).
+     */
+    long batchBytes() {
+        return Math.max(1, maxBytes / 2);
+    }
+
     /** The largest frame body accepted or produced. */
     int frameLimit() {
         return frameLimit;
@@ -63,12 +108,19 @@ final class WireCodec {
     /**
      * Encodes a frame.
      *
-     * @throws IllegalArgumentException if it cannot be serialised or exceeds the frame limit
+     * @throws IllegalArgumentException if a body has no wire form or the frame exceeds the frame limit
      */
     byte[] encode(Wire.Frame frame) {
-        byte[] body = JavaSerial.serialize(frame, frameLimit, "frame");
-        ByteBuffer out = ByteBuffer.allocate(HEADER_BYTES + body.length);
-        return out.putInt(MAGIC).putInt(body.length).put(body).array();
+        WireWriter out = new WireWriter();
+        out.zigZag(frame.to()).fixed64(frame.incarnation());
+        MessageCodec.writeBodies(out, frame.bodies(), OWN);
+        if (out.size() > frameLimit) {
+            throw new IllegalArgumentException("is " + out.size() + " bytes encoded, over the frame limit of "
+                    + frameLimit);
+        }
+        byte[] bytes = out.toByteArray(HEADER_BYTES);
+        ByteBuffer.wrap(bytes).putInt(MAGIC).putInt(out.size());
+        return bytes;
     }
 
     /** Decodes a frame, or says why not; never throws on bad input. */
@@ -80,8 +132,11 @@ final class WireCodec {
             return new Wire.Rejected("frame of " + bytes.length + " bytes exceeds the limit of " + frameLimit);
         }
         ByteBuffer in = ByteBuffer.wrap(bytes);
-        if (in.getInt() != MAGIC) {
-            return new Wire.Rejected("not a Spindle frame (bad magic)");
+        int magic = in.getInt();
+        if (magic != MAGIC) {
+            return new Wire.Rejected((magic & 0xFFFFFF00) == (MAGIC & 0xFFFFFF00)
+                    ? "frame format version " + (magic & 0xFF) + ", this member reads " + (MAGIC & 0xFF)
+                    : "not a Spindle frame (bad magic)");
         }
         int declared = in.getInt();
         if (declared < 0 || declared > frameLimit) {
@@ -92,27 +147,27 @@ final class WireCodec {
                     + " bytes follow");
         }
         try {
-            Object o = read(bytes, HEADER_BYTES, declared);
-            if (!(o instanceof Wire.Frame f)) {
-                return new Wire.Rejected("body is " + (o == null ? "null" : "a " + o.getClass().getName()) + ", not a frame");
-            }
-            return f.body() != null ? f : new Wire.Rejected("frame without a body");
+            WireReader body = new WireReader(bytes, HEADER_BYTES, declared);
+            Wire.Frame f = new Wire.Frame(body.zigZagInt(), body.fixed64(), MessageCodec.readBodies(body, OWN));
+            body.expectEnd();
+            return f;
         } catch (SecurityException e) {
             return new Wire.Rejected(e.getMessage());
         }
     }
 
     /**
-     * Serialises a value (or a frame's body) with Java serialisation.
+     * The bytes of a value (or a task function): compact for the common types, else
+     * Java-serialised ({@link ValueCodec}).
      *
      * @throws IllegalArgumentException if it is not serialisable or exceeds the limit
      */
     byte[] serialize(Object value) {
-        return JavaSerial.serialize(value, maxBytes, "value");
+        return ValueCodec.write(value, maxBytes);
     }
 
     /**
-     * Deserialises a nested value through the allow-list.
+     * Reads a nested value, a Java-serialised one through the allow-list.
      *
      * @throws SecurityException if it is refused or unreadable
      */
@@ -120,12 +175,8 @@ final class WireCodec {
         if (bytes.length > maxBytes) {
             throw new SecurityException("value of " + bytes.length + " bytes exceeds the limit of " + maxBytes);
         }
-        return read(bytes, 0, bytes.length);
-    }
-
-    private Object read(byte[] bytes, int offset, int length) {
         try {
-            return JavaSerial.read(bytes, offset, length, filter);     // unreadable: SecurityException already
+            return ValueCodec.read(bytes, filter);          // unreadable: SecurityException already
         } catch (InvalidClassException e) {
             throw new SecurityException("refused by the allow-list or its limits (" + e.getMessage() + ")");
         }

@@ -4,10 +4,14 @@
 package dev.spindle.cluster.pekko;
 
 import dev.spindle.cluster.Message;
+import dev.spindle.cluster.MessageCodec;
+import dev.spindle.cluster.OutboundBatches;
+import dev.spindle.cluster.WireMessage;
 import dev.spindle.cluster.WorkerNode;
 import dev.spindle.cluster.WorkerTransportSupport;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -30,6 +34,7 @@ final class WorkerTransport extends WorkerTransportSupport implements EndpointAc
     private final Outbox outbox;
     private final Refusals rejectedFrames;
     private final Duration fetchTimeout;
+    private final OutboundBatches batches;
     /** This process's incarnation, carried in every frame it sends. */
     private final long incarnation;
     private final ConcurrentHashMap<Address, Set<CompletableFuture<Object>>> inFlight = new ConcurrentHashMap<>();
@@ -43,6 +48,7 @@ final class WorkerTransport extends WorkerTransportSupport implements EndpointAc
         this.outbox = outbox;
         this.rejectedFrames = rejectedFrames;
         this.fetchTimeout = fetchTimeout;
+        this.batches = new OutboundBatches(MessageCodec.MAX_BATCH, codec.batchBytes(), (coordinator, bodies) -> send(bodies));
     }
 
     void attach(WorkerNode node) {
@@ -67,7 +73,7 @@ final class WorkerTransport extends WorkerTransportSupport implements EndpointAc
             rejectedFrames.refuse(Senders.describe(sender), "frame for worker " + frame.to() + " sent to worker " + id);
             return;
         }
-        if (frame.body() instanceof Wire.FetchRequest r) {
+        if (frame.single() instanceof WireMessage.FetchRequest r) {
             if (roster.accepts(r.requester(), from, frame.incarnation()) && r.holder() == id) {
                 Object value = n.value(r.key());
                 byte[] bytes = null;
@@ -78,9 +84,9 @@ final class WorkerTransport extends WorkerTransportSupport implements EndpointAc
                     LOG.log(Level.WARNING, "worker {0} cannot send ''{1}'': {2}", id, r.key(), cannotTravel.getMessage());
                 }
                 try {
-                    outbox.reply(sender, frame(r.requester(), new Wire.FetchReply(r.key(), id, bytes)));
+                    outbox.reply(sender, frame(r.requester(), new WireMessage.FetchReply(r.key(), id, bytes)));
                 } catch (IllegalArgumentException tooLarge) {
-                    outbox.reply(sender, frame(r.requester(), new Wire.FetchReply(r.key(), id, null)));
+                    outbox.reply(sender, frame(r.requester(), new WireMessage.FetchReply(r.key(), id, null)));
                 }
             } else {
                 rejectedFrames.refuse(Senders.describe(sender),
@@ -92,15 +98,14 @@ final class WorkerTransport extends WorkerTransportSupport implements EndpointAc
             rejectedFrames.refuse(Senders.describe(sender), "not the coordinator worker " + id + " follows");
             return;
         }
-        if (frame.body() instanceof Wire.Probe) {
+        if (frame.single() instanceof Wire.Probe) {
             outbox.reply(sender, frame(Wire.COORDINATOR, new Wire.ProbeReply(id, roster.workers())));
-        } else if (frame.body() instanceof Wire.Compute c) {
-            receiveCompute(n, c.key(), c.attempt(), c.function(), c.dependencies(), c.holders(), c.priority(),
-                    codec::deserialize);
-        } else if (frame.body() instanceof Message.ToWorker m) {
-            n.receive(m);
-        } else {
-            rejectedFrames.refuse(Senders.describe(sender), "unexpected frame " + frame.body().getClass().getSimpleName());
+            return;
+        }
+        for (Object body : frame.bodies()) {
+            if (!receiveMessage(n, body, codec::deserialize)) {
+                rejectedFrames.refuse(Senders.describe(sender), "unexpected message " + body.getClass().getSimpleName());
+            }
         }
     }
 
@@ -108,13 +113,13 @@ final class WorkerTransport extends WorkerTransportSupport implements EndpointAc
 
     @Override
     protected void sendFinished(Message.TaskFinished f, byte[] value) {
-        send(new Wire.Finished(f.worker(), f.key(), f.attempt(), value, f.bytes(), f.nanos()));
+        send(new WireMessage.Finished(f.worker(), f.key(), f.attempt(), value, f.bytes(), f.nanos()));
     }
 
     @Override
     protected void sendErred(int worker, String key, long attempt, String errorClass, String message,
                              StackTraceElement[] trace, long nanos) {
-        send(new Wire.Erred(worker, key, attempt, errorClass, message, trace, nanos));
+        send(new WireMessage.Erred(worker, key, attempt, errorClass, message, trace, nanos));
     }
 
     @Override
@@ -123,23 +128,37 @@ final class WorkerTransport extends WorkerTransportSupport implements EndpointAc
     }
 
     private void send(Object body) {
+        // sent at once, or with the next frame if another thread is sending one now
+        batches.send(Wire.COORDINATOR, body);
+    }
+
+    /** Sends a batch as one frame; if it is over the frame limit, each message alone. */
+    private void send(List<Object> bodies) {
         Address coordinator = roster.coordinator();
         if (coordinator == null) {
-            LOG.log(Level.WARNING, "worker {0}: no coordinator to follow, dropped {1}", id, body.getClass().getSimpleName());
+            LOG.log(Level.WARNING, "worker {0}: no coordinator to follow, dropped {1} messages ({2}...)", id,
+                    bodies.size(), bodies.get(0).getClass().getSimpleName());
             return;
         }
         try {
-            outbox.send(coordinator, frame(Wire.COORDINATOR, body));
+            outbox.send(coordinator, frame(Wire.COORDINATOR, bodies));
         } catch (IllegalArgumentException tooLarge) {
+            if (bodies.size() > 1) {
+                for (Object body : bodies) {
+                    send(List.of(body));
+                }
+                return;
+            }
             // keys or a message too large for one frame: report the task failed, in few words
-            Object shorter = body instanceof Wire.Finished f
-                    ? new Wire.Erred(f.worker(), f.key(), f.attempt(), IllegalArgumentException.class.getName(),
+            Object body = bodies.get(0);
+            Object shorter = body instanceof WireMessage.Finished f
+                    ? new WireMessage.Erred(f.worker(), f.key(), f.attempt(), IllegalArgumentException.class.getName(),
                             "result message " + tooLarge.getMessage(), null, f.nanos())
-                    : body instanceof Wire.Erred e && (e.trace() != null || e.message() != null)
-                    ? new Wire.Erred(e.worker(), e.key(), e.attempt(), e.errorClass(), null, null, e.nanos())
+                    : body instanceof WireMessage.Erred e && (e.trace() != null || e.message() != null)
+                    ? new WireMessage.Erred(e.worker(), e.key(), e.attempt(), e.errorClass(), null, null, e.nanos())
                     : null;
             if (shorter != null) {
-                send(shorter);
+                send(List.of(shorter));
             } else {
                 LOG.log(Level.ERROR, "worker {0} cannot send {1}: {2}", id, body.getClass().getSimpleName(),
                         tooLarge.getMessage());
@@ -166,7 +185,7 @@ final class WorkerTransport extends WorkerTransportSupport implements EndpointAc
             result.completeExceptionally(new IllegalStateException("worker " + holder + " left the cluster"));
             return result;
         }
-        outbox.ask(member, frame(holder, new Wire.FetchRequest(key, holder, requester)), fetchTimeout)
+        outbox.ask(member, frame(holder, new WireMessage.FetchRequest(key, holder, requester)), fetchTimeout)
                 .whenComplete((reply, error) -> {
                     pending.remove(result);
                     if (error != null) {
@@ -187,6 +206,11 @@ final class WorkerTransport extends WorkerTransportSupport implements EndpointAc
         return new Wire.Frame(to, incarnation, body);
     }
 
+    /** A frame of a batch of this process to {@code to}. */
+    private Wire.Frame frame(int to, List<Object> bodies) {
+        return new Wire.Frame(to, incarnation, bodies);
+    }
+
     /** Fails the fetches in flight to a worker member that left the cluster. */
     void holderGone(Address member) {
         Set<CompletableFuture<Object>> pending = inFlight.remove(member);
@@ -198,7 +222,7 @@ final class WorkerTransport extends WorkerTransportSupport implements EndpointAc
     }
 
     private Object open(Object reply, String key, int holder) {
-        if (!(reply instanceof Wire.Frame f) || !(f.body() instanceof Wire.FetchReply r)) {
+        if (!(reply instanceof Wire.Frame f) || !(f.single() instanceof WireMessage.FetchReply r)) {
             String why = reply instanceof Wire.Rejected rejected ? rejected.why() : "not a fetch reply";
             rejectedFrames.refuse("fetch reply of worker " + holder, why);
             throw new SecurityException("fetch of '" + key + "' from worker " + holder + ": " + why);

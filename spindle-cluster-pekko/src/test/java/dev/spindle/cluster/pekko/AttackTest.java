@@ -165,7 +165,7 @@ class AttackTest {
             long ranBefore = worker.executed();
             long rejectedBefore = worker.rejectedFrames();
             TaskFunction<Integer> payload = args -> IMPOSTOR_TASKS_RAN.incrementAndGet();
-            Wire.Compute compute = new Wire.Compute("stolen", 1, codec.serialize(payload), List.of(), Map.of(), 0);
+            dev.spindle.cluster.WireMessage.Compute compute = new dev.spindle.cluster.WireMessage.Compute("stolen", 1, codec.serialize(payload), List.of(), Map.of(), 0);
             Outbox outbox = new Outbox(impostor, codec);
             String workerAddress = "pekko://" + CLUSTER + "@" + worker.address();
             org.apache.pekko.actor.Address target = org.apache.pekko.actor.AddressFromURIString.parse(workerAddress);

@@ -3,8 +3,12 @@
  */
 package dev.spindle.cluster.pekko;
 
+import dev.spindle.cluster.MessageCodec;
+import dev.spindle.cluster.WireMessage;
+import dev.spindle.cluster.WireWriter;
 import dev.spindle.cluster.testkit.HostilePayloads;
 import java.nio.ByteBuffer;
+import java.util.List;
 
 /** Hostile frames a member with a valid certificate might send: {@link HostilePayloads} in Spindle's frame. */
 final class Hostile {
@@ -12,9 +16,14 @@ final class Hostile {
     private Hostile() {
     }
 
-    /** A frame whose body is a nested-set hash bomb: unbounded, reading it would hash 2^depth times. */
+    /** A nested-set hash bomb as a result's bytes: unbounded, reading it would hash 2^depth times. */
+    static byte[] hashBombValue(int depth) {
+        return javaSerialize(HostilePayloads.hashBomb(depth));
+    }
+
+    /** A well-formed frame of worker 7's result whose value is {@link #hashBombValue}. */
     static byte[] hashBomb(int depth) {
-        return frame(javaSerialize(new Wire.Frame(Wire.COORDINATOR, HostilePayloads.hashBomb(depth))));
+        return resultFrame(hashBombValue(depth));
     }
 
     /** A frame whose header declares a body of {@code declared} bytes, followed by a few. */
@@ -26,9 +35,20 @@ final class Hostile {
      * A frame whose body declares a byte array of {@code Integer.MAX_VALUE - 8} elements (the
      * stream then ends): a reader that allocated first would ask for 2 GiB.
      */
+    static byte[] hugeArrayValue() {
+        return HostilePayloads.withHugeArray(javaSerialize(new byte[HostilePayloads.ARRAY_MARKER]));
+    }
+
+    /** A well-formed frame of worker 7's result whose value is {@link #hugeArrayValue}. */
     static byte[] hugeArray() {
-        byte[] marker = new byte[HostilePayloads.ARRAY_MARKER];
-        return frame(HostilePayloads.withHugeArray(javaSerialize(new Wire.Frame(Wire.COORDINATOR, marker))));
+        return resultFrame(hugeArrayValue());
+    }
+
+    /** A frame to the coordinator with worker 7's result of {@code value}'s bytes, as any member could write it. */
+    static byte[] resultFrame(byte[] value) {
+        WireWriter out = new WireWriter().zigZag(Wire.COORDINATOR).fixed64(1);
+        MessageCodec.writeBodies(out, List.of(new WireMessage.Finished(7, "hostile", 1, value, 0, 0)), MessageCodec.NONE);
+        return frame(out.toByteArray());
     }
 
     /** Frames a body with a correct header. */

@@ -52,8 +52,12 @@ public final class MemoryScenario {
             assertThat(p.get(60, TimeUnit.SECONDS)).hasSize(PART);
         }
 
-        MembershipScenario.await(() -> stats.get().workers().get(0).spilledBytes() > 0,
-                () -> "worker 0 reports spilled bytes: " + stats.get());
+        // the worker reports its store every 100 ms, when it changed: a report taken while the
+        // last parts were being stored can arrive after their results, so wait for the one after
+        MembershipScenario.await(() -> {
+            ClusterStats.WorkerStats r = stats.get().workers().get(0);
+            return r.spilledBytes() > 0 && r.memoryBytes() + r.spilledBytes() >= 10L * PART;
+        }, () -> "worker 0 reports spilled bytes and every part: " + stats.get());
         ClusterStats.WorkerStats w = stats.get().workers().get(0);
         assertThat(w.memoryBytes()).as("in memory, at most the 60 %% target").isLessThanOrEqualTo(LIMIT * 6 / 10);
         assertThat(w.memoryBytes() + w.spilledBytes()).as("every part, in memory or on disk")

@@ -1,0 +1,371 @@
+/*
+ * Copyright 2026 The Spindle Authors. Licensed under the Apache License, Version 2.0.
+ */
+package dev.spindle.cluster;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The binary form of the scheduler's and workers' messages between JVMs, shared by every
+ * transport: a hand-written encoding instead of Java serialisation, so that a message costs a
+ * few bytes per field rather than its class descriptors, and reading it runs no deserialiser.
+ *
+ * <h2>Format</h2>
+ *
+ * <p>A body is a tag byte then its fields in a fixed order ({@link WireWriter}'s primitives). The
+ * tag names the message type <em>and</em> the version of its layout: a layout that changes gets
+ * a new tag, and a reader refuses a tag it does not know rather than guess. Tags
+ * {@value #FIRST_TRANSPORT_TAG}..{@value #LAST_TRANSPORT_TAG} are a transport's own bodies (its
+ * membership handshakes), which it reads and writes through an {@link Extension}. A batch is a
+ * count then that many bodies ({@link #writeBodies}); the transport puts its envelope (addressing,
+ * session, sequence number, signature) around it. The user's objects inside a body (a task
+ * function, a result or a fetched value) are opaque bytes here: the transport serialises them and
+ * reads them through its allow-list, as before.
+ *
+ * <h2>Hostile input</h2>
+ *
+ * <p>{@link #readBody} and {@link #readBodies} take bytes that may come from an attacker (on a
+ * transport with signatures, from a holder of the secret). Every length and count is checked by
+ * {@link WireReader} against the bytes that remain before anything is allocated, and against the
+ * bounds here ({@value #MAX_BATCH} bodies, {@value #MAX_NAME_BYTES}-byte keys and names,
+ * {@value #MAX_TEXT_BYTES}-byte error messages, {@value #MAX_TRACE}-element stack traces); an
+ * unknown tag, a truncated body or one over a bound throws a {@link SecurityException} naming
+ * the problem, and nothing of the frame is acted on. Stateless and thread-safe.
+ *
+ * <p>For transport implementers: public only so that the transports in other modules share one
+ * definition; it is not an API for applications.
+ */
+public final class MessageCodec {
+
+    /** The most bodies in one frame. */
+    public static final int MAX_BATCH = 1024;
+    /** The longest key, class name or method name, in encoded bytes. */
+    public static final int MAX_NAME_BYTES = 64 * 1024;
+    /** The longest error message kept, in encoded bytes; a longer one is cut when it is written. */
+    public static final int MAX_TEXT_BYTES = 64 * 1024;
+    /** The most stack trace elements kept; a longer trace is cut when it is written. */
+    public static final int MAX_TRACE = 1024;
+    /** The first tag a transport may use for its own bodies. */
+    public static final int FIRST_TRANSPORT_TAG = 0x40;
+    /** The last tag a transport may use for its own bodies. */
+    public static final int LAST_TRANSPORT_TAG = 0x7F;
+
+    // the tags of version 1 of each layout; a changed layout takes a new tag
+    static final int COMPUTE = 0x01;
+    static final int RELEASE_KEY = 0x02;
+    static final int REPLICATE = 0x03;
+    static final int RETIRED = 0x04;
+    static final int STEAL_REQUEST = 0x05;
+    static final int FINISHED = 0x11;
+    static final int RUNNING = 0x12;
+    static final int ERRED = 0x13;
+    static final int STEAL_RESPONSE = 0x14;
+    static final int DATA_MISSING = 0x15;
+    static final int DATA_ADDED = 0x16;
+    static final int MEMORY_REPORT = 0x17;
+    static final int FETCH_REQUEST = 0x21;
+    static final int FETCH_REPLY = 0x22;
+
+    /** A transport's own bodies, with tags from {@value #FIRST_TRANSPORT_TAG} to {@value #LAST_TRANSPORT_TAG}. */
+    public interface Extension {
+        /** Writes {@code body} with its tag if it is one of the transport's; returns whether it was. */
+        boolean write(WireWriter out, Object body);
+
+        /**
+         * Reads the fields of a body of the transport's {@code tag}.
+         *
+         * @throws SecurityException if the tag is not one of the transport's, or the fields are malformed
+         */
+        Object read(int tag, WireReader in);
+    }
+
+    /** No bodies of a transport's own. */
+    public static final Extension NONE = new Extension() {
+        @Override
+        public boolean write(WireWriter out, Object body) {
+            return false;
+        }
+
+        @Override
+        public Object read(int tag, WireReader in) {
+            throw unknownTag(tag);
+        }
+    };
+
+    private MessageCodec() {
+    }
+
+    /** The refusal of a tag no reader here knows. */
+    public static SecurityException unknownTag(int tag) {
+        return WireReader.malformed("unknown message tag 0x" + Integer.toHexString(tag)
+                + " (another version of Spindle, or not a Spindle frame)");
+    }
+
+    /**
+     * Writes a batch: its count, then each body.
+     *
+     * @throws IllegalArgumentException if there are more than {@value #MAX_BATCH} bodies or one
+     *         cannot be encoded
+     */
+    public static void writeBodies(WireWriter out, List<?> bodies, Extension own) {
+        if (bodies.size() > MAX_BATCH) {
+            throw new IllegalArgumentException(bodies.size() + " messages in one frame, over " + MAX_BATCH);
+        }
+        out.varLong(bodies.size());
+        for (Object body : bodies) {
+            writeBody(out, body, own);
+        }
+    }
+
+    /**
+     * Reads a batch of at least one body.
+     *
+     * @throws SecurityException if it is empty, malformed, or over a bound
+     */
+    public static List<Object> readBodies(WireReader in, Extension own) {
+        int n = in.count(MAX_BATCH, 1, "message");
+        if (n == 0) {
+            throw WireReader.malformed("a frame without a message");
+        }
+        List<Object> bodies = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            bodies.add(readBody(in, own));
+        }
+        return bodies;
+    }
+
+    /**
+     * Writes one body, tag first: a {@link Message} other than those with user objects or
+     * exceptions ({@link Message.Compute}, {@link Message.TaskFinished}, {@link Message.TaskErred}:
+     * send their {@link WireMessage} forms) and {@link Message.WorkerLost} (never sent), a
+     * {@link WireMessage} record, or one of the transport's own.
+     *
+     * @throws IllegalArgumentException if the body is none of these
+     */
+    public static void writeBody(WireWriter out, Object body, Extension own) {
+        if (body instanceof WireMessage.Compute c) {
+            out.u8(COMPUTE).string(c.key()).zigZag(c.attempt()).bytes(c.function());
+            strings(out, c.dependencies());
+            out.varLong(c.holders().size());
+            for (Map.Entry<String, List<Integer>> e : c.holders().entrySet()) {
+                out.string(e.getKey()).varLong(e.getValue().size());
+                for (int h : e.getValue()) {
+                    out.zigZag(h);
+                }
+            }
+            out.zigZag(c.priority());
+        } else if (body instanceof WireMessage.Finished f) {
+            out.u8(FINISHED).zigZag(f.worker()).string(f.key()).zigZag(f.attempt()).bytes(f.value())
+                    .zigZag(f.bytes()).zigZag(f.nanos());
+        } else if (body instanceof WireMessage.Erred e) {
+            out.u8(ERRED).zigZag(e.worker()).string(e.key()).zigZag(e.attempt()).string(e.errorClass())
+                    .string(cut(e.message())).zigZag(e.nanos());
+            trace(out, e.trace());
+        } else if (body instanceof Message.DataAdded d) {
+            out.u8(DATA_ADDED).zigZag(d.worker()).string(d.key()).zigZag(d.bytes());
+        } else if (body instanceof Message.ReleaseKey r) {
+            out.u8(RELEASE_KEY).string(r.key());
+        } else if (body instanceof Message.StealRequest s) {
+            out.u8(STEAL_REQUEST).zigZag(s.stealId()).string(s.key()).zigZag(s.attempt());
+        } else if (body instanceof Message.StealResponse s) {
+            out.u8(STEAL_RESPONSE).zigZag(s.worker()).zigZag(s.stealId()).string(s.key()).zigZag(s.attempt())
+                    .bool(s.released());
+        } else if (body instanceof Message.TaskRunning r) {
+            out.u8(RUNNING).zigZag(r.worker()).string(r.key()).zigZag(r.attempt()).zigZag(r.nanos());
+        } else if (body instanceof Message.DataMissing m) {
+            out.u8(DATA_MISSING).zigZag(m.worker()).string(m.key()).zigZag(m.attempt()).string(m.dependency())
+                    .zigZag(m.holder());
+        } else if (body instanceof Message.Replicate r) {
+            out.u8(REPLICATE).string(r.key()).varLong(r.holders().size());
+            for (int h : r.holders()) {
+                out.zigZag(h);
+            }
+        } else if (body instanceof Message.Retired r) {
+            out.u8(RETIRED).zigZag(r.worker());
+        } else if (body instanceof Message.MemoryReport m) {
+            out.u8(MEMORY_REPORT).zigZag(m.worker()).zigZag(m.memoryBytes()).zigZag(m.spilledBytes()).bool(m.paused());
+        } else if (body instanceof WireMessage.FetchRequest r) {
+            out.u8(FETCH_REQUEST).string(r.key()).zigZag(r.holder()).zigZag(r.requester());
+        } else if (body instanceof WireMessage.FetchReply r) {
+            out.u8(FETCH_REPLY).string(r.key()).zigZag(r.holder()).bytes(r.value());
+        } else if (body == null || !own.write(out, body)) {
+            throw new IllegalArgumentException("no wire form for " + (body == null ? "null" : body.getClass().getName()));
+        }
+    }
+
+    /**
+     * Reads one body.
+     *
+     * @throws SecurityException if its tag is unknown, or it is malformed or over a bound
+     */
+    public static Object readBody(WireReader in, Extension own) {
+        int tag = in.u8();
+        switch (tag) {
+            case COMPUTE: {
+                String key = key(in);
+                long attempt = in.zigZag();
+                byte[] function = in.bytes(Integer.MAX_VALUE, "function");
+                List<String> deps = readStrings(in, "dependency");
+                int n = in.count(Integer.MAX_VALUE, 2, "holder entry");
+                Map<String, List<Integer>> holders = new LinkedHashMap<>(Math.max(4, n * 2));
+                for (int i = 0; i < n; i++) {
+                    holders.put(key(in), ints(in));
+                }
+                return new WireMessage.Compute(key, attempt, function, deps, holders, in.zigZagInt());
+            }
+            case FINISHED:
+                return new WireMessage.Finished(in.zigZagInt(), key(in), in.zigZag(), in.bytes(Integer.MAX_VALUE, "value"),
+                        in.zigZag(), in.zigZag());
+            case ERRED: {
+                int worker = in.zigZagInt();
+                String key = key(in);
+                long attempt = in.zigZag();
+                String errorClass = in.nonNullString(MAX_NAME_BYTES, "error class");
+                String message = in.string(MAX_TEXT_BYTES, "error message");
+                long nanos = in.zigZag();
+                return new WireMessage.Erred(worker, key, attempt, errorClass, message, readTrace(in), nanos);
+            }
+            case DATA_ADDED:
+                return new Message.DataAdded(in.zigZagInt(), key(in), in.zigZag());
+            case RELEASE_KEY:
+                return new Message.ReleaseKey(key(in));
+            case STEAL_REQUEST:
+                return new Message.StealRequest(in.zigZag(), key(in), in.zigZag());
+            case STEAL_RESPONSE:
+                return new Message.StealResponse(in.zigZagInt(), in.zigZag(), key(in), in.zigZag(), in.bool());
+            case RUNNING:
+                return new Message.TaskRunning(in.zigZagInt(), key(in), in.zigZag(), in.zigZag());
+            case DATA_MISSING:
+                return new Message.DataMissing(in.zigZagInt(), key(in), in.zigZag(), key(in), in.zigZagInt());
+            case REPLICATE:
+                return new Message.Replicate(key(in), ints(in));
+            case RETIRED:
+                return new Message.Retired(in.zigZagInt());
+            case MEMORY_REPORT:
+                return new Message.MemoryReport(in.zigZagInt(), in.zigZag(), in.zigZag(), in.bool());
+            case FETCH_REQUEST:
+                return new WireMessage.FetchRequest(key(in), in.zigZagInt(), in.zigZagInt());
+            case FETCH_REPLY:
+                return new WireMessage.FetchReply(key(in), in.zigZagInt(), in.bytes(Integer.MAX_VALUE, "value"));
+            default:
+                if (tag >= FIRST_TRANSPORT_TAG && tag <= LAST_TRANSPORT_TAG) {
+                    return own.read(tag, in);
+                }
+                throw unknownTag(tag);
+        }
+    }
+
+    /**
+     * About how many bytes {@code body} takes encoded, for bounding a batch: its nested bytes and
+     * strings at their length, every other field at its largest.
+     */
+    public static long estimatedBytes(Object body) {
+        long size = 32;
+        if (body instanceof WireMessage.Compute c) {
+            size += c.key().length() + length(c.function()) + 8L * c.holders().size();
+            for (String d : c.dependencies()) {
+                size += 2 + d.length();
+            }
+            for (Map.Entry<String, List<Integer>> e : c.holders().entrySet()) {
+                size += e.getKey().length() + 5L * e.getValue().size();
+            }
+        } else if (body instanceof Message.Compute c) {
+            // its function is serialised when the batch is sent: a lambda's form is a few hundred bytes
+            size += 512 + c.key().length() + 8L * c.holders().size();
+            for (String d : c.dependencies()) {
+                size += 2 + d.length();
+            }
+        } else if (body instanceof WireMessage.Finished f) {
+            size += f.key().length() + length(f.value());
+        } else if (body instanceof WireMessage.FetchReply r) {
+            size += r.key().length() + length(r.value());
+        } else if (body instanceof WireMessage.Erred e) {
+            size += 256 + (e.message() == null ? 0 : Math.min(MAX_TEXT_BYTES, 3L * e.message().length()))
+                    + (e.trace() == null ? 0 : 128L * Math.min(MAX_TRACE, e.trace().length));
+        } else if (body instanceof Message.Replicate r) {
+            size += r.key().length() + 5L * r.holders().size();
+        } else {
+            size += 64;                       // a key or two
+        }
+        return size;
+    }
+
+    private static int length(byte[] bytes) {
+        return bytes == null ? 0 : bytes.length;
+    }
+
+    private static String key(WireReader in) {
+        return in.nonNullString(MAX_NAME_BYTES, "key");
+    }
+
+    private static void strings(WireWriter out, List<String> strings) {
+        out.varLong(strings.size());
+        for (String s : strings) {
+            out.string(s);
+        }
+    }
+
+    private static List<String> readStrings(WireReader in, String what) {
+        int n = in.count(Integer.MAX_VALUE, 1, what);
+        List<String> out = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            out.add(in.nonNullString(MAX_NAME_BYTES, what));
+        }
+        return List.copyOf(out);
+    }
+
+    private static List<Integer> ints(WireReader in) {
+        int n = in.count(Integer.MAX_VALUE, 1, "worker id");
+        List<Integer> out = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            out.add(in.zigZagInt());
+        }
+        return List.copyOf(out);
+    }
+
+    /** {@code message}, cut to at most {@value #MAX_TEXT_BYTES} encoded bytes (a char takes at most 3). */
+    private static String cut(String message) {
+        return message == null || message.length() <= MAX_TEXT_BYTES / 3 ? message
+                : message.substring(0, MAX_TEXT_BYTES / 3) + "...";
+    }
+
+    private static void trace(WireWriter out, StackTraceElement[] trace) {
+        if (trace == null) {
+            out.varLong(0);
+            return;
+        }
+        int n = Math.min(trace.length, MAX_TRACE);
+        out.varLong(n + 1L);
+        for (int i = 0; i < n; i++) {
+            StackTraceElement e = trace[i];
+            out.string(e.getClassLoaderName()).string(e.getModuleName()).string(e.getModuleVersion())
+                    .string(e.getClassName()).string(e.getMethodName()).string(e.getFileName())
+                    .zigZag(e.getLineNumber());
+        }
+    }
+
+    private static StackTraceElement[] readTrace(WireReader in) {
+        long n = in.varLong() - 1;             // 0 for null, else the length plus one
+        if (n < 0) {
+            if (n == -1) {
+                return null;
+            }
+            throw WireReader.malformed("stack trace length " + n);
+        }
+        // an element takes at least 7 bytes (six absent or empty strings and a line number)
+        if (n > MAX_TRACE || n * 7 > in.remaining()) {
+            throw WireReader.malformed("stack trace of " + n + " elements over its bound of "
+                    + Math.min(MAX_TRACE, in.remaining() / 7));
+        }
+        StackTraceElement[] trace = new StackTraceElement[(int) n];
+        for (int i = 0; i < n; i++) {
+            trace[i] = new StackTraceElement(in.string(MAX_NAME_BYTES, "class loader"), in.string(MAX_NAME_BYTES, "module"),
+                    in.string(MAX_NAME_BYTES, "module version"), in.nonNullString(MAX_NAME_BYTES, "class"),
+                    in.nonNullString(MAX_NAME_BYTES, "method"), in.string(MAX_NAME_BYTES, "file"), in.zigZagInt());
+        }
+        return trace;
+    }
+}
