@@ -160,8 +160,12 @@ class LifoSlotTest {
                 JoinHandle<Void> pong = rt.spawn(pingPong);
                 assertThat(running.await(WAIT_S, TimeUnit.SECONDS)).isTrue();
                 WakerSemanticsTest.await(() -> pingPongPolls.get() > 100, "the ping-pong to get going");
-                atWake.set(pingPongPolls.get());
                 q.waker.wake();
+                // Counted after the wake returned, so at or after the moment it took effect: the
+                // polls counted from here all come after it. (Counted before the wake, the
+                // window between the read and the wake, where this thread may be descheduled
+                // while the worker polls on, was charged to the runtime: 11 polls under load.)
+                atWake.set(pingPongPolls.get());
                 WakerSemanticsTest.await(() -> atQ.get() >= 0, "the queued task to run");
                 assertThat(atQ.get() - atWake.get())
                         .as("ping-pong polls between the queued task's wake-up and its poll")
