@@ -86,6 +86,12 @@ public abstract class CoordinatorTransportSupport implements Transport {
      * {@link #deliverFinished}, a failure as a {@link RemoteTaskException}, any other report as it
      * is. The caller has checked that the report is about its sender
      * ({@link WireMessage#reportedWorker}).
+     *
+     * @param body a report read from a worker's frame: a {@link WireMessage.Finished}, a
+     *        {@link WireMessage.Erred} or a {@link Message.ToScheduler}
+     * @param reader deserialises a result's value through the allow-list, throwing
+     *     {@link SecurityException} for a refused class (see {@link #deliverFinished})
+     * @throws ClassCastException if {@code body} is none of these
      */
     protected final void deliverReport(Object body, Function<byte[], Object> reader) {
         if (body instanceof WireMessage.Finished w) {
@@ -101,6 +107,14 @@ public abstract class CoordinatorTransportSupport implements Transport {
      * The wire forms of a batch of messages for {@code worker}, in order: a task with its function
      * as bytes written by {@code serializer}, any other message as it is. A task whose function
      * cannot travel is left out and failed instead ({@link #cannotSend}).
+     *
+     * @param worker the id of the worker the messages are for
+     * @param messages the messages, in order; a {@link Message.Compute} among them is replaced by
+     *        its {@link WireMessage.Compute}
+     * @param serializer serialises a task's function, throwing {@link IllegalArgumentException}
+     *     if it cannot travel (not serialisable, or too large); any other exception propagates
+     * @return a new list of the wire forms, in order, without the tasks that cannot travel (so
+     *         it may be shorter than {@code messages}, or empty)
      */
     protected final List<Object> wireForms(int worker, List<Object> messages, Function<Object, byte[]> serializer) {
         List<Object> out = new ArrayList<>(messages.size());
@@ -131,7 +145,16 @@ public abstract class CoordinatorTransportSupport implements Transport {
         cannotSend(worker, compute.key(), compute.attempt(), why);
     }
 
-    /** Fails attempt {@code attempt} of task {@code key}, which cannot be sent to {@code worker}, as above. */
+    /**
+     * Fails attempt {@code attempt} of task {@code key}, which cannot be sent to {@code worker},
+     * as above: the scheduler receives a {@link Message.TaskErred} whose error is an
+     * {@link IllegalArgumentException} with {@code why} as its cause (and a duration of 0).
+     *
+     * @param worker the worker the task was meant for
+     * @param key the task's key
+     * @param attempt the attempt that could not be sent
+     * @param why what made it unsendable (its message becomes part of the task's failure)
+     */
     protected final void cannotSend(int worker, String key, long attempt, IllegalArgumentException why) {
         scheduler.accept(new Message.TaskErred(worker, key, attempt, new IllegalArgumentException(
                 "task '" + key + "' cannot be sent: " + why.getMessage(), why), 0));

@@ -71,13 +71,26 @@ public final class MessageCodec {
 
     /** A transport's own bodies, with tags from {@value #FIRST_TRANSPORT_TAG} to {@value #LAST_TRANSPORT_TAG}. */
     public interface Extension {
-        /** Writes {@code body} with its tag if it is one of the transport's; returns whether it was. */
+        /**
+         * Writes {@code body} with its tag if it is one of the transport's; returns whether it was.
+         *
+         * @param out the frame being written; left untouched if {@code body} is not the transport's
+         * @param body a body that is none of the codec's own, not {@code null}
+         * @return {@code true} if {@code body} was the transport's and has been written (tag
+         *         first, the tag in {@value MessageCodec#FIRST_TRANSPORT_TAG}..{@value
+         *         MessageCodec#LAST_TRANSPORT_TAG}), {@code false} if it is not the transport's
+         */
         boolean write(WireWriter out, Object body);
 
         /**
          * Reads the fields of a body of the transport's {@code tag}.
          *
-         * @throws SecurityException if the tag is not one of the transport's, or the fields are malformed
+         * @param tag the body's tag, already read, in {@value MessageCodec#FIRST_TRANSPORT_TAG}..{@value
+         *        MessageCodec#LAST_TRANSPORT_TAG}
+         * @param in the frame, positioned after the tag
+         * @return the body read, not {@code null}
+         * @throws SecurityException if the tag is not one of the transport's, or the fields are
+         *         malformed ({@link #unknownTag} and {@link WireReader#malformed} make both)
          */
         Object read(int tag, WireReader in);
     }
@@ -98,7 +111,14 @@ public final class MessageCodec {
     private MessageCodec() {
     }
 
-    /** The refusal of a tag no reader here knows. */
+    /**
+     * The refusal of a tag no reader here knows. It is returned, not thrown, so that the caller
+     * writes {@code throw MessageCodec.unknownTag(tag)}.
+     *
+     * @param tag the tag read, 0..255
+     * @return a new exception whose message starts "malformed frame: unknown message tag" and
+     *         names the tag in hexadecimal
+     */
     public static SecurityException unknownTag(int tag) {
         return WireReader.malformed("unknown message tag 0x" + Integer.toHexString(tag)
                 + " (another version of Spindle, or not a Spindle frame)");
@@ -107,8 +127,13 @@ public final class MessageCodec {
     /**
      * Writes a batch: its count, then each body.
      *
+     * @param out the frame to append to; after an exception it holds a partial batch and is to
+     *        be dropped
+     * @param bodies the bodies, in order, each as {@link #writeBody} takes it; an empty list
+     *        writes a batch that {@link #readBodies} refuses
+     * @param own the transport's own bodies, or {@link #NONE}
      * @throws IllegalArgumentException if there are more than {@value #MAX_BATCH} bodies or one
-     *         cannot be encoded
+     *         cannot be encoded (see {@link #writeBody})
      */
     public static void writeBodies(WireWriter out, List<?> bodies, Extension own) {
         if (bodies.size() > MAX_BATCH) {
@@ -121,9 +146,14 @@ public final class MessageCodec {
     }
 
     /**
-     * Reads a batch of at least one body.
+     * Reads a batch of at least one body. It does not check that the batch ends the input: a
+     * caller with nothing after it calls {@link WireReader#expectEnd}.
      *
-     * @throws SecurityException if it is empty, malformed, or over a bound
+     * @param in the frame, positioned at the batch's count
+     * @param own the transport's own bodies, or {@link #NONE}
+     * @return the bodies, in the order written: 1 to {@value #MAX_BATCH} of them, none
+     *         {@code null}; a new mutable list
+     * @throws SecurityException if it is empty, malformed, or over a bound (see {@link #readBody})
      */
     public static List<Object> readBodies(WireReader in, Extension own) {
         int n = in.count(MAX_BATCH, 1, "message");
@@ -143,7 +173,17 @@ public final class MessageCodec {
      * send their {@link WireMessage} forms) and {@link Message.WorkerLost} (never sent), a
      * {@link WireMessage} record, or one of the transport's own.
      *
-     * @throws IllegalArgumentException if the body is none of these
+     * @param out the frame to append to; after an exception it may hold part of the body and is
+     *        to be dropped
+     * @param body the body, not {@code null}; its keys (and an {@link WireMessage.Erred}'s error
+     *        class) must not be {@code null} either: they would be written, but {@link #readBody}
+     *        refuses them
+     * @param own the transport's own bodies, tried for a body that is none of the codec's, or
+     *        {@link #NONE}
+     * @throws IllegalArgumentException if the body is {@code null} or none of these, or the frame
+     *         would grow past about 2 GiB
+     * @throws NullPointerException if a field that the format does not let be {@code null} is
+     *         (a list or map of a task, a holder id)
      */
     public static void writeBody(WireWriter out, Object body, Extension own) {
         if (body instanceof WireMessage.Compute c) {
@@ -197,9 +237,14 @@ public final class MessageCodec {
     }
 
     /**
-     * Reads one body.
+     * Reads one body: a {@link Message} for one of the codec's tags (the forms with user objects
+     * or exceptions as {@link WireMessage} records), or what {@code own} reads for a transport tag.
      *
-     * @throws SecurityException if its tag is unknown, or it is malformed or over a bound
+     * @param in the frame, positioned at the body's tag
+     * @param own the transport's own bodies, or {@link #NONE}
+     * @return the body read, not {@code null}
+     * @throws SecurityException if its tag is unknown, or it is malformed or over a bound; the
+     *         message starts "malformed frame"
      */
     public static Object readBody(WireReader in, Extension own) {
         int tag = in.u8();
@@ -260,7 +305,14 @@ public final class MessageCodec {
 
     /**
      * About how many bytes {@code body} takes encoded, for bounding a batch: its nested bytes and
-     * strings at their length, every other field at its largest.
+     * strings at their length, every other field at its largest. Strings are counted in chars,
+     * so a key mostly outside ASCII may take up to three times its estimate; a
+     * {@link Message.Compute} (not yet in wire form) is counted with a few hundred bytes for its
+     * function.
+     *
+     * @param body any body, {@code null} included (counted as a small message)
+     * @return the estimate in bytes, at least 32; meant for comparison with a batch's byte bound,
+     *         not as an exact size
      */
     public static long estimatedBytes(Object body) {
         long size = 32;

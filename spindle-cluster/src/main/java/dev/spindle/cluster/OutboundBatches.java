@@ -54,7 +54,15 @@ public final class OutboundBatches {
     /** Sends one batch (at least one body) to a destination as one frame. */
     @FunctionalInterface
     public interface Sender {
-        /** Sends {@code bodies}, in order, to {@code destination}; must not throw. */
+        /**
+         * Sends {@code bodies}, in order, to {@code destination}; must not throw. Called by one
+         * thread at a time per destination, possibly a different thread each time (a flusher's,
+         * or whichever thread flushed).
+         *
+         * @param destination the destination's id, as given to {@link #add} or {@link #send}
+         * @param bodies the batch: 1 to {@code maxCount} bodies, in the order they were added; a
+         *        new list the sender may keep
+         */
         void send(int destination, List<Object> bodies);
     }
 
@@ -74,8 +82,15 @@ public final class OutboundBatches {
     private final ConcurrentHashMap<Integer, Lane> lanes = new ConcurrentHashMap<>();
 
     /**
-     * Batches of at most {@code maxCount} bodies and about {@code maxBytes} bytes.
+     * Batches of at most {@code maxCount} bodies and about {@code maxBytes} bytes, flushed on
+     * the calling thread.
      *
+     * @param maxCount the most bodies in one batch, 1..{@link MessageCodec#MAX_BATCH}; a lane
+     *        holding this many is flushed by {@link #add}
+     * @param maxBytes the most bytes of one batch, by {@link MessageCodec#estimatedBytes}; a
+     *        single body over it is still sent, alone
+     * @param sender sends each batch, not {@code null}
+     * @throws NullPointerException if {@code sender} is {@code null}
      * @throws IllegalArgumentException if {@code maxCount} is not in 1..{@link MessageCodec#MAX_BATCH}
      *         or {@code maxBytes} is not positive
      */
@@ -88,9 +103,19 @@ public final class OutboundBatches {
      * on the thread that adds: a sender whose own thread is the bottleneck (the scheduler) only
      * queues, and the encoding, signing and sending of its frames run beside it. A flush is
      * queued on the flusher at most once per lane at a time; {@link #send} and
-     * {@link #flush(int)} still send on the calling thread.
+     * {@link #flush(int)} still send on the calling thread. If the flusher rejects a flush
+     * ({@link RejectedExecutionException}, the transport closing), the bodies stay queued until
+     * a later flush or {@link #discard}.
      *
+     * @param maxCount the most bodies in one batch, 1..{@link MessageCodec#MAX_BATCH}; a lane
+     *        holding this many is flushed by {@link #add}
+     * @param maxBytes the most bytes of one batch, by {@link MessageCodec#estimatedBytes}; a
+     *        single body over it is still sent, alone
+     * @param sender sends each batch, not {@code null}
      * @param flusher runs the flushes, or {@code null} to run them on the calling thread
+     * @throws NullPointerException if {@code sender} is {@code null}
+     * @throws IllegalArgumentException if {@code maxCount} is not in 1..{@link MessageCodec#MAX_BATCH}
+     *         or {@code maxBytes} is not positive
      */
     public OutboundBatches(int maxCount, long maxBytes, Sender sender, Executor flusher) {
         if (maxCount < 1 || maxCount > MessageCodec.MAX_BATCH) {
@@ -110,7 +135,17 @@ public final class OutboundBatches {
         return l != null ? l : lanes.computeIfAbsent(destination, d -> new Lane());
     }
 
-    /** Queues {@code body} for {@code destination}; sends at once if a full batch is queued. */
+    /**
+     * Queues {@code body} for {@code destination}; sends at once if a full batch is queued
+     * (on the calling thread, or on the flusher if there is one). Otherwise the body waits for
+     * the next flush of its destination.
+     *
+     * @param destination the destination's id (any {@code int}: a lane is made for a new one)
+     * @param body the message, not {@code null}: whatever the {@link Sender} turns into a frame
+     *        (the transports take {@link Message}s and their own bodies, and encode them when
+     *        the batch is sent)
+     * @throws NullPointerException if {@code body} is {@code null}
+     */
     public void add(int destination, Object body) {
         Objects.requireNonNull(body, "body");
         Lane l = lane(destination);
@@ -122,7 +157,14 @@ public final class OutboundBatches {
 
     /**
      * Queues {@code body} and flushes its destination: sent at once if no other thread is sending
-     * to it, else in the batch that thread sends next.
+     * to it, else in the batch that thread sends next. The flush runs on the calling thread even
+     * if there is a flusher; it does not wait for another thread's flush.
+     *
+     * @param destination the destination's id
+     * @param body the message, not {@code null}: whatever the {@link Sender} turns into a frame
+     *        (the transports take {@link Message}s and their own bodies, and encode them when
+     *        the batch is sent)
+     * @throws NullPointerException if {@code body} is {@code null}
      */
     public void send(int destination, Object body) {
         add(destination, body);
@@ -141,7 +183,10 @@ public final class OutboundBatches {
     /**
      * Sends everything queued for {@code destination} on the calling thread, and returns once
      * none of it is left to send, a flush running elsewhere included (before the destination is
-     * cut off, say).
+     * cut off, say). While another thread's flush of the destination is running this spins
+     * ({@link Thread#onSpinWait}), so it blocks as long as that thread's {@link Sender} does.
+     *
+     * @param destination the destination's id; nothing happens for one never added to
      */
     public void flush(int destination) {
         Lane l = lanes.get(destination);
@@ -173,7 +218,10 @@ public final class OutboundBatches {
 
     /**
      * Drops what is queued for {@code destination} and not being sent: it is gone, and a process
-     * that later takes its id must not receive its predecessor's messages.
+     * that later takes its id must not receive its predecessor's messages. A batch already taken
+     * by a flush is still sent.
+     *
+     * @param destination the destination's id; nothing happens for one never added to
      */
     public void discard(int destination) {
         Lane l = lanes.get(destination);
@@ -184,7 +232,13 @@ public final class OutboundBatches {
         }
     }
 
-    /** Bodies queued for {@code destination} and not sent yet. */
+    /**
+     * Bodies queued for {@code destination} and not sent yet.
+     *
+     * @param destination the destination's id
+     * @return the number of bodies queued and not yet taken into a batch (a snapshot, which
+     *         other threads may change at once); 0 for a destination never added to
+     */
     public int pending(int destination) {
         Lane l = lanes.get(destination);
         return l == null ? 0 : l.pending.get();

@@ -40,6 +40,12 @@ public final class ValueCodec {
      * The bytes of {@code value}: its compact form, or its Java serialisation of at most
      * {@code limit} bytes.
      *
+     * @param value the value, or {@code null}; a {@link Long}, {@link Integer}, {@link Double},
+     *        {@link Boolean}, {@link String} or {@code byte[]} (exactly those classes) takes the
+     *        compact form, anything else must be {@link java.io.Serializable}
+     * @param limit the most bytes the result may have, either form
+     * @return a new array: a compact value (its first byte a tag under {@code 0x80}) or a Java
+     *         serialisation stream (its first byte {@code 0xAC})
      * @throws IllegalArgumentException if it is not serialisable or its bytes exceed the limit
      */
     public static byte[] write(Object value, int limit) {
@@ -84,8 +90,14 @@ public final class ValueCodec {
     /**
      * Reads what {@link #write} wrote: a compact value, or a Java stream through {@code filter}.
      *
+     * @param bytes the bytes {@link #write} wrote (or a peer claims it did), not {@code null}
+     * @param filter the allow-list a Java stream is read through (unused for a compact value)
+     * @return the value, {@code null} included
      * @throws InvalidClassException if the filter refused a class or a limit of a Java stream
-     * @throws SecurityException if the bytes are malformed or unreadable
+     * @throws SecurityException if the bytes are malformed or unreadable: for a compact value
+     *         (message "malformed frame: ...") an empty array, an unknown tag, a truncated
+     *         payload, a {@code null} string or array, or bytes after the value; for a Java
+     *         stream any other failure to read it
      */
     public static Object read(byte[] bytes, ObjectInputFilter filter) throws InvalidClassException {
         if (bytes.length > 0 && bytes[0] == (byte) 0xAC) {

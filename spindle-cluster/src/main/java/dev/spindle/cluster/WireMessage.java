@@ -34,7 +34,13 @@ public final class WireMessage {
     public record Erred(int worker, String key, long attempt, String errorClass, String message,
                         StackTraceElement[] trace, long nanos) {
 
-        /** The failure as the scheduler takes it, a {@link RemoteTaskException}. */
+        /**
+         * The failure as the scheduler takes it, a {@link RemoteTaskException}.
+         *
+         * @return a new {@link Message.TaskErred} with this record's worker, key, attempt and
+         *         duration, whose error is a {@link RemoteTaskException} carrying the class name,
+         *         message and stack trace
+         */
         public Message.TaskErred toMessage() {
             return new Message.TaskErred(worker, key, attempt, new RemoteTaskException(errorClass, message, trace), nanos);
         }
@@ -52,6 +58,10 @@ public final class WireMessage {
      * The worker a report to the coordinator is about, or {@link Integer#MIN_VALUE} if
      * {@code body} is not a report a worker may send ({@link Message.WorkerLost} is the
      * coordinator's own): a coordinator accepts a report only about its sender.
+     *
+     * @param body a body read from a worker's frame, any object or {@code null}
+     * @return the id of the worker the report is about, or {@link Integer#MIN_VALUE} if
+     *         {@code body} is not a report a worker may send
      */
     public static int reportedWorker(Object body) {
         if (body instanceof Finished f) {

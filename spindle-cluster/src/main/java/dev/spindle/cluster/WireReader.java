@@ -23,7 +23,17 @@ public final class WireReader {
     private int pos;
     private final int end;
 
-    /** A reader of {@code length} bytes of {@code buf} from {@code offset}. */
+    /**
+     * A reader of {@code length} bytes of {@code buf} from {@code offset}. The array is not
+     * copied: it must not change while the reader is used.
+     *
+     * @param buf the input, not {@code null}
+     * @param offset the index in {@code buf} of the first byte to read, 0 or more
+     * @param length how many bytes from {@code offset} the reader may read, 0 or more
+     * @throws IndexOutOfBoundsException if {@code offset} or {@code length} is negative, or the
+     *         range runs past the end of {@code buf}
+     * @throws NullPointerException if {@code buf} is {@code null}
+     */
     public WireReader(byte[] buf, int offset, int length) {
         if (offset < 0 || length < 0 || offset > buf.length - length) {
             throw new IndexOutOfBoundsException("offset " + offset + ", length " + length + " in " + buf.length);
@@ -33,24 +43,43 @@ public final class WireReader {
         this.end = offset + length;
     }
 
-    /** The bytes not read yet. */
+    /**
+     * The bytes not read yet.
+     *
+     * @return the number of bytes of the range not read yet, 0 once all are read
+     */
     public int remaining() {
         return end - pos;
     }
 
-    /** A refusal of this input, for the codec and for transports' own fields. */
+    /**
+     * A refusal of this input, for the codec and for transports' own fields. It is returned, not
+     * thrown, so that the caller writes {@code throw WireReader.malformed(...)}.
+     *
+     * @param why what is wrong with the input, appended to the message
+     * @return a new exception whose message is {@code "malformed frame: "} followed by {@code why}
+     */
     public static SecurityException malformed(String why) {
         return new SecurityException("malformed frame: " + why);
     }
 
-    /** Throws unless every byte has been read. */
+    /**
+     * Throws unless every byte has been read: a frame must hold nothing after its last field.
+     *
+     * @throws SecurityException "malformed frame" if any byte of the range is left unread
+     */
     public void expectEnd() {
         if (pos != end) {
             throw malformed((end - pos) + " bytes after the last message");
         }
     }
 
-    /** One unsigned byte. */
+    /**
+     * One unsigned byte.
+     *
+     * @return the byte, 0..255
+     * @throws SecurityException "malformed frame: truncated" if the input ends first
+     */
     public int u8() {
         if (pos >= end) {
             throw malformed("truncated");
@@ -58,7 +87,13 @@ public final class WireReader {
         return buf[pos++] & 0xFF;
     }
 
-    /** A boolean written by {@link WireWriter#bool}; any byte but 0 or 1 is refused. */
+    /**
+     * A boolean written by {@link WireWriter#bool}; any byte but 0 or 1 is refused.
+     *
+     * @return {@code true} for the byte 1, {@code false} for 0
+     * @throws SecurityException "malformed frame" if the input ends first or the byte is
+     *         neither 0 nor 1
+     */
     public boolean bool() {
         int b = u8();
         if (b > 1) {
@@ -67,7 +102,14 @@ public final class WireReader {
         return b == 1;
     }
 
-    /** An unsigned LEB128 {@code long}; more than 10 bytes is refused. */
+    /**
+     * An unsigned LEB128 {@code long}; more than 10 bytes is refused.
+     *
+     * @return the value; negative if the encoding set bit 63 (callers that read a count or a
+     *         length check for that)
+     * @throws SecurityException "malformed frame" if the input ends first or the varint runs
+     *         past 10 bytes
+     */
     public long varLong() {
         long v = 0;
         for (int shift = 0; shift < 64; shift += 7) {
@@ -80,13 +122,25 @@ public final class WireReader {
         throw malformed("varint longer than 10 bytes");
     }
 
-    /** A zig-zag encoded {@code long}. */
+    /**
+     * A zig-zag encoded {@code long}, as {@link WireWriter#zigZag} wrote it.
+     *
+     * @return the value, any {@code long}
+     * @throws SecurityException "malformed frame" if the input ends first or the varint runs
+     *         past 10 bytes
+     */
     public long zigZag() {
         long v = varLong();
         return (v >>> 1) ^ -(v & 1);
     }
 
-    /** A zig-zag encoded {@code int}; a value outside the {@code int} range is refused. */
+    /**
+     * A zig-zag encoded {@code int}; a value outside the {@code int} range is refused.
+     *
+     * @return the value, any {@code int}
+     * @throws SecurityException "malformed frame" if the input ends first, the varint runs past
+     *         10 bytes, or the value is outside the {@code int} range
+     */
     public int zigZagInt() {
         long v = zigZag();
         if (v != (int) v) {
@@ -95,7 +149,12 @@ public final class WireReader {
         return (int) v;
     }
 
-    /** An 8-byte big-endian {@code long}. */
+    /**
+     * An 8-byte big-endian {@code long}, as {@link WireWriter#fixed64} wrote it.
+     *
+     * @return the value, any {@code long}
+     * @throws SecurityException "malformed frame: truncated" if fewer than 8 bytes remain
+     */
     public long fixed64() {
         if (end - pos < 8) {
             throw malformed("truncated");
@@ -109,7 +168,18 @@ public final class WireReader {
 
     /**
      * A count of elements that each take at least {@code minBytesEach} bytes: at most
-     * {@code max} and at most what the remaining bytes can hold.
+     * {@code max} and at most what the remaining bytes can hold, so that a list or array of
+     * that many elements may be allocated at once.
+     *
+     * @param max the largest count the caller accepts, 0 or more
+     * @param minBytesEach the fewest encoded bytes one element takes, 1 or more (a value under 1
+     *        disables the check against the remaining bytes; with 0, a count over {@code max}
+     *        throws {@link ArithmeticException} while the message is built)
+     * @param what what is counted, for the message (e.g. {@code "message"})
+     * @return the count, 0..{@code max}
+     * @throws SecurityException "malformed frame" if the input ends first, or the count is
+     *         negative, over {@code max}, or more than {@link #remaining()} divided by
+     *         {@code minBytesEach}
      */
     public int count(int max, int minBytesEach, String what) {
         long n = varLong();
@@ -131,6 +201,13 @@ public final class WireReader {
     /**
      * A string or {@code null} of at most {@code maxBytes} encoded bytes, as
      * {@link WireWriter#string} wrote it; an invalid sequence is refused.
+     *
+     * @param maxBytes the longest encoded length accepted, in bytes (not chars), 0 or more
+     * @param what what the string is, for the message (e.g. {@code "key"})
+     * @return the string, or {@code null} if {@code null} was written
+     * @throws SecurityException "malformed frame" if the input ends first, the length is over
+     *         {@code maxBytes} or over the remaining bytes, or the bytes are not one-, two- or
+     *         three-byte UTF-8 sequences
      */
     public String string(int maxBytes, String what) {
         int n = length(maxBytes, what);
@@ -165,7 +242,15 @@ public final class WireReader {
         return new String(chars, 0, count);
     }
 
-    /** A string of at most {@code maxBytes} encoded bytes; {@code null} is refused. */
+    /**
+     * A string of at most {@code maxBytes} encoded bytes; {@code null} is refused.
+     *
+     * @param maxBytes the longest encoded length accepted, in bytes (not chars), 0 or more
+     * @param what what the string is, for the message (e.g. {@code "key"})
+     * @return the string, never {@code null}
+     * @throws SecurityException "malformed frame" for everything {@link #string} refuses, and
+     *         if {@code null} was written
+     */
     public String nonNullString(int maxBytes, String what) {
         String s = string(maxBytes, what);
         if (s == null) {
@@ -174,7 +259,16 @@ public final class WireReader {
         return s;
     }
 
-    /** A byte array or {@code null} of at most {@code maxBytes}. */
+    /**
+     * A byte array or {@code null} of at most {@code maxBytes}, as {@link WireWriter#bytes}
+     * wrote it.
+     *
+     * @param maxBytes the longest array accepted, in bytes, 0 or more
+     * @param what what the bytes are, for the message (e.g. {@code "value"})
+     * @return a new array holding a copy of the bytes, or {@code null} if {@code null} was written
+     * @throws SecurityException "malformed frame" if the input ends first, or the length is over
+     *         {@code maxBytes} or over the remaining bytes
+     */
     public byte[] bytes(int maxBytes, String what) {
         int n = length(maxBytes, what);
         if (n < 0) {

@@ -20,27 +20,48 @@ public final class WireWriter {
     private byte[] buf;
     private int size;
 
-    /** An empty buffer. */
+    /** An empty buffer with room for 256 bytes before it grows. */
     public WireWriter() {
         this(256);
     }
 
-    /** An empty buffer with room for {@code capacity} bytes before it grows. */
+    /**
+     * An empty buffer with room for {@code capacity} bytes before it grows.
+     *
+     * @param capacity the initial capacity in bytes, a hint only: a value under 16 (negative
+     *        included) gives 16, and the buffer grows as needed past it
+     */
     public WireWriter(int capacity) {
         buf = new byte[Math.max(16, capacity)];
     }
 
-    /** The bytes written so far. */
+    /**
+     * The bytes written so far.
+     *
+     * @return the number of bytes written so far, 0 for a new writer
+     */
     public int size() {
         return size;
     }
 
-    /** A copy of the bytes written. */
+    /**
+     * A copy of the bytes written.
+     *
+     * @return a new array of exactly {@link #size()} bytes; later writes do not change it
+     */
     public byte[] toByteArray() {
         return Arrays.copyOf(buf, size);
     }
 
-    /** The bytes written, behind {@code prefix} bytes left zero for the caller (a signature). */
+    /**
+     * The bytes written, behind {@code prefix} bytes left zero for the caller (a signature).
+     *
+     * @param prefix how many zero bytes to leave before the written bytes, 0 or more
+     * @return a new array of {@code prefix + size()} bytes: {@code prefix} zeros, then a copy of
+     *         the bytes written
+     * @throws NegativeArraySizeException if {@code prefix} is negative enough to make the length
+     *         negative (a smaller negative {@code prefix} throws {@link IndexOutOfBoundsException})
+     */
     public byte[] toByteArray(int prefix) {
         byte[] out = new byte[prefix + size];
         System.arraycopy(buf, 0, out, prefix, size);
@@ -57,19 +78,38 @@ public final class WireWriter {
         }
     }
 
-    /** Writes the low 8 bits of {@code b}. */
+    /**
+     * Writes the low 8 bits of {@code b}.
+     *
+     * @param b the byte to write; bits above the low 8 are ignored
+     * @return this writer, for chaining
+     * @throws IllegalArgumentException if the buffer would have to grow past about 2 GiB
+     */
     public WireWriter u8(int b) {
         ensure(1);
         buf[size++] = (byte) b;
         return this;
     }
 
-    /** Writes a boolean as one byte. */
+    /**
+     * Writes a boolean as one byte: 1 for {@code true}, 0 for {@code false}.
+     *
+     * @param b the value to write
+     * @return this writer, for chaining
+     * @throws IllegalArgumentException if the buffer would have to grow past about 2 GiB
+     */
     public WireWriter bool(boolean b) {
         return u8(b ? 1 : 0);
     }
 
-    /** Writes a non-negative {@code long} as unsigned LEB128 (1 to 10 bytes). */
+    /**
+     * Writes a non-negative {@code long} as unsigned LEB128 (1 to 10 bytes).
+     *
+     * @param v the value; meant to be non-negative (a count, a length): a negative value is
+     *        taken as unsigned and always takes 10 bytes (use {@link #zigZag} for signed values)
+     * @return this writer, for chaining
+     * @throws IllegalArgumentException if the buffer would have to grow past about 2 GiB
+     */
     public WireWriter varLong(long v) {
         ensure(10);
         while ((v & ~0x7FL) != 0) {
@@ -80,12 +120,25 @@ public final class WireWriter {
         return this;
     }
 
-    /** Writes any {@code long}, zig-zag encoded then as {@link #varLong}. */
+    /**
+     * Writes any {@code long}, zig-zag encoded then as {@link #varLong}: values near zero, of
+     * either sign, take the fewest bytes (-64..63 take one).
+     *
+     * @param v the value, any {@code long}
+     * @return this writer, for chaining
+     * @throws IllegalArgumentException if the buffer would have to grow past about 2 GiB
+     */
     public WireWriter zigZag(long v) {
         return varLong((v << 1) ^ (v >> 63));
     }
 
-    /** Writes a {@code long} as 8 bytes, big-endian (for random numbers, which a varint would lengthen). */
+    /**
+     * Writes a {@code long} as 8 bytes, big-endian (for random numbers, which a varint would lengthen).
+     *
+     * @param v the value, any {@code long}
+     * @return this writer, for chaining
+     * @throws IllegalArgumentException if the buffer would have to grow past about 2 GiB
+     */
     public WireWriter fixed64(long v) {
         ensure(8);
         for (int shift = 56; shift >= 0; shift -= 8) {
@@ -98,6 +151,11 @@ public final class WireWriter {
      * Writes a string, or {@code null}, as its encoded length (plus one) and bytes: each UTF-16
      * unit in UTF-8's one-, two- or three-byte form (CESU-8), so that every Java string, an
      * unpaired surrogate included, reads back equal (a key must).
+     *
+     * @param s the string, or {@code null} (written as the single length byte 0)
+     * @return this writer, for chaining
+     * @throws IllegalArgumentException if the encoded string, or the buffer with it, would
+     *         exceed about 2 GiB
      */
     public WireWriter string(String s) {
         if (s == null) {
@@ -130,7 +188,13 @@ public final class WireWriter {
         return this;
     }
 
-    /** Writes a byte array, or {@code null}, as its length (plus one) and bytes. */
+    /**
+     * Writes a byte array, or {@code null}, as its length (plus one) and bytes.
+     *
+     * @param b the bytes, copied; or {@code null} (written as the single length byte 0)
+     * @return this writer, for chaining
+     * @throws IllegalArgumentException if the buffer would have to grow past about 2 GiB
+     */
     public WireWriter bytes(byte[] b) {
         if (b == null) {
             return varLong(0);

@@ -158,6 +158,13 @@ public abstract class WorkerTransportSupport implements Transport {
      * Hands one message of a verified frame from the coordinator to {@code node}: a task through
      * {@link #receiveCompute}, anything else for a worker as it is; false (nothing done) for a
      * body that is not a message for a worker.
+     *
+     * @param node the worker to hand the message to
+     * @param body a body read from the coordinator's frame
+     * @param reader deserialises a task's function through the allow-list, throwing
+     *        {@link SecurityException} for a refused class (the task is then reported failed)
+     * @return {@code true} if {@code body} was a {@link WireMessage.Compute} or a
+     *         {@link Message.ToWorker} and has been handled, {@code false} otherwise
      */
     protected final boolean receiveMessage(WorkerNode node, Object body, Function<byte[], Object> reader) {
         if (body instanceof WireMessage.Compute c) {
