@@ -345,9 +345,9 @@ public final class WorkStealingPool extends PoolCore {
             if (w.forkStackInUse()) {
                 w.flushForkStack();            // keeps one LIFO order: the runnable is newer
             }
-            if (!w.deque.offer(task)) {        // direct, not through a helper: this path sits
-                w.overflow(task);              // deep in callers' frames, near C2's inlining limit
-            }
+            if (!w.lifo.offer(task) && !w.deque.offer(task)) { // the slot: see Worker
+                w.overflow(task);              // direct, not through a helper: this path sits
+            }                                  // deep in callers' frames, near C2's inlining limit
         }
         idle.notifyWorkRacy();
     }
@@ -446,6 +446,10 @@ public final class WorkStealingPool extends PoolCore {
             Worker w = ws[i];
             if (w == null) {
                 continue;
+            }
+            Runnable slotted = w.lifo.steal();
+            if (slotted != null) {
+                addIfNotStarted(notStarted, slotted);
             }
             for (;;) {
                 var r = w.deque.steal();

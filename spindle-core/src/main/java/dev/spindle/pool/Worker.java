@@ -7,6 +7,7 @@ import dev.spindle.internal.IdleCoordinator;
 import dev.spindle.internal.jfr.SpareRetireEvent;
 import dev.spindle.internal.jfr.StealBatchEvent;
 import dev.spindle.queue.ForkStack;
+import dev.spindle.queue.LifoSlot;
 import dev.spindle.queue.WorkStealingDeque;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -59,6 +60,8 @@ final class Worker extends BaseWorker {
     static final int GLOBAL_INTERVAL = 61;
     /** Fork tasks kept in the fork stack before older ones move to the deque. */
     static final int FORK_STACK_CAPACITY = 8;
+    /** Most tasks in a row taken from the LIFO slot while the deque holds tasks. */
+    static final int LIFO_MAX = 3;
     /** Most tasks moved by one steal. */
     static final int STEAL_BATCH_LIMIT = 32;
     /** How long a joiner with nothing it may run waits before a spare runs other work. */
@@ -87,6 +90,10 @@ final class Worker extends BaseWorker {
     final WorkStealingDeque<Runnable> deque;
     /** The newest fork tasks, kept out of the deque; see "the fork stack" below. */
     final ForkStack<ForkTask<?>> forks = new ForkStack<>(FORK_STACK_CAPACITY, ForkTask::isNew);
+    /** The first runnable the running task submitted; see "the LIFO slot" below. */
+    final LifoSlot<Runnable> lifo = new LifoSlot<>();
+    /** Tasks taken from the slot in a row (owner only). */
+    private int lifoRuns;
 
     /**
      * Leaves the searching count; as the last searcher, wakes another if work is visible. This
@@ -141,6 +148,9 @@ final class Worker extends BaseWorker {
     Runnable takeLate() {
         Runnable t = forks.pop();
         if (t == null) {
+            t = lifo.take();
+        }
+        if (t == null) {
             t = deque.pop();
         }
         return t != null ? t : shared.injector.poll();
@@ -161,9 +171,67 @@ final class Worker extends BaseWorker {
         }
         Runnable t = forks.pop();
         if (t == null) {
+            t = takeLifo();
+        }
+        if (t == null) {
             t = deque.pop();
         }
         return t != null ? t : takeFromInjector();
+    }
+
+    // ------------------------------------------------------------------ the LIFO slot
+
+    /*
+     * The LIFO slot (a LifoSlot, see its overview) holds the first runnable that the running
+     * task submitted to this worker (execute, a reply, the next link of a chain); later ones go
+     * to the deque as before. It is taken after the fork stack and before the deque, so in a
+     * chain of hand-offs each task runs next on this worker without a deque push and pop: the
+     * fill is a release store into the empty slot and the take one exchange, where the deque
+     * pays its push, the pop's fence, and a CAS for its last element.
+     *
+     * Order. Runnables are never joined, so their order is a matter of cache warmth and
+     * fairness, not of correctness. One order holds: the fork stack's tasks are newer than the
+     * slot's (a runnable's push flushes the fork stack to the deque first, as before, and only
+     * a runnable's push fills the slot), so forks, slot, deque is newest first except for one
+     * thing: while the slot is full, a task's second and later runnables go to the deque's
+     * bottom and run after the first (the slot's), newest first. Filling only an empty slot
+     * keeps a burst of submissions (spawn-many) at one deque push each, where displacing the
+     * slot's task on every submission (Tokio's rule) would add an exchange per task.
+     *
+     * Fairness. A chain of hand-offs through the slot would run ahead of the deque forever on
+     * one worker, so after LIFO_MAX slot tasks in a row the deque gets a turn (takeLifo) while
+     * it holds tasks; the slot's task stays in the slot (still stealable) and runs at the next
+     * turn. The injector keeps its own turn every GLOBAL_INTERVAL, ahead of the slot.
+     *
+     * Thieves and the idle protocol. The slot is local work like the deque and the fork stack:
+     * hasLocalWork and localSize count it, so a parking worker's re-check, the watch of a busy
+     * peer's lone task and beginBlocking see it; a searcher steals it (one CAS, stealOnce) only
+     * when its owner's deque and fork stack are empty, since it is the newest task there. Its
+     * fill is followed by the same racy notification as a deque push (WorkStealingPool.
+     * pushLocal): the pool's wake-up rules do not change with the slot, so the argument of
+     * IdleCoordinator and the model park.pml, in which a worker's local queue is any queue
+     * that its re-check reads, cover it. A slot task is not counted as a steal (as the fork
+     * stack's): the deque's stolen count is what the stats pair with steals.
+     * After shutdownNow the drain takes the slot's task with a steal; a task that was running
+     * may still fill it, and then runs it as a late task (takeLate).
+     */
+
+    /**
+     * The slot's task, unless {@value #LIFO_MAX} slot tasks ran in a row and the deque holds
+     * tasks: then {@code null}, so the deque's newest runs first (see "the LIFO slot").
+     */
+    private Runnable takeLifo() {
+        if (lifo.isEmpty()) {
+            lifoRuns = 0;
+            return null;
+        }
+        if (lifoRuns >= LIFO_MAX && !deque.isEmpty()) {
+            lifoRuns = 0;
+            return null;
+        }
+        Runnable t = lifo.take();
+        lifoRuns = t != null ? lifoRuns + 1 : 0;
+        return t;
     }
 
     // ------------------------------------------------------------------ the fork stack
@@ -223,14 +291,14 @@ final class Worker extends BaseWorker {
         return forks.peekOldest();
     }
 
-    /** Any thread: whether this worker holds a task it has not started (deque or fork stack). */
+    /** Any thread: whether this worker holds a task it has not started (deque, fork stack, slot). */
     boolean hasLocalWork() {
-        return !deque.isEmpty() || forks.peekOldest() != null;
+        return !deque.isEmpty() || forks.peekOldest() != null || !lifo.isEmpty();
     }
 
-    /** Any thread: tasks queued on this worker (deque and fork stack); a racy estimate. */
+    /** Any thread: tasks queued on this worker (deque, fork stack, slot); a racy estimate. */
     int localSize() {
-        return deque.size() + forks.unclaimedCount();
+        return deque.size() + forks.unclaimedCount() + (lifo.isEmpty() ? 0 : 1);
     }
 
     /**
@@ -320,9 +388,15 @@ final class Worker extends BaseWorker {
                 }
                 return t;
             }
-            ForkTask<?> f = v.deque.isEmpty() ? v.peekForkStack() : null;
-            if (f != null) {
-                return f;                      // claimed by its run's CAS, or skipped there
+            if (v.deque.isEmpty()) {
+                ForkTask<?> f = v.peekForkStack();
+                if (f != null) {
+                    return f;                  // claimed by its run's CAS, or skipped there
+                }
+                Runnable s = v.lifo.steal();   // the newest task: last, as the fork stack
+                if (s != null) {
+                    return s;
+                }
             }
             if (a % 8 == 7 && !shared.injector.isEmpty()) {
                 return null;                   // let the caller take from the injector
