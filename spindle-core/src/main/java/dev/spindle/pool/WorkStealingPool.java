@@ -342,12 +342,10 @@ public final class WorkStealingPool extends PoolCore {
         if (task instanceof ForkTask<?> f) {
             w.pushFork(f);                     // the fork stack; see Worker
         } else {
-            if (w.forkStackInUse()) {
-                w.flushForkStack();            // keeps one LIFO order: the runnable is newer
+            Runnable displaced = w.lifo.put(task); // the LIFO slot: see Worker
+            if (displaced != null || w.forkStackInUse()) {
+                w.unslot(displaced);           // keeps one LIFO order: the runnable is newest
             }
-            if (!w.lifo.offer(task) && !w.deque.offer(task)) { // the slot: see Worker
-                w.overflow(task);              // direct, not through a helper: this path sits
-            }                                  // deep in callers' frames, near C2's inlining limit
         }
         idle.notifyWorkRacy();
     }

@@ -27,7 +27,9 @@ import java.util.concurrent.TimeUnit;
  *   <li>Every {@value #GLOBAL_INTERVAL}th turn, take one task from the injector first, so a
  *       stream of local work cannot starve external submissions (a batch only if the deque is
  *       empty: see {@link #takeOneFromInjector}).</li>
- *   <li>Pop the local deque (newest first: the task's data is likely still in cache).</li>
+ *   <li>Take local work, newest first (the task's data is likely still in cache): the fork
+ *       stack, then the LIFO slot (at most {@value #LIFO_MAX} times in a row while the deque
+ *       holds tasks), then the deque.</li>
  *   <li>Take a batch from the injector: one task to run and a fair share moved into the deque,
  *       where peers can steal it.</li>
  *   <li>Search: if fewer than half the workers are searching, steal about half a random
@@ -38,13 +40,14 @@ import java.util.concurrent.TimeUnit;
  *
  * <h2>Message passing</h2>
  *
- * <p>A runnable a worker submits (a reply, the next link of a chain) goes to this deque and,
- * popped newest first, is the next task this worker runs. The push reads the idle word
+ * <p>A runnable a worker submits (a reply, the next link of a chain) goes to the LIFO slot and
+ * is the next task this worker runs, without a deque push and pop; the task it displaces goes
+ * to the deque (see "the LIFO slot" below). The push reads the idle word
  * ({@link IdleCoordinator#notifyWorkRacy}) and wakes a peer only if one is parked and nobody
  * searches, which in a stream of hand-offs is rare: at most a few wake-ups per thousand tasks
  * on ping-pong, chained-spawn, yield-many, spawn-many-local and skynet (docs/BENCHMARKS.md,
- * issue 14). The push
- * into an empty deque makes that check too, although the owner will pop the task itself: if
+ * issue 14). Filling
+ * the slot, or pushing into an empty deque, makes that check too, although the owner will pop the task itself: if
  * the spawner then blocks outside {@link dev.spindle.Spindle#blocking}, a peer must be able to
  * take the task. Tasks stay in the deque rather than moving through the injector: the periodic
  * look takes one task from the injector, not a batch ({@link #takeOneFromInjector}).
@@ -90,7 +93,7 @@ final class Worker extends BaseWorker {
     final WorkStealingDeque<Runnable> deque;
     /** The newest fork tasks, kept out of the deque; see "the fork stack" below. */
     final ForkStack<ForkTask<?>> forks = new ForkStack<>(FORK_STACK_CAPACITY, ForkTask::isNew);
-    /** The first runnable the running task submitted; see "the LIFO slot" below. */
+    /** The newest runnable the running task submitted; see "the LIFO slot" below. */
     final LifoSlot<Runnable> lifo = new LifoSlot<>();
     /** Tasks taken from the slot in a row (owner only). */
     private int lifoRuns;
@@ -182,26 +185,27 @@ final class Worker extends BaseWorker {
     // ------------------------------------------------------------------ the LIFO slot
 
     /*
-     * The LIFO slot (a LifoSlot, see its overview) holds the first runnable that the running
-     * task submitted to this worker (execute, a reply, the next link of a chain); later ones go
+     * The LIFO slot (a LifoSlot, see its overview) holds the newest runnable that the running
+     * task submitted to this worker (execute, a reply, the next link of a chain); older ones go
      * to the deque as before. It is taken after the fork stack and before the deque, so in a
      * chain of hand-offs each task runs next on this worker without a deque push and pop: the
      * fill is a release store into the empty slot and the take one exchange, where the deque
      * pays its push, the pop's fence, and a CAS for its last element.
      *
-     * Order. Runnables are never joined, so their order is a matter of cache warmth and
-     * fairness, not of correctness. One order holds: the fork stack's tasks are newer than the
-     * slot's (a runnable's push flushes the fork stack to the deque first, as before, and only
-     * a runnable's push fills the slot), so forks, slot, deque is newest first except for one
-     * thing: while the slot is full, a task's second and later runnables go to the deque's
-     * bottom and run after the first (the slot's), newest first. Filling only an empty slot
-     * keeps a burst of submissions (spawn-many) at one deque push each, where displacing the
-     * slot's task on every submission (Tokio's rule) would add an exchange per task.
+     * Order. The slot keeps the one LIFO order of the fork stack's rule: a runnable's push puts
+     * it in the slot and moves the slot's previous task to the deque's bottom, then the fork
+     * stack's tasks above it (unslot), as Tokio's LIFO slot does. Only a runnable's push fills
+     * the slot, and it flushes the fork stack, so the stack's tasks are always newer than the
+     * slot's and the deque's older than both: taking forks, then the slot, then the deque is
+     * newest first. The price is an exchange per displaced task in a burst of submissions from
+     * one task (spawn-many), where filling only an empty slot would save it but run the burst's
+     * first task before its newer ones.
      *
      * Fairness. A chain of hand-offs through the slot would run ahead of the deque forever on
      * one worker, so after LIFO_MAX slot tasks in a row the deque gets a turn (takeLifo) while
      * it holds tasks; the slot's task stays in the slot (still stealable) and runs at the next
-     * turn. The injector keeps its own turn every GLOBAL_INTERVAL, ahead of the slot.
+     * turn. The loop never goes searching while its slot is full. The injector keeps its own
+     * turn every GLOBAL_INTERVAL, ahead of the slot.
      *
      * Thieves and the idle protocol. The slot is local work like the deque and the fork stack:
      * hasLocalWork and localSize count it, so a parking worker's re-check, the watch of a busy
@@ -218,7 +222,10 @@ final class Worker extends BaseWorker {
 
     /**
      * The slot's task, unless {@value #LIFO_MAX} slot tasks ran in a row and the deque holds
-     * tasks: then {@code null}, so the deque's newest runs first (see "the LIFO slot").
+     * tasks: then the deque's newest (see "the LIFO slot"). Returns {@code null} only when the
+     * slot is empty: a thief may empty the deque between the look and the pop, and a worker
+     * whose loop then went searching with its slot full could park with the task in it, where
+     * its own re-check does not look (it parks only with empty local queues).
      */
     private Runnable takeLifo() {
         if (lifo.isEmpty()) {
@@ -227,7 +234,10 @@ final class Worker extends BaseWorker {
         }
         if (lifoRuns >= LIFO_MAX && !deque.isEmpty()) {
             lifoRuns = 0;
-            return null;
+            Runnable d = deque.pop();
+            if (d != null) {
+                return d;                      // the deque's turn
+            }
         }
         Runnable t = lifo.take();
         lifoRuns = t != null ? lifoRuns + 1 : 0;
@@ -269,6 +279,19 @@ final class Worker extends BaseWorker {
         ForkTask<?> displaced = forks.push(f);
         if (displaced != null && displaced.isNew() && !deque.offer(displaced)) {
             overflow(displaced);
+        }
+    }
+
+    /**
+     * Owner only, after a runnable's push into the LIFO slot: moves the task it displaced (if
+     * any) and then the fork stack's unstarted tasks to the deque, oldest first.
+     */
+    void unslot(Runnable displaced) {
+        if (displaced != null && !deque.offer(displaced)) {
+            overflow(displaced);
+        }
+        if (forkStackInUse()) {
+            flushForkStack();
         }
     }
 

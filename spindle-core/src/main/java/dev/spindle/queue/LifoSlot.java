@@ -75,25 +75,12 @@ public final class LifoSlot<T> {
      */
     @SuppressWarnings("unchecked")
     public T put(T e) {
-        return offer(e) ? null : (T) ELEMENT.getAndSet(this, e);
-    }
-
-    /**
-     * Puts {@code e} in the slot if it is empty, and otherwise leaves the slot as it is. Owner
-     * only. Filling an empty slot is a release store, as in {@link #put}.
-     *
-     * @param e the element
-     * @return {@code true} if {@code e} is now in the slot; {@code false} if the slot was full,
-     *     and {@code e} must be placed elsewhere
-     * @throws NullPointerException if {@code e} is null
-     */
-    public boolean offer(T e) {
         Objects.requireNonNull(e, "element");
         if (element == null) {
             ELEMENT.setRelease(this, e);       // nobody else fills the slot: see the overview
-            return true;
+            return null;
         }
-        return false;
+        return (T) ELEMENT.getAndSet(this, e);
     }
 
     /**
