@@ -342,10 +342,14 @@ public final class WorkStealingPool extends PoolCore {
         if (task instanceof ForkTask<?> f) {
             w.pushFork(f);                     // the fork stack; see Worker
         } else {
-            Runnable displaced = w.lifo.put(task); // the LIFO slot: see Worker
-            if (displaced != null || w.forkStackInUse()) {
-                w.unslot(displaced);           // keeps one LIFO order: the runnable is newest
+            if (w.forkStackInUse()) {
+                w.flushForkStack();            // keeps one LIFO order: the runnable is newer
             }
+            if (w.lifo.isEmpty() && w.deque.isEmpty()) {
+                w.lifo.put(task);              // the LIFO slot, see Worker: a plain fill, as
+            } else if (!w.deque.offer(task)) { // only this worker fills it. Direct, not through
+                w.overflow(task);              // a helper: this path sits deep in callers'
+            }                                  // frames, near C2's inlining limit
         }
         idle.notifyWorkRacy();
     }

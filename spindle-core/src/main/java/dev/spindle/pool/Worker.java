@@ -28,8 +28,7 @@ import java.util.concurrent.TimeUnit;
  *       stream of local work cannot starve external submissions (a batch only if the deque is
  *       empty: see {@link #takeOneFromInjector}).</li>
  *   <li>Take local work, newest first (the task's data is likely still in cache): the fork
- *       stack, then the LIFO slot (at most {@value #LIFO_MAX} times in a row while the deque
- *       holds tasks), then the deque.</li>
+ *       stack, then the deque, then the LIFO slot.</li>
  *   <li>Take a batch from the injector: one task to run and a fair share moved into the deque,
  *       where peers can steal it.</li>
  *   <li>Search: if fewer than half the workers are searching, steal about half a random
@@ -40,9 +39,10 @@ import java.util.concurrent.TimeUnit;
  *
  * <h2>Message passing</h2>
  *
- * <p>A runnable a worker submits (a reply, the next link of a chain) goes to the LIFO slot and
- * is the next task this worker runs, without a deque push and pop; the task it displaces goes
- * to the deque (see "the LIFO slot" below). The push reads the idle word
+ * <p>A runnable a worker submits (a reply, the next link of a chain) goes to this deque and,
+ * popped newest first, is the next task this worker runs; when the worker holds no other task it
+ * goes to the LIFO slot instead, which saves the deque's push and pop on a chain of hand-offs
+ * (see "the LIFO slot" below). The push reads the idle word
  * ({@link IdleCoordinator#notifyWorkRacy}) and wakes a peer only if one is parked and nobody
  * searches, which in a stream of hand-offs is rare: at most a few wake-ups per thousand tasks
  * on ping-pong, chained-spawn, yield-many, spawn-many-local and skynet (docs/BENCHMARKS.md,
@@ -63,8 +63,6 @@ final class Worker extends BaseWorker {
     static final int GLOBAL_INTERVAL = 61;
     /** Fork tasks kept in the fork stack before older ones move to the deque. */
     static final int FORK_STACK_CAPACITY = 8;
-    /** Most tasks in a row taken from the LIFO slot while the deque holds tasks. */
-    static final int LIFO_MAX = 3;
     /** Most tasks moved by one steal. */
     static final int STEAL_BATCH_LIMIT = 32;
     /** How long a joiner with nothing it may run waits before a spare runs other work. */
@@ -93,10 +91,8 @@ final class Worker extends BaseWorker {
     final WorkStealingDeque<Runnable> deque;
     /** The newest fork tasks, kept out of the deque; see "the fork stack" below. */
     final ForkStack<ForkTask<?>> forks = new ForkStack<>(FORK_STACK_CAPACITY, ForkTask::isNew);
-    /** The newest runnable the running task submitted; see "the LIFO slot" below. */
+    /** A runnable submitted while this worker held no other task; see "the LIFO slot" below. */
     final LifoSlot<Runnable> lifo = new LifoSlot<>();
-    /** Tasks taken from the slot in a row (owner only). */
-    private int lifoRuns;
 
     /**
      * Leaves the searching count; as the last searcher, wakes another if work is visible. This
@@ -151,10 +147,10 @@ final class Worker extends BaseWorker {
     Runnable takeLate() {
         Runnable t = forks.pop();
         if (t == null) {
-            t = lifo.take();
+            t = deque.pop();
         }
         if (t == null) {
-            t = deque.pop();
+            t = lifo.take();
         }
         return t != null ? t : shared.injector.poll();
     }
@@ -174,10 +170,10 @@ final class Worker extends BaseWorker {
         }
         Runnable t = forks.pop();
         if (t == null) {
-            t = takeLifo();
+            t = deque.pop();
         }
         if (t == null) {
-            t = deque.pop();
+            t = lifo.take();                   // see "the LIFO slot"
         }
         return t != null ? t : takeFromInjector();
     }
@@ -185,64 +181,38 @@ final class Worker extends BaseWorker {
     // ------------------------------------------------------------------ the LIFO slot
 
     /*
-     * The LIFO slot (a LifoSlot, see its overview) holds the newest runnable that the running
-     * task submitted to this worker (execute, a reply, the next link of a chain); older ones go
-     * to the deque as before. It is taken after the fork stack and before the deque, so in a
-     * chain of hand-offs each task runs next on this worker without a deque push and pop: the
-     * fill is a release store into the empty slot and the take one exchange, where the deque
-     * pays its push, the pop's fence, and a CAS for its last element.
+     * The LIFO slot (a LifoSlot, see its overview) holds a runnable that a task submitted to
+     * this worker (execute: a reply, the next link of a chain) while the worker held no other
+     * task: its fork stack, deque and slot were empty. Then the push is a release store into the
+     * slot and the take one exchange, where the deque pays its push and, for its last element,
+     * a CAS in the pop. Any other runnable goes to the deque as before.
      *
-     * Order. The slot keeps the one LIFO order of the fork stack's rule: a runnable's push puts
-     * it in the slot and moves the slot's previous task to the deque's bottom, then the fork
-     * stack's tasks above it (unslot), as Tokio's LIFO slot does. Only a runnable's push fills
-     * the slot, and it flushes the fork stack, so the stack's tasks are always newer than the
-     * slot's and the deque's older than both: taking forks, then the slot, then the deque is
-     * newest first. The price is an exchange per displaced task in a burst of submissions from
-     * one task (spawn-many), where filling only an empty slot would save it but run the burst's
-     * first task before its newer ones.
+     * Order. The slot is filled only when the deque and the fork stack are empty, so everything
+     * pushed afterwards is newer than the slot's task; the loop takes the fork stack, then the
+     * deque, then the slot, which is newest first: the one LIFO order of the fork stack's rule
+     * (WorkerForkStackTest) holds. (Tasks an injector batch or a steal moves into the deque are
+     * not this worker's submissions and have no order with them, as before.) The slot never
+     * runs ahead of the deque, so it needs no bound against starving it, and the loop goes
+     * searching only after the slot's take found it empty.
      *
-     * Fairness. A chain of hand-offs through the slot would run ahead of the deque forever on
-     * one worker, so after LIFO_MAX slot tasks in a row the deque gets a turn (takeLifo) while
-     * it holds tasks; the slot's task stays in the slot (still stealable) and runs at the next
-     * turn. The loop never goes searching while its slot is full. The injector keeps its own
-     * turn every GLOBAL_INTERVAL, ahead of the slot.
+     * Tried first and dropped (docs/BENCHMARKS.md): the slot for every runnable, the newest
+     * first, with a bound of 3 slot tasks in a row. Filling only an empty slot broke the LIFO
+     * order; displacing the slot's task on each push (Tokio's rule) cost an exchange per task of
+     * a burst, and skynet and spawn-many-local lost about a third against the deque.
      *
      * Thieves and the idle protocol. The slot is local work like the deque and the fork stack:
      * hasLocalWork and localSize count it, so a parking worker's re-check, the watch of a busy
-     * peer's lone task and beginBlocking see it; a searcher steals it (one CAS, stealOnce) only
-     * when its owner's deque and fork stack are empty, since it is the newest task there. Its
-     * fill is followed by the same racy notification as a deque push (WorkStealingPool.
-     * pushLocal): the pool's wake-up rules do not change with the slot, so the argument of
-     * IdleCoordinator and the model park.pml, in which a worker's local queue is any queue
-     * that its re-check reads, cover it. A slot task is not counted as a steal (as the fork
-     * stack's): the deque's stolen count is what the stats pair with steals.
+     * peer's lone task and beginBlocking see it. Being the oldest local task, it is what a
+     * thief takes first (stealOnce, one CAS). Its fill is followed by the same racy
+     * notification as a deque push (WorkStealingPool.pushLocal): the pool's wake-up rules do not
+     * change with the slot, so the argument of IdleCoordinator and the model park.pml, in which
+     * a worker's local queue is whatever its re-check reads, cover it. Skipping that
+     * notification for the slot would strand its task when the spawner then blocks outside a
+     * blocking section while the peers sleep (LifoSlotPoolTest). A slot task is not counted as a
+     * steal (as the fork stack's): the deque's stolen count is what the stats pair with steals.
      * After shutdownNow the drain takes the slot's task with a steal; a task that was running
      * may still fill it, and then runs it as a late task (takeLate).
      */
-
-    /**
-     * The slot's task, unless {@value #LIFO_MAX} slot tasks ran in a row and the deque holds
-     * tasks: then the deque's newest (see "the LIFO slot"). Returns {@code null} only when the
-     * slot is empty: a thief may empty the deque between the look and the pop, and a worker
-     * whose loop then went searching with its slot full could park with the task in it, where
-     * its own re-check does not look (it parks only with empty local queues).
-     */
-    private Runnable takeLifo() {
-        if (lifo.isEmpty()) {
-            lifoRuns = 0;
-            return null;
-        }
-        if (lifoRuns >= LIFO_MAX && !deque.isEmpty()) {
-            lifoRuns = 0;
-            Runnable d = deque.pop();
-            if (d != null) {
-                return d;                      // the deque's turn
-            }
-        }
-        Runnable t = lifo.take();
-        lifoRuns = t != null ? lifoRuns + 1 : 0;
-        return t;
-    }
 
     // ------------------------------------------------------------------ the fork stack
 
@@ -279,19 +249,6 @@ final class Worker extends BaseWorker {
         ForkTask<?> displaced = forks.push(f);
         if (displaced != null && displaced.isNew() && !deque.offer(displaced)) {
             overflow(displaced);
-        }
-    }
-
-    /**
-     * Owner only, after a runnable's push into the LIFO slot: moves the task it displaced (if
-     * any) and then the fork stack's unstarted tasks to the deque, oldest first.
-     */
-    void unslot(Runnable displaced) {
-        if (displaced != null && !deque.offer(displaced)) {
-            overflow(displaced);
-        }
-        if (forkStackInUse()) {
-            flushForkStack();
         }
     }
 
@@ -399,33 +356,36 @@ final class Worker extends BaseWorker {
             if (v == null || v == this) {
                 continue;
             }
+            Runnable slotted = v.lifo.isEmpty() ? null : v.lifo.steal();
+            if (slotted != null) {
+                emitSteal(v, 1);               // an event, not a counted steal: see "the LIFO slot"
+                return slotted;                // the victim's oldest local task
+            }
             int limit = v.deque.peekTop() instanceof ForkTask<?> ? 1 : STEAL_BATCH_LIMIT;
             Runnable t = v.deque.stealBatchOrNull(deque, limit);
             if (t != null) {
                 STEALS.setOpaque(this, steals + 1 + deque.size());
-                if (StealBatchEvent.enabled()) {
-                    StealBatchEvent.emit(pool.name(), index, v.index, 1 + deque.size());
-                }
+                emitSteal(v, 1 + deque.size());
                 if (!deque.isEmpty()) {
                     shared.idle.notifyWorkRacy();
                 }
                 return t;
             }
-            if (v.deque.isEmpty()) {
-                ForkTask<?> f = v.peekForkStack();
-                if (f != null) {
-                    return f;                  // claimed by its run's CAS, or skipped there
-                }
-                Runnable s = v.lifo.steal();   // the newest task: last, as the fork stack
-                if (s != null) {
-                    return s;
-                }
+            ForkTask<?> f = v.deque.isEmpty() ? v.peekForkStack() : null;
+            if (f != null) {
+                return f;                      // claimed by its run's CAS, or skipped there
             }
             if (a % 8 == 7 && !shared.injector.isEmpty()) {
                 return null;                   // let the caller take from the injector
             }
         }
         return null;
+    }
+
+    private void emitSteal(Worker victim, int tasks) {
+        if (StealBatchEvent.enabled()) {
+            StealBatchEvent.emit(pool.name(), index, victim.index, tasks);
+        }
     }
 
     /**
