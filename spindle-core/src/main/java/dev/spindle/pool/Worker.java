@@ -46,10 +46,10 @@ import java.util.concurrent.TimeUnit;
  * ({@link IdleCoordinator#notifyWorkRacy}) and wakes a peer only if one is parked and nobody
  * searches, which in a stream of hand-offs is rare: at most a few wake-ups per thousand tasks
  * on ping-pong, chained-spawn, yield-many, spawn-many-local and skynet (docs/BENCHMARKS.md,
- * issue 14). Filling
- * the slot, or pushing into an empty deque, makes that check too, although the owner will pop the task itself: if
- * the spawner then blocks outside {@link dev.spindle.Spindle#blocking}, a peer must be able to
- * take the task. Tasks stay in the deque rather than moving through the injector: the periodic
+ * issue 14). Filling the slot, or pushing into an empty deque, makes that check too, although
+ * the owner will take the task itself: if the spawner then blocks outside
+ * {@link dev.spindle.Spindle#blocking}, a peer must be able to take the task. Tasks stay in the
+ * deque rather than moving through the injector: the periodic
  * look takes one task from the injector, not a batch ({@link #takeOneFromInjector}).
  *
  * <p>The counters are written only by this worker (opaque stores) and read by

@@ -17,7 +17,8 @@ import org.junit.jupiter.api.Timeout;
 /**
  * The LIFO slot of a {@link WorkStealingPool} worker (see {@link Worker}, "the LIFO slot"; its
  * order is the one LIFO order that {@code WorkerForkStackTest} checks): every task runs exactly
- * once when peers steal from the slot, a task left in the slot by a spawner that then blocks is taken by a peer, and shutdownNow returns it.
+ * once when peers steal from the slot, a task left in the slot by a spawner that then blocks is
+ * taken by a peer, and shutdownNow returns it.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class LifoSlotPoolTest {
