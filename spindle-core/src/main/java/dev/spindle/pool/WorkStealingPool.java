@@ -345,9 +345,11 @@ public final class WorkStealingPool extends PoolCore {
             if (w.forkStackInUse()) {
                 w.flushForkStack();            // keeps one LIFO order: the runnable is newer
             }
-            if (!w.deque.offer(task)) {        // direct, not through a helper: this path sits
-                w.overflow(task);              // deep in callers' frames, near C2's inlining limit
-            }
+            if (w.lifo.isEmpty() && w.deque.isEmpty()) {
+                w.lifo.put(task);              // the LIFO slot, see Worker: a plain fill, as
+            } else if (!w.deque.offer(task)) { // only this worker fills it. Direct, not through
+                w.overflow(task);              // a helper: this path sits deep in callers'
+            }                                  // frames, near C2's inlining limit
         }
         idle.notifyWorkRacy();
     }
@@ -446,6 +448,10 @@ public final class WorkStealingPool extends PoolCore {
             Worker w = ws[i];
             if (w == null) {
                 continue;
+            }
+            Runnable slotted = w.lifo.steal();
+            if (slotted != null) {
+                addIfNotStarted(notStarted, slotted);
             }
             for (;;) {
                 var r = w.deque.steal();

@@ -7,6 +7,7 @@ import dev.spindle.internal.IdleCoordinator;
 import dev.spindle.internal.jfr.SpareRetireEvent;
 import dev.spindle.internal.jfr.StealBatchEvent;
 import dev.spindle.queue.ForkStack;
+import dev.spindle.queue.LifoSlot;
 import dev.spindle.queue.WorkStealingDeque;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -26,7 +27,8 @@ import java.util.concurrent.TimeUnit;
  *   <li>Every {@value #GLOBAL_INTERVAL}th turn, take one task from the injector first, so a
  *       stream of local work cannot starve external submissions (a batch only if the deque is
  *       empty: see {@link #takeOneFromInjector}).</li>
- *   <li>Pop the local deque (newest first: the task's data is likely still in cache).</li>
+ *   <li>Take local work, newest first (the task's data is likely still in cache): the fork
+ *       stack, then the deque, then the LIFO slot.</li>
  *   <li>Take a batch from the injector: one task to run and a fair share moved into the deque,
  *       where peers can steal it.</li>
  *   <li>Search: if fewer than half the workers are searching, steal about half a random
@@ -38,14 +40,16 @@ import java.util.concurrent.TimeUnit;
  * <h2>Message passing</h2>
  *
  * <p>A runnable a worker submits (a reply, the next link of a chain) goes to this deque and,
- * popped newest first, is the next task this worker runs. The push reads the idle word
+ * popped newest first, is the next task this worker runs; when the worker holds no other task it
+ * goes to the LIFO slot instead, which saves the deque's push and pop on a chain of hand-offs
+ * (see "the LIFO slot" below). The push reads the idle word
  * ({@link IdleCoordinator#notifyWorkRacy}) and wakes a peer only if one is parked and nobody
  * searches, which in a stream of hand-offs is rare: at most a few wake-ups per thousand tasks
  * on ping-pong, chained-spawn, yield-many, spawn-many-local and skynet (docs/BENCHMARKS.md,
- * issue 14). The push
- * into an empty deque makes that check too, although the owner will pop the task itself: if
- * the spawner then blocks outside {@link dev.spindle.Spindle#blocking}, a peer must be able to
- * take the task. Tasks stay in the deque rather than moving through the injector: the periodic
+ * issue 14). Filling the slot, or pushing into an empty deque, makes that check too, although
+ * the owner will take the task itself: if the spawner then blocks outside
+ * {@link dev.spindle.Spindle#blocking}, a peer must be able to take the task. Tasks stay in the
+ * deque rather than moving through the injector: the periodic
  * look takes one task from the injector, not a batch ({@link #takeOneFromInjector}).
  *
  * <p>The counters are written only by this worker (opaque stores) and read by
@@ -87,6 +91,8 @@ final class Worker extends BaseWorker {
     final WorkStealingDeque<Runnable> deque;
     /** The newest fork tasks, kept out of the deque; see "the fork stack" below. */
     final ForkStack<ForkTask<?>> forks = new ForkStack<>(FORK_STACK_CAPACITY, ForkTask::isNew);
+    /** A runnable submitted while this worker held no other task; see "the LIFO slot" below. */
+    final LifoSlot<Runnable> lifo = new LifoSlot<>();
 
     /**
      * Leaves the searching count; as the last searcher, wakes another if work is visible. This
@@ -143,6 +149,9 @@ final class Worker extends BaseWorker {
         if (t == null) {
             t = deque.pop();
         }
+        if (t == null) {
+            t = lifo.take();
+        }
         return t != null ? t : shared.injector.poll();
     }
 
@@ -163,8 +172,47 @@ final class Worker extends BaseWorker {
         if (t == null) {
             t = deque.pop();
         }
+        if (t == null) {
+            t = lifo.take();                   // see "the LIFO slot"
+        }
         return t != null ? t : takeFromInjector();
     }
+
+    // ------------------------------------------------------------------ the LIFO slot
+
+    /*
+     * The LIFO slot (a LifoSlot, see its overview) holds a runnable that a task submitted to
+     * this worker (execute: a reply, the next link of a chain) while the worker held no other
+     * task: its fork stack, deque and slot were empty. Then the push is a release store into the
+     * slot and the take one exchange, where the deque pays its push and, for its last element,
+     * a CAS in the pop. Any other runnable goes to the deque as before.
+     *
+     * Order. The slot is filled only when the deque and the fork stack are empty, so everything
+     * pushed afterwards is newer than the slot's task; the loop takes the fork stack, then the
+     * deque, then the slot, which is newest first: the one LIFO order of the fork stack's rule
+     * (WorkerForkStackTest) holds. (Tasks an injector batch or a steal moves into the deque are
+     * not this worker's submissions and have no order with them, as before.) The slot never
+     * runs ahead of the deque, so it needs no bound against starving it, and the loop goes
+     * searching only after the slot's take found it empty.
+     *
+     * Tried first and dropped (docs/BENCHMARKS.md): the slot for every runnable, the newest
+     * first, with a bound of 3 slot tasks in a row. Filling only an empty slot broke the LIFO
+     * order; displacing the slot's task on each push (Tokio's rule) cost an exchange per task of
+     * a burst, and skynet and spawn-many-local lost about a third against the deque.
+     *
+     * Thieves and the idle protocol. The slot is local work like the deque and the fork stack:
+     * hasLocalWork and localSize count it, so a parking worker's re-check, the watch of a busy
+     * peer's lone task and beginBlocking see it. Being the oldest local task, it is what a
+     * thief takes first (stealOnce, one CAS). Its fill is followed by the same racy
+     * notification as a deque push (WorkStealingPool.pushLocal): the pool's wake-up rules do not
+     * change with the slot, so the argument of IdleCoordinator and the model park.pml, in which
+     * a worker's local queue is whatever its re-check reads, cover it. Skipping that
+     * notification for the slot would strand its task when the spawner then blocks outside a
+     * blocking section while the peers sleep (LifoSlotPoolTest). A slot task is not counted as a
+     * steal (as the fork stack's): the deque's stolen count is what the stats pair with steals.
+     * After shutdownNow the drain takes the slot's task with a steal; a task that was running
+     * may still fill it, and then runs it as a late task (takeLate).
+     */
 
     // ------------------------------------------------------------------ the fork stack
 
@@ -223,14 +271,14 @@ final class Worker extends BaseWorker {
         return forks.peekOldest();
     }
 
-    /** Any thread: whether this worker holds a task it has not started (deque or fork stack). */
+    /** Any thread: whether this worker holds a task it has not started (deque, fork stack, slot). */
     boolean hasLocalWork() {
-        return !deque.isEmpty() || forks.peekOldest() != null;
+        return !deque.isEmpty() || forks.peekOldest() != null || !lifo.isEmpty();
     }
 
-    /** Any thread: tasks queued on this worker (deque and fork stack); a racy estimate. */
+    /** Any thread: tasks queued on this worker (deque, fork stack, slot); a racy estimate. */
     int localSize() {
-        return deque.size() + forks.unclaimedCount();
+        return deque.size() + forks.unclaimedCount() + (lifo.isEmpty() ? 0 : 1);
     }
 
     /**
@@ -308,13 +356,16 @@ final class Worker extends BaseWorker {
             if (v == null || v == this) {
                 continue;
             }
+            Runnable slotted = v.lifo.isEmpty() ? null : v.lifo.steal();
+            if (slotted != null) {
+                emitSteal(v, 1);               // an event, not a counted steal: see "the LIFO slot"
+                return slotted;                // the victim's oldest local task
+            }
             int limit = v.deque.peekTop() instanceof ForkTask<?> ? 1 : STEAL_BATCH_LIMIT;
             Runnable t = v.deque.stealBatchOrNull(deque, limit);
             if (t != null) {
                 STEALS.setOpaque(this, steals + 1 + deque.size());
-                if (StealBatchEvent.enabled()) {
-                    StealBatchEvent.emit(pool.name(), index, v.index, 1 + deque.size());
-                }
+                emitSteal(v, 1 + deque.size());
                 if (!deque.isEmpty()) {
                     shared.idle.notifyWorkRacy();
                 }
@@ -329,6 +380,12 @@ final class Worker extends BaseWorker {
             }
         }
         return null;
+    }
+
+    private void emitSteal(Worker victim, int tasks) {
+        if (StealBatchEvent.enabled()) {
+            StealBatchEvent.emit(pool.name(), index, victim.index, tasks);
+        }
     }
 
     /**
