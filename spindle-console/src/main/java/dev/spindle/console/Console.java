@@ -299,6 +299,11 @@ public final class Console implements AutoCloseable {
      * ({@link AsyncRuntime#enableTaskStatistics()}), which stay on; tasks spawned before show
      * from their next poll on, without a spawn site.
      *
+     * @param name the heading it is shown under, 1 to 200 characters, not blank; unique among
+     *     what is registered
+     * @param runtime the async runtime
+     * @return this console
+     * @throws IllegalArgumentException if {@code name} is blank or longer than 200 characters
      * @throws NullPointerException if an argument is null
      */
     public Console register(String name, AsyncRuntime runtime) {
