@@ -80,9 +80,11 @@ class TaskStatisticsTest {
                 return q != null && q.polls() == 1;
             });
             slow.release.countDown();
+            // The poll's statistics are recorded as the poll returns, a moment before the worker
+            // moves the cell out of RUNNING: wait for both, or the state read races the worker.
             BusiestTasks b = awaitBusiest(rt, 10, x -> {
                 TaskStats s = find(x, HoldsItsWorker.class.getName());
-                return s != null && s.polls() == 1;
+                return s != null && s.polls() == 1 && s.state() == TaskStats.State.IDLE;
             });
             assertThat(b.longestPolls()).extracting(TaskStats::taskClass)
                     .containsExactly(HoldsItsWorker.class.getName(), Parked.class.getName());
