@@ -27,7 +27,7 @@ import java.util.function.ToLongFunction;
  * <p><b>Who counts what.</b> Every field is present for every scheduler; a scheduler that has
  * no such thing reports zero, as listed on each field of {@link WorkerStats}. In short: the
  * {@code WorkStealingPool} counts everything but polls and wake-ups; {@code WorkSharingPool},
- * {@code PriorityPool} and {@code PinnedPool} count completed tasks, parks and queued tasks;
+ * {@code PriorityPool} and {@code PinnedPool} count completed tasks, parks, unparks and queued tasks;
  * the {@code AsyncRuntime} counts polls, wake-ups, steals, parks and queued tasks (its unit of
  * work is a poll, not a completed task).
  *
@@ -159,6 +159,15 @@ public record SchedulerStats(
         return sum(WorkerStats::parks);
     }
 
+    /**
+     * {@return the times a parked worker was woken to look for work, all workers together} With
+     * {@link #parks()} and {@link #completed()} it tells how often a hand-off of work cost a
+     * wake-up: a message passed between tasks on one worker should cost none.
+     */
+    public long unparks() {
+        return sum(WorkerStats::unparks);
+    }
+
     /** {@return the tasks waiting in every queue: {@link #sharedQueued()} plus each worker's own} */
     public long queued() {
         return sharedQueued + sum(WorkerStats::queued);
@@ -187,6 +196,7 @@ public record SchedulerStats(
         }
         sb.append(", steals=").append(steals())
                 .append(", parks=").append(parks())
+                .append(", unparks=").append(unparks())
                 .append(", queued=").append(queued())
                 .append(" (shared ").append(sharedQueued).append(')');
         if (rejected != 0) {
@@ -224,6 +234,10 @@ public record SchedulerStats(
      *     pinned worker's queue, a work-sharing worker's LIFO slot; the async runtime's local
      *     deque, wake channel and yield queue, but not a HYBRID worker's private hot queue);
      *     zero where workers have none
+     * @param unparks times this worker was woken from a park to look for work: by a thread
+     *     that made work visible (a submitter, a peer), or, rarely, by its own re-check just
+     *     before it slept; the wake at the scheduler's end is not counted; at most
+     *     {@code parks}; counted by the pools, zero for the async runtime
      */
     public record WorkerStats(
             int index,
@@ -235,7 +249,28 @@ public record SchedulerStats(
             long stolenFrom,
             long overflowed,
             long parks,
-            long queued) {
+            long queued,
+            long unparks) {
+
+        /**
+         * A worker's counters without an unpark count ({@link #unparks()} zero), for a scheduler
+         * that does not count them.
+         *
+         * @param index the worker's index
+         * @param spare whether this is a spare worker
+         * @param completed tasks this worker ran to their end
+         * @param polls polls of async tasks this worker made
+         * @param wakeups woken tasks this worker took from its own wake channel
+         * @param steals tasks this worker took from other workers' queues
+         * @param stolenFrom tasks other workers stole from this worker's deque
+         * @param overflowed tasks moved from this worker's full deque to the shared injector
+         * @param parks times this worker parked for want of work
+         * @param queued tasks waiting now in this worker's own queue
+         */
+        public WorkerStats(int index, boolean spare, long completed, long polls, long wakeups, long steals,
+                long stolenFrom, long overflowed, long parks, long queued) {
+            this(index, spare, completed, polls, wakeups, steals, stolenFrom, overflowed, parks, queued, 0);
+        }
 
         /** The non-zero counters, by name. */
         @Override
@@ -252,6 +287,7 @@ public record SchedulerStats(
             append(sb, "stolenFrom", stolenFrom);
             append(sb, "overflowed", overflowed);
             append(sb, "parks", parks);
+            append(sb, "unparks", unparks);
             append(sb, "queued", queued);
             return sb.toString();
         }

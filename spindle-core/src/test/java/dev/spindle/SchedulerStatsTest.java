@@ -24,6 +24,10 @@ class SchedulerStatsTest {
         assertThat(s.queued()).isEqualTo(7);
         assertThat(s.polls()).isZero();
         assertThat(s.wakeups()).isZero();
+        assertThat(s.unparks()).as("the ten-counter constructor counts no unparks").isZero();
+        assertThat(new SchedulerStats("p", 1, 1, 0, 0, List.of(
+                new WorkerStats(0, false, 1, 0, 0, 0, 0, 0, 5, 0, 3),
+                new WorkerStats(1, false, 1, 0, 0, 0, 0, 0, 5, 0, 4))).unparks()).isEqualTo(7);
     }
 
     @Test
@@ -57,13 +61,13 @@ class SchedulerStatsTest {
     @Test
     void toStringShowsTheTotalsThenOneLinePerWorkerWithItsNonZeroCounters() {
         SchedulerStats s = new SchedulerStats("fib", 2, 3, 1, 5, List.of(
-                worker(0, 10, 1, 3, 2),
+                new WorkerStats(0, false, 10, 0, 0, 1, 0, 0, 3, 2, 2),
                 new WorkerStats(1, true, 0, 7, 2, 0, 0, 0, 0, 0)));
         assertThat(s.toString()).isEqualTo(
                 "SchedulerStats[fib: parallelism=2, live=3, blocked=1, completed=10, polls=7, wakeups=2,"
-                        + " steals=1, parks=3,"
+                        + " steals=1, parks=3, unparks=2,"
                         + " queued=7 (shared 5)]\n"
-                        + "  worker 0: completed=10 steals=1 parks=3 queued=2\n"
+                        + "  worker 0: completed=10 steals=1 parks=3 unparks=2 queued=2\n"
                         + "  worker 1 (spare): polls=7 wakeups=2");
     }
 }

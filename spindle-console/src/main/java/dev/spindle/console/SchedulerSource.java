@@ -45,6 +45,7 @@ class SchedulerSource extends Source {
         Json.field(sb, "polls", s.polls());
         Json.field(sb, "steals", s.steals());
         Json.field(sb, "parks", s.parks());
+        Json.field(sb, "unparks", s.unparks());
         Json.field(sb, "rejected", s.rejected());
         Json.field(sb, "failed", s.failed());
         Json.key(sb, "workers").append('[');

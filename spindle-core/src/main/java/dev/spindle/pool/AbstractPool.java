@@ -144,6 +144,7 @@ abstract class AbstractPool extends PoolCore {
         if (!idle.await(w.index)) {
             return false;
         }
+        w.countUnpark();
         w.searching = sharedQueues;            // notifyWork counts whom it wakes as searching
         return true;
     }
@@ -170,7 +171,7 @@ abstract class AbstractPool extends PoolCore {
         List<SchedulerStats.WorkerStats> list = new ArrayList<>(workers.length);
         for (PoolWorker w : workers) {
             list.add(new SchedulerStats.WorkerStats(w.index, false, w.executed(), 0, 0, 0, 0, 0,
-                    w.parks(), queuedAt(w)));
+                    w.parks(), queuedAt(w), w.unparks()));
         }
         return snapshot(workers.length, workers.length, 0, sharedQueued(), list, idle);
     }

@@ -20,12 +20,14 @@ abstract class BaseWorker extends WorkerPadAfter implements Runnable, BlockingSu
 
     private static final VarHandle EXECUTED;
     private static final VarHandle PARKS;
+    private static final VarHandle UNPARKS;
 
     static {
         try {
             MethodHandles.Lookup l = MethodHandles.lookup();
             EXECUTED = l.findVarHandle(WorkerHotFields.class, "executed", long.class);
             PARKS = l.findVarHandle(WorkerHotFields.class, "parks", long.class);
+            UNPARKS = l.findVarHandle(BaseWorker.class, "unparks", long.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -41,6 +43,11 @@ abstract class BaseWorker extends WorkerPadAfter implements Runnable, BlockingSu
     volatile boolean alive;
     /** Owner only: whether this thread has been counted as finished (see {@link PoolCore}). */
     boolean finishedCounted;
+    /**
+     * Times another thread woke this worker from a park with work to look for. Written once per
+     * wake-up, not per task, so it lives outside the padded block of per-task fields.
+     */
+    private long unparks;
 
     BaseWorker(int index, PoolCore core) {
         this.index = index;
@@ -69,6 +76,15 @@ abstract class BaseWorker extends WorkerPadAfter implements Runnable, BlockingSu
 
     final void countPark() {
         PARKS.setOpaque(this, parks + 1);
+    }
+
+    /** Owner only: this worker was woken from a park by another thread (see {@link #unparks}). */
+    final void countUnpark() {
+        UNPARKS.setOpaque(this, unparks + 1);
+    }
+
+    final long unparks() {
+        return (long) UNPARKS.getOpaque(this);
     }
 
     final long executed() {

@@ -491,7 +491,7 @@ public final class WorkStealingPool extends PoolCore {
             // the deque counts every task taken from its top; the overflow takes some of them
             long stolenFrom = Math.max(0, w.deque.stolenCount() - overflowed);
             list.add(new SchedulerStats.WorkerStats(i, w.spare, w.executed(), 0, 0, w.steals(),
-                    stolenFrom, overflowed, w.parks(), w.localSize()));
+                    stolenFrom, overflowed, w.parks(), w.localSize(), w.unparks()));
         }
         return snapshot(parallelism, shared.spares.live(), shared.spares.blocked(), injector.size(), list, idle);
     }

@@ -487,6 +487,7 @@ final class Worker extends BaseWorker {
             }
             switch (outcome) {
                 case WOKEN:
+                    countUnpark();
                     searching = true;          // the waker counted this worker as searching
                     return true;
                 case RESUME:

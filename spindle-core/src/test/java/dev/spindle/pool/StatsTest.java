@@ -85,6 +85,74 @@ class StatsTest {
     }
 
     @Test
+    void everyPoolCountsTheUnparkOfAWorkerWokenForASubmission() throws Exception {
+        for (PoolKind kind : PoolKind.values()) {
+            PoolCore pool = kind.create(1);
+            try {
+                awaitParked(pool, 1);
+                SchedulerStats before = pool.stats();
+                CountDownLatch ran = new CountDownLatch(1);
+                pool.execute(ran::countDown);
+                assertThat(ran.await(10, TimeUnit.SECONDS)).as("%s", kind).isTrue();
+                awaitParked(pool, 1);
+                SchedulerStats after = pool.stats();
+                // the one worker was parked, so the task could run only after an unpark
+                assertThat(after.unparks() - before.unparks()).as("%s unparks", kind).isEqualTo(1);
+                assertThat(after.workers()).allMatch(w -> w.unparks() <= w.parks(), "unparks <= parks");
+                assertThat(after.toString()).as("%s", kind).contains("unparks=");
+            } finally {
+                pool.shutdown();
+                assertThat(pool.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
+            }
+        }
+    }
+
+    @Test
+    void aChainOfHandOffsOnOneWorkerWakesNoPeerForEachHop() throws Exception {
+        int hops = 20_000;
+        WorkStealingPool pool = WorkStealingPool.builder().workers(2).build();
+        try {
+            awaitParked(pool, 2);
+            SchedulerStats before = pool.stats();
+            CountDownLatch done = new CountDownLatch(1);
+            pool.execute(new Hop(pool, hops, done));
+            assertThat(done.await(30, TimeUnit.SECONDS)).isTrue();
+            awaitParked(pool, 2);
+            SchedulerStats after = pool.stats();
+            long unparks = after.unparks() - before.unparks();
+            // The first hop wakes a worker; each later one is submitted by the task running on a
+            // worker for that same worker, which runs it next: a peer is woken only when it can
+            // take work, rarely (docs/BENCHMARKS.md measures ~0.002 per hop). One per hop would
+            // mean every hand-off costs a wake-up.
+            assertThat(unparks).as("unparks for %d hops", hops).isLessThan(hops / 10);
+        } finally {
+            pool.shutdown();
+            assertThat(pool.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
+        }
+    }
+
+    /** A task that submits the next link of a chain until {@code left} reaches zero. */
+    private record Hop(WorkStealingPool pool, int left, CountDownLatch done) implements Runnable {
+        @Override
+        public void run() {
+            if (left == 0) {
+                done.countDown();
+            } else {
+                pool.execute(new Hop(pool, left - 1, done));
+            }
+        }
+    }
+
+    /** Waits (bounded) until {@code n} workers are parked. */
+    private static void awaitParked(PoolCore pool, int n) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (pool.stats().parkedWorkers() < n) {
+            assertThat(System.nanoTime()).as("%d workers parked", n).isLessThan(deadline);
+            Thread.sleep(1);
+        }
+    }
+
+    @Test
     void aPinnedWorkersQueueIsItsOwnAndAPriorityPoolsIsShared() throws Exception {
         CountDownLatch release = new CountDownLatch(1);
         try (PinnedPool pinned = PinnedPool.builder().workers(2).build();

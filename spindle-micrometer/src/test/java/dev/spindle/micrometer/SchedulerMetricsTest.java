@@ -32,6 +32,17 @@ class SchedulerMetricsTest {
 
     private final MeterRegistry registry = new SimpleMeterRegistry();
 
+    private static dev.spindle.SchedulerStats statsOf(ExecutorService pool) {
+        if (pool instanceof WorkStealingPool p) {
+            return p.stats();
+        } else if (pool instanceof WorkSharingPool p) {
+            return p.stats();
+        } else if (pool instanceof PriorityPool p) {
+            return p.stats();
+        }
+        return ((PinnedPool) pool).stats();
+    }
+
     private double counter(String name, String pool) {
         return registry.get(name).tag("pool", pool).functionCounter().count();
     }
@@ -67,6 +78,8 @@ class SchedulerMetricsTest {
             assertThat(counter("spindle.pool.tasks.rejected", name)).as(name).isEqualTo(1);
             assertThat(counter("spindle.pool.tasks.failed", name)).as(name).isEqualTo(1);
             assertThat(counter("spindle.pool.parks", name)).as(name).isPositive();
+            assertThat(counter("spindle.pool.unparks", name)).as(name)
+                    .isEqualTo((double) statsOf(pool).unparks()).isLessThanOrEqualTo(counter("spindle.pool.parks", name));
             assertThat(registry.get("spindle.pool.workers").tag("pool", name).tag("app", "test").gauge().value())
                     .isEqualTo(2);
             assertThat(registry.get("spindle.pool.parallelism").tag("pool", name).gauge().value()).isEqualTo(2);
