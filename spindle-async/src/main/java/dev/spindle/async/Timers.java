@@ -206,7 +206,12 @@ final class Timers {
                 try {
                     w.wake();
                 } catch (Throwable t) {
-                    // a waker must not throw; do not let one kill the thread that fires timers
+                    // A waker must not throw. One that does is reported, as a failed pool task
+                    // is, to the firing thread's uncaught-exception handler, which the thread
+                    // survives: the timer thread, or the worker that drives the timers, goes on
+                    // firing the other entries.
+                    Thread self = Thread.currentThread();
+                    self.getUncaughtExceptionHandler().uncaughtException(self, t);
                 }
             }
         }
