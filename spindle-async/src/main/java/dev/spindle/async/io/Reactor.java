@@ -527,8 +527,12 @@ public final class Reactor implements AutoCloseable, IoDriver {
         for (Waker w : wakers) {
             try {
                 w.wake();
-            } catch (Throwable ignored) {
-                // a waker must not throw; the selector thread must not die of it
+            } catch (Throwable t) {
+                // A waker must not throw. One that does is reported to this thread's
+                // uncaught-exception handler, which the thread survives: the selector thread (or
+                // the worker driving this reactor) goes on waking the others.
+                Thread self = Thread.currentThread();
+                self.getUncaughtExceptionHandler().uncaughtException(self, t);
             }
         }
     }
