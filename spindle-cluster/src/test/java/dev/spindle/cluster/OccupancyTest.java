@@ -83,7 +83,6 @@ class OccupancyTest {
     void runningTotalsEqualTheBruteForceSum() {
         Random random = new Random(17);
         int next = 0;
-        boolean killed = false;
         for (int step = 0; step < 2000; step++) {
             int op = random.nextInt(10);
             String what;
@@ -101,16 +100,13 @@ class OccupancyTest {
                     }
                     specs.add(b.build());
                 }
-                scheduler.submit(specs);
-                what = "submitting " + specs.size();
+                what = submitAll(specs);
             } else {
                 String key = anyAssigned(random);
                 long[] at = assigned.get(key);
                 int worker = (int) at[0];
                 if (op < 6) {
-                    reply(new Message.TaskFinished(worker, key, at[1], 1, 8, random.nextInt(2_000_000_000)));
-                    assigned.remove(key);
-                    what = "finishing " + key;
+                    what = finish(key, 8, random.nextInt(2_000_000_000));
                 } else if (op == 6) {
                     reply(new Message.TaskErred(worker, key, at[1], new IllegalStateException("x"), 1000));
                     what = "erring " + key;
@@ -127,10 +123,8 @@ class OccupancyTest {
                         }
                     }
                     what = "a balance round";
-                } else if (!killed) {
-                    killed = true;
-                    reply(new Message.WorkerLost(worker));
-                    what = "losing worker " + worker;
+                } else if (!lost) {
+                    what = lose(worker);
                 } else {
                     continue;
                 }
@@ -138,6 +132,28 @@ class OccupancyTest {
             newlySent();
             assertOccupanciesMatchTheOracle("step " + step + ": " + what);
         }
+    }
+
+    private String submitAll(List<TaskSpec<?>> specs) {
+        scheduler.submit(specs);
+        return "submitting " + specs.size();
+    }
+
+    /** Reports the task of {@code key} finished where it was assigned: a value of {@code bytes}, after {@code nanos}. */
+    private String finish(String key, long bytes, long nanos) {
+        long[] at = assigned.remove(key);
+        reply(new Message.TaskFinished((int) at[0], key, at[1], 1, bytes, nanos));
+        return "finishing " + key;
+    }
+
+    /** Whether a worker has been lost: each random run loses one, once. */
+    private boolean lost;
+
+    /** Loses {@code worker}; returns what happened, for the step's message. */
+    private String lose(int worker) {
+        lost = true;
+        reply(new Message.WorkerLost(worker));
+        return "losing worker " + worker;
     }
 
     /** The key of a task assigned now, any of them. */
@@ -211,7 +227,6 @@ class OccupancyTest {
         Random random = new Random(23);
         List<String> done = new ArrayList<>();          // results in memory somewhere
         int next = 0;
-        boolean killed = false;
         for (int step = 0; step < 2000; step++) {
             int op = random.nextInt(10);
             String what;
@@ -227,17 +242,14 @@ class OccupancyTest {
                     }
                     specs.add(b.build());
                 }
-                scheduler.submit(specs);
-                what = "submitting " + specs.size();
+                what = submitAll(specs);
             } else {
                 String key = anyAssigned(random);
                 long[] at = assigned.get(key);
                 int worker = (int) at[0];
                 if (op < 6) {
-                    reply(new Message.TaskFinished(worker, key, at[1], 1, random.nextInt(1 << 20), 1_000_000));
-                    assigned.remove(key);
+                    what = finish(key, random.nextInt(1 << 20), 1_000_000);
                     done.add(key);
-                    what = "finishing " + key;
                 } else if (op < 8 && !done.isEmpty()) {
                     // a copy of a result arrives on some worker (a fetch, a replica)
                     String dep = done.get(random.nextInt(done.size()));
@@ -263,10 +275,8 @@ class OccupancyTest {
                     String[] dep = deps.get(0).split("@");
                     reply(new Message.DataMissing(worker, key, at[1], dep[0], Integer.parseInt(dep[1])));
                     what = "missing " + dep[0] + " for " + key;
-                } else if (!killed) {
-                    killed = true;
-                    reply(new Message.WorkerLost(worker));
-                    what = "losing worker " + worker;
+                } else if (!lost) {
+                    what = lose(worker);
                 } else {
                     continue;
                 }
