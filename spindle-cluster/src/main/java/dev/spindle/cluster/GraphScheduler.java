@@ -489,7 +489,7 @@ final class GraphScheduler implements AutoCloseable {
         logRun(t, m.worker(), m.nanos(), false);
         t.state = TaskState.State.MEMORY;
         t.bytes = m.bytes();
-        t.holders.add(m.worker());
+        t.addHolder(m.worker());
         workers.get(m.worker()).holds.add(t.key());
         if (durations.record(t.spec.prefix(), m.nanos() / 1e9)) {
             kindMeasured(t.spec.prefix());
@@ -530,7 +530,7 @@ final class GraphScheduler implements AutoCloseable {
                 transport.toWorker(h, new Message.ReleaseKey(t.key()));
             }
         }
-        t.holders.clear();
+        t.clearHolders();
         mayForget(t);
     }
 
@@ -657,7 +657,7 @@ final class GraphScheduler implements AutoCloseable {
         unassign(t);
         TaskState dep = tasks.get(m.dependency());
         if (m.holder() >= 0 && dep != null) {
-            dep.holders.remove(m.holder());
+            dep.removeHolder(m.holder());
             workers.get(m.holder()).holds.remove(dep.key());
         }
         if (dep != null && dep.state == TaskState.State.MEMORY && dep.holders.isEmpty()) {
@@ -678,7 +678,7 @@ final class GraphScheduler implements AutoCloseable {
             transport.toWorker(w.id, new Message.ReleaseKey(t.key()));   // a copy that arrived after the release
             return;
         }
-        t.holders.add(w.id);
+        t.addHolder(w.id);
         w.holds.add(t.key());
         if (t.state == TaskState.State.LOST) {
             t.state = TaskState.State.MEMORY;
@@ -705,7 +705,7 @@ final class GraphScheduler implements AutoCloseable {
         }
         for (String key : w.holds) {
             TaskState t = tasks.get(key);
-            t.holders.remove(id);
+            t.removeHolder(id);
             if (t.state == TaskState.State.MEMORY && t.holders.isEmpty()) {
                 t.state = TaskState.State.LOST;
             }
@@ -871,7 +871,7 @@ final class GraphScheduler implements AutoCloseable {
         w.alive = false;
         w.retiring = false;
         for (String key : w.holds) {
-            tasks.get(key).holders.remove(w.id);
+            tasks.get(key).removeHolder(w.id);
         }
         w.holds.clear();
         w.replicas.clear();
@@ -921,15 +921,8 @@ final class GraphScheduler implements AutoCloseable {
     }
 
     private double transferCost(TaskState t, int worker) {
-        long bytes = 0;
-        boolean missing = false;
-        for (TaskState d : t.dependencies) {
-            if (!d.holders.contains(worker)) {
-                bytes += d.bytes;
-                missing = true;
-            }
-        }
-        return missing ? params.latency() + bytes / params.bandwidth() : 0.0;
+        long bytes = t.missingBytes(worker);
+        return bytes < 0 ? 0.0 : params.latency() + bytes / params.bandwidth();
     }
 
     /**
@@ -943,10 +936,8 @@ final class GraphScheduler implements AutoCloseable {
             if (!w.active()) {
                 continue;             // a retiring worker's tasks are moved by its retirement
             }
-            double occ = 0;
-            for (TaskState t : w.processing) {
-                occ += expected(t) + transferCost(t, w.id);
-            }
+            // both running totals, kept on events: a round no longer walks every processing task
+            double occ = occupancy(w) + w.transferSeconds(params);
             ws.add(new BalanceSnapshot.WorkerView(w.id, w.threads, occ, w.processing.size()));
         }
         List<BalanceSnapshot.InFlight> fs = new ArrayList<>();

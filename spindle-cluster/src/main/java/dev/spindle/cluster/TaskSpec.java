@@ -27,6 +27,8 @@ import java.util.Optional;
 public final class TaskSpec<T> {
 
     private final String key;
+    /** {@link #prefixOf} the key, computed once: the scheduler asks for it at every estimate. */
+    private final String prefix;
     private final TaskFunction<T> function;
     private final List<String> dependencies;
     /** The dependencies given as futures, checked against the submitting cluster. */
@@ -38,6 +40,7 @@ public final class TaskSpec<T> {
 
     private TaskSpec(TaskSpec<T> s) {
         this.key = s.key;
+        this.prefix = s.prefix;
         this.function = s.function;
         this.dependencies = s.dependencies;
         this.dependencyFutures = List.of();
@@ -57,6 +60,7 @@ public final class TaskSpec<T> {
 
     private TaskSpec(Builder<T> b) {
         this.key = b.key;
+        this.prefix = prefixOf(b.key);
         this.function = b.function;
         this.dependencies = List.copyOf(b.dependencies);
         this.dependencyFutures = List.copyOf(b.dependencyFutures);
@@ -155,7 +159,7 @@ public final class TaskSpec<T> {
      * @return the task kind's name, not empty
      */
     public String prefix() {
-        return prefixOf(key);
+        return prefix;
     }
 
     static String prefixOf(String key) {

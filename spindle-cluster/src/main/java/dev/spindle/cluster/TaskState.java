@@ -4,6 +4,7 @@
 package dev.spindle.cluster;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -30,7 +31,18 @@ final class TaskState {
     private final long hintNanos;
     final List<TaskState> dependencies = new ArrayList<>();
     final Set<TaskState> dependents = new LinkedHashSet<>();
-    final Set<Integer> holders = new HashSet<>();
+    private final Set<Integer> holderSet = new HashSet<>();
+    /**
+     * The workers holding this result, read-only: changed through {@link #addHolder},
+     * {@link #removeHolder} and {@link #clearHolders}, which keep the transfer costs of the
+     * dependents processing somewhere ({@link WorkerState#transferChanged}) up to date.
+     */
+    final Set<Integer> holders = Collections.unmodifiableSet(holderSet);
+    /**
+     * While processing: the bytes of its dependencies its worker lacks, as that worker counts
+     * them in its transfer cost, or -1 if it lacks none ({@link WorkerState}).
+     */
+    long missingBytes = -1;
     /** The client's result; null once completed. */
     CompletableFuture<Object> future;
     /** Whether the client's future for this key is still held (not released, not collected). */
@@ -61,6 +73,53 @@ final class TaskState {
             }
         }
         return true;
+    }
+
+    /** {@code worker} now holds this result. */
+    void addHolder(int worker) {
+        if (holderSet.add(worker)) {
+            holdersChanged();
+        }
+    }
+
+    /** {@code worker} no longer holds this result. */
+    void removeHolder(int worker) {
+        if (holderSet.remove(worker)) {
+            holdersChanged();
+        }
+    }
+
+    /** Nobody holds this result any more. */
+    void clearHolders() {
+        if (!holderSet.isEmpty()) {
+            holderSet.clear();
+            holdersChanged();
+        }
+    }
+
+    /** A dependent processing somewhere may now miss more or fewer bytes there. */
+    private void holdersChanged() {
+        for (TaskState t : dependents) {
+            if (t.processingOn != null) {
+                t.processingOn.transferChanged(t);
+            }
+        }
+    }
+
+    /**
+     * The bytes of this task's dependencies that {@code worker} does not hold.
+     *
+     * @return their sum, or -1 if it holds them all (a task missing only empty values still
+     *         pays the latency of a fetch, so "none missing" differs from 0 bytes missing)
+     */
+    long missingBytes(int worker) {
+        long bytes = -1;
+        for (TaskState d : dependencies) {
+            if (!d.holderSet.contains(worker)) {
+                bytes = Math.max(bytes, 0) + d.bytes;
+            }
+        }
+        return bytes;
     }
 
     /** The duration hint in nanoseconds, negative for none. */

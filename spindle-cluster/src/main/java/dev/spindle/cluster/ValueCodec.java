@@ -10,7 +10,9 @@ import java.io.ObjectInputFilter;
  * The bytes of a user object nested in a message (a task function, a result, a fetched value),
  * as every transport between JVMs writes and reads them: the values tasks return most often
  * ({@code null}, {@link Long}, {@link Integer}, {@link Double}, {@link Boolean}, {@link String},
- * {@code byte[]}) in a few bytes of their own, anything else Java-serialised and read back only
+ * {@code byte[]}) in a few bytes of their own, the task function most often sent (a serialisable
+ * lambda capturing only such scalars) as its descriptor and captured values ({@link LambdaForm},
+ * read through the same allow-list filter), anything else Java-serialised and read back only
  * through the transport's allow-list filter ({@link JavaSerial}).
  *
  * <p>The two forms cannot be confused: a Java serialisation stream starts with the byte
@@ -32,6 +34,7 @@ public final class ValueCodec {
     private static final int TRUE = 0x06;
     private static final int STRING = 0x07;
     private static final int BYTES = 0x08;
+    private static final int LAMBDA = 0x09;
 
     private ValueCodec() {
     }
@@ -60,31 +63,63 @@ public final class ValueCodec {
     }
 
     private static WireWriter compact(Object value) {
+        WireWriter out = new WireWriter(value instanceof String s ? s.length() + 8
+                : value instanceof byte[] b ? b.length + 8 : 16);
+        if (writeScalar(out, value)) {
+            return out;
+        }
+        if (value.getClass() == byte[].class) {
+            return out.u8(BYTES).bytes((byte[]) value);
+        }
+        // a lambda: checked and written whole by LambdaForm, or nothing written and Java-serialised
+        return LambdaForm.write(out.u8(LAMBDA), value) ? out : null;
+    }
+
+    /** Whether {@code value} is a scalar: {@code null}, or exactly a Long, Integer, Double, Boolean or String (immutable). */
+    static boolean isScalar(Object value) {
         if (value == null) {
-            return new WireWriter(16).u8(NULL);
+            return true;
+        }
+        Class<?> c = value.getClass();
+        return c == Long.class || c == Integer.class || c == Double.class || c == Boolean.class || c == String.class;
+    }
+
+    /** Writes {@code value} tag first if it {@linkplain #isScalar is a scalar}; returns whether it was (nothing written if not). */
+    static boolean writeScalar(WireWriter out, Object value) {
+        if (value == null) {
+            out.u8(NULL);
+            return true;
         }
         Class<?> c = value.getClass();
         if (c == Long.class) {
-            return new WireWriter(16).u8(LONG).zigZag((Long) value);
+            out.u8(LONG).zigZag((Long) value);
+        } else if (c == Integer.class) {
+            out.u8(INTEGER).zigZag((Integer) value);
+        } else if (c == Double.class) {
+            out.u8(DOUBLE).fixed64(Double.doubleToRawLongBits((Double) value));
+        } else if (c == Boolean.class) {
+            out.u8((Boolean) value ? TRUE : FALSE);
+        } else if (c == String.class) {
+            out.u8(STRING).string((String) value);
+        } else {
+            return false;
         }
-        if (c == Integer.class) {
-            return new WireWriter(16).u8(INTEGER).zigZag((Integer) value);
-        }
-        if (c == Double.class) {
-            return new WireWriter(16).u8(DOUBLE).fixed64(Double.doubleToRawLongBits((Double) value));
-        }
-        if (c == Boolean.class) {
-            return new WireWriter(16).u8((Boolean) value ? TRUE : FALSE);
-        }
-        if (c == String.class) {
-            String s = (String) value;
-            return new WireWriter(s.length() + 8).u8(STRING).string(s);
-        }
-        if (c == byte[].class) {
-            byte[] b = (byte[]) value;
-            return new WireWriter(b.length + 8).u8(BYTES).bytes(b);
-        }
-        return null;
+        return true;
+    }
+
+    /** Reads a scalar, tag first, as {@link #writeScalar} wrote it; any other tag is refused ("malformed frame"). */
+    static Object readScalar(WireReader in) {
+        int tag = in.u8();
+        return switch (tag) {
+            case NULL -> null;
+            case LONG -> in.zigZag();
+            case INTEGER -> in.zigZagInt();
+            case DOUBLE -> Double.longBitsToDouble(in.fixed64());
+            case FALSE -> Boolean.FALSE;
+            case TRUE -> Boolean.TRUE;
+            case STRING -> in.nonNullString(Integer.MAX_VALUE, "string value");
+            default -> throw WireReader.malformed("unknown value tag 0x" + Integer.toHexString(tag));
+        };
     }
 
     /**
@@ -105,22 +140,18 @@ public final class ValueCodec {
         }
         WireReader in = new WireReader(bytes, 0, bytes.length);
         Object value;
-        int tag = in.u8();
-        switch (tag) {
-            case NULL -> value = null;
-            case LONG -> value = in.zigZag();
-            case INTEGER -> value = in.zigZagInt();
-            case DOUBLE -> value = Double.longBitsToDouble(in.fixed64());
-            case FALSE -> value = Boolean.FALSE;
-            case TRUE -> value = Boolean.TRUE;
-            case STRING -> value = in.nonNullString(Integer.MAX_VALUE, "string value");
-            case BYTES -> {
-                value = in.bytes(Integer.MAX_VALUE, "byte array value");
-                if (value == null) {
-                    throw WireReader.malformed("byte array value missing");
-                }
+        int tag = bytes.length == 0 ? -1 : bytes[0] & 0xFF;
+        if (tag == BYTES) {
+            in.u8();
+            value = in.bytes(Integer.MAX_VALUE, "byte array value");
+            if (value == null) {
+                throw WireReader.malformed("byte array value missing");
             }
-            default -> throw WireReader.malformed("unknown value tag 0x" + Integer.toHexString(tag));
+        } else if (tag == LAMBDA) {
+            in.u8();
+            value = LambdaForm.read(in, filter, bytes.length);
+        } else {
+            value = readScalar(in);           // refuses an empty array and an unknown tag
         }
         in.expectEnd();
         return value;

@@ -23,6 +23,14 @@ final class WorkerState {
     /** The occupancy of {@link #processing} as running totals. */
     final WorkerLoad load = new WorkerLoad();
     final Set<String> holds = new HashSet<>();
+    /**
+     * Of {@link #processing}: how many tasks lack a dependency here, and the bytes they lack (each
+     * task's share in its {@link TaskState#missingBytes}). Exact integers kept on every change
+     * (a task starting or stopping here, a holder added or removed) so that a balance round reads
+     * the transfer cost instead of walking every task's dependencies.
+     */
+    private int tasksMissingData;
+    private long bytesMissing;
     boolean alive = true;
     /** Finished or erred replies accepted from this incarnation. */
     long executed;
@@ -43,13 +51,52 @@ final class WorkerState {
     void startProcessing(TaskState t, boolean prefixMeasured) {
         if (processing.add(t)) {
             load.add(t.spec.prefix(), t.hintNanos(), prefixMeasured);
+            t.missingBytes = t.missingBytes(id);
+            countMissing(t, 1);
         }
     }
 
     void stopProcessing(TaskState t) {
         if (processing.remove(t)) {
             load.remove(t.spec.prefix(), t.hintNanos());
+            countMissing(t, -1);
+            t.missingBytes = -1;
         }
+    }
+
+    /** A dependency of {@code t} gained or lost a holder: recounts what {@code t} lacks here, if it processes here. */
+    void transferChanged(TaskState t) {
+        if (processing.contains(t)) {
+            countMissing(t, -1);
+            t.missingBytes = t.missingBytes(id);
+            countMissing(t, 1);
+        }
+    }
+
+    private void countMissing(TaskState t, int sign) {
+        if (t.missingBytes >= 0) {
+            tasksMissingData += sign;
+            bytesMissing += sign * t.missingBytes;
+        }
+    }
+
+    /**
+     * The seconds of transfer the processing tasks wait for here: a latency per task that lacks
+     * a dependency, plus the bytes lacked over the bandwidth (the sum of
+     * {@code GraphScheduler.transferCost} over {@link #processing}).
+     */
+    double transferSeconds(BalanceParams params) {
+        return tasksMissingData == 0 ? 0.0 : tasksMissingData * params.latency() + bytesMissing / params.bandwidth();
+    }
+
+    /** Of the processing tasks, how many lack a dependency here; for tests. */
+    int tasksMissingData() {
+        return tasksMissingData;
+    }
+
+    /** The bytes the processing tasks lack here; for tests. */
+    long bytesMissing() {
+        return bytesMissing;
     }
 
     /** Alive and not retiring: may be given tasks and copies. */

@@ -83,7 +83,6 @@ class OccupancyTest {
     void runningTotalsEqualTheBruteForceSum() {
         Random random = new Random(17);
         int next = 0;
-        boolean killed = false;
         for (int step = 0; step < 2000; step++) {
             int op = random.nextInt(10);
             String what;
@@ -101,17 +100,13 @@ class OccupancyTest {
                     }
                     specs.add(b.build());
                 }
-                scheduler.submit(specs);
-                what = "submitting " + specs.size();
+                what = submitAll(specs);
             } else {
-                List<String> keys = new ArrayList<>(assigned.keySet());
-                String key = keys.get(random.nextInt(keys.size()));
+                String key = anyAssigned(random);
                 long[] at = assigned.get(key);
                 int worker = (int) at[0];
                 if (op < 6) {
-                    reply(new Message.TaskFinished(worker, key, at[1], 1, 8, random.nextInt(2_000_000_000)));
-                    assigned.remove(key);
-                    what = "finishing " + key;
+                    what = finish(key, 8, random.nextInt(2_000_000_000));
                 } else if (op == 6) {
                     reply(new Message.TaskErred(worker, key, at[1], new IllegalStateException("x"), 1000));
                     what = "erring " + key;
@@ -128,10 +123,8 @@ class OccupancyTest {
                         }
                     }
                     what = "a balance round";
-                } else if (!killed) {
-                    killed = true;
-                    reply(new Message.WorkerLost(worker));
-                    what = "losing worker " + worker;
+                } else if (!lost) {
+                    what = lose(worker);
                 } else {
                     continue;
                 }
@@ -141,13 +134,46 @@ class OccupancyTest {
         }
     }
 
-    @Test
-    void placingATaskDoesNotWalkTheTasksAlreadyQueued() {
-        // one kind, measured, then n tasks of it placed one after another
+    private String submitAll(List<TaskSpec<?>> specs) {
+        scheduler.submit(specs);
+        return "submitting " + specs.size();
+    }
+
+    /** Reports the task of {@code key} finished where it was assigned: a value of {@code bytes}, after {@code nanos}. */
+    private String finish(String key, long bytes, long nanos) {
+        long[] at = assigned.remove(key);
+        reply(new Message.TaskFinished((int) at[0], key, at[1], 1, bytes, nanos));
+        return "finishing " + key;
+    }
+
+    /** Whether a worker has been lost: each random run loses one, once. */
+    private boolean lost;
+
+    /** Loses {@code worker}; returns what happened, for the step's message. */
+    private String lose(int worker) {
+        lost = true;
+        reply(new Message.WorkerLost(worker));
+        return "losing worker " + worker;
+    }
+
+    /** The key of a task assigned now, any of them. */
+    private String anyAssigned(Random random) {
+        List<String> keys = new ArrayList<>(assigned.keySet());
+        return keys.get(random.nextInt(keys.size()));
+    }
+
+    /** Runs "inc-first" to completion, so that the kind "inc" is measured. */
+    private void measureInc() {
         scheduler.submit(List.of(TaskSpec.builder("inc-first", args -> 1).build()));
         newlySent();
         long[] at = assigned.get("inc-first");
         reply(new Message.TaskFinished((int) at[0], "inc-first", at[1], 1, 8, 1_000_000));
+    }
+
+    @Test
+    void placingATaskDoesNotWalkTheTasksAlreadyQueued() {
+        // one kind, measured, then n tasks of it placed one after another
+        measureInc();
         int n = 2000;
         List<TaskSpec<?>> specs = new ArrayList<>();
         for (int i = 0; i < n; i++) {
@@ -159,5 +185,124 @@ class OccupancyTest {
         // a constant number per placement (one per worker and kind); walking the queues asks n^2 / 2
         assertThat(asked).isLessThanOrEqualTo(10L * n);
         assertOccupanciesMatchTheOracle("placing " + n);
+    }
+
+    // ---- the transfer costs in the balance round's occupancies ----------------------------
+
+    /** The old round's sum, {@code transferCost(t, w)} over the worker's processing tasks, as count and bytes. */
+    private static long[] bruteForceMissing(WorkerState w) {
+        long tasks = 0;
+        long bytes = 0;
+        for (TaskState t : w.processing) {
+            boolean missing = false;
+            for (TaskState d : t.dependencies) {
+                if (!d.holders.contains(w.id)) {
+                    bytes += d.bytes;
+                    missing = true;
+                }
+            }
+            tasks += missing ? 1 : 0;
+        }
+        return new long[] {tasks, bytes};
+    }
+
+    private void assertTransferCostsMatchTheOracle(String step) {
+        List<long[]> rows = scheduler.inspect((ws, durations) -> {
+            List<long[]> out = new ArrayList<>();
+            for (WorkerState w : ws) {
+                long[] oracle = bruteForceMissing(w);
+                out.add(new long[] {w.tasksMissingData(), w.bytesMissing(), oracle[0], oracle[1]});
+            }
+            return out;
+        });
+        for (int i = 0; i < rows.size(); i++) {
+            long[] r = rows.get(i);
+            assertThat(new long[] {r[0], r[1]}).as("worker %d after %s: tasks lacking data, bytes lacked", i, step)
+                    .containsExactly(r[2], r[3]);
+        }
+    }
+
+    @Test
+    void transferTotalsEqualTheBruteForceSumAsDataMoves() {
+        Random random = new Random(23);
+        List<String> done = new ArrayList<>();          // results in memory somewhere
+        int next = 0;
+        for (int step = 0; step < 2000; step++) {
+            int op = random.nextInt(10);
+            String what;
+            if (op < 3 || assigned.isEmpty()) {
+                List<TaskSpec<?>> specs = new ArrayList<>();
+                for (int i = random.nextInt(4); i >= 0; i--) {
+                    TaskSpec.Builder<Object> b = TaskSpec.builder("t-" + next++, args -> 1);
+                    for (int d = random.nextInt(3); d > 0 && !done.isEmpty(); d--) {
+                        String dep = done.get(random.nextInt(done.size()));
+                        if (!b.build().dependencies().contains(dep)) {
+                            b.dependsOn(dep);
+                        }
+                    }
+                    specs.add(b.build());
+                }
+                what = submitAll(specs);
+            } else {
+                String key = anyAssigned(random);
+                long[] at = assigned.get(key);
+                int worker = (int) at[0];
+                if (op < 6) {
+                    what = finish(key, random.nextInt(1 << 20), 1_000_000);
+                    done.add(key);
+                } else if (op < 8 && !done.isEmpty()) {
+                    // a copy of a result arrives on some worker (a fetch, a replica)
+                    String dep = done.get(random.nextInt(done.size()));
+                    int to = random.nextInt(3);
+                    reply(new Message.DataAdded(to, dep, 1));
+                    what = "a copy of " + dep + " on " + to;
+                } else if (op == 8) {
+                    // the task's worker could not fetch a dependency: the holder lost it
+                    List<String> deps = scheduler.inspect((ws, d) -> {
+                        List<String> out = new ArrayList<>();
+                        for (WorkerState w : ws) {
+                            for (TaskState t : w.processing) {
+                                if (t.key().equals(key)) {
+                                    t.dependencies.forEach(x -> out.add(x.key() + "@" + x.holders.stream().findFirst().orElse(-1)));
+                                }
+                            }
+                        }
+                        return out;
+                    });
+                    if (deps.isEmpty()) {
+                        continue;
+                    }
+                    String[] dep = deps.get(0).split("@");
+                    reply(new Message.DataMissing(worker, key, at[1], dep[0], Integer.parseInt(dep[1])));
+                    what = "missing " + dep[0] + " for " + key;
+                } else if (!lost) {
+                    what = lose(worker);
+                } else {
+                    continue;
+                }
+            }
+            newlySent();
+            assertTransferCostsMatchTheOracle("step " + step + ": " + what);
+        }
+    }
+
+    @Test
+    void aBalanceRoundWithNobodyIdleDoesNotWalkTheProcessingTasks() {
+        measureInc();
+        int n = 3000;
+        List<TaskSpec<?>> specs = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            specs.add(TaskSpec.builder("inc-" + i, args -> 1).dependsOn("inc-first").build());
+        }
+        scheduler.submit(specs);
+        long asked = scheduler.inspect((ws, d) -> {
+            long before = d.estimatesAsked();
+            BalanceSnapshot s = scheduler.snapshot();
+            assertThat(s.tasks()).as("every worker busy: no task described").isEmpty();
+            return d.estimatesAsked() - before;
+        });
+        // one per worker and kind; summing each task's estimate asks n
+        assertThat(asked).isLessThanOrEqualTo(10L);
+        assertTransferCostsMatchTheOracle("placing " + n);
     }
 }

@@ -220,6 +220,11 @@ public final class HazelcastWorker implements AutoCloseable {
         return node.executed();
     }
 
+    /** Fetch request frames this worker sent and the fetches they carried, {frames, fetches}; for tests. */
+    long[] fetchCounts() {
+        return transport.fetchCounts();
+    }
+
     /**
      * Frames dropped because of a bad signature or a class outside the allow-list.
      *

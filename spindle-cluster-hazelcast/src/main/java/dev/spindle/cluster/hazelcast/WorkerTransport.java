@@ -13,9 +13,11 @@ import dev.spindle.cluster.WireMessage;
 import dev.spindle.cluster.WorkerNode;
 import dev.spindle.cluster.WorkerTransportSupport;
 import java.lang.System.Logger.Level;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The worker member's side of the wire: it opens the coordinator's frames for its
@@ -39,6 +41,21 @@ final class WorkerTransport extends WorkerTransportSupport implements Endpoint {
     private final Enrolment enrolment;
     private final OutboundBatches batches;
     private final ConcurrentLinkedQueue<Object> held = new ConcurrentLinkedQueue<>();
+    /** Fetch requests per holder, sent as batches ({@link #fetch}). */
+    private final OutboundBatches fetches;
+    /** Whether this thread is handling a frame from the coordinator: its fetches wait for the frame's end. */
+    private static final ThreadLocal<Boolean> HANDLING_FRAME = ThreadLocal.withInitial(() -> Boolean.FALSE);
+    /** Fetch request frames sent, and the fetches in them (for tests: how well they batch). */
+    private final AtomicLong fetchFrames = new AtomicLong();
+    private final AtomicLong fetchesSent = new AtomicLong();
+    /** The most fetches in one request frame; a holder refuses a frame with more. */
+    static final int FETCH_BATCH = 64;
+    /**
+     * The most value bytes a holder puts in the reply to a batch of several fetches; over it, it
+     * refuses the batch and the requester asks for each value alone (a single fetch is answered
+     * whatever its size, as before).
+     */
+    static final long MAX_BATCH_REPLY_BYTES = 16L << 20;
 
     WorkerTransport(int id, FrameCodec codec, Roster roster) {
         super(id, codec::serialize);
@@ -48,6 +65,7 @@ final class WorkerTransport extends WorkerTransportSupport implements Endpoint {
         this.outbox = new Outbox(codec, session);
         this.batches = new OutboundBatches(CoordinatorTransport.BATCH_COUNT, CoordinatorTransport.BATCH_BYTES,
                 (coordinator, bodies) -> send(bodies));
+        this.fetches = new OutboundBatches(FETCH_BATCH, CoordinatorTransport.BATCH_BYTES, this::sendFetches);
         this.enrolment = new Enrolment(id, codec, roster, session, this::flushHeld);
     }
 
@@ -72,8 +90,14 @@ final class WorkerTransport extends WorkerTransportSupport implements Endpoint {
                 || !session.accept(f, Wire.COORDINATOR_INCARNATION)) {
             return;
         }
-        for (Object body : f.bodies()) {
-            receiveMessage(n, body, codec::deserialize);
+        HANDLING_FRAME.set(Boolean.TRUE);
+        try {
+            for (Object body : f.bodies()) {
+                receiveMessage(n, body, codec::deserialize);
+            }
+        } finally {
+            HANDLING_FRAME.set(Boolean.FALSE);
+            fetches.flush();                  // the frame's fetches, one batch per holder
         }
     }
 
@@ -90,12 +114,45 @@ final class WorkerTransport extends WorkerTransportSupport implements Endpoint {
             roster.adopt(m, outbox.cluster());
             return codec.seal(session.frame(Wire.COORDINATOR, new WireMessage.FetchReply("", id, null)));
         }
-        if (!(body instanceof WireMessage.FetchRequest r) || r.holder() != id || r.requester() != f.sender()) {
+        List<WireMessage.FetchRequest> requests = fetchRequests(f.bodies(), id, f.sender());
+        if (requests == null) {
             return null;
         }
-        Object value = n.value(r.key());
-        return codec.seal(session.frame(f.sender(),
-                new WireMessage.FetchReply(r.key(), id, value == null ? null : codec.serialize(value))));
+        List<Object> replies = new ArrayList<>(requests.size());
+        long bytes = 0;
+        for (WireMessage.FetchRequest r : requests) {
+            Object value = n.value(r.key());
+            byte[] encoded = value == null ? null : codec.serialize(value);
+            bytes += encoded == null ? 0 : encoded.length;
+            if (bytes > MAX_BATCH_REPLY_BYTES && requests.size() > 1) {
+                return null;                  // too much for one reply: the requester asks for each alone
+            }
+            replies.add(new WireMessage.FetchReply(r.key(), id, encoded));
+        }
+        return codec.seal(session.frame(f.sender(), replies));
+    }
+
+    /**
+     * The fetch requests of a verified frame, if it is a batch of them that {@code holder} may
+     * answer: every body a request for {@code holder} from the frame's {@code sender}. One body
+     * that is anything else refuses the whole frame (null), so a holder of the secret cannot
+     * slip another worker's request or a message into a batch; so does a batch of more than
+     * {@value #FETCH_BATCH} requests, more than an honest requester sends, so that one frame
+     * cannot ask for many copies of a large value ({@link #MAX_BATCH_REPLY_BYTES} bounds the
+     * reply as well).
+     */
+    static List<WireMessage.FetchRequest> fetchRequests(List<Object> bodies, int holder, int sender) {
+        if (bodies.isEmpty() || bodies.size() > FETCH_BATCH) {
+            return null;
+        }
+        List<WireMessage.FetchRequest> requests = new ArrayList<>(bodies.size());
+        for (Object b : bodies) {
+            if (!(b instanceof WireMessage.FetchRequest r) || r.holder() != holder || r.requester() != sender) {
+                return null;
+            }
+            requests.add(r);
+        }
+        return requests;
     }
 
     /** Whether the frame's sender is this worker's coordinator or a worker it vouched for. */
@@ -164,49 +221,116 @@ final class WorkerTransport extends WorkerTransportSupport implements Endpoint {
         batches.flush();
     }
 
+    /**
+     * Fetches {@code key} from {@code holder}. Asked while this thread handles a frame from the
+     * coordinator (a batch of tasks, whose inputs are fetched as the tasks arrive), the request
+     * waits for the end of the frame and leaves with the others for the same holder, as one
+     * invocation; asked elsewhere, it leaves at once, or with the next batch if one is being sent.
+     */
     @Override
     public CompletableFuture<Object> fetch(String key, int holder, int requester) {
-        CompletableFuture<Object> result = new CompletableFuture<>();
+        PendingFetch p = new PendingFetch(new WireMessage.FetchRequest(key, holder, requester), new CompletableFuture<>());
+        if (HANDLING_FRAME.get()) {
+            fetches.add(holder, p);
+        } else {
+            fetches.send(holder, p);
+        }
+        return p.result;
+    }
+
+    /** One batch of fetches for {@code holder}: one frame of requests, answered by one frame of replies in order. */
+    private void sendFetches(int holder, List<Object> batch) {
+        List<PendingFetch> pending = new ArrayList<>(batch.size());
+        List<Object> requests = new ArrayList<>(batch.size());
+        for (Object o : batch) {
+            PendingFetch p = (PendingFetch) o;
+            pending.add(p);
+            requests.add(p.request);
+        }
         Member member = roster.worker(holder);
         HazelcastInstance hz = outbox.instance();
         if (member == null || hz == null || session.id() == null) {
-            result.completeExceptionally(new IllegalStateException("worker " + holder + " is not a live member"));
-            return result;
+            failAll(pending, new IllegalStateException("worker " + holder + " is not a live member"));
+            return;
         }
-        byte[] request = codec.seal(session.frame(holder, new WireMessage.FetchRequest(key, holder, requester)));
         try {
-            hz.getExecutorService(HazelcastConfigs.FETCHES).submitToMember(new FetchCall(request), member,
+            byte[] frame = codec.seal(session.frame(holder, requests));
+            fetchFrames.incrementAndGet();
+            fetchesSent.addAndGet(requests.size());
+            hz.getExecutorService(HazelcastConfigs.FETCHES).submitToMember(new FetchCall(frame), member,
                     new ExecutionCallback<byte[]>() {
                         @Override
                         public void onResponse(byte[] reply) {
-                            complete(result, key, holder, reply);
+                            complete(pending, holder, reply);
                         }
 
                         @Override
                         public void onFailure(Throwable t) {
-                            result.completeExceptionally(t);
+                            failBatch(pending, t);
                         }
                     });
         } catch (RuntimeException e) {
-            result.completeExceptionally(e);
+            failBatch(pending, e);
         }
-        return result;
     }
 
-    private void complete(CompletableFuture<Object> result, String key, int holder, byte[] reply) {
+    /**
+     * A batch that failed as a whole: each of its fetches is sent again alone, so that a batch
+     * whose reply could not be made (its values too large together, say) costs a retry, never a
+     * value; a fetch that was alone fails.
+     */
+    private void failBatch(List<PendingFetch> pending, Throwable t) {
+        if (pending.size() == 1) {
+            pending.get(0).result.completeExceptionally(t);
+            return;
+        }
+        for (PendingFetch p : pending) {
+            sendFetches(p.request.holder(), List.<Object>of(p));
+        }
+    }
+
+    private static void failAll(List<PendingFetch> pending, Throwable t) {
+        for (PendingFetch p : pending) {
+            p.result.completeExceptionally(t);
+        }
+    }
+
+    private void complete(List<PendingFetch> pending, int holder, byte[] reply) {
+        Wire.Frame f;
         try {
             if (reply == null) {
-                throw new IllegalStateException("worker " + holder + " refused the fetch of '" + key + "'");
+                throw new IllegalStateException("worker " + holder + " refused the fetch of '"
+                        + pending.get(0).request.key() + "'" + (pending.size() > 1 ? " and " + (pending.size() - 1) + " more" : ""));
             }
-            Wire.Frame f = codec.open(reply);
-            if (f.sender() != holder || !session.accept(f, roster.incarnation(holder)) || f.bodies().size() != 1
-                    || !(f.bodies().get(0) instanceof WireMessage.FetchReply r)) {
+            f = codec.open(reply);
+            if (f.sender() != holder || !session.accept(f, roster.incarnation(holder))
+                    || f.bodies().size() != pending.size()) {
                 throw new SecurityException("reply from " + f.sender() + " is not worker " + holder
                         + "'s answer in this session");
             }
-            result.complete(fetched(key, holder, r.key(), r.holder(), r.value(), codec::deserialize));
         } catch (RuntimeException e) {
-            result.completeExceptionally(e);
+            failBatch(pending, e);
+            return;
         }
+        for (int i = 0; i < pending.size(); i++) {
+            PendingFetch p = pending.get(i);
+            try {
+                if (!(f.bodies().get(i) instanceof WireMessage.FetchReply r)) {
+                    throw new SecurityException("reply from " + holder + " is not an answer to a fetch");
+                }
+                p.result.complete(fetched(p.request.key(), holder, r.key(), r.holder(), r.value(), codec::deserialize));
+            } catch (RuntimeException e) {
+                p.result.completeExceptionally(e);
+            }
+        }
+    }
+
+    /** Fetch request frames sent so far and the fetches they carried: {frames, fetches}. */
+    long[] fetchCounts() {
+        return new long[] {fetchFrames.get(), fetchesSent.get()};
+    }
+
+    /** A fetch waiting to be sent, and the future its value completes. */
+    private record PendingFetch(WireMessage.FetchRequest request, CompletableFuture<Object> result) {
     }
 }

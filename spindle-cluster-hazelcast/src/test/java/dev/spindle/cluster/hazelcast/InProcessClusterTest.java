@@ -107,6 +107,36 @@ class InProcessClusterTest {
         assertThat(coordinator.stats().bytesTransferred() - before).isEqualTo(3_000_000L);
     }
 
+    /**
+     * A task whose eight inputs are all on the other worker fetches them in one request frame,
+     * not eight (the fetches of one frame of tasks leave together, one batch per holder).
+     */
+    @Test
+    void theInputsOneTaskNeedsFromOneHolderAreFetchedInOneRequest() throws Exception {
+        Client client = coordinator.client();
+        List<ClusterFuture<Long>> parts = new ArrayList<>();
+        for (int i = 0; i < 8; i++) {
+            long v = i;
+            parts.add(client.submit(TaskSpec.builder("batched-part-" + i, args -> v)
+                    .restrictions(Restrictions.strict(Set.of(0))).build()));
+        }
+        client.gather(parts);
+        HazelcastWorker one = (HazelcastWorker) started.get(3);
+        assertThat(one.id()).isEqualTo(1);
+        long[] before = one.fetchCounts();
+        ClusterFuture<Long> sum = client.submit(TaskSpec.builder("batched-sum", args -> {
+            long s = 0;
+            for (Object a : args) {
+                s += (Long) a;
+            }
+            return s;
+        }).dependsOn(parts.toArray(ClusterFuture<?>[]::new)).restrictions(Restrictions.strict(Set.of(1))).build());
+        assertThat(sum.get(60, TimeUnit.SECONDS)).isEqualTo(28L);
+        long[] after = one.fetchCounts();
+        assertThat(after[1] - before[1]).as("fetches").isEqualTo(8);
+        assertThat(after[0] - before[0]).as("request frames").isEqualTo(1);
+    }
+
     static HazelcastClusterSettings.Builder settings(String cluster, String secret, int port, int[] ports) {
         HazelcastClusterSettings.Builder b = HazelcastClusterSettings.builder(cluster, secret).port(port).failureSeconds(8);
         for (int p : ports) {
