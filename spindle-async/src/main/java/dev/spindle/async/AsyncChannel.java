@@ -84,12 +84,15 @@ public final class AsyncChannel<T> {
     @SuppressWarnings("unused")
     private int locked;
     private final int capacity;
-    private final ArrayDeque<T> buffer;
+    /** Created when the first value must wait in it: a channel used for hand-overs needs none. */
+    private ArrayDeque<T> buffer;
     // The wait queues link the waiting operations themselves (Op.prev/next): a channel is often
     // made for a single exchange (a one-shot), and two ArrayDeques with their 16-slot arrays were
     // most of its bytes; linking also makes a cancelled waiter's removal O(1).
-    private final Waiters<SendOp> senders = new Waiters<>();
-    private final Waiters<ReceiveOp> receivers = new Waiters<>();
+    // Each created at its first waiter: a one-shot channel often has no waiting sender (or no
+    // waiter at all), and the two queues were a third of its bytes.
+    private Waiters<SendOp> senders;
+    private Waiters<ReceiveOp> receivers;
     /**
      * Values handed to receives that were cancelled before returning them, by hand-over number.
      * They were accepted before everything in {@code buffer} (a hand-over happens only while the
@@ -110,7 +113,6 @@ public final class AsyncChannel<T> {
             throw new IllegalArgumentException("capacity must be at least 1: " + capacity);
         }
         this.capacity = capacity;
-        this.buffer = new ArrayDeque<>(Math.min(capacity, 1024));
     }
 
     /**
@@ -131,7 +133,7 @@ public final class AsyncChannel<T> {
     public int size() {
         lock();
         try {
-            return buffer.size() + (returned == null ? 0 : returned.size());
+            return buffered() + (returned == null ? 0 : returned.size());
         } finally {
             unlock();
         }
@@ -186,11 +188,11 @@ public final class AsyncChannel<T> {
                 return;
             }
             closed = true;
-            for (SendOp s; (s = senders.poll()) != null; ) {
+            for (SendOp s; (s = nextSender()) != null; ) {
                 s.state = CLOSED;
                 toWake.add(s.waker);
             }
-            for (ReceiveOp r; (r = receivers.poll()) != null; ) {
+            for (ReceiveOp r; (r = nextReceiver()) != null; ) {
                 r.state = CLOSED;
                 toWake.add(r.waker);
             }
@@ -198,6 +200,18 @@ public final class AsyncChannel<T> {
             unlock();
         }
         toWake.forEach(Waker::wake);
+    }
+
+    private int buffered() { // under the lock
+        return buffer == null ? 0 : buffer.size();
+    }
+
+    private SendOp nextSender() { // under the lock
+        return senders == null ? null : senders.poll();
+    }
+
+    private ReceiveOp nextReceiver() { // under the lock
+        return receivers == null ? null : receivers.poll();
     }
 
     private void lock() {
@@ -307,7 +321,7 @@ public final class AsyncChannel<T> {
                     toWake = cx.waker();
                     return Poll.pending();
                 }
-                ReceiveOp r = receivers.poll();
+                ReceiveOp r = nextReceiver();
                 if (r != null) { // the buffer is empty: hand over directly
                     r.value = value;
                     r.seq = handOvers++;
@@ -316,13 +330,19 @@ public final class AsyncChannel<T> {
                     state = FINISHED;
                     return Poll.ready(null);
                 }
-                if (buffer.size() < capacity) {
+                if (buffered() < capacity) {
+                    if (buffer == null) {
+                        buffer = new ArrayDeque<>(Math.min(capacity, 1024));
+                    }
                     buffer.add(value);
                     state = FINISHED;
                     return Poll.ready(null);
                 }
                 state = WAITING;
                 waker = cx.waker();
+                if (senders == null) {
+                    senders = new Waiters<>();
+                }
                 senders.add(this);
                 return Poll.pending();
             } finally {
@@ -383,7 +403,7 @@ public final class AsyncChannel<T> {
                     state = FINISHED;
                     return Poll.ready(returned.remove(0).value);
                 }
-                if (buffer.isEmpty() && closed) {
+                if (closed && buffered() == 0) {
                     state = FINISHED;
                     throw new ChannelClosedException("receive: the channel is closed and empty");
                 }
@@ -391,9 +411,9 @@ public final class AsyncChannel<T> {
                     toWake = cx.waker();
                     return Poll.pending();
                 }
-                T v = buffer.poll();
+                T v = buffer == null ? null : buffer.poll();
                 if (v != null) {
-                    SendOp s = senders.poll();
+                    SendOp s = nextSender();
                     if (s != null) { // make room for the oldest waiting sender
                         buffer.add(s.value);
                         s.state = DONE;
@@ -404,6 +424,9 @@ public final class AsyncChannel<T> {
                 }
                 state = WAITING;
                 waker = cx.waker();
+                if (receivers == null) {
+                    receivers = new Waiters<>();
+                }
                 receivers.add(this);
                 return Poll.pending();
             } finally {
@@ -422,7 +445,7 @@ public final class AsyncChannel<T> {
                 if (state == WAITING) {
                     receivers.remove(this);
                 } else if (state == DONE) { // a value was handed to us: pass it on
-                    ReceiveOp next = receivers.poll();
+                    ReceiveOp next = nextReceiver();
                     if (next != null) {
                         next.value = value;
                         next.seq = seq;
