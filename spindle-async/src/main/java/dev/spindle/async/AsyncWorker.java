@@ -315,6 +315,14 @@ final class AsyncWorker implements Runnable {
             return c;
         }
         lifoRuns = 0;
+        if (lifoSpawned && tick + 1 < GLOBAL_INTERVAL) {
+            // A spawned cell would go to the top of the local deque, and next() (short of its
+            // periodic look at the injector) pops that very cell back: run it now, without the
+            // deque's fence and a wake of an idle peer to steal one link of a chain. next()'s
+            // tick is counted as that detour counted it, so the periodic look comes as often.
+            tick++;
+            return c;
+        }
         unslot(c, lifoSpawned);
         return null;
     }
