@@ -243,14 +243,7 @@ public final class AsyncRuntime implements AutoCloseable {
 
     /** Upper bound on {@link Builder#workers}. */
     public static final int MAX_WORKERS = 32767;
-    /**
-     * The most cells a worker's local deque holds; more spawns overflow to the injector. The
-     * deque grows to it on demand from 64 (and keeps its largest array: 256 KiB with compressed
-     * references at this size). At 4,096 a burst of 10,000 spawns from one task sent 6,000
-     * through the injector, a multi-producer queue: 76-87 against 42-44 ns a task on one worker
-     * (spawn_many's shape, heap pre-touched; docs/BENCHMARKS.md).
-     */
-    static final int LOCAL_CAPACITY = 1 << 16;
+    private static final int LOCAL_CAPACITY = 4096;
     /** Upper bound on the {@code n} of {@link #busiestTasks}. */
     public static final int MAX_BUSIEST_TASKS = 1000;
     /** The most live-task entries one {@link #busiestTasks} call looks at. */

@@ -295,7 +295,7 @@ class AsyncRuntimeTest {
     @EnumSource(AsyncPolicy.class)
     void localQueueOverflowLosesNothing(AsyncPolicy policy) throws Exception {
         try (AsyncRuntime rt = runtime(policy, 1)) {
-            int n = AsyncRuntime.LOCAL_CAPACITY + 10_000;
+            int n = 10_000;
             AtomicInteger ran = new AtomicInteger();
             List<JoinHandle<Void>> hs = new ArrayList<>();
             rt.run(cx -> {
@@ -559,7 +559,7 @@ class AsyncRuntimeTest {
         List<JoinHandle<Integer>> children = new ArrayList<>();
         AtomicInteger polled = new AtomicInteger();
         JoinHandle<Void> parent = rt.spawn(cx -> {
-            for (int i = 0; i < AsyncRuntime.LOCAL_CAPACITY + 1_000; i++) {  // the injector too
+            for (int i = 0; i < 5_000; i++) {      // beyond the local deque: the injector too
                 children.add(rt.spawn(c -> {
                     polled.incrementAndGet();
                     return Poll.ready(1);
