@@ -350,7 +350,9 @@ public final class AsyncRuntime implements AutoCloseable {
         TaskCell<T> c = new TaskCell<>(this, task);
         AsyncWorker w = AsyncWorker.current();
         if (w != null && w.runtime == this) {
-            w.live.add(c);                     // this worker's own list: no shared write
+            if (c.insight != null) {
+                c.listIn(w.live);              // shown by busiestTasks while it waits to run
+            }                                  // else listed at its first pending poll, if any
             if (closing) {
                 c.finish();                    // withdrawn: shutdown will skip it
                 throw RejectedSubmitEvent.record(name, new RejectedExecutionException("runtime " + name + " is shut down"));
@@ -361,7 +363,7 @@ public final class AsyncRuntime implements AutoCloseable {
             }
         } else {
             synchronized (outsideLive) {
-                outsideLive.add(c);
+                c.listIn(outsideLive);         // marked listed: no worker's list takes it too
                 outsideSpawned++;
             }
             if (closing) {                     // read after the add: see shutdown()
@@ -607,10 +609,12 @@ public final class AsyncRuntime implements AutoCloseable {
     /**
      * Completes the handles of all cells not done. Runs once every worker has exited, so no cell
      * is RUNNING; a wake-up racing with this may still queue a cell, but nobody will take it,
-     * and it is DONE afterwards. A spawn racing with shutdown either sees {@code closing} and
-     * withdraws, or added its cell to a {@link LiveTasks} list before {@code closing} was set, and then
-     * this loop (which runs after that write) sees it in its list: a worker's own list (the worker
-     * has exited, so the list is stable and visible) or the outside list.
+     * and it is DONE afterwards. A spawn from outside racing with shutdown either sees
+     * {@code closing} and withdraws, or added its cell to the outside {@link LiveTasks} list before
+     * {@code closing} was set, and then this loop (which runs after that write) sees it there.
+     * A cell spawned on a worker is listed at its first pending poll (in that worker's list,
+     * stable and visible now that the worker has exited); until then it was queued, and is found
+     * in the worker's queues or the injector, or it was the cell a dying worker had in hand.
      */
     private void cancelRemaining() {
         synchronized (terminationLock) {
@@ -632,6 +636,19 @@ public final class AsyncRuntime implements AutoCloseable {
             };
             for (AsyncWorker w : workers) {
                 w.live.forEachNotDone(Integer.MAX_VALUE, fail);
+            }
+            // Cells not listed: those spawned on a worker and never polled (in a queue: only
+            // a pending poll lists a cell) and one a dying worker had in hand.
+            Consumer<TaskCell<?>> failNotDone = c -> {
+                if (c.state() != TaskCell.DONE) {
+                    fail.accept(c);
+                }
+            };
+            for (AsyncWorker w : workers) {
+                w.drainForShutdown(failNotDone);
+            }
+            for (TaskCell<?> c; (c = injector.poll()) != null; ) {
+                failNotDone.accept(c);
             }
             synchronized (outsideLive) {
                 outsideLive.forEachNotDone(Integer.MAX_VALUE, fail);

@@ -10,6 +10,7 @@ import dev.spindle.queue.WorkStealingDeque;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.Consumer;
 
 /**
  * One worker thread of an {@link AsyncRuntime}.
@@ -187,6 +188,8 @@ final class AsyncWorker implements Runnable {
     private int budgetLeft;
     /** Whether a poll (or the completion that follows it) is under way on this worker. */
     private boolean polling;
+    /** The cell taken last (a plain write per task); shutdown fails it if this worker died. */
+    private TaskCell<?> inHand;
     private boolean searching;
     private int tick;
     /**
@@ -284,6 +287,7 @@ final class AsyncWorker implements Runnable {
             }
             if (c != null) {
                 polling = true;
+                inHand = c;                    // for shutdown if this worker dies: see drain
                 runCell(c);
                 polling = false;
                 continue;
@@ -311,6 +315,14 @@ final class AsyncWorker implements Runnable {
             return c;
         }
         lifoRuns = 0;
+        if (lifoSpawned && tick + 1 < GLOBAL_INTERVAL) {
+            // A spawned cell would go to the top of the local deque, and next() (short of its
+            // periodic look at the injector) pops that very cell back: run it now, without the
+            // deque's fence and a wake of an idle peer to steal one link of a chain. next()'s
+            // tick is counted as that detour counted it, so the periodic look comes as often.
+            tick++;
+            return c;
+        }
         unslot(c, lifoSpawned);
         return null;
     }
@@ -493,7 +505,34 @@ final class AsyncWorker implements Runnable {
         }
     }
 
+    /**
+     * Hands every cell still queued here, and the one a dying worker had in hand, to
+     * {@code action}; for {@link AsyncRuntime}'s shutdown, once every worker has exited (so the
+     * owner-only structures are stable and their writes visible).
+     */
+    void drainForShutdown(Consumer<TaskCell<?>> action) {
+        if (inHand != null) {
+            action.accept(inHand);
+        }
+        for (TaskCell<?> c; (c = lifo.steal()) != null; ) {
+            action.accept(c);
+        }
+        for (TaskCell<?> c; (c = local.stealOrNull()) != null; ) {
+            action.accept(c);
+        }
+        for (TaskCell<?> c; (c = wakeChannel.poll()) != null; ) {
+            action.accept(c);
+        }
+        for (TaskCell<?> c; (c = yielded.poll()) != null; ) {
+            action.accept(c);
+        }
+        for (TaskCell<?> c; hot != null && (c = hot.poll()) != null; ) {
+            action.accept(c);
+        }
+    }
+
     private void park() {
+        inHand = null;                         // no done cell (and its result) kept while idle
         live.pruneIfLong();                    // idle moment: drop done cells from the list
         IdleCoordinator parking = runtime.parking;
         boolean nobodySearching = parking.prepareToPark(index, searching);
@@ -550,7 +589,7 @@ final class AsyncWorker implements Runnable {
         if (p.isReady()) {
             c.finish(JoinHandle.VALUE, p.value());
             countRetired();
-        } else if (c.finishPending()) {
+        } else if (c.finishPending(live)) {
             // Woken during its own poll (a yield): to a FIFO end of this worker, never the LIFO
             // end of the deque, and no contended write. Work-stealing: the wake channel, behind
             // the wake-ups already waiting. Hybrid: the yield queue, drawn from after the hot

@@ -61,6 +61,7 @@ public abstract sealed class JoinHandle<T> implements Future<T>, AsyncTask<T> pe
      *
      *   bits 0-2  run state (TaskCell's): IDLE, SCHEDULED, RUNNING, RUNNING_WOKEN, DONE
      *   bits 3-4  outcome: none, VALUE, FAILED, CANCELLED; set once, by CAS, never changed
+     *   bit  5    listed (TaskCell's): the cell is in a LiveTasks list; set by its poller
      *   bits 8-63 wake count (TaskCell's)
      *
      * Every change is a CAS (or an atomic add of bits no one else changes at that moment), so
@@ -111,6 +112,7 @@ public abstract sealed class JoinHandle<T> implements Future<T>, AsyncTask<T> pe
     static final long FAILED = 2 << 3;
     static final long CANCELLED = 3 << 3;
     /** One wake in the wake count. */
+    static final long LISTED = 1 << 5;
     static final long WAKE = 1 << 8;
     /** The run state DONE (see {@link TaskCell}). */
     static final long RUN_DONE = 4;

@@ -178,23 +178,47 @@ final class TaskCell<T> extends JoinHandle<T> implements Waker, Context {
     }
 
     /**
-     * After a pending poll: {@code RUNNING → IDLE}, or {@code RUNNING_WOKEN → SCHEDULED}.
+     * After a pending poll: {@code RUNNING → IDLE}, or {@code RUNNING_WOKEN → SCHEDULED}; the
+     * first time, the cell is also added to {@code list} (the poller's {@link LiveTasks}) and
+     * marked {@link #LISTED} in the same atomic step. Until then it is in the list of nobody: a
+     * cell that has never returned pending is either queued (spawned and not yet polled, where
+     * shutdown finds it in the queues), being polled, or done. Most tasks end in their first
+     * poll and so never touch a list. Only the poller sets the bit, so reading it here is exact.
      *
      * @return {@code true} if the task was woken during its poll and the caller must re-queue it
      */
-    boolean finishPending() {
-        for (;;) {
-            long s = word();
+    boolean finishPending(LiveTasks list) {
+        long s = word();
+        long listed = 0L;
+        if ((s & LISTED) == 0L) {
+            list.add(this);                    // before the release below: see LiveTasks
+            listed = LISTED;
+        }
+        for (;; s = word()) {
             if ((s & RUN_MASK) != RUNNING) {
                 break;                         // RUNNING_WOKEN: only the poller leaves it
             }
-            if (casWord(s, withRun(s, IDLE))) {
+            if (casWord(s, withRun(s, IDLE) | listed)) {
                 return false;
             }
         }
         selfRequeues++;                        // before the add that publishes it
-        addToWord(SCHEDULED - RUNNING_WOKEN);  // others change only bits above the run state
+        addToWord(SCHEDULED - RUNNING_WOKEN + listed);  // others change only other bits
         return true;
+    }
+
+    /**
+     * Lists the cell at its spawn, unless it is listed already: for cells that must be found in
+     * a list before their first pending poll (those spawned from outside, and those whose
+     * spawn site or statistics {@link AsyncRuntime#busiestTasks} may show while they wait).
+     */
+    void listIn(LiveTasks list) {
+        for (long s = word(); (s & LISTED) == 0L; s = word()) {
+            if (casWord(s, s | LISTED)) {
+                list.add(this);
+                return;
+            }
+        }
     }
 
     /** Marks the cell done for good without an outcome; wakes after this do nothing. */

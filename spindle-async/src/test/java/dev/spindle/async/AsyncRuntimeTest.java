@@ -6,10 +6,12 @@ package dev.spindle.async;
 import static dev.spindle.async.WakerSemanticsTest.WAIT_S;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import dev.spindle.SchedulerStats;
 import dev.spindle.async.WakerSemanticsTest.Blocker;
 import dev.spindle.async.WakerSemanticsTest.Probe;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CancellationException;
@@ -543,5 +545,37 @@ class AsyncRuntimeTest {
         assertThat(rt.liveTasks()).as("shutdown cancels what was left").isZero();
         assertThatThrownBy(() -> rt.spawn(Async.ready(1))).isInstanceOf(RejectedExecutionException.class);
         assertThat(rt.liveTasks()).as("a rejected spawn is not live").isZero();
+    }
+    /**
+     * A cell spawned on a worker is listed for shutdown only at its first pending poll; until
+     * then it is queued, so shutdown must find it there: children spawned by a task that then
+     * shuts the runtime down from inside (the worker exits after that poll) are never polled,
+     * and their handles still fail with a cancellation, none lost.
+     */
+    @ParameterizedTest
+    @EnumSource(AsyncPolicy.class)
+    void shutdownFailsTasksSpawnedOnAWorkerThatWereNeverPolled(AsyncPolicy policy) {
+        AsyncRuntime rt = runtime(policy, 1);
+        List<JoinHandle<Integer>> children = new ArrayList<>();
+        AtomicInteger polled = new AtomicInteger();
+        JoinHandle<Void> parent = rt.spawn(cx -> {
+            for (int i = 0; i < 5_000; i++) {      // beyond the local deque: the injector too
+                children.add(rt.spawn(c -> {
+                    polled.incrementAndGet();
+                    return Poll.ready(1);
+                }));
+            }
+            rt.shutdown();                         // from inside: the worker exits after this poll
+            return Poll.ready(null);
+        });
+        assertTimeoutPreemptively(Duration.ofSeconds(WAIT_S), () -> {
+            parent.get();
+            for (JoinHandle<Integer> h : children) {
+                assertThatThrownBy(h::get).isInstanceOf(CancellationException.class);
+            }
+            WakerSemanticsTest.await(rt::isTerminated, "terminated");
+        });
+        assertThat(polled.get()).as("children polled after shutdown").isZero();
+        assertThat(rt.liveTasks()).isZero();
     }
 }

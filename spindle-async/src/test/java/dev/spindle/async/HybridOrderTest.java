@@ -210,11 +210,11 @@ class HybridOrderTest {
             for (int i = 0; i < 5; i++) {      // five polls that woke themselves
                 assertThat(y.startRun()).isTrue();
                 y.schedule(true);
-                assertThat(y.finishPending()).isTrue();
+                assertThat(y.finishPending(new LiveTasks())).isTrue();
             }
             for (TaskCell<Object> c : List.of(y, w)) { // one poll that waits, then one wake
                 assertThat(c.startRun()).isTrue();
-                assertThat(c.finishPending()).isFalse();
+                assertThat(c.finishPending(new LiveTasks())).isFalse();
                 assertThat(c.schedule(true)).isTrue();
             }
             assertThat(y.wakeCount()).isEqualTo(6);

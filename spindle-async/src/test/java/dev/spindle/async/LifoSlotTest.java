@@ -9,11 +9,14 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -172,6 +175,41 @@ class LifoSlotTest {
                         .isLessThanOrEqualTo(2 * (AsyncWorker.LIFO_MAX + 1));
                 ping.cancel(false);
                 pong.cancel(false);
+            }
+        });
+    }
+    /**
+     * A chain in which every task spawns the next runs through the slot, past LIFO_MAX without
+     * a detour through the deque; the worker must still look at the injector as often, so a
+     * task spawned from outside meanwhile runs while the chain goes on (which it stops).
+     */
+    @Test
+    @SuppressWarnings("unchecked")
+    void aChainOfSpawnsThroughTheSlotDoesNotStarveTheInjector() {
+        assertTimeoutPreemptively(Duration.ofSeconds(60), () -> {
+            try (AsyncRuntime rt = AsyncRuntime.builder().workers(1).build()) {
+                AtomicBoolean stop = new AtomicBoolean();
+                AtomicInteger links = new AtomicInteger();
+                CountDownLatch chainRunning = new CountDownLatch(1);
+                CompletableFuture<Integer> chainEnd = new CompletableFuture<>();
+                AsyncTask<Void>[] link = new AsyncTask[1];
+                link[0] = cx -> {
+                    links.incrementAndGet();
+                    chainRunning.countDown();
+                    if (stop.get()) {
+                        chainEnd.complete(links.get());
+                    } else {
+                        rt.spawn(link[0]);
+                    }
+                    return Poll.ready(null);
+                };
+                rt.spawn(link[0]);
+                assertThat(chainRunning.await(WAIT_S, TimeUnit.SECONDS)).isTrue();
+                rt.spawn(cx -> {
+                    stop.set(true);                    // runs only if the injector is looked at
+                    return Poll.ready(null);
+                });
+                assertThat(chainEnd.get(WAIT_S, TimeUnit.SECONDS)).isPositive();
             }
         });
     }
