@@ -188,7 +188,11 @@ final class AsyncWorker implements Runnable {
     private int budgetLeft;
     /** Whether a poll (or the completion that follows it) is under way on this worker. */
     private boolean polling;
-    /** The cell taken last (a plain write per task); shutdown fails it if this worker died. */
+    /**
+     * The cell this worker was running when something escaped {@link #runCell} and ended its
+     * thread; shutdown fails it. Written only on that way out, not per task: a reference store
+     * into this long-lived object would cost a full fence in G1's write barrier on every task.
+     */
     private TaskCell<?> inHand;
     private boolean searching;
     private int tick;
@@ -287,8 +291,12 @@ final class AsyncWorker implements Runnable {
             }
             if (c != null) {
                 polling = true;
-                inHand = c;                    // for shutdown if this worker dies: see drain
-                runCell(c);
+                try {
+                    runCell(c);
+                } catch (Throwable dying) {
+                    inHand = c;                // this worker dies: shutdown fails c (see drain)
+                    throw dying;
+                }
                 polling = false;
                 continue;
             }
@@ -532,7 +540,6 @@ final class AsyncWorker implements Runnable {
     }
 
     private void park() {
-        inHand = null;                         // no done cell (and its result) kept while idle
         live.pruneIfLong();                    // idle moment: drop done cells from the list
         IdleCoordinator parking = runtime.parking;
         boolean nobodySearching = parking.prepareToPark(index, searching);
