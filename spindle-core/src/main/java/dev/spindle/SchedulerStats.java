@@ -28,8 +28,8 @@ import java.util.function.ToLongFunction;
  * no such thing reports zero, as listed on each field of {@link WorkerStats}. In short: the
  * {@code WorkStealingPool} counts everything but polls and wake-ups; {@code WorkSharingPool},
  * {@code PriorityPool} and {@code PinnedPool} count completed tasks, parks, unparks and queued tasks;
- * the {@code AsyncRuntime} counts polls, wake-ups, steals, parks and queued tasks (its unit of
- * work is a poll, not a completed task).
+ * the {@code AsyncRuntime} counts polls, wake-ups, steals, parks, unparks and queued tasks (its
+ * unit of work is a poll, not a completed task).
  *
  * @param name the scheduler's name (the prefix of its threads' names)
  * @param parallelism the number of workers the scheduler aims to keep running (its worker
@@ -230,14 +230,14 @@ public record SchedulerStats(
      * @param overflowed {@code WorkStealingPool} only: tasks moved from this worker's full deque
      *     to the shared injector
      * @param parks times this worker parked for want of work
-     * @param queued tasks waiting now in this worker's own queue (a work-stealing deque, a
-     *     pinned worker's queue, a work-sharing worker's LIFO slot; the async runtime's local
-     *     deque, wake channel and yield queue, but not a HYBRID worker's private hot queue);
-     *     zero where workers have none
+     * @param queued tasks waiting now in this worker's own queues (a work-stealing deque with
+     *     its fork stack and LIFO slot, a pinned worker's queue, a work-sharing worker's LIFO
+     *     slot; the async runtime's local deque, LIFO slot, wake channel and yield queue, but not
+     *     a HYBRID worker's private hot queue); zero where workers have none
      * @param unparks times this worker was woken from a park to look for work: by a thread
-     *     that made work visible (a submitter, a peer), or, rarely, by its own re-check just
-     *     before it slept; the wake at the scheduler's end is not counted; at most
-     *     {@code parks}; counted by the pools, zero for the async runtime
+     *     that made work visible (a submitter, a peer), by I/O or timer events an async worker
+     *     that drives them found while parked, or, rarely, by its own re-check just before it
+     *     slept; the wake at the scheduler's end is not counted; at most {@code parks}
      */
     public record WorkerStats(
             int index,

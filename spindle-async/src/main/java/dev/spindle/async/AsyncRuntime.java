@@ -679,7 +679,7 @@ public final class AsyncRuntime implements AutoCloseable {
         List<SchedulerStats.WorkerStats> out = new ArrayList<>(workers.length);
         for (AsyncWorker w : workers) {
             out.add(new SchedulerStats.WorkerStats(w.index, false, 0, w.polls(), w.wakeups(), w.steals(),
-                    0, 0, w.parks(), w.queued()));
+                    0, 0, w.parks(), w.queued(), w.unparks()));
         }
         return new SchedulerStats(name, workers.length, workers.length, 0, injector.size(), out, 0, 0,
                 parking.parkedCount(), parking.searchingCount());

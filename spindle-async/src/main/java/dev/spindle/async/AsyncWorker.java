@@ -104,6 +104,7 @@ final class AsyncWorker implements Runnable {
     private static final VarHandle WAKEUPS;
     private static final VarHandle STEALS;
     private static final VarHandle PARKS;
+    private static final VarHandle UNPARKS;
     private static final VarHandle SPAWNED;
     private static final VarHandle RETIRED;
 
@@ -114,6 +115,7 @@ final class AsyncWorker implements Runnable {
             WAKEUPS = l.findVarHandle(AsyncWorker.class, "wakeups", long.class);
             STEALS = l.findVarHandle(AsyncWorker.class, "steals", long.class);
             PARKS = l.findVarHandle(AsyncWorker.class, "parks", long.class);
+            UNPARKS = l.findVarHandle(AsyncWorker.class, "unparks", long.class);
             SPAWNED = l.findVarHandle(AsyncWorker.class, "spawned", long.class);
             RETIRED = l.findVarHandle(AsyncWorker.class, "retired", long.class);
         } catch (ReflectiveOperationException e) {
@@ -210,6 +212,8 @@ final class AsyncWorker implements Runnable {
     private long wakeups;
     private long steals;
     private long parks;
+    /** Parks that ended with work to look for (a wake-up, or events its own driving found). */
+    private long unparks;
     /** Tasks spawned by this worker's tasks, and cells this worker retired (for live tasks). */
     private long spawned;
     private long retired;
@@ -237,6 +241,10 @@ final class AsyncWorker implements Runnable {
         return (long) PARKS.getOpaque(this);
     }
 
+    long unparks() {
+        return (long) UNPARKS.getOpaque(this);
+    }
+
     /** Tasks spawned from this worker's tasks and accepted; owner writes, anyone reads. */
     long spawned() {
         return (long) SPAWNED.getOpaque(this);
@@ -257,9 +265,12 @@ final class AsyncWorker implements Runnable {
         RETIRED.setOpaque(this, retired + 1);
     }
 
-    /** Tasks waiting in this worker's stealable queues (not the owner-only hot queue); racy. */
+    /**
+     * Tasks waiting in this worker's stealable queues and its LIFO slot (not the owner-only hot
+     * queue); racy.
+     */
     long queued() {
-        return local.size() + wakeChannel.size() + yielded.size();
+        return local.size() + wakeChannel.size() + yielded.size() + (lifo.isEmpty() ? 0 : 1);
     }
 
     // ------------------------------------------------------------------ loop
@@ -548,7 +559,9 @@ final class AsyncWorker implements Runnable {
             parking.notifyWork(index);         // may wake this very worker
         }
         PARKS.setOpaque(this, parks + 1);
-        parking.await(index);
+        if (parking.await(index)) {
+            UNPARKS.setOpaque(this, unparks + 1);
+        }
         searching = !runtime.closing;          // woken workers are counted as searching
     }
 

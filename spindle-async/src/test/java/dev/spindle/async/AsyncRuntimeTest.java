@@ -449,6 +449,48 @@ class AsyncRuntimeTest {
         }
     }
 
+    /** A worker woken from its park for a task counts one unpark, and never more unparks than parks. */
+    @ParameterizedTest
+    @EnumSource(AsyncPolicy.class)
+    void aWorkerWokenForATaskCountsOneUnpark(AsyncPolicy policy) throws Exception {
+        try (AsyncRuntime rt = runtime(policy, 1)) {
+            WakerSemanticsTest.await(() -> rt.parking.parkedCount() == 1, "the worker parked");
+            long before = rt.stats().unparks();
+            Integer v = rt.run(cx -> Poll.ready(1));
+            assertThat(v).isEqualTo(1);
+            WakerSemanticsTest.await(() -> rt.parking.parkedCount() == 1, "the worker parked again");
+            SchedulerStats s = rt.stats();
+            assertThat(s.unparks() - before).as("unparks for one task").isEqualTo(1);
+            assertThat(s.workers()).allMatch(w -> w.unparks() <= w.parks(), "unparks <= parks");
+        }
+    }
+
+    /** A task spawned by a poll waits in its worker's LIFO slot, and the stats count it as queued. */
+    @Test
+    void aTaskWaitingInTheLifoSlotCountsAsQueued() throws Exception {
+        try (AsyncRuntime rt = runtime(AsyncPolicy.WORK_STEALING, 1)) {
+            CountDownLatch spawned = new CountDownLatch(1);
+            CountDownLatch release = new CountDownLatch(1);
+            JoinHandle<Integer> outer = rt.spawn(cx -> {
+                rt.spawn(cx2 -> Poll.ready(2));    // to this worker's LIFO slot
+                spawned.countDown();
+                try {
+                    release.await(WAIT_S, TimeUnit.SECONDS);   // holds the only worker meanwhile
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                return Poll.ready(1);
+            });
+            assertThat(spawned.await(WAIT_S, TimeUnit.SECONDS)).isTrue();
+            try {
+                assertThat(rt.stats().workers().get(0).queued()).as("the child in the slot").isEqualTo(1);
+            } finally {
+                release.countDown();
+            }
+            assertThat(outer.get(WAIT_S, TimeUnit.SECONDS)).isEqualTo(1);
+        }
+    }
+
     /** A task submitted while every worker is parked wakes one worker, not all of them. */
     @ParameterizedTest
     @EnumSource(AsyncPolicy.class)

@@ -53,7 +53,7 @@ import java.util.function.Function;
  *       workers</td></tr>
  *   <tr><td>{@code spindle.pool.parks}</td><td>counter</td><td>times a worker parked</td></tr>
  *   <tr><td>{@code spindle.pool.unparks}</td><td>counter</td><td>times a parked worker was woken
- *       to look for work (pools only)</td></tr>
+ *       to look for work</td></tr>
  *   <tr><td>{@code spindle.pool.tasks.rejected}</td><td>counter</td><td>tasks refused after
  *       shutdown</td></tr>
  *   <tr><td>{@code spindle.pool.tasks.failed}</td><td>counter</td><td>task exceptions handed to
@@ -226,10 +226,8 @@ public final class SchedulerMetrics implements MeterBinder {
                 s -> read.apply(s).steals());
         m.counter(p + "parks", "Times a worker parked for want of work", scheduler,
                 s -> read.apply(s).parks());
-        if (kind != Kind.ASYNC) {
-            m.counter(p + "unparks", "Times a parked worker was woken to look for work", scheduler,
-                    s -> read.apply(s).unparks());
-        }
+        m.counter(p + "unparks", "Times a parked worker was woken to look for work", scheduler,
+                s -> read.apply(s).unparks());
         if (kind == Kind.ASYNC) {
             m.counter(p + "polls", "Polls of async tasks", scheduler, s -> read.apply(s).polls());
             m.counter(p + "wakeups", "Woken tasks taken from a worker's own wake channel", scheduler,

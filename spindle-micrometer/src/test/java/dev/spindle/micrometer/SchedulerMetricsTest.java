@@ -134,6 +134,7 @@ class SchedulerMetricsTest {
             awaitUntil(() -> registry.get("spindle.async.workers.active").tag("runtime", "rt").gauge().value() == 0,
                     "a quiet runtime's workers park, so none is active");
             assertThat(registry.find("spindle.async.wakeups").functionCounter()).isNotNull();
+            assertThat(registry.find("spindle.async.unparks").functionCounter()).isNotNull();
             java.util.concurrent.CompletableFuture<Integer> gate = new java.util.concurrent.CompletableFuture<>();
             var pending = runtime.spawn(Async.from(gate));
             assertThat(registry.get("spindle.async.tasks.live").tag("runtime", "rt").gauge().value()).isEqualTo(1);
