@@ -279,6 +279,11 @@ public final class HazelcastWorker implements AutoCloseable {
         return roster;
     }
 
+    /** The next {@link dev.spindle.cluster.Message.Retired} for this worker is lost on arrival (for tests). */
+    void loseNextRetiredForTests() {
+        transport.loseNextRetiredForTests();
+    }
+
     HazelcastInstance instanceForTests() {
         return instance;
     }

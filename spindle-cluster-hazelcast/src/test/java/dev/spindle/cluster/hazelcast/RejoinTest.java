@@ -34,7 +34,8 @@ import org.junit.jupiter.api.Timeout;
  * secret could replay), is refused and counted, not applied; the same frame under the current
  * incarnation is applied, so the refusal is the incarnation's doing. And a new process that proves
  * the id while the coordinator still holds the old one live is told that its claim waits (not
- * refused), and joins as the new incarnation once the old one leaves.
+ * refused), and joins as the new incarnation once the old one leaves. A retired worker whose
+ * {@code Retired} message is lost is told again until its member has left.
  */
 @Timeout(value = 180, unit = TimeUnit.SECONDS)
 class RejoinTest {
@@ -125,6 +126,20 @@ class RejoinTest {
                 .restrictions(Restrictions.strict(Set.of(1))).build());
         assertThat(onOne.get(60, TimeUnit.SECONDS)).isEqualTo(9);
         assertThat(again.executed()).as("run by the new process").isEqualTo(1);
+    }
+
+    @Test
+    void aRetiredWorkerWhoseRetiredMessageIsLostIsToldAgainAndLeaves() throws Exception {
+        Run run = startWorkers0And1("spindle-retired-", 3);
+        HazelcastWorker zero = run.workers().get(0);
+        java.util.concurrent.CountDownLatch left = new java.util.concurrent.CountDownLatch(1);
+        zero.onMemberShutdown(left::countDown);
+        zero.loseNextRetiredForTests();       // Hazelcast delivers a frame at most once: this one is lost
+
+        run.coordinator().retire(0).get(60, TimeUnit.SECONDS);
+        assertThat(left.await(60, TimeUnit.SECONDS)).as("the retired worker's member left").isTrue();
+        assertThat(zero.retired()).as("because it was retired").isTrue();
+        assertThat(run.coordinator().client().submit("after", in -> 5).get(60, TimeUnit.SECONDS)).isEqualTo(5);
     }
 
     /** A cluster's ports (the coordinator's first), name, workers 0 and 1 and coordinator. */
