@@ -37,11 +37,12 @@ import java.util.concurrent.TimeoutException;
  *       returns, and that start can wait for as long as the heartbeat timeout (a restarted
  *       worker's member cannot connect to its frozen or crashed predecessor, still listed);
  *   <li>one whose claim waits: a restarted process proving the id of a process this coordinator
- *       has not yet seen leave. It is told so in a signed waiting verdict, keeps its claim, and
- *       is challenged again at once when that id is lost ({@link #idLost}), as Pekko's roster
- *       tries a kept claim again; the backoff covers a try that fails. Only a different
- *       incarnation waits; the lost incarnation itself, or the live one claimed from another
- *       member, is refused for good by {@link Incarnations}.
+ *       has not yet seen leave ({@link Incarnations.Proof#WAITING}). It is told so in a signed
+ *       waiting verdict, the roster's {@link Incarnations} keeps its claim, and it is challenged
+ *       again at once when that id is lost ({@link #idLost}, {@link Incarnations#takeWaiting}),
+ *       as the Pekko transport tries the same kept claim again; the backoff covers a try that
+ *       fails. Only a different incarnation waits; the lost incarnation itself, or the live one
+ *       claimed from another member, is refused for good.
  * </ul>
  * The retries are bounded by membership: a worker that gives up waiting leaves the cluster.
  */
@@ -59,8 +60,6 @@ final class Admission implements MembershipListener {
     private volatile java.util.function.ObjIntConsumer<Incarnations.Proof> onProven = (proof, id) -> { };
     /** Members proven or refused: never challenged again. */
     private final Set<UUID> settled = ConcurrentHashMap.newKeySet();
-    /** Members whose claim waits for the id's holder to be lost, by the id they claim. */
-    private final Map<Integer, Member> waiting = new ConcurrentHashMap<>();
     /** The next challenge of each member joined later and not settled yet. */
     private final Map<UUID, ScheduledFuture<?>> retries = new ConcurrentHashMap<>();
     private final ScheduledExecutorService retrier = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -99,8 +98,7 @@ final class Admission implements MembershipListener {
     @Override
     public void memberRemoved(MembershipEvent event) {
         UUID left = event.getMember().getUuid();
-        settled.remove(left);
-        waiting.values().removeIf(m -> m.getUuid().equals(left));
+        settled.remove(left);                 // a claim of its that waits is dropped when it is taken back
         ScheduledFuture<?> next = retries.remove(left);
         if (next != null) {
             next.cancel(false);
@@ -112,9 +110,9 @@ final class Admission implements MembershipListener {
      * after the roster has marked the id lost, so the claim proves as a rejoin.
      */
     void idLost(int id) {
-        Member m = waiting.remove(id);
-        if (m != null) {
-            retry(m, 0, FIRST_RETRY_MILLIS);
+        Incarnations.Claim<Member> claim = roster.takeWaiting(id);
+        if (claim != null) {
+            retry(claim.holder(), 0, FIRST_RETRY_MILLIS);   // a claimant that left is skipped there
         }
     }
 
@@ -183,31 +181,26 @@ final class Admission implements MembershipListener {
                     + "; " + workers + " to start with, more may join)";
         } else if (r.incarnation() == Wire.COORDINATOR_INCARNATION) {
             reason = "no incarnation (0 is the coordinator's)";
-        } else if ((proof = roster.prove(r.worker(), m, r.incarnation())) == Incarnations.Proof.TAKEN) {
+        } else if ((proof = roster.prove(r.worker(), m, r.incarnation())) == Incarnations.Proof.WAITING) {
+            // kept by the roster (before the verdict: a loss from now on tries it again)
+            outcome = Handshake.WAITING;
             Member holder = roster.worker(r.worker());
-            if (holder == null) {
-                reason = "incarnation " + r.incarnation() + " of worker id " + r.worker()
-                        + " was lost; a restarted worker rejoins as a new incarnation";
-            } else {
-                reason = "worker id " + r.worker() + " is taken by " + holder.getAddress();
-                if (roster.incarnation(r.worker()) != r.incarnation()) {
-                    outcome = Handshake.WAITING;   // another process: it may be one not yet seen leaving
-                    reason += ", a process the coordinator has not seen leave; this claim waits until it has";
-                }
-            }
+            reason = "worker id " + r.worker() + " is taken by " + (holder == null ? "a process" : holder.getAddress())
+                    + ", a process the coordinator has not seen leave; this claim waits until it has";
+        } else if (proof == Incarnations.Proof.TAKEN) {
+            Member holder = roster.worker(r.worker());
+            reason = holder == null ? "incarnation " + r.incarnation() + " of worker id " + r.worker()
+                    + " was lost; a restarted worker rejoins as a new incarnation"
+                    : "worker id " + r.worker() + " is taken by " + holder.getAddress();
         } else {
             outcome = Handshake.ACCEPTED;
             reason = "";
-        }
-        if (outcome == Handshake.WAITING) {
-            waiting.put(r.worker(), m);       // before the verdict: a loss from now on retries it
         }
         byte[] mac = Handshake.verdictMac(codec, session.id(), self, m.getUuid(), nc, r.nonce(), r.worker(),
                 r.incarnation(), outcome, reason);
         call(m, new Handshake.Verdict(session.id(), self, outcome, reason, mac).encode());
         if (outcome == Handshake.ACCEPTED) {
             settled.add(m.getUuid());
-            waiting.remove(r.worker(), m);
             onProven.accept(proof, r.worker());
         } else if (outcome == Handshake.REFUSED) {
             refuse(m, Offences.Kind.REFUSED_MEMBER, reason);

@@ -74,6 +74,11 @@ final class Roster implements MembershipListener {
         return workers.prove(id, m, incarnation);
     }
 
+    /** The claim on worker {@code id} that waited for its process to be lost, once it is ({@link Incarnations#takeWaiting}). */
+    Incarnations.Claim<Member> takeWaiting(int id) {
+        return workers.takeWaiting(id);
+    }
+
     /**
      * The incarnation of worker {@code id}'s current process, whose frames alone are accepted;
      * {@link Wire#COORDINATOR_INCARNATION} for the coordinator, and for an id never proven (whose
