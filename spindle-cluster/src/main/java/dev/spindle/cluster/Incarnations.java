@@ -20,8 +20,14 @@ import java.util.TreeMap;
  *
  * <ul>
  *   <li>An id nobody holds is taken by the first process that proves it ({@link Proof#NEW}).
- *   <li>An id held by a live process is refused to any other member or incarnation
- *       ({@link Proof#TAKEN}); the same member proving the same incarnation again changes nothing.
+ *   <li>An id held by a live process is not given to another incarnation, but that claim waits
+ *       ({@link Proof#WAITING}): the process may be a restart of one that is dead but not yet
+ *       declared lost (its heartbeat timeout still running). The latest waiting claim of each id
+ *       is kept, and once the id is lost the transport takes it back ({@link #takeWaiting}) and
+ *       proves it again, as a rejoin; a claimant that leaves first is forgotten
+ *       ({@link #withdraw}). The live incarnation claimed from another member is refused
+ *       ({@link Proof#TAKEN}); the same member proving the same incarnation again changes
+ *       nothing.
  *   <li>An id whose process was lost ({@link #lose}) is taken by the next process that proves it
  *       under another incarnation ({@link Proof#REJOINED}); the lost incarnation itself is refused
  *       for good, so a lost process that comes back (a partition that heals) cannot pose as its
@@ -52,11 +58,28 @@ public final class Incarnations<H> {
         NEW,
         /** The id was lost, and this holder, a new incarnation, holds it now. */
         REJOINED,
+        /**
+         * Not now: another process holds the id live; this claim is kept until the id is lost
+         * ({@link #takeWaiting}) or the claimant withdraws.
+         */
+        WAITING,
         /** Refused: the id is held by another holder or incarnation, or this is the lost incarnation. */
         TAKEN
     }
 
+    /**
+     * A claim on a worker id that waits for the id's live process to be lost.
+     *
+     * @param holder the process that claims the id
+     * @param incarnation the incarnation it proved
+     * @param <H> the transport's handle of a member
+     */
+    public record Claim<H>(H holder, long incarnation) {
+    }
+
     private final Map<Integer, H> holders = new HashMap<>();
+    /** The latest claim on each live id by another incarnation, at most one per id. */
+    private final Map<Integer, Claim<H>> waiting = new HashMap<>();
     private final Set<Integer> lost = new HashSet<>();
     /** The incarnation each id proved last; kept when it is lost, so that incarnation cannot come back. */
     private final Map<Integer, Long> incarnations = new HashMap<>();
@@ -81,13 +104,14 @@ public final class Incarnations<H> {
 
     /**
      * Records that {@code holder} proved worker id {@code id} as {@code incarnation}: a new id, or
-     * an id whose process was lost, under another incarnation (it rejoins); anything else changes
-     * nothing. {@link #NONE} is always refused.
+     * an id whose process was lost, under another incarnation (it rejoins); another incarnation
+     * of a live id is kept waiting; anything else changes nothing. {@link #NONE} is always
+     * refused.
      *
      * @param id the worker id claimed
      * @param holder the process that claims it
      * @param incarnation the incarnation the process announced
-     * @return whether the id was taken new, rejoined, or refused
+     * @return whether the id was taken new, rejoined, kept waiting, or refused
      */
     public synchronized Proof prove(int id, H holder, long incarnation) {
         if (incarnation == NONE) {
@@ -99,6 +123,7 @@ public final class Incarnations<H> {
                 return Proof.TAKEN;
             }
             lost.remove(id);
+            waiting.remove(id);
             holders.put(id, holder);
             incarnations.put(id, incarnation);
             return Proof.REJOINED;
@@ -108,7 +133,34 @@ public final class Incarnations<H> {
             incarnations.put(id, incarnation);
             return Proof.NEW;
         }
-        return old.equals(holder) && before != null && before == incarnation ? Proof.NEW : Proof.TAKEN;
+        if (before != null && before == incarnation) {
+            return old.equals(holder) ? Proof.NEW : Proof.TAKEN;
+        }
+        waiting.put(id, new Claim<>(holder, incarnation));
+        return Proof.WAITING;
+    }
+
+    /**
+     * The claim that waited for worker {@code id}'s process to be lost, once it is: removed here,
+     * for the transport to prove again (it rejoins, unless another process took the id first).
+     *
+     * @param id the worker id
+     * @return the latest waiting claim, or {@code null} if none waits or the id is not lost
+     */
+    public synchronized Claim<H> takeWaiting(int id) {
+        return lost.contains(id) ? waiting.remove(id) : null;
+    }
+
+    /**
+     * Forgets worker {@code id}'s waiting claim if it is {@code holder}'s as {@code incarnation}
+     * (the claimant left before the id was free).
+     *
+     * @param id the worker id
+     * @param holder the claimant that left
+     * @param incarnation its incarnation, so that a successor at the same address keeps its claim
+     */
+    public synchronized void withdraw(int id, H holder, long incarnation) {
+        waiting.remove(id, new Claim<>(holder, incarnation));
     }
 
     /**
@@ -122,6 +174,7 @@ public final class Incarnations<H> {
      */
     public synchronized void adopt(int id, H holder, long incarnation) {
         lost.remove(id);
+        waiting.remove(id);
         holders.put(id, holder);
         incarnations.put(id, incarnation);
     }

@@ -166,8 +166,8 @@ public final class Readiness {
     public static void admitProven(ClusterCoordinator coordinator, Incarnations.Proof proof, int id, boolean started,
                                    IntConsumer joinLate) {
         Objects.requireNonNull(coordinator, "coordinator");
-        if (proof == Incarnations.Proof.TAKEN) {
-            return;
+        if (proof != Incarnations.Proof.NEW && proof != Incarnations.Proof.REJOINED) {
+            return;                           // refused, or waiting for the id to be free
         }
         Thread t = new Thread(() -> {
             try {

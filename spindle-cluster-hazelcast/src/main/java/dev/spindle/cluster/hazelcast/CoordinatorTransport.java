@@ -3,6 +3,7 @@
  */
 package dev.spindle.cluster.hazelcast;
 
+import com.hazelcast.cluster.Member;
 import com.hazelcast.core.HazelcastInstance;
 import dev.spindle.cluster.CoordinatorTransportSupport;
 import dev.spindle.cluster.Message;
@@ -12,6 +13,7 @@ import dev.spindle.cluster.WireMessage;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 /**
@@ -118,11 +120,44 @@ final class CoordinatorTransport extends CoordinatorTransportSupport implements 
 
     /**
      * A retired worker is cut off as a lost one is: nothing more to or from it in this session,
-     * once the messages queued for it (the last being {@link Message.Retired}) have left.
+     * once the messages queued for it (the last being {@link Message.Retired}) have left. But
+     * Hazelcast delivers that frame at most once, and a worker that never gets it would run on,
+     * cut off: so {@link Message.Retired} alone is sent to its member again, after 1 s, then
+     * twice as long each time up to {@value #MAX_RETIRED_PAUSE_MILLIS} ms, until the member has
+     * left the cluster (which it does once it has the message: its leaving is the acknowledgement),
+     * this member stops, or {@value #RETIRED_RESEND_SECONDS} s have passed. The worker takes a
+     * repeated one as the first (it only completes its retirement).
      */
     @Override
     public void retired(int worker) {
+        Member member = roster.worker(worker);
         batches.flush(worker);
         roster.lose(worker);
+        if (member != null) {
+            Thread t = new Thread(() -> resendRetired(member, worker), "spindle-retired-" + worker);
+            t.setDaemon(true);
+            t.start();
+        }
+    }
+
+    static final int MAX_RETIRED_PAUSE_MILLIS = 8_000;
+    static final int RETIRED_RESEND_SECONDS = 300;
+
+    private void resendRetired(Member member, int worker) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(RETIRED_RESEND_SECONDS);
+        long pause = 1_000;
+        try {
+            while (System.nanoTime() - deadline < 0) {
+                Thread.sleep(pause);
+                HazelcastInstance hz = outbox.instance();
+                if (hz == null || !hz.getLifecycleService().isRunning() || !hz.getCluster().getMembers().contains(member)) {
+                    return;
+                }
+                outbox.send(member, worker, List.of(new Message.Retired(worker)));
+                pause = Math.min(2 * pause, MAX_RETIRED_PAUSE_MILLIS);
+            }
+        } catch (InterruptedException | RuntimeException stopping) {
+            // this member is shutting down: nobody is told anything any more
+        }
     }
 }

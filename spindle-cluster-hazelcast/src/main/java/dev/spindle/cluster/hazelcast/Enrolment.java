@@ -13,7 +13,9 @@ import java.util.UUID;
  * the first member whose accepted verdict verifies, joining that member's session. A verdict that
  * does not verify, or a refusal that does, means this worker cannot take part
  * ({@link Roster#refusal()}), unless it already has a coordinator, which is never replaced: a
- * later claim is refused and logged once.
+ * later claim is refused and logged once. A waiting verdict that verifies (the id is held by a
+ * process the coordinator has not seen leave) is noted ({@link Roster#waiting()}) and the worker
+ * keeps waiting for the coordinator's next challenge.
  */
 final class Enrolment {
 
@@ -92,7 +94,7 @@ final class Enrolment {
         }
         String where = from == null ? String.valueOf(v.coordinator()) : String.valueOf(from.getAddress());
         boolean proved = Handshake.macEquals(v.mac(), Handshake.verdictMac(codec, v.session(), v.coordinator(), self,
-                p.nc(), p.nw(), id, session.incarnation(), v.accepted(), v.reason()));
+                p.nc(), p.nw(), id, session.incarnation(), v.outcome(), v.reason()));
         if (roster.coordinator() != null && !roster.coordinator().getUuid().equals(v.coordinator())) {
             roster.offences().record(Offences.Kind.REFUSED_COORDINATOR, v.coordinator(),
                     "a second coordinator claim (member at " + where + "); this worker keeps its coordinator");
@@ -103,6 +105,10 @@ final class Enrolment {
                     "wrong proof of the shared secret (member at " + where + ")");
             roster.refused("the coordinator at " + where + " does not prove this member's secret: the secrets "
                     + "differ, and it refuses this member likewise");
+            return null;
+        }
+        if (v.waiting()) {
+            roster.waiting(v.reason());       // the coordinator asks again once the id is free
             return null;
         }
         if (!v.accepted()) {

@@ -21,10 +21,12 @@ import java.util.UUID;
  *     at start, carried in every frame it sends), its UUID, a random nonce nW and
  *     {@code HMAC(secret, "worker" | S | C | W | nC | nW | id | I)}.
  * <li>C checks the answer against the member it asked (a relayed answer names another UUID) and
- *     sends a <b>verdict</b>, accepted or refused with a reason, under
+ *     sends a <b>verdict</b>, accepted, refused or waiting, with a reason, under
  *     {@code HMAC(secret, "verdict" | S | C | W | nC | nW | id | I | verdict | reason)}. W adopts S and
  *     the member C as its coordinator only on an accepted verdict that verifies, and only if it has
- *     no coordinator yet: a second coordinator is refused.
+ *     no coordinator yet: a second coordinator is refused. A waiting verdict (the id is held by a
+ *     process C has not yet seen leave) tells W to keep its claim: C challenges it again, with
+ *     fresh nonces, until the id is free.
  * </ol>
  *
  * A verdict that does not verify means the coordinator holds another secret (or is an impostor):
@@ -36,6 +38,10 @@ final class Handshake {
     static final byte CHALLENGE = 1;
     static final byte RESPONSE = 2;
     static final byte VERDICT = 3;
+    /** A verdict's outcomes. */
+    static final byte REFUSED = 0;
+    static final byte ACCEPTED = 1;
+    static final byte WAITING = 2;
     static final int NONCE_BYTES = 32;
     static final int MAX_REASON_BYTES = 512;
 
@@ -71,13 +77,26 @@ final class Handshake {
         }
     }
 
-    record Verdict(UUID session, UUID coordinator, boolean accepted, String reason, byte[] mac) {
+    /** @param outcome {@link #ACCEPTED}, {@link #REFUSED} or {@link #WAITING} */
+    record Verdict(UUID session, UUID coordinator, byte outcome, String reason, byte[] mac) {
+        Verdict(UUID session, UUID coordinator, boolean accepted, String reason, byte[] mac) {
+            this(session, coordinator, accepted ? ACCEPTED : REFUSED, reason, mac);
+        }
+
+        boolean accepted() {
+            return outcome == ACCEPTED;
+        }
+
+        boolean waiting() {
+            return outcome == WAITING;
+        }
+
         byte[] encode() {
             byte[] r = reason.getBytes(StandardCharsets.UTF_8);
             ByteBuffer b = ByteBuffer.allocate(1 + 16 * 2 + 1 + 2 + r.length + FrameCodec.MAC_BYTES).put(VERDICT);
             uuid(b, session);
             uuid(b, coordinator);
-            b.put((byte) (accepted ? 1 : 0)).putShort((short) r.length).put(r);
+            b.put(outcome).putShort((short) r.length).put(r);
             return b.put(mac).array();
         }
     }
@@ -90,9 +109,9 @@ final class Handshake {
 
     /** The coordinator's proof over its verdict. */
     static byte[] verdictMac(FrameCodec codec, UUID session, UUID coordinator, UUID worker, byte[] nc, byte[] nw,
-                             int id, long incarnation, boolean accepted, String reason) {
-        return codec.mac(transcript("verdict" + (accepted ? "+" : "-"), session, coordinator, worker, nc, nw, id,
-                incarnation, reason));
+                             int id, long incarnation, byte outcome, String reason) {
+        String label = outcome == ACCEPTED ? "verdict+" : outcome == WAITING ? "verdict?" : "verdict-";
+        return codec.mac(transcript(label, session, coordinator, worker, nc, nw, id, incarnation, reason));
     }
 
     static boolean macEquals(byte[] a, byte[] b) {
@@ -145,13 +164,13 @@ final class Handshake {
             ByteBuffer b = ByteBuffer.wrap(m, 1, m.length - 1);
             UUID session = uuid(b);
             UUID coordinator = uuid(b);
-            boolean accepted = b.get() == 1;
+            byte outcome = b.get();
             int n = b.getShort() & 0xFFFF;
-            if (n != m.length - fixed) {
+            if (n != m.length - fixed || outcome != ACCEPTED && outcome != REFUSED && outcome != WAITING) {
                 return null;
             }
             String reason = new String(bytes(b, n), StandardCharsets.UTF_8);
-            return new Verdict(session, coordinator, accepted, reason, bytes(b, FrameCodec.MAC_BYTES));
+            return new Verdict(session, coordinator, outcome, reason, bytes(b, FrameCodec.MAC_BYTES));
         } catch (BufferUnderflowException e) {
             return null;
         }

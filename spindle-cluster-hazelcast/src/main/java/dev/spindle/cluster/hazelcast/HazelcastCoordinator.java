@@ -104,6 +104,7 @@ public final class HazelcastCoordinator implements ClusterView, AutoCloseable {
         HazelcastCoordinator c = new HazelcastCoordinator(instance, transport, roster, coordinator, codec, session,
                 joinTimeout);
         c.admission.onProven(c::proven);
+        roster.onIdFree(c.admission::idLost);
         instance.getCluster().addMembershipListener(c.admission);
         try {
             c.awaitWorkers(coordinator.workers(), joinTimeout);
@@ -270,6 +271,7 @@ public final class HazelcastCoordinator implements ClusterView, AutoCloseable {
     /** Stops the scheduler (unfinished futures fail) and leaves the cluster. Idempotent. */
     @Override
     public void close() {
+        admission.close();
         coordinator.close();
         transport.close();
         instance.shutdown();

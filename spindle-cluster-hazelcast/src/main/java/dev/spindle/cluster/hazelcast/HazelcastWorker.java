@@ -136,8 +136,11 @@ public final class HazelcastWorker implements AutoCloseable {
      *
      * @param timeout the longest wait
      * @throws MemberRefusedException if the coordinator's proof fails here (the secrets differ,
-     *         so the coordinator refuses this worker too) or the coordinator refused this worker
-     *         (its id is held by another member, or was lost)
+     *         so the coordinator refuses this worker too), the coordinator refused this worker
+     *         (its id's lost incarnation, or a live one claimed from elsewhere), or its id is still
+     *         held by another process when {@code timeout} runs out: the coordinator keeps such a
+     *         claim and admits this worker as a new incarnation once it has declared that process
+     *         lost (a worker restarted before its predecessor's loss was seen waits for that)
      * @throws TimeoutException if no coordinator joined within {@code timeout}: it is not running,
      *         or it has another cluster name or member list
      * @throws InterruptedException if the calling thread is interrupted while it waits
@@ -146,15 +149,25 @@ public final class HazelcastWorker implements AutoCloseable {
     public void awaitCoordinator(Duration timeout) throws MemberRefusedException, TimeoutException,
             InterruptedException {
         Objects.requireNonNull(timeout, "timeout");
-        Readiness.await(timeout, System.nanoTime(), () -> {
-            String refusal = roster.refusal();
-            if (refusal != null) {
-                throw new MemberRefusedException("worker " + id() + " refused: " + refusal);
+        try {
+            Readiness.await(timeout, System.nanoTime(), () -> {
+                String refusal = roster.refusal();
+                if (refusal != null) {
+                    throw new MemberRefusedException("worker " + id() + " refused: " + refusal);
+                }
+                return roster.coordinator() != null;
+            }, () -> "worker " + id() + ": no coordinator of cluster '" + instance.getConfig().getClusterName()
+                    + "' joined within " + timeout.toSeconds() + " s (is it running, with the same cluster name and "
+                    + "member list?)");
+        } catch (TimeoutException e) {
+            String waiting = roster.waiting();
+            if (waiting == null) {
+                throw e;
             }
-            return roster.coordinator() != null;
-        }, () -> "worker " + id() + ": no coordinator of cluster '" + instance.getConfig().getClusterName()
-                + "' joined within " + timeout.toSeconds() + " s (is it running, with the same cluster name and "
-                + "member list?)");
+            throw new MemberRefusedException("worker " + id() + " refused: " + waiting + ", and it did not within "
+                    + timeout.toSeconds() + " s (if that process still runs, stop it; if it stopped, its member's "
+                    + "heartbeat timeout is longer than this wait)");
+        }
     }
 
     /**
@@ -260,6 +273,15 @@ public final class HazelcastWorker implements AutoCloseable {
      */
     public boolean isRunning() {
         return instance.getLifecycleService().isRunning();
+    }
+
+    Roster roster() {
+        return roster;
+    }
+
+    /** The next {@link dev.spindle.cluster.Message.Retired} for this worker is lost on arrival (for tests). */
+    void loseNextRetiredForTests() {
+        transport.loseNextRetiredForTests();
     }
 
     HazelcastInstance instanceForTests() {

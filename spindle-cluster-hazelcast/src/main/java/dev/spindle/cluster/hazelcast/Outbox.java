@@ -13,7 +13,8 @@ import java.util.List;
  * executor, a batch of messages to one member per frame (see
  * {@link dev.spindle.cluster.OutboundBatches}). Hazelcast delivers an executor task at most once over the member connection; a task
  * to a member that is gone is dropped here, and the loss is handled by membership, never by
- * retrying.
+ * retrying; the one message sent again is a retired worker's {@code Retired}
+ * ({@link CoordinatorTransport#retired}), whose loss membership would never notice.
  */
 final class Outbox {
 

@@ -36,7 +36,9 @@ final class Roster implements MembershipListener {
     private final Incarnations<Member> workers = new Incarnations<>();
     private volatile Member coordinator;
     private volatile String refusal;
+    private volatile String waiting;
     private volatile IntConsumer onWorkerLost = id -> { };
+    private volatile IntConsumer onIdFree = id -> { };
     private volatile Runnable onCoordinatorLost = () -> { };
 
     Roster(Offences offences) {
@@ -45,6 +47,14 @@ final class Roster implements MembershipListener {
 
     void onWorkerLost(IntConsumer callback) {
         this.onWorkerLost = callback;
+    }
+
+    /**
+     * On the coordinator: called with an id once its process is lost or retired, after the loss is
+     * reported, so that a claim waiting for the id is tried again; must not block.
+     */
+    void onIdFree(IntConsumer callback) {
+        this.onIdFree = callback;
     }
 
     void onCoordinatorLost(Runnable callback) {
@@ -62,6 +72,11 @@ final class Roster implements MembershipListener {
      */
     synchronized Incarnations.Proof prove(int id, Member m, long incarnation) {
         return workers.prove(id, m, incarnation);
+    }
+
+    /** The claim on worker {@code id} that waited for its process to be lost, once it is ({@link Incarnations#takeWaiting}). */
+    Incarnations.Claim<Member> takeWaiting(int id) {
+        return workers.takeWaiting(id);
     }
 
     /**
@@ -115,6 +130,16 @@ final class Roster implements MembershipListener {
         }
     }
 
+    /** Records why this worker's claim waits (the latest reason wins). */
+    void waiting(String why) {
+        waiting = why;
+    }
+
+    /** Why this worker's claim waits for its id to be free, or {@code null} if it never did. */
+    String waiting() {
+        return waiting;
+    }
+
     /** Why this worker cannot take part, or {@code null}. */
     String refusal() {
         return refusal;
@@ -144,6 +169,7 @@ final class Roster implements MembershipListener {
     synchronized void lose(int id) {
         if (workers.lose(id)) {
             onWorkerLost.accept(id);
+            onIdFree.accept(id);
         }
     }
 

@@ -48,6 +48,7 @@ final class WorkerTransport extends WorkerTransportSupport implements Endpoint {
     /** Fetch request frames sent, and the fetches in them (for tests: how well they batch). */
     private final AtomicLong fetchFrames = new AtomicLong();
     private final AtomicLong fetchesSent = new AtomicLong();
+    private final java.util.concurrent.atomic.AtomicBoolean loseRetired = new java.util.concurrent.atomic.AtomicBoolean();
     /** The most fetches in one request frame; a holder refuses a frame with more. */
     static final int FETCH_BATCH = 64;
     /**
@@ -93,12 +94,20 @@ final class WorkerTransport extends WorkerTransportSupport implements Endpoint {
         HANDLING_FRAME.set(Boolean.TRUE);
         try {
             for (Object body : f.bodies()) {
+                if (body instanceof Message.Retired && loseRetired.getAndSet(false)) {
+                    continue;                 // a test's lost frame
+                }
                 receiveMessage(n, body, codec::deserialize);
             }
         } finally {
             HANDLING_FRAME.set(Boolean.FALSE);
             fetches.flush();                  // the frame's fetches, one batch per holder
         }
+    }
+
+    /** For tests: the next {@link Message.Retired} that arrives is dropped, as if its frame were lost. */
+    void loseNextRetiredForTests() {
+        loseRetired.set(true);
     }
 
     @Override

@@ -21,8 +21,10 @@ import org.junit.jupiter.api.Timeout;
 /**
  * The shared {@link MembershipScenario} on Hazelcast worker members in their own JVMs: a worker
  * joins late, a killed one restarts under a new id, another killed one restarts under its own id
- * (a new incarnation), one retires; every task runs once outside the killed JVMs. And a retired
- * worker's process leaves and exits with status 0 once its data has moved.
+ * (a new incarnation) at once, before the coordinator has seen the old process leave (it is
+ * frozen, as a crashed host looks, and the heartbeat timeout below is long), so the new process
+ * must wait for that and then join; one retires; every task runs once outside the killed JVMs. And
+ * a retired worker's process leaves and exits with status 0 once its data has moved.
  */
 @Timeout(value = 300, unit = TimeUnit.SECONDS)
 class MultiJvmMembershipTest {
@@ -51,7 +53,7 @@ class MultiJvmMembershipTest {
         // the coordinator's port, then one per worker JVM started (id 2 twice: a same-id restart)
         Run run = startWithWorkers0And1("membership", MAX_WORKERS + 2);
         MembershipScenario.run(run.workers, run.coordinator::client, run.coordinator::stats, run.coordinator::retire,
-                run.dir, true);
+                run.dir, MembershipScenario.SameIdRestart.IMMEDIATE);
     }
 
     @Test
@@ -70,7 +72,8 @@ class MultiJvmMembershipTest {
         int[] free = FreePorts.free(ports);
         String cluster = "spindle-" + name + "-" + free[0];
         Path dir = Files.createDirectories(Path.of("target", "worker-logs", name + "-" + free[0]));
-        MembershipScenario.Workers workers = new MembershipScenario.Workers(id -> start(id, cluster, free, dir));
+        MembershipScenario.Workers workers = new MembershipScenario.Workers(id -> start(id, cluster, free, dir),
+                id -> "spindle worker " + id + " ready");
         workers.start(0);
         workers.start(1);
         HazelcastClusterSettings.Builder settings = InProcessClusterTest.settings(cluster, SECRET, free[0], free)

@@ -32,7 +32,10 @@ import org.junit.jupiter.api.Timeout;
  * JVM: the new process is admitted as a new incarnation and works, and a late frame signed with
  * the old incarnation, as the dead process could still have in flight (or as anyone holding the
  * secret could replay), is refused and counted, not applied; the same frame under the current
- * incarnation is applied, so the refusal is the incarnation's doing.
+ * incarnation is applied, so the refusal is the incarnation's doing. And a new process that proves
+ * the id while the coordinator still holds the old one live is told that its claim waits (not
+ * refused), and joins as the new incarnation once the old one leaves. A retired worker whose
+ * {@code Retired} message is lost is told again until its member has left.
  */
 @Timeout(value = 180, unit = TimeUnit.SECONDS)
 class RejoinTest {
@@ -53,19 +56,11 @@ class RejoinTest {
 
     @Test
     void aRestartedWorkerRejoinsUnderItsIdAndTheOldIncarnationsFramesAreRefused() throws Exception {
-        int[] ports = FreePorts.free(5);
-        String cluster = "spindle-rejoin-" + ports[0];
-        List<HazelcastWorker> workers = new ArrayList<>();
-        for (int i = 0; i < 2; i++) {
-            HazelcastWorker w = HazelcastWorker.start(
-                    InProcessClusterTest.settings(cluster, SECRET, ports[1 + i], ports).build(), i, 2);
-            started.add(w);
-            workers.add(w);
-        }
-        HazelcastCoordinator coordinator = HazelcastCoordinator.start(
-                InProcessClusterTest.settings(cluster, SECRET, ports[0], ports).build(),
-                CoordinatorSettings.builder().workers(2).threadsPerWorker(2).build(), Duration.ofSeconds(60));
-        started.add(coordinator);
+        Run run = startWorkers0And1("spindle-rejoin-", 5);
+        int[] ports = run.ports();
+        String cluster = run.cluster();
+        List<HazelcastWorker> workers = run.workers();
+        HazelcastCoordinator coordinator = run.coordinator();
         // held (not released) to the end: a released value's holders are not recorded
         ClusterFuture<Integer> held = coordinator.client().submit(TaskSpec.builder("held-0", in -> 7)
                 .restrictions(Restrictions.strict(Set.of(0))).build());
@@ -106,6 +101,67 @@ class RejoinTest {
         assertThat(coordinator.securityStats().replays()).isEqualTo(replaysBefore + 1);
         assertThat(held.get()).isEqualTo(7);
         assertThat(onOne.get()).isEqualTo(8);
+    }
+
+    @Test
+    void aProcessRestartedBeforeItsPredecessorIsSeenLeavingWaitsAndJoinsOnceItIsLost() throws Exception {
+        Run run = startWorkers0And1("spindle-rejoin-wait-", 4);
+        HazelcastCoordinator coordinator = run.coordinator();
+        long old = coordinator.incarnation(1);
+
+        // a new process for id 1 while the coordinator still holds the old one live, as it does
+        // until a crashed process's heartbeat timeout runs out
+        HazelcastWorker again = HazelcastWorker.start(
+                InProcessClusterTest.settings(run.cluster(), SECRET, run.ports()[3], run.ports()).build(), 1, 2);
+        started.add(again);
+        await(() -> again.roster().waiting() != null || again.roster().refusal() != null,
+                "the new process is told that its claim waits");
+        assertThat(again.roster().refusal()).as("not refused for good").isNull();
+        assertThat(coordinator.incarnation(1)).as("the old process still holds the id").isEqualTo(old);
+
+        run.workers().get(1).close();         // the old process leaves: the claim is tried again
+        again.awaitCoordinator(Duration.ofSeconds(60));
+        await(() -> alive(coordinator.stats(), 1) && coordinator.incarnation(1) != old, "worker 1 has rejoined");
+        ClusterFuture<Integer> onOne = coordinator.client().submit(TaskSpec.builder("on-new-1", in -> 9)
+                .restrictions(Restrictions.strict(Set.of(1))).build());
+        assertThat(onOne.get(60, TimeUnit.SECONDS)).isEqualTo(9);
+        assertThat(again.executed()).as("run by the new process").isEqualTo(1);
+    }
+
+    @Test
+    void aRetiredWorkerWhoseRetiredMessageIsLostIsToldAgainAndLeaves() throws Exception {
+        Run run = startWorkers0And1("spindle-retired-", 3);
+        HazelcastWorker zero = run.workers().get(0);
+        java.util.concurrent.CountDownLatch left = new java.util.concurrent.CountDownLatch(1);
+        zero.onMemberShutdown(left::countDown);
+        zero.loseNextRetiredForTests();       // Hazelcast delivers a frame at most once: this one is lost
+
+        run.coordinator().retire(0).get(60, TimeUnit.SECONDS);
+        assertThat(left.await(60, TimeUnit.SECONDS)).as("the retired worker's member left").isTrue();
+        assertThat(zero.retired()).as("because it was retired").isTrue();
+        assertThat(run.coordinator().client().submit("after", in -> 5).get(60, TimeUnit.SECONDS)).isEqualTo(5);
+    }
+
+    /** A cluster's ports (the coordinator's first), name, workers 0 and 1 and coordinator. */
+    private record Run(int[] ports, String cluster, List<HazelcastWorker> workers, HazelcastCoordinator coordinator) {
+    }
+
+    /** Starts workers 0 and 1 on ports 1 and 2 of {@code ports} free ones and their coordinator on port 0. */
+    private Run startWorkers0And1(String name, int ports) throws Exception {
+        int[] free = FreePorts.free(ports);
+        String cluster = name + free[0];
+        List<HazelcastWorker> workers = new ArrayList<>();
+        for (int i = 0; i < 2; i++) {
+            HazelcastWorker w = HazelcastWorker.start(
+                    InProcessClusterTest.settings(cluster, SECRET, free[1 + i], free).build(), i, 2);
+            started.add(w);
+            workers.add(w);
+        }
+        HazelcastCoordinator coordinator = HazelcastCoordinator.start(
+                InProcessClusterTest.settings(cluster, SECRET, free[0], free).build(),
+                CoordinatorSettings.builder().workers(2).threadsPerWorker(2).build(), Duration.ofSeconds(60));
+        started.add(coordinator);
+        return new Run(free, cluster, workers, coordinator);
     }
 
     private static boolean alive(ClusterStats s, int id) {

@@ -49,6 +49,18 @@ class ReplayWindowTest {
         assertThat(Handshake.verdict(lying)).isNull();
         assertThat(Handshake.verdict(Arrays.copyOf(verdict, verdict.length - 1))).isNull();
         assertThat(Handshake.verdict(new byte[1 << 16])).isNull();
+        byte[] waits = new Handshake.Verdict(s, s, Handshake.WAITING, "held", codec.mac(new byte[1])).encode();
+        assertThat(Handshake.verdict(waits)).isNotNull().matches(Handshake.Verdict::waiting)
+                .matches(v -> !v.accepted());
+        byte[] unknown = waits.clone();
+        unknown[1 + 32] = 3;                              // no such outcome
+        assertThat(Handshake.verdict(unknown)).isNull();
+        UUID w = UUID.randomUUID();
+        byte[] n = Handshake.nonce();
+        assertThat(Handshake.verdictMac(codec, s, s, w, n, n, 1, 5, Handshake.WAITING, "held"))
+                .as("a waiting verdict's proof is not a refusal's or an acceptance's")
+                .isNotEqualTo(Handshake.verdictMac(codec, s, s, w, n, n, 1, 5, Handshake.REFUSED, "held"))
+                .isNotEqualTo(Handshake.verdictMac(codec, s, s, w, n, n, 1, 5, Handshake.ACCEPTED, "held"));
         byte[] challenge = new Handshake.Challenge(s, s, s, Handshake.nonce()).encode();
         assertThat(Handshake.challenge(challenge)).isNotNull();
         assertThat(Handshake.challenge(Arrays.copyOf(challenge, challenge.length + 1))).isNull();

@@ -123,10 +123,14 @@ class WorkerMainTest {
 
     @Test
     void aWorkerWhoseIdIsTakenExitsWithTheReason() throws Exception {
-        Result r = run(SECRET, worker(0, cluster));
+        // the holder lives: the claim waits for it to be lost, which it is not within the wait
+        List<String> args = worker(0, cluster);
+        args.addAll(List.of("--coordinator-wait-seconds", "15"));
+        Result r = run(SECRET, args);
         assertThat(r.status).as(r.toString()).isEqualTo(1);
         assertThat(r.out).doesNotContain("ready");
-        assertThat(r.err).contains("worker 0 refused").contains("worker id 0 is taken by");
+        assertThat(r.err).contains("worker 0 refused").contains("worker id 0 is taken by")
+                .contains("did not within 15 s");
         assertThat(worker0.isRunning()).isTrue();
     }
 

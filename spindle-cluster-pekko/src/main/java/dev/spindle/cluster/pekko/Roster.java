@@ -5,7 +5,6 @@ package dev.spindle.cluster.pekko;
 
 import dev.spindle.cluster.Incarnations;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BiConsumer;
@@ -35,9 +34,10 @@ import org.apache.pekko.cluster.UniqueAddress;
  *       another address or at the same one), while the lost incarnation is refused for good; and
  *       a frame counts only if it comes from the id's member and carries its current
  *       incarnation ({@link #accepts}), so a late frame of the lost process is never taken for
- *       its successor's. A claim on an id that a live member holds is refused, and kept: if the
- *       holder is lost later (the old process of a same-address restart is removed only once
- *       the new one asks to join), the claim is tried again.
+ *       its successor's. A claim on an id that a live member holds is refused, and kept
+ *       ({@link Incarnations.Proof#WAITING}): if the holder is lost later (the old process of a
+ *       same-address restart is removed only once the new one asks to join), the claim is tried
+ *       again ({@link Incarnations#takeWaiting}).
  *   <li>Anything else (no Spindle role) is refused.
  * </ul>
  * A member is matched to an id by its address and incarnation, never by its address alone: the
@@ -56,8 +56,6 @@ final class Roster {
     private volatile int workerIds;
     private final Refusals refused;
     private final Incarnations<Address> workers = new Incarnations<>();
-    /** Claims on an id that a live member held, tried again when it is lost. */
-    private final Map<Integer, Member> waiting = new ConcurrentHashMap<>();
     private final Set<Address> lostAddresses = ConcurrentHashMap.newKeySet();
     private final Set<UniqueAddress> refusedMembers = ConcurrentHashMap.newKeySet();
     private volatile Address coordinator;
@@ -169,15 +167,12 @@ final class Roster {
         } else if (!workers.accepts(id, a, incarnation)) {
             Address holder = workers.holder(id);
             Incarnations.Proof proof = workers.prove(id, a, incarnation);
-            if (proof == Incarnations.Proof.TAKEN) {
-                if (holder != null) {
-                    waiting.put(id, m);       // tried again if the holder is lost
-                }
+            if (proof == Incarnations.Proof.TAKEN || proof == Incarnations.Proof.WAITING) {
+                // a waiting claim is kept by the register, and tried again if the holder is lost
                 refuse(m, holder == null ? "incarnation " + incarnation + " of worker id " + id
                         + " was lost; a restarted worker rejoins as a new incarnation"
                         : "worker id " + id + " is taken by " + holder);
             } else {
-                waiting.remove(id, m);
                 onWorkerUp.accept(proof, id);
             }
         }
@@ -230,7 +225,9 @@ final class Roster {
     synchronized void removed(Member m) {
         Address a = m.address();
         int id = workerId(m);
-        waiting.remove(id, m);
+        if (id >= 0) {
+            workers.withdraw(id, a, incarnation(m));
+        }
         if (id >= 0 && workers.accepts(id, a, incarnation(m))) {
             // this process, not a successor at the same address
             if (coordinatorSide) {
@@ -274,10 +271,12 @@ final class Roster {
 
     /** A claim kept while the id's holder was live, tried again now that it is lost. */
     private void retryWaiting(int id) {
-        Member m = waiting.remove(id);
-        if (m != null) {
-            refusedMembers.remove(m.uniqueAddress());
-            up(m, java.util.List.of(), m);
+        Incarnations.Claim<Address> claim = workers.takeWaiting(id);
+        if (claim != null) {
+            Incarnations.Proof proof = workers.prove(id, claim.holder(), claim.incarnation());
+            if (proof == Incarnations.Proof.NEW || proof == Incarnations.Proof.REJOINED) {
+                onWorkerUp.accept(proof, id);
+            }
         }
     }
 

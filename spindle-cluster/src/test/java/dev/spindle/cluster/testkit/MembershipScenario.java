@@ -29,11 +29,12 @@ import java.util.stream.Stream;
 /**
  * The membership scenario every transport between JVMs must pass, on worker JVMs it starts and
  * kills: a tree reduction starts on workers 0 and 1; worker 2 joins late; worker 1's JVM is
- * killed and restarted under id 3; with a same-id restart, worker 2's JVM is then killed and
- * restarted under id 2 (a new incarnation of the id); worker 0 is retired; then the gated leaves
- * are let go. The root must be right, workers 2 and 3 must have done work, and every execution
- * is logged per worker JVM ({@link #ran}): each task ran, and at most once outside the killed
- * JVMs (only their work may run again; a retired worker's may not).
+ * killed and restarted under id 3; with a same-id restart ({@link SameIdRestart}), worker 2's JVM
+ * is then killed and restarted under id 2 (a new incarnation of the id), once the coordinator has
+ * seen it leave or at once; worker 0 is retired; then the gated leaves are let go. The root must
+ * be right, workers 2 and 3 must have done work, and every execution is logged per worker JVM
+ * ({@link #ran}): each task ran, and at most once outside the killed JVMs (only their work may run
+ * again; a retired worker's may not).
  */
 public final class MembershipScenario {
 
@@ -43,14 +44,42 @@ public final class MembershipScenario {
         WorkerJvm start(int id) throws Exception;
     }
 
+    /** Whether, and when, a killed worker's JVM restarts under its own id in {@link #run}. */
+    public enum SameIdRestart {
+        /** Never: the transport restarts a killed worker under a new id only. */
+        NONE,
+        /** Once the coordinator has seen the killed process leave. */
+        AFTER_LOSS,
+        /**
+         * At once, before the coordinator can have seen the old process leave: the old JVM is
+         * frozen ({@link WorkerJvm#freeze}: silent, its connections open, as a crashed host looks
+         * until the heartbeat timeout runs out; a JVM killed on this host has its sockets closed,
+         * which a transport may notice within a second), the new one starts, and it must keep its
+         * claim on the id until the old one is declared lost, then join as the new incarnation;
+         * the frozen JVM is killed once the new one is in. Needs the line a worker prints once it
+         * is admitted ({@link Workers#Workers(Launcher, IntFunction)}).
+         */
+        IMMEDIATE
+    }
+
     /** The worker JVMs of a run, by id. */
     public static final class Workers {
         private final Launcher launcher;
+        private final IntFunction<String> readyLine;
         private final Map<Integer, WorkerJvm> jvms = new ConcurrentHashMap<>();
         private final Set<Long> killed = ConcurrentHashMap.newKeySet();
 
         public Workers(Launcher launcher) {
+            this(launcher, null);
+        }
+
+        /**
+         * @param readyLine the line worker {@code id}'s JVM prints once the coordinator has
+         *     admitted it, such as {@code "spindle worker 2 ready"}
+         */
+        public Workers(Launcher launcher, IntFunction<String> readyLine) {
             this.launcher = launcher;
+            this.readyLine = readyLine;
         }
 
         /** Starts worker {@code id}'s JVM. */
@@ -63,8 +92,27 @@ public final class MembershipScenario {
             jvms.get(id).kill();
         }
 
+        /** Freezes worker {@code id}'s JVM ({@link WorkerJvm#freeze}); it counts as killed. */
+        WorkerJvm freeze(int id) throws Exception {
+            WorkerJvm jvm = jvms.get(id);
+            killed.add(jvm.pid());
+            jvm.freeze();
+            return jvm;
+        }
+
         long pid(int id) {
             return jvms.get(id).pid();
+        }
+
+        /**
+         * Waits (at most 150 s) until worker {@code id}'s latest JVM prints its ready line; fails
+         * at once, with its output, if that JVM exits first.
+         */
+        void awaitReady(int id) throws Exception {
+            if (readyLine == null) {
+                throw new IllegalStateException("no ready line given for these workers");
+            }
+            jvms.get(id).awaitOutput(readyLine.apply(id), 150);
         }
 
         /** Worker {@code id}'s JVM (the latest started under that id). */
@@ -85,17 +133,27 @@ public final class MembershipScenario {
      */
     public static void run(Workers workers, Supplier<Client> clientOf, Supplier<ClusterStats> stats,
                            IntFunction<CompletableFuture<Void>> retire, Path dir) throws Exception {
-        run(workers, clientOf, stats, retire, dir, false);
+        run(workers, clientOf, stats, retire, dir, SameIdRestart.NONE);
+    }
+
+    /**
+     * Runs the scenario with a same-id restart once the coordinator has seen the killed process
+     * leave ({@code true}, {@link SameIdRestart#AFTER_LOSS}) or without one.
+     */
+    public static void run(Workers workers, Supplier<Client> clientOf, Supplier<ClusterStats> stats,
+                           IntFunction<CompletableFuture<Void>> retire, Path dir, boolean sameIdRestart)
+            throws Exception {
+        run(workers, clientOf, stats, retire, dir, sameIdRestart ? SameIdRestart.AFTER_LOSS : SameIdRestart.NONE);
     }
 
     /**
      * Runs the scenario on a coordinator started with workers 0 and 1 (started through
-     * {@code workers}); {@code dir} holds the logs. With {@code sameIdRestart} a killed worker's
-     * JVM also restarts under its own id, which the transport must admit as a new incarnation
-     * (the launcher is then asked to start id 2 twice).
+     * {@code workers}); {@code dir} holds the logs. Unless {@code sameIdRestart} is
+     * {@link SameIdRestart#NONE}, a killed worker's JVM also restarts under its own id, which the
+     * transport must admit as a new incarnation (the launcher is then asked to start id 2 twice).
      */
     public static void run(Workers workers, Supplier<Client> clientOf, Supplier<ClusterStats> stats,
-                           IntFunction<CompletableFuture<Void>> retire, Path dir, boolean sameIdRestart)
+                           IntFunction<CompletableFuture<Void>> retire, Path dir, SameIdRestart sameIdRestart)
             throws Exception {
         Path gateFile = dir.resolve("gate").toAbsolutePath();
         Files.deleteIfExists(gateFile);
@@ -145,10 +203,18 @@ public final class MembershipScenario {
         workers.kill(1);
         workers.start(3);
         await(stats, s -> alive(s, 3) && !alive(s, 1), "worker 1 is lost and its restart, worker 3, has joined");
-        if (sameIdRestart) {
+        if (sameIdRestart == SameIdRestart.AFTER_LOSS) {
             workers.kill(2);
             await(stats, s -> !alive(s, 2), "worker 2 is lost");
             workers.start(2);
+            await(stats, s -> alive(s, 2), "worker 2's restart, under the same id, has joined");
+        } else if (sameIdRestart == SameIdRestart.IMMEDIATE) {
+            WorkerJvm old = workers.freeze(2);
+            workers.start(2);
+            // admitted only once the old process was declared lost, so the scheduler has that
+            // loss queued before anything asked after this line
+            workers.awaitReady(2);
+            old.kill();
             await(stats, s -> alive(s, 2), "worker 2's restart, under the same id, has joined");
         }
         CompletableFuture<Void> retired = retire.apply(0);

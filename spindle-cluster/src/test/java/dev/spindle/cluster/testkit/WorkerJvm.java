@@ -84,6 +84,20 @@ public final class WorkerJvm implements AutoCloseable {
         process.waitFor(30, TimeUnit.SECONDS);
     }
 
+    /**
+     * Stops the JVM with SIGSTOP without ending it: its connections stay open and it answers
+     * nothing, as a crashed host or a partitioned one looks to its peers until their heartbeat
+     * timeout (a process killed on this host has its sockets closed at once, which its peers may
+     * notice within a second). {@link #kill} still ends it. Needs a {@code kill} command (Unix).
+     */
+    public void freeze() throws Exception {
+        Process stop = new ProcessBuilder("kill", "-STOP", Long.toString(pid())).redirectErrorStream(true).start();
+        if (!stop.waitFor(30, TimeUnit.SECONDS) || stop.exitValue() != 0) {
+            throw new AssertionError("could not stop process " + pid() + ": "
+                    + new String(stop.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
+        }
+    }
+
     /** Waits (bounded) for the JVM to exit and returns its status. */
     public int awaitExit(long seconds) throws Exception {
         if (!process.waitFor(seconds, TimeUnit.SECONDS)) {
