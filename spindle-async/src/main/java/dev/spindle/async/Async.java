@@ -519,8 +519,11 @@ public final class Async {
      * @param t what to throw; an {@link Error} is thrown by this method itself
      * @return {@code t} itself if it is a {@link RuntimeException}, else a new
      *     {@link CompletionException} caused by {@code t}, for the caller to throw
+     * @throws NullPointerException if {@code t} is null (there is nothing to throw; a
+     *     {@code CompletionException} without a cause would hide the mistake)
      */
     public static RuntimeException unchecked(Throwable t) {
+        Objects.requireNonNull(t, "t: the throwable to make unchecked");
         if (t instanceof RuntimeException) {
             return (RuntimeException) t;
         }

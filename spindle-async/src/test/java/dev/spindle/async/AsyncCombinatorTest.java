@@ -87,6 +87,16 @@ class AsyncCombinatorTest {
     }
 
     @Test
+    void uncheckedKeepsRuntimeExceptionsWrapsCheckedOnesAndRefusesNullByName() {
+        IllegalStateException ise = new IllegalStateException("as is");
+        assertThat(Async.unchecked(ise)).isSameAs(ise);
+        IOException io = new IOException("reset");
+        assertThat(Async.unchecked(io)).isInstanceOf(CompletionException.class).hasCause(io);
+        assertThatThrownBy(() -> Async.unchecked(null))
+                .isInstanceOf(NullPointerException.class).hasMessageContaining("throwable");
+    }
+
+    @Test
     void readyNullIsOneSharedStatelessTaskThatCanRunAnyNumberOfTimes() {
         AsyncTask<String> a = Async.ready(null);
         AsyncTask<Integer> b = Async.ready(null);
