@@ -14,8 +14,9 @@ abstract class WorkerHotFields extends WorkerPadBefore {
     /** {@link Worker}: reused by {@code Worker.overflow}. */
     Object[] overflowBuffer;
     /**
-     * {@link PoolWorker}: the LIFO slot ({@link WorkSharingPool} only). {@link Worker}: the fork
-     * slot, its newest fork task. Each class documents its own protocol for it.
+     * {@link PoolWorker}: the LIFO slot ({@link WorkSharingPool} only; see its protocol there).
+     * {@link Worker} leaves it unused: its newest fork tasks are in its fork stack and a
+     * submitted runnable in its own {@code LifoSlot}.
      */
     Runnable slot;
     /** {@link PoolWorker}: slot tasks run in a row since the last task from the shared queue. */

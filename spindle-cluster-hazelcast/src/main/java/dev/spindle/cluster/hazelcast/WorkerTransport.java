@@ -17,6 +17,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -48,7 +49,7 @@ final class WorkerTransport extends WorkerTransportSupport implements Endpoint {
     /** Fetch request frames sent, and the fetches in them (for tests: how well they batch). */
     private final AtomicLong fetchFrames = new AtomicLong();
     private final AtomicLong fetchesSent = new AtomicLong();
-    private final java.util.concurrent.atomic.AtomicBoolean loseRetired = new java.util.concurrent.atomic.AtomicBoolean();
+    private final AtomicBoolean loseRetired = new AtomicBoolean();
     /** The most fetches in one request frame; a holder refuses a frame with more. */
     static final int FETCH_BATCH = 64;
     /**
