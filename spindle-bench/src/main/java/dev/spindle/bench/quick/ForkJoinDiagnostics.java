@@ -28,7 +28,10 @@ import java.util.concurrent.TimeUnit;
  * <p>Pools: {@code fjp} and {@code fjp-async} (ForkJoinPool LIFO and FIFO), {@code spindle}
  * (the default {@link WorkStealingPool}) and {@code spindle-nospare} (no spare workers, so
  * joins progress only by helping). All stay open for the whole run and take turns, round by
- * round, in a rotating order. Results are checked as in the quick harness.
+ * round, in a rotating order. Results are checked as in the quick harness. Each line also gives
+ * the process's CPU time per run and the cores it kept busy on average (CPU time over wall
+ * time), which tell per-task cost (as many busy cores as workers, yet slower) from idle
+ * workers (fewer busy cores).
  *
  * <pre>{@code
  * java -cp spindle-cli/target/spindle.jar dev.spindle.bench.quick.ForkJoinDiagnostics 16 6 fib,nqueens,uts
@@ -86,7 +89,7 @@ public final class ForkJoinDiagnostics {
                 int reps = repetitions(w, pools.get(0), workers);
                 int n = POOLS.size();
                 List<List<Double>> times = new ArrayList<>();
-                long[][] counts = new long[n][3];   // threads started, steals, parks
+                long[][] counts = new long[n][5];   // threads started, steals, parks, unparks, CPU ns
                 for (int i = 0; i < n; i++) {
                     times.add(new ArrayList<>());
                 }
@@ -97,29 +100,37 @@ public final class ForkJoinDiagnostics {
                         BenchRuntime rt = view(pool, workers);
                         long started = threads.getTotalStartedThreadCount();
                         long[] before = spindleCounts(pool);
+                        long cpu0 = processCpuNanos();
                         long t0 = System.nanoTime();
                         for (int r = 0; r < reps; r++) {
                             w.run(rt);
                         }
                         double ms = (System.nanoTime() - t0) / 1e6 / reps;
+                        long cpu = processCpuNanos() - cpu0;
                         long[] after = spindleCounts(pool);
                         if (round >= 0) {
                             times.get(i).add(ms);
                             counts[i][0] += threads.getTotalStartedThreadCount() - started;
                             counts[i][1] += after[0] - before[0];
                             counts[i][2] += after[1] - before[1];
+                            counts[i][3] += after[2] - before[2];
+                            counts[i][4] += cpu;
                         }
                     }
                 }
                 double bestFjp = Math.min(Stats.of(times.get(0)).median(), Stats.of(times.get(1)).median());
                 for (int i = 0; i < n; i++) {
                     double median = Stats.of(times.get(i)).median();
+                    double runs = rounds * (double) reps;
+                    double cpuMsPerRun = counts[i][4] / 1e6 / runs;
+                    double wallMsPerRun = times.get(i).stream().mapToDouble(Double::doubleValue).sum() / rounds;
                     out.printf(Locale.ROOT,
                             "%-10s workers=%-3d %-16s %9.3f ms  vs best FJP %.2f  threads started/round %5.1f"
-                                    + "  steals/run %6.0f  parks/run %5.0f%n",
+                                    + "  steals/run %6.0f  parks/run %5.0f  unparks/run %5.0f"
+                                    + "  cpu/run %8.3f ms  busy cores %5.2f%n",
                             w.name(), workers, POOLS.get(i), median, bestFjp / median,
-                            counts[i][0] / (double) rounds, counts[i][1] / (double) (rounds * reps),
-                            counts[i][2] / (double) (rounds * reps));
+                            counts[i][0] / (double) rounds, counts[i][1] / runs, counts[i][2] / runs,
+                            counts[i][3] / runs, cpuMsPerRun, cpuMsPerRun / wallMsPerRun);
                 }
             } finally {
                 for (ExecutorService p : pools) {
@@ -155,13 +166,27 @@ public final class ForkJoinDiagnostics {
         }
     }
 
-    /** Steals and parks so far, summed over the Spindle pool's workers; zeros for others. */
+    /** Steals, parks and unparks so far, summed over the Spindle pool's workers; zeros for others. */
     private static long[] spindleCounts(ExecutorService pool) {
         if (!(pool instanceof WorkStealingPool s)) {
-            return new long[2];
+            return new long[3];
         }
         SchedulerStats stats = s.stats();
-        return new long[] {stats.steals(), stats.parks()};
+        return new long[] {stats.steals(), stats.parks(), stats.unparks()};
+    }
+
+    /**
+     * CPU time of the whole process so far (every thread, the JIT and GC included), or 0 where
+     * the JVM does not report it. The pools take turns and the idle ones use no CPU (0 % in the
+     * idle probe), so the difference over one pool's turn is that pool's CPU, plus the JVM's
+     * own threads: "busy cores" near the worker count with a long time means per-task cost,
+     * well below it means workers that found nothing to do.
+     */
+    private static long processCpuNanos() {
+        if (ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os) {
+            return Math.max(0, os.getProcessCpuTime());
+        }
+        return 0;
     }
 
     private static BenchRuntime view(ExecutorService pool, int workers) {

@@ -11,6 +11,8 @@ import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 class ForkJoinDiagnosticsTest {
@@ -25,7 +27,16 @@ class ForkJoinDiagnosticsTest {
             assertThat(lines).anySatisfy(l -> assertThat(l).startsWith("fib").contains(" " + pool + " "));
             assertThat(lines).anySatisfy(l -> assertThat(l).startsWith("uts").contains(" " + pool + " "));
         }
-        assertThat(lines).allSatisfy(l -> assertThat(l).contains("workers=2").contains("steals/run"));
+        assertThat(lines).allSatisfy(l -> assertThat(l).contains("workers=2").contains("steals/run")
+                .contains("unparks/run").contains("cpu/run").contains("busy cores"));
+        // the runs did work, so the process spent CPU on them: some line reports a positive figure
+        assertThat(lines).anySatisfy(l -> assertThat(cpuPerRun(l)).isPositive());
+    }
+
+    private static double cpuPerRun(String line) {
+        Matcher m = Pattern.compile("cpu/run +([0-9.]+) ms").matcher(line);
+        assertThat(m.find()).as("cpu/run in %s", line).isTrue();
+        return Double.parseDouble(m.group(1));
     }
 
     @Test
