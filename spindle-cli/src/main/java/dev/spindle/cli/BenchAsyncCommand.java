@@ -15,7 +15,10 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-/** {@code spindle bench async}: the async workloads on AsyncRuntime and CompletableFuture, interleaved. */
+/**
+ * {@code spindle bench async}: the async workloads on AsyncRuntime, CompletableFuture and (JDK 21+)
+ * virtual threads, interleaved.
+ */
 @Command(name = "async",
         mixinStandardHelpOptions = true,
         versionProvider = SpindleCli.Version.class,
@@ -23,7 +26,9 @@ import picocli.CommandLine.Spec;
             "Runs Tokio's runtime benchmarks (spawn_many, yield_many, ping_pong, chained_spawn) as AsyncTasks on"
                     + " AsyncRuntime and as CompletableFuture stages on a ForkJoinPool of the same parallelism,"
                     + " interleaved, and prints the median time of each and the ratio best async throughput /"
-                    + " best CompletableFuture throughput (> 1 means AsyncRuntime is faster).",
+                    + " best CompletableFuture throughput (> 1 means AsyncRuntime is faster). On JDK 21+ also as"
+                    + " blocking code on a virtual thread per task (runtime vthreads, carriers = --workers, JVM-wide)"
+                    + " with the ratio best async throughput / virtual threads' throughput (column 'x vthreads').",
             "Then the contention workloads (many tasks competing for a would-block resource) on the async"
                     + " runtimes: throughput and the p50/p99/max of the tasks' wake counts and completion times,"
                     + " and the ratios WORK_STEALING p99 / HYBRID p99.",
@@ -40,7 +45,8 @@ final class BenchAsyncCommand implements Callable<Integer> {
     List<String> workloads;
 
     @Option(names = "--runtimes", split = ",", paramLabel = "ID",
-            description = "Comma-separated runtimes to compare (default: all). Valid: ${sys:spindle.bench.async.runtimes}.")
+            description = "Comma-separated runtimes to compare (default: all that this JVM can run; vthreads needs"
+                    + " JDK 21+). Valid: ${sys:spindle.bench.async.runtimes}.")
     List<String> runtimes;
 
     @Mixin

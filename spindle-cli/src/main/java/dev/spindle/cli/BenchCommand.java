@@ -32,7 +32,8 @@ import picocli.CommandLine.Spec;
                     + " (= Spindle throughput / FJP throughput; > 1 means Spindle is faster) and the spread.",
             "Every run checks its result. For publishable numbers use the JMH suite (spindle-bench/target/benchmarks.jar).",
             "'spindle bench actors' compares actor runtimes (Spindle's and Pekko's) on the Savina actor workloads.",
-            "'spindle bench async' compares AsyncRuntime with CompletableFuture chains on Tokio's runtime benchmarks,"
+            "'spindle bench async' compares AsyncRuntime with CompletableFuture chains (and virtual threads on JDK 21+)"
+                    + " on Tokio's runtime benchmarks,"
                     + " and HYBRID with WORK_STEALING under contention.",
             "'spindle bench echo' compares TCP echo servers on AsyncRuntime, Netty and virtual threads under a closed-loop load.",
             "'spindle bench cluster' runs distributed task graphs on Spindle clusters, the side Dask is compared with.",

@@ -157,6 +157,11 @@ class SpindleCliTest {
         assertThat(err.toString()).contains("unknown workload 'fib'");
         assertThat(run("bench", "async", "--runtimes", "tokio")).isEqualTo(2);
         assertThat(err.toString()).contains("unknown async runtime 'tokio'");
+        assertThat(out.toString()).contains("vthreads").contains("x vthreads");
+        if (Runtime.version().feature() < 21) {
+            assertThat(run("bench", "async", "--runtimes", "async-ws,vthreads")).isEqualTo(2);
+            assertThat(err.toString()).contains("async runtime 'vthreads' needs JDK 21+ (virtual threads), this is Java 17");
+        }
     }
 
     @Test

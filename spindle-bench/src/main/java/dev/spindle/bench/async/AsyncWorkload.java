@@ -7,16 +7,19 @@ import dev.spindle.async.AsyncRuntime;
 import dev.spindle.bench.workload.WrongResultException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
- * One of Tokio's runtime benchmarks ({@code benches/rt_multi_threaded.rs}), written twice: as
- * {@link dev.spindle.async.AsyncTask}s on an {@link AsyncRuntime}, and as
- * {@link CompletableFuture} stages on a {@link ForkJoinPool}, each in its own idiom. Every run
- * checks its result and throws {@link WrongResultException} if it is wrong, so a runtime that
- * loses or repeats a task cannot post a fast time.
+ * One of Tokio's runtime benchmarks ({@code benches/rt_multi_threaded.rs}), written three times:
+ * as {@link dev.spindle.async.AsyncTask}s on an {@link AsyncRuntime}, as
+ * {@link CompletableFuture} stages on a {@link ForkJoinPool}, and as blocking code on virtual
+ * threads (JDK 21+), each in its own idiom. Every run checks its result and throws
+ * {@link WrongResultException} if it is wrong, so a runtime that loses or repeats a task cannot
+ * post a fast time. Every wait is bounded by {@link #TIMEOUT_SECONDS}.
  */
 public interface AsyncWorkload {
 
@@ -38,8 +41,19 @@ public interface AsyncWorkload {
     /** One run as CompletableFuture stages on {@code pool}; returns the checked result. */
     long run(ForkJoinPool pool);
 
-    /** Waits for {@code done} (bounded), unwrapping failures. */
-    static long await(CompletableFuture<Long> done, String what) {
+    /**
+     * One run in the virtual-thread idiom: blocking code on virtual threads started by
+     * {@code threads}, an executor that starts one per task
+     * ({@link dev.spindle.bench.runtime.VirtualThreads#newPerTaskExecutor}); returns the checked
+     * result.
+     */
+    long runVirtual(ExecutorService threads);
+
+    /**
+     * Waits for {@code done} (bounded), unwrapping failures: a blocking wait, so on a virtual
+     * thread it parks the thread and frees its carrier.
+     */
+    static long await(Future<Long> done, String what) {
         try {
             return done.get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
@@ -54,6 +68,15 @@ public interface AsyncWorkload {
         } catch (TimeoutException e) {
             throw new IllegalStateException(what + ": no result after " + TIMEOUT_SECONDS + " s (hung?)", e);
         }
+    }
+
+    /** Waits for each of {@code results} in turn (each wait bounded) and returns their sum. */
+    static long awaitSum(Future<Long>[] results, String what) {
+        long sum = 0;
+        for (Future<Long> f : results) {
+            sum += await(f, what);
+        }
+        return sum;
     }
 
     /** Throws {@link WrongResultException} unless {@code actual == expected}; returns it. */

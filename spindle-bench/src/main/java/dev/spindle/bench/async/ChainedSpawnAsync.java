@@ -7,6 +7,7 @@ import dev.spindle.async.AsyncRuntime;
 import dev.spindle.async.AsyncTask;
 import dev.spindle.async.Poll;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ForkJoinPool;
 
 /**
@@ -17,6 +18,8 @@ import java.util.concurrent.ForkJoinPool;
  * <ul>
  *   <li>async: each link calls {@code rt.spawn(next)} and returns ready.</li>
  *   <li>CompletableFuture: each link calls {@code CompletableFuture.runAsync(next, pool)}.</li>
+ *   <li>virtual threads: each link starts the next on a virtual thread of its own
+ *       ({@code threads.execute(next)}).</li>
  * </ul>
  */
 public final class ChainedSpawnAsync implements AsyncWorkload {
@@ -75,6 +78,25 @@ public final class ChainedSpawnAsync implements AsyncWorkload {
             done.complete((long) n);
         } else {
             CompletableFuture.runAsync(() -> link(pool, n + 1, done), pool);
+        }
+    }
+
+    @Override
+    public long runVirtual(ExecutorService threads) {
+        CompletableFuture<Long> done = new CompletableFuture<>();
+        threads.execute(() -> virtualLink(threads, 1, done));
+        return AsyncWorkload.check(name() + " links run", depth, AsyncWorkload.await(done, name()));
+    }
+
+    private void virtualLink(ExecutorService threads, int n, CompletableFuture<Long> done) {
+        try {
+            if (n == depth) {
+                done.complete((long) n);
+            } else {
+                threads.execute(() -> virtualLink(threads, n + 1, done));
+            }
+        } catch (RuntimeException e) {
+            done.completeExceptionally(e);                      // a refused link fails the run
         }
     }
 }

@@ -9,7 +9,9 @@ import dev.spindle.async.AsyncRuntime;
 import dev.spindle.async.AsyncTask;
 import dev.spindle.async.Poll;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -27,6 +29,10 @@ import java.util.concurrent.atomic.AtomicLong;
  *       {@code ping.thenAcceptAsync(v -> pong.complete(v + 1), pool)}, the pinger completes the
  *       ping and continues with {@code pong.thenAcceptAsync(..., pool)}: every hop a task on the
  *       pool, as every wake-up is a poll on the async side.</li>
+ *   <li>virtual threads: one virtual thread starts the pingers (a virtual thread each) and sums
+ *       their pongs; each pinger starts its ponger, completes the ping one-shot (a
+ *       {@code CompletableFuture}) and waits on the pong one-shot, the ponger waits on the ping
+ *       and completes the pong: blocking waits, each parking its virtual thread.</li>
  * </ul>
  */
 public final class PingPongAsync implements AsyncWorkload {
@@ -126,5 +132,36 @@ public final class PingPongAsync implements AsyncWorkload {
             }
         }, pool);
         return AsyncWorkload.check(name() + " sum of pongs", expected(), AsyncWorkload.await(done, name()));
+    }
+
+    @Override
+    public long runVirtual(ExecutorService threads) {
+        Future<Long> all = threads.submit(() -> {
+            @SuppressWarnings("unchecked")
+            Future<Long>[] pongs = new Future[pairs];
+            for (int i = 0; i < pairs; i++) {
+                int ping = i;
+                pongs[i] = threads.submit(() -> pinger(threads, ping));
+            }
+            return AsyncWorkload.awaitSum(pongs, name());
+        });
+        return AsyncWorkload.check(name() + " sum of pongs", expected(), AsyncWorkload.await(all, name()));
+    }
+
+    /** One pinger on its own thread: starts its ponger, pings, waits for the checked pong. */
+    private long pinger(ExecutorService threads, int ping) {
+        CompletableFuture<Long> toPonger = new CompletableFuture<>();
+        CompletableFuture<Long> toPinger = new CompletableFuture<>();
+        threads.execute(() -> {                                                  // the ponger
+            try {
+                toPinger.complete(AsyncWorkload.await(toPonger, name()) + 1);
+            } catch (RuntimeException e) {
+                toPinger.completeExceptionally(e);              // the pinger fails with it
+            }
+        });
+        toPonger.complete((long) ping);
+        long pong = AsyncWorkload.await(toPinger, name());
+        checkPong(ping, pong);
+        return pong;
     }
 }

@@ -9,7 +9,9 @@ import dev.spindle.async.Context;
 import dev.spindle.async.JoinHandle;
 import dev.spindle.async.Poll;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.Future;
 
 /**
  * Tokio's {@code spawn_many_local}: a task inside the runtime spawns {@code tasks} tasks, each
@@ -23,6 +25,9 @@ import java.util.concurrent.ForkJoinPool;
  *   <li>CompletableFuture: an outer task on the pool calls
  *       {@code CompletableFuture.supplyAsync(i, pool)} {@code tasks} times (a worker's submits
  *       go to its own queue) and joins them with {@code allOf}; the caller waits on that.</li>
+ *   <li>virtual threads: one virtual thread submits {@code tasks} tasks (a virtual thread each),
+ *       then {@code get}s their futures in order, each {@code get} parking it until that task
+ *       is done, and sums.</li>
  * </ul>
  */
 public final class SpawnManyAsync implements AsyncWorkload {
@@ -109,6 +114,20 @@ public final class SpawnManyAsync implements AsyncWorkload {
                 return s;
             });
         }, pool).thenCompose(f -> f);
+        return AsyncWorkload.check(name() + " sum of task indices", expected(), AsyncWorkload.await(all, name()));
+    }
+
+    @Override
+    public long runVirtual(ExecutorService threads) {
+        Future<Long> all = threads.submit(() -> {
+            @SuppressWarnings("unchecked")
+            Future<Long>[] fs = new Future[tasks];
+            for (int i = 0; i < tasks; i++) {
+                long v = i;
+                fs[i] = threads.submit(() -> v);
+            }
+            return AsyncWorkload.awaitSum(fs, name());
+        });
         return AsyncWorkload.check(name() + " sum of task indices", expected(), AsyncWorkload.await(all, name()));
     }
 }

@@ -8,7 +8,9 @@ import dev.spindle.async.AsyncTask;
 import dev.spindle.async.Context;
 import dev.spindle.async.Poll;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -23,6 +25,10 @@ import java.util.concurrent.atomic.AtomicLong;
  *   <li>CompletableFuture: each task is a chain of {@code yields} {@code thenApplyAsync(x + 1)}
  *       stages, built by the task's first stage on the pool (in parallel, not by the caller), so
  *       every yield is one submission to the pool; {@code allOf} the chains' ends.</li>
+ *   <li>virtual threads: {@code tasks} virtual threads, each calling {@code Thread.yield()}
+ *       {@code yields} times (on a virtual thread that gives up its carrier: the thread goes to
+ *       the back of the scheduler's queue) and returning its count; the caller gets their
+ *       futures in order and sums.</li>
  * </ul>
  */
 public final class YieldManyAsync implements AsyncWorkload {
@@ -102,5 +108,22 @@ public final class YieldManyAsync implements AsyncWorkload {
             return s;
         });
         return AsyncWorkload.check(name() + " total yields", operations(), AsyncWorkload.await(all, name()));
+    }
+
+    @Override
+    public long runVirtual(ExecutorService threads) {
+        @SuppressWarnings("unchecked")
+        Future<Long>[] counts = new Future[tasks];
+        for (int t = 0; t < tasks; t++) {
+            counts[t] = threads.submit(() -> {
+                long n = 0;
+                for (int i = 0; i < yields; i++) {
+                    Thread.yield();
+                    n++;
+                }
+                return n;
+            });
+        }
+        return AsyncWorkload.check(name() + " total yields", operations(), AsyncWorkload.awaitSum(counts, name()));
     }
 }

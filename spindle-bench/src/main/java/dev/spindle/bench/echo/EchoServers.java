@@ -3,6 +3,7 @@
  */
 package dev.spindle.bench.echo;
 
+import dev.spindle.bench.runtime.VirtualThreads;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import io.netty.util.Version;
@@ -54,7 +55,7 @@ public final class EchoServers {
      */
     public static String unavailableReason(String id) {
         check(id);
-        return id.equals(VIRTUAL_THREADS) && !VirtualThreadEchoServer.available() ? "needs JDK 21+" : null;
+        return id.equals(VIRTUAL_THREADS) && !VirtualThreads.available() ? "needs JDK 21+" : null;
     }
 
     /**
@@ -76,10 +77,8 @@ public final class EchoServers {
                 return "Netty " + nettyVersion() + " MultiThreadIoEventLoopGroup + NioIoHandler, " + workers
                         + " event loops (+1 accepting)";
             default:
-                String carriers = VirtualThreadEchoServer.carriers();
-                return "a virtual thread per connection, blocking java.net.Socket; carriers "
-                        + (carriers == null ? workers : carriers)
-                        + " (" + VirtualThreadEchoServer.PARALLELISM_PROPERTY + ")";
+                return "a virtual thread per connection, blocking java.net.Socket; "
+                        + VirtualThreads.carriersInWords(workers);
         }
     }
 

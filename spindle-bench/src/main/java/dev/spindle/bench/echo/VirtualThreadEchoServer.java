@@ -3,22 +3,19 @@
  */
 package dev.spindle.bench.echo;
 
+import dev.spindle.bench.runtime.VirtualThreads;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.lang.invoke.MethodHandle;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.MethodType;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The echo server on virtual threads (JDK 21+): plain blocking {@link ServerSocket} and
@@ -26,22 +23,11 @@ import java.util.concurrent.TimeUnit;
  * buffer and writing it back until end of stream. A blocked read parks the virtual thread and
  * frees its carrier, so this is the thread-per-connection style at event-loop cost.
  *
- * <p>The code compiles for Java 17, so the executor comes from
- * {@code Executors.newVirtualThreadPerTaskExecutor()} looked up at run time; {@link #available()}
- * says whether this JVM has it.
- *
- * <p><b>Carriers.</b> The JDK runs virtual threads on one JVM-wide scheduler whose parallelism is
- * read once, when the first virtual thread starts, from the system property
- * {@value #PARALLELISM_PROPERTY}. The first server opened sets it to its worker count unless it is
- * already set, so that the carriers match the other servers' threads; later servers share that
- * scheduler whatever their worker count ({@link #carriers()} tells the figure in force).
+ * <p>The executor and its carriers come from {@link VirtualThreads}: the code compiles for Java
+ * 17, and the carriers are JVM-wide, sized by the first virtual-thread executor of any benchmark
+ * (its worker count) unless {@value VirtualThreads#PARALLELISM_PROPERTY} is already set.
  */
 final class VirtualThreadEchoServer extends ListeningServer {
-
-    static final String PARALLELISM_PROPERTY = "jdk.virtualThreadScheduler.parallelism";
-
-    private static final MethodHandle NEW_EXECUTOR = lookup();
-    private static String carriers;
 
     private final ServerSocket listener;
     private final ExecutorService threads;
@@ -49,11 +35,7 @@ final class VirtualThreadEchoServer extends ListeningServer {
 
     VirtualThreadEchoServer(int workers) throws IOException {
         super(EchoServers.VIRTUAL_THREADS);
-        if (!available()) {
-            throw new UnsupportedOperationException("virtual threads need JDK 21+, this is Java "
-                    + System.getProperty("java.version"));
-        }
-        threads = newExecutor(workers);
+        threads = VirtualThreads.newPerTaskExecutor(workers);
         try {
             listener = new ServerSocket(0, 1024, InetAddress.getLoopbackAddress());
         } catch (IOException | RuntimeException e) {
@@ -62,41 +44,6 @@ final class VirtualThreadEchoServer extends ListeningServer {
         }
         listening((InetSocketAddress) listener.getLocalSocketAddress());
         threads.execute(this::acceptLoop);
-    }
-
-    /** Whether this JVM has virtual threads. */
-    static boolean available() {
-        return NEW_EXECUTOR != null;
-    }
-
-    /** The carrier parallelism in force, or null before the first server opened. */
-    static synchronized String carriers() {
-        return carriers;
-    }
-
-    private static MethodHandle lookup() {
-        try {
-            return MethodHandles.publicLookup().findStatic(Executors.class, "newVirtualThreadPerTaskExecutor",
-                    MethodType.methodType(ExecutorService.class));
-        } catch (NoSuchMethodException | IllegalAccessException e) {
-            return null;                          // before JDK 21
-        }
-    }
-
-    private static synchronized ExecutorService newExecutor(int workers) {
-        if (carriers == null) {
-            if (System.getProperty(PARALLELISM_PROPERTY) == null) {
-                System.setProperty(PARALLELISM_PROPERTY, Integer.toString(workers));
-            }
-            carriers = System.getProperty(PARALLELISM_PROPERTY);
-        }
-        try {
-            return (ExecutorService) NEW_EXECUTOR.invokeExact();
-        } catch (RuntimeException | Error e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new IllegalStateException("cannot create a virtual-thread executor", t);
-        }
     }
 
     private void acceptLoop() {
@@ -150,14 +97,6 @@ final class VirtualThreadEchoServer extends ListeningServer {
             // closing anyway
         }
         open.forEach(this::release);          // wakes each blocked read with an exception
-        threads.shutdown();
-        try {
-            if (!threads.awaitTermination(10, TimeUnit.SECONDS)) {
-                threads.shutdownNow();
-            }
-        } catch (InterruptedException e) {
-            threads.shutdownNow();
-            Thread.currentThread().interrupt();
-        }
+        VirtualThreads.shutdown(threads, Duration.ofSeconds(10));
     }
 }

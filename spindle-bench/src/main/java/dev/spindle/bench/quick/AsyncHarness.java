@@ -8,6 +8,7 @@ import dev.spindle.bench.async.AsyncWorkload;
 import dev.spindle.bench.async.AsyncWorkloads;
 import dev.spindle.bench.async.Contention;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -46,10 +47,29 @@ public final class AsyncHarness {
      */
     public static final int CONTENTION_RUNS_PER_ROUND = 3;
 
-    /** Everything a run can be told (see {@link RunOptions}). */
+    /**
+     * Everything a run can be told (see {@link RunOptions}). The runtimes are
+     * {@link AsyncTargets#defaultIds()} unless named: {@code vthreads} only on JDK 21+.
+     */
     public static final class Options extends RunOptions<Options> {
         public Options() {
-            super(AsyncWorkloads.names(), AsyncTargets.ids(), "async runtime", DEFAULT_ROUNDS, DEFAULT_WARMUP_ROUNDS);
+            super(AsyncWorkloads.names(), AsyncTargets.ids(), AsyncTargets.defaultIds(), "async runtime",
+                    DEFAULT_ROUNDS, DEFAULT_WARMUP_ROUNDS);
+        }
+
+        /**
+         * {@inheritDoc}
+         *
+         * @throws IllegalArgumentException also for a runtime this JVM cannot run ({@code vthreads}
+         *         before JDK 21), saying what it needs
+         */
+        @Override
+        public Options runtimes(List<String> ids) {
+            super.runtimes(ids);
+            for (String id : runtimes()) {
+                AsyncTargets.byId(id).requireAvailable();
+            }
+            return this;
         }
     }
 
@@ -146,7 +166,7 @@ public final class AsyncHarness {
 
         List<AsyncReport.Runtime> runtimes = new ArrayList<>();
         for (AsyncTargets.Spec s : specs) {
-            runtimes.add(new AsyncReport.Runtime(s.id(), s.family().label(), s.description()));
+            runtimes.add(new AsyncReport.Runtime(s.id(), s.family().label(), s.description(o.workers)));
         }
         List<AsyncReport.Row> rows = new ArrayList<>();
         for (AsyncWorkload w : workloads) {
@@ -174,48 +194,53 @@ public final class AsyncHarness {
     }
 
     private AsyncReport.Row row(AsyncWorkload w, List<AsyncTargets.Spec> specs, List<List<Double>> perTarget, int reps) {
+        int async = AsyncTargets.Family.ASYNC.ordinal();
+        int cf = AsyncTargets.Family.CF.ordinal();
+        int vt = AsyncTargets.Family.VT.ordinal();
         List<Stats> stats = new ArrayList<>();
-        String bestAsync = null;
-        String bestCf = null;
-        double asyncMs = Double.NaN;
-        double cfMs = Double.NaN;
+        double[] bestMs = nans();                             // per family: the lowest median
+        String[] bestId = new String[bestMs.length];
         for (int k = 0; k < specs.size(); k++) {
             Stats s = Stats.of(perTarget.get(k));
             stats.add(s);
-            AsyncTargets.Spec spec = specs.get(k);
-            if (spec.family() == AsyncTargets.Family.ASYNC) {
-                if (!(s.median() >= asyncMs)) {
-                    asyncMs = s.median();
-                    bestAsync = spec.id();
-                }
-            } else if (!(s.median() >= cfMs)) {
-                cfMs = s.median();
-                bestCf = spec.id();
+            int f = specs.get(k).family().ordinal();
+            if (!(s.median() >= bestMs[f])) {
+                bestMs[f] = s.median();
+                bestId[f] = specs.get(k).id();
             }
         }
         List<Double> perRound = new ArrayList<>();
+        List<Double> vtPerRound = new ArrayList<>();
         for (int r = 0; r < o.rounds; r++) {
-            double a = Double.NaN;
-            double c = Double.NaN;
+            double[] min = nans();                            // per family: this round's fastest
             for (int k = 0; k < specs.size(); k++) {
+                int f = specs.get(k).family().ordinal();
                 double v = perTarget.get(k).get(r);
-                if (specs.get(k).family() == AsyncTargets.Family.ASYNC) {
-                    a = Double.isNaN(a) ? v : Math.min(a, v);
-                } else {
-                    c = Double.isNaN(c) ? v : Math.min(c, v);
-                }
+                min[f] = Double.isNaN(min[f]) ? v : Math.min(min[f], v);
             }
-            if (!Double.isNaN(a) && !Double.isNaN(c)) {
-                perRound.add(c / a);
+            if (!Double.isNaN(min[async]) && !Double.isNaN(min[cf])) {
+                perRound.add(min[cf] / min[async]);
+            }
+            if (!Double.isNaN(min[async]) && !Double.isNaN(min[vt])) {
+                vtPerRound.add(min[vt] / min[async]);
             }
         }
-        double bestMs = Double.isNaN(asyncMs) ? cfMs : Double.isNaN(cfMs) ? asyncMs : Math.min(asyncMs, cfMs);
-        String note = String.format(Locale.ROOT, "%s ops/s at best", rate(w.operations() / (bestMs / 1e3)));
+        double fastest = Double.NaN;
+        for (double ms : bestMs) {
+            fastest = Double.isNaN(fastest) ? ms : Double.isNaN(ms) ? fastest : Math.min(fastest, ms);
+        }
+        String note = String.format(Locale.ROOT, "%s ops/s at best", rate(w.operations() / (fastest / 1e3)));
         if (reps > 1) {
             note += "; " + reps + " runs per sample";
         }
-        return new AsyncReport.Row(w.name(), w.describe(), "ms", w.operations(), stats, bestAsync, bestCf,
-                cfMs / asyncMs, Stats.of(perRound), note);
+        return new AsyncReport.Row(w.name(), w.describe(), "ms", w.operations(), stats, bestId[async], bestId[cf],
+                bestMs[cf] / bestMs[async], Stats.of(perRound), bestMs[vt] / bestMs[async], Stats.of(vtPerRound), note);
+    }
+
+    private static double[] nans() {
+        double[] a = new double[AsyncTargets.Family.values().length];
+        Arrays.fill(a, Double.NaN);
+        return a;
     }
 
     private static AsyncReport.ContentionFigures figures(String id, List<Contention.Result> rs) {

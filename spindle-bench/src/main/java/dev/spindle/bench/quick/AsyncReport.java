@@ -3,6 +3,7 @@
  */
 package dev.spindle.bench.quick;
 
+import dev.spindle.bench.async.AsyncTargets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -24,6 +25,8 @@ public record AsyncReport(int workers, int warmupRounds, int rounds, long elapse
 
     static final String RATIO_MEANING = "ratio = best AsyncRuntime throughput / best CompletableFuture throughput"
             + " (= best CF time / best async time); > 1 means AsyncRuntime is faster";
+    static final String VT_RATIO_MEANING = "x vthreads = best AsyncRuntime throughput / virtual threads' throughput"
+            + " (= vthreads time / best async time); > 1 means AsyncRuntime is faster";
     static final String CONTENTION_MEANING = "contention: medians over the measured runs ("
             + AsyncHarness.CONTENTION_RUNS_PER_ROUND + " per round) of each run's figures;"
             + " ws/hy = async-ws p99 / async-hybrid p99 (> 1 means HYBRID's tail is shorter);"
@@ -51,10 +54,13 @@ public record AsyncReport(int workers, int warmupRounds, int rounds, long elapse
      * @param bestCf the CompletableFuture runtime with the lowest median, or {@code null} if none ran
      * @param ratio best CF median / best async median; NaN without one of the two
      * @param ratioSpread the per-round ratios
+     * @param vtRatio virtual threads' median / best async median; NaN without one of the two
+     * @param vtRatioSpread the per-round virtual-thread ratios (empty without one of the two)
      * @param note anything else worth saying; may be empty
      */
     public record Row(String name, String description, String unit, long operations, List<Stats> perRuntime,
-            String bestAsync, String bestCf, double ratio, Stats ratioSpread, String note) {
+            String bestAsync, String bestCf, double ratio, Stats ratioSpread, double vtRatio, Stats vtRatioSpread,
+            String note) {
     }
 
     /**
@@ -88,18 +94,32 @@ public record AsyncReport(int workers, int warmupRounds, int rounds, long elapse
             double wakesP99Ratio, double completionP99Ratio, double throughputRatio) {
     }
 
+    /** Whether a virtual-thread runtime ran: then the rows have a virtual-thread ratio. */
+    public boolean hasVirtualThreads() {
+        for (Runtime r : runtimes) {
+            if (r.family().equals(AsyncTargets.Family.VT.label())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** The report as aligned text tables, ending with a newline. */
     public String toTable() {
+        boolean vt = hasVirtualThreads();
         StringBuilder sb = new StringBuilder();
         sb.append(String.format(Locale.ROOT,
-                "Async, AsyncRuntime vs CompletableFuture on ForkJoinPool: %d workers, median of %d interleaved rounds"
+                "Async, AsyncRuntime vs CompletableFuture on ForkJoinPool%s: %d workers, median of %d interleaved rounds"
                         + " after %d warm-up rounds, %.1f s, Java %s%n",
-                workers, rounds, warmupRounds, elapsedMillis / 1000.0, javaVersion));
+                vt ? " and virtual threads" : "", workers, rounds, warmupRounds, elapsedMillis / 1000.0, javaVersion));
         for (Runtime r : runtimes) {
             sb.append(r.id()).append(" = ").append(r.description()).append('\n');
         }
         if (!rows.isEmpty()) {
             sb.append('\n').append(RATIO_MEANING).append('\n');
+            if (vt) {
+                sb.append(VT_RATIO_MEANING).append('\n');
+            }
             sb.append("spread = min-max of the per-round ratios; +-x% = half the interquartile range of each runtime's samples\n");
             List<String> head = new ArrayList<>(List.of("workload"));
             List<Boolean> right = new ArrayList<>(List.of(false));
@@ -109,8 +129,14 @@ public record AsyncReport(int workers, int warmupRounds, int rounds, long elapse
                 right.add(true);
                 right.add(true);
             }
-            head.addAll(List.of("best async", "best CF", "ratio", "spread", "note"));
-            right.addAll(List.of(false, false, true, true, false));
+            head.addAll(List.of("best async", "best CF", "ratio", "spread"));
+            right.addAll(List.of(false, false, true, true));
+            if (vt) {
+                head.addAll(List.of("x vthreads", "spread"));
+                right.addAll(List.of(true, true));
+            }
+            head.add("note");
+            right.add(false);
             List<String[]> lines = new ArrayList<>();
             lines.add(head.toArray(new String[0]));
             for (Row r : rows) {
@@ -122,8 +148,11 @@ public record AsyncReport(int workers, int warmupRounds, int rounds, long elapse
                 l.add(r.bestAsync() == null ? "-" : r.bestAsync());
                 l.add(r.bestCf() == null ? "-" : r.bestCf());
                 l.add(ratio(r.ratio()));
-                l.add(Double.isNaN(r.ratioSpread().min()) ? "-"
-                        : ratio(r.ratioSpread().min()) + "-" + ratio(r.ratioSpread().max()));
+                l.add(spread(r.ratioSpread()));
+                if (vt) {
+                    l.add(ratio(r.vtRatio()));
+                    l.add(spread(r.vtRatioSpread()));
+                }
                 l.add(r.note());
                 lines.add(l.toArray(new String[0]));
             }
@@ -201,6 +230,10 @@ public record AsyncReport(int workers, int warmupRounds, int rounds, long elapse
         return String.format(Locale.ROOT, "+-%.0f%%", 100 * f);
     }
 
+    private static String spread(Stats perRound) {
+        return Double.isNaN(perRound.min()) ? "-" : ratio(perRound.min()) + "-" + ratio(perRound.max());
+    }
+
     private static String ratio(double r) {
         return Double.isNaN(r) || Double.isInfinite(r) ? "n/a" : String.format(Locale.ROOT, "%.2f", r);
     }
@@ -216,6 +249,7 @@ public record AsyncReport(int workers, int warmupRounds, int rounds, long elapse
         sb.append("  \"elapsedMillis\": ").append(elapsedMillis).append(",\n");
         sb.append("  \"java\": ").append(Report.str(javaVersion)).append(",\n");
         sb.append("  \"ratioDefinition\": ").append(Report.str(RATIO_MEANING)).append(",\n");
+        sb.append("  \"vtRatioDefinition\": ").append(Report.str(VT_RATIO_MEANING)).append(",\n");
         sb.append("  \"contentionDefinition\": ").append(Report.str(CONTENTION_MEANING)).append(",\n");
         sb.append("  \"runtimes\": [");
         for (int i = 0; i < runtimes.size(); i++) {
@@ -242,6 +276,8 @@ public record AsyncReport(int workers, int warmupRounds, int rounds, long elapse
                     .append(", \"bestCf\": ").append(r.bestCf() == null ? "null" : Report.str(r.bestCf()))
                     .append(", \"ratio\": ").append(Report.num(r.ratio()))
                     .append(", \"ratioPerRound\": ").append(stats(r.ratioSpread()))
+                    .append(",\n     \"vtRatio\": ").append(Report.num(r.vtRatio()))
+                    .append(", \"vtRatioPerRound\": ").append(stats(r.vtRatioSpread()))
                     .append(", \"note\": ").append(Report.str(r.note())).append('}');
         }
         sb.append(rows.isEmpty() ? "],\n" : "\n  ],\n");

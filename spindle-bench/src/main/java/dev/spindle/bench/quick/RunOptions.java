@@ -30,15 +30,27 @@ public abstract class RunOptions<O extends RunOptions<O>> {
     Progress progress = Progress.none();
 
     /**
+     * With every valid runtime selected by default.
+     *
      * @param runtimeKind how error messages name a runtime ("actor runtime", "async runtime")
      */
     protected RunOptions(List<String> validWorkloads, List<String> validRuntimes, String runtimeKind,
             int defaultRounds, int defaultWarmupRounds) {
+        this(validWorkloads, validRuntimes, validRuntimes, runtimeKind, defaultRounds, defaultWarmupRounds);
+    }
+
+    /**
+     * @param defaultRuntimes the runtimes selected unless {@link #runtimes} says otherwise: some
+     *        valid ones may not run on every JVM
+     * @param runtimeKind how error messages name a runtime ("actor runtime", "async runtime")
+     */
+    protected RunOptions(List<String> validWorkloads, List<String> validRuntimes, List<String> defaultRuntimes,
+            String runtimeKind, int defaultRounds, int defaultWarmupRounds) {
         this.validWorkloads = List.copyOf(validWorkloads);
         this.validRuntimes = List.copyOf(validRuntimes);
         this.runtimeKind = runtimeKind;
         this.workloads = this.validWorkloads;
-        this.runtimes = this.validRuntimes;
+        this.runtimes = checked(defaultRuntimes, this.validRuntimes, runtimeKind);
         this.rounds = defaultRounds;
         this.warmupRounds = defaultWarmupRounds;
     }

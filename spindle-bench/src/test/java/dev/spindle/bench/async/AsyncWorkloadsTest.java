@@ -5,8 +5,18 @@ package dev.spindle.bench.async;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.spindle.bench.runtime.VirtualThreads;
 import dev.spindle.bench.workload.Size;
+import dev.spindle.bench.workload.WrongResultException;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.AbstractExecutorService;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -16,7 +26,7 @@ class AsyncWorkloadsTest {
 
     @Test
     void everyWorkloadChecksOutOnEveryRuntime() {
-        for (String id : AsyncTargets.ids()) {
+        for (String id : AsyncTargets.defaultIds()) {
             try (AsyncTargets.Target t = AsyncTargets.byId(id).open(2)) {
                 for (String name : AsyncWorkloads.TOKIO) {
                     AsyncWorkload w = AsyncWorkloads.create(name, Size.TINY);
@@ -38,6 +48,109 @@ class AsyncWorkloadsTest {
                 assertThat(t.run(new PingPongAsync(20))).isEqualTo(210);
                 assertThat(t.run(new ChainedSpawnAsync(50))).isEqualTo(50);
             }
+        }
+    }
+
+    @Test
+    void virtualThreadVersionsGiveTheKnownAnswers() {
+        assumeTrue(VirtualThreads.available(), "virtual threads need JDK 21+");
+        try (AsyncTargets.Target t = AsyncTargets.byId("vthreads").open(2)) {
+            for (int i = 0; i < 3; i++) {
+                assertThat(t.run(new SpawnManyAsync(100))).isEqualTo(4950);
+                assertThat(t.run(new YieldManyAsync(8, 20))).isEqualTo(160);
+                assertThat(t.run(new PingPongAsync(20))).isEqualTo(210);
+                assertThat(t.run(new ChainedSpawnAsync(50))).isEqualTo(50);
+            }
+        }
+    }
+
+    /** The virtual-thread idiom is blocking code on a thread per task: it runs on platform threads too (any JDK). */
+    @Test
+    void virtualThreadIdiomGivesTheKnownAnswersOnAThreadPerTask() {
+        ExecutorService threads = Executors.newCachedThreadPool();
+        try {
+            assertThat(new SpawnManyAsync(100).runVirtual(threads)).isEqualTo(4950);
+            assertThat(new YieldManyAsync(8, 20).runVirtual(threads)).isEqualTo(160);
+            assertThat(new PingPongAsync(20).runVirtual(threads)).isEqualTo(210);
+            assertThat(new ChainedSpawnAsync(50).runVirtual(threads)).isEqualTo(50);
+        } finally {
+            VirtualThreads.shutdown(threads, Duration.ofSeconds(10));
+        }
+    }
+
+    @Test
+    void virtualThreadVersionsDetectAWrongResult() {
+        ExecutorService miscounting = new Miscounting(Executors.newCachedThreadPool());
+        try {
+            for (AsyncWorkload w : List.of(new SpawnManyAsync(100), new YieldManyAsync(8, 20), new PingPongAsync(20))) {
+                assertThatThrownBy(() -> w.runVirtual(miscounting)).as(w.name())
+                        .isInstanceOf(WrongResultException.class).hasMessageContaining(w.name());
+            }
+        } finally {
+            VirtualThreads.shutdown(miscounting, Duration.ofSeconds(10));
+        }
+    }
+
+    @Test
+    void vthreadsIsOnlyDefaultWhereVirtualThreadsExistAndNamedOnAnOlderJdkIsRefused() {
+        assertThat(AsyncTargets.ids()).contains("vthreads");
+        assertThat(AsyncTargets.byId("vthreads").family()).isEqualTo(AsyncTargets.Family.VT);
+        if (VirtualThreads.available()) {
+            assertThat(AsyncTargets.defaultIds()).isEqualTo(AsyncTargets.ids());
+        } else {
+            assertThat(AsyncTargets.defaultIds()).containsExactly("async-ws", "async-hybrid", "cf-fjp", "cf-fjp-async");
+            assertThatThrownBy(() -> AsyncTargets.byId("vthreads").open(2))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessage("async runtime 'vthreads' needs JDK 21+ (virtual threads), this is Java "
+                            + System.getProperty("java.version"));
+        }
+    }
+
+    /** Runs tasks on {@code delegate}, but every {@code Long} a submitted task returns comes back one too high. */
+    private static final class Miscounting extends AbstractExecutorService {
+        private final ExecutorService delegate;
+
+        Miscounting(ExecutorService delegate) {
+            this.delegate = delegate;
+        }
+
+        @Override
+        @SuppressWarnings("unchecked")
+        public <T> Future<T> submit(Callable<T> task) {
+            return super.submit(() -> {
+                T v = task.call();
+                return v instanceof Long ? (T) Long.valueOf((Long) v + 1) : v;
+            });
+        }
+
+        @Override
+        public void execute(Runnable r) {
+            delegate.execute(r);
+        }
+
+        @Override
+        public void shutdown() {
+            delegate.shutdown();
+        }
+
+        @Override
+        public List<Runnable> shutdownNow() {
+            return delegate.shutdownNow();
+        }
+
+        @Override
+        public boolean isShutdown() {
+            return delegate.isShutdown();
+        }
+
+        @Override
+        public boolean isTerminated() {
+            return delegate.isTerminated();
+        }
+
+        @Override
+        public boolean awaitTermination(long timeout, TimeUnit unit) throws InterruptedException {
+            return delegate.awaitTermination(timeout, unit);
         }
     }
 
