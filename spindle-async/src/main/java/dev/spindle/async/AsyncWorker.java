@@ -134,7 +134,7 @@ final class AsyncWorker implements Runnable {
      * further CAS on the victim's top. One at a time, a peer draining a spawner's deque met the
      * spawner's pushes at every steal (spawn_many on 2 workers: 318 ns per task, 116 on one).
      */
-    static final int STEAL_BATCH_LIMIT = 32;
+    static final int STEAL_BATCH_LIMIT = WorkStealingDeque.DEFAULT_STEAL_BATCH;
 
     /**
      * The thread of a worker. It carries its worker so that {@link #current()} is a type test

@@ -64,7 +64,7 @@ final class Worker extends BaseWorker {
     /** Fork tasks kept in the fork stack before older ones move to the deque. */
     static final int FORK_STACK_CAPACITY = 8;
     /** Most tasks moved by one steal. */
-    static final int STEAL_BATCH_LIMIT = 32;
+    static final int STEAL_BATCH_LIMIT = WorkStealingDeque.DEFAULT_STEAL_BATCH;
     /** How long a joiner with nothing it may run waits before a spare runs other work. */
     static final long COMPENSATE_AFTER_NANOS = TimeUnit.MICROSECONDS.toNanos(50);
     /** How long a parking worker waits before taking a lone task a busy peer has not reached. */

@@ -82,6 +82,12 @@ public final class WorkStealingDeque<T> extends DequeFields {
 
     /** The largest ring this deque will allocate. */
     public static final int MAX_CAPACITY = 1 << 30;
+    /**
+     * The batch limit the schedulers pass to {@link #stealBatchOrNull}: a thief takes about half
+     * a victim's deque, but at most this many, so one steal neither empties a long deque into a
+     * single thief nor costs more than a few cache lines of copying.
+     */
+    public static final int DEFAULT_STEAL_BATCH = 32;
 
     private static final int DEFAULT_INITIAL_CAPACITY = 64;
 
