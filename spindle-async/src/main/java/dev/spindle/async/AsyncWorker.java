@@ -397,7 +397,7 @@ final class AsyncWorker implements Runnable {
             if (runtime.driver != null) {
                 runtime.driver.pollNow(this);  // I/O and timers, while every worker may be busy
             }
-            TaskCell<?> c = runtime.injector.poll();
+            TaskCell<?> c = local.isEmpty() ? takeFromInjector() : runtime.injector.poll();
             if (c == null) {
                 c = hot == null ? wakeChannel.poll() : takeYielded();
             }
@@ -446,7 +446,27 @@ final class AsyncWorker implements Runnable {
                 c = takeYielded();
             }
         }
-        return c != null ? c : runtime.injector.poll();
+        return c != null ? c : takeFromInjector();
+    }
+
+    /**
+     * Takes this worker's fair share of the injector ({@code Injector.pollShare}): the oldest to
+     * run now, the rest into the local deque, where idle peers may steal them. The periodic look
+     * of {@link #next()} takes a share only when the local deque is empty (else one cell, as in
+     * the pools): a batch would wait behind local work there. Tasks spawned together from
+     * outside were allocated together, and taken one by one by alternating workers, neighbours
+     * wrote each other's cache lines at every poll (see {@code Injector.pollShare}).
+     */
+    private TaskCell<?> takeFromInjector() {
+        Injector<TaskCell<?>> injector = runtime.injector;
+        if (injector.isEmpty()) {
+            return null;
+        }
+        TaskCell<?> c = injector.pollShare(local, runtime.workers.length);
+        if (c != null && !local.isEmpty()) {
+            runtime.parking.notifyWorkRacy();  // let a peer steal the rest of the share
+        }
+        return c;
     }
 
     /** HYBRID: the head of {@link #yielded}, keeping the owner's count of it. */
@@ -519,7 +539,7 @@ final class AsyncWorker implements Runnable {
             }
         }
         if (c == null) {
-            c = runtime.injector.poll();
+            c = takeFromInjector();
         }
         if (c != null) {
             stopSearching();

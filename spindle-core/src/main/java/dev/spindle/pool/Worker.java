@@ -302,13 +302,9 @@ final class Worker extends BaseWorker {
         if (injector.isEmpty()) {
             return null;
         }
-        // A fair share, rounded up: ceil(queued / workers). Taking more (say queued / workers
-        // + 1) lets one worker hold tasks that idle peers could run, which matters when the task
-        // it runs first blocks.
-        long queued = injector.size();
-        int live = Math.max(1, shared.spares.live());
-        int share = (int) Math.min((queued + live - 1) / live, deque.maxCapacity() / 2);
-        Runnable t = injector.pollBatch(deque, Math.max(1, share));
+        // A fair share among the live workers (Injector.pollShare says why a run of them, and
+        // why no more).
+        Runnable t = injector.pollShare(deque, Math.max(1, shared.spares.live()));
         if (t != null && !deque.isEmpty()) {
             shared.idle.notifyWorkRacy();      // let a peer steal the rest of the batch
         }

@@ -185,6 +185,53 @@ class InjectorTest {
         assertThat(q.poll()).isEqualTo(1);
     }
 
+    // ---------------------------------------------------------------- pollShare
+
+    @ParameterizedTest(name = "queued={0} consumers={1} destCapacity={2} -> takes {3}")
+    @CsvSource({
+        // queued, consumers, dest's max capacity, expected number taken
+        "10, 2, 64, 5",     // half
+        "11, 2, 64, 6",     // rounded up
+        "10, 3, 64, 4",
+        "1, 8, 64, 1",      // at least one
+        "10, 1, 64, 10",    // a single consumer takes everything its deque can hold
+        "100, 1, 16, 8",    // but no more than half the deque's capacity
+        "100, 2, 16, 8",
+    })
+    void pollShareTakesAFairShareOfTheOldest(int queued, int consumers, int destCapacity, int expected) {
+        Injector<Integer> q = new Injector<>();
+        for (int i = 0; i < queued; i++) {
+            q.offer(i);
+        }
+        WorkStealingDeque<Integer> dest = new WorkStealingDeque<>(2, destCapacity);
+        assertThat(q.pollShare(dest, consumers)).isEqualTo(0);
+        List<Integer> want = new ArrayList<>();
+        for (int i = 1; i < expected; i++) {
+            want.add(i);
+        }
+        assertThat(stealAll(dest)).containsExactlyElementsOf(want);  // a run, oldest first
+        assertThat(q.size()).isEqualTo(queued - expected);
+        assertThat(q.poll()).isEqualTo(queued == expected ? null : expected);
+    }
+
+    @Test
+    void pollShareOfAnEmptyQueueTakesNothing() {
+        Injector<Integer> q = new Injector<>();
+        WorkStealingDeque<Integer> dest = new WorkStealingDeque<>();
+        assertThat(q.pollShare(dest, 2)).isNull();
+        assertThat(dest.isEmpty()).isTrue();
+    }
+
+    @Test
+    void pollShareRejectsBadArguments() {
+        Injector<Integer> q = new Injector<>();
+        q.offer(1);
+        assertThatThrownBy(() -> q.pollShare(new WorkStealingDeque<>(), 0))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("consumers");
+        assertThatNullPointerException().isThrownBy(() -> q.pollShare(null, 2)).withMessageContaining("dest");
+        assertThat(q.poll()).isEqualTo(1);
+    }
+
     // ---------------------------------------------------------------- drain, nulls, GC
 
     @Test
