@@ -44,8 +44,8 @@ import java.util.function.Consumer;
  *
  * <p><b>Fairness.</b> Each poll gets a budget ({@link Builder#budget}, default 128) that
  * resources draw on through {@link Context#consumeBudget()}. A task woken during its own poll
- * (it yielded, or ran out of budget) is re-queued at a FIFO end of its worker (the wake channel,
- * or under HYBRID a separate yield queue), behind the work already waiting there, and every 61st pick of a worker looks at the injector first; so one task
+ * (it yielded, or ran out of budget) is re-queued at a FIFO end of its worker (its yield queue,
+ * which takes turns with the wake channel), behind the work already waiting there, and every 61st pick of a worker looks at the injector first; so one task
  * that is always ready cannot starve the others, even on a single worker.
  *
  * <p><b>Shutdown.</b> {@link #shutdown()} (and {@link #close()}) stops intake, lets every worker
