@@ -28,6 +28,9 @@ import java.util.function.Consumer;
  *       it too.</li>
  *   <li>{@link #yielded}: the tasks that woke themselves during their poll (yields), FIFO, in
  *       an {@link OwnerFifo}: only the owner offers, anyone takes (one CAS each).</li>
+ *   <li>{@link #admitted}: a run of cells this worker took from the shared injector and has
+ *       not started, FIFO, an {@link OwnerFifo} too; started one at a time where a single cell
+ *       used to be taken from the injector (see {@link #admit()}).</li>
  *   <li>{@link #hot} (HYBRID only): the owner's private priority queue of woken tasks, most
  *       woken first (see {@link HotQueue}).</li>
  * </ul>
@@ -55,10 +58,10 @@ import java.util.function.Consumer;
  * <h2>The loop</h2>
  *
  * <p>WORK_STEALING: LIFO slot → local deque → wake channel and yield queue, in turns →
- * injector. HYBRID: hot queue,
+ * admitted cells, then the injector. HYBRID: hot queue,
  * refilled from the wake channel (up to {@value #WAKE_BATCH} at a time) whenever it is empty, each of its picks
  * followed by a turn of the yield queue → cold deque (only when hot and the wake channel are empty)
- * → yield queue → injector.
+ * → yield queue → admitted cells, then the injector.
  *
  * <p><b>Hot batches.</b> The hot queue takes new wake-ups only when it has run empty, so it runs
  * in batches: within a batch the most-woken task goes first (FIFO among equals); a task woken
@@ -66,12 +69,13 @@ import java.util.function.Consumer;
  * tasks that keep waking each other (their counts only grow) overtake a less-woken task
  * forever; with batches a woken task waits at most one batch
  * ({@code HybridOrderTest.tasksWakingEachOtherDoNotStarveALessWokenTask}). Every
- * {@value #GLOBAL_INTERVAL}th pick looks at the injector first, so tasks waiting there (spawned
- * from outside, or re-queued after waking themselves) are never starved by local work; if the
- * injector is empty, that pick takes the wake channel (WORK_STEALING) or the cold deque (HYBRID)
+ * {@value #GLOBAL_INTERVAL}th pick looks at the admitted cells and the injector first, so tasks
+ * waiting there (spawned from outside, or re-queued when a yield queue was full) are never
+ * starved by local work; if both are empty, that pick takes the wake channel (WORK_STEALING) or the cold deque (HYBRID)
  * first, so neither starves behind a deque or hot queue that never empties. When
  * everything is empty the worker searches (at most half the workers at once): it steals from
- * peers' deques and wake channels in random order, then tries the injector; failing that it
+ * peers' deques, wake channels, slots, yield queues and admitted cells in random order, then
+ * tries the injector; failing that it
  * parks, following the pools' idle protocol ({@code IdleCoordinator} in spindle-core). From a
  * peer's deque it takes about half, up to {@value #STEAL_BATCH_LIMIT} cells, with one CAS
  * ({@code WorkStealingDeque.stealBatchOrNull}, the pools' batch steal): it runs the oldest and
@@ -133,6 +137,8 @@ final class AsyncWorker implements Runnable {
 
     /** Capacity of {@link #yielded}. */
     static final int YIELD_CAPACITY = 1024;
+    /** Capacity of {@link #admitted}; a share from the injector is at most half of it. */
+    static final int ADMIT_CAPACITY = 1024;
     /** Consecutive runs from the LIFO slot before the queues get a pick. */
     static final int LIFO_MAX = 3;
     /**
@@ -184,6 +190,14 @@ final class AsyncWorker implements Runnable {
      * injector.
      */
     final OwnerFifo<TaskCell<?>> yielded = new OwnerFifo<>(YIELD_CAPACITY);
+    /**
+     * Cells this worker took from the injector as a run and has not started yet, FIFO; filled
+     * only by this worker, stealable by any. They are started at the pace single cells from the
+     * injector were (one at every periodic look, or when nothing else is runnable), so a share
+     * taken at once does not start hundreds of tasks ahead of the ones already waiting; see
+     * {@link #admit()}.
+     */
+    final OwnerFifo<TaskCell<?>> admitted = new OwnerFifo<>(ADMIT_CAPACITY);
     /** HYBRID only; null otherwise. */
     private final HotQueue hot;
 
@@ -298,7 +312,7 @@ final class AsyncWorker implements Runnable {
      * queue); racy.
      */
     long queued() {
-        return local.size() + wakeChannel.size() + yielded.size() + (lifo.isEmpty() ? 0 : 1);
+        return local.size() + wakeChannel.size() + yielded.size() + admitted.size() + (lifo.isEmpty() ? 0 : 1);
     }
 
     // ------------------------------------------------------------------ loop
@@ -415,7 +429,7 @@ final class AsyncWorker implements Runnable {
             if (runtime.driver != null) {
                 runtime.driver.pollNow(this);  // I/O and timers, while every worker may be busy
             }
-            TaskCell<?> c = local.isEmpty() ? takeFromInjector() : runtime.injector.poll();
+            TaskCell<?> c = admit();
             if (c == null) {
                 c = hot == null ? pollWakeOrYield() : takeYielded();
             }
@@ -461,25 +475,37 @@ final class AsyncWorker implements Runnable {
                 c = takeYielded();
             }
         }
-        return c != null ? c : takeFromInjector();
+        return c != null ? c : admit();
     }
 
     /**
-     * Takes this worker's fair share of the injector ({@code Injector.pollShare}): the oldest to
-     * run now, the rest into the local deque, where idle peers may steal them. The periodic look
-     * of {@link #next()} takes a share only when the local deque is empty (else one cell, as in
-     * the pools): a batch would wait behind local work there. Tasks spawned together from
-     * outside were allocated together, and taken one by one by alternating workers, neighbours
-     * wrote each other's cache lines at every poll (see {@code Injector.pollShare}).
+     * The next cell from outside: the oldest of {@link #admitted}, else a run from the injector.
+     *
+     * <p>A run, not one cell: this worker takes its fair share of what is queued
+     * ({@code Injector.pollShare}), starts the oldest and keeps the rest in {@link #admitted},
+     * where idle peers may steal them. Tasks spawned together from outside were allocated
+     * together; taken one cell at a time by alternating workers, neighbours wrote each other's
+     * cache lines at every poll (yield_many on 2 workers: 64 ns a yield, 30 with runs).
+     *
+     * <p>Started at the old pace: the admitted cells are started here, one per call, and this is
+     * called where one cell used to be taken from the injector (every periodic look, and when
+     * nothing else is runnable). Pushed into the local deque instead, a share was popped ahead
+     * of every woken and yielded task, so hundreds of tasks started at once: a FIFO semaphore
+     * with 1,000 tasks spawned from outside went from 20 to 40 waits a task and a quarter of
+     * its throughput.
      */
-    private TaskCell<?> takeFromInjector() {
+    private TaskCell<?> admit() {
+        TaskCell<?> c = admitted.poll();
+        if (c != null) {
+            return c;
+        }
         Injector<TaskCell<?>> injector = runtime.injector;
         if (injector.isEmpty()) {
             return null;
         }
-        TaskCell<?> c = injector.pollShare(local, runtime.workers.length);
-        if (c != null && !local.isEmpty()) {
-            runtime.parking.notifyWorkRacy();  // let a peer steal the rest of the share
+        c = injector.pollShare(admitted, runtime.workers.length);
+        if (c != null && !admitted.isEmpty()) {
+            runtime.parking.notifyWorkRacy();  // a parked peer may steal from the run
         }
         return c;
     }
@@ -545,7 +571,7 @@ final class AsyncWorker implements Runnable {
 
     /** Whether this worker has anything a peer could take (hot excluded: it is private). */
     boolean hasStealable() {
-        return !local.isEmpty() || !wakeChannel.isEmpty() || !yielded.isEmpty();
+        return !local.isEmpty() || !wakeChannel.isEmpty() || !yielded.isEmpty() || !admitted.isEmpty();
     }
 
     private TaskCell<?> search() {
@@ -575,6 +601,9 @@ final class AsyncWorker implements Runnable {
                 if (c == null) {
                     c = v.yielded.steal();
                 }
+                if (c == null) {
+                    c = v.admitted.steal();
+                }
             }
             if (c != null) {
                 STEALS.setOpaque(this, steals + 1 + local.size());
@@ -584,7 +613,7 @@ final class AsyncWorker implements Runnable {
             }
         }
         if (c == null) {
-            c = takeFromInjector();
+            c = admit();
         }
         if (c != null) {
             stopSearching();
@@ -621,6 +650,9 @@ final class AsyncWorker implements Runnable {
             action.accept(c);
         }
         for (TaskCell<?> c; (c = yielded.steal()) != null; ) {  // the owner has exited
+            action.accept(c);
+        }
+        for (TaskCell<?> c; (c = admitted.steal()) != null; ) {
             action.accept(c);
         }
         for (TaskCell<?> c; hot != null && (c = hot.poll()) != null; ) {

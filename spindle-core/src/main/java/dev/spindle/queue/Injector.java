@@ -187,12 +187,40 @@ public final class Injector<T> extends InjectorFields {
      * @return the oldest element taken, or {@code null} if the queue was empty
      * @throws IllegalArgumentException if {@code max < 1}
      */
-    @SuppressWarnings("unchecked")
     public T pollBatch(WorkStealingDeque<T> dest, int max) {
+        checkMax(max);
+        Objects.requireNonNull(dest, "dest");
+        return claimBatch(dest, Math.min(max, 1 + dest.remainingCapacity()));
+    }
+
+    /**
+     * As {@link #pollBatch(WorkStealingDeque, int)}, into an {@link OwnerFifo} the calling thread
+     * owns: the rest of the batch is appended to it, oldest first.
+     *
+     * @param dest the calling thread's own queue, which receives all but the oldest taken
+     * @param max the most elements to take, at least 1
+     * @return the oldest element taken, or {@code null} if the queue was empty
+     * @throws IllegalArgumentException if {@code max < 1}
+     */
+    public T pollBatch(OwnerFifo<T> dest, int max) {
+        checkMax(max);
+        Objects.requireNonNull(dest, "dest");
+        return claimBatch(dest, Math.min(max, 1 + dest.remainingCapacity()));
+    }
+
+    private static void checkMax(int max) {
         if (max < 1) {
             throw new IllegalArgumentException("max must be at least 1, was " + max);
         }
-        Objects.requireNonNull(dest, "dest");
+    }
+
+    /**
+     * Claims up to {@code want} of the oldest elements with one fetch-and-add; returns the
+     * oldest and offers the rest to {@code dest} (a {@link WorkStealingDeque} or an
+     * {@link OwnerFifo} with room for {@code want - 1}).
+     */
+    @SuppressWarnings("unchecked")
+    private T claimBatch(Object dest, int want) {
         for (;;) {
             Segment s = head;
             int d = s.deq;
@@ -206,9 +234,9 @@ public final class Injector<T> extends InjectorFields {
             if (available <= 0) {
                 return null;
             }
-            int want = Math.min(Math.min(available, max), 1 + dest.remainingCapacity());
-            int from = s.claimDeq(want);
-            int to = Math.min(from + want, SEGMENT_SIZE);
+            int n = Math.min(available, want);
+            int from = s.claimDeq(n);
+            int to = Math.min(from + n, SEGMENT_SIZE);
             T first = null;
             for (int i = from; i < to; i++) {
                 Object x = SLOT.getAndSet(s.slots, i, TAKEN);
@@ -217,7 +245,9 @@ public final class Injector<T> extends InjectorFields {
                 }
                 if (first == null) {
                     first = (T) x;
-                } else if (!dest.offer((T) x)) {
+                } else if (!(dest instanceof WorkStealingDeque<?> deque
+                        ? ((WorkStealingDeque<T>) deque).offer((T) x)
+                        : ((OwnerFifo<T>) dest).offer((T) x))) {
                     offer((T) x);              // cannot happen (want bounds it); never drop
                 }
             }
@@ -248,16 +278,36 @@ public final class Injector<T> extends InjectorFields {
      * @throws IllegalArgumentException if {@code consumers < 1}
      */
     public T pollShare(WorkStealingDeque<T> dest, int consumers) {
+        Objects.requireNonNull(dest, "dest");
+        long share = share(consumers, dest.maxCapacity() / 2);
+        return share == 0 ? null : pollBatch(dest, (int) share);
+    }
+
+    /**
+     * As {@link #pollShare(WorkStealingDeque, int)}, into an {@link OwnerFifo} the calling thread
+     * owns (at most half of its capacity).
+     *
+     * @param dest the calling thread's own queue, which receives all but the oldest taken
+     * @param consumers how many threads share this queue's work, at least 1
+     * @return the oldest element taken, or {@code null} if the queue was empty
+     * @throws IllegalArgumentException if {@code consumers < 1}
+     */
+    public T pollShare(OwnerFifo<T> dest, int consumers) {
+        Objects.requireNonNull(dest, "dest");
+        long share = share(consumers, dest.capacity() / 2);
+        return share == 0 ? null : pollBatch(dest, (int) share);
+    }
+
+    /** {@code ceil(size / consumers)}, between 1 and {@code cap}; 0 if the queue looks empty. */
+    private long share(int consumers, int cap) {
         if (consumers < 1) {
             throw new IllegalArgumentException("consumers must be at least 1, was " + consumers);
         }
-        Objects.requireNonNull(dest, "dest");
         long queued = size();
         if (queued <= 0) {
-            return null;
+            return 0;
         }
-        long share = Math.min((queued + consumers - 1) / consumers, dest.maxCapacity() / 2);
-        return pollBatch(dest, (int) Math.max(1, share));
+        return Math.max(1, Math.min((queued + consumers - 1) / consumers, cap));
     }
 
     /**

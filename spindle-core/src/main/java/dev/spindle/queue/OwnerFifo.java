@@ -173,6 +173,17 @@ public final class OwnerFifo<T> extends OwnerFifoFields {
         }
     }
 
+    /**
+     * How many more elements {@link #offer} would accept now. Owner only: exact for the owner
+     * but for takes in flight, which only add room.
+     *
+     * @return the free slots, from 0 to {@link #capacity()}
+     */
+    public int remainingCapacity() {
+        long h = (long) HEAD.getAcquire(this);
+        return (int) (slots.length - (tail - h));
+    }
+
     /** {@return whether the queue looked empty (an estimate; see the class overview)} */
     public boolean isEmpty() {
         long h = (long) HEAD.getAcquire(this);

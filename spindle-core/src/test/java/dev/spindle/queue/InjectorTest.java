@@ -180,7 +180,8 @@ class InjectorTest {
         q.offer(1);
         assertThatThrownBy(() -> q.pollBatch(new WorkStealingDeque<>(), 0))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("max");
-        assertThatNullPointerException().isThrownBy(() -> q.pollBatch(null, 4));
+        assertThatNullPointerException().isThrownBy(() -> q.pollBatch((WorkStealingDeque<Integer>) null, 4));
+        assertThatNullPointerException().isThrownBy(() -> q.pollBatch((OwnerFifo<Integer>) null, 4));
         assertThat(q.size()).isEqualTo(1);
         assertThat(q.poll()).isEqualTo(1);
     }
@@ -228,8 +229,53 @@ class InjectorTest {
         q.offer(1);
         assertThatThrownBy(() -> q.pollShare(new WorkStealingDeque<>(), 0))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("consumers");
-        assertThatNullPointerException().isThrownBy(() -> q.pollShare(null, 2)).withMessageContaining("dest");
+        assertThatNullPointerException().isThrownBy(() -> q.pollShare((WorkStealingDeque<Integer>) null, 2))
+                .withMessageContaining("dest");
+        assertThatThrownBy(() -> q.pollShare(new OwnerFifo<>(4), 0))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("consumers");
+        assertThatNullPointerException().isThrownBy(() -> q.pollShare((OwnerFifo<Integer>) null, 2))
+                .withMessageContaining("dest");
+        assertThatThrownBy(() -> q.pollBatch(new OwnerFifo<>(4), 0))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("max");
         assertThat(q.poll()).isEqualTo(1);
+    }
+
+    @ParameterizedTest(name = "queued={0} consumers={1} fifoCapacity={2} -> takes {3}")
+    @CsvSource({
+        "10, 2, 64, 5",
+        "11, 2, 64, 6",
+        "1, 8, 64, 1",
+        "10, 1, 64, 10",
+        "100, 1, 16, 8",    // no more than half the queue's capacity
+    })
+    void pollShareIntoAnOwnerFifoKeepsTheRunInOrder(int queued, int consumers, int capacity, int expected) {
+        Injector<Integer> q = new Injector<>();
+        for (int i = 0; i < queued; i++) {
+            q.offer(i);
+        }
+        OwnerFifo<Integer> dest = new OwnerFifo<>(capacity);
+        assertThat(q.pollShare(dest, consumers)).isEqualTo(0);
+        for (int i = 1; i < expected; i++) {
+            assertThat(dest.poll()).isEqualTo(i);  // oldest first: FIFO, unlike the deque's pop
+        }
+        assertThat(dest.poll()).isNull();
+        assertThat(q.size()).isEqualTo(queued - expected);
+    }
+
+    @Test
+    void pollBatchIntoAnOwnerFifoTakesNoMoreThanItsRoom() {
+        Injector<Integer> q = new Injector<>();
+        for (int i = 0; i < 10; i++) {
+            q.offer(i);
+        }
+        OwnerFifo<Integer> dest = new OwnerFifo<>(4);
+        dest.offer(-1);
+        dest.offer(-2);
+        assertThat(dest.remainingCapacity()).isEqualTo(2);
+        assertThat(q.pollBatch(dest, 8)).isEqualTo(0);    // the returned one needs no room
+        assertThat(dest.remainingCapacity()).isZero();
+        assertThat(List.of(dest.poll(), dest.poll(), dest.poll(), dest.poll())).containsExactly(-1, -2, 1, 2);
+        assertThat(q.poll()).isEqualTo(3);
     }
 
     // ---------------------------------------------------------------- drain, nulls, GC
