@@ -98,6 +98,33 @@ class ChannelTest {
         assertThat(ch.receive().poll(cx).value()).isEqualTo(3);
     }
 
+    /**
+     * The oldest buffered value lives in a field and the rest in a queue: a waiting sender that
+     * moves in when a receive makes room goes behind the values already buffered, whichever of
+     * the two holds them.
+     */
+    @Test
+    void aWaitingSenderMovesInBehindTheBufferedValues() {
+        AsyncChannel<Integer> ch = new AsyncChannel<>(3);
+        Ctx cx = new Ctx();
+        for (int i = 1; i <= 3; i++) {
+            assertThat(ch.send(i).poll(cx).isReady()).isTrue();
+        }
+        AsyncTask<Void> fourth = ch.send(4);
+        assertThat(fourth.poll(cx).isPending()).isTrue();
+        assertThat(ch.size()).isEqualTo(3);
+        List<Integer> got = new java.util.ArrayList<>();
+        got.add(ch.receive().poll(cx).value());      // makes room: 4 moves in behind 2 and 3
+        assertThat(fourth.poll(cx).isReady()).isTrue();
+        assertThat(ch.send(5).poll(cx).isPending()).isTrue();  // full again
+        for (int i = 0; i < 4; i++) {
+            got.add(ch.receive().poll(cx).value());
+        }
+        assertThat(got).containsExactly(1, 2, 3, 4, 5);
+        assertThat(ch.size()).isZero();
+        assertThat(ch.receive().poll(cx).isPending()).isTrue();
+    }
+
     @Test
     void aSpentBudgetMakesTheOperationYieldWithoutTouchingTheChannel() {
         AsyncChannel<Integer> ch = new AsyncChannel<>(4);
