@@ -104,7 +104,7 @@ import java.util.function.Consumer;
  * ({@code HybridOrderTest.yieldsTakeTurnsWithTheHotQueue}). The hot order uses the wakes
  * that found a task waiting, not its yields ({@link TaskCell#waitWakes()}).
  */
-final class AsyncWorker implements Runnable {
+final class AsyncWorker extends AsyncWorkerPadAfter implements Runnable {
 
     /** Every this many picks, the injector is looked at first. */
     static final int GLOBAL_INTERVAL = 61;
@@ -123,13 +123,13 @@ final class AsyncWorker implements Runnable {
     static {
         try {
             MethodHandles.Lookup l = MethodHandles.lookup();
-            POLLS = l.findVarHandle(AsyncWorker.class, "polls", long.class);
-            WAKEUPS = l.findVarHandle(AsyncWorker.class, "wakeups", long.class);
-            STEALS = l.findVarHandle(AsyncWorker.class, "steals", long.class);
-            PARKS = l.findVarHandle(AsyncWorker.class, "parks", long.class);
-            UNPARKS = l.findVarHandle(AsyncWorker.class, "unparks", long.class);
-            SPAWNED = l.findVarHandle(AsyncWorker.class, "spawned", long.class);
-            RETIRED = l.findVarHandle(AsyncWorker.class, "retired", long.class);
+            POLLS = l.findVarHandle(AsyncWorkerHotFields.class, "polls", long.class);
+            WAKEUPS = l.findVarHandle(AsyncWorkerHotFields.class, "wakeups", long.class);
+            STEALS = l.findVarHandle(AsyncWorkerHotFields.class, "steals", long.class);
+            PARKS = l.findVarHandle(AsyncWorkerHotFields.class, "parks", long.class);
+            UNPARKS = l.findVarHandle(AsyncWorkerHotFields.class, "unparks", long.class);
+            SPAWNED = l.findVarHandle(AsyncWorkerHotFields.class, "spawned", long.class);
+            RETIRED = l.findVarHandle(AsyncWorkerHotFields.class, "retired", long.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -210,7 +210,6 @@ final class AsyncWorker implements Runnable {
      */
     boolean driving;
 
-    // owner-only
     /**
      * The LIFO slot (WORK_STEALING): the task last woken or spawned by the task this worker is
      * polling; it runs right after that poll. Only this worker fills it, only while it polls, so
@@ -218,47 +217,6 @@ final class AsyncWorker implements Runnable {
      * CAS), but a filled slot is not work that wakes a parked peer (see the class overview).
      */
     private final LifoSlot<TaskCell<?>> lifo = new LifoSlot<>();
-    /** Whether the last cell put in {@link #lifo} was spawned (else woken); owner only. */
-    private boolean lifoSpawned;
-    /** Runs from the slot in a row; at {@link #LIFO_MAX} the queues get a pick. */
-    private int lifoRuns;
-    /** What is left of the budget of the poll under way ({@link Context#consumeBudget()}). */
-    private int budgetLeft;
-    /** Whether a poll (or the completion that follows it) is under way on this worker. */
-    private boolean polling;
-    /**
-     * The cell this worker was running when something escaped {@link #runCell} and ended its
-     * thread; shutdown fails it. Written only on that way out, not per task: a reference store
-     * into this long-lived object would cost a full fence in G1's write barrier on every task.
-     */
-    private TaskCell<?> inHand;
-    private boolean searching;
-    /**
-     * WORK_STEALING: whether the next pick from the FIFO queues tries {@link #yielded} before
-     * the wake channel. The two alternate while both hold cells, so a yield waits about as it
-     * did when yields shared the wake channel, and neither queue starves the other.
-     */
-    private boolean yieldNext;
-    private int tick;
-    /**
-     * HYBRID: how many cells this worker put in {@link #yielded} and has not taken back (peers
-     * may have stolen some, so it can be too high; a poll that finds the queue empty resets it).
-     */
-    private int yieldedCount;
-    /** HYBRID: how many yielded cells still get their turn before the hot queue is refilled. */
-    private int yieldTurn;
-    /** HYBRID: picks from the hot queue since the yields' last turn. */
-    private int hotPicks;
-    // statistics: written by the owner only (opaque), read by anyone
-    private long polls;
-    private long wakeups;
-    private long steals;
-    private long parks;
-    /** Parks that ended with work to look for (a wake-up, or events its own driving found). */
-    private long unparks;
-    /** Tasks spawned by this worker's tasks, and cells this worker retired (for live tasks). */
-    private long spawned;
-    private long retired;
 
     AsyncWorker(AsyncRuntime runtime, int index, int localCapacity) {
         this.runtime = runtime;
@@ -751,4 +709,73 @@ final class AsyncWorker implements Runnable {
         }
         runtime.parking.notifyWorkRacy();
     }
+}
+
+/**
+ * Padding before {@link AsyncWorkerHotFields}: 128 bytes, so that the fields this worker writes on
+ * every poll share no cache line (nor its adjacent-line prefetch pair) with the objects allocated
+ * just before the worker, which are often another worker's queues. HotSpot lays out superclass
+ * fields before subclass fields, so the hierarchy fixes the order; the pools' {@code Worker} is
+ * laid out the same way.
+ */
+abstract class AsyncWorkerPadBefore {
+    long p00, p01, p02, p03, p04, p05, p06, p07;
+    long p08, p09, p10, p11, p12, p13, p14, p15;
+}
+
+/**
+ * The fields an {@link AsyncWorker} writes on every poll, pick or spawn: owner-only state and
+ * the statistics counters (written by the owner only, with opaque stores; read by anyone).
+ * Peers read only {@link AsyncWorker}'s own fields (its queues, its thread), which sit after
+ * {@link AsyncWorkerPadAfter}, so a thief's look at a victim does not pull the line the victim
+ * is writing.
+ */
+abstract class AsyncWorkerHotFields extends AsyncWorkerPadBefore {
+    /** Whether the last cell put in {@code AsyncWorker.lifo} was spawned (else woken); owner only. */
+    boolean lifoSpawned;
+    /** Runs from the slot in a row; at {@code AsyncWorker.LIFO_MAX} the queues get a pick. */
+    int lifoRuns;
+    /** What is left of the budget of the poll under way ({@link Context#consumeBudget()}). */
+    int budgetLeft;
+    /** Whether a poll (or the completion that follows it) is under way on this worker. */
+    boolean polling;
+    /**
+     * The cell this worker was running when something escaped {@code AsyncWorker.runCell} and ended its
+     * thread; shutdown fails it. Written only on that way out, not per task: a reference store
+     * into this long-lived object would cost a full fence in G1's write barrier on every task.
+     */
+    TaskCell<?> inHand;
+    boolean searching;
+    /**
+     * WORK_STEALING: whether the next pick from the FIFO queues tries {@code AsyncWorker.yielded} before
+     * the wake channel. The two alternate while both hold cells, so a yield waits about as it
+     * did when yields shared the wake channel, and neither queue starves the other.
+     */
+    boolean yieldNext;
+    int tick;
+    /**
+     * HYBRID: how many cells this worker put in {@code AsyncWorker.yielded} and has not taken back (peers
+     * may have stolen some, so it can be too high; a poll that finds the queue empty resets it).
+     */
+    int yieldedCount;
+    /** HYBRID: how many yielded cells still get their turn before the hot queue is refilled. */
+    int yieldTurn;
+    /** HYBRID: picks from the hot queue since the yields' last turn. */
+    int hotPicks;
+    // statistics: written by the owner only (opaque), read by anyone
+    long polls;
+    long wakeups;
+    long steals;
+    long parks;
+    /** Parks that ended with work to look for (a wake-up, or events its own driving found). */
+    long unparks;
+    /** Tasks spawned by this worker's tasks, and cells this worker retired (for live tasks). */
+    long spawned;
+    long retired;
+}
+
+/** Padding after {@link AsyncWorkerHotFields}: see {@link AsyncWorkerPadBefore}. */
+abstract class AsyncWorkerPadAfter extends AsyncWorkerHotFields {
+    long p00, p01, p02, p03, p04, p05, p06, p07;
+    long p08, p09, p10, p11, p12, p13, p14, p15;
 }
