@@ -574,7 +574,7 @@ public final class Async {
         }
     }
 
-    private static final class MapTask<T, R> implements AsyncTask<R>, Cancellable {
+    private static final class MapTask<T, R> implements DirectPoll<R>, Cancellable {
         private final AsyncTask<T> task;
         private final Function<? super T, ? extends R> fn;
 
@@ -585,11 +585,14 @@ public final class Async {
 
         @Override
         public Poll<R> poll(Context cx) {
-            Poll<T> p = task.poll(cx);
-            if (p.isPending()) {
-                return Poll.pending();
-            }
-            return Poll.ready(fn.apply(p.value()));
+            return DirectPoll.wrap(pollDirect(cx));
+        }
+
+        @Override
+        @SuppressWarnings("unchecked")
+        public Object pollDirect(Context cx) {
+            Object v = DirectPoll.pollValue(task, cx);
+            return v == DirectPoll.PENDING ? v : fn.apply((T) v);
         }
 
         @Override
@@ -622,7 +625,7 @@ public final class Async {
         }
     }
 
-    private static final class ThenTask<T, R> implements AsyncTask<R>, Cancellable {
+    private static final class ThenTask<T, R> implements DirectPoll<R>, Cancellable {
         private AsyncTask<T> first;
         private final Function<? super T, ? extends AsyncTask<R>> fn;
         private AsyncTask<R> second;
@@ -634,15 +637,30 @@ public final class Async {
 
         @Override
         public Poll<R> poll(Context cx) {
-            if (second == null) {
-                Poll<T> p = first.poll(cx);
-                if (p.isPending()) {
-                    return Poll.pending();
-                }
-                first = null;
-                second = Objects.requireNonNull(fn.apply(p.value()), "then: fn returned null");
+            if (second == null && !start(cx)) {
+                return Poll.pending();
             }
-            return second.poll(cx);
+            return second.poll(cx);            // the second task's own Poll, not a copy
+        }
+
+        @Override
+        public Object pollDirect(Context cx) {
+            if (second == null && !start(cx)) {
+                return DirectPoll.PENDING;
+            }
+            return DirectPoll.pollValue(second, cx);
+        }
+
+        /** Polls the first task; once it is ready, makes the second. Whether there is one. */
+        @SuppressWarnings("unchecked")
+        private boolean start(Context cx) {
+            Object v = DirectPoll.pollValue(first, cx);
+            if (v == DirectPoll.PENDING) {
+                return false;
+            }
+            first = null;
+            second = Objects.requireNonNull(fn.apply((T) v), "then: fn returned null");
+            return true;
         }
 
         @Override
@@ -675,12 +693,13 @@ public final class Async {
                     }
                     current = Objects.requireNonNull(step.apply(state), "loop: step returned null");
                 }
-                Poll<Step<S, R>> p = current.poll(cx);
-                if (p.isPending()) {
+                Object v = DirectPoll.pollValue(current, cx);
+                if (v == DirectPoll.PENDING) {
                     return Poll.pending();
                 }
                 current = null;
-                Step<S, R> s = p.value();
+                @SuppressWarnings("unchecked")
+                Step<S, R> s = (Step<S, R>) v;
                 if (s.done) {
                     return Poll.ready(s.result);
                 }

@@ -96,20 +96,26 @@ public final class AsyncChannel<T> {
      * wait (capacity 2 or more). Empty whenever {@code first} is {@code null}.
      */
     private ArrayDeque<T> rest;
-    // The wait queues link the waiting operations themselves (Op.prev/next): a channel is often
-    // made for a single exchange (a one-shot), and two ArrayDeques with their 16-slot arrays were
-    // most of its bytes; linking also makes a cancelled waiter's removal O(1).
-    // Each created at its first waiter: a one-shot channel often has no waiting sender (or no
-    // waiter at all), and the two queues were a third of its bytes.
-    private Waiters<SendOp> senders;
-    private Waiters<ReceiveOp> receivers;
+    // The wait queues link the waiting operations themselves (Op.prev/next) in a circular list,
+    // and the channel holds only the oldest: a channel is often made for a single exchange (a
+    // one-shot), and two ArrayDeques with their 16-slot arrays were most of its bytes, then a
+    // queue object with a head and a tail 24 bytes of every channel that had a waiter. Linking
+    // also makes a cancelled waiter's removal O(1). See Op.append and Op.unlink.
+    /** The oldest waiting send, or {@code null}; the newest is {@code sendHead.prev}. */
+    private SendOp sendHead;
+    /** The oldest waiting receive, or {@code null}; the newest is {@code receiveHead.prev}. */
+    private ReceiveOp receiveHead;
     /**
      * Values handed to receives that were cancelled before returning them, by hand-over number.
      * They were accepted before everything buffered (a hand-over happens only while the
      * buffer is empty), so receives take them first. Created on first use: it is rarely needed.
      */
     private ArrayList<ReceiveOp> returned;
-    private long handOvers;
+    /**
+     * Hand-overs so far, numbering the values handed to waiting receives; an {@code int} that
+     * may wrap, compared by difference ({@link ReceiveOp#seq}).
+     */
+    private int handOvers;
     private boolean closed;
 
     /**
@@ -236,11 +242,19 @@ public final class AsyncChannel<T> {
     }
 
     private SendOp nextSender() { // under the lock
-        return senders == null ? null : senders.poll();
+        SendOp s = sendHead;
+        if (s != null) {
+            sendHead = Op.unlink(s, s);
+        }
+        return s;
     }
 
     private ReceiveOp nextReceiver() { // under the lock
-        return receivers == null ? null : receivers.poll();
+        ReceiveOp r = receiveHead;
+        if (r != null) {
+            receiveHead = Op.unlink(r, r);
+        }
+        return r;
     }
 
     private void lock() {
@@ -266,51 +280,49 @@ public final class AsyncChannel<T> {
         LOCK.setRelease(this, 0);
     }
 
-    /** A FIFO of waiting operations, linked through the operations; guarded by the lock. */
-    private static final class Waiters<O extends Op<O>> {
-        private O head;
-        private O tail;
+    /**
+     * An operation's links in its channel's wait queue, a circular doubly linked list whose
+     * oldest element the channel holds: set only while its state is WAITING; guarded by the
+     * channel's lock.
+     */
+    private abstract static class Op<O extends Op<O>> {
+        O prev;
+        O next;
 
-        void add(O op) {
-            op.prev = tail;
-            op.next = null;
-            if (tail == null) {
-                head = op;
-            } else {
-                tail.next = op;
+        /** Appends {@code op} to the queue whose oldest element is {@code head}; returns the oldest. */
+        static <O extends Op<O>> O append(O head, O op) {
+            if (head == null) {
+                op.prev = op;
+                op.next = op;
+                return op;
             }
-            tail = op;
+            O newest = head.prev;
+            op.prev = newest;
+            op.next = head;
+            newest.next = op;
+            head.prev = op;
+            return head;
         }
 
-        O poll() {
-            O op = head;
-            if (op != null) {
-                remove(op);
-            }
-            return op;
-        }
-
-        /** Unlinks {@code op}, which must be in this queue. */
-        void remove(O op) {
-            if (op.prev == null) {
-                head = op.next;
+        /**
+         * Unlinks {@code op}, which must be in the queue whose oldest element is {@code head};
+         * returns the queue's oldest element afterwards, {@code null} if it is empty.
+         */
+        static <O extends Op<O>> O unlink(O head, O op) {
+            O next = op.next;
+            if (next == op) {
+                head = null;                   // it was alone
             } else {
-                op.prev.next = op.next;
-            }
-            if (op.next == null) {
-                tail = op.prev;
-            } else {
-                op.next.prev = op.prev;
+                op.prev.next = next;
+                next.prev = op.prev;
+                if (head == op) {
+                    head = next;
+                }
             }
             op.prev = null;
             op.next = null;
+            return head;
         }
-    }
-
-    /** An operation's links in a {@link Waiters} queue: set only while its state is WAITING. */
-    private abstract static class Op<O extends Op<O>> {
-        O prev; // guarded by the channel's lock
-        O next; // guarded by the channel's lock
     }
 
     private final class SendOp extends Op<SendOp> implements AsyncTask<Void>, Cancellable {
@@ -366,10 +378,7 @@ public final class AsyncChannel<T> {
                 }
                 state = WAITING;
                 waker = cx.waker();
-                if (senders == null) {
-                    senders = new Waiters<>();
-                }
-                senders.add(this);
+                sendHead = Op.append(sendHead, this);
                 return Poll.pending();
             } finally {
                 unlock();
@@ -384,7 +393,7 @@ public final class AsyncChannel<T> {
             lock();
             try {
                 if (state == WAITING) {
-                    senders.remove(this);
+                    sendHead = Op.unlink(sendHead, this);
                 }
                 state = FINISHED;
             } finally {
@@ -393,14 +402,26 @@ public final class AsyncChannel<T> {
         }
     }
 
-    private final class ReceiveOp extends Op<ReceiveOp> implements AsyncTask<T>, Cancellable {
+    private final class ReceiveOp extends Op<ReceiveOp> implements DirectPoll<T>, Cancellable {
         private T value;         // guarded by lock
-        private long seq;        // hand-over number of value; guarded by lock
+        /**
+         * Hand-over number of {@link #value}, guarded by the lock. It wraps: two are compared by
+         * their difference, which is right while fewer than 2^31 hand-overs separate the values
+         * that cancelled receives gave back and that wait in {@code returned}.
+         */
+        private int seq;
         private int state = NEW; // guarded by lock
         private Waker waker;     // guarded by lock
 
         @Override
         public Poll<T> poll(Context cx) {
+            return DirectPoll.wrap(pollDirect(cx));
+        }
+
+        /** The value received, or {@link DirectPoll#PENDING}: a receive awaited by a combinator
+         *  of {@link Async} costs no {@link Poll} object (see {@link DirectPoll}). */
+        @Override
+        public Object pollDirect(Context cx) {
             Waker toWake = null;
             lock();
             try {
@@ -409,10 +430,10 @@ public final class AsyncChannel<T> {
                         T v = value;
                         value = null;
                         state = FINISHED;
-                        return Poll.ready(v);
+                        return v;
                     case WAITING:
                         waker = cx.waker();
-                        return Poll.pending();
+                        return DirectPoll.PENDING;
                     case CLOSED:
                         state = FINISHED;
                         throw new ChannelClosedException("receive: the channel was closed and is empty");
@@ -424,10 +445,10 @@ public final class AsyncChannel<T> {
                 if (returned != null && !returned.isEmpty()) {
                     if (!cx.consumeBudget()) {
                         toWake = cx.waker();
-                        return Poll.pending();
+                        return DirectPoll.PENDING;
                     }
                     state = FINISHED;
-                    return Poll.ready(returned.remove(0).value);
+                    return returned.remove(0).value;
                 }
                 if (closed && buffered() == 0) {
                     state = FINISHED;
@@ -435,7 +456,7 @@ public final class AsyncChannel<T> {
                 }
                 if (!cx.consumeBudget()) {
                     toWake = cx.waker();
-                    return Poll.pending();
+                    return DirectPoll.PENDING;
                 }
                 T v = unbuffer();
                 if (v != null) {
@@ -446,15 +467,12 @@ public final class AsyncChannel<T> {
                         toWake = s.waker;
                     }
                     state = FINISHED;
-                    return Poll.ready(v);
+                    return v;
                 }
                 state = WAITING;
                 waker = cx.waker();
-                if (receivers == null) {
-                    receivers = new Waiters<>();
-                }
-                receivers.add(this);
-                return Poll.pending();
+                receiveHead = Op.append(receiveHead, this);
+                return DirectPoll.PENDING;
             } finally {
                 unlock();
                 if (toWake != null) {
@@ -469,7 +487,7 @@ public final class AsyncChannel<T> {
             lock();
             try {
                 if (state == WAITING) {
-                    receivers.remove(this);
+                    receiveHead = Op.unlink(receiveHead, this);
                 } else if (state == DONE) { // a value was handed to us: pass it on
                     ReceiveOp next = nextReceiver();
                     if (next != null) {
@@ -483,7 +501,7 @@ public final class AsyncChannel<T> {
                             returned = new ArrayList<>(2);
                         }
                         int i = returned.size();
-                        while (i > 0 && returned.get(i - 1).seq > seq) {
+                        while (i > 0 && returned.get(i - 1).seq - seq > 0) {
                             i--;
                         }
                         returned.add(i, this);

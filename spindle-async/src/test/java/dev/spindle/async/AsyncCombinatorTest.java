@@ -137,6 +137,53 @@ class AsyncCombinatorTest {
     }
 
     @Test
+    void combinatorsReadTheirOwnTasksValuesDirectlyAndAnswerAsBefore() {
+        HandContext cx = new HandContext();
+        AsyncChannel<Integer> ch = new AsyncChannel<>(1);
+        // a map of a map of a receive: the receive and the inner map answer without a Poll
+        AsyncTask<String> mapped = Async.map(Async.map(ch.receive(), n -> n * 2), n -> "v" + n);
+        assertThat(mapped.poll(cx).isPending()).isTrue();
+        assertThat(ch.send(21).poll(cx).isReady()).isTrue();   // handed to the waiting receive
+        assertThat(cx.wakes.get()).isEqualTo(1);
+        assertThat(mapped.poll(cx).value()).isEqualTo("v42");
+
+        // a then whose first task is a then, and whose second is a map: each value passes on
+        AsyncTask<Integer> chained = Async.then(Async.then(Async.ready(1), a -> ch.receive()),
+                b -> Async.map(Async.ready(b), x -> x + 1));
+        assertThat(chained.poll(cx).isPending()).isTrue();
+        assertThat(ch.send(5).poll(cx).isReady()).isTrue();
+        assertThat(chained.poll(cx).value()).isEqualTo(6);
+
+        // a null value is a value, not "pending"
+        AsyncChannel<String> strings = new AsyncChannel<>(1);
+        assertThat(strings.send("x").poll(cx).isReady()).isTrue();
+        AsyncTask<Object> toNull = Async.map(Async.map(strings.receive(), s -> null), v -> v == null ? "null" : v);
+        assertThat(toNull.poll(cx).value()).isEqualTo("null");
+
+        // a user's task that answers null instead of a Poll still fails the combinator
+        AsyncTask<Integer> broken = c -> null;
+        assertThatThrownBy(() -> Async.map(broken, x -> x).poll(cx)).isInstanceOf(NullPointerException.class);
+        assertThatThrownBy(() -> Async.then(broken, x -> Async.ready(x)).poll(cx))
+                .isInstanceOf(NullPointerException.class);
+    }
+
+    @Test
+    void combinatorsOverJoinHandlesPassValuesAndFailures() {
+        try (AsyncRuntime rt = AsyncRuntime.builder().workers(1).name("direct-handles").build()) {
+            JoinHandle<Integer> ok = rt.spawn(Async.ready(7));
+            JoinHandle<Integer> bad = rt.spawn(Async.failed(new IllegalStateException("child")));
+            int plusOne = rt.run(Async.map(ok, v -> v + 1));
+            int squared = rt.run(Async.then(ok, v -> Async.map(ok, w -> v * w)));
+            assertThat(plusOne).isEqualTo(8);
+            assertThat(squared).isEqualTo(49);
+            assertThatThrownBy(() -> rt.run(Async.map(bad, v -> v + 1)))
+                    .isInstanceOf(CompletionException.class)
+                    .hasRootCauseInstanceOf(IllegalStateException.class)
+                    .hasRootCauseMessage("child");
+        }
+    }
+
+    @Test
     void fromCompletionStageCompletedLaterOnAnotherThread() throws Exception {
         CompletableFuture<String> f = new CompletableFuture<>();
         Thread t = new Thread(() -> {
