@@ -574,7 +574,7 @@ public final class Async {
         }
     }
 
-    private static final class MapTask<T, R> implements DirectPoll<R>, Cancellable {
+    private static final class MapTask<T, R> extends DirectTask<R> implements Cancellable {
         private final AsyncTask<T> task;
         private final Function<? super T, ? extends R> fn;
 
@@ -584,15 +584,10 @@ public final class Async {
         }
 
         @Override
-        public Poll<R> poll(Context cx) {
-            return DirectPoll.wrap(pollDirect(cx));
-        }
-
-        @Override
         @SuppressWarnings("unchecked")
-        public Object pollDirect(Context cx) {
-            Object v = DirectPoll.pollValue(task, cx);
-            return v == DirectPoll.PENDING ? v : fn.apply((T) v);
+        Object pollDirect(Context cx) {
+            Object v = DirectTask.pollValue(task, cx);
+            return v == DirectTask.PENDING ? v : fn.apply((T) v);
         }
 
         @Override
@@ -625,7 +620,7 @@ public final class Async {
         }
     }
 
-    private static final class ThenTask<T, R> implements DirectPoll<R>, Cancellable {
+    private static final class ThenTask<T, R> extends DirectTask<R> implements Cancellable {
         private AsyncTask<T> first;
         private final Function<? super T, ? extends AsyncTask<R>> fn;
         private AsyncTask<R> second;
@@ -644,18 +639,18 @@ public final class Async {
         }
 
         @Override
-        public Object pollDirect(Context cx) {
+        Object pollDirect(Context cx) {
             if (second == null && !start(cx)) {
-                return DirectPoll.PENDING;
+                return DirectTask.PENDING;
             }
-            return DirectPoll.pollValue(second, cx);
+            return DirectTask.pollValue(second, cx);
         }
 
         /** Polls the first task; once it is ready, makes the second. Whether there is one. */
         @SuppressWarnings("unchecked")
         private boolean start(Context cx) {
-            Object v = DirectPoll.pollValue(first, cx);
-            if (v == DirectPoll.PENDING) {
+            Object v = DirectTask.pollValue(first, cx);
+            if (v == DirectTask.PENDING) {
                 return false;
             }
             first = null;
@@ -693,8 +688,8 @@ public final class Async {
                     }
                     current = Objects.requireNonNull(step.apply(state), "loop: step returned null");
                 }
-                Object v = DirectPoll.pollValue(current, cx);
-                if (v == DirectPoll.PENDING) {
+                Object v = DirectTask.pollValue(current, cx);
+                if (v == DirectTask.PENDING) {
                     return Poll.pending();
                 }
                 current = null;

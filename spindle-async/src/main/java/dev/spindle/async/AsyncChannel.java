@@ -285,12 +285,12 @@ public final class AsyncChannel<T> {
      * oldest element the channel holds: set only while its state is WAITING; guarded by the
      * channel's lock.
      */
-    private abstract static class Op<O extends Op<O>> {
+    private abstract static class Op<O extends Op<O, V>, V> extends DirectTask<V> {
         O prev;
         O next;
 
         /** Appends {@code op} to the queue whose oldest element is {@code head}; returns the oldest. */
-        static <O extends Op<O>> O append(O head, O op) {
+        static <O extends Op<O, ?>> O append(O head, O op) {
             if (head == null) {
                 op.prev = op;
                 op.next = op;
@@ -308,7 +308,7 @@ public final class AsyncChannel<T> {
          * Unlinks {@code op}, which must be in the queue whose oldest element is {@code head};
          * returns the queue's oldest element afterwards, {@code null} if it is empty.
          */
-        static <O extends Op<O>> O unlink(O head, O op) {
+        static <O extends Op<O, ?>> O unlink(O head, O op) {
             O next = op.next;
             if (next == op) {
                 head = null;                   // it was alone
@@ -325,7 +325,7 @@ public final class AsyncChannel<T> {
         }
     }
 
-    private final class SendOp extends Op<SendOp> implements AsyncTask<Void>, Cancellable {
+    private final class SendOp extends Op<SendOp, Void> implements Cancellable {
         private final T value;
         private int state = NEW; // guarded by lock
         private Waker waker;     // guarded by lock
@@ -388,6 +388,12 @@ public final class AsyncChannel<T> {
             }
         }
 
+        /** A send's value is {@code null}; its {@code poll} answers the shared ready-null. */
+        @Override
+        Object pollDirect(Context cx) {
+            return poll(cx).isPending() ? DirectTask.PENDING : null;
+        }
+
         @Override
         public void cancel() {
             lock();
@@ -402,7 +408,7 @@ public final class AsyncChannel<T> {
         }
     }
 
-    private final class ReceiveOp extends Op<ReceiveOp> implements DirectPoll<T>, Cancellable {
+    private final class ReceiveOp extends Op<ReceiveOp, T> implements Cancellable {
         private T value;         // guarded by lock
         /**
          * Hand-over number of {@link #value}, guarded by the lock. It wraps: two are compared by
@@ -413,15 +419,13 @@ public final class AsyncChannel<T> {
         private int state = NEW; // guarded by lock
         private Waker waker;     // guarded by lock
 
+        /**
+         * The value received, or {@link DirectTask#PENDING}: a receive awaited by a combinator of
+         * {@link Async} costs no {@link Poll} object (see {@link DirectTask}); its {@code poll}
+         * wraps this.
+         */
         @Override
-        public Poll<T> poll(Context cx) {
-            return DirectPoll.wrap(pollDirect(cx));
-        }
-
-        /** The value received, or {@link DirectPoll#PENDING}: a receive awaited by a combinator
-         *  of {@link Async} costs no {@link Poll} object (see {@link DirectPoll}). */
-        @Override
-        public Object pollDirect(Context cx) {
+        Object pollDirect(Context cx) {
             Waker toWake = null;
             lock();
             try {
@@ -433,7 +437,7 @@ public final class AsyncChannel<T> {
                         return v;
                     case WAITING:
                         waker = cx.waker();
-                        return DirectPoll.PENDING;
+                        return DirectTask.PENDING;
                     case CLOSED:
                         state = FINISHED;
                         throw new ChannelClosedException("receive: the channel was closed and is empty");
@@ -445,7 +449,7 @@ public final class AsyncChannel<T> {
                 if (returned != null && !returned.isEmpty()) {
                     if (!cx.consumeBudget()) {
                         toWake = cx.waker();
-                        return DirectPoll.PENDING;
+                        return DirectTask.PENDING;
                     }
                     state = FINISHED;
                     return returned.remove(0).value;
@@ -456,7 +460,7 @@ public final class AsyncChannel<T> {
                 }
                 if (!cx.consumeBudget()) {
                     toWake = cx.waker();
-                    return DirectPoll.PENDING;
+                    return DirectTask.PENDING;
                 }
                 T v = unbuffer();
                 if (v != null) {
@@ -472,7 +476,7 @@ public final class AsyncChannel<T> {
                 state = WAITING;
                 waker = cx.waker();
                 receiveHead = Op.append(receiveHead, this);
-                return DirectPoll.PENDING;
+                return DirectTask.PENDING;
             } finally {
                 unlock();
                 if (toWake != null) {

@@ -368,20 +368,20 @@ public abstract sealed class JoinHandle<T> implements Future<T>, AsyncTask<T> pe
      */
     @Override
     public Poll<T> poll(Context cx) {
-        return DirectPoll.wrap(pollOutcome(cx));
+        return DirectTask.wrap(pollOutcome(cx));
     }
 
     /**
-     * {@link #poll} without the {@link Poll} object: the value, or {@link DirectPoll#PENDING};
-     * the cell answers {@link DirectPoll#pollDirect} with it, so a combinator that awaits a
-     * handle allocates nothing for the value.
+     * {@link #poll} without the {@link Poll} object: the value, or {@link DirectTask#PENDING};
+     * {@link DirectTask#pollValue} reads it, so a combinator that awaits a handle allocates
+     * nothing for the value.
      */
     final Object pollOutcome(Context cx) {
         long s = state;
         if ((s & OUTCOME_MASK) == 0) {
             Waker w = cx.waker();
             if (registered(w) || push(w)) {
-                return DirectPoll.PENDING;     // the completion will wake w
+                return DirectTask.PENDING;     // the completion will wake w
             }
             s = state;                         // released meanwhile: the outcome is out
         }

@@ -47,7 +47,7 @@ package dev.spindle.async;
  * fields need no synchronisation, as {@link AsyncTask} promises. Whatever a waker's caller wrote
  * before {@code wake()} likewise happens-before the poll that follows the wake.
  */
-final class TaskCell<T> extends JoinHandle<T> implements Waker, Context, DirectPoll<T> {
+final class TaskCell<T> extends JoinHandle<T> implements Waker, Context {
 
     static final int IDLE = 0;
     static final int SCHEDULED = 1;
@@ -102,12 +102,6 @@ final class TaskCell<T> extends JoinHandle<T> implements Waker, Context, DirectP
      */
     long waitWakes() {
         return wakeCount() - selfRequeues;
-    }
-
-    /** {@link JoinHandle#poll} with the value unwrapped; see {@link DirectPoll}. */
-    @Override
-    public Object pollDirect(Context cx) {
-        return pollOutcome(cx);
     }
 
     // ------------------------------------------------------------------ Waker and Context

@@ -213,4 +213,78 @@ class LifoSlotTest {
             }
         });
     }
+
+    /**
+     * Two tasks that take turns, each waking the other from its poll, so that every hand-off
+     * goes through the LIFO slot, on more workers than pairs (idle workers search, and steal
+     * from busy workers' slots while their owners take them back). Checked: no task is ever
+     * polled by two threads at once, every turn is taken exactly once, and no wake-up is lost
+     * (all pairs finish). A steal from the slot that drops the cell it took makes it time out.
+     */
+    static final class Player implements AsyncTask<Integer> {
+        final int side;
+        final AtomicInteger turn;
+        final int turns;
+        final AtomicInteger overlaps;
+        final AtomicBoolean inPoll = new AtomicBoolean();
+        volatile Player partner;
+        volatile Waker waker;
+        private int taken;
+
+        Player(int side, AtomicInteger turn, int turns, AtomicInteger overlaps) {
+            this.side = side;
+            this.turn = turn;
+            this.turns = turns;
+            this.overlaps = overlaps;
+        }
+
+        @Override
+        public Poll<Integer> poll(Context cx) {
+            if (!inPoll.compareAndSet(false, true)) {
+                overlaps.incrementAndGet();    // polled on two threads at once
+                throw new IllegalStateException("polled while being polled");
+            }
+            try {
+                waker = cx.waker();            // before reading the turn: see the partner's wake
+                int t = turn.get();
+                if (t < turns && t % 2 == side) {
+                    taken++;
+                    turn.set(t + 1);
+                    Waker p = partner.waker;
+                    if (p != null) {
+                        p.wake();              // the running task's wake: into this worker's slot
+                    }
+                    t++;
+                }
+                return t >= turns ? Poll.ready(taken) : Poll.pending();
+            } finally {
+                inPoll.set(false);
+            }
+        }
+    }
+
+    @ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(ints = {1, 3, 16})
+    void handOffsThroughTheSlotRacingThievesPollEachTaskOnceAtATime(int pairs) {
+        assertTimeoutPreemptively(Duration.ofSeconds(120), () -> {
+            int turns = 20_000;
+            AtomicInteger overlaps = new AtomicInteger();
+            try (AsyncRuntime rt = AsyncRuntime.builder().workers(4).name("slot-race").build()) {
+                List<JoinHandle<Integer>> handles = new java.util.ArrayList<>();
+                for (int i = 0; i < pairs; i++) {
+                    AtomicInteger turn = new AtomicInteger();
+                    Player a = new Player(0, turn, turns, overlaps);
+                    Player b = new Player(1, turn, turns, overlaps);
+                    a.partner = b;
+                    b.partner = a;
+                    handles.add(rt.spawn(a));
+                    handles.add(rt.spawn(b));
+                }
+                for (JoinHandle<Integer> h : handles) {
+                    assertThat(h.get(WAIT_S * 4L, TimeUnit.SECONDS)).isEqualTo(turns / 2);
+                }
+            }
+            assertThat(overlaps.get()).isZero();
+        });
+    }
 }

@@ -1,0 +1,79 @@
+/*
+ * Copyright 2026 The Spindle Authors. Licensed under the Apache License, Version 2.0.
+ */
+package dev.spindle.async;
+
+/**
+ * A task of this package that can answer a poll without a {@link Poll} object:
+ * {@link #pollDirect} returns the value itself when the task is ready, and {@link #PENDING}
+ * otherwise.
+ *
+ * <p><b>Why.</b> {@link Poll#ready(Object)} allocates for every value but {@code null}, so each
+ * await of a value (a receive, a map) cost a 24-byte object that the awaiting combinator unwrapped
+ * at once. The combinators of {@link Async} ask for their inner tasks' values with
+ * {@link #pollValue}, which reads a {@code DirectTask}'s or a {@link JoinHandle}'s value directly
+ * and polls a user's {@link AsyncTask} as before. Two of ping_pong's polls per round trip are of
+ * this kind.
+ *
+ * <p><b>Why a class, not an interface.</b> {@link #pollValue} tells the package's tasks apart with
+ * {@code instanceof} on every poll. Against a class that is a constant-time check of the
+ * receiver's class hierarchy. Against an interface, JDK 17 to 22 look the interface up in the
+ * class's list of secondary supertypes and remember the last hit in a one-entry cache on the
+ * class; a task class checked against two interfaces in turn (here the cast of {@code then}'s
+ * function result to {@link AsyncTask}, then the marker) rewrites that cache on every poll. An
+ * interface marker made async ping_pong 12-18 % slower on JDK 17 (same on JDK 25, whose lookup is
+ * hashed); see docs/BENCHMARKS.md.
+ *
+ * <p>The contract is the poll's: {@code pollDirect} is {@link AsyncTask#poll} with the result
+ * unwrapped, and {@link #poll} wraps it, so a task has one body. The marker is private to the
+ * package, so no value a user's task computes can be mistaken for it.
+ *
+ * @param <T> the task's result type
+ */
+abstract class DirectTask<T> implements AsyncTask<T> {
+
+    /** What {@link #pollDirect} returns while the task is pending; never a task's value. */
+    static final Object PENDING = new Object() {
+        @Override
+        public String toString() {
+            return "Pending";
+        }
+    };
+
+    /**
+     * Polls the task as {@link AsyncTask#poll} does, answering the value itself.
+     *
+     * @param cx the context of the poll under way
+     * @return the value (may be {@code null}) if the task is ready; {@link #PENDING} if it is not
+     */
+    abstract Object pollDirect(Context cx);
+
+    @Override
+    public Poll<T> poll(Context cx) {
+        return wrap(pollDirect(cx));
+    }
+
+    /**
+     * Polls {@code task}: directly if it is a task of this package or a {@link JoinHandle}, else
+     * through its {@link AsyncTask#poll}.
+     *
+     * @return the value if ready (may be {@code null}); {@link #PENDING} if not
+     * @throws NullPointerException if a user's task returns {@code null} instead of a {@link Poll}
+     */
+    static Object pollValue(AsyncTask<?> task, Context cx) {
+        if (task instanceof DirectTask<?> d) {
+            return d.pollDirect(cx);
+        }
+        if (task instanceof JoinHandle<?> h) {
+            return h.pollOutcome(cx);
+        }
+        Poll<?> p = task.poll(cx);
+        return p.isPending() ? PENDING : p.value();
+    }
+
+    /** The {@link Poll} for a {@link #pollDirect} result. */
+    @SuppressWarnings("unchecked")
+    static <T> Poll<T> wrap(Object direct) {
+        return direct == PENDING ? Poll.pending() : Poll.ready((T) direct);
+    }
+}
