@@ -67,7 +67,7 @@ class BenchEchoCommandTest {
         assertThat(cli("bench", "--help").out()).contains("'spindle bench echo'");
         Outcome r = cli("bench", "echo", "--help");
         assertThat(r.exit()).isZero();
-        assertThat(r.out()).contains("spindle, spindle-io-workers, netty, virtual-threads").contains("--connections")
+        assertThat(r.out()).contains("spindle, spindle-io-workers, netty, netty-epoll, virtual-threads").contains("--connections")
                 .contains("--seconds").contains("--client-threads");
     }
 

@@ -6,6 +6,7 @@ package dev.spindle.bench.echo;
 import dev.spindle.bench.runtime.VirtualThreads;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import io.netty.channel.epoll.Epoll;
 import io.netty.util.Version;
 import java.util.List;
 import java.util.Map;
@@ -36,9 +37,11 @@ public final class EchoServers {
     public static final String SPINDLE = "spindle";
     public static final String SPINDLE_DRIVEN = "spindle-io-workers";
     public static final String NETTY = "netty";
+    /** Netty with its native epoll transport (Linux x86_64 only; else unavailable). */
+    public static final String NETTY_EPOLL = "netty-epoll";
     public static final String VIRTUAL_THREADS = "virtual-threads";
 
-    private static final List<String> IDS = List.of(SPINDLE, SPINDLE_DRIVEN, NETTY, VIRTUAL_THREADS);
+    private static final List<String> IDS = List.of(SPINDLE, SPINDLE_DRIVEN, NETTY, NETTY_EPOLL, VIRTUAL_THREADS);
 
     private EchoServers() {
     }
@@ -55,7 +58,15 @@ public final class EchoServers {
      */
     public static String unavailableReason(String id) {
         check(id);
-        return id.equals(VIRTUAL_THREADS) && !VirtualThreads.available() ? "needs JDK 21+" : null;
+        if (id.equals(VIRTUAL_THREADS) && !VirtualThreads.available()) {
+            return "needs JDK 21+";
+        }
+        if (id.equals(NETTY_EPOLL) && !Epoll.isAvailable()) {
+            Throwable cause = Epoll.unavailabilityCause();
+            return "Netty's native epoll transport does not load here"
+                    + (cause == null ? "" : ": " + cause.getClass().getSimpleName());
+        }
+        return null;
     }
 
     /**
@@ -75,6 +86,9 @@ public final class EchoServers {
                         + SpindleEchoServer.reactors(workers) + " selectors, driven by idle workers)";
             case NETTY:
                 return "Netty " + nettyVersion() + " MultiThreadIoEventLoopGroup + NioIoHandler, " + workers
+                        + " event loops (+1 accepting)";
+            case NETTY_EPOLL:
+                return "Netty " + nettyVersion() + " MultiThreadIoEventLoopGroup + EpollIoHandler (native), " + workers
                         + " event loops (+1 accepting)";
             default:
                 return "a virtual thread per connection, blocking java.net.Socket; "
@@ -103,7 +117,13 @@ public final class EchoServers {
                 case SPINDLE_DRIVEN:
                     return new SpindleEchoServer(workers, true);
                 case NETTY:
-                    return new NettyEchoServer(workers);
+                    return new NettyEchoServer(workers, false);
+                case NETTY_EPOLL:
+                    if (!Epoll.isAvailable()) {
+                        throw new UnsupportedOperationException("the netty-epoll echo server cannot run: "
+                                + unavailableReason(id));
+                    }
+                    return new NettyEchoServer(workers, true);
                 default:
                     return new VirtualThreadEchoServer(workers);
             }

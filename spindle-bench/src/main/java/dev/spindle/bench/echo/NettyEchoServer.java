@@ -10,7 +10,11 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
+import io.netty.channel.IoHandlerFactory;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.ServerChannel;
+import io.netty.channel.epoll.EpollIoHandler;
+import io.netty.channel.epoll.EpollServerSocketChannel;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import java.net.InetAddress;
@@ -30,14 +34,20 @@ final class NettyEchoServer extends ListeningServer {
     private final EventLoopGroup loops;
     private final Channel channel;
 
-    NettyEchoServer(int workers) {
-        super(EchoServers.NETTY);
-        acceptor = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
-        loops = new MultiThreadIoEventLoopGroup(workers, NioIoHandler.newFactory());
+    /**
+     * @param epoll Netty's native epoll transport instead of NIO (the caller checks
+     *     {@code Epoll.isAvailable()} first)
+     */
+    NettyEchoServer(int workers, boolean epoll) {
+        super(epoll ? EchoServers.NETTY_EPOLL : EchoServers.NETTY);
+        IoHandlerFactory io = epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
+        Class<? extends ServerChannel> serverChannel = epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
+        acceptor = new MultiThreadIoEventLoopGroup(1, io);
+        loops = new MultiThreadIoEventLoopGroup(workers, io);
         try {
             channel = new ServerBootstrap()
                     .group(acceptor, loops)
-                    .channel(NioServerSocketChannel.class)
+                    .channel(serverChannel)
                     .option(ChannelOption.SO_BACKLOG, 1024)
                     .childOption(ChannelOption.TCP_NODELAY, true)
                     .childHandler(new Echo())

@@ -71,7 +71,7 @@ class EchoHarnessTest {
         assertThatThrownBy(() -> o.rounds(0)).hasMessageContaining("rounds must be between 1");
         assertThatThrownBy(() -> o.warmupRounds(-1)).hasMessageContaining("warm-up rounds must be between 0");
         assertThatThrownBy(() -> o.servers(List.of("netty", "iis"))).isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("unknown echo server 'iis'; valid: spindle, spindle-io-workers, netty, virtual-threads");
+                .hasMessage("unknown echo server 'iis'; valid: spindle, spindle-io-workers, netty, netty-epoll, virtual-threads");
         assertThatThrownBy(() -> o.servers(List.of("netty", "netty"))).hasMessage("echo server 'netty' given twice");
         assertThatThrownBy(() -> o.servers(List.of())).hasMessageContaining("no echo server selected");
         assertThatThrownBy(() -> o.progress(null)).isInstanceOf(NullPointerException.class).hasMessage("progress");

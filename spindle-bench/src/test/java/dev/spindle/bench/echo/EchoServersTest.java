@@ -90,9 +90,24 @@ class EchoServersTest {
     }
 
     @Test
+    void nettyEpollRunsWhereItsNativeTransportLoadsAndSaysWhyNotElsewhere() {
+        boolean linuxX86 = System.getProperty("os.name").toLowerCase(java.util.Locale.ROOT).contains("linux")
+                && java.util.List.of("amd64", "x86_64").contains(System.getProperty("os.arch"));
+        String reason = EchoServers.unavailableReason(EchoServers.NETTY_EPOLL);
+        if (linuxX86) {
+            assertThat(reason).as("the linux-x86_64 native transport is a dependency").isNull();
+            assertThat(EchoServers.description(EchoServers.NETTY_EPOLL, 2)).contains("EpollIoHandler");
+        } else {
+            assertThat(reason).startsWith("Netty's native epoll transport does not load here");
+            assertThatThrownBy(() -> EchoServers.open(EchoServers.NETTY_EPOLL, 1))
+                    .isInstanceOf(UnsupportedOperationException.class).hasMessageContaining("netty-epoll");
+        }
+    }
+
+    @Test
     void badArgumentsAreNamed() {
         assertThatThrownBy(() -> EchoServers.open("tomcat", 1)).isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("unknown echo server 'tomcat'; valid: spindle, spindle-io-workers, netty, virtual-threads");
+                .hasMessage("unknown echo server 'tomcat'; valid: spindle, spindle-io-workers, netty, netty-epoll, virtual-threads");
         assertThatThrownBy(() -> EchoServers.open(EchoServers.NETTY, 0)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("workers must be at least 1, was 0");
         assertThatThrownBy(() -> EchoServers.description(null, 1)).isInstanceOf(NullPointerException.class)
