@@ -122,6 +122,12 @@ public final class WorkerMain {
             exiting.set(true);
             worker.close();
         }, "spindle-worker-shutdown"));
+        // Said before the wait, which lasts until the coordinator starts (up to the limit), so
+        // that whoever started this JVM sees it is up and what it waits for.
+        out.println("spindle worker " + o.id + " started its member on " + o.settings.bindAddress() + ":"
+                + o.settings.port() + "; waiting up to " + o.coordinatorWait.toSeconds()
+                + " s for the coordinator of cluster '" + o.settings.clusterName() + "'");
+        out.flush();
         try {
             worker.awaitCoordinator(o.coordinatorWait);
         } catch (MemberRefusedException | TimeoutException e) {

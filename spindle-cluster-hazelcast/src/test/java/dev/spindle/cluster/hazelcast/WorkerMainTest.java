@@ -140,7 +140,9 @@ class WorkerMainTest {
         args.addAll(List.of("--coordinator-wait-seconds", "3"));
         Result r = run(SECRET, args.toArray(new String[0]));
         assertThat(r.status).as(r.toString()).isEqualTo(1);
-        assertThat(r.out).doesNotContain("ready");
+        assertThat(r.out).doesNotContain("ready")
+                .contains("spindle worker 1 started its member on 127.0.0.1:")
+                .contains("waiting up to 3 s for the coordinator of cluster '" + cluster + "-other'");
         assertThat(r.err).contains("no coordinator of cluster '" + cluster + "-other' joined within 3 s");
     }
 
