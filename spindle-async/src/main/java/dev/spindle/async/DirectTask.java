@@ -21,8 +21,8 @@ package dev.spindle.async;
  * class's list of secondary supertypes and remember the last hit in a one-entry cache on the
  * class; a task class checked against two interfaces in turn (here the cast of {@code then}'s
  * function result to {@link AsyncTask}, then the marker) rewrites that cache on every poll. An
- * interface marker made async ping_pong 12-18 % slower on JDK 17 (same on JDK 25, whose lookup is
- * hashed); see docs/BENCHMARKS.md.
+ * interface marker made async ping_pong 12-18 % slower on JDK 17 and cost nothing on JDK 25,
+ * whose lookup is hashed; see docs/BENCHMARKS.md.
  *
  * <p>The contract is the poll's: {@code pollDirect} is {@link AsyncTask#poll} with the result
  * unwrapped, and {@link #poll} wraps it, so a task has one body. The marker is private to the
