@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -19,6 +20,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The LIFO slot of a worker ({@link AsyncWorker}): a task woken by the task running on a worker
@@ -264,13 +266,13 @@ class LifoSlotTest {
     }
 
     @ParameterizedTest
-    @org.junit.jupiter.params.provider.ValueSource(ints = {1, 3, 16})
+    @ValueSource(ints = {1, 3, 16})
     void handOffsThroughTheSlotRacingThievesPollEachTaskOnceAtATime(int pairs) {
         assertTimeoutPreemptively(Duration.ofSeconds(120), () -> {
             int turns = 20_000;
             AtomicInteger overlaps = new AtomicInteger();
             try (AsyncRuntime rt = AsyncRuntime.builder().workers(4).name("slot-race").build()) {
-                List<JoinHandle<Integer>> handles = new java.util.ArrayList<>();
+                List<JoinHandle<Integer>> handles = new ArrayList<>();
                 for (int i = 0; i < pairs; i++) {
                     AtomicInteger turn = new AtomicInteger();
                     Player a = new Player(0, turn, turns, overlaps);
