@@ -177,6 +177,12 @@ class TaskStatisticsTest {
             for (int i = 0; i < spawned; i++) {
                 rt.spawn(cx -> Poll.pending());  // pending for ever, never woken
             }
+            // A task has statistics once polled: wait for the worker's first poll of every one
+            // (the spawns above only queue them; asking at once raced with the worker).
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (rt.stats().polls() < spawned && System.nanoTime() < deadline) {
+                Thread.sleep(1);
+            }
             BusiestTasks b = rt.busiestTasks(AsyncRuntime.MAX_BUSIEST_TASKS);
             assertThat(b.examined()).isEqualTo(AsyncRuntime.MAX_TASKS_EXAMINED);
             assertThat(b.longestPolls()).hasSize(AsyncRuntime.MAX_BUSIEST_TASKS);
