@@ -11,6 +11,7 @@ import dev.spindle.cluster.CoordinatorSettings;
 import dev.spindle.cluster.TaskFunction;
 import dev.spindle.cluster.testkit.Cleanup;
 import dev.spindle.cluster.testkit.FreePorts;
+import dev.spindle.cluster.testkit.MembershipScenario;
 import dev.spindle.cluster.testkit.WorkerJvm;
 import java.io.File;
 import java.io.IOException;
@@ -34,9 +35,9 @@ import org.junit.jupiter.api.Timeout;
 
 /**
  * Three worker members in their own JVMs and a coordinator in this one, all over mutual TLS, run
- * a tree reduction; one worker JVM is killed with {@code kill -9} mid-run, once it has delivered
- * results. The coordinator must see it unreachable, down it, reassign its running tasks and
- * recompute the results it held, and every task must still end with the right value.
+ * a tree reduction; one worker JVM, the first to have delivered results, is killed with
+ * {@code kill -9} mid-run. The coordinator must see it unreachable, down it, reassign its running
+ * tasks and recompute the results it held, and every task must still end with the right value.
  *
  * <p>What "exactly once" means here. Every execution of a task body is logged, under the task's
  * key, with an id unique to that execution (process id and a counter), and returns its value
@@ -52,7 +53,6 @@ class MultiJvmFailoverTest {
     private static final int LEAVES = 64;
     private static final int WORKERS = 3;
     private static final int UNGATED = 12;
-    private static final int KILLED = 1;
     private static final AtomicLong EXECUTIONS = new AtomicLong();
 
     /** A value and the execution that computed it. */
@@ -149,23 +149,20 @@ class MultiJvmFailoverTest {
             expectedLevel = nextExpected;
         }
 
-        // kill worker 1 once it has delivered results, while most of the graph is still to run
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (coordinator.finishedOn(KILLED) < 2 && System.nanoTime() < deadline) {
-            Thread.sleep(10);
-        }
-        assertThat(coordinator.finishedOn(KILLED)).as("results from worker 1 before the kill").isGreaterThanOrEqualTo(2);
+        // kill the first worker to have delivered results (which one gets the ungated leaves is
+        // up to the scheduler), while most of the graph is still to run
+        int victim = MembershipScenario.awaitResultsFrom(coordinator::finishedOn, WORKERS, 2, Duration.ofSeconds(60));
         long doneAtKill = all.stream().filter(f -> f.toCompletableFuture().isDone()).count();
-        long killedPid = workers.get(KILLED).pid();
+        long killedPid = workers.get(victim).pid();
         long killed = System.nanoTime();
-        workers.get(KILLED).kill();                            // SIGKILL: no goodbye to the cluster
+        workers.get(victim).kill();                            // SIGKILL: no goodbye to the cluster
         Files.createFile(gateFile);
 
         Tagged root = level.get(0).get(100, TimeUnit.SECONDS);
         long done = System.nanoTime();
         assertThat(root.value()).isEqualTo((long) LEAVES * (LEAVES - 1) / 2);
         assertThat(doneAtKill).as("the kill came mid-run").isLessThan(all.size());
-        assertThat(coordinator.isLost(KILLED)).as("worker 1 was declared lost").isTrue();
+        assertThat(coordinator.isLost(victim)).as("worker " + victim + " was declared lost").isTrue();
         assertThat(coordinator.rejectedFrames()).isZero();
         assertThat(coordinator.refusedMembers()).isZero();
 
@@ -185,8 +182,9 @@ class MultiJvmFailoverTest {
                 recomputed++;
             }
         }
-        System.out.printf("tasks %d, done at kill %d, recomputed after the kill %d, results by worker: %d %d %d; "
-                + "s to join %.1f, to the kill %.1f, to the root %.1f%n", all.size(), doneAtKill, recomputed,
+        System.out.printf("tasks %d, done at kill %d, killed worker %d, recomputed after the kill %d, "
+                + "results by worker: %d %d %d; "
+                + "s to join %.1f, to the kill %.1f, to the root %.1f%n", all.size(), doneAtKill, victim, recomputed,
                 coordinator.finishedOn(0), coordinator.finishedOn(1), coordinator.finishedOn(2), (joined - start) / 1e9,
                 (killed - joined) / 1e9, (done - killed) / 1e9);
     }

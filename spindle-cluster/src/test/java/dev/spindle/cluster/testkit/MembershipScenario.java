@@ -292,6 +292,34 @@ public final class MembershipScenario {
         }
     }
 
+    /**
+     * Waits until one of workers {@code 0..workers-1} has delivered at least {@code results}
+     * results ({@code finishedOn} of its id), and returns the id of the first seen to have. Tests
+     * that kill a worker mid-run pick it so: which worker gets the first, ungated tasks is up to
+     * the scheduler, and a fixed choice can find its worker with none.
+     *
+     * @throws AssertionError if none has within {@code limit}, naming every worker's count
+     */
+    public static int awaitResultsFrom(java.util.function.IntToLongFunction finishedOn, int workers, long results,
+            java.time.Duration limit) throws InterruptedException {
+        long deadline = System.nanoTime() + limit.toNanos();
+        while (true) {
+            StringBuilder counts = new StringBuilder();
+            for (int id = 0; id < workers; id++) {
+                long n = finishedOn.applyAsLong(id);
+                if (n >= results) {
+                    return id;
+                }
+                counts.append(id == 0 ? "" : ", ").append(n);
+            }
+            if (System.nanoTime() - deadline > 0) {
+                throw new AssertionError("no worker delivered " + results + " results within " + limit
+                        + " (results by worker: " + counts + ")");
+            }
+            Thread.sleep(10);
+        }
+    }
+
     /** Logs one execution of {@code key} in this (worker) JVM: a line in a file per process. */
     public static void ran(String dir, String key) throws IOException {
         Files.writeString(Path.of(dir, "ran-" + ProcessHandle.current().pid()), key + "\n",
