@@ -51,9 +51,13 @@ import java.util.Objects;
  * {@code head}, the owner may refill that slot at any moment. The owner clears instead: the slot
  * of each element it polls itself, right after its CAS (only the owner writes slots, and it has
  * not refilled this one: that needs {@code head} past the index, which only this CAS moved),
- * and, at its next offer, the slots of the elements thieves took (those below {@code head} and
- * at or above {@link #cleared}). So a stolen element stays reachable from the ring only until
- * the owner's next offer.
+ * and, when it offers, the slots of the elements thieves took (those below {@code head} and at
+ * or above {@link #cleared}). As in {@link WorkStealingDeque}, it leaves the slots just below
+ * {@code head} (up to {@link WorkStealingDeque#CLEAR_LAG}, at most a quarter of the ring) alone
+ * while the queue holds elements, since thieves are reading those cache lines; an offer into an
+ * empty queue clears them all. So a stolen element stays reachable from the ring until the
+ * owner's next offer into an empty queue, or its first offer once thieves are that far past it.
+ * An index below {@code tail - capacity} is never cleared: its slot holds a later index.
  *
  * <p>{@link #size} and {@link #isEmpty} read both counters without a lock and are estimates,
  * exact when no operation is in flight; {@code isEmpty} after a completed {@code offer} reports
@@ -84,6 +88,8 @@ public final class OwnerFifo<T> extends OwnerFifoFields {
     private final int mask;
     /** Owner only: the slots of the indices below this one are cleared. */
     private long cleared;
+    /** Stolen slots this close below {@code head} are left alone while the queue holds elements. */
+    private final int clearLag;
 
     /**
      * Creates an empty queue.
@@ -99,6 +105,7 @@ public final class OwnerFifo<T> extends OwnerFifoFields {
         }
         this.slots = new Object[capacity];
         this.mask = capacity - 1;
+        this.clearLag = Math.min(WorkStealingDeque.CLEAR_LAG, capacity / 4);
     }
 
     /** {@return the most elements this queue holds} */
@@ -120,10 +127,13 @@ public final class OwnerFifo<T> extends OwnerFifoFields {
         if (t - h >= slots.length) {
             return false;
         }
-        for (long i = cleared; i < h; i++) {   // slots thieves took: unreachable from here on
+        long upTo = t == h ? h : h - clearLag; // slots thieves took, away from where they read
+        for (long i = Math.max(cleared, t - slots.length); i < upTo; i++) {
             slots[(int) i & mask] = null;
         }
-        cleared = Math.max(cleared, h);
+        if (cleared < upTo) {
+            cleared = upTo;
+        }
         slots[(int) t & mask] = element;       // published by the release below
         TAIL.setRelease(this, t + 1);
         return true;

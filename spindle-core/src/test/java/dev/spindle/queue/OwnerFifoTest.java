@@ -7,7 +7,6 @@ import static org.assertj.core.api.Assertions.assertThatNullPointerException;
 import java.lang.ref.WeakReference;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -74,6 +73,12 @@ class OwnerFifoTest {
         assertThat(q.isEmpty()).isTrue();
     }
 
+    private static WeakReference<Object> offerWeakly(OwnerFifo<Object> q) {
+        Object x = new Object();
+        q.offer(x);
+        return new WeakReference<>(x);
+    }
+
     private static WeakReference<Object> offerAndTake(OwnerFifo<Object> q, boolean steal) {
         q.offer(new Object());
         return new WeakReference<>(steal ? q.steal() : q.poll());
@@ -85,12 +90,47 @@ class OwnerFifoTest {
         OwnerFifo<Object> q = new OwnerFifo<>(4);
         WeakReference<Object> ref = offerAndTake(q, steal);
         q.offer("the owner's next offer clears what thieves took");
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (ref.get() != null && System.nanoTime() < deadline) {
-            System.gc();
-            Thread.sleep(10);
-        }
-        assertThat(ref.get()).as("taken element collected").isNull();
+        assertThat(Gc.collected(ref)).as("taken element collected").isTrue();
         assertThat(q.poll()).isEqualTo("the owner's next offer clears what thieves took");
+    }
+
+    @Test
+    void stolenElementIsNotRetainedOnceThievesAreTheClearLagPastIt() throws InterruptedException {
+        int lag = WorkStealingDeque.CLEAR_LAG;
+        OwnerFifo<Object> q = new OwnerFifo<>(4 * lag);
+        WeakReference<Object> ref = offerWeakly(q);
+        for (int i = 0; i < lag + 1; i++) {
+            q.offer(i);
+        }
+        assertThat(q.steal()).isSameAs(ref.get());
+        for (int i = 0; i < lag; i++) {
+            assertThat(q.steal()).isEqualTo(i);
+        }
+        q.offer("not empty: this offer clears up to the lag below head");
+        assertThat(Gc.collected(ref)).as("stolen element collected").isTrue();
+        assertThat(q.poll()).isEqualTo(lag);
+        assertThat(q.poll()).isEqualTo("not empty: this offer clears up to the lag below head");
+    }
+
+    @ParameterizedTest(name = "capacity {0}")
+    @ValueSource(ints = {4, 8, 64, 256})
+    void lazyClearingNeverTouchesALiveElementAcrossManyWrapArounds(int capacity) {
+        OwnerFifo<Integer> q = new OwnerFifo<>(capacity);
+        java.util.ArrayDeque<Integer> model = new java.util.ArrayDeque<>();
+        java.util.Random random = new java.util.Random(capacity);
+        int next = 0;
+        for (int op = 0; op < 200_000; op++) {
+            int r = random.nextInt(10);
+            if (r < 5) {                        // offers outnumber takes: the queue stays non-empty and wraps
+                boolean added = q.offer(next);
+                assertThat(added).as("offer at size %d", model.size()).isEqualTo(model.size() < capacity);
+                if (added) {
+                    model.add(next++);
+                }
+            } else {
+                Integer got = r < 8 ? q.steal() : q.poll();
+                assertThat(got).as("take %d", op).isEqualTo(model.poll());
+            }
+        }
     }
 }

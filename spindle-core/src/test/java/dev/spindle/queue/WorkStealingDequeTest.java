@@ -338,18 +338,6 @@ class WorkStealingDequeTest {
         }
     }
 
-    private static boolean collected(WeakReference<?> ref) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (ref.get() != null && System.nanoTime() < deadline) {
-            System.gc();
-            byte[][] pressure = new byte[16][];
-            for (int i = 0; i < pressure.length; i++) {
-                pressure[i] = new byte[1 << 16];
-            }
-            Thread.sleep(10);
-        }
-        return ref.get() == null;
-    }
 
     private static WeakReference<Payload> pushAndPop(WorkStealingDeque<Payload> d) {
         d.push(new Payload(2));
@@ -368,25 +356,46 @@ class WorkStealingDequeTest {
         WorkStealingDeque<Payload> d = new WorkStealingDeque<>(4, 16);
         d.push(new Payload(1));
         WeakReference<Payload> popped = pushAndPop(d);
-        assertThat(collected(popped)).as("popped element collected").isTrue();
+        assertThat(Gc.collected(popped)).as("popped element collected").isTrue();
         assertThat(d.size()).isEqualTo(1);
         assertThat(d.peekBottom().id).isEqualTo(1);
     }
 
     @Test
-    void stolenElementIsNotRetainedAfterTheNextPush() throws InterruptedException {
+    void stolenElementIsNotRetainedAfterThePushIntoTheEmptiedDeque() throws InterruptedException {
         WorkStealingDeque<Payload> d = new WorkStealingDeque<>(4, 16);
         d.push(new Payload(1));
         d.push(new Payload(2));
         WeakReference<Payload> stolen = steal(d);
         assertThat(stolen.get().id).isEqualTo(1);
-        d.push(new Payload(3));                 // the owner clears stolen slots here
-        assertThat(collected(stolen)).as("stolen element collected").isTrue();
-        assertThat(d.size()).isEqualTo(2);
+        assertThat(d.pop().id).isEqualTo(2);
+        d.push(new Payload(3));                 // empty: the owner clears every stolen slot here
+        assertThat(Gc.collected(stolen)).as("stolen element collected").isTrue();
+        assertThat(d.size()).isEqualTo(1);
     }
 
     @Test
-    void batchStolenElementsAreNotRetainedAfterTheNextPush() throws InterruptedException {
+    void stolenElementIsNotRetainedOnceThievesAreTheClearLagPastIt() throws InterruptedException {
+        int lag = WorkStealingDeque.CLEAR_LAG;
+        WorkStealingDeque<Payload> d = new WorkStealingDeque<>(4, 4 * lag);
+        for (int i = 0; i < lag + 2; i++) {
+            d.push(new Payload(i));
+        }
+        WeakReference<Payload> stolen = steal(d);
+        assertThat(stolen.get().id).isZero();
+        for (int i = 1; i <= lag; i++) {
+            assertThat(d.steal().value().id).isEqualTo(i);
+        }
+        assertThat(d.size()).isEqualTo(1);      // not empty: the push clears up to CLEAR_LAG below top
+        d.push(new Payload(-1));
+        assertThat(Gc.collected(stolen)).as("stolen element collected").isTrue();
+        assertThat(d.size()).isEqualTo(2);
+        assertThat(d.steal().value().id).isEqualTo(lag + 1);
+        assertThat(d.pop().id).isEqualTo(-1);
+    }
+
+    @Test
+    void batchStolenElementsAreNotRetainedAfterThePushIntoTheEmptiedDeque() throws InterruptedException {
         WorkStealingDeque<Payload> d = new WorkStealingDeque<>(4, 16);
         for (int i = 0; i < 4; i++) {
             d.push(new Payload(i));
@@ -395,9 +404,24 @@ class WorkStealingDequeTest {
         WeakReference<Payload> first = new WeakReference<>(d.stealBatchOrNull(dest, 4));
         WeakReference<Payload> second = new WeakReference<>(dest.pop());
         assertThat(dest.isEmpty()).isTrue();
-        d.push(new Payload(9));
-        assertThat(collected(first)).as("first batch element collected").isTrue();
-        assertThat(collected(second)).as("second batch element collected").isTrue();
-        assertThat(d.size()).isEqualTo(3);
+        assertThat(d.size()).isEqualTo(2);
+        d.pop();
+        d.pop();
+        d.push(new Payload(9));                 // into the emptied deque: every stolen slot is cleared
+        assertThat(Gc.collected(first)).as("first batch element collected").isTrue();
+        assertThat(Gc.collected(second)).as("second batch element collected").isTrue();
+        assertThat(d.size()).isEqualTo(1);
+    }
+
+    @Test
+    void anOfferAtFullCapacityReReadsTopBeforeRefusing() {
+        WorkStealingDeque<Integer> d = dequeOf(4, 4, 1, 2, 3, 4);
+        assertThat(d.offer(5)).as("full").isFalse();
+        assertThat(d.steal().value()).isEqualTo(1);  // room again, which only a fresh read of top shows
+        assertThat(d.steal().value()).isEqualTo(2);
+        assertThat(d.offer(5)).as("room after two steals").isTrue();
+        assertThat(d.offer(6)).isTrue();
+        assertThat(d.offer(7)).as("full again").isFalse();
+        assertThat(popAll(d)).containsExactly(6, 5, 4, 3);
     }
 }
