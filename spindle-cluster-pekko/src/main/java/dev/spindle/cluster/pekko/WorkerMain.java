@@ -23,7 +23,9 @@ import java.util.Set;
  *
  * <p>The store password comes from the environment variable {@code SPINDLE_STORE_PASSWORD} or a
  * file, never from the command line, where other users of the machine could read it. Prints
- * {@code spindle worker <id> joined <host:port>} once it is a member. With
+ * {@code spindle worker <id> started on <host:port>; joining cluster '<name>' through <seeds>}
+ * once its member is up, and {@code spindle worker <id> joined <host:port>} once it is a member
+ * (a worker whose seeds never answer keeps trying, and says no more). With
  * {@code -Dspindle.exitWithParent=true} the worker exits when the process that started it does.
  * Exits with status 2 on bad arguments (a one-line reason and the usage on stderr), including an
  * unreadable password file, 1 when it leaves the cluster (downed, or its coordinator saw it as
@@ -51,20 +53,26 @@ public final class WorkerMain {
      * @param args the options described in the class comment ({@code --help} lists them)
      */
     public static void main(String[] args) {
-        PekkoWorker worker;
+        Launch launch;
         try {
-            worker = start(args, System.getenv());
+            launch = start(args, System.getenv());
         } catch (IllegalArgumentException | NullPointerException e) {
             System.exit(WorkerCommandLine.usageError(System.err, e.getMessage(), USAGE));
             return;
         }
-        if (worker == null) {
+        if (launch == null) {
             System.out.println(USAGE);
             System.exit(WorkerCommandLine.OK);
             return;
         }
+        PekkoWorker worker = launch.worker();
         Runtime.getRuntime().addShutdownHook(new Thread(worker::close, "spindle-worker-shutdown"));
         WorkerCommandLine.exitWithParentIfAsked();
+        // Said before the join, which lasts until a seed answers (retried without end), so that
+        // whoever started this JVM sees it is up and what it waits for.
+        System.out.println("spindle worker " + worker.id() + " started on " + worker.address() + "; joining cluster '"
+                + launch.settings().clusterName() + "' through " + String.join(", ", launch.settings().seedNodes()));
+        System.out.flush();
         worker.joined().thenRun(() -> {
             System.out.println("spindle worker " + worker.id() + " joined " + worker.address());
             System.out.flush();
@@ -81,12 +89,16 @@ public final class WorkerMain {
         System.exit(WorkerCommandLine.FAILED);
     }
 
+    /** A started worker and the settings it was started with. */
+    record Launch(PekkoWorker worker, PekkoClusterSettings settings) {
+    }
+
     /**
      * Starts the worker the command line describes; {@code null} for {@code --help}.
      *
      * @throws IllegalArgumentException with a one-line reason for anything wrong
      */
-    static PekkoWorker start(String[] args, Map<String, String> env) {
+    static Launch start(String[] args, Map<String, String> env) {
         WorkerCommandLine line = WorkerCommandLine.parse(args, OPTIONS);
         if (line.help()) {
             return null;
@@ -109,6 +121,7 @@ public final class WorkerMain {
         }
         line.list("--seed").forEach(b::seedNode);
         line.list("--allow").forEach(b::allowPackage);
-        return PekkoWorker.start(b.build(), id, threads, memory);
+        PekkoClusterSettings settings = b.build();
+        return new Launch(PekkoWorker.start(settings, id, threads, memory), settings);
     }
 }
