@@ -31,8 +31,17 @@ import java.util.concurrent.locks.LockSupport;
  *   <li><b>Parking.</b> {@code park(w)}: consume {@code w}'s permit (return if there was one);
  *       take the first free slot, trying 0 first, so the timer slot is held whenever anyone
  *       drives; then publish {@code drivingOf[w] = k + 1}, re-read the permit, and only if it is
- *       still clear {@code select} with the timeout. If no slot is free, park on
- *       {@link LockSupport}.</li>
+ *       still clear {@code select} with the timeout. If no slot is free, announce a sleep
+ *       without a slot ({@code slotless[w]}), look for a free slot once more, and only then park
+ *       on {@link LockSupport}. A worker that frees a slot wakes every slotless sleeper, which
+ *       comes back for it. The first look is not a snapshot (a slot seen held may have been held
+ *       for a moment by a busy worker's {@link #pollNow}); without the hand-over, a worker could
+ *       sleep on {@link LockSupport} while a slot stayed free, and with every other worker asleep
+ *       in a slot of its own that driver's readiness waited for ever (connections stalled for
+ *       10 s and more with 16 drivers on 16 workers on 2 cores). The announcement and the
+ *       releaser's check are the same Dekker pair as the permit and {@code drivingOf}: the
+ *       sleeper writes its flag then reads the slots, the releaser frees its slot then reads the
+ *       count of flags.</li>
  *   <li><b>Unparking.</b> {@code unpark(w)}: set {@code w}'s permit, then read
  *       {@code drivingOf[w]}: if {@code w} is (about to be) inside a driver's {@code select}, call
  *       that driver's {@link IoDriver#wakeup}; otherwise {@link LockSupport#unpark}. An unpark
@@ -80,6 +89,10 @@ final class DrivingParker implements Parker {
     private final AtomicIntegerArray holder;
     private final AtomicIntegerArray drivingOf;
     private final AtomicIntegerArray permit;
+    /** 1 while worker {@code w} sleeps on {@link LockSupport} because it found no free slot. */
+    private final AtomicIntegerArray slotless;
+    /** How many workers are in that state: a releaser reads only this when none is. */
+    private final java.util.concurrent.atomic.AtomicInteger slotlessCount = new java.util.concurrent.atomic.AtomicInteger();
     /** The runtime's own timer, fired by whoever holds slot 0. */
     final Timers timers;
 
@@ -94,6 +107,7 @@ final class DrivingParker implements Parker {
         this.holder = new AtomicIntegerArray(n);
         this.drivingOf = new AtomicIntegerArray(workers);
         this.permit = new AtomicIntegerArray(workers);
+        this.slotless = new AtomicIntegerArray(workers);
         this.timers = new Timers(this::earlierDeadline);
     }
 
@@ -122,16 +136,61 @@ final class DrivingParker implements Parker {
         if (permit.getAndSet(w, 0) != 0) {
             return;
         }
-        for (int k = 0; k < holder.length(); k++) {
-            if (holder.get(k) == FREE && holder.compareAndSet(k, FREE, w + 1)) {
-                drive(w, k, nanos);
+        for (;;) {
+            for (int k = 0; k < holder.length(); k++) {
+                if (holder.get(k) == FREE && holder.compareAndSet(k, FREE, w + 1)) {
+                    drive(w, k, nanos);
+                    return;
+                }
+            }
+            // No free slot seen. The look above is not a snapshot: a slot it saw held may have
+            // been held only for a moment (a busy worker's pollNow, a driver on its way out).
+            // Announce this sleep without a slot, then look once more; a slot freed after the
+            // look is handed over by its releaser (see releaseSlot).
+            slotless.set(w, 1);
+            slotlessCount.incrementAndGet();
+            boolean free = anyFree();
+            if (!free) {
+                if (nanos < 0) {
+                    threads.park(w);
+                } else {
+                    threads.parkNanos(w, nanos);
+                }
+            }
+            slotless.set(w, 0);
+            slotlessCount.decrementAndGet();
+            if (!free) {
                 return;
             }
         }
-        if (nanos < 0) {
-            threads.park(w);
-        } else {
-            threads.parkNanos(w, nanos);
+    }
+
+    private boolean anyFree() {
+        for (int k = 0; k < holder.length(); k++) {
+            if (holder.get(k) == FREE) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Frees slot {@code k} held by worker index {@code me + 1}, and, if workers sleep without a
+     * slot, wakes them all so that one comes back for this one (the others find none free and
+     * sleep again; waking only one could pick a sleeper already leaving for another freed slot):
+     * otherwise, with every other worker
+     * asleep in a slot of its own, the freed driver would have nobody waiting in its
+     * {@code select}, and its readiness would wait for a busy worker's {@link #pollNow}, or
+     * forever if none is busy.
+     */
+    private void releaseSlot(int k, int holderId) {
+        if (!holder.compareAndSet(k, holderId, FREE) || slotlessCount.get() == 0) {
+            return;
+        }
+        for (int v = 0; v < slotless.length(); v++) {
+            if (slotless.get(v) != 0) {
+                threads.unpark(v);             // a spurious return for its idle loop, which parks again
+            }
         }
     }
 
@@ -157,7 +216,7 @@ final class DrivingParker implements Parker {
             }
         } finally {
             drivingOf.set(w, 0);
-            holder.compareAndSet(k, w + 1, FREE);
+            releaseSlot(k, w + 1);
         }
     }
 
@@ -183,7 +242,7 @@ final class DrivingParker implements Parker {
                     handle(self, d, ready > 0, due);
                 }
             } finally {
-                holder.compareAndSet(k, me, FREE);
+                releaseSlot(k, me);
             }
         }
     }
