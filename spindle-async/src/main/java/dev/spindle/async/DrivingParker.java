@@ -6,6 +6,7 @@ package dev.spindle.async;
 import dev.spindle.internal.Parker;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.concurrent.locks.LockSupport;
@@ -92,7 +93,7 @@ final class DrivingParker implements Parker {
     /** 1 while worker {@code w} sleeps on {@link LockSupport} because it found no free slot. */
     private final AtomicIntegerArray slotless;
     /** How many workers are in that state: a releaser reads only this when none is. */
-    private final java.util.concurrent.atomic.AtomicInteger slotlessCount = new java.util.concurrent.atomic.AtomicInteger();
+    private final AtomicInteger slotlessCount = new AtomicInteger();
     /** The runtime's own timer, fired by whoever holds slot 0. */
     final Timers timers;
 
@@ -178,8 +179,7 @@ final class DrivingParker implements Parker {
      * Frees slot {@code k} held by worker index {@code me + 1}, and, if workers sleep without a
      * slot, wakes them all so that one comes back for this one (the others find none free and
      * sleep again; waking only one could pick a sleeper already leaving for another freed slot):
-     * otherwise, with every other worker
-     * asleep in a slot of its own, the freed driver would have nobody waiting in its
+     * otherwise, with every other worker asleep in a slot of its own, the freed driver would have nobody waiting in its
      * {@code select}, and its readiness would wait for a busy worker's {@link #pollNow}, or
      * forever if none is busy.
      */

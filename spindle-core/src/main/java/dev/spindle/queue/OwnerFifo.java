@@ -127,13 +127,7 @@ public final class OwnerFifo<T> extends OwnerFifoFields {
         if (t - h >= slots.length) {
             return false;
         }
-        long upTo = t == h ? h : h - clearLag; // slots thieves took, away from where they read
-        for (long i = Math.max(cleared, t - slots.length); i < upTo; i++) {
-            slots[(int) i & mask] = null;
-        }
-        if (cleared < upTo) {
-            cleared = upTo;
-        }
+        cleared = TakenSlots.clear(slots, cleared, h, t, clearLag);  // slots thieves took
         slots[(int) t & mask] = element;       // published by the release below
         TAIL.setRelease(this, t + 1);
         return true;

@@ -279,24 +279,9 @@ public final class WorkStealingDeque<T> extends DequeFields {
         return a;
     }
 
-    /**
-     * Nulls slots of elements that thieves have taken: {@code [clearedBelow, t)} if the deque
-     * is empty, else up to {@link #CLEAR_LAG} below {@code t}, where thieves are not reading.
-     * Safe because no CAS can win an index below {@code top}, and slots of indices above
-     * {@code b - length} are not reused until this owner pushes there.
-     */
+    /** Nulls slots of elements that thieves have taken ({@link TakenSlots}). Owner only. */
     private void clearStolen(Object[] a, long t, long b) {
-        long upTo = t == b ? t : t - CLEAR_LAG;
-        long from = Math.max(clearedBelow, b - a.length);
-        if (from < upTo) {
-            int mask = a.length - 1;
-            for (long i = from; i < upTo; i++) {
-                a[(int) i & mask] = null;
-            }
-        }
-        if (clearedBelow < upTo) {
-            clearedBelow = upTo;
-        }
+        clearedBelow = TakenSlots.clear(a, clearedBelow, t, b, CLEAR_LAG);
     }
 
     // ------------------------------------------------------------------ thief operations
