@@ -385,7 +385,7 @@ final class AsyncWorker extends AsyncWorkerPadAfter implements Runnable {
         if (++tick >= GLOBAL_INTERVAL) {
             tick = 0;
             if (runtime.driver != null) {
-                runtime.driver.pollNow(this);  // I/O and timers, while every worker may be busy
+                runtime.driver.pollNow(index); // I/O and timers, while every worker may be busy
             }
             TaskCell<?> c = admit();
             if (c == null) {

@@ -222,10 +222,10 @@ final class DrivingParker implements Parker {
 
     /**
      * A busy worker's look at the drivers, without waiting: every free one is selected now and
-     * its events handled on this worker; the timers fire if due.
+     * its events handled on this worker ({@code w}, by index); the timers fire if due.
      */
-    void pollNow(AsyncWorker self) {
-        int me = self.index + 1;
+    void pollNow(int w) {
+        int me = w + 1;
         for (int k = 0; k < holder.length(); k++) {
             if (holder.get(k) != FREE || !holder.compareAndSet(k, FREE, me)) {
                 continue;
@@ -239,7 +239,7 @@ final class DrivingParker implements Parker {
                 }
                 boolean due = k == 0 && timers.anyDue();
                 if (ready > 0 || due) {
-                    handle(self, d, ready > 0, due);
+                    handle(runtime.workers[w], d, ready > 0, due);
                 }
             } finally {
                 releaseSlot(k, me);
