@@ -142,9 +142,14 @@
  *     if slot 0 is held (Timers.add: earlier.run()); the driver reads the heap after taking the
  *     slot and waits with a timeout only if an entry is there; time passes (process Clock) once
  *     the entry exists; the driver fires it on return.
- * Not modelled: pollNow of busy workers (workers here always come to park), several drivers
- * (each is the same protocol with its own holder; a worker is inside at most one), the
- * TimerSleep driver (the same sticky-flag pattern with LockSupport).
+ * Not modelled with one driver: pollNow of busy workers (workers here always come to park) and
+ * the hand-over to workers that found no free slot (with one slot and no pollNow, a slot seen
+ * held is held by a worker that comes back to park and takes it, so it cannot stay free while
+ * every worker sleeps); both are modelled with -DTWO_DRIVERS below. Not modelled at all: the
+ * TimerSleep driver (the same sticky-flag pattern with LockSupport). One shortcut: the driver
+ * counts the keys it selected after applying the queued changes, so a channel keyed by this
+ * very select counts as selected (the Java returns 0, and the driver, alone with its one slot,
+ * takes it again and selects at once); -DTWO_DRIVERS counts them as the Java does.
  * Mutants: -DMUTANT_NO_SELECTOR_WAKEUP (unpark only LockSupport-unparks: the driver inside
  * select is never woken, the requirement that "unpark is not enough"),
  * -DMUTANT_NO_PERMIT_RECHECK (the driver selects without re-reading its permit after
@@ -152,6 +157,59 @@
  * does not wake the selector), -DMUTANT_NO_TIMER_WAKEUP (with -DTIMER: a new earliest timer
  * does not wake the driver). Each leaves T0 waiting with every worker asleep: the rest
  * assertion fails.
+ *
+ * TWO DRIVERS AND BUSY WORKERS' POLLS, -DTWO_DRIVERS (with -DSELECTOR -DIO_WAKE, without
+ * -DTIMER; DrivingParker's slots, sleep, anyFree, releaseSlot and pollNow). Two driver slots,
+ * each with its own holder, sticky selector flag and wakeupPending; drivingOf[w] is the slot
+ * + 1, and unpark wakes the driver it names. T0's channel is on driver 1, the slot a sleeper
+ * tries second, so a driver left with nobody in it shows as T0 waiting for ever. Step by step,
+ * as the Java does it:
+ *   - the sleeper's look: a CAS on slot 0, then, a step later, one on slot 1; the look is not a
+ *     snapshot;
+ *   - if neither was free: slotless[w] = 1, slotlessCount++, anyFree() (slot 0, then slot 1, a
+ *     read each) and, only if it found none, the LockSupport park; then slotless[w] = 0,
+ *     slotlessCount--, and back to the look if it found one, else back to await's loop;
+ *   - releaseSlot: the holder back to FREE, then, if slotlessCount != 0, each worker's flag read
+ *     and each flagged worker LockSupport-unparked;
+ *   - pollNow, in AsyncWorker.next() before it picks: the worker sweeps the slots in order 0, 1:
+ *     takes a free one (a CAS), selects without waiting (with no key and no queued change the
+ *     Reactor returns 0 and touches nothing; otherwise selectNow consumes a pending wake-up and
+ *     selects the channel if it is keyed and ready, then wakeupPending is cleared and the change
+ *     applied), dispatches what it selected on its own thread (into its own wake channel, as the
+ *     driver does, but without wakeSelf: it is not parked), and releases the slot with the
+ *     hand-over. Which pick is the periodic one is left open (any next() may sweep), and
+ *     -DNPOLLNOW sweeps in a run (all workers together; default 2) bound the state space;
+ *   - a select's count of ready keys is taken in the step in which it returns, before the
+ *     changes are applied: a driver woken by the registration returns 0 and goes back to the
+ *     look, which may now take slot 0 and leave slot 1 to the next sleeper.
+ * check.sh runs it with 2 workers started parked (-DSTART_PARKED: from the start, even one sweep
+ * is more than 48 million states, past MEMLIM) and -DNOYIELD, for safety and the rest assertion;
+ * the liveness search (-a -f) is left out as too slow: with one sweep it passes, 8.3 million
+ * states in about 110 s.
+ * Two sweeps, because one does not need the releaser's half: with 2 workers and one sweep, a
+ * sleeper that saw both slots held by the sweep finds slot 0 free again when it looks once more
+ * (MUTANT_NO_RELEASE_HANDOVER passes with -DNPOLLNOW=1). The sleeper's order is checked (one
+ * that looks once more before it announces itself fails), the releaser's is not: with 2
+ * workers, a sleeper whose second look finds no slot free saw both held by the other worker,
+ * whose release of the second one comes after the announcement, so a releaser that read the
+ * count before freeing its slot would pass too.
+ * Mutants (each leaves T0's bytes on driver 1 with nobody in it and both workers asleep: the
+ * rest assertion fails):
+ *   -DMUTANT_NO_SLOT_HANDOVER     the code before the fix (e404e10): a worker that finds no free
+ *                                 slot parks on LockSupport at once; releaseSlot only frees;
+ *   -DMUTANT_NO_RELEASE_HANDOVER  the announcement and the second look, but releaseSlot wakes
+ *                                 nobody.
+ * What spin reports for MUTANT_NO_SLOT_HANDOVER (-DNPOLLNOW=1), the stall the fix describes:
+ * both workers start parked; the Spawner queues T0 and wakes worker 1 (LockSupport: neither is
+ * in a driver yet). Worker 1's first next() sweeps and takes slot 0; worker 0, in park, finds
+ * slot 0 held; worker 1 releases slot 0 and takes slot 1; worker 0 finds slot 1 held and parks
+ * on LockSupport. Worker 1 releases slot 1, runs T0 (spawns T1, queues T0's read interest on
+ * driver 1 and wakes that driver, in which nobody waits), runs T1, finds nothing, parks and
+ * takes slot 0. The peer's bytes arrive on driver 1, which nobody selects: the change is never
+ * applied, and both workers sleep with T0 waiting. For MUTANT_NO_RELEASE_HANDOVER it is the
+ * same first look; worker 1 runs T0 and sweeps again; worker 0 announces itself, and its second
+ * look finds slot 0 held by that sweep and then slot 1 (the sweep has moved on), so it parks;
+ * worker 1 frees slot 1 with worker 0 announced, and wakes nobody.
  *
  * NOT A MUTANT, -DEXPERIMENT_NO_HANDOFF: the last searcher that found work does not look for
  * more work to wake a peer for (stopSearching without hasVisibleWork/notifyWork). Spin finds no
@@ -205,18 +263,36 @@ bool closing = false;        /* AsyncRuntime.closing */
 #endif
 
 #ifdef SELECTOR
-/* DrivingParker (spindle-async) with one driver, a driven Reactor: see "THE SELECTOR-DRIVING
- * WORKER" in the header */
-byte holder = 0;             /* DrivingParker.holder[0]: worker + 1, 0 = free */
-bool drivingOf[NW];          /* DrivingParker.drivingOf[w] != 0 */
+/* DrivingParker (spindle-async) with one driver, or two with -DTWO_DRIVERS, each a driven
+ * Reactor: see "THE SELECTOR-DRIVING WORKER" in the header */
+#ifdef TWO_DRIVERS
+#if !defined(IO_WAKE) || defined(TIMER)
+#error "-DTWO_DRIVERS is checked with -DIO_WAKE and without -DTIMER"
+#endif
+#define NSLOT 2
+#define IOSLOT 1             /* T0's channel is on driver 1, the one a sleeper tries second */
+#ifndef NPOLLNOW
+#define NPOLLNOW 2           /* pollNow sweeps in a run, all workers together */
+#endif
+#else
+#define NSLOT 1
+#define IOSLOT 0
+#endif
+byte holder[NSLOT];          /* DrivingParker.holder[k]: worker + 1, 0 = free */
+byte drivingOf[NW];          /* DrivingParker.drivingOf[w]: k + 1, 0 = none */
 bool permit[NW];             /* DrivingParker.permit[w] */
 bool lsPermit[NW];           /* LockSupport's permit of each worker thread */
-bool selFlag = false;        /* the selector's sticky wake-up (Selector.wakeup) */
-bool pending = false;        /* Reactor.wakeupPending */
+bool selFlag[NSLOT];         /* each selector's sticky wake-up (Selector.wakeup) */
+bool pending[NSLOT];         /* each Reactor.wakeupPending */
+#ifdef TWO_DRIVERS
+bool slotless[NW];           /* DrivingParker.slotless[w] */
+byte slotlessCount = 0;      /* DrivingParker.slotlessCount */
+byte npolls = 0;             /* pollNow sweeps so far (the bound, not the runtime's state) */
+#endif
 #ifdef IO_WAKE
 bool ioReady = false;        /* T0's channel is readable (level-triggered) */
-bool change = false;         /* T0's interest change is queued (Reactor.changes) */
-bool keyed = false;          /* ... and applied: the selector watches the channel */
+bool change = false;         /* T0's interest change is queued on driver IOSLOT (Reactor.changes) */
+bool keyed = false;          /* ... and applied: that selector watches the channel */
 #endif
 #ifdef TIMER
 bool tset = false;           /* T0's timer entry is in the runtime's heap */
@@ -256,16 +332,17 @@ inline offer(q, c) {
 }
 
 #ifdef SELECTOR
-/* Reactor.wakeup(): the CAS of wakeupPending, then Selector.wakeup() (a sticky flag) */
-inline selWakeup() {
+/* Reactor.wakeup() of driver dk (a constant): the CAS of wakeupPending, then
+ * Selector.wakeup() (a sticky flag) */
+inline selWakeup(dk) {
     atomic {
         if
-        :: !pending -> pending = true; sw = true  /* wakeupPending.compareAndSet(false, true) */
+        :: !pending[dk] -> pending[dk] = true; sw = true  /* wakeupPending.compareAndSet(false, true) */
         :: else -> sw = false
         fi
     };
     if
-    :: sw -> sw = false; selFlag = true           /* selector.wakeup() */
+    :: sw -> sw = false; selFlag[dk] = true       /* selector.wakeup() */
     :: else
     fi
 }
@@ -273,11 +350,14 @@ inline selWakeup() {
 /* DrivingParker.unpark(x) */
 inline unpark(x) {
     permit[x] = true;                             /* permit.set(w, 1) */
-    if
+    if                                            /* k = drivingOf.get(w), read once: */
 #ifdef MUTANT_NO_SELECTOR_WAKEUP
     :: false -> skip
+#elif defined(TWO_DRIVERS)
+    :: drivingOf[x] == 1 -> selWakeup(0)          /* k != 0: drivers.get(k - 1).wakeup() */
+    :: drivingOf[x] == 2 -> selWakeup(1)
 #else
-    :: drivingOf[x] -> selWakeup()                /* drivingOf[w] != 0: drivers[k].wakeup() */
+    :: drivingOf[x] != 0 -> selWakeup(0)          /* k != 0: drivers.get(k - 1).wakeup() */
 #endif
     :: else -> lsPermit[x] = true                 /* threads.unpark(w): LockSupport.unpark */
     fi
@@ -323,23 +403,112 @@ inline wakeSelf() {
     }
 }
 
+#ifdef TWO_DRIVERS
+/* The rest of DrivingParker.releaseSlot, after the holder's CAS to FREE: the hand-over to the
+ * workers that found no free slot (a LockSupport unpark each; v is 0 on entry) */
+inline handOver() {
+#if defined(MUTANT_NO_SLOT_HANDOVER) || defined(MUTANT_NO_RELEASE_HANDOVER)
+    skip                                          /* the mutants: no hand-over */
+#else
+    if
+    :: slotlessCount != 0 ->                      /* slotlessCount.get() != 0: */
+        do                                        /* for (v < slotless.length()) */
+        :: v < NW ->
+            if
+            :: slotless[v] -> lsPermit[v] = true  /* slotless.get(v) != 0: threads.unpark(v) */
+            :: else
+            fi;
+            v++
+        :: else -> v = 0; break
+        od
+    :: else
+    fi
+#endif
+}
+
+/* DrivingParker.pollNow(me), a busy worker's sweep (slot is 0 on entry): each free driver is
+ * taken, selected without waiting and released, one slot after the other, so a sleeper's look
+ * at the slots interleaves with the sweep */
+inline pollNow() {
+    do
+    :: slot < NSLOT ->
+        atomic {                                  /* holder.get(k) == FREE && */
+            got = (holder[slot] == 0);            /*   holder.compareAndSet(k, FREE, me), else continue */
+            if
+            :: got -> holder[slot] = me + 1
+            :: else
+            fi
+        };
+        if
+        :: got ->
+            got = false;
+            if                                    /* ready = d.select(0): */
+            :: slot == IOSLOT && (keyed || change) ->
+                atomic {                          /* selector.selectNow(): ends a pending wake-up, */
+                    selFlag[slot] = false;        /* selects the ready keys */
+                    rdy = keyed && ioReady
+                };
+                pending[slot] = false;            /* wakeupPending.set(false) */
+                atomic { if :: change -> change = false; keyed = true :: else fi }  /* applyChanges() */
+            :: else                               /* no keys, no changes: return 0 */
+            fi;
+            if
+            :: rdy ->                             /* handle(self, d, true, false): no wakeSelf, */
+                rdy = false;                      /* this worker is not parked */
+                if                                /* dispatch(): read-ahead, wake the readers */
+                :: ioReady -> ioReady = false; wakeDriven(0)
+                :: else
+                fi
+            :: else
+            fi;
+            holder[slot] = 0;                     /* releaseSlot(k, me): the CAS to FREE, */
+            handOver()                            /* then the hand-over */
+        :: else
+        fi;
+        slot++
+    :: else -> slot = 0; break
+    od
+}
+#endif
+
 /* DrivingParker.park(me), called by IdleCoordinator.await while notified[me] is clear */
 inline driverPark() {
     atomic { got = permit[me]; permit[me] = false };        /* permit.getAndSet(w, 0) != 0 */
     if
     :: got -> got = false                         /* return */
     :: else ->
-        atomic {                                  /* holder.compareAndSet(0, FREE, w + 1) */
-            got = (holder == 0);
+#ifdef TWO_DRIVERS
+scan:   atomic {                                  /* k = 0: holder.get(k) == FREE && */
+            got = (holder[0] == 0);               /*   holder.compareAndSet(k, FREE, w + 1) */
             if
-            :: got -> holder = me + 1
+            :: got -> holder[0] = me + 1
             :: else
             fi
         };
+        if                                        /* k = 1, a step of its own: the look is */
+        :: !got ->                                /* not a snapshot of the slots */
+            atomic {
+                got = (holder[1] == 0);
+                if
+                :: got -> holder[1] = me + 1; slot = 1
+                :: else
+                fi
+            }
+        :: else
+        fi;
+#else
+        atomic {                                  /* holder.compareAndSet(0, FREE, w + 1) */
+            got = (holder[0] == 0);
+            if
+            :: got -> holder[0] = me + 1
+            :: else
+            fi
+        };
+#endif
         if
-        :: got ->                                 /* drive(w, 0, -1) */
+        :: got ->                                 /* drive(w, k, -1) */
             got = false;
-            drivingOf[me] = true;                 /* drivingOf.set(w, k + 1) */
+            drivingOf[me] = slot + 1;             /* drivingOf.set(w, k + 1) */
 #ifdef MUTANT_NO_PERMIT_RECHECK
             rdy = false;
 #else
@@ -352,23 +521,26 @@ inline driverPark() {
                 timed = tset;                     /* timeout = timers.nanosToNext() */
 #endif
 end_select:     atomic {                          /* selector.select(timeout) returns when */
-                    (selFlag                      /* woken (the sticky flag, consumed), */
+                    (selFlag[slot]                /* woken (the sticky flag, consumed), */
 #ifdef IO_WAKE
-                     || (keyed && ioReady)        /* a watched channel is ready, */
+                     || (slot == IOSLOT && keyed && ioReady)  /* a watched channel is ready, */
 #endif
 #ifdef TIMER
                      || (timed && due)            /* or the timeout passed */
 #endif
-                    ) -> selFlag = false
+                    ) -> selFlag[slot] = false
+#ifdef TWO_DRIVERS
+                    ; rdy = (slot == IOSLOT && keyed && ioReady)  /* the keys it selected */
+#endif
                 };
-                pending = false;                  /* wakeupPending.set(false) */
+                pending[slot] = false;            /* wakeupPending.set(false) */
 #ifdef IO_WAKE
-                atomic { if :: change -> change = false; keyed = true :: else fi }  /* applyChanges() */
+                atomic { if :: slot == IOSLOT && change -> change = false; keyed = true :: else fi }  /* applyChanges() */
 #endif
             fi;
-            drivingOf[me] = false;                /* drivingOf.set(w, 0) */
-#ifdef IO_WAKE
-            rdy = keyed && ioReady;               /* ready = selectedKeys().size() > 0 */
+            drivingOf[me] = 0;                    /* drivingOf.set(w, 0) */
+#if defined(IO_WAKE) && !defined(TWO_DRIVERS)
+            rdy = keyed && ioReady;               /* ready = selectedKeys().size() > 0 (a shortcut: see the header) */
 #endif
 #ifdef TIMER
             rdy = rdy || (tset && due);           /* || timers.anyDue() */
@@ -392,9 +564,35 @@ end_select:     atomic {                          /* selector.select(timeout) re
 #endif
             :: else
             fi;
-            holder = 0                            /* holder.compareAndSet(k, w + 1, FREE) */
-        :: else ->
+#ifdef TWO_DRIVERS
+            atomic { holder[slot] = 0; slot = 0 };  /* releaseSlot(k, w + 1): the CAS to FREE, */
+            handOver()                            /* then the hand-over */
+#else
+            holder[0] = 0                         /* releaseSlot(0, w + 1): holder.compareAndSet(k, w + 1, FREE) */
+#endif
+        :: else ->                                /* no free slot seen */
+#if defined(TWO_DRIVERS) && !defined(MUTANT_NO_SLOT_HANDOVER)
+            slotless[me] = true;                  /* slotless.set(w, 1) */
+            slotlessCount++;                      /* slotlessCount.incrementAndGet() */
+            got = (holder[0] == 0);               /* free = anyFree(): holder.get(0) == FREE */
+            if
+            :: !got -> got = (holder[1] == 0)     /*   || holder.get(1) == FREE */
+            :: else
+            fi;
+            if
+            :: !got ->
+end_lspark:     atomic { lsPermit[me] -> lsPermit[me] = false }  /* threads.park(w) */
+            :: else
+            fi;
+            slotless[me] = false;                 /* slotless.set(w, 0) */
+            slotlessCount--;                      /* slotlessCount.decrementAndGet() */
+            if
+            :: got -> got = false; goto scan      /* free: look again, to take it */
+            :: else                               /* return; await's loop parks again */
+            fi
+#else
 end_lspark: atomic { lsPermit[me] -> lsPermit[me] = false }  /* threads.park(w) */
+#endif
         fi
     fi
 }
@@ -570,7 +768,7 @@ inline runCell() {
 #if defined(SELECTOR) && defined(IO_WAKE)
             change = true;                        /* Reactor.await: interest added, enqueue(reg): */
 #ifndef MUTANT_NO_REGISTER_WAKEUP
-            selWakeup();                          /* changes.add, then wakeup() */
+            selWakeup(IOSLOT);                    /* changes.add, then wakeup() */
 #endif
 #endif
 #if defined(SELECTOR) && defined(TIMER)
@@ -579,7 +777,7 @@ inline runCell() {
 #ifdef MUTANT_NO_TIMER_WAKEUP
             :: false -> skip
 #else
-            :: holder != 0 -> selWakeup()
+            :: holder[0] != 0 -> selWakeup(0)
 #endif
             :: else
             fi;
@@ -642,6 +840,7 @@ proctype Worker(byte me) {
     bool rdy = false;
     bool timed = false;
     bool sw = false;
+    byte slot = 0;           /* DrivingParker's k: the driver slot in hand */
 #endif
 
 #ifdef START_PARKED
@@ -653,6 +852,13 @@ loop:
     :: else
     fi;
     /* next() */
+#ifdef TWO_DRIVERS
+    if                                            /* if (++tick >= GLOBAL_INTERVAL): any pick may */
+    :: atomic { npolls < NPOLLNOW -> npolls++ };  /* be the periodic one, NPOLLNOW in all */
+        pollNow()                                 /* runtime.driver.pollNow(index) */
+    :: skip
+    fi;
+#endif
 #ifdef HYBRID
     if
     :: hot[me] == 0 ->                            /* if (hot.isEmpty()) collectWakeups() */

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Model-checks the Spindle Promela models (deque.pml, park.pml, async_park.pml) with spin.
-# async_park.pml -DSELECTOR models the async runtime whose idle workers drive I/O and timers.
+# async_park.pml -DSELECTOR models the async runtime whose idle workers drive I/O and timers
+# (-DTWO_DRIVERS: two drivers, and busy workers' pollNow sweeps).
 # park.pml models the pools' one idle protocol, IdleCoordinator (spindle-core), as the
 # work-stealing pool uses it and (-DSHARING) as the shared-queue pools do.
 #
@@ -13,7 +14,9 @@
 # the checks can fail.
 # The spare-worker lost wake-up that these models found is
 # covered both ways: the -DSPARE_RETIRES configurations pass, and the old re-check rule is one
-# of the mutants (the fix is in IdleCoordinator.prepareToPark).
+# of the mutants (the fix is in IdleCoordinator.prepareToPark). So is the stall of a driver left
+# free with every worker asleep (the fix is DrivingParker's slot hand-over): async-selector-2d-io
+# passes, and the code before the fix is a mutant.
 #
 # Everything spin and the C compiler write goes to WORKDIR (default: ../target/spin), one
 # directory per check; a counterexample can be replayed there with the command printed on
@@ -133,6 +136,10 @@ if [[ $mode == verify ]]; then
     check async-selector-2w-timer async_park.pml pass "-DNW=2 -DSELECTOR -DTIMER -DNOYIELD" "-DNOCLAIM -DCOLLAPSE -DMEMLIM=3072" "-m1000000"
     check async-selector-2w-inside-close async_park.pml pass "-DNW=2 -DSELECTOR -DSTART_PARKED -DNOYIELD -DINSIDE_WAKE -DCLOSE" "-DNOCLAIM -DCOLLAPSE -DMEMLIM=3072" "-m1000000"
     check async-selector-live-io  async_park.pml pass "-DNW=2 -DSELECTOR -DIO_WAKE -DSTART_PARKED -DNOYIELD" "-DNFAIR=3 -DCOLLAPSE -DMEMLIM=3072" "-a -f -m1000000"
+    # Two drivers (-DTWO_DRIVERS), T0's channel on driver 1, and busy workers' pollNow sweeps that
+    # a sleeper's look at the slots interleaves with; started parked, 2 sweeps in all (the header
+    # says why 2).
+    check async-selector-2d-io    async_park.pml pass "-DNW=2 -DSELECTOR -DIO_WAKE -DTWO_DRIVERS -DNPOLLNOW=2 -DSTART_PARKED -DNOYIELD" "-DNOCLAIM -DCOLLAPSE -DMEMLIM=3072" "-m1000000"
 else
     for m in MUTANT_POP_NO_CAS MUTANT_THIEF_CLEARS MUTANT_CLEAR_TOO_FAR MUTANT_BATCH_NO_RECHECK; do
         check "deque-$m" deque.pml fail "-DNTASK=3 -D$m" "-DSAFETY -DMEMLIM=3072" "-m1000000"
@@ -156,6 +163,11 @@ else
     check async-MUTANT_NO_PERMIT_RECHECK  async_park.pml fail "-DNW=2 -DSELECTOR -DSTART_PARKED -DNOYIELD -DMUTANT_NO_PERMIT_RECHECK" "-DNOCLAIM -DMEMLIM=3072" "-m1000000"
     check async-MUTANT_NO_REGISTER_WAKEUP async_park.pml fail "-DNW=2 -DSELECTOR -DIO_WAKE -DNOYIELD -DMUTANT_NO_REGISTER_WAKEUP" "-DNOCLAIM -DMEMLIM=3072" "-m1000000"
     check async-MUTANT_NO_TIMER_WAKEUP    async_park.pml fail "-DNW=2 -DSELECTOR -DTIMER -DNOYIELD -DMUTANT_NO_TIMER_WAKEUP" "-DNOCLAIM -DMEMLIM=3072" "-m1000000"
+    # two drivers: a driver left free, with nobody in it and every worker asleep: the code before
+    # the slot hand-over (one pollNow sweep is enough), and the hand-over without its releaser's
+    # half (two are needed)
+    check async-MUTANT_NO_SLOT_HANDOVER    async_park.pml fail "-DNW=2 -DSELECTOR -DIO_WAKE -DTWO_DRIVERS -DNPOLLNOW=1 -DSTART_PARKED -DNOYIELD -DMUTANT_NO_SLOT_HANDOVER" "-DNOCLAIM -DMEMLIM=3072" "-m1000000"
+    check async-MUTANT_NO_RELEASE_HANDOVER async_park.pml fail "-DNW=2 -DSELECTOR -DIO_WAKE -DTWO_DRIVERS -DNPOLLNOW=2 -DSTART_PARKED -DNOYIELD -DMUTANT_NO_RELEASE_HANDOVER" "-DNOCLAIM -DMEMLIM=3072" "-m1000000"
     # the LTL claims fail on their own too (no rest assertion): acceptance cycles
     check async-MUTANT_NO_RECHECK-ltl async_park.pml fail "-DNW=2 -DNO_QUIET -DMUTANT_NO_RECHECK" "-DNFAIR=3 -DMEMLIM=3072" "-a -f -m1000000"
     check async-MUTANT_PARK_AFTER_CLOSE-ltl async_park.pml fail "-DNW=2 -DNO_QUIET -DCLOSE -DMUTANT_PARK_AFTER_CLOSE" "-DNFAIR=3 -DMEMLIM=3072" "-a -f -m1000000"
