@@ -33,16 +33,39 @@ import java.util.concurrent.locks.LockSupport;
  *       take the first free slot, trying 0 first, so the timer slot is held whenever anyone
  *       drives; then publish {@code drivingOf[w] = k + 1}, re-read the permit, and only if it is
  *       still clear {@code select} with the timeout. If no slot is free, announce a sleep
- *       without a slot ({@code slotless[w]}), look for a free slot once more, and only then park
- *       on {@link LockSupport}. A worker that frees a slot wakes every slotless sleeper, which
- *       comes back for it. The first look is not a snapshot (a slot seen held may have been held
- *       for a moment by a busy worker's {@link #pollNow}); without the hand-over, a worker could
- *       sleep on {@link LockSupport} while a slot stayed free, and with every other worker asleep
- *       in a slot of its own that driver's readiness waited for ever (connections stalled for
- *       10 s and more with 16 drivers on 16 workers on 2 cores). The announcement and the
- *       releaser's check are the same Dekker pair as the permit and {@code drivingOf}: the
- *       sleeper writes its flag then reads the slots, the releaser frees its slot then reads the
- *       count of flags.</li>
+ *       without a slot ({@code slotless[w] = 1}), look for a free slot once more, and only then
+ *       park on {@link LockSupport}. A busy worker whose {@link #pollNow} frees a slot while
+ *       sleepers are announced claims one of them (a CAS of its flag from 1 to 0) and unparks
+ *       it; a sleeper that finds its flag taken back when it wakes (its own clearing is a
+ *       {@code getAndSet}) looks for a slot again. The first look is not a snapshot: a slot seen
+ *       held may have been held for a moment by a busy worker's poll, which sweeps the slots one
+ *       after another, so one sweep can hide several free slots. Without the hand-over a worker
+ *       could sleep on {@link LockSupport} while a slot stayed free, and with every other worker
+ *       asleep in a slot of its own that driver's readiness waited for ever (connections stalled
+ *       for 10 s and more with 16 drivers on 16 workers on 2 cores).</li>
+ *   <li><b>Why this is enough.</b> Count the free slots against the workers that are awake:
+ *       an awake worker takes a slot when it parks (or, busy, serves the free drivers in its
+ *       polls), so a free slot is safe while there are at least as many awake workers as free
+ *       slots. A driver that returns from its {@code select} frees its slot and is awake, so its
+ *       release keeps the count and needs no hand-over (handing over there woke a sleeper at
+ *       every event, and half the echo server's throughput went into context switches). The
+ *       count is lost only when a worker goes to sleep without a slot although one was free,
+ *       that is, when its look missed a free slot held for a moment by a busy worker's poll: so
+ *       the poll's release is where the hand-over happens, one sleeper per freed slot. The
+ *       announcement and the releaser's check are the same Dekker pair as the permit and
+ *       {@code drivingOf}: the sleeper writes its flag (and the count) then reads the slots, the
+ *       releaser frees its slot then reads the count and the flags. So a sleeper that the
+ *       releaser does not see sees the free slot in its second look and takes it. A sleeper the
+ *       releaser sees is claimed, unless its flag is already 0: then another releaser claimed it
+ *       (and this one goes on to the next flag), or it cleared the flag itself, which it does
+ *       only awake, on its way to look again or back to the idle loop. Each claim is taken by
+ *       exactly one CAS, so two releasers never count on the same sleeper, and a claimed sleeper
+ *       looks again unless it has been woken for work meanwhile, and then it is awake. A sleeper
+ *       that looks again checks its permit first: the releaser's unpark and the idle
+ *       coordinator's may have reached it as one (LockSupport keeps a single permit), and parking
+ *       again without that check slept through the coordinator's wake-up (caught by
+ *       {@code DrivenWakeStressTest}). The model {@code async_park.pml -DTWO_DRIVERS} checks the
+ *       hand-over with two drivers and busy workers' polls.</li>
  *   <li><b>Unparking.</b> {@code unpark(w)}: set {@code w}'s permit, then read
  *       {@code drivingOf[w]}: if {@code w} is (about to be) inside a driver's {@code select}, call
  *       that driver's {@link IoDriver#wakeup}; otherwise {@link LockSupport#unpark}. An unpark
@@ -137,7 +160,13 @@ final class DrivingParker implements Parker {
         if (permit.getAndSet(w, 0) != 0) {
             return;
         }
-        for (;;) {
+        for (boolean again = false; ; again = true) {
+            if (again && permit.get(w) != 0) {
+                // Woken for work while looking again. Checked here because the unpark that
+                // carried it may have been spent on the park below together with a releaser's
+                // (LockSupport keeps one permit): parking again would sleep through it.
+                return;
+            }
             for (int k = 0; k < holder.length(); k++) {
                 if (holder.get(k) == FREE && holder.compareAndSet(k, FREE, w + 1)) {
                     drive(w, k, nanos);
@@ -147,7 +176,8 @@ final class DrivingParker implements Parker {
             // No free slot seen. The look above is not a snapshot: a slot it saw held may have
             // been held only for a moment (a busy worker's pollNow, a driver on its way out).
             // Announce this sleep without a slot, then look once more; a slot freed after the
-            // look is handed over by its releaser (see releaseSlot).
+            // look is handed over by its releaser, which claims one announced sleeper (see
+            // releaseSlot).
             slotless.set(w, 1);
             slotlessCount.incrementAndGet();
             boolean free = anyFree();
@@ -158,11 +188,12 @@ final class DrivingParker implements Parker {
                     threads.parkNanos(w, nanos);
                 }
             }
-            slotless.set(w, 0);
+            boolean claimed = slotless.getAndSet(w, 0) == 0;
             slotlessCount.decrementAndGet();
-            if (!free) {
-                return;
+            if (!free && !claimed) {
+                return;                        // woken, timed out or spurious: the idle loop decides
             }
+            // A slot was seen free, or a releaser handed this worker one: look again.
         }
     }
 
@@ -176,20 +207,26 @@ final class DrivingParker implements Parker {
     }
 
     /**
-     * Frees slot {@code k} held by worker index {@code me + 1}, and, if workers sleep without a
-     * slot, wakes them all so that one comes back for this one (the others find none free and
-     * sleep again; waking only one could pick a sleeper already leaving for another freed slot):
-     * otherwise, with every other worker asleep in a slot of its own, the freed driver would have nobody waiting in its
-     * {@code select}, and its readiness would wait for a busy worker's {@link #pollNow}, or
-     * forever if none is busy.
+     * Frees slot {@code k} held by worker index {@code holderId - 1}; if {@code handOver} and
+     * workers sleep without a slot, hands the slot to one of them: the first whose announcement
+     * this releaser takes back (a CAS of its flag from 1 to 0) is unparked and comes back for a
+     * slot. Only a busy worker's {@link #pollNow} hands over (see the class overview for why a
+     * driver's own release need not), and to one sleeper per freed slot, not all of them: with
+     * fewer drivers than workers most idle workers sleep without a slot, and waking them all at
+     * every release cost 3.5 times the context switches and over half the throughput of an echo
+     * server (8 workers, 2 drivers, 2 cores).
      */
-    private void releaseSlot(int k, int holderId) {
-        if (!holder.compareAndSet(k, holderId, FREE) || slotlessCount.get() == 0) {
+    private void releaseSlot(int k, int holderId, boolean handOver) {
+        if (!holder.compareAndSet(k, holderId, FREE) || !handOver || slotlessCount.get() == 0) {
             return;
         }
-        for (int v = 0; v < slotless.length(); v++) {
-            if (slotless.get(v) != 0) {
-                threads.unpark(v);             // a spurious return for its idle loop, which parks again
+        int n = slotless.length();
+        int start = holderId % n;              // the releaser's neighbour first: spread the hand-overs
+        for (int i = 0; i < n; i++) {
+            int v = (start + i) % n;
+            if (slotless.get(v) != 0 && slotless.compareAndSet(v, 1, 0)) {
+                threads.unpark(v);
+                return;
             }
         }
     }
@@ -216,7 +253,7 @@ final class DrivingParker implements Parker {
             }
         } finally {
             drivingOf.set(w, 0);
-            releaseSlot(k, w + 1);
+            releaseSlot(k, w + 1, false);     // this worker is awake: it comes back for a slot
         }
     }
 
@@ -242,7 +279,7 @@ final class DrivingParker implements Parker {
                     handle(runtime.workers[w], d, ready > 0, due);
                 }
             } finally {
-                releaseSlot(k, me);
+                releaseSlot(k, me, true);
             }
         }
     }

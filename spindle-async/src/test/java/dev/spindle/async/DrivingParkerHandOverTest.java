@@ -80,6 +80,52 @@ class DrivingParkerHandOverTest {
     }
 
     /**
+     * One freed slot wakes one sleeper, not all of them: with fewer drivers than workers most
+     * idle workers sleep without a slot, and waking every one of them at each release (a driver
+     * back from its events, a busy worker's poll) halved an echo server's throughput.
+     */
+    @Test
+    void aFreedSlotWakesOneSleeperWithoutASlotNotAll() throws Exception {
+        FakeDriver d = new FakeDriver();
+        drivers.add(d);
+        int n = 4;
+        AtomicReferenceArray<Thread> threads = new AtomicReferenceArray<>(n);
+        parker = new DrivingParker(null, n, Parker.ofThreads(this, "test", threads::get), drivers);
+        AtomicInteger[] returns = new AtomicInteger[n];
+
+        d.holdNextPoll();
+        Thread busy = worker(threads, 0, () -> parker.pollNow(0));
+        assertThat(d.pollEntered.await(10, TimeUnit.SECONDS)).isTrue();
+        List<Thread> sleepers = new ArrayList<>();
+        for (int w = 1; w < n; w++) {
+            int me = w;
+            returns[w] = new AtomicInteger();
+            sleepers.add(worker(threads, w, () -> {
+                while (!stop.get()) {
+                    parker.park(me);
+                    returns[me].incrementAndGet();
+                }
+            }));
+        }
+        for (Thread t : sleepers) {
+            awaitParked(t);
+        }
+
+        d.releasePoll();
+        busy.join(10_000);
+        assertThat(d.awaitSleeper(10, TimeUnit.SECONDS)).as("one sleeper takes the freed slot").isTrue();
+        Thread.sleep(200);                   // room for wrongly woken sleepers to show up
+
+        int driving = sleepers.indexOf(d.sleeperThread) + 1;
+        assertThat(driving).isPositive();
+        for (int w = 1; w < n; w++) {
+            if (w != driving) {
+                assertThat(returns[w].get()).as("returns from park of worker %d, not handed the slot", w).isZero();
+            }
+        }
+    }
+
+    /**
      * Many workers and as many drivers, each worker alternating bursts of polls with sleeps; once
      * they all go idle, every driver must have exactly one worker waiting in its {@code select}.
      * This guards the slot ownership as a whole (a slot taken without its CAS fails it every
