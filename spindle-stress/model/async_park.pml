@@ -94,6 +94,8 @@
  *   - rest: when nothing can move any more (timeout), every task is done, or, after a close,
  *     every worker has left its loop. A lost wake-up that leaves every worker parked with a
  *     task queued fails here (a plain safety search finds it);
+ *     with -DTWO_DRIVERS, also every worker is back on the parked stack and nobody is counted
+ *     as searching (see there);
  *   - liveness, LTL `live`: without -DCLOSE, <> (ndone == NT): every task is eventually polled
  *     to completion; with -DCLOSE, <> (nexit == NW): every worker eventually exits. Checked
  *     with ./pan -a -f (weak fairness: a process that can move eventually does; a parked
@@ -159,18 +161,29 @@
  * assertion fails.
  *
  * TWO DRIVERS AND BUSY WORKERS' POLLS, -DTWO_DRIVERS (with -DSELECTOR -DIO_WAKE, without
- * -DTIMER; DrivingParker's slots, sleep, anyFree, releaseSlot and pollNow). Two driver slots,
- * each with its own holder, sticky selector flag and wakeupPending; drivingOf[w] is the slot
- * + 1, and unpark wakes the driver it names. T0's channel is on driver 1, the slot a sleeper
+ * -DTIMER; DrivingParker's slots, sleep, anyFree, releaseSlot, drive and pollNow). Two driver
+ * slots, each with its own holder, sticky selector flag and wakeupPending; drivingOf[w] is the
+ * slot + 1, and unpark wakes the driver it names. T0's channel is on driver 1, the slot a sleeper
  * tries second, so a driver left with nobody in it shows as T0 waiting for ever. Step by step,
  * as the Java does it:
  *   - the sleeper's look: a CAS on slot 0, then, a step later, one on slot 1; the look is not a
  *     snapshot;
  *   - if neither was free: slotless[w] = 1, slotlessCount++, anyFree() (slot 0, then slot 1, a
- *     read each) and, only if it found none, the LockSupport park; then slotless[w] = 0,
- *     slotlessCount--, and back to the look if it found one, else back to await's loop;
- *   - releaseSlot: the holder back to FREE, then, if slotlessCount != 0, each worker's flag read
- *     and each flagged worker LockSupport-unparked;
+ *     read each) and, only if it found none, the LockSupport park; then claimed =
+ *     (slotless.getAndSet(w, 0) == 0), one step, and slotlessCount--. If it found no free slot
+ *     and was not claimed, back to await's loop; otherwise it looks again, but first reads its
+ *     permit (the check at the top of every iteration after the first) and goes back to await's
+ *     loop if it is set: it was woken for work meanwhile;
+ *   - releaseSlot(k, holderId, handOver): the holder back to FREE (one step). The release in
+ *     drive() stops there (handOver false: a driver back from its select is awake and comes back
+ *     for a slot). The release in pollNow (handOver true) then reads slotlessCount and, if it is
+ *     not 0, scans the flags from worker (me + 1) % NW on: the Java's start, holderId % n, so the
+ *     start is fixed per releaser, not a nondeterministic choice. Each flag read is a step; at
+ *     a flag that is set, the claim (the CAS from 1 to 0) is a step of its own; a lost CAS goes
+ *     on to the next flag; the claimed worker, and only it, is LockSupport-unparked, a step
+ *     later, and the scan stops (wake one, not all);
+ *   - LockSupport's permit is one bool per worker (lsPermit): the releaser's unpark and the
+ *     coordinator's (unpark with drivingOf[w] = 0) coalesce into one, as in Java;
  *   - pollNow, in AsyncWorker.next() before it picks: the worker sweeps the slots in order 0, 1:
  *     takes a free one (a CAS), selects without waiting (with no key and no queued change the
  *     Reactor returns 0 and touches nothing; otherwise selectNow consumes a pending wake-up and
@@ -182,10 +195,16 @@
  *   - a select's count of ready keys is taken in the step in which it returns, before the
  *     changes are applied: a driver woken by the registration returns 0 and goes back to the
  *     look, which may now take slot 0 and leave slot 1 to the next sleeper.
+ * The rest assertion is stronger here: every task done, and every worker back on the parked
+ * stack with nobody counted as searching. A worker that sleeps through the coordinator's wake-up
+ * stays counted as searching, so wakeOne never wakes anyone again and a later spawn from outside
+ * would wait for ever (the Java stress test hung); in this scenario nothing needs a wake-up after
+ * that (T1 runs on the worker that spawned it, T0's readiness on whoever drives driver 1), so the
+ * tasks alone would not show the loss.
  * check.sh runs it with 2 workers started parked (-DSTART_PARKED: from the start, even one sweep
  * is more than 48 million states, past MEMLIM) and -DNOYIELD, for safety and the rest assertion;
- * the liveness search (-a -f) is left out as too slow: with one sweep it passes, 8.3 million
- * states in about 110 s.
+ * the liveness search (-a -f) is left out as too slow: with one sweep it passes, 7.9 million
+ * states in about 105 s.
  * Two sweeps, because one does not need the releaser's half: with 2 workers and one sweep, a
  * sleeper that saw both slots held by the sweep finds slot 0 free again when it looks once more
  * (MUTANT_NO_RELEASE_HANDOVER passes with -DNPOLLNOW=1). The sleeper's order is checked (one
@@ -193,12 +212,23 @@
  * workers, a sleeper whose second look finds no slot free saw both held by the other worker,
  * whose release of the second one comes after the announcement, so a releaser that read the
  * count before freeing its slot would pass too.
- * Mutants (each leaves T0's bytes on driver 1 with nobody in it and both workers asleep: the
- * rest assertion fails):
- *   -DMUTANT_NO_SLOT_HANDOVER     the code before the fix (e404e10): a worker that finds no free
- *                                 slot parks on LockSupport at once; releaseSlot only frees;
- *   -DMUTANT_NO_RELEASE_HANDOVER  the announcement and the second look, but releaseSlot wakes
- *                                 nobody.
+ * Three workers, where two can sleep without a slot and waking one differs from waking all, are
+ * out of reach for a passing check: with one sweep and the current code, the search fills
+ * MEMLIM at 44 million states (about 100 s), and a bitstate search had visited 422 million
+ * states without an error and without finishing when it was stopped after 570 s (2 workers
+ * with two sweeps: 22 million states, about 40 s). They are used for the mutant below, which
+ * needs them.
+ * Mutants:
+ *   -DMUTANT_NO_SLOT_HANDOVER     the code before the hand-over (e404e10): a worker that finds no
+ *                                 free slot parks on LockSupport at once; releaseSlot only frees;
+ *   -DMUTANT_NO_RELEASE_HANDOVER  the announcement, the second look and the claim test, but
+ *                                 pollNow's release does not hand over either, so no release
+ *                                 does;
+ *   -DMUTANT_NO_PERMIT_RECHECK_ON_LOOP  the sleeper looks again without reading its permit first
+ *                                 (the current code without the check at the top of the loop).
+ * The first two leave T0's bytes on driver 1 with nobody in it and both workers asleep (the
+ * tasks are not done); the third leaves a worker asleep on LockSupport after the coordinator
+ * woke it (the tasks are done, the stack is not full and searching is 1).
  * What spin reports for MUTANT_NO_SLOT_HANDOVER (-DNPOLLNOW=1), the stall the fix describes:
  * both workers start parked; the Spawner queues T0 and wakes worker 1 (LockSupport: neither is
  * in a driver yet). Worker 1's first next() sweeps and takes slot 0; worker 0, in park, finds
@@ -209,7 +239,45 @@
  * applied, and both workers sleep with T0 waiting. For MUTANT_NO_RELEASE_HANDOVER it is the
  * same first look; worker 1 runs T0 and sweeps again; worker 0 announces itself, and its second
  * look finds slot 0 held by that sweep and then slot 1 (the sweep has moved on), so it parks;
- * worker 1 frees slot 1 with worker 0 announced, and wakes nobody.
+ * worker 1 frees slot 1 with worker 0 announced, and hands over to nobody.
+ * MUTANT_NO_PERMIT_RECHECK_ON_LOOP needs 3 workers: spin finds nothing with 2 (two sweeps, 22
+ * million states; three sweeps, 35 million, both complete), and there is nothing to find. The
+ * loss needs a LockSupport park, entered after anyFree() saw both slots held, that no unpark
+ * ends. With 2 workers the other one held slot 0 when anyFree read it and slot 1 when it read
+ * that. It gets from slot 0 to slot 1 only by a sweep that frees slot 0 and goes on: once it has
+ * freed slot 0, whatever it does next (a look, a new sweep) tries slot 0 first, and nobody else
+ * holds it. That release comes after the announcement, so it reads a count that is not 0 and
+ * finds the flag set (only the sleeper clears it, after its park, and only this worker claims),
+ * claims the sleeper and unparks it. So the park returns, on that unpark or before it on a stale
+ * permit (then the sleeper either clears its flag itself and the claim fails, or is claimed and
+ * looks again). With 3 workers the two others can each hold a slot in a select of their own.
+ * check.sh runs it with 3 workers and one sweep, started parked. A plain depth-first search
+ * fills MEMLIM (44 million states, about 100 s) before it reaches the error, and a bitstate one
+ * (-w32) finds it only after 82 million states (about 115 s); so the check has pan try each
+ * process's moves in the reverse order (-DT_REVERSE), which finds it after 1.8 million states,
+ * in 2 to 3 s.
+ * What spin reports for it: the three workers start parked; the Spawner queues T0 and wakes
+ * worker 2 (permit and LockSupport unpark: nobody is in a driver yet; worker 2 sees notified
+ * before it ever calls park, so both permits stay set). Worker 2 runs T0 (spawns T1 onto its own
+ * deque, queues T0's read interest on driver 1 and wakes that driver, in which nobody waits
+ * yet), then T1; the peer's bytes arrive. Worker 2's sweep takes and frees slot 0 (nobody
+ * announced) and moves on to slot 1. Worker 0, in park, takes slot 0; worker 1 takes slot 1,
+ * whose select returns at once on the registration's wake-up and applies the change, and frees
+ * it without a hand-over. The sweep takes slot 1, selects T0's bytes and dispatches: T0 goes to
+ * worker 2's wake channel, and notifyWorkRacy wakes worker 1, the top of the stack, which, back
+ * from its select with notified clear, has just entered park again and consumed its (clear)
+ * permit: permit[1] = 1, and a LockSupport unpark, as worker 1 is in no driver. Worker 1's look
+ * finds slot 0 held by worker 0 and slot 1 by the sweep; the sweep frees slot 1; worker 1
+ * announces itself; the sweep reads the count, claims worker 1 and unparks it: a second
+ * LockSupport unpark, on a permit already set. Worker 2 runs T0 to the end, searches in vain and
+ * parks without a re-check (worker 1 is counted as searching); its first park returns at once on
+ * the permit the Spawner's wake-up left, its second takes slot 1. Worker 1's anyFree sees both
+ * slots held; its park consumes the one LockSupport permit; its flag is 0, so it is claimed and
+ * looks again, with no permit check: both slots held, it announces itself, anyFree sees both
+ * held, and it parks with no permit left. Both tasks are done and workers 0 and 2 wait in their
+ * selects, but worker 1 sleeps for good although the coordinator woke it: it is off the stack,
+ * searching stays 1, and wakeOne would never wake anyone again. With the check, worker 1 reads
+ * permit[1] = 1 before it looks again and returns to await's loop, which sees notified.
  *
  * NOT A MUTANT, -DEXPERIMENT_NO_HANDOFF: the last searcher that found work does not look for
  * more work to wake a peer for (stopSearching without hasVisibleWork/notifyWork). Spin finds no
@@ -404,22 +472,35 @@ inline wakeSelf() {
 }
 
 #ifdef TWO_DRIVERS
-/* The rest of DrivingParker.releaseSlot, after the holder's CAS to FREE: the hand-over to the
- * workers that found no free slot (a LockSupport unpark each; v is 0 on entry) */
+/* The rest of DrivingParker.releaseSlot(k, me + 1, true), after the holder's CAS to FREE: the
+ * hand-over of the freed slot to one worker that found no free slot. The scan starts where the
+ * Java's does, at (me + 1) % NW; each flag read and each claim (the CAS of the flag from 1 to 0)
+ * is a step of its own; the claimed worker is LockSupport-unparked and the scan stops. v and w
+ * are 0 on entry and on exit. */
 inline handOver() {
 #if defined(MUTANT_NO_SLOT_HANDOVER) || defined(MUTANT_NO_RELEASE_HANDOVER)
     skip                                          /* the mutants: no hand-over */
 #else
     if
-    :: slotlessCount != 0 ->                      /* slotlessCount.get() != 0: */
-        do                                        /* for (v < slotless.length()) */
-        :: v < NW ->
+    :: slotlessCount != 0 ->                      /* slotlessCount.get() != 0: for (i < n), */
+        do                                        /* v = (start + i) % n, start = holderId % n: */
+        :: atomic { v < NW && !slotless[(me + 1 + v) % NW] -> v++ }  /* slotless.get(v) == 0: next */
+        :: atomic { v < NW && slotless[(me + 1 + v) % NW] -> w = (me + 1 + v) % NW };  /* != 0 && */
+            atomic {                              /* slotless.compareAndSet(v, 1, 0) */
+                got = slotless[w];
+                slotless[w] = false;
+                if
+                :: !got -> v++; w = 0             /* taken back already: the next flag */
+                :: else
+                fi
+            };
             if
-            :: slotless[v] -> lsPermit[v] = true  /* slotless.get(v) != 0: threads.unpark(v) */
+            :: got -> got = false;                /* claimed: */
+                lsPermit[w] = true;               /* threads.unpark(v); return */
+                v = 0; w = 0; break
             :: else
-            fi;
-            v++
-        :: else -> v = 0; break
+            fi
+        :: atomic { v == NW -> v = 0; break }     /* none claimed */
         od
     :: else
     fi
@@ -461,7 +542,7 @@ inline pollNow() {
                 fi
             :: else
             fi;
-            holder[slot] = 0;                     /* releaseSlot(k, me): the CAS to FREE, */
+            holder[slot] = 0;                     /* releaseSlot(k, me, true): the CAS to FREE, */
             handOver()                            /* then the hand-over */
         :: else
         fi;
@@ -565,8 +646,8 @@ end_select:     atomic {                          /* selector.select(timeout) re
             :: else
             fi;
 #ifdef TWO_DRIVERS
-            atomic { holder[slot] = 0; slot = 0 };  /* releaseSlot(k, w + 1): the CAS to FREE, */
-            handOver()                            /* then the hand-over */
+            atomic { holder[slot] = 0; slot = 0 }   /* releaseSlot(k, w + 1, false): the CAS to FREE, */
+                                                  /* no hand-over: this worker is awake */
 #else
             holder[0] = 0                         /* releaseSlot(0, w + 1): holder.compareAndSet(k, w + 1, FREE) */
 #endif
@@ -584,11 +665,23 @@ end_select:     atomic {                          /* selector.select(timeout) re
 end_lspark:     atomic { lsPermit[me] -> lsPermit[me] = false }  /* threads.park(w) */
             :: else
             fi;
-            slotless[me] = false;                 /* slotless.set(w, 0) */
+            atomic {                              /* claimed = slotless.getAndSet(w, 0) == 0 */
+                clm = !slotless[me];
+                slotless[me] = false
+            };
             slotlessCount--;                      /* slotlessCount.decrementAndGet() */
             if
-            :: got -> got = false; goto scan      /* free: look again, to take it */
-            :: else                               /* return; await's loop parks again */
+            :: got || clm ->                      /* free || claimed: look again */
+                got = false; clm = false;
+#ifdef MUTANT_NO_PERMIT_RECHECK_ON_LOOP
+                goto scan
+#else
+                if                                /* again && permit.get(w) != 0: */
+                :: permit[me]                     /*   return (woken for work meanwhile) */
+                :: else -> goto scan
+                fi
+#endif
+            :: else                               /* !free && !claimed: return; await's loop parks again */
             fi
 #else
 end_lspark: atomic { lsPermit[me] -> lsPermit[me] = false }  /* threads.park(w) */
@@ -841,6 +934,9 @@ proctype Worker(byte me) {
     bool timed = false;
     bool sw = false;
     byte slot = 0;           /* DrivingParker's k: the driver slot in hand */
+#endif
+#ifdef TWO_DRIVERS
+    bool clm = false;        /* DrivingParker.sleep's claimed */
 #endif
 
 #ifdef START_PARKED
@@ -1095,6 +1191,10 @@ end_quiet:
     assert(nexit == NW)
 #else
     assert(ndone == NT)
+#ifdef TWO_DRIVERS
+    ;                                             /* and nobody slept through a wake-up: every */
+    assert(sp == NW && searching == 0)            /* worker is back on the stack, none counted searching */
+#endif
 #endif
 }
 

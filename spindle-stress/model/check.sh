@@ -16,7 +16,9 @@
 # covered both ways: the -DSPARE_RETIRES configurations pass, and the old re-check rule is one
 # of the mutants (the fix is in IdleCoordinator.prepareToPark). So is the stall of a driver left
 # free with every worker asleep (the fix is DrivingParker's slot hand-over): async-selector-2d-io
-# passes, and the code before the fix is a mutant.
+# passes, and the code before the fix is a mutant; and the lost wake-up of a sleeper handed a slot
+# whose LockSupport unpark coalesced with the idle coordinator's (the fix is the permit check at
+# the top of DrivingParker.sleep's loop) is a mutant too.
 #
 # Everything spin and the C compiler write goes to WORKDIR (default: ../target/spin), one
 # directory per check; a counterexample can be replayed there with the command printed on
@@ -137,8 +139,9 @@ if [[ $mode == verify ]]; then
     check async-selector-2w-inside-close async_park.pml pass "-DNW=2 -DSELECTOR -DSTART_PARKED -DNOYIELD -DINSIDE_WAKE -DCLOSE" "-DNOCLAIM -DCOLLAPSE -DMEMLIM=3072" "-m1000000"
     check async-selector-live-io  async_park.pml pass "-DNW=2 -DSELECTOR -DIO_WAKE -DSTART_PARKED -DNOYIELD" "-DNFAIR=3 -DCOLLAPSE -DMEMLIM=3072" "-a -f -m1000000"
     # Two drivers (-DTWO_DRIVERS), T0's channel on driver 1, and busy workers' pollNow sweeps that
-    # a sleeper's look at the slots interleaves with; started parked, 2 sweeps in all (the header
-    # says why 2).
+    # a sleeper's look at the slots interleaves with, each handing its freed slot to one sleeper;
+    # started parked, 2 sweeps in all (the header says why 2, and why not 3 workers: more than 400
+    # million states).
     check async-selector-2d-io    async_park.pml pass "-DNW=2 -DSELECTOR -DIO_WAKE -DTWO_DRIVERS -DNPOLLNOW=2 -DSTART_PARKED -DNOYIELD" "-DNOCLAIM -DCOLLAPSE -DMEMLIM=3072" "-m1000000"
 else
     for m in MUTANT_POP_NO_CAS MUTANT_THIEF_CLEARS MUTANT_CLEAR_TOO_FAR MUTANT_BATCH_NO_RECHECK; do
@@ -165,9 +168,16 @@ else
     check async-MUTANT_NO_TIMER_WAKEUP    async_park.pml fail "-DNW=2 -DSELECTOR -DTIMER -DNOYIELD -DMUTANT_NO_TIMER_WAKEUP" "-DNOCLAIM -DMEMLIM=3072" "-m1000000"
     # two drivers: a driver left free, with nobody in it and every worker asleep: the code before
     # the slot hand-over (one pollNow sweep is enough), and the hand-over without its releaser's
-    # half (two are needed)
+    # half, pollNow's release handing over to nobody (two are needed)
     check async-MUTANT_NO_SLOT_HANDOVER    async_park.pml fail "-DNW=2 -DSELECTOR -DIO_WAKE -DTWO_DRIVERS -DNPOLLNOW=1 -DSTART_PARKED -DNOYIELD -DMUTANT_NO_SLOT_HANDOVER" "-DNOCLAIM -DMEMLIM=3072" "-m1000000"
     check async-MUTANT_NO_RELEASE_HANDOVER async_park.pml fail "-DNW=2 -DSELECTOR -DIO_WAKE -DTWO_DRIVERS -DNPOLLNOW=2 -DSTART_PARKED -DNOYIELD -DMUTANT_NO_RELEASE_HANDOVER" "-DNOCLAIM -DMEMLIM=3072" "-m1000000"
+    # ... and a claimed sleeper that looks again without checking its permit: the releaser's and
+    # the coordinator's unparks coalesce, it parks again and sleeps through the coordinator's
+    # wake-up (the rest assertion: a worker off the stack, searching stuck at 1). It needs 3
+    # workers (with 2 it cannot happen: the header says why); a plain search of 3 workers fills
+    # MEMLIM before it gets there, so pan tries each process's moves in reverse order (-DT_REVERSE:
+    # 1.8 million states, a few seconds)
+    check async-MUTANT_NO_PERMIT_RECHECK_ON_LOOP async_park.pml fail "-DNW=3 -DSELECTOR -DIO_WAKE -DTWO_DRIVERS -DNPOLLNOW=1 -DSTART_PARKED -DNOYIELD -DMUTANT_NO_PERMIT_RECHECK_ON_LOOP" "-DNOCLAIM -DCOLLAPSE -DMEMLIM=3072 -DT_REVERSE" "-m1000000"
     # the LTL claims fail on their own too (no rest assertion): acceptance cycles
     check async-MUTANT_NO_RECHECK-ltl async_park.pml fail "-DNW=2 -DNO_QUIET -DMUTANT_NO_RECHECK" "-DNFAIR=3 -DMEMLIM=3072" "-a -f -m1000000"
     check async-MUTANT_PARK_AFTER_CLOSE-ltl async_park.pml fail "-DNW=2 -DNO_QUIET -DCLOSE -DMUTANT_PARK_AFTER_CLOSE" "-DNFAIR=3 -DMEMLIM=3072" "-a -f -m1000000"

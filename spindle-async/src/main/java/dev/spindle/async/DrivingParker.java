@@ -43,15 +43,20 @@ import java.util.concurrent.locks.LockSupport;
  *       could sleep on {@link LockSupport} while a slot stayed free, and with every other worker
  *       asleep in a slot of its own that driver's readiness waited for ever (connections stalled
  *       for 10 s and more with 16 drivers on 16 workers on 2 cores).</li>
- *   <li><b>Why this is enough.</b> Count the free slots against the workers that are awake:
- *       an awake worker takes a slot when it parks (or, busy, serves the free drivers in its
- *       polls), so a free slot is safe while there are at least as many awake workers as free
- *       slots. A driver that returns from its {@code select} frees its slot and is awake, so its
- *       release keeps the count and needs no hand-over (handing over there woke a sleeper at
- *       every event, and half the echo server's throughput went into context switches). The
- *       count is lost only when a worker goes to sleep without a slot although one was free,
- *       that is, when its look missed a free slot held for a moment by a busy worker's poll: so
- *       the poll's release is where the hand-over happens, one sleeper per freed slot. The
+ *   <li><b>Why this is enough.</b> Count the free slots against the workers that are awake
+ *       (a claimed sleeper counts as awake): an awake worker takes a slot when it parks (or,
+ *       busy, serves the free drivers in its polls), so the free slots are safe while there are
+ *       at least as many awake workers as free slots, plus those a poll holds for a moment. A
+ *       worker that takes a slot in {@code park} leaves the awake workers as the slot leaves the
+ *       free ones, and its release ({@code drive}'s, after events, a wake-up, a timeout, or no
+ *       select at all) brings both back: neither changes the balance, so that release needs no
+ *       hand-over (handing over there too woke a sleeper at every event, and half the echo
+ *       server's throughput went into context switches). A poll borrows a free slot and gives
+ *       it back, also without changing the balance, but a look that reads the slots while polls
+ *       sweep them can miss every slot that is free, one after another, and that look is what
+ *       puts a worker to sleep: the balance is lost only when a worker sleeps without a slot
+ *       although one was free, and the slot it missed was then held by a poll. So the poll's
+ *       release is where the hand-over happens, one sleeper per freed slot. The
  *       announcement and the releaser's check are the same Dekker pair as the permit and
  *       {@code drivingOf}: the sleeper writes its flag (and the count) then reads the slots, the
  *       releaser frees its slot then reads the count and the flags. So a sleeper that the
