@@ -174,10 +174,10 @@
  *     and was not claimed, back to await's loop; otherwise it looks again, but first reads its
  *     permit (the check at the top of every iteration after the first) and goes back to await's
  *     loop if it is set: it was woken for work meanwhile;
- *   - releaseSlot(k, holderId, handOver): the holder back to FREE (one step). The release in
- *     drive() stops there (handOver false: a driver back from its select is awake and comes back
- *     for a slot). The release in pollNow (handOver true) then reads slotlessCount and, if it is
- *     not 0, scans the flags from worker (me + 1) % NW on: the Java's start, holderId % n, so the
+ *   - releaseSlot(k, holderId): the holder back to FREE (one step). The release in drive() stops
+ *     there (a driver back from its select is awake and comes back for a slot). The release in
+ *     pollNow then hands over (handOverFreedSlot): it reads slotlessCount and, if it is not 0,
+ *     scans the flags from worker (me + 1) % NW on: the Java's start, so the
  *     start is fixed per releaser, not a nondeterministic choice. Each flag read is a step; at
  *     a flag that is set, the claim (the CAS from 1 to 0) is a step of its own; a lost CAS goes
  *     on to the next flag; the claimed worker, and only it, is LockSupport-unparked, a step
@@ -472,7 +472,7 @@ inline wakeSelf() {
 }
 
 #ifdef TWO_DRIVERS
-/* The rest of DrivingParker.releaseSlot(k, me + 1, true), after the holder's CAS to FREE: the
+/* DrivingParker.handOverFreedSlot(me), after pollNow's releaseSlot (the holder's CAS to FREE): the
  * hand-over of the freed slot to one worker that found no free slot. The scan starts where the
  * Java's does, at (me + 1) % NW; each flag read and each claim (the CAS of the flag from 1 to 0)
  * is a step of its own; the claimed worker is LockSupport-unparked and the scan stops. v and w
@@ -542,7 +542,7 @@ inline pollNow() {
                 fi
             :: else
             fi;
-            holder[slot] = 0;                     /* releaseSlot(k, me, true): the CAS to FREE, */
+            holder[slot] = 0;                     /* releaseSlot(k, me): the CAS to FREE, */
             handOver()                            /* then the hand-over */
         :: else
         fi;
@@ -646,7 +646,7 @@ end_select:     atomic {                          /* selector.select(timeout) re
             :: else
             fi;
 #ifdef TWO_DRIVERS
-            atomic { holder[slot] = 0; slot = 0 }   /* releaseSlot(k, w + 1, false): the CAS to FREE, */
+            atomic { holder[slot] = 0; slot = 0 }   /* releaseSlot(k, w + 1): the CAS to FREE, */
                                                   /* no hand-over: this worker is awake */
 #else
             holder[0] = 0                         /* releaseSlot(0, w + 1): holder.compareAndSet(k, w + 1, FREE) */

@@ -182,7 +182,7 @@ final class DrivingParker implements Parker {
             // been held only for a moment (a busy worker's pollNow, a driver on its way out).
             // Announce this sleep without a slot, then look once more; a slot freed after the
             // look is handed over by its releaser, which claims one announced sleeper (see
-            // releaseSlot).
+            // handOverFreedSlot).
             slotless.set(w, 1);
             slotlessCount.incrementAndGet();
             boolean free = anyFree();
@@ -211,24 +211,27 @@ final class DrivingParker implements Parker {
         return false;
     }
 
+    /** Frees slot {@code k} held by worker index {@code holderId - 1}; false if it was not. */
+    private boolean releaseSlot(int k, int holderId) {
+        return holder.compareAndSet(k, holderId, FREE);
+    }
+
     /**
-     * Frees slot {@code k} held by worker index {@code holderId - 1}; if {@code handOver} and
-     * workers sleep without a slot, hands the slot to one of them: the first whose announcement
-     * this releaser takes back (a CAS of its flag from 1 to 0) is unparked and comes back for a
-     * slot. Only a busy worker's {@link #pollNow} hands over (see the class overview for why a
-     * driver's own release need not), and to one sleeper per freed slot, not all of them: with
-     * fewer drivers than workers most idle workers sleep without a slot, and waking them all at
-     * every release cost 3.5 times the context switches and over half the throughput of an echo
-     * server (8 workers, 2 drivers, 2 cores).
+     * After a busy worker's {@link #pollNow} freed a slot: if workers sleep without a slot, hands
+     * it to one of them. The first whose announcement this releaser takes back (a CAS of its flag
+     * from 1 to 0) is unparked and comes back for a slot. Only the poll's release hands over (see
+     * the class overview for why a driver's own release need not), and to one sleeper per freed
+     * slot, not all of them: with fewer drivers than workers most idle workers sleep without a
+     * slot, and waking them all at every release cost 3.5 times the context switches and over
+     * half the throughput of an echo server (8 workers, 2 drivers, 2 cores).
      */
-    private void releaseSlot(int k, int holderId, boolean handOver) {
-        if (!holder.compareAndSet(k, holderId, FREE) || !handOver || slotlessCount.get() == 0) {
+    private void handOverFreedSlot(int releaser) {
+        if (slotlessCount.get() == 0) {
             return;
         }
         int n = slotless.length();
-        int start = holderId % n;              // the releaser's neighbour first: spread the hand-overs
-        for (int i = 0; i < n; i++) {
-            int v = (start + i) % n;
+        for (int i = 1; i <= n; i++) {
+            int v = (releaser + i) % n;        // the releaser's neighbour first: spread the hand-overs
             if (slotless.get(v) != 0 && slotless.compareAndSet(v, 1, 0)) {
                 threads.unpark(v);
                 return;
@@ -258,7 +261,7 @@ final class DrivingParker implements Parker {
             }
         } finally {
             drivingOf.set(w, 0);
-            releaseSlot(k, w + 1, false);     // this worker is awake: it comes back for a slot
+            releaseSlot(k, w + 1);            // no hand-over: this worker is awake and comes back
         }
     }
 
@@ -284,7 +287,9 @@ final class DrivingParker implements Parker {
                     handle(runtime.workers[w], d, ready > 0, due);
                 }
             } finally {
-                releaseSlot(k, me, true);
+                if (releaseSlot(k, me)) {
+                    handOverFreedSlot(w);
+                }
             }
         }
     }
