@@ -76,9 +76,8 @@ class DrivingParkerHandOverTest {
         d.releasePoll();                     // the poll ends and frees the slot; worker 0 stays busy
         busy.join(10_000);
 
-        assertThat(d.awaitSleeper(10, TimeUnit.SECONDS))
-                .as("the worker that slept without a slot takes the freed one and waits in its select")
-                .isTrue();
+        WakerSemanticsTest.await(() -> d.sleepers.get() > 0,
+                "the worker that slept without a slot to take the freed one and wait in its select");
         assertThat(d.sleeperThread).isSameAs(sleeper);
     }
 
@@ -116,7 +115,7 @@ class DrivingParkerHandOverTest {
 
         d.releasePoll();
         busy.join(10_000);
-        assertThat(d.awaitSleeper(10, TimeUnit.SECONDS)).as("one sleeper takes the freed slot").isTrue();
+        WakerSemanticsTest.await(() -> d.sleepers.get() > 0, "one sleeper to take the freed slot");
         Thread.sleep(200);                   // room for wrongly woken sleepers to show up
 
         int driving = sleepers.indexOf(d.sleeperThread) + 1;
@@ -191,11 +190,7 @@ class DrivingParkerHandOverTest {
     }
 
     private static void awaitParked(Thread t) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (t.getState() != Thread.State.WAITING && System.nanoTime() < deadline) {
-            Thread.sleep(1);
-        }
-        assertThat(t.getState()).as("the idle worker is asleep").isEqualTo(Thread.State.WAITING);
+        WakerSemanticsTest.await(() -> t.getState() == Thread.State.WAITING, "the idle worker to be asleep");
     }
 
     /**
@@ -227,14 +222,6 @@ class DrivingParkerHandOverTest {
             released = true;
             pollRelease.countDown();
             wakeup();
-        }
-
-        boolean awaitSleeper(long time, TimeUnit unit) throws InterruptedException {
-            long deadline = System.nanoTime() + unit.toNanos(time);
-            while (sleepers.get() == 0 && System.nanoTime() < deadline) {
-                Thread.sleep(1);
-            }
-            return sleepers.get() > 0;
         }
 
         @Override
