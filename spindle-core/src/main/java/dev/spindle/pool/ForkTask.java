@@ -24,26 +24,44 @@ import java.util.concurrent.locks.LockSupport;
  * CAS, so the computation runs at most once even if the task is queued or run twice. The
  * runner claims completion with a CAS to {@code COMPLETING}, writes the outcome, and publishes
  * the final state with a release store; a reader that sees a final state sees its outcome.
- * Cancellation with interrupt
- * goes through {@code INTERRUPTING} so the interrupt can only hit the thread while it still runs
- * this task, never a later one.
+ * Cancellation with interrupt goes through {@code INTERRUPTING} so the interrupt can only hit
+ * the thread while it still runs this task, never a later one.
+ *
+ * <p><b>Completion against a waiter registering.</b> A waiter pushes its node on
+ * {@code waiters} (a CAS) and then reads {@code state}; the runner must not miss a node whose
+ * waiter then parks. The runner therefore reads {@code waiters} right after its CAS to
+ * {@code COMPLETING}, not after the final release store: a release store followed by a load is
+ * the one pair x86 (and the JMM, for a release store) may reorder, and the load could then miss
+ * a node whose waiter still read {@code RUNNING} (jcstress: {@code ForkTaskCompletionTests}).
+ * Both sides now have a volatile read after a CAS, which are totally ordered: either the
+ * runner's read sees the node (it unparks the waiter once the outcome is published), or the
+ * waiter's read comes later and sees {@code COMPLETING} or a final state. A waiter treats
+ * {@code COMPLETING} as the end of its wait ({@link #waitIsOver}) and spins the few
+ * instructions until the final state, instead of parking. A canceller's CAS publishes a final
+ * state directly and reads {@code waiters} after it, with the same argument. A node pushed
+ * after the runner's read stays on the stack, its thread cleared by its waiter: garbage that
+ * lives as long as the task, never a missed wake-up. (A runner descheduled inside those few
+ * instructions keeps its waiters spinning until it runs again; they were waiting for it anyway.)
  *
  * <p>Waiting threads push themselves on a Treiber stack and park; completion takes the whole
  * stack and unparks them. A {@link CompletableFuture} view is created on demand and pushed on
- * the same stack, so a task that nobody observes that way carries no field for it.
+ * the same stack, so a task that nobody observes that way carries no field for it. The stack
+ * is {@code null} while nobody waits, which is almost always: completion then reads it once
+ * and does no atomic operation.
  *
  * <p>Two kinds share this class: tasks made from a {@link Callable} by
  * {@link WorkStealingPool#spawn(Callable)} (the callable sits in {@code payload} until the run),
  * and {@link ComputeTask} subclasses, whose {@code compute()} is the computation and which hold
  * the marker {@link #UNFORKED} in {@code payload} until forked.
  *
- * <p><b>The pool rides at the bottom of the waiter stack.</b> {@code waiters} holds the task's
- * pool while nobody waits; waiters are pushed on top of it, so the stack always ends in the
- * pool, and completion takes the nodes and leaves the pool. One field serves both, which keeps
- * the object at four fields of its own (the same 32 bytes with compressed references as FJP's
- * task with its result), so that a {@code ComputeTask} with one field of its own is as small as
- * a {@code RecursiveTask} with one. Only joins read the pool, and walking a stack that is almost
- * always empty costs one volatile read, which the join does anyway.
+ * <p><b>A task does not know its pool.</b> A joiner waits in the way its own thread calls for
+ * (see {@link WorkStealingPool#awaitDone}): a worker of a {@link WorkStealingPool} helps in
+ * its pool, a worker of another Spindle pool lets that pool compensate, and any other thread
+ * parks. So nothing is written into the task for its pool when it is forked, and a task that
+ * is run by {@link ComputeTask#invoke()} (it has no pool) is waited for like any other. The
+ * object has four fields of its own, the same 32 bytes with compressed references as FJP's task
+ * with its result, so that a {@code ComputeTask} with one field of its own is as small as a
+ * {@code RecursiveTask} with one.
  */
 class ForkTask<T> implements Task<T>, RunnableFuture<T> {
 
@@ -64,7 +82,7 @@ class ForkTask<T> implements Task<T>, RunnableFuture<T> {
         try {
             MethodHandles.Lookup l = MethodHandles.lookup();
             STATE = l.findVarHandle(ForkTask.class, "state", int.class);
-            WAITERS = l.findVarHandle(ForkTask.class, "waiters", Object.class);
+            WAITERS = l.findVarHandle(ForkTask.class, "waiters", WaitNode.class);
             PAYLOAD = l.findVarHandle(ForkTask.class, "payload", Object.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
@@ -87,18 +105,16 @@ class ForkTask<T> implements Task<T>, RunnableFuture<T> {
     private Object payload;
     /**
      * Threads waiting for completion and {@link CompletableFuture} views, as a stack of
-     * {@link WaitNode}s ending in the task's {@link WorkStealingPool} ({@code null} until a
-     * {@link ComputeTask} is forked); see the class overview.
+     * {@link WaitNode}s; {@code null} while nobody waits.
      */
-    private volatile Object waiters;
+    private volatile WaitNode waiters;
 
     /** {@code payload} of a {@link ComputeTask} that was not forked (nor started) yet. */
     static final Object UNFORKED = new Object();
 
-    ForkTask(WorkStealingPool pool, Callable<? extends T> callable, ForkTask<?> parent) {
+    ForkTask(Callable<? extends T> callable, ForkTask<?> parent) {
         this.payload = callable;
         this.parent = parent;
-        WAITERS.set(this, pool);               // plain: published with the task itself
     }
 
     /** For {@link ComputeTask}: no callable; marked unforked until {@link #bind}. */
@@ -112,27 +128,17 @@ class ForkTask<T> implements Task<T>, RunnableFuture<T> {
     }
 
     /**
-     * Marks a not yet forked task as forked into {@code pool}, with {@code parent} as its
-     * spawning frame.
+     * Marks a not yet forked task as forked, with {@code parent} as its spawning frame. Waiters
+     * and views registered before are kept: forking writes nothing into {@code waiters}.
      *
      * @throws IllegalStateException if it was forked, spawned or run before
      */
-    final void bind(WorkStealingPool pool, ForkTask<?> parent) {
+    final void bind(ForkTask<?> parent) {
         if (payload != UNFORKED || state != NEW) {
             throw new IllegalStateException("a task can be forked once; " + this + " already was, or ran");
         }
         this.payload = null;
         this.parent = parent;
-        WAITERS.set(this, pool);
-    }
-
-    /** The task's pool, or {@code null} once it completed (or if it was never forked). */
-    final WorkStealingPool pool() {
-        Object w = waiters;
-        while (w instanceof WaitNode n) {
-            w = n.next;
-        }
-        return (WorkStealingPool) w;
     }
 
     /** Whether {@code r} is a task spawned, directly or not, by {@code ancestor}. */
@@ -187,12 +193,35 @@ class ForkTask<T> implements Task<T>, RunnableFuture<T> {
         return true;
     }
 
-    /** Publishes the outcome unless the task was cancelled while running (then it is dropped). */
+    /**
+     * Publishes the outcome unless the task was cancelled while running (then it is dropped).
+     * {@code waiters} is read after the CAS and before the final state: see the class overview.
+     */
     private void complete(int finalState, Object result) {
         if (STATE.compareAndSet(this, RUNNING, COMPLETING)) {
+            WaitNode w = waiters;
             payload = result;
+            parent = null;
             STATE.setRelease(this, finalState);
-            finish();
+            if (w != null) {
+                releaseWaiters();
+            }
+        }
+    }
+
+    /**
+     * Whether a waiter that has registered may stop waiting instead of parking: the outcome is
+     * published, or about to be ({@code COMPLETING}, which lasts a few instructions; the caller
+     * spins through it). See the class overview for why a waiter must not park then.
+     */
+    final boolean waitIsOver() {
+        return state >= COMPLETING;
+    }
+
+    /** Spins through {@code COMPLETING}: returns once the state is final. */
+    private void awaitSettled() {
+        while (state == COMPLETING) {
+            Thread.onSpinWait();
         }
     }
 
@@ -202,25 +231,24 @@ class ForkTask<T> implements Task<T>, RunnableFuture<T> {
         }
     }
 
+    /** After a cancellation's CAS: releases the waiters (read after the CAS; see the overview). */
     private void finish() {
         parent = null;
-        for (Object q; (q = waiters) instanceof WaitNode; ) {
-            Object bottom = q;
-            while (bottom instanceof WaitNode n) {
-                bottom = n.next;
+        if (waiters != null) {
+            releaseWaiters();
+        }
+    }
+
+    /** Takes every node and completes or unparks it; the final state is published. */
+    private void releaseWaiters() {
+        for (WaitNode n = (WaitNode) WAITERS.getAndSet(this, null); n != null; n = n.next) {
+            if (n.view != null) {
+                completeView(n.view);
             }
-            if (WAITERS.compareAndSet(this, q, bottom)) {  // take the nodes, leave the pool
-                for (Object x = q; x instanceof WaitNode n; x = n.next) {
-                    if (n.view != null) {
-                        completeView(n.view);
-                    }
-                    Thread t = n.thread;
-                    if (t != null) {
-                        n.thread = null;
-                        LockSupport.unpark(t);
-                    }
-                }
-                break;
+            Thread t = n.thread;
+            if (t != null) {
+                n.thread = null;
+                LockSupport.unpark(t);
             }
         }
     }
@@ -295,10 +323,7 @@ class ForkTask<T> implements Task<T>, RunnableFuture<T> {
     public T join() {
         if (state < NORMAL) {
             checkForked();
-            WorkStealingPool p = pool();
-            if (p != null) {
-                p.awaitDone(this);
-            }
+            WorkStealingPool.awaitDone(this);
         }
         return reportJoin();
     }
@@ -314,10 +339,7 @@ class ForkTask<T> implements Task<T>, RunnableFuture<T> {
     public T get() throws InterruptedException, ExecutionException {
         if (state < NORMAL) {
             checkForked();
-            WorkStealingPool p = pool();
-            if (p != null && p.isWorkerOfThisPool()) {
-                p.awaitDone(this);
-            } else {
+            if (!WorkStealingPool.helpIfWorker(this)) {
                 awaitBlocking(false, 0L);
             }
         }
@@ -343,14 +365,15 @@ class ForkTask<T> implements Task<T>, RunnableFuture<T> {
         if (state < NORMAL) {
             WaitNode node = new WaitNode(null);
             node.view = v;
-            Object h;
+            WaitNode h;
             do {
                 h = waiters;
                 node.next = h;
             } while (!WAITERS.compareAndSet(this, h, node));
         }
-        if (state >= NORMAL) {
-            completeView(v);                   // idempotent; covers a race with finish()
+        if (waitIsOver()) {
+            awaitSettled();
+            completeView(v);                   // idempotent; covers a race with the completion
         }
         return v;
     }
@@ -393,10 +416,11 @@ class ForkTask<T> implements Task<T>, RunnableFuture<T> {
         WaitNode node = null;
         boolean queued = false;
         for (;;) {
-            if (state >= NORMAL) {
+            if (waitIsOver()) {                // after the push: see the overview
                 if (node != null) {
                     node.thread = null;
                 }
+                awaitSettled();
                 return true;
             }
             if (Thread.interrupted()) {
@@ -411,14 +435,18 @@ class ForkTask<T> implements Task<T>, RunnableFuture<T> {
                 }
                 node = new WaitNode(Thread.currentThread());
             } else if (!queued) {
-                Object h = waiters;
+                WaitNode h = waiters;
                 node.next = h;
                 queued = WAITERS.compareAndSet(this, h, node);
             } else if (timed) {
                 long left = deadline - System.nanoTime();
                 if (left <= 0L) {
                     node.thread = null;
-                    return state >= NORMAL;
+                    if (waitIsOver()) {
+                        awaitSettled();
+                        return true;
+                    }
+                    return false;
                 }
                 LockSupport.parkNanos(this, left);
             } else {
@@ -434,7 +462,7 @@ class ForkTask<T> implements Task<T>, RunnableFuture<T> {
      */
     WaitNode addWaiter() {
         WaitNode node = new WaitNode(Thread.currentThread());
-        Object h;
+        WaitNode h;
         do {
             h = waiters;
             node.next = h;
@@ -444,7 +472,7 @@ class ForkTask<T> implements Task<T>, RunnableFuture<T> {
 
     /** Parks until the task completes or {@code nanos} pass, ignoring interrupts. */
     void parkBriefly(long nanos) {
-        if (state < NORMAL) {
+        if (!waitIsOver()) {
             LockSupport.parkNanos(this, nanos);
         }
     }
@@ -454,8 +482,8 @@ class ForkTask<T> implements Task<T>, RunnableFuture<T> {
         volatile Thread thread;
         /** Or, instead of a thread, a view to complete. */
         CompletableFuture<?> view;
-        /** The next node, or the task's pool at the bottom of the stack. */
-        Object next;
+        /** The next node, or {@code null} at the bottom of the stack. */
+        WaitNode next;
 
         WaitNode(Thread thread) {
             this.thread = thread;

@@ -176,7 +176,7 @@ public final class WorkStealingPool extends PoolCore {
     public <T> Task<T> spawn(Callable<? extends T> computation) {
         Objects.requireNonNull(computation, "computation");
         Worker w = currentWorker();
-        ForkTask<T> t = new ForkTask<>(this, computation, w != null ? w.current : null);
+        ForkTask<T> t = new ForkTask<>(computation, w != null ? w.current : null);
         if (w != null) {
             pushLocal(w, t);
         } else {
@@ -203,7 +203,7 @@ public final class WorkStealingPool extends PoolCore {
         if (w != null) {
             spawnBound(w, task);
         } else {
-            task.bind(this, null);
+            task.bind(null);
             submitExternal(task);
         }
         return task;
@@ -211,7 +211,7 @@ public final class WorkStealingPool extends PoolCore {
 
     /** Binds {@code task} to this pool with {@code w}'s frame as parent and pushes it there. */
     void spawnBound(Worker w, ForkTask<?> task) {
-        task.bind(this, w.current);
+        task.bind(w.current);
         pushLocal(w, task);
     }
 
@@ -293,12 +293,12 @@ public final class WorkStealingPool extends PoolCore {
 
     @Override
     protected <T> RunnableFuture<T> newTaskFor(Callable<T> callable) {
-        return new ForkTask<>(this, callable, currentTask());
+        return new ForkTask<>(callable, currentTask());
     }
 
     @Override
     protected <T> RunnableFuture<T> newTaskFor(Runnable runnable, T value) {
-        return new ForkTask<>(this, () -> {
+        return new ForkTask<>(() -> {
             runnable.run();
             return value;
         }, currentTask());
@@ -371,11 +371,14 @@ public final class WorkStealingPool extends PoolCore {
 
     // ------------------------------------------------------------------ joining
 
-    /** Waits for {@code task}: helping on a worker of this pool, plain parking elsewhere. */
-    void awaitDone(ForkTask<?> task) {
-        Worker w = currentWorker();
-        if (w != null) {
-            w.helpJoin(task);
+    /**
+     * Waits for {@code task} in the way the calling thread calls for: a worker of a
+     * {@code WorkStealingPool} helps in its own pool (whichever pool the task was forked in: a
+     * task does not record its pool), a worker of another Spindle pool lets that pool
+     * compensate, and any other thread parks.
+     */
+    static void awaitDone(ForkTask<?> task) {
+        if (helpIfWorker(task)) {
             return;
         }
         BlockingSupport foreign = BlockingSupport.current();
@@ -389,6 +392,18 @@ public final class WorkStealingPool extends PoolCore {
             return;
         }
         awaitUninterruptibly(task);
+    }
+
+    /**
+     * If the calling thread is a worker of a {@code WorkStealingPool}, helps until {@code task}
+     * completes and returns {@code true}; else returns {@code false} at once.
+     */
+    static boolean helpIfWorker(ForkTask<?> task) {
+        if (PoolCore.workerOfCurrentThread() instanceof Worker w) {
+            w.helpJoin(task);
+            return true;
+        }
+        return false;
     }
 
     private static void awaitUninterruptibly(ForkTask<?> task) {

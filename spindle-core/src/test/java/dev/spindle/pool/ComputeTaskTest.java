@@ -137,6 +137,59 @@ class ComputeTaskTest {
                 .hasRootCauseMessage("disk on fire");
     }
 
+    /**
+     * A thread that joins a task another thread runs through {@code invoke()} waits for the
+     * outcome. The task was never forked, so it has no pool; the join used to take that for
+     * "nothing to wait on" and report the running task as cancelled.
+     */
+    @Test
+    void joiningATaskAnotherThreadRunsThroughInvokeWaitsForItsResult() throws Exception {
+        java.util.concurrent.CountDownLatch started = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        ComputeTask<String> t = new ComputeTask<>() {
+            @Override
+            protected String compute() throws Exception {
+                started.countDown();
+                release.await();
+                return "done";
+            }
+        };
+        Thread runner = new Thread(t::invoke, "invoker");
+        runner.start();
+        assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
+        java.util.concurrent.CompletableFuture<String> joined =
+                java.util.concurrent.CompletableFuture.supplyAsync(t::join, r -> new Thread(r, "joiner").start());
+        java.util.concurrent.Future<String> got = java.util.concurrent.Executors.newSingleThreadExecutor(r -> {
+            Thread th = new Thread(r, "getter");
+            th.setDaemon(true);
+            return th;
+        }).submit(() -> t.get());
+        Thread.sleep(50);                      // let both reach their wait (not needed for the result)
+        release.countDown();
+        assertThat(joined.get(10, TimeUnit.SECONDS)).isEqualTo("done");
+        assertThat(got.get(10, TimeUnit.SECONDS)).isEqualTo("done");
+        runner.join(10_000);
+    }
+
+    /**
+     * A {@link java.util.concurrent.CompletableFuture} view taken before the task is spawned
+     * completes when the task runs; spawning used to overwrite the view's registration.
+     */
+    @ParameterizedTest
+    @ValueSource(booleans = {false, true})
+    void aViewTakenBeforeTheTaskStartsCompletesWithItsResult(boolean forkedByAWorker) throws Exception {
+        try (WorkStealingPool pool = WorkStealingPool.builder().workers(2).build()) {
+            Counting t = new Counting(new AtomicInteger(6));
+            java.util.concurrent.CompletableFuture<Integer> view = t.toCompletableFuture();
+            if (forkedByAWorker) {
+                pool.invoke(() -> t.fork().join());
+            } else {
+                pool.spawn(t).join();
+            }
+            assertThat(view.get(10, TimeUnit.SECONDS)).isEqualTo(7);
+        }
+    }
+
     @Test
     void waitingForATaskNobodyStartedFailsInsteadOfHanging() {
         Counting t = new Counting(new AtomicInteger());
