@@ -180,17 +180,15 @@ class ForkTask<T> implements Task<T>, RunnableFuture<T> {
         }
         Object c = payload;
         PAYLOAD.setRelease(this, Thread.currentThread());
+        T v;
         try {
-            T v = c instanceof Callable<?> callable ? (T) callable.call() : compute();
-            complete(NORMAL, v);
+            v = c instanceof Callable<?> callable ? (T) callable.call() : compute();
         } catch (Throwable ex) {
             complete(EXCEPTIONAL, ex);
-        } finally {
-            if (state >= INTERRUPTING) {
-                awaitCancelInterrupt();        // the canceller still reads the runner
-            }
+            return true;
         }
-        return true;
+        complete(NORMAL, v);                   // no try/finally: the join's fast path inlines
+        return true;                           // this method, and a finally doubles its code
     }
 
     /**
@@ -206,6 +204,8 @@ class ForkTask<T> implements Task<T>, RunnableFuture<T> {
             if (w != null) {
                 releaseWaiters();
             }
+        } else if (state >= INTERRUPTING) {
+            awaitCancelInterrupt();            // the canceller still reads the runner
         }
     }
 

@@ -626,10 +626,19 @@ final class Worker extends BaseWorker {
      * not, and the joiner's frame completes only after the awaited task does.
      */
     void helpJoin(ForkTask<?> task) {
-        if (forks.peekNewest() == task) {
-            forks.pop();
-            runTask(task);                     // skipped by tryRun if a thief claimed it
-        } else if (deque.peekBottom() == task) {
+        if (forks.peekNewest() == task) {      // the fork/join fast path, kept small so that the
+            forks.pop();                       // JIT compiles it into the joining frame whole;
+            runTask(task);                     // tryRun skips it if a thief claimed it
+            if (task.isDone()) {
+                return;
+            }
+        }
+        helpJoinSlowly(task);
+    }
+
+    /** {@link #helpJoin} once the task is not the newest on this worker's fork stack. */
+    private void helpJoinSlowly(ForkTask<?> task) {
+        if (deque.peekBottom() == task) {
             Runnable t = deque.pop();
             if (t != null) {
                 runTask(t);                    // t == task: only thieves could have moved it
