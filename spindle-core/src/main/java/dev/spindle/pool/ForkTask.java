@@ -33,7 +33,7 @@ import java.util.concurrent.locks.LockSupport;
  * {@code COMPLETING}, not after the final release store: a release store followed by a load is
  * the one pair x86 (and the JMM, for a release store) may reorder, and the load could then miss
  * a node whose waiter still read {@code RUNNING} (jcstress: {@code ForkTaskCompletionTests}).
- * Both sides now have a volatile read after a CAS, which are totally ordered: either the
+ * Each side then does a CAS followed by a volatile read, and those are totally ordered: either the
  * runner's read sees the node (it unparks the waiter once the outcome is published), or the
  * waiter's read comes later and sees {@code COMPLETING} or a final state. A waiter treats
  * {@code COMPLETING} as the end of its wait ({@link #waitIsOver}) and spins the few
