@@ -636,7 +636,10 @@ final class Worker extends BaseWorker {
         helpJoinSlowly(task);
     }
 
-    /** {@link #helpJoin} once the task is not the newest on this worker's fork stack. */
+    /**
+     * The rest of {@link #helpJoin}: the task was not the newest on this worker's fork stack, or
+     * a thief started it before this worker could.
+     */
     private void helpJoinSlowly(ForkTask<?> task) {
         if (deque.peekBottom() == task) {
             Runnable t = deque.pop();
