@@ -70,7 +70,8 @@ public abstract class ComputeTask<T> extends ForkTask<T> {
             throw new IllegalStateException("fork() must be called on a worker thread of a WorkStealingPool;"
                     + " from other threads use pool.spawn(task) or pool.invoke(task)");
         }
-        w.pool.spawnBound(w, this);
+        bind(w.current);                       // direct: see "the JIT's inlining depth" in Worker
+        w.pushFork(this);
         return this;
     }
 

@@ -55,7 +55,7 @@ import java.util.concurrent.locks.LockSupport;
  * the marker {@link #UNFORKED} in {@code payload} until forked.
  *
  * <p><b>A task does not know its pool.</b> A joiner waits in the way its own thread calls for
- * (see {@link WorkStealingPool#awaitDone}): a worker of a {@link WorkStealingPool} helps in
+ * (see {@link #join}): a worker of a {@link WorkStealingPool} helps in
  * its pool, a worker of another Spindle pool lets that pool compensate, and any other thread
  * parks. So nothing is written into the task for its pool when it is forked, and a task that
  * is run by {@link ComputeTask#invoke()} (it has no pool) is waited for like any other. The
@@ -319,11 +319,26 @@ class ForkTask<T> implements Task<T>, RunnableFuture<T> {
         return state == NEW;
     }
 
+    /** Whether the task completed, normally or not; {@link #isDone()} without its bridge in subclasses. */
+    final boolean isFinal() {
+        return state >= NORMAL;
+    }
+
+    /**
+     * Waits in the way the calling thread calls for: a worker of a {@link WorkStealingPool}
+     * helps in its own pool ({@code Worker.helpJoin}), any other thread goes to
+     * {@link WorkStealingPool#awaitOutside}. The worker's help is called from here directly,
+     * not through a helper: see "the JIT's inlining depth" in {@code Worker}.
+     */
     @Override
     public T join() {
         if (state < NORMAL) {
             checkForked();
-            WorkStealingPool.awaitDone(this);
+            if (PoolCore.workerOfCurrentThread() instanceof Worker w) {
+                w.helpJoin(this);
+            } else {
+                WorkStealingPool.awaitOutside(this);
+            }
         }
         return reportJoin();
     }

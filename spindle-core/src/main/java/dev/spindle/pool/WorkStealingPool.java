@@ -178,7 +178,7 @@ public final class WorkStealingPool extends PoolCore {
         Worker w = currentWorker();
         ForkTask<T> t = new ForkTask<>(computation, w != null ? w.current : null);
         if (w != null) {
-            pushLocal(w, t);
+            w.pushFork(t);                     // direct: see "the JIT's inlining depth" in Worker
         } else {
             submitExternal(t);
         }
@@ -201,18 +201,13 @@ public final class WorkStealingPool extends PoolCore {
         Objects.requireNonNull(task, "task");
         Worker w = currentWorker();
         if (w != null) {
-            spawnBound(w, task);
+            task.bind(w.current);
+            w.pushFork(task);
         } else {
             task.bind(null);
             submitExternal(task);
         }
         return task;
-    }
-
-    /** Binds {@code task} to this pool with {@code w}'s frame as parent and pushes it there. */
-    void spawnBound(Worker w, ForkTask<?> task) {
-        task.bind(w.current);
-        pushLocal(w, task);
     }
 
     /**
@@ -338,19 +333,19 @@ public final class WorkStealingPool extends PoolCore {
     }
 
     private void pushLocal(Worker w, Runnable task) {
-        rejectIfStopped();
         if (task instanceof ForkTask<?> f) {
             w.pushFork(f);                     // the fork stack; see Worker
-        } else {
-            if (w.forkStackInUse()) {
-                w.flushForkStack();            // keeps one LIFO order: the runnable is newer
-            }
-            if (w.lifo.isEmpty() && w.deque.isEmpty()) {
-                w.lifo.put(task);              // the LIFO slot, see Worker: a plain fill, as
-            } else if (!w.deque.offer(task)) { // only this worker fills it. Direct, not through
-                w.overflow(task);              // a helper: this path sits deep in callers'
-            }                                  // frames, near C2's inlining limit
+            return;
         }
+        rejectIfStopped();
+        if (w.forkStackInUse()) {
+            w.flushForkStack();                // keeps one LIFO order: the runnable is newer
+        }
+        if (w.lifo.isEmpty() && w.deque.isEmpty()) {
+            w.lifo.put(task);                  // the LIFO slot, see Worker: a plain fill, as
+        } else if (!w.deque.offer(task)) {     // only this worker fills it. Direct, not through
+            w.overflow(task);                  // a helper: this path sits deep in callers'
+        }                                      // frames, near C2's inlining limit
         idle.notifyWorkRacy();
     }
 
@@ -372,15 +367,11 @@ public final class WorkStealingPool extends PoolCore {
     // ------------------------------------------------------------------ joining
 
     /**
-     * Waits for {@code task} in the way the calling thread calls for: a worker of a
-     * {@code WorkStealingPool} helps in its own pool (whichever pool the task was forked in: a
-     * task does not record its pool), a worker of another Spindle pool lets that pool
-     * compensate, and any other thread parks.
+     * Waits for {@code task} from a thread that is not a worker of a {@code WorkStealingPool}
+     * (those help instead: see {@link ForkTask#join}): a worker of another Spindle pool lets
+     * that pool compensate, and any other thread parks.
      */
-    static void awaitDone(ForkTask<?> task) {
-        if (helpIfWorker(task)) {
-            return;
-        }
+    static void awaitOutside(ForkTask<?> task) {
         BlockingSupport foreign = BlockingSupport.current();
         if (foreign != null) {                 // a worker of another pool: let it compensate
             foreign.beginBlocking();

@@ -244,10 +244,53 @@ final class Worker extends BaseWorker {
      * have the drain return them: the drain could not claim them without running them.
      */
 
-    /** Owner only: puts {@code f} on the fork stack; a full stack's oldest task moves to the deque. */
+    // ------------------------------------------------------------------ the JIT's inlining depth
+
+    /*
+     * The JIT's inlining depth. Fork/join recursion runs through this code: a task's compute()
+     * forks and joins, the join runs the child's compute() inline, and that forks and joins
+     * again. C2 (HotSpot's optimising compiler) inlines along such a cycle until the chain of
+     * inlined calls is MaxInlineLevel (15) deep, and lets a method appear twice in one chain
+     * (MaxRecursiveInlineLevel 1). When the chain from compute() through the join back to
+     * compute() was nine calls long (ComputeTask.join, ForkTask.join, the pool's awaitDone, its
+     * worker check, helpJoin, runTask, tryRun, the user's compute bridge, compute), the second
+     * copy of compute() in a compile hit the limit partway: its fork, its join and even the
+     * constructors of its subtasks stayed calls, and VarHandle internals such as isDirect() showed
+     * up as calls in profiles. Whether a JVM's compile took that shape depended on which method
+     * C2 happened to compile first, so fib(30) on one worker took 70 ms of CPU in some fresh
+     * JVMs and 85-110 ms in others (docs/BENCHMARKS.md, session 13).
+     *
+     * So the fork and the join paths are kept flat: ForkTask.join calls helpJoin directly, whose
+     * fast path runs the task itself rather than through runTask; ComputeTask.fork and the
+     * pool's spawn from a worker call pushFork, which pushes without a further helper (before,
+     * a spawned callable went through the pool's pushLocal, which also serves runnables and was
+     * often compiled on its own, too big to inline). The cycle is then five calls (the join
+     * bridge, ForkTask.join, helpJoin, tryRun, the compute bridge), and two copies of it plus a
+     * VarHandle access (three levels) fit in fifteen whichever of compute, helpJoin or tryRun
+     * C2 compiles as the root. Adding a call level to either path costs this margin: check a
+     * change with -XX:+LogCompilation (the inline tree's "inlining too deep") before keeping it.
+     */
+
+    /**
+     * Owner only: pushes a fork task that nobody has seen yet (forked, or spawned, from the task
+     * running here) onto the fork stack, and lets an idle peer know, as any local push does
+     * ({@code WorkStealingPool.pushLocal}). The caller has set its parent. Flat on purpose: see
+     * "the JIT's inlining depth".
+     *
+     * @throws java.util.concurrent.RejectedExecutionException if the pool is stopped
+     */
     void pushFork(ForkTask<?> f) {
+        pool.rejectIfStopped();
         ForkTask<?> displaced = forks.push(f);
-        if (displaced != null && displaced.isNew() && !deque.offer(displaced)) {
+        if (displaced != null) {
+            spill(displaced);
+        }
+        shared.idle.notifyWorkRacy();
+    }
+
+    /** Owner only: a task the fork stack handed back goes to the deque's bottom, if it has not started. */
+    private void spill(ForkTask<?> displaced) {
+        if (displaced.isNew() && !deque.offer(displaced)) {
             overflow(displaced);
         }
     }
@@ -626,10 +669,16 @@ final class Worker extends BaseWorker {
      * not, and the joiner's frame completes only after the awaited task does.
      */
     void helpJoin(ForkTask<?> task) {
-        if (forks.peekNewest() == task) {      // the fork/join fast path, kept small so that the
-            forks.pop();                       // JIT compiles it into the joining frame whole;
-            runTask(task);                     // tryRun skips it if a thief claimed it
-            if (task.isDone()) {
+        if (forks.peekNewest() == task && task.parent == current) {
+            // The fork/join fast path: the newest fork of the frame that joins it. This is
+            // runTask's first case written out, one call shallower (see "the JIT's inlining
+            // depth"); tryRun skips the task if a thief claimed it from the fork stack.
+            forks.pop();
+            pool.dropStrayInterrupt();
+            if (task.tryRun()) {
+                countExecuted();
+            }
+            if (task.isFinal()) {
                 return;
             }
         }
@@ -637,11 +686,14 @@ final class Worker extends BaseWorker {
     }
 
     /**
-     * The rest of {@link #helpJoin}: the task was not the newest on this worker's fork stack, or
+     * The rest of {@link #helpJoin}: the task was not the newest fork of the joining frame, or
      * a thief started it before this worker could.
      */
     private void helpJoinSlowly(ForkTask<?> task) {
-        if (deque.peekBottom() == task) {
+        if (forks.peekNewest() == task) {
+            forks.pop();                       // newest, but not a child of the recorded frame
+            runTask(task);
+        } else if (deque.peekBottom() == task) {
             Runnable t = deque.pop();
             if (t != null) {
                 runTask(t);                    // t == task: only thieves could have moved it
@@ -655,7 +707,7 @@ final class Worker extends BaseWorker {
         long waited = 0L;
         boolean compensating = false;
         try {
-            while (!task.isDone()) {
+            while (!task.isFinal()) {
                 Runnable t = takeDescendant(task);
                 if (t != null) {
                     runTask(t);
