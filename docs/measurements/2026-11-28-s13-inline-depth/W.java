@@ -1,0 +1,15 @@
+import dev.spindle.bench.runtime.*;
+import dev.spindle.bench.workload.*;
+public class W {
+    public static void main(String[] a) throws Exception {
+        RuntimeKind kind = RuntimeKind.valueOf(a[0]); int workers = Integer.parseInt(a[1]); String wname = a[2]; int secs = Integer.parseInt(a[3]);
+        try (BenchRuntime rt = Runtimes.create(kind, workers)) {
+            Workload wl = Workloads.create(wname, Size.FULL);
+            for (int i = 0; i < 200; i++) wl.run(rt);
+            var os=(com.sun.management.OperatingSystemMXBean)java.lang.management.ManagementFactory.getOperatingSystemMXBean(); long c0=os.getProcessCpuTime(); long end = System.nanoTime() + secs * 1_000_000_000L, t0 = System.nanoTime(); long runs = 0;
+            while (System.nanoTime() < end) { wl.run(rt); runs++; }
+            System.err.printf("%s %s ms/run %.3f cpu ms/run %.3f%n", kind, wname, (System.nanoTime() - t0) / 1e6 / runs, (os.getProcessCpuTime()-c0)/1e6/runs);
+        }
+        System.exit(0);
+    }
+}
