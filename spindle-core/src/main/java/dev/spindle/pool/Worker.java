@@ -652,8 +652,13 @@ final class Worker extends BaseWorker {
      * <ol>
      *   <li>If the task is at the bottom of this deque, pop and run it (the fork/join fast
      *       path).</li>
-     *   <li>If it has not started, wherever it is queued, run it here: its state CAS makes the
-     *       queued entry a no-op later. An awaited task that nobody runs is run by its waiter.</li>
+     *   <li>If it has not started and is queued on this worker (below newer tasks, when tasks
+     *       are joined in another order than forked), run it here: its state CAS makes the
+     *       queued entry a no-op later. A task queued anywhere else (a peer's deque, the
+     *       injector, another pool) is left to whoever takes it there. Run here, a task from
+     *       elsewhere could hold this worker while it waits, outside a blocking section, for
+     *       work that only this worker's pool would run, and the pool would not know to
+     *       compensate (CrossPoolJoinTest).</li>
      *   <li>Otherwise it runs on another worker. Run only its <em>descendants</em>: from the
      *       bottom of this deque, or from the top of a peer's deque (typically the thief's,
      *       which holds the awaited task's subtasks).</li>
@@ -699,8 +704,8 @@ final class Worker extends BaseWorker {
                 runTask(t);                    // t == task: only thieves could have moved it
             }
         }
-        if (task.isNew()) {
-            runTask(task);
+        if (task.isNew() && holdsLocally(task)) {
+            runTask(task);                     // joined out of fork order: its entry is skipped later
         }
         ForkTask.WaitNode node = null;
         long backoff = 1_000L;
@@ -740,6 +745,15 @@ final class Worker extends BaseWorker {
                 endBlocking();
             }
         }
+    }
+
+    /**
+     * Owner only: whether {@code task} is queued on this worker, in the fork stack or the deque.
+     * A look through both (the deque's length at most), once per join that misses the fast
+     * path, as FJP's join looks through its worker's queue.
+     */
+    private boolean holdsLocally(ForkTask<?> task) {
+        return forks.holds(task) || deque.holds(task);
     }
 
     /** Takes a queued descendant of {@code target} from this deque's bottom or a peer's top. */

@@ -164,6 +164,22 @@ public final class ForkStack<T> {
         return t == base ? null : (T) cells[(t - 1) & mask];
     }
 
+    /**
+     * Whether {@code e} is held here, anywhere in the stack, as its owner sees it. Owner only; another
+     * thread may have claimed it meanwhile (the caller's claim decides).
+     *
+     * @param e the element to look for, compared by identity
+     * @return whether it is held
+     */
+    public boolean holds(Object e) {
+        for (int i = base, t = top; i != t; i++) {
+            if (cells[i & mask] == e) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** {@return whether the stack holds no element, as its owner sees it} Owner only. */
     public boolean isEmptyForOwner() {
         return top == base;

@@ -269,6 +269,26 @@ public final class WorkStealingDeque<T> extends DequeFields {
         return (T) SLOT.getOpaque(a, (int) (b - 1) & (a.length - 1));
     }
 
+    /**
+     * Whether {@code e} is queued here, as the owner sees the deque. Owner only. It looks from
+     * the oldest element up, since an element awaited out of order is usually an old one. A
+     * thief may take the element at any time, so {@code true} says only that it was queued here
+     * a moment ago; the caller's own claim on the element decides who runs it.
+     *
+     * @param e the element to look for, compared by identity
+     * @return whether it was found
+     */
+    public boolean holds(Object e) {
+        long b = bottom;
+        Object[] a = ring;
+        for (long i = (long) TOP.getAcquire(this); i < b; i++) {
+            if (SLOT.getOpaque(a, (int) i & (a.length - 1)) == e) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     private Object[] grow(Object[] old, long t, long b) {
         Object[] a = new Object[old.length << 1];
         for (long i = t; i < b; i++) {

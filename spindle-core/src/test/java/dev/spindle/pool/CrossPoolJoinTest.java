@@ -14,30 +14,38 @@ import org.junit.jupiter.api.Timeout;
 /**
  * A worker of one {@link WorkStealingPool} joining a task of another. A task does not record its
  * pool; the joiner waits in the way its own thread calls for (see {@code ForkTask}'s overview):
- * as a worker of its own pool, which runs the task if nobody has started it and otherwise lets
- * its own pool compensate while it waits.
+ * as a worker of its own pool, which runs the awaited task only if it is queued on the joiner
+ * itself, and otherwise lets its own pool compensate while it waits.
  */
 class CrossPoolJoinTest {
 
     /**
-     * The only worker of {@code other} is busy until the joiner returns, so the awaited task can
-     * only run if the joiner, a worker of {@code mine}, runs it itself.
+     * The awaited task is queued, not started, in the other pool, whose only worker is busy;
+     * it waits for a task submitted to the joiner's pool, which has one worker, the joiner. Had
+     * the joiner run the awaited task itself (as it did from 97f1458 to 5086699: a task that
+     * nobody had started was run by its waiter, wherever it was queued), that task would block
+     * the joiner's pool's only thread outside any blocking section, and the task it waits for
+     * would never run. The joiner must wait, and its pool compensate.
      */
     @Test
-    @Timeout(30)
-    void aJoinerFromAnotherPoolRunsTheTaskIfNobodyStartedIt() {
+    @Timeout(60)
+    void aJoinerLeavesAnotherPoolsUnstartedTaskToThatPool() throws Exception {
         try (WorkStealingPool mine = WorkStealingPool.builder().workers(1).name("mine").build();
              WorkStealingPool other = WorkStealingPool.builder().workers(1).name("other").build()) {
-            CountDownLatch joined = new CountDownLatch(1);
-            Task<Object> busy = other.spawn(() -> joined.await(20, TimeUnit.SECONDS));
-            String ranOn = mine.invoke(() -> {
-                Task<String> t = other.spawn(() -> Thread.currentThread().getName());
-                String r = t.join();
-                joined.countDown();
-                return r;
+            CountDownLatch otherBusy = new CountDownLatch(1);
+            CountDownLatch opened = new CountDownLatch(1);
+            Task<Boolean> busy = other.spawn(() -> {
+                otherBusy.countDown();
+                return opened.await(20, TimeUnit.SECONDS);   // holds other's only worker
             });
-            assertThat(ranOn).startsWith("mine-");
-            assertThat(busy.join()).isEqualTo(true);
+            assertThat(otherBusy.await(20, TimeUnit.SECONDS)).isTrue();
+            Task<Boolean> queued = other.spawn(() -> opened.await(20, TimeUnit.SECONDS));
+            Boolean result = mine.invoke(() -> {
+                mine.execute(opened::countDown);         // needs a second thread of this pool
+                return queued.join();
+            });
+            assertThat(result).as("the awaited task saw the gate opened").isTrue();
+            assertThat(busy.join()).isTrue();
         }
     }
 

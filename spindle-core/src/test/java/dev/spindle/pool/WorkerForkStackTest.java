@@ -6,6 +6,7 @@ package dev.spindle.pool;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.spindle.Task;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -80,6 +81,32 @@ class WorkerForkStackTest {
                     assertThat(r.get()).isEqualTo(1);
                 }
             }
+        }
+    }
+
+    /**
+     * Tasks joined in the order they were forked (oldest first), more of them than the fork
+     * stack holds: each awaited task sits below newer ones, in the fork stack or the deque, and
+     * the lone worker, with no spare to fall back on, must find and run it there itself.
+     */
+    @Test
+    @Timeout(60)
+    void tasksJoinedInForkOrderRunInlineOnALoneWorker() {
+        try (WorkStealingPool pool = WorkStealingPool.builder().workers(1).maxSpareWorkers(0).build()) {
+            int n = MORE_THAN_THE_STACK;
+            long sum = pool.invoke(() -> {
+                List<Task<Integer>> tasks = new ArrayList<>();
+                for (int i = 0; i < n; i++) {
+                    int v = i;
+                    tasks.add(pool.spawn(() -> v));
+                }
+                long s = 0;
+                for (Task<Integer> t : tasks) {
+                    s += t.join();
+                }
+                return s;
+            });
+            assertThat(sum).isEqualTo((long) n * (n - 1) / 2);
         }
     }
 

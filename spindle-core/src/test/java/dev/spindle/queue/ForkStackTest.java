@@ -51,6 +51,25 @@ class ForkStackTest {
     }
 
     @Test
+    void holdsWhatWasPushedAndNotYetPoppedOrHandedBack() {
+        ForkStack<Claimable> s = new ForkStack<>(2, Claimable::isNew);
+        Claimable a = new Claimable(1);
+        Claimable b = new Claimable(2);
+        Claimable c = new Claimable(3);
+        assertThat(s.holds(a)).isFalse();
+        s.push(a);
+        s.push(b);
+        assertThat(s.holds(a)).isTrue();
+        assertThat(s.holds(b)).isTrue();
+        assertThat(s.push(c)).isSameAs(a);     // full: the oldest is handed back
+        assertThat(s.holds(a)).isFalse();
+        assertThat(s.pop()).isSameAs(c);
+        assertThat(s.holds(c)).isFalse();
+        assertThat(s.holds(b)).isTrue();
+        assertThat(s.holds(new Claimable(2))).as("identity, not equality").isFalse();
+    }
+
+    @Test
     void newestFirstForTheOwnerOldestFirstForReaders() {
         ForkStack<Claimable> s = new ForkStack<>(4, Claimable::isNew);
         Claimable a = new Claimable(1);

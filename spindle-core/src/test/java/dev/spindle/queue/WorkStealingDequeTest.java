@@ -49,6 +49,24 @@ class WorkStealingDequeTest {
     // ---------------------------------------------------------------- order (property W3)
 
     @Test
+    void holdsWhatIsQueuedAndNothingTakenOrStolen() {
+        Integer[] v = new Integer[200];
+        WorkStealingDeque<Integer> d = new WorkStealingDeque<>(4, 256);
+        for (int i = 0; i < v.length; i++) {
+            v[i] = Integer.valueOf(1000 + i);      // distinct objects, compared by identity
+            d.push(v[i]);                          // grows the ring on the way
+        }
+        assertThat(d.holds(v[0])).isTrue();
+        assertThat(d.holds(v[199])).isTrue();
+        assertThat(d.holds(Integer.valueOf(5000))).isFalse();
+        assertThat(d.steal().value()).isSameAs(v[0]);
+        assertThat(d.holds(v[0])).as("stolen").isFalse();
+        assertThat(d.pop()).isSameAs(v[199]);
+        assertThat(d.holds(v[199])).as("popped").isFalse();
+        assertThat(d.holds(v[100])).isTrue();
+    }
+
+    @Test
     void ownerPopsNewestFirst() {
         WorkStealingDeque<Integer> d = dequeOf(4, 64, 1, 2, 3, 4, 5);
         assertThat(d.peekBottom()).isEqualTo(5);
