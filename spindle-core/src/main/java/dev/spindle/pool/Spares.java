@@ -94,6 +94,11 @@ final class Spares {
         }
     }
 
+    /** Whether the pool may start spare workers at all ({@code maxSpareWorkers > 0}). */
+    boolean mayCompensate() {
+        return shared.workers.length > parallelism;
+    }
+
     /** Whether more workers are live and unblocked than the pool needs. */
     boolean hasExcess() {
         return unblockedLive() > parallelism;

@@ -658,7 +658,9 @@ final class Worker extends BaseWorker {
      *       injector, another pool) is left to whoever takes it there. Run here, a task from
      *       elsewhere could hold this worker while it waits, outside a blocking section, for
      *       work that only this worker's pool would run, and the pool would not know to
-     *       compensate (CrossPoolJoinTest).</li>
+     *       compensate (CrossPoolJoinTest). A pool built without spare workers runs it here
+     *       wherever it is, since its waiting joiners are never compensated: the task might
+     *       sit in its injector with no other thread to take it (JoinAndBlockingTest).</li>
      *   <li>Otherwise it runs on another worker. Run only its <em>descendants</em>: from the
      *       bottom of this deque, or from the top of a peer's deque (typically the thief's,
      *       which holds the awaited task's subtasks).</li>
@@ -704,8 +706,8 @@ final class Worker extends BaseWorker {
                 runTask(t);                    // t == task: only thieves could have moved it
             }
         }
-        if (task.isNew() && holdsLocally(task)) {
-            runTask(task);                     // joined out of fork order: its entry is skipped later
+        if (task.isNew() && (holdsLocally(task) || !shared.spares.mayCompensate())) {
+            runTask(task);                     // its queued entry is skipped later (the CAS)
         }
         ForkTask.WaitNode node = null;
         long backoff = 1_000L;

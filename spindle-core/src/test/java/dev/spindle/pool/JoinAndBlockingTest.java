@@ -197,6 +197,30 @@ class JoinAndBlockingTest {
         }
     }
 
+    /**
+     * A pool without spare workers cannot compensate a waiting joiner, so its joiner runs an
+     * awaited task that nobody has started even when it is queued elsewhere: here in the
+     * injector, submitted from outside after the joiner started, with no other thread of the
+     * pool to take it. (A pool with spares leaves such a task to them; see CrossPoolJoinTest.)
+     */
+    @Test
+    void aPoolWithoutSparesRunsAnAwaitedTaskFromItsInjector() throws Exception {
+        try (WorkStealingPool pool = WorkStealingPool.builder().workers(1).maxSpareWorkers(0).build()) {
+            CountDownLatch started = new CountDownLatch(1);
+            CountDownLatch spawned = new CountDownLatch(1);
+            AtomicReferenceArray<Task<Integer>> awaited = new AtomicReferenceArray<>(1);
+            Task<Integer> joiner = pool.spawn(() -> {
+                started.countDown();
+                assertThat(spawned.await(20, TimeUnit.SECONDS)).isTrue();
+                return awaited.get(0).join() + 1;
+            });
+            assertThat(started.await(20, TimeUnit.SECONDS)).isTrue();
+            awaited.set(0, pool.spawn(() -> 7));     // from outside: into the injector
+            spawned.countDown();
+            assertThat(joiner.get(20, TimeUnit.SECONDS)).isEqualTo(8);
+        }
+    }
+
     @Test
     void joiningAcrossPoolsCompensatesTheCallersPool() throws Exception {
         try (WorkStealingPool a = WorkStealingPool.builder().workers(1).name("a").build();
