@@ -650,8 +650,8 @@ final class Worker extends BaseWorker {
      * Helps until {@code task} completes, parking briefly only when there is nothing it may run.
      *
      * <ol>
-     *   <li>If the task is at the bottom of this deque, pop and run it (the fork/join fast
-     *       path).</li>
+     *   <li>If the task is the newest on this worker's fork stack (the fork/join fast path) or
+     *       at the bottom of its deque, pop and run it.</li>
      *   <li>If it has not started and is queued on this worker (below newer tasks, when tasks
      *       are joined in another order than forked), run it here: its state CAS makes the
      *       queued entry a no-op later. A task queued anywhere else (a peer's deque, the
