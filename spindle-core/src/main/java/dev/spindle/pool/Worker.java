@@ -257,8 +257,8 @@ final class Worker extends BaseWorker {
      * copy of compute() in a compile hit the limit partway: its fork, its join and even the
      * constructors of its subtasks stayed calls, and VarHandle internals such as isDirect() showed
      * up as calls in profiles. Whether a JVM's compile took that shape depended on which method
-     * C2 happened to compile first, so fib(30) on one worker took 70 ms of CPU in some fresh
-     * JVMs and 85-110 ms in others (docs/BENCHMARKS.md, session 13).
+     * C2 happened to compile first, so fib(30) on one worker took about 80 ms of CPU in some
+     * fresh JVMs and 94-103 ms in others (docs/BENCHMARKS.md, session 13).
      *
      * So the fork and the join paths are kept flat: ForkTask.join calls helpJoin directly, whose
      * fast path runs the task itself rather than through runTask; ComputeTask.fork and the
