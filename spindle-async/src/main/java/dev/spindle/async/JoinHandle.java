@@ -15,7 +15,8 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * The result of a {@linkplain AsyncRuntime#spawn spawned} task.
+ * The result of a {@linkplain AsyncRuntime#spawn spawned} task, or of an {@link AsyncPromise}
+ * (a handle that its holder completes, with no task behind it).
  *
  * <p>It is a {@link Future}, for threads outside the runtime ({@link #get()} blocks), and an
  * {@link AsyncTask}, for other tasks: polling a handle registers the poller's waker and is ready
@@ -52,7 +53,7 @@ import java.util.concurrent.locks.LockSupport;
  *
  * @param <T> the result type
  */
-public abstract sealed class JoinHandle<T> implements Future<T>, AsyncTask<T> permits TaskCell {
+public abstract sealed class JoinHandle<T> implements Future<T>, AsyncTask<T> permits TaskCell, AsyncPromise {
 
     /*
      * Implementation overview: the completion half of the task cell.
@@ -74,7 +75,9 @@ public abstract sealed class JoinHandle<T> implements Future<T>, AsyncTask<T> pe
      * outcome CAS, so a reader that sees VALUE or FAILED (a volatile read) sees it. cancel()
      * writes nothing there (the CancellationException is made when someone asks), so the only
      * writer that can lose is the worker or shutdown, never both at once: a loser's plain write
-     * lands on a field that nobody reads under CANCELLED, and the loser clears it again.
+     * lands on a field that nobody reads under CANCELLED, and the loser clears it again. An
+     * AsyncPromise has many possible completers; they first claim the right to write with a CAS
+     * of the run bits, so there too a single thread writes a result (see AsyncPromise).
      *
      * The waiters. A Treiber stack of nodes (a blocked thread, a joining task's waker, or a
      * CompletableFuture made by toCompletableFuture), head in `waiters`, FIRED once the
@@ -237,10 +240,6 @@ public abstract sealed class JoinHandle<T> implements Future<T>, AsyncTask<T> pe
         if (top != FIRED) {
             release(top);
         }
-    }
-
-    void complete(T value) {
-        complete(VALUE, value, false);
     }
 
     void fail(Throwable error) {

@@ -30,13 +30,14 @@ class JoinHandleLincheckTest {
 
     private static final Integer VALUE = 42;
 
-    private static void check(boolean ok, String what) {
+    static void check(boolean ok, String what) {
         if (!ok) {
             throw new AssertionError(what);
         }
     }
 
-    private static Object outcome(JoinHandle<Integer> h) {
+    /** What {@code get} reports: the value, "cancelled", or the exception thrown. */
+    static Object outcome(JoinHandle<Integer> h) {
         try {
             return h.get();
         } catch (CancellationException e) {

@@ -23,7 +23,8 @@ import picocli.CommandLine.Spec;
         mixinStandardHelpOptions = true,
         versionProvider = SpindleCli.Version.class,
         description = {
-            "Runs Tokio's runtime benchmarks (spawn_many, yield_many, ping_pong, chained_spawn) as AsyncTasks on"
+            "Runs Tokio's runtime benchmarks (spawn_many, yield_many, ping_pong, chained_spawn; and ping_pong_channel,"
+                    + " ping_pong with a bounded channel as the async side's one-shots) as AsyncTasks on"
                     + " AsyncRuntime and as CompletableFuture stages on a ForkJoinPool of the same parallelism,"
                     + " interleaved, and prints the median time of each and the ratio best async throughput /"
                     + " best CompletableFuture throughput (> 1 means AsyncRuntime is faster). On JDK 21+ also as"

@@ -10,13 +10,15 @@ import java.util.List;
 /**
  * The async workloads by name, at each {@link Size}: Tokio's runtime benchmarks
  * ({@code spawn_many}, {@code yield_many}, {@code ping_pong}, {@code chained_spawn}; QUICK and
- * FULL are Tokio's sizes) and the contention workloads ({@code contention},
+ * FULL are Tokio's sizes), {@code ping_pong_channel} (ping_pong with a bounded channel as each
+ * one-shot on the async side) and the contention workloads ({@code contention},
  * {@code contention-herd}, {@code contention-barge}, on the async runtimes only). {@link Size#TINY} is for unit tests.
  */
 public final class AsyncWorkloads {
 
     /** The names of the Tokio-style workloads, in report order. */
-    public static final List<String> TOKIO = List.of("spawn_many", "yield_many", "ping_pong", "chained_spawn");
+    public static final List<String> TOKIO = List.of("spawn_many", "yield_many", "ping_pong", "ping_pong_channel",
+            "chained_spawn");
     /** The names of the contention workloads. */
     public static final List<String> CONTENTION = List.of("contention", "contention-herd", "contention-barge");
 
@@ -44,6 +46,8 @@ public final class AsyncWorkloads {
                 return new YieldManyAsync(tiny ? 8 : YieldManyAsync.FULL_TASKS, tiny ? 20 : YieldManyAsync.FULL_YIELDS);
             case "ping_pong":
                 return new PingPongAsync(tiny ? 20 : PingPongAsync.FULL_PAIRS);
+            case "ping_pong_channel":
+                return new PingPongAsync(tiny ? 20 : PingPongAsync.FULL_PAIRS, true);
             case "chained_spawn":
                 return new ChainedSpawnAsync(tiny ? 50 : ChainedSpawnAsync.FULL_DEPTH);
             default:

@@ -5,6 +5,7 @@ package dev.spindle.bench.async;
 
 import dev.spindle.async.Async;
 import dev.spindle.async.AsyncChannel;
+import dev.spindle.async.AsyncPromise;
 import dev.spindle.async.AsyncRuntime;
 import dev.spindle.async.AsyncTask;
 import dev.spindle.async.Poll;
@@ -22,9 +23,14 @@ import java.util.concurrent.atomic.AtomicLong;
  * ponger answers {@code i + 1}, and the answers sum to the known total.
  *
  * <ul>
- *   <li>async: the one-shot channels are {@code AsyncChannel}s of capacity 1; the ponger is
- *       {@code receive} then {@code send(v + 1)}, the pinger {@code send(i)} then
- *       {@code receive}, with {@code Async.then}.</li>
+ *   <li>async ({@code ping_pong}): the one-shots are {@code AsyncPromise}s, as Tokio's are
+ *       {@code oneshot} channels; the ponger is {@code Async.map} of the ping promise completing
+ *       the pong promise, the pinger completes the ping and returns {@code Async.map} of the
+ *       pong.</li>
+ *   <li>async ({@code ping_pong_channel}): the one-shots are {@code AsyncChannel}s of capacity 1
+ *       instead, a general bounded channel used for one value: the ponger is {@code receive}
+ *       then {@code send(v + 1)}, the pinger {@code send(i)} then {@code receive}, with
+ *       {@code Async.then}. The other runtimes run the same code as for {@code ping_pong}.</li>
  *   <li>CompletableFuture: the one-shots are plain {@code CompletableFuture}s; the ponger is
  *       {@code ping.thenAcceptAsync(v -> pong.complete(v + 1), pool)}, the pinger completes the
  *       ping and continues with {@code pong.thenAcceptAsync(..., pool)}: every hop a task on the
@@ -41,19 +47,31 @@ public final class PingPongAsync implements AsyncWorkload {
     public static final int FULL_PAIRS = 1_000;
 
     private final int pairs;
+    private final boolean channels;
 
+    /** {@code ping_pong}: the async side's one-shots are {@code AsyncPromise}s. */
     public PingPongAsync(int pairs) {
+        this(pairs, false);
+    }
+
+    /**
+     * @param channels whether the async side's one-shots are {@code AsyncChannel}s of capacity 1
+     *     ({@code ping_pong_channel}) rather than {@code AsyncPromise}s ({@code ping_pong})
+     */
+    public PingPongAsync(int pairs, boolean channels) {
         this.pairs = pairs;
+        this.channels = channels;
     }
 
     @Override
     public String name() {
-        return "ping_pong";
+        return channels ? "ping_pong_channel" : "ping_pong";
     }
 
     @Override
     public String describe() {
-        return String.format("ping_pong: %,d pinger/ponger pairs, one round trip each over one-shot channels", pairs);
+        return String.format("%s: %,d pinger/ponger pairs, one round trip each over one-shot %s", name(), pairs,
+                channels ? "channels (AsyncChannel of capacity 1 on the async side)" : "promises");
     }
 
     /** Round trips (one per pair). */
@@ -79,28 +97,44 @@ public final class PingPongAsync implements AsyncWorkload {
             for (int i = 0; i < pairs; i++) {
                 int ping = i;
                 rt.spawn(Async.then(Async.ready(null), ignored -> {   // runs at the pinger's first poll
-                    AsyncChannel<Integer> toPonger = new AsyncChannel<>(1);
-                    AsyncChannel<Integer> toPinger = new AsyncChannel<>(1);
-                    rt.spawn(Async.then(toPonger.receive(), v -> toPinger.send(v + 1)));
-                    AsyncTask<Void> exchange = Async.then(toPonger.send(ping), sent -> Async.map(toPinger.receive(), pong -> {
-                        try {
-                            checkPong(ping, pong);
-                        } catch (RuntimeException e) {
-                            done.completeExceptionally(e);
-                            throw e;
-                        }
-                        sum.addAndGet(pong);
-                        if (remaining.decrementAndGet() == 0) {
-                            done.complete(sum.get());
-                        }
-                        return null;
-                    }));
-                    return exchange;
+                    if (channels) {
+                        return exchangeOverChannels(rt, ping, done, remaining, sum);
+                    }
+                    AsyncPromise<Integer> toPonger = new AsyncPromise<>();
+                    AsyncPromise<Integer> toPinger = new AsyncPromise<>();
+                    rt.spawn(Async.map(toPonger, v -> toPinger.complete(v + 1)));
+                    toPonger.complete(ping);
+                    return Async.map(toPinger, pong -> pongReceived(ping, pong, done, remaining, sum));
                 }));
             }
             return Poll.ready(null);
         });
         return AsyncWorkload.check(name() + " sum of pongs", expected(), AsyncWorkload.await(done, name()));
+    }
+
+    private AsyncTask<Void> exchangeOverChannels(AsyncRuntime rt, int ping, CompletableFuture<Long> done,
+            AtomicInteger remaining, AtomicLong sum) {
+        AsyncChannel<Integer> toPonger = new AsyncChannel<>(1);
+        AsyncChannel<Integer> toPinger = new AsyncChannel<>(1);
+        rt.spawn(Async.then(toPonger.receive(), v -> toPinger.send(v + 1)));
+        return Async.then(toPonger.send(ping),
+                sent -> Async.map(toPinger.receive(), pong -> pongReceived(ping, pong, done, remaining, sum)));
+    }
+
+    /** The pinger's last step: check the pong, add it, and signal the caller after the last pair. */
+    private Void pongReceived(int ping, int pong, CompletableFuture<Long> done, AtomicInteger remaining,
+            AtomicLong sum) {
+        try {
+            checkPong(ping, pong);
+        } catch (RuntimeException e) {
+            done.completeExceptionally(e);
+            throw e;
+        }
+        sum.addAndGet(pong);
+        if (remaining.decrementAndGet() == 0) {
+            done.complete(sum.get());
+        }
+        return null;
     }
 
     @Override

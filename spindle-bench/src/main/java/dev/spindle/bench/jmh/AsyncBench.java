@@ -40,7 +40,7 @@ public class AsyncBench {
     @Param({"async-ws", "async-hybrid", "cf-fjp", "cf-fjp-async"})
     public String runtime;
 
-    @Param({"spawn_many", "yield_many", "ping_pong", "chained_spawn"})
+    @Param({"spawn_many", "yield_many", "ping_pong", "ping_pong_channel", "chained_spawn"})
     public String workload;
 
     /** Worker threads; 0 means one per available processor. */

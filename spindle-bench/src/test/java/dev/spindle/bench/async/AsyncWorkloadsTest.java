@@ -46,6 +46,7 @@ class AsyncWorkloadsTest {
                 assertThat(t.run(new SpawnManyAsync(100))).isEqualTo(4950);
                 assertThat(t.run(new YieldManyAsync(8, 20))).isEqualTo(160);
                 assertThat(t.run(new PingPongAsync(20))).isEqualTo(210);
+                assertThat(t.run(new PingPongAsync(20, true))).isEqualTo(210);
                 assertThat(t.run(new ChainedSpawnAsync(50))).isEqualTo(50);
             }
         }
@@ -159,6 +160,7 @@ class AsyncWorkloadsTest {
         assertThat(AsyncWorkloads.create("spawn_many", Size.QUICK).operations()).isEqualTo(10_000);
         assertThat(AsyncWorkloads.create("yield_many", Size.FULL).operations()).isEqualTo(200_000);
         assertThat(AsyncWorkloads.create("ping_pong", Size.FULL).operations()).isEqualTo(1_000);
+        assertThat(AsyncWorkloads.create("ping_pong_channel", Size.FULL).name()).isEqualTo("ping_pong_channel");
         assertThat(AsyncWorkloads.create("chained_spawn", Size.FULL).operations()).isEqualTo(1_000);
         assertThatThrownBy(() -> AsyncWorkloads.create("fib", Size.TINY))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("spawn_many");

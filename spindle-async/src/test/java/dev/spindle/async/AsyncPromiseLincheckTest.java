@@ -1,0 +1,72 @@
+/*
+ * Copyright 2026 The Spindle Authors. Licensed under the Apache License, Version 2.0.
+ */
+package dev.spindle.async;
+
+import static dev.spindle.async.JoinHandleLincheckTest.check;
+import static dev.spindle.async.JoinHandleLincheckTest.outcome;
+import static dev.spindle.testkit.Threads.runAll;
+
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.TimeUnit;
+import org.jetbrains.lincheck.Lincheck;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * Lincheck model checking of {@link AsyncPromise}'s claim before the handle's outcome CAS: two
+ * completers with different values race a canceller, a polling task and a blocked {@code get},
+ * in every interleaving Lincheck explores.
+ *
+ * <p>Checks, after the threads are joined: exactly one of the three calls returned
+ * {@code true}; the promise reports that call's outcome (its value, not the loser's, and never a
+ * value dropped by a loser that cleared the result); the blocked {@code get} returned it; a
+ * waker registered by a pending poll was woken exactly once, one whose poll saw the outcome
+ * never.
+ */
+class AsyncPromiseLincheckTest {
+
+    private static final Integer ONE = 1001;
+    private static final Integer TWO = 1002;
+
+    static void twoCompletersACancelAPollAndAGet() {
+        AsyncPromise<Integer> p = new AsyncPromise<>();
+        AsyncCombinatorTest.HandContext poller = new AsyncCombinatorTest.HandContext();
+        boolean[] won = new boolean[3];
+        boolean[] pending = new boolean[1];
+        Object[] polled = new Object[1];
+        Object[] got = new Object[1];
+        runAll(
+                new Thread(() -> won[0] = p.complete(ONE)),
+                new Thread(() -> won[1] = p.complete(TWO)),
+                new Thread(() -> won[2] = p.cancel(false)),
+                new Thread(() -> {
+                    try {
+                        Poll<Integer> r = p.poll(poller);
+                        pending[0] = r.isPending();
+                        polled[0] = r.isReady() ? r.value() : null;
+                    } catch (CancellationException e) {
+                        polled[0] = "cancelled";
+                    }
+                }),
+                new Thread(() -> got[0] = outcome(p)));
+        int winners = (won[0] ? 1 : 0) + (won[1] ? 1 : 0) + (won[2] ? 1 : 0);
+        check(winners == 1, "winners: " + winners);
+        Object expected = won[0] ? ONE : won[1] ? TWO : "cancelled";
+        check(p.isDone() && p.isCancelled() == won[2], "the outcome is the winner's");
+        check(expected.equals(outcome(p)), "the promise reports " + outcome(p) + ", expected " + expected);
+        check(expected.equals(got[0]), "get returned " + got[0] + ", expected " + expected);
+        if (pending[0]) {
+            check(poller.wakes.get() == 1, "a pending poll's waker woken " + poller.wakes.get() + " times");
+        } else {
+            check(poller.wakes.get() == 0, "a poll that saw the outcome was woken");
+            check(expected.equals(polled[0]), "the poll saw " + polled[0] + ", expected " + expected);
+        }
+    }
+
+    @Test
+    @Timeout(value = 180, unit = TimeUnit.SECONDS)
+    void completersCancelPollAndBlockedGet() {
+        Lincheck.runConcurrentTest(1000, AsyncPromiseLincheckTest::twoCompletersACancelAPollAndAGet);
+    }
+}
