@@ -25,7 +25,8 @@ import org.openjdk.jmh.annotations.Warmup;
 /**
  * Tokio's runtime benchmarks at Tokio's sizes on each async runtime: {@code runtime} is an
  * {@link AsyncTargets} id ({@code async-ws}, {@code async-hybrid}, {@code cf-fjp},
- * {@code cf-fjp-async}), {@code workload} a name of {@link AsyncWorkloads#TOKIO}. The runtime is
+ * {@code cf-fjp-async}), {@code workload} a name of {@link AsyncWorkloads#TOKIO} (or, with
+ * {@code -p workload=ping_pong_channel}, of {@link AsyncWorkloads#EXTRA}). The runtime is
  * started in {@code @Setup(Level.Trial)} and lives for the trial; every invocation is one checked
  * run. Score: us per run. {@link AsyncContentionBench} has the contention workloads.
  */
@@ -40,7 +41,7 @@ public class AsyncBench {
     @Param({"async-ws", "async-hybrid", "cf-fjp", "cf-fjp-async"})
     public String runtime;
 
-    @Param({"spawn_many", "yield_many", "ping_pong", "ping_pong_channel", "chained_spawn"})
+    @Param({"spawn_many", "yield_many", "ping_pong", "chained_spawn"})
     public String workload;
 
     /** Worker threads; 0 means one per available processor. */

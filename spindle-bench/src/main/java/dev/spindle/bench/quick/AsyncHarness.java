@@ -55,6 +55,7 @@ public final class AsyncHarness {
         public Options() {
             super(AsyncWorkloads.names(), AsyncTargets.ids(), AsyncTargets.defaultIds(), "async runtime",
                     DEFAULT_ROUNDS, DEFAULT_WARMUP_ROUNDS);
+            workloads = AsyncWorkloads.defaults();  // the variants run only when named
         }
 
         /**

@@ -75,6 +75,15 @@ class AsyncHarnessTest {
     }
 
     @Test
+    void theChannelVariantOfPingPongRunsOnlyWhenNamed() {
+        assertThat(new AsyncHarness.Options().workloads()).doesNotContain("ping_pong_channel")
+                .contains("spawn_many", "yield_many", "ping_pong", "chained_spawn", "contention");
+        AsyncReport r = new AsyncHarness(tiny().workloads(List.of("ping_pong", "ping_pong_channel"))
+                .runtimes(List.of("async-ws", "cf-fjp"))).run();
+        assertThat(r.rows()).extracting(AsyncReport.Row::name).containsExactly("ping_pong", "ping_pong_channel");
+    }
+
+    @Test
     void virtualThreadsAreSelectedByDefaultOnlyWhereTheyExistAndRefusedByNameBeforeJdk21() {
         List<String> defaults = new AsyncHarness.Options().runtimes();
         if (VirtualThreads.available()) {
