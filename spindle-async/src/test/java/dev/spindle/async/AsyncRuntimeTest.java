@@ -295,7 +295,7 @@ class AsyncRuntimeTest {
     @EnumSource(AsyncPolicy.class)
     void localQueueOverflowLosesNothing(AsyncPolicy policy) throws Exception {
         try (AsyncRuntime rt = runtime(policy, 1)) {
-            int n = 10_000;
+            int n = AsyncRuntime.LOCAL_CAPACITY + 5_000;
             AtomicInteger ran = new AtomicInteger();
             List<JoinHandle<Void>> hs = new ArrayList<>();
             rt.run(cx -> {
