@@ -1,55 +1,78 @@
 import dev.spindle.async.*;
 import dev.spindle.bench.async.*;
-import java.util.concurrent.*;
+import dev.spindle.bench.workload.Size;
 import java.util.*;
+import java.util.concurrent.*;
 
-/** One workload, async-ws vs cf-fjp, alternated windows; prints ns per op per window. */
+/**
+ * One async workload (at the suite's size) on async-ws and cf-fjp in one JVM, alternating
+ * one-second windows of back-to-back runs; prints each window's ns and bytes per operation and
+ * the medians. Usage: java -cp spindle.jar:. PP WORKERS WORKLOAD WINDOWS [async|cf|both]
+ */
 public class PP {
-    static double ab, cb;
+
+    /** Bytes allocated so far by every live thread. */
     static long alloc() {
         var mx = (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
         long sum = 0;
-        for (Thread t : Thread.getAllStackTraces().keySet()) { long b = mx.getThreadAllocatedBytes(t.getId()); if (b > 0) sum += b; }
+        for (Thread t : Thread.getAllStackTraces().keySet()) {
+            long b = mx.getThreadAllocatedBytes(t.getId());
+            if (b > 0) {
+                sum += b;
+            }
+        }
         return sum;
     }
-    public static void main(String[] a) throws Exception {
+
+    /** Runs {@code run} back to back for a second: {ns per op, bytes per op}. */
+    static double[] window(Runnable run, long ops) {
+        long t0 = System.nanoTime();
+        long b0 = alloc();
+        int n = 0;
+        while (System.nanoTime() - t0 < 1_000_000_000L) {
+            run.run();
+            n++;
+        }
+        double ns = (System.nanoTime() - t0) / (double) n / ops;
+        return new double[] {ns, (alloc() - b0) / (double) n / ops};
+    }
+
+    static String last(List<Double> xs) {
+        return xs.isEmpty() ? "-" : String.format("%.0f", xs.get(xs.size() - 1));
+    }
+
+    static String median(List<Double> xs) {
+        Collections.sort(xs);
+        return xs.isEmpty() ? "-" : String.format("%.0f", xs.get(xs.size() / 2));
+    }
+
+    public static void main(String[] a) {
         int workers = Integer.parseInt(a[0]);
-        String wl = a[1];
+        AsyncWorkload w = AsyncWorkloads.create(a[1], Size.QUICK);
         int windows = Integer.parseInt(a[2]);
         String only = a.length > 3 ? a[3] : "both";
-        AsyncWorkload w;
-        switch (wl) {
-            case "ping_pong": w = new PingPongAsync(1000); break;
-            default: w = AsyncWorkloads.create(wl, dev.spindle.bench.workload.Size.QUICK);
-        }
-        if (w == null) {
-            for (var c : AsyncWorkloads.class.getMethods()) {}
-            throw new IllegalArgumentException(wl);
-        }
-        AsyncRuntime rt = AsyncRuntime.builder().workers(workers).policy(AsyncPolicy.WORK_STEALING).name("bench-async-ws").build();
+        AsyncRuntime rt = AsyncRuntime.builder().workers(workers).policy(AsyncPolicy.WORK_STEALING)
+                .name("bench-async-ws").build();
         ForkJoinPool fjp = new ForkJoinPool(workers);
         List<Double> as = new ArrayList<>(), cs = new ArrayList<>();
+        double ab = 0, cb = 0;
         for (int win = 0; win < windows; win++) {
             if (!only.equals("cf")) {
-                long t0 = System.nanoTime(); int n = 0;
-                long b0 = alloc();
-                while (System.nanoTime() - t0 < 1_000_000_000L) { w.run(rt); n++; }
-                double ns = (System.nanoTime() - t0) / (double) n / w.operations();
-                as.add(ns); ab = (alloc() - b0) / (double) n / w.operations();
+                double[] r = window(() -> w.run(rt), w.operations());
+                as.add(r[0]);
+                ab = r[1];
             }
             if (!only.equals("async")) {
-                long t0 = System.nanoTime(); int n = 0;
-                long b0 = alloc();
-                while (System.nanoTime() - t0 < 1_000_000_000L) { w.run(fjp); n++; }
-                double ns = (System.nanoTime() - t0) / (double) n / w.operations();
-                cs.add(ns); cb = (alloc() - b0) / (double) n / w.operations();
+                double[] r = window(() -> w.run(fjp), w.operations());
+                cs.add(r[0]);
+                cb = r[1];
             }
-            System.out.printf("bytes/op async %.0f cf %.0f ", ab, cb); System.out.printf("win %d async %s cf %s%n", win, as.isEmpty() ? "-" : String.format("%.0f", as.get(as.size()-1)), cs.isEmpty() ? "-" : String.format("%.0f", cs.get(cs.size()-1)));
+            System.out.printf("bytes/op async %.0f cf %.0f win %d async %s cf %s%n", ab, cb, win, last(as), last(cs));
         }
-        Collections.sort(as); Collections.sort(cs);
-        System.out.printf("median ns/op: async %s cf %s%n", as.isEmpty()? "-" : String.format("%.0f", as.get(as.size()/2)), cs.isEmpty()? "-" : String.format("%.0f", cs.get(cs.size()/2)));
+        System.out.printf("median ns/op: async %s cf %s%n", median(as), median(cs));
         System.out.println(rt.stats());
-        rt.close(); fjp.shutdown();
+        rt.close();
+        fjp.shutdown();
         System.exit(0);
     }
 }

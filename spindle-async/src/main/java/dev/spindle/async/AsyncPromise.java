@@ -43,8 +43,9 @@ import java.util.concurrent.CompletableFuture;
  * cancelled {@link JoinHandle}) leaves its waker registered; the completion then wakes a task
  * that is gone, which does nothing. Until then each such waker holds a small node, so a promise
  * that many short-lived tasks await and that nobody completes grows with them, as the
- * dependents of an incomplete {@code CompletableFuture} do. {@link #cancel} is the producer's or a consumer's decision
- * that no value will come: awaiting tasks are woken and throw {@link CancellationException}.
+ * dependents of an incomplete {@code CompletableFuture} do. {@link #cancel} is the producer's
+ * or a consumer's decision that no value will come: awaiting tasks are woken and throw
+ * {@link CancellationException}.
  *
  * @param <T> the value's type; {@code null} is a value like any other
  */

@@ -7,7 +7,6 @@ import static dev.spindle.async.JoinHandleLincheckTest.check;
 import static dev.spindle.async.JoinHandleLincheckTest.outcome;
 import static dev.spindle.testkit.Threads.runAll;
 
-import java.util.concurrent.CancellationException;
 import java.util.concurrent.TimeUnit;
 import org.jetbrains.lincheck.Lincheck;
 import org.junit.jupiter.api.Test;
@@ -31,24 +30,14 @@ class AsyncPromiseLincheckTest {
 
     static void twoCompletersACancelAPollAndAGet() {
         AsyncPromise<Integer> p = new AsyncPromise<>();
-        AsyncCombinatorTest.HandContext poller = new AsyncCombinatorTest.HandContext();
+        JoinHandleLincheckTest.OnePoll poll = new JoinHandleLincheckTest.OnePoll();
         boolean[] won = new boolean[3];
-        boolean[] pending = new boolean[1];
-        Object[] polled = new Object[1];
         Object[] got = new Object[1];
         runAll(
                 new Thread(() -> won[0] = p.complete(ONE)),
                 new Thread(() -> won[1] = p.complete(TWO)),
                 new Thread(() -> won[2] = p.cancel(false)),
-                new Thread(() -> {
-                    try {
-                        Poll<Integer> r = p.poll(poller);
-                        pending[0] = r.isPending();
-                        polled[0] = r.isReady() ? r.value() : null;
-                    } catch (CancellationException e) {
-                        polled[0] = "cancelled";
-                    }
-                }),
+                poll.of(p),
                 new Thread(() -> got[0] = outcome(p)));
         int winners = (won[0] ? 1 : 0) + (won[1] ? 1 : 0) + (won[2] ? 1 : 0);
         check(winners == 1, "winners: " + winners);
@@ -56,12 +45,7 @@ class AsyncPromiseLincheckTest {
         check(p.isDone() && p.isCancelled() == won[2], "the outcome is the winner's");
         check(expected.equals(outcome(p)), "the promise reports " + outcome(p) + ", expected " + expected);
         check(expected.equals(got[0]), "get returned " + got[0] + ", expected " + expected);
-        if (pending[0]) {
-            check(poller.wakes.get() == 1, "a pending poll's waker woken " + poller.wakes.get() + " times");
-        } else {
-            check(poller.wakes.get() == 0, "a poll that saw the outcome was woken");
-            check(expected.equals(polled[0]), "the poll saw " + polled[0] + ", expected " + expected);
-        }
+        poll.check(expected);
     }
 
     @Test

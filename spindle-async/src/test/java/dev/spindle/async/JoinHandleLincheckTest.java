@@ -47,13 +47,41 @@ class JoinHandleLincheckTest {
         }
     }
 
+    /** One poll of a handle by a task, on a thread of its own, and what it saw. */
+    static final class OnePoll {
+        final AsyncCombinatorTest.HandContext cx = new AsyncCombinatorTest.HandContext();
+        boolean pending;
+        Object seen;                           // the value, or "cancelled"; read after the join
+
+        Thread of(JoinHandle<Integer> h) {
+            return new Thread(() -> {
+                try {
+                    Poll<Integer> p = h.poll(cx);
+                    pending = p.isPending();
+                    seen = p.isReady() ? p.value() : null;
+                } catch (CancellationException e) {
+                    seen = "cancelled";
+                }
+            });
+        }
+
+        /** A pending poll's waker was woken once; a ready poll saw {@code expected}, unwoken. */
+        void check(Object expected) {
+            int wakes = cx.wakes.get();
+            if (pending) {
+                JoinHandleLincheckTest.check(wakes == 1, "a pending poll's waker woken " + wakes + " times");
+            } else {
+                JoinHandleLincheckTest.check(wakes == 0, "a poll that saw the outcome was woken");
+                JoinHandleLincheckTest.check(expected.equals(seen), "the poll saw " + seen + ", expected " + expected);
+            }
+        }
+    }
+
     /** Worker, canceller, a polling task and a thread blocked in {@code get}. */
     static void completeCancelPollAndGet() {
         TaskCell<Integer> c = new TaskCell<>(null, cx -> Poll.ready(VALUE));
-        AsyncCombinatorTest.HandContext poller = new AsyncCombinatorTest.HandContext();
+        OnePoll poll = new OnePoll();
         boolean[] cancelled = new boolean[1];
-        boolean[] pending = new boolean[1];
-        Object[] polled = new Object[1];
         Object[] got = new Object[1];
         runAll(
                 new Thread(() -> {
@@ -61,26 +89,13 @@ class JoinHandleLincheckTest {
                     c.finish(JoinHandle.VALUE, VALUE);
                 }),
                 new Thread(() -> cancelled[0] = c.cancel(false)),
-                new Thread(() -> {
-                    try {
-                        Poll<Integer> p = c.poll(poller);
-                        pending[0] = p.isPending();
-                        polled[0] = p.isReady() ? p.value() : null;
-                    } catch (CancellationException e) {
-                        polled[0] = "cancelled";
-                    }
-                }),
+                poll.of(c),
                 new Thread(() -> got[0] = outcome(c)));
         Object expected = cancelled[0] ? "cancelled" : VALUE;
         check(c.isDone() && c.isCancelled() == cancelled[0], "one outcome: cancel returned " + cancelled[0]);
         check(expected.equals(got[0]), "get returned " + got[0] + ", expected " + expected);
         check(c.state() == TaskCell.DONE, "the cell is retired");
-        if (pending[0]) {
-            check(poller.wakes.get() == 1, "a pending poll's waker woken " + poller.wakes.get() + " times");
-        } else {
-            check(poller.wakes.get() == 0, "a poll that saw the outcome was woken");
-            check(expected.equals(polled[0]), "the poll saw " + polled[0] + ", expected " + expected);
-        }
+        poll.check(expected);
     }
 
     /** Worker, canceller and two {@code toCompletableFuture} calls, one before the worker starts. */

@@ -33,16 +33,20 @@ public final class AsyncWorkloads {
 
     /** Every name, Tokio-style first, then the variants, then the contention workloads. */
     public static List<String> names() {
-        List<String> all = new ArrayList<>(TOKIO);
-        all.addAll(EXTRA);
-        all.addAll(CONTENTION);
-        return List.copyOf(all);
+        return join(TOKIO, EXTRA, CONTENTION);
     }
 
     /** The names a run takes unless told otherwise: every name but the {@link #EXTRA} variants. */
     public static List<String> defaults() {
-        List<String> all = new ArrayList<>(TOKIO);
-        all.addAll(CONTENTION);
+        return join(TOKIO, CONTENTION);
+    }
+
+    @SafeVarargs
+    private static List<String> join(List<String>... lists) {
+        List<String> all = new ArrayList<>();
+        for (List<String> l : lists) {
+            all.addAll(l);
+        }
         return List.copyOf(all);
     }
 
@@ -65,9 +69,8 @@ public final class AsyncWorkloads {
             case "chained_spawn":
                 return new ChainedSpawnAsync(tiny ? 50 : ChainedSpawnAsync.FULL_DEPTH);
             default:
-                List<String> valid = new ArrayList<>(TOKIO);
-                valid.addAll(EXTRA);
-                throw new IllegalArgumentException("unknown async workload '" + name + "'; valid: " + String.join(", ", valid));
+                throw new IllegalArgumentException("unknown async workload '" + name + "'; valid: "
+                        + String.join(", ", join(TOKIO, EXTRA)));
         }
     }
 
