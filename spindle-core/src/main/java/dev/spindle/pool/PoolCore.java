@@ -69,9 +69,10 @@ import java.util.concurrent.atomic.AtomicLong;
  *       is compared with a count of started ones that includes the thread it started. Waiting in
  *       the stop phase uses a monitor notified whenever {@code finished} grows: no polling.</li>
  *   <li><b>Stray interrupts</b> (from a {@code cancel(true)} that arrives as its task ends, say)
- *       are dropped by {@link #dropStrayInterrupt} before a worker runs a task and before it
- *       parks (a pending interrupt would turn every park into a spin), but kept once the pool
- *       stops, so that {@code shutdownNow}'s interrupt reaches the running task.</li>
+ *       are dropped by {@link #dropStrayInterrupt} before a worker runs a task from its loop
+ *       (not one it runs inside a join, whose frame may be the interrupt's target) and before
+ *       it parks (a pending interrupt would turn every park into a spin), but kept once the
+ *       pool stops, so that {@code shutdownNow}'s interrupt reaches the running task.</li>
  *   <li><b>Failures.</b> A task's exception never reaches the loop: it goes to the
  *       uncaught-exception handler ({@link #reportFailure}); a handler that throws is ignored.
  *       Failures reported and tasks rejected are counted for {@link #stats()}.</li>

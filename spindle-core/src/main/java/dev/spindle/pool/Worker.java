@@ -446,7 +446,6 @@ final class Worker extends BaseWorker {
      */
     void runTask(Runnable task) {
         if (task instanceof ForkTask<?> f && f.parent == current) {
-            pool.dropStrayInterrupt();
             if (f.tryRun()) {
                 afterTask();
             }
@@ -454,19 +453,36 @@ final class Worker extends BaseWorker {
         }
         ForkTask<?> outer = current;
         try {
-            runTopLevel(task);
+            runRecorded(task);
         } finally {
             current = outer;
         }
     }
 
     /**
-     * Runs a task from the loop. {@link #current} is set for the task but not restored after
-     * it: nothing reads it between top-level tasks, and every write of a reference into this
-     * long-lived object costs a GC write barrier on the hottest path.
+     * Runs a task from the loop, with a clean interrupt status: an interrupt still pending is
+     * stray (a {@code cancel(true)} that arrived as its task ended, say) and is dropped, unless
+     * the pool is stopping.
+     *
+     * <p><b>Interrupts and nested tasks.</b> A task run inside a join ({@link #runTask}) runs
+     * with the joining frame's interrupt status as it is: it is part of that frame's
+     * computation, and an interrupt pending there is the frame's own (its {@code cancel(true)},
+     * say), which clearing would hide from it for good. As with {@link java.util.concurrent.FutureTask}
+     * run inside another task, the interrupt of a nested task cancelled as it ends may in turn be
+     * seen by the frame that joined it; the next top-level task never sees it.
      */
     private void runTopLevel(Runnable task) {
         pool.dropStrayInterrupt();
+        runRecorded(task);
+    }
+
+    /**
+     * Runs a task with {@link #current} set to it. {@code current} is not restored after it:
+     * nothing reads it between top-level tasks, and every write of a reference into this
+     * long-lived object costs a GC write barrier on the hottest path ({@link #runTask} restores
+     * it for a nested run).
+     */
+    private void runRecorded(Runnable task) {
         try {
             if (task instanceof ForkTask<?> f) {
                 current = f;
@@ -681,8 +697,7 @@ final class Worker extends BaseWorker {
             // runTask's first case written out, one call shallower (see "the JIT's inlining
             // depth"); tryRun skips the task if a thief claimed it from the fork stack.
             forks.pop();
-            pool.dropStrayInterrupt();
-            if (task.tryRun()) {
+            if (task.tryRun()) {               // with the frame's interrupt status: see runTopLevel
                 countExecuted();
             }
             if (task.isFinal()) {
@@ -713,6 +728,7 @@ final class Worker extends BaseWorker {
         long backoff = 1_000L;
         long waited = 0L;
         boolean compensating = false;
+        boolean interrupted = false;
         try {
             while (!task.isFinal()) {
                 Runnable t = takeDescendant(task);
@@ -735,6 +751,9 @@ final class Worker extends BaseWorker {
                 if (node == null) {
                     node = task.addWaiter();
                 }
+                // A pending interrupt (the frame's) would make every park return at once; hold
+                // it while waiting, and restore it after.
+                interrupted |= Thread.interrupted();
                 task.parkBriefly(backoff);
                 waited += backoff;
                 backoff = Math.min(backoff << 1, TimeUnit.MILLISECONDS.toNanos(1));
@@ -745,6 +764,9 @@ final class Worker extends BaseWorker {
             }
             if (compensating) {
                 endBlocking();
+            }
+            if (interrupted) {
+                Thread.currentThread().interrupt();
             }
         }
     }

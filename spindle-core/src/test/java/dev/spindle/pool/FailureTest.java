@@ -12,6 +12,8 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -81,7 +83,7 @@ class FailureTest {
         try (WorkStealingPool pool = WorkStealingPool.builder().workers(1).build()) {
             CountDownLatch gate = new CountDownLatch(1);
             pool.execute(() -> LifecycleTest.await(gate));
-            java.util.concurrent.atomic.AtomicBoolean ran = new java.util.concurrent.atomic.AtomicBoolean();
+            AtomicBoolean ran = new AtomicBoolean();
             Task<String> t = pool.spawn(() -> {
                 ran.set(true);
                 return "x";
@@ -111,6 +113,93 @@ class FailureTest {
             assertThatThrownBy(t::join).isInstanceOf(CancellationException.class);
             // the next task on the same worker must not see the interrupt
             assertThat(pool.invoke(() -> Thread.currentThread().isInterrupted())).isFalse();
+        }
+    }
+
+    /** A child the frame forks and joins; its fast path runs it inline on the frame's thread. */
+    static final class Leaf extends ComputeTask<Integer> {
+        @Override
+        protected Integer compute() {
+            return 1;
+        }
+    }
+
+    /**
+     * A task cancelled with interrupt while it forks and joins children sees the interrupt: the
+     * children it runs inline are part of its computation, so running them must not clear it (it
+     * did: the join's fast path dropped every pending interrupt as "stray", and such a task never
+     * learnt it was cancelled).
+     */
+    @Test
+    void aCancelledTaskThatForksAndJoinsSeesItsInterrupt() throws Exception {
+        try (WorkStealingPool pool = WorkStealingPool.builder().workers(1).build()) {
+            CountDownLatch started = new CountDownLatch(1);
+            AtomicLong joinsBeforeInterrupt = new AtomicLong(-1);
+            ComputeTask<Void> frame = new ComputeTask<>() {
+                @Override
+                protected Void compute() {
+                    started.countDown();
+                    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+                    for (long joins = 0; System.nanoTime() < deadline; joins++) {
+                        for (int i = 0; i < 16; i++) {
+                            new Leaf().fork().join();
+                        }
+                        if (Thread.currentThread().isInterrupted()) {
+                            joinsBeforeInterrupt.set(joins);
+                            return null;
+                        }
+                    }
+                    return null;
+                }
+            };
+            pool.spawn(frame);
+            assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
+            assertThat(frame.cancel(true)).isTrue();
+            waitUntil(() -> pool.stats().activeWorkers() == 0);
+            assertThat(joinsBeforeInterrupt.get()).as("the frame saw its cancellation's interrupt").isGreaterThanOrEqualTo(0);
+            assertThat(pool.invoke(() -> Thread.currentThread().isInterrupted())).as("the next task's view").isFalse();
+        }
+    }
+
+    /**
+     * A frame with a pending interrupt that joins a child running elsewhere waits without
+     * spinning (a pending interrupt makes every park return at once), and still has the interrupt
+     * when the join returns.
+     */
+    @Test
+    void anInterruptedFrameWaitsForAStolenChildWithoutSpinningAndKeepsTheInterrupt() throws Exception {
+        try (WorkStealingPool pool = WorkStealingPool.builder().workers(2).maxSpareWorkers(0).build()) {
+            CountDownLatch childStarted = new CountDownLatch(1);
+            CountDownLatch release = new CountDownLatch(1);
+            AtomicLong joinCpuNanos = new AtomicLong(-1);
+            AtomicBoolean interruptedAfter = new AtomicBoolean();
+            ComputeTask<Integer> child = new ComputeTask<>() {
+                @Override
+                protected Integer compute() throws InterruptedException {
+                    childStarted.countDown();
+                    release.await();
+                    return 7;
+                }
+            };
+            Task<Integer> frame = pool.spawn(() -> {
+                child.fork();
+                if (!childStarted.await(10, TimeUnit.SECONDS)) {   // the peer stole it
+                    return -1;
+                }
+                Thread.currentThread().interrupt();
+                var mx = java.lang.management.ManagementFactory.getThreadMXBean();
+                long before = mx.getCurrentThreadCpuTime();
+                int v = child.join();
+                joinCpuNanos.set(mx.getCurrentThreadCpuTime() - before);
+                interruptedAfter.set(Thread.interrupted());
+                return v;
+            });
+            Thread.sleep(300);
+            release.countDown();
+            assertThat(frame.get(10, TimeUnit.SECONDS)).isEqualTo(7);
+            assertThat(interruptedAfter).as("the interrupt is still pending after the join").isTrue();
+            assertThat(joinCpuNanos.get()).as("CPU time of a join that waited about 300 ms")
+                    .isLessThan(TimeUnit.MILLISECONDS.toNanos(100));
         }
     }
 
