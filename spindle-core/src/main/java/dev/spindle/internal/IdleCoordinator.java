@@ -104,10 +104,12 @@ public final class IdleCoordinator extends IdleCoordinatorState implements IdleC
     static final int MAX_WORKERS = (int) FIELD_MASK;
 
     private static final VarHandle STATE;
+    private static final VarHandle BLOCKED;
 
     static {
         try {
             STATE = MethodHandles.lookup().findVarHandle(IdleCoordinatorStateField.class, "state", long.class);
+            BLOCKED = MethodHandles.lookup().findVarHandle(IdleCoordinatorStateField.class, "blocked", int.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -116,8 +118,8 @@ public final class IdleCoordinator extends IdleCoordinatorState implements IdleC
     private final Parker parker;
     /** Indices from this one on are spare workers. */
     private final int cores;
-    /** Live workers not inside a blocking section, parked ones included (spares only). */
-    private final IntSupplier unblockedLive;
+    /** Workers that may run tasks, parked and blocked ones included (see the constructor). */
+    private final IntSupplier liveWorkers;
     /** Called by a worker before each sleep (the pool's rule for stray interrupts). */
     private final Runnable beforeSleep;
 
@@ -146,9 +148,14 @@ public final class IdleCoordinator extends IdleCoordinatorState implements IdleC
     /**
      * A coordinator for {@code capacity} worker slots, of which indices from {@code cores} on are
      * spare workers, needed only while fewer than {@code cores} workers are awake and outside
-     * blocking sections ({@code unblockedLive} minus the parked ones).
+     * blocking sections ({@code liveWorkers}, minus the parked ones, minus those that
+     * {@linkplain #enterBlocking entered a blocking section}).
+     *
+     * @param liveWorkers workers that may run tasks: every core worker, always, and each spare
+     *     from before it first parks until after it last leaves the parked stack (so the parked
+     *     spares never outnumber the live ones; {@link #notifyWorkRacy} relies on it)
      */
-    public IdleCoordinator(int capacity, int cores, IntSupplier unblockedLive, Parker parker, Runnable beforeSleep) {
+    public IdleCoordinator(int capacity, int cores, IntSupplier liveWorkers, Parker parker, Runnable beforeSleep) {
         if (capacity > MAX_WORKERS) {
             throw new IllegalArgumentException("at most " + MAX_WORKERS + " workers, was " + capacity);
         }
@@ -156,7 +163,7 @@ public final class IdleCoordinator extends IdleCoordinatorState implements IdleC
         this.parked = new AtomicIntegerArray(capacity);
         this.notified = new AtomicIntegerArray(capacity);
         this.cores = cores;
-        this.unblockedLive = unblockedLive;
+        this.liveWorkers = liveWorkers;
         this.parker = parker;
         this.beforeSleep = beforeSleep;
     }
@@ -194,7 +201,27 @@ public final class IdleCoordinator extends IdleCoordinatorState implements IdleC
      * on one core.
      */
     private boolean spareWanted(int parkedCount) {
-        return unblockedLive.getAsInt() - parkedCount < cores;
+        return liveWorkers.getAsInt() - blocked - parkedCount < cores;
+    }
+
+    /**
+     * A worker enters a blocking section: it stops taking tasks for a while, so a parked spare
+     * may be wanted in its place (see {@link #spareWanted}).
+     *
+     * @return the number of workers inside blocking sections now, this one included
+     */
+    public int enterBlocking() {
+        return (int) BLOCKED.getAndAdd(this, 1) + 1;
+    }
+
+    /** A worker leaves its blocking section. */
+    public void exitBlocking() {
+        BLOCKED.getAndAdd(this, -1);
+    }
+
+    /** {@return the number of workers inside blocking sections} */
+    public int blocked() {
+        return blocked;
     }
 
     /**
@@ -202,10 +229,18 @@ public final class IdleCoordinator extends IdleCoordinatorState implements IdleC
      * {@link #wakeOne()} would wake: a core worker, or a spare that is {@linkplain #spareWanted
      * wanted}. Without the spare test, a lingering spare made every local push of a busy pool
      * take the lock only to find nobody to wake.
+     *
+     * <p>A spare can be wanted only while some worker is blocked: with none blocked, the live
+     * workers less the parked ones are at least the core workers, since every core worker is
+     * live and each parked spare is a live spare (the constructor's contract). So the spare test
+     * reads {@code blocked}, beside the state word on the same cache line, before it asks for
+     * the live count. That keeps the supplier's call and its loads off every fork of a busy pool
+     * that has a lingering spare, which is the usual state after the first compensated join (on
+     * 2 workers of fib they cost about 5 % of the CPU; docs/BENCHMARKS.md, session 15).
      */
     private boolean worthWaking(long s) {
         int p = parked(s);
-        return searching(s) == 0 && p != 0 && (p != parkedSpares(s) || spareWanted(p));
+        return searching(s) == 0 && p != 0 && (p != parkedSpares(s) || (blocked != 0 && spareWanted(p)));
     }
 
     /**
@@ -484,6 +519,11 @@ abstract class IdleCoordinatorPad0 {
 abstract class IdleCoordinatorStateField extends IdleCoordinatorPad0 {
     /** Searching workers (bits 0-20), parked workers (21-41), parked spares (42-62). */
     volatile long state;
+    /**
+     * Workers inside a blocking section; read beside the state word by every submitter that
+     * finds only spares parked, written when a worker enters or leaves a section.
+     */
+    volatile int blocked;
 }
 
 abstract class IdleCoordinatorState extends IdleCoordinatorStateField {

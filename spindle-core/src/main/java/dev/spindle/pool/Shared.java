@@ -31,7 +31,7 @@ final class Shared {
         this.workers = new Worker[parallelism + maxSpares];
         this.stealAttempts = stealAttempts;
         this.spares = new Spares(pool, this, parallelism, keepAliveNanos, queueCapacity);
-        this.idle = new IdleCoordinator(workers.length, parallelism, spares::unblockedLive,
+        this.idle = new IdleCoordinator(workers.length, parallelism, spares::live,
                 Parker.ofThreads(pool, pool.name(), i -> workers[i].thread), pool::dropStrayInterrupt);
         this.slotsInUse = parallelism;
     }

@@ -11,7 +11,11 @@ import java.util.concurrent.atomic.AtomicInteger;
  * sections (or long joins), and the retirement of spares no longer needed.
  *
  * <p>Two counts decide: {@code live} (core workers plus started spares not yet retired) and
- * {@code blocked} (workers inside a blocking section). When a worker blocks and fewer than
+ * {@code blocked} (workers inside a blocking section, kept by the pool's
+ * {@link dev.spindle.internal.IdleCoordinator}, whose wake-up test reads it on every local push).
+ * A spare is counted live before it can first park and stops being counted only in
+ * {@link #tryRetire}, after it left the parked stack, as the idle protocol requires. When a
+ * worker blocks and fewer than
  * {@code parallelism} live workers remain unblocked, a spare is started in the first free slot
  * after the core workers (at most {@code maxSpareWorkers}); at the bound, or when the thread
  * factory fails, the section runs without compensation. A spare whose pool has more unblocked
@@ -30,8 +34,6 @@ final class Spares {
 
     /** Workers that may run tasks: core workers plus started spares not yet retired. */
     private final AtomicInteger live = new AtomicInteger();
-    /** Workers inside a blocking section. */
-    private final AtomicInteger blocked = new AtomicInteger();
 
     Spares(WorkStealingPool pool, Shared shared, int parallelism, long keepAliveNanos, int queueCapacity) {
         this.pool = pool;
@@ -46,25 +48,26 @@ final class Spares {
         return live.get();
     }
 
+    /** Workers inside a blocking section (counted by the idle protocol, which reads it most). */
     int blocked() {
-        return blocked.get();
+        return shared.idle.blocked();
     }
 
     /** Live workers not inside a blocking section (parked ones included). */
     int unblockedLive() {
-        return live.get() - blocked.get();
+        return live.get() - shared.idle.blocked();
     }
 
     /** A worker enters a blocking section: start a spare if too few workers remain. */
     void beginBlocking() {
-        int b = blocked.incrementAndGet();
+        int b = shared.idle.enterBlocking();
         if (live.get() - b < parallelism && !pool.isStopping()) {
             addSpare();
         }
     }
 
     void endBlocking() {
-        blocked.decrementAndGet();
+        shared.idle.exitBlocking();
     }
 
     private void addSpare() {
@@ -85,7 +88,7 @@ final class Spares {
                     if (!pool.tryStartWorker(w)) {
                         live.decrementAndGet(); // no thread to be had: no compensation
                     } else if (SpareStartEvent.enabled()) {
-                        SpareStartEvent.emit(pool.name(), i, live.get(), blocked.get());
+                        SpareStartEvent.emit(pool.name(), i, live.get(), blocked());
                     }
                     return;
                 }
@@ -108,7 +111,7 @@ final class Spares {
     boolean tryRetire() {
         for (;;) {
             int l = live.get();
-            if (l - blocked.get() <= parallelism) {
+            if (l - blocked() <= parallelism) {
                 return false;
             }
             if (live.compareAndSet(l, l - 1)) {

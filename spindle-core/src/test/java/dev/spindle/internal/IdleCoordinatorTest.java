@@ -9,6 +9,8 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.Timeout;
 
 /**
@@ -73,14 +75,37 @@ class IdleCoordinatorTest {
     @Test
     void anUnneededSpareIsNotWokenButAWantedOneIs() {
         RecordingParker parker = new RecordingParker();
-        AtomicInteger unblockedLive = new AtomicInteger(3); // two cores and a spare, none blocked
-        IdleCoordinator idle = new IdleCoordinator(3, 2, unblockedLive::get, parker, () -> { });
+        AtomicInteger live = new AtomicInteger(3); // two cores and a spare
+        IdleCoordinator idle = new IdleCoordinator(3, 2, live::get, parker, () -> { });
         idle.prepareToPark(2, false);          // the spare parks; two core workers are awake
         idle.notifyWork();
+        idle.notifyWorkRacy();
         assertThat(parker.unparked).isEmpty();
-        unblockedLive.set(2);                  // a core worker blocks: one awake core, spare wanted
+        assertThat(idle.enterBlocking()).isEqualTo(1); // a core worker blocks: spare wanted
         idle.notifyWork();
         assertThat(parker.unparked).containsExactly(2);
+    }
+
+    /** The racy test a worker's push makes wakes a wanted spare too, and an unneeded one not. */
+    @ParameterizedTest
+    @ValueSource(booleans = {false, true})
+    void aLocalPushWakesASpareOnlyWhileAWorkerIsBlocked(boolean blocked) {
+        RecordingParker parker = new RecordingParker();
+        IdleCoordinator idle = new IdleCoordinator(4, 2, () -> 4, parker, () -> { });  // two spares live
+        idle.prepareToPark(2, false);
+        idle.prepareToPark(3, false);
+        if (blocked) {
+            idle.enterBlocking();
+            idle.enterBlocking();
+            idle.exitBlocking();               // one of two still blocked: 4 - 1 - 2 parked < 2
+        }
+        idle.notifyWorkRacy();
+        if (blocked) {
+            assertThat(parker.unparked).containsExactly(3);
+        } else {
+            assertThat(parker.unparked).isEmpty();
+        }
+        assertThat(idle.blocked()).isEqualTo(blocked ? 1 : 0);
     }
 
     @Test
