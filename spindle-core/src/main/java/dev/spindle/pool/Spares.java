@@ -15,14 +15,13 @@ import java.util.concurrent.atomic.AtomicInteger;
  * {@link dev.spindle.internal.IdleCoordinator}, whose wake-up test reads it on every local push).
  * A spare is counted live before it can first park and stops being counted only in
  * {@link #tryRetire}, after it left the parked stack, as the idle protocol requires. When a
- * worker blocks and fewer than
- * {@code parallelism} live workers remain unblocked, a spare is started in the first free slot
- * after the core workers (at most {@code maxSpareWorkers}); at the bound, or when the thread
- * factory fails, the section runs without compensation. A spare whose pool has more unblocked
- * live workers than {@code parallelism} retires when it next goes idle ({@link #tryRetire}: a
- * CAS on {@code live}, so two spares cannot both retire the last surplus), or after
- * {@code keepAlive} parked. Starting is serialised by a lock (slow path only); the counts are
- * read without it.
+ * worker blocks and fewer than {@code parallelism} live workers remain unblocked, a spare is
+ * started in the first free slot after the core workers (at most {@code maxSpareWorkers}); at
+ * the bound, or when the thread factory fails, the section runs without compensation. A spare
+ * whose pool has more unblocked live workers than {@code parallelism} retires when it next goes
+ * idle ({@link #tryRetire}: a CAS on {@code live}, so two spares cannot both retire the last
+ * surplus), or after {@code keepAlive} parked. Starting is serialised by a lock (slow path
+ * only); the counts are read without it.
  */
 final class Spares {
 
