@@ -5,6 +5,13 @@ public class FO {
     static long[] gcs() { long c = 0, t = 0; for (var g : java.lang.management.ManagementFactory.getGarbageCollectorMXBeans()) { c += g.getCollectionCount(); t += g.getCollectionTime(); } return new long[]{c, t}; }
     public static void main(String[] a) throws Exception {
         int w = Integer.parseInt(a[0]); String kind = a[1]; long secs = Long.parseLong(a[2]);
+        String warm = System.getProperty("warmWorkers");  // optional: 4 s of fib on a pool of this many workers first
+        if (warm != null) {
+            int ww = Integer.parseInt(warm);
+            long e = System.nanoTime() + 4_000_000_000L;
+            if (kind.equals("spindle")) { try (WorkStealingPool wp = WorkStealingPool.builder().workers(ww).build()) { while (System.nanoTime() < e) wp.invoke(new FV.SF(30)); } }
+            else { ForkJoinPool wp = new ForkJoinPool(ww); while (System.nanoTime() < e) wp.invoke(new FV.FT(30)); wp.shutdown(); }
+        }
         WorkStealingPool sp = kind.equals("spindle") ? WorkStealingPool.builder().workers(w).build() : null;
         ForkJoinPool fp = kind.equals("fjp") ? new ForkJoinPool(w) : null;
         var os = (com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean();
