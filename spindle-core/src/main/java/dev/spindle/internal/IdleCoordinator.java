@@ -108,8 +108,9 @@ public final class IdleCoordinator extends IdleCoordinatorState implements IdleC
 
     static {
         try {
-            STATE = MethodHandles.lookup().findVarHandle(IdleCoordinatorStateField.class, "state", long.class);
-            BLOCKED = MethodHandles.lookup().findVarHandle(IdleCoordinatorStateField.class, "blocked", int.class);
+            MethodHandles.Lookup l = MethodHandles.lookup();
+            STATE = l.findVarHandle(IdleCoordinatorStateField.class, "state", long.class);
+            BLOCKED = l.findVarHandle(IdleCoordinatorStateField.class, "blocked", int.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
