@@ -34,10 +34,11 @@ import java.util.Objects;
  * only by a successful CAS, which is what decides every race for an element.
  *
  * <ul>
- *   <li><b>push</b>: read {@code bottom} (owner's own field), read {@code top} with acquire,
- *       grow the ring if full, write the slot, then store {@code bottom + 1} with release. The
- *       release store publishes the slot (and, after a grow, the new ring) to any thief that
- *       reads {@code bottom} with acquire.</li>
+ *   <li><b>push</b>: read {@code bottom} (owner's own field) and the owner's last view of
+ *       {@code top} (see "the owner's view of top" below), grow the ring if full, write the
+ *       slot, then store {@code bottom + 1} with release. The release store publishes the slot
+ *       (and, after a grow, the new ring) to any thief that reads {@code bottom} with
+ *       acquire.</li>
  *   <li><b>pop</b>: store {@code bottom - 1}, full fence, read {@code top}. The fence orders the
  *       store before the load; a thief does the mirror image (load top, full fence, load
  *       bottom), so of an owner and a thief racing for the same element at least one sees the
@@ -70,9 +71,26 @@ import java.util.Objects;
  * a store there takes each line away from every thief (with sixteen workers draining one
  * spawner, nulling the slots right behind {@code top} on every push took a third of the workers'
  * samples). A push into an empty deque clears everything below {@code top}: no thief reads
- * slots then. So a stolen element is released once the owner pushes into an empty deque, or
- * once thieves are {@value #CLEAR_LAG} elements past it when the owner pushes, whichever comes
- * first.
+ * slots then. So a stolen element is released once the owner pushes into a deque it saw empty
+ * (its pop took the last element, or a thief did), or once thieves are {@value #CLEAR_LAG}
+ * elements past it as the owner last saw {@code top} when it pushes: at the latest
+ * {@value #CLEAR_LAG} pushes after that.
+ *
+ * <p><b>The owner's view of top.</b> Thieves write {@code top} with every steal, so its cache
+ * line moves to each thief in turn; an owner that read it on every push would take the line
+ * back each time, and with a thief stealing every element about as fast as the owner pushes it
+ * that nearly doubled the cost of a push (docs/BENCHMARKS.md, session 16). A push needs
+ * {@code top} only to know whether the ring is full and which stolen slots it may clear, and a
+ * value that is too small is safe for both: the ring looks fuller than it is, and fewer slots
+ * are cleared. So the owner keeps {@code topSeen}, the last value of {@code top} it read with
+ * acquire or through a CAS of its own; {@code top} never falls below it. A push reads
+ * {@code top} again only when the ring looks full (so it never grows, or refuses an element, on
+ * a stale view) and at every {@value #CLEAR_LAG}th index, out of line so that {@link #offer}
+ * stays small enough to be inlined; a pop that races for the last element sets the view from its
+ * CAS, so a push into a deque the owner emptied still clears every stolen slot. Clearing a slot
+ * below {@code topSeen} is safe for the reason it is safe below {@code top}: the read or CAS
+ * that returned the value came after the CAS of the thief that won the index (both are
+ * volatile accesses of {@code top}), and that thief read the slot before its CAS.
  *
  * <p><b>Batch steals.</b> A thief cannot move {@code top} forward by more than one in a single
  * CAS: the owner pops without a CAS while it believes more than one element remains, so a
@@ -175,10 +193,26 @@ public final class WorkStealingDeque<T> extends DequeFields {
     public boolean offer(T task) {
         Objects.requireNonNull(task, "task");
         long b = bottom;                       // only the owner writes bottom
-        long t = (long) TOP.getAcquire(this);
+        long t = topSeen;                      // the owner's view of top: see the overview
         Object[] a = ring;                     // only the owner writes ring
-        long size = b - t;
-        if (size >= a.length) {
+        if (b - t >= a.length || (b & (CLEAR_LAG - 1)) == 0) {
+            return offerWithFreshTop(task, b, a);
+        }
+        clearStolen(a, t, b);
+        a[(int) b & (a.length - 1)] = task;    // plain: the release store below publishes it
+        BOTTOM.setRelease(this, b + 1);        // publishes the slot (and a new ring) to thieves
+        return true;
+    }
+
+    /**
+     * {@link #offer} when the ring looks full, or at every {@value #CLEAR_LAG}th index: reads
+     * {@code top} again, then grows the ring or refuses only on that fresh view. Out of line to
+     * keep {@link #offer} small enough for the JIT to inline at every call site.
+     */
+    private boolean offerWithFreshTop(T task, long b, Object[] a) {
+        long t = (long) TOP.getAcquire(this);
+        topSeen = t;
+        if (b - t >= a.length) {
             if (a.length >= maxCapacity) {
                 return false;
             }
@@ -186,8 +220,8 @@ public final class WorkStealingDeque<T> extends DequeFields {
         } else {
             clearStolen(a, t, b);
         }
-        a[(int) b & (a.length - 1)] = task;    // plain: the release store below publishes it
-        BOTTOM.setRelease(this, b + 1);        // publishes the slot (and a new ring) to thieves
+        a[(int) b & (a.length - 1)] = task;
+        BOTTOM.setRelease(this, b + 1);
         return true;
     }
 
@@ -221,6 +255,7 @@ public final class WorkStealingDeque<T> extends DequeFields {
             // and would have sent us down the general path below instead.
             int i = (int) b & (a.length - 1);
             Object x = SLOT.getOpaque(a, i);
+            topSeen = b + 1;                   // what the CAS leaves, won or lost (owner-only)
             if (!TOP.compareAndSet(this, b, b + 1)) {
                 return null;                   // a thief took it: the deque is empty
             }
@@ -241,6 +276,7 @@ public final class WorkStealingDeque<T> extends DequeFields {
         int i = (int) b & (a.length - 1);
         Object x = SLOT.getOpaque(a, i);
         if (t == b) {                          // last element: race the thieves for it
+            topSeen = t + 1;                   // as above
             boolean won = TOP.compareAndSet(this, t, t + 1);
             BOTTOM.setRelease(this, b + 1);
             if (!won) {
@@ -437,6 +473,7 @@ public final class WorkStealingDeque<T> extends DequeFields {
                 out[k] = SLOT.getAcquire(a, (int) (t + k) & mask);
             }
             if (TOP.compareAndSet(this, t, t + n)) {
+                topSeen = t + n;
                 return n;
             }
         }
@@ -535,6 +572,8 @@ abstract class DequeBottom extends DequePad1 {
     long clearedBelow;
     /** Owner-only: last-element pops that advanced top (not steals). */
     long ownerTopTakes;
+    /** Owner-only: the value of top the owner last read; top never falls below it. */
+    long topSeen;
 }
 
 abstract class DequeFields extends DequeBottom {

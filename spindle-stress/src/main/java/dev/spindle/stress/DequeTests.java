@@ -489,4 +489,57 @@ public final class DequeTests {
             r.r5 = Tally.verdict(Tally.upTo(accepted ? 3 : 2), owner, thief, left);
         }
     }
+
+    /**
+     * A push after a pop, with the view of {@code top} that pop read: from [1, 2] the owner pops
+     * (racing the thief for 2 once the thief has stolen 1) and offers 3, which wraps into slot 0
+     * when that pop saw the deque empty; the offer clears the stolen slots below the top its pop
+     * read, without reading top again, while the thief steals twice. A slot cleared that a thief
+     * had yet to read would show as a lost or half-published element; an offer refused on a
+     * stale view as an outcome not listed.
+     */
+    @JCStressTest
+    @Description("Pop then offer with the owner's last view of top vs two steals, at maximum capacity 2.")
+    @Outcome(id = "1, 2, 13, 0, 0", expect = ACCEPTABLE, desc = "owner popped 2; thief stole 1, then 3 after the offer")
+    @Outcome(id = "1, 2, 1, 3, 0", expect = ACCEPTABLE, desc = "owner popped 2; thief stole 1, its second steal came before the offer")
+    @Outcome(id = "1, 0, 12, 3, 0", expect = ACCEPTABLE_INTERESTING, desc = "thief stole 1 and won the last-element race for 2; 3 wrapped into slot 0")
+    @Outcome(id = ".*, 1", expect = FORBIDDEN, desc = "LOST: an element was taken by nobody")
+    @Outcome(id = ".*, 2", expect = FORBIDDEN, desc = "DUPLICATED: an element was taken twice")
+    @Outcome(id = ".*, 3", expect = FORBIDDEN, desc = "lost and duplicated")
+    @Outcome(id = ".*, [4-7]", expect = FORBIDDEN, desc = "a steal succeeded without a published element")
+    @Outcome(expect = FORBIDDEN, desc = "nothing lost or duplicated, but not a legal outcome")
+    @State
+    public static class PopThenOfferVsSteal {
+        final WorkStealingDeque<Object> deque = new WorkStealingDeque<>(2, 2);
+        final Side owner = new Side();
+        final Side thief = new Side();
+        boolean accepted;
+
+        {
+            deque.push(1);
+            deque.push(2);
+        }
+
+        @Actor
+        public void owner() {
+            owner.add(deque.pop());
+            accepted = deque.offer(3);
+        }
+
+        @Actor
+        public void thief() {
+            thief.addSteal(deque.steal());
+            thief.addSteal(deque.steal());
+        }
+
+        @Arbiter
+        public void arbiter(IIIII_Result r) {
+            Side left = drain(deque);
+            r.r1 = accepted ? 1 : 0;
+            r.r2 = owner.seq;
+            r.r3 = thief.seq;
+            r.r4 = left.seq;
+            r.r5 = Tally.verdict(Tally.upTo(accepted ? 3 : 2), owner, thief, left);
+        }
+    }
 }
