@@ -85,9 +85,15 @@ import java.util.Objects;
  * are cleared. So the owner keeps {@code topSeen}, the last value of {@code top} it read with
  * acquire or through a CAS of its own; {@code top} never falls below it. A push reads
  * {@code top} again only when the ring looks full (so it never grows, or refuses an element, on
- * a stale view) and at every {@value #CLEAR_LAG}th index, out of line so that {@link #offer}
- * stays small enough to be inlined; a pop that races for the last element sets the view from its
- * CAS, so a push into a deque the owner emptied still clears every stolen slot. Clearing a slot
+ * a stale view), when it looks empty, and at every {@value #CLEAR_LAG}th index; only then does
+ * it clear stolen slots (with an unchanged view there is nothing new to clear). A pop that races
+ * for the last element sets the view from its CAS, so a push into a deque the owner emptied
+ * still clears every stolen slot. That work is out of line: the fast path is a few loads and
+ * two stores, which keeps the compiled code of callers that inline it small. The fork/join path
+ * inlines it (a fork spills an old fork task into the deque), and a method whose compiled code
+ * exceeds HotSpot's {@code InlineSmallCode} (2,500 bytes) is no longer inlined into others: with
+ * the clearing loop inline, a fork compiled on its own grew past that, and every later compile of
+ * the fork/join recursion called it instead of inlining it (docs/BENCHMARKS.md, session 16). Clearing a slot
  * below {@code topSeen} is safe for the reason it is safe below {@code top}: the read or CAS
  * that returned the value came after the CAS of the thief that won the index (both are
  * volatile accesses of {@code top}), and that thief read the slot before its CAS.
@@ -195,19 +201,20 @@ public final class WorkStealingDeque<T> extends DequeFields {
         long b = bottom;                       // only the owner writes bottom
         long t = topSeen;                      // the owner's view of top: see the overview
         Object[] a = ring;                     // only the owner writes ring
-        if (b - t >= a.length || (b & (CLEAR_LAG - 1)) == 0) {
+        if (b - t >= a.length || t == b || (b & (CLEAR_LAG - 1)) == 0) {
             return offerWithFreshTop(task, b, a);
         }
-        clearStolen(a, t, b);
         a[(int) b & (a.length - 1)] = task;    // plain: the release store below publishes it
         BOTTOM.setRelease(this, b + 1);        // publishes the slot (and a new ring) to thieves
         return true;
     }
 
     /**
-     * {@link #offer} when the ring looks full, or at every {@value #CLEAR_LAG}th index: reads
-     * {@code top} again, then grows the ring or refuses only on that fresh view. Out of line to
-     * keep {@link #offer} small enough for the JIT to inline at every call site.
+     * {@link #offer} when the ring looks full or empty, or at every {@value #CLEAR_LAG}th index:
+     * reads {@code top} again, clears the stolen slots that view allows, then grows the ring or
+     * refuses only on that fresh view. Out of line, and the only place that clears, so that
+     * {@link #offer} stays small: a fork/join path that inlines it must stay under the JIT's
+     * limits (see "the owner's view of top").
      */
     private boolean offerWithFreshTop(T task, long b, Object[] a) {
         long t = (long) TOP.getAcquire(this);
