@@ -90,13 +90,16 @@ import java.util.Objects;
  * for the last element sets the view from its CAS, so a push into a deque the owner emptied
  * still clears every stolen slot. That work is out of line: the fast path is a few loads and
  * two stores, which keeps the compiled code of callers that inline it small. The fork/join path
- * inlines it (a fork spills an old fork task into the deque), and a method whose compiled code
- * exceeds HotSpot's {@code InlineSmallCode} (2,500 bytes) is no longer inlined into others: with
- * the clearing loop inline, a fork compiled on its own grew past that, and every later compile of
- * the fork/join recursion called it instead of inlining it (docs/BENCHMARKS.md, session 16). Clearing a slot
- * below {@code topSeen} is safe for the reason it is safe below {@code top}: the read or CAS
- * that returned the value came after the CAS of the thief that won the index (both are
- * volatile accesses of {@code top}), and that thief read the slot before its CAS.
+ * inlines it (a fork spills an old fork task into the deque), and HotSpot no longer inlines a
+ * method whose compiled code exceeds {@code InlineSmallCode} (2,500 bytes): with the clearing
+ * loop inline, a fork compiled on its own grew past that in some JVMs, and later compiles of the
+ * fork/join recursion then called it instead of inlining it (docs/BENCHMARKS.md, session 16).
+ *
+ * <p>Clearing a slot below {@code topSeen} is safe for the reason it is safe below {@code top}:
+ * the read or CAS that produced the value came after the CAS of the thief that won the index
+ * (all are volatile accesses of {@code top}), and that thief read the slot before its CAS. The
+ * pops write {@code topSeen} just before their CAS, with the value the CAS leaves whether it
+ * wins or loses; only the owner reads {@code topSeen}, after the CAS.
  *
  * <p><b>Batch steals.</b> A thief cannot move {@code top} forward by more than one in a single
  * CAS: the owner pops without a CAS while it believes more than one element remains, so a
