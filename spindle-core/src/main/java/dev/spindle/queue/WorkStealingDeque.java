@@ -582,7 +582,7 @@ abstract class DequeBottom extends DequePad1 {
     long clearedBelow;
     /** Owner-only: last-element pops that advanced top (not steals). */
     long ownerTopTakes;
-    /** Owner-only: the value of top the owner last read; top never falls below it. */
+    /** Owner-only: top as last read or set by the owner's own CAS; top never falls below it. */
     long topSeen;
 }
 

@@ -44,6 +44,20 @@ public final class DequeTests {
         return d;
     }
 
+    /**
+     * The outcome of a race in which the owner offered a third element to a deque of two:
+     * accepted, what the owner and the thief took, what is left, and the verdict. Arbiter only.
+     */
+    static void offerOutcome(IIIII_Result r, WorkStealingDeque<Object> deque, boolean accepted,
+            Side owner, Side thief) {
+        Side left = drain(deque);
+        r.r1 = accepted ? 1 : 0;
+        r.r2 = owner.seq;
+        r.r3 = thief.seq;
+        r.r4 = left.seq;
+        r.r5 = Tally.verdict(Tally.upTo(accepted ? 3 : 2), owner, thief, left);
+    }
+
     /** Pops everything left (newest first) into a side. Arbiter only, once the race is over. */
     static Side drain(WorkStealingDeque<Object> d) {
         Side left = new Side();
@@ -481,22 +495,18 @@ public final class DequeTests {
 
         @Arbiter
         public void arbiter(IIIII_Result r) {
-            Side left = drain(deque);
-            r.r1 = accepted ? 1 : 0;
-            r.r2 = owner.seq;
-            r.r3 = thief.seq;
-            r.r4 = left.seq;
-            r.r5 = Tally.verdict(Tally.upTo(accepted ? 3 : 2), owner, thief, left);
+            offerOutcome(r, deque, accepted, owner, thief);
         }
     }
 
     /**
-     * A push after a pop, with the view of {@code top} that pop read: from [1, 2] the owner pops
-     * (racing the thief for 2 once the thief has stolen 1) and offers 3, which wraps into slot 0
-     * when that pop saw the deque empty; the offer clears the stolen slots below the top its pop
-     * read, without reading top again, while the thief steals twice. A slot cleared that a thief
-     * had yet to read would show as a lost or half-published element; an offer refused on a
-     * stale view as an outcome not listed.
+     * A push after a pop, on the owner's view of {@code top}: from [1, 2] the owner pops and
+     * offers 3 while the thief steals twice. If the pop took 2 without a CAS, the offer goes on
+     * the view it had before (never read again) and lands in slot 1; if the pop raced the thief
+     * for the last element, its CAS set the view, the offer sees the deque empty, reads top,
+     * clears the stolen slots and wraps 3 into slot 0. A slot cleared that a thief had yet to
+     * read would show as a lost or half-published element; an offer refused on a stale view as
+     * an outcome not listed.
      */
     @JCStressTest
     @Description("Pop then offer with the owner's last view of top vs two steals, at maximum capacity 2.")
@@ -534,12 +544,7 @@ public final class DequeTests {
 
         @Arbiter
         public void arbiter(IIIII_Result r) {
-            Side left = drain(deque);
-            r.r1 = accepted ? 1 : 0;
-            r.r2 = owner.seq;
-            r.r3 = thief.seq;
-            r.r4 = left.seq;
-            r.r5 = Tally.verdict(Tally.upTo(accepted ? 3 : 2), owner, thief, left);
+            offerOutcome(r, deque, accepted, owner, thief);
         }
     }
 }
