@@ -716,10 +716,12 @@ public final class Async {
      * and wakes the parent's latest waker (only on the unmarked-to-marked transition; whoever
      * made that transition wakes the parent, so no wake-up is lost).
      */
-    private static final class Child extends AtomicBoolean implements Context, Waker {
+    private static final class Child extends AtomicBoolean implements Context, Waker, JoinHandle.Expirable {
         private static final long serialVersionUID = 1L;
         private final Parent parent;
         private Context cx; // the parent's context during the parent's poll
+        /** Set when the parent is done with its children: it will not poll this one again. */
+        private volatile boolean dropped;
 
         Child(Parent parent) {
             super(true); // polled by the first poll
@@ -735,6 +737,20 @@ public final class Async {
         public boolean consumeBudget() {
             Context c = cx;
             return c == null || c.consumeBudget();
+        }
+
+        /**
+         * Whether waking this child can no longer matter: its parent dropped it, or the waker of
+         * the parent's own poll expired (the task around it is done). Lets a long-lived handle
+         * that this child awaited prune its entry (see JoinHandle's overview).
+         */
+        @Override
+        public boolean expired() {
+            if (dropped) {
+                return true;
+            }
+            Waker w = parent.waker;
+            return w instanceof JoinHandle.Expirable && ((JoinHandle.Expirable) w).expired();
         }
 
         @Override
@@ -778,8 +794,14 @@ public final class Async {
             }
         }
 
+        /**
+         * The parent is done (it has its result, failed or was cancelled): cancels the children
+         * still running except {@code keep}, and marks every child dropped, so that the
+         * handles they await (a shutdown signal, say) can prune their entries.
+         */
         final void cancelAllBut(int keep) {
             for (int i = 0; i < tasks.length; i++) {
+                children[i].dropped = true;
                 if (i != keep && tasks[i] != null) {
                     Async.cancel(tasks[i]);
                     tasks[i] = null;
@@ -817,6 +839,7 @@ public final class Async {
                 if (p != null && p.isReady()) {
                     results[i] = p.value();
                     tasks[i] = null;
+                    children[i].dropped = true;  // done: its waker's entries elsewhere are stale
                     remaining--;
                 }
             }

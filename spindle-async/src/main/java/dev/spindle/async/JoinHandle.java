@@ -98,15 +98,33 @@ public abstract sealed class JoinHandle<T> implements Future<T>, AsyncTask<T> pe
      *   - a blocked thread re-reads the state after pushing and after every park; an unpark
      *     that comes before its park leaves the permit, so the park returns at once.
      * Each node is released once (one swap takes the stack once), so a CompletableFuture is
-     * completed exactly once. A node's `next` is written before the push that publishes it and
-     * never changed; the only removal is popping cancelled nodes (a get that timed out or was
-     * interrupted) off the top, by CAS of the head, safe from ABA since nodes are never reused.
-     * A timed-out get buried under live nodes stays until completion (harmless: it is skipped).
-     * The first waker pushed on an empty stack goes in bare, without a node (most tasks have one
-     * joiner, which then costs nothing); a bare waker is only ever the bottom entry, since it has
-     * no `next`, and it is never popped. Should the head return to a bare waker once a gone node
-     * above it is popped, a push that read that waker before is still right: the node it drops
-     * is a gone one.
+     * completed exactly once. The first waker pushed on an empty stack goes in bare, without a
+     * node (most tasks have one joiner, which then costs nothing); a bare waker is only ever the
+     * bottom entry, since it has no `next`.
+     *
+     * Stale entries. An entry is stale when releasing it can no longer matter: a get that gave
+     * up (a timeout, an interrupt: its node is `gone`), an Expirable waker that expired (a task
+     * that is done, a select's child that the select dropped), a future that is done. A handle
+     * that lives long and completes late (a shutdown signal awaited by a select in every request)
+     * would otherwise collect one stale entry per awaiter, each keeping its task reachable, until
+     * it completes. Two removals keep the stack bounded by about twice its live entries:
+     *   - a push that finds a stale head pops it (a CAS of the head; nodes are never reused and
+     *     an expired waker is never pushed again, so there is no ABA, bare wakers included);
+     *   - a push prunes the stack below the head when the stack has grown to twice what the
+     *     last prune left (each node records the entries below it and the size that triggers the
+     *     next prune), so pruning costs O(1) per push, amortised. Pruning unlinks a stale node by
+     *     writing its predecessor's `next` to the node's successor (plain writes: readers
+     *     tolerate any value ever written, below).
+     * Why no live entry is ever lost, with pushes, prunes and the release racing: a `next` only
+     * ever moves from a node to one further down, and each such write skips stale entries only
+     * (staleness is permanent); so every value a reader can see in `next`, a stale one included,
+     * leads through stale entries alone to the same live entries below. A release that walks a
+     * stack being pruned therefore wakes every live waiter once, and at most some stale ones
+     * too (a stale waker tolerates it: a done task ignores a wake, a dropped child's wake is a
+     * spurious wake of its parent). A node's fields other than `next` are final or volatile and
+     * were published by the CAS that pushed it, which precedes every push above it, so a reader
+     * that reaches a node through racy `next` reads sees it whole. A pruner never changes the
+     * head except by the popping CAS, and its own push then fails if the stack fired meanwhile.
      */
 
     static final long RUN_MASK = 0b111;
@@ -133,6 +151,18 @@ public abstract sealed class JoinHandle<T> implements Future<T>, AsyncTask<T> pe
         }
     }
 
+    /** Entries a waiter stack reaches before the first push that prunes it (see the overview). */
+    static final int PRUNE_MIN = 16;
+
+    /**
+     * A waker that can tell it will never need waking again: a task that is done, a select's
+     * child that the select dropped. Such a waker's entry may be pruned from a waiter stack.
+     */
+    interface Expirable {
+        /** Whether waking this waker can no longer matter; once true, true for good. */
+        boolean expired();
+    }
+
     /** A blocked thread, a joining task's waker or a future, waiting for the outcome. */
     static final class Waiter {
         /** A {@link Thread}, a {@link Waker} or a {@link CompletableFuture}. */
@@ -141,9 +171,14 @@ public abstract sealed class JoinHandle<T> implements Future<T>, AsyncTask<T> pe
         volatile boolean gone;
         /**
          * The entry below: a node, a bare {@link Waker} (the bottom entry, pushed on an empty
-         * stack) or null; written before the push that publishes this node, never after.
+         * stack) or null; written before the push that publishes this node, and after it only
+         * by a prune, which unlinks stale entries (see the overview).
          */
         Object next;
+        /** Entries in the stack from this node down, when it was pushed (an upper bound after). */
+        int depth;
+        /** The depth at which a push onto this node prunes the stack first. */
+        int pruneAt;
 
         Waiter(Object target) {
             this.target = target;
@@ -296,8 +331,8 @@ public abstract sealed class JoinHandle<T> implements Future<T>, AsyncTask<T> pe
             if (h == FIRED) {
                 return false;
             }
-            if (h instanceof Waiter && ((Waiter) h).gone) {  // a get that gave up: pop it
-                WAITERS.compareAndSet(this, h, ((Waiter) h).next);  // never reused: no ABA
+            if (h != null && isStale(h)) {    // pop it: never reused, never pushed again: no ABA
+                WAITERS.compareAndSet(this, h, h instanceof Waiter ? ((Waiter) h).next : null);
                 continue;
             }
             Object top;
@@ -308,6 +343,21 @@ public abstract sealed class JoinHandle<T> implements Future<T>, AsyncTask<T> pe
                     node = new Waiter(x);
                 }
                 node.next = h;
+                int below;
+                int limit;
+                if (h instanceof Waiter) {
+                    below = ((Waiter) h).depth;
+                    limit = ((Waiter) h).pruneAt;
+                } else {
+                    below = h == null ? 0 : 1;
+                    limit = PRUNE_MIN;
+                }
+                if (below >= limit) {
+                    below = prune(h);
+                    limit = Math.max(PRUNE_MIN, 2 * below);
+                }
+                node.depth = below + 1;
+                node.pruneAt = limit;
                 top = node;
             }
             if (WAITERS.compareAndSet(this, h, top)) {
@@ -317,6 +367,54 @@ public abstract sealed class JoinHandle<T> implements Future<T>, AsyncTask<T> pe
                 return true;
             }
         }
+    }
+
+    /**
+     * Unlinks the stale entries below {@code h}, the head as a push read it (not stale itself);
+     * see the overview for why racing with pushes, other prunes and the release is safe.
+     *
+     * @return the entries left from {@code h} down, {@code h} included
+     */
+    private static int prune(Object h) {
+        if (!(h instanceof Waiter)) {
+            return h == null ? 0 : 1;
+        }
+        Waiter pred = (Waiter) h;
+        int live = 1;
+        for (Object e = pred.next; e != null; ) {
+            if (e instanceof Waiter) {
+                Waiter w = (Waiter) e;
+                e = w.next;
+                if (isStale(w)) {
+                    pred.next = e;             // skips a stale entry only
+                } else {
+                    pred = w;
+                    live++;
+                }
+            } else {
+                if (isStale(e)) {
+                    pred.next = null;          // a stale bare waker at the bottom
+                } else {
+                    live++;
+                }
+                break;
+            }
+        }
+        return live;
+    }
+
+    /** Whether releasing entry {@code e} (a node or a bare waker) can no longer matter. */
+    private static boolean isStale(Object e) {
+        Object t = e;
+        if (e instanceof Waiter) {
+            Waiter w = (Waiter) e;
+            if (w.gone) {
+                return true;
+            }
+            t = w.target;
+        }
+        return t instanceof Expirable ? ((Expirable) t).expired()
+                : t instanceof CompletableFuture && ((CompletableFuture<?>) t).isDone();
     }
 
     /** Whether {@code w} is in the stack already (a joiner polling again before the outcome). */

@@ -47,7 +47,7 @@ package dev.spindle.async;
  * fields need no synchronisation, as {@link AsyncTask} promises. Whatever a waker's caller wrote
  * before {@code wake()} likewise happens-before the poll that follows the wake.
  */
-final class TaskCell<T> extends JoinHandle<T> implements Waker, Context {
+final class TaskCell<T> extends JoinHandle<T> implements Waker, Context, JoinHandle.Expirable {
 
     static final int IDLE = 0;
     static final int SCHEDULED = 1;
@@ -162,6 +162,15 @@ final class TaskCell<T> extends JoinHandle<T> implements Waker, Context {
                     return false;              // DONE: nothing to do
             }
         }
+    }
+
+    /**
+     * Whether the task's outcome is out: it will not be polled again, so an entry of its waker
+     * in another handle's waiter stack is stale (see JoinHandle's overview).
+     */
+    @Override
+    public boolean expired() {
+        return (word() & OUTCOME_MASK) != 0;
     }
 
     /** {@code SCHEDULED → RUNNING}; {@code false} if the cell is not scheduled (never expected). */

@@ -60,7 +60,7 @@ class AsyncCombinatorTest {
     }
 
     /** A context for polling by hand: counts wakes. */
-    static final class HandContext implements Context, Waker {
+    static class HandContext implements Context, Waker {
         final AtomicInteger wakes = new AtomicInteger();
 
         @Override
