@@ -5,6 +5,8 @@ package dev.spindle.async;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.util.IdentityHashMap;
+import java.util.Map;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -112,16 +114,23 @@ public abstract sealed class JoinHandle<T> implements Future<T>, AsyncTask<T> pe
      *     an expired waker is never pushed again, so there is no ABA, bare wakers included);
      *   - a push prunes the stack below the head when the stack has grown to twice what the
      *     last prune left (each node records the entries below it and the size that triggers the
-     *     next prune), so pruning costs O(1) per push, amortised. Pruning unlinks a stale node by
-     *     writing its predecessor's `next` to the node's successor (plain writes: readers
-     *     tolerate any value ever written, below).
-     * Why no live entry is ever lost, with pushes, prunes and the release racing: a `next` only
-     * ever moves from a node to one further down, and each such write skips stale entries only
-     * (staleness is permanent); so every value a reader can see in `next`, a stale one included,
-     * leads through stale entries alone to the same live entries below. A release that walks a
-     * stack being pruned therefore wakes every live waiter once, and at most some stale ones
-     * too (a stale waker tolerates it: a done task ignores a wake, a dropped child's wake is a
-     * spurious wake of its parent). A node's fields other than `next` are final or volatile and
+     *     next prune), so pruning costs O(1) per push, amortised. Pruning unlinks a stale node,
+     *     and a node whose waker has an entry higher up (a duplicate), by writing its
+     *     predecessor's `next` to the node's successor (plain writes: readers tolerate any value
+     *     ever written, below).
+     * Duplicates: a pending poll looks for its own waker among the top four entries only, so
+     * that n waiters register in O(n) rather than O(n^2); a task that polls again while others
+     * registered above it pushes its waker a second time, and the next prune drops the lower
+     * entry. Until then a release may wake that waker twice, a spurious wake it tolerates.
+     * Why no waiter is ever lost, with pushes, prunes and the release racing: a `next` only ever
+     * moves from a node to one further down, and each such write skips removable entries only:
+     * stale ones (staleness is permanent) and duplicates of a waker with an entry higher up
+     * (the highest entry of a waker is never removable, and pushes only add higher ones); so
+     * every value a reader can see in `next` leads through removable entries alone to the
+     * entries below, and each live waiter keeps an entry reachable from the head. A release
+     * that walks a stack being pruned therefore wakes every live waiter, and at most some
+     * removable entries too (a stale waker tolerates it: a done task ignores a wake, a dropped
+     * child's wake is a spurious wake of its parent). A node's fields other than `next` are final or volatile and
      * were published by the CAS that pushed it, which precedes every push above it, so a reader
      * that reaches a node through racy `next` reads sees it whole. A pruner never changes the
      * head except by the popping CAS, and its own push then fails if the stack fired meanwhile.
@@ -153,6 +162,8 @@ public abstract sealed class JoinHandle<T> implements Future<T>, AsyncTask<T> pe
 
     /** Entries a waiter stack reaches before the first push that prunes it (see the overview). */
     static final int PRUNE_MIN = 16;
+    /** Entries from the top that a pending poll searches for its own waker before pushing it. */
+    static final int REGISTERED_LOOK = 4;
 
     /**
      * A waker that can tell it will never need waking again: a task that is done, a select's
@@ -370,8 +381,10 @@ public abstract sealed class JoinHandle<T> implements Future<T>, AsyncTask<T> pe
     }
 
     /**
-     * Unlinks the stale entries below {@code h}, the head as a push read it (not stale itself);
-     * see the overview for why racing with pushes, other prunes and the release is safe.
+     * Unlinks the stale entries below {@code h}, the head as a push read it (not stale itself),
+     * and the entries of a waker that has one higher up (a duplicate left by a re-poll, see
+     * {@link #registered}); see the overview for why racing with pushes, other prunes and the
+     * release is safe.
      *
      * @return the entries left from {@code h} down, {@code h} included
      */
@@ -380,20 +393,22 @@ public abstract sealed class JoinHandle<T> implements Future<T>, AsyncTask<T> pe
             return h == null ? 0 : 1;
         }
         Waiter pred = (Waiter) h;
+        Map<Object, Boolean> wakers = new IdentityHashMap<>();
+        seen(wakers, pred.target);
         int live = 1;
         for (Object e = pred.next; e != null; ) {
             if (e instanceof Waiter) {
                 Waiter w = (Waiter) e;
                 e = w.next;
-                if (isStale(w)) {
-                    pred.next = e;             // skips a stale entry only
+                if (isStale(w) || seen(wakers, w.target)) {
+                    pred.next = e;             // skips a removable entry only
                 } else {
                     pred = w;
                     live++;
                 }
             } else {
-                if (isStale(e)) {
-                    pred.next = null;          // a stale bare waker at the bottom
+                if (isStale(e) || seen(wakers, e)) {
+                    pred.next = null;          // a removable bare waker at the bottom
                 } else {
                     live++;
                 }
@@ -401,6 +416,11 @@ public abstract sealed class JoinHandle<T> implements Future<T>, AsyncTask<T> pe
             }
         }
         return live;
+    }
+
+    /** Records {@code target} if it is a waker; whether this waker was recorded before. */
+    private static boolean seen(Map<Object, Boolean> wakers, Object target) {
+        return target instanceof Waker && wakers.put(target, Boolean.TRUE) != null;
     }
 
     /** Whether releasing entry {@code e} (a node or a bare waker) can no longer matter. */
@@ -417,10 +437,15 @@ public abstract sealed class JoinHandle<T> implements Future<T>, AsyncTask<T> pe
                 : t instanceof CompletableFuture && ((CompletableFuture<?>) t).isDone();
     }
 
-    /** Whether {@code w} is in the stack already (a joiner polling again before the outcome). */
+    /**
+     * Whether {@code w} is among the top {@value #REGISTERED_LOOK} entries already (a joiner
+     * polling again before the outcome, usually with its entry still on top). Bounded, so that
+     * registering n waiters costs O(n), not O(n^2): a re-poll whose entry sits deeper pushes a
+     * duplicate, which the next prune removes (see the overview).
+     */
     private boolean registered(Waker w) {
         Object e = waiters;
-        while (e != null && e != FIRED) {
+        for (int i = 0; i < REGISTERED_LOOK && e != null && e != FIRED; i++) {
             if (e instanceof Waiter) {
                 if (((Waiter) e).target == w) {
                     return true;
@@ -431,6 +456,22 @@ public abstract sealed class JoinHandle<T> implements Future<T>, AsyncTask<T> pe
             }
         }
         return false;
+    }
+
+    /** Entries in the waiter stack for {@code target} (a waker, say), stale ones included; for tests. */
+    final int waiterCount(Object target) {
+        int n = 0;
+        Object e = waiters;
+        while (e != null && e != FIRED) {
+            if (e instanceof Waiter) {
+                n += ((Waiter) e).target == target ? 1 : 0;
+                e = ((Waiter) e).next;
+            } else {
+                n += e == target ? 1 : 0;
+                e = null;
+            }
+        }
+        return n;
     }
 
     /** Entries in the waiter stack, gone ones included (0 once released); for tests. */

@@ -146,6 +146,35 @@ class StaleWaiterTest {
         }
     }
 
+    @Test
+    void aWakerPolledAgainUnderNewerWaitersIsPushedAgainAndItsOlderEntriesArePruned() {
+        AsyncPromise<String> p = new AsyncPromise<>();
+        Expiring again = new Expiring();
+        List<Expiring> others = new ArrayList<>();
+        assertThat(p.poll(again).isPending()).isTrue();
+        for (int round = 0; round < 30; round++) {
+            for (int i = 0; i < JoinHandle.REGISTERED_LOOK; i++) {
+                Expiring o = new Expiring();
+                others.add(o);
+                assertThat(p.poll(o).isPending()).isTrue();
+            }
+            assertThat(p.poll(again).isPending()).as("a spurious re-poll").isTrue();
+        }
+        // enough new waiters for a prune that walks the whole stack, below every entry of `again`
+        int before = p.waiterCount();
+        for (int i = 0; i < 2 * before; i++) {
+            Expiring o = new Expiring();
+            others.add(o);
+            assertThat(p.poll(o).isPending()).isTrue();
+        }
+        assertThat(p.waiterCount(again)).as("entries of the waker polled 31 times").isEqualTo(1);
+        p.complete("done");
+        assertThat(again.wakes.get()).as("its wakes").isEqualTo(1);
+        for (Expiring o : others) {
+            assertThat(o.wakes.get()).as("another waiter's wakes").isEqualTo(1);
+        }
+    }
+
     private static void awaitPolls(AtomicInteger polls, int atLeast) throws InterruptedException {
         long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT_S);
         while (polls.get() < atLeast && System.nanoTime() < end) {
