@@ -96,11 +96,11 @@ public final class AsyncChannel<T> {
      * wait (capacity 2 or more). Empty whenever {@code first} is {@code null}.
      */
     private ArrayDeque<T> rest;
-    // The wait queues link the waiting operations themselves (Op.prev/next) in a circular list,
+    // The wait queues link the waiting operations themselves (WaitingOp) in a circular list,
     // and the channel holds only the oldest: a channel is often made for a single exchange (a
     // one-shot), and two ArrayDeques with their 16-slot arrays were most of its bytes, then a
     // queue object with a head and a tail 24 bytes of every channel that had a waiter. Linking
-    // also makes a cancelled waiter's removal O(1). See Op.append and Op.unlink.
+    // also makes a cancelled waiter's removal O(1).
     /** The oldest waiting send, or {@code null}; the newest is {@code sendHead.prev}. */
     private SendOp sendHead;
     /** The oldest waiting receive, or {@code null}; the newest is {@code receiveHead.prev}. */
@@ -244,7 +244,7 @@ public final class AsyncChannel<T> {
     private SendOp nextSender() { // under the lock
         SendOp s = sendHead;
         if (s != null) {
-            sendHead = Op.unlink(s, s);
+            sendHead = WaitingOp.unlink(s, s);
         }
         return s;
     }
@@ -252,7 +252,7 @@ public final class AsyncChannel<T> {
     private ReceiveOp nextReceiver() { // under the lock
         ReceiveOp r = receiveHead;
         if (r != null) {
-            receiveHead = Op.unlink(r, r);
+            receiveHead = WaitingOp.unlink(r, r);
         }
         return r;
     }
@@ -280,52 +280,7 @@ public final class AsyncChannel<T> {
         LOCK.setRelease(this, 0);
     }
 
-    /**
-     * An operation's links in its channel's wait queue, a circular doubly linked list whose
-     * oldest element the channel holds: set only while its state is WAITING; guarded by the
-     * channel's lock.
-     */
-    private abstract static class Op<O extends Op<O, V>, V> extends DirectTask<V> {
-        O prev;
-        O next;
-
-        /** Appends {@code op} to the queue whose oldest element is {@code head}; returns the oldest. */
-        static <O extends Op<O, ?>> O append(O head, O op) {
-            if (head == null) {
-                op.prev = op;
-                op.next = op;
-                return op;
-            }
-            O newest = head.prev;
-            op.prev = newest;
-            op.next = head;
-            newest.next = op;
-            head.prev = op;
-            return head;
-        }
-
-        /**
-         * Unlinks {@code op}, which must be in the queue whose oldest element is {@code head};
-         * returns the queue's oldest element afterwards, {@code null} if it is empty.
-         */
-        static <O extends Op<O, ?>> O unlink(O head, O op) {
-            O next = op.next;
-            if (next == op) {
-                head = null;                   // it was alone
-            } else {
-                op.prev.next = next;
-                next.prev = op.prev;
-                if (head == op) {
-                    head = next;
-                }
-            }
-            op.prev = null;
-            op.next = null;
-            return head;
-        }
-    }
-
-    private final class SendOp extends Op<SendOp, Void> implements Cancellable {
+    private final class SendOp extends WaitingOp<SendOp, Void> implements Cancellable {
         private final T value;
         private int state = NEW; // guarded by lock
         private Waker waker;     // guarded by lock
@@ -378,7 +333,7 @@ public final class AsyncChannel<T> {
                 }
                 state = WAITING;
                 waker = cx.waker();
-                sendHead = Op.append(sendHead, this);
+                sendHead = WaitingOp.append(sendHead, this);
                 return Poll.pending();
             } finally {
                 unlock();
@@ -399,7 +354,7 @@ public final class AsyncChannel<T> {
             lock();
             try {
                 if (state == WAITING) {
-                    sendHead = Op.unlink(sendHead, this);
+                    sendHead = WaitingOp.unlink(sendHead, this);
                 }
                 state = FINISHED;
             } finally {
@@ -408,7 +363,7 @@ public final class AsyncChannel<T> {
         }
     }
 
-    private final class ReceiveOp extends Op<ReceiveOp, T> implements Cancellable {
+    private final class ReceiveOp extends WaitingOp<ReceiveOp, T> implements Cancellable {
         private T value;         // guarded by lock
         /**
          * Hand-over number of {@link #value}, guarded by the lock. It wraps: two are compared by
@@ -475,7 +430,7 @@ public final class AsyncChannel<T> {
                 }
                 state = WAITING;
                 waker = cx.waker();
-                receiveHead = Op.append(receiveHead, this);
+                receiveHead = WaitingOp.append(receiveHead, this);
                 return DirectTask.PENDING;
             } finally {
                 unlock();
@@ -491,7 +446,7 @@ public final class AsyncChannel<T> {
             lock();
             try {
                 if (state == WAITING) {
-                    receiveHead = Op.unlink(receiveHead, this);
+                    receiveHead = WaitingOp.unlink(receiveHead, this);
                 } else if (state == DONE) { // a value was handed to us: pass it on
                     ReceiveOp next = nextReceiver();
                     if (next != null) {

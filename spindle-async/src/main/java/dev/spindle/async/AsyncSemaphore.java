@@ -3,7 +3,6 @@
  */
 package dev.spindle.async;
 
-import java.util.ArrayDeque;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -41,7 +40,8 @@ public final class AsyncSemaphore {
     private static final int FINISHED = 3;
 
     private final ReentrantLock lock = new ReentrantLock();
-    private final ArrayDeque<AcquireOp> waiters = new ArrayDeque<>();
+    /** The oldest waiting acquire, or {@code null}; FIFO, linked through the acquires (WaitingOp). */
+    private AcquireOp waitHead;       // guarded by lock
     private int permits;
 
     /**
@@ -76,7 +76,7 @@ public final class AsyncSemaphore {
     public boolean tryAcquire() {
         lock.lock();
         try {
-            if (permits > 0 && waiters.isEmpty()) {
+            if (permits > 0 && waitHead == null) {
                 permits--;
                 return true;
             }
@@ -91,8 +91,9 @@ public final class AsyncSemaphore {
         Waker toWake = null;
         lock.lock();
         try {
-            AcquireOp w = waiters.poll();
+            AcquireOp w = waitHead;
             if (w != null) {
+                waitHead = WaitingOp.unlink(w, w);
                 w.state = GRANTED;
                 toWake = w.waker;
             } else {
@@ -120,22 +121,23 @@ public final class AsyncSemaphore {
         }
     }
 
-    private final class AcquireOp implements AsyncTask<Void>, Cancellable {
+    private final class AcquireOp extends WaitingOp<AcquireOp, Void> implements Cancellable {
         private int state = NEW; // guarded by lock
         private Waker waker;     // guarded by lock
 
+        /** {@code null} (the acquire's value) once it holds a permit, else {@link DirectTask#PENDING}. */
         @Override
-        public Poll<Void> poll(Context cx) {
+        Object pollDirect(Context cx) {
             Waker toWake = null;
             lock.lock();
             try {
                 switch (state) {
                     case GRANTED:
                         state = FINISHED;
-                        return Poll.ready(null);
+                        return null;
                     case WAITING:
                         waker = cx.waker();
-                        return Poll.pending();
+                        return PENDING;
                     case FINISHED:
                         throw new IllegalStateException("this acquire already completed");
                     default:
@@ -143,17 +145,17 @@ public final class AsyncSemaphore {
                 }
                 if (!cx.consumeBudget()) {
                     toWake = cx.waker();
-                    return Poll.pending();
+                    return PENDING;
                 }
-                if (permits > 0 && waiters.isEmpty()) {
+                if (permits > 0 && waitHead == null) {
                     permits--;
                     state = FINISHED;
-                    return Poll.ready(null);
+                    return null;
                 }
                 state = WAITING;
                 waker = cx.waker();
-                waiters.add(this);
-                return Poll.pending();
+                waitHead = WaitingOp.append(waitHead, this);
+                return PENDING;
             } finally {
                 lock.unlock();
                 if (toWake != null) {
@@ -168,7 +170,7 @@ public final class AsyncSemaphore {
             lock.lock();
             try {
                 if (state == WAITING) {
-                    waiters.remove(this);
+                    waitHead = WaitingOp.unlink(waitHead, this);  // O(1): see WaitingOp
                 } else if (state == GRANTED) {
                     giveBack = true;
                 }

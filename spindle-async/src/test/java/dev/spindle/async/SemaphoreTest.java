@@ -13,23 +13,8 @@ import org.junit.jupiter.api.Test;
 
 class SemaphoreTest {
 
-    private static final class Ctx implements Context, Waker {
-        final AtomicInteger wakes = new AtomicInteger();
-
-        @Override
-        public Waker waker() {
-            return this;
-        }
-
-        @Override
-        public boolean consumeBudget() {
-            return true;
-        }
-
-        @Override
-        public void wake() {
-            wakes.incrementAndGet();
-        }
+    /** A context of its own per waiter, counting the wakes. */
+    private static final class Ctx extends AsyncCombinatorTest.HandContext {
     }
 
     @Test
@@ -116,5 +101,32 @@ class SemaphoreTest {
         assertThat(completed.get()).isEqualTo(threads * 3 * rounds);
         assertThat(maxInside.get()).isLessThanOrEqualTo(permits).isGreaterThanOrEqualTo(1);
         assertThat(sem.availablePermits()).isEqualTo(permits);
+    }
+
+    @Test
+    void cancelledWaitersLeaveFromAnywhereInTheQueueAndTheRestKeepTheirOrder() {
+        AsyncSemaphore sem = new AsyncSemaphore(0);
+        List<AsyncTask<Void>> ops = new ArrayList<>();
+        List<Ctx> cxs = new ArrayList<>();
+        for (int i = 0; i < 7; i++) {
+            AsyncTask<Void> op = sem.acquire();
+            Ctx cx = new Ctx();
+            assertThat(op.poll(cx).isPending()).isTrue();
+            ops.add(op);
+            cxs.add(cx);
+        }
+        for (int i : new int[] {0, 3, 6, 4}) {  // the oldest, a middle one, the newest, another
+            Async.cancel(ops.get(i));
+        }
+        for (int i : new int[] {1, 2, 5}) {     // the rest, oldest first
+            sem.release();
+            assertThat(cxs.get(i).wakes.get()).as("waiter %d woken by a release", i).isEqualTo(1);
+            assertThat(ops.get(i).poll(cxs.get(i)).isReady()).as("waiter %d holds the permit", i).isTrue();
+        }
+        for (int i : new int[] {0, 3, 4, 6}) {
+            assertThat(cxs.get(i).wakes.get()).as("cancelled waiter %d", i).isZero();
+        }
+        sem.release();
+        assertThat(sem.availablePermits()).as("a release with nobody left waiting").isEqualTo(1);
     }
 }

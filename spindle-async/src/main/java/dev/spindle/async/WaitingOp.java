@@ -1,0 +1,59 @@
+/*
+ * Copyright 2026 The Spindle Authors. Licensed under the Apache License, Version 2.0.
+ */
+package dev.spindle.async;
+
+/**
+ * An operation that can wait in a FIFO queue of its owner (a channel's sends or receives, a
+ * semaphore's acquires), linked through the operations themselves.
+ *
+ * <p>The queue is a circular doubly linked list, and its owner holds only the oldest element
+ * (the newest is {@code head.prev}): an owner with nobody waiting carries one null reference
+ * rather than a queue object, and removing a cancelled waiter from the middle is O(1), where an
+ * {@link java.util.ArrayDeque}'s {@code remove(Object)} searched the whole queue. The links are
+ * set only while the operation waits, and guarded by the owner's lock; no other thread reads
+ * them.
+ *
+ * @param <O> the operation type, so that the links need no casts
+ * @param <V> the operation's value type
+ */
+abstract class WaitingOp<O extends WaitingOp<O, V>, V> extends DirectTask<V> {
+
+    O prev;
+    O next;
+
+    /** Appends {@code op} to the queue whose oldest element is {@code head}; returns the oldest. */
+    static <O extends WaitingOp<O, ?>> O append(O head, O op) {
+        if (head == null) {
+            op.prev = op;
+            op.next = op;
+            return op;
+        }
+        O newest = head.prev;
+        op.prev = newest;
+        op.next = head;
+        newest.next = op;
+        head.prev = op;
+        return head;
+    }
+
+    /**
+     * Unlinks {@code op}, which must be in the queue whose oldest element is {@code head};
+     * returns the queue's oldest element afterwards, {@code null} if it is empty.
+     */
+    static <O extends WaitingOp<O, ?>> O unlink(O head, O op) {
+        O next = op.next;
+        if (next == op) {
+            head = null;                       // it was alone
+        } else {
+            op.prev.next = next;
+            next.prev = op.prev;
+            if (head == op) {
+                head = next;
+            }
+        }
+        op.prev = null;
+        op.next = null;
+        return head;
+    }
+}
