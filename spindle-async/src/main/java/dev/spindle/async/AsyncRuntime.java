@@ -275,8 +275,10 @@ public final class AsyncRuntime implements AutoCloseable {
     /** Whether each spawn records its site (a stack walk); see {@link Builder#spawnSites}. */
     final boolean spawnSites;
 
-    /** Cells spawned and not yet done, so shutdown can complete their handles. */
-    /** Cells spawned from outside the runtime, for shutdown; guarded by itself. */
+    /**
+     * Cells spawned from outside the runtime, for shutdown; guarded by itself. Pruned by spawns
+     * from outside and, since they may stop, by idle workers ({@link #pruneOutsideList}).
+     */
     private final LiveTasks outsideLive = new LiveTasks();
     /** Spawns from outside accepted so far (for {@link #liveTasks()}); guarded by outsideLive. */
     private long outsideSpawned;
@@ -692,6 +694,28 @@ public final class AsyncRuntime implements AutoCloseable {
         }
         return new SchedulerStats(name, workers.length, workers.length, 0, injector.size(), out, 0, 0,
                 parking.parkedCount(), parking.searchingCount());
+    }
+
+    /**
+     * An idle worker's turn at the list of cells spawned from outside: drops the done ones once
+     * cells were added since its last pruning (see {@link LiveTasks#pruneIfGrown}). Spawns from
+     * outside prune it only as they add, so without this a burst spawned from outside kept its
+     * results reachable until the next burst or the shutdown. The unlocked look at the length
+     * is a hint; the pruning itself holds the list's lock, as every other use does.
+     */
+    void pruneOutsideList() {
+        if (outsideLive.mayHaveGrown()) {
+            synchronized (outsideLive) {
+                outsideLive.pruneIfGrown();
+            }
+        }
+    }
+
+    /** Cells in the list of spawns from outside, done ones not yet pruned included; for tests. */
+    int outsideListed() {
+        synchronized (outsideLive) {
+            return outsideLive.length();
+        }
     }
 
     /**

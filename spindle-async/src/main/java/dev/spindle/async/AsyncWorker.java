@@ -620,6 +620,7 @@ final class AsyncWorker extends AsyncWorkerPadAfter implements Runnable {
 
     private void park() {
         live.pruneIfLong();                    // idle moment: drop done cells from the list
+        runtime.pruneOutsideList();            // and from the list of spawns from outside
         IdleCoordinator parking = runtime.parking;
         boolean nobodySearching = parking.prepareToPark(index, searching);
         searching = false;

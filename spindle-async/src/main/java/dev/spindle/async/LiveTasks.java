@@ -23,7 +23,8 @@ import java.util.function.Consumer;
  * the owner's cooperation or a lock). Instead the owner of a list prunes done cells when the
  * list has doubled since the last pruning (so pruning costs amortised O(1) per spawn), and a
  * worker also prunes its list before it parks, so that a finished burst of tasks does not keep
- * its results reachable. The outside list is pruned by spawns from outside only.
+ * its results reachable. The outside list is pruned by spawns from outside and, since those may
+ * stop, by workers as they go idle ({@link #pruneIfGrown}, under the list's lock).
  *
  * <p>At shutdown every worker has exited, so the worker lists are stable and their plain writes
  * visible (each worker's exit happens-before the last one's {@code cancelRemaining}); the
@@ -75,6 +76,26 @@ final class LiveTasks {
         if (length - kept >= Math.max(FIRST_PRUNE, kept / 2)) {
             prune();
         }
+    }
+
+    /**
+     * Prunes if cells were added since the last pruning, at least half as many as it kept; for
+     * an idle worker's turn at the list of spawns from outside (under its lock), which its
+     * spawners prune only while they keep spawning. Still amortised O(1) per spawn: a pruning
+     * walks the kept cells and those added since, at most three times what was added.
+     */
+    void pruneIfGrown() {
+        if (length - kept >= Math.max(1, kept / 2)) {
+            prune();
+        }
+    }
+
+    /**
+     * Whether {@link #pruneIfGrown} may prune; an unlocked read of fields guarded by a lock,
+     * so only a hint for whether to take it.
+     */
+    boolean mayHaveGrown() {
+        return length != kept;
     }
 
     private void prune() {

@@ -5,8 +5,11 @@ package dev.spindle.async;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import static dev.spindle.async.WakerSemanticsTest.WAIT_S;
+
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 class LiveTasksTest {
@@ -47,6 +50,56 @@ class LiveTasksTest {
             }
             live.pruneIfLong();
             assertThat(live.length()).isEqualTo(pending.size() - 1);   // grew enough: pruned exactly
+        }
+    }
+
+    @Test
+    void aFinishedBurstSpawnedFromOutsideLeavesTheOutsideListOnceTheWorkersIdle() throws Exception {
+        try (AsyncRuntime rt = AsyncRuntime.builder().workers(2).build()) {
+            List<JoinHandle<byte[]>> hs = new ArrayList<>();
+            for (int i = 0; i < 20; i++) {         // fewer than a spawner's first pruning needs
+                hs.add(rt.spawn(cx -> Poll.ready(new byte[1 << 16])));
+            }
+            for (JoinHandle<byte[]> h : hs) {
+                assertThat(h.get(WAIT_S, TimeUnit.SECONDS)).hasSize(1 << 16);
+            }
+            long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT_S);
+            while (rt.outsideListed() > 0 && System.nanoTime() < end) {
+                Thread.sleep(1);                   // the workers prune as they go idle
+            }
+            assertThat(rt.outsideListed()).as("done cells still listed, results and all").isZero();
+        }
+    }
+
+    @Test
+    void pruneIfGrownKeepsPendingCellsAndWaitsForGrowthBeforeWalkingThemAgain() {
+        try (AsyncRuntime rt = AsyncRuntime.builder().workers(1).build()) {
+            LiveTasks live = new LiveTasks();
+            List<TaskCell<Object>> pending = new ArrayList<>();
+            for (int i = 0; i < 10; i++) {
+                TaskCell<Object> c = cell(rt);
+                pending.add(c);
+                live.add(c);
+            }
+            TaskCell<Object> done = cell(rt);
+            live.add(done);
+            done.finish();
+            assertThat(live.mayHaveGrown()).isTrue();
+            live.pruneIfGrown();
+            assertThat(live.length()).as("the done cell dropped, the pending kept").isEqualTo(10);
+            assertThat(live.mayHaveGrown()).isFalse();
+            for (int i = 0; i < 4; i++) {          // fewer than half the 10 kept
+                TaskCell<Object> d = cell(rt);
+                live.add(d);
+                d.finish();
+            }
+            live.pruneIfGrown();
+            assertThat(live.length()).as("not grown enough to walk again").isEqualTo(14);
+            TaskCell<Object> d = cell(rt);
+            live.add(d);
+            d.finish();
+            live.pruneIfGrown();
+            assertThat(live.length()).as("grown by half: pruned").isEqualTo(10);
         }
     }
 }
