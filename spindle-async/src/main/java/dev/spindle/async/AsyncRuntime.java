@@ -697,16 +697,16 @@ public final class AsyncRuntime implements AutoCloseable {
     }
 
     /**
-     * An idle worker's turn at the list of cells spawned from outside: drops the done ones once
-     * cells were added since its last pruning (see {@link LiveTasks#pruneIfGrown}). Spawns from
+     * An idle worker's turn at the list of cells spawned from outside: drops the done ones (see
+     * {@link LiveTasks#pruneWhenIdle} for when). Spawns from
      * outside prune it only as they add, so without this a burst spawned from outside kept its
      * results reachable until the next burst or the shutdown. The unlocked look at the length
      * is a hint; the pruning itself holds the list's lock, as every other use does.
      */
     void pruneOutsideList() {
-        if (outsideLive.mayHaveGrown()) {
+        if (outsideLive.mayPruneWhenIdle()) {
             synchronized (outsideLive) {
-                outsideLive.pruneIfGrown();
+                outsideLive.pruneWhenIdle();
             }
         }
     }

@@ -24,7 +24,7 @@ import java.util.function.Consumer;
  * list has doubled since the last pruning (so pruning costs amortised O(1) per spawn), and a
  * worker also prunes its list before it parks, so that a finished burst of tasks does not keep
  * its results reachable. The outside list is pruned by spawns from outside and, since those may
- * stop, by workers as they go idle ({@link #pruneIfGrown}, under the list's lock).
+ * stop, by workers as they go idle ({@link #pruneWhenIdle}, under the list's lock).
  *
  * <p>At shutdown every worker has exited, so the worker lists are stable and their plain writes
  * visible (each worker's exit happens-before the last one's {@code cancelRemaining}); the
@@ -73,9 +73,7 @@ final class LiveTasks {
      * even when many tasks stay pending (idle connections) and the worker parks often.
      */
     void pruneIfLong() {
-        if (length - kept >= Math.max(FIRST_PRUNE, kept / 2)) {
-            prune();
-        }
+        pruneIfGrownBy(FIRST_PRUNE);
     }
 
     /**
@@ -85,17 +83,46 @@ final class LiveTasks {
      * walks the kept cells and those added since, at most three times what was added.
      */
     void pruneIfGrown() {
-        if (length - kept >= Math.max(1, kept / 2)) {
+        pruneIfGrownBy(1);
+    }
+
+    /**
+     * The growth rule of both: prunes once the cells added since the last pruning are at least
+     * {@code least} and at least half the kept ones.
+     */
+    private void pruneIfGrownBy(int least) {
+        if (length - kept >= Math.max(least, kept / 2)) {
             prune();
         }
     }
 
     /**
-     * Whether {@link #pruneIfGrown} may prune; an unlocked read of fields guarded by a lock,
-     * so only a hint for whether to take it.
+     * An idle worker's turn at the list of spawns from outside (under its lock): a list of at
+     * most {@value #FIRST_PRUNE} kept cells is pruned whenever it is not empty (a short walk, so
+     * done cells go at the first idle moment after they finish, whichever worker parks last,
+     * even if no cell was added since the last pruning); a longer one only by
+     * {@link #pruneIfGrown}'s growth rule, so that cells that stay pending (idle connections)
+     * are not walked at every park.
      */
+    void pruneWhenIdle() {
+        if (length > 0 && kept <= FIRST_PRUNE) {
+            prune();
+        } else {
+            pruneIfGrown();
+        }
+    }
+
+    /** Whether cells were added since the last pruning; unlocked, so only a hint (and for tests). */
     boolean mayHaveGrown() {
         return length != kept;
+    }
+
+    /**
+     * Whether {@link #pruneWhenIdle} may prune; an unlocked read of fields guarded by a lock, so
+     * only a hint for whether to take it.
+     */
+    boolean mayPruneWhenIdle() {
+        return length != kept || (length > 0 && kept <= FIRST_PRUNE);
     }
 
     private void prune() {
