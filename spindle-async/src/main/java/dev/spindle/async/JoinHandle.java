@@ -7,6 +7,7 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.IdentityHashMap;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -458,28 +459,23 @@ public abstract sealed class JoinHandle<T> implements Future<T>, AsyncTask<T> pe
         return false;
     }
 
-    /** Entries in the waiter stack for {@code target} (a waker, say), stale ones included; for tests. */
-    final int waiterCount(Object target) {
-        int n = 0;
-        Object e = waiters;
-        while (e != null && e != FIRED) {
-            if (e instanceof Waiter) {
-                n += ((Waiter) e).target == target ? 1 : 0;
-                e = ((Waiter) e).next;
-            } else {
-                n += e == target ? 1 : 0;
-                e = null;
-            }
-        }
-        return n;
-    }
-
     /** Entries in the waiter stack, gone ones included (0 once released); for tests. */
     final int waiterCount() {
+        return countEntries(null);
+    }
+
+    /** Entries in the waiter stack for {@code target} (a waker, say), stale ones included; for tests. */
+    final int waiterCount(Object target) {
+        return countEntries(Objects.requireNonNull(target, "target"));
+    }
+
+    /** Entries whose target is {@code target}, or all of them for {@code null}. */
+    private int countEntries(Object target) {
         int n = 0;
         Object e = waiters;
         while (e != null && e != FIRED) {
-            n++;
+            Object t = e instanceof Waiter ? ((Waiter) e).target : e;
+            n += target == null || t == target ? 1 : 0;
             e = e instanceof Waiter ? ((Waiter) e).next : null;
         }
         return n;
