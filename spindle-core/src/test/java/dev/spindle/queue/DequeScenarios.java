@@ -61,8 +61,9 @@ final class DequeScenarios {
         };
     }
 
+    /** The copy with a clearing lag of 2, so that these small scenarios reach the clearing. */
     static Target mutated(MutatedDeque.Mutation mutation, int initialCapacity) {
-        MutatedDeque<Integer> d = new MutatedDeque<>(mutation, initialCapacity);
+        MutatedDeque<Integer> d = new MutatedDeque<>(mutation, initialCapacity, 2);
         return new Target() {
             @Override
             public void push(int value) {
@@ -193,6 +194,48 @@ final class DequeScenarios {
             rest.add(x);
         }
         checkExactlyOnce(6, owner, b1, b2, rest);
+    }
+
+    /**
+     * Values 1..4 fill a ring of capacity 4. The owner pushes 5 and 6 (into the slots of 1 and 2
+     * once thieves have taken them, else into a grown ring) and pops three times; two thieves
+     * steal twice each. Afterwards the test thread pops what is left.
+     *
+     * <p>Checks: every value 1..6 is taken exactly once, the owner's in decreasing order and each
+     * thief's in increasing order.
+     */
+    static void wrapAroundWhileThievesSteal(Supplier<Target> factory) {
+        Target d = factory.get();
+        for (int v = 1; v <= 4; v++) {
+            d.push(v);
+        }
+        Log owner = new Log();
+        Log s1 = new Log();
+        Log s2 = new Log();
+        Log rest = new Log();
+        Thread o = new Thread(() -> {
+            d.push(5);
+            d.push(6);
+            for (int k = 0; k < 3; k++) {
+                owner.add(d.pop());
+            }
+        });
+        Thread t1 = new Thread(() -> {
+            s1.add(d.steal());
+            s1.add(d.steal());
+        });
+        Thread t2 = new Thread(() -> {
+            s2.add(d.steal());
+            s2.add(d.steal());
+        });
+        runAll(o, t1, t2);
+        for (int x; (x = d.pop()) != 0; ) {
+            rest.add(x);
+        }
+        checkExactlyOnce(6, owner, s1, s2, rest);
+        checkMonotone("owner pops", owner, -1);
+        checkMonotone("first thief's steals", s1, +1);
+        checkMonotone("second thief's steals", s2, +1);
     }
 
     private static Thread batchThief(Target d, Log log) {

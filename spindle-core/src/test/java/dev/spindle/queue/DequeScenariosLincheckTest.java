@@ -34,8 +34,16 @@ class DequeScenariosLincheckTest {
     }
 
     @Test
+    void wrapAroundWhileThievesSteal() {
+        Lincheck.runConcurrentTest(2000,
+                () -> DequeScenarios.wrapAroundWhileThievesSteal(() -> DequeScenarios.real(4)));
+    }
+
+    @Test
     void unmutatedCopyPasses() {
         Lincheck.runConcurrentTest(600, () -> DequeScenarios.ownerVersusBatchAndSingleThief(
+                () -> DequeScenarios.mutated(MutatedDeque.Mutation.NONE, 4)));
+        Lincheck.runConcurrentTest(600, () -> DequeScenarios.wrapAroundWhileThievesSteal(
                 () -> DequeScenarios.mutated(MutatedDeque.Mutation.NONE, 4)));
     }
 
@@ -55,5 +63,14 @@ class DequeScenariosLincheckTest {
                                 () -> DequeScenarios.mutated(MutatedDeque.Mutation.BATCH_SINGLE_CAS, 4))))
                 .isInstanceOf(LincheckAssertionError.class)
                 .hasMessageContaining("taken 2 times");
+    }
+
+    @Test
+    void detectsThiefClearingTheSlotItWon() {
+        assertThatThrownBy(() -> Lincheck.runConcurrentTest(3000,
+                        () -> DequeScenarios.wrapAroundWhileThievesSteal(
+                                () -> DequeScenarios.mutated(MutatedDeque.Mutation.THIEF_CLEARS_SLOT, 4))))
+                .isInstanceOf(LincheckAssertionError.class)
+                .hasMessageContaining("taken 0 times");
     }
 }

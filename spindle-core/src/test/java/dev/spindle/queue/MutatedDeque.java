@@ -4,9 +4,17 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 
 /**
- * A test-only copy of the {@link WorkStealingDeque} algorithm (no padding, no growth limit
- * checks beyond what the tests need) into which one known bug can be switched on. The checker
- * tests run their scenarios against it to show that they notice when the deque is wrong.
+ * A test-only copy of the {@link WorkStealingDeque} algorithm (no padding, no maximum capacity,
+ * no counters) into which one known bug can be switched on. The checker tests run their
+ * scenarios against it to show that they notice when the deque is wrong.
+ *
+ * <p>It follows the real deque step for step: the push on the owner's view of {@code top}
+ * ({@code topSeen}) with a fresh read only when the ring looks full or empty or at every
+ * {@code lag}th index, the clearing of stolen slots by the real {@link TakenSlots}, the pop that
+ * takes a lone element with one CAS, and the batch steal one CAS an element. Keep it in step
+ * when the deque changes. The clearing lag is a parameter so that the scenarios, whose rings
+ * hold a handful of elements, reach the clearing code that the real lag of
+ * {@value WorkStealingDeque#CLEAR_LAG} keeps out of their reach.
  *
  * <p>With {@link Mutation#NONE} it behaves like the real deque.
  */
@@ -22,6 +30,11 @@ final class MutatedDeque<T> {
          * element that the owner has already popped without a CAS.
          */
         BATCH_SINGLE_CAS,
+        /**
+         * A thief nulls the slot it won after its CAS, which the overview forbids: by then the
+         * owner may have wrapped around and stored a new element in the same slot.
+         */
+        THIEF_CLEARS_SLOT,
     }
 
     private static final VarHandle TOP;
@@ -41,36 +54,53 @@ final class MutatedDeque<T> {
     }
 
     private final Mutation mutation;
+    private final int lag;
     private volatile long top;
     private long bottom;
     private Object[] ring;
     private long clearedBelow;
+    private long topSeen;
 
-    MutatedDeque(Mutation mutation, int initialCapacity) {
+    /**
+     * @param lag the clearing lag, a power of two (the real deque's is
+     *     {@value WorkStealingDeque#CLEAR_LAG})
+     */
+    MutatedDeque(Mutation mutation, int initialCapacity, int lag) {
+        if (Integer.bitCount(lag) != 1) {
+            throw new IllegalArgumentException("lag must be a power of two, was " + lag);
+        }
         this.mutation = mutation;
         this.ring = new Object[initialCapacity];
+        this.lag = lag;
     }
 
     void push(T task) {
         long b = bottom;
-        long t = (long) TOP.getAcquire(this);
+        long t = topSeen;
         Object[] a = ring;
+        if (b - t >= a.length || t == b || (b & (lag - 1)) == 0) {
+            pushWithFreshTop(task, b, a);
+            return;
+        }
+        a[(int) b & (a.length - 1)] = task;
+        BOTTOM.setRelease(this, b + 1);
+    }
+
+    private void pushWithFreshTop(T task, long b, Object[] a) {
+        long t = (long) TOP.getAcquire(this);
+        topSeen = t;
         if (b - t >= a.length) {
             Object[] bigger = new Object[a.length << 1];
             for (long i = t; i < b; i++) {
-                bigger[(int) i & (bigger.length - 1)] = SLOT.getOpaque(a, (int) i & (a.length - 1));
+                bigger[(int) i & (bigger.length - 1)] = a[(int) i & (a.length - 1)];
             }
             RING.setRelease(this, bigger);
             clearedBelow = t;
             a = bigger;
         } else {
-            long from = Math.max(clearedBelow, b - a.length);
-            for (long i = from; i < t; i++) {
-                SLOT.setOpaque(a, (int) i & (a.length - 1), null);
-            }
-            clearedBelow = Math.max(clearedBelow, t);
+            clearedBelow = TakenSlots.clear(a, clearedBelow, t, b, lag);
         }
-        SLOT.setOpaque(a, (int) b & (a.length - 1), task);
+        a[(int) b & (a.length - 1)] = task;
         BOTTOM.setRelease(this, b + 1);
     }
 
@@ -78,43 +108,48 @@ final class MutatedDeque<T> {
     T pop() {
         long b = bottom - 1;
         Object[] a = ring;
-        BOTTOM.setOpaque(this, b);
+        long seen = (long) TOP.getAcquire(this);
+        if (seen == b) {
+            int i = (int) b & (a.length - 1);
+            Object x = SLOT.getOpaque(a, i);
+            topSeen = b + 1;
+            if (!claimLast(b)) {
+                return null;
+            }
+            a[i] = null;
+            return (T) x;
+        }
+        if (seen > b) {
+            return null;
+        }
+        BOTTOM.setRelease(this, b);
         VarHandle.fullFence();
         long t = (long) TOP.getOpaque(this);
         if (t > b) {
-            BOTTOM.setOpaque(this, b + 1);
+            BOTTOM.setRelease(this, b + 1);
             return null;
         }
         int i = (int) b & (a.length - 1);
         Object x = SLOT.getOpaque(a, i);
         if (t == b) {
-            boolean won = mutation == Mutation.POP_LAST_WITHOUT_CAS
-                    ? true                                  // BUG: no race with the thieves
-                    : TOP.compareAndSet(this, t, t + 1);
-            if (mutation == Mutation.POP_LAST_WITHOUT_CAS) {
-                TOP.setOpaque(this, t + 1);
-            }
-            BOTTOM.setOpaque(this, b + 1);
+            topSeen = t + 1;
+            boolean won = claimLast(t);
+            BOTTOM.setRelease(this, b + 1);
             if (!won) {
                 return null;
             }
         }
-        SLOT.setOpaque(a, i, null);
+        a[i] = null;
         return (T) x;
     }
 
-    StealResult<T> steal() {
-        long t = (long) TOP.getAcquire(this);
-        VarHandle.fullFence();
-        long b = (long) BOTTOM.getAcquire(this);
-        if (t >= b) {
-            return StealResult.empty();
+    /** The owner's race with the thieves for the last element, at index {@code t}. */
+    private boolean claimLast(long t) {
+        if (mutation == Mutation.POP_LAST_WITHOUT_CAS) {
+            TOP.setOpaque(this, t + 1);                     // BUG: no race with the thieves
+            return true;
         }
-        T x = read(t);
-        if (x == null || !TOP.compareAndSet(this, t, t + 1)) {
-            return StealResult.retry();
-        }
-        return StealResult.success(x);
+        return TOP.compareAndSet(this, t, t + 1);
     }
 
     T stealOrNull() {
@@ -125,7 +160,11 @@ final class MutatedDeque<T> {
             return null;
         }
         T x = read(t);
-        return x != null && TOP.compareAndSet(this, t, t + 1) ? x : null;
+        if (x == null || !TOP.compareAndSet(this, t, t + 1)) {
+            return null;
+        }
+        clearAfterWinning(t);
+        return x;
     }
 
     /** As {@link WorkStealingDeque#stealBatchOrNull}, with an unbounded destination. */
@@ -162,6 +201,7 @@ final class MutatedDeque<T> {
         if (first == null || !TOP.compareAndSet(this, t, t + 1)) {
             return null;
         }
+        clearAfterWinning(t);
         for (int k = 1; k < want; k++) {
             long i = t + k;
             VarHandle.fullFence();
@@ -172,9 +212,17 @@ final class MutatedDeque<T> {
             if (x == null || !TOP.compareAndSet(this, i, i + 1)) {
                 break;
             }
+            clearAfterWinning(i);
             dest.push(x);
         }
         return first;
+    }
+
+    private void clearAfterWinning(long index) {
+        if (mutation == Mutation.THIEF_CLEARS_SLOT) {
+            Object[] a = (Object[]) RING.getAcquire(this);
+            SLOT.setRelease(a, (int) index & (a.length - 1), null);     // BUG: may erase a newer element
+        }
     }
 
     @SuppressWarnings("unchecked")
