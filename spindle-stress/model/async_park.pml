@@ -122,6 +122,16 @@
  * as the last searcher, and its re-check, blind to wake channels, sees nothing. Both sleep with
  * T0 queued: the wake channels must be part of the re-check.
  *
+ * THE WATCHER, -DWATCH (LoneTaskWatch in spindle-core, AsyncWorker.park). A parked worker that
+ * watches its busy peers leaves the parked stack by itself (cancelPark, under the lock, only if
+ * no waker got there first) when a peer has held takeable work for an interval in which it
+ * ran one poll on, and goes back to its loop neither parked nor searching. The model lets any
+ * parked worker do so at any moment while a peer's deque, wake channel (or, HYBRID, yield
+ * queue) is non-empty: the Java code's single watcher, its intervals and its progress test only
+ * narrow that down. Safety and the rest assertion must hold with these extra moves, and so must
+ * liveness under weak fairness (a watcher that leaves and parks again forever is a cycle the
+ * LTL check would report). The LIFO slot is not modelled (no wake-up depends on it).
+ *
  * THE SELECTOR-DRIVING WORKER, -DSELECTOR (AsyncRuntime.Builder.driveIo; DrivingParker,
  * IdleCoordinator.wakeSelf, the driven Reactor's select/dispatch/wakeup). The same runtime, but
  * a parked worker sleeps in DrivingParker.park: it consumes its permit, takes the one driver
@@ -365,6 +375,24 @@ bool keyed = false;          /* ... and applied: that selector watches the chann
 #ifdef TIMER
 bool tset = false;           /* T0's timer entry is in the runtime's heap */
 bool due = false;            /* its deadline has passed */
+#endif
+#endif
+
+#ifdef WATCH
+#ifdef SELECTOR
+#error "-DWATCH is checked without -DSELECTOR"
+#endif
+/* AsyncWorker.holdsWork() of worker x, as a watcher sees it: what a peer may take (the LIFO
+ * slot is not modelled; the private hot queue is not takeable) */
+#ifdef HYBRID
+#define HOLDS(x) (dq[x] != 0 || wc[x] != 0 || yq[x] != 0)
+#else
+#define HOLDS(x) (dq[x] != 0 || wc[x] != 0)
+#endif
+#if NW > 2
+#define PEER_HOLDS(m) ((m != 0 && HOLDS(0)) || (m != 1 && HOLDS(1)) || (m != 2 && HOLDS(2)))
+#else
+#define PEER_HOLDS(m) ((m != 0 && HOLDS(0)) || (m != 1 && HOLDS(1)))
 #endif
 #endif
 
@@ -1087,6 +1115,28 @@ end_parked:
         :: terminated -> break                    /* if (terminated) return false */
         :: else -> driverPark()                   /* parker.park(w) */
         fi
+    od;
+#elif defined(WATCH)
+    do                                            /* LoneTaskWatch.watch, then parking.await: */
+    :: notified[me] -> break                      /* woken (WOKEN, or await returns) */
+    :: atomic {                                   /* after an interval in which a peer held */
+        !lock && !notified[me] && PEER_HOLDS(me) ->  /* work and ran on: cancelPark(this), */
+        lock = true;                              /* which fails once a waker got there */
+        w = 0;
+        do                                        /* remove(w) */
+        :: stack[w] == me -> break
+        :: else -> w++
+        od;
+        do
+        :: w + 1 < sp -> stack[w] = stack[w + 1]; w++
+        :: else -> break
+        od;
+        sp--; stack[sp] = 0; w = 0;
+        parked--;                                 /* state.addAndGet(-PARKED_ONE) */
+        lock = false;
+        srch = false                              /* RESUME: neither parked nor searching */
+       };
+       goto loop                                  /* go and look */
     od;
 #else
     notified[me];                                 /* parking.await(this) */

@@ -5,6 +5,7 @@ package dev.spindle.async;
 
 import dev.spindle.SchedulerStats;
 import dev.spindle.internal.IdleCoordinator;
+import dev.spindle.internal.LoneTaskWatch;
 import dev.spindle.internal.Parker;
 import dev.spindle.internal.jfr.RejectedSubmitEvent;
 import dev.spindle.queue.Injector;
@@ -16,6 +17,7 @@ import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
@@ -263,6 +265,20 @@ public final class AsyncRuntime implements AutoCloseable {
     final String name;
     final Injector<TaskCell<?>> injector = new Injector<>();
     final AsyncWorker[] workers;
+    /** The workers as {@link LoneTaskWatch} sees its peers. */
+    final LoneTaskWatch.Peers watchedPeers = new LoneTaskWatch.Peers() {
+        @Override
+        public int size() {
+            return workers.length;
+        }
+
+        @Override
+        public LoneTaskWatch.Peer get(int i) {
+            return workers[i];
+        }
+    };
+    /** Whether a parked worker watches the busy ones ({@code AsyncWorker.park}); one at a time. */
+    final AtomicBoolean watcher = new AtomicBoolean();
     /** Parks and wakes the workers: the pools' one idle protocol, without spares. */
     final IdleCoordinator parking;
     /** The parker of a runtime whose workers drive I/O and timers; null otherwise. */

@@ -4,6 +4,7 @@
 package dev.spindle.async;
 
 import dev.spindle.internal.IdleCoordinator;
+import dev.spindle.internal.LoneTaskWatch;
 import dev.spindle.queue.Injector;
 import dev.spindle.queue.LifoSlot;
 import dev.spindle.queue.OwnerFifo;
@@ -48,8 +49,9 @@ import java.util.function.Consumer;
  * its own poll (a yield) never uses it: that wake does not move the cell out of {@code RUNNING}
  * into a queue, and the poller re-queues it at a FIFO end (see <i>Fairness</i>). A filled slot
  * does not count as visible work, so it wakes no parked peer; a peer that is searching anyway may
- * take it (a CAS), so a task left there by a poll that then blocks its worker (which a poll
- * should not do) runs on a peer that searches for other work, or else after that poll.
+ * take it (a CAS). A task left there by a poll that then blocks its worker (which a poll should
+ * not do) is taken by the parked watcher once the poll has run on for an interval (see
+ * {@link #park}), so a poll that waits for what it scheduled is not stranded.
  *
  * <p>HYBRID has no slot: its hot queue orders woken tasks by how often they waited, and a slot
  * would let the latest wake-up overtake that order (and the batch bound that keeps two tasks
@@ -104,7 +106,7 @@ import java.util.function.Consumer;
  * ({@code HybridOrderTest.yieldsTakeTurnsWithTheHotQueue}). The hot order uses the wakes
  * that found a task waiting, not its yields ({@link TaskCell#waitWakes()}).
  */
-final class AsyncWorker extends AsyncWorkerPadAfter implements Runnable {
+final class AsyncWorker extends AsyncWorkerPadAfter implements Runnable, LoneTaskWatch.Peer {
 
     /** Every this many picks, the injector is looked at first. */
     static final int GLOBAL_INTERVAL = 61;
@@ -113,6 +115,7 @@ final class AsyncWorker extends AsyncWorkerPadAfter implements Runnable {
     static final int YIELD_EVERY = 1;
 
     private static final VarHandle POLLS;
+    private static final VarHandle POLLING;
     private static final VarHandle WAKEUPS;
     private static final VarHandle STEALS;
     private static final VarHandle PARKS;
@@ -124,6 +127,7 @@ final class AsyncWorker extends AsyncWorkerPadAfter implements Runnable {
         try {
             MethodHandles.Lookup l = MethodHandles.lookup();
             POLLS = l.findVarHandle(AsyncWorkerHotFields.class, "polls", long.class);
+            POLLING = l.findVarHandle(AsyncWorkerHotFields.class, "polling", boolean.class);
             WAKEUPS = l.findVarHandle(AsyncWorkerHotFields.class, "wakeups", long.class);
             STEALS = l.findVarHandle(AsyncWorkerHotFields.class, "steals", long.class);
             PARKS = l.findVarHandle(AsyncWorkerHotFields.class, "parks", long.class);
@@ -134,6 +138,13 @@ final class AsyncWorker extends AsyncWorkerPadAfter implements Runnable {
             throw new ExceptionInInitializerError(e);
         }
     }
+
+    /**
+     * The longest sleep of the watcher ({@link #park}) while no peer is busy: an idle runtime
+     * costs it about twenty wake-ups a second, and a poll that blocks after a quiet spell has
+     * its queued work taken within this much (plus an interval).
+     */
+    static final long WATCHER_IDLE_SLEEP_CAP_NANOS = java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(50);
 
     /** Capacity of {@link #yielded}. */
     static final int YIELD_CAPACITY = 1024;
@@ -217,12 +228,15 @@ final class AsyncWorker extends AsyncWorkerPadAfter implements Runnable {
      * CAS), but a filled slot is not work that wakes a parked peer (see the class overview).
      */
     private final LifoSlot<TaskCell<?>> lifo = new LifoSlot<>();
+    /** Watches busy peers while this worker is the runtime's watcher (see {@link #park}). */
+    private final LoneTaskWatch watch;
 
     AsyncWorker(AsyncRuntime runtime, int index, int localCapacity) {
         this.runtime = runtime;
         this.index = index;
         this.local = new WorkStealingDeque<>(64, localCapacity);
         this.hot = runtime.policy == AsyncPolicy.HYBRID ? new HotQueue() : null;
+        this.watch = new LoneTaskWatch(index, runtime.watchedPeers, runtime.workers.length);
     }
 
     long polls() {
@@ -618,20 +632,67 @@ final class AsyncWorker extends AsyncWorkerPadAfter implements Runnable {
         }
     }
 
+    /**
+     * Parks, following the idle protocol. One parked worker at a time does not sleep for good
+     * while a peer is busy: it watches the peers ({@link LoneTaskWatch}) and takes queued work
+     * from one whose poll runs on for a whole interval. Work in a LIFO slot wakes nobody (nor,
+     * when a racy notice misses, work in a deque), which is right while polls are short; a poll
+     * that blocks (on a handle it just spawned, say) would otherwise strand it for good
+     * ({@code StalledPollTest}). One watcher is enough, and keeps the cost at one timed wake-up
+     * an interval while the runtime is busy; an idle runtime has nothing to watch. If the watcher
+     * is woken for work, the role is free until the next worker parks.
+     */
     private void park() {
         live.pruneIfLong();                    // idle moment: drop done cells from the list
         runtime.pruneOutsideList();            // and from the list of spawns from outside
         IdleCoordinator parking = runtime.parking;
         boolean nobodySearching = parking.prepareToPark(index, searching);
         searching = false;
-        if (nobodySearching && runtime.hasVisibleWork()) {
+        boolean visible = nobodySearching && runtime.hasVisibleWork();
+        if (visible) {
             parking.notifyWork(index);         // may wake this very worker
         }
         PARKS.setOpaque(this, parks + 1);
+        if (!visible && runtime.watcher.compareAndSet(false, true)) {
+            LoneTaskWatch.Outcome o;
+            try {
+                o = watch.watch(parking, () -> runtime.closing, WATCHER_IDLE_SLEEP_CAP_NANOS);
+            } finally {
+                runtime.watcher.set(false);
+            }
+            switch (o) {
+                case RESUME, EXIT:
+                    return;                    // neither parked nor searching: go and look
+                case WOKEN:
+                    UNPARKS.setOpaque(this, unparks + 1);
+                    searching = !runtime.closing;  // woken workers are counted as searching
+                    return;
+                default:
+                    break;                     // not returned with a cap: sleep until woken
+            }
+        }
         if (parking.await(index)) {
             UNPARKS.setOpaque(this, unparks + 1);
         }
         searching = !runtime.closing;          // woken workers are counted as searching
+    }
+
+    /** For {@link LoneTaskWatch}: changes with every poll this worker starts. */
+    @Override
+    public long progress() {
+        return polls();
+    }
+
+    /** For {@link LoneTaskWatch}: whether this worker holds a cell a peer may take. */
+    @Override
+    public boolean holdsWork() {
+        return !lifo.isEmpty() || hasStealable();
+    }
+
+    /** For {@link LoneTaskWatch}: whether this worker is polling a task (a racy read). */
+    @Override
+    public boolean isBusy() {
+        return (boolean) POLLING.getOpaque(this);
     }
 
     // ------------------------------------------------------------------ running a task

@@ -4,6 +4,7 @@
 package dev.spindle.pool;
 
 import dev.spindle.internal.IdleCoordinator;
+import dev.spindle.internal.LoneTaskWatch;
 import dev.spindle.internal.Parker;
 import dev.spindle.queue.Injector;
 
@@ -40,6 +41,19 @@ final class Shared {
         return slotsInUse;
     }
 
+    /** The workers as {@link LoneTaskWatch} sees its peers. */
+    final LoneTaskWatch.Peers watchedPeers = new LoneTaskWatch.Peers() {
+        @Override
+        public int size() {
+            return slotsInUse;
+        }
+
+        @Override
+        public LoneTaskWatch.Peer get(int i) {
+            return workers[i];
+        }
+    };
+
     /** Called under the spares' lock before slot {@code i} gets a thread. */
     void useSlot(int i) {
         if (i >= slotsInUse) {
@@ -70,20 +84,18 @@ final class Shared {
         return false;
     }
 
-    /** A worker other than {@code self} holding a task in its deque or fork stack, or {@code null}. */
-    Worker workerHoldingOneTask(Worker self) {
+    /** Whether any queue holds a task at all (also the quiescence test of a graceful shutdown). */
+    boolean hasAnyTask() {
+        if (!injector.isEmpty()) {
+            return true;
+        }
         Worker[] ws = workers;
         for (int i = 0, n = slotsInUse; i < n; i++) {
             Worker w = ws[i];
-            if (w != null && w != self && w.hasLocalWork()) {
-                return w;
+            if (w != null && w.hasLocalWork()) {
+                return true;
             }
         }
-        return null;
-    }
-
-    /** Whether any queue holds a task at all (also the quiescence test of a graceful shutdown). */
-    boolean hasAnyTask() {
-        return !injector.isEmpty() || workerHoldingOneTask(null) != null;
+        return false;
     }
 }

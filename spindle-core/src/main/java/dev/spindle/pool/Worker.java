@@ -4,6 +4,7 @@
 package dev.spindle.pool;
 
 import dev.spindle.internal.IdleCoordinator;
+import dev.spindle.internal.LoneTaskWatch;
 import dev.spindle.internal.jfr.SpareRetireEvent;
 import dev.spindle.internal.jfr.StealBatchEvent;
 import dev.spindle.queue.ForkStack;
@@ -13,6 +14,7 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 
 /**
  * One worker of a {@link WorkStealingPool}: its deque, its counters, and the loop its thread
@@ -57,7 +59,7 @@ import java.util.concurrent.TimeUnit;
  * Parking ({@link #park}) is split along its concerns: registering and re-checking, a core
  * worker's sleep, a spare's keep-alive, and watching a lone task in a busy peer's deque.
  */
-final class Worker extends BaseWorker {
+final class Worker extends BaseWorker implements LoneTaskWatch.Peer {
 
     /** Turns between forced looks at the injector (as Go and Tokio do; a prime). */
     static final int GLOBAL_INTERVAL = 61;
@@ -67,8 +69,6 @@ final class Worker extends BaseWorker {
     static final int STEAL_BATCH_LIMIT = WorkStealingDeque.DEFAULT_STEAL_BATCH;
     /** How long a joiner with nothing it may run waits before a spare runs other work. */
     static final long COMPENSATE_AFTER_NANOS = TimeUnit.MICROSECONDS.toNanos(50);
-    /** How long a parking worker waits before taking a lone task a busy peer has not reached. */
-    static final long STUCK_TASK_NANOS = TimeUnit.MICROSECONDS.toNanos(500);
 
     private static final VarHandle STEALS;
     private static final VarHandle OVERFLOWED;
@@ -93,6 +93,9 @@ final class Worker extends BaseWorker {
     final ForkStack<ForkTask<?>> forks = new ForkStack<>(FORK_STACK_CAPACITY, ForkTask::isNew);
     /** A runnable submitted while this worker held no other task; see "the LIFO slot" below. */
     final LifoSlot<Runnable> lifo = new LifoSlot<>();
+    /** Watches busy peers' lone tasks while this worker is parked (see {@link #park}). */
+    private final LoneTaskWatch watch;
+    private final BooleanSupplier exitCheck = this::mustExit;
 
     /**
      * Leaves the searching count; as the last searcher, wakes another if work is visible. This
@@ -117,6 +120,7 @@ final class Worker extends BaseWorker {
         this.shared = pool.shared;
         this.spare = spare;
         this.deque = new WorkStealingDeque<>(Math.min(64, queueCapacity), queueCapacity);
+        this.watch = new LoneTaskWatch(index, shared.watchedPeers, shared.workers.length);
     }
 
     // ------------------------------------------------------------------ loop
@@ -531,12 +535,12 @@ final class Worker extends BaseWorker {
                     return false;
                 }
             }
-            Worker watched = register();
+            boolean watched = register();
             if (pool.isShutdown()) {
                 pool.tryTerminate();
             }
             countPark();
-            int outcome = watched != null ? watchLoneTask(watched) : UNWATCHED;
+            int outcome = watched ? watchLoneTask() : UNWATCHED;
             if (outcome == UNWATCHED) {
                 outcome = spare ? sleepAsSpare() : sleep();
             }
@@ -559,9 +563,10 @@ final class Worker extends BaseWorker {
      * Registers this worker as parked; if nobody is searching then, re-checks the queues (see
      * {@link IdleCoordinator#prepareToPark}).
      *
-     * @return a busy peer holding a lone task, to watch while parked; or {@code null}
+     * @return whether to watch busy peers' lone tasks while parked (nobody else searches, and no
+     *     work is visible)
      */
-    private Worker register() {
+    private boolean register() {
         IdleCoordinator idle = shared.idle;
         boolean nobodySearching = idle.prepareToPark(index, searching);
         searching = false;
@@ -569,10 +574,10 @@ final class Worker extends BaseWorker {
             if (shared.hasVisibleWork()) {
                 idle.notifyWork();             // may wake this very worker
             } else {
-                return shared.workerHoldingOneTask(this);
+                return true;
             }
         }
-        return null;
+        return false;
     }
 
     /** Whether this worker must stop waiting: the pool stops or terminated. */
@@ -610,34 +615,41 @@ final class Worker extends BaseWorker {
 
     /**
      * A busy worker holds one task it will pop next. Normally it does so at once; but if its
-     * current task blocks or runs long, that task would wait. So look again every
-     * {@link #STUCK_TASK_NANOS}: if the owner has not finished a task since, leave the parked
-     * stack and go and take it ({@link #RESUME}).
+     * current task blocks or runs long, that task would wait. So watch the peers
+     * ({@link LoneTaskWatch}): if one that holds a task has not finished a task for a whole
+     * interval, leave the parked stack and go and take it ({@link #RESUME}).
      *
      * @return {@link #UNWATCHED} when no peer holds a lone task any more (the caller then sleeps
      *     as usual); else {@link #WOKEN}, {@link #RESUME} or {@link #EXIT}
      */
-    private int watchLoneTask(Worker watched) {
-        IdleCoordinator idle = shared.idle;
-        long watchedExecuted = watched.executed();
-        while (!idle.isNotified(index)) {
-            if (mustExit()) {
-                return EXIT;
-            }
-            idle.sleepAtMost(index, STUCK_TASK_NANOS);
-            if (idle.isNotified(index)) {
-                break;
-            }
-            if (watched.executed() == watchedExecuted && watched.hasLocalWork()) {
-                return idle.cancelPark(index) ? RESUME : woken();
-            }
-            watched = shared.workerHoldingOneTask(this);
-            if (watched == null) {
-                return UNWATCHED;
-            }
-            watchedExecuted = watched.executed();
-        }
-        return woken();
+    private int watchLoneTask() {
+        return switch (watch.watch(shared.idle, exitCheck, 0L)) {
+            case RESUME -> RESUME;
+            case EXIT -> EXIT;
+            case NOTHING_TO_WATCH -> UNWATCHED;
+            case WOKEN -> woken();
+        };
+    }
+
+    /** For {@link LoneTaskWatch}: whether this worker has finished a task since, by its count. */
+    @Override
+    public long progress() {
+        return executed();
+    }
+
+    /**
+     * For {@link LoneTaskWatch}: {@code false}, a running worker alone is not watched: its pushes
+     * notify parked peers (racily, and the watch covers the task such a notice missed).
+     */
+    @Override
+    public boolean isBusy() {
+        return false;
+    }
+
+    /** For {@link LoneTaskWatch}: whether this worker holds a task a peer may take. */
+    @Override
+    public boolean holdsWork() {
+        return hasLocalWork();
     }
 
     /**

@@ -1,0 +1,164 @@
+/*
+ * Copyright 2026 The Spindle Authors. Licensed under the Apache License, Version 2.0.
+ */
+package dev.spindle.internal;
+
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+
+/**
+ * The backstop for work that waits behind a busy worker: a parked worker watches its peers, and
+ * if one holds queued work while its running task runs on for a whole
+ * {@linkplain #INTERVAL_NANOS interval}, it goes and takes that work. One instance per worker (it
+ * keeps what that worker saw of its peers). Used by {@code WorkStealingPool}'s workers and
+ * spindle-async's {@code AsyncWorker}. Not part of the public API: the package is exported only to
+ * Spindle's own modules.
+ *
+ * <h2>Why it is needed</h2>
+ *
+ * <p>A worker's own submissions wake a peer only racily ({@link IdleCoordinator#notifyWorkRacy()}),
+ * and some local work wakes nobody by design: the task an async worker's LIFO slot holds, which
+ * its worker runs right after the running task, or the one task in the deque of a worker that will
+ * pop it next. That bet is right while the running task is short. When it blocks or computes for
+ * long (which a task should not, but does: a blocking {@code get} on a handle it just spawned is
+ * enough), the queued work waits for it while the peers sleep, and a task that waits for what it
+ * queued waits for good. So a parking worker that sees a peer holding queued work, or (where the
+ * caller asks, {@link Peer#isBusy}) a peer merely running a task, does not sleep for good: it
+ * sleeps an interval at a time, and each time looks again. A peer that holds queued work and has
+ * neither started nor finished a task since the last look has been running the same task for at
+ * least an interval: the watcher leaves the parked stack and takes the work as any searcher does
+ * (the queues' own claims decide who runs it). Once no peer holds work or is busy, the watcher
+ * sleeps until woken, as any parked worker.
+ *
+ * <h2>Why it is safe and cheap</h2>
+ *
+ * <p>The watcher stays registered as parked throughout: a wake-up meant for it is taken as usual
+ * ({@link IdleCoordinator#isNotified}), and it leaves the stack only through
+ * {@link IdleCoordinator#cancelPark}, which fails if a waker got there first. So the protocol's
+ * argument (see {@link IdleCoordinator}) is untouched: a watcher is a parked worker that wakes up
+ * by itself now and then, which the protocol already allows (spurious returns). Nothing is added
+ * to the task path: a peer's progress is a counter it keeps anyway. A peer that keeps finishing
+ * tasks is never robbed. An idle pool has nothing to watch, so it stays at no CPU; a busy one pays
+ * one timed wake-up an interval per watcher.
+ */
+public final class LoneTaskWatch {
+
+    /** How long a peer's task may run on with work queued behind it before a watcher takes it. */
+    public static final long INTERVAL_NANOS = TimeUnit.MICROSECONDS.toNanos(500);
+
+    /** A worker as a watcher sees it. Every method is called from the watcher's thread, racily. */
+    public interface Peer {
+        /** A count that changes whenever the peer starts or finishes a task. */
+        long progress();
+
+        /** Whether the peer holds queued work that another worker may take. */
+        boolean holdsWork();
+
+        /** Whether the peer runs a task now, and so may yet queue work behind it. */
+        boolean isBusy();
+    }
+
+    /** The peers to watch: indices {@code 0} to {@code size() - 1}, some of them {@code null}. */
+    public interface Peers {
+        /** How many peer indices there are now, at most the capacity given to the watch. */
+        int size();
+
+        /** The peer at index {@code i}, or {@code null}. */
+        Peer get(int i);
+    }
+
+    /** How a watch ended. */
+    public enum Outcome {
+        /** Woken through the idle protocol (counted as searching if {@code notifyWork} woke it). */
+        WOKEN,
+        /** A peer's task ran on with work queued: the watcher left the parked stack to take it. */
+        RESUME,
+        /** The pool stops: the caller exits. */
+        EXIT,
+        /** Nothing to watch (any more): the caller sleeps as usual, still registered as parked. */
+        NOTHING_TO_WATCH,
+    }
+
+    private final int self;
+    private final Peers peers;
+    private final long[] seen;
+
+    /**
+     * @param self the watching worker's index among {@code peers} (skipped)
+     * @param peers its peers
+     * @param capacity the most peer indices there will ever be
+     */
+    public LoneTaskWatch(int self, Peers peers, int capacity) {
+        this.self = self;
+        this.peers = peers;
+        this.seen = new long[capacity];
+    }
+
+    /**
+     * Watches the peers while this worker stays registered as parked in {@code idle}.
+     *
+     * @param idle the idle protocol in which this worker is registered as parked
+     * @param mustExit whether the pool stops (checked before each sleep)
+     * @param idleSleepCapNanos {@code 0} to return {@link Outcome#NOTHING_TO_WATCH} as soon as
+     *     no peer holds work or is busy; else keep watching until woken, sleeping meanwhile for
+     *     an interval that doubles, up to this cap, while there is nothing to watch (so a peer
+     *     that becomes busy later is watched too, at a few wake-ups a second while idle)
+     * @return how the watch ended
+     */
+    public Outcome watch(IdleCoordinator idle, BooleanSupplier mustExit, long idleSleepCapNanos) {
+        boolean watching = look();
+        if (!watching && idleSleepCapNanos == 0) {
+            return Outcome.NOTHING_TO_WATCH;
+        }
+        long idleSleep = INTERVAL_NANOS;
+        while (!idle.isNotified(self)) {
+            if (mustExit.getAsBoolean()) {
+                return Outcome.EXIT;
+            }
+            idle.sleepAtMost(self, watching ? INTERVAL_NANOS : idleSleep);
+            if (idle.isNotified(self)) {
+                break;
+            }
+            if (watching && ranOnWithWorkQueued()) {
+                return idle.cancelPark(self) ? Outcome.RESUME : Outcome.WOKEN;
+            }
+            watching = look();
+            if (watching) {
+                idleSleep = INTERVAL_NANOS;
+            } else if (idleSleepCapNanos == 0) {
+                return Outcome.NOTHING_TO_WATCH;
+            } else {
+                idleSleep = Math.min(idleSleep << 1, idleSleepCapNanos);
+            }
+        }
+        return Outcome.WOKEN;
+    }
+
+    /** Whether a peer holds work and has not started or finished a task since the last look. */
+    private boolean ranOnWithWorkQueued() {
+        int n = Math.min(peers.size(), seen.length);
+        for (int i = 0; i < n; i++) {
+            Peer p = i == self ? null : peers.get(i);
+            if (p != null && p.holdsWork() && p.progress() == seen[i]) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Records every peer's progress; whether any holds work or is busy. */
+    private boolean look() {
+        boolean any = false;
+        int n = Math.min(peers.size(), seen.length);
+        for (int i = 0; i < n; i++) {
+            Peer p = i == self ? null : peers.get(i);
+            if (p == null) {
+                seen[i] = Long.MIN_VALUE;      // a peer that appears later is first looked at
+                continue;
+            }
+            seen[i] = p.progress();
+            any |= p.holdsWork() || p.isBusy();
+        }
+        return any;
+    }
+}

@@ -1,0 +1,208 @@
+package dev.spindle.internal;
+
+import static dev.spindle.internal.LoneTaskWatch.INTERVAL_NANOS;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.function.IntConsumer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * The watch of a parked worker over its busy peers, step by step on one thread: the parker's
+ * timed sleeps return at once and let the test change the peers between two looks, so what the
+ * watcher decides after each sleep is checked exactly, without timing.
+ */
+@Timeout(value = 30, unit = TimeUnit.SECONDS)
+class LoneTaskWatchTest {
+
+    /** A peer whose answers the test sets. */
+    static final class FakePeer implements LoneTaskWatch.Peer {
+        long progress;
+        boolean holdsWork;
+        boolean busy;
+        Runnable onHoldsWork = () -> { };
+
+        @Override
+        public long progress() {
+            return progress;
+        }
+
+        @Override
+        public boolean holdsWork() {
+            onHoldsWork.run();
+            return holdsWork;
+        }
+
+        @Override
+        public boolean isBusy() {
+            return busy;
+        }
+    }
+
+    /** Records the timed sleeps and runs the test's step after each (by its number, from 1). */
+    static final class SteppingParker implements Parker {
+        final List<Long> sleeps = new ArrayList<>();
+        IntConsumer afterSleep = n -> { };
+
+        @Override
+        public void park(int worker) {
+            throw new AssertionError("a watcher never sleeps untimed");
+        }
+
+        @Override
+        public void parkNanos(int worker, long nanos) {
+            sleeps.add(nanos);
+            afterSleep.accept(sleeps.size());
+        }
+
+        @Override
+        public void unpark(int worker) {
+        }
+    }
+
+    private final SteppingParker parker = new SteppingParker();
+    private final IdleCoordinator idle = new IdleCoordinator(3, parker, () -> { });
+    private final FakePeer[] peers = {null, new FakePeer(), new FakePeer()};
+    private final LoneTaskWatch watch = new LoneTaskWatch(0, new LoneTaskWatch.Peers() {
+        @Override
+        public int size() {
+            return peers.length;
+        }
+
+        @Override
+        public LoneTaskWatch.Peer get(int i) {
+            return peers[i];
+        }
+    }, 3);
+
+    /** Worker 0 registers as parked, as a worker does before it watches. */
+    private void park() {
+        assertThat(idle.prepareToPark(0, false)).isTrue();
+    }
+
+    private boolean parked() {
+        return idle.underLock(n -> n == 1);
+    }
+
+    @Test
+    void withoutACapAndWithNothingToWatchItReturnsAtOnce() {
+        park();
+        peers[1].progress = 7;                 // idle peers: neither holding work nor busy
+        assertThat(watch.watch(idle, () -> false, 0L)).isEqualTo(LoneTaskWatch.Outcome.NOTHING_TO_WATCH);
+        assertThat(parker.sleeps).isEmpty();
+        assertThat(parked()).isTrue();         // still registered: the caller sleeps as usual
+    }
+
+    @Test
+    void aPeerWhoseTaskRunsOnWithWorkQueuedIsRobbedAfterOneInterval() {
+        park();
+        peers[2].holdsWork = true;
+        peers[2].busy = true;
+        peers[2].progress = 41;                // and it stays there: the same task runs on
+        assertThat(watch.watch(idle, () -> false, 0L)).isEqualTo(LoneTaskWatch.Outcome.RESUME);
+        assertThat(parker.sleeps).containsExactly(INTERVAL_NANOS);
+        assertThat(parked()).isFalse();        // left the stack to go and take it
+        assertThat(idle.searchingCount()).isZero();
+    }
+
+    @Test
+    void aPeerThatKeepsFinishingTasksIsNotRobbed() {
+        park();
+        peers[1].holdsWork = true;
+        parker.afterSleep = n -> {
+            peers[1].progress++;               // a task finished during every interval
+            if (n == 5) {
+                idle.notifyWork();             // then the watcher is woken for work
+            }
+        };
+        assertThat(watch.watch(idle, () -> false, 0L)).isEqualTo(LoneTaskWatch.Outcome.WOKEN);
+        assertThat(parker.sleeps).hasSize(5).containsOnly(INTERVAL_NANOS);
+        assertThat(idle.searchingCount()).isEqualTo(1);  // woken by notifyWork: counted as searching
+    }
+
+    @Test
+    void withoutACapItStopsWatchingWhenNoPeerHoldsWorkAnyMore() {
+        park();
+        peers[1].holdsWork = true;
+        parker.afterSleep = n -> {
+            peers[1].progress++;
+            peers[1].holdsWork = false;        // the owner took its task
+        };
+        assertThat(watch.watch(idle, () -> false, 0L)).isEqualTo(LoneTaskWatch.Outcome.NOTHING_TO_WATCH);
+        assertThat(parker.sleeps).hasSize(1);
+        assertThat(parked()).isTrue();
+    }
+
+    @Test
+    void withACapItBacksOffWhileIdleThenWatchesAPeerThatTurnsBusy() {
+        park();
+        long cap = 8 * INTERVAL_NANOS;
+        parker.afterSleep = n -> {
+            if (n == 6) {
+                peers[1].busy = true;          // a peer starts a poll: watched from the next look
+                peers[1].progress = 100;
+            } else if (n == 7) {
+                peers[1].holdsWork = true;     // it queues a task behind its running poll
+            }                                  // and never finishes that poll
+        };
+        assertThat(watch.watch(idle, () -> false, cap)).isEqualTo(LoneTaskWatch.Outcome.RESUME);
+        assertThat(parker.sleeps).containsExactly(INTERVAL_NANOS, 2 * INTERVAL_NANOS, 4 * INTERVAL_NANOS,
+                cap, cap, cap, INTERVAL_NANOS);
+    }
+
+    @Test
+    void aBusyPeerWithNothingQueuedIsWatchedButNeverRobbed() {
+        park();
+        peers[1].busy = true;
+        parker.afterSleep = n -> {
+            if (n == 4) {
+                idle.notifyWork();
+            }
+        };
+        assertThat(watch.watch(idle, () -> false, 0L)).isEqualTo(LoneTaskWatch.Outcome.WOKEN);
+        assertThat(parker.sleeps).hasSize(4).containsOnly(INTERVAL_NANOS);
+    }
+
+    @Test
+    void aWakerThatGetsThereFirstWinsOverTheWatchersOwnLeaving() {
+        park();
+        peers[1].holdsWork = true;
+        peers[1].onHoldsWork = () -> {
+            if (!parker.sleeps.isEmpty() && !idle.isNotified(0)) {
+                idle.notifyWork();             // a submitter wakes the watcher just as it decides
+            }
+        };
+        assertThat(watch.watch(idle, () -> false, 0L)).isEqualTo(LoneTaskWatch.Outcome.WOKEN);
+        assertThat(idle.searchingCount()).isEqualTo(1);  // the wake-up's accounting stands
+        assertThat(parked()).isFalse();
+    }
+
+    @Test
+    void aStoppingPoolEndsTheWatch() {
+        park();
+        peers[1].busy = true;
+        boolean[] stopping = {false};
+        parker.afterSleep = n -> stopping[0] = n == 2;
+        assertThat(watch.watch(idle, () -> stopping[0], 0L)).isEqualTo(LoneTaskWatch.Outcome.EXIT);
+        assertThat(parker.sleeps).hasSize(2);
+    }
+
+    @Test
+    void aPeerThatAppearsLaterIsFirstLookedAtBeforeItCanBeRobbed() {
+        park();
+        FakePeer late = peers[2];
+        peers[2] = null;                       // a spare's slot, not used yet
+        peers[1].busy = true;
+        parker.afterSleep = n -> {
+            if (n == 1) {
+                late.holdsWork = true;         // appears holding work, at progress 0
+                peers[2] = late;
+            }
+        };
+        assertThat(watch.watch(idle, () -> false, 0L)).isEqualTo(LoneTaskWatch.Outcome.RESUME);
+        assertThat(parker.sleeps).hasSize(2); // one look to record it, one interval to judge it
+    }
+}
