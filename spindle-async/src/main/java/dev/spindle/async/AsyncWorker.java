@@ -140,11 +140,18 @@ final class AsyncWorker extends AsyncWorkerPadAfter implements Runnable, LoneTas
     }
 
     /**
-     * The longest sleep of the watcher ({@link #park}) while no peer is busy: an idle runtime
-     * costs it about twenty wake-ups a second, and a poll that blocks after a quiet spell has
-     * its queued work taken within this much (plus an interval).
+     * The watcher's sleep between two looks at busy peers ({@link #park}): a poll that blocks
+     * has its queued work taken within two of these (10 to 20 ms), and a runtime with a peer
+     * polling costs the watcher a hundred wake-ups a second. (The pools watch at 500 µs, but only
+     * while a peer holds a lone task; here a busy peer is watched whether or not it holds work,
+     * and at 500 µs that took 4.5 % of a core on the development machine.)
      */
-    static final long WATCHER_IDLE_SLEEP_CAP_NANOS = java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(50);
+    static final long WATCH_INTERVAL_NANOS = java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(10);
+    /**
+     * The watcher's longest sleep while no peer polls: an idle runtime costs it about ten
+     * wake-ups a second.
+     */
+    static final long WATCH_IDLE_SLEEP_CAP_NANOS = java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(100);
 
     /** Capacity of {@link #yielded}. */
     static final int YIELD_CAPACITY = 1024;
@@ -635,12 +642,12 @@ final class AsyncWorker extends AsyncWorkerPadAfter implements Runnable, LoneTas
     /**
      * Parks, following the idle protocol. One parked worker at a time does not sleep for good
      * while a peer is busy: it watches the peers ({@link LoneTaskWatch}) and takes queued work
-     * from one whose poll runs on for a whole interval. Work in a LIFO slot wakes nobody (nor,
+     * from one whose poll runs on for a whole {@linkplain #WATCH_INTERVAL_NANOS interval}. Work in a LIFO slot wakes nobody (nor,
      * when a racy notice misses, work in a deque), which is right while polls are short; a poll
      * that blocks (on a handle it just spawned, say) would otherwise strand it for good
      * ({@code StalledPollTest}). One watcher is enough, and keeps the cost at one timed wake-up
-     * an interval while the runtime is busy; an idle runtime has nothing to watch. If the watcher
-     * is woken for work, the role is free until the next worker parks.
+     * an interval while a peer polls, backing off to one a tenth of a second while none does. If
+     * the watcher is woken for work, the role is free until the next worker parks.
      */
     private void park() {
         live.pruneIfLong();                    // idle moment: drop done cells from the list
@@ -656,7 +663,8 @@ final class AsyncWorker extends AsyncWorkerPadAfter implements Runnable, LoneTas
         if (!visible && runtime.watcher.compareAndSet(false, true)) {
             LoneTaskWatch.Outcome o;
             try {
-                o = watch.watch(parking, () -> runtime.closing, WATCHER_IDLE_SLEEP_CAP_NANOS);
+                o = watch.watch(parking, () -> runtime.closing, WATCH_INTERVAL_NANOS,
+                        WATCH_IDLE_SLEEP_CAP_NANOS);
             } finally {
                 runtime.watcher.set(false);
             }

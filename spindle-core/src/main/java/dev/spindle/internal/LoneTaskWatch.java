@@ -43,7 +43,10 @@ import java.util.function.BooleanSupplier;
  */
 public final class LoneTaskWatch {
 
-    /** How long a peer's task may run on with work queued behind it before a watcher takes it. */
+    /**
+     * The pools' interval: how long a peer's task may run on with a lone task queued behind it
+     * before a watcher takes that task. The pools watch only while a peer holds such a task.
+     */
     public static final long INTERVAL_NANOS = TimeUnit.MICROSECONDS.toNanos(500);
 
     /** A worker as a watcher sees it. Every method is called from the watcher's thread, racily. */
@@ -95,41 +98,45 @@ public final class LoneTaskWatch {
     }
 
     /**
-     * Watches the peers while this worker stays registered as parked in {@code idle}.
+     * Watches the peers while this worker stays registered as parked in {@code idle}. A peer that
+     * holds work at a look and has not started or finished a task since the previous look has
+     * run one task at least from that look to this one: the watch ends with
+     * {@link Outcome#RESUME}. The sleep between looks is {@code intervalNanos} while a peer holds
+     * work, so a task stuck behind a running one is taken within two intervals of being queued;
+     * while peers are busy with nothing queued, or idle, it doubles up to
+     * {@code sleepCapNanos}, so a watcher over a long task or an idle pool wakes rarely (a task
+     * queued behind a task that then blocks waits up to twice the cap).
      *
      * @param idle the idle protocol in which this worker is registered as parked
      * @param mustExit whether the pool stops (checked before each sleep)
-     * @param idleSleepCapNanos {@code 0} to return {@link Outcome#NOTHING_TO_WATCH} as soon as
-     *     no peer holds work or is busy; else keep watching until woken, sleeping meanwhile for
-     *     an interval that doubles, up to this cap, while there is nothing to watch (so a peer
-     *     that becomes busy later is watched too, at a few wake-ups a second while idle)
+     * @param intervalNanos the sleep between two looks while a peer holds work
+     * @param sleepCapNanos {@code 0} to return {@link Outcome#NOTHING_TO_WATCH} as soon as no
+     *     peer holds work or is busy (the pools, which watch only a lone task); else the longest
+     *     sleep while no peer holds work, the watch then going on until this worker is woken
      * @return how the watch ended
      */
-    public Outcome watch(IdleCoordinator idle, BooleanSupplier mustExit, long idleSleepCapNanos) {
-        boolean watching = look();
-        if (!watching && idleSleepCapNanos == 0) {
+    public Outcome watch(IdleCoordinator idle, BooleanSupplier mustExit, long intervalNanos, long sleepCapNanos) {
+        int seenNow = look();
+        if (seenNow == NOTHING && sleepCapNanos == 0) {
             return Outcome.NOTHING_TO_WATCH;
         }
-        long idleSleep = INTERVAL_NANOS;
+        long sleep = intervalNanos;
         while (!idle.isNotified(self)) {
             if (mustExit.getAsBoolean()) {
                 return Outcome.EXIT;
             }
-            idle.sleepAtMost(self, watching ? INTERVAL_NANOS : idleSleep);
+            idle.sleepAtMost(self, seenNow == HELD ? intervalNanos : sleep);
             if (idle.isNotified(self)) {
                 break;
             }
-            if (watching && ranOnWithWorkQueued()) {
+            if (ranOnWithWorkQueued()) {
                 return idle.cancelPark(self) ? Outcome.RESUME : Outcome.WOKEN;
             }
-            watching = look();
-            if (watching) {
-                idleSleep = INTERVAL_NANOS;
-            } else if (idleSleepCapNanos == 0) {
+            seenNow = look();
+            if (seenNow == NOTHING && sleepCapNanos == 0) {
                 return Outcome.NOTHING_TO_WATCH;
-            } else {
-                idleSleep = Math.min(idleSleep << 1, idleSleepCapNanos);
             }
+            sleep = seenNow == HELD ? intervalNanos : Math.min(sleep << 1, Math.max(sleepCapNanos, intervalNanos));
         }
         return Outcome.WOKEN;
     }
@@ -146,9 +153,14 @@ public final class LoneTaskWatch {
         return false;
     }
 
-    /** Records every peer's progress; whether any holds work or is busy. */
-    private boolean look() {
-        boolean any = false;
+    /** What a look found: no peer busy or holding work, some busy but none holding, some holding. */
+    private static final int NOTHING = 0;
+    private static final int BUSY = 1;
+    private static final int HELD = 2;
+
+    /** Records every peer's progress; what it found ({@link #NOTHING}, {@link #BUSY}, {@link #HELD}). */
+    private int look() {
+        int found = NOTHING;
         int n = Math.min(peers.size(), seen.length);
         for (int i = 0; i < n; i++) {
             Peer p = i == self ? null : peers.get(i);
@@ -157,8 +169,12 @@ public final class LoneTaskWatch {
                 continue;
             }
             seen[i] = p.progress();
-            any |= p.holdsWork() || p.isBusy();
+            if (p.holdsWork()) {
+                found = HELD;
+            } else if (found == NOTHING && p.isBusy()) {
+                found = BUSY;
+            }
         }
-        return any;
+        return found;
     }
 }

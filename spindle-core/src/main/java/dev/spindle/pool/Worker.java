@@ -623,7 +623,7 @@ final class Worker extends BaseWorker implements LoneTaskWatch.Peer {
      *     as usual); else {@link #WOKEN}, {@link #RESUME} or {@link #EXIT}
      */
     private int watchLoneTask() {
-        return switch (watch.watch(shared.idle, exitCheck, 0L)) {
+        return switch (watch.watch(shared.idle, exitCheck, LoneTaskWatch.INTERVAL_NANOS, 0L)) {
             case RESUME -> RESUME;
             case EXIT -> EXIT;
             case NOTHING_TO_WATCH -> UNWATCHED;

@@ -91,7 +91,7 @@ class LoneTaskWatchTest {
     void withoutACapAndWithNothingToWatchItReturnsAtOnce() {
         park();
         peers[1].progress = 7;                 // idle peers: neither holding work nor busy
-        assertThat(watch.watch(idle, () -> false, 0L)).isEqualTo(LoneTaskWatch.Outcome.NOTHING_TO_WATCH);
+        assertThat(watch.watch(idle, () -> false, INTERVAL_NANOS, 0L)).isEqualTo(LoneTaskWatch.Outcome.NOTHING_TO_WATCH);
         assertThat(parker.sleeps).isEmpty();
         assertThat(parked()).isTrue();         // still registered: the caller sleeps as usual
     }
@@ -102,7 +102,7 @@ class LoneTaskWatchTest {
         peers[2].holdsWork = true;
         peers[2].busy = true;
         peers[2].progress = 41;                // and it stays there: the same task runs on
-        assertThat(watch.watch(idle, () -> false, 0L)).isEqualTo(LoneTaskWatch.Outcome.RESUME);
+        assertThat(watch.watch(idle, () -> false, INTERVAL_NANOS, 0L)).isEqualTo(LoneTaskWatch.Outcome.RESUME);
         assertThat(parker.sleeps).containsExactly(INTERVAL_NANOS);
         assertThat(parked()).isFalse();        // left the stack to go and take it
         assertThat(idle.searchingCount()).isZero();
@@ -118,7 +118,7 @@ class LoneTaskWatchTest {
                 idle.notifyWork();             // then the watcher is woken for work
             }
         };
-        assertThat(watch.watch(idle, () -> false, 0L)).isEqualTo(LoneTaskWatch.Outcome.WOKEN);
+        assertThat(watch.watch(idle, () -> false, INTERVAL_NANOS, 0L)).isEqualTo(LoneTaskWatch.Outcome.WOKEN);
         assertThat(parker.sleeps).hasSize(5).containsOnly(INTERVAL_NANOS);
         assertThat(idle.searchingCount()).isEqualTo(1);  // woken by notifyWork: counted as searching
     }
@@ -131,26 +131,42 @@ class LoneTaskWatchTest {
             peers[1].progress++;
             peers[1].holdsWork = false;        // the owner took its task
         };
-        assertThat(watch.watch(idle, () -> false, 0L)).isEqualTo(LoneTaskWatch.Outcome.NOTHING_TO_WATCH);
+        assertThat(watch.watch(idle, () -> false, INTERVAL_NANOS, 0L)).isEqualTo(LoneTaskWatch.Outcome.NOTHING_TO_WATCH);
         assertThat(parker.sleeps).hasSize(1);
         assertThat(parked()).isTrue();
     }
 
     @Test
-    void withACapItBacksOffWhileIdleThenWatchesAPeerThatTurnsBusy() {
+    void withACapItBacksOffWhileNothingIsQueuedAndLooksOftenWhileSomethingIs() {
         park();
         long cap = 8 * INTERVAL_NANOS;
         parker.afterSleep = n -> {
             if (n == 6) {
-                peers[1].busy = true;          // a peer starts a poll: watched from the next look
+                peers[1].busy = true;          // a peer starts a poll: no reason to look more often
                 peers[1].progress = 100;
-            } else if (n == 7) {
-                peers[1].holdsWork = true;     // it queues a task behind its running poll
-            }                                  // and never finishes that poll
+            } else if (n == 8) {
+                peers[1].progress = 101;       // a second poll, which queues a task behind it
+                peers[1].holdsWork = true;
+            }                                  // and never ends
         };
-        assertThat(watch.watch(idle, () -> false, cap)).isEqualTo(LoneTaskWatch.Outcome.RESUME);
+        assertThat(watch.watch(idle, () -> false, INTERVAL_NANOS, cap)).isEqualTo(LoneTaskWatch.Outcome.RESUME);
         assertThat(parker.sleeps).containsExactly(INTERVAL_NANOS, 2 * INTERVAL_NANOS, 4 * INTERVAL_NANOS,
-                cap, cap, cap, INTERVAL_NANOS);
+                cap, cap, cap, cap, cap, INTERVAL_NANOS);
+    }
+
+    @Test
+    void aTaskThatStartedBeforeTheLastLookAndQueuedWorkSinceIsRobbedAtTheNextLook() {
+        park();
+        peers[1].busy = true;
+        peers[1].progress = 5;
+        parker.afterSleep = n -> {
+            if (n == 3) {
+                peers[1].holdsWork = true;     // queued during a poll that was running at look 2
+            }
+        };
+        assertThat(watch.watch(idle, () -> false, INTERVAL_NANOS, 8 * INTERVAL_NANOS))
+                .isEqualTo(LoneTaskWatch.Outcome.RESUME);
+        assertThat(parker.sleeps).hasSize(3);
     }
 
     @Test
@@ -162,7 +178,7 @@ class LoneTaskWatchTest {
                 idle.notifyWork();
             }
         };
-        assertThat(watch.watch(idle, () -> false, 0L)).isEqualTo(LoneTaskWatch.Outcome.WOKEN);
+        assertThat(watch.watch(idle, () -> false, INTERVAL_NANOS, 0L)).isEqualTo(LoneTaskWatch.Outcome.WOKEN);
         assertThat(parker.sleeps).hasSize(4).containsOnly(INTERVAL_NANOS);
     }
 
@@ -175,7 +191,7 @@ class LoneTaskWatchTest {
                 idle.notifyWork();             // a submitter wakes the watcher just as it decides
             }
         };
-        assertThat(watch.watch(idle, () -> false, 0L)).isEqualTo(LoneTaskWatch.Outcome.WOKEN);
+        assertThat(watch.watch(idle, () -> false, INTERVAL_NANOS, 0L)).isEqualTo(LoneTaskWatch.Outcome.WOKEN);
         assertThat(idle.searchingCount()).isEqualTo(1);  // the wake-up's accounting stands
         assertThat(parked()).isFalse();
     }
@@ -186,7 +202,7 @@ class LoneTaskWatchTest {
         peers[1].busy = true;
         boolean[] stopping = {false};
         parker.afterSleep = n -> stopping[0] = n == 2;
-        assertThat(watch.watch(idle, () -> stopping[0], 0L)).isEqualTo(LoneTaskWatch.Outcome.EXIT);
+        assertThat(watch.watch(idle, () -> stopping[0], INTERVAL_NANOS, 0L)).isEqualTo(LoneTaskWatch.Outcome.EXIT);
         assertThat(parker.sleeps).hasSize(2);
     }
 
@@ -202,7 +218,7 @@ class LoneTaskWatchTest {
                 peers[2] = late;
             }
         };
-        assertThat(watch.watch(idle, () -> false, 0L)).isEqualTo(LoneTaskWatch.Outcome.RESUME);
+        assertThat(watch.watch(idle, () -> false, INTERVAL_NANOS, 0L)).isEqualTo(LoneTaskWatch.Outcome.RESUME);
         assertThat(parker.sleeps).hasSize(2); // one look to record it, one interval to judge it
     }
 }
