@@ -6,9 +6,11 @@ package dev.spindle.async;
 import static dev.spindle.async.JoinHandleLincheckTest.check;
 import static dev.spindle.async.JoinHandleLincheckTest.outcome;
 import static dev.spindle.testkit.Threads.runAll;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.concurrent.TimeUnit;
 import org.jetbrains.lincheck.Lincheck;
+import org.jetbrains.lincheck.LincheckAssertionError;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -22,6 +24,13 @@ import org.junit.jupiter.api.Timeout;
  * value dropped by a loser that cleared the result); the blocked {@code get} returned it; a
  * waker registered by a pending poll was woken exactly once, one whose poll saw the outcome
  * never.
+ *
+ * <p>Teeth (audit of 2026-11-28, each bug put into the production class): the test fails on
+ * {@code complete} without the claim ("the promise reports null, expected 1002": a loser cleared
+ * the winner's value; kept in the suite by {@link #detectsACompleteWithoutTheClaim}), on the
+ * claim made a read and a write ("winners: 2"), on the result written after the outcome CAS
+ * ("get returned null") and on {@code fire()} taking the waiter stack with a read and a write
+ * ("woken 2 times"); all but the last within 50 invocations.
  */
 class AsyncPromiseLincheckTest {
 
@@ -52,5 +61,15 @@ class AsyncPromiseLincheckTest {
     @Timeout(value = 180, unit = TimeUnit.SECONDS)
     void completersCancelPollAndBlockedGet() {
         Lincheck.runConcurrentTest(1000, AsyncPromiseLincheckTest::twoCompletersACancelAPollAndAGet);
+    }
+
+    /** complete() without the claim: a losing completer clears the winner's result. */
+    @Test
+    @Timeout(value = 180, unit = TimeUnit.SECONDS)
+    void detectsACompleteWithoutTheClaim() {
+        Throwable e = Mutant.of(AsyncPromise.class, JoinHandleLincheckTest.HANDLE_GROUP)
+                .replace("return claim() && complete(VALUE, value, false);", "return complete(VALUE, value, false);")
+                .failureOf(AsyncPromiseLincheckTest.class, "completersCancelPollAndBlockedGet");
+        assertThat(e).isInstanceOf(LincheckAssertionError.class).hasMessageContaining("null, expected 100");
     }
 }

@@ -4,11 +4,13 @@
 package dev.spindle.async;
 
 import static dev.spindle.testkit.Threads.runAll;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.jetbrains.lincheck.Lincheck;
+import org.jetbrains.lincheck.LincheckAssertionError;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -19,6 +21,18 @@ import org.junit.jupiter.api.Timeout;
  * must have been received exactly once. The channel's lock is a word taken by CAS (see the
  * class overview): when the CAS is made a read and a write, two holders interleave and this
  * finds a value delivered twice or lost.
+ *
+ * <p>Teeth (audit of 2026-11-28, each bug put into the production class): both tests fail when
+ * the lock's CAS is made a read and a write on every try ("receive 1 was pending and woken 0
+ * times"; "the send was accepted but the receive got closed"; within 200 invocations; kept in
+ * the suite by the {@code ...DetectALockTakenByAReadAndAWrite} tests, see {@link Mutant}); the
+ * one-slot test fails when a receive that makes room does not wake the sender it moved in ("send
+ * 1 was pending and woken 0 times"), the close test when close does not wake a waiting receive
+ * ("receive was pending and woken 0 times"). Neither finds the CAS made a read and a write in the
+ * contended retry only (the first try still a CAS): two holders then need a taker to fail its
+ * CAS, spin, see the word free and be preempted before its write while another takes it, four or
+ * so preemptions, beyond what Lincheck reached in 20,000 invocations of a two-thread, three-send
+ * scenario (nor does {@code ChannelTest}'s stress test find it).
  */
 class ChannelLincheckTest {
 
@@ -121,5 +135,32 @@ class ChannelLincheckTest {
     @Timeout(value = 180, unit = TimeUnit.SECONDS)
     void sendReceiveAndCloseRace() {
         Lincheck.runConcurrentTest(1000, ChannelLincheckTest::sendReceiveAndClose);
+    }
+
+    // ------------------------------------------------------------------ teeth (see Mutant)
+
+    /** The lock's CAS made a read and a write, on the first try and on the contended ones. */
+    private static Mutant lockByReadAndWrite() {
+        return Mutant.of(AsyncChannel.class)
+                .replace("if (!LOCK.compareAndSet(this, 0, 1)) {",
+                        "if ((int) LOCK.getVolatile(this) == 0) { LOCK.setVolatile(this, 1); } else {")
+                .replace("if ((int) LOCK.getOpaque(this) == 0 && LOCK.compareAndSet(this, 0, 1)) {",
+                        "if ((int) LOCK.getOpaque(this) == 0) { LOCK.setVolatile(this, 1);");
+    }
+
+    @Test
+    @Timeout(value = 180, unit = TimeUnit.SECONDS)
+    void sendersAndReceiversDetectALockTakenByAReadAndAWrite() {
+        Throwable e = lockByReadAndWrite().failureOf(ChannelLincheckTest.class, "sendersAndReceiversOnOneSlot");
+        assertThat(e).isInstanceOf(LincheckAssertionError.class)
+                .hasMessageFindingMatch("was pending and woken \\d+ times|received \\[");
+    }
+
+    @Test
+    @Timeout(value = 180, unit = TimeUnit.SECONDS)
+    void closeRaceDetectsALockTakenByAReadAndAWrite() {
+        Throwable e = lockByReadAndWrite().failureOf(ChannelLincheckTest.class, "sendReceiveAndCloseRace");
+        assertThat(e).isInstanceOf(LincheckAssertionError.class)
+                .hasMessageFindingMatch("woken \\d+ times|without one wake-up|but the receive got|still holds");
     }
 }

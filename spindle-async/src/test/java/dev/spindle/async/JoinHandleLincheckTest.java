@@ -4,11 +4,13 @@
 package dev.spindle.async;
 
 import static dev.spindle.testkit.Threads.runAll;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.jetbrains.lincheck.Lincheck;
+import org.jetbrains.lincheck.LincheckAssertionError;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -20,11 +22,32 @@ import org.junit.jupiter.api.Timeout;
  * <p>Checks, after the threads are joined: exactly one outcome (the cancel returned true if and
  * only if the handle reports a cancellation); a blocked {@code get} returns, with that outcome;
  * a waker registered by a pending poll was woken exactly once, one whose poll saw the outcome
- * never; a {@code toCompletableFuture} asked for at any moment is complete, with that outcome.
+ * never; a {@code toCompletableFuture} asked for while the others run is complete, with that
+ * outcome.
  *
  * <p>The cell has no runtime: the worker's part is played by a thread calling the cell's
  * transitions directly, and a cancel never needs to queue the cell (it is scheduled or running
  * until the worker retires it).
+ *
+ * <p>Each test hands Lincheck a method reference to a scenario of this class. Lincheck 3.7
+ * instruments the class that defines the block, then lazily what instrumented code constructs
+ * or calls statically; a method reference made in one class to another class's static scenario
+ * calls it from uninstrumented code, so nothing is instrumented and the run passes without
+ * exploring (a lambda that calls the scenario is fine).
+ *
+ * <p>Teeth (audit of 2026-11-28, each bug put into the production class, the class run as
+ * surefire runs it): the blocked-get test fails on a push that does not re-read the outcome
+ * ("a pending poll's waker woken 0 times"), on the winner reading the waiter stack before its
+ * outcome CAS (same message), on a push that does not check for {@code FIRED} ("a poll that saw
+ * the outcome was woken"), on {@code fire()} taking the stack with a read and a write instead of
+ * one swap ("woken 2 times", found between 200 and 400 invocations of the 1,000) and on the result
+ * written after the outcome CAS ("the poll saw null"); each but the swap within 50 invocations.
+ * The futures test caught only the missing {@code FIRED} check and the late result while it also
+ * asked for a future before the threads started: that future kept the stack non-empty, so every
+ * completer fired and no lost wake-up could show. Without it the test also fails on the push
+ * without the re-read and on the early read of the stack ("a future is left incomplete"); a
+ * double release cannot show there (completing a future twice is harmless). The
+ * {@code detects...} tests below keep two of these bugs in the suite (see {@link Mutant}).
  */
 class JoinHandleLincheckTest {
 
@@ -98,21 +121,26 @@ class JoinHandleLincheckTest {
         poll.check(expected);
     }
 
-    /** Worker, canceller and two {@code toCompletableFuture} calls, one before the worker starts. */
+    /**
+     * Worker, canceller and two threads asking for {@code toCompletableFuture}. None is asked for
+     * before the threads start: a future already in the waiter stack makes every completer find
+     * a waiter and fire, which hides a lost wake-up of the others (an early future is
+     * {@code JoinHandleCompletionTest}'s).
+     */
     static void completeCancelAndFutures() {
         TaskCell<Integer> c = new TaskCell<>(null, cx -> Poll.ready(VALUE));
-        CompletableFuture<Integer> early = c.toCompletableFuture();
         boolean[] cancelled = new boolean[1];
         @SuppressWarnings("unchecked")
-        CompletableFuture<Integer>[] late = new CompletableFuture[1];
+        CompletableFuture<Integer>[] futures = new CompletableFuture[2];
         runAll(
                 new Thread(() -> {
                     check(c.startRun(), "the worker takes the scheduled cell");
                     c.finish(JoinHandle.VALUE, VALUE);
                 }),
                 new Thread(() -> cancelled[0] = c.cancel(false)),
-                new Thread(() -> late[0] = c.toCompletableFuture()));
-        for (CompletableFuture<Integer> f : java.util.List.of(early, late[0])) {
+                new Thread(() -> futures[0] = c.toCompletableFuture()),
+                new Thread(() -> futures[1] = c.toCompletableFuture()));
+        for (CompletableFuture<Integer> f : futures) {
             check(f.isDone(), "a future is left incomplete");
             check(f.isCancelled() == cancelled[0], "a future's outcome differs from the cancel's");
             if (!cancelled[0]) {
@@ -131,5 +159,50 @@ class JoinHandleLincheckTest {
     @Timeout(value = 180, unit = TimeUnit.SECONDS)
     void completionCancelAndFutures() {
         Lincheck.runConcurrentTest(1000, JoinHandleLincheckTest::completeCancelAndFutures);
+    }
+
+    // ------------------------------------------------------------------ teeth (see Mutant)
+
+    /** The classes a mutant of the handle is copied with: their code and signatures mention each other. */
+    static final Class<?>[] HANDLE_GROUP = {
+        JoinHandle.class, TaskCell.class, AsyncPromise.class, JoinHandleLincheckTest.class, AsyncPromiseLincheckTest.class,
+    };
+
+    /** The copying alone breaks nothing: the copied test passes with an unchanged copy. */
+    @Test
+    @Timeout(value = 180, unit = TimeUnit.SECONDS)
+    void unmutatedCopyPasses() {
+        assertThat(Mutant.of(JoinHandle.class, HANDLE_GROUP).run(JoinHandleLincheckTest.class,
+                "completionCancelPollAndBlockedGet")).isNull();
+    }
+
+    /** A push that does not re-read the state after it: the winner may have found no waiter. */
+    @Test
+    @Timeout(value = 180, unit = TimeUnit.SECONDS)
+    void detectsAPushThatDoesNotRereadTheOutcome() {
+        Throwable e = Mutant.of(JoinHandle.class, HANDLE_GROUP)
+                .replace("""
+                        if (WAITERS.compareAndSet(this, h, top)) {
+                            if ((state & OUTCOME_MASK) != 0) {
+                                fire();
+                        """, """
+                        if (WAITERS.compareAndSet(this, h, top)) {
+                            if (false) {
+                                fire();
+                        """)
+                .failureOf(JoinHandleLincheckTest.class, "completionCancelPollAndBlockedGet");
+        assertThat(e).isInstanceOf(LincheckAssertionError.class)
+                .hasMessageContaining("a pending poll's waker woken 0 times");
+    }
+
+    /** The winner reads the waiter stack before its outcome CAS: a push in between is never released. */
+    @Test
+    @Timeout(value = 180, unit = TimeUnit.SECONDS)
+    void detectsAWaiterStackReadBeforeTheOutcome() {
+        Throwable e = Mutant.of(JoinHandle.class, HANDLE_GROUP)
+                .replace("boolean won;", "boolean anyWaiter = waiters != null; boolean won;")
+                .replace("if (waiters != null) {", "if (anyWaiter) {")
+                .failureOf(JoinHandleLincheckTest.class, "completionCancelAndFutures");
+        assertThat(e).isInstanceOf(LincheckAssertionError.class).hasMessageContaining("a future is left incomplete");
     }
 }
