@@ -140,16 +140,17 @@ final class AsyncWorker extends AsyncWorkerPadAfter implements Runnable, LoneTas
     }
 
     /**
-     * The watcher's sleep between two looks at busy peers ({@link #park}): a poll that blocks
-     * has its queued work taken within two of these (10 to 20 ms), and a runtime with a peer
-     * polling costs the watcher a hundred wake-ups a second. (The pools watch at 500 µs, but only
-     * while a peer holds a lone task; here a busy peer is watched whether or not it holds work,
-     * and at 500 µs that took 4.5 % of a core on the development machine.)
+     * The watcher's sleep between two looks while a peer holds work ({@link #park}): a poll that
+     * blocks with work queued behind it has that work taken within two of these (10 to 20 ms).
+     * (The pools look every 500 µs, but only while a peer holds a lone task; a fixed 500 µs here,
+     * where busy peers are watched whether or not they hold work, cost the watcher 4.5 % of a
+     * core beside one busy peer on the development machine.)
      */
     static final long WATCH_INTERVAL_NANOS = java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(10);
     /**
-     * The watcher's longest sleep while no peer polls: an idle runtime costs it about ten
-     * wake-ups a second.
+     * The watcher's longest sleep while no peer holds work, busy or idle: about ten wake-ups a
+     * second (0.16 % of a core on the development machine); a poll that queues work and then
+     * blocks after such a sleep began waits up to twice this.
      */
     static final long WATCH_IDLE_SLEEP_CAP_NANOS = java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(100);
 
@@ -646,8 +647,8 @@ final class AsyncWorker extends AsyncWorkerPadAfter implements Runnable, LoneTas
      * when a racy notice misses, work in a deque), which is right while polls are short; a poll
      * that blocks (on a handle it just spawned, say) would otherwise strand it for good
      * ({@code StalledPollTest}). One watcher is enough, and keeps the cost at one timed wake-up
-     * an interval while a peer polls, backing off to one a tenth of a second while none does. If
-     * the watcher is woken for work, the role is free until the next worker parks.
+     * an interval while a peer holds work, backing off to one a tenth of a second while none
+     * does. If the watcher is woken for work, the role is free until the next worker parks.
      */
     private void park() {
         live.pruneIfLong();                    // idle moment: drop done cells from the list
