@@ -32,7 +32,9 @@ import org.junit.jupiter.api.Timeout;
  * contended retry only (the first try still a CAS): two holders then need a taker to fail its
  * CAS, spin, see the word free and be preempted before its write while another takes it, four or
  * so preemptions, beyond what Lincheck reached in 20,000 invocations of a two-thread, three-send
- * scenario (nor does {@code ChannelTest}'s stress test find it).
+ * scenario (nor does {@code ChannelTest}'s stress test find it). The jcstress test
+ * {@code ChannelTests.TwoSenders} in spindle-stress does: with that bug it reported values lost in
+ * about 0.1 % of 2.9 million runs of its quick mode.
  */
 class ChannelLincheckTest {
 
