@@ -311,8 +311,29 @@ final class AsyncWorker extends AsyncWorkerPadAfter implements Runnable, LoneTas
         }
     }
 
+    /**
+     * The worker's loop, as rounds of at most {@value #PICKS_PER_ROUND} tasks ({@link #round}),
+     * each entered afresh through the method's current compiled code, as the pools' workers do
+     * ({@code PoolCore.runWorker} in spindle-core says why in full). A loop that never returns
+     * keeps running the code HotSpot compiled for it while it ran, after the JIT has replaced it,
+     * and its calls are not re-linked: here a replaced compilation of this loop called an
+     * interpreted {@code next()} or {@code runCell} for the rest of the run, and one runtime of
+     * the async benchmark ran 5 to 15 times slower (3 of 23 plain JVMs in session 18, 4 of 6 under
+     * JFR profiling; none of 6 with rounds: docs/BENCHMARKS.md, session 18). This loop goes round
+     * once per {@value #PICKS_PER_ROUND} tasks, too rarely to be compiled itself.
+     */
     private void loop() {
         while (!runtime.closing) {
+            round();
+        }
+    }
+
+    /** Tasks a round runs at most before it returns to {@link #loop} (parks do not count). */
+    static final int PICKS_PER_ROUND = 1 << 16;
+
+    /** Runs tasks, and parks when there are none, until {@value #PICKS_PER_ROUND} ran or the runtime closes. */
+    private void round() {
+        for (int picks = 0; picks < PICKS_PER_ROUND && !runtime.closing; ) {
             TaskCell<?> c = takeLifo();
             if (c == null) {
                 c = next();
@@ -331,6 +352,7 @@ final class AsyncWorker extends AsyncWorkerPadAfter implements Runnable, LoneTas
                     throw dying;
                 }
                 polling = false;
+                picks++;
                 continue;
             }
             park();

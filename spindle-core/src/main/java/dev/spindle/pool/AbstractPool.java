@@ -104,8 +104,12 @@ abstract class AbstractPool extends PoolCore {
 
     // ------------------------------------------------------------------ the worker loop
 
-    final void loop(PoolWorker w) {
-        while (runState < STOP) {
+    /** A round of the worker loop (see {@link BaseWorker#work}); {@code false} to exit. */
+    final boolean loop(PoolWorker w) {
+        for (int tasks = 0; tasks < BaseWorker.TASKS_PER_ROUND; ) {
+            if (runState >= STOP) {
+                return false;
+            }
             Runnable task = poll(w);
             if (task != null) {
                 if (w.searching) {
@@ -115,12 +119,14 @@ abstract class AbstractPool extends PoolCore {
                     }
                 }
                 runTask(w, task);
+                tasks++;
                 continue;
             }
             if (!idle(w)) {
-                return;
+                return false;
             }
         }
+        return true;
     }
 
     /**

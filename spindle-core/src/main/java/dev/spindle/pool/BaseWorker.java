@@ -54,8 +54,17 @@ abstract class BaseWorker extends WorkerPadAfter implements Runnable, BlockingSu
         this.core = core;
     }
 
-    /** The worker loop; returns when the worker should exit or the pool stops. */
-    abstract void work();
+    /** Tasks a round of the worker loop runs at most before it returns ({@link PoolCore#runWorker}). */
+    static final int TASKS_PER_ROUND = 1 << 16;
+
+    /**
+     * A round of the worker loop: runs tasks, and parks when there are none, until
+     * {@link #TASKS_PER_ROUND} tasks ran, the worker should exit or the pool stops.
+     *
+     * @return {@code true} to be called again; {@code false} when the worker should exit or the
+     *     pool stops
+     */
+    abstract boolean work();
 
     /** After {@code shutdownNow}: a task this worker may still take, or {@code null}. */
     abstract Runnable takeLate();

@@ -276,11 +276,30 @@ abstract class PoolCore extends AbstractExecutorService implements Scheduler, Au
 
     // ------------------------------------------------------------------ the worker's life
 
-    /** What a worker's thread runs: its loop, the stop phase if the pool stops, and the exit. */
+    /**
+     * What a worker's thread runs: its loop, the stop phase if the pool stops, and the exit.
+     *
+     * <p><b>Why the loop goes in rounds.</b> A loop that never returns runs, once hot, in code
+     * that HotSpot compiled for it while it ran (on-stack replacement), and keeps running that
+     * code for the thread's life even after the JIT has replaced it (the first compilation of a
+     * hot loop is replaced by a better one within a second or so): a thread does not move to
+     * newer code for a frame it is in, and calls out of replaced code are not re-linked, so a
+     * callee whose compiled code was being replaced when such a call was linked runs
+     * interpreted from then on. In the async runtime, whose workers ran such a loop, that made
+     * one runtime of the async benchmark 5 to 15 times slower for a whole run in some JVMs, its
+     * workers' samples in an interpreted {@code next()} (docs/BENCHMARKS.md, session 18; the
+     * pools' workers showed no interpreted samples in the JVMs profiled, but their loop has the
+     * same shape). So a worker's loop is a round of at most {@link BaseWorker#TASKS_PER_ROUND}
+     * tasks ({@link BaseWorker#work}), entered afresh through the method's current code each
+     * time; the loop here goes round once per that many tasks, too rarely to be compiled
+     * itself. spindle-async's {@code AsyncWorker} does the same.
+     */
     final void runWorker(BaseWorker w) {
         BlockingSupport.bindCurrent(w);
         try {
-            w.work();
+            while (w.work()) {
+                // the next round, through work()'s current code
+            }
             if (runState >= STOP) {
                 stopPhase(w);
             }

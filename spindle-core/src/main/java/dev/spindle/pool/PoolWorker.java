@@ -47,8 +47,8 @@ final class PoolWorker extends BaseWorker {
     }
 
     @Override
-    void work() {
-        pool.loop(this);
+    boolean work() {
+        return pool.loop(this);
     }
 
     @Override

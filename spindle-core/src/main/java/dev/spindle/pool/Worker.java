@@ -126,8 +126,11 @@ final class Worker extends BaseWorker implements LoneTaskWatch.Peer {
     // ------------------------------------------------------------------ loop
 
     @Override
-    void work() {
-        while (!pool.isStopping()) {
+    boolean work() {
+        for (int tasks = 0; tasks < TASKS_PER_ROUND; ) {
+            if (pool.isStopping()) {
+                return false;
+            }
             Runnable task = nextLocalOrGlobal();
             if (task != null) {
                 stopSearching();
@@ -136,10 +139,12 @@ final class Worker extends BaseWorker implements LoneTaskWatch.Peer {
             }
             if (task != null) {
                 runTopLevel(task);
+                tasks++;
             } else if (!park()) {
-                return;
+                return false;
             }
         }
+        return true;
     }
 
     /**
