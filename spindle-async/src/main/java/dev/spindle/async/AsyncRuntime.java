@@ -735,6 +735,18 @@ public final class AsyncRuntime implements AutoCloseable {
     }
 
     /**
+     * Cells in the workers' own lists, done ones not yet pruned included; for tests, and racy
+     * (each worker writes its list without a lock): exact once the workers are parked.
+     */
+    int workersListed() {
+        int n = 0;
+        for (AsyncWorker w : workers) {
+            n += w.live.length();
+        }
+        return n;
+    }
+
+    /**
      * Tasks spawned and not yet done (completed, failed, cancelled, or ended by shutdown),
      * pending ones included; a racy estimate while tasks run (a task spawned on one worker may be
      * finished by another, and the counts are read one after another), exact once the runtime is

@@ -673,7 +673,7 @@ final class AsyncWorker extends AsyncWorkerPadAfter implements Runnable, LoneTas
      * does. If the watcher is woken for work, the role is free until the next worker parks.
      */
     private void park() {
-        live.pruneIfLong();                    // idle moment: drop done cells from the list
+        live.pruneWhenIdle();                  // idle moment: drop done cells from the list
         runtime.pruneOutsideList();            // and from the list of spawns from outside
         IdleCoordinator parking = runtime.parking;
         boolean nobodySearching = parking.prepareToPark(index, searching);

@@ -68,15 +68,6 @@ final class LiveTasks {
     }
 
     /**
-     * Prunes if the list grew by half since the last pruning (and by at least the minimum); for
-     * idle moments of the owner. The growth condition keeps the cost amortised O(1) per spawn
-     * even when many tasks stay pending (idle connections) and the worker parks often.
-     */
-    void pruneIfLong() {
-        pruneIfGrownBy(FIRST_PRUNE);
-    }
-
-    /**
      * Prunes if cells were added since the last pruning, at least half as many as it kept; for
      * an idle worker's turn at the list of spawns from outside (under its lock), which its
      * spawners prune only while they keep spawning. Still amortised O(1) per spawn: a pruning
@@ -87,8 +78,9 @@ final class LiveTasks {
     }
 
     /**
-     * The growth rule of both: prunes once the cells added since the last pruning are at least
-     * {@code least} and at least half the kept ones.
+     * The growth rule: prunes once the cells added since the last pruning are at least
+     * {@code least} and at least half the kept ones. The growth condition keeps the cost amortised
+     * O(1) per spawn even when many tasks stay pending (idle connections) and workers park often.
      */
     private void pruneIfGrownBy(int least) {
         if (length - kept >= Math.max(least, kept / 2)) {
@@ -97,12 +89,12 @@ final class LiveTasks {
     }
 
     /**
-     * An idle worker's turn at the list of spawns from outside (under its lock): a list of at
-     * most {@value #FIRST_PRUNE} kept cells is pruned whenever it is not empty (a short walk, so
-     * done cells go at the first idle moment after they finish, whichever worker parks last,
-     * even if no cell was added since the last pruning); a longer one only by
-     * {@link #pruneIfGrown}'s growth rule, so that cells that stay pending (idle connections)
-     * are not walked at every park.
+     * An idle worker's turn at its own list, and at the list of spawns from outside (under that
+     * list's lock): a list of at most {@value #FIRST_PRUNE} kept cells is pruned whenever it is
+     * not empty (a short walk, so done cells, and the results they hold, go at the first idle
+     * moment after they finish, even if no cell was added since the last pruning); a longer one
+     * only by {@link #pruneIfGrown}'s growth rule, so that cells that stay pending (idle
+     * connections) are not walked at every park.
      */
     void pruneWhenIdle() {
         if (length > 0 && kept <= FIRST_PRUNE) {

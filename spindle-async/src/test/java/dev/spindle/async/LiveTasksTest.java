@@ -32,14 +32,14 @@ class LiveTasksTest {
                     c.finish();
                 }
             }
-            live.pruneIfLong();
+            live.pruneWhenIdle();
             List<TaskCell<?>> seen = new ArrayList<>();
             live.forEachNotDone(Integer.MAX_VALUE, seen::add);
             assertThat(seen).containsExactlyInAnyOrderElementsOf(pending);
             // done cells were unlinked: the list stays within the documented bound
             assertThat(live.length()).isLessThanOrEqualTo(pending.size() + Math.max(64, pending.size() / 2) * 2);
             pending.get(0).finish();
-            live.pruneIfLong();
+            live.pruneWhenIdle();
             List<TaskCell<?>> after = new ArrayList<>();
             live.forEachNotDone(Integer.MAX_VALUE, after::add);
             assertThat(after).hasSize(pending.size() - 1).doesNotContain(pending.get(0));
@@ -48,7 +48,7 @@ class LiveTasksTest {
                 d.finish();
                 live.add(d);
             }
-            live.pruneIfLong();
+            live.pruneWhenIdle();
             assertThat(live.length()).isEqualTo(pending.size() - 1);   // grew enough: pruned exactly
         }
     }
@@ -68,6 +68,36 @@ class LiveTasksTest {
                 Thread.sleep(1);                   // the workers prune as they go idle
             }
             assertThat(rt.outsideListed()).as("done cells still listed, results and all").isZero();
+        }
+    }
+
+    @Test
+    void aFinishedBurstListedOnAWorkerLeavesItsListOnceTheWorkerIdles() throws Exception {
+        try (AsyncRuntime rt = AsyncRuntime.builder().workers(2).build()) {
+            AsyncPromise<Integer> go = new AsyncPromise<>();
+            List<JoinHandle<byte[]>> hs = new ArrayList<>();
+            // spawned on a worker, each waits for the promise: listed on the worker that polled
+            // it first, fewer than the growth rule's first pruning needs
+            rt.spawn(cx -> {
+                for (int i = 0; i < 20; i++) {
+                    hs.add(rt.spawn(c2 -> go.poll(c2).isReady() ? Poll.ready(new byte[1 << 16]) : Poll.pending()));
+                }
+                return Poll.ready(null);
+            }).get(WAIT_S, TimeUnit.SECONDS);
+            long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT_S);
+            while (rt.workersListed() < 20 && System.nanoTime() < end) {
+                Thread.sleep(1);                   // every child polled once, pending
+            }
+            assertThat(rt.workersListed()).isEqualTo(20);
+            go.complete(1);
+            for (JoinHandle<byte[]> h : hs) {
+                assertThat(h.get(WAIT_S, TimeUnit.SECONDS)).hasSize(1 << 16);
+            }
+            end = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT_S);
+            while (rt.workersListed() > 0 && System.nanoTime() < end) {
+                Thread.sleep(1);                   // the workers prune as they go idle
+            }
+            assertThat(rt.workersListed()).as("done cells still listed, results and all").isZero();
         }
     }
 
