@@ -57,6 +57,8 @@ import java.util.stream.Stream;
  */
 final class Mutant {
 
+    /** The Java release the project compiles for ({@code maven.compiler.release}). */
+    private static final String RELEASE = "17";
     private static final String PACKAGE = Mutant.class.getPackageName();
     private static final String PACKAGE_PATH = PACKAGE.replace('.', '/');
     /** Numbers the copies: a class name can be defined once per class loader. */
@@ -198,8 +200,11 @@ final class Mutant {
             Files.writeString(src, source, StandardCharsets.UTF_8);
             StringWriter messages = new StringWriter();
             PrintWriter w = new PrintWriter(messages);
-            int rc = javac.run(w, w, "-classpath", classPath, "-d", out.toString(), "-proc:none", "-g", "-nowarn",
-                    "-Xlint:none", "-encoding", "UTF-8", src.toString());
+            // --release: the project's, so that a later JDK compiles the source against the API it
+            // was written for (JDK 19 added Future.state(), which JoinHandle's own state() would
+            // otherwise clash with)
+            int rc = javac.run(w, w, "--release", RELEASE, "-classpath", classPath, "-d", out.toString(),
+                    "-proc:none", "-g", "-nowarn", "-Xlint:none", "-encoding", "UTF-8", src.toString());
             w.flush();
             if (rc != 0) {
                 throw new AssertionError("the mutant of " + c.getSimpleName() + " does not compile:\n" + messages);
