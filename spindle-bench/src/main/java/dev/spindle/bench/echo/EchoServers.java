@@ -79,11 +79,11 @@ public final class EchoServers {
             case SPINDLE:
                 return "AsyncRuntime WORK_STEALING, " + workers + " workers, one task per connection;"
                         + " AsyncTcpListener/AsyncTcpStream on a ReactorGroup ("
-                        + SpindleEchoServer.reactors(workers) + " selector threads)";
+                        + SpindleEchoServer.reactors(workers, false) + " selector threads)";
             case SPINDLE_DRIVEN:
                 return "AsyncRuntime WORK_STEALING, " + workers + " workers, one task per connection;"
                         + " AsyncTcpListener/AsyncTcpStream on a driven ReactorGroup ("
-                        + SpindleEchoServer.reactors(workers) + " selectors, driven by idle workers)";
+                        + SpindleEchoServer.reactors(workers, true) + " selectors, driven by idle workers)";
             case NETTY:
                 return "Netty " + nettyVersion() + " MultiThreadIoEventLoopGroup + NioIoHandler, " + workers
                         + " event loops (+1 accepting)";

@@ -21,7 +21,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * The echo server on Spindle's async runtime: an {@link AsyncRuntime} ({@link
  * AsyncPolicy#WORK_STEALING}, N workers) runs one accept-loop task and one task per connection,
  * which reads into a buffer and writes it all back until end of stream. The sockets are served by
- * a {@link ReactorGroup} of the server's own, {@link #reactors(int)} selector threads with the
+ * a {@link ReactorGroup} of the server's own ({@link #reactors(int, boolean)} selectors) with the
  * connections spread over them, so closing the server stops every thread it started. As
  * {@value EchoServers#SPINDLE_DRIVEN} the group is {@linkplain ReactorGroup#openDriven driven}:
  * no selector threads, the runtime's idle workers wait in the selectors
@@ -36,7 +36,7 @@ final class SpindleEchoServer extends ListeningServer {
     static final int BUFFER_BYTES = 16 * 1024;
 
     /**
-     * Overrides the number of reactors ({@link #reactors(int)}), for experiments:
+     * Overrides the number of reactors ({@link #reactors(int, boolean)}), for experiments:
      * {@code -Dspindle.bench.echo.reactors=N}.
      */
     static final String REACTORS_PROPERTY = "spindle.bench.echo.reactors";
@@ -48,7 +48,7 @@ final class SpindleEchoServer extends ListeningServer {
 
     SpindleEchoServer(int workers, boolean driven) throws IOException {
         super(driven ? EchoServers.SPINDLE_DRIVEN : EchoServers.SPINDLE);
-        reactors = driven ? ReactorGroup.openDriven(reactors(workers)) : ReactorGroup.open(reactors(workers));
+        reactors = driven ? ReactorGroup.openDriven(reactors(workers, true)) : ReactorGroup.open(reactors(workers, false));
         AsyncTcpListener l = null;
         AsyncRuntime rt = null;
         try {
@@ -117,15 +117,21 @@ final class SpindleEchoServer extends ListeningServer {
     }
 
     /**
-     * Selector threads for {@code workers} workers: one per four (at least one), as the shared
-     * group has one per four processors, unless {@value #REACTORS_PROPERTY} says otherwise.
+     * Selectors for {@code workers} workers, unless {@value #REACTORS_PROPERTY} says otherwise
+     * (at least one either way). Selector threads: one per four workers, as the shared group has
+     * one per four processors. Driven selectors: one per two workers. On 16 workers of a 16-core
+     * machine (docs/BENCHMARKS.md, session 19) the driven server served 64 connections at 0.33,
+     * 0.47, 0.65, 0.82 and 0.75 of Netty's requests/s with 1, 2, 4, 8 and 16 selectors, and 256
+     * connections at 0.87, 0.88 and 0.84 with 4, 8 and 16: a worker waiting in a selector handles
+     * its readiness events itself, so a driven group needs more selectors than a group whose
+     * threads only hand events over.
      *
      * @throws IllegalArgumentException if the property is not a positive number
      */
-    static int reactors(int workers) {
+    static int reactors(int workers, boolean driven) {
         String p = System.getProperty(REACTORS_PROPERTY);
         if (p == null) {
-            return Math.max(1, workers / 4);
+            return Math.max(1, workers / (driven ? 2 : 4));
         }
         try {
             int n = Integer.parseInt(p.trim());

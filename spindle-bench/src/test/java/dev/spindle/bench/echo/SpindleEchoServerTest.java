@@ -17,12 +17,17 @@ class SpindleEchoServerTest {
     }
 
     @Test
-    void oneReactorPerFourWorkersUnlessTheyAreSetExplicitly() {
-        assertThat(SpindleEchoServer.reactors(1)).isEqualTo(1);
-        assertThat(SpindleEchoServer.reactors(7)).isEqualTo(1);
-        assertThat(SpindleEchoServer.reactors(16)).isEqualTo(4);
+    void oneSelectorThreadPerFourWorkersAndOneDrivenSelectorPerTwoUnlessSetExplicitly() {
+        assertThat(SpindleEchoServer.reactors(1, false)).isEqualTo(1);
+        assertThat(SpindleEchoServer.reactors(7, false)).isEqualTo(1);
+        assertThat(SpindleEchoServer.reactors(16, false)).isEqualTo(4);
+        assertThat(SpindleEchoServer.reactors(1, true)).isEqualTo(1);
+        assertThat(SpindleEchoServer.reactors(3, true)).isEqualTo(1);
+        assertThat(SpindleEchoServer.reactors(16, true)).isEqualTo(8);
+        assertThat(EchoServers.description(EchoServers.SPINDLE_DRIVEN, 16)).contains("8 selectors, driven");
         System.setProperty(SpindleEchoServer.REACTORS_PROPERTY, "3");
-        assertThat(SpindleEchoServer.reactors(16)).isEqualTo(3);
+        assertThat(SpindleEchoServer.reactors(16, false)).isEqualTo(3);
+        assertThat(SpindleEchoServer.reactors(16, true)).isEqualTo(3);
         assertThat(EchoServers.description(EchoServers.SPINDLE, 16)).contains("3 selector threads");
     }
 
@@ -30,7 +35,7 @@ class SpindleEchoServerTest {
     void aBadReactorCountIsRefusedByName() {
         for (String bad : new String[] {"0", "-2", "many"}) {
             System.setProperty(SpindleEchoServer.REACTORS_PROPERTY, bad);
-            assertThatThrownBy(() -> SpindleEchoServer.reactors(4))
+            assertThatThrownBy(() -> SpindleEchoServer.reactors(4, true))
                     .isInstanceOf(IllegalArgumentException.class)
                     .hasMessageContaining(SpindleEchoServer.REACTORS_PROPERTY).hasMessageContaining(bad);
         }
