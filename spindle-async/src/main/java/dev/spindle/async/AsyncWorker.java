@@ -12,6 +12,7 @@ import dev.spindle.queue.WorkStealingDeque;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 
 /**
@@ -238,6 +239,11 @@ final class AsyncWorker extends AsyncWorkerPadAfter implements Runnable, LoneTas
     private final LifoSlot<TaskCell<?>> lifo = new LifoSlot<>();
     /** Watches busy peers while this worker is the runtime's watcher (see {@link #park}). */
     private final LoneTaskWatch watch;
+    /**
+     * The watch's stop test, made once (the pool's worker keeps one too): a capturing lambda
+     * written at the call would be a new object at every park that watches.
+     */
+    private final BooleanSupplier closing;
 
     AsyncWorker(AsyncRuntime runtime, int index, int localCapacity) {
         this.runtime = runtime;
@@ -245,6 +251,7 @@ final class AsyncWorker extends AsyncWorkerPadAfter implements Runnable, LoneTas
         this.local = new WorkStealingDeque<>(64, localCapacity);
         this.hot = runtime.policy == AsyncPolicy.HYBRID ? new HotQueue() : null;
         this.watch = new LoneTaskWatch(index, runtime.watchedPeers, runtime.workers.length);
+        this.closing = () -> runtime.closing;
     }
 
     long polls() {
@@ -686,7 +693,7 @@ final class AsyncWorker extends AsyncWorkerPadAfter implements Runnable, LoneTas
         if (!visible && runtime.watcher.compareAndSet(false, true)) {
             LoneTaskWatch.Outcome o;
             try {
-                o = watch.watch(parking, () -> runtime.closing, WATCH_INTERVAL_NANOS,
+                o = watch.watch(parking, closing, WATCH_INTERVAL_NANOS,
                         WATCH_IDLE_SLEEP_CAP_NANOS);
             } finally {
                 runtime.watcher.set(false);
@@ -698,8 +705,8 @@ final class AsyncWorker extends AsyncWorkerPadAfter implements Runnable, LoneTas
                     UNPARKS.setOpaque(this, unparks + 1);
                     searching = !runtime.closing;  // woken workers are counted as searching
                     return;
-                default:
-                    break;                     // not returned with a cap: sleep until woken
+                case NOTHING_TO_WATCH:
+                    break;                     // still parked: sleep until woken
             }
         }
         if (parking.await(index)) {
