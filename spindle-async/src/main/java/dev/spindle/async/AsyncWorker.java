@@ -456,35 +456,47 @@ final class AsyncWorker extends AsyncWorkerPadAfter implements Runnable, LoneTas
                 c = pollWakeOrYield();
             }
         } else {
-            if (yieldTurn > 0) {
-                c = takeYielded();             // the yields' turn is on
+            hot.lock();                        // never held across a poll: see HotQueue
+            try {
+                c = nextHybrid();
+            } finally {
+                hot.unlock();
+            }
+        }
+        return c != null ? c : admit();
+    }
+
+    /** HYBRID's pick (the caller holds the hot queue's lock): hot, with turns for the yields, then cold. */
+    private TaskCell<?> nextHybrid() {
+        TaskCell<?> c;
+        if (yieldTurn > 0) {
+            c = takeYielded();                 // the yields' turn is on
+            if (c != null) {
+                return c;
+            }
+        }
+        if (hot.isEmpty()) {
+            collectWakeups();                  // refill only when empty: see the class overview
+        }
+        if (!hot.isEmpty()) {
+            if (hotPicks >= YIELD_EVERY && yieldedCount > 0) {
+                hotPicks = 0;                  // the yields' turn: those queued now, FIFO
+                yieldTurn = yieldedCount;
+                c = takeYielded();
                 if (c != null) {
                     return c;
                 }
             }
-            if (hot.isEmpty()) {
-                collectWakeups();              // refill only when empty: see the class overview
-            }
-            if (!hot.isEmpty()) {
-                if (hotPicks >= YIELD_EVERY && yieldedCount > 0) {
-                    hotPicks = 0;              // the yields' turn: those queued now, FIFO
-                    yieldTurn = yieldedCount;
-                    c = takeYielded();
-                    if (c != null) {
-                        return c;
-                    }
-                }
-                hotPicks++;
-            }
-            c = hot.poll();
-            if (c == null) {
-                c = local.pop();               // cold is drawn from only when hot is empty
-            }
-            if (c == null) {
-                c = takeYielded();
-            }
+            hotPicks++;
         }
-        return c != null ? c : admit();
+        c = hot.poll();
+        if (c == null) {
+            c = local.pop();                   // cold is drawn from only when hot is empty
+        }
+        if (c == null) {
+            c = takeYielded();
+        }
+        return c;
     }
 
     /**
@@ -664,8 +676,15 @@ final class AsyncWorker extends AsyncWorkerPadAfter implements Runnable, LoneTas
         for (TaskCell<?> c; (c = admitted.steal()) != null; ) {
             action.accept(c);
         }
-        for (TaskCell<?> c; hot != null && (c = hot.poll()) != null; ) {
-            action.accept(c);
+        if (hot != null) {
+            hot.lock();                        // a watcher may be spilling it
+            try {
+                for (TaskCell<?> c; (c = hot.poll()) != null; ) {
+                    action.accept(c);
+                }
+            } finally {
+                hot.unlock();
+            }
         }
     }
 
@@ -721,10 +740,30 @@ final class AsyncWorker extends AsyncWorkerPadAfter implements Runnable, LoneTas
         return polls();
     }
 
-    /** For {@link LoneTaskWatch}: whether this worker holds a cell a peer may take. */
+    /**
+     * For {@link LoneTaskWatch}: whether this worker holds a cell a peer may take, or (HYBRID) one
+     * in its hot queue, which a watcher makes takeable with {@link #stalled}.
+     */
     @Override
     public boolean holdsWork() {
-        return !lifo.isEmpty() || hasStealable();
+        return !lifo.isEmpty() || hasStealable() || (hot != null && hot.sizeRacy() != 0);
+    }
+
+    /**
+     * For {@link LoneTaskWatch}, on the watcher's thread: this worker's poll ran on with work
+     * queued. Its hot queue's cells go to its wake channel, where the watcher (and any searcher)
+     * can take them; if this worker is picking meanwhile, it was not stalled, and nothing moves.
+     */
+    @Override
+    public void stalled() {
+        HotQueue h = hot;
+        if (h != null && h.sizeRacy() != 0 && h.tryLock()) {
+            try {
+                h.spillTo(wakeChannel);
+            } finally {
+                h.unlock();
+            }
+        }
     }
 
     /** For {@link LoneTaskWatch}: whether this worker is polling a task (a racy read). */

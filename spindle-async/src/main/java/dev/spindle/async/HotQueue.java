@@ -3,25 +3,95 @@
  */
 package dev.spindle.async;
 
+import dev.spindle.queue.Injector;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.Arrays;
 
 /**
  * The hot queue of a {@link AsyncPolicy#HYBRID} worker: a binary max-heap of woken tasks, most
- * woken first, and among equal wake counts the one that entered first. Only the owning worker
- * touches it, so it needs no synchronisation. The key is the number of wake-ups that found the
+ * woken first, and among equal wake counts the one that entered first. The owning worker uses
+ * it; another touches it only to spill a stalled owner's cells (see below). The key is the number of wake-ups that found the
  * task waiting when it entered ({@link TaskCell#waitWakes()}): the wake count less its yields,
  * which no one made it wait for; the tie-break is a per-queue sequence number, which makes the
  * order among equals FIFO (a heap alone is not stable). Keys and sequence numbers are kept in
  * arrays parallel to the heap's, not in the cells: every spawned task would otherwise carry
  * 16 bytes that only this policy's queue uses.
+ *
+ * <h2>The lock, and the spill</h2>
+ *
+ * <p>The queue is the owner's, but a poll that blocks its worker (or computes for long) would
+ * strand the rest of the batch here, where no peer can take it: a task that waits for another
+ * in its own batch would wait for good ({@code StalledPollTest}). So a worker that watches its
+ * peers ({@code LoneTaskWatch}), finding the owner's poll run on for an interval while the queue
+ * holds cells, {@linkplain #spillTo spills} them to the owner's wake channel, which any worker
+ * may take from. The two threads exclude each other with a lock word: the owner holds it
+ * between polls, while it picks ({@link #lock}, one uncontended CAS a pick, and
+ * {@link #unlock}, a release store), never across a poll; the spiller only tries it
+ * ({@link #tryLock}) and gives up if the owner holds it, since then the owner is not stalled.
+ * The CAS that takes the lock reads what the last holder's release store published, so each
+ * sees the heap as the other left it. Only the spiller's reading of the size is racy
+ * ({@link #sizeRacy}): a stale zero skips one look, a stale non-zero costs a failed try.
  */
 final class HotQueue {
 
+    private static final VarHandle LOCK;
+    private static final VarHandle SIZE;
+
+    static {
+        try {
+            MethodHandles.Lookup l = MethodHandles.lookup();
+            LOCK = l.findVarHandle(HotQueue.class, "lock", int.class);
+            SIZE = l.findVarHandle(HotQueue.class, "size", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    /** 1 while the owner picks or a watcher spills; accessed only through {@link #LOCK}. */
+    @SuppressWarnings("unused")
+    private int lock;
     private TaskCell<?>[] heap = new TaskCell<?>[64];
     private long[] keys = new long[64];
     private long[] seqs = new long[64];
     private int size;
     private long nextSeq;
+
+    /** Owner: takes the lock before it touches the queue; waits out a spill under way. */
+    void lock() {
+        while (!LOCK.compareAndSet(this, 0, 1)) {
+            Thread.onSpinWait();               // a spill moves at most one batch: short
+        }
+    }
+
+    /** Releases the lock, publishing the queue as its holder left it. */
+    void unlock() {
+        LOCK.setRelease(this, 0);
+    }
+
+    /** A spiller's try: fails while the owner picks (it is then not stalled). */
+    boolean tryLock() {
+        return LOCK.compareAndSet(this, 0, 1);
+    }
+
+    /** The size as another thread may read it without the lock: for a hint only. */
+    int sizeRacy() {
+        return (int) SIZE.getOpaque(this);
+    }
+
+    /**
+     * Moves every cell to {@code wakeChannel}, most woken first; the caller holds the lock (the
+     * owner's wake-up count then counts the spilled cells again when it takes them back).
+     *
+     * @return how many cells moved
+     */
+    int spillTo(Injector<TaskCell<?>> wakeChannel) {
+        int n = 0;
+        for (TaskCell<?> c; (c = poll()) != null; n++) {
+            wakeChannel.offer(c);
+        }
+        return n;
+    }
 
     boolean isEmpty() {
         return size == 0;

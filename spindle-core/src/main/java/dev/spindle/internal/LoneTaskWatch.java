@@ -59,6 +59,14 @@ public final class LoneTaskWatch {
 
         /** Whether the peer runs a task now, and so may yet queue work behind it. */
         boolean isBusy();
+
+        /**
+         * Called when the watch finds this peer ran on with work queued, just before the watcher
+         * goes to take that work: a peer that keeps work where no other worker may take it (an
+         * async HYBRID worker's hot queue) moves it where one can. Does nothing by default.
+         */
+        default void stalled() {
+        }
     }
 
     /** The peers to watch: indices {@code 0} to {@code size() - 1}, some of them {@code null}. */
@@ -147,6 +155,7 @@ public final class LoneTaskWatch {
         for (int i = 0; i < n; i++) {
             Peer p = i == self ? null : peers.get(i);
             if (p != null && p.holdsWork() && p.progress() == seen[i]) {
+                p.stalled();
                 return true;
             }
         }

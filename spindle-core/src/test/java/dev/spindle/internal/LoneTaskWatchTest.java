@@ -23,6 +23,7 @@ class LoneTaskWatchTest {
         long progress;
         boolean holdsWork;
         boolean busy;
+        int stalls;
         Runnable onHoldsWork = () -> { };
 
         @Override
@@ -39,6 +40,11 @@ class LoneTaskWatchTest {
         @Override
         public boolean isBusy() {
             return busy;
+        }
+
+        @Override
+        public void stalled() {
+            stalls++;
         }
     }
 
@@ -106,6 +112,8 @@ class LoneTaskWatchTest {
         assertThat(parker.sleeps).containsExactly(INTERVAL_NANOS);
         assertThat(parked()).isFalse();        // left the stack to go and take it
         assertThat(idle.searchingCount()).isZero();
+        assertThat(peers[2].stalls).as("told before it is robbed, to make private work takeable").isEqualTo(1);
+        assertThat(peers[1].stalls).isZero();
     }
 
     @Test
@@ -121,6 +129,7 @@ class LoneTaskWatchTest {
         assertThat(watch.watch(idle, () -> false, INTERVAL_NANOS, 0L)).isEqualTo(LoneTaskWatch.Outcome.WOKEN);
         assertThat(parker.sleeps).hasSize(5).containsOnly(INTERVAL_NANOS);
         assertThat(idle.searchingCount()).isEqualTo(1);  // woken by notifyWork: counted as searching
+        assertThat(peers[1].stalls).isZero();
     }
 
     @Test
