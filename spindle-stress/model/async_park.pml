@@ -128,7 +128,9 @@
  * ran one poll on, and goes back to its loop neither parked nor searching. The model lets any
  * parked worker do so at any moment while a peer's deque, wake channel (or, HYBRID, yield
  * queue) is non-empty: the Java code's single watcher, its intervals and its progress test only
- * narrow that down. Safety and the rest assertion must hold with these extra moves, and so must
+ * narrow that down. Under HYBRID a peer's hot queue counts too: a watcher may move a peer's hot
+ * cells to that peer's wake channel at any moment the peer is not picking (AsyncWorker.stalled,
+ * HotQueue's lock word, held by the owner from the start of its pick to the end of it). Safety and the rest assertion must hold with these extra moves, and so must
  * liveness under weak fairness (a watcher that leaves and parks again forever is a cycle the
  * LTL check would report). The LIFO slot is not modelled (no wake-up depends on it).
  *
@@ -316,8 +318,11 @@ byte inj = 0;                /* runtime.injector */
 byte dq[NW];                 /* worker.local (the cold deque under HYBRID) */
 byte wc[NW];                 /* worker.wakeChannel */
 #ifdef HYBRID
-byte hot[NW];                /* worker.hot: private to its worker */
+byte hot[NW];                /* worker.hot: its worker's, and a watcher's to spill */
 byte yq[NW];                 /* worker.yielded */
+#ifdef WATCH
+bool hlock[NW];              /* worker.hot's lock word: held while its owner picks */
+#endif
 #endif
 
 /* the cells */
@@ -382,10 +387,16 @@ bool due = false;            /* its deadline has passed */
 #ifdef SELECTOR
 #error "-DWATCH is checked without -DSELECTOR"
 #endif
-/* AsyncWorker.holdsWork() of worker x, as a watcher sees it: what a peer may take (the LIFO
- * slot is not modelled; the private hot queue is not takeable) */
+/* AsyncWorker.holdsWork() of worker x, as a watcher sees it: what a peer may take, and (HYBRID)
+ * its hot queue, which the watcher spills before it takes (the LIFO slot is not modelled) */
 #ifdef HYBRID
-#define HOLDS(x) (dq[x] != 0 || wc[x] != 0 || yq[x] != 0)
+#define HOLDS(x) (dq[x] != 0 || wc[x] != 0 || yq[x] != 0 || hot[x] != 0)
+/* AsyncWorker.stalled() on peer x: if its owner is not picking (tryLock), its hot queue's cells
+ * move to its wake channel, in one step under the lock */
+#define SPILLABLE(x) (!hlock[x] && hot[x] != 0)
+inline spill(x) {
+    wc[x] = wc[x] | hot[x]; hot[x] = 0
+}
 #else
 #define HOLDS(x) (dq[x] != 0 || wc[x] != 0)
 #endif
@@ -984,6 +995,9 @@ loop:
     fi;
 #endif
 #ifdef HYBRID
+#ifdef WATCH
+    atomic { !hlock[me] -> hlock[me] = true };    /* hot.lock(): waits out a spill */
+#endif
     if
     :: hot[me] == 0 ->                            /* if (hot.isEmpty()) collectWakeups() */
         do
@@ -1002,6 +1016,9 @@ loop:
     :: t == 0 -> atomic { take(yq[me], t) }       /* yielded.poll() */
     :: else
     fi;
+#ifdef WATCH
+    hlock[me] = false;                            /* hot.unlock(): before the poll */
+#endif
 #else
     atomic { take(dq[me], t) };                   /* local.pop() */
     if
@@ -1119,6 +1136,13 @@ end_parked:
 #elif defined(WATCH)
     do                                            /* LoneTaskWatch.watch, then parking.await: */
     :: notified[me] -> break                      /* woken (WOKEN, or await returns) */
+#ifdef HYBRID
+    :: atomic { !notified[me] && me != 0 && SPILLABLE(0) -> spill(0) }  /* Peer.stalled(), */
+    :: atomic { !notified[me] && me != 1 && SPILLABLE(1) -> spill(1) }  /* which precedes the */
+#if NW > 2
+    :: atomic { !notified[me] && me != 2 && SPILLABLE(2) -> spill(2) }  /* leave just below */
+#endif
+#endif
     :: atomic {                                   /* after an interval in which a peer held */
         !lock && !notified[me] && PEER_HOLDS(me) ->  /* work and ran on: cancelPark(this), */
         lock = true;                              /* which fails once a waker got there */

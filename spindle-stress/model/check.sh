@@ -131,12 +131,14 @@ if [[ $mode == verify ]]; then
     check async-live-2w-close  async_park.pml pass "-DNW=2 -DSTART_PARKED -DCLOSE" "-DNFAIR=3 -DMEMLIM=3072" "-a -f -m1000000"
     check async-live-3w        async_park.pml pass "-DNW=3 -DSTART_PARKED -DNOYIELD" "-DNFAIR=4 -DMEMLIM=3072" "-a -f -m1000000"
     # A parked worker that watches busy peers and leaves the stack by itself to take their work
-    # (-DWATCH: LoneTaskWatch): safety from start-up, with hybrid and with a close; liveness.
+    # (-DWATCH: LoneTaskWatch): safety from start-up, with hybrid (its hot queue spilled) and with a
+    # close; liveness, with hybrid too.
     check async-watch-safe-2w        async_park.pml pass "-DNW=2 -DWATCH" "-DNOCLAIM -DMEMLIM=3072" "-m1000000"
     check async-watch-safe-2w-hybrid async_park.pml pass "-DNW=2 -DWATCH -DHYBRID" "-DNOCLAIM -DMEMLIM=3072" "-m1000000"
     check async-watch-safe-2w-close  async_park.pml pass "-DNW=2 -DWATCH -DCLOSE -DINSIDE_WAKE" "-DNOCLAIM -DMEMLIM=3072" "-m1000000"
     check async-watch-safe-3w-inside async_park.pml pass "-DNW=3 -DWATCH -DSTART_PARKED -DINSIDE_WAKE" "-DNOCLAIM -DMEMLIM=3072" "-m1000000"
     check async-watch-live-2w-inside async_park.pml pass "-DNW=2 -DWATCH -DINSIDE_WAKE" "-DNFAIR=3 -DMEMLIM=3072" "-a -f -m1000000"
+    check async-watch-live-2w-hybrid async_park.pml pass "-DNW=2 -DWATCH -DHYBRID -DINSIDE_WAKE" "-DNFAIR=3 -DMEMLIM=3072" "-a -f -m1000000"
     check async-watch-live-2w-close  async_park.pml pass "-DNW=2 -DWATCH -DSTART_PARKED -DCLOSE" "-DNFAIR=3 -DMEMLIM=3072" "-a -f -m1000000"
     # Workers that drive I/O and timers (-DSELECTOR: DrivingParker, a driven Reactor): a worker
     # inside select woken from outside, by I/O readiness after a registration, by a timer; with
