@@ -20,6 +20,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
+import java.util.function.IntPredicate;
 
 /**
  * Runs {@link AsyncTask}s on a fixed set of worker threads.
@@ -725,6 +726,53 @@ public final class AsyncRuntime implements AutoCloseable {
                 outsideLive.pruneWhenIdle();
             }
         }
+    }
+
+    /**
+     * Called by a worker that has just registered as parked: if every worker is now parked and
+     * some listed cell finished since the last sweep, prunes every worker's list of live tasks
+     * ({@link LiveTasks#pruneWhenIdle}). A worker prunes its own list as it parks, but a cell is
+     * listed on the worker that first polled it pending and may finish on another, after the
+     * lister's last park; without this its result stayed reachable while the runtime idled
+     * ({@code LiveTasksTest}). The sweep runs under the idle protocol's lock, with every worker
+     * on its parked stack: none can leave it (a wake-up, a watcher's {@code cancelPark}, a driving
+     * worker's {@code wakeSelf}, {@code terminate}) without that lock, and none touches its list
+     * while registered, so the lists are the sweeper's for the while; each worker's writes before
+     * its registration (under the lock) are visible to the sweeper, and the sweeper's are visible
+     * to a worker once it is woken (by a waker that took the lock after). The unlocked look at
+     * the parked count keeps the lock off every other park; the counts of listed cells finished
+     * ({@link AsyncWorker#listedRetired}) keep a runtime whose waiting tasks never finish from
+     * walking their cells at every idle moment.
+     */
+    void sweepListsIfIdle() {
+        if (parking.parkedCount() == workers.length && !closing) {
+            parking.underLock(sweepUnderLock);
+        }
+    }
+
+    /** Sum of the workers' {@code listedRetired} at the last sweep; guarded by the idle lock. */
+    private long listedRetiredSwept;
+
+    /** {@link #sweepLocked}, made once: the lock's callback. */
+    private final IntPredicate sweepUnderLock = this::sweepLocked;
+
+    /** The sweep itself, under the idle lock with {@code parked} workers on the parked stack. */
+    private boolean sweepLocked(int parked) {
+        if (parked != workers.length || closing) {
+            return false;
+        }
+        long finished = 0L;
+        for (AsyncWorker w : workers) {
+            finished += w.listedRetired;
+        }
+        if (finished == listedRetiredSwept) {
+            return false;
+        }
+        listedRetiredSwept = finished;
+        for (AsyncWorker w : workers) {
+            w.live.pruneWhenIdle();
+        }
+        return true;
     }
 
     /** Cells in the list of spawns from outside, done ones not yet pruned included; for tests. */

@@ -295,6 +295,13 @@ final class AsyncWorker extends AsyncWorkerPadAfter implements Runnable, LoneTas
     }
 
     /**
+     * Cells this worker finished that were in some worker's list of live tasks (its own or a
+     * peer's): owner-written, read by {@link AsyncRuntime#sweepListsIfIdle} under the idle
+     * protocol's lock while every worker is parked, which orders the reads after the writes.
+     */
+    long listedRetired;
+
+    /**
      * Tasks waiting in this worker's stealable queues and its LIFO slot (not the owner-only hot
      * queue); racy.
      */
@@ -709,6 +716,9 @@ final class AsyncWorker extends AsyncWorkerPadAfter implements Runnable, LoneTas
             parking.notifyWork(index);         // may wake this very worker
         }
         PARKS.setOpaque(this, parks + 1);
+        if (!visible) {
+            runtime.sweepListsIfIdle();        // the last to park: cells finished off their list's worker
+        }
         if (!visible && runtime.watcher.compareAndSet(false, true)) {
             LoneTaskWatch.Outcome o;
             try {
@@ -793,6 +803,7 @@ final class AsyncWorker extends AsyncWorkerPadAfter implements Runnable, LoneTas
             p = TaskInsight.wanted(runtime) ? TaskInsight.poll(c, this) : c.task.poll(c);
         } catch (Throwable ex) {
             Thread.interrupted();              // a poll must not leave the worker interrupted
+            countListed(c);
             c.finish(JoinHandle.FAILED, ex);
             countRetired();
             return;
@@ -814,6 +825,7 @@ final class AsyncWorker extends AsyncWorkerPadAfter implements Runnable, LoneTas
             return;
         }
         if (p.isReady()) {
+            countListed(c);
             c.finish(JoinHandle.VALUE, p.value());
             countRetired();
         } else if (c.finishPending(live)) {
@@ -829,6 +841,13 @@ final class AsyncWorker extends AsyncWorkerPadAfter implements Runnable, LoneTas
                 yieldedCount++;
             }
             runtime.parking.notifyWorkRacy();
+        }
+    }
+
+    /** Counts a cell about to finish here if a list of live tasks holds it (see {@link #listedRetired}). */
+    private void countListed(TaskCell<?> c) {
+        if ((c.word() & JoinHandle.LISTED) != 0L) {
+            listedRetired++;
         }
     }
 

@@ -23,7 +23,9 @@ import java.util.function.Consumer;
  * the owner's cooperation or a lock). Instead the owner of a list prunes done cells when the
  * list has doubled since the last pruning (so pruning costs amortised O(1) per spawn), and a
  * worker also prunes its list before it parks, so that a finished burst of tasks does not keep
- * its results reachable. The outside list is pruned by spawns from outside and, since those may
+ * its results reachable. A listed cell may finish on another worker after its lister's last
+ * park; so the last worker to park prunes every worker's list, under the idle protocol's lock,
+ * when a listed cell has finished since it last did ({@link AsyncRuntime#sweepListsIfIdle}). The outside list is pruned by spawns from outside and, since those may
  * stop, by workers as they go idle ({@link #pruneWhenIdle}, under the list's lock).
  *
  * <p>At shutdown every worker has exited, so the worker lists are stable and their plain writes

@@ -101,6 +101,53 @@ class LiveTasksTest {
         }
     }
 
+    /**
+     * A cell is listed on the worker that first polled it pending, and may finish on another:
+     * here worker A lists X and parks; X is woken by a task on worker B, runs there from B's LIFO
+     * slot (which wakes nobody), and B parks last. A never ran again, so its own pruning at a
+     * park could not drop X: the last worker to park prunes every parked worker's list when a
+     * listed cell has finished since (before, X and its result stayed listed for good).
+     */
+    @Test
+    void aListedCellThatFinishesOnAnotherWorkerLeavesTheListOnceTheRuntimeIdles() throws Exception {
+        try (AsyncRuntime rt = AsyncRuntime.builder().workers(2).policy(AsyncPolicy.WORK_STEALING).build()) {
+            java.util.concurrent.CountDownLatch bHeld = new java.util.concurrent.CountDownLatch(1);
+            java.util.concurrent.CountDownLatch releaseB = new java.util.concurrent.CountDownLatch(1);
+            JoinHandle<Boolean> onB = rt.spawn(cx -> {                 // holds worker B
+                bHeld.countDown();
+                try {
+                    return Poll.ready(releaseB.await(2 * WAIT_S, TimeUnit.SECONDS));
+                } catch (InterruptedException e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            assertThat(bHeld.await(WAIT_S, TimeUnit.SECONDS)).isTrue();
+            AsyncPromise<Integer> go = new AsyncPromise<>();
+            java.util.concurrent.atomic.AtomicReference<JoinHandle<byte[]>> xRef = new java.util.concurrent.atomic.AtomicReference<>();
+            rt.spawn(cx -> {                       // on A: a spawn from outside would be listed outside
+                xRef.set(rt.spawn(c2 -> go.poll(c2).isReady() ? Poll.ready(new byte[1 << 16]) : Poll.pending()));
+                return Poll.ready(null);
+            }).get(WAIT_S, TimeUnit.SECONDS);
+            JoinHandle<byte[]> x = xRef.get();
+            long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT_S);
+            while (rt.workersListed() < 1 && System.nanoTime() < end) {
+                Thread.sleep(1);                   // A polled X: pending, listed on A
+            }
+            assertThat(rt.workersListed()).isEqualTo(1);
+            StalledPollTest.awaitParked(rt, 1);    // A parks first
+            releaseB.countDown();
+            assertThat(onB.get(WAIT_S, TimeUnit.SECONDS)).isTrue();
+            StalledPollTest.awaitParked(rt, 2);    // then B: the most recently parked, woken first
+            rt.spawn(cx -> Poll.ready(go.complete(1))).get(WAIT_S, TimeUnit.SECONDS);  // on B; X too
+            assertThat(x.get(WAIT_S, TimeUnit.SECONDS)).hasSize(1 << 16);
+            end = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT_S);
+            while (rt.workersListed() > 0 && System.nanoTime() < end) {
+                Thread.sleep(1);
+            }
+            assertThat(rt.workersListed()).as("done cells still listed, results and all").isZero();
+        }
+    }
+
     @Test
     void pruneIfGrownKeepsPendingCellsAndWaitsForGrowthBeforeWalkingThemAgain() {
         try (AsyncRuntime rt = AsyncRuntime.builder().workers(1).build()) {
