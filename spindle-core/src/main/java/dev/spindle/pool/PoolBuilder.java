@@ -65,7 +65,7 @@ abstract class PoolBuilder<B extends PoolBuilder<B>> {
 
     /**
      * Factory for worker threads. The pool names each thread it returns. Default: threads of
-     * the pool's own class, daemon or not as {@link #daemon} says.
+     * the pool's own class, daemon or not as {@link #daemon(boolean)} says.
      *
      * @param factory makes each worker thread (not started)
      * @return this builder
