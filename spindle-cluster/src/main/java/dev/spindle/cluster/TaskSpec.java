@@ -172,7 +172,11 @@ public final class TaskSpec<T> {
         return "TaskSpec[" + key + " <- " + dependencies + "]";
     }
 
-    /** Builds a {@link TaskSpec}. */
+    /**
+     * Builds a {@link TaskSpec}.
+     *
+     * @param <T> the type of the task's value
+     */
     public static final class Builder<T> {
         private final String key;
         private final TaskFunction<T> function;

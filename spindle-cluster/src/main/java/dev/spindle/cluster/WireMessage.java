@@ -21,16 +21,45 @@ public final class WireMessage {
     private WireMessage() {
     }
 
-    /** {@link Message.Compute} with its function as bytes. */
+    /**
+     * {@link Message.Compute} with its function as bytes.
+     *
+     * @param key the task's key
+     * @param attempt which attempt at the task this is
+     * @param function the task function, serialised
+     * @param dependencies the keys of the tasks whose values it takes
+     * @param holders for each dependency, the workers that hold its value
+     * @param priority the task's priority
+     */
     public record Compute(String key, long attempt, byte[] function, List<String> dependencies,
                           Map<String, List<Integer>> holders, int priority) {
     }
 
-    /** {@link Message.TaskFinished} with its value as bytes. */
+    /**
+     * {@link Message.TaskFinished} with its value as bytes.
+     *
+     * @param worker the worker that ran the task
+     * @param key the task's key
+     * @param attempt the attempt that finished
+     * @param value the task's value, serialised
+     * @param bytes the value's size as the worker measured it
+     * @param nanos how long the task ran
+     */
     public record Finished(int worker, String key, long attempt, byte[] value, long bytes, long nanos) {
     }
 
-    /** {@link Message.TaskErred} with the error as text: class name, message and stack trace (both may be null). */
+    /**
+     * {@link Message.TaskErred} with the error as text: class name, message and stack trace (both
+     * may be null).
+     *
+     * @param worker the worker that ran the task
+     * @param key the task's key
+     * @param attempt the attempt that failed
+     * @param errorClass the class name of what the task threw
+     * @param message its message, or {@code null}
+     * @param trace its stack trace, or {@code null}
+     * @param nanos how long the task ran
+     */
     public record Erred(int worker, String key, long attempt, String errorClass, String message,
                         StackTraceElement[] trace, long nanos) {
 
@@ -46,11 +75,23 @@ public final class WireMessage {
         }
     }
 
-    /** A worker asks a holder for a value. */
+    /**
+     * A worker asks a holder for a value.
+     *
+     * @param key the key of the value
+     * @param holder the worker asked
+     * @param requester the worker asking
+     */
     public record FetchRequest(String key, int holder, int requester) {
     }
 
-    /** The holder's answer: the value's bytes, or {@code null} if it holds none. */
+    /**
+     * The holder's answer: the value's bytes, or {@code null} if it holds none.
+     *
+     * @param key the key of the value
+     * @param holder the worker answering
+     * @param value the value, serialised, or {@code null}
+     */
     public record FetchReply(String key, int holder, byte[] value) {
     }
 
