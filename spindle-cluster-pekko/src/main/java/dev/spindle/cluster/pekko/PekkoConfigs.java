@@ -5,17 +5,24 @@ package dev.spindle.cluster.pekko;
 
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import org.apache.pekko.Done;
+import org.apache.pekko.actor.ActorRef;
 import org.apache.pekko.actor.ActorSystem;
+import org.apache.pekko.actor.CoordinatedShutdown;
 import org.apache.pekko.actor.Address;
 import org.apache.pekko.actor.BootstrapSetup;
+import org.apache.pekko.actor.ExtendedActorSystem;
 import org.apache.pekko.actor.setup.ActorSystemSetup;
+import org.apache.pekko.io.TcpMessage;
 import org.apache.pekko.remote.artery.tcp.SSLEngineProviderSetup;
 import org.apache.pekko.serialization.SerializationSetup;
 import org.apache.pekko.serialization.SerializerDetails;
@@ -28,8 +35,9 @@ import org.apache.pekko.serialization.SerializerDetails;
  *
  * <p>Downing: the coordinator declares a worker lost as soon as the failure detector marks it
  * unreachable ({@code failureSeconds} without heartbeats) and downs it, so it cannot come back
- * with stale state. As a fallback, and for the workers' side of a partition, the split-brain
- * resolver runs {@code keep-oldest} among members with the coordinator role after
+ * with stale state; a worker that leaves in order (one that is exiting) is let go, not downed,
+ * so that it finishes its own shutdown. As a fallback, and for the workers' side of a partition,
+ * the split-brain resolver runs {@code keep-oldest} among members with the coordinator role after
  * {@code failureSeconds} of stability: the side with the first coordinator survives, a worker cut
  * off from it downs itself. {@code down-all-when-unstable} is off, so flapping never takes the
  * coordinator down.
@@ -37,6 +45,8 @@ import org.apache.pekko.serialization.SerializerDetails;
 final class PekkoConfigs {
 
     static final String ENDPOINT = "spindle";
+
+    private static final System.Logger LOG = System.getLogger(PekkoConfigs.class.getName());
 
     private PekkoConfigs() {
     }
@@ -48,7 +58,42 @@ final class PekkoConfigs {
                 SSLEngineProviderSetup.create(system -> new TlsGuard(system, refusedMembers)),
                 SerializationSetup.create(system -> List.of(SerializerDetails.create("spindle",
                         new WireSerializer(codec), List.of(Wire.Frame.class, Wire.Encoded.class)))));
-        return ActorSystem.create(s.clusterName(), setup);
+        ActorSystem system = ActorSystem.create(s.clusterName(), setup);
+        CoordinatedShutdown.get(system).addTask(CoordinatedShutdown.PhaseActorSystemTerminate(),
+                "spindle-abort-lingering-connections", () -> {
+                    abortLingeringConnections(system);
+                    return CompletableFuture.completedFuture(Done.done());
+                });
+        return system;
+    }
+
+    /**
+     * How long a stopping member's remoting may take to close its connections before the ones
+     * still open are aborted: well past Artery's shutdown flush (1 s), so nothing a peer still
+     * needs is cut off.
+     */
+    static final Duration LINGER = Duration.ofSeconds(3);
+
+    /**
+     * Once the actor system is terminating: every {@link #LINGER} until it is down, aborts the
+     * TCP connections it still has open. Pekko 1.x's remoting waits for all its streams to end
+     * before it unbinds its port and lets the actor system finish, and a TLS connection whose peer
+     * keeps its side open (a peer that has already removed this member) never ends: the member
+     * would stay up, its port bound, until that peer stopped. An abort (a TCP reset) ends such a
+     * stream at once; pekko-io's connection actors take it from anyone.
+     */
+    private static void abortLingeringConnections(ActorSystem system) {
+        try {
+            system.scheduler().scheduleOnce(LINGER, () -> {
+                if (!system.whenTerminated().isCompleted()) {
+                    LOG.log(System.Logger.Level.DEBUG, "{0} is still stopping; aborting its open connections", system);
+                    system.actorSelection("/system/IO-TCP/selectors/*/*").tell(TcpMessage.abort(), ActorRef.noSender());
+                    abortLingeringConnections(system);
+                }
+            }, system.dispatcher());
+        } catch (IllegalStateException schedulerStopped) {
+            // the actor system is down already
+        }
     }
 
     /** A member's configuration with these cluster roles. */
@@ -109,13 +154,28 @@ final class PekkoConfigs {
         return out;
     }
 
-    /** Terminates a member's actor system and waits up to 10 s for it to go down. */
+    /**
+     * How long {@link #stop} waits: Pekko bounds each phase of its coordinated shutdown (leaving
+     * the cluster takes up to 10 s, the final termination up to 10 s more), so a member that
+     * leaves in order is down well within this.
+     */
+    static final Duration STOP_WAIT = Duration.ofSeconds(30);
+
+    /**
+     * Terminates a member's actor system and waits for it to go down, so that its port is free
+     * when this returns. Should it still be up after {@link #STOP_WAIT} (a remoting stream Pekko
+     * cannot stop), this logs a warning naming the member and returns: its port may then stay
+     * bound until the actor system is down.
+     */
     static void stop(ActorSystem system) {
         system.terminate();
         try {
-            system.getWhenTerminated().toCompletableFuture().get(10, TimeUnit.SECONDS);
-        } catch (ExecutionException | TimeoutException e) {
-            // it is going down; nothing more to wait for
+            system.getWhenTerminated().toCompletableFuture().get(STOP_WAIT.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (ExecutionException e) {
+            // terminated with a failure: it is down all the same
+        } catch (TimeoutException e) {
+            LOG.log(System.Logger.Level.WARNING, "member {0} did not stop within {1} s; its port may stay bound"
+                    + " until it does", ((ExtendedActorSystem) system).provider().getDefaultAddress(), STOP_WAIT.toSeconds());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }

@@ -117,9 +117,12 @@ public final class PekkoCoordinator implements ClusterView, AutoCloseable {
             roster.onWorkerUp(c::workerUp);
             Duration grace = Duration.ofSeconds(Math.max(10, 2L * settings.failureSeconds()));
             roster.onWorkerRetired((id, address) -> downIfStill(system, address, roster.incarnation(id), grace));
-            roster.onWorkerLost((id, address) -> {
-                if (address != null) {
-                    members.down(address);    // a lost worker never comes back with stale state
+            roster.onWorkerLost((id, address, leaving) -> {
+                // a lost worker never comes back with stale state; one that is exiting is on its
+                // way out already, and downing it would make its peers quarantine it mid-shutdown,
+                // which can hold its actor system (and its port) up past its close()
+                if (address != null && !leaving) {
+                    members.down(address);
                 }
                 scheduler.receive(new Message.WorkerLost(id));
             });
@@ -321,12 +324,21 @@ public final class PekkoCoordinator implements ClusterView, AutoCloseable {
         return transport.finishedOn(id);
     }
 
+    /** The coordinator's actor system, for tests that watch the membership. */
+    ActorSystem systemForTests() {
+        return system;
+    }
+
     /** Whether worker {@code id} has left (or was declared lost). */
     boolean isLost(int id) {
         return roster.isLost(id);
     }
 
-    /** Stops the scheduler (unfinished futures fail) and leaves the cluster. Idempotent. */
+    /**
+     * Stops the scheduler (unfinished futures fail) and leaves the cluster. Returns once the
+     * coordinator's actor system is down and its port free (after 30 s at most, with a warning
+     * should Pekko still be stopping). Idempotent.
+     */
     @Override
     public void close() {
         coordinator.close();

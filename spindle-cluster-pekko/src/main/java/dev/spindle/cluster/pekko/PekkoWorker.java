@@ -227,7 +227,11 @@ public final class PekkoWorker implements AutoCloseable {
         return a == null ? null : PekkoConfigs.hostPort(a);
     }
 
-    /** Leaves the cluster and stops the worker. Idempotent. */
+    /**
+     * Leaves the cluster and stops the worker. Returns once its actor system is down and its port
+     * free, so a new process may take the same address at once (after 30 s at most, with a
+     * warning should Pekko still be stopping). Idempotent.
+     */
     @Override
     public void close() {
         node.close();

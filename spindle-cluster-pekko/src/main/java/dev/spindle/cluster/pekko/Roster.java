@@ -61,7 +61,7 @@ final class Roster {
     private volatile Address coordinator;
     private volatile boolean coordinatorGone;
     private volatile Address olderCoordinator;
-    private volatile BiConsumer<Integer, Address> onWorkerLost = (id, address) -> { };
+    private volatile LostWorker onWorkerLost = (id, address, leaving) -> { };
     private volatile BiConsumer<Integer, Address> onWorkerRetired = (id, address) -> { };
     private volatile Consumer<Address> onWorkerGone = address -> { };
     private volatile ObjIntConsumer<Incarnations.Proof> onWorkerUp = (proof, id) -> { };
@@ -113,8 +113,20 @@ final class Roster {
         return Incarnations.NONE;
     }
 
-    /** Called with a lost worker's id and its address ({@code null} if it never joined). */
-    void onWorkerLost(BiConsumer<Integer, Address> callback) {
+    /** Told of a lost worker on the coordinator. */
+    @FunctionalInterface
+    interface LostWorker {
+        /**
+         * @param id the worker's id
+         * @param address its member's address, {@code null} if it never joined
+         * @param leaving whether Pekko is already taking the member out (it is exiting, downed or
+         *     removed): downing it again would only cut its own orderly shutdown short
+         */
+        void lost(int id, Address address, boolean leaving);
+    }
+
+    /** Called once per incarnation with a lost worker. */
+    void onWorkerLost(LostWorker callback) {
         this.onWorkerLost = callback;
     }
 
@@ -217,12 +229,17 @@ final class Roster {
     /** Member {@code m} is unreachable: the coordinator gives its worker up, a worker waits for removal. */
     void unreachable(Member m) {
         if (coordinatorSide) {
-            removed(m);
+            // unreachable members hold up convergence, so even a leaving one is downed
+            gone(m, m.status() == MemberStatus.down() || m.status() == MemberStatus.removed());
         }
     }
 
-    /** Member {@code m} left the cluster (removed, downed, exited). */
-    synchronized void removed(Member m) {
+    /** Member {@code m} left the cluster (removed, downed, exited): Pekko is taking it out. */
+    void removed(Member m) {
+        gone(m, true);
+    }
+
+    private synchronized void gone(Member m, boolean leaving) {
         Address a = m.address();
         int id = workerId(m);
         if (id >= 0) {
@@ -231,7 +248,7 @@ final class Roster {
         if (id >= 0 && workers.accepts(id, a, incarnation(m))) {
             // this process, not a successor at the same address
             if (coordinatorSide) {
-                lose(id);
+                lose(id, leaving);
             } else {
                 workers.lose(id);
                 lostAddresses.add(a);
@@ -246,13 +263,17 @@ final class Roster {
     }
 
     /** Marks a worker lost (once per incarnation) and tells the callback. */
-    synchronized void lose(int id) {
+    void lose(int id) {
+        lose(id, false);
+    }
+
+    private synchronized void lose(int id, boolean leaving) {
         Address a = workers.holder(id);
         if (workers.lose(id)) {
             if (a != null) {
                 lostAddresses.add(a);
             }
-            onWorkerLost.accept(id, a);
+            onWorkerLost.lost(id, a, leaving);
             retryWaiting(id);
         }
     }
