@@ -141,6 +141,15 @@ class ForkTask<T> implements Task<T>, RunnableFuture<T> {
         this.parent = parent;
     }
 
+    /**
+     * Any thread, racy: the thread running this task, or {@code null} if it is not running (or
+     * its runner has not published itself yet). A hint for joiners that follow the runner (see
+     * {@code Worker.helpJoin}); whatever they take on its strength is checked again.
+     */
+    final Thread runnerHint() {
+        return state == RUNNING && PAYLOAD.getOpaque(this) instanceof Thread t ? t : null;
+    }
+
     /** Whether {@code r} is a task spawned, directly or not, by {@code ancestor}. */
     static boolean descendsFrom(Runnable r, ForkTask<?> ancestor) {
         if (!(r instanceof ForkTask<?> f)) {

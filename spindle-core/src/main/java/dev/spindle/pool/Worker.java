@@ -70,14 +70,21 @@ final class Worker extends BaseWorker implements LoneTaskWatch.Peer {
     /** How long a joiner with nothing it may run waits before a spare runs other work. */
     static final long COMPENSATE_AFTER_NANOS = TimeUnit.MICROSECONDS.toNanos(50);
 
+    /** Most hops a joiner follows from the awaited task's runner to the runner of what it awaits. */
+    static final int MAX_RUNNER_HOPS = 8;
+
     private static final VarHandle STEALS;
     private static final VarHandle OVERFLOWED;
+    private static final VarHandle JOINING;
+    private static final VarHandle RUNNER_HELPS;
 
     static {
         try {
             MethodHandles.Lookup l = MethodHandles.lookup();
             STEALS = l.findVarHandle(WorkerHotFields.class, "steals", long.class);
             OVERFLOWED = l.findVarHandle(WorkerHotFields.class, "overflowed", long.class);
+            JOINING = l.findVarHandle(Worker.class, "joining", ForkTask.class);
+            RUNNER_HELPS = l.findVarHandle(Worker.class, "runnerHelps", long.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -96,6 +103,15 @@ final class Worker extends BaseWorker implements LoneTaskWatch.Peer {
     /** Watches busy peers' lone tasks while this worker is parked (see {@link #park}). */
     private final LoneTaskWatch watch;
     private final BooleanSupplier exitCheck = this::mustExit;
+    /**
+     * The task this worker's innermost waiting join awaits, or {@code null}: written by the
+     * owner around the wait (release), read by joiners that follow it (opaque; a hint).
+     */
+    @SuppressWarnings("unused")            // through JOINING
+    private ForkTask<?> joining;
+    /** Descendants taken from the awaited task's runner, or a runner further down (stats). */
+    @SuppressWarnings("unused")            // through RUNNER_HELPS
+    private long runnerHelps;
 
     /**
      * Leaves the searching count; as the last searcher, wakes another if work is visible. This
@@ -695,8 +711,11 @@ final class Worker extends BaseWorker implements LoneTaskWatch.Peer {
      *       wherever it is, since its waiting joiners are never compensated: the task might
      *       sit in its injector with no other thread to take it (JoinAndBlockingTest).</li>
      *   <li>Otherwise it runs on another worker. Run only its <em>descendants</em>: from the
-     *       bottom of this deque, or from the top of a peer's deque (typically the thief's,
-     *       which holds the awaited task's subtasks).</li>
+     *       bottom of this deque; else from the worker running it (the thief), which keeps the
+     *       awaited task's subtasks at the top of its deque; else, if that worker is itself
+     *       waiting on a join, from the worker running what it awaits, and so on down the chain
+     *       (as ForkJoinPool's helping follows the stealer); else from the top of any peer's
+     *       deque.</li>
      *   <li>With nothing it may run, park briefly and look again; once the wait exceeds
      *       {@link #COMPENSATE_AFTER_NANOS}, count as blocked, so a spare worker runs the rest
      *       of the pool's work meanwhile (as in a {@link dev.spindle.Spindle#blocking} section).</li>
@@ -746,6 +765,8 @@ final class Worker extends BaseWorker implements LoneTaskWatch.Peer {
         long waited = 0L;
         boolean compensating = false;
         boolean interrupted = false;
+        ForkTask<?> outerJoin = joining;       // a join inside a task run while helping
+        JOINING.setRelease(this, task);
         try {
             while (!task.isFinal()) {
                 Runnable t = takeDescendant(task);
@@ -776,6 +797,7 @@ final class Worker extends BaseWorker implements LoneTaskWatch.Peer {
                 backoff = Math.min(backoff << 1, TimeUnit.MILLISECONDS.toNanos(1));
             }
         } finally {
+            JOINING.setRelease(this, outerJoin);
             if (node != null) {
                 node.thread = null;
             }
@@ -820,44 +842,90 @@ final class Worker extends BaseWorker implements LoneTaskWatch.Peer {
             }
             break;
         }
+        Runnable s = takeFromRunners(target);
+        if (s != null) {
+            return s;
+        }
         Worker[] ws = shared.workers;
         int n = shared.slotsInUse();
         int start = ThreadLocalRandom.current().nextInt(n);
         for (int k = 0; k < n; k++) {
             Worker v = ws[(start + k) % n];
-            if (v == null || v == this) {
-                continue;
-            }
-            Runnable top = v.deque.peekTop();
-            if (top == null) {
-                ForkTask<?> f = v.peekForkStack();
-                if (f != null && ForkTask.descendsFrom(f, target)) {
-                    return f;                  // claimed by its run's CAS, or skipped there
-                }
-                continue;
-            }
-            if (!(top instanceof ForkTask<?> f)) {
-                continue;
-            }
-            if (!f.isNew() || ForkTask.descendsFrom(top, target)) {
-                Runnable s = v.deque.stealOrNull();
-                if (s == null) {
-                    continue;
-                }
-                STEALS.setOpaque(this, steals + 1);
-                if (s instanceof ForkTask<?> sf && !sf.isNew()) {
-                    continue;                  // a finished entry: discard
-                }
-                if (ForkTask.descendsFrom(s, target)) {
-                    return s;
-                }
-                // lost a race and took an unrelated task: keep it queued here, never drop it
-                if (!deque.offer(s)) {
-                    overflow(s);
-                }
+            if (v != null && v != this && (s = takeDescendantFrom(v, target)) != null) {
+                return s;
             }
         }
         return null;
+    }
+
+    /**
+     * Follows the thief: takes a queued descendant of {@code target} from the worker running it,
+     * which pushed target's subtasks onto its own deque and fork stack. If it has none there to
+     * spare and is itself waiting on a join, the task it awaits descends from {@code target}
+     * (the innermost frame of that worker runs inside target's computation) and its runner is
+     * looked at next, and so on for {@link #MAX_RUNNER_HOPS}. On many workers this finds the
+     * subtasks at once where a scan of every peer's deque pays a cache miss per peer.
+     *
+     * <p>Every link is a racy hint (the runner may finish, and its {@code joining} change, as it
+     * is read): a wrong one costs a look at a deque, since what is taken is checked to descend
+     * from {@code target} as in the scan, and a task taken by mistake is re-queued here.
+     */
+    private Runnable takeFromRunners(ForkTask<?> target) {
+        ForkTask<?> awaited = target;
+        for (int hop = 0; hop < MAX_RUNNER_HOPS && awaited != null; hop++) {
+            Worker runner = runnerOf(awaited);
+            if (runner == null || runner == this) {
+                return null;
+            }
+            Runnable s = takeDescendantFrom(runner, target);
+            if (s != null) {
+                RUNNER_HELPS.setOpaque(this, runnerHelps + 1);
+                return s;
+            }
+            awaited = (ForkTask<?>) JOINING.getOpaque(runner);
+        }
+        return null;
+    }
+
+    /** The worker of this pool running {@code task}, or {@code null} (not running, or elsewhere). */
+    private Worker runnerOf(ForkTask<?> task) {
+        return task.runnerHint() instanceof PoolCore.WorkerThread t && t.worker instanceof Worker w && w.pool == pool
+                ? w : null;
+    }
+
+    /**
+     * Takes a queued descendant of {@code target} from the top of peer {@code v}'s deque, or the
+     * oldest entry of its fork stack when its deque is empty; {@code null} if neither is one.
+     * Finished entries on top of the deque (tasks run inline after they were queued) are taken
+     * and dropped on the way.
+     */
+    private Runnable takeDescendantFrom(Worker v, ForkTask<?> target) {
+        for (;;) {
+            Runnable top = v.deque.peekTop();
+            if (top == null) {
+                ForkTask<?> f = v.peekForkStack();  // unclaimed; claimed by its run's CAS
+                return f != null && ForkTask.descendsFrom(f, target) ? f : null;
+            }
+            if (!(top instanceof ForkTask<?> f) || (f.isNew() && !ForkTask.descendsFrom(top, target))) {
+                return null;
+            }
+            Runnable s = v.deque.stealOrNull();
+            if (s == null) {
+                return null;
+            }
+            STEALS.setOpaque(this, steals + 1);
+            if (s instanceof ForkTask<?> sf && !sf.isNew()) {
+                continue;                      // a finished entry: drop it, look again
+            }
+            if (ForkTask.descendsFrom(s, target)) {
+                return s;
+            }
+            // lost a race and took an unrelated task: keep it queued here, never drop it
+            if (!deque.offer(s)) {
+                overflow(s);
+            }
+            return null;
+        }
     }
 
     // ------------------------------------------------------------------ blocking sections
@@ -886,6 +954,16 @@ final class Worker extends BaseWorker implements LoneTaskWatch.Peer {
 
     long steals() {
         return (long) STEALS.getOpaque(this);
+    }
+
+    /** The task this worker's innermost waiting join awaits, or {@code null} (racy; for tests). */
+    ForkTask<?> joiningHint() {
+        return (ForkTask<?>) JOINING.getOpaque(this);
+    }
+
+    /** Descendants this worker took, while joining, from the awaited task's runner chain. */
+    long runnerHelps() {
+        return (long) RUNNER_HELPS.getOpaque(this);
     }
 
     long overflowed() {
