@@ -485,6 +485,9 @@ public final class AsyncRuntime implements AutoCloseable {
      * (then every worker has exited and only the shutting-down thread writes the count).
      */
     void retire(TaskCell<?> c, AsyncWorker by) {
+        if (by != null) {
+            by.countListed(c);                 // a listed cell's end, for the idle sweep
+        }
         c.finish();
         if (by != null) {
             by.countRetired();

@@ -844,8 +844,12 @@ final class AsyncWorker extends AsyncWorkerPadAfter implements Runnable, LoneTas
         }
     }
 
-    /** Counts a cell about to finish here if a list of live tasks holds it (see {@link #listedRetired}). */
-    private void countListed(TaskCell<?> c) {
+    /**
+     * Counts a cell about to finish here if a list of live tasks holds it (see
+     * {@link #listedRetired}): every way a cell ends on a worker (ready, failed, abandoned after a
+     * cancel or a broken poll) counts, or a list could keep it while the runtime idles.
+     */
+    void countListed(TaskCell<?> c) {
         if ((c.word() & JoinHandle.LISTED) != 0L) {
             listedRetired++;
         }

@@ -148,6 +148,64 @@ class LiveTasksTest {
         }
     }
 
+    /**
+     * As above, with the listed cell cancelled instead of finished. X is listed on A, then
+     * polled again on B (pending there too, so B owns it); cancelled while both park, it is
+     * retired by B, its owner. B counts it, so the runtime's last parker sweeps it out of A's
+     * list. Before, a cancelled cell was not counted and stayed listed while the runtime idled.
+     */
+    @Test
+    void aListedCellCancelledAndRetiredOnAnotherWorkerLeavesTheListOnceTheRuntimeIdles() throws Exception {
+        try (AsyncRuntime rt = AsyncRuntime.builder().workers(2).policy(AsyncPolicy.WORK_STEALING).build()) {
+            java.util.concurrent.CountDownLatch bHeld = new java.util.concurrent.CountDownLatch(1);
+            java.util.concurrent.CountDownLatch releaseB = new java.util.concurrent.CountDownLatch(1);
+            JoinHandle<Boolean> onB = rt.spawn(cx -> {                 // holds worker B
+                bHeld.countDown();
+                try {
+                    return Poll.ready(releaseB.await(2 * WAIT_S, TimeUnit.SECONDS));
+                } catch (InterruptedException e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            assertThat(bHeld.await(WAIT_S, TimeUnit.SECONDS)).isTrue();
+            AsyncPromise<Integer> go = new AsyncPromise<>();
+            AsyncPromise<Integer> never = new AsyncPromise<>();
+            java.util.concurrent.atomic.AtomicInteger polls = new java.util.concurrent.atomic.AtomicInteger();
+            java.util.concurrent.atomic.AtomicReference<JoinHandle<Integer>> xRef = new java.util.concurrent.atomic.AtomicReference<>();
+            rt.spawn(cx -> {                       // on A: a spawn from outside would be listed outside
+                xRef.set(rt.spawn(c2 -> {
+                    polls.incrementAndGet();
+                    return go.poll(c2).isReady() ? never.poll(c2) : Poll.pending();
+                }));
+                return Poll.ready(null);
+            }).get(WAIT_S, TimeUnit.SECONDS);
+            JoinHandle<Integer> x = xRef.get();
+            long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT_S);
+            while (rt.workersListed() < 1 && System.nanoTime() < end) {
+                Thread.sleep(1);                   // A polled X: pending, listed on A
+            }
+            assertThat(rt.workersListed()).isEqualTo(1);
+            StalledPollTest.awaitParked(rt, 1);    // A parks first
+            releaseB.countDown();
+            assertThat(onB.get(WAIT_S, TimeUnit.SECONDS)).isTrue();
+            StalledPollTest.awaitParked(rt, 2);    // then B: the most recently parked, woken first
+            rt.spawn(cx -> Poll.ready(go.complete(1))).get(WAIT_S, TimeUnit.SECONDS);  // on B; X too
+            end = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT_S);
+            while (polls.get() < 2 && System.nanoTime() < end) {
+                Thread.sleep(1);
+            }
+            assertThat(polls.get()).as("X polled again, on B").isEqualTo(2);
+            StalledPollTest.awaitParked(rt, 2);
+            assertThat(rt.workersListed()).as("X, pending, still listed on A").isEqualTo(1);
+            assertThat(x.cancel(false)).isTrue();  // queued for its owner, B, to retire
+            end = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT_S);
+            while (rt.workersListed() > 0 && System.nanoTime() < end) {
+                Thread.sleep(1);
+            }
+            assertThat(rt.workersListed()).as("a cancelled cell still listed").isZero();
+        }
+    }
+
     @Test
     void pruneIfGrownKeepsPendingCellsAndWaitsForGrowthBeforeWalkingThemAgain() {
         try (AsyncRuntime rt = AsyncRuntime.builder().workers(1).build()) {
