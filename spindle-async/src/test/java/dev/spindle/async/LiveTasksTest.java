@@ -111,17 +111,8 @@ class LiveTasksTest {
     @Test
     void aListedCellThatFinishesOnAnotherWorkerLeavesTheListOnceTheRuntimeIdles() throws Exception {
         try (AsyncRuntime rt = AsyncRuntime.builder().workers(2).policy(AsyncPolicy.WORK_STEALING).build()) {
-            java.util.concurrent.CountDownLatch bHeld = new java.util.concurrent.CountDownLatch(1);
             java.util.concurrent.CountDownLatch releaseB = new java.util.concurrent.CountDownLatch(1);
-            JoinHandle<Boolean> onB = rt.spawn(cx -> {                 // holds worker B
-                bHeld.countDown();
-                try {
-                    return Poll.ready(releaseB.await(2 * WAIT_S, TimeUnit.SECONDS));
-                } catch (InterruptedException e) {
-                    throw new IllegalStateException(e);
-                }
-            });
-            assertThat(bHeld.await(WAIT_S, TimeUnit.SECONDS)).isTrue();
+            JoinHandle<Boolean> onB = holdAWorker(rt, releaseB);          // worker B
             AsyncPromise<Integer> go = new AsyncPromise<>();
             java.util.concurrent.atomic.AtomicReference<JoinHandle<byte[]>> xRef = new java.util.concurrent.atomic.AtomicReference<>();
             rt.spawn(cx -> {                       // on A: a spawn from outside would be listed outside
@@ -157,17 +148,8 @@ class LiveTasksTest {
     @Test
     void aListedCellCancelledAndRetiredOnAnotherWorkerLeavesTheListOnceTheRuntimeIdles() throws Exception {
         try (AsyncRuntime rt = AsyncRuntime.builder().workers(2).policy(AsyncPolicy.WORK_STEALING).build()) {
-            java.util.concurrent.CountDownLatch bHeld = new java.util.concurrent.CountDownLatch(1);
             java.util.concurrent.CountDownLatch releaseB = new java.util.concurrent.CountDownLatch(1);
-            JoinHandle<Boolean> onB = rt.spawn(cx -> {                 // holds worker B
-                bHeld.countDown();
-                try {
-                    return Poll.ready(releaseB.await(2 * WAIT_S, TimeUnit.SECONDS));
-                } catch (InterruptedException e) {
-                    throw new IllegalStateException(e);
-                }
-            });
-            assertThat(bHeld.await(WAIT_S, TimeUnit.SECONDS)).isTrue();
+            JoinHandle<Boolean> onB = holdAWorker(rt, releaseB);          // worker B
             AsyncPromise<Integer> go = new AsyncPromise<>();
             AsyncPromise<Integer> never = new AsyncPromise<>();
             java.util.concurrent.atomic.AtomicInteger polls = new java.util.concurrent.atomic.AtomicInteger();
@@ -236,5 +218,21 @@ class LiveTasksTest {
             live.pruneIfGrown();
             assertThat(live.length()).as("grown by half: pruned").isEqualTo(10);
         }
+    }
+
+    /** Spawns a task that holds a worker until {@code release} opens; returns once it runs. */
+    private static JoinHandle<Boolean> holdAWorker(AsyncRuntime rt, java.util.concurrent.CountDownLatch release)
+            throws InterruptedException {
+        java.util.concurrent.CountDownLatch held = new java.util.concurrent.CountDownLatch(1);
+        JoinHandle<Boolean> h = rt.spawn(cx -> {
+            held.countDown();
+            try {
+                return Poll.ready(release.await(2 * WAIT_S, TimeUnit.SECONDS));
+            } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        assertThat(held.await(WAIT_S, TimeUnit.SECONDS)).isTrue();
+        return h;
     }
 }
