@@ -861,14 +861,16 @@ final class Worker extends BaseWorker implements LoneTaskWatch.Peer {
     /**
      * Follows the thief: takes a queued descendant of {@code target} from the worker running it,
      * which pushed target's subtasks onto its own deque and fork stack. If it has none there to
-     * spare and is itself waiting on a join, the task it awaits descends from {@code target}
-     * (the innermost frame of that worker runs inside target's computation) and its runner is
+     * spare and is itself waiting on a join, the task it awaits usually descends from
+     * {@code target} (target's frame, or a frame above it, is the one waiting) and its runner is
      * looked at next, and so on for {@link #MAX_RUNNER_HOPS}. On many workers this finds the
      * subtasks at once where a scan of every peer's deque pays a cache miss per peer.
      *
-     * <p>Every link is a racy hint (the runner may finish, and its {@code joining} change, as it
-     * is read): a wrong one costs a look at a deque, since what is taken is checked to descend
-     * from {@code target} as in the scan, and a task taken by mistake is re-queued here.
+     * <p>Every link is a racy hint: the runner may finish, and its {@code joining} change, as it
+     * is read, and a worker running target inline while it helps an outer join of its own still
+     * shows that outer join, which leads away from target's subtasks. A wrong link costs a look at
+     * a deque and nothing more: what is taken is checked to descend from {@code target} as in the
+     * scan, a task taken by mistake is re-queued here, and the scan follows.
      */
     private Runnable takeFromRunners(ForkTask<?> target) {
         ForkTask<?> awaited = target;
