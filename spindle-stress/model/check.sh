@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Model-checks the Spindle Promela models (deque.pml, park.pml, async_park.pml) with spin.
+# Model-checks the Spindle Promela models (deque.pml, park.pml, async_park.pml, watch_role.pml)
+# with spin. watch_role.pml models the async runtime's single watcher role and its hand-over.
 # async_park.pml -DSELECTOR models the async runtime whose idle workers drive I/O and timers
 # (-DTWO_DRIVERS: two drivers, and busy workers' pollNow sweeps).
 # park.pml models the pools' one idle protocol, IdleCoordinator (spindle-core), as the
@@ -140,6 +141,10 @@ if [[ $mode == verify ]]; then
     check async-watch-live-2w-inside async_park.pml pass "-DNW=2 -DWATCH -DINSIDE_WAKE" "-DNFAIR=3 -DMEMLIM=3072" "-a -f -m1000000"
     check async-watch-live-2w-hybrid async_park.pml pass "-DNW=2 -DWATCH -DHYBRID -DINSIDE_WAKE" "-DNFAIR=3 -DMEMLIM=3072" "-a -f -m1000000"
     check async-watch-live-2w-close  async_park.pml pass "-DNW=2 -DWATCH -DSTART_PARKED -DCLOSE" "-DNFAIR=3 -DMEMLIM=3072" "-a -f -m1000000"
+    # The single watcher role (watch_role.pml: AsyncWorker.park/leavePark): at rest, a parked
+    # worker exists only if a parked worker watches; 2 workers with more wake-ups, and 3.
+    check watch-role-2w watch_role.pml pass "-DNW=2 -DNWAKE=4 -DNRESUME=2" "-DNOCLAIM -DCOLLAPSE -DMEMLIM=3072" "-m1000000"
+    check watch-role-3w watch_role.pml pass "-DNW=3" "-DNOCLAIM -DCOLLAPSE -DMEMLIM=3072" "-m1000000"
     # Workers that drive I/O and timers (-DSELECTOR: DrivingParker, a driven Reactor): a worker
     # inside select woken from outside, by I/O readiness after a registration, by a timer; with
     # a close; liveness with I/O. COLLAPSE: the sticky permits make these the largest searches.
@@ -163,6 +168,11 @@ else
     done
     # the re-check rule before the fix: loses a wake-up when a spare retires
     check park-MUTANT_LAST_SEARCHER_ONLY park.pml fail "-DNW=2 -DNT=1 -DNSUB=1 -DSPARE_RETIRES -DMUTANT_LAST_SEARCHER_ONLY" "-DNFAIR=3 -DMEMLIM=3072" "-a -f -m1000000"
+    # the watcher role: never handed over (the code before the fix), handed over only by a
+    # leaving watcher (3 workers), or nudged before the flag is freed
+    for m in MUTANT_NO_NUDGE MUTANT_WATCHER_NUDGES_ONLY MUTANT_NUDGE_BEFORE_RELEASE; do
+        check "watch-role-$m" watch_role.pml fail "-DNW=3 -D$m" "-DNOCLAIM -DMEMLIM=3072" "-m1000000"
+    done
     # the async runtime: each broken step leaves a task queued with every worker parked
     for m in MUTANT_NO_RECHECK MUTANT_WAKE_NO_NOTIFY MUTANT_WAKE_NOTIFY_FIRST MUTANT_RECHECK_NO_WAKE_CHANNELS; do
         check "async-$m" async_park.pml fail "-DNW=2 -D$m" "-DNOCLAIM -DMEMLIM=3072" "-m1000000"

@@ -74,6 +74,55 @@ class StalledPollTest {
     }
 
     /**
+     * Only one parked worker watches at a time. When the watcher is woken for work while another
+     * worker sleeps unwatching, the role must pass to the sleeper: otherwise a poll on the woken
+     * watcher that then blocks on what it scheduled has nobody to rescue it. Worker X is held
+     * while worker Y polls the two tasks first and parks as the watcher; X then parks too and,
+     * finding the role taken, sleeps. The outside completion of {@code goParent} wakes the
+     * parent's last poller, Y, which leaves the watch; the parent wakes the waiter into Y's LIFO
+     * slot and blocks on it. Only X, handed the role, can take the waiter.
+     */
+    @ParameterizedTest
+    @EnumSource(AsyncPolicy.class)
+    void theWatchPassesToASleepingPeerWhenTheWatcherIsWoken(AsyncPolicy policy) throws Exception {
+        try (AsyncRuntime rt = AsyncRuntime.builder().workers(2).policy(policy).build()) {
+            CountDownLatch xHeld = new CountDownLatch(1);
+            CountDownLatch releaseX = new CountDownLatch(1);
+            JoinHandle<Boolean> onX = rt.spawn(blockingUntil(xHeld, releaseX));
+            assertThat(xHeld.await(WAIT_S, TimeUnit.SECONDS)).isTrue();
+
+            AsyncPromise<String> go = new AsyncPromise<>();
+            AsyncPromise<String> goParent = new AsyncPromise<>();
+            CountDownLatch firstPolls = new CountDownLatch(2);
+            JoinHandle<String> waiter = rt.spawn(cx -> {
+                firstPolls.countDown();
+                Poll<String> p = go.poll(cx);
+                return p.isReady() ? Poll.ready("woken and ran: " + p.value()) : Poll.pending();
+            });
+            JoinHandle<String> parent = rt.spawn(cx -> {
+                firstPolls.countDown();
+                if (!goParent.poll(cx).isReady()) {
+                    return Poll.pending();                                  // polled first on Y
+                }
+                go.complete("go");                                          // wakes waiter into Y's slot
+                try {
+                    return Poll.ready(waiter.get(WAIT_S, TimeUnit.SECONDS)); // blocks Y
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            assertThat(firstPolls.await(WAIT_S, TimeUnit.SECONDS)).isTrue();
+            awaitParked(rt, 1);                                             // Y, the watcher
+            releaseX.countDown();
+            assertThat(onX.get(WAIT_S, TimeUnit.SECONDS)).isTrue();
+            awaitParked(rt, 2);                                             // X sleeps, unwatching
+
+            goParent.complete("now");                                       // wakes Y, the watcher
+            assertThat(parent.get(2 * WAIT_S, TimeUnit.SECONDS)).isEqualTo("woken and ran: go");
+        }
+    }
+
+    /**
      * HYBRID's hot queue is its worker's own: a batch of wake-ups taken into it can be run by no
      * one else. Two tasks first polled on worker W are woken together while W is busy, so both
      * enter its hot queue in one batch; the first to run then blocks on the other's handle. The

@@ -464,6 +464,38 @@ public final class IdleCoordinator extends IdleCoordinatorState implements IdleC
         parker.parkNanos(w, nanos);
     }
 
+    /**
+     * Sleeps once: until {@code w} is woken, {@linkplain #nudgeParked nudged}, or spuriously. For
+     * a parked worker that waits for something besides its wake-up (the async runtime's watcher
+     * role); it checks {@link #isNotified} and {@link #isTerminated} after each return, as
+     * {@link #await} does.
+     */
+    public void sleep(int w) {
+        beforeSleep.run();
+        parker.park(w);
+    }
+
+    /**
+     * Makes the most recently parked worker's sleep return without waking it: it stays parked
+     * and counted as such, so the protocol sees a spurious return, which it allows (see
+     * <i>Why no wake-up is lost</i>). A worker sleeping in {@link #await} sleeps again; one in
+     * {@link #sleep} looks again at what else it waits for. The unpark is made outside the lock;
+     * if the worker was woken meanwhile, it only makes one later sleep return early.
+     *
+     * @return whether a worker was parked
+     */
+    public boolean nudgeParked() {
+        int w;
+        synchronized (lock) {
+            if (size == 0 || terminated) {
+                return false;
+            }
+            w = stack[size - 1];
+        }
+        parker.unpark(w);
+        return true;
+    }
+
     private void remove(int w) {
         for (int i = size - 1; i >= 0; i--) {
             if (stack[i] == w) {

@@ -140,6 +140,25 @@ class IdleCoordinatorTest {
     }
 
     @Test
+    void aNudgeUnparksTheMostRecentlyParkedWorkerButLeavesItParkedAndUnnotified() {
+        RecordingParker parker = new RecordingParker();
+        IdleCoordinator idle = new IdleCoordinator(3, parker, () -> { });
+        assertThat(idle.nudgeParked()).as("nobody parked").isFalse();
+        idle.prepareToPark(0, false);
+        idle.prepareToPark(1, false);
+        assertThat(idle.nudgeParked()).isTrue();
+        assertThat(parker.unparked).containsExactly(1);
+        assertThat(idle.isNotified(1)).isFalse();
+        assertThat(idle.parkedCount()).isEqualTo(2);
+        assertThat(idle.searchingCount()).isZero();
+        idle.notifyWork();                     // the nudged worker is still the one woken first
+        assertThat(parker.unparked).containsExactly(1, 1);
+        assertThat(idle.isNotified(1)).isTrue();
+        idle.terminate();
+        assertThat(idle.nudgeParked()).as("after terminate").isFalse();
+    }
+
+    @Test
     void terminateWakesEveryParkedWorkerAndAwaitReturnsFalse() {
         RecordingParker parker = new RecordingParker();
         IdleCoordinator idle = new IdleCoordinator(2, parker, () -> { });

@@ -1,0 +1,212 @@
+/*
+ * Spindle: the async runtime's single watcher role (spindle-async, AsyncWorker.park and
+ * leavePark; IdleCoordinator.sleep and nudgeParked in spindle-core), whose prose argument is in
+ * AsyncWorker.park's comment.
+ *
+ * One parked worker at a time watches its busy peers (LoneTaskWatch) so that a task left in a
+ * LIFO slot behind a poll that then blocks is taken by someone. The role is a flag taken with a
+ * CAS by a parking worker; a parked worker that finds it taken sleeps. What must hold: whenever
+ * the runtime comes to rest with a worker parked, one parked worker holds the role. Otherwise a
+ * worker whose poll then blocks on what it left in its slot waits for good (StalledPollTest
+ * .theWatchPassesToASleepingPeerWhenTheWatcherIsWoken, which hung before the hand-over).
+ *
+ * Processes: NW workers, and one waker standing for every wake-up from the idle protocol
+ * (notifyWork with or without a preferred worker, a targeted wake): up to NWAKE times it picks
+ * any parked worker, takes it off the stack and sets its notified flag under the lock, then
+ * unparks it. A woken worker runs and then either parks again or runs on for good (a poll that
+ * blocks: the state the watcher exists for). A watching worker may also leave the stack by
+ * itself (LoneTaskWatch's RESUME, a cancelPark that fails if a waker got there first), up to
+ * NRESUME times in all.
+ *
+ * What is abstracted:
+ *   - The parked stack is a set, and nudgeParked picks any parked worker, not the most recently
+ *     parked one: a superset of the Java code's choices, so a pass covers it.
+ *   - The parker is LockSupport's contract: a sticky permit that an unpark sets and a park
+ *     consumes (a park with the permit set returns at once). Spurious returns are left out: they
+ *     only make a sleeper try the flag more often.
+ *   - The watch's timed sleeps and looks are abstracted into "wait until notified, or resume".
+ *   - Volatile accesses and the lock's sections are steps; Promela's interleaving is the
+ *     sequential consistency that Java gives volatiles and locks.
+ *
+ * The check: when no step is possible (timeout), a parked worker exists only if a parked worker
+ * holds the role. End states of workers (parked, running on) are valid.
+ *
+ * Mutants (check.sh --mutants), each of which spin must catch:
+ *   MUTANT_NO_NUDGE           nobody hands the role over (the code before the fix: "the role is
+ *                             free until the next worker parks")
+ *   MUTANT_WATCHER_NUDGES_ONLY only a leaving watcher nudges; a nudged worker woken before its CAS
+ *                             does not pass the nudge on (needs 3 workers)
+ *   MUTANT_NUDGE_BEFORE_RELEASE the leaving watcher nudges before it frees the flag
+ */
+
+#ifndef NW
+#define NW 2
+#endif
+#ifndef NWAKE
+#define NWAKE 3
+#endif
+#ifndef NRESUME
+#define NRESUME 1
+#endif
+
+byte flag = 0;               /* runtime.watcher: 0 free, else holder + 1 */
+bool lock = false;           /* the idle coordinator's lock */
+bool parked[NW];             /* on the parked stack */
+bool notified[NW];
+bool permit[NW];             /* LockSupport's permit */
+bool ranOn[NW];              /* running on for good: a poll that blocked */
+byte wakes = 0;
+byte resumes = 0;
+
+#if NW > 2
+#define PARKED_COUNT (parked[0] + parked[1] + parked[2])
+#else
+#define PARKED_COUNT (parked[0] + parked[1])
+#endif
+#define HOLDER_PARKED (flag != 0 && parked[flag - 1])
+
+/* nudgeParked(): under the lock pick a parked worker (any: see above), unpark it outside */
+inline nudge() {
+    atomic { !lock -> lock = true };
+    if
+    :: parked[0] -> t = 0
+    :: parked[1] -> t = 1
+#if NW > 2
+    :: parked[2] -> t = 2
+#endif
+    :: else -> t = NW                           /* nobody parked */
+    fi;
+    lock = false;
+    if
+    :: t < NW -> permit[t] = true               /* parker.unpark(w) */
+    :: else
+    fi;
+    t = 0
+}
+
+/* leavePark(): if the role is free, nudge a parked peer to take it */
+inline leavePark(watched) {
+#ifdef MUTANT_NO_NUDGE
+    skip
+#else
+#ifdef MUTANT_WATCHER_NUDGES_ONLY
+    if
+    :: watched && flag == 0 -> nudge()
+    :: else
+    fi
+#else
+    if
+    :: flag == 0 -> nudge()
+    :: else
+    fi
+#endif
+#endif
+}
+
+proctype Worker(byte me) {
+    byte t = 0;
+    bool watched;
+park:
+    atomic { !lock -> lock = true };            /* prepareToPark: under the lock */
+    notified[me] = false;
+    parked[me] = true;
+    lock = false;
+    watched = false;
+sleeping:
+    do
+    :: notified[me] -> break                    /* while (!isNotified(index)) */
+    :: else ->
+        if
+        :: atomic { flag == 0 -> flag = me + 1 }  /* watcher.compareAndSet(false, true) */
+            watched = true;
+end_watch:
+            do                                  /* LoneTaskWatch.watch */
+            :: notified[me] -> break            /* WOKEN */
+            :: atomic { !lock && !notified[me] && resumes < NRESUME ->
+                    lock = true; resumes++ };   /* a peer ran on with work: cancelPark */
+                if
+                :: parked[me] -> parked[me] = false; lock = false;
+#ifdef MUTANT_NUDGE_BEFORE_RELEASE
+                    leavePark(true);
+                    flag = 0;
+#else
+                    flag = 0;                   /* finally: watcher.set(false) */
+                    leavePark(true);
+#endif
+                    goto running                /* RESUME */
+                :: else -> lock = false         /* a waker got there first: WOKEN */
+                fi
+            od;
+#ifdef MUTANT_NUDGE_BEFORE_RELEASE
+            leavePark(true);
+            flag = 0;
+#else
+            flag = 0;                           /* finally: watcher.set(false) */
+#endif
+            break
+        :: atomic { flag != 0 ->                /* taken: parking.sleep(index) */
+end_sleep:
+            permit[me] } ->
+            permit[me] = false
+        fi
+    od;
+#ifndef MUTANT_NUDGE_BEFORE_RELEASE
+    leavePark(watched);
+#else
+    if
+    :: !watched -> leavePark(false)             /* a watcher nudged above already */
+    :: else
+    fi;
+#endif
+running:
+    if
+    :: goto park                                /* polls, finds nothing, parks again */
+    :: ranOn[me] = true;                        /* a poll that blocks, for good */
+end_ranOn:
+        false
+    fi
+}
+
+proctype Waker() {
+    byte w;
+    do
+    :: wakes < NWAKE ->
+        atomic { !lock -> lock = true };
+        if
+        :: parked[0] -> w = 0
+        :: parked[1] -> w = 1
+#if NW > 2
+        :: parked[2] -> w = 2
+#endif
+        :: else -> w = NW
+        fi;
+        if
+        :: w < NW -> parked[w] = false; notified[w] = true; wakes++
+        :: else
+        fi;
+        lock = false;
+        if
+        :: w < NW -> permit[w] = true           /* parker.unpark(w), outside the lock */
+        :: else
+        fi
+    :: wakes < NWAKE -> wakes = NWAKE           /* or no more wake-ups */
+    :: wakes >= NWAKE -> break
+    od
+}
+
+/* At rest, a parked worker exists only if a parked worker watches. */
+active proctype Rest() {
+end_rest:
+    timeout -> assert(PARKED_COUNT == 0 || HOLDER_PARKED)
+}
+
+init {
+    atomic {
+        byte i = 0;
+        do
+        :: i < NW -> run Worker(i); i++
+        :: else -> break
+        od;
+        run Waker()
+    }
+}
