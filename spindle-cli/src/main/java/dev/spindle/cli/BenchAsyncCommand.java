@@ -24,7 +24,8 @@ import picocli.CommandLine.Spec;
         versionProvider = SpindleCli.Version.class,
         description = {
             "Runs Tokio's runtime benchmarks (spawn_many, yield_many, ping_pong, chained_spawn; and, when named,"
-                    + " ping_pong_channel: ping_pong with a bounded channel as the async side's one-shots) as AsyncTasks on"
+                    + " ping_pong_channel: ping_pong with a bounded channel as the async side's one-shots, and"
+                    + " spawn_many_all: spawn_many joined with Async.all) as AsyncTasks on"
                     + " AsyncRuntime and as CompletableFuture stages on a ForkJoinPool of the same parallelism,"
                     + " interleaved, and prints the median time of each and the ratio best async throughput /"
                     + " best CompletableFuture throughput (> 1 means AsyncRuntime is faster). On JDK 21+ also as"
@@ -42,8 +43,8 @@ final class BenchAsyncCommand implements Callable<Integer> {
     CommandSpec spec;
 
     @Option(names = "--workloads", split = ",", paramLabel = "NAME",
-            description = "Comma-separated workloads to run (default: all but ping_pong_channel, which runs only when"
-                    + " named). Valid: ${sys:spindle.bench.async.names}.")
+            description = "Comma-separated workloads to run (default: all but ping_pong_channel and spawn_many_all,"
+                    + " which run only when named). Valid: ${sys:spindle.bench.async.names}.")
     List<String> workloads;
 
     @Option(names = "--runtimes", split = ",", paramLabel = "ID",

@@ -11,20 +11,22 @@ import java.util.List;
  * The async workloads by name, at each {@link Size}: Tokio's runtime benchmarks
  * ({@code spawn_many}, {@code yield_many}, {@code ping_pong}, {@code chained_spawn}; QUICK and
  * FULL are Tokio's sizes), {@code ping_pong_channel} (ping_pong with a bounded channel as each
- * one-shot on the async side) and the contention workloads ({@code contention},
- * {@code contention-herd}, {@code contention-barge}, on the async runtimes only). {@link Size#TINY} is for unit tests.
+ * one-shot on the async side), {@code spawn_many_all} (spawn_many joined with {@code Async.all})
+ * and the contention workloads ({@code contention}, {@code contention-herd},
+ * {@code contention-barge}, on the async runtimes only). {@link Size#TINY} is for unit tests.
  */
 public final class AsyncWorkloads {
 
     /** The names of the Tokio-style workloads, in report order. */
     public static final List<String> TOKIO = List.of("spawn_many", "yield_many", "ping_pong", "chained_spawn");
     /**
-     * Variants run only when named: {@code ping_pong_channel}. Not in the default set because each
-     * extra workload in a run adds task and lambda types to the call sites every workload shares
+     * Variants run only when named: {@code ping_pong_channel}, {@code spawn_many_all}. Not in the
+     * default set because each extra workload in a run adds task and lambda types to the call
+     * sites every workload shares
      * (spawn_many's ratio on JDK 25 fell from 0.93-1.03 to 0.78-0.85 with it), so the default
      * figures stay comparable with earlier ones.
      */
-    public static final List<String> EXTRA = List.of("ping_pong_channel");
+    public static final List<String> EXTRA = List.of("ping_pong_channel", "spawn_many_all");
     /** The names of the contention workloads. */
     public static final List<String> CONTENTION = List.of("contention", "contention-herd", "contention-barge");
 
@@ -62,6 +64,8 @@ public final class AsyncWorkloads {
                 return new SpawnManyAsync(tiny ? 100 : SpawnManyAsync.FULL_TASKS);
             case "yield_many":
                 return new YieldManyAsync(tiny ? 8 : YieldManyAsync.FULL_TASKS, tiny ? 20 : YieldManyAsync.FULL_YIELDS);
+            case "spawn_many_all":
+                return new SpawnManyAsync(tiny ? 100 : SpawnManyAsync.FULL_TASKS, true);
             case "ping_pong":
                 return new PingPongAsync(tiny ? 20 : PingPongAsync.FULL_PAIRS);
             case "ping_pong_channel":

@@ -3,11 +3,14 @@
  */
 package dev.spindle.bench.async;
 
+import dev.spindle.async.Async;
 import dev.spindle.async.AsyncRuntime;
 import dev.spindle.async.AsyncTask;
 import dev.spindle.async.Context;
 import dev.spindle.async.JoinHandle;
 import dev.spindle.async.Poll;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ForkJoinPool;
@@ -22,6 +25,9 @@ import java.util.concurrent.Future;
  *       times (so the children go to that worker's local deque, as Tokio's local spawns do)
  *       and then awaits their {@code JoinHandle}s in order, the same shape as the
  *       CompletableFuture version (no counter shared by the tasks).</li>
+ *   <li>async ({@code spawn_many_all}): the same, but the outer task joins the handles with
+ *       {@code Async.all}, the combinator a user reaches for, and sums the list; the other
+ *       runtimes run the same code as for {@code spawn_many}.</li>
  *   <li>CompletableFuture: an outer task on the pool calls
  *       {@code CompletableFuture.supplyAsync(i, pool)} {@code tasks} times (a worker's submits
  *       go to its own queue) and joins them with {@code allOf}; the caller waits on that.</li>
@@ -36,19 +42,31 @@ public final class SpawnManyAsync implements AsyncWorkload {
     public static final int FULL_TASKS = 10_000;
 
     private final int tasks;
+    private final boolean combinator;
 
+    /** {@code spawn_many}: the async side awaits the handles in order by hand. */
     public SpawnManyAsync(int tasks) {
+        this(tasks, false);
+    }
+
+    /**
+     * @param combinator whether the async side joins the handles with {@code Async.all}
+     *     ({@code spawn_many_all}) rather than awaiting them in order by hand
+     */
+    public SpawnManyAsync(int tasks, boolean combinator) {
         this.tasks = tasks;
+        this.combinator = combinator;
     }
 
     @Override
     public String name() {
-        return "spawn_many";
+        return combinator ? "spawn_many_all" : "spawn_many";
     }
 
     @Override
     public String describe() {
-        return String.format("spawn_many: %,d tasks spawned from a task inside the runtime", tasks);
+        return String.format("%s: %,d tasks spawned from a task inside the runtime, joined %s", name(), tasks,
+                combinator ? "with Async.all on the async side" : "in order");
     }
 
     @Override
@@ -67,6 +85,9 @@ public final class SpawnManyAsync implements AsyncWorkload {
      */
     @Override
     public long run(AsyncRuntime rt) {
+        if (combinator) {
+            return runWithAll(rt);
+        }
         JoinHandle<Long> parent = rt.spawn(new AsyncTask<Long>() {
             private JoinHandle<Long>[] handles;
             private int next;
@@ -93,6 +114,26 @@ public final class SpawnManyAsync implements AsyncWorkload {
                 return Poll.ready(sum);
             }
         });
+        return AsyncWorkload.check(name() + " sum of task indices", expected(),
+                AsyncWorkload.await(parent.toCompletableFuture(), name()));
+    }
+
+    /** {@code spawn_many_all}: the outer task spawns the tasks and joins them with {@code Async.all}. */
+    private long runWithAll(AsyncRuntime rt) {
+        JoinHandle<Long> parent = rt.spawn(Async.then(Async.ready(null), ignored -> {   // at its first poll
+            List<JoinHandle<Long>> handles = new ArrayList<>(tasks);
+            for (int i = 0; i < tasks; i++) {
+                long v = i;
+                handles.add(rt.spawn(c -> Poll.ready(v)));
+            }
+            return Async.map(Async.all(handles), values -> {
+                long s = 0;
+                for (long v : values) {
+                    s += v;
+                }
+                return s;
+            });
+        }));
         return AsyncWorkload.check(name() + " sum of task indices", expected(),
                 AsyncWorkload.await(parent.toCompletableFuture(), name()));
     }

@@ -164,8 +164,9 @@ class AsyncWorkloadsTest {
         assertThat(AsyncWorkloads.create("yield_many", Size.FULL).operations()).isEqualTo(200_000);
         assertThat(AsyncWorkloads.create("ping_pong", Size.FULL).operations()).isEqualTo(1_000);
         assertThat(AsyncWorkloads.create("ping_pong_channel", Size.FULL).name()).isEqualTo("ping_pong_channel");
+        assertThat(AsyncWorkloads.create("spawn_many_all", Size.FULL).operations()).isEqualTo(10_000);
         assertThat(AsyncWorkloads.defaults()).as("the variants run only when named")
-                .doesNotContain("ping_pong_channel").containsAll(AsyncWorkloads.TOKIO);
+                .doesNotContain("ping_pong_channel", "spawn_many_all").containsAll(AsyncWorkloads.TOKIO);
         assertThat(AsyncWorkloads.create("chained_spawn", Size.FULL).operations()).isEqualTo(1_000);
         assertThatThrownBy(() -> AsyncWorkloads.create("fib", Size.TINY))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("spawn_many");
