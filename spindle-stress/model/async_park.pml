@@ -21,8 +21,11 @@
  *   - Spawner, a thread outside the runtime: spawn(T0);
  *   - Waker, a thread outside the runtime (a timer or I/O thread): once T0 has registered its
  *     waker (in its first poll) it calls T0.wake(); with -DINSIDE_WAKE there is no Waker and
- *     T1 wakes T0 from inside its own poll instead (deliverWake on a worker thread: the
- *     notifyWorkRacy branch when that worker polled T0 last, notifyWork(target) otherwise);
+ *     T1 wakes T0 from inside its own poll instead (deliverWake on a worker thread,
+ *     AsyncRuntime.deliverToOwner: T0 goes to the waking worker's own wake channel if that
+ *     worker polled it last, with notifyWorkRacy, else to its last poller's channel with
+ *     notifyWork(target); under -DHYBRID also if its last poller is parked, and then a cell
+ *     that finds that channel empty wakes nobody);
  *   - Closer (only with -DCLOSE): shutdown() at any moment: closing = true, terminate();
  *   - Quiet: fires when no other process can move (Promela's timeout) and asserts that the
  *     system came to rest in the right place (see PROPERTIES); left out with -DNO_QUIET.
@@ -295,7 +298,12 @@
  * more work to wake a peer for (stopSearching without hasVisibleWork/notifyWork). Spin finds no
  * lost wake-up without it (2 workers, and 3 started parked): the searcher runs its task and then comes back to
  * look, so the hand-off buys parallelism, not liveness. Likewise MUTANT_WAKE_NO_NOTIFY passes
- * with -DINSIDE_WAKE: a worker that wakes a task will look for work itself after its poll.
+ * with -DINSIDE_WAKE: a worker that wakes a task will look for work itself after its poll; which
+ * is why deliverToOwner may adopt a task whose last poller is parked and wake nobody for the
+ * first cell in its own wake channel (both modelled in wake()). So does -DEXPERIMENT_ADOPT_NO_MOVE
+ * (with -DHYBRID -DINSIDE_WAKE: the adopted cell is queued at its sleeping owner after all, and
+ * nobody is woken): the waking worker searches before it parks and takes it from there. The
+ * adoption buys the hand-off's cost, not liveness.
  * Neither can be a check that fails, so neither is in check.sh.
  */
 
@@ -798,6 +806,14 @@ inline notifyWorkRacy() {
     fi
 }
 
+/* IdleCoordinator.isParked(x): one read of worker x's parked flag, which is set exactly while
+ * it is on the stack (both change together under the lock) */
+#if NW > 2
+#define ONSTACK(x) ((sp > 0 && stack[0] == (x)) || (sp > 1 && stack[1] == (x)) || (sp > 2 && stack[2] == (x)))
+#else
+#define ONSTACK(x) ((sp > 0 && stack[0] == (x)) || (sp > 1 && stack[1] == (x)))
+#endif
+
 /* TaskCell.wake() of cell c by a thread that is worker cur - 1 (cur = 0: not a worker) */
 inline wake(c, cur) {
     d_step {                                      /* schedule(true), one CAS loop */
@@ -818,15 +834,41 @@ inline wake(c, cur) {
         fi;
         atomic { offer(wc[owner[c] - 1], c) };
 #else
-        atomic { offer(wc[owner[c] - 1], c) };    /* target.wakeChannel.offer(c) */
-        if
-        :: owner[c] == cur -> notifyWorkRacy()    /* CURRENT.get() == target */
-#ifdef MUTANT_WAKE_NO_NOTIFY
-        :: else
+        tgt = owner[c];                           /* target = c.owner */
+#ifdef HYBRID
+        if                                        /* its last poller is parked: adopt it */
+#ifdef EXPERIMENT_ADOPT_NO_MOVE
+        :: cur != 0 && tgt != cur && ONSTACK(tgt - 1) -> lone = true   /* decided, not moved */
 #else
-        :: else -> notifyWork(owner[c])           /* parking.notifyWork(target) */
+        :: cur != 0 && tgt != cur && ONSTACK(tgt - 1) -> tgt = cur
 #endif
-        fi
+        :: else
+        fi;
+#endif
+        if
+        :: tgt == cur ->                          /* target == current */
+#ifdef HYBRID
+            lone = (wc[cur - 1] == 0);            /* wakeChannel.isEmpty() */
+#endif
+            atomic { offer(wc[cur - 1], c) };     /* current.wakeChannel.offer(c) */
+            if
+            :: lone -> lone = false               /* HYBRID: wakes nobody, it looks there after its poll */
+            :: else -> notifyWorkRacy()
+            fi
+        :: else ->
+            atomic { offer(wc[tgt - 1], c) };     /* target.wakeChannel.offer(c) */
+#if defined(MUTANT_WAKE_NO_NOTIFY)
+            skip
+#elif defined(EXPERIMENT_ADOPT_NO_MOVE)
+            if
+            :: lone -> lone = false               /* the adopted cell left with its sleeping owner */
+            :: else -> notifyWork(tgt)
+            fi
+#else
+            notifyWork(tgt)                       /* parking.notifyWork(target) */
+#endif
+        fi;
+        tgt = 0
 #endif
     :: else
     fi
@@ -958,6 +1000,8 @@ inline runCell() {
 }
 
 proctype Worker(byte me) {
+    byte tgt = 0;            /* deliverToOwner's target + 1 */
+    bool lone = false;
     bool srch = false;       /* AsyncWorker.searching */
     bool vis = false;
     bool ok = false;
@@ -1193,6 +1237,8 @@ proctype Spawner() {
 
 #if !defined(INSIDE_WAKE) && !defined(IO_WAKE) && !defined(TIMER)
 proctype Waker() {
+    byte tgt = 0;
+    bool lone = false;
     bool ok = false;
     byte w = 0;
     byte u = 0;

@@ -120,6 +120,11 @@ if [[ $mode == verify ]]; then
     check async-safe-2w-hybrid async_park.pml pass "-DNW=2 -DHYBRID" "-DNOCLAIM -DMEMLIM=3072" "-m1000000"
     # ... and with shutdown() racing with everything
     check async-safe-2w-close  async_park.pml pass "-DNW=2 -DCLOSE -DINSIDE_WAKE" "-DNOCLAIM -DMEMLIM=3072" "-m1000000"
+    # ... and HYBRID's wake-up from inside a poll (deliverToOwner adopts a cell whose last poller
+    # is parked, and the first cell in the waker's own empty wake channel wakes nobody)
+    check async-safe-2w-hybrid-inside async_park.pml pass "-DNW=2 -DHYBRID -DINSIDE_WAKE" "-DNOCLAIM -DMEMLIM=3072" "-m1000000"
+    check async-safe-3w-hybrid-inside async_park.pml pass "-DNW=3 -DHYBRID -DSTART_PARKED -DINSIDE_WAKE" "-DNOCLAIM -DMEMLIM=3072" "-m1000000"
+    check async-live-2w-hybrid-inside async_park.pml pass "-DNW=2 -DHYBRID -DINSIDE_WAKE" "-DNFAIR=3 -DMEMLIM=3072" "-a -f -m1000000"
     # 3 workers (two searchers at once), started parked to bound the state space (the plain
     # 3-worker configuration is checked by async-live-3w below, whose search checks the
     # assertions too)

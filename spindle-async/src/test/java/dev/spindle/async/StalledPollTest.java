@@ -86,10 +86,7 @@ class StalledPollTest {
     @EnumSource(AsyncPolicy.class)
     void theWatchPassesToASleepingPeerWhenTheWatcherIsWoken(AsyncPolicy policy) throws Exception {
         try (AsyncRuntime rt = AsyncRuntime.builder().workers(2).policy(policy).build()) {
-            CountDownLatch xHeld = new CountDownLatch(1);
-            CountDownLatch releaseX = new CountDownLatch(1);
-            JoinHandle<Boolean> onX = rt.spawn(blockingUntil(xHeld, releaseX));
-            assertThat(xHeld.await(WAIT_S, TimeUnit.SECONDS)).isTrue();
+            HeldWorker x = new HeldWorker(rt);
 
             AsyncPromise<String> go = new AsyncPromise<>();
             AsyncPromise<String> goParent = new AsyncPromise<>();
@@ -113,8 +110,7 @@ class StalledPollTest {
             });
             assertThat(firstPolls.await(WAIT_S, TimeUnit.SECONDS)).isTrue();
             awaitParked(rt, 1);                                             // Y, the watcher
-            releaseX.countDown();
-            assertThat(onX.get(WAIT_S, TimeUnit.SECONDS)).isTrue();
+            x.release();
             awaitParked(rt, 2);                                             // X sleeps, unwatching
 
             goParent.complete("now");                                       // wakes Y, the watcher
@@ -166,8 +162,27 @@ class StalledPollTest {
         }
     }
 
+    /** A worker of a runtime held by a blocking poll until {@link #release()}. */
+    static final class HeldWorker {
+        final JoinHandle<Boolean> handle;
+        private final CountDownLatch release = new CountDownLatch(1);
+
+        /** Spawns the blocking task on {@code rt} and returns once a worker polls it. */
+        HeldWorker(AsyncRuntime rt) throws InterruptedException {
+            CountDownLatch held = new CountDownLatch(1);
+            handle = rt.spawn(blockingUntil(held, release));
+            assertThat(held.await(WAIT_S, TimeUnit.SECONDS)).isTrue();
+        }
+
+        /** Lets the poll finish and waits for it. */
+        void release() throws Exception {
+            release.countDown();
+            assertThat(handle.get(WAIT_S, TimeUnit.SECONDS)).isTrue();
+        }
+    }
+
     /** A task whose poll signals {@code held} and blocks its worker until {@code release}. */
-    private static AsyncTask<Boolean> blockingUntil(CountDownLatch held, CountDownLatch release) {
+    static AsyncTask<Boolean> blockingUntil(CountDownLatch held, CountDownLatch release) {
         return cx -> {
             held.countDown();
             try {

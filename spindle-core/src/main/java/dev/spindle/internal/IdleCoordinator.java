@@ -434,6 +434,11 @@ public final class IdleCoordinator extends IdleCoordinatorState implements IdleC
         }
     }
 
+    /** Whether {@code w} is registered as parked now (a racy read, for placement heuristics only). */
+    public boolean isParked(int w) {
+        return parked.get(w) != 0;
+    }
+
     /** Whether {@code w} has been woken since it last registered. */
     public boolean isNotified(int w) {
         return notified.get(w) != 0;
