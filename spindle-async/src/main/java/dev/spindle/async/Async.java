@@ -3,6 +3,8 @@
  */
 package dev.spindle.async;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.Collections;
@@ -812,11 +814,11 @@ public final class Async {
      * order and keeps no stack.
      */
     private abstract static class Parent {
-        private static final java.lang.invoke.VarHandle READY;
+        private static final VarHandle READY;
 
         static {
             try {
-                READY = java.lang.invoke.MethodHandles.lookup().findVarHandle(Parent.class, "ready", Child.class);
+                READY = MethodHandles.lookup().findVarHandle(Parent.class, "ready", Child.class);
             } catch (ReflectiveOperationException e) {
                 throw new ExceptionInInitializerError(e);
             }

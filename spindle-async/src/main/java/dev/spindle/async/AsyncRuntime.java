@@ -493,26 +493,20 @@ public final class AsyncRuntime implements AutoCloseable {
             parking.notifyWork();
             return;
         }
-        if (policy == AsyncPolicy.HYBRID && current != null) {
-            if (target != current && parking.isParked(target.index)) {
-                target = current;              // adopted: its last poller sleeps
-            }
-            if (target == current) {
-                boolean lone = current.wakeChannel.isEmpty();
-                current.wakeChannel.offer(c);
-                if (!lone) {
-                    parking.notifyWorkRacy();  // a second cell: a parked peer may take one
-                }
-                return;
-            }
+        boolean hybrid = policy == AsyncPolicy.HYBRID;
+        if (hybrid && current != null && target != current && parking.isParked(target.index)) {
+            target = current;                  // adopted: its last poller sleeps
         }
-        if (target == current) {
-            current.wakeChannel.offer(c);
-            parking.notifyWorkRacy();          // the target is this thread: it will get there
+        if (target != current) {
+            target.wakeChannel.offer(c);
+            parking.notifyWork(target.index);
             return;
         }
-        target.wakeChannel.offer(c);
-        parking.notifyWork(target.index);
+        boolean lone = hybrid && current.wakeChannel.isEmpty();
+        current.wakeChannel.offer(c);
+        if (!lone) {
+            parking.notifyWorkRacy();          // this thread will get there; a peer may take it sooner
+        }
     }
 
     /**

@@ -717,8 +717,9 @@ final class AsyncWorker extends AsyncWorkerPadAfter implements Runnable, LoneTas
      * flag after it released any it held, and if it is free and a worker is still parked, nudges
      * the most recently parked one ({@link IdleCoordinator#nudgeParked}), whose sleep
      * ({@link IdleCoordinator#sleep}) returns so that it tries the CAS again. A nudge is never
-     * lost: the releaser writes the flag (volatile) and then reads the parked stack (under its
-     * lock); a parker writes the stack (under the lock) and then reads the flag (the CAS), so
+     * lost: the releaser writes the flag (volatile) and then reads the parked count (the state
+     * word) and the stack (under its lock); a parker registers in both (under the lock) and then
+     * reads the flag (the CAS), so
      * one of the two sees the other, and an unpark before the park makes the park return. A
      * nudged worker that is woken before it takes the flag passes the nudge on in the same way
      * when it leaves. The flag is free with workers parked only between a watcher's leaving and

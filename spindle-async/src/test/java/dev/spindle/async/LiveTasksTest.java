@@ -111,27 +111,12 @@ class LiveTasksTest {
     @Test
     void aListedCellThatFinishesOnAnotherWorkerLeavesTheListOnceTheRuntimeIdles() throws Exception {
         try (AsyncRuntime rt = AsyncRuntime.builder().workers(2).policy(AsyncPolicy.WORK_STEALING).build()) {
-            java.util.concurrent.CountDownLatch releaseB = new java.util.concurrent.CountDownLatch(1);
-            JoinHandle<Boolean> onB = holdAWorker(rt, releaseB);          // worker B
             AsyncPromise<Integer> go = new AsyncPromise<>();
-            java.util.concurrent.atomic.AtomicReference<JoinHandle<byte[]>> xRef = new java.util.concurrent.atomic.AtomicReference<>();
-            rt.spawn(cx -> {                       // on A: a spawn from outside would be listed outside
-                xRef.set(rt.spawn(c2 -> go.poll(c2).isReady() ? Poll.ready(new byte[1 << 16]) : Poll.pending()));
-                return Poll.ready(null);
-            }).get(WAIT_S, TimeUnit.SECONDS);
-            JoinHandle<byte[]> x = xRef.get();
-            long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT_S);
-            while (rt.workersListed() < 1 && System.nanoTime() < end) {
-                Thread.sleep(1);                   // A polled X: pending, listed on A
-            }
-            assertThat(rt.workersListed()).isEqualTo(1);
-            StalledPollTest.awaitParked(rt, 1);    // A parks first
-            releaseB.countDown();
-            assertThat(onB.get(WAIT_S, TimeUnit.SECONDS)).isTrue();
-            StalledPollTest.awaitParked(rt, 2);    // then B: the most recently parked, woken first
+            JoinHandle<byte[]> x = listedOnAThenBothParked(rt,
+                    c2 -> go.poll(c2).isReady() ? Poll.ready(new byte[1 << 16]) : Poll.pending());
             rt.spawn(cx -> Poll.ready(go.complete(1))).get(WAIT_S, TimeUnit.SECONDS);  // on B; X too
             assertThat(x.get(WAIT_S, TimeUnit.SECONDS)).hasSize(1 << 16);
-            end = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT_S);
+            long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT_S);
             while (rt.workersListed() > 0 && System.nanoTime() < end) {
                 Thread.sleep(1);
             }
@@ -148,31 +133,15 @@ class LiveTasksTest {
     @Test
     void aListedCellCancelledAndRetiredOnAnotherWorkerLeavesTheListOnceTheRuntimeIdles() throws Exception {
         try (AsyncRuntime rt = AsyncRuntime.builder().workers(2).policy(AsyncPolicy.WORK_STEALING).build()) {
-            java.util.concurrent.CountDownLatch releaseB = new java.util.concurrent.CountDownLatch(1);
-            JoinHandle<Boolean> onB = holdAWorker(rt, releaseB);          // worker B
             AsyncPromise<Integer> go = new AsyncPromise<>();
             AsyncPromise<Integer> never = new AsyncPromise<>();
             java.util.concurrent.atomic.AtomicInteger polls = new java.util.concurrent.atomic.AtomicInteger();
-            java.util.concurrent.atomic.AtomicReference<JoinHandle<Integer>> xRef = new java.util.concurrent.atomic.AtomicReference<>();
-            rt.spawn(cx -> {                       // on A: a spawn from outside would be listed outside
-                xRef.set(rt.spawn(c2 -> {
-                    polls.incrementAndGet();
-                    return go.poll(c2).isReady() ? never.poll(c2) : Poll.pending();
-                }));
-                return Poll.ready(null);
-            }).get(WAIT_S, TimeUnit.SECONDS);
-            JoinHandle<Integer> x = xRef.get();
-            long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT_S);
-            while (rt.workersListed() < 1 && System.nanoTime() < end) {
-                Thread.sleep(1);                   // A polled X: pending, listed on A
-            }
-            assertThat(rt.workersListed()).isEqualTo(1);
-            StalledPollTest.awaitParked(rt, 1);    // A parks first
-            releaseB.countDown();
-            assertThat(onB.get(WAIT_S, TimeUnit.SECONDS)).isTrue();
-            StalledPollTest.awaitParked(rt, 2);    // then B: the most recently parked, woken first
+            JoinHandle<Integer> x = listedOnAThenBothParked(rt, c2 -> {
+                polls.incrementAndGet();
+                return go.poll(c2).isReady() ? never.poll(c2) : Poll.pending();
+            });
             rt.spawn(cx -> Poll.ready(go.complete(1))).get(WAIT_S, TimeUnit.SECONDS);  // on B; X too
-            end = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT_S);
+            long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT_S);
             while (polls.get() < 2 && System.nanoTime() < end) {
                 Thread.sleep(1);
             }
@@ -220,19 +189,26 @@ class LiveTasksTest {
         }
     }
 
-    /** Spawns a task that holds a worker until {@code release} opens; returns once it runs. */
-    private static JoinHandle<Boolean> holdAWorker(AsyncRuntime rt, java.util.concurrent.CountDownLatch release)
-            throws InterruptedException {
-        java.util.concurrent.CountDownLatch held = new java.util.concurrent.CountDownLatch(1);
-        JoinHandle<Boolean> h = rt.spawn(cx -> {
-            held.countDown();
-            try {
-                return Poll.ready(release.await(2 * WAIT_S, TimeUnit.SECONDS));
-            } catch (InterruptedException e) {
-                throw new IllegalStateException(e);
-            }
-        });
-        assertThat(held.await(WAIT_S, TimeUnit.SECONDS)).isTrue();
-        return h;
+    /**
+     * The two sweep scenarios' scene: worker B is held while a task on worker A spawns
+     * {@code task} (a spawn from outside would be listed outside), which A polls pending and lists;
+     * A parks first, then B, the most recently parked, which an outside spawn wakes first.
+     */
+    private static <T> JoinHandle<T> listedOnAThenBothParked(AsyncRuntime rt, AsyncTask<T> task) throws Exception {
+        HeldWorker b = new HeldWorker(rt);
+        java.util.concurrent.atomic.AtomicReference<JoinHandle<T>> xRef = new java.util.concurrent.atomic.AtomicReference<>();
+        rt.spawn(cx -> {
+            xRef.set(rt.spawn(task));
+            return Poll.ready(null);
+        }).get(WAIT_S, TimeUnit.SECONDS);
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT_S);
+        while (rt.workersListed() < 1 && System.nanoTime() < end) {
+            Thread.sleep(1);                       // A polled X: pending, listed on A
+        }
+        assertThat(rt.workersListed()).isEqualTo(1);
+        StalledPollTest.awaitParked(rt, 1);        // A parks first
+        b.release();
+        StalledPollTest.awaitParked(rt, 2);        // then B
+        return xRef.get();
     }
 }

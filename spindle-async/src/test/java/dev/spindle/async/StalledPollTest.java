@@ -162,25 +162,6 @@ class StalledPollTest {
         }
     }
 
-    /** A worker of a runtime held by a blocking poll until {@link #release()}. */
-    static final class HeldWorker {
-        final JoinHandle<Boolean> handle;
-        private final CountDownLatch release = new CountDownLatch(1);
-
-        /** Spawns the blocking task on {@code rt} and returns once a worker polls it. */
-        HeldWorker(AsyncRuntime rt) throws InterruptedException {
-            CountDownLatch held = new CountDownLatch(1);
-            handle = rt.spawn(blockingUntil(held, release));
-            assertThat(held.await(WAIT_S, TimeUnit.SECONDS)).isTrue();
-        }
-
-        /** Lets the poll finish and waits for it. */
-        void release() throws Exception {
-            release.countDown();
-            assertThat(handle.get(WAIT_S, TimeUnit.SECONDS)).isTrue();
-        }
-    }
-
     /** A task whose poll signals {@code held} and blocks its worker until {@code release}. */
     static AsyncTask<Boolean> blockingUntil(CountDownLatch held, CountDownLatch release) {
         return cx -> {

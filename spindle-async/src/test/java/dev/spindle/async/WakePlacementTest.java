@@ -25,7 +25,7 @@ class WakePlacementTest {
     void aTaskWokenOnAWorkerWhileItsLastPollerSleepsRunsOnTheWakingWorker(AsyncPolicy policy) throws Exception {
         try (AsyncRuntime rt = AsyncRuntime.builder().workers(2).policy(policy).build()) {
             // Worker X is held while worker P polls the task first: P is its last poller.
-            StalledPollTest.HeldWorker x = new StalledPollTest.HeldWorker(rt);
+            HeldWorker x = new HeldWorker(rt);
             AsyncPromise<String> go = new AsyncPromise<>();
             AtomicReference<Thread> firstPoll = new AtomicReference<>();
             AtomicReference<Thread> lastPoll = new AtomicReference<>();

@@ -485,11 +485,17 @@ public final class IdleCoordinator extends IdleCoordinatorState implements IdleC
      * and counted as such, so the protocol sees a spurious return, which it allows (see
      * <i>Why no wake-up is lost</i>). A worker sleeping in {@link #await} sleeps again; one in
      * {@link #sleep} looks again at what else it waits for. The unpark is made outside the lock;
-     * if the worker was woken meanwhile, it only makes one later sleep return early.
+     * if the worker was woken meanwhile, it only makes one later sleep return early. With nobody
+     * parked it returns after one volatile read of the state word, without the lock: a caller
+     * that wrote something (a volatile write) before this call and a parker that registers (the
+     * state word, under the lock) before reading it still see one another.
      *
      * @return whether a worker was parked
      */
     public boolean nudgeParked() {
+        if (parked((long) STATE.getVolatile(this)) == 0) {
+            return false;                      // nobody parked: no lock (a leaving worker's usual case)
+        }
         int w;
         synchronized (lock) {
             if (size == 0 || terminated) {
