@@ -343,10 +343,13 @@ public final class Async {
 
     /**
      * A task that runs all {@code tasks} concurrently and completes with their results, in the
-     * order of the list. If one fails, the others are cancelled and the failure passes through.
+     * order of the list. If one fails, the others are cancelled and the failure passes through
+     * (a {@link JoinHandle} in the list is only no longer awaited: its task is not cancelled).
      * Its first poll polls every task; each later poll polls only the tasks woken since the
-     * previous one, so joining n spawned tasks this way costs O(n) whatever the order in which
-     * they finish.
+     * previous one, so joining n tasks this way costs O(n) whatever the order in which they
+     * finish. Handles (spawned tasks, promises) that complete with a value wake it once, when
+     * the last of them does: joining n spawned tasks costs one wake-up and two polls of the
+     * parent, however many finish on its worker.
      *
      * <pre>{@code
      * AsyncTask<List<Integer>> both = Async.all(List.of(a.receive(), b.receive()));
@@ -725,13 +728,19 @@ public final class Async {
      * The context and waker of one child of {@code all}/{@code select}: a wake marks the child
      * and wakes the parent's latest waker (only on the unmarked-to-marked transition; whoever
      * made that transition wakes the parent, so no wake-up is lost). For {@code all} that
-     * transition also puts the child on the parent's ready stack (see {@link Parent}).
+     * transition also puts the child on the parent's ready stack; a child that is a
+     * {@link JoinHandle} is never marked: its one wake is counted instead (see {@link Parent}).
      */
     private static final class Child extends AtomicBoolean implements Context, Waker, JoinHandle.Expirable {
         private static final long serialVersionUID = 1L;
         private final Parent parent;
         /** This child's index in the parent's lists. */
         final int index;
+        /**
+         * The child task if it is a handle and the parent is an {@code all}: then a wake never
+         * marks this child (see Parent's "Handles"); otherwise null.
+         */
+        final JoinHandle<?> handle;
         /**
          * The next child on the parent's ready stack; written before the push's CAS, read after
          * the drain's swap, and only while this child is marked and on the stack (see Parent).
@@ -741,10 +750,11 @@ public final class Async {
         /** Set when the parent is done with its children: it will not poll this one again. */
         private volatile boolean dropped;
 
-        Child(Parent parent, int index) {
+        Child(Parent parent, int index, JoinHandle<?> handle) {
             super(true); // polled by the first poll
             this.parent = parent;
             this.index = index;
+            this.handle = handle;
         }
 
         @Override
@@ -774,14 +784,21 @@ public final class Async {
 
         @Override
         public void wake() {
+            JoinHandle<?> h = handle;
+            if (h != null) {                   // the handle's one wake, after its outcome
+                if (h.succeeded()) {
+                    parent.handleSucceeded(index, h.succeededValue());
+                } else {
+                    parent.failed = this;      // polled at the parent's next poll: it throws
+                    parent.wakeParent();
+                }
+                return;
+            }
             if (!getAndSet(true)) {
                 if (parent.tracksReady && !parent.pushReady(this)) {
                     return;                    // the stack was not empty: its first pusher wakes the parent
                 }
-                Waker w = parent.waker;
-                if (w != null) {
-                    w.wake();
-                }
+                parent.wakeParent();
             }
         }
     }
@@ -810,15 +827,47 @@ public final class Async {
      * and a later push found the stack empty again. Children finishing on other workers while the
      * parent waits to run so cost the parent's task one wake, not one each.
      *
+     * <p><b>Handles ({@code all}).</b> A child that is a {@link JoinHandle} (a spawned task, a
+     * promise) is ready once its outcome is out, and only then; if the outcome is a value, the
+     * parent need not run for it until there is nothing else to wait for. Joining n spawned
+     * tasks that finish on the parent's worker otherwise polls the parent after each (the woken
+     * parent runs next, from the LIFO slot), and a parent that collects the values itself at the
+     * end reads every handle from another core's cache. So such a child is polled only by the
+     * first poll; after that its wake, on the thread that completed the handle, stores the value
+     * in the parent's results and counts the child out of {@code unsettled}, and only the wake
+     * that takes the count to zero wakes the parent. A handle wakes a waker it holds once, after
+     * its outcome is out (each entry of its waiter stack is released once: see JoinHandle's
+     * overview), and holds the child's waker only if the first poll found it pending (a poll
+     * that returns the outcome registered nothing, and the first poll is the only poll of a
+     * pending handle child). So each handle child is counted, and its result slot written,
+     * exactly once: by the first poll if it was ready there, by its one wake otherwise; no
+     * per-child claim is needed. {@code unsettled} starts at the number of handle children plus
+     * one, the first poll's own share, which that poll releases with what it counted in one
+     * step, so no wake reaches zero during the first poll. Every wake writes its slot before
+     * its read-modify-write of the count, and the parent reads the count (its own
+     * read-modify-write, or a volatile read at a later poll) before it reads the slots, so a
+     * parent that sees zero sees every value. No wake-up is lost: the wake that takes the count
+     * to zero wakes the parent after it, and a poll before it reads a non-zero count and stays
+     * pending for that wake. A wake with a failure (or a cancellation) records its child in
+     * {@code failed} and wakes the parent at once, whose next poll polls that child and so
+     * fails. These wakes neither mark nor push, so the ready stack's rule above holds for the
+     * other children: had they pushed without waking, a later push would have found the stack
+     * non-empty and skipped a wake that nobody else would make. jcstress
+     * {@code AllHandleCountTests} and {@code AllHandleFailureTests} race the completions with
+     * the first poll.
+     *
      * <p>{@code select}, whose lists are short and whose ties go to the lower index, scans in list
      * order and keeps no stack.
      */
     private abstract static class Parent {
         private static final VarHandle READY;
+        private static final VarHandle UNSETTLED;
 
         static {
             try {
-                READY = MethodHandles.lookup().findVarHandle(Parent.class, "ready", Child.class);
+                MethodHandles.Lookup l = MethodHandles.lookup();
+                READY = l.findVarHandle(Parent.class, "ready", Child.class);
+                UNSETTLED = l.findVarHandle(Parent.class, "unsettled", int.class);
             } catch (ReflectiveOperationException e) {
                 throw new ExceptionInInitializerError(e);
             }
@@ -829,6 +878,8 @@ public final class Async {
         final Child[] children;
         /** Whether wakes push children on {@link #ready} ({@code all}). */
         final boolean tracksReady;
+        /** Children that are handles ({@code all}; see the overview). */
+        final int handles;
         /**
          * Children this parent's polls have looked at, for {@code AsyncCombinatorTest}, which pins
          * the cost of a poll of {@code all} to the children woken since the previous one. Written
@@ -838,6 +889,11 @@ public final class Async {
         /** The ready stack's top: children woken since the last drain; accessed through READY. */
         @SuppressWarnings("unused")
         private volatile Child ready;
+        /** A handle child that completed without a value; the next poll polls it (and fails). */
+        volatile Child failed;
+        /** Handle children not yet counted, plus one until the first poll ends; through UNSETTLED. */
+        @SuppressWarnings("unused")
+        private volatile int unsettled;
 
         Parent(List<? extends AsyncTask<?>> list, boolean tracksReady) {
             tasks = list.toArray(new AsyncTask<?>[0]);
@@ -846,9 +902,16 @@ public final class Async {
             }
             this.tracksReady = tracksReady;
             children = new Child[tasks.length];
+            int h = 0;
             for (int i = 0; i < tasks.length; i++) {
-                children[i] = new Child(this, i);
+                JoinHandle<?> handle = tracksReady && tasks[i] instanceof JoinHandle ? (JoinHandle<?>) tasks[i] : null;
+                if (handle != null) {
+                    h++;
+                }
+                children[i] = new Child(this, i, handle);
             }
+            handles = h;
+            UNSETTLED.set(this, h + 1);        // plain: no wake comes before the first poll, after publication
         }
 
         /** Pushes {@code c} on the ready stack; whether the stack was empty (then wake the parent). */
@@ -864,6 +927,28 @@ public final class Async {
         /** Takes the whole ready stack (newest first), leaving it empty. */
         final Child drainReady() {
             return (Child) READY.getAndSet(this, (Child) null);
+        }
+
+        /** Counts {@code n} handle children done; whether none is left uncounted now. */
+        final boolean settle(int n) {
+            return (int) UNSETTLED.getAndAdd(this, -n) == n;
+        }
+
+        /** Whether every handle child was counted and the first poll has ended. */
+        final boolean allSettled() {
+            return unsettled == 0;
+        }
+
+        /** A handle child's wake with its value (see the overview); only {@code all} has them. */
+        void handleSucceeded(int index, Object value) {
+            throw new IllegalStateException("no handle children here");
+        }
+
+        final void wakeParent() {
+            Waker w = waker;
+            if (w != null) {
+                w.wake();
+            }
         }
 
         /**
@@ -919,10 +1004,13 @@ public final class Async {
     }
 
     private static final class AllTask<T> extends Parent implements AsyncTask<List<T>>, Cancellable {
+        /** The values, by index; a handle child's slot is written by its wake (see Parent). */
         private final Object[] results;
         private int remaining;
         /** Whether the first poll (which polls every child) has run. */
         private boolean started;
+        /** Handle children the first poll found pending: their wakes count them (see Parent). */
+        private int awaited;
 
         AllTask(List<? extends AsyncTask<? extends T>> list) {
             super(list, true);
@@ -936,14 +1024,25 @@ public final class Async {
             waker = cx.waker();
             if (!started) {
                 started = true;
+                int counted = 1;               // the first poll's own share of unsettled
                 for (int i = 0; i < tasks.length && remaining > 0; i++) {
-                    pollOne(i, cx);
+                    counted += pollOne(i, cx, true);
+                }
+                if (awaited > 0 && remaining > 0 && settle(counted)) {
+                    handlesDone();
                 }
             } else {
+                Child f = failed;
+                if (f != null) {
+                    pollOne(f.index, cx, false); // throws: its handle holds a failure
+                }
                 for (Child c = drainReady(); c != null && remaining > 0; ) {
                     Child next = c.nextReady;  // before the poll: a wake after it may push c again
-                    pollOne(c.index, cx);
+                    pollOne(c.index, cx, false);
                     c = next;
+                }
+                if (awaited > 0 && allSettled()) {
+                    handlesDone();
                 }
             }
             if (remaining > 0) {
@@ -952,15 +1051,64 @@ public final class Async {
             return Poll.ready((List<T>) Collections.unmodifiableList(Arrays.asList(results)));
         }
 
-        /** Polls child {@code i} if it is still running and was woken; records its result. */
-        private void pollOne(int i, Context cx) {
-            Poll<?> p = pollRunningChild(i, cx);
-            if (p != null && p.isReady()) {
-                results[i] = p.value();
-                tasks[i] = null;
-                children[i].dropped = true;    // done: its waker's entries elsewhere are stale
-                remaining--;
+        /**
+         * Polls child {@code i} if it is still running (and, unless it is a handle, was woken),
+         * and records its result. For a handle child: 1 if it was ready, to be counted by the
+         * caller (no wake will count it: see Parent), else 0, and then its wake counts it (the
+         * first poll's pending ones are {@link #awaited}). A child whose poll throws fails the
+         * parent.
+         */
+        private int pollOne(int i, Context cx, boolean first) {
+            Child c = children[i];
+            JoinHandle<?> h = c.handle;
+            if (h == null) {
+                Poll<?> p = pollRunningChild(i, cx);
+                if (p != null && p.isReady()) {
+                    collect(i, p.value());
+                }
+                return 0;
             }
+            if (tasks[i] == null) {
+                return 0;
+            }
+            examined++;
+            Object v;
+            try {
+                v = h.pollOutcome(c);          // pending: c is registered, its one wake comes later
+            } catch (Throwable t) {
+                tasks[i] = null;
+                cancelAllBut(-1);
+                throw t;
+            }
+            if (v == DirectTask.PENDING) {
+                if (first) {
+                    awaited++;
+                }
+                return 0;
+            }
+            collect(i, v);
+            return 1;
+        }
+
+        @Override
+        void handleSucceeded(int index, Object value) {
+            results[index] = value;            // before the count's read-modify-write: see Parent
+            if (settle(1)) {
+                wakeParent();                  // the last handle to complete
+            }
+        }
+
+        /** Every awaited handle child's wake has stored its value (see Parent). */
+        private void handlesDone() {
+            remaining -= awaited;
+            awaited = 0;
+        }
+
+        private void collect(int i, Object value) {
+            results[i] = value;
+            tasks[i] = null;
+            children[i].dropped = true;        // done: its waker's entries elsewhere are stale
+            remaining--;
         }
 
         @Override

@@ -236,6 +236,16 @@ public abstract sealed class JoinHandle<T> implements Future<T>, AsyncTask<T> pe
         return (int) (state & RUN_MASK);
     }
 
+    /** Whether the outcome is out and is a value: a poll now returns it without registering. */
+    final boolean succeeded() {
+        return (state & OUTCOME_MASK) == VALUE;
+    }
+
+    /** The value, once {@link #succeeded()} returned true (its volatile read made it visible). */
+    final Object succeededValue() {
+        return result;
+    }
+
     /** Whether {@link #cancel} won: the next worker to take the cell retires it unpolled. */
     final boolean cancelRequested() {
         return (state & OUTCOME_MASK) == CANCELLED;

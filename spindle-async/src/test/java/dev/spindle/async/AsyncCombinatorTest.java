@@ -117,6 +117,90 @@ class AsyncCombinatorTest {
     }
 
     /**
+     * Children that are handles wake the parent once, when the last of them completes: joining n
+     * spawned tasks that finish on the parent's worker polled the parent after each (it is woken
+     * and runs next), n polls for one result. Polled after every completion as a runtime would
+     * poll it if woken, the parent is woken only by the last, and its polls look at each child
+     * once in all, at the first poll (the wakes store the values of those still pending there).
+     */
+    @Test
+    void allOfHandlesWakesTheParentOnlyWhenTheLastCompletes() {
+        int n = 100;
+        List<AsyncPromise<Integer>> promises = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            promises.add(new AsyncPromise<>());
+        }
+        promises.get(7).complete(7);                                   // done before the first poll
+        HandContext cx = new HandContext();
+        AsyncTask<List<Integer>> all = Async.all(promises);
+        assertThat(all.poll(cx).isPending()).isTrue();
+        for (int i = n - 1; i > 0; i--) {                               // any order
+            if (i != 7) {
+                promises.get(i).complete(i);
+                assertThat(all.poll(cx).isPending()).isTrue();
+            }
+        }
+        assertThat(cx.wakes.get()).as("wakes before the last child").isZero();
+        promises.get(0).complete(0);
+        assertThat(cx.wakes.get()).isEqualTo(1);
+        List<Integer> result = all.poll(cx).value();
+        for (int i = 0; i < n; i++) {
+            assertThat(result.get(i)).isEqualTo(i);
+        }
+        assertThat(Async.childrenExamined(all)).isEqualTo(n);
+    }
+
+    /**
+     * A handle that fails reaches the parent at once, while other handles are still pending and
+     * some have completed without waking it: the parent fails with that cause. (Awaiting a handle
+     * does not own its task: the handle still pending is left alone, not cancelled.)
+     */
+    @Test
+    void allOfHandlesFailsAtTheFirstFailureAfterQuietCompletions() {
+        List<AsyncPromise<Integer>> promises = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            promises.add(new AsyncPromise<>());
+        }
+        HandContext cx = new HandContext();
+        AsyncTask<List<Integer>> all = Async.all(promises);
+        assertThat(all.poll(cx).isPending()).isTrue();
+        promises.get(0).complete(0);
+        promises.get(3).complete(3);
+        assertThat(cx.wakes.get()).isZero();
+        IllegalStateException boom = new IllegalStateException("boom");
+        promises.get(2).completeExceptionally(boom);
+        assertThat(cx.wakes.get()).isEqualTo(1);
+        assertThatThrownBy(() -> all.poll(cx)).hasRootCauseInstanceOf(IllegalStateException.class)
+                .hasRootCauseMessage("boom");
+        assertThat(promises.get(1).isDone()).as("the pending handle").isFalse();
+    }
+
+    /**
+     * A child that is not a handle still wakes the parent at once while handles complete without
+     * waking it (had the quiet completions left the ready stack's wake rule thinking a wake was
+     * under way, this wake would be skipped and the parent would wait for the handles for good:
+     * here the last handle's completion depends on the parent having seen the other child).
+     */
+    @Test
+    void allWithHandlesAndOtherTasksWakesForTheOthersAtOnce() {
+        AsyncPromise<Integer> first = new AsyncPromise<>();
+        AsyncPromise<Integer> last = new AsyncPromise<>();
+        Gate<Integer> gate = new Gate<>();
+        HandContext cx = new HandContext();
+        AsyncTask<List<Integer>> all = Async.all(List.of(first, gate, last));
+        assertThat(all.poll(cx).isPending()).isTrue();
+        first.complete(1);
+        assertThat(cx.wakes.get()).isZero();
+        gate.complete(2);
+        assertThat(cx.wakes.get()).isEqualTo(1);
+        assertThat(all.poll(cx).isPending()).isTrue();
+        assertThat(gate.polls.get()).isEqualTo(2);                      // the parent saw it done
+        last.complete(3);
+        assertThat(cx.wakes.get()).isEqualTo(2);
+        assertThat(all.poll(cx).value()).containsExactly(1, 2, 3);
+    }
+
+    /**
      * {@code all} on a runtime, its children completed from two outside threads in interleaved
      * order while the parent is polled on the workers: every child's value arrives in its place,
      * once, and the parent finishes (a wake lost between the ready stack's drain and a child's
@@ -152,6 +236,55 @@ class AsyncCombinatorTest {
                 assertThat(got).hasSize(n);
                 for (int i = 0; i < n; i++) {
                     assertThat(got.get(i)).isEqualTo(2 * i);
+                }
+            }
+        }
+    }
+
+    /**
+     * {@code all} of bare promises on a runtime, completed from two outside threads while the
+     * parent's first poll may still be registering with them (a completion can then wake a
+     * child that the poll also finds done: it must be counted once, or the parent finishes
+     * early with missing values or never finishes), some failing in one round in four.
+     */
+    @Test
+    void allOfPromisesOnARuntimeCountsEveryCompletionOnce() throws Exception {
+        int n = 1_000;
+        try (AsyncRuntime rt = AsyncRuntime.builder().workers(2).build()) {
+            for (int round = 0; round < 40; round++) {
+                List<AsyncPromise<Integer>> promises = new ArrayList<>();
+                for (int i = 0; i < n; i++) {
+                    promises.add(new AsyncPromise<>());
+                }
+                int failAt = round % 4 == 3 ? n / 2 + round : -1;
+                Thread[] completers = new Thread[2];
+                for (int t = 0; t < 2; t++) {
+                    int first = t;
+                    completers[t] = new Thread(() -> {
+                        for (int i = first; i < n; i += 2) {
+                            if (i == failAt) {
+                                promises.get(i).completeExceptionally(new IllegalStateException("child " + i));
+                            } else {
+                                promises.get(i).complete(i);
+                            }
+                        }
+                    });
+                }
+                completers[0].start();
+                JoinHandle<List<Integer>> parent = rt.spawn(Async.all(promises));
+                completers[1].start();
+                for (Thread t : completers) {
+                    t.join();
+                }
+                if (failAt >= 0) {
+                    assertThatThrownBy(() -> parent.get(10, java.util.concurrent.TimeUnit.SECONDS))
+                            .hasRootCauseMessage("child " + failAt);
+                } else {
+                    List<Integer> got = parent.get(10, java.util.concurrent.TimeUnit.SECONDS);
+                    assertThat(got).hasSize(n);
+                    for (int i = 0; i < n; i++) {
+                        assertThat(got.get(i)).isEqualTo(i);
+                    }
                 }
             }
         }

@@ -7,7 +7,6 @@ import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
 import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 
 import java.util.List;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.Arbiter;
 import org.openjdk.jcstress.annotations.Description;
@@ -61,18 +60,7 @@ public class AllReadyStackTests {
 
     private final Gate g0 = new Gate(10);
     private final Gate g1 = new Gate(20);
-    private final AtomicInteger wakes = new AtomicInteger();
-    private final Context cx = new Context() {
-        @Override
-        public Waker waker() {
-            return wakes::incrementAndGet;
-        }
-
-        @Override
-        public boolean consumeBudget() {
-            return true;
-        }
-    };
+    private final CountingContext cx = new CountingContext();
     private final AsyncTask<List<Integer>> all = Async.all(List.of(g0, g1));
 
     public AllReadyStackTests() {
@@ -92,7 +80,7 @@ public class AllReadyStackTests {
 
     @Actor
     public void poll(III_Result r) {
-        wakesBeforePoll = wakes.get();
+        wakesBeforePoll = cx.wakes();
         Poll<List<Integer>> p = all.poll(cx);
         r.r1 = p.isReady() && p.value().equals(List.of(10, 20)) ? 1 : 0;
     }
@@ -104,10 +92,10 @@ public class AllReadyStackTests {
         } else {
             Poll<List<Integer>> p = all.poll(cx);
             r.r2 = p.isReady() && p.value().equals(List.of(10, 20)) ? 1 : 0;
-            if (wakes.get() == wakesBeforePoll) {
+            if (cx.wakes() == wakesBeforePoll) {
                 r.r2 = -1;                     // pending, and nothing would poll it again
             }
         }
-        r.r3 = wakes.get();
+        r.r3 = cx.wakes();
     }
 }
