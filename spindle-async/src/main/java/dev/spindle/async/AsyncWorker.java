@@ -326,26 +326,35 @@ final class AsyncWorker extends AsyncWorkerPadAfter implements Runnable, LoneTas
     }
 
     /**
-     * The worker's loop, as rounds of at most {@value #PICKS_PER_ROUND} tasks ({@link #round}),
-     * each entered afresh through the method's current compiled code, as the pools' workers do
-     * ({@code PoolCore.runWorker} in spindle-core says why in full). A loop that never returns
-     * keeps running the code HotSpot compiled for it while it ran, after the JIT has replaced it,
-     * and its calls are not re-linked: here a replaced compilation of this loop called an
-     * interpreted {@code next()} or {@code runCell} for the rest of the run, and one runtime of
-     * the async benchmark ran 5 to 15 times slower (3 of 23 plain JVMs in session 18, 4 of 6 under
-     * JFR profiling; none of 6 with rounds: docs/BENCHMARKS.md, session 18). This loop goes round
-     * once per {@value #PICKS_PER_ROUND} tasks, too rarely to be compiled itself.
+     * The worker's loop, as rounds ({@link #round}) that end at a park or after
+     * {@value #PICKS_PER_ROUND} tasks, each entered afresh through the method's current compiled
+     * code, as the pools' workers do ({@code PoolCore.runWorker} in spindle-core says why in
+     * full). A loop that never returns keeps running the code HotSpot compiled for it while it
+     * ran, after the JIT has replaced it, and its calls are not re-linked: here a replaced
+     * compilation of this loop called an interpreted {@code next()} or {@code runCell} for the
+     * rest of the run, and one runtime of the async benchmark ran 5 to 15 times slower (3 of 23
+     * plain JVMs in session 18, 4 of 6 under JFR profiling; none of 6 with rounds:
+     * docs/BENCHMARKS.md, session 18). A round that only counted tasks lasted as long as the
+     * runtime took to run 65,536 of them, which under light load (bursts with idle gaps) is
+     * minutes: 4 of 10 JVMs running a fan-out of 1,000 tasks at a time on JDK 25 beside virtual
+     * threads ran it 4 to 6 times slower for the whole run, none of 18 once a park ended the round
+     * (session 22). A park costs far more than the return and call that end a round there. This
+     * loop goes round too rarely per task to be compiled itself.
      */
     private void loop() {
         while (!runtime.closing) {
             round();
+            rounds++;
         }
     }
 
-    /** Tasks a round runs at most before it returns to {@link #loop} (parks do not count). */
+    /** Rounds this worker's loop has begun again, for {@code WorkerRoundsTest}; owner-written. */
+    volatile long rounds;
+
+    /** Tasks a round runs at most before it returns to {@link #loop} (a park ends it sooner). */
     static final int PICKS_PER_ROUND = 1 << 16;
 
-    /** Runs tasks, and parks when there are none, until {@value #PICKS_PER_ROUND} ran or the runtime closes. */
+    /** Runs tasks until none is left (then parks once), {@value #PICKS_PER_ROUND} ran or the runtime closes. */
     private void round() {
         for (int picks = 0; picks < PICKS_PER_ROUND && !runtime.closing; ) {
             TaskCell<?> c = takeLifo();
@@ -370,6 +379,7 @@ final class AsyncWorker extends AsyncWorkerPadAfter implements Runnable, LoneTas
                 continue;
             }
             park();
+            return;                            // a park ends the round: see loop()
         }
     }
 

@@ -122,9 +122,7 @@ abstract class AbstractPool extends PoolCore {
                 tasks++;
                 continue;
             }
-            if (!idle(w)) {
-                return false;
-            }
+            return idle(w);                    // a park ends the round (see PoolCore.runWorker)
         }
         return true;
     }

@@ -57,9 +57,13 @@ abstract class BaseWorker extends WorkerPadAfter implements Runnable, BlockingSu
     /** Tasks a round of the worker loop runs at most before it returns ({@link PoolCore#runWorker}). */
     static final int TASKS_PER_ROUND = 1 << 16;
 
+    /** Rounds of this worker's loop begun again, for {@code WorkerRoundsTest}; owner-written. */
+    volatile long rounds;
+
     /**
-     * A round of the worker loop: runs tasks, and parks when there are none, until
-     * {@link #TASKS_PER_ROUND} tasks ran, the worker should exit or the pool stops.
+     * A round of the worker loop: runs tasks until there are none (then parks, or finds work
+     * while preparing to, once), {@link #TASKS_PER_ROUND} tasks ran, the worker should exit or
+     * the pool stops.
      *
      * @return {@code true} to be called again; {@code false} when the worker should exit or the
      *     pool stops

@@ -289,16 +289,21 @@ abstract class PoolCore extends AbstractExecutorService implements Scheduler, Au
      * one runtime of the async benchmark 5 to 15 times slower for a whole run in some JVMs, its
      * workers' samples in an interpreted {@code next()} (docs/BENCHMARKS.md, session 18; the
      * pools' workers showed no interpreted samples in the JVMs profiled, but their loop has the
-     * same shape). So a worker's loop is a round of at most {@link BaseWorker#TASKS_PER_ROUND}
-     * tasks ({@link BaseWorker#work}), entered afresh through the method's current code each
-     * time; the loop here goes round once per that many tasks, too rarely to be compiled
-     * itself. spindle-async's {@code AsyncWorker} does the same.
+     * same shape). So a worker's loop is a round ({@link BaseWorker#work}) that ends when the
+     * worker goes idle (a park) or after {@link BaseWorker#TASKS_PER_ROUND} tasks, entered
+     * afresh through the method's current code each time. Counting tasks alone was not enough:
+     * under light load, bursts with idle gaps, a round of 65,536 tasks lasts minutes, and on
+     * JDK 25 beside virtual threads 4 of 10 JVMs ran the async runtime's fan-out of 1,000 tasks
+     * at a time 4 to 6 times slower for the whole run, none of 18 once a park ended the round
+     * (session 22). A park costs far more than the return and call that end a round there; the
+     * loop here goes round too rarely per task to be compiled itself. spindle-async's
+     * {@code AsyncWorker} does the same.
      */
     final void runWorker(BaseWorker w) {
         BlockingSupport.bindCurrent(w);
         try {
             while (w.work()) {
-                // the next round, through work()'s current code
+                w.rounds++;                    // the next round, through work()'s current code
             }
             if (runState >= STOP) {
                 stopPhase(w);

@@ -156,8 +156,8 @@ final class Worker extends BaseWorker implements LoneTaskWatch.Peer {
             if (task != null) {
                 runTopLevel(task);
                 tasks++;
-            } else if (!park()) {
-                return false;
+            } else {
+                return park();                 // a park ends the round (see PoolCore.runWorker)
             }
         }
         return true;
