@@ -356,10 +356,14 @@ public final class QuickHarness {
         progress.phase("latency probe");
         SubmitLatencyProbe probe = new SubmitLatencyProbe(TimeUnit.MICROSECONDS.toNanos(o.latencyGapMicros));
         int perChunk = Math.max(1, o.latencySamples / o.latencyChunks);
-        // a discarded chunk on each to warm the code paths
+        // Discarded samples on each to warm the code paths: 2.5 times the measured ones, at most
+        // 10,000 (one chunk of 1,000 left a probe run alone in a JVM measuring Spindle's path
+        // still being compiled: p99 0.44-0.57 of FJP's, at parity once warmed; BENCHMARKS.md,
+        // session 22). In the full suite the workloads before it have warmed both anyway.
+        int warmup = (int) Math.max(perChunk, Math.min(10_000L, 5L * o.latencySamples / 2));
         for (BenchRuntime rt : List.of(spindle, fjp)) {
             progress.step("latency warm-up on " + rt.kind());
-            probe.measure(rt, perChunk, SubmitLatencyProbe.newHistogram());
+            probe.measure(rt, warmup, SubmitLatencyProbe.newHistogram());
         }
         Histogram allS = SubmitLatencyProbe.newHistogram();
         Histogram allF = SubmitLatencyProbe.newHistogram();
