@@ -348,8 +348,8 @@ public final class Async {
      * Its first poll polls every task; each later poll polls only the tasks woken since the
      * previous one, so joining n tasks this way costs O(n) whatever the order in which they
      * finish. Handles (spawned tasks, promises) that complete with a value wake it once, when
-     * the last of them does: joining n spawned tasks costs one wake-up and two polls of the
-     * parent, however many finish on its worker.
+     * the last of them does: joining n spawned tasks costs the parent at most one wake-up and two
+     * polls, however many finish on its worker.
      *
      * <pre>{@code
      * AsyncTask<List<Integer>> both = Async.all(List.of(a.receive(), b.receive()));

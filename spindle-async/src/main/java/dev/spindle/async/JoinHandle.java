@@ -493,7 +493,8 @@ public abstract sealed class JoinHandle<T> implements Future<T>, AsyncTask<T> pe
 
     /**
      * How many times the task's waker fired while the task was not done (its wake count, the
-     * key of {@link AsyncPolicy#HYBRID}'s hot queue). For diagnostics and measurements.
+     * key of {@link AsyncPolicy#HYBRID}'s hot queue). For diagnostics and measurements. An
+     * {@link AsyncPromise} has no task to wake, so its count stays 0.
      *
      * @return the number of wake-ups counted so far, 0 or more
      */
