@@ -878,8 +878,6 @@ public final class Async {
         final Child[] children;
         /** Whether wakes push children on {@link #ready} ({@code all}). */
         final boolean tracksReady;
-        /** Children that are handles ({@code all}; see the overview). */
-        final int handles;
         /**
          * Children this parent's polls have looked at, for {@code AsyncCombinatorTest}, which pins
          * the cost of a poll of {@code all} to the children woken since the previous one. Written
@@ -910,7 +908,6 @@ public final class Async {
                 }
                 children[i] = new Child(this, i, handle);
             }
-            handles = h;
             UNSETTLED.set(this, h + 1);        // plain: no wake comes before the first poll, after publication
         }
 
@@ -981,10 +978,15 @@ public final class Async {
             try {
                 return pollChild(i, cx);
             } catch (Throwable t) {
-                tasks[i] = null;
-                cancelAllBut(-1);
+                childFailed(i);
                 throw t;
             }
+        }
+
+        /** Child {@code i}'s poll threw: the parent fails with it, and the others are cancelled. */
+        final void childFailed(int i) {
+            tasks[i] = null;
+            cancelAllBut(-1);
         }
 
         /**
@@ -1076,8 +1078,7 @@ public final class Async {
             try {
                 v = h.pollOutcome(c);          // pending: c is registered, its one wake comes later
             } catch (Throwable t) {
-                tasks[i] = null;
-                cancelAllBut(-1);
+                childFailed(i);
                 throw t;
             }
             if (v == DirectTask.PENDING) {
