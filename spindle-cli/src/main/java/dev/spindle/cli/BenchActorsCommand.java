@@ -42,10 +42,8 @@ final class BenchActorsCommand implements Callable<Integer> {
     @Mixin
     RoundOptions options;
 
-
-
-
-
+    @Mixin
+    Forks.Count forks;
 
     static {
         System.setProperty("spindle.bench.actor.names", String.join(", ", ActorWorkloads.names()));
@@ -65,6 +63,10 @@ final class BenchActorsCommand implements Callable<Integer> {
             }
             o.workers(options.workers).rounds(options.rounds).warmupRounds(options.warmup);
         });
+        forks.validate(spec);
+        if (forks.forks > 1) {
+            return Forks.run(spec, forks.forks, Forks.ACTORS, options.json, options.progressDisplay(spec));
+        }
         o.progress(options.progressDisplay(spec));
         ActorReport report = new ActorHarness(o).run();
         options.print(spec, report::toTable, report::toJson);

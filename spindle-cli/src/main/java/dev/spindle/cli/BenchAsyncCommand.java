@@ -55,10 +55,8 @@ final class BenchAsyncCommand implements Callable<Integer> {
     @Mixin
     RoundOptions options;
 
-
-
-
-
+    @Mixin
+    Forks.Count forks;
 
     static {
         System.setProperty("spindle.bench.async.names", String.join(", ", AsyncWorkloads.names()));
@@ -78,6 +76,10 @@ final class BenchAsyncCommand implements Callable<Integer> {
             }
             o.workers(options.workers).rounds(options.rounds).warmupRounds(options.warmup);
         });
+        forks.validate(spec);
+        if (forks.forks > 1) {
+            return Forks.run(spec, forks.forks, Forks.ASYNC, options.json, options.progressDisplay(spec));
+        }
         o.progress(options.progressDisplay(spec));
         AsyncReport report = new AsyncHarness(o).run();
         options.print(spec, report::toTable, report::toJson);

@@ -53,10 +53,8 @@ final class BenchCommand implements Callable<Integer> {
     @Mixin
     RoundOptions options;
 
-
-
-
-
+    @Mixin
+    Forks.Count forks;
 
     static {
         System.setProperty("spindle.bench.names", String.join(", ", QuickHarness.validNames()));
@@ -72,6 +70,10 @@ final class BenchCommand implements Callable<Integer> {
             }
             o.workers(options.workers).rounds(options.rounds).warmupRounds(options.warmup);
         });
+        forks.validate(spec);
+        if (forks.forks > 1) {
+            return Forks.run(spec, forks.forks, Forks.FORK_JOIN, options.json, options.progressDisplay(spec));
+        }
         o.progress(options.progressDisplay(spec));
         Report report = new QuickHarness(o).run();
         options.print(spec, report::toTable, report::toJson);

@@ -89,25 +89,12 @@ public record ActorReport(int workers, int warmupRounds, int rounds, long elapse
             l.add(r.note());
             lines.add(l.toArray(new String[0]));
         }
-        int[] width = new int[head.size()];
-        for (String[] l : lines) {
-            for (int i = 0; i < l.length; i++) {
-                width[i] = Math.max(width[i], l[i].length());
-            }
+        int[] gaps = new int[head.size()];
+        for (int i = 0; i < gaps.length; i++) {
+            boolean iqrColumn = i > 0 && i <= 2 * runtimes.size() && i % 2 == 0;
+            gaps[i] = i == 0 || iqrColumn || i > 2 * runtimes.size() ? 2 : 1;
         }
-        for (int li = 0; li < lines.size(); li++) {
-            String[] l = lines.get(li);
-            StringBuilder line = new StringBuilder();
-            for (int i = 0; i < l.length; i++) {
-                String pad = " ".repeat(width[i] - l[i].length());
-                line.append(right.get(i) && li > 0 ? pad + l[i] : l[i] + pad).append(i == 0 ? "  " : " ");
-                boolean iqrColumn = i > 0 && i <= 2 * runtimes.size() && i % 2 == 0;
-                if (iqrColumn || i > 2 * runtimes.size()) {
-                    line.append(' ');
-                }
-            }
-            sb.append(line.toString().stripTrailing()).append('\n');
-        }
+        TextTable.append(sb, lines, right, gaps);
         return sb.toString();
     }
 

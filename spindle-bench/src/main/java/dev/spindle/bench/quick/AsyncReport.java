@@ -156,7 +156,7 @@ public record AsyncReport(int workers, int warmupRounds, int rounds, long elapse
                 l.add(r.note());
                 lines.add(l.toArray(new String[0]));
             }
-            table(sb, lines, right);
+            TextTable.append(sb, lines, right);
         }
         if (!contention.isEmpty()) {
             sb.append('\n').append(CONTENTION_MEANING).append('\n');
@@ -177,27 +177,9 @@ public record AsyncReport(int workers, int warmupRounds, int rounds, long elapse
                 lines.add(new String[] {c.name(), "ws/hy", "thr hy/ws " + ratio(c.throughputRatio()), "",
                     ratio(c.wakesP99Ratio()), "", "", ratio(c.completionP99Ratio()), ""});
             }
-            table(sb, lines, right);
+            TextTable.append(sb, lines, right);
         }
         return sb.toString();
-    }
-
-    private static void table(StringBuilder sb, List<String[]> lines, List<Boolean> right) {
-        int[] width = new int[lines.get(0).length];
-        for (String[] l : lines) {
-            for (int i = 0; i < l.length; i++) {
-                width[i] = Math.max(width[i], l[i].length());
-            }
-        }
-        for (int li = 0; li < lines.size(); li++) {
-            String[] l = lines.get(li);
-            StringBuilder line = new StringBuilder();
-            for (int i = 0; i < l.length; i++) {
-                String pad = " ".repeat(width[i] - l[i].length());
-                line.append(right.get(i) && li > 0 ? pad + l[i] : l[i] + pad).append("  ");
-            }
-            sb.append(line.toString().stripTrailing()).append('\n');
-        }
     }
 
     private static String count(Stats s) {

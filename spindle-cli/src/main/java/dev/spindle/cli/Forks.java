@@ -1,0 +1,364 @@
+/*
+ * Copyright 2026 The Spindle Authors. Licensed under the Apache License, Version 2.0.
+ */
+package dev.spindle.cli;
+
+import dev.spindle.bench.quick.Progress;
+import dev.spindle.bench.quick.TextTable;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintWriter;
+import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import picocli.CommandLine.Model.CommandSpec;
+
+/**
+ * {@code --forks N} of the interleaved benchmark commands: the same command run in N fresh JVMs,
+ * one after another, and each JVM's ratios set side by side with their median.
+ *
+ * <p>Why. Within one JVM the harness interleaves the runtimes round by round, so a busy moment
+ * of the machine hits both sides; what it cannot even out is the JIT. Where C2 cuts a runtime's
+ * recursion or call chain into compiled methods, and which receiver types a shared call site saw
+ * first, is decided once per JVM, and on the 2-core development machine one build's fork/join
+ * time differs by up to 70 % from one JVM to the next (docs/BENCHMARKS.md, session 16), as
+ * ForkJoinPool's does. One JVM's ratio is one draw; the median of several is the figure to
+ * quote, with their range beside it. (JMH forks for the same reason.)
+ *
+ * <p>How. The parent checks its arguments as the command would, then starts each child with its
+ * own JVM options (those it was started with, less a debugger agent and a flight recording,
+ * which would clash between children), its class path and the same command line with
+ * {@code --json --progress=none} in place of {@code --forks}, {@code --json} and
+ * {@code --progress}. A child's standard error is the parent's, so its failures show; its
+ * standard output, read up to {@link MiniJson#MAX_LENGTH} characters, is its report. A child
+ * that exits non-zero, or prints anything but a report, fails the whole command. Children never
+ * run at the same time: they would compete for the cores they measure.
+ */
+final class Forks {
+
+    /** The {@code --forks} option, as a picocli mixin. */
+    static final class Count {
+        @picocli.CommandLine.Option(names = "--forks", paramLabel = "N",
+                description = "Run the whole command in N fresh JVMs, one after another, and print each JVM's ratios"
+                        + " beside their median (default: 1, this JVM alone). The JIT compiles hot paths differently"
+                        + " from one JVM to the next, so one JVM's ratio is one draw; quote the median over JVMs.")
+        int forks = 1;
+
+        void validate(CommandSpec spec) {
+            BenchRunOptions.requireRange(spec, "--forks", forks, 1, 100);
+        }
+    }
+
+    /** A ratio each report holds per workload: the member {@code field} of each entry of {@code section}. */
+    record Column(String section, String field, String title) {
+    }
+
+    /** The fork/join suite's ratio. */
+    static final List<Column> FORK_JOIN = List.of(
+            new Column("results", "ratio", "Spindle throughput / ForkJoinPool throughput"));
+    /** The actor suite's ratio. */
+    static final List<Column> ACTORS = List.of(
+            new Column("results", "ratio", "best Spindle throughput / best Pekko throughput"));
+    /** The async suite's ratios, with the contention workloads' HYBRID gains. */
+    static final List<Column> ASYNC = List.of(
+            new Column("results", "ratio", "best AsyncRuntime throughput / best CompletableFuture throughput"),
+            new Column("results", "vtRatio", "best AsyncRuntime throughput / virtual threads' throughput"),
+            new Column("contention", "wakesP99Ratio", "contention: WORK_STEALING p99 wakes / HYBRID p99 wakes"),
+            new Column("contention", "completionP99Ratio",
+                    "contention: WORK_STEALING p99 completion / HYBRID p99 completion"),
+            new Column("contention", "throughputRatio", "contention: HYBRID throughput / WORK_STEALING throughput"));
+
+    private Forks() {
+    }
+
+    /**
+     * Runs the command that {@code spec} belongs to in {@code forks} child JVMs and prints the
+     * combined result on {@code spec}'s output, as a table or (with {@code json}) as JSON.
+     *
+     * @return the exit status, 0
+     * @throws IllegalStateException if a child fails or prints no report
+     */
+    static int run(CommandSpec spec, int forks, List<Column> columns, boolean json, Progress progress) {
+        List<String> original = spec.root().commandLine().getParseResult().originalArgs();
+        List<String> childArgs = childArguments(original);
+        List<String> command = javaCommand(childArgs);
+        List<String> outputs = new ArrayList<>();
+        long start = System.nanoTime();
+        progress.start(forks);
+        for (int i = 1; i <= forks; i++) {
+            progress.step("JVM " + i + " of " + forks);
+            outputs.add(runChild(command, i, forks));
+        }
+        progress.finish();
+        List<Map<String, Object>> reports = new ArrayList<>();
+        for (int i = 0; i < outputs.size(); i++) {
+            reports.add(asReport(outputs.get(i), i + 1, forks));
+        }
+        double minutes = (System.nanoTime() - start) / 60e9;
+        List<Summary> summaries = summarize(reports, columns);
+        PrintWriter out = spec.commandLine().getOut();
+        out.print(json ? toJson(childArgs, outputs, summaries)
+                : toTable(spec.qualifiedName(), reports, summaries, minutes));
+        out.flush();
+        return 0;
+    }
+
+    /**
+     * The child's arguments: {@code original} without {@code --forks}, {@code --json} and
+     * {@code --progress} (either form, with its value), then {@code --json --progress=none}.
+     */
+    static List<String> childArguments(List<String> original) {
+        List<String> out = new ArrayList<>();
+        for (int i = 0; i < original.size(); i++) {
+            String a = original.get(i);
+            if (a.equals("--forks") || a.equals("--progress")) {
+                i++;                           // and its value
+            } else if (!a.startsWith("--forks=") && !a.startsWith("--progress=") && !a.equals("--json")
+                    && !a.startsWith("--json=")) {
+                out.add(a);
+            }
+        }
+        out.add("--json");
+        out.add("--progress=none");
+        return out;
+    }
+
+    /** The JVM options a child gets: this JVM's, less those that would clash between children. */
+    static List<String> childJvmOptions(List<String> inputArguments) {
+        List<String> out = new ArrayList<>();
+        for (String a : inputArguments) {
+            if (a.startsWith("-agentlib:jdwp") || a.startsWith("-Xrunjdwp") || a.startsWith("-XX:StartFlightRecording")
+                    || a.startsWith("-XX:FlightRecorderOptions")) {
+                continue;
+            }
+            out.add(a);
+        }
+        return out;
+    }
+
+    private static List<String> javaCommand(List<String> childArgs) {
+        List<String> cmd = new ArrayList<>();
+        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        cmd.addAll(childJvmOptions(ManagementFactory.getRuntimeMXBean().getInputArguments()));
+        cmd.add("-cp");
+        cmd.add(System.getProperty("java.class.path"));
+        cmd.add(SpindleCli.class.getName());
+        cmd.addAll(childArgs);
+        return cmd;
+    }
+
+    static String runChild(List<String> command, int i, int forks) {
+        Process p;
+        try {
+            p = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        } catch (IOException e) {
+            throw new IllegalStateException("could not start JVM " + i + " of " + forks + ": " + e.getMessage(), e);
+        }
+        try {
+            p.getOutputStream().close();
+            String out = readBounded(p.getInputStream(), MiniJson.MAX_LENGTH);
+            int status = p.waitFor();
+            if (status != 0) {
+                throw new IllegalStateException("JVM " + i + " of " + forks + " exited with status " + status
+                        + " (its messages are above)");
+            }
+            return out;
+        } catch (IOException e) {
+            throw new IllegalStateException("could not read JVM " + i + " of " + forks + "'s report: " + e.getMessage(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while JVM " + i + " of " + forks + " ran", e);
+        } finally {
+            p.destroy();                       // a no-op once it has exited
+        }
+    }
+
+    /** Reads {@code in} to its end as UTF-8, refusing more than {@code maxChars} bytes. */
+    static String readBounded(InputStream in, int maxChars) throws IOException {
+        ByteArrayOutputStream buf = new ByteArrayOutputStream();
+        byte[] chunk = new byte[8192];
+        for (int n; (n = in.read(chunk)) >= 0; ) {
+            if (buf.size() + n > maxChars) {
+                throw new IOException("more than " + maxChars + " bytes of output");
+            }
+            buf.write(chunk, 0, n);
+        }
+        return buf.toString(StandardCharsets.UTF_8);
+    }
+
+    @SuppressWarnings("unchecked")
+    static Map<String, Object> asReport(String output, int i, int forks) {
+        Object v;
+        try {
+            v = MiniJson.parse(output);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalStateException("JVM " + i + " of " + forks + " printed no report: " + e.getMessage(), e);
+        }
+        if (!(v instanceof Map)) {
+            throw new IllegalStateException("JVM " + i + " of " + forks + " printed no report: not a JSON object");
+        }
+        return (Map<String, Object>) v;
+    }
+
+    /**
+     * One column's figures for one workload: each JVM's (NaN where a JVM has none) and their
+     * median, minimum and maximum over the JVMs that have one.
+     */
+    record Summary(Column column, String workload, double[] perJvm, double median, double min, double max) {
+    }
+
+    /** The summaries of every column, workloads in the order the first report that has them lists them. */
+    static List<Summary> summarize(List<Map<String, Object>> reports, List<Column> columns) {
+        List<Summary> out = new ArrayList<>();
+        for (Column c : columns) {
+            Map<String, double[]> byWorkload = new LinkedHashMap<>();
+            for (int j = 0; j < reports.size(); j++) {
+                for (Object e : list(reports.get(j).get(c.section()))) {
+                    if (!(e instanceof Map<?, ?> entry) || !(entry.get("workload") instanceof String name)) {
+                        continue;
+                    }
+                    double[] values = byWorkload.computeIfAbsent(name, k -> nans(reports.size()));
+                    if (entry.get(c.field()) instanceof Double d) {
+                        values[j] = d;
+                    }
+                }
+            }
+            for (Map.Entry<String, double[]> e : byWorkload.entrySet()) {
+                double[] present = Arrays.stream(e.getValue()).filter(d -> !Double.isNaN(d)).sorted().toArray();
+                if (present.length == 0) {
+                    continue;                  // e.g. no virtual threads on this JDK
+                }
+                out.add(new Summary(c, e.getKey(), e.getValue(), median(present), present[0],
+                        present[present.length - 1]));
+            }
+        }
+        return out;
+    }
+
+    private static List<?> list(Object o) {
+        return o instanceof List<?> l ? l : List.of();
+    }
+
+    private static double[] nans(int n) {
+        double[] d = new double[n];
+        Arrays.fill(d, Double.NaN);
+        return d;
+    }
+
+    /** The median of sorted values: the middle one, or the mean of the middle two. */
+    static double median(double[] sorted) {
+        int n = sorted.length;
+        return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+    }
+
+    static String toTable(String command, List<Map<String, Object>> reports, List<Summary> summaries, double minutes) {
+        Map<String, Object> first = reports.get(0);
+        StringBuilder sb = new StringBuilder();
+        sb.append(String.format(Locale.ROOT,
+                "%s in %d JVMs, one after another, %.1f min: each %s workers, %s interleaved rounds after %s warm-up"
+                        + " rounds, Java %s%n",
+                command, reports.size(), minutes, integer(first.get("workers")), integer(first.get("rounds")),
+                integer(first.get("warmupRounds")), first.get("java")));
+        sb.append("median, min-max = over the JVMs of each JVM's own ratio (its table's); JVM 1..")
+                .append(reports.size()).append(" = those ratios; > 1 means Spindle is better\n");
+        Column current = null;
+        List<String[]> lines = new ArrayList<>();
+        for (Summary s : summaries) {
+            if (s.column() != current) {
+                flush(sb, lines);
+                current = s.column();
+                sb.append('\n').append(current.title()).append('\n');
+                String[] head = new String[3 + reports.size()];
+                head[0] = "workload";
+                head[1] = "median";
+                head[2] = "min-max";
+                for (int j = 0; j < reports.size(); j++) {
+                    head[3 + j] = "JVM " + (j + 1);
+                }
+                lines.add(head);
+            }
+            String[] l = new String[3 + reports.size()];
+            l[0] = s.workload();
+            l[1] = ratio(s.median());
+            l[2] = ratio(s.min()) + "-" + ratio(s.max());
+            for (int j = 0; j < reports.size(); j++) {
+                l[3 + j] = Double.isNaN(s.perJvm()[j]) ? "-" : ratio(s.perJvm()[j]);
+            }
+            lines.add(l);
+        }
+        flush(sb, lines);
+        return sb.toString();
+    }
+
+    private static void flush(StringBuilder sb, List<String[]> lines) {
+        if (lines.isEmpty()) {
+            return;
+        }
+        List<Boolean> right = new ArrayList<>();
+        for (int i = 0; i < lines.get(0).length; i++) {
+            right.add(i > 0);                  // the workload left, the figures right
+        }
+        TextTable.append(sb, lines, right);
+        lines.clear();
+    }
+
+    private static String integer(Object o) {
+        return o instanceof Double d ? Long.toString(d.longValue()) : String.valueOf(o);
+    }
+
+    private static String ratio(double r) {
+        return String.format(Locale.ROOT, "%.2f", r);
+    }
+
+    static String toJson(List<String> childArgs, List<String> outputs, List<Summary> summaries) {
+        StringBuilder sb = new StringBuilder("{\n  \"forks\": ").append(outputs.size()).append(",\n");
+        sb.append("  \"childArguments\": [");
+        for (int i = 0; i < childArgs.size(); i++) {
+            sb.append(i == 0 ? "" : ", ").append(quote(childArgs.get(i)));
+        }
+        sb.append("],\n  \"summary\": [");
+        for (int i = 0; i < summaries.size(); i++) {
+            Summary s = summaries.get(i);
+            sb.append(i == 0 ? "\n" : ",\n");
+            sb.append("    {\"section\": ").append(quote(s.column().section()))
+                    .append(", \"field\": ").append(quote(s.column().field()))
+                    .append(", \"workload\": ").append(quote(s.workload()))
+                    .append(", \"median\": ").append(s.median())
+                    .append(", \"min\": ").append(s.min())
+                    .append(", \"max\": ").append(s.max())
+                    .append(", \"perJvm\": [");
+            for (int j = 0; j < s.perJvm().length; j++) {
+                double d = s.perJvm()[j];
+                sb.append(j == 0 ? "" : ", ").append(Double.isNaN(d) ? "null" : Double.toString(d));
+            }
+            sb.append("]}");
+        }
+        sb.append("\n  ],\n  \"jvms\": [");
+        for (int i = 0; i < outputs.size(); i++) {
+            sb.append(i == 0 ? "\n" : ",\n").append(outputs.get(i).strip());
+        }
+        return sb.append("\n  ]\n}\n").toString();
+    }
+
+    private static String quote(String s) {
+        StringBuilder sb = new StringBuilder("\"");
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c == '"' || c == '\\') {
+                sb.append('\\').append(c);
+            } else if (c < 0x20) {
+                sb.append(String.format(Locale.ROOT, "\\u%04x", (int) c));
+            } else {
+                sb.append(c);
+            }
+        }
+        return sb.append('"').toString();
+    }
+}

@@ -1,0 +1,131 @@
+/*
+ * Copyright 2026 The Spindle Authors. Licensed under the Apache License, Version 2.0.
+ */
+package dev.spindle.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import picocli.CommandLine;
+
+/** {@code --forks}: the child command line, the combined figures, and children that fail. */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class ForksTest {
+
+    private final StringWriter out = new StringWriter();
+    private final StringWriter err = new StringWriter();
+
+    private int run(String... args) {
+        CommandLine cl = SpindleCli.commandLine();
+        cl.setOut(new PrintWriter(out, true));
+        cl.setErr(new PrintWriter(err, true));
+        return cl.execute(args);
+    }
+
+    @Test
+    void childArgumentsReplaceForksJsonAndProgressInEitherForm() {
+        assertThat(Forks.childArguments(List.of("bench", "async", "--forks", "3", "--workloads=a,b", "--json",
+                "--progress", "bar", "--rounds", "2")))
+                .containsExactly("bench", "async", "--workloads=a,b", "--rounds", "2", "--json", "--progress=none");
+        assertThat(Forks.childArguments(List.of("bench", "--forks=4", "--progress=lines", "--workers", "2")))
+                .containsExactly("bench", "--workers", "2", "--json", "--progress=none");
+    }
+
+    @Test
+    void childJvmOptionsLeaveOutTheDebuggerAndFlightRecordings() {
+        assertThat(Forks.childJvmOptions(List.of("-Xmx2g", "-agentlib:jdwp=transport=dt_socket,server=y",
+                "-XX:StartFlightRecording=filename=a.jfr", "-XX:FlightRecorderOptions=stackdepth=96",
+                "-Xrunjdwp:transport=dt_socket", "-XX:+AlwaysPreTouch")))
+                .containsExactly("-Xmx2g", "-XX:+AlwaysPreTouch");
+    }
+
+    @Test
+    void summaryIsTheMedianOverTheJvmsThatHaveTheFigure() {
+        List<Map<String, Object>> reports = new ArrayList<>();
+        reports.add(report("{\"results\": [{\"workload\": \"fib\", \"ratio\": 0.8, \"vtRatio\": null},"
+                + " {\"workload\": \"skynet\", \"ratio\": 1.5}]}"));
+        reports.add(report("{\"results\": [{\"workload\": \"fib\", \"ratio\": 1.2}]}"));
+        reports.add(report("{\"results\": [{\"workload\": \"skynet\", \"ratio\": 1.1},"
+                + " {\"workload\": \"fib\", \"ratio\": 0.9}]}"));
+        List<Forks.Summary> s = Forks.summarize(reports, Forks.ASYNC);
+        assertThat(s).hasSize(2);                // no vtRatio anywhere: no row for it
+        assertThat(s.get(0).workload()).isEqualTo("fib");
+        assertThat(s.get(0).median()).isEqualTo(0.9);
+        assertThat(s.get(0).min()).isEqualTo(0.8);
+        assertThat(s.get(0).max()).isEqualTo(1.2);
+        assertThat(s.get(1).workload()).isEqualTo("skynet");
+        assertThat(s.get(1).perJvm()).containsExactly(1.5, Double.NaN, 1.1);
+        assertThat(s.get(1).median()).isEqualTo(1.3);   // the mean of the middle two of an even count
+
+        String table = Forks.toTable("spindle bench async", reports, s, 0.5);
+        assertThat(table).contains("in 3 JVMs")
+                .containsPattern("fib +0\\.90 +0\\.80-1\\.20 +0\\.80 +1\\.20 +0\\.90")
+                .containsPattern("skynet +1\\.30 +1\\.10-1\\.50 +1\\.50 +- +1\\.10");
+    }
+
+    @Test
+    void benchInTwoJvmsPrintsEachJvmsRatioAndTheirMedian() {
+        assertThat(run("bench", "--workloads", "chained-spawn", "--rounds", "1", "--warmup", "1",
+                "--workers", "2", "--forks", "2", "--progress", "none")).isZero();
+        assertThat(out.toString()).contains("spindle bench in 2 JVMs")
+                .containsPattern("chained-spawn +\\d+\\.\\d\\d +\\d+\\.\\d\\d-\\d+\\.\\d\\d +\\d+\\.\\d\\d +\\d+\\.\\d\\d");
+    }
+
+    @Test
+    void benchInTwoJvmsAsJsonKeepsEachJvmsReport() {
+        assertThat(run("bench", "--workloads", "chained-spawn", "--rounds", "1", "--warmup", "1",
+                "--forks=2", "--json", "--progress=none")).isZero();
+        @SuppressWarnings("unchecked")
+        Map<String, Object> json = (Map<String, Object>) MiniJson.parse(out.toString());
+        assertThat(json.get("forks")).isEqualTo(2.0);
+        assertThat((List<?>) json.get("jvms")).hasSize(2)
+                .allSatisfy(j -> assertThat(((Map<?, ?>) j).get("results")).asList().hasSize(1));
+        assertThat((List<?>) json.get("summary")).singleElement()
+                .satisfies(s -> assertThat(((Map<?, ?>) s).get("perJvm")).asList().hasSize(2));
+    }
+
+    @Test
+    void aChildThatFailsOrPrintsNoReportFailsTheCommand() {
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        List<String> missingMain = List.of(java, "-cp", System.getProperty("java.class.path"), "no.such.Main");
+        assertThatThrownBy(() -> Forks.runChild(missingMain, 1, 2))
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("JVM 1 of 2 exited with status 1");
+        String nothing = Forks.runChild(List.of(java, "-version"), 2, 2);   // prints to stderr only
+        assertThatThrownBy(() -> Forks.asReport(nothing, 2, 2))
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("JVM 2 of 2 printed no report");
+        assertThatThrownBy(() -> Forks.asReport("[1, 2]", 1, 1)).hasMessageContaining("not a JSON object");
+    }
+
+    @Test
+    void outputBeyondTheBoundIsRefused() throws IOException {
+        byte[] big = "x".repeat(100).getBytes(StandardCharsets.UTF_8);
+        assertThatThrownBy(() -> Forks.readBounded(new ByteArrayInputStream(big), 99))
+                .isInstanceOf(IOException.class).hasMessageContaining("more than 99 bytes");
+        assertThat(Forks.readBounded(new ByteArrayInputStream(big), 100)).hasSize(100);
+    }
+
+    @Test
+    void badForkCountsAreUsageErrors() {
+        assertThat(run("bench", "--forks", "0", "--workloads", "fib")).isEqualTo(2);
+        assertThat(err.toString()).contains("--forks must be between 1 and 100, was 0");
+        assertThat(run("bench", "async", "--forks", "101")).isEqualTo(2);
+        assertThat(run("bench", "actors", "--forks", "two")).isEqualTo(2);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> report(String json) {
+        return (Map<String, Object>) MiniJson.parse(json);
+    }
+}
