@@ -38,8 +38,9 @@ import picocli.CommandLine.Model.CommandSpec;
  * {@code --json --progress=none} in place of {@code --forks}, {@code --json} and
  * {@code --progress}. A child's standard error is the parent's, so its failures show; its
  * standard output, read up to {@link MiniJson#MAX_LENGTH} characters, is its report. A child
- * that exits non-zero, or prints anything but a report, fails the whole command. Children never
- * run at the same time: they would compete for the cores they measure.
+ * that exits non-zero, or prints anything but a report, fails the whole command, and a child
+ * still running when the parent's JVM shuts down (a SIGTERM) is destroyed with it. Children
+ * never run at the same time: they would compete for the cores they measure.
  */
 final class Forks {
 
@@ -161,6 +162,10 @@ final class Forks {
         } catch (IOException e) {
             throw new IllegalStateException("could not start JVM " + i + " of " + forks + ": " + e.getMessage(), e);
         }
+        // If this JVM is stopped (a SIGTERM, System.exit elsewhere), the child must not run on
+        // alone, taking the cores of whatever runs next.
+        Thread reaper = new Thread(p::destroyForcibly, "spindle-forks-reaper");
+        Runtime.getRuntime().addShutdownHook(reaper);
         try {
             p.getOutputStream().close();
             String out = readBounded(p.getInputStream(), MiniJson.MAX_LENGTH);
@@ -177,6 +182,11 @@ final class Forks {
             throw new IllegalStateException("interrupted while JVM " + i + " of " + forks + " ran", e);
         } finally {
             p.destroy();                       // a no-op once it has exited
+            try {
+                Runtime.getRuntime().removeShutdownHook(reaper);
+            } catch (IllegalStateException shuttingDown) {
+                // the hook runs anyway
+            }
         }
     }
 

@@ -109,6 +109,32 @@ class ForksTest {
     }
 
     @Test
+    void aChildDoesNotOutliveItsParent() throws Exception {
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        Process parent = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
+                SpindleCli.class.getName(), "bench", "--workloads", "fib", "--rounds", "100000", "--warmup", "1",
+                "--workers", "1", "--forks", "2", "--progress", "none")
+                .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        List<ProcessHandle> children = List.of();
+        try {
+            for (long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+                    children.isEmpty() && System.nanoTime() < deadline; ) {
+                Thread.sleep(100);
+                children = parent.children().toList();
+            }
+            assertThat(children).as("the first child JVM").hasSize(1);
+            ProcessHandle child = children.get(0);
+            parent.destroy();                  // SIGTERM: the parent's shutdown hooks run
+            assertThat(parent.waitFor(30, TimeUnit.SECONDS)).isTrue();
+            child.onExit().get(30, TimeUnit.SECONDS);   // a leftover child runs 100,000 rounds
+            assertThat(child.isAlive()).isFalse();
+        } finally {
+            children.forEach(ProcessHandle::destroyForcibly);
+            parent.destroyForcibly();
+        }
+    }
+
+    @Test
     void outputBeyondTheBoundIsRefused() throws IOException {
         byte[] big = "x".repeat(100).getBytes(StandardCharsets.UTF_8);
         assertThatThrownBy(() -> Forks.readBounded(new ByteArrayInputStream(big), 99))
