@@ -52,7 +52,12 @@ import java.util.concurrent.locks.LockSupport;
  *
  * <p><b>Cost.</b> The handle is the task's only allocation: the runtime's cell for the task
  * (its state, queue links, waker and polling context) is this very object. No
- * {@link CompletableFuture} exists unless {@link #toCompletableFuture()} is called.
+ * {@link CompletableFuture} exists unless {@link #toCompletableFuture()} is called. So a
+ * spawned task's handle is, at run time, also the {@link Waker} and {@link Context} the runtime
+ * gives that task's polls; that is not API: use the handle only as a {@code JoinHandle}, and the
+ * waker only as {@link Context#waker()} hands it out. (A cast that reaches the waker anyway
+ * causes at most a spurious wake, which every task tolerates; the context's methods belong to
+ * the task's own polls, and used from elsewhere they act on whatever worker polls it, or fail.)
  *
  * @param <T> the result type
  */
