@@ -91,17 +91,16 @@ final class Forks {
         List<String> childArgs = childArguments(original);
         List<String> command = javaCommand(childArgs);
         List<String> outputs = new ArrayList<>();
+        List<Map<String, Object>> reports = new ArrayList<>();
         long start = System.nanoTime();
         progress.start(forks);
         for (int i = 1; i <= forks; i++) {
             progress.step("JVM " + i + " of " + forks);
-            outputs.add(runChild(command, i, forks));
+            String output = runChild(command, i, forks);
+            reports.add(asReport(output, i, forks));   // a bad report stops the run at once
+            outputs.add(output);
         }
         progress.finish();
-        List<Map<String, Object>> reports = new ArrayList<>();
-        for (int i = 0; i < outputs.size(); i++) {
-            reports.add(asReport(outputs.get(i), i + 1, forks));
-        }
         double minutes = (System.nanoTime() - start) / 60e9;
         List<Summary> summaries = summarize(reports, columns);
         PrintWriter out = spec.commandLine().getOut();
