@@ -4,6 +4,7 @@
 package dev.spindle.cli;
 
 import dev.spindle.bench.quick.Progress;
+import dev.spindle.bench.quick.Report;
 import dev.spindle.bench.quick.TextTable;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -330,22 +331,21 @@ final class Forks {
         StringBuilder sb = new StringBuilder("{\n  \"forks\": ").append(outputs.size()).append(",\n");
         sb.append("  \"childArguments\": [");
         for (int i = 0; i < childArgs.size(); i++) {
-            sb.append(i == 0 ? "" : ", ").append(quote(childArgs.get(i)));
+            sb.append(i == 0 ? "" : ", ").append(Report.str(childArgs.get(i)));
         }
         sb.append("],\n  \"summary\": [");
         for (int i = 0; i < summaries.size(); i++) {
             Summary s = summaries.get(i);
             sb.append(i == 0 ? "\n" : ",\n");
-            sb.append("    {\"section\": ").append(quote(s.column().section()))
-                    .append(", \"field\": ").append(quote(s.column().field()))
-                    .append(", \"workload\": ").append(quote(s.workload()))
-                    .append(", \"median\": ").append(s.median())
-                    .append(", \"min\": ").append(s.min())
-                    .append(", \"max\": ").append(s.max())
+            sb.append("    {\"section\": ").append(Report.str(s.column().section()))
+                    .append(", \"field\": ").append(Report.str(s.column().field()))
+                    .append(", \"workload\": ").append(Report.str(s.workload()))
+                    .append(", \"median\": ").append(Report.num(s.median()))
+                    .append(", \"min\": ").append(Report.num(s.min()))
+                    .append(", \"max\": ").append(Report.num(s.max()))
                     .append(", \"perJvm\": [");
             for (int j = 0; j < s.perJvm().length; j++) {
-                double d = s.perJvm()[j];
-                sb.append(j == 0 ? "" : ", ").append(Double.isNaN(d) ? "null" : Double.toString(d));
+                sb.append(j == 0 ? "" : ", ").append(Report.num(s.perJvm()[j]));
             }
             sb.append("]}");
         }
@@ -354,20 +354,5 @@ final class Forks {
             sb.append(i == 0 ? "\n" : ",\n").append(outputs.get(i).strip());
         }
         return sb.append("\n  ]\n}\n").toString();
-    }
-
-    private static String quote(String s) {
-        StringBuilder sb = new StringBuilder("\"");
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            if (c == '"' || c == '\\') {
-                sb.append('\\').append(c);
-            } else if (c < 0x20) {
-                sb.append(String.format(Locale.ROOT, "\\u%04x", (int) c));
-            } else {
-                sb.append(c);
-            }
-        }
-        return sb.append('"').toString();
     }
 }

@@ -134,14 +134,26 @@ public record Report(int workers, int warmupRounds, int rounds, long elapsedMill
                 + ", \"q3\": " + num(s.q3()) + ", \"min\": " + num(s.min()) + ", \"max\": " + num(s.max()) + "}";
     }
 
-    static String num(double v) {
+    /**
+     * A number as JSON: NaN and infinities as {@code null}.
+     *
+     * @param v the number
+     * @return its JSON text
+     */
+    public static String num(double v) {
         if (Double.isNaN(v) || Double.isInfinite(v)) {
             return "null";
         }
         return Double.toString(v);
     }
 
-    static String str(String s) {
+    /**
+     * A string as a JSON string literal, quotes and control characters escaped.
+     *
+     * @param s the text
+     * @return its JSON literal
+     */
+    public static String str(String s) {
         StringBuilder sb = new StringBuilder("\"");
         for (int i = 0; i < s.length(); i++) {
             char c = s.charAt(i);

@@ -3,6 +3,7 @@
  */
 package dev.spindle.bench.quick;
 
+import java.util.Arrays;
 import java.util.List;
 
 /** Aligned text tables for the harnesses' reports (and the CLI's summary across JVMs). */
@@ -21,7 +22,7 @@ public final class TextTable {
      */
     public static void append(StringBuilder sb, List<String[]> lines, List<Boolean> right) {
         int[] gaps = new int[right.size()];
-        java.util.Arrays.fill(gaps, 2);
+        Arrays.fill(gaps, 2);
         append(sb, lines, right, gaps);
     }
 
