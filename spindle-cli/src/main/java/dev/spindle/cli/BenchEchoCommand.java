@@ -27,7 +27,9 @@ import picocli.CommandLine.Spec;
                     + " the next.",
             "Servers are interleaved round by round. Prints requests/s (median of the rounds), p50/p99/p99.9"
                     + " latency and each server's throughput relative to Netty's and to the virtual threads'"
-                    + " (> 1 means faster). Every echoed byte is checked: a wrong echo fails the run.",
+                    + " (> 1 means faster). Every echoed byte is checked: a wrong echo fails the run."
+                    + " With --forks N, each server's ratios to Netty and to the virtual threads and its p99 latency"
+                    + " relative to Netty's, per JVM and their median.",
             "Servers: ${sys:spindle.bench.echo.servers}. The client runs on the same machine, so on few cores"
                     + " it competes with the server for CPU; compare ratios rather than absolute figures.",
         })
@@ -63,6 +65,9 @@ final class BenchEchoCommand implements Callable<Integer> {
     @Mixin
     RoundOptions options;
 
+    @Mixin
+    Forks.Count forks;
+
     static {
         System.setProperty("spindle.bench.echo.servers", String.join(", ", EchoServers.ids()));
     }
@@ -79,6 +84,10 @@ final class BenchEchoCommand implements Callable<Integer> {
                     .connections(connections).seconds(seconds).settleSeconds(settle).payloadBytes(payload)
                     .clientThreads(clientThreads);
         });
+        forks.validate(spec);
+        if (forks.forks > 1) {
+            return Forks.run(spec, forks.forks, Forks.ECHO, options.json, options.progressDisplay(spec));
+        }
         o.progress(options.progressDisplay(spec));
         EchoReport report = new EchoHarness(o).run();
         options.print(spec, report::toTable, report::toJson);

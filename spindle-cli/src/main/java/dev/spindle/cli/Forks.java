@@ -58,24 +58,42 @@ final class Forks {
         }
     }
 
-    /** A ratio each report holds per workload: the member {@code field} of each entry of {@code section}. */
-    record Column(String section, String field, String title) {
+    /**
+     * A figure each report holds per workload (or per server): the member {@code field} of each entry
+     * of the list {@code section}, the entry named by its member {@code key}.
+     */
+    record Column(String section, String key, String field, String title) {
+
+        /** A column of entries named by their {@code workload} member. */
+        Column(String section, String field, String title) {
+            this(section, "workload", field, title);
+        }
     }
 
     /** The fork/join suite's ratio. */
     static final List<Column> FORK_JOIN = List.of(
-            new Column("results", "ratio", "Spindle throughput / ForkJoinPool throughput"));
+            new Column("results", "ratio", "Spindle throughput / ForkJoinPool throughput (> 1: Spindle faster)"));
     /** The actor suite's ratio. */
     static final List<Column> ACTORS = List.of(
-            new Column("results", "ratio", "best Spindle throughput / best Pekko throughput"));
+            new Column("results", "ratio", "best Spindle throughput / best Pekko throughput (> 1: Spindle faster)"));
     /** The async suite's ratios, with the contention workloads' HYBRID gains. */
     static final List<Column> ASYNC = List.of(
-            new Column("results", "ratio", "best AsyncRuntime throughput / best CompletableFuture throughput"),
-            new Column("results", "vtRatio", "best AsyncRuntime throughput / virtual threads' throughput"),
-            new Column("contention", "wakesP99Ratio", "contention: WORK_STEALING p99 wakes / HYBRID p99 wakes"),
+            new Column("results", "ratio",
+                    "best AsyncRuntime throughput / best CompletableFuture throughput (> 1: AsyncRuntime faster)"),
+            new Column("results", "vtRatio",
+                    "best AsyncRuntime throughput / virtual threads' throughput (> 1: AsyncRuntime faster)"),
+            new Column("contention", "wakesP99Ratio",
+                    "contention: WORK_STEALING p99 wakes / HYBRID p99 wakes (> 1: HYBRID wakes less)"),
             new Column("contention", "completionP99Ratio",
-                    "contention: WORK_STEALING p99 completion / HYBRID p99 completion"),
-            new Column("contention", "throughputRatio", "contention: HYBRID throughput / WORK_STEALING throughput"));
+                    "contention: WORK_STEALING p99 completion / HYBRID p99 completion (> 1: HYBRID completes sooner)"),
+            new Column("contention", "throughputRatio",
+                    "contention: HYBRID throughput / WORK_STEALING throughput (> 1: HYBRID faster)"));
+    /** The echo servers' throughput ratios and p99 latency against Netty's. */
+    static final List<Column> ECHO = List.of(
+            new Column("servers", "id", "xNetty", "requests/s / Netty NIO's requests/s (> 1: faster than Netty)"),
+            new Column("servers", "id", "xVirtualThreads",
+                    "requests/s / virtual threads' requests/s (> 1: faster than virtual threads)"),
+            new Column("servers", "id", "p99VsNetty", "p99 latency / Netty NIO's p99 latency (< 1: lower than Netty's)"));
 
     private Forks() {
     }
@@ -156,16 +174,7 @@ final class Forks {
     }
 
     static String runChild(List<String> command, int i, int forks) {
-        Process p;
-        try {
-            p = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
-        } catch (IOException e) {
-            throw new IllegalStateException("could not start JVM " + i + " of " + forks + ": " + e.getMessage(), e);
-        }
-        // If this JVM is stopped (a SIGTERM, System.exit elsewhere), the child must not run on
-        // alone, taking the cores of whatever runs next.
-        Thread reaper = new Thread(p::destroyForcibly, "spindle-forks-reaper");
-        Runtime.getRuntime().addShutdownHook(reaper);
+        Process p = Reaper.start(new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT), i, forks);
         try {
             p.getOutputStream().close();
             String out = readBounded(p.getInputStream(), MiniJson.MAX_LENGTH);
@@ -182,10 +191,64 @@ final class Forks {
             throw new IllegalStateException("interrupted while JVM " + i + " of " + forks + " ran", e);
         } finally {
             p.destroy();                       // a no-op once it has exited
-            try {
-                Runtime.getRuntime().removeShutdownHook(reaper);
-            } catch (IllegalStateException shuttingDown) {
-                // the hook runs anyway
+            Reaper.forget(p);
+        }
+    }
+
+    /**
+     * Destroys the running children when this JVM shuts down (a SIGTERM, {@code System.exit}
+     * elsewhere), so that none measures on alone, taking the cores of whatever runs next.
+     *
+     * <p>One shutdown hook for all children, registered before the first starts, and a lock that
+     * a start and the hook both hold: a child is either started and listed before the hook looks
+     * at the list, or not started at all once the hook has run. (A hook registered after each
+     * start left a window: a SIGTERM between the start and the registration left the child
+     * running; {@code ForksTest.aChildDoesNotOutliveItsParent} caught it under load.)
+     */
+    private static final class Reaper {
+
+        private static final Object LOCK = new Object();
+        private static final List<Process> RUNNING = new ArrayList<>();
+        private static boolean hooked;
+        private static boolean stopping;
+
+        private Reaper() {
+        }
+
+        static Process start(ProcessBuilder builder, int i, int forks) {
+            synchronized (LOCK) {
+                if (!hooked) {
+                    try {
+                        Runtime.getRuntime().addShutdownHook(new Thread(Reaper::destroyAll, "spindle-forks-reaper"));
+                    } catch (IllegalStateException shuttingDown) {
+                        stopping = true;
+                    }
+                    hooked = true;
+                }
+                if (stopping) {
+                    throw new IllegalStateException("not starting JVM " + i + " of " + forks + ": this JVM is shutting down");
+                }
+                try {
+                    Process p = builder.start();
+                    RUNNING.add(p);
+                    return p;
+                } catch (IOException e) {
+                    throw new IllegalStateException("could not start JVM " + i + " of " + forks + ": " + e.getMessage(), e);
+                }
+            }
+        }
+
+        static void forget(Process p) {
+            synchronized (LOCK) {
+                RUNNING.remove(p);
+            }
+        }
+
+        private static void destroyAll() {
+            synchronized (LOCK) {
+                stopping = true;
+                RUNNING.forEach(Process::destroyForcibly);
+                RUNNING.clear();
             }
         }
     }
@@ -231,7 +294,7 @@ final class Forks {
             Map<String, double[]> byWorkload = new LinkedHashMap<>();
             for (int j = 0; j < reports.size(); j++) {
                 for (Object e : list(reports.get(j).get(c.section()))) {
-                    if (!(e instanceof Map<?, ?> entry) || !(entry.get("workload") instanceof String name)) {
+                    if (!(e instanceof Map<?, ?> entry) || !(entry.get(c.key()) instanceof String name)) {
                         continue;
                     }
                     double[] values = byWorkload.computeIfAbsent(name, k -> nans(reports.size()));
@@ -272,12 +335,14 @@ final class Forks {
         Map<String, Object> first = reports.get(0);
         StringBuilder sb = new StringBuilder();
         sb.append(String.format(Locale.ROOT,
-                "%s in %d JVMs, one after another, %.1f min: each %s workers, %s interleaved rounds after %s warm-up"
+                "%s in %d JVMs, one after another, %.1f min: each %s workers%s, %s interleaved rounds after %s warm-up"
                         + " rounds, Java %s%n",
-                command, reports.size(), minutes, integer(first.get("workers")), integer(first.get("rounds")),
+                command, reports.size(), minutes, integer(first.get("workers")),
+                first.containsKey("connections") ? ", " + integer(first.get("connections")) + " connections" : "",
+                integer(first.get("rounds")),
                 integer(first.get("warmupRounds")), first.get("java")));
-        sb.append("median, min-max = over the JVMs of each JVM's own ratio (its table's); JVM 1..")
-                .append(reports.size()).append(" = those ratios; > 1 means Spindle is better\n");
+        sb.append("median, min-max = over the JVMs of each JVM's own figure (its table's); JVM 1..")
+                .append(reports.size()).append(" = those figures; each table's title says which way is better\n");
         Column current = null;
         List<String[]> lines = new ArrayList<>();
         for (Summary s : summaries) {
@@ -286,7 +351,7 @@ final class Forks {
                 current = s.column();
                 sb.append('\n').append(current.title()).append('\n');
                 String[] head = new String[3 + reports.size()];
-                head[0] = "workload";
+                head[0] = current.key().equals("id") ? "server" : current.key();
                 head[1] = "median";
                 head[2] = "min-max";
                 for (int j = 0; j < reports.size(); j++) {

@@ -97,6 +97,19 @@ class ForksTest {
     }
 
     @Test
+    void echoInTwoJvmsPrintsEachServersRatiosAndP99AgainstNetty() {
+        assertThat(run("bench", "echo", "--servers", "spindle,netty", "--connections", "4", "--seconds", "0.2",
+                "--settle", "0.05", "--rounds", "1", "--warmup", "1", "--workers", "2", "--forks", "2",
+                "--progress", "none")).isZero();
+        assertThat(out.toString()).contains("spindle bench echo in 2 JVMs").contains("each 2 workers, 4 connections,")
+                .contains("requests/s / Netty NIO's requests/s").contains("p99 latency / Netty NIO's p99 latency")
+                .containsPattern("server +median +min-max +JVM 1 +JVM 2")
+                .containsPattern("spindle +\\d+\\.\\d\\d +\\d+\\.\\d\\d-\\d+\\.\\d\\d +\\d+\\.\\d\\d +\\d+\\.\\d\\d")
+                .containsPattern("netty +1\\.00 +1\\.00-1\\.00 +1\\.00 +1\\.00")
+                .doesNotContain("virtual threads' requests/s");     // not asked for: no such table
+    }
+
+    @Test
     void aChildThatFailsOrPrintsNoReportFailsTheCommand() {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         List<String> missingMain = List.of(java, "-cp", System.getProperty("java.class.path"), "no.such.Main");
@@ -119,7 +132,7 @@ class ForksTest {
         try {
             for (long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
                     children.isEmpty() && System.nanoTime() < deadline; ) {
-                Thread.sleep(100);
+                Thread.sleep(1);               // SIGTERM as soon as the child shows, while it is being started
                 children = parent.children().toList();
             }
             assertThat(children).as("the first child JVM").hasSize(1);

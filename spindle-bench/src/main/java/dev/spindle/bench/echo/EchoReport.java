@@ -72,6 +72,16 @@ public record EchoReport(int workers, int connections, int clientThreads, int pa
                 : ra.requestsPerSecond().median() / rb.requestsPerSecond().median();
     }
 
+    /**
+     * p99 latency of {@code a} / that of {@code b}; NaN unless both ran ({@code < 1} means {@code a}'s
+     * p99 is lower).
+     */
+    public double p99Ratio(String a, String b) {
+        ServerRow ra = server(a);
+        ServerRow rb = server(b);
+        return ra == null || rb == null ? Double.NaN : ra.p99Micros() / rb.p99Micros();
+    }
+
     /** The report as an aligned text table, ending with a newline. */
     public String toTable() {
         StringBuilder sb = new StringBuilder();
@@ -173,7 +183,10 @@ public record EchoReport(int workers, int connections, int clientThreads, int pa
                     .append(",\n     \"requests\": ").append(r.requests())
                     .append(", \"p50Micros\": ").append(number(r.p50Micros()))
                     .append(", \"p99Micros\": ").append(number(r.p99Micros()))
-                    .append(", \"p999Micros\": ").append(number(r.p999Micros())).append('}');
+                    .append(", \"p999Micros\": ").append(number(r.p999Micros()))
+                    .append(",\n     \"xNetty\": ").append(number(ratio(r.id(), EchoServers.NETTY)))
+                    .append(", \"xVirtualThreads\": ").append(number(ratio(r.id(), EchoServers.VIRTUAL_THREADS)))
+                    .append(", \"p99VsNetty\": ").append(number(p99Ratio(r.id(), EchoServers.NETTY))).append('}');
         }
         sb.append(servers.isEmpty() ? "],\n" : "\n  ],\n");
         field(sb, "spindleVsNetty", number(ratio(EchoServers.SPINDLE, EchoServers.NETTY)));

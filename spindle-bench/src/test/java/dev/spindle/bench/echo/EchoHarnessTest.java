@@ -78,6 +78,26 @@ class EchoHarnessTest {
     }
 
     @Test
+    void jsonGivesEachServerItsRatiosToNettyAndVirtualThreads() {
+        EchoReport report = new EchoReport(2, 64, 1, 64, 2.0, 0.25, 1, 3, 1000, "17", 2, List.of(
+                row(EchoServers.SPINDLE, 300.0, 150.0),
+                row(EchoServers.NETTY, 200.0, 100.0),
+                EchoReport.ServerRow.unavailable(EchoServers.VIRTUAL_THREADS, "virtual threads", "needs JDK 21+")),
+                dev.spindle.bench.quick.Stats.EMPTY, dev.spindle.bench.quick.Stats.EMPTY);
+        String json = report.toJson();
+        assertThat(json).contains("\"xNetty\": 1.5, \"xVirtualThreads\": null, \"p99VsNetty\": 1.5}")
+                .contains("\"xNetty\": 1.0, \"xVirtualThreads\": null, \"p99VsNetty\": 1.0}")
+                .contains("\"xNetty\": null, \"xVirtualThreads\": null, \"p99VsNetty\": null}");
+        assertThat(report.p99Ratio(EchoServers.SPINDLE, EchoServers.NETTY)).isEqualTo(1.5);
+        assertThat(report.p99Ratio(EchoServers.SPINDLE, "no-such-server")).isNaN();
+    }
+
+    private static EchoReport.ServerRow row(String id, double requestsPerSecond, double p99Micros) {
+        return new EchoReport.ServerRow(id, id, null,
+                dev.spindle.bench.quick.Stats.of(List.of(requestsPerSecond)), 1000, 10.0, p99Micros, 2 * p99Micros);
+    }
+
+    @Test
     void jsonStringsAreEscaped() {
         assertThat(EchoReport.text("a\"b\\c\nd")).isEqualTo("\"a\\\"b\\\\c\\u000ad\"");
     }
