@@ -180,12 +180,20 @@ final class ClusterWorker {
     /**
      * Keeps a copy of a retiring worker's value: the one fetch per key, which reports
      * {@link Message.DataAdded} when it stores the value. A value held already is reported again,
-     * since the scheduler waits for the report.
+     * since the scheduler waits for the report; a fetch that no holder answers is reported as
+     * {@link Message.ReplicaFailed}, for the same reason.
      */
     private void replicate(Message.Replicate r) {
-        if (fetchShared(r.key(), r.holders()) == null) {
+        CompletableFuture<Object> fetch = fetchShared(r.key(), r.holders());
+        if (fetch == null) {
             transport.toScheduler(new Message.DataAdded(id, r.key()));
+            return;
         }
+        fetch.whenComplete((value, error) -> {
+            if (error != null && alive) {
+                transport.toScheduler(new Message.ReplicaFailed(id, r.key()));
+            }
+        });
     }
 
     private void compute(Message.Compute c) {

@@ -69,13 +69,23 @@ import java.util.function.Supplier;
  * ({@link Message.Replicate}, answered by {@link Message.DataAdded}). After every event the
  * scheduler checks each retiring worker: once it processes nothing and every value it holds has
  * an active holder, it is removed, so no result is lost. Copies are asked again if their target
- * dies; a retiring worker that dies is handled as lost.
+ * dies or reports that it could not make the copy ({@link Message.ReplicaFailed}); a value whose
+ * copy failed {@link #MAX_REPLICA_FAILURES} times is given up, the worker retires without it and
+ * the value is computed again when needed, as if the worker had been lost; a retiring worker that
+ * dies is handled as lost.
  */
 final class GraphScheduler implements AutoCloseable {
 
     /** A steal in flight; {@code thief} is {@link #RETIRE} when it moves a task off a retiring worker. */
     private record PendingSteal(TaskState task, int victim, int thief, int level, long attempt) {
     }
+
+    /**
+     * Copies of one value a retiring worker asks for before it gives the copy up and retires
+     * without it ({@link Message.ReplicaFailed}): a value that cannot travel would otherwise
+     * keep the worker retiring for good.
+     */
+    static final int MAX_REPLICA_FAILURES = 3;
 
     /** Worker ids are indexes below this bound, so that a joining id cannot make the scheduler grow without end. */
     static final int MAX_WORKERS = 4096;
@@ -237,6 +247,8 @@ final class GraphScheduler implements AutoCloseable {
             onDataMissing(d);
         } else if (m instanceof Message.DataAdded a) {
             onDataAdded(a);
+        } else if (m instanceof Message.ReplicaFailed f) {
+            onReplicaFailed(f);
         } else if (m instanceof Message.MemoryReport r) {
             WorkerState w = r.worker() >= 0 && r.worker() < workers.size() ? workers.get(r.worker()) : null;
             if (w != null && w.alive) {
@@ -656,7 +668,7 @@ final class GraphScheduler implements AutoCloseable {
         }
         unassign(t);
         TaskState dep = tasks.get(m.dependency());
-        if (m.holder() >= 0 && dep != null) {
+        if (m.holder() >= 0 && m.holder() < workers.size() && dep != null) {   // a worker's word: check it
             dep.removeHolder(m.holder());
             workers.get(m.holder()).holds.remove(dep.key());
         }
@@ -670,7 +682,12 @@ final class GraphScheduler implements AutoCloseable {
     private void onDataAdded(Message.DataAdded m) {
         TaskState t = tasks.get(m.key());
         WorkerState w = m.worker() < workers.size() ? workers.get(m.worker()) : null;
-        if (t == null || w == null || !w.alive) {
+        if (w == null || !w.alive) {
+            return;
+        }
+        if (t == null) {
+            // a copy of a key forgotten meanwhile: nothing will ever release it, so drop it now
+            transport.toWorker(w.id, new Message.ReleaseKey(m.key()));
             return;
         }
         bytesReported += m.bytes();           // moved, whether or not the copy is still wanted
@@ -683,6 +700,24 @@ final class GraphScheduler implements AutoCloseable {
         if (t.state == TaskState.State.LOST) {
             t.state = TaskState.State.MEMORY;
             dependentsMayRun(t);
+        }
+    }
+
+    /**
+     * A copy a retiring worker waits for could not be made: forget that it was asked, so that the
+     * retirement check asks again (another worker if one is as little loaded), up to
+     * {@link #MAX_REPLICA_FAILURES} times per value.
+     */
+    private void onReplicaFailed(Message.ReplicaFailed m) {
+        if (m.worker() < 0 || m.worker() >= workers.size()) {
+            return;                           // a worker's word: check it
+        }
+        for (WorkerState r : workers) {
+            Integer target = r.retiring ? r.replicas.get(m.key()) : null;
+            if (target != null && target == m.worker()) {
+                r.replicas.remove(m.key());
+                r.replicaFailures.merge(m.key(), 1, Integer::sum);
+            }
         }
     }
 
@@ -853,6 +888,9 @@ final class GraphScheduler implements AutoCloseable {
             if (t.state != TaskState.State.MEMORY || activelyHeld(t)) {
                 continue;
             }
+            if (w.replicaFailures.getOrDefault(key, 0) >= MAX_REPLICA_FAILURES) {
+                continue;                     // given up: lost with this worker, computed again if needed
+            }
             copying = true;
             Integer target = w.replicas.get(key);
             if (target != null && workers.get(target).active()) {
@@ -871,13 +909,30 @@ final class GraphScheduler implements AutoCloseable {
         w.alive = false;
         w.retiring = false;
         for (String key : w.holds) {
-            tasks.get(key).removeHolder(w.id);
+            TaskState t = tasks.get(key);
+            t.removeHolder(w.id);
+            if (t.state == TaskState.State.MEMORY && t.holders.isEmpty()) {
+                t.state = TaskState.State.LOST;   // its copies all failed: as if the worker was lost
+                System.getLogger(GraphScheduler.class.getName()).log(System.Logger.Level.WARNING,
+                        "worker {0} retired without a copy of ''{1}'' ({2} copies failed); it is computed again if"
+                                + " needed", w.id, key, MAX_REPLICA_FAILURES);
+            }
         }
         w.holds.clear();
         w.replicas.clear();
+        boolean lostSome = !w.replicaFailures.isEmpty();
+        w.replicaFailures.clear();
         transport.toWorker(w.id, new Message.Retired(w.id));   // its process may leave now
         transport.retired(w.id);
         notifier.execute(() -> w.gone.complete(null));
+        if (lostSome) {
+            Set<TaskState> visited = new HashSet<>();
+            for (TaskState t : new ArrayList<>(tasks.values())) {
+                if (t.state == TaskState.State.WAITING) {
+                    ensure(t, visited);       // a waiting dependent of a value given up recomputes it
+                }
+            }
+        }
     }
 
     private boolean activelyHeld(TaskState t) {

@@ -83,6 +83,8 @@ public final class Incarnations<H> {
     private final Set<Integer> lost = new HashSet<>();
     /** The incarnation each id proved last; kept when it is lost, so that incarnation cannot come back. */
     private final Map<Integer, Long> incarnations = new HashMap<>();
+    /** Every incarnation of each id that was lost, refused for good (not only the latest). */
+    private final Map<Integer, Set<Long>> spent = new HashMap<>();
 
     /** An empty register. */
     public Incarnations() {
@@ -118,6 +120,9 @@ public final class Incarnations<H> {
             return Proof.TAKEN;
         }
         Long before = incarnations.get(id);
+        if (spent.getOrDefault(id, Set.of()).contains(incarnation)) {
+            return Proof.TAKEN;
+        }
         if (lost.contains(id)) {
             if (before != null && before == incarnation) {
                 return Proof.TAKEN;
@@ -189,6 +194,10 @@ public final class Incarnations<H> {
     public synchronized boolean lose(int id) {
         if (!lost.add(id)) {
             return false;
+        }
+        Long last = incarnations.get(id);
+        if (last != null) {
+            spent.computeIfAbsent(id, k -> new HashSet<>()).add(last);
         }
         holders.remove(id);
         return true;

@@ -163,7 +163,9 @@ public final class LocalCluster implements ClusterView, AutoCloseable {
      * task at once; its queued tasks move to other workers (a task that has started finishes
      * there); every value it holds in memory that no other worker holds is copied to the worker
      * holding the fewest bytes; then it is removed and stopped. No result is lost and no task
-     * runs twice. A task strictly restricted to this worker alone still runs here if queued, and
+     * runs twice. (Should a copy fail three times, the value is given up, with a warning in the
+     * log, and computed again when a task needs it, as after a lost worker: a value that cannot
+     * be copied does not keep the worker retiring for good.) A task strictly restricted to this worker alone still runs here if queued, and
      * errs if it becomes ready later, as with a lost worker.
      *
      * @param id the id of the worker to retire

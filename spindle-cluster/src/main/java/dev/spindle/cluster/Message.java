@@ -61,7 +61,7 @@ public sealed interface Message extends Serializable {
 
     /**
      * Fetch a copy of {@code key} from one of {@code holders} and keep it, answering
-     * {@link DataAdded}: a retiring worker's values that no other worker holds are copied before
+     * {@link DataAdded} (or {@link ReplicaFailed} if no holder answers with it): a retiring worker's values that no other worker holds are copied before
      * it leaves.
      *
      * @param key the key of the value to copy
@@ -186,6 +186,19 @@ public sealed interface Message extends Serializable {
         public DataAdded(int worker, String key) {
             this(worker, key, 0);
         }
+    }
+
+    /**
+     * A worker could not make the copy of {@code key} that a {@link Replicate} asked for (no holder
+     * answered with the value), so the scheduler asks again, or gives the copy up (see
+     * {@code GraphScheduler}'s retirement) instead of waiting for a {@link DataAdded} that will
+     * not come.
+     *
+     * @param worker the id of the worker that was asked for the copy
+     * @param key the key of the value
+     * @serial exclude
+     */
+    record ReplicaFailed(int worker, String key) implements ToScheduler {
     }
 
     /**

@@ -66,6 +66,7 @@ public final class MessageCodec {
     static final int DATA_MISSING = 0x15;
     static final int DATA_ADDED = 0x16;
     static final int MEMORY_REPORT = 0x17;
+    static final int REPLICA_FAILED = 0x18;
     static final int FETCH_REQUEST = 0x21;
     static final int FETCH_REPLY = 0x22;
 
@@ -206,6 +207,8 @@ public final class MessageCodec {
             trace(out, e.trace());
         } else if (body instanceof Message.DataAdded d) {
             out.u8(DATA_ADDED).zigZag(d.worker()).string(d.key()).zigZag(d.bytes());
+        } else if (body instanceof Message.ReplicaFailed r) {
+            out.u8(REPLICA_FAILED).zigZag(r.worker()).string(r.key());
         } else if (body instanceof Message.ReleaseKey r) {
             out.u8(RELEASE_KEY).string(r.key());
         } else if (body instanceof Message.StealRequest s) {
@@ -275,6 +278,8 @@ public final class MessageCodec {
             }
             case DATA_ADDED:
                 return new Message.DataAdded(in.zigZagInt(), key(in), in.zigZag());
+            case REPLICA_FAILED:
+                return new Message.ReplicaFailed(in.zigZagInt(), key(in));
             case RELEASE_KEY:
                 return new Message.ReleaseKey(key(in));
             case STEAL_REQUEST:

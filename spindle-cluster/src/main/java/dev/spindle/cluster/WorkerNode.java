@@ -99,18 +99,40 @@ public final class WorkerNode implements AutoCloseable {
     }
 
     /**
-     * The value this worker holds under {@code key}, or {@code null} if it holds none.
+     * The value this worker holds under {@code key}, or {@code null} if it holds none. A task's
+     * result may itself be {@code null}, so {@code null} does not tell the two apart: a transport
+     * that answers fetches uses {@link #valueOrDefault}.
      *
      * @param key the key of the value
      * @return the value (read back from disk if it was spilled), or {@code null}
      * @throws NullPointerException if {@code key} is null
      */
     public Object value(String key) {
+        return valueOrDefault(key, null);
+    }
+
+    /**
+     * The value this worker holds under {@code key}, {@code null} included, or {@code absent} if
+     * it holds none (as {@link java.util.Map#getOrDefault}). A transport answers a fetch with it:
+     * a held {@code null} travels as a value, and only {@code absent} as "not held" (which makes
+     * the scheduler drop this holder and compute the value again).
+     *
+     * <pre>{@code
+     * Object v = node.valueOrDefault(request.key(), NOT_HELD);   // NOT_HELD: a private sentinel
+     * byte[] reply = v == NOT_HELD ? null : codec.serialize(v);
+     * }</pre>
+     *
+     * @param key the key of the value
+     * @param absent what to return if this worker holds no value under {@code key}
+     * @return the value (read back from disk if it was spilled), or {@code absent}
+     * @throws NullPointerException if {@code key} is null
+     */
+    public Object valueOrDefault(String key, Object absent) {
         Objects.requireNonNull(key, "key");
         try {
-            return worker.store().contains(key) ? worker.store().get(key) : null;
+            return worker.store().contains(key) ? worker.store().get(key) : absent;
         } catch (IllegalStateException removedMeanwhile) {
-            return null;
+            return absent;
         }
     }
 

@@ -38,6 +38,8 @@ final class WorkerState {
     boolean retiring;
     /** While retiring: the worker asked for a copy of each value only this one holds. */
     final Map<String, Integer> replicas = new HashMap<>();
+    /** While retiring: the copies of each value that failed ({@link Message.ReplicaFailed}). */
+    final Map<String, Integer> replicaFailures = new HashMap<>();
     /** Its store's figures as it last reported them (a worker in another JVM with a memory limit), or null. */
     Message.MemoryReport memory;
     /** Completed (on the notifier) once this incarnation is gone: lost, or retired. */

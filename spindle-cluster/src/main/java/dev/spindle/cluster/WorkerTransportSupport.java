@@ -29,6 +29,12 @@ import java.util.function.Function;
  */
 public abstract class WorkerTransportSupport implements Transport {
 
+    /**
+     * What {@link WorkerNode#valueOrDefault} returns to a transport answering a fetch for a key
+     * its node does not hold: told apart from a held {@code null}, which travels as a value.
+     */
+    protected static final Object NOT_HELD = new Object();
+
     /** This worker's id. */
     protected final int id;
     private final Function<Object, byte[]> serializer;

@@ -79,6 +79,7 @@ class MessageCodecTest {
                         .as(Message.StealResponse::new),
                 Combinators.combine(ints(), keys(), longs(), keys(), ints()).as(Message.DataMissing::new),
                 Combinators.combine(ints(), keys(), longs()).as(Message.DataAdded::new),
+                Combinators.combine(ints(), keys()).as(Message.ReplicaFailed::new),
                 Combinators.combine(ints(), longs(), longs(), Arbitraries.of(true, false)).as(Message.MemoryReport::new));
     }
 

@@ -131,8 +131,8 @@ final class WorkerTransport extends WorkerTransportSupport implements Endpoint {
         List<Object> replies = new ArrayList<>(requests.size());
         long bytes = 0;
         for (WireMessage.FetchRequest r : requests) {
-            Object value = n.value(r.key());
-            byte[] encoded = value == null ? null : codec.serialize(value);
+            Object value = n.valueOrDefault(r.key(), NOT_HELD);
+            byte[] encoded = value == NOT_HELD ? null : codec.serialize(value);   // a held null travels
             bytes += encoded == null ? 0 : encoded.length;
             if (bytes > MAX_BATCH_REPLY_BYTES && requests.size() > 1) {
                 return null;                  // too much for one reply: the requester asks for each alone

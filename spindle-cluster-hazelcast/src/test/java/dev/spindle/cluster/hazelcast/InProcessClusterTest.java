@@ -108,6 +108,21 @@ class InProcessClusterTest {
     }
 
     /**
+     * A result that is {@code null} is fetched by the other worker as {@code null}: the holder
+     * answers with the value, not with "not held", which made the scheduler drop the holder and
+     * compute the value again, over and over.
+     */
+    @Test
+    void aNullResultIsFetchedAsAValueNotAsMissing() throws Exception {
+        Client client = coordinator.client();
+        ClusterFuture<Object> none = client.submit(TaskSpec.builder("null-result", in -> null)
+                .restrictions(Restrictions.strict(Set.of(0))).build());
+        ClusterFuture<String> use = client.submit(TaskSpec.builder("use-null", args -> "got " + args.get(0))
+                .dependsOn(none).restrictions(Restrictions.strict(Set.of(1))).build());
+        assertThat(use.get(30, java.util.concurrent.TimeUnit.SECONDS)).isEqualTo("got null");
+    }
+
+    /**
      * A task whose eight inputs are all on the other worker fetches them in one request frame,
      * not eight (the fetches of one frame of tasks leave together, one batch per holder).
      */

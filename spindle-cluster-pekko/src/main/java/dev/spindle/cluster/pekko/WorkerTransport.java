@@ -75,10 +75,10 @@ final class WorkerTransport extends WorkerTransportSupport implements EndpointAc
         }
         if (frame.single() instanceof WireMessage.FetchRequest r) {
             if (roster.accepts(r.requester(), from, frame.incarnation()) && r.holder() == id) {
-                Object value = n.value(r.key());
+                Object value = n.valueOrDefault(r.key(), NOT_HELD);
                 byte[] bytes = null;
                 try {
-                    bytes = value == null ? null : codec.serialize(value);
+                    bytes = value == NOT_HELD ? null : codec.serialize(value);   // a held null travels
                 } catch (IllegalArgumentException cannotTravel) {
                     // answered as not held: the requester reports the dependency missing
                     LOG.log(Level.WARNING, "worker {0} cannot send ''{1}'': {2}", id, r.key(), cannotTravel.getMessage());

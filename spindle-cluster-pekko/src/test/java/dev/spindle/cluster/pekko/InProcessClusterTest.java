@@ -55,6 +55,14 @@ class InProcessClusterTest {
             assertThat(stats.workers().get(0).executed() + stats.workers().get(1).executed()).isEqualTo(3);
             assertThat(stats.tasksInMemory()).isEqualTo(3);
             assertThat(c.stealEvents()).isNotNull();
+            // a null result is fetched by the other worker as null, not as "not held" (which made the
+            // scheduler compute it again, over and over)
+            ClusterFuture<Object> none = client.submit(dev.spindle.cluster.TaskSpec.builder("null-result", a -> null)
+                    .restrictions(dev.spindle.cluster.Restrictions.strict(java.util.Set.of(0))).build());
+            ClusterFuture<String> useNull = client.submit(dev.spindle.cluster.TaskSpec.builder("use-null",
+                    a -> "got " + a.get(0)).dependsOn(none)
+                    .restrictions(dev.spindle.cluster.Restrictions.strict(java.util.Set.of(1))).build());
+            assertThat(useNull.get(30, TimeUnit.SECONDS)).isEqualTo("got null");
 
             // a task's exception arrives as text, whatever its class
             ClusterFuture<Integer> fails = client.submit("fails", args -> {
