@@ -12,9 +12,12 @@ import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
- * An actor: its reference, its mailbox, and the {@link Runnable} its scheduler runs. One object
- * per actor (plus the actor object and one stub envelope), so activating an actor allocates
- * nothing.
+ * An actor: its reference and its mailbox, and (in a small object of its own) the
+ * {@link Runnable} its scheduler runs. Three objects per actor besides the actor's own (this cell,
+ * that runnable and one stub envelope), so activating an actor allocates nothing. The runnable is
+ * not the cell itself: the cell is the {@link ActorRef} every sender holds, and a reference that
+ * was also a {@code Runnable} would let any holder run the actor ({@code ((Runnable) ref).run()},
+ * or by handing it to an executor) on a second thread, beside its real activation.
  *
  * <h2>Mailbox</h2>
  *
@@ -36,15 +39,15 @@ import java.util.function.Function;
  * <h2>Activation</h2>
  *
  * <p>{@code state} is {@code IDLE} or {@code ACTIVE}. Whoever moves it from {@code IDLE} to
- * {@code ACTIVE} by CAS <em>holds the activation</em>: a producer that did so submits the cell
- * to the scheduler ({@code scheduler.execute(this, hints)}, with the config's precomputed
- * {@link Hints}), and the scheduler's thread then holds it while {@link #run()} runs. Only the
- * holder sets {@code IDLE} again. Hence at most one activation exists at a time, and only its
+ * {@code ACTIVE} by CAS <em>holds the activation</em>: a producer that did so submits the cell's
+ * activation to the scheduler ({@code scheduler.execute(activation, hints)}, with the config's
+ * precomputed {@link Hints}), and the scheduler's thread then holds it while
+ * {@link #runActivation()} runs. Only the holder sets {@code IDLE} again. Hence at most one activation exists at a time, and only its
  * holder polls the mailbox or touches the actor object.
  *
  * <ul>
  *   <li><b>tell</b>: offer the envelope, then {@code if (lvState() == IDLE && casState(IDLE,
- *       ACTIVE)) schedule()}. One exchange, and one CAS only when the actor was idle.
+ *       ACTIVE)) schedule(hints)}. One exchange, and one CAS only when the actor was idle.
  *   <li><b>run</b>: poll and deliver up to {@code maxMessagesPerActivation} envelopes. If the
  *       budget is spent and messages remain, submit itself again while still {@code ACTIVE}
  *       (the scheduler's other tasks, other actors, go first on a FIFO scheduler). When the
@@ -78,7 +81,7 @@ import java.util.function.Function;
  * refuses an activation (it threw, typically because it was shut down), to {@code FAILED} when
  * the factory failed. After that the actor object is dropped, senders that see the new state
  * count a dead letter without enqueuing, and envelopes that were enqueued anyway (racing the
- * change) are rejected by whoever next holds the activation: a later {@link #schedule()} of an
+ * change) are rejected by whoever next holds the activation: a later {@link #schedule(Hints)} of an
  * ended actor drains the mailbox on the caller's thread instead of calling the scheduler.
  * Every message is therefore either delivered or rejected exactly once.
  *
@@ -89,7 +92,7 @@ import java.util.function.Function;
  * only the holder writes ({@code head}, {@code actor}, {@code processed}). A producer's exchange
  * on {@code tail} thus does not invalidate the line the consumer updates on every message.
  */
-final class ActorCell<A> extends ActorCellConsumerFields<A> implements ActorRef<A>, Runnable {
+final class ActorCell<A> extends ActorCellConsumerFields<A> implements ActorRef<A> {
 
     static final int IDLE = 0;
     static final int ACTIVE = 1;
@@ -98,6 +101,9 @@ final class ActorCell<A> extends ActorCellConsumerFields<A> implements ActorRef<
     static final int STOPPED = 1;
     static final int REJECTED = 2;
     static final int FAILED = 3;
+
+    /** What the scheduler runs: one activation of this cell (see the overview for why not the cell). */
+    private final Runnable activation = new Activation(this);
 
     ActorCell(ActorSystem system, Scheduler scheduler, ActorConfig config, String name) {
         super(system, scheduler, config, name);
@@ -150,7 +156,7 @@ final class ActorCell<A> extends ActorCellConsumerFields<A> implements ActorRef<
             }
             offer(new Envelope.Stop());
         }
-        return termination;
+        return termination.copy();         // a caller's orTimeout or cancel is its own: see ActorRef#stop
     }
 
     @Override
@@ -174,50 +180,84 @@ final class ActorCell<A> extends ActorCellConsumerFields<A> implements ActorRef<
         return "ActorRef[" + name + ", " + s + "]";
     }
 
+    /**
+     * Takes a slot of the bounded mailbox if one is free. A CAS loop, not an add undone on
+     * failure: a sender's increment undone a moment later would make another sender see the
+     * mailbox full while it had room (and {@code depth()} read more than the bound).
+     */
     private boolean tryReserve() {
-        if (addSize(1) >= capacity) {
-            addSize(-1);
-            return false;
+        for (int s = lvSize(); ; ) {
+            if (s >= capacity) {
+                return false;
+            }
+            int witness = caxSize(s, s + 1);
+            if (witness == s) {
+                return true;
+            }
+            s = witness;
         }
-        return true;
     }
 
     private void offer(Envelope e) {
         Envelope prev = xchgTail(e);
         prev.soNext(e);
-        if (lvState() == IDLE && casState(IDLE, ACTIVE)) {
-            schedule();
+        if (lvState() == IDLE && casState(IDLE, ACTIVE)
+                && schedule(hints) instanceof Error refused) {
+            throw refused;                     // as a JDK pool's execute would: the sender sees it
         }
     }
 
     // ------------------------------------------------------------------ activation (holder only)
 
-    /** Hands the held activation to the scheduler; an ended actor is drained here instead. */
-    private void schedule() {
-        schedule(hints);
-    }
-
     /**
      * Hands the held activation to the scheduler with {@code h}: the config's hints, or their
      * {@linkplain Hints#yielding() yielding} copy when the actor used up its messages per
      * activation and must let other work on its worker run first (a work-stealing worker
-     * would otherwise pop it straight back from its own deque).
+     * would otherwise pop it straight back from its own deque). An ended actor is drained here
+     * instead.
+     *
+     * <p>If the scheduler refuses, with a {@code RejectedExecutionException}, a hint it cannot
+     * honour or an {@code Error} (a pool that cannot start a thread), the actor ends as rejected:
+     * nobody else holds the activation, so left {@code ACTIVE} it would never run again and every
+     * later message would wait for good. Its queued messages become dead letters and its asks fail.
+     *
+     * @return what the scheduler threw, or {@code null} if it took the activation
      */
-    private void schedule(Hints h) {
+    private Throwable schedule(Hints h) {
         if (lvLifecycle() != RUNNING) {
             terminate(REJECTED, null);
-            return;
+            return null;
         }
         try {
-            scheduler.execute(this, h);
-        } catch (RuntimeException refused) {  // RejectedExecutionException, or a hint it cannot honour
+            scheduler.execute(activation, h);
+            return null;
+        } catch (Throwable refused) {
             terminate(REJECTED, refused);
+            return refused;
+        }
+    }
+
+    /** The scheduler's task: one activation of a cell, and nothing a sender can reach. */
+    private static final class Activation implements Runnable {
+        private final ActorCell<?> cell;
+
+        Activation(ActorCell<?> cell) {
+            this.cell = cell;
+        }
+
+        @Override
+        public void run() {
+            cell.runActivation();
+        }
+
+        @Override
+        public String toString() {
+            return "activation of actor '" + cell.name + "'";
         }
     }
 
     /** One activation, reported to the flight recorder when a recording asks. Never throws. */
-    @Override
-    public void run() {
+    void runActivation() {
         if (ActorActivationEvent.enabled() || MailboxDepthEvent.enabled()) {
             ActorActivationEvent.activate(this);
         } else {
@@ -267,8 +307,9 @@ final class ActorCell<A> extends ActorCellConsumerFields<A> implements ActorRef<
     void start(A actorObject) {
         actor = actorObject;
         svState(IDLE);
-        if (head != lvTail() && casState(IDLE, ACTIVE)) {
-            schedule();
+        if (head != lvTail() && casState(IDLE, ACTIVE)
+                && schedule(hints) instanceof Error refused) {
+            throw refused;                     // to the spawning thread, as a sender's would be
         }
     }
 
@@ -505,6 +546,11 @@ abstract class ActorCellProducerFields<A> extends ActorCellPad1<A> {
     /** Adds {@code delta} to the bounded size; returns the previous value. */
     final int addSize(int delta) {
         return (int) SIZE.getAndAdd(this, delta);
+    }
+
+    /** Sets the bounded size to {@code update} if it is {@code expect}; returns the value it found. */
+    final int caxSize(int expect, int update) {
+        return (int) SIZE.compareAndExchange(this, expect, update);
     }
 }
 

@@ -94,8 +94,10 @@ public sealed interface ActorRef<A> permits ActorCell {
      * are processed, and once it is processed the actor drops its object and every later message
      * is a dead letter (asks fail with {@link ActorStoppedException}). Idempotent; never blocks.
      *
-     * @return a future that completes when the actor has stopped (the same future on every call);
-     *     it completes normally also when the actor ended because its scheduler rejected it
+     * @return a future that completes when the actor has stopped; it completes normally also when
+     *     the actor ended because its scheduler rejected it. Each call returns a new future, so
+     *     that what one caller does to its own ({@code orTimeout}, {@code cancel}, {@code complete})
+     *     does not change what the others see
      */
     CompletableFuture<Void> stop();
 

@@ -343,16 +343,15 @@ public final class ActorSystem implements AutoCloseable {
      */
     @Override
     public void close() {
-        synchronized (closeLock) {
-            if (closed) {
-                return;
+        synchronized (closeLock) {     // a later caller waits until the first has stopped the actors
+            if (!closed) {
+                closed = true;
+                for (ActorCell<?> cell : actors) {
+                    cell.stop();
+                }
             }
-            closed = true;
         }
-        for (ActorCell<?> cell : actors) {
-            cell.stop();
-        }
-        if (ownsScheduler) {
+        if (ownsScheduler) {           // every caller waits for the scheduler (idempotent)
             closeScheduler(scheduler);
         }
     }
