@@ -32,8 +32,10 @@ import java.util.concurrent.CompletableFuture;
  *
  * <p><b>Exactly one outcome.</b> Of any number of racing {@code complete},
  * {@code completeExceptionally} and {@code cancel} calls, one wins and returns {@code true}; the
- * others return {@code false} and change nothing. Every task awaiting the promise is woken once,
- * after the outcome is recorded.
+ * others return {@code false} and change nothing. Every task awaiting the promise is woken after
+ * the outcome is recorded: once, or twice if it polled the promise again after several other
+ * tasks had registered (a waiter looks for its own earlier registration among the newest few
+ * only, to keep registering O(1); the second wake is a spurious one, which a task tolerates).
  *
  * <p><b>Cost.</b> The promise is the only allocation (32 bytes with compressed references): no
  * channel, lock or queue. Completing it takes two atomic operations, plus a third and the
