@@ -670,7 +670,12 @@ final class GraphScheduler implements AutoCloseable {
         TaskState dep = tasks.get(m.dependency());
         if (m.holder() >= 0 && m.holder() < workers.size() && dep != null) {   // a worker's word: check it
             dep.removeHolder(m.holder());
-            workers.get(m.holder()).holds.remove(dep.key());
+            WorkerState h = workers.get(m.holder());
+            if (h.holds.remove(dep.key()) && h.alive) {
+                // it may still hold the value (a fetch that timed out): no longer counted, the copy
+                // would never be released
+                transport.toWorker(h.id, new Message.ReleaseKey(dep.key()));
+            }
         }
         if (dep != null && dep.state == TaskState.State.MEMORY && dep.holders.isEmpty()) {
             dep.state = TaskState.State.LOST;

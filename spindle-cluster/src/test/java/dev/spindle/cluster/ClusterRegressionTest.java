@@ -75,6 +75,28 @@ class ClusterRegressionTest {
         }
     }
 
+    /**
+     * A fetch that failed (a timeout, say) drops its holder from the value's holders; if that
+     * worker still had the value, nothing would ever release its copy: it is told to drop it.
+     */
+    @Test
+    void aHolderDroppedAfterAFailedFetchIsToldToReleaseItsCopy() {
+        RecordingTransport t = new RecordingTransport();
+        GraphScheduler s = new GraphScheduler(handDriven(2).build(), t);
+        try {
+            s.submit(List.of(TaskSpec.builder("a", args -> 1).restrictions(Restrictions.strict(Set.of(0))).build()));
+            reply(s, new Message.TaskFinished(0, "a", computes(t, 0, "a").get(0).attempt(), 1, 4, 1000));
+            s.submit(List.of(TaskSpec.builder("b", args -> 2).dependsOn("a")
+                    .restrictions(Restrictions.strict(Set.of(1))).build()));
+            reply(s, new Message.DataMissing(1, "b", computes(t, 1, "b").get(0).attempt(), "a", 0));
+            assertThat(t.sentToWorkers()).as("worker 0 told to drop the copy no longer counted")
+                    .anyMatch(x -> x.worker() == 0 && x.message() instanceof Message.ReleaseKey r && r.key().equals("a"));
+            assertThat(computes(t, 0, "a")).as("a computed again").hasSize(2);
+        } finally {
+            s.close();
+        }
+    }
+
     // ---- 2. Incarnations: an incarnation lost two generations ago comes back ------------------
 
     @Test
