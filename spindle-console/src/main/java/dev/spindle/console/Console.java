@@ -106,11 +106,20 @@ public final class Console implements AutoCloseable {
         for (String[] r : STATIC.values()) {
             resources.put(r[0], resource(r[0]));
         }
+        if (token != null) {
+            // the page's own script and style are fetched by relative URLs, without the page's
+            // query: give them the token (URL-safe characters only, so safe in an attribute)
+            String page = new String(resources.get("index.html"), StandardCharsets.UTF_8)
+                    .replace("src=\"app.js\"", "src=\"app.js?token=" + token + "\"")
+                    .replace("href=\"app.css\"", "href=\"app.css?token=" + token + "\"");
+            resources.put("index.html", page.getBytes(StandardCharsets.UTF_8));
+        }
         this.server = HttpServer.create(new InetSocketAddress(b.bindAddress, b.port), 32);
         // an event stream holds its thread; a few more serve the page alongside the most streams
         this.handlers = new HandlerPool("spindle-console-http", b.maxClients + 4, b.requestTimeout.toNanos());
         this.sampler = Executors.newSingleThreadScheduledExecutor(HandlerPool.daemon("spindle-console-sampler"));
-        Requests requests = new Requests(token == null ? null : AccessToken.of(token), server.getAddress().getPort());
+        Requests requests = new Requests(token == null ? null : AccessToken.of(token), server.getAddress().getPort(),
+                hostOf(server.getAddress().getAddress()));
         server.createContext("/", ex -> handle(ex, requests));
         server.setExecutor(handlers);
         server.start();
@@ -386,9 +395,14 @@ public final class Console implements AutoCloseable {
      */
     public URI uri() {
         InetSocketAddress a = server.getAddress();
-        InetAddress host = a.getAddress().isAnyLocalAddress() ? InetAddress.getLoopbackAddress() : a.getAddress();
-        String h = host instanceof Inet6Address ? "[" + host.getHostAddress() + "]" : host.getHostAddress();
-        return URI.create("http://" + h + ":" + a.getPort() + "/" + (token == null ? "" : "?token=" + token));
+        return URI.create("http://" + hostOf(a.getAddress()) + ":" + a.getPort() + "/"
+                + (token == null ? "" : "?token=" + token));
+    }
+
+    /** The host part of {@link #uri()} for a bound address; a wildcard is shown as loopback. */
+    private static String hostOf(InetAddress bound) {
+        InetAddress host = bound.isAnyLocalAddress() ? InetAddress.getLoopbackAddress() : bound;
+        return host instanceof Inet6Address ? "[" + host.getHostAddress() + "]" : host.getHostAddress();
     }
 
     // ------------------------------------------------------------------ sampling

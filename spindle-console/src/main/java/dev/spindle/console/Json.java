@@ -49,8 +49,11 @@ final class Json {
         if (Double.isNaN(d) || Double.isInfinite(d)) {
             return sb.append("null");
         }
-        if (d == Math.rint(d) && Math.abs(d) < 1e15) {
+        if (d == Math.rint(d) && Math.abs(d) < 0x1p63) {
             return sb.append((long) d);
+        }
+        if (Math.abs(d) >= 1e15) {
+            return sb.append(d);               // d * 1000 would overflow a long; no fraction worth rounding
         }
         return sb.append(Math.round(d * 1000) / 1000.0);
     }

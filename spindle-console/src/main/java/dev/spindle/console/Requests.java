@@ -40,10 +40,13 @@ final class Requests {
 
     private final AccessToken token;
     private final int port;
+    /** The bound address as {@code Console.uri()} writes it (an IPv6 one in brackets). */
+    private final String ownHost;
 
-    Requests(AccessToken token, int port) {
+    Requests(AccessToken token, int port, String ownHost) {
         this.token = token;
         this.port = port;
+        this.ownHost = ownHost;
     }
 
     /**
@@ -87,7 +90,7 @@ final class Requests {
         String host = hosts.get(0).trim();
         String suffix = ":" + port;
         return host.equals("127.0.0.1" + suffix) || host.equals("localhost" + suffix)
-                || host.equals("[::1]" + suffix);
+                || host.equals("[::1]" + suffix) || host.equals(ownHost + suffix);
     }
 
     /** The token from the query ({@code token=}) or the {@code Authorization} header; else null. */
