@@ -77,7 +77,14 @@ public final class AsyncTcpStream implements AutoCloseable {
                 return Fill.ENDED;
             }
             if (buffer == null) {
-                buffer = ByteBuffer.allocateDirect(READ_AHEAD_BYTES);
+                try {
+                    buffer = ByteBuffer.allocateDirect(READ_AHEAD_BYTES);
+                } catch (OutOfMemoryError e) {
+                    // on the selector thread: fail this stream, not the reactor and all it serves
+                    error = new IOException("no direct memory for the read-ahead buffer", e);
+                    ended = true;
+                    return Fill.ENDED;
+                }
             }
             if (!buffer.hasRemaining()) {
                 return Fill.FULL;

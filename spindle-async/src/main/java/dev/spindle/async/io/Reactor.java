@@ -144,6 +144,7 @@ public final class Reactor implements AutoCloseable, IoDriver {
             for (SelectionKey key : keys) {
                 wakeAll(((Registration) key.attachment()).takeAll());
             }
+            wakeQueued();                      // not registered with the selector yet
             return;
         }
         try {
@@ -387,8 +388,24 @@ public final class Reactor implements AutoCloseable, IoDriver {
         int r = reg.add(op, waker);
         if (r == CANCELLED) {
             waker.wake();
-        } else if (r == CHANGED) {
+            return;
+        }
+        if (r == CHANGED) {
             enqueue(reg);
+        }
+        wakeIfClosedMeanwhile(reg);
+    }
+
+    /**
+     * A close that ran between {@link #checkOpen} and the waker's registration has woken what it
+     * found (the registrations with keys, and the queued changes) and may have missed this one:
+     * {@code closed} is set before that wake-up and read here after the waker is added (both
+     * volatile, or an atomic queue operation), so either the close's wake-up finds the waker or
+     * this read sees the close and wakes it. A waker woken twice is harmless.
+     */
+    private void wakeIfClosedMeanwhile(Registration reg) {
+        if (closed) {
+            wakeAll(reg.takeAll());
         }
     }
 
@@ -399,6 +416,7 @@ public final class Reactor implements AutoCloseable, IoDriver {
     void interestChanged(Registration reg) {
         checkOpen();
         enqueue(reg);
+        wakeIfClosedMeanwhile(reg);
     }
 
     private void checkOpen() {
@@ -454,6 +472,7 @@ public final class Reactor implements AutoCloseable, IoDriver {
             for (SelectionKey key : safeKeys()) {
                 wakeAll(((Registration) key.attachment()).takeAll());
             }
+            wakeQueued();
             try {
                 selector.close();
             } catch (IOException ignored) {
@@ -520,6 +539,14 @@ public final class Reactor implements AutoCloseable, IoDriver {
                 // closed under us: let the waiting tasks retry and see the closure
                 wakeAll(reg.takeAll());
             }
+        }
+    }
+
+    /** Wakes the tasks of registrations whose interest change was queued but never applied. */
+    private void wakeQueued() {
+        for (Registration reg; (reg = changes.poll()) != null; ) {
+            reg.queued.set(false);
+            wakeAll(reg.takeAll());
         }
     }
 
