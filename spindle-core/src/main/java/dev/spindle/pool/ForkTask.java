@@ -363,8 +363,19 @@ class ForkTask<T> implements Task<T>, RunnableFuture<T> {
     public T get() throws InterruptedException, ExecutionException {
         if (state < NORMAL) {
             checkForked();
-            if (!WorkStealingPool.helpIfWorker(this)) {
-                awaitBlocking(false, 0L);
+            try {
+                if (!WorkStealingPool.helpIfWorker(this)) {
+                    awaitBlocking(false, 0L);
+                }
+            } catch (CancellationException e) {
+                if (state < NORMAL) {
+                    // the helping worker's pool stopped (shutdownNow) and nothing will run this
+                    // task: as shutdownNow's interrupt would end a blocked get(), not as a
+                    // cancellation of a task that is not cancelled (invokeAll swallows that one)
+                    InterruptedException ie = new InterruptedException(e.getMessage());
+                    ie.initCause(e);
+                    throw ie;
+                }
             }
         }
         return reportGet();

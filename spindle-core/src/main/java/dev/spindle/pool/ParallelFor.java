@@ -40,8 +40,9 @@ final class ParallelFor {
         Throwable failure = null;
         try {
             while (lo < hi) {
-                while (hi - lo > grain && self != null && self.localSize() <= SPLIT_BELOW) {
-                    int mid = lo + (hi - lo) / 2;
+                // long arithmetic: a range may be wider than Integer.MAX_VALUE, or end near it
+                while ((long) hi - lo > grain && self != null && self.localSize() <= SPLIT_BELOW) {
+                    int mid = (int) (((long) lo + hi) >> 1);
                     int a = mid;
                     int b = hi;
                     forks.push(pool.spawn(() -> {
@@ -50,7 +51,7 @@ final class ParallelFor {
                     }));
                     hi = mid;
                 }
-                int end = Math.min(hi, lo + grain);
+                int end = (int) Math.min(hi, (long) lo + grain);
                 for (int i = lo; i < end; i++) {
                     body.accept(i);
                 }

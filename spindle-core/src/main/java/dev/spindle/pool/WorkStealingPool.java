@@ -98,7 +98,7 @@ public final class WorkStealingPool extends PoolCore {
         super(b, "spindle", POOL_SEQ);
         this.parallelism = b.workers;
         this.shared = new Shared(this, parallelism, b.maxSpareWorkers, b.stealAttempts,
-                b.spareKeepAlive.toNanos(), b.localQueueCapacity);
+                saturatedNanos(b.spareKeepAlive), b.localQueueCapacity);
         this.injector = shared.injector;
         this.workers = shared.workers;
         this.idle = shared.idle;
@@ -106,6 +106,15 @@ public final class WorkStealingPool extends PoolCore {
             workers[i] = new Worker(this, i, false, b.localQueueCapacity);
         }
         startWorkers(workers, parallelism);
+    }
+
+    /** {@code d} in nanoseconds, {@link Long#MAX_VALUE} (about 292 years) where it does not fit. */
+    private static long saturatedNanos(Duration d) {
+        try {
+            return d.toNanos();
+        } catch (ArithmeticException e) {
+            return Long.MAX_VALUE;
+        }
     }
 
     /** {@return a builder with the defaults described on each of its methods} */

@@ -757,9 +757,9 @@ final class Worker extends BaseWorker implements LoneTaskWatch.Peer {
                 runTask(t);                    // t == task: only thieves could have moved it
             }
         }
-        if (task.isNew() && (holdsLocally(task) || !shared.spares.mayCompensate())) {
-            runTask(task);                     // its queued entry is skipped later (the CAS)
-        }
+        if (task.isNew() && (holdsLocally(task) || (!shared.spares.mayCompensate() && !pool.isStopping()))) {
+            runTask(task);                     // its queued entry is skipped later (the CAS); not once
+        }                                      // shutdownNow may have drained it and handed it back
         ForkTask.WaitNode node = null;
         long backoff = 1_000L;
         long waited = 0L;
