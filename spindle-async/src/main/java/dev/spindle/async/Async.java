@@ -409,6 +409,12 @@ public final class Async {
      * fails the same way. Within one poll the children are polled in list order, so on a tie the
      * lower index wins.
      *
+     * <p>A loser is cancelled, which undoes what a receive or an acquire had taken (the value goes
+     * back, the permit is released) but not a send the channel has already accepted: a waiting
+     * {@link AsyncChannel#send} can be accepted by a receiver on another thread between the poll
+     * that found it pending and the cancel, and then its value is delivered although another
+     * branch won. Select over sends only where a value sent twice (after a retry) does no harm.
+     *
      * <pre>{@code
      * AsyncTask<Async.Selected<Integer>> first = Async.select(List.of(a.receive(), b.receive()));
      * }</pre>
@@ -492,6 +498,13 @@ public final class Async {
      * whose cause is a {@link TimeoutException}. Each poll polls {@code task} first, so a task
      * that is ready when the deadline passes still wins. Completing either way removes the
      * timer entry.
+     *
+     * <p>Cancelling undoes a receive or an acquire (the value goes back, the permit is released)
+     * but not a send the channel has already accepted: a waiting {@link AsyncChannel#send} can be
+     * accepted by a receiver on another thread between the last poll and the cancel, and then the
+     * timeout is reported although the value was delivered, as with
+     * {@link java.util.concurrent.CompletableFuture#orTimeout}. A caller that retries a timed-out
+     * send may send the value twice.
      *
      * <pre>{@code
      * AsyncTask<Integer> bounded = Async.timeout(channel.receive(), Duration.ofSeconds(1));
