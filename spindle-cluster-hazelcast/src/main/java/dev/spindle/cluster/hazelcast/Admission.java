@@ -198,10 +198,12 @@ final class Admission implements MembershipListener {
         }
         byte[] mac = Handshake.verdictMac(codec, session.id(), self, m.getUuid(), nc, r.nonce(), r.worker(),
                 r.incarnation(), outcome, reason);
-        call(m, new Handshake.Verdict(session.id(), self, outcome, reason, mac).encode());
+        byte[] adopted = call(m, new Handshake.Verdict(session.id(), self, r.nonce(), outcome, reason, mac).encode());
         if (outcome == Handshake.ACCEPTED) {
-            settled.add(m.getUuid());
             onProven.accept(proof, r.worker());
+            if (adopted != null && adopted.length == 0) {
+                settled.add(m.getUuid());     // it adopted this coordinator; else it is asked again
+            }
         } else if (outcome == Handshake.REFUSED) {
             refuse(m, Offences.Kind.REFUSED_MEMBER, reason);
         }

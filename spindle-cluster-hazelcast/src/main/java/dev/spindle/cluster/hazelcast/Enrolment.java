@@ -4,25 +4,31 @@
 package dev.spindle.cluster.hazelcast;
 
 import com.hazelcast.cluster.Member;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.UUID;
 
 /**
  * A worker's side of the {@link Handshake}: it answers challenges and adopts as its coordinator
- * the first member whose accepted verdict verifies, joining that member's session. A verdict that
- * does not verify, or a refusal that does, means this worker cannot take part
- * ({@link Roster#refusal()}), unless it already has a coordinator, which is never replaced: a
- * later claim is refused and logged once. A waiting verdict that verifies (the id is held by a
+ * the first member whose accepted verdict verifies, joining that member's session. A refusal that
+ * verifies means this worker cannot take part ({@link Roster#refusal()}); a verdict that does not
+ * verify proves nothing (anyone can send one) and is kept as a hint ({@link Roster#unproven()}),
+ * reported if no coordinator proves itself in time. A coordinator, once adopted, is never
+ * replaced: a later claim is refused and logged once. A waiting verdict that verifies (the id is held by a
  * process the coordinator has not seen leave) is noted ({@link Roster#waiting()}) and the worker
  * keeps waiting for the coordinator's next challenge.
  */
 final class Enrolment {
 
-    /** Open challenges kept (by challenger): a few, so a flood of challenges cannot grow memory. */
-    private static final int MAX_PENDING = 8;
+    /**
+     * Open challenges kept, each under the nonce this worker drew to answer it: a bounded number,
+     * so a flood of challenges cannot grow memory (a flood can push out a genuine one, which the
+     * coordinator then simply asks again).
+     */
+    private static final int MAX_PENDING = 64;
 
-    private record Pending(UUID session, byte[] nc, byte[] nw) {
+    private record Pending(UUID session, UUID coordinator, byte[] nc, byte[] nw) {
     }
 
     private final int id;
@@ -30,7 +36,8 @@ final class Enrolment {
     private final Roster roster;
     private final Session session;
     private final Runnable onCoordinator;
-    private final Map<UUID, Pending> pending = new LinkedHashMap<>();
+    /** Open challenges by the hex of their worker nonce nW. */
+    private final Map<String, Pending> pending = new LinkedHashMap<>();
     private volatile com.hazelcast.cluster.Cluster cluster;
 
     Enrolment(int id, FrameCodec codec, Roster roster, Session session, Runnable onCoordinator) {
@@ -60,11 +67,10 @@ final class Enrolment {
             }
             byte[] nw = Handshake.nonce();
             synchronized (pending) {
-                pending.remove(ch.coordinator());
                 if (pending.size() >= MAX_PENDING) {
                     pending.remove(pending.keySet().iterator().next());
                 }
-                pending.put(ch.coordinator(), new Pending(ch.session(), ch.nonce(), nw));
+                pending.put(HexFormat.of().formatHex(nw), new Pending(ch.session(), ch.coordinator(), ch.nonce(), nw));
             }
             long incarnation = session.incarnation();
             byte[] mac = Handshake.workerMac(codec, ch.session(), ch.coordinator(), self, ch.nonce(), nw, id,
@@ -75,9 +81,9 @@ final class Enrolment {
             Handshake.Verdict v = Handshake.verdict(message);
             Pending p;
             synchronized (pending) {
-                p = v == null ? null : pending.remove(v.coordinator());
+                p = v == null ? null : pending.get(HexFormat.of().formatHex(v.workerNonce()));
             }
-            if (p == null || !p.session().equals(v.session())) {
+            if (p == null || !p.session().equals(v.session()) || !p.coordinator().equals(v.coordinator())) {
                 return null;
             }
             return verdict(v, p, self, c);
@@ -101,11 +107,15 @@ final class Enrolment {
             return null;
         }
         if (!proved) {
+            // anyone can send bytes: a hint, not a refusal, so an impostor cannot make this worker give up
             roster.offences().record(Offences.Kind.REFUSED_COORDINATOR, v.coordinator(),
                     "wrong proof of the shared secret (member at " + where + ")");
-            roster.refused("the coordinator at " + where + " does not prove this member's secret: the secrets "
-                    + "differ, and it refuses this member likewise");
+            roster.unproven("the member at " + where + " that claimed to be the coordinator does not prove this "
+                    + "member's secret: the secrets differ (or it is not the coordinator)");
             return null;
+        }
+        synchronized (pending) {
+            pending.remove(HexFormat.of().formatHex(p.nw()));   // answered; a replay of it finds nothing
         }
         if (v.waiting()) {
             roster.waiting(v.reason());       // the coordinator asks again once the id is free

@@ -21,7 +21,8 @@ import java.util.UUID;
  *     at start, carried in every frame it sends), its UUID, a random nonce nW and
  *     {@code HMAC(secret, "worker" | S | C | W | nC | nW | id | I)}.
  * <li>C checks the answer against the member it asked (a relayed answer names another UUID) and
- *     sends a <b>verdict</b>, accepted, refused or waiting, with a reason, under
+ *     sends a <b>verdict</b>, accepted, refused or waiting, with a reason and W's nonce nW (by which
+ *     W finds the challenge it answers), under
  *     {@code HMAC(secret, "verdict" | S | C | W | nC | nW | id | I | verdict | reason)}. W adopts S and
  *     the member C as its coordinator only on an accepted verdict that verifies, and only if it has
  *     no coordinator yet: a second coordinator is refused. A waiting verdict (the id is held by a
@@ -29,9 +30,13 @@ import java.util.UUID;
  *     fresh nonces, until the id is free.
  * </ol>
  *
- * A verdict that does not verify means the coordinator holds another secret (or is an impostor):
- * the worker cannot take part. The messages are fixed-layout bytes, read with every length checked
- * before use; nothing here is deserialised as Java objects, since none of it is signed yet.
+ * Nothing in a challenge is signed, so anyone may send one: W keeps each open challenge under its
+ * own fresh nonce nW, so a forged challenge naming C adds an entry and cannot replace the one C's
+ * verdict answers. A verdict that does not verify proves nothing either (C holding another secret,
+ * or any member sending bytes): W records it as a hint, not a refusal, so that an impostor cannot
+ * make a worker give up, and reports it only if no coordinator proves itself within W's wait. The
+ * messages are fixed-layout bytes, read with every length checked before use; nothing here is
+ * deserialised as Java objects, since none of it is signed yet.
  */
 final class Handshake {
 
@@ -77,10 +82,13 @@ final class Handshake {
         }
     }
 
-    /** @param outcome {@link #ACCEPTED}, {@link #REFUSED} or {@link #WAITING} */
-    record Verdict(UUID session, UUID coordinator, byte outcome, String reason, byte[] mac) {
-        Verdict(UUID session, UUID coordinator, boolean accepted, String reason, byte[] mac) {
-            this(session, coordinator, accepted ? ACCEPTED : REFUSED, reason, mac);
+    /**
+     * @param outcome {@link #ACCEPTED}, {@link #REFUSED} or {@link #WAITING}
+     * @param workerNonce the nonce nW of the response this verdict answers
+     */
+    record Verdict(UUID session, UUID coordinator, byte[] workerNonce, byte outcome, String reason, byte[] mac) {
+        Verdict(UUID session, UUID coordinator, byte[] workerNonce, boolean accepted, String reason, byte[] mac) {
+            this(session, coordinator, workerNonce, accepted ? ACCEPTED : REFUSED, reason, mac);
         }
 
         boolean accepted() {
@@ -93,10 +101,11 @@ final class Handshake {
 
         byte[] encode() {
             byte[] r = reason.getBytes(StandardCharsets.UTF_8);
-            ByteBuffer b = ByteBuffer.allocate(1 + 16 * 2 + 1 + 2 + r.length + FrameCodec.MAC_BYTES).put(VERDICT);
+            ByteBuffer b = ByteBuffer.allocate(1 + 16 * 2 + NONCE_BYTES + 1 + 2 + r.length + FrameCodec.MAC_BYTES)
+                    .put(VERDICT);
             uuid(b, session);
             uuid(b, coordinator);
-            b.put(outcome).putShort((short) r.length).put(r);
+            b.put(workerNonce).put(outcome).putShort((short) r.length).put(r);
             return b.put(mac).array();
         }
     }
@@ -156,7 +165,7 @@ final class Handshake {
 
     /** Parses a verdict; {@code null} if malformed (every length is checked before it is used). */
     static Verdict verdict(byte[] m) {
-        int fixed = 1 + 16 * 2 + 1 + 2 + FrameCodec.MAC_BYTES;
+        int fixed = 1 + 16 * 2 + NONCE_BYTES + 1 + 2 + FrameCodec.MAC_BYTES;
         if (m.length < fixed || m.length > fixed + MAX_REASON_BYTES || m[0] != VERDICT) {
             return null;
         }
@@ -164,13 +173,14 @@ final class Handshake {
             ByteBuffer b = ByteBuffer.wrap(m, 1, m.length - 1);
             UUID session = uuid(b);
             UUID coordinator = uuid(b);
+            byte[] workerNonce = bytes(b, NONCE_BYTES);
             byte outcome = b.get();
             int n = b.getShort() & 0xFFFF;
             if (n != m.length - fixed || outcome != ACCEPTED && outcome != REFUSED && outcome != WAITING) {
                 return null;
             }
             String reason = new String(bytes(b, n), StandardCharsets.UTF_8);
-            return new Verdict(session, coordinator, outcome, reason, bytes(b, FrameCodec.MAC_BYTES));
+            return new Verdict(session, coordinator, workerNonce, outcome, reason, bytes(b, FrameCodec.MAC_BYTES));
         } catch (BufferUnderflowException e) {
             return null;
         }

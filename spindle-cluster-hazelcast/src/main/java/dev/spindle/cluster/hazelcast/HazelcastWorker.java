@@ -135,9 +135,11 @@ public final class HazelcastWorker implements AutoCloseable {
      * Waits until this worker knows a coordinator that proved the shared secret.
      *
      * @param timeout the longest wait
-     * @throws MemberRefusedException if the coordinator's proof fails here (the secrets differ,
-     *         so the coordinator refuses this worker too), the coordinator refused this worker
-     *         (its id's lost incarnation, or a live one claimed from elsewhere), or its id is still
+     * @throws MemberRefusedException if the coordinator refused this worker (its id's lost
+     *         incarnation, or a live one claimed from elsewhere; at once), or, when {@code timeout}
+     *         runs out, a member's verdict did not prove the secret here and no coordinator did (the
+     *         secrets differ; an unproven verdict is not taken as a refusal before, since any member
+     *         can send one), or its id is still
      *         held by another process when {@code timeout} runs out: the coordinator keeps such a
      *         claim and admits this worker as a new incarnation once it has declared that process
      *         lost (a worker restarted before its predecessor's loss was seen waits for that)
@@ -160,6 +162,11 @@ public final class HazelcastWorker implements AutoCloseable {
                     + "' joined within " + timeout.toSeconds() + " s (is it running, with the same cluster name and "
                     + "member list?)");
         } catch (TimeoutException e) {
+            String unproven = roster.unproven();
+            if (unproven != null && roster.waiting() == null) {
+                throw new MemberRefusedException("worker " + id() + " refused: " + unproven + "; no coordinator proved "
+                        + "it within " + timeout.toSeconds() + " s");
+            }
             String waiting = roster.waiting();
             if (waiting == null) {
                 throw e;

@@ -37,6 +37,7 @@ final class Roster implements MembershipListener {
     private volatile Member coordinator;
     private volatile String refusal;
     private volatile String waiting;
+    private volatile String unproven;
     private volatile IntConsumer onWorkerLost = id -> { };
     private volatile IntConsumer onIdFree = id -> { };
     private volatile Runnable onCoordinatorLost = () -> { };
@@ -133,6 +134,19 @@ final class Roster implements MembershipListener {
     /** Records why this worker's claim waits (the latest reason wins). */
     void waiting(String why) {
         waiting = why;
+    }
+
+    /**
+     * Records a verdict that did not verify (the latest wins): proof of nothing, since any member
+     * can send one, so not a refusal; said if no coordinator proves itself in time.
+     */
+    void unproven(String why) {
+        unproven = why;
+    }
+
+    /** The latest verdict that did not verify, or {@code null}. */
+    String unproven() {
+        return unproven;
     }
 
     /** Why this worker's claim waits for its id to be free, or {@code null} if it never did. */

@@ -128,7 +128,8 @@ class AttackTest {
                     new Handshake.Challenge(session, self, target.getUuid(), Handshake.nonce()).encode()),
                     target).get(30, TimeUnit.SECONDS);
             assertThat(answer).as("a worker answers a challenge (it proves nothing replayable)").isNotNull();
-            byte[] verdict = new Handshake.Verdict(session, self, true, "", new byte[FrameCodec.MAC_BYTES]).encode();
+            byte[] verdict = new Handshake.Verdict(session, self, Handshake.response(answer).nonce(), true, "",
+                    new byte[FrameCodec.MAC_BYTES]).encode();
             assertThat(attacker.getExecutorService(HazelcastConfigs.FETCHES)
                     .submitToMember(new HandshakeCall(verdict), target).get(30, TimeUnit.SECONDS)).isNull();
         }

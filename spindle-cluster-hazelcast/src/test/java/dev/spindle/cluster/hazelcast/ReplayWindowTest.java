@@ -42,18 +42,20 @@ class ReplayWindowTest {
     void malformedHandshakeMessagesParseToNothing() {
         FrameCodec codec = new FrameCodec("replay-window-secret-0123".getBytes(StandardCharsets.UTF_8), List.of());
         UUID s = UUID.randomUUID();
-        byte[] verdict = new Handshake.Verdict(s, UUID.randomUUID(), false, "taken", codec.mac(new byte[1])).encode();
+        byte[] verdict = new Handshake.Verdict(s, UUID.randomUUID(), Handshake.nonce(), false, "taken",
+                codec.mac(new byte[1])).encode();
         assertThat(Handshake.verdict(verdict)).isNotNull().extracting(Handshake.Verdict::reason).isEqualTo("taken");
         byte[] lying = verdict.clone();
-        lying[1 + 32 + 1] = (byte) 0xFF;                  // declares a 65,280-byte reason it does not carry
+        lying[1 + 32 + Handshake.NONCE_BYTES + 1] = (byte) 0xFF;   // declares a 65,280-byte reason it does not carry
         assertThat(Handshake.verdict(lying)).isNull();
         assertThat(Handshake.verdict(Arrays.copyOf(verdict, verdict.length - 1))).isNull();
         assertThat(Handshake.verdict(new byte[1 << 16])).isNull();
-        byte[] waits = new Handshake.Verdict(s, s, Handshake.WAITING, "held", codec.mac(new byte[1])).encode();
+        byte[] waits = new Handshake.Verdict(s, s, Handshake.nonce(), Handshake.WAITING, "held", codec.mac(new byte[1]))
+                .encode();
         assertThat(Handshake.verdict(waits)).isNotNull().matches(Handshake.Verdict::waiting)
                 .matches(v -> !v.accepted());
         byte[] unknown = waits.clone();
-        unknown[1 + 32] = 3;                              // no such outcome
+        unknown[1 + 32 + Handshake.NONCE_BYTES] = 3;      // no such outcome
         assertThat(Handshake.verdict(unknown)).isNull();
         UUID w = UUID.randomUUID();
         byte[] n = Handshake.nonce();

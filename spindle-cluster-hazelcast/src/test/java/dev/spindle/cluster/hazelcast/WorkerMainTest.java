@@ -115,7 +115,9 @@ class WorkerMainTest {
 
     @Test
     void aWorkerWithTheWrongSecretExitsWithTheReason() throws Exception {
-        Result r = run("the-wrong-secret-0123456789", worker(1, cluster));
+        List<String> args = worker(1, cluster);
+        args.addAll(List.of("--coordinator-wait-seconds", "15"));   // reported when the wait ends
+        Result r = run("the-wrong-secret-0123456789", args);
         assertThat(r.status).as(r.toString()).isEqualTo(1);
         assertThat(r.out).doesNotContain("ready");
         assertThat(r.err).contains("worker 1 refused").contains("secret");
