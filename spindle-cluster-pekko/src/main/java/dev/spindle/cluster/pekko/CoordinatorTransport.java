@@ -17,8 +17,9 @@ import org.apache.pekko.actor.Address;
 
 /**
  * The coordinator's side of the wire: the scheduler's messages go to the worker's member as
- * frames; a frame is accepted only from the member registered for the worker id it names (its
- * address authenticated by TLS), its nested result deserialised through the allow-list and handed
+ * frames; a frame is accepted only from the member registered for the worker id it names (by the
+ * sender address the message names, which Artery does not authenticate: a certificate holder can
+ * name a worker's; see the module's README), its nested result deserialised through the allow-list and handed
  * to the scheduler. Nothing is accepted from a worker once it is lost, as the {@link Transport}
  * contract requires, so a late reply of a dead member cannot complete a task that was already
  * reassigned; and a frame must carry the worker's current incarnation, so a late frame of a lost

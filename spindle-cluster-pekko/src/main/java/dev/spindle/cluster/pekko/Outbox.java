@@ -14,7 +14,7 @@ import org.apache.pekko.pattern.Patterns;
 
 /**
  * Sends frames to the endpoint actor of a member, with this member's endpoint as sender (the
- * receiver authenticates the sender by its address). Artery delivers at most once over the
+ * receiver checks the sender's address; Artery does not authenticate it, see the module's README). Artery delivers at most once over the
  * member's TLS connection; a frame to a member that is gone is dropped, and the loss is handled
  * by membership, never by retrying.
  */

@@ -30,7 +30,8 @@ import org.apache.pekko.cluster.Cluster;
  *
  * <p>It joins through the settings' seed nodes (normally the coordinator) over mutually
  * authenticated TLS, and follows the first coordinator it sees: frames from any other member
- * claiming to be a coordinator are refused.
+ * claiming to be a coordinator are refused (by the sender address a message names, which a
+ * certificate holder can forge: see the module's README, "Not protected").
  *
  * <p>Each worker process draws a random incarnation ({@link Incarnations#newIncarnation()}),
  * announces it in its cluster roles and carries it in every frame, so that a process restarted
