@@ -20,7 +20,8 @@ import java.util.List;
  *   <li>there is no body: no {@code Transfer-Encoding}, no {@code Content-Length} other than 0
  *       (413); the console never reads one;</li>
  *   <li>without a token, the {@code Host} header names the loopback address the console is bound
- *       to ({@code 127.0.0.1}, {@code localhost} or {@code [::1]}, with its port) (403): a page
+ *       to ({@code 127.0.0.1}, {@code localhost}, {@code [::1]} or the bound address as
+ *       {@code Console.uri()} writes it, with its port, which may be left out on port 80) (403): a page
  *       of another site whose name an attacker re-points at 127.0.0.1 (DNS rebinding) sends its
  *       own host name and gets nothing;</li>
  *   <li>with a token, the request carries it, as the query parameter {@code token} or as
@@ -83,11 +84,14 @@ final class Requests {
         return true;
     }
 
-    private boolean loopbackHost(List<String> hosts) {
+    boolean loopbackHost(List<String> hosts) {
         if (hosts == null || hosts.size() != 1) {
             return false;
         }
         String host = hosts.get(0).trim();
+        if (port == 80 && host.indexOf(':', host.lastIndexOf(']') + 1) < 0) {
+            host = host + ":80";               // a browser leaves the default port out
+        }
         String suffix = ":" + port;
         return host.equals("127.0.0.1" + suffix) || host.equals("localhost" + suffix)
                 || host.equals("[::1]" + suffix) || host.equals(ownHost + suffix);

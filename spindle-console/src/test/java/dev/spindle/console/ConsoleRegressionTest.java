@@ -94,4 +94,23 @@ class ConsoleRegressionTest {
             return false;
         }
     }
+
+    /**
+     * A browser leaves the default port out of its Host header, so a console on port 80 without a
+     * token refused every browser (found in review; no socket is opened here: binding port 80
+     * needs privileges).
+     */
+    @Test
+    void onPort80TheHostWithoutAPortIsItsOwn() {
+        Requests on80 = new Requests(null, 80, "127.0.0.1");
+        assertThat(on80.loopbackHost(java.util.List.of("127.0.0.1"))).isTrue();
+        assertThat(on80.loopbackHost(java.util.List.of("localhost"))).isTrue();
+        assertThat(on80.loopbackHost(java.util.List.of("[::1]"))).isTrue();
+        assertThat(on80.loopbackHost(java.util.List.of("127.0.0.1:80"))).isTrue();
+        assertThat(on80.loopbackHost(java.util.List.of("evil.example"))).as("a name: DNS rebinding").isFalse();
+        assertThat(on80.loopbackHost(java.util.List.of("127.0.0.1:8080"))).isFalse();
+        Requests on8080 = new Requests(null, 8080, "127.0.0.1");
+        assertThat(on8080.loopbackHost(java.util.List.of("127.0.0.1"))).as("the default port is 80 only").isFalse();
+        assertThat(on8080.loopbackHost(java.util.List.of("127.0.0.1:8080"))).isTrue();
+    }
 }

@@ -62,7 +62,7 @@ import java.util.function.Function;
  *
  * <p>An async runtime's are named {@code spindle.async.*} and tagged {@code runtime}:
  * {@code workers}, {@code workers.active}, {@code tasks.queued} (shared and local), {@code tasks.live} (spawned and
- * not yet done), {@code polls}, {@code wakeups}, {@code steals} and {@code parks}. A {@link SchedulerUnion} gets
+ * not yet done), {@code polls}, {@code wakeups}, {@code steals}, {@code parks} and {@code unparks}. A {@link SchedulerUnion} gets
  * {@code spindle.union.tasks.routed} per member (tags {@code union} and {@code member}, the
  * index) and its members their own meters ({@link #ofUnion}).
  *
