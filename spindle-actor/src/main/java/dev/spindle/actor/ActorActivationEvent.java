@@ -15,7 +15,7 @@ import jdk.jfr.Threshold;
  * An actor's activation (one run on a scheduler thread, up to its messages per activation) lasted
  * longer than the recording's threshold: a slow message holds the thread and delays the actor's
  * other messages. While no recording enables this event or {@link MailboxDepthEvent},
- * {@link ActorCell#runActivation()} calls the activation directly (the events' static {@code enabled()} is a
+ * the cell's activation runnable calls the activation directly (the events' static {@code enabled()} is a
  * constant {@code false} then).
  */
 @Name("dev.spindle.ActorActivation")
