@@ -72,14 +72,27 @@ final class ConsoleCommand implements Callable<Integer> {
     @Option(names = "--bind", paramLabel = "ADDRESS", description = "Address to listen on (default: ${DEFAULT-VALUE}).")
     String bind = "127.0.0.1";
 
+    /** Where the access token is read from when {@code --token} is not given, out of sight of {@code ps}. */
+    static final String TOKEN_ENV = "SPINDLE_CONSOLE_TOKEN";
+
     @Option(names = "--token", paramLabel = "TOKEN",
-            description = "Access token (16+ characters of A-Z a-z 0-9 - _ . ~); made at random for a non-loopback"
-                    + " --bind when not given.")
+            description = "Access token (16+ characters of A-Z a-z 0-9 - _ . ~); else the environment variable "
+                    + TOKEN_ENV + " (a command line is visible to every user of the machine, in ps); else made at"
+                    + " random for a non-loopback --bind.")
     String token;
 
     @Option(names = "--duration", paramLabel = "SECONDS",
             description = "Stop after this many seconds (default: ${DEFAULT-VALUE}: run until Ctrl-C).")
     int duration;
+
+    /** The token to use: {@code option} if given, else {@link #TOKEN_ENV} if set and not blank, else null. */
+    static String token(String option, Map<String, String> env) {
+        if (option != null) {
+            return option;
+        }
+        String fromEnv = env.get(TOKEN_ENV);
+        return fromEnv == null || fromEnv.isBlank() ? null : fromEnv.strip();
+    }
 
     @Override
     public Integer call() throws Exception {
@@ -96,8 +109,9 @@ final class ConsoleCommand implements Callable<Integer> {
         Console.Builder settings;
         try {
             settings = Console.builder().port(port).bindAddress(address);
-            if (token != null) {
-                settings.token(token);
+            String given = token(token, System.getenv());
+            if (given != null) {
+                settings.token(given);
             } else if (!address.isLoopbackAddress()) {
                 settings.token(Console.randomToken());
             }

@@ -84,6 +84,18 @@ class SpindleCliTest {
     }
 
     @Test
+    void consoleTakesItsTokenFromTheEnvironmentWhenNotGiven() {
+        assertThat(ConsoleCommand.token(null, java.util.Map.of(ConsoleCommand.TOKEN_ENV, " env-token-0123456789 ")))
+                .isEqualTo("env-token-0123456789");
+        assertThat(ConsoleCommand.token("option-token-0123456789", java.util.Map.of(ConsoleCommand.TOKEN_ENV, "x")))
+                .as("the option wins").isEqualTo("option-token-0123456789");
+        assertThat(ConsoleCommand.token(null, java.util.Map.of(ConsoleCommand.TOKEN_ENV, "  "))).isNull();
+        assertThat(ConsoleCommand.token(null, java.util.Map.of())).isNull();
+        assertThat(run("console", "--help")).isZero();
+        assertThat(out.toString()).contains(ConsoleCommand.TOKEN_ENV);
+    }
+
+    @Test
     void consoleRefusesAShortToken() {
         assertThat(run("console", "--token", "short", "--duration", "1")).isNotZero();
         assertThat(err.toString()).contains("token must have 16");
