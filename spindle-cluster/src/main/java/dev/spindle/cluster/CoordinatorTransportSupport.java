@@ -155,7 +155,7 @@ public abstract class CoordinatorTransportSupport implements Transport {
      * @param attempt the attempt that could not be sent
      * @param why what made it unsendable (its message becomes part of the task's failure)
      */
-    protected final void cannotSend(int worker, String key, long attempt, IllegalArgumentException why) {
+    protected final void cannotSend(int worker, String key, long attempt, RuntimeException why) {
         scheduler.accept(new Message.TaskErred(worker, key, attempt, new IllegalArgumentException(
                 "task '" + key + "' cannot be sent: " + why.getMessage(), why), 0));
     }

@@ -3,6 +3,7 @@
  */
 package dev.spindle.cluster.hazelcast;
 
+import dev.spindle.cluster.FrameMac;
 import dev.spindle.cluster.ValueCodec;
 import dev.spindle.cluster.MessageCodec;
 import dev.spindle.cluster.RemoteTaskException;
@@ -10,16 +11,11 @@ import dev.spindle.cluster.WireReader;
 import dev.spindle.cluster.WireWriter;
 import java.io.InvalidClassException;
 import java.io.ObjectInputFilter;
-import java.security.GeneralSecurityException;
-import java.security.MessageDigest;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicLong;
-import javax.crypto.Mac;
-import javax.crypto.spec.SecretKeySpec;
 
 /**
  * Turns frames into signed bytes and back. A frame is {@code HMAC-SHA256(secret, payload) ||
@@ -36,7 +32,7 @@ import javax.crypto.spec.SecretKeySpec;
  */
 final class FrameCodec {
 
-    static final int MAC_BYTES = 32;
+    static final int MAC_BYTES = FrameMac.BYTES;
     /** The payload's format version, its first byte. */
     static final int FORMAT = 1;
     /** {@link Wire.Members}' tag, in the transport's range of {@link MessageCodec}. */
@@ -77,11 +73,7 @@ final class FrameCodec {
             return new Wire.Members(workers, incarnations);
         }
     };
-    private static final String ALGORITHM = "HmacSHA256";
-
-    private final SecretKeySpec key;
-    /** One initialised MAC per thread: looking the algorithm up and keying it costs more than a small frame's MAC. */
-    private final ThreadLocal<Mac> macs = ThreadLocal.withInitial(this::newMac);
+    private final FrameMac mac;
     private final ObjectInputFilter filter;
     private final AtomicLong rejected = new AtomicLong();
     private final Offences offences;
@@ -95,7 +87,7 @@ final class FrameCodec {
     /** A codec that reports what it refuses to {@code offences} (once per kind and offender). */
     FrameCodec(byte[] secret, List<String> allowedPackages, Offences offences) {
         this.offences = offences;
-        this.key = new SecretKeySpec(secret, ALGORITHM);
+        this.mac = new FrameMac(secret);
         ObjectInputFilter patterns = ObjectInputFilter.Config.createFilter(allowList(allowedPackages));
         this.filter = info -> {
             ObjectInputFilter.Status status = patterns.checkInput(info);
@@ -146,8 +138,7 @@ final class FrameCodec {
         if (frame == null || frame.length <= MAC_BYTES) {
             throw reject(Offences.Kind.BAD_SIGNATURE, "unsigned frames", "frame too short to be signed");
         }
-        byte[] expected = mac(frame, MAC_BYTES, frame.length - MAC_BYTES);
-        if (!MessageDigest.isEqual(expected, Arrays.copyOf(frame, MAC_BYTES))) {
+        if (!mac.verifies(frame, 0, frame, MAC_BYTES, frame.length - MAC_BYTES)) {
             throw reject(Offences.Kind.BAD_SIGNATURE, "unsigned or forged frames", "bad signature");
         }
         try {
@@ -201,19 +192,7 @@ final class FrameCodec {
 
     /** HMAC-SHA256 of part of {@code data} under the secret. */
     byte[] mac(byte[] data, int offset, int length) {
-        Mac mac = macs.get();
-        mac.update(data, offset, length);
-        return mac.doFinal();                 // and resets it for the thread's next use
-    }
-
-    private Mac newMac() {
-        try {
-            Mac mac = Mac.getInstance(ALGORITHM);
-            mac.init(key);
-            return mac;
-        } catch (GeneralSecurityException e) {
-            throw new IllegalStateException("HmacSHA256 unavailable", e);
-        }
+        return mac.mac(data, offset, length);
     }
 
     private SecurityException reject(Offences.Kind kind, Object offender, String why) {

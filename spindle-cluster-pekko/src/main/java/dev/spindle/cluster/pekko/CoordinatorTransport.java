@@ -10,17 +10,22 @@ import dev.spindle.cluster.MessageCodec;
 import dev.spindle.cluster.OutboundBatches;
 import dev.spindle.cluster.Transport;
 import dev.spindle.cluster.WireMessage;
+import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
 import org.apache.pekko.actor.ActorRef;
 import org.apache.pekko.actor.Address;
 
 /**
  * The coordinator's side of the wire: the scheduler's messages go to the worker's member as
- * frames; a frame is accepted only from the member registered for the worker id it names (by the
- * sender address the message names, which Artery does not authenticate: a certificate holder can
- * name a worker's; see the module's README), its nested result deserialised through the allow-list and handed
- * to the scheduler. Nothing is accepted from a worker once it is lost, as the {@link Transport}
+ * frames sealed with the key it shares with that worker's process ({@link KeyExchange}, run by
+ * {@link #probe}); a frame is accepted only in the name of the member registered for the worker
+ * id it names and only if that process's key seals it (the sender a message names is not
+ * authenticated by Artery: the seal is what proves it), its nested result deserialised through
+ * the allow-list and handed to the scheduler. Nothing is accepted from a worker once it is lost, as the {@link Transport}
  * contract requires, so a late reply of a dead member cannot complete a task that was already
  * reassigned; and a frame must carry the worker's current incarnation, so a late frame of a lost
  * process is not taken for its successor's when a restarted worker rejoins under the same id (at
@@ -35,6 +40,7 @@ final class CoordinatorTransport extends CoordinatorTransportSupport implements 
     private final Outbox outbox;
     private final Refusals rejectedFrames;
     private final OutboundBatches batches;
+    private final KeyExchange.Offers offers = new KeyExchange.Offers();
 
     CoordinatorTransport(WireCodec codec, Roster roster, Outbox outbox, Refusals rejectedFrames) {
         this.codec = codec;
@@ -57,7 +63,8 @@ final class CoordinatorTransport extends CoordinatorTransportSupport implements 
     }
 
     @Override
-    public void onFrame(Wire.Frame frame, ActorRef sender) {
+    public void onFrame(Wire.Received received, ActorRef sender) {
+        Wire.Frame frame = received.frame();
         Address from = sender.path().address();
         // every report of a frame is about one worker, its sender, checked once for the frame
         int worker = WireMessage.reportedWorker(frame.bodies().get(0));
@@ -81,6 +88,11 @@ final class CoordinatorTransport extends CoordinatorTransportSupport implements 
             }
             return;                           // a lost worker's late reply: ignored, as promised
         }
+        if (!received.sealedBy(offers.key(worker, frame.incarnation()))) {
+            rejectedFrames.refuse(Senders.describe(sender) + " as worker " + worker,
+                    "a frame not sealed with worker " + worker + "'s key (another member naming it as sender?)");
+            return;
+        }
         for (Object body : frame.bodies()) {
             deliverReport(body, codec::deserialize);
         }
@@ -102,9 +114,27 @@ final class CoordinatorTransport extends CoordinatorTransportSupport implements 
         if (bodies.isEmpty()) {
             return;                           // every task in it failed: its function cannot travel
         }
+        Address member = roster.worker(worker);
+        if (member == null) {
+            return;                           // gone: membership has told, or will tell, the scheduler
+        }
+        PairKey key = offers.key(worker, roster.incarnation(worker));
+        if (key == null) {
+            // the scheduler admits a worker only once it is ready, after the key exchange
+            IllegalStateException unkeyed = new IllegalStateException("worker " + worker
+                    + " has not completed its key exchange with the coordinator");
+            for (Object body : bodies) {
+                if (body instanceof WireMessage.Compute c) {
+                    cannotSend(worker, c.key(), c.attempt(), unkeyed);
+                } else {
+                    LOG.log(System.Logger.Level.ERROR, "cannot send {0} to worker {1}: {2}",
+                            body.getClass().getSimpleName(), worker, unkeyed.getMessage());
+                }
+            }
+            return;
+        }
         try {
-            // a worker that is gone gets nothing; membership has told, or will tell, the scheduler
-            outbox.send(roster.worker(worker), new Wire.Frame(worker, Incarnations.NONE, bodies));
+            outbox.send(member, new Wire.Frame(worker, Incarnations.NONE, bodies), key);
         } catch (IllegalArgumentException tooLarge) {
             if (bodies.size() > 1) {
                 for (Object body : bodies) {
@@ -117,6 +147,47 @@ final class CoordinatorTransport extends CoordinatorTransportSupport implements 
                         bodies.get(0).getClass().getSimpleName(), worker, tooLarge.getMessage());
             }
         }
+    }
+
+    /**
+     * Probes worker {@code id}: whether its process follows this coordinator, knows at least
+     * {@code peersNeeded} other workers, and shares a key with this coordinator (the probe runs
+     * {@link KeyExchange}: a first probe offers the token, and once answered a sealed probe must
+     * get a sealed answer). Blocks for up to a few seconds per probe.
+     *
+     * @return whether the worker is ready for work
+     */
+    boolean probe(int id, int peersNeeded) throws InterruptedException {
+        for (int round = 0; round < 2; round++) {
+            Address member = roster.worker(id);
+            long incarnation = roster.incarnation(id);
+            if (member == null) {
+                return false;
+            }
+            byte[] offer = offers.offer(id, incarnation);
+            PairKey key = offers.key(id, incarnation);
+            Object reply;
+            try {
+                reply = outbox.ask(member, new Wire.Frame(id, new Wire.Probe(id, offer)), key == null ? Wire.Seal.NONE : key,
+                        Duration.ofSeconds(2)).toCompletableFuture().get(3, TimeUnit.SECONDS);
+            } catch (ExecutionException | TimeoutException e) {
+                return false;
+            }
+            if (!(reply instanceof Wire.Received r) || !(r.frame().single() instanceof Wire.ProbeReply answer)
+                    || answer.worker() != id || r.frame().incarnation() != incarnation) {
+                return false;
+            }
+            if (!offers.answered(id, incarnation, answer.echo(), answer.token())) {
+                rejectedFrames.refuse("a probe reply in worker " + id + "'s name",
+                        "it does not echo this coordinator's offer, or changes the worker's token (forged?)");
+                return false;
+            }
+            if (r.sealedBy(offers.key(id, incarnation))) {
+                return answer.peersKnown() >= peersNeeded;
+            }
+            // answered, not sealed yet: the worker holds the offer as a candidate; probe again, sealed
+        }
+        return false;
     }
 
     @Override

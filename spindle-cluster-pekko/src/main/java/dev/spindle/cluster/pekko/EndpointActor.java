@@ -19,8 +19,11 @@ final class EndpointActor extends AbstractActor {
 
     /** The transport's side. */
     interface Handler {
-        /** A frame from {@code sender}; the handler checks that the sender may send it. */
-        void onFrame(Wire.Frame frame, ActorRef sender);
+        /**
+         * A frame in the name of {@code sender}; the handler checks its seal and that the sender
+         * may send it.
+         */
+        void onFrame(Wire.Received frame, ActorRef sender);
 
         /** Bytes the codec refused, from {@code sender}. */
         void onRejected(Wire.Rejected rejected, ActorRef sender);
@@ -53,7 +56,7 @@ final class EndpointActor extends AbstractActor {
     @Override
     public Receive createReceive() {
         return receiveBuilder()
-                .match(Wire.Frame.class, f -> handler.onFrame(f, getSender()))
+                .match(Wire.Received.class, f -> handler.onFrame(f, getSender()))
                 .match(Wire.Rejected.class, r -> handler.onRejected(r, getSender()))
                 .match(ClusterEvent.MemberJoined.class, e -> roster.joining(e.member()))
                 .match(ClusterEvent.MemberUp.class,

@@ -13,10 +13,11 @@ import org.apache.pekko.actor.Address;
 import org.apache.pekko.pattern.Patterns;
 
 /**
- * Sends frames to the endpoint actor of a member, with this member's endpoint as sender (the
- * receiver checks the sender's address; Artery does not authenticate it, see the module's README). Artery delivers at most once over the
- * member's TLS connection; a frame to a member that is gone is dropped, and the loss is handled
- * by membership, never by retrying.
+ * Sends frames to the endpoint actor of a member, with this member's endpoint as sender, each
+ * encoded and sealed on the caller's thread (the receiver checks the seal against the sender the
+ * frame names, which Artery does not authenticate; see {@link KeyExchange}). Artery delivers at
+ * most once over the member's TLS connection; a frame to a member that is gone is dropped, and
+ * the loss is handled by membership, never by retrying.
  */
 final class Outbox {
 
@@ -40,24 +41,28 @@ final class Outbox {
     }
 
     /**
-     * Sends a frame to {@code member}'s endpoint; nothing if {@code member} is null.
+     * Sends a frame to {@code member}'s endpoint, sealed by {@code seal}; nothing if {@code member}
+     * is null.
      *
      * @throws IllegalArgumentException if the frame is over the limit (it is encoded here, on the
      *         caller's thread, so that the caller can report the failure)
      */
-    void send(Address member, Wire.Frame frame) {
+    void send(Address member, Wire.Frame frame, Wire.Seal seal) {
         if (member != null) {
-            endpoint(member).tell(new Wire.Encoded(codec.encode(frame)), self);
+            endpoint(member).tell(new Wire.Encoded(codec.encode(frame, seal)), self);
         }
     }
 
-    /** Sends a frame and waits (without blocking) for one reply; the same limit as {@link #send}. */
-    CompletionStage<Object> ask(Address member, Wire.Frame frame, Duration timeout) {
-        return Patterns.ask(endpoint(member), new Wire.Encoded(codec.encode(frame)), timeout);
+    /**
+     * Sends a frame and waits (without blocking) for one reply, a {@link Wire.Received} or a
+     * {@link Wire.Rejected}; the same limit as {@link #send}.
+     */
+    CompletionStage<Object> ask(Address member, Wire.Frame frame, Wire.Seal seal, Duration timeout) {
+        return Patterns.ask(endpoint(member), new Wire.Encoded(codec.encode(frame, seal)), timeout);
     }
 
     /** Answers the sender of a request; the same limit as {@link #send}. */
-    void reply(ActorRef requester, Wire.Frame frame) {
-        requester.tell(new Wire.Encoded(codec.encode(frame)), ActorRef.noSender());
+    void reply(ActorRef requester, Wire.Frame frame, Wire.Seal seal) {
+        requester.tell(new Wire.Encoded(codec.encode(frame, seal)), ActorRef.noSender());
     }
 }

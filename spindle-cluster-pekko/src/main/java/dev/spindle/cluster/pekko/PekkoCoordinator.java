@@ -208,24 +208,14 @@ public final class PekkoCoordinator implements ClusterView, AutoCloseable {
     }
 
     /**
-     * Whether every worker answers a probe, which it does only if it follows this coordinator, and
+     * Whether every worker answers a probe, which it does only if it follows this coordinator,
      * knows every other worker (membership reaches members at different times; a worker asked for
-     * a value by a member it does not know yet as a worker refuses the fetch).
+     * a value by a member it does not know yet as a worker refuses the fetch), and has settled the
+     * key of its frames with this coordinator ({@link KeyExchange}).
      */
     private boolean allReady(List<Integer> workers) throws InterruptedException {
         for (int id : workers) {
-            Address a = roster.worker(id);
-            if (a == null) {
-                return false;
-            }
-            try {
-                Object reply = outbox.ask(a, new Wire.Frame(id, new Wire.Probe(id)), Duration.ofSeconds(2))
-                        .toCompletableFuture().get(3, TimeUnit.SECONDS);
-                if (!(reply instanceof Wire.Frame f) || !(f.single() instanceof Wire.ProbeReply r) || r.worker() != id
-                        || r.peersKnown() < workers.size() - 1) {
-                    return false;
-                }
-            } catch (ExecutionException | TimeoutException e) {
+            if (!transport.probe(id, workers.size() - 1)) {
                 return false;
             }
         }

@@ -30,8 +30,9 @@ import org.apache.pekko.cluster.Cluster;
  *
  * <p>It joins through the settings' seed nodes (normally the coordinator) over mutually
  * authenticated TLS, and follows the first coordinator it sees: frames from any other member
- * claiming to be a coordinator are refused (by the sender address a message names, which a
- * certificate holder can forge: see the module's README, "Not protected").
+ * claiming to be a coordinator are refused, and so are frames in its coordinator's name that are
+ * not sealed with the key the two settled ({@code KeyExchange}; Artery does not authenticate the
+ * sender a message names).
  *
  * <p>Each worker process draws a random incarnation ({@link Incarnations#newIncarnation()}),
  * announces it in its cluster roles and carries it in every frame, so that a process restarted
@@ -168,6 +169,11 @@ public final class PekkoWorker implements AutoCloseable {
     /** Sends from this member, as anything in it could (for tests that play another process). */
     Outbox outboxForTests() {
         return outbox;
+    }
+
+    /** The key this process settled with its coordinator, or {@code null} (for tests that play this process). */
+    PairKey keyForTests() {
+        return transport.key();
     }
 
     /**

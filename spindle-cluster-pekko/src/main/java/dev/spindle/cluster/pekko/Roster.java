@@ -19,8 +19,8 @@ import org.apache.pekko.cluster.UniqueAddress;
  * Which cluster members Spindle accepts, and in which role. Every member got in through TLS with
  * a certificate of the cluster's CA; its roles are its own claim, so the roster decides what a
  * claim is worth. (The sender address a message names is not authenticated either: Artery carries
- * it as the sending process writes it, so any certificate holder can name another member as
- * sender; see the module's README, "Not protected".)
+ * it as the sending process writes it. The roster's checks by address are a first filter; what
+ * proves a frame's sender is its seal, see {@link KeyExchange}.)
  * <ul>
  *   <li><b>One coordinator.</b> A worker follows the oldest member with the coordinator role
  *       that it sees Up, and never another: a coordinator that leaves is not replaced, a second

@@ -3,7 +3,9 @@
  */
 package dev.spindle.cluster.pekko;
 
+import dev.spindle.cluster.FrameMac;
 import dev.spindle.cluster.Incarnations;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -12,7 +14,9 @@ import java.util.List;
  * them as separately serialised bytes, so that a function or value the allow-list refuses fails
  * only its own task, with the key still known, instead of the whole frame; task errors as text,
  * never as the worker's exception object, whose class the coordinator might not allow) and this
- * transport's own {@link Probe} and {@link ProbeReply}.
+ * transport's own {@link Probe} and {@link ProbeReply}. Each frame carries an authenticator that
+ * proves who sent it (see {@link KeyExchange}): a MAC under the coordinator–worker pair's key, a
+ * fetch request's nonce, or the nonce its reply echoes.
  */
 final class Wire {
 
@@ -56,19 +60,122 @@ final class Wire {
     record Encoded(byte[] bytes) {
     }
 
+    /**
+     * Writes a frame's authenticator ({@value FrameMac#BYTES} bytes at {@code authOffset} of the
+     * encoded frame), given the part of the frame it vouches for.
+     */
+    @FunctionalInterface
+    interface Seal {
+        /** No authenticator (zeros): for the key exchange's own messages, which prove themselves. */
+        Seal NONE = (frame, authOffset, signedOffset, signedLength) -> { };
+
+        void seal(byte[] frame, int authOffset, int signedOffset, int signedLength);
+
+        /** A fixed token as the authenticator: a fetch request's nonce, or its reply's echo of it. */
+        static Seal token(byte[] token) {
+            if (token.length != FrameMac.BYTES) {
+                throw new IllegalArgumentException("a token of " + token.length + " bytes, not " + FrameMac.BYTES);
+            }
+            byte[] copy = token.clone();
+            return (frame, authOffset, signedOffset, signedLength) ->
+                    System.arraycopy(copy, 0, frame, authOffset, copy.length);
+        }
+    }
+
+    /**
+     * A frame as it arrived: decoded, with the bytes it came in (read-only), so that the receiver,
+     * which knows whom the sender claims to be, can check its authenticator.
+     */
+    record Received(Frame frame, byte[] bytes) {
+
+        /** Whether the authenticator is the MAC under {@code key} of the rest of the frame. */
+        boolean sealedBy(PairKey key) {
+            return key != null && key.verifies(bytes, WireCodec.AUTH_OFFSET, WireCodec.SIGNED_OFFSET,
+                    bytes.length - WireCodec.SIGNED_OFFSET);
+        }
+
+        /** Whether the authenticator is {@code token} (compared in constant time). */
+        boolean carries(byte[] token) {
+            return token != null && FrameMac.equal(authenticator(), token);
+        }
+
+        /** A copy of the authenticator. */
+        byte[] authenticator() {
+            return Arrays.copyOfRange(bytes, WireCodec.AUTH_OFFSET, WireCodec.SIGNED_OFFSET);
+        }
+    }
+
     /** What the decoder makes of bytes it refuses; created locally, never sent. */
     record Rejected(String why) {
     }
 
-    /** The coordinator asks whether a worker follows it. */
-    record Probe(int worker) {
+    /**
+     * The coordinator asks whether a worker follows it, and offers its token for the pair's key
+     * ({@link KeyExchange}; the same token for every probe of one worker process).
+     */
+    record Probe(int worker, byte[] offer) {
+        Probe {
+            offer = offer.clone();
+        }
+
+        @Override
+        public byte[] offer() {
+            return offer.clone();
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Probe p && p.worker == worker && Arrays.equals(p.offer, offer);
+        }
+
+        @Override
+        public int hashCode() {
+            return 31 * worker + Arrays.hashCode(offer);
+        }
+
+        @Override
+        public String toString() {
+            return "Probe[worker=" + worker + "]";
+        }
     }
 
     /**
-     * A worker's answer to its own coordinator's probe, with how many other workers it knows: a
+     * A worker's answer to its own coordinator's probe, with how many other workers it knows (a
      * worker refuses fetches from a member it does not yet know as a worker, so the coordinator
-     * dispatches only once every worker knows every other.
+     * dispatches only once every worker knows every other), its own token for the pair's key, and
+     * the coordinator's token it was offered (which proves the answer comes from the process the
+     * probe reached; see {@link KeyExchange}).
      */
-    record ProbeReply(int worker, int peersKnown) {
+    record ProbeReply(int worker, int peersKnown, byte[] token, byte[] echo) {
+        ProbeReply {
+            token = token.clone();
+            echo = echo.clone();
+        }
+
+        @Override
+        public byte[] token() {
+            return token.clone();
+        }
+
+        @Override
+        public byte[] echo() {
+            return echo.clone();
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof ProbeReply r && r.worker == worker && r.peersKnown == peersKnown
+                    && Arrays.equals(r.token, token) && Arrays.equals(r.echo, echo);
+        }
+
+        @Override
+        public int hashCode() {
+            return (31 * worker + peersKnown) * 31 + Arrays.hashCode(token);
+        }
+
+        @Override
+        public String toString() {
+            return "ProbeReply[worker=" + worker + ", peersKnown=" + peersKnown + "]";
+        }
     }
 }

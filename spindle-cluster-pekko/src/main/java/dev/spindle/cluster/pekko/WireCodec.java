@@ -3,6 +3,7 @@
  */
 package dev.spindle.cluster.pekko;
 
+import dev.spindle.cluster.FrameMac;
 import dev.spindle.cluster.MessageCodec;
 import dev.spindle.cluster.SerialAllowList;
 import dev.spindle.cluster.ValueCodec;
@@ -16,10 +17,12 @@ import java.util.List;
 /**
  * Turns {@link Wire.Frame}s into bytes and back, and nested user objects too.
  *
- * <p>A frame is {@code MAGIC (4 bytes) | body length (4 bytes) | body}, the body binary: the
- * addressee, the sender's incarnation and a batch of bodies in {@link MessageCodec}'s form, this
- * transport's {@link Wire.Probe} and {@link Wire.ProbeReply} as its own tags. The magic carries
- * the format version. {@link #decode} never throws on hostile input: it returns a
+ * <p>A frame is {@code MAGIC (4 bytes) | body length (4 bytes) | body}, the body binary: an
+ * authenticator of {@value FrameMac#BYTES} bytes (written by the sender's {@link Wire.Seal},
+ * checked by the receiver, which knows whom the sender claims to be: see {@link KeyExchange}),
+ * then the part it vouches for: the addressee, the sender's incarnation and a batch of bodies
+ * in {@link MessageCodec}'s form, this transport's {@link Wire.Probe} and {@link Wire.ProbeReply}
+ * as its own tags. The magic carries the format version. {@link #decode} never throws on hostile input: it returns a
  * {@link Wire.Rejected} naming the problem, so that the receiving actor can count and log the
  * offender (a serializer does not know who sent the bytes, the actor does). Bounds, each checked
  * before the work or memory it guards:
@@ -45,8 +48,13 @@ import java.util.List;
  */
 final class WireCodec {
 
-    static final int MAGIC = 0x53504B02;          // "SPK", format version 2 (version 1 was Java-serialised)
+    // "SPK", format version 3 (version 1 was Java-serialised, version 2 had no authenticator)
+    static final int MAGIC = 0x53504B03;
     static final int HEADER_BYTES = 8;
+    /** Where a frame's authenticator starts: right after the header. */
+    static final int AUTH_OFFSET = HEADER_BYTES;
+    /** Where the part of a frame that its authenticator vouches for starts: right after it. */
+    static final int SIGNED_OFFSET = AUTH_OFFSET + FrameMac.BYTES;
     static final int MAX_DEPTH = 20;
     /** Room in a frame for keys, dependency lists and bookkeeping beside one nested value. */
     static final int FRAME_SLACK = 64 * 1024;
@@ -58,9 +66,9 @@ final class WireCodec {
         @Override
         public boolean write(WireWriter out, Object body) {
             if (body instanceof Wire.Probe p) {
-                out.u8(PROBE).zigZag(p.worker());
+                out.u8(PROBE).zigZag(p.worker()).bytes(p.offer());
             } else if (body instanceof Wire.ProbeReply r) {
-                out.u8(PROBE_REPLY).zigZag(r.worker()).zigZag(r.peersKnown());
+                out.u8(PROBE_REPLY).zigZag(r.worker()).zigZag(r.peersKnown()).bytes(r.token()).bytes(r.echo());
             } else {
                 return false;
             }
@@ -70,12 +78,21 @@ final class WireCodec {
         @Override
         public Object read(int tag, WireReader in) {
             if (tag == PROBE) {
-                return new Wire.Probe(in.zigZagInt());
+                return new Wire.Probe(in.zigZagInt(), token(in, "offer"));
             }
             if (tag == PROBE_REPLY) {
-                return new Wire.ProbeReply(in.zigZagInt(), in.zigZagInt());
+                return new Wire.ProbeReply(in.zigZagInt(), in.zigZagInt(), token(in, "token"), token(in, "echo"));
             }
             throw MessageCodec.unknownTag(tag);
+        }
+
+        private byte[] token(WireReader in, String what) {
+            byte[] token = in.bytes(FrameMac.BYTES, what);
+            if (token == null || token.length != FrameMac.BYTES) {
+                throw WireReader.malformed(what + " of " + (token == null ? "no" : token.length) + " bytes, not "
+                        + FrameMac.BYTES);
+            }
+            return token;
         }
     };
 
@@ -106,25 +123,35 @@ final class WireCodec {
     }
 
     /**
-     * Encodes a frame.
+     * Encodes a frame and seals it.
      *
+     * @param seal writes the authenticator: the pair's key, a nonce, or {@link Wire.Seal#NONE}
      * @throws IllegalArgumentException if a body has no wire form or the frame exceeds the frame limit
      */
-    byte[] encode(Wire.Frame frame) {
+    byte[] encode(Wire.Frame frame, Wire.Seal seal) {
         WireWriter out = new WireWriter();
         out.zigZag(frame.to()).fixed64(frame.incarnation());
         MessageCodec.writeBodies(out, frame.bodies(), OWN);
-        if (out.size() > frameLimit) {
-            throw new IllegalArgumentException("is " + out.size() + " bytes encoded, over the frame limit of "
-                    + frameLimit);
+        int body = FrameMac.BYTES + out.size();
+        if (body > frameLimit) {
+            throw new IllegalArgumentException("is " + body + " bytes encoded, over the frame limit of " + frameLimit);
         }
-        byte[] bytes = out.toByteArray(HEADER_BYTES);
-        ByteBuffer.wrap(bytes).putInt(MAGIC).putInt(out.size());
+        byte[] bytes = out.toByteArray(SIGNED_OFFSET);
+        ByteBuffer.wrap(bytes).putInt(MAGIC).putInt(body);
+        seal.seal(bytes, AUTH_OFFSET, SIGNED_OFFSET, bytes.length - SIGNED_OFFSET);
         return bytes;
     }
 
-    /** Decodes a frame, or says why not; never throws on bad input. */
+    /**
+     * Decodes a frame (its authenticator is the receiver's to check, see {@link Wire.Received}),
+     * or says why not; never throws on bad input.
+     */
     Object decode(byte[] bytes) {
+        Object decoded = read(bytes);
+        return decoded instanceof Wire.Frame f ? new Wire.Received(f, bytes) : decoded;
+    }
+
+    private Object read(byte[] bytes) {
         if (bytes == null || bytes.length < HEADER_BYTES) {
             return new Wire.Rejected("frame shorter than its header");
         }
@@ -139,15 +166,15 @@ final class WireCodec {
                     : "not a Spindle frame (bad magic)");
         }
         int declared = in.getInt();
-        if (declared < 0 || declared > frameLimit) {
-            return new Wire.Rejected("declared length " + declared + " outside 0.." + frameLimit);
+        if (declared < FrameMac.BYTES || declared > frameLimit) {
+            return new Wire.Rejected("declared length " + declared + " outside " + FrameMac.BYTES + ".." + frameLimit);
         }
         if (declared != bytes.length - HEADER_BYTES) {
             return new Wire.Rejected("declared length " + declared + " but " + (bytes.length - HEADER_BYTES)
                     + " bytes follow");
         }
         try {
-            WireReader body = new WireReader(bytes, HEADER_BYTES, declared);
+            WireReader body = new WireReader(bytes, SIGNED_OFFSET, declared - FrameMac.BYTES);
             Wire.Frame f = new Wire.Frame(body.zigZagInt(), body.fixed64(), MessageCodec.readBodies(body, OWN));
             body.expectEnd();
             return f;

@@ -7,8 +7,10 @@ import org.apache.pekko.serialization.JSerializer;
 
 /**
  * Pekko's serializer for {@link Wire.Frame}, the only Spindle message type on the wire (sent
- * already encoded, as {@link Wire.Encoded}), so that Pekko's own Java serialisation stays off. Deserialising never throws on hostile bytes: it hands
- * the actor a {@link Wire.Rejected}, which the actor counts and logs with the sender.
+ * already encoded and sealed, as {@link Wire.Encoded}), so that Pekko's own Java serialisation
+ * stays off. Deserialising never throws on hostile bytes: it hands the actor a
+ * {@link Wire.Received} (whose authenticator the receiver checks) or a {@link Wire.Rejected},
+ * which the actor counts and logs with the sender.
  */
 final class WireSerializer extends JSerializer {
 
@@ -36,10 +38,9 @@ final class WireSerializer extends JSerializer {
         if (o instanceof Wire.Encoded encoded) {
             return encoded.bytes();
         }
-        if (!(o instanceof Wire.Frame frame)) {
-            throw new IllegalArgumentException("only Spindle frames are serialised here, not " + o.getClass().getName());
-        }
-        return codec.encode(frame);
+        // a frame travels encoded and sealed by its sender (Outbox), never encoded here unsealed
+        throw new IllegalArgumentException("only frames encoded by their sender are serialised here, not "
+                + o.getClass().getName());
     }
 
     @Override

@@ -3,6 +3,7 @@
  */
 package dev.spindle.cluster.pekko;
 
+import dev.spindle.cluster.FrameMac;
 import dev.spindle.cluster.Message;
 import dev.spindle.cluster.MessageCodec;
 import dev.spindle.cluster.OutboundBatches;
@@ -20,8 +21,10 @@ import org.apache.pekko.actor.Address;
 
 /**
  * The worker member's side of the wire: it accepts the frames of the one coordinator it follows
- * (see {@link Roster}) for its {@link WorkerNode}, sends the node's reports to that coordinator,
- * fetches dependencies from the holder member and serves its own values to other workers.
+ * (see {@link Roster}), sealed with the key it settled with that coordinator ({@link KeyExchange}),
+ * for its {@link WorkerNode}, sends the node's reports to that coordinator, sealed too, fetches
+ * dependencies from the holder member (a reply must echo the request's nonce) and serves its own
+ * values to other workers.
  * Results travel to the coordinator with {@link Message.TaskFinished} (the client's future needs
  * the value) and stay in the worker's store for dependents.
  */
@@ -35,6 +38,7 @@ final class WorkerTransport extends WorkerTransportSupport implements EndpointAc
     private final Refusals rejectedFrames;
     private final Duration fetchTimeout;
     private final OutboundBatches batches;
+    private final KeyExchange.Answers keys = new KeyExchange.Answers();
     /** This process's incarnation, carried in every frame it sends. */
     private final long incarnation;
     private final ConcurrentHashMap<Address, Set<CompletableFuture<Object>>> inFlight = new ConcurrentHashMap<>();
@@ -63,7 +67,8 @@ final class WorkerTransport extends WorkerTransportSupport implements EndpointAc
     }
 
     @Override
-    public void onFrame(Wire.Frame frame, ActorRef sender) {
+    public void onFrame(Wire.Received received, ActorRef sender) {
+        Wire.Frame frame = received.frame();
         WorkerNode n = node();
         Address from = sender.path().address();
         if (n == null) {
@@ -83,10 +88,12 @@ final class WorkerTransport extends WorkerTransportSupport implements EndpointAc
                     // answered as not held: the requester reports the dependency missing
                     LOG.log(Level.WARNING, "worker {0} cannot send ''{1}'': {2}", id, r.key(), cannotTravel.getMessage());
                 }
+                // the reply echoes the request's nonce: only the requester's process saw it
+                Wire.Seal echo = Wire.Seal.token(received.authenticator());
                 try {
-                    outbox.reply(sender, frame(r.requester(), new WireMessage.FetchReply(r.key(), id, bytes)));
+                    outbox.reply(sender, frame(r.requester(), new WireMessage.FetchReply(r.key(), id, bytes)), echo);
                 } catch (IllegalArgumentException tooLarge) {
-                    outbox.reply(sender, frame(r.requester(), new WireMessage.FetchReply(r.key(), id, null)));
+                    outbox.reply(sender, frame(r.requester(), new WireMessage.FetchReply(r.key(), id, null)), echo);
                 }
             } else {
                 rejectedFrames.refuse(Senders.describe(sender),
@@ -98,8 +105,17 @@ final class WorkerTransport extends WorkerTransportSupport implements EndpointAc
             rejectedFrames.refuse(Senders.describe(sender), "not the coordinator worker " + id + " follows");
             return;
         }
-        if (frame.single() instanceof Wire.Probe) {
-            outbox.reply(sender, frame(Wire.COORDINATOR, new Wire.ProbeReply(id, roster.workers())));
+        boolean sealed = keys.sealedByCoordinator(received);
+        if (frame.single() instanceof Wire.Probe p) {
+            // answered to the coordinator's address only; sealed once the key is settled
+            byte[] offer = p.offer();
+            outbox.reply(sender, frame(Wire.COORDINATOR, new Wire.ProbeReply(id, roster.workers(), keys.answer(offer), offer)),
+                    sealed ? keys.key() : Wire.Seal.NONE);
+            return;
+        }
+        if (!sealed) {
+            rejectedFrames.refuse(Senders.describe(sender), "a frame not sealed with the key worker " + id
+                    + " shares with its coordinator (another member naming the coordinator as sender?)");
             return;
         }
         for (Object body : frame.bodies()) {
@@ -135,13 +151,16 @@ final class WorkerTransport extends WorkerTransportSupport implements EndpointAc
     /** Sends a batch as one frame; if it is over the frame limit, each message alone. */
     private void send(List<Object> bodies) {
         Address coordinator = roster.coordinator();
-        if (coordinator == null) {
-            LOG.log(Level.WARNING, "worker {0}: no coordinator to follow, dropped {1} messages ({2}...)", id,
+        PairKey key = keys.key();
+        if (coordinator == null || key == null) {
+            // reports answer the coordinator's sealed frames, which settle the key first
+            LOG.log(Level.WARNING, "worker {0}: {1}, dropped {2} messages ({3}...)", id,
+                    coordinator == null ? "no coordinator to follow" : "no key settled with the coordinator",
                     bodies.size(), bodies.get(0).getClass().getSimpleName());
             return;
         }
         try {
-            outbox.send(coordinator, frame(Wire.COORDINATOR, bodies));
+            outbox.send(coordinator, frame(Wire.COORDINATOR, bodies), key);
         } catch (IllegalArgumentException tooLarge) {
             if (bodies.size() > 1) {
                 for (Object body : bodies) {
@@ -185,7 +204,9 @@ final class WorkerTransport extends WorkerTransportSupport implements EndpointAc
             result.completeExceptionally(new IllegalStateException("worker " + holder + " left the cluster"));
             return result;
         }
-        outbox.ask(member, frame(holder, new WireMessage.FetchRequest(key, holder, requester)), fetchTimeout)
+        byte[] nonce = FrameMac.randomToken();
+        outbox.ask(member, frame(holder, new WireMessage.FetchRequest(key, holder, requester)), Wire.Seal.token(nonce),
+                        fetchTimeout)
                 .whenComplete((reply, error) -> {
                     pending.remove(result);
                     if (error != null) {
@@ -193,12 +214,17 @@ final class WorkerTransport extends WorkerTransportSupport implements EndpointAc
                         return;
                     }
                     try {
-                        result.complete(open(reply, key, holder));
+                        result.complete(open(reply, nonce, key, holder));
                     } catch (RuntimeException e) {
                         result.completeExceptionally(e);
                     }
                 });
         return result;
+    }
+
+    /** The key settled with the coordinator, or {@code null} before. */
+    PairKey key() {
+        return keys.key();
     }
 
     /** A frame of this process to {@code to}. */
@@ -221,9 +247,12 @@ final class WorkerTransport extends WorkerTransportSupport implements EndpointAc
         }
     }
 
-    private Object open(Object reply, String key, int holder) {
-        if (!(reply instanceof Wire.Frame f) || !(f.single() instanceof WireMessage.FetchReply r)) {
-            String why = reply instanceof Wire.Rejected rejected ? rejected.why() : "not a fetch reply";
+    private Object open(Object reply, byte[] nonce, String key, int holder) {
+        if (!(reply instanceof Wire.Received received) || !(received.frame().single() instanceof WireMessage.FetchReply r)
+                || !received.carries(nonce)) {
+            String why = reply instanceof Wire.Rejected rejected ? rejected.why()
+                    : reply instanceof Wire.Received x && x.frame().single() instanceof WireMessage.FetchReply
+                    ? "a reply that does not echo the request's nonce (forged?)" : "not a fetch reply";
             rejectedFrames.refuse("fetch reply of worker " + holder, why);
             throw new SecurityException("fetch of '" + key + "' from worker " + holder + ": " + why);
         }

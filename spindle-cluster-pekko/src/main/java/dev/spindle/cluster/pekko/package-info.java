@@ -12,7 +12,9 @@
  * holding the cluster's CA, and the packages whose classes may be deserialised;
  * {@link dev.spindle.cluster.pekko.PekkoCoordinator} hosts the scheduler and hands out its
  * {@link dev.spindle.cluster.Client}, and {@link dev.spindle.cluster.pekko.PekkoWorker} runs one
- * worker in a member. A member without a certificate of the cluster's CA cannot join; both sides
- * count the members they refused and the frames they dropped.
+ * worker in a member. A member without a certificate of the cluster's CA cannot join, and a
+ * member that names another as the sender of its frames cannot seal them with the key the two
+ * settled ({@code KeyExchange}); both sides count the members they
+ * refused and the frames they dropped.
  */
 package dev.spindle.cluster.pekko;

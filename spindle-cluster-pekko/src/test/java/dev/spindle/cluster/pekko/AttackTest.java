@@ -43,7 +43,8 @@ import org.junit.jupiter.api.Timeout;
  * <p>Replay is not tested here because it is not possible at this layer: Artery's TLS 1.3
  * connection numbers and authenticates every record (AEAD), so a recorded record replayed into
  * a connection fails authentication, and a recorded connection cannot be replayed because each
- * handshake has fresh keys. Spindle does not sign or sequence frames above TLS.
+ * handshake has fresh keys. Members that name another as the sender of their frames are
+ * {@link SenderSpoofingTest}'s.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class AttackTest {
@@ -169,10 +170,10 @@ class AttackTest {
             Outbox outbox = new Outbox(impostor, codec);
             String workerAddress = "pekko://" + CLUSTER + "@" + worker.address();
             org.apache.pekko.actor.Address target = org.apache.pekko.actor.AddressFromURIString.parse(workerAddress);
-            outbox.send(target, new Wire.Frame(0, compute));
+            outbox.send(target, new Wire.Frame(0, compute), Wire.Seal.NONE);
             // a probe is answered only for the worker's own coordinator: no reply reaches the impostor
-            CompletableFuture<Object> probe = outbox.ask(target, new Wire.Frame(0, new Wire.Probe(0)),
-                    Duration.ofSeconds(3)).toCompletableFuture();
+            CompletableFuture<Object> probe = outbox.ask(target, new Wire.Frame(0,
+                    new Wire.Probe(0, dev.spindle.cluster.FrameMac.randomToken())), Wire.Seal.NONE, Duration.ofSeconds(3)).toCompletableFuture();
             assertThatThrownBy(() -> probe.get(10, TimeUnit.SECONDS)).isInstanceOf(ExecutionException.class);
             await("the worker rejected the impostor's frames", () -> worker.rejectedFrames() >= rejectedBefore + 2);
             assertThat(IMPOSTOR_TASKS_RAN).hasValue(0);

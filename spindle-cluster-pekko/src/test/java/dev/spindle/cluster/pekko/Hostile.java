@@ -51,10 +51,11 @@ final class Hostile {
         return frame(out.toByteArray());
     }
 
-    /** Frames a body with a correct header. */
+    /** Frames a body with a correct header and an authenticator of zeros (no member's seal). */
     static byte[] frame(byte[] body) {
-        return ByteBuffer.allocate(WireCodec.HEADER_BYTES + body.length).putInt(WireCodec.MAGIC).putInt(body.length)
-                .put(body).array();
+        int length = dev.spindle.cluster.FrameMac.BYTES + body.length;
+        return ByteBuffer.allocate(WireCodec.HEADER_BYTES + length).putInt(WireCodec.MAGIC).putInt(length)
+                .position(WireCodec.SIGNED_OFFSET).put(body).array();
     }
 
     static byte[] javaSerialize(Object o) {

@@ -75,13 +75,14 @@ class RejoinTest {
         Address target = AddressFromURIString.parse("pekko://" + cluster + "@" + coordinator.address());
         long keysBefore = coordinator.stats().workers().get(1).keysHeld();
         long rejectedBefore = coordinator.rejectedFrames();
-        again.outboxForTests().send(target, new Wire.Frame(Wire.COORDINATOR, old, new Message.DataAdded(1, "held-0")));
+        again.outboxForTests().send(target, new Wire.Frame(Wire.COORDINATOR, old, new Message.DataAdded(1, "held-0")),
+                again.keyForTests());
         await(() -> coordinator.rejectedFrames() == rejectedBefore + 1, "the late frame is refused");
         assertThat(coordinator.stats().workers().get(1).keysHeld()).as("not applied").isEqualTo(keysBefore);
 
         // the same frame from the current incarnation is applied
         again.outboxForTests().send(target, new Wire.Frame(Wire.COORDINATOR, again.incarnation(),
-                new Message.DataAdded(1, "held-0")));
+                new Message.DataAdded(1, "held-0")), again.keyForTests());
         await(() -> coordinator.stats().workers().get(1).keysHeld() == keysBefore + 1, "the current frame is applied");
         assertThat(coordinator.rejectedFrames()).isEqualTo(rejectedBefore + 1);
         assertThat(held.get()).isEqualTo(7);

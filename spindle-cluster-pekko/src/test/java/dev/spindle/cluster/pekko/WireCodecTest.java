@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
+import dev.spindle.cluster.FrameMac;
 import dev.spindle.cluster.Message;
 import java.io.File;
 import java.time.Duration;
@@ -25,7 +26,43 @@ class WireCodecTest {
     @Test
     void aFrameRoundTrips() {
         Wire.Frame frame = new Wire.Frame(2, new Message.StealRequest(7, "k", 3));
-        assertThat(codec.decode(codec.encode(frame))).isEqualTo(frame);
+        assertThat(received(codec.encode(frame, Wire.Seal.NONE)).frame()).isEqualTo(frame);
+    }
+
+    private Wire.Received received(byte[] bytes) {
+        Object decoded = codec.decode(bytes);
+        assertThat(decoded).isInstanceOf(Wire.Received.class);
+        return (Wire.Received) decoded;
+    }
+
+    @Test
+    void aSealVouchesForEverythingAfterTheAuthenticatorAndNothingElseVerifies() {
+        byte[] kc = FrameMac.randomToken();
+        byte[] kw = FrameMac.randomToken();
+        PairKey key = PairKey.derive(kc, kw);
+        byte[] sealed = codec.encode(new Wire.Frame(2, new Message.ReleaseKey("k")), key);
+        assertThat(received(sealed).sealedBy(PairKey.derive(kc, kw))).as("the same tokens give the same key").isTrue();
+        assertThat(received(sealed).sealedBy(PairKey.derive(kw, kc))).as("the tokens' roles matter").isFalse();
+        assertThat(received(sealed).sealedBy(PairKey.derive(kc, FrameMac.randomToken()))).isFalse();
+        assertThat(received(sealed).sealedBy(null)).isFalse();
+        assertThat(received(codec.encode(new Wire.Frame(2, new Message.ReleaseKey("k")), Wire.Seal.NONE)).sealedBy(key))
+                .as("unsealed").isFalse();
+        for (int i = WireCodec.AUTH_OFFSET; i < sealed.length; i++) {
+            byte[] flipped = sealed.clone();
+            flipped[i] ^= 1;
+            Object decoded = codec.decode(flipped);
+            assertThat(decoded instanceof Wire.Received r && r.sealedBy(key)).as("byte %d flipped", i).isFalse();
+        }
+    }
+
+    @Test
+    void aTokenTravelsAsTheAuthenticator() {
+        byte[] nonce = FrameMac.randomToken();
+        Wire.Received r = received(codec.encode(new Wire.Frame(2, new Message.ReleaseKey("k")), Wire.Seal.token(nonce)));
+        assertThat(r.carries(nonce)).isTrue();
+        assertThat(r.carries(FrameMac.randomToken())).isFalse();
+        assertThat(r.carries(null)).isFalse();
+        assertThatThrownBy(() -> Wire.Seal.token(new byte[5])).isInstanceOf(IllegalArgumentException.class);
     }
 
     @Test
@@ -49,11 +86,12 @@ class WireCodecTest {
         // a Java-serialised frame, as the previous format was: its first byte is no tag this format knows
         assertThat(rejection(codec.decode(Hostile.frame(Hostile.javaSerialize("just a string"))))).contains("malformed frame");
         assertThat(rejection(codec.decode(new byte[] {0x53, 0x50, 0x4B, 0x01, 0, 0, 0, 0}))).contains("format version 1");
+        assertThat(rejection(codec.decode(new byte[] {0x53, 0x50, 0x4B, 0x02, 0, 0, 0, 0}))).contains("format version 2");
     }
 
     @Test
     void aHashBombInANestedValueIsRefusedByTheDepthLimitInBoundedTime() {
-        Wire.Frame frame = (Wire.Frame) codec.decode(Hostile.hashBomb(100));   // the frame itself is well formed
+        Wire.Frame frame = received(Hostile.hashBomb(100)).frame();   // the frame itself is well formed
         byte[] bomb = ((dev.spindle.cluster.WireMessage.Finished) frame.single()).value();
         // without the depth limit this would run for longer than the universe has existed
         assertTimeoutPreemptively(Duration.ofSeconds(10), () -> assertThatThrownBy(() -> codec.deserialize(bomb))
@@ -71,7 +109,7 @@ class WireCodecTest {
     void aClassOutsideTheAllowListIsRefused() {
         assertThatThrownBy(() -> codec.deserialize(Hostile.javaSerialize(new File("x")))).isInstanceOf(SecurityException.class)
                 .hasMessageContaining("allow-list");
-        assertThatThrownBy(() -> codec.encode(new Wire.Frame(1, new File("/etc")))).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> codec.encode(new Wire.Frame(1, new File("/etc")), Wire.Seal.NONE)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("no wire form for java.io.File");
         assertThatThrownBy(() -> new Wire.Frame(1, null)).isInstanceOf(NullPointerException.class);
     }
@@ -79,18 +117,19 @@ class WireCodecTest {
     @Test
     void aBatchRoundTripsInOrder() {
         Wire.Frame frame = new Wire.Frame(Wire.COORDINATOR, 42L, List.of(new Message.DataAdded(3, "a", 10),
-                new Wire.ProbeReply(3, 2), new Message.TaskRunning(3, "b", 1, 99)));
-        assertThat(codec.decode(codec.encode(frame))).isEqualTo(frame);
+                new Wire.ProbeReply(3, 2, FrameMac.randomToken(), FrameMac.randomToken()),
+                new Wire.Probe(4, FrameMac.randomToken()), new Message.TaskRunning(3, "b", 1, 99)));
+        assertThat(received(codec.encode(frame, Wire.Seal.NONE)).frame()).isEqualTo(frame);
     }
 
     @Test
     void bytesAfterTheLastMessageOrAnUnknownTagAreRefused() {
-        byte[] good = codec.encode(new Wire.Frame(2, new Message.ReleaseKey("k")));
+        byte[] good = codec.encode(new Wire.Frame(2, new Message.ReleaseKey("k")), Wire.Seal.NONE);
         byte[] longer = java.util.Arrays.copyOf(good, good.length + 1);
         java.nio.ByteBuffer.wrap(longer).putInt(4, good.length + 1 - WireCodec.HEADER_BYTES);
         assertThat(rejection(codec.decode(longer))).contains("after the last message");
         byte[] unknown = good.clone();
-        unknown[WireCodec.HEADER_BYTES + 1 + 8 + 1] = 0x3F;             // the tag, after addressee, incarnation, count
+        unknown[WireCodec.SIGNED_OFFSET + 1 + 8 + 1] = 0x3F;     // the tag, after addressee, incarnation, count
         assertThat(rejection(codec.decode(unknown))).contains("unknown message tag 0x3f");
         byte[] truncated = java.util.Arrays.copyOf(good, good.length - 1);
         java.nio.ByteBuffer.wrap(truncated).putInt(4, good.length - 1 - WireCodec.HEADER_BYTES);
