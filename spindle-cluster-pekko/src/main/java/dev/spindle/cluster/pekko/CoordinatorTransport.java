@@ -40,13 +40,14 @@ final class CoordinatorTransport extends CoordinatorTransportSupport implements 
     private final Outbox outbox;
     private final Refusals rejectedFrames;
     private final OutboundBatches batches;
-    private final KeyExchange.Offers offers = new KeyExchange.Offers();
+    private final KeyExchange.Offers offers;
 
     CoordinatorTransport(WireCodec codec, Roster roster, Outbox outbox, Refusals rejectedFrames) {
         this.codec = codec;
         this.roster = roster;
         this.outbox = outbox;
         this.rejectedFrames = rejectedFrames;
+        this.offers = new KeyExchange.Offers(roster::incarnation);
         this.batches = new OutboundBatches(MessageCodec.MAX_BATCH, codec.batchBytes(),
                 // sent on the scheduler thread: with a sender thread a retired worker's process did
                 // not exit in the multi-JVM test (not understood yet; the Hazelcast transport has one)
@@ -114,11 +115,12 @@ final class CoordinatorTransport extends CoordinatorTransportSupport implements 
         if (bodies.isEmpty()) {
             return;                           // every task in it failed: its function cannot travel
         }
-        Address member = roster.worker(worker);
-        if (member == null) {
+        Incarnations.Claim<Address> process = roster.process(worker);
+        if (process == null) {
             return;                           // gone: membership has told, or will tell, the scheduler
         }
-        PairKey key = offers.key(worker, roster.incarnation(worker));
+        Address member = process.holder();
+        PairKey key = offers.key(worker, process.incarnation());
         if (key == null) {
             // the scheduler admits a worker only once it is ready, after the key exchange
             IllegalStateException unkeyed = new IllegalStateException("worker " + worker
@@ -159,12 +161,16 @@ final class CoordinatorTransport extends CoordinatorTransportSupport implements 
      */
     boolean probe(int id, int peersNeeded) throws InterruptedException {
         for (int round = 0; round < 2; round++) {
-            Address member = roster.worker(id);
-            long incarnation = roster.incarnation(id);
-            if (member == null) {
+            Incarnations.Claim<Address> process = roster.process(id);
+            if (process == null) {
                 return false;
             }
+            Address member = process.holder();
+            long incarnation = process.incarnation();
             byte[] offer = offers.offer(id, incarnation);
+            if (offer == null) {
+                return false;                 // another process has taken the id since: probe that one
+            }
             PairKey key = offers.key(id, incarnation);
             Object reply;
             try {
@@ -185,7 +191,7 @@ final class CoordinatorTransport extends CoordinatorTransportSupport implements 
             if (r.sealedBy(offers.key(id, incarnation))) {
                 return answer.peersKnown() >= peersNeeded;
             }
-            // answered, not sealed yet: the worker holds the offer as a candidate; probe again, sealed
+            // answered, not sealed yet: probe again, sealed (the sealed probe carries the offer again)
         }
         return false;
     }

@@ -4,9 +4,8 @@
 package dev.spindle.cluster.pekko;
 
 import dev.spindle.cluster.FrameMac;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.IntToLongFunction;
 
 /**
  * How the coordinator and each worker process come to share a key that no other member knows,
@@ -28,14 +27,15 @@ import java.util.concurrent.ConcurrentHashMap;
  *   <li>The worker answers a probe only if it names the coordinator the worker follows as
  *       sender, and only <em>to that sender</em>: the reply reaches the coordinator's process
  *       alone. It carries the worker's own random token {@code Kw} (one per process) and echoes
- *       the {@code Kc} it was offered; the worker keeps {@code key(Kc, Kw)} as a candidate
- *       ({@link PairKey#derive}), since it cannot yet tell a true offer from one forged in the
- *       coordinator's name.
+ *       the {@code Kc} it was offered. It keeps nothing of the offer: it cannot yet tell a true
+ *       offer from one forged in the coordinator's name, and the sealed probe carries the offer
+ *       again.
  *   <li>The coordinator accepts an answer only if it echoes its own {@code Kc}: only the process
  *       at the worker's address saw it, so {@code Kw} is that process's. It now holds the pair's
  *       key and probes again, sealed with it (a MAC of the frame under the key).
- *   <li>The worker takes the candidate that verifies this sealed probe as its key with the
- *       coordinator for good, drops the others, and answers sealed. The coordinator counts the
+ *   <li>The worker derives {@code key(Kc, Kw)} ({@link PairKey#derive}) from the offer this
+ *       sealed probe carries; if it verifies the seal, the worker takes it as its key with the
+ *       coordinator for good, and answers sealed. The coordinator counts the
  *       worker ready (and the scheduler sends it work) only after a sealed answer, so the worker
  *       has fixed its key before any task reaches it.
  * </ol>
@@ -43,9 +43,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * ({@link Wire.Received#sealedBy}). A third member knows neither {@code Kc} (sent only to the
  * worker) nor {@code Kw} (sent only to the coordinator): it cannot seal a frame, so it cannot
  * make a worker run a task nor the coordinator accept a result. Offers it forges in the
- * coordinator's name give the worker candidates that no sealed frame ever verifies, and fill at
- * most {@value #MAX_CANDIDATES} slots (the oldest is dropped): at worst they delay the
- * exchange, and the coordinator probes again. An answer it forges cannot echo {@code Kc}.
+ * coordinator's name leave no state in the worker (a forged offer kept as a candidate could push
+ * the true one out): a probe it seals with a key of its own offer cannot be verified without
+ * {@code Kw}. An answer it forges cannot echo {@code Kc}.
  *
  * <p>Workers fetch values from one another with a request that carries a random nonce; the
  * reply must echo it ({@link Wire.Received#carries}). The request goes to the holder's address,
@@ -58,16 +58,24 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 final class KeyExchange {
 
-    /** The most offers a worker keeps before it knows which is its coordinator's. */
-    static final int MAX_CANDIDATES = 8;
-
     private KeyExchange() {
     }
 
-    /** The coordinator's side: one offer per worker id, renewed for each new process of the id. */
+    /**
+     * The coordinator's side: one offer per worker id, renewed for each new process of the id,
+     * never for a process the id no longer has (a probe that read the id's incarnation just before
+     * a new process took it must not replace the new process's offer, whose key that process has
+     * fixed for good).
+     */
     static final class Offers {
 
         private final ConcurrentHashMap<Integer, Offer> offers = new ConcurrentHashMap<>();
+        private final IntToLongFunction current;
+
+        /** @param current the incarnation of worker id's current process (the roster's) */
+        Offers(IntToLongFunction current) {
+            this.current = current;
+        }
 
         private static final class Offer {
             final long incarnation;
@@ -80,10 +88,16 @@ final class KeyExchange {
             }
         }
 
-        /** The token to offer worker {@code id}'s process {@code incarnation}: the same for every probe of it. */
+        /**
+         * The token to offer worker {@code id}'s process {@code incarnation}: the same for every
+         * probe of it; {@code null} if that process is no longer the id's current one.
+         */
         byte[] offer(int id, long incarnation) {
-            return offers.compute(id, (k, o) -> o != null && o.incarnation == incarnation ? o : new Offer(incarnation))
-                    .token.clone();
+            // an incarnation, once replaced, is never current again: checked inside compute, a
+            // stale probe cannot replace the offer of the process that replaced it
+            Offer offer = offers.compute(id, (k, o) -> (o != null && o.incarnation == incarnation)
+                    || current.applyAsLong(id) != incarnation ? o : new Offer(incarnation));
+            return offer != null && offer.incarnation == incarnation ? offer.token.clone() : null;
         }
 
         /**
@@ -114,49 +128,42 @@ final class KeyExchange {
         }
     }
 
-    /** A worker's side: its token, the candidate keys of the offers it answered, then its key. */
+    /** A worker's side: its token, then its key. */
     static final class Answers {
 
         private final byte[] token = FrameMac.randomToken();
-        private final List<Candidate> candidates = new ArrayList<>();   // guarded by this
         private volatile PairKey key;
 
-        private record Candidate(byte[] offer, PairKey key) {
-        }
-
         /**
-         * Records an offer made in the name of the coordinator this worker follows (unless the key
-         * is fixed already) and returns this worker's token for the answer.
+         * This worker's token, for the answer to an offer made in the name of the coordinator this
+         * worker follows. Nothing of the offer is kept: the sealed probe carries it again.
          */
-        synchronized byte[] answer(byte[] offer) {
-            if (key == null && offer.length == FrameMac.BYTES
-                    && candidates.stream().noneMatch(c -> FrameMac.equal(c.offer, offer))) {
-                if (candidates.size() == MAX_CANDIDATES) {
-                    candidates.remove(0);
-                }
-                candidates.add(new Candidate(offer.clone(), PairKey.derive(offer, token)));
-            }
+        byte[] answer(byte[] offer) {
             return token.clone();
         }
 
         /**
          * Whether a frame in the name of the coordinator is sealed with the key this worker shares
-         * with it; the first sealed frame fixes the key among the candidates.
+         * with it; before the key is fixed, only a probe sealed with the key of the offer it
+         * carries is, and it fixes the key.
          */
         boolean sealedByCoordinator(Wire.Received frame) {
             PairKey k = key;
             if (k != null) {
                 return frame.sealedBy(k);
             }
+            if (!(frame.frame().single() instanceof Wire.Probe p)) {
+                return false;
+            }
+            PairKey offered = PairKey.derive(p.offer(), token);
+            if (!frame.sealedBy(offered)) {
+                return false;
+            }
             synchronized (this) {
-                for (Candidate c : candidates) {
-                    if (frame.sealedBy(c.key)) {
-                        key = c.key;
-                        candidates.clear();
-                        return true;
-                    }
+                if (key == null) {
+                    key = offered;
                 }
-                return key != null && frame.sealedBy(key);
+                return frame.sealedBy(key);
             }
         }
 

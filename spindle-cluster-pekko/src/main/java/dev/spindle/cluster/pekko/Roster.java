@@ -320,6 +320,17 @@ final class Roster {
         return workers.accepts(id, a, incarnation);
     }
 
+    /**
+     * Worker {@code id}'s live process, its address and incarnation read as one (a new process
+     * may take the id between two separate reads), or {@code null}.
+     */
+    Incarnations.Claim<Address> process(int id) {
+        synchronized (workers) {              // Incarnations' methods hold this same lock
+            Address a = workers.holder(id);
+            return a == null ? null : new Incarnations.Claim<>(a, workers.current(id));
+        }
+    }
+
     /** The current incarnation of worker {@code id} ({@link Incarnations#NONE} if never registered). */
     long incarnation(int id) {
         return workers.current(id);
