@@ -161,6 +161,11 @@ public final class Async {
         }
     }
 
+    /** {@link Cancellable#cancelUnlessDone()} of {@code task}, or {@code true} for a task that holds nothing. */
+    static boolean cancelUnlessDone(AsyncTask<?> task) {
+        return !(task instanceof Cancellable c) || c.cancelUnlessDone();
+    }
+
     // ---------------------------------------------------------------- sequencing
 
     /**
@@ -499,12 +504,16 @@ public final class Async {
      * that is ready when the deadline passes still wins. Completing either way removes the
      * timer entry.
      *
-     * <p>Cancelling undoes a receive or an acquire (the value goes back, the permit is released)
-     * but not a send the channel has already accepted: a waiting {@link AsyncChannel#send} can be
-     * accepted by a receiver on another thread between the last poll and the cancel, and then the
-     * timeout is reported although the value was delivered, as with
-     * {@link java.util.concurrent.CompletableFuture#orTimeout}. A caller that retries a timed-out
-     * send may send the value twice.
+     * <p>Giving up withdraws the task in one step with whatever would complete it
+     * ({@link Cancellable#cancelUnlessDone()}): a receive or an acquire is undone (the value goes
+     * back, the permit is released), and a waiting {@link AsyncChannel#send} that a receiver on
+     * another thread took after the last poll counts as completed, so the timeout reports its
+     * completion rather than a timeout (unlike
+     * {@link java.util.concurrent.CompletableFuture#orTimeout}): a timed-out send was not
+     * delivered, and may be retried without sending the value twice. This holds for a send
+     * under {@code map}, {@code recover}, {@code then} (whose last stage is the send) and
+     * {@code loop}, and for a hand-written task that passes {@code cancelUnlessDone} on; a send
+     * inside {@code all} or {@code select} is cancelled as a whole, as those document.
      *
      * <pre>{@code
      * AsyncTask<Integer> bounded = Async.timeout(channel.receive(), Duration.ofSeconds(1));
@@ -620,6 +629,11 @@ public final class Async {
         public void cancel() {
             Async.cancel(task);
         }
+
+        @Override
+        public boolean cancelUnlessDone() {
+            return Async.cancelUnlessDone(task);
+        }
     }
 
     private static final class RecoverTask<T> implements AsyncTask<T>, Cancellable {
@@ -643,6 +657,11 @@ public final class Async {
         @Override
         public void cancel() {
             Async.cancel(task);
+        }
+
+        @Override
+        public boolean cancelUnlessDone() {
+            return Async.cancelUnlessDone(task);
         }
     }
 
@@ -692,6 +711,12 @@ public final class Async {
                 Async.cancel(first);
             }
         }
+
+        /** Too late if the stage it waits on has completed (the first: then the next poll starts the second). */
+        @Override
+        public boolean cancelUnlessDone() {
+            return second != null ? Async.cancelUnlessDone(second) : first == null || Async.cancelUnlessDone(first);
+        }
     }
 
     private static final class LoopTask<S, R> implements AsyncTask<R>, Cancellable {
@@ -734,6 +759,18 @@ public final class Async {
                 Async.cancel(current);
                 current = null;
             }
+        }
+
+        @Override
+        public boolean cancelUnlessDone() {
+            if (current == null) {
+                return true;
+            }
+            if (!Async.cancelUnlessDone(current)) {
+                return false;
+            }
+            current = null;
+            return true;
         }
     }
 
@@ -1206,6 +1243,32 @@ public final class Async {
 
         @Override
         public Poll<T> poll(Context cx) {
+            Poll<T> p = pollTask(cx);
+            if (p.isReady()) {
+                return p;
+            }
+            if (!expired()) {
+                if (entry == null) {
+                    entry = Timers.schedule(deadline, cx.waker());
+                } else {
+                    entry.setWaker(cx.waker());
+                }
+                if (!entry.fired()) { // else it fired with an older waker while we set this one
+                    return Poll.pending();
+                }
+            }
+            // the deadline has passed: withdraw the task, unless it completed since the poll above
+            // (a send a receiver took meanwhile): then that completion is the outcome, not a timeout
+            if (!Async.cancelUnlessDone(task)) {
+                p = pollTask(cx);
+                if (p.isReady()) {
+                    return p;
+                }
+            }
+            throw timedOut();
+        }
+
+        private Poll<T> pollTask(Context cx) {
             Poll<T> p;
             try {
                 p = task.poll(cx);
@@ -1215,20 +1278,8 @@ public final class Async {
             }
             if (p.isReady()) {
                 cancelTimer();
-                return p;
             }
-            if (expired()) {
-                throw timedOut();
-            }
-            if (entry == null) {
-                entry = Timers.schedule(deadline, cx.waker());
-            } else {
-                entry.setWaker(cx.waker());
-            }
-            if (entry.fired()) { // fired with an older waker while we set this one
-                throw timedOut();
-            }
-            return Poll.pending();
+            return p;
         }
 
         private boolean expired() {

@@ -353,13 +353,35 @@ public final class AsyncChannel<T> {
         public void cancel() {
             lock();
             try {
-                if (state == WAITING) {
-                    sendHead = WaitingOp.unlink(sendHead, this);
-                }
-                state = FINISHED;
+                withdraw();
             } finally {
                 unlock();
             }
+        }
+
+        /**
+         * A send whose value a receiver has taken ({@code DONE}) cannot be undone: it stays
+         * complete for its next poll.
+         */
+        @Override
+        public boolean cancelUnlessDone() {
+            lock();
+            try {
+                if (state == DONE) {
+                    return false;
+                }
+                withdraw();
+                return true;
+            } finally {
+                unlock();
+            }
+        }
+
+        private void withdraw() {   // holds the lock
+            if (state == WAITING) {
+                sendHead = WaitingOp.unlink(sendHead, this);
+            }
+            state = FINISHED;
         }
     }
 

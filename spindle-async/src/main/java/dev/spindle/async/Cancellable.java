@@ -23,9 +23,40 @@ package dev.spindle.async;
  * follows), may be called more than once, and is never followed by another poll. It should not
  * throw: a runtime reports what it throws to the uncaught-exception handler of the thread that
  * called it and goes on.
+ *
+ * <p><b>Too late to cancel.</b> A task can complete between two polls without being polled: a
+ * waiting {@link AsyncChannel#send} is complete once a receiver on another thread has taken its
+ * value. Cancelling it then cannot take the value back. {@link #cancelUnlessDone()} withdraws the
+ * task in one step with whatever would complete it, and says when it came too late, so that a
+ * combinator can report the completion instead of dropping it ({@link Async#timeout} does).
  */
 public interface Cancellable {
 
     /** Releases what the pending task holds; idempotent. */
     void cancel();
+
+    /**
+     * Withdraws the task unless it has completed since its last poll, atomically with whatever
+     * completes it. Called where {@link #cancel()} may be, under the same rules, except that a
+     * {@code false} answer leaves the task live: its next poll returns its outcome (and it may
+     * then still be cancelled).
+     *
+     * <p>The default cancels and answers {@code true}: right for a task that cannot complete
+     * between polls, or whose {@link #cancel()} undoes such a completion (a cancelled receive puts
+     * a value it was handed back, a cancelled acquire releases a permit it was granted). A task
+     * whose completion cannot be undone, or that waits on such a task, overrides it.
+     *
+     * <pre>{@code
+     * if (send instanceof Cancellable c && !c.cancelUnlessDone()) {
+     *     send.poll(cx);        // ready: the value was delivered after all
+     * }
+     * }</pre>
+     *
+     * @return {@code true} if the task was withdrawn, as by {@link #cancel()}; {@code false} if it
+     *     had completed, in which case nothing was undone
+     */
+    default boolean cancelUnlessDone() {
+        cancel();
+        return true;
+    }
 }

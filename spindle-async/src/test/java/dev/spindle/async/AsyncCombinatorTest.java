@@ -545,4 +545,80 @@ class AsyncCombinatorTest {
         Poll<List<Boolean>> p = Async.all(List.of(spender, spender, spender, spender, spender)).poll(cx);
         assertThat(p.value()).containsExactly(true, true, true, false, false);
     }
+
+    /**
+     * A task that polls {@code inner} and then, before it answers, runs {@code meanwhile}: what
+     * another thread could do between this poll and the next step of the caller. It passes
+     * cancels on, as a hand-written task should.
+     */
+    private static final class ThenMeanwhile<T> implements AsyncTask<T>, Cancellable {
+        final AsyncTask<T> inner;
+        Runnable meanwhile;
+
+        ThenMeanwhile(AsyncTask<T> inner, Runnable meanwhile) {
+            this.inner = inner;
+            this.meanwhile = meanwhile;
+        }
+
+        @Override
+        public Poll<T> poll(Context cx) {
+            Poll<T> p = inner.poll(cx);
+            Runnable r = meanwhile;
+            meanwhile = null;
+            if (r != null) {
+                r.run();
+            }
+            return p;
+        }
+
+        @Override
+        public void cancel() {
+            Async.cancel(inner);
+        }
+
+        @Override
+        public boolean cancelUnlessDone() {
+            return Async.cancelUnlessDone(inner);
+        }
+    }
+
+    /** Receives one value from {@code channel} by hand; it must be there. */
+    private static <T> T receiveNow(AsyncChannel<T> channel) {
+        Poll<T> p = channel.receive().poll(new HandContext());
+        assertThat(p.isReady()).as("a value to receive").isTrue();
+        return p.value();
+    }
+
+    /**
+     * A waiting send that a receiver takes after the timeout's last poll of it and before the
+     * deadline's cancel was delivered: the timeout must say so, not report a timeout (a caller
+     * would send the value again). Until {@link Cancellable#cancelUnlessDone()} the cancel found
+     * the send complete, marked it finished, and the timeout failed.
+     */
+    @Test
+    void aTimeoutOverASendThatAReceiverTookMeanwhileReportsTheSend() {
+        for (boolean mapped : new boolean[] {false, true}) {
+            AsyncChannel<String> channel = new AsyncChannel<>(1);
+            assertThat(channel.send("first").poll(new HandContext()).isReady()).isTrue();     // full
+            ThenMeanwhile<Void> send = new ThenMeanwhile<>(channel.send("second"),
+                    () -> assertThat(receiveNow(channel)).isEqualTo("first"));            // makes room: "second" is in
+            Poll<?> p = mapped ? Async.timeout(Async.map(send, v -> "sent"), Duration.ZERO).poll(new HandContext())
+                    : Async.timeout(send, Duration.ZERO).poll(new HandContext());
+            assertThat(p.isReady()).as("the send completed (mapped: %s)", mapped).isTrue();
+            assertThat(p.value()).isEqualTo(mapped ? "sent" : null);
+            assertThat(receiveNow(channel)).isEqualTo("second");
+        }
+    }
+
+    /** A send that times out was withdrawn: its value never arrives, so a retry sends it once. */
+    @Test
+    void aSendThatTimesOutIsNotDelivered() {
+        AsyncChannel<String> channel = new AsyncChannel<>(1);
+        assertThat(channel.send("first").poll(new HandContext()).isReady()).isTrue();
+        AsyncTask<Void> bounded = Async.timeout(channel.send("second"), Duration.ZERO);
+        assertThatThrownBy(() -> bounded.poll(new HandContext())).isInstanceOf(CompletionException.class)
+                .hasCauseInstanceOf(java.util.concurrent.TimeoutException.class);
+        assertThat(receiveNow(channel)).isEqualTo("first");
+        assertThat(channel.receive().poll(new HandContext()).isPending()).as("nothing more").isTrue();
+    }
 }
