@@ -35,6 +35,8 @@ import picocli.CommandLine.Spec;
                     + " @spindle-cluster-hazelcast/jvm.args, e.g. in SPINDLE_JAVA_OPTS, and the workers get the same flags).",
             "spindle-bench/dask/dask_bench.py runs the same graphs on Dask and spindle-bench/scripts/dask-compare.sh"
                     + " runs both and prints the ratios Spindle / Dask.",
+            "With --forks N, each configuration/shape's tasks per second and makespan over its bound, per JVM and"
+                    + " their median.",
         })
 final class BenchClusterCommand implements Callable<Integer> {
 
@@ -68,6 +70,9 @@ final class BenchClusterCommand implements Callable<Integer> {
     @Mixin
     BenchRunOptions options;
 
+    @Mixin
+    Forks.Count forks;
+
     static {
         System.setProperty("spindle.bench.cluster.shapes", String.join(", ", ClusterWorkloads.SHAPES));
         System.setProperty("spindle.bench.cluster.configs", String.join(", ", ClusterTarget.CONFIGS));
@@ -96,6 +101,10 @@ final class BenchClusterCommand implements Callable<Integer> {
                 break;
             default:
                 throw new CommandLine.ParameterException(spec.commandLine(), "--size must be quick or tiny, was '" + size + "'");
+        }
+        forks.validate(spec);
+        if (forks.forks > 1) {
+            return Forks.run(spec, forks.forks, Forks.CLUSTER, options.json, options.progressDisplay(spec));
         }
         o.progress(options.progressDisplay(spec));
         ClusterReport report = new ClusterHarness(o).run();

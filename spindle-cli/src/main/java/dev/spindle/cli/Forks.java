@@ -95,6 +95,12 @@ final class Forks {
                     "requests/s / virtual threads' requests/s (> 1: faster than virtual threads)"),
             new Column("servers", "id", "p99VsNetty", "p99 latency / Netty NIO's p99 latency (< 1: lower than Netty's)"));
 
+    /** The cluster suite's throughput and makespan over its bound, per configuration and shape. */
+    static final List<Column> CLUSTER = List.of(
+            new Column("results", "run", "tasksPerSecond", "tasks per second (median of the rounds), per configuration/shape"),
+            new Column("results", "run", "overBound",
+                    "makespan / its lower bound (graphs of sleeping tasks; 1: no time lost to scheduling)"));
+
     private Forks() {
     }
 
@@ -335,9 +341,10 @@ final class Forks {
         Map<String, Object> first = reports.get(0);
         StringBuilder sb = new StringBuilder();
         sb.append(String.format(Locale.ROOT,
-                "%s in %d JVMs, one after another, %.1f min: each %s workers%s, %s interleaved rounds after %s warm-up"
+                "%s in %d JVMs, one after another, %.1f min: each %s%s, %s interleaved rounds after %s warm-up"
                         + " rounds, Java %s%n",
-                command, reports.size(), minutes, integer(first.get("workers")),
+                command, reports.size(), minutes,
+                first.containsKey("workers") ? integer(first.get("workers")) + " workers" : "run's own workers",
                 first.containsKey("connections") ? ", " + integer(first.get("connections")) + " connections" : "",
                 integer(first.get("rounds")),
                 integer(first.get("warmupRounds")), first.get("java")));
@@ -388,8 +395,9 @@ final class Forks {
         return o instanceof Double d ? Long.toString(d.longValue()) : String.valueOf(o);
     }
 
+    /** A figure: a ratio with two decimals, a rate (100 or more) as a whole number. */
     private static String ratio(double r) {
-        return String.format(Locale.ROOT, "%.2f", r);
+        return String.format(Locale.ROOT, Math.abs(r) >= 100 ? "%.0f" : "%.2f", r);
     }
 
     static String toJson(List<String> childArgs, List<String> outputs, List<Summary> summaries) {

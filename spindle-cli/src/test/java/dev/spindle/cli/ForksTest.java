@@ -110,6 +110,18 @@ class ForksTest {
     }
 
     @Test
+    void clusterInTwoJvmsPrintsEachRunsThroughputAndMakespanOverItsBound() {
+        assertThat(run("bench", "cluster", "--configs", "inprocess", "--shapes", "tiny,skewed", "--size", "tiny",
+                "--rounds", "1", "--warmup", "1", "--forks", "2", "--progress", "none")).isZero();
+        assertThat(out.toString()).contains("spindle bench cluster in 2 JVMs").contains("each run's own workers,")
+                .contains("tasks per second (median of the rounds), per configuration/shape")
+                .contains("makespan / its lower bound")
+                .containsPattern("run +median +min-max +JVM 1 +JVM 2")
+                .containsPattern("inprocess/tiny +\\d+")
+                .containsPattern("inprocess/skewed +\\d+");
+    }
+
+    @Test
     void aChildThatFailsOrPrintsNoReportFailsTheCommand() {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         List<String> missingMain = List.of(java, "-cp", System.getProperty("java.class.path"), "no.such.Main");
@@ -161,6 +173,7 @@ class ForksTest {
         assertThat(err.toString()).contains("--forks must be between 1 and 100, was 0");
         assertThat(run("bench", "async", "--forks", "101")).isEqualTo(2);
         assertThat(run("bench", "actors", "--forks", "two")).isEqualTo(2);
+        assertThat(run("bench", "cluster", "--forks", "0")).isEqualTo(2);
     }
 
     @SuppressWarnings("unchecked")

@@ -119,7 +119,8 @@ public record ClusterReport(int warmupRounds, int rounds, long elapsedMillis, St
             Row r = rows.get(i);
             Stats s = r.seconds();
             sb.append(i == 0 ? "\n" : ",\n");
-            sb.append("    {\"config\": ").append(Report.str(r.config()))
+            sb.append("    {\"run\": ").append(Report.str(r.config() + "/" + r.shape()))
+                    .append(", \"config\": ").append(Report.str(r.config()))
                     .append(", \"workers\": ").append(r.workers())
                     .append(", \"threads\": ").append(r.threads())
                     .append(", \"shape\": ").append(Report.str(r.shape()))
