@@ -215,7 +215,7 @@ public final class AsyncChannel<T> {
         } finally {
             unlock();
         }
-        toWake.forEach(Waker::wake);
+        toWake.forEach(WaitingOp::wakeServed);
     }
 
     private int buffered() { // under the lock
@@ -291,7 +291,8 @@ public final class AsyncChannel<T> {
 
         @Override
         public Poll<Void> poll(Context cx) {
-            Waker toWake = null;
+            Waker toWake = null;       // a waiter this operation served
+            Waker self = null;         // this task's own waker: out of budget, poll again
             lock();
             try {
                 switch (state) {
@@ -314,7 +315,7 @@ public final class AsyncChannel<T> {
                     throw new ChannelClosedException("send: the channel is closed");
                 }
                 if (!cx.consumeBudget()) {
-                    toWake = cx.waker();
+                    self = cx.waker();
                     return Poll.pending();
                 }
                 ReceiveOp r = nextReceiver();
@@ -338,7 +339,10 @@ public final class AsyncChannel<T> {
             } finally {
                 unlock();
                 if (toWake != null) {
-                    toWake.wake();
+                    WaitingOp.wakeServed(toWake);  // this operation completed: a throw must not undo it
+                }
+                if (self != null) {
+                    self.wake();
                 }
             }
         }
@@ -403,7 +407,8 @@ public final class AsyncChannel<T> {
          */
         @Override
         Object pollDirect(Context cx) {
-            Waker toWake = null;
+            Waker toWake = null;       // a waiter this operation served
+            Waker self = null;         // this task's own waker: out of budget, poll again
             lock();
             try {
                 switch (state) {
@@ -425,7 +430,7 @@ public final class AsyncChannel<T> {
                 }
                 if (returned != null && !returned.isEmpty()) {
                     if (!cx.consumeBudget()) {
-                        toWake = cx.waker();
+                        self = cx.waker();
                         return DirectTask.PENDING;
                     }
                     state = FINISHED;
@@ -436,7 +441,7 @@ public final class AsyncChannel<T> {
                     throw new ChannelClosedException("receive: the channel is closed and empty");
                 }
                 if (!cx.consumeBudget()) {
-                    toWake = cx.waker();
+                    self = cx.waker();
                     return DirectTask.PENDING;
                 }
                 T v = unbuffer();
@@ -457,7 +462,10 @@ public final class AsyncChannel<T> {
             } finally {
                 unlock();
                 if (toWake != null) {
-                    toWake.wake();
+                    WaitingOp.wakeServed(toWake);  // this operation completed: a throw must not undo it
+                }
+                if (self != null) {
+                    self.wake();
                 }
             }
         }
@@ -493,7 +501,7 @@ public final class AsyncChannel<T> {
                 unlock();
             }
             if (toWake != null) {
-                toWake.wake();
+                WaitingOp.wakeServed(toWake);
             }
         }
     }

@@ -103,7 +103,7 @@ public final class AsyncSemaphore {
             lock.unlock();
         }
         if (toWake != null) {
-            toWake.wake();
+            WaitingOp.wakeServed(toWake);      // the permit is granted: a throw must not fail release()
         }
     }
 

@@ -22,6 +22,23 @@ abstract class WaitingOp<O extends WaitingOp<O, V>, V> extends DirectTask<V> {
     O prev;
     O next;
 
+    /**
+     * Wakes the waker of an operation that the caller has just served (completed, failed or
+     * passed a value to), after the owner's unlock. A waker must not throw; one that does is
+     * reported to this thread's uncaught-exception handler ({@link AsyncRuntime#reportStray}),
+     * as {@link JoinHandle} and the timers do, and does not propagate: the caller's own
+     * operation has completed (a send delivered its value, a receive took one, a release
+     * granted its permit), and a throw here would make it look failed, or, for a receive, lose
+     * the value it took; and the other waiters a {@code close()} wakes would never be woken.
+     */
+    static void wakeServed(Waker w) {
+        try {
+            w.wake();
+        } catch (Throwable t) {
+            AsyncRuntime.reportStray(t);
+        }
+    }
+
     /** Appends {@code op} to the queue whose oldest element is {@code head}; returns the oldest. */
     static <O extends WaitingOp<O, ?>> O append(O head, O op) {
         if (head == null) {
