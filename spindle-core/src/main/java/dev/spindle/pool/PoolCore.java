@@ -198,7 +198,8 @@ abstract class PoolCore extends AbstractExecutorService implements Scheduler, Au
         if (threadFactory != null) {
             try {
                 t = threadFactory.newThread(w);
-            } catch (RuntimeException e) {
+            } catch (RuntimeException | Error e) {
+                // an Error too: tryStartWorker must report failure, not throw (see Spares.addSpare)
                 throw new IllegalStateException("pool " + name + ": threadFactory failed for worker "
                         + w.index + ": " + e, e);
             }

@@ -47,7 +47,10 @@ import java.util.concurrent.atomic.LongAdder;
  *       {@link ExecutorService} has terminated.</li>
  *   <li>{@link #owning} <em>owns</em> its members: {@link #shutdown()}, {@link #shutdownNow()}
  *       and {@link #close()} are passed on to every member that is an {@link ExecutorService}
- *       (members that are only {@link AutoCloseable} are closed by {@link #close()}).</li>
+ *       (members that are only {@link AutoCloseable} are closed by {@link #close()}). After
+ *       {@code shutdown()}, a task that a task running on a Spindle pool member routes back to
+ *       that member is passed on, so the member's graceful shutdown runs it as it runs what its
+ *       tasks submit directly; every other task is rejected.</li>
  * </ul>
  *
  * <p>The union queues nothing itself: {@link #shutdownNow()} of an owning union returns the
@@ -160,7 +163,8 @@ public final class SchedulerUnion extends AbstractExecutorService implements Sch
      * Runs {@code task} on member {@code hints.schedulerIndex()}, passing the hints on.
      *
      * @throws IllegalArgumentException if the index is not below {@link #size()}
-     * @throws RejectedExecutionException if the union is shut down, or the member rejects
+     * @throws RejectedExecutionException if the union is shut down (unless, for an owning union,
+     *     the caller is a worker of the member, which then decides), or the member rejects
      * @throws NullPointerException if {@code task} or {@code hints} is null
      */
     @Override
@@ -172,10 +176,13 @@ public final class SchedulerUnion extends AbstractExecutorService implements Sch
             throw new IllegalArgumentException("schedulerIndex " + i + " is out of range: this union has "
                     + members.length + " member" + (members.length == 1 ? "" : "s"));
         }
-        if (shutdown) {
+        Scheduler member = members[i];
+        if (shutdown && !(owning && member instanceof PoolCore p && p.isWorkerOfThisPool())) {
+            // an owning union's member, shut down with it, still takes what its own running
+            // tasks submit (as its graceful shutdown promises); everything else is refused here
             throw new RejectedExecutionException(this + " is shut down");
         }
-        members[i].execute(task, hints);
+        member.execute(task, hints);
         routed[i].increment();
     }
 

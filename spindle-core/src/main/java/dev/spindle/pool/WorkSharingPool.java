@@ -58,7 +58,8 @@ import java.util.concurrent.RejectedExecutionException;
  *       it, even while other workers idle. Two things bound this: a second submission moves the
  *       first to the shared queue (so at most one task waits), and a task that blocks inside
  *       {@link dev.spindle.Spindle#blocking} has its worker's slot task moved to the shared
- *       queue, and a worker woken for it, before the blocking section starts. Tasks that
+ *       queue, and a worker woken for it, before the blocking section starts, and a task
+ *       submitted inside a blocking section goes to the shared queue, not the slot. Tasks that
  *       submit work and then block without saying so should submit it from outside the pool
  *       or wrap the blocking call.</li>
  * </ul>
@@ -154,6 +155,13 @@ public final class WorkSharingPool extends AbstractPool {
     }
 
     private void pushLocal(PoolWorker w, Runnable task) {
+        if (w.blockingDepth != 0) {
+            // inside a blocking section: the slot would wait for the whole section, while it is
+            // the blocked task that may be waiting for this one (submit-and-get, invokeAll)
+            shared.offer(task);
+            idle.notifyWork();
+            return;
+        }
         if (w.slotPlain() == null) {
             w.fillEmptySlot(task);             // only this thread fills it: null is current
             return;
