@@ -8,10 +8,9 @@ import static org.assertj.core.api.Assertions.assertThatCode;
 
 import com.hazelcast.core.HazelcastInstance;
 import dev.spindle.cluster.CoordinatorSettings;
+import dev.spindle.cluster.testkit.Cleanup;
 import dev.spindle.cluster.testkit.FreePorts;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -35,7 +34,7 @@ class AdmissionStallTest {
     /** Well below the {@value #STALLING} × 5 s that challenging the stalling members one by one takes. */
     private static final Duration BOUND = Duration.ofSeconds(STALLING * 5L - 10);
 
-    private final List<AutoCloseable> started = new ArrayList<>();
+    private final Cleanup started = new Cleanup();
     /** Holds every stalling member's answer until the test ends. */
     private final CountDownLatch release = new CountDownLatch(1);
     /** When a stalling member was first challenged ({@link System#nanoTime()}), once it was. */
@@ -43,15 +42,9 @@ class AdmissionStallTest {
     private final CountDownLatch challenged = new CountDownLatch(1);
 
     @AfterEach
-    void stop() {
+    void stop() throws Exception {
         release.countDown();                  // lets the stalling members' executor threads end
-        for (int i = started.size() - 1; i >= 0; i--) {
-            try {
-                started.get(i).close();
-            } catch (Exception ignored) {
-                // best effort: the next member must still be stopped
-            }
-        }
+        started.close();
     }
 
     @Test

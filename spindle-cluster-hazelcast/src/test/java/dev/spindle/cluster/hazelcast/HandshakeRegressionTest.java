@@ -10,11 +10,11 @@ import com.hazelcast.cluster.Cluster;
 import com.hazelcast.cluster.Member;
 import com.hazelcast.core.HazelcastInstance;
 import dev.spindle.cluster.CoordinatorSettings;
+import dev.spindle.cluster.testkit.Cleanup;
 import dev.spindle.cluster.testkit.FreePorts;
 import java.lang.reflect.Proxy;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -34,17 +34,11 @@ import org.junit.jupiter.api.Timeout;
 class HandshakeRegressionTest {
 
     private static final String SECRET = "review-test-secret-0123456789";
-    private final List<AutoCloseable> started = new ArrayList<>();
+    private final Cleanup started = new Cleanup();
 
     @AfterEach
-    void stop() {
-        for (int i = started.size() - 1; i >= 0; i--) {
-            try {
-                started.get(i).close();
-            } catch (Exception ignored) {
-                // best effort
-            }
-        }
+    void stop() throws Exception {
+        started.close();
     }
 
     /**

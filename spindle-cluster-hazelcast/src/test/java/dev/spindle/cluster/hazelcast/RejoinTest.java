@@ -13,6 +13,7 @@ import dev.spindle.cluster.CoordinatorSettings;
 import dev.spindle.cluster.Message;
 import dev.spindle.cluster.Restrictions;
 import dev.spindle.cluster.TaskSpec;
+import dev.spindle.cluster.testkit.Cleanup;
 import dev.spindle.cluster.testkit.FreePorts;
 import dev.spindle.cluster.testkit.MembershipScenario;
 import java.nio.charset.StandardCharsets;
@@ -41,17 +42,11 @@ import org.junit.jupiter.api.Timeout;
 class RejoinTest {
 
     private static final String SECRET = "rejoin-test-secret-0123456789";
-    private final List<AutoCloseable> started = new ArrayList<>();
+    private final Cleanup started = new Cleanup();
 
     @AfterEach
-    void stop() {
-        for (int i = started.size() - 1; i >= 0; i--) {
-            try {
-                started.get(i).close();
-            } catch (Exception ignored) {
-                // best effort: the next member must still be stopped
-            }
-        }
+    void stop() throws Exception {
+        started.close();
     }
 
     @Test
