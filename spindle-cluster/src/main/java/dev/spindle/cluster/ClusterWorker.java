@@ -171,7 +171,7 @@ final class ClusterWorker {
         } else if (message instanceof Message.StealRequest r) {
             steal(r);
         } else if (message instanceof Message.ReleaseKey r) {
-            store.remove(r.key());
+            release(r.key());
         } else if (message instanceof Message.Replicate r) {
             replicate(r);
         }
@@ -193,6 +193,21 @@ final class ClusterWorker {
             if (error != null && alive) {
                 transport.toScheduler(new Message.ReplicaFailed(id, r.key()));
             }
+        });
+    }
+
+    /**
+     * Drops the value of {@code key}, and abandons a fetch of it in flight: the scheduler releases
+     * a key only when no task of it here needs the value, and a fetch that landed later would
+     * keep a copy nobody counts, or (once the key was forgotten and submitted again) an earlier
+     * value under the new key's name. The fetch's completion finds itself gone from
+     * {@code fetching} and stores nothing; a message that needs the key again arrives after this
+     * one and starts a fresh fetch.
+     */
+    private void release(String key) {
+        fetching.compute(key, (k, inFlight) -> {
+            store.remove(k);
+            return null;
         });
     }
 
@@ -284,17 +299,35 @@ final class ClusterWorker {
                 fetchFrom(dep, holders, index + 1, done);
                 return;
             }
-            if (!store.contains(dep)) {
-                long size;
-                try {
-                    size = Sizes.measure(value);
-                } catch (java.io.NotSerializableException e) {
-                    size = 0;                 // it was measured when produced; cannot happen
+            long measured;
+            try {
+                measured = Sizes.measure(value);
+            } catch (java.io.NotSerializableException e) {
+                measured = 0;                 // it was measured when produced; cannot happen
+            }
+            long size = measured;
+            boolean[] current = {false};
+            boolean[] stored = {false};
+            fetching.computeIfPresent(dep, (k, inFlight) -> {
+                if (inFlight != done) {
+                    return inFlight;          // released meanwhile (see release), and perhaps fetched anew
                 }
-                store.put(dep, value, size);
+                current[0] = true;
+                if (!store.contains(k)) {
+                    store.put(k, value, size);
+                    stored[0] = true;
+                }
+                return null;                  // leaves the map once the store holds it: see await
+            });
+            if (!current[0]) {
+                // the scheduler released the key while it travelled: the jobs that waited for it
+                // are stale ones, whose reports it ignores
+                done.completeExceptionally(new Missing(-1));
+                return;
+            }
+            if (stored[0]) {
                 transport.toScheduler(new Message.DataAdded(id, dep, size));
             }
-            fetching.remove(dep, done);       // after the store holds it: see await
             done.complete(value);
         });
     }
@@ -395,6 +428,7 @@ final class ClusterWorker {
         alive = false;
         reports.cancel(false);
         pool.shutdownNow();
+        store.clear();                        // its values and spill files: nothing reads them any more
     }
 
     /** Orderly stop at cluster close. */

@@ -10,6 +10,8 @@ import java.io.InputStream;
 import java.io.ObjectInputFilter;
 import java.io.ObjectInputStream;
 import java.io.ObjectOutputStream;
+import java.io.ObjectStreamClass;
+import java.io.ObjectStreamException;
 import java.io.OutputStream;
 import java.io.Serializable;
 import java.io.UncheckedIOException;
@@ -17,6 +19,7 @@ import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -43,7 +46,10 @@ import java.util.Map;
  * permissions exist), created on first spill (under the given parent, else {@code java.io.tmpdir})
  * and deleted by {@link #clear()}. A file is read back only if it still has the length written,
  * and through a filter that bounds the stream to that length and every array's declared length
- * by it, so a file changed on disk cannot make the reader allocate more than was spilled.
+ * by it, so a file changed on disk cannot make the reader allocate more than was spilled. Its
+ * classes are resolved to the very classes that were written (recorded at spill time), not by
+ * name through whatever loader the reading thread's stack finds: a value of a class that an
+ * application or plugin loader defined comes back as that class.
  */
 final class DataStore {
 
@@ -52,11 +58,20 @@ final class DataStore {
     /** Start no new task above this fraction of the limit in memory. */
     static final double PAUSE = 0.8;
 
-    /** A value in memory ({@code file == null}) or on disk, in a file of {@code fileBytes} bytes. */
-    private record Entry(Object value, long bytes, Path file, long fileBytes) {
+    /**
+     * A value in memory ({@code file == null}) or on disk, in a file of {@code fileBytes} bytes
+     * whose classes by name are {@code classes}; {@code pinned} once writing it failed because of
+     * the value itself (a field that is not serialisable), so that it is not tried again.
+     */
+    private record Entry(Object value, long bytes, Path file, long fileBytes, Map<String, Class<?>> classes,
+                         boolean pinned) {
         Entry(Object value, long bytes) {
-            this(value, bytes, null, 0);
+            this(value, bytes, null, 0, null, false);
         }
+    }
+
+    /** A spilled value's file and the classes its stream names. */
+    private record Spilled(Path file, Map<String, Class<?>> classes) {
     }
 
     private final long limit;
@@ -68,6 +83,8 @@ final class DataStore {
     private long spills;
     private Path directory;
     private long fileSeq;
+    /** Set by {@link #clear()}: the worker stopped, and a late put (a task that was still running) is dropped. */
+    private boolean closed;
 
     /** A store without a memory limit: nothing spills. */
     DataStore() {
@@ -87,6 +104,9 @@ final class DataStore {
 
     /** Stores a value; a second copy of the same key replaces the first and is counted once. */
     synchronized void put(String key, Object value, long size) {
+        if (closed) {
+            return;                           // stopped: nothing would ever delete what it spilled
+        }
         drop(entries.put(key, new Entry(value, size)));
         memoryBytes += size;
         spillIfNeeded(key);
@@ -108,11 +128,11 @@ final class DataStore {
         if (e.file() == null) {
             return e.value();
         }
-        Object value = read(e.file(), e.fileBytes());
+        Object value = read(e.file(), e.fileBytes(), e.classes());
         deleteQuietly(e.file());
         spilledBytes -= e.bytes();
         memoryBytes += e.bytes();
-        entries.put(key, new Entry(value, e.bytes()));
+        entries.put(key, new Entry(value, e.bytes(), null, 0, null, e.pinned()));
         spillIfNeeded(key);
         return value;
     }
@@ -151,8 +171,9 @@ final class DataStore {
         return entries.size();
     }
 
-    /** Drops every value and deletes the spill files. */
+    /** Drops every value and deletes the spill files; the store keeps nothing put after it. */
     synchronized void clear() {
+        closed = true;
         for (Entry e : entries.values()) {
             if (e.file() != null) {
                 deleteQuietly(e.file());
@@ -188,15 +209,26 @@ final class DataStore {
         while (memoryBytes > TARGET * limit && it.hasNext()) {
             Map.Entry<String, Entry> me = it.next();
             Entry e = me.getValue();
-            if (e.file() != null || me.getKey().equals(keep) || !(e.value() instanceof Serializable)) {
+            if (e.file() != null || e.pinned() || me.getKey().equals(keep) || !(e.value() instanceof Serializable)) {
                 continue;
             }
-            Path file;
+            Spilled spilled;
             try {
-                file = write(e.value());
-            } catch (UncheckedIOException diskFailed) {
-                return;                       // keep it in memory; the pause fraction still protects the worker
+                spilled = write(e.value());
+            } catch (UncheckedIOException failed) {
+                if (!(failed.getCause() instanceof ObjectStreamException)) {
+                    return;                   // the disk: keep it in memory; the pause fraction still protects the worker
+                }
+                // the value itself cannot be written (a field not serialisable): it stays in
+                // memory for good, and the next least recently used value spills instead
+                me.setValue(new Entry(e.value(), e.bytes(), null, 0, null, true));
+                continue;
+            } catch (RuntimeException failed) {
+                // its own writeObject threw: the same, and the put or read that spilled goes on
+                me.setValue(new Entry(e.value(), e.bytes(), null, 0, null, true));
+                continue;
             }
+            Path file = spilled.file();
             long fileBytes;
             try {
                 fileBytes = Files.size(file);
@@ -204,14 +236,14 @@ final class DataStore {
                 deleteQuietly(file);
                 return;
             }
-            me.setValue(new Entry(null, e.bytes(), file, fileBytes));   // setValue does not count as an access
+            me.setValue(new Entry(null, e.bytes(), file, fileBytes, spilled.classes(), false));   // setValue does not count as an access
             memoryBytes -= e.bytes();
             spilledBytes += e.bytes();
             spills++;
         }
     }
 
-    private Path write(Object value) {
+    private Spilled write(Object value) {
         try {
             if (directory == null) {
                 Path parent = spillParent != null ? spillParent : Path.of(System.getProperty("java.io.tmpdir"));
@@ -221,20 +253,38 @@ final class DataStore {
                         : Files.createTempDirectory(parent, "spindle-spill-");
             }
             Path file = directory.resolve("v" + (++fileSeq));
+            Map<String, Class<?>> classes = new HashMap<>();
             try (OutputStream os = new BufferedOutputStream(Files.newOutputStream(file));
-                 ObjectOutputStream out = new ObjectOutputStream(os)) {
+                 ObjectOutputStream out = new ObjectOutputStream(os) {
+                     @Override
+                     protected void annotateClass(Class<?> c) {
+                         classes.put(c.getName(), c);     // every class descriptor the stream writes
+                     }
+                 }) {
                 out.writeObject(value);
+            } catch (IOException | RuntimeException failed) {
+                deleteQuietly(file);          // a partial file would stay until the worker stops, and keep its directory
+                throw failed;
             }
-            return file;
+            return new Spilled(file, Map.copyOf(classes));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot spill a value to disk", e);
         }
     }
 
-    /** Reads a spilled value back, bounded by the {@code length} it was written with. */
-    private static Object read(Path file, long length) {
+    /**
+     * Reads a spilled value back, bounded by the {@code length} it was written with, resolving
+     * its classes to those it was written with.
+     */
+    private static Object read(Path file, long length, Map<String, Class<?>> classes) {
         try (InputStream is = new BufferedInputStream(Files.newInputStream(file));
-             ObjectInputStream in = new ObjectInputStream(is)) {
+             ObjectInputStream in = new ObjectInputStream(is) {
+                 @Override
+                 protected Class<?> resolveClass(ObjectStreamClass desc) throws IOException, ClassNotFoundException {
+                     Class<?> c = classes.get(desc.getName());
+                     return c != null ? c : super.resolveClass(desc);
+                 }
+             }) {
             long now = Files.size(file);
             if (now != length) {
                 throw new IllegalStateException("cannot read back the spilled value in " + file + ": it has " + now

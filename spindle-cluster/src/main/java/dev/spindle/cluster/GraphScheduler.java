@@ -462,6 +462,9 @@ final class GraphScheduler implements AutoCloseable {
         List<String> deps = new ArrayList<>(t.dependencies.size());
         for (TaskState d : t.dependencies) {
             deps.add(d.key());
+            if (!d.holders.contains(w.id)) {
+                d.fetchers.add(w.id);         // it fetches d, and reports it with DataAdded
+            }
             List<Integer> hs = new ArrayList<>(d.holders);
             Collections.sort(hs);
             holders.put(d.key(), hs);
@@ -542,6 +545,14 @@ final class GraphScheduler implements AutoCloseable {
                 transport.toWorker(h, new Message.ReleaseKey(t.key()));
             }
         }
+        for (int f : t.fetchers) {
+            // a fetch still travelling: the worker abandons it, so that no copy lands after the
+            // release (nor, once the key is forgotten and submitted again, under the new result's name)
+            if (!t.holders.contains(f) && workers.get(f).alive) {
+                transport.toWorker(f, new Message.ReleaseKey(t.key()));
+            }
+        }
+        t.fetchers.clear();
         t.clearHolders();
         mayForget(t);
     }
@@ -698,6 +709,12 @@ final class GraphScheduler implements AutoCloseable {
         bytesReported += m.bytes();           // moved, whether or not the copy is still wanted
         if (t.state == TaskState.State.RELEASED) {
             transport.toWorker(w.id, new Message.ReleaseKey(t.key()));   // a copy that arrived after the release
+            return;
+        }
+        if (!t.fetchers.remove(w.id) && !t.holders.contains(w.id)) {
+            // nobody asked this worker for this result: a copy of an earlier one of the key (released,
+            // or forgotten and submitted again), reported before the worker dropped it
+            transport.toWorker(w.id, new Message.ReleaseKey(t.key()));
             return;
         }
         t.addHolder(w.id);
@@ -906,6 +923,7 @@ final class GraphScheduler implements AutoCloseable {
                 continue;                     // every other worker is gone: wait for one to join
             }
             w.replicas.put(key, to.id);
+            t.fetchers.add(to.id);
             transport.toWorker(to.id, new Message.Replicate(key, List.of(w.id)));
         }
         if (copying || !w.processing.isEmpty()) {

@@ -39,6 +39,13 @@ final class TaskState {
      */
     final Set<Integer> holders = Collections.unmodifiableSet(holderSet);
     /**
+     * Workers asked for a copy of this result (a task placed there that needs it, or a
+     * {@link Message.Replicate}) that have not reported it yet ({@link Message.DataAdded}); told to
+     * drop it when it is released, and the only workers besides holders whose report of a copy
+     * the scheduler counts (a copy of an earlier result of the key is not this one).
+     */
+    final Set<Integer> fetchers = new HashSet<>();
+    /**
      * While processing: the bytes of its dependencies its worker lacks, as that worker counts
      * them in its transfer cost, or -1 if it lacks none ({@link WorkerState}).
      */
