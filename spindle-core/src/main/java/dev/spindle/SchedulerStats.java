@@ -51,7 +51,8 @@ import java.util.function.ToLongFunction;
  *     to its future instead and is not counted here); such a task also counts as completed;
  *     zero for the async runtime
  * @param parkedWorkers workers parked for want of work at the moment it was read (spares
- *     included); every Spindle scheduler reports it, zero where a snapshot was made without it
+ *     included; once the scheduler has terminated, every live worker, so that none counts as
+ *     active); every Spindle scheduler reports it, zero where a snapshot was made without it
  * @param searchingWorkers workers looking for work at the moment it was read (out of work and
  *     not yet parked, or just woken); zero where a snapshot was made without it
  */

@@ -96,6 +96,8 @@ public final class ActorSystem implements AutoCloseable {
     private final LongAdder deadLetters = new LongAdder();
     /** Messages processed by actors that have ended. */
     private final LongAdder endedProcessed = new LongAdder();
+    /** The highest {@code messagesProcessed} a snapshot has reported (see {@link #stats()}). */
+    private final AtomicLong processedReported = new AtomicLong();
     private volatile boolean closed;
     private final Object closeLock = new Object();
 
@@ -281,6 +283,12 @@ public final class ActorSystem implements AutoCloseable {
         for (ActorCell<?> cell : actors) {
             processed += cell.processedCount();
         }
+        // An actor that ends while this runs leaves the set before its count joins the total
+        // (actorEnded), so a walk that misses it in the set may have read the total without it:
+        // the sum can fall short, never exceed. Published as a counter (Micrometer's
+        // spindle.actor.messages), it must never go down, so report the highest sum seen; that is
+        // still at most the true count, and exact once no message is in flight.
+        processed = processedReported.accumulateAndGet(processed, Math::max);
         return new ActorSystemStats(processed, deadLetters.sum(), liveActors.get());
     }
 

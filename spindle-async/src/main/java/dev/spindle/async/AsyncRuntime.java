@@ -742,8 +742,12 @@ public final class AsyncRuntime implements AutoCloseable {
             out.add(new SchedulerStats.WorkerStats(w.index, false, 0, w.polls(), w.wakeups(), w.steals(),
                     0, 0, w.parks(), w.queued(), w.unparks()));
         }
+        // once every worker has exited none runs: one that was polling when the shutdown came
+        // exits without registering as parked, and must not read as active for good (no lock:
+        // the termination lock is held while shutdown cancels what is left)
+        boolean over = running.get() == 0;
         return new SchedulerStats(name, workers.length, workers.length, 0, injector.size(), out, 0, 0,
-                parking.parkedCount(), parking.searchingCount());
+                over ? workers.length : parking.parkedCount(), over ? 0 : parking.searchingCount());
     }
 
     /**

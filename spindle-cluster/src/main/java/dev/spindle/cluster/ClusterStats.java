@@ -18,10 +18,34 @@ import java.util.List;
  * @param tasksErred tasks that failed for good
  * @param tasksReleased results freed on their workers because no client future and no pending
  *        task needed them any more (each release counted, a recomputed result again)
+ * @param tasksExecuted results the scheduler accepted from all workers since the start: the sum
+ *        of {@link WorkerStats#executed()} plus what worker records replaced by a rejoin under the
+ *        same id had counted, so that it never goes down (a counter for monitoring)
  */
 public record ClusterStats(List<WorkerStats> workers, long stealsRequested, long stealsConfirmed,
                            long stealsRejected, long stealsStale, long bytesTransferred,
-                           int tasksInMemory, int tasksErred, long tasksReleased) {
+                           int tasksInMemory, int tasksErred, long tasksReleased, long tasksExecuted) {
+
+    /**
+     * The counters without {@code tasksExecuted}, as before it was kept: the sum of the workers'
+     * {@link WorkerStats#executed()}.
+     *
+     * @param workers one entry per worker, by id
+     * @param stealsRequested steal requests sent to victims
+     * @param stealsConfirmed steals the victims released
+     * @param stealsRejected steals refused because the task had started or finished
+     * @param stealsStale steal replies ignored as out of date
+     * @param bytesTransferred bytes moved between workers by dependency fetches
+     * @param tasksInMemory tasks whose result is held by a worker
+     * @param tasksErred tasks that failed for good
+     * @param tasksReleased results freed on their workers
+     */
+    public ClusterStats(List<WorkerStats> workers, long stealsRequested, long stealsConfirmed,
+                        long stealsRejected, long stealsStale, long bytesTransferred,
+                        int tasksInMemory, int tasksErred, long tasksReleased) {
+        this(workers, stealsRequested, stealsConfirmed, stealsRejected, stealsStale, bytesTransferred,
+                tasksInMemory, tasksErred, tasksReleased, workers.stream().mapToLong(WorkerStats::executed).sum());
+    }
 
     /**
      * The counters without {@code tasksReleased} (zero), as before releases were counted.

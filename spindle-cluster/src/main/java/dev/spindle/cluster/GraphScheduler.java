@@ -125,6 +125,8 @@ final class GraphScheduler implements AutoCloseable {
     private long stealsRejected;
     private long stealsStale;
     private long tasksReleased;
+    /** Results accepted from worker records since replaced by a rejoin under the same id. */
+    private long executedByReplaced;
     /** The bytes the workers reported moving between them ({@link Message.DataAdded#bytes()}). */
     private long bytesReported;
 
@@ -354,8 +356,10 @@ final class GraphScheduler implements AutoCloseable {
                                java.util.function.Function<WorkerState, ClusterStats.WorkerStats> view) {
         return call(() -> {
             List<ClusterStats.WorkerStats> ws = new ArrayList<>();
+            long executed = executedByReplaced;
             for (WorkerState w : workers) {
                 ws.add(view.apply(w));
+                executed += w.executed;
             }
             int inMemory = 0;
             int erred = 0;
@@ -367,7 +371,7 @@ final class GraphScheduler implements AutoCloseable {
                 }
             }
             return new ClusterStats(List.copyOf(ws), stealsRequested, stealsConfirmed, stealsRejected, stealsStale,
-                    bytesMoved.getAsLong(), inMemory, erred, tasksReleased);
+                    bytesMoved.getAsLong(), inMemory, erred, tasksReleased, executed);
         });
     }
 
@@ -813,6 +817,7 @@ final class GraphScheduler implements AutoCloseable {
                     throw new IllegalStateException("worker " + id + " is still alive; it can rejoin only once it"
                             + " is lost or retired");
                 }
+                executedByReplaced += workers.get(id).executed;   // kept in the cluster's total
                 workers.set(id, new WorkerState(id, threads));
             } else {
                 workers.add(new WorkerState(id, threads));

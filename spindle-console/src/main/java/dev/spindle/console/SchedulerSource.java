@@ -18,7 +18,7 @@ class SchedulerSource extends Source {
 
     private final Supplier<SchedulerStats> stats;
     private long lastNanos = -1;
-    /** Per worker index: done (completed plus polls), steals, parks, CPU nanos at the last sample. */
+    /** Per worker index: done (completed plus polls), steals, parks, CPU nanos, its thread id, at the last sample. */
     private long[][] last = new long[0][];
     /** The same for the whole scheduler (a worker slot that appears has no earlier reading). */
     private final long[] lastTotals = {-1, -1, -1};
@@ -51,13 +51,15 @@ class SchedulerSource extends Source {
         Json.key(sb, "workers").append('[');
         for (WorkerStats w : s.workers()) {
             long[] before = previous(w.index());
-            long[] now = {w.completed() + w.polls(), w.steals(), w.parks(),
-                cpu.cpuNanos(s.name() + "-worker-" + w.index())};
+            long cpuNanos = cpu.cpuNanos(s.name() + "-worker-" + w.index());
+            long[] now = {w.completed() + w.polls(), w.steals(), w.parks(), cpuNanos, cpu.lastThreadId()};
             double doneRate = Source.rate(now[0], before[0], elapsed);
             double stealRate = Source.rate(now[1], before[1], elapsed);
             double parkRate = Source.rate(now[2], before[2], elapsed);
-            double busy = now[3] < 0 || before[3] < 0 || elapsed <= 0
-                    ? Double.NaN : Math.min(1.0, (now[3] - before[3]) / (double) elapsed);
+            // two readings of one thread only: a spare slot gets a new thread, whose CPU time
+            // says nothing about the old one's
+            double busy = now[3] < 0 || before[3] < 0 || elapsed <= 0 || now[4] != before[4]
+                    ? Double.NaN : Math.max(0.0, Math.min(1.0, (now[3] - before[3]) / (double) elapsed));
             System.arraycopy(now, 0, before, 0, now.length);
             sb.append('{');
             Json.field(sb, "index", w.index());
@@ -89,7 +91,7 @@ class SchedulerSource extends Source {
             int from = last.length;
             last = Arrays.copyOf(last, index + 1);
             for (int i = from; i < last.length; i++) {
-                last[i] = new long[] {-1, -1, -1, -1};
+                last[i] = new long[] {-1, -1, -1, -1, -1};
             }
         }
         return last[index];

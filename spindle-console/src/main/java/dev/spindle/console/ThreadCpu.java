@@ -25,6 +25,8 @@ final class ThreadCpu {
     private final boolean supported;
     private Map<String, Long> ids = Map.of();
     private boolean refreshedThisSample;
+    /** The id of the thread the last {@link #cpuNanos} read, or -1. */
+    private long lastId = -1;
 
     ThreadCpu() {
         boolean ok;
@@ -46,6 +48,7 @@ final class ThreadCpu {
 
     /** The CPU time of the thread named {@code name} in nanoseconds, or -1 if unknown. */
     long cpuNanos(String name) {
+        lastId = -1;
         if (!supported) {
             return -1;
         }
@@ -56,7 +59,19 @@ final class ThreadCpu {
             id = ids.get(name);
             t = id == null ? -1 : threads.getThreadCpuTime(id);
         }
+        if (t >= 0) {
+            lastId = id;
+        }
         return t;
+    }
+
+    /**
+     * The id of the thread whose CPU time the last {@link #cpuNanos} call returned, or -1 if it
+     * returned none: a name may pass to a new thread (a spare worker started again in a slot), and
+     * two readings of different threads give no busy share.
+     */
+    long lastThreadId() {
+        return lastId;
     }
 
     private void refresh() {

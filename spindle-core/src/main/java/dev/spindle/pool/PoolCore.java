@@ -147,12 +147,17 @@ abstract class PoolCore extends AbstractExecutorService implements Scheduler, Au
      * rejected and failed tasks. Both are rare events off the hot path (a shutdown pool, a task
      * that threw), so one shared atomic counter each is enough. The idle figures are read from
      * the pool's idle protocol ({@code parkedCount}, {@code searchingCount}: one volatile read
-     * each, nothing the protocol depends on).
+     * each, nothing the protocol depends on). Once the pool has terminated no worker runs, so
+     * every live worker is reported parked and none searching, whatever the idle word was left
+     * at: after {@code shutdownNow} a worker that was running a task exits without registering
+     * as parked, and live minus parked would otherwise report it active for good.
      */
     final SchedulerStats snapshot(int parallelism, int liveWorkers, int blockedWorkers, long sharedQueued,
             List<SchedulerStats.WorkerStats> workers, IdleCoordinator idle) {
+        boolean over = isTerminated();
         return new SchedulerStats(name, parallelism, liveWorkers, blockedWorkers, sharedQueued, workers,
-                rejected.get(), failed.get(), idle.parkedCount(), idle.searchingCount());
+                rejected.get(), failed.get(), over ? liveWorkers : idle.parkedCount(),
+                over ? 0 : idle.searchingCount());
     }
 
     // ------------------------------------------------------------------ threads

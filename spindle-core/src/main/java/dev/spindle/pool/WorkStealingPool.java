@@ -471,6 +471,7 @@ public final class WorkStealingPool extends PoolCore {
             for (;;) {
                 var r = w.deque.steal();
                 if (r.isSuccess()) {
+                    w.countDrained();          // taken from the top, but by no thief (stats)
                     addIfNotStarted(notStarted, r.value());
                 } else if (r.isEmpty()) {
                     break;
@@ -503,8 +504,9 @@ public final class WorkStealingPool extends PoolCore {
                 continue;
             }
             long overflowed = w.overflowed();
-            // the deque counts every task taken from its top; the overflow takes some of them
-            long stolenFrom = Math.max(0, w.deque.stolenCount() - overflowed);
+            // the deque counts every task taken from its top; the overflow takes some of them,
+            // and shutdownNow's drain others
+            long stolenFrom = Math.max(0, w.deque.stolenCount() - overflowed - w.drained());
             list.add(new SchedulerStats.WorkerStats(i, w.spare, w.executed(), 0, 0, w.steals(),
                     stolenFrom, overflowed, w.parks(), w.localSize(), w.unparks()));
         }

@@ -77,6 +77,7 @@ final class Worker extends BaseWorker implements LoneTaskWatch.Peer {
     private static final VarHandle OVERFLOWED;
     private static final VarHandle JOINING;
     private static final VarHandle RUNNER_HELPS;
+    private static final VarHandle DRAINED;
 
     static {
         try {
@@ -85,6 +86,7 @@ final class Worker extends BaseWorker implements LoneTaskWatch.Peer {
             OVERFLOWED = l.findVarHandle(WorkerHotFields.class, "overflowed", long.class);
             JOINING = l.findVarHandle(Worker.class, "joining", ForkTask.class);
             RUNNER_HELPS = l.findVarHandle(Worker.class, "runnerHelps", long.class);
+            DRAINED = l.findVarHandle(Worker.class, "drained", long.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -112,6 +114,13 @@ final class Worker extends BaseWorker implements LoneTaskWatch.Peer {
     /** Descendants taken from the awaited task's runner, or a runner further down (stats). */
     @SuppressWarnings("unused")            // through RUNNER_HELPS
     private long runnerHelps;
+    /**
+     * Tasks {@code shutdownNow} took from the top of this deque to hand back to its caller:
+     * the deque counts them among the tasks taken from its top, but no worker stole them
+     * (stats). Written by the draining thread (atomic adds: two may drain at once).
+     */
+    @SuppressWarnings("unused")            // through DRAINED
+    private long drained;
 
     /**
      * Leaves the searching count; as the last searcher, wakes another if work is visible. This
@@ -970,5 +979,15 @@ final class Worker extends BaseWorker implements LoneTaskWatch.Peer {
 
     long overflowed() {
         return (long) OVERFLOWED.getOpaque(this);
+    }
+
+    /** Counts a task {@code shutdownNow} took from this deque's top; any thread. */
+    void countDrained() {
+        DRAINED.getAndAdd(this, 1L);
+    }
+
+    /** Tasks {@code shutdownNow} took from this deque's top (see {@link #drained}). */
+    long drained() {
+        return (long) DRAINED.getVolatile(this);
     }
 }

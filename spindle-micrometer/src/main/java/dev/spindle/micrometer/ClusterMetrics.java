@@ -85,7 +85,7 @@ public final class ClusterMetrics implements MeterBinder {
         m.gauge("spindle.cluster.tasks", "Tasks failed for good", null, cluster,
                 read(ClusterStats::tasksErred), Tags.of("state", "erred"));
         m.counter("spindle.cluster.tasks.executed", "Tasks the workers ran to completion", cluster,
-                read(s -> s.workers().stream().mapToLong(ClusterStats.WorkerStats::executed).sum()));
+                read(ClusterStats::tasksExecuted));   // never down: a worker restarted under its id starts at 0
         m.counter("spindle.cluster.tasks.released", "Results freed on their workers", cluster,
                 read(ClusterStats::tasksReleased));
         steals(m, "requested", read(ClusterStats::stealsRequested));
