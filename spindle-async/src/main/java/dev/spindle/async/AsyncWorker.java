@@ -75,7 +75,9 @@ import java.util.function.Consumer;
  * {@value #GLOBAL_INTERVAL}th pick looks at the admitted cells and the injector first, so tasks
  * waiting there (spawned from outside, or re-queued when a yield queue was full) are never
  * starved by local work; if both are empty, that pick takes the wake channel (WORK_STEALING) or the cold deque (HYBRID)
- * first, so neither starves behind a deque or hot queue that never empties. When
+ * first, so neither starves behind a deque or hot queue that never empties (each takes turns
+ * there with the yield queue, which would otherwise starve it or be starved:
+ * {@code HybridOrderTest.aYieldingTaskAndAHotQueueThatNeverEmptiesDoNotStarveTheColdDeque}). When
  * everything is empty the worker searches (at most half the workers at once): it steals from
  * peers' deques, wake channels, slots, yield queues and admitted cells in random order, then
  * tries the injector; failing that it
@@ -457,10 +459,7 @@ final class AsyncWorker extends AsyncWorkerPadAfter implements Runnable, LoneTas
             }
             TaskCell<?> c = admit();
             if (c == null) {
-                c = hot == null ? pollWakeOrYield() : takeYielded();
-            }
-            if (c == null && hot != null) {
-                c = local.pop();
+                c = hot == null ? pollWakeOrYield() : popColdOrYield();
             }
             if (c != null) {
                 return c;
@@ -568,6 +567,32 @@ final class AsyncWorker extends AsyncWorkerPadAfter implements Runnable, LoneTas
             return c;
         }
         return yielded.poll();
+    }
+
+    /**
+     * HYBRID's periodic pick when the injector is empty: the cold deque or the yield queue,
+     * taking turns while both hold cells (see {@link #yieldNext}). Each can starve without it:
+     * the cold deque behind a hot queue that never empties (yields get a turn after every hot
+     * pick, cold none), the yields behind a cold deque that never empties (cold is popped
+     * whenever hot is empty). Always the yields first, a task that keeps yielding left the cold
+     * deque to wait for the hot queue to run dry.
+     */
+    private TaskCell<?> popColdOrYield() {
+        TaskCell<?> c;
+        if (yieldNext) {
+            c = takeYielded();
+            if (c != null) {
+                yieldNext = false;
+                return c;
+            }
+            return local.pop();
+        }
+        c = local.pop();
+        if (c != null) {
+            yieldNext = true;
+            return c;
+        }
+        return takeYielded();
     }
 
     private TaskCell<?> pollWakeChannel() {
@@ -958,7 +983,8 @@ abstract class AsyncWorkerHotFields extends AsyncWorkerPadBefore {
     /**
      * WORK_STEALING: whether the next pick from the FIFO queues tries {@code AsyncWorker.yielded} before
      * the wake channel. The two alternate while both hold cells, so a yield waits about as it
-     * did when yields shared the wake channel, and neither queue starves the other.
+     * did when yields shared the wake channel, and neither queue starves the other. HYBRID: the
+     * same for the periodic pick between {@code AsyncWorker.yielded} and the cold deque.
      */
     boolean yieldNext;
     int tick;

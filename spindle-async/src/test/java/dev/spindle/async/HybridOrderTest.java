@@ -12,6 +12,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -256,6 +257,47 @@ class HybridOrderTest {
             pp.join();
             // One ping-pong round per batch, and Y's turn after each: done within a few rounds.
             assertThat(yDoneAt.get()).isBetween(0, yields + 2);
+        }
+    }
+
+    /**
+     * One worker. A and B keep waking each other, so the hot queue is never empty when the worker
+     * picks; Y spawns C from inside (into the cold deque) and then yields until C has run, so the
+     * yield queue is never empty either. The class overview promises that every
+     * {@value AsyncWorker#GLOBAL_INTERVAL}th pick takes the cold deque when the injector is empty,
+     * so that cold does not starve behind a hot queue that never empties; that periodic pick must
+     * not always go to the yield queue instead, or C waits for the whole ping-pong.
+     */
+    @Test
+    void aYieldingTaskAndAHotQueueThatNeverEmptiesDoNotStarveTheColdDeque() throws Exception {
+        int rounds = 20_000;
+        try (AsyncRuntime rt = AsyncRuntime.builder().workers(1).policy(AsyncPolicy.HYBRID).build()) {
+            AtomicInteger round = new AtomicInteger();
+            AtomicInteger cRanAt = new AtomicInteger(-1);
+            AtomicReference<JoinHandle<Void>> c = new AtomicReference<>();
+            PingPong pp = new PingPong(rt, round, rounds, 1, cx -> {
+                if (cRanAt.get() >= 0) {
+                    return Poll.ready(null);
+                }
+                if (c.get() == null) {
+                    c.set(rt.spawn(cx2 -> {    // spawned on the worker: HYBRID's cold deque
+                        cRanAt.set(round.get());
+                        return Poll.ready(null);
+                    }));
+                }
+                cx.waker().wake();             // yield, until C has run
+                return Poll.pending();
+            });
+            rt.run(cx -> {
+                pp.wakers[0].wake();
+                pp.wakers[2].wake();
+                return Poll.ready(null);
+            });
+            pp.join();
+            c.get().get(WAIT_S, TimeUnit.SECONDS);
+            assertThat(cRanAt.get())
+                    .as("ping-pong round at which the cold task ran (of %d)", rounds)
+                    .isBetween(0, AsyncWorker.GLOBAL_INTERVAL);
         }
     }
 
