@@ -131,6 +131,7 @@ public final class ActorConfig {
          *
          * @param name the name, not blank
          * @return this builder
+         * @throws IllegalArgumentException if {@code name} is blank
          * @throws NullPointerException if {@code name} is null
          */
         public Builder name(String name) {
@@ -156,8 +157,11 @@ public final class ActorConfig {
         /**
          * Which member of a scheduler union runs the actor. Default 0.
          *
-         * @param schedulerIndex the union member's index, at least 0
+         * @param schedulerIndex the union member's index, at least 0 (a system on a
+         *     {@link dev.spindle.pool.SchedulerUnion} refuses to spawn an actor with an index the
+         *     union has no member for)
          * @return this builder
+         * @throws IllegalArgumentException if {@code schedulerIndex} is negative
          */
         public Builder schedulerIndex(int schedulerIndex) {
             if (schedulerIndex < 0) {
@@ -174,6 +178,7 @@ public final class ActorConfig {
          *
          * @param max the messages per activation, at least 1
          * @return this builder
+         * @throws IllegalArgumentException if {@code max} is below 1
          */
         public Builder maxMessagesPerActivation(int max) {
             if (max < 1) {
@@ -191,6 +196,7 @@ public final class ActorConfig {
          *
          * @param capacity the messages the mailbox holds, at least 1, or {@link #UNBOUNDED}
          * @return this builder
+         * @throws IllegalArgumentException if {@code capacity} is below 1
          */
         public Builder mailboxCapacity(int capacity) {
             if (capacity < 1) {

@@ -4,6 +4,7 @@
 package dev.spindle.actor;
 
 import dev.spindle.Scheduler;
+import dev.spindle.pool.SchedulerUnion;
 import dev.spindle.pool.WorkSharingPool;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -161,6 +162,8 @@ public final class ActorSystem implements AutoCloseable {
      * @param config the actor's name, priority, scheduler index and mailbox
      * @return the new actor's reference
      * @throws ActorCreationException if the factory throws or returns null
+     * @throws IllegalArgumentException if the system's scheduler is a
+     *     {@link SchedulerUnion} without a member at {@code config}'s scheduler index
      * @throws IllegalStateException if the system is closed
      * @throws NullPointerException if an argument is null
      */
@@ -205,6 +208,8 @@ public final class ActorSystem implements AutoCloseable {
      * @param config the actor's name, priority, scheduler index and mailbox
      * @return the new actor's reference (the one the factory got)
      * @throws ActorCreationException if the factory throws or returns null
+     * @throws IllegalArgumentException if the system's scheduler is a
+     *     {@link SchedulerUnion} without a member at {@code config}'s scheduler index
      * @throws IllegalStateException if the system is closed
      * @throws NullPointerException if an argument is null
      */
@@ -215,6 +220,12 @@ public final class ActorSystem implements AutoCloseable {
 
     private <A> ActorRef<A> spawnCell(Function<? super ActorRef<A>, ? extends A> factory, ActorConfig config) {
         Objects.requireNonNull(config, "config");
+        if (scheduler instanceof SchedulerUnion union && config.schedulerIndex() >= union.size()) {
+            // the union would refuse the actor's first activation, ending the actor at its first message
+            throw new IllegalArgumentException("schedulerIndex " + config.schedulerIndex()
+                    + " is out of range: the system's scheduler union has " + union.size() + " member"
+                    + (union.size() == 1 ? "" : "s"));
+        }
         ensureOpen();
         String actorName = config.name() != null ? config.name() : "actor-" + actorSeq.incrementAndGet();
         ActorCell<A> cell = new ActorCell<>(this, scheduler, config, actorName);
@@ -406,6 +417,8 @@ public final class ActorSystem implements AutoCloseable {
          *
          * @param name the name, not blank
          * @return this builder
+         * @throws IllegalArgumentException if {@code name} is blank
+         * @throws NullPointerException if {@code name} is null
          */
         public Builder name(String name) {
             Objects.requireNonNull(name, "name");

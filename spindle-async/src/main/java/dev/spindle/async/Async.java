@@ -367,7 +367,7 @@ public final class Async {
      * @throws NullPointerException if {@code tasks} or one of its elements is null
      */
     public static <T> AsyncTask<List<T>> all(List<? extends AsyncTask<? extends T>> tasks) {
-        return new AllTask<>(tasks);
+        return new AllTask<>(Objects.requireNonNull(tasks, "tasks"));
     }
 
     /**
@@ -431,7 +431,7 @@ public final class Async {
      * @throws NullPointerException if {@code tasks} or one of its elements is null
      */
     public static <T> AsyncTask<Selected<T>> select(List<? extends AsyncTask<? extends T>> tasks) {
-        if (tasks.isEmpty()) {
+        if (Objects.requireNonNull(tasks, "tasks").isEmpty()) {
             throw new IllegalArgumentException("select needs at least one task");
         }
         return new SelectTask<>(tasks);

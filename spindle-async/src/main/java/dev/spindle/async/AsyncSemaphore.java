@@ -86,7 +86,12 @@ public final class AsyncSemaphore {
         }
     }
 
-    /** Returns one permit: to the oldest waiting acquire if any, else to the free count. */
+    /**
+     * Returns one permit: to the oldest waiting acquire if any, else to the free count.
+     *
+     * @throws IllegalStateException if nobody waits and {@link Integer#MAX_VALUE} permits are
+     *     free already (more releases than acquires); the count is left as it was
+     */
     public void release() {
         Waker toWake = null;
         lock.lock();
@@ -96,6 +101,9 @@ public final class AsyncSemaphore {
                 waitHead = WaitingOp.unlink(w, w);
                 w.state = GRANTED;
                 toWake = w.waker;
+            } else if (permits == Integer.MAX_VALUE) {
+                throw new IllegalStateException("release() would raise the free permits above Integer.MAX_VALUE;"
+                        + " more permits released than acquired");
             } else {
                 permits++;
             }

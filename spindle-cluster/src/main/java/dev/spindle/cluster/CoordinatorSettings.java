@@ -19,9 +19,16 @@ import java.util.Objects;
  * }</pre>
  *
  * <p>Every setter checks its value at once and throws {@link IllegalArgumentException} naming the
- * parameter ({@link NullPointerException} for a null duration).
+ * parameter ({@link NullPointerException} for a null duration). A duration may be at most
+ * {@code Long.MAX_VALUE} nanoseconds (about 292 years), as the scheduler keeps it in nanoseconds.
  */
 public final class CoordinatorSettings {
+
+    /**
+     * The most threads a worker has: the bound of the pool that runs its tasks
+     * ({@code WorkStealingPool.Builder#workers}).
+     */
+    public static final int MAX_THREADS_PER_WORKER = 32_767;
 
     private final int workers;
     private final int threadsPerWorker;
@@ -265,14 +272,16 @@ public final class CoordinatorSettings {
         }
 
         /**
-         * Threads per worker, at least 1 (default 1).
+         * Threads per worker, 1 to {@value CoordinatorSettings#MAX_THREADS_PER_WORKER} (a
+         * worker's pool holds no more); default 1.
          *
          * @param n the thread count of each worker
          * @return this builder
-         * @throws IllegalArgumentException if {@code n} is below 1
+         * @throws IllegalArgumentException if {@code n} is below 1 or above
+         *     {@value CoordinatorSettings#MAX_THREADS_PER_WORKER}
          */
         public B threadsPerWorker(int n) {
-            this.threads = positive(n, "threadsPerWorker");
+            this.threads = threadCount(n, "threadsPerWorker");
             return self();
         }
 
@@ -298,7 +307,8 @@ public final class CoordinatorSettings {
          *
          * @param latency the latency; {@link Duration#ZERO} for none
          * @return this builder
-         * @throws IllegalArgumentException if {@code latency} is negative
+         * @throws IllegalArgumentException if {@code latency} is negative or longer than
+         *     {@code Long.MAX_VALUE} nanoseconds
          * @throws NullPointerException if {@code latency} is null
          */
         public B latency(Duration latency) {
@@ -323,7 +333,8 @@ public final class CoordinatorSettings {
          * @param interval the interval between rounds; {@link Duration#ZERO} for rounds only on
          *     request
          * @return this builder
-         * @throws IllegalArgumentException if {@code interval} is negative
+         * @throws IllegalArgumentException if {@code interval} is negative or longer than
+         *     {@code Long.MAX_VALUE} nanoseconds
          * @throws NullPointerException if {@code interval} is null
          */
         public B balanceInterval(Duration interval) {
@@ -351,7 +362,8 @@ public final class CoordinatorSettings {
          *
          * @param d the expected duration at or below which a task is not stolen
          * @return this builder
-         * @throws IllegalArgumentException if {@code d} is negative
+         * @throws IllegalArgumentException if {@code d} is negative or longer than
+         *     {@code Long.MAX_VALUE} nanoseconds
          * @throws NullPointerException if {@code d} is null
          */
         public B minStealDuration(Duration d) {
@@ -364,7 +376,8 @@ public final class CoordinatorSettings {
          *
          * @param d the queued work per thread above which a worker counts as saturated
          * @return this builder
-         * @throws IllegalArgumentException if {@code d} is negative
+         * @throws IllegalArgumentException if {@code d} is negative or longer than
+         *     {@code Long.MAX_VALUE} nanoseconds
          * @throws NullPointerException if {@code d} is null
          */
         public B saturatedOccupancy(Duration d) {
@@ -377,7 +390,8 @@ public final class CoordinatorSettings {
          *
          * @param d the duration assumed for an unmeasured task kind
          * @return this builder
-         * @throws IllegalArgumentException if {@code d} is negative
+         * @throws IllegalArgumentException if {@code d} is negative or longer than
+         *     {@code Long.MAX_VALUE} nanoseconds
          * @throws NullPointerException if {@code d} is null
          */
         public B defaultDuration(Duration d) {
@@ -412,10 +426,32 @@ public final class CoordinatorSettings {
             return n;
         }
 
+        /** {@code n} if it is a worker's thread count, 1 to {@link CoordinatorSettings#MAX_THREADS_PER_WORKER}. */
+        static int threadCount(int n, String what) {
+            if (n < 1 || n > MAX_THREADS_PER_WORKER) {
+                throw new IllegalArgumentException(what + " must be in [1, " + MAX_THREADS_PER_WORKER + "], got " + n);
+            }
+            return n;
+        }
+
         private static Duration nonNegative(Duration d, String what) {
             Objects.requireNonNull(d, what);
             if (d.isNegative()) {
                 throw new IllegalArgumentException(what + " must not be negative, got " + d);
+            }
+            return requireNanos(d, what);
+        }
+
+        /**
+         * {@code d} if it fits a {@code long} of nanoseconds (about 292 years), as the scheduler
+         * keeps it; a longer one would overflow there, at build or on the scheduler's thread.
+         */
+        static Duration requireNanos(Duration d, String what) {
+            try {
+                d.toNanos();
+            } catch (ArithmeticException overflow) {
+                throw new IllegalArgumentException(what + " must be at most Long.MAX_VALUE nanoseconds"
+                        + " (about 292 years), got " + d);
             }
             return d;
         }

@@ -88,6 +88,7 @@ public final class LocalCluster implements ClusterView, AutoCloseable {
      * from placement and the next balance round (brought forward).
      *
      * @return its id, the next after the highest so far
+     * @throws RejectedExecutionException if the cluster is closed
      */
     public int addWorker() {
         return addWorker(settings.threadsPerWorker());
@@ -96,15 +97,15 @@ public final class LocalCluster implements ClusterView, AutoCloseable {
     /**
      * Starts a new worker of {@code threads} threads; see {@link #addWorker()}.
      *
-     * @param threads the new worker's thread count, at least 1
+     * @param threads the new worker's thread count, 1 to
+     *     {@value CoordinatorSettings#MAX_THREADS_PER_WORKER}
      * @return its id, the next after the highest so far
-     * @throws IllegalArgumentException if {@code threads} is below 1
+     * @throws IllegalArgumentException if {@code threads} is below 1 or above
+     *     {@value CoordinatorSettings#MAX_THREADS_PER_WORKER}
      * @throws RejectedExecutionException if the cluster is closed
      */
     public int addWorker(int threads) {
-        if (threads < 1) {
-            throw new IllegalArgumentException("threads must be at least 1, got " + threads);
-        }
+        CoordinatorSettings.Knobs.threadCount(threads, "threads");
         synchronized (membership) {
             checkOpen();
             int id = workers.size();

@@ -200,6 +200,7 @@ public final class TaskSpec<T> {
          *
          * @param keys the keys of earlier tasks, or of tasks submitted together with this one
          * @return this builder
+         * @throws IllegalArgumentException if a key is the task's own
          * @throws NullPointerException if {@code keys} or one of them is null
          */
         public Builder<T> dependsOn(String... keys) {
@@ -219,6 +220,7 @@ public final class TaskSpec<T> {
          *
          * @param futures futures of the cluster the spec will be submitted to
          * @return this builder
+         * @throws IllegalArgumentException if a future's key is the task's own
          * @throws NullPointerException if {@code futures} or one of them is null
          */
         public Builder<T> dependsOn(ClusterFuture<?>... futures) {
@@ -255,9 +257,11 @@ public final class TaskSpec<T> {
         /**
          * Sets the expected duration, used until the key prefix has been measured.
          *
-         * @param hint the expected duration
+         * @param hint the expected duration, at most {@code Long.MAX_VALUE} nanoseconds (about
+         *     292 years)
          * @return this builder
-         * @throws IllegalArgumentException if negative
+         * @throws IllegalArgumentException if negative or longer than {@code Long.MAX_VALUE}
+         *     nanoseconds
          * @throws NullPointerException if {@code hint} is null
          */
         public Builder<T> durationHint(Duration hint) {
@@ -265,7 +269,7 @@ public final class TaskSpec<T> {
             if (hint.isNegative()) {
                 throw new IllegalArgumentException("duration hint must not be negative: " + hint);
             }
-            this.durationHint = hint;
+            this.durationHint = CoordinatorSettings.Knobs.requireNanos(hint, "duration hint");
             return this;
         }
 

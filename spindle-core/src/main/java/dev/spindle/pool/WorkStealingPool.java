@@ -244,6 +244,7 @@ public final class WorkStealingPool extends PoolCore {
      * @return what the computation returned
      * @throws CompletionException wrapping what the computation threw
      * @throws RejectedExecutionException if the pool does not accept the task
+     * @throws NullPointerException if {@code computation} is null
      */
     public <T> T invoke(Callable<? extends T> computation) {
         Task<T> t = spawn(computation);
@@ -313,19 +314,34 @@ public final class WorkStealingPool extends PoolCore {
         return w != null ? w.current : null;
     }
 
-    /** As {@link AbstractExecutorService#submit(Callable)}, returning a {@link Task}. */
+    /**
+     * As {@link AbstractExecutorService#submit(Callable)}, returning a {@link Task}.
+     *
+     * @throws NullPointerException if {@code task} is null
+     * @throws RejectedExecutionException if the pool does not accept the task
+     */
     @Override
     public <T> Task<T> submit(Callable<T> task) {
         return (Task<T>) super.submit(task);
     }
 
-    /** As {@link AbstractExecutorService#submit(Runnable, Object)}, returning a {@link Task}. */
+    /**
+     * As {@link AbstractExecutorService#submit(Runnable, Object)}, returning a {@link Task}.
+     *
+     * @throws NullPointerException if {@code task} is null
+     * @throws RejectedExecutionException if the pool does not accept the task
+     */
     @Override
     public <T> Task<T> submit(Runnable task, T result) {
         return (Task<T>) super.submit(task, result);
     }
 
-    /** As {@link AbstractExecutorService#submit(Runnable)}, returning a {@link Task}. */
+    /**
+     * As {@link AbstractExecutorService#submit(Runnable)}, returning a {@link Task}.
+     *
+     * @throws NullPointerException if {@code task} is null
+     * @throws RejectedExecutionException if the pool does not accept the task
+     */
     @Override
     @SuppressWarnings("unchecked")
     public Task<?> submit(Runnable task) {
@@ -544,6 +560,7 @@ public final class WorkStealingPool extends PoolCore {
          *
          * @param capacity the deque's capacity in tasks, 2 to 2^24
          * @return this builder
+         * @throws IllegalArgumentException if {@code capacity} is out of range
          */
         public Builder localQueueCapacity(int capacity) {
             if (capacity < 2 || capacity > (1 << 24)) {
@@ -559,6 +576,7 @@ public final class WorkStealingPool extends PoolCore {
          *
          * @param attempts the number of probes, at least 1
          * @return this builder
+         * @throws IllegalArgumentException if {@code attempts} is below 1
          */
         public Builder stealAttempts(int attempts) {
             if (attempts < 1) {
@@ -575,6 +593,7 @@ public final class WorkStealingPool extends PoolCore {
          *
          * @param max the most spare workers alive at once, 0 (no compensation) to 32,767
          * @return this builder
+         * @throws IllegalArgumentException if {@code max} is out of range
          */
         public Builder maxSpareWorkers(int max) {
             if (max < 0 || max > 0x7fff) {
@@ -589,6 +608,7 @@ public final class WorkStealingPool extends PoolCore {
          *
          * @param keepAlive the idle time before a spare exits, positive
          * @return this builder
+         * @throws IllegalArgumentException if {@code keepAlive} is zero or negative
          * @throws NullPointerException if {@code keepAlive} is null
          */
         public Builder spareKeepAlive(Duration keepAlive) {

@@ -122,10 +122,17 @@ public final class Injector<T> extends InjectorFields {
      *
      * @param elements holds the elements to append, each of type {@code T}, from index 0
      * @param n how many to append, from 0 to {@code elements.length}
-     * @throws NullPointerException if any of them is null (none is added then)
+     * @throws IllegalArgumentException if {@code n} is negative or above {@code elements.length}
+     *     (none is added then)
+     * @throws NullPointerException if {@code elements} or any of the first {@code n} is null
+     *     (none is added then)
      */
     @SuppressWarnings("unchecked")
     public void offerAll(Object[] elements, int n) {
+        Objects.requireNonNull(elements, "elements");
+        if (n < 0 || n > elements.length) {
+            throw new IllegalArgumentException("n must be in [0, " + elements.length + "], was " + n);
+        }
         for (int k = 0; k < n; k++) {
             Objects.requireNonNull(elements[k], "element");
         }

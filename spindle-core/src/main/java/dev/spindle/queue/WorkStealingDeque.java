@@ -401,6 +401,7 @@ public final class WorkStealingDeque<T> extends DequeFields {
      * @return {@link StealResult#empty()}, {@link StealResult#retry()} if nothing was taken
      *     because of a lost race, or a success holding the oldest stolen element
      * @throws IllegalArgumentException if {@code limit < 1} or {@code dest == this}
+     * @throws NullPointerException if {@code dest} is null
      */
     public StealResult<T> stealBatch(WorkStealingDeque<T> dest, int limit) {
         T first = stealBatchOrNull(dest, limit);
@@ -417,8 +418,11 @@ public final class WorkStealingDeque<T> extends DequeFields {
      * @param dest the calling thread's own deque, not this one
      * @param limit the most elements to take, at least 1
      * @return the oldest element taken, or {@code null}
+     * @throws IllegalArgumentException if {@code limit < 1} or {@code dest == this}
+     * @throws NullPointerException if {@code dest} is null
      */
     public T stealBatchOrNull(WorkStealingDeque<T> dest, int limit) {
+        Objects.requireNonNull(dest, "dest");
         if (limit < 1) {
             throw new IllegalArgumentException("limit must be at least 1, was " + limit);
         }
@@ -462,11 +466,17 @@ public final class WorkStealingDeque<T> extends DequeFields {
      * itself. Thieves that read the same {@code top} lose their CAS and retry.
      *
      * @param out receives the elements from index 0, oldest first
-     * @param max the most elements to take
+     * @param max the most elements to take, 0 or more
      * @return how many elements were moved into {@code out}
-     * @throws IllegalArgumentException if {@code out} is shorter than {@code max}
+     * @throws IllegalArgumentException if {@code max} is negative or {@code out} is shorter than
+     *     {@code max}
+     * @throws NullPointerException if {@code out} is null
      */
     public int takeOldest(Object[] out, int max) {
+        Objects.requireNonNull(out, "out");
+        if (max < 0) {
+            throw new IllegalArgumentException("max must not be negative, was " + max);
+        }
         if (out.length < max) {
             throw new IllegalArgumentException("out has room for " + out.length + ", not " + max);
         }

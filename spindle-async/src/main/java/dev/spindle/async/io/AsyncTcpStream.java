@@ -214,10 +214,14 @@ public final class AsyncTcpStream implements AutoCloseable {
      * @param dst where the bytes go, from its position up to its limit; the task owns it until
      *     ready
      * @return a one-shot task ready with the byte count, {@code -1} at end of stream
+     * @throws IllegalArgumentException if {@code dst} is read-only
      * @throws NullPointerException if {@code dst} is null
      */
     public AsyncTask<Integer> read(ByteBuffer dst) {
         Objects.requireNonNull(dst, "dst");
+        if (dst.isReadOnly()) {
+            throw new IllegalArgumentException("dst is a read-only buffer: nothing can be read into it");
+        }
         return cx -> {
             if (!dst.hasRemaining()) {
                 return Poll.ready(0);
@@ -332,7 +336,11 @@ public final class AsyncTcpStream implements AutoCloseable {
         };
     }
 
-    /** Half-closes the connection: the peer reads end of stream; reading here goes on. */
+    /**
+     * Half-closes the connection: the peer reads end of stream; reading here goes on.
+     *
+     * @throws java.io.UncheckedIOException if the connection is closed or the half-close fails
+     */
     public void shutdownOutput() {
         try {
             channel.shutdownOutput();

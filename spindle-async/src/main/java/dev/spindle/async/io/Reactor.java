@@ -128,6 +128,9 @@ public final class Reactor implements AutoCloseable, IoDriver {
      * Stops the selector thread and closes the selector; a driven reactor closes its selector
      * (ending a {@code select} in progress) and wakes every waiting task, which then sees its
      * channel closed. Not allowed for {@link #shared()}.
+     *
+     * @throws IllegalStateException if this is the {@linkplain #shared() shared} reactor
+     * @throws IOException if the selector cannot be closed
      */
     @Override
     public void close() throws IOException {
