@@ -74,25 +74,26 @@ class RejoinTest {
                 .restrictions(Restrictions.strict(Set.of(1))).build());
         assertThat(onOne.get(60, TimeUnit.SECONDS)).isEqualTo(8);
 
-        // the stale process: a signed frame of this session from worker 1's old incarnation,
-        // saying it holds worker 0's value; delivered by a plain member
+        // the stale process: a signed frame of this session from worker 1's old incarnation, with a
+        // memory report (a worker without a memory limit sends none itself, so the coordinator's
+        // figure shows which report it applied; a DataAdded nobody asked for is released, not
+        // applied); delivered by a plain member
         HazelcastInstance stale = Intruder.join(cluster, ports[4], ports, Map.of(), null);
         started.add(stale::shutdown);
         FrameCodec codec = new FrameCodec(SECRET.getBytes(StandardCharsets.UTF_8), List.of());
         Member target = coordinator.instance().getCluster().getLocalMember();
-        long keysBefore = coordinator.stats().workers().get(1).keysHeld();
         long replaysBefore = coordinator.securityStats().replays();
         byte[] late = codec.seal(new Wire.Frame(coordinator.session().id(), 1, old, Wire.COORDINATOR, 1_000_000,
-                new Message.DataAdded(1, "held-0")));
+                new Message.MemoryReport(1, 11_111, 0, false)));
         stale.getExecutorService(HazelcastConfigs.MESSAGES).executeOnMember(new Deliver(late), target);
         await(() -> coordinator.securityStats().replays() == replaysBefore + 1, "the late frame is refused");
-        assertThat(coordinator.stats().workers().get(1).keysHeld()).as("not applied").isEqualTo(keysBefore);
+        assertThat(coordinator.stats().workers().get(1).memoryBytes()).as("not applied").isNotEqualTo(11_111);
 
         // the same frame from the current incarnation is applied
         byte[] current = codec.seal(new Wire.Frame(coordinator.session().id(), 1, coordinator.incarnation(1),
-                Wire.COORDINATOR, 1_000_001, new Message.DataAdded(1, "held-0")));
+                Wire.COORDINATOR, 1_000_001, new Message.MemoryReport(1, 22_222, 0, false)));
         stale.getExecutorService(HazelcastConfigs.MESSAGES).executeOnMember(new Deliver(current), target);
-        await(() -> coordinator.stats().workers().get(1).keysHeld() == keysBefore + 1, "the current frame is applied");
+        await(() -> coordinator.stats().workers().get(1).memoryBytes() == 22_222, "the current frame is applied");
         assertThat(coordinator.securityStats().replays()).isEqualTo(replaysBefore + 1);
         assertThat(held.get()).isEqualTo(7);
         assertThat(onOne.get()).isEqualTo(8);
