@@ -363,10 +363,11 @@ class ForkTask<T> implements Task<T>, RunnableFuture<T> {
     public T get() throws InterruptedException, ExecutionException {
         if (state < NORMAL) {
             checkForked();
+            if (Thread.interrupted()) {
+                throw new InterruptedException();
+            }
             try {
-                if (!WorkStealingPool.helpIfWorker(this)) {
-                    awaitBlocking(false, 0L);
-                }
+                WorkStealingPool.awaitForGet(this, false, 0L);
             } catch (CancellationException e) {
                 if (state < NORMAL) {
                     // the helping worker's pool stopped (shutdownNow) and nothing will run this
@@ -387,9 +388,24 @@ class ForkTask<T> implements Task<T>, RunnableFuture<T> {
         long nanos = unit.toNanos(timeout);
         if (state < NORMAL) {
             checkForked();
-        }
-        if (state < NORMAL && !awaitBlocking(true, nanos)) {
-            throw new TimeoutException("task not completed within " + timeout + " " + unit);
+            if (Thread.interrupted()) {
+                throw new InterruptedException();
+            }
+            boolean completed;
+            try {
+                completed = WorkStealingPool.awaitForGet(this, true, nanos);
+            } catch (CancellationException e) {
+                if (state >= NORMAL) {
+                    return reportGet();
+                }
+                // the helping worker's pool stopped: as in get()
+                InterruptedException ie = new InterruptedException(e.getMessage());
+                ie.initCause(e);
+                throw ie;
+            }
+            if (!completed) {
+                throw new TimeoutException("task not completed within " + timeout + " " + unit);
+            }
         }
         return reportGet();
     }
@@ -433,7 +449,11 @@ class ForkTask<T> implements Task<T>, RunnableFuture<T> {
             return (T) payload;
         }
         if (s == EXCEPTIONAL) {
-            throw new ExecutionException((Throwable) payload);
+            // a computation that failed by joining a failed task threw its CompletionException:
+            // report the cause, as CompletableFuture.get() (and this task's view) does
+            Throwable ex = (Throwable) payload;
+            Throwable cause = ex instanceof CompletionException && ex.getCause() != null ? ex.getCause() : ex;
+            throw new ExecutionException(cause);
         }
         throw new CancellationException("task was cancelled");
     }

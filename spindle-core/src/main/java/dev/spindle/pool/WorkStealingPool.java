@@ -12,13 +12,17 @@ import dev.spindle.internal.IdleCoordinator;
 import dev.spindle.queue.Injector;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.AbstractExecutorService;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.RunnableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.IntConsumer;
 
@@ -309,6 +313,43 @@ public final class WorkStealingPool extends PoolCore {
         }, currentTask());
     }
 
+    /**
+     * As {@link AbstractExecutorService#invokeAny(Collection)}; called from a worker of a Spindle
+     * pool, it waits as a {@link dev.spindle.Spindle#blocking blocking section}, so that the pool
+     * compensates: the tasks are queued on the calling worker, and the wait (a blocking queue's,
+     * not a join) would otherwise hold the only thread that could run them.
+     */
+    @Override
+    public <T> T invokeAny(Collection<? extends Callable<T>> tasks)
+            throws InterruptedException, ExecutionException {
+        BlockingSupport caller = BlockingSupport.current();
+        if (caller == null) {
+            return super.invokeAny(tasks);
+        }
+        caller.beginBlocking();
+        try {
+            return super.invokeAny(tasks);
+        } finally {
+            caller.endBlocking();
+        }
+    }
+
+    /** As {@link #invokeAny(Collection)}, with a timeout. */
+    @Override
+    public <T> T invokeAny(Collection<? extends Callable<T>> tasks, long timeout, TimeUnit unit)
+            throws InterruptedException, ExecutionException, TimeoutException {
+        BlockingSupport caller = BlockingSupport.current();
+        if (caller == null) {
+            return super.invokeAny(tasks, timeout, unit);
+        }
+        caller.beginBlocking();
+        try {
+            return super.invokeAny(tasks, timeout, unit);
+        } finally {
+            caller.endBlocking();
+        }
+    }
+
     private ForkTask<?> currentTask() {
         Worker w = currentWorker();
         return w != null ? w.current : null;
@@ -411,15 +452,27 @@ public final class WorkStealingPool extends PoolCore {
     }
 
     /**
-     * If the calling thread is a worker of a {@code WorkStealingPool}, helps until {@code task}
-     * completes and returns {@code true}; else returns {@code false} at once.
+     * Waits for {@code task} as {@link java.util.concurrent.Future#get} does, interruptibly and,
+     * with {@code timed}, for at most {@code nanos}: a worker of a {@code WorkStealingPool} helps
+     * in its pool ({@link Worker#helpGet}), a worker of another Spindle pool lets that pool
+     * compensate (as {@link #awaitOutside} does for a join), any other thread parks.
+     *
+     * @return whether the task completed ({@code false}: timed out)
      */
-    static boolean helpIfWorker(ForkTask<?> task) {
+    static boolean awaitForGet(ForkTask<?> task, boolean timed, long nanos) throws InterruptedException {
         if (PoolCore.workerOfCurrentThread() instanceof Worker w) {
-            w.helpJoin(task);
-            return true;
+            return w.helpGet(task, timed, nanos);
         }
-        return false;
+        BlockingSupport foreign = BlockingSupport.current();
+        if (foreign == null) {
+            return task.awaitBlocking(timed, nanos);
+        }
+        foreign.beginBlocking();
+        try {
+            return task.awaitBlocking(timed, nanos);
+        } finally {
+            foreign.endBlocking();
+        }
     }
 
     private static void awaitUninterruptibly(ForkTask<?> task) {

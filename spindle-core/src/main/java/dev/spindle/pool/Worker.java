@@ -749,14 +749,46 @@ final class Worker extends BaseWorker implements LoneTaskWatch.Peer {
                 return;
             }
         }
-        helpJoinSlowly(task);
+        helpJoinSlowly(task, false, false, 0L);
+    }
+
+    /** How {@link #helpJoinSlowly} ended. */
+    static final int JOINED = 0;
+    static final int JOIN_INTERRUPTED = 1;
+    static final int JOIN_TIMED_OUT = 2;
+
+    /**
+     * {@link #helpJoin} for {@link java.util.concurrent.Future#get}: helps in the same way, but
+     * an interrupt ends the wait (the interrupt status cleared, as {@code get} throws
+     * {@link InterruptedException}), and with {@code timed} so does the end of {@code nanos}.
+     * Not on the join's path (see "the JIT's inlining depth").
+     *
+     * @return whether the task completed ({@code false}: timed out)
+     */
+    boolean helpGet(ForkTask<?> task, boolean timed, long nanos) throws InterruptedException {
+        long deadline = timed ? System.nanoTime() + nanos : 0L;
+        int how = helpJoinSlowly(task, true, timed, deadline);
+        if (how == JOIN_INTERRUPTED) {
+            throw new InterruptedException();
+        }
+        if (how == JOIN_TIMED_OUT) {
+            while (!task.isFinal() && task.waitIsOver()) {
+                Thread.onSpinWait();           // COMPLETING: the outcome is a few instructions away
+            }
+            return task.isFinal();
+        }
+        return true;
     }
 
     /**
      * The rest of {@link #helpJoin}: the task was not the newest fork of the joining frame, or
-     * a thief started it before this worker could.
+     * a thief started it before this worker could. With {@code interruptible} ({@link #helpGet})
+     * a pending interrupt ends the wait, cleared, instead of being held until the task completes;
+     * with {@code timed}, so does reaching {@code deadline} ({@link System#nanoTime}).
+     *
+     * @return {@link #JOINED}, {@link #JOIN_INTERRUPTED} or {@link #JOIN_TIMED_OUT}
      */
-    private void helpJoinSlowly(ForkTask<?> task) {
+    private int helpJoinSlowly(ForkTask<?> task, boolean interruptible, boolean timed, long deadline) {
         if (forks.peekNewest() == task) {
             forks.pop();                       // newest, but not a child of the recorded frame
             runTask(task);
@@ -778,6 +810,13 @@ final class Worker extends BaseWorker implements LoneTaskWatch.Peer {
         JOINING.setRelease(this, task);
         try {
             while (!task.isFinal()) {
+                if (interruptible && Thread.interrupted()) {
+                    return JOIN_INTERRUPTED;
+                }
+                long left = timed ? deadline - System.nanoTime() : Long.MAX_VALUE;
+                if (left <= 0L) {
+                    return JOIN_TIMED_OUT;
+                }
                 Runnable t = takeDescendant(task);
                 if (t != null) {
                     runTask(t);
@@ -799,12 +838,18 @@ final class Worker extends BaseWorker implements LoneTaskWatch.Peer {
                     node = task.addWaiter();
                 }
                 // A pending interrupt (the frame's) would make every park return at once; hold
-                // it while waiting, and restore it after.
-                interrupted |= Thread.interrupted();
-                task.parkBriefly(backoff);
+                // it while waiting, and restore it after (a get() has returned on it above).
+                if (Thread.interrupted()) {
+                    if (interruptible) {
+                        return JOIN_INTERRUPTED;
+                    }
+                    interrupted = true;
+                }
+                task.parkBriefly(Math.min(backoff, left));
                 waited += backoff;
                 backoff = Math.min(backoff << 1, TimeUnit.MILLISECONDS.toNanos(1));
             }
+            return JOINED;
         } finally {
             JOINING.setRelease(this, outerJoin);
             if (node != null) {
