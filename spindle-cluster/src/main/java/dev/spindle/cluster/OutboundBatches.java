@@ -265,8 +265,15 @@ public final class OutboundBatches {
             if (!batch.isEmpty() && bytes + size > maxBytes) {
                 break;
             }
-            l.queue.poll();
+            // discard polls the same queue: what is polled here need not be the head peeked above
+            Object taken = l.queue.poll();
+            if (taken == null) {
+                break;                        // a discard emptied the lane: nothing taken, nothing counted
+            }
             l.pending.decrementAndGet();
+            if (taken != head) {
+                continue;                     // a discard took the head and is dropping the rest: so is this
+            }
             batch.add(head);
             bytes += size;
         }

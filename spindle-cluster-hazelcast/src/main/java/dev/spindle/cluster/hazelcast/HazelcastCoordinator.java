@@ -96,7 +96,7 @@ public final class HazelcastCoordinator implements ClusterView, AutoCloseable {
         Roster roster = new Roster(offences);
         Session session = new Session(Wire.COORDINATOR, Wire.COORDINATOR_INCARNATION, offences);
         session.join(UUID.randomUUID());      // a fresh session: nothing signed before it is accepted
-        CoordinatorTransport transport = new CoordinatorTransport(codec, roster, session);
+        CoordinatorTransport transport = new CoordinatorTransport(codec, roster, session, settings.maxFrameBytes());
         HazelcastInstance instance = HazelcastConfigs.start(settings, offences, Roster.COORDINATOR_ROLE, -1, transport);
         ClusterCoordinator coordinator = ClusterCoordinator.start(cluster, transport);
         transport.attach(instance, coordinator::receive);

@@ -101,7 +101,7 @@ public final class HazelcastWorker implements AutoCloseable {
         Offences offences = new Offences("worker " + id);
         FrameCodec codec = new FrameCodec(settings.secret(), settings.allowedPackages(), offences);
         Roster roster = new Roster(offences);
-        WorkerTransport transport = new WorkerTransport(id, codec, roster);
+        WorkerTransport transport = new WorkerTransport(id, codec, roster, settings.maxFrameBytes());
         WorkerNode node = new WorkerNode(id, threads, memory, transport);
         HazelcastInstance instance;
         try {

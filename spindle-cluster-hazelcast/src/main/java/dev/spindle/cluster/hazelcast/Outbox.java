@@ -22,11 +22,14 @@ final class Outbox {
 
     private final FrameCodec codec;
     private final Session session;
+    /** The receiver's frame limit ({@link HazelcastClusterSettings#maxFrameBytes}, the same on every member). */
+    private final int maxFrameBytes;
     private volatile HazelcastInstance instance;
 
-    Outbox(FrameCodec codec, Session session) {
+    Outbox(FrameCodec codec, Session session, int maxFrameBytes) {
         this.codec = codec;
         this.session = session;
+        this.maxFrameBytes = maxFrameBytes;
     }
 
     void attach(HazelcastInstance instance) {
@@ -46,15 +49,23 @@ final class Outbox {
     /**
      * Seals {@code bodies} for {@code to} as one frame, in this member's session with its next
      * sequence number, and sends it to {@code member}; false if it could not be sent.
+     *
+     * @throws IllegalArgumentException if the frame cannot be sealed or is over the frame limit,
+     *         which the receiver would refuse on arrival (as oversized, silently for the sender): it
+     *         is sealed here, on the caller's thread, so that the caller can fail what it carries
      */
     boolean send(Member member, int to, List<Object> bodies) {
         HazelcastInstance hz = instance;
         if (member == null || hz == null) {
             return false;
         }
+        byte[] sealed = codec.seal(session.frame(to, bodies));
+        if (sealed.length > maxFrameBytes) {
+            throw new IllegalArgumentException("is " + sealed.length + " bytes sealed, over the frame limit of "
+                    + maxFrameBytes);
+        }
         try {
-            hz.getExecutorService(HazelcastConfigs.MESSAGES)
-                    .executeOnMember(new Deliver(codec.seal(session.frame(to, bodies))), member);
+            hz.getExecutorService(HazelcastConfigs.MESSAGES).executeOnMember(new Deliver(sealed), member);
             return true;
         } catch (RuntimeException e) {
             // the member left or this instance is shutting down: membership reports the loss

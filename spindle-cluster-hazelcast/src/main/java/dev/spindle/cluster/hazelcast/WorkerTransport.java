@@ -59,12 +59,12 @@ final class WorkerTransport extends WorkerTransportSupport implements Endpoint {
      */
     static final long MAX_BATCH_REPLY_BYTES = 16L << 20;
 
-    WorkerTransport(int id, FrameCodec codec, Roster roster) {
+    WorkerTransport(int id, FrameCodec codec, Roster roster, int maxFrameBytes) {
         super(id, codec::serialize);
         this.codec = codec;
         this.roster = roster;
         this.session = new Session(id, Incarnations.newIncarnation(), roster.offences());
-        this.outbox = new Outbox(codec, session);
+        this.outbox = new Outbox(codec, session, maxFrameBytes);
         this.batches = new OutboundBatches(CoordinatorTransport.BATCH_COUNT, CoordinatorTransport.BATCH_BYTES,
                 (coordinator, bodies) -> send(bodies));
         this.fetches = new OutboundBatches(FETCH_BATCH, CoordinatorTransport.BATCH_BYTES, this::sendFetches);
@@ -213,8 +213,37 @@ final class WorkerTransport extends WorkerTransportSupport implements Endpoint {
         batches.send(Wire.COORDINATOR, body);
     }
 
+    /**
+     * Sends a batch as one frame; if it is over the frame limit, each message alone, and a result
+     * that cannot fit a frame alone fails its task instead of being refused on arrival.
+     */
     private void send(List<Object> bodies) {
-        if (!outbox.send(roster.coordinator(), Wire.COORDINATOR, bodies)) {
+        boolean sent;
+        try {
+            sent = outbox.send(roster.coordinator(), Wire.COORDINATOR, bodies);
+        } catch (IllegalArgumentException tooLarge) {
+            if (bodies.size() > 1) {
+                for (Object body : bodies) {
+                    send(List.of(body));
+                }
+                return;
+            }
+            Object body = bodies.get(0);
+            Object shorter = body instanceof WireMessage.Finished f
+                    ? new WireMessage.Erred(f.worker(), f.key(), f.attempt(), IllegalArgumentException.class.getName(),
+                            "result message " + tooLarge.getMessage(), null, f.nanos())
+                    : body instanceof WireMessage.Erred e && (e.trace() != null || e.message() != null)
+                    ? new WireMessage.Erred(e.worker(), e.key(), e.attempt(), e.errorClass(), null, null, e.nanos())
+                    : null;
+            if (shorter != null) {
+                send(List.of(shorter));
+            } else {
+                LOG.log(Level.ERROR, "worker {0} cannot send {1}: {2}", id, body.getClass().getSimpleName(),
+                        tooLarge.getMessage());
+            }
+            return;
+        }
+        if (!sent) {
             LOG.log(Level.WARNING, "worker {0}: coordinator unreachable, dropped {1} messages ({2}...)", id,
                     bodies.size(), bodies.get(0).getClass().getSimpleName());
         }
