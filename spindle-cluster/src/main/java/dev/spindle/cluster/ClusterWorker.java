@@ -371,11 +371,23 @@ final class ClusterWorker {
         }
         Message.Compute c = job.compute;
         Object value;
-        try {
-            List<Object> args = new ArrayList<>(c.dependencies().size());
-            for (String dep : c.dependencies()) {
+        List<Object> args = new ArrayList<>(c.dependencies().size());
+        for (String dep : c.dependencies()) {
+            try {
                 args.add(store.get(dep));
+            } catch (RuntimeException lost) {
+                // this copy cannot be read (a spill file deleted or damaged under the worker): it is
+                // not the task's failure. Drop the copy and tell the scheduler, which stops counting
+                // this worker as a holder and fetches the value elsewhere or computes it again; a
+                // retry here would read the same file and fail the task for good.
+                store.remove(dep);
+                job.state.set(RELEASED);
+                jobs.remove(c.key(), job);
+                transport.toScheduler(new Message.DataMissing(id, c.key(), c.attempt(), dep, id));
+                return;
             }
+        }
+        try {
             value = c.function().apply(Collections.unmodifiableList(args));
         } catch (Throwable t) {
             finish(job);

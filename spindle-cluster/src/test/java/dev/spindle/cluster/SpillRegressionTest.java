@@ -88,6 +88,35 @@ class SpillRegressionTest {
 
     // ---- 2. a killed worker's values and spill files are never dropped ------------------------
 
+    // ---- 5. a spill file lost under the worker fails its dependent for good -------------------
+
+    @Test
+    void aDependencyWhoseSpillFileWasLostIsComputedAgain(@TempDir Path tmp) throws Exception {
+        String before = System.getProperty("java.io.tmpdir");
+        System.setProperty("java.io.tmpdir", tmp.toString());
+        java.util.concurrent.atomic.AtomicInteger runsOfA = new java.util.concurrent.atomic.AtomicInteger();
+        try (LocalCluster cluster = LocalCluster.builder().workers(1).threadsPerWorker(1).latency(Duration.ZERO)
+                .bandwidth(1e12).stealing(false).balanceInterval(Duration.ZERO).memoryLimitPerWorker(2L * MB)
+                .retries(1).build()) {
+            Client client = cluster.client();
+            ClusterFuture<SpillRegressionPayload> a = client.submit("a", args -> {
+                runsOfA.incrementAndGet();
+                return new SpillRegressionPayload(7, new byte[MB]);
+            });
+            a.get();
+            client.submit("b", args -> new SpillRegressionPayload(8, new byte[MB])).get();
+            assertThat(cluster.stats().workers().get(0).spilledBytes()).as("a spilled").isEqualTo(MB);
+            for (Path f : spillFiles(tmp)) {
+                Files.delete(f);              // a tmp cleaner, a full disk: the copy is gone
+            }
+            ClusterFuture<Integer> c = client.submit("c", args -> ((SpillRegressionPayload) args.get(0)).n(), a);
+            assertThat(c.get(30, TimeUnit.SECONDS)).as("c, whose input a was lost on disk").isEqualTo(7);
+            assertThat(runsOfA.get()).as("a computed again").isEqualTo(2);
+        } finally {
+            System.setProperty("java.io.tmpdir", before);
+        }
+    }
+
     @Test
     void aKilledAndRestartedWorkerLeavesNoSpillFilesBehind(@TempDir Path tmp) throws Exception {
         String before = System.getProperty("java.io.tmpdir");
