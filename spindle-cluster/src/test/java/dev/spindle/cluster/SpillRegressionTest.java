@@ -104,7 +104,8 @@ class SpillRegressionTest {
                 return new SpillRegressionPayload(7, new byte[MB]);
             });
             a.get();
-            client.submit("b", args -> new SpillRegressionPayload(8, new byte[MB])).get();
+            ClusterFuture<SpillRegressionPayload> b = client.submit("b", args -> new SpillRegressionPayload(8, new byte[MB]));
+            b.get();                          // held to the end (an unreachable future releases its result)
             assertThat(cluster.stats().workers().get(0).spilledBytes()).as("a spilled").isEqualTo(MB);
             for (Path f : spillFiles(tmp)) {
                 Files.delete(f);              // a tmp cleaner, a full disk: the copy is gone
@@ -112,6 +113,7 @@ class SpillRegressionTest {
             ClusterFuture<Integer> c = client.submit("c", args -> ((SpillRegressionPayload) args.get(0)).n(), a);
             assertThat(c.get(30, TimeUnit.SECONDS)).as("c, whose input a was lost on disk").isEqualTo(7);
             assertThat(runsOfA.get()).as("a computed again").isEqualTo(2);
+            assertThat(b.get().n()).isEqualTo(8);
         } finally {
             System.setProperty("java.io.tmpdir", before);
         }
@@ -125,15 +127,20 @@ class SpillRegressionTest {
                 .bandwidth(1e12).stealing(false).balanceInterval(Duration.ZERO).memoryLimitPerWorker(2L * MB)
                 .build()) {
             Client client = cluster.client();
+            // held to the end: a future the garbage collector finds unreachable releases its
+            // result, and the release deletes its spill file (on JDK 25 before the first assertion)
+            java.util.List<ClusterFuture<SpillRegressionPayload>> held = new java.util.ArrayList<>();
             for (int i = 0; i < 3; i++) {
                 int n = i;
-                client.submit(TaskSpec.builder("p-" + i, args -> new SpillRegressionPayload(n, new byte[MB]))
-                        .restrictions(Restrictions.strict(java.util.Set.of(0))).build()).get();
+                held.add(client.submit(TaskSpec.builder("p-" + i, args -> new SpillRegressionPayload(n, new byte[MB]))
+                        .restrictions(Restrictions.strict(java.util.Set.of(0))).build()));
+                held.get(i).get();
             }
             assertThat(spillFiles(tmp)).as("worker 0 spilled").isNotEmpty();
             cluster.killWorker(0);
             cluster.restartWorker(0);
             assertThat(spillFiles(tmp)).as("the killed worker's spill files").isEmpty();
+            assertThat(held).hasSize(3);
         } finally {
             System.setProperty("java.io.tmpdir", before);
         }
