@@ -28,6 +28,8 @@ import java.util.function.Function;
  */
 public abstract class CoordinatorTransportSupport implements Transport {
 
+    private static final System.Logger LOG = System.getLogger(CoordinatorTransportSupport.class.getName());
+
     private final ConcurrentHashMap<Integer, AtomicLong> finished = new ConcurrentHashMap<>();
     private volatile Consumer<Message.ToScheduler> scheduler = m -> { };
 
@@ -131,6 +133,48 @@ public abstract class CoordinatorTransportSupport implements Transport {
             }
         }
         return out;
+    }
+
+    /**
+     * Sends {@code bodies} to worker {@code worker} as one frame, in order. Called by
+     * {@link #sendWithinFrameLimit}, which handles a frame over the limit.
+     *
+     * @param worker the id of the worker the messages are for
+     * @param bodies the wire forms of the messages, in order; not empty
+     * @throws IllegalArgumentException if the frame would be over the transport's frame limit
+     *         (nothing is sent then)
+     */
+    protected abstract void sendFrame(int worker, List<Object> bodies);
+
+    /**
+     * Sends a batch of messages to worker {@code worker} through {@link #sendFrame}, so that none
+     * is refused on arrival for its size: a batch over the frame limit goes as one frame per
+     * message, and a task too large for a frame alone fails ({@link #cannotSend}) instead of
+     * hanging. Any other message too large alone (keys longer than a frame) is dropped, and
+     * logged.
+     *
+     * @param worker the id of the worker the messages are for
+     * @param bodies the wire forms of the messages, in order (see {@link #wireForms}); may be
+     *        empty, when every task in the batch failed to travel
+     */
+    protected final void sendWithinFrameLimit(int worker, List<Object> bodies) {
+        if (bodies.isEmpty()) {
+            return;
+        }
+        try {
+            sendFrame(worker, bodies);
+        } catch (IllegalArgumentException tooLarge) {
+            if (bodies.size() > 1) {
+                for (Object body : bodies) {
+                    sendWithinFrameLimit(worker, List.of(body));
+                }
+            } else if (bodies.get(0) instanceof WireMessage.Compute c) {
+                cannotSend(worker, c.key(), c.attempt(), tooLarge);   // the whole message cannot travel
+            } else {
+                LOG.log(System.Logger.Level.ERROR, "cannot send {0} to worker {1}: {2}",
+                        bodies.get(0).getClass().getSimpleName(), worker, tooLarge.getMessage());
+            }
+        }
     }
 
     /**

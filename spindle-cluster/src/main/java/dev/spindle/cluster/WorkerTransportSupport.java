@@ -35,6 +35,8 @@ public abstract class WorkerTransportSupport implements Transport {
      */
     protected static final Object NOT_HELD = new Object();
 
+    private static final System.Logger LOG = System.getLogger(WorkerTransportSupport.class.getName());
+
     /** This worker's id. */
     protected final int id;
     private final Function<Object, byte[]> serializer;
@@ -83,6 +85,55 @@ public abstract class WorkerTransportSupport implements Transport {
      * @param message the report
      */
     protected abstract void sendOther(Message.ToScheduler message);
+
+    /**
+     * Sends {@code bodies} to the coordinator as one frame, in order. Called by
+     * {@link #sendWithinFrameLimit}, which handles a frame over the limit.
+     *
+     * @param bodies the wire forms of the reports, in order; not empty
+     * @throws IllegalArgumentException if the frame would be over the transport's frame limit
+     *         (nothing is sent then)
+     */
+    protected abstract void sendFrame(List<Object> bodies);
+
+    /**
+     * Sends a batch of reports to the coordinator through {@link #sendFrame}, so that none is
+     * refused on arrival for its size: a batch over the frame limit goes as one frame per
+     * report; a result too large for a frame alone becomes its task's failure (the task errs
+     * instead of hanging); a failure too large alone goes without its message and stack trace.
+     * Only a report that is still too large after that (keys longer than a frame) is dropped,
+     * and logged.
+     *
+     * @param bodies the wire forms of the reports, in order
+     */
+    protected final void sendWithinFrameLimit(List<Object> bodies) {
+        if (bodies.isEmpty()) {
+            return;
+        }
+        try {
+            sendFrame(bodies);
+        } catch (IllegalArgumentException tooLarge) {
+            if (bodies.size() > 1) {
+                for (Object body : bodies) {
+                    sendWithinFrameLimit(List.of(body));
+                }
+                return;
+            }
+            Object body = bodies.get(0);
+            Object shorter = body instanceof WireMessage.Finished f
+                    ? new WireMessage.Erred(f.worker(), f.key(), f.attempt(), IllegalArgumentException.class.getName(),
+                            "result message " + tooLarge.getMessage(), null, f.nanos())
+                    : body instanceof WireMessage.Erred e && (e.trace() != null || e.message() != null)
+                    ? new WireMessage.Erred(e.worker(), e.key(), e.attempt(), e.errorClass(), null, null, e.nanos())
+                    : null;
+            if (shorter != null) {
+                sendWithinFrameLimit(List.of(shorter));
+            } else {
+                LOG.log(System.Logger.Level.ERROR, "worker {0} cannot send {1}: {2}", id,
+                        body.getClass().getSimpleName(), tooLarge.getMessage());
+            }
+        }
+    }
 
     /**
      * Sends the node's report to the coordinator: a result with its value serialised, or, if the

@@ -6,15 +6,12 @@ package dev.spindle.cluster;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -27,73 +24,11 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class StaleCopyRegressionTest {
 
-    /** The scheduler wired to one real worker, 0; workers 1 and 2 are played by the test. */
-    private static final class OneRealWorker implements Transport {
-        final ExecutorService wire = Executors.newSingleThreadExecutor();
-        final RecordingTransport recorded = new RecordingTransport();
-        final Map<String, CompletableFuture<Object>> held = new ConcurrentHashMap<>();
-        final ClusterWorker real = new ClusterWorker(0, 1, this);
-        volatile GraphScheduler scheduler;
-
-        @Override
-        public void toWorker(int worker, Message.ToWorker message) {
-            recorded.toWorker(worker, message);
-            if (worker == 0) {
-                wire.execute(() -> real.receive(message));
-            }
-        }
-
-        @Override
-        public void toScheduler(Message.ToScheduler message) {
-            scheduler.receive(message);
-        }
-
-        @Override
-        public CompletableFuture<Object> fetch(String key, int holder, int requester) {
-            return held.computeIfAbsent(key + "@" + holder, k -> new CompletableFuture<>());
-        }
-
-        @Override
-        public void workerLost(int worker) {
-        }
-
-        @Override
-        public long bytesTransferred() {
-            return 0;
-        }
-
-        @Override
-        public void close() {
-            real.shutdown();
-            wire.shutdownNow();
-        }
-
-        void settle() throws Exception {
-            for (int i = 0; i < 4; i++) {
-                wire.submit(() -> { }).get();
-                scheduler.stealEvents();
-            }
-        }
-
-        Message.Compute last(int worker, String key) {
-            List<Message.Compute> cs = new ArrayList<>();
-            for (RecordingTransport.Sent s : recorded.sentToWorkers()) {
-                if (s.worker() == worker && s.message() instanceof Message.Compute c && c.key().equals(key)) {
-                    cs.add(c);
-                }
-            }
-            return cs.isEmpty() ? null : cs.get(cs.size() - 1);
-        }
-
-        void finish(int worker, String key, Object value) throws Exception {
-            scheduler.receive(new Message.TaskFinished(worker, key, last(worker, key).attempt(), value, 4, 1000));
-            settle();
-        }
-    }
-
     @Test
     void aCopyOfAForgottenKeyThatLandsAfterTheKeyWasSubmittedAgainIsNeverUsed() throws Exception {
-        OneRealWorker w = new OneRealWorker();
+        Map<String, CompletableFuture<Object>> held = new ConcurrentHashMap<>();   // until the test completes them
+        OneRealWorker w = new OneRealWorker(0, (key, holder) -> held.computeIfAbsent(key + "@" + holder,
+                k -> new CompletableFuture<>()));
         GraphScheduler s = new GraphScheduler(CoordinatorSettings.builder().workers(3).threadsPerWorker(1)
                 .bandwidth(100e6).latency(Duration.ofMillis(1)).stealing(false).balanceInterval(Duration.ZERO)
                 .retries(1).defaultDuration(Duration.ofMillis(500)).forgetReleased(true).build(), w);
@@ -114,7 +49,7 @@ class StaleCopyRegressionTest {
                     .dependsOn("k", "m").build()));
             w.settle();
             assertThat(w.last(0, "t")).as("t placed on worker 0").isNotNull();
-            assertThat(w.held).containsKeys("k@2", "m@1");
+            assertThat(held).containsKeys("k@2", "m@1");
             // worker 0 becomes busy; its fetch of m fails, so t is placed again on worker 2 and finishes
             s.submit(List.of(TaskSpec.builder("busy-0", args -> {
                 busy.await();
@@ -122,7 +57,7 @@ class StaleCopyRegressionTest {
             }).restrictions(Restrictions.strict(Set.of(0))).durationHint(Duration.ofSeconds(100)).build()));
             w.finish(1, "busy-1", 0);
             w.finish(2, "busy-2", 0);
-            w.held.get("m@1").completeExceptionally(new IllegalStateException("gone"));
+            held.get("m@1").completeExceptionally(new IllegalStateException("gone"));
             w.settle();
             w.finish(1, "m", 10);
             assertThat(w.last(2, "t")).as("t placed again on worker 2").isNotNull();
@@ -138,14 +73,14 @@ class StaleCopyRegressionTest {
             w.settle();
             w.finish(1, "k", 2);
             // only now does worker 0's fetch of the old k complete: 1
-            w.held.get("k@2").complete(1);
+            held.get("k@2").complete(1);
             w.settle();
 
             CompletableFuture<Object> d = s.submit(List.of(TaskSpec.builder("d", args -> args.get(0)).dependsOn("k")
                     .restrictions(Restrictions.strict(Set.of(0))).build())).get(0);
             busy.countDown();
             w.settle();
-            CompletableFuture<Object> fetchNewK = w.held.get("k@1");
+            CompletableFuture<Object> fetchNewK = held.get("k@1");
             if (fetchNewK != null) {
                 fetchNewK.complete(2);        // worker 1 serves the new k, if worker 0 asks for it
             }

@@ -29,8 +29,30 @@ class TransportSupportTest {
         return objects.getOrDefault(s, s);
     }
 
+    /** A frame limit for the fakes: the bytes of functions, values and failure texts in a frame, at most 64. */
+    static final int FRAME_LIMIT = 64;
+
+    private static int weight(Object body) {
+        if (body instanceof WireMessage.Compute c) {
+            return c.function().length;
+        } else if (body instanceof WireMessage.Finished f) {
+            return f.value().length;
+        } else if (body instanceof WireMessage.Erred e) {
+            return (e.message() == null ? 0 : e.message().length()) + (e.trace() == null ? 0 : e.trace().length);
+        }
+        return 1;
+    }
+
+    private static void checkFrameLimit(List<Object> bodies) {
+        int total = bodies.stream().mapToInt(TransportSupportTest::weight).sum();
+        if (total > FRAME_LIMIT) {
+            throw new IllegalArgumentException("of " + total + " is over the frame limit");
+        }
+    }
+
     private static final class Coordinator extends CoordinatorTransportSupport {
         final List<Message.ToScheduler> received = new CopyOnWriteArrayList<>();
+        final List<List<Object>> frames = new CopyOnWriteArrayList<>();
 
         Coordinator() {
             attachScheduler(received::add);
@@ -47,6 +69,12 @@ class TransportSupportTest {
 
         @Override
         public void workerLost(int worker) {
+        }
+
+        @Override
+        protected void sendFrame(int worker, List<Object> bodies) {
+            checkFrameLimit(bodies);
+            frames.add(bodies);
         }
     }
 
@@ -85,6 +113,7 @@ class TransportSupportTest {
     /** A wire of records: what the worker sends, as strings. */
     private static final class Worker extends WorkerTransportSupport {
         final LinkedBlockingQueue<String> sent = new LinkedBlockingQueue<>();
+        final List<List<Object>> frames = new CopyOnWriteArrayList<>();
 
         Worker() {
             super(4, value -> {
@@ -115,6 +144,12 @@ class TransportSupportTest {
         @Override
         public CompletableFuture<Object> fetch(String key, int holder, int requester) {
             return CompletableFuture.failedFuture(new IllegalStateException("no fetches here"));
+        }
+
+        @Override
+        protected void sendFrame(List<Object> bodies) {
+            checkFrameLimit(bodies);
+            frames.add(bodies);
         }
     }
 
@@ -171,5 +206,58 @@ class TransportSupportTest {
         assertThat(w.bytesTransferred()).isEqualTo(5);
         assertThatThrownBy(() -> w.toWorker(0, new Message.StealRequest(1, "k", 1))).isInstanceOf(UnsupportedOperationException.class);
         assertThatThrownBy(() -> w.workerLost(0)).isInstanceOf(UnsupportedOperationException.class);
+    }
+
+    private static WireMessage.Compute compute(String key, int functionBytes) {
+        return new WireMessage.Compute(key, 1, new byte[functionBytes], List.of(), Map.of(), 0);
+    }
+
+    @Test
+    void theCoordinatorSplitsABatchOverTheFrameLimitAndFailsOnlyATaskTooLargeAlone() {
+        Coordinator c = new Coordinator();
+        WireMessage.Compute a = compute("a", 30);
+        WireMessage.Compute huge = compute("huge", 65);
+        WireMessage.Compute b = compute("b", 30);
+        Message.StealRequest steal = new Message.StealRequest(1, "s", 1);
+        c.sendWithinFrameLimit(1, List.of(a, b));
+        assertThat(c.frames).containsExactly(List.of(a, b));
+        c.frames.clear();
+        c.sendWithinFrameLimit(1, List.of(a, huge, steal, b));
+        assertThat(c.frames).containsExactly(List.of(a), List.of(steal), List.of(b));
+        assertThat(c.received).singleElement().satisfies(m -> {
+            Message.TaskErred erred = (Message.TaskErred) m;
+            assertThat(erred.key()).isEqualTo("huge");
+            assertThat(erred.worker()).isEqualTo(1);
+            assertThat(erred.error()).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessage("task 'huge' cannot be sent: of 65 is over the frame limit");
+        });
+        c.frames.clear();
+        c.sendWithinFrameLimit(1, List.of());
+        assertThat(c.frames).isEmpty();
+    }
+
+    @Test
+    void theWorkerSplitsABatchOverTheFrameLimitTurnsATooLargeResultIntoAFailureAndShortensALongFailure() {
+        Worker w = new Worker();
+        WireMessage.Finished small = new WireMessage.Finished(4, "small", 1, new byte[30], 30, 0);
+        WireMessage.Finished large = new WireMessage.Finished(4, "large", 2, new byte[65], 65, 9);
+        WireMessage.Erred longFailure = new WireMessage.Erred(4, "long", 3, "java.lang.Error", "x".repeat(70), null, 1);
+        Message.DataAdded added = new Message.DataAdded(4, "small");
+        w.sendWithinFrameLimit(List.of(small, added));
+        assertThat(w.frames).containsExactly(List.of(small, added));
+        w.frames.clear();
+        w.sendWithinFrameLimit(List.of(small, large, longFailure, added));
+        assertThat(w.frames).hasSize(4);
+        assertThat(w.frames.get(0)).containsExactly(small);
+        // the result too large for a frame becomes its task's failure, with the reason, short enough to travel
+        WireMessage.Erred largeErred = (WireMessage.Erred) w.frames.get(1).get(0);
+        assertThat(largeErred.key()).isEqualTo("large");
+        assertThat(largeErred.attempt()).isEqualTo(2);
+        assertThat(largeErred.nanos()).isEqualTo(9);
+        assertThat(largeErred.errorClass()).isEqualTo(IllegalArgumentException.class.getName());
+        assertThat(largeErred.message()).isEqualTo("result message of 65 is over the frame limit");
+        assertThat(w.frames.get(2)).containsExactly(
+                new WireMessage.Erred(4, "long", 3, "java.lang.Error", null, null, 1));
+        assertThat(w.frames.get(3)).containsExactly(added);
     }
 }

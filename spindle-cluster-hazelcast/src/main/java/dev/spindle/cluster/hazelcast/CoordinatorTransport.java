@@ -55,33 +55,15 @@ final class CoordinatorTransport extends CoordinatorTransportSupport implements 
         this.session = session;
         this.outbox = new Outbox(codec, session, maxFrameBytes);
         this.batches = new OutboundBatches(BATCH_COUNT, BATCH_BYTES,
-                (worker, messages) -> send(worker, wireForms(worker, messages, codec::serialize)), sender);
+                (worker, messages) -> sendWithinFrameLimit(worker, wireForms(worker, messages, codec::serialize)), sender);
         roster.onWorkerLost(id -> toScheduler(new Message.WorkerLost(id)));
     }
 
-    /**
-     * Sends a batch as one frame; if it is over the frame limit, each message alone, and a task
-     * that cannot fit a frame alone fails instead of being refused on arrival and left to hang.
-     */
-    private void send(int worker, List<Object> bodies) {
-        if (bodies.isEmpty()) {
-            return;                           // every task in it failed: its function cannot travel
-        }
-        try {
-            // a worker that is gone gets nothing; membership has told, or will tell, the scheduler
-            outbox.send(roster.worker(worker), worker, bodies);
-        } catch (IllegalArgumentException tooLarge) {
-            if (bodies.size() > 1) {
-                for (Object body : bodies) {
-                    send(worker, List.of(body));
-                }
-            } else if (bodies.get(0) instanceof WireMessage.Compute c) {
-                cannotSend(worker, c.key(), c.attempt(), tooLarge);   // the whole message cannot travel
-            } else {
-                LOG.log(System.Logger.Level.ERROR, "cannot send {0} to worker {1}: {2}",
-                        bodies.get(0).getClass().getSimpleName(), worker, tooLarge.getMessage());
-            }
-        }
+    /** One frame to the worker; a frame over the limit is split by the caller. */
+    @Override
+    protected void sendFrame(int worker, List<Object> bodies) {
+        // a worker that is gone gets nothing; membership has told, or will tell, the scheduler
+        outbox.send(roster.worker(worker), worker, bodies);
     }
 
     void attach(HazelcastInstance instance, Consumer<Message.ToScheduler> scheduler) {

@@ -66,7 +66,7 @@ final class WorkerTransport extends WorkerTransportSupport implements Endpoint {
         this.session = new Session(id, Incarnations.newIncarnation(), roster.offences());
         this.outbox = new Outbox(codec, session, maxFrameBytes);
         this.batches = new OutboundBatches(CoordinatorTransport.BATCH_COUNT, CoordinatorTransport.BATCH_BYTES,
-                (coordinator, bodies) -> send(bodies));
+                (coordinator, bodies) -> sendWithinFrameLimit(bodies));
         this.fetches = new OutboundBatches(FETCH_BATCH, CoordinatorTransport.BATCH_BYTES, this::sendFetches);
         this.enrolment = new Enrolment(id, codec, roster, session, this::flushHeld);
     }
@@ -213,37 +213,10 @@ final class WorkerTransport extends WorkerTransportSupport implements Endpoint {
         batches.send(Wire.COORDINATOR, body);
     }
 
-    /**
-     * Sends a batch as one frame; if it is over the frame limit, each message alone, and a result
-     * that cannot fit a frame alone fails its task instead of being refused on arrival.
-     */
-    private void send(List<Object> bodies) {
-        boolean sent;
-        try {
-            sent = outbox.send(roster.coordinator(), Wire.COORDINATOR, bodies);
-        } catch (IllegalArgumentException tooLarge) {
-            if (bodies.size() > 1) {
-                for (Object body : bodies) {
-                    send(List.of(body));
-                }
-                return;
-            }
-            Object body = bodies.get(0);
-            Object shorter = body instanceof WireMessage.Finished f
-                    ? new WireMessage.Erred(f.worker(), f.key(), f.attempt(), IllegalArgumentException.class.getName(),
-                            "result message " + tooLarge.getMessage(), null, f.nanos())
-                    : body instanceof WireMessage.Erred e && (e.trace() != null || e.message() != null)
-                    ? new WireMessage.Erred(e.worker(), e.key(), e.attempt(), e.errorClass(), null, null, e.nanos())
-                    : null;
-            if (shorter != null) {
-                send(List.of(shorter));
-            } else {
-                LOG.log(Level.ERROR, "worker {0} cannot send {1}: {2}", id, body.getClass().getSimpleName(),
-                        tooLarge.getMessage());
-            }
-            return;
-        }
-        if (!sent) {
+    /** One frame to the coordinator; a frame over the limit is split by the caller. */
+    @Override
+    protected void sendFrame(List<Object> bodies) {
+        if (!outbox.send(roster.coordinator(), Wire.COORDINATOR, bodies)) {
             LOG.log(Level.WARNING, "worker {0}: coordinator unreachable, dropped {1} messages ({2}...)", id,
                     bodies.size(), bodies.get(0).getClass().getSimpleName());
         }

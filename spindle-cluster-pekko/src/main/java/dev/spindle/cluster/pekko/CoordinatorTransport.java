@@ -51,7 +51,7 @@ final class CoordinatorTransport extends CoordinatorTransportSupport implements 
         this.batches = new OutboundBatches(MessageCodec.MAX_BATCH, codec.batchBytes(),
                 // sent on the scheduler thread: with a sender thread a retired worker's process did
                 // not exit in the multi-JVM test (not understood yet; the Hazelcast transport has one)
-                (worker, messages) -> send(worker, wireForms(worker, messages, codec::serialize)));
+                (worker, messages) -> sendWithinFrameLimit(worker, wireForms(worker, messages, codec::serialize)));
     }
 
     void attach(Consumer<Message.ToScheduler> scheduler) {
@@ -110,11 +110,9 @@ final class CoordinatorTransport extends CoordinatorTransportSupport implements 
         batches.flush();
     }
 
-    /** Sends a batch as one frame; if it is over the frame limit, each message alone. */
-    private void send(int worker, List<Object> bodies) {
-        if (bodies.isEmpty()) {
-            return;                           // every task in it failed: its function cannot travel
-        }
+    /** One frame to the worker, sealed; a frame over the limit is split by the caller. */
+    @Override
+    protected void sendFrame(int worker, List<Object> bodies) {
         Incarnations.Claim<Address> process = roster.process(worker);
         if (process == null) {
             return;                           // gone: membership has told, or will tell, the scheduler
@@ -135,20 +133,7 @@ final class CoordinatorTransport extends CoordinatorTransportSupport implements 
             }
             return;
         }
-        try {
-            outbox.send(member, new Wire.Frame(worker, Incarnations.NONE, bodies), key);
-        } catch (IllegalArgumentException tooLarge) {
-            if (bodies.size() > 1) {
-                for (Object body : bodies) {
-                    send(worker, List.of(body));
-                }
-            } else if (bodies.get(0) instanceof WireMessage.Compute c) {
-                cannotSend(worker, c.key(), c.attempt(), tooLarge);   // the whole message cannot travel
-            } else {
-                LOG.log(System.Logger.Level.ERROR, "cannot send {0} to worker {1}: {2}",
-                        bodies.get(0).getClass().getSimpleName(), worker, tooLarge.getMessage());
-            }
-        }
+        outbox.send(member, new Wire.Frame(worker, Incarnations.NONE, bodies), key);
     }
 
     /**

@@ -52,7 +52,7 @@ final class WorkerTransport extends WorkerTransportSupport implements EndpointAc
         this.outbox = outbox;
         this.rejectedFrames = rejectedFrames;
         this.fetchTimeout = fetchTimeout;
-        this.batches = new OutboundBatches(MessageCodec.MAX_BATCH, codec.batchBytes(), (coordinator, bodies) -> send(bodies));
+        this.batches = new OutboundBatches(MessageCodec.MAX_BATCH, codec.batchBytes(), (coordinator, bodies) -> sendWithinFrameLimit(bodies));
     }
 
     void attach(WorkerNode node) {
@@ -148,8 +148,9 @@ final class WorkerTransport extends WorkerTransportSupport implements EndpointAc
         batches.send(Wire.COORDINATOR, body);
     }
 
-    /** Sends a batch as one frame; if it is over the frame limit, each message alone. */
-    private void send(List<Object> bodies) {
+    /** One frame to the coordinator, sealed; a frame over the limit is split by the caller. */
+    @Override
+    protected void sendFrame(List<Object> bodies) {
         Address coordinator = roster.coordinator();
         PairKey key = keys.key();
         if (coordinator == null || key == null) {
@@ -159,30 +160,7 @@ final class WorkerTransport extends WorkerTransportSupport implements EndpointAc
                     bodies.size(), bodies.get(0).getClass().getSimpleName());
             return;
         }
-        try {
-            outbox.send(coordinator, frame(Wire.COORDINATOR, bodies), key);
-        } catch (IllegalArgumentException tooLarge) {
-            if (bodies.size() > 1) {
-                for (Object body : bodies) {
-                    send(List.of(body));
-                }
-                return;
-            }
-            // keys or a message too large for one frame: report the task failed, in few words
-            Object body = bodies.get(0);
-            Object shorter = body instanceof WireMessage.Finished f
-                    ? new WireMessage.Erred(f.worker(), f.key(), f.attempt(), IllegalArgumentException.class.getName(),
-                            "result message " + tooLarge.getMessage(), null, f.nanos())
-                    : body instanceof WireMessage.Erred e && (e.trace() != null || e.message() != null)
-                    ? new WireMessage.Erred(e.worker(), e.key(), e.attempt(), e.errorClass(), null, null, e.nanos())
-                    : null;
-            if (shorter != null) {
-                send(List.of(shorter));
-            } else {
-                LOG.log(Level.ERROR, "worker {0} cannot send {1}: {2}", id, body.getClass().getSimpleName(),
-                        tooLarge.getMessage());
-            }
-        }
+        outbox.send(coordinator, frame(Wire.COORDINATOR, bodies), key);
     }
 
     /**
