@@ -314,14 +314,25 @@ public final class WorkStealingPool extends PoolCore {
     }
 
     /**
-     * As {@link AbstractExecutorService#invokeAny(Collection)}; called from a worker of a Spindle
+     * As {@link AbstractExecutorService#invokeAny(Collection)}. Called from a worker of a Spindle
      * pool, it waits as a {@link dev.spindle.Spindle#blocking blocking section}, so that the pool
      * compensates: the tasks are queued on the calling worker, and the wait (a blocking queue's,
-     * not a join) would otherwise hold the only thread that could run them.
+     * not a join) would otherwise hold the only thread that could run them. Called from a worker
+     * of this pool when it has no spare workers ({@link Builder#maxSpareWorkers} 0), nothing
+     * would compensate, so the worker runs the tasks no other worker has taken itself, one at a
+     * time in order, until one succeeds, and waits only for those running elsewhere.
      */
     @Override
     public <T> T invokeAny(Collection<? extends Callable<T>> tasks)
             throws InterruptedException, ExecutionException {
+        Worker w = currentWorker();
+        if (w != null && !shared.spares.mayCompensate()) {
+            try {
+                return invokeAnyHere(w, tasks, false, 0L);
+            } catch (TimeoutException impossible) {
+                throw new AssertionError("an untimed invokeAny timed out", impossible);
+            }
+        }
         BlockingSupport caller = BlockingSupport.current();
         if (caller == null) {
             return super.invokeAny(tasks);
@@ -334,10 +345,18 @@ public final class WorkStealingPool extends PoolCore {
         }
     }
 
-    /** As {@link #invokeAny(Collection)}, with a timeout. */
+    /**
+     * As {@link #invokeAny(Collection)}, with a timeout. A task that the calling worker runs
+     * itself (see there) runs to its end even if that is past the timeout, which is then
+     * reported.
+     */
     @Override
     public <T> T invokeAny(Collection<? extends Callable<T>> tasks, long timeout, TimeUnit unit)
             throws InterruptedException, ExecutionException, TimeoutException {
+        Worker w = currentWorker();
+        if (w != null && !shared.spares.mayCompensate()) {
+            return invokeAnyHere(w, tasks, true, unit.toNanos(timeout));
+        }
         BlockingSupport caller = BlockingSupport.current();
         if (caller == null) {
             return super.invokeAny(tasks, timeout, unit);
@@ -347,6 +366,67 @@ public final class WorkStealingPool extends PoolCore {
             return super.invokeAny(tasks, timeout, unit);
         } finally {
             caller.endBlocking();
+        }
+    }
+
+    /**
+     * invokeAny on worker {@code w} of this pool, which has no spare workers: forks every task,
+     * then, while none has completed, runs the oldest one nobody has started here (a thief may
+     * take any of the others meanwhile) and, once every task has started, waits for those running
+     * elsewhere, which complete without this worker. The first success is returned; the other
+     * tasks are cancelled with interrupt, as {@link AbstractExecutorService} does.
+     */
+    private <T> T invokeAnyHere(Worker w, Collection<? extends Callable<T>> tasks, boolean timed, long nanos)
+            throws InterruptedException, ExecutionException, TimeoutException {
+        long deadline = timed ? System.nanoTime() + nanos : 0L;
+        Objects.requireNonNull(tasks, "tasks");
+        int n = tasks.size();
+        if (n == 0) {
+            throw new IllegalArgumentException("invokeAny needs at least one task");
+        }
+        java.util.concurrent.LinkedBlockingQueue<ForkTask<T>> done = new java.util.concurrent.LinkedBlockingQueue<>();
+        List<ForkTask<T>> forked = new ArrayList<>(n);
+        try {
+            for (Callable<T> c : tasks) {
+                ForkTask<T> t = new ForkTask<>(Objects.requireNonNull(c, "a task of invokeAny is null"), w.current);
+                t.toCompletableFuture().whenComplete((v, e) -> done.add(t));
+                forked.add(t);
+                w.pushFork(t);
+            }
+            ExecutionException failure = null;
+            int next = 0;
+            for (int failed = 0; failed < n; ) {
+                ForkTask<T> f = done.poll();
+                if (f == null) {
+                    while (next < n && !forked.get(next).isNew()) {
+                        next++;
+                    }
+                    if (timed && deadline - System.nanoTime() <= 0L) {
+                        throw new TimeoutException();
+                    }
+                    if (next < n) {
+                        w.runTask(forked.get(next++));
+                        continue;
+                    }
+                    f = timed ? done.poll(deadline - System.nanoTime(), TimeUnit.NANOSECONDS) : done.take();
+                    if (f == null) {
+                        throw new TimeoutException();
+                    }
+                }
+                try {
+                    return f.get();            // complete: returns at once
+                } catch (ExecutionException e) {
+                    failure = e;
+                } catch (java.util.concurrent.CancellationException e) {
+                    failure = new ExecutionException(e);   // shutdownNow drained it, or a user cancelled it
+                }
+                failed++;
+            }
+            throw failure;
+        } finally {
+            for (ForkTask<T> t : forked) {
+                t.cancel(true);
+            }
         }
     }
 

@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.spindle.Task;
 import java.io.IOException;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -118,6 +119,47 @@ class TaskFutureContractTest {
                 }
             });
             assertThat(r).isEqualTo(7);
+        }
+    }
+
+    /**
+     * Without spare workers nothing compensates a worker blocked in invokeAny, so on a one-worker
+     * pool the tasks queued behind it never ran: the timed call threw TimeoutException, the
+     * untimed one never returned.
+     */
+    @Test
+    @Timeout(60)
+    void invokeAnyFromAWorkerOfAPoolWithoutSparesReturns() {
+        try (WorkStealingPool pool = WorkStealingPool.builder().workers(1).maxSpareWorkers(0).build()) {
+            Object timed = pool.invoke(() -> {
+                try {
+                    return pool.invokeAny(List.<Callable<Integer>>of(() -> 7, () -> 8), 5, TimeUnit.SECONDS);
+                } catch (Exception e) {
+                    return e;
+                }
+            });
+            assertThat(timed).isIn(7, 8);
+            Future<Object> untimed = pool.submit(() -> {
+                try {
+                    return pool.invokeAny(List.<Callable<Integer>>of(() -> {
+                        throw new IllegalStateException("first fails");
+                    }, () -> 9));
+                } catch (Exception e) {
+                    return e;
+                }
+            });
+            assertThat(untimed).succeedsWithin(Duration.ofSeconds(10)).isEqualTo(9);
+            Object allFail = pool.invoke(() -> {
+                try {
+                    return pool.invokeAny(List.<Callable<Integer>>of(() -> {
+                        throw new IllegalStateException("both fail");
+                    }));
+                } catch (Exception e) {
+                    return e;
+                }
+            });
+            assertThat(allFail).isInstanceOf(ExecutionException.class);
+            assertThat(((ExecutionException) allFail).getCause()).hasMessage("both fail");
         }
     }
 
