@@ -65,7 +65,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * Everything above holds unchanged: the "selector thread" is whichever worker drives, and
  * {@link #wakeup()} is the same deduplicated {@link Selector#wakeup()}, so a registration from
  * another thread, a timer that became earlier or a wake-up of the driving worker ends its
- * {@code select} at once.
+ * {@code select} at once. A {@link #close()} from another thread ends a {@code select} in
+ * progress the same way and waits for it and the changes it applies, then collects the keys: a
+ * registration is then either in the keys or still queued, and woken from there.
  */
 public final class Reactor implements AutoCloseable, IoDriver {
 
@@ -78,6 +80,13 @@ public final class Reactor implements AutoCloseable, IoDriver {
     private final AtomicLong queuedChanges = new AtomicLong();
     /** Driven reactors: claimed by the runtime whose workers drive it. */
     private final AtomicBoolean claimed = new AtomicBoolean();
+    /**
+     * Driven reactors: held by the driver through {@link #select} (the select and the queued
+     * changes it applies) and by {@link #close()} while it collects the keys and closes the
+     * selector. Without it a change the driver had taken off the queue but not yet registered
+     * was in neither the keys nor the queue that the close wakes, and its task slept for ever.
+     */
+    private final Object driveLock = new Object();
     private volatile boolean closed;
 
     /** A reactor with a selector thread named {@code name}, or a driven one if {@code name} is null. */
@@ -142,8 +151,11 @@ public final class Reactor implements AutoCloseable, IoDriver {
         closed = true;
         selector.wakeup();
         if (thread == null) {
-            List<SelectionKey> keys = safeKeys();
-            selector.close();                  // waits for a select in progress to return
+            List<SelectionKey> keys;
+            synchronized (driveLock) {         // the wake-up above ends a select in progress
+                keys = safeKeys();
+                selector.close();
+            }
             for (SelectionKey key : keys) {
                 wakeAll(((Registration) key.attachment()).takeAll());
             }
@@ -181,6 +193,15 @@ public final class Reactor implements AutoCloseable, IoDriver {
     @Override
     public int select(long timeoutNanos) {
         checkDriven();
+        synchronized (driveLock) {
+            if (closed) {
+                return -1;                     // close() wakes what waits; it may not have closed the selector yet
+            }
+            return selectLocked(timeoutNanos);
+        }
+    }
+
+    private int selectLocked(long timeoutNanos) {
         try {
             if (timeoutNanos == 0) {
                 if (selector.keys().isEmpty() && changes.isEmpty()) {
