@@ -39,7 +39,7 @@ final class ActorSource extends Source {
         Json.field(sb, "messagesPerSec", Source.rate(s.messagesProcessed(), lastMessages, elapsed));
         Json.field(sb, "deadLettersPerSec", Source.rate(s.deadLetters(), lastDead, elapsed));
         Json.array(sb, "mailboxes", system.deepestMailboxes(MAILBOXES), (o, m) -> {
-            Json.field(o, "actor", m.actor());
+            Json.field(o, "actor", clip(m.actor()));
             Json.field(o, "depth", m.depth());
             Json.key(o, "capped").append(m.capped()).append(',');
         });

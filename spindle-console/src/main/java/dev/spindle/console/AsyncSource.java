@@ -12,14 +12,12 @@ import java.util.List;
  * An async runtime: what {@link SchedulerSource} shows for it, and the tasks with the longest
  * polls and the most wake-ups ({@link AsyncRuntime#busiestTasks}), as tokio-console lists them.
  * Task class names and spawn sites come from the application: they are escaped like every
- * string in the JSON, and cut to {@value #MAX_TEXT} characters so a sample stays bounded.
+ * string in the JSON, and cut to {@value Source#MAX_TEXT} characters so a sample stays bounded.
  */
 final class AsyncSource extends SchedulerSource {
 
     /** Tasks sent per table and sample. */
     static final int TASKS = 10;
-    /** The longest class name or spawn site sent. */
-    static final int MAX_TEXT = 200;
 
     private final AsyncRuntime runtime;
 
@@ -50,10 +48,5 @@ final class AsyncSource extends SchedulerSource {
             Json.field(o, "meanNanos", t.meanPollNanos());
             Json.field(o, "wakes", t.wakes());
         });
-    }
-
-    /** {@code s}, cut to {@link #MAX_TEXT} characters with an ellipsis if longer. */
-    static String clip(String s) {
-        return s.length() <= MAX_TEXT ? s : s.substring(0, MAX_TEXT - 1) + "…";
     }
 }

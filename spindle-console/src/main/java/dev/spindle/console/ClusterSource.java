@@ -72,7 +72,7 @@ final class ClusterSource extends Source {
         });
         Json.array(sb, "steals", since(log, StealEvent::nanoTime, lastEventNanos, MAX_EVENTS), (o, e) -> {
             Json.field(o, "id", e.stealId());
-            Json.field(o, "key", e.key());
+            Json.field(o, "key", clip(e.key()));
             Json.field(o, "victim", e.victim());
             Json.field(o, "thief", e.thief());
             Json.field(o, "outcome", e.outcome().name());
@@ -81,7 +81,7 @@ final class ClusterSource extends Source {
             lastEventNanos = log.get(log.size() - 1).nanoTime();
         }
         Json.array(sb, "tasks", since(runs, TaskEvent::seq, lastTaskSeq, MAX_TASKS), (o, e) -> {
-            Json.field(o, "key", e.key());
+            Json.field(o, "key", clip(e.key()));
             Json.field(o, "worker", e.worker());
             // a run logged after this sample's clock was read counts as ending now
             Json.field(o, "startAgoMs", Math.max(0, nanos - e.startNanos()) / 1e6);

@@ -424,12 +424,14 @@ public final class Console implements AutoCloseable {
             int mark = sb.length();
             try {
                 s.sample(sb, nanos, cpu);
-            } catch (RuntimeException e) {
+            } catch (RuntimeException | Error e) {
+                // an Error too (a class missing from the class path, an assertion): thrown out of
+                // here it would end the periodic sample for good, and every page would freeze
                 sb.setLength(mark);
                 sb.append('{');
                 Json.field(sb, "kind", "error");
                 Json.field(sb, "name", s.name());
-                Json.field(sb, "error", String.valueOf(e));
+                Json.field(sb, "error", Source.clip(String.valueOf(e)));
                 Json.close(sb, '}');
             }
             sb.append(',');

@@ -37,6 +37,18 @@ abstract class Source {
     }
 
     /**
+     * The longest text of the application's sent (an actor's name, a task's key or class, a
+     * spawn site, an error): each sample goes to every open page, so one long text must not make
+     * them all as long.
+     */
+    static final int MAX_TEXT = 200;
+
+    /** {@code s}, cut to {@link #MAX_TEXT} characters with an ellipsis if longer. */
+    static String clip(String s) {
+        return s.length() <= MAX_TEXT ? s : s.substring(0, MAX_TEXT - 1) + "…";
+    }
+
+    /**
      * A per-second rate from two readings of a counter; NaN when there is no earlier reading.
      */
     static double rate(long now, long before, long elapsedNanos) {
