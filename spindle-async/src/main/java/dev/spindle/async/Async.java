@@ -781,7 +781,7 @@ public final class Async {
      * transition also puts the child on the parent's ready stack; a child that is a
      * {@link JoinHandle} is never marked: its one wake is counted instead (see {@link Parent}).
      */
-    private static final class Child extends AtomicBoolean implements Context, Waker, JoinHandle.Expirable {
+    private static final class Child extends AtomicBoolean implements Context, Waker {
         private static final long serialVersionUID = 1L;
         private final Parent parent;
         /** This child's index in the parent's lists. */
@@ -829,7 +829,7 @@ public final class Async {
                 return true;
             }
             Waker w = parent.waker;
-            return w instanceof JoinHandle.Expirable && ((JoinHandle.Expirable) w).expired();
+            return w != null && w.expired();
         }
 
         @Override

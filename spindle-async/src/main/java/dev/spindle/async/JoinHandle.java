@@ -111,7 +111,7 @@ public abstract sealed class JoinHandle<T> implements Future<T>, AsyncTask<T> pe
      * bottom entry, since it has no `next`.
      *
      * Stale entries. An entry is stale when releasing it can no longer matter: a get that gave
-     * up (a timeout, an interrupt: its node is `gone`), an Expirable waker that expired (a task
+     * up (a timeout, an interrupt: its node is `gone`), a waker that has expired ({@link Waker#expired}) (a task
      * that is done, a select's child that the select dropped), a future that is done. A handle
      * that lives long and completes late (a shutdown signal awaited by a select in every request)
      * would otherwise collect one stale entry per awaiter, each keeping its task reachable, until
@@ -170,15 +170,6 @@ public abstract sealed class JoinHandle<T> implements Future<T>, AsyncTask<T> pe
     static final int PRUNE_MIN = 16;
     /** Entries from the top that a pending poll searches for its own waker before pushing it. */
     static final int REGISTERED_LOOK = 4;
-
-    /**
-     * A waker that can tell it will never need waking again: a task that is done, a select's
-     * child that the select dropped. Such a waker's entry may be pruned from a waiter stack.
-     */
-    interface Expirable {
-        /** Whether waking this waker can no longer matter; once true, true for good. */
-        boolean expired();
-    }
 
     /** A blocked thread, a joining task's waker or a future, waiting for the outcome. */
     static final class Waiter {
@@ -449,7 +440,7 @@ public abstract sealed class JoinHandle<T> implements Future<T>, AsyncTask<T> pe
             }
             t = w.target;
         }
-        return t instanceof Expirable ? ((Expirable) t).expired()
+        return t instanceof Waker ? ((Waker) t).expired()
                 : t instanceof CompletableFuture && ((CompletableFuture<?>) t).isDone();
     }
 

@@ -47,7 +47,7 @@ package dev.spindle.async;
  * fields need no synchronisation, as {@link AsyncTask} promises. Whatever a waker's caller wrote
  * before {@code wake()} likewise happens-before the poll that follows the wake.
  */
-final class TaskCell<T> extends JoinHandle<T> implements Waker, Context, JoinHandle.Expirable {
+final class TaskCell<T> extends JoinHandle<T> implements Waker, Context {
 
     static final int IDLE = 0;
     static final int SCHEDULED = 1;

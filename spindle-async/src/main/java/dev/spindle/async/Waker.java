@@ -16,4 +16,19 @@ public interface Waker {
 
     /** Schedules the task to be polled again; cheap, never blocks, never throws. */
     void wake();
+
+    /**
+     * Whether waking this waker can no longer matter: its task is done, or the combinator it was
+     * made for (a {@link Async#select select}'s branch, a {@link Async#timeout timeout}'s inner
+     * task) has dropped it. Once true, true for good. Whatever keeps wakers until some event (a
+     * handle's waiters, a connection's readers) may then drop it instead of holding it, and the
+     * task it reaches, until the event; the runtime's own wakers say so. Cheap, never blocks,
+     * never throws.
+     *
+     * @return {@code true} if the waker may be dropped unwoken; {@code false} (the default) if
+     *     it may still matter
+     */
+    default boolean expired() {
+        return false;
+    }
 }

@@ -184,7 +184,7 @@ class StaleWaiterTest {
     }
 
     /** A waker (and its own context) that counts its wakes and reports itself expired once told to. */
-    static final class Expiring extends AsyncCombinatorTest.HandContext implements JoinHandle.Expirable {
+    static final class Expiring extends AsyncCombinatorTest.HandContext {
         volatile boolean expired;
 
         @Override

@@ -105,6 +105,11 @@ public final class AsyncTcpListener implements AutoCloseable {
         }
     }
 
+    /** For tests: this listener's registration with its reactor. */
+    Reactor.Registration registration() {
+        return reg;
+    }
+
     /**
      * The bound address (with the actual port).
      *

@@ -271,10 +271,23 @@ public final class Reactor implements AutoCloseable, IoDriver {
 
     /** The registration of one channel; the channel must be in non-blocking mode. */
     static final class Registration {
+        /**
+         * Wakers a side holds before an add drops the expired ones ({@link Waker#expired}): an
+         * operation given up on leaves its waker until the channel is ready, and a task per
+         * attempt on an idle channel would add one each time. Dropping them when the list has
+         * doubled since the last drop keeps it within about twice its live wakers at O(1) per
+         * add, amortised.
+         */
+        static final int PRUNE_MIN = 16;
+
         final SelectableChannel channel;
         final AtomicBoolean queued = new AtomicBoolean();
         private final List<Waker> readWakers = new ArrayList<>(1);  // OP_READ, OP_ACCEPT
         private final List<Waker> writeWakers = new ArrayList<>(1); // OP_WRITE, OP_CONNECT
+        /** Size of {@code readWakers} at which the next add drops expired wakers; guarded by this. */
+        private int readPruneAt = PRUNE_MIN;
+        /** The same for {@code writeWakers}; guarded by this. */
+        private int writePruneAt = PRUNE_MIN;
         private ReadAhead readAhead;  // guarded by this; null: no read-ahead
         private int interest;         // guarded by this
         private boolean cancelled;    // guarded by this
@@ -299,7 +312,8 @@ public final class Reactor implements AutoCloseable, IoDriver {
             if (cancelled) {
                 return CANCELLED;
             }
-            List<Waker> list = readSide(op) ? readWakers : writeWakers;
+            boolean read = readSide(op);
+            List<Waker> list = read ? readWakers : writeWakers;
             boolean present = false;
             for (Waker x : list) {
                 if (x == w) { // the same task polled again before readiness
@@ -309,8 +323,24 @@ public final class Reactor implements AutoCloseable, IoDriver {
             }
             if (!present) {
                 list.add(w);
+                if (list.size() >= (read ? readPruneAt : writePruneAt)) {
+                    // wakers of operations given up on (timed out, cancelled, their task done)
+                    // stay until readiness; drop the expired ones once the list has doubled
+                    list.removeIf(Waker::expired);
+                    int next = Math.max(PRUNE_MIN, 2 * list.size());
+                    if (read) {
+                        readPruneAt = next;
+                    } else {
+                        writePruneAt = next;
+                    }
+                }
             }
             return armLocked(op);
+        }
+
+        /** For tests: the wakers waiting to read or accept. */
+        synchronized int readWakerCount() {
+            return readWakers.size();
         }
 
         /** Adds {@code op} to the interest set; {@code CHANGED} if it was not there. Lock held. */
