@@ -40,7 +40,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <p>Each worker runs its queue in FIFO order, so tasks sent to one worker from one thread run
  * in the order they were sent. Priority hints are ignored. Nothing balances load: a worker with
  * a long queue keeps it while others idle. That is the point of pinning; use
- * {@link WorkSharingPool} or {@link WorkStealingPool} where tasks may move.
+ * {@link WorkSharingPool} or {@link WorkStealingPool} where tasks may move. For the same reason
+ * a task must not wait for work it pins to its own worker: {@code invokeAll} and
+ * {@code invokeAny} called from a worker of this pool queue their tasks on that worker, and
+ * never return.
  *
  * <h2>Implementation overview</h2>
  *

@@ -81,7 +81,7 @@ import java.util.concurrent.atomic.AtomicLong;
  *       Failures reported and tasks rejected are counted for {@link #stats()}.</li>
  * </ul>
  */
-abstract class PoolCore extends AbstractExecutorService implements Scheduler, AutoCloseable {
+abstract class PoolCore extends CompensatingExecutorService implements Scheduler, AutoCloseable {
 
     static final int RUNNING = 0;
     static final int SHUTDOWN = 1;

@@ -8,7 +8,6 @@ import dev.spindle.Scheduler;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import java.util.concurrent.AbstractExecutorService;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -55,8 +54,14 @@ import java.util.concurrent.atomic.LongAdder;
  *
  * <p>The union queues nothing itself: {@link #shutdownNow()} of an owning union returns the
  * members' unstarted tasks; of a borrowing union, an empty list.
+ *
+ * <p>{@code invokeAll} and {@code invokeAny} route their tasks to member 0 and wait for them. Called
+ * from a worker of a Spindle pool they wait as a {@linkplain dev.spindle.Spindle#blocking blocking
+ * section}, as the pools' own do: a task a worker submits may go where only that worker runs it
+ * (a work-sharing worker's slot), and a pool compensates only for a wait it is told of
+ * (see {@code CompensatingExecutorService}).
  */
-public final class SchedulerUnion extends AbstractExecutorService implements Scheduler, AutoCloseable {
+public final class SchedulerUnion extends CompensatingExecutorService implements Scheduler, AutoCloseable {
 
     private final Scheduler[] members;
     private final LongAdder[] routed;

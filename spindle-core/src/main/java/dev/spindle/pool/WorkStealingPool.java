@@ -19,6 +19,7 @@ import java.util.concurrent.AbstractExecutorService;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.RunnableFuture;
 import java.util.concurrent.TimeUnit;
@@ -320,7 +321,10 @@ public final class WorkStealingPool extends PoolCore {
      * not a join) would otherwise hold the only thread that could run them. Called from a worker
      * of this pool when it has no spare workers ({@link Builder#maxSpareWorkers} 0), nothing
      * would compensate, so the worker runs the tasks no other worker has taken itself, one at a
-     * time in order, until one succeeds, and waits only for those running elsewhere.
+     * time in order, until one succeeds, and waits only for those running elsewhere. If the
+     * worker is interrupted, or the pool stops ({@link #shutdownNow()}), before a task has
+     * succeeded, it throws {@link InterruptedException} before it would run the next one, as
+     * the interrupt would end a wait.
      */
     @Override
     public <T> T invokeAny(Collection<? extends Callable<T>> tasks)
@@ -333,16 +337,7 @@ public final class WorkStealingPool extends PoolCore {
                 throw new AssertionError("an untimed invokeAny timed out", impossible);
             }
         }
-        BlockingSupport caller = BlockingSupport.current();
-        if (caller == null) {
-            return super.invokeAny(tasks);
-        }
-        caller.beginBlocking();
-        try {
-            return super.invokeAny(tasks);
-        } finally {
-            caller.endBlocking();
-        }
+        return super.invokeAny(tasks);        // waits as a blocking section: see CompensatingExecutorService
     }
 
     /**
@@ -357,16 +352,24 @@ public final class WorkStealingPool extends PoolCore {
         if (w != null && !shared.spares.mayCompensate()) {
             return invokeAnyHere(w, tasks, true, unit.toNanos(timeout));
         }
-        BlockingSupport caller = BlockingSupport.current();
-        if (caller == null) {
-            return super.invokeAny(tasks, timeout, unit);
-        }
-        caller.beginBlocking();
-        try {
-            return super.invokeAny(tasks, timeout, unit);
-        } finally {
-            caller.endBlocking();
-        }
+        return super.invokeAny(tasks, timeout, unit);
+    }
+
+    /**
+     * As {@link AbstractExecutorService#invokeAll(Collection)}: the tasks' {@code get} helps on a
+     * worker of this pool and lets another Spindle pool compensate its worker, so the wait needs
+     * no blocking section of its own.
+     */
+    @Override
+    public <T> List<Future<T>> invokeAll(Collection<? extends Callable<T>> tasks) throws InterruptedException {
+        return invokeAllUncompensated(tasks);
+    }
+
+    /** As {@link #invokeAll(Collection)}, with a timeout. */
+    @Override
+    public <T> List<Future<T>> invokeAll(Collection<? extends Callable<T>> tasks, long timeout, TimeUnit unit)
+            throws InterruptedException {
+        return invokeAllUncompensated(tasks, timeout, unit);
     }
 
     /**
@@ -398,6 +401,18 @@ public final class WorkStealingPool extends PoolCore {
             for (int failed = 0; failed < n; ) {
                 ForkTask<T> f = done.poll();
                 if (f == null) {
+                    if (Thread.interrupted()) {
+                        // the caller's interrupt (pending at the call, or sent while a task ran
+                        // here): it ends the wait this loop stands for, rather than reaching the
+                        // next task, which would report it as its own failure
+                        throw new InterruptedException();
+                    }
+                    if (isStopping()) {
+                        // shutdownNow may have drained unstarted tasks and returned them as never
+                        // started: they must not run here, nor be waited for (its interrupt may
+                        // have been consumed by a task). End as a get() ends then (ForkTask.get).
+                        throw new InterruptedException("pool " + name + " stopped before a task of invokeAny completed");
+                    }
                     while (next < n && !forked.get(next).isNew()) {
                         next++;
                     }

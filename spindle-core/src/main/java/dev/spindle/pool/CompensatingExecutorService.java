@@ -1,0 +1,110 @@
+/*
+ * Copyright 2026 The Spindle Authors. Licensed under the Apache License, Version 2.0.
+ */
+package dev.spindle.pool;
+
+import dev.spindle.internal.BlockingSupport;
+import java.util.Collection;
+import java.util.List;
+import java.util.concurrent.AbstractExecutorService;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * {@link AbstractExecutorService} for the pools and {@link SchedulerUnion}: {@code invokeAll} and
+ * {@code invokeAny} called from a worker of a Spindle pool wait as a
+ * {@linkplain dev.spindle.Spindle#blocking blocking section}.
+ *
+ * <p>Why: {@link AbstractExecutorService}'s versions queue the tasks through {@code execute} and
+ * then wait for them in a way no pool can see (a {@link Future#get} of a foreign future, a
+ * completion queue's {@code take}). Called by a task on a worker, a submission goes where that
+ * worker would run it (a work-sharing worker's slot, which no other worker takes; a work-stealing
+ * worker's own deque), and the wait holds that worker: a work-sharing pool's {@code invokeAny}
+ * of one task never returned, whatever the number of workers. Waiting as a blocking section, a
+ * worker of the pool hands its slot task to the shared queue and submits there
+ * ({@link WorkSharingPool}), or a spare runs its queue ({@link WorkStealingPool}), and a worker
+ * of another pool lets that pool compensate. A pinned worker's own submissions stay on it even
+ * so (see {@link PinnedPool}).
+ */
+abstract class CompensatingExecutorService extends AbstractExecutorService {
+
+    /** As {@link AbstractExecutorService#invokeAll(Collection)}; see the class overview. */
+    @Override
+    public <T> List<Future<T>> invokeAll(Collection<? extends Callable<T>> tasks) throws InterruptedException {
+        BlockingSupport caller = BlockingSupport.current();
+        if (caller == null) {
+            return super.invokeAll(tasks);
+        }
+        caller.beginBlocking();
+        try {
+            return super.invokeAll(tasks);
+        } finally {
+            caller.endBlocking();
+        }
+    }
+
+    /** As {@link AbstractExecutorService#invokeAll(Collection, long, TimeUnit)}; see the class overview. */
+    @Override
+    public <T> List<Future<T>> invokeAll(Collection<? extends Callable<T>> tasks, long timeout, TimeUnit unit)
+            throws InterruptedException {
+        BlockingSupport caller = BlockingSupport.current();
+        if (caller == null) {
+            return super.invokeAll(tasks, timeout, unit);
+        }
+        caller.beginBlocking();
+        try {
+            return super.invokeAll(tasks, timeout, unit);
+        } finally {
+            caller.endBlocking();
+        }
+    }
+
+    /** As {@link AbstractExecutorService#invokeAny(Collection)}; see the class overview. */
+    @Override
+    public <T> T invokeAny(Collection<? extends Callable<T>> tasks) throws InterruptedException, ExecutionException {
+        BlockingSupport caller = BlockingSupport.current();
+        if (caller == null) {
+            return super.invokeAny(tasks);
+        }
+        caller.beginBlocking();
+        try {
+            return super.invokeAny(tasks);
+        } finally {
+            caller.endBlocking();
+        }
+    }
+
+    /** As {@link AbstractExecutorService#invokeAny(Collection, long, TimeUnit)}; see the class overview. */
+    @Override
+    public <T> T invokeAny(Collection<? extends Callable<T>> tasks, long timeout, TimeUnit unit)
+            throws InterruptedException, ExecutionException, TimeoutException {
+        BlockingSupport caller = BlockingSupport.current();
+        if (caller == null) {
+            return super.invokeAny(tasks, timeout, unit);
+        }
+        caller.beginBlocking();
+        try {
+            return super.invokeAny(tasks, timeout, unit);
+        } finally {
+            caller.endBlocking();
+        }
+    }
+
+    /**
+     * {@link AbstractExecutorService#invokeAll(Collection)} as it is, for a pool whose futures'
+     * {@code get} helps or compensates on its own ({@link WorkStealingPool}).
+     */
+    final <T> List<Future<T>> invokeAllUncompensated(Collection<? extends Callable<T>> tasks)
+            throws InterruptedException {
+        return super.invokeAll(tasks);
+    }
+
+    /** {@link AbstractExecutorService#invokeAll(Collection, long, TimeUnit)} as it is; see above. */
+    final <T> List<Future<T>> invokeAllUncompensated(Collection<? extends Callable<T>> tasks, long timeout,
+                                                     TimeUnit unit) throws InterruptedException {
+        return super.invokeAll(tasks, timeout, unit);
+    }
+}
