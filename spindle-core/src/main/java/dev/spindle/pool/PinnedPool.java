@@ -5,9 +5,17 @@ package dev.spindle.pool;
 
 import dev.spindle.Hints;
 import dev.spindle.queue.Injector;
+import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.concurrent.FutureTask;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -41,9 +49,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  * in the order they were sent. Priority hints are ignored. Nothing balances load: a worker with
  * a long queue keeps it while others idle. That is the point of pinning; use
  * {@link WorkSharingPool} or {@link WorkStealingPool} where tasks may move. For the same reason
- * a task must not wait for work it pins to its own worker: {@code invokeAll} and
- * {@code invokeAny} called from a worker of this pool queue their tasks on that worker, and
- * never return.
+ * {@code invokeAll} and {@code invokeAny} called from a worker of this pool run their tasks on
+ * that worker, in the calling task, one after another: queued behind the caller, where they
+ * would be pinned, they could never run while it waits. A task that waits for other work
+ * pinned to its own worker (a {@code get} of a future it submitted there) still waits for ever.
  *
  * <h2>Implementation overview</h2>
  *
@@ -134,6 +143,110 @@ public final class PinnedPool extends AbstractPool {
         } finally {
             endExternalSubmit();
         }
+    }
+
+    /**
+     * As {@link java.util.concurrent.AbstractExecutorService#invokeAll(Collection)}; called from a
+     * worker of this pool, it runs the tasks on that worker, in order (see "Where tasks go").
+     */
+    @Override
+    public <T> List<Future<T>> invokeAll(Collection<? extends Callable<T>> tasks) throws InterruptedException {
+        return currentWorker() == null ? super.invokeAll(tasks) : invokeAllHere(tasks, false, 0L);
+    }
+
+    /**
+     * As {@link #invokeAll(Collection)}, with a timeout; called from a worker of this pool, the
+     * tasks not started by then are cancelled (one that started runs to its end).
+     */
+    @Override
+    public <T> List<Future<T>> invokeAll(Collection<? extends Callable<T>> tasks, long timeout, TimeUnit unit)
+            throws InterruptedException {
+        return currentWorker() == null ? super.invokeAll(tasks, timeout, unit)
+                : invokeAllHere(tasks, true, unit.toNanos(timeout));
+    }
+
+    /**
+     * As {@link java.util.concurrent.AbstractExecutorService#invokeAny(Collection)}; called from a
+     * worker of this pool, it runs the tasks on that worker, in order, until one succeeds.
+     */
+    @Override
+    public <T> T invokeAny(Collection<? extends Callable<T>> tasks) throws InterruptedException, ExecutionException {
+        if (currentWorker() == null) {
+            return super.invokeAny(tasks);
+        }
+        try {
+            return invokeAnyHere(tasks, false, 0L);
+        } catch (TimeoutException impossible) {
+            throw new AssertionError("an untimed invokeAny timed out", impossible);
+        }
+    }
+
+    /** As {@link #invokeAny(Collection)}, with a timeout, checked before each task starts. */
+    @Override
+    public <T> T invokeAny(Collection<? extends Callable<T>> tasks, long timeout, TimeUnit unit)
+            throws InterruptedException, ExecutionException, TimeoutException {
+        return currentWorker() == null ? super.invokeAny(tasks, timeout, unit)
+                : invokeAnyHere(tasks, true, unit.toNanos(timeout));
+    }
+
+    /** The futures of {@code tasks}, checked for null before any runs. */
+    private static <T> List<FutureTask<T>> futures(Collection<? extends Callable<T>> tasks) {
+        Objects.requireNonNull(tasks, "tasks");
+        List<FutureTask<T>> out = new ArrayList<>(tasks.size());
+        for (Callable<T> c : tasks) {
+            out.add(new FutureTask<>(Objects.requireNonNull(c, "a task to invoke is null")));
+        }
+        return out;
+    }
+
+    /** invokeAll on a worker of this pool: each task runs here; an interrupt cancels the rest. */
+    private static <T> List<Future<T>> invokeAllHere(Collection<? extends Callable<T>> tasks, boolean timed,
+                                                     long nanos) throws InterruptedException {
+        long deadline = System.nanoTime() + nanos;
+        List<FutureTask<T>> futures = futures(tasks);
+        int i = 0;
+        try {
+            for (; i < futures.size(); i++) {
+                if (Thread.interrupted()) {
+                    throw new InterruptedException();
+                }
+                if (timed && deadline - System.nanoTime() <= 0L) {
+                    break;                     // the rest are cancelled below
+                }
+                futures.get(i).run();
+            }
+        } finally {
+            for (int j = i; j < futures.size(); j++) {
+                futures.get(j).cancel(false);
+            }
+        }
+        return new ArrayList<>(futures);
+    }
+
+    /** invokeAny on a worker of this pool: the tasks run here, in order, until one succeeds. */
+    private static <T> T invokeAnyHere(Collection<? extends Callable<T>> tasks, boolean timed, long nanos)
+            throws InterruptedException, ExecutionException, TimeoutException {
+        long deadline = System.nanoTime() + nanos;
+        List<FutureTask<T>> futures = futures(tasks);
+        if (futures.isEmpty()) {
+            throw new IllegalArgumentException("invokeAny needs at least one task");
+        }
+        ExecutionException failure = null;
+        for (FutureTask<T> f : futures) {
+            if (Thread.interrupted()) {
+                throw new InterruptedException();
+            }
+            if (timed && deadline - System.nanoTime() <= 0L) {
+                throw new TimeoutException();
+            }
+            f.run();
+            try {
+                return f.get();
+            } catch (ExecutionException e) {
+                failure = e;
+            }
+        }
+        throw failure;
     }
 
     @Override

@@ -172,4 +172,35 @@ class PoolInvokeRegressionTest {
             pool.shutdownNow();
         }
     }
+
+    /**
+     * A pinned worker's submissions without a hint go to its own queue, so invokeAll and
+     * invokeAny from one of its tasks queued their tasks behind the waiting task, and never
+     * returned. They now run the tasks on the calling worker, where they were pinned.
+     */
+    @Test
+    void invokeAllAndInvokeAnyFromAPinnedWorkerReturnOnItsThread() {
+        PinnedPool pool = PinnedPool.builder().workers(2).build();
+        try {
+            Future<Object> outcome = pool.submit(() -> {
+                Thread caller = Thread.currentThread();
+                Callable<Thread> where = Thread::currentThread;
+                List<Object> seen = new ArrayList<>();
+                for (Future<Thread> f : pool.invokeAll(List.of(where, where))) {
+                    seen.add(f.get() == caller);
+                }
+                for (Future<Thread> f : pool.invokeAll(List.of(where), 10, TimeUnit.SECONDS)) {
+                    seen.add(f.get() == caller);
+                }
+                seen.add(pool.invokeAny(List.<Callable<Thread>>of(() -> {
+                    throw new IllegalStateException("first fails");
+                }, where)) == caller);
+                seen.add(pool.invokeAny(List.of(where), 10, TimeUnit.SECONDS) == caller);
+                return seen;
+            });
+            assertThat(outcome).succeedsWithin(Duration.ofSeconds(10)).isEqualTo(List.of(true, true, true, true, true));
+        } finally {
+            pool.shutdownNow();
+        }
+    }
 }
