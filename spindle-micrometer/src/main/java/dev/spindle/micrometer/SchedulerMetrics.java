@@ -69,6 +69,11 @@ import java.util.function.Function;
  * <p>The values come from a racy snapshot ({@link SchedulerStats}): estimates while tasks run,
  * exact once the scheduler is quiet. The scheduler is held weakly, as Micrometer holds the
  * objects of function-based meters: binding does not keep a pool alive.
+ *
+ * <p>Names tell the schedulers apart: {@code bindTo} throws {@link IllegalArgumentException} for a
+ * scheduler named like another live one already bound to that registry with the same tags (its
+ * meters would be the other's), and replaces the meters of one that was collected. Binding the
+ * same scheduler twice is harmless.
  */
 public final class SchedulerMetrics implements MeterBinder {
 
