@@ -437,8 +437,11 @@ final class Worker extends BaseWorker implements LoneTaskWatch.Peer {
             int limit = v.deque.peekTop() instanceof ForkTask<?> ? 1 : STEAL_BATCH_LIMIT;
             Runnable t = v.deque.stealBatchOrNull(deque, limit);
             if (t != null) {
-                STEALS.setOpaque(this, steals + 1 + deque.size());
-                emitSteal(v, 1 + deque.size());
+                // read once: the event reports what was counted, and without a recording the
+                // steal does not pay a second read of the deque's ends for an argument it drops
+                int taken = 1 + deque.size();
+                STEALS.setOpaque(this, steals + taken);
+                emitSteal(v, taken);
                 if (!deque.isEmpty()) {
                     shared.idle.notifyWorkRacy();
                 }
