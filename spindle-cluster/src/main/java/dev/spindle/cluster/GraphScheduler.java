@@ -64,8 +64,9 @@ import java.util.function.Supplier;
  * a new id or as a fresh incarnation of an id whose worker is gone, with a fresh record; the
  * balance round brings it work. Retiring a worker makes it inactive at once, so it is never
  * chosen for a task, a steal or a copy again; its queued tasks are moved by the steal protocol
- * (so a task that has started stays and finishes there, and none runs twice); every value in
- * memory that no active worker holds is copied to the active worker holding the fewest bytes
+ * (so a task that has started stays and finishes there, and none runs twice; a task no other
+ * worker may run stays too, its retries included); every value in memory that no active worker
+ * holds is copied to the active worker holding the fewest bytes
  * ({@link Message.Replicate}, answered by {@link Message.DataAdded}). After every event the
  * scheduler checks each retiring worker: once it processes nothing and every value it holds has
  * an active holder, it is removed, so no result is lost. Copies are asked again if their target
@@ -76,7 +77,10 @@ import java.util.function.Supplier;
  */
 final class GraphScheduler implements AutoCloseable {
 
-    /** A steal in flight; {@code thief} is {@link #RETIRE} when it moves a task off a retiring worker. */
+    /**
+     * A steal in flight; {@code thief} is {@link #RETIRE} when it moves a task off a retiring
+     * worker, and then its id is negative, so that a late reply is known for one without its record.
+     */
     private record PendingSteal(TaskState task, int victim, int thief, int level, long attempt) {
     }
 
@@ -644,9 +648,16 @@ final class GraphScheduler implements AutoCloseable {
         workers.get(m.worker()).executed++;
         logRun(t, m.worker(), m.nanos(), true);
         t.failures++;
+        WorkerState ran = workers.get(m.worker());
         if (t.failures <= config.retries()) {
             t.state = TaskState.State.WAITING;
-            place(t);
+            if (ran.retiring && !elsewhere(t, ran)) {
+                // its retiring worker is the only one allowed, which is why the task stayed there
+                // (see retire): the retry runs there too, rather than failing for want of a worker
+                assign(t, ran);
+            } else {
+                place(t);
+            }
         } else {
             err(t, m.error());
         }
@@ -739,8 +750,8 @@ final class GraphScheduler implements AutoCloseable {
             return;                           // a worker's word: check it
         }
         for (WorkerState r : workers) {
-            Integer target = r.retiring ? r.replicas.get(m.key()) : null;
-            if (target != null && target == m.worker()) {
+            WorkerState target = r.retiring ? r.replicas.get(m.key()) : null;
+            if (target != null && target == workers.get(m.worker())) {
                 r.replicas.remove(m.key());
                 r.replicaFailures.merge(m.key(), 1, Integer::sum);
             }
@@ -824,6 +835,7 @@ final class GraphScheduler implements AutoCloseable {
                 workerCount = workers.size();
             }
             nextBalance = System.nanoTime();
+            retirements();                    // a retirement waiting for a worker to copy to gets one now
             return null;
         });
     }
@@ -864,7 +876,7 @@ final class GraphScheduler implements AutoCloseable {
                 w.retiring = true;
                 for (TaskState t : new ArrayList<>(w.processing)) {
                     if (t.stealId == 0 && elsewhere(t, w)) {
-                        long stealId = ++stealSeq;
+                        long stealId = -(++stealSeq);   // negative: a retirement's move, never counted as a steal
                         t.stealId = stealId;
                         inFlight.put(stealId, new PendingSteal(t, w.id, RETIRE, -1, t.attempt));
                         transport.toWorker(w.id, new Message.StealRequest(stealId, t.key(), t.attempt));
@@ -919,15 +931,15 @@ final class GraphScheduler implements AutoCloseable {
                 continue;                     // given up: lost with this worker, computed again if needed
             }
             copying = true;
-            Integer target = w.replicas.get(key);
-            if (target != null && workers.get(target).active()) {
+            WorkerState target = w.replicas.get(key);
+            if (target != null && target.active()) {
                 continue;                     // asked; waiting for its DataAdded
             }
             WorkerState to = leastLoaded();
             if (to == null) {
                 continue;                     // every other worker is gone: wait for one to join
             }
-            w.replicas.put(key, to.id);
+            w.replicas.put(key, to);
             t.fetchers.add(to.id);
             transport.toWorker(to.id, new Message.Replicate(key, List.of(w.id)));
         }
@@ -1073,8 +1085,10 @@ final class GraphScheduler implements AutoCloseable {
         PendingSteal p = inFlight.remove(m.stealId());
         TaskState t = p == null ? null : current(m.key(), m.attempt(), m.worker());
         if (p == null || t == null || t.stealId != m.stealId()) {
-            if (p != null && p.thief == RETIRE) {
-                return;                       // a retirement's move overtaken by events: not a steal
+            if (m.stealId() < 0) {
+                // a retirement's move overtaken by events (its record may be gone already: the task
+                // finished or was unassigned): not a steal, so not a stale one either
+                return;
             }
             stealsStale++;
             int victim = p == null ? m.worker() : p.victim;

@@ -36,8 +36,11 @@ final class WorkerState {
     long executed;
     /** Retiring: given no new task, its queued tasks moved, its only copies copied, then removed. */
     boolean retiring;
-    /** While retiring: the worker asked for a copy of each value only this one holds. */
-    final Map<String, Integer> replicas = new HashMap<>();
+    /**
+     * While retiring: the worker asked for a copy of each value only this one holds, as its
+     * record, not its id: an id lost and rejoined meanwhile is a fresh worker that was never asked.
+     */
+    final Map<String, WorkerState> replicas = new HashMap<>();
     /** While retiring: the copies of each value that failed ({@link Message.ReplicaFailed}). */
     final Map<String, Integer> replicaFailures = new HashMap<>();
     /** Its store's figures as it last reported them (a worker in another JVM with a memory limit), or null. */
