@@ -33,14 +33,14 @@ import java.util.Map;
  *
  * <p>Without a limit every value stays in memory. With a limit {@code L}: when the bytes in
  * memory exceed {@link #TARGET}{@code × L} after a put or a read-back, least recently used values
- * are written to files until they are back at or below it (Dask's "target" fraction, 60 %). A
+ * are written to files until they are back at or below it (Dask's "target" fraction, 60 %); a
+ * value over the target by itself goes to disk as soon as it is stored, and stays there. A
  * spilled value is read back, and counts in memory again, when it is next asked for. Values that
  * are {@link Sized} but not serialisable cannot spill and stay in memory. Above
- * {@link #PAUSE}{@code × L} in memory (possible only with values that cannot spill, or one value
- * larger than the target), the store reports {@link #paused()} and the worker starts no new task
- * until it falls (Dask's "pause" fraction, 80 %). Dask's third fraction, "spill" at 70 % of the
- * process memory, measures the whole process; a store sees only its own values, so the target
- * alone drives spilling here.
+ * {@link #PAUSE}{@code × L} in memory (possible only with values that cannot spill), the store
+ * reports {@link #paused()} and the worker starts no new task until it falls (Dask's "pause"
+ * fraction, 80 %). Dask's third fraction, "spill" at 70 % of the process memory, measures the
+ * whole process; a store sees only its own values, so the target alone drives spilling here.
  *
  * <p>Files live in a directory only the current user can read ({@code rwx------} where POSIX
  * permissions exist), created on first spill (under the given parent, else {@code java.io.tmpdir})
@@ -129,6 +129,9 @@ final class DataStore {
             return e.value();
         }
         Object value = read(e.file(), e.fileBytes(), e.classes());
+        if (e.bytes() > TARGET * limit) {
+            return value;                     // over the target by itself: it stays on disk (see spillIfNeeded)
+        }
         deleteQuietly(e.file());
         spilledBytes -= e.bytes();
         memoryBytes += e.bytes();
@@ -209,38 +212,62 @@ final class DataStore {
         while (memoryBytes > TARGET * limit && it.hasNext()) {
             Map.Entry<String, Entry> me = it.next();
             Entry e = me.getValue();
-            if (e.file() != null || e.pinned() || me.getKey().equals(keep) || !(e.value() instanceof Serializable)) {
+            if (!spillable(e) || me.getKey().equals(keep)) {
                 continue;
             }
-            Spilled spilled;
-            try {
-                spilled = write(e.value());
-            } catch (UncheckedIOException failed) {
-                if (!(failed.getCause() instanceof ObjectStreamException)) {
-                    return;                   // the disk: keep it in memory; the pause fraction still protects the worker
-                }
-                // the value itself cannot be written (a field not serialisable): it stays in
-                // memory for good, and the next least recently used value spills instead
-                me.setValue(new Entry(e.value(), e.bytes(), null, 0, null, true));
-                continue;
-            } catch (RuntimeException failed) {
-                // its own writeObject threw: the same, and the put or read that spilled goes on
-                me.setValue(new Entry(e.value(), e.bytes(), null, 0, null, true));
-                continue;
+            Entry after = spill(e);
+            if (after == null) {
+                return;                       // the disk: keep it in memory; the pause fraction still protects the worker
             }
-            Path file = spilled.file();
-            long fileBytes;
-            try {
-                fileBytes = Files.size(file);
-            } catch (IOException diskFailed) {
-                deleteQuietly(file);
-                return;
-            }
-            me.setValue(new Entry(null, e.bytes(), file, fileBytes, spilled.classes(), false));   // setValue does not count as an access
-            memoryBytes -= e.bytes();
-            spilledBytes += e.bytes();
-            spills++;
+            me.setValue(after);               // setValue does not count as an access
         }
+        Entry kept = entries.get(keep);
+        if (memoryBytes > TARGET * limit && kept != null && spillable(kept) && kept.bytes() > TARGET * limit) {
+            // over the target by itself: kept in memory it would hold the store over the target
+            // for as long as it lives, and over the pause fraction stop the worker for good (the
+            // task that needs it could never start), so it goes to disk at once, as in Dask
+            Entry after = spill(kept);
+            if (after != null) {
+                entries.put(keep, after);
+            }
+        }
+    }
+
+    private static boolean spillable(Entry e) {
+        return e.file() == null && !e.pinned() && e.value() instanceof Serializable;
+    }
+
+    /**
+     * Writes {@code e}'s value to disk and counts it there: the entry on disk, {@code e} pinned if
+     * the value itself cannot be written (it stays in memory for good), or null if the disk failed.
+     */
+    private Entry spill(Entry e) {
+        Spilled spilled;
+        try {
+            spilled = write(e.value());
+        } catch (UncheckedIOException failed) {
+            if (!(failed.getCause() instanceof ObjectStreamException)) {
+                return null;
+            }
+            // the value itself cannot be written (a field not serialisable): it stays in
+            // memory for good, and the next least recently used value spills instead
+            return new Entry(e.value(), e.bytes(), null, 0, null, true);
+        } catch (RuntimeException failed) {
+            // its own writeObject threw: the same, and the put or read that spilled goes on
+            return new Entry(e.value(), e.bytes(), null, 0, null, true);
+        }
+        Path file = spilled.file();
+        long fileBytes;
+        try {
+            fileBytes = Files.size(file);
+        } catch (IOException diskFailed) {
+            deleteQuietly(file);
+            return null;
+        }
+        memoryBytes -= e.bytes();
+        spilledBytes += e.bytes();
+        spills++;
+        return new Entry(null, e.bytes(), file, fileBytes, spilled.classes(), false);
     }
 
     private Spilled write(Object value) {
