@@ -3,6 +3,7 @@
  */
 package dev.spindle.cluster;
 
+import static dev.spindle.cluster.HandDriven.reply;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
@@ -29,13 +30,6 @@ class ClusterRegressionTest {
 
     // ---- helpers -----------------------------------------------------------------------------
 
-    private static CoordinatorSettings.Builder handDriven(int workers) {
-        return CoordinatorSettings.builder().workers(workers).threadsPerWorker(1).bandwidth(100e6)
-                .latency(Duration.ofMillis(1)).stealing(false).balanceInterval(Duration.ZERO).retries(1)
-                .minStealDuration(Duration.ofMillis(1)).saturatedOccupancy(Duration.ofMillis(400))
-                .defaultDuration(Duration.ofMillis(500));
-    }
-
     private static List<Message.Compute> computes(RecordingTransport t, int worker, String key) {
         List<Message.Compute> out = new ArrayList<>();
         for (RecordingTransport.Sent s : t.sentToWorkers()) {
@@ -46,18 +40,12 @@ class ClusterRegressionTest {
         return out;
     }
 
-    /** Delivers a worker message and waits until the scheduler has handled it. */
-    private static void reply(GraphScheduler s, Message.ToScheduler m) {
-        s.receive(m);
-        s.stealEvents();             // a call queued behind the message: a barrier
-    }
-
     // ---- 1. a worker-supplied holder id out of range wedges the task for good ------------------
 
     @Test
     void aDataMissingNamingAnUnknownHolderDoesNotWedgeTheTask() {
         RecordingTransport t = new RecordingTransport();
-        GraphScheduler s = new GraphScheduler(handDriven(2).build(), t);
+        GraphScheduler s = new GraphScheduler(HandDriven.settings(2).build(), t);
         try {
             s.submit(List.of(TaskSpec.builder("a", args -> 1).restrictions(Restrictions.strict(Set.of(0))).build()));
             Message.Compute a = computes(t, 0, "a").get(0);
@@ -82,7 +70,7 @@ class ClusterRegressionTest {
     @Test
     void aHolderDroppedAfterAFailedFetchIsToldToReleaseItsCopy() {
         RecordingTransport t = new RecordingTransport();
-        GraphScheduler s = new GraphScheduler(handDriven(2).build(), t);
+        GraphScheduler s = new GraphScheduler(HandDriven.settings(2).build(), t);
         try {
             s.submit(List.of(TaskSpec.builder("a", args -> 1).restrictions(Restrictions.strict(Set.of(0))).build()));
             reply(s, new Message.TaskFinished(0, "a", computes(t, 0, "a").get(0).attempt(), 1, 4, 1000));
@@ -199,7 +187,7 @@ class ClusterRegressionTest {
         Map<String, CompletableFuture<Object>> held = new ConcurrentHashMap<>();   // until the test completes them
         OneRealWorker w = new OneRealWorker(0, (key, holder) -> held.computeIfAbsent(key + "@" + holder,
                 k -> new CompletableFuture<>()));
-        GraphScheduler s = new GraphScheduler(handDriven(3).forgetReleased(true).build(), w);
+        GraphScheduler s = new GraphScheduler(HandDriven.settings(3).forgetReleased(true).build(), w);
         w.scheduler = s;
         CountDownLatch busy = new CountDownLatch(1);
         try {
@@ -289,7 +277,7 @@ class ClusterRegressionTest {
     void aRetirementSurvivesOneFailedCopyOfItsValues() throws Exception {
         java.util.concurrent.atomic.AtomicInteger tried = new java.util.concurrent.atomic.AtomicInteger();
         OneRealWorker t = failingFetches(1, tried);
-        GraphScheduler s = new GraphScheduler(handDriven(2).build(), t);
+        GraphScheduler s = new GraphScheduler(HandDriven.settings(2).build(), t);
         try {
             CompletableFuture<Void> retired = computeKThenRetireZero(t, s);
             try {
@@ -314,7 +302,7 @@ class ClusterRegressionTest {
     @Test
     void aValueThatCannotBeCopiedIsGivenUpAndComputedAgainWhenNeeded() throws Exception {
         OneRealWorker t = failingFetches(Integer.MAX_VALUE, new java.util.concurrent.atomic.AtomicInteger());
-        GraphScheduler s = new GraphScheduler(handDriven(2).build(), t);
+        GraphScheduler s = new GraphScheduler(HandDriven.settings(2).build(), t);
         try {
             computeKThenRetireZero(t, s).get(30, TimeUnit.SECONDS);
             assertThat(t.replicates()).isEqualTo(GraphScheduler.MAX_REPLICA_FAILURES);

@@ -3,6 +3,7 @@
  */
 package dev.spindle.cluster;
 
+import static dev.spindle.cluster.HandDriven.reply;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
@@ -21,19 +22,6 @@ import org.junit.jupiter.api.Timeout;
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class RetirementRegressionTest {
-
-    private static CoordinatorSettings.Builder handDriven(int workers) {
-        return CoordinatorSettings.builder().workers(workers).threadsPerWorker(1).bandwidth(100e6)
-                .latency(Duration.ofMillis(1)).stealing(false).balanceInterval(Duration.ZERO).retries(1)
-                .minStealDuration(Duration.ofMillis(1)).saturatedOccupancy(Duration.ofMillis(400))
-                .defaultDuration(Duration.ofMillis(500));
-    }
-
-    /** Delivers a worker message and waits until the scheduler has handled it. */
-    private static void reply(GraphScheduler s, Message.ToScheduler m) {
-        s.receive(m);
-        s.stealEvents();             // a call queued behind the message: a barrier
-    }
 
     private static long replicates(RecordingTransport t, int worker, String key) {
         return t.sentToWorkers().stream()
@@ -57,7 +45,7 @@ class RetirementRegressionTest {
     @Test
     void aCopyAskedOfAWorkerThatWasLostAndRejoinedIsAskedOfItsNewIncarnation() {
         RecordingTransport t = new RecordingTransport();
-        GraphScheduler s = new GraphScheduler(handDriven(2).build(), t);
+        GraphScheduler s = new GraphScheduler(HandDriven.settings(2).build(), t);
         try {
             CompletableFuture<Void> gone = aOnWorker0ThenRetire0(s, t);
             assertThat(replicates(t, 1, "a")).as("worker 1 asked for a copy of a").isEqualTo(1);
@@ -80,7 +68,7 @@ class RetirementRegressionTest {
     @Test
     void aWorkerJoiningWhileARetirementWaitsForAPeerIsAskedForTheCopyAtOnce() {
         RecordingTransport t = new RecordingTransport();
-        GraphScheduler s = new GraphScheduler(handDriven(2).build(), t);
+        GraphScheduler s = new GraphScheduler(HandDriven.settings(2).build(), t);
         try {
             CompletableFuture<Void> gone = aOnWorker0ThenRetire0(s, t);
             reply(s, new Message.WorkerLost(1));
@@ -102,7 +90,7 @@ class RetirementRegressionTest {
     @Test
     void aRetirementMoveOvertakenByTheTasksEndIsNotCountedAsAStaleSteal() {
         RecordingTransport t = new RecordingTransport();
-        GraphScheduler s = new GraphScheduler(handDriven(2).build(), t);
+        GraphScheduler s = new GraphScheduler(HandDriven.settings(2).build(), t);
         try {
             s.submit(List.of(TaskSpec.builder("b", args -> 1).restrictions(Restrictions.loose(Set.of(0))).build()));
             Message.Compute b = (Message.Compute) t.sentToWorkers().get(0).message();
@@ -131,7 +119,7 @@ class RetirementRegressionTest {
     @Test
     void aTaskOnlyItsRetiringWorkerMayRunGetsItsRetryThere() {
         RecordingTransport t = new RecordingTransport();
-        GraphScheduler s = new GraphScheduler(handDriven(2).build(), t);   // retries(1)
+        GraphScheduler s = new GraphScheduler(HandDriven.settings(2).build(), t);   // retries(1)
         try {
             CompletableFuture<Object> f = s.submit(List.of(TaskSpec.builder("s", args -> 1)
                     .restrictions(Restrictions.strict(Set.of(0))).build())).get(0);
