@@ -401,8 +401,8 @@ public final class CoordinatorSettings {
 
         /**
          * Whether the scheduler forgets a task's record (its function, dependencies and key) once
-         * its result is released and every task depending on it is forgotten, as Dask forgets
-         * tasks (default off). Without it the records of every task stay for the life of the
+         * its result is released (or, for a task that failed, once its future is released) and
+         * every task depending on it is forgotten, as Dask forgets tasks (default off). Without it the records of every task stay for the life of the
          * cluster, which a long-running cluster pays for in memory; with it a forgotten key is
          * unknown again, so a later task cannot depend on it by key, and it may be submitted anew.
          *

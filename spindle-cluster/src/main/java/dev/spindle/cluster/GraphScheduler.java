@@ -567,7 +567,8 @@ final class GraphScheduler implements AutoCloseable {
 
     /**
      * With {@link CoordinatorSettings#forgetReleased()}: drops the record of {@code root} if it is
-     * released, its future is not held and no record depends on it any more, then does the same
+     * released or failed, its future is not held and no record depends on it any more (a failed
+     * task's dependents failed with it, and are forgotten first), then does the same
      * for its dependencies, which it no longer holds on to. A dependency is kept while any
      * dependent's record is kept, since a dependent lost with a worker is recomputed from it.
      */
@@ -579,8 +580,8 @@ final class GraphScheduler implements AutoCloseable {
         work.push(root);
         while (!work.isEmpty()) {
             TaskState t = work.pop();
-            if (t.state != TaskState.State.RELEASED || t.wanted || !t.dependents.isEmpty()
-                    || tasks.get(t.key()) != t) {
+            if ((t.state != TaskState.State.RELEASED && t.state != TaskState.State.ERRED) || t.wanted
+                    || !t.dependents.isEmpty() || tasks.get(t.key()) != t) {
                 continue;
             }
             tasks.remove(t.key());
@@ -610,7 +611,11 @@ final class GraphScheduler implements AutoCloseable {
             TaskState t = tasks.get(key);
             if (t != null) {
                 t.wanted = false;
-                mayRelease(t);
+                if (t.state == TaskState.State.ERRED) {
+                    mayForget(t);             // nothing to release: a failure holds no value
+                } else {
+                    mayRelease(t);
+                }
                 retirements();
             }
         });
@@ -670,6 +675,12 @@ final class GraphScheduler implements AutoCloseable {
         while (!work.isEmpty()) {
             TaskState t = work.poll();
             if (t.state == TaskState.State.ERRED || t.state == TaskState.State.MEMORY) {
+                continue;
+            }
+            if (t.state == TaskState.State.RELEASED) {
+                // it succeeded, and its result was released: not a failure, but whatever waits
+                // through it for the failed task cannot run either
+                work.addAll(t.dependents);
                 continue;
             }
             unassign(t);
