@@ -511,6 +511,7 @@ final class GraphScheduler implements AutoCloseable {
         workers.get(m.worker()).executed++;
         logRun(t, m.worker(), m.nanos(), false);
         t.state = TaskState.State.MEMORY;
+        t.failures = 0;                       // a later recomputation of a lost result gets its own retries
         t.bytes = m.bytes();
         t.addHolder(m.worker());
         workers.get(m.worker()).holds.add(t.key());

@@ -92,4 +92,29 @@ class ErredTaskRegressionTest {
             s.close();
         }
     }
+
+    /**
+     * A task's failures were counted over its whole life: a result that needed its one retry,
+     * then was lost with its worker and computed again, had no retry left for the new
+     * computation, and its first error there failed it for good.
+     */
+    @Test
+    void aRecomputationGetsItsOwnRetries() {
+        RecordingTransport t = new RecordingTransport();
+        GraphScheduler s = new GraphScheduler(HandDriven.settings(3).retries(1).build(), t);
+        try {
+            s.submit(List.of(TaskSpec.builder("a", args -> 1).build()));
+            reply(s, new Message.TaskErred(workerOf(t, "a"), "a", last(t, "a").attempt(), new IllegalStateException("flaky"),
+                    1000));                                           // its one retry
+            int aWorker = workerOf(t, "a");
+            reply(s, new Message.TaskFinished(aWorker, "a", last(t, "a").attempt(), 1, 4, 1000));
+            reply(s, new Message.WorkerLost(aWorker));
+            s.submit(List.of(TaskSpec.builder("c", args -> 3).dependsOn("a").build()));   // a is needed again
+            reply(s, new Message.TaskErred(workerOf(t, "a"), "a", last(t, "a").attempt(), new IllegalStateException("flaky"),
+                    1000));
+            assertThat(s.stats().tasksErred()).as("failed tasks after the recomputation's first error").isZero();
+        } finally {
+            s.close();
+        }
+    }
 }
