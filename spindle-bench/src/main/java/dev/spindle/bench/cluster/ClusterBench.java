@@ -3,6 +3,7 @@
  */
 package dev.spindle.bench.cluster;
 
+import dev.spindle.bench.quick.Stats;
 import dev.spindle.cluster.ClusterFuture;
 import dev.spindle.cluster.ClusterStats;
 import dev.spindle.cluster.LocalCluster;
@@ -87,8 +88,7 @@ public final class ClusterBench {
                     steals += stats.stealsConfirmed();
                 }
             }
-            Arrays.sort(times);
-            double median = times[rounds / 2];
+            double median = median(times);
             if (!stealing) {
                 off = median;
             }
@@ -98,5 +98,10 @@ public final class ClusterBench {
                     median * 1e3, bound * 1e3, median / bound, median / off, row.steals());
         }
         return rows;
+    }
+
+    /** The median of {@code values}: the middle one, or the mean of the middle two of an even count. */
+    static double median(double[] values) {
+        return Stats.of(Arrays.stream(values).boxed().toList()).median();
     }
 }
