@@ -105,13 +105,17 @@ public final class ActorSystem implements AutoCloseable {
     private ActorSystem(Builder b) {
         this.name = b.name != null ? b.name : "actors-" + SYSTEM_SEQ.incrementAndGet();
         this.ownsScheduler = b.scheduler == null;
-        this.scheduler = ownsScheduler ? defaultScheduler() : b.scheduler;
+        this.scheduler = ownsScheduler ? defaultScheduler(name) : b.scheduler;
         this.failureHandler = b.failureHandler;
     }
 
-    /** The scheduler of {@link #create()}: one worker per core. Owned and closed by the system. */
-    private static Scheduler defaultScheduler() {
-        return WorkSharingPool.builder().name("spindle-actors").build();
+    /**
+     * The scheduler of {@link #create()}: one worker per core, named after the system (so that
+     * two systems' pools are told apart in metrics and thread dumps). Owned and closed by the
+     * system.
+     */
+    private static Scheduler defaultScheduler(String system) {
+        return WorkSharingPool.builder().name("spindle-" + system).build();
     }
 
     /** {@return a system on a default scheduler with one worker per core, which it owns and closes} */

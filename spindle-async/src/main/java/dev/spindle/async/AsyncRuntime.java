@@ -67,6 +67,9 @@ import java.util.function.IntPredicate;
  */
 public final class AsyncRuntime implements AutoCloseable {
 
+    /** Numbers the runtimes built without a name. */
+    private static final java.util.concurrent.atomic.AtomicInteger UNNAMED = new java.util.concurrent.atomic.AtomicInteger();
+
     /**
      * Configures an {@link AsyncRuntime}.
      *
@@ -78,7 +81,7 @@ public final class AsyncRuntime implements AutoCloseable {
         private int workers = Runtime.getRuntime().availableProcessors();
         private AsyncPolicy policy = AsyncPolicy.WORK_STEALING;
         private int budget = 128;
-        private String name = "spindle-async";
+        private String name;                   // null: "spindle-async-<n>"
         private List<IoDriver> io;             // null: selector and timer threads of their own
         private boolean taskStatistics;
         private boolean spawnSites;
@@ -158,7 +161,8 @@ public final class AsyncRuntime implements AutoCloseable {
         }
 
         /**
-         * The prefix of the worker threads' names (default "spindle-async").
+         * The runtime's name (default {@code spindle-async-<n>}, {@code n} counting the runtimes
+         * built without one, so that two are told apart in metrics and the console).
          *
          * @param name the runtime's name: the worker threads are {@code <name>-worker-<i>}, and
          *     {@link AsyncRuntime#stats()} and flight-recorder events carry it
@@ -310,7 +314,7 @@ public final class AsyncRuntime implements AutoCloseable {
     private AsyncRuntime(Builder b) {
         this.policy = b.policy;
         this.budget = b.budget;
-        this.name = b.name;
+        this.name = b.name != null ? b.name : "spindle-async-" + UNNAMED.incrementAndGet();
         this.taskStatistics = b.taskStatistics;
         this.spawnSites = b.spawnSites;
         this.workers = new AsyncWorker[b.workers];

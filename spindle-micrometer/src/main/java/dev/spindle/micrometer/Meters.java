@@ -28,7 +28,7 @@ import java.util.function.ToDoubleFunction;
  *
  * <p>Micrometer identifies a meter by its name and tags, and registering an id it already holds
  * returns the meter it holds, whatever object that one reads. Two schedulers with one name (a
- * user's choice, or the defaults: every unnamed {@code AsyncRuntime} is {@code spindle-async})
+ * user's choice: the defaults are numbered)
  * would so share the first one's meters, and a scheduler named like a collected one would get
  * that one's dead meters, which repeat their last reading for ever. So each registration notes,
  * per registry, which object its id reads (weakly), and before registering an id:

@@ -20,9 +20,10 @@ import org.junit.jupiter.api.Timeout;
  * (docs/measurements/2026-11-29-s26/metrics-review-before-after.txt).
  *
  * <p>A Micrometer meter is identified by its name and tags, and registering an id that is
- * already there returns the meter that is there. Two schedulers with one name (every
- * {@code AsyncRuntime} built without a name is {@code spindle-async}, every default actor system's
- * pool {@code spindle-actors}) therefore shared one set of meters, which read the first.
+ * already there returns the meter that is there. Two schedulers with one name (before the
+ * defaults were numbered, every {@code AsyncRuntime} built without a name was
+ * {@code spindle-async}, every default actor system's pool {@code spindle-actors}) therefore
+ * shared one set of meters, which read the first.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class MetricsRegressionTest {
