@@ -65,7 +65,8 @@ import java.util.function.Supplier;
  * balance round brings it work. Retiring a worker makes it inactive at once, so it is never
  * chosen for a task, a steal or a copy again; its queued tasks are moved by the steal protocol
  * (so a task that has started stays and finishes there, and none runs twice; a task no other
- * worker may run stays too, its retries included); every value in memory that no active worker
+ * worker may run stays too, and a task that no active worker may run, its retry or a task of a
+ * worker lost meanwhile, goes to a retiring one rather than failing); every value in memory that no active worker
  * holds is copied to the active worker holding the fewest bytes
  * ({@link Message.Replicate}, answered by {@link Message.DataAdded}). After every event the
  * scheduler checks each retiring worker: once it processes nothing and every value it holds has
@@ -427,11 +428,31 @@ final class GraphScheduler implements AutoCloseable {
     private void place(TaskState t) {
         WorkerState w = choose(t);
         if (w == null) {
-            err(t, new IllegalStateException("no allowed worker is alive and not retiring for task '" + t.key()
+            w = retiringFallback(t);
+        }
+        if (w == null) {
+            err(t, new IllegalStateException("no allowed worker is alive for task '" + t.key()
                     + "' (restrictions " + t.spec.restrictions() + ")"));
             return;
         }
         assign(t, w);
+    }
+
+    /**
+     * For a task no active worker may run: an allowed worker that is retiring but alive, the
+     * least loaded, or null. Running the task there (its retirement waits for it, as for a task
+     * that started before the retirement) beats failing it for want of a worker: a retry of a task
+     * only that worker may run, a task whose other worker was lost meanwhile.
+     */
+    private WorkerState retiringFallback(TaskState t) {
+        WorkerState best = null;
+        for (WorkerState w : workers) {
+            if (w.alive && w.retiring && t.spec.restrictions().allows(w.id)
+                    && (best == null || occupancy(w) / w.threads < occupancy(best) / best.threads)) {
+                best = w;
+            }
+        }
+        return best;
     }
 
     /** The allowed active (live, not retiring) worker with the earliest expected start; null if none. */
@@ -654,16 +675,9 @@ final class GraphScheduler implements AutoCloseable {
         workers.get(m.worker()).executed++;
         logRun(t, m.worker(), m.nanos(), true);
         t.failures++;
-        WorkerState ran = workers.get(m.worker());
         if (t.failures <= config.retries()) {
             t.state = TaskState.State.WAITING;
-            if (ran.retiring && !elsewhere(t, ran)) {
-                // its retiring worker is the only one allowed, which is why the task stayed there
-                // (see retire): the retry runs there too, rather than failing for want of a worker
-                assign(t, ran);
-            } else {
-                place(t);
-            }
+            place(t);                         // on a retiring worker if no other may run it (retiringFallback)
         } else {
             err(t, m.error());
         }

@@ -136,4 +136,38 @@ class RetirementRegressionTest {
             s.close();
         }
     }
+
+    /**
+     * Worker 0 retires while it runs a task only it may run, and the only other worker is lost:
+     * the lost worker's task had no active worker left and failed ("no allowed worker is alive
+     * and not retiring"), although worker 0 was alive and could run it before it leaves.
+     */
+    @Test
+    void aTaskWithNoActiveWorkerLeftRunsOnAWorkerThatIsRetiringInsteadOfFailing() {
+        RecordingTransport t = new RecordingTransport();
+        GraphScheduler s = new GraphScheduler(HandDriven.settings(2).build(), t);
+        try {
+            s.submit(List.of(TaskSpec.builder("stay", args -> 0).restrictions(Restrictions.strict(Set.of(0))).build()));
+            CompletableFuture<Object> b = s.submit(List.of(TaskSpec.builder("b", args -> 2)
+                    .restrictions(Restrictions.strict(Set.of(1))).build())).get(0);
+            s.submit(List.of(TaskSpec.builder("c", args -> 3).restrictions(Restrictions.loose(Set.of(1))).build()));
+            CompletableFuture<Void> gone = s.retire(0);
+            reply(s, new Message.WorkerLost(1));
+            List<Message.Compute> onZero = t.sentToWorkers().stream()
+                    .filter(x -> x.worker() == 0 && x.message() instanceof Message.Compute m && m.key().equals("c"))
+                    .map(x -> (Message.Compute) x.message()).toList();
+            assertThat(onZero).as("c, whose worker was lost, sent to the retiring worker 0 (stats: %s)", s.stats())
+                    .hasSize(1);
+            assertThat(b).as("b may run on worker 1 only, which is gone").isCompletedExceptionally();
+            reply(s, new Message.TaskFinished(0, "c", onZero.get(0).attempt(), 3, 4, 1000));
+            Message.Compute stay = (Message.Compute) t.sentToWorkers().get(0).message();
+            reply(s, new Message.TaskFinished(0, "stay", stay.attempt(), 0, 4, 1000));
+            s.releaseFuture("c");
+            s.releaseFuture("stay");
+            assertThat(gone).as("worker 0 retires once its tasks are done and its values released")
+                    .succeedsWithin(Duration.ofSeconds(30));
+        } finally {
+            s.close();
+        }
+    }
 }
