@@ -73,16 +73,22 @@ public final class JavaSerial {
      * @param bytes the buffer holding the stream
      * @param offset where the stream starts in {@code bytes}
      * @param length the stream's length in bytes
-     * @param filter decides which classes, depths, array lengths and references are allowed
+     * @param filter decides which classes, depths, array lengths and references are allowed; an
+     *        array longer than {@code length} is refused before it is asked (each element of a
+     *        real array takes at least one byte of the stream, and {@code ObjectInputStream}
+     *        allocates an array at its declared length before it reads the elements, so a filter's
+     *        bound alone, {@code maxarray}, would let a stream of a few bytes allocate that many)
      * @return the object read (may be {@code null})
-     * @throws InvalidClassException if the filter refused a class or a limit
+     * @throws InvalidClassException if the filter refused a class or a limit, or an array's
+     *         declared length is over {@code length}
      * @throws SecurityException if the bytes are not a readable object stream (including one
      *         deep enough to overflow the stack), with "unreadable payload" and the cause
      */
     public static Object read(byte[] bytes, int offset, int length, ObjectInputFilter filter)
             throws InvalidClassException {
         try (ObjectInputStream in = new ObjectInputStream(new ByteArrayInputStream(bytes, offset, length))) {
-            in.setObjectInputFilter(filter);
+            in.setObjectInputFilter(info -> info.arrayLength() > length ? ObjectInputFilter.Status.REJECTED
+                    : filter.checkInput(info));
             return in.readObject();
         } catch (InvalidClassException e) {
             throw e;

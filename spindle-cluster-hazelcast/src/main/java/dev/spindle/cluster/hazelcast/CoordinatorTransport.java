@@ -63,7 +63,7 @@ final class CoordinatorTransport extends CoordinatorTransportSupport implements 
     @Override
     protected void sendFrame(int worker, List<Object> bodies) {
         // a worker that is gone gets nothing; membership has told, or will tell, the scheduler
-        outbox.send(roster.worker(worker), worker, bodies);
+        outbox.send(roster.worker(worker), worker, roster.incarnation(worker), bodies);
     }
 
     void attach(HazelcastInstance instance, Consumer<Message.ToScheduler> scheduler) {
@@ -135,10 +135,11 @@ final class CoordinatorTransport extends CoordinatorTransportSupport implements 
     @Override
     public void retired(int worker) {
         Member member = roster.worker(worker);
+        long incarnation = roster.incarnation(worker);
         batches.flush(worker);
         roster.lose(worker);
         if (member != null) {
-            Thread t = new Thread(() -> resendRetired(member, worker), "spindle-retired-" + worker);
+            Thread t = new Thread(() -> resendRetired(member, worker, incarnation), "spindle-retired-" + worker);
             t.setDaemon(true);
             t.start();
         }
@@ -147,7 +148,7 @@ final class CoordinatorTransport extends CoordinatorTransportSupport implements 
     static final int MAX_RETIRED_PAUSE_MILLIS = 8_000;
     static final int RETIRED_RESEND_SECONDS = 300;
 
-    private void resendRetired(Member member, int worker) {
+    private void resendRetired(Member member, int worker, long incarnation) {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(RETIRED_RESEND_SECONDS);
         long pause = 1_000;
         try {
@@ -157,7 +158,7 @@ final class CoordinatorTransport extends CoordinatorTransportSupport implements 
                 if (hz == null || !hz.getLifecycleService().isRunning() || !hz.getCluster().getMembers().contains(member)) {
                     return;
                 }
-                outbox.send(member, worker, List.of(new Message.Retired(worker)));
+                outbox.send(member, worker, incarnation, List.of(new Message.Retired(worker)));
                 pause = Math.min(2 * pause, MAX_RETIRED_PAUSE_MILLIS);
             }
         } catch (InterruptedException | RuntimeException stopping) {

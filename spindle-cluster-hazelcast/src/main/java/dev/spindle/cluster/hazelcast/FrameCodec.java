@@ -20,7 +20,7 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * Turns frames into signed bytes and back. A frame is {@code HMAC-SHA256(secret, payload) ||
  * payload}; the payload is binary: a format version byte ({@value #FORMAT}), the envelope
- * (session id, sender, incarnation, addressee, sequence number) and a batch of bodies in
+ * (session id, sender, incarnation, addressee, addressee's incarnation, sequence number) and a batch of bodies in
  * {@link MessageCodec}'s form, this transport's {@link Wire.Members} as its own tag
  * {@value #MEMBERS}. {@link #open} checks the signature before it reads a single byte of the
  * payload, then reads it with {@link WireReader}'s bounds (every length and count checked
@@ -33,8 +33,14 @@ import java.util.concurrent.atomic.AtomicLong;
 final class FrameCodec {
 
     static final int MAC_BYTES = FrameMac.BYTES;
-    /** The payload's format version, its first byte. */
-    static final int FORMAT = 1;
+    /** The payload's format version, its first byte (2: the envelope names the addressee's incarnation). */
+    static final int FORMAT = 2;
+    /**
+     * The deepest object graph a nested value may have: as WorkerMain's JVM-wide filter and the
+     * Pekko transport's codec allow, so that a nested-set hash bomb signed by a holder of the
+     * secret stops after about 2^20 steps instead of keeping a thread busy for ever.
+     */
+    static final int MAX_DEPTH = 20;
     /** {@link Wire.Members}' tag, in the transport's range of {@link MessageCodec}. */
     static final int MEMBERS = MessageCodec.FIRST_TRANSPORT_TAG;
     /** This transport's own bodies. */
@@ -108,7 +114,7 @@ final class FrameCodec {
     static String allowList(List<String> allowedPackages) {
         // the first pattern that matches a class decides, so naming one class ahead is exact
         return RemoteTaskException.class.getName() + ";" + dev.spindle.cluster.SerialAllowList.pattern(
-                "dev.spindle.cluster.hazelcast", allowedPackages, 64, 1_000_000, 100_000_000, 0);
+                "dev.spindle.cluster.hazelcast", allowedPackages, MAX_DEPTH, 1_000_000, 100_000_000, 0);
     }
 
     /**
@@ -120,7 +126,8 @@ final class FrameCodec {
         WireWriter out = new WireWriter();
         UUID session = frame.session();
         out.u8(FORMAT).fixed64(session.getMostSignificantBits()).fixed64(session.getLeastSignificantBits())
-                .zigZag(frame.sender()).fixed64(frame.incarnation()).zigZag(frame.to()).zigZag(frame.seq());
+                .zigZag(frame.sender()).fixed64(frame.incarnation()).zigZag(frame.to()).fixed64(frame.toIncarnation())
+                .zigZag(frame.seq());
         MessageCodec.writeBodies(out, frame.bodies(), OWN);
         byte[] sealed = out.toByteArray(MAC_BYTES);
         System.arraycopy(mac(sealed, MAC_BYTES, sealed.length - MAC_BYTES), 0, sealed, 0, MAC_BYTES);
@@ -148,7 +155,7 @@ final class FrameCodec {
                 throw WireReader.malformed("format version " + version + ", this member reads " + FORMAT);
             }
             Wire.Frame f = new Wire.Frame(new UUID(in.fixed64(), in.fixed64()), in.zigZagInt(), in.fixed64(),
-                    in.zigZagInt(), in.zigZag(), MessageCodec.readBodies(in, OWN));
+                    in.zigZagInt(), in.fixed64(), in.zigZag(), MessageCodec.readBodies(in, OWN));
             in.expectEnd();
             return f;
         } catch (SecurityException malformed) {

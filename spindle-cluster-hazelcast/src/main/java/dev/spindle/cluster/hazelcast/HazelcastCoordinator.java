@@ -152,7 +152,7 @@ public final class HazelcastCoordinator implements ClusterView, AutoCloseable {
             if (m == null) {
                 return false;
             }
-            byte[] frame = codec.seal(session.frame(id, members));
+            byte[] frame = codec.seal(session.frame(id, roster.incarnation(id), members));
             try {
                 byte[] reply = instance.getExecutorService(HazelcastConfigs.FETCHES)
                         .submitToMember(new FetchCall(frame), m).get(5, java.util.concurrent.TimeUnit.SECONDS);

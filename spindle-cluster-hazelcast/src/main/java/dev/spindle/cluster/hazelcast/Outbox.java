@@ -47,19 +47,20 @@ final class Outbox {
     }
 
     /**
-     * Seals {@code bodies} for {@code to} as one frame, in this member's session with its next
-     * sequence number, and sends it to {@code member}; false if it could not be sent.
+     * Seals {@code bodies} for {@code to}'s process {@code toIncarnation} as one frame, in this
+     * member's session with its next sequence number, and sends it to {@code member}; false if it
+     * could not be sent.
      *
      * @throws IllegalArgumentException if the frame cannot be sealed or is over the frame limit,
      *         which the receiver would refuse on arrival (as oversized, silently for the sender): it
      *         is sealed here, on the caller's thread, so that the caller can fail what it carries
      */
-    boolean send(Member member, int to, List<Object> bodies) {
+    boolean send(Member member, int to, long toIncarnation, List<Object> bodies) {
         HazelcastInstance hz = instance;
         if (member == null || hz == null) {
             return false;
         }
-        byte[] sealed = codec.seal(session.frame(to, bodies));
+        byte[] sealed = codec.seal(session.frame(to, toIncarnation, bodies));
         if (sealed.length > maxFrameBytes) {
             throw new IllegalArgumentException("is " + sealed.length + " bytes sealed, over the frame limit of "
                     + maxFrameBytes);

@@ -64,22 +64,27 @@ final class Session {
         return id.get();
     }
 
-    /** A frame of this session from this member, with its next sequence number. */
-    Wire.Frame frame(int to, Object body) {
-        return frame(to, List.of(body));
+    /**
+     * A frame of this session from this member to {@code to}'s process {@code toIncarnation}
+     * ({@link Wire#COORDINATOR_INCARNATION} for the coordinator), with its next sequence number.
+     */
+    Wire.Frame frame(int to, long toIncarnation, Object body) {
+        return frame(to, toIncarnation, List.of(body));
     }
 
     /** A frame of a batch of bodies, in this session from this member, with its next sequence number. */
-    Wire.Frame frame(int to, List<Object> bodies) {
+    Wire.Frame frame(int to, long toIncarnation, List<Object> bodies) {
         UUID s = id.get();
         if (s == null) {
             throw new IllegalStateException("no session yet");
         }
-        return new Wire.Frame(s, self, incarnation, to, seq.incrementAndGet(), bodies);
+        return new Wire.Frame(s, self, incarnation, to, toIncarnation, seq.incrementAndGet(), bodies);
     }
 
     /**
-     * Whether a verified frame may be acted on: addressed here, in this session, from the
+     * Whether a verified frame may be acted on: addressed here (to this member's incarnation: a
+     * frame sealed for the process that held this id before is refused, counted and logged as a
+     * replay, since this process's replay window has never seen it), in this session, from the
      * sender's current incarnation {@code incarnation} (as proven, see {@link Roster#incarnation})
      * and new from that incarnation. The caller has checked that the sender is proven in this
      * session. A frame of an earlier incarnation (a late frame of a lost process whose id has
@@ -94,6 +99,11 @@ final class Session {
         if (s == null || !s.equals(f.session())) {
             offences.record(Offences.Kind.REPLAY, "sender " + f.sender() + " of session " + f.session(),
                     "a frame of another session");
+            return false;
+        }
+        if (f.toIncarnation() != this.incarnation) {
+            offences.record(Offences.Kind.REPLAY, "sender " + f.sender() + " to incarnation " + f.toIncarnation(),
+                    "a frame for another incarnation of member " + self + " (a process lost or replaced)");
             return false;
         }
         if (f.incarnation() != incarnation) {

@@ -25,16 +25,24 @@ final class Wire {
      * ({@link #COORDINATOR} or a worker id) in the coordinator's {@code session}, from the
      * sender's {@code incarnation} (a worker process's random non-zero number, proved in its
      * handshake; {@link #COORDINATOR_INCARNATION} for the coordinator, whose incarnation is the
-     * session), with the sender's next sequence number. The receiver accepts it only in its own
-     * session, from a proven sender's current incarnation, once (see {@link Session}), and then
-     * acts on every body in order.
+     * session) to the addressee's {@code toIncarnation} (so that a frame captured on its way to
+     * a process that was lost or retired means nothing to the process that takes its id next),
+     * with the sender's next sequence number. The receiver accepts it only in its own session,
+     * addressed to its own incarnation, from a proven sender's current incarnation, once (see
+     * {@link Session}), and then acts on every body in order.
      */
-    record Frame(UUID session, int sender, long incarnation, int to, long seq, List<Object> bodies) {
+    record Frame(UUID session, int sender, long incarnation, int to, long toIncarnation, long seq,
+                 List<Object> bodies) {
         Frame {
             bodies = List.copyOf(bodies);
         }
 
-        /** A frame of one body. */
+        /** A frame to the coordinator, or to a member whose incarnation the test does not care about. */
+        Frame(UUID session, int sender, long incarnation, int to, long seq, List<Object> bodies) {
+            this(session, sender, incarnation, to, COORDINATOR_INCARNATION, seq, bodies);
+        }
+
+        /** A frame of one body to the coordinator (see above). */
         Frame(UUID session, int sender, long incarnation, int to, long seq, Object body) {
             this(session, sender, incarnation, to, seq, List.of(body));
         }

@@ -122,7 +122,8 @@ final class WorkerTransport extends WorkerTransportSupport implements Endpoint {
         if (f.sender() == Wire.COORDINATOR && body instanceof Wire.Members m) {
             // the coordinator's list of proven workers, which also shows it that this worker knows it
             roster.adopt(m, outbox.cluster());
-            return codec.seal(session.frame(Wire.COORDINATOR, new WireMessage.FetchReply("", id, null)));
+            return codec.seal(session.frame(Wire.COORDINATOR, Wire.COORDINATOR_INCARNATION,
+                    new WireMessage.FetchReply("", id, null)));
         }
         List<WireMessage.FetchRequest> requests = fetchRequests(f.bodies(), id, f.sender());
         if (requests == null) {
@@ -139,7 +140,7 @@ final class WorkerTransport extends WorkerTransportSupport implements Endpoint {
             }
             replies.add(new WireMessage.FetchReply(r.key(), id, encoded));
         }
-        return codec.seal(session.frame(f.sender(), replies));
+        return codec.seal(session.frame(f.sender(), f.incarnation(), replies));
     }
 
     /**
@@ -216,7 +217,7 @@ final class WorkerTransport extends WorkerTransportSupport implements Endpoint {
     /** One frame to the coordinator; a frame over the limit is split by the caller. */
     @Override
     protected void sendFrame(List<Object> bodies) {
-        if (!outbox.send(roster.coordinator(), Wire.COORDINATOR, bodies)) {
+        if (!outbox.send(roster.coordinator(), Wire.COORDINATOR, Wire.COORDINATOR_INCARNATION, bodies)) {
             LOG.log(Level.WARNING, "worker {0}: coordinator unreachable, dropped {1} messages ({2}...)", id,
                     bodies.size(), bodies.get(0).getClass().getSimpleName());
         }
@@ -266,7 +267,7 @@ final class WorkerTransport extends WorkerTransportSupport implements Endpoint {
             return;
         }
         try {
-            byte[] frame = codec.seal(session.frame(holder, requests));
+            byte[] frame = codec.seal(session.frame(holder, roster.incarnation(holder), requests));
             fetchFrames.incrementAndGet();
             fetchesSent.addAndGet(requests.size());
             hz.getExecutorService(HazelcastConfigs.FETCHES).submitToMember(new FetchCall(frame), member,

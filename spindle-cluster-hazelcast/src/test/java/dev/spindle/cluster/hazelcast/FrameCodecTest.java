@@ -88,8 +88,9 @@ class FrameCodecTest {
     @Test
     void signedButMalformedFramesAreRefusedAndCounted() {
         byte[] good = codec.seal(new Wire.Frame(SESSION, 0, 5L, 1, 1, new Message.ReleaseKey("k")));
-        // the payload after the signature: version, session (16), sender, incarnation (8), to, seq, count, tag
-        int tag = FrameCodec.MAC_BYTES + 1 + 16 + 1 + 8 + 1 + 1 + 1;
+        // the payload after the signature: version, session (16), sender, incarnation (8), to, to's
+        // incarnation (8), seq, count, tag
+        int tag = FrameCodec.MAC_BYTES + 1 + 16 + 1 + 8 + 1 + 8 + 1 + 1;
         assertThatThrownBy(() -> codec.open(resigned(good, tag, 0x3F))).isInstanceOf(SecurityException.class)
                 .hasMessageContaining("unknown message tag 0x3f");
         assertThatThrownBy(() -> codec.open(resigned(good, FrameCodec.MAC_BYTES, 9))).isInstanceOf(SecurityException.class)

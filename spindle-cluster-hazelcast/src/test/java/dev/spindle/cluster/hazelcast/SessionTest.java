@@ -41,7 +41,7 @@ class SessionTest {
     void framesCarryTheSendersIncarnation() {
         Session worker = new Session(2, 42, new Offences("test"));
         worker.join(SESSION);
-        Wire.Frame f = worker.frame(Wire.COORDINATOR, "x");
+        Wire.Frame f = worker.frame(Wire.COORDINATOR, Wire.COORDINATOR_INCARNATION, "x");
         assertThat(f.incarnation()).isEqualTo(42);
         assertThat(f.sender()).isEqualTo(2);
     }
