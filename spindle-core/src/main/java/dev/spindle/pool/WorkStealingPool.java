@@ -396,6 +396,7 @@ public final class WorkStealingPool extends PoolCore {
                 forked.add(t);
                 w.pushFork(t);
             }
+            n = forked.size();                 // as iterated: a collection changed meanwhile may differ from its size()
             ExecutionException failure = null;
             int next = 0;
             for (int failed = 0; failed < n; ) {

@@ -34,6 +34,14 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
 class ReactorRegressionTest {
 
+    /** A non-blocking server channel bound to a free loopback port. */
+    private static ServerSocketChannel listening() throws java.io.IOException {
+        ServerSocketChannel channel = ServerSocketChannel.open();
+        channel.bind(new InetSocketAddress("127.0.0.1", 0));
+        channel.configureBlocking(false);
+        return channel;
+    }
+
     /**
      * Reactor.close() of a driven reactor promises to wake every waiting task, but wakes only
      * the tasks of channels already registered with the selector: a task whose interest change
@@ -43,9 +51,7 @@ class ReactorRegressionTest {
     void closingADrivenReactorWakesATaskWhoseInterestIsStillQueued() throws Exception {
         Reactor reactor = Reactor.openDriven();
         reactor.claim();
-        try (ServerSocketChannel channel = ServerSocketChannel.open()) {
-            channel.bind(new InetSocketAddress("127.0.0.1", 0));
-            channel.configureBlocking(false);
+        try (ServerSocketChannel channel = listening()) {
             Reactor.Registration reg = reactor.register(channel);
             AtomicInteger woken = new AtomicInteger();
             reactor.await(reg, SelectionKey.OP_ACCEPT, woken::incrementAndGet);
@@ -67,9 +73,7 @@ class ReactorRegressionTest {
     void closingADrivenReactorWakesATaskWhoseChangeTheDriverIsApplying() throws Exception {
         Reactor reactor = Reactor.openDriven();
         reactor.claim();
-        try (ServerSocketChannel channel = ServerSocketChannel.open()) {
-            channel.bind(new InetSocketAddress("127.0.0.1", 0));
-            channel.configureBlocking(false);
+        try (ServerSocketChannel channel = listening()) {
             Reactor.Registration reg = reactor.register(channel);
             CountDownLatch woken = new CountDownLatch(1);
             reactor.await(reg, SelectionKey.OP_ACCEPT, woken::countDown);
