@@ -126,6 +126,10 @@ final class ActorCell<A> extends ActorCellConsumerFields<A> implements ActorRef<
         }
         Envelope e = new Envelope.Tell(message);
         if (capacity != ActorConfig.UNBOUNDED && !tryReserve()) {
+            if (stopping()) {
+                system.deadLetter();
+                return;
+            }
             throw new MailboxFullException(name, capacity);
         }
         offer(e);
@@ -141,7 +145,12 @@ final class ActorCell<A> extends ActorCellConsumerFields<A> implements ActorRef<
             system.deadLetter();
             result.completeExceptionally(stoppedException());
         } else if (capacity != ActorConfig.UNBOUNDED && !tryReserve()) {
-            result.completeExceptionally(new MailboxFullException(name, capacity));
+            if (stopping()) {
+                system.deadLetter();
+                result.completeExceptionally(stoppedException());
+            } else {
+                result.completeExceptionally(new MailboxFullException(name, capacity));
+            }
         } else {
             offer(new Envelope.Ask(function, result));
         }
@@ -178,6 +187,18 @@ final class ActorCell<A> extends ActorCellConsumerFields<A> implements ActorRef<
             default -> "failed to start";
         };
         return "ActorRef[" + name + ", " + s + "]";
+    }
+
+    /**
+     * Whether a message that found the bounded mailbox full is a dead letter rather than a
+     * {@link MailboxFullException}: the actor has ended, or its stop was requested. The stop
+     * envelope ignores the bound but is counted, so it alone can fill the mailbox; a message that
+     * finds it full after the stop was requested is ordered after the stop (or races it) and
+     * would be rejected as a dead letter once the stop is processed, as it is in an unbounded
+     * mailbox. Telling the sender to back off from an actor that has stopped would be wrong.
+     */
+    private boolean stopping() {
+        return lvStopRequested() || lvLifecycle() != RUNNING;
     }
 
     /**
@@ -474,6 +495,10 @@ abstract class ActorCellColdFields<A> {
 
     final boolean casStopRequested() {
         return STOP_REQUESTED.compareAndSet(this, 0, 1);
+    }
+
+    final boolean lvStopRequested() {
+        return (int) STOP_REQUESTED.getVolatile(this) != 0;
     }
 }
 

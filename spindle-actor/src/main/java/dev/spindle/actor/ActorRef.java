@@ -66,7 +66,8 @@ public sealed interface ActorRef<A> permits ActorCell {
      *
      * @param message runs once on the actor's object, on the actor's thread
      * @throws MailboxFullException if the actor's mailbox is bounded and full (the message is
-     *     dropped and not counted)
+     *     dropped and not counted); not once {@link #stop()} was called: the stop, which may
+     *     itself fill the mailbox, is ahead of the message, which is a dead letter
      * @throws NullPointerException if {@code message} is null
      */
     void tell(Consumer<? super A> message);
@@ -79,7 +80,8 @@ public sealed interface ActorRef<A> permits ActorCell {
      * <p>The future fails with what {@code function} throws (the actor goes on, and the failure
      * handler is not called); with {@link ActorStoppedException} if the actor stops before the
      * message is processed, or had stopped; with {@link MailboxFullException} if the bounded
-     * mailbox is full.
+     * mailbox is full (with {@link ActorStoppedException} if it is full once {@link #stop()} was
+     * called: the ask is then a dead letter, as {@link #tell tell} says).
      *
      * @param <R> the result type
      * @param function runs once on the actor's object, on the actor's thread; its result

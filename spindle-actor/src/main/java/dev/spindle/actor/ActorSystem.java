@@ -363,19 +363,47 @@ public final class ActorSystem implements AutoCloseable {
      * further spawns; then, if the system owns its scheduler, closes it, which waits for the
      * actors to finish (called from an actor's thread it only shuts the scheduler down). With
      * a caller-owned scheduler it returns without waiting. Idempotent.
+     *
+     * <p>If the scheduler refuses an actor's stop with an {@code Error} (which
+     * {@link ActorRef#stop()} passes on to its caller, as {@code tell} does; the actor ends as
+     * rejected), {@code close()} still stops every other actor and closes an owned scheduler,
+     * then throws the first such {@code Error} with the later ones
+     * {@linkplain Throwable#addSuppressed suppressed}.
      */
     @Override
     public void close() {
+        Error failure = null;
         synchronized (closeLock) {     // a later caller waits until the first has stopped the actors
             if (!closed) {
                 closed = true;
                 for (ActorCell<?> cell : actors) {
-                    cell.stop();
+                    try {
+                        cell.stop();
+                    } catch (Error e) {
+                        // the scheduler refused this stop (stop() passes on only Errors). The
+                        // closed flag is set, so no later close() would stop the actors after
+                        // this one: one refused stop must not end the loop
+                        if (failure == null) {
+                            failure = e;
+                        } else if (e != failure) {     // a scheduler may throw one shared instance
+                            failure.addSuppressed(e);
+                        }
+                    }
                 }
             }
         }
         if (ownsScheduler) {           // every caller waits for the scheduler (idempotent)
-            closeScheduler(scheduler);
+            try {
+                closeScheduler(scheduler);
+            } catch (RuntimeException | Error e) {
+                if (failure == null || e == failure) {
+                    throw e;
+                }
+                failure.addSuppressed(e);
+            }
+        }
+        if (failure != null) {
+            throw failure;
         }
     }
 

@@ -9,7 +9,8 @@ import java.util.concurrent.RejectedExecutionException;
  * A message did not fit into an actor's bounded mailbox
  * ({@link ActorConfig.Builder#mailboxCapacity(int)}). {@link ActorRef#tell tell} throws it;
  * {@link ActorRef#ask ask} returns a future failed with it. The message was not enqueued: it is
- * neither processed nor counted as a dead letter.
+ * neither processed nor counted as a dead letter. Once the actor's {@link ActorRef#stop() stop}
+ * was requested, a message that finds the mailbox full is a dead letter instead.
  */
 public class MailboxFullException extends RejectedExecutionException {
 

@@ -61,6 +61,10 @@ class ActorPropertiesTest {
                 return true;
             }
             if (id >= 0 && mailbox.size() >= capacity) {
+                if (stopRequested) {            // behind the stop: a dead letter, not "full"
+                    deadLetters++;
+                    return true;
+                }
                 return false;
             }
             mailbox.add(id);
