@@ -43,6 +43,15 @@ import java.util.concurrent.locks.LockSupport;
  * limit also reports its store's memory, spilled bytes and pause on that timer when they change
  * ({@link Message.MemoryReport}), since the scheduler cannot read its store.
  *
+ * <p>A worker with a memory limit also tells the scheduler on that timer when it stalls on
+ * memory and when it stops ({@link Message.MemoryStall}): paused with only values that cannot
+ * spill in memory ({@link DataStore#stuck}) and no task running, it can start nothing until the
+ * scheduler releases a value, so the report says how many releases it had handled. Why a report
+ * that says stalled is true: the reporter looks at the store before it counts the threads that
+ * passed the pause, and a thread counts itself before it looks at the store a second time
+ * ({@link #runOne}); so either the report sees the thread, or the thread sees the store paused and
+ * waits. Only a release brings the memory of a stuck store down, and it is counted.
+ *
  * <p>Why a stolen task never runs twice: a ticket starts a job only by a compare-and-set from
  * READY to EXECUTING, and a steal request releases it only by a compare-and-set from FETCHING or
  * READY to RELEASED. Exactly one of them wins. The reply tells the scheduler which did, so the
@@ -89,6 +98,12 @@ final class ClusterWorker {
     private final boolean reportMemory;
     /** The last {@link Message.MemoryReport} sent; touched by the reporter thread only. */
     private Message.MemoryReport lastMemoryReport;
+    /** {@link Message.ReleaseKey}s handled, each counted once its value is gone. */
+    private final AtomicLong releases = new AtomicLong();
+    /** Pool threads past the pause, about to run a job or running one (see the overview). */
+    private final AtomicInteger running = new AtomicInteger();
+    /** The last {@link Message.MemoryStall} sent; touched by the reporter thread only. */
+    private Message.MemoryStall lastStall;
     private volatile boolean alive = true;
 
     ClusterWorker(int id, int threads, Transport transport) {
@@ -138,6 +153,26 @@ final class ClusterWorker {
                 lastMemoryReport = m;
                 transport.toScheduler(m);
             }
+        }
+        if (store.limit() > 0) {
+            reportStall();
+        }
+    }
+
+    /**
+     * Tells the scheduler when this worker stalls on memory, when its figures change while it is
+     * stalled, and when it stops (see the overview). A stuck store first spills what it kept in
+     * memory for a task, here on the reporter's thread, since no task of this worker runs.
+     */
+    private void reportStall() {
+        long handled = releases.get();        // first: a release during the look makes the report out of date, not wrong
+        boolean stalled = store.stuck() && running.get() == 0;   // the store, then the count (see runOne)
+        Message.MemoryStall m = stalled
+                ? new Message.MemoryStall(id, true, handled, store.memoryBytes(), store.limit())
+                : new Message.MemoryStall(id, false, 0, 0, store.limit());
+        if (lastStall == null ? stalled : !m.equals(lastStall)) {
+            lastStall = m;
+            transport.toScheduler(m);
         }
     }
 
@@ -209,6 +244,7 @@ final class ClusterWorker {
             store.remove(k);
             return null;
         });
+        releases.incrementAndGet();           // after the value is gone: a stall report that counts it saw it gone
     }
 
     private void compute(Message.Compute c) {
@@ -355,11 +391,29 @@ final class ClusterWorker {
     }
 
     private void runOne() {
-        while (alive && store.paused()) {
-            // Dask's pause: start nothing while memory is over the pause fraction; steals and
-            // releases still arrive on the transport's thread and bring it down
-            LockSupport.parkNanos(PAUSE_POLL_NANOS);
+        while (true) {
+            while (alive && store.paused()) {
+                // Dask's pause: start nothing while memory is over the pause fraction; steals and
+                // releases still arrive on the transport's thread and bring it down
+                LockSupport.parkNanos(PAUSE_POLL_NANOS);
+            }
+            // counted, then a second look: a stall report that saw the store paused and no thread
+            // counted is not made false by this thread starting a task (see the overview)
+            running.incrementAndGet();
+            if (!alive || !store.paused()) {
+                break;
+            }
+            running.decrementAndGet();
         }
+        try {
+            runReady();
+        } finally {
+            running.decrementAndGet();
+        }
+    }
+
+    /** Runs the highest-priority READY job, if any is left. */
+    private void runReady() {
         Job job = ready.poll();
         if (job == null || !alive) {
             return;

@@ -39,8 +39,11 @@ import java.util.Map;
  * are {@link Sized} but not serialisable cannot spill and stay in memory. Above
  * {@link #PAUSE}{@code × L} in memory (possible only with values that cannot spill), the store
  * reports {@link #paused()} and the worker starts no new task until it falls (Dask's "pause"
- * fraction, 80 %). Dask's third fraction, "spill" at 70 % of the process memory, measures the
- * whole process; a store sees only its own values, so the target alone drives spilling here.
+ * fraction, 80 %); a paused store with only such values in memory is {@link #stuck()}, and a
+ * worker so stuck with no task running tells the scheduler, which fails the tasks no worker can
+ * start once every worker is so. Dask's third fraction, "spill" at 70 % of the process memory,
+ * measures the whole process; a store sees only its own values, so the target alone drives
+ * spilling here.
  *
  * <p>Files live in a directory only the current user can read ({@code rwx------} where POSIX
  * permissions exist), created on first spill (under the given parent, else {@code java.io.tmpdir})
@@ -170,6 +173,35 @@ final class DataStore {
         return limit > 0 && memoryBytes > PAUSE * limit;
     }
 
+    /**
+     * Whether the store is paused with nothing it could spill: every value in memory is one that
+     * cannot be written. It first spills down to the target what {@link #put} and {@link #get}
+     * keep in memory for the task that uses them (the value just stored or read back): the worker
+     * asks only when it has no task running, and kept there that value would hold the store paused
+     * for good. A store that still has a value it could write (the disk refused it) is not stuck:
+     * the next call tries again.
+     */
+    synchronized boolean stuck() {
+        if (!paused()) {
+            return false;
+        }
+        spillIfNeeded(null);                  // keeps nothing
+        if (!paused()) {
+            return false;
+        }
+        for (Entry e : entries.values()) {
+            if (spillable(e)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The memory limit in bytes; 0 for none. */
+    long limit() {
+        return limit;
+    }
+
     synchronized int keys() {
         return entries.size();
     }
@@ -203,7 +235,7 @@ final class DataStore {
         }
     }
 
-    /** Spills least recently used values, never {@code keep} (just stored or asked for). */
+    /** Spills least recently used values, never {@code keep} (just stored or asked for; null for none). */
     private void spillIfNeeded(String keep) {
         if (limit == 0 || memoryBytes <= TARGET * limit) {
             return;

@@ -75,6 +75,12 @@ import java.util.function.Supplier;
  * copy failed {@link #MAX_REPLICA_FAILURES} times is given up, the worker retires without it and
  * the value is computed again when needed, as if the worker had been lost; a retiring worker that
  * dies is handled as lost.
+ *
+ * <p>Stalls on memory: a worker paused over its memory limit with only values that cannot spill
+ * and no task running says so ({@link Message.MemoryStall}), naming the releases it had handled.
+ * After every event, if every live worker is so stalled as of the last release sent to it, the
+ * tasks queued on them fail with an exception that names the workers and their bytes (see
+ * {@link #stalls}), since nothing but the client could ever let them start.
  */
 final class GraphScheduler implements AutoCloseable {
 
@@ -97,6 +103,9 @@ final class GraphScheduler implements AutoCloseable {
 
     /** The thief of a move off a retiring worker: the task is placed anew once released. */
     private static final int RETIRE = -1;
+
+    /** The most workers stalled on memory that a task's exception names; the others are counted. */
+    private static final int STALLED_NAMED = 8;
 
     private static final int STEAL_LOG_CAPACITY = 10_000;
     /** The most events handled between two {@link Transport#flush}es. */
@@ -261,9 +270,15 @@ final class GraphScheduler implements AutoCloseable {
             if (w != null && w.alive) {
                 w.memory = r;
             }
+        } else if (m instanceof Message.MemoryStall s) {
+            WorkerState w = s.worker() >= 0 && s.worker() < workers.size() ? workers.get(s.worker()) : null;
+            if (w != null && w.alive) {
+                w.stall = s;
+            }
         } else if (m instanceof Message.WorkerLost l) {
             onWorkerLost(l.worker());
         }
+        stalls();                             // first: the tasks it fails may be all a retiring worker waits for
         retirements();
     }
 
@@ -312,6 +327,7 @@ final class GraphScheduler implements AutoCloseable {
             for (TaskSpec<?> s : specs) {
                 ensure(tasks.get(s.key()), visited);
             }
+            stalls();                         // placed on workers that are all stalled: told now, not never
             return futures;
         });
     }
@@ -556,6 +572,12 @@ final class GraphScheduler implements AutoCloseable {
 
     // ---- freeing memory ------------------------------------------------------------------
 
+    /** Tells {@code w} to drop {@code key}, counted so that a stall report that predates it is known for one. */
+    private void releaseKey(WorkerState w, String key) {
+        w.releasesSent++;
+        transport.toWorker(w.id, new Message.ReleaseKey(key));
+    }
+
     /** Releases {@code t}'s result if it is in memory and neither the client nor a pending task needs it. */
     private void mayRelease(TaskState t) {
         if (t.state != TaskState.State.MEMORY || t.wanted) {
@@ -572,14 +594,14 @@ final class GraphScheduler implements AutoCloseable {
             WorkerState w = workers.get(h);
             w.holds.remove(t.key());
             if (w.alive) {
-                transport.toWorker(h, new Message.ReleaseKey(t.key()));
+                releaseKey(w, t.key());
             }
         }
         for (int f : t.fetchers) {
             // a fetch still travelling: the worker abandons it, so that no copy lands after the
             // release (nor, once the key is forgotten and submitted again, under the new result's name)
             if (!t.holders.contains(f) && workers.get(f).alive) {
-                transport.toWorker(f, new Message.ReleaseKey(t.key()));
+                releaseKey(workers.get(f), t.key());
             }
         }
         t.fetchers.clear();
@@ -726,7 +748,7 @@ final class GraphScheduler implements AutoCloseable {
             if (h.holds.remove(dep.key()) && h.alive) {
                 // it may still hold the value (a fetch that timed out): no longer counted, the copy
                 // would never be released
-                transport.toWorker(h.id, new Message.ReleaseKey(dep.key()));
+                releaseKey(h, dep.key());
             }
         }
         if (dep != null && dep.state == TaskState.State.MEMORY && dep.holders.isEmpty()) {
@@ -744,18 +766,18 @@ final class GraphScheduler implements AutoCloseable {
         }
         if (t == null) {
             // a copy of a key forgotten meanwhile: nothing will ever release it, so drop it now
-            transport.toWorker(w.id, new Message.ReleaseKey(m.key()));
+            releaseKey(w, m.key());
             return;
         }
         bytesReported += m.bytes();           // moved, whether or not the copy is still wanted
         if (t.state == TaskState.State.RELEASED) {
-            transport.toWorker(w.id, new Message.ReleaseKey(t.key()));   // a copy that arrived after the release
+            releaseKey(w, t.key());   // a copy that arrived after the release
             return;
         }
         if (!t.fetchers.remove(w.id) && !t.holders.contains(w.id)) {
             // nobody asked this worker for this result: a copy of an earlier one of the key (released,
             // or forgotten and submitted again), reported before the worker dropped it
-            transport.toWorker(w.id, new Message.ReleaseKey(t.key()));
+            releaseKey(w, t.key());
             return;
         }
         t.addHolder(w.id);
@@ -815,6 +837,69 @@ final class GraphScheduler implements AutoCloseable {
             if (t.state == TaskState.State.WAITING) {
                 ensure(t, visited);
             }
+        }
+    }
+
+    // ---- stalls on memory ----------------------------------------------------------------
+
+    /**
+     * Fails the tasks queued on the live workers once every one of them is stalled on memory
+     * ({@link WorkerState#stalled}): paused over the pause fraction of its memory limit with only
+     * values that cannot spill, no task running, and every release sent to it handled. Then no
+     * worker can start a task, finish one or spill, and only a release could unpause one: the tasks
+     * would wait for the client for good, and the caller with them, with no sign of why (Dask
+     * waits so; a task here runs or its caller is told). While any live worker is not stalled
+     * nothing changes, since it may finish a task whose end frees values, spill, or handle a
+     * release on its way.
+     *
+     * <p>Each task is withdrawn from its worker (a steal request with a negative id and no record,
+     * whose reply is ignored as a retirement's is) before it errs, so that the releases its failure
+     * sends arrive after it: a worker they unpause never runs a task whose caller was told it
+     * failed. It errs without a retry, which would queue on the same workers.
+     */
+    private void stalls() {
+        boolean queued = false;
+        for (WorkerState w : workers) {
+            if (w.alive) {
+                if (!w.stalled()) {
+                    return;
+                }
+                queued |= !w.processing.isEmpty();
+            }
+        }
+        if (!queued) {
+            return;
+        }
+        StringBuilder why = new StringBuilder("every live worker is paused over the pause fraction ("
+                + Math.round(DataStore.PAUSE * 100) + " %) of its memory limit with only values that cannot spill in"
+                + " memory and no task running that could free them (");
+        int named = 0;
+        int stalled = 0;
+        List<TaskState> stuck = new ArrayList<>();
+        for (WorkerState w : workers) {
+            if (!w.alive) {
+                continue;
+            }
+            if (named < STALLED_NAMED) {
+                why.append(named++ == 0 ? "" : "; ").append("worker ").append(w.id).append(" holds ")
+                        .append(w.stall.memoryBytes()).append(" bytes that cannot spill, memory limit of ")
+                        .append(w.stall.limitBytes()).append(" bytes");
+            }
+            stalled++;
+            stuck.addAll(w.processing);
+        }
+        if (stalled > named) {
+            why.append("; and ").append(stalled - named).append(" more workers");
+        }
+        why.append("). Release results the client holds, make such values Serializable so that they can spill,"
+                + " or raise the memory limit");
+        System.getLogger(GraphScheduler.class.getName()).log(System.Logger.Level.WARNING,
+                "failing {0} queued tasks: {1}", stuck.size(), why);
+        for (TaskState t : stuck) {
+            transport.toWorker(t.processingOn.id, new Message.StealRequest(-(++stealSeq), t.key(), t.attempt));
+        }
+        for (TaskState t : stuck) {
+            err(t, new IllegalStateException("task '" + t.key() + "' cannot start: " + why));
         }
     }
 
@@ -1113,7 +1198,8 @@ final class GraphScheduler implements AutoCloseable {
         if (p == null || t == null || t.stealId != m.stealId()) {
             if (m.stealId() < 0) {
                 // a retirement's move overtaken by events (its record may be gone already: the task
-                // finished or was unassigned): not a steal, so not a stale one either
+                // finished or was unassigned), or the withdrawal of a task failed for a stall on
+                // memory, which has none (see stalls): not a steal, so not a stale one either
                 return;
             }
             stealsStale++;

@@ -217,6 +217,26 @@ public sealed interface Message extends Serializable {
     }
 
     /**
+     * Whether a worker is stalled on memory: paused (over the pause fraction of its memory
+     * limit) with only values that cannot spill in memory and no task running, so that only a
+     * release from the scheduler can let it start a task again. Sent by every worker with a
+     * memory limit when this changes, and again while stalled when its figures change; the
+     * scheduler fails the tasks queued on its workers once every live one is stalled as of the
+     * last {@link ReleaseKey} it sent them.
+     *
+     * @param worker the reporting worker's id
+     * @param stalled whether it is stalled
+     * @param releases how many {@link ReleaseKey} messages it had handled when it looked: a
+     *        report that misses a release sent since is out of date
+     * @param memoryBytes the measured size of its values in memory, none of which can spill when stalled
+     * @param limitBytes its memory limit in bytes
+     * @serial exclude
+     */
+    record MemoryStall(int worker, boolean stalled, long releases, long memoryBytes, long limitBytes)
+            implements ToScheduler {
+    }
+
+    /**
      * The worker is gone, with everything it held and was running.
      *
      * @param worker the id of the lost worker

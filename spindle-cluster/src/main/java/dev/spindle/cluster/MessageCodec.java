@@ -67,6 +67,7 @@ public final class MessageCodec {
     static final int DATA_ADDED = 0x16;
     static final int MEMORY_REPORT = 0x17;
     static final int REPLICA_FAILED = 0x18;
+    static final int MEMORY_STALL = 0x19;
     static final int FETCH_REQUEST = 0x21;
     static final int FETCH_REPLY = 0x22;
 
@@ -230,6 +231,9 @@ public final class MessageCodec {
             out.u8(RETIRED).zigZag(r.worker());
         } else if (body instanceof Message.MemoryReport m) {
             out.u8(MEMORY_REPORT).zigZag(m.worker()).zigZag(m.memoryBytes()).zigZag(m.spilledBytes()).bool(m.paused());
+        } else if (body instanceof Message.MemoryStall m) {
+            out.u8(MEMORY_STALL).zigZag(m.worker()).bool(m.stalled()).zigZag(m.releases()).zigZag(m.memoryBytes())
+                    .zigZag(m.limitBytes());
         } else if (body instanceof WireMessage.FetchRequest r) {
             out.u8(FETCH_REQUEST).string(r.key()).zigZag(r.holder()).zigZag(r.requester());
         } else if (body instanceof WireMessage.FetchReply r) {
@@ -296,6 +300,8 @@ public final class MessageCodec {
                 return new Message.Retired(in.zigZagInt());
             case MEMORY_REPORT:
                 return new Message.MemoryReport(in.zigZagInt(), in.zigZag(), in.zigZag(), in.bool());
+            case MEMORY_STALL:
+                return new Message.MemoryStall(in.zigZagInt(), in.bool(), in.zigZag(), in.zigZag(), in.zigZag());
             case FETCH_REQUEST:
                 return new WireMessage.FetchRequest(key(in), in.zigZagInt(), in.zigZagInt());
             case FETCH_REPLY:

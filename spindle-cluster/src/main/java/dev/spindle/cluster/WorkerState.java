@@ -45,6 +45,10 @@ final class WorkerState {
     final Map<String, Integer> replicaFailures = new HashMap<>();
     /** Its store's figures as it last reported them (a worker in another JVM with a memory limit), or null. */
     Message.MemoryReport memory;
+    /** Its last report of a stall on memory, or null (a worker without a memory limit never sends one). */
+    Message.MemoryStall stall;
+    /** The {@link Message.ReleaseKey}s sent to it: a stall report that has not handled them all is out of date. */
+    long releasesSent;
     /** Completed (on the notifier) once this incarnation is gone: lost, or retired. */
     final CompletableFuture<Void> gone = new CompletableFuture<>();
 
@@ -102,6 +106,14 @@ final class WorkerState {
     /** The bytes the processing tasks lack here; for tests. */
     long bytesMissing() {
         return bytesMissing;
+    }
+
+    /**
+     * It reported itself stalled on memory after handling every release sent to it: it can start
+     * no task until the scheduler releases one of its values (see {@link Message.MemoryStall}).
+     */
+    boolean stalled() {
+        return alive && stall != null && stall.stalled() && stall.releases() == releasesSent;
     }
 
     /** Alive and not retiring: may be given tasks and copies. */

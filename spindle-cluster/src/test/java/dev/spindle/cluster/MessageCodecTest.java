@@ -80,7 +80,9 @@ class MessageCodecTest {
                 Combinators.combine(ints(), keys(), longs(), keys(), ints()).as(Message.DataMissing::new),
                 Combinators.combine(ints(), keys(), longs()).as(Message.DataAdded::new),
                 Combinators.combine(ints(), keys()).as(Message.ReplicaFailed::new),
-                Combinators.combine(ints(), longs(), longs(), Arbitraries.of(true, false)).as(Message.MemoryReport::new));
+                Combinators.combine(ints(), longs(), longs(), Arbitraries.of(true, false)).as(Message.MemoryReport::new),
+                Combinators.combine(ints(), Arbitraries.of(true, false), longs(), longs(), longs())
+                        .as(Message.MemoryStall::new));
     }
 
     @Property(tries = 2000)
