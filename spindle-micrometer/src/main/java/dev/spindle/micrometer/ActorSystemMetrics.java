@@ -59,5 +59,6 @@ public final class ActorSystemMetrics implements MeterBinder {
         m.counter("spindle.actor.dead.letters", "Messages not delivered because their actor had stopped", system,
                 s -> s.stats().deadLetters());
         m.gauge("spindle.actor.live", "Actors spawned and not yet stopped", system, s -> s.stats().liveActors());
+        m.register();
     }
 }

@@ -96,6 +96,7 @@ public final class ClusterMetrics implements MeterBinder {
                 cluster, read(ClusterStats::bytesTransferred), Tags.empty());
         m.gauge("spindle.cluster.memory", "Bytes held in the workers' data stores", "bytes", cluster,
                 read(ClusterStats::memoryBytes), Tags.empty());
+        m.register();
     }
 
     private void steals(Meters m, String outcome, ToDoubleFunction<ClusterView> read) {

@@ -9,7 +9,9 @@ import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import java.lang.ref.WeakReference;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.WeakHashMap;
 import java.util.function.Supplier;
@@ -17,9 +19,10 @@ import java.util.function.ToDoubleFunction;
 
 /**
  * Registers the binders' meters one way: every meter reads its value from the monitored object
- * when the registry asks, through a function of that object. Micrometer holds the object weakly,
- * so a binder never keeps a closed scheduler alive; once it is collected its gauges read NaN and
- * its counters their last value.
+ * when the registry asks, through a function of that object. A binder queues its meters here and
+ * then {@linkplain #register() registers} them together: all of them, or none. Micrometer holds
+ * the object weakly, so a binder never keeps a closed scheduler alive; once it is collected its
+ * gauges read NaN and its counters their last value.
  *
  * <p>The snapshot behind each reading is racy (see {@code dev.spindle.SchedulerStats}): each
  * meter takes its own, so two meters read at one scrape need not add up while work runs.
@@ -41,6 +44,12 @@ import java.util.function.ToDoubleFunction;
  *       {@link IllegalArgumentException}, telling to name the two apart or tag them.</li>
  * </ul>
  *
+ * <p>Every id a bind queued is checked before any is registered (an id queued earlier in the same
+ * bind counts as noted for its object), so a refused bind leaves the registry and the notes as
+ * they were. A union's bind queues its members' meters with its own ({@link #with}): a member
+ * named like a bound scheduler, or like another member, used to be refused after the members
+ * before it were registered.
+ *
  * <p>Binding is rare, so the notes sit behind one lock; reading a meter does not touch them.
  */
 final class Meters {
@@ -59,12 +68,28 @@ final class Meters {
     private record Note(WeakReference<Object> target, Meter.Id id) {
     }
 
+    /** A meter queued by a bind: its id, the object it reads, and how to register it. */
+    private record Queued(Key key, Object target, Supplier<Meter> registration) {
+    }
+
     private final MeterRegistry registry;
     private final Tags tags;
+    /** The meters of one bind, shared with the {@link #with} of this one, until {@link #register()}. */
+    private final List<Queued> queued;
 
     Meters(MeterRegistry registry, Tags tags) {
+        this(registry, tags, new ArrayList<>());
+    }
+
+    private Meters(MeterRegistry registry, Tags tags, List<Queued> queued) {
         this.registry = registry;
         this.tags = tags;
+        this.queued = queued;
+    }
+
+    /** Meters of the same bind with other tags: {@link #register()} on either registers both's. */
+    Meters with(Tags other) {
+        return new Meters(registry, other, queued);
     }
 
     /** A monotonic count (Micrometer {@link FunctionCounter}). */
@@ -76,7 +101,7 @@ final class Meters {
     <T> void counter(String name, String description, String baseUnit, T target, ToDoubleFunction<T> read,
             Tags extra) {
         Tags all = tags.and(extra);
-        register(name, all, target, () -> FunctionCounter.builder(name, target, read)
+        queue(name, all, target, () -> FunctionCounter.builder(name, target, read)
                 .description(description)
                 .baseUnit(baseUnit)
                 .tags(all)
@@ -92,33 +117,57 @@ final class Meters {
     <T> void gauge(String name, String description, String baseUnit, T target, ToDoubleFunction<T> read,
             Tags extra) {
         Tags all = tags.and(extra);
-        register(name, all, target, () -> Gauge.builder(name, target, read)
+        queue(name, all, target, () -> Gauge.builder(name, target, read)
                 .description(description)
                 .baseUnit(baseUnit)
                 .tags(all)
                 .register(registry));
     }
 
-    /** Registers a meter reading {@code target} unless another object's holds its id: see the class comment. */
-    private void register(String name, Tags all, Object target, Supplier<Meter> registration) {
-        Key key = new Key(name, all);
+    private void queue(String name, Tags all, Object target, Supplier<Meter> registration) {
+        queued.add(new Queued(new Key(name, all), target, registration));
+    }
+
+    /**
+     * Registers every meter queued so far, unless another object's meter holds one of their ids:
+     * see the class comment.
+     *
+     * @throws IllegalArgumentException if one id is held for another live object; then none is
+     *     registered
+     */
+    void register() {
         synchronized (READS) {
             Map<Key, Note> notes = READS.computeIfAbsent(registry, r -> new HashMap<>());
-            Note note = notes.get(key);
-            Object other = note == null ? null : note.target.get();
-            if (note != null && other != target) {
-                boolean held = registry.find(name).meters().stream().anyMatch(m -> m.getId().equals(note.id));
-                if (held && other != null) {
-                    throw new IllegalArgumentException("meter " + name + all + " is already registered for "
-                            + other + ", not " + target + ": give the two different names, or tell them"
-                            + " apart with extra tags");
+            Map<Key, Object> bound = new HashMap<>();    // by this bind, so far
+            for (Queued q : queued) {
+                Object other = bound.containsKey(q.key) ? bound.get(q.key) : liveHolder(q.key, notes.get(q.key));
+                if (other != null && other != q.target) {
+                    throw new IllegalArgumentException("meter " + q.key.name + q.key.tags + " is already registered"
+                            + " for " + other + ", not " + q.target + ": give the two different names, or tell"
+                            + " them apart with extra tags");
                 }
-                if (held) {
+                bound.put(q.key, q.target);
+            }
+            for (Queued q : queued) {
+                Note note = notes.get(q.key);
+                if (note != null && note.target.get() != q.target && isHeld(q.key, note)) {
                     registry.remove(note.id);  // it read an object since collected, and would repeat its last value
                 }
+                Meter meter = q.registration.get();
+                notes.put(q.key, new Note(new WeakReference<>(q.target), meter.getId()));
             }
-            Meter meter = registration.get();
-            notes.put(key, new Note(new WeakReference<>(target), meter.getId()));
+            queued.clear();
         }
+    }
+
+    /** The object {@code note} says {@code key} reads, if it is live and its meter still registered; else null. */
+    private Object liveHolder(Key key, Note note) {
+        Object target = note == null ? null : note.target.get();
+        return target != null && isHeld(key, note) ? target : null;
+    }
+
+    /** Whether the meter {@code note} registered for {@code key} is still in the registry. */
+    private boolean isHeld(Key key, Note note) {
+        return registry.find(key.name).meters().stream().anyMatch(m -> m.getId().equals(note.id));
     }
 }

@@ -73,7 +73,8 @@ import java.util.function.Function;
  * <p>Names tell the schedulers apart: {@code bindTo} throws {@link IllegalArgumentException} for a
  * scheduler named like another live one already bound to that registry with the same tags (its
  * meters would be the other's), and replaces the meters of one that was collected. Binding the
- * same scheduler twice is harmless.
+ * same scheduler twice is harmless. A bind is all or nothing: refused, it registers no meter (a
+ * union's, none for any member).
  */
 public final class SchedulerMetrics implements MeterBinder {
 
@@ -165,7 +166,8 @@ public final class SchedulerMetrics implements MeterBinder {
      * @param union the union whose routed counts and members the meters read
      * @param name the value of the {@code union} tag
      * @param tags added to every meter, after the object's own tag (Micrometer's {@code Tags.of(...)})
-     * @return the binder, to {@code bindTo} a registry
+     * @return the binder, to {@code bindTo} a registry; its {@code bindTo} registers every meter
+     *     of the union and its members, or (throwing {@link IllegalArgumentException}) none
      * @throws NullPointerException if an argument is null
      */
     public static MeterBinder ofUnion(SchedulerUnion union, String name, Iterable<Tag> tags) {
@@ -173,19 +175,26 @@ public final class SchedulerMetrics implements MeterBinder {
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(tags, "tags");
         return registry -> {
-            Meters meters = new Meters(registry, Tags.of("union", name).and(tags));
-            for (int i = 0; i < union.size(); i++) {
-                int index = i;
-                meters.counter("spindle.union.tasks.routed", "Tasks the union routed to this member", null,
-                        union, u -> u.routedCounts().get(index), Tags.of("member", Integer.toString(i)));
-                Scheduler member = union.member(i);
-                if (member instanceof SchedulerUnion nested) {
-                    ofUnion(nested, name + "." + i, tags).bindTo(registry);
-                } else if (statsReaderOrNull(member) != null) {
-                    of(member, tags).bindTo(registry);
-                }
-            }
+            Meters meters = new Meters(registry, Tags.empty());
+            queueUnion(meters, union, name, tags);
+            meters.register();                 // the members' with the union's: all or none
         };
+    }
+
+    /** Queues the meters of {@code union} and of its members, nested unions' included, on {@code meters}. */
+    private static void queueUnion(Meters meters, SchedulerUnion union, String name, Iterable<Tag> tags) {
+        Meters m = meters.with(Tags.of("union", name).and(tags));
+        for (int i = 0; i < union.size(); i++) {
+            int index = i;
+            m.counter("spindle.union.tasks.routed", "Tasks the union routed to this member", null,
+                    union, u -> u.routedCounts().get(index), Tags.of("member", Integer.toString(i)));
+            Scheduler member = union.member(i);
+            if (member instanceof SchedulerUnion nested) {
+                queueUnion(meters, nested, name + "." + i, tags);
+            } else if (statsReaderOrNull(member) != null) {
+                of(member, tags).queue(meters);
+            }
+        }
     }
 
     /**
@@ -217,6 +226,13 @@ public final class SchedulerMetrics implements MeterBinder {
     @Override
     public void bindTo(MeterRegistry registry) {
         Meters m = new Meters(registry, tags);
+        queue(m);
+        m.register();
+    }
+
+    /** Queues this scheduler's meters on {@code meters}, with this binder's tags. */
+    private void queue(Meters meters) {
+        Meters m = meters.with(tags);
         // a local, so the meters' functions do not capture this binder, which holds the scheduler
         Function<Object, SchedulerStats> read = stats;
         String p = kind.prefix + ".";
