@@ -506,7 +506,11 @@ final class AsyncWorker extends AsyncWorkerPadAfter implements Runnable, LoneTas
             hotPicks++;
         }
         c = hot.poll();
-        if (c == null) {
+        if (c != null) {
+            // counted as it leaves hot, not as it enters: a watcher may spill it back to the
+            // wake channel, and it would enter again
+            WAKEUPS.setOpaque(this, wakeups + 1);
+        } else {
             c = local.pop();                   // cold is drawn from only when hot is empty
         }
         if (c == null) {
@@ -620,15 +624,13 @@ final class AsyncWorker extends AsyncWorkerPadAfter implements Runnable, LoneTas
         return c;
     }
 
+    /** HYBRID: refills the empty hot queue from the wake channel; counted as each is picked ({@link #nextHybrid}). */
     private void collectWakeups() {
         int n = 0;
         TaskCell<?> c;
         while (n < WAKE_BATCH && (c = wakeChannel.poll()) != null) {
             hot.add(c);
             n++;
-        }
-        if (n != 0) {
-            WAKEUPS.setOpaque(this, wakeups + n);
         }
     }
 

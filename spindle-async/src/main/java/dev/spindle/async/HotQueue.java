@@ -80,8 +80,9 @@ final class HotQueue {
     }
 
     /**
-     * Moves every cell to {@code wakeChannel}, most woken first; the caller holds the lock (the
-     * owner's wake-up count then counts the spilled cells again when it takes them back).
+     * Moves every cell to {@code wakeChannel}, most woken first; the caller holds the lock. The
+     * owner counts a wake-up as it picks the cell from this queue, so a spilled cell is counted
+     * once: by the owner if it takes it back, as a steal if a peer takes it.
      *
      * @return how many cells moved
      */
