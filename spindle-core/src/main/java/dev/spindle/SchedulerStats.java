@@ -26,10 +26,10 @@ import java.util.function.ToLongFunction;
  *
  * <p><b>Who counts what.</b> Every field is present for every scheduler; a scheduler that has
  * no such thing reports zero, as listed on each field of {@link WorkerStats}. In short: the
- * {@code WorkStealingPool} counts everything but polls and wake-ups; {@code WorkSharingPool},
- * {@code PriorityPool} and {@code PinnedPool} count completed tasks, parks, unparks and queued tasks;
- * the {@code AsyncRuntime} counts polls, wake-ups, steals, parks, unparks and queued tasks (its
- * unit of work is a poll, not a completed task).
+ * {@code WorkStealingPool} counts everything but polls and wake-ups (it alone counts runner
+ * helps); {@code WorkSharingPool}, {@code PriorityPool} and {@code PinnedPool} count completed
+ * tasks, parks, unparks and queued tasks; the {@code AsyncRuntime} counts polls, wake-ups,
+ * steals, parks, unparks and queued tasks (its unit of work is a poll, not a completed task).
  *
  * @param name the scheduler's name (the prefix of its threads' names)
  * @param parallelism the number of workers the scheduler aims to keep running (its worker
@@ -155,6 +155,15 @@ public record SchedulerStats(
         return sum(WorkerStats::steals);
     }
 
+    /**
+     * {@return the tasks joiners took from the worker running the task they awaited, all workers
+     * together} See {@link WorkerStats#runnerHelps()}: the {@code WorkStealingPool} only, zero for
+     * the other schedulers.
+     */
+    public long runnerHelps() {
+        return sum(WorkerStats::runnerHelps);
+    }
+
     /** {@return the times a worker parked, all workers together} */
     public long parks() {
         return sum(WorkerStats::parks);
@@ -239,6 +248,10 @@ public record SchedulerStats(
      *     that made work visible (a submitter, a peer), by I/O or timer events an async worker
      *     that drives them found while parked, or, rarely, by its own re-check just before it
      *     slept; the wake at the scheduler's end is not counted; at most {@code parks}
+     * @param runnerHelps {@code WorkStealingPool} only: tasks this worker took, while it waited on
+     *     a join, from the worker running the awaited task (or from the runner of the task that
+     *     one awaits, and so on): the subtasks of a stolen task, found by following the thief
+     *     rather than by a scan of every peer; zero for the other schedulers
      */
     public record WorkerStats(
             int index,
@@ -251,11 +264,34 @@ public record SchedulerStats(
             long overflowed,
             long parks,
             long queued,
-            long unparks) {
+            long unparks,
+            long runnerHelps) {
 
         /**
-         * A worker's counters without an unpark count ({@link #unparks()} zero), for a scheduler
-         * that does not count them.
+         * A worker's counters without a runner-help count ({@link #runnerHelps()} zero), for a
+         * scheduler whose joins do not help.
+         *
+         * @param index the worker's index
+         * @param spare whether this is a spare worker
+         * @param completed tasks this worker ran to their end
+         * @param polls polls of async tasks this worker made
+         * @param wakeups woken tasks this worker took from its own wake channel
+         * @param steals tasks this worker took from other workers' queues
+         * @param stolenFrom tasks other workers stole from this worker's deque
+         * @param overflowed tasks moved from this worker's full deque to the shared injector
+         * @param parks times this worker parked for want of work
+         * @param queued tasks waiting now in this worker's own queue
+         * @param unparks times this worker was woken from a park to look for work
+         */
+        public WorkerStats(int index, boolean spare, long completed, long polls, long wakeups, long steals,
+                long stolenFrom, long overflowed, long parks, long queued, long unparks) {
+            this(index, spare, completed, polls, wakeups, steals, stolenFrom, overflowed, parks, queued, unparks,
+                    0);
+        }
+
+        /**
+         * A worker's counters without an unpark count ({@link #unparks()} zero) nor a runner-help
+         * count, for a scheduler that does not count them.
          *
          * @param index the worker's index
          * @param spare whether this is a spare worker
@@ -270,7 +306,7 @@ public record SchedulerStats(
          */
         public WorkerStats(int index, boolean spare, long completed, long polls, long wakeups, long steals,
                 long stolenFrom, long overflowed, long parks, long queued) {
-            this(index, spare, completed, polls, wakeups, steals, stolenFrom, overflowed, parks, queued, 0);
+            this(index, spare, completed, polls, wakeups, steals, stolenFrom, overflowed, parks, queued, 0, 0);
         }
 
         /** The non-zero counters, by name. */
@@ -285,6 +321,7 @@ public record SchedulerStats(
             append(sb, "polls", polls);
             append(sb, "wakeups", wakeups);
             append(sb, "steals", steals);
+            append(sb, "runnerHelps", runnerHelps);
             append(sb, "stolenFrom", stolenFrom);
             append(sb, "overflowed", overflowed);
             append(sb, "parks", parks);

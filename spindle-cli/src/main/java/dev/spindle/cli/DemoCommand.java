@@ -94,22 +94,22 @@ final class DemoCommand implements Callable<Integer> {
         StringBuilder sb = new StringBuilder();
         sb.append(String.format(Locale.ROOT, "pool %s: parallelism %d, live workers %d, blocked %d, injector %d%n",
                 s.name(), s.parallelism(), s.liveWorkers(), s.blockedWorkers(), s.sharedQueued()));
-        String fmt = "%-8s %-5s %12s %12s %12s %12s %8s %6s%n";
-        sb.append(String.format(Locale.ROOT, fmt, "worker", "spare", "executed", "stole", "stolen from",
-                "overflowed", "parks", "queue"));
+        String fmt = "%-8s %-5s %12s %12s %12s %12s %12s %8s %6s%n";
+        sb.append(String.format(Locale.ROOT, fmt, "worker", "spare", "executed", "stole", "runner helps",
+                "stolen from", "overflowed", "parks", "queue"));
         long stolenFrom = 0;
         long overflowed = 0;
         long queued = 0;
         for (SchedulerStats.WorkerStats w : s.workers()) {
             sb.append(String.format(Locale.ROOT, fmt, w.index(), w.spare() ? "yes" : "no", group(w.completed()),
-                    group(w.steals()), group(w.stolenFrom()), group(w.overflowed()),
+                    group(w.steals()), group(w.runnerHelps()), group(w.stolenFrom()), group(w.overflowed()),
                     group(w.parks()), w.queued()));
             stolenFrom += w.stolenFrom();
             overflowed += w.overflowed();
             queued += w.queued();
         }
         sb.append(String.format(Locale.ROOT, fmt, "total", "", group(s.completed()), group(s.steals()),
-                group(stolenFrom), group(overflowed), group(s.parks()), queued));
+                group(s.runnerHelps()), group(stolenFrom), group(overflowed), group(s.parks()), queued));
         return sb.toString();
     }
 

@@ -657,7 +657,7 @@ public final class WorkStealingPool extends PoolCore {
     /**
      * Returns a racy snapshot of the pool's counters (see {@link SchedulerStats}): every worker
      * slot ever started, spares included, with its completed tasks, steals in both directions,
-     * overflows, parks and deque length; the injector's length as the shared queue.
+     * runner helps, overflows, parks and deque length; the injector's length as the shared queue.
      */
     @Override
     public SchedulerStats stats() {
@@ -673,7 +673,7 @@ public final class WorkStealingPool extends PoolCore {
             // and shutdownNow's drain others
             long stolenFrom = Math.max(0, w.deque.stolenCount() - overflowed - w.drained());
             list.add(new SchedulerStats.WorkerStats(i, w.spare, w.executed(), 0, 0, w.steals(),
-                    stolenFrom, overflowed, w.parks(), w.localSize(), w.unparks()));
+                    stolenFrom, overflowed, w.parks(), w.localSize(), w.unparks(), w.runnerHelps()));
         }
         return snapshot(parallelism, shared.spares.live(), shared.spares.blocked(), injector.size(), list, idle);
     }
