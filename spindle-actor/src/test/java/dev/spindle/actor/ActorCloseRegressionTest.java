@@ -6,14 +6,10 @@ package dev.spindle.actor;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
-import dev.spindle.Hints;
-import dev.spindle.Scheduler;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -29,41 +25,6 @@ class ActorCloseRegressionTest {
         final List<Integer> seen = new ArrayList<>();
     }
 
-    /** What the scheduler below throws: an Error of the test's own, told apart by its number. */
-    static final class RefusedError extends Error {
-        private static final long serialVersionUID = 1L;
-
-        RefusedError(int n) {
-            super("execute #" + n + " refused");
-        }
-    }
-
-    /**
-     * A scheduler whose execute throws a new {@link RefusedError} while {@code failures} is
-     * positive (as a ThreadPoolExecutor throws "OutOfMemoryError: unable to create native
-     * thread"), recording each, then queues tasks like {@link TestSchedulers.Manual}.
-     */
-    static final class ErrorThenManual implements Scheduler {
-        final TestSchedulers.Manual manual = new TestSchedulers.Manual();
-        final AtomicInteger failures = new AtomicInteger();
-        final List<Error> thrown = new CopyOnWriteArrayList<>();
-
-        @Override
-        public void execute(Runnable task) {
-            execute(task, Hints.DEFAULT);
-        }
-
-        @Override
-        public void execute(Runnable task, Hints hints) {
-            if (failures.getAndDecrement() > 0) {
-                Error e = new RefusedError(thrown.size() + 1);
-                thrown.add(e);
-                throw e;
-            }
-            manual.execute(task, hints);
-        }
-    }
-
     /**
      * Defect 1: close() stopped the actors in a plain loop. An actor's {@code stop()} throws when
      * the scheduler refuses the stop's activation with an Error (passed on to the caller, as
@@ -74,7 +35,7 @@ class ActorCloseRegressionTest {
      */
     @Test
     void anErrorFromOneActorsStopDoesNotKeepCloseFromStoppingTheOthers() {
-        ErrorThenManual scheduler = new ErrorThenManual();
+        TestSchedulers.ErrorThenManual scheduler = new TestSchedulers.ErrorThenManual(0);
         ActorSystem system = ActorSystem.create(scheduler);
         List<ActorRef<Recorder>> refs = new ArrayList<>();
         for (int i = 0; i < 3; i++) {

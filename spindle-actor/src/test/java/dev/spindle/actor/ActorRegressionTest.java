@@ -6,8 +6,6 @@ package dev.spindle.actor;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.spindle.Hints;
-import dev.spindle.Scheduler;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -31,40 +29,13 @@ class ActorRegressionTest {
     }
 
     /**
-     * A scheduler whose execute throws an Error the first {@code failures} times (as a
-     * ThreadPoolExecutor does when Thread.start fails with "OutOfMemoryError: unable to create
-     * native thread"), then queues tasks like {@link TestSchedulers.Manual}.
-     */
-    static final class ErrorThenManual implements Scheduler {
-        final TestSchedulers.Manual manual = new TestSchedulers.Manual();
-        final AtomicInteger failures;
-
-        ErrorThenManual(int failures) {
-            this.failures = new AtomicInteger(failures);
-        }
-
-        @Override
-        public void execute(Runnable task) {
-            execute(task, Hints.DEFAULT);
-        }
-
-        @Override
-        public void execute(Runnable task, Hints hints) {
-            if (failures.getAndDecrement() > 0) {
-                throw new OutOfMemoryError("unable to create native thread");
-            }
-            manual.execute(task, hints);
-        }
-    }
-
-    /**
      * Finding 1: ActorCell.schedule catches only RuntimeException. When the scheduler's execute
      * throws an Error, the activation state stays ACTIVE forever with nobody holding it: every
      * later tell is enqueued and silently never run, every ask hangs, stop() never completes.
      */
     @Test
     void anErrorFromTheSchedulerDoesNotLeaveTheActorWedgedForever() {
-        ErrorThenManual scheduler = new ErrorThenManual(1);
+        TestSchedulers.ErrorThenManual scheduler = new TestSchedulers.ErrorThenManual(1);
         ActorSystem system = ActorSystem.create(scheduler);
         ActorRef<Recorder> r = system.spawn(Recorder::new, ActorConfig.builder().name("wedged").build());
         assertThatThrownBy(() -> r.tell(x -> x.seen.add(1)))   // the activation's execute throws the Error:
@@ -86,7 +57,7 @@ class ActorRegressionTest {
      */
     @Test
     void anErrorFromAResubmissionDoesNotStrandTheRemainingMessages() {
-        ErrorThenManual scheduler = new ErrorThenManual(0);
+        TestSchedulers.ErrorThenManual scheduler = new TestSchedulers.ErrorThenManual(0);
         ActorSystem system = ActorSystem.create(scheduler);
         ActorRef<Recorder> r = system.spawn(Recorder::new,
                 ActorConfig.builder().maxMessagesPerActivation(1).build());

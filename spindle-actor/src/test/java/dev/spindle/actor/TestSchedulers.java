@@ -24,6 +24,37 @@ final class TestSchedulers {
     }
 
     /**
+     * Throws an Error from {@code execute} while {@code failures} is positive (as a
+     * ThreadPoolExecutor does when Thread.start fails with "OutOfMemoryError: unable to create
+     * native thread"), a new one each time, recorded in {@code thrown}; then queues tasks like
+     * {@link Manual}.
+     */
+    static final class ErrorThenManual implements Scheduler {
+        final Manual manual = new Manual();
+        final AtomicInteger failures;
+        final List<Error> thrown = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+        ErrorThenManual(int failures) {
+            this.failures = new AtomicInteger(failures);
+        }
+
+        @Override
+        public void execute(Runnable task) {
+            execute(task, Hints.DEFAULT);
+        }
+
+        @Override
+        public void execute(Runnable task, Hints hints) {
+            if (failures.getAndDecrement() > 0) {
+                Error e = new OutOfMemoryError("unable to create native thread (#" + (thrown.size() + 1) + ")");
+                thrown.add(e);
+                throw e;
+            }
+            manual.execute(task, hints);
+        }
+    }
+
+    /**
      * Queues tasks and runs them, in FIFO order, only when the test says so, on the test's
      * thread: a one-worker scheduler whose interleaving the test controls. Records the hints of
      * every submission; can be told to reject.

@@ -5,6 +5,7 @@ package dev.spindle.pool;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.spindle.SchedulerStats;
 import dev.spindle.Task;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -65,6 +66,12 @@ class HelpingJoinTest {
             assertThat(joiner.get().runnerHelps())
                     .as("found by following the stolen task to its runner, not by a scan of the peers")
                     .isEqualTo(1);
+            // and reported: SchedulerStats had no runner-help count before (StatsRegressionTest)
+            SchedulerStats s = pool.stats();
+            SchedulerStats.WorkerStats w = s.workers().get(joiner.get().index);
+            assertThat(w.toString()).as("the joiner's line").contains("runnerHelps=1");
+            assertThat(w.runnerHelps()).as("the joiner's runner helps").isEqualTo(1);
+            assertThat(s.runnerHelps()).as("all workers' runner helps").isEqualTo(1);
         }
     }
 
