@@ -24,11 +24,11 @@ while getopts "r:o:s:" opt; do
     r) rounds=$OPTARG ;;
     o) out=$OPTARG ;;
     s) suite=$OPTARG ;;
-    *) sed -n '2,20p' "$0"; exit 2 ;;
+    *) sed -n '2,17p' "$0"; exit 2 ;;
   esac
 done
 shift $((OPTIND - 1))
-if [ $# -lt 2 ]; then sed -n '2,20p' "$0"; exit 2; fi
+if [ $# -lt 2 ]; then sed -n '2,17p' "$0"; exit 2; fi
 jar_a=$1 jar_b=$2
 shift 2
 for j in "$jar_a" "$jar_b"; do
