@@ -52,6 +52,7 @@ final class BenchActorsCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        BenchCommand.refuseOptionsBefore(spec);
         options.validate(spec, ActorHarness.DEFAULT_ROUNDS, ActorHarness.DEFAULT_WARMUP_ROUNDS);
         ActorHarness.Options o = new ActorHarness.Options();
         RoundOptions.asUsageError(spec, () -> {

@@ -65,6 +65,7 @@ final class BenchAsyncCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        BenchCommand.refuseOptionsBefore(spec);
         options.validate(spec, AsyncHarness.DEFAULT_ROUNDS, AsyncHarness.DEFAULT_WARMUP_ROUNDS);
         AsyncHarness.Options o = new AsyncHarness.Options();
         RoundOptions.asUsageError(spec, () -> {

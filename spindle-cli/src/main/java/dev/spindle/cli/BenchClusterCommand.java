@@ -80,6 +80,7 @@ final class BenchClusterCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        BenchCommand.refuseOptionsBefore(spec);
         options.validate(spec, ClusterHarness.DEFAULT_ROUNDS, ClusterHarness.DEFAULT_WARMUP_ROUNDS);
         ClusterHarness.Options o = new ClusterHarness.Options();
         BenchRunOptions.asUsageError(spec, () -> {

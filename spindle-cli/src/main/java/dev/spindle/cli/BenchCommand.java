@@ -9,10 +9,12 @@ import dev.spindle.bench.quick.Report;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
+import java.util.stream.Collectors;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
@@ -80,6 +82,20 @@ final class BenchCommand implements Callable<Integer> {
         return 0;
     }
 
+    /**
+     * Refuses options given to {@code bench} before the subcommand {@code sub} runs
+     * ({@code bench --forks 3 cluster}): they are the fork/join suite's, which does not run, so
+     * the subcommand would run without them.
+     */
+    static void refuseOptionsBefore(CommandSpec sub) {
+        List<OptionSpec> given = sub.commandLine().getParent().getParseResult().matchedOptions();
+        if (!given.isEmpty()) {
+            String names = given.stream().map(o -> "'" + o.longestName() + "'").collect(Collectors.joining(", "));
+            throw new CommandLine.ParameterException(sub.commandLine(), (given.size() == 1 ? "option " : "options ")
+                    + names + " given before '" + sub.name() + "' would be ignored, as options of 'spindle bench' itself;"
+                    + " give them after '" + sub.name() + "'");
+        }
+    }
 
     /** The progress display {@code --progress MODE} asks for; bar or lines by default. */
     static Progress progress(String progress, CommandSpec spec) {

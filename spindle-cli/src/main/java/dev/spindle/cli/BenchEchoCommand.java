@@ -74,6 +74,7 @@ final class BenchEchoCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        BenchCommand.refuseOptionsBefore(spec);
         options.validate(spec, EchoHarness.DEFAULT_ROUNDS, EchoHarness.DEFAULT_WARMUP_ROUNDS);
         EchoHarness.Options o = new EchoHarness.Options();
         RoundOptions.asUsageError(spec, () -> {

@@ -20,6 +20,7 @@ import dev.spindle.pool.WorkSharingPool;
 import dev.spindle.pool.WorkStealingPool;
 import java.io.PrintWriter;
 import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
@@ -105,7 +106,15 @@ final class ConsoleCommand implements Callable<Integer> {
                 System.setProperty(key, value);
             }
         });
-        InetAddress address = InetAddress.getByName(bind);
+        if (bind.isBlank()) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--bind must name an address, was '" + bind + "'");
+        }
+        InetAddress address;
+        try {
+            address = InetAddress.getByName(bind);
+        } catch (UnknownHostException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--bind: no such address: " + e.getMessage());
+        }
         Console.Builder settings;
         try {
             settings = Console.builder().port(port).bindAddress(address);

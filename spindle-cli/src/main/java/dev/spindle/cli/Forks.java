@@ -112,7 +112,8 @@ final class Forks {
      * @throws IllegalStateException if a child fails or prints no report
      */
     static int run(CommandSpec spec, int forks, List<Column> columns, boolean json, Progress progress) {
-        List<String> original = spec.root().commandLine().getParseResult().originalArgs();
+        // expanded: a child given an @FILE would read from it the options replaced below, --forks among them
+        List<String> original = spec.root().commandLine().getParseResult().expandedArgs();
         List<String> childArgs = childArguments(original);
         List<String> command = javaCommand(childArgs);
         List<String> outputs = new ArrayList<>();
@@ -136,8 +137,10 @@ final class Forks {
     }
 
     /**
-     * The child's arguments: {@code original} without {@code --forks}, {@code --json} and
-     * {@code --progress} (either form, with its value), then {@code --json --progress=none}.
+     * The child's arguments: {@code original} (@-files expanded) without {@code --forks},
+     * {@code --json} and {@code --progress} (either form, with its value), then
+     * {@code --json --progress=none}; an argument that starts with {@code @} is escaped as
+     * {@code @@}, so that the child takes it as itself, not as a file to expand.
      */
     static List<String> childArguments(List<String> original) {
         List<String> out = new ArrayList<>();
@@ -147,7 +150,7 @@ final class Forks {
                 i++;                           // and its value
             } else if (!a.startsWith("--forks=") && !a.startsWith("--progress=") && !a.equals("--json")
                     && !a.startsWith("--json=")) {
-                out.add(a);
+                out.add(a.startsWith("@") ? "@" + a : a);
             }
         }
         out.add("--json");

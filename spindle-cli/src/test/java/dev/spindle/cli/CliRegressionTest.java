@@ -1,0 +1,115 @@
+/*
+ * Copyright 2026 The Spindle Authors. Licensed under the Apache License, Version 2.0.
+ */
+package dev.spindle.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/** Bad command lines that the CLI ran anyway, or ran differently than asked, or refused as a failed run. */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class CliRegressionTest {
+
+    /** What one command line did. */
+    private record Outcome(int exit, String out, String err) {
+    }
+
+    private static Outcome cli(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        CommandLine cl = SpindleCli.commandLine();
+        cl.setOut(new PrintWriter(out, true));
+        cl.setErr(new PrintWriter(err, true));
+        return new Outcome(cl.execute(args), out.toString(), err.toString());
+    }
+
+    /**
+     * {@code bench --forks 2 cluster ...} (the order the launcher's comment gives) ran the cluster
+     * suite once, in this JVM, with exit 0: {@code --forks} went to {@code bench} (the fork/join
+     * suite), which does not run when a subcommand follows, so the option was silently dropped.
+     */
+    @Test
+    void forksGivenBeforeTheBenchSubcommandIsRefusedNotDropped() {
+        Outcome r = cli("bench", "--forks", "2", "cluster", "--configs", "inprocess", "--shapes", "tiny", "--size", "tiny",
+                "--rounds", "1", "--warmup", "1", "--progress", "none");
+        assertThat(r.exit()).as(r.out() + r.err()).isEqualTo(2);
+        assertThat(r.err()).contains("'--forks'").contains("before 'cluster'");
+        assertThat(r.out()).isEmpty();
+    }
+
+    /**
+     * {@code bench --json actors ...} printed the actor suite's table, not JSON, with exit 0; and
+     * {@code bench --rounds 0 async ...} never checked {@code --rounds 0}: options of {@code bench}
+     * before a subcommand were parsed for the fork/join suite and ignored.
+     */
+    @Test
+    void otherBenchOptionsBeforeASubcommandAreRefusedNotIgnored() {
+        Outcome json = cli("bench", "--json", "actors", "--workloads", "pingpong", "--runtimes", "pekko-t100",
+                "--rounds", "1", "--warmup", "1", "--workers", "1", "--progress", "none");
+        assertThat(json.exit()).as(json.out() + json.err()).isEqualTo(2);
+        assertThat(json.err()).contains("'--json'").contains("before 'actors'");
+        assertThat(json.out()).isEmpty();
+
+        Outcome rounds = cli("bench", "--rounds", "0", "async", "--workloads", "chained_spawn");
+        assertThat(rounds.exit()).isEqualTo(2);
+        assertThat(rounds.err()).contains("'--rounds'").contains("before 'async'");
+    }
+
+    /**
+     * {@code bench @FILE --forks 2} gave the children the unexpanded {@code @FILE} next to the
+     * {@code --json --progress=none} that replace the file's own {@code --progress}: every child
+     * exited 2 ("option '--progress' (MODE) should be specified only once") and the command failed
+     * with exit 1. (By the same path a file holding {@code --forks} would make each child fork again.)
+     */
+    @Test
+    void forkedChildrenGetTheArgumentFilesOptionsExpanded(@TempDir Path dir) throws IOException {
+        Path file = dir.resolve("bench.args");
+        Files.writeString(file, "--workloads chained-spawn --rounds 1 --warmup 1 --workers 1 --progress none\n",
+                StandardCharsets.UTF_8);
+        Outcome r = cli("bench", "@" + file, "--forks", "2", "--json");
+        assertThat(r.exit()).as(r.err()).isZero();
+        @SuppressWarnings("unchecked")
+        Map<String, Object> json = (Map<String, Object>) MiniJson.parse(r.out());
+        assertThat(json.get("childArguments")).asList().containsExactly("bench", "--workloads", "chained-spawn",
+                "--rounds", "1", "--warmup", "1", "--workers", "1", "--json", "--progress=none");
+        assertThat((List<?>) json.get("jvms")).hasSize(2);
+        // an expanded argument that starts with @ reaches the child as itself, not as a file to read
+        assertThat(Forks.childArguments(List.of("bench", "--workloads", "@literal")))
+                .containsExactly("bench", "--workloads", "@@literal", "--json", "--progress=none");
+    }
+
+    /**
+     * {@code console --bind} with an address that does not resolve (here an invalid IPv6 literal;
+     * a mistyped host name does the same) ended as a failed run, exit 1 ("spindle console: error:
+     * [1::: invalid IPv6 address literal"), not as the usage error (exit 2) that names the option.
+     */
+    @Test
+    void consoleRefusesABindAddressThatDoesNotResolveAsAUsageError() {
+        Outcome r = cli("console", "--bind", "[1::", "--duration", "1");
+        assertThat(r.exit()).isEqualTo(2);
+        assertThat(r.err()).contains("--bind").contains("[1::");
+        assertThat(r.out()).isEmpty();
+    }
+
+    /** {@code console --bind ""} silently listened on 127.0.0.1 (what InetAddress makes of "") and exited 0. */
+    @Test
+    void consoleRefusesAnEmptyBindAddress() {
+        Outcome r = cli("console", "--bind", "", "--duration", "1");
+        assertThat(r.exit()).isEqualTo(2);
+        assertThat(r.err()).contains("--bind");
+        assertThat(r.out()).isEmpty();
+    }
+}
