@@ -17,6 +17,14 @@ import java.util.function.IntConsumer;
  * for more; a non-empty one means nobody is stealing, and splitting further would only add
  * overhead. The grain is small enough (about 1/16 of an even share) to rebalance uneven bodies,
  * while the deque test keeps the number of tasks near what the other workers actually take.
+ *
+ * <p><b>Failures.</b> A range catches what its bodies throw, joins its forks all the same, and
+ * keeps the first failure with the others {@linkplain Throwable#addSuppressed suppressed}. A
+ * fork returns its failure as its value ({@link #runCatching}) rather than throwing it: a
+ * {@link Task#join()} rethrows a {@link CompletionException} that the computation threw as it is,
+ * so a body's own {@code CompletionException} (from a {@code join()} in the body, say) could not
+ * be told from the join's wrapper, and unwrapping it dropped the body's exception and every
+ * failure suppressed in it.
  */
 final class ParallelFor {
 
@@ -33,10 +41,21 @@ final class ParallelFor {
         this.grain = (int) Math.max(1, n / (16L * pool.parallelism()));
     }
 
-    /** Runs {@code [lo, hi)} on the current worker, spawning halves for peers, then joins them. */
+    /**
+     * Runs {@code [lo, hi)} on the current worker, spawning halves for peers, then joins them;
+     * throws the first failure (a checked one wrapped in a {@link CompletionException}).
+     */
     void run(int lo, int hi) {
+        rethrow(runCatching(lo, hi));
+    }
+
+    /**
+     * Runs {@code [lo, hi)} as {@link #run} does, but returns its failure instead of throwing
+     * it: the first thing a body or a fork threw, with the others suppressed, or {@code null}.
+     */
+    Throwable runCatching(int lo, int hi) {
         Worker self = pool.currentWorker();
-        ArrayDeque<Task<Void>> forks = new ArrayDeque<>();
+        ArrayDeque<Task<Throwable>> forks = new ArrayDeque<>();
         Throwable failure = null;
         try {
             while (lo < hi) {
@@ -45,10 +64,8 @@ final class ParallelFor {
                     int mid = (int) (((long) lo + hi) >> 1);
                     int a = mid;
                     int b = hi;
-                    forks.push(pool.spawn(() -> {
-                        run(a, b);
-                        return null;
-                    }));
+                    // the fork's failure is its value, not its exception: see the class overview
+                    forks.push(pool.spawn(() -> runCatching(a, b)));
                     hi = mid;
                 }
                 int end = (int) Math.min(hi, (long) lo + grain);
@@ -60,24 +77,27 @@ final class ParallelFor {
         } catch (Throwable t) {
             failure = t;
         }
-        for (Task<Void> f; (f = forks.poll()) != null; ) {
+        for (Task<Throwable> f; (f = forks.poll()) != null; ) {
+            Throwable forkFailure;
             try {
-                f.join();
-            } catch (CompletionException e) {
-                Throwable cause = e.getCause() != null ? e.getCause() : e;
-                if (failure == null) {
-                    failure = cause;
-                } else if (failure != cause) {
-                    failure.addSuppressed(cause);
-                }
+                forkFailure = f.join();
             } catch (RuntimeException | Error e) {
-                if (failure == null) {
-                    failure = e;
-                } else {
-                    failure.addSuppressed(e);
-                }
+                forkFailure = e;               // the pool stopped before the fork completed
+            }
+            if (forkFailure == null || forkFailure == failure) {
+                continue;                      // the same instance twice: a body rethrowing one
+            }
+            if (failure == null) {
+                failure = forkFailure;
+            } else {
+                failure.addSuppressed(forkFailure);
             }
         }
+        return failure;
+    }
+
+    /** Throws {@code failure} from {@link #runCatching}, if any, as {@link #run} does. */
+    static void rethrow(Throwable failure) {
         if (failure instanceof RuntimeException re) {
             throw re;
         }

@@ -263,7 +263,10 @@ public final class WorkStealingPool extends PoolCore {
      * loop costs few tasks when the pool is busy and spreads fast when it is idle.
      *
      * <p>If bodies throw, the loop still waits for every range already started, then rethrows
-     * the first failure with the others {@linkplain Throwable#addSuppressed suppressed}.
+     * the first failure with the others {@linkplain Throwable#addSuppressed suppressed}, each as
+     * a body threw it (a {@link CompletionException} a body threw too, not unwrapped), from a
+     * worker or from outside alike; a checked exception arrives wrapped in a
+     * {@link CompletionException}.
      *
      * @param from the first index, inclusive
      * @param to the end, exclusive; {@code from == to} runs nothing
@@ -284,21 +287,10 @@ public final class WorkStealingPool extends PoolCore {
             loop.run(from, to);
             return;
         }
-        try {
-            spawn(() -> {
-                loop.run(from, to);
-                return null;
-            }).join();
-        } catch (CompletionException e) {
-            Throwable cause = e.getCause();
-            if (cause instanceof RuntimeException re) {
-                throw re;
-            }
-            if (cause instanceof Error err) {
-                throw err;
-            }
-            throw e;
-        }
+        // The root returns its failure rather than throwing it, so a CompletionException a body
+        // threw is rethrown as it is, not taken for the join's wrapper and unwrapped (which lost
+        // it and every failure suppressed in it); see ParallelFor.
+        ParallelFor.rethrow(spawn(() -> loop.runCatching(from, to)).join());
     }
 
     @Override
