@@ -1,20 +1,9 @@
 import dev.spindle.SchedulerStats;
 import dev.spindle.pool.WorkStealingPool;
 import java.util.concurrent.ForkJoinPool;
-import java.util.concurrent.RecursiveTask;
 import java.util.Arrays;
 
 public class RH2 {
-    static final class FT extends RecursiveTask<Long> {
-        final int n; FT(int n) { this.n = n; }
-        @Override protected Long compute() {
-            if (n < 2) return (long) n;
-            FT a = new FT(n - 1), b = new FT(n - 2);
-            a.fork(); b.fork();
-            long rb = b.join();
-            return a.join() + rb;
-        }
-    }
     public static void main(String[] a) throws Exception {
         int n = Integer.parseInt(a[0]); double secs = Double.parseDouble(a[1]); int windows = Integer.parseInt(a[2]);
         WorkStealingPool dflt = WorkStealingPool.builder().workers(2).name("dflt").build();
@@ -29,7 +18,7 @@ public class RH2 {
                 long end = System.nanoTime() + (long) (secs * 1e9);
                 while (System.nanoTime() < end && c < t.length) {
                     long t0 = System.nanoTime();
-                    if (kk == 0) dflt.invoke(new RH.F(n)); else if (kk == 1) nosp.invoke(new RH.F(n)); else fjp.invoke(new FT(n));
+                    if (kk == 0) dflt.invoke(new FW.SF(n)); else if (kk == 1) nosp.invoke(new FW.SF(n)); else fjp.invoke(new FW.FT(n));
                     t[c++] = (System.nanoTime() - t0) / 1e6;
                 }
                 double[] s = Arrays.copyOf(t, c); Arrays.sort(s); med[kk][w] = s[c / 2];

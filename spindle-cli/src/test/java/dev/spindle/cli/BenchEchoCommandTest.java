@@ -5,8 +5,6 @@ package dev.spindle.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -14,35 +12,21 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import picocli.CommandLine;
 
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class BenchEchoCommandTest {
 
-    /** What one command line did. */
-    private record Outcome(int exit, String out, String err) {
-    }
-
-    private static Outcome cli(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        CommandLine cl = SpindleCli.commandLine();
-        cl.setOut(new PrintWriter(out, true));
-        cl.setErr(new PrintWriter(err, true));
-        return new Outcome(cl.execute(args), out.toString(), err.toString());
-    }
-
     /** {@code bench echo} with a run of a fraction of a second, then {@code more}. */
-    private static Outcome tiny(String... more) {
+    private static CliOutcome tiny(String... more) {
         List<String> args = new ArrayList<>(List.of("bench", "echo", "--connections", "4", "--seconds", "0.2",
                 "--settle", "0.05", "--rounds", "1", "--warmup", "1", "--workers", "2", "--progress", "none"));
         args.addAll(List.of(more));
-        return cli(args.toArray(new String[0]));
+        return CliOutcome.run(args.toArray(new String[0]));
     }
 
     @Test
     void printsATableOfEveryServer() {
-        Outcome r = tiny();
+        CliOutcome r = tiny();
         assertThat(r.exit()).isZero();
         assertThat(r.out()).contains("4 connections x 64-byte requests").contains("requests/s").contains("p99.9")
                 .contains("spindle").contains("netty").contains("virtual-threads").contains("spindle/netty throughput:");
@@ -56,7 +40,7 @@ class BenchEchoCommandTest {
 
     @Test
     void printsJsonOfTheServersAskedFor() {
-        Outcome r = tiny("--servers", "netty", "--payload", "100", "--json");
+        CliOutcome r = tiny("--servers", "netty", "--payload", "100", "--json");
         assertThat(r.exit()).isZero();
         assertThat(r.out()).startsWith("{").contains("\"suite\": \"echo\"").contains("\"payloadBytes\": 100")
                 .contains("\"id\": \"netty\"").doesNotContain("\"id\": \"spindle\"");
@@ -64,8 +48,8 @@ class BenchEchoCommandTest {
 
     @Test
     void helpNamesTheServersAndTheBenchCommandNamesEcho() {
-        assertThat(cli("bench", "--help").out()).contains("'spindle bench echo'");
-        Outcome r = cli("bench", "echo", "--help");
+        assertThat(CliOutcome.run("bench", "--help").out()).contains("'spindle bench echo'");
+        CliOutcome r = CliOutcome.run("bench", "echo", "--help");
         assertThat(r.exit()).isZero();
         assertThat(r.out()).contains("spindle, spindle-io-workers, netty, netty-epoll, virtual-threads").contains("--connections")
                 .contains("--seconds").contains("--client-threads");
@@ -81,7 +65,7 @@ class BenchEchoCommandTest {
         "--client-threads | x      | Invalid value for option '--client-threads'",
     })
     void aBadOptionExitsWithTwoAndSaysWhy(String option, String value, String message) {
-        Outcome r = cli("bench", "echo", option, value);
+        CliOutcome r = CliOutcome.run("bench", "echo", option, value);
         assertThat(r.exit()).isEqualTo(2);
         assertThat(r.err()).contains(message);
         assertThat(r.out()).isEmpty();

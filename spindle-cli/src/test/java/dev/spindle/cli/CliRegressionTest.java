@@ -6,8 +6,6 @@ package dev.spindle.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -17,24 +15,10 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 /** Bad command lines that the CLI ran anyway, or ran differently than asked, or refused as a failed run. */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class CliRegressionTest {
-
-    /** What one command line did. */
-    private record Outcome(int exit, String out, String err) {
-    }
-
-    private static Outcome cli(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        CommandLine cl = SpindleCli.commandLine();
-        cl.setOut(new PrintWriter(out, true));
-        cl.setErr(new PrintWriter(err, true));
-        return new Outcome(cl.execute(args), out.toString(), err.toString());
-    }
 
     /**
      * {@code bench --forks 2 cluster ...} (the order the launcher's comment gives) ran the cluster
@@ -43,7 +27,7 @@ class CliRegressionTest {
      */
     @Test
     void forksGivenBeforeTheBenchSubcommandIsRefusedNotDropped() {
-        Outcome r = cli("bench", "--forks", "2", "cluster", "--configs", "inprocess", "--shapes", "tiny", "--size", "tiny",
+        CliOutcome r = CliOutcome.run("bench", "--forks", "2", "cluster", "--configs", "inprocess", "--shapes", "tiny", "--size", "tiny",
                 "--rounds", "1", "--warmup", "1", "--progress", "none");
         assertThat(r.exit()).as(r.out() + r.err()).isEqualTo(2);
         assertThat(r.err()).contains("'--forks'").contains("before 'cluster'");
@@ -57,13 +41,13 @@ class CliRegressionTest {
      */
     @Test
     void otherBenchOptionsBeforeASubcommandAreRefusedNotIgnored() {
-        Outcome json = cli("bench", "--json", "actors", "--workloads", "pingpong", "--runtimes", "pekko-t100",
+        CliOutcome json = CliOutcome.run("bench", "--json", "actors", "--workloads", "pingpong", "--runtimes", "pekko-t100",
                 "--rounds", "1", "--warmup", "1", "--workers", "1", "--progress", "none");
         assertThat(json.exit()).as(json.out() + json.err()).isEqualTo(2);
         assertThat(json.err()).contains("'--json'").contains("before 'actors'");
         assertThat(json.out()).isEmpty();
 
-        Outcome rounds = cli("bench", "--rounds", "0", "async", "--workloads", "chained_spawn");
+        CliOutcome rounds = CliOutcome.run("bench", "--rounds", "0", "async", "--workloads", "chained_spawn");
         assertThat(rounds.exit()).isEqualTo(2);
         assertThat(rounds.err()).contains("'--rounds'").contains("before 'async'");
     }
@@ -79,7 +63,7 @@ class CliRegressionTest {
         Path file = dir.resolve("bench.args");
         Files.writeString(file, "--workloads chained-spawn --rounds 1 --warmup 1 --workers 1 --progress none\n",
                 StandardCharsets.UTF_8);
-        Outcome r = cli("bench", "@" + file, "--forks", "2", "--json");
+        CliOutcome r = CliOutcome.run("bench", "@" + file, "--forks", "2", "--json");
         assertThat(r.exit()).as(r.err()).isZero();
         @SuppressWarnings("unchecked")
         Map<String, Object> json = (Map<String, Object>) MiniJson.parse(r.out());
@@ -98,7 +82,7 @@ class CliRegressionTest {
      */
     @Test
     void consoleRefusesABindAddressThatDoesNotResolveAsAUsageError() {
-        Outcome r = cli("console", "--bind", "[1::", "--duration", "1");
+        CliOutcome r = CliOutcome.run("console", "--bind", "[1::", "--duration", "1");
         assertThat(r.exit()).isEqualTo(2);
         assertThat(r.err()).contains("--bind").contains("[1::");
         assertThat(r.out()).isEmpty();
@@ -107,7 +91,7 @@ class CliRegressionTest {
     /** {@code console --bind ""} silently listened on 127.0.0.1 (what InetAddress makes of "") and exited 0. */
     @Test
     void consoleRefusesAnEmptyBindAddress() {
-        Outcome r = cli("console", "--bind", "", "--duration", "1");
+        CliOutcome r = CliOutcome.run("console", "--bind", "", "--duration", "1");
         assertThat(r.exit()).isEqualTo(2);
         assertThat(r.err()).contains("--bind");
         assertThat(r.out()).isEmpty();
