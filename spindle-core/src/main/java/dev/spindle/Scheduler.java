@@ -19,8 +19,10 @@ import java.util.concurrent.Executor;
  * has a use for and ignores the others, so code that passes hints runs on every scheduler.
  *
  * <pre>{@code
- * Scheduler scheduler = WorkStealingPool.builder().workers(4).build();
- * scheduler.execute(() -> System.out.println("hello from " + Thread.currentThread().getName()));
+ * try (WorkStealingPool pool = WorkStealingPool.builder().workers(4).build()) {
+ *     Scheduler scheduler = pool;
+ *     scheduler.execute(() -> System.out.println("hello from " + Thread.currentThread().getName()));
+ * }   // close() runs the accepted task, then stops the workers (daemon threads by default)
  * }</pre>
  */
 public interface Scheduler extends Executor {

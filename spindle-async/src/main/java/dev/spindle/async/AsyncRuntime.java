@@ -892,7 +892,8 @@ public final class AsyncRuntime implements AutoCloseable {
      *
      * <pre>{@code
      * AsyncRuntime rt = AsyncRuntime.builder().taskStatistics(true).build();
-     * TaskStats worst = rt.busiestTasks(10).longestPolls().get(0);
+     * ... // spawn tasks
+     * List<TaskStats> longest = rt.busiestTasks(10).longestPolls();   // empty while no task is live
      * }</pre>
      *
      * @param n how many tasks each list holds at most

@@ -21,7 +21,7 @@ import org.apache.pekko.cluster.Cluster;
  * <pre>{@code
  * PekkoClusterSettings s = PekkoClusterSettings.builder("jobs", Path.of("certs/worker-0.p12"),
  *         Path.of("certs/truststore.p12"), password).seedNode("127.0.0.1:25520")
- *         .allowPackage("com.example").build();
+ *         .port(0).allowPackage("com.example").build();   // a free port: 25520, the default, is the coordinator's
  * try (PekkoWorker worker = PekkoWorker.start(s, 0, 4)) {          // id 0, 4 threads
  *     worker.joined().toCompletableFuture().get(60, TimeUnit.SECONDS);
  *     worker.terminated().toCompletableFuture().join();           // downed, retired or closed
