@@ -391,6 +391,10 @@ final class ClusterWorker {
     }
 
     private void runOne() {
+        if (store.limit() == 0) {
+            runReady();                       // no limit, no pause and no stall report: nothing to count
+            return;
+        }
         while (true) {
             while (alive && store.paused()) {
                 // Dask's pause: start nothing while memory is over the pause fraction; steals and
