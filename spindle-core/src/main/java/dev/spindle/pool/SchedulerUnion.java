@@ -6,6 +6,8 @@ package dev.spindle.pool;
 import dev.spindle.Hints;
 import dev.spindle.Scheduler;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.ExecutorService;
@@ -158,6 +160,35 @@ public final class SchedulerUnion extends CompensatingExecutorService implements
         }
     }
 
+    /**
+     * The tasks that {@link #shutdownNow()} drained from the members that stopped, attached (as
+     * a suppressed exception) to the failure it rethrows when a member's {@code shutdownNow()}
+     * throws: the failure replaces the return value, and without it they would be lost, neither
+     * run nor cancellable. It carries no stack trace; its own is the failure's.
+     */
+    public static final class UnstartedTasks extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        /** Not serialised: tasks are rarely serialisable, and they mean nothing in another JVM. */
+        private final transient List<Runnable> tasks;
+
+        UnstartedTasks(List<Runnable> tasks) {
+            super(tasks.size() + " unstarted task" + (tasks.size() == 1 ? "" : "s")
+                    + " drained from the members that stopped", null, false, false);
+            this.tasks = Collections.unmodifiableList(new ArrayList<>(tasks));
+        }
+
+        /**
+         * The drained tasks, in the order of their members and, within a member, as its
+         * {@code shutdownNow()} returned them.
+         *
+         * @return an unmodifiable list; empty after deserialisation
+         */
+        public List<Runnable> tasks() {
+            return tasks == null ? List.of() : tasks;
+        }
+    }
+
     /** Runs {@code task} on member 0. */
     @Override
     public void execute(Runnable task) {
@@ -222,35 +253,113 @@ public final class SchedulerUnion extends CompensatingExecutorService implements
         return List.copyOf(counts);
     }
 
-    /** Rejects new tasks; an owning union also shuts its members down. */
+    /**
+     * Rejects new tasks; an owning union also shuts its members down, every one of them even if
+     * an earlier one throws. A member's {@link RuntimeException} or {@link Error} is then
+     * rethrown once all were asked, the first one, with the later ones
+     * {@linkplain Throwable#addSuppressed suppressed} in it.
+     */
     @Override
     public void shutdown() {
         shutdown = true;
-        if (owning) {
-            for (Scheduler m : members) {
-                if (m instanceof ExecutorService es) {
-                    es.shutdown();
-                }
-            }
+        rethrow(shutdownMembers());
+    }
+
+    /**
+     * Shuts every member down if the union owns them; returns the first failure, with the later
+     * ones suppressed in it, or {@code null}.
+     */
+    private Throwable shutdownMembers() {
+        if (!owning) {
+            return null;
         }
+        return forEveryMember("shutting down", null, m -> {
+            if (m instanceof ExecutorService es) {
+                es.shutdown();
+            }
+        });
     }
 
     /**
      * Rejects new tasks; an owning union also calls {@code shutdownNow()} on its members and
      * returns their unstarted tasks. A borrowing union returns an empty list.
+     *
+     * <p>Every member is stopped even if an earlier one throws. A member's
+     * {@link RuntimeException} or {@link Error} is then rethrown once all were asked, the first
+     * one, unchanged, so that a caller catches it by its type, with the later ones
+     * {@linkplain Throwable#addSuppressed suppressed} in it. The tasks drained from the members
+     * that did stop cannot be returned then; they are not dropped either, but attached to the
+     * rethrown failure, suppressed in it, as an {@link UnstartedTasks}:
+     *
+     * <pre>{@code
+     * try {
+     *     cancelAll(union.shutdownNow());
+     * } catch (RuntimeException | Error e) {
+     *     for (Throwable s : e.getSuppressed()) {
+     *         if (s instanceof SchedulerUnion.UnstartedTasks u) {
+     *             cancelAll(u.tasks());
+     *         }
+     *     }
+     *     throw e;
+     * }
+     * }</pre>
      */
     @Override
     public List<Runnable> shutdownNow() {
         shutdown = true;
         List<Runnable> notStarted = new ArrayList<>();
         if (owning) {
-            for (Scheduler m : members) {
+            Throwable failure = forEveryMember("stopping", null, m -> {
                 if (m instanceof ExecutorService es) {
                     notStarted.addAll(es.shutdownNow());
                 }
+            });
+            if (failure != null && !notStarted.isEmpty()) {
+                failure.addSuppressed(new UnstartedTasks(notStarted));
             }
+            rethrow(failure);
         }
         return notStarted;
+    }
+
+    /** What the union does to one member when it stops it. */
+    @FunctionalInterface
+    private interface MemberStep {
+        void apply(Scheduler member) throws Exception;
+    }
+
+    /**
+     * Applies {@code step} to every member, in order, whatever an earlier one throws: one member
+     * that fails to stop must not leave the others running. Returns the first failure,
+     * {@code first} if not null (an earlier step's), with the later ones suppressed in it, or
+     * {@code null} if there was none. A checked exception is wrapped in an
+     * {@link IllegalStateException} that names the member and {@code what} the union was doing.
+     */
+    private Throwable forEveryMember(String what, Throwable first, MemberStep step) {
+        for (Scheduler m : members) {
+            try {
+                step.apply(m);
+            } catch (Throwable e) {
+                Throwable t = e instanceof RuntimeException || e instanceof Error ? e
+                        : new IllegalStateException(what + " " + m, e);
+                if (first == null) {
+                    first = t;
+                } else if (t != first && !Arrays.asList(first.getSuppressed()).contains(t)) {
+                    first.addSuppressed(t);   // a member may throw one instance again: once is enough
+                }
+            }
+        }
+        return first;
+    }
+
+    /** Throws {@code failure}, a RuntimeException or an Error as {@link #forEveryMember} returns it; nothing if null. */
+    private static void rethrow(Throwable failure) {
+        if (failure instanceof Error e) {
+            throw e;
+        }
+        if (failure != null) {
+            throw (RuntimeException) failure;
+        }
     }
 
     @Override
@@ -298,6 +407,11 @@ public final class SchedulerUnion extends CompensatingExecutorService implements
      * Shuts the union down. An owning union then closes every member ({@link ExecutorService}
      * members are shut down and awaited, other {@link AutoCloseable} members closed); a
      * borrowing union returns at once and leaves its members alone.
+     *
+     * <p>Every member is shut down, then closed, even if an earlier one throws. The first
+     * failure is then rethrown (a {@link RuntimeException} or {@link Error} unchanged, a checked
+     * exception of a member's {@code close()} wrapped in an {@link IllegalStateException}), with
+     * the later ones {@linkplain Throwable#addSuppressed suppressed} in it.
      */
     @Override
     public void close() {
@@ -305,26 +419,14 @@ public final class SchedulerUnion extends CompensatingExecutorService implements
         if (!owning) {
             return;
         }
-        shutdown();                            // all members stop accepting before any is awaited
-        RuntimeException first = null;
-        for (Scheduler m : members) {
-            try {
-                if (m instanceof AutoCloseable c) {
-                    c.close();
-                } else if (m instanceof ExecutorService es) {
-                    Closing.close(es, false);
-                }
-            } catch (Exception e) {
-                if (first == null) {
-                    first = e instanceof RuntimeException re ? re : new IllegalStateException("closing " + m, e);
-                } else {
-                    first.addSuppressed(e);
-                }
+        Throwable failure = shutdownMembers();   // all members stop accepting before any is awaited
+        rethrow(forEveryMember("closing", failure, m -> {
+            if (m instanceof AutoCloseable c) {
+                c.close();
+            } else if (m instanceof ExecutorService es) {
+                Closing.close(es, false);
             }
-        }
-        if (first != null) {
-            throw first;
-        }
+        }));
     }
 
     @Override
