@@ -34,6 +34,10 @@ import org.apache.pekko.cluster.Cluster;
  * not sealed with the key the two settled ({@code KeyExchange}; Artery does not authenticate the
  * sender a message names).
  *
+ * <p>A worker serves one coordinator for the life of its member: when that coordinator leaves the
+ * cluster (it closed, or it was downed), the worker leaves too instead of staying behind as an
+ * orphan, and {@link #terminated()} completes; {@link WorkerMain} then exits.
+ *
  * <p>Each worker process draws a random incarnation ({@link Incarnations#newIncarnation()}),
  * announces it in its cluster roles and carries it in every frame, so that a process restarted
  * under the id of a lost one can rejoin, and the lost one's late frames are refused. A worker that
@@ -116,6 +120,9 @@ public final class PekkoWorker implements AutoCloseable {
             node = new WorkerNode(id, threads, memory, transport);
             transport.attach(node);
             roster.onWorkerGone(transport::holderGone);
+            // an orphan could only idle, holding its port and the cluster's name: leave, as the
+            // Hazelcast worker does (once removed, the actor system terminates)
+            roster.onCoordinatorGone(() -> cluster.leave(cluster.selfAddress()));
             outbox.attach(system.actorOf(EndpointActor.props(roster, transport), PekkoConfigs.ENDPOINT));
             PekkoWorker worker = new PekkoWorker(system, node, transport, roster, refusedMembers, rejectedFrames,
                     incarnation, outbox);
@@ -143,7 +150,8 @@ public final class PekkoWorker implements AutoCloseable {
     }
 
     /**
-     * Completes when the member has left the cluster or was stopped (downed, or {@link #close()}d).
+     * Completes when the member has left the cluster or was stopped: downed, retired,
+     * {@link #close()}d, or left because its coordinator left the cluster.
      *
      * @return a stage completed (with {@code null}) once the member's actor system has terminated
      */

@@ -66,6 +66,7 @@ final class Roster {
     private volatile LostWorker onWorkerLost = (id, address, leaving) -> { };
     private volatile BiConsumer<Integer, Address> onWorkerRetired = (id, address) -> { };
     private volatile Consumer<Address> onWorkerGone = address -> { };
+    private volatile Runnable onCoordinatorGone = () -> { };
     private volatile ObjIntConsumer<Incarnations.Proof> onWorkerUp = (proof, id) -> { };
 
     /**
@@ -148,6 +149,14 @@ final class Roster {
     /** On a worker: called with the address of another worker that left the cluster. */
     void onWorkerGone(Consumer<Address> callback) {
         this.onWorkerGone = callback;
+    }
+
+    /**
+     * On a worker: called once, when the coordinator it follows leaves the cluster (exits, is
+     * downed or removed); it is never replaced. Runs on the endpoint actor; must not block.
+     */
+    void onCoordinatorGone(Runnable callback) {
+        this.onCoordinatorGone = callback;
     }
 
     /** How many worker ids the coordinator accepts; set before membership events arrive. */
@@ -260,7 +269,8 @@ final class Roster {
         }
         if (a.equals(coordinator) && m.hasRole(COORDINATOR_ROLE)) {
             coordinatorGone = true;
-            coordinator = null;
+            coordinator = null;               // so the later events of its leaving do not call again
+            onCoordinatorGone.run();
         }
     }
 

@@ -96,7 +96,7 @@ class OrderlyCloseTest {
     }
 
     /** {@code null} if a listener can bind {@code port} on loopback now, else why not. */
-    private static String bindable(int port) {
+    static String bindable(int port) {
         try (ServerSocket s = new ServerSocket()) {
             s.setReuseAddress(true);   // as a server socket channel is, on Linux
             s.bind(new InetSocketAddress("127.0.0.1", port));

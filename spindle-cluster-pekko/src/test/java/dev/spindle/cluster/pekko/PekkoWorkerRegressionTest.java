@@ -1,0 +1,60 @@
+/*
+ * Copyright 2026 The Spindle Authors. Licensed under the Apache License, Version 2.0.
+ */
+package dev.spindle.cluster.pekko;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.spindle.cluster.CoordinatorSettings;
+import dev.spindle.cluster.testkit.Cleanup;
+import dev.spindle.cluster.testkit.FreePorts;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * A worker whose coordinator closes. A worker follows one coordinator for its whole life (a
+ * coordinator that leaves is not replaced), so once its coordinator has left it can do nothing:
+ * the Hazelcast worker then leaves its cluster, and {@link PekkoWorker#terminated()} promises to
+ * complete when the member is "downed, retired or closed".
+ */
+@Timeout(value = 180, unit = TimeUnit.SECONDS)
+class PekkoWorkerRegressionTest {
+
+    private final Cleanup started = new Cleanup();
+
+    @AfterEach
+    void stop() throws Exception {
+        started.close();
+    }
+
+    /**
+     * Before: the coordinator's orderly leave reached the worker (its roster forgot the
+     * coordinator) and nothing more happened: the worker stayed an orphan member, alone in a
+     * cluster of the coordinator's name on its port, and {@code terminated()} never completed, so
+     * {@code WorkerMain}, which waits for it, never exited.
+     */
+    @Test
+    void aWorkerWhoseCoordinatorClosesLeavesAndTerminates() throws Exception {
+        int[] ports = FreePorts.free(2);
+        String cluster = "orphan";
+        PekkoWorker worker = started.add(PekkoWorker.start(TestCerts.settings(cluster, "worker")
+                .seedNode("127.0.0.1:" + ports[0]).port(ports[1]).build(), 0, 1));
+        PekkoCoordinator coordinator = started.add(PekkoCoordinator.start(
+                TestCerts.settings(cluster, "coordinator").port(ports[0]).build(),
+                CoordinatorSettings.builder().workers(1).threadsPerWorker(1).build(), Duration.ofSeconds(60)));
+        assertThat(coordinator.client().submit("one", in -> 1).get(60, TimeUnit.SECONDS)).isEqualTo(1);
+        assertThat(worker.terminated().toCompletableFuture()).as("terminated() while its coordinator runs").isNotDone();
+
+        coordinator.close();
+
+        // the bound only turns a worker that never leaves into a failure; leaving takes seconds
+        assertThat(worker.terminated().toCompletableFuture()).as("terminated() after its coordinator closed")
+                .succeedsWithin(Duration.ofSeconds(60));
+        assertThat(worker.retired()).as("retired (it was not: its coordinator left)").isFalse();
+        // its member is down (as close() leaves it), so the orphan holds no port a successor needs
+        assertThat(OrderlyCloseTest.bindable(ports[1])).as("the worker's port is free").isNull();
+    }
+}
