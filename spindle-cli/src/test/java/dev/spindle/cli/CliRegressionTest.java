@@ -15,6 +15,8 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /** Bad command lines that the CLI ran anyway, or ran differently than asked, or refused as a failed run. */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
@@ -94,6 +96,31 @@ class CliRegressionTest {
         CliOutcome r = CliOutcome.run("console", "--bind", "", "--duration", "1");
         assertThat(r.exit()).isEqualTo(2);
         assertThat(r.err()).contains("--bind");
+        assertThat(r.out()).isEmpty();
+    }
+
+    /**
+     * A name given twice in a list option was dropped silently and the suite ran (exit 0), while
+     * {@code bench echo --servers netty,netty} is refused as a usage error that names the server:
+     * a repeated name is as likely a typo for another name as a harmless repeat, so every list
+     * option now refuses it the same way. The other options keep a run that slips through short.
+     */
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+        "bench          | --workloads | chained-spawn,chained-spawn | workload 'chained-spawn' given twice",
+        "bench          | --workloads | chained-spawn,CHAINED-SPAWN | workload 'CHAINED-SPAWN' given twice",
+        "bench actors   | --workloads | count,count                 | workload 'count' given twice",
+        "bench actors   | --runtimes  | pekko-t100,pekko-t100       | actor runtime 'pekko-t100' given twice",
+        "bench async    | --workloads | chained_spawn,chained_spawn | workload 'chained_spawn' given twice",
+        "bench async    | --runtimes  | cf-fjp,cf-fjp               | async runtime 'cf-fjp' given twice",
+    })
+    void aNameGivenTwiceInAListOptionIsAUsageErrorNamingIt(String command, String option, String names,
+                                                           String message) {
+        List<String> args = new java.util.ArrayList<>(List.of(command.split(" ")));
+        args.addAll(List.of(option, names, "--rounds", "1", "--warmup", "1", "--workers", "1", "--progress", "none"));
+        CliOutcome r = CliOutcome.run(args.toArray(new String[0]));
+        assertThat(r.exit()).as("exit of %s (stderr: %s)", args, r.err().strip()).isEqualTo(2);
+        assertThat(r.err()).contains(message);
         assertThat(r.out()).isEmpty();
     }
 }

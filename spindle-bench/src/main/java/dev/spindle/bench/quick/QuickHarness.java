@@ -69,23 +69,11 @@ public final class QuickHarness {
         /**
          * Workload and probe names, in the order to report them.
          *
-         * @throws IllegalArgumentException for an unknown name, naming the valid ones, or an empty list
+         * @throws IllegalArgumentException for an unknown or repeated name, naming the valid ones
+         *         or the repeated one, or an empty list
          */
         public Options workloads(List<String> names) {
-            if (names.isEmpty()) {
-                throw new IllegalArgumentException("no workloads selected; valid: " + String.join(", ", validNames()));
-            }
-            List<String> checked = new ArrayList<>();
-            for (String n : names) {
-                String name = n.trim().toLowerCase(Locale.ROOT);
-                if (!validNames().contains(name)) {
-                    throw new IllegalArgumentException("unknown workload '" + n + "'; valid: " + String.join(", ", validNames()));
-                }
-                if (!checked.contains(name)) {
-                    checked.add(name);
-                }
-            }
-            this.workloads = List.copyOf(checked);
+            this.workloads = RunOptions.checked(names, validNames(), "workload");
             return this;
         }
 

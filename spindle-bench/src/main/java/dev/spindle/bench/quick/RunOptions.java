@@ -63,7 +63,8 @@ public abstract class RunOptions<O extends RunOptions<O>> {
     /**
      * Workload names, in the order to report them.
      *
-     * @throws IllegalArgumentException for an unknown name, naming the valid ones, or an empty list
+     * @throws IllegalArgumentException for an unknown or repeated name, naming the valid ones or
+     *         the repeated one, or an empty list
      */
     public O workloads(List<String> names) {
         this.workloads = checked(names, validWorkloads, "workload");
@@ -73,7 +74,8 @@ public abstract class RunOptions<O extends RunOptions<O>> {
     /**
      * Runtime ids, in the order to report them.
      *
-     * @throws IllegalArgumentException for an unknown id, naming the valid ones, or an empty list
+     * @throws IllegalArgumentException for an unknown or repeated id, naming the valid ones or
+     *         the repeated one, or an empty list
      */
     public O runtimes(List<String> ids) {
         this.runtimes = checked(ids, validRuntimes, runtimeKind);
@@ -114,7 +116,16 @@ public abstract class RunOptions<O extends RunOptions<O>> {
         return runtimes;
     }
 
-    private static List<String> checked(List<String> names, List<String> valid, String what) {
+    /**
+     * {@code names} trimmed and in lower case, each checked against {@code valid}. A repeated name
+     * (after trimming and lower-casing) is refused, not dropped: it is as likely a typo for a name
+     * that was meant as a harmless repeat, and {@code EchoHarness.Options.servers} refuses one too.
+     *
+     * @param what how error messages name one of them ("workload", "actor runtime")
+     * @throws IllegalArgumentException for an unknown name, naming the valid ones, a repeated
+     *         name, naming it, or an empty list
+     */
+    static List<String> checked(List<String> names, List<String> valid, String what) {
         if (names.isEmpty()) {
             throw new IllegalArgumentException("no " + what + " selected; valid: " + String.join(", ", valid));
         }
@@ -124,9 +135,10 @@ public abstract class RunOptions<O extends RunOptions<O>> {
             if (!valid.contains(name)) {
                 throw new IllegalArgumentException("unknown " + what + " '" + n + "'; valid: " + String.join(", ", valid));
             }
-            if (!out.contains(name)) {
-                out.add(name);
+            if (out.contains(name)) {
+                throw new IllegalArgumentException(what + " '" + n + "' given twice");
             }
+            out.add(name);
         }
         return List.copyOf(out);
     }
