@@ -169,6 +169,16 @@ public final class PekkoWorker implements AutoCloseable {
         return retired;
     }
 
+    /**
+     * Whether this worker's coordinator left the cluster, which makes this worker leave too (see
+     * the class comment).
+     *
+     * @return {@code true} if the member is leaving or left because the coordinator did
+     */
+    public boolean coordinatorLost() {
+        return roster.coordinatorGone();
+    }
+
     /** This process's incarnation. */
     long incarnation() {
         return incarnation;

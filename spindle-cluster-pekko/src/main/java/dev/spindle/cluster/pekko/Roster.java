@@ -159,6 +159,11 @@ final class Roster {
         this.onCoordinatorGone = callback;
     }
 
+    /** On a worker: whether the coordinator it followed has left the cluster. */
+    boolean coordinatorGone() {
+        return coordinatorGone;
+    }
+
     /** How many worker ids the coordinator accepts; set before membership events arrive. */
     void workerIds(int n) {
         this.workerIds = n;

@@ -85,7 +85,12 @@ public final class WorkerMain {
             System.exit(WorkerCommandLine.OK);
             return;
         }
-        System.err.println("spindle worker " + worker.id() + " left the cluster; exiting");
+        if (worker.coordinatorLost()) {
+            System.err.println("spindle worker " + worker.id() + " stopped: its coordinator left the cluster (it closed, "
+                    + "or it was lost or downed); a worker serves one coordinator");
+        } else {
+            System.err.println("spindle worker " + worker.id() + " left the cluster; exiting");
+        }
         System.exit(WorkerCommandLine.FAILED);
     }
 

@@ -47,6 +47,7 @@ class PekkoWorkerRegressionTest {
                 CoordinatorSettings.builder().workers(1).threadsPerWorker(1).build(), Duration.ofSeconds(60)));
         assertThat(coordinator.client().submit("one", in -> 1).get(60, TimeUnit.SECONDS)).isEqualTo(1);
         assertThat(worker.terminated().toCompletableFuture()).as("terminated() while its coordinator runs").isNotDone();
+        assertThat(worker.coordinatorLost()).as("coordinatorLost() while its coordinator runs").isFalse();
 
         coordinator.close();
 
@@ -54,6 +55,7 @@ class PekkoWorkerRegressionTest {
         assertThat(worker.terminated().toCompletableFuture()).as("terminated() after its coordinator closed")
                 .succeedsWithin(Duration.ofSeconds(60));
         assertThat(worker.retired()).as("retired (it was not: its coordinator left)").isFalse();
+        assertThat(worker.coordinatorLost()).as("coordinatorLost() after its coordinator closed").isTrue();
         // its member is down (as close() leaves it), so the orphan holds no port a successor needs
         assertThat(OrderlyCloseTest.bindable(ports[1])).as("the worker's port is free").isNull();
     }
