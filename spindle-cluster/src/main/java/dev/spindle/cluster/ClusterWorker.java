@@ -45,12 +45,15 @@ import java.util.concurrent.locks.LockSupport;
  *
  * <p>A worker with a memory limit also tells the scheduler on that timer when it stalls on
  * memory and when it stops ({@link Message.MemoryStall}): paused with only values that cannot
- * spill in memory ({@link DataStore#stuck}) and no task running, it can start nothing until the
- * scheduler releases a value, so the report says how many releases it had handled. Why a report
- * that says stalled is true: the reporter looks at the store before it counts the threads that
- * passed the pause, and a thread counts itself before it looks at the store a second time
- * ({@link #runOne}); so either the report sees the thread, or the thread sees the store paused and
- * waits. Only a release brings the memory of a stuck store down, and it is counted.
+ * spill in memory, or that its disk refused ({@link DataStore#stuck}), and no task running, it can
+ * start nothing until the scheduler releases a value or its disk takes a spill, so the report says
+ * how many releases it had handled. Why a report that says stalled is true: the reporter looks at
+ * the store before it counts the threads that passed the pause, and a thread counts itself before
+ * it looks at the store a second time ({@link #runOne}); so either the report sees the thread, or
+ * the thread sees the store paused and waits. A release brings the memory of a stuck store down,
+ * and it is counted; a spill the disk takes after refusing (each report tries again) does too, and
+ * is not: so the scheduler never counts on a stall lasting, and takes a task back from a stalled
+ * worker only by a steal request, which a task the worker started meanwhile survives.
  *
  * <p>Why a stolen task never runs twice: a ticket starts a job only by a compare-and-set from
  * READY to EXECUTING, and a steal request releases it only by a compare-and-set from FETCHING or
@@ -162,7 +165,8 @@ final class ClusterWorker {
     /**
      * Tells the scheduler when this worker stalls on memory, when its figures change while it is
      * stalled, and when it stops (see the overview). A stuck store first spills what it kept in
-     * memory for a task, here on the reporter's thread, since no task of this worker runs.
+     * memory for a task, and tries again the values its disk refused, here on the reporter's
+     * thread, since no task of this worker runs.
      */
     private void reportStall() {
         long handled = releases.get();        // first: a release during the look makes the report out of date, not wrong

@@ -40,10 +40,12 @@ import java.util.Map;
  * {@link #PAUSE}{@code × L} in memory (possible only with values that cannot spill), the store
  * reports {@link #paused()} and the worker starts no new task until it falls (Dask's "pause"
  * fraction, 80 %); a paused store with only such values in memory is {@link #stuck()}, and a
- * worker so stuck with no task running tells the scheduler, which fails the tasks no worker can
- * start once every worker is so. Dask's third fraction, "spill" at 70 % of the process memory,
- * measures the whole process; a store sees only its own values, so the target alone drives
- * spilling here.
+ * worker so stuck with no task running tells the scheduler, which moves the tasks queued there to
+ * a worker that can run them, or fails those no worker can ever start. A value the disk refused to
+ * take (the spill directory cannot be made or written) counts as one that cannot spill until a
+ * later attempt succeeds: each look at {@link #stuck()} tries again. Dask's third fraction,
+ * "spill" at 70 % of the process memory, measures the whole process; a store sees only its own
+ * values, so the target alone drives spilling here.
  *
  * <p>Files live in a directory only the current user can read ({@code rwx------} where POSIX
  * permissions exist), created on first spill (under the given parent, else {@code java.io.tmpdir})
@@ -88,6 +90,8 @@ final class DataStore {
     private long fileSeq;
     /** Set by {@link #clear()}: the worker stopped, and a late put (a task that was still running) is dropped. */
     private boolean closed;
+    /** Why the disk refused the last spill tried, or null if that one succeeded (or none was tried). */
+    private String refused;
 
     /** A store without a memory limit: nothing spills. */
     DataStore() {
@@ -175,19 +179,26 @@ final class DataStore {
 
     /**
      * Whether the store is paused with nothing it could spill: every value in memory is one that
-     * cannot be written. It first spills down to the target what {@link #put} and {@link #get}
-     * keep in memory for the task that uses them (the value just stored or read back): the worker
-     * asks only when it has no task running, and kept there that value would hold the store paused
-     * for good. A store that still has a value it could write (the disk refused it) is not stuck:
-     * the next call tries again.
+     * cannot be written, or the disk refused the one it tried to write. It first spills down to the
+     * target what {@link #put} and {@link #get} keep in memory for the task that uses them (the
+     * value just stored or read back): the worker asks only when it has no task running, and kept
+     * there that value would hold the store paused for good. A value the disk refused counts as one
+     * that cannot spill (else a worker whose spill directory cannot be made or written would hold
+     * its tasks for good, never paused by values that cannot spill); but only for this call: the
+     * next one tries the disk again, and once it takes the values the store is not stuck.
      */
     synchronized boolean stuck() {
         if (!paused()) {
             return false;
         }
-        spillIfNeeded(null);                  // keeps nothing
+        spillIfNeeded(null);                  // keeps nothing; stops at the first value the disk refuses
         if (!paused()) {
             return false;
+        }
+        if (refused != null) {
+            // the disk refused the value it just tried (were none tried, none could spill): a
+            // value that could spill is left only when the spill it was tried in failed
+            return true;
         }
         for (Entry e : entries.values()) {
             if (spillable(e)) {
@@ -271,7 +282,8 @@ final class DataStore {
 
     /**
      * Writes {@code e}'s value to disk and counts it there: the entry on disk, {@code e} pinned if
-     * the value itself cannot be written (it stays in memory for good), or null if the disk failed.
+     * the value itself cannot be written (it stays in memory for good), or null if the disk failed
+     * (noted in {@link #refused} until a spill succeeds).
      */
     private Entry spill(Entry e) {
         Spilled spilled;
@@ -279,7 +291,7 @@ final class DataStore {
             spilled = write(e.value());
         } catch (UncheckedIOException failed) {
             if (!(failed.getCause() instanceof ObjectStreamException)) {
-                return null;
+                return diskRefused(failed.getCause());
             }
             // the value itself cannot be written (a field not serialisable): it stays in
             // memory for good, and the next least recently used value spills instead
@@ -294,12 +306,31 @@ final class DataStore {
             fileBytes = Files.size(file);
         } catch (IOException diskFailed) {
             deleteQuietly(file);
-            return null;
+            return diskRefused(diskFailed);
+        }
+        if (refused != null) {
+            refused = null;
+            System.getLogger(DataStore.class.getName()).log(System.Logger.Level.INFO,
+                    "spilling to {0} works again", directory);
         }
         memoryBytes -= e.bytes();
         spilledBytes += e.bytes();
         spills++;
         return new Entry(null, e.bytes(), file, fileBytes, spilled.classes(), false);
+    }
+
+    /** Notes that the disk refused a spill, with a warning the first time in a row; returns null. */
+    private Entry diskRefused(Throwable why) {
+        boolean first = refused == null;
+        refused = String.valueOf(why);
+        if (first) {
+            System.getLogger(DataStore.class.getName()).log(System.Logger.Level.WARNING,
+                    "cannot spill under {0}: {1}; values that would spill stay in memory, and once paused over"
+                            + " the memory limit with no task running the worker counts as stalled until a spill"
+                            + " succeeds", spillParent != null ? spillParent : System.getProperty("java.io.tmpdir"),
+                    refused);
+        }
+        return null;
     }
 
     private Spilled write(Object value) {

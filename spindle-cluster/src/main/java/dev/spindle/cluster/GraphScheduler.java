@@ -5,6 +5,7 @@ package dev.spindle.cluster;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -77,10 +78,17 @@ import java.util.function.Supplier;
  * dies is handled as lost.
  *
  * <p>Stalls on memory: a worker paused over its memory limit with only values that cannot spill
- * and no task running says so ({@link Message.MemoryStall}), naming the releases it had handled.
- * After every event, if every live worker is so stalled as of the last release sent to it, the
- * tasks queued on them fail with an exception that names the workers and their bytes (see
- * {@link #stalls}), since nothing but the client could ever let them start.
+ * (or that its disk refused) and no task running says so ({@link Message.MemoryStall}), naming
+ * the releases it had handled; it is stalled as of the last release sent to it, no task is placed
+ * on it while a worker that is not stalled may run the task, and balance rounds leave it out.
+ * After every event the tasks queued on stalled workers are taken back from them by the steal
+ * protocol (a withdrawal), so that one a worker started after all, its disk having taken a
+ * spill, stays there and finishes: a task that a worker not stalled may run moves there at once;
+ * the others only once nothing but the client, a membership change or a disk could make progress
+ * (no worker that is not stalled has a task, no steal or move is in flight), since until then a
+ * task ending elsewhere may release values on their workers. A withdrawn task that still has no
+ * worker but stalled ones, with nothing making progress, fails without retries with an exception
+ * that names those workers and their bytes (see {@link #stalls}); else it is placed again.
  */
 final class GraphScheduler implements AutoCloseable {
 
@@ -89,6 +97,13 @@ final class GraphScheduler implements AutoCloseable {
      * worker, and then its id is negative, so that a late reply is known for one without its record.
      */
     private record PendingSteal(TaskState task, int victim, int thief, int level, long attempt) {
+    }
+
+    /**
+     * A task being taken back from a stalled worker (see {@link #stalls}); {@code moving} when a
+     * worker that is not stalled could take it as it was asked.
+     */
+    private record Withdrawal(TaskState task, boolean moving) {
     }
 
     /**
@@ -119,6 +134,22 @@ final class GraphScheduler implements AutoCloseable {
     private final List<WorkerState> workers = new ArrayList<>();
     private final Map<String, TaskState> tasks = new HashMap<>();
     private final Map<Long, PendingSteal> inFlight = new LinkedHashMap<>();
+    /** Withdrawals from stalled workers in flight, by their (negative) steal ids; see {@link #stalls}. */
+    private final Map<Long, Withdrawal> withdrawals = new HashMap<>();
+    /** Of {@link #withdrawals}, those moving their task to a worker that is not stalled. */
+    private int movingWithdrawals;
+    /**
+     * What {@link #stalls} decided on: the live workers not stalled and whether anything could make
+     * progress, and whether a task was queued or left on a stalled worker since; it looks at the
+     * queues of stalled workers again only when one of these changed.
+     */
+    private BitSet stallsFree = new BitSet();
+    private boolean stallsProgress;
+    private boolean stallsDirty;
+    /** Whether any worker ever reported a stall: until then {@link #stalls} has nothing to look at. */
+    private boolean stallsSeen;
+    /** The last reason logged for failing tasks that cannot start on memory, so that one episode logs once. */
+    private String lastStallWarning;
     private final DurationEstimates durations;
     private final LinkedBlockingQueue<Runnable> events = new LinkedBlockingQueue<>();
     private final ExecutorService notifier;
@@ -274,12 +305,16 @@ final class GraphScheduler implements AutoCloseable {
             WorkerState w = s.worker() >= 0 && s.worker() < workers.size() ? workers.get(s.worker()) : null;
             if (w != null && w.alive) {
                 w.stall = s;
+                if (s.stalled() && !stallsSeen) {
+                    stallsSeen = true;
+                    stallsDirty = true;       // what stalls() last saw is not known: it looks
+                }
             }
         } else if (m instanceof Message.WorkerLost l) {
             onWorkerLost(l.worker());
         }
-        stalls();                             // first: the tasks it fails may be all a retiring worker waits for
         retirements();
+        stalls();                             // last: a retirement may place tasks on stalled workers
     }
 
     // ---- client calls (run on the scheduler thread via call) -----------------------------
@@ -327,7 +362,7 @@ final class GraphScheduler implements AutoCloseable {
             for (TaskSpec<?> s : specs) {
                 ensure(tasks.get(s.key()), visited);
             }
-            stalls();                         // placed on workers that are all stalled: told now, not never
+            stalls();                         // placed on stalled workers: taken back, and told if none can run them
             return futures;
         });
     }
@@ -442,9 +477,27 @@ final class GraphScheduler implements AutoCloseable {
     }
 
     private void place(TaskState t) {
+        place(t, false);
+    }
+
+    /**
+     * Places {@code t} on an allowed worker that is not stalled on memory, active before retiring;
+     * else on a stalled one, where it waits for a release, or, with {@code mayFailOnMemory} (a task
+     * just taken back from a stalled worker, see {@link #stalls}) and nothing making progress, fails.
+     * Elsewhere the decision to fail is left to {@link #stalls}, after the event: the tasks placed
+     * with this one may make progress.
+     */
+    private void place(TaskState t, boolean mayFailOnMemory) {
         WorkerState w = choose(t);
         if (w == null) {
             w = retiringFallback(t);
+        }
+        if (w == null) {
+            w = stalledFallback(t);
+            if (w != null && mayFailOnMemory && !progressPossible()) {
+                failOnMemory(t);
+                return;
+            }
         }
         if (w == null) {
             err(t, new IllegalStateException("no allowed worker is alive for task '" + t.key()
@@ -455,15 +508,15 @@ final class GraphScheduler implements AutoCloseable {
     }
 
     /**
-     * For a task no active worker may run: an allowed worker that is retiring but alive, the
-     * least loaded, or null. Running the task there (its retirement waits for it, as for a task
-     * that started before the retirement) beats failing it for want of a worker: a retry of a task
-     * only that worker may run, a task whose other worker was lost meanwhile.
+     * For a task no active worker may run: an allowed worker that is retiring but alive and not
+     * stalled on memory, the least loaded, or null. Running the task there (its retirement waits
+     * for it, as for a task that started before the retirement) beats failing it for want of a
+     * worker: a retry of a task only that worker may run, a task whose other worker was lost meanwhile.
      */
     private WorkerState retiringFallback(TaskState t) {
         WorkerState best = null;
         for (WorkerState w : workers) {
-            if (w.alive && w.retiring && t.spec.restrictions().allows(w.id)
+            if (w.alive && w.retiring && !w.stalled() && t.spec.restrictions().allows(w.id)
                     && (best == null || occupancy(w) / w.threads < occupancy(best) / best.threads)) {
                 best = w;
             }
@@ -471,12 +524,31 @@ final class GraphScheduler implements AutoCloseable {
         return best;
     }
 
-    /** The allowed active (live, not retiring) worker with the earliest expected start; null if none. */
+    /**
+     * For a task that only workers stalled on memory may run: the allowed live one to wait on,
+     * active before retiring, the least loaded; null if no allowed worker is alive.
+     */
+    private WorkerState stalledFallback(TaskState t) {
+        WorkerState best = null;
+        for (WorkerState w : workers) {
+            if (w.alive && t.spec.restrictions().allows(w.id) && (best == null
+                    || (w.active() && !best.active())
+                    || (w.active() == best.active() && occupancy(w) / w.threads < occupancy(best) / best.threads))) {
+                best = w;
+            }
+        }
+        return best;
+    }
+
+    /**
+     * The allowed active (live, not retiring) worker not stalled on memory with the earliest
+     * expected start; null if none.
+     */
     private WorkerState choose(TaskState t) {
         Restrictions r = t.spec.restrictions();
         boolean anyPreferred = false;
         for (int id : r.workers()) {
-            if (id < workers.size() && workers.get(id).active()) {
+            if (id < workers.size() && workers.get(id).active() && !workers.get(id).stalled()) {
                 anyPreferred = true;
                 break;
             }
@@ -484,7 +556,7 @@ final class GraphScheduler implements AutoCloseable {
         WorkerState best = null;
         double bestStart = Double.POSITIVE_INFINITY;
         for (WorkerState w : workers) {
-            if (!w.active() || !r.allows(w.id) || (anyPreferred && !r.workers().contains(w.id))) {
+            if (!w.active() || w.stalled() || !r.allows(w.id) || (anyPreferred && !r.workers().contains(w.id))) {
                 continue;
             }
             double start = occupancy(w) / w.threads + transferCost(t, w.id);
@@ -498,6 +570,9 @@ final class GraphScheduler implements AutoCloseable {
     }
 
     private void assign(TaskState t, WorkerState w) {
+        if (w.stalled()) {
+            stallsDirty = true;               // queued where it cannot start: stalls() looks at it
+        }
         t.state = TaskState.State.PROCESSING;
         t.processingOn = w;
         t.attempt = ++attemptSeq;
@@ -525,6 +600,10 @@ final class GraphScheduler implements AutoCloseable {
         }
         if (t.stealId != 0) {
             inFlight.remove(t.stealId);
+            Withdrawal wd = withdrawals.remove(t.stealId);
+            if (wd != null && wd.moving()) {
+                movingWithdrawals--;
+            }
             t.stealId = 0;
         }
     }
@@ -661,6 +740,7 @@ final class GraphScheduler implements AutoCloseable {
                     mayRelease(t);
                 }
                 retirements();
+                stalls();                     // a worker a release reaches is not stalled until it says so again
             }
         });
     }
@@ -843,42 +923,164 @@ final class GraphScheduler implements AutoCloseable {
     // ---- stalls on memory ----------------------------------------------------------------
 
     /**
-     * Fails the tasks queued on the live workers once every one of them is stalled on memory
-     * ({@link WorkerState#stalled}): paused over the pause fraction of its memory limit with only
-     * values that cannot spill, no task running, and every release sent to it handled. Then no
-     * worker can start a task, finish one or spill, and only a release could unpause one: the tasks
-     * would wait for the client for good, and the caller with them, with no sign of why (Dask
-     * waits so; a task here runs or its caller is told). While any live worker is not stalled
-     * nothing changes, since it may finish a task whose end frees values, spill, or handle a
-     * release on its way.
+     * Takes back the tasks queued on workers stalled on memory ({@link WorkerState#stalled}): paused
+     * over the pause fraction of the memory limit with only values that cannot spill (or that the
+     * disk refused), no task running, and every release sent to them handled. Such a worker starts
+     * nothing until a release reaches it (or its disk takes a spill), so:
      *
-     * <p>Each task is withdrawn from its worker (a steal request with a negative id and no record,
-     * whose reply is ignored as a retirement's is) before it errs, so that the releases its failure
-     * sends arrive after it: a worker they unpause never runs a task whose caller was told it
-     * failed. It errs without a retry, which would queue on the same workers.
+     * <ul>
+     *   <li>a task that a live worker not stalled may run is taken back at once, and placed there;
+     *   <li>the others are taken back only once nothing could make progress
+     *       ({@link #progressPossible}): while a worker that is not stalled has a task, the end of
+     *       that task may release values on their workers (a dependent that held them finishes or
+     *       fails), and until then they wait where they are. Then only the client (releasing a
+     *       result), a membership change or a disk could let them start, and a task that still has
+     *       no worker but stalled ones when its worker gives it up fails, without retries, with an
+     *       exception that names those workers and their bytes ({@link #failOnMemory}); Dask waits
+     *       for good in this state. A task for which a worker appeared meanwhile is placed again.
+     * </ul>
+     *
+     * <p>A task is taken back by the steal protocol (a steal request with a negative id, recorded in
+     * {@link #withdrawals}), never failed while queued: a worker that unstalls on its own (its disk
+     * took a spill) may start it before the request arrives, and then keeps it and finishes it. A
+     * task whose worker refused a withdrawal is not asked again for that attempt, which ends with
+     * its reply. The releases a failure sends follow the withdrawal, so a worker they unpause never
+     * runs a task whose caller was told it failed.
+     *
+     * <p>Run after every event; it looks at the queues of stalled workers only when the workers not
+     * stalled, whether anything could make progress, or those queues may have changed.
      */
     private void stalls() {
+        if (!stallsSeen) {
+            return;                           // no worker without a memory limit, nor any that never stalled, costs more
+        }
+        BitSet free = new BitSet();
         boolean queued = false;
         for (WorkerState w : workers) {
-            if (w.alive) {
-                if (!w.stalled()) {
-                    return;
-                }
+            if (w.stalled()) {
                 queued |= !w.processing.isEmpty();
+            } else if (w.alive) {
+                free.set(w.id);
             }
         }
-        if (!queued) {
+        boolean progress = progressPossible();
+        boolean changed = stallsDirty || progress != stallsProgress || !free.equals(stallsFree);
+        stallsDirty = false;
+        stallsFree = free;
+        stallsProgress = progress;
+        if (!queued || !changed) {
             return;
         }
-        StringBuilder why = new StringBuilder("every live worker is paused over the pause fraction ("
-                + Math.round(DataStore.PAUSE * 100) + " %) of its memory limit with only values that cannot spill in"
-                + " memory and no task running that could free them (");
+        List<TaskState> waiting = new ArrayList<>();
+        for (WorkerState w : workers) {
+            if (!w.stalled()) {
+                continue;
+            }
+            for (TaskState t : w.processing) {
+                if (t.stealId != 0 || t.withdrawalRefused == t.attempt) {
+                    continue;                 // a steal, move or withdrawal in flight; or it started after all
+                }
+                if (mayRunOn(t, free)) {
+                    withdraw(t, true);
+                } else {
+                    waiting.add(t);
+                }
+            }
+        }
+        if (!waiting.isEmpty() && !progressPossible()) {
+            for (TaskState t : waiting) {
+                withdraw(t, false);
+            }
+        }
+        stallsProgress = progressPossible();
+    }
+
+    /** Whether {@code t}'s restrictions allow one of the workers in {@code free}. */
+    private static boolean mayRunOn(TaskState t, BitSet free) {
+        Restrictions r = t.spec.restrictions();
+        if (!r.isStrict()) {
+            return !free.isEmpty();
+        }
+        for (int id : r.workers()) {
+            if (free.get(id)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Whether anything but the client, a membership change or a worker's disk could still change
+     * what workers stalled on memory can do: a live worker that is not stalled has a task queued or
+     * running (its end may release values anywhere, and place tasks) or is retiring; a steal or a
+     * retirement's move is in flight; or a task taken back from a stalled worker is going to one
+     * that is not.
+     */
+    private boolean progressPossible() {
+        if (!inFlight.isEmpty() || movingWithdrawals > 0) {
+            return true;
+        }
+        for (WorkerState w : workers) {
+            if (w.alive && !w.stalled() && (!w.processing.isEmpty() || w.retiring)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Asks {@code t}'s stalled worker to give it up (see {@link #stalls}). */
+    private void withdraw(TaskState t, boolean moving) {
+        long id = -(++stealSeq);             // negative, as a retirement's: never counted as a steal
+        t.stealId = id;
+        withdrawals.put(id, new Withdrawal(t, moving));
+        if (moving) {
+            movingWithdrawals++;
+        }
+        transport.toWorker(t.processingOn.id, new Message.StealRequest(id, t.key(), t.attempt));
+    }
+
+    /**
+     * A stalled worker answered a withdrawal: a task it gave up is placed again, or fails if it still
+     * has no worker but stalled ones and nothing makes progress; one it started (it unstalled on its
+     * own) stays and finishes there.
+     */
+    private void onWithdrawn(Message.StealResponse m, Withdrawal wd) {
+        TaskState t = current(m.key(), m.attempt(), m.worker());
+        if (t != wd.task() || t.stealId != m.stealId()) {
+            return;                           // a worker's word about another task: the record waits for its own
+        }
+        withdrawals.remove(m.stealId());
+        if (wd.moving()) {
+            movingWithdrawals--;
+        }
+        t.stealId = 0;
+        if (!m.released()) {
+            t.withdrawalRefused = t.attempt;  // started after all: not asked again; its reply ends this attempt
+            return;
+        }
+        unassign(t);
+        t.state = TaskState.State.WAITING;
+        if (t.dependenciesInMemory()) {
+            place(t, true);
+        } else {
+            ensure(t, new HashSet<>());       // an input lost meanwhile is computed again first
+        }
+    }
+
+    /**
+     * Fails {@code t}, which only workers stalled on memory may run, with nothing making progress
+     * (see {@link #stalls}): without retries, which would wait on the same workers.
+     */
+    private void failOnMemory(TaskState t) {
+        StringBuilder why = new StringBuilder("every worker allowed to run it is paused over the pause fraction ("
+                + Math.round(DataStore.PAUSE * 100) + " %) of its memory limit with only values in memory that cannot"
+                + " spill (not Serializable, or the disk refused them) and no task running that could free them, and"
+                + " no other worker has a task whose end could release them (");
         int named = 0;
         int stalled = 0;
-        List<TaskState> stuck = new ArrayList<>();
         for (WorkerState w : workers) {
-            if (!w.alive) {
-                continue;
+            if (!w.alive || !t.spec.restrictions().allows(w.id) || w.stall == null) {
+                continue;                     // (every allowed live worker is stalled here: see place)
             }
             if (named < STALLED_NAMED) {
                 why.append(named++ == 0 ? "" : "; ").append("worker ").append(w.id).append(" holds ")
@@ -886,21 +1088,19 @@ final class GraphScheduler implements AutoCloseable {
                         .append(w.stall.limitBytes()).append(" bytes");
             }
             stalled++;
-            stuck.addAll(w.processing);
         }
         if (stalled > named) {
             why.append("; and ").append(stalled - named).append(" more workers");
         }
         why.append("). Release results the client holds, make such values Serializable so that they can spill,"
-                + " or raise the memory limit");
-        System.getLogger(GraphScheduler.class.getName()).log(System.Logger.Level.WARNING,
-                "failing {0} queued tasks: {1}", stuck.size(), why);
-        for (TaskState t : stuck) {
-            transport.toWorker(t.processingOn.id, new Message.StealRequest(-(++stealSeq), t.key(), t.attempt));
+                + " check the workers' spill directories, or raise the memory limit");
+        String reason = why.toString();
+        if (!reason.equals(lastStallWarning)) {
+            lastStallWarning = reason;        // one warning per episode, not one per task
+            System.getLogger(GraphScheduler.class.getName()).log(System.Logger.Level.WARNING,
+                    "failing task ''{0}'', and any other that cannot start for the same reason: {1}", t.key(), reason);
         }
-        for (TaskState t : stuck) {
-            err(t, new IllegalStateException("task '" + t.key() + "' cannot start: " + why));
-        }
+        err(t, new IllegalStateException("task '" + t.key() + "' cannot start: " + reason));
     }
 
     // ---- membership ----------------------------------------------------------------------
@@ -947,6 +1147,7 @@ final class GraphScheduler implements AutoCloseable {
             }
             nextBalance = System.nanoTime();
             retirements();                    // a retirement waiting for a worker to copy to gets one now
+            stalls();                         // the tasks queued on stalled workers that it may run move to it
             return null;
         });
     }
@@ -994,6 +1195,7 @@ final class GraphScheduler implements AutoCloseable {
                     }
                 }
                 retirements();
+                stalls();                     // while it retires, progress is possible: see progressPossible
             }
             return w.gone.copy();
         });
@@ -1139,8 +1341,8 @@ final class GraphScheduler implements AutoCloseable {
     BalanceSnapshot snapshot() {
         List<BalanceSnapshot.WorkerView> ws = new ArrayList<>();
         for (WorkerState w : workers) {
-            if (!w.active()) {
-                continue;             // a retiring worker's tasks are moved by its retirement
+            if (!w.active() || w.stalled()) {
+                continue;             // a retiring worker's tasks are moved by its retirement, a stalled one's by stalls()
             }
             // both running totals, kept on events: a round no longer walks every processing task
             double occ = occupancy(w) + w.transferSeconds(params);
@@ -1160,7 +1362,7 @@ final class GraphScheduler implements AutoCloseable {
         }
         List<BalanceSnapshot.TaskView> ts = new ArrayList<>();
         for (WorkerState w : workers) {
-            if (!w.active()) {
+            if (!w.active() || w.stalled()) {
                 continue;
             }
             for (TaskState t : w.processing) {
@@ -1193,13 +1395,27 @@ final class GraphScheduler implements AutoCloseable {
     }
 
     private void onStealResponse(Message.StealResponse m) {
+        Withdrawal wd = m.stealId() < 0 ? withdrawals.get(m.stealId()) : null;
+        if (wd != null) {
+            onWithdrawn(m, wd);
+        } else {
+            onSteal(m);
+        }
+        TaskState t = tasks.get(m.key());
+        if (t != null && t.state == TaskState.State.PROCESSING && t.stealId == 0 && t.processingOn.stalled()) {
+            stallsDirty = true;               // left (or put) on a stalled worker: stalls() looks at it
+        }
+    }
+
+    /** A reply to a steal or to a retirement's move. */
+    private void onSteal(Message.StealResponse m) {
         PendingSteal p = inFlight.remove(m.stealId());
         TaskState t = p == null ? null : current(m.key(), m.attempt(), m.worker());
         if (p == null || t == null || t.stealId != m.stealId()) {
             if (m.stealId() < 0) {
-                // a retirement's move overtaken by events (its record may be gone already: the task
-                // finished or was unassigned), or the withdrawal of a task failed for a stall on
-                // memory, which has none (see stalls): not a steal, so not a stale one either
+                // a retirement's move or a withdrawal from a stalled worker overtaken by events (its
+                // record is gone once the task finished or was unassigned): not a steal, so not a
+                // stale one either
                 return;
             }
             stealsStale++;
@@ -1226,7 +1442,7 @@ final class GraphScheduler implements AutoCloseable {
         log(m.stealId(), t.key(), p.victim, p.thief, p.level, StealEvent.Outcome.CONFIRMED);
         unassign(t);
         WorkerState thief = workers.get(p.thief);
-        if (thief.active() && t.spec.restrictions().allows(thief.id)) {
+        if (thief.active() && !thief.stalled() && t.spec.restrictions().allows(thief.id)) {
             assign(t, thief);
         } else {
             t.state = TaskState.State.WAITING;

@@ -218,17 +218,20 @@ public sealed interface Message extends Serializable {
 
     /**
      * Whether a worker is stalled on memory: paused (over the pause fraction of its memory
-     * limit) with only values that cannot spill in memory and no task running, so that only a
-     * release from the scheduler can let it start a task again. Sent by every worker with a
-     * memory limit when this changes, and again while stalled when its figures change; the
-     * scheduler fails the tasks queued on its workers once every live one is stalled as of the
-     * last {@link ReleaseKey} it sent them.
+     * limit) with only values that cannot spill in memory (or that its disk refused) and no task
+     * running, so that only a release from the scheduler (or its disk taking a spill) can let it
+     * start a task again. Sent by every worker with a memory limit when this changes, and again
+     * while stalled when its figures change. While it is stalled as of the last
+     * {@link ReleaseKey} sent to it, the scheduler places no task on it that another worker may
+     * run, takes back the tasks queued on it by steal requests, and fails those that no worker
+     * but stalled ones may run once nothing else could make progress.
      *
      * @param worker the reporting worker's id
      * @param stalled whether it is stalled
      * @param releases how many {@link ReleaseKey} messages it had handled when it looked: a
      *        report that misses a release sent since is out of date
-     * @param memoryBytes the measured size of its values in memory, none of which can spill when stalled
+     * @param memoryBytes the measured size of its values in memory, none of which can spill (or the
+     *        disk took) when stalled
      * @param limitBytes its memory limit in bytes
      * @serial exclude
      */

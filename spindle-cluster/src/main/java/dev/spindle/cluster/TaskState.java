@@ -61,6 +61,8 @@ final class TaskState {
     long bytes;
     int failures;
     long stealId;
+    /** The attempt whose stalled worker refused to give it back: it started it (see GraphScheduler.stalls). */
+    long withdrawalRefused;
     Throwable error;
 
     TaskState(TaskSpec<?> spec, CompletableFuture<Object> future) {

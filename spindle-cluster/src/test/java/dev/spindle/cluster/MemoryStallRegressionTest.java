@@ -4,7 +4,10 @@
 package dev.spindle.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,6 +18,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A worker over its pause fraction with values that cannot spill stays paused until something
@@ -26,6 +30,19 @@ import org.junit.jupiter.api.Timeout;
  * spills; a worker that can still make progress keeps the old behaviour: the paused one waits.
  * The first two tests failed on the code before the fix: after 20 s the future was still
  * incomplete, its worker paused with 9,000,000 (and 8,500,027) bytes in memory.
+ *
+ * <p>Two gaps were left: (a) a worker whose disk refused every spill stayed paused with values it
+ * could not spill but that counted as spillable, so it never stalled and its queued task waited
+ * for good; (b) a worker that was not paused idled while a task waited for good on a stalled one:
+ * a task only stalled workers may run, or one that could run on the idle worker but was never
+ * moved there (stealing off, or a lone queued task, which balancing never takes). On the code
+ * before their fix the cluster tests of those timed out after 30 s, and the others failed at once
+ * (the store was not stuck; both tasks failed before their worker answered; a task was placed on
+ * the stalled worker while the other idled). Now a refused spill counts as a value
+ * that cannot spill until a spill succeeds; the scheduler takes a stalled worker's queued tasks
+ * back by the steal protocol (a worker that unstalled and started one keeps it), places those
+ * another worker may run there, and fails the others only once nothing but the client could
+ * make progress: never while another worker has a task or a release is on its way.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class MemoryStallRegressionTest {
@@ -135,6 +152,280 @@ class MemoryStallRegressionTest {
             CompletableFuture<Integer> g = gate.toCompletableFuture();
             awaitQuietly(g);
             assertThat(cause(g)).as("gate fails with slow's own exception").hasMessageContaining("slow gave up");
+        }
+    }
+
+    // ---- (a) a spill directory that refuses every write --------------------------------------------------
+
+    /** A value that knows its size and can spill, unless the disk refuses it. */
+    record Spillable(long sizeInBytes) implements Sized, java.io.Serializable {
+    }
+
+    /** A cluster of one worker whose spills go under {@code spillParent}; LocalCluster spills under java.io.tmpdir. */
+    private record OneWorkerCluster(GraphScheduler scheduler, ClusterWorker worker, LocalTransport transport,
+                                    Client client) implements AutoCloseable {
+        static OneWorkerCluster spillingUnder(Path spillParent) {
+            LocalTransport transport = new LocalTransport(1e12, 0);
+            ClusterWorker worker = new ClusterWorker(0, 1, transport, new WorkerMemory(LIMIT, spillParent), false);
+            GraphScheduler scheduler = new GraphScheduler(CoordinatorSettings.builder().workers(1).threadsPerWorker(1)
+                    .latency(Duration.ZERO).bandwidth(1e12).stealing(false).balanceInterval(Duration.ZERO).retries(0)
+                    .build(), transport);
+            transport.connect(List.of(worker), scheduler::receive);
+            return new OneWorkerCluster(scheduler, worker, transport, new Client(scheduler));
+        }
+
+        @Override
+        public void close() {
+            scheduler.close();
+            worker.shutdown();
+            transport.close();
+        }
+    }
+
+    @Test
+    void aStoreWhoseDiskRefusesEverySpillIsStuckUntilASpillSucceeds(@TempDir Path dir) throws Exception {
+        Path parent = dir.resolve("not-a-directory");
+        Files.writeString(parent, "the spill directory cannot be made under a file");
+        DataStore store = new DataStore(new WorkerMemory(LIMIT, parent));
+        try {
+            for (int i = 0; i < 9; i++) {
+                store.put("k-" + i, new Spillable(MB), MB);
+            }
+            assertThat(store.paused()).as("paused: nothing could spill").isTrue();
+            assertThat(store.stuck()).as("stuck: every value it could spill, the disk refused").isTrue();
+
+            Files.delete(parent);
+            Files.createDirectory(parent);                // the disk takes writes again
+            assertThat(store.stuck()).as("stuck once a spill succeeds").isFalse();
+            assertThat(store.paused()).as("paused once spilled down to the target").isFalse();
+            assertThat(store.spilledBytes()).isPositive();
+        } finally {
+            store.clear();
+        }
+    }
+
+    @Test
+    void aWorkerWhoseDiskRefusesEverySpillFailsItsQueuedTaskNamingTheMemoryAndRunsAgainOnceTheDiskTakesThem(
+            @TempDir Path dir) throws Exception {
+        Path parent = dir.resolve("not-a-directory");
+        Files.writeString(parent, "the spill directory cannot be made under a file");
+        try (OneWorkerCluster cluster = OneWorkerCluster.spillingUnder(parent)) {
+            Client client = cluster.client();
+            List<ClusterFuture<Spillable>> held = new ArrayList<>();
+            for (int i = 0; i < 9; i++) {             // 9 MB that could spill, but the disk refuses every write
+                ClusterFuture<Spillable> f = client.submit("value-" + i, args -> new Spillable(MB));
+                f.get(20, TimeUnit.SECONDS);
+                held.add(f);
+            }
+            assertThat(cluster.worker().store().paused()).as("worker 0 paused").isTrue();
+
+            ClusterFuture<Integer> next = client.submit("next", args -> 42);
+            assertThatThrownBy(() -> next.get(30, TimeUnit.SECONDS))
+                    .as("'next', queued on the only worker, whose disk refuses to take its values")
+                    .isInstanceOf(ExecutionException.class)
+                    .cause().isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("'next'")
+                    .hasMessageContaining("worker 0")
+                    .hasMessageContaining("cannot spill")
+                    .hasMessageContaining("memory limit of 10000000 bytes");
+
+            Files.delete(parent);
+            Files.createDirectory(parent);            // the disk takes writes again: the worker spills and runs
+            assertThat(awaitValue(client, "again", 44)).as("'again', once the disk takes writes").isEqualTo(44);
+            assertThat(cluster.worker().store().spilledBytes()).as("bytes spilled").isPositive();
+            assertThat(held).hasSize(9);
+        }
+    }
+
+    /**
+     * Submits tasks {@code key-0, key-1, ...} returning {@code value} until one succeeds: a task
+     * submitted before the worker's next report that it stalls no more fails at once.
+     */
+    private static int awaitValue(Client client, String key, int value) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        for (int i = 0; ; i++) {
+            try {
+                return client.submit(key + "-" + i, args -> value).get(30, TimeUnit.SECONDS);
+            } catch (ExecutionException e) {
+                if (System.nanoTime() - deadline > 0) {
+                    throw e;
+                }
+                Thread.sleep(50);
+            }
+        }
+    }
+
+    // ---- a worker that unstalls on its own (its disk took a spill) keeps the task it started -------------
+
+    @Test
+    void aWithdrawnTaskFailsOnlyOnceItsWorkerGaveItUpAndOneItStartedMeanwhileFinishes() throws Exception {
+        RecordingTransport t = new RecordingTransport();
+        GraphScheduler s = new GraphScheduler(HandDriven.settings(1).retries(0).build(), t);
+        try {
+            List<CompletableFuture<Object>> fs = s.submit(List.of(TaskSpec.builder("given-up", args -> 1).build(),
+                    TaskSpec.builder("started", args -> 2).build()));
+            HandDriven.reply(s, new Message.MemoryStall(0, true, 0, 9L * MB, LIMIT));
+            Message.StealRequest givenUp = withdrawal(t, "given-up");
+            Message.StealRequest started = withdrawal(t, "started");
+            assertThat(fs).as("nothing fails before the worker answers the withdrawals").noneMatch(f -> f.isDone());
+
+            HandDriven.reply(s, new Message.StealResponse(0, givenUp.stealId(), "given-up", givenUp.attempt(), true));
+            awaitQuietly(fs.get(0));
+            assertThat(fs.get(0)).as("'given-up', which the stalled worker gave up").isCompletedExceptionally();
+            assertThat(cause(fs.get(0))).isInstanceOf(IllegalStateException.class).hasMessageContaining("cannot spill");
+
+            // its disk took a spill meanwhile: it unstalled and started the task before the withdrawal came
+            HandDriven.reply(s, new Message.StealResponse(0, started.stealId(), "started", started.attempt(), false));
+            assertThat(fs.get(1)).as("'started', which the worker started before the withdrawal came").isNotDone();
+            HandDriven.reply(s, new Message.TaskFinished(0, "started", started.attempt(), 2, 4, 1000));
+            assertThat(fs.get(1).get(20, TimeUnit.SECONDS)).isEqualTo(2);
+        } finally {
+            s.close();
+        }
+    }
+
+    /** The withdrawal of {@code key} the scheduler sent (a steal request with a negative id). */
+    private static Message.StealRequest withdrawal(RecordingTransport t, String key) {
+        return t.sentToWorkers().stream().map(RecordingTransport.Sent::message)
+                .filter(m -> m instanceof Message.StealRequest r && r.key().equals(key) && r.stealId() < 0)
+                .map(Message.StealRequest.class::cast).findFirst()
+                .orElseThrow(() -> new AssertionError("no withdrawal of '" + key + "' in " + t.sentToWorkers()));
+    }
+
+    @Test
+    void aTaskOnlyAStalledWorkerMayRunWaitsWhileAnotherWorkerHasATaskAndWhileAReleaseIsOnItsWay() throws Exception {
+        RecordingTransport t = new RecordingTransport();
+        GraphScheduler s = new GraphScheduler(HandDriven.settings(2).retries(0).build(), t);
+        try {
+            s.submit(List.of(TaskSpec.builder("v", args -> 1).restrictions(Restrictions.strict(Set.of(0))).build()));
+            HandDriven.reply(s, new Message.TaskFinished(0, "v", sent(t, 0, "v").attempt(), 1, 4, 1000));
+            HandDriven.reply(s, new Message.MemoryStall(0, true, 0, 9L * MB, LIMIT));
+            // 'uses-v' frees v on worker 0 when it ends; only worker 0 may run 'pinned'
+            List<CompletableFuture<Object>> fs = s.submit(List.of(
+                    TaskSpec.builder("uses-v", args -> 2).dependsOn("v").build(),
+                    TaskSpec.builder("pinned", args -> 3).restrictions(Restrictions.strict(Set.of(0))).build()));
+            s.releaseFuture("v");
+            assertThat(sent(t, 1, "uses-v")).as("'uses-v' placed on worker 1, which is not stalled").isNotNull();
+            assertThat(sent(t, 0, "pinned")).as("'pinned' waits on worker 0").isNotNull();
+            s.stealEvents();
+            assertThat(withdrawals(t, "pinned")).as("withdrawals of 'pinned' while worker 1 has a task").isZero();
+
+            // its end releases v on worker 0: a report that has not handled that release fails nothing
+            HandDriven.reply(s, new Message.TaskFinished(1, "uses-v", sent(t, 1, "uses-v").attempt(), 2, 4, 1000));
+            HandDriven.reply(s, new Message.MemoryStall(0, true, 0, 9L * MB - 4, LIMIT));
+            assertThat(withdrawals(t, "pinned")).as("withdrawals of 'pinned' while a release is on its way").isZero();
+            assertThat(fs.get(1)).isNotDone();
+
+            // still stalled once it handled the release, and worker 1 idles: nothing can make progress
+            HandDriven.reply(s, new Message.MemoryStall(0, true, 1, 9L * MB - 4, LIMIT));
+            Message.StealRequest w = withdrawal(t, "pinned");
+            HandDriven.reply(s, new Message.StealResponse(0, w.stealId(), "pinned", w.attempt(), true));
+            awaitQuietly(fs.get(1));
+            assertThat(cause(fs.get(1))).as("'pinned', once nothing could make progress")
+                    .isInstanceOf(IllegalStateException.class).hasMessageContaining("worker 0 holds 8999996 bytes");
+            assertThat(fs.get(0).get(20, TimeUnit.SECONDS)).isEqualTo(2);
+        } finally {
+            s.close();
+        }
+    }
+
+    /** The last task {@code key} sent to {@code worker}, or null. */
+    private static Message.Compute sent(RecordingTransport t, int worker, String key) {
+        Message.Compute last = null;
+        for (RecordingTransport.Sent x : t.sentToWorkers()) {
+            if (x.worker() == worker && x.message() instanceof Message.Compute c && c.key().equals(key)) {
+                last = c;
+            }
+        }
+        return last;
+    }
+
+    private static long withdrawals(RecordingTransport t, String key) {
+        return t.sentToWorkers().stream().map(RecordingTransport.Sent::message)
+                .filter(m -> m instanceof Message.StealRequest r && r.key().equals(key) && r.stealId() < 0).count();
+    }
+
+    // ---- (b) an idle worker that may not, or is never asked to, take the task ---------------------------
+
+    @Test
+    void aTaskOnlyStalledWorkersMayRunFailsNamingTheMemoryWhileAnotherWorkerIdles() throws Exception {
+        try (LocalCluster cluster = cluster(2).build()) {
+            Client client = cluster.client();
+            List<ClusterFuture<Unspillable>> held = pauseWorkerZero(client, "pinned-");
+            assertThat(cluster.stats().workers().get(0).paused()).as("worker 0 paused").isTrue();
+
+            ClusterFuture<Integer> next = client.submit(TaskSpec.builder("next", args -> 42)
+                    .restrictions(Restrictions.strict(Set.of(0))).build());
+            assertThatThrownBy(() -> next.get(30, TimeUnit.SECONDS))
+                    .as("'next', which only worker 0 may run, while worker 1 idles")
+                    .isInstanceOf(ExecutionException.class)
+                    .cause().isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("'next'")
+                    .hasMessageContaining("worker 0 holds 9000000 bytes")
+                    .hasMessageContaining("cannot spill")
+                    .hasMessageContaining("memory limit of 10000000 bytes");
+            assertThat(client.submit("free", args -> 43).get(20, TimeUnit.SECONDS))
+                    .as("a task worker 1 may run").isEqualTo(43);
+            assertThat(held).hasSize(9);
+        }
+    }
+
+    @Test
+    void aTaskQueuedOnAWorkerThatStallsMovesToAnIdleWorkerWithStealingOff() throws Exception {
+        queuedOnAWorkerThatStallsMovesToTheIdleOne(cluster(2));
+    }
+
+    @Test
+    void aTaskQueuedOnAWorkerThatStallsMovesToAnIdleWorkerWithStealingOn() throws Exception {
+        // a victim keeps as many tasks as it has threads, so balancing never takes a lone queued task
+        queuedOnAWorkerThatStallsMovesToTheIdleOne(cluster(2).stealing(true).balanceInterval(Duration.ofMillis(20)));
+    }
+
+    private static void queuedOnAWorkerThatStallsMovesToTheIdleOne(LocalCluster.Builder builder) throws Exception {
+        try (LocalCluster cluster = builder.build()) {
+            Client client = cluster.client();
+            List<ClusterFuture<?>> held = new ArrayList<>();
+            for (int i = 0; i < 8; i++) {             // 8 MB that cannot spill: at the pause fraction, not over it
+                ClusterFuture<Unspillable> f = client.submit(TaskSpec.builder("pinned-" + i, args -> new Unspillable(MB))
+                        .restrictions(Restrictions.strict(Set.of(0))).build());
+                f.get(20, TimeUnit.SECONDS);
+                held.add(f);
+            }
+            CountDownLatch go = new CountDownLatch(1);
+            ClusterFuture<Unspillable> ninth = client.submit(TaskSpec.builder("ninth", args -> {
+                go.await();
+                return new Unspillable(MB);
+            }).restrictions(Restrictions.strict(Set.of(0))).build());
+            // worker 0 is preferred, not required: queued there behind 'ninth', whose value pauses it
+            ClusterFuture<Integer> next = client.submit(TaskSpec.builder("next", args -> 42)
+                    .restrictions(Restrictions.loose(Set.of(0))).build());
+            assertThat(cluster.stats().workers().get(0).processing()).as("'ninth' and 'next' on worker 0").isEqualTo(2);
+            go.countDown();
+            held.add(ninth);
+            ninth.get(20, TimeUnit.SECONDS);
+
+            assertThat(next.get(30, TimeUnit.SECONDS)).as("'next', queued on worker 0, stalled, while worker 1 idles")
+                    .isEqualTo(42);
+            assertThat(cluster.taskEvents()).filteredOn(e -> e.key().equals("next"))
+                    .extracting(TaskEvent::worker).containsExactly(1);
+            assertThat(cluster.stats().workers().get(0).paused()).as("worker 0 paused").isTrue();
+        }
+    }
+
+    @Test
+    void aTaskWhoseInputIsOnlyOnAStalledWorkerRunsOnAnIdleWorker() throws Exception {
+        try (LocalCluster cluster = cluster(2).build()) {
+            Client client = cluster.client();
+            List<ClusterFuture<Unspillable>> held = pauseWorkerZero(client, "pinned-");
+            assertThat(cluster.stats().workers().get(0).paused()).as("worker 0 paused").isTrue();
+
+            // its input is on worker 0 only, which placement prefers (no transfer), while worker 1 idles
+            ClusterFuture<Long> next = client.submit("next", args -> ((Unspillable) args.get(0)).sizeInBytes(),
+                    held.get(0));
+            assertThat(next.get(30, TimeUnit.SECONDS)).as("'next', whose input only a stalled worker holds")
+                    .isEqualTo(MB);
+            assertThat(cluster.taskEvents()).filteredOn(e -> e.key().equals("next"))
+                    .extracting(TaskEvent::worker).containsExactly(1);
         }
     }
 
