@@ -27,6 +27,18 @@ import java.util.concurrent.locks.LockSupport;
  * Cancellation with interrupt goes through {@code INTERRUPTING} so the interrupt can only hit
  * the thread while it still runs this task, never a later one.
  *
+ * <p><b>Handed back by {@code shutdownNow}.</b> A task taken from a queue by
+ * {@link WorkStealingPool#shutdownNow()} is claimed with a CAS from {@code NEW} to
+ * {@code HANDED_BACK} before it goes into the returned list, and one whose CAS fails (a joiner
+ * started it inline, or it was cancelled) is left out. Checking {@code NEW} without claiming was
+ * not enough: a joiner may run the task it awaits by reference while it is still queued (its
+ * queued entry is then skipped), so it could win {@code NEW -> RUNNING} after the drain had
+ * seen {@code NEW}, and the task both ran and was returned as never started. The pool's
+ * workers run only {@code NEW} tasks ({@link #tryRun}), so a handed-back task runs only if
+ * whoever holds the list calls {@link #run()}, which first moves it back to {@code NEW}; it
+ * can also be cancelled. {@code HANDED_BACK} is below {@code NEW}, so every test of the
+ * form "not yet completed" ({@code state < NORMAL}) holds for it unchanged.
+ *
  * <p><b>Completion against a waiter registering.</b> A waiter pushes its node on
  * {@code waiters} (a CAS) and then reads {@code state}; the runner must not miss a node whose
  * waiter then parks. The runner therefore reads {@code waiters} right after its CAS to
@@ -65,6 +77,8 @@ import java.util.concurrent.locks.LockSupport;
  */
 class ForkTask<T> implements Task<T>, RunnableFuture<T> {
 
+    /** Taken from a queue and returned by {@code shutdownNow}; see the class overview. */
+    static final int HANDED_BACK = -1;
     static final int NEW = 0;
     static final int RUNNING = 1;
     static final int COMPLETING = 2;
@@ -170,9 +184,26 @@ class ForkTask<T> implements Task<T>, RunnableFuture<T> {
 
     // ------------------------------------------------------------------ running
 
+    /**
+     * Runs the computation unless it already started or was cancelled; a task that
+     * {@code shutdownNow} handed back is run by its caller this way (see the class overview).
+     */
     @Override
     public void run() {
+        if (state == HANDED_BACK) {
+            STATE.compareAndSet(this, HANDED_BACK, NEW);   // only the list's holder runs it now
+        }
         tryRun();
+    }
+
+    /**
+     * For {@code shutdownNow}'s drain: claims a task that has not started, so that no joiner
+     * runs it inline once it is in the returned list (see the class overview).
+     *
+     * @return whether the task was {@code NEW} and is now handed back
+     */
+    boolean tryHandBack() {
+        return state == NEW && STATE.compareAndSet(this, NEW, HANDED_BACK);
     }
 
     /**
@@ -290,7 +321,7 @@ class ForkTask<T> implements Task<T>, RunnableFuture<T> {
             }
             int next = (mayInterruptIfRunning && s == RUNNING) ? INTERRUPTING : CANCELLED;
             if (STATE.compareAndSet(this, s, next)) {
-                if (s == NEW) {
+                if (s == NEW || s == HANDED_BACK) {
                     payload = null;            // nobody will run it: release the callable
                 }
                 if (next == INTERRUPTING) {
@@ -548,7 +579,7 @@ class ForkTask<T> implements Task<T>, RunnableFuture<T> {
     @Override
     public String toString() {
         String s = switch (state) {
-            case NEW -> "not started";
+            case NEW, HANDED_BACK -> "not started";
             case RUNNING, COMPLETING -> "running";
             case NORMAL -> "completed normally";
             case EXCEPTIONAL -> "completed exceptionally: " + payload;

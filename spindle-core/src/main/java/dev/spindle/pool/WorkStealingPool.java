@@ -637,9 +637,13 @@ public final class WorkStealingPool extends PoolCore {
         }
     }
 
-    /** Skips queue entries of tasks a joiner already ran inline, or that were cancelled. */
+    /**
+     * Skips queue entries of tasks a joiner already ran inline, or that were cancelled. A fork
+     * task is claimed as it is added ({@link ForkTask#tryHandBack}): a joiner may run the task it
+     * awaits by reference while it is still queued, and must not run one that is in the list.
+     */
     private static void addIfNotStarted(List<Runnable> out, Runnable r) {
-        if (!(r instanceof ForkTask<?> f) || f.isNew()) {
+        if (!(r instanceof ForkTask<?> f) || f.tryHandBack()) {
             out.add(r);
         }
     }
