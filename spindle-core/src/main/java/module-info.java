@@ -9,8 +9,9 @@ module dev.spindle.core {
     exports dev.spindle;
     exports dev.spindle.queue;
     exports dev.spindle.pool;
-    // the pools' idle protocol, shared with the async runtime; not public API
-    exports dev.spindle.internal to dev.spindle.async;
+    // the pools' idle protocol, shared with the async runtime, and whether a thread is a
+    // pool's worker (BlockingSupport.serves, for the actor system's close); not public API
+    exports dev.spindle.internal to dev.spindle.async, dev.spindle.actor;
     exports dev.spindle.internal.jfr to dev.spindle.async, dev.spindle.actor;
     // JFR instantiates the setting control (CountThreshold) reflectively
     opens dev.spindle.internal.jfr to jdk.jfr;

@@ -258,6 +258,20 @@ final class ActorCell<A> extends ActorCellConsumerFields<A> implements ActorRef<
         }
     }
 
+    /**
+     * For a caller that got {@code task} back from its scheduler's {@code shutdownNow()}: if it is
+     * an actor's activation, it will never run, and the caller holds it now (an actor has one
+     * activation at a time, and this one has left the queue that held it). The actor ends as
+     * rejected, as when the scheduler refuses an activation ({@link #schedule}): its waiting asks
+     * fail and its tells are dead letters, rather than waiting for good. Other tasks are left
+     * alone.
+     */
+    static void rejectDiscarded(Runnable task, Throwable cause) {
+        if (task instanceof Activation a) {
+            a.cell.terminate(REJECTED, cause);
+        }
+    }
+
     /** The scheduler's task: one activation of a cell, and nothing a sender can reach. */
     private static final class Activation implements Runnable {
         private final ActorCell<?> cell;

@@ -4,6 +4,8 @@
 package dev.spindle.actor;
 
 import dev.spindle.Scheduler;
+import dev.spindle.internal.BlockingSupport;
+import dev.spindle.internal.Closing;
 import dev.spindle.pool.SchedulerUnion;
 import dev.spindle.pool.WorkSharingPool;
 import java.util.ArrayList;
@@ -14,6 +16,7 @@ import java.util.PriorityQueue;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -74,7 +77,10 @@ import java.util.function.Supplier;
  * letters (later asks fail with {@link ActorStoppedException}). If the system owns its
  * scheduler it then closes it, which waits until every actor has processed its stop; with a
  * caller-owned scheduler {@code close()} does not wait, and {@code ref.stop().join()} waits for
- * one actor.
+ * one actor. If the thread closing an owned scheduler is interrupted while it waits, the
+ * scheduler is stopped as {@link ExecutorService#close()} stops it ({@code shutdownNow()}), and
+ * every actor whose activation had not started ends as rejected: its pending asks fail with
+ * {@link ActorStoppedException} and its pending tells are dead letters.
  */
 public final class ActorSystem implements AutoCloseable {
 
@@ -407,23 +413,26 @@ public final class ActorSystem implements AutoCloseable {
         }
     }
 
-    private static void closeScheduler(Scheduler s) {
-        try {
-            if (s instanceof AutoCloseable c) {
-                c.close();
-            } else if (s instanceof ExecutorService es) {
-                es.shutdown();
-                while (!es.awaitTermination(1, TimeUnit.DAYS)) {
-                    Thread.onSpinWait();
-                }
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        } catch (RuntimeException e) {
-            throw e;
-        } catch (Exception e) {
-            throw new IllegalStateException("closing the scheduler failed", e);
-        }
+    /**
+     * Closes the scheduler the system owns (always an {@link ExecutorService}: see
+     * {@link #defaultScheduler}) as {@link ExecutorService#close()} does, except for what an
+     * interrupt does to the activations still waiting. {@code close()} answers an interrupt with
+     * {@code shutdownNow()} and drops the tasks it returns; an actor whose activation was dropped
+     * so never runs again, and its asks never completed, its tells were neither processed nor
+     * dead letters. So the system closes it with the pools' own loop ({@link Closing}), whose
+     * handler of dropped tasks ends every actor whose activation comes back as rejected
+     * ({@link ActorCell#rejectDiscarded}), as when a scheduler refuses an activation. Called on
+     * one of the pool's own threads (an actor closing its system) it only shuts the pool down,
+     * as {@code close()} does: the pool cannot terminate while the caller runs.
+     */
+    private void closeScheduler(Scheduler s) {
+        ExecutorService pool = (ExecutorService) s;
+        BlockingSupport worker = BlockingSupport.current();
+        Closing.close(pool, worker != null && worker.serves(pool), task -> {
+            ActorCell.rejectDiscarded(task, new RejectedExecutionException("actor system '" + name
+                    + "' was interrupted while closing, and stopped its scheduler before the actor ran again"));
+            Closing.cancelIfFuture(task);
+        });
     }
 
     @Override

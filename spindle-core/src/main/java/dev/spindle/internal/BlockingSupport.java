@@ -15,6 +15,15 @@ public interface BlockingSupport {
     /** Called on the worker's own thread after the blocking section, even if it failed. */
     void endBlocking();
 
+    /**
+     * Whether this worker runs {@code scheduler}'s tasks. For code outside the scheduler's package
+     * that must not wait for the scheduler on one of its own threads (an actor system closing the
+     * pool it owns, called from an actor), as the pools' own {@code close()} does not.
+     */
+    default boolean serves(Object scheduler) {
+        return false;
+    }
+
     /** Binds {@code worker} to the calling thread; pass {@code null} to unbind. */
     static void bindCurrent(BlockingSupport worker) {
         Holder.CURRENT.set(worker);

@@ -1,24 +1,41 @@
 /*
  * Copyright 2026 The Spindle Authors. Licensed under the Apache License, Version 2.0.
  */
-package dev.spindle.pool;
+package dev.spindle.internal;
 
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 
-/** {@code ExecutorService.close()} as Java 19 defines it, for the pools of this package. */
-final class Closing {
+/**
+ * {@code ExecutorService.close()} as Java 19 defines it, for the pools of spindle-core and for
+ * the modules that own one (an actor system closing its pool), with one addition: the tasks that
+ * the {@code shutdownNow()} of an interrupted close drops (the contract says they are not
+ * executed) go to a handler instead of vanishing. Their callers are waiting for them, and nobody
+ * else holds them: left alone, a {@code submit} whose task was dropped would never complete, and
+ * a {@code get} on it would wait for good, where the pools promise that a task runs or its caller
+ * is told. The pools' handler is {@link #cancelIfFuture}; a plain {@code Runnable} given to
+ * {@code execute} has no caller left to tell, as with the JDK's executors. Not part of the public
+ * API: the package is exported only to Spindle's own modules.
+ */
+public final class Closing {
 
     private Closing() {
     }
 
     /**
      * Shuts {@code pool} down and waits for it to terminate. If interrupted while waiting it
-     * calls {@code shutdownNow()} once, keeps waiting, and restores the interrupt. Called from
-     * one of the pool's own workers ({@code fromOwnWorker}) it only shuts down: the pool cannot
-     * terminate while the caller's task runs.
+     * calls {@code shutdownNow()} once, hands each task it returns to {@code dropped}, keeps
+     * waiting, and restores the interrupt. Called from one of the pool's own workers
+     * ({@code fromOwnWorker}) it only shuts down: the pool cannot terminate while the caller's
+     * task runs.
+     *
+     * @param pool the pool to close
+     * @param fromOwnWorker whether the calling thread is one of {@code pool}'s workers
+     * @param dropped told of every task an interrupted close keeps from running
      */
-    static void close(ExecutorService pool, boolean fromOwnWorker) {
+    public static void close(ExecutorService pool, boolean fromOwnWorker, Consumer<? super Runnable> dropped) {
         pool.shutdown();
         if (fromOwnWorker) {
             return;
@@ -29,13 +46,27 @@ final class Closing {
                 pool.awaitTermination(1, TimeUnit.DAYS);
             } catch (InterruptedException e) {
                 if (!interrupted) {
-                    pool.shutdownNow();
                     interrupted = true;
+                    for (Runnable r : pool.shutdownNow()) {
+                        dropped.accept(r);
+                    }
                 }
             }
         }
         if (interrupted) {
             Thread.currentThread().interrupt();
+        }
+    }
+
+    /**
+     * The pools' handler of dropped tasks: a {@link Future} (from {@code submit}) never started,
+     * so it is cancelled and its caller told; anything else is left alone.
+     *
+     * @param task a task an interrupted close keeps from running
+     */
+    public static void cancelIfFuture(Runnable task) {
+        if (task instanceof Future<?> f) {
+            f.cancel(false);
         }
     }
 }

@@ -81,6 +81,11 @@ abstract class BaseWorker extends WorkerPadAfter implements Runnable, BlockingSu
         core.runWorker(this);
     }
 
+    @Override
+    public final boolean serves(Object scheduler) {
+        return scheduler == core;
+    }
+
     // ------------------------------------------------------------------ counters
 
     final void countExecuted() {

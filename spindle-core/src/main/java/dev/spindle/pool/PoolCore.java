@@ -6,6 +6,7 @@ package dev.spindle.pool;
 import dev.spindle.Scheduler;
 import dev.spindle.SchedulerStats;
 import dev.spindle.internal.BlockingSupport;
+import dev.spindle.internal.Closing;
 import dev.spindle.internal.IdleControl;
 import dev.spindle.internal.IdleCoordinator;
 import dev.spindle.internal.jfr.RejectedSubmitEvent;
@@ -526,12 +527,14 @@ abstract class PoolCore extends CompensatingExecutorService implements Scheduler
     /**
      * Shuts down and waits for termination, as {@code ExecutorService.close()} does from Java
      * 19: if interrupted while waiting it calls {@link #shutdownNow()} once, keeps waiting, and
-     * restores the interrupt. Called from a worker of this pool it only shuts down, since the
-     * pool cannot terminate while the caller's task runs.
+     * restores the interrupt. The tasks that {@code shutdownNow()} returns do not run; those
+     * that are {@link Future}s (from {@code submit}) are cancelled, so that their callers are
+     * told. Called from a worker of this pool it only shuts down, since the pool cannot
+     * terminate while the caller's task runs.
      */
     @Override
     public void close() {
-        Closing.close(this, isWorkerOfThisPool());
+        Closing.close(this, isWorkerOfThisPool(), Closing::cancelIfFuture);
     }
 
     /** {@return the pool's name, the prefix of its threads' names} */

@@ -5,6 +5,7 @@ package dev.spindle.pool;
 
 import dev.spindle.Hints;
 import dev.spindle.Scheduler;
+import dev.spindle.internal.Closing;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -424,7 +425,7 @@ public final class SchedulerUnion extends CompensatingExecutorService implements
             if (m instanceof AutoCloseable c) {
                 c.close();
             } else if (m instanceof ExecutorService es) {
-                Closing.close(es, false);
+                Closing.close(es, false, Closing::cancelIfFuture);
             }
         }));
     }
