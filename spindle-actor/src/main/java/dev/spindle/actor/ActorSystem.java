@@ -78,7 +78,7 @@ import java.util.function.Supplier;
  * scheduler it then closes it, which waits until every actor has processed its stop; with a
  * caller-owned scheduler {@code close()} does not wait, and {@code ref.stop().join()} waits for
  * one actor. If the thread closing an owned scheduler is interrupted while it waits, the
- * scheduler is stopped as {@link ExecutorService#close()} stops it ({@code shutdownNow()}), and
+ * scheduler is stopped as {@code ExecutorService.close()} (Java 19) stops it ({@code shutdownNow()}), and
  * every actor whose activation had not started ends as rejected: its pending asks fail with
  * {@link ActorStoppedException} and its pending tells are dead letters.
  */
@@ -415,7 +415,7 @@ public final class ActorSystem implements AutoCloseable {
 
     /**
      * Closes the scheduler the system owns (always an {@link ExecutorService}: see
-     * {@link #defaultScheduler}) as {@link ExecutorService#close()} does, except for what an
+     * {@link #defaultScheduler}) as {@code ExecutorService.close()} (Java 19) does, except for what an
      * interrupt does to the activations still waiting. {@code close()} answers an interrupt with
      * {@code shutdownNow()} and drops the tasks it returns; an actor whose activation was dropped
      * so never runs again, and its asks never completed, its tells were neither processed nor
