@@ -445,8 +445,7 @@ class ForkTask<T> implements Task<T>, RunnableFuture<T> {
     public CompletableFuture<T> toCompletableFuture() {
         CompletableFuture<T> v = new CompletableFuture<>();
         if (state < NORMAL) {
-            WaitNode node = new WaitNode(null);
-            node.view = v;
+            WaitNode node = new WaitNode(v);
             WaitNode h;
             do {
                 h = waiters;
@@ -510,8 +509,8 @@ class ForkTask<T> implements Task<T>, RunnableFuture<T> {
                 return true;
             }
             if (Thread.interrupted()) {
-                if (node != null) {
-                    node.thread = null;
+                if (queued) {
+                    removeWaiter(node);
                 }
                 throw new InterruptedException();
             }
@@ -532,6 +531,7 @@ class ForkTask<T> implements Task<T>, RunnableFuture<T> {
                         awaitSettled();
                         return true;
                     }
+                    removeWaiter(node);
                     return false;
                 }
                 LockSupport.parkNanos(this, left);
@@ -563,16 +563,75 @@ class ForkTask<T> implements Task<T>, RunnableFuture<T> {
         }
     }
 
+    /** Nodes on the waiter stack now, for tests; racy. */
+    int waiterCount() {
+        int n = 0;
+        for (WaitNode q = waiters; q != null; q = q.next) {
+            n++;
+        }
+        return n;
+    }
+
+    /**
+     * Unlinks the nodes of waiters that gave up before the task completed (a timed-out or
+     * interrupted {@code get}), {@code node} among them, as {@link java.util.concurrent.FutureTask}
+     * does: without it each such node stayed on the stack until the task completed, so a task
+     * that runs long and is polled with short timed gets grew it by a node per poll, without
+     * bound. Called only by a waiter that gives up, never on completion or a join's path.
+     *
+     * <p>A node is removable once its thread is cleared and it carries no view; that is
+     * permanent (a thread is cleared once, a view node never has one). A removal writes a
+     * predecessor's {@code next} to a node further down, skipping removable nodes only, or
+     * pops a removable head with a CAS (which fails if a push or the release changed the head).
+     * {@code next} is plain: a racing remover may read, and write back, an older value, which
+     * links removable nodes again but never skips a live one, since every value ever written
+     * leads through removable nodes alone to the nodes below. The release ({@code getAndSet})
+     * then wakes every live node and at most some cleared ones (it skips those). A predecessor
+     * found removable after the write may have been unlinked meanwhile, so the walk starts
+     * over, as FutureTask's does. Fields other than {@code next} are final or volatile and were
+     * published by the push's CAS, which precedes the walk's read of the head.
+     */
+    void removeWaiter(WaitNode node) {
+        node.thread = null;
+        retry:
+        for (;;) {
+            for (WaitNode pred = null, q = waiters, s; q != null; q = s) {
+                s = q.next;
+                if (!q.removable()) {
+                    pred = q;
+                } else if (pred != null) {
+                    pred.next = s;
+                    if (pred.removable()) {
+                        continue retry;        // pred was given up meanwhile
+                    }
+                } else if (!WAITERS.compareAndSet(this, q, s)) {
+                    continue retry;
+                }
+            }
+            return;
+        }
+    }
+
     /** A parked waiter; its thread is nulled once it no longer needs waking. */
     static final class WaitNode {
         volatile Thread thread;
         /** Or, instead of a thread, a view to complete. */
-        CompletableFuture<?> view;
+        final CompletableFuture<?> view;
         /** The next node, or {@code null} at the bottom of the stack. */
         WaitNode next;
 
         WaitNode(Thread thread) {
             this.thread = thread;
+            this.view = null;
+        }
+
+        WaitNode(CompletableFuture<?> view) {
+            this.view = view;
+        }
+
+        /** Whether nobody needs this node any more: its waiter stopped waiting. */
+        boolean removable() {
+            return view == null && thread == null;
         }
     }
 

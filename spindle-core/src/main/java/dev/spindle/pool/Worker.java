@@ -517,7 +517,8 @@ final class Worker extends BaseWorker implements LoneTaskWatch.Peer {
      * Runs a task with {@link #current} set to it. {@code current} is not restored after it:
      * nothing reads it between top-level tasks, and every write of a reference into this
      * long-lived object costs a GC write barrier on the hottest path ({@link #runTask} restores
-     * it for a nested run).
+     * it for a nested run). {@link #park} clears it, so an idle worker does not keep its last
+     * task (and that task's result) reachable.
      */
     private void runRecorded(Runnable task) {
         try {
@@ -558,6 +559,12 @@ final class Worker extends BaseWorker implements LoneTaskWatch.Peer {
      * @return {@code false} if the worker should exit instead
      */
     private boolean park() {
+        // Drop the record of the last top-level task, which runRecorded leaves behind to spare
+        // the hot path a reference store: an idle worker would otherwise keep that finished task,
+        // and its result, reachable for as long as it stays idle. A park is off the hot path.
+        if (current != null) {
+            current = null;
+        }
         for (;;) {
             if (spare && shared.spares.hasExcess()) {
                 stopSearching();               // hands the search to a parked peer if work remains
@@ -856,7 +863,11 @@ final class Worker extends BaseWorker implements LoneTaskWatch.Peer {
         } finally {
             JOINING.setRelease(this, outerJoin);
             if (node != null) {
-                node.thread = null;
+                if (task.isFinal()) {
+                    node.thread = null;
+                } else {
+                    task.removeWaiter(node);   // a get gave up (or the pool stopped): see removeWaiter
+                }
             }
             if (compensating) {
                 endBlocking();
