@@ -568,9 +568,18 @@ public final class Async {
         return new CompletionException(t);
     }
 
-    private static final class FromStage<T> implements AsyncTask<T> {
+    /**
+     * Waits for a stage through a callback attached at the first poll. A stage can not take a
+     * callback back, so the callback stays with the stage until it completes, however long: a
+     * stage that lives long (a shutdown signal) and is raced in every request collects one per
+     * request. So the callback holds only this object, and {@link #cancel} drops the waker,
+     * which reaches the awaiting task (its select, its spawned cell and the cell's result):
+     * what stays with the stage for a dropped wait is these few objects, none of the user's.
+     */
+    private static final class FromStage<T> implements AsyncTask<T>, Cancellable {
         private final CompletionStage<T> stage;
         private boolean attached;
+        /** The waker of the latest poll; {@code null} once the task is dropped. */
         private volatile Waker waker;
         private volatile boolean done;
         private T value; // written before done, read after it
@@ -606,6 +615,21 @@ public final class Async {
                 throw unchecked(e);
             }
             return Poll.ready(value);
+        }
+
+        @Override
+        public void cancel() {
+            waker = null;
+        }
+
+        /** Too late once the stage has completed: the next poll returns its outcome. */
+        @Override
+        public boolean cancelUnlessDone() {
+            if (done) {
+                return false;
+            }
+            cancel();
+            return true;
         }
     }
 
