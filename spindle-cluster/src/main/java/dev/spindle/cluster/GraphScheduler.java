@@ -179,7 +179,7 @@ final class GraphScheduler implements AutoCloseable {
         this.config = config;
         this.params = config.balanceParams();
         this.transport = transport;
-        this.durations = new DurationEstimates(config.defaultDurationNanos() / 1e9);
+        this.durations = new DurationEstimates(config.defaultDurationNanos() / 1e9, this::processedSomewhere);
         for (int i = 0; i < config.workers(); i++) {
             workers.add(new WorkerState(i, config.threadsPerWorker()));
         }
@@ -751,6 +751,16 @@ final class GraphScheduler implements AutoCloseable {
         if (t != null && durations.running(t.spec.prefix(), m.nanos() / 1e9)) {
             kindMeasured(t.spec.prefix());
         }
+    }
+
+    /** Whether a worker processes a task of {@code prefix}: its estimate must not be forgotten (see DurationEstimates). */
+    private boolean processedSomewhere(String prefix) {
+        for (WorkerState w : workers) {
+            if (w.load.holds(prefix)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** A prefix measured for the first time: its queued tasks now count at the kind's estimate. */

@@ -101,6 +101,11 @@ final class WorkerLoad {
         }
     }
 
+    /** Whether a task of {@code prefix} processes here. */
+    boolean holds(String prefix) {
+        return kinds.containsKey(prefix);
+    }
+
     /** The prefix has just been measured for the first time: its tasks now count at its estimate. */
     void kindMeasured(String prefix) {
         Kind k = kinds.get(prefix);

@@ -43,6 +43,30 @@ class EstimatesAndSizesTest {
         assertThat(d.estimate("new", 0.01)).isEqualTo(0.4);
     }
 
+    /**
+     * Before: every prefix was kept for good, and a key without a dash is its own prefix, so a
+     * long-lived coordinator grew by an entry per task (100,000 kept here), with
+     * {@code forgetReleased} too.
+     */
+    @Test
+    void prefixesSeenOnceAreForgottenPastTheBoundButNotOneInUse() {
+        DurationEstimates d = new DurationEstimates(0.5, prefix -> prefix.equals("busy"));
+        d.record("busy", 2.0);                         // the eldest, but a worker processes one
+        for (int i = 0; i < 100_000; i++) {
+            if (i % 2 == 0) {
+                d.record("task" + i, 0.1);
+            } else {
+                d.running("task" + i, 0.1);
+            }
+        }
+        assertThat(d.prefixes()).as("prefixes kept after 100,000 seen once").isLessThanOrEqualTo(DurationEstimates.MAX_PREFIXES);
+        assertThat(d.measured("busy")).as("a prefix in use stays measured").isTrue();
+        assertThat(d.estimate("busy", -1)).isEqualTo(2.0);
+        assertThat(d.measured("task0")).as("a prefix seen once, long ago").isFalse();
+        assertThat(d.estimate("task0", -1)).as("estimated as never measured again").isEqualTo(0.5);
+        assertThat(d.measured("task99999")).as("the newest").isTrue();
+    }
+
     @Test
     void prefixesGroupKeysByKind() {
         assertThat(TaskSpec.prefixOf("load-12")).isEqualTo("load");
