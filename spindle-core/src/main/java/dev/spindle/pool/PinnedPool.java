@@ -202,7 +202,9 @@ public final class PinnedPool extends AbstractPool {
     /** invokeAll on a worker of this pool: each task runs here; an interrupt cancels the rest. */
     private static <T> List<Future<T>> invokeAllHere(Collection<? extends Callable<T>> tasks, boolean timed,
                                                      long nanos) throws InterruptedException {
-        long deadline = System.nanoTime() + nanos;
+        // a negative timeout counts as 0, as in the JDK: now + Long.MIN_VALUE lies 2^63 ns away,
+        // and the deadline's difference tested below overflowed into ~292 years ahead
+        long deadline = System.nanoTime() + Math.max(0L, nanos);
         List<FutureTask<T>> futures = futures(tasks);
         int i = 0;
         try {
@@ -226,7 +228,7 @@ public final class PinnedPool extends AbstractPool {
     /** invokeAny on a worker of this pool: the tasks run here, in order, until one succeeds. */
     private static <T> T invokeAnyHere(Collection<? extends Callable<T>> tasks, boolean timed, long nanos)
             throws InterruptedException, ExecutionException, TimeoutException {
-        long deadline = System.nanoTime() + nanos;
+        long deadline = System.nanoTime() + Math.max(0L, nanos);   // as in invokeAllHere
         List<FutureTask<T>> futures = futures(tasks);
         if (futures.isEmpty()) {
             throw new IllegalArgumentException("invokeAny needs at least one task");

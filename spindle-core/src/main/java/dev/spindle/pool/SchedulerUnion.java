@@ -384,7 +384,9 @@ public final class SchedulerUnion extends CompensatingExecutorService implements
 
     @Override
     public boolean awaitTermination(long timeout, TimeUnit unit) throws InterruptedException {
-        long deadline = System.nanoTime() + unit.toNanos(timeout);
+        // a negative timeout counts as 0, as in the JDK: now + Long.MIN_VALUE lies 2^63 ns away,
+        // and the difference tested below overflowed into ~292 years of polling
+        long deadline = System.nanoTime() + Math.max(0L, unit.toNanos(timeout));
         if (!shutdown) {
             // nothing to wait for but the shutdown call itself; poll coarsely until the deadline
             while (!shutdown) {

@@ -373,7 +373,8 @@ public final class WorkStealingPool extends PoolCore {
      */
     private <T> T invokeAnyHere(Worker w, Collection<? extends Callable<T>> tasks, boolean timed, long nanos)
             throws InterruptedException, ExecutionException, TimeoutException {
-        long deadline = timed ? System.nanoTime() + nanos : 0L;
+        // a negative timeout counts as 0 (see Worker#helpGet): Long.MIN_VALUE ran the tasks
+        long deadline = timed ? System.nanoTime() + Math.max(0L, nanos) : 0L;
         Objects.requireNonNull(tasks, "tasks");
         int n = tasks.size();
         if (n == 0) {

@@ -776,7 +776,9 @@ final class Worker extends BaseWorker implements LoneTaskWatch.Peer {
      * @return whether the task completed ({@code false}: timed out)
      */
     boolean helpGet(ForkTask<?> task, boolean timed, long nanos) throws InterruptedException {
-        long deadline = timed ? System.nanoTime() + nanos : 0L;
+        // a negative timeout counts as 0, as in the JDK's timed waits: now + Long.MIN_VALUE lies
+        // 2^63 ns away, and the difference the wait tests would overflow into ~292 years ahead
+        long deadline = timed ? System.nanoTime() + Math.max(0L, nanos) : 0L;
         int how = helpJoinSlowly(task, true, timed, deadline);
         if (how == JOIN_INTERRUPTED) {
             throw new InterruptedException();
