@@ -537,7 +537,10 @@ public final class Async {
     private static long saturatedNanos(Duration d) {
         Objects.requireNonNull(d, "duration");
         try {
-            return d.toNanos();
+            // a negative duration that fits is clamped as well: now + Long.MIN_VALUE lies 2^63 ns
+            // away, so a nanosecond later the difference that tests the deadline overflows and
+            // the "ready at once" deadline compares as almost 292 years ahead
+            return Math.max(d.toNanos(), Long.MIN_VALUE / 4);
         } catch (ArithmeticException overflow) {
             return d.isNegative() ? Long.MIN_VALUE / 4 : Long.MAX_VALUE / 4;
         }

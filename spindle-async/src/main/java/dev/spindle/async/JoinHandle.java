@@ -652,7 +652,9 @@ public abstract sealed class JoinHandle<T> implements Future<T>, AsyncTask<T> pe
 
     /** Blocks until the outcome is out, the deadline passes or the thread is interrupted. */
     private long await(boolean timed, long nanos) throws InterruptedException {
-        long deadline = timed ? System.nanoTime() + nanos : 0L;
+        // a negative timeout counts as 0, as in the JDK's timed waits: now + Long.MIN_VALUE lies
+        // 2^63 ns away, and the difference tested below overflowed into ~292 years ahead
+        long deadline = timed ? System.nanoTime() + Math.max(0L, nanos) : 0L;
         Waiter node = null;
         for (;;) {
             long s = state;

@@ -212,8 +212,11 @@ public final class Reactor implements AutoCloseable, IoDriver {
                 selector.select();
             } else {
                 // milliseconds, rounded up: a timer is never fired early, and a sub-millisecond
-                // wait does not turn into a spin of select(0)s
-                selector.select(Math.max(1, (timeoutNanos + 999_999) / 1_000_000));
+                // wait does not turn into a spin of select(0)s. Not (timeoutNanos + 999_999) /
+                // 1_000_000: that overflows within a millisecond of Long.MAX_VALUE (a saturated
+                // timeout), and the negative quotient made the longest wait a 1 ms one
+                long millis = timeoutNanos / 1_000_000 + (timeoutNanos % 1_000_000 != 0 ? 1 : 0);
+                selector.select(Math.max(1, millis));
             }
             wakeupPending.set(false);
             applyChanges();
