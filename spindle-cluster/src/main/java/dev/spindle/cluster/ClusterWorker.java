@@ -83,8 +83,13 @@ final class ClusterWorker {
 
     private static final long PAUSE_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
 
+    /**
+     * Higher priority first, then arrival. Reversed with a comparator, not by negating the
+     * priority: {@code -Integer.MIN_VALUE} is {@code Integer.MIN_VALUE}, which put the lowest
+     * priority first.
+     */
     private static final Comparator<Job> ORDER =
-            Comparator.comparingInt((Job j) -> -j.compute.priority()).thenComparingLong(j -> j.seq);
+            Comparator.comparingInt((Job j) -> j.compute.priority()).reversed().thenComparingLong(j -> j.seq);
 
     private final int id;
     private final int threads;

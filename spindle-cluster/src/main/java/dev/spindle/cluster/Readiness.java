@@ -76,12 +76,34 @@ public final class Readiness {
                                                    Supplier<String> timedOut)
             throws X, TimeoutException, InterruptedException {
         Objects.requireNonNull(timeout, "timeout");
-        long deadline = since + timeout.toNanos();
+        long deadline = since + timeoutNanos(timeout);
         while (!look.ready()) {
             if (System.nanoTime() - deadline > 0) {
                 throw new TimeoutException(timedOut.get());
             }
             Thread.sleep(POLL_MILLIS);
+        }
+    }
+
+    /**
+     * A wait's {@code timeout} in nanoseconds, for a deadline or a timed {@code get}: saturated at
+     * {@link Long#MAX_VALUE} as {@link java.util.concurrent.TimeUnit#convert} saturates, and 0 for
+     * a negative one. Not {@code toNanos()}: it throws {@link ArithmeticException} beyond about 292
+     * years; and {@code since + Long.MIN_VALUE} lies 2^63 ns away, so {@code now - deadline}
+     * overflowed to a negative value and such a wait never timed out.
+     *
+     * @param timeout the longest wait
+     * @return {@code timeout} in nanoseconds, from 0 to {@link Long#MAX_VALUE}
+     * @throws NullPointerException if {@code timeout} is null
+     */
+    public static long timeoutNanos(Duration timeout) {
+        if (Objects.requireNonNull(timeout, "timeout").isNegative()) {
+            return 0L;
+        }
+        try {
+            return timeout.toNanos();
+        } catch (ArithmeticException overflow) {
+            return Long.MAX_VALUE;
         }
     }
 

@@ -154,7 +154,8 @@ public final class PekkoCoordinator implements ClusterView, AutoCloseable {
             throws TimeoutException, InterruptedException {
         long start = System.nanoTime();
         try {
-            up.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
+            // saturated: toNanos() throws ArithmeticException for a timeout beyond ~292 years
+            up.get(Readiness.timeoutNanos(timeout), TimeUnit.NANOSECONDS);
         } catch (ExecutionException e) {
             throw new IllegalStateException("could not join the cluster", e.getCause());
         } catch (TimeoutException e) {
