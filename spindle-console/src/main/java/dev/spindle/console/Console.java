@@ -233,7 +233,8 @@ public final class Console implements AutoCloseable {
          */
         public Builder interval(Duration interval) {
             Objects.requireNonNull(interval, "interval");
-            if (interval.toMillis() < 50 || interval.compareTo(Duration.ofMinutes(1)) > 0) {
+            // compared as durations: toMillis() throws ArithmeticException for a huge one
+            if (interval.compareTo(Duration.ofMillis(50)) < 0 || interval.compareTo(Duration.ofMinutes(1)) > 0) {
                 throw new IllegalArgumentException("interval must be between 50 ms and 1 min, not " + interval);
             }
             this.interval = interval;
@@ -253,7 +254,8 @@ public final class Console implements AutoCloseable {
          */
         public Builder requestTimeout(Duration timeout) {
             Objects.requireNonNull(timeout, "requestTimeout");
-            if (timeout.toMillis() < 100 || timeout.compareTo(Duration.ofMinutes(10)) > 0) {
+            // compared as durations: toMillis() throws ArithmeticException for a huge one
+            if (timeout.compareTo(Duration.ofMillis(100)) < 0 || timeout.compareTo(Duration.ofMinutes(10)) > 0) {
                 throw new IllegalArgumentException("requestTimeout must be between 100 ms and 10 min, not " + timeout);
             }
             this.requestTimeout = timeout;
