@@ -5,6 +5,7 @@ package dev.spindle.async;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.spindle.testkit.Gc;
 import java.lang.ref.WeakReference;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -22,15 +23,6 @@ class AsyncRetentionRegressionTest {
         final byte[] bytes = new byte[1 << 20];
     }
 
-    /** Asks for collections for up to 5 s until {@code ref} is cleared; whether it was. */
-    static boolean collected(WeakReference<?> ref) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-        while (ref.get() != null && System.nanoTime() < deadline) {
-            System.gc();
-            Thread.sleep(10);
-        }
-        return ref.get() == null;
-    }
 
     /**
      * {@code Async.from(stage)} attaches a callback to the stage that holds the task and the
@@ -50,7 +42,7 @@ class AsyncRetentionRegressionTest {
             result = new WeakReference<>(h.get(5, TimeUnit.SECONDS).value());
             assertThat(result.get()).isNotNull();
             h = null;
-            assertThat(collected(result)).as("the select's result, once its handle is dropped").isTrue();
+            assertThat(Gc.collected(result)).as("the select's result, once its handle is dropped").isTrue();
         }
         assertThat(shutdown).isNotDone();
     }

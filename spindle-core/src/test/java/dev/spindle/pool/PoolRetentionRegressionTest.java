@@ -6,6 +6,7 @@ package dev.spindle.pool;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.spindle.Task;
+import dev.spindle.testkit.Gc;
 import java.lang.ref.WeakReference;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -25,15 +26,6 @@ class PoolRetentionRegressionTest {
         final byte[] bytes = new byte[1 << 20];
     }
 
-    /** Asks for collections for up to 5 s until {@code ref} is cleared; whether it was. */
-    static boolean collected(WeakReference<?> ref) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-        while (ref.get() != null && System.nanoTime() < deadline) {
-            System.gc();
-            Thread.sleep(10);
-        }
-        return ref.get() == null;
-    }
 
     /**
      * A worker records the task it runs in {@code current} and, to spare the hot path a
@@ -47,7 +39,7 @@ class PoolRetentionRegressionTest {
             WeakReference<Payload> result = new WeakReference<>(task.get(10, TimeUnit.SECONDS));
             assertThat(result.get()).isNotNull();
             task = null;
-            assertThat(collected(result)).as("the result of a finished task nobody holds").isTrue();
+            assertThat(Gc.collected(result)).as("the result of a finished task nobody holds").isTrue();
         }
     }
 

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 import static org.assertj.core.api.Assertions.assertThatNullPointerException;
 
+import dev.spindle.testkit.Gc;
 import java.lang.ref.WeakReference;
 import java.util.ArrayList;
 import java.util.List;

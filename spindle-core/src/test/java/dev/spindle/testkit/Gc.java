@@ -1,13 +1,13 @@
 /*
  * Copyright 2026 The Spindle Authors. Licensed under the Apache License, Version 2.0.
  */
-package dev.spindle.queue;
+package dev.spindle.testkit;
 
 import java.lang.ref.WeakReference;
 import java.util.concurrent.TimeUnit;
 
-/** For the queues' retention tests: whether the collector reclaims an object. */
-final class Gc {
+/** For retention tests in every module (the core's test-jar): whether the collector reclaims an object. */
+public final class Gc {
 
     private Gc() {
     }
@@ -18,7 +18,7 @@ final class Gc {
      *
      * @return whether it was cleared
      */
-    static boolean collected(WeakReference<?> ref) throws InterruptedException {
+    public static boolean collected(WeakReference<?> ref) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         while (ref.get() != null && System.nanoTime() < deadline) {
             System.gc();
