@@ -657,9 +657,13 @@ final class GraphScheduler implements AutoCloseable {
         transport.toWorker(w.id, new Message.ReleaseKey(key));
     }
 
-    /** Releases {@code t}'s result if it is in memory and neither the client nor a pending task needs it. */
+    /**
+     * Releases {@code t}'s result if it is in memory, or was lost with its workers, and neither the
+     * client nor a pending task needs it. A lost result is released too: nothing else would ever
+     * end it, and with {@code forgetReleased} its record (and its dependencies') would stay for good.
+     */
     private void mayRelease(TaskState t) {
-        if (t.state != TaskState.State.MEMORY || t.wanted) {
+        if ((t.state != TaskState.State.MEMORY && t.state != TaskState.State.LOST) || t.wanted) {
             return;
         }
         for (TaskState d : t.dependents) {
@@ -795,9 +799,14 @@ final class GraphScheduler implements AutoCloseable {
         }
     }
 
-    /** Errs {@code root} and every dependent not yet computed, iteratively so long chains cannot overflow. */
+    /**
+     * Errs {@code root} and every dependent not yet computed, iteratively so long chains cannot
+     * overflow. With {@code forgetReleased}, a failed task whose future was released already (while
+     * it waited or ran) is forgotten here: no release will come for it any more.
+     */
     private void err(TaskState root, Throwable error) {
         ArrayDeque<TaskState> work = new ArrayDeque<>();
+        List<TaskState> unwanted = new ArrayList<>();
         work.add(root);
         while (!work.isEmpty()) {
             TaskState t = work.poll();
@@ -822,6 +831,13 @@ final class GraphScheduler implements AutoCloseable {
             for (TaskState d : t.dependencies) {
                 mayRelease(d);
             }
+            if (!t.wanted) {
+                unwanted.add(t);
+            }
+        }
+        // after the walk, which reads the links forgetting cuts; a dependent forgotten re-checks its dependencies
+        for (TaskState t : unwanted) {
+            mayForget(t);
         }
     }
 
