@@ -19,25 +19,6 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class ErredTaskRegressionTest {
 
-    private static Message.Compute last(RecordingTransport t, String key) {
-        Message.Compute found = null;
-        for (RecordingTransport.Sent s : t.sentToWorkers()) {
-            if (s.message() instanceof Message.Compute c && c.key().equals(key)) {
-                found = c;
-            }
-        }
-        return found;
-    }
-
-    private static int workerOf(RecordingTransport t, String key) {
-        int worker = -1;
-        for (RecordingTransport.Sent s : t.sentToWorkers()) {
-            if (s.message() instanceof Message.Compute c && c.key().equals(key)) {
-                worker = s.worker();
-            }
-        }
-        return worker;
-    }
 
     /**
      * With forgetReleased, a task that failed kept its record (and its dependencies' records)
@@ -50,9 +31,9 @@ class ErredTaskRegressionTest {
         GraphScheduler s = new GraphScheduler(HandDriven.settings(2).retries(0).forgetReleased(true).build(), t);
         try {
             s.submit(List.of(TaskSpec.builder("input", args -> 1).build()));
-            reply(s, new Message.TaskFinished(workerOf(t, "input"), "input", last(t, "input").attempt(), 1, 4, 1000));
+            reply(s, new Message.TaskFinished(t.workerOfLastCompute("input"), "input", t.lastCompute("input").attempt(), 1, 4, 1000));
             s.submit(List.of(TaskSpec.builder("bad", args -> 1).dependsOn("input").build()));
-            reply(s, new Message.TaskErred(workerOf(t, "bad"), "bad", last(t, "bad").attempt(),
+            reply(s, new Message.TaskErred(t.workerOfLastCompute("bad"), "bad", t.lastCompute("bad").attempt(),
                     new IllegalStateException("boom"), 1000));
             s.releaseFuture("bad");
             s.releaseFuture("input");
@@ -75,17 +56,17 @@ class ErredTaskRegressionTest {
         GraphScheduler s = new GraphScheduler(HandDriven.settings(2).retries(0).build(), t);
         try {
             s.submit(List.of(TaskSpec.builder("a", args -> 1).build()));
-            int aWorker = workerOf(t, "a");
-            reply(s, new Message.TaskFinished(aWorker, "a", last(t, "a").attempt(), 1, 4, 1000));
+            int aWorker = t.workerOfLastCompute("a");
+            reply(s, new Message.TaskFinished(aWorker, "a", t.lastCompute("a").attempt(), 1, 4, 1000));
             s.submit(List.of(TaskSpec.builder("b", args -> 2).dependsOn("a").build()));
-            reply(s, new Message.TaskFinished(workerOf(t, "b"), "b", last(t, "b").attempt(), 2, 4, 1000));
+            reply(s, new Message.TaskFinished(t.workerOfLastCompute("b"), "b", t.lastCompute("b").attempt(), 2, 4, 1000));
             s.releaseFuture("b");
             s.stealEvents();                                          // a barrier: b is released
             reply(s, new Message.WorkerLost(aWorker));                // a is lost with its worker
             s.submit(List.of(TaskSpec.builder("c", args -> 3).dependsOn("a").build()));   // c needs a again
-            Message.Compute again = last(t, "a");
-            assertThat(workerOf(t, "a")).as("a computed again elsewhere").isNotEqualTo(aWorker);
-            reply(s, new Message.TaskErred(workerOf(t, "a"), "a", again.attempt(), new IllegalStateException("boom"),
+            Message.Compute again = t.lastCompute("a");
+            assertThat(t.workerOfLastCompute("a")).as("a computed again elsewhere").isNotEqualTo(aWorker);
+            reply(s, new Message.TaskErred(t.workerOfLastCompute("a"), "a", again.attempt(), new IllegalStateException("boom"),
                     1000));
             assertThat(s.stats().tasksErred()).as("failed tasks (a and c; b succeeded and was released)").isEqualTo(2);
         } finally {
@@ -104,13 +85,13 @@ class ErredTaskRegressionTest {
         GraphScheduler s = new GraphScheduler(HandDriven.settings(3).retries(1).build(), t);
         try {
             s.submit(List.of(TaskSpec.builder("a", args -> 1).build()));
-            reply(s, new Message.TaskErred(workerOf(t, "a"), "a", last(t, "a").attempt(), new IllegalStateException("flaky"),
+            reply(s, new Message.TaskErred(t.workerOfLastCompute("a"), "a", t.lastCompute("a").attempt(), new IllegalStateException("flaky"),
                     1000));                                           // its one retry
-            int aWorker = workerOf(t, "a");
-            reply(s, new Message.TaskFinished(aWorker, "a", last(t, "a").attempt(), 1, 4, 1000));
+            int aWorker = t.workerOfLastCompute("a");
+            reply(s, new Message.TaskFinished(aWorker, "a", t.lastCompute("a").attempt(), 1, 4, 1000));
             reply(s, new Message.WorkerLost(aWorker));
             s.submit(List.of(TaskSpec.builder("c", args -> 3).dependsOn("a").build()));   // a is needed again
-            reply(s, new Message.TaskErred(workerOf(t, "a"), "a", last(t, "a").attempt(), new IllegalStateException("flaky"),
+            reply(s, new Message.TaskErred(t.workerOfLastCompute("a"), "a", t.lastCompute("a").attempt(), new IllegalStateException("flaky"),
                     1000));
             assertThat(s.stats().tasksErred()).as("failed tasks after the recomputation's first error").isZero();
         } finally {

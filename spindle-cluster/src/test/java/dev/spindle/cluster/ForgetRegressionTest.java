@@ -21,25 +21,6 @@ class ForgetRegressionTest {
 
     private static final int GRAPHS = 2_000;
 
-    private static Message.Compute last(RecordingTransport t, String key) {
-        Message.Compute found = null;
-        for (RecordingTransport.Sent s : t.sentToWorkers()) {
-            if (s.message() instanceof Message.Compute c && c.key().equals(key)) {
-                found = c;
-            }
-        }
-        return found;
-    }
-
-    private static int workerOf(RecordingTransport t, String key) {
-        int worker = -1;
-        for (RecordingTransport.Sent s : t.sentToWorkers()) {
-            if (s.message() instanceof Message.Compute c && c.key().equals(key)) {
-                worker = s.worker();
-            }
-        }
-        return worker;
-    }
 
     /**
      * A task whose future was released while it ran (the client gave up on it, or its cleaner ran)
@@ -59,11 +40,11 @@ class ForgetRegressionTest {
                 s.submit(List.of(TaskSpec.builder(in, args -> 1).build(),
                         TaskSpec.builder(bad, args -> 1).dependsOn(in).build(),
                         TaskSpec.builder(after, args -> 1).dependsOn(bad).build()));
-                reply(s, new Message.TaskFinished(workerOf(t, in), in, last(t, in).attempt(), 1, 4, 1000));
+                reply(s, new Message.TaskFinished(t.workerOfLastCompute(in), in, t.lastCompute(in).attempt(), 1, 4, 1000));
                 s.releaseFuture(in);
                 s.releaseFuture(bad);
                 s.releaseFuture(after);       // all released while bad runs
-                reply(s, new Message.TaskErred(workerOf(t, bad), bad, last(t, bad).attempt(),
+                reply(s, new Message.TaskErred(t.workerOfLastCompute(bad), bad, t.lastCompute(bad).attempt(),
                         new IllegalStateException("boom"), 1000));
                 synchronized (t) {
                     t.toWorkers.clear();          // keeps the look-ups of the next graph short
@@ -88,8 +69,8 @@ class ForgetRegressionTest {
             for (int i = 0; i < GRAPHS; i++) {
                 String key = "v-" + i;
                 s.submit(List.of(TaskSpec.builder(key, args -> 1).build()));
-                int worker = workerOf(t, key);
-                reply(s, new Message.TaskFinished(worker, key, last(t, key).attempt(), 1, 4, 1000));
+                int worker = t.workerOfLastCompute(key);
+                reply(s, new Message.TaskFinished(worker, key, t.lastCompute(key).attempt(), 1, 4, 1000));
                 reply(s, new Message.WorkerLost(worker));     // its only copy: LOST
                 s.join(worker, 1);                              // a fresh worker under the id
                 s.releaseFuture(key);

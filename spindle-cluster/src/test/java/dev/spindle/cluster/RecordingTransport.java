@@ -39,6 +39,28 @@ final class RecordingTransport implements Transport {
     }
 
     /** Waits until at least {@code n} messages went to the scheduler; returns them. */
+    /** The last {@link Message.Compute} sent for {@code key}, or {@code null}. */
+    synchronized Message.Compute lastCompute(String key) {
+        Sent s = lastComputeSent(key);
+        return s == null ? null : (Message.Compute) s.message();
+    }
+
+    /** The worker the last {@link Message.Compute} for {@code key} went to, or {@code -1}. */
+    synchronized int workerOfLastCompute(String key) {
+        Sent s = lastComputeSent(key);
+        return s == null ? -1 : s.worker();
+    }
+
+    private Sent lastComputeSent(String key) {
+        Sent found = null;
+        for (Sent s : toWorkers) {
+            if (s.message() instanceof Message.Compute c && c.key().equals(key)) {
+                found = s;
+            }
+        }
+        return found;
+    }
+
     synchronized List<Message.ToScheduler> awaitToScheduler(int n) throws InterruptedException {
         while (toScheduler.size() < n) {
             wait();
