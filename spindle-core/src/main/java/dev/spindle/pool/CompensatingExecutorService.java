@@ -10,13 +10,16 @@ import java.util.concurrent.AbstractExecutorService;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
+import java.util.concurrent.FutureTask;
+import java.util.concurrent.RunnableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
  * {@link AbstractExecutorService} for the pools and {@link SchedulerUnion}: {@code invokeAll} and
  * {@code invokeAny} called from a worker of a Spindle pool wait as a
- * {@linkplain dev.spindle.Spindle#blocking blocking section}.
+ * {@linkplain dev.spindle.Spindle#blocking blocking section}, and so does a {@code get} of a
+ * future that {@code submit} returned, while it is not done.
  *
  * <p>Why: {@link AbstractExecutorService}'s versions queue the tasks through {@code execute} and
  * then wait for them in a way no pool can see (a {@link Future#get} of a foreign future, a
@@ -28,6 +31,14 @@ import java.util.concurrent.TimeoutException;
  * ({@link WorkSharingPool}), or a spare runs its queue ({@link WorkStealingPool}), and a worker
  * of another pool lets that pool compensate. A pinned worker's own submissions stay on it even
  * so (see {@link PinnedPool}).
+ *
+ * <p>The same holds for the most common form of it, a task that submits another and waits for
+ * it: {@code pool.submit(inner).get()}. A plain {@link FutureTask}'s {@code get} parks where no
+ * pool sees it, so on a work-sharing pool the inner task stayed in the waiting worker's slot for
+ * good, however many workers idled. The futures made here ({@link #newTaskFor}) wait in
+ * {@code get} as a blocking section when called from a Spindle worker and the task is not done
+ * yet; once it is done, {@code get} is {@link FutureTask}'s. A work-stealing pool makes its own
+ * futures, whose {@code get} helps instead.
  */
 abstract class CompensatingExecutorService extends AbstractExecutorService {
 
@@ -90,6 +101,59 @@ abstract class CompensatingExecutorService extends AbstractExecutorService {
             return super.invokeAny(tasks, timeout, unit);
         } finally {
             caller.endBlocking();
+        }
+    }
+
+    @Override
+    protected <T> RunnableFuture<T> newTaskFor(Callable<T> callable) {
+        return new CompensatingFuture<>(callable);
+    }
+
+    @Override
+    protected <T> RunnableFuture<T> newTaskFor(Runnable runnable, T value) {
+        return new CompensatingFuture<>(runnable, value);
+    }
+
+    /**
+     * A {@link FutureTask} whose waiting {@code get} is a blocking section when called from a
+     * worker of a Spindle pool; see the class overview.
+     */
+    static final class CompensatingFuture<V> extends FutureTask<V> {
+
+        CompensatingFuture(Callable<V> callable) {
+            super(callable);
+        }
+
+        CompensatingFuture(Runnable runnable, V value) {
+            super(runnable, value);
+        }
+
+        @Override
+        public V get() throws InterruptedException, ExecutionException {
+            BlockingSupport caller = isDone() ? null : BlockingSupport.current();
+            if (caller == null) {
+                return super.get();
+            }
+            caller.beginBlocking();
+            try {
+                return super.get();
+            } finally {
+                caller.endBlocking();
+            }
+        }
+
+        @Override
+        public V get(long timeout, TimeUnit unit) throws InterruptedException, ExecutionException, TimeoutException {
+            BlockingSupport caller = isDone() ? null : BlockingSupport.current();
+            if (caller == null) {
+                return super.get(timeout, unit);
+            }
+            caller.beginBlocking();
+            try {
+                return super.get(timeout, unit);
+            } finally {
+                caller.endBlocking();
+            }
         }
     }
 

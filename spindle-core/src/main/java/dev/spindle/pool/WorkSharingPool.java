@@ -59,9 +59,11 @@ import java.util.concurrent.RejectedExecutionException;
  *       first to the shared queue (so at most one task waits), and a task that blocks inside
  *       {@link dev.spindle.Spindle#blocking} has its worker's slot task moved to the shared
  *       queue, and a worker woken for it, before the blocking section starts, and a task
- *       submitted inside a blocking section goes to the shared queue, not the slot. Tasks that
- *       submit work and then block without saying so should submit it from outside the pool
- *       or wrap the blocking call.</li>
+ *       submitted inside a blocking section goes to the shared queue, not the slot. A
+ *       {@code get} of a future this pool's {@code submit} returned is such a section while the
+ *       task is not done, so {@code pool.submit(inner).get()} inside a task lets another worker
+ *       run {@code inner}. Tasks that submit work and then block in other ways without saying
+ *       so should submit it from outside the pool or wrap the blocking call.</li>
  * </ul>
  *
  * <h2>Memory ordering</h2>
