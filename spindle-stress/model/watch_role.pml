@@ -1,7 +1,7 @@
 /*
- * Spindle: the async runtime's single watcher role (spindle-async, AsyncWorker.park and
- * leavePark; IdleCoordinator.sleep and nudgeParked in spindle-core), whose prose argument is in
- * AsyncWorker.park's comment.
+ * Spindle: the single watcher role (WatcherRole in spindle-core, used by spindle-async's
+ * AsyncWorker.park and the work-sharing pool; IdleCoordinator.sleep and nudgeParked), whose prose
+ * argument is in WatcherRole's overview.
  *
  * One parked worker at a time watches its busy peers (LoneTaskWatch) so that a task left in a
  * LIFO slot behind a poll that then blocks is taken by someone. The role is a flag taken with a
@@ -31,12 +31,27 @@
  * The check: when no step is possible (timeout), a parked worker exists only if a parked worker
  * holds the role. End states of workers (parked, running on) are valid.
  *
+ * -DGIVE_UP: the work-sharing pool's variant (WatcherRole without a sleep cap, AbstractPool.idle
+ * in spindle-core). Nothing needs watching while every worker is parked, so a watcher that looks
+ * and finds every peer parked gives the role up (LoneTaskWatch's NOTHING_TO_WATCH), frees the
+ * flag, looks once more (anythingToWatch) and, finding every peer still parked, sleeps
+ * unwatching until woken or nudged; a peer found awake sends it back to the CAS. A look reads the
+ * peers one at a time. A parking worker may also cancel its own park right after registering (its
+ * re-check found work) and leaves through the same nudge check (WatcherRole.leave). The check is
+ * weaker accordingly: at rest, if a worker runs on for good while another is parked, a parked
+ * worker holds the role. Looks that find a peer awake are bounded (NLOOK, 2 by default) so that a
+ * watcher whose peer runs on for good comes to rest holding the role, as the timed sleeps and
+ * looks of the other variant are abstracted.
+ *
  * Mutants (check.sh --mutants), each of which spin must catch:
  *   MUTANT_NO_NUDGE           nobody hands the role over (the code before the fix: "the role is
  *                             free until the next worker parks")
  *   MUTANT_WATCHER_NUDGES_ONLY only a leaving watcher nudges; a nudged worker woken before its CAS
  *                             does not pass the nudge on (needs 3 workers)
  *   MUTANT_NUDGE_BEFORE_RELEASE the leaving watcher nudges before it frees the flag
+ *   MUTANT_NO_SECOND_LOOK     (with GIVE_UP) a watcher that gives the role up sleeps without
+ *                             looking again after freeing the flag
+ *   MUTANT_CANCEL_NO_LEAVE    (with GIVE_UP) a worker that cancels its own park nudges nobody
  */
 
 #ifndef NW
@@ -49,7 +64,7 @@
 #define NRESUME 1
 #endif
 
-byte flag = 0;               /* runtime.watcher: 0 free, else holder + 1 */
+byte flag = 0;               /* WatcherRole.held: 0 free, else holder + 1 */
 bool lock = false;           /* the idle coordinator's lock */
 bool parked[NW];             /* on the parked stack */
 bool notified[NW];
@@ -57,6 +72,14 @@ bool permit[NW];             /* LockSupport's permit */
 bool ranOn[NW];              /* running on for good: a poll that blocked */
 byte wakes = 0;
 byte resumes = 0;
+byte cancels = 0;            /* GIVE_UP: parks cancelled by a worker's own re-check */
+byte looks = 0;              /* GIVE_UP: looks that found a peer awake (the watch went on) */
+#ifndef NCANCEL
+#define NCANCEL 1
+#endif
+#ifndef NLOOK
+#define NLOOK 2
+#endif
 
 #if NW > 2
 #define PARKED_COUNT (parked[0] + parked[1] + parked[2])
@@ -84,7 +107,7 @@ inline nudge() {
     t = 0
 }
 
-/* leavePark(): if the role is free, nudge a parked peer to take it */
+/* WatcherRole.leave(): if the role is free, nudge a parked peer to take it */
 inline leavePark(watched) {
 #ifdef MUTANT_NO_NUDGE
     skip
@@ -103,15 +126,45 @@ inline leavePark(watched) {
 #endif
 }
 
+/* GIVE_UP: a look at the peers, one at a time: res = every peer other than me is parked */
+inline lookAllParked(res) {
+    res = true;
+    i = 0;
+    do
+    :: i < NW ->
+        if
+        :: i != me && !parked[i] -> res = false
+        :: else
+        fi;
+        i++
+    :: else -> break
+    od;
+    i = 0
+}
+
 proctype Worker(byte me) {
     byte t = 0;
+    byte i = 0;
     bool watched;
+    bool allParked;
 park:
     atomic { !lock -> lock = true };            /* prepareToPark: under the lock */
     notified[me] = false;
     parked[me] = true;
     lock = false;
     watched = false;
+#ifdef GIVE_UP
+    if
+    :: atomic { !lock && cancels < NCANCEL -> lock = true; cancels++ };  /* re-check found work */
+        parked[me] = false;                     /* cancelPark (or a waker got there first) */
+        lock = false;
+#ifndef MUTANT_CANCEL_NO_LEAVE
+        leavePark(false);                       /* WatcherRole.leave */
+#endif
+        goto running
+    :: true
+    fi;
+#endif
 sleeping:
     do
     :: notified[me] -> break                    /* while (!isNotified(index)) */
@@ -122,6 +175,24 @@ sleeping:
 end_watch:
             do                                  /* LoneTaskWatch.watch */
             :: notified[me] -> break            /* WOKEN */
+#ifdef GIVE_UP
+            :: !notified[me] && looks < NLOOK ->  /* a look: NOTHING_TO_WATCH if every peer is parked */
+                lookAllParked(allParked);
+                if
+                :: allParked ->
+                    flag = 0;                   /* finally: watcher.set(false) */
+#ifndef MUTANT_NO_SECOND_LOOK
+                    lookAllParked(allParked);   /* anythingToWatch() */
+                    if
+                    :: !allParked -> goto sleeping  /* mayWatch: try for the role again */
+                    :: else
+                    fi;
+#endif
+                    goto end_unwatched          /* mayWatch = false */
+                :: else -> looks++              /* a peer is awake: watch on (bounded, see NLOOK) */
+                fi
+#endif
+
             :: atomic { !lock && !notified[me] && resumes < NRESUME ->
                     lock = true; resumes++ };   /* a peer ran on with work: cancelPark */
                 if
@@ -150,6 +221,15 @@ end_sleep:
             permit[me] = false
         fi
     od;
+#ifdef GIVE_UP
+    goto left;
+end_unwatched:                                  /* parking.sleep(index), until woken or nudged */
+    do
+    :: notified[me] -> goto left
+    :: atomic { permit[me] -> permit[me] = false }; goto sleeping
+    od;
+left:
+#endif
 #ifndef MUTANT_NUDGE_BEFORE_RELEASE
     leavePark(watched);
 #else
@@ -194,10 +274,21 @@ proctype Waker() {
     od
 }
 
-/* At rest, a parked worker exists only if a parked worker watches. */
+#if NW > 2
+#define RAN_ON_COUNT (ranOn[0] + ranOn[1] + ranOn[2])
+#else
+#define RAN_ON_COUNT (ranOn[0] + ranOn[1])
+#endif
+
+/* At rest, a parked worker exists only if a parked worker watches (GIVE_UP: only while a worker
+ * runs on for good). */
 active proctype Rest() {
 end_rest:
+#ifdef GIVE_UP
+    timeout -> assert(RAN_ON_COUNT == 0 || PARKED_COUNT == 0 || HOLDER_PARKED)
+#else
     timeout -> assert(PARKED_COUNT == 0 || HOLDER_PARKED)
+#endif
 }
 
 init {

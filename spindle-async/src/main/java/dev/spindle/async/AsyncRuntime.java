@@ -7,6 +7,7 @@ import dev.spindle.SchedulerStats;
 import dev.spindle.internal.IdleCoordinator;
 import dev.spindle.internal.LoneTaskWatch;
 import dev.spindle.internal.Parker;
+import dev.spindle.internal.WatcherRole;
 import dev.spindle.internal.jfr.RejectedSubmitEvent;
 import dev.spindle.queue.Injector;
 import java.util.ArrayList;
@@ -17,7 +18,6 @@ import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import java.util.function.IntPredicate;
@@ -271,19 +271,9 @@ public final class AsyncRuntime implements AutoCloseable {
     final Injector<TaskCell<?>> injector = new Injector<>();
     final AsyncWorker[] workers;
     /** The workers as {@link LoneTaskWatch} sees its peers. */
-    final LoneTaskWatch.Peers watchedPeers = new LoneTaskWatch.Peers() {
-        @Override
-        public int size() {
-            return workers.length;
-        }
-
-        @Override
-        public LoneTaskWatch.Peer get(int i) {
-            return workers[i];
-        }
-    };
-    /** Whether a parked worker watches the busy ones ({@code AsyncWorker.park}); one at a time. */
-    final AtomicBoolean watcher = new AtomicBoolean();
+    final LoneTaskWatch.Peers watchedPeers;
+    /** The parked worker that watches the busy ones ({@code AsyncWorker.park}); one at a time. */
+    final WatcherRole watcher;
     /** Parks and wakes the workers: the pools' one idle protocol, without spares. */
     final IdleCoordinator parking;
     /** The parker of a runtime whose workers drive I/O and timers; null otherwise. */
@@ -318,11 +308,13 @@ public final class AsyncRuntime implements AutoCloseable {
         this.taskStatistics = b.taskStatistics;
         this.spawnSites = b.spawnSites;
         this.workers = new AsyncWorker[b.workers];
+        this.watchedPeers = LoneTaskWatch.Peers.of(workers);
         // a stray interrupt must not turn a park into a spin: dropped before each sleep
         Parker threads = Parker.ofThreads(this, name, i -> workers[i].thread);
         this.driver = b.io == null ? null : new DrivingParker(this, b.workers, threads, b.io);
         this.timers = driver == null ? null : driver.timers;
         this.parking = new IdleCoordinator(b.workers, driver == null ? threads : driver, Thread::interrupted);
+        this.watcher = new WatcherRole(parking, () -> closing);
         this.running = new AtomicInteger(b.workers);
         for (int i = 0; i < workers.length; i++) {
             workers[i] = new AsyncWorker(this, i, LOCAL_CAPACITY);

@@ -740,27 +740,8 @@ final class AsyncWorker extends AsyncWorkerPadAfter implements Runnable, LoneTas
      * that blocks (on a handle it just spawned, say) would otherwise strand it for good
      * ({@code StalledPollTest}). One watcher is enough, and keeps the cost at one timed wake-up
      * an interval while a peer holds work, backing off to one a tenth of a second while none
-     * does.
-     *
-     * <h3>Passing the watch on</h3>
-     *
-     * <p>The role is a flag, {@code runtime.watcher}, that a parking worker takes with a CAS; a
-     * parked worker that finds it taken sleeps unwatching. The invariant is: <em>while any worker
-     * sleeps unwatching, the flag is held by a parked worker, or a nudge is on its way to a
-     * parked worker, which will try to take the flag</em>. Without it, a watcher woken for work
-     * (the last poller of a woken task is woken first, so the watcher is often the one) left its
-     * peers asleep unwatching, and the poll it then ran could block on what it scheduled for
-     * good. So every worker leaving the parked state by itself ({@link #leavePark}) checks the
-     * flag after it released any it held, and if it is free and a worker is still parked, nudges
-     * the most recently parked one ({@link IdleCoordinator#nudgeParked}), whose sleep
-     * ({@link IdleCoordinator#sleep}) returns so that it tries the CAS again. A nudge is never
-     * lost: the releaser writes the flag (volatile) and then reads the parked count (the state
-     * word) and the stack (under its lock); a parker registers in both (under the lock) and then
-     * reads the flag (the CAS), so
-     * one of the two sees the other, and an unpark before the park makes the park return. A
-     * nudged worker that is woken before it takes the flag passes the nudge on in the same way
-     * when it leaves. The flag is free with workers parked only between a watcher's leaving and
-     * the nudged worker's CAS, so nudges are rare: none while the watcher sleeps.
+     * does. The role, and how it passes from one parked worker to the next so that no work is
+     * stranded while workers sleep unwatching, is {@link dev.spindle.internal.WatcherRole}'s.
      */
     private void park() {
         live.pruneWhenIdle();                  // idle moment: drop done cells from the list
@@ -776,46 +757,15 @@ final class AsyncWorker extends AsyncWorkerPadAfter implements Runnable, LoneTas
         if (!visible) {
             runtime.sweepListsIfIdle();        // the last to park: cells finished off their list's worker
         }
-        boolean mayWatch = true;
-        while (!parking.isNotified(index) && !parking.isTerminated()) {
-            if (mayWatch && runtime.watcher.compareAndSet(false, true)) {
-                LoneTaskWatch.Outcome o;
-                try {
-                    o = watch.watch(parking, closing, WATCH_INTERVAL_NANOS,
-                            WATCH_IDLE_SLEEP_CAP_NANOS);
-                } finally {
-                    runtime.watcher.set(false);
-                }
-                switch (o) {
-                    case RESUME, EXIT:
-                        leavePark();
-                        return;                // neither parked nor searching: go and look
-                    case WOKEN:
-                        break;                 // the loop ends: counted below
-                    case NOTHING_TO_WATCH:
-                        mayWatch = false;      // not with a sleep cap; else sleep until woken or nudged
-                        break;
-                }
-            } else {
-                parking.sleep(index);          // until woken, or nudged to try for the watch
-                mayWatch = true;
-            }
+        LoneTaskWatch.Outcome o = runtime.watcher.await(index, watch, closing, WATCH_INTERVAL_NANOS,
+                WATCH_IDLE_SLEEP_CAP_NANOS);
+        if (o != LoneTaskWatch.Outcome.WOKEN) {
+            return;                            // RESUME, EXIT: neither parked nor searching, go and look
         }
         if (parking.isNotified(index) && !parking.isTerminated()) {
             UNPARKS.setOpaque(this, unparks + 1);
         }
-        leavePark();
         searching = !runtime.closing;          // woken workers are counted as searching
-    }
-
-    /**
-     * This worker leaves the parked state (woken, or resuming from a watch): if the watcher role
-     * is free while a peer is still parked, nudges that peer to take it (see {@link #park}).
-     */
-    private void leavePark() {
-        if (!runtime.watcher.get() && !runtime.closing) {
-            runtime.parking.nudgeParked();
-        }
     }
 
     /** For {@link LoneTaskWatch}: changes with every poll this worker starts. */

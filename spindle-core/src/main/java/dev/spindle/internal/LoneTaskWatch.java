@@ -76,6 +76,24 @@ public final class LoneTaskWatch {
 
         /** The peer at index {@code i}, or {@code null}. */
         Peer get(int i);
+
+        /**
+         * The elements of {@code workers} as peers, read when asked: the array may be filled after
+         * this call (a pool makes the view before its workers).
+         */
+        static Peers of(Peer[] workers) {
+            return new Peers() {
+                @Override
+                public int size() {
+                    return workers.length;
+                }
+
+                @Override
+                public Peer get(int i) {
+                    return workers[i];
+                }
+            };
+        }
     }
 
     /** How a watch ended. */
@@ -147,6 +165,14 @@ public final class LoneTaskWatch {
             sleep = seenNow == HELD ? intervalNanos : Math.min(sleep << 1, Math.max(sleepCapNanos, intervalNanos));
         }
         return Outcome.WOKEN;
+    }
+
+    /**
+     * Whether a watch would find anything to watch now: a peer that holds work or is busy (a
+     * look, as {@link #watch} begins with).
+     */
+    public boolean anythingToWatch() {
+        return look() != NOTHING;
     }
 
     /** Whether a peer holds work and has not started or finished a task since the last look. */

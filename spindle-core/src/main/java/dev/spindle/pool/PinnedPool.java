@@ -79,7 +79,7 @@ public final class PinnedPool extends AbstractPool {
     private final AtomicInteger nextWorker = new AtomicInteger();
 
     private PinnedPool(Builder b) {
-        super(b, "pinned", false, true);
+        super(b, "pinned", false, true, false);
         startWorkers();
     }
 

@@ -3,6 +3,7 @@
  */
 package dev.spindle.pool;
 
+import dev.spindle.internal.LoneTaskWatch;
 import dev.spindle.queue.Injector;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -18,13 +19,13 @@ import java.lang.invoke.VarHandle;
  *   <li>{@code executed} and {@code parks} are written only by the owner, with opaque stores,
  *       and read by {@code stats()} with opaque loads.</li>
  *   <li>{@code slot} is filled only by the owner, while it runs a task. The owner empties it
- *       with an atomic swap, and so does {@code shutdownNow} (from another thread), so a slot
- *       task is taken exactly once. The owner's fill of an empty slot is a release store: a
+ *       with an atomic swap, and so do {@code shutdownNow} and the pool's watcher (from other
+ *       threads), so a slot task is taken exactly once. The owner's fill of an empty slot is a release store: a
  *       thread that swaps the task out sees it fully constructed.</li>
  *   <li>{@code searching} and {@code slotRuns} are owner-only plain fields.</li>
  * </ul>
  */
-final class PoolWorker extends BaseWorker {
+final class PoolWorker extends BaseWorker implements LoneTaskWatch.Peer {
 
     private static final VarHandle SLOT;
 
@@ -39,11 +40,14 @@ final class PoolWorker extends BaseWorker {
     final AbstractPool pool;
     /** This worker's own queue ({@link PinnedPool} only; {@code null} elsewhere). */
     final Injector<Runnable> queue;
+    /** This worker's watch of its peers while it is the pool's watcher; {@code null} in a pool without one. */
+    final LoneTaskWatch watch;
 
-    PoolWorker(AbstractPool pool, int index, Injector<Runnable> queue) {
+    PoolWorker(AbstractPool pool, int index, Injector<Runnable> queue, LoneTaskWatch watch) {
         super(index, pool);
         this.pool = pool;
         this.queue = queue;
+        this.watch = watch;
     }
 
     @Override
@@ -73,6 +77,37 @@ final class PoolWorker extends BaseWorker {
     @Override
     public void endBlocking() {
         blockingDepth--;
+    }
+
+    // ------------------------------------------------------------------ as a watcher sees it
+
+    /** For {@link LoneTaskWatch}: changes whenever this worker finishes a task. */
+    @Override
+    public long progress() {
+        return executed();
+    }
+
+    /** For {@link LoneTaskWatch}: whether this worker's slot holds a task. */
+    @Override
+    public boolean holdsWork() {
+        return slotOccupied();
+    }
+
+    /**
+     * For {@link LoneTaskWatch}: whether this worker is awake (not registered as parked, a racy
+     * read). An awake worker may fill its slot and then block without waking anyone, so the
+     * watcher goes on looking while any peer is awake; with every peer parked it sleeps until
+     * woken, and the first worker to wake passes the role on ({@link dev.spindle.internal.WatcherRole}).
+     */
+    @Override
+    public boolean isBusy() {
+        return !pool.idle.isParked(index);
+    }
+
+    /** For {@link LoneTaskWatch}, on the watcher's thread: this worker's task ran on with work queued. */
+    @Override
+    public void stalled() {
+        pool.releaseStalled(this);
     }
 
     // ------------------------------------------------------------------ the LIFO slot

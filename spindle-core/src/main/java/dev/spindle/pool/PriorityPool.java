@@ -80,7 +80,7 @@ public final class PriorityPool extends AbstractPool {
     private final Object levelLock = new Object();
 
     private PriorityPool(Builder b) {
-        super(b, "priority", true, false);
+        super(b, "priority", true, false, false);
         levels = new Level[] {new Level(0)};   // the default priority, always present
         startWorkers();
     }

@@ -50,27 +50,30 @@ import java.util.concurrent.RejectedExecutionException;
  *       shared queue and the worker takes the shared queue's head instead. A chain of tasks that
  *       each submit the next (an actor sending itself messages) thus yields to queued work every
  *       few hops.</li>
- *   <li><b>A slot task waits for at most the task that submitted it.</b> The slot is filled only
- *       by its worker while that worker runs a task, and the worker empties it first thing when
- *       the task returns. Nobody else runs a slot task: making slots stealable would put an
- *       atomic handshake with idle workers on the hottest path. The cost is that if the
- *       submitting task goes on to block or to compute for a long time, its slot task waits for
- *       it, even while other workers idle. Two things bound this: a second submission moves the
- *       first to the shared queue (so at most one task waits), and a task that blocks inside
- *       {@link dev.spindle.Spindle#blocking} has its worker's slot task moved to the shared
- *       queue, and a worker woken for it, before the blocking section starts, and a task
- *       submitted inside a blocking section goes to the shared queue, not the slot. A
- *       {@code get} of a future this pool's {@code submit} returned is such a section while the
- *       task is not done, so {@code pool.submit(inner).get()} inside a task lets another worker
- *       run {@code inner}. Tasks that submit work and then block in other ways without saying
- *       so should submit it from outside the pool or wrap the blocking call.</li>
+ *   <li><b>A slot task does not wait long for the task that submitted it.</b> The slot is
+ *       filled only by its worker while that worker runs a task, and the worker empties it first
+ *       thing when the task returns; filling it wakes nobody. So if the submitting task goes on
+ *       to block or to compute for a long time, its slot task waits for it. Three things bound
+ *       this: a second submission moves the first to the shared queue (so at most one task
+ *       waits); a task that blocks inside {@link dev.spindle.Spindle#blocking} has its worker's
+ *       slot task moved to the shared queue, and a worker woken for it, before the blocking
+ *       section starts, and a task submitted inside a blocking section goes to the shared queue,
+ *       not the slot (a {@code get} of a future this pool's {@code submit} returned is such a
+ *       section while the task is not done); and for a task that blocks without saying so
+ *       (a latch, a {@code CompletableFuture.join} of work it submitted here), one parked worker
+ *       at a time watches the others while any of them is awake, and moves a slot task to the
+ *       shared queue once the task in front of it has run on for a whole watch interval
+ *       (10 ms). The watcher costs nothing on the task path and nothing in an idle pool: one
+ *       timed wake-up every 10 ms of one parked thread while others work, and one unpark when a
+ *       worker wakes with nobody watching.</li>
  * </ul>
  *
  * <h2>Memory ordering</h2>
  *
  * <p>Only the owner fills its slot, with a release store (or an atomic swap if the slot was
- * occupied); the owner and {@link #shutdownNow()} both empty it with an atomic swap, so each
- * slot task is taken exactly once and its taker sees it fully built. The owner's check of its
+ * occupied); the owner, {@link #shutdownNow()}, {@code Spindle.blocking} and the watcher all
+ * empty it with an atomic swap, so each slot task is taken exactly once and its taker sees it
+ * fully built. The owner's check of its
  * slot is a plain read: only it can make the slot non-empty, so a {@code null} it reads is
  * current, and a stale non-null value only sends it to the swap. The shared queue's guarantees
  * are the {@link Injector}'s: every access that matters is a volatile read, CAS or atomic swap.
@@ -93,7 +96,7 @@ public final class WorkSharingPool extends AbstractPool {
     final Injector<Runnable> shared = new Injector<>();
 
     private WorkSharingPool(Builder b) {
-        super(b, "sharing", true, false);
+        super(b, "sharing", true, false, true);
         startWorkers();
     }
 
@@ -240,6 +243,24 @@ public final class WorkSharingPool extends AbstractPool {
     /** A task on {@code w} is about to block: let another worker run its slot task. */
     @Override
     void beforeBlocking(PoolWorker w) {
+        moveSlotToShared(w);
+    }
+
+    /**
+     * The watcher found {@code w}'s task running on for a whole interval with a task in its
+     * slot: let any worker run that task (see "A slot task waits for at most..." above).
+     */
+    @Override
+    void releaseStalled(PoolWorker w) {
+        moveSlotToShared(w);
+    }
+
+    /**
+     * Moves {@code w}'s slot task, if any, to the shared queue and wakes a worker for it. The
+     * slot is emptied with the same atomic swap as its owner's take, so the task is taken once;
+     * its owner, finding the slot empty, goes on to the shared queue.
+     */
+    private void moveSlotToShared(PoolWorker w) {
         Runnable t = w.takeSlot();
         if (t != null) {
             shared.offer(t);

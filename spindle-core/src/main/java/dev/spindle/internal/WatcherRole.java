@@ -1,0 +1,128 @@
+/*
+ * Copyright 2026 The Spindle Authors. Licensed under the Apache License, Version 2.0.
+ */
+package dev.spindle.internal;
+
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BooleanSupplier;
+
+/**
+ * The watcher role of a pool of workers that keep work no parked peer is woken for: one parked
+ * worker at a time does not sleep for good while a peer may hold such work, but watches the peers
+ * with its {@link LoneTaskWatch} and takes work from one whose task runs on for a whole interval.
+ * Used by spindle-async's workers (a task in a worker's LIFO slot wakes nobody) and by
+ * {@code WorkSharingPool} (nor does a task in a worker's slot). One watcher is enough: it keeps
+ * the cost at one timed wake-up an interval while a peer holds work; while none does it backs
+ * off to the watch's sleep cap (the async runtime), or, without a cap, looks every interval while
+ * a peer is awake and sleeps until woken or nudged once every peer is parked (the pool: an idle
+ * pool costs nothing, and the first worker to wake nudges a parked one to watch it). Not part of
+ * the public API: the package is exported only to Spindle's own modules.
+ *
+ * <h2>Passing the role on</h2>
+ *
+ * <p>The role is a flag that a parked worker takes with a CAS; a parked worker that finds it
+ * taken sleeps unwatching ({@link IdleCoordinator#sleep}). The invariant is: <em>while any worker
+ * sleeps unwatching, the flag is held by a parked worker, or a nudge is on its way to a parked
+ * worker, which will try to take the flag</em>. Without it, a watcher woken for work (often the
+ * one woken first) left its peers asleep unwatching, and the task it then ran could block on
+ * what it queued for good. So every worker leaving the parked state checks the flag after it
+ * released any it held, and if it is free and a worker is still parked, nudges the most recently
+ * parked one ({@link IdleCoordinator#nudgeParked}), whose sleep returns so that it tries the CAS
+ * again. A nudge is never lost: the releaser writes the flag (volatile) and then reads the parked
+ * count (the state word) and the stack (under its lock); a parker registers in both (under the
+ * lock) and then reads the flag (the CAS), so one of the two sees the other, and an unpark before
+ * the park makes the park return. A nudged worker that is woken before it takes the flag passes
+ * the nudge on in the same way when it leaves. With a sleep cap the flag is free with workers
+ * parked only between a watcher's leaving and the nudged worker's CAS, so nudges are rare: none
+ * while the watcher sleeps.
+ *
+ * <p><b>Without a sleep cap</b> the invariant is weaker, as nothing needs watching while every
+ * worker is parked: <em>while a worker is awake and another sleeps unwatching, the flag is held
+ * by a parked worker, or a nudge is on its way</em>. A watcher that finds every peer parked frees
+ * the flag and looks at the peers once more before it sleeps unwatching; a worker waking races
+ * with that, and the order of the two pairs (the waker takes the worker off the stack, then the
+ * worker reads the flag; the watcher frees the flag, then reads whether the worker is parked)
+ * makes one of them see the other: the watcher watches on, or the woken worker nudges. A worker
+ * that cancels its own park (its re-check found work) leaves through {@link #leave} in the same
+ * way. The model {@code watch_role.pml -DGIVE_UP} in spindle-stress checks this variant.
+ *
+ * <p>The idle protocol's argument is untouched: a watcher is a parked worker that wakes up by
+ * itself now and then, and a nudged one returns from a sleep spuriously, both of which
+ * {@link IdleCoordinator} allows (see {@link LoneTaskWatch}).
+ */
+public final class WatcherRole {
+
+    private final AtomicBoolean held = new AtomicBoolean();
+    private final IdleCoordinator idle;
+    private final BooleanSupplier closing;
+
+    /**
+     * @param idle the idle protocol the workers park in
+     * @param closing whether the pool closes: then a leaving worker nudges nobody (every parked
+     *     worker is being woken for good)
+     */
+    public WatcherRole(IdleCoordinator idle, BooleanSupplier closing) {
+        this.idle = idle;
+        this.closing = closing;
+    }
+
+    /**
+     * Waits as worker {@code w}, registered as parked in the idle protocol, until it is woken or
+     * the protocol terminates, watching the peers with {@code watch} while it holds the role (see
+     * {@link LoneTaskWatch#watch} for the arguments). Before it returns, the role is passed on if
+     * it is free (see the class overview).
+     *
+     * @return {@link LoneTaskWatch.Outcome#RESUME} or {@link LoneTaskWatch.Outcome#EXIT} if the
+     *     watch ended so (the worker is no longer registered as parked, nor searching); else
+     *     {@link LoneTaskWatch.Outcome#WOKEN}: woken, or the protocol terminated
+     *     ({@link IdleCoordinator#isTerminated})
+     */
+    public LoneTaskWatch.Outcome await(int w, LoneTaskWatch watch, BooleanSupplier mustExit,
+                                       long intervalNanos, long sleepCapNanos) {
+        try {
+            boolean mayWatch = true;
+            while (!idle.isNotified(w) && !idle.isTerminated()) {
+                if (mayWatch && held.compareAndSet(false, true)) {
+                    LoneTaskWatch.Outcome o;
+                    try {
+                        o = watch.watch(idle, mustExit, intervalNanos, sleepCapNanos);
+                    } finally {
+                        held.set(false);
+                    }
+                    switch (o) {
+                        case RESUME, EXIT:
+                            return o;          // neither parked nor searching: go and look
+                        case WOKEN:
+                            break;             // the loop ends
+                        case NOTHING_TO_WATCH:
+                            // Only without a sleep cap: no peer was awake at the last look. One
+                            // may have woken since and found the role held (so it nudged
+                            // nobody): look again now that the role is free. The peer left the
+                            // parked stack and then read the flag; this worker freed the flag and
+                            // then reads the peers; one of the two sees the other.
+                            mayWatch = watch.anythingToWatch();
+                            break;
+                    }
+                } else {
+                    idle.sleep(w);             // until woken, or nudged to try for the role
+                    mayWatch = true;
+                }
+            }
+            return LoneTaskWatch.Outcome.WOKEN;
+        } finally {
+            leave();
+        }
+    }
+
+    /**
+     * Called by a worker that leaves the parked state by itself ({@link #await} does so as it
+     * returns; a worker that cancels its park after its re-check found work calls it itself): if
+     * the role is free while a peer is still parked, nudges that peer to take it (see the class
+     * overview).
+     */
+    public void leave() {
+        if (!held.get() && !closing.getAsBoolean()) {
+            idle.nudgeParked();
+        }
+    }
+}
