@@ -152,7 +152,7 @@ public final class ClusterCoordinator implements ClusterView, AutoCloseable {
      *
      * @param id the worker's id
      * @return completes (with {@code null}) once that incarnation is gone; already complete if it
-     *     is
+     *     is; fails with {@link IllegalStateException} if the coordinator closes first
      * @throws IllegalArgumentException if there is no such worker
      */
     public CompletableFuture<Void> gone(int id) {

@@ -504,18 +504,24 @@ final class ClusterWorker {
 
     /** Simulates a crash: stops answering, abandons running tasks and drops the data store. */
     void kill() {
-        alive = false;
-        reports.cancel(false);
-        pool.shutdownNow();
-        store.clear();                        // its values and spill files: nothing reads them any more
+        stop();
     }
 
     /** Orderly stop at cluster close. */
     void shutdown() {
+        stop();
+    }
+
+    private void stop() {
         alive = false;
         reports.cancel(false);
         pool.shutdownNow();
-        store.clear();                        // deletes spill files
+        store.clear();                        // its values and spill files: nothing reads them any more
+        // the jobs that never ran: a stopped worker stays referenced (by its cluster, until its id
+        // rejoins or for good), and each job's function may hold a large value (a scattered one)
+        jobs.clear();
+        ready.clear();
+        fetching.clear();
     }
 
     /** One assignment of a task to this worker. */

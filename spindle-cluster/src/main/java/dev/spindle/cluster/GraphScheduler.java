@@ -21,6 +21,7 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 
 /**
@@ -158,6 +159,11 @@ final class GraphScheduler implements AutoCloseable {
     private long taskEvents;
     private final Thread thread;
     private volatile boolean closed;
+    /** Set by the first {@link #close()}; the others wait for {@link #closeDone}. */
+    private final AtomicBoolean closing = new AtomicBoolean();
+    private final CompletableFuture<Void> closeDone = new CompletableFuture<>();
+    /** The notifier's thread, which completes the client's futures (and runs their callbacks). */
+    private volatile Thread notifierThread;
     /** The number of worker ids known (gone ones included), for the client's argument checks. */
     private volatile int workerCount;
     /** When the next periodic round is due; brought forward when a task kind is first measured. */
@@ -184,7 +190,7 @@ final class GraphScheduler implements AutoCloseable {
             workers.add(new WorkerState(i, config.threadsPerWorker()));
         }
         this.workerCount = workers.size();
-        this.notifier = Executors.newSingleThreadExecutor(r -> daemon(r, "cluster-notifier"));
+        this.notifier = Executors.newSingleThreadExecutor(r -> notifierThread = daemon(r, "cluster-notifier"));
         this.thread = daemon(this::loop, "cluster-scheduler");
         thread.start();
     }
@@ -1180,7 +1186,7 @@ final class GraphScheduler implements AutoCloseable {
 
     /**
      * Completes once the current incarnation of worker {@code id} is gone (lost or retired); at
-     * once if it is gone already.
+     * once if it is gone already; fails with {@link IllegalStateException} if the scheduler closes first.
      *
      * @throws IllegalArgumentException if there is no such worker
      */
@@ -1494,21 +1500,41 @@ final class GraphScheduler implements AutoCloseable {
 
     /**
      * Stops the scheduler: every task not finished completes exceptionally with an
-     * {@link IllegalStateException} naming it. Idempotent.
+     * {@link IllegalStateException} naming it, and the records of tasks and workers are dropped.
+     * Idempotent; a close racing another waits for it to finish (unless called from a callback of
+     * a future, which returns at once).
      */
     @Override
     public void close() {
-        if (closed) {
+        // one close runs: a second queued behind the first's event would never run (the loop ends
+        // with the first), and its caller would wait for good
+        if (!closing.compareAndSet(false, true)) {
+            // but not in a future's callback, on the notifier's thread: the first close waits for
+            // the notifier to finish, so the two would wait for each other
+            if (Thread.currentThread() != notifierThread) {
+                closeDone.join();
+            }
             return;
         }
+        try {
+            stop();
+        } finally {
+            closeDone.complete(null);
+        }
+    }
+
+    private void stop() {
         CompletableFuture<Void> drained = new CompletableFuture<>();
         events.add(() -> {
             closed = true;
             for (WorkerState w : workers) {
-                if (w.retiring && w.alive) {
+                if (w.alive) {
+                    // a retirement's completion, or a transport's wait for the worker to be gone
+                    // (gone), would otherwise wait for good: no event will come any more
                     int id = w.id;
-                    notifier.execute(() -> w.gone.completeExceptionally(
-                            new IllegalStateException("the cluster closed before worker " + id + " retired")));
+                    String why = w.retiring ? "the cluster closed before worker " + id + " retired"
+                            : "the cluster closed while worker " + id + " was alive";
+                    notifier.execute(() -> w.gone.completeExceptionally(new IllegalStateException(why)));
                 }
             }
             for (TaskState t : tasks.values()) {
@@ -1520,6 +1546,13 @@ final class GraphScheduler implements AutoCloseable {
                 notifier.execute(() -> f.completeExceptionally(
                         new IllegalStateException("the cluster closed before task '" + key + "' finished")));
             }
+            // a caller may keep the closed cluster, or a future whose cleaner refers to this
+            // scheduler: the records (functions, and a scattered value in its function) must not
+            // stay reachable through it
+            tasks.clear();
+            inFlight.clear();
+            withdrawals.clear();
+            workers.clear();
             drained.complete(null);
         });
         drained.join();

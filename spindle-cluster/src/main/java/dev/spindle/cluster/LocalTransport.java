@@ -61,7 +61,10 @@ final class LocalTransport implements Transport {
     public void toScheduler(Message.ToScheduler message) {
         ClusterWorker w = workers.get(message.worker());
         later(latencyNanos, () -> {
-            if (w.isAlive() || message instanceof Message.WorkerLost) {
+            // the loss of an incarnation since replaced is stale: its id restarted only once the
+            // scheduler let it go (a retirement that completed while this report travelled), and
+            // the scheduler, which knows workers by id, would take it for the loss of the successor
+            if (w.isAlive() || (message instanceof Message.WorkerLost && workers.get(message.worker()) == w)) {
                 scheduler.accept(message);
             }
         });
