@@ -42,9 +42,12 @@ import java.util.function.Supplier;
  * can never move a task backwards.
  *
  * <p>Failures: an erring task is placed again until it has failed {@code retries + 1} times, then
- * it errs with its own exception and so do its dependents. A lost worker's assigned tasks go
- * back to WAITING, results whose last copy it held become LOST, and every waiting task recomputes
- * the lost inputs it needs by walking the graph back to results still held.
+ * it errs with its own exception and so do its dependents. Each failure first tells its worker to
+ * drop the key: between JVMs a worker may hold a result that was reported as a failure (it could
+ * not travel, or the coordinator refused its class), a copy nothing else would release. A lost
+ * worker's assigned tasks go back to WAITING, results whose last copy it held become LOST, and
+ * every waiting task recomputes the lost inputs it needs by walking the graph back to results
+ * still held.
  *
  * <p>Freeing memory (Dask's reference counting): a result is needed while its client future is
  * held ({@code wanted}) or some dependent is WAITING or PROCESSING. When neither holds any more
@@ -794,7 +797,16 @@ final class GraphScheduler implements AutoCloseable {
             return;
         }
         unassign(t);
-        workers.get(m.worker()).executed++;
+        // The worker may hold a copy of the result all the same: one whose report could not travel,
+        // or that this side refused on arrival (its class outside the allow-list). Nobody counts that
+        // copy, so nothing else would release it, and once the key is forgotten and submitted anew a
+        // dependent placed there would take it for the new task's value. Released before a retry,
+        // which may be placed on the same worker.
+        WorkerState w = workers.get(m.worker());
+        if (w.alive) {
+            releaseKey(w, m.key());
+        }
+        w.executed++;
         logRun(t, m.worker(), m.nanos(), true);
         t.failures++;
         if (t.failures <= config.retries()) {

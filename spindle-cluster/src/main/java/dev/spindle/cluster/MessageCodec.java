@@ -70,6 +70,8 @@ public final class MessageCodec {
     static final int MEMORY_STALL = 0x19;
     static final int FETCH_REQUEST = 0x21;
     static final int FETCH_REPLY = 0x22;
+    /** What a key is called in a refusal. */
+    private static final String KEY = "key";
 
     /** A transport's own bodies, with tags from {@value #FIRST_TRANSPORT_TAG} to {@value #LAST_TRANSPORT_TAG}. */
     public interface Extension {
@@ -182,48 +184,54 @@ public final class MessageCodec {
      *        refuses them
      * @param own the transport's own bodies, tried for a body that is none of the codec's, or
      *        {@link #NONE}
-     * @throws IllegalArgumentException if the body is {@code null} or none of these, or the frame
-     *         would grow past about 2 GiB
+     * @throws IllegalArgumentException if the body is {@code null} or none of these, a key (or an
+     *         error class) is over {@value #MAX_NAME_BYTES} encoded bytes, which {@link #readBody}
+     *         would refuse with the whole frame (the sender fails what carries it instead), or the
+     *         frame would grow past about 2 GiB
      * @throws NullPointerException if a field that the format does not let be {@code null} is
      *         (a list or map of a task, a holder id)
      */
     public static void writeBody(WireWriter out, Object body, Extension own) {
         if (body instanceof WireMessage.Compute c) {
-            out.u8(COMPUTE).string(c.key()).zigZag(c.attempt()).bytes(c.function());
+            out.u8(COMPUTE).string(c.key(), MAX_NAME_BYTES, KEY).zigZag(c.attempt()).bytes(c.function());
             strings(out, c.dependencies());
             out.varLong(c.holders().size());
             for (Map.Entry<String, List<Integer>> e : c.holders().entrySet()) {
-                out.string(e.getKey()).varLong(e.getValue().size());
+                out.string(e.getKey(), MAX_NAME_BYTES, KEY).varLong(e.getValue().size());
                 for (int h : e.getValue()) {
                     out.zigZag(h);
                 }
             }
             out.zigZag(c.priority());
         } else if (body instanceof WireMessage.Finished f) {
-            out.u8(FINISHED).zigZag(f.worker()).string(f.key()).zigZag(f.attempt()).bytes(f.value())
+            out.u8(FINISHED).zigZag(f.worker()).string(f.key(), MAX_NAME_BYTES, KEY).zigZag(f.attempt())
+                    .bytes(f.value())
                     .zigZag(f.bytes()).zigZag(f.nanos());
         } else if (body instanceof WireMessage.Erred e) {
-            out.u8(ERRED).zigZag(e.worker()).string(e.key()).zigZag(e.attempt()).string(e.errorClass())
+            out.u8(ERRED).zigZag(e.worker()).string(e.key(), MAX_NAME_BYTES, KEY).zigZag(e.attempt())
+                    .string(e.errorClass(), MAX_NAME_BYTES, "error class")
                     .string(cut(e.message())).zigZag(e.nanos());
             trace(out, e.trace());
         } else if (body instanceof Message.DataAdded d) {
-            out.u8(DATA_ADDED).zigZag(d.worker()).string(d.key()).zigZag(d.bytes());
+            out.u8(DATA_ADDED).zigZag(d.worker()).string(d.key(), MAX_NAME_BYTES, KEY).zigZag(d.bytes());
         } else if (body instanceof Message.ReplicaFailed r) {
-            out.u8(REPLICA_FAILED).zigZag(r.worker()).string(r.key());
+            out.u8(REPLICA_FAILED).zigZag(r.worker()).string(r.key(), MAX_NAME_BYTES, KEY);
         } else if (body instanceof Message.ReleaseKey r) {
-            out.u8(RELEASE_KEY).string(r.key());
+            out.u8(RELEASE_KEY).string(r.key(), MAX_NAME_BYTES, KEY);
         } else if (body instanceof Message.StealRequest s) {
-            out.u8(STEAL_REQUEST).zigZag(s.stealId()).string(s.key()).zigZag(s.attempt());
+            out.u8(STEAL_REQUEST).zigZag(s.stealId()).string(s.key(), MAX_NAME_BYTES, KEY).zigZag(s.attempt());
         } else if (body instanceof Message.StealResponse s) {
-            out.u8(STEAL_RESPONSE).zigZag(s.worker()).zigZag(s.stealId()).string(s.key()).zigZag(s.attempt())
+            out.u8(STEAL_RESPONSE).zigZag(s.worker()).zigZag(s.stealId()).string(s.key(), MAX_NAME_BYTES, KEY)
+                    .zigZag(s.attempt())
                     .bool(s.released());
         } else if (body instanceof Message.TaskRunning r) {
-            out.u8(RUNNING).zigZag(r.worker()).string(r.key()).zigZag(r.attempt()).zigZag(r.nanos());
+            out.u8(RUNNING).zigZag(r.worker()).string(r.key(), MAX_NAME_BYTES, KEY).zigZag(r.attempt()).zigZag(r.nanos());
         } else if (body instanceof Message.DataMissing m) {
-            out.u8(DATA_MISSING).zigZag(m.worker()).string(m.key()).zigZag(m.attempt()).string(m.dependency())
+            out.u8(DATA_MISSING).zigZag(m.worker()).string(m.key(), MAX_NAME_BYTES, KEY).zigZag(m.attempt())
+                    .string(m.dependency(), MAX_NAME_BYTES, KEY)
                     .zigZag(m.holder());
         } else if (body instanceof Message.Replicate r) {
-            out.u8(REPLICATE).string(r.key()).varLong(r.holders().size());
+            out.u8(REPLICATE).string(r.key(), MAX_NAME_BYTES, KEY).varLong(r.holders().size());
             for (int h : r.holders()) {
                 out.zigZag(h);
             }
@@ -235,9 +243,9 @@ public final class MessageCodec {
             out.u8(MEMORY_STALL).zigZag(m.worker()).bool(m.stalled()).zigZag(m.releases()).zigZag(m.memoryBytes())
                     .zigZag(m.limitBytes());
         } else if (body instanceof WireMessage.FetchRequest r) {
-            out.u8(FETCH_REQUEST).string(r.key()).zigZag(r.holder()).zigZag(r.requester());
+            out.u8(FETCH_REQUEST).string(r.key(), MAX_NAME_BYTES, KEY).zigZag(r.holder()).zigZag(r.requester());
         } else if (body instanceof WireMessage.FetchReply r) {
-            out.u8(FETCH_REPLY).string(r.key()).zigZag(r.holder()).bytes(r.value());
+            out.u8(FETCH_REPLY).string(r.key(), MAX_NAME_BYTES, KEY).zigZag(r.holder()).bytes(r.value());
         } else if (body == null || !own.write(out, body)) {
             throw new IllegalArgumentException("no wire form for " + (body == null ? "null" : body.getClass().getName()));
         }
@@ -367,7 +375,7 @@ public final class MessageCodec {
     private static void strings(WireWriter out, List<String> strings) {
         out.varLong(strings.size());
         for (String s : strings) {
-            out.string(s);
+            out.string(s, MAX_NAME_BYTES, KEY);
         }
     }
 
@@ -389,10 +397,14 @@ public final class MessageCodec {
         return List.copyOf(out);
     }
 
-    /** {@code message}, cut to at most {@value #MAX_TEXT_BYTES} encoded bytes (a char takes at most 3). */
+    /**
+     * {@code message}, cut to at most {@value #MAX_TEXT_BYTES} encoded bytes (a char takes at most
+     * 3), the {@code "..."} that marks the cut included: the reader refuses a longer one, and the
+     * whole frame with it.
+     */
     private static String cut(String message) {
-        return message == null || message.length() <= MAX_TEXT_BYTES / 3 ? message
-                : message.substring(0, MAX_TEXT_BYTES / 3) + "...";
+        int keep = (MAX_TEXT_BYTES - 3) / 3;
+        return message == null || message.length() <= keep ? message : message.substring(0, keep) + "...";
     }
 
     private static void trace(WireWriter out, StackTraceElement[] trace) {
@@ -404,9 +416,13 @@ public final class MessageCodec {
         out.varLong(n + 1L);
         for (int i = 0; i < n; i++) {
             StackTraceElement e = trace[i];
-            out.string(e.getClassLoaderName()).string(e.getModuleName()).string(e.getModuleVersion())
-                    .string(e.getClassName()).string(e.getMethodName()).string(e.getFileName())
-                    .zigZag(e.getLineNumber());
+            // bounded as read: a name over the bound (one set with setStackTrace) refuses the
+            // body here, and the transports send the failure without its trace
+            out.string(e.getClassLoaderName(), MAX_NAME_BYTES, "class loader")
+                    .string(e.getModuleName(), MAX_NAME_BYTES, "module")
+                    .string(e.getModuleVersion(), MAX_NAME_BYTES, "module version")
+                    .string(e.getClassName(), MAX_NAME_BYTES, "class").string(e.getMethodName(), MAX_NAME_BYTES, "method")
+                    .string(e.getFileName(), MAX_NAME_BYTES, "file").zigZag(e.getLineNumber());
         }
     }
 

@@ -138,7 +138,9 @@ public final class Readiness {
      * them who the workers are) succeeds, the scheduler admits worker {@code id} with the
      * settings' threads per worker. Gives up silently when {@code present} turns false (the member
      * left, or the coordinator is closing), when the scheduler refuses (the id is alive already),
-     * or after {@code timeout}.
+     * or after {@code timeout}. If {@code present} is false once the scheduler has admitted the
+     * worker, it tells the scheduler that the worker is lost: the transport's own report of that
+     * loss may have come before the admission, when the scheduler had nothing live to lose.
      *
      * @param coordinator the coordinator that admits the worker
      * @param id the new worker's id
@@ -160,6 +162,12 @@ public final class Readiness {
                     return allReady.ready();
                 }, () -> "worker " + id + " not ready");
                 coordinator.join(id, coordinator.settings().threadsPerWorker());
+                if (!present.getAsBoolean()) {
+                    // lost between its answer and its admission: the transport reported the loss
+                    // while the scheduler's record of the id was still its lost predecessor's, and
+                    // the scheduler ignored it; told again, or the id stays live with nobody behind it
+                    coordinator.receive(new Message.WorkerLost(id));
+                }
             } catch (TimeoutException | InterruptedException | RuntimeException gaveUp) {
                 // gone, closing or joined already: the member stays outside the scheduler
             }

@@ -161,15 +161,51 @@ public final class WireWriter {
         if (s == null) {
             return varLong(0);
         }
+        return write(s, encodedLength(s));
+    }
+
+    /**
+     * Writes a string, or {@code null}, as {@link #string(String)} does, if its encoded length is
+     * within the bound its reader applies ({@link WireReader#string(int, String)}): a string the
+     * reader would refuse is refused here, before anything is written, so that the sender can fail
+     * what carries it instead of sending a frame that its receiver drops whole.
+     *
+     * @param s the string, or {@code null} (written as the single length byte 0)
+     * @param maxBytes the longest encoded length the reader accepts, in bytes (not chars)
+     * @param what what the string is, for the message (e.g. {@code "key"})
+     * @return this writer, for chaining
+     * @throws IllegalArgumentException if the encoded string is longer than {@code maxBytes}
+     *         (nothing is written then), or the buffer would exceed about 2 GiB
+     */
+    public WireWriter string(String s, int maxBytes, String what) {
+        if (s == null) {
+            return varLong(0);
+        }
+        long encoded = encodedLength(s);
+        if (encoded > maxBytes) {
+            throw new IllegalArgumentException(what + " of " + encoded + " bytes encoded, over the wire's bound of "
+                    + maxBytes);
+        }
+        return write(s, encoded);
+    }
+
+    /** The bytes {@code s} takes encoded: one, two or three per UTF-16 unit. */
+    private static long encodedLength(String s) {
         int n = s.length();
         long encoded = n;
         for (int i = 0; i < n; i++) {
             char c = s.charAt(i);
             encoded += c < 0x80 ? 0 : c < 0x800 ? 1 : 2;
         }
+        return encoded;
+    }
+
+    /** Writes {@code s}, of {@code encoded} bytes encoded, with its length. */
+    private WireWriter write(String s, long encoded) {
         if (encoded > Integer.MAX_VALUE - 16) {
             throw new IllegalArgumentException("string too long to encode");
         }
+        int n = s.length();
         varLong(encoded + 1);
         ensure((int) encoded);
         for (int i = 0; i < n; i++) {

@@ -1,0 +1,56 @@
+/*
+ * Copyright 2026 The Spindle Authors. Licensed under the Apache License, Version 2.0.
+ */
+package dev.spindle.cluster;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * A worker process that rejoins after the start is admitted by {@link Readiness#joinLate} once
+ * every worker answers; if it is lost between its answer and its admission, its transport reports
+ * the loss while the scheduler's record of the id is still the lost predecessor's, so the
+ * scheduler ignores it, then admits the id: a live record for a process that is gone, which
+ * nobody reports lost again. Tasks placed there were sent to nobody and never ended.
+ */
+@Timeout(value = 30, unit = TimeUnit.SECONDS)
+class ReadinessRegressionTest {
+
+    @Test
+    void aWorkerLostWhileItIsAdmittedLateEndsLostInTheScheduler() throws Exception {
+        RecordingTransport t = new RecordingTransport();
+        ClusterCoordinator c = ClusterCoordinator.start(HandDriven.settings(2).build(), t);
+        try {
+            c.receive(new Message.WorkerLost(1));            // worker 1's first process is lost
+            c.gone(1).get(10, TimeUnit.SECONDS);
+            AtomicBoolean present = new AtomicBoolean(true);
+            Readiness.joinLate(c, 1, Duration.ofSeconds(10), present::get, () -> {
+                // its restarted process answers, then is lost before the scheduler admits it:
+                // its transport reports the loss at once
+                present.set(false);
+                c.receive(new Message.WorkerLost(1));
+                return true;
+            });
+            awaitLateJoin(1);
+            c.stealEvents();                                  // a barrier: what was queued is handled
+
+            assertThat(c.stats().workers().get(1).alive()).as("worker 1, whose process is gone").isFalse();
+        } finally {
+            c.close();
+        }
+    }
+
+    /** Waits for {@link Readiness#joinLate}'s thread for worker {@code id} to end. */
+    private static void awaitLateJoin(int id) throws InterruptedException {
+        for (Thread thread : Thread.getAllStackTraces().keySet()) {
+            if (thread.getName().equals("spindle-late-join-" + id)) {
+                thread.join(TimeUnit.SECONDS.toMillis(20));
+            }
+        }
+    }
+}
