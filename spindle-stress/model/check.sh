@@ -151,7 +151,7 @@ if [[ $mode == verify ]]; then
     # worker exists only if a parked worker watches; 2 workers with more wake-ups, and 3.
     check watch-role-2w watch_role.pml pass "-DNW=2 -DNWAKE=4 -DNRESUME=2" "-DNOCLAIM -DCOLLAPSE -DMEMLIM=3072" "-m1000000"
     check watch-role-3w watch_role.pml pass "-DNW=3" "-DNOCLAIM -DCOLLAPSE -DMEMLIM=3072" "-m1000000"
-    # The work-sharing pool's variant (-DGIVE_UP: WatcherRole without a sleep cap): the role is
+    # The work-sharing pool's variant (-DGIVE_UP: a WatcherRole that gives up): the role is
     # given up while every worker is parked; at rest, a worker running on with another parked
     # has a parked watcher. (3 workers: 51 million states, 80 s and 3 GB; checked by hand.)
     check watch-role-give-up-2w watch_role.pml pass "-DNW=2 -DGIVE_UP" "-DNOCLAIM -DCOLLAPSE -DMEMLIM=3072" "-m1000000"

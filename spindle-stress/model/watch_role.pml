@@ -32,8 +32,9 @@
  * holds the role. End states of workers (parked, running on) are valid.
  *
  * -DGIVE_UP: the work-sharing pool's variant (WatcherRole without a sleep cap, AbstractPool.idle
- * in spindle-core). Nothing needs watching while every worker is parked, so a watcher that looks
- * and finds every peer parked gives the role up (LoneTaskWatch's NOTHING_TO_WATCH), frees the
+ * in spindle-core). Nothing needs watching while every worker is parked, so a watcher whose looks
+ * find every peer parked (four in a row in the Java code; any one here, the timed sleeps between
+ * them abstracted) gives the role up (LoneTaskWatch's NOTHING_TO_WATCH), frees the
  * flag, looks once more (anythingToWatch) and, finding every peer still parked, sleeps
  * unwatching until woken or nudged; a peer found awake sends it back to the CAS. A look reads the
  * peers one at a time. A parking worker may also cancel its own park right after registering (its

@@ -758,7 +758,7 @@ final class AsyncWorker extends AsyncWorkerPadAfter implements Runnable, LoneTas
             runtime.sweepListsIfIdle();        // the last to park: cells finished off their list's worker
         }
         LoneTaskWatch.Outcome o = runtime.watcher.await(index, watch, closing, WATCH_INTERVAL_NANOS,
-                WATCH_IDLE_SLEEP_CAP_NANOS);
+                WATCH_IDLE_SLEEP_CAP_NANOS, Integer.MAX_VALUE);
         if (o != LoneTaskWatch.Outcome.WOKEN) {
             return;                            // RESUME, EXIT: neither parked nor searching, go and look
         }

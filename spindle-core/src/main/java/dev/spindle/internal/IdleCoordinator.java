@@ -334,6 +334,27 @@ public final class IdleCoordinator extends IdleCoordinatorState implements IdleC
         parker.unpark(w);
     }
 
+    /**
+     * Moves parked worker {@code w} to the bottom of the parked stack, so that {@link #notifyWork}
+     * wakes every other parked worker before it; nothing if it is not parked. Which parked worker
+     * a wake-up picks is a matter of cache warmth, not of correctness, so this changes no
+     * guarantee. For the watcher ({@link WatcherRole}): a watcher woken while another worker is
+     * parked must nudge that one to take the role over, a second wake-up for one piece of work.
+     */
+    public void sinkParked(int w) {
+        synchronized (lock) {
+            if (parked.get(w) == 0 || size < 2) {
+                return;
+            }
+            int i = size - 1;
+            while (stack[i] != w) {
+                i--;
+            }
+            System.arraycopy(stack, 0, stack, 1, i);
+            stack[0] = w;
+        }
+    }
+
     /** How many parked workers {@link #notifyWork} has woken so far (for tests and diagnostics). */
     public long wakes() {
         synchronized (lock) {

@@ -142,8 +142,30 @@ public final class LoneTaskWatch {
      * @return how the watch ended
      */
     public Outcome watch(IdleCoordinator idle, BooleanSupplier mustExit, long intervalNanos, long sleepCapNanos) {
+        return watch(idle, mustExit, intervalNanos, sleepCapNanos, sleepCapNanos == 0 ? 1 : Integer.MAX_VALUE);
+    }
+
+    /**
+     * As {@link #watch(IdleCoordinator, BooleanSupplier, long, long)}, ending with
+     * {@link Outcome#NOTHING_TO_WATCH} once {@code idleLooks} looks in a row found no peer that
+     * holds work or is busy (the sleeps between them backing off up to {@code sleepCapNanos}):
+     * a watcher that gives up only after a short quiet spell is still watching when work comes
+     * back soon, so the first worker to wake then has nobody to nudge.
+     *
+     * @param idleLooks looks in a row that find nothing before the watch gives up, at least 1
+     *     ({@link Integer#MAX_VALUE}: never)
+     * @throws IllegalArgumentException if {@code idleLooks} is below 1, or {@code sleepCapNanos}
+     *     is 0 with more than one such look (there would be no sleep between them to back off)
+     */
+    public Outcome watch(IdleCoordinator idle, BooleanSupplier mustExit, long intervalNanos, long sleepCapNanos,
+                         int idleLooks) {
+        if (idleLooks < 1 || (sleepCapNanos == 0 && idleLooks != 1)) {
+            throw new IllegalArgumentException("idleLooks must be at least 1, and 1 without a sleep cap; was "
+                    + idleLooks + " with a cap of " + sleepCapNanos + " ns");
+        }
         int seenNow = look();
-        if (seenNow == NOTHING && sleepCapNanos == 0) {
+        int quiet = seenNow == NOTHING ? 1 : 0;
+        if (quiet >= idleLooks) {
             return Outcome.NOTHING_TO_WATCH;
         }
         long sleep = intervalNanos;
@@ -159,7 +181,8 @@ public final class LoneTaskWatch {
                 return idle.cancelPark(self) ? Outcome.RESUME : Outcome.WOKEN;
             }
             seenNow = look();
-            if (seenNow == NOTHING && sleepCapNanos == 0) {
+            quiet = seenNow == NOTHING ? quiet + 1 : 0;
+            if (quiet >= idleLooks) {
                 return Outcome.NOTHING_TO_WATCH;
             }
             sleep = seenNow == HELD ? intervalNanos : Math.min(sleep << 1, Math.max(sleepCapNanos, intervalNanos));

@@ -13,10 +13,10 @@ import java.util.function.BooleanSupplier;
  * Used by spindle-async's workers (a task in a worker's LIFO slot wakes nobody) and by
  * {@code WorkSharingPool} (nor does a task in a worker's slot). One watcher is enough: it keeps
  * the cost at one timed wake-up an interval while a peer holds work; while none does it backs
- * off to the watch's sleep cap (the async runtime), or, without a cap, looks every interval while
- * a peer is awake and sleeps until woken or nudged once every peer is parked (the pool: an idle
- * pool costs nothing, and the first worker to wake nudges a parked one to watch it). Not part of
- * the public API: the package is exported only to Spindle's own modules.
+ * off to the watch's sleep cap, and either watches on for good (the async runtime) or gives the
+ * role up after a few looks in a row found every peer parked, and sleeps until woken or nudged
+ * (the pool: an idle pool costs nothing, and the first worker to wake nudges a parked one to
+ * watch it). Not part of the public API: the package is exported only to Spindle's own modules.
  *
  * <h2>Passing the role on</h2>
  *
@@ -36,7 +36,7 @@ import java.util.function.BooleanSupplier;
  * parked only between a watcher's leaving and the nudged worker's CAS, so nudges are rare: none
  * while the watcher sleeps.
  *
- * <p><b>Without a sleep cap</b> the invariant is weaker, as nothing needs watching while every
+ * <p><b>A watcher that gives up</b> leaves a weaker invariant, as nothing needs watching while every
  * worker is parked: <em>while a worker is awake and another sleeps unwatching, the flag is held
  * by a parked worker, or a nudge is on its way</em>. A watcher that finds every peer parked frees
  * the flag and looks at the peers once more before it sleeps unwatching; a worker waking races
@@ -45,6 +45,13 @@ import java.util.function.BooleanSupplier;
  * makes one of them see the other: the watcher watches on, or the woken worker nudges. A worker
  * that cancels its own park (its re-check found work) leaves through {@link #leave} in the same
  * way. The model {@code watch_role.pml -DGIVE_UP} in spindle-stress checks this variant.
+ *
+ * <p><b>The watcher is woken last.</b> A worker that takes the role moves itself to the bottom
+ * of the parked stack ({@link IdleCoordinator#sinkParked}), so a wake-up for work picks any other
+ * parked worker first. Otherwise the watcher, often the most recently parked, was the one woken,
+ * and since it left with the role free while a peer was still parked, it nudged that peer: two
+ * wake-ups for one piece of work, which on 2 workers doubled the wake-ups of message-passing
+ * actors.
  *
  * <p>The idle protocol's argument is untouched: a watcher is a parked worker that wakes up by
  * itself now and then, and a nudged one returns from a sleep spuriously, both of which
@@ -69,8 +76,9 @@ public final class WatcherRole {
     /**
      * Waits as worker {@code w}, registered as parked in the idle protocol, until it is woken or
      * the protocol terminates, watching the peers with {@code watch} while it holds the role (see
-     * {@link LoneTaskWatch#watch} for the arguments). Before it returns, the role is passed on if
-     * it is free (see the class overview).
+     * {@link LoneTaskWatch#watch(IdleCoordinator, BooleanSupplier, long, long, int)} for the
+     * arguments; {@code idleLooks} of {@link Integer#MAX_VALUE} keeps the role while parked).
+     * Before it returns, the role is passed on if it is free (see the class overview).
      *
      * @return {@link LoneTaskWatch.Outcome#RESUME} or {@link LoneTaskWatch.Outcome#EXIT} if the
      *     watch ended so (the worker is no longer registered as parked, nor searching); else
@@ -78,14 +86,15 @@ public final class WatcherRole {
      *     ({@link IdleCoordinator#isTerminated})
      */
     public LoneTaskWatch.Outcome await(int w, LoneTaskWatch watch, BooleanSupplier mustExit,
-                                       long intervalNanos, long sleepCapNanos) {
+                                       long intervalNanos, long sleepCapNanos, int idleLooks) {
         try {
             boolean mayWatch = true;
             while (!idle.isNotified(w) && !idle.isTerminated()) {
                 if (mayWatch && held.compareAndSet(false, true)) {
+                    idle.sinkParked(w);        // woken last: see below
                     LoneTaskWatch.Outcome o;
                     try {
-                        o = watch.watch(idle, mustExit, intervalNanos, sleepCapNanos);
+                        o = watch.watch(idle, mustExit, intervalNanos, sleepCapNanos, idleLooks);
                     } finally {
                         held.set(false);
                     }
@@ -95,7 +104,7 @@ public final class WatcherRole {
                         case WOKEN:
                             break;             // the loop ends
                         case NOTHING_TO_WATCH:
-                            // Only without a sleep cap: no peer was awake at the last look. One
+                            // Only when giving up: no peer was awake at the last looks. One
                             // may have woken since and found the role held (so it nudged
                             // nobody): look again now that the role is free. The peer left the
                             // parked stack and then read the flag; this worker freed the flag and

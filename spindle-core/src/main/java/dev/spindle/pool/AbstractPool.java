@@ -179,7 +179,8 @@ abstract class AbstractPool extends PoolCore {
                 return false;
             }
         } else {
-            switch (watcher.await(w.index, w.watch, stopping, WATCH_INTERVAL_NANOS, 0L)) {
+            switch (watcher.await(w.index, w.watch, stopping, WATCH_INTERVAL_NANOS, WATCH_SLEEP_CAP_NANOS,
+                    WATCH_IDLE_LOOKS)) {
                 case RESUME:
                     return true;               // neither parked nor searching: go and look
                 case EXIT:
@@ -196,14 +197,25 @@ abstract class AbstractPool extends PoolCore {
     }
 
     /**
-     * The watcher's sleep between two looks while another worker is awake: a task that blocks or
-     * runs long with work behind it that only its worker would take has that work moved within
-     * two of these. The async runtime's workers watch with the same interval (measured there: a
-     * fixed 500 µs cost the watcher 4.5 % of a core beside one busy peer, 10 ms about 0.2 %).
-     * While every other worker is parked the watcher sleeps until woken or nudged, so an idle
-     * pool costs nothing.
+     * The watcher's sleep between two looks while a worker holds work that only it would take: a
+     * task that blocks or runs long with such work behind it has that work moved within two of
+     * these once the watcher has seen it. The async runtime's workers watch with the same interval
+     * (measured there: a fixed 500 µs cost the watcher 4.5 % of a core beside one busy peer,
+     * 10 ms about 0.2 %).
      */
     static final long WATCH_INTERVAL_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
+    /**
+     * The watcher's longest sleep while workers are awake with nothing queued: work queued behind a
+     * task that then blocks is seen within this, so it is moved within about 60 ms.
+     */
+    static final long WATCH_SLEEP_CAP_NANOS = TimeUnit.MILLISECONDS.toNanos(40);
+    /**
+     * Looks in a row that find every other worker parked before the watcher gives the role up and
+     * sleeps until woken (10 + 20 + 40 ms: about 70 ms after the pool went quiet). An idle pool
+     * then costs nothing; a pool that gets work back within that spell finds its watcher still
+     * watching, and the first worker to wake nudges nobody.
+     */
+    static final int WATCH_IDLE_LOOKS = 4;
 
     final void runTask(PoolWorker w, Runnable task) {
         dropStrayInterrupt();

@@ -96,8 +96,9 @@ final class PoolWorker extends BaseWorker implements LoneTaskWatch.Peer {
     /**
      * For {@link LoneTaskWatch}: whether this worker is awake (not registered as parked, a racy
      * read). An awake worker may fill its slot and then block without waking anyone, so the
-     * watcher goes on looking while any peer is awake; with every peer parked it sleeps until
-     * woken, and the first worker to wake passes the role on ({@link dev.spindle.internal.WatcherRole}).
+     * watcher goes on looking while any peer is awake; once every peer has stayed parked for a few
+     * looks it sleeps until woken, and the first worker to wake passes the role on
+     * ({@link dev.spindle.internal.WatcherRole}).
      */
     @Override
     public boolean isBusy() {

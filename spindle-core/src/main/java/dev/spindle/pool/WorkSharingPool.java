@@ -63,9 +63,11 @@ import java.util.concurrent.RejectedExecutionException;
  *       (a latch, a {@code CompletableFuture.join} of work it submitted here), one parked worker
  *       at a time watches the others while any of them is awake, and moves a slot task to the
  *       shared queue once the task in front of it has run on for a whole watch interval
- *       (10 ms). The watcher costs nothing on the task path and nothing in an idle pool: one
- *       timed wake-up every 10 ms of one parked thread while others work, and one unpark when a
- *       worker wakes with nobody watching.</li>
+ *       (10 ms; the watcher looks every 10 to 40 ms, so such a task moves within about 60 ms).
+ *       The watcher costs nothing on the task path and nothing in an idle pool: one timed
+ *       wake-up every 10 to 40 ms of one parked thread while others work; about 70 ms after
+ *       every worker parked it gives the role up, and the first worker to wake after that
+ *       nudges a parked one to take it.</li>
  * </ul>
  *
  * <h2>Memory ordering</h2>

@@ -56,6 +56,24 @@ class IdleCoordinatorTest {
         assertThat(idle.underLock(parked -> parked == 0)).isTrue();
     }
 
+    /** The watcher sinks to the bottom of the parked stack: wake-ups pick every other worker first. */
+    @Test
+    void aSunkWorkerIsWokenLast() {
+        RecordingParker parker = new RecordingParker();
+        IdleCoordinator idle = new IdleCoordinator(3, parker, () -> { });
+        idle.sinkParked(1);                    // not parked: nothing to do
+        idle.prepareToPark(0, false);
+        idle.prepareToPark(1, false);
+        idle.prepareToPark(2, false);
+        idle.sinkParked(2);                    // the most recently parked, now the last to wake
+        for (int i = 0; i < 3; i++) {
+            idle.notifyWork();
+            idle.stopSearching();
+        }
+        assertThat(parker.unparked).containsExactly(1, 0, 2);
+        assertThat(idle.underLock(parked -> parked == 0)).isTrue();
+    }
+
     @Test
     void aTargetedWakeWakesOnlyItsWorkerAndDoesNotCountItAsSearching() {
         RecordingParker parker = new RecordingParker();

@@ -2,6 +2,7 @@ package dev.spindle.internal;
 
 import static dev.spindle.internal.LoneTaskWatch.INTERVAL_NANOS;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -161,6 +162,35 @@ class LoneTaskWatchTest {
         assertThat(watch.watch(idle, () -> false, INTERVAL_NANOS, cap)).isEqualTo(LoneTaskWatch.Outcome.RESUME);
         assertThat(parker.sleeps).containsExactly(INTERVAL_NANOS, 2 * INTERVAL_NANOS, 4 * INTERVAL_NANOS,
                 cap, cap, cap, cap, cap, INTERVAL_NANOS);
+    }
+
+    /** The work-sharing pool's watch: it gives up only after some looks in a row found nothing. */
+    @Test
+    void withIdleLooksItGivesUpAfterThatManyQuietLooksInARowBackingOff() {
+        park();
+        long cap = 4 * INTERVAL_NANOS;
+        parker.afterSleep = n -> {
+            if (n == 2) {
+                peers[2].busy = true;          // a peer wakes: the quiet spell starts again
+            } else if (n == 3) {
+                peers[2].busy = false;         // and parks
+            }
+        };
+        assertThat(watch.watch(idle, () -> false, INTERVAL_NANOS, cap, 3)).isEqualTo(LoneTaskWatch.Outcome.NOTHING_TO_WATCH);
+        // looks: quiet (1), quiet (2), busy (0), quiet (1), quiet (2), quiet (3): five sleeps, backing off
+        assertThat(parker.sleeps).containsExactly(INTERVAL_NANOS, 2 * INTERVAL_NANOS, cap, cap, cap);
+        assertThat(parked()).isTrue();         // still registered: the caller sleeps as usual
+        assertThat(watch.anythingToWatch()).isFalse();
+        peers[1].holdsWork = true;
+        assertThat(watch.anythingToWatch()).isTrue();
+    }
+
+    @Test
+    void idleLooksOutOfRangeAreRefused() {
+        assertThatThrownBy(() -> watch.watch(idle, () -> false, INTERVAL_NANOS, INTERVAL_NANOS, 0))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("idleLooks");
+        assertThatThrownBy(() -> watch.watch(idle, () -> false, INTERVAL_NANOS, 0L, 2))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("without a sleep cap");
     }
 
     @Test
