@@ -511,8 +511,9 @@ public final class Async {
      * completion rather than a timeout (unlike
      * {@link java.util.concurrent.CompletableFuture#orTimeout}): a timed-out send was not
      * delivered, and may be retried without sending the value twice. This holds for a send
-     * under {@code map}, {@code recover}, {@code then} (whose last stage is the send) and
-     * {@code loop}, and for a hand-written task that passes {@code cancelUnlessDone} on; a send
+     * under {@code map}, {@code recover}, {@code then} (whose last stage is the send),
+     * {@code loop} and another {@code timeout}, and for a hand-written task that passes
+     * {@code cancelUnlessDone} on; a send
      * inside {@code all} or {@code select} is cancelled as a whole, as those document.
      *
      * <pre>{@code
@@ -1328,6 +1329,20 @@ public final class Async {
         public void cancel() {
             cancelTimer();
             Async.cancel(task);
+        }
+
+        /**
+         * Too late if the task completed since the last poll (a send a receiver took): the next
+         * poll returns that outcome. Passed on, so that a timeout around this one (an overall
+         * deadline around a per-attempt one) reports a delivered send as this one does.
+         */
+        @Override
+        public boolean cancelUnlessDone() {
+            if (!Async.cancelUnlessDone(task)) {
+                return false;
+            }
+            cancelTimer();
+            return true;
         }
     }
 

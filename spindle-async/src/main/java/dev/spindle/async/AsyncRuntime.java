@@ -232,7 +232,8 @@ public final class AsyncRuntime implements AutoCloseable {
          * @throws IllegalArgumentException if there are more {@linkplain #driveIo I/O drivers}
          *     than workers (a driver nobody waits in would serve its connections only when a busy
          *     worker looks)
-         * @throws IllegalStateException if a driver cannot be claimed (see {@link IoDriver#claim})
+         * @throws IllegalStateException if a driver cannot be claimed (see {@link IoDriver#claim});
+         *     the drivers claimed before it are given back ({@link IoDriver#unclaim})
          */
         public AsyncRuntime build() {
             if (io != null) {
@@ -240,8 +241,18 @@ public final class AsyncRuntime implements AutoCloseable {
                     throw new IllegalArgumentException("more I/O drivers (" + io.size() + ") than workers ("
                             + workers + "): each driver needs a worker that can wait in it");
                 }
-                for (IoDriver d : io) {
-                    d.claim();
+                int claimed = 0;
+                try {
+                    for (IoDriver d : io) {
+                        d.claim();
+                        claimed++;
+                    }
+                } catch (RuntimeException | Error e) {
+                    // no runtime: give back the claims made, or nothing could ever drive them
+                    for (int i = 0; i < claimed; i++) {
+                        io.get(i).unclaim();
+                    }
+                    throw e;
                 }
             }
             return new AsyncRuntime(this);
@@ -693,6 +704,7 @@ public final class AsyncRuntime implements AutoCloseable {
             };
             for (AsyncWorker w : workers) {
                 w.live.forEachNotDone(Integer.MAX_VALUE, fail);
+                w.live.clear();                // all done now: keep no result (see LiveTasks.clear)
             }
             // Cells not listed: those spawned on a worker and never polled (in a queue: only
             // a pending poll lists a cell) and one a dying worker had in hand.
@@ -709,6 +721,7 @@ public final class AsyncRuntime implements AutoCloseable {
             }
             synchronized (outsideLive) {
                 outsideLive.forEachNotDone(Integer.MAX_VALUE, fail);
+                outsideLive.clear();
             }
             terminated = true;
         }

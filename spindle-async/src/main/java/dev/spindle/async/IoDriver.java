@@ -27,6 +27,15 @@ public interface IoDriver {
     void claim();
 
     /**
+     * Gives back a claim whose runtime was never built: {@code build()} claims its drivers one
+     * after another, and when one cannot be claimed it gives back those it had claimed, so that
+     * they can still be handed to a runtime. Called only after a successful {@link #claim()},
+     * at most once for it. The default does nothing, for a driver that keeps no claim.
+     */
+    default void unclaim() {
+    }
+
+    /**
      * Waits until an event is ready, {@link #wakeup} is called (or was, since the last
      * {@code select}), or {@code timeoutNanos} have passed: {@code 0} does not wait, a negative
      * value waits without a limit.

@@ -145,6 +145,23 @@ final class LiveTasks {
         pruneAt = Math.max(FIRST_PRUNE, 2 * n);
     }
 
+    /**
+     * Drops every cell; at shutdown, once each has been failed or was done. A closed runtime may
+     * stay reachable (a service keeps it in a field), and its lists would otherwise keep the
+     * finished cells not yet pruned, and their results, for as long as it does.
+     */
+    void clear() {
+        for (TaskCell<?> c = head; c != null; ) {
+            TaskCell<?> next = c.nextLive;
+            c.nextLive = null;
+            c = next;
+        }
+        HEAD.setRelease(this, null);
+        length = 0;
+        kept = 0;
+        pruneAt = FIRST_PRUNE;
+    }
+
     /** Cells in the list, done ones not yet pruned included. */
     int length() {
         return length;

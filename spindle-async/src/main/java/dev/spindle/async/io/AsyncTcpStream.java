@@ -190,6 +190,13 @@ public final class AsyncTcpStream implements AutoCloseable {
                     stream.close();
                 }
                 throw new UncheckedIOException("connect to " + remote + " failed", e);
+            } catch (RuntimeException e) {
+                // the reactor refused the wait (closed before or during the connect): this task
+                // fails, and nobody else holds the socket, which would stay open for good
+                if (stream != null) {
+                    stream.close();
+                }
+                throw e;
             }
         }
 

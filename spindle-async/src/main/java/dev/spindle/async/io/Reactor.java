@@ -66,8 +66,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * {@link #wakeup()} is the same deduplicated {@link Selector#wakeup()}, so a registration from
  * another thread, a timer that became earlier or a wake-up of the driving worker ends its
  * {@code select} at once. A {@link #close()} from another thread ends a {@code select} in
- * progress the same way and waits for it and the changes it applies, then collects the keys: a
- * registration is then either in the keys or still queued, and woken from there.
+ * progress the same way and waits for it and the changes it applies (and for a dispatch under
+ * way), then collects the keys: a registration is then either in the keys or still queued, and
+ * woken from there.
  */
 public final class Reactor implements AutoCloseable, IoDriver {
 
@@ -82,9 +83,11 @@ public final class Reactor implements AutoCloseable, IoDriver {
     private final AtomicBoolean claimed = new AtomicBoolean();
     /**
      * Driven reactors: held by the driver through {@link #select} (the select and the queued
-     * changes it applies) and by {@link #close()} while it collects the keys and closes the
-     * selector. Without it a change the driver had taken off the queue but not yet registered
-     * was in neither the keys nor the queue that the close wakes, and its task slept for ever.
+     * changes it applies) and {@link #dispatch} (the walk of the selected keys), and by
+     * {@link #close()} while it collects the keys and closes the selector. Without it a change
+     * the driver had taken off the queue but not yet registered was in neither the keys nor the
+     * queue that the close wakes, and its task slept for ever; and a close cleared the selected
+     * keys under a dispatch's walk.
      */
     private final Object driveLock = new Object();
     private volatile boolean closed;
@@ -189,6 +192,13 @@ public final class Reactor implements AutoCloseable, IoDriver {
         }
     }
 
+    /** {@inheritDoc} */
+    @Override
+    public void unclaim() {
+        checkDriven();
+        claimed.set(false);
+    }
+
     /** {@inheritDoc} For a driven reactor only, by the worker that drives it. */
     @Override
     public int select(long timeoutNanos) {
@@ -230,10 +240,17 @@ public final class Reactor implements AutoCloseable, IoDriver {
     @Override
     public void dispatch() {
         checkDriven();
-        try {
-            dispatchSelected();
-        } catch (ClosedSelectorException e) {
-            // closed meanwhile: close() woke the waiting tasks
+        // Under the lock that close() takes to close the selector: the selected-key set is a
+        // plain HashSet, and a close from another thread cleared it under this walk (a
+        // ConcurrentModificationException that killed the driving worker, and its runtime).
+        // A waker that closes the reactor on this thread re-enters the lock; the walk then
+        // stops at the closed flag (see dispatchSelected).
+        synchronized (driveLock) {
+            try {
+                dispatchSelected();
+            } catch (ClosedSelectorException e) {
+                // closed meanwhile: close() woke the waiting tasks
+            }
         }
     }
 
@@ -511,6 +528,14 @@ public final class Reactor implements AutoCloseable, IoDriver {
         if (reg.queued.compareAndSet(false, true)) {
             changes.add(reg);
             wakeup();
+            if (closed) {
+                // Nobody selects any more, so nobody would take it off the queue: a stream
+                // closed after its reactor stayed reachable from it, buffer and all, as long as
+                // anything kept the reactor (each stream still open does). closed is set before
+                // the close drains the queue and read here after the add, so one of the two
+                // takes it; draining it twice is harmless.
+                wakeQueued();
+            }
         }
     }
 
@@ -541,7 +566,7 @@ public final class Reactor implements AutoCloseable, IoDriver {
     /** Takes the selected keys' wakers, re-arms what stays armed, and wakes them. */
     private void dispatchSelected() {
         Iterator<SelectionKey> it = selector.selectedKeys().iterator();
-        while (it.hasNext()) {
+        while (!closed && it.hasNext()) {     // once closed, close() wakes what is left
             SelectionKey key = it.next();
             it.remove();
             Registration reg = (Registration) key.attachment();
