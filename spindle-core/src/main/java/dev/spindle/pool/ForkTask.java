@@ -25,7 +25,8 @@ import java.util.concurrent.locks.LockSupport;
  * runner claims completion with a CAS to {@code COMPLETING}, writes the outcome, and publishes
  * the final state with a release store; a reader that sees a final state sees its outcome.
  * Cancellation with interrupt goes through {@code INTERRUPTING} so the interrupt can only hit
- * the thread while it still runs this task, never a later one.
+ * the thread while it still runs this task, never a later one; a pool worker that ran it then
+ * clears it as the run ends (see {@link #consumeCancelInterrupt}).
  *
  * <p><b>Handed back by {@code shutdownNow}.</b> A task taken from a queue by
  * {@link WorkStealingPool#shutdownNow()} is claimed with a CAS from {@code NEW} to
@@ -246,6 +247,23 @@ class ForkTask<T> implements Task<T>, RunnableFuture<T> {
             }
         } else if (state >= INTERRUPTING) {
             awaitCancelInterrupt();            // the canceller still reads the runner
+            consumeCancelInterrupt();
+        }
+    }
+
+    /**
+     * On a pool worker that ran this task, which a {@code cancel(true)} interrupted: clears the
+     * interrupt, which was for this run and is now over. The worker loop drops such an interrupt
+     * before its next task anyway, but a worker that ran this task inside a join goes back to
+     * the joining task, which nobody interrupted: its next wait threw
+     * {@link InterruptedException}. Kept once the worker's pool stops, as {@code shutdownNow}'s
+     * interrupt is (see {@link PoolCore}); a thread outside the pools keeps it, as with
+     * {@link java.util.concurrent.FutureTask}.
+     */
+    private static void consumeCancelInterrupt() {
+        BaseWorker w = PoolCore.workerOfCurrentThread();
+        if (w != null && !w.core.isStopping()) {
+            Thread.interrupted();
         }
     }
 

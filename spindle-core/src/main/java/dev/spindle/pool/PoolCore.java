@@ -452,9 +452,10 @@ abstract class PoolCore extends CompensatingExecutorService implements Scheduler
     }
 
     /**
-     * Stops the pool: rejects further tasks, interrupts running ones, and returns every accepted
-     * task that had not started, in no particular order. A task submitted from a running task
-     * at the same moment is either returned or run before its worker exits.
+     * Stops the pool: rejects further tasks, interrupts running ones (the caller's own, if it is a
+     * task of this pool), and returns every accepted task that had not started, in no particular
+     * order. A task submitted from a running task at the same moment is either returned or run
+     * before its worker exits.
      */
     @Override
     public List<Runnable> shutdownNow() {
@@ -466,10 +467,12 @@ abstract class PoolCore extends CompensatingExecutorService implements Scheduler
         List<Runnable> notStarted = new ArrayList<>();
         drainQueued(notStarted);
         idleControl().terminate();
-        Thread self = Thread.currentThread();
+        // A task of this pool that calls shutdownNow() is one of the running tasks, and is
+        // interrupted with the others, as a ThreadPoolExecutor's is: sparing it left a task that
+        // runs until interrupted (or waits interruptibly) running, and the pool never terminated.
         for (BaseWorker w : workerSlots()) {
             Thread t = w == null ? null : w.thread;
-            if (t != null && t != self && w.alive) {
+            if (t != null && w.alive) {
                 t.interrupt();
             }
         }

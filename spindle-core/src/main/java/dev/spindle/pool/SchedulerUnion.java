@@ -8,12 +8,17 @@ import dev.spindle.Scheduler;
 import dev.spindle.internal.Closing;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -59,7 +64,8 @@ import java.util.concurrent.atomic.LongAdder;
  * members' unstarted tasks; of a borrowing union, an empty list.
  *
  * <p>{@code invokeAll} and {@code invokeAny} route their tasks to member 0 and wait for them. Called
- * from a worker of a Spindle pool they wait as a {@linkplain dev.spindle.Spindle#blocking blocking
+ * from a worker of member 0 they are that pool's own (see {@link #invokeAll(Collection)}); called
+ * from a worker of another Spindle pool they wait as a {@linkplain dev.spindle.Spindle#blocking blocking
  * section}, as the pools' own do: a task a worker submits may go where only that worker runs it
  * (a work-sharing worker's slot), and a pool compensates only for a wait it is told of
  * (see {@code CompensatingExecutorService}).
@@ -221,6 +227,56 @@ public final class SchedulerUnion extends CompensatingExecutorService implements
         }
         member.execute(task, hints);
         routed[i].increment();
+    }
+
+    /**
+     * As {@link java.util.concurrent.AbstractExecutorService#invokeAll(Collection)}, on member 0.
+     * Called from a worker of member 0 it is that pool's own {@code invokeAll}, which knows how
+     * to wait for tasks queued by one of its own workers: a {@link PinnedPool}, for one, runs them
+     * on the calling worker, where queued they would be pinned behind the caller and never run.
+     * Otherwise, and once a borrowing union is shut down (which then rejects), see the class
+     * overview.
+     */
+    @Override
+    public <T> List<Future<T>> invokeAll(Collection<? extends Callable<T>> tasks) throws InterruptedException {
+        ExecutorService own = ownMember0(tasks);
+        return own != null ? own.invokeAll(tasks) : super.invokeAll(tasks);
+    }
+
+    /** As {@link #invokeAll(Collection)}, with a timeout. */
+    @Override
+    public <T> List<Future<T>> invokeAll(Collection<? extends Callable<T>> tasks, long timeout, TimeUnit unit)
+            throws InterruptedException {
+        ExecutorService own = ownMember0(tasks);
+        return own != null ? own.invokeAll(tasks, timeout, unit) : super.invokeAll(tasks, timeout, unit);
+    }
+
+    /** As {@link java.util.concurrent.AbstractExecutorService#invokeAny(Collection)}; see {@link #invokeAll(Collection)}. */
+    @Override
+    public <T> T invokeAny(Collection<? extends Callable<T>> tasks) throws InterruptedException, ExecutionException {
+        ExecutorService own = ownMember0(tasks);
+        return own != null ? own.invokeAny(tasks) : super.invokeAny(tasks);
+    }
+
+    /** As {@link #invokeAny(Collection)}, with a timeout. */
+    @Override
+    public <T> T invokeAny(Collection<? extends Callable<T>> tasks, long timeout, TimeUnit unit)
+            throws InterruptedException, ExecutionException, TimeoutException {
+        ExecutorService own = ownMember0(tasks);
+        return own != null ? own.invokeAny(tasks, timeout, unit) : super.invokeAny(tasks, timeout, unit);
+    }
+
+    /**
+     * Member 0 if the caller is one of its workers and the union would pass it the tasks (see
+     * {@link #execute(Runnable, Hints)}), counting them as routed there; else {@code null}.
+     */
+    private ExecutorService ownMember0(Collection<?> tasks) {
+        Objects.requireNonNull(tasks, "tasks");
+        if (members[0] instanceof PoolCore p && p.isWorkerOfThisPool() && (!shutdown || owning)) {
+            routed[0].add(tasks.size());
+            return p;
+        }
+        return null;
     }
 
     /** {@return the number of members} */
