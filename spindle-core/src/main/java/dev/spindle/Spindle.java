@@ -15,8 +15,11 @@ import java.util.concurrent.ForkJoinWorkerThread;
  *
  * <p>A task that blocks its thread (a socket read, a lock, a {@code Future.get} on a foreign
  * executor) takes a worker away from the pool. Wrap the blocking call in
- * {@link #blocking(Section)} and the pool adds a compensating worker for the duration, up to its
- * configured bound, so the other tasks keep running:
+ * {@link #blocking(Section)} so the pool can keep the other tasks running: a
+ * {@code WorkStealingPool} adds a compensating worker for the duration, up to its configured
+ * bound of spare workers; the pools with a fixed number of threads ({@code WorkSharingPool},
+ * {@code PriorityPool}, {@code PinnedPool}) add none, but a work-sharing worker first hands the
+ * task waiting in its slot to the shared queue, where another worker takes it:
  *
  * <pre>{@code
  * Task<Integer> length = pool.spawn(() -> {
