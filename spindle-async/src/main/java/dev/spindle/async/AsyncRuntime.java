@@ -7,6 +7,7 @@ import dev.spindle.SchedulerStats;
 import dev.spindle.internal.IdleCoordinator;
 import dev.spindle.internal.LoneTaskWatch;
 import dev.spindle.internal.Parker;
+import dev.spindle.internal.Strays;
 import dev.spindle.internal.WatcherRole;
 import dev.spindle.internal.jfr.RejectedSubmitEvent;
 import dev.spindle.queue.Injector;
@@ -569,12 +570,7 @@ public final class AsyncRuntime implements AutoCloseable {
      * without letting it end the thread: a worker or a closing thread goes on.
      */
     static void reportStray(Throwable t) {
-        Thread th = Thread.currentThread();
-        try {
-            th.getUncaughtExceptionHandler().uncaughtException(th, t);
-        } catch (Throwable ignored) {
-            // a handler that throws has nowhere left to report to
-        }
+        Strays.report(t);
     }
 
     boolean hasVisibleWork() {

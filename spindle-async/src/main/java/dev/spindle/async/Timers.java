@@ -222,10 +222,9 @@ final class Timers {
                 } catch (Throwable t) {
                     // A waker must not throw. One that does is reported, as a failed pool task
                     // is, to the firing thread's uncaught-exception handler, which the thread
-                    // survives: the timer thread, or the worker that drives the timers, goes on
-                    // firing the other entries.
-                    Thread self = Thread.currentThread();
-                    self.getUncaughtExceptionHandler().uncaughtException(self, t);
+                    // survives even if the handler throws too: the timer thread, or the worker
+                    // that drives the timers, goes on firing the other entries.
+                    AsyncRuntime.reportStray(t);
                 }
             }
         }

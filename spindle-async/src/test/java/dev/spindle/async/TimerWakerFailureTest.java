@@ -37,4 +37,33 @@ class TimerWakerFailureTest {
                 .isInstanceOf(IllegalStateException.class).hasMessage("waker failed"));
         assertThat(timers.size()).isZero();
     }
+
+    /**
+     * A firing thread whose own uncaught-exception handler throws too (a logging handler that
+     * fails, say) still fires the other entries and survives: before, the handler's exception
+     * ended the thread, which for the shared timer meant that no timer of the JVM fired again.
+     */
+    @Test
+    void aThrowingWakerReportedToAThrowingHandlerDoesNotEndTheFiringThread() throws Exception {
+        Timers timers = new Timers(() -> { });
+        AtomicInteger woken = new AtomicInteger();
+        long past = System.nanoTime() - 1;
+        timers.add(past, () -> {
+            throw new IllegalStateException("waker failed");
+        });
+        timers.add(past, woken::incrementAndGet);
+        AtomicInteger afterwards = new AtomicInteger();
+        Thread firer = new Thread(() -> {
+            timers.fireDue();
+            afterwards.incrementAndGet();      // the thread goes on after the firing
+        }, "fires-timers");
+        firer.setUncaughtExceptionHandler((t, e) -> {
+            throw new IllegalStateException("the handler fails too");
+        });
+        firer.start();
+        firer.join(TimeUnit.SECONDS.toMillis(10));
+        assertThat(firer.isAlive()).isFalse();
+        assertThat(woken.get()).as("the entry after the failing one fired").isEqualTo(1);
+        assertThat(afterwards.get()).as("the firing thread went on").isEqualTo(1);
+    }
 }

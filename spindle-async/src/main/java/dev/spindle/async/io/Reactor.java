@@ -5,6 +5,7 @@ package dev.spindle.async.io;
 
 import dev.spindle.async.IoDriver;
 import dev.spindle.async.Waker;
+import dev.spindle.internal.Strays;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.channels.CancelledKeyException;
@@ -138,8 +139,10 @@ public final class Reactor implements AutoCloseable, IoDriver {
 
     /**
      * Stops the selector thread and closes the selector; a driven reactor closes its selector
-     * (ending a {@code select} in progress) and wakes every waiting task, which then sees its
-     * channel closed. Not allowed for {@link #shared()}.
+     * (ending a {@code select} in progress) and wakes every waiting task, whose operation then
+     * fails with an {@link IllegalStateException} saying the reactor is closed. The channels
+     * themselves stay open until their streams and listeners are closed. Not allowed for
+     * {@link #shared()}.
      *
      * @throws IllegalStateException if this is the {@linkplain #shared() shared} reactor
      * @throws IOException if the selector cannot be closed
@@ -638,10 +641,10 @@ public final class Reactor implements AutoCloseable, IoDriver {
                 w.wake();
             } catch (Throwable t) {
                 // A waker must not throw. One that does is reported to this thread's
-                // uncaught-exception handler, which the thread survives: the selector thread (or
-                // the worker driving this reactor) goes on waking the others.
-                Thread self = Thread.currentThread();
-                self.getUncaughtExceptionHandler().uncaughtException(self, t);
+                // uncaught-exception handler, which the thread survives even if the handler
+                // throws too: the selector thread (or the worker driving this reactor) goes on
+                // waking the others.
+                Strays.report(t);
             }
         }
     }
