@@ -28,25 +28,9 @@ class ClusterCloseRegressionTest {
      * A transport whose first flush waits for a latch: the scheduler thread is held there, so that
      * calls queue up behind it in a known order.
      */
-    private static final class HeldFlush implements Transport {
-        final RecordingTransport recorded = new RecordingTransport();
+    private static final class HeldFlush extends RecordingTransport {
         final CountDownLatch held = new CountDownLatch(1);
         final CountDownLatch release = new CountDownLatch(1);
-
-        @Override
-        public void toWorker(int worker, Message.ToWorker message) {
-            recorded.toWorker(worker, message);
-        }
-
-        @Override
-        public void toScheduler(Message.ToScheduler message) {
-            recorded.toScheduler(message);
-        }
-
-        @Override
-        public CompletableFuture<Object> fetch(String key, int holder, int requester) {
-            return recorded.fetch(key, holder, requester);
-        }
 
         @Override
         public void flush() {
@@ -58,19 +42,6 @@ class ClusterCloseRegressionTest {
                     Thread.currentThread().interrupt();
                 }
             }
-        }
-
-        @Override
-        public void workerLost(int worker) {
-        }
-
-        @Override
-        public long bytesTransferred() {
-            return 0;
-        }
-
-        @Override
-        public void close() {
         }
     }
 

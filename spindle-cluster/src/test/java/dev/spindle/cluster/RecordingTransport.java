@@ -8,7 +8,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 /** A transport that delivers nothing and records what the scheduler or a worker sent. */
-final class RecordingTransport implements Transport {
+class RecordingTransport implements Transport {
 
     record Sent(int worker, Message.ToWorker message) {
     }

@@ -34,7 +34,7 @@ import java.util.function.BooleanSupplier;
  * <p>A pool whose workers keep work that wakes nobody (the work-sharing pool's slots) asks for a
  * watcher: then one parked worker at a time watches the others ({@link WatcherRole},
  * {@link LoneTaskWatch}) and, when one's task runs on for a whole interval with such work queued
- * behind it, has that work moved where any worker takes it ({@link #releaseStalled}).
+ * behind it, has that work moved where any worker takes it ({@link #handOffQueued}).
  */
 abstract class AbstractPool extends PoolCore {
 
@@ -96,16 +96,13 @@ abstract class AbstractPool extends PoolCore {
         return 0;
     }
 
-    /** Called on {@code w}'s thread when a task there enters a blocking section. */
-    void beforeBlocking(PoolWorker w) {
-    }
-
     /**
-     * Called on a watcher's thread when {@code w}'s task ran on for a whole watch interval with
-     * work queued behind it that only {@code w} would take: moves it where any worker takes it.
-     * Only pools built with a watcher are asked; nothing by default.
+     * {@code w}'s task blocks, or has run on for a whole watch interval: moves the work queued
+     * behind it that only {@code w} would take where any worker takes it. Called on {@code w}'s
+     * thread as a task there enters a blocking section, and on a watcher's thread (only in pools
+     * built with a watcher), so it must be safe from any thread. Nothing by default.
      */
-    void releaseStalled(PoolWorker w) {
+    void handOffQueued(PoolWorker w) {
     }
 
     @Override

@@ -70,7 +70,7 @@ final class PoolWorker extends BaseWorker implements LoneTaskWatch.Peer {
     @Override
     public void beginBlocking() {
         if (blockingDepth++ == 0) {
-            pool.beforeBlocking(this);
+            pool.handOffQueued(this);
         }
     }
 
@@ -108,7 +108,7 @@ final class PoolWorker extends BaseWorker implements LoneTaskWatch.Peer {
     /** For {@link LoneTaskWatch}, on the watcher's thread: this worker's task ran on with work queued. */
     @Override
     public void stalled() {
-        pool.releaseStalled(this);
+        pool.handOffQueued(this);
     }
 
     // ------------------------------------------------------------------ the LIFO slot

@@ -242,27 +242,14 @@ public final class WorkSharingPool extends AbstractPool {
         return w.slotOccupied() ? 1 : 0;
     }
 
-    /** A task on {@code w} is about to block: let another worker run its slot task. */
-    @Override
-    void beforeBlocking(PoolWorker w) {
-        moveSlotToShared(w);
-    }
-
     /**
-     * The watcher found {@code w}'s task running on for a whole interval with a task in its
-     * slot: let any worker run that task (see "A slot task waits for at most..." above).
-     */
-    @Override
-    void releaseStalled(PoolWorker w) {
-        moveSlotToShared(w);
-    }
-
-    /**
-     * Moves {@code w}'s slot task, if any, to the shared queue and wakes a worker for it. The
+     * {@code w}'s task is about to block, or the watcher found it running on for a whole interval
+     * with a task in its slot: moves that task to the shared queue and wakes a worker for it. The
      * slot is emptied with the same atomic swap as its owner's take, so the task is taken once;
      * its owner, finding the slot empty, goes on to the shared queue.
      */
-    private void moveSlotToShared(PoolWorker w) {
+    @Override
+    void handOffQueued(PoolWorker w) {
         Runnable t = w.takeSlot();
         if (t != null) {
             shared.offer(t);

@@ -53,13 +53,7 @@ class ResultTravelRegressionTest {
                 .isInstanceOf(ExecutionException.class);
         first.release();                      // forgotten: the key may be submitted anew
 
-        ClusterFuture<Object> again = submitAgain(coordinator);
-        assertThat(again.get(30, TimeUnit.SECONDS)).isEqualTo("new");
-        ClusterFuture<String> dependent = coordinator.client().submit(TaskSpec.builder("d",
-                        args -> String.valueOf(args.get(0)))
-                .dependsOn(again).restrictions(Restrictions.strict(Set.of(0))).build());
-
-        assertThat(dependent.get(30, TimeUnit.SECONDS)).as("the value of the key's current task").isEqualTo("new");
+        assertADependentOnWorker0ReadsTheKeySubmittedAgain(coordinator);
     }
 
     /**
@@ -77,13 +71,7 @@ class ResultTravelRegressionTest {
                 .isInstanceOf(ExecutionException.class).hasMessageContaining("refused");
         first.release();
 
-        ClusterFuture<Object> again = submitAgain(coordinator);
-        assertThat(again.get(30, TimeUnit.SECONDS)).isEqualTo("new");
-        ClusterFuture<String> dependent = coordinator.client().submit(TaskSpec.builder("d",
-                        args -> String.valueOf(args.get(0)))
-                .dependsOn(again).restrictions(Restrictions.strict(Set.of(0))).build());
-
-        assertThat(dependent.get(30, TimeUnit.SECONDS)).as("the value of the key's current task").isEqualTo("new");
+        assertADependentOnWorker0ReadsTheKeySubmittedAgain(coordinator);
     }
 
     /** Workers 0 and 1 and their coordinator, which forgets released tasks and retries none. */
@@ -98,6 +86,21 @@ class ResultTravelRegressionTest {
                 InProcessClusterTest.settings(cluster, SECRET, ports[0], ports).build(),
                 CoordinatorSettings.builder().workers(2).threadsPerWorker(2).retries(0).forgetReleased(true).build(),
                 Duration.ofSeconds(60)));
+    }
+
+    /**
+     * Submits "k" again (on worker 1) and a dependent of it on worker 0, which held the failed
+     * attempt's copy: the dependent must read the new value.
+     */
+    private static void assertADependentOnWorker0ReadsTheKeySubmittedAgain(HazelcastCoordinator coordinator)
+            throws Exception {
+        ClusterFuture<Object> again = submitAgain(coordinator);
+        assertThat(again.get(30, TimeUnit.SECONDS)).isEqualTo("new");
+        ClusterFuture<String> dependent = coordinator.client().submit(TaskSpec.builder("d",
+                        args -> String.valueOf(args.get(0)))
+                .dependsOn(again).restrictions(Restrictions.strict(Set.of(0))).build());
+
+        assertThat(dependent.get(30, TimeUnit.SECONDS)).as("the value of the key's current task").isEqualTo("new");
     }
 
     /** Submits "k" on worker 1 once the scheduler has forgotten the failed one (it does so on its own thread). */
