@@ -204,7 +204,21 @@ class ForkTask<T> implements Task<T>, RunnableFuture<T> {
      * @return whether the task was {@code NEW} and is now handed back
      */
     boolean tryHandBack() {
-        return state == NEW && STATE.compareAndSet(this, NEW, HANDED_BACK);
+        if (state != NEW || !STATE.compareAndSet(this, NEW, HANDED_BACK)) {
+            return false;
+        }
+        // A thread outside the pool may be joining it: nothing will run it now unless the list's
+        // holder does, so its join ends (see awaitBlocking). Wake it without taking its node, to
+        // look at the state again; read after the CAS, as the runner reads the waiters (see the
+        // class overview), so a joiner that pushed its node before is woken, and one that pushes
+        // after sees HANDED_BACK.
+        for (WaitNode n = waiters; n != null; n = n.next) {
+            Thread t = n.thread;
+            if (t != null) {
+                LockSupport.unpark(t);
+            }
+        }
+        return true;
     }
 
     /**
@@ -372,6 +386,11 @@ class ForkTask<T> implements Task<T>, RunnableFuture<T> {
         return state >= NORMAL;
     }
 
+    /** Whether {@code shutdownNow} returned the task not started, and nobody ran it since. */
+    final boolean isHandedBack() {
+        return state == HANDED_BACK;
+    }
+
     /** Whether the computation has not started and the task was not cancelled. */
     boolean isNew() {
         return state == NEW;
@@ -510,11 +529,18 @@ class ForkTask<T> implements Task<T>, RunnableFuture<T> {
 
     /**
      * Parks the calling thread until the task completes, the deadline passes ({@code timed}),
-     * or, for {@code get}, the thread is interrupted.
+     * or, for {@code get}, the thread is interrupted. With {@code forJoin}, the wait also ends
+     * once {@code shutdownNow} has handed the task back: a join cannot be interrupted, and
+     * nothing runs the task unless the holder of the returned list does, so it ends as a
+     * worker's join ends when its pool stops, and as a {@link java.util.concurrent.ForkJoinPool}'s
+     * does (whose {@code shutdownNow} cancels the tasks it drains). A {@code get}, which an
+     * interrupt ends, goes on waiting for the holder, as one on a
+     * {@link java.util.concurrent.ThreadPoolExecutor}'s future does.
      *
      * @return whether the task completed
+     * @throws CancellationException with {@code forJoin}, if the task was handed back
      */
-    boolean awaitBlocking(boolean timed, long nanos) throws InterruptedException {
+    boolean awaitBlocking(boolean timed, long nanos, boolean forJoin) throws InterruptedException {
         long deadline = timed ? System.nanoTime() + nanos : 0L;
         WaitNode node = null;
         boolean queued = false;
@@ -525,6 +551,13 @@ class ForkTask<T> implements Task<T>, RunnableFuture<T> {
                 }
                 awaitSettled();
                 return true;
+            }
+            if (forJoin && isHandedBack()) {   // after the push: see tryHandBack
+                if (queued) {
+                    removeWaiter(node);
+                }
+                throw new CancellationException("pool stopped before the awaited task completed;"
+                        + " shutdownNow() returned it not started");
             }
             if (Thread.interrupted()) {
                 if (queued) {

@@ -171,7 +171,9 @@ public final class SchedulerUnion extends CompensatingExecutorService implements
      * The tasks that {@link #shutdownNow()} drained from the members that stopped, attached (as
      * a suppressed exception) to the failure it rethrows when a member's {@code shutdownNow()}
      * throws: the failure replaces the return value, and without it they would be lost, neither
-     * run nor cancellable. It carries no stack trace; its own is the failure's.
+     * run nor cancellable. It carries no stack trace then; its own is the failure's. A failure
+     * built with suppression disabled cannot hold it; then this is thrown instead, with that
+     * failure as its cause.
      */
     public static final class UnstartedTasks extends RuntimeException {
         private static final long serialVersionUID = 1L;
@@ -179,9 +181,14 @@ public final class SchedulerUnion extends CompensatingExecutorService implements
         /** Not serialised: tasks are rarely serialisable, and they mean nothing in another JVM. */
         private final transient List<Runnable> tasks;
 
-        UnstartedTasks(List<Runnable> tasks) {
+        /**
+         * @param tasks the drained tasks, copied
+         * @param cause {@code null} for one attached to the failure; else the failure, which
+         *     refused it, and this is thrown in its place with a stack trace of its own
+         */
+        UnstartedTasks(List<Runnable> tasks, Throwable cause) {
             super(tasks.size() + " unstarted task" + (tasks.size() == 1 ? "" : "s")
-                    + " drained from the members that stopped", null, false, false);
+                    + " drained from the members that stopped", cause, false, cause != null);
             this.tasks = Collections.unmodifiableList(new ArrayList<>(tasks));
         }
 
@@ -346,11 +353,16 @@ public final class SchedulerUnion extends CompensatingExecutorService implements
      * one, unchanged, so that a caller catches it by its type, with the later ones
      * {@linkplain Throwable#addSuppressed suppressed} in it. The tasks drained from the members
      * that did stop cannot be returned then; they are not dropped either, but attached to the
-     * rethrown failure, suppressed in it, as an {@link UnstartedTasks}:
+     * rethrown failure, suppressed in it, as an {@link UnstartedTasks}. A failure built with
+     * suppression disabled cannot hold them: then an {@link UnstartedTasks} is thrown in its
+     * place, with the failure as its cause.
      *
      * <pre>{@code
      * try {
      *     cancelAll(union.shutdownNow());
+     * } catch (SchedulerUnion.UnstartedTasks u) {
+     *     cancelAll(u.tasks());
+     *     throw u;
      * } catch (RuntimeException | Error e) {
      *     for (Throwable s : e.getSuppressed()) {
      *         if (s instanceof SchedulerUnion.UnstartedTasks u) {
@@ -372,7 +384,12 @@ public final class SchedulerUnion extends CompensatingExecutorService implements
                 }
             });
             if (failure != null && !notStarted.isEmpty()) {
-                failure.addSuppressed(new UnstartedTasks(notStarted));
+                failure.addSuppressed(new UnstartedTasks(notStarted, null));
+                if (failure.getSuppressed().length == 0) {
+                    // built with suppression disabled: addSuppressed did nothing, and rethrowing
+                    // the failure as it is would lose the tasks
+                    failure = new UnstartedTasks(notStarted, failure);
+                }
             }
             rethrow(failure);
         }

@@ -80,7 +80,10 @@ import java.util.function.IntConsumer;
  * {@link #shutdownNow()} also interrupts running tasks and returns every accepted task that had not
  * started; tasks spawned concurrently by running tasks are either returned or run by their
  * worker before it exits; a running task's newest fork tasks, which wait in its worker's fork
- * stack rather than in a queue the drain takes from, are run by that worker. After shutdown,
+ * stack rather than in a queue the drain takes from, are run by that worker. A join (or
+ * {@code invoke}, {@code parallelFor}) waiting for a returned task ends with a
+ * {@link java.util.concurrent.CancellationException}, as a {@code ForkJoinPool}'s does; a
+ * {@code get} waits until the list's holder runs or cancels it, or until interrupted. After shutdown,
  * submissions from outside throw {@link RejectedExecutionException}. Every accepted task runs
  * exactly once or is returned.
  *
@@ -248,6 +251,8 @@ public final class WorkStealingPool extends PoolCore {
      * @param computation the work; run once, on a worker of this pool
      * @return what the computation returned
      * @throws CompletionException wrapping what the computation threw
+     * @throws java.util.concurrent.CancellationException if {@link #shutdownNow()} returned the
+     *     task before it started
      * @throws RejectedExecutionException if the pool does not accept the task
      * @throws NullPointerException if {@code computation} is null
      */
@@ -293,9 +298,14 @@ public final class WorkStealingPool extends PoolCore {
         ParallelFor.rethrow(spawn(() -> loop.runCatching(from, to)).join());
     }
 
+    /**
+     * A {@link ForkTask} of {@code callable}. Refuses {@code null} as {@link java.util.concurrent.FutureTask}
+     * does: {@code invokeAll} relies on it to throw for a null element, as its contract says,
+     * rather than return a future that fails when run.
+     */
     @Override
     protected <T> RunnableFuture<T> newTaskFor(Callable<T> callable) {
-        return new ForkTask<>(callable, currentTask());
+        return new ForkTask<>(Objects.requireNonNull(callable, "task"), currentTask());
     }
 
     @Override
@@ -554,27 +564,35 @@ public final class WorkStealingPool extends PoolCore {
         }
         BlockingSupport foreign = BlockingSupport.current();
         if (foreign == null) {
-            return task.awaitBlocking(timed, nanos);
+            return task.awaitBlocking(timed, nanos, false);
         }
         foreign.beginBlocking();
         try {
-            return task.awaitBlocking(timed, nanos);
+            return task.awaitBlocking(timed, nanos, false);
         } finally {
             foreign.endBlocking();
         }
     }
 
+    /**
+     * Waits for {@code task}, holding interrupts until it returns; ends with a
+     * {@link java.util.concurrent.CancellationException} if {@code shutdownNow} hands the task
+     * back (see {@link ForkTask#awaitBlocking}).
+     */
     private static void awaitUninterruptibly(ForkTask<?> task) {
         boolean interrupted = false;
-        while (!task.isDone()) {
-            try {
-                task.awaitBlocking(false, 0L);
-            } catch (InterruptedException e) {
-                interrupted = true;
+        try {
+            while (!task.isDone()) {
+                try {
+                    task.awaitBlocking(false, 0L, true);
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
             }
-        }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 

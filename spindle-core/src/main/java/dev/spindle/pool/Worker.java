@@ -839,6 +839,12 @@ final class Worker extends BaseWorker implements LoneTaskWatch.Peer {
                     throw new java.util.concurrent.CancellationException(
                             "pool stopped before the awaited task completed");
                 }
+                if (!interruptible && task.isHandedBack()) {
+                    // a task of another pool that stopped: a join ends as it does from outside
+                    // (see ForkTask.awaitBlocking); a get goes on waiting, interruptibly
+                    throw new java.util.concurrent.CancellationException(
+                            "pool stopped before the awaited task completed; shutdownNow() returned it not started");
+                }
                 if (!compensating && waited >= COMPENSATE_AFTER_NANOS) {
                     // Nothing this frame may run, and the wait is not short: count this worker
                     // as blocked so a spare (started, or woken) runs the other work meanwhile,

@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 
 import dev.spindle.Scheduler;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.AbstractExecutorService;
 import java.util.concurrent.CountDownLatch;
@@ -81,13 +82,69 @@ class SchedulerUnionRegressionTest {
         }
     }
 
+    /**
+     * Before: an owning union's {@code shutdownNow()} attached the tasks it had drained from the
+     * members that stopped to the member's failure with {@code addSuppressed}, which does nothing
+     * on an exception built with suppression disabled: the tasks were neither returned, nor
+     * attached, nor run ("expected: a thrown exception that holds the drained task, but got:
+     * RefusesSuppressed with no suppressed exceptions").
+     */
+    @Test
+    void shutdownNowKeepsTheDrainedTasksWhenTheFailureRefusesSuppressedExceptions() throws Exception {
+        // as some pre-allocated exceptions are made: it records no suppressed exception
+        RuntimeException failure = new RuntimeException("a member could not be stopped", null, false, false) { };
+        PinnedPool first = PinnedPool.builder().workers(1).build();
+        SchedulerUnion union = SchedulerUnion.owning(first, new FailingMember(failure));
+        CountDownLatch started = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        try {
+            union.execute(() -> {
+                started.countDown();
+                try {
+                    release.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            });
+            assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
+            Runnable queued = () -> { };      // behind the running task: shutdownNow() drains it
+            union.execute(queued);
+
+            Throwable thrown = catchThrowable(union::shutdownNow);
+
+            assertThat(unstartedTasks(thrown))
+                    .as("the drained task, reachable from what shutdownNow() threw: %s", thrown)
+                    .containsExactly(queued);
+            assertThat(causes(thrown)).as("the member's failure, reachable from what was thrown").contains(failure);
+        } finally {
+            release.countDown();
+            first.shutdownNow();
+        }
+    }
+
+    private static List<Throwable> causes(Throwable t) {
+        List<Throwable> out = new ArrayList<>();
+        for (Throwable c = t; c != null && !out.contains(c); c = c.getCause()) {
+            out.add(c);
+        }
+        out.addAll(Arrays.asList(t == null ? new Throwable[0] : t.getSuppressed()));
+        return out;
+    }
+
+
     private static WorkStealingPool pool(String name) {
         return WorkStealingPool.builder().workers(1).name(name).build();
     }
 
-    /** The tasks attached to {@code thrown} as {@link SchedulerUnion.UnstartedTasks}. */
+    /** The tasks of the {@link SchedulerUnion.UnstartedTasks} that {@code thrown} is or holds suppressed. */
     private static List<Runnable> unstartedTasks(Throwable thrown) {
         List<Runnable> tasks = new ArrayList<>();
+        if (thrown == null) {
+            return tasks;
+        }
+        if (thrown instanceof SchedulerUnion.UnstartedTasks u) {
+            tasks.addAll(u.tasks());           // thrown in place of a failure that refused it
+        }
         for (Throwable s : thrown.getSuppressed()) {
             if (s instanceof SchedulerUnion.UnstartedTasks u) {
                 tasks.addAll(u.tasks());
