@@ -302,6 +302,14 @@ public abstract sealed class JoinHandle<T> implements Future<T>, AsyncTask<T> pe
     /** Queues a cancelled cell so that a worker retires it; by {@link #cancel}, after the outcome. */
     abstract void retireCancelled();
 
+    /**
+     * Called before a blocking {@code get} waits for an outcome not yet out: throws if nothing
+     * but the calling thread could ever produce it (see {@link TaskCell}). A promise has none
+     * such: any thread may complete it.
+     */
+    void refuseSelfDeadlock() {
+    }
+
     private void release(Object top) {
         Object e = top;
         while (e != null) {
@@ -628,20 +636,37 @@ public abstract sealed class JoinHandle<T> implements Future<T>, AsyncTask<T> pe
         return (state & OUTCOME_MASK) != 0;
     }
 
+    /**
+     * Waits for the outcome. Meant for threads outside the runtime: a task awaits a handle by
+     * polling it. A task that blocks here holds its worker until the outcome is out, so the
+     * awaited task must run on another worker; on a runtime with one worker it never could.
+     *
+     * @throws IllegalStateException if called by the only worker of a one-worker runtime for a
+     *     task of that runtime that is not done (nothing else could run it: the wait would never
+     *     end, and a shutdown joining that worker neither)
+     */
     @Override
     public T get() throws InterruptedException, ExecutionException {
         long s = state;
         if ((s & OUTCOME_MASK) == 0) {
+            refuseSelfDeadlock();
             s = await(false, 0L);
         }
         return report(s);
     }
 
+    /**
+     * Waits at most {@code timeout} for the outcome; see {@link #get()}.
+     *
+     * @throws IllegalStateException if called by the only worker of a one-worker runtime for a
+     *     task of that runtime that is not done (the wait could only time out)
+     */
     @Override
     public T get(long timeout, TimeUnit unit)
             throws InterruptedException, ExecutionException, TimeoutException {
         long s = state;
         if ((s & OUTCOME_MASK) == 0) {
+            refuseSelfDeadlock();
             s = await(true, unit.toNanos(timeout));
             if ((s & OUTCOME_MASK) == 0) {
                 throw new TimeoutException("task not done within " + timeout + " " + unit);

@@ -257,4 +257,25 @@ final class TaskCell<T> extends JoinHandle<T> implements Waker, Context {
             runtime.deliverWake(this);
         }
     }
+
+    /**
+     * Only the workers of its runtime poll a cell, so the one worker of a one-worker runtime
+     * blocked in {@code get} on an unfinished cell of that runtime waits for itself: the task
+     * never runs, and a shutdown from outside, which joins that worker, waits for good too.
+     * With more workers a peer runs it (the parked watcher takes what the blocked worker left
+     * queued: {@code StalledPollTest}), as {@code CompletableFuture.join} on a pool worker
+     * relies on another thread.
+     */
+    @Override
+    void refuseSelfDeadlock() {
+        if (runtime == null || runtime.workers.length != 1) {
+            return;
+        }
+        AsyncWorker w = AsyncWorker.current();
+        if (w != null && w.runtime == runtime) {
+            throw new IllegalStateException("a blocking get on the only worker of runtime " + runtime.name
+                    + " would wait for itself: the awaited task runs on that worker; await the handle by "
+                    + "polling it (Async.then, Async.map), or build the runtime with more workers");
+        }
+    }
 }

@@ -216,7 +216,9 @@ public final class AsyncTcpStream implements AutoCloseable {
     /**
      * A task that reads into {@code dst}: ready with the number of bytes read (at least one), or
      * -1 at end of stream, or 0 at once if {@code dst} has no room; pending while no bytes are
-     * available.
+     * available. Once the stream's reactor is closed, a read still returns the bytes it read
+     * ahead and those waiting in the socket; one that would have to wait fails with an
+     * {@link IllegalStateException} saying the reactor is closed.
      *
      * @param dst where the bytes go, from its position up to its limit; the task owns it until
      *     ready
@@ -245,7 +247,8 @@ public final class AsyncTcpStream implements AutoCloseable {
                 }
                 if (inbound.hasBytes()) {
                     n = inbound.drainInto(dst);
-                    // a full buffer had stopped the read-ahead: there is room again
+                    // a full buffer had stopped the read-ahead: there is room again (on a
+                    // closed reactor the re-arm is undone at once, and these bytes still count)
                     change = inbound.ended ? Reactor.NO_CHANGE : reg.armLocked(SelectionKey.OP_READ);
                 } else if (inbound.ended) {
                     if (inbound.error != null) {
@@ -254,6 +257,7 @@ public final class AsyncTcpStream implements AutoCloseable {
                     return Poll.ready(-1);
                 } else if (reg.isArmedLocked(SelectionKey.OP_READ)) {
                     // the reactor reads as soon as bytes arrive: a read here would only find none
+                    reactor.checkOpen();       // before the waker goes where nobody looks
                     n = 0;
                     change = reg.add(SelectionKey.OP_READ, cx.waker());
                 } else {
@@ -265,7 +269,14 @@ public final class AsyncTcpStream implements AutoCloseable {
                     if (n < 0) {
                         inbound.ended = true;
                     }
-                    change = n == 0 ? reg.add(SelectionKey.OP_READ, cx.waker()) : Reactor.NO_CHANGE;
+                    if (n == 0) {
+                        // about to wait: refuse it on a closed reactor before arming, or the
+                        // armed interest made the next read wait for a selector long gone
+                        reactor.checkOpen();
+                        change = reg.add(SelectionKey.OP_READ, cx.waker());
+                    } else {
+                        change = Reactor.NO_CHANGE;
+                    }
                 }
             }
             if (change == Reactor.CHANGED) {

@@ -141,8 +141,9 @@ public final class Reactor implements AutoCloseable, IoDriver {
      * Stops the selector thread and closes the selector; a driven reactor closes its selector
      * (ending a {@code select} in progress) and wakes every waiting task, whose operation then
      * fails with an {@link IllegalStateException} saying the reactor is closed. The channels
-     * themselves stay open until their streams and listeners are closed. Not allowed for
-     * {@link #shared()}.
+     * themselves stay open until their streams and listeners are closed. Called on the selector
+     * thread itself (by a waker it runs), it only signals: the thread stops and closes the
+     * selector once the dispatch under way returns. Not allowed for {@link #shared()}.
      *
      * @throws IllegalStateException if this is the {@linkplain #shared() shared} reactor
      * @throws IOException if the selector cannot be closed
@@ -166,6 +167,12 @@ public final class Reactor implements AutoCloseable, IoDriver {
                 wakeAll(((Registration) key.attachment()).takeAll());
             }
             wakeQueued();                      // not registered with the selector yet
+            return;
+        }
+        if (Thread.currentThread() == thread) {
+            // From the selector thread itself (a waker or handler it runs): it cannot wait for
+            // itself; joining it waited out the whole bound. Its loop sees the flag once this
+            // dispatch returns, and wakes what is left and closes the selector on its way out.
             return;
         }
         try {
@@ -488,15 +495,23 @@ public final class Reactor implements AutoCloseable, IoDriver {
 
     /**
      * Passes on an interest change made under {@code reg}'s lock ({@link Registration#armLocked}
-     * returned {@code CHANGED}) to the selector thread. Call it after leaving the lock.
+     * returned {@code CHANGED}) to the selector thread. Call it after leaving the lock. It does
+     * not refuse a closed reactor: the change was made already, and a read that re-arms after
+     * draining buffered bytes must return them. Once closed, the queued registration is taken
+     * off again at once (see {@link #enqueue}), which drops its interest and wakes its wakers;
+     * so a caller that would wait checks {@link #checkOpen} first, under the lock.
      */
     void interestChanged(Registration reg) {
-        checkOpen();
         enqueue(reg);
         wakeIfClosedMeanwhile(reg);
     }
 
-    private void checkOpen() {
+    /**
+     * Refuses an operation that would wait on a closed reactor: nothing would ever wake it.
+     *
+     * @throws IllegalStateException if the reactor is closed
+     */
+    void checkOpen() {
         if (closed) {
             throw new IllegalStateException("the reactor is closed");
         }
