@@ -49,7 +49,9 @@ import java.util.function.Function;
  *   <li><b>tell</b>: offer the envelope, then {@code if (lvState() == IDLE && casState(IDLE,
  *       ACTIVE)) schedule(hints)}. One exchange, and one CAS only when the actor was idle.
  *   <li><b>run</b>: poll and deliver up to {@code maxMessagesPerActivation} envelopes. If the
- *       budget is spent and messages remain, submit itself again while still {@code ACTIVE}
+ *       budget is spent (or a message left the thread interrupted, which the next message must
+ *       not inherit: the scheduler drops or keeps that interrupt between its tasks) and
+ *       messages remain, submit itself again while still {@code ACTIVE}
  *       (the scheduler's other tasks, other actors, go first on a FIFO scheduler). When the
  *       mailbox looks empty: {@code svState(IDLE)}, then look again ({@code head != lvTail()});
  *       if a message arrived, try {@code casState(IDLE, ACTIVE)} and go on (or resubmit, if the
@@ -309,6 +311,7 @@ final class ActorCell<A> extends ActorCellConsumerFields<A> implements ActorRef<
      */
     int activate() {
         int budget = maxPerActivation;
+        boolean yieldNext = false;              // end the activation before the next message
         for (;;) {
             Envelope e = poll();
             if (e != null) {
@@ -321,7 +324,14 @@ final class ActorCell<A> extends ActorCellConsumerFields<A> implements ActorRef<
                     }
                     e.deliver(a, this);
                 }
-                if (--budget > 0) {
+                // A message that left its thread interrupted (a restored InterruptedException,
+                // or shutdownNow's interrupt) ends the activation as a spent budget does: the
+                // next message would otherwise inherit the interrupt and fail its waits. The
+                // scheduler, whose thread it is, then decides, as between any two of its tasks:
+                // Spindle's pools and ThreadPoolExecutor drop a stray interrupt before their
+                // next task, and once stopping refuse the resubmission, which ends the actor.
+                yieldNext = --budget <= 0 || Thread.currentThread().isInterrupted();
+                if (!yieldNext) {
                     continue;
                 }
                 if (head != lvTail()) {
@@ -333,7 +343,7 @@ final class ActorCell<A> extends ActorCellConsumerFields<A> implements ActorRef<
             if (head == lvTail() || !casState(IDLE, ACTIVE)) {
                 return maxPerActivation - budget;
             }
-            if (budget <= 0) {
+            if (yieldNext) {
                 schedule(yieldHints);
                 return maxPerActivation - budget;
             }

@@ -13,7 +13,10 @@ import java.util.function.Function;
  *
  * <p>A message is a lambda run on the actor object. The system runs an actor's messages one at
  * a time, in the order each sender sent them, each seeing everything the previous ones wrote,
- * so the actor's own fields need no synchronisation.
+ * so the actor's own fields need no synchronisation. A message that leaves its thread
+ * interrupted (restoring an {@code InterruptedException}, say) does not pass the interrupt on to
+ * the actor's next message: the actor hands the thread back to its scheduler first, which treats
+ * the interrupt as one any of its tasks left (Spindle's pools drop it, unless stopping).
  *
  * <pre>{@code
  * final class Counter {
