@@ -25,8 +25,10 @@ import java.util.concurrent.ExecutionException;
  * }</pre>
  *
  * <p>Keys are unique per cluster; a second submission of a key throws
- * {@link IllegalArgumentException}. After the cluster closes every method throws
- * {@link java.util.concurrent.RejectedExecutionException}.
+ * {@link IllegalArgumentException}. After the cluster closes every method that submits or places
+ * work throws {@link java.util.concurrent.RejectedExecutionException}; {@link #gather} still
+ * returns the values of futures completed before the close (as {@link ClusterFuture#get()} does),
+ * and throws {@link ExecutionException} for one the close completed, since its task never finished.
  */
 public final class Client {
 
@@ -175,12 +177,15 @@ public final class Client {
     }
 
     /**
-     * Waits for all the futures and returns their values in order.
+     * Waits for all the futures and returns their values in order. It works after the cluster
+     * closed too: a future completed before the close keeps its value.
      *
      * @param <T> the values' type
      * @param futures futures of this client
      * @return a new list of the values, in the order of {@code futures}
-     * @throws ExecutionException with the first failing task's exception as the cause
+     * @throws ExecutionException with the first failing task's exception as the cause; for a task
+     *         the cluster's close ended first, an {@link IllegalStateException} naming it
+     * @throws IllegalStateException if a future was released (its value is gone)
      * @throws IllegalArgumentException if a future belongs to another cluster's client
      * @throws InterruptedException if the calling thread is interrupted while it waits
      * @throws NullPointerException if {@code futures} or one of them is null

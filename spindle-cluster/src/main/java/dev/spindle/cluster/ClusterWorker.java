@@ -465,10 +465,14 @@ final class ClusterWorker {
         long size;
         try {
             size = Sizes.measure(value);
-        } catch (java.io.NotSerializableException | RuntimeException e) {
+        } catch (Throwable e) {
+            // not serialisable, or its serialisation threw, an Error included (a long chain of nodes
+            // each writing the next overflows the stack): escaping, it would leave the task
+            // unreported and its caller waiting for good, as any throwable of the function would
             finish(job);
+            String why = e.getMessage() != null ? e.getMessage() : e.toString();
             transport.toScheduler(new Message.TaskErred(id, c.key(), c.attempt(),
-                    new IllegalArgumentException("result of task '" + c.key() + "': " + e.getMessage(), e), nanos));
+                    new IllegalArgumentException("result of task '" + c.key() + "': " + why, e), nanos));
             return;
         }
         store.put(c.key(), value, size);

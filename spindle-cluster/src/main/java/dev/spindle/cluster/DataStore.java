@@ -11,7 +11,6 @@ import java.io.ObjectInputFilter;
 import java.io.ObjectInputStream;
 import java.io.ObjectOutputStream;
 import java.io.ObjectStreamClass;
-import java.io.ObjectStreamException;
 import java.io.OutputStream;
 import java.io.Serializable;
 import java.io.UncheckedIOException;
@@ -258,7 +257,7 @@ final class DataStore {
             if (!spillable(e) || me.getKey().equals(keep)) {
                 continue;
             }
-            Entry after = spill(e);
+            Entry after = spill(me.getKey(), e);
             if (after == null) {
                 return;                       // the disk: keep it in memory; the pause fraction still protects the worker
             }
@@ -269,7 +268,7 @@ final class DataStore {
             // over the target by itself: kept in memory it would hold the store over the target
             // for as long as it lives, and over the pause fraction stop the worker for good (the
             // task that needs it could never start), so it goes to disk at once, as in Dask
-            Entry after = spill(kept);
+            Entry after = spill(keep, kept);
             if (after != null) {
                 entries.put(keep, after);
             }
@@ -281,23 +280,24 @@ final class DataStore {
     }
 
     /**
-     * Writes {@code e}'s value to disk and counts it there: the entry on disk, {@code e} pinned if
-     * the value itself cannot be written (it stays in memory for good), or null if the disk failed
-     * (noted in {@link #refused} until a spill succeeds).
+     * Writes {@code e}'s value, held under {@code key}, to disk and counts it there: the entry on
+     * disk, {@code e} pinned if the value itself cannot be written (it stays in memory for good), or
+     * null if the disk failed (noted in {@link #refused} until a spill succeeds).
      */
-    private Entry spill(Entry e) {
+    private Entry spill(String key, Entry e) {
         Spilled spilled;
         try {
             spilled = write(e.value());
-        } catch (UncheckedIOException failed) {
-            if (!(failed.getCause() instanceof ObjectStreamException)) {
-                return diskRefused(failed.getCause());
-            }
-            // the value itself cannot be written (a field not serialisable): it stays in
-            // memory for good, and the next least recently used value spills instead
-            return new Entry(e.value(), e.bytes(), null, 0, null, true);
-        } catch (RuntimeException failed) {
-            // its own writeObject threw: the same, and the put or read that spilled goes on
+        } catch (UncheckedIOException diskFailed) {
+            return diskRefused(diskFailed.getCause());
+        } catch (NotWritable failed) {
+            // the value itself cannot be written (a field not serialisable, its own writeObject
+            // threw, an IOException included, or its depth overflowed the stack): it stays in
+            // memory for good, the next least recently used value spills instead, and the put or
+            // read that spilled goes on
+            System.getLogger(DataStore.class.getName()).log(System.Logger.Level.WARNING,
+                    "the value of ''{0}'' ({1}) cannot spill, writing it failed: {2}; it stays in memory", key,
+                    e.value().getClass().getName(), String.valueOf(failed.getCause()));
             return new Entry(e.value(), e.bytes(), null, 0, null, true);
         }
         Path file = spilled.file();
@@ -333,6 +333,73 @@ final class DataStore {
         return null;
     }
 
+    /** Thrown by {@link #write} when the value's serialisation failed, not the disk; the cause says why. */
+    private static final class NotWritable extends RuntimeException {
+        NotWritable(Throwable cause) {
+            super(null, cause, false, false);
+        }
+    }
+
+    /**
+     * The file's stream, noting whether the disk failed: an {@link IOException} out of
+     * {@code writeObject} is the disk's only if one passed through here, else it is the value's own
+     * (its {@code writeObject} threw it).
+     */
+    private static final class DiskStream extends OutputStream {
+        private final OutputStream out;
+        boolean failed;
+
+        DiskStream(OutputStream out) {
+            this.out = out;
+        }
+
+        @Override
+        public void write(int b) throws IOException {
+            try {
+                out.write(b);
+            } catch (IOException e) {
+                failed = true;
+                throw e;
+            }
+        }
+
+        @Override
+        public void write(byte[] b, int off, int len) throws IOException {
+            try {
+                out.write(b, off, len);
+            } catch (IOException e) {
+                failed = true;
+                throw e;
+            }
+        }
+
+        @Override
+        public void flush() throws IOException {
+            try {
+                out.flush();
+            } catch (IOException e) {
+                failed = true;
+                throw e;
+            }
+        }
+
+        @Override
+        public void close() throws IOException {
+            try {
+                out.close();
+            } catch (IOException e) {
+                failed = true;
+                throw e;
+            }
+        }
+    }
+
+    /**
+     * Writes {@code value} to a new file.
+     *
+     * @throws UncheckedIOException if the disk failed (the directory, the file or a write)
+     * @throws NotWritable if the value's serialisation failed
+     */
     private Spilled write(Object value) {
         try {
             if (directory == null) {
@@ -344,17 +411,23 @@ final class DataStore {
             }
             Path file = directory.resolve("v" + (++fileSeq));
             Map<String, Class<?>> classes = new HashMap<>();
-            try (OutputStream os = new BufferedOutputStream(Files.newOutputStream(file));
-                 ObjectOutputStream out = new ObjectOutputStream(os) {
+            DiskStream disk = new DiskStream(new BufferedOutputStream(Files.newOutputStream(file)));
+            try (disk;
+                 ObjectOutputStream out = new ObjectOutputStream(disk) {
                      @Override
                      protected void annotateClass(Class<?> c) {
                          classes.put(c.getName(), c);     // every class descriptor the stream writes
                      }
                  }) {
                 out.writeObject(value);
-            } catch (IOException | RuntimeException failed) {
+            } catch (IOException | RuntimeException | StackOverflowError failed) {
+                // (a long chain of nodes, each writing the next, overflows the stack: the value's
+                // failure too, which must not escape the put or read that spilled)
                 deleteQuietly(file);          // a partial file would stay until the worker stops, and keep its directory
-                throw failed;
+                if (disk.failed) {
+                    throw failed instanceof IOException io ? io : new IOException(failed);
+                }
+                throw new NotWritable(failed);
             }
             return new Spilled(file, Map.copyOf(classes));
         } catch (IOException e) {

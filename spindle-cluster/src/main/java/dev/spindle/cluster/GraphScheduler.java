@@ -243,7 +243,13 @@ final class GraphScheduler implements AutoCloseable {
         }
     }
 
-    /** Runs {@code action} on the scheduler thread and waits for its result or exception. */
+    /**
+     * Runs {@code action} on the scheduler thread and waits for its result or exception. The wait
+     * is not interruptible: once posted the event runs anyway (a submission takes its keys, and its
+     * results would be kept with no future to release them), so the caller gets its outcome, with
+     * its interrupt status kept. It is short, and ends with {@link RejectedExecutionException} if
+     * the scheduler closes first.
+     */
     <T> T call(Supplier<T> action) {
         CompletableFuture<T> result = new CompletableFuture<>();
         post(() -> {
@@ -253,6 +259,7 @@ final class GraphScheduler implements AutoCloseable {
                 result.completeExceptionally(t);
             }
         });
+        boolean interrupted = false;
         try {
             while (true) {
                 try {
@@ -262,6 +269,8 @@ final class GraphScheduler implements AutoCloseable {
                         // queued behind close: its event was dropped
                         throw new RejectedExecutionException("the cluster is closed");
                     }
+                } catch (InterruptedException e) {
+                    interrupted = true;       // kept for the caller; the event's outcome is still to come
                 }
             }
         } catch (ExecutionException e) {
@@ -269,9 +278,10 @@ final class GraphScheduler implements AutoCloseable {
                 throw re;
             }
             throw new IllegalStateException(e.getCause());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while waiting for the scheduler", e);
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 
@@ -630,6 +640,7 @@ final class GraphScheduler implements AutoCloseable {
     private void onFinished(Message.TaskFinished m) {
         TaskState t = current(m.key(), m.attempt(), m.worker());
         if (t == null) {
+            ignoredResult(m.worker(), m.key());
             return;
         }
         unassign(t);
@@ -656,6 +667,26 @@ final class GraphScheduler implements AutoCloseable {
         for (TaskState d : t.dependencies) {
             mayRelease(d);
         }
+    }
+
+    /**
+     * A reply not accepted (the task failed meanwhile, or this attempt was superseded): its worker
+     * stored the result before reporting it (a failure too may leave a copy, see {@link #onErred}),
+     * and counted nowhere that copy would stay for good. Released unless the worker's copy of the
+     * key is one the record counts or is about to: it holds or fetches the current value, or runs
+     * the current attempt, which stores over the old one.
+     */
+    private void ignoredResult(int worker, String key) {
+        if (worker < 0 || worker >= workers.size()) {
+            return;                           // a worker's word: check it
+        }
+        WorkerState w = workers.get(worker);
+        TaskState t = tasks.get(key);
+        if (!w.alive || (t != null && (t.holders.contains(w.id) || t.fetchers.contains(w.id)
+                || t.processingOn == w))) {
+            return;
+        }
+        releaseKey(w, key);
     }
 
     // ---- freeing memory ------------------------------------------------------------------
@@ -794,6 +825,7 @@ final class GraphScheduler implements AutoCloseable {
     private void onErred(Message.TaskErred m) {
         TaskState t = current(m.key(), m.attempt(), m.worker());
         if (t == null) {
+            ignoredResult(m.worker(), m.key());
             return;
         }
         unassign(t);
@@ -939,7 +971,7 @@ final class GraphScheduler implements AutoCloseable {
             return;
         }
         w.alive = false;
-        notifier.execute(() -> w.gone.complete(null));
+        ended(w, null);
         if (ClusterWorkerLostEvent.enabled()) {
             ClusterWorkerLostEvent.emit(id, w.processing.size(), w.holds.size());
         }
@@ -1176,6 +1208,7 @@ final class GraphScheduler implements AutoCloseable {
                 WorkerState skipped = new WorkerState(workers.size(), threads);
                 skipped.alive = false;
                 skipped.gone.complete(null);
+                skipped.left.complete(null);
                 workers.add(skipped);
             }
             if (id < workers.size()) {
@@ -1204,6 +1237,31 @@ final class GraphScheduler implements AutoCloseable {
      */
     CompletableFuture<Void> gone(int id) {
         return call(() -> known(id).gone.copy());
+    }
+
+    /**
+     * As {@link #gone}, for a caller that only blocks on the result: it completes on the scheduler
+     * thread, without waiting for the notifier, which may be the caller's own thread (a future's
+     * callback restarting a worker it killed). Attach no callback to it.
+     *
+     * @throws IllegalArgumentException if there is no such worker
+     */
+    CompletableFuture<Void> goneForBlockingWait(int id) {
+        return call(() -> known(id).left.copy());
+    }
+
+    /**
+     * Tells those waiting that {@code w}'s incarnation is gone ({@code why} null), or that the
+     * scheduler closed first: a blocking wait at once, the callbacks of {@link #gone} on the notifier.
+     */
+    private void ended(WorkerState w, Throwable why) {
+        if (why == null) {
+            w.left.complete(null);
+            notifier.execute(() -> w.gone.complete(null));
+        } else {
+            w.left.completeExceptionally(why);
+            notifier.execute(() -> w.gone.completeExceptionally(why));
+        }
     }
 
     /**
@@ -1321,7 +1379,7 @@ final class GraphScheduler implements AutoCloseable {
         w.replicaFailures.clear();
         transport.toWorker(w.id, new Message.Retired(w.id));   // its process may leave now
         transport.retired(w.id);
-        notifier.execute(() -> w.gone.complete(null));
+        ended(w, null);
         if (lostSome) {
             Set<TaskState> visited = new HashSet<>();
             for (TaskState t : new ArrayList<>(tasks.values())) {
@@ -1514,7 +1572,8 @@ final class GraphScheduler implements AutoCloseable {
      * Stops the scheduler: every task not finished completes exceptionally with an
      * {@link IllegalStateException} naming it, and the records of tasks and workers are dropped.
      * Idempotent; a close racing another waits for it to finish (unless called from a callback of
-     * a future, which returns at once).
+     * a future, which returns at once). A first close from such a callback does not wait for the
+     * notifier to end, which it is running on: the completions still queued there run after it.
      */
     @Override
     public void close() {
@@ -1546,7 +1605,7 @@ final class GraphScheduler implements AutoCloseable {
                     int id = w.id;
                     String why = w.retiring ? "the cluster closed before worker " + id + " retired"
                             : "the cluster closed while worker " + id + " was alive";
-                    notifier.execute(() -> w.gone.completeExceptionally(new IllegalStateException(why)));
+                    ended(w, new IllegalStateException(why));
                 }
             }
             for (TaskState t : tasks.values()) {
@@ -1571,6 +1630,11 @@ final class GraphScheduler implements AutoCloseable {
         thread.interrupt();
         events.clear();      // callers waiting on a dropped call see closed and throw
         notifier.shutdown();
+        if (Thread.currentThread() == notifierThread) {
+            // closed from a future's callback: the notifier ends only once this callback returns, so
+            // waiting for it would wait for ourselves; what it has queued still runs after us
+            return;
+        }
         try {
             notifier.awaitTermination(10, TimeUnit.SECONDS);
         } catch (InterruptedException e) {

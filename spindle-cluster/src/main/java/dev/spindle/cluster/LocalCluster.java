@@ -141,7 +141,8 @@ public final class LocalCluster implements ClusterView, AutoCloseable {
                 throw new IllegalStateException("worker " + id + " is running; kill or retire it before restarting it");
             }
             try {
-                scheduler.gone(id).get(30, TimeUnit.SECONDS);
+                // not gone(id): its completion waits for the notifier, which is this thread in a future's callback
+                scheduler.goneForBlockingWait(id).get(30, TimeUnit.SECONDS);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new IllegalStateException("interrupted while waiting for worker " + id + " to be gone", e);

@@ -51,6 +51,12 @@ final class WorkerState {
     long releasesSent;
     /** Completed (on the notifier) once this incarnation is gone: lost, or retired. */
     final CompletableFuture<Void> gone = new CompletableFuture<>();
+    /**
+     * Completed with {@link #gone}, but at once on the scheduler thread: for a caller that blocks
+     * until the worker is gone, which may be the notifier itself (a future's callback), so it must
+     * not wait for the notifier. No callback may be attached: it would run on the scheduler thread.
+     */
+    final CompletableFuture<Void> left = new CompletableFuture<>();
 
     WorkerState(int id, int threads) {
         this.id = id;
