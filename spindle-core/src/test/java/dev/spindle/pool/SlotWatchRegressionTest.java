@@ -88,29 +88,36 @@ class SlotWatchRegressionTest {
         }
     }
 
-    /** The watcher takes only what waits behind a long task: a chain of short hand-offs keeps its slot. */
+    /**
+     * The watcher takes only what waits behind a long task: a chain of short hand-offs keeps its
+     * slot. Counted as moves from one thread to another, not hops off the first thread: one move
+     * the machine forces (the chain's thread descheduled for longer than the watch interval, on a
+     * loaded machine) then counts once, not for every hop after it; a watcher that took short
+     * hand-offs moves the chain thousands of times.
+     */
     @Test
     void aChainOfShortHandOffsStaysOnItsWorker() throws Exception {
         WorkSharingPool pool = WorkSharingPool.builder().workers(2).build();
         try {
-            AtomicInteger otherThread = new AtomicInteger();
+            AtomicInteger moves = new AtomicInteger();
             CountDownLatch end = new CountDownLatch(1);
-            pool.execute(() -> hop(pool, Thread.currentThread(), 10_000, otherThread, end));
+            pool.execute(() -> hop(pool, Thread.currentThread(), 10_000, moves, end));
             assertThat(end.await(30, TimeUnit.SECONDS)).isTrue();
-            assertThat(otherThread.get()).as("hops run off the chain's worker").isZero();
+            assertThat(moves.get()).as("moves of the chain between threads in 10,000 hops").isLessThanOrEqualTo(20);
         } finally {
             pool.shutdownNow();
         }
     }
 
-    private static void hop(WorkSharingPool pool, Thread home, int left, AtomicInteger otherThread, CountDownLatch end) {
-        if (Thread.currentThread() != home) {
-            otherThread.incrementAndGet();
+    private static void hop(WorkSharingPool pool, Thread previous, int left, AtomicInteger moves, CountDownLatch end) {
+        Thread self = Thread.currentThread();
+        if (self != previous) {
+            moves.incrementAndGet();
         }
         if (left == 0) {
             end.countDown();
         } else {
-            pool.execute(() -> hop(pool, home, left - 1, otherThread, end));
+            pool.execute(() -> hop(pool, self, left - 1, moves, end));
         }
     }
 }
