@@ -102,7 +102,7 @@ class ActorSchedulingTest {
     @ValueSource(strings = {"work-stealing", "work-sharing"})
     void floodedActorsTakeTurnsOnAOneWorkerPool(String kind) throws Exception {
         ExecutorService pool = kind.equals("work-stealing")
-                ? WorkStealingPool.builder().workers(1).build()
+                ? WorkStealingPool.builder().workers(1).maxSpareWorkers(0).build() // one thread, spare-free
                 : WorkSharingPool.builder().workers(1).build();
         StringBuilder order = new StringBuilder();
         try (ActorSystem system = ActorSystem.create((Scheduler) pool)) {

@@ -22,6 +22,8 @@ final class Shared {
     final Worker[] workers;
     final IdleCoordinator idle;
     final Spares spares;
+    /** The backstop for workers that all wait unseen inside tasks. */
+    final StarvationWatch starvation;
     /** Random victims a searching worker probes per round. */
     final int stealAttempts;
     /** Slots ever used: {@code workers[0 .. slotsInUse)}; only grows. */
@@ -35,6 +37,7 @@ final class Shared {
         this.idle = new IdleCoordinator(workers.length, parallelism, spares::live,
                 Parker.ofThreads(pool, pool.name(), i -> workers[i].thread), pool::dropStrayInterrupt);
         this.slotsInUse = parallelism;
+        this.starvation = new StarvationWatch(pool, this);
     }
 
     int slotsInUse() {

@@ -69,10 +69,25 @@ final class Spares {
         shared.idle.exitBlocking();
     }
 
+    /**
+     * Every live worker waits inside a task, unseen, with work queued ({@link StarvationWatch}):
+     * start a spare although none of them counts as blocked. It retires when it next goes idle
+     * while the pool has more unblocked live workers than it needs.
+     */
+    void addSpareForStarvation() {
+        if (!pool.isStopping()) {
+            addSpare(true);
+        }
+    }
+
     private void addSpare() {
+        addSpare(false);
+    }
+
+    private void addSpare(boolean starving) {
         Worker[] workers = shared.workers;
         synchronized (this) {
-            if (unblockedLive() >= parallelism) {
+            if (!starving && unblockedLive() >= parallelism) {
                 return;
             }
             for (int i = parallelism; i < workers.length; i++) {

@@ -73,6 +73,15 @@ import java.util.function.IntConsumer;
  * spare worker (at most {@link Builder#maxSpareWorkers}) for the duration. Spare workers that are
  * no longer needed exit after {@link Builder#spareKeepAlive}.
  *
+ * <p>A wait the pool cannot see is caught as well when it could otherwise last for good: when
+ * every worker has waited without a time limit for about 20 ms (a
+ * {@code CompletableFuture.join}, an untimed {@code get} or {@code await}) while tasks are queued,
+ * the pool starts a spare, one every 20 ms while that lasts, as a {@code ForkJoinPool} compensates
+ * for a {@code CompletableFuture.join} in its tasks. So
+ * {@code CompletableFuture.supplyAsync(x, pool).join()} inside a task of a one-worker pool
+ * completes. Sleeps, timed waits and long computations get no spare. {@code maxSpareWorkers(0)}
+ * keeps the pool at exactly its workers.
+ *
  * <h2>Shutdown and failures</h2>
  *
  * <p>{@link #shutdown()} stops accepting tasks from threads outside the pool, runs everything
@@ -752,8 +761,10 @@ public final class WorkStealingPool extends PoolCore {
 
         /**
          * Most compensating workers started for tasks inside
-         * {@link dev.spindle.Spindle#blocking blocking sections}, 0 to 32,767; default 256. At
-         * the bound, blocking sections run without compensation.
+         * {@link dev.spindle.Spindle#blocking blocking sections}, or while every worker waits
+         * without a time limit with tasks queued (see the class overview), 0 to 32,767; default
+         * 256. At the bound, blocking sections run without compensation; 0 keeps the pool at
+         * exactly its workers.
          *
          * @param max the most spare workers alive at once, 0 (no compensation) to 32,767
          * @return this builder

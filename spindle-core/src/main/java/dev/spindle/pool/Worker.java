@@ -152,6 +152,7 @@ final class Worker extends BaseWorker implements LoneTaskWatch.Peer {
 
     @Override
     boolean work() {
+        shared.starvation.roundBegins();       // arms the backstop if no peer is parked
         for (int tasks = 0; tasks < TASKS_PER_ROUND; ) {
             if (pool.isStopping()) {
                 return false;

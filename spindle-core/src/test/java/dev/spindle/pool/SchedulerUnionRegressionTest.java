@@ -132,8 +132,9 @@ class SchedulerUnionRegressionTest {
     }
 
 
+    /** No spares: a task queued behind a waiting one stays queued (see StarvationWatch). */
     private static WorkStealingPool pool(String name) {
-        return WorkStealingPool.builder().workers(1).name(name).build();
+        return WorkStealingPool.builder().workers(1).maxSpareWorkers(0).name(name).build();
     }
 
     /** The tasks of the {@link SchedulerUnion.UnstartedTasks} that {@code thrown} is or holds suppressed. */

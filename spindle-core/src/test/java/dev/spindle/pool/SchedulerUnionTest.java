@@ -18,8 +18,9 @@ import org.junit.jupiter.api.Test;
 
 class SchedulerUnionTest {
 
+    /** No spares: a task queued behind a waiting one stays queued (see StarvationWatch). */
     private static WorkStealingPool pool(String name) {
-        return WorkStealingPool.builder().workers(1).name(name).build();
+        return WorkStealingPool.builder().workers(1).maxSpareWorkers(0).name(name).build();
     }
 
     private static String threadOf(Scheduler s, Hints h) throws Exception {

@@ -1,0 +1,231 @@
+/*
+ * Copyright 2026 The Spindle Authors. Licensed under the Apache License, Version 2.0.
+ */
+package dev.spindle.pool;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.LockSupport;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * The backstop for a {@link WorkStealingPool} whose every worker waits, where the pool cannot see
+ * it, inside a task, while work is queued that those waits may depend on: it starts a spare
+ * worker, as the pool does for a {@link dev.spindle.Spindle#blocking} section. One instance per
+ * pool; one JVM-wide daemon thread ({@code spindle-starvation-watch}) looks at the pools that
+ * need it.
+ *
+ * <h2>Why it is needed</h2>
+ *
+ * <p>The commonest way to wait inside a pool is {@code CompletableFuture.supplyAsync(x,
+ * pool).join()} in a task of {@code pool}. A {@code ForkJoinPool} completes it because
+ * {@code CompletableFuture} waits through {@code ForkJoinPool.managedBlock}, which compensates for
+ * the waiting worker; on this pool the wait is an ordinary park. With a free worker that is
+ * harmless: the inner task is stolen or taken from the injector (and a parked worker watches a
+ * peer's lone task, {@code LoneTaskWatch}). But once every worker waits so (one worker waiting
+ * once; two workers with two such tasks), nobody is left to run what they wait for, and the pool
+ * hangs for good. Latches, futures of other libraries and monitors do the same.
+ *
+ * <h2>What it looks at, and when</h2>
+ *
+ * <p>Only while no worker of the pool is parked: a parked worker is either woken for visible work
+ * by the idle protocol or watches peers' lone tasks, so a pool with one is not starving. A worker
+ * that begins a round of its loop (at its start, after every park, and every
+ * {@link BaseWorker#TASKS_PER_ROUND} tasks) and sees no parked peer <em>arms</em> the watch: a CAS
+ * on {@code armed} and, the first time, a place in the watched list. Nothing is added to the task
+ * path. Every {@link #INTERVAL_NANOS} the watch thread looks at each armed pool: a pool that has
+ * a parked worker (or stops) is disarmed and dropped. A pool is starving when work is queued
+ * anywhere in it and every live worker has neither started nor finished a task since the
+ * previous look ({@link Worker#progress}, a count kept anyway) and its thread waits without a
+ * time limit ({@link Thread.State#WAITING}: a {@code join}, an untimed {@code get} or
+ * {@code await}, {@code LockSupport.park}): then one spare starts (up to
+ * {@link WorkStealingPool.Builder#maxSpareWorkers}). Only such waits can be waits for good. A
+ * worker that computes for long is runnable; one that sleeps or waits with a time limit
+ * ({@code TIMED_WAITING}) ends its wait by itself; one blocked on a monitor ({@code BLOCKED}) waits
+ * for another thread's lock, which a spare would queue for too. None of them gets a spare: a pool
+ * that paces its tasks with sleeps or timed polls does not grow, and a pool busy computing never
+ * runs more threads than it has workers. A new
+ * spare counts as progress at the first look, so spares start at most one an interval. A spare
+ * retires as the pool's other spares do, when it next goes idle while the pool has more live
+ * workers than it needs; if the waits still hold then, the watch starts another.
+ *
+ * <h2>Why no arming is missed</h2>
+ *
+ * <p>Disarming writes {@code armed = false} and then reads the parked count; arming follows a
+ * worker's leaving the parked stack (the waker's or its own write to the idle word) and then reads
+ * {@code armed}. All four are volatile, so either the watch sees the worker gone from the parked
+ * stack (and re-arms the pool itself) or the worker sees {@code armed} false (and arms it). A
+ * pool whose workers all wait therefore stays armed: each of them began its round, after its last
+ * park, with either no parked peer (it armed) or a parked peer that has since left the stack
+ * (that peer's round armed).
+ *
+ * <h2>Cost</h2>
+ *
+ * <p>An idle pool has parked workers and is not looked at; the watch thread then waits untimed.
+ * A pool busy on every worker is looked at once an interval: a few reads per worker.
+ */
+final class StarvationWatch {
+
+    /** How long every worker must wait, with no task started or finished, before a spare starts. */
+    static final long INTERVAL_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
+
+    private static final VarHandle ARMED;
+
+    static {
+        try {
+            ARMED = MethodHandles.lookup().findVarHandle(StarvationWatch.class, "armed", boolean.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    /** Guards {@link #WATCHED} and {@link #thread}. */
+    private static final ReentrantLock LOCK = new ReentrantLock();
+    private static final Condition NOT_EMPTY = LOCK.newCondition();
+    /** The armed pools' watches. */
+    private static final List<StarvationWatch> WATCHED = new ArrayList<>();
+    private static Thread thread;
+
+    private final WorkStealingPool pool;
+    private final Shared shared;
+    /** Whether this pool is in {@link #WATCHED} (or about to be). */
+    @SuppressWarnings("unused")            // through ARMED
+    private volatile boolean armed;
+    /** Each worker's progress at the last look ({@link Long#MIN_VALUE}: not seen). Watch thread only. */
+    private long[] seen = new long[0];
+
+    StarvationWatch(WorkStealingPool pool, Shared shared) {
+        this.pool = pool;
+        this.shared = shared;
+    }
+
+    /** A worker begins a round: arms the watch if no worker of the pool is parked. */
+    void roundBegins() {
+        if (!(boolean) ARMED.getVolatile(this) && shared.idle.parkedCount() == 0) {
+            arm();
+        }
+    }
+
+    private void arm() {
+        if (!ARMED.compareAndSet(this, false, true)) {
+            return;
+        }
+        LOCK.lock();
+        try {
+            if (thread == null) {
+                Thread t = new Thread(null, StarvationWatch::watchLoop, "spindle-starvation-watch", 0, false);
+                t.setDaemon(true);
+                t.setContextClassLoader(null);
+                try {
+                    t.start();
+                } catch (OutOfMemoryError e) {
+                    // no thread to be had: no backstop this time; a later round tries again
+                    ARMED.setVolatile(this, false);
+                    return;
+                }
+                thread = t;
+            }
+            WATCHED.add(this);
+            NOT_EMPTY.signal();
+        } finally {
+            LOCK.unlock();
+        }
+    }
+
+    /** Whether {@code pool} is armed now (for tests). */
+    static boolean isWatched(WorkStealingPool pool) {
+        LOCK.lock();
+        try {
+            for (StarvationWatch w : WATCHED) {
+                if (w.pool == pool) {
+                    return true;
+                }
+            }
+            return false;
+        } finally {
+            LOCK.unlock();
+        }
+    }
+
+    private static void watchLoop() {
+        List<StarvationWatch> batch = new ArrayList<>();
+        for (;;) {
+            LOCK.lock();
+            try {
+                while (WATCHED.isEmpty()) {
+                    NOT_EMPTY.awaitUninterruptibly();
+                }
+                batch.addAll(WATCHED);
+            } finally {
+                LOCK.unlock();
+            }
+            LockSupport.parkNanos(StarvationWatch.class, INTERVAL_NANOS);
+            for (StarvationWatch w : batch) {
+                if (!w.look()) {
+                    w.disarm();
+                }
+            }
+            batch.clear();
+        }
+    }
+
+    /** Drops this pool from the watched list; re-arms it if no worker is parked after all. */
+    private void disarm() {
+        LOCK.lock();
+        try {
+            WATCHED.remove(this);
+        } finally {
+            LOCK.unlock();
+        }
+        ARMED.setVolatile(this, false);
+        if (!pool.isTerminated() && !pool.isStopping()) {
+            roundBegins();
+        }
+    }
+
+    /**
+     * One look at the pool: starts a spare if it starves.
+     *
+     * @return whether to go on watching (no worker parked, the pool not stopping)
+     */
+    private boolean look() {
+        if (pool.isStopping() || pool.isTerminated() || shared.idle.parkedCount() > 0) {
+            return false;
+        }
+        Worker[] ws = shared.workers;
+        if (seen.length < ws.length) {
+            int from = seen.length;
+            seen = Arrays.copyOf(seen, ws.length);
+            Arrays.fill(seen, from, ws.length, Long.MIN_VALUE);
+        }
+        boolean allWaiting = true;
+        int live = 0;
+        for (int i = 0, n = shared.slotsInUse(); i < n; i++) {
+            Worker w = ws[i];
+            if (w == null || !w.alive) {
+                seen[i] = Long.MIN_VALUE;
+                continue;
+            }
+            live++;
+            long p = w.progress();
+            if (p != seen[i]) {
+                seen[i] = p;
+                allWaiting = false;
+                continue;
+            }
+            Thread t = w.thread;
+            if (t == null || t.getState() != Thread.State.WAITING) {
+                allWaiting = false;
+            }
+        }
+        if (allWaiting && live > 0 && shared.hasAnyTask()) {
+            shared.spares.addSpareForStarvation();
+        }
+        return true;
+    }
+}
