@@ -426,14 +426,15 @@ public final class Console implements AutoCloseable {
             int mark = sb.length();
             try {
                 s.sample(sb, nanos, cpu);
-            } catch (RuntimeException | Error e) {
-                // an Error too (a class missing from the class path, an assertion): thrown out of
-                // here it would end the periodic sample for good, and every page would freeze
+            } catch (Throwable e) {
+                // an Error too (a class missing from the class path, an assertion), and a checked
+                // exception no signature declares (a supplier in Kotlin): thrown out of here it
+                // would end the periodic sample for good, and every page would freeze
                 sb.setLength(mark);
                 sb.append('{');
                 Json.field(sb, "kind", "error");
                 Json.field(sb, "name", s.name());
-                Json.field(sb, "error", Source.clip(String.valueOf(e)));
+                Json.field(sb, "error", Source.clip(describe(e)));
                 Json.close(sb, '}');
             }
             sb.append(',');
@@ -444,6 +445,19 @@ public final class Console implements AutoCloseable {
             latest = sb.toString();
             tick++;
             tickLock.notifyAll();
+        }
+    }
+
+    /**
+     * What a source threw, as {@code toString()} says; its class alone if that throws too (a
+     * message computed from state it lacks): thrown out of the sampler's catch it would end the
+     * periodic sample as surely as the error it reports.
+     */
+    private static String describe(Throwable e) {
+        try {
+            return String.valueOf(e);
+        } catch (RuntimeException | Error unspeakable) {
+            return e.getClass().getName();
         }
     }
 

@@ -10,9 +10,12 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import java.lang.ref.WeakReference;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.WeakHashMap;
 import java.util.function.Supplier;
 import java.util.function.ToDoubleFunction;
@@ -132,15 +135,15 @@ final class Meters {
      * Registers every meter queued so far, unless another object's meter holds one of their ids:
      * see the class comment.
      *
-     * @throws IllegalArgumentException if one id is held for another live object; then none is
-     *     registered
+     * @throws IllegalArgumentException if one id is held for another live object, or the
+     *     registry refuses a meter; then none is registered
      */
     void register() {
         synchronized (READS) {
             Map<Key, Note> notes = READS.computeIfAbsent(registry, r -> new HashMap<>());
             Map<Key, Object> bound = new HashMap<>();    // by this bind, so far
             for (Queued q : queued) {
-                Object other = bound.containsKey(q.key) ? bound.get(q.key) : liveHolder(q.key, notes.get(q.key));
+                Object other = bound.containsKey(q.key) ? bound.get(q.key) : liveHolder(notes.get(q.key));
                 if (other != null && other != q.target) {
                     throw new IllegalArgumentException("meter " + q.key.name + q.key.tags + " is already registered"
                             + " for " + other + ", not " + q.target + ": give the two different names, or tell"
@@ -148,26 +151,45 @@ final class Meters {
                 }
                 bound.put(q.key, q.target);
             }
-            for (Queued q : queued) {
-                Note note = notes.get(q.key);
-                if (note != null && note.target.get() != q.target && isHeld(q.key, note)) {
-                    registry.remove(note.id);  // it read an object since collected, and would repeat its last value
+            // the registry may refuse one itself (its id held by a meter of another type): then
+            // the meters this bind added go again, and the notes stay as they were
+            Set<Meter> before = Collections.newSetFromMap(new IdentityHashMap<>());
+            before.addAll(registry.getMeters());
+            List<Meter> added = new ArrayList<>();
+            Map<Key, Note> noted = new HashMap<>();
+            try {
+                for (Queued q : queued) {
+                    Note note = noted.containsKey(q.key) ? noted.get(q.key) : notes.get(q.key);
+                    if (note != null && note.target.get() != q.target && isHeld(note)) {
+                        registry.remove(note.id);  // it read an object since collected, and would repeat its last value
+                    }
+                    Meter meter = q.registration.get();
+                    if (!before.contains(meter)) {
+                        added.add(meter);
+                    }
+                    noted.put(q.key, new Note(new WeakReference<>(q.target), meter.getId()));
                 }
-                Meter meter = q.registration.get();
-                notes.put(q.key, new Note(new WeakReference<>(q.target), meter.getId()));
+            } catch (RuntimeException | Error e) {
+                added.forEach(registry::remove);
+                throw e;
             }
+            notes.putAll(noted);
             queued.clear();
         }
     }
 
-    /** The object {@code note} says {@code key} reads, if it is live and its meter still registered; else null. */
-    private Object liveHolder(Key key, Note note) {
+    /** The object {@code note} says its meter reads, if it is live and its meter still registered; else null. */
+    private Object liveHolder(Note note) {
         Object target = note == null ? null : note.target.get();
-        return target != null && isHeld(key, note) ? target : null;
+        return target != null && isHeld(note) ? target : null;
     }
 
-    /** Whether the meter {@code note} registered for {@code key} is still in the registry. */
-    private boolean isHeld(Key key, Note note) {
-        return registry.find(key.name).meters().stream().anyMatch(m -> m.getId().equals(note.id));
+    /**
+     * Whether the meter {@code note} registered is still in the registry. Looked up by the name
+     * the registry gave it: a filter may have renamed it (a common prefix), and under the name the
+     * binder asked for the registry holds nothing.
+     */
+    private boolean isHeld(Note note) {
+        return registry.find(note.id.getName()).meters().stream().anyMatch(m -> m.getId().equals(note.id));
     }
 }
