@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
 
 /**
  * Reads the JSON the benchmark commands print ({@code --json}), so that {@code --forks} can
@@ -23,6 +24,9 @@ final class MiniJson {
     static final int MAX_LENGTH = 16 << 20;
     /** The deepest nesting of objects and arrays read; reports nest four deep. */
     static final int MAX_DEPTH = 32;
+
+    /** A JSON number: an optional minus, an integer part without leading zeros, a fraction, an exponent. */
+    private static final Pattern NUMBER = Pattern.compile("-?(?:0|[1-9][0-9]*)(?:\\.[0-9]+)?(?:[eE][+-]?[0-9]+)?");
 
     private final String text;
     private int pos;
@@ -155,11 +159,17 @@ final class MiniJson {
                     if (pos + 4 > text.length()) {
                         throw error("a short \\u escape");
                     }
-                    try {
-                        sb.append((char) Integer.parseInt(text.substring(pos, pos + 4), 16));
-                    } catch (NumberFormatException ex) {
-                        throw error("a bad \\u escape");
+                    // four ASCII hex digits, read one by one: Integer.parseInt would also take a sign
+                    // (and Character.digit other scripts' digits)
+                    int code = 0;
+                    for (int i = 0; i < 4; i++) {
+                        int digit = "0123456789abcdef".indexOf(Character.toLowerCase(text.charAt(pos + i)));
+                        if (digit < 0) {
+                            throw error("a bad \\u escape");
+                        }
+                        code = code * 16 + digit;
                     }
+                    sb.append((char) code);
                     pos += 4;
                 }
                 default -> throw error("a bad escape \\" + e);
@@ -172,12 +182,13 @@ final class MiniJson {
         while (pos < text.length() && "+-0123456789.eE".indexOf(text.charAt(pos)) >= 0) {
             pos++;
         }
-        try {
-            return Double.valueOf(text.substring(start, pos));
-        } catch (NumberFormatException ex) {
+        String number = text.substring(start, pos);
+        // JSON's grammar, not Double.valueOf's, which also takes 01, 1. and 2.e3
+        if (!NUMBER.matcher(number).matches()) {
             pos = start;
             throw error("a bad number");
         }
+        return Double.valueOf(number);
     }
 
     private Object literal(String word, Object v) {
