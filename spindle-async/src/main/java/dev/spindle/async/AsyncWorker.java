@@ -503,7 +503,11 @@ final class AsyncWorker extends AsyncWorkerPadAfter implements Runnable, LoneTas
                     return c;
                 }
             }
-            hotPicks++;
+            // Saturating: with no yield waiting, a plain count would wrap negative after 2^31
+            // hot picks, and the yields would then lose their turn for as many picks again.
+            if (hotPicks < YIELD_EVERY) {
+                hotPicks++;
+            }
         }
         c = hot.poll();
         if (c != null) {
@@ -947,7 +951,11 @@ abstract class AsyncWorkerHotFields extends AsyncWorkerPadBefore {
     int yieldedCount;
     /** HYBRID: how many yielded cells still get their turn before the hot queue is refilled. */
     int yieldTurn;
-    /** HYBRID: picks from the hot queue since the yields' last turn. */
+    /**
+     * HYBRID: picks from the hot queue since the yields' last turn, counted up to
+     * {@code AsyncWorker.YIELD_EVERY} only: whether it got there is all that matters, and an
+     * unbounded count wraps on a long run.
+     */
     int hotPicks;
     // statistics: written by the owner only (opaque), read by anyone
     long polls;
