@@ -140,15 +140,7 @@ public final class LocalCluster implements ClusterView, AutoCloseable {
             if (old.isAlive()) {
                 throw new IllegalStateException("worker " + id + " is running; kill or retire it before restarting it");
             }
-            try {
-                // not gone(id): its completion waits for the notifier, which is this thread in a future's callback
-                scheduler.goneForBlockingWait(id).get(30, TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException("interrupted while waiting for worker " + id + " to be gone", e);
-            } catch (ExecutionException | TimeoutException e) {
-                throw new IllegalStateException("worker " + id + " is stopped but the scheduler has not let it go", e);
-            }
+            awaitLetGo(id);
             ClusterWorker fresh = new ClusterWorker(id, old.threads(), transport, memoryLimit);
             workers.set(id, fresh);
             try {
@@ -189,19 +181,46 @@ public final class LocalCluster implements ClusterView, AutoCloseable {
      * Simulates the crash of worker {@code id}: its running tasks are abandoned and the values it
      * held are gone. The scheduler reassigns its tasks and recomputes lost values that are still
      * needed; futures already completed keep their values. A worker gone already is left alone.
-     * {@link #restartWorker} starts a fresh one under the same id.
+     * Returns once the scheduler has handled the loss (after the simulated latency), so that a
+     * {@link #retire} that follows sees the worker gone. {@link #restartWorker} starts a fresh one
+     * under the same id.
      *
      * @param id the id of the worker to crash
      * @throws IllegalArgumentException if there is no such worker
+     * @throws IllegalStateException if the scheduler has not handled the loss within 30 s, or the
+     *         calling thread is interrupted while it waits (the worker is stopped either way)
      * @throws RejectedExecutionException if the cluster is closed
      */
     public void killWorker(int id) {
         worker(id);
-        checkOpen();
         synchronized (membership) {
+            checkOpen();                      // under the lock: close() cannot begin while this waits
             if (worker(id).isAlive()) {       // one loss per incarnation: a second could hit its successor
                 transport.workerLost(id);
+                // The loss reaches the scheduler as a message, after the transport's latency. Until
+                // it does, the scheduler counts the worker as alive, so a retire(other) right after
+                // this call would pass the "a cluster keeps one worker" check and leave none.
+                awaitLetGo(id);
             }
+        }
+    }
+
+    /**
+     * Waits (up to 30 s) until the scheduler has handled the end of worker {@code id}'s current
+     * incarnation (its loss or its retirement).
+     *
+     * @throws IllegalStateException if that takes longer, the scheduler closes first, or the
+     *     thread is interrupted
+     */
+    private void awaitLetGo(int id) {
+        try {
+            // not gone(id): its completion waits for the notifier, which is this thread in a future's callback
+            scheduler.goneForBlockingWait(id).get(30, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while waiting for worker " + id + " to be gone", e);
+        } catch (ExecutionException | TimeoutException e) {
+            throw new IllegalStateException("worker " + id + " is stopped but the scheduler has not let it go", e);
         }
     }
 
