@@ -28,7 +28,10 @@ import java.util.Objects;
  *
  * <p><b>Closing.</b> After {@link #close()}, sends fail with {@link ChannelClosedException}
  * (waiting senders too: their values are not delivered), and receives return what is still
- * buffered, then fail with {@link ChannelClosedException}.
+ * buffered, then fail with {@link ChannelClosedException}. A value handed to a waiting receive
+ * before the close but not yet returned by it counts as still in the channel until that
+ * receive returns it or is cancelled: until then, receives of the closed, empty channel wait
+ * (a cancelled receive's value goes to them, see below) rather than fail.
  *
  * <p><b>Budget.</b> Starting an operation takes one unit of the poll's budget; when it is spent,
  * the operation wakes its task and returns pending without touching the channel.
@@ -116,6 +119,14 @@ public final class AsyncChannel<T> {
      * may wrap, compared by difference ({@link ReceiveOp#seq}).
      */
     private int handOvers;
+    /**
+     * Values handed to waiting receives that have neither returned them nor been cancelled.
+     * While there are any, a closed and empty channel is not yet drained: such a receive may
+     * still be cancelled and give its value back, and the receivers then waiting must get it
+     * (a receiver failed by the close had already been told "closed and empty", and a consumer
+     * that receives until the channel is closed would never see the value).
+     */
+    private int inFlight;
     private boolean closed;
 
     /**
@@ -193,8 +204,10 @@ public final class AsyncChannel<T> {
     }
 
     /**
-     * Closes the channel: waiting senders and receivers are woken and fail; buffered values can
-     * still be received. Idempotent.
+     * Closes the channel: waiting senders are woken and fail; buffered values can still be
+     * received. Waiting receivers are woken and fail, at once unless values handed to other
+     * receives are still in flight (see the class comment), else once those are settled.
+     * Idempotent.
      */
     public void close() {
         ArrayDeque<Waker> toWake = new ArrayDeque<>();
@@ -208,14 +221,30 @@ public final class AsyncChannel<T> {
                 s.state = CLOSED;
                 toWake.add(s.waker);
             }
-            for (ReceiveOp r; (r = nextReceiver()) != null; ) {
-                r.state = CLOSED;
-                toWake.add(r.waker);
-            }
+            failReceiversIfDrained(toWake);
         } finally {
             unlock();
         }
         toWake.forEach(WaitingOp::wakeServed);
+    }
+
+    /**
+     * Under the lock: once the channel is closed and nothing is left to receive (buffered, given
+     * back, or in flight to a receive), fails the waiting receivers, adding their wakers to
+     * {@code toWake} (created if null); returns {@code toWake}.
+     */
+    private ArrayDeque<Waker> failReceiversIfDrained(ArrayDeque<Waker> toWake) {
+        if (!closed || inFlight != 0 || buffered() != 0 || (returned != null && !returned.isEmpty())) {
+            return toWake;
+        }
+        for (ReceiveOp r; (r = nextReceiver()) != null; ) {
+            r.state = CLOSED;
+            if (toWake == null) {
+                toWake = new ArrayDeque<>();
+            }
+            toWake.add(r.waker);
+        }
+        return toWake;
     }
 
     private int buffered() { // under the lock
@@ -323,6 +352,7 @@ public final class AsyncChannel<T> {
                     r.value = value;
                     r.seq = handOvers++;
                     r.state = DONE;
+                    inFlight++;
                     toWake = r.waker;
                     state = FINISHED;
                     return Poll.ready(null);
@@ -409,6 +439,7 @@ public final class AsyncChannel<T> {
         Object pollDirect(Context cx) {
             Waker toWake = null;       // a waiter this operation served
             Waker self = null;         // this task's own waker: out of budget, poll again
+            ArrayDeque<Waker> closedOut = null;  // receivers failed once the last value in flight is taken
             lock();
             try {
                 switch (state) {
@@ -416,6 +447,8 @@ public final class AsyncChannel<T> {
                         T v = value;
                         value = null;
                         state = FINISHED;
+                        inFlight--;
+                        closedOut = failReceiversIfDrained(null);
                         return v;
                     case WAITING:
                         waker = cx.waker();
@@ -436,7 +469,7 @@ public final class AsyncChannel<T> {
                     state = FINISHED;
                     return returned.remove(0).value;
                 }
-                if (closed && buffered() == 0) {
+                if (closed && buffered() == 0 && inFlight == 0) {
                     state = FINISHED;
                     throw new ChannelClosedException("receive: the channel is closed and empty");
                 }
@@ -464,6 +497,9 @@ public final class AsyncChannel<T> {
                 if (toWake != null) {
                     WaitingOp.wakeServed(toWake);  // this operation completed: a throw must not undo it
                 }
+                if (closedOut != null) {
+                    closedOut.forEach(WaitingOp::wakeServed);
+                }
                 if (self != null) {
                     self.wake();
                 }
@@ -486,6 +522,7 @@ public final class AsyncChannel<T> {
                         toWake = next.waker;
                         value = null;
                     } else { // keep it (this op, holding value and seq) in hand-over order
+                        inFlight--;            // back in the channel: receivable, no longer in flight
                         if (returned == null) {
                             returned = new ArrayList<>(2);
                         }
