@@ -350,6 +350,11 @@ public final class Async {
      * A task that runs all {@code tasks} concurrently and completes with their results, in the
      * order of the list. If one fails, the others are cancelled and the failure passes through
      * (a {@link JoinHandle} in the list is only no longer awaited: its task is not cancelled).
+     * The results of those that completed before the failure (or before this task was cancelled)
+     * are dropped with it: a receive that completed has taken its value from the channel, and an
+     * acquire its permit. Where those must not be lost, spawn each operation and pass the
+     * {@link JoinHandle}s, which keep their outcomes, or handle each one's failure inside it so
+     * that {@code all} itself does not fail.
      * Its first poll polls every task; each later poll polls only the tasks woken since the
      * previous one, so joining n tasks this way costs O(n) whatever the order in which they
      * finish. Handles (spawned tasks, promises) that complete with a value wake it once, when
