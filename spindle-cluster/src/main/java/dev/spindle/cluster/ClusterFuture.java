@@ -3,6 +3,7 @@
  */
 package dev.spindle.cluster;
 
+import dev.spindle.Spindle;
 import java.lang.ref.Cleaner;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
@@ -33,6 +34,17 @@ import java.util.concurrent.TimeoutException;
  * garbage-collected. After a release this future's value is gone: {@link #get()} throws
  * {@link IllegalStateException}, and the future can no longer be a dependency. Tasks already
  * depending on it still get the value.
+ *
+ * <p>Waiting inside a task (Dask's {@code worker_client}): a task may submit more tasks and wait
+ * for them with {@link #get()} or {@link Client#gather}: a task waited for that is ready on the
+ * waiting task's worker runs on the waiting thread, as a fork-join pool's join runs the task it
+ * joins (a timed wait may then return later than its limit, once that task ends), and the wait is
+ * a blocking section ({@link Spindle#blocking}), so the worker's pool runs its other tasks on a
+ * spare thread (at most 256 at a time: more tasks waiting for tasks not yet ready may exhaust them).
+ * Waiting inside a callback of a future ({@code toCompletableFuture().thenApply(...)}) is not
+ * possible: callbacks run on the one thread that completes every future of the cluster, so
+ * {@link #get()} there throws {@link IllegalStateException} for a future not yet done (chain with
+ * {@code thenCompose}, or move the callback off that thread with an {@code *Async} stage).
  *
  * <p>{@link #cancel} is not supported: a submitted task always runs (it returns {@code false}).
  *
@@ -155,16 +167,58 @@ public final class ClusterFuture<T> implements Future<T>, AutoCloseable {
         return r == null || r.isDone();
     }
 
-    /** @throws IllegalStateException if this future was released */
+    /**
+     * @throws IllegalStateException if this future was released, or it is not done and the caller
+     *     is a callback of a future of the same cluster (see the class comment)
+     */
     @Override
     public T get() throws InterruptedException, ExecutionException {
-        return held().get();
+        try {
+            return await(0, null);
+        } catch (TimeoutException e) {
+            throw new AssertionError("an untimed wait timed out", e);
+        }
     }
 
-    /** @throws IllegalStateException if this future was released */
+    /**
+     * @throws IllegalStateException if this future was released, or it is not done and the caller
+     *     is a callback of a future of the same cluster (see the class comment)
+     */
     @Override
     public T get(long timeout, TimeUnit unit) throws InterruptedException, ExecutionException, TimeoutException {
-        return held().get(timeout, unit);
+        Objects.requireNonNull(unit, "unit");
+        return await(timeout, unit);
+    }
+
+    /**
+     * Waits for the result, without a limit if {@code unit} is null. A task that waits here holds
+     * one of its worker's threads, which the task it waits for may need: on a cluster worker's
+     * thread it runs that task itself if it is ready there ({@link ClusterWorker#helpUntil}); the
+     * wait is a blocking section, so a Spindle pool adds a spare thread for the other tasks (a pool
+     * sees a timed wait as work and would give it none). Why the check
+     * of the notifier: it alone completes these futures, so its wait never ends.
+     */
+    private T await(long timeout, TimeUnit unit) throws InterruptedException, ExecutionException, TimeoutException {
+        CompletableFuture<T> r = held();
+        if (r.isDone()) {
+            return r.get();
+        }
+        if (owner instanceof GraphScheduler scheduler && scheduler.onNotifierThread()) {
+            throw new IllegalStateException("cannot wait for the future for key '" + key + "' in a callback of a "
+                    + "cluster future: callbacks run on the thread that completes every future of the cluster, so "
+                    + "the wait would never end (chain with thenCompose, or use an *Async stage)");
+        }
+        long deadline = unit == null ? 0 : System.nanoTime() + unit.toNanos(timeout);
+        try {
+            return Spindle.blocking(() -> {
+                ClusterWorker.helpUntil(key, r, unit != null, deadline);
+                return unit == null ? r.get() : r.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+            });
+        } catch (InterruptedException | ExecutionException | TimeoutException | RuntimeException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new IllegalStateException(e);   // CompletableFuture.get throws nothing else
+        }
     }
 
     @Override

@@ -83,6 +83,9 @@ final class ClusterWorker {
 
     private static final long PAUSE_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
 
+    /** The worker whose pool runs the current thread, set by {@link #runOne}; for {@link #helpUntil}. */
+    private static final ThreadLocal<ClusterWorker> CURRENT = new ThreadLocal<>();
+
     /**
      * Higher priority first, then arrival. Reversed with a comparator, not by negating the
      * priority: {@code -Integer.MIN_VALUE} is {@code Integer.MIN_VALUE}, which put the lowest
@@ -400,6 +403,7 @@ final class ClusterWorker {
     }
 
     private void runOne() {
+        CURRENT.set(this);                    // a pool thread serves this worker only
         if (store.limit() == 0) {
             runReady();                       // no limit, no pause and no stall report: nothing to count
             return;
@@ -425,10 +429,57 @@ final class ClusterWorker {
         }
     }
 
+    /**
+     * Runs the job of {@code key} on the calling thread if it is READY on the worker whose task this
+     * thread runs, and else waits until {@code awaited} is done, the deadline passes ({@code timed}
+     * only) or the worker stops; returns at once on a thread that runs no cluster task. Why: a task
+     * that waits for another (Dask's {@code worker_client}) holds its thread, and with every thread
+     * so waiting the tasks they waited for had only the pool's spare threads, which are bounded, so
+     * enough waiting tasks hung the worker for good. Only the awaited task itself is run, as a
+     * fork-join join runs the very task it joins: any other ready job might wait for the waiting
+     * task, which could not resume under it. The job starts as on a ticket (taken from the queue,
+     * then a compare-and-set from READY, under the pause and the count of {@link #runOne}); the
+     * ticket it handed in then finds no job, which is harmless.
+     */
+    static void helpUntil(String key, CompletableFuture<?> awaited, boolean timed, long deadlineNanos)
+            throws InterruptedException {
+        ClusterWorker w = CURRENT.get();
+        if (w == null) {
+            return;
+        }
+        while (!awaited.isDone() && w.alive && !(timed && deadlineNanos - System.nanoTime() <= 0)) {
+            Job job = w.jobs.get(key);
+            if (job != null && job.state.get() == READY && !w.store.paused()) {
+                w.running.incrementAndGet();
+                try {
+                    if (!w.store.paused() && w.ready.remove(job)) {   // the second look of runOne
+                        w.run(job);
+                    }
+                } finally {
+                    w.running.decrementAndGet();
+                }
+            } else {
+                try {
+                    awaited.get(PAUSE_POLL_NANOS, TimeUnit.NANOSECONDS);   // the job may become ready meanwhile
+                } catch (java.util.concurrent.TimeoutException | java.util.concurrent.ExecutionException e) {
+                    // timed out: look again; failed: it is done, and the caller reports it
+                }
+            }
+        }
+    }
+
     /** Runs the highest-priority READY job, if any is left. */
     private void runReady() {
         Job job = ready.poll();
-        if (job == null || !alive) {
+        if (job == null) {
+            return;
+        }
+        run(job);
+    }
+
+    /** Runs {@code job}, taken from the READY queue, unless a steal released it meanwhile. */
+    private void run(Job job) {
+        if (!alive) {
             return;
         }
         long start = System.nanoTime();

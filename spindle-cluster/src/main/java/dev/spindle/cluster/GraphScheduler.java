@@ -386,6 +386,14 @@ final class GraphScheduler implements AutoCloseable {
         });
     }
 
+    /**
+     * Whether the calling thread is the notifier: it alone completes the client's futures, so a
+     * wait there for one not yet done would never end (see {@link ClusterFuture#get()}).
+     */
+    boolean onNotifierThread() {
+        return Thread.currentThread() == notifierThread;
+    }
+
     /** For tests: runs {@code view} on the scheduler thread over the worker records and the estimates. */
     <T> T inspect(java.util.function.BiFunction<List<WorkerState>, DurationEstimates, T> view) {
         return call(() -> view.apply(List.copyOf(workers), durations));
