@@ -193,13 +193,28 @@ abstract class PoolCore extends CompensatingExecutorService implements Scheduler
      * @return {@code false} if no thread could be had; nothing was started then
      */
     final boolean tryStartWorker(BaseWorker w) {
+        if (threads.get() == 0) {
+            return false;                      // terminated: see below; spare the factory the call
+        }
         Thread t;
         try {
             t = newThread(w);
         } catch (IllegalStateException | OutOfMemoryError e) {
             return false;
         }
-        return start(w, t);
+        // A thread of the pool that asks for a spare (a blocking section, a long join) keeps the
+        // pool from terminating while it asks; the starvation watch, which asks from a thread of
+        // its own, does not, and the last worker may exit between its look and this start. So a
+        // spare claims its place among the pool's threads only while one is left: none starts
+        // once the pool has terminated.
+        for (int n; ; ) {
+            if ((n = threads.get()) == 0) {
+                return false;
+            }
+            if (threads.compareAndSet(n, n + 1)) {
+                return launch(w, t);
+            }
+        }
     }
 
     private Thread newThread(BaseWorker w) {
@@ -207,8 +222,10 @@ abstract class PoolCore extends CompensatingExecutorService implements Scheduler
         if (threadFactory != null) {
             try {
                 t = threadFactory.newThread(w);
-            } catch (RuntimeException | Error e) {
-                // an Error too: tryStartWorker must report failure, not throw (see Spares.addSpare)
+            } catch (Throwable e) {
+                // an Error too, and a checked exception thrown sneakily (a factory written in
+                // Kotlin, say): tryStartWorker must report failure, not throw (see Spares.addSpare);
+                // the starvation watch asks on the JVM-wide thread, which it would end
                 throw new IllegalStateException("pool " + name + ": threadFactory failed for worker "
                         + w.index + ": " + e, e);
             }
@@ -227,6 +244,11 @@ abstract class PoolCore extends CompensatingExecutorService implements Scheduler
 
     private boolean start(BaseWorker w, Thread t) {
         threads.incrementAndGet();
+        return launch(w, t);
+    }
+
+    /** Starts {@code t}, already counted among the pool's threads. */
+    private boolean launch(BaseWorker w, Thread t) {
         started.incrementAndGet();
         w.finishedCounted = false;
         w.alive = true;

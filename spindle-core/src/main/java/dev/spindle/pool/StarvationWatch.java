@@ -44,7 +44,12 @@ import java.util.concurrent.locks.ReentrantLock;
  * previous look ({@link Worker#progress}, a count kept anyway) and its thread waits without a
  * time limit ({@link Thread.State#WAITING}: a {@code join}, an untimed {@code get} or
  * {@code await}, {@code LockSupport.park}): then one spare starts (up to
- * {@link WorkStealingPool.Builder#maxSpareWorkers}). Only such waits can be waits for good. A
+ * {@link WorkStealingPool.Builder#maxSpareWorkers}). A worker inside a blocking section
+ * ({@link dev.spindle.Spindle#blocking}, or a join that waited long and counts as blocked) and
+ * making no progress is left out of the test, whatever its thread does: the pool compensates for
+ * it already, so what it waits for cannot relieve the others; counted in, a join's brief timed
+ * parks kept a pool whose other workers all waited unseen from ever getting a spare. At least
+ * one worker outside such a section must wait so. Only such waits can be waits for good. A
  * worker that computes for long is runnable; one that sleeps or waits with a time limit
  * ({@code TIMED_WAITING}) ends its wait by itself; one blocked on a monitor ({@code BLOCKED}) waits
  * for another thread's lock, which a spare would queue for too. None of them gets a spare: a pool
@@ -58,15 +63,18 @@ import java.util.concurrent.locks.ReentrantLock;
  *
  * <p>Disarming writes {@code armed = false} and then reads the parked count; arming follows a
  * worker's leaving the parked stack (the waker's or its own write to the idle word) and then reads
- * {@code armed}. All four are volatile, so either the watch sees the worker gone from the parked
- * stack (and re-arms the pool itself) or the worker sees {@code armed} false (and arms it). A
+ * {@code armed}, in the round the worker then begins or, for a spare, as it retires instead. All
+ * four are volatile, so either the watch sees the worker gone from the parked stack (and re-arms
+ * the pool itself) or the worker sees {@code armed} false (and arms it). A
  * pool whose workers all wait therefore stays armed: each of them began its round, after its last
  * park, with either no parked peer (it armed) or a parked peer that has since left the stack
- * (that peer's round armed).
+ * (that peer's next round armed it, or its retirement did: a spare parked in its keep-alive
+ * leaves the stack to retire, and begins no round).
  *
  * <h2>Cost</h2>
  *
- * <p>An idle pool has parked workers and is not looked at; the watch thread then waits untimed.
+ * <p>An idle pool has parked workers and is not looked at; with no pool armed the watch thread
+ * exits after {@link #IDLE_EXIT_NANOS}, and the next arming starts another.
  * A pool busy on every worker is looked at once an interval: a few reads per worker.
  */
 final class StarvationWatch {
@@ -75,14 +83,26 @@ final class StarvationWatch {
     static final long INTERVAL_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
 
     private static final VarHandle ARMED;
+    /** A worker's {@code blockingDepth}, written plainly by its owner; read here as a hint. */
+    private static final VarHandle BLOCKING_DEPTH;
 
     static {
         try {
-            ARMED = MethodHandles.lookup().findVarHandle(StarvationWatch.class, "armed", boolean.class);
+            MethodHandles.Lookup l = MethodHandles.lookup();
+            ARMED = l.findVarHandle(StarvationWatch.class, "armed", boolean.class);
+            BLOCKING_DEPTH = l.findVarHandle(WorkerHotFields.class, "blockingDepth", int.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
     }
+
+    /**
+     * How long the watch thread waits with no pool armed before it exits (the next arming starts
+     * another): a thread that waited for good would keep this library's class loader, and with
+     * it every class it loaded, reachable after every pool had terminated. Long enough that a pool
+     * busy now and then does not pay a thread start (on the arming worker) each time.
+     */
+    static final long IDLE_EXIT_NANOS = TimeUnit.SECONDS.toNanos(5);
 
     /** Guards {@link #WATCHED} and {@link #thread}. */
     private static final ReentrantLock LOCK = new ReentrantLock();
@@ -157,8 +177,17 @@ final class StarvationWatch {
         for (;;) {
             LOCK.lock();
             try {
+                long idle = IDLE_EXIT_NANOS;
                 while (WATCHED.isEmpty()) {
-                    NOT_EMPTY.awaitUninterruptibly();
+                    if (idle <= 0L) {
+                        thread = null;         // under the lock: an arm() after this starts a new one
+                        return;
+                    }
+                    try {
+                        idle = NOT_EMPTY.awaitNanos(idle);
+                    } catch (InterruptedException e) {
+                        // nobody is meant to interrupt this thread: keep waiting
+                    }
                 }
                 batch.addAll(WATCHED);
             } finally {
@@ -204,26 +233,30 @@ final class StarvationWatch {
             Arrays.fill(seen, from, ws.length, Long.MIN_VALUE);
         }
         boolean allWaiting = true;
-        int live = 0;
+        int waitingUnseen = 0;
         for (int i = 0, n = shared.slotsInUse(); i < n; i++) {
             Worker w = ws[i];
             if (w == null || !w.alive) {
                 seen[i] = Long.MIN_VALUE;
                 continue;
             }
-            live++;
             long p = w.progress();
             if (p != seen[i]) {
                 seen[i] = p;
                 allWaiting = false;
                 continue;
             }
+            if ((int) BLOCKING_DEPTH.getOpaque(w) != 0) {
+                continue;                      // compensated for already: see the class overview
+            }
             Thread t = w.thread;
             if (t == null || t.getState() != Thread.State.WAITING) {
                 allWaiting = false;
+            } else {
+                waitingUnseen++;
             }
         }
-        if (allWaiting && live > 0 && shared.hasAnyTask()) {
+        if (allWaiting && waitingUnseen > 0 && shared.hasAnyTask()) {
             shared.spares.addSpareForStarvation();
         }
         return true;

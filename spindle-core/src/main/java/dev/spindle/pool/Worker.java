@@ -573,6 +573,10 @@ final class Worker extends BaseWorker implements LoneTaskWatch.Peer {
                     if (SpareRetireEvent.enabled()) {
                         SpareRetireEvent.emit(pool.name(), index);
                     }
+                    // A spare that was parked leaves the stack here without beginning a round;
+                    // the watch may have dropped the pool for that park (StarvationWatch, "Why no
+                    // arming is missed"), so re-arm it as a round would.
+                    shared.starvation.roundBegins();
                     return false;
                 }
             }
