@@ -16,7 +16,7 @@ final class EchoServerExample {
 
     static AsyncTask<Void> echo(AsyncTcpStream s) {
         ByteBuffer buf = ByteBuffer.allocate(4096);
-        return Async.whileTrue(() -> Async.then(s.read(buf), n -> {   // pending until bytes arrive
+        return Async.recover(Async.whileTrue(() -> Async.then(s.read(buf), n -> {   // pending until bytes arrive
             if (n < 0) {                               // the client closed: so do we
                 s.close();
                 return Async.ready(false);
@@ -26,7 +26,10 @@ final class EchoServerExample {
                 buf.clear();
                 return true;
             });
-        }));
+        })), error -> {                                // reset by the client: close ours too
+            s.close();
+            return null;
+        });
     }
 
     public static void main(String[] args) throws Exception {

@@ -154,7 +154,12 @@ public final class AsyncTcpListener implements AutoCloseable {
         };
     }
 
-    /** Stops listening and wakes waiting accepts (which then fail). Idempotent. */
+    /**
+     * Stops listening and wakes waiting accepts (which then fail). Idempotent. On a reactor with
+     * a selector thread (the shared group's, or one of {@link Reactor#open()} or
+     * {@link ReactorGroup#open}) the port is free again when this returns; on a
+     * {@linkplain ReactorGroup#openDriven driven} reactor, once a worker next selects.
+     */
     @Override
     public void close() {
         try {
@@ -164,5 +169,6 @@ public final class AsyncTcpListener implements AutoCloseable {
         } finally {
             reactor.deregister(reg);
         }
+        reactor.awaitReleased(reg);
     }
 }

@@ -47,6 +47,16 @@ public final class AsyncTcpStream implements AutoCloseable {
     /** Bytes the reactor may read ahead of the application. */
     static final int READ_AHEAD_BYTES = 16 * 1024;
 
+    /**
+     * Most bytes one read or write moves through a heap buffer (the limit the JDK's blocking
+     * sockets use). For a heap buffer the JDK copies everything remaining into a temporary direct
+     * buffer of that size and keeps it cached on the calling thread afterwards: a 64 MiB write
+     * reserved 64 MiB of direct memory per attempt (failing with an {@link OutOfMemoryError} where
+     * the direct memory limit is smaller), copied the whole remainder again at each retry
+     * although the socket takes far less, and left each worker that ran one holding the buffer.
+     */
+    static final int MAX_HEAP_TRANSFER = 128 * 1024;
+
     private final SocketChannel channel;
     private final Reactor reactor;
     private final Reactor.Registration reg;
@@ -262,7 +272,7 @@ public final class AsyncTcpStream implements AutoCloseable {
                     change = reg.add(SelectionKey.OP_READ, cx.waker());
                 } else {
                     try {
-                        n = channel.read(dst);
+                        n = readSome(dst);
                     } catch (IOException e) {
                         throw new UncheckedIOException("read failed", e);
                     }
@@ -310,7 +320,7 @@ public final class AsyncTcpStream implements AutoCloseable {
             }
             int n;
             try {
-                n = channel.write(src);
+                n = writeSome(src);
             } catch (IOException e) {
                 throw new UncheckedIOException("write failed", e);
             }
@@ -341,7 +351,7 @@ public final class AsyncTcpStream implements AutoCloseable {
                 }
                 int n;
                 try {
-                    n = channel.write(src);
+                    n = writeSome(src);
                 } catch (IOException e) {
                     throw new UncheckedIOException("write failed", e);
                 }
@@ -352,6 +362,28 @@ public final class AsyncTcpStream implements AutoCloseable {
             }
             return Poll.ready(null);
         };
+    }
+
+    /** One {@code channel.read}, of at most {@link #MAX_HEAP_TRANSFER} bytes into a heap buffer. */
+    private int readSome(ByteBuffer dst) throws IOException {
+        if (dst.isDirect() || dst.remaining() <= MAX_HEAP_TRANSFER) {
+            return channel.read(dst);
+        }
+        int n = channel.read(dst.slice(dst.position(), MAX_HEAP_TRANSFER));
+        if (n > 0) {
+            dst.position(dst.position() + n);
+        }
+        return n;
+    }
+
+    /** One {@code channel.write}, of at most {@link #MAX_HEAP_TRANSFER} bytes from a heap buffer. */
+    private int writeSome(ByteBuffer src) throws IOException {
+        if (src.isDirect() || src.remaining() <= MAX_HEAP_TRANSFER) {
+            return channel.write(src);
+        }
+        int n = channel.write(src.slice(src.position(), MAX_HEAP_TRANSFER));
+        src.position(src.position() + n);
+        return n;
     }
 
     /**

@@ -18,8 +18,10 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * An NIO {@link Selector} on a thread of its own that turns socket readiness into
@@ -92,6 +94,8 @@ public final class Reactor implements AutoCloseable, IoDriver {
      */
     private final Object driveLock = new Object();
     private volatile boolean closed;
+    /** Returns from {@code select} of the selector thread so far (see {@link #awaitReleased}). */
+    private volatile long turns;
 
     /** A reactor with a selector thread named {@code name}, or a driven one if {@code name} is null. */
     private Reactor(String name) throws IOException {
@@ -527,6 +531,39 @@ public final class Reactor implements AutoCloseable, IoDriver {
         }
     }
 
+    /** How long {@link #awaitReleased} waits for the selector thread at most. */
+    private static final long RELEASE_WAIT_NANOS = TimeUnit.SECONDS.toNanos(5);
+
+    /**
+     * Waits until the selector has let go of {@code reg}'s channel, closed and
+     * {@linkplain #deregister deregistered} already. The JDK closes the socket of a channel
+     * registered with a selector only when that selector drops its cancelled key, in a
+     * {@code select}: a listener's port stayed bound, and listening, after its close() returned,
+     * until the selector thread's next turn. Waits only for a reactor with a selector thread, not
+     * on that thread, and not past a bound (a driven reactor's socket goes at its driver's next
+     * select, or when the reactor closes).
+     */
+    void awaitReleased(Registration reg) {
+        if (thread == null || Thread.currentThread() == thread) {
+            return;
+        }
+        long deadline = System.nanoTime() + RELEASE_WAIT_NANOS;
+        // The select that drops the key closes the socket after it, before it returns: once the
+        // key is gone, one more return of select() means that select is over.
+        long seen = -1;
+        while (seen < 0 || turns == seen) {
+            if (closed || deadline - System.nanoTime() <= 0) {
+                return;
+            }
+            if (seen < 0 && !reg.channel.isRegistered()) {
+                seen = turns;
+                continue;
+            }
+            selector.wakeup();                 // each select drops the cancelled keys, and returns
+            LockSupport.parkNanos(50_000);
+        }
+    }
+
     /** Channels registered with the selector now (for tests: a snapshot of a changing count). */
     int registeredChannels() {
         try {
@@ -561,6 +598,7 @@ public final class Reactor implements AutoCloseable, IoDriver {
         try {
             while (!closed) {
                 selector.select();
+                turns++;                       // this thread alone writes it
                 wakeupPending.set(false);
                 applyChanges();
                 dispatchSelected();
