@@ -95,20 +95,9 @@ class SchedulerUnionRegressionTest {
         RuntimeException failure = new RuntimeException("a member could not be stopped", null, false, false) { };
         PinnedPool first = PinnedPool.builder().workers(1).build();
         SchedulerUnion union = SchedulerUnion.owning(first, new FailingMember(failure));
-        CountDownLatch started = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
         try {
-            union.execute(() -> {
-                started.countDown();
-                try {
-                    release.await();
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            });
-            assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
-            Runnable queued = () -> { };      // behind the running task: shutdownNow() drains it
-            union.execute(queued);
+            Runnable queued = queueBehindARunningTask(union, release);
 
             Throwable thrown = catchThrowable(union::shutdownNow);
 
@@ -131,6 +120,27 @@ class SchedulerUnionRegressionTest {
         return out;
     }
 
+
+    /**
+     * Runs a task on {@code union}'s first member that waits for {@code release}, then queues an
+     * empty task behind it (which {@code shutdownNow()} drains) and returns that one.
+     */
+    private static Runnable queueBehindARunningTask(SchedulerUnion union, CountDownLatch release)
+            throws InterruptedException {
+        CountDownLatch started = new CountDownLatch(1);
+        union.execute(() -> {
+            started.countDown();
+            try {
+                release.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
+        Runnable queued = () -> { };
+        union.execute(queued);
+        return queued;
+    }
 
     /** No spares: a task queued behind a waiting one stays queued (see StarvationWatch). */
     private static WorkStealingPool pool(String name) {
@@ -189,20 +199,9 @@ class SchedulerUnionRegressionTest {
         WorkStealingPool last = pool("last");
         IllegalStateException failure = new IllegalStateException("a member's shutdown hook failed");
         SchedulerUnion union = SchedulerUnion.owning(first, new FailingMember(failure), last);
-        CountDownLatch started = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
         try {
-            union.execute(() -> {
-                started.countDown();
-                try {
-                    release.await();
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            });
-            assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
-            Runnable queued = () -> { };      // behind the running task: shutdownNow() drains it
-            union.execute(queued);
+            Runnable queued = queueBehindARunningTask(union, release);
 
             Throwable thrown = catchThrowable(union::shutdownNow);
 

@@ -28,7 +28,13 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class MetricsRegressionTest {
 
-    private final MeterRegistry registry = new SimpleMeterRegistry();
+    /** The registry under test; {@link MeterFilterRegressionTest} gives it a renaming filter. */
+    final MeterRegistry registry = new SimpleMeterRegistry();
+
+    /** The name the registry gives the meter Spindle names {@code name}. */
+    String registered(String name) {
+        return name;
+    }
 
     /**
      * Binding a second live pool named like a bound one reported nothing about it: its meters
@@ -39,6 +45,7 @@ class MetricsRegressionTest {
         try (WorkSharingPool first = WorkSharingPool.builder().workers(1).name("twin").build();
                 WorkSharingPool second = WorkSharingPool.builder().workers(1).name("twin").build()) {
             SchedulerMetrics.of(first).bindTo(registry);
+            assertThat(registry.find(registered("spindle.pool.workers")).gauges()).as("the first pool's meters").hasSize(1);
             assertThatThrownBy(() -> SchedulerMetrics.of(second).bindTo(registry))
                     .isInstanceOf(IllegalArgumentException.class)
                     .hasMessageContaining("twin");
@@ -66,7 +73,7 @@ class MetricsRegressionTest {
             pool.submit(() -> { }).get(10, TimeUnit.SECONDS);
             pool.shutdown();
             assertThat(pool.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
-            assertThat(registry.get("spindle.pool.tasks.completed").tag("pool", "reborn").functionCounter().count())
+            assertThat(registry.get(registered("spindle.pool.tasks.completed")).tag("pool", "reborn").functionCounter().count())
                     .as("the new pool's completed tasks").isEqualTo(1.0);
         }
     }
