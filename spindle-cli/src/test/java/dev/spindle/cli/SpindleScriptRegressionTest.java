@@ -1,0 +1,103 @@
+/*
+ * Copyright 2026 The Spindle Authors. Licensed under the Apache License, Version 2.0.
+ */
+package dev.spindle.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.condition.EnabledOnOs;
+import org.junit.jupiter.api.condition.OS;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code ./spindle test} as a user runs it, with every tool it calls replaced by a recorder on
+ * {@code PATH} (Maven, spin, gcc, Chromium) and a stand-in later JDK: what Maven is asked to
+ * do in each of its two passes.
+ */
+@EnabledOnOs({OS.LINUX, OS.MAC})
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class SpindleScriptRegressionTest {
+
+    @TempDir
+    Path dir;
+
+    private Path bin;
+    private Path calls;
+    private Path laterJdk;
+
+    @BeforeEach
+    void fakeTools() throws IOException {
+        bin = Files.createDirectories(dir.resolve("bin"));
+        calls = dir.resolve("mvn-calls.txt");
+        // One line per Maven call: its arguments, each in brackets.
+        executable(bin.resolve("mvn"), "#!/bin/sh\n{ for a in \"$@\"; do printf '[%s]' \"$a\"; done; echo; } >> '"
+                + calls + "'\n");
+        for (String tool : List.of("spin", "gcc", "chromium", "chromedriver")) {
+            executable(bin.resolve(tool), "#!/bin/sh\nexit 0\n");
+        }
+        laterJdk = Files.createDirectories(dir.resolve("jdk-later/bin"));
+        executable(laterJdk.resolve("java"), "#!/bin/sh\necho 'openjdk version \"25\"' >&2\n");
+    }
+
+    private static void executable(Path file, String text) throws IOException {
+        Files.writeString(file, text, StandardCharsets.UTF_8);
+        Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rwxr-xr-x"));
+    }
+
+    private List<String> runTest(String... mavenArgs) throws Exception {
+        Path script = Paths.get("..", "spindle").toAbsolutePath().normalize();
+        assertThat(script).as("the ./spindle script beside the modules").isRegularFile();
+        List<String> command = new ArrayList<>(List.of("bash", script.toString(), "test"));
+        command.addAll(List.of(mavenArgs));
+        ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
+        pb.environment().put("PATH", bin + ":" + System.getenv("PATH"));
+        pb.environment().put("SPINDLE_LATER_JDK", laterJdk.getParent().toString());
+        Process p = pb.start();
+        String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(p.waitFor(30, TimeUnit.SECONDS)).as("script ended").isTrue();
+        assertThat(p.exitValue()).as("exit status; output:%n%s", output).isZero();
+        return Files.readAllLines(calls, StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void theLaterJdkPassGetsTheUsersMavenArguments() throws Exception {
+        List<String> lines = runTest("-Dspin.skip", "-Dfoo=bar", "-q");
+
+        assertThat(lines).hasSize(2);
+        assertThat(lines.get(0)).isEqualTo("[-B][-ntp][verify][-Dspin.skip][-Dfoo=bar][-q]");
+        assertThat(lines.get(1))
+                .startsWith("[-B][-ntp][-o][test][-pl][!spindle-stress][-Dtest=!*Lincheck*]")
+                .endsWith("[-Dspin.skip][-Dfoo=bar][-q]");
+    }
+
+    /** Two -pl lists would be joined by Maven, and excluding a module not selected fails the build. */
+    @Test
+    void theUsersModulesAndTestsReplaceTheSecondPassDefaults() throws Exception {
+        List<String> lines = runTest("-pl", "spindle-core", "-Dtest=FooTest");
+
+        assertThat(lines).hasSize(2);
+        assertThat(lines.get(1))
+                .isEqualTo("[-B][-ntp][-o][test][-Dsurefire.failIfNoSpecifiedTests=false][-pl][spindle-core][-Dtest=FooTest]")
+                .doesNotContain("!spindle-stress")
+                .doesNotContain("Lincheck");
+    }
+
+    @Test
+    void skippingTestsSkipsTheSecondPass() throws Exception {
+        List<String> lines = runTest("-DskipTests");
+
+        assertThat(lines).containsExactly("[-B][-ntp][verify][-DskipTests]");
+    }
+}
