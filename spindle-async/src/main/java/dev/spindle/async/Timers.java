@@ -45,7 +45,8 @@ final class Timers {
     private final Condition changed = lock.newCondition();
     /** Null for the shared timer (it signals its thread); else run when the earliest deadline moves up. */
     private final Runnable earlier;
-    private Entry[] heap = new Entry[64];
+    private static final int INITIAL_CAPACITY = 64;
+    private Entry[] heap = new Entry[INITIAL_CAPACITY];
     private int size;
     private long nextSeq;
     private Thread thread;
@@ -271,15 +272,39 @@ final class Timers {
         size--;
         if (i == size) {
             heap[size] = null;
-            return;
+        } else {
+            Entry last = heap[size];
+            heap[size] = null;
+            heap[i] = last;
+            last.index = i;
+            siftDown(i);
+            if (last.index == i) {
+                siftUp(i);
+            }
         }
-        Entry last = heap[size];
-        heap[size] = null;
-        heap[i] = last;
-        last.index = i;
-        siftDown(i);
-        if (last.index == i) {
-            siftUp(i);
+        shrinkIfSparse();
+    }
+
+    /**
+     * Halves the heap's array once it is three-quarters empty, so a burst of timers (a million
+     * requests each with a timeout) does not keep its array for the life of the timer, which
+     * for {@link #SHARED} is the JVM's. Growing at full and shrinking at a quarter leaves a
+     * factor of two between the two thresholds: a size that moves around one of them copies the
+     * array at most once per as many operations as the array has slots.
+     */
+    private void shrinkIfSparse() {
+        if (heap.length > INITIAL_CAPACITY && size < heap.length / 4) {
+            heap = Arrays.copyOf(heap, heap.length / 2);
+        }
+    }
+
+    /** Slots in the heap's array (for tests). */
+    int capacity() {
+        lock.lock();
+        try {
+            return heap.length;
+        } finally {
+            lock.unlock();
         }
     }
 
