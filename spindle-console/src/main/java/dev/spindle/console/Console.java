@@ -58,7 +58,8 @@ import java.util.function.Supplier;
  * <p>The console binds to 127.0.0.1 by default. Binding any other address (a wildcard
  * included) requires an access token ({@link Builder#token}), which every request must present
  * (the page passes on the one in its own URL, {@link #uri()}). Only {@code GET} is served, with
- * no request body, a bounded request target and a fixed set of paths (see {@code Requests});
+ * no request body, a bounded request target and a fixed set of paths, and never to a page of
+ * another site ({@code Origin}, {@code Sec-Fetch-Site}; see {@code Requests});
  * at most {@link Builder#maxClients} event streams are open at once (503 beyond). Requests are
  * handled by {@code maxClients + 4} daemon threads behind a queue of 16: a connection that finds
  * the queue full is closed unanswered, so a flood waits in no unbounded queue. Every request but
@@ -84,6 +85,14 @@ public final class Console implements AutoCloseable {
             "/", new String[] {"index.html", "text/html; charset=utf-8"},
             "/app.js", new String[] {"app.js", "text/javascript; charset=utf-8"},
             "/app.css", new String[] {"app.css", "text/css; charset=utf-8"});
+
+    /**
+     * The longest an event stream goes without a write: a peer that has gone is noticed only by
+     * writing to it, and its slot is kept until then.
+     */
+    private static final long HEARTBEAT_NANOS = TimeUnit.SECONDS.toNanos(1);
+    /** What an event stream writes when no sample came within {@link #HEARTBEAT_NANOS}: an SSE comment. */
+    private static final byte[] HEARTBEAT = ":\n\n".getBytes(StandardCharsets.US_ASCII);
 
     private final HttpServer server;
     private final HandlerPool handlers;
@@ -494,7 +503,9 @@ public final class Console implements AutoCloseable {
     /**
      * Pushes each new sample to one client until it goes away or the console closes. The wait for
      * a sample is not bounded by the request deadline (streams are bounded by {@code maxClients});
-     * each write is, so a client that stops reading loses its stream and frees its slot.
+     * each write is, so a client that stops reading loses its stream and frees its slot. Without
+     * a new sample within a second it writes a comment, so a client that has gone frees its slot
+     * within a second or two, whatever the interval.
      */
     private void stream(HttpExchange ex) throws IOException {
         if (!streams.tryAcquire()) {
@@ -513,16 +524,22 @@ public final class Console implements AutoCloseable {
                 if (handlers.disarm()) {
                     return;                    // the deadline fired during the last write
                 }
-                String data;
+                String data = null;
                 synchronized (tickLock) {
-                    while (tick == seen && !closed) {
-                        tickLock.wait(intervalMillis * 4);
+                    long until = System.nanoTime() + HEARTBEAT_NANOS;
+                    for (long left = HEARTBEAT_NANOS; tick == seen && !closed && left > 0;
+                            left = until - System.nanoTime()) {
+                        TimeUnit.NANOSECONDS.timedWait(tickLock, left);
                     }
-                    seen = tick;
-                    data = latest;
+                    if (tick != seen) {
+                        seen = tick;
+                        data = latest;
+                    }
                 }
                 handlers.arm();
-                out.write(("data: " + data + "\n\n").getBytes(StandardCharsets.UTF_8));
+                // no new sample within the heartbeat: a comment, which the page ignores, so that a
+                // client that has gone is found out (its slot freed) now, not a whole interval on
+                out.write(data == null ? HEARTBEAT : ("data: " + data + "\n\n").getBytes(StandardCharsets.UTF_8));
                 out.flush();                   // throws once the client has gone
             }
         } catch (InterruptedException e) {

@@ -7,6 +7,7 @@ import com.sun.net.httpserver.Headers;
 import com.sun.net.httpserver.HttpExchange;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 
@@ -23,7 +24,13 @@ import java.util.List;
  *       to ({@code 127.0.0.1}, {@code localhost}, {@code [::1]} or the bound address as
  *       {@code Console.uri()} writes it, with its port, which may be left out on port 80) (403): a page
  *       of another site whose name an attacker re-points at 127.0.0.1 (DNS rebinding) sends its
- *       own host name and gets nothing;</li>
+ *       own host name and gets nothing; a request target in absolute form
+ *       ({@code GET http://host/...}) is checked by its host in place of the header's;</li>
+ *   <li>the request is not a browser's for a page of another site: an {@code Origin} header,
+ *       if sent, is {@code http://} and the host checked above, a {@code Sec-Fetch-Site} header,
+ *       if sent, is {@code same-origin} or {@code none} (403): such a page cannot read what the
+ *       console answers, but its event streams would hold the slots the console's own page
+ *       needs;</li>
  *   <li>with a token, the request carries it, as the query parameter {@code token} or as
  *       {@code Authorization: Bearer <token>}: missing, 401; wrong, 403 (compared in constant
  *       time).</li>
@@ -67,10 +74,17 @@ final class Requests {
         if (h.containsKey("Transfer-Encoding") || (length != null && !length.trim().equals("0"))) {
             return refuse(ex, 413, "a request body is not accepted");
         }
+        // a target in absolute form names the host itself, and the Host header is then ignored
+        // (RFC 9112, 3.2.2): checked in its place, else "GET http://evil.example/" passes
+        URI uri = ex.getRequestURI();
+        List<String> hosts = uri.isAbsolute() ? List.of(String.valueOf(uri.getRawAuthority())) : h.get("Host");
+        if (token == null && !loopbackHost(hosts)) {
+            return refuse(ex, 403, "unexpected Host header");
+        }
+        if (!sameOrigin(h, hosts)) {
+            return refuse(ex, 403, "cross-site requests are not served");
+        }
         if (token == null) {
-            if (!loopbackHost(h.get("Host"))) {
-                return refuse(ex, 403, "unexpected Host header");
-            }
             return true;
         }
         String presented = presentedToken(ex);
@@ -95,6 +109,34 @@ final class Requests {
         String suffix = ":" + port;
         return host.equals("127.0.0.1" + suffix) || host.equals("localhost" + suffix)
                 || host.equals("[::1]" + suffix) || host.equals(ownHost + suffix);
+    }
+
+    /**
+     * Whether a browser sent the request for a page of this console, or for none (an address
+     * typed in, or a client that is not a browser and sends neither header). A page of another
+     * site can make the browser request the console (an {@code EventSource}, a {@code no-cors}
+     * fetch) with the right Host; it cannot read the answer, but an event stream it opens holds
+     * one of the {@code maxClients} slots for as long as the page stays open. Such a request
+     * carries an {@code Origin} other than the console's own, or {@code Sec-Fetch-Site} other than
+     * {@code same-origin} or {@code none} ({@code same-site} is another port of the same host).
+     */
+    boolean sameOrigin(Headers h, List<String> hosts) {
+        List<String> site = h.get("Sec-Fetch-Site");
+        if (site != null && (site.size() != 1 || !(site.get(0).trim().equalsIgnoreCase("same-origin")
+                || site.get(0).trim().equalsIgnoreCase("none")))) {
+            return false;
+        }
+        List<String> origins = h.get("Origin");
+        if (origins == null) {
+            return true;
+        }
+        if (origins.size() != 1 || hosts == null || hosts.size() != 1) {
+            return false;
+        }
+        String origin = origins.get(0).trim();
+        String own = "http://" + hosts.get(0).trim();
+        // a browser leaves the default port out of an origin
+        return origin.equalsIgnoreCase(own) || (port == 80 && (origin + ":80").equalsIgnoreCase(own));
     }
 
     /** The token from the query ({@code token=}) or the {@code Authorization} header; else null. */
