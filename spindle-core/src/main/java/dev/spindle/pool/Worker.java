@@ -840,15 +840,39 @@ final class Worker extends BaseWorker implements LoneTaskWatch.Peer {
                     backoff = 1_000L;
                     continue;
                 }
-                if (pool.isStopping()) {
-                    throw new java.util.concurrent.CancellationException(
-                            "pool stopped before the awaited task completed");
-                }
                 if (!interruptible && task.isHandedBack()) {
-                    // a task of another pool that stopped: a join ends as it does from outside
-                    // (see ForkTask.awaitBlocking); a get goes on waiting, interruptibly
+                    // shutdownNow returned it (this pool's, or another's that stopped): a join
+                    // ends as it does from outside (see ForkTask.awaitBlocking); a get goes on
+                    // waiting, interruptibly. Not cancelled: the list's holder may still run it.
                     throw new java.util.concurrent.CancellationException(
                             "pool stopped before the awaited task completed; shutdownNow() returned it not started");
+                }
+                if (pool.isStopping()) {
+                    if (interruptible) {
+                        // a get ends as shutdownNow's interrupt would end it (see ForkTask.get)
+                        throw new java.util.concurrent.CancellationException(
+                                "pool stopped before the awaited task completed");
+                    }
+                    // A join reports the task's real outcome: throwing here told the joiner
+                    // "cancelled" about a task that then completed with a value
+                    // (JoinWhileStoppingRegressionTest). No spare starts and no worker steals any
+                    // more, so a task that has not started (on a peer's fork stack, say, whose
+                    // owner may be waiting on this frame) is run here, as a pool without spares
+                    // does. One that runs elsewhere is waited for while this worker holds no
+                    // unstarted task: what it waits for may be such a task, which after
+                    // shutdownNow only this worker runs, once this frame returns. Then the join
+                    // cancels it instead, so that "cancelled" is its outcome for every observer.
+                    if (task.isNew()) {
+                        runTask(task);         // its queued entry is skipped later (the CAS)
+                        continue;
+                    }
+                    if (hasLocalWork()) {
+                        if (task.cancel(false)) {
+                            throw new java.util.concurrent.CancellationException(
+                                    "pool stopped before the awaited task completed");
+                        }
+                        continue;              // completed meanwhile: its outcome is reported
+                    }
                 }
                 if (!compensating && waited >= COMPENSATE_AFTER_NANOS) {
                     // Nothing this frame may run, and the wait is not short: count this worker

@@ -1,0 +1,196 @@
+/*
+ * Copyright 2026 The Spindle Authors. Licensed under the Apache License, Version 2.0.
+ */
+package dev.spindle.pool;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.spindle.Task;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * A worker's join of a task running on another worker while the pool shuts down or stops: the
+ * joiner must be told the task's real outcome, never "cancelled" about a task that then
+ * completes with a value nobody receives.
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class JoinWhileStoppingRegressionTest {
+
+    /** Awaits {@code latch} ignoring interrupts (shutdownNow's among them), then restores them. */
+    private static void awaitIgnoringInterrupts(CountDownLatch latch) {
+        boolean interrupted = false;
+        for (;;) {
+            try {
+                if (latch.await(30, TimeUnit.SECONDS)) {
+                    break;
+                }
+                throw new IllegalStateException("never released");
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** What the joining task saw: the child's value, or what its join threw. */
+    private record Outcome(Task<Integer> child, Object joined) { }
+
+    /**
+     * Starts a task on a two-worker pool that spawns a child, waits until the other worker has
+     * started it, and joins it; calls {@code stop} once the join waits, then lets the child
+     * finish with 41.
+     */
+    private static Outcome joinAcross(WorkStealingPool pool, Runnable stop) throws Exception {
+        CountDownLatch childStarted = new CountDownLatch(1);
+        CountDownLatch releaseChild = new CountDownLatch(1);
+        AtomicReference<Task<Integer>> child = new AtomicReference<>();
+        AtomicReference<Worker> joiner = new AtomicReference<>();
+        CompletableFuture<Object> joined = new CompletableFuture<>();
+        pool.execute(() -> {
+            try {
+                Task<Integer> c = pool.spawn(() -> {
+                    childStarted.countDown();
+                    awaitIgnoringInterrupts(releaseChild);
+                    return 41;
+                });
+                child.set(c);
+                awaitIgnoringInterrupts(childStarted);   // taken by the other worker, not run inline
+                joiner.set(pool.currentWorker());
+                joined.complete(c.join());
+            } catch (Throwable e) {
+                joined.complete(e);
+            }
+        });
+        assertThat(childStarted.await(30, TimeUnit.SECONDS)).as("the other worker started the child").isTrue();
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (joiner.get() == null || joiner.get().joiningHint() != child.get()) {
+            assertThat(System.nanoTime() - end).as("the join began waiting").isNegative();
+            Thread.sleep(1);
+        }
+        stop.run();
+        releaseChild.countDown();
+        Object result = joined.get(30, TimeUnit.SECONDS);
+        assertThat(pool.awaitTermination(30, TimeUnit.SECONDS)).as("terminated").isTrue();
+        return new Outcome(child.get(), result);
+    }
+
+    /**
+     * The other side of the two tests above: a join in a stopped pool must not wait for good on a
+     * task that waits for an unstarted task on the joiner's own fork stack, which after
+     * shutdownNow only the joiner runs, once its frame returns. Here the awaited task runs in
+     * another pool and joins the joiner's fork. The join gives up, and then the awaited task
+     * must be cancelled, not complete behind its joiner's back.
+     */
+    @Test
+    void aJoinAfterShutdownNowDoesNotWaitForATaskThatWaitsForItsOwnFork() throws Exception {
+        WorkStealingPool stopped = WorkStealingPool.builder().workers(1).name("join-own-fork").build();
+        WorkStealingPool other = WorkStealingPool.builder().workers(1).name("join-own-fork-other").build();
+        try {
+            CountDownLatch otherStarted = new CountDownLatch(1);
+            CountDownLatch goJoin = new CountDownLatch(1);
+            AtomicReference<Task<Integer>> elsewhere = new AtomicReference<>();
+            CompletableFuture<Object> joined = new CompletableFuture<>();
+            stopped.execute(() -> {
+                try {
+                    Task<Integer> fork = stopped.spawn(() -> 41);  // on this worker's fork stack
+                    elsewhere.set(other.spawn(() -> {
+                        otherStarted.countDown();
+                        return fork.join() + 1;
+                    }));
+                    awaitIgnoringInterrupts(goJoin);
+                    joined.complete(elsewhere.get().join());
+                } catch (Throwable e) {
+                    joined.complete(e);
+                }
+            });
+            assertThat(otherStarted.await(30, TimeUnit.SECONDS)).isTrue();
+            stopped.shutdownNow();
+            goJoin.countDown();
+            assertThat(stopped.awaitTermination(30, TimeUnit.SECONDS)).as("the stopped pool terminated").isTrue();
+            Object result = joined.get(30, TimeUnit.SECONDS);
+            Task<Integer> e = elsewhere.get();
+            if (result instanceof java.util.concurrent.CancellationException) {
+                assertThat(e.isCancelled()).as("the join threw CancellationException; the task is %s", e).isTrue();
+            } else {
+                assertThat(result).as("what the join returned").isEqualTo(42);
+            }
+        } finally {
+            other.shutdownNow();
+        }
+        assertThat(other.awaitTermination(30, TimeUnit.SECONDS)).isTrue();
+    }
+
+    /** After plain shutdown() every accepted task runs, and its joiner gets its value. */
+    @Test
+    void aJoinDuringShutdownGetsTheValue() throws Exception {
+        WorkStealingPool pool = WorkStealingPool.builder().workers(2).name("join-shutdown").build();
+        Outcome o = joinAcross(pool, pool::shutdown);
+        assertThat(o.joined()).as("what the join returned").isEqualTo(41);
+        assertThat(o.child().join()).isEqualTo(41);
+    }
+
+    /**
+     * After shutdownNow a worker's join of a task that had not started, on a busy peer's fork
+     * stack (which the drain leaves to its owner), threw CancellationException; the peer then
+     * ran the task in its stop phase and it completed with 41, which the joiner never got. The
+     * join must get the value: the task was accepted and not returned, so it runs.
+     */
+    @Test
+    void aJoinAfterShutdownNowOfATaskOnAPeersForkStackGetsTheValue() throws Exception {
+        WorkStealingPool pool = WorkStealingPool.builder().workers(2).name("join-fork-stack").build();
+        CountDownLatch joinerBusy = new CountDownLatch(1);
+        CountDownLatch goJoin = new CountDownLatch(1);
+        CountDownLatch releaseOwner = new CountDownLatch(1);
+        AtomicReference<Task<Integer>> child = new AtomicReference<>();
+        CountDownLatch childSpawned = new CountDownLatch(1);
+        CompletableFuture<Object> joined = new CompletableFuture<>();
+        pool.execute(() -> {
+            joinerBusy.countDown();
+            awaitIgnoringInterrupts(goJoin);   // a timed wait: the starvation watch leaves it be
+            try {
+                joined.complete(child.get().join());
+            } catch (Throwable e) {
+                joined.complete(e);
+            }
+        });
+        assertThat(joinerBusy.await(30, TimeUnit.SECONDS)).isTrue();
+        pool.execute(() -> {                   // the other worker: the first one is busy
+            child.set(pool.spawn(() -> 41));   // onto this worker's fork stack
+            childSpawned.countDown();
+            awaitIgnoringInterrupts(releaseOwner);
+        });
+        assertThat(childSpawned.await(30, TimeUnit.SECONDS)).isTrue();
+        pool.shutdownNow();
+        goJoin.countDown();
+        Object result;
+        try {
+            result = joined.get(30, TimeUnit.SECONDS);
+        } finally {
+            releaseOwner.countDown();
+        }
+        assertThat(pool.awaitTermination(30, TimeUnit.SECONDS)).as("terminated").isTrue();
+        assertThat(result).as("what the join returned; the child is %s", child.get()).isEqualTo(41);
+        assertThat(child.get().join()).isEqualTo(41);
+    }
+
+    /**
+     * After shutdownNow a worker's join of a task that was running elsewhere (so not handed
+     * back) threw CancellationException while the task then completed normally: the task was
+     * not cancelled, a later join returned 41, and the joiner had been told "cancelled". The
+     * task was not returned by shutdownNow, so it runs, and the join must get its value.
+     */
+    @Test
+    void aJoinAfterShutdownNowOfATaskRunningElsewhereGetsTheValue() throws Exception {
+        WorkStealingPool pool = WorkStealingPool.builder().workers(2).name("join-shutdown-now").build();
+        Outcome o = joinAcross(pool, pool::shutdownNow);
+        assertThat(o.joined()).as("what the join returned; the child is %s", o.child()).isEqualTo(41);
+        assertThat(o.child().join()).isEqualTo(41);
+    }
+}
