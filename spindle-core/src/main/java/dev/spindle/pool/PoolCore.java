@@ -225,7 +225,7 @@ abstract class PoolCore extends CompensatingExecutorService implements Scheduler
             } catch (Throwable e) {
                 // an Error too, and a checked exception thrown sneakily (a factory written in
                 // Kotlin, say): tryStartWorker must report failure, not throw (see Spares.addSpare);
-                // the starvation watch asks on the JVM-wide thread, which it would end
+                // the starvation watch asks on a starter thread of its own, which it would end
                 throw new IllegalStateException("pool " + name + ": threadFactory failed for worker "
                         + w.index + ": " + e, e);
             }

@@ -71,6 +71,17 @@ import java.util.concurrent.locks.ReentrantLock;
  * (that peer's next round armed it, or its retirement did: a spare parked in its keep-alive
  * leaves the stack to retire, and begins no round).
  *
+ * <h2>One pool cannot stall the others</h2>
+ *
+ * <p>The watch thread serves every pool in the JVM, so it never calls into a pool's thread
+ * factory itself: a spare is started by a short-lived thread of its own ({@link #startSpare}),
+ * at most one per pool at a time, and the watch goes on looking at the other pools meanwhile.
+ * Starting a spare calls the user's factory under the pool's spare lock; done on the watch
+ * thread, a factory that blocked (or was slow) held the watch, and another pool that starved
+ * meanwhile was never relieved and hung (StarvationSpareStartRegressionTest). While a pool's
+ * start is still in its factory, the watch starts no other for that pool, so a factory that
+ * blocks holds one thread, not one per interval.
+ *
  * <h2>Cost</h2>
  *
  * <p>An idle pool has parked workers and is not looked at; with no pool armed the watch thread
@@ -83,6 +94,7 @@ final class StarvationWatch {
     static final long INTERVAL_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
 
     private static final VarHandle ARMED;
+    private static final VarHandle STARTING;
     /** A worker's {@code blockingDepth}, written plainly by its owner; read here as a hint. */
     private static final VarHandle BLOCKING_DEPTH;
 
@@ -90,6 +102,7 @@ final class StarvationWatch {
         try {
             MethodHandles.Lookup l = MethodHandles.lookup();
             ARMED = l.findVarHandle(StarvationWatch.class, "armed", boolean.class);
+            STARTING = l.findVarHandle(StarvationWatch.class, "starting", boolean.class);
             BLOCKING_DEPTH = l.findVarHandle(WorkerHotFields.class, "blockingDepth", int.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
@@ -116,6 +129,9 @@ final class StarvationWatch {
     /** Whether this pool is in {@link #WATCHED} (or about to be). */
     @SuppressWarnings("unused")            // through ARMED
     private volatile boolean armed;
+    /** Whether a spare of this pool is being started, off the watch thread (see {@link #startSpare}). */
+    @SuppressWarnings("unused")            // through STARTING
+    private volatile boolean starting;
     /** Each worker's progress at the last look ({@link Long#MIN_VALUE}: not seen). Watch thread only. */
     private long[] seen = new long[0];
 
@@ -257,8 +273,32 @@ final class StarvationWatch {
             }
         }
         if (allWaiting && waitingUnseen > 0 && shared.hasAnyTask()) {
-            shared.spares.addSpareForStarvation();
+            startSpare();
         }
         return true;
+    }
+
+    /**
+     * Starts a spare for this pool on a thread of its own, unless one is being started already
+     * (see "One pool cannot stall the others" in the class overview). Watch thread only.
+     */
+    private void startSpare() {
+        if (!STARTING.compareAndSet(this, false, true)) {
+            return;                            // the last start is still in the pool's factory
+        }
+        Thread t = new Thread(null, () -> {
+            try {
+                shared.spares.addSpareForStarvation();
+            } finally {
+                STARTING.setVolatile(this, false);
+            }
+        }, "spindle-starvation-spare-start", 0, false);
+        t.setDaemon(true);
+        t.setContextClassLoader(null);
+        try {
+            t.start();
+        } catch (OutOfMemoryError e) {
+            STARTING.setVolatile(this, false); // no thread to be had: a later look tries again
+        }
     }
 }
