@@ -191,7 +191,8 @@ public final class AsyncRuntime implements AutoCloseable {
          * are busy.
          *
          * <p>{@code drivers} are usually the reactors of a driven reactor group, which this
-         * runtime then serves (it does not close them); with an empty list the workers drive
+         * runtime then serves (it does not close them, and gives them back once it has
+         * terminated, for another runtime to drive); with an empty list the workers drive
          * only the timers ({@link Async#sleep}, {@link Async#timeout}) of the tasks they run.
          * Without this option (the default) a reactor has its own selector thread and timers
          * fire on the JVM-wide timer thread.
@@ -718,6 +719,11 @@ public final class AsyncRuntime implements AutoCloseable {
             synchronized (outsideLive) {
                 outsideLive.forEachNotDone(Integer.MAX_VALUE, fail);
                 outsideLive.clear();
+            }
+            if (driver != null) {
+                // every worker has exited: another runtime may drive them; before terminated,
+                // so that a close() that returned (or isTerminated()) has given them back
+                driver.unclaimAll();
             }
             terminated = true;
         }

@@ -124,10 +124,16 @@ final class DrivingParker implements Parker {
     private final AtomicInteger slotlessCount = new AtomicInteger();
     /** The runtime's own timer, fired by whoever holds slot 0. */
     final Timers timers;
+    /**
+     * The drivers as the builder claimed them ({@code drivers} replaces a closed one), given back
+     * by {@link #unclaimAll} once the runtime has terminated.
+     */
+    private final List<IoDriver> claimed;
 
     DrivingParker(AsyncRuntime runtime, int workers, Parker threads, List<? extends IoDriver> io) {
         this.runtime = runtime;
         this.threads = threads;
+        this.claimed = List.copyOf(io);
         int n = Math.max(1, io.size());
         this.drivers = new AtomicReferenceArray<>(n);
         for (int k = 0; k < n; k++) {
@@ -305,6 +311,22 @@ final class DrivingParker implements Parker {
             }
         } finally {
             self.driving = false;
+        }
+    }
+
+    /**
+     * Gives back the builder's claims on the drivers. Called once, when every worker has exited:
+     * nobody selects or dispatches in them any more, and without this a reactor group that
+     * outlived its runtime (a server restarted in-process) could never be driven again, its
+     * listeners and streams left waiting for a selector nobody runs.
+     */
+    void unclaimAll() {
+        for (IoDriver d : claimed) {
+            try {
+                d.unclaim();
+            } catch (RuntimeException e) {
+                AsyncRuntime.reportStray(e);   // the others are still given back
+            }
         }
     }
 

@@ -27,10 +27,11 @@ public interface IoDriver {
     void claim();
 
     /**
-     * Gives back a claim whose runtime was never built: {@code build()} claims its drivers one
-     * after another, and when one cannot be claimed it gives back those it had claimed, so that
-     * they can still be handed to a runtime. Called only after a successful {@link #claim()},
-     * at most once for it. The default does nothing, for a driver that keeps no claim.
+     * Gives back a claim whose runtime was never built or has terminated: {@code build()} claims
+     * its drivers one after another, and when one cannot be claimed it gives back those it had
+     * claimed, so that they can still be handed to a runtime; a runtime gives its drivers back
+     * once every worker has exited (nobody selects in them any more). Called only after a
+     * successful {@link #claim()}, at most once for it. The default does nothing, for a driver that keeps no claim.
      */
     default void unclaim() {
     }
