@@ -88,7 +88,7 @@ public final class AsyncTcpStream implements AutoCloseable {
             }
             if (buffer == null) {
                 try {
-                    buffer = ByteBuffer.allocateDirect(READ_AHEAD_BYTES);
+                    buffer = reactor.takeBuffer(READ_AHEAD_BYTES);
                 } catch (OutOfMemoryError e) {
                     // on the selector thread: fail this stream, not the reactor and all it serves
                     error = new IOException("no direct memory for the read-ahead buffer", e);
@@ -115,6 +115,20 @@ public final class AsyncTcpStream implements AutoCloseable {
                 return Fill.NOTHING;
             }
             return buffer.hasRemaining() ? Fill.MORE : Fill.FULL;
+        }
+
+        /**
+         * The stream is closed: hands the buffer back to the reactor (with the registration's
+         * lock held, so no fill or drain is under way). Nothing uses it afterwards: a read checks
+         * that the channel is open first, and a fill stops at {@code ended}.
+         */
+        void release() {
+            ended = true;
+            if (buffer != null) {
+                ByteBuffer b = buffer;
+                buffer = null;
+                reactor.giveBuffer(b);
+            }
         }
 
         boolean hasBytes() {
@@ -426,7 +440,10 @@ public final class AsyncTcpStream implements AutoCloseable {
         return channel.isOpen();
     }
 
-    /** Closes the connection and wakes the tasks waiting on it. Idempotent. */
+    /**
+     * Closes the connection and wakes the tasks waiting on it; its read-ahead buffer goes back to
+     * the reactor for the next stream. Idempotent.
+     */
     @Override
     public void close() {
         try {
@@ -434,6 +451,11 @@ public final class AsyncTcpStream implements AutoCloseable {
         } catch (IOException ignored) {
             // closing anyway
         } finally {
+            // after the channel's close: a read under this lock sees it closed, and touches no
+            // buffer again
+            synchronized (reg) {
+                inbound.release();
+            }
             reactor.deregister(reg);
         }
     }

@@ -94,6 +94,17 @@ public final class Reactor implements AutoCloseable, IoDriver {
      */
     private final Object driveLock = new Object();
     private volatile boolean closed;
+    /**
+     * Read-ahead buffers of closed streams, for the next streams of this reactor. Without them
+     * each buffer went back only when the garbage collector found its stream unreachable, and
+     * where {@code -XX:+DisableExplicitGC} keeps the JDK's direct-memory reservation from
+     * forcing that, a server of many short connections ran out of direct memory (its
+     * connections failing) with only a few of them open. Guarded by itself; at most
+     * {@link #SPARE_BUFFERS}.
+     */
+    private final java.util.ArrayDeque<java.nio.ByteBuffer> spareBuffers = new java.util.ArrayDeque<>();
+    /** Most read-ahead buffers kept for reuse (256 KiB of 16 KiB buffers). */
+    static final int SPARE_BUFFERS = 16;
     /** Returns from {@code select} of the selector thread so far (see {@link #awaitReleased}). */
     private volatile long turns;
 
@@ -452,6 +463,33 @@ public final class Reactor implements AutoCloseable, IoDriver {
 
         synchronized boolean isCancelled() {
             return cancelled;
+        }
+    }
+
+    /**
+     * A cleared read-ahead buffer of {@code bytes}: one a closed stream gave back, or a new one.
+     *
+     * @throws OutOfMemoryError if none is spare and no direct memory is left
+     */
+    java.nio.ByteBuffer takeBuffer(int bytes) {
+        synchronized (spareBuffers) {
+            java.nio.ByteBuffer b = spareBuffers.poll();
+            if (b != null && b.capacity() == bytes) {
+                return b.clear();
+            }
+        }
+        return java.nio.ByteBuffer.allocateDirect(bytes);
+    }
+
+    /**
+     * Takes back a read-ahead buffer from a closed stream that nothing reads into or from any
+     * more; beyond {@link #SPARE_BUFFERS} it is left to the garbage collector.
+     */
+    void giveBuffer(java.nio.ByteBuffer buffer) {
+        synchronized (spareBuffers) {
+            if (spareBuffers.size() < SPARE_BUFFERS) {
+                spareBuffers.push(buffer);
+            }
         }
     }
 
