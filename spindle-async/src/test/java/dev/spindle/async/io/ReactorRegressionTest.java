@@ -13,8 +13,6 @@ import java.net.Socket;
 import java.nio.ByteBuffer;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.ServerSocketChannel;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -118,18 +116,7 @@ class ReactorRegressionTest {
      */
     @Test
     void exhaustedDirectMemoryDoesNotKillTheReactor() throws Exception {
-        String java = Paths.get(System.getProperty("java.home"), "bin", "java").toString();
-        ProcessBuilder pb = new ProcessBuilder(java, "-Xmx64m", "-XX:MaxDirectMemorySize=2m",
-                "-cp", System.getProperty("java.class.path"), Child.class.getName());
-        pb.redirectErrorStream(true);
-        pb.redirectOutput(ProcessBuilder.Redirect.PIPE);
-        Process p = pb.start();
-        boolean done = p.waitFor(25, TimeUnit.SECONDS);
-        if (!done) {
-            p.destroyForcibly();
-        }
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(done).as("child finished; output:%n%s", out).isTrue();
+        String out = ChildJvm.run(Child.class, 25, "-Xmx64m", "-XX:MaxDirectMemorySize=2m");
         assertThat(out).as("child output").contains("REACTOR ALIVE");
     }
 

@@ -10,9 +10,6 @@ import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Paths;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -31,18 +28,7 @@ class ReadAheadMemoryRegressionTest {
 
     @Test
     void closedStreamsGiveTheirReadAheadBufferBack() throws Exception {
-        String java = Paths.get(System.getProperty("java.home"), "bin", "java").toString();
-        ProcessBuilder pb = new ProcessBuilder(java, "-Xmx64m", "-XX:MaxDirectMemorySize=256k",
-                "-XX:+DisableExplicitGC", "-cp", System.getProperty("java.class.path"), Child.class.getName());
-        pb.redirectErrorStream(true);
-        pb.redirectOutput(ProcessBuilder.Redirect.PIPE);
-        Process p = pb.start();
-        boolean done = p.waitFor(30, TimeUnit.SECONDS);
-        if (!done) {
-            p.destroyForcibly();
-        }
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(done).as("child finished; output:%n%s", out).isTrue();
+        String out = ChildJvm.run(Child.class, 30, "-Xmx64m", "-XX:MaxDirectMemorySize=256k", "-XX:+DisableExplicitGC");
         assertThat(out).as("child output").contains("ALL " + CONNECTIONS + " CONNECTIONS READ");
     }
 

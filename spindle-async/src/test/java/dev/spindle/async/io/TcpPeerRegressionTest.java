@@ -13,8 +13,6 @@ import java.net.BindException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Paths;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -39,17 +37,7 @@ class TcpPeerRegressionTest {
      */
     @Test
     void aHeapBufferLargerThanDirectMemoryIsWrittenAndReadInPieces() throws Exception {
-        String java = Paths.get(System.getProperty("java.home"), "bin", "java").toString();
-        ProcessBuilder pb = new ProcessBuilder(java, "-Xmx192m", "-XX:MaxDirectMemorySize=8m",
-                "-cp", System.getProperty("java.class.path"), HugeBufferChild.class.getName());
-        pb.redirectErrorStream(true);
-        Process p = pb.start();
-        boolean done = p.waitFor(45, TimeUnit.SECONDS);
-        if (!done) {
-            p.destroyForcibly();
-        }
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(done).as("child finished; output:%n%s", out).isTrue();
+        String out = ChildJvm.run(HugeBufferChild.class, 45, "-Xmx192m", "-XX:MaxDirectMemorySize=8m");
         assertThat(out).as("child output").contains("WRITE OK " + HUGE).contains("READ OK " + (1 << 20));
     }
 
