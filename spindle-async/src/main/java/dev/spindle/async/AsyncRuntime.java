@@ -309,6 +309,12 @@ public final class AsyncRuntime implements AutoCloseable {
     /** Cells retired by shutdown rather than by a worker (for {@link #liveTasks()}). */
     private volatile long retiredAtShutdown;
     private final AtomicInteger running;
+    /**
+     * Workers blocked in a {@code get} of a handle of this runtime's own tasks, less those
+     * running a task meanwhile; when it reaches the worker count nobody else can run what they
+     * wait for (see AsyncWorker's <i>Blocking gets</i>).
+     */
+    final AtomicInteger blockedInGet = new AtomicInteger();
     private final Object terminationLock = new Object();
     private boolean terminated;                // guarded by terminationLock
     /** What ended a worker's loop, if one died; guarded by terminationLock. */

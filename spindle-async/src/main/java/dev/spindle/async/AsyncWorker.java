@@ -108,6 +108,45 @@ import java.util.function.Consumer;
  * holding a lock across a yield held it some sixty picks, and every waiter paid for it
  * ({@code HybridOrderTest.yieldsTakeTurnsWithTheHotQueue}). The hot order uses the wakes
  * that found a task waiting, not its yields ({@link TaskCell#waitWakes()}).
+ *
+ * <h2>Blocking gets</h2>
+ *
+ * <p>A poll should not block, but code ported from {@code CompletableFuture.join} on a pool
+ * does: a task spawns a child and waits in {@code child.get()}. Only this runtime's workers poll
+ * its cells, so once every worker waits so, nothing runs the children and the runtime hangs for
+ * good. While a peer is free, it runs them (a parked watcher takes even a LIFO slot's occupant:
+ * {@code StalledPollTest}). When none is, the blocked workers run queued tasks themselves, from
+ * within their wait ({@link #helpWhileBlocked}), as a {@code ForkJoinPool} worker helps in a
+ * join. Compensating with a spare thread, as the pools do, would need more than the pools have:
+ * this runtime's worker set is fixed (each worker's queues, LIFO slot and wake channel, where a
+ * task's wake-ups go to the worker that polled it last, and the idle protocol's indexes), so a
+ * spare would need queues that outlive it, or would own the blocked worker's queues while the
+ * blocked poll may resume and use them. Helping reuses this loop's own picks.
+ *
+ * <p>The invariants:
+ * <ul>
+ *   <li>Only when needed: {@link AsyncRuntime#blockedInGet} counts the workers blocked in a
+ *       {@code get} of a handle of their own runtime's task (not a promise, not another
+ *       runtime's handle: outside threads may complete those), less those running a task
+ *       meanwhile. Workers help only while it equals the worker count: then, without help, the
+ *       awaited tasks could never run. So a task run from within a wait can delay the waiting
+ *       task's resumption (it resumes once that poll returns) but cannot make a runtime that
+ *       would have made progress hang: a helped task that in turn waits for a task below it on
+ *       the stack hangs, as every worker did before.</li>
+ *   <li>Whoever brings the count to the worker count sees it and helps (each worker re-counts
+ *       itself after each task it ran), so one worker always looks; one that finds nothing
+ *       polls the I/O drivers and timers (nobody is parked to drive them) and looks again every
+ *       {@link #HELP_RECHECK_NANOS}, as does every worker that sees the count full.</li>
+ *   <li>Reentrancy: the picks are the loop's own ({@link #takeLifo}, {@link #next},
+ *       {@link #search}, after spilling peers' hot queues as a watcher does), so the LIFO slot,
+ *       the queues' owner-only ends and the fairness counters are used as by the loop, on the
+ *       owner's thread. {@link #polling} stays set (a poll is under way: a spawn or wake during
+ *       the helped poll may use the slot, whose occupant this loop or the round then runs), the
+ *       waiting poll's budget is saved and restored around the helped poll, and a search that
+ *       finds nothing stops searching before the wait parks, so the idle protocol never counts
+ *       a blocked worker as searching or parked. Each helped poll is a plain {@link #runCell}:
+ *       its cell's state machine is unchanged. Nothing is helped once the runtime closes.</li>
+ * </ul>
  */
 final class AsyncWorker extends AsyncWorkerPadAfter implements Runnable, LoneTaskWatch.Peer {
 
@@ -156,6 +195,12 @@ final class AsyncWorker extends AsyncWorkerPadAfter implements Runnable, LoneTas
      * blocks after such a sleep began waits up to twice this.
      */
     static final long WATCH_IDLE_SLEEP_CAP_NANOS = java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(100);
+
+    /**
+     * How long a worker blocked in a {@code get} while every worker is sleeps before it looks
+     * for work again (see <i>Blocking gets</i>); the watcher's interval.
+     */
+    static final long HELP_RECHECK_NANOS = WATCH_INTERVAL_NANOS;
 
     /** Capacity of {@link #yielded}. */
     static final int YIELD_CAPACITY = 1024;
@@ -808,6 +853,54 @@ final class AsyncWorker extends AsyncWorkerPadAfter implements Runnable, LoneTas
     @Override
     public boolean isBusy() {
         return (boolean) POLLING.getOpaque(this);
+    }
+
+    // ------------------------------------------------------------------ blocking gets
+
+    /**
+     * Whether this worker, blocked in a {@code get} of a handle of its runtime's task, must run
+     * queued tasks while it waits: every worker is blocked so (see <i>Blocking gets</i>).
+     */
+    boolean mustHelp() {
+        return !runtime.closing && runtime.blockedInGet.get() >= runtime.workers.length;
+    }
+
+    /**
+     * Runs one queued task of this runtime from within a blocked {@code get}, on this worker's
+     * thread (see <i>Blocking gets</i>).
+     *
+     * @return whether a task ran (the caller then re-reads its handle before waiting again)
+     */
+    boolean helpWhileBlocked() {
+        TaskCell<?> c = takeLifo();
+        if (c == null) {
+            c = next();
+        }
+        if (c == null) {
+            for (AsyncWorker v : runtime.workers) {
+                if (v != this) {
+                    v.stalled();               // a blocked peer's hot queue, where a search finds it
+                }
+            }
+            c = search();
+            if (c == null) {
+                stopSearching();               // the wait parks outside the idle protocol
+                if (runtime.driver != null) {
+                    runtime.driver.pollNow(index);  // nobody parked drives I/O and timers now
+                }
+                return false;
+            }
+        }
+        stopSearching();
+        int budget = budgetLeft;               // the waiting poll's
+        runtime.blockedInGet.decrementAndGet();  // running: not blocked while this poll lasts
+        try {
+            runCell(c);
+        } finally {
+            runtime.blockedInGet.incrementAndGet();
+            budgetLeft = budget;
+        }
+        return true;
     }
 
     // ------------------------------------------------------------------ running a task

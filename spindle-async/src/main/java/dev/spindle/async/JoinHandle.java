@@ -639,7 +639,9 @@ public abstract sealed class JoinHandle<T> implements Future<T>, AsyncTask<T> pe
     /**
      * Waits for the outcome. Meant for threads outside the runtime: a task awaits a handle by
      * polling it. A task that blocks here holds its worker until the outcome is out, so the
-     * awaited task must run on another worker; on a runtime with one worker it never could.
+     * awaited task runs on another worker; once every worker of the runtime is blocked so, the
+     * blocked workers run queued tasks of the runtime while they wait, so such gets do not hang
+     * the runtime. On a runtime with one worker it is refused (below).
      *
      * @throws IllegalStateException if called by the only worker of a one-worker runtime for a
      *     task of that runtime that is not done (nothing else could run it: the wait would never
@@ -677,6 +679,30 @@ public abstract sealed class JoinHandle<T> implements Future<T>, AsyncTask<T> pe
 
     /** Blocks until the outcome is out, the deadline passes or the thread is interrupted. */
     private long await(boolean timed, long nanos) throws InterruptedException {
+        AsyncWorker helper = blockedWorker();
+        if (helper == null) {
+            return await(timed, nanos, null);
+        }
+        helper.runtime.blockedInGet.incrementAndGet();
+        try {
+            return await(timed, nanos, helper);
+        } finally {
+            helper.runtime.blockedInGet.decrementAndGet();
+        }
+    }
+
+    /**
+     * The worker of the runtime that runs this handle's task, if the calling thread is one: it
+     * is then counted as blocked while it waits here, and runs queued tasks of its runtime once
+     * every worker is (see AsyncWorker's <i>Blocking gets</i>); {@code null} for any other
+     * thread, and for a promise, which any thread may complete.
+     */
+    AsyncWorker blockedWorker() {
+        return null;
+    }
+
+    /** {@link #await(boolean, long)}, helping as {@code helper} if it is not null. */
+    private long await(boolean timed, long nanos, AsyncWorker helper) throws InterruptedException {
         // a negative timeout counts as 0, as in the JDK's timed waits: now + Long.MIN_VALUE lies
         // 2^63 ns away, and the difference tested below overflowed into ~292 years ahead
         long deadline = timed ? System.nanoTime() + Math.max(0L, nanos) : 0L;
@@ -699,13 +725,21 @@ public abstract sealed class JoinHandle<T> implements Future<T>, AsyncTask<T> pe
                 }
                 continue;                      // re-read the state before parking
             }
+            // every worker blocked: run a queued task, or look again after a while (a spawn
+            // from outside, a wake-up or a due timer may bring one); see AsyncWorker
+            boolean helping = helper != null && helper.mustHelp();
+            if (helping && helper.helpWhileBlocked()) {
+                continue;
+            }
             if (timed) {
                 long left = deadline - System.nanoTime();
                 if (left <= 0L) {
                     node.gone = true;
                     return state;
                 }
-                LockSupport.parkNanos(this, left);
+                LockSupport.parkNanos(this, helping ? Math.min(left, AsyncWorker.HELP_RECHECK_NANOS) : left);
+            } else if (helping) {
+                LockSupport.parkNanos(this, AsyncWorker.HELP_RECHECK_NANOS);
             } else {
                 LockSupport.park(this);
             }

@@ -258,13 +258,26 @@ final class TaskCell<T> extends JoinHandle<T> implements Waker, Context {
         }
     }
 
+    /** The calling worker, if it is one of this cell's runtime (see JoinHandle#blockedWorker). */
+    @Override
+    AsyncWorker blockedWorker() {
+        if (runtime == null) {
+            return null;
+        }
+        AsyncWorker w = AsyncWorker.current();
+        return w != null && w.runtime == runtime ? w : null;
+    }
+
     /**
      * Only the workers of its runtime poll a cell, so the one worker of a one-worker runtime
      * blocked in {@code get} on an unfinished cell of that runtime waits for itself: the task
      * never runs, and a shutdown from outside, which joins that worker, waits for good too.
      * With more workers a peer runs it (the parked watcher takes what the blocked worker left
-     * queued: {@code StalledPollTest}), as {@code CompletableFuture.join} on a pool worker
-     * relies on another thread.
+     * queued: {@code StalledPollTest}), and once every worker is blocked so, the blocked workers
+     * run queued tasks while they wait (AsyncWorker's <i>Blocking gets</i>). A lone worker would
+     * be blocked by every such get, so it would always run the awaited task nested under the
+     * waiting one; it keeps failing at once, as documented on {@link JoinHandle#get()}, which
+     * points the caller at polling the handle instead.
      */
     @Override
     void refuseSelfDeadlock() {
