@@ -25,7 +25,12 @@ import java.util.concurrent.ExecutionException;
  * }</pre>
  *
  * <p>Keys are unique per cluster; a second submission of a key throws
- * {@link IllegalArgumentException}. After the cluster closes every method that submits or places
+ * {@link IllegalArgumentException}. One exception: a task that submits tasks from inside its
+ * function and is retried (its attempt failed, or its worker was lost) may submit the keys of its
+ * earlier attempts again, since a retry runs the same function; each such submission replaces the
+ * earlier one, whose run is abandoned and whose result is released, and a future of the earlier
+ * one still pending completes as the new one does. Not while a task still pending depends on the
+ * earlier one: that submission throws. After the cluster closes every method that submits or places
  * work throws {@link java.util.concurrent.RejectedExecutionException}; {@link #gather} still
  * returns the values of futures completed before the close (as {@link ClusterFuture#get()} does),
  * and throws {@link ExecutionException} for one the close completed, since its task never finished.

@@ -81,6 +81,8 @@ public final class ClusterCoordinator implements ClusterView, AutoCloseable {
      * {@link LocalCluster} counts them).
      *
      * @throws java.util.concurrent.RejectedExecutionException once closed
+     * @throws IllegalStateException if called on the scheduler's thread (from a {@link Transport}
+     *     callback), where the answer could never come
      */
     @Override
     public ClusterStats stats() {

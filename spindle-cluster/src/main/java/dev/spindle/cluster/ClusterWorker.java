@@ -85,6 +85,11 @@ final class ClusterWorker {
 
     /** The worker whose pool runs the current thread, set by {@link #runOne}; for {@link #helpUntil}. */
     private static final ThreadLocal<ClusterWorker> CURRENT = new ThreadLocal<>();
+    /**
+     * The task (key and attempt) whose function the calling thread runs, so that a task submitting
+     * more tasks is known to the scheduler as their submitter (see {@link GraphScheduler#submit}).
+     */
+    private static final ThreadLocal<Message.Compute> RUNNING = new ThreadLocal<>();
 
     /**
      * Higher priority first, then arrival. Reversed with a comparator, not by negating the
@@ -429,6 +434,11 @@ final class ClusterWorker {
         }
     }
 
+    /** The task whose function the calling thread runs, or null on a thread running none. */
+    static Message.Compute runningTask() {
+        return RUNNING.get();
+    }
+
     /**
      * Runs the job of {@code key} on the calling thread if it is READY on the worker whose task this
      * thread runs, and else waits until {@code awaited} is done, the deadline passes ({@code timed}
@@ -505,13 +515,18 @@ final class ClusterWorker {
                 return;
             }
         }
+        // a task run inline by helpUntil runs inside another: the outer one is running again after it
+        Message.Compute outer = RUNNING.get();
+        RUNNING.set(c);
         try {
             value = c.function().apply(Collections.unmodifiableList(args));
         } catch (Throwable t) {
+            RUNNING.set(outer);
             finish(job);
             transport.toScheduler(new Message.TaskErred(id, c.key(), c.attempt(), t, System.nanoTime() - start));
             return;
         }
+        RUNNING.set(outer);
         long nanos = System.nanoTime() - start;
         long size;
         try {

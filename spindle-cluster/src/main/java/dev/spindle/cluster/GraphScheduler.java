@@ -248,9 +248,16 @@ final class GraphScheduler implements AutoCloseable {
      * is not interruptible: once posted the event runs anyway (a submission takes its keys, and its
      * results would be kept with no future to release them), so the caller gets its outcome, with
      * its interrupt status kept. It is short, and ends with {@link RejectedExecutionException} if
-     * the scheduler closes first.
+     * the scheduler closes first. On the scheduler thread itself (a {@link Transport} callback such
+     * as {@code toWorker} or {@code retired}) it throws {@link IllegalStateException}: the event
+     * would run only after the current one returned, so the wait would never end and the scheduler
+     * would stop for good.
      */
     <T> T call(Supplier<T> action) {
+        if (Thread.currentThread() == thread) {
+            throw new IllegalStateException("cannot call the cluster from its scheduler thread (a transport "
+                    + "callback): the call would wait for the thread it blocks; hand it to another thread");
+        }
         CompletableFuture<T> result = new CompletableFuture<>();
         post(() -> {
             try {
@@ -343,10 +350,12 @@ final class GraphScheduler implements AutoCloseable {
      * already known). Validates everything before changing anything.
      */
     List<CompletableFuture<Object>> submit(List<TaskSpec<?>> specs) {
+        Message.Compute submitter = ClusterWorker.runningTask();   // read on the caller's thread
         return call(() -> {
             Set<String> batch = new HashSet<>();
             for (TaskSpec<?> s : specs) {
-                if (tasks.containsKey(s.key()) || !batch.add(s.key())) {
+                TaskState earlier = tasks.get(s.key());
+                if ((earlier != null && !resubmittable(earlier, submitter)) || !batch.add(s.key())) {
                     throw new IllegalArgumentException("a task with key '" + s.key() + "' was already submitted");
                 }
                 for (ClusterFuture<?> f : s.dependencyFutures()) {
@@ -367,8 +376,17 @@ final class GraphScheduler implements AutoCloseable {
                 }
             }
             List<CompletableFuture<Object>> futures = new ArrayList<>();
+            List<TaskState> freed = new ArrayList<>();
             for (TaskSpec<?> s : specs) {
                 TaskState t = new TaskState(s.withoutFutures(), new CompletableFuture<>());
+                if (submitter != null) {
+                    t.submitterKey = submitter.key();
+                    t.submitterAttempt = submitter.attempt();
+                }
+                TaskState earlier = tasks.get(s.key());
+                if (earlier != null) {
+                    freed.addAll(supersede(earlier, t));
+                }
                 for (String dep : s.dependencies()) {
                     TaskState d = tasks.get(dep);
                     t.dependencies.add(d);
@@ -381,9 +399,96 @@ final class GraphScheduler implements AutoCloseable {
             for (TaskSpec<?> s : specs) {
                 ensure(tasks.get(s.key()), visited);
             }
+            for (TaskState d : freed) {
+                mayRelease(d);                // a replaced record's inputs: it may have been their last need
+                if (d.state == TaskState.State.ERRED) {
+                    mayForget(d);
+                }
+            }
             stalls();                         // placed on stalled workers: taken back, and told if none can run them
             return futures;
         });
+    }
+
+    /**
+     * Whether the task of {@code submitter}, a later attempt of the task that submitted
+     * {@code earlier} from inside its function, may submit that key again: the attempt that took
+     * the key failed (or was lost with its worker) and the task is being retried, and a retry runs
+     * the same function, which submits the same keys. Not while a task still pending depends on the
+     * earlier record, which it would lose.
+     */
+    private boolean resubmittable(TaskState earlier, Message.Compute submitter) {
+        if (submitter == null || earlier.submitterKey == null || !earlier.submitterKey.equals(submitter.key())
+                || earlier.submitterAttempt == submitter.attempt()) {
+            return false;
+        }
+        TaskState parent = tasks.get(submitter.key());
+        if (parent == null || parent.state != TaskState.State.PROCESSING || parent.attempt != submitter.attempt()) {
+            return false;                     // not the current attempt of a task of this cluster
+        }
+        for (TaskState d : earlier.dependents) {
+            if (d.state == TaskState.State.WAITING || d.state == TaskState.State.PROCESSING) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Replaces {@code earlier}, a record an earlier attempt of a retried task submitted (see
+     * {@link #resubmittable}), with {@code next}, its resubmission: the earlier run is abandoned
+     * (a late reply names an attempt no longer current and is ignored), its copies are released,
+     * its dependents (all finished) now refer to {@code next}, and a future of the earlier
+     * submission still pending completes as {@code next} does. A held earlier future is released
+     * by key later; that release is not {@code next}'s ({@link TaskState#supersededFutures}).
+     *
+     * @return the earlier record's dependencies, which the caller checks for release once the
+     *     submission is linked (it may need them again)
+     */
+    private List<TaskState> supersede(TaskState earlier, TaskState next) {
+        unassign(earlier);
+        for (int h : earlier.holders) {
+            WorkerState w = workers.get(h);
+            w.holds.remove(earlier.key());
+            if (w.alive) {
+                releaseKey(w, earlier.key());
+            }
+        }
+        for (int f : earlier.fetchers) {
+            if (!earlier.holders.contains(f) && workers.get(f).alive) {
+                releaseKey(workers.get(f), earlier.key());
+            }
+        }
+        earlier.fetchers.clear();
+        earlier.clearHolders();
+        if (earlier.state == TaskState.State.MEMORY || earlier.state == TaskState.State.LOST) {
+            tasksReleased++;
+        }
+        earlier.state = TaskState.State.RELEASED;
+        for (TaskState d : earlier.dependents) {
+            d.dependencies.replaceAll(x -> x == earlier ? next : x);
+            next.dependents.add(d);
+        }
+        earlier.dependents.clear();
+        for (TaskState d : earlier.dependencies) {
+            d.dependents.remove(earlier);
+        }
+        List<TaskState> inputs = new ArrayList<>(earlier.dependencies);
+        earlier.dependencies.clear();
+        CompletableFuture<Object> pending = earlier.future;
+        if (pending != null) {
+            earlier.future = null;
+            next.future.whenComplete((v, e) -> {
+                if (e != null) {
+                    pending.completeExceptionally(e);
+                } else {
+                    pending.complete(v);
+                }
+            });
+        }
+        next.supersededFutures = earlier.supersededFutures + (earlier.wanted ? 1 : 0);
+        tasks.put(next.key(), next);
+        return inputs;
     }
 
     /**
@@ -784,6 +889,10 @@ final class GraphScheduler implements AutoCloseable {
         }
         events.add(() -> {
             TaskState t = tasks.get(key);
+            if (t != null && t.supersededFutures > 0) {
+                t.supersededFutures--;        // a future of a record it replaced: see supersede
+                return;
+            }
             if (t != null) {
                 t.wanted = false;
                 if (t.state == TaskState.State.ERRED) {

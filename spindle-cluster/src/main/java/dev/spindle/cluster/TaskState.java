@@ -64,6 +64,14 @@ final class TaskState {
     /** The attempt whose stalled worker refused to give it back: it started it (see GraphScheduler.stalls). */
     long withdrawalRefused;
     Throwable error;
+    /** The task whose function submitted this one, and its attempt; null for the client's own. */
+    String submitterKey;
+    long submitterAttempt;
+    /**
+     * Held futures of earlier records of this key that this one replaced (a retried task submitting
+     * its keys again): their releases, which name only the key, are theirs and not this record's.
+     */
+    int supersededFutures;
 
     TaskState(TaskSpec<?> spec, CompletableFuture<Object> future) {
         this.spec = spec;
