@@ -181,7 +181,11 @@ public final class ClusterCoordinator implements ClusterView, AutoCloseable {
         scheduler.receive(Objects.requireNonNull(message, "message"));
     }
 
-    /** Stops the scheduler; unfinished futures fail with {@link IllegalStateException}. Idempotent. */
+    /**
+     * Stops the scheduler; unfinished futures fail with {@link IllegalStateException}. Idempotent.
+     * Called from a {@link Transport} callback (on the scheduler's thread) it returns at once, and
+     * the scheduler stops as soon as that callback returns.
+     */
     @Override
     public void close() {
         scheduler.close();

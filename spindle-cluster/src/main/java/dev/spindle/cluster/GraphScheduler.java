@@ -1691,6 +1691,8 @@ final class GraphScheduler implements AutoCloseable {
      * Idempotent; a close racing another waits for it to finish (unless called from a callback of
      * a future, which returns at once). A first close from such a callback does not wait for the
      * notifier to end, which it is running on: the completions still queued there run after it.
+     * A close from a {@link Transport} callback, on the scheduler's own thread, returns at once
+     * too: the close runs as the next event, once the callback's returns.
      */
     @Override
     public void close() {
@@ -1712,35 +1714,21 @@ final class GraphScheduler implements AutoCloseable {
     }
 
     private void stop() {
+        if (Thread.currentThread() == thread) {
+            // called from a transport callback, on the scheduler's own thread: the event below
+            // would run only after the current one returns, so waiting for it would never end.
+            // The close runs as the next event instead, and this returns at once; the rest of the
+            // current event still sees the records it is working on.
+            events.add(() -> {
+                closeRecords();
+                events.clear();
+                notifier.shutdown();
+            });
+            return;
+        }
         CompletableFuture<Void> drained = new CompletableFuture<>();
         events.add(() -> {
-            closed = true;
-            for (WorkerState w : workers) {
-                if (w.alive) {
-                    // a retirement's completion, or a transport's wait for the worker to be gone
-                    // (gone), would otherwise wait for good: no event will come any more
-                    int id = w.id;
-                    String why = w.retiring ? "the cluster closed before worker " + id + " retired"
-                            : "the cluster closed while worker " + id + " was alive";
-                    ended(w, new IllegalStateException(why));
-                }
-            }
-            for (TaskState t : tasks.values()) {
-                CompletableFuture<Object> f = t.future;
-                if (f == null) {
-                    continue;                     // completed already
-                }
-                String key = t.key();
-                notifier.execute(() -> f.completeExceptionally(
-                        new IllegalStateException("the cluster closed before task '" + key + "' finished")));
-            }
-            // a caller may keep the closed cluster, or a future whose cleaner refers to this
-            // scheduler: the records (functions, and a scattered value in its function) must not
-            // stay reachable through it
-            tasks.clear();
-            inFlight.clear();
-            withdrawals.clear();
-            workers.clear();
+            closeRecords();
             drained.complete(null);
         });
         drained.join();
@@ -1757,5 +1745,39 @@ final class GraphScheduler implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+    }
+
+    /**
+     * The close itself, on the scheduler's thread: marks it closed (the loop ends after this
+     * event), ends the live workers, fails every unfinished future and drops the records.
+     */
+    private void closeRecords() {
+        closed = true;
+        for (WorkerState w : workers) {
+            if (w.alive) {
+                // a retirement's completion, or a transport's wait for the worker to be gone
+                // (gone), would otherwise wait for good: no event will come any more
+                int id = w.id;
+                String why = w.retiring ? "the cluster closed before worker " + id + " retired"
+                        : "the cluster closed while worker " + id + " was alive";
+                ended(w, new IllegalStateException(why));
+            }
+        }
+        for (TaskState t : tasks.values()) {
+            CompletableFuture<Object> f = t.future;
+            if (f == null) {
+                continue;                     // completed already
+            }
+            String key = t.key();
+            notifier.execute(() -> f.completeExceptionally(
+                    new IllegalStateException("the cluster closed before task '" + key + "' finished")));
+        }
+        // a caller may keep the closed cluster, or a future whose cleaner refers to this
+        // scheduler: the records (functions, and a scattered value in its function) must not
+        // stay reachable through it
+        tasks.clear();
+        inFlight.clear();
+        withdrawals.clear();
+        workers.clear();
     }
 }

@@ -126,6 +126,29 @@ class ClusterTaskGraphRegressionTest {
     }
 
     /**
+     * A transport that, in its callback for the first task sent to a worker (on the scheduler's
+     * thread), calls {@code action} on the coordinator and completes {@code outcome} with what it
+     * threw, or null.
+     */
+    private static RecordingTransport callingOnFirstCompute(AtomicReference<ClusterCoordinator> coordinator,
+            java.util.function.Consumer<ClusterCoordinator> action, CompletableFuture<Throwable> outcome) {
+        return new RecordingTransport() {
+            @Override
+            public synchronized void toWorker(int worker, Message.ToWorker message) {
+                super.toWorker(worker, message);
+                if (message instanceof Message.Compute && !outcome.isDone()) {
+                    try {
+                        action.accept(coordinator.get());
+                        outcome.complete(null);
+                    } catch (Throwable t) {
+                        outcome.complete(t);
+                    }
+                }
+            }
+        };
+    }
+
+    /**
      * A transport's callback runs on the scheduler thread; a stats() call there waited for an event
      * that thread would only run after the callback returned, so it never returned.
      */
@@ -134,20 +157,7 @@ class ClusterTaskGraphRegressionTest {
         assertTimeoutPreemptively(Duration.ofSeconds(30), () -> {
             AtomicReference<ClusterCoordinator> coordinator = new AtomicReference<>();
             CompletableFuture<Throwable> outcome = new CompletableFuture<>();
-            RecordingTransport transport = new RecordingTransport() {
-                @Override
-                public synchronized void toWorker(int worker, Message.ToWorker message) {
-                    super.toWorker(worker, message);
-                    if (message instanceof Message.Compute && !outcome.isDone()) {
-                        try {
-                            coordinator.get().stats();
-                            outcome.complete(null);
-                        } catch (Throwable t) {
-                            outcome.complete(t);
-                        }
-                    }
-                }
-            };
+            RecordingTransport transport = callingOnFirstCompute(coordinator, ClusterCoordinator::stats, outcome);
             try (ClusterCoordinator c = ClusterCoordinator.start(
                     CoordinatorSettings.builder().workers(1).threadsPerWorker(1).build(), transport)) {
                 coordinator.set(c);
@@ -157,6 +167,30 @@ class ClusterTaskGraphRegressionTest {
                 // the scheduler goes on: a call from another thread still answers
                 assertThat(c.stats().workers()).hasSize(1);
             }
+        });
+    }
+
+    /**
+     * close() from a transport callback, on the scheduler's thread, waited for an event that only
+     * that thread could run: the close never returned and the scheduler stopped for good.
+     */
+    @Test
+    void closeFromTheSchedulerThreadReturnsAndCloses() {
+        assertTimeoutPreemptively(Duration.ofSeconds(30), () -> {
+            AtomicReference<ClusterCoordinator> coordinator = new AtomicReference<>();
+            CompletableFuture<Throwable> outcome = new CompletableFuture<>();
+            RecordingTransport transport = callingOnFirstCompute(coordinator, ClusterCoordinator::close, outcome);
+            ClusterCoordinator c = ClusterCoordinator.start(
+                    CoordinatorSettings.builder().workers(1).threadsPerWorker(1).build(), transport);
+            coordinator.set(c);
+            ClusterFuture<Integer> f = c.client().submit("t", args -> 1);
+            assertThat(outcome.get(30, SECONDS)).as("what close() threw in the callback").isNull();
+            // the close ran after the callback's event: the task's future fails, and the cluster
+            // refuses new work
+            assertThatThrownBy(() -> f.get(30, SECONDS)).isInstanceOf(java.util.concurrent.ExecutionException.class)
+                    .hasMessageContaining("closed");
+            assertThatThrownBy(c::stats).isInstanceOf(java.util.concurrent.RejectedExecutionException.class);
+            c.close();                    // and a second close from outside returns
         });
     }
 
