@@ -120,6 +120,13 @@ public final class PekkoWorker implements AutoCloseable {
             node = new WorkerNode(id, threads, memory, transport);
             transport.attach(node);
             roster.onWorkerGone(transport::holderGone);
+            // a member that has left (coordinator gone, retired, downed) can never be reached again:
+            // its pool threads and held values go with it, not when (if ever) close() is called
+            WorkerNode stopped = node;
+            system.registerOnTermination(() -> {
+                stopped.close();
+                transport.close();
+            });
             // an orphan could only idle, holding its port and the cluster's name: leave, as the
             // Hazelcast worker does (once removed, the actor system terminates)
             roster.onCoordinatorGone(() -> cluster.leave(cluster.selfAddress()));
@@ -151,7 +158,9 @@ public final class PekkoWorker implements AutoCloseable {
 
     /**
      * Completes when the member has left the cluster or was stopped: downed, retired,
-     * {@link #close()}d, or left because its coordinator left the cluster.
+     * {@link #close()}d, or left because its coordinator left the cluster. By then the worker's
+     * pool is stopped (its threads exit) and its values are dropped; {@link #close()} is still
+     * safe to call.
      *
      * @return a stage completed (with {@code null}) once the member's actor system has terminated
      */
