@@ -126,7 +126,11 @@ final class PekkoConfigs {
         // are there for tools that check them
         c.put(ssl + "hostname-verification", "off");
 
-        c.put("pekko.cluster.roles", roles);
+        // every member announces its message limit: frames are sized by the sender's limit and
+        // refused over the receiver's, so the coordinator admits only workers with its own (Roster)
+        List<String> withLimit = new ArrayList<>(roles);
+        withLimit.add(Roster.MESSAGE_LIMIT_PREFIX + s.maxMessageBytes());
+        c.put("pekko.cluster.roles", withLimit);
         c.put("pekko.cluster.jmx.enabled", "off");
         c.put("pekko.cluster.log-info", "off");
         // a worker started before its seed retries soon, not after Pekko's 5 s

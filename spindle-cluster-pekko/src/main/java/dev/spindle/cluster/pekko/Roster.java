@@ -40,6 +40,11 @@ import org.apache.pekko.cluster.UniqueAddress;
  *       ({@link Incarnations.Proof#WAITING}): if the holder is lost later (the old process of a
  *       same-address restart is removed only once the new one asks to join), the claim is tried
  *       again ({@link Incarnations#takeWaiting}).
+ *   <li><b>One message limit.</b> Every member announces its {@code maxMessageBytes} in a
+ *       {@code spindle-message-limit-<n>} role. A member sizes the frames it sends by its own
+ *       limit and refuses those over its own, so a frame between members with different limits
+ *       could be sent and then dropped on arrival, and the task it carried would wait for good:
+ *       the coordinator refuses a worker whose limit is not its own.
  *   <li>Anything else (no Spindle role) is refused.
  * </ul>
  * A member is matched to an id by its address and incarnation, never by its address alone: the
@@ -52,6 +57,7 @@ final class Roster {
     static final String WORKER_ROLE = "spindle-worker";
     static final String WORKER_ID_PREFIX = "spindle-worker-";
     static final String INCARNATION_PREFIX = "spindle-incarnation-";
+    static final String MESSAGE_LIMIT_PREFIX = "spindle-message-limit-";
 
     private final Address self;
     private final boolean coordinatorSide;
@@ -114,6 +120,20 @@ final class Roster {
             }
         }
         return Incarnations.NONE;
+    }
+
+    /** The message limit a member announces, or -1 if it announces none (or a malformed one). */
+    static int messageLimit(Member m) {
+        for (String role : m.getRoles()) {
+            if (role.startsWith(MESSAGE_LIMIT_PREFIX)) {
+                try {
+                    return Integer.parseInt(role.substring(MESSAGE_LIMIT_PREFIX.length()));
+                } catch (NumberFormatException e) {
+                    return -1;
+                }
+            }
+        }
+        return -1;
     }
 
     /** Told of a lost worker on the coordinator. */
@@ -192,6 +212,9 @@ final class Roster {
             refuse(m, "worker id " + id + " is outside 0.." + (workerIds - 1));
         } else if (incarnation == Incarnations.NONE) {
             refuse(m, "worker id " + id + " without an incarnation role");
+        } else if (coordinatorSide && messageLimit(m) != messageLimit(selfMember)) {
+            refuse(m, "worker id " + id + " has a message limit of " + messageLimit(m) + " bytes, this coordinator "
+                    + messageLimit(selfMember) + ": every member needs the same maxMessageBytes");
         } else if (!workers.accepts(id, a, incarnation)) {
             Address holder = workers.holder(id);
             Incarnations.Proof proof = workers.prove(id, a, incarnation);
