@@ -308,7 +308,8 @@ public final class AsyncRuntime implements AutoCloseable {
     private long outsideSpawned;
     /** Cells retired by shutdown rather than by a worker (for {@link #liveTasks()}). */
     private volatile long retiredAtShutdown;
-    private final AtomicInteger running;
+    /** Workers whose loop has not exited; read by a blocked get once the runtime closes. */
+    final AtomicInteger running;
     /**
      * Workers blocked in a {@code get} of a handle of this runtime's own tasks, less those
      * running a task meanwhile; when it reaches the worker count nobody else can run what they

@@ -145,7 +145,13 @@ import java.util.function.Consumer;
  *       waiting poll's budget is saved and restored around the helped poll, and a search that
  *       finds nothing stops searching before the wait parks, so the idle protocol never counts
  *       a blocked worker as searching or parked. Each helped poll is a plain {@link #runCell}:
- *       its cell's state machine is unchanged. Nothing is helped once the runtime closes.</li>
+ *       its cell's state machine is unchanged; an interrupt it leaves is the waiting get's,
+ *       which throws {@link InterruptedException} as a parked one would. Nothing is helped once
+ *       the runtime closes.</li>
+ *   <li>Closing: nothing is polled any more, and shutdown cancels what is left only after every
+ *       worker has exited, so a blocked worker looks again every {@link #HELP_RECHECK_NANOS}
+ *       and, once every worker left is blocked so, cancels the task it awaits if nobody polls it
+ *       ({@link #cancelAbandoned}): its get ends, its poll and then its loop too.</li>
  * </ul>
  */
 final class AsyncWorker extends AsyncWorkerPadAfter implements Runnable, LoneTaskWatch.Peer {
@@ -894,27 +900,57 @@ final class AsyncWorker extends AsyncWorkerPadAfter implements Runnable, LoneTas
         stopSearching();
         int budget = budgetLeft;               // the waiting poll's
         runtime.blockedInGet.decrementAndGet();  // running: not blocked while this poll lasts
+        boolean interrupted;
         try {
-            runCell(c);
+            interrupted = runCell(c);
         } finally {
             runtime.blockedInGet.incrementAndGet();
             budgetLeft = budget;
         }
+        if (interrupted) {
+            Thread.currentThread().interrupt();  // meant for the wait, or at least arrived during it
+        }
         return true;
+    }
+
+    /**
+     * Ends a blocked {@code get} that a closing runtime would never end: workers take no task
+     * once it closes, and shutdown cancels the tasks left only after every worker has exited, so
+     * a worker waiting for a task nobody polls any more never exits, and a shutdown joining it
+     * waits for good ({@code BlockingGetShutdownRegressionTest}). Once every worker still running
+     * is blocked so, no poll under way can run or finish {@code awaited} but one of theirs: if
+     * {@code awaited} is not being polled, this cancels it, as shutdown would, and the get ends
+     * (a worker polling it is blocked in a get too, which ends so in turn).
+     *
+     * @return whether this call cancelled {@code awaited} (the caller then re-reads its state)
+     */
+    boolean cancelAbandoned(TaskCell<?> awaited) {
+        if (!runtime.closing || runtime.running.get() > runtime.blockedInGet.get()) {
+            return false;
+        }
+        int run = awaited.state();
+        return (run == TaskCell.IDLE || run == TaskCell.SCHEDULED) && awaited.cancel(false);
     }
 
     // ------------------------------------------------------------------ running a task
 
-    private <T> void runCell(TaskCell<T> c) {
+    /**
+     * Polls {@code c} once, if it is still scheduled.
+     *
+     * @return whether the poll left this thread interrupted: the status is cleared here, so
+     *     that no later park returns at once, and a get that ran this poll from within its wait
+     *     ({@link #helpWhileBlocked}) owns the interrupt
+     */
+    private <T> boolean runCell(TaskCell<T> c) {
         if (!c.startRun()) {
-            return;                            // not scheduled: only after shutdown's cleanup
+            return false;                      // not scheduled: only after shutdown's cleanup
         }
         if (c.cancelRequested()) {
             Throwable stray = runtime.abandon(c, this);  // the handle is cancelled already
             if (stray != null) {
                 AsyncRuntime.reportStray(stray);
             }
-            return;
+            return false;
         }
         c.owner = this;
         budgetLeft = runtime.budget;
@@ -923,15 +959,14 @@ final class AsyncWorker extends AsyncWorkerPadAfter implements Runnable, LoneTas
         try {
             p = TaskInsight.wanted(runtime) ? TaskInsight.poll(c, this) : c.task.poll(c);
         } catch (Throwable ex) {
-            Thread.interrupted();              // a poll must not leave the worker interrupted
+            boolean interrupted = Thread.interrupted();  // a poll must not leave the worker interrupted
             countListed(c);
             c.finish(JoinHandle.FAILED, ex);
             countRetired();
-            return;
+            return interrupted;
         }
-        if (Thread.interrupted()) {
-            // cleared: an interrupt left by a poll would make every later park return at once
-        }
+        // cleared: an interrupt left by a poll would make every later park return at once
+        boolean interrupted = Thread.interrupted();
         if (p == null) {
             // Not a Poll: the task's fault, so the task fails and the worker goes on, as when a
             // poll throws. It may have registered its waker before, so it is withdrawn as well.
@@ -943,7 +978,7 @@ final class AsyncWorker extends AsyncWorkerPadAfter implements Runnable, LoneTas
                 npe.addSuppressed(stray);
             }
             c.fail(npe);
-            return;
+            return interrupted;
         }
         if (p.isReady()) {
             countListed(c);
@@ -963,6 +998,7 @@ final class AsyncWorker extends AsyncWorkerPadAfter implements Runnable, LoneTas
             }
             runtime.parking.notifyWorkRacy();
         }
+        return interrupted;
     }
 
     /**

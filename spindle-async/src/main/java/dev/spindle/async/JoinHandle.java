@@ -731,14 +731,19 @@ public abstract sealed class JoinHandle<T> implements Future<T>, AsyncTask<T> pe
             if (helping && helper.helpWhileBlocked()) {
                 continue;
             }
+            if (helper != null && helper.cancelAbandoned((TaskCell<?>) this)) {
+                continue;                      // the runtime closed with nobody to run it
+            }
+            // a blocked worker looks again after a while even when not helping: a shutdown
+            // does not wake it, and only it can see that nobody will run what it waits for
             if (timed) {
                 long left = deadline - System.nanoTime();
                 if (left <= 0L) {
                     node.gone = true;
                     return state;
                 }
-                LockSupport.parkNanos(this, helping ? Math.min(left, AsyncWorker.HELP_RECHECK_NANOS) : left);
-            } else if (helping) {
+                LockSupport.parkNanos(this, helper != null ? Math.min(left, AsyncWorker.HELP_RECHECK_NANOS) : left);
+            } else if (helper != null) {
                 LockSupport.parkNanos(this, AsyncWorker.HELP_RECHECK_NANOS);
             } else {
                 LockSupport.park(this);
