@@ -94,8 +94,9 @@ import java.util.function.IntConsumer;
  * {@link java.util.concurrent.CancellationException}, as a {@code ForkJoinPool}'s does; a
  * {@code get} waits until the list's holder runs or cancels it, or until interrupted. A join
  * awaiting a task that was not returned gets its outcome: a worker of the stopped pool runs
- * such a task itself if it has not started (on a peer's fork stack, say), since no spare starts
- * and no worker steals any more, and waits for one that runs elsewhere, unless it holds
+ * such a task of this pool itself if it has not started (on a peer's fork stack, say), since no
+ * spare starts and no worker steals any more, and waits for one that runs elsewhere (or is queued
+ * in another pool, which runs it), unless it holds
  * unstarted tasks of its own, which only it runs now: then it cancels the awaited task and
  * throws the {@code CancellationException}. After shutdown,
  * submissions from outside throw {@link RejectedExecutionException}. Every accepted task runs

@@ -856,13 +856,16 @@ final class Worker extends BaseWorker implements LoneTaskWatch.Peer {
                     // A join reports the task's real outcome: throwing here told the joiner
                     // "cancelled" about a task that then completed with a value
                     // (JoinWhileStoppingRegressionTest). No spare starts and no worker steals any
-                    // more, so a task that has not started (on a peer's fork stack, say, whose
-                    // owner may be waiting on this frame) is run here, as a pool without spares
-                    // does. One that runs elsewhere is waited for while this worker holds no
-                    // unstarted task: what it waits for may be such a task, which after
-                    // shutdownNow only this worker runs, once this frame returns. Then the join
-                    // cancels it instead, so that "cancelled" is its outcome for every observer.
-                    if (task.isNew()) {
+                    // more, so a task of this pool that has not started (on a peer's fork stack,
+                    // say, whose owner may be waiting on this frame) is run here, as a pool
+                    // without spares does. Not a task of another pool, which that pool still
+                    // runs: run here it saw this pool's shutdownNow interrupt and failed
+                    // (CrossPoolStopJoinRegressionTest). One that runs elsewhere, or is queued
+                    // elsewhere, is waited for while this worker holds no unstarted task: what it
+                    // waits for may be such a task, which after shutdownNow only this worker
+                    // runs, once this frame returns. Then the join cancels it instead, so that
+                    // "cancelled" is its outcome for every observer.
+                    if (task.isNew() && onAForkStackOfThisPool(task)) {
                         runTask(task);         // its queued entry is skipped later (the CAS)
                         continue;
                     }
@@ -922,6 +925,26 @@ final class Worker extends BaseWorker implements LoneTaskWatch.Peer {
      */
     private boolean holdsLocally(ForkTask<?> task) {
         return forks.holds(task) || deque.holds(task);
+    }
+
+    /**
+     * Whether {@code task} is queued on this worker or on a peer's fork stack: after
+     * {@code shutdownNow}'s drain, the only places an unstarted task of this pool is left in
+     * (the drain hands back what it takes from the deques and the injector). A racy look at the
+     * peers' stacks; a stack whose owner waits does not change, and is read as it is.
+     */
+    private boolean onAForkStackOfThisPool(ForkTask<?> task) {
+        if (holdsLocally(task)) {
+            return true;
+        }
+        Worker[] ws = shared.workers;
+        for (int i = 0, n = shared.slotsInUse(); i < n; i++) {
+            Worker v = ws[i];
+            if (v != null && v != this && v.forks.mayHold(task)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Takes a queued descendant of {@code target} from this deque's bottom or a peer's top. */

@@ -225,6 +225,24 @@ public final class ForkStack<T> {
         return null;
     }
 
+    /**
+     * Whether {@code e} looks held here, unclaimed or not. Any thread; the answer may be stale
+     * at once (a stack its owner does not change meanwhile is read as it is).
+     *
+     * @param e the element to look for, compared by identity
+     * @return whether it was seen in the stack
+     */
+    public boolean mayHold(Object e) {
+        int b = (int) BASE.getAcquire(this);
+        int t = (int) TOP.getAcquire(this);
+        for (int i = b, n = 0; i - t < 0 && n <= mask; i++, n++) {
+            if (CELL.getAcquire(cells, i & mask) == e) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** {@return how many elements look unclaimed} Any thread; a racy estimate. */
     @SuppressWarnings("unchecked")
     public int unclaimedCount() {
