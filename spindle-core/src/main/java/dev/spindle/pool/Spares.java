@@ -73,22 +73,23 @@ final class Spares {
      * Every live worker waits inside a task, unseen, with work queued ({@link StarvationWatch}):
      * start a spare although none of them counts as blocked. It retires when it next goes idle
      * while the pool has more unblocked live workers than it needs.
+     *
+     * @return whether a spare started (the watch backs off when none could: see StarvationWatch)
      */
-    void addSpareForStarvation() {
-        if (!pool.isStopping()) {
-            addSpare(true);
-        }
+    boolean addSpareForStarvation() {
+        return !pool.isStopping() && addSpare(true);
     }
 
     private void addSpare() {
         addSpare(false);
     }
 
-    private void addSpare(boolean starving) {
+    /** @return whether a spare started */
+    private boolean addSpare(boolean starving) {
         Worker[] workers = shared.workers;
         synchronized (this) {
             if (!starving && unblockedLive() >= parallelism) {
-                return;
+                return false;
             }
             for (int i = parallelism; i < workers.length; i++) {
                 Worker w = workers[i];
@@ -101,13 +102,16 @@ final class Spares {
                     live.incrementAndGet();
                     if (!pool.tryStartWorker(w)) {
                         live.decrementAndGet(); // no thread to be had: no compensation
-                    } else if (SpareStartEvent.enabled()) {
+                        return false;
+                    }
+                    if (SpareStartEvent.enabled()) {
                         SpareStartEvent.emit(pool.name(), i, live.get(), blocked());
                     }
-                    return;
+                    return true;
                 }
             }
             // at the bound: the section runs without compensation
+            return false;
         }
     }
 

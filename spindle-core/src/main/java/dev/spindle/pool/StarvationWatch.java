@@ -80,7 +80,12 @@ import java.util.concurrent.locks.ReentrantLock;
  * thread, a factory that blocked (or was slow) held the watch, and another pool that starved
  * meanwhile was never relieved and hung (StarvationSpareStartRegressionTest). While a pool's
  * start is still in its factory, the watch starts no other for that pool, so a factory that
- * blocks holds one thread, not one per interval.
+ * blocks holds one thread, not one per interval. A start that started no spare (the factory
+ * threw or returned null, no thread could be had, the pool is at {@code maxSpareWorkers}) makes
+ * the next wait twice as long as the last, up to {@link #MAX_BACKOFF_SHIFT} doublings of the
+ * interval; a spare that starts resets it. Without that, a pool that starved for good with a
+ * factory that always threw had a starter thread created, and its factory called, every
+ * interval for as long as it starved (StarvationBackoffRegressionTest).
  *
  * <h2>Cost</h2>
  *
@@ -92,6 +97,12 @@ final class StarvationWatch {
 
     /** How long every worker must wait, with no task started or finished, before a spare starts. */
     static final long INTERVAL_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
+
+    /**
+     * At most 2^6 intervals (1.28 s) between the spare starts of a pool whose starts fail: a
+     * factory that recovers, or a spare slot that frees, is noticed within about a second.
+     */
+    static final int MAX_BACKOFF_SHIFT = 6;
 
     private static final VarHandle ARMED;
     private static final VarHandle STARTING;
@@ -132,12 +143,20 @@ final class StarvationWatch {
     /** Whether a spare of this pool is being started, off the watch thread (see {@link #startSpare}). */
     @SuppressWarnings("unused")            // through STARTING
     private volatile boolean starting;
+    /**
+     * Starts in a row that started no spare; written by the starter thread only (one at a time,
+     * ordered by {@link #starting}), read by the next starter.
+     */
+    private int failedStarts;
+    /** {@link System#nanoTime} before which no spare start is tried (a back-off after failures). */
+    private volatile long nextStartNanos;
     /** Each worker's progress at the last look ({@link Long#MIN_VALUE}: not seen). Watch thread only. */
     private long[] seen = new long[0];
 
     StarvationWatch(WorkStealingPool pool, Shared shared) {
         this.pool = pool;
         this.shared = shared;
+        this.nextStartNanos = System.nanoTime();   // not 0: nanoTime may be negative
     }
 
     /** A worker begins a round: arms the watch if no worker of the pool is parked. */
@@ -283,22 +302,46 @@ final class StarvationWatch {
      * (see "One pool cannot stall the others" in the class overview). Watch thread only.
      */
     private void startSpare() {
+        if (System.nanoTime() - nextStartNanos < 0L) {
+            return;                            // backing off after starts that failed
+        }
         if (!STARTING.compareAndSet(this, false, true)) {
             return;                            // the last start is still in the pool's factory
         }
-        Thread t = new Thread(null, () -> {
-            try {
-                shared.spares.addSpareForStarvation();
-            } finally {
-                STARTING.setVolatile(this, false);
-            }
-        }, "spindle-starvation-spare-start", 0, false);
-        t.setDaemon(true);
-        t.setContextClassLoader(null);
         try {
+            Thread t = new Thread(null, () -> {
+                boolean started = false;
+                try {
+                    started = shared.spares.addSpareForStarvation();
+                } finally {
+                    startEnded(started);
+                }
+            }, "spindle-starvation-spare-start", 0, false);
+            t.setDaemon(true);
+            t.setContextClassLoader(null);
             t.start();
-        } catch (OutOfMemoryError e) {
-            STARTING.setVolatile(this, false); // no thread to be had: a later look tries again
+        } catch (Throwable e) {
+            // no thread to be had (OutOfMemoryError from the constructor or from start, an
+            // InternalError): a later look tries again, after the back-off. Caught whatever it
+            // is: an error thrown out of here would end the watch thread, which serves every pool
+            // in the JVM, and leave this pool's start flag set for good.
+            startEnded(false);
         }
+    }
+
+    /**
+     * Ends a start begun by {@link #startSpare}: sets the back-off (see "One pool cannot stall
+     * the others" in the class overview) and lets the next start begin.
+     */
+    private void startEnded(boolean started) {
+        if (started) {
+            failedStarts = 0;
+            nextStartNanos = System.nanoTime();
+        } else {
+            int shift = Math.min(failedStarts, MAX_BACKOFF_SHIFT);
+            failedStarts = shift + 1;
+            nextStartNanos = System.nanoTime() + (INTERVAL_NANOS << shift);
+        }
+        STARTING.setVolatile(this, false);
     }
 }
