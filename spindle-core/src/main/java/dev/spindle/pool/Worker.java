@@ -860,7 +860,7 @@ final class Worker extends BaseWorker implements LoneTaskWatch.Peer {
                     // say, whose owner may be waiting on this frame) is run here, as a pool
                     // without spares does. Not a task of another pool, which that pool still
                     // runs: run here it saw this pool's shutdownNow interrupt and failed
-                    // (CrossPoolStopJoinRegressionTest). One that runs elsewhere, or is queued
+                    // (JoinWhileStoppingRegressionTest). One that runs elsewhere, or is queued
                     // elsewhere, is waited for while this worker holds no unstarted task: what it
                     // waits for may be such a task, which after shutdownNow only this worker
                     // runs, once this frame returns. Then the join cancels it instead, so that
