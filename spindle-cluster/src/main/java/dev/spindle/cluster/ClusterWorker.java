@@ -92,12 +92,15 @@ final class ClusterWorker {
     private static final ThreadLocal<Message.Compute> RUNNING = new ThreadLocal<>();
 
     /**
-     * Higher priority first, then arrival. Reversed with a comparator, not by negating the
+     * Higher priority first, then the scheduler's assignment order (attempt numbers grow with each
+     * assignment), then arrival: a transport may deliver the scheduler's frames out of order, and
+     * a task assigned first should start first. Reversed with a comparator, not by negating the
      * priority: {@code -Integer.MIN_VALUE} is {@code Integer.MIN_VALUE}, which put the lowest
      * priority first.
      */
     private static final Comparator<Job> ORDER =
-            Comparator.comparingInt((Job j) -> j.compute.priority()).reversed().thenComparingLong(j -> j.seq);
+            Comparator.comparingInt((Job j) -> j.compute.priority()).reversed()
+                    .thenComparingLong(j -> j.compute.attempt()).thenComparingLong(j -> j.seq);
 
     private final int id;
     private final int threads;
@@ -116,10 +119,18 @@ final class ClusterWorker {
     private Message.MemoryReport lastMemoryReport;
     /** {@link Message.ReleaseKey}s handled, each counted once its value is gone. */
     private final AtomicLong releases = new AtomicLong();
+    /**
+     * Tasks that arrived ahead of releases the scheduler sent before them
+     * ({@link Message.Compute#releases}), in arrival order; each is taken once {@link #releases}
+     * reaches its count. Guarded by itself.
+     */
+    private final List<Message.Compute> early = new ArrayList<>();
     /** Pool threads past the pause, about to run a job or running one (see the overview). */
     private final AtomicInteger running = new AtomicInteger();
     /** The last {@link Message.MemoryStall} sent; touched by the reporter thread only. */
     private Message.MemoryStall lastStall;
+    /** The stall reports sent, which number them ({@link Message.MemoryStall#report}); reporter thread only. */
+    private long stallReports;
     private volatile boolean alive = true;
 
     ClusterWorker(int id, int threads, Transport transport) {
@@ -188,8 +199,9 @@ final class ClusterWorker {
                 ? new Message.MemoryStall(id, true, handled, store.memoryBytes(), store.limit())
                 : new Message.MemoryStall(id, false, 0, 0, store.limit());
         if (lastStall == null ? stalled : !m.equals(lastStall)) {
-            lastStall = m;
-            transport.toScheduler(m);
+            lastStall = m;                    // compared without its number, which every report changes
+            transport.toScheduler(new Message.MemoryStall(m.worker(), m.stalled(), m.releases(), m.memoryBytes(),
+                    m.limitBytes(), ++stallReports));
         }
     }
 
@@ -219,6 +231,12 @@ final class ClusterWorker {
             return;
         }
         if (message instanceof Message.Compute c) {
+            synchronized (early) {
+                if (releases.get() < c.releases()) {
+                    early.add(c);             // overtook a release: taken once it is handled (see release)
+                    return;
+                }
+            }
             compute(c);
         } else if (message instanceof Message.StealRequest r) {
             steal(r);
@@ -253,15 +271,29 @@ final class ClusterWorker {
      * a key only when no task of it here needs the value, and a fetch that landed later would
      * keep a copy nobody counts, or (once the key was forgotten and submitted again) an earlier
      * value under the new key's name. The fetch's completion finds itself gone from
-     * {@code fetching} and stores nothing; a message that needs the key again arrives after this
-     * one and starts a fresh fetch.
+     * {@code fetching} and stores nothing; a task that needs the key again starts a fresh fetch.
+     *
+     * <p>Then it takes the tasks that arrived ahead of this release. The transport may deliver the
+     * scheduler's frames out of order (Hazelcast does), so a task the scheduler assigned after this
+     * release, one that reads {@code key} or computes it again, may arrive first: it would read the
+     * released value as its input, or have its own result dropped by the release. Each task names
+     * the releases sent before it ({@link Message.Compute#releases}) and waits in {@code early}
+     * until they are handled; this is the one ordering of the scheduler's messages the worker
+     * relies on, and it does not rely on the transport for it.
      */
     private void release(String key) {
         fetching.compute(key, (k, inFlight) -> {
             store.remove(k);
             return null;
         });
-        releases.incrementAndGet();           // after the value is gone: a stall report that counts it saw it gone
+        long handled = releases.incrementAndGet();   // after the value is gone: a stall report that counts it saw it gone
+        List<Message.Compute> due = new ArrayList<>();
+        synchronized (early) {                // counted before the look, so no task is left behind (see receive)
+            early.removeIf(c -> c.releases() <= handled && due.add(c));
+        }
+        for (Message.Compute c : due) {
+            compute(c);
+        }
     }
 
     private void compute(Message.Compute c) {
@@ -592,6 +624,9 @@ final class ClusterWorker {
         jobs.clear();
         ready.clear();
         fetching.clear();
+        synchronized (early) {
+            early.clear();
+        }
     }
 
     /** One assignment of a task to this worker. */

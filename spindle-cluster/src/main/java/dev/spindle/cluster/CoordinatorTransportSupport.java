@@ -124,7 +124,7 @@ public abstract class CoordinatorTransportSupport implements Transport {
             if (m instanceof Message.Compute c) {
                 try {
                     out.add(new WireMessage.Compute(c.key(), c.attempt(), serializer.apply(c.function()),
-                            c.dependencies(), c.holders(), c.priority()));
+                            c.dependencies(), c.holders(), c.priority(), c.releases()));
                 } catch (IllegalArgumentException cannotTravel) {
                     cannotSend(worker, c, cannotTravel);
                 }
@@ -150,8 +150,9 @@ public abstract class CoordinatorTransportSupport implements Transport {
      * Sends a batch of messages to worker {@code worker} through {@link #sendFrame}, so that none
      * is refused on arrival for its size: a batch over the frame limit goes as one frame per
      * message, and a task too large for a frame alone fails ({@link #cannotSend}) instead of
-     * hanging. Any other message too large alone (keys longer than a frame) is dropped, and
-     * logged.
+     * hanging. A release too large alone goes as a release of the empty key (see the code: the
+     * worker counts releases). Any other message too large alone (keys longer than a frame) is
+     * dropped, and logged.
      *
      * @param worker the id of the worker the messages are for
      * @param bodies the wire forms of the messages, in order (see {@link #wireForms}); may be
@@ -170,6 +171,13 @@ public abstract class CoordinatorTransportSupport implements Transport {
                 }
             } else if (bodies.get(0) instanceof WireMessage.Compute c) {
                 cannotSend(worker, c.key(), c.attempt(), tooLarge);   // the whole message cannot travel
+            } else if (bodies.get(0) instanceof Message.ReleaseKey r && !r.key().isEmpty()) {
+                // The worker never received this key: whatever would have given it the key (a task,
+                // a copy) carried it and more, and could not travel either. But the worker counts the
+                // releases it handles, and holds back each task until it has handled those sent
+                // before it (Message.Compute#releases): dropped, this one would hold back every later
+                // task for good. A release of the empty key, which no task has, counts the same.
+                sendWithinFrameLimit(worker, List.of(new Message.ReleaseKey("")));
             } else {
                 LOG.log(System.Logger.Level.ERROR, "cannot send {0} to worker {1}: {2}",
                         bodies.get(0).getClass().getSimpleName(), worker, tooLarge.getMessage());

@@ -329,7 +329,8 @@ final class GraphScheduler implements AutoCloseable {
             }
         } else if (m instanceof Message.MemoryStall s) {
             WorkerState w = s.worker() >= 0 && s.worker() < workers.size() ? workers.get(s.worker()) : null;
-            if (w != null && w.alive) {
+            // an older report than the one taken, delivered late, would stand for good (see report())
+            if (w != null && w.alive && (w.stall == null || s.report() >= w.stall.report())) {
                 w.stall = s;
                 if (s.stalled() && !stallsSeen) {
                     stallsSeen = true;
@@ -722,7 +723,7 @@ final class GraphScheduler implements AutoCloseable {
             holders.put(d.key(), hs);
         }
         transport.toWorker(w.id, new Message.Compute(t.key(), t.attempt, t.spec.function(), deps, holders,
-                t.spec.priority()));
+                t.spec.priority(), w.releasesSent));
     }
 
     private void unassign(TaskState t) {

@@ -43,10 +43,31 @@ public sealed interface Message extends Serializable {
      * @param dependencies the keys of the task's arguments, in order
      * @param holders for each dependency, the ids of the workers holding it
      * @param priority the task's priority among the worker's ready tasks
+     * @param releases how many {@link ReleaseKey} messages the scheduler had sent to this worker
+     *        before this one: a transport may deliver frames out of order, and a worker that took
+     *        the task before those releases would read a released value it still holds (of a key
+     *        since forgotten and submitted again, say) as the task's input, or lose the task's
+     *        own result to a release of its earlier one; so the worker holds the task back until
+     *        it has handled that many
      * @serial exclude
      */
     record Compute(String key, long attempt, TaskFunction<?> function, List<String> dependencies,
-                   Map<String, List<Integer>> holders, int priority) implements ToWorker {
+                   Map<String, List<Integer>> holders, int priority, long releases) implements ToWorker {
+
+        /**
+         * A task that waits for no release.
+         *
+         * @param key the task's key
+         * @param attempt the number of this assignment
+         * @param function the task's function
+         * @param dependencies the keys of the task's arguments, in order
+         * @param holders for each dependency, the ids of the workers holding it
+         * @param priority the task's priority among the worker's ready tasks
+         */
+        public Compute(String key, long attempt, TaskFunction<?> function, List<String> dependencies,
+                       Map<String, List<Integer>> holders, int priority) {
+            this(key, attempt, function, dependencies, holders, priority, 0);
+        }
     }
 
     /**
@@ -233,10 +254,27 @@ public sealed interface Message extends Serializable {
      * @param memoryBytes the measured size of its values in memory, none of which can spill (or the
      *        disk took) when stalled
      * @param limitBytes its memory limit in bytes
+     * @param report the number of this report among the worker's stall reports, from 1: a transport
+     *        may deliver them out of order, and the scheduler ignores one older than the last it
+     *        took (the worker reports only changes, so an older one arriving last would stand
+     *        for good); 0 for a report that is never taken for older
      * @serial exclude
      */
-    record MemoryStall(int worker, boolean stalled, long releases, long memoryBytes, long limitBytes)
+    record MemoryStall(int worker, boolean stalled, long releases, long memoryBytes, long limitBytes, long report)
             implements ToScheduler {
+
+        /**
+         * A report without a number, never taken for older than another.
+         *
+         * @param worker the reporting worker's id
+         * @param stalled whether it is stalled
+         * @param releases how many {@link ReleaseKey} messages it had handled when it looked
+         * @param memoryBytes the measured size of its values in memory
+         * @param limitBytes its memory limit in bytes
+         */
+        public MemoryStall(int worker, boolean stalled, long releases, long memoryBytes, long limitBytes) {
+            this(worker, stalled, releases, memoryBytes, limitBytes, 0);
+        }
     }
 
     /**

@@ -202,7 +202,7 @@ public final class MessageCodec {
                     out.zigZag(h);
                 }
             }
-            out.zigZag(c.priority());
+            out.zigZag(c.priority()).zigZag(c.releases());
         } else if (body instanceof WireMessage.Finished f) {
             out.u8(FINISHED).zigZag(f.worker()).string(f.key(), MAX_NAME_BYTES, KEY).zigZag(f.attempt())
                     .bytes(f.value())
@@ -241,7 +241,7 @@ public final class MessageCodec {
             out.u8(MEMORY_REPORT).zigZag(m.worker()).zigZag(m.memoryBytes()).zigZag(m.spilledBytes()).bool(m.paused());
         } else if (body instanceof Message.MemoryStall m) {
             out.u8(MEMORY_STALL).zigZag(m.worker()).bool(m.stalled()).zigZag(m.releases()).zigZag(m.memoryBytes())
-                    .zigZag(m.limitBytes());
+                    .zigZag(m.limitBytes()).zigZag(m.report());
         } else if (body instanceof WireMessage.FetchRequest r) {
             out.u8(FETCH_REQUEST).string(r.key(), MAX_NAME_BYTES, KEY).zigZag(r.holder()).zigZag(r.requester());
         } else if (body instanceof WireMessage.FetchReply r) {
@@ -274,7 +274,8 @@ public final class MessageCodec {
                 for (int i = 0; i < n; i++) {
                     holders.put(key(in), ints(in));
                 }
-                return new WireMessage.Compute(key, attempt, function, deps, holders, in.zigZagInt());
+                int priority = in.zigZagInt();
+                return new WireMessage.Compute(key, attempt, function, deps, holders, priority, in.zigZag());
             }
             case FINISHED:
                 return new WireMessage.Finished(in.zigZagInt(), key(in), in.zigZag(), in.bytes(Integer.MAX_VALUE, "value"),
@@ -309,7 +310,8 @@ public final class MessageCodec {
             case MEMORY_REPORT:
                 return new Message.MemoryReport(in.zigZagInt(), in.zigZag(), in.zigZag(), in.bool());
             case MEMORY_STALL:
-                return new Message.MemoryStall(in.zigZagInt(), in.bool(), in.zigZag(), in.zigZag(), in.zigZag());
+                return new Message.MemoryStall(in.zigZagInt(), in.bool(), in.zigZag(), in.zigZag(), in.zigZag(),
+                        in.zigZag());
             case FETCH_REQUEST:
                 return new WireMessage.FetchRequest(key(in), in.zigZagInt(), in.zigZagInt());
             case FETCH_REPLY:

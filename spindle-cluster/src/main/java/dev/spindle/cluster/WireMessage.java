@@ -30,9 +30,25 @@ public final class WireMessage {
      * @param dependencies the keys of the tasks whose values it takes
      * @param holders for each dependency, the workers that hold its value
      * @param priority the task's priority
+     * @param releases the releases sent to the worker before this task ({@link Message.Compute#releases})
      */
     public record Compute(String key, long attempt, byte[] function, List<String> dependencies,
-                          Map<String, List<Integer>> holders, int priority) {
+                          Map<String, List<Integer>> holders, int priority, long releases) {
+
+        /**
+         * A task that waits for no release.
+         *
+         * @param key the task's key
+         * @param attempt which attempt at the task this is
+         * @param function the task function, serialised
+         * @param dependencies the keys of the tasks whose values it takes
+         * @param holders for each dependency, the workers that hold its value
+         * @param priority the task's priority
+         */
+        public Compute(String key, long attempt, byte[] function, List<String> dependencies,
+                       Map<String, List<Integer>> holders, int priority) {
+            this(key, attempt, function, dependencies, holders, priority, 0);
+        }
     }
 
     /**

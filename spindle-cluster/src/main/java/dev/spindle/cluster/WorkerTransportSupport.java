@@ -191,11 +191,12 @@ public abstract class WorkerTransportSupport implements Transport {
      * @param dependencies the keys of the task's arguments, in order
      * @param holders for each dependency the worker is missing, the ids of the workers holding it
      * @param priority the task's priority
+     * @param releases the releases sent to the worker before this task ({@link Message.Compute#releases})
      * @param reader deserialises {@code function} through the allow-list
      */
     protected final void receiveCompute(WorkerNode node, String key, long attempt, byte[] function,
                                         List<String> dependencies, Map<String, List<Integer>> holders, int priority,
-                                        Function<byte[], Object> reader) {
+                                        long releases, Function<byte[], Object> reader) {
         Object read;
         try {
             read = reader.apply(function);
@@ -208,7 +209,7 @@ public abstract class WorkerTransportSupport implements Transport {
                     + " is not a task function");
             return;
         }
-        node.receive(new Message.Compute(key, attempt, f, dependencies, holders, priority));
+        node.receive(new Message.Compute(key, attempt, f, dependencies, holders, priority, releases));
     }
 
     /**
@@ -225,7 +226,8 @@ public abstract class WorkerTransportSupport implements Transport {
      */
     protected final boolean receiveMessage(WorkerNode node, Object body, Function<byte[], Object> reader) {
         if (body instanceof WireMessage.Compute c) {
-            receiveCompute(node, c.key(), c.attempt(), c.function(), c.dependencies(), c.holders(), c.priority(), reader);
+            receiveCompute(node, c.key(), c.attempt(), c.function(), c.dependencies(), c.holders(), c.priority(), c.releases(),
+                    reader);
         } else if (body instanceof Message.ToWorker m) {
             node.receive(m);
         } else {

@@ -161,13 +161,13 @@ class TransportSupportTest {
         try (WorkerNode node = new WorkerNode(4, 1, w)) {
             w.attachNode(node);
             assertThat(w.node()).isSameAs(node);
-            w.receiveCompute(node, "ok", 1, "answer".getBytes(), List.of(), Map.of(), 0, reader);
+            w.receiveCompute(node, "ok", 1, "answer".getBytes(), List.of(), Map.of(), 0, 0, reader);
             assertThat(w.sent.poll(20, TimeUnit.SECONDS)).isEqualTo("finished ok 42");
-            w.receiveCompute(node, "bad", 2, "refuse".getBytes(), List.of(), Map.of(), 0, reader);
+            w.receiveCompute(node, "bad", 2, "refuse".getBytes(), List.of(), Map.of(), 0, 0, reader);
             assertThat(w.sent.poll(20, TimeUnit.SECONDS)).isEqualTo("erred 4 bad 2 java.lang.SecurityException: "
                     + "function of task 'bad' refused: class X refused by the allow-list");
             // allowed by the filter, but not a function: refused too, rather than a ClassCastException
-            w.receiveCompute(node, "str", 1, "text".getBytes(), List.of(), Map.of(), 0, reader);
+            w.receiveCompute(node, "str", 1, "text".getBytes(), List.of(), Map.of(), 0, 0, reader);
             assertThat(w.sent.poll(20, TimeUnit.SECONDS)).isEqualTo("erred 4 str 1 java.lang.SecurityException: "
                     + "function of task 'str' refused: a java.lang.String is not a task function");
         }
