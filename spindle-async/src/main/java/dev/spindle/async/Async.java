@@ -1033,8 +1033,9 @@ public final class Async {
 
         /**
          * Polls child {@code i} if it was woken (clearing its mark first); null if it was not
-         * polled. The plain read first spares an unmarked child the read-modify-write: a wake
-         * that marks it after that read wakes the parent, which polls again.
+         * polled (a child whose poll returns null throws {@link NullPointerException}). The
+         * plain read first spares an unmarked child the read-modify-write: a wake that marks it
+         * after that read wakes the parent, which polls again.
          */
         final Poll<?> pollChild(int i, Context cx) {
             examined++;
@@ -1044,7 +1045,11 @@ public final class Async {
             }
             c.cx = cx;
             try {
-                return tasks[i].poll(c);
+                // null here means "not polled" to the callers, so a child's null Poll (a broken
+                // task) must fail the parent, as it fails the task spawned alone or under map,
+                // rather than read as pending for good and hang whoever awaits the parent
+                return Objects.requireNonNull(tasks[i].poll(c),
+                        "a task in the list returned null from poll instead of a Poll");
             } finally {
                 c.cx = null;
             }
@@ -1081,8 +1086,16 @@ public final class Async {
             for (int i = 0; i < tasks.length; i++) {
                 children[i].dropped = true;
                 if (i != keep && tasks[i] != null) {
-                    Async.cancel(tasks[i]);
+                    AsyncTask<?> t = tasks[i];
                     tasks[i] = null;
+                    try {
+                        Async.cancel(t);
+                    } catch (Throwable e) {
+                        // a cancel must not throw (Cancellable); one that does is reported, as
+                        // the runtime reports it, and must not cost the other children their
+                        // cancel nor the parent its outcome (a winner's value already taken)
+                        AsyncRuntime.reportStray(e);
+                    }
                 }
             }
         }
