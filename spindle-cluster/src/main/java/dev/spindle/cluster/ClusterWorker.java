@@ -280,8 +280,18 @@ final class ClusterWorker {
      * the releases sent before it ({@link Message.Compute#releases}) and waits in {@code early}
      * until they are handled; this is the one ordering of the scheduler's messages the worker
      * relies on, and it does not rely on the transport for it.
+     *
+     * <p>A job of the key here is abandoned as well: the scheduler releases a key where its
+     * current attempt does not run, so such a job is a stale one (an attempt a retried task's
+     * resubmission replaced, see GraphScheduler.supersede). Queued, it never runs; running, its
+     * value is not stored ({@link #run}), since a dependent here would read it for the new one's.
      */
     private void release(String key) {
+        jobs.computeIfPresent(key, (k, job) -> {
+            job.state.set(RELEASED);
+            ready.remove(job);
+            return null;
+        });
         fetching.compute(key, (k, inFlight) -> {
             store.remove(k);
             return null;
@@ -573,7 +583,18 @@ final class ClusterWorker {
                     new IllegalArgumentException("result of task '" + c.key() + "': " + why, e), nanos));
             return;
         }
-        store.put(c.key(), value, size);
+        // not stored once the job was abandoned (a retried task submitted the key again, see
+        // GraphScheduler.supersede): replaced by a newer attempt sent here (compute), or released
+        // (release). Both mark it RELEASED; the newer attempt, or a fetch of the new value, may
+        // have stored its value already, and the abandoned run's must not replace it. Under the
+        // job's entry, atomic with compute's replacement and release's mark.
+        jobs.compute(c.key(), (k, current) -> {
+            if ((current != null && current != job) || job.state.get() == RELEASED) {
+                return current;
+            }
+            store.put(k, value, size);
+            return null;
+        });
         finish(job);
         transport.toScheduler(new Message.TaskFinished(id, c.key(), c.attempt(), value, size, nanos));
     }

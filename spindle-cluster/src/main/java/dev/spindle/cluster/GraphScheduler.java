@@ -447,6 +447,11 @@ final class GraphScheduler implements AutoCloseable {
      *     submission is linked (it may need them again)
      */
     private List<TaskState> supersede(TaskState earlier, TaskState next) {
+        if (earlier.processingOn != null && earlier.processingOn.alive) {
+            // its worker abandons the run (ClusterWorker.release): else its value, stored when it
+            // ends, would stand there for the new record's, and a dependent placed there read it
+            releaseKey(earlier.processingOn, earlier.key());
+        }
         unassign(earlier);
         for (int h : earlier.holders) {
             WorkerState w = workers.get(h);
@@ -1050,8 +1055,13 @@ final class GraphScheduler implements AutoCloseable {
         }
         if (!t.fetchers.remove(w.id) && !t.holders.contains(w.id)) {
             // nobody asked this worker for this result: a copy of an earlier one of the key (released,
-            // or forgotten and submitted again), reported before the worker dropped it
-            releaseKey(w, t.key());
+            // or forgotten and submitted again), reported before the worker dropped it. Not released
+            // where the key's current attempt runs or waits: a release makes the worker drop the
+            // key's job (ClusterWorker.release), which would never run nor report. That run's value
+            // replaces the copy, and its failure releases the key (onTaskErred).
+            if (t.processingOn != w) {
+                releaseKey(w, t.key());
+            }
             return;
         }
         t.addHolder(w.id);
@@ -1693,7 +1703,8 @@ final class GraphScheduler implements AutoCloseable {
      * a future, which returns at once). A first close from such a callback does not wait for the
      * notifier to end, which it is running on: the completions still queued there run after it.
      * A close from a {@link Transport} callback, on the scheduler's own thread, returns at once
-     * too: the close runs as the next event, once the callback's returns.
+     * too, first or second: the close runs as the next event, once the callback's returns, and a
+     * close from another thread racing it waits for that event.
      */
     @Override
     public void close() {
@@ -1701,10 +1712,29 @@ final class GraphScheduler implements AutoCloseable {
         // with the first), and its caller would wait for good
         if (!closing.compareAndSet(false, true)) {
             // but not in a future's callback, on the notifier's thread: the first close waits for
-            // the notifier to finish, so the two would wait for each other
-            if (Thread.currentThread() != notifierThread) {
+            // the notifier to finish, so the two would wait for each other; nor in a transport
+            // callback, on the scheduler's thread, which the first close's event waits for
+            if (Thread.currentThread() != notifierThread && Thread.currentThread() != thread) {
                 closeDone.join();
             }
+            return;
+        }
+        if (Thread.currentThread() == thread) {
+            // called from a transport callback, on the scheduler's own thread: an event would run
+            // only after the current one returns, so waiting for it would never end. The close
+            // runs as the next event instead, and this returns at once; the rest of the current
+            // event still sees the records it is working on. A close racing this one waits for
+            // that event (closeDone), as it waits for any first close to finish.
+            events.add(() -> {
+                try {
+                    closeRecords();
+                    events.clear();
+                    notifier.shutdown();
+                    awaitNotifier();
+                } finally {
+                    closeDone.complete(null);
+                }
+            });
             return;
         }
         try {
@@ -1715,18 +1745,6 @@ final class GraphScheduler implements AutoCloseable {
     }
 
     private void stop() {
-        if (Thread.currentThread() == thread) {
-            // called from a transport callback, on the scheduler's own thread: the event below
-            // would run only after the current one returns, so waiting for it would never end.
-            // The close runs as the next event instead, and this returns at once; the rest of the
-            // current event still sees the records it is working on.
-            events.add(() -> {
-                closeRecords();
-                events.clear();
-                notifier.shutdown();
-            });
-            return;
-        }
         CompletableFuture<Void> drained = new CompletableFuture<>();
         events.add(() -> {
             closeRecords();
@@ -1741,6 +1759,11 @@ final class GraphScheduler implements AutoCloseable {
             // waiting for it would wait for ourselves; what it has queued still runs after us
             return;
         }
+        awaitNotifier();
+    }
+
+    /** Waits (boundedly) for the notifier to run the completions the close queued, once shut down. */
+    private void awaitNotifier() {
         try {
             notifier.awaitTermination(10, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
