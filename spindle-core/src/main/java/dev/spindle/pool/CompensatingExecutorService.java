@@ -6,6 +6,7 @@ package dev.spindle.pool;
 import dev.spindle.internal.BlockingSupport;
 import java.util.Collection;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.AbstractExecutorService;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
@@ -45,6 +46,7 @@ abstract class CompensatingExecutorService extends AbstractExecutorService {
     /** As {@link AbstractExecutorService#invokeAll(Collection)}; see the class overview. */
     @Override
     public <T> List<Future<T>> invokeAll(Collection<? extends Callable<T>> tasks) throws InterruptedException {
+        checkTasks(tasks, false);
         BlockingSupport caller = BlockingSupport.current();
         if (caller == null) {
             return super.invokeAll(tasks);
@@ -61,6 +63,7 @@ abstract class CompensatingExecutorService extends AbstractExecutorService {
     @Override
     public <T> List<Future<T>> invokeAll(Collection<? extends Callable<T>> tasks, long timeout, TimeUnit unit)
             throws InterruptedException {
+        checkTasks(tasks, false);
         BlockingSupport caller = BlockingSupport.current();
         if (caller == null) {
             return super.invokeAll(tasks, timeout, unit);
@@ -76,6 +79,7 @@ abstract class CompensatingExecutorService extends AbstractExecutorService {
     /** As {@link AbstractExecutorService#invokeAny(Collection)}; see the class overview. */
     @Override
     public <T> T invokeAny(Collection<? extends Callable<T>> tasks) throws InterruptedException, ExecutionException {
+        checkTasks(tasks, true);
         BlockingSupport caller = BlockingSupport.current();
         if (caller == null) {
             return super.invokeAny(tasks);
@@ -92,6 +96,7 @@ abstract class CompensatingExecutorService extends AbstractExecutorService {
     @Override
     public <T> T invokeAny(Collection<? extends Callable<T>> tasks, long timeout, TimeUnit unit)
             throws InterruptedException, ExecutionException, TimeoutException {
+        checkTasks(tasks, true);
         BlockingSupport caller = BlockingSupport.current();
         if (caller == null) {
             return super.invokeAny(tasks, timeout, unit);
@@ -101,6 +106,28 @@ abstract class CompensatingExecutorService extends AbstractExecutorService {
             return super.invokeAny(tasks, timeout, unit);
         } finally {
             caller.endBlocking();
+        }
+    }
+
+    /**
+     * Checks the argument of {@code invokeAll} ({@code any} false) or {@code invokeAny} before
+     * any task is queued, so that every pool fails alike and says which argument is wrong:
+     * {@link AbstractExecutorService} throws a bare {@link NullPointerException} or
+     * {@link IllegalArgumentException}, and its {@code invokeAny} ignores a null element it does
+     * not reach, when another task already succeeded.
+     *
+     * @throws NullPointerException if {@code tasks} or one of its elements is null
+     * @throws IllegalArgumentException if {@code any} and {@code tasks} is empty
+     */
+    static void checkTasks(Collection<? extends Callable<?>> tasks, boolean any) {
+        Objects.requireNonNull(tasks, "tasks");
+        if (any && tasks.isEmpty()) {
+            throw new IllegalArgumentException("tasks must not be empty: invokeAny needs at least one task");
+        }
+        for (Callable<?> c : tasks) {
+            if (c == null) {
+                throw new NullPointerException("tasks must not contain null");
+            }
         }
     }
 
@@ -163,12 +190,14 @@ abstract class CompensatingExecutorService extends AbstractExecutorService {
      */
     final <T> List<Future<T>> invokeAllUncompensated(Collection<? extends Callable<T>> tasks)
             throws InterruptedException {
+        checkTasks(tasks, false);
         return super.invokeAll(tasks);
     }
 
     /** {@link AbstractExecutorService#invokeAll(Collection, long, TimeUnit)} as it is; see above. */
     final <T> List<Future<T>> invokeAllUncompensated(Collection<? extends Callable<T>> tasks, long timeout,
                                                      TimeUnit unit) throws InterruptedException {
+        checkTasks(tasks, false);
         return super.invokeAll(tasks, timeout, unit);
     }
 }

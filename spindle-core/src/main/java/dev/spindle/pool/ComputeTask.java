@@ -71,7 +71,7 @@ public abstract class ComputeTask<T> extends ForkTask<T> {
                     + " from other threads use pool.spawn(task) or pool.invoke(task)");
         }
         bind(w.current);                       // direct: see "the JIT's inlining depth" in Worker
-        w.pushFork(this);
+        w.pushFork(this);                      // a refusal unbinds it first (Worker.refuseFork)
         return this;
     }
 

@@ -157,6 +157,19 @@ class ForkTask<T> implements Task<T>, RunnableFuture<T> {
     }
 
     /**
+     * Undoes {@link #bind} for a task whose pool refused it ({@code RejectedExecutionException})
+     * before queueing it anywhere: nothing will run it, so it is unforked again. Left bound, it
+     * looked started: its {@code join()} waited for ever instead of throwing, as it does for a
+     * task never started, and it could not be spawned on another pool.
+     */
+    final void unbind() {
+        if (state == NEW && payload == null) {
+            this.payload = UNFORKED;
+            this.parent = null;
+        }
+    }
+
+    /**
      * Any thread, racy: the thread running this task, or {@code null} if it is not running (or
      * its runner has not published itself yet). A hint for joiners that follow the runner (see
      * {@code Worker.helpJoin}); whatever they take on its strength is checked again.

@@ -189,9 +189,15 @@ public final class PinnedPool extends AbstractPool {
                 : invokeAnyHere(tasks, true, unit.toNanos(timeout));
     }
 
-    /** The futures of {@code tasks}, checked for null before any runs. */
-    private static <T> List<FutureTask<T>> futures(Collection<? extends Callable<T>> tasks) {
+    /**
+     * The futures of {@code tasks}, checked for null before any runs. The tasks run on the calling
+     * worker rather than through {@code execute}, so this is where a stopped pool refuses them,
+     * as {@code execute} from a worker does after {@link #shutdownNow()}: running them would start
+     * tasks in a pool that promised to start no more.
+     */
+    private <T> List<FutureTask<T>> futures(Collection<? extends Callable<T>> tasks) {
         Objects.requireNonNull(tasks, "tasks");
+        rejectIfStopped();
         List<FutureTask<T>> out = new ArrayList<>(tasks.size());
         for (Callable<T> c : tasks) {
             out.add(new FutureTask<>(Objects.requireNonNull(c, "a task to invoke is null")));
@@ -200,8 +206,8 @@ public final class PinnedPool extends AbstractPool {
     }
 
     /** invokeAll on a worker of this pool: each task runs here; an interrupt cancels the rest. */
-    private static <T> List<Future<T>> invokeAllHere(Collection<? extends Callable<T>> tasks, boolean timed,
-                                                     long nanos) throws InterruptedException {
+    private <T> List<Future<T>> invokeAllHere(Collection<? extends Callable<T>> tasks, boolean timed,
+                                              long nanos) throws InterruptedException {
         // a negative timeout counts as 0, as in the JDK: now + Long.MIN_VALUE lies 2^63 ns away,
         // and the deadline's difference tested below overflowed into ~292 years ahead
         long deadline = System.nanoTime() + Math.max(0L, nanos);
@@ -226,7 +232,7 @@ public final class PinnedPool extends AbstractPool {
     }
 
     /** invokeAny on a worker of this pool: the tasks run here, in order, until one succeeds. */
-    private static <T> T invokeAnyHere(Collection<? extends Callable<T>> tasks, boolean timed, long nanos)
+    private <T> T invokeAnyHere(Collection<? extends Callable<T>> tasks, boolean timed, long nanos)
             throws InterruptedException, ExecutionException, TimeoutException {
         long deadline = System.nanoTime() + Math.max(0L, nanos);   // as in invokeAllHere
         List<FutureTask<T>> futures = futures(tasks);

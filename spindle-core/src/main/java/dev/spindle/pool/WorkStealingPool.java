@@ -232,12 +232,16 @@ public final class WorkStealingPool extends PoolCore {
     public <T> Task<T> spawn(ComputeTask<T> task) {
         Objects.requireNonNull(task, "task");
         Worker w = currentWorker();
-        if (w != null) {
-            task.bind(w.current);
-            w.pushFork(task);
-        } else {
-            task.bind(null);
-            submitExternal(task);
+        task.bind(w != null ? w.current : null);
+        try {
+            if (w != null) {
+                w.pushFork(task);
+            } else {
+                submitExternal(task);
+            }
+        } catch (RejectedExecutionException e) {
+            task.unbind();                     // refused before it was queued: see ForkTask.unbind
+            throw e;
         }
         return task;
     }

@@ -315,12 +315,25 @@ final class Worker extends BaseWorker implements LoneTaskWatch.Peer {
      * @throws java.util.concurrent.RejectedExecutionException if the pool is stopped
      */
     void pushFork(ForkTask<?> f) {
-        pool.rejectIfStopped();
+        if (pool.isStopping()) {
+            refuseFork(f);
+        }
         ForkTask<?> displaced = forks.push(f);
         if (displaced != null) {
             spill(displaced);
         }
         shared.idle.notifyWorkRacy();
+    }
+
+    /**
+     * A stopped pool refuses a fork: the task, bound to its frame by the fork, is unbound again
+     * (see ForkTask.unbind), so that its join reports it never started and it can be forked
+     * elsewhere, and the fork throws {@link java.util.concurrent.RejectedExecutionException}. Out
+     * of {@link #pushFork}, which every fork runs, to keep that path as small as it was.
+     */
+    private void refuseFork(ForkTask<?> f) {
+        f.unbind();
+        pool.rejectIfStopped();
     }
 
     /** Owner only: a task the fork stack handed back goes to the deque's bottom, if it has not started. */

@@ -123,9 +123,12 @@ public final class ForkStack<T> {
      * @param e the element, not yet claimed by anyone
      * @return the oldest element if the stack was full (it is no longer held here: the caller
      *     must put it where it runs, usually the deque's bottom), else {@code null}
+     * @throws NullPointerException if {@code e} is null: {@link #pop} and the other readers
+     *     answer {@code null} for "empty", so a null element would hide the elements below it
      */
     @SuppressWarnings("unchecked")
     public T push(T e) {
+        Objects.requireNonNull(e, "element");
         int t = top;                           // plain: only the owner writes the counters
         Object displaced = null;
         int b = base;
