@@ -314,7 +314,8 @@ public final class Async {
      * @param <R> the result type
      * @param initial the first turn's state (may be {@code null})
      * @param step makes each turn's task from the current state; it must not return {@code null}
-     *     (the loop then fails with a {@link NullPointerException})
+     *     (the loop then fails with a {@link NullPointerException}), nor a task that completes
+     *     with {@code null} instead of a {@link Step} (likewise)
      * @return the loop task; cancelling it cancels the turn in progress
      * @throws NullPointerException if {@code step} is null
      */
@@ -334,14 +335,21 @@ public final class Async {
      *         (Integer m) -> m < 0 ? Async.ready(false) : Async.map(out.send(m), x -> true)));
      * }</pre>
      *
-     * @param body makes each turn's task; the loop ends when one completes with {@code false}
+     * @param body makes each turn's task; the loop ends when one completes with {@code false}. A
+     *     {@code null} task, or a turn that completes with {@code null}, fails the loop with a
+     *     {@link NullPointerException}
      * @return a task that completes ({@code null}) after the first turn that yields {@code false}
      * @throws NullPointerException if {@code body} is null
      */
     public static AsyncTask<Void> whileTrue(Supplier<? extends AsyncTask<Boolean>> body) {
         Objects.requireNonNull(body, "body");
-        return loop(null, ignored -> map(body.get(),
-                (Boolean more) -> more ? Step.<Object, Void>next(null) : Step.<Object, Void>done(null)));
+        // the turn's task and its result are checked here, so that a null fails the loop naming
+        // whileTrue's body rather than map's "task" or an unboxing of a variable the caller never saw
+        return loop(null, ignored -> map(
+                Objects.requireNonNull(body.get(), "whileTrue: body returned null instead of a task"),
+                (Boolean more) -> Objects.requireNonNull(more,
+                        "whileTrue: a turn completed with null instead of true or false")
+                        ? Step.<Object, Void>next(null) : Step.<Object, Void>done(null)));
     }
 
     // ---------------------------------------------------------------- fan-out
@@ -777,6 +785,11 @@ public final class Async {
                     return Poll.pending();
                 }
                 current = null;
+                if (v == null) {
+                    // a turn's task must complete with a Step: without this check the loop failed
+                    // with the VM's message about a local variable, naming nothing the caller wrote
+                    throw new NullPointerException("loop: a step's task completed with null instead of a Step");
+                }
                 @SuppressWarnings("unchecked")
                 Step<S, R> s = (Step<S, R>) v;
                 if (s.done) {
