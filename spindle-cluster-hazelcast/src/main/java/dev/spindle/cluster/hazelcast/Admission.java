@@ -25,7 +25,8 @@ import java.util.function.Consumer;
  * The coordinator's side of the {@link Handshake}: it challenges every member that joins, proves
  * the workers into the {@link Roster} and refuses the rest, each refusal counted and logged once
  * (a member claiming to be a coordinator, a member that is not a Spindle worker, a wrong proof, a
- * worker id that is taken, a lost incarnation, or outside the ids a cluster may have). Workers may join
+ * worker id that is taken, a lost incarnation, or outside the ids a cluster may have, or a frame
+ * limit other than the coordinator's: see {@link Roster#FRAME_LIMIT}). Workers may join
  * after the start with ids beyond the initial ones, and a restarted worker process may rejoin
  * under the id of a lost one, as a new incarnation. The coordinator's start-up loop starts
  * handshakes with the members already there ({@link #admitAll}); a member joining later is
@@ -307,6 +308,11 @@ final class Admission implements MembershipListener {
                     + "; " + workers + " to start with, more may join)";
         } else if (r.incarnation() == Wire.COORDINATOR_INCARNATION) {
             reason = "no incarnation (0 is the coordinator's)";
+        } else if (Roster.frameLimit(m) != Roster.frameLimit(instance.getCluster().getLocalMember())) {
+            // before the roster claims the id: this process can never serve, whatever its id
+            reason = "a frame limit of " + Roster.frameLimit(m) + " bytes, the coordinator's is "
+                    + Roster.frameLimit(instance.getCluster().getLocalMember())
+                    + ": every member needs the same maxFrameBytes";
         } else if ((proof = roster.prove(r.worker(), m, r.incarnation())) == Incarnations.Proof.WAITING) {
             // kept by the roster (before the verdict: a loss from now on tries it again)
             outcome = Handshake.WAITING;

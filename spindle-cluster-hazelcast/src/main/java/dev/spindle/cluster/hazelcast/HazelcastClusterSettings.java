@@ -186,7 +186,8 @@ public final class HazelcastClusterSettings {
         /**
          * The largest frame (a message, fetch request or fetched value, serialised) this member
          * reads (default {@value #DEFAULT_MAX_FRAME_BYTES}, at least 4096); results larger than
-         * this cannot travel.
+         * this cannot travel. Every member of a cluster needs the same: the coordinator refuses a
+         * worker with another, whose frames it could send but the worker would drop on arrival.
          *
          * @param bytes the frame limit in bytes
          * @return this builder

@@ -118,6 +118,7 @@ final class HazelcastConfigs {
         // hints only: a member proves its role and id by the Handshake, never by these
         c.getMemberAttributeConfig().setAttribute(Roster.ROLE, role);
         c.getMemberAttributeConfig().setAttribute(Roster.WORKER, Integer.toString(id));
+        c.getMemberAttributeConfig().setAttribute(Roster.FRAME_LIMIT, Integer.toString(s.maxFrameBytes()));
 
         // one thread for messages keeps a member's inbox cheap; fetches get their own pool so a
         // slow value never delays control messages

@@ -45,6 +45,9 @@ import java.util.concurrent.atomic.AtomicReference;
  * <p>A worker that the coordinator retires leaves too, once the coordinator has told it that
  * its values have other holders ({@link WorkerNode#retired()}): it shuts its member down and
  * {@link #retired()} says so, and {@link WorkerMain} exits with status 0.
+ *
+ * <p>Whenever the member shuts down, for whatever reason, the worker's pool is stopped (its
+ * threads exit) and its values are dropped; {@link #close()} is still safe to call.
  */
 public final class HazelcastWorker implements AutoCloseable {
 
@@ -109,6 +112,20 @@ public final class HazelcastWorker implements AutoCloseable {
         } catch (RuntimeException e) {
             node.close();
             throw e;
+        }
+        // a member that has shut down (coordinator left, retired, shut down from elsewhere) can never
+        // be reached again: its pool threads and held values go with it, not when (if ever) close() is called
+        Runnable stop = () -> {
+            node.close();
+            transport.close();
+        };
+        instance.getLifecycleService().addLifecycleListener(event -> {
+            if (event.getState() == LifecycleEvent.LifecycleState.SHUTDOWN) {
+                stop.run();
+            }
+        });
+        if (!instance.getLifecycleService().isRunning()) {
+            stop.run();                       // it stopped before the listener was added
         }
         AtomicReference<Leaving> leaving = new AtomicReference<>();
         roster.onCoordinatorLost(() -> leave(leaving, Leaving.COORDINATOR_LOST, instance, id));

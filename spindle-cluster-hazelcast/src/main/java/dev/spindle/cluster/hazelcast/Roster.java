@@ -30,6 +30,13 @@ final class Roster implements MembershipListener {
     static final String WORKER = "spindle.worker";
     static final String COORDINATOR_ROLE = "coordinator";
     static final String WORKER_ROLE = "worker";
+    /**
+     * Every member announces its {@link HazelcastClusterSettings#maxFrameBytes} under this
+     * attribute. A member sizes the frames it sends by its own limit and refuses those over its own
+     * on arrival, silently for the sender: the coordinator admits only workers with its own limit
+     * ({@link Admission}), or a task frame it may send could be dropped and its task wait for good.
+     */
+    static final String FRAME_LIMIT = "spindle.maxFrameBytes";
 
     private final Offences offences;
     /** The proven workers, their incarnations and which ids were lost, by the rules of {@link Incarnations}. */
@@ -41,6 +48,16 @@ final class Roster implements MembershipListener {
     private volatile IntConsumer onWorkerLost = id -> { };
     private volatile IntConsumer onIdFree = id -> { };
     private volatile Runnable onCoordinatorLost = () -> { };
+
+    /** The frame limit member {@code m} announces, or -1 if none (or a malformed one). */
+    static int frameLimit(Member m) {
+        String limit = m.getAttribute(FRAME_LIMIT);
+        try {
+            return limit == null ? -1 : Integer.parseInt(limit);
+        } catch (NumberFormatException e) {
+            return -1;
+        }
+    }
 
     Roster(Offences offences) {
         this.offences = offences;
