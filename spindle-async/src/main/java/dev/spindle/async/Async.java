@@ -161,6 +161,31 @@ public final class Async {
         }
     }
 
+    /**
+     * Drops a child that {@code select} or {@code timeout} gives up on: as {@link #cancel}, and if
+     * it is the {@link JoinHandle} of a spawned task, cancels that task, which would otherwise go
+     * on running (and holding what it holds) with nobody awaiting it. A promise is left alone: it
+     * is not a task, and whoever completes it, or others awaiting it, may still need it.
+     */
+    static void abandon(AsyncTask<?> task) {
+        if (task instanceof TaskCell<?> spawned) {
+            spawned.cancel(false);
+        } else {
+            cancel(task);
+        }
+    }
+
+    /**
+     * {@link #abandon} unless {@code task} has completed since its last poll, as
+     * {@link #cancelUnlessDone}: a spawned task's handle that is already done is not withdrawn.
+     */
+    static boolean abandonUnlessDone(AsyncTask<?> task) {
+        if (task instanceof TaskCell<?> spawned) {
+            return spawned.cancel(false);      // false: done, its next poll gives its outcome
+        }
+        return cancelUnlessDone(task);
+    }
+
     /** {@link Cancellable#cancelUnlessDone()} of {@code task}, or {@code true} for a task that holds nothing. */
     static boolean cancelUnlessDone(AsyncTask<?> task) {
         return !(task instanceof Cancellable c) || c.cancelUnlessDone();
@@ -425,7 +450,9 @@ public final class Async {
      * A task that runs {@code tasks} concurrently until the first completes, then cancels the
      * others. Completes with the winner's index and result; if the first task to finish fails,
      * fails the same way. Within one poll the children are polled in list order, so on a tie the
-     * lower index wins.
+     * lower index wins. A loser that is the {@link JoinHandle} of a spawned task is cancelled
+     * through its handle (so is every such handle when this task is cancelled), unlike in
+     * {@link #all}; an {@link AsyncPromise} is only no longer awaited.
      *
      * <p>A loser is cancelled, which undoes what a receive or an acquire had taken (the value goes
      * back, the permit is released) but not a send the channel has already accepted: a waiting
@@ -451,7 +478,8 @@ public final class Async {
     }
 
     /**
-     * Like {@link #select}, completing with the first result only.
+     * Like {@link #select}, completing with the first result only. As there, the losers are
+     * cancelled, a spawned task's {@link JoinHandle} included (its task is cancelled).
      *
      * <pre>{@code
      * AsyncTask<String> fastest = Async.any(List.of(
@@ -512,7 +540,9 @@ public final class Async {
 
     /**
      * A task that runs {@code task} but gives up once {@code duration} has passed, counted from
-     * this call. Giving up cancels {@code task} and fails with a {@link CompletionException}
+     * this call. Giving up cancels {@code task} (if it is the {@link JoinHandle} of a spawned
+     * task, that task, unless it is done by then; an {@link AsyncPromise} is only no longer
+     * awaited) and fails with a {@link CompletionException}
      * whose cause is a {@link TimeoutException}. Each poll polls {@code task} first, so a task
      * that is ready when the deadline passes still wins. Completing either way removes the
      * timer entry.
@@ -535,7 +565,8 @@ public final class Async {
      * }</pre>
      *
      * @param <T> the result type
-     * @param task the task to bound; the returned task owns it
+     * @param task the task to bound; the returned task owns it (cancelling the returned task
+     *     cancels it, a spawned task's handle included)
      * @param duration how long to wait for it; zero or negative gives up at the first poll at which
      *     {@code task} is not ready
      * @return a task with {@code task}'s result, or failing with the timeout
@@ -1091,6 +1122,14 @@ public final class Async {
         }
 
         /**
+         * Drops an unfinished child: {@link Async#cancel}, which leaves a spawned task's
+         * {@link JoinHandle} running ({@code all} only stops awaiting it, as it documents).
+         */
+        void drop(AsyncTask<?> child) {
+            Async.cancel(child);
+        }
+
+        /**
          * The parent is done (it has its result, failed or was cancelled): cancels the children
          * still running except {@code keep}, and marks every child dropped, so that the
          * handles they await (a shutdown signal, say) can prune their entries.
@@ -1102,7 +1141,7 @@ public final class Async {
                     AsyncTask<?> t = tasks[i];
                     tasks[i] = null;
                     try {
-                        Async.cancel(t);
+                        drop(t);
                     } catch (Throwable e) {
                         // a cancel must not throw (Cancellable); one that does is reported, as
                         // the runtime reports it, and must not cost the other children their
@@ -1234,6 +1273,12 @@ public final class Async {
             super(list, false);
         }
 
+        /** A spawned task that lost (or that a cancelled select drops) is cancelled, as documented. */
+        @Override
+        void drop(AsyncTask<?> child) {
+            Async.abandon(child);
+        }
+
         @Override
         @SuppressWarnings("unchecked")
         public Poll<Selected<T>> poll(Context cx) {
@@ -1318,7 +1363,7 @@ public final class Async {
             }
             // the deadline has passed: withdraw the task, unless it completed since the poll above
             // (a send a receiver took meanwhile): then that completion is the outcome, not a timeout
-            if (!Async.cancelUnlessDone(task)) {
+            if (!Async.abandonUnlessDone(task)) {
                 p = pollTask(cx);
                 if (p.isReady()) {
                     return p;
@@ -1359,7 +1404,7 @@ public final class Async {
         @Override
         public void cancel() {
             cancelTimer();
-            Async.cancel(task);
+            Async.abandon(task);
         }
 
         /**
@@ -1369,7 +1414,7 @@ public final class Async {
          */
         @Override
         public boolean cancelUnlessDone() {
-            if (!Async.cancelUnlessDone(task)) {
+            if (!Async.abandonUnlessDone(task)) {
                 return false;
             }
             cancelTimer();

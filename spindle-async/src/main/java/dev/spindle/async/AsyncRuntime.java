@@ -382,10 +382,17 @@ public final class AsyncRuntime implements AutoCloseable {
      * Starts {@code task}. May be called from any thread; from inside a task of this runtime the
      * new task goes to the current worker's local queue.
      *
+     * <p>The new task is not tied to the task that spawned it: cancelling the spawning task (or
+     * its finishing first) neither cancels nor awaits the new one, which runs until it completes,
+     * its own handle is cancelled or the runtime shuts down. Structured concurrency is not
+     * provided; a parent that must not leave children behind cancels their handles itself (or
+     * awaits them through {@link Async#select} or {@link Async#timeout}, which cancel a spawned
+     * task they give up on).
+     *
      * @param <T> the task's result type
      * @param task the task to run; from now on only the runtime polls it
      * @return the task's handle: it completes with the task's result or failure, and cancelling
-     *     it cancels the task
+     *     it cancels the task (but not the tasks that task spawned)
      * @throws RejectedExecutionException if the runtime is shut down
      * @throws NullPointerException if {@code task} is null
      */
@@ -426,7 +433,8 @@ public final class AsyncRuntime implements AutoCloseable {
     /**
      * Runs {@code task} and waits for its result. For threads outside any runtime: blocking a
      * worker could deadlock it, so a worker thread gets an exception instead. If the waiting
-     * thread is interrupted, the task is cancelled.
+     * thread is interrupted, the task is cancelled; if it completed before that cancel, its
+     * outcome is reported all the same. Either way the thread's interrupt status stays set.
      *
      * @param <T> the task's result type
      * @param task the task to run
@@ -434,7 +442,8 @@ public final class AsyncRuntime implements AutoCloseable {
      * @throws IllegalStateException if called from a worker thread of an {@code AsyncRuntime}
      * @throws RejectedExecutionException if the runtime is shut down
      * @throws CancellationException if the task was cancelled or the runtime shut down first
-     * @throws CompletionException wrapping the task's exception (or the interrupt)
+     * @throws CompletionException wrapping the task's exception, or the interrupt if it cancelled
+     *     the task
      * @throws NullPointerException if {@code task} is null
      */
     public <T> T run(AsyncTask<T> task) {
@@ -448,8 +457,20 @@ public final class AsyncRuntime implements AutoCloseable {
         } catch (ExecutionException e) {
             throw new CompletionException(e.getCause());
         } catch (InterruptedException e) {
-            h.cancel(false);
+            boolean cancelled = h.cancel(false);
             Thread.currentThread().interrupt();
+            if (!cancelled && h.isDone()) {
+                // the task finished before the cancel (after the wait saw the interrupt): its
+                // outcome stands, as FutureTask.get reports a completed outcome over an interrupt;
+                // the handle is done, so this get returns at once without looking at the interrupt
+                try {
+                    return h.get();
+                } catch (ExecutionException failed) {
+                    throw new CompletionException(failed.getCause());
+                } catch (InterruptedException notExpected) {
+                    throw new AssertionError("get() of a done handle waited", notExpected);
+                }
+            }
             throw new CompletionException(e);
         }
     }
