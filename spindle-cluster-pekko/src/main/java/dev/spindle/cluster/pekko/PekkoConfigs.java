@@ -169,19 +169,34 @@ final class PekkoConfigs {
      * Terminates a member's actor system and waits for it to go down, so that its port is free
      * when this returns. Should it still be up after {@link #STOP_WAIT} (a remoting stream Pekko
      * cannot stop), this logs a warning naming the member and returns: its port may then stay
-     * bound until the actor system is down.
+     * bound until the actor system is down. An interrupt does not end the wait early; the
+     * thread's interrupt status is restored on return.
      */
     static void stop(ActorSystem system) {
         system.terminate();
+        CompletableFuture<?> down = system.getWhenTerminated().toCompletableFuture();
+        long deadline = System.nanoTime() + STOP_WAIT.toNanos();
+        boolean interrupted = false;
         try {
-            system.getWhenTerminated().toCompletableFuture().get(STOP_WAIT.toMillis(), TimeUnit.MILLISECONDS);
+            // an interrupt does not cut the wait short: callers (close(), a start that failed on an
+            // interrupt) promise that the port is free on return, and the wait is bounded anyway
+            while (true) {
+                try {
+                    down.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+                    return;
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
+            }
         } catch (ExecutionException e) {
             // terminated with a failure: it is down all the same
         } catch (TimeoutException e) {
             LOG.log(System.Logger.Level.WARNING, "member {0} did not stop within {1} s; its port may stay bound"
                     + " until it does", ((ExtendedActorSystem) system).provider().getDefaultAddress(), STOP_WAIT.toSeconds());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 

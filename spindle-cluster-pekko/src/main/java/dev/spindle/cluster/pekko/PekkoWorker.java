@@ -141,7 +141,9 @@ public final class PekkoWorker implements AutoCloseable {
             cluster.joinSeedNodes(PekkoConfigs.addresses(settings.clusterName(), settings.seedNodes()));
             return worker;
         } catch (RuntimeException e) {
-            system.terminate();
+            // wait for it to go down, as close() does: the exception is the caller's only handle,
+            // and a retry on the same port must not find it still bound
+            PekkoConfigs.stop(system);
             throw e;
         }
     }
