@@ -62,6 +62,18 @@ import java.util.concurrent.locks.LockSupport;
  *
  * <p>Tickets never run short: every job that became READY handed in one ticket, and each ticket
  * takes at most one job, so the queue never holds more jobs than there are tickets to come.
+ *
+ * <p>The one invariant the release count ({@link Message.Compute#releases}, see {@link #release})
+ * relies on: every {@link Message.ReleaseKey} the scheduler counts for a worker's incarnation
+ * (WorkerState.releasesSent, a fresh count for each incarnation, as this worker's is) reaches
+ * that incarnation, in whatever order. A transport may reorder frames but must drop none of
+ * those releases while the incarnation lives: a release too large for a frame travels as a
+ * release of the empty key, and a task that cannot travel (its function too large, or its
+ * serialisation refused or throwing) fails alone, without the batch it was sent in
+ * ({@link CoordinatorTransportSupport#wireForms}). One release lost holds back every later task
+ * here for good. Each release carries its number ({@link Message.ReleaseKey#index}), so that a
+ * release drops only the job of its key sent before it, whatever the arrival order: a job sent
+ * after it may be the key's current attempt, which must run and report.
  */
 final class ClusterWorker {
 
@@ -241,7 +253,7 @@ final class ClusterWorker {
         } else if (message instanceof Message.StealRequest r) {
             steal(r);
         } else if (message instanceof Message.ReleaseKey r) {
-            release(r.key());
+            release(r.key(), r.index());
         } else if (message instanceof Message.Replicate r) {
             replicate(r);
         }
@@ -285,9 +297,19 @@ final class ClusterWorker {
      * current attempt does not run, so such a job is a stale one (an attempt a retried task's
      * resubmission replaced, see GraphScheduler.supersede). Queued, it never runs; running, its
      * value is not stored ({@link #run}), since a dependent here would read it for the new one's.
+     * Which tasks were sent before the release is told by numbers, not by arrival: a task sent
+     * before it ({@code releases < index}) is abandoned even if it arrived later (it waits in
+     * {@code early} then), and one sent after it is kept even if it arrived first (the count it
+     * waits for may be reached by other releases handled meanwhile); dropped, that one, the key's
+     * current attempt, would never run nor report.
      */
-    private void release(String key) {
+    private void release(String key, long index) {
         jobs.computeIfPresent(key, (k, job) -> {
+            if (index != 0 && job.compute.releases() >= index) {
+                // sent after this release, which it overtook (admitted on the count of other
+                // releases handled meanwhile): the current attempt, which must run and report
+                return job;
+            }
             job.state.set(RELEASED);
             ready.remove(job);
             return null;
@@ -299,7 +321,10 @@ final class ClusterWorker {
         long handled = releases.incrementAndGet();   // after the value is gone: a stall report that counts it saw it gone
         List<Message.Compute> due = new ArrayList<>();
         synchronized (early) {                // counted before the look, so no task is left behind (see receive)
-            early.removeIf(c -> c.releases() <= handled && due.add(c));
+            // a task of the key sent before this release (it overtook it) is abandoned as a job
+            // here would be: taken, it would run and store the stale value the release drops
+            early.removeIf(c -> (c.releases() < index && c.key().equals(key))
+                    || (c.releases() <= handled && due.add(c)));
         }
         for (Message.Compute c : due) {
             compute(c);

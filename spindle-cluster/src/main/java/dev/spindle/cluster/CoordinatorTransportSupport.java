@@ -114,7 +114,9 @@ public abstract class CoordinatorTransportSupport implements Transport {
      * @param messages the messages, in order; a {@link Message.Compute} among them is replaced by
      *        its {@link WireMessage.Compute}
      * @param serializer serialises a task's function, throwing {@link IllegalArgumentException}
-     *     if it cannot travel (not serialisable, or too large); any other exception propagates
+     *     if it cannot travel (not serialisable, or too large); a {@link RuntimeException} or
+     *     {@link StackOverflowError} the function's own serialisation throws fails its task
+     *     the same way (the caller, a batch's sender, must not throw: the batch would be lost)
      * @return a new list of the wire forms, in order, without the tasks that cannot travel (so
      *         it may be shorter than {@code messages}, or empty)
      */
@@ -127,6 +129,13 @@ public abstract class CoordinatorTransportSupport implements Transport {
                             c.dependencies(), c.holders(), c.priority(), c.releases()));
                 } catch (IllegalArgumentException cannotTravel) {
                     cannotSend(worker, c, cannotTravel);
+                } catch (RuntimeException | StackOverflowError thrown) {
+                    // the function's own serialisation threw (a captured collection modified
+                    // meanwhile, a chain deep enough to overflow the stack): escaping, it would take
+                    // the whole batch with it, this task and the releases counted before later ones
+                    // (Message.Compute#releases), so the worker would hold back its later tasks for good
+                    String why = thrown.getMessage() != null ? thrown.getMessage() : thrown.toString();
+                    cannotSend(worker, c, new IllegalArgumentException("its serialisation threw: " + why, thrown));
                 }
             } else {
                 out.add(m);
@@ -177,7 +186,7 @@ public abstract class CoordinatorTransportSupport implements Transport {
                 // releases it handles, and holds back each task until it has handled those sent
                 // before it (Message.Compute#releases): dropped, this one would hold back every later
                 // task for good. A release of the empty key, which no task has, counts the same.
-                sendWithinFrameLimit(worker, List.of(new Message.ReleaseKey("")));
+                sendWithinFrameLimit(worker, List.of(new Message.ReleaseKey("", r.index())));
             } else {
                 LOG.log(System.Logger.Level.ERROR, "cannot send {0} to worker {1}: {2}",
                         bodies.get(0).getClass().getSimpleName(), worker, tooLarge.getMessage());

@@ -812,8 +812,7 @@ final class GraphScheduler implements AutoCloseable {
 
     /** Tells {@code w} to drop {@code key}, counted so that a stall report that predates it is known for one. */
     private void releaseKey(WorkerState w, String key) {
-        w.releasesSent++;
-        transport.toWorker(w.id, new Message.ReleaseKey(key));
+        transport.toWorker(w.id, new Message.ReleaseKey(key, ++w.releasesSent));
     }
 
     /**

@@ -75,9 +75,22 @@ public sealed interface Message extends Serializable {
      * more. A later task that needs it has it recomputed.
      *
      * @param key the key of the value to drop
+     * @param index this release's number among those the scheduler sent the worker (from 1), as
+     *        counted in {@link Compute#releases}; 0 if unknown. A task sent before this release
+     *        ({@code releases < index}) that arrives after it is still abandoned by it, if of
+     *        the same key, as it would have been in send order
      * @serial exclude
      */
-    record ReleaseKey(String key) implements ToWorker {
+    record ReleaseKey(String key, long index) implements ToWorker {
+
+        /**
+         * A release of unknown number, which abandons only the job of {@code key} that has arrived.
+         *
+         * @param key the key of the value to drop
+         */
+        public ReleaseKey(String key) {
+            this(key, 0);
+        }
     }
 
     /**

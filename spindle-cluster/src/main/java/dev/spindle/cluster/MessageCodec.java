@@ -217,7 +217,7 @@ public final class MessageCodec {
         } else if (body instanceof Message.ReplicaFailed r) {
             out.u8(REPLICA_FAILED).zigZag(r.worker()).string(r.key(), MAX_NAME_BYTES, KEY);
         } else if (body instanceof Message.ReleaseKey r) {
-            out.u8(RELEASE_KEY).string(r.key(), MAX_NAME_BYTES, KEY);
+            out.u8(RELEASE_KEY).string(r.key(), MAX_NAME_BYTES, KEY).zigZag(r.index());
         } else if (body instanceof Message.StealRequest s) {
             out.u8(STEAL_REQUEST).zigZag(s.stealId()).string(s.key(), MAX_NAME_BYTES, KEY).zigZag(s.attempt());
         } else if (body instanceof Message.StealResponse s) {
@@ -294,7 +294,7 @@ public final class MessageCodec {
             case REPLICA_FAILED:
                 return new Message.ReplicaFailed(in.zigZagInt(), key(in));
             case RELEASE_KEY:
-                return new Message.ReleaseKey(key(in));
+                return new Message.ReleaseKey(key(in), in.zigZag());
             case STEAL_REQUEST:
                 return new Message.StealRequest(in.zigZag(), key(in), in.zigZag());
             case STEAL_RESPONSE:

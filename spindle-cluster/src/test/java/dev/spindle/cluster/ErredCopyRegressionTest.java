@@ -37,6 +37,7 @@ class ErredCopyRegressionTest {
             List<RecordingTransport.Sent> after = t.sentToWorkers().subList(sentBefore, t.sentToWorkers().size());
             assertThat(after).as("what the failure sent to the worker").hasSize(2);
             assertThat(after.get(0)).as("first: the copy it may hold is dropped")
+                    .usingRecursiveComparison().ignoringFields("message.index")
                     .isEqualTo(new RecordingTransport.Sent(0, new Message.ReleaseKey("k")));
             assertThat(after.get(1).message()).as("then the retry, which may run there")
                     .isInstanceOfSatisfying(Message.Compute.class, c -> assertThat(c.key()).isEqualTo("k"));
