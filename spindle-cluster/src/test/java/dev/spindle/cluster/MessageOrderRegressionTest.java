@@ -12,8 +12,6 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -48,7 +46,7 @@ class MessageOrderRegressionTest {
             CompletableFuture<Object> k2 = s.submit(List.of(TaskSpec.builder("k", args -> 2)
                     .restrictions(Restrictions.strict(Set.of(1))).build())).get(0);
             t.settle();
-            HandDriven.reply(s, new Message.TaskFinished(1, "k", t.lastCompute(1, "k").attempt(), 2, 4, 1000));
+            HandDriven.reply(s, new Message.TaskFinished(1, "k", t.last(1, "k").attempt(), 2, 4, 1000));
             assertThat(k2.get(30, TimeUnit.SECONDS)).isEqualTo(2);
 
             CompletableFuture<Object> d = s.submit(List.of(TaskSpec.builder("d", args -> args.get(0)).dependsOn("k")
@@ -186,27 +184,25 @@ class MessageOrderRegressionTest {
      * that {@link Message.ReleaseKey}s can be held back and delivered later, as a frame that is
      * overtaken; worker 1 is played by the test. Worker 0 fetches k from worker 1, which has 2.
      */
-    private static final class Reordering implements Transport {
-        final ExecutorService wire = Executors.newSingleThreadExecutor();
-        final RecordingTransport recorded = new RecordingTransport();
-        final ClusterWorker real = new ClusterWorker(0, 1, this);
+    private static final class Reordering extends OneRealWorker {
         final List<Message.ToWorker> held = new ArrayList<>();
         volatile boolean holdReleases;
-        volatile GraphScheduler scheduler;
+
+        Reordering() {
+            super(0, (key, holder) -> holder == 1 && key.equals("k") ? CompletableFuture.completedFuture(2)
+                    : CompletableFuture.failedFuture(new IllegalStateException("not held")));
+        }
 
         @Override
         public void toWorker(int worker, Message.ToWorker message) {
-            recorded.toWorker(worker, message);
-            if (worker != 0) {
-                return;
-            }
-            if (holdReleases && message instanceof Message.ReleaseKey) {
+            if (worker == 0 && holdReleases && message instanceof Message.ReleaseKey) {
+                recorded.toWorker(worker, message);
                 synchronized (held) {
                     held.add(message);
                 }
                 return;
             }
-            wire.execute(() -> real.receive(message));
+            super.toWorker(worker, message);
         }
 
         void deliverHeld() throws Exception {
@@ -217,49 +213,6 @@ class MessageOrderRegressionTest {
                 held.clear();
             }
             settle();
-        }
-
-        Message.Compute lastCompute(int worker, String key) {
-            Message.Compute found = null;
-            for (RecordingTransport.Sent s : recorded.sentToWorkers()) {
-                if (s.worker() == worker && s.message() instanceof Message.Compute c && c.key().equals(key)) {
-                    found = c;
-                }
-            }
-            return found;
-        }
-
-        @Override
-        public void toScheduler(Message.ToScheduler message) {
-            scheduler.receive(message);
-        }
-
-        @Override
-        public CompletableFuture<Object> fetch(String key, int holder, int requester) {
-            return holder == 1 && key.equals("k") ? CompletableFuture.completedFuture(2)
-                    : CompletableFuture.failedFuture(new IllegalStateException("not held"));
-        }
-
-        @Override
-        public void workerLost(int worker) {
-        }
-
-        @Override
-        public long bytesTransferred() {
-            return 0;
-        }
-
-        @Override
-        public void close() {
-            real.shutdown();
-            wire.shutdownNow();
-        }
-
-        void settle() throws Exception {
-            for (int i = 0; i < 4; i++) {
-                wire.submit(() -> { }).get();
-                scheduler.stealEvents();
-            }
         }
     }
 }

@@ -16,7 +16,7 @@ import java.util.concurrent.Executors;
  * {@link Fetches}. Everything sent to any worker is recorded. Set {@link #scheduler} before the
  * first submission.
  */
-final class OneRealWorker implements Transport {
+class OneRealWorker implements Transport {
 
     /** How the test answers the real worker's fetches: {@code key} from worker {@code holder}. */
     interface Fetches {
