@@ -100,13 +100,13 @@ public final class ForkJoinDiagnostics {
                         BenchRuntime rt = view(pool, workers);
                         long started = threads.getTotalStartedThreadCount();
                         long[] before = spindleCounts(pool);
-                        long cpu0 = processCpuNanos();
+                        long cpu0 = ProcessCpu.nanos();
                         long t0 = System.nanoTime();
                         for (int r = 0; r < reps; r++) {
                             w.run(rt);
                         }
                         double ms = (System.nanoTime() - t0) / 1e6 / reps;
-                        long cpu = processCpuNanos() - cpu0;
+                        long cpu = ProcessCpu.nanos() - cpu0;
                         long[] after = spindleCounts(pool);
                         if (round >= 0) {
                             times.get(i).add(ms);
@@ -173,20 +173,6 @@ public final class ForkJoinDiagnostics {
         }
         SchedulerStats stats = s.stats();
         return new long[] {stats.steals(), stats.parks(), stats.unparks()};
-    }
-
-    /**
-     * CPU time of the whole process so far (every thread, the JIT and GC included), or 0 where
-     * the JVM does not report it. The pools take turns and the idle ones use no CPU (0 % in the
-     * idle probe), so the difference over one pool's turn is that pool's CPU, plus the JVM's
-     * own threads: "busy cores" near the worker count with a long time means per-task cost,
-     * well below it means workers that found nothing to do.
-     */
-    private static long processCpuNanos() {
-        if (ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os) {
-            return Math.max(0, os.getProcessCpuTime());
-        }
-        return 0;
     }
 
     private static BenchRuntime view(ExecutorService pool, int workers) {

@@ -271,7 +271,11 @@ public final class QuickHarness {
         Map<Workload, List<Double>> fjp = new LinkedHashMap<>();
         Map<Workload, List<Double>> ratios = new LinkedHashMap<>();
         Map<Workload, List<Double>> seq = new LinkedHashMap<>();
+        // per workload: CPU ns and wall ns of Spindle's samples, then of FJP's; the most live
+        // threads each runtime had after a sample (workers, spares, compensation threads)
+        Map<Workload, long[]> cpu = new LinkedHashMap<>();
         for (Workload w : workloads) {
+            cpu.put(w, new long[6]);
             spindle.put(w, new ArrayList<>());
             fjp.put(w, new ArrayList<>());
             ratios.put(w, new ArrayList<>());
@@ -284,16 +288,17 @@ public final class QuickHarness {
                 boolean spindleFirst = round % 2 == 0;
                 double s;
                 double j;
+                long[] c = cpu.get(w);
                 if (spindleFirst) {
                     progress.step(w.name() + " on spindle");
-                    s = sample(w, rts.get(RuntimeKind.SPINDLE), reps.get(w));
+                    s = sample(w, rts.get(RuntimeKind.SPINDLE), reps.get(w), c, 0);
                     progress.step(w.name() + " on " + f);
-                    j = sample(w, rts.get(f), reps.get(w));
+                    j = sample(w, rts.get(f), reps.get(w), c, 3);
                 } else {
                     progress.step(w.name() + " on " + f);
-                    j = sample(w, rts.get(f), reps.get(w));
+                    j = sample(w, rts.get(f), reps.get(w), c, 3);
                     progress.step(w.name() + " on spindle");
-                    s = sample(w, rts.get(RuntimeKind.SPINDLE), reps.get(w));
+                    s = sample(w, rts.get(RuntimeKind.SPINDLE), reps.get(w), c, 0);
                 }
                 spindle.get(w).add(s);
                 fjp.get(w).add(j);
@@ -316,6 +321,13 @@ public final class QuickHarness {
             if (reps.get(w) > 1) {
                 note = (note.isEmpty() ? "" : note + "; ") + "time per run, " + reps.get(w) + " runs per sample";
             }
+            // CPU time is counted in clock ticks on some systems: a few short samples may show none
+            long[] c = cpu.get(w);
+            String busy = c[0] > 0 && c[3] > 0
+                    ? String.format(Locale.ROOT, "busy cores Spindle %.2f, FJP %.2f; ", c[0] / (double) c[1], c[3] / (double) c[4])
+                    : "";
+            note = (note.isEmpty() ? "" : note + "; ") + busy
+                    + String.format(Locale.ROOT, "threads at most Spindle %d, FJP %d", c[2], c[5]);
             rows.put(w.name() + "#", new Row(w.name(), w.describe(), "ms", mode.get(w).id(), s, j,
                     j.median() / s.median(), Stats.of(ratios.get(w)), note));
         }
@@ -328,6 +340,24 @@ public final class QuickHarness {
             w.run(rt);
         }
         return (System.nanoTime() - t) / 1e6 / reps;
+    }
+
+    /**
+     * {@link #sample(Workload, BenchRuntime, int)}, adding the process's CPU time and the wall
+     * time to {@code acc[at]} and {@code acc[at + 1]} and keeping in {@code acc[at + 2]} the most
+     * threads {@code rt} had alive after a sample (counted outside the timed runs).
+     */
+    private static double sample(Workload w, BenchRuntime rt, int reps, long[] acc, int at) {
+        long cpu0 = ProcessCpu.nanos();
+        long t = System.nanoTime();
+        for (int i = 0; i < reps; i++) {
+            w.run(rt);
+        }
+        long wall = System.nanoTime() - t;
+        acc[at] += ProcessCpu.nanos() - cpu0;
+        acc[at + 1] += wall;
+        acc[at + 2] = Math.max(acc[at + 2], ProcessCpu.liveThreads(rt));
+        return wall / 1e6 / reps;
     }
 
     private static double sampleSequential(FibCutoff w, int reps) {

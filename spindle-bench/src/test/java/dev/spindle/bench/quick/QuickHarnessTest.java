@@ -35,6 +35,12 @@ class QuickHarnessTest {
         assertThat(fib.ratio()).isCloseTo(fib.fjp().median() / fib.spindle().median(), org.assertj.core.data.Offset.offset(1e-9));
         assertThat(fib.ratioSpread().n()).isEqualTo(3);
         assertThat(r.rows().get(1).note()).contains("efficiency");
+        // each runtime's live threads include at least its two workers
+        java.util.regex.Matcher threads = java.util.regex.Pattern
+                .compile("threads at most Spindle (\\d+), FJP (\\d+)").matcher(fib.note());
+        assertThat(threads.find()).as(fib.note()).isTrue();
+        assertThat(Integer.parseInt(threads.group(1))).isGreaterThanOrEqualTo(2);
+        assertThat(Integer.parseInt(threads.group(2))).isGreaterThanOrEqualTo(2);
         assertThat(r.rows().get(3).unit()).isEqualTo("us");
         assertThat(r.rows().get(3).spindle().median()).isPositive();
         assertThat(r.rounds()).isEqualTo(3);
