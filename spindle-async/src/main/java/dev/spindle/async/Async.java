@@ -162,10 +162,13 @@ public final class Async {
     }
 
     /**
-     * Drops a child that {@code select} or {@code timeout} gives up on: as {@link #cancel}, and if
-     * it is the {@link JoinHandle} of a spawned task, cancels that task, which would otherwise go
-     * on running (and holding what it holds) with nobody awaiting it. A promise is left alone: it
-     * is not a task, and whoever completes it, or others awaiting it, may still need it.
+     * Drops a child that a combinator owns and gives up on (a loser of {@code select}, a task
+     * {@code timeout} gives up on, the task under a cancelled {@code map}, {@code then},
+     * {@code recover} or {@code loop}; every combinator but {@code all}, which documents that it
+     * leaves handles running): as {@link #cancel}, and if it is the {@link JoinHandle} of a
+     * spawned task, cancels that task, which would otherwise go on running (and holding what it
+     * holds) with nobody awaiting it. A promise is left alone: it is not a task, and whoever
+     * completes it, or others awaiting it, may still need it.
      */
     static void abandon(AsyncTask<?> task) {
         if (task instanceof TaskCell<?> spawned) {
@@ -202,7 +205,8 @@ public final class Async {
      *
      * @param <T> the result type of {@code task}
      * @param <R> the result type of the mapped task
-     * @param task the task to run; the returned task owns it (cancelling one cancels the other)
+     * @param task the task to run; the returned task owns it (cancelling the returned task cancels
+     *     it, a spawned task's {@link JoinHandle} included: that task is cancelled)
      * @param fn applied once, on the polling worker, to {@code task}'s result; what it throws fails
      *     the returned task
      * @return the mapped task
@@ -229,7 +233,8 @@ public final class Async {
      * @param fn makes the second task from the first one's result, on the polling worker; it must
      *     not return {@code null} (the returned task then fails with a
      *     {@link NullPointerException})
-     * @return the sequenced task; cancelling it cancels whichever of the two is running
+     * @return the sequenced task; cancelling it cancels whichever of the two is running (a spawned
+     *     task's {@link JoinHandle} included: that task is cancelled)
      * @throws NullPointerException if {@code task} or {@code fn} is null
      */
     public static <T, R> AsyncTask<R> then(
@@ -253,7 +258,8 @@ public final class Async {
      * }</pre>
      *
      * @param <T> the result type
-     * @param task the task to run
+     * @param task the task to run; the returned task owns it (cancelling the returned task cancels
+     *     it, a spawned task's {@link JoinHandle} included: that task is cancelled)
      * @param handler maps what a poll of {@code task} threw (errors included) to the result
      * @return a task with {@code task}'s result, or the handler's if {@code task} failed
      * @throws NullPointerException if {@code task} or {@code handler} is null
@@ -341,7 +347,8 @@ public final class Async {
      * @param step makes each turn's task from the current state; it must not return {@code null}
      *     (the loop then fails with a {@link NullPointerException}), nor a task that completes
      *     with {@code null} instead of a {@link Step} (likewise)
-     * @return the loop task; cancelling it cancels the turn in progress
+     * @return the loop task; cancelling it cancels the turn in progress (a spawned task's
+     *     {@link JoinHandle} included: that task is cancelled)
      * @throws NullPointerException if {@code step} is null
      */
     public static <S, R> AsyncTask<R> loop(
@@ -519,7 +526,8 @@ public final class Async {
      * @throws NullPointerException if {@code duration} is null
      */
     public static AsyncTask<Void> sleep(Duration duration) {
-        return sleepUntil(System.nanoTime() + saturatedNanos(duration));
+        // within 2^61 ns of now, so never mistaken for an overflowed past deadline (see sleepUntil)
+        return new SleepTask(System.nanoTime() + saturatedNanos(duration));
     }
 
     /**
@@ -531,11 +539,17 @@ public final class Async {
      * }</pre>
      *
      * @param deadlineNanos the deadline, in the time base of {@link System#nanoTime()}; one in the
-     *     past is ready at once
+     *     past is ready at once, {@code Long.MIN_VALUE} included. A deadline is compared with the
+     *     clock by their difference, which overflows for one more than 2^63 ns in the past: so one
+     *     that reads as more than 2^62 ns (about 146 years) ahead counts as in the past
      * @return a task ready ({@code null}) once the deadline is reached
      */
     public static AsyncTask<Void> sleepUntil(long deadlineNanos) {
-        return new SleepTask(deadlineNanos);
+        long now = System.nanoTime();
+        // sleep and timeout keep their deadlines within 2^61 ns of now; one further ahead than
+        // 2^62 ns is a past one whose difference overflowed (Long.MIN_VALUE, "long ago"), which
+        // would otherwise wait for a timer clamped 73 years out: it is due now instead
+        return new SleepTask(deadlineNanos - now > Long.MAX_VALUE / 2 ? now : deadlineNanos);
     }
 
     /**
@@ -699,12 +713,12 @@ public final class Async {
 
         @Override
         public void cancel() {
-            Async.cancel(task);
+            Async.abandon(task);
         }
 
         @Override
         public boolean cancelUnlessDone() {
-            return Async.cancelUnlessDone(task);
+            return Async.abandonUnlessDone(task);
         }
     }
 
@@ -728,12 +742,12 @@ public final class Async {
 
         @Override
         public void cancel() {
-            Async.cancel(task);
+            Async.abandon(task);
         }
 
         @Override
         public boolean cancelUnlessDone() {
-            return Async.cancelUnlessDone(task);
+            return Async.abandonUnlessDone(task);
         }
     }
 
@@ -778,16 +792,16 @@ public final class Async {
         @Override
         public void cancel() {
             if (second != null) {
-                Async.cancel(second);
+                Async.abandon(second);
             } else if (first != null) {
-                Async.cancel(first);
+                Async.abandon(first);
             }
         }
 
         /** Too late if the stage it waits on has completed (the first: then the next poll starts the second). */
         @Override
         public boolean cancelUnlessDone() {
-            return second != null ? Async.cancelUnlessDone(second) : first == null || Async.cancelUnlessDone(first);
+            return second != null ? Async.abandonUnlessDone(second) : first == null || Async.abandonUnlessDone(first);
         }
     }
 
@@ -833,7 +847,7 @@ public final class Async {
         @Override
         public void cancel() {
             if (current != null) {
-                Async.cancel(current);
+                Async.abandon(current);
                 current = null;
             }
         }
@@ -843,7 +857,7 @@ public final class Async {
             if (current == null) {
                 return true;
             }
-            if (!Async.cancelUnlessDone(current)) {
+            if (!Async.abandonUnlessDone(current)) {
                 return false;
             }
             current = null;

@@ -386,8 +386,9 @@ public final class AsyncRuntime implements AutoCloseable {
      * its finishing first) neither cancels nor awaits the new one, which runs until it completes,
      * its own handle is cancelled or the runtime shuts down. Structured concurrency is not
      * provided; a parent that must not leave children behind cancels their handles itself (or
-     * awaits them through {@link Async#select} or {@link Async#timeout}, which cancel a spawned
-     * task they give up on).
+     * awaits them through the combinators of {@link Async} other than {@link Async#all}, such as
+     * {@link Async#map} or {@link Async#timeout}, which cancel a spawned task whose handle they
+     * own when they give up on it or are cancelled themselves).
      *
      * @param <T> the task's result type
      * @param task the task to run; from now on only the runtime polls it

@@ -606,7 +606,8 @@ public abstract sealed class JoinHandle<T> implements Future<T>, AsyncTask<T> pe
      * Cancels the task: it is not polled again (a poll already under way finishes), and this
      * handle completes with a {@link CancellationException}. Does nothing once the task is done.
      * Tasks that the task spawned are not cancelled with it: each runs on until its own handle is
-     * cancelled (see {@link AsyncRuntime#spawn}).
+     * cancelled, which the task's combinators do for a handle they own (see
+     * {@link AsyncRuntime#spawn}).
      * A worker then retires the task and, if it is {@link Cancellable}, cancels it so that it
      * withdraws from what it waits in (see the class comment); this returns before that.
      *

@@ -8,12 +8,14 @@ import dev.spindle.async.Waker;
 import dev.spindle.internal.Strays;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
 import java.nio.channels.CancelledKeyException;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.ClosedSelectorException;
 import java.nio.channels.SelectableChannel;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -102,7 +104,7 @@ public final class Reactor implements AutoCloseable, IoDriver {
      * connections failing) with only a few of them open. Guarded by itself; at most
      * {@link #SPARE_BUFFERS}.
      */
-    private final java.util.ArrayDeque<java.nio.ByteBuffer> spareBuffers = new java.util.ArrayDeque<>();
+    private final ArrayDeque<ByteBuffer> spareBuffers = new ArrayDeque<>();
     /** Most read-ahead buffers kept for reuse (256 KiB of 16 KiB buffers). */
     static final int SPARE_BUFFERS = 16;
     /** Returns from {@code select} of the selector thread so far (see {@link #awaitReleased}). */
@@ -471,21 +473,21 @@ public final class Reactor implements AutoCloseable, IoDriver {
      *
      * @throws OutOfMemoryError if none is spare and no direct memory is left
      */
-    java.nio.ByteBuffer takeBuffer(int bytes) {
+    ByteBuffer takeBuffer(int bytes) {
         synchronized (spareBuffers) {
-            java.nio.ByteBuffer b = spareBuffers.poll();
+            ByteBuffer b = spareBuffers.poll();
             if (b != null && b.capacity() == bytes) {
                 return b.clear();
             }
         }
-        return java.nio.ByteBuffer.allocateDirect(bytes);
+        return ByteBuffer.allocateDirect(bytes);
     }
 
     /**
      * Takes back a read-ahead buffer from a closed stream that nothing reads into or from any
      * more; beyond {@link #SPARE_BUFFERS} it is left to the garbage collector.
      */
-    void giveBuffer(java.nio.ByteBuffer buffer) {
+    void giveBuffer(ByteBuffer buffer) {
         synchronized (spareBuffers) {
             if (spareBuffers.size() < SPARE_BUFFERS) {
                 spareBuffers.push(buffer);
