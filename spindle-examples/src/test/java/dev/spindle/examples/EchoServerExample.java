@@ -36,10 +36,10 @@ final class EchoServerExample {
         try (AsyncRuntime runtime = AsyncRuntime.builder().workers(4).build();
                 AsyncTcpListener listener = AsyncTcpListener.bind(    // this machine only
                         new InetSocketAddress(InetAddress.getLoopbackAddress(), 7007))) {
-            runtime.run(Async.whileTrue(() -> Async.map(listener.accept(), stream -> {
+            runtime.run(Async.whileTrue(() -> Async.recover(Async.map(listener.accept(), stream -> {
                 runtime.spawn(echo(stream));               // one task per connection
                 return true;
-            })));
+            }), error -> listener.isOpen())));             // a failed accept costs one connection, not the server
         }
     }
 }

@@ -155,6 +155,24 @@ public final class AsyncTcpListener implements AutoCloseable {
     }
 
     /**
+     * Whether this listener is still open: an accept loop asks it when an accept fails, to tell
+     * the failure of one connection (reset before it was accepted, a file-descriptor limit
+     * reached for a moment), after which it accepts the next, from the end of listening.
+     *
+     * <pre>{@code
+     * AsyncTask<Boolean> turn = Async.recover(Async.map(listener.accept(), stream -> {
+     *     runtime.spawn(serve(stream));
+     *     return true;
+     * }), error -> listener.isOpen());       // go on unless the listener was closed
+     * }</pre>
+     *
+     * @return {@code false} once {@link #close()} has been called
+     */
+    public boolean isOpen() {
+        return channel.isOpen();
+    }
+
+    /**
      * Stops listening and wakes waiting accepts (which then fail). Idempotent. On a reactor with
      * a selector thread (the shared group's, or one of {@link Reactor#open()} or
      * {@link ReactorGroup#open}) the port is free again when this returns; on a

@@ -16,6 +16,10 @@ import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
+import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * The echo server on Spindle's async runtime: an {@link AsyncRuntime} ({@link
@@ -47,6 +51,12 @@ final class SpindleEchoServer extends ListeningServer {
     private final Set<AsyncTcpStream> open = ConcurrentHashMap.newKeySet();
 
     SpindleEchoServer(int workers, boolean driven) throws IOException {
+        this(workers, driven, AsyncTcpListener::accept);
+    }
+
+    /** As the public one, with the accept loop's accepts made by {@code accept} (tests fail some). */
+    SpindleEchoServer(int workers, boolean driven, Function<AsyncTcpListener, AsyncTask<AsyncTcpStream>> accept)
+            throws IOException {
         super(driven ? EchoServers.SPINDLE_DRIVEN : EchoServers.SPINDLE);
         reactors = driven ? ReactorGroup.openDriven(reactors(workers, true)) : ReactorGroup.open(reactors(workers, false));
         AsyncTcpListener l = null;
@@ -70,11 +80,25 @@ final class SpindleEchoServer extends ListeningServer {
         runtime = rt;
         listening(listener.localAddress());
         AsyncRuntime r = runtime;
-        runtime.spawn(Async.whileTrue(() -> Async.map(listener.accept(), stream -> {
+        runtime.spawn(acceptLoop(() -> accept.apply(listener), listener::isOpen, stream -> {
             open.add(stream);
             r.spawn(connection(stream));       // spawned inside a task: onto this worker's deque
+        }));
+    }
+
+    /**
+     * Accepts with {@code accept} and hands each connection to {@code serve}, until an accept
+     * fails while {@code listening} says no more. A failed accept while still listening (a
+     * connection reset before it was accepted, a file-descriptor limit reached for a moment) costs
+     * that one connection, not the server: the loop used to end at the first failure, after
+     * which connections queued in the backlog unserved.
+     */
+    static <S> AsyncTask<Void> acceptLoop(
+            Supplier<? extends AsyncTask<S>> accept, BooleanSupplier listening, Consumer<? super S> serve) {
+        return Async.whileTrue(() -> Async.recover(Async.map(accept.get(), s -> {
+            serve.accept(s);
             return true;
-        })));
+        }), error -> listening.getAsBoolean()));
     }
 
     /** Echoes until end of stream or an error; either way the stream is closed and forgotten. */

@@ -30,16 +30,22 @@ import java.util.concurrent.RejectedExecutionException;
 final class VirtualThreadEchoServer extends ListeningServer {
 
     private final ServerSocket listener;
-    private final ExecutorService threads;
+    /** The accept loop's thread and the connections' (package-private: tests check it ends). */
+    final ExecutorService threads;
     private final Set<Socket> open = ConcurrentHashMap.newKeySet();
 
     VirtualThreadEchoServer(int workers) throws IOException {
+        this(workers, new ServerSocket(0, 1024, InetAddress.getLoopbackAddress()));
+    }
+
+    /** As the public one, on {@code listener}, a bound socket that this server owns from now on. */
+    VirtualThreadEchoServer(int workers, ServerSocket listener) throws IOException {
         super(EchoServers.VIRTUAL_THREADS);
-        threads = VirtualThreads.newPerTaskExecutor(workers);
+        this.listener = listener;
         try {
-            listener = new ServerSocket(0, 1024, InetAddress.getLoopbackAddress());
-        } catch (IOException | RuntimeException e) {
-            threads.shutdownNow();
+            threads = VirtualThreads.newPerTaskExecutor(workers);
+        } catch (RuntimeException | Error e) {
+            listener.close();
             throw e;
         }
         listening((InetSocketAddress) listener.getLocalSocketAddress());
@@ -52,7 +58,10 @@ final class VirtualThreadEchoServer extends ListeningServer {
             try {
                 s = listener.accept();
             } catch (IOException e) {
-                return;                           // closed
+                // closed: the loop ends; else one connection failed (reset before it was
+                // accepted, a file-descriptor limit reached for a moment), and the next is served
+                // rather than leaving the backlog unserved for good
+                continue;
             }
             open.add(s);
             try {
