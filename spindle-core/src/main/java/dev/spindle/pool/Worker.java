@@ -849,6 +849,7 @@ final class Worker extends BaseWorker implements LoneTaskWatch.Peer {
                 }
                 Runnable t = takeDescendant(task);
                 if (t != null) {
+                    interrupted = handBackInterrupt(interrupted);
                     runTask(t);
                     backoff = 1_000L;
                     continue;
@@ -879,6 +880,7 @@ final class Worker extends BaseWorker implements LoneTaskWatch.Peer {
                     // runs, once this frame returns. Then the join cancels it instead, so that
                     // "cancelled" is its outcome for every observer.
                     if (task.isNew() && onAForkStackOfThisPool(task)) {
+                        interrupted = handBackInterrupt(interrupted);
                         runTask(task);         // its queued entry is skipped later (the CAS)
                         continue;
                     }
@@ -900,8 +902,9 @@ final class Worker extends BaseWorker implements LoneTaskWatch.Peer {
                 if (node == null) {
                     node = task.addWaiter();
                 }
-                // A pending interrupt (the frame's) would make every park return at once; hold
-                // it while waiting, and restore it after (a get() has returned on it above).
+                // A pending interrupt (the frame's, or shutdownNow's) would make every park
+                // return at once; hold it while waiting, and restore it after (a get() has
+                // returned on it above) or before a task runs here (handBackInterrupt).
                 if (Thread.interrupted()) {
                     if (interruptible) {
                         return JOIN_INTERRUPTED;
@@ -929,6 +932,23 @@ final class Worker extends BaseWorker implements LoneTaskWatch.Peer {
                 Thread.currentThread().interrupt();
             }
         }
+    }
+
+    /**
+     * Puts an interrupt that {@link #helpJoinSlowly} held while it parked back on the thread
+     * before it runs a task: the task runs with the frame's interrupt status, as every nested
+     * run does (see {@link #runTopLevel}). Held on, it hid {@code shutdownNow}'s interrupt from
+     * a task found after the interrupt came, which then ran to its end and kept the stopped
+     * pool from terminating (JoinInterruptRegressionTest). Not after each park: an interrupt
+     * also unparks, so every other park would return at once.
+     *
+     * @return {@code false}, the held flag's new value
+     */
+    private static boolean handBackInterrupt(boolean held) {
+        if (held) {
+            Thread.currentThread().interrupt();
+        }
+        return false;
     }
 
     /**
