@@ -922,6 +922,17 @@ final class AsyncWorker extends AsyncWorkerPadAfter implements Runnable, LoneTas
      * {@code awaited} is not being polled, this cancels it, as shutdown would, and the get ends
      * (a worker polling it is blocked in a get too, which ends so in turn).
      *
+     * <p>Nor can a poll of {@code awaited} that this worker runs, beneath this get on its own
+     * stack: a get that helped ran the task now waiting here, and the poll it interrupted resumes
+     * only once this get ends. Had each task a thread of its own, shutdown would end the gets
+     * below it and then this one; here it waited for good ({@code BlockingGetCycleRegressionTest}).
+     * So that one is cancelled too: its handle ends as shutdown would end it, and its poll, once
+     * it resumes, finds it cancelled. A poll running on a peer is left alone: mostly the peer's
+     * innermost one, blocked in a get that ends so in turn, or tasks that wait on each other as
+     * they would on threads of their own (a poll beneath a peer's help is not told apart).
+     * {@code owner} is this worker's to read here: the peer that last set it did so before
+     * counting itself blocked, which this read of the count follows.
+     *
      * @return whether this call cancelled {@code awaited} (the caller then re-reads its state)
      */
     boolean cancelAbandoned(TaskCell<?> awaited) {
@@ -929,7 +940,8 @@ final class AsyncWorker extends AsyncWorkerPadAfter implements Runnable, LoneTas
             return false;
         }
         int run = awaited.state();
-        return (run == TaskCell.IDLE || run == TaskCell.SCHEDULED) && awaited.cancel(false);
+        boolean beneath = (run == TaskCell.RUNNING || run == TaskCell.RUNNING_WOKEN) && awaited.owner == this;
+        return (run == TaskCell.IDLE || run == TaskCell.SCHEDULED || beneath) && awaited.cancel(false);
     }
 
     // ------------------------------------------------------------------ running a task
