@@ -7,8 +7,12 @@ import dev.spindle.pool.WorkStealingPool;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
@@ -133,10 +137,36 @@ final class ClusterWorker {
     private final AtomicLong releases = new AtomicLong();
     /**
      * Tasks that arrived ahead of releases the scheduler sent before them
-     * ({@link Message.Compute#releases}), in arrival order; each is taken once {@link #releases}
-     * reaches its count. Guarded by itself.
+     * ({@link Message.Compute#releases}), in arrival order; each is taken once those releases
+     * were handled ({@link #admitted}). Guarded by itself.
      */
     private final List<Message.Compute> early = new ArrayList<>();
+    /**
+     * Which numbered releases were handled: all of {@code 1..releasedPrefix}, and those above it
+     * in {@code releasedAbove} (arrived ahead of an earlier one). A task is admitted only once
+     * every release sent before it was handled, not merely as many releases: a release sent
+     * before it but handled after it would drop the value it stores. Guarded by {@link #early}.
+     */
+    private long releasedPrefix;
+    private final Set<Long> releasedAbove = new HashSet<>();
+    /** Releases of unknown number ({@link Message.ReleaseKey#index} 0) handled; guarded by {@link #early}. */
+    private long unnumberedReleases;
+    /**
+     * Releases that found nothing of their key here (no job, value nor fetch): each may have
+     * overtaken the task it abandons, by key, with its number. That task, sent before it
+     * ({@code releases < index}), is dropped when it arrives (it would store a stale value, read
+     * by a dependent placed here or stored over the current attempt's). Consumed by that task;
+     * bounded, the eldest forgotten first, since a release that overtook nothing has no task to
+     * consume it (a forgotten one leaves the scheduler's release of the stale copy,
+     * GraphScheduler.ignoredResult, to clean up). Guarded by {@link #early}.
+     */
+    private final Map<String, Long> overtaken = new LinkedHashMap<>() {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, Long> eldest) {
+            return size() > MAX_OVERTAKEN;
+        }
+    };
+    static final int MAX_OVERTAKEN = 4096;
     /** Pool threads past the pause, about to run a job or running one (see the overview). */
     private final AtomicInteger running = new AtomicInteger();
     /** The last {@link Message.MemoryStall} sent; touched by the reporter thread only. */
@@ -244,7 +274,12 @@ final class ClusterWorker {
         }
         if (message instanceof Message.Compute c) {
             synchronized (early) {
-                if (releases.get() < c.releases()) {
+                Long abandonedBy = overtaken.get(c.key());
+                if (abandonedBy != null && c.releases() < abandonedBy) {
+                    overtaken.remove(c.key());    // sent before a release of its key that overtook it
+                    return;
+                }
+                if (!admitted(c.releases())) {
                     early.add(c);             // overtook a release: taken once it is handled (see release)
                     return;
                 }
@@ -301,34 +336,74 @@ final class ClusterWorker {
      * before it ({@code releases < index}) is abandoned even if it arrived later (it waits in
      * {@code early} then), and one sent after it is kept even if it arrived first (the count it
      * waits for may be reached by other releases handled meanwhile); dropped, that one, the key's
-     * current attempt, would never run nor report.
+     * current attempt, would never run nor report. A release that finds nothing of its key may
+     * have overtaken the task it abandons: it is kept ({@link #overtaken}) so that the task, when
+     * it arrives, is dropped instead of storing a stale value.
      */
     private void release(String key, long index) {
+        boolean[] found = new boolean[1];
         jobs.computeIfPresent(key, (k, job) -> {
             if (index != 0 && job.compute.releases() >= index) {
-                // sent after this release, which it overtook (admitted on the count of other
-                // releases handled meanwhile): the current attempt, which must run and report
+                // sent after this release, which it overtook (a release of unknown number
+                // admits on the count): the current attempt, which must run and report
                 return job;
             }
+            found[0] = true;
             job.state.set(RELEASED);
             ready.remove(job);
             return null;
         });
         fetching.compute(key, (k, inFlight) -> {
+            found[0] |= inFlight != null || store.contains(k);
             store.remove(k);
             return null;
         });
-        long handled = releases.incrementAndGet();   // after the value is gone: a stall report that counts it saw it gone
+        releases.incrementAndGet();           // after the value is gone: a stall report that counts it saw it gone
         List<Message.Compute> due = new ArrayList<>();
         synchronized (early) {                // counted before the look, so no task is left behind (see receive)
+            handled(index);
             // a task of the key sent before this release (it overtook it) is abandoned as a job
             // here would be: taken, it would run and store the stale value the release drops
-            early.removeIf(c -> (c.releases() < index && c.key().equals(key))
-                    || (c.releases() <= handled && due.add(c)));
+            for (Iterator<Message.Compute> it = early.iterator(); it.hasNext(); ) {
+                Message.Compute c = it.next();
+                if (c.releases() < index && c.key().equals(key)) {
+                    it.remove();
+                    found[0] = true;
+                } else if (admitted(c.releases())) {
+                    it.remove();
+                    due.add(c);
+                }
+            }
+            if (!found[0] && index != 0) {
+                overtaken.merge(key, index, Math::max);   // the task it abandons may be on its way
+            }
         }
         for (Message.Compute c : due) {
             compute(c);
         }
+    }
+
+    /** Records release {@code index} handled; under {@link #early}. */
+    private void handled(long index) {
+        if (index == 0) {
+            unnumberedReleases++;
+        } else if (index == releasedPrefix + 1) {
+            releasedPrefix++;
+            while (releasedAbove.remove(releasedPrefix + 1)) {
+                releasedPrefix++;
+            }
+        } else if (index > releasedPrefix) {
+            releasedAbove.add(index);
+        }
+    }
+
+    /**
+     * Whether a task sent after {@code sent} releases may start: every numbered release up to it
+     * was handled (releases of unknown number stand in for numbered ones, by count); under
+     * {@link #early}.
+     */
+    private boolean admitted(long sent) {
+        return releasedPrefix + unnumberedReleases >= sent;
     }
 
     private void compute(Message.Compute c) {
