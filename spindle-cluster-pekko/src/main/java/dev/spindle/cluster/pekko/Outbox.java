@@ -41,6 +41,20 @@ final class Outbox {
     }
 
     /**
+     * Forgets the endpoint of a member that left the cluster: else one stays for every address
+     * ever sent to, and under churn (workers restarted at new addresses) the map grows for good. A
+     * later send to the address (a new process there) looks it up again.
+     */
+    void forget(Address member) {
+        endpoints.remove(member);
+    }
+
+    /** The member endpoints this outbox holds; for tests. */
+    int endpointsHeld() {
+        return endpoints.size();
+    }
+
+    /**
      * Sends a frame to {@code member}'s endpoint, sealed by {@code seal}; nothing if {@code member}
      * is null.
      *

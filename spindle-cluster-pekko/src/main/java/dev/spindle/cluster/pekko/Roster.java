@@ -73,6 +73,7 @@ final class Roster {
     private volatile BiConsumer<Integer, Address> onWorkerRetired = (id, address) -> { };
     private volatile Consumer<Address> onWorkerGone = address -> { };
     private volatile Runnable onCoordinatorGone = () -> { };
+    private volatile Consumer<Address> onMemberGone = address -> { };
     private volatile ObjIntConsumer<Incarnations.Proof> onWorkerUp = (proof, id) -> { };
 
     /**
@@ -179,6 +180,15 @@ final class Roster {
         this.onCoordinatorGone = callback;
     }
 
+    /**
+     * Called with the address of every member that leaves the cluster (exits, is downed, removed
+     * or, on the coordinator, unreachable), whatever its role and whether or not it was accepted:
+     * what is kept per member address is dropped here. Runs on the endpoint actor; must not block.
+     */
+    void onMemberGone(Consumer<Address> callback) {
+        this.onMemberGone = callback;
+    }
+
     /** On a worker: whether the coordinator it followed has left the cluster. */
     boolean coordinatorGone() {
         return coordinatorGone;
@@ -280,6 +290,9 @@ final class Roster {
 
     private synchronized void gone(Member m, boolean leaving) {
         Address a = m.address();
+        if (!a.equals(self)) {
+            onMemberGone.accept(a);
+        }
         int id = workerId(m);
         if (id >= 0) {
             workers.withdraw(id, a, incarnation(m));
@@ -299,6 +312,14 @@ final class Roster {
             coordinatorGone = true;
             coordinator = null;               // so the later events of its leaving do not call again
             onCoordinatorGone.run();
+        }
+        if (m.status() == MemberStatus.removed()) {
+            // its last event: Artery quarantines the process, so no frame of it arrives again, and
+            // what is kept of it by address would stay for good, one entry per member under churn
+            refusedMembers.remove(m.uniqueAddress());
+            if (workers.idOf(a) < 0) {
+                lostAddresses.remove(a);
+            }
         }
     }
 
@@ -379,9 +400,14 @@ final class Roster {
         return workers.idOf(a) >= 0;
     }
 
-    /** Whether {@code a} belonged to a worker that is gone. */
+    /** Whether {@code a} belonged to a worker that is gone (and not yet removed from the cluster). */
     boolean wasWorker(Address a) {
         return lostAddresses.contains(a);
+    }
+
+    /** The members this roster remembers by address (departed workers, refused members); for tests. */
+    int addressesHeld() {
+        return lostAddresses.size() + refusedMembers.size();
     }
 
     boolean isLost(int id) {
