@@ -15,8 +15,10 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Predicate;
 import org.junit.jupiter.api.Test;
 
 class ClusterResubmissionRegressionTest {
@@ -71,48 +73,22 @@ class ClusterResubmissionRegressionTest {
     @Test
     void closeRacingACloseFromACallbackWaitsForIt() {
         assertTimeoutPreemptively(Duration.ofSeconds(30), () -> {
-            AtomicReference<ClusterCoordinator> coordinator = new AtomicReference<>();
             CountDownLatch closedInCallback = new CountDownLatch(1);
             CountDownLatch callbackMayReturn = new CountDownLatch(1);
-            RecordingTransport transport = new RecordingTransport() {
-                @Override
-                public synchronized void toWorker(int worker, Message.ToWorker message) {
-                    super.toWorker(worker, message);
-                    if (message instanceof Message.Compute compute && compute.key().equals("t")
-                            && closedInCallback.getCount() > 0) {
-                        coordinator.get().close();
-                        closedInCallback.countDown();
-                        try {
-                            callbackMayReturn.await(30, SECONDS);
-                        } catch (InterruptedException e) {
-                            Thread.currentThread().interrupt();
-                        }
-                    }
-                }
-            };
-            ClusterCoordinator c = ClusterCoordinator.start(
-                    CoordinatorSettings.builder().workers(1).threadsPerWorker(1).build(), transport);
-            coordinator.set(c);
+            ClusterCoordinator c = startCalling(compute -> compute.key().equals("t"), coordinator -> {
+                coordinator.close();
+                closedInCallback.countDown();
+                callbackMayReturn.await(30, SECONDS);
+            });
             // pending (nothing runs the recorded Computes): the close fails it
             ClusterFuture<Integer> pending = c.client().submit("a", args -> 1);
-            Thread submitter = new Thread(() -> {
-                try {
-                    c.client().submit("t", args -> 1);
-                } catch (RuntimeException closed) {
-                    // the close may come first: either way the submission ends
-                }
-            });
-            submitter.start();
+            Thread submitter = submitT(c);
             closedInCallback.await();
             CompletableFuture<Boolean> doneWhenCloseReturned = new CompletableFuture<>();
-            Thread closer = new Thread(() -> {
+            startUntilWaiting(() -> {
                 c.close();
                 doneWhenCloseReturned.complete(pending.isDone());
             });
-            closer.start();
-            while (closer.getState() != Thread.State.TERMINATED && closer.getState() != Thread.State.WAITING) {
-                Thread.sleep(1);
-            }
             callbackMayReturn.countDown();
             assertThat(doneWhenCloseReturned.get(30, SECONDS))
                     .as("the task's future is completed once close() returns").isTrue();
@@ -127,41 +103,16 @@ class ClusterResubmissionRegressionTest {
     @Test
     void closeFromACallbackWhileAnotherCloseWaitsDoesNotHang() {
         assertTimeoutPreemptively(Duration.ofSeconds(30), () -> {
-            AtomicReference<ClusterCoordinator> coordinator = new AtomicReference<>();
             CountDownLatch inCallback = new CountDownLatch(1);
             CountDownLatch mayClose = new CountDownLatch(1);
-            RecordingTransport transport = new RecordingTransport() {
-                @Override
-                public synchronized void toWorker(int worker, Message.ToWorker message) {
-                    super.toWorker(worker, message);
-                    if (message instanceof Message.Compute && inCallback.getCount() > 0) {
-                        inCallback.countDown();
-                        try {
-                            mayClose.await(30, SECONDS);
-                        } catch (InterruptedException e) {
-                            Thread.currentThread().interrupt();
-                        }
-                        coordinator.get().close();
-                    }
-                }
-            };
-            ClusterCoordinator c = ClusterCoordinator.start(
-                    CoordinatorSettings.builder().workers(1).threadsPerWorker(1).build(), transport);
-            coordinator.set(c);
-            Thread submitter = new Thread(() -> {
-                try {
-                    c.client().submit("t", args -> 1);
-                } catch (RuntimeException closed) {
-                    // the close may come first: either way the submission ends
-                }
+            ClusterCoordinator c = startCalling(compute -> true, coordinator -> {
+                inCallback.countDown();
+                mayClose.await(30, SECONDS);
+                coordinator.close();
             });
-            submitter.start();
+            Thread submitter = submitT(c);
             inCallback.await();
-            Thread closer = new Thread(c::close);
-            closer.start();
-            while (closer.getState() != Thread.State.TERMINATED && closer.getState() != Thread.State.WAITING) {
-                Thread.sleep(1);
-            }
+            Thread closer = startUntilWaiting(c::close);
             mayClose.countDown();
             closer.join();
             submitter.join();
@@ -253,5 +204,62 @@ class ClusterResubmissionRegressionTest {
             s.close();
             w.close();
         }
+    }
+
+    /** What {@link #startCalling} runs inside the transport's callback. */
+    private interface InCallback {
+        void run(ClusterCoordinator coordinator) throws InterruptedException;
+    }
+
+    /**
+     * Starts a coordinator of one worker of one thread over a {@link RecordingTransport} (nothing
+     * runs what it records) that, on the first {@link Message.Compute} it is sent that {@code which}
+     * accepts, runs {@code callback} inside that {@code toWorker} callback, on the scheduler's
+     * thread; an interrupt of the callback ends it, with the thread's interrupt status kept.
+     */
+    private static ClusterCoordinator startCalling(Predicate<Message.Compute> which, InCallback callback) {
+        AtomicReference<ClusterCoordinator> coordinator = new AtomicReference<>();
+        AtomicBoolean called = new AtomicBoolean();
+        RecordingTransport transport = new RecordingTransport() {
+            @Override
+            public synchronized void toWorker(int worker, Message.ToWorker message) {
+                super.toWorker(worker, message);
+                if (message instanceof Message.Compute compute && which.test(compute)
+                        && called.compareAndSet(false, true)) {
+                    try {
+                        callback.run(coordinator.get());
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                }
+            }
+        };
+        ClusterCoordinator c = ClusterCoordinator.start(
+                CoordinatorSettings.builder().workers(1).threadsPerWorker(1).build(), transport);
+        coordinator.set(c);
+        return c;
+    }
+
+    /** Submits task "t" to {@code c} from a new thread, which it returns started. */
+    private static Thread submitT(ClusterCoordinator c) {
+        Thread submitter = new Thread(() -> {
+            try {
+                c.client().submit("t", args -> 1);
+            } catch (RuntimeException closed) {
+                // the close may come first: either way the submission ends
+            }
+        });
+        submitter.start();
+        return submitter;
+    }
+
+    /** Runs {@code body} on a new thread, and returns it once it waits (blocked, for a close) or has ended. */
+    private static Thread startUntilWaiting(Runnable body) throws InterruptedException {
+        Thread t = new Thread(body);
+        t.start();
+        while (t.getState() != Thread.State.TERMINATED && t.getState() != Thread.State.WAITING) {
+            Thread.sleep(1);
+        }
+        return t;
     }
 }

@@ -11,7 +11,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -66,27 +65,19 @@ class MessageOrderRegressionTest {
      */
     @Test
     void equalPriorityTasksStartInAssignmentOrderWhateverTheirArrivalOrder() throws Exception {
-        RecordingTransport r = new RecordingTransport();
-        ClusterWorker w = new ClusterWorker(0, 1, r);
-        CountDownLatch gate = new CountDownLatch(1);
         List<String> started = new CopyOnWriteArrayList<>();
-        try {
-            w.receive(new Message.Compute("block", 1, args -> {
-                gate.await();
-                return 0;
-            }, List.of(), Map.of(), 0));
+        try (GatedWorker g = new GatedWorker()) {
+            ClusterWorker w = g.worker;
+            g.hold();
             // assigned a, then b, then c; b's frame arrives first, c's second, a's last
             for (String key : List.of("b", "c", "a")) {
                 long attempt = 2 + "abc".indexOf(key);
                 w.receive(new Message.Compute(key, attempt, args -> started.add(key), List.of(), Map.of(), 0));
             }
-            gate.countDown();
-            List<Message.ToScheduler> replies = r.awaitToScheduler(4);
+            g.open();
+            List<Message.ToScheduler> replies = g.transport.awaitToScheduler(4);
             assertThat(replies).hasSize(4);
             assertThat(started).as("start order of equal-priority tasks").containsExactly("a", "b", "c");
-        } finally {
-            gate.countDown();
-            w.shutdown();
         }
     }
 

@@ -68,6 +68,15 @@ class RecordingTransport implements Transport {
         return new ArrayList<>(toScheduler);
     }
 
+    /** Waits until a {@link Message.TaskFinished} of {@code key} has been sent; returns every report sent so far. */
+    List<Message.ToScheduler> awaitFinished(String key) throws InterruptedException {
+        List<Message.ToScheduler> replies = awaitToScheduler(1);
+        while (replies.stream().noneMatch(m -> m instanceof Message.TaskFinished f && f.key().equals(key))) {
+            replies = awaitToScheduler(replies.size() + 1);
+        }
+        return replies;
+    }
+
     @Override
     public CompletableFuture<Object> fetch(String key, int holder, int requester) {
         return CompletableFuture.failedFuture(new IllegalStateException("no data plane in this test"));

@@ -16,7 +16,6 @@ import java.time.Duration;
 import java.util.ConcurrentModificationException;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -43,7 +42,7 @@ class ReleaseCountRegressionTest {
     void aFunctionThatThrowsWhenSerialisedLosesNeitherItsTaskNorTheReleasesBatchedWithIt() throws Exception {
         Batching t = new Batching();
         GraphScheduler s = new GraphScheduler(HandDriven.settings(1).build(), t);
-        t.scheduler = s;
+        t.realWorker.scheduler = s;
         try {
             CompletableFuture<Object> a = s.submit(List.of(TaskSpec.builder("a", args -> 1).build())).get(0);
             t.flushNow();
@@ -81,23 +80,17 @@ class ReleaseCountRegressionTest {
      */
     @Test
     void aReleaseThatOvertakesTheTaskItAbandonsStillAbandonsIt() throws Exception {
-        RecordingTransport r = new RecordingTransport();
-        ClusterWorker w = new ClusterWorker(0, 1, r);
-        try {
+        try (GatedWorker g = new GatedWorker()) {
+            ClusterWorker w = g.worker;
             w.receive(new Message.Compute("k", 1, args -> "stale", List.of(), java.util.Map.of(), 0, 1));
             w.receive(new Message.ReleaseKey("k", 2));
             w.receive(new Message.ReleaseKey("x", 1));
             // a later task, after both releases: one thread, so k, had it been taken, ran first
             w.receive(new Message.Compute("z", 3, args -> "z", List.of(), java.util.Map.of(), 0, 2));
-            List<Message.ToScheduler> replies = r.awaitToScheduler(1);
-            while (replies.stream().noneMatch(m -> m instanceof Message.TaskFinished f && f.key().equals("z"))) {
-                replies = r.awaitToScheduler(replies.size() + 1);
-            }
+            List<Message.ToScheduler> replies = g.transport.awaitFinished("z");
             assertThat(replies).as("k was released before it could run").noneSatisfy(m -> assertThat(m)
                     .isInstanceOfSatisfying(Message.TaskFinished.class, f -> assertThat(f.key()).isEqualTo("k")));
             assertThat(w.store().contains("k")).as("worker 0 holds no value of the released k").isFalse();
-        } finally {
-            w.shutdown();
         }
     }
 
@@ -110,27 +103,15 @@ class ReleaseCountRegressionTest {
      */
     @Test
     void aTaskAdmittedOnALaterReleaseSurvivesTheEarlierReleaseOfItsKey() throws Exception {
-        RecordingTransport r = new RecordingTransport();
-        ClusterWorker w = new ClusterWorker(0, 1, r);
-        CountDownLatch gate = new CountDownLatch(1);
-        try {
-            w.receive(new Message.Compute("block", 1, args -> {
-                gate.await();                 // holds the one thread: k stays queued while its release arrives
-                return 0;
-            }, List.of(), java.util.Map.of(), 0, 0));
+        try (GatedWorker g = new GatedWorker()) {
+            ClusterWorker w = g.worker;
+            g.hold();                         // holds the one thread: k stays queued while its release arrives
             w.receive(new Message.ReleaseKey("x", 2));
             w.receive(new Message.Compute("k", 2, args -> "retry", List.of(), java.util.Map.of(), 0, 1));
             w.receive(new Message.ReleaseKey("k", 1));
-            gate.countDown();
-            assertTimeoutPreemptively(Duration.ofSeconds(10), () -> {
-                List<Message.ToScheduler> replies = r.awaitToScheduler(1);
-                while (replies.stream().noneMatch(m -> m instanceof Message.TaskFinished f && f.key().equals("k"))) {
-                    replies = r.awaitToScheduler(replies.size() + 1);
-                }
-            }, "k's retry never reported");
-        } finally {
-            gate.countDown();
-            w.shutdown();
+            g.open();
+            assertTimeoutPreemptively(Duration.ofSeconds(10), () -> g.transport.awaitFinished("k"),
+                    "k's retry never reported");
         }
     }
 
@@ -154,19 +135,21 @@ class ReleaseCountRegressionTest {
 
     /**
      * A coordinator transport as the ones between JVMs are built: messages batched per worker and
-     * sent in their wire forms on a sender thread, here to one real worker in this JVM. Batches
-     * leave when the test flushes (as they group up while the sender is busy).
+     * sent in their wire forms on a sender thread, here to one real worker in this JVM (that of a
+     * {@link OneRealWorker}, whose reports go to the scheduler and whose fetches fail: it has no
+     * peers). Batches leave when the test flushes (as they group up while the sender is busy). Set
+     * {@code realWorker.scheduler} before the first submission.
      */
     private static final class Batching extends CoordinatorTransportSupport {
         final ExecutorService sender = Executors.newSingleThreadExecutor();
         final OutboundBatches batches = new OutboundBatches(64, 1 << 20,
                 (worker, messages) -> sendWithinFrameLimit(worker, wireForms(worker, messages,
                         v -> ValueCodec.write(v, Integer.MAX_VALUE))), sender);
-        final ClusterWorker real = new ClusterWorker(0, 1, new WorkerSide());
-        volatile GraphScheduler scheduler;
+        final OneRealWorker realWorker = new OneRealWorker(0,
+                (key, holder) -> CompletableFuture.failedFuture(new IllegalStateException("no peers")));
 
         Batching() {
-            attachScheduler(m -> scheduler.receive(m));
+            attachScheduler(m -> realWorker.scheduler.receive(m));
         }
 
         @Override
@@ -176,12 +159,13 @@ class ReleaseCountRegressionTest {
 
         /** Sends what is queued, and waits until the sender has sent it and the scheduler handled the replies. */
         void flushNow() throws Exception {
-            scheduler.stealEvents();
+            realWorker.scheduler.stealEvents();
             batches.flush();
             sender.submit(() -> { }).get(30, TimeUnit.SECONDS);
-            scheduler.stealEvents();
+            realWorker.scheduler.stealEvents();
         }
 
+        /** Delivers on the sender thread, straight to the real worker, as a frame read off the wire. */
         @Override
         protected void sendFrame(int worker, List<Object> bodies) {
             for (Object body : bodies) {
@@ -192,10 +176,10 @@ class ReleaseCountRegressionTest {
                     } catch (InvalidClassException e) {
                         throw new AssertionError(e);
                     }
-                    real.receive(new Message.Compute(c.key(), c.attempt(), f, c.dependencies(), c.holders(),
+                    realWorker.real.receive(new Message.Compute(c.key(), c.attempt(), f, c.dependencies(), c.holders(),
                             c.priority(), c.releases()));
                 } else {
-                    real.receive((Message.ToWorker) body);
+                    realWorker.real.receive((Message.ToWorker) body);
                 }
             }
         }
@@ -207,39 +191,8 @@ class ReleaseCountRegressionTest {
         @Override
         public void close() {
             super.close();
-            real.shutdown();
+            realWorker.close();
             sender.shutdownNow();
-        }
-
-        /** The worker's side: its reports go to the scheduler; it has no peers to fetch from. */
-        private final class WorkerSide implements Transport {
-            @Override
-            public void toWorker(int worker, Message.ToWorker message) {
-                throw new UnsupportedOperationException();
-            }
-
-            @Override
-            public void toScheduler(Message.ToScheduler message) {
-                scheduler.receive(message);
-            }
-
-            @Override
-            public CompletableFuture<Object> fetch(String key, int holder, int requester) {
-                return CompletableFuture.failedFuture(new IllegalStateException("no peers"));
-            }
-
-            @Override
-            public void workerLost(int worker) {
-            }
-
-            @Override
-            public long bytesTransferred() {
-                return 0;
-            }
-
-            @Override
-            public void close() {
-            }
         }
     }
 }

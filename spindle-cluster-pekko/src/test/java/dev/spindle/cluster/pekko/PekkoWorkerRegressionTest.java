@@ -5,14 +5,12 @@ package dev.spindle.cluster.pekko;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.spindle.cluster.CoordinatorSettings;
 import dev.spindle.cluster.testkit.Cleanup;
-import dev.spindle.cluster.testkit.FreePorts;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * A worker whose coordinator closes. A worker follows one coordinator for its whole life (a
@@ -23,12 +21,8 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(value = 180, unit = TimeUnit.SECONDS)
 class PekkoWorkerRegressionTest {
 
-    private final Cleanup started = new Cleanup();
-
-    @AfterEach
-    void stop() throws Exception {
-        started.close();
-    }
+    @RegisterExtension
+    final Cleanup started = new Cleanup();
 
     /**
      * Before: the coordinator's orderly leave reached the worker (its roster forgot the
@@ -38,13 +32,10 @@ class PekkoWorkerRegressionTest {
      */
     @Test
     void aWorkerWhoseCoordinatorClosesLeavesAndTerminates() throws Exception {
-        int[] ports = FreePorts.free(2);
-        String cluster = "orphan";
-        PekkoWorker worker = started.add(PekkoWorker.start(TestCerts.settings(cluster, "worker")
-                .seedNode("127.0.0.1:" + ports[0]).port(ports[1]).build(), 0, 1));
-        PekkoCoordinator coordinator = started.add(PekkoCoordinator.start(
-                TestCerts.settings(cluster, "coordinator").port(ports[0]).build(),
-                CoordinatorSettings.builder().workers(1).threadsPerWorker(1).build(), Duration.ofSeconds(60)));
+        OneWorkerCluster c = OneWorkerCluster.start(started, "orphan", 1);
+        int[] ports = c.ports();
+        PekkoWorker worker = c.worker();
+        PekkoCoordinator coordinator = c.coordinator();
         assertThat(coordinator.client().submit("one", in -> 1).get(60, TimeUnit.SECONDS)).isEqualTo(1);
         assertThat(worker.terminated().toCompletableFuture()).as("terminated() while its coordinator runs").isNotDone();
         assertThat(worker.coordinatorLost()).as("coordinatorLost() while its coordinator runs").isFalse();

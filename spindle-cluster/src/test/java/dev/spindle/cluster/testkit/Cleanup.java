@@ -5,14 +5,17 @@ package dev.spindle.cluster.testkit;
 
 import java.util.ArrayDeque;
 import java.util.Deque;
+import org.junit.jupiter.api.extension.AfterEachCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
  * What a multi-JVM test started (worker JVMs, the coordinator), closed after the test in the
  * reverse order of starting: the coordinator, started last, goes first, so that it does not see
  * its workers leave. Every item is closed even if one fails; the first failure is thrown with the
- * others suppressed.
+ * others suppressed. Registered as an extension ({@code @RegisterExtension}), it closes them after
+ * each test by itself.
  */
-public final class Cleanup implements AutoCloseable {
+public final class Cleanup implements AutoCloseable, AfterEachCallback {
 
     private final Deque<AutoCloseable> started = new ArrayDeque<>();
 
@@ -40,6 +43,12 @@ public final class Cleanup implements AutoCloseable {
         if (first != null) {
             throw first;
         }
+    }
+
+    /** As an extension: closes what the test added, after it. */
+    @Override
+    public void afterEach(ExtensionContext context) throws Exception {
+        close();
     }
 
     private synchronized AutoCloseable poll() {
