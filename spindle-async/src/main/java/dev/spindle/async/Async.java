@@ -539,17 +539,22 @@ public final class Async {
      * }</pre>
      *
      * @param deadlineNanos the deadline, in the time base of {@link System#nanoTime()}; one in the
-     *     past is ready at once, {@code Long.MIN_VALUE} included. A deadline is compared with the
-     *     clock by their difference, which overflows for one more than 2^63 ns in the past: so one
-     *     that reads as more than 2^62 ns (about 146 years) ahead counts as in the past
+     *     past is ready at once, {@code Long.MIN_VALUE} included, and {@code Long.MAX_VALUE} is
+     *     not reached in practice ("no deadline"). A deadline is compared with the clock by their
+     *     difference, which overflows for one more than 2^63 ns in the past: one that reads as
+     *     more than 2^62 ns (about 146 years) ahead while lying below the clock's reading counts
+     *     as in the past
      * @return a task ready ({@code null}) once the deadline is reached
      */
     public static AsyncTask<Void> sleepUntil(long deadlineNanos) {
         long now = System.nanoTime();
-        // sleep and timeout keep their deadlines within 2^61 ns of now; one further ahead than
-        // 2^62 ns is a past one whose difference overflowed (Long.MIN_VALUE, "long ago"), which
-        // would otherwise wait for a timer clamped 73 years out: it is due now instead
-        return new SleepTask(deadlineNanos - now > Long.MAX_VALUE / 2 ? now : deadlineNanos);
+        // sleep and timeout keep their deadlines within 2^61 ns of now. A difference beyond
+        // 2^62 ns is ambiguous: Long.MIN_VALUE ("long ago") and Long.MAX_VALUE ("never") both
+        // read almost 2^63 ns ahead of a positive clock. Only one whose subtraction wrapped
+        // (the deadline lies below the clock) is a past one, which would otherwise wait for a
+        // timer clamped 73 years out: it is due now instead
+        boolean wrappedPast = deadlineNanos - now > Long.MAX_VALUE / 2 && deadlineNanos < now;
+        return new SleepTask(wrappedPast ? now : deadlineNanos);
     }
 
     /**

@@ -931,16 +931,20 @@ final class AsyncWorker extends AsyncWorkerPadAfter implements Runnable, LoneTas
      * innermost one, blocked in a get that ends so in turn, or tasks that wait on each other as
      * they would on threads of their own (a poll beneath a peer's help is not told apart).
      * {@code owner} is this worker's to read here: the peer that last set it did so before
-     * counting itself blocked, which this read of the count follows.
+     * counting itself blocked, which this read of the count follows. Only for a get without a
+     * timeout: a timed one ends by itself, the poll beneath then resumes and may complete, as
+     * polls under way do at shutdown; cancelled here, its value was dropped
+     * ({@code SecondReviewRegressionTest}).
      *
+     * @param timed whether the get has a timeout
      * @return whether this call cancelled {@code awaited} (the caller then re-reads its state)
      */
-    boolean cancelAbandoned(TaskCell<?> awaited) {
+    boolean cancelAbandoned(TaskCell<?> awaited, boolean timed) {
         if (!runtime.closing || runtime.running.get() > runtime.blockedInGet.get()) {
             return false;
         }
         int run = awaited.state();
-        boolean beneath = (run == TaskCell.RUNNING || run == TaskCell.RUNNING_WOKEN) && awaited.owner == this;
+        boolean beneath = !timed && (run == TaskCell.RUNNING || run == TaskCell.RUNNING_WOKEN) && awaited.owner == this;
         return (run == TaskCell.IDLE || run == TaskCell.SCHEDULED || beneath) && awaited.cancel(false);
     }
 

@@ -734,7 +734,7 @@ public abstract sealed class JoinHandle<T> implements Future<T>, AsyncTask<T> pe
             if (helping && helper.helpWhileBlocked()) {
                 continue;
             }
-            if (helper != null && helper.cancelAbandoned((TaskCell<?>) this)) {
+            if (helper != null && helper.cancelAbandoned((TaskCell<?>) this, timed)) {
                 continue;                      // the runtime closed with nobody to run it
             }
             // a blocked worker looks again after a while even when not helping: a shutdown

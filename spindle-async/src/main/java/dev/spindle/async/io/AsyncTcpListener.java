@@ -166,10 +166,12 @@ public final class AsyncTcpListener implements AutoCloseable {
      * }), error -> listener.isOpen());       // go on unless the listener was closed
      * }</pre>
      *
-     * @return {@code false} once {@link #close()} has been called
+     * @return {@code false} once {@link #close()} has been called, or once the reactor serving
+     *     this listener was closed: every accept then fails at once, and a loop that went on
+     *     while this said {@code true} spun through those failures for good
      */
     public boolean isOpen() {
-        return channel.isOpen();
+        return channel.isOpen() && !reactor.isClosed();
     }
 
     /**

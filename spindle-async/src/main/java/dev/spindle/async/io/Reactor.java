@@ -550,6 +550,11 @@ public final class Reactor implements AutoCloseable, IoDriver {
         wakeIfClosedMeanwhile(reg);
     }
 
+    /** Whether {@link #close()} has been called: nothing can wait here any more. */
+    boolean isClosed() {
+        return closed;
+    }
+
     /**
      * Refuses an operation that would wait on a closed reactor: nothing would ever wake it.
      *

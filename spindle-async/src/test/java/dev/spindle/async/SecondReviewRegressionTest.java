@@ -1,0 +1,166 @@
+/*
+ * Copyright 2026 The Spindle Authors. Licensed under the Apache License, Version 2.0.
+ */
+package dev.spindle.async;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+
+import dev.spindle.async.AsyncCombinatorTest.HandContext;
+import dev.spindle.async.io.AsyncTcpListener;
+import dev.spindle.async.io.Reactor;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Defects found by the second review of session 31's fixes, each test failing before its fix.
+ */
+class SecondReviewRegressionTest {
+
+    /**
+     * {@code sleepUntil(Long.MAX_VALUE)} is the usual "no deadline" (as {@code awaitNanos} and
+     * {@code parkNanos} read {@code Long.MAX_VALUE}): it must wait, not be taken for an
+     * overflowed past deadline such as {@code Long.MIN_VALUE}, whose distance from the clock
+     * reads almost the same.
+     */
+    @Test
+    void sleepUntilTheLargestDeadlineWaits() {
+        AsyncTask<Void> sleep = Async.sleepUntil(Long.MAX_VALUE);
+        Poll<Void> p = sleep.poll(new HandContext());
+        Async.cancel(sleep);
+        assertThat(p.isReady()).as("sleepUntil(Long.MAX_VALUE), polled").isFalse();
+    }
+
+    /** A deadline a little more than 2^62 ns ahead, computed from the clock, lies ahead too. */
+    @Test
+    void sleepUntilADeadlineJustBeyondTwoToTheSixtyTwoAheadWaits() {
+        AsyncTask<Void> sleep = Async.sleepUntil(System.nanoTime() + (1L << 62) + 1_000_000_000L);
+        Poll<Void> p = sleep.poll(new HandContext());
+        Async.cancel(sleep);
+        assertThat(p.isReady()).as("sleepUntil(now + 2^62 + 1 s), polled").isFalse();
+    }
+
+    // ---------------------------------------------------------------- shutdown and blocking gets
+
+    private static void await(BooleanSupplier condition, String what) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() - deadline > 0) {
+                throw new AssertionError("timed out waiting for " + what);
+            }
+            Thread.sleep(1);
+        }
+    }
+
+    /**
+     * As in {@code BlockingGetCycleRegressionTest}, Z runs from within T1's blocked get, on T1's
+     * worker, and waits for T1, whose poll lies beneath it; but Z waits with a timeout, and what
+     * T1 waits for (X) is done. So Z's get ends by itself, T1's poll then resumes and T1
+     * completes with X's value: a shutdown meanwhile, which lets polls under way finish, must
+     * not cancel T1 and drop that value, as it must for an untimed get that never ends.
+     */
+    @Test
+    void shutdownLetsATaskBeneathATimedGetCompleteOnceThatGetEnds() throws Exception {
+        List<JoinHandle<?>> handles = new CopyOnWriteArrayList<>();
+        AsyncRuntime rt = AsyncRuntime.builder().workers(2).build();
+        try {
+            JoinHandle<String> t2 = rt.spawn(cx -> {
+                JoinHandle<Void> y = rt.spawn(Async.sleep(Duration.ofHours(1)));
+                handles.add(y);
+                try {
+                    y.get();
+                    return Poll.ready("y done");
+                } catch (CancellationException e) {
+                    return Poll.ready("y cancelled");
+                } catch (Exception e) {
+                    throw Async.unchecked(e);
+                }
+            });
+            handles.add(t2);
+            await(() -> rt.blockedInGet.get() == 1, "T2's worker to block in get");
+
+            AsyncPromise<String> p = new AsyncPromise<>();
+            AtomicReference<JoinHandle<String>> x = new AtomicReference<>();
+            AtomicReference<JoinHandle<String>> z = new AtomicReference<>();
+            AtomicReference<Thread> t1Thread = new AtomicReference<>();
+            CompletableFuture<Thread> zThread = new CompletableFuture<>();
+            CompletableFuture<JoinHandle<String>> t1Handle = new CompletableFuture<>();
+            JoinHandle<String> t1 = rt.spawn(cx -> {
+                t1Thread.set(Thread.currentThread());
+                x.set(rt.spawn(Async.map(p, v -> v)));
+                handles.add(x.get());
+                z.set(rt.spawn(cz -> {
+                    zThread.complete(Thread.currentThread());
+                    try {
+                        return Poll.ready("z got " + t1Handle.get(10, TimeUnit.SECONDS).get(3, TimeUnit.SECONDS));
+                    } catch (TimeoutException e) {
+                        return Poll.ready("z timed out");
+                    } catch (CancellationException e) {
+                        return Poll.ready("z: t1 cancelled");
+                    } catch (Exception e) {
+                        throw Async.unchecked(e);
+                    }
+                }));
+                handles.add(z.get());
+                try {
+                    return Poll.ready("t1 got " + x.get().get());
+                } catch (Exception e) {
+                    throw Async.unchecked(e);
+                }
+            });
+            handles.add(t1);
+            t1Handle.complete(t1);
+            Thread zRanOn = zThread.get(10, TimeUnit.SECONDS);
+            await(() -> rt.blockedInGet.get() == 2, "every worker to block in get");
+            assertThat(zRanOn).as("Z ran from within T1's wait, on T1's worker").isSameAs(t1Thread.get());
+            p.complete("x's value");
+            await(() -> x.get().isDone(), "X to complete (a helping worker polls it)");
+
+            assertTimeoutPreemptively(Duration.ofSeconds(10), rt::shutdown, "shutdown");
+
+            assertThat(z.get().get(10, TimeUnit.SECONDS)).isEqualTo("z timed out");
+            assertThat(t1.isCancelled()).as("T1, whose poll could resume once Z's timed get ended").isFalse();
+            assertThat(t1.get(10, TimeUnit.SECONDS)).isEqualTo("t1 got x's value");
+        } finally {
+            handles.forEach(h -> h.cancel(false));
+            Thread closer = new Thread(rt::shutdown, "release-" + rt);
+            closer.setDaemon(true);
+            closer.start();
+        }
+    }
+
+    // ---------------------------------------------------------------- accept loops
+
+    /**
+     * The accept loop of the README (and {@link AsyncTcpListener#isOpen}'s Javadoc) goes on
+     * after a failed accept while the listener says it is open. A listener whose reactor was
+     * closed can never accept again (every accept fails at once), yet said it was open: the loop
+     * spun through failed accepts for good, a worker busy until the runtime closed, instead of
+     * ending.
+     */
+    @Test
+    void anAcceptLoopEndsOnceTheListenersReactorIsClosed() throws Exception {
+        Reactor reactor = Reactor.open();
+        try (AsyncRuntime rt = AsyncRuntime.builder().workers(2).build();
+                AsyncTcpListener listener = AsyncTcpListener.bind(
+                        new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), reactor)) {
+            JoinHandle<Void> loop = rt.spawn(Async.whileTrue(() -> Async.recover(
+                    Async.map(listener.accept(), stream -> true), error -> listener.isOpen())));
+            reactor.close();
+            assertThat(loop.get(10, TimeUnit.SECONDS)).as("the loop's end").isNull();
+            assertThat(listener.isOpen()).as("a listener whose reactor is closed: open?").isFalse();
+        } finally {
+            reactor.close();
+        }
+    }
+}
