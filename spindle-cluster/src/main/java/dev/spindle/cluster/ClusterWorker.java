@@ -152,13 +152,17 @@ final class ClusterWorker {
     /** Releases of unknown number ({@link Message.ReleaseKey#index} 0) handled; guarded by {@link #early}. */
     private long unnumberedReleases;
     /**
-     * Releases that found nothing of their key here (no job, value nor fetch): each may have
-     * overtaken the task it abandons, by key, with its number. That task, sent before it
-     * ({@code releases < index}), is dropped when it arrives (it would store a stale value, read
-     * by a dependent placed here or stored over the current attempt's). Consumed by that task;
-     * bounded, the eldest forgotten first, since a release that overtook nothing has no task to
-     * consume it (a forgotten one leaves the scheduler's release of the stale copy,
-     * GraphScheduler.ignoredResult, to clean up). Guarded by {@link #early}.
+     * The numbered releases handled, by key, the highest number: each may have overtaken a task
+     * it abandons, even one that found something of its key here (a copy, a fetch: the task may be
+     * on its way all the same, and be admitted later with the current attempt it would replace). A
+     * task of the key sent before it ({@code releases < index}) is dropped when it arrives (it
+     * would store a stale value, read by a dependent placed here, or replace the current attempt).
+     * Kept when such a task is dropped: several may be on their way (a key resubmitted twice while
+     * its attempts travelled here, each release overtaking its own), and every one sent before the
+     * release is stale, not only the first to arrive. Bounded, the eldest forgotten first, since
+     * most releases overtook nothing and have no task to meet them (a forgotten one leaves the
+     * scheduler's release of the stale copy, GraphScheduler.ignoredResult, to clean up). Guarded
+     * by {@link #early}.
      */
     private final Map<String, Long> overtaken = new LinkedHashMap<>() {
         @Override
@@ -276,8 +280,7 @@ final class ClusterWorker {
             synchronized (early) {
                 Long abandonedBy = overtaken.get(c.key());
                 if (abandonedBy != null && c.releases() < abandonedBy) {
-                    overtaken.remove(c.key());    // sent before a release of its key that overtook it
-                    return;
+                    return;                   // sent before a release of its key that overtook it
                 }
                 if (!admitted(c.releases())) {
                     early.add(c);             // overtook a release: taken once it is handled (see release)
@@ -336,25 +339,22 @@ final class ClusterWorker {
      * before it ({@code releases < index}) is abandoned even if it arrived later (it waits in
      * {@code early} then), and one sent after it is kept even if it arrived first (the count it
      * waits for may be reached by other releases handled meanwhile); dropped, that one, the key's
-     * current attempt, would never run nor report. A release that finds nothing of its key may
-     * have overtaken the task it abandons: it is kept ({@link #overtaken}) so that the task, when
-     * it arrives, is dropped instead of storing a stale value.
+     * current attempt, would never run nor report. A release may have overtaken a task it
+     * abandons: it is kept ({@link #overtaken}) so that the task, when it arrives, is dropped
+     * instead of storing a stale value or replacing the current attempt.
      */
     private void release(String key, long index) {
-        boolean[] found = new boolean[1];
         jobs.computeIfPresent(key, (k, job) -> {
             if (index != 0 && job.compute.releases() >= index) {
                 // sent after this release, which it overtook (a release of unknown number
                 // admits on the count): the current attempt, which must run and report
                 return job;
             }
-            found[0] = true;
             job.state.set(RELEASED);
             ready.remove(job);
             return null;
         });
         fetching.compute(key, (k, inFlight) -> {
-            found[0] |= inFlight != null || store.contains(k);
             store.remove(k);
             return null;
         });
@@ -368,13 +368,12 @@ final class ClusterWorker {
                 Message.Compute c = it.next();
                 if (c.releases() < index && c.key().equals(key)) {
                     it.remove();
-                    found[0] = true;
                 } else if (admitted(c.releases())) {
                     it.remove();
                     due.add(c);
                 }
             }
-            if (!found[0] && index != 0) {
+            if (index != 0) {
                 overtaken.merge(key, index, Math::max);   // the task it abandons may be on its way
             }
         }
