@@ -11,8 +11,14 @@ import dev.spindle.internal.Parker;
 import dev.spindle.internal.WatcherRole;
 import dev.spindle.queue.Injector;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.concurrent.RunnableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 
@@ -222,6 +228,147 @@ abstract class AbstractPool extends PoolCore {
             reportFailure(w.thread, ex);
         }
         w.countExecuted();
+    }
+
+    // ------------------------------------------------------------------ invokeAll / invokeAny
+
+    /**
+     * As {@link java.util.concurrent.AbstractExecutorService#invokeAll(Collection)}. Called from a
+     * worker of this pool, the calling worker runs every task that no other worker has started,
+     * in order, and waits only for those running elsewhere: a pool of these has no spare workers,
+     * so a caller that only waited could hold the one thread that would run them (a one-worker
+     * pool never returned). Where any worker may take any task, the tasks are queued first, so
+     * idle workers run them alongside the caller; a {@link PinnedPool}'s would be pinned behind
+     * the caller, so they run on it alone.
+     */
+    @Override
+    public <T> List<Future<T>> invokeAll(Collection<? extends Callable<T>> tasks) throws InterruptedException {
+        return currentWorker() == null ? super.invokeAll(tasks) : invokeAllHere(tasks, false, 0L);
+    }
+
+    /**
+     * As {@link #invokeAll(Collection)}, with a timeout; called from a worker of this pool, the
+     * tasks not done by then are cancelled (one that started runs to its end).
+     */
+    @Override
+    public <T> List<Future<T>> invokeAll(Collection<? extends Callable<T>> tasks, long timeout, TimeUnit unit)
+            throws InterruptedException {
+        return currentWorker() == null ? super.invokeAll(tasks, timeout, unit)
+                : invokeAllHere(tasks, true, unit.toNanos(timeout));
+    }
+
+    /**
+     * As {@link java.util.concurrent.AbstractExecutorService#invokeAny(Collection)}; called from a
+     * worker of this pool, it runs the tasks on that worker, in order, until one succeeds (see
+     * {@link #invokeAll(Collection)} for why).
+     */
+    @Override
+    public <T> T invokeAny(Collection<? extends Callable<T>> tasks) throws InterruptedException, ExecutionException {
+        if (currentWorker() == null) {
+            return super.invokeAny(tasks);
+        }
+        try {
+            return invokeAnyHere(tasks, false, 0L);
+        } catch (TimeoutException impossible) {
+            throw new AssertionError("an untimed invokeAny timed out", impossible);
+        }
+    }
+
+    /** As {@link #invokeAny(Collection)}, with a timeout, checked before each task starts. */
+    @Override
+    public <T> T invokeAny(Collection<? extends Callable<T>> tasks, long timeout, TimeUnit unit)
+            throws InterruptedException, ExecutionException, TimeoutException {
+        return currentWorker() == null ? super.invokeAny(tasks, timeout, unit)
+                : invokeAnyHere(tasks, true, unit.toNanos(timeout));
+    }
+
+    /**
+     * The futures of {@code tasks}, checked before any runs. The tasks run on the calling worker
+     * rather than only through {@code execute}, so this is where a stopped pool refuses them, as
+     * {@code execute} from a worker does after {@link #shutdownNow()}: running them would start
+     * tasks in a pool that promised to start no more.
+     */
+    private <T> List<RunnableFuture<T>> futures(Collection<? extends Callable<T>> tasks, boolean any) {
+        checkTasks(tasks, any);
+        rejectIfStopped();
+        List<RunnableFuture<T>> out = new ArrayList<>(tasks.size());
+        for (Callable<T> c : tasks) {
+            out.add(newTaskFor(c));
+        }
+        return out;
+    }
+
+    /** invokeAll on a worker of this pool: see {@link #invokeAll(Collection)}; an interrupt cancels the rest. */
+    private <T> List<Future<T>> invokeAllHere(Collection<? extends Callable<T>> tasks, boolean timed,
+                                              long nanos) throws InterruptedException {
+        // a negative timeout counts as 0, as in the JDK: now + Long.MIN_VALUE lies 2^63 ns away,
+        // and the deadline's difference tested below overflowed into ~292 years ahead
+        long deadline = System.nanoTime() + Math.max(0L, nanos);
+        List<RunnableFuture<T>> futures = futures(tasks, false);
+        boolean done = false;
+        try {
+            if (sharedQueues) {
+                for (RunnableFuture<T> f : futures) {
+                    execute(f);                // a peer that takes one first runs it; run() below is then a no-op
+                }
+            }
+            for (RunnableFuture<T> f : futures) {
+                if (Thread.interrupted()) {
+                    throw new InterruptedException();
+                }
+                if (timed && deadline - System.nanoTime() <= 0L) {
+                    return new ArrayList<>(futures);   // the rest are cancelled below
+                }
+                f.run();
+            }
+            for (RunnableFuture<T> f : futures) {
+                if (f.isDone()) {
+                    continue;
+                }
+                try {                          // running on a peer: its get() waits as a blocking section
+                    if (timed) {
+                        f.get(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
+                    } else {
+                        f.get();
+                    }
+                } catch (ExecutionException | java.util.concurrent.CancellationException e) {
+                    // the future holds it
+                } catch (TimeoutException e) {
+                    return new ArrayList<>(futures);
+                }
+            }
+            done = true;
+            return new ArrayList<>(futures);
+        } finally {
+            if (!done) {
+                for (RunnableFuture<T> f : futures) {
+                    f.cancel(false);
+                }
+            }
+        }
+    }
+
+    /** invokeAny on a worker of this pool: the tasks run here, in order, until one succeeds. */
+    private <T> T invokeAnyHere(Collection<? extends Callable<T>> tasks, boolean timed, long nanos)
+            throws InterruptedException, ExecutionException, TimeoutException {
+        long deadline = System.nanoTime() + Math.max(0L, nanos);   // as in invokeAllHere
+        List<RunnableFuture<T>> futures = futures(tasks, true);
+        ExecutionException failure = null;
+        for (RunnableFuture<T> f : futures) {
+            if (Thread.interrupted()) {
+                throw new InterruptedException();
+            }
+            if (timed && deadline - System.nanoTime() <= 0L) {
+                throw new TimeoutException();
+            }
+            f.run();
+            try {
+                return f.get();
+            } catch (ExecutionException e) {
+                failure = e;
+            }
+        }
+        throw failure;
     }
 
     // ------------------------------------------------------------------ stats

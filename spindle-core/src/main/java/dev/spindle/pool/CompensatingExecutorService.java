@@ -30,8 +30,11 @@ import java.util.concurrent.TimeoutException;
  * of one task never returned, whatever the number of workers. Waiting as a blocking section, a
  * worker of the pool hands its slot task to the shared queue and submits there
  * ({@link WorkSharingPool}), or a spare runs its queue ({@link WorkStealingPool}), and a worker
- * of another pool lets that pool compensate. A pinned worker's own submissions stay on it even
- * so (see {@link PinnedPool}).
+ * of another pool lets that pool compensate. A pool without spare workers cannot compensate its
+ * own worker, though: a one-worker work-sharing or priority pool's {@code invokeAll} from its
+ * task never returned, since the only thread that could run the tasks waited for them. So
+ * {@link AbstractPool} has the calling worker of its own pool run the tasks nobody else has
+ * started (a pinned worker's own submissions stay on it anyway; see {@link PinnedPool}).
  *
  * <p>The same holds for the most common form of it, a task that submits another and waits for
  * it: {@code pool.submit(inner).get()}. A plain {@link FutureTask}'s {@code get} parks where no
@@ -42,6 +45,42 @@ import java.util.concurrent.TimeoutException;
  * futures, whose {@code get} helps instead.
  */
 abstract class CompensatingExecutorService extends AbstractExecutorService {
+
+    // The JDK's submit throws a NullPointerException without a message; every pool and the
+    // union check here instead, so that the message names the parameter on all of them alike.
+
+    /**
+     * As {@link AbstractExecutorService#submit(Runnable)}.
+     *
+     * @throws NullPointerException if {@code task} is null
+     * @throws java.util.concurrent.RejectedExecutionException if the executor does not accept the task
+     */
+    @Override
+    public Future<?> submit(Runnable task) {
+        return super.submit(Objects.requireNonNull(task, "task"));
+    }
+
+    /**
+     * As {@link AbstractExecutorService#submit(Runnable, Object)}.
+     *
+     * @throws NullPointerException if {@code task} is null
+     * @throws java.util.concurrent.RejectedExecutionException if the executor does not accept the task
+     */
+    @Override
+    public <T> Future<T> submit(Runnable task, T result) {
+        return super.submit(Objects.requireNonNull(task, "task"), result);
+    }
+
+    /**
+     * As {@link AbstractExecutorService#submit(Callable)}.
+     *
+     * @throws NullPointerException if {@code task} is null
+     * @throws java.util.concurrent.RejectedExecutionException if the executor does not accept the task
+     */
+    @Override
+    public <T> Future<T> submit(Callable<T> task) {
+        return super.submit(Objects.requireNonNull(task, "task"));
+    }
 
     /** As {@link AbstractExecutorService#invokeAll(Collection)}; see the class overview. */
     @Override

@@ -5,17 +5,9 @@ package dev.spindle.pool;
 
 import dev.spindle.Hints;
 import dev.spindle.queue.Injector;
-import java.util.ArrayList;
-import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
-import java.util.concurrent.Callable;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Future;
-import java.util.concurrent.FutureTask;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -143,118 +135,6 @@ public final class PinnedPool extends AbstractPool {
         } finally {
             endExternalSubmit();
         }
-    }
-
-    /**
-     * As {@link java.util.concurrent.AbstractExecutorService#invokeAll(Collection)}; called from a
-     * worker of this pool, it runs the tasks on that worker, in order (see "Where tasks go").
-     */
-    @Override
-    public <T> List<Future<T>> invokeAll(Collection<? extends Callable<T>> tasks) throws InterruptedException {
-        return currentWorker() == null ? super.invokeAll(tasks) : invokeAllHere(tasks, false, 0L);
-    }
-
-    /**
-     * As {@link #invokeAll(Collection)}, with a timeout; called from a worker of this pool, the
-     * tasks not started by then are cancelled (one that started runs to its end).
-     */
-    @Override
-    public <T> List<Future<T>> invokeAll(Collection<? extends Callable<T>> tasks, long timeout, TimeUnit unit)
-            throws InterruptedException {
-        return currentWorker() == null ? super.invokeAll(tasks, timeout, unit)
-                : invokeAllHere(tasks, true, unit.toNanos(timeout));
-    }
-
-    /**
-     * As {@link java.util.concurrent.AbstractExecutorService#invokeAny(Collection)}; called from a
-     * worker of this pool, it runs the tasks on that worker, in order, until one succeeds.
-     */
-    @Override
-    public <T> T invokeAny(Collection<? extends Callable<T>> tasks) throws InterruptedException, ExecutionException {
-        if (currentWorker() == null) {
-            return super.invokeAny(tasks);
-        }
-        try {
-            return invokeAnyHere(tasks, false, 0L);
-        } catch (TimeoutException impossible) {
-            throw new AssertionError("an untimed invokeAny timed out", impossible);
-        }
-    }
-
-    /** As {@link #invokeAny(Collection)}, with a timeout, checked before each task starts. */
-    @Override
-    public <T> T invokeAny(Collection<? extends Callable<T>> tasks, long timeout, TimeUnit unit)
-            throws InterruptedException, ExecutionException, TimeoutException {
-        return currentWorker() == null ? super.invokeAny(tasks, timeout, unit)
-                : invokeAnyHere(tasks, true, unit.toNanos(timeout));
-    }
-
-    /**
-     * The futures of {@code tasks}, checked for null before any runs. The tasks run on the calling
-     * worker rather than through {@code execute}, so this is where a stopped pool refuses them,
-     * as {@code execute} from a worker does after {@link #shutdownNow()}: running them would start
-     * tasks in a pool that promised to start no more.
-     */
-    private <T> List<FutureTask<T>> futures(Collection<? extends Callable<T>> tasks) {
-        Objects.requireNonNull(tasks, "tasks");
-        rejectIfStopped();
-        List<FutureTask<T>> out = new ArrayList<>(tasks.size());
-        for (Callable<T> c : tasks) {
-            out.add(new FutureTask<>(Objects.requireNonNull(c, "a task to invoke is null")));
-        }
-        return out;
-    }
-
-    /** invokeAll on a worker of this pool: each task runs here; an interrupt cancels the rest. */
-    private <T> List<Future<T>> invokeAllHere(Collection<? extends Callable<T>> tasks, boolean timed,
-                                              long nanos) throws InterruptedException {
-        // a negative timeout counts as 0, as in the JDK: now + Long.MIN_VALUE lies 2^63 ns away,
-        // and the deadline's difference tested below overflowed into ~292 years ahead
-        long deadline = System.nanoTime() + Math.max(0L, nanos);
-        List<FutureTask<T>> futures = futures(tasks);
-        int i = 0;
-        try {
-            for (; i < futures.size(); i++) {
-                if (Thread.interrupted()) {
-                    throw new InterruptedException();
-                }
-                if (timed && deadline - System.nanoTime() <= 0L) {
-                    break;                     // the rest are cancelled below
-                }
-                futures.get(i).run();
-            }
-        } finally {
-            for (int j = i; j < futures.size(); j++) {
-                futures.get(j).cancel(false);
-            }
-        }
-        return new ArrayList<>(futures);
-    }
-
-    /** invokeAny on a worker of this pool: the tasks run here, in order, until one succeeds. */
-    private <T> T invokeAnyHere(Collection<? extends Callable<T>> tasks, boolean timed, long nanos)
-            throws InterruptedException, ExecutionException, TimeoutException {
-        long deadline = System.nanoTime() + Math.max(0L, nanos);   // as in invokeAllHere
-        List<FutureTask<T>> futures = futures(tasks);
-        if (futures.isEmpty()) {
-            throw new IllegalArgumentException("invokeAny needs at least one task");
-        }
-        ExecutionException failure = null;
-        for (FutureTask<T> f : futures) {
-            if (Thread.interrupted()) {
-                throw new InterruptedException();
-            }
-            if (timed && deadline - System.nanoTime() <= 0L) {
-                throw new TimeoutException();
-            }
-            f.run();
-            try {
-                return f.get();
-            } catch (ExecutionException e) {
-                failure = e;
-            }
-        }
-        throw failure;
     }
 
     @Override

@@ -12,9 +12,6 @@ import dev.spindle.internal.IdleCoordinator;
 import dev.spindle.internal.jfr.RejectedSubmitEvent;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Objects;
-import java.util.concurrent.AbstractExecutorService;
-import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
@@ -499,39 +496,6 @@ abstract class PoolCore extends CompensatingExecutorService implements Scheduler
             }
         }
         return notStarted;
-    }
-
-    /**
-     * As {@link AbstractExecutorService#submit(Runnable)}.
-     *
-     * @throws NullPointerException if {@code task} is null
-     * @throws RejectedExecutionException if the pool does not accept the task
-     */
-    @Override
-    public Future<?> submit(Runnable task) {
-        return super.submit(Objects.requireNonNull(task, "task"));
-    }
-
-    /**
-     * As {@link AbstractExecutorService#submit(Runnable, Object)}.
-     *
-     * @throws NullPointerException if {@code task} is null
-     * @throws RejectedExecutionException if the pool does not accept the task
-     */
-    @Override
-    public <T> Future<T> submit(Runnable task, T result) {
-        return super.submit(Objects.requireNonNull(task, "task"), result);
-    }
-
-    /**
-     * As {@link AbstractExecutorService#submit(Callable)}.
-     *
-     * @throws NullPointerException if {@code task} is null
-     * @throws RejectedExecutionException if the pool does not accept the task
-     */
-    @Override
-    public <T> Future<T> submit(Callable<T> task) {
-        return super.submit(Objects.requireNonNull(task, "task"));
     }
 
     @Override

@@ -404,11 +404,9 @@ public final class WorkStealingPool extends PoolCore {
             throws InterruptedException, ExecutionException, TimeoutException {
         // a negative timeout counts as 0 (see Worker#helpGet): Long.MIN_VALUE ran the tasks
         long deadline = timed ? System.nanoTime() + Math.max(0L, nanos) : 0L;
-        Objects.requireNonNull(tasks, "tasks");
+        // checked before the first fork: a thief could run a task forked ahead of a null element
+        checkTasks(tasks, true);
         int n = tasks.size();
-        if (n == 0) {
-            throw new IllegalArgumentException("invokeAny needs at least one task");
-        }
         java.util.concurrent.LinkedBlockingQueue<ForkTask<T>> done = new java.util.concurrent.LinkedBlockingQueue<>();
         List<ForkTask<T>> forked = new ArrayList<>(n);
         try {
