@@ -19,7 +19,7 @@ class RecordedAncestryTest {
 
     @Test
     void aTaskRunInlineByAJoinerThatDidNotSpawnItIsRecorded() throws Exception {
-        try (WorkStealingPool pool = WorkStealingPool.builder().workers(1).build()) {
+        try (WorkStealingPool pool = WorkStealingPool.builder().workers(1).maxSpareWorkers(0).build()) {
             AtomicReference<ForkTask<?>> joinerRef = new AtomicReference<>();
             AtomicReference<ForkTask<?>> strangerRef = new AtomicReference<>();
             AtomicReference<Boolean> childLooksLikeJoiners = new AtomicReference<>();
@@ -27,7 +27,9 @@ class RecordedAncestryTest {
             CountDownLatch strangerSpawned = new CountDownLatch(1);
 
             // The joiner runs on the only worker and joins a task it did not spawn; that task
-            // is still unstarted in the injector, so the joiner runs it inline.
+            // is still unstarted in the injector, so the joiner runs it inline. No spare worker:
+            // with the joiner blocked in the latch, the starvation watch could start one that
+            // ran the stranger before strangerRef was set (a failure seen under load).
             Task<Integer> joiner = pool.spawn(() -> {
                 LifecycleTest.await(strangerSpawned);
                 return strangerRef.get().join() instanceof Integer i ? i : -1;
@@ -52,7 +54,7 @@ class RecordedAncestryTest {
 
     @Test
     void childrenOfAnUnrecordedInlineChildNameATrueAncestor() throws Exception {
-        try (WorkStealingPool pool = WorkStealingPool.builder().workers(1).build()) {
+        try (WorkStealingPool pool = WorkStealingPool.builder().workers(1).maxSpareWorkers(0).build()) {
             AtomicReference<ForkTask<?>> rootRef = new AtomicReference<>();
             AtomicReference<ForkTask<?>> childRef = new AtomicReference<>();
             AtomicReference<Boolean> grandchildUnderRoot = new AtomicReference<>();
