@@ -13,6 +13,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
@@ -269,6 +270,20 @@ final class ClusterWorker {
 
     long executed() {
         return executed.get();
+    }
+
+    /** For tests: the sizes of this worker's per-key structures (jobs, fetches, queued and early tasks, stored values). */
+    Map<String, Integer> retainedForTests() {
+        Map<String, Integer> m = new TreeMap<>();
+        m.put("jobs", jobs.size());
+        m.put("fetching", fetching.size());
+        m.put("ready", ready.size());
+        synchronized (early) {
+            m.put("early", early.size());
+            m.put("overtaken", overtaken.size());
+        }
+        m.put("stored", store.keys());
+        return m;
     }
 
     /** Handles a message from the scheduler; called on the transport's delivery thread. */

@@ -13,6 +13,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -782,10 +783,12 @@ final class GraphScheduler implements AutoCloseable {
             notifier.execute(() -> f.complete(value));
         }
         dependentsMayRun(t);
-        mayRelease(t);
+        // its inputs first: releasing t itself may forget its record (forgetReleased), which
+        // clears t.dependencies, and inputs only t still needed would then be held for good
         for (TaskState d : t.dependencies) {
             mayRelease(d);
         }
+        mayRelease(t);
     }
 
     /**
@@ -881,6 +884,31 @@ final class GraphScheduler implements AutoCloseable {
     /** The task records the scheduler keeps, for tests. */
     int taskRecords() {
         return call(tasks::size);
+    }
+
+    /**
+     * For tests: the sizes of the per-key structures the scheduler keeps (task records, steals and
+     * withdrawals in flight, and over all workers the tasks processing, values held, copies asked,
+     * copy failures; over all records the dependents and fetchers), by name.
+     */
+    Map<String, Integer> retainedForTests() {
+        return call(() -> {
+            Map<String, Integer> m = new TreeMap<>();
+            m.put("tasks", tasks.size());
+            m.put("inFlight", inFlight.size());
+            m.put("withdrawals", withdrawals.size());
+            for (WorkerState w : workers) {
+                m.merge("processing", w.processing.size(), Integer::sum);
+                m.merge("holds", w.holds.size(), Integer::sum);
+                m.merge("replicas", w.replicas.size() + w.replicaFailures.size(), Integer::sum);
+            }
+            for (TaskState t : tasks.values()) {
+                m.merge("dependents", t.dependents.size(), Integer::sum);
+                m.merge("fetchers", t.fetchers.size(), Integer::sum);
+            }
+            m.put("durationPrefixes", durations.prefixes());
+            return m;
+        });
     }
 
     /**

@@ -4,6 +4,8 @@
 package dev.spindle.cluster;
 
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
@@ -279,6 +281,15 @@ public final class LocalCluster implements ClusterView, AutoCloseable {
     /** The task records the scheduler keeps, for tests of {@link CoordinatorSettings.Knobs#forgetReleased}. */
     int taskRecords() {
         return scheduler.taskRecords();
+    }
+
+    /** For tests: the scheduler's per-key structures and each live worker's (prefixed "w<id>."), by name. */
+    Map<String, Integer> retainedForTests() {
+        Map<String, Integer> m = new TreeMap<>(scheduler.retainedForTests());
+        for (ClusterWorker w : workers) {
+            w.retainedForTests().forEach((k, v) -> m.put("w" + w.id() + "." + k, v));
+        }
+        return m;
     }
 
     private void checkOpen() {
