@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
-# Model-checks the Spindle Promela models (deque.pml, park.pml, async_park.pml, watch_role.pml)
-# with spin. watch_role.pml models the single watcher role and its hand-over (the async runtime's,
-# and with -DGIVE_UP the work-sharing pool's).
+# Model-checks the Spindle Promela models (deque.pml, park.pml, async_park.pml, watch_role.pml,
+# blocked_get.pml) with spin. watch_role.pml models the single watcher role and its hand-over
+# (the async runtime's, and with -DGIVE_UP the work-sharing pool's).
 # async_park.pml -DSELECTOR models the async runtime whose idle workers drive I/O and timers
 # (-DTWO_DRIVERS: two drivers, and busy workers' pollNow sweeps).
 # park.pml models the pools' one idle protocol, IdleCoordinator (spindle-core), as the
 # work-stealing pool uses it and (-DSHARING) as the shared-queue pools do.
+# blocked_get.pml models the async runtime's workers blocked in a get that help
+# (AsyncWorker's "Blocking gets": the blockedInGet and running counts, helpWhileBlocked,
+# cancelAbandoned).
 #
 #   check.sh [--mutants] [WORKDIR]
 #
@@ -168,6 +171,18 @@ if [[ $mode == verify ]]; then
     # started parked, 2 sweeps in all (the header says why 2, and why not 3 workers: more than 400
     # million states).
     check async-selector-2d-io    async_park.pml pass "-DNW=2 -DSELECTOR -DIO_WAKE -DTWO_DRIVERS -DNPOLLNOW=2 -DSTART_PARKED -DNOYIELD" "-DNOCLAIM -DCOLLAPSE -DMEMLIM=3072" "-m1000000"
+    # Workers blocked in a get that help (blocked_get.pml: AsyncWorker.helpWhileBlocked,
+    # cancelAbandoned, JoinHandle.await): blockedInGet never counts a worker running a poll, the
+    # close's "every worker blocked" check never passes spuriously (safety); every task is done
+    # although every worker blocks, and after a close every worker exits (liveness). With a get
+    # inside a helped poll (-DNEST) and a helped runCell that throws (-DTHROW); 3 workers for
+    # safety (its liveness, some 6 million states and half a minute, by hand; its close fills
+    # MEMLIM).
+    check blocked-get-safe-2w       blocked_get.pml pass "-DNW=2 -DNEST -DTHROW" "-DNOCLAIM -DMEMLIM=3072" "-m1000000"
+    check blocked-get-safe-2w-close blocked_get.pml pass "-DNW=2 -DNEST -DTHROW -DCLOSE" "-DNOCLAIM -DMEMLIM=3072" "-m1000000"
+    check blocked-get-safe-3w       blocked_get.pml pass "-DNW=3" "-DNOCLAIM -DCOLLAPSE -DMEMLIM=3072" "-m1000000"
+    check blocked-get-live-2w       blocked_get.pml pass "-DNW=2 -DNEST -DTHROW" "-DNFAIR=3 -DMEMLIM=3072" "-a -f -m1000000"
+    check blocked-get-live-2w-close blocked_get.pml pass "-DNW=2 -DNEST -DTHROW -DCLOSE" "-DNFAIR=3 -DMEMLIM=3072" "-a -f -m1000000"
 else
     for m in MUTANT_POP_NO_CAS MUTANT_THIEF_CLEARS MUTANT_CLEAR_TOO_FAR MUTANT_BATCH_NO_RECHECK; do
         check "deque-$m" deque.pml fail "-DNTASK=3 -D$m" "-DSAFETY -DMEMLIM=3072" "-m1000000"
@@ -217,6 +232,18 @@ else
     check async-MUTANT_NO_RECHECK-ltl async_park.pml fail "-DNW=2 -DNO_QUIET -DMUTANT_NO_RECHECK" "-DNFAIR=3 -DMEMLIM=3072" "-a -f -m1000000"
     check async-MUTANT_PARK_AFTER_CLOSE-ltl async_park.pml fail "-DNW=2 -DNO_QUIET -DCLOSE -DMUTANT_PARK_AFTER_CLOSE" "-DNFAIR=3 -DMEMLIM=3072" "-a -f -m1000000"
     check async-MUTANT_NO_SELECTOR_WAKEUP-ltl async_park.pml fail "-DNW=2 -DNO_QUIET -DSELECTOR -DSTART_PARKED -DNOYIELD -DMUTANT_NO_SELECTOR_WAKEUP" "-DNFAIR=3 -DMEMLIM=3072" "-a -f -m1000000"
+    # blocked workers that help: the count not decremented around a helped poll, or incremented
+    # again before it returns (a worker counted blocked runs a poll; with a close, the "every
+    # worker blocked" check passes while one runs); the two reads of that check swapped
+    for m in MUTANT_NO_DECREMENT MUTANT_INCREMENT_EARLY; do
+        check "blocked-get-$m" blocked_get.pml fail "-DNW=2 -D$m" "-DNOCLAIM -DMEMLIM=3072" "-m1000000"
+    done
+    check blocked-get-MUTANT_BLOCKED_FIRST blocked_get.pml fail "-DNW=2 -DCLOSE -DMUTANT_BLOCKED_FIRST" "-DNOCLAIM -DMEMLIM=3072" "-m1000000"
+    # ... the increment not in a finally (a throwing helped runCell leaves the count one short:
+    # after a close nobody sees every worker blocked), or a blocked worker that parks until its
+    # task is done instead of looking again (a close leaves it waiting): acceptance cycles
+    check blocked-get-MUTANT_NO_FINALLY blocked_get.pml fail "-DNW=2 -DCLOSE -DTHROW -DMUTANT_NO_FINALLY" "-DNFAIR=3 -DMEMLIM=3072" "-a -f -m1000000"
+    check blocked-get-MUTANT_NO_RECHECK blocked_get.pml fail "-DNW=2 -DCLOSE -DMUTANT_NO_RECHECK" "-DNFAIR=3 -DMEMLIM=3072" "-a -f -m1000000"
 fi
 
 echo "spin checks took $((SECONDS - total_start))s in total"

@@ -153,6 +153,15 @@ import java.util.function.Consumer;
  *       and, once every worker left is blocked so, cancels the task it awaits if nobody polls it
  *       ({@link #cancelAbandoned}): its get ends, its poll and then its loop too.</li>
  * </ul>
+ *
+ * <p>The Promela model {@code spindle-stress/model/blocked_get.pml} (checked by
+ * {@code model/check.sh} in the stress module's {@code verify}) covers these counts and
+ * decisions: {@code blockedInGet} never counts a worker running a poll (also when a helped
+ * runCell throws, or a get waits inside a helped poll), the closing check of
+ * {@link #cancelAbandoned} passes only while every worker left waits in a get, every task is
+ * done although every worker blocks, and a close ends every worker's loop. Its mutants (the
+ * decrement left out or the increment made early, the two reads of that check swapped, the
+ * increment outside a {@code finally}, an untimed park) each fail it.
  */
 final class AsyncWorker extends AsyncWorkerPadAfter implements Runnable, LoneTaskWatch.Peer {
 
