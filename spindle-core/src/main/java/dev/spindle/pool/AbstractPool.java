@@ -13,12 +13,14 @@ import dev.spindle.queue.Injector;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.RunnableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 
@@ -248,7 +250,8 @@ abstract class AbstractPool extends PoolCore {
 
     /**
      * As {@link #invokeAll(Collection)}, with a timeout; called from a worker of this pool, the
-     * tasks not done by then are cancelled (one that started runs to its end).
+     * tasks not done by then are cancelled: one running on a peer is interrupted, as the JDK cancels
+     * them; one the calling worker runs itself runs to its end.
      */
     @Override
     public <T> List<Future<T>> invokeAll(Collection<? extends Callable<T>> tasks, long timeout, TimeUnit unit)
@@ -305,21 +308,32 @@ abstract class AbstractPool extends PoolCore {
         // and the deadline's difference tested below overflowed into ~292 years ahead
         long deadline = System.nanoTime() + Math.max(0L, nanos);
         List<RunnableFuture<T>> futures = futures(tasks, false);
+        List<Invoked> copies = new ArrayList<>(futures.size());
+        for (RunnableFuture<T> f : futures) {
+            copies.add(new Invoked(f));
+        }
         boolean done = false;
         try {
             if (sharedQueues) {
-                for (RunnableFuture<T> f : futures) {
-                    execute(f);                // a peer that takes one first runs it; run() below is then a no-op
+                for (Invoked c : copies) {
+                    execute(c);                // a peer that claims one first runs it; the caller skips it then
                 }
             }
-            for (RunnableFuture<T> f : futures) {
+            for (Invoked c : copies) {
                 if (Thread.interrupted()) {
                     throw new InterruptedException();
                 }
                 if (timed && deadline - System.nanoTime() <= 0L) {
                     return new ArrayList<>(futures);   // the rest are cancelled below
                 }
-                f.run();
+                if (isStopping()) {
+                    // shutdownNow returned the unclaimed copies as never started: starting them
+                    // here would break that (and a task that swallowed the interrupt got here)
+                    return new ArrayList<>(futures);
+                }
+                if (c.claim()) {
+                    c.future.run();
+                }
             }
             for (RunnableFuture<T> f : futures) {
                 if (f.isDone()) {
@@ -341,11 +355,53 @@ abstract class AbstractPool extends PoolCore {
             return new ArrayList<>(futures);
         } finally {
             if (!done) {
+                // as the JDK's invokeAll: a task still running on a peer is interrupted
                 for (RunnableFuture<T> f : futures) {
-                    f.cancel(false);
+                    f.cancel(true);
                 }
             }
         }
+    }
+
+    /**
+     * A task of {@link #invokeAllHere} as queued for any worker: the caller also runs it unless a
+     * peer claimed it first, so the queue keeps a copy after it ran. Whoever claims it first runs
+     * it; {@link #shutdownNow()} claims those nobody has, returning their futures as never
+     * started, and leaves the others out.
+     */
+    private static final class Invoked implements Runnable {
+        final RunnableFuture<?> future;
+        private final AtomicBoolean claimed = new AtomicBoolean();
+
+        Invoked(RunnableFuture<?> future) {
+            this.future = future;
+        }
+
+        boolean claim() {
+            return !claimed.get() && claimed.compareAndSet(false, true);
+        }
+
+        @Override
+        public void run() {
+            if (claim()) {
+                future.run();
+            }
+        }
+    }
+
+    /**
+     * As {@link PoolCore#shutdownNow()}; the queued copies of {@code invokeAll}'s tasks that the
+     * calling worker or a peer already started are left out: they are not tasks that never ran.
+     * One not started yet is claimed here, so that the caller, past its stop check a moment
+     * before, cannot start it after all, and is returned as its future (running that runs the
+     * task, unless {@code invokeAll} cancelled it meanwhile).
+     */
+    @Override
+    public List<Runnable> shutdownNow() {
+        List<Runnable> notStarted = super.shutdownNow();
+        notStarted.replaceAll(r -> r instanceof Invoked c ? (c.claim() ? c.future : null) : r);
+        notStarted.removeIf(Objects::isNull);
+        return notStarted;
     }
 
     /** invokeAny on a worker of this pool: the tasks run here, in order, until one succeeds. */
