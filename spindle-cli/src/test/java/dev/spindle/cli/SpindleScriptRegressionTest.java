@@ -78,7 +78,7 @@ class SpindleScriptRegressionTest {
         assertThat(lines).hasSize(2);
         assertThat(lines.get(0)).isEqualTo("[-B][-ntp][verify][-Dspin.skip][-Dfoo=bar][-q]");
         assertThat(lines.get(1))
-                .startsWith("[-B][-ntp][-o][test][-pl][!spindle-stress][-Dtest=!*Lincheck*]")
+                .startsWith("[-B][-ntp][-o][test][-pl][!spindle-stress][-Dtest=!*Lincheck*,!MultiJvm*]")
                 .endsWith("[-Dspin.skip][-Dfoo=bar][-q]");
     }
 
