@@ -20,24 +20,6 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class JoinInterruptRegressionTest {
 
-    /** Awaits {@code latch} ignoring interrupts (shutdownNow's among them), then restores them. */
-    private static void awaitIgnoringInterrupts(CountDownLatch latch) {
-        boolean interrupted = false;
-        for (;;) {
-            try {
-                if (latch.await(30, TimeUnit.SECONDS)) {
-                    break;
-                }
-                throw new IllegalStateException("never released");
-            } catch (InterruptedException e) {
-                interrupted = true;
-            }
-        }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
-        }
-    }
-
     private static void await(java.util.function.BooleanSupplier condition, String what) throws InterruptedException {
         long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         while (!condition.getAsBoolean()) {
@@ -72,7 +54,7 @@ class JoinInterruptRegressionTest {
                 try {
                     joiner.set(pool.currentWorker());
                     joinerStarted.countDown();
-                    awaitIgnoringInterrupts(tStarted);
+                    LifecycleTest.awaitIgnoringInterrupts(tStarted);
                     joined.complete(t.get().join());
                 } catch (Throwable e) {
                     joined.complete(e);
@@ -81,7 +63,7 @@ class JoinInterruptRegressionTest {
             assertThat(joinerStarted.await(30, TimeUnit.SECONDS)).isTrue();
             CountDownLatch tQueued = new CountDownLatch(1);
             pool.spawn(() -> {                 // S, on the other worker
-                awaitIgnoringInterrupts(tQueued);
+                LifecycleTest.awaitIgnoringInterrupts(tQueued);
                 f.set(pool.spawn(() -> 0));    // oldest on this worker's fork stack: hides D
                 return t.get().join();         // runs T here, as a recorded frame
             });
@@ -99,7 +81,7 @@ class JoinInterruptRegressionTest {
                     return 1;
                 });
                 tStarted.countDown();
-                awaitIgnoringInterrupts(releaseT);
+                LifecycleTest.awaitIgnoringInterrupts(releaseT);
                 return d.join();
             }));
             tQueued.countDown();

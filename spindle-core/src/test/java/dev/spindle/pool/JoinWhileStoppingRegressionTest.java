@@ -21,24 +21,6 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class JoinWhileStoppingRegressionTest {
 
-    /** Awaits {@code latch} ignoring interrupts (shutdownNow's among them), then restores them. */
-    private static void awaitIgnoringInterrupts(CountDownLatch latch) {
-        boolean interrupted = false;
-        for (;;) {
-            try {
-                if (latch.await(30, TimeUnit.SECONDS)) {
-                    break;
-                }
-                throw new IllegalStateException("never released");
-            } catch (InterruptedException e) {
-                interrupted = true;
-            }
-        }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
-        }
-    }
-
     /** What the joining task saw: the child's value, or what its join threw. */
     private record Outcome(Task<Integer> child, Object joined) { }
 
@@ -57,11 +39,11 @@ class JoinWhileStoppingRegressionTest {
             try {
                 Task<Integer> c = pool.spawn(() -> {
                     childStarted.countDown();
-                    awaitIgnoringInterrupts(releaseChild);
+                    LifecycleTest.awaitIgnoringInterrupts(releaseChild);
                     return 41;
                 });
                 child.set(c);
-                awaitIgnoringInterrupts(childStarted);   // taken by the other worker, not run inline
+                LifecycleTest.awaitIgnoringInterrupts(childStarted);   // taken by the other worker, not run inline
                 joiner.set(pool.currentWorker());
                 joined.complete(c.join());
             } catch (Throwable e) {
@@ -104,7 +86,7 @@ class JoinWhileStoppingRegressionTest {
                         otherStarted.countDown();
                         return fork.join() + 1;
                     }));
-                    awaitIgnoringInterrupts(goJoin);
+                    LifecycleTest.awaitIgnoringInterrupts(goJoin);
                     joined.complete(elsewhere.get().join());
                 } catch (Throwable e) {
                     joined.complete(e);
@@ -153,7 +135,7 @@ class JoinWhileStoppingRegressionTest {
         CompletableFuture<Object> joined = new CompletableFuture<>();
         pool.execute(() -> {
             joinerBusy.countDown();
-            awaitIgnoringInterrupts(goJoin);   // a timed wait: the starvation watch leaves it be
+            LifecycleTest.awaitIgnoringInterrupts(goJoin);   // a timed wait: the starvation watch leaves it be
             try {
                 joined.complete(child.get().join());
             } catch (Throwable e) {
@@ -164,7 +146,7 @@ class JoinWhileStoppingRegressionTest {
         pool.execute(() -> {                   // the other worker: the first one is busy
             child.set(pool.spawn(() -> 41));   // onto this worker's fork stack
             childSpawned.countDown();
-            awaitIgnoringInterrupts(releaseOwner);
+            LifecycleTest.awaitIgnoringInterrupts(releaseOwner);
         });
         assertThat(childSpawned.await(30, TimeUnit.SECONDS)).isTrue();
         pool.shutdownNow();
@@ -210,7 +192,7 @@ class JoinWhileStoppingRegressionTest {
             CountDownLatch releaseQ = new CountDownLatch(1);
             q.execute(() -> {
                 qBusy.countDown();
-                awaitIgnoringInterrupts(releaseQ);   // timed: no spare, nothing else runs in q
+                LifecycleTest.awaitIgnoringInterrupts(releaseQ);   // timed: no spare, nothing else runs in q
             });
             assertThat(qBusy.await(30, TimeUnit.SECONDS)).isTrue();
             AtomicReference<String> ranOn = new AtomicReference<>();

@@ -69,6 +69,24 @@ class LifecycleTest {
         }
     }
 
+    /** Awaits {@code latch} ignoring interrupts (shutdownNow's among them), then restores them. */
+    static void awaitIgnoringInterrupts(CountDownLatch latch) {
+        boolean interrupted = false;
+        for (;;) {
+            try {
+                if (latch.await(30, TimeUnit.SECONDS)) {
+                    break;
+                }
+                throw new IllegalStateException("never released");
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
     static void sleepQuietly(long ms) {
         try {
             Thread.sleep(ms);
