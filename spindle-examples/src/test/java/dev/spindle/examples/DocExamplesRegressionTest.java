@@ -228,11 +228,17 @@ class DocExamplesRegressionTest {
     void priorityPoolExampleRunsTheUrgentTaskBeforeQueuedWork() throws Exception {
         List<String> order = new CopyOnWriteArrayList<>();
         CompletableFuture<Void> gate = new CompletableFuture<>();
+        CountDownLatch occupied = new CountDownLatch(1);
         runExample(() -> {
-            try (PriorityPool pool = PriorityPool.builder().workers(4).build()) {
-                for (int i = 0; i < 4; i++) {      // occupy the four workers so that the rest queues
-                    pool.execute(() -> gate.join());
-                }
+            // One worker, held busy so that both tasks queue. (With four workers held and then
+            // released at once, two of them took the two tasks in priority order but ran them
+            // side by side, so the log's order was a race: a CI run saw it reversed.)
+            try (PriorityPool pool = PriorityPool.builder().workers(1).build()) {
+                pool.execute(() -> {
+                    occupied.countDown();
+                    gate.join();
+                });
+                occupied.await();
                 Hints urgent = Hints.ofPriority(-10);
                 pool.execute(() -> order.add("compactLogs"));                 // priority 0
                 pool.execute(() -> order.add("answerHealthCheck"), urgent);   // runs before queued priority-0 work
