@@ -9,13 +9,16 @@ import com.hazelcast.nio.ObjectDataInput;
 import com.hazelcast.nio.ObjectDataOutput;
 import com.hazelcast.nio.serialization.IdentifiedDataSerializable;
 import java.io.IOException;
+import java.util.Arrays;
 
 /**
  * An executor task that carries one signed frame to a member's {@link Endpoint}. It uses typed
  * Hazelcast serialisation (a factory id and class id, then a length and the bytes), so receiving
  * it runs no Java deserialisation; the endpoint verifies the frame. The declared length is checked
  * against the member's limit before anything is allocated: a task of a few bytes that declares a
- * huge frame is refused (counted as oversized) and leaves {@link #frame} {@code null}.
+ * huge frame is refused (counted as oversized) and leaves {@link #frame} {@code null}; one within
+ * the limit is read as its bytes arrive ({@link #readFully}), so a task that declares more than
+ * it carries costs about what it carries, not the declared length.
  */
 abstract class FrameTask implements IdentifiedDataSerializable, HazelcastInstanceAware {
 
@@ -68,7 +71,30 @@ abstract class FrameTask implements IdentifiedDataSerializable, HazelcastInstanc
             frame = null;                     // the rest of the packet is discarded with it
             return;
         }
-        frame = new byte[length];
-        in.readFully(frame);
+        frame = readFully(in, length);
+    }
+
+    /** The first array {@link #readFully} allocates: a frame up to this size is read in one. */
+    static final int FIRST_CHUNK = 64 * 1024;
+
+    /**
+     * Reads {@code length} bytes, allocating as they arrive rather than all at once: the length is
+     * only declared (within the limit) and a task of a few bytes may declare the whole limit, so
+     * the array grows, doubling, from {@value #FIRST_CHUNK} bytes once the bytes before have been
+     * read. What is allocated stays within a few times what arrived.
+     *
+     * @throws java.io.EOFException if the input ends first
+     */
+    static byte[] readFully(ObjectDataInput in, int length) throws IOException {
+        byte[] b = new byte[Math.min(length, FIRST_CHUNK)];
+        int read = 0;
+        while (true) {
+            in.readFully(b, read, b.length - read);
+            read = b.length;
+            if (read == length) {
+                return b;
+            }
+            b = Arrays.copyOf(b, (int) Math.min(length, 2L * read));
+        }
     }
 }
