@@ -174,12 +174,19 @@ final class Requests {
         return false;
     }
 
-    /** Answers with {@code body} and closes the exchange. */
+    /**
+     * Answers with {@code body} and closes the exchange. The answer to a {@code HEAD} request
+     * (refused with 405) has no body: given a length, the JDK's server logs a warning for it,
+     * and any client that can connect would write to the application's log at will.
+     */
     static void send(HttpExchange ex, int status, String contentType, byte[] body) throws IOException {
         commonHeaders(ex, contentType);
-        ex.sendResponseHeaders(status, body.length == 0 ? -1 : body.length);
+        boolean noBody = body.length == 0 || "HEAD".equals(ex.getRequestMethod());
+        ex.sendResponseHeaders(status, noBody ? -1 : body.length);
         try (OutputStream out = ex.getResponseBody()) {
-            out.write(body);
+            if (!noBody) {
+                out.write(body);
+            }
         }
     }
 }

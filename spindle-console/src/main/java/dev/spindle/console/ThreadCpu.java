@@ -16,15 +16,28 @@ import java.util.Map;
  * part of the interval the worker was running tasks or looking for them.
  *
  * <p>Thread ids are cached by name; the cache is rebuilt (one walk over the JVM's threads) at
- * most once per sample, and only when a name is missing or its thread has ended. Used by the
- * sampler thread only.
+ * most once per sample, and only when a name is missing or its thread has ended, or a thread has
+ * started since the last walk (it may carry a name already cached). Used by the sampler thread
+ * only.
+ *
+ * <p>Nothing makes scheduler names unique: two schedulers of one name have workers of one name,
+ * and which thread is whose cannot be told. Such a name is {@linkplain #AMBIGUOUS read as
+ * unknown} while more than one live thread carries it, rather than show one scheduler's figure
+ * for the other's worker.
  */
 final class ThreadCpu {
+
+    /** The cached id of a name that more than one live thread carries. */
+    private static final long AMBIGUOUS = -1;
 
     private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
     private final boolean supported;
     private Map<String, Long> ids = Map.of();
     private boolean refreshedThisSample;
+    /** {@link ThreadMXBean#getTotalStartedThreadCount()} when the cache was last rebuilt. */
+    private long startedAtRefresh = -1;
+    /** Whether a thread has started since the cache was rebuilt, as this sample began. */
+    private boolean threadsStarted;
     /** The id of the thread the last {@link #cpuNanos} read, or -1. */
     private long lastId = -1;
 
@@ -44,20 +57,27 @@ final class ThreadCpu {
     /** Starts a sample: the cache may be rebuilt once more. */
     void nextSample() {
         refreshedThisSample = false;
+        threadsStarted = supported && threads.getTotalStartedThreadCount() != startedAtRefresh;
     }
 
-    /** The CPU time of the thread named {@code name} in nanoseconds, or -1 if unknown. */
+    /**
+     * The CPU time of the thread named {@code name} in nanoseconds, or -1 if unknown: no live
+     * thread, or more than one, carries that name.
+     */
     long cpuNanos(String name) {
         lastId = -1;
         if (!supported) {
             return -1;
         }
+        if (threadsStarted && !refreshedThisSample) {
+            refresh();                         // a new thread may carry a cached name
+        }
         Long id = ids.get(name);
-        long t = id == null ? -1 : threads.getThreadCpuTime(id);
+        long t = id == null || id == AMBIGUOUS ? -1 : threads.getThreadCpuTime(id);
         if (t < 0 && !refreshedThisSample) {
             refresh();
             id = ids.get(name);
-            t = id == null ? -1 : threads.getThreadCpuTime(id);
+            t = id == null || id == AMBIGUOUS ? -1 : threads.getThreadCpuTime(id);
         }
         if (t >= 0) {
             lastId = id;
@@ -76,10 +96,12 @@ final class ThreadCpu {
 
     private void refresh() {
         refreshedThisSample = true;
+        // read before the walk: a thread started during it is caught by the next sample's
+        startedAtRefresh = threads.getTotalStartedThreadCount();
         Map<String, Long> m = new HashMap<>();
         for (ThreadInfo info : threads.getThreadInfo(threads.getAllThreadIds(), 0)) {
             if (info != null && info.getThreadName().contains("-worker-")) {
-                m.put(info.getThreadName(), info.getThreadId());
+                m.merge(info.getThreadName(), info.getThreadId(), (one, other) -> AMBIGUOUS);
             }
         }
         ids = m;
