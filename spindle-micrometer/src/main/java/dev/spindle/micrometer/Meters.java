@@ -3,6 +3,9 @@
  */
 package dev.spindle.micrometer;
 
+import dev.spindle.actor.ActorSystem;
+import dev.spindle.async.AsyncRuntime;
+import dev.spindle.cluster.ClusterView;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Meter;
@@ -17,6 +20,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.WeakHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.function.Supplier;
 import java.util.function.ToDoubleFunction;
 
@@ -42,10 +47,16 @@ import java.util.function.ToDoubleFunction;
  * <ul>
  *   <li>noted for the same object, or not noted: registers as Micrometer does (binding an object
  *       twice is harmless);</li>
- *   <li>noted for an object since collected: removes the dead meter and registers anew;</li>
- *   <li>noted for another live object whose meter is still registered: refuses with
- *       {@link IllegalArgumentException}, telling to name the two apart or tag them.</li>
+ *   <li>noted for an object since collected, or since shut down or closed ({@link #stopped}):
+ *       removes the old meter and registers anew;</li>
+ *   <li>noted for another live object, not shut down, whose meter is still registered: refuses
+ *       with {@link IllegalArgumentException}, telling to name the two apart or tag them.</li>
  * </ul>
+ *
+ * <p>A stopped object counts as gone although it may not have been collected yet: restarting a
+ * component closes its scheduler and builds one of the same name, and whether the old one was
+ * still reachable (a field not yet overwritten, a collection not yet run) must not decide
+ * whether the new one can bind.
  *
  * <p>Every id a bind queued is checked before any is registered (an id queued earlier in the same
  * bind counts as noted for its object), so a refused bind leaves the registry and the notes as
@@ -178,10 +189,36 @@ final class Meters {
         }
     }
 
-    /** The object {@code note} says its meter reads, if it is live and its meter still registered; else null. */
+    /**
+     * The object {@code note} says its meter reads, if it is live, not {@linkplain #stopped
+     * stopped}, and its meter still registered; else null.
+     */
     private Object liveHolder(Note note) {
         Object target = note == null ? null : note.target.get();
-        return target != null && isHeld(note) ? target : null;
+        return target != null && !stopped(target) && isHeld(note) ? target : null;
+    }
+
+    /**
+     * Whether {@code target} has been shut down or closed, so that its name is free for its
+     * replacement: a pool or union ({@link ExecutorService#isShutdown()}), an async runtime, an
+     * actor system, or a cluster whose stats can no longer be read.
+     */
+    private static boolean stopped(Object target) {
+        if (target instanceof ExecutorService pool) {
+            return pool.isShutdown();
+        } else if (target instanceof AsyncRuntime runtime) {
+            return runtime.isShutdown();
+        } else if (target instanceof ActorSystem system) {
+            return system.isClosed();
+        } else if (target instanceof ClusterView cluster) {
+            try {
+                cluster.stats();
+                return false;
+            } catch (IllegalStateException | RejectedExecutionException closed) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**
