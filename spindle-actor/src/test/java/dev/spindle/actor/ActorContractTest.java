@@ -7,22 +7,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.spindle.Scheduler;
 import dev.spindle.Spindle;
-import dev.spindle.pool.PinnedPool;
-import dev.spindle.pool.PriorityPool;
 import dev.spindle.pool.SchedulerUnion;
-import dev.spindle.pool.WorkSharingPool;
-import dev.spindle.pool.WorkStealingPool;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.IntFunction;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
@@ -35,25 +29,6 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class ActorContractTest {
-
-    static Stream<Arguments> schedulers() {
-        List<Arguments> all = new ArrayList<>();
-        for (int workers : new int[] {1, 2}) {
-            all.add(Arguments.of("WorkSharingPool", workers,
-                    (IntFunction<ExecutorService>) n -> WorkSharingPool.builder().workers(n).build()));
-            all.add(Arguments.of("WorkStealingPool", workers,
-                    (IntFunction<ExecutorService>) n -> WorkStealingPool.builder().workers(n).build()));
-            all.add(Arguments.of("PriorityPool", workers,
-                    (IntFunction<ExecutorService>) n -> PriorityPool.builder().workers(n).build()));
-            all.add(Arguments.of("PinnedPool", workers,
-                    (IntFunction<ExecutorService>) n -> PinnedPool.builder().workers(n).build()));
-            all.add(Arguments.of("SchedulerUnion", workers,
-                    (IntFunction<ExecutorService>) n -> SchedulerUnion.owning(
-                            WorkSharingPool.builder().workers(n).build(),
-                            WorkStealingPool.builder().workers(n).build())));
-        }
-        return all.stream();
-    }
 
     static final class Counter {
         long n;
@@ -70,7 +45,7 @@ class ActorContractTest {
      * resubmissions come from the pool's own workers, which a graceful shutdown accepts.
      */
     @ParameterizedTest(name = "{0} with {1} worker(s)")
-    @MethodSource("schedulers")
+    @MethodSource("dev.spindle.actor.TestSchedulers#pools")
     void closingTheSystemThenThePoolProcessesEveryMessageSentBefore(String kind, int workers,
             IntFunction<ExecutorService> pools) throws Exception {
         ExecutorService pool = pools.apply(workers);
@@ -103,7 +78,7 @@ class ActorContractTest {
      * activation budgets (3 and 2), with failing messages interleaved (the actor goes on).
      */
     @ParameterizedTest(name = "{0} with {1} worker(s)")
-    @MethodSource("schedulers")
+    @MethodSource("dev.spindle.actor.TestSchedulers#pools")
     void relayedMessagesKeepTheirOrderAcrossBudgetsAndFailures(String kind, int workers,
             IntFunction<ExecutorService> pools) throws Exception {
         ExecutorService pool = pools.apply(workers);
@@ -151,7 +126,7 @@ class ActorContractTest {
      * running, whether that actor is activated from outside the pool or from a worker.
      */
     @ParameterizedTest(name = "{0} with {1} worker(s)")
-    @MethodSource("schedulers")
+    @MethodSource("dev.spindle.actor.TestSchedulers#pools")
     void selfTellingActorsDoNotStarveOthers(String kind, int workers, IntFunction<ExecutorService> pools)
             throws Exception {
         ExecutorService pool = pools.apply(workers);
@@ -222,7 +197,7 @@ class ActorContractTest {
      * counted as dead letters; none is dropped uncounted.
      */
     @ParameterizedTest(name = "{0} with {1} worker(s)")
-    @MethodSource("schedulers")
+    @MethodSource("dev.spindle.actor.TestSchedulers#pools")
     void aPoolShutDownUnderTheSystemRunsOrCountsEveryRelayedMessage(String kind, int workers,
             IntFunction<ExecutorService> pools) throws Exception {
         for (int round = 0; round < 10; round++) {

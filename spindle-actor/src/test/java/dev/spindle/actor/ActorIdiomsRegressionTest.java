@@ -6,22 +6,13 @@ package dev.spindle.actor;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.spindle.Scheduler;
-import dev.spindle.pool.PinnedPool;
-import dev.spindle.pool.PriorityPool;
-import dev.spindle.pool.SchedulerUnion;
-import dev.spindle.pool.WorkSharingPool;
-import dev.spindle.pool.WorkStealingPool;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.IntFunction;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
@@ -36,25 +27,6 @@ class ActorIdiomsRegressionTest {
         int handled;
     }
 
-    static Stream<Arguments> schedulers() {
-        List<Arguments> all = new ArrayList<>();
-        for (int workers : new int[] {1, 2}) {
-            all.add(Arguments.of("WorkSharingPool", workers,
-                    (IntFunction<ExecutorService>) n -> WorkSharingPool.builder().workers(n).build()));
-            all.add(Arguments.of("WorkStealingPool", workers,
-                    (IntFunction<ExecutorService>) n -> WorkStealingPool.builder().workers(n).build()));
-            all.add(Arguments.of("PriorityPool", workers,
-                    (IntFunction<ExecutorService>) n -> PriorityPool.builder().workers(n).build()));
-            all.add(Arguments.of("PinnedPool", workers,
-                    (IntFunction<ExecutorService>) n -> PinnedPool.builder().workers(n).build()));
-            all.add(Arguments.of("SchedulerUnion", workers,
-                    (IntFunction<ExecutorService>) n -> SchedulerUnion.owning(
-                            WorkSharingPool.builder().workers(n).build(),
-                            WorkStealingPool.builder().workers(n).build())));
-        }
-        return all.stream();
-    }
-
     /**
      * A message that caught an InterruptedException and restored the interrupt, as Java code is
      * taught to, left its thread interrupted, and the activation went on to the actor's next
@@ -65,7 +37,7 @@ class ActorIdiomsRegressionTest {
      * many messages in one task, so the actor must not pass one on to the next message either.
      */
     @ParameterizedTest(name = "{0} with {1} worker(s)")
-    @MethodSource("schedulers")
+    @MethodSource("dev.spindle.actor.TestSchedulers#pools")
     void anInterruptOneMessageLeavesSetDoesNotReachTheNextMessage(String kind, int workers,
             IntFunction<ExecutorService> pools) throws Exception {
         ExecutorService pool = pools.apply(workers);

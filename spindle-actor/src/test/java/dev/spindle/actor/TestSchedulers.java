@@ -7,6 +7,11 @@ import static org.assertj.core.api.Assertions.fail;
 
 import dev.spindle.Hints;
 import dev.spindle.Scheduler;
+import dev.spindle.pool.PinnedPool;
+import dev.spindle.pool.PriorityPool;
+import dev.spindle.pool.SchedulerUnion;
+import dev.spindle.pool.WorkSharingPool;
+import dev.spindle.pool.WorkStealingPool;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,8 +21,11 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
+import java.util.function.IntFunction;
+import java.util.stream.Stream;
+import org.junit.jupiter.params.provider.Arguments;
 
-/** Schedulers that make the tests deterministic, and small helpers. */
+/** Schedulers that make the tests deterministic, the list of every pool kind, and small helpers. */
 final class TestSchedulers {
 
     private TestSchedulers() {
@@ -150,6 +158,33 @@ final class TestSchedulers {
                 fail("interrupted while closing");
             }
         }
+    }
+
+    /**
+     * Every scheduler kind, with one and with two workers, for a parameterized test: the kind's
+     * name, the number of workers, and a factory of a new pool of that many workers. A
+     * {@link SchedulerUnion} owns a {@link WorkSharingPool} and a {@link WorkStealingPool} of that
+     * many workers each. The one list the tests that run on every kind share (use it as
+     * {@code @MethodSource("dev.spindle.actor.TestSchedulers#pools")}), so that a kind added here
+     * is checked by all of them.
+     */
+    static Stream<Arguments> pools() {
+        List<Arguments> all = new ArrayList<>();
+        for (int workers : new int[] {1, 2}) {
+            all.add(Arguments.of("WorkSharingPool", workers,
+                    (IntFunction<ExecutorService>) n -> WorkSharingPool.builder().workers(n).build()));
+            all.add(Arguments.of("WorkStealingPool", workers,
+                    (IntFunction<ExecutorService>) n -> WorkStealingPool.builder().workers(n).build()));
+            all.add(Arguments.of("PriorityPool", workers,
+                    (IntFunction<ExecutorService>) n -> PriorityPool.builder().workers(n).build()));
+            all.add(Arguments.of("PinnedPool", workers,
+                    (IntFunction<ExecutorService>) n -> PinnedPool.builder().workers(n).build()));
+            all.add(Arguments.of("SchedulerUnion", workers,
+                    (IntFunction<ExecutorService>) n -> SchedulerUnion.owning(
+                            WorkSharingPool.builder().workers(n).build(),
+                            WorkStealingPool.builder().workers(n).build())));
+        }
+        return all.stream();
     }
 
     /** Waits for {@code condition} (bounded, so a lost message fails instead of hanging). */

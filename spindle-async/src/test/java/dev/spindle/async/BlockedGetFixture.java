@@ -49,6 +49,21 @@ final class BlockedGetFixture implements AutoCloseable {
     }
 
     /**
+     * Spawns (and tracks) a task that blocks its worker in a get of a child that stays pending
+     * ({@link #spawnForever}) and completes with what {@link #outcomeOfGet} says of that get: the
+     * worker that tests of a get cycle keep blocked beside the one where the cycle forms.
+     */
+    JoinHandle<String> spawnBlockedOnForever() {
+        return track(rt.spawn(cx -> {
+            try {
+                return Poll.ready(outcomeOfGet(spawnForever()));
+            } catch (Exception e) {
+                throw Async.unchecked(e);
+            }
+        }));
+    }
+
+    /**
      * Blocks in {@code child.get()}; "child done" if it completed, "child cancelled" if a
      * shutdown cancelled it; any other failure (an interrupt included) is thrown.
      */

@@ -3,17 +3,16 @@
  */
 package dev.spindle.async;
 
+import static dev.spindle.async.BlockedGetFixture.WORKERS;
+import static dev.spindle.async.BlockedGetFixture.await;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import java.time.Duration;
-import java.util.List;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -22,31 +21,6 @@ import org.junit.jupiter.api.Test;
  * interrupted, beneath it on the same thread.
  */
 class BlockingGetCycleRegressionTest {
-
-    private static final int WORKERS = 2;
-
-    /** A child that stays pending well past any test: a blocked get on it ends only by shutdown. */
-    private static AsyncTask<Void> forever() {
-        return Async.sleep(Duration.ofHours(1));
-    }
-
-    private static void await(BooleanSupplier condition, String what) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() - deadline > 0) {
-                throw new AssertionError("timed out waiting for " + what);
-            }
-            Thread.sleep(1);
-        }
-    }
-
-    /** Cancels the handles so that a worker a failing test left blocked is released. */
-    private static void release(List<JoinHandle<?>> handles, AsyncRuntime rt) {
-        handles.forEach(h -> h.cancel(false));
-        Thread closer = new Thread(rt::shutdown, "release-" + rt);
-        closer.setDaemon(true);
-        closer.start();
-    }
 
     /**
      * Both workers block in a get of a pending child (B first, then A), so they help. A runs Z,
@@ -58,22 +32,9 @@ class BlockingGetCycleRegressionTest {
      */
     @Test
     void shutdownEndsAGetOfATaskBeneathItOnTheSameWorker() throws Exception {
-        List<JoinHandle<?>> handles = new CopyOnWriteArrayList<>();
-        AsyncRuntime rt = AsyncRuntime.builder().workers(WORKERS).build();
-        try {
-            JoinHandle<String> t2 = rt.spawn(cx -> {
-                JoinHandle<Void> y = rt.spawn(forever());
-                handles.add(y);
-                try {
-                    y.get();
-                    return Poll.ready("y done");
-                } catch (CancellationException e) {
-                    return Poll.ready("y cancelled");
-                } catch (Exception e) {
-                    throw Async.unchecked(e);
-                }
-            });
-            handles.add(t2);
+        try (BlockedGetFixture f = new BlockedGetFixture()) {
+            AsyncRuntime rt = f.rt;
+            JoinHandle<String> t2 = f.spawnBlockedOnForever();
             await(() -> rt.blockedInGet.get() == 1, "T2's worker to block in get");
 
             AtomicReference<JoinHandle<String>> t1 = new AtomicReference<>();
@@ -81,11 +42,10 @@ class BlockingGetCycleRegressionTest {
             AtomicReference<Thread> t1Thread = new AtomicReference<>();
             CompletableFuture<Thread> zThread = new CompletableFuture<>();
             AtomicReference<JoinHandle<String>> z = new AtomicReference<>();
-            t1.set(rt.spawn(cx -> {
+            t1.set(f.track(rt.spawn(cx -> {
                 t1Thread.set(Thread.currentThread());
-                JoinHandle<Void> x = rt.spawn(forever());
-                handles.add(x);
-                z.set(rt.spawn(cz -> {
+                JoinHandle<Void> x = f.spawnForever();
+                z.set(f.track(rt.spawn(cz -> {
                     zThread.complete(Thread.currentThread());
                     try {
                         return Poll.ready("z got " + t1Handle.get(10, TimeUnit.SECONDS).get());
@@ -94,8 +54,7 @@ class BlockingGetCycleRegressionTest {
                     } catch (Exception e) {
                         throw Async.unchecked(e);
                     }
-                }));
-                handles.add(z.get());
+                })));
                 try {
                     x.get();
                     return Poll.ready("x done");
@@ -104,8 +63,7 @@ class BlockingGetCycleRegressionTest {
                 } catch (Exception e) {
                     throw Async.unchecked(e);
                 }
-            }));
-            handles.add(t1.get());
+            })));
             t1Handle.complete(t1.get());       // Z may start before spawn returns here
             Thread zRanOn = zThread.get(10, TimeUnit.SECONDS);
             await(() -> rt.blockedInGet.get() == WORKERS, "every worker to block in get");
@@ -117,9 +75,7 @@ class BlockingGetCycleRegressionTest {
             assertThat(rt.isTerminated()).isTrue();
             assertThat(z.get().get(10, TimeUnit.SECONDS)).isEqualTo("z: t1 cancelled");
             assertThat(t1.get().isCancelled()).as("T1, which could not resume").isTrue();
-            assertThat(t2.get(10, TimeUnit.SECONDS)).isEqualTo("y cancelled");
-        } finally {
-            release(handles, rt);
+            assertThat(t2.get(10, TimeUnit.SECONDS)).isEqualTo("child cancelled");
         }
     }
 }

@@ -3,6 +3,8 @@
  */
 package dev.spindle.async;
 
+import static dev.spindle.async.BlockedGetFixture.WORKERS;
+import static dev.spindle.async.BlockedGetFixture.await;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
@@ -12,14 +14,11 @@ import dev.spindle.async.io.Reactor;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.time.Duration;
-import java.util.List;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -52,16 +51,6 @@ class SecondReviewRegressionTest {
 
     // ---------------------------------------------------------------- shutdown and blocking gets
 
-    private static void await(BooleanSupplier condition, String what) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() - deadline > 0) {
-                throw new AssertionError("timed out waiting for " + what);
-            }
-            Thread.sleep(1);
-        }
-    }
-
     /**
      * As in {@code BlockingGetCycleRegressionTest}, Z runs from within T1's blocked get, on T1's
      * worker, and waits for T1, whose poll lies beneath it; but Z waits with a timeout, and what
@@ -71,22 +60,9 @@ class SecondReviewRegressionTest {
      */
     @Test
     void shutdownLetsATaskBeneathATimedGetCompleteOnceThatGetEnds() throws Exception {
-        List<JoinHandle<?>> handles = new CopyOnWriteArrayList<>();
-        AsyncRuntime rt = AsyncRuntime.builder().workers(2).build();
-        try {
-            JoinHandle<String> t2 = rt.spawn(cx -> {
-                JoinHandle<Void> y = rt.spawn(Async.sleep(Duration.ofHours(1)));
-                handles.add(y);
-                try {
-                    y.get();
-                    return Poll.ready("y done");
-                } catch (CancellationException e) {
-                    return Poll.ready("y cancelled");
-                } catch (Exception e) {
-                    throw Async.unchecked(e);
-                }
-            });
-            handles.add(t2);
+        try (BlockedGetFixture f = new BlockedGetFixture()) {
+            AsyncRuntime rt = f.rt;
+            f.spawnBlockedOnForever();
             await(() -> rt.blockedInGet.get() == 1, "T2's worker to block in get");
 
             AsyncPromise<String> p = new AsyncPromise<>();
@@ -95,11 +71,10 @@ class SecondReviewRegressionTest {
             AtomicReference<Thread> t1Thread = new AtomicReference<>();
             CompletableFuture<Thread> zThread = new CompletableFuture<>();
             CompletableFuture<JoinHandle<String>> t1Handle = new CompletableFuture<>();
-            JoinHandle<String> t1 = rt.spawn(cx -> {
+            JoinHandle<String> t1 = f.track(rt.spawn(cx -> {
                 t1Thread.set(Thread.currentThread());
-                x.set(rt.spawn(Async.map(p, v -> v)));
-                handles.add(x.get());
-                z.set(rt.spawn(cz -> {
+                x.set(f.track(rt.spawn(Async.map(p, v -> v))));
+                z.set(f.track(rt.spawn(cz -> {
                     zThread.complete(Thread.currentThread());
                     try {
                         return Poll.ready("z got " + t1Handle.get(10, TimeUnit.SECONDS).get(3, TimeUnit.SECONDS));
@@ -110,18 +85,16 @@ class SecondReviewRegressionTest {
                     } catch (Exception e) {
                         throw Async.unchecked(e);
                     }
-                }));
-                handles.add(z.get());
+                })));
                 try {
                     return Poll.ready("t1 got " + x.get().get());
                 } catch (Exception e) {
                     throw Async.unchecked(e);
                 }
-            });
-            handles.add(t1);
+            }));
             t1Handle.complete(t1);
             Thread zRanOn = zThread.get(10, TimeUnit.SECONDS);
-            await(() -> rt.blockedInGet.get() == 2, "every worker to block in get");
+            await(() -> rt.blockedInGet.get() == WORKERS, "every worker to block in get");
             assertThat(zRanOn).as("Z ran from within T1's wait, on T1's worker").isSameAs(t1Thread.get());
             p.complete("x's value");
             await(() -> x.get().isDone(), "X to complete (a helping worker polls it)");
@@ -131,11 +104,6 @@ class SecondReviewRegressionTest {
             assertThat(z.get().get(10, TimeUnit.SECONDS)).isEqualTo("z timed out");
             assertThat(t1.isCancelled()).as("T1, whose poll could resume once Z's timed get ended").isFalse();
             assertThat(t1.get(10, TimeUnit.SECONDS)).isEqualTo("t1 got x's value");
-        } finally {
-            handles.forEach(h -> h.cancel(false));
-            Thread closer = new Thread(rt::shutdown, "release-" + rt);
-            closer.setDaemon(true);
-            closer.start();
         }
     }
 

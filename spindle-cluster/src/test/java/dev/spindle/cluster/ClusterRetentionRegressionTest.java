@@ -65,26 +65,41 @@ class ClusterRetentionRegressionTest {
         return m;
     }
 
+    /** The submissions of one index of a round: returns the futures they made. */
+    @FunctionalInterface
+    interface Submissions {
+        List<ClusterFuture<?>> submit(int i) throws Exception;
+    }
+
+    /**
+     * One round of a retention test: {@code submit} for each index from 0 to {@code count - 1},
+     * then every future it made released, in the order made. The step the tests repeat before
+     * they look at what is retained.
+     */
+    static void releasedRound(int count, Submissions submit) throws Exception {
+        List<ClusterFuture<?>> all = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            all.addAll(submit.submit(i));
+        }
+        all.forEach(ClusterFuture::release);
+    }
+
     /** A diamond per round, the same keys every round: each round's records must be forgotten for the next. */
     @Test
     void repeatedDiamondsUnderTheSameKeysLeaveNothing() throws Exception {
         Client client = start(2, 0);
         for (int round = 0; round < 150; round++) {
-            List<ClusterFuture<?>> all = new ArrayList<>();
-            for (int i = 0; i < 8; i++) {
-                int v = round + i;
+            int r = round;
+            releasedRound(8, i -> {
+                int v = r + i;
                 ClusterFuture<Integer> x = client.submit("x-" + i, args -> v);
                 ClusterFuture<Integer> y = client.submit("y-" + i, args -> (Integer) args.get(0) + 1, x);
                 ClusterFuture<Integer> z = client.submit("z-" + i, args -> (Integer) args.get(0) * 2, x);
                 ClusterFuture<Integer> w = client.submit("w-" + i,
                         args -> (Integer) args.get(0) + (Integer) args.get(1), y, z);
                 assertThat(w.get(30, TimeUnit.SECONDS)).isEqualTo(v + 1 + 2 * v);
-                all.add(x);
-                all.add(y);
-                all.add(z);
-                all.add(w);
-            }
-            all.forEach(ClusterFuture::release);
+                return List.of(x, y, z, w);
+            });
         }
         assertNothingRetained();
     }
@@ -94,8 +109,7 @@ class ClusterRetentionRegressionTest {
     void failedAndRetriedTasksLeaveNothing() throws Exception {
         Client client = start(2, 1);
         AtomicInteger attempts = new AtomicInteger();
-        List<ClusterFuture<?>> all = new ArrayList<>();
-        for (int i = 0; i < 200; i++) {
+        releasedRound(200, i -> {
             ClusterFuture<Integer> bad = client.submit("bad-" + i, args -> {
                 throw new IllegalStateException("boom");
             });
@@ -108,11 +122,8 @@ class ClusterRetentionRegressionTest {
             });
             assertThatThrownBy(() -> after.get(30, TimeUnit.SECONDS)).isInstanceOf(ExecutionException.class);
             assertThat(flaky.get(30, TimeUnit.SECONDS)).isEqualTo(3);
-            all.add(bad);
-            all.add(after);
-            all.add(flaky);
-        }
-        all.forEach(ClusterFuture::release);
+            return List.of(bad, after, flaky);
+        });
         assertNothingRetained();
     }
 
@@ -121,18 +132,15 @@ class ClusterRetentionRegressionTest {
     void futuresReleasedBeforeTheirTasksEndLeaveNothing() throws Exception {
         Client client = start(2, 0);
         CountDownLatch gate = new CountDownLatch(1);
-        List<ClusterFuture<?>> all = new ArrayList<>();
-        for (int i = 0; i < 100; i++) {
+        releasedRound(100, i -> {
             ClusterFuture<Integer> slow = client.submit("slow-" + i, args -> {
                 gate.await(30, TimeUnit.SECONDS);
                 return 1;
             });
             ClusterFuture<Integer> next = client.submit("next-" + i, args -> 2, slow);
             assertThatThrownBy(() -> next.get(1, TimeUnit.MILLISECONDS)).isInstanceOf(TimeoutException.class);
-            all.add(slow);
-            all.add(next);
-        }
-        all.forEach(ClusterFuture::release);
+            return List.of(slow, next);
+        });
         gate.countDown();
         assertNothingRetained();
     }
@@ -172,17 +180,14 @@ class ClusterRetentionRegressionTest {
         cluster.retire(0).get(30, TimeUnit.SECONDS);
         int added = cluster.addWorker();
         cluster.restartWorker(0);
-        List<ClusterFuture<?>> all = new ArrayList<>();
-        for (int i = 0; i < 50; i++) {
+        releasedRound(50, i -> {
             ClusterFuture<Integer> c = client.submit("c-" + i, args -> 5);
             ClusterFuture<Integer> d = client.submit(TaskSpec.builder("d-" + i, (TaskFunction<Integer>) args ->
                     (Integer) args.get(0) * 2).dependsOn(c).restrictions(Restrictions.loose(
                     java.util.Set.of(i % 2 == 0 ? added : 0))).build());
             assertThat(d.get(30, TimeUnit.SECONDS)).isEqualTo(10);
-            all.add(c);
-            all.add(d);
-        }
-        all.forEach(ClusterFuture::release);
+            return List.of(c, d);
+        });
         assertNothingRetained();
     }
 
@@ -208,8 +213,7 @@ class ClusterRetentionRegressionTest {
     @Test
     void retriedTasksResubmittingTheirChildrenLeaveNothing() throws Exception {
         Client client = start(2, 1);
-        List<ClusterFuture<?>> all = new ArrayList<>();
-        for (int i = 0; i < 60; i++) {
+        releasedRound(60, i -> {
             int v = i;
             AtomicInteger runs = new AtomicInteger();
             ClusterFuture<Integer> parent = client.submit("parent-" + i, args -> {
@@ -222,9 +226,8 @@ class ClusterRetentionRegressionTest {
                 }
             });
             assertThat(parent.get(30, TimeUnit.SECONDS)).isEqualTo(v * 10 + 1);
-            all.add(parent);
-        }
-        all.forEach(ClusterFuture::release);
+            return List.of(parent);
+        });
         assertNothingRetained();
     }
 
@@ -334,19 +337,15 @@ class ClusterRetentionRegressionTest {
     void futuresReleasedBeforeTheirTasksFailLeaveNothing() throws Exception {
         Client client = start(2, 1);
         CountDownLatch gate = new CountDownLatch(1);
-        List<ClusterFuture<?>> all = new ArrayList<>();
-        for (int i = 0; i < 100; i++) {
+        releasedRound(100, i -> {
             ClusterFuture<Integer> root = client.submit("root-" + i, args -> 1);
             ClusterFuture<Integer> doomed = client.submit("doomed-" + i, args -> {
                 gate.await(30, TimeUnit.SECONDS);
                 throw new IllegalStateException("fails");
             }, root);
             ClusterFuture<Integer> child = client.submit("child-" + i, args -> 2, doomed, root);
-            all.add(root);
-            all.add(doomed);
-            all.add(child);
-        }
-        all.forEach(ClusterFuture::release);
+            return List.of(root, doomed, child);
+        });
         gate.countDown();
         assertNothingRetained();
     }

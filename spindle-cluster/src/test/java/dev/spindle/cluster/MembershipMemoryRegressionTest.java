@@ -7,8 +7,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -22,33 +20,6 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class MembershipMemoryRegressionTest {
 
-    /** Waits until {@code key}'s attempt {@code attempt} reported to the scheduler (finished or failed). */
-    private static List<Message.ToScheduler> awaitReport(RecordingTransport r, String key, long attempt)
-            throws InterruptedException {
-        List<Message.ToScheduler> replies = r.awaitToScheduler(1);
-        while (replies.stream().noneMatch(m -> m instanceof Message.TaskFinished f && f.key().equals(key)
-                && f.attempt() == attempt)) {
-            replies = r.awaitToScheduler(replies.size() + 1);
-        }
-        return replies;
-    }
-
-    /** Waits until {@code key}'s attempt reported, or {@code millis} passed (it may be held back, rightly). */
-    private static void awaitReportAtMost(RecordingTransport r, String key, long attempt, long millis)
-            throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
-        synchronized (r) {
-            while (r.toScheduler.stream().noneMatch(m -> m instanceof Message.TaskFinished f && f.key().equals(key)
-                    && f.attempt() == attempt)) {
-                long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
-                if (left <= 0) {
-                    return;
-                }
-                r.wait(left);
-            }
-        }
-    }
-
     /**
      * The scheduler sent worker 0 release 1 (of k: an earlier attempt failed there), then k's
      * retry (after 1 release), then release 2 (of y). Delivered y's release first, the count of 1
@@ -57,22 +28,19 @@ class MembershipMemoryRegressionTest {
      */
     @Test
     void aReleaseSentBeforeATaskNeverDropsTheValueTheTaskStores() throws Exception {
-        RecordingTransport r = new RecordingTransport();
-        ClusterWorker w = new ClusterWorker(0, 1, r);
-        try {
+        try (GatedWorker g = new GatedWorker()) {
+            ClusterWorker w = g.worker;
             // sent: release 1 (k: an earlier attempt failed here), k's retry (after 1), release 2 (y)
             w.receive(new Message.ReleaseKey("y", 2));
             w.receive(new Message.Compute("k", 2, args -> "current", List.of(), Map.of(), 0, 1));
-            awaitReportAtMost(r, "k", 2, 2_000);    // admitted on the count, it runs before k's release arrives
+            g.transport.awaitFinishedAtMost("k", 2, 2_000); // admitted on the count, it runs before k's release arrives
             w.receive(new Message.ReleaseKey("k", 1));
             // a later task, after both releases, on the one thread: everything before it is handled
             w.receive(new Message.Compute("z", 1, args -> "z", List.of(), Map.of(), 0, 2));
-            awaitReport(r, "z", 1);
-            awaitReport(r, "k", 2);
+            g.transport.awaitFinished("z", 1);
+            g.transport.awaitFinished("k", 2);
             assertThat(w.store().contains("k")).as("worker 0 still holds k's current value, reported as stored")
                     .isTrue();
-        } finally {
-            w.shutdown();
         }
     }
 
@@ -84,27 +52,19 @@ class MembershipMemoryRegressionTest {
      */
     @Test
     void aStaleAttemptArrivingLastNeitherReplacesNorOverwritesTheCurrentOne() throws Exception {
-        RecordingTransport r = new RecordingTransport();
-        ClusterWorker w = new ClusterWorker(0, 1, r);
-        CountDownLatch gate = new CountDownLatch(1);
-        try {
-            w.receive(new Message.Compute("block", 1, args -> {
-                gate.await();                 // holds the one thread: attempt 2 stays queued
-                return 0;
-            }, List.of(), Map.of(), 0, 0));
+        try (GatedWorker g = new GatedWorker()) {
+            ClusterWorker w = g.worker;
+            g.hold();                         // holds the one thread: attempt 2 stays queued
             w.receive(new Message.ReleaseKey("k", 1));
             w.receive(new Message.Compute("k", 2, args -> "current", List.of(), Map.of(), 0, 1));
             w.receive(new Message.Compute("k", 1, args -> "stale", List.of(), Map.of(), 0, 0));
-            gate.countDown();
-            awaitReportAtMost(r, "k", 2, 10_000);    // replaced by the stale one, it never reports
+            g.open();
+            g.transport.awaitFinishedAtMost("k", 2, 10_000);    // replaced by the stale one, it never reports
             w.receive(new Message.Compute("z", 1, args -> "z", List.of(), Map.of(), 0, 1));
-            assertThat(awaitReport(r, "z", 1)).as("the current attempt ran and reported")
+            assertThat(g.transport.awaitFinished("z", 1)).as("the current attempt ran and reported")
                     .anySatisfy(m -> assertThat(m).isInstanceOfSatisfying(Message.TaskFinished.class,
                             f -> assertThat(f.key() + "/" + f.attempt()).isEqualTo("k/2")));
             assertThat(w.store().get("k")).as("k's value on worker 0").isEqualTo("current");
-        } finally {
-            gate.countDown();
-            w.shutdown();
         }
     }
 
@@ -116,24 +76,16 @@ class MembershipMemoryRegressionTest {
      */
     @Test
     void aStaleAttemptArrivingAfterItsReleaseIsNotReadByADependent() throws Exception {
-        RecordingTransport r = new RecordingTransport() {
-            @Override
-            public CompletableFuture<Object> fetch(String key, int holder, int requester) {
-                return CompletableFuture.completedFuture("current");     // worker 1's value of k
-            }
-        };
-        ClusterWorker w = new ClusterWorker(0, 1, r);
-        try {
+        try (GatedWorker g = GatedWorker.fetching("current")) {     // worker 1's value of k
+            ClusterWorker w = g.worker;
             w.receive(new Message.ReleaseKey("k", 1));
             w.receive(new Message.Compute("k", 1, args -> "stale", List.of(), Map.of(), 0, 0));
             // the dependent, sent after the release, once worker 1 reported k's current value
             w.receive(new Message.Compute("d", 1, args -> "d of " + args.get(0), List.of("k"),
                     Map.of("k", List.of(1)), 0, 1));
-            assertThat(awaitReport(r, "d", 1)).as("d read k's current value").anySatisfy(m -> assertThat(m)
+            assertThat(g.transport.awaitFinished("d", 1)).as("d read k's current value").anySatisfy(m -> assertThat(m)
                     .isInstanceOfSatisfying(Message.TaskFinished.class,
                             f -> assertThat(f.key() + "=" + f.value()).isEqualTo("d=d of current")));
-        } finally {
-            w.shutdown();
         }
     }
 }

@@ -6,6 +6,7 @@ package dev.spindle.cluster;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 
 /** A transport that delivers nothing and records what the scheduler or a worker sent. */
 class RecordingTransport implements Transport {
@@ -75,6 +76,38 @@ class RecordingTransport implements Transport {
             replies = awaitToScheduler(replies.size() + 1);
         }
         return replies;
+    }
+
+    /**
+     * Waits until attempt {@code attempt} of {@code key} has been reported finished; returns every
+     * report sent so far.
+     */
+    List<Message.ToScheduler> awaitFinished(String key, long attempt) throws InterruptedException {
+        List<Message.ToScheduler> replies = awaitToScheduler(1);
+        while (replies.stream().noneMatch(m -> isFinished(m, key, attempt))) {
+            replies = awaitToScheduler(replies.size() + 1);
+        }
+        return replies;
+    }
+
+    /**
+     * Waits until attempt {@code attempt} of {@code key} has been reported finished, or
+     * {@code millis} have passed: for a task that a correct worker may rightly hold back, so that
+     * the test goes on either way.
+     */
+    synchronized void awaitFinishedAtMost(String key, long attempt, long millis) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
+        while (toScheduler.stream().noneMatch(m -> isFinished(m, key, attempt))) {
+            long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+            if (left <= 0) {
+                return;
+            }
+            wait(left);
+        }
+    }
+
+    private static boolean isFinished(Message.ToScheduler m, String key, long attempt) {
+        return m instanceof Message.TaskFinished f && f.key().equals(key) && f.attempt() == attempt;
     }
 
     @Override

@@ -10,7 +10,6 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
@@ -148,14 +147,8 @@ class SecondReviewRegressionTest {
      */
     @Test
     void everyStaleAttemptArrivingAfterItsReleasesIsDroppedNotOnlyTheFirst() throws Exception {
-        RecordingTransport r = new RecordingTransport() {
-            @Override
-            public CompletableFuture<Object> fetch(String key, int holder, int requester) {
-                return CompletableFuture.completedFuture("current");     // worker 1's value of k
-            }
-        };
-        ClusterWorker w = new ClusterWorker(0, 1, r);
-        try {
+        try (GatedWorker g = GatedWorker.fetching("current")) {     // worker 1's value of k
+            ClusterWorker w = g.worker;
             w.receive(new Message.ReleaseKey("k", 1));
             w.receive(new Message.ReleaseKey("k", 2));
             w.receive(new Message.Compute("k", 2, args -> "stale 2", List.of(), Map.of(), 0, 1));
@@ -164,16 +157,11 @@ class SecondReviewRegressionTest {
             // it queues behind whatever of k was admitted, on the one thread
             w.receive(new Message.Compute("d", 3, args -> "d of " + args.get(0), List.of("k"),
                     Map.of("k", List.of(1)), 0, 2));
-            List<Message.ToScheduler> replies = r.awaitToScheduler(1);
-            while (replies.stream().noneMatch(m -> m instanceof Message.TaskFinished f && f.key().equals("d"))) {
-                replies = r.awaitToScheduler(replies.size() + 1);
-            }
+            List<Message.ToScheduler> replies = g.transport.awaitFinished("d");
             assertThat(replies).as("no stale attempt of k ran").noneSatisfy(m -> assertThat(m)
                     .isInstanceOfSatisfying(Message.TaskFinished.class, f -> assertThat(f.key()).isEqualTo("k")));
             assertThat(w.store().contains("k") ? w.store().get("k") : "current")
                     .as("k's value on worker 0").isEqualTo("current");
-        } finally {
-            w.shutdown();
         }
     }
 
@@ -188,42 +176,23 @@ class SecondReviewRegressionTest {
      */
     @Test
     void aStaleAttemptAfterAReleaseThatFoundACopyDoesNotReplaceTheCurrentOne() throws Exception {
-        RecordingTransport r = new RecordingTransport();
-        ClusterWorker w = new ClusterWorker(0, 1, r);
-        CountDownLatch gate = new CountDownLatch(1);
-        try {
+        try (GatedWorker g = new GatedWorker()) {
+            ClusterWorker w = g.worker;
             w.receive(new Message.Compute("k", 1, args -> "copy", List.of(), Map.of(), 0, 0));
-            awaitFinished(r, "k", 1);
-            w.receive(new Message.Compute("block", 2, args -> {
-                gate.await();                 // holds the one thread: nothing admitted starts yet
-                return 0;
-            }, List.of(), Map.of(), 0, 0));
+            g.transport.awaitFinished("k", 1);
+            g.hold(2);                        // holds the one thread: nothing admitted starts yet
             w.receive(new Message.ReleaseKey("k", 2));
             w.receive(new Message.Compute("k", 4, args -> "current", List.of(), Map.of(), 0, 2));
             w.receive(new Message.Compute("k", 3, args -> "stale", List.of(), Map.of(), 0, 1));
             w.receive(new Message.ReleaseKey("k", 1));
-            gate.countDown();
+            g.open();
             // a later task, after both releases, on the one thread: runs after whatever of k was admitted
             w.receive(new Message.Compute("z", 5, args -> "z", List.of(), Map.of(), 0, 2));
-            List<Message.ToScheduler> replies = awaitFinished(r, "z", 5);
+            List<Message.ToScheduler> replies = g.transport.awaitFinished("z", 5);
             assertThat(replies).as("the current attempt ran and reported").anySatisfy(m -> assertThat(m)
                     .isInstanceOfSatisfying(Message.TaskFinished.class,
                             f -> assertThat(f.key() + "/" + f.attempt()).isEqualTo("k/4")));
             assertThat(w.store().get("k")).as("k's value on worker 0").isEqualTo("current");
-        } finally {
-            gate.countDown();
-            w.shutdown();
         }
-    }
-
-    /** Waits until {@code key}'s attempt {@code attempt} reported finished; returns every reply so far. */
-    private static List<Message.ToScheduler> awaitFinished(RecordingTransport r, String key, long attempt)
-            throws InterruptedException {
-        List<Message.ToScheduler> replies = r.awaitToScheduler(1);
-        while (replies.stream().noneMatch(m -> m instanceof Message.TaskFinished f && f.key().equals(key)
-                && f.attempt() == attempt)) {
-            replies = r.awaitToScheduler(replies.size() + 1);
-        }
-        return replies;
     }
 }

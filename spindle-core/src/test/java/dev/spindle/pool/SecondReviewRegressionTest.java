@@ -70,11 +70,32 @@ class SecondReviewRegressionTest {
         return v;
     }
 
+    /** A test's body, given the pool it runs against. */
+    @FunctionalInterface
+    interface PoolTest {
+        void run(ExecutorService pool) throws Exception;
+    }
+
+    /**
+     * Runs {@code test} against a new pool of {@code kind}, then stops the pool with
+     * {@code shutdownNow} and asserts that it terminates within {@code terminationSeconds}: the
+     * set-up and tear-down the tests of this class share, so that a failing test leaves no worker
+     * of its pool behind.
+     */
+    static void withPool(Supplier<ExecutorService> kind, long terminationSeconds, PoolTest test) throws Exception {
+        ExecutorService pool = kind.get();
+        try {
+            test.run(pool);
+        } finally {
+            pool.shutdownNow();
+            assertThat(pool.awaitTermination(terminationSeconds, SECONDS)).isTrue();
+        }
+    }
+
     @ParameterizedTest(name = "{0}")
     @MethodSource("oneWorker")
     void shutdownNowAfterInvokeAllFromWorkerReturnsNoTaskThatRan(Supplier<ExecutorService> kind) throws Exception {
-        ExecutorService pool = kind.get();
-        try {
+        withPool(kind, 10, pool -> {
             AtomicInteger runs = new AtomicInteger();
             Callable<Integer> task = runs::incrementAndGet;
             Object v = inside(pool, () -> {
@@ -88,10 +109,7 @@ class SecondReviewRegressionTest {
             // every task ran (invokeAll returned them all done): none of them "never commenced"
             assertThat((List<?>) v).as("shutdownNow's never-started tasks after all ran").isEmpty();
             assertThat(runs).hasValue(3);
-        } finally {
-            pool.shutdownNow();
-            assertThat(pool.awaitTermination(10, SECONDS)).isTrue();
-        }
+        });
     }
 
     /**
@@ -123,62 +141,74 @@ class SecondReviewRegressionTest {
                 return "peer";
             };
         }
+
+        /**
+         * From a task of {@code pool}, recorded as the caller, hands three tasks of this body
+         * (running {@code onCaller} on the caller) to {@code invokeAll}; returns what it returned
+         * or threw.
+         */
+        Object invokeAllFromWorker(ExecutorService pool, Runnable onCaller, InvokeAll invokeAll)
+                throws InterruptedException {
+            Callable<String> t = task(onCaller);
+            return inside(pool, () -> {
+                caller = Thread.currentThread();
+                return invokeAll.call(List.of(t, t, t));
+            });
+        }
+    }
+
+    /** One of the pool's {@code invokeAll} methods, applied to {@code tasks}. */
+    @FunctionalInterface
+    interface InvokeAll {
+        Object call(List<Callable<String>> tasks) throws Exception;
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("twoWorkers")
     void timedInvokeAllFromWorkerInterruptsTaskRunningOnPeerAtDeadline(Supplier<ExecutorService> kind)
             throws Exception {
-        ExecutorService pool = kind.get();
-        try {
+        withPool(kind, 15, pool -> {
             Peered p = new Peered();
-            Callable<String> t = p.task(() -> { });
-            Object v = inside(pool, () -> {
-                p.caller = Thread.currentThread();
-                return pool.invokeAll(List.of(t, t, t), 200, MILLISECONDS);
-            });
+            Object v = p.invokeAllFromWorker(pool, () -> { }, ts -> pool.invokeAll(ts, 200, MILLISECONDS));
             assertThat(v).isInstanceOf(List.class);
             assertThat(p.peerStarted.getCount()).as("one task ran on a peer").isZero();
-            assertThat(((List<?>) v).stream().filter(f -> ((Future<?>) f).isCancelled()))
-                    .as("the task still running on the peer at the deadline is cancelled").hasSize(1);
+            // On a loaded machine the peer may start late, past the deadline, and the caller's
+            // remaining task is then cancelled unstarted as well: what must hold is that nothing
+            // the peer ran completed, and that every task not cancelled was the caller's.
+            List<?> futures = (List<?>) v;
+            assertThat(futures.stream().filter(f -> ((Future<?>) f).isCancelled()))
+                    .as("the task still running on the peer at the deadline is cancelled").isNotEmpty();
+            for (Object f : futures) {
+                if (!((Future<?>) f).isCancelled()) {
+                    assertThat(((Future<?>) f).get()).as("a task that completed ran on the caller").isEqualTo("caller");
+                }
+            }
             assertThat(p.peerInterrupted.await(5, SECONDS))
                     .as("the cancelled task running on a peer is interrupted, as the JDK's invokeAll cancels")
                     .isTrue();
-        } finally {
-            pool.shutdownNow();
-            assertThat(pool.awaitTermination(15, SECONDS)).isTrue();
-        }
+        });
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("twoWorkers")
     void interruptedInvokeAllFromWorkerInterruptsTaskRunningOnPeer(Supplier<ExecutorService> kind)
             throws Exception {
-        ExecutorService pool = kind.get();
-        try {
+        withPool(kind, 15, pool -> {
             Peered p = new Peered();
-            Callable<String> t = p.task(() -> Thread.currentThread().interrupt());
-            Object v = inside(pool, () -> {
-                p.caller = Thread.currentThread();
-                return pool.invokeAll(List.of(t, t, t));
-            });
+            Object v = p.invokeAllFromWorker(pool, () -> Thread.currentThread().interrupt(), pool::invokeAll);
             assertThat(v).isInstanceOf(InterruptedException.class);
             assertThat(p.peerStarted.getCount()).as("one task ran on a peer").isZero();
             assertThat(p.peerInterrupted.await(5, SECONDS))
                     .as("the task running on a peer when the caller was interrupted is cancelled with an interrupt")
                     .isTrue();
-        } finally {
-            pool.shutdownNow();
-            assertThat(pool.awaitTermination(15, SECONDS)).isTrue();
-        }
+        });
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("callerRuns")
     void shutdownNowInsideInvokeAllStartsNoTaskItReturnedAsNeverStarted(Supplier<ExecutorService> kind)
             throws Exception {
-        ExecutorService pool = kind.get();
-        try {
+        withPool(kind, 10, pool -> {
             List<Runnable> returned = new ArrayList<>();
             AtomicInteger laterRuns = new AtomicInteger();
             Callable<Integer> stopper = () -> {
@@ -191,10 +221,7 @@ class SecondReviewRegressionTest {
             // a stopped pool starts no task; and a task it returned as never started did not run
             assertThat(laterRuns).as("tasks started after shutdownNow (returned as never started: %s)", returned)
                     .hasValue(0);
-        } finally {
-            pool.shutdownNow();
-            assertThat(pool.awaitTermination(10, SECONDS)).isTrue();
-        }
+        });
     }
 
     // ------------------------------------------------------------------ what held
@@ -202,8 +229,7 @@ class SecondReviewRegressionTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("callerRuns")
     void invokeAnyFromWorkerFollowsTheContract(Supplier<ExecutorService> kind) throws Exception {
-        ExecutorService pool = kind.get();
-        try {
+        withPool(kind, 10, pool -> {
             AtomicInteger afterSuccess = new AtomicInteger();
             Callable<String> fails = () -> {
                 throw new IllegalStateException("first");
@@ -220,10 +246,7 @@ class SecondReviewRegressionTest {
             assertThat(inside(pool, () -> pool.invokeAny(List.of()))).isInstanceOf(IllegalArgumentException.class);
             assertThat(inside(pool, () -> pool.invokeAny(List.of(ok), 10, SECONDS))).isEqualTo("ok");
             assertThat(afterSuccess).as("no task starts after one succeeded").hasValue(0);
-        } finally {
-            pool.shutdownNow();
-            assertThat(pool.awaitTermination(10, SECONDS)).isTrue();
-        }
+        });
     }
 
     @ParameterizedTest(name = "{0}")
@@ -245,18 +268,14 @@ class SecondReviewRegressionTest {
         } finally {
             pool.shutdownNow();
         }
-        ExecutorService stopped = kind.get();
-        try {
+        withPool(kind, 10, stopped -> {
             Object afterStop = inside(stopped, () -> {
                 stopped.shutdownNow();
                 Thread.interrupted();
                 return stopped.invokeAll(List.of(() -> 1));
             });
             assertThat(afterStop).isInstanceOf(RejectedExecutionException.class);
-        } finally {
-            stopped.shutdownNow();
-            assertThat(stopped.awaitTermination(10, SECONDS)).isTrue();
-        }
+        });
     }
 
     @ParameterizedTest(name = "{0}")
