@@ -194,7 +194,7 @@ class AttackTest {
         HazelcastWorker victim = workers.get(1);
         Member target = victim.instanceForTests().getCluster().getLocalMember();
         long before = victim.securityStats().oversizedFrames();
-        attacker.getExecutorService(HazelcastConfigs.MESSAGES).executeOnMember(new HugeDeclaredFrame(), target);
+        attacker.getExecutorService(HazelcastConfigs.MESSAGES).executeOnMember(new DeclaredFrame(Integer.MAX_VALUE - 8), target);
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         while (victim.securityStats().oversizedFrames() == before && System.nanoTime() < deadline) {
             Thread.sleep(20);
@@ -203,8 +203,17 @@ class AttackTest {
         assertThat(victim.isRunning()).isTrue();
     }
 
-    /** 18 bytes on the wire that read as Spindle's Deliver task declaring a 2 GB frame. */
-    static final class HugeDeclaredFrame implements IdentifiedDataSerializable, Runnable {
+    /**
+     * Spindle's Deliver task as an attacker writes it: a declared frame length and nothing after
+     * (18 bytes on the wire, whatever it declares).
+     */
+    static final class DeclaredFrame implements IdentifiedDataSerializable, Runnable {
+        private final int declared;
+
+        DeclaredFrame(int declared) {
+            this.declared = declared;
+        }
+
         @Override
         public int getFactoryId() {
             return SpindleSerializables.FACTORY_ID;
@@ -217,7 +226,7 @@ class AttackTest {
 
         @Override
         public void writeData(ObjectDataOutput out) throws java.io.IOException {
-            out.writeInt(Integer.MAX_VALUE - 8);
+            out.writeInt(declared);
         }
 
         @Override

@@ -9,10 +9,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.hazelcast.internal.serialization.Data;
 import com.hazelcast.internal.serialization.InternalSerializationService;
 import com.hazelcast.internal.serialization.impl.DefaultSerializationServiceBuilder;
-import com.hazelcast.nio.ObjectDataInput;
-import com.hazelcast.nio.ObjectDataOutput;
 import com.hazelcast.nio.serialization.HazelcastSerializationException;
-import com.hazelcast.nio.serialization.IdentifiedDataSerializable;
 import java.lang.management.ManagementFactory;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
@@ -43,7 +40,7 @@ class ClusterAttackRegressionTest {
     @Test
     void aTaskDeclaringAFrameItDoesNotCarryAllocatesNoMoreThanItCarries() {
         InternalSerializationService ss = member(new Offences("victim"));
-        Data hostile = ss.toData(new ShortDeliver(LIMIT - 1));
+        Data hostile = ss.toData(new AttackTest.DeclaredFrame(LIMIT - 1));
         assertThat(hostile.totalSize()).isLessThan(64);
 
         com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
@@ -63,34 +60,6 @@ class ClusterAttackRegressionTest {
             new Random(size).nextBytes(frame);
             Deliver read = ss.toObject(ss.toData(new Deliver(frame)));
             assertThat(read.frame).as("a frame of %d bytes", size).isEqualTo(frame);
-        }
-    }
-
-    /** Spindle's Deliver task as an attacker writes it: a declared length and nothing after. */
-    static final class ShortDeliver implements IdentifiedDataSerializable {
-        private final int declared;
-
-        ShortDeliver(int declared) {
-            this.declared = declared;
-        }
-
-        @Override
-        public int getFactoryId() {
-            return SpindleSerializables.FACTORY_ID;
-        }
-
-        @Override
-        public int getClassId() {
-            return SpindleSerializables.DELIVER;
-        }
-
-        @Override
-        public void writeData(ObjectDataOutput out) throws java.io.IOException {
-            out.writeInt(declared);
-        }
-
-        @Override
-        public void readData(ObjectDataInput in) {
         }
     }
 }
