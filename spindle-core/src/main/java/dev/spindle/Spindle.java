@@ -34,7 +34,8 @@ import java.util.concurrent.ForkJoinWorkerThread;
  * throw too ({@code Spindle.blocking(() -> latch.await())}).
  *
  * <p>Outside a Spindle worker the section simply runs. On a {@link ForkJoinPool} worker it runs
- * through {@link ForkJoinPool#managedBlock}, so code written this way behaves well on either.
+ * through {@link ForkJoinPool#managedBlock}, so code written this way behaves well on either (a
+ * pool that refuses to compensate, as a stopping one does on newer JDKs, has it run without).
  *
  * <p>The two overloads take a section with a result ({@link Section}) and one without
  * ({@link VoidSection}), both free to throw a checked exception; Java picks the one with a
@@ -144,8 +145,14 @@ public final class Spindle {
             try {
                 ForkJoinPool.managedBlock(b);
             } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException("interrupted before the blocking section ran", e);
+                // block() throws no InterruptedException, so the pool refused to call it: newer
+                // JDKs' pools (25; not 17's) throw this, without blocking, once they are stopping
+                // (shutdownNow). The section still runs, once, here, uncompensated, as on a
+                // thread of no pool: throwing instead skipped it. The interrupt status is left as
+                // it is: the refusal consumed none, and shutdownNow interrupts the workers anyway.
+                if (!b.done) {
+                    b.block();
+                }
             }
             if (b.failure != null) {
                 if (b.failure instanceof RuntimeException re) {

@@ -65,7 +65,11 @@ abstract class PoolBuilder<B extends PoolBuilder<B>> {
 
     /**
      * Factory for worker threads. The pool names each thread it returns. Default: threads of
-     * the pool's own class, daemon or not as {@link #daemon(boolean)} says.
+     * the pool's own class, daemon or not as {@link #daemon(boolean)} says, each with the
+     * context class loader and the priority of the thread that built the pool and no inherited
+     * {@link InheritableThreadLocal} values, whichever thread creates it (spare workers are
+     * created while the pool runs). A factory of one's own is called from such threads too, and
+     * sets these itself.
      *
      * @param factory makes each worker thread (not started)
      * @return this builder

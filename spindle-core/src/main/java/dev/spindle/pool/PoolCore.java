@@ -89,6 +89,17 @@ abstract class PoolCore extends CompensatingExecutorService implements Scheduler
     private final ThreadFactory threadFactory;
     private final Thread.UncaughtExceptionHandler handler;
     private final boolean daemon;
+    /**
+     * The context class loader and the priority of every thread the default factory makes: those
+     * of the thread that built the pool, as its first workers had. A thread otherwise takes its
+     * creator's, and spare workers are created later by whichever thread needs one: the
+     * starvation watch's starter thread (whose loader is {@code null}, so that it pins no
+     * application's loader), or a task entering a blocking section, whose own loader (a web
+     * application's, set for the task's call) or lowered priority the spare then kept, and lent
+     * to every later task it ran, for as long as it lived.
+     */
+    private final ClassLoader contextClassLoader;
+    private final int priority;
 
     volatile int runState = RUNNING;
     private final SubmitGate submitGate = new SubmitGate();
@@ -114,6 +125,8 @@ abstract class PoolCore extends CompensatingExecutorService implements Scheduler
         this.threadFactory = b.threadFactory;
         this.handler = b.handler;
         this.daemon = b.daemon;
+        this.contextClassLoader = Thread.currentThread().getContextClassLoader();
+        this.priority = Thread.currentThread().getPriority();
     }
 
     // ------------------------------------------------------------------ pool hooks
@@ -233,6 +246,8 @@ abstract class PoolCore extends CompensatingExecutorService implements Scheduler
         } else {
             t = new WorkerThread(w);
             t.setDaemon(daemon);
+            t.setContextClassLoader(contextClassLoader);
+            t.setPriority(priority);
         }
         t.setName(name + "-worker-" + w.index);
         w.thread = t;
@@ -242,6 +257,11 @@ abstract class PoolCore extends CompensatingExecutorService implements Scheduler
     private boolean start(BaseWorker w, Thread t) {
         threads.incrementAndGet();
         return launch(w, t);
+    }
+
+    /** {@return the context class loader of the threads the default factory makes} */
+    final ClassLoader contextClassLoader() {
+        return contextClassLoader;
     }
 
     /** Starts {@code t}, already counted among the pool's threads. */
@@ -261,12 +281,17 @@ abstract class PoolCore extends CompensatingExecutorService implements Scheduler
         }
     }
 
-    /** The thread class of the default factory; lets a worker be found without a thread-local. */
+    /**
+     * The thread class of the default factory; lets a worker be found without a thread-local.
+     * It inherits no {@link InheritableThreadLocal} values: a thread is made by whichever thread
+     * needs it (a spare by a task entering a blocking section), and a value inherited from that
+     * task's context (a request's, say) was seen by every later task the thread ran.
+     */
     static final class WorkerThread extends Thread {
         final BaseWorker worker;
 
         WorkerThread(BaseWorker worker) {
-            super(worker);
+            super(null, worker, "spindle-worker", 0, false);   // renamed by newThread
             this.worker = worker;
         }
     }

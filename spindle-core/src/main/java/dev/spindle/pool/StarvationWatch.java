@@ -318,7 +318,9 @@ final class StarvationWatch {
                 }
             }, "spindle-starvation-spare-start", 0, false);
             t.setDaemon(true);
-            t.setContextClassLoader(null);
+            // the pool's loader, not null: a thread factory of the user's makes the spare on this
+            // thread, and its threads take the loader of the thread that asks (the JDK's do)
+            t.setContextClassLoader(pool.contextClassLoader());
             t.start();
         } catch (Throwable e) {
             // no thread to be had (OutOfMemoryError from the constructor or from start, an
