@@ -84,7 +84,11 @@ public abstract class ComputeTask<T> extends ForkTask<T> {
      * @throws IllegalStateException if the task was started before
      */
     public final T invoke() {
-        if (!isNew() || !tryRun()) {
+        // bind first: a task that was forked or spawned is still NEW while it waits in a queue,
+        // and tryRun alone then ran it here, so a second start succeeded or threw depending on
+        // whether a worker had got to it yet
+        bind(null);
+        if (!tryRun()) {
             throw new IllegalStateException("a task can be started once; " + this + " already was");
         }
         return join();

@@ -36,7 +36,8 @@ import java.util.concurrent.locks.LockSupport;
  * queued entry is then skipped), so it could win {@code NEW -> RUNNING} after the drain had
  * seen {@code NEW}, and the task both ran and was returned as never started. The pool's
  * workers run only {@code NEW} tasks ({@link #tryRun}), so a handed-back task runs only if
- * whoever holds the list calls {@link #run()}, which first moves it back to {@code NEW}; it
+ * whoever holds the list calls {@link #run()}, or gives it to a {@link WorkStealingPool}'s
+ * {@code execute}, either of which first moves it back to {@code NEW} ({@link #reclaim}); it
  * can also be cancelled. {@code HANDED_BACK} is below {@code NEW}, so every test of the
  * form "not yet completed" ({@code state < NORMAL}) holds for it unchanged.
  *
@@ -204,10 +205,20 @@ class ForkTask<T> implements Task<T>, RunnableFuture<T> {
      */
     @Override
     public void run() {
-        if (state == HANDED_BACK) {
-            STATE.compareAndSet(this, HANDED_BACK, NEW);   // only the list's holder runs it now
-        }
+        reclaim();
         tryRun();
+    }
+
+    /**
+     * Moves a task that {@code shutdownNow} handed back to {@code NEW} again, for its holder to
+     * run it ({@link #run}) or to give it to a pool whose workers run it ({@code tryRun}, which
+     * runs only {@code NEW} tasks). Nothing else moves it out of {@code HANDED_BACK}, so only the
+     * list's holder does this.
+     */
+    final void reclaim() {
+        if (state == HANDED_BACK) {
+            STATE.compareAndSet(this, HANDED_BACK, NEW);
+        }
     }
 
     /**
@@ -345,7 +356,13 @@ class ForkTask<T> implements Task<T>, RunnableFuture<T> {
         if (s == NORMAL) {
             v.complete((T) payload);
         } else if (s == EXCEPTIONAL) {
-            v.completeExceptionally((Throwable) payload);
+            // A CancellationException the computation threw (a join of a cancelled subtask,
+            // say) is its failure: this task is not cancelled, and its get() throws an
+            // ExecutionException. Stored bare, it made the view report itself cancelled and its
+            // get() throw the CancellationException; wrapped, as CompletableFuture's own async
+            // stages store a computation's exception, the view answers as the task does.
+            Throwable ex = (Throwable) payload;
+            v.completeExceptionally(ex instanceof CancellationException ? new CompletionException(ex) : ex);
         } else if (s >= CANCELLED) {
             v.completeExceptionally(new CancellationException("task was cancelled"));
         }
@@ -404,6 +421,11 @@ class ForkTask<T> implements Task<T>, RunnableFuture<T> {
         return state == HANDED_BACK;
     }
 
+    /** Whether this is a {@link ComputeTask} that was never forked, spawned, run nor cancelled. */
+    final boolean isUnforked() {
+        return payload == UNFORKED && state == NEW;
+    }
+
     /** Whether the computation has not started and the task was not cancelled. */
     boolean isNew() {
         return state == NEW;
@@ -435,7 +457,7 @@ class ForkTask<T> implements Task<T>, RunnableFuture<T> {
 
     /** Throws, saying why, if nothing will ever run this task: a ComputeTask never forked. */
     private void checkForked() {
-        if (payload == UNFORKED && state == NEW) {
+        if (isUnforked()) {
             throw new IllegalStateException("the task was never forked, spawned or invoked, so nothing will run it");
         }
     }

@@ -155,7 +155,8 @@ public final class WorkStealingPool extends PoolCore {
     /**
      * Runs {@code task} once on a worker. From a worker of this pool the task goes to that
      * worker's deque; from any other thread, to the shared injector. Exceptions it throws go to
-     * the uncaught-exception handler.
+     * the uncaught-exception handler. A {@link ComputeTask} not started yet is spawned, as by
+     * {@link #spawn(ComputeTask)}; a task that {@link #shutdownNow()} of a pool returned runs here.
      *
      * @throws RejectedExecutionException if the pool is shut down (for callers outside it) or
      *     stopped
@@ -164,7 +165,35 @@ public final class WorkStealingPool extends PoolCore {
     @Override
     public void execute(Runnable task) {
         Objects.requireNonNull(task, "task");
-        schedule(task);
+        if (!spawnedInstead(task)) {
+            schedule(task);
+        }
+    }
+
+    /**
+     * Prepares a task of this package given to {@code execute} rather than spawned, which this
+     * pool's workers run only from {@code NEW} ({@link ForkTask#tryRun}):
+     * <ul>
+     *   <li>a {@link ComputeTask} not started yet is spawned, so that it counts as forked: queued
+     *       unforked, its {@code join()} threw "never forked" while it waited, and it could be
+     *       spawned a second time;</li>
+     *   <li>a task that {@code shutdownNow} of a pool handed back (the usual way to move the
+     *       returned tasks to another pool) is made {@code NEW} again, as its {@code run()} does:
+     *       queued as it was, every worker skipped it, and its future never completed.</li>
+     * </ul>
+     *
+     * @return whether the task was spawned, so that the caller must not queue it too
+     */
+    private boolean spawnedInstead(Runnable task) {
+        if (!(task instanceof ForkTask<?> f)) {
+            return false;
+        }
+        if (f instanceof ComputeTask<?> c && c.isUnforked()) {
+            spawn(c);
+            return true;
+        }
+        f.reclaim();
+        return false;
     }
 
     /**
@@ -181,6 +210,9 @@ public final class WorkStealingPool extends PoolCore {
     public void execute(Runnable task, Hints hints) {
         Objects.requireNonNull(task, "task");
         Objects.requireNonNull(hints, "hints");
+        if (spawnedInstead(task)) {
+            return;                            // a ComputeTask: forked as spawn forks it, hints aside
+        }
         if (hints.yielding()) {
             Worker w = currentWorker();
             if (w != null) {
