@@ -36,7 +36,12 @@
  * inside a helped poll: three frames on one worker's stack). -DTHROW: a helped runCell may
  * throw after its poll completed (an Error escaping runCell): the get it helped in throws it,
  * and the outer task's poll fails with it (runCell's catch). -DCLOSE: shutdown() at any
- * moment.
+ * moment. -DPROMISE: root T0 spawns T2 and then blocks in the get of a promise that T2's
+ * completion completes (JoinHandle.await on a worker for a promise: counted in blockedInGet,
+ * never helping, parked until the promise is done); T1 still waits in the get of T3, so only
+ * T1's worker helping runs T2 (or T3): it must count T0's worker as blocked. With -DCLOSE an
+ * outside thread may complete the promise at any moment (nothing else ends that wait once the
+ * runtime closes: T2 is no longer polled).
  *
  * ABSTRACTED (checked elsewhere or not at issue here):
  *   - the queues: one set of queued tasks; a pick (takeLifo/next/search, after spilling the
@@ -56,6 +61,9 @@
  *   MUTANT_NO_RECHECK          a blocked worker that does not see the count full parks until
  *                              its task is done instead of looking again (b)
  *   MUTANT_BLOCKED_FIRST       cancelAbandoned reads blockedInGet before running (c)
+ *   MUTANT_PROMISE_UNCOUNTED   (-DPROMISE) a worker waiting for a promise is not counted in
+ *                              blockedInGet, as before the fix (b): T1's worker never
+ *                              helps, T2 and T3 stay queued
  */
 
 #ifndef NW
@@ -81,6 +89,7 @@ byte nq = 0;                     /* how many are queued */
 byte child[NT];                  /* the task a poll spawns and then awaits, or NONE */
 
 int blocked = 0;                 /* AsyncRuntime.blockedInGet */
+bool prom = false;               /* -DPROMISE: the promise T0 waits for is complete */
 byte running = NW;               /* AsyncRuntime.running */
 bool closing = false;            /* AsyncRuntime.closing */
 
@@ -164,6 +173,26 @@ poll:                            /* runCell(c) for frame d */
         :: else -> rs[c] = SCHED; q[c] = true; nq++
         fi
     };
+#ifdef PROMISE
+    if
+    :: t == 0 ->                 /* T0: p.get() on a worker: counted, not helping */
+        if
+        :: prom -> goto complete
+        :: else
+        fi;
+        nwait++;
+#ifndef MUTANT_PROMISE_UNCOUNTED
+        blocked++;
+#endif
+        prom;                    /* LockSupport.park until the completion's unpark */
+#ifndef MUTANT_PROMISE_UNCOUNTED
+        blocked--;
+#endif
+        nwait--;
+        goto complete
+    :: else
+    fi;
+#endif
     /* c.get(): JoinHandle.get -> await(false, 0) */
     if
     :: out[c] -> goto complete   /* the outcome is out already */
@@ -248,7 +277,15 @@ leave:                           /* await's finally: blockedInGet.decrementAndGe
     :: else
     fi;
 complete:                        /* the poll returns Ready (or fails): the handle completes */
-    atomic { settle(tk[d]); rs[tk[d]] = DONE };
+    atomic {
+        settle(tk[d]); rs[tk[d]] = DONE;
+#ifdef PROMISE
+        if
+        :: tk[d] == NW -> prom = true   /* T2's body completes the promise */
+        :: else
+        fi
+#endif
+    };
 #ifdef THROW
     if                           /* an Error escaping a helped runCell after the poll */
     :: d > 0 -> threw = true
@@ -257,7 +294,15 @@ complete:                        /* the poll returns Ready (or fails): the handl
 #endif
     goto ret;
 fail:                            /* runCell's catch: the poll threw, the task fails */
-    atomic { settle(tk[d]); rs[tk[d]] = DONE };
+    atomic {
+        settle(tk[d]); rs[tk[d]] = DONE;
+#ifdef PROMISE
+        if
+        :: tk[d] == NW -> prom = true   /* T2 completes the promise in a finally */
+        :: else
+        fi
+#endif
+    };
 ret:                             /* runCell returned (or threw, with threw set) */
     if
     :: d == 0 -> goto loop
@@ -292,6 +337,11 @@ proctype Inv() {
 proctype Closer() {
     closing = true               /* shutdown(): closing = true; terminate() wakes the idle */
 }
+#ifdef PROMISE
+proctype Outsider() {
+    prom = true                  /* p.complete from a thread outside the runtime */
+}
+#endif
 #endif
 
 init {
@@ -316,6 +366,9 @@ init {
         od;
 #ifdef CLOSE
         run Closer();
+#ifdef PROMISE
+        run Outsider();
+#endif
 #endif
         run Inv()
     }

@@ -183,6 +183,12 @@ if [[ $mode == verify ]]; then
     check blocked-get-safe-3w       blocked_get.pml pass "-DNW=3" "-DNOCLAIM -DCOLLAPSE -DMEMLIM=3072" "-m1000000"
     check blocked-get-live-2w       blocked_get.pml pass "-DNW=2 -DNEST -DTHROW" "-DNFAIR=3 -DMEMLIM=3072" "-a -f -m1000000"
     check blocked-get-live-2w-close blocked_get.pml pass "-DNW=2 -DNEST -DTHROW -DCLOSE" "-DNFAIR=3 -DMEMLIM=3072" "-a -f -m1000000"
+    # ... and with a worker blocked in a promise's get (-DPROMISE: counted, never helping), the
+    # promise completed by a task only a peer's help runs (or, after a close, from outside)
+    check blocked-get-promise-safe-2w-close blocked_get.pml pass "-DNW=2 -DNEST -DTHROW -DCLOSE -DPROMISE" "-DNOCLAIM -DMEMLIM=3072" "-m1000000"
+    check blocked-get-promise-safe-3w       blocked_get.pml pass "-DNW=3 -DPROMISE" "-DNOCLAIM -DCOLLAPSE -DMEMLIM=3072" "-m1000000"
+    check blocked-get-promise-live-2w       blocked_get.pml pass "-DNW=2 -DNEST -DTHROW -DPROMISE" "-DNFAIR=3 -DMEMLIM=3072" "-a -f -m1000000"
+    check blocked-get-promise-live-2w-close blocked_get.pml pass "-DNW=2 -DNEST -DTHROW -DCLOSE -DPROMISE" "-DNFAIR=3 -DMEMLIM=3072" "-a -f -m1000000"
 else
     for m in MUTANT_POP_NO_CAS MUTANT_THIEF_CLEARS MUTANT_CLEAR_TOO_FAR MUTANT_BATCH_NO_RECHECK; do
         check "deque-$m" deque.pml fail "-DNTASK=3 -D$m" "-DSAFETY -DMEMLIM=3072" "-m1000000"
@@ -244,6 +250,9 @@ else
     # task is done instead of looking again (a close leaves it waiting): acceptance cycles
     check blocked-get-MUTANT_NO_FINALLY blocked_get.pml fail "-DNW=2 -DCLOSE -DTHROW -DMUTANT_NO_FINALLY" "-DNFAIR=3 -DMEMLIM=3072" "-a -f -m1000000"
     check blocked-get-MUTANT_NO_RECHECK blocked_get.pml fail "-DNW=2 -DCLOSE -DMUTANT_NO_RECHECK" "-DNFAIR=3 -DMEMLIM=3072" "-a -f -m1000000"
+    # a worker waiting for a promise not counted as blocked (the code before the fix): the peer blocked
+    # in the get of the task that completes it never helps, both wait for good
+    check blocked-get-MUTANT_PROMISE_UNCOUNTED blocked_get.pml fail "-DNW=2 -DPROMISE -DMUTANT_PROMISE_UNCOUNTED" "-DNFAIR=3 -DMEMLIM=3072" "-a -f -m1000000"
 fi
 
 echo "spin checks took $((SECONDS - total_start))s in total"

@@ -311,9 +311,10 @@ public final class AsyncRuntime implements AutoCloseable {
     /** Workers whose loop has not exited; read by a blocked get once the runtime closes. */
     final AtomicInteger running;
     /**
-     * Workers blocked in a {@code get} of a handle of this runtime's own tasks, less those
-     * running a task meanwhile; when it reaches the worker count nobody else can run what they
-     * wait for (see AsyncWorker's <i>Blocking gets</i>).
+     * Workers blocked in a {@code get} (of this runtime's handles, or of a promise or another
+     * runtime's handle), less those running a task meanwhile; when it reaches the worker count
+     * nobody but the blocked workers can run this runtime's tasks (see AsyncWorker's
+     * <i>Blocking gets</i>).
      */
     final AtomicInteger blockedInGet = new AtomicInteger();
     private final Object terminationLock = new Object();

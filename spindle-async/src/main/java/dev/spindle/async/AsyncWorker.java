@@ -126,13 +126,22 @@ import java.util.function.Consumer;
  * <p>The invariants:
  * <ul>
  *   <li>Only when needed: {@link AsyncRuntime#blockedInGet} counts the workers blocked in a
- *       {@code get} of a handle of their own runtime's task (not a promise, not another
- *       runtime's handle: outside threads may complete those), less those running a task
- *       meanwhile. Workers help only while it equals the worker count: then, without help, the
- *       awaited tasks could never run. So a task run from within a wait can delay the waiting
- *       task's resumption (it resumes once that poll returns) but cannot make a runtime that
- *       would have made progress hang: a helped task that in turn waits for a task below it on
- *       the stack hangs, as every worker did before.</li>
+ *       {@code get}, less those running a task meanwhile. Workers blocked in a get of a handle
+ *       of their own runtime's task help only while it equals the worker count: then, without
+ *       help, the awaited tasks could never run. A worker blocked in a get of a promise or of
+ *       another runtime's handle is counted (it runs nothing while it waits) but does not help
+ *       (outside threads may complete those): left uncounted, a peer blocked in the get of
+ *       the task that completes that promise never helped, and both waited for good
+ *       ({@code AsyncThirdReviewRegressionTest}). The price: with such a worker counted, an
+ *       outside completion might have ended the wait without help, so helping there is no
+ *       longer only ever the sole way on; a helped task that waits for a task beneath it on the
+ *       stack then hangs where the outside completion would have freed the runtime. That is
+ *       the trade-off helping already made, now taken for every blocked worker (a
+ *       {@code ForkJoinPool} compensates for every managed block, whatever it waits for). So
+ *       a task run from within a wait can delay the waiting task's resumption (it resumes once
+ *       that poll returns) but cannot make a runtime that would have made progress hang: a
+ *       helped task that in turn waits for a task below it on the stack hangs, as every worker
+ *       did before.</li>
  *   <li>Whoever brings the count to the worker count sees it and helps (each worker re-counts
  *       itself after each task it ran), so one worker always looks; one that finds nothing
  *       polls the I/O drivers and timers (nobody is parked to drive them) and looks again every
@@ -159,9 +168,11 @@ import java.util.function.Consumer;
  * decisions: {@code blockedInGet} never counts a worker running a poll (also when a helped
  * runCell throws, or a get waits inside a helped poll), the closing check of
  * {@link #cancelAbandoned} passes only while every worker left waits in a get, every task is
- * done although every worker blocks, and a close ends every worker's loop. Its mutants (the
- * decrement left out or the increment made early, the two reads of that check swapped, the
- * increment outside a {@code finally}, an untimed park) each fail it.
+ * done although every worker blocks, and a close ends every worker's loop; with
+ * {@code -DPROMISE} one worker waits for a promise (counted, never helping) that only a peer's
+ * help completes. Its mutants (the decrement left out or the increment made early, the two
+ * reads of that check swapped, the increment outside a {@code finally}, an untimed park, the
+ * promise wait left uncounted) each fail it.
  */
 final class AsyncWorker extends AsyncWorkerPadAfter implements Runnable, LoneTaskWatch.Peer {
 

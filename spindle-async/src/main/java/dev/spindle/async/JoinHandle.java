@@ -642,9 +642,12 @@ public abstract sealed class JoinHandle<T> implements Future<T>, AsyncTask<T> pe
     /**
      * Waits for the outcome. Meant for threads outside the runtime: a task awaits a handle by
      * polling it. A task that blocks here holds its worker until the outcome is out, so the
-     * awaited task runs on another worker; once every worker of the runtime is blocked so, the
-     * blocked workers run queued tasks of the runtime while they wait, so such gets do not hang
-     * the runtime. On a runtime with one worker it is refused (below).
+     * awaited task runs on another worker; once every worker of the runtime is blocked in a get
+     * (a promise's included), the workers blocked in a get of a task of their runtime run queued
+     * tasks of the runtime while they wait, so such gets do not hang the runtime. A worker
+     * blocked in a promise's get runs nothing: if every worker waits for a promise, only a
+     * completion from outside (or a peer's help) ends the wait. On a runtime with one worker a
+     * get of that runtime's task is refused (below).
      *
      * @throws IllegalStateException if called by the only worker of a one-worker runtime for a
      *     task of that runtime that is not done (nothing else could run it: the wait would never
@@ -680,25 +683,35 @@ public abstract sealed class JoinHandle<T> implements Future<T>, AsyncTask<T> pe
         return report(s);
     }
 
-    /** Blocks until the outcome is out, the deadline passes or the thread is interrupted. */
+    /**
+     * Blocks until the outcome is out, the deadline passes or the thread is interrupted. A
+     * worker of any runtime is counted as blocked in its runtime while it waits here, whatever
+     * it waits for: it runs no task meanwhile, and a peer blocked in a get of a task only their
+     * runtime can run must see that to start helping. A worker waiting for a promise (or
+     * another runtime's handle) was left out, and two workers, one blocked in {@code p.get()},
+     * the other in the get of the task that completes {@code p}, waited for good
+     * ({@code AsyncThirdReviewRegressionTest}). Such a get is counted but does not help itself
+     * ({@link #blockedWorker()} is null): what it waits for may come from outside the runtime.
+     */
     private long await(boolean timed, long nanos) throws InterruptedException {
-        AsyncWorker helper = blockedWorker();
-        if (helper == null) {
+        AsyncWorker worker = AsyncWorker.current();
+        if (worker == null) {
             return await(timed, nanos, null);
         }
-        helper.runtime.blockedInGet.incrementAndGet();
+        worker.runtime.blockedInGet.incrementAndGet();
         try {
-            return await(timed, nanos, helper);
+            return await(timed, nanos, blockedWorker());
         } finally {
-            helper.runtime.blockedInGet.decrementAndGet();
+            worker.runtime.blockedInGet.decrementAndGet();
         }
     }
 
     /**
      * The worker of the runtime that runs this handle's task, if the calling thread is one: it
-     * is then counted as blocked while it waits here, and runs queued tasks of its runtime once
-     * every worker is (see AsyncWorker's <i>Blocking gets</i>); {@code null} for any other
-     * thread, and for a promise, which any thread may complete.
+     * runs queued tasks of its runtime while it waits here once every worker is blocked in a get
+     * (see AsyncWorker's <i>Blocking gets</i>); {@code null} for any other thread, and for a
+     * promise, which any thread may complete (a worker waiting for one is counted as blocked
+     * all the same, see {@link #await(boolean, long)}).
      */
     AsyncWorker blockedWorker() {
         return null;
