@@ -22,7 +22,6 @@ import java.util.Set;
 import java.util.WeakHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.function.Supplier;
 import java.util.function.ToDoubleFunction;
 
 /**
@@ -76,14 +75,22 @@ final class Meters {
     }
 
     /**
-     * The object a registered meter reads, and the id the registry gave it (after its filters).
-     * The id, not the meter: a meter may hold on to its registry, which would never leave the map.
+     * The object a registered meter reads, the id the registry gave it (after its filters), and
+     * how to register it again (a bind that removed it and then failed puts it back). The id, not
+     * the meter, and a registration given the registry and object when called: a meter may hold
+     * on to its registry, which would never leave the map, and the object is held weakly.
      */
-    private record Note(WeakReference<Object> target, Meter.Id id) {
+    private record Note(WeakReference<Object> target, Meter.Id id, Registration registration) {
+    }
+
+    /** Registers one meter reading {@code target} in {@code registry}. */
+    @FunctionalInterface
+    private interface Registration {
+        Meter register(MeterRegistry registry, Object target);
     }
 
     /** A meter queued by a bind: its id, the object it reads, and how to register it. */
-    private record Queued(Key key, Object target, Supplier<Meter> registration) {
+    private record Queued(Key key, Object target, Registration registration) {
     }
 
     private final MeterRegistry registry;
@@ -115,11 +122,15 @@ final class Meters {
     <T> void counter(String name, String description, String baseUnit, T target, ToDoubleFunction<T> read,
             Tags extra) {
         Tags all = tags.and(extra);
-        queue(name, all, target, () -> FunctionCounter.builder(name, target, read)
-                .description(description)
-                .baseUnit(baseUnit)
-                .tags(all)
-                .register(registry));
+        queue(name, all, target, (r, t) -> {
+            @SuppressWarnings("unchecked")
+            T typed = (T) t;                   // the target queued with it, or the one noted with it
+            return FunctionCounter.builder(name, typed, read)
+                    .description(description)
+                    .baseUnit(baseUnit)
+                    .tags(all)
+                    .register(r);
+        });
     }
 
     /** A value that goes up and down (Micrometer {@link Gauge}). */
@@ -131,14 +142,18 @@ final class Meters {
     <T> void gauge(String name, String description, String baseUnit, T target, ToDoubleFunction<T> read,
             Tags extra) {
         Tags all = tags.and(extra);
-        queue(name, all, target, () -> Gauge.builder(name, target, read)
-                .description(description)
-                .baseUnit(baseUnit)
-                .tags(all)
-                .register(registry));
+        queue(name, all, target, (r, t) -> {
+            @SuppressWarnings("unchecked")
+            T typed = (T) t;
+            return Gauge.builder(name, typed, read)
+                    .description(description)
+                    .baseUnit(baseUnit)
+                    .tags(all)
+                    .register(r);
+        });
     }
 
-    private void queue(String name, Tags all, Object target, Supplier<Meter> registration) {
+    private void queue(String name, Tags all, Object target, Registration registration) {
         queued.add(new Queued(new Key(name, all), target, registration));
     }
 
@@ -163,25 +178,40 @@ final class Meters {
                 bound.put(q.key, q.target);
             }
             // the registry may refuse one itself (its id held by a meter of another type): then
-            // the meters this bind added go again, and the notes stay as they were
+            // the meters this bind added go again, those it removed (a stopped object's) come
+            // back, and the notes stay as they were
             Set<Meter> before = Collections.newSetFromMap(new IdentityHashMap<>());
             before.addAll(registry.getMeters());
             List<Meter> added = new ArrayList<>();
+            Map<Note, Object> removed = new IdentityHashMap<>();   // to their objects, held until done
             Map<Key, Note> noted = new HashMap<>();
             try {
                 for (Queued q : queued) {
                     Note note = noted.containsKey(q.key) ? noted.get(q.key) : notes.get(q.key);
-                    if (note != null && note.target.get() != q.target && isHeld(note)) {
-                        registry.remove(note.id);  // it read an object since collected, and would repeat its last value
+                    Object old = note == null ? null : note.target.get();
+                    if (note != null && old != q.target && isHeld(note)) {
+                        // it read an object since collected, which would repeat its last value,
+                        // or one since stopped
+                        registry.remove(note.id);
+                        if (old != null && notes.get(q.key) == note) {
+                            removed.put(note, old);
+                        }
                     }
-                    Meter meter = q.registration.get();
+                    Meter meter = q.registration.register(registry, q.target);
                     if (!before.contains(meter)) {
                         added.add(meter);
                     }
-                    noted.put(q.key, new Note(new WeakReference<>(q.target), meter.getId()));
+                    noted.put(q.key, new Note(new WeakReference<>(q.target), meter.getId(), q.registration));
                 }
             } catch (RuntimeException | Error e) {
                 added.forEach(registry::remove);
+                removed.forEach((note, old) -> {
+                    try {
+                        note.registration.register(registry, old);
+                    } catch (RuntimeException | Error again) {
+                        e.addSuppressed(again);
+                    }
+                });
                 throw e;
             }
             notes.putAll(noted);

@@ -83,13 +83,20 @@ abstract class FrameTask implements IdentifiedDataSerializable, HazelcastInstanc
      * the array grows, doubling, from {@value #FIRST_CHUNK} bytes once the bytes before have been
      * read. What is allocated stays within a few times what arrived.
      *
+     * <p>Each chunk's last byte is read on its own: a member's in-memory input fills what it has
+     * and returns when asked for more than it holds (only a read that starts at its end throws),
+     * so a short task would otherwise read as a frame of the declared length padded with zeros.
+     *
      * @throws java.io.EOFException if the input ends first
      */
     static byte[] readFully(ObjectDataInput in, int length) throws IOException {
         byte[] b = new byte[Math.min(length, FIRST_CHUNK)];
         int read = 0;
         while (true) {
-            in.readFully(b, read, b.length - read);
+            if (b.length > read) {
+                in.readFully(b, read, b.length - read - 1);
+                b[b.length - 1] = in.readByte();   // throws EOFException where readFully fell short
+            }
             read = b.length;
             if (read == length) {
                 return b;
