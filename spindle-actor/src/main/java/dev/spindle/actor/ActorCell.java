@@ -85,7 +85,9 @@ import java.util.function.Function;
  * count a dead letter without enqueuing, and envelopes that were enqueued anyway (racing the
  * change) are rejected by whoever next holds the activation: a later {@link #schedule(Hints)} of an
  * ended actor drains the mailbox on the caller's thread instead of calling the scheduler.
- * Every message is therefore either delivered or rejected exactly once.
+ * Every message is therefore either delivered or rejected exactly once. The termination future
+ * ({@link #stop()}'s) completes only once the holder that ended the actor has rejected what the
+ * mailbox held and given up the activation.
  *
  * <h2>Layout</h2>
  *
@@ -318,10 +320,13 @@ final class ActorCell<A> extends ActorCellConsumerFields<A> implements ActorRef<
                 A a = actor;
                 if (a == null) {
                     e.reject(this);
+                } else if (e instanceof Envelope.Stop) {
+                    // Ends the actor, rejects what is queued behind the stop and gives up the
+                    // activation (terminate), so this activation is over.
+                    e.deliver(a, this);
+                    return maxPerActivation - budget + 1;
                 } else {
-                    if (!(e instanceof Envelope.Stop)) {
-                        processed++;            // before delivery: an answered ask is already counted
-                    }
+                    processed++;                // before delivery: an answered ask is already counted
                     e.deliver(a, this);
                 }
                 // A message that left its thread interrupted (a restored InterruptedException,
@@ -335,7 +340,7 @@ final class ActorCell<A> extends ActorCellConsumerFields<A> implements ActorRef<
                     continue;
                 }
                 if (head != lvTail()) {
-                    schedule(yieldHints);       // yield the thread, keep the activation
+                    resubmit();                 // yield the thread, keep the activation
                     return maxPerActivation - budget;
                 }
             }
@@ -344,9 +349,23 @@ final class ActorCell<A> extends ActorCellConsumerFields<A> implements ActorRef<
                 return maxPerActivation - budget;
             }
             if (yieldNext) {
-                schedule(yieldHints);
+                resubmit();
                 return maxPerActivation - budget;
             }
+        }
+    }
+
+    /**
+     * Hands the held activation back to the scheduler after a full one. An {@code Error} the
+     * scheduler throws ends the actor as any refusal does ({@link #schedule}); a sender's
+     * {@code execute} would pass it on to the sender, but here no sender is on the stack, and an
+     * actor that receives only tells would end with nobody told why. It goes to the failure
+     * handler instead. (A {@code RejectedExecutionException}, a scheduler shutting down, is the
+     * ordinary end that dead letters and the termination future already report.)
+     */
+    private void resubmit() {
+        if (schedule(yieldHints) instanceof Error refused) {
+            reportFailure(refused);
         }
     }
 
@@ -362,7 +381,11 @@ final class ActorCell<A> extends ActorCellConsumerFields<A> implements ActorRef<
 
     /**
      * Ends the actor (unless it already ended) and rejects everything in the mailbox, then gives
-     * up the activation the caller holds, looking again for messages that raced in.
+     * up the activation the caller holds, looking again for messages that raced in. Only then
+     * does it complete the termination future: whoever waits on {@code stop()} must find the
+     * messages queued behind the stop already dead letters and their asks failed, not still
+     * pending (completing it first ran the waiter's stages, or woke its {@code join()}, ahead of
+     * the rejections).
      */
     void terminate(int how, Throwable cause) {
         if (lvLifecycle() == RUNNING) {
@@ -375,20 +398,20 @@ final class ActorCell<A> extends ActorCellConsumerFields<A> implements ActorRef<
             }
             svState(IDLE);
             if (head == lvTail() || !casState(IDLE, ACTIVE)) {
-                return;
+                break;
             }
         }
+        termination.complete(null);
     }
 
-    /** Moves the lifecycle out of RUNNING; holder only. */
-    void markEnded(int how, Throwable cause) {
+    /** Moves the lifecycle out of RUNNING; holder only, through {@link #terminate}. */
+    private void markEnded(int how, Throwable cause) {
         actor = null;
         endCause = cause;
         svLifecycle(how);
         if (registered) {
             system.actorEnded(this, processed);
         }
-        termination.complete(null);
     }
 
     /**

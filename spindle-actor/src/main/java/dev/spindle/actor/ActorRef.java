@@ -99,8 +99,10 @@ public sealed interface ActorRef<A> permits ActorCell {
      * are processed, and once it is processed the actor drops its object and every later message
      * is a dead letter (asks fail with {@link ActorStoppedException}). Idempotent; never blocks.
      *
-     * @return a future that completes when the actor has stopped; it completes normally also when
-     *     the actor ended because its scheduler rejected it. Each call returns a new future, so
+     * @return a future that completes when the actor has stopped, once the messages queued
+     *     behind the stop have been rejected: by then they are counted as dead letters and the
+     *     futures of those that were asks have failed. It completes normally also when the actor
+     *     ended because its scheduler rejected it. Each call returns a new future, so
      *     that what one caller does to its own ({@code orTimeout}, {@code cancel}, {@code complete})
      *     does not change what the others see
      */

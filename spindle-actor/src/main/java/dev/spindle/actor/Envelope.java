@@ -118,9 +118,10 @@ abstract class Envelope {
 
     /** A {@code stop}: ends the actor once the messages before it are processed. */
     static final class Stop extends Envelope {
+        /** Ends the actor and gives up the activation: the caller's activation is over. */
         @Override
         void deliver(Object actor, ActorCell<?> cell) {
-            cell.markEnded(ActorCell.STOPPED, null);
+            cell.terminate(ActorCell.STOPPED, null);
         }
 
         @Override

@@ -6,7 +6,10 @@ package dev.spindle.actor;
 /**
  * Receives the exceptions thrown by messages sent with {@link ActorRef#tell tell}. (A failing
  * {@link ActorRef#ask ask} function fails its future instead.) The actor goes on with its next
- * message either way. The handler runs on the actor's thread, inside its activation; an
+ * message either way. It also receives an {@code Error} the scheduler threw when an actor handed
+ * itself back to it after a full activation ({@link ActorConfig#maxMessagesPerActivation()}):
+ * with no sender to pass it to, the actor has then ended, its waiting messages dead letters. The
+ * handler runs on the actor's thread, inside its activation; an
  * exception it throws is ignored.
  *
  * <pre>{@code
@@ -22,7 +25,7 @@ public interface FailureHandler {
      * Called with the actor whose message threw and what it threw, on the actor's thread.
      *
      * @param actor the actor whose message failed
-     * @param failure what the message threw
+     * @param failure what the message threw, or the scheduler's Error
      */
     void onFailure(ActorRef<?> actor, Throwable failure);
 
