@@ -245,13 +245,16 @@ final class AsyncWorker extends AsyncWorkerPadAfter implements Runnable, LoneTas
     /**
      * The thread of a worker. It carries its worker so that {@link #current()} is a type test
      * and a field load rather than a {@code ThreadLocal} lookup, which every spawn and wake on a
-     * worker makes.
+     * worker makes. It inherits no {@link InheritableThreadLocal} values, as spindle-core's
+     * workers do not: the building thread's (a request's context, where a runtime is built
+     * inside one) were otherwise seen by every task of the runtime. Its context class loader and
+     * priority are the building thread's, which makes it.
      */
     static final class WorkerThread extends Thread {
         final AsyncWorker worker;
 
         WorkerThread(AsyncWorker worker, String name) {
-            super(worker, name);
+            super(null, worker, name, 0, false);
             this.worker = worker;
         }
     }

@@ -149,8 +149,16 @@ final class Timers {
             becameFirst = e.index == 0;
             if (earlier == null) {
                 if (thread == null) {
-                    thread = new Thread(this::run, "spindle-async-timer");
+                    // Started by whichever task schedules the first timer, and lives as long
+                    // as the JVM, firing every later task's wakers: it takes nothing of that
+                    // task's thread. No inherited InheritableThreadLocal values (a request's
+                    // context, seen by every later waker), no context class loader (a web
+                    // application's was pinned for good; null, as spindle-core's JVM-wide
+                    // starvation watch has), and normal priority rather than the caller's.
+                    thread = new Thread(null, this::run, "spindle-async-timer", 0, false);
                     thread.setDaemon(true);
+                    thread.setContextClassLoader(null);
+                    thread.setPriority(Thread.NORM_PRIORITY);
                     thread.start();
                 } else if (becameFirst) {
                     changed.signal();

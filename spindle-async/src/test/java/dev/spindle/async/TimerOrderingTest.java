@@ -50,7 +50,9 @@ class TimerOrderingTest {
     @Test
     void cancelledEntriesNeverFireAndTheRestStillFireInOrder() throws Exception {
         Random rnd = new Random(7);
-        long base = System.nanoTime() + 20 * MS;
+        // far enough ahead that scheduling and cancelling a thousand entries ends before the
+        // first deadline on a loaded machine (20 ms was not, and entries fired before their cancel)
+        long base = System.nanoTime() + 300 * MS;
         int n = 1000;
         List<Timers.Entry> entries = new ArrayList<>();
         long[] deadlines = new long[n];

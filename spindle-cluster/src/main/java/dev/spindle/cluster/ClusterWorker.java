@@ -92,11 +92,24 @@ final class ClusterWorker {
     static final long RUNNING_REPORT_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
 
     /** One timer thread for every worker of the JVM; it only scans jobs and sends reports. */
-    private static final ScheduledExecutorService REPORTER = Executors.newSingleThreadScheduledExecutor(r -> {
-        Thread t = new Thread(r, "cluster-running-reports");
+    private static final ScheduledExecutorService REPORTER =
+            Executors.newSingleThreadScheduledExecutor(ClusterWorker::reporterThread);
+
+    /**
+     * The {@link #REPORTER}'s thread. The executor makes it on the first worker's schedule, on
+     * whichever thread builds that worker, and it lives as long as the JVM: it takes nothing of
+     * that thread. No inherited {@link InheritableThreadLocal} values, no context class loader
+     * (the builder's, a web application's, was pinned after its cluster closed; null, as
+     * spindle-core's JVM-wide starvation watch has: the thread runs only this class's scans),
+     * and normal priority rather than the builder's.
+     */
+    static Thread reporterThread(Runnable r) {
+        Thread t = new Thread(null, r, "cluster-running-reports", 0, false);
         t.setDaemon(true);
+        t.setContextClassLoader(null);
+        t.setPriority(Thread.NORM_PRIORITY);
         return t;
-    });
+    }
 
     private static final long PAUSE_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
 

@@ -199,8 +199,15 @@ final class GraphScheduler implements AutoCloseable {
         thread.start();
     }
 
+    /**
+     * A thread of the scheduler (its loop, the notifier). Neither inherits the building thread's
+     * {@link InheritableThreadLocal} values, as spindle-core's workers do not: the notifier runs
+     * every client's future callbacks, which saw the builder's (a request's context, where the
+     * cluster was built in one). The context class loader and priority stay the builder's: the
+     * loop is made by it, and the notifier by the loop.
+     */
     private static Thread daemon(Runnable r, String name) {
-        Thread t = new Thread(r, name);
+        Thread t = new Thread(null, r, name, 0, false);
         t.setDaemon(true);
         return t;
     }

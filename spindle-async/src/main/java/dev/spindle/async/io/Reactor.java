@@ -110,15 +110,27 @@ public final class Reactor implements AutoCloseable, IoDriver {
     /** Returns from {@code select} of the selector thread so far (see {@link #awaitReleased}). */
     private volatile long turns;
 
-    /** A reactor with a selector thread named {@code name}, or a driven one if {@code name} is null. */
-    private Reactor(String name) throws IOException {
+    /**
+     * A reactor with a selector thread named {@code name}, or a driven one if {@code name} is null.
+     * The thread inherits no {@link InheritableThreadLocal} values: it runs the wakers of every
+     * task that waits on it, not only its opener's. A JVM-wide one ({@code jvmWide}), opened by
+     * whichever thread first does I/O, has no context class loader either (the opener's, a web
+     * application's, was pinned for the life of the JVM; null, as spindle-core's JVM-wide
+     * starvation watch has) and normal priority; one opened by {@link #open()} keeps its
+     * opener's loader and priority, as a pool's workers take those of the thread that built it.
+     */
+    private Reactor(String name, boolean jvmWide) throws IOException {
         selector = Selector.open();
         if (name == null) {
             thread = null;
             return;
         }
-        thread = new Thread(this::run, name);
+        thread = new Thread(null, this::run, name, 0, false);
         thread.setDaemon(true);
+        if (jvmWide) {
+            thread.setContextClassLoader(null);
+            thread.setPriority(Thread.NORM_PRIORITY);
+        }
         thread.start();
     }
 
@@ -131,7 +143,7 @@ public final class Reactor implements AutoCloseable, IoDriver {
     public static synchronized Reactor shared() {
         if (shared == null) {
             try {
-                shared = new Reactor("spindle-async-reactor");
+                shared = openJvmWide("spindle-async-reactor");
             } catch (IOException e) {
                 throw new UncheckedIOException("cannot open a selector", e);
             }
@@ -146,12 +158,26 @@ public final class Reactor implements AutoCloseable, IoDriver {
      * @throws IOException if the selector cannot be opened
      */
     public static Reactor open() throws IOException {
-        return new Reactor("spindle-async-reactor-" + System.identityHashCode(new Object()));
+        return new Reactor(uniqueName(), false);
+    }
+
+    /**
+     * A reactor of the JVM-wide group ({@link #shared()}, {@link ReactorGroup#shared()}): its
+     * selector thread keeps nothing of the thread that calls, which is whichever thread first
+     * does I/O, while the reactor lives as long as the JVM and fires every later task's wakers.
+     */
+    static Reactor openJvmWide(String name) throws IOException {
+        return new Reactor(name, true);
+    }
+
+    /** A name for a reactor of its own: {@code spindle-async-reactor-} and a number. */
+    static String uniqueName() {
+        return "spindle-async-reactor-" + System.identityHashCode(new Object());
     }
 
     /** A reactor without a thread, for the workers of one runtime to drive ({@link ReactorGroup#openDriven}). */
     static Reactor openDriven() throws IOException {
-        return new Reactor(null);
+        return new Reactor(null, false);
     }
 
     /**

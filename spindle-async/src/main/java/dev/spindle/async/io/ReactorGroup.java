@@ -110,7 +110,7 @@ public final class ReactorGroup implements AutoCloseable {
             rs[0] = Reactor.shared();
             try {
                 for (int i = 1; i < n; i++) {
-                    rs[i] = Reactor.open();
+                    rs[i] = Reactor.openJvmWide(Reactor.uniqueName());   // kept for the JVM's life, as rs[0]
                 }
             } catch (IOException e) {
                 // fewer selectors than wanted still work: keep the ones that opened

@@ -75,8 +75,17 @@ final class HazelcastConfigs {
         AtomicInteger n = new AtomicInteger();
         ThreadPoolExecutor callbacks = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 60, TimeUnit.SECONDS,
                 new SynchronousQueue<>(), r -> {
-                    Thread t = new Thread(r, "spindle-hz-callback-" + n.incrementAndGet());
+                    // Made by whichever thread hands over a callback when none is idle (a
+                    // request's, say), and kept to run everyone's later callbacks: unlike the
+                    // fallback's one-callback threads, these must take nothing of that thread. No
+                    // inherited InheritableThreadLocal values, and the context class loader and
+                    // priority of the common pool's workers, which run the callbacks where
+                    // Hazelcast uses that pool (more cores): the system loader (a request's, a web
+                    // application's, was pinned for as long as the thread was kept busy) and normal.
+                    Thread t = new Thread(null, r, "spindle-hz-callback-" + n.incrementAndGet(), 0, false);
                     t.setDaemon(true);        // as the fallback's threads are short-lived, these never hold a JVM open
+                    t.setContextClassLoader(ClassLoader.getSystemClassLoader());
+                    t.setPriority(Thread.NORM_PRIORITY);
                     return t;
                 });
         ConcurrencyUtil.setDefaultAsyncExecutor(callbacks);
