@@ -45,7 +45,9 @@
  *
  * ABSTRACTED (checked elsewhere or not at issue here):
  *   - the queues: one set of queued tasks; a pick (takeLifo/next/search, after spilling the
- *     peers' hot queues) takes one atomically. The idle protocol is one guarded step: a worker
+ *     peers' hot queues) takes one atomically. A helper first runs the task it awaits if that
+ *     one is scheduled, leaving its queue entry, which a later pick takes and skips. The idle
+ *     protocol is one guarded step: a worker
  *     with nothing to take waits until something is queued or the runtime closes (that it is
  *     woken so is async_park.pml's property).
  *   - the wait's parkNanos(HELP_RECHECK_NANOS): the get's loop just goes round again (a timed
@@ -214,8 +216,14 @@ wait:                            /* await's loop */
     fi;
     if
     :: ok ->
-        /* helpWhileBlocked() */
-        atomic { pick(t, ok) };
+        /* helpWhileBlocked(awaited): the awaited task itself if it is scheduled (its queue
+         * entry stays, and the poll that takes it later finds it not scheduled), else a pick */
+        atomic {
+            if
+            :: rs[c] == SCHED -> t = c; ok = true
+            :: else -> pick(t, ok)
+            fi
+        };
         if
         :: ok ->
 #ifndef MUTANT_NO_DECREMENT

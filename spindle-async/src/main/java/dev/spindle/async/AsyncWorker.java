@@ -146,7 +146,9 @@ import java.util.function.Consumer;
  *       itself after each task it ran), so one worker always looks; one that finds nothing
  *       polls the I/O drivers and timers (nobody is parked to drive them) and looks again every
  *       {@link #HELP_RECHECK_NANOS}, as does every worker that sees the count full.</li>
- *   <li>Reentrancy: the picks are the loop's own ({@link #takeLifo}, {@link #next},
+ *   <li>Reentrancy: the awaited task first if it is queued, wherever (a plain
+ *       {@code startRun}; its queue entry is skipped when taken), else the picks are the
+ *       loop's own ({@link #takeLifo}, {@link #next},
  *       {@link #search}, after spilling peers' hot queues as a watcher does), so the LIFO slot,
  *       the queues' owner-only ends and the fairness counters are used as by the loop, on the
  *       owner's thread. {@link #polling} stays set (a poll is under way: a spawn or wake during
@@ -896,12 +898,22 @@ final class AsyncWorker extends AsyncWorkerPadAfter implements Runnable, LoneTas
 
     /**
      * Runs one queued task of this runtime from within a blocked {@code get}, on this worker's
-     * thread (see <i>Blocking gets</i>).
+     * thread (see <i>Blocking gets</i>): {@code awaited} itself if it is queued, wherever it is,
+     * else the loop's next pick. Any other task run here sits above the waiting poll on this
+     * stack, and one that waits for that poll (or for what only that poll completes) waits for
+     * good. Running the awaited task first, as a {@code ForkJoinPool} join runs the joined task
+     * when it finds it, takes no such task while the one that ends the wait could run: with a
+     * peer counted while it waits for a promise, the first pick was the task the waiting poll
+     * had just spawned after the awaited one, which waited for that poll, where without help
+     * the peer, once its promise completed, ran both in turn
+     * ({@code PromiseGetSecondReviewRegressionTest}). Its queue entry stays where it is and is
+     * skipped when taken ({@link #runCell} polls only a scheduled cell).
      *
+     * @param awaited the task whose handle the get waits for
      * @return whether a task ran (the caller then re-reads its handle before waiting again)
      */
-    boolean helpWhileBlocked() {
-        TaskCell<?> c = takeLifo();
+    boolean helpWhileBlocked(TaskCell<?> awaited) {
+        TaskCell<?> c = awaited.state() == TaskCell.SCHEDULED ? awaited : takeLifo();
         if (c == null) {
             c = next();
         }

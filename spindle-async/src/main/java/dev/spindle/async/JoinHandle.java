@@ -744,7 +744,7 @@ public abstract sealed class JoinHandle<T> implements Future<T>, AsyncTask<T> pe
             // every worker blocked: run a queued task, or look again after a while (a spawn
             // from outside, a wake-up or a due timer may bring one); see AsyncWorker
             boolean helping = helper != null && helper.mustHelp();
-            if (helping && helper.helpWhileBlocked()) {
+            if (helping && helper.helpWhileBlocked((TaskCell<?>) this)) {
                 continue;
             }
             if (helper != null && helper.cancelAbandoned((TaskCell<?>) this, timed)) {
