@@ -37,13 +37,9 @@ class PromiseGetSecondReviewRegressionTest {
         closer.join(TimeUnit.SECONDS.toMillis(10));
     }
 
-    /** The only worker of a one-worker runtime may wait for a promise that an outside thread completes. */
-    @Test
-    void theOnlyWorkerMayStillWaitForAPromise() throws Exception {
-        AsyncRuntime rt = AsyncRuntime.builder().workers(1).build();
-        AsyncPromise<String> p = new AsyncPromise<>();
-        CountDownLatch waiting = new CountDownLatch(1);
-        JoinHandle<String> a = rt.spawn(cx -> {
+    /** Spawns a task that counts {@code waiting} down and then blocks in {@code p.get()}. */
+    private static JoinHandle<String> spawnGetting(AsyncRuntime rt, AsyncPromise<String> p, CountDownLatch waiting) {
+        return rt.spawn(cx -> {
             try {
                 waiting.countDown();
                 return Poll.ready(p.get());
@@ -51,6 +47,15 @@ class PromiseGetSecondReviewRegressionTest {
                 throw Async.unchecked(e);
             }
         });
+    }
+
+    /** The only worker of a one-worker runtime may wait for a promise that an outside thread completes. */
+    @Test
+    void theOnlyWorkerMayStillWaitForAPromise() throws Exception {
+        AsyncRuntime rt = AsyncRuntime.builder().workers(1).build();
+        AsyncPromise<String> p = new AsyncPromise<>();
+        CountDownLatch waiting = new CountDownLatch(1);
+        JoinHandle<String> a = spawnGetting(rt, p, waiting);
         try {
             assertThat(waiting.await(10, TimeUnit.SECONDS)).isTrue();
             BlockedGetFixture.await(() -> rt.blockedInGet.get() == 1, "the worker counted in the promise's get");
@@ -223,14 +228,7 @@ class PromiseGetSecondReviewRegressionTest {
             AsyncRuntime rt = AsyncRuntime.builder().workers(2).policy(policy).build();
             AsyncPromise<String> p = new AsyncPromise<>();
             CountDownLatch waiting = new CountDownLatch(1);
-            JoinHandle<String> a = rt.spawn(cx -> {
-                try {
-                    waiting.countDown();
-                    return Poll.ready(p.get());
-                } catch (Exception e) {
-                    throw Async.unchecked(e);
-                }
-            });
+            JoinHandle<String> a = spawnGetting(rt, p, waiting);
             try {
                 assertThat(waiting.await(10, TimeUnit.SECONDS)).isTrue();
                 for (int i = 0; i < 200; i++) {
