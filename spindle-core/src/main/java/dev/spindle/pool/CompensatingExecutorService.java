@@ -11,6 +11,7 @@ import java.util.concurrent.AbstractExecutorService;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.FutureTask;
 import java.util.concurrent.RunnableFuture;
 import java.util.concurrent.TimeUnit;
@@ -57,7 +58,7 @@ abstract class CompensatingExecutorService extends AbstractExecutorService {
      */
     @Override
     public Future<?> submit(Runnable task) {
-        return super.submit(Objects.requireNonNull(task, "task"));
+        return submit(task, null);             // what the JDK's does, with the binding below
     }
 
     /**
@@ -68,7 +69,15 @@ abstract class CompensatingExecutorService extends AbstractExecutorService {
      */
     @Override
     public <T> Future<T> submit(Runnable task, T result) {
-        return super.submit(Objects.requireNonNull(task, "task"), result);
+        Objects.requireNonNull(task, "task");
+        // the future runs a task of this package as a pool's execute does: see ForkTask.prepareToQueue
+        int prepared = ForkTask.prepareToQueue(task, null);
+        try {
+            return super.submit(task, result);
+        } catch (RejectedExecutionException e) {
+            ForkTask.undoPrepareToQueue(task, prepared);
+            throw e;
+        }
     }
 
     /**

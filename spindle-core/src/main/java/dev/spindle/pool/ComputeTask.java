@@ -35,8 +35,10 @@ import java.util.concurrent.CompletionException;
  * {@link WorkStealingPool}, by {@link WorkStealingPool#spawn(ComputeTask)} or
  * {@link WorkStealingPool#invoke(ComputeTask)} from any thread, or by {@link #invoke()}, which
  * runs it in the calling thread. Each of these may be used once per task; a second throws
- * {@link IllegalStateException}. {@link #join()} and {@link #get()} behave as for any
- * {@link dev.spindle.Task}; on a task that was never started they throw
+ * {@link IllegalStateException}. Given to {@code execute} or {@code submit} of a Spindle pool,
+ * which then runs it, a task not started yet is started as {@code spawn} starts it.
+ * {@link #join()} and {@link #get()} behave as for any {@link dev.spindle.Task}; on a task
+ * that was never started they throw
  * {@link IllegalStateException} instead of waiting forever.
  *
  * @param <T> the result type

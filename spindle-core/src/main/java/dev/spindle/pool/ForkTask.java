@@ -36,8 +36,8 @@ import java.util.concurrent.locks.LockSupport;
  * queued entry is then skipped), so it could win {@code NEW -> RUNNING} after the drain had
  * seen {@code NEW}, and the task both ran and was returned as never started. The pool's
  * workers run only {@code NEW} tasks ({@link #tryRun}), so a handed-back task runs only if
- * whoever holds the list calls {@link #run()}, or gives it to a {@link WorkStealingPool}'s
- * {@code execute}, either of which first moves it back to {@code NEW} ({@link #reclaim}); it
+ * whoever holds the list calls {@link #run()}, or gives it to a Spindle pool's {@code execute}
+ * or {@code submit}, either of which first moves it back to {@code NEW} ({@link #reclaim}); it
  * can also be cancelled. {@code HANDED_BACK} is below {@code NEW}, so every test of the
  * form "not yet completed" ({@code state < NORMAL}) holds for it unchanged.
  *
@@ -157,6 +157,55 @@ class ForkTask<T> implements Task<T>, RunnableFuture<T> {
         this.parent = parent;
     }
 
+    /** What {@link #prepareToQueue} did: nothing. */
+    static final int KEPT = 0;
+    /** What {@link #prepareToQueue} did: bound a {@link ComputeTask} that was not started. */
+    static final int BOUND = 1;
+    /** What {@link #prepareToQueue} did: moved a task {@code shutdownNow} handed back to {@code NEW}. */
+    static final int RECLAIMED = 2;
+
+    /**
+     * For a pool that is given {@code task} by {@code execute} or {@code submit} and will run it
+     * (its workers, or the future {@code submit} returns, call {@link #run}): a
+     * {@link ComputeTask} not started yet is marked forked, with {@code parent}, as
+     * {@code spawn} marks it; a task that {@code shutdownNow} handed back is {@code NEW} again
+     * ({@link #reclaim}). Left as they were while they waited in the queue, the first's
+     * {@code get} and {@code join} threw "never forked ... nothing will run it" (and it could be
+     * started a second time), and the second's join threw "shutdownNow() returned it not
+     * started", though both were about to run (and a {@link WorkStealingPool}'s workers skipped
+     * the second). If the pool refuses the task after this, {@link #undoPrepareToQueue} undoes it.
+     *
+     * @return {@link #KEPT}, {@link #BOUND} or {@link #RECLAIMED}, for {@link #undoPrepareToQueue}
+     */
+    static int prepareToQueue(Runnable task, ForkTask<?> parent) {
+        if (!(task instanceof ForkTask<?> f)) {
+            return KEPT;
+        }
+        if (f.isUnforked()) {                  // a ComputeTask: nothing else is ever unforked
+            f.bind(parent);
+            return BOUND;
+        }
+        return f.reclaim() ? RECLAIMED : KEPT;
+    }
+
+    /**
+     * Undoes {@link #prepareToQueue} for a task the pool refused ({@code RejectedExecutionException}):
+     * an unbound task can be spawned elsewhere, and one handed back again ends its joins and can
+     * be run by the holder of {@code shutdownNow}'s list, where, left {@code NEW}, it looked
+     * queued and its joins waited for ever.
+     */
+    static void undoPrepareToQueue(Runnable task, int prepared) {
+        if (prepared == BOUND) {
+            ((ForkTask<?>) task).unbind();
+        } else if (prepared == RECLAIMED) {
+            ForkTask<?> f = (ForkTask<?>) task;
+            if (f.isUnforked()) {
+                f.payload = null;              // bound since its spawn; a refused fork unbound it
+            }
+            f.tryHandBack();                   // fails only if a joiner has run it meanwhile
+        }
+    }
+
     /**
      * Undoes {@link #bind} for a task whose pool refused it ({@code RejectedExecutionException})
      * before queueing it anywhere: nothing will run it, so it is unforked again. Left bound, it
@@ -214,11 +263,11 @@ class ForkTask<T> implements Task<T>, RunnableFuture<T> {
      * run it ({@link #run}) or to give it to a pool whose workers run it ({@code tryRun}, which
      * runs only {@code NEW} tasks). Nothing else moves it out of {@code HANDED_BACK}, so only the
      * list's holder does this.
+     *
+     * @return whether the task was handed back and is {@code NEW} now
      */
-    final void reclaim() {
-        if (state == HANDED_BACK) {
-            STATE.compareAndSet(this, HANDED_BACK, NEW);
-        }
+    final boolean reclaim() {
+        return state == HANDED_BACK && STATE.compareAndSet(this, HANDED_BACK, NEW);
     }
 
     /**

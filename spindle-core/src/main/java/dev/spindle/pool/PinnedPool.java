@@ -118,6 +118,7 @@ public final class PinnedPool extends AbstractPool {
         PoolWorker self = currentWorker();
         if (self != null) {
             rejectIfStopped();
+            ForkTask.prepareToQueue(task, null);  // accepted: see there
             PoolWorker target = hint >= 0 ? workers[hint % workers.length] : self;
             target.queue.offer(task);
             if (target != self) {
@@ -127,6 +128,7 @@ public final class PinnedPool extends AbstractPool {
         }
         beginExternalSubmit();
         try {
+            ForkTask.prepareToQueue(task, null);  // accepted: see there
             int i = hint >= 0 ? hint % workers.length
                     : Math.floorMod(nextWorker.getAndIncrement(), workers.length);
             PoolWorker target = workers[i];

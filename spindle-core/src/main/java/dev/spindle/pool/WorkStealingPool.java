@@ -156,7 +156,8 @@ public final class WorkStealingPool extends PoolCore {
      * Runs {@code task} once on a worker. From a worker of this pool the task goes to that
      * worker's deque; from any other thread, to the shared injector. Exceptions it throws go to
      * the uncaught-exception handler. A {@link ComputeTask} not started yet is spawned, as by
-     * {@link #spawn(ComputeTask)}; a task that {@link #shutdownNow()} of a pool returned runs here.
+     * {@link #spawn(ComputeTask)}; a task that {@link #shutdownNow()} of a pool returned runs here
+     * (refused, it stays as it was returned).
      *
      * @throws RejectedExecutionException if the pool is shut down (for callers outside it) or
      *     stopped
@@ -165,42 +166,19 @@ public final class WorkStealingPool extends PoolCore {
     @Override
     public void execute(Runnable task) {
         Objects.requireNonNull(task, "task");
-        if (!spawnedInstead(task)) {
-            schedule(task);
+        if (task instanceof ForkTask<?> f) {
+            executeForkTask(f, null);
+        } else {
+            schedule(task);                    // direct: see pushLocal on the inlining depth
         }
-    }
-
-    /**
-     * Prepares a task of this package given to {@code execute} rather than spawned, which this
-     * pool's workers run only from {@code NEW} ({@link ForkTask#tryRun}):
-     * <ul>
-     *   <li>a {@link ComputeTask} not started yet is spawned, so that it counts as forked: queued
-     *       unforked, its {@code join()} threw "never forked" while it waited, and it could be
-     *       spawned a second time;</li>
-     *   <li>a task that {@code shutdownNow} of a pool handed back (the usual way to move the
-     *       returned tasks to another pool) is made {@code NEW} again, as its {@code run()} does:
-     *       queued as it was, every worker skipped it, and its future never completed.</li>
-     * </ul>
-     *
-     * @return whether the task was spawned, so that the caller must not queue it too
-     */
-    private boolean spawnedInstead(Runnable task) {
-        if (!(task instanceof ForkTask<?> f)) {
-            return false;
-        }
-        if (f instanceof ComputeTask<?> c && c.isUnforked()) {
-            spawn(c);
-            return true;
-        }
-        f.reclaim();
-        return false;
     }
 
     /**
      * As {@link #execute(Runnable)}, except that a {@linkplain Hints#yielding() yielding} task
      * submitted by a worker of this pool goes to the shared injector instead of that worker's
      * deque, where it would be the next task popped: it waits behind the worker's other tasks
-     * (and is taken by an idle peer meanwhile). Other hints are ignored.
+     * (and is taken by an idle peer meanwhile); a {@link ComputeTask} too, which is spawned
+     * there. Other hints are ignored.
      *
      * @throws RejectedExecutionException if the pool is shut down (for callers outside it) or
      *     stopped
@@ -210,19 +188,47 @@ public final class WorkStealingPool extends PoolCore {
     public void execute(Runnable task, Hints hints) {
         Objects.requireNonNull(task, "task");
         Objects.requireNonNull(hints, "hints");
-        if (spawnedInstead(task)) {
-            return;                            // a ComputeTask: forked as spawn forks it, hints aside
+        Worker yieldingFrom = hints.yielding() ? currentWorker() : null;
+        if (task instanceof ForkTask<?> f) {
+            executeForkTask(f, yieldingFrom);
+        } else if (yieldingFrom == null) {
+            schedule(task);                    // direct: see pushLocal on the inlining depth
+        } else {
+            queue(task, yieldingFrom);
         }
-        if (hints.yielding()) {
-            Worker w = currentWorker();
-            if (w != null) {
-                rejectIfStopped();
-                injector.offer(task);          // drained by shutdownNow, or by drainOwnAfterStop
-                idle.notifyWork();
-                return;
-            }
+    }
+
+    /**
+     * Both {@code execute}s of a task of this package, which needs more than queueing
+     * ({@link ForkTask#prepareToQueue}): a {@link ComputeTask} not started yet is bound as
+     * {@link #spawn(ComputeTask)} binds it, and a task that {@code shutdownNow} of a pool handed
+     * back is made {@code NEW} again, since this pool's workers run only {@code NEW} tasks
+     * (queued as it was, every worker skipped it, and its future never completed). Undone if the
+     * pool refuses the task.
+     *
+     * @param yieldingFrom the worker of this pool that submits the task as yielding, or
+     *     {@code null}: see {@link #queue}
+     */
+    private void executeForkTask(ForkTask<?> f, Worker yieldingFrom) {
+        Worker w = yieldingFrom != null ? yieldingFrom : currentWorker();
+        int prepared = ForkTask.prepareToQueue(f, w != null ? w.current : null);   // as spawn binds
+        try {
+            queue(f, yieldingFrom);
+        } catch (RejectedExecutionException e) {
+            ForkTask.undoPrepareToQueue(f, prepared);
+            throw e;
         }
-        schedule(task);
+    }
+
+    /** Queues {@code task}: to the injector if {@code yieldingFrom}, a worker of this pool, yields it. */
+    private void queue(Runnable task, Worker yieldingFrom) {
+        if (yieldingFrom == null) {
+            schedule(task);
+            return;
+        }
+        rejectIfStopped();
+        injector.offer(task);                  // drained by shutdownNow, or by drainOwnAfterStop
+        idle.notifyWork();
     }
 
     /**
