@@ -163,6 +163,12 @@ final class ActorCell<A> extends ActorCellConsumerFields<A> implements ActorRef<
 
     @Override
     public CompletableFuture<Void> stop() {
+        if (rejecting == Thread.currentThread()) {
+            // A stage of a message this thread is rejecting in terminate: the actor has ended,
+            // and its termination completes only once this thread's loop is done, so a wait on
+            // it here would wait for itself (see terminate).
+            return CompletableFuture.completedFuture(null);
+        }
         if (casStopRequested()) {
             if (capacity != ActorConfig.UNBOUNDED) {
                 addSize(1);                // the stop envelope ignores the bound but is counted
@@ -391,15 +397,25 @@ final class ActorCell<A> extends ActorCellConsumerFields<A> implements ActorRef<
         if (lvLifecycle() == RUNNING) {
             markEnded(how, cause);
         }
-        for (;;) {
-            Envelope e;
-            while ((e = poll()) != null) {
-                e.reject(this);
+        // Failing an ask runs its dependent stages here, on this thread, before the termination
+        // completes. A stage that waits on this actor's stop() (ref.stop().join()) would wait for
+        // this very loop: stop() called on this thread meanwhile returns a completed future. The
+        // actor has ended, and nothing else runs on this thread before the loop is over. (The
+        // loop cannot start again inside itself: its thread holds the activation throughout.)
+        rejecting = Thread.currentThread();
+        try {
+            for (;;) {
+                Envelope e;
+                while ((e = poll()) != null) {
+                    e.reject(this);
+                }
+                svState(IDLE);
+                if (head == lvTail() || !casState(IDLE, ACTIVE)) {
+                    break;
+                }
             }
-            svState(IDLE);
-            if (head == lvTail() || !casState(IDLE, ACTIVE)) {
-                break;
-            }
+        } finally {
+            rejecting = null;
         }
         termination.complete(null);
     }
@@ -519,6 +535,11 @@ abstract class ActorCellColdFields<A> {
     private int stopRequested;
     /** Why the actor ended, if not by stop; published by the lifecycle store. */
     Throwable endCause;
+    /**
+     * The thread inside {@code terminate}'s rejection loop, else null. Written by that thread
+     * only and compared with the reader's own thread, which sees its own writes: a plain field.
+     */
+    Thread rejecting;
     /** Whether spawn registered the actor with its system; set before the first activation. */
     boolean registered;
 

@@ -101,8 +101,11 @@ public sealed interface ActorRef<A> permits ActorCell {
      *
      * @return a future that completes when the actor has stopped, once the messages queued
      *     behind the stop have been rejected: by then they are counted as dead letters and the
-     *     futures of those that were asks have failed. It completes normally also when the actor
-     *     ended because its scheduler rejected it. Each call returns a new future, so
+     *     futures of those that were asks have failed. (Their dependent stages run before it
+     *     completes, on the thread that rejects them; {@code stop()} called there returns a
+     *     completed future, but a future an earlier {@code stop()} returned must not be waited
+     *     on there: it is the actor's own, on its thread.) It completes normally also when the
+     *     actor ended because its scheduler rejected it. Each call returns a new future, so
      *     that what one caller does to its own ({@code orTimeout}, {@code cancel}, {@code complete})
      *     does not change what the others see
      */
