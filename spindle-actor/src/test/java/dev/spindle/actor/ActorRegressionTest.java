@@ -130,17 +130,7 @@ class ActorRegressionTest {
     void aSecondConcurrentCloseAlsoWaitsForTheActorsAndTheScheduler() throws Exception {
         ActorSystem system = ActorSystem.create();
         ActorRef<Recorder> r = system.spawn(Recorder::new);
-        CountDownLatch entered = new CountDownLatch(1);
-        CountDownLatch release = new CountDownLatch(1);
-        r.tell(x -> {
-            entered.countDown();
-            try {
-                release.await(20, TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        });
-        assertThat(entered.await(10, TimeUnit.SECONDS)).isTrue();
+        CountDownLatch release = TestSchedulers.holdInATell(r);
         Thread first = new Thread(system::close, "first-closer");
         first.start();
         TestSchedulers.awaitCondition("first close under way", system::isClosed);

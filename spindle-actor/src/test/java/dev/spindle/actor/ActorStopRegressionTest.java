@@ -77,17 +77,7 @@ class ActorStopRegressionTest {
                 ActorSystem system = ActorSystem.create(pool)) {
             for (int round = 0; round < 50; round++) {
                 ActorRef<Recorder> r = system.spawn(Recorder::new);
-                CountDownLatch entered = new CountDownLatch(1);
-                CountDownLatch release = new CountDownLatch(1);
-                r.tell(x -> {
-                    entered.countDown();
-                    try {
-                        release.await(30, TimeUnit.SECONDS);
-                    } catch (InterruptedException e) {
-                        Thread.currentThread().interrupt();
-                    }
-                });
-                assertThat(entered.await(30, TimeUnit.SECONDS)).isTrue();
+                CountDownLatch release = TestSchedulers.holdInATell(r);
                 CompletableFuture<Void> stopped = r.stop();
                 List<CompletableFuture<Integer>> behind = new ArrayList<>();
                 for (int i = 0; i < 200; i++) {

@@ -113,17 +113,7 @@ class ActorStopSecondReviewRegressionTest {
                 ActorSystem system = ActorSystem.create(pool)) {
             for (int round = 0; round < 20; round++) {
                 ActorRef<Recorder> r = system.spawn(Recorder::new);
-                CountDownLatch entered = new CountDownLatch(1);
-                CountDownLatch release = new CountDownLatch(1);
-                r.tell(x -> {
-                    entered.countDown();
-                    try {
-                        release.await(30, TimeUnit.SECONDS);
-                    } catch (InterruptedException e) {
-                        Thread.currentThread().interrupt();
-                    }
-                });
-                assertThat(entered.await(30, TimeUnit.SECONDS)).isTrue();
+                CountDownLatch release = TestSchedulers.holdInATell(r);
                 CompletableFuture<Void> stopped = r.stop();
                 AtomicReference<Throwable> problem = new AtomicReference<>();
                 AtomicBoolean returned = new AtomicBoolean();

@@ -15,6 +15,7 @@ import dev.spindle.pool.WorkStealingPool;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
@@ -185,6 +186,27 @@ final class TestSchedulers {
                             WorkStealingPool.builder().workers(n).build())));
         }
         return all.stream();
+    }
+
+    /**
+     * Tells {@code actor} a message that holds its activation until the returned latch is counted
+     * down (or 30 s pass), and returns once that message runs: what is sent next queues behind it.
+     */
+    static CountDownLatch holdInATell(ActorRef<?> actor) throws InterruptedException {
+        CountDownLatch entered = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        actor.tell(x -> {
+            entered.countDown();
+            try {
+                release.await(30, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        if (!entered.await(30, TimeUnit.SECONDS)) {
+            fail("the holding message did not run");
+        }
+        return release;
     }
 
     /** Waits for {@code condition} (bounded, so a lost message fails instead of hanging). */
