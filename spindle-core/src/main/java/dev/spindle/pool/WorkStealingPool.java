@@ -739,9 +739,9 @@ public final class WorkStealingPool extends PoolCore {
                 continue;
             }
             long overflowed = w.overflowed();
-            // the deque counts every task taken from its top; the overflow takes some of them,
-            // and shutdownNow's drain others
-            long stolenFrom = Math.max(0, w.deque.stolenCount() - overflowed - w.drained());
+            // the deque counts every task other threads took from its top (the overflow's
+            // takeOldest is the owner's and not among them); shutdownNow's drain took some
+            long stolenFrom = Math.max(0, w.deque.stolenCount() - w.drained());
             list.add(new SchedulerStats.WorkerStats(i, w.spare, w.executed(), 0, 0, w.steals(),
                     stolenFrom, overflowed, w.parks(), w.localSize(), w.unparks(), w.runnerHelps()));
         }

@@ -82,18 +82,20 @@ import java.util.Objects;
  * that nearly doubled the cost of a push (docs/BENCHMARKS.md, session 16). A push needs
  * {@code top} only to know whether the ring is full and which stolen slots it may clear, and a
  * value that is too small is safe for both: the ring looks fuller than it is, and fewer slots
- * are cleared. So the owner keeps {@code topSeen}, the last value of {@code top} it read with
- * acquire or through a CAS of its own; {@code top} never falls below it. A push reads
- * {@code top} again only when the ring looks full (so it never grows, or refuses an element, on
- * a stale view), when it looks empty, and at every {@value #CLEAR_LAG}th index; only then does
- * it clear stolen slots (with an unchanged view there is nothing new to clear). A pop that races
- * for the last element sets the view from its CAS, so a push into a deque the owner emptied
- * still clears every stolen slot. That work is out of line: the fast path is a few loads and
- * two stores, which keeps the compiled code of callers that inline it small. The fork/join path
- * inlines it (a fork spills an old fork task into the deque), and HotSpot no longer inlines a
- * method whose compiled code exceeds {@code InlineSmallCode} (2,500 bytes): with the clearing
- * loop inline, a fork compiled on its own grew past that in some JVMs, and later compiles of the
- * fork/join recursion then called it instead of inlining it (docs/BENCHMARKS.md, session 16).
+ * are cleared. So the owner keeps {@code topSeen}, the last value of {@code top} it read (with
+ * acquire, or after pop's full fence) or set through a CAS of its own; {@code top} never falls
+ * below it. A push reads {@code top} again only when the ring looks full (so it never grows, or
+ * refuses an element, on a stale view), when it looks empty, and at every {@value #CLEAR_LAG}th
+ * index; only then does it clear stolen slots (with an unchanged view there is nothing new to
+ * clear). A pop that races for the last element sets the view from its CAS, and a pop that
+ * finds the deque empty from the {@code top} it read, so a push into a deque the owner or its
+ * thieves emptied still clears every stolen slot. That work is out of line: the fast path is a
+ * few loads and two stores, which keeps the compiled code of callers that inline it small. The
+ * fork/join path inlines it (a fork spills an old fork task into the deque), and HotSpot no
+ * longer inlines a method whose compiled code exceeds {@code InlineSmallCode} (2,500 bytes):
+ * with the clearing loop inline, a fork compiled on its own grew past that in some JVMs, and
+ * later compiles of the fork/join recursion then called it instead of inlining it
+ * (docs/BENCHMARKS.md, session 16).
  *
  * <p>Clearing a slot below {@code topSeen} is safe for the reason it is safe below {@code top}:
  * the read or CAS that produced the value came after the CAS of the thief that won the index
@@ -274,12 +276,17 @@ public final class WorkStealingDeque<T> extends DequeFields {
             return (T) x;
         }
         if (seen > b) {
-            return null;                       // empty (top never decreases)
+            // Empty (top never decreases): thieves took the rest. Keep what we read as the owner's
+            // view, so that the next push sees the deque empty and clears the stolen slots (it
+            // clears on its own fresh read of top; the view only sends it there).
+            topSeen = seen;
+            return null;
         }
         BOTTOM.setRelease(this, b);
         VarHandle.fullFence();                 // order the bottom store before the top load
         long t = (long) TOP.getOpaque(this);
         if (t > b) {                           // was empty: restore
+            topSeen = t;                       // as above: the next push clears what thieves took
             BOTTOM.setRelease(this, b + 1);
             return null;
         }
@@ -494,6 +501,8 @@ public final class WorkStealingDeque<T> extends DequeFields {
             }
             if (TOP.compareAndSet(this, t, t + n)) {
                 topSeen = t + n;
+                // the owner's own takes, which stolenCount() must not report as thieves' steals
+                OWNER_TAKES.setOpaque(this, ownerTopTakes + n);
                 return n;
             }
         }
@@ -545,7 +554,8 @@ public final class WorkStealingDeque<T> extends DequeFields {
 
     /**
      * Returns how many elements were taken from the top of this deque by thieves (the owner's
-     * own last-element pops excluded). An estimate while operations are in flight.
+     * own last-element pops and {@link #takeOldest} excluded). An estimate while operations are
+     * in flight.
      *
      * @return the elements thieves have taken so far
      */
@@ -590,7 +600,7 @@ abstract class DequeBottom extends DequePad1 {
     Object[] ring;
     /** Owner-only: indices below this have had their slots nulled. */
     long clearedBelow;
-    /** Owner-only: last-element pops that advanced top (not steals). */
+    /** Owner-only: the owner's own takes that advanced top (last-element pops, takeOldest). */
     long ownerTopTakes;
     /** Owner-only: top as last read or set by the owner's own CAS; top never falls below it. */
     long topSeen;
