@@ -208,7 +208,10 @@ public final class ClusterFuture<T> implements Future<T>, AutoCloseable {
                     + "cluster future: callbacks run on the thread that completes every future of the cluster, so "
                     + "the wait would never end (chain with thenCompose, or use an *Async stage)");
         }
-        long deadline = unit == null ? 0 : System.nanoTime() + unit.toNanos(timeout);
+        // a negative timeout is no wait, as a zero one: added as is, Long.MIN_VALUE nanoseconds (or a
+        // timeout that saturates to it) put the deadline 2^63 ns away, so that deadline - now
+        // overflowed to a huge positive wait and the call never timed out
+        long deadline = unit == null ? 0 : System.nanoTime() + Math.max(0, unit.toNanos(timeout));
         try {
             return Spindle.blocking(() -> {
                 ClusterWorker.helpUntil(key, r, unit != null, deadline);
