@@ -152,12 +152,15 @@ final class Timers {
                     // Started by whichever task schedules the first timer, and lives as long
                     // as the JVM, firing every later task's wakers: it takes nothing of that
                     // task's thread. No inherited InheritableThreadLocal values (a request's
-                    // context, seen by every later waker), no context class loader (a web
-                    // application's was pinned for good; null, as spindle-core's JVM-wide
-                    // starvation watch has), and normal priority rather than the caller's.
+                    // context, seen by every later waker), the system class loader rather than
+                    // the caller's (a web application's was pinned for good), and normal
+                    // priority rather than the caller's. The loader is the one the common
+                    // pool's workers have, not null: the wakers fired here are user code when
+                    // a caller polls a task itself, and getContextClassLoader().getResource(..)
+                    // threw a NullPointerException in them.
                     thread = new Thread(null, this::run, "spindle-async-timer", 0, false);
                     thread.setDaemon(true);
-                    thread.setContextClassLoader(null);
+                    thread.setContextClassLoader(ClassLoader.getSystemClassLoader());
                     thread.setPriority(Thread.NORM_PRIORITY);
                     thread.start();
                 } else if (becameFirst) {

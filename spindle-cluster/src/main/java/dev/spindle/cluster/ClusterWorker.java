@@ -98,15 +98,15 @@ final class ClusterWorker {
     /**
      * The {@link #REPORTER}'s thread. The executor makes it on the first worker's schedule, on
      * whichever thread builds that worker, and it lives as long as the JVM: it takes nothing of
-     * that thread. No inherited {@link InheritableThreadLocal} values, no context class loader
-     * (the builder's, a web application's, was pinned after its cluster closed; null, as
-     * spindle-core's JVM-wide starvation watch has: the thread runs only this class's scans),
-     * and normal priority rather than the builder's.
+     * that thread. No inherited {@link InheritableThreadLocal} values, the system class loader
+     * rather than the builder's (a web application's was pinned after its cluster closed; not
+     * null: a stalled report retries spills here, which runs the values' own serialisation, as
+     * the async timer and shared reactors run callers' wakers), and normal priority.
      */
     static Thread reporterThread(Runnable r) {
         Thread t = new Thread(null, r, "cluster-running-reports", 0, false);
         t.setDaemon(true);
-        t.setContextClassLoader(null);
+        t.setContextClassLoader(ClassLoader.getSystemClassLoader());
         t.setPriority(Thread.NORM_PRIORITY);
         return t;
     }

@@ -114,10 +114,12 @@ public final class Reactor implements AutoCloseable, IoDriver {
      * A reactor with a selector thread named {@code name}, or a driven one if {@code name} is null.
      * The thread inherits no {@link InheritableThreadLocal} values: it runs the wakers of every
      * task that waits on it, not only its opener's. A JVM-wide one ({@code jvmWide}), opened by
-     * whichever thread first does I/O, has no context class loader either (the opener's, a web
-     * application's, was pinned for the life of the JVM; null, as spindle-core's JVM-wide
-     * starvation watch has) and normal priority; one opened by {@link #open()} keeps its
-     * opener's loader and priority, as a pool's workers take those of the thread that built it.
+     * whichever thread first does I/O, has the system class loader rather than the opener's (a
+     * web application's was pinned for the life of the JVM) and normal priority; one opened by
+     * {@link #open()} keeps its opener's loader and priority, as a pool's workers take those of
+     * the thread that built it. The system loader, as the common pool's workers have, and not
+     * null: the wakers fired here are user code when a caller polls a task itself, and
+     * {@code getContextClassLoader().getResource(..)} threw a NullPointerException in them.
      */
     private Reactor(String name, boolean jvmWide) throws IOException {
         selector = Selector.open();
@@ -128,7 +130,7 @@ public final class Reactor implements AutoCloseable, IoDriver {
         thread = new Thread(null, this::run, name, 0, false);
         thread.setDaemon(true);
         if (jvmWide) {
-            thread.setContextClassLoader(null);
+            thread.setContextClassLoader(ClassLoader.getSystemClassLoader());
             thread.setPriority(Thread.NORM_PRIORITY);
         }
         thread.start();
