@@ -449,11 +449,15 @@ final class Worker extends BaseWorker implements LoneTaskWatch.Peer {
                 return slotted;                // the victim's oldest local task
             }
             int limit = v.deque.peekTop() instanceof ForkTask<?> ? 1 : STEAL_BATCH_LIMIT;
+            long bottomBefore = deque.bottomIndex();
             Runnable t = v.deque.stealBatchOrNull(deque, limit);
             if (t != null) {
-                // read once: the event reports what was counted, and without a recording the
-                // steal does not pay a second read of the deque's ends for an argument it drops
-                int taken = 1 + deque.size();
+                // What the batch moved here, from this deque's own bottom index: not its size
+                // after the steal, since a peer may already have stolen some of the batch from
+                // this deque (it counts those as its steals, and this deque as stolen from, so
+                // steals and stolenFrom would no longer add up). Read once: the event reports
+                // what was counted.
+                int taken = 1 + (int) (deque.bottomIndex() - bottomBefore);
                 STEALS.setOpaque(this, steals + taken);
                 emitSteal(v, taken);
                 if (!deque.isEmpty()) {

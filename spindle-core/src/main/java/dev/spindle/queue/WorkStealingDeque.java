@@ -306,6 +306,20 @@ public final class WorkStealingDeque<T> extends DequeFields {
     }
 
     /**
+     * Returns the owner's bottom index: one past the newest element. Owner only. It rises by one
+     * with each element added at the bottom (a push, or an element a {@link #stealBatch} into
+     * this deque moved here) and falls by one with each pop; thieves never change it. So its
+     * difference across a batch steal into this deque is exactly the number of elements the
+     * batch moved here, which {@link #size()} after the steal is not: a thief may already have
+     * taken some of them from this deque.
+     *
+     * @return the bottom index
+     */
+    public long bottomIndex() {
+        return bottom;
+    }
+
+    /**
      * Returns the newest element without removing it, or {@code null} if the deque looks
      * empty. Owner only; a thief may take the element at any time.
      *
