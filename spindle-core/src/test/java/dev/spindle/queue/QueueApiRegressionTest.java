@@ -152,14 +152,7 @@ class QueueApiRegressionTest {
                     Integer first = rnd.nextBoolean()
                             ? deque.stealOrNull()
                             : deque.stealBatchOrNull(own, 1 + rnd.nextInt(8));
-                    if (first != null) {
-                        taken.incrementAndGet(first);
-                        thiefTakes.incrementAndGet();
-                    }
-                    for (Integer x; (x = own.pop()) != null; ) {
-                        taken.incrementAndGet(x);
-                        thiefTakes.incrementAndGet();
-                    }
+                    tally(first, own, taken, thiefTakes);
                     if (first == null && done && deque.isEmpty()) {
                         break;
                     }
@@ -375,5 +368,21 @@ class QueueApiRegressionTest {
             assertThat(taken.get(i)).as("times element %d was taken", i).isEqualTo(1);
         }
         assertThat(q.size()).isZero();
+    }
+
+    /**
+     * A thief's round: counts {@code first} (what its steal returned, if anything) and every
+     * element a batch steal moved into its own deque {@code own}, once each in {@code taken}
+     * and in {@code thiefTakes}.
+     */
+    static void tally(Integer first, WorkStealingDeque<Integer> own, AtomicIntegerArray taken, AtomicLong thiefTakes) {
+        if (first != null) {
+            taken.incrementAndGet(first);
+            thiefTakes.incrementAndGet();
+        }
+        for (Integer x; (x = own.pop()) != null; ) {
+            taken.incrementAndGet(x);
+            thiefTakes.incrementAndGet();
+        }
     }
 }

@@ -106,14 +106,7 @@ class QueueApiSecondReviewRegressionTest {
                     } else {
                         first = deque.stealBatchOrNull(own, 1 + rnd.nextInt(8));
                     }
-                    if (first != null) {
-                        taken.incrementAndGet(first);
-                        thiefTakes.incrementAndGet();
-                    }
-                    for (Integer x; (x = own.pop()) != null; ) {
-                        taken.incrementAndGet(x);
-                        thiefTakes.incrementAndGet();
-                    }
+                    QueueApiRegressionTest.tally(first, own, taken, thiefTakes);
                     if (first == null && done && deque.isEmpty()) {
                         break;
                     }
