@@ -81,6 +81,14 @@ public final class Reactor implements AutoCloseable, IoDriver {
 
     private final Selector selector;
     private final Thread thread;
+    /**
+     * Whether this is one of the JVM-wide group's reactors ({@link #shared()} or another of
+     * {@link ReactorGroup#shared()}): never closed, since every later one-argument
+     * {@code connect} and {@code bind} of the JVM may land on it. Checking only for
+     * {@link #shared()} let a caller close the group's other reactors, and every such connect
+     * afterwards failed with "the reactor is closed".
+     */
+    private volatile boolean keptOpen;
     private final ConcurrentLinkedQueue<Registration> changes = new ConcurrentLinkedQueue<>();
     private final AtomicBoolean wakeupPending = new AtomicBoolean();
     private final AtomicLong queuedChanges = new AtomicLong();
@@ -146,6 +154,7 @@ public final class Reactor implements AutoCloseable, IoDriver {
         if (shared == null) {
             try {
                 shared = openJvmWide("spindle-async-reactor");
+                shared.keepOpen();
             } catch (IOException e) {
                 throw new UncheckedIOException("cannot open a selector", e);
             }
@@ -172,6 +181,11 @@ public final class Reactor implements AutoCloseable, IoDriver {
         return new Reactor(name, true);
     }
 
+    /** Makes {@link #close()} refuse this reactor: it serves the JVM-wide group for good. */
+    void keepOpen() {
+        keptOpen = true;
+    }
+
     /** A name for a reactor of its own: {@code spindle-async-reactor-} and a number. */
     static String uniqueName() {
         return "spindle-async-reactor-" + System.identityHashCode(new Object());
@@ -188,17 +202,17 @@ public final class Reactor implements AutoCloseable, IoDriver {
      * fails with an {@link IllegalStateException} saying the reactor is closed. The channels
      * themselves stay open until their streams and listeners are closed. Called on the selector
      * thread itself (by a waker it runs), it only signals: the thread stops and closes the
-     * selector once the dispatch under way returns. Not allowed for {@link #shared()}.
+     * selector once the dispatch under way returns. Not allowed for {@link #shared()} nor any
+     * other reactor of {@link ReactorGroup#shared()}.
      *
-     * @throws IllegalStateException if this is the {@linkplain #shared() shared} reactor
+     * @throws IllegalStateException if this is the {@linkplain #shared() shared} reactor or
+     *     another of the shared group's
      * @throws IOException if the selector cannot be closed
      */
     @Override
     public void close() throws IOException {
-        synchronized (Reactor.class) {
-            if (this == shared) {
-                throw new IllegalStateException("the shared reactor stays open");
-            }
+        if (keptOpen) {
+            throw new IllegalStateException("the shared reactor stays open, as do all of the shared group's");
         }
         closed = true;
         selector.wakeup();

@@ -99,7 +99,8 @@ public final class ReactorGroup implements AutoCloseable {
 
     /**
      * The JVM-wide group: {@code max(1, availableProcessors / 4)} reactors on daemon threads, the
-     * first {@link Reactor#shared()}. It stays open.
+     * first {@link Reactor#shared()}. It stays open, and so does each of its reactors: closing
+     * one throws an {@link IllegalStateException}.
      *
      * @return the shared group, created on first use
      */
@@ -111,6 +112,7 @@ public final class ReactorGroup implements AutoCloseable {
             try {
                 for (int i = 1; i < n; i++) {
                     rs[i] = Reactor.openJvmWide(Reactor.uniqueName());   // kept for the JVM's life, as rs[0]
+                    rs[i].keepOpen();
                 }
             } catch (IOException e) {
                 // fewer selectors than wanted still work: keep the ones that opened
