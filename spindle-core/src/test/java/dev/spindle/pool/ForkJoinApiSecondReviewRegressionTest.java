@@ -275,17 +275,7 @@ class ForkJoinApiSecondReviewRegressionTest {
         assertThatThrownBy(c::join).isInstanceOf(CancellationException.class);
 
         try (PoolCore second = PoolKind.SHARING.create(1)) {
-            CountDownLatch busy = new CountDownLatch(1);
-            CountDownLatch release = new CountDownLatch(1);
-            second.execute(() -> {
-                busy.countDown();
-                try {
-                    release.await();
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            });
-            assertThat(busy.await(10, TimeUnit.SECONDS)).isTrue();
+            CountDownLatch release = occupyTheOnlyWorker(second);
             try {
                 second.execute(back.get(0));
                 Throwable early = catchThrowable(() -> c.get(50, TimeUnit.MILLISECONDS));

@@ -204,14 +204,20 @@ class AttackTest {
     }
 
     /**
-     * Spindle's Deliver task as an attacker writes it: a declared frame length and nothing after
-     * (18 bytes on the wire, whatever it declares).
+     * Spindle's Deliver task as an attacker writes it: a declared frame length and then other
+     * bytes, none by default (18 bytes on the wire, whatever it declares).
      */
     static final class DeclaredFrame implements IdentifiedDataSerializable, Runnable {
         private final int declared;
+        private final byte[] carried;
 
         DeclaredFrame(int declared) {
+            this(declared, new byte[0]);
+        }
+
+        DeclaredFrame(int declared, byte[] carried) {
             this.declared = declared;
+            this.carried = carried;
         }
 
         @Override
@@ -227,6 +233,7 @@ class AttackTest {
         @Override
         public void writeData(ObjectDataOutput out) throws java.io.IOException {
             out.writeInt(declared);
+            out.write(carried);
         }
 
         @Override

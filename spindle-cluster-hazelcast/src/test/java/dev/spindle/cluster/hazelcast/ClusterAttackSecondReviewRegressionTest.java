@@ -8,10 +8,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.hazelcast.internal.serialization.InternalSerializationService;
 import com.hazelcast.internal.serialization.impl.DefaultSerializationServiceBuilder;
-import com.hazelcast.nio.ObjectDataInput;
-import com.hazelcast.nio.ObjectDataOutput;
 import com.hazelcast.nio.serialization.HazelcastSerializationException;
-import com.hazelcast.nio.serialization.IdentifiedDataSerializable;
 import java.util.Arrays;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
@@ -45,7 +42,7 @@ class ClusterAttackSecondReviewRegressionTest {
             byte[] carried = new byte[c[1]];
             new Random(c[1]).nextBytes(carried);
             assertThatThrownBy(() -> {
-                Deliver read = ss.toObject(ss.toData(new Truncated(c[0], carried)));
+                Deliver read = ss.toObject(ss.toData(new AttackTest.DeclaredFrame(c[0], carried)));
                 throw new AssertionError("read a frame of " + (read.frame == null ? "null" : read.frame.length + " bytes")
                         + ", zeros after byte " + c[1] + ": " + (read.frame != null && c[1] < read.frame.length
                         && Arrays.equals(read.frame, c[1], read.frame.length, new byte[read.frame.length - c[1]], 0,
@@ -61,45 +58,14 @@ class ClusterAttackSecondReviewRegressionTest {
         InternalSerializationService ss = member();
         Deliver empty = ss.toObject(ss.toData(new Deliver(new byte[0])));
         assertThat(empty.frame).isEmpty();
-        assertThat(((Deliver) ss.toObject(ss.toData(new Truncated(LIMIT + 1, new byte[8])))).frame).isNull();
-        assertThat(((Deliver) ss.toObject(ss.toData(new Truncated(-1, new byte[8])))).frame).isNull();
-        assertThatThrownBy(() -> ss.toObject(ss.toData(new Truncated(LIMIT, new byte[0]))))
+        assertThat(((Deliver) ss.toObject(ss.toData(new AttackTest.DeclaredFrame(LIMIT + 1, new byte[8])))).frame).isNull();
+        assertThat(((Deliver) ss.toObject(ss.toData(new AttackTest.DeclaredFrame(-1, new byte[8])))).frame).isNull();
+        assertThatThrownBy(() -> ss.toObject(ss.toData(new AttackTest.DeclaredFrame(LIMIT, new byte[0]))))
                 .isInstanceOf(HazelcastSerializationException.class);
         for (int size : new int[] {131_072, 131_073, 262_143}) {
             byte[] frame = new byte[size];
             new Random(size).nextBytes(frame);
             assertThat(((Deliver) ss.toObject(ss.toData(new Deliver(frame)))).frame).isEqualTo(frame);
-        }
-    }
-
-    /** Spindle's Deliver task as a sender that declares one length and writes other bytes. */
-    static final class Truncated implements IdentifiedDataSerializable {
-        private final int declared;
-        private final byte[] carried;
-
-        Truncated(int declared, byte[] carried) {
-            this.declared = declared;
-            this.carried = carried;
-        }
-
-        @Override
-        public int getFactoryId() {
-            return SpindleSerializables.FACTORY_ID;
-        }
-
-        @Override
-        public int getClassId() {
-            return SpindleSerializables.DELIVER;
-        }
-
-        @Override
-        public void writeData(ObjectDataOutput out) throws java.io.IOException {
-            out.writeInt(declared);
-            out.write(carried);
-        }
-
-        @Override
-        public void readData(ObjectDataInput in) {
         }
     }
 }
