@@ -730,6 +730,7 @@ final class AsyncWorker extends AsyncWorkerPadAfter implements Runnable, LoneTas
         int n = ws.length;
         TaskCell<?> c = null;
         if (n > 1) {
+            long bottomBefore = local.bottomIndex();
             int start = ThreadLocalRandom.current().nextInt(n);
             for (int k = 0; k < n && c == null; k++) {
                 AsyncWorker v = ws[(start + k) % n];
@@ -751,7 +752,11 @@ final class AsyncWorker extends AsyncWorkerPadAfter implements Runnable, LoneTas
                 }
             }
             if (c != null) {
-                STEALS.setOpaque(this, steals + 1 + local.size());
+                // what a batch moved here is the rise of this deque's bottom index, not its size
+                // now: a third worker may already have stolen part of the batch from this deque
+                // (the pools' Worker.stealOnce counts the same way); a cell from any other queue
+                // of the victim leaves the index where it was and counts one
+                STEALS.setOpaque(this, steals + 1 + (local.bottomIndex() - bottomBefore));
                 if (!local.isEmpty()) {
                     runtime.parking.notifyWorkRacy();  // a third worker may take from this batch
                 }

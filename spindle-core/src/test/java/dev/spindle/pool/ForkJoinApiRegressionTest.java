@@ -47,14 +47,7 @@ class ForkJoinApiRegressionTest {
     void invokeOfATaskStillQueuedBySpawnIsRefused() throws Exception {
         // no spare worker, which could take the queued task while the only worker is held
         try (WorkStealingPool pool = WorkStealingPool.builder().workers(1).maxSpareWorkers(0).build()) {
-            CountDownLatch busy = new CountDownLatch(1);
-            CountDownLatch release = new CountDownLatch(1);
-            Task<Object> blocker = pool.spawn(() -> {
-                busy.countDown();
-                release.await();
-                return null;
-            });
-            assertThat(busy.await(10, TimeUnit.SECONDS)).isTrue();
+            CountDownLatch release = OnlyWorker.occupy(pool);
             AtomicInteger runs = new AtomicInteger();
             Counting t = new Counting(runs);
             pool.spawn(t);                     // queued: the only worker is busy
@@ -63,7 +56,6 @@ class ForkJoinApiRegressionTest {
             } finally {
                 release.countDown();
             }
-            blocker.get(10, TimeUnit.SECONDS);
             assertThat(t.get(10, TimeUnit.SECONDS)).isEqualTo(1);
             assertThat(runs).hasValue(1);
         }
@@ -157,14 +149,7 @@ class ForkJoinApiRegressionTest {
     void aComputeTaskGivenToExecuteCanBeJoinedWhileItIsQueued() throws Exception {
         // no spare worker, which could take the queued task while the only worker is held
         try (WorkStealingPool pool = WorkStealingPool.builder().workers(1).maxSpareWorkers(0).build()) {
-            CountDownLatch busy = new CountDownLatch(1);
-            CountDownLatch release = new CountDownLatch(1);
-            pool.spawn(() -> {
-                busy.countDown();
-                release.await();
-                return null;
-            });
-            assertThat(busy.await(10, TimeUnit.SECONDS)).isTrue();
+            CountDownLatch release = OnlyWorker.occupy(pool);
             AtomicInteger runs = new AtomicInteger();
             Counting t = new Counting(runs);
             pool.execute(t);                   // queued: the only worker is busy

@@ -110,14 +110,11 @@ class ForkJoinApiSecondReviewRegressionTest {
     void aComputeTaskGivenToExecuteOfAnyPoolKindIsWaitedForWhileQueued(PoolKind kind) throws Exception {
         Queue<String> log = new ConcurrentLinkedQueue<>();
         try (PoolCore pool = kind.create(1)) {
-            CountDownLatch release = occupyTheOnlyWorker(pool);
+            CountDownLatch release = OnlyWorker.occupy(pool);
             Logging t = new Logging("ran", log);
             try {
                 pool.execute(t);
-                Throwable early = catchThrowable(() -> t.get(50, TimeUnit.MILLISECONDS));
-                assertThat(early).as("a get while the task is queued").satisfiesAnyOf(
-                        e -> assertThat(e).isNull(),
-                        e -> assertThat(e).isInstanceOf(TimeoutException.class));
+                OnlyWorker.assertAGetWaitsWhileQueued(t);
             } finally {
                 release.countDown();
             }
@@ -137,7 +134,7 @@ class ForkJoinApiSecondReviewRegressionTest {
     void aComputeTaskGivenToSubmitOfAnyPoolKindIsWaitedForWhileQueued(PoolKind kind) throws Exception {
         Queue<String> log = new ConcurrentLinkedQueue<>();
         try (PoolCore pool = kind.create(1)) {
-            CountDownLatch release = occupyTheOnlyWorker(pool);
+            CountDownLatch release = OnlyWorker.occupy(pool);
             Logging t = new Logging("ran", log);
             Logging u = new Logging("ran too", log);
             Future<?> f;
@@ -146,10 +143,7 @@ class ForkJoinApiSecondReviewRegressionTest {
                 f = pool.submit(t);
                 g = pool.submit(u, "result");
                 for (Logging x : List.of(t, u)) {
-                    Throwable early = catchThrowable(() -> x.get(50, TimeUnit.MILLISECONDS));
-                    assertThat(early).as("a get while the task is queued").satisfiesAnyOf(
-                            e -> assertThat(e).isNull(),
-                            e -> assertThat(e).isInstanceOf(TimeoutException.class));
+                    OnlyWorker.assertAGetWaitsWhileQueued(x);
                 }
             } finally {
                 release.countDown();
@@ -167,26 +161,6 @@ class ForkJoinApiSecondReviewRegressionTest {
                 assertThat(other.invoke(refused)).isEqualTo("refused");
             }
         }
-    }
-
-    /**
-     * Keeps the only worker of {@code pool} busy until the returned latch is counted down, so
-     * that what is submitted next waits in the queue.
-     */
-    private static CountDownLatch occupyTheOnlyWorker(ExecutorService pool)
-            throws InterruptedException {
-        CountDownLatch busy = new CountDownLatch(1);
-        CountDownLatch release = new CountDownLatch(1);
-        pool.execute(() -> {
-            busy.countDown();
-            try {
-                release.await();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        });
-        assertThat(busy.await(10, TimeUnit.SECONDS)).isTrue();
-        return release;
     }
 
     /** A task of a work-stealing pool that {@code shutdownNow} handed back, not started. */
@@ -221,7 +195,7 @@ class ForkJoinApiSecondReviewRegressionTest {
         for (boolean submit : new boolean[] {false, true}) {
             Task<Integer> t = handedBack();
             try (PoolCore pool = kind.create(1)) {
-                CountDownLatch release = occupyTheOnlyWorker(pool);
+                CountDownLatch release = OnlyWorker.occupy(pool);
                 CompletableFuture<Integer> joined;
                 try {
                     if (submit) {
@@ -275,13 +249,10 @@ class ForkJoinApiSecondReviewRegressionTest {
         assertThatThrownBy(c::join).isInstanceOf(CancellationException.class);
 
         try (PoolCore second = PoolKind.SHARING.create(1)) {
-            CountDownLatch release = occupyTheOnlyWorker(second);
+            CountDownLatch release = OnlyWorker.occupy(second);
             try {
                 second.execute(back.get(0));
-                Throwable early = catchThrowable(() -> c.get(50, TimeUnit.MILLISECONDS));
-                assertThat(early).as("a get while the task is queued").satisfiesAnyOf(
-                        e -> assertThat(e).isNull(),
-                        e -> assertThat(e).isInstanceOf(TimeoutException.class));
+                OnlyWorker.assertAGetWaitsWhileQueued(c);
             } finally {
                 release.countDown();
             }

@@ -16,6 +16,7 @@ import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -108,35 +109,13 @@ class PoolThirdReviewRegressionTest {
         } finally {
             Thread.currentThread().setContextClassLoader(before);
         }
-        try {
-            CountDownLatch latch = new CountDownLatch(1);
-            CountDownLatch waiting = new CountDownLatch(1);
-            AtomicReference<ClassLoader> seen = new AtomicReference<>();
-            CompletableFuture<Boolean> waiter = CompletableFuture.supplyAsync(() -> {
-                // a task that changes its thread's loader for its own use and, blocking, has a
-                // spare started meanwhile: the spare must not inherit the task's private loader
-                Thread.currentThread().setContextClassLoader(new MarkerLoader());
-                waiting.countDown();
-                try {
-                    return Spindle.blocking(() -> latch.await(60, SECONDS));
-                } catch (InterruptedException e) {
-                    throw new IllegalStateException(e);
-                } finally {
-                    Thread.currentThread().setContextClassLoader(marker);
-                }
-            }, pool);
-            assertThat(waiting.await(30, SECONDS)).isTrue();
-            pool.execute(() -> {
-                seen.set(Thread.currentThread().getContextClassLoader());
-                latch.countDown();
-            });
-            assertThat(waiter.get(60, SECONDS)).isTrue();
-            assertThat(seen.get()).as("the context class loader of the spare that ran the queued task")
-                    .isSameAs(marker);
-        } finally {
-            pool.shutdownNow();
-            assertThat(pool.awaitTermination(30, SECONDS)).isTrue();
-        }
+        // a task that changes its thread's loader for its own use and, blocking, has a spare
+        // started meanwhile: the spare must not inherit the task's private loader
+        ClassLoader seen = whatALaterTaskSeesOnTheSpare(pool,
+                () -> Thread.currentThread().setContextClassLoader(new MarkerLoader()),
+                () -> Thread.currentThread().setContextClassLoader(marker),
+                () -> Thread.currentThread().getContextClassLoader());
+        assertThat(seen).as("the context class loader of the spare that ran the queued task").isSameAs(marker);
     }
 
     private static final InheritableThreadLocal<String> CONTEXT = new InheritableThreadLocal<>();
@@ -148,33 +127,11 @@ class PoolThirdReviewRegressionTest {
      */
     @Test
     void aTasksInheritableThreadLocalDoesNotReachLaterTasksOnTheSpareItsBlockingStarted() throws Exception {
-        WorkStealingPool pool = WorkStealingPool.builder().workers(1).build();
-        try {
-            CountDownLatch latch = new CountDownLatch(1);
-            CountDownLatch waiting = new CountDownLatch(1);
-            AtomicReference<String> seen = new AtomicReference<>("unset");
-            CompletableFuture<Boolean> waiter = CompletableFuture.supplyAsync(() -> {
-                CONTEXT.set("request-1");     // this task's context, for this task only
-                waiting.countDown();
-                try {
-                    return Spindle.blocking(() -> latch.await(60, SECONDS));
-                } catch (InterruptedException e) {
-                    throw new IllegalStateException(e);
-                } finally {
-                    CONTEXT.remove();
-                }
-            }, pool);
-            assertThat(waiting.await(30, SECONDS)).isTrue();
-            pool.execute(() -> {
-                seen.set(CONTEXT.get());
-                latch.countDown();
-            });
-            assertThat(waiter.get(60, SECONDS)).isTrue();
-            assertThat(seen.get()).as("what an unrelated task on the spare sees").isNull();
-        } finally {
-            pool.shutdownNow();
-            assertThat(pool.awaitTermination(30, SECONDS)).isTrue();
-        }
+        String seen = whatALaterTaskSeesOnTheSpare(WorkStealingPool.builder().workers(1).build(),
+                () -> CONTEXT.set("request-1"),        // this task's context, for this task only
+                CONTEXT::remove,
+                () -> String.valueOf(CONTEXT.get()));
+        assertThat(seen).as("what an unrelated task on the spare sees").isEqualTo("null");
     }
 
     /**
@@ -220,34 +177,47 @@ class PoolThirdReviewRegressionTest {
      */
     @Test
     void aBlockingSectionsSpareRunsAtThePriorityOfTheWorkers() throws Exception {
-        WorkStealingPool pool = WorkStealingPool.builder().workers(1).build();
+        AtomicInteger seenByWorker = new AtomicInteger();
+        int seen = whatALaterTaskSeesOnTheSpare(WorkStealingPool.builder().workers(1).build(),
+                () -> {
+                    seenByWorker.set(Thread.currentThread().getPriority());
+                    Thread.currentThread().setPriority(Thread.MIN_PRIORITY);   // this task's background work
+                },
+                () -> Thread.currentThread().setPriority(seenByWorker.get()),
+                () -> Thread.currentThread().getPriority());
+        assertThat(seen).as("the priority of the spare that ran the queued task").isEqualTo(seenByWorker.get());
+    }
+
+    /**
+     * On {@code pool} (one worker, shut down here): a task changes its own thread
+     * ({@code changeOwnThread}), then waits in {@code Spindle.blocking} until a second task ran,
+     * on the spare that section started; returns what {@code look} saw on that second task's
+     * thread. The first task undoes its change as it ends ({@code restoreOwnThread}).
+     */
+    private static <T> T whatALaterTaskSeesOnTheSpare(WorkStealingPool pool, Runnable changeOwnThread,
+            Runnable restoreOwnThread, Supplier<T> look) throws Exception {
         try {
             CountDownLatch latch = new CountDownLatch(1);
             CountDownLatch waiting = new CountDownLatch(1);
-            AtomicInteger seen = new AtomicInteger();
-            AtomicInteger seenByWorker = new AtomicInteger();
+            AtomicReference<T> seen = new AtomicReference<>();
             CompletableFuture<Boolean> waiter = CompletableFuture.supplyAsync(() -> {
-                Thread me = Thread.currentThread();
-                int priority = me.getPriority();
-                seenByWorker.set(priority);
-                me.setPriority(Thread.MIN_PRIORITY);   // this task's background work, for itself
+                changeOwnThread.run();
                 waiting.countDown();
                 try {
                     return Spindle.blocking(() -> latch.await(60, SECONDS));
                 } catch (InterruptedException e) {
                     throw new IllegalStateException(e);
                 } finally {
-                    me.setPriority(priority);
+                    restoreOwnThread.run();
                 }
             }, pool);
             assertThat(waiting.await(30, SECONDS)).isTrue();
             pool.execute(() -> {
-                seen.set(Thread.currentThread().getPriority());
+                seen.set(look.get());
                 latch.countDown();
             });
             assertThat(waiter.get(60, SECONDS)).isTrue();
-            assertThat(seen.get()).as("the priority of the spare that ran the queued task")
-                    .isEqualTo(seenByWorker.get());
+            return seen.get();
         } finally {
             pool.shutdownNow();
             assertThat(pool.awaitTermination(30, SECONDS)).isTrue();

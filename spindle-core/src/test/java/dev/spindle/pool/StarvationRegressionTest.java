@@ -128,17 +128,7 @@ class StarvationRegressionTest {
     void aPoolWithoutSparesStaysAtItsWorkers() throws Exception {
         WorkStealingPool pool = WorkStealingPool.builder().workers(1).maxSpareWorkers(0).build();
         try {
-            CountDownLatch release = new CountDownLatch(1);
-            CountDownLatch started = new CountDownLatch(1);
-            pool.execute(() -> {
-                started.countDown();
-                try {
-                    release.await();
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            });
-            assertThat(started.await(30, TimeUnit.SECONDS)).isTrue();
+            CountDownLatch release = OnlyWorker.occupy(pool);
             CountDownLatch ran = new CountDownLatch(1);
             pool.execute(ran::countDown);
             assertThat(ran.await(200, TimeUnit.MILLISECONDS)).as("ran beside the waiting task").isFalse();
