@@ -23,8 +23,11 @@ import java.util.Objects;
  * }</pre>
  *
  * <p>The priority and scheduler index are turned into one {@link Hints} instance when the
- * config is built ({@link #hints()}); every activation of the actor passes that same instance
- * to {@link dev.spindle.Scheduler#execute(Runnable, Hints)}, so activating allocates nothing.
+ * config is built ({@link #hints()}); an activation passes that same instance to
+ * {@link dev.spindle.Scheduler#execute(Runnable, Hints)}, except that one an actor hands back
+ * after a full activation ({@link #maxMessagesPerActivation()}) passes its
+ * {@linkplain Hints#yielding() yielding} copy, made once per actor, so activating allocates
+ * nothing.
  */
 public final class ActorConfig {
 
@@ -99,7 +102,11 @@ public final class ActorConfig {
         return mailboxCapacity != UNBOUNDED;
     }
 
-    /** {@return the hints every activation carries: {@link #priority()} and {@link #schedulerIndex()}} */
+    /**
+     * {@return the hints every activation carries: {@link #priority()} and {@link #schedulerIndex()}}
+     * An activation handed back after a full one carries their {@linkplain Hints#yielding() yielding}
+     * copy instead.
+     */
     public Hints hints() {
         return hints;
     }

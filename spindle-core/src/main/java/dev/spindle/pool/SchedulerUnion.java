@@ -247,7 +247,21 @@ public final class SchedulerUnion extends CompensatingExecutorService implements
     @Override
     public <T> List<Future<T>> invokeAll(Collection<? extends Callable<T>> tasks) throws InterruptedException {
         ExecutorService own = ownMember0(tasks);
-        return own != null ? own.invokeAll(tasks) : super.invokeAll(tasks);
+        if (own == null) {
+            return super.invokeAll(tasks);
+        }
+        int n = tasks.size();
+        boolean refused = true;
+        try {
+            List<Future<T>> futures = own.invokeAll(tasks);
+            refused = false;
+            return futures;
+        } catch (InterruptedException e) {
+            refused = false;
+            throw e;
+        } finally {
+            countRoutedToMember0(n, refused);
+        }
     }
 
     /** As {@link #invokeAll(Collection)}, with a timeout. */
@@ -255,14 +269,42 @@ public final class SchedulerUnion extends CompensatingExecutorService implements
     public <T> List<Future<T>> invokeAll(Collection<? extends Callable<T>> tasks, long timeout, TimeUnit unit)
             throws InterruptedException {
         ExecutorService own = ownMember0(tasks);
-        return own != null ? own.invokeAll(tasks, timeout, unit) : super.invokeAll(tasks, timeout, unit);
+        if (own == null) {
+            return super.invokeAll(tasks, timeout, unit);
+        }
+        int n = tasks.size();
+        boolean refused = true;
+        try {
+            List<Future<T>> futures = own.invokeAll(tasks, timeout, unit);
+            refused = false;
+            return futures;
+        } catch (InterruptedException e) {
+            refused = false;
+            throw e;
+        } finally {
+            countRoutedToMember0(n, refused);
+        }
     }
 
     /** As {@link java.util.concurrent.AbstractExecutorService#invokeAny(Collection)}; see {@link #invokeAll(Collection)}. */
     @Override
     public <T> T invokeAny(Collection<? extends Callable<T>> tasks) throws InterruptedException, ExecutionException {
         ExecutorService own = ownMember0(tasks);
-        return own != null ? own.invokeAny(tasks) : super.invokeAny(tasks);
+        if (own == null) {
+            return super.invokeAny(tasks);
+        }
+        int n = tasks.size();
+        boolean refused = true;
+        try {
+            T result = own.invokeAny(tasks);
+            refused = false;
+            return result;
+        } catch (InterruptedException | ExecutionException e) {
+            refused = false;
+            throw e;
+        } finally {
+            countRoutedToMember0(n, refused);
+        }
     }
 
     /** As {@link #invokeAny(Collection)}, with a timeout. */
@@ -270,20 +312,46 @@ public final class SchedulerUnion extends CompensatingExecutorService implements
     public <T> T invokeAny(Collection<? extends Callable<T>> tasks, long timeout, TimeUnit unit)
             throws InterruptedException, ExecutionException, TimeoutException {
         ExecutorService own = ownMember0(tasks);
-        return own != null ? own.invokeAny(tasks, timeout, unit) : super.invokeAny(tasks, timeout, unit);
+        if (own == null) {
+            return super.invokeAny(tasks, timeout, unit);
+        }
+        int n = tasks.size();
+        boolean refused = true;
+        try {
+            T result = own.invokeAny(tasks, timeout, unit);
+            refused = false;
+            return result;
+        } catch (InterruptedException | ExecutionException | TimeoutException e) {
+            refused = false;
+            throw e;
+        } finally {
+            countRoutedToMember0(n, refused);
+        }
     }
 
     /**
      * Member 0 if the caller is one of its workers and the union would pass it the tasks (see
-     * {@link #execute(Runnable, Hints)}), counting them as routed there; else {@code null}.
+     * {@link #execute(Runnable, Hints)}); else {@code null}.
      */
     private ExecutorService ownMember0(Collection<?> tasks) {
         Objects.requireNonNull(tasks, "tasks");
         if (members[0] instanceof PoolCore p && p.isWorkerOfThisPool() && (!shutdown || owning)) {
-            routed[0].add(tasks.size());
             return p;
         }
         return null;
+    }
+
+    /**
+     * Counts the {@code n} tasks of an {@code invokeAll} or {@code invokeAny} that member 0 ran as
+     * its own, unless it refused them: an unchecked exception from those methods is a refusal
+     * before any task was taken (a stopped pool's {@link RejectedExecutionException}, a null
+     * task), as {@link #execute(Runnable, Hints)} counts only a task the member took. Counted
+     * after the call, not before and taken back: the count feeds a monotonic counter metric.
+     */
+    private void countRoutedToMember0(int n, boolean refused) {
+        if (!refused) {
+            routed[0].add(n);
+        }
     }
 
     /** {@return the number of members} */
@@ -308,7 +376,12 @@ public final class SchedulerUnion extends CompensatingExecutorService implements
         return owning;
     }
 
-    /** {@return the tasks routed to each member so far, index by index (an immutable copy)} */
+    /**
+     * {@return the tasks routed to each member so far, index by index (an immutable copy)} A task
+     * the member refused (its {@link RejectedExecutionException}) is not counted; the tasks of an
+     * {@code invokeAll} or {@code invokeAny} that member 0 runs as its own are counted once the
+     * call returns.
+     */
     public List<Long> routedCounts() {
         List<Long> counts = new ArrayList<>(routed.length);
         for (LongAdder a : routed) {

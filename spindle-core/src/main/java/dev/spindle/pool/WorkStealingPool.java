@@ -62,10 +62,16 @@ import java.util.function.IntConsumer;
  *
  * <h2>Fork/join</h2>
  *
- * <p>{@link #spawn} returns a {@link Task}. {@link Task#join()} on a worker of this pool never
- * parks while there is work: it runs the awaited task itself if it is still in the local deque,
- * otherwise it runs its other local tasks, steals, or takes external work until the awaited task
- * completes. Recursive fork/join therefore completes on a single worker.
+ * <p>{@link #spawn} returns a {@link Task}. {@link Task#join()} on a worker of this pool helps
+ * instead of blocking: it runs the awaited task itself if it has not started and is queued on
+ * this worker, and otherwise, until the awaited task completes, runs that task's own subtasks
+ * (from its deque, or from the worker running the awaited task). It runs no unrelated task on
+ * top of the join, which could make the joining frame wait for one beneath it; with nothing of
+ * the awaited task's to run it parks briefly, and once the wait is not short it counts as
+ * blocked, so a spare worker (see <em>Blocking</em>) runs the pool's other work meanwhile. A pool
+ * built with {@link Builder#maxSpareWorkers maxSpareWorkers(0)} has none: there the joiner runs
+ * the awaited task wherever it is queued if it has not started, and other work waits for a free
+ * worker. Recursive fork/join therefore completes on a single worker.
  *
  * <h2>Blocking</h2>
  *
