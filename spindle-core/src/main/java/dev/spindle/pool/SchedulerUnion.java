@@ -251,16 +251,11 @@ public final class SchedulerUnion extends CompensatingExecutorService implements
             return super.invokeAll(tasks);
         }
         int n = tasks.size();
-        boolean refused = true;
         try {
-            List<Future<T>> futures = own.invokeAll(tasks);
-            refused = false;
-            return futures;
+            return countedAsRoutedToMember0(n, own.invokeAll(tasks));
         } catch (InterruptedException e) {
-            refused = false;
+            routed[0].add(n);                  // a checked exception: the member had taken them
             throw e;
-        } finally {
-            countRoutedToMember0(n, refused);
         }
     }
 
@@ -273,16 +268,11 @@ public final class SchedulerUnion extends CompensatingExecutorService implements
             return super.invokeAll(tasks, timeout, unit);
         }
         int n = tasks.size();
-        boolean refused = true;
         try {
-            List<Future<T>> futures = own.invokeAll(tasks, timeout, unit);
-            refused = false;
-            return futures;
+            return countedAsRoutedToMember0(n, own.invokeAll(tasks, timeout, unit));
         } catch (InterruptedException e) {
-            refused = false;
+            routed[0].add(n);                  // a checked exception: the member had taken them
             throw e;
-        } finally {
-            countRoutedToMember0(n, refused);
         }
     }
 
@@ -294,16 +284,11 @@ public final class SchedulerUnion extends CompensatingExecutorService implements
             return super.invokeAny(tasks);
         }
         int n = tasks.size();
-        boolean refused = true;
         try {
-            T result = own.invokeAny(tasks);
-            refused = false;
-            return result;
+            return countedAsRoutedToMember0(n, own.invokeAny(tasks));
         } catch (InterruptedException | ExecutionException e) {
-            refused = false;
+            routed[0].add(n);                  // a checked exception: the member had taken them
             throw e;
-        } finally {
-            countRoutedToMember0(n, refused);
         }
     }
 
@@ -316,16 +301,11 @@ public final class SchedulerUnion extends CompensatingExecutorService implements
             return super.invokeAny(tasks, timeout, unit);
         }
         int n = tasks.size();
-        boolean refused = true;
         try {
-            T result = own.invokeAny(tasks, timeout, unit);
-            refused = false;
-            return result;
+            return countedAsRoutedToMember0(n, own.invokeAny(tasks, timeout, unit));
         } catch (InterruptedException | ExecutionException | TimeoutException e) {
-            refused = false;
+            routed[0].add(n);                  // a checked exception: the member had taken them
             throw e;
-        } finally {
-            countRoutedToMember0(n, refused);
         }
     }
 
@@ -343,15 +323,16 @@ public final class SchedulerUnion extends CompensatingExecutorService implements
 
     /**
      * Counts the {@code n} tasks of an {@code invokeAll} or {@code invokeAny} that member 0 ran as
-     * its own, unless it refused them: an unchecked exception from those methods is a refusal
-     * before any task was taken (a stopped pool's {@link RejectedExecutionException}, a null
-     * task), as {@link #execute(Runnable, Hints)} counts only a task the member took. Counted
-     * after the call, not before and taken back: the count feeds a monotonic counter metric.
+     * its own, once its call returned {@code result} (or, at the call sites, threw one of the
+     * call's checked exceptions: the tasks were taken). An unchecked exception from those methods
+     * is a refusal before any task was taken (a stopped pool's {@link RejectedExecutionException},
+     * a null task) and counts nothing, as {@link #execute(Runnable, Hints)} counts only a task the
+     * member took. Counted after the call, not before and taken back: the count feeds a monotonic
+     * counter metric.
      */
-    private void countRoutedToMember0(int n, boolean refused) {
-        if (!refused) {
-            routed[0].add(n);
-        }
+    private <R> R countedAsRoutedToMember0(int n, R result) {
+        routed[0].add(n);
+        return result;
     }
 
     /** {@return the number of members} */
