@@ -10,6 +10,7 @@ import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
+import java.net.UnknownHostException;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
@@ -51,7 +52,9 @@ public final class AsyncTcpListener implements AutoCloseable {
      *     interface only (reachable from this machine alone); pass a wildcard or an interface's
      *     address to accept connections from other machines
      * @return the bound listener, which the caller closes
-     * @throws IOException if the socket cannot be opened or bound
+     * @throws IOException if the socket cannot be opened or bound (an
+     *     {@link UnknownHostException} if {@code local} is unresolved)
+     * @throws IllegalArgumentException if {@code local} is not an {@link InetSocketAddress}
      */
     public static AsyncTcpListener bind(SocketAddress local) throws IOException {
         return bind(local, ReactorGroup.shared());
@@ -65,7 +68,10 @@ public final class AsyncTcpListener implements AutoCloseable {
      *     interface only
      * @param reactor serves the listener and every connection it accepts
      * @return the bound listener, which the caller closes
-     * @throws IOException if the socket cannot be opened or bound
+     * @throws IOException if the socket cannot be opened or bound (an
+     *     {@link UnknownHostException} if {@code local} is unresolved)
+     * @throws IllegalArgumentException if {@code local} is not an {@link InetSocketAddress}
+     * @throws IllegalStateException if {@code reactor} is closed (nothing is bound)
      * @throws NullPointerException if {@code reactor} is null
      */
     public static AsyncTcpListener bind(SocketAddress local, Reactor reactor) throws IOException {
@@ -82,7 +88,10 @@ public final class AsyncTcpListener implements AutoCloseable {
      * @param reactors serves the listener (its next reactor) and the accepted connections (each the
      *     next one in turn)
      * @return the bound listener, which the caller closes
-     * @throws IOException if the socket cannot be opened or bound
+     * @throws IOException if the socket cannot be opened or bound (an
+     *     {@link UnknownHostException} if {@code local} is unresolved)
+     * @throws IllegalArgumentException if {@code local} is not an {@link InetSocketAddress}
+     * @throws IllegalStateException if the group is closed (nothing is bound)
      * @throws NullPointerException if {@code reactors} is null
      */
     public static AsyncTcpListener bind(SocketAddress local, ReactorGroup reactors) throws IOException {
@@ -92,6 +101,17 @@ public final class AsyncTcpListener implements AutoCloseable {
 
     private static AsyncTcpListener open(SocketAddress local, Reactor reactor, ReactorGroup streams)
             throws IOException {
+        // Before the port is bound: a listener on a closed reactor can never accept, and held
+        // the port until someone found it and closed it (a closed group's reactors are closed).
+        reactor.checkOpen();
+        if (local != null && !(local instanceof InetSocketAddress)) {
+            // else bind threw the JDK's UnsupportedAddressTypeException, with no message
+            throw new IllegalArgumentException("not a TCP address (an InetSocketAddress): " + local);
+        }
+        if (local instanceof InetSocketAddress inet && inet.isUnresolved()) {
+            // bind throws the JDK's UnresolvedAddressException: no IOException, and no message
+            throw new UnknownHostException(inet.getHostString() + " (unresolved; bind looks up no host names)");
+        }
         ServerSocketChannel ch = ServerSocketChannel.open();
         try {
             ch.configureBlocking(false);
@@ -125,7 +145,9 @@ public final class AsyncTcpListener implements AutoCloseable {
     }
 
     /**
-     * A task that completes with the next incoming connection.
+     * A task that completes with the next incoming connection. Once the listener is closed it
+     * fails with an {@link UncheckedIOException}; once its reactor is closed, with an
+     * {@link IllegalStateException} saying so.
      *
      * @return a one-shot task, ready with the accepted connection (which the caller closes)
      */
@@ -135,6 +157,10 @@ public final class AsyncTcpListener implements AutoCloseable {
                 cx.waker().wake();
                 return Poll.pending();
             }
+            // On a closed reactor every accept fails (see isOpen), even one with a connection in
+            // the backlog: handed out, that stream could never wait for anything, and an accept
+            // loop went on taking connections it could not serve.
+            reactor.checkOpen();
             try {
                 SocketChannel ch = channel.accept();
                 if (ch != null) {

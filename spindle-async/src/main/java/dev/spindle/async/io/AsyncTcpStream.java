@@ -9,8 +9,10 @@ import dev.spindle.async.Context;
 import dev.spindle.async.Poll;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.net.StandardSocketOptions;
+import java.net.UnknownHostException;
 import java.nio.ByteBuffer;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.SelectionKey;
@@ -152,6 +154,7 @@ public final class AsyncTcpStream implements AutoCloseable {
      *
      * @param remote the address to connect to
      * @return a one-shot task, ready with the connected stream (which the caller closes)
+     * @throws IllegalArgumentException if {@code remote} is not an {@link InetSocketAddress}
      * @throws NullPointerException if {@code remote} is null
      */
     public static AsyncTask<AsyncTcpStream> connect(SocketAddress remote) {
@@ -161,16 +164,24 @@ public final class AsyncTcpStream implements AutoCloseable {
     /**
      * A task that connects to {@code remote}; the connection is made at the first poll. If the
      * task is cancelled ({@link Cancellable}) before the connection is made, the socket it opened
-     * is closed.
+     * is closed. The task looks up no host names: an unresolved {@code remote} (one whose
+     * look-up failed, or made by {@link InetSocketAddress#createUnresolved}) fails it with an
+     * {@link UncheckedIOException} whose cause is an {@link UnknownHostException}, opening no
+     * socket; a refused or failed connection fails it with an {@link UncheckedIOException} too.
      *
      * @param remote the address to connect to
      * @param reactor serves the connection
      * @return a one-shot task, ready with the connected stream (which the caller closes)
+     * @throws IllegalArgumentException if {@code remote} is not an {@link InetSocketAddress}
      * @throws NullPointerException if {@code remote} or {@code reactor} is null
      */
     public static AsyncTask<AsyncTcpStream> connect(SocketAddress remote, Reactor reactor) {
         Objects.requireNonNull(remote, "remote");
         Objects.requireNonNull(reactor, "reactor");
+        if (!(remote instanceof InetSocketAddress)) {
+            // else the first poll threw the JDK's UnsupportedAddressTypeException, with no message
+            throw new IllegalArgumentException("not a TCP address (an InetSocketAddress): " + remote);
+        }
         return new ConnectOp(remote, reactor);
     }
 
@@ -194,6 +205,13 @@ public final class AsyncTcpStream implements AutoCloseable {
         public Poll<AsyncTcpStream> poll(Context cx) {
             try {
                 if (stream == null) {
+                    if (remote instanceof InetSocketAddress inet && inet.isUnresolved()) {
+                        // SocketChannel.connect throws the JDK's UnresolvedAddressException: not
+                        // an IOException, and without a message naming the host. No look-up here:
+                        // it would block this worker for as long as the resolver takes.
+                        throw new UnknownHostException(inet.getHostString()
+                                + " (unresolved; connect looks up no host names)");
+                    }
                     SocketChannel ch = SocketChannel.open();
                     try {
                         stream = new AsyncTcpStream(ch, reactor);
