@@ -6,7 +6,8 @@
 # Each round runs `java -jar JAR bench [SUITE] --json BENCH OPTIONS` once per jar, writing
 # DIR/<suite>-A-<round>.json and DIR/<suite>-B-<round>.json, then prints compare-runs.py's table
 # (every JVM's ratio, the medians, a rank test). SUITE is empty for fork/join (files named fj-…),
-# or async, actors. Pass --forks N among the options to run N JVMs per jar and round.
+# or async, actors. Pass --forks N among the options to run N JVMs per jar and round. DIR (default:
+# a new temporary one) must hold no reports of an earlier run, which would count in this one's.
 #
 # Why the order: on a 2-core machine the second JVM of a back-to-back pair can run a workload
 # several per cent slower whatever its build, so a fixed order A B A B credits the difference
@@ -24,20 +25,35 @@ while getopts "r:o:s:" opt; do
     r) rounds=$OPTARG ;;
     o) out=$OPTARG ;;
     s) suite=$OPTARG ;;
-    *) sed -n '2,17p' "$0"; exit 2 ;;
+    *) sed -n '2,19p' "$0"; exit 2 ;;
   esac
 done
 shift $((OPTIND - 1))
-if [ $# -lt 2 ]; then sed -n '2,17p' "$0"; exit 2; fi
+if [ $# -lt 2 ]; then sed -n '2,19p' "$0"; exit 2; fi
 jar_a=$1 jar_b=$2
 shift 2
 for j in "$jar_a" "$jar_b"; do
   [ -f "$j" ] || { echo "ab.sh: no jar at $j" >&2; exit 2; }
 done
 case $rounds in ''|*[!0-9]*|0) echo "ab.sh: -r needs a positive number, was '$rounds'" >&2; exit 2 ;; esac
+# compare-runs.py reads the ratios of these suites' reports; an echo or cluster report has none,
+# and the comparison came out as a table without a row after both jars had run for the whole time
+case $suite in
+  ''|async|actors) ;;
+  *) echo "ab.sh: -s must be async or actors (or absent for the fork/join suite), was '$suite'" >&2; exit 2 ;;
+esac
 out=${out:-$(mktemp -d)}
 mkdir -p "$out"
 tag=${suite:-fj}
+# compare-runs.py reads every $tag-A-*.json and $tag-B-*.json in DIR: the reports an earlier run
+# left there (of rounds this one does not reach, of other jars perhaps) would go silently into
+# this run's medians and rank test
+stale=$(find "$out" -maxdepth 1 \( -name "$tag-A-*.json" -o -name "$tag-B-*.json" \) -print | sort | head -n 3)
+if [ -n "$stale" ]; then
+  echo "ab.sh: $out already holds reports of an earlier run ($(echo $stale | tr ' ' ,)...);" \
+    "give -o an empty or new directory" >&2
+  exit 2
+fi
 java=${JAVA:-java}
 jvm_opts=${JVM_OPTS:--Xms2g -Xmx2g -XX:+AlwaysPreTouch}
 

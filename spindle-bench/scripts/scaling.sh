@@ -12,8 +12,9 @@
 #   actors-N.txt     actors (Spindle vs Pekko) at the largest W
 #   async-N.txt      AsyncRuntime vs CompletableFuture at the largest W
 # JAVA (default: java) and SPINDLE_JAR (default: spindle-cli/target/spindle.jar, built by
-# ./spindle when missing) choose the JVM and the jar; ROUNDS and WARMUP the rounds of each suite;
-# SUITES (default "fj actors async") which suites run.
+# ./spindle when missing) choose the JVM and the jar; JVM_OPTS its options (default, as the
+# launcher and ab.sh give every bench JVM: -Xms2g -Xmx2g -XX:+AlwaysPreTouch); ROUNDS and WARMUP
+# the rounds of each suite; SUITES (default "fj actors async") which suites run.
 # Each suite runs under a time limit (SUITE_LIMIT seconds, default 150) so one stuck run cannot
 # take the others' time.
 set -uo pipefail
@@ -23,6 +24,10 @@ out="${1:?usage: scaling.sh OUT_DIR [WORKER_COUNTS...]}"
 shift
 mkdir -p "$out"
 java="${JAVA:-java}"
+# The heap fixed and touched up front, as ./spindle runs every bench suite and ab.sh every run:
+# first-touch page faults of a growing heap made whole runs 2-4x slower at random (BENCHMARKS.md,
+# session 6), and `java -jar` alone left them in every figure of this script.
+jvm_opts="${JVM_OPTS:--Xms2g -Xmx2g -XX:+AlwaysPreTouch}"
 jar="${SPINDLE_JAR:-$root/spindle-cli/target/spindle.jar}"
 if [[ ! -f "$jar" ]]; then
   "$root/spindle" --version >/dev/null || exit 1
@@ -43,6 +48,7 @@ suites=" ${SUITES:-fj actors async} "
 {
   date -u
   "$java" -version 2>&1
+  echo "JVM options: $jvm_opts"
   echo "available processors: $(nproc)"
   grep -m1 'model name' /proc/cpuinfo
   grep -E 'MemTotal' /proc/meminfo
@@ -54,7 +60,8 @@ suite() { # name, then the arguments of `spindle bench`
   shift
   echo "== $name: bench $*"
   local start=$SECONDS
-  timeout "$limit" "$java" -jar "$jar" bench "$@" --progress none --rounds "$rounds" --warmup "$warmup" \
+  # shellcheck disable=SC2086
+  timeout "$limit" "$java" $jvm_opts -jar "$jar" bench "$@" --progress none --rounds "$rounds" --warmup "$warmup" \
     > "$out/$name.txt" 2>&1
   echo "   exit $? after $((SECONDS - start)) s"
 }

@@ -79,15 +79,17 @@ public abstract class ActorWorkload {
             return a;
         }
 
-        /** Waits for {@code latch}; fails at once if a handler threw, or after the timeout. */
+        /**
+         * Waits for {@code latch}; fails at once if a handler threw, or after the timeout. Also
+         * once the latch is open: a kit that catches what a handler throws lets the actor go on,
+         * so a handler that threw after its share of the work left a right result and an open
+         * latch, and a run that ended before the first look returned as if nothing had happened.
+         */
         public void await(CountDownLatch latch) {
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(TIMEOUT_SECONDS);
             try {
                 while (!latch.await(POLL_MILLIS, TimeUnit.MILLISECONDS)) {
-                    Throwable t = kit.firstFailure();
-                    if (t != null) {
-                        throw new IllegalStateException(describe() + " on " + kit.id() + ": a handler threw " + t, t);
-                    }
+                    failIfAHandlerThrew();
                     if (System.nanoTime() - deadline > 0) {
                         throw new IllegalStateException(describe() + " on " + kit.id() + " did not complete within "
                                 + TIMEOUT_SECONDS + " s (" + latch.getCount() + " still pending)");
@@ -96,6 +98,14 @@ public abstract class ActorWorkload {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new IllegalStateException(describe() + " interrupted", e);
+            }
+            failIfAHandlerThrew();
+        }
+
+        private void failIfAHandlerThrew() {
+            Throwable t = kit.firstFailure();
+            if (t != null) {
+                throw new IllegalStateException(describe() + " on " + kit.id() + ": a handler threw " + t, t);
             }
         }
 

@@ -10,9 +10,11 @@ import dev.spindle.async.Context;
 import dev.spindle.async.JoinHandle;
 import dev.spindle.async.Poll;
 import dev.spindle.bench.workload.WrongResultException;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
@@ -96,6 +98,8 @@ public final class Contention {
     private final int permits;
     private final int acquires;
     private final int work;
+    /** How long a run may wait for its waves to start ({@link AsyncWorkload#TIMEOUT_SECONDS}; tests shorten it). */
+    private long timeoutNanos = TimeUnit.SECONDS.toNanos(AsyncWorkload.TIMEOUT_SECONDS);
 
     public Contention(Resource resource, int tasks, int permits, int acquires, int work) {
         if (tasks < 1 || permits < 1 || acquires < 1 || work < 0) {
@@ -106,6 +110,12 @@ public final class Contention {
         this.permits = permits;
         this.acquires = acquires;
         this.work = work;
+    }
+
+    /** For tests: the limit of the wait for the waves to start, instead of {@link AsyncWorkload#TIMEOUT_SECONDS}. */
+    Contention timeout(Duration limit) {
+        this.timeoutNanos = limit.toNanos();
+        return this;
     }
 
     /** {@code contention}, {@code contention-herd} or {@code contention-barge}. */
@@ -289,9 +299,17 @@ public final class Contention {
 
         long t0 = System.nanoTime();
         for (int k = 0, i = 0; k < waves; k++) {
-            // Wave k arrives once the earlier waves have made BARGE_PACE of their acquires.
+            // Wave k arrives once the earlier waves have made BARGE_PACE of their acquires. Bounded
+            // as every wait of a run is: a task of an earlier wave lost or never run holds its whole
+            // wave at the gate, and the run (spindle bench async with it) waited here for good.
             long due = (long) Math.floor(BARGE_PACE * waveEnd(k - 1, waves) * acquires);
             while (acquisitions.get() < due) {
+                if (System.nanoTime() - t0 - timeoutNanos > 0) {
+                    throw new IllegalStateException(String.format(Locale.ROOT,
+                            "%s: wave %d of %d not started after %.1f s: the %d tasks before it made %d of the %d"
+                                    + " acquisitions it waits for (hung?)", name(), k + 1, waves, timeoutNanos / 1e9,
+                            waveEnd(k - 1, waves), acquisitions.get(), due));
+                }
                 LockSupport.parkNanos(20_000);
             }
             for (; i < waveEnd(k, waves); i++) {

@@ -79,6 +79,7 @@ class BenchScriptsRegressionTest {
         Path log = dir.resolve("runs.txt");
         script(bin.resolve("java"), "#!/usr/bin/env bash\n"
                 + "if [[ \"$1\" == -version ]]; then echo 'fake java'; exit 0; fi\n"
+                + "while [[ $# -gt 0 && \"$1\" != -jar ]]; do shift; done\n"   // the JVM options
                 + "shift 2\n"                                           // -jar JAR
                 + "echo \"$*\" >> '" + log + "'\n");
         script(bin.resolve("nproc"), "#!/usr/bin/env bash\necho " + cpus + "\n");
