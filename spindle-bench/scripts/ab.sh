@@ -47,10 +47,13 @@ mkdir -p "$out"
 tag=${suite:-fj}
 # compare-runs.py reads every $tag-A-*.json and $tag-B-*.json in DIR: the reports an earlier run
 # left there (of rounds this one does not reach, of other jars perhaps) would go silently into
-# this run's medians and rank test
-stale=$(find "$out" -maxdepth 1 \( -name "$tag-A-*.json" -o -name "$tag-B-*.json" \) -print | sort | head -n 3)
-if [ -n "$stale" ]; then
-  echo "ab.sh: $out already holds reports of an earlier run ($(echo $stale | tr ' ' ,)...);" \
+# this run's medians and rank test. Matched by the shell's glob, as compare-runs.py matches them:
+# `find | sort | head` under pipefail died of SIGPIPE (exit 141, no message) once there were many.
+shopt -s nullglob
+stale=("$out/$tag-A-"*.json "$out/$tag-B-"*.json)
+shopt -u nullglob
+if (( ${#stale[@]} > 0 )); then
+  echo "ab.sh: $out already holds reports of an earlier run (${#stale[@]}: ${stale[*]:0:3}...);" \
     "give -o an empty or new directory" >&2
   exit 2
 fi

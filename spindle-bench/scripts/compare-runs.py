@@ -23,7 +23,9 @@ import sys
 
 def ratios(directory, suite, build, key="ratio"):
     rows = {}
-    for path in sorted(glob.glob(f"{directory}/{suite}-{build}-*.json")):
+    # escaped: a directory named like a pattern (results[1], as ab.sh -o allows) matched no file,
+    # and the table came out empty as if the runs had reported nothing
+    for path in sorted(glob.glob(f"{glob.escape(directory)}/{glob.escape(suite)}-{glob.escape(build)}-*.json")):
         try:
             with open(path) as f:
                 report = json.load(f)
