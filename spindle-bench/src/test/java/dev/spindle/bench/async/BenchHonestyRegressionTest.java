@@ -3,9 +3,13 @@
  */
 package dev.spindle.bench.async;
 
+import static dev.spindle.bench.scripts.AbScript.ab;
+import static dev.spindle.bench.scripts.AbScript.report;
+import static dev.spindle.bench.scripts.AbScript.script;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.spindle.bench.scripts.AbScript.Run;
 import dev.spindle.async.AsyncRuntime;
 import dev.spindle.async.Poll;
 import dev.spindle.bench.actor.ActorKit;
@@ -26,6 +30,7 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -183,7 +188,7 @@ class BenchHonestyRegressionTest {
     void abDoesNotMixAnEarlierRunsReportsIntoItsFigures(@TempDir Path dir) throws Exception {
         Path out = Files.createDirectories(dir.resolve("ab"));
         Files.writeString(out.resolve("fj-A-7.json"), report(100.0));    // an earlier run's round 7
-        Run r = ab(dir, "-r", "4", "-o", out.toString(), "A.jar", "B.jar", "--workers", "2");
+        Run r = ab(dir, Map.of(), "-r", "4", "-o", out.toString(), "A.jar", "B.jar", "--workers", "2");
         assertThat(r.output()).as("ab.sh's output").doesNotContain("100.00");
         if (r.status() == 0) {
             assertThat(r.output()).contains("| fib | 1.00 1.00 1.00 1.00 | 2.00 2.00 2.00 2.00 |");
@@ -200,11 +205,11 @@ class BenchHonestyRegressionTest {
     @Test
     void abRefusesASuiteItCannotCompare(@TempDir Path dir) throws Exception {
         for (String suite : List.of("echo", "cluster")) {
-            Run r = ab(dir, "-r", "1", "-s", suite, "-o", dir.resolve(suite).toString(), "A.jar", "B.jar");
+            Run r = ab(dir, Map.of(), "-r", "1", "-s", suite, "-o", dir.resolve(suite).toString(), "A.jar", "B.jar");
             assertThat(r.status()).as(r.output()).isEqualTo(2);
             assertThat(r.output()).contains("'" + suite + "'").doesNotContain("round 1");
         }
-        Run ok = ab(dir, "-r", "1", "-s", "async", "-o", dir.resolve("async").toString(), "A.jar", "B.jar");
+        Run ok = ab(dir, Map.of(), "-r", "1", "-s", "async", "-o", dir.resolve("async").toString(), "A.jar", "B.jar");
         assertThat(ok.status()).as(ok.output()).isZero();
         assertThat(ok.output()).contains("| fib | 1.00 | 2.00 |");
     }
@@ -239,42 +244,5 @@ class BenchHonestyRegressionTest {
         List<String> runs = Files.readAllLines(log);
         assertThat(runs).as("the JVMs scaling.sh ran").hasSize(4)
                 .allMatch(r -> r.startsWith("-Xms2g -Xmx2g -XX:+AlwaysPreTouch -jar " + jar + " bench"));
-    }
-
-    private record Run(int status, String output) {
-    }
-
-    /**
-     * Runs ab.sh with a {@code java} that prints, as {@code bench --json} would, a report whose
-     * fib ratio is 1 for {@code A.jar} and 2 for {@code B.jar}.
-     */
-    private static Run ab(Path dir, String... args) throws Exception {
-        Path bin = Files.createDirectories(dir.resolve("bin"));
-        script(bin.resolve("java"), "#!/usr/bin/env bash\n"
-                + "while [[ $# -gt 0 && \"$1\" != -jar ]]; do shift; done\n"   // the JVM options
-                + "case \"$2\" in *A.jar) r=1.0 ;; *) r=2.0 ;; esac\n"
-                + "echo '{\"results\": [{\"workload\": \"fib\", \"ratio\": '$r'}]}'\n");
-        for (String jar : List.of("A.jar", "B.jar")) {
-            if (!Files.exists(dir.resolve(jar))) {
-                Files.writeString(dir.resolve(jar), "");
-            }
-        }
-        List<String> command = new ArrayList<>(List.of("bash", Path.of("scripts", "ab.sh").toAbsolutePath().toString()));
-        command.addAll(List.of(args));
-        ProcessBuilder pb = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true);
-        pb.environment().put("JAVA", bin.resolve("java").toString());
-        Process p = pb.start();
-        String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(p.waitFor(30, TimeUnit.SECONDS)).as(output).isTrue();
-        return new Run(p.exitValue(), output);
-    }
-
-    private static String report(double ratio) {
-        return "{\"results\": [{\"workload\": \"fib\", \"ratio\": " + ratio + "}]}\n";
-    }
-
-    private static void script(Path path, String text) throws IOException {
-        Files.writeString(path, text);
-        Files.setPosixFilePermissions(path, PosixFilePermissions.fromString("rwxr-xr-x"));
     }
 }

@@ -3,8 +3,12 @@
  */
 package dev.spindle.bench.cluster;
 
+import static dev.spindle.bench.scripts.AbScript.ab;
+import static dev.spindle.bench.scripts.AbScript.report;
+import static dev.spindle.bench.scripts.AbScript.script;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.spindle.bench.scripts.AbScript.Run;
 import dev.spindle.cluster.ClusterFuture;
 import dev.spindle.cluster.ClusterStats;
 import dev.spindle.cluster.LocalCluster;
@@ -154,44 +158,5 @@ class BenchHonestySecondReviewRegressionTest {
             assertThat(System.nanoTime() - deadline).as("timed out waiting until " + what).isNegative();
             Thread.sleep(5);
         }
-    }
-
-    private record Run(int status, String output) {
-    }
-
-    /**
-     * Runs ab.sh with a {@code java} that prints, as {@code bench --json} would, a report whose
-     * fib ratio is 1 for {@code A.jar} and 2 for {@code B.jar}.
-     */
-    private static Run ab(Path dir, Map<String, String> env, String... args) throws Exception {
-        Path bin = Files.createDirectories(dir.resolve("bin"));
-        script(bin.resolve("java"), "#!/usr/bin/env bash\n"
-                + "while [[ $# -gt 0 && \"$1\" != -jar ]]; do shift; done\n"   // the JVM options
-                + "case \"$2\" in *A.jar) r=1.0 ;; *) r=2.0 ;; esac\n"
-                + "echo '{\"results\": [{\"workload\": \"fib\", \"ratio\": '$r'}]}'\n");
-        for (String jar : List.of("A.jar", "B.jar")) {
-            if (!Files.exists(dir.resolve(jar))) {
-                Files.writeString(dir.resolve(jar), "");
-            }
-        }
-        List<String> command = new ArrayList<>(List.of("bash", Path.of("scripts", "ab.sh").toAbsolutePath().toString()));
-        command.addAll(List.of(args));
-        ProcessBuilder pb = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true);
-        pb.environment().put("JAVA", bin.resolve("java").toString());
-        pb.environment().remove("JVM_OPTS");
-        pb.environment().putAll(env);
-        Process p = pb.start();
-        String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(p.waitFor(30, TimeUnit.SECONDS)).as(output).isTrue();
-        return new Run(p.exitValue(), output);
-    }
-
-    private static String report(double ratio) {
-        return "{\"results\": [{\"workload\": \"fib\", \"ratio\": " + ratio + "}]}\n";
-    }
-
-    private static void script(Path path, String text) throws IOException {
-        Files.writeString(path, text);
-        Files.setPosixFilePermissions(path, PosixFilePermissions.fromString("rwxr-xr-x"));
     }
 }
