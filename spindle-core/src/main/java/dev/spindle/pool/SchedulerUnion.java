@@ -247,16 +247,7 @@ public final class SchedulerUnion extends CompensatingExecutorService implements
     @Override
     public <T> List<Future<T>> invokeAll(Collection<? extends Callable<T>> tasks) throws InterruptedException {
         ExecutorService own = ownMember0(tasks);
-        if (own == null) {
-            return super.invokeAll(tasks);
-        }
-        int n = tasks.size();
-        try {
-            return countedAsRoutedToMember0(n, own.invokeAll(tasks));
-        } catch (InterruptedException e) {
-            routed[0].add(n);                  // a checked exception: the member had taken them
-            throw e;
-        }
+        return own != null ? own.invokeAll(countedOnMember0(tasks)) : super.invokeAll(tasks);
     }
 
     /** As {@link #invokeAll(Collection)}, with a timeout. */
@@ -264,32 +255,15 @@ public final class SchedulerUnion extends CompensatingExecutorService implements
     public <T> List<Future<T>> invokeAll(Collection<? extends Callable<T>> tasks, long timeout, TimeUnit unit)
             throws InterruptedException {
         ExecutorService own = ownMember0(tasks);
-        if (own == null) {
-            return super.invokeAll(tasks, timeout, unit);
-        }
-        int n = tasks.size();
-        try {
-            return countedAsRoutedToMember0(n, own.invokeAll(tasks, timeout, unit));
-        } catch (InterruptedException e) {
-            routed[0].add(n);                  // a checked exception: the member had taken them
-            throw e;
-        }
+        return own != null ? own.invokeAll(countedOnMember0(tasks), timeout, unit)
+                : super.invokeAll(tasks, timeout, unit);
     }
 
     /** As {@link java.util.concurrent.AbstractExecutorService#invokeAny(Collection)}; see {@link #invokeAll(Collection)}. */
     @Override
     public <T> T invokeAny(Collection<? extends Callable<T>> tasks) throws InterruptedException, ExecutionException {
         ExecutorService own = ownMember0(tasks);
-        if (own == null) {
-            return super.invokeAny(tasks);
-        }
-        int n = tasks.size();
-        try {
-            return countedAsRoutedToMember0(n, own.invokeAny(tasks));
-        } catch (InterruptedException | ExecutionException e) {
-            routed[0].add(n);                  // a checked exception: the member had taken them
-            throw e;
-        }
+        return own != null ? own.invokeAny(countedOnMember0(tasks)) : super.invokeAny(tasks);
     }
 
     /** As {@link #invokeAny(Collection)}, with a timeout. */
@@ -297,16 +271,8 @@ public final class SchedulerUnion extends CompensatingExecutorService implements
     public <T> T invokeAny(Collection<? extends Callable<T>> tasks, long timeout, TimeUnit unit)
             throws InterruptedException, ExecutionException, TimeoutException {
         ExecutorService own = ownMember0(tasks);
-        if (own == null) {
-            return super.invokeAny(tasks, timeout, unit);
-        }
-        int n = tasks.size();
-        try {
-            return countedAsRoutedToMember0(n, own.invokeAny(tasks, timeout, unit));
-        } catch (InterruptedException | ExecutionException | TimeoutException e) {
-            routed[0].add(n);                  // a checked exception: the member had taken them
-            throw e;
-        }
+        return own != null ? own.invokeAny(countedOnMember0(tasks), timeout, unit)
+                : super.invokeAny(tasks, timeout, unit);
     }
 
     /**
@@ -322,17 +288,42 @@ public final class SchedulerUnion extends CompensatingExecutorService implements
     }
 
     /**
-     * Counts the {@code n} tasks of an {@code invokeAll} or {@code invokeAny} that member 0 ran as
-     * its own, once its call returned {@code result} (or, at the call sites, threw one of the
-     * call's checked exceptions: the tasks were taken). An unchecked exception from those methods
-     * is a refusal before any task was taken (a stopped pool's {@link RejectedExecutionException},
-     * a null task) and counts nothing, as {@link #execute(Runnable, Hints)} counts only a task the
-     * member took. Counted after the call, not before and taken back: the count feeds a monotonic
-     * counter metric.
+     * {@code tasks} for member 0's own {@code invokeAll} or {@code invokeAny}, each counted as
+     * routed there when it starts. Not the collection's size, counted when the call returns: on
+     * a worker of member 0 those methods may start none of the tasks (a stopped pool's
+     * {@link RejectedExecutionException}, a timeout already passed, an interrupt pending) or only
+     * some ({@code invokeAny} runs them in order until one succeeds; a timeout cancels the rest),
+     * and no count taken back could feed the monotonic counter metric that reads
+     * {@link #routedCounts()}. A null element stays null, for the member to refuse.
      */
-    private <R> R countedAsRoutedToMember0(int n, R result) {
-        routed[0].add(n);
-        return result;
+    private <T> List<Callable<T>> countedOnMember0(Collection<? extends Callable<T>> tasks) {
+        List<Callable<T>> counted = new ArrayList<>(tasks.size());
+        for (Callable<T> c : tasks) {
+            counted.add(c == null ? null : new CountedCallable<>(c, routed[0]));
+        }
+        return counted;
+    }
+
+    /** A task of member 0's own {@code invokeAll} or {@code invokeAny}: counts itself when it starts. */
+    private static final class CountedCallable<T> implements Callable<T> {
+        private final Callable<T> task;
+        private final LongAdder routed;
+
+        CountedCallable(Callable<T> task, LongAdder routed) {
+            this.task = task;
+            this.routed = routed;
+        }
+
+        @Override
+        public T call() throws Exception {
+            routed.increment();
+            return task.call();
+        }
+
+        @Override
+        public String toString() {
+            return task.toString();            // what a future's toString shows of its task
+        }
     }
 
     /** {@return the number of members} */
@@ -360,8 +351,9 @@ public final class SchedulerUnion extends CompensatingExecutorService implements
     /**
      * {@return the tasks routed to each member so far, index by index (an immutable copy)} A task
      * the member refused (its {@link RejectedExecutionException}) is not counted; the tasks of an
-     * {@code invokeAll} or {@code invokeAny} that member 0 runs as its own are counted once the
-     * call returns.
+     * {@code invokeAll} or {@code invokeAny} that member 0 runs as its own (called from one of its
+     * workers) are counted as each starts, so those it never starts (a timeout that passed, the
+     * tasks after {@code invokeAny}'s first success) are not.
      */
     public List<Long> routedCounts() {
         List<Long> counts = new ArrayList<>(routed.length);

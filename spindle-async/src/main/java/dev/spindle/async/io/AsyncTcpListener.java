@@ -146,8 +146,9 @@ public final class AsyncTcpListener implements AutoCloseable {
 
     /**
      * A task that completes with the next incoming connection. Once the listener is closed it
-     * fails with an {@link UncheckedIOException}; once its reactor is closed, with an
-     * {@link IllegalStateException} saying so.
+     * fails with an {@link UncheckedIOException} (whether or not its reactor is closed too); once
+     * its reactor is closed while the listener is open, with an {@link IllegalStateException}
+     * saying so.
      *
      * @return a one-shot task, ready with the accepted connection (which the caller closes)
      */
@@ -159,8 +160,12 @@ public final class AsyncTcpListener implements AutoCloseable {
             }
             // On a closed reactor every accept fails (see isOpen), even one with a connection in
             // the backlog: handed out, that stream could never wait for anything, and an accept
-            // loop went on taking connections it could not serve.
-            reactor.checkOpen();
+            // loop went on taking connections it could not serve. A closed listener still fails
+            // as closed (channel.accept below): closed first, then its reactor (the order of
+            // try-with-resources), it threw the reactor's IllegalStateException instead.
+            if (channel.isOpen()) {
+                reactor.checkOpen();
+            }
             try {
                 SocketChannel ch = channel.accept();
                 if (ch != null) {
