@@ -6,6 +6,7 @@ package dev.spindle.async;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
@@ -700,9 +701,137 @@ public final class Async {
         }
     }
 
+    /**
+     * Chains of maps, thens and recovers longer than this are flattened into a {@link Pipeline}
+     * at their first poll. Below it a chain polls as it is built, one nested poll per stage,
+     * which costs nothing extra; above it the nesting would overflow the worker's stack (a chain
+     * of 100,000 stages threw {@link StackOverflowError}).
+     */
+    static final int FLATTEN_DEPTH = 64;
+
+    /** The task an unstarted map, then or recover awaits first, or {@code null} if {@code t} is none. */
+    private static AsyncTask<?> innerStage(AsyncTask<?> t) {
+        if (t instanceof MapTask<?, ?> m) {
+            return m.task;
+        }
+        if (t instanceof RecoverTask<?> r) {
+            return r.task;
+        }
+        if (t instanceof ThenTask<?, ?> th && th.second == null && th.first != null) {
+            return th.first;
+        }
+        return null;
+    }
+
+    /**
+     * {@code source}, or a {@link Pipeline} in its place if it is a chain of more than
+     * {@link #FLATTEN_DEPTH} unstarted maps, thens and recovers. The caller owns {@code source}, and so
+     * every stage of the chain: no one else polls them.
+     */
+    private static AsyncTask<?> flattened(AsyncTask<?> source) {
+        int depth = 0;
+        for (AsyncTask<?> t = source; t != null && depth <= FLATTEN_DEPTH; t = innerStage(t)) {
+            depth++;
+        }
+        if (depth <= FLATTEN_DEPTH) {
+            return source;
+        }
+        ArrayList<AsyncTask<?>> stages = new ArrayList<>();
+        AsyncTask<?> t = source;
+        for (AsyncTask<?> inner; (inner = innerStage(t)) != null; t = inner) {
+            stages.add(t);
+        }
+        Collections.reverse(stages);
+        return new Pipeline(t, stages.toArray(new AsyncTask<?>[0]));
+    }
+
+    /**
+     * A long chain of maps, thens and recovers run as a loop: it awaits one task at a time (the
+     * chain's innermost task, then each task a then's function makes) and applies the stages
+     * after it in order, so its depth on the stack is the same for 100,000 stages as for one.
+     * What a poll or a stage throws goes to the next recover stage, as it went out through the
+     * stages nested inside that recover. Cancelling it abandons the task it awaits, which is
+     * what cancelling the chain's outermost stage did through each stage in turn.
+     */
+    private static final class Pipeline extends DirectTask<Object> implements Cancellable {
+        private AsyncTask<?> current;
+        /** The stages (maps, thens, recovers), innermost first; those passed are nulled. */
+        private final AsyncTask<?>[] stages;
+        private int next;
+
+        Pipeline(AsyncTask<?> source, AsyncTask<?>[] stages) {
+            this.current = source;
+            this.stages = stages;
+        }
+
+        @Override
+        Object pollDirect(Context cx) {
+            RecoverTask<?> recover = null;
+            Throwable failure = null;
+            for (;;) {
+                try {
+                    return run(cx, recover, failure);
+                } catch (Throwable t) {
+                    recover = nextRecover();
+                    if (recover == null) {
+                        throw t;
+                    }
+                    failure = t;
+                }
+            }
+        }
+
+        /**
+         * Polls the awaited task and applies the stages after it until one awaits a task that is
+         * pending, or none is left; with {@code recover}, starts from its handler's value for
+         * {@code failure} instead.
+         */
+        private Object run(Context cx, RecoverTask<?> recover, Throwable failure) {
+            Object v = recover != null ? recover.handle(failure) : DirectTask.pollValue(current, cx);
+            while (v != DirectTask.PENDING) {
+                if (next == stages.length) {
+                    return v;
+                }
+                AsyncTask<?> s = stages[next];
+                stages[next++] = null;
+                if (s instanceof MapTask<?, ?> m) {
+                    v = m.apply(v);
+                } else if (s instanceof ThenTask<?, ?> th) {
+                    current = th.secondFor(v);
+                    v = DirectTask.pollValue(current, cx);
+                }                              // else a recover: a value passes through it
+            }
+            return v;
+        }
+
+        /** The next recover stage, skipping (and passing) the stages before it; null if none. */
+        private RecoverTask<?> nextRecover() {
+            while (next < stages.length) {
+                AsyncTask<?> s = stages[next];
+                stages[next++] = null;
+                if (s instanceof RecoverTask<?> r) {
+                    return r;
+                }
+            }
+            return null;
+        }
+
+        @Override
+        public void cancel() {
+            Async.abandon(current);
+        }
+
+        @Override
+        public boolean cancelUnlessDone() {
+            return Async.abandonUnlessDone(current);
+        }
+    }
+
     private static final class MapTask<T, R> extends DirectTask<R> implements Cancellable {
-        private final AsyncTask<T> task;
+        private AsyncTask<T> task;
         private final Function<? super T, ? extends R> fn;
+        /** Whether {@link #task} was looked at for a chain to flatten (at the first poll). */
+        private boolean flat;
 
         MapTask(AsyncTask<T> task, Function<? super T, ? extends R> fn) {
             this.task = task;
@@ -712,24 +841,45 @@ public final class Async {
         @Override
         @SuppressWarnings("unchecked")
         Object pollDirect(Context cx) {
-            Object v = DirectTask.pollValue(task, cx);
+            Object v = DirectTask.pollValue(task(), cx);
             return v == DirectTask.PENDING ? v : fn.apply((T) v);
+        }
+
+        /**
+         * The task this map awaits, flattened at the first poll or cancel if it is a long chain:
+         * a cancel passes through the stages as a poll does.
+         */
+        @SuppressWarnings("unchecked")
+        private AsyncTask<T> task() {
+            if (!flat) {
+                flat = true;
+                task = (AsyncTask<T>) flattened(task);
+            }
+            return task;
+        }
+
+        /** This stage's function, for a {@link Pipeline}. */
+        @SuppressWarnings("unchecked")
+        Object apply(Object v) {
+            return fn.apply((T) v);
         }
 
         @Override
         public void cancel() {
-            Async.abandon(task);
+            Async.abandon(task());
         }
 
         @Override
         public boolean cancelUnlessDone() {
-            return Async.abandonUnlessDone(task);
+            return Async.abandonUnlessDone(task());
         }
     }
 
     private static final class RecoverTask<T> implements AsyncTask<T>, Cancellable {
-        private final AsyncTask<T> task;
+        private AsyncTask<T> task;
         private final Function<? super Throwable, ? extends T> handler;
+        /** Whether {@link #task} was looked at for a chain to flatten (at the first poll). */
+        private boolean flat;
 
         RecoverTask(AsyncTask<T> task, Function<? super Throwable, ? extends T> handler) {
             this.task = task;
@@ -738,21 +888,37 @@ public final class Async {
 
         @Override
         public Poll<T> poll(Context cx) {
+            AsyncTask<T> t = task();
             try {
-                return task.poll(cx);
-            } catch (Throwable t) {
-                return Poll.ready(handler.apply(t));
+                return t.poll(cx);
+            } catch (Throwable e) {
+                return Poll.ready(handler.apply(e));
             }
+        }
+
+        /** The task this recover awaits, flattened at the first poll or cancel (as a map's). */
+        @SuppressWarnings("unchecked")
+        private AsyncTask<T> task() {
+            if (!flat) {
+                flat = true;
+                task = (AsyncTask<T>) flattened(task);
+            }
+            return task;
+        }
+
+        /** This stage's handler, for a {@link Pipeline}. */
+        Object handle(Throwable t) {
+            return handler.apply(t);
         }
 
         @Override
         public void cancel() {
-            Async.abandon(task);
+            Async.abandon(task());
         }
 
         @Override
         public boolean cancelUnlessDone() {
-            return Async.abandonUnlessDone(task);
+            return Async.abandonUnlessDone(task());
         }
     }
 
@@ -760,6 +926,8 @@ public final class Async {
         private AsyncTask<T> first;
         private final Function<? super T, ? extends AsyncTask<R>> fn;
         private AsyncTask<R> second;
+        /** Whether {@link #first} was looked at for a chain to flatten (at the first poll). */
+        private boolean flat;
 
         ThenTask(AsyncTask<T> first, Function<? super T, ? extends AsyncTask<R>> fn) {
             this.first = first;
@@ -771,7 +939,7 @@ public final class Async {
             if (second == null && !start(cx)) {
                 return Poll.pending();
             }
-            return second.poll(cx);            // the second task's own Poll, not a copy
+            return tail().poll(cx);            // the second task's own Poll, not a copy
         }
 
         @Override
@@ -779,26 +947,61 @@ public final class Async {
             if (second == null && !start(cx)) {
                 return DirectTask.PENDING;
             }
-            return DirectTask.pollValue(second, cx);
+            return DirectTask.pollValue(tail(), cx);
         }
 
         /** Polls the first task; once it is ready, makes the second. Whether there is one. */
-        @SuppressWarnings("unchecked")
         private boolean start(Context cx) {
-            Object v = DirectTask.pollValue(first, cx);
+            Object v = DirectTask.pollValue(first(), cx);
             if (v == DirectTask.PENDING) {
                 return false;
             }
             first = null;
-            second = Objects.requireNonNull(fn.apply((T) v), "then: fn returned null");
+            second = secondFor(v);
             return true;
+        }
+
+        /**
+         * The first task, flattened at the first poll or cancel if it is a long chain (as a
+         * map's); {@code null} once it has completed.
+         */
+        @SuppressWarnings("unchecked")
+        private AsyncTask<T> first() {
+            if (!flat && first != null) {
+                flat = true;
+                first = (AsyncTask<T>) flattened(first);
+            }
+            return first;
+        }
+
+        /** The second task for the first one's value {@code v}. */
+        @SuppressWarnings("unchecked")
+        AsyncTask<R> secondFor(Object v) {
+            return Objects.requireNonNull(fn.apply((T) v), "then: fn returned null");
+        }
+
+        /**
+         * The second task, skipping seconds that are themselves started thens: such a then only
+         * passes polls and cancels on to its own second, so awaiting that one directly is the
+         * same. A then whose function returns another then (a recursive asynchronous loop)
+         * would otherwise nest one poll deeper with each turn, costing time that grew with the
+         * number of turns and at last a {@link StackOverflowError}.
+         */
+        @SuppressWarnings("unchecked")
+        private AsyncTask<R> tail() {
+            AsyncTask<R> s = second;
+            while (s instanceof ThenTask<?, ?> t && t.second != null) {
+                s = (AsyncTask<R>) t.second;
+            }
+            second = s;
+            return s;
         }
 
         @Override
         public void cancel() {
             if (second != null) {
-                Async.abandon(second);
-            } else if (first != null) {
+                Async.abandon(tail());
+            } else if (first() != null) {
                 Async.abandon(first);
             }
         }
@@ -806,7 +1009,7 @@ public final class Async {
         /** Too late if the stage it waits on has completed (the first: then the next poll starts the second). */
         @Override
         public boolean cancelUnlessDone() {
-            return second != null ? Async.abandonUnlessDone(second) : first == null || Async.abandonUnlessDone(first);
+            return second != null ? Async.abandonUnlessDone(tail()) : first() == null || Async.abandonUnlessDone(first);
         }
     }
 

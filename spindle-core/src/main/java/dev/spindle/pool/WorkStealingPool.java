@@ -771,6 +771,8 @@ public final class WorkStealingPool extends PoolCore {
      * {@link IllegalArgumentException} naming the parameter when it is out of range.
      */
     public static final class Builder extends PoolBuilder<Builder> {
+        private static final int MAX_STEAL_ATTEMPTS = 1 << 16;
+
         private int localQueueCapacity = 256;
         private int stealAttempts = 32;
         private int maxSpareWorkers = 256;
@@ -797,15 +799,22 @@ public final class WorkStealingPool extends PoolCore {
         }
 
         /**
-         * Random victims an idle worker probes before it parks; default 32.
+         * Random victims an idle worker probes before it parks; default 32, at most 65,536.
          *
-         * @param attempts the number of probes, at least 1
+         * <p>Why a bound: a searching worker makes all its probes before it looks at the shared
+         * queue or at a shutdown again, at some nanoseconds each. With {@code Integer.MAX_VALUE}
+         * one search took tens of seconds, and a pool shut down meanwhile did not terminate
+         * until it ended. 65,536 probes take about a millisecond, and are far more than a
+         * search among the most workers a pool can have needs.
+         *
+         * @param attempts the number of probes, 1 to 65,536
          * @return this builder
-         * @throws IllegalArgumentException if {@code attempts} is below 1
+         * @throws IllegalArgumentException if {@code attempts} is out of range
          */
         public Builder stealAttempts(int attempts) {
-            if (attempts < 1) {
-                throw new IllegalArgumentException("stealAttempts must be at least 1, was " + attempts);
+            if (attempts < 1 || attempts > MAX_STEAL_ATTEMPTS) {
+                throw new IllegalArgumentException(
+                        "stealAttempts must be in [1, " + MAX_STEAL_ATTEMPTS + "], was " + attempts);
             }
             this.stealAttempts = attempts;
             return this;
