@@ -397,9 +397,7 @@ final class GraphScheduler implements AutoCloseable {
                     freed.addAll(supersede(earlier, t));
                 }
                 for (String dep : s.dependencies()) {
-                    TaskState d = tasks.get(dep);
-                    t.dependencies.add(d);
-                    d.dependents.add(t);
+                    t.addDependency(tasks.get(dep));
                 }
                 tasks.put(s.key(), t);
                 futures.add(t.future);
@@ -478,10 +476,22 @@ final class GraphScheduler implements AutoCloseable {
         if (earlier.state == TaskState.State.MEMORY || earlier.state == TaskState.State.LOST) {
             tasksReleased++;
         }
-        earlier.state = TaskState.State.RELEASED;
+        earlier.setState(TaskState.State.RELEASED);
         for (TaskState d : earlier.dependents) {
-            d.dependencies.replaceAll(x -> x == earlier ? next : x);
+            int[] links = {0};
+            d.dependencies.replaceAll(x -> {
+                if (x != earlier) {
+                    return x;
+                }
+                links[0]++;
+                return next;
+            });
+            // d counted earlier, released above, among its dependencies not in memory; next, new and
+            // waiting, takes its place there
             next.dependents.add(d);
+            if (TaskState.pending(d.state)) {
+                next.pendingDependents += links[0];   // none today: resubmittable allows no pending dependent
+            }
         }
         earlier.dependents.clear();
         for (TaskState d : earlier.dependencies) {
@@ -601,7 +611,7 @@ final class GraphScheduler implements AutoCloseable {
             if (!visited.add(t) || !(t.state == TaskState.State.WAITING || recomputable(t))) {
                 continue;
             }
-            t.state = TaskState.State.WAITING;
+            t.setState(TaskState.State.WAITING);
             for (TaskState d : t.dependencies) {
                 if (d.state == TaskState.State.ERRED) {
                     err(t, d.error);
@@ -719,7 +729,7 @@ final class GraphScheduler implements AutoCloseable {
         if (w.stalled()) {
             stallsDirty = true;               // queued where it cannot start: stalls() looks at it
         }
-        t.state = TaskState.State.PROCESSING;
+        t.setState(TaskState.State.PROCESSING);
         t.processingOn = w;
         t.attempt = ++attemptSeq;
         t.assignedOrder = ++orderSeq;
@@ -773,7 +783,7 @@ final class GraphScheduler implements AutoCloseable {
         unassign(t);
         workers.get(m.worker()).executed++;
         logRun(t, m.worker(), m.nanos(), false);
-        t.state = TaskState.State.MEMORY;
+        t.setState(TaskState.State.MEMORY);
         t.failures = 0;                       // a later recomputation of a lost result gets its own retries
         t.bytes = m.bytes();
         t.addHolder(m.worker());
@@ -831,15 +841,11 @@ final class GraphScheduler implements AutoCloseable {
      * end it, and with {@code forgetReleased} its record (and its dependencies') would stay for good.
      */
     private void mayRelease(TaskState t) {
-        if ((t.state != TaskState.State.MEMORY && t.state != TaskState.State.LOST) || t.wanted) {
+        if ((t.state != TaskState.State.MEMORY && t.state != TaskState.State.LOST) || t.wanted
+                || t.pendingDependents > 0) {
             return;
         }
-        for (TaskState d : t.dependents) {
-            if (d.state == TaskState.State.WAITING || d.state == TaskState.State.PROCESSING) {
-                return;
-            }
-        }
-        t.state = TaskState.State.RELEASED;
+        t.setState(TaskState.State.RELEASED);
         tasksReleased++;
         for (int h : t.holders) {
             WorkerState w = workers.get(h);
@@ -999,7 +1005,7 @@ final class GraphScheduler implements AutoCloseable {
         logRun(t, m.worker(), m.nanos(), true);
         t.failures++;
         if (t.failures <= config.retries()) {
-            t.state = TaskState.State.WAITING;
+            t.setState(TaskState.State.WAITING);
             place(t);                         // on a retiring worker if no other may run it (retiringFallback)
         } else {
             err(t, m.error());
@@ -1027,7 +1033,7 @@ final class GraphScheduler implements AutoCloseable {
                 continue;
             }
             unassign(t);
-            t.state = TaskState.State.ERRED;
+            t.setState(TaskState.State.ERRED);
             t.error = error;
             CompletableFuture<Object> f = t.future;
             if (f != null) {
@@ -1065,9 +1071,9 @@ final class GraphScheduler implements AutoCloseable {
             }
         }
         if (dep != null && dep.state == TaskState.State.MEMORY && dep.holders.isEmpty()) {
-            dep.state = TaskState.State.LOST;
+            dep.setState(TaskState.State.LOST);
         }
-        t.state = TaskState.State.WAITING;
+        t.setState(TaskState.State.WAITING);
         ensure(t, new HashSet<>());
     }
 
@@ -1101,7 +1107,7 @@ final class GraphScheduler implements AutoCloseable {
         t.addHolder(w.id);
         w.holds.add(t.key());
         if (t.state == TaskState.State.LOST) {
-            t.state = TaskState.State.MEMORY;
+            t.setState(TaskState.State.MEMORY);
             dependentsMayRun(t);
         }
     }
@@ -1139,13 +1145,13 @@ final class GraphScheduler implements AutoCloseable {
         }
         for (TaskState t : new ArrayList<>(w.processing)) {
             unassign(t);
-            t.state = TaskState.State.WAITING;
+            t.setState(TaskState.State.WAITING);
         }
         for (String key : w.holds) {
             TaskState t = tasks.get(key);
             t.removeHolder(id);
             if (t.state == TaskState.State.MEMORY && t.holders.isEmpty()) {
-                t.state = TaskState.State.LOST;
+                t.setState(TaskState.State.LOST);
             }
         }
         w.holds.clear();
@@ -1297,7 +1303,7 @@ final class GraphScheduler implements AutoCloseable {
             return;
         }
         unassign(t);
-        t.state = TaskState.State.WAITING;
+        t.setState(TaskState.State.WAITING);
         if (t.dependenciesInMemory()) {
             place(t, true);
         } else {
@@ -1529,7 +1535,7 @@ final class GraphScheduler implements AutoCloseable {
             TaskState t = tasks.get(key);
             t.removeHolder(w.id);
             if (t.state == TaskState.State.MEMORY && t.holders.isEmpty()) {
-                t.state = TaskState.State.LOST;   // its copies all failed: as if the worker was lost
+                t.setState(TaskState.State.LOST);   // its copies all failed: as if the worker was lost
                 System.getLogger(GraphScheduler.class.getName()).log(System.Logger.Level.WARNING,
                         "worker {0} retired without a copy of ''{1}'' ({2} copies failed); it is computed again if"
                                 + " needed", w.id, key, MAX_REPLICA_FAILURES);
@@ -1692,7 +1698,7 @@ final class GraphScheduler implements AutoCloseable {
         if (p.thief == RETIRE) {
             if (m.released()) {               // not started: place it on an active worker
                 unassign(t);
-                t.state = TaskState.State.WAITING;
+                t.setState(TaskState.State.WAITING);
                 place(t);
             }
             return;                           // started: it finishes on the retiring worker
@@ -1709,7 +1715,7 @@ final class GraphScheduler implements AutoCloseable {
         if (thief.active() && !thief.stalled() && t.spec.restrictions().allows(thief.id)) {
             assign(t, thief);
         } else {
-            t.state = TaskState.State.WAITING;
+            t.setState(TaskState.State.WAITING);
             place(t);
         }
     }

@@ -26,11 +26,20 @@ final class WorkerState {
     /**
      * Of {@link #processing}: how many tasks lack a dependency here, and the bytes they lack (each
      * task's share in its {@link TaskState#missingBytes}). Exact integers kept on every change
-     * (a task starting or stopping here, a holder added or removed) so that a balance round reads
-     * the transfer cost instead of walking every task's dependencies.
+     * (a task starting or stopping here at once, a holder added or removed by the next read, see
+     * {@link #transferStale}) so that a balance round reads the transfer cost instead of walking
+     * every task's dependencies.
      */
     private int tasksMissingData;
     private long bytesMissing;
+    /**
+     * Of {@link #processing}: tasks a dependency of which gained or lost a holder since their share
+     * was counted ({@link #transferChanged}). Recounted when the totals are read, not at each
+     * change: recounting walks all of a task's dependencies, and a task of n inputs fetched here
+     * sees n changes, so recounting at each one made a wide fan-in quadratic (50,000 inputs kept the
+     * scheduler busy for minutes).
+     */
+    private final Set<TaskState> transferStale = new HashSet<>();
     boolean alive = true;
     /** Finished or erred replies accepted from this incarnation. */
     long executed;
@@ -74,18 +83,33 @@ final class WorkerState {
     void stopProcessing(TaskState t) {
         if (processing.remove(t)) {
             load.remove(t.spec.prefix(), t.hintNanos());
-            countMissing(t, -1);
+            countMissing(t, -1);              // its share as counted, stale or not: the totals hold exactly that
+            transferStale.remove(t);
             t.missingBytes = -1;
         }
     }
 
-    /** A dependency of {@code t} gained or lost a holder: recounts what {@code t} lacks here, if it processes here. */
+    /**
+     * A dependency of {@code t} gained or lost a holder: what {@code t} lacks here, if it processes
+     * here, is recounted before the totals are next read ({@link #transferStale}).
+     */
     void transferChanged(TaskState t) {
         if (processing.contains(t)) {
+            transferStale.add(t);
+        }
+    }
+
+    /** Recounts the shares of the tasks whose dependencies' holders changed since they were counted. */
+    private void recount() {
+        if (transferStale.isEmpty()) {
+            return;
+        }
+        for (TaskState t : transferStale) {
             countMissing(t, -1);
             t.missingBytes = t.missingBytes(id);
             countMissing(t, 1);
         }
+        transferStale.clear();
     }
 
     private void countMissing(TaskState t, int sign) {
@@ -101,16 +125,19 @@ final class WorkerState {
      * {@code GraphScheduler.transferCost} over {@link #processing}).
      */
     double transferSeconds(BalanceParams params) {
+        recount();
         return tasksMissingData == 0 ? 0.0 : tasksMissingData * params.latency() + bytesMissing / params.bandwidth();
     }
 
     /** Of the processing tasks, how many lack a dependency here; for tests. */
     int tasksMissingData() {
+        recount();
         return tasksMissingData;
     }
 
     /** The bytes the processing tasks lack here; for tests. */
     long bytesMissing() {
+        recount();
         return bytesMissing;
     }
 
