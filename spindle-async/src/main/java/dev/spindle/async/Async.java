@@ -711,11 +711,8 @@ public final class Async {
 
     /** The task an unstarted map, then or recover awaits first, or {@code null} if {@code t} is none. */
     private static AsyncTask<?> innerStage(AsyncTask<?> t) {
-        if (t instanceof MapTask<?, ?> m) {
-            return m.task;
-        }
-        if (t instanceof RecoverTask<?> r) {
-            return r.task;
+        if (t instanceof Stage<?, ?> s) {
+            return s.task;
         }
         if (t instanceof ThenTask<?, ?> th && th.second == null && th.first != null) {
             return th.first;
@@ -827,14 +824,45 @@ public final class Async {
         }
     }
 
-    private static final class MapTask<T, R> extends DirectTask<R> implements Cancellable {
+    /**
+     * What a map and a recover share: the task they await, flattened at their first poll or
+     * cancel if it is a long chain (a cancel passes through the stages as a poll does).
+     */
+    private abstract static class Stage<T, R> extends DirectTask<R> implements Cancellable {
         private AsyncTask<T> task;
-        private final Function<? super T, ? extends R> fn;
         /** Whether {@link #task} was looked at for a chain to flatten (at the first poll). */
         private boolean flat;
 
-        MapTask(AsyncTask<T> task, Function<? super T, ? extends R> fn) {
+        Stage(AsyncTask<T> task) {
             this.task = task;
+        }
+
+        /** The task this stage awaits, flattened at the first poll or cancel if it is a long chain. */
+        @SuppressWarnings("unchecked")
+        final AsyncTask<T> task() {
+            if (!flat) {
+                flat = true;
+                task = (AsyncTask<T>) flattened(task);
+            }
+            return task;
+        }
+
+        @Override
+        public final void cancel() {
+            Async.abandon(task());
+        }
+
+        @Override
+        public final boolean cancelUnlessDone() {
+            return Async.abandonUnlessDone(task());
+        }
+    }
+
+    private static final class MapTask<T, R> extends Stage<T, R> {
+        private final Function<? super T, ? extends R> fn;
+
+        MapTask(AsyncTask<T> task, Function<? super T, ? extends R> fn) {
+            super(task);
             this.fn = fn;
         }
 
@@ -845,44 +873,24 @@ public final class Async {
             return v == DirectTask.PENDING ? v : fn.apply((T) v);
         }
 
-        /**
-         * The task this map awaits, flattened at the first poll or cancel if it is a long chain:
-         * a cancel passes through the stages as a poll does.
-         */
-        @SuppressWarnings("unchecked")
-        private AsyncTask<T> task() {
-            if (!flat) {
-                flat = true;
-                task = (AsyncTask<T>) flattened(task);
-            }
-            return task;
-        }
-
         /** This stage's function, for a {@link Pipeline}. */
         @SuppressWarnings("unchecked")
         Object apply(Object v) {
             return fn.apply((T) v);
         }
-
-        @Override
-        public void cancel() {
-            Async.abandon(task());
-        }
-
-        @Override
-        public boolean cancelUnlessDone() {
-            return Async.abandonUnlessDone(task());
-        }
     }
 
-    private static final class RecoverTask<T> implements AsyncTask<T>, Cancellable {
-        private AsyncTask<T> task;
+    /**
+     * A recover. A poll of its task that returns {@code null} instead of a {@link Poll} counts as
+     * a failure of that task, which the handler gets: a {@link Pipeline} (and a map polling the
+     * task by {@link DirectTask#pollValue}) sees it as the {@link NullPointerException} it is, so
+     * a recover catches it whether its chain is flattened or not, and wherever it stands.
+     */
+    private static final class RecoverTask<T> extends Stage<T, T> {
         private final Function<? super Throwable, ? extends T> handler;
-        /** Whether {@link #task} was looked at for a chain to flatten (at the first poll). */
-        private boolean flat;
 
         RecoverTask(AsyncTask<T> task, Function<? super Throwable, ? extends T> handler) {
-            this.task = task;
+            super(task);
             this.handler = handler;
         }
 
@@ -890,35 +898,29 @@ public final class Async {
         public Poll<T> poll(Context cx) {
             AsyncTask<T> t = task();
             try {
-                return t.poll(cx);
+                Poll<T> p = t.poll(cx);
+                if (p == null) {
+                    throw new NullPointerException("recover: the task's poll returned null instead of a Poll");
+                }
+                return p;                      // the task's own Poll, not a copy
             } catch (Throwable e) {
                 return Poll.ready(handler.apply(e));
             }
         }
 
-        /** The task this recover awaits, flattened at the first poll or cancel (as a map's). */
-        @SuppressWarnings("unchecked")
-        private AsyncTask<T> task() {
-            if (!flat) {
-                flat = true;
-                task = (AsyncTask<T>) flattened(task);
+        @Override
+        Object pollDirect(Context cx) {
+            AsyncTask<T> t = task();
+            try {
+                return DirectTask.pollValue(t, cx);
+            } catch (Throwable e) {
+                return handler.apply(e);
             }
-            return task;
         }
 
         /** This stage's handler, for a {@link Pipeline}. */
         Object handle(Throwable t) {
             return handler.apply(t);
-        }
-
-        @Override
-        public void cancel() {
-            Async.abandon(task());
-        }
-
-        @Override
-        public boolean cancelUnlessDone() {
-            return Async.abandonUnlessDone(task());
         }
     }
 
@@ -926,8 +928,6 @@ public final class Async {
         private AsyncTask<T> first;
         private final Function<? super T, ? extends AsyncTask<R>> fn;
         private AsyncTask<R> second;
-        /** Whether {@link #first} was looked at for a chain to flatten (at the first poll). */
-        private boolean flat;
 
         ThenTask(AsyncTask<T> first, Function<? super T, ? extends AsyncTask<R>> fn) {
             this.first = first;
@@ -962,16 +962,23 @@ public final class Async {
         }
 
         /**
-         * The first task, flattened at the first poll or cancel if it is a long chain (as a
-         * map's); {@code null} once it has completed.
+         * The first task, flattened at a poll or cancel if it is a long chain (as a map's);
+         * {@code null} once it has completed. No flag records that it was looked at, as a map's
+         * does: a then is 24 bytes with its three fields, and a flag would make it 32. So a
+         * first task that is itself a stage is looked at on each poll: a walk of at most
+         * {@link #FLATTEN_DEPTH} + 1 stages, and of one type test for the usual first task (a
+         * promise, a receive, a spawned task's handle) or for a chain already flattened.
          */
         @SuppressWarnings("unchecked")
         private AsyncTask<T> first() {
-            if (!flat && first != null) {
-                flat = true;
-                first = (AsyncTask<T>) flattened(first);
+            AsyncTask<T> f = first;
+            if (f != null && innerStage(f) != null) {
+                AsyncTask<T> flat = (AsyncTask<T>) flattened(f);
+                if (flat != f) {
+                    first = f = flat;
+                }
             }
-            return first;
+            return f;
         }
 
         /** The second task for the first one's value {@code v}. */
@@ -990,7 +997,13 @@ public final class Async {
         @SuppressWarnings("unchecked")
         private AsyncTask<R> tail() {
             AsyncTask<R> s = second;
-            while (s instanceof ThenTask<?, ?> t && t.second != null) {
+            if (!(s instanceof ThenTask<?, ?> t0) || t0.second == null || t0 == this) {
+                return s;                      // nothing to skip: most polls, and they store nothing
+            }
+            // stops at this then: a function that returns its own then (a naive retry) makes a
+            // cycle, which this loop followed for ever; polling this then from its own poll
+            // fails with StackOverflowError instead, as the nested polls did before tail()
+            while (s instanceof ThenTask<?, ?> t && t.second != null && t != this) {
                 s = (AsyncTask<R>) t.second;
             }
             second = s;
