@@ -27,26 +27,6 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(60)
 class PipelineSecondReviewRegressionTest {
 
-    /** Counts wakes; polls by hand. */
-    private static final class Cx implements Context, Waker {
-        int wakes;
-
-        @Override
-        public Waker waker() {
-            return this;
-        }
-
-        @Override
-        public boolean consumeBudget() {
-            return true;
-        }
-
-        @Override
-        public void wake() {
-            wakes++;
-        }
-    }
-
     /**
      * A task pending until {@link #fire}, then ready with its value or failing with its error;
      * records polls after it completed and cancels.
@@ -183,7 +163,7 @@ class PipelineSecondReviewRegressionTest {
 
     /** The chain built with Async's combinators; gates and fn calls recorded. */
     private static AsyncTask<Integer> build(int srcKind, int src, List<Op> ops, List<Gate> gates, int[] calls,
-            int prePollAt, Cx cx) {
+            int prePollAt, AsyncCombinatorTest.HandContext cx) {
         AsyncTask<Integer> t = switch (srcKind) {
             case 0 -> Async.ready(src);
             case 1 -> gate(gates, src, null);
@@ -280,7 +260,7 @@ class PipelineSecondReviewRegressionTest {
 
             List<Gate> gates = new ArrayList<>();
             int[] calls = new int[len];
-            Cx cx = new Cx();
+            AsyncCombinatorTest.HandContext cx = new AsyncCombinatorTest.HandContext();
             AsyncTask<Integer> chain = build(srcKind, src, ops, gates, calls, prePollAt, cx);
             if (chain == null) {
                 continue;                      // the prefix polled early completed
@@ -319,9 +299,9 @@ class PipelineSecondReviewRegressionTest {
                     cancelled = true;
                     break;
                 }
-                int wakes = cx.wakes;
+                int wakes = cx.wakes.get();
                 g.fire();
-                assertThat(cx.wakes).as(where + ": the gate woke the chain's waker").isEqualTo(wakes + 1);
+                assertThat(cx.wakes.get()).as(where + ": the gate woke the chain's waker").isEqualTo(wakes + 1);
             }
             for (int i = 0; i < len; i++) {
                 assertThat(calls[i]).as(where + ": calls of stage " + i).isLessThanOrEqualTo(1);
@@ -353,7 +333,7 @@ class PipelineSecondReviewRegressionTest {
             for (boolean unlessDone : new boolean[] {false, true}) {
                 AsyncSemaphore sem = new AsyncSemaphore(0);
                 AsyncTask<Integer> chain = maps(Async.map(sem.acquire(), x -> 0), depth);
-                Cx cx = new Cx();
+                AsyncCombinatorTest.HandContext cx = new AsyncCombinatorTest.HandContext();
                 assertThat(chain.poll(cx).isPending()).isTrue();
                 sem.release();                                 // granted to the waiting acquire
                 if (unlessDone) {
@@ -373,10 +353,10 @@ class PipelineSecondReviewRegressionTest {
             AsyncChannel<Integer> ch = new AsyncChannel<>(4);
             AsyncTask<Integer> mid = Async.then(maps(Async.ready(0), depth), x -> ch.receive());
             AsyncTask<Integer> chain = maps(mid, depth);
-            Cx cx = new Cx();
+            AsyncCombinatorTest.HandContext cx = new AsyncCombinatorTest.HandContext();
             assertThat(chain.poll(cx).isPending()).isTrue();
             Async.cancel(chain);
-            Cx other = new Cx();
+            AsyncCombinatorTest.HandContext other = new AsyncCombinatorTest.HandContext();
             AsyncTask<Void> send = ch.send(7);
             assertThat(send.poll(other).isReady()).isTrue();
             AsyncTask<Integer> r = ch.receive();
@@ -397,7 +377,7 @@ class PipelineSecondReviewRegressionTest {
             Gate g = new Gate(1, null);
             AsyncTask<Integer> chain = maps(Async.then(maps(Async.ready(0), depth), x -> g), depth);
             AsyncTask<Integer> bounded = Async.timeout(chain, Duration.ZERO);
-            assertThatThrownBy(() -> bounded.poll(new Cx()))
+            assertThatThrownBy(() -> bounded.poll(new AsyncCombinatorTest.HandContext()))
                     .isInstanceOf(CompletionException.class)
                     .hasCauseInstanceOf(TimeoutException.class);
             assertThat(g.cancels).as("depth %d", depth).isPositive();
@@ -417,7 +397,7 @@ class PipelineSecondReviewRegressionTest {
             calls[0]++;
             return x * 10;
         });
-        Cx cx = new Cx();
+        AsyncCombinatorTest.HandContext cx = new AsyncCombinatorTest.HandContext();
         assertThat(inner.poll(cx).isPending()).isTrue();
         AsyncTask<Integer> outer = maps(inner, 100);
         assertThat(outer.poll(cx).isPending()).isTrue();
@@ -441,7 +421,7 @@ class PipelineSecondReviewRegressionTest {
                 ? (last[0] = new Gate(i, null))
                 : Async.then(Async.ready(i + 1), turn.get(0)));
         AsyncTask<Integer> t = turn.get(0).apply(0);
-        Cx cx = new Cx();
+        AsyncCombinatorTest.HandContext cx = new AsyncCombinatorTest.HandContext();
         assertThat(t.poll(cx).isPending()).isTrue();
         assertThat(t.poll(cx).isPending()).isTrue();
         assertThat(((Cancellable) t).cancelUnlessDone()).isTrue();
@@ -478,7 +458,7 @@ class PipelineSecondReviewRegressionTest {
 
     private static String outcome(AsyncTask<Integer> t) {
         try {
-            Poll<Integer> p = t.poll(new Cx());
+            Poll<Integer> p = t.poll(new AsyncCombinatorTest.HandContext());
             return p == null ? "null Poll" : String.valueOf(p.value());
         } catch (Throwable e) {
             return e.getClass().getSimpleName();
@@ -497,7 +477,7 @@ class PipelineSecondReviewRegressionTest {
         Throwable[] failure = new Throwable[1];
         Thread poller = new Thread(() -> {
             try {
-                self.get(0).poll(new Cx());
+                self.get(0).poll(new AsyncCombinatorTest.HandContext());
             } catch (Throwable e) {
                 failure[0] = e;
             }
