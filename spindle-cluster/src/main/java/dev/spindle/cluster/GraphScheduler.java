@@ -184,6 +184,10 @@ final class GraphScheduler implements AutoCloseable {
     private long executedByReplaced;
     /** The bytes the workers reported moving between them ({@link Message.DataAdded#bytes()}). */
     private long bytesReported;
+    /** For tests ({@link #checkCountsForTests}): check the running counts after every event; false in production. */
+    private boolean checkCountsEachEvent;
+    /** The first mismatch that check found; read by {@link #checkCountsForTests}. */
+    private AssertionError countsFailure;
 
     GraphScheduler(CoordinatorSettings config, Transport transport) {
         this.config = config;
@@ -229,6 +233,13 @@ final class GraphScheduler implements AutoCloseable {
                 if (periodic && System.nanoTime() - nextBalance >= 0) {
                     balanceRound();
                     nextBalance = System.nanoTime() + config.balanceIntervalNanos();
+                }
+                if (checkCountsEachEvent && countsFailure == null) {
+                    try {
+                        checkCounts();        // tests only (checkCountsForTests): off in production
+                    } catch (AssertionError e) {
+                        countsFailure = e;
+                    }
                 }
             } catch (InterruptedException e) {
                 if (closed) {
@@ -891,6 +902,84 @@ final class GraphScheduler implements AutoCloseable {
                 work.push(d);
             }
             t.dependencies.clear();
+        }
+    }
+
+    /**
+     * For tests: checks the running counts against a recount from scratch (see {@link #checkCounts}),
+     * now and, from this call on, after every event the scheduler handles.
+     *
+     * @throws AssertionError the first mismatch found since the first call, naming the record and
+     *     both values
+     */
+    void checkCountsForTests() {
+        AssertionError e = call(() -> {
+            checkCountsEachEvent = true;
+            if (countsFailure == null) {
+                try {
+                    checkCounts();
+                } catch (AssertionError x) {
+                    countsFailure = x;
+                }
+            }
+            return countsFailure;
+        });
+        if (e != null) {
+            throw new AssertionError(e.getMessage(), e);
+        }
+    }
+
+    /**
+     * On the scheduler thread: recounts {@link TaskState#pendingDependents} and
+     * {@link TaskState#dependenciesNotInMemory} of every record, and each worker's transfer totals,
+     * the way they were computed before they were kept as running counts, and throws on the first
+     * difference (a count too high keeps a value or a task waiting for good, one too low frees a
+     * value a pending task still needs).
+     */
+    private void checkCounts() {
+        for (TaskState t : tasks.values()) {
+            int pending = 0;
+            for (TaskState d : t.dependents) {
+                if (!d.dependencies.contains(t)) {
+                    throw new AssertionError("'" + d.key() + "' is a dependent of '" + t.key()
+                            + "' that does not depend on it");
+                }
+                if (TaskState.pending(d.state)) {
+                    for (TaskState x : d.dependencies) {
+                        pending += x == t ? 1 : 0;
+                    }
+                }
+            }
+            Set<TaskState> notInMemory = new HashSet<>();
+            for (TaskState d : t.dependencies) {
+                if (!d.dependents.contains(t)) {
+                    throw new AssertionError("'" + t.key() + "' depends on '" + d + "', which does not list it");
+                }
+                if (d.state != TaskState.State.MEMORY) {
+                    notInMemory.add(d);
+                }
+            }
+            if (t.pendingDependents != pending || t.dependenciesNotInMemory != notInMemory.size()) {
+                throw new AssertionError("task " + t + ": pendingDependents " + t.pendingDependents + ", recounted "
+                        + pending + "; dependenciesNotInMemory " + t.dependenciesNotInMemory + ", recounted "
+                        + notInMemory.size() + " " + notInMemory + " of " + t.dependencies);
+            }
+        }
+        for (WorkerState w : workers) {
+            int missing = 0;
+            long bytes = 0;
+            for (TaskState t : w.processing) {
+                long b = t.missingBytes(w.id);
+                if (b >= 0) {
+                    missing++;
+                    bytes += b;
+                }
+            }
+            if (w.tasksMissingData() != missing || w.bytesMissing() != bytes) {
+                throw new AssertionError(w + ": tasksMissingData " + w.tasksMissingData() + ", recounted " + missing
+                        + "; bytesMissing " + w.bytesMissing() + ", recounted " + bytes + " (processing "
+                        + w.processing + ")");
+            }
         }
     }
 

@@ -278,6 +278,11 @@ public final class LocalCluster implements ClusterView, AutoCloseable {
         return scheduler.taskEvents();
     }
 
+    /** For tests: see {@link GraphScheduler#checkCountsForTests}. */
+    void checkCountsForTests() {
+        scheduler.checkCountsForTests();
+    }
+
     /** The task records the scheduler keeps, for tests of {@link CoordinatorSettings.Knobs#forgetReleased}. */
     int taskRecords() {
         return scheduler.taskRecords();

@@ -74,6 +74,7 @@ class ClusterGraphPropertiesTest {
         }
         try (LocalCluster cluster = LocalCluster.builder().workers(3).threadsPerWorker(1).latency(Duration.ZERO)
                 .bandwidth(1e12).balanceInterval(Duration.ofMillis(1)).saturatedOccupancy(Duration.ZERO).build()) {
+            cluster.checkCountsForTests();    // and after every event from here on (the scheduler's running counts)
             Map<String, ClusterFuture<?>> fs = cluster.client().submit(g.build());
             cluster.rebalance();
             if (kill) {
@@ -86,6 +87,7 @@ class ClusterGraphPropertiesTest {
                     assertThat(RUNS.get(key).get()).as("runs of " + key).isEqualTo(1);
                 }
             }
+            cluster.checkCountsForTests();
         }
     }
 }

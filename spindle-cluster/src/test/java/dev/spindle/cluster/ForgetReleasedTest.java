@@ -6,6 +6,7 @@ package dev.spindle.cluster;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.spindle.testkit.Await;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
@@ -35,13 +36,6 @@ class ForgetReleasedTest {
         return cluster.client();
     }
 
-    private static void await(String what, BooleanSupplier condition) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (!condition.getAsBoolean()) {
-            assertThat(System.nanoTime() - deadline).as("timed out waiting until %s", what).isNegative();
-            Thread.sleep(5);
-        }
-    }
 
     @Test
     void releasedTasksNothingDependsOnAreForgotten() throws Exception {
@@ -52,7 +46,7 @@ class ForgetReleasedTest {
                 assertThat(f.get()).isEqualTo(i);
             }
         }
-        await("every record is forgotten", () -> cluster.taskRecords() == 0);
+        Await.until("every record is forgotten", () -> cluster.taskRecords() == 0);
         assertThat(cluster.stats().tasksReleased()).isEqualTo(500);
         // a forgotten key is unknown again: it may be submitted anew, not depended on by key
         assertThat(client.submit("once-0", args -> 7).get()).isEqualTo(7);
@@ -69,10 +63,10 @@ class ForgetReleasedTest {
         assertThat(c.get()).isEqualTo(3);
         a.release();
         b.release();
-        await("a and b are released", () -> cluster.stats().tasksReleased() == 2);
+        Await.until("a and b are released", () -> cluster.stats().tasksReleased() == 2);
         assertThat(cluster.taskRecords()).as("c may be lost and recomputed from b, and b from a").isEqualTo(3);
         c.release();
-        await("the whole chain is forgotten", () -> cluster.taskRecords() == 0);
+        Await.until("the whole chain is forgotten", () -> cluster.taskRecords() == 0);
     }
 
     @Test
@@ -84,7 +78,7 @@ class ForgetReleasedTest {
                 f.get();
             }
         }
-        await("every result is released", () -> cluster.stats().tasksReleased() == 20);
+        Await.until("every result is released", () -> cluster.stats().tasksReleased() == 20);
         assertThat(cluster.taskRecords()).isEqualTo(20);
         assertThat(client.submit(TaskSpec.builder("again", args -> (Integer) args.get(0) + 1).dependsOn("kept-3")
                 .build()).get()).isEqualTo(4);

@@ -6,6 +6,7 @@ package dev.spindle.cluster;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.spindle.testkit.Await;
 import java.io.Serializable;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
@@ -51,13 +52,6 @@ class MemoryReleaseTest {
     }
 
     /** Waits (at most 10 s) for a condition on asynchronous releases. */
-    private static void await(String what, BooleanSupplier condition) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (!condition.getAsBoolean()) {
-            assertThat(System.nanoTime() - deadline).as("timed out waiting until " + what).isNegative();
-            Thread.sleep(5);
-        }
-    }
 
     private int keysHeld() {
         return cluster.stats().workers().stream().mapToInt(ClusterStats.WorkerStats::keysHeld).sum();
@@ -83,7 +77,7 @@ class MemoryReleaseTest {
         assertThat(previous.get().data()).hasSize(size);
         // the last result, and at most the one before it while its release is in flight
         assertThat(maxKeys).isLessThanOrEqualTo(4);
-        await("only the last result is held", () -> keysHeld() == 1);
+        Await.until("only the last result is held", Duration.ofSeconds(10), () -> keysHeld() == 1);
         ClusterStats stats = cluster.stats();
         assertThat(stats.memoryBytes()).isEqualTo(size);
         assertThat(stats.tasksReleased()).isEqualTo(steps - 1);
@@ -108,7 +102,7 @@ class MemoryReleaseTest {
         assertThat(keysHeld()).isEqualTo(1);
         gate.countDown();
         assertThat(y.get()).isEqualTo(1_000);
-        await("x is dropped once y has it", () -> keysHeld() == 1 && cluster.stats().tasksReleased() == 1);
+        Await.until("x is dropped once y has it", Duration.ofSeconds(10), () -> keysHeld() == 1 && cluster.stats().tasksReleased() == 1);
         assertThat(cluster.stats().memoryBytes()).isLessThan(1_000);    // y's Integer only
         java.lang.ref.Reference.reachabilityFence(y);
     }
@@ -119,7 +113,7 @@ class MemoryReleaseTest {
         ClusterFuture<Integer> x = client.submit("rx", args -> LocalClusterTest.count("rx"));
         assertThat(x.get()).isEqualTo(1);
         x.close();
-        await("rx is dropped", () -> keysHeld() == 0);
+        Await.until("rx is dropped", Duration.ofSeconds(10), () -> keysHeld() == 0);
         ClusterFuture<Integer> y = client.submit(TaskSpec.builder("ry", args -> (Integer) args.get(0) * 10)
                 .dependsOn("rx").build());
         assertThat(y.get()).isEqualTo(20);                      // rx ran a second time

@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
+import dev.spindle.testkit.Await;
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigValueFactory;
 import dev.spindle.cluster.CoordinatorSettings;
@@ -76,15 +77,6 @@ class AttackTest {
         }
     }
 
-    private static void await(String what, BooleanSupplier condition) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(45);
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() - deadline > 0) {
-                throw new AssertionError("timed out waiting until " + what);
-            }
-            Thread.sleep(50);
-        }
-    }
 
     /** The cluster still runs tasks for its own coordinator, on its own worker. */
     private static void clusterStillWorks(String key) throws Exception {
@@ -112,7 +104,7 @@ class AttackTest {
         long refused = coordinator.refusedMembers();
         try (PekkoWorker stranger = PekkoWorker.start(TestCerts.settings(CLUSTER, "stranger").seedNode(seed).build(), 0, 1)) {
             // the coordinator's TLS refuses the stranger's certificate, and counts it
-            await("the coordinator refused the stranger", () -> coordinator.refusedMembers() > refused);
+            Await.until("the coordinator refused the stranger", Duration.ofSeconds(45), () -> coordinator.refusedMembers() > refused);
             assertThat(stranger.joined().toCompletableFuture()).isNotDone();
             assertThat(coordinator.membersUp()).isEqualTo(2);
         }
@@ -129,7 +121,7 @@ class AttackTest {
             Cluster joiner = Cluster.get(system);
             joiner.joinSeedNodes(PekkoConfigs.addresses(CLUSTER, List.of(seed)));
             // the coordinator's TLS refuses the plaintext connection, and counts it
-            await("the coordinator refused the plaintext joiner", () -> coordinator.refusedMembers() > refused);
+            Await.until("the coordinator refused the plaintext joiner", Duration.ofSeconds(45), () -> coordinator.refusedMembers() > refused);
             assertThat(joiner.selfMember().status()).isNotEqualTo(MemberStatus.up());
             assertThat(coordinator.membersUp()).isEqualTo(2);
         } finally {
@@ -146,9 +138,9 @@ class AttackTest {
                 CoordinatorSettings.builder().workers(1).threadsPerWorker(1).build(), Duration.ofSeconds(60)))
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("already has a coordinator");
-        await("the coordinator refused the second coordinator", () -> coordinator.refusedMembers() > refusedByCoordinator);
+        Await.until("the coordinator refused the second coordinator", Duration.ofSeconds(45), () -> coordinator.refusedMembers() > refusedByCoordinator);
         assertThat(worker.coordinator()).isEqualTo(coordinator.address());
-        await("the second coordinator left", () -> coordinator.membersUp() == 2);
+        Await.until("the second coordinator left", Duration.ofSeconds(45), () -> coordinator.membersUp() == 2);
         clusterStillWorks("after-second-coordinator");
     }
 
@@ -162,7 +154,7 @@ class AttackTest {
         try {
             impostor.actorOf(Props.create(Inbox.class, Inbox::new), PekkoConfigs.ENDPOINT);
             joinAndAwaitUp(impostor);
-            await("the worker refused to follow the impostor", () -> worker.refusedMembers() > refusedByWorker);
+            Await.until("the worker refused to follow the impostor", Duration.ofSeconds(45), () -> worker.refusedMembers() > refusedByWorker);
             long ranBefore = worker.executed();
             long rejectedBefore = worker.rejectedFrames();
             TaskFunction<Integer> payload = args -> IMPOSTOR_TASKS_RAN.incrementAndGet();
@@ -175,7 +167,7 @@ class AttackTest {
             CompletableFuture<Object> probe = outbox.ask(target, new Wire.Frame(0,
                     new Wire.Probe(0, dev.spindle.cluster.FrameMac.randomToken())), Wire.Seal.NONE, Duration.ofSeconds(3)).toCompletableFuture();
             assertThatThrownBy(() -> probe.get(10, TimeUnit.SECONDS)).isInstanceOf(ExecutionException.class);
-            await("the worker rejected the impostor's frames", () -> worker.rejectedFrames() >= rejectedBefore + 2);
+            Await.until("the worker rejected the impostor's frames", Duration.ofSeconds(45), () -> worker.rejectedFrames() >= rejectedBefore + 2);
             assertThat(IMPOSTOR_TASKS_RAN).hasValue(0);
             assertThat(worker.executed()).isEqualTo(ranBefore);
             // while the impostor is a member, the cluster's results still go to its own coordinator only
@@ -184,7 +176,7 @@ class AttackTest {
         } finally {
             PekkoConfigs.stop(impostor);
         }
-        await("the impostor left", () -> coordinator.membersUp() == 2);
+        Await.until("the impostor left", Duration.ofSeconds(45), () -> coordinator.membersUp() == 2);
         clusterStillWorks("after-impostor");
     }
 
@@ -209,11 +201,11 @@ class AttackTest {
             }
             // bounded: a hash bomb read without the depth limit would never finish
             assertTimeoutPreemptively(Duration.ofSeconds(30),
-                    () -> await("three hostile frames rejected", () -> coordinator.rejectedFrames() >= rejected + 3));
+                    () -> Await.until("three hostile frames rejected", Duration.ofSeconds(45), () -> coordinator.rejectedFrames() >= rejected + 3));
         } finally {
             PekkoConfigs.stop(rogue);
         }
-        await("the rogue member left", () -> coordinator.membersUp() == 2);
+        Await.until("the rogue member left", Duration.ofSeconds(45), () -> coordinator.membersUp() == 2);
         clusterStillWorks("after-hostile-frames");
     }
 

@@ -5,6 +5,7 @@ package dev.spindle.cluster.pekko;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.spindle.testkit.Await;
 import dev.spindle.cluster.ClusterFuture;
 import dev.spindle.cluster.CoordinatorSettings;
 import dev.spindle.cluster.FrameMac;
@@ -91,15 +92,6 @@ class SenderSpoofingTest {
                 .tell(new Wire.Encoded(codec.encode(frame, seal)), claimedSender);
     }
 
-    private static void await(String what, BooleanSupplier condition) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() - deadline > 0) {
-                throw new AssertionError("timed out waiting until " + what);
-            }
-            Thread.sleep(20);
-        }
-    }
 
     private static Wire.Frame impostorTask(String key) {
         TaskFunction<Integer> payload = args -> IMPOSTOR_TASKS_RAN.incrementAndGet();
@@ -110,7 +102,7 @@ class SenderSpoofingTest {
     void aWorkerDoesNotRunATaskFromAMemberThatNamesTheCoordinatorAsSender() throws Exception {
         long rejectedBefore = worker.rejectedFrames();
         tell(worker.address(), impostorTask("forged-sender"), Wire.Seal.NONE, endpointOf(coordinator.address()));
-        await("the worker refused the frame", () -> IMPOSTOR_TASKS_RAN.get() > 0 || worker.rejectedFrames() > rejectedBefore);
+        Await.until("the worker refused the frame", () -> IMPOSTOR_TASKS_RAN.get() > 0 || worker.rejectedFrames() > rejectedBefore);
         assertThat(IMPOSTOR_TASKS_RAN).as("tasks the impostor got the worker to run").hasValue(0);
         assertThat(coordinator.client().submit("still-works", args -> 6 * 7).get(30, TimeUnit.SECONDS)).isEqualTo(42);
     }
@@ -128,7 +120,7 @@ class SenderSpoofingTest {
         // without the worker's token its best is a guess
         tell(worker.address(), impostorTask("forged-offer"), PairKey.derive(offer, FrameMac.randomToken()),
                 endpointOf(coordinator.address()));
-        await("the worker refused the frame", () -> IMPOSTOR_TASKS_RAN.get() > 0 || worker.rejectedFrames() > rejectedBefore);
+        Await.until("the worker refused the frame", () -> IMPOSTOR_TASKS_RAN.get() > 0 || worker.rejectedFrames() > rejectedBefore);
         assertThat(IMPOSTOR_TASKS_RAN).as("tasks the impostor got the worker to run").hasValue(0);
         assertThat(coordinator.client().submit("after-forged-offers", args -> 6 * 7).get(30, TimeUnit.SECONDS))
                 .as("the worker kept the key it settled with its coordinator").isEqualTo(42);
@@ -153,7 +145,7 @@ class SenderSpoofingTest {
                 endpointOf(worker.address()));
         tell(coordinator.address(), new Wire.Frame(Wire.COORDINATOR, incarnation, forged),
                 PairKey.derive(FrameMac.randomToken(), FrameMac.randomToken()), endpointOf(worker.address()));
-        await("the coordinator refused both frames", () -> slow.isDone() || coordinator.rejectedFrames() >= rejectedBefore + 2);
+        Await.until("the coordinator refused both frames", () -> slow.isDone() || coordinator.rejectedFrames() >= rejectedBefore + 2);
         assertThat(slow).as("not completed by the impostor").isNotDone();
         RELEASE.countDown();
         assertThat(slow.get(60, TimeUnit.SECONDS)).as("the result of task 'slow'").isEqualTo(42);
