@@ -32,7 +32,7 @@
  *   The tasks' polls:
  *     T0  poll 1: spawn(T1) from inside (pushLocal), register the waker, Pending. poll 2: Ready.
  *     T1  poll 1: yields (wakes itself: RUNNING -> RUNNING_WOKEN, re-queued by the worker at the
- *         end of the poll), Pending. poll 2: (-DINSIDE_WAKE: T0.wake()), Ready.
+ *         end of the poll into its yield queue, AsyncWorker.yielded, in both policies), Pending. poll 2: (-DINSIDE_WAKE: T0.wake()), Ready.
  *         With -DNOYIELD T1 has only the second poll.
  *   -DSTART_PARKED starts every worker parked with nothing queued (a runtime that has been
  *   idle) instead of running: the start-up churn of idle workers is most of the state space
@@ -81,14 +81,28 @@
  *     then every peer is probed once, as the Java loop does.
  *   - LockSupport.park/unpark: `await` is the guard `notified[me]`; spurious returns of park()
  *     only re-test the flag. Stray interrupts likewise.
+ *   - The admitted cells (AsyncWorker.admitted): a pick from outside, admit(), takes the oldest
+ *     admitted cell, else a run from the injector (pollShare into admitted) whose first it
+ *     returns. In this scenario the injector holds at most one cell (T0 from outside), so the
+ *     run is that cell alone and admitted stays empty: a take from the injector stands for
+ *     admit(), and peers' admitted.steal() has nothing to find.
+ *   - The LIFO slot (WORK_STEALING): a spawn or wake-up made during a poll goes to the polling
+ *     worker's slot (offerLifo) when the slot is free, and nobody is woken for it: the worker
+ *     takes it right after the poll (takeLifo, first in its round), and a searching peer may
+ *     steal it. The model's spawn and wake from inside a poll take the other path, the one the
+ *     Java takes when the slot is in use (unslot: pushLocal, deliverToOwner), which the slot's
+ *     path only narrows down (the same worker runs it next, with no wake-up needed).
  *   - Not modelled: the GLOBAL_INTERVAL look at the injector (an order, not a wake-up), the
  *     local deque overflowing into the injector (capacity 4096, and the injector path is
  *     modelled anyway), cancellation (JoinHandle.cancel re-uses schedule/deliverWake), the
  *     statistics, live-task lists and cancelRemaining after the joins, and spawn/wake with a
  *     null owner (a cell is IDLE only after a poll, which sets its owner).
- *   - WORK_STEALING by default; -DHYBRID models the other loop: the private hot queue refilled
- *     from the own wake channel only when empty, then cold (local), then the yield queue, then
- *     the injector; yields go to the yield queue, which searchers also steal from.
+ *   - WORK_STEALING by default: the own deque, then the wake channel and the yield queue (taking
+ *     turns while both hold cells: pollWakeOrYield, either order here), then the injector.
+ *     -DHYBRID models the other loop: the private hot queue refilled from the own wake channel
+ *     only when empty, then cold (local), then the yield queue, then the injector (the yields'
+ *     periodic turn ahead of the hot queue only reorders picks from non-empty queues). In both,
+ *     yields go to the yield queue, which searchers also steal from and the re-check counts.
  *
  * PROPERTIES:
  *   - safety: a cell taken from a queue is SCHEDULED (startRun's CAS never fails), a cell is
@@ -135,7 +149,14 @@
  * cells to that peer's wake channel at any moment the peer is not picking (AsyncWorker.stalled,
  * HotQueue's lock word, held by the owner from the start of its pick to the end of it). Safety and the rest assertion must hold with these extra moves, and so must
  * liveness under weak fairness (a watcher that leaves and parks again forever is a cycle the
- * LTL check would report). The LIFO slot is not modelled (no wake-up depends on it).
+ * LTL check would report). The LIFO slot is not modelled (no wake-up depends on it). The role
+ * itself (WatcherRole: one watcher, passed on by nudges) is watch_role.pml's; what it adds here
+ * is IdleCoordinator.sinkParked: a worker that takes the role moves itself to the bottom of the
+ * parked stack, so that wakeOne picks it last. The model lets any parked worker that is not at
+ * the bottom do so at any moment, so the stack orders wakeOne sees include the Java code's.
+ * -DNO_SINK leaves that move out: check.sh uses it for the 3-worker watch check, which with it
+ * no longer fits MEMLIM (more than 48 million states compressed, against 30 million without);
+ * the 2-worker watch checks, safety and liveness, keep it.
  *
  * THE SELECTOR-DRIVING WORKER, -DSELECTOR (AsyncRuntime.Builder.driveIo; DrivingParker,
  * IdleCoordinator.wakeSelf, the driven Reactor's select/dispatch/wakeup). The same runtime, but
@@ -325,9 +346,9 @@
 byte inj = 0;                /* runtime.injector */
 byte dq[NW];                 /* worker.local (the cold deque under HYBRID) */
 byte wc[NW];                 /* worker.wakeChannel */
+byte yq[NW];                 /* worker.yielded: a poll's yields, in both policies */
 #ifdef HYBRID
 byte hot[NW];                /* worker.hot: its worker's, and a watcher's to spill */
-byte yq[NW];                 /* worker.yielded */
 #ifdef WATCH
 bool hlock[NW];              /* worker.hot's lock word: held while its owner picks */
 #endif
@@ -406,7 +427,7 @@ inline spill(x) {
     wc[x] = wc[x] | hot[x]; hot[x] = 0
 }
 #else
-#define HOLDS(x) (dq[x] != 0 || wc[x] != 0)
+#define HOLDS(x) (dq[x] != 0 || wc[x] != 0 || yq[x] != 0)
 #endif
 #if NW > 2
 #define PEER_HOLDS(m) ((m != 0 && HOLDS(0)) || (m != 1 && HOLDS(1)) || (m != 2 && HOLDS(2)))
@@ -886,9 +907,7 @@ inline hasVisibleWork(vis, v) {
 #else
            vis = (dq[v] != 0 || wc[v] != 0
 #endif
-#ifdef HYBRID
-                  || yq[v] != 0
-#endif
+                  || yq[v] != 0                   /* !yielded.isEmpty() */
                  );
            v++
        }
@@ -987,11 +1006,7 @@ inline runCell() {
         if
         :: ok ->
             ok = false;
-#ifdef HYBRID
-            atomic { offer(yq[me], t) };          /* yielded.offer(c) */
-#else
-            atomic { offer(wc[me], t) };          /* wakeChannel.offer(c) */
-#endif
+            atomic { offer(yq[me], t) };          /* yielded.offer(c), both policies */
             notifyWorkRacy()                      /* runtime.parking.notifyWorkRacy() */
         :: else
         fi
@@ -1065,13 +1080,25 @@ loop:
 #endif
 #else
     atomic { take(dq[me], t) };                   /* local.pop() */
-    if
-    :: t == 0 -> atomic { take(wc[me], t) }       /* wakeChannel.poll() */
+    if                                            /* pollWakeOrYield(): yieldNext says which */
+    :: t == 0 ->                                  /* first; either, as the turns alternate */
+        if
+        :: atomic { take(wc[me], t) };            /* pollWakeChannel() */
+           if
+           :: t == 0 -> atomic { take(yq[me], t) } /* yielded.poll() */
+           :: else
+           fi
+        :: atomic { take(yq[me], t) };            /* yielded.poll() */
+           if
+           :: t == 0 -> atomic { take(wc[me], t) } /* pollWakeChannel() */
+           :: else
+           fi
+        fi
     :: else
     fi;
 #endif
-    if
-    :: t == 0 -> atomic { take(inj, t) }          /* runtime.injector.poll() */
+    if                                            /* admit(): admitted.poll(), else */
+    :: t == 0 -> atomic { take(inj, t) }          /* runtime.injector.pollShare(admitted, n) */
     :: else
     fi;
     if
@@ -1105,19 +1132,17 @@ loop:
                     :: t == 0 -> atomic { take(wc[w], t) }  /* v.wakeChannel.poll() */
                     :: else
                     fi;
-#ifdef HYBRID
-                    if
-                    :: t == 0 -> atomic { take(yq[w], t) }  /* v.yielded.poll() */
+                    if                            /* (v.stealLifo(): not modelled) */
+                    :: t == 0 -> atomic { take(yq[w], t) }  /* v.yielded.steal() */
                     :: else
                     fi;
-#endif
                 :: else
                 fi;
                 v++
             :: else -> v = 0; w = 0; k = 0; break
             od;
             if
-            :: t == 0 -> atomic { take(inj, t) }  /* runtime.injector.poll() */
+            :: t == 0 -> atomic { take(inj, t) }  /* admit(): the injector, as in next() */
             :: else
             fi;
             if
@@ -1180,6 +1205,21 @@ end_parked:
 #elif defined(WATCH)
     do                                            /* LoneTaskWatch.watch, then parking.await: */
     :: notified[me] -> break                      /* woken (WOKEN, or await returns) */
+#ifndef NO_SINK
+    :: atomic {                                   /* WatcherRole.await: the role taken, */
+        !lock && !notified[me] && stack[0] != me ->  /* idle.sinkParked(w): to the bottom */
+        w = 0;                                    /* of the stack, so wakeOne picks it */
+        do                                        /* last; any parked worker not there */
+        :: stack[w] == me -> break
+        :: else -> w++
+        od;
+        do                                        /* System.arraycopy(stack, 0, stack, 1, i) */
+        :: w > 0 -> stack[w] = stack[w - 1]; w--
+        :: else -> break
+        od;
+        stack[0] = me                             /* stack[0] = w */
+       }
+#endif
 #ifdef HYBRID
     :: atomic { !notified[me] && me != 0 && SPILLABLE(0) -> spill(0) }  /* Peer.stalled(), */
     :: atomic { !notified[me] && me != 1 && SPILLABLE(1) -> spill(1) }  /* which precedes the */

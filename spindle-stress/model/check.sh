@@ -103,6 +103,7 @@ check() {
 if [[ $mode == verify ]]; then
     # The deque: owner push/pop, two thieves (steal, stealBatch), 4 tasks, ring 2 -> 4. Safety.
     check deque            deque.pml pass "-DNTASK=4" "-DSAFETY -DCOLLAPSE -DMEMLIM=3072" "-m1000000"
+    check deque-lag4       deque.pml pass "-DNTASK=4 -DLAG=4" "-DSAFETY -DCOLLAPSE -DMEMLIM=3072" "-m1000000"
     # The park/wake protocol. Safety (no task runs twice, no deadlock outside a park) ...
     check park-safety      park.pml  pass "-DNW=2 -DNT=2 -DNSUB=2" "-DNOCLAIM -DMEMLIM=3072" "-m1000000"
     # ... and liveness: every submitted task is eventually run, under weak fairness.
@@ -118,6 +119,9 @@ if [[ $mode == verify ]]; then
     check park-sharing-2w-1s   park.pml pass "-DSHARING -DNW=2 -DNT=2 -DNSUB=1" "-DNFAIR=3 -DMEMLIM=3072" "-a -f -m1000000"
     check park-sharing-2w-2s   park.pml pass "-DSHARING -DNW=2 -DNT=2 -DNSUB=2" "-DNFAIR=3 -DMEMLIM=3072" "-a -f -m1000000"
     check park-sharing-3w-1s   park.pml pass "-DSHARING -DNW=3 -DNT=2 -DNSUB=1" "-DNFAIR=3 -DMEMLIM=3072" "-a -f -m1000000"
+    check park-watch-safety    park.pml pass "-DWATCH -DNW=2 -DNT=2 -DNSUB=2" "-DNOCLAIM -DMEMLIM=3072" "-m1000000"
+    check park-watch-2w-1s     park.pml pass "-DWATCH -DNW=2 -DNT=2 -DNSUB=1" "-DNFAIR=3 -DMEMLIM=3072" "-a -f -m1000000"
+    check park-sharing-watch-2w-1s park.pml pass "-DSHARING -DWATCH -DNW=2 -DNT=2 -DNSUB=1" "-DNFAIR=3 -DMEMLIM=3072" "-a -f -m1000000"
     # The async runtime's parking protocol (spindle-async). Safety and the rest assertion (no
     # lost wake-up that leaves every worker parked), from start-up: work-stealing, hybrid ...
     check async-safe-2w        async_park.pml pass "-DNW=2" "-DNOCLAIM -DMEMLIM=3072" "-m1000000"
@@ -146,7 +150,7 @@ if [[ $mode == verify ]]; then
     check async-watch-safe-2w        async_park.pml pass "-DNW=2 -DWATCH" "-DNOCLAIM -DMEMLIM=3072" "-m1000000"
     check async-watch-safe-2w-hybrid async_park.pml pass "-DNW=2 -DWATCH -DHYBRID" "-DNOCLAIM -DMEMLIM=3072" "-m1000000"
     check async-watch-safe-2w-close  async_park.pml pass "-DNW=2 -DWATCH -DCLOSE -DINSIDE_WAKE" "-DNOCLAIM -DMEMLIM=3072" "-m1000000"
-    check async-watch-safe-3w-inside async_park.pml pass "-DNW=3 -DWATCH -DSTART_PARKED -DINSIDE_WAKE" "-DNOCLAIM -DMEMLIM=3072" "-m1000000"
+    check async-watch-safe-3w-inside async_park.pml pass "-DNW=3 -DWATCH -DNO_SINK -DSTART_PARKED -DINSIDE_WAKE" "-DNOCLAIM -DCOLLAPSE -DMEMLIM=3072" "-m1000000"
     check async-watch-live-2w-inside async_park.pml pass "-DNW=2 -DWATCH -DINSIDE_WAKE" "-DNFAIR=3 -DMEMLIM=3072" "-a -f -m1000000"
     check async-watch-live-2w-hybrid async_park.pml pass "-DNW=2 -DWATCH -DHYBRID -DINSIDE_WAKE" "-DNFAIR=3 -DMEMLIM=3072" "-a -f -m1000000"
     check async-watch-live-2w-close  async_park.pml pass "-DNW=2 -DWATCH -DSTART_PARKED -DCLOSE" "-DNFAIR=3 -DMEMLIM=3072" "-a -f -m1000000"
@@ -193,10 +197,16 @@ else
     for m in MUTANT_POP_NO_CAS MUTANT_THIEF_CLEARS MUTANT_CLEAR_TOO_FAR MUTANT_BATCH_NO_RECHECK; do
         check "deque-$m" deque.pml fail "-DNTASK=3 -D$m" "-DSAFETY -DMEMLIM=3072" "-m1000000"
     done
+    # a push that trusts a view of top saying full: with a lag of 2, the ring of 2 is read
+    # afresh at every second push anyway, so this one needs the lag of 4
+    check deque-MUTANT_TRUST_FULL_VIEW deque.pml fail "-DNTASK=3 -DLAG=4 -DMUTANT_TRUST_FULL_VIEW" "-DSAFETY -DMEMLIM=3072" "-m1000000"
     for m in MUTANT_NO_RECHECK MUTANT_NOTIFY_FIRST; do
         check "park-$m" park.pml fail "-DNW=2 -DNT=1 -DNSUB=1 -D$m" "-DNFAIR=3 -DMEMLIM=3072" "-a -f -m1000000"
         check "park-sharing-$m" park.pml fail "-DSHARING -DNW=2 -DNT=1 -DNSUB=1 -D$m" "-DNFAIR=3 -DMEMLIM=3072" "-a -f -m1000000"
     done
+    # the watchers' resumes must not hide a missing re-check
+    check park-watch-MUTANT_NO_RECHECK park.pml fail "-DWATCH -DNW=2 -DNT=2 -DNSUB=1 -DMUTANT_NO_RECHECK" "-DNFAIR=3 -DMEMLIM=3072" "-a -f -m1000000"
+    check park-sharing-watch-MUTANT_NO_RECHECK park.pml fail "-DSHARING -DWATCH -DNW=2 -DNT=2 -DNSUB=1 -DMUTANT_NO_RECHECK" "-DNFAIR=3 -DMEMLIM=3072" "-a -f -m1000000"
     # the re-check rule before the fix: loses a wake-up when a spare retires
     check park-MUTANT_LAST_SEARCHER_ONLY park.pml fail "-DNW=2 -DNT=1 -DNSUB=1 -DSPARE_RETIRES -DMUTANT_LAST_SEARCHER_ONLY" "-DNFAIR=3 -DMEMLIM=3072" "-a -f -m1000000"
     # the watcher role: never handed over (the code before the fix), handed over only by a

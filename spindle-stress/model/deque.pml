@@ -22,6 +22,21 @@
  * are all reachable. With NTASK = 4 and a maximum of 4, offer() never finds the deque full, so
  * its "return false" path is not explored here (it changes nothing shared).
  *
+ * THE OWNER'S VIEW OF TOP (topSeen, `seen` here). offer() does not read top on every push: it
+ * trusts its view (the top its last fresh read or its own pops left: never ahead of top, which
+ * only grows), and reads top afresh (offerWithFreshTop) only when the view says full, says
+ * empty, or bottom is a multiple of CLEAR_LAG; only then does it grow or clear. Clearing
+ * (TakenSlots.clear) stays CLEAR_LAG slots below top while the deque holds elements, and clears
+ * up to top when it is empty. The Java lag is 64; with rings of 2 and 4 slots it would leave
+ * only the "empty" clearing, so the model scales it down to LAG (2 by default, a power of two
+ * as in Java), which reaches the fresh read at a multiple of the lag, the lagged clearing and
+ * the clearing of an emptied deque; check.sh also runs -DLAG=4, where a view that says full is
+ * what forces the fresh read before the ring grows (with 2 the read at bottom 2 comes first). The pops write the view as the Java does (the first look's
+ * one-element CAS and the general path's last-element race: the top the CAS leaves, won or
+ * lost; an empty deque: the top read). takeOldest (the owner moving its oldest elements to the
+ * injector on overflow) is not modelled: it is the one-element steal's CAS run by the owner,
+ * and it only moves the view forward to what its CAS left.
+ *
  * Safety checked: every task taken by anyone is the one pushed at the index the taker won
  * (ghost array at[]), no task is taken twice, and once the thieves have stopped and the owner
  * has popped until empty, every pushed task has been taken exactly once.
@@ -31,6 +46,9 @@
  *   -DMUTANT_THIEF_CLEARS    a thief nulls its slot after winning (the Javadoc says why not)
  *   -DMUTANT_CLEAR_TOO_FAR   the owner's lazy clearing also nulls the slot of index top
  *   -DMUTANT_BATCH_NO_RECHECK a batch thief does not re-read bottom before each extra CAS
+ *   -DMUTANT_TRUST_FULL_VIEW offer() reads top afresh only when its view says empty or at a
+ *                            multiple of the lag, not when the view says full: a push into a
+ *                            ring that only looks full overwrites an element not yet taken
  */
 
 #ifndef NTASK
@@ -39,6 +57,9 @@
 #define CAP0   2            /* initial ring length */
 #define CAP1   4            /* grown ring length (= maximum capacity) */
 #define LIMIT  32           /* stealBatch limit (Worker.STEAL_BATCH_LIMIT) */
+#ifndef LAG
+#define LAG    2            /* WorkStealingDeque.CLEAR_LAG, scaled to these rings (see above) */
+#endif
 
 int  top = 0;
 int  bottom = 0;
@@ -79,16 +100,26 @@ inline took(x, i) {
 /* ------------------------------------------------------------------ owner */
 
 active proctype Owner() {
-    int b, t, i, from, cleared = 0;
+    int b, t, i, from, upTo, cleared = 0;
+    int seen = 0;           /* topSeen: the owner's view of top */
     byte a, x, cap, nid = 1;
     bool won;
 
     do
     :: nid <= NTASK ->                          /* offer(nid) */
         b = bottom;                               /* own field */
-        t = top;                                  /* TOP.getAcquire */
+        t = seen;                                 /* topSeen: owner-only, no read of top */
         a = ring;
         cap = (a == 0 -> CAP0 : CAP1);
+        if
+#ifdef MUTANT_TRUST_FULL_VIEW
+        :: t == b || (b % LAG) == 0 ->
+#else
+        :: b - t >= cap || t == b || (b % LAG) == 0 ->
+#endif
+        /* offerWithFreshTop */
+        t = top;                                  /* TOP.getAcquire */
+        seen = t;                                 /* topSeen = t */
         if
         :: b - t >= cap ->
             assert(cap < CAP1);                   /* NTASK <= maximum: never full */
@@ -102,27 +133,30 @@ active proctype Owner() {
             };
             a = 1;
             cleared = t
-        :: else ->                                /* clearStolen(a, t, b) */
+        :: else ->                                /* clearStolen(a, t, b): TakenSlots.clear */
+            upTo = (t == b -> t : t - LAG);       /* the lag while it holds elements */
             from = (cleared > b - cap -> cleared : b - cap);
 #ifdef MUTANT_CLEAR_TOO_FAR
-            do
+            do                                    /* also the slot of top, lag or not */
             :: from <= t && from < b -> writeSlot(a, from, 0); from++
             :: else -> break
             od;
 #else
             do
-            :: from < t -> writeSlot(a, from, 0); from++   /* one slot store per step */
+            :: from < upTo -> writeSlot(a, from, 0); from++   /* one slot store per step */
             :: else -> break
             od;
 #endif
             if
-            :: cleared < t -> cleared = t
+            :: cleared < upTo -> cleared = upTo
             :: else
             fi
+        fi
+        :: else                                   /* the view says room, not empty: no read */
         fi;
         d_step { writeSlot(a, b, nid); at[b] = nid; pushed = nid };  /* a plain store */
         bottom = b + 1;                           /* BOTTOM.setRelease */
-        d_step { nid++; b = 0; t = 0; a = 0; cap = 0; from = 0; i = 0 }  /* locals only */
+        d_step { nid++; b = 0; t = 0; a = 0; cap = 0; from = 0; upTo = 0; i = 0 }  /* locals only */
 
     :: true ->                                    /* pop() */
         d_step { b = bottom - 1; a = ring };
@@ -130,13 +164,14 @@ active proctype Owner() {
         if
         :: t == b ->                              /* looks like one element: take it as a */
             readSlot(a, b, x);                    /* thief would, bottom untouched */
+            seen = b + 1;                         /* topSeen = b + 1: what the CAS leaves */
             d_step { won = (top == t); if :: won -> top = t + 1 :: else fi };  /* CAS */
             if
             :: won -> took(x, b); writeSlot(a, b, 0)
             :: else                               /* a thief took it: empty */
             fi;
             goto popped
-        :: t > b -> goto popped                   /* empty: top never decreases */
+        :: t > b -> seen = t; goto popped         /* empty: top never decreases; topSeen = seen */
         :: t < b                                  /* more than one: the general path */
         fi;
         bottom = b;                               /* BOTTOM.setRelease; then fullFence (SC) */
@@ -149,8 +184,10 @@ active proctype Owner() {
         };
         if
         :: t > b ->
+            seen = t;                             /* topSeen = t */
             bottom = b + 1                        /* was empty: restore */
         :: t == b ->                              /* last element: race the thieves */
+            seen = t + 1;                         /* topSeen = t + 1, won or lost */
 #ifdef MUTANT_POP_NO_CAS
             won = true;                           /* no CAS: just move top on */
             top = t + 1;

@@ -38,13 +38,34 @@
  *     re-check sees the victim's deque.
  *   - The Parker (LockSupport in the pools) is abstracted to its contract: a worker waits until
  *     its notified flag is set, and an unpark before the park is not lost.
- *   - Spare workers exist only with -DSPARE_RETIRES (see SPARE WORKERS below). Not modelled at
- *     all: the targeted wake of the pinned pool (IdleCoordinator.wake: a per-worker flag in place
+ *   - The watchers (-DWATCH, see THE WATCHERS below); without it, a parked worker only waits.
+ *   - Spare workers exist only with -DSPARE_RETIRES (see SPARE WORKERS below), and then only
+ *     the spare that retires: a parked spare that a notifyWork passes over (worthWaking and
+ *     wakeOne wake a spare only while it is wanted, and a core worker first) is not modelled;
+ *     such a spare times out and retires, or is woken once wanted. Not modelled at
+ *     all: IdleCoordinator.sinkParked (it only reorders the stack for the watcher), wakeOne's
+ *     preferred worker (the async runtime's, see async_park.pml), the targeted wake of the pinned pool (IdleCoordinator.wake: a per-worker flag in place
  *     of the state word, the same two-sided argument), the shared-queue pools' per-worker slot
  *     (run by its owner before it can park, like a local push), blocking sections themselves, shutdown and termination, the GLOBAL_INTERVAL look
  *     at the injector (an ordering detail), and tasks that submit more tasks (local pushes
  *     only get notifyWorkRacy; the pusher runs its own deque before it can park, so they
  *     delay work but cannot strand it).
+ *
+ * THE WATCHERS, -DWATCH. A parked worker may leave the stack by itself and go back to its loop
+ * neither parked nor searching: in the work-stealing pool a worker that registered with nobody
+ * searching and no visible work watches its peers (Worker.watchLoneTask, LoneTaskWatch) and
+ * resumes (cancelPark, which fails if a waker got there first) when a busy peer's lone task
+ * waits for a whole interval; in the shared-queue pools built with a watcher (AbstractPool.idle,
+ * WatcherRole.await) the watcher moves a busy peer's slot task to the shared queue and resumes.
+ * The model lets any parked worker resume at any moment while a peer's deque holds a task
+ * (work-stealing) or at any moment (SHARING), up to NRESUME times in a run (2 by default): a
+ * superset of the single watcher's moves up to that bound (its passing on is watch_role.pml's).
+ * The bound keeps the liveness check meaningful: without it, weak fairness would make a
+ * watcher resume and find any task a lost wake-up stranded, and hide the loss. The idle
+ * protocol must keep its properties with these moves, and a mutant must still be caught
+ * (check.sh runs MUTANT_NO_RECHECK with -DWATCH).
+ * A worker's dq[] stands for all its local queues (deque, fork stack, LIFO slot), as
+ * hasLocalWork, localSize (the re-check's "two or more") and stealOnce see them together.
  *
  * Properties:
  *   - safety: no task runs twice (assertion in run);
@@ -122,6 +143,30 @@ byte sp = 0;
 bool notified[NW];
 
 ltl alltaken { <> (nran == NT) }
+
+#ifdef WATCH
+#ifdef SPARE_RETIRES
+#error "-DWATCH is checked without -DSPARE_RETIRES"
+#endif
+#ifdef SHARING
+/* WatcherRole.await in AbstractPool.idle: the watcher moves a busy peer's slot task to the
+ * shared queue (handOffQueued; the slot is not modelled) and resumes; any parked worker may
+ * resume at any moment, a superset of the single watcher's moves */
+#define WATCH_MAY_RESUME(m) (resumes < NRESUME)
+#else
+/* Worker.watchLoneTask: a parked worker resumes while a peer's deque holds a task (the lone
+ * task of a busy peer; the Java code's interval and progress test only narrow this down) */
+#if NW > 2
+#define WATCH_MAY_RESUME(m) (resumes < NRESUME && ((m != 0 && dq[0] != 0) || (m != 1 && dq[1] != 0) || (m != 2 && dq[2] != 0)))
+#else
+#define WATCH_MAY_RESUME(m) (resumes < NRESUME && ((m != 0 && dq[0] != 0) || (m != 1 && dq[1] != 0)))
+#endif
+#endif
+#ifndef NRESUME
+#define NRESUME 2            /* resumes in a run, all workers together (see THE WATCHERS) */
+#endif
+byte resumes = 0;
+#endif
 
 /* t := lowest task in set + 1, removed from set; or 0 if set is empty */
 inline takeOldest(set, t) {
@@ -426,8 +471,34 @@ end_parked:
     fi;
     goto loop;
 #else
+#ifdef WATCH
+    do
+    :: atomic { notified[me] -> srch = true; break }  /* woken: the waker counted us searching */
+    :: atomic {                                   /* the watch's RESUME: cancelPark(this), */
+        !lock && !notified[me] && WATCH_MAY_RESUME(me) ->  /* which fails once a waker */
+        lock = true;                              /* got there first */
+        v = 0;
+        do
+        :: stack[v] == me -> break
+        :: else -> v++
+        od;
+        do                                        /* remove it, keeping the order */
+        :: v + 1 < sp -> stack[v] = stack[v + 1]; v++
+        :: else -> break
+        od;
+        sp--; stack[sp] = 0; v = 0;
+        parked--;
+        resumes++;
+        lock = false;
+        srch = false                              /* neither parked nor searching */
+       };
+       goto loop                                  /* go and look */
+    od;
+    goto loop;
+#else
     atomic { notified[me] -> srch = true };       /* while (!notified) park(); the waker */
     goto loop;                                    /* counted us as searching */
+#endif
 #endif
 retired:
     skip

@@ -20,7 +20,10 @@
  *
  * What is abstracted:
  *   - The parked stack is a set, and nudgeParked picks any parked worker, not the most recently
- *     parked one: a superset of the Java code's choices, so a pass covers it.
+ *     parked one: a superset of the Java code's choices, so a pass covers it (also of the order
+ *     IdleCoordinator.sinkParked gives the stack: a watcher sinks to its bottom). nudgeParked's
+ *     lock-free look at the parked count comes first, as its own step (the lock only if it is
+ *     not 0).
  *   - The parker is LockSupport's contract: a sticky permit that an unpark sets and a park
  *     consumes (a park with the permit set returns at once). Spurious returns are left out: they
  *     only make a sleeper try the flag more often.
@@ -89,23 +92,30 @@ byte looks = 0;              /* GIVE_UP: looks that found a peer awake (the watc
 #endif
 #define HOLDER_PARKED (flag != 0 && parked[flag - 1])
 
-/* nudgeParked(): under the lock pick a parked worker (any: see above), unpark it outside */
+/* nudgeParked(): first one read of the state word's parked count, without the lock (nobody
+ * parked: return); else under the lock pick a parked worker (any: see above), unpark it
+ * outside. The count changes in the same lock sections as the flags, so reading the flags in
+ * one step stands for that read. */
 inline nudge() {
-    atomic { !lock -> lock = true };
     if
-    :: parked[0] -> t = 0
-    :: parked[1] -> t = 1
+    :: PARKED_COUNT == 0 -> skip                /* parked(STATE.getVolatile) == 0: no lock */
+    :: else ->
+        atomic { !lock -> lock = true };
+        if
+        :: parked[0] -> t = 0
+        :: parked[1] -> t = 1
 #if NW > 2
-    :: parked[2] -> t = 2
+        :: parked[2] -> t = 2
 #endif
-    :: else -> t = NW                           /* nobody parked */
-    fi;
-    lock = false;
-    if
-    :: t < NW -> permit[t] = true               /* parker.unpark(w) */
-    :: else
-    fi;
-    t = 0
+        :: else -> t = NW                       /* size == 0: nobody parked any more */
+        fi;
+        lock = false;
+        if
+        :: t < NW -> permit[t] = true           /* parker.unpark(w) */
+        :: else
+        fi;
+        t = 0
+    fi
 }
 
 /* WatcherRole.leave(): if the role is free, nudge a parked peer to take it */
