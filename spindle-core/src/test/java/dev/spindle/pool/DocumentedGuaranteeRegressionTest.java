@@ -6,6 +6,7 @@ package dev.spindle.pool;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.spindle.testkit.Await;
 import dev.spindle.Hints;
 import dev.spindle.Scheduler;
 import dev.spindle.SchedulerStats;
@@ -15,6 +16,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
@@ -256,9 +258,12 @@ class DocumentedGuaranteeRegressionTest {
                 }
             });
             assertThat(busy.await(10, TimeUnit.SECONDS)).isTrue();
-            CompletableFuture<Object> invoked = CompletableFuture.supplyAsync(() -> pool.invoke(() -> "ran"));
-            CompletableFuture<Void> looped = CompletableFuture.runAsync(() -> pool.parallelFor(0, 10, i -> { }));
-            awaitCondition("both queued", () -> pool.stats().sharedQueued() == 2);
+            // a thread each: both callers block, and on a small machine the common pool (JDK 25)
+            // has one worker, which left the second caller waiting behind the first
+            Executor ownThread = r -> new Thread(r, "doc-invoke-caller").start();
+            CompletableFuture<Object> invoked = CompletableFuture.supplyAsync(() -> pool.invoke(() -> "ran"), ownThread);
+            CompletableFuture<Void> looped = CompletableFuture.runAsync(() -> pool.parallelFor(0, 10, i -> { }), ownThread);
+            Await.until("both queued", () -> pool.stats().sharedQueued() == 2);
             List<Runnable> notStarted = pool.shutdownNow();
             assertThat(notStarted).hasSize(2);
             assertThatThrownBy(() -> invoked.get(10, TimeUnit.SECONDS))
@@ -268,18 +273,6 @@ class DocumentedGuaranteeRegressionTest {
         } finally {
             pool.shutdownNow();
             assertThat(pool.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
-        }
-    }
-
-    /** Polls {@code condition} until it holds, for at most 10 s; fails the test naming {@code what}. */
-    private static void awaitCondition(String what, java.util.function.BooleanSupplier condition)
-            throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() - deadline > 0) {
-                throw new AssertionError("timed out waiting until " + what);
-            }
-            Thread.sleep(1);
         }
     }
 

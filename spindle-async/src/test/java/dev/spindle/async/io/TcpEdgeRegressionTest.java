@@ -338,7 +338,7 @@ class TcpEdgeRegressionTest {
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
-        });
+        }, r -> new Thread(r, "reader").start());   // its own thread: it blocks until the end
     }
 
     /** {@code length} random bytes from {@code seed}. */
