@@ -54,11 +54,29 @@ mkdir -p "$work" || exit 2
 failed=0
 total_start=$SECONDS
 
-# check NAME MODEL EXPECT(pass|fail) SPIN_DEFINES CC_DEFINES PAN_ARGS
+# Checks run side by side, as many at once as the machine has cores (SPIN_JOBS overrides; each
+# pan may use up to its MEMLIM of 3 GiB): one check is one single-threaded pan, so on 2 cores
+# they took twice as long one after another. Each check's report goes to WORKDIR/NAME.result and
+# is printed, in the order below, once all have ended.
+jobs_max=${SPIN_JOBS:-$(nproc 2>/dev/null || echo 1)}
+order=()
+
+# check NAME MODEL EXPECT(pass|fail) SPIN_DEFINES CC_DEFINES PAN_ARGS: starts the check in the
+# background once fewer than jobs_max are running
 check() {
+    while (( $(jobs -rp | wc -l) >= jobs_max )); do
+        wait -n
+    done
+    order+=("$1")
+    run_check "$@" >"$work/$1.result" 2>&1 &
+}
+
+# run_check NAME MODEL EXPECT SPIN_DEFINES CC_DEFINES PAN_ARGS: one check, reporting "ok ..." or
+# "FAIL ..." lines on stdout
+run_check() {
     local name=$1 model=$2 expect=$3 sdefs=$4 cdefs=$5 pargs=$6
     local dir="$work/$name" start=$SECONDS
-    rm -rf "$dir" && mkdir -p "$dir" && cp "$here/$model" "$dir/" || { failed=1; return; }
+    rm -rf "$dir" && mkdir -p "$dir" && cp "$here/$model" "$dir/" || { echo "FAIL $name: cannot prepare $dir"; failed=1; return; }
     # shellcheck disable=SC2086  # the defines are word lists on purpose
     if ! (cd "$dir" && spin $sdefs -a "$model" >spin.log 2>&1); then
         echo "FAIL $name: spin -a $sdefs $model failed:"; cat "$dir/spin.log"; failed=1; return
@@ -265,7 +283,14 @@ else
     check blocked-get-MUTANT_PROMISE_UNCOUNTED blocked_get.pml fail "-DNW=2 -DPROMISE -DMUTANT_PROMISE_UNCOUNTED" "-DNFAIR=3 -DMEMLIM=3072" "-a -f -m1000000"
 fi
 
-echo "spin checks took $((SECONDS - total_start))s in total"
+wait
+for name in "${order[@]}"; do
+    cat "$work/$name.result"
+    if grep -q '^FAIL' "$work/$name.result"; then
+        failed=1
+    fi
+done
+echo "spin checks took $((SECONDS - total_start))s in total ($jobs_max at a time)"
 if [[ $failed != 0 ]]; then
     echo "check.sh: MODEL CHECK FAILED" >&2
     exit 1
