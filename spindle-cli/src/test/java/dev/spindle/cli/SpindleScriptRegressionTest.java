@@ -78,8 +78,21 @@ class SpindleScriptRegressionTest {
         assertThat(lines).hasSize(2);
         assertThat(lines.get(0)).isEqualTo("[-B][-ntp][verify][-Dspin.skip][-Dfoo=bar][-q]");
         assertThat(lines.get(1))
-                .startsWith("[-B][-ntp][-o][test][-pl][!spindle-stress][-Dtest=!*Lincheck*,!MultiJvm*]")
+                .startsWith("[-B][-ntp][-o][test][-T][2][-pl][!spindle-stress][-Dtest=!*Lincheck*,!MultiJvm*]")
                 .endsWith("[-Dspin.skip][-Dfoo=bar][-q]");
+    }
+
+    /** The second pass runs two modules at a time unless the user chose a thread count. */
+    @Test
+    void theUsersThreadCountReplacesTheSecondPassDefault() throws Exception {
+        for (List<String> given : List.of(List.of("-T", "4"), List.of("-T1C"), List.of("--threads", "3"))) {
+            List<String> lines = runTest(given.toArray(new String[0]));  // every run's calls, in order
+
+            assertThat(lines.get(lines.size() - 2)).as("first pass for %s", given).startsWith("[-B][-ntp][verify]");
+            assertThat(lines.get(lines.size() - 1)).as("second pass for %s", given)
+                    .doesNotContain("[-T][2]")
+                    .endsWith("[" + String.join("][", given) + "]");
+        }
     }
 
     /** Two -pl lists would be joined by Maven, and excluding a module not selected fails the build. */
@@ -89,7 +102,7 @@ class SpindleScriptRegressionTest {
 
         assertThat(lines).hasSize(2);
         assertThat(lines.get(1))
-                .isEqualTo("[-B][-ntp][-o][test][-Dsurefire.failIfNoSpecifiedTests=false][-pl][spindle-core][-Dtest=FooTest]")
+                .isEqualTo("[-B][-ntp][-o][test][-T][2][-Dsurefire.failIfNoSpecifiedTests=false][-pl][spindle-core][-Dtest=FooTest]")
                 .doesNotContain("!spindle-stress")
                 .doesNotContain("Lincheck");
     }
