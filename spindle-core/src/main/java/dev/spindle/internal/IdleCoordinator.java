@@ -345,9 +345,9 @@ public final class IdleCoordinator extends IdleCoordinatorState implements IdleC
         if (parked(state) < 2) {
             // with one worker parked there is no order to change; the count is read without the
             // lock, so a worker parking meanwhile may be missed, which costs at most the nudge
-            // above once. Taking the lock on every watcher's park cost the async runtime's
-            // ping_pong about 6 % on 2 workers (its one idle worker takes the role each time it
-            // parks, and the lock is the one the running worker's wake-ups take)
+            // above once. The async runtime's idle worker takes the role each time it parks, and
+            // took this lock each time, the lock the running worker's wake-ups take (what that
+            // cost ping_pong is at the noise of BENCHMARKS' session 35 measurements)
             return;
         }
         synchronized (lock) {
