@@ -72,18 +72,19 @@ check() {
 }
 
 # run_check NAME MODEL EXPECT SPIN_DEFINES CC_DEFINES PAN_ARGS: one check, reporting "ok ..." or
-# "FAIL ..." lines on stdout
+# "FAIL ..." lines on stdout. It runs in a background subshell, so it sets no variable of this
+# script: every way it can fail prints a line starting with FAIL, which the loop at the end reads.
 run_check() {
     local name=$1 model=$2 expect=$3 sdefs=$4 cdefs=$5 pargs=$6
     local dir="$work/$name" start=$SECONDS
-    rm -rf "$dir" && mkdir -p "$dir" && cp "$here/$model" "$dir/" || { echo "FAIL $name: cannot prepare $dir"; failed=1; return; }
+    rm -rf "$dir" && mkdir -p "$dir" && cp "$here/$model" "$dir/" || { echo "FAIL $name: cannot prepare $dir"; return; }
     # shellcheck disable=SC2086  # the defines are word lists on purpose
     if ! (cd "$dir" && spin $sdefs -a "$model" >spin.log 2>&1); then
-        echo "FAIL $name: spin -a $sdefs $model failed:"; cat "$dir/spin.log"; failed=1; return
+        echo "FAIL $name: spin -a $sdefs $model failed:"; cat "$dir/spin.log"; return
     fi
     # shellcheck disable=SC2086
     if ! (cd "$dir" && gcc -O2 $cdefs -o pan pan.c >gcc.log 2>&1); then
-        echo "FAIL $name: gcc $cdefs pan.c failed:"; cat "$dir/gcc.log"; failed=1; return
+        echo "FAIL $name: gcc $cdefs pan.c failed:"; cat "$dir/gcc.log"; return
     fi
     # shellcheck disable=SC2086
     (cd "$dir" && ./pan $pargs >pan.out 2>&1)    # pan's exit status says nothing; read its output
@@ -96,7 +97,7 @@ run_check() {
     fi
     local what="$name: spin $sdefs -a $model; gcc $cdefs; ./pan $pargs"
     if [[ -z "$errors" ]]; then
-        echo "FAIL $what: no 'errors:' line in the output:"; tail -n 30 "$dir/pan.out"; failed=1; return
+        echo "FAIL $what: no 'errors:' line in the output:"; tail -n 30 "$dir/pan.out"; return
     fi
     if [[ "$expect" == pass ]]; then
         if [[ "$errors" == 0 && -z "$incomplete" ]]; then
@@ -106,14 +107,12 @@ run_check() {
             echo "FAIL $what -> errors: $errors$incomplete, ${secs}s"
             grep -E 'assertion violated|acceptance cycle|invalid end state|MEMLIM|depth too small' "$dir/pan.out" | head -n 5
             echo "     replay the counterexample: (cd $dir && spin -t -p -g -l $sdefs $model)"
-            failed=1
         fi
     else
         if [[ "$errors" != 0 ]]; then
             echo "ok   $what -> caught: $(grep -oE 'assertion violated [^ ]*|acceptance cycle' "$dir/pan.out" | head -n 1), ${secs}s"
         else
             echo "FAIL $what -> the mutant was NOT caught (errors: 0$incomplete)"
-            failed=1
         fi
     fi
 }
