@@ -76,19 +76,20 @@ class SpindleScriptRegressionTest {
         List<String> lines = runTest("-Dspin.skip", "-Dfoo=bar", "-q");
 
         assertThat(lines).hasSize(2);
-        assertThat(lines.get(0)).isEqualTo("[-B][-ntp][verify][-Dspin.skip][-Dfoo=bar][-q]");
+        assertThat(lines.get(0)).isEqualTo("[-B][-ntp][verify][-T][2][-Dspin.skip][-Dfoo=bar][-q]");
         assertThat(lines.get(1))
                 .startsWith("[-B][-ntp][-o][test][-T][2][-pl][!spindle-stress][-Dtest=!*Lincheck*,!MultiJvm*]")
                 .endsWith("[-Dspin.skip][-Dfoo=bar][-q]");
     }
 
-    /** The second pass runs two modules at a time unless the user chose a thread count. */
+    /** Both passes run two modules at a time unless the user chose a thread count. */
     @Test
-    void theUsersThreadCountReplacesTheSecondPassDefault() throws Exception {
+    void theUsersThreadCountReplacesBothPassesDefault() throws Exception {
         for (List<String> given : List.of(List.of("-T", "4"), List.of("-T1C"), List.of("--threads", "3"))) {
             List<String> lines = runTest(given.toArray(new String[0]));  // every run's calls, in order
 
-            assertThat(lines.get(lines.size() - 2)).as("first pass for %s", given).startsWith("[-B][-ntp][verify]");
+            assertThat(lines.get(lines.size() - 2)).as("first pass for %s", given)
+                    .isEqualTo("[-B][-ntp][verify][" + String.join("][", given) + "]");
             assertThat(lines.get(lines.size() - 1)).as("second pass for %s", given)
                     .doesNotContain("[-T][2]")
                     .endsWith("[" + String.join("][", given) + "]");
@@ -111,6 +112,6 @@ class SpindleScriptRegressionTest {
     void skippingTestsSkipsTheSecondPass() throws Exception {
         List<String> lines = runTest("-DskipTests");
 
-        assertThat(lines).containsExactly("[-B][-ntp][verify][-DskipTests]");
+        assertThat(lines).containsExactly("[-B][-ntp][verify][-T][2][-DskipTests]");
     }
 }
