@@ -168,6 +168,8 @@ public final class AsyncTcpStream implements AutoCloseable {
      * look-up failed, or made by {@link InetSocketAddress#createUnresolved}) fails it with an
      * {@link UncheckedIOException} whose cause is an {@link UnknownHostException}, opening no
      * socket; a refused or failed connection fails it with an {@link UncheckedIOException} too.
+     * If {@code reactor} is closed by the first poll, the task fails with an
+     * {@link IllegalStateException} saying so, sending nothing to {@code remote}.
      *
      * @param remote the address to connect to
      * @param reactor serves the connection
@@ -212,6 +214,10 @@ public final class AsyncTcpStream implements AutoCloseable {
                         throw new UnknownHostException(inet.getHostString()
                                 + " (unresolved; connect looks up no host names)");
                     }
+                    // Before the socket: on a closed reactor the wait below is refused, and the
+                    // connect had already sent its SYN (the peer's backlog got a connection that
+                    // was reset at once). A close racing this check still fails the wait.
+                    reactor.checkOpen();
                     SocketChannel ch = SocketChannel.open();
                     try {
                         stream = new AsyncTcpStream(ch, reactor);

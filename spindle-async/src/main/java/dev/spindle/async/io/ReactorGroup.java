@@ -133,13 +133,24 @@ public final class ReactorGroup implements AutoCloseable {
     }
 
     /**
-     * The next reactor in turn.
+     * The next open reactor in turn. A reactor of the group that was closed on its own is passed
+     * over (its turns go to the open reactor after it): a connection given to it could never wait
+     * for anything, so a listener on this group would accept connections it cannot serve.
      *
-     * @return the reactor after the one returned last, round-robin; safe from any thread
+     * @return the reactor after the one returned last, round-robin, skipping closed ones; safe
+     *     from any thread
+     * @throws IllegalStateException if every reactor of the group is closed
      */
     public Reactor next() {
-        int i = Math.floorMod(next.getAndIncrement(), reactors.length);
-        return reactors[i];
+        int n = reactors.length;
+        int start = next.getAndIncrement();
+        for (int k = 0; k < n; k++) {
+            Reactor r = reactors[Math.floorMod(start + k, n)];
+            if (!r.isClosed()) {
+                return r;
+            }
+        }
+        throw new IllegalStateException("every reactor of the group is closed");
     }
 
     /**
