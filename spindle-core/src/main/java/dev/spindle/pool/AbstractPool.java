@@ -404,7 +404,10 @@ abstract class AbstractPool extends PoolCore {
         return notStarted;
     }
 
-    /** invokeAny on a worker of this pool: the tasks run here, in order, until one succeeds. */
+    /**
+     * invokeAny on a worker of this pool: the tasks run here, in order, until one succeeds; none
+     * starts once the pool is stopping.
+     */
     private <T> T invokeAnyHere(Collection<? extends Callable<T>> tasks, boolean timed, long nanos)
             throws InterruptedException, ExecutionException, TimeoutException {
         long deadline = System.nanoTime() + Math.max(0L, nanos);   // as in invokeAllHere
@@ -413,6 +416,11 @@ abstract class AbstractPool extends PoolCore {
         for (RunnableFuture<T> f : futures) {
             if (Thread.interrupted()) {
                 throw new InterruptedException();
+            }
+            if (isStopping()) {
+                // after shutdownNow no task starts (its interrupt may have been swallowed by the
+                // task that ran before): end as WorkStealingPool's invokeAny ends then
+                throw new InterruptedException("pool " + name + " stopped before a task of invokeAny completed");
             }
             if (timed && deadline - System.nanoTime() <= 0L) {
                 throw new TimeoutException();
