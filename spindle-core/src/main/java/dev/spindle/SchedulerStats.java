@@ -45,7 +45,9 @@ import java.util.function.ToLongFunction;
  *     slot that has ever been started (spare workers included), for the others every worker
  * @param rejected the pools only: tasks refused with a
  *     {@link java.util.concurrent.RejectedExecutionException} because the pool was shut down
- *     (counted where the pool throws it, whoever submitted); zero for the async runtime
+ *     (counted where the pool throws it, whoever submitted: one per exception thrown, so an
+ *     {@code invokeAll} or {@code invokeAny} refused as a whole counts once, as the JDK's
+ *     refuses it at its first task); zero for the async runtime
  * @param failed the pools only: tasks whose exception went to the uncaught-exception handler
  *     (a task run through {@code execute} that threw; a {@code submit}ted task's exception goes
  *     to its future instead and is not counted here); such a task also counts as completed;
