@@ -152,11 +152,14 @@
  * LTL check would report). The LIFO slot is not modelled (no wake-up depends on it). The role
  * itself (WatcherRole: one watcher, passed on by nudges) is watch_role.pml's; what it adds here
  * is IdleCoordinator.sinkParked: a worker that takes the role moves itself to the bottom of the
- * parked stack, so that wakeOne picks it last. The model lets any parked worker that is not at
- * the bottom do so at any moment, so the stack orders wakeOne sees include the Java code's.
- * -DNO_SINK leaves that move out: check.sh uses it for the 3-worker watch check, which with it
- * no longer fits MEMLIM (more than 48 million states compressed, against 30 million without);
- * the 2-worker watch checks, safety and liveness, keep it.
+ * parked stack, so that wakeOne picks it last. The async runtime's watcher no longer sinks (its
+ * WatcherRole is built without; the pools' watcher does, on the same coordinator), but the model
+ * keeps the move as an option: it lets any parked worker that is not at the bottom sink at any
+ * moment, or never, so the stack orders wakeOne sees include the Java code's with the sink and
+ * without it. -DNO_SINK leaves that move out (exactly the code's orders): check.sh uses it for
+ * the 3-worker watch check, which with it no longer fits MEMLIM (more than 48 million states
+ * compressed, against 30 million without); the 2-worker watch checks, safety and liveness, keep
+ * it.
  *
  * THE SELECTOR-DRIVING WORKER, -DSELECTOR (AsyncRuntime.Builder.driveIo; DrivingParker,
  * IdleCoordinator.wakeSelf, the driven Reactor's select/dispatch/wakeup). The same runtime, but

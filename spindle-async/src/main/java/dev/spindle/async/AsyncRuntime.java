@@ -335,7 +335,7 @@ public final class AsyncRuntime implements AutoCloseable {
         this.driver = b.io == null ? null : new DrivingParker(this, b.workers, threads, b.io);
         this.timers = driver == null ? null : driver.timers;
         this.parking = new IdleCoordinator(b.workers, driver == null ? threads : driver, Thread::interrupted);
-        this.watcher = new WatcherRole(parking, () -> closing);
+        this.watcher = new WatcherRole(parking, () -> closing, false);   // no sink: see WatcherRole
         this.running = new AtomicInteger(b.workers);
         for (int i = 0; i < workers.length; i++) {
             workers[i] = new AsyncWorker(this, i, LOCAL_CAPACITY);

@@ -345,9 +345,8 @@ public final class IdleCoordinator extends IdleCoordinatorState implements IdleC
         if (parked(state) < 2) {
             // with one worker parked there is no order to change; the count is read without the
             // lock, so a worker parking meanwhile may be missed, which costs at most the nudge
-            // above once. The async runtime's idle worker takes the role each time it parks, and
-            // took this lock each time, the lock the running worker's wake-ups take (what that
-            // cost ping_pong is at the noise of BENCHMARKS' session 35 measurements)
+            // above once. A pool's idle worker may take the role each time it parks, and took
+            // this lock each time, the lock the running worker's wake-ups take
             return;
         }
         synchronized (lock) {

@@ -46,12 +46,17 @@ import java.util.function.BooleanSupplier;
  * that cancels its own park (its re-check found work) leaves through {@link #leave} in the same
  * way. The model {@code watch_role.pml -DGIVE_UP} in spindle-stress checks this variant.
  *
- * <p><b>The watcher is woken last.</b> A worker that takes the role moves itself to the bottom
- * of the parked stack ({@link IdleCoordinator#sinkParked}), so a wake-up for work picks any other
- * parked worker first. Otherwise the watcher, often the most recently parked, was the one woken,
- * and since it left with the role free while a peer was still parked, it nudged that peer: two
- * wake-ups for one piece of work, which on 2 workers doubled the wake-ups of message-passing
- * actors.
+ * <p><b>The pools' watcher is woken last.</b> Where the constructor asks for it (the pools), a
+ * worker that takes the role moves itself to the bottom of the parked stack
+ * ({@link IdleCoordinator#sinkParked}), so a wake-up for work picks any other parked worker first.
+ * Otherwise the watcher, often the most recently parked, was the one woken, and since it left
+ * with the role free while a peer was still parked, it nudged that peer: two wake-ups for one
+ * piece of work, which on 2 workers doubled the wake-ups of message-passing actors. The async
+ * runtime's watcher does not sink: it never gives the role up, so the nudge that the sink saves
+ * is rare there, and with the sink its ping_pong took 10-14 % longer and spawn_many 4 % (five
+ * builds interleaved in each of 6 JVMs, session 36: the sink is the one difference that
+ * accounts for it). Which parked worker a wake-up picks is a matter of cache warmth and wake-up
+ * count, never of correctness.
  *
  * <p>The idle protocol's argument is untouched: a watcher is a parked worker that wakes up by
  * itself now and then, and a nudged one returns from a sleep spuriously, both of which
@@ -62,15 +67,19 @@ public final class WatcherRole {
     private final AtomicBoolean held = new AtomicBoolean();
     private final IdleCoordinator idle;
     private final BooleanSupplier closing;
+    private final boolean sinkWatcher;
 
     /**
      * @param idle the idle protocol the workers park in
      * @param closing whether the pool closes: then a leaving worker nudges nobody (every parked
      *     worker is being woken for good)
+     * @param sinkWatcher whether a worker that takes the role moves to the bottom of the parked
+     *     stack, to be woken last (see the class overview)
      */
-    public WatcherRole(IdleCoordinator idle, BooleanSupplier closing) {
+    public WatcherRole(IdleCoordinator idle, BooleanSupplier closing, boolean sinkWatcher) {
         this.idle = idle;
         this.closing = closing;
+        this.sinkWatcher = sinkWatcher;
     }
 
     /**
@@ -91,7 +100,9 @@ public final class WatcherRole {
             boolean mayWatch = true;
             while (!idle.isNotified(w) && !idle.isTerminated()) {
                 if (mayWatch && held.compareAndSet(false, true)) {
-                    idle.sinkParked(w);        // woken last: see below
+                    if (sinkWatcher) {
+                        idle.sinkParked(w);    // woken last: see the class overview
+                    }
                     LoneTaskWatch.Outcome o;
                     try {
                         o = watch.watch(idle, mustExit, intervalNanos, sleepCapNanos, idleLooks);

@@ -74,7 +74,7 @@ abstract class AbstractPool extends PoolCore {
         }
         this.idle = new IdleCoordinator(workers.length, Parker.ofThreads(this, name, i -> workers[i].thread),
                 this::dropStrayInterrupt);
-        this.watcher = watched ? new WatcherRole(idle, stopping) : null;
+        this.watcher = watched ? new WatcherRole(idle, stopping, true) : null;
     }
 
     /**

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
@@ -20,9 +21,12 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
 class IdleCoordinatorTest {
 
-    /** Records unparks; parks are no-ops (the tests drive every step from one thread). */
+    /**
+     * Records unparks; parks are no-ops (most tests drive every step from one thread; the list
+     * takes unparks from any thread).
+     */
     static final class RecordingParker implements Parker {
-        final List<Integer> unparked = new ArrayList<>();
+        final List<Integer> unparked = new CopyOnWriteArrayList<>();
 
         @Override
         public void park(int worker) {
