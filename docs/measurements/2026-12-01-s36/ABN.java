@@ -8,7 +8,7 @@ public class ABN {
         int n = a.length - 3;
         Method[] round = new Method[n];
         for (int i = 0; i < n; i++) {
-            URLClassLoader l = new URLClassLoader(new URL[]{Path.of(a[3 + i]).toUri().toURL(), Path.of("/tmp/abx/h/" + (i % 2) + "/").toUri().toURL()}, ClassLoader.getPlatformClassLoader());
+            URLClassLoader l = new URLClassLoader(new URL[]{Path.of(a[3 + i]).toUri().toURL(), Path.of(System.getProperty("h", "/tmp/abx/h") + "/" + (i % 2) + "/").toUri().toURL()}, ClassLoader.getPlatformClassLoader());
             Class<?> c = l.loadClass("WR");
             c.getMethod("init", int.class, String.class).invoke(null, workers, name);
             round[i] = c.getMethod("round");
