@@ -20,7 +20,8 @@ public enum AsyncPolicy {
      * sent to it, oldest first, then the shared injector; an idle worker steals from its peers'
      * deques and wake channels. A task woken or spawned by the task a worker runs goes into that
      * worker's one-task LIFO slot and runs right after it (at most 3 times in a row, so the
-     * queues still get their turn).
+     * queues still get their turn); of several tasks spawned in one poll, the first keeps the
+     * slot and the rest go to the deque.
      */
     WORK_STEALING,
 

@@ -127,6 +127,49 @@ class LifoSlotTest {
     }
 
     /**
+     * Of several tasks spawned in one poll, the first keeps the slot and the others go straight
+     * to the deque (popped newest-first), so a loop of spawns does not exchange the slot each
+     * time; a wake-up after them still takes the slot over. On one worker the order shows it:
+     * the slot's task, then the deque's newest first, then the woken task's turn came first.
+     */
+    @org.junit.jupiter.api.Test
+    void ofTasksSpawnedInOnePollTheFirstKeepsTheSlotAndAWakeTakesItOver() throws Exception {
+        try (AsyncRuntime rt = AsyncRuntime.builder().workers(1).build()) {
+            List<String> log = new CopyOnWriteArrayList<>();
+            JoinHandle<Void> spawner = rt.spawn(cx -> {
+                for (String name : List.of("s1", "s2", "s3")) {
+                    rt.spawn(c2 -> {
+                        log.add(name);
+                        return Poll.ready(null);
+                    });
+                }
+                return Poll.ready(null);
+            });
+            spawner.get(WAIT_S, TimeUnit.SECONDS);
+            WakerSemanticsTest.await(() -> log.size() == 3, "every spawned task to run");
+            assertThat(log).containsExactly("s1", "s3", "s2");
+
+            log.clear();
+            Named q = new Named("q", log);
+            rt.spawn(q);
+            assertThat(q.firstPoll.await(WAIT_S, TimeUnit.SECONDS)).isTrue();
+            JoinHandle<Void> driver = rt.spawn(cx -> {
+                for (String name : List.of("t1", "t2")) {
+                    rt.spawn(c2 -> {
+                        log.add(name);
+                        return Poll.ready(null);
+                    });
+                }
+                q.waker.wake();                // takes the slot from t1, which goes to the deque
+                return Poll.ready(null);
+            });
+            driver.get(WAIT_S, TimeUnit.SECONDS);
+            WakerSemanticsTest.await(() -> log.size() == 3, "every task to run");
+            assertThat(log).containsExactly("q", "t1", "t2");
+        }
+    }
+
+    /**
      * Two tasks that wake each other on every poll would run through the slot forever; a task
      * woken meanwhile from outside waits in the wake channel and must still get its turn, within
      * a few of their polls. (HYBRID, without a slot, bounds it by its batches.)
