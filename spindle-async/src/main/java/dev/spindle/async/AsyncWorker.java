@@ -42,9 +42,10 @@ import java.util.function.Consumer;
  * <p>A task that the running task wakes or spawns goes into {@link #lifo}, a one-task slot (a {@link LifoSlot}), and
  * runs right after the running task's poll, ahead of every queue (as in Tokio's scheduler): a
  * message's receiver, a lock's next holder or a joining parent runs on the cache that holds what
- * it needs, and no other worker is woken for it. A second wake or spawn in the same poll moves
- * the previous occupant to where it would have gone without the slot (the local deque, or its
- * last poller's wake channel, waking a peer as usual). The slot is bounded: after
+ * it needs, and no other worker is woken for it. A second wake in the same poll, or a wake
+ * after a spawn, moves the previous occupant to where it would have gone without the slot (the
+ * local deque, or its last poller's wake channel, waking a peer as usual); a spawn behind a
+ * spawned occupant goes to the local deque itself (see {@link #offerLifo}). The slot is bounded: after
  * {@value #LIFO_MAX} slot runs in a row the occupant goes to those queues instead, so tasks that
  * keep waking each other cannot starve what is queued ({@code LifoSlotTest}). A task woken during
  * its own poll (a yield) never uses it: that wake does not move the cell out of {@code RUNNING}
