@@ -400,7 +400,8 @@ public final class AsyncRuntime implements AutoCloseable {
      */
     public <T> JoinHandle<T> spawn(AsyncTask<T> task) {
         Objects.requireNonNull(task, "task");
-        TaskCell<T> c = new TaskCell<>(this, task);
+        TaskInsight insight = TaskInsight.atSpawn(spawnSites);  // before the allocation: see TaskCell
+        TaskCell<T> c = new TaskCell<>(this, task, insight);
         AsyncWorker w = AsyncWorker.current();
         if (w != null && w.runtime == this) {
             if (c.insight != null) {

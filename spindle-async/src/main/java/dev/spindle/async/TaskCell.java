@@ -87,12 +87,24 @@ final class TaskCell<T> extends JoinHandle<T> implements Waker, Context {
      */
     TaskInsight insight;
 
+    /** A cell with the insight a spawn on {@code runtime} would give it (for tests). */
     TaskCell(AsyncRuntime runtime, AsyncTask<T> task) {
+        // no runtime: a bare cell, as the JoinHandle tests make
+        this(runtime, task, TaskInsight.atSpawn(runtime != null && runtime.spawnSites));
+    }
+
+    /**
+     * A cell with {@code insight} ({@code null} unless {@link TaskInsight#atSpawn} made one).
+     * The spawn computes the insight before it allocates the cell, so that this constructor is
+     * stores of its arguments alone: with the insight's test (and its rare stack walk) between
+     * the allocation and the stores, the compiled spawn could not fold the stores into the
+     * allocation, and a spawn took about 3 ns longer (BENCHMARKS, session 37).
+     */
+    TaskCell(AsyncRuntime runtime, AsyncTask<T> task, TaskInsight insight) {
         super(SCHEDULED);
         this.runtime = runtime;
         this.task = task;
-        // no runtime: a bare cell, as the JoinHandle tests make
-        this.insight = TaskInsight.atSpawn(runtime != null && runtime.spawnSites);
+        this.insight = insight;
     }
 
     /**
