@@ -993,6 +993,16 @@ public final class Async {
          * same. A then whose function returns another then (a recursive asynchronous loop)
          * would otherwise nest one poll deeper with each turn, costing time that grew with the
          * number of turns and at last a {@link StackOverflowError}.
+         *
+         * <p>Thens whose functions return one another make a cycle of seconds, which a walk
+         * must not follow for ever. A cycle through this then ends the walk here: polling this
+         * then from its own poll then fails with {@code StackOverflowError}, as the nested polls
+         * did before this method (a naive retry, a function that returns its own then). A cycle
+         * that does not pass through this then (two thens returning each other, the other one
+         * polled to its end first, which left its second pointing at itself) is found by
+         * Brent's method, a mark moved to the walk's position at every power of two of steps,
+         * which the walk meets again once it goes round: the walk stops at that then, whose own
+         * poll then fails the same way. Only the skip path pays for it, one comparison a step.
          */
         @SuppressWarnings("unchecked")
         private AsyncTask<R> tail() {
@@ -1000,11 +1010,19 @@ public final class Async {
             if (!(s instanceof ThenTask<?, ?> t0) || t0.second == null || t0 == this) {
                 return s;                      // nothing to skip: most polls, and they store nothing
             }
-            // stops at this then: a function that returns its own then (a naive retry) makes a
-            // cycle, which this loop followed for ever; polling this then from its own poll
-            // fails with StackOverflowError instead, as the nested polls did before tail()
+            AsyncTask<R> mark = s;
+            int steps = 0;
+            int power = 1;
             while (s instanceof ThenTask<?, ?> t && t.second != null && t != this) {
                 s = (AsyncTask<R>) t.second;
+                if (s == mark) {
+                    break;                     // round a cycle that misses this then: see above
+                }
+                if (++steps == power) {
+                    mark = s;
+                    power <<= 1;
+                    steps = 0;
+                }
             }
             second = s;
             return s;

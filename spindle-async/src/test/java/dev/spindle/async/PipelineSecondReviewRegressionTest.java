@@ -474,19 +474,48 @@ class PipelineSecondReviewRegressionTest {
     void aThenThatReturnsItselfFailsInsteadOfHangingItsWorker() throws Exception {
         List<AsyncTask<Integer>> self = new ArrayList<>();
         self.add(Async.then(Async.ready(1), x -> self.get(0)));
+        assertThat(pollOnItsOwnThread(self.get(0))).isInstanceOf(StackOverflowError.class);
+    }
+
+    /**
+     * Two thens whose functions return each other: the second one polled to its end fails with
+     * StackOverflowError (it awaits itself), and its second is left pointing at itself; a later
+     * poll of the first then followed that link in tail() round and round, for good, where it
+     * must fail the same way and free the polling thread.
+     */
+    @Test
+    void aRingOfThensFailsEveryPollerInsteadOfHangingOne() throws Exception {
+        AsyncPromise<Integer> p1 = new AsyncPromise<>();
+        AsyncPromise<Integer> p2 = new AsyncPromise<>();
+        List<AsyncTask<Integer>> ring = new ArrayList<>();
+        ring.add(Async.then(p1, x -> ring.get(1)));
+        ring.add(Async.then(p2, x -> ring.get(0)));
+        AsyncCombinatorTest.HandContext cx = new AsyncCombinatorTest.HandContext();
+        assertThat(ring.get(0).poll(cx).isPending()).isTrue();
+        p1.complete(1);
+        assertThat(ring.get(0).poll(cx).isPending()).as("now awaiting the second then's promise").isTrue();
+        p2.complete(2);
+        assertThat(pollOnItsOwnThread(ring.get(1))).as("the second then awaits itself")
+                .isInstanceOf(StackOverflowError.class);
+        assertThat(pollOnItsOwnThread(ring.get(0))).as("the first then, through the second")
+                .isInstanceOf(StackOverflowError.class);
+    }
+
+    /** What a poll of {@code t} on a thread of its own threw; fails if it neither returns nor throws. */
+    private static Throwable pollOnItsOwnThread(AsyncTask<Integer> t) throws InterruptedException {
         Throwable[] failure = new Throwable[1];
         Thread poller = new Thread(() -> {
             try {
-                self.get(0).poll(new AsyncCombinatorTest.HandContext());
+                t.poll(new AsyncCombinatorTest.HandContext());
             } catch (Throwable e) {
                 failure[0] = e;
             }
-        }, "self-then-poller");
+        }, "ring-poller");
         poller.setDaemon(true);                // if it spins, it must not keep the test JVM alive
         poller.start();
         poller.join(10_000);
         assertThat(poller.isAlive()).as("the poll returned or threw").isFalse();
-        assertThat(failure[0]).isInstanceOf(StackOverflowError.class);
+        return failure[0];
     }
 
     /**
