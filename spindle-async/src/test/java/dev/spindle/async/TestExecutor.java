@@ -38,6 +38,11 @@ public final class TestExecutor {
         this.limitMillis = limitMillis;
     }
 
+    /** Unlimited budget, 10 s limit: a hang fails within 10 s (the TCP tests' executor). */
+    public static TestExecutor tenSecondLimit() {
+        return new TestExecutor(Integer.MAX_VALUE, 10_000);
+    }
+
     /** Runs {@code task} to completion with a fresh executor. */
     public static <T> T run(AsyncTask<T> task) {
         return new TestExecutor().blockOn(task);

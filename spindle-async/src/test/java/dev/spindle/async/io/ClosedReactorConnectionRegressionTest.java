@@ -30,10 +30,6 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class ClosedReactorConnectionRegressionTest {
 
-    private static TestExecutor executor() {
-        return new TestExecutor(Integer.MAX_VALUE, 10_000);   // a hang fails within 10 s
-    }
-
     /**
      * One reactor of an owned group closed on its own: every connection the group's listener
      * accepts is served by an open reactor and echoes what its client sends after the server
@@ -57,12 +53,12 @@ class ClosedReactorConnectionRegressionTest {
                     Socket client = new Socket();
                     client.connect(listener.localAddress(), 5_000);
                     clients.add(client);
-                    AsyncTcpStream stream = executor().blockOn(listener.accept());
+                    AsyncTcpStream stream = TestExecutor.tenSecondLimit().blockOn(listener.accept());
                     try (stream) {
                         assertThat(stream.reactor()).as("connection %d", i).isNotSameAs(closed);
                         ByteBuffer in = ByteBuffer.allocate(1);
                         int value = 40 + i;
-                        TestExecutor ex = executor();
+                        TestExecutor ex = TestExecutor.tenSecondLimit();
                         // the read is polled (and waits) before the client writes
                         var reply = Async.then(stream.read(in), n -> {
                             assertThat(n).isEqualTo(1);
@@ -117,7 +113,8 @@ class ClosedReactorConnectionRegressionTest {
         try (ServerSocket server = new ServerSocket(0, 8, InetAddress.getLoopbackAddress())) {
             Reactor reactor = Reactor.open();
             reactor.close();
-            assertThatThrownBy(() -> executor().blockOn(AsyncTcpStream.connect(server.getLocalSocketAddress(), reactor)))
+            assertThatThrownBy(() -> TestExecutor.tenSecondLimit()
+                    .blockOn(AsyncTcpStream.connect(server.getLocalSocketAddress(), reactor)))
                     .isInstanceOf(IllegalStateException.class)
                     .hasMessageContaining("the reactor is closed");
             // On loopback a SYN completes the handshake at once: a connection sent would be in the

@@ -22,14 +22,10 @@ import org.junit.jupiter.api.Test;
 /** Contracts of the public TCP API a user relies on: end of stream, closing, failed connects. */
 class TcpApiRegressionTest {
 
-    private static TestExecutor executor() {
-        return new TestExecutor(Integer.MAX_VALUE, 10_000);   // a hang fails within 10 s
-    }
-
     /** A stream accepted from a plain blocking client socket. */
     private static AsyncTcpStream acceptFrom(AsyncTcpListener listener, Socket client) throws Exception {
         client.connect(listener.localAddress(), 5_000);
-        return executor().blockOn(listener.accept());
+        return TestExecutor.tenSecondLimit().blockOn(listener.accept());
     }
 
     @Test
@@ -41,7 +37,7 @@ class TcpApiRegressionTest {
             try {
                 // a first read that waits arms the read-ahead; the bytes and the end come through it
                 CompletableFuture<Integer> first = CompletableFuture.supplyAsync(
-                        () -> executor().blockOn(s.read(ByteBuffer.allocate(8))));
+                        () -> TestExecutor.tenSecondLimit().blockOn(s.read(ByteBuffer.allocate(8))));
                 Thread.sleep(50);
                 client.getOutputStream().write(new byte[] {1, 2, 3});
                 client.shutdownOutput();
@@ -49,15 +45,15 @@ class TcpApiRegressionTest {
                 ByteBuffer rest = ByteBuffer.allocate(8);
                 int n;
                 int total = 0;
-                while ((n = executor().blockOn(s.read(rest))) > 0) {
+                while ((n = TestExecutor.tenSecondLimit().blockOn(s.read(rest))) > 0) {
                     total += n;
                 }
                 assertThat(n).isEqualTo(-1);
                 for (int i = 0; i < 3; i++) {
-                    assertThat(executor().blockOn(s.read(ByteBuffer.allocate(8)))).isEqualTo(-1);
+                    assertThat(TestExecutor.tenSecondLimit().blockOn(s.read(ByteBuffer.allocate(8)))).isEqualTo(-1);
                 }
                 // half-closed: this side can still answer
-                executor().blockOn(s.writeAll(ByteBuffer.wrap(new byte[] {9})));
+                TestExecutor.tenSecondLimit().blockOn(s.writeAll(ByteBuffer.wrap(new byte[] {9})));
                 assertThat(client.getInputStream().read()).isEqualTo(9);
             } finally {
                 s.close();
@@ -74,11 +70,11 @@ class TcpApiRegressionTest {
             s.close();
             s.close();   // idempotent
             assertThat(s.isOpen()).isFalse();
-            assertThatThrownBy(() -> executor().blockOn(s.read(ByteBuffer.allocate(4))))
+            assertThatThrownBy(() -> TestExecutor.tenSecondLimit().blockOn(s.read(ByteBuffer.allocate(4))))
                     .isInstanceOf(UncheckedIOException.class).hasCauseInstanceOf(ClosedChannelException.class);
-            assertThatThrownBy(() -> executor().blockOn(s.write(ByteBuffer.allocate(4))))
+            assertThatThrownBy(() -> TestExecutor.tenSecondLimit().blockOn(s.write(ByteBuffer.allocate(4))))
                     .isInstanceOf(UncheckedIOException.class).hasCauseInstanceOf(ClosedChannelException.class);
-            assertThatThrownBy(() -> executor().blockOn(s.writeAll(ByteBuffer.allocate(4))))
+            assertThatThrownBy(() -> TestExecutor.tenSecondLimit().blockOn(s.writeAll(ByteBuffer.allocate(4))))
                     .isInstanceOf(UncheckedIOException.class).hasCauseInstanceOf(ClosedChannelException.class);
             assertThatThrownBy(s::shutdownOutput).isInstanceOf(UncheckedIOException.class);
             assertThat(s.remoteAddress()).isNull();
@@ -88,7 +84,7 @@ class TcpApiRegressionTest {
             listener.close();
             listener.close();
             assertThat(listener.isOpen()).isFalse();
-            assertThatThrownBy(() -> executor().blockOn(listener.accept()))
+            assertThatThrownBy(() -> TestExecutor.tenSecondLimit().blockOn(listener.accept()))
                     .isInstanceOf(UncheckedIOException.class);
         }
     }
@@ -102,7 +98,7 @@ class TcpApiRegressionTest {
             AsyncTcpStream s = acceptFrom(listener, client);
             // the client never reads: this write fills both buffers and waits
             CompletableFuture<Void> write = CompletableFuture.runAsync(
-                    () -> executor().blockOn(s.writeAll(ByteBuffer.allocateDirect(32 << 20))));
+                    () -> TestExecutor.tenSecondLimit().blockOn(s.writeAll(ByteBuffer.allocateDirect(32 << 20))));
             Thread.sleep(200);
             assertThat(write).isNotDone();
             s.close();
@@ -116,7 +112,7 @@ class TcpApiRegressionTest {
         try (Reactor reactor = Reactor.open()) {
             AsyncTcpListener listener = AsyncTcpListener.bind(null, reactor);
             CompletableFuture<AsyncTcpStream> accept = CompletableFuture.supplyAsync(
-                    () -> executor().blockOn(listener.accept()));
+                    () -> TestExecutor.tenSecondLimit().blockOn(listener.accept()));
             Thread.sleep(100);
             listener.close();
             assertThatThrownBy(() -> accept.get(15, TimeUnit.SECONDS)).hasCauseInstanceOf(UncheckedIOException.class);
@@ -131,7 +127,7 @@ class TcpApiRegressionTest {
         }
         try (Reactor reactor = Reactor.open()) {
             for (int i = 0; i < 5; i++) {
-                assertThatThrownBy(() -> executor().blockOn(AsyncTcpStream.connect(closed, reactor)))
+                assertThatThrownBy(() -> TestExecutor.tenSecondLimit().blockOn(AsyncTcpStream.connect(closed, reactor)))
                         .isInstanceOf(UncheckedIOException.class)
                         .hasRootCauseInstanceOf(java.net.ConnectException.class);
             }
@@ -169,12 +165,12 @@ class TcpApiRegressionTest {
                     }
                 });
                 ByteBuffer src = ByteBuffer.wrap(payload);
-                executor().blockOn(s.writeAll(src));
+                TestExecutor.tenSecondLimit().blockOn(s.writeAll(src));
                 assertThat(src.hasRemaining()).isFalse();
                 assertThat(received.get(15, TimeUnit.SECONDS)).isEqualTo(payload);
                 // a single write of an empty buffer, a read into a full one: 0 at once
-                assertThat(executor().blockOn(s.write(ByteBuffer.allocate(0)))).isZero();
-                assertThat(executor().blockOn(s.read(ByteBuffer.allocate(0)))).isZero();
+                assertThat(TestExecutor.tenSecondLimit().blockOn(s.write(ByteBuffer.allocate(0)))).isZero();
+                assertThat(TestExecutor.tenSecondLimit().blockOn(s.read(ByteBuffer.allocate(0)))).isZero();
             } finally {
                 s.close();
             }

@@ -47,10 +47,6 @@ class TcpEdgeRegressionTest {
 
     private static final String NO_SUCH_HOST = "no-such-host.invalid";
 
-    private static TestExecutor executor() {
-        return new TestExecutor(Integer.MAX_VALUE, 10_000);   // a hang fails within 10 s
-    }
-
     /** Descriptors this JVM has open now. */
     private static int openFds() {
         String[] fds = new File("/proc/self/fd").list();
@@ -126,7 +122,7 @@ class TcpEdgeRegressionTest {
     }
 
     private static void executorConnectFails(InetSocketAddress nowhere, Reactor reactor) {
-        assertThatThrownBy(() -> executor().blockOn(AsyncTcpStream.connect(nowhere, reactor)))
+        assertThatThrownBy(() -> TestExecutor.tenSecondLimit().blockOn(AsyncTcpStream.connect(nowhere, reactor)))
                 .isInstanceOf(UncheckedIOException.class)
                 .hasMessageContaining(NO_SUCH_HOST)
                 .hasCauseInstanceOf(UnknownHostException.class);
@@ -217,7 +213,7 @@ class TcpEdgeRegressionTest {
             assertThat(listener.isOpen()).isFalse();
             AsyncTcpStream[] accepted = new AsyncTcpStream[1];
             try {
-                assertThatThrownBy(() -> accepted[0] = executor().blockOn(listener.accept()))
+                assertThatThrownBy(() -> accepted[0] = TestExecutor.tenSecondLimit().blockOn(listener.accept()))
                         .isInstanceOf(IllegalStateException.class)
                         .hasMessageContaining("reactor is closed");
             } finally {
@@ -256,7 +252,7 @@ class TcpEdgeRegressionTest {
         try (Reactor reactor = Reactor.open();
                 AsyncTcpListener listener = AsyncTcpListener.bind(null, reactor)) {
             Runnable cycle = () -> {
-                TestExecutor ex = executor();
+                TestExecutor ex = TestExecutor.tenSecondLimit();
                 CompletableFuture<AsyncTcpStream> accepted = new CompletableFuture<>();
                 ex.spawn(Async.map(listener.accept(), accepted::complete));
                 AsyncTcpStream client = ex.blockOn(AsyncTcpStream.connect(listener.localAddress(), reactor));
@@ -314,7 +310,7 @@ class TcpEdgeRegressionTest {
                 client.setReceiveBufferSize(clientReceiveBuffer);
             }
             client.connect(listener.localAddress(), 5_000);
-            AsyncTcpStream s = executor().blockOn(listener.accept());
+            AsyncTcpStream s = TestExecutor.tenSecondLimit().blockOn(listener.accept());
             try {
                 test.run(new Connection(s, client, reactor, listener, runtime));
             } finally {
@@ -369,7 +365,7 @@ class TcpEdgeRegressionTest {
         onAConnection(1, 0, c -> {
             // a first read arms the read-ahead; the second waits on it
             c.client().getOutputStream().write(1);
-            assertThat(executor().blockOn(c.s().read(ByteBuffer.allocate(4)))).isEqualTo(1);
+            assertThat(TestExecutor.tenSecondLimit().blockOn(c.s().read(ByteBuffer.allocate(4)))).isEqualTo(1);
             CountDownLatch pending = new CountDownLatch(1);
             JoinHandle<Integer> read = c.runtime().spawn(signalPending(c.s().read(ByteBuffer.allocate(4)), pending));
             assertThat(pending.await(10, TimeUnit.SECONDS)).isTrue();
@@ -466,24 +462,24 @@ class TcpEdgeRegressionTest {
     void afterOurShutdownOutputThePeerSeesTheEndAndWeStillRead() throws Exception {
         onAConnection(0, 0, c -> {
             AsyncTcpStream s = c.s();
-            executor().blockOn(s.writeAll(ByteBuffer.wrap(new byte[] {5})));
+            TestExecutor.tenSecondLimit().blockOn(s.writeAll(ByteBuffer.wrap(new byte[] {5})));
             s.shutdownOutput();
             InputStream in = c.client().getInputStream();
             assertThat(in.read()).isEqualTo(5);
             assertThat(in.read()).isEqualTo(-1);
-            assertThatThrownBy(() -> executor().blockOn(s.write(ByteBuffer.wrap(new byte[] {1}))))
+            assertThatThrownBy(() -> TestExecutor.tenSecondLimit().blockOn(s.write(ByteBuffer.wrap(new byte[] {1}))))
                     .isInstanceOf(UncheckedIOException.class);
             c.client().getOutputStream().write(new byte[] {8, 9});
             c.client().shutdownOutput();
             ByteBuffer got = ByteBuffer.allocate(4);
             int n;
-            while ((n = executor().blockOn(s.read(got))) > 0) {
+            while ((n = TestExecutor.tenSecondLimit().blockOn(s.read(got))) > 0) {
                 // keep reading
             }
             assertThat(n).isEqualTo(-1);
             assertThat(got.flip()).isEqualTo(ByteBuffer.wrap(new byte[] {8, 9}));
-            assertThat(executor().blockOn(s.read(ByteBuffer.allocate(1)))).isEqualTo(-1);
-            assertThat(executor().blockOn(s.write(ByteBuffer.allocate(0)))).isZero();
+            assertThat(TestExecutor.tenSecondLimit().blockOn(s.read(ByteBuffer.allocate(1)))).isEqualTo(-1);
+            assertThat(TestExecutor.tenSecondLimit().blockOn(s.write(ByteBuffer.allocate(0)))).isZero();
         });
     }
 
@@ -497,9 +493,9 @@ class TcpEdgeRegressionTest {
             c.client().setSoLinger(true, 0);
             c.client().close();                // RST
             assertFailsWithAnIoError(read, Throwable.class);
-            assertThatThrownBy(() -> executor().blockOn(s.read(ByteBuffer.allocate(4))))
+            assertThatThrownBy(() -> TestExecutor.tenSecondLimit().blockOn(s.read(ByteBuffer.allocate(4))))
                     .isInstanceOf(UncheckedIOException.class);
-            assertThatThrownBy(() -> executor().blockOn(s.writeAll(ByteBuffer.allocate(1 << 20))))
+            assertThatThrownBy(() -> TestExecutor.tenSecondLimit().blockOn(s.writeAll(ByteBuffer.allocate(1 << 20))))
                     .isInstanceOf(UncheckedIOException.class);
         });
     }

@@ -24,10 +24,6 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class TcpEdgeSecondReviewRegressionTest {
 
-    private static TestExecutor executor() {
-        return new TestExecutor(Integer.MAX_VALUE, 10_000);   // a hang fails within 10 s
-    }
-
     /**
      * {@link AsyncTcpListener#accept()}: "Once the listener is closed it fails with an
      * UncheckedIOException". The reactor check fb03d29e put before {@code channel.accept()}
@@ -43,7 +39,7 @@ class TcpEdgeSecondReviewRegressionTest {
             AsyncTcpListener listener = AsyncTcpListener.bind(null, reactor);
             listener.close();
             reactor.close();
-            assertThatThrownBy(() -> executor().blockOn(listener.accept()))
+            assertThatThrownBy(() -> TestExecutor.tenSecondLimit().blockOn(listener.accept()))
                     .isInstanceOf(UncheckedIOException.class)
                     .hasCauseInstanceOf(ClosedChannelException.class);
         } finally {
@@ -55,7 +51,7 @@ class TcpEdgeSecondReviewRegressionTest {
         try (group; AsyncTcpListener l = AsyncTcpListener.bind(null, group)) {
             listener = l;
         }
-        assertThatThrownBy(() -> executor().blockOn(listener.accept()))
+        assertThatThrownBy(() -> TestExecutor.tenSecondLimit().blockOn(listener.accept()))
                 .isInstanceOf(UncheckedIOException.class)
                 .hasCauseInstanceOf(ClosedChannelException.class);
     }
@@ -78,7 +74,7 @@ class TcpEdgeSecondReviewRegressionTest {
             }
             try (Socket client = new Socket()) {
                 client.connect(shared.localAddress(), 5_000);
-                try (AsyncTcpStream accepted = executor().blockOn(shared.accept())) {
+                try (AsyncTcpStream accepted = TestExecutor.tenSecondLimit().blockOn(shared.accept())) {
                     assertThat(accepted.isOpen()).isTrue();
                 }
             }
@@ -109,7 +105,7 @@ class TcpEdgeSecondReviewRegressionTest {
     @Test
     void theSharedGroupsConnectAndBindReportAnUnresolvedHost() {
         InetSocketAddress unresolved = InetSocketAddress.createUnresolved("no-such-host.invalid", 80);
-        assertThatThrownBy(() -> executor().blockOn(AsyncTcpStream.connect(unresolved)))
+        assertThatThrownBy(() -> TestExecutor.tenSecondLimit().blockOn(AsyncTcpStream.connect(unresolved)))
                 .isInstanceOf(UncheckedIOException.class)
                 .hasCauseInstanceOf(UnknownHostException.class)
                 .hasMessageContaining("no-such-host.invalid");
