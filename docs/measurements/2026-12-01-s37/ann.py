@@ -1,4 +1,7 @@
-# ann.py ASM PERF_SCRIPT_IPS [TOP]: perf cpu-clock samples matched to -XX:+PrintAssembly listings
+# ann.py ASM PERF_SCRIPT_IPS [TOP]: perf cpu-clock samples matched to -XX:+PrintAssembly listings.
+# Session 17's ann.py (../2026-11-28-s17/) reworked rather than reused: it reads perf script output
+# filtered by thread (comm,ip), maps a sample to the newest compiled copy whose code range holds it,
+# and adds a summary by innermost source line and the instruction before each hot one.
 import sys, re, bisect, collections
 asm, ips = sys.argv[1], sys.argv[2]
 top = int(sys.argv[3]) if len(sys.argv) > 3 else 40
