@@ -31,7 +31,7 @@
  *     system came to rest in the right place (see PROPERTIES); left out with -DNO_QUIET.
  *   The tasks' polls:
  *     T0  poll 1: spawn(T1) from inside (pushLocal), register the waker, Pending. poll 2: Ready.
- *     T1  poll 1: yields (wakes itself: RUNNING -> RUNNING_WOKEN, re-queued by the worker at the
+ *     T1  poll 1: yields (wakes itself during its poll: counted, re-queued by the worker at the
  *         end of the poll into its yield queue, AsyncWorker.yielded, in both policies), Pending. poll 2: (-DINSIDE_WAKE: T0.wake()), Ready.
  *         With -DNOYIELD T1 has only the second poll.
  *   -DSTART_PARKED starts every worker parked with nothing queued (a runtime that has been
@@ -45,7 +45,7 @@
  *                             (prepareToPark is the atomic block under `lock`, await is
  *                             `end_parked`)
  *   stopSearching             AsyncWorker.stopSearching with IdleCoordinator.stopSearching
- *   runCell, pushLocal        AsyncWorker.runCell/pushLocal, TaskCell.startRun/finishPending
+ *   runCell, pushLocal        AsyncWorker.runCell/pushLocal, TaskCell.finishPending
  *   wake                      TaskCell.wake: schedule(true), then AsyncRuntime.deliverWake
  *   hasVisibleWork            AsyncRuntime.hasVisibleWork, AsyncWorker.hasStealable
  *   wakeOne, notifyWork,      IdleCoordinator's methods (notifyWork(preferred index))
@@ -61,9 +61,17 @@
  *     `notified` flag and its read of `closing` after waking are steps of their own;
  *   - every queue operation (offer, poll, pop, stealOrNull, isEmpty) is one step;
  *   - TaskCell.schedule's CAS loop is one step (it linearizes at its successful CAS or its read
- *     of a state that needs no CAS); startRun's CAS and the owner write are one step (nobody
- *     reads owner while the cell is RUNNING); finishPending's failed CAS and its write of
- *     SCHEDULED are one step (only the poller leaves RUNNING_WOKEN).
+ *     of a state that needs no CAS); the start of a poll (runCell's read of the word and the
+ *     owner write) is one step (nobody reads owner while the cell is polled); finishPending's
+ *     closing CAS, or its failure and the re-queue decision, is one step (only the poller
+ *     leaves a polled cell).
+ *   - A poll leaves the word SCHEDULED (taking a cell's queue entry is the claim: TaskCell's
+ *     overview). The model keeps two ghost bits per cell instead: pl (being polled: the entry
+ *     was taken and the poll has not ended) and wk (woken or cancelled during that poll: the
+ *     word differs from the one runCell read, so the closing CAS to IDLE fails and the poller
+ *     re-queues). A wake of a SCHEDULED cell that is not being polled only counts, and the
+ *     poll that follows reads it (TaskCellPollTests in the stress module races a wake and a
+ *     cancel against the real read and CAS).
  *
  * WHAT IS ABSTRACTED:
  *   - Queues are sets of tasks (bits), taken from in any order: a take returns any element
@@ -105,7 +113,8 @@
  *     yields go to the yield queue, which searchers also steal from and the re-check counts.
  *
  * PROPERTIES:
- *   - safety: a cell taken from a queue is SCHEDULED (startRun's CAS never fails), a cell is
+ *   - safety: a cell taken from a queue is SCHEDULED and not being polled (no two workers poll
+ *     it at once, although a poll begins without a CAS), a cell is
  *     in at most one queue at a time (TaskCell's "only the transitions into SCHEDULED enqueue"),
  *     the parked count in the state word agrees with the parked stack;
  *   - rest: when nothing can move any more (timeout), every task is done, or, after a close,
@@ -127,6 +136,9 @@
  *   -DMUTANT_RECHECK_NO_WAKE_CHANNELS  hasVisibleWork() (hasStealable) ignores wake channels
  *   -DMUTANT_PARK_AFTER_CLOSE  prepareToPark ignores `terminated` (with -DCLOSE): a worker that
  *                              parks after terminate() sleeps forever and shutdown never joins
+ *   -DMUTANT_IDLE_DESPITE_WAKE finishPending's closing CAS expects the word as it is at the end
+ *                              of the poll, not as runCell read it: a yield's self-wake during
+ *                              the poll is lost, T1 stays IDLE for good
  * Each is caught by the rest assertion in a safety search, and MUTANT_NO_RECHECK and
  * MUTANT_PARK_AFTER_CLOSE also by the LTL claim alone (-DNO_QUIET: an acceptance cycle).
  * What spin reports for MUTANT_RECHECK_NO_WAKE_CHANNELS (2 workers): worker 1 is the only
@@ -341,8 +353,6 @@
 /* TaskCell states */
 #define IDLE     0
 #define SCHED    1
-#define RUNNING  2
-#define WOKEN    3
 #define DONE     4
 
 /* queues: bit sets of tasks */
@@ -359,6 +369,8 @@ bool hlock[NW];              /* worker.hot's lock word: held while its owner pic
 
 /* the cells */
 byte st[NT];                 /* TaskCell.state; a cell starts SCHEDULED */
+bool pl[NT];                 /* ghost: being polled (its entry taken, the poll not ended) */
+bool wk[NT];                 /* ghost: woken or cancelled during that poll */
 byte owner[NT];              /* TaskCell.owner: worker + 1, 0 = null */
 byte npoll[NT];              /* polls so far (the task's own progress) */
 bool reg0 = false;           /* T0 has registered its waker with the Waker */
@@ -508,7 +520,7 @@ inline wakeDriven(c) {
     d_step {
         if
         :: st[c] == IDLE -> st[c] = SCHED; ok = true
-        :: st[c] == RUNNING -> st[c] = WOKEN; ok = false
+        :: st[c] == SCHED && pl[c] -> wk[c] = true; ok = false
         :: else -> ok = false
         fi
     };
@@ -843,7 +855,7 @@ inline wake(c, cur) {
     d_step {                                      /* schedule(true), one CAS loop */
         if
         :: st[c] == IDLE -> st[c] = SCHED; ok = true     /* CAS IDLE -> SCHEDULED: enqueue */
-        :: st[c] == RUNNING -> st[c] = WOKEN; ok = false /* CAS RUNNING -> RUNNING_WOKEN */
+        :: st[c] == SCHED && pl[c] -> wk[c] = true; ok = false /* counted during the poll */
         :: else -> ok = false                            /* queued, woken or done: count only */
         fi
     };
@@ -949,8 +961,8 @@ inline pushLocal(c) {
 inline runCell() {
     t--;
     d_step {
-        assert(st[t] == SCHED);                   /* c.startRun(): the CAS never fails here */
-        st[t] = RUNNING;
+        assert(st[t] == SCHED && !pl[t]);         /* long before = c.word(): no CAS, the entry */
+        pl[t] = true;                             /* taken is the claim (TaskCell's overview) */
         owner[t] = me + 1                         /* c.owner = this */
     };
     /* c.task.poll(c); ready = the Poll it returns */
@@ -998,12 +1010,17 @@ inline runCell() {
     npoll[t]++;
     if
     :: ready ->                                   /* runtime.retire(c): finish(), DONE */
-        d_step { ready = false; st[t] = DONE; ndone++ }
+        d_step { ready = false; st[t] = DONE; pl[t] = false; wk[t] = false; ndone++ }
     :: else ->
-        d_step {                                  /* c.finishPending() */
+        d_step {                                  /* c.finishPending(live, before) */
+            assert(st[t] == SCHED && pl[t]);
+            pl[t] = false;
             if
-            :: st[t] == RUNNING -> st[t] = IDLE; ok = false      /* CAS RUNNING -> IDLE */
-            :: else -> assert(st[t] == WOKEN); st[t] = SCHED; ok = true  /* state = SCHEDULED */
+            :: !wk[t] -> st[t] = IDLE; ok = false         /* CAS before -> IDLE */
+#ifdef MUTANT_IDLE_DESPITE_WAKE
+            :: wk[t] -> wk[t] = false; st[t] = IDLE; ok = false   /* CAS from the word as it is now */
+#endif
+            :: else -> wk[t] = false; ok = true           /* changed: stays SCHEDULED, re-queue */
             fi
         };
         if

@@ -45,9 +45,12 @@
  *
  * ABSTRACTED (checked elsewhere or not at issue here):
  *   - the queues: one set of queued tasks; a pick (takeLifo/next/search, after spilling the
- *     peers' hot queues) takes one atomically. A helper first runs the task it awaits if that
- *     one is scheduled, leaving its queue entry, which a later pick takes and skips. The idle
- *     protocol is one guarded step: a worker
+ *     peers' hot queues) takes one atomically. A helper first takes the task it awaits if that
+ *     one is queued (AsyncWorker.takeAwaited takes its entry out of turn from the helper's own
+ *     LIFO slot or deque, where the waiting poll's spawns are; here every queued child is
+ *     there, as no peer's pick moves an entry without running it). Taking an entry is the only
+ *     claim on a cell (TaskCell), so a taken cell is always scheduled and never being polled:
+ *     asserted at the poll. The idle protocol is one guarded step: a worker
  *     with nothing to take waits until something is queued or the runtime closes (that it is
  *     woken so is async_park.pml's property).
  *   - the wait's parkNanos(HELP_RECHECK_NANOS): the get's loop just goes round again (a timed
@@ -63,6 +66,10 @@
  *   MUTANT_NO_RECHECK          a blocked worker that does not see the count full parks until
  *                              its task is done instead of looking again (b)
  *   MUTANT_BLOCKED_FIRST       cancelAbandoned reads blockedInGet before running (c)
+ *   MUTANT_CLAIM_BY_REFERENCE  helpWhileBlocked runs the awaited task by reference, leaving
+ *                              its queue entry (as before session 38, but without the CAS
+ *                              SCHEDULED -> RUNNING that made the entry's later taker skip
+ *                              it): the taker polls a cell that is no longer scheduled
  *   MUTANT_PROMISE_UNCOUNTED   (-DPROMISE) a worker waiting for a promise is not counted in
  *                              blockedInGet, as before the fix (b): T1's worker never
  *                              helps, T2 and T3 stay queued
@@ -80,7 +87,7 @@
 #define DEPTH 3
 
 #define SCHED   1                /* TaskCell states: NEW (0) is not spawned yet */
-#define RUNNING 2
+#define RUNNING 2                /* being polled: the word says SCHEDULED, polledBy names owner */
 #define DONE    3
 
 byte rs[NT];                    /* TaskCell's run state */
@@ -152,11 +159,8 @@ end_idle:                        /* the idle protocol: parked until work or a cl
     d = 0;
 poll:                            /* runCell(c) for frame d */
     atomic {
-        if
-        :: rs[t] == SCHED ->    /* startRun */
-            rs[t] = RUNNING; owner[t] = me
-        :: else -> goto ret      /* not scheduled */
-        fi;
+        assert(rs[t] == SCHED);  /* long before = c.word(): the entry taken is the claim */
+        rs[t] = RUNNING; owner[t] = me;   /* c.polledBy = index + 1 */
         if
         :: out[t] -> rs[t] = DONE; goto ret   /* cancelRequested: abandon */
         :: else
@@ -216,11 +220,15 @@ wait:                            /* await's loop */
     fi;
     if
     :: ok ->
-        /* helpWhileBlocked(awaited): the awaited task itself if it is scheduled (its queue
-         * entry stays, and the poll that takes it later finds it not scheduled), else a pick */
+        /* helpWhileBlocked(awaited): the awaited task itself if it is queued (takeAwaited
+         * takes its entry), else a pick */
         atomic {
             if
-            :: rs[c] == SCHED -> t = c; ok = true
+#ifdef MUTANT_CLAIM_BY_REFERENCE
+            :: rs[c] == SCHED -> t = c; ok = true     /* its entry left queued */
+#else
+            :: q[c] -> q[c] = false; nq--; t = c; ok = true
+#endif
             :: else -> pick(t, ok)
             fi
         };
@@ -258,7 +266,7 @@ wait:                            /* await's loop */
 #endif
         if
         :: rr <= rb ->
-            atomic {             /* state(), owner; then cancel(false): the CAS wins if not done */
+            atomic {             /* state(), polledBy; then cancel(false): the CAS wins if not done */
                 if
                 :: !out[c] && (rs[c] == SCHED || (rs[c] == RUNNING && owner[c] == me)) ->
                     settle(c)

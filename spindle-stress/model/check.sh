@@ -240,7 +240,7 @@ else
         check "watch-role-give-up-$m" watch_role.pml fail "-DNW=2 -DGIVE_UP -D$m" "-DNOCLAIM -DMEMLIM=3072" "-m1000000"
     done
     # the async runtime: each broken step leaves a task queued with every worker parked
-    for m in MUTANT_NO_RECHECK MUTANT_WAKE_NO_NOTIFY MUTANT_WAKE_NOTIFY_FIRST MUTANT_RECHECK_NO_WAKE_CHANNELS; do
+    for m in MUTANT_NO_RECHECK MUTANT_WAKE_NO_NOTIFY MUTANT_WAKE_NOTIFY_FIRST MUTANT_RECHECK_NO_WAKE_CHANNELS MUTANT_IDLE_DESPITE_WAKE; do
         check "async-$m" async_park.pml fail "-DNW=2 -D$m" "-DNOCLAIM -DMEMLIM=3072" "-m1000000"
     done
     # ... or a worker asleep after shutdown
@@ -271,7 +271,7 @@ else
     # blocked workers that help: the count not decremented around a helped poll, or incremented
     # again before it returns (a worker counted blocked runs a poll; with a close, the "every
     # worker blocked" check passes while one runs); the two reads of that check swapped
-    for m in MUTANT_NO_DECREMENT MUTANT_INCREMENT_EARLY; do
+    for m in MUTANT_NO_DECREMENT MUTANT_INCREMENT_EARLY MUTANT_CLAIM_BY_REFERENCE; do
         check "blocked-get-$m" blocked_get.pml fail "-DNW=2 -D$m" "-DNOCLAIM -DMEMLIM=3072" "-m1000000"
     done
     check blocked-get-MUTANT_BLOCKED_FIRST blocked_get.pml fail "-DNW=2 -DCLOSE -DMUTANT_BLOCKED_FIRST" "-DNOCLAIM -DMEMLIM=3072" "-m1000000"

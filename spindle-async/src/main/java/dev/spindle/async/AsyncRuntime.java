@@ -574,8 +574,8 @@ public final class AsyncRuntime implements AutoCloseable {
      * This is the mechanism the combinators use for the children they abandon, so a cancelled
      * task withdraws exactly as a timed-out one does.
      *
-     * <p>Called only between polls, as {@link Cancellable} requires: by the worker that holds the
-     * cell in {@code RUNNING} (no other thread polls it, and its last poll happened-before), or
+     * <p>Called only between polls, as {@link Cancellable} requires: by the worker that took the
+     * cell's queue entry (no other thread polls it, and its last poll happened-before), or
      * by {@link #cancelRemaining} once every worker has exited. The task is cancelled before the
      * cell is marked done, so whoever sees the cell {@code DONE} sees the task withdrawn.
      *
@@ -704,7 +704,7 @@ public final class AsyncRuntime implements AutoCloseable {
 
     /**
      * Completes the handles of all cells not done. Runs once every worker has exited, so no cell
-     * is RUNNING; a wake-up racing with this may still queue a cell, but nobody will take it,
+     * is being polled; a wake-up racing with this may still queue a cell, but nobody will take it,
      * and it is DONE afterwards. A spawn from outside racing with shutdown either sees
      * {@code closing} and withdraws, or added its cell to the outside {@link LiveTasks} list before
      * {@code closing} was set, and then this loop (which runs after that write) sees it there.

@@ -11,6 +11,7 @@ import dev.spindle.queue.OwnerFifo;
 import dev.spindle.queue.WorkStealingDeque;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.util.Arrays;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
@@ -48,9 +49,9 @@ import java.util.function.Consumer;
  * spawned occupant goes to the local deque itself (see {@link #offerLifo}). The slot is bounded: after
  * {@value #LIFO_MAX} slot runs in a row the occupant goes to those queues instead, so tasks that
  * keep waking each other cannot starve what is queued ({@code LifoSlotTest}). A task woken during
- * its own poll (a yield) never uses it: that wake does not move the cell out of {@code RUNNING}
- * into a queue, and the poller re-queues it at a FIFO end (see <i>Fairness</i>). A filled slot
- * does not count as visible work, so it wakes no parked peer; a peer that is searching anyway may
+ * its own poll (a yield) never uses it: that wake finds the cell {@code SCHEDULED} (being
+ * polled) and only counts, and the poller re-queues it at a FIFO end (see <i>Fairness</i>). A
+ * filled slot does not count as visible work, so it wakes no parked peer; a peer that is searching anyway may
  * take it (a CAS). A task left there by a poll that then blocks its worker (which a poll should
  * not do) is taken by the parked watcher once the poll has run on for an interval (see
  * {@link #park}), so a poll that waits for what it scheduled is not stranded.
@@ -147,10 +148,10 @@ import java.util.function.Consumer;
  *       itself after each task it ran), so one worker always looks; one that finds nothing
  *       polls the I/O drivers and timers (nobody is parked to drive them) and looks again every
  *       {@link #HELP_RECHECK_NANOS}, as does every worker that sees the count full.</li>
- *   <li>Reentrancy: the awaited task first if it is queued, wherever (a plain
- *       {@code startRun}; its queue entry is skipped when taken), else the picks are the
- *       loop's own ({@link #takeLifo}, {@link #next},
- *       {@link #search}, after spilling peers' hot queues as a watcher does), so the LIFO slot,
+ *   <li>Reentrancy: the awaited task first if this worker's LIFO slot or deque holds it (taken
+ *       through its entry there, {@link #takeAwaited}: a cell is claimed only by taking its
+ *       entry, see {@link TaskCell}), else the picks are the loop's own ({@link #takeLifo},
+ *       {@link #next}, {@link #search}, after spilling peers' hot queues as a watcher does), so the LIFO slot,
  *       the queues' owner-only ends and the fairness counters are used as by the loop, on the
  *       owner's thread. {@link #polling} stays set (a poll is under way: a spawn or wake during
  *       the helped poll may use the slot, whose occupant this loop or the round then runs), the
@@ -923,14 +924,20 @@ final class AsyncWorker extends AsyncWorkerPadAfter implements Runnable, LoneTas
      * peer counted while it waits for a promise, the first pick was the task the waiting poll
      * had just spawned after the awaited one, which waited for that poll, where without help
      * the peer, once its promise completed, ran both in turn
-     * ({@code PromiseGetSecondReviewRegressionTest}). Its queue entry stays where it is and is
-     * skipped when taken ({@link #runCell} polls only a scheduled cell).
+     * ({@code PromiseGetSecondReviewRegressionTest}). The awaited task is taken through its queue
+     * entry, the only way a cell is claimed ({@link TaskCell}), and so only from where this
+     * worker may take it out of order: its LIFO slot or its own deque ({@link #takeAwaited}),
+     * which is where the waiting poll's own spawns are. Elsewhere (a peer's queues, a wake
+     * channel) it runs when a pick reaches it.
      *
      * @param awaited the task whose handle the get waits for
      * @return whether a task ran (the caller then re-reads its handle before waiting again)
      */
     boolean helpWhileBlocked(TaskCell<?> awaited) {
-        TaskCell<?> c = awaited.state() == TaskCell.SCHEDULED ? awaited : takeLifo();
+        TaskCell<?> c = takeAwaited(awaited);
+        if (c == null) {
+            c = takeLifo();
+        }
         if (c == null) {
             c = next();
         }
@@ -966,6 +973,48 @@ final class AsyncWorker extends AsyncWorkerPadAfter implements Runnable, LoneTas
     }
 
     /**
+     * Takes {@code awaited}'s queue entry if this worker's LIFO slot or deque holds it, for
+     * {@link #helpWhileBlocked}; owner only. From the deque, the cells above it are popped and
+     * pushed back in their order (each pop and push the owner's own operation, so a thief racing
+     * for any of them takes it or leaves it as with any pop); a thief that takes the awaited
+     * cell first runs it itself, and this returns {@code null}. A slow path: it runs only while
+     * every worker is blocked in a get.
+     *
+     * @return {@code awaited}, now this worker's to poll, or {@code null}
+     */
+    private TaskCell<?> takeAwaited(TaskCell<?> awaited) {
+        if (awaited.state() != TaskCell.SCHEDULED) {
+            return null;                       // idle or done: no entry anywhere
+        }
+        if (lifo.remove(awaited)) {
+            return awaited;
+        }
+        if (!local.holds(awaited)) {
+            return null;
+        }
+        TaskCell<?>[] above = new TaskCell<?>[8];
+        int n = 0;
+        TaskCell<?> found = null;
+        for (TaskCell<?> x; (x = local.pop()) != null; ) {
+            if (x == awaited) {
+                found = x;
+                break;
+            }
+            if (n == above.length) {
+                above = Arrays.copyOf(above, n << 1);
+            }
+            above[n++] = x;
+        }
+        while (n > 0) {
+            TaskCell<?> x = above[--n];
+            if (!local.offer(x)) {
+                runtime.injector.offer(x);     // never dropped (the deque had room for it)
+            }
+        }
+        return found;
+    }
+
+    /**
      * Ends a blocked {@code get} that a closing runtime would never end: workers take no task
      * once it closes, and shutdown cancels the tasks left only after every worker has exited, so
      * a worker waiting for a task nobody polls any more never exits, and a shutdown joining it
@@ -982,10 +1031,11 @@ final class AsyncWorker extends AsyncWorkerPadAfter implements Runnable, LoneTas
      * it resumes, finds it cancelled. A poll running on a peer is left alone: mostly the peer's
      * innermost one, blocked in a get that ends so in turn, or tasks that wait on each other as
      * they would on threads of their own (a poll beneath a peer's help is not told apart).
-     * {@code owner} is this worker's to read here: the peer that last set it did so before
-     * counting itself blocked, which this read of the count follows. Only for a get without a
-     * timeout: a timed one ends by itself, the poll beneath then resumes and may complete, as
-     * polls under way do at shutdown; cancelled here, its value was dropped
+     * Whose poll is under way is {@code awaited.polledBy}: exact when it names this worker
+     * (only this worker writes that value, and it clears it after its poll); a peer polling it
+     * wrote its own before counting itself blocked, which this read of the count follows. Only
+     * for a get without a timeout: a timed one ends by itself, the poll beneath then resumes
+     * and may complete, as polls under way do at shutdown; cancelled here, its value was dropped
      * ({@code SecondReviewRegressionTest}).
      *
      * @param timed whether the get has a timeout
@@ -996,8 +1046,10 @@ final class AsyncWorker extends AsyncWorkerPadAfter implements Runnable, LoneTas
             return false;
         }
         int run = awaited.state();
-        boolean beneath = !timed && (run == TaskCell.RUNNING || run == TaskCell.RUNNING_WOKEN) && awaited.owner == this;
-        return (run == TaskCell.IDLE || run == TaskCell.SCHEDULED || beneath) && awaited.cancel(false);
+        int by = awaited.polledBy;
+        boolean beneath = !timed && by == index + 1;
+        boolean unpolled = by == 0 && (run == TaskCell.IDLE || run == TaskCell.SCHEDULED);
+        return (unpolled || beneath) && awaited.cancel(false);
     }
 
     // ------------------------------------------------------------------ running a task
@@ -1010,10 +1062,12 @@ final class AsyncWorker extends AsyncWorkerPadAfter implements Runnable, LoneTas
      *     ({@link #helpWhileBlocked}) owns the interrupt
      */
     private <T> boolean runCell(TaskCell<T> c) {
-        if (!c.startRun()) {
+        // This worker took c's one queue entry, so it alone polls c now: no CAS (see TaskCell).
+        long before = c.word();
+        if ((before & JoinHandle.RUN_MASK) != TaskCell.SCHEDULED) {
             return false;                      // not scheduled: only after shutdown's cleanup
         }
-        if (c.cancelRequested()) {
+        if ((before & JoinHandle.OUTCOME_MASK) == JoinHandle.CANCELLED) {
             Throwable stray = runtime.abandon(c, this);  // the handle is cancelled already
             if (stray != null) {
                 AsyncRuntime.reportStray(stray);
@@ -1021,18 +1075,21 @@ final class AsyncWorker extends AsyncWorkerPadAfter implements Runnable, LoneTas
             return false;
         }
         c.owner = this;
+        c.polledBy = index + 1;
         budgetLeft = runtime.budget;
         POLLS.setOpaque(this, polls + 1);
         Poll<T> p;
         try {
             p = TaskInsight.wanted(runtime) ? TaskInsight.poll(c, this) : c.task.poll(c);
         } catch (Throwable ex) {
+            c.polledBy = 0;
             boolean interrupted = Thread.interrupted();  // a poll must not leave the worker interrupted
             countListed(c);
             c.finish(JoinHandle.FAILED, ex);
             countRetired();
             return interrupted;
         }
+        c.polledBy = 0;
         // cleared: an interrupt left by a poll would make every later park return at once
         boolean interrupted = Thread.interrupted();
         if (p == null) {
@@ -1052,7 +1109,7 @@ final class AsyncWorker extends AsyncWorkerPadAfter implements Runnable, LoneTas
             countListed(c);
             c.finish(JoinHandle.VALUE, p.value());
             countRetired();
-        } else if (c.finishPending(live)) {
+        } else if (c.finishPending(live, before)) {
             // Woken during its own poll (a yield): to a FIFO end of this worker, never the LIFO
             // end of the deque, and no contended write: the yield queue. Work-stealing takes
             // from it and the wake channel in turns; hybrid gives it turns with the hot queue

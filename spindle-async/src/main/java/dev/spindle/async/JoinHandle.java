@@ -68,7 +68,7 @@ public abstract sealed class JoinHandle<T> implements Future<T>, AsyncTask<T> pe
      *
      * The state word. One volatile long, shared with the run protocol of TaskCell:
      *
-     *   bits 0-2  run state (TaskCell's): IDLE, SCHEDULED, RUNNING, RUNNING_WOKEN, DONE
+     *   bits 0-2  run state (TaskCell's): IDLE, SCHEDULED (queued or being polled), DONE
      *   bits 3-4  outcome: none, VALUE, FAILED, CANCELLED; set once, by CAS, never changed
      *   bit  5    listed (TaskCell's): the cell is in a LiveTasks list; set by its poller
      *   bits 8-63 wake count (TaskCell's)

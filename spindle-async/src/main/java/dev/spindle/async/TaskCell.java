@@ -14,45 +14,70 @@ package dev.spindle.async;
  *
  * <p>The run state is the low bits of the handle's state word (see {@link JoinHandle}'s
  * overview for the layout; the outcome and the wake count share the word), changed only by CAS
- * or by an atomic add from the single thread that owns the current state (noted "owner" below):
+ * or by an atomic add:
  *
  * <pre>
- *   spawn ──► SCHEDULED ──(worker takes it; CAS)──► RUNNING
- *   RUNNING ──(poll pending; CAS, owner)──────────► IDLE
- *   RUNNING ──(wake during poll; CAS)─────────────► RUNNING_WOKEN
- *   RUNNING_WOKEN ──(poll pending; owner)─────────► SCHEDULED   (re-queued at a FIFO end)
- *   RUNNING, RUNNING_WOKEN ──(poll ready/throws)──► DONE        (with the outcome, one CAS)
- *   IDLE ──(wake; CAS)────────────────────────────► SCHEDULED   (sent to a wake channel or
- *                                                                 the waking worker's LIFO slot)
- *   SCHEDULED, IDLE ──(runtime shut down)─────────► DONE        (no worker is left)
+ *   spawn ──► SCHEDULED                       (queued: one entry in one queue or LIFO slot)
+ *   SCHEDULED ──(a worker takes the entry)──► SCHEDULED, polled by that worker (no write)
+ *   polled, pending, word unchanged ──(CAS)──► IDLE
+ *   polled, pending, woken or cancelled ─────► SCHEDULED   (re-queued at a FIFO end by the poller)
+ *   polled, ready or throws ──────────────────► DONE        (with the outcome, one CAS)
+ *   IDLE ──(wake; CAS)────────────────────────► SCHEDULED   (sent to a wake channel or the
+ *                                                             waking worker's LIFO slot)
+ *   SCHEDULED, IDLE ──(runtime shut down)─────► DONE        (no worker is left)
  * </pre>
  *
- * <p>Only the transitions into {@code SCHEDULED} enqueue the cell, and each is taken by exactly
- * one thread (the winner of the CAS from {@code IDLE}, the spawner, or the poller leaving
- * {@code RUNNING_WOKEN}), so a cell is in at most one queue (or LIFO slot) at a time. Only the
- * worker that wins {@code SCHEDULED → RUNNING} polls, and a cell returns to {@code SCHEDULED}
- * only after that poll is over, so no two threads ever poll it at once. A wake in
- * {@code SCHEDULED} or {@code RUNNING_WOKEN} only counts (the task will be polled anyway); a
- * wake in {@code DONE} does nothing. {@link JoinHandle#cancel} records its outcome in the same
- * word and then schedules the cell like an uncounted wake, so the worker that takes it next sees
- * the cancellation in the word it has just changed and retires the task unpolled.
+ * <p><b>The claim is the queue entry.</b> Only the transitions into {@code SCHEDULED} enqueue
+ * the cell, and each is taken by exactly one thread (the winner of the CAS from {@code IDLE},
+ * the spawner, or the poller that re-queues it), so a scheduled cell has exactly one entry, in
+ * one queue or LIFO slot. Every queue hands each entry out once, through its own atomic take (a
+ * deque's pop or steal, an injector's poll, the slot's exchange or CAS), and a cell leaves its
+ * queue in no other way: nothing polls a cell it did not take from a queue. (A worker blocked in
+ * a {@code get} runs the awaited task first only by taking its entry from its own LIFO slot or
+ * deque: AsyncWorker's <i>Blocking gets</i>.) So the thread that took the entry is the only one
+ * that may poll the cell until the cell is queued again, which happens only after that poll, and
+ * no two threads ever poll it at once, without the cell's word recording who runs it. The poller
+ * starts with no atomic instruction: it reads the word (the reference {@link #finishPending}
+ * compares with) and polls.
+ *
+ * <p><b>Why a wake during the poll is never lost.</b> While the cell is polled its word still
+ * says {@code SCHEDULED}, so a wake only adds to the wake count and a cancel only records its
+ * outcome: neither enqueues (the cell will be polled anyway, or is being polled). A wake that
+ * came before the poller's read is in that read, and the poll follows it, which is all the wake
+ * asked for. One that comes later changes the word, and the poller's closing CAS to
+ * {@code IDLE} expects the word it read: it fails, the poller sees the change (the wake count
+ * or the outcome differs) and re-queues the cell itself, so the task is polled again (or, if it
+ * was cancelled, the next taker retires it unpolled). A wake after the closing CAS finds
+ * {@code IDLE} and enqueues. A wake in {@code DONE} does nothing. The wake count has 56 bits, so
+ * it cannot wrap back to the read value during one poll.
+ *
+ * <p>Until session 38 a poll began with a CAS {@code SCHEDULED → RUNNING}, and a wake during the
+ * poll moved the word to {@code RUNNING_WOKEN}: that CAS let a worker blocked in a {@code get}
+ * claim the awaited cell by reference, wherever its entry was (the entry was then skipped when
+ * taken). Every poll paid for that rare claim, a third locked instruction on a task's path
+ * where {@code ForkJoinPool} needs two (BENCHMARKS, sessions 37 and 38).
  *
  * <p><b>Memory ordering.</b> All state accesses are volatile (CAS, atomic add, volatile read).
- * The poller's writes during poll <i>n</i> precede its release of {@code RUNNING} (a CAS to
- * {@code IDLE} or the atomic add to {@code SCHEDULED}); the thread that next moves the state on
- * reads that write (its CAS), then publishes the cell through a queue (the queues' offer and
- * take are volatile/CAS; the LIFO slot is read by the very thread that filled it), and the next
- * poller's CAS {@code SCHEDULED → RUNNING} follows its take. Every link is a synchronizes-with
- * edge (or program order), so poll <i>n</i> happens-before poll <i>n + 1</i> and a task's own
- * fields need no synchronisation, as {@link AsyncTask} promises. Whatever a waker's caller wrote
- * before {@code wake()} likewise happens-before the poll that follows the wake.
+ * The poller's writes during poll <i>n</i> precede its closing CAS to {@code IDLE} (or its offer
+ * of the cell to a queue, a release, when it re-queues it); the waker whose CAS moves the cell
+ * from {@code IDLE} reads that CAS and then publishes the cell through a queue (offers and takes
+ * are release/acquire or CAS; the LIFO slot is read by the very thread that filled it), and the
+ * next poller reads the word after its take. Every link is a synchronizes-with edge (or program
+ * order), so poll <i>n</i> happens-before poll <i>n + 1</i> and a task's own fields need no
+ * synchronisation, as {@link AsyncTask} promises. Whatever a waker's caller wrote before
+ * {@code wake()} likewise happens-before the poll that follows the wake: the wake's CAS or add
+ * on the word comes before the poller's read of it (that poll sees it) or before the poller's
+ * closing CAS, which then fails and re-queues.
+ *
+ * <p>The Promela model {@code spindle-stress/model/async_park.pml} checks this protocol with the
+ * workers' queues and parking (a cell is in at most one queue, taken only while scheduled, and
+ * polled by one worker at a time), and the jcstress tests {@code TaskCellPollTests} race a wake
+ * and a cancel against a poll's read and closing CAS.
  */
 final class TaskCell<T> extends JoinHandle<T> implements Waker, Context {
 
     static final int IDLE = 0;
     static final int SCHEDULED = 1;
-    static final int RUNNING = 2;
-    static final int RUNNING_WOKEN = 3;
     static final int DONE = (int) RUN_DONE;
 
     final AsyncRuntime runtime;
@@ -62,17 +87,26 @@ final class TaskCell<T> extends JoinHandle<T> implements Waker, Context {
     /**
      * The worker that last polled this cell; its wake channel receives the cell's wake-ups.
      * Plain, not volatile (a volatile store would cost a full fence per poll): it is written by
-     * the poller before the poll, so before the poller's release of {@code RUNNING}, and read by
-     * the thread that next moves the state on (a waker or the poller itself) after its own CAS
-     * or atomic add on the word, which reads that release: the write happens-before the read.
+     * the poller before the poll, so before the poller's closing CAS to {@code IDLE}, and read by
+     * the waker whose CAS moves the cell on from {@code IDLE}, which reads that CAS: the write
+     * happens-before the read.
      */
     AsyncWorker owner;
+    /**
+     * {@code 1 +} the index of the worker whose poll of this cell is under way, {@code 0} between
+     * polls: the run state the word no longer records, for the few readers that ask (a closing
+     * worker's {@link AsyncWorker#cancelAbandoned}, task statistics). Plain: written only by the
+     * poller, before and after the poll (an int store, no barrier). A worker reading its own
+     * index here is exact (nobody else writes that value, and it sees its own later clearing);
+     * what a peer reads is as fresh as its synchronisation with the poller makes it.
+     */
+    int polledBy;
 
     // Owner-only fields (the worker polling the cell).
     /**
      * How many times the poller re-queued the cell because it was woken during its own poll
-     * (a yield, mostly). Written only by the poller, before the atomic add of {@code SCHEDULED}
-     * that hands the cell on, so whoever takes the cell next sees it.
+     * (a yield, mostly). Written only by the poller, before its offer of the cell to a queue (a
+     * release) that hands the cell on, so whoever takes the cell next sees it.
      */
     long selfRequeues;
     /**
@@ -159,13 +193,7 @@ final class TaskCell<T> extends JoinHandle<T> implements Waker, Context {
                         return true;
                     }
                     break;
-                case RUNNING:
-                    if (casWord(s, withRun(s, RUNNING_WOKEN) + add)) {
-                        return false;
-                    }
-                    break;
-                case SCHEDULED:
-                case RUNNING_WOKEN:
+                case SCHEDULED:                // queued or being polled: see the class overview
                     if (add == 0L || casWord(s, s + add)) {
                         return false;
                     }
@@ -185,30 +213,22 @@ final class TaskCell<T> extends JoinHandle<T> implements Waker, Context {
         return (word() & OUTCOME_MASK) != 0;
     }
 
-    /** {@code SCHEDULED → RUNNING}; {@code false} if the cell is not scheduled (never expected). */
-    boolean startRun() {
-        for (;;) {
-            long s = word();
-            if ((s & RUN_MASK) != SCHEDULED) {
-                return false;
-            }
-            if (casWord(s, withRun(s, RUNNING))) {
-                return true;
-            }
-        }
-    }
-
     /**
-     * After a pending poll: {@code RUNNING → IDLE}, or {@code RUNNING_WOKEN → SCHEDULED}; the
-     * first time, the cell is also added to {@code list} (the poller's {@link LiveTasks}) and
-     * marked {@link #LISTED} in the same atomic step. Until then it is in the list of nobody: a
-     * cell that has never returned pending is either queued (spawned and not yet polled, where
-     * shutdown finds it in the queues), being polled, or done. Most tasks end in their first
-     * poll and so never touch a list. Only the poller sets the bit, so reading it here is exact.
+     * After a pending poll that began when the word was {@code before}: {@code IDLE} if the word
+     * has not changed since (one CAS), else the cell stays {@code SCHEDULED} for the caller to
+     * re-queue: a wake or a cancel came during the poll (see the class overview). The first time,
+     * the cell is also added to {@code list} (the poller's {@link LiveTasks}) and marked
+     * {@link #LISTED} in the same atomic step. Until then it is in the list of nobody: a cell
+     * that has never returned pending is either queued (spawned and not yet polled, where
+     * shutdown finds it in the queues), being polled, or done. Most tasks end in their first poll
+     * and so never touch a list. Only the poller sets the bit (or the spawner, before the cell is
+     * queued), so reading it here is exact.
      *
-     * @return {@code true} if the task was woken during its poll and the caller must re-queue it
+     * @param before the word as the poller read it before the poll
+     * @return {@code true} if the task was woken (or cancelled) during its poll and the caller
+     *     must re-queue it
      */
-    boolean finishPending(LiveTasks list) {
+    boolean finishPending(LiveTasks list, long before) {
         long s = word();
         long listed = 0L;
         if ((s & LISTED) == 0L) {
@@ -216,15 +236,17 @@ final class TaskCell<T> extends JoinHandle<T> implements Waker, Context {
             listed = LISTED;
         }
         for (;; s = word()) {
-            if ((s & RUN_MASK) != RUNNING) {
-                break;                         // RUNNING_WOKEN: only the poller leaves it
+            if (((s ^ before) & ~LISTED) != 0L) {
+                break;                         // a wake or a cancel since the poll began
             }
             if (casWord(s, withRun(s, IDLE) | listed)) {
                 return false;
             }
         }
-        selfRequeues++;                        // before the add that publishes it
-        addToWord(SCHEDULED - RUNNING_WOKEN + listed);  // others change only other bits
+        selfRequeues++;                        // before the offer that hands the cell on
+        if (listed != 0L) {
+            addToWord(listed);                 // others change only other bits
+        }
         return true;
     }
 

@@ -155,8 +155,8 @@ final class TaskInsight {
             return null;
         }
         TaskStats.State state = switch (c.state()) {
-            case TaskCell.SCHEDULED -> TaskStats.State.SCHEDULED;
-            case TaskCell.RUNNING, TaskCell.RUNNING_WOKEN -> TaskStats.State.RUNNING;
+            // the word says SCHEDULED while the cell is polled too: polledBy tells them apart
+            case TaskCell.SCHEDULED -> c.polledBy != 0 ? TaskStats.State.RUNNING : TaskStats.State.SCHEDULED;
             case TaskCell.IDLE -> TaskStats.State.IDLE;
             default -> null;
         };

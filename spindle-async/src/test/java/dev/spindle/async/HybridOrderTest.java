@@ -209,13 +209,13 @@ class HybridOrderTest {
             TaskCell<Object> y = new TaskCell<>(rt, cx -> Poll.ready(null));
             TaskCell<Object> w = new TaskCell<>(rt, cx -> Poll.ready(null));
             for (int i = 0; i < 5; i++) {      // five polls that woke themselves
-                assertThat(y.startRun()).isTrue();
+                long before = y.word();        // the poll begins: the worker took the cell
                 y.schedule(true);
-                assertThat(y.finishPending(new LiveTasks())).isTrue();
+                assertThat(y.finishPending(new LiveTasks(), before)).isTrue();
             }
             for (TaskCell<Object> c : List.of(y, w)) { // one poll that waits, then one wake
-                assertThat(c.startRun()).isTrue();
-                assertThat(c.finishPending(new LiveTasks())).isFalse();
+                assertThat(c.state()).isEqualTo(TaskCell.SCHEDULED);
+                assertThat(c.finishPending(new LiveTasks(), c.word())).isFalse();
                 assertThat(c.schedule(true)).isTrue();
             }
             assertThat(y.wakeCount()).isEqualTo(6);

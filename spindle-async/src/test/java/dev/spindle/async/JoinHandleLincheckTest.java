@@ -108,7 +108,7 @@ class JoinHandleLincheckTest {
         Object[] got = new Object[1];
         runAll(
                 new Thread(() -> {
-                    check(c.startRun(), "the worker takes the scheduled cell");
+                    check(c.state() == TaskCell.SCHEDULED, "the worker takes the scheduled cell");
                     c.finish(JoinHandle.VALUE, VALUE);
                 }),
                 new Thread(() -> cancelled[0] = c.cancel(false)),
@@ -134,7 +134,7 @@ class JoinHandleLincheckTest {
         CompletableFuture<Integer>[] futures = new CompletableFuture[2];
         runAll(
                 new Thread(() -> {
-                    check(c.startRun(), "the worker takes the scheduled cell");
+                    check(c.state() == TaskCell.SCHEDULED, "the worker takes the scheduled cell");
                     c.finish(JoinHandle.VALUE, VALUE);
                 }),
                 new Thread(() -> cancelled[0] = c.cancel(false)),

@@ -12,6 +12,8 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * Second review of counting a worker blocked in a promise's (or another runtime's handle's)
@@ -25,7 +27,9 @@ import org.junit.jupiter.api.Test;
  * awaited one, which waited for the poll beneath it: both waited for good, where before the
  * peer ran them in turn once its promise completed
  * ({@link #aPeerWaitingForAnOutsidePromiseDoesNotMakeABlockedWorkerRunATaskThatWaitsForItsCaller}).
- * A helper now runs the task it awaits first when that one is queued.
+ * A helper now runs the task it awaits first when that one is queued where the helper can take
+ * its entry (its own LIFO slot or deque:
+ * {@link #theAwaitedTaskIsTakenFromUnderTheTopOfTheHelpersDeque}).
  */
 class PromiseGetSecondReviewRegressionTest {
 
@@ -247,7 +251,8 @@ class PromiseGetSecondReviewRegressionTest {
 
     /**
      * Two workers: A waits for a promise an outside thread completes later; B's task P spawns C
-     * and then Y (Y in B's LIFO slot, C in its deque) and waits in {@code C.get()}; Y waits in
+     * and then Y (since session 36 C keeps B's LIFO slot and Y goes to its deque; before, Y took
+     * the slot and C went to the deque) and waits in {@code C.get()}; Y waits in
      * {@code P.get()}. Before counting A, B did not help, and once the promise completed A ran
      * the rest and everything ended. With A counted, B helps at once and runs Y first, beneath
      * which P waits for Y and Y for P.
@@ -255,7 +260,25 @@ class PromiseGetSecondReviewRegressionTest {
     @Test
     void aPeerWaitingForAnOutsidePromiseDoesNotMakeABlockedWorkerRunATaskThatWaitsForItsCaller()
             throws Exception {
-        AsyncRuntime rt = AsyncRuntime.builder().workers(2).build();
+        blockedWorkerHelpsWhileAPeerWaitsForAPromise(AsyncPolicy.WORK_STEALING, false);
+    }
+
+    /**
+     * As above, but P spawns X first (B's LIFO slot under WORK_STEALING; under HYBRID, which has
+     * no slot, X, C and Y all go to B's deque), so that C lies in B's deque under Y. A helper
+     * takes the awaited task through its queue entry, the only claim on a cell (session 38:
+     * {@code AsyncWorker.takeAwaited}), here from under the deque's top; taking the top, as the
+     * loop's own pick does, would run Y beneath P (Y gives up after 10 s and the test fails).
+     */
+    @ParameterizedTest
+    @EnumSource(AsyncPolicy.class)
+    void theAwaitedTaskIsTakenFromUnderTheTopOfTheHelpersDeque(AsyncPolicy policy) throws Exception {
+        blockedWorkerHelpsWhileAPeerWaitsForAPromise(policy, true);
+    }
+
+    private static void blockedWorkerHelpsWhileAPeerWaitsForAPromise(AsyncPolicy policy, boolean spawnXFirst)
+            throws Exception {
+        AsyncRuntime rt = AsyncRuntime.builder().workers(2).policy(policy).build();
         AsyncPromise<String> p = new AsyncPromise<>();
         CyclicBarrier together = new CyclicBarrier(2);
         CountDownLatch bWaits = new CountDownLatch(1);
@@ -272,6 +295,9 @@ class PromiseGetSecondReviewRegressionTest {
         JoinHandle<String> parent = rt.spawn(cx -> {
             try {
                 together.await(10, TimeUnit.SECONDS);
+                if (spawnXFirst) {
+                    rt.spawn(c2 -> Poll.ready("x"));
+                }
                 JoinHandle<String> c = rt.spawn(c2 -> Poll.ready("c"));
                 yHandle.complete(rt.spawn(c2 -> {
                     try {
@@ -293,7 +319,8 @@ class PromiseGetSecondReviewRegressionTest {
             p.complete("outside");
             assertThat(a.get(10, TimeUnit.SECONDS)).isEqualTo("outside");
             assertThat(parent.get(10, TimeUnit.SECONDS)).isEqualTo("p c");
-            assertThat(yHandle.get(10, TimeUnit.SECONDS).get(10, TimeUnit.SECONDS)).isEqualTo("y saw p c");
+            assertThat(yHandle.get(10, TimeUnit.SECONDS).get(10, TimeUnit.SECONDS)).as("%s", policy)
+                    .isEqualTo("y saw p c");
         } finally {
             p.complete("released");
             release(rt);

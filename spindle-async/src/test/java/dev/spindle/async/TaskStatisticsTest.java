@@ -81,7 +81,7 @@ class TaskStatisticsTest {
             });
             slow.release.countDown();
             // The poll's statistics are recorded as the poll returns, a moment before the worker
-            // moves the cell out of RUNNING: wait for both, or the state read races the worker.
+            // marks the poll over and the cell idle: wait for both, or the state read races it.
             BusiestTasks b = awaitBusiest(rt, 10, x -> {
                 TaskStats s = find(x, HoldsItsWorker.class.getName());
                 return s != null && s.polls() == 1 && s.state() == TaskStats.State.IDLE;

@@ -150,9 +150,12 @@ class WakerSemanticsTest {
                 return Poll.ready(n);
             });
             assertThat(inPoll.await(WAIT_S, TimeUnit.SECONDS)).isTrue();
-            assertThat(h.state()).isEqualTo(TaskCell.RUNNING);
-            waker.get().wake();
-            assertThat(h.state()).isEqualTo(TaskCell.RUNNING_WOKEN);
+            TaskCell<Integer> c = (TaskCell<Integer>) h;
+            assertThat(c.state()).isEqualTo(TaskCell.SCHEDULED);  // polled: the word says scheduled
+            assertThat(c.polledBy).isEqualTo(1);
+            waker.get().wake();                // only counts: the poller sees it when it ends
+            assertThat(c.state()).isEqualTo(TaskCell.SCHEDULED);
+            assertThat(c.wakeCount()).isEqualTo(1);
             woken.countDown();
             assertThat(h.get(WAIT_S, TimeUnit.SECONDS)).isEqualTo(3);
             assertThat(h.wakeCount()).isEqualTo(2);

@@ -25,9 +25,9 @@ import java.util.Objects;
  *
  * <p>One reference, {@code element}. Every element leaves the slot through exactly one atomic
  * operation that empties it: the owner's exchange in {@link #put} (of a full slot) or
- * {@link #take}, or a thief's compare-and-set in {@link #steal}. Of two threads racing for the
- * same element only one of those can succeed, so each element put in is handed out exactly once,
- * by whichever call emptied the slot.
+ * {@link #take}, or a compare-and-set in {@link #steal} or {@link #remove}. Of two threads racing
+ * for the same element only one of those can succeed, so each element put in is handed out
+ * exactly once, by whichever call emptied the slot.
  *
  * <p><b>Filling an empty slot needs no atomic instruction.</b> Only the owner stores a non-null
  * reference, and a thief only ever replaces a non-null reference by {@code null}. So when the
@@ -103,6 +103,22 @@ public final class LifoSlot<T> {
     public T steal() {
         Object e = ELEMENT.getAcquire(this);
         return e != null && ELEMENT.compareAndSet(this, e, null) ? (T) e : null;
+    }
+
+    /**
+     * Takes {@code e} out of the slot if the slot holds it. Any thread; the owner uses it to take
+     * a particular element out of turn.
+     *
+     * <pre>{@code
+     * if (slot.remove(awaited)) run(awaited);   // the slot's entry was awaited's: now ours
+     * }</pre>
+     *
+     * @param e the element, compared by identity
+     * @return {@code true} if this call emptied the slot of {@code e}; {@code false} if the slot
+     *     held something else or nothing, or another thread took {@code e} first
+     */
+    public boolean remove(T e) {
+        return e != null && element == e && ELEMENT.compareAndSet(this, e, null);
     }
 
     /**

@@ -43,6 +43,21 @@ class LifoSlotTest {
     }
 
     @Test
+    void removeTakesOnlyTheElementAskedFor() {
+        LifoSlot<String> slot = new LifoSlot<>();
+        String a = new String("a");
+        assertThat(slot.remove(a)).isFalse();
+        slot.put(a);
+        assertThat(slot.remove(new String("a"))).as("compared by identity").isFalse();
+        assertThat(slot.remove(null)).isFalse();
+        assertThat(slot.isEmpty()).isFalse();
+        assertThat(slot.remove(a)).isTrue();
+        assertThat(slot.isEmpty()).isTrue();
+        assertThat(slot.remove(a)).as("handed out once").isFalse();
+        assertThat(slot.take()).isNull();
+    }
+
+    @Test
     void nullIsRefusedWithAMessage() {
         assertThatThrownBy(() -> new LifoSlot<String>().put(null))
                 .isInstanceOf(NullPointerException.class).hasMessageContaining("element");

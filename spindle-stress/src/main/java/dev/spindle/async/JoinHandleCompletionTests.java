@@ -46,10 +46,13 @@ public final class JoinHandleCompletionTests {
 
     static final int VALUE = 42;
 
-    /** A spawned cell that a worker has taken and is polling ({@code SCHEDULED → RUNNING}). */
+    /**
+     * A spawned cell that a worker has taken and is polling: still {@code SCHEDULED} in its word
+     * (taking the queue entry is the claim, see {@link TaskCell}), marked polled by worker 0.
+     */
     static TaskCell<Integer> running() {
         TaskCell<Integer> c = new TaskCell<>(null, cx -> Poll.ready(VALUE));
-        c.startRun();
+        c.polledBy = 1;
         return c;
     }
 
@@ -94,7 +97,7 @@ public final class JoinHandleCompletionTests {
 
         @Arbiter
         public void arbiter(II_Result r) {
-            // A wake while the joiner's poll is under way: RUNNING -> RUNNING_WOKEN, counted.
+            // A wake while the joiner's poll is under way: counted (its poller sees the change).
             r.r2 = (int) joiner.wakeCount();
         }
     }
