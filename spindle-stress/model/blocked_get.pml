@@ -47,8 +47,8 @@
  *   - the queues: one set of queued tasks; a pick (takeLifo/next/search, after spilling the
  *     peers' hot queues) takes one atomically. A helper first takes the task it awaits if that
  *     one is queued (AsyncWorker.takeAwaited takes its entry out of turn from the helper's own
- *     LIFO slot or deque, where the waiting poll's spawns are; here every queued child is
- *     there, as no peer's pick moves an entry without running it). Taking an entry is the only
+ *     LIFO slot or the newest cells of its deque, where the waiting poll's spawns are; here
+ *     every queued child is there, as no peer's pick moves an entry without running it). Taking an entry is the only
  *     claim on a cell (TaskCell), so a taken cell is always scheduled and never being polled:
  *     asserted at the poll. The idle protocol is one guarded step: a worker
  *     with nothing to take waits until something is queued or the runtime closes (that it is

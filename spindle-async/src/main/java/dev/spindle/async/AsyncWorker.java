@@ -11,7 +11,6 @@ import dev.spindle.queue.OwnerFifo;
 import dev.spindle.queue.WorkStealingDeque;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
-import java.util.Arrays;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
@@ -148,12 +147,12 @@ import java.util.function.Consumer;
  *       itself after each task it ran), so one worker always looks; one that finds nothing
  *       polls the I/O drivers and timers (nobody is parked to drive them) and looks again every
  *       {@link #HELP_RECHECK_NANOS}, as does every worker that sees the count full.</li>
- *   <li>Reentrancy: the awaited task first if this worker's LIFO slot or deque holds it (taken
- *       through its entry there, {@link #takeAwaited}: a cell is claimed only by taking its
- *       entry, see {@link TaskCell}), else the picks are the loop's own ({@link #takeLifo},
- *       {@link #next}, {@link #search}, after spilling peers' hot queues as a watcher does), so the LIFO slot,
- *       the queues' owner-only ends and the fairness counters are used as by the loop, on the
- *       owner's thread. {@link #polling} stays set (a poll is under way: a spawn or wake during
+ *   <li>Reentrancy: the awaited task first if this worker's LIFO slot or the newest cells of its
+ *       deque hold it (taken through its entry there, {@link #takeAwaited}: a cell is claimed
+ *       only by taking its entry, see {@link TaskCell}), else the picks are the loop's own
+ *       ({@link #takeLifo}, {@link #next}, {@link #search}, after spilling peers' hot queues as
+ *       a watcher does), so the LIFO slot, the queues' owner-only ends and the fairness
+ *       counters are used as by the loop, on the owner's thread. {@link #polling} stays set (a poll is under way: a spawn or wake during
  *       the helped poll may use the slot, whose occupant this loop or the round then runs), the
  *       waiting poll's budget is saved and restored around the helped poll, and a search that
  *       finds nothing stops searching before the wait parks, so the idle protocol never counts
@@ -926,8 +925,8 @@ final class AsyncWorker extends AsyncWorkerPadAfter implements Runnable, LoneTas
      * the peer, once its promise completed, ran both in turn
      * ({@code PromiseGetSecondReviewRegressionTest}). The awaited task is taken through its queue
      * entry, the only way a cell is claimed ({@link TaskCell}), and so only from where this
-     * worker may take it out of order: its LIFO slot or its own deque ({@link #takeAwaited}),
-     * which is where the waiting poll's own spawns are. Elsewhere (a peer's queues, a wake
+     * worker may take it out of order: its LIFO slot or the newest cells of its own deque
+     * ({@link #takeAwaited}), which is where the waiting poll's own spawns are. Elsewhere (a peer's queues, a wake
      * channel) it runs when a pick reaches it.
      *
      * @param awaited the task whose handle the get waits for
@@ -972,13 +971,20 @@ final class AsyncWorker extends AsyncWorkerPadAfter implements Runnable, LoneTas
         return true;
     }
 
+    /** How many of its deque's newest cells a helper looks through for the awaited one. */
+    static final int AWAITED_SEARCH_DEPTH = 64;
+
     /**
-     * Takes {@code awaited}'s queue entry if this worker's LIFO slot or deque holds it, for
-     * {@link #helpWhileBlocked}; owner only. From the deque, the cells above it are popped and
-     * pushed back in their order (each pop and push the owner's own operation, so a thief racing
-     * for any of them takes it or leaves it as with any pop); a thief that takes the awaited
-     * cell first runs it itself, and this returns {@code null}. A slow path: it runs only while
-     * every worker is blocked in a get.
+     * Takes {@code awaited}'s queue entry if this worker's LIFO slot or the newest
+     * {@value #AWAITED_SEARCH_DEPTH} cells of its deque hold it, for {@link #helpWhileBlocked};
+     * owner only. From the deque, the cells above it are popped and pushed back in their order
+     * (each pop and push the owner's own operation, so a thief racing for any of them takes it
+     * or leaves it as with any pop); a thief that takes the awaited cell first runs it itself,
+     * and this returns {@code null}. A slow path: it runs only while every worker is blocked in
+     * a get. The depth bounds its cost, so that gets in a loop over many queued handles (oldest
+     * first, the deepest) do not pop and push back the whole deque at every help: the task a
+     * waiting poll has just spawned, the one a nested get waits for, is among the newest; a
+     * deeper one runs when a pick reaches it.
      *
      * @return {@code awaited}, now this worker's to poll, or {@code null}
      */
@@ -989,19 +995,16 @@ final class AsyncWorker extends AsyncWorkerPadAfter implements Runnable, LoneTas
         if (lifo.remove(awaited)) {
             return awaited;
         }
-        if (!local.holds(awaited)) {
-            return null;
-        }
-        TaskCell<?>[] above = new TaskCell<?>[8];
+        TaskCell<?>[] above = null;
         int n = 0;
         TaskCell<?> found = null;
-        for (TaskCell<?> x; (x = local.pop()) != null; ) {
+        for (TaskCell<?> x; n < AWAITED_SEARCH_DEPTH && (x = local.pop()) != null; ) {
             if (x == awaited) {
                 found = x;
                 break;
             }
-            if (n == above.length) {
-                above = Arrays.copyOf(above, n << 1);
+            if (above == null) {
+                above = new TaskCell<?>[AWAITED_SEARCH_DEPTH];
             }
             above[n++] = x;
         }
