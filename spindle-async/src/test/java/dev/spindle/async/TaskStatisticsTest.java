@@ -65,6 +65,23 @@ class TaskStatisticsTest {
         return b.longestPolls().stream().filter(t -> t.taskClass().equals(taskClass)).findFirst().orElse(null);
     }
 
+    /**
+     * A poll leaves the cell's word {@code SCHEDULED} (taking its queue entry is the claim, see
+     * {@link TaskCell}), so the statistics tell a running task by {@code TaskCell.polledBy}.
+     */
+    @Test
+    void aCellBeingPolledIsShownRunningThoughItsWordSaysScheduled() {
+        TaskCell<Object> c = new TaskCell<>(null, cx -> Poll.pending(), TaskInsight.atSpawn(true));
+        assertThat(TaskInsight.statsOf(c).state()).isEqualTo(TaskStats.State.SCHEDULED);
+        long before = c.word();                // a worker took the cell's entry and polls it
+        c.polledBy = 1;
+        assertThat(c.state()).isEqualTo(TaskCell.SCHEDULED);
+        assertThat(TaskInsight.statsOf(c).state()).isEqualTo(TaskStats.State.RUNNING);
+        c.polledBy = 0;                        // the poll returned pending
+        assertThat(c.finishPending(new LiveTasks(), before)).isFalse();
+        assertThat(TaskInsight.statsOf(c).state()).isEqualTo(TaskStats.State.IDLE);
+    }
+
     @Test
     void aPollThatHoldsItsWorkerRanksAboveOneThatReturnsAtOnce() throws Exception {
         try (AsyncRuntime rt = AsyncRuntime.builder().workers(2).taskStatistics(true).spawnSites(true).name("stats-long").build()) {
