@@ -50,8 +50,8 @@ import java.util.function.Consumer;
  * keep waking each other cannot starve what is queued ({@code LifoSlotTest}). A task woken during
  * its own poll (a yield) never uses it: that wake finds the cell {@code SCHEDULED} (being
  * polled) and only counts, and the poller re-queues it at a FIFO end (see <i>Fairness</i>). A
- * filled slot does not count as visible work, so it wakes no parked peer; a peer that is searching anyway may
- * take it (a CAS). A task left there by a poll that then blocks its worker (which a poll should
+ * filled slot does not count as visible work, so it wakes no parked peer; a peer that is
+ * searching anyway may take it (a CAS). A task left there by a poll that then blocks its worker (which a poll should
  * not do) is taken by the parked watcher once the poll has run on for an interval (see
  * {@link #park}), so a poll that waits for what it scheduled is not stranded.
  *
@@ -152,9 +152,9 @@ import java.util.function.Consumer;
  *       only by taking its entry, see {@link TaskCell}), else the picks are the loop's own
  *       ({@link #takeLifo}, {@link #next}, {@link #search}, after spilling peers' hot queues as
  *       a watcher does), so the LIFO slot, the queues' owner-only ends and the fairness
- *       counters are used as by the loop, on the owner's thread. {@link #polling} stays set (a poll is under way: a spawn or wake during
- *       the helped poll may use the slot, whose occupant this loop or the round then runs), the
- *       waiting poll's budget is saved and restored around the helped poll, and a search that
+ *       counters are used as by the loop, on the owner's thread. {@link #polling} stays set (a
+ *       poll is under way: a spawn or wake during the helped poll may use the slot, whose
+ *       occupant this loop or the round then runs), the waiting poll's budget is saved and restored around the helped poll, and a search that
  *       finds nothing stops searching before the wait parks, so the idle protocol never counts
  *       a blocked worker as searching or parked. Each helped poll is a plain {@link #runCell}:
  *       its cell's state machine is unchanged; an interrupt it leaves is the waiting get's,
@@ -926,8 +926,8 @@ final class AsyncWorker extends AsyncWorkerPadAfter implements Runnable, LoneTas
      * ({@code PromiseGetSecondReviewRegressionTest}). The awaited task is taken through its queue
      * entry, the only way a cell is claimed ({@link TaskCell}), and so only from where this
      * worker may take it out of order: its LIFO slot or the newest cells of its own deque
-     * ({@link #takeAwaited}), which is where the waiting poll's own spawns are. Elsewhere (a peer's queues, a wake
-     * channel) it runs when a pick reaches it.
+     * ({@link #takeAwaited}), which is where the waiting poll's own spawns are. Elsewhere (a
+     * peer's queues, a wake channel) it runs when a pick reaches it.
      *
      * @param awaited the task whose handle the get waits for
      * @return whether a task ran (the caller then re-reads its handle before waiting again)
@@ -1070,7 +1070,7 @@ final class AsyncWorker extends AsyncWorkerPadAfter implements Runnable, LoneTas
         if ((before & JoinHandle.RUN_MASK) != TaskCell.SCHEDULED) {
             return false;                      // not scheduled: only after shutdown's cleanup
         }
-        if ((before & JoinHandle.OUTCOME_MASK) == JoinHandle.CANCELLED) {
+        if (JoinHandle.cancelRequested(before)) {
             Throwable stray = runtime.abandon(c, this);  // the handle is cancelled already
             if (stray != null) {
                 AsyncRuntime.reportStray(stray);

@@ -242,9 +242,13 @@ public abstract sealed class JoinHandle<T> implements Future<T>, AsyncTask<T> pe
         return result;
     }
 
-    /** Whether {@link #cancel} won: the next worker to take the cell retires it unpolled. */
-    final boolean cancelRequested() {
-        return (state & OUTCOME_MASK) == CANCELLED;
+    /**
+     * Whether {@code word}, a value of the state word, records that {@link #cancel} won: the
+     * worker that takes the cell retires it unpolled. Static, so the worker tests the very word
+     * its poll then compares with (TaskCell's overview).
+     */
+    static boolean cancelRequested(long word) {
+        return (word & OUTCOME_MASK) == CANCELLED;
     }
 
     /**

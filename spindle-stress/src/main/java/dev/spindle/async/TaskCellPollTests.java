@@ -74,7 +74,7 @@ public final class TaskCellPollTests {
         @Actor
         public void worker(II_Result r) {
             long before = cell.word();
-            if ((before & JoinHandle.OUTCOME_MASK) == JoinHandle.CANCELLED) {
+            if (JoinHandle.cancelRequested(before)) {
                 r.r1 = 2;                              // runCell: abandon, no poll
                 return;
             }
