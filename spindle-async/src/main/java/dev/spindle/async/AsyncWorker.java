@@ -81,10 +81,11 @@ import java.util.function.Consumer;
  * {@code HybridOrderTest.aYieldingTaskAndAHotQueueThatNeverEmptiesDoNotStarveTheColdDeque}). When
  * everything is empty the worker searches (at most half the workers at once): it steals from
  * peers' deques, wake channels, slots, yield queues and admitted cells in random order, then
- * tries the injector; failing that it
- * parks, following the pools' idle protocol ({@code IdleCoordinator} in spindle-core). From a
- * peer's deque it takes about half, up to {@value #STEAL_BATCH_LIMIT} cells, with one CAS
- * ({@code WorkStealingDeque.stealBatchOrNull}, the pools' batch steal): it runs the oldest and
+ * tries the injector; failing that it parks, following the pools' idle protocol
+ * ({@code IdleCoordinator} in spindle-core). From a peer's deque it takes about half, up to
+ * {@value #STEAL_BATCH_LIMIT} cells, with one CAS on the victim's top per cell
+ * ({@code WorkStealingDeque.stealBatchOrNull}, the pools' batch steal; the owner pops without a
+ * CAS, so a thief may not move top past more than one cell at a time): it runs the oldest and
  * keeps the rest in its own deque, where a third worker may steal them in turn.
  *
  * <h2>Fairness</h2>
@@ -239,11 +240,16 @@ final class AsyncWorker extends AsyncWorkerPadAfter implements Runnable, LoneTas
     static final int LIFO_MAX = 3;
     /**
      * Most cells a search moves from a victim's local deque at once (about half of it, up to
-     * this): the first runs here, the rest wait in this worker's deque, where they cost no
-     * further CAS on the victim's top. One at a time, a peer draining a spawner's deque met the
-     * spawner's pushes at every steal (spawn_many on 2 workers: 318 ns per task, 116 on one).
+     * this): the first runs here, the rest wait in this worker's deque, where taking them costs
+     * no further search and no further CAS on the victim's top. One at a time, a peer draining a
+     * spawner's deque met the spawner's pushes at every steal (spawn_many on 2 workers: 318 ns
+     * per task, 116 on one). Larger than the pools' {@link WorkStealingDeque#DEFAULT_STEAL_BATCH}
+     * (32): a burst of spawns here is thousands of tiny cells, and taking up to 256 made
+     * spawn_many about 6 % faster on JDK 17 (session 39, in one JVM against 32; 1,024 was no
+     * better, JDK 25 and the other suite rows unchanged). A pool's deque mostly holds fewer,
+     * larger tasks, and its fork tasks are stolen one at a time.
      */
-    static final int STEAL_BATCH_LIMIT = WorkStealingDeque.DEFAULT_STEAL_BATCH;
+    static final int STEAL_BATCH_LIMIT = 256;
 
     /**
      * The thread of a worker. It carries its worker so that {@link #current()} is a type test
