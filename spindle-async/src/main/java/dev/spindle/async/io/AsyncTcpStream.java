@@ -64,6 +64,11 @@ public final class AsyncTcpStream implements AutoCloseable {
     private final Reactor.Registration reg;
     private final Inbound inbound = new Inbound();
 
+    /** For tests: the operations this stream's registration asks the selector to watch. */
+    int armedInterest() {
+        return reg.interest();
+    }
+
     AsyncTcpStream(SocketChannel channel, Reactor reactor) throws IOException {
         channel.configureBlocking(false);
         channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
@@ -248,8 +253,21 @@ public final class AsyncTcpStream implements AutoCloseable {
             }
         }
 
+        /**
+         * The connection is made. A connect polled again before the selector reported it (any
+         * poll without a wake-up: a wake meant for an earlier step of the same task, a timeout's
+         * last look) finds it made with {@code OP_CONNECT} still armed, and only readiness
+         * dropped that interest. The JDK has epoll watch a connected socket's {@code OP_CONNECT}
+         * as writability, always ready, yet reports {@code OP_CONNECT} only while a connection
+         * is pending: the key was never selected, never disarmed, and every {@code select}
+         * returned at once for as long as the stream stayed open (a selector thread, or the
+         * worker driving the reactor, at full CPU). So the interest is dropped here.
+         */
         private Poll<AsyncTcpStream> handOut() {
             handedOut = true;
+            if (stream.reg.disarm(SelectionKey.OP_CONNECT) == Reactor.CHANGED) {
+                reactor.interestChanged(stream.reg);
+            }
             return Poll.ready(stream);
         }
 

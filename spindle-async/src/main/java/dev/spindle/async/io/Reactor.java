@@ -441,6 +441,19 @@ public final class Reactor implements AutoCloseable, IoDriver {
             return CHANGED;
         }
 
+        /**
+         * Drops {@code op} from the interest set, leaving the wakers as they are; {@code CHANGED}
+         * if it was there (the caller then queues the change), {@code NO_CHANGE} if it was not
+         * or the registration is cancelled.
+         */
+        synchronized int disarm(int op) {
+            if (cancelled || (interest & op) == 0) {
+                return NO_CHANGE;
+            }
+            interest &= ~op;
+            return CHANGED;
+        }
+
         /** Whether the interest set holds {@code op}. Lock held. */
         boolean isArmedLocked(int op) {
             return (interest & op) == op;
