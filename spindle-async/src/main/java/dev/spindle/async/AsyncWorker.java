@@ -932,14 +932,25 @@ final class AsyncWorker extends AsyncWorkerPadAfter implements Runnable, LoneTas
      * ({@code PromiseGetSecondReviewRegressionTest}). The awaited task is taken through its queue
      * entry, the only way a cell is claimed ({@link TaskCell}), and so only from where this
      * worker may take it out of order: its LIFO slot or the newest cells of its own deque
-     * ({@link #takeAwaited}), which is where the waiting poll's own spawns are. Elsewhere (a
-     * peer's queues, a wake channel) it runs when a pick reaches it.
+     * ({@link #takeAwaited}), which is where the waiting poll's own spawns are. Queued elsewhere
+     * (a wake channel, deeper in the deque, a peer's queues), it is reached oldest first
+     * ({@link #takeOldestFirst}, then the peers): the slot and the deque's top, where a task
+     * that waits for the waiting poll most likely is, come last
+     * ({@code BlockedHelperOrderRegressionTest}).
      *
      * @param awaited the task whose handle the get waits for
      * @return whether a task ran (the caller then re-reads its handle before waiting again)
      */
     boolean helpWhileBlocked(TaskCell<?> awaited) {
         TaskCell<?> c = takeAwaited(awaited);
+        if (c == null && awaited.state() == TaskCell.SCHEDULED) {
+            // queued where takeAwaited does not reach: oldest first, towards it (see above)
+            c = takeOldestFirst();
+            if (c == null) {
+                stallPeers();
+                c = search();
+            }
+        }
         if (c == null) {
             c = takeLifo();
         }
@@ -947,11 +958,7 @@ final class AsyncWorker extends AsyncWorkerPadAfter implements Runnable, LoneTas
             c = next();
         }
         if (c == null) {
-            for (AsyncWorker v : runtime.workers) {
-                if (v != this) {
-                    v.stalled();               // a blocked peer's hot queue, where a search finds it
-                }
-            }
+            stallPeers();
             c = search();
             if (c == null) {
                 stopSearching();               // the wait parks outside the idle protocol
@@ -975,6 +982,60 @@ final class AsyncWorker extends AsyncWorkerPadAfter implements Runnable, LoneTas
             Thread.currentThread().interrupt();  // meant for the wait, or at least arrived during it
         }
         return true;
+    }
+
+    /** Lets a search find what blocked peers hold in their hot queues (HYBRID). */
+    private void stallPeers() {
+        for (AsyncWorker v : runtime.workers) {
+            if (v != this) {
+                v.stalled();                   // a blocked peer's hot queue, where a search finds it
+            }
+        }
+    }
+
+    /**
+     * A helper's pick while the awaited task is queued but not where {@link #takeAwaited} looks
+     * (this worker's wake channel or yield queue, its deque below the newest
+     * {@value #AWAITED_SEARCH_DEPTH} cells, the injector, a peer): this worker's FIFO queues
+     * (wake channel and yields, HYBRID's hot queue), then its admitted cells and the injector,
+     * then the oldest cell of its own deque; {@code null} if all are empty (the caller then
+     * searches the peers). Not the LIFO slot or the deque's top: that is where the waiting poll's
+     * own latest spawns are, and one of them that waits for that poll, run beneath it, waits for
+     * good while the awaited task sits queued (a task woken from outside into the wake channel
+     * while its parent spawned such a task into the slot; an awaited task under 64 newer spawns
+     * and such a task on top). Taking from the oldest end moves towards the awaited task; each
+     * take is the queue's own, so a cell is still polled only by whoever took its entry.
+     */
+    private TaskCell<?> takeOldestFirst() {
+        TaskCell<?> c;
+        if (hot == null) {
+            c = pollWakeOrYield();
+        } else {
+            hot.lock();                        // never held across a poll: see HotQueue
+            try {
+                c = hot.poll();
+                if (c != null) {
+                    WAKEUPS.setOpaque(this, wakeups + 1);
+                } else {
+                    c = pollWakeChannel();
+                }
+            } finally {
+                hot.unlock();
+            }
+            if (c == null) {
+                c = takeYielded();
+            }
+        }
+        if (c == null) {
+            c = admit();
+        }
+        if (c == null) {
+            TaskCell<?>[] oldest = new TaskCell<?>[1];  // a slow path: only while every worker is blocked
+            if (local.takeOldest(oldest, 1) == 1) {
+                c = oldest[0];
+            }
+        }
+        return c;
     }
 
     /** How many of its deque's newest cells a helper looks through for the awaited one. */
@@ -1091,14 +1152,13 @@ final class AsyncWorker extends AsyncWorkerPadAfter implements Runnable, LoneTas
         try {
             p = TaskInsight.wanted(runtime) ? TaskInsight.poll(c, this) : c.task.poll(c);
         } catch (Throwable ex) {
-            c.polledBy = 0;
             boolean interrupted = Thread.interrupted();  // a poll must not leave the worker interrupted
             countListed(c);
             c.finish(JoinHandle.FAILED, ex);
+            c.polledBy = 0;                    // after the outcome: see TaskCell.polledBy
             countRetired();
             return interrupted;
         }
-        c.polledBy = 0;
         // cleared: an interrupt left by a poll would make every later park return at once
         boolean interrupted = Thread.interrupted();
         if (p == null) {
@@ -1112,25 +1172,30 @@ final class AsyncWorker extends AsyncWorkerPadAfter implements Runnable, LoneTas
                 npe.addSuppressed(stray);
             }
             c.fail(npe);
+            c.polledBy = 0;
             return interrupted;
         }
         if (p.isReady()) {
             countListed(c);
             c.finish(JoinHandle.VALUE, p.value());
+            c.polledBy = 0;                    // after the outcome: see TaskCell.polledBy
             countRetired();
-        } else if (c.finishPending(live, before)) {
-            // Woken during its own poll (a yield): to a FIFO end of this worker, never the LIFO
-            // end of the deque, and no contended write: the yield queue. Work-stealing takes
-            // from it and the wake channel in turns; hybrid gives it turns with the hot queue
-            // (see the class overview). Not the wake channel: a multi-producer queue costs a
-            // yield four atomic operations, and under HYBRID a task that keeps yielding would
-            // climb the hot order though nothing made it wait.
-            if (!yielded.offer(c)) {
-                runtime.injector.offer(c);     // full: never dropped
-            } else if (hot != null) {
-                yieldedCount++;
+        } else {
+            c.polledBy = 0;                    // before the closing CAS: see TaskCell.polledBy
+            if (c.finishPending(live, before)) {
+                // Woken during its own poll (a yield): to a FIFO end of this worker, never the
+                // LIFO end of the deque, and no contended write: the yield queue. Work-stealing
+                // takes from it and the wake channel in turns; hybrid gives it turns with the hot
+                // queue (see the class overview). Not the wake channel: a multi-producer queue
+                // costs a yield four atomic operations, and under HYBRID a task that keeps
+                // yielding would climb the hot order though nothing made it wait.
+                if (!yielded.offer(c)) {
+                    runtime.injector.offer(c);  // full: never dropped
+                } else if (hot != null) {
+                    yieldedCount++;
+                }
+                runtime.parking.notifyWorkRacy();
             }
-            runtime.parking.notifyWorkRacy();
         }
         return interrupted;
     }

@@ -98,7 +98,12 @@ final class TaskCell<T> extends JoinHandle<T> implements Waker, Context {
      * worker's {@link AsyncWorker#cancelAbandoned}, task statistics). Plain: written only by the
      * poller, before and after the poll (an int store, no barrier). A worker reading its own
      * index here is exact (nobody else writes that value, and it sees its own later clearing);
-     * what a peer reads is as fresh as its synchronisation with the poller makes it.
+     * what a peer reads is as fresh as its synchronisation with the poller makes it. A poll that
+     * ends the task clears it only after the outcome's CAS: cleared before, a closing worker
+     * could read {@code 0} with the word still scheduled, take the completing task for one
+     * nobody polls and cancel it ahead of the outcome, losing the value (found by review,
+     * session 39). A pending poll clears it before its closing CAS, after which another worker
+     * may poll the cell and write its own index.
      */
     int polledBy;
 
