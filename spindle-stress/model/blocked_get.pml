@@ -48,7 +48,9 @@
  *     peers' hot queues) takes one atomically. A helper first takes the task it awaits if that
  *     one is queued (AsyncWorker.takeAwaited takes its entry out of turn from the helper's own
  *     LIFO slot or the newest cells of its deque, where the waiting poll's spawns are; here
- *     every queued child is there, as no peer's pick moves an entry without running it). Taking an entry is the only
+ *     every queued child is there, as no peer's pick moves an entry without running it; queued
+ *     elsewhere, the code's help goes oldest first towards it, takeOldestFirst, an order this
+ *     model's one set does not have). Taking an entry is the only
  *     claim on a cell (TaskCell), so a taken cell is always scheduled and never being polled:
  *     asserted at the poll. The idle protocol is one guarded step: a worker
  *     with nothing to take waits until something is queued or the runtime closes (that it is
@@ -293,6 +295,10 @@ leave:                           /* await's finally: blockedInGet.decrementAndGe
     :: else
     fi;
 complete:                        /* the poll returns Ready (or fails): the handle completes */
+    /* One step: the outcome's CAS, then c.polledBy = 0. The code clears polledBy only after the
+     * outcome; clearing it first (session 38) let a closing worker's cancelAbandoned read a
+     * completing task as scheduled and unpolled and cancel it, losing its value: a state
+     * (SCHED, not RUNNING, while being completed) that this model does not have. */
     atomic {
         settle(tk[d]); rs[tk[d]] = DONE;
 #ifdef PROMISE
