@@ -4,10 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -41,19 +42,23 @@ class LifecycleTest {
 
     @Test
     void customThreadFactoryWorkersAreRecognised() throws Exception {
-        AtomicInteger made = new AtomicInteger();
+        Set<Thread> made = ConcurrentHashMap.newKeySet();
         try (WorkStealingPool pool = WorkStealingPool.builder().workers(2)
                 .threadFactory(r -> {
-                    made.incrementAndGet();
                     Thread t = new Thread(r);
                     t.setDaemon(true);
+                    made.add(t);
                     return t;
                 }).build()) {
             assertThat(pool.invoke(() -> ForkJoinTest.fib(pool, 18))).isEqualTo(2584L);
             assertThat(pool.invoke(pool::isWorkerOfThisPool)).isTrue();
-            // two workers, plus any spare a waiting join started; all from the factory
-            assertThat(made.get()).isGreaterThanOrEqualTo(2);
-            assertThat(pool.stats().workers()).hasSize(made.get());
+            // two workers, plus any spare a waiting join started; all from the factory. Not a
+            // count of the factory's threads against the statistics' workers: a spare may be
+            // starting (made, not yet in a slot) or retiring while they are read (CI once saw
+            // 4 made against 3 listed).
+            assertThat(made).hasSizeGreaterThanOrEqualTo(2);
+            assertThat(workerThreads(pool)).hasSizeGreaterThanOrEqualTo(2).allMatch(made::contains);
+            assertThat(pool.stats().workers().size()).isBetween(2, made.size());
         }
     }
 
