@@ -936,7 +936,7 @@ final class AsyncWorker extends AsyncWorkerPadAfter implements Runnable, LoneTas
      * (a wake channel, deeper in the deque, a peer's queues), it is reached oldest first
      * ({@link #takeOldestFirst}, then the peers): the slot and the deque's top, where a task
      * that waits for the waiting poll most likely is, come last
-     * ({@code BlockedHelperOrderRegressionTest}).
+     * ({@code PromiseGetSecondReviewRegressionTest}).
      *
      * @param awaited the task whose handle the get waits for
      * @return whether a task ran (the caller then re-reads its handle before waiting again)

@@ -11,6 +11,7 @@ import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -29,7 +30,8 @@ import org.junit.jupiter.params.provider.EnumSource;
  * ({@link #aPeerWaitingForAnOutsidePromiseDoesNotMakeABlockedWorkerRunATaskThatWaitsForItsCaller}).
  * A helper now runs the task it awaits first when that one is queued where the helper can take
  * its entry (its own LIFO slot or deque:
- * {@link #theAwaitedTaskIsTakenFromUnderTheTopOfTheHelpersDeque}).
+ * {@link #theAwaitedTaskIsTakenFromUnderTheTopOfTheHelpersDeque}), and goes oldest first towards
+ * it when it is queued elsewhere (session 39).
  */
 class PromiseGetSecondReviewRegressionTest {
 
@@ -39,6 +41,19 @@ class PromiseGetSecondReviewRegressionTest {
         closer.setDaemon(true);
         closer.start();
         closer.join(TimeUnit.SECONDS.toMillis(10));
+    }
+
+    /** Spawns worker A's task: it meets the other worker's task at {@code together}, then blocks in {@code p.get()}. */
+    private static JoinHandle<String> spawnWaitingTogether(AsyncRuntime rt, CyclicBarrier together,
+            AsyncPromise<String> p) {
+        return rt.spawn(cx -> {
+            try {
+                together.await(10, TimeUnit.SECONDS);
+                return Poll.ready(p.get());
+            } catch (Exception e) {
+                throw Async.unchecked(e);
+            }
+        });
     }
 
     /** Spawns a task that counts {@code waiting} down and then blocks in {@code p.get()}. */
@@ -181,14 +196,7 @@ class PromiseGetSecondReviewRegressionTest {
         AsyncPromise<String> inner = new AsyncPromise<>();
         CyclicBarrier together = new CyclicBarrier(2);
         CompletableFuture<JoinHandle<String>> helpedHandle = new CompletableFuture<>();
-        JoinHandle<String> a = rt.spawn(cx -> {
-            try {
-                together.await(10, TimeUnit.SECONDS);
-                return Poll.ready(outer.get());
-            } catch (Exception e) {
-                throw Async.unchecked(e);
-            }
-        });
+        JoinHandle<String> a = spawnWaitingTogether(rt, together, outer);
         JoinHandle<String> b = rt.spawn(cx -> {
             try {
                 together.await(10, TimeUnit.SECONDS);
@@ -260,7 +268,7 @@ class PromiseGetSecondReviewRegressionTest {
     @Test
     void aPeerWaitingForAnOutsidePromiseDoesNotMakeABlockedWorkerRunATaskThatWaitsForItsCaller()
             throws Exception {
-        blockedWorkerHelpsWhileAPeerWaitsForAPromise(AsyncPolicy.WORK_STEALING, false);
+        blockedWorkerHelpsWhileAPeerWaitsForAPromise(AsyncPolicy.WORK_STEALING, false, 0);
     }
 
     /**
@@ -273,25 +281,31 @@ class PromiseGetSecondReviewRegressionTest {
     @ParameterizedTest
     @EnumSource(AsyncPolicy.class)
     void theAwaitedTaskIsTakenFromUnderTheTopOfTheHelpersDeque(AsyncPolicy policy) throws Exception {
-        blockedWorkerHelpsWhileAPeerWaitsForAPromise(policy, true);
+        blockedWorkerHelpsWhileAPeerWaitsForAPromise(policy, true, 0);
     }
 
-    private static void blockedWorkerHelpsWhileAPeerWaitsForAPromise(AsyncPolicy policy, boolean spawnXFirst)
+    /**
+     * As above, with 64 tasks spawned between C and Y, so that C lies below the newest 64 cells
+     * of B's deque, deeper than {@code takeAwaited} looks. The helper took its slot (X) and then
+     * the deque's top (Y) and ran Y beneath P; it now goes oldest first towards C
+     * ({@code AsyncWorker.takeOldestFirst}; found by review, session 39).
+     */
+    @ParameterizedTest
+    @EnumSource(AsyncPolicy.class)
+    void theAwaitedTaskUnderSixtyFourNewerSpawnsRunsBeforeATaskThatWaitsForTheCaller(AsyncPolicy policy)
             throws Exception {
+        blockedWorkerHelpsWhileAPeerWaitsForAPromise(policy, true, AsyncWorker.AWAITED_SEARCH_DEPTH);
+    }
+
+    private static void blockedWorkerHelpsWhileAPeerWaitsForAPromise(AsyncPolicy policy, boolean spawnXFirst,
+            int fillers) throws Exception {
         AsyncRuntime rt = AsyncRuntime.builder().workers(2).policy(policy).build();
         AsyncPromise<String> p = new AsyncPromise<>();
         CyclicBarrier together = new CyclicBarrier(2);
         CountDownLatch bWaits = new CountDownLatch(1);
         CompletableFuture<JoinHandle<String>> pHandle = new CompletableFuture<>();
         CompletableFuture<JoinHandle<String>> yHandle = new CompletableFuture<>();
-        JoinHandle<String> a = rt.spawn(cx -> {
-            try {
-                together.await(10, TimeUnit.SECONDS);
-                return Poll.ready(p.get());
-            } catch (Exception e) {
-                throw Async.unchecked(e);
-            }
-        });
+        JoinHandle<String> a = spawnWaitingTogether(rt, together, p);
         JoinHandle<String> parent = rt.spawn(cx -> {
             try {
                 together.await(10, TimeUnit.SECONDS);
@@ -299,6 +313,9 @@ class PromiseGetSecondReviewRegressionTest {
                     rt.spawn(c2 -> Poll.ready("x"));
                 }
                 JoinHandle<String> c = rt.spawn(c2 -> Poll.ready("c"));
+                for (int i = 0; i < fillers; i++) {
+                    rt.spawn(c2 -> Poll.ready("filler"));
+                }
                 yHandle.complete(rt.spawn(c2 -> {
                     try {
                         return Poll.ready("y saw " + pHandle.get(10, TimeUnit.SECONDS).get());
@@ -326,5 +343,69 @@ class PromiseGetSecondReviewRegressionTest {
             release(rt);
         }
         assertThat(rt.isTerminated()).isTrue();
+    }
+
+    /**
+     * As above, with the awaited task C queued in B's wake channel, where a helper cannot take it
+     * out of turn: C ran once on B and waited for a promise q, which an outside thread completes
+     * during P's second poll; P then spawns Y (B's LIFO slot), which waits for P, and waits in
+     * {@code C.get()}. The helper took the slot first and ran Y beneath P; it now goes oldest
+     * first, the wake channel before the slot ({@code AsyncWorker.takeOldestFirst}; found by
+     * review, session 39). Y's get of P gives up after 3 s, so that the test fails rather than
+     * hangs.
+     */
+    @Test
+    void theAwaitedTaskInTheHelpersWakeChannelRunsBeforeATaskThatWaitsForTheCaller() throws Exception {
+        AsyncRuntime rt = AsyncRuntime.builder().workers(2).policy(AsyncPolicy.WORK_STEALING).build();
+        AsyncPromise<String> p = new AsyncPromise<>();
+        AsyncPromise<String> q = new AsyncPromise<>();
+        CyclicBarrier together = new CyclicBarrier(2);
+        CountDownLatch cPolledOnce = new CountDownLatch(1);
+        CompletableFuture<JoinHandle<String>> pHandle = new CompletableFuture<>();
+        CompletableFuture<JoinHandle<String>> yHandle = new CompletableFuture<>();
+        AtomicInteger pPolls = new AtomicInteger();
+        JoinHandle<String> a = spawnWaitingTogether(rt, together, p);
+        JoinHandle<?>[] cBox = new JoinHandle<?>[1];
+        JoinHandle<String> parent = rt.spawn(cx -> {
+            try {
+                if (pPolls.getAndIncrement() == 0) {
+                    together.await(10, TimeUnit.SECONDS);
+                    cBox[0] = rt.spawn(c2 -> {           // B's LIFO slot: runs right after this poll
+                        Poll<String> r = q.poll(c2);
+                        cPolledOnce.countDown();
+                        return r.isReady() ? Poll.ready("c " + r.value()) : Poll.pending();
+                    });
+                    cx.waker().wake();                   // yield: polled again after C
+                    return Poll.pending();
+                }
+                assertThat(cPolledOnce.await(10, TimeUnit.SECONDS)).isTrue();
+                Thread outside = new Thread(() -> q.complete("q"));  // an outside event wakes C
+                outside.start();
+                outside.join();                          // C is SCHEDULED, in B's wake channel
+                yHandle.complete(rt.spawn(c2 -> {        // B's LIFO slot
+                    try {
+                        return Poll.ready("y saw " + pHandle.get(10, TimeUnit.SECONDS).get(3, TimeUnit.SECONDS));
+                    } catch (Exception e) {
+                        throw Async.unchecked(e);
+                    }
+                }));
+                @SuppressWarnings("unchecked")
+                JoinHandle<String> c = (JoinHandle<String>) cBox[0];
+                return Poll.ready("p " + c.get());
+            } catch (Exception e) {
+                throw Async.unchecked(e);
+            }
+        });
+        pHandle.complete(parent);
+        try {
+            JoinHandle<String> y = yHandle.get(10, TimeUnit.SECONDS);
+            assertThat(parent.get(15, TimeUnit.SECONDS)).isEqualTo("p c q");
+            p.complete("outside");
+            assertThat(a.get(10, TimeUnit.SECONDS)).isEqualTo("outside");
+            assertThat(y.get(10, TimeUnit.SECONDS)).isEqualTo("y saw p c q");
+        } finally {
+            p.complete("released");
+            release(rt);
+        }
     }
 }
