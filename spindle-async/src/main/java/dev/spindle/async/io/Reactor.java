@@ -74,6 +74,12 @@ import java.util.concurrent.locks.LockSupport;
  * progress the same way and waits for it and the changes it applies (and for a dispatch under
  * way), then collects the keys: a registration is then either in the keys or still queued, and
  * woken from there.
+ *
+ * <p><b>A selector that fails.</b> An {@code IOException} from {@code select} (an
+ * {@code epoll_wait} error) means the selector will never report an event again. Both kinds of
+ * reactor then close as {@link #close()} does, waking every waiting task, report the exception
+ * to the selecting thread's uncaught-exception handler, and give it as the cause of every
+ * operation they refuse afterwards; a driven one also returns -1 to its driver, which retires it.
  */
 public final class Reactor implements AutoCloseable, IoDriver {
 
@@ -105,6 +111,12 @@ public final class Reactor implements AutoCloseable, IoDriver {
     private final Object driveLock = new Object();
     private volatile boolean closed;
     /**
+     * What the selector threw when it failed, which closed this reactor; null while it works or
+     * after a plain {@link #close()}. Written before {@code closed}, so a reader that sees the flag
+     * set by a failure sees this too; operations refused afterwards carry it as their cause.
+     */
+    private volatile IOException failure;
+    /**
      * Read-ahead buffers of closed streams, for the next streams of this reactor. Without them
      * each buffer went back only when the garbage collector found its stream unreachable, and
      * where {@code -XX:+DisableExplicitGC} keeps the JDK's direct-memory reservation from
@@ -130,7 +142,12 @@ public final class Reactor implements AutoCloseable, IoDriver {
      * {@code getContextClassLoader().getResource(..)} threw a NullPointerException in them.
      */
     private Reactor(String name, boolean jvmWide) throws IOException {
-        selector = Selector.open();
+        this(Selector.open(), name, jvmWide);
+    }
+
+    /** As {@link #Reactor(String, boolean)} with a given selector (tests pass one that fails). */
+    Reactor(Selector selector, String name, boolean jvmWide) {
+        this.selector = selector;
         if (name == null) {
             thread = null;
             return;
@@ -222,10 +239,7 @@ public final class Reactor implements AutoCloseable, IoDriver {
                 keys = safeKeys();
                 selector.close();
             }
-            for (SelectionKey key : keys) {
-                wakeAll(((Registration) key.attachment()).takeAll());
-            }
-            wakeQueued();                      // not registered with the selector yet
+            wakeClosed(keys);                  // and the changes not registered with the selector yet
             return;
         }
         if (Thread.currentThread() == thread) {
@@ -272,15 +286,54 @@ public final class Reactor implements AutoCloseable, IoDriver {
     @Override
     public int select(long timeoutNanos) {
         checkDriven();
+        List<SelectionKey> keys;
         synchronized (driveLock) {
             if (closed) {
                 return -1;                     // close() wakes what waits; it may not have closed the selector yet
             }
-            return selectLocked(timeoutNanos);
+            try {
+                return selectLocked(timeoutNanos);
+            } catch (IOException e) {
+                // The selector failed (epoll_wait's error, say): it will never report an event
+                // again, so the reactor closes as the selector thread's loop does on the same
+                // failure. Left open, it returned -1 here and its driver was retired, but
+                // checkOpen() still passed, ReactorGroup.next() still handed it out and the
+                // tasks waiting on it were never woken. Collected under the lock, as close()
+                // does: a change the driver took off the queue is then registered or still queued.
+                keys = failClosed(e);
+            }
         }
+        wakeClosed(keys);                      // outside the lock, as close() wakes
+        return -1;
     }
 
-    private int selectLocked(long timeoutNanos) {
+    /**
+     * Marks this reactor closed by {@code e}, reports {@code e} to this thread's handler and
+     * closes the selector; returns the keys whose tasks {@link #wakeClosed} then wakes. On the
+     * selector's own thread, or by the driver under {@link #driveLock}.
+     */
+    private List<SelectionKey> failClosed(IOException e) {
+        failure = e;
+        closed = true;
+        Strays.report(new UncheckedIOException("the reactor's selector failed; the reactor is closed", e));
+        List<SelectionKey> keys = safeKeys();
+        try {
+            selector.close();
+        } catch (IOException ignored) {
+            // closing a selector that failed: nothing more to do
+        }
+        return keys;
+    }
+
+    /** Wakes the tasks of {@code keys} and of the changes still queued, once closed. */
+    private void wakeClosed(List<SelectionKey> keys) {
+        for (SelectionKey key : keys) {
+            wakeAll(((Registration) key.attachment()).takeAll());
+        }
+        wakeQueued();
+    }
+
+    private int selectLocked(long timeoutNanos) throws IOException {
         try {
             if (timeoutNanos == 0) {
                 if (selector.keys().isEmpty() && changes.isEmpty()) {
@@ -300,8 +353,8 @@ public final class Reactor implements AutoCloseable, IoDriver {
             wakeupPending.set(false);
             applyChanges();
             return selector.selectedKeys().size();
-        } catch (IOException | ClosedSelectorException e) {
-            return -1;
+        } catch (ClosedSelectorException e) {
+            return -1;                         // closed by close() between its flag and this turn
         }
     }
 
@@ -617,7 +670,10 @@ public final class Reactor implements AutoCloseable, IoDriver {
      */
     void checkOpen() {
         if (closed) {
-            throw new IllegalStateException("the reactor is closed");
+            IOException cause = failure;
+            throw cause == null
+                    ? new IllegalStateException("the reactor is closed")
+                    : new IllegalStateException("the reactor is closed: its selector failed", cause);
         }
     }
 
@@ -695,6 +751,7 @@ public final class Reactor implements AutoCloseable, IoDriver {
     }
 
     private void run() {
+        IOException failed = null;
         try {
             while (!closed) {
                 selector.select();
@@ -703,18 +760,21 @@ public final class Reactor implements AutoCloseable, IoDriver {
                 applyChanges();
                 dispatchSelected();
             }
-        } catch (IOException | ClosedSelectorException e) {
+        } catch (IOException e) {
+            failed = e;                        // the selector failed: the reactor closes and says why
+        } catch (ClosedSelectorException e) {
             // fall through: the reactor is finished
         } finally {
-            closed = true;
-            for (SelectionKey key : safeKeys()) {
-                wakeAll(((Registration) key.attachment()).takeAll());
-            }
-            wakeQueued();
-            try {
-                selector.close();
-            } catch (IOException ignored) {
-                // nothing more to do
+            if (failed != null) {
+                wakeClosed(failClosed(failed));
+            } else {
+                closed = true;
+                wakeClosed(safeKeys());
+                try {
+                    selector.close();
+                } catch (IOException ignored) {
+                    // nothing more to do
+                }
             }
         }
     }

@@ -8,7 +8,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.spindle.async.AsyncTask;
 import dev.spindle.async.Context;
 import dev.spindle.async.Poll;
-import dev.spindle.async.Waker;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
@@ -29,22 +28,6 @@ import org.junit.jupiter.api.Test;
  */
 class ConnectInterestRegressionTest {
 
-    /** A context whose waker only counts: the test polls by hand. */
-    private static Context countingContext() {
-        Waker w = () -> { };
-        return new Context() {
-            @Override
-            public Waker waker() {
-                return w;
-            }
-
-            @Override
-            public boolean consumeBudget() {
-                return true;
-            }
-        };
-    }
-
     /**
      * Polls a connect once (it waits for {@code OP_CONNECT}), lets the server accept, and polls
      * it again before any selector turn: the stream it hands out must not keep that interest.
@@ -52,7 +35,7 @@ class ConnectInterestRegressionTest {
     private static AsyncTcpStream connectPolledAgainBeforeReadiness(Reactor r, ServerSocket server,
             Socket[] accepted) throws Exception {
         AsyncTask<AsyncTcpStream> connect = AsyncTcpStream.connect(server.getLocalSocketAddress(), r);
-        Context cx = countingContext();
+        Context cx = ByHand.context(() -> { });  // the test polls by hand
         assertThat(connect.poll(cx).isReady()).as("the connect waits for the handshake").isFalse();
         accepted[0] = server.accept();                   // the handshake is done
         Poll<AsyncTcpStream> p = connect.poll(cx);       // polled again, not woken
