@@ -394,12 +394,18 @@ abstract class AbstractPool extends PoolCore {
      * calling worker or a peer already started are left out: they are not tasks that never ran.
      * One not started yet is claimed here, so that the caller, past its stop check a moment
      * before, cannot start it after all, and is returned as its future (running that runs the
-     * task, unless {@code invokeAll} cancelled it meanwhile).
+     * task, unless {@code invokeAll} cancelled it meanwhile). A fork task ({@link ComputeTask},
+     * or a task another pool handed back) given to {@code execute} is handed back as
+     * {@link WorkStealingPool#shutdownNow()} hands back its own ({@link ForkTask#tryHandBack}),
+     * so that a join waiting for it ends with a {@link java.util.concurrent.CancellationException}
+     * instead of waiting for ever; one that was cancelled, or ran, meanwhile is left out.
      */
     @Override
     public List<Runnable> shutdownNow() {
         List<Runnable> notStarted = super.shutdownNow();
-        notStarted.replaceAll(r -> r instanceof Invoked c ? (c.claim() ? c.future : null) : r);
+        notStarted.replaceAll(r -> r instanceof Invoked c ? (c.claim() ? c.future : null)
+                : r instanceof ForkTask<?> f ? (f.tryHandBack() ? f : null)
+                : r);
         notStarted.removeIf(Objects::isNull);
         return notStarted;
     }

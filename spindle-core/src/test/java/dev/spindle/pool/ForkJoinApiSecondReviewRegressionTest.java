@@ -260,4 +260,52 @@ class ForkJoinApiSecondReviewRegressionTest {
             assertThat(log).containsExactly("moved");
         }
     }
+
+    /**
+     * A {@link ComputeTask} given to {@code execute} is started "as spawn starts it"
+     * ({@link ComputeTask}); when {@code shutdownNow} returns it not started, a join waiting for
+     * it ends with a {@link CancellationException}, as {@link WorkStealingPool} documents and does
+     * (a join cannot be interrupted). The sharing, priority and pinned pools returned the task
+     * still {@code NEW}, not handed
+     * back, so the join waited for ever, uninterruptibly, unless the list's holder ran it. Found
+     * by review (session 40).
+     */
+    @ParameterizedTest
+    @EnumSource(value = PoolKind.class, names = {"SHARING", "PRIORITY", "PINNED"})
+    void aJoinOfAComputeTaskThatShutdownNowReturnedEnds(PoolKind kind) throws Exception {
+        Queue<String> log = new ConcurrentLinkedQueue<>();
+        Logging t = new Logging("ran", log);
+        PoolCore pool = kind.create(1);
+        CompletableFuture<String> joined = new CompletableFuture<>();
+        try {
+            OnlyWorker.occupy(pool);             // released by shutdownNow's interrupt
+            pool.execute(t);
+            CountDownLatch joining = new CountDownLatch(1);
+            Thread joiner = new Thread(() -> {
+                joining.countDown();
+                try {
+                    joined.complete(t.join());
+                } catch (Throwable e) {
+                    joined.completeExceptionally(e);
+                }
+            }, "review-joiner");
+            joiner.setDaemon(true);
+            joiner.start();
+            assertThat(joining.await(10, TimeUnit.SECONDS)).isTrue();
+            List<Runnable> back = pool.shutdownNow();
+            assertThat(back).containsExactly(t);
+            Throwable ended = catchThrowable(() -> joined.get(10, TimeUnit.SECONDS));
+            assertThat(ended).as("the join of a task shutdownNow returned")
+                    .isInstanceOf(CancellationException.class);   // a TimeoutException: still waiting
+            assertThat(log).isEmpty();
+            // the holder may still run it, once
+            t.run();
+            assertThat(t.get(10, TimeUnit.SECONDS)).isEqualTo("ran");
+            assertThat(log).containsExactly("ran");
+        } finally {
+            t.cancel(false);                     // frees a join still waiting (before the fix)
+            pool.shutdownNow();
+            assertThat(pool.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
+        }
+    }
 }
