@@ -73,27 +73,82 @@ public final class JavaSerial {
      * @param bytes the buffer holding the stream
      * @param offset where the stream starts in {@code bytes}
      * @param length the stream's length in bytes
-     * @param filter decides which classes, depths, array lengths and references are allowed; an
-     *        array longer than {@code length} is refused before it is asked (each element of a
-     *        real array takes at least one byte of the stream, and {@code ObjectInputStream}
-     *        allocates an array at its declared length before it reads the elements, so a filter's
-     *        bound alone, {@code maxarray}, would let a stream of a few bytes allocate that many)
+     * @param filter decides which classes, depths, array lengths and references are allowed;
+     *        before it is asked, the arrays are bounded by the stream's length (see
+     *        {@link ArrayBudget})
      * @return the object read (may be {@code null})
-     * @throws InvalidClassException if the filter refused a class or a limit, or an array's
-     *         declared length is over {@code length}
+     * @throws InvalidClassException if the filter refused a class or a limit, or the arrays
+     *         declare more than the stream's length allows
      * @throws SecurityException if the bytes are not a readable object stream (including one
      *         deep enough to overflow the stack), with "unreadable payload" and the cause
      */
     public static Object read(byte[] bytes, int offset, int length, ObjectInputFilter filter)
             throws InvalidClassException {
         try (ObjectInputStream in = new ObjectInputStream(new ByteArrayInputStream(bytes, offset, length))) {
-            in.setObjectInputFilter(info -> info.arrayLength() > length ? ObjectInputFilter.Status.REJECTED
-                    : filter.checkInput(info));
+            in.setObjectInputFilter(new ArrayBudget(length, filter));
             return in.readObject();
         } catch (InvalidClassException e) {
             throw e;
         } catch (IOException | ClassNotFoundException | RuntimeException | StackOverflowError e) {
             throw new SecurityException("unreadable payload: " + e);
+        }
+    }
+
+    /**
+     * The bound on a stream's arrays, checked before each is allocated: {@code ObjectInputStream}
+     * allocates an array at its declared length before it reads a single element (as do the hash
+     * tables of {@code HashMap} and {@code HashSet}, which ask the filter first), so a filter's
+     * {@code maxarray} alone let a stream of a few bytes allocate that many.
+     *
+     * <ul>
+     *   <li>Each array at most the stream's length: every element of a real array takes at
+     *       least one byte of it.</li>
+     *   <li>All arrays together at most twice the stream's length, counting an element of a
+     *       primitive array by its size: each array alone within the length still let a chain of
+     *       them, as deep as the depth limit and each referring to the next in a few bytes, be
+     *       allocated whole before the stream ran out (about 80 bytes allocated for each byte
+     *       received through the transports' limits; a 64 MiB result frame was 5 GiB on the
+     *       coordinator, an {@code OutOfMemoryError}). Twice, not once: the JDK sizes a hash
+     *       table it reads at up to 8 slots per entry (with the smallest load factor it accepts),
+     *       and an entry takes at least 5 bytes of the stream.</li>
+     * </ul>
+     * One per stream: it counts what the stream declared so far.
+     */
+    static final class ArrayBudget implements ObjectInputFilter {
+        private final long length;
+        private final ObjectInputFilter next;
+        private long declared;
+
+        ArrayBudget(long length, ObjectInputFilter next) {
+            this.length = length;
+            this.next = next;
+        }
+
+        @Override
+        public Status checkInput(FilterInfo info) {
+            long n = info.arrayLength();
+            if (n >= 0) {                          // -1: not an array
+                declared += n * elementBytes(info.serialClass());
+                if (n > length || declared > 2 * length) {
+                    return Status.REJECTED;
+                }
+            }
+            return next.checkInput(info);
+        }
+
+        /** Bytes an element of {@code arrayType} takes at least in a stream: a primitive's size, else 1. */
+        private static int elementBytes(Class<?> arrayType) {
+            Class<?> c = arrayType == null ? null : arrayType.getComponentType();
+            if (c == null || !c.isPrimitive()) {
+                return 1;
+            }
+            if (c == long.class || c == double.class) {
+                return 8;
+            }
+            if (c == int.class || c == float.class) {
+                return 4;
+            }
+            return c == char.class || c == short.class ? 2 : 1;
         }
     }
 }

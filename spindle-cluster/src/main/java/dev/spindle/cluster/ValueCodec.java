@@ -125,16 +125,23 @@ public final class ValueCodec {
     /**
      * Reads what {@link #write} wrote: a compact value, or a Java stream through {@code filter}.
      *
-     * @param bytes the bytes {@link #write} wrote (or a peer claims it did), not {@code null}
+     * @param bytes the bytes {@link #write} wrote (or a peer claims it did); {@code null}, which a
+     *        frame may carry where a value is optional, is refused as malformed
      * @param filter the allow-list a Java stream is read through (unused for a compact value)
      * @return the value, {@code null} included
      * @throws InvalidClassException if the filter refused a class or a limit of a Java stream
      * @throws SecurityException if the bytes are malformed or unreadable: for a compact value
      *         (message "malformed frame: ...") an empty array, an unknown tag, a truncated
-     *         payload, a {@code null} string or array, or bytes after the value; for a Java
+     *         payload, a {@code null} string or array, or bytes after the value, and
+     *         {@code null} bytes; for a Java
      *         stream any other failure to read it
      */
     public static Object read(byte[] bytes, ObjectInputFilter filter) throws InvalidClassException {
+        if (bytes == null) {
+            // absent from a frame that may leave it out: refused as a peer's malformed value, which
+            // the transports turn into the task's failure; a NullPointerException escaped them
+            throw WireReader.malformed("value missing");
+        }
         if (bytes.length > 0 && bytes[0] == (byte) 0xAC) {
             return JavaSerial.read(bytes, 0, bytes.length, filter);
         }

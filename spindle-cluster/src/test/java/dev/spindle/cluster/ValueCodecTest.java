@@ -72,6 +72,11 @@ class ValueCodecTest {
                 FILTER)).isInstanceOf(SecurityException.class).hasMessageContaining("over its bound");
         assertThatThrownBy(() -> ValueCodec.read(JavaSerial.serialize(new File("x")), FILTER))
                 .isInstanceOf(InvalidClassException.class);
+        // absent from a frame that may leave it out (a result's value): refused as a peer's
+        // malformed value, which the transports turn into the task's failure; it was a
+        // NullPointerException that escaped them (found by review, session 40)
+        assertThatThrownBy(() -> ValueCodec.read(null, FILTER)).isInstanceOf(SecurityException.class)
+                .hasMessage("malformed frame: value missing");
     }
 
     // ---- lambdas: the common task function without Java serialisation -------------------

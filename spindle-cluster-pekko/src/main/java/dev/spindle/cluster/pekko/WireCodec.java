@@ -40,7 +40,8 @@ import java.util.List;
  *   <li>a nested value is read through {@link SerialAllowList}'s filter: only allowed classes,
  *       depth at most {@value #MAX_DEPTH} (which bounds the CPU a nested-collection hash bomb can
  *       take to about 2^{@value #MAX_DEPTH} steps), at most {@code maxBytes} in stream bytes, and
- *       every array's declared length at most {@code maxBytes} before the array is allocated.
+ *       every array's declared length at most {@code maxBytes}, and all its arrays together
+ *       within what its bytes can hold ({@code JavaSerial}), each checked before it is allocated.
  * </ul>
  * Frames are encoded by the sender's own thread ({@link Outbox}), never inside Pekko, so a frame
  * over the limit fails where the sender can turn it into a task error instead of being dropped.
@@ -199,7 +200,7 @@ final class WireCodec {
      * @throws SecurityException if it is refused or unreadable
      */
     Object deserialize(byte[] bytes) {
-        if (bytes.length > maxBytes) {
+        if (bytes != null && bytes.length > maxBytes) {   // null: refused by ValueCodec as missing
             throw new SecurityException("value of " + bytes.length + " bytes exceeds the limit of " + maxBytes);
         }
         try {

@@ -4,8 +4,11 @@
 package dev.spindle.cluster.testkit;
 
 import java.io.ByteArrayOutputStream;
+import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.ObjectOutputStream;
+import java.io.ObjectStreamClass;
+import java.io.ObjectStreamConstants;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
@@ -76,5 +79,45 @@ public final class HostilePayloads {
             }
         }
         throw new IllegalStateException("no array of " + ARRAY_MARKER + " bytes in the stream");
+    }
+
+    /**
+     * A Java serialisation stream of {@code bytes} bytes: a chain of {@code depth} {@code Object[]},
+     * each declaring {@code length} elements and each the first element of the one before, in 10
+     * bytes apiece, then zeros to the end. It never reads whole (no array's elements follow), but
+     * a reader that bounds each array alone by the stream's length allocates every array of the
+     * chain first: {@code depth * length} references for {@code bytes} bytes received.
+     *
+     * @throws IllegalArgumentException if the chain does not fit in {@code bytes}
+     */
+    public static byte[] nestedArrayChain(int depth, int length, int bytes) {
+        ByteArrayOutputStream buf = new ByteArrayOutputStream();
+        try (DataOutputStream out = new DataOutputStream(buf)) {
+            out.writeShort(ObjectStreamConstants.STREAM_MAGIC);
+            out.writeShort(ObjectStreamConstants.STREAM_VERSION);
+            // the first array carries Object[]'s class descriptor (the stream's first handle) ...
+            out.writeByte(ObjectStreamConstants.TC_ARRAY);
+            out.writeByte(ObjectStreamConstants.TC_CLASSDESC);
+            out.writeUTF(Object[].class.getName());
+            out.writeLong(ObjectStreamClass.lookup(Object[].class).getSerialVersionUID());
+            out.writeByte(ObjectStreamConstants.SC_SERIALIZABLE);
+            out.writeShort(0);
+            out.writeByte(ObjectStreamConstants.TC_ENDBLOCKDATA);
+            out.writeByte(ObjectStreamConstants.TC_NULL);
+            out.writeInt(length);
+            // ... and each nested one refers back to it
+            for (int i = 1; i < depth; i++) {
+                out.writeByte(ObjectStreamConstants.TC_ARRAY);
+                out.writeByte(ObjectStreamConstants.TC_REFERENCE);
+                out.writeInt(ObjectStreamConstants.baseWireHandle);
+                out.writeInt(length);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        if (buf.size() > bytes) {
+            throw new IllegalArgumentException("a chain of " + depth + " arrays takes " + buf.size() + " bytes");
+        }
+        return Arrays.copyOf(buf.toByteArray(), bytes);
     }
 }
