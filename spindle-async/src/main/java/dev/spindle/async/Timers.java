@@ -8,6 +8,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Function;
 
 /**
  * The timer behind {@link Async#sleep} and {@link Async#timeout}.
@@ -54,8 +55,34 @@ final class Timers {
     private volatile long first;
     private volatile int count;
 
+    /** Makes (not starts) the shared timer's thread; tests pass one whose start fails. */
+    private final Function<Runnable, Thread> threads;
+
     Timers(Runnable earlier) {
+        this(earlier, Timers::timerThread);
+    }
+
+    Timers(Runnable earlier, Function<Runnable, Thread> threads) {
         this.earlier = earlier;
+        this.threads = threads;
+    }
+
+    /**
+     * The shared timer's thread, made by whichever task schedules the first timer. It lives as
+     * long as the JVM, firing every later task's wakers, so it takes nothing of that task's
+     * thread: no inherited InheritableThreadLocal values (a request's context, seen by every
+     * later waker), the system class loader rather than the caller's (a web application's was
+     * pinned for good), and normal priority rather than the caller's. The loader is the one the
+     * common pool's workers have, not null: the wakers fired here are user code when a caller
+     * polls a task itself, and getContextClassLoader().getResource(..) threw a
+     * NullPointerException in them.
+     */
+    private static Thread timerThread(Runnable loop) {
+        Thread t = new Thread(null, loop, "spindle-async-timer", 0, false);
+        t.setDaemon(true);
+        t.setContextClassLoader(ClassLoader.getSystemClassLoader());
+        t.setPriority(Thread.NORM_PRIORITY);
+        return t;
     }
 
     /** A scheduled wake-up. */
@@ -149,20 +176,13 @@ final class Timers {
             becameFirst = e.index == 0;
             if (earlier == null) {
                 if (thread == null) {
-                    // Started by whichever task schedules the first timer, and lives as long
-                    // as the JVM, firing every later task's wakers: it takes nothing of that
-                    // task's thread. No inherited InheritableThreadLocal values (a request's
-                    // context, seen by every later waker), the system class loader rather than
-                    // the caller's (a web application's was pinned for good), and normal
-                    // priority rather than the caller's. The loader is the one the common
-                    // pool's workers have, not null: the wakers fired here are user code when
-                    // a caller polls a task itself, and getContextClassLoader().getResource(..)
-                    // threw a NullPointerException in them.
-                    thread = new Thread(null, this::run, "spindle-async-timer", 0, false);
-                    thread.setDaemon(true);
-                    thread.setContextClassLoader(ClassLoader.getSystemClassLoader());
-                    thread.setPriority(Thread.NORM_PRIORITY);
-                    thread.start();
+                    Thread t = threads.apply(this::run);
+                    // Recorded once started: a start that fails (no native thread left for the
+                    // moment) throws to this caller and leaves the next add to try again. Set
+                    // before the start, the field said a thread ran, and no timer of the JVM
+                    // ever fired again.
+                    t.start();
+                    thread = t;
                 } else if (becameFirst) {
                     changed.signal();
                 }
