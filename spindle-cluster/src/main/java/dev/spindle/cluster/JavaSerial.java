@@ -80,7 +80,8 @@ public final class JavaSerial {
      * @throws InvalidClassException if the filter refused a class or a limit, or the arrays
      *         declare more than the stream's length allows
      * @throws SecurityException if the bytes are not a readable object stream (including one
-     *         deep enough to overflow the stack), with "unreadable payload" and the cause
+     *         deep enough to overflow the stack, or one naming a class that cannot be linked or
+     *         initialised here), with "unreadable payload" and the cause
      */
     public static Object read(byte[] bytes, int offset, int length, ObjectInputFilter filter)
             throws InvalidClassException {
@@ -89,7 +90,10 @@ public final class JavaSerial {
             return in.readObject();
         } catch (InvalidClassException e) {
             throw e;
-        } catch (IOException | ClassNotFoundException | RuntimeException | StackOverflowError e) {
+        } catch (IOException | ClassNotFoundException | RuntimeException | StackOverflowError | LinkageError e) {
+            // LinkageError: a class the stream names cannot be linked or initialised on this member
+            // (its static initialiser fails, a class it needs is missing): the peer's value is
+            // unreadable here, as a class that is missing altogether is
             throw new SecurityException("unreadable payload: " + e);
         }
     }

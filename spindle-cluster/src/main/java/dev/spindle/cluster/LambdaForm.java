@@ -131,8 +131,8 @@ final class LambdaForm {
      * @throws InvalidClassException if the filter refuses a class, as {@code ObjectInputStream}
      *         reports it
      * @throws SecurityException if the fields are malformed or over a bound ("malformed
-     *         frame"), or the capturing class is unknown or has no such lambda ("unreadable
-     *         payload")
+     *         frame"), or the capturing class is unknown, cannot be initialised here or has no
+     *         such lambda ("unreadable payload")
      */
     static Object read(WireReader in, ObjectInputFilter filter, long streamBytes) throws InvalidClassException {
         Objects.requireNonNull(filter, "filter");
@@ -170,13 +170,23 @@ final class LambdaForm {
         }
         SerializedLambda s = new SerializedLambda(capturingClass, interfaceClass, interfaceMethod, interfaceSignature,
                 kind, implClass, implMethod, implSignature, instantiated, captured);
-        MethodHandle deserialize = DESERIALIZE.get(capturingClass);
+        MethodHandle deserialize;
+        try {
+            deserialize = DESERIALIZE.get(capturingClass);
+        } catch (LinkageError e) {            // a type its methods name is missing here
+            throw new SecurityException("unreadable payload: " + e);
+        }
         if (deserialize == null) {
             byte[] stream = JavaSerial.serialize(s);
             return JavaSerial.read(stream, 0, stream.length, filter);
         }
         try {
             return deserialize.invoke(s);
+        } catch (LinkageError e) {
+            // the capturing class cannot be initialised here (its static initialiser fails, or
+            // failed before): unreadable, as an unknown capturing class is, not an Error that
+            // escapes the transport's handler with the rest of the frame
+            throw new SecurityException("unreadable payload: " + e);
         } catch (Error e) {
             throw e;
         } catch (Throwable e) {               // "Invalid lambda deserialization": no such lambda there

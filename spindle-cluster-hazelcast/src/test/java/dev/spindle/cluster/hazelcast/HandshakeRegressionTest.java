@@ -113,7 +113,8 @@ class HandshakeRegressionTest {
         assertThat(roster.coordinator()).as("coordinator adopted").isSameAs(coordinator);
     }
 
-    private static Member member(UUID uuid, boolean local) {
+    /** A member that answers its UUID and whether it is local, for tests below the cluster (also the wire review's). */
+    static Member member(UUID uuid, boolean local) {
         return (Member) Proxy.newProxyInstance(Member.class.getClassLoader(), new Class<?>[] {Member.class},
                 (p, m, a) -> switch (m.getName()) {
                     case "getUuid" -> uuid;
