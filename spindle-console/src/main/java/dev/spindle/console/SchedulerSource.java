@@ -34,7 +34,8 @@ class SchedulerSource extends Source {
         long elapsed = lastNanos < 0 ? 0 : nanos - lastNanos;
         lastNanos = nanos;
         begin(sb, "scheduler");
-        Json.field(sb, "scheduler", s.name());
+        // the scheduler's own name (a builder's, of any length), cut like every text of the application's
+        Json.field(sb, "scheduler", clip(s.name()));
         Json.field(sb, "parallelism", s.parallelism());
         Json.field(sb, "live", s.liveWorkers());
         Json.field(sb, "blocked", s.blockedWorkers());

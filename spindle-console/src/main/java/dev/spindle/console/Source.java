@@ -37,9 +37,9 @@ abstract class Source {
     }
 
     /**
-     * The longest text of the application's sent (an actor's name, a task's key or class, a
-     * spawn site, an error): each sample goes to every open page, so one long text must not make
-     * them all as long.
+     * The longest text of the application's sent (a scheduler's own name, an actor's name, a
+     * task's key or class, a spawn site, an error): each sample goes to every open page, so one
+     * long text must not make them all as long.
      */
     static final int MAX_TEXT = 200;
 

@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.spindle.actor.ActorConfig;
 import dev.spindle.actor.ActorRef;
+import dev.spindle.SchedulerStats;
 import dev.spindle.actor.ActorSystem;
 import dev.spindle.cluster.ClusterStats;
 import dev.spindle.cluster.ClusterView;
@@ -114,6 +115,21 @@ class ConsoleSamplingRegressionTest {
         StringBuilder sb = new StringBuilder();
         new ClusterSource("c", view).sample(sb, now, new ThreadCpu());
         assertThat(sb.toString()).contains("\"key\":\"xxx");
+        assertThat(sb.length()).as("length of a sample").isLessThan(10_000);
+    }
+
+    /**
+     * The same for a scheduler's own name ({@code SchedulerStats.name()}, a pool's or runtime's
+     * builder name, of any length), the "scheduler" field of its every sample. Found by review
+     * (session 40).
+     */
+    @Test
+    void aSchedulersOwnNameIsClipped() {
+        SchedulerStats stats = new SchedulerStats(LONG, 1, 1, 0, 0,
+                List.of(new SchedulerStats.WorkerStats(0, false, 0, 0, 0, 0, 0, 0, 0, 0)));
+        StringBuilder sb = new StringBuilder();
+        new SchedulerSource("long", () -> stats).sample(sb, System.nanoTime(), new ThreadCpu());
+        assertThat(sb.toString()).contains("\"scheduler\":\"xxx");
         assertThat(sb.length()).as("length of a sample").isLessThan(10_000);
     }
 }
