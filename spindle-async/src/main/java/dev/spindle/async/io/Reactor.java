@@ -304,18 +304,18 @@ public final class Reactor implements AutoCloseable, IoDriver {
             }
         }
         wakeClosed(keys);                      // outside the lock, as close() wakes
+        reportFailure();                       // and the user's handler runs outside it too
         return -1;
     }
 
     /**
-     * Marks this reactor closed by {@code e}, reports {@code e} to this thread's handler and
-     * closes the selector; returns the keys whose tasks {@link #wakeClosed} then wakes. On the
-     * selector's own thread, or by the driver under {@link #driveLock}.
+     * Marks this reactor closed by {@code e} and closes the selector; returns the keys whose
+     * tasks {@link #wakeClosed} then wakes. On the selector's own thread, or by the driver under
+     * {@link #driveLock}.
      */
     private List<SelectionKey> failClosed(IOException e) {
         failure = e;
         closed = true;
-        Strays.report(new UncheckedIOException("the reactor's selector failed; the reactor is closed", e));
         List<SelectionKey> keys = safeKeys();
         try {
             selector.close();
@@ -323,6 +323,11 @@ public final class Reactor implements AutoCloseable, IoDriver {
             // closing a selector that failed: nothing more to do
         }
         return keys;
+    }
+
+    /** Reports the selector's failure to this thread's uncaught-exception handler, once woken what waited. */
+    private void reportFailure() {
+        Strays.report(new UncheckedIOException("the reactor's selector failed; the reactor is closed", failure));
     }
 
     /** Wakes the tasks of {@code keys} and of the changes still queued, once closed. */
@@ -767,6 +772,7 @@ public final class Reactor implements AutoCloseable, IoDriver {
         } finally {
             if (failed != null) {
                 wakeClosed(failClosed(failed));
+                reportFailure();
             } else {
                 closed = true;
                 wakeClosed(safeKeys());
