@@ -14,7 +14,9 @@ import java.util.List;
 import java.util.Objects;
 import java.util.PriorityQueue;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -107,11 +109,20 @@ public final class ActorSystem implements AutoCloseable {
     private final AtomicLong processedReported = new AtomicLong();
     private volatile boolean closed;
     private final Object closeLock = new Object();
+    /**
+     * Completes once every actor the first {@link #close()} stopped has ended; null until then.
+     * A closer of an owned scheduler waits for it before shutting the scheduler down: an actor's
+     * activation may be held, between its compare-and-set and its {@code execute}, by a sender
+     * outside the pool, and a pool already shut down would refuse that activation, ending the
+     * actor as rejected (its stop unprocessed, the message ahead of it a dead letter) after
+     * {@code close()} had returned.
+     */
+    private volatile CompletableFuture<Void> stoppedActorsEnded;
 
     private ActorSystem(Builder b) {
         this.name = b.name != null ? b.name : "actors-" + SYSTEM_SEQ.incrementAndGet();
         this.ownsScheduler = b.scheduler == null;
-        this.scheduler = ownsScheduler ? defaultScheduler(name) : b.scheduler;
+        this.scheduler = ownsScheduler ? b.ownScheduler.apply(name) : b.scheduler;
         this.failureHandler = b.failureHandler;
     }
 
@@ -382,7 +393,9 @@ public final class ActorSystem implements AutoCloseable {
         synchronized (closeLock) {     // a later caller waits until the first has stopped the actors
             if (!closed) {
                 closed = true;
+                List<CompletableFuture<Void>> ended = new ArrayList<>();
                 for (ActorCell<?> cell : actors) {
+                    ended.add(cell.termination);
                     try {
                         cell.stop();
                     } catch (Error e) {
@@ -396,6 +409,7 @@ public final class ActorSystem implements AutoCloseable {
                         }
                     }
                 }
+                stoppedActorsEnded = CompletableFuture.allOf(ended.toArray(new CompletableFuture<?>[0]));
             }
         }
         if (ownsScheduler) {           // every caller waits for the scheduler (idempotent)
@@ -428,7 +442,20 @@ public final class ActorSystem implements AutoCloseable {
     private void closeScheduler(Scheduler s) {
         ExecutorService pool = (ExecutorService) s;
         BlockingSupport worker = BlockingSupport.current();
-        Closing.close(pool, worker != null && worker.serves(pool), task -> {
+        boolean fromOwnWorker = worker != null && worker.serves(pool);
+        CompletableFuture<Void> ended = stoppedActorsEnded;
+        if (!fromOwnWorker && ended != null) {
+            // Let every stopped actor end while the pool still takes activations from outside
+            // (see stoppedActorsEnded); an interrupt goes on to shutdownNow below, as before.
+            try {
+                ended.get();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } catch (ExecutionException e) {
+                // a termination future completes normally only
+            }
+        }
+        Closing.close(pool, fromOwnWorker, task -> {
             ActorCell.rejectDiscarded(task, new RejectedExecutionException("actor system '" + name
                     + "' was interrupted while closing, and stopped its scheduler before the actor ran again"));
             Closing.cancelIfFuture(task);
@@ -495,6 +522,13 @@ public final class ActorSystem implements AutoCloseable {
             this.failureHandler = Objects.requireNonNull(handler, "failureHandler");
             return this;
         }
+
+        /**
+         * Makes the scheduler a system given none owns, from the system's name: always
+         * {@link #defaultScheduler}, but for tests, which pass one they can hold at a chosen
+         * {@code execute}. It must also be an {@link ExecutorService} (see {@link #closeScheduler}).
+         */
+        Function<String, Scheduler> ownScheduler = ActorSystem::defaultScheduler;
 
         /** {@return the system, with a default scheduler of its own if none was given} */
         public ActorSystem build() {
