@@ -13,8 +13,11 @@ package dev.spindle.actor;
  * that many were waiting.
  *
  * @param actor the actor's name
- * @param depth the messages waiting (a message whose sender is between enqueuing and linking it
- *     is not counted yet)
+ * @param depth the messages waiting: for a bounded mailbox its size, which counts a message as
+ *     soon as its sender has taken room for it, and counts a {@code stop()} waiting behind the
+ *     messages, which ignores the bound (so it can read one more than {@code capacity}); for an
+ *     unbounded one the messages linked so far (one whose sender is between enqueuing and
+ *     linking it is not counted yet)
  * @param capped whether counting stopped at {@link ActorSystem#MAILBOX_COUNT_LIMIT} (unbounded
  *     mailboxes only): at least {@code depth} were waiting
  * @param capacity the mailbox's bound; {@link ActorConfig#UNBOUNDED} when it has none
