@@ -203,7 +203,11 @@ public final class Console implements AutoCloseable {
         /**
          * The access token every request must present (query parameter {@code token} or
          * {@code Authorization: Bearer}); required when binding a non-loopback address. Use
-         * {@link Console#randomToken()} for a good one.
+         * {@link Console#randomToken()} for a good one. The page passes it in its requests' query
+         * (a browser's {@code EventSource} sends no header), and the JDK's HTTP server logs each
+         * request line, query included, at debug level ({@code FINE} on the
+         * {@code com.sun.net.httpserver} logger): keep that logger above debug where the log is
+         * read by others, or script the console with the header instead.
          *
          * @param token the secret, 16 to 256 URL-safe characters
          * @return this builder
