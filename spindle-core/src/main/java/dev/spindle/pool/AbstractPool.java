@@ -404,8 +404,7 @@ abstract class AbstractPool extends PoolCore {
     public List<Runnable> shutdownNow() {
         List<Runnable> notStarted = super.shutdownNow();
         notStarted.replaceAll(r -> r instanceof Invoked c ? (c.claim() ? c.future : null)
-                : r instanceof ForkTask<?> f ? (f.tryHandBack() ? f : null)
-                : r);
+                : ForkTask.handBackIfFork(r) ? r : null);
         notStarted.removeIf(Objects::isNull);
         return notStarted;
     }

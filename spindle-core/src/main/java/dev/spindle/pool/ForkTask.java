@@ -271,6 +271,15 @@ class ForkTask<T> implements Task<T>, RunnableFuture<T> {
     }
 
     /**
+     * For every pool's {@code shutdownNow}: whether {@code r}, taken from a queue, goes into the
+     * returned list: any task but a fork task, and a fork task only once {@link #tryHandBack}
+     * claimed it (one a joiner ran or that was cancelled meanwhile is left out).
+     */
+    static boolean handBackIfFork(Runnable r) {
+        return !(r instanceof ForkTask<?> f) || f.tryHandBack();
+    }
+
+    /**
      * For {@code shutdownNow}'s drain: claims a task that has not started, so that no joiner
      * runs it inline once it is in the returned list (see the class overview).
      *

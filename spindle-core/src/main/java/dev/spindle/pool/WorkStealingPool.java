@@ -723,7 +723,7 @@ public final class WorkStealingPool extends PoolCore {
      * awaits by reference while it is still queued, and must not run one that is in the list.
      */
     private static void addIfNotStarted(List<Runnable> out, Runnable r) {
-        if (!(r instanceof ForkTask<?> f) || f.tryHandBack()) {
+        if (ForkTask.handBackIfFork(r)) {
             out.add(r);
         }
     }
