@@ -11,6 +11,11 @@ package dev.spindle.async;
  * queued, a socket with bytes buffered) call {@link #consumeBudget()} before each operation; once
  * it returns {@code false} they wake the task and return pending instead, so a task that always
  * finds work ready still gives its thread back to others.
+ *
+ * <p>A runtime's context also refuses the budget to a poll of a task whose {@link JoinHandle}
+ * was cancelled while the poll ran: the runtime drops what such a poll returns, so an operation
+ * begun in it takes nothing (a value sent after the {@code cancel} stays in its channel), and
+ * the runtime cancels the operation when it retires the task.
  */
 public interface Context {
 
@@ -25,8 +30,9 @@ public interface Context {
     /**
      * Takes one unit of the budget of this poll.
      *
-     * @return {@code true} if the caller may proceed; {@code false} if the budget is spent: the
-     *     caller must then wake the task ({@code waker().wake()}) and return pending
+     * @return {@code true} if the caller may proceed; {@code false} if the budget is spent (or the
+     *     task was cancelled, see above): the caller must then wake the task
+     *     ({@code waker().wake()}) and return pending
      */
     boolean consumeBudget();
 }

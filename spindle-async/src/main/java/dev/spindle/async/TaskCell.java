@@ -169,10 +169,18 @@ final class TaskCell<T> extends JoinHandle<T> implements Waker, Context {
         return this;
     }
 
-    /** The budget is the polling worker's (one poll at a time per worker), not the cell's. */
+    /**
+     * The budget is the polling worker's (one poll at a time per worker), not the cell's. A poll
+     * of a task whose handle was cancelled during the poll gets none: the runtime drops what
+     * that poll returns, so an operation begun in it must not take anything (a channel's value,
+     * a permit, bytes from a socket) that a task not cancelled could have had; refused, it
+     * returns pending, and the runtime then retires the task and cancels the operation (found by
+     * CI, session 41: a value sent after {@code cancel} returned was lost to such a receive).
+     * The outcome is read after the worker's own field, a plain load on the usual path.
+     */
     @Override
     public boolean consumeBudget() {
-        return owner.consumeBudget();
+        return owner.consumeBudget() && !expired();
     }
 
     // ------------------------------------------------------------------ transitions

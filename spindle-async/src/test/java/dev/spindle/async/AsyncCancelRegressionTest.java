@@ -3,17 +3,72 @@
  */
 package dev.spindle.async;
 
+import static java.util.concurrent.TimeUnit.SECONDS;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.spindle.async.AsyncCombinatorTest.HandContext;
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 
 /**
- * Races between giving up on a task and its completion, found by review (session 29), each
- * test failing before its fix.
+ * Races between giving up on a task and its completion, found by review (session 29) and by CI
+ * (session 41), each test failing before its fix.
  */
 class AsyncCancelRegressionTest {
+
+    /**
+     * Spawns {@code then(ready(0), fn)} where {@code fn}, run within the task's first poll, is
+     * given the task's own handle: what a {@code cancel} that lands during a poll, after the
+     * poll made an operation but before it polled it, looks like, with no race left to chance.
+     * On a runtime of one worker, what the caller spawns next runs only after that poll.
+     */
+    private static <T> JoinHandle<T> spawnCancellingWithin(AsyncRuntime rt,
+            Function<JoinHandle<T>, AsyncTask<T>> fn) throws Exception {
+        CompletableFuture<JoinHandle<T>> self = new CompletableFuture<>();
+        JoinHandle<T> h = rt.spawn(Async.then(Async.ready(0), x -> fn.apply(self.join())));
+        self.complete(h);
+        return h;
+    }
+
+    /**
+     * A receive that a task's poll begins after the task's handle was cancelled takes nothing:
+     * a value sent after {@code cancel} returned stays in the channel for the next receiver.
+     * Before the fix the receive took it, the poll completed the task, and the runtime dropped
+     * the result of the cancelled task: the value was lost (CI, session 41: a chain cancelled
+     * while its worker was descheduled mid-poll, so the send made after the cancel came first).
+     */
+    @Test
+    void aReceiveBegunInACancelledPollLeavesTheValueInTheChannel() throws Exception {
+        try (AsyncRuntime rt = AsyncRuntime.builder().workers(1).build()) {
+            AsyncChannel<Integer> ch = new AsyncChannel<>(1);
+            JoinHandle<Integer> h = spawnCancellingWithin(rt, self -> {
+                assertThat(self.cancel(false)).isTrue();
+                assertThat(ch.send(5).poll(new HandContext()).isReady()).as("sent after the cancel").isTrue();
+                return ch.receive();
+            });
+            assertThat(rt.spawn(ch.receive()).get(10, SECONDS)).isEqualTo(5);
+            assertThat(h.isCancelled()).isTrue();
+        }
+    }
+
+    /**
+     * Likewise an acquire begun in a cancelled poll takes no permit: the task will not run on
+     * to release it (before the fix the permit was gone for good).
+     */
+    @Test
+    void anAcquireBegunInACancelledPollTakesNoPermit() throws Exception {
+        try (AsyncRuntime rt = AsyncRuntime.builder().workers(1).build()) {
+            AsyncSemaphore permits = new AsyncSemaphore(1);
+            JoinHandle<Integer> h = spawnCancellingWithin(rt, self -> {
+                assertThat(self.cancel(false)).isTrue();
+                return Async.map(permits.acquire(), x -> 1);
+            });
+            rt.spawn(permits.acquire()).get(10, SECONDS);
+            assertThat(h.isCancelled()).isTrue();
+        }
+    }
 
     /**
      * A waiting send that a receiver accepted between the timeout's poll of it and the
