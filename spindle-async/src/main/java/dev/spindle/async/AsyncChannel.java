@@ -41,8 +41,10 @@ import java.util.Objects;
  * {@link JoinHandle} or the runtime shuts down. A receive cancelled after a value was handed to it but before it returned the value
  * passes the value on to the next waiting receiver or puts it back ahead of the buffered values,
  * in the order the values were accepted (the channel may then hold more than {@code capacity}
- * for a while): nothing is lost and nothing is reordered. A send cancelled after
- * the channel accepted its value has sent it.
+ * for a while): nothing is lost and nothing is reordered. So does a receive whose task's
+ * {@link JoinHandle} was cancelled during the poll that would return the value (the runtime
+ * drops what that poll returns): the receive stays pending, and the runtime cancels it when it
+ * retires the task. A send cancelled after the channel accepted its value has sent it.
  *
  * <p><b>Implementation.</b> One lock guards the buffer and the two wait queues; wakers are
  * collected under the lock and woken after it is released. A waiting operation is completed by
@@ -444,6 +446,9 @@ public final class AsyncChannel<T> {
             try {
                 switch (state) {
                     case DONE:
+                        if (cx.waker().expired()) {
+                            return DirectTask.PENDING;  // its task was cancelled: see the class comment
+                        }
                         T v = value;
                         value = null;
                         state = FINISHED;

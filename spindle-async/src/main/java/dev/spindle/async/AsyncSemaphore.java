@@ -29,8 +29,10 @@ import java.util.concurrent.locks.ReentrantLock;
  * <p><b>Cancellation.</b> {@link Async#cancel} of a waiting acquire leaves the queue; of an
  * acquire that was granted a permit it had not yet returned, releases that permit again. A
  * runtime calls it when the task awaiting the acquire is cancelled through its
- * {@link JoinHandle} or the runtime shuts down. An
- * acquire that returned ready owns its permit until {@link #release()}.
+ * {@link JoinHandle} or the runtime shuts down. A granted acquire polled after its task's handle
+ * was cancelled (the runtime drops what that poll returns) stays pending, so that cancel gives
+ * the permit back, and an acquire begun in such a poll takes none (the runtime refuses it the
+ * budget). An acquire that returned ready owns its permit until {@link #release()}.
  */
 public final class AsyncSemaphore {
 
@@ -141,6 +143,9 @@ public final class AsyncSemaphore {
             try {
                 switch (state) {
                     case GRANTED:
+                        if (cx.waker().expired()) {
+                            return PENDING;    // its task was cancelled: the retiring cancel gives it back
+                        }
                         state = FINISHED;
                         return null;
                     case WAITING:

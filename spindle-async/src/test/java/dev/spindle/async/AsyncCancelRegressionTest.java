@@ -54,6 +54,60 @@ class AsyncCancelRegressionTest {
     }
 
     /**
+     * Spawns a task that polls {@code op} (pending), runs {@code serve} (which completes it: a
+     * send hands it a value, a release grants it a permit), cancels its own handle and returns
+     * {@code op}'s next poll: a cancel that lands during a poll, after the operation was served
+     * and before the poll took what it was given. One worker, as above.
+     */
+    private static <T> JoinHandle<T> spawnServedThenCancelled(AsyncRuntime rt, AsyncTask<T> op, Runnable serve) {
+        CompletableFuture<JoinHandle<T>> self = new CompletableFuture<>();
+        class ServedThenCancelled implements AsyncTask<T>, Cancellable {
+            @Override
+            public Poll<T> poll(Context cx) {
+                assertThat(op.poll(cx).isPending()).as("the operation waits").isTrue();
+                serve.run();
+                assertThat(self.join().cancel(false)).isTrue();
+                return op.poll(cx);
+            }
+
+            @Override
+            public void cancel() {             // withdraws what it awaits, as a combinator does
+                Async.cancel(op);
+            }
+        }
+        JoinHandle<T> h = rt.spawn(new ServedThenCancelled());
+        self.complete(h);
+        return h;
+    }
+
+    /**
+     * A value handed to a waiting receive before its task was cancelled, which the task's poll
+     * meets only after the cancel, is passed on, as a cancelled receive's value is: before the
+     * fix the receive returned it into the poll whose result the runtime dropped.
+     */
+    @Test
+    void aValueHandedOverBeforeACancelMetInTheCancelledPollIsPassedOn() throws Exception {
+        try (AsyncRuntime rt = AsyncRuntime.builder().workers(1).build()) {
+            AsyncChannel<Integer> ch = new AsyncChannel<>(1);
+            JoinHandle<Integer> h = spawnServedThenCancelled(rt, ch.receive(),
+                    () -> assertThat(ch.send(5).poll(new HandContext()).isReady()).isTrue());
+            assertThat(rt.spawn(ch.receive()).get(10, SECONDS)).isEqualTo(5);
+            assertThat(h.isCancelled()).isTrue();
+        }
+    }
+
+    /** Likewise a permit granted to a waiting acquire goes back. */
+    @Test
+    void aPermitGrantedBeforeACancelMetInTheCancelledPollGoesBack() throws Exception {
+        try (AsyncRuntime rt = AsyncRuntime.builder().workers(1).build()) {
+            AsyncSemaphore permits = new AsyncSemaphore(0);
+            JoinHandle<Void> h = spawnServedThenCancelled(rt, permits.acquire(), permits::release);
+            rt.spawn(permits.acquire()).get(10, SECONDS);
+            assertThat(h.isCancelled()).isTrue();
+        }
+    }
+
+    /**
      * Likewise an acquire begun in a cancelled poll takes no permit: the task will not run on
      * to release it (before the fix the permit was gone for good).
      */
