@@ -32,13 +32,33 @@ final class Session {
     private final AtomicLong seq = new AtomicLong();
     private final Map<Integer, Window> windows = new ConcurrentHashMap<>();
 
-    /** The replay window of one sender's current incarnation. */
+    /**
+     * The replay window of one sender's current incarnation, and the window of the incarnation
+     * before it. The previous one is kept because the incarnation a frame is checked against
+     * is read from the roster before the check: while an id rejoins, a thread may check a frame
+     * of the old process against the old incarnation after frames of the new one were
+     * accepted. Replacing the new window then (as before session 41) let the next frame of the
+     * new incarnation start a fresh one, which accepted replays of frames already acted on.
+     * With both kept, neither incarnation's window is ever reset by the other; a third
+     * incarnation drops the oldest, whose process was lost two rejoins ago.
+     */
     private static final class Window {
         final long incarnation;
         final ReplayWindow window = new ReplayWindow();
+        /** The incarnation before, meaningful only when {@link #previousWindow} is not null. */
+        final long previousIncarnation;
+        /** The window of the incarnation before, the very object it had (no copy), or null. */
+        final ReplayWindow previousWindow;
 
-        Window(long incarnation) {
+        Window(long incarnation, Window before) {
             this.incarnation = incarnation;
+            this.previousIncarnation = before == null ? 0L : before.incarnation;
+            this.previousWindow = before == null ? null : before.window;
+        }
+
+        /** The window of {@code inc} if this holds one, else null. */
+        ReplayWindow of(long inc) {
+            return inc == incarnation ? window : previousWindow != null && inc == previousIncarnation ? previousWindow : null;
         }
     }
 
@@ -111,9 +131,9 @@ final class Session {
                     "a frame of another incarnation of sender " + f.sender() + " (a process lost or replaced)");
             return false;
         }
-        Window w = windows.compute(f.sender(),
-                (k, old) -> old != null && old.incarnation == incarnation ? old : new Window(incarnation));
-        if (!w.window.accept(f.seq())) {
+        ReplayWindow w = windows.compute(f.sender(),
+                (k, old) -> old != null && old.of(incarnation) != null ? old : new Window(incarnation, old)).of(incarnation);
+        if (!w.accept(f.seq())) {
             offences.record(Offences.Kind.REPLAY, "sender " + f.sender(),
                     "sequence number " + f.seq() + " seen before or too old");
             return false;

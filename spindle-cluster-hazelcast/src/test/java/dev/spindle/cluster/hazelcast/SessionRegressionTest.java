@@ -46,4 +46,35 @@ class SessionRegressionTest {
         assertThat(successor.accept(codec.open(codec.seal(coordinator.frame(2, second, new Message.ReleaseKey("k")))),
                 Wire.COORDINATOR_INCARNATION)).isTrue();
     }
+
+    /**
+     * The receiving thread reads the sender's incarnation from the roster before it checks the
+     * frame, so while id 2 rejoins, a frame of the old process may be checked against the old
+     * incarnation after frames of the new one were accepted. That check replaced the new
+     * incarnation's replay window with one for the old, and the next frame of the new
+     * incarnation started a fresh window: a replay of a frame already acted on was accepted
+     * again (found by review, session 40; failed before the fix).
+     */
+    @Test
+    void aFrameCheckedAgainstTheOldIncarnationDuringARejoinDoesNotReopenTheNewOnesWindow() {
+        FrameCodec codec = new FrameCodec(SECRET, List.of());
+        Offences offences = new Offences("c");
+        Session coordinator = new Session(Wire.COORDINATOR, Wire.COORDINATOR_INCARNATION, offences);
+        coordinator.join(SESSION);
+        long first = Incarnations.newIncarnation();
+        long second = Incarnations.newIncarnation();
+        Session lost = new Session(2, first, new Offences("lost"));
+        Session successor = new Session(2, second, new Offences("successor"));
+        lost.join(SESSION);
+        successor.join(SESSION);
+        byte[] late = codec.seal(lost.frame(Wire.COORDINATOR, Wire.COORDINATOR_INCARNATION, new Message.Retired(2)));
+        byte[] captured = codec.seal(successor.frame(Wire.COORDINATOR, Wire.COORDINATOR_INCARNATION, new Message.Retired(2)));
+
+        assertThat(coordinator.accept(codec.open(captured), second)).as("the successor's frame").isTrue();
+        assertThat(coordinator.accept(codec.open(late), first))
+                .as("the lost process's frame, checked by a thread that read the roster before the rejoin").isTrue();
+        assertThat(coordinator.accept(codec.open(captured), second)).as("the successor's frame replayed").isFalse();
+        assertThat(coordinator.accept(codec.open(late), first)).as("the late frame replayed").isFalse();
+        assertThat(offences.count(Offences.Kind.REPLAY)).isEqualTo(2);
+    }
 }
