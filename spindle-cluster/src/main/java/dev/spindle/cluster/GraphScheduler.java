@@ -1725,6 +1725,9 @@ final class GraphScheduler implements AutoCloseable {
                 continue;
             }
             for (TaskState t : w.processing) {
+                if (t.stealId < 0) {
+                    continue;   // a withdrawal in flight (its worker stalled and since counts as not): not a candidate
+                }
                 if (!durations.measured(t.spec.prefix()) && t.hintSeconds() < 0) {
                     continue;   // a guessed duration could justify moving a huge input: not a candidate
                 }

@@ -3,6 +3,7 @@
  */
 package dev.spindle.cluster;
 
+import static dev.spindle.cluster.HandDriven.reply;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -10,7 +11,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
@@ -444,6 +447,87 @@ class MemoryStallRegressionTest {
             return null;
         } catch (java.util.concurrent.CompletionException e) {
             return e.getCause();
+        }
+    }
+
+
+    /**
+     * A task being taken back from a stalled worker (a withdrawal: a steal request with a
+     * negative id) was still offered to a balance round once its worker stopped counting as
+     * stalled (a release was sent to it). The round's steal overwrote the task's steal id; the
+     * worker gave the task up to the withdrawal, which the scheduler then ignored (its id was no
+     * longer the task's), and refused the steal (the job was gone): the task stayed assigned to
+     * a worker that had dropped it, its future never completed, and the leaked withdrawal kept
+     * the stall check from ever failing a task. Found by review (session 41); failed before the
+     * fix ("'c', given up by worker 0, is assigned again").
+     */
+    @Test
+    @Timeout(value = 30, unit = TimeUnit.SECONDS)
+    void aTaskWithdrawnFromAStalledWorkerIsNotStolenTooAndRunsOnceGivenUp() throws Exception {
+        RecordingTransport t = new RecordingTransport();
+        GraphScheduler s = new GraphScheduler(HandDriven.settings(2).build(), t);
+        try {
+            // 'x' held on worker 0; its release will make worker 0 count as not stalled
+            s.submit(List.of(TaskSpec.builder("x", args -> 0).restrictions(Restrictions.loose(Set.of(0))).build()));
+            reply(s, new Message.TaskFinished(0, "x", t.lastCompute("x").attempt(), 0, 8, 1000));
+
+            List<String> keys = List.of("a", "b", "c");
+            List<TaskSpec<?>> specs = new ArrayList<>();
+            for (String k : keys) {
+                specs.add(TaskSpec.builder(k, args -> k).restrictions(Restrictions.loose(Set.of(0)))
+                        .durationHint(Duration.ofSeconds(1)).build());
+            }
+            List<CompletableFuture<Object>> fs = s.submit(specs);
+            Map<String, Long> firstAttempt = new HashMap<>();
+            for (String k : keys) {
+                assertThat(t.workerOfLastCompute(k)).isZero();
+                firstAttempt.put(k, t.lastCompute(k).attempt());
+            }
+
+            // worker 0 stalls: its queued tasks are withdrawn (worker 1 may run them)
+            reply(s, new Message.MemoryStall(0, true, 0, 9 * MB, 10 * MB, 1));
+            // the client releases 'x': a release to worker 0, which no longer counts as stalled
+            s.releaseFuture("x");
+            s.balanceNow();                   // a round while the withdrawals travel
+
+            // worker 0 answers every steal request in the order sent: the first for a job gives it up
+            Map<String, Long> jobs = new HashMap<>(firstAttempt);
+            int answered = 0;
+            while (true) {
+                List<RecordingTransport.Sent> sent = t.sentToWorkers();
+                List<Message.StealRequest> requests = new ArrayList<>();
+                for (RecordingTransport.Sent x : sent) {
+                    if (x.worker() == 0 && x.message() instanceof Message.StealRequest r) {
+                        requests.add(r);
+                    }
+                }
+                if (answered == requests.size()) {
+                    break;
+                }
+                Message.StealRequest r = requests.get(answered++);
+                boolean released = jobs.get(r.key()) != null && jobs.get(r.key()) == r.attempt();
+                if (released) {
+                    jobs.remove(r.key());
+                }
+                reply(s, new Message.StealResponse(0, r.stealId(), r.key(), r.attempt(), released));
+            }
+
+            for (String k : keys) {
+                assertThat(t.lastCompute(k).attempt()).as("'%s', given up by worker 0, is assigned again", k)
+                        .isNotEqualTo(firstAttempt.get(k));
+            }
+            assertThat(s.retainedForTests()).as("steals and withdrawals left in flight")
+                    .containsEntry("withdrawals", 0).containsEntry("inFlight", 0);
+            // the new attempts finish and complete the futures
+            for (String k : keys) {
+                Message.Compute c = t.lastCompute(k);
+                reply(s, new Message.TaskFinished(t.workerOfLastCompute(k), k, c.attempt(), k, 8, 1000));
+            }
+            for (int i = 0; i < keys.size(); i++) {
+                assertThat(fs.get(i).get(10, TimeUnit.SECONDS)).isEqualTo(keys.get(i));
+            }
+        } finally {
+            s.close();
         }
     }
 }
