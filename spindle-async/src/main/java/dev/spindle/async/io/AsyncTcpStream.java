@@ -169,8 +169,10 @@ public final class AsyncTcpStream implements AutoCloseable {
     /**
      * A task that connects to {@code remote}; the connection is made at the first poll. If the
      * task is cancelled ({@link Cancellable}) before the connection is made, the socket it opened
-     * is closed. The task looks up no host names: an unresolved {@code remote} (one whose
-     * look-up failed, or made by {@link InetSocketAddress#createUnresolved}) fails it with an
+     * is closed; so it is if the task's {@link dev.spindle.async.JoinHandle} is cancelled during
+     * the poll that would make it (the runtime drops what that poll returns): the connect stays
+     * pending, and the runtime's cancel closes the socket. The task looks up no host names: an
+     * unresolved {@code remote} (one whose look-up failed, or made by {@link InetSocketAddress#createUnresolved}) fails it with an
      * {@link UncheckedIOException} whose cause is an {@link UnknownHostException}, opening no
      * socket; a refused or failed connection fails it with an {@link UncheckedIOException} too.
      * If {@code reactor} is closed by the first poll, the task fails with an
@@ -210,6 +212,13 @@ public final class AsyncTcpStream implements AutoCloseable {
 
         @Override
         public Poll<AsyncTcpStream> poll(Context cx) {
+            if (cx.waker().expired()) {
+                // its task was cancelled during this poll, whose result the runtime drops: a
+                // stream handed out here would stay open for good. Pending instead, so that
+                // the retiring cancel closes the socket (or none is opened), as a receive
+                // served before such a cancel passes its value on
+                return Poll.pending();
+            }
             try {
                 if (stream == null) {
                     if (remote instanceof InetSocketAddress inet && inet.isUnresolved()) {
