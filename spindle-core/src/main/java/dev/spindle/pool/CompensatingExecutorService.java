@@ -195,12 +195,29 @@ abstract class CompensatingExecutorService extends AbstractExecutorService {
      */
     static final class CompensatingFuture<V> extends FutureTask<V> {
 
+        /**
+         * The task of this package that {@code submit} was given ({@link ForkTask#prepareToQueue}
+         * bound it, so it looks queued), or {@code null}: it runs only through this future, so
+         * when this future is cancelled, or handed back by {@code shutdownNow}, so is it; left as
+         * it was, its {@code join} waited for good.
+         */
+        final ForkTask<?> fork;
+
         CompensatingFuture(Callable<V> callable) {
             super(callable);
+            this.fork = null;
         }
 
         CompensatingFuture(Runnable runnable, V value) {
             super(runnable, value);
+            this.fork = runnable instanceof ForkTask<?> f ? f : null;
+        }
+
+        @Override
+        protected void done() {
+            if (fork != null && isCancelled()) {
+                fork.cancel(false);
+            }
         }
 
         @Override

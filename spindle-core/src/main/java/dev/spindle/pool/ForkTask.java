@@ -276,7 +276,43 @@ class ForkTask<T> implements Task<T>, RunnableFuture<T> {
      * claimed it (one a joiner ran or that was cancelled meanwhile is left out).
      */
     static boolean handBackIfFork(Runnable r) {
-        return !(r instanceof ForkTask<?> f) || f.tryHandBack();
+        if (r instanceof ForkTask<?> f) {
+            if (!f.tryHandBack()) {
+                return false;
+            }
+            if (f instanceof Submitted<?> s) {
+                s.fork.tryHandBack();          // runs only through f: handed back with it
+            }
+            return true;
+        }
+        if (r instanceof CompensatingExecutorService.CompensatingFuture<?> cf && cf.fork != null) {
+            cf.fork.tryHandBack();             // runs only through cf: handed back with it
+        }
+        return true;
+    }
+
+    /**
+     * The task a {@link WorkStealingPool}'s {@code submit} makes around a task of this package
+     * ({@link #prepareToQueue} bound it, so it looks queued): that task runs only through this
+     * one, so it is cancelled and handed back with it; left as it was, its {@code join} waited
+     * for good.
+     */
+    static final class Submitted<T> extends ForkTask<T> {
+        final ForkTask<?> fork;
+
+        Submitted(Callable<? extends T> callable, ForkTask<?> parent, ForkTask<?> fork) {
+            super(callable, parent);
+            this.fork = fork;
+        }
+
+        @Override
+        public boolean cancel(boolean mayInterruptIfRunning) {
+            boolean cancelled = super.cancel(mayInterruptIfRunning);
+            if (cancelled) {
+                fork.cancel(false);
+            }
+            return cancelled;
+        }
     }
 
     /**

@@ -373,10 +373,12 @@ public final class WorkStealingPool extends PoolCore {
 
     @Override
     protected <T> RunnableFuture<T> newTaskFor(Runnable runnable, T value) {
-        return new ForkTask<>(() -> {
+        Callable<T> c = () -> {
             runnable.run();
             return value;
-        }, currentTask());
+        };
+        return runnable instanceof ForkTask<?> f ? new ForkTask.Submitted<>(c, currentTask(), f)
+                : new ForkTask<>(c, currentTask());
     }
 
     /**

@@ -276,22 +276,10 @@ class ForkJoinApiSecondReviewRegressionTest {
         Queue<String> log = new ConcurrentLinkedQueue<>();
         Logging t = new Logging("ran", log);
         PoolCore pool = kind.create(1);
-        CompletableFuture<String> joined = new CompletableFuture<>();
         try {
             OnlyWorker.occupy(pool);             // released by shutdownNow's interrupt
             pool.execute(t);
-            CountDownLatch joining = new CountDownLatch(1);
-            Thread joiner = new Thread(() -> {
-                joining.countDown();
-                try {
-                    joined.complete(t.join());
-                } catch (Throwable e) {
-                    joined.completeExceptionally(e);
-                }
-            }, "review-joiner");
-            joiner.setDaemon(true);
-            joiner.start();
-            assertThat(joining.await(10, TimeUnit.SECONDS)).isTrue();
+            CompletableFuture<String> joined = joinElsewhere(t);
             List<Runnable> back = pool.shutdownNow();
             assertThat(back).containsExactly(t);
             Throwable ended = catchThrowable(() -> joined.get(10, TimeUnit.SECONDS));
@@ -300,6 +288,89 @@ class ForkJoinApiSecondReviewRegressionTest {
             assertThat(log).isEmpty();
             // the holder may still run it, once
             t.run();
+            assertThat(t.get(10, TimeUnit.SECONDS)).isEqualTo("ran");
+            assertThat(log).containsExactly("ran");
+        } finally {
+            t.cancel(false);                     // frees a join still waiting (before the fix)
+            pool.shutdownNow();
+            assertThat(pool.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
+        }
+    }
+
+    /*
+     * A ComputeTask given to submit (rather than execute) runs through the future submit wraps
+     * around it; the task itself is bound (looks queued) meanwhile. When that future never ran
+     * the task (it was cancelled, or shutdownNow returned it and an interrupted close cancelled
+     * it), the task stayed bound and NEW: its join waited for good, uninterruptibly, on every pool
+     * kind. The wrappers now pass a cancel or a hand-back on to the task. Found by review
+     * (session 41); the eight cases below failed before the fix (the join was still waiting).
+     */
+
+    private static PoolCore onePool(PoolKind kind) {
+        // no spare (nor starvation spare) of a work-stealing pool may take the queued task
+        return kind == PoolKind.STEALING
+                ? WorkStealingPool.builder().workers(1).maxSpareWorkers(0).build() : kind.create(1);
+    }
+
+    /** Joins {@code t} on a thread of its own; the outcome lands in the returned future. */
+    private static CompletableFuture<String> joinElsewhere(Logging t) {
+        CompletableFuture<String> joined = new CompletableFuture<>();
+        Thread joiner = new Thread(() -> {
+            try {
+                joined.complete(t.join());
+            } catch (Throwable e) {
+                joined.completeExceptionally(e);
+            }
+        }, "review-joiner");
+        joiner.setDaemon(true);
+        joiner.start();
+        return joined;
+    }
+
+    @ParameterizedTest
+    @EnumSource(PoolKind.class)
+    void aJoinOfASubmittedComputeTaskWhoseFutureIsCancelledBeforeItRanEnds(PoolKind kind) throws Exception {
+        Queue<String> log = new ConcurrentLinkedQueue<>();
+        Logging t = new Logging("ran", log);
+        PoolCore pool = onePool(kind);
+        try {
+            CountDownLatch release = OnlyWorker.occupy(pool);
+            Future<?> f = pool.submit(t);
+            assertThat(f.cancel(false)).isTrue();
+            CompletableFuture<String> joined = joinElsewhere(t);
+            Throwable ended = catchThrowable(() -> joined.get(10, TimeUnit.SECONDS));
+            assertThat(ended).as("the join of a submitted task whose future was cancelled before it ran")
+                    .isInstanceOf(CancellationException.class);   // a TimeoutException: still waiting
+            release.countDown();
+            pool.shutdown();
+            assertThat(pool.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
+            assertThat(log).isEmpty();
+        } finally {
+            t.cancel(false);                     // frees a join still waiting (before the fix)
+            pool.shutdownNow();
+            assertThat(pool.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(PoolKind.class)
+    void aJoinOfASubmittedComputeTaskWhoseFutureShutdownNowReturnedEnds(PoolKind kind) throws Exception {
+        Queue<String> log = new ConcurrentLinkedQueue<>();
+        Logging t = new Logging("ran", log);
+        PoolCore pool = onePool(kind);
+        try {
+            OnlyWorker.occupy(pool);             // released by shutdownNow's interrupt
+            Future<?> f = pool.submit(t);
+            CompletableFuture<String> joined = joinElsewhere(t);
+            List<Runnable> back = pool.shutdownNow();
+            assertThat(back).containsExactly((Runnable) f);
+            Throwable ended = catchThrowable(() -> joined.get(10, TimeUnit.SECONDS));
+            assertThat(ended).as("the join of a submitted task whose future shutdownNow returned")
+                    .isInstanceOf(CancellationException.class);   // a TimeoutException: still waiting
+            assertThat(log).isEmpty();
+            // the holder may still run it, once, through the future it was given
+            ((Runnable) f).run();
+            assertThat(f.get(10, TimeUnit.SECONDS)).isNull();
             assertThat(t.get(10, TimeUnit.SECONDS)).isEqualTo("ran");
             assertThat(log).containsExactly("ran");
         } finally {
