@@ -467,6 +467,9 @@ public final class Async {
      * {@link AsyncChannel#send} can be accepted by a receiver on another thread between the poll
      * that found it pending and the cancel, and then its value is delivered although another
      * branch won. Select over sends only where a value sent twice (after a retry) does no harm.
+     * Nor is a spawned task undone that completed before its handle lost: its result stays in
+     * the handle, and is dropped with it unless the caller kept the handle (a spawned receive's
+     * value is then gone). Select over the receive itself, not over a task spawned to make it.
      *
      * <pre>{@code
      * AsyncTask<Async.Selected<Integer>> first = Async.select(List.of(a.receive(), b.receive()));
