@@ -63,7 +63,12 @@ import java.util.concurrent.locks.LockSupport;
  * <p>Why a stolen task never runs twice: a ticket starts a job only by a compare-and-set from
  * READY to EXECUTING, and a steal request releases it only by a compare-and-set from FETCHING or
  * READY to RELEASED. Exactly one of them wins. The reply tells the scheduler which did, so the
- * scheduler re-assigns the task only after the victim has given it up.
+ * scheduler re-assigns the task only after the victim has given it up. A steal request can
+ * overtake its task on a transport that reorders frames (Hazelcast): finding no job of its
+ * attempt, the worker tells a task still on its way (given up now, and dropped when it arrives:
+ * {@code withdrawn}) from one that arrived and ended here ({@code gone}: refused, as a started
+ * one is), so the reply is true either way; answered "not released", a withdrawal from a stalled
+ * worker was never asked again and the task waited there for good.
  *
  * <p>Tickets never run short: every job that became READY handed in one ticket, and each ticket
  * takes at most one job, so the queue never holds more jobs than there are tickets to come.
@@ -185,6 +190,38 @@ final class ClusterWorker {
         }
     };
     static final int MAX_OVERTAKEN = 4096;
+    /**
+     * Steal requests (a balance steal, a retirement's move, a withdrawal from a stalled worker)
+     * that overtook the task they name: key to the attempt. A transport may deliver the
+     * scheduler's frames out of order (Hazelcast does), and a steal request that finds no job here
+     * and no sign that its attempt ever arrived ({@link #gone}, {@link #early}) is for a task still
+     * on its way: it is answered as released, which is then true, since the task is dropped when it
+     * arrives. Answered "not released", the scheduler would take the task for started: a
+     * withdrawal is never asked again, and a stalled worker kept the task, which it never starts,
+     * for good. Removed when the task arrives; bounded, the eldest forgotten first (a forgotten one
+     * lets the late task run, and the scheduler ignores its result as a stale attempt's). Guarded
+     * by {@link #early}.
+     */
+    private final Map<String, Long> withdrawn = new LinkedHashMap<>() {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, Long> eldest) {
+            return size() > MAX_OVERTAKEN;
+        }
+    };
+    /**
+     * The attempts that arrived and left the jobs here (finished, failed, or missing an input), by
+     * key, the highest: a steal request for one of them comes after its task ended, and must be
+     * answered "not released" (the scheduler may not have its report yet, and would run it
+     * again), not taken for one that overtook its task. Bounded, the eldest departure forgotten
+     * first: a steal request arrives within a round trip of the task's end, far fewer departures
+     * than the bound later. Guarded by {@link #early}.
+     */
+    private final Map<String, Long> gone = new LinkedHashMap<>() {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, Long> eldest) {
+            return size() > MAX_OVERTAKEN;
+        }
+    };
     /** Pool threads past the pause, about to run a job or running one (see the overview). */
     private final AtomicInteger running = new AtomicInteger();
     /** The last {@link Message.MemoryStall} sent; touched by the reporter thread only. */
@@ -294,6 +331,7 @@ final class ClusterWorker {
         synchronized (early) {
             m.put("early", early.size());
             m.put("overtaken", overtaken.size());
+            m.put("withdrawn", withdrawn.size());
         }
         m.put("stored", store.keys());
         return m;
@@ -435,7 +473,20 @@ final class ClusterWorker {
 
     private void compute(Message.Compute c) {
         Job job = new Job(c, seq.incrementAndGet());
-        Job old = jobs.put(c.key(), job);
+        Job old;
+        // under the lock of a steal request's look for a task that it overtook (see overtook): the
+        // job is in the map before the request looks, or the request was given up before it is
+        synchronized (early) {
+            Long stolen = withdrawn.get(c.key());
+            if (stolen != null && c.attempt() <= stolen) {
+                if (c.attempt() == stolen) {
+                    withdrawn.remove(c.key());
+                }
+                supersede(c);
+                return;                       // given up to a steal request that overtook it
+            }
+            old = jobs.put(c.key(), job);
+        }
         if (old != null) {
             old.state.set(RELEASED);      // a newer attempt supersedes it
             ready.remove(old);
@@ -477,6 +528,7 @@ final class ClusterWorker {
             if (error != null) {
                 int holder = error instanceof Missing m ? m.holder : -1;
                 if (job.state.compareAndSet(FETCHING, RELEASED)) {
+                    departed(job);            // first: a steal request between the two finds one or the other
                     jobs.remove(job.compute.key(), job);
                     transport.toScheduler(new Message.DataMissing(id, job.compute.key(), job.compute.attempt(), dep,
                             holder));
@@ -679,6 +731,7 @@ final class ClusterWorker {
                 // retry here would read the same file and fail the task for good.
                 store.remove(dep);
                 job.state.set(RELEASED);
+                departed(job);
                 jobs.remove(c.key(), job);
                 transport.toScheduler(new Message.DataMissing(id, c.key(), c.attempt(), dep, id));
                 return;
@@ -714,7 +767,9 @@ final class ClusterWorker {
         // GraphScheduler.supersede): replaced by a newer attempt sent here (compute), or released
         // (release). Both mark it RELEASED; the newer attempt, or a fetch of the new value, may
         // have stored its value already, and the abandoned run's must not replace it. Under the
-        // job's entry, atomic with compute's replacement and release's mark.
+        // job's entry, atomic with compute's replacement and release's mark. Its departure is
+        // recorded first: this removes the entry, and a steal request must not find it nowhere.
+        departed(job);
         jobs.compute(c.key(), (k, current) -> {
             if ((current != null && current != job) || job.state.get() == RELEASED) {
                 return current;
@@ -728,14 +783,49 @@ final class ClusterWorker {
 
     private void finish(Job job) {
         job.state.set(DONE);
+        departed(job);                        // first: a steal request between the two finds one or the other
         jobs.remove(job.compute.key(), job);
         executed.incrementAndGet();
     }
 
+    /** Abandons a job of an attempt older than {@code c}'s, which a dropped {@code c} would have replaced (see {@link #compute}). */
+    private void supersede(Message.Compute c) {
+        jobs.computeIfPresent(c.key(), (k, old) -> {
+            if (old.compute.attempt() >= c.attempt()) {
+                return old;
+            }
+            old.state.set(RELEASED);
+            ready.remove(old);
+            return null;
+        });
+    }
+
+    /** Records that {@code job}'s attempt arrived and ended here (see {@link #gone}). */
+    private void departed(Job job) {
+        String key = job.compute.key();
+        synchronized (early) {
+            Long last = gone.remove(key);     // re-inserted: the eldest departure is forgotten first
+            gone.put(key, last == null ? job.compute.attempt() : Math.max(last, job.compute.attempt()));
+        }
+    }
+
     private void steal(Message.StealRequest r) {
         Job job = jobs.get(r.key());
+        if (job == null || job.compute.attempt() < r.attempt()) {
+            Boolean given = null;
+            synchronized (early) {            // a task arriving meanwhile is in the map once this holds the lock
+                job = jobs.get(r.key());
+                if (job == null || job.compute.attempt() < r.attempt()) {
+                    given = overtook(r);
+                }
+            }
+            if (given != null) {
+                transport.toScheduler(new Message.StealResponse(id, r.stealId(), r.key(), r.attempt(), given));
+                return;
+            }
+        }
         boolean released = false;
-        if (job != null && job.compute.attempt() == r.attempt()) {
+        if (job.compute.attempt() == r.attempt()) {
             while (true) {
                 int s = job.state.get();
                 if (s != FETCHING && s != READY) {
@@ -750,6 +840,31 @@ final class ClusterWorker {
             }
         }
         transport.toScheduler(new Message.StealResponse(id, r.stealId(), r.key(), r.attempt(), released));
+    }
+
+    /**
+     * Whether steal request {@code r}, which found no job of its attempt, is for a task that has
+     * not started here: one waiting in {@link #early} (dropped), or one still on its way, which the
+     * request overtook ({@link #withdrawn}: dropped when it arrives). An attempt that arrived and
+     * ended here ({@link #gone}) is not. Under {@link #early}, as a task's arrival
+     * ({@link #compute}) is.
+     */
+    private boolean overtook(Message.StealRequest r) {
+        synchronized (early) {
+            for (Iterator<Message.Compute> it = early.iterator(); it.hasNext(); ) {
+                Message.Compute c = it.next();
+                if (c.key().equals(r.key()) && c.attempt() == r.attempt()) {
+                    it.remove();
+                    return true;
+                }
+            }
+            Long ended = gone.get(r.key());
+            if (ended != null && ended >= r.attempt()) {
+                return false;
+            }
+            withdrawn.merge(r.key(), r.attempt(), Math::max);
+            return true;
+        }
     }
 
     /** Simulates a crash: stops answering, abandons running tasks and drops the data store. */
@@ -774,6 +889,8 @@ final class ClusterWorker {
         fetching.clear();
         synchronized (early) {
             early.clear();
+            withdrawn.clear();
+            gone.clear();
         }
     }
 

@@ -36,6 +36,13 @@ class OneRealWorker implements Transport {
         this.real = new ClusterWorker(realId, 1, this);
     }
 
+    /** With a real worker whose data store has a memory limit of {@code memoryLimitBytes}. */
+    OneRealWorker(int realId, Fetches fetches, long memoryLimitBytes) {
+        this.realId = realId;
+        this.fetches = fetches;
+        this.real = new ClusterWorker(realId, 1, this, memoryLimitBytes);
+    }
+
     /** The scheduler's side: recorded, and delivered on the wire thread if for the real worker. */
     @Override
     public void toWorker(int worker, Message.ToWorker message) {
