@@ -115,17 +115,21 @@ final class ConsoleCommand implements Callable<Integer> {
         } catch (UnknownHostException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--bind: no such address: " + e.getMessage());
         }
-        Console.Builder settings;
-        try {
-            settings = Console.builder().port(port).bindAddress(address);
-            String given = token(token, System.getenv());
-            if (given != null) {
+        if (port < 0 || port > 65535) {
+            throw new CommandLine.ParameterException(spec.commandLine(),
+                    "--port must be between 0 and 65535, was " + port);
+        }
+        Console.Builder settings = Console.builder().port(port).bindAddress(address);
+        String given = token(token, System.getenv());
+        if (given != null) {
+            try {
                 settings.token(given);
-            } else if (!address.isLoopbackAddress()) {
-                settings.token(Console.randomToken());
+            } catch (IllegalArgumentException e) {
+                throw new CommandLine.ParameterException(spec.commandLine(),
+                        (token != null ? "--token" : "the environment variable " + TOKEN_ENV) + ": " + e.getMessage());
             }
-        } catch (IllegalArgumentException e) {
-            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+        } else if (!address.isLoopbackAddress()) {
+            settings.token(Console.randomToken());
         }
         PrintWriter out = spec.commandLine().getOut();
         CountDownLatch stop = new CountDownLatch(1);

@@ -34,8 +34,9 @@ import picocli.CommandLine.Model.CommandSpec;
  * quote, with their range beside it. (JMH forks for the same reason.)
  *
  * <p>How. The parent checks its arguments as the command would, then starts each child with its
- * own JVM options (those it was started with, less a debugger agent and a flight recording,
- * which would clash between children), its class path and the same command line with
+ * own JVM options (those it was started with, less a debugger agent, a flight recording and a
+ * JMX remote agent, which would clash between children; and without the JVM option variables of
+ * the environment, whose options are among those), its class path and the same command line with
  * {@code --json --progress=none} in place of {@code --forks}, {@code --json} and
  * {@code --progress}. A child's standard error is the parent's, so its failures show; its
  * standard output, read up to {@link MiniJson#MAX_LENGTH} characters, is its report. A child
@@ -158,12 +159,16 @@ final class Forks {
         return out;
     }
 
-    /** The JVM options a child gets: this JVM's, less those that would clash between children. */
+    /**
+     * The JVM options a child gets: this JVM's, less those that would clash between children: a
+     * debugger agent, a flight recording and a JMX remote agent (whose port the parent holds).
+     */
     static List<String> childJvmOptions(List<String> inputArguments) {
         List<String> out = new ArrayList<>();
         for (String a : inputArguments) {
             if (a.startsWith("-agentlib:jdwp") || a.startsWith("-Xrunjdwp") || a.startsWith("-XX:StartFlightRecording")
-                    || a.startsWith("-XX:FlightRecorderOptions")) {
+                    || a.startsWith("-XX:FlightRecorderOptions")
+                    || a.equals("-Dcom.sun.management.jmxremote") || a.startsWith("-Dcom.sun.management.jmxremote.")) {
                 continue;
             }
             out.add(a);
@@ -182,8 +187,18 @@ final class Forks {
         return cmd;
     }
 
+    /**
+     * The environment variables the JVM takes options from. This JVM's options from them are
+     * among its input arguments, which {@link #childJvmOptions} filters onto the child's command
+     * line; inherited as well, they would give the child a debugger agent or a flight recording
+     * after all (and every other option of theirs twice).
+     */
+    static final List<String> JVM_OPTION_VARIABLES = List.of("JAVA_TOOL_OPTIONS", "JDK_JAVA_OPTIONS", "_JAVA_OPTIONS");
+
     static String runChild(List<String> command, int i, int forks) {
-        Process p = Reaper.start(new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT), i, forks);
+        ProcessBuilder builder = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT);
+        builder.environment().keySet().removeAll(JVM_OPTION_VARIABLES);
+        Process p = Reaper.start(builder, i, forks);
         try {
             p.getOutputStream().close();
             String out = readBounded(p.getInputStream(), MiniJson.MAX_LENGTH);

@@ -123,4 +123,42 @@ class CliRegressionTest {
         assertThat(r.err()).contains(message);
         assertThat(r.out()).isEmpty();
     }
+
+    /*
+     * Found by review (session 41), failing before the fix: the console command passed the
+     * library's messages on unchanged, naming neither --port nor where a bad token came from.
+     */
+    @Test
+    void aPortOutOfRangeIsRefusedNamingTheOption() {
+        CliOutcome r = CliOutcome.run("console", "--port", "70000", "--duration", "1");
+        assertThat(r.exit()).isEqualTo(2);
+        assertThat(r.err()).contains("--port");
+        assertThat(r.out()).isEmpty();
+    }
+
+    @Test
+    void aBadTokenFromTheOptionIsRefusedNamingTheOption() {
+        CliOutcome r = CliOutcome.run("console", "--token", "short", "--duration", "1");
+        assertThat(r.exit()).isEqualTo(2);
+        assertThat(r.err()).contains("--token");
+        assertThat(r.out()).isEmpty();
+    }
+
+    @Test
+    void aBadTokenFromTheEnvironmentIsRefusedNamingTheVariable() throws Exception {
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        ProcessBuilder pb = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
+                SpindleCli.class.getName(), "console", "--duration", "1").redirectErrorStream(true);
+        pb.environment().put(ConsoleCommand.TOKEN_ENV, "short");
+        Process p = pb.start();
+        try {
+            p.getOutputStream().close();
+            String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertThat(p.waitFor(30, TimeUnit.SECONDS)).as("the command ended").isTrue();
+            assertThat(p.exitValue()).as("exit status; output:%n%s", output).isEqualTo(2);
+            assertThat(output).contains(ConsoleCommand.TOKEN_ENV).doesNotContain("Spindle console: http");
+        } finally {
+            p.destroyForcibly();
+        }
+    }
 }

@@ -7,10 +7,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.ByteArrayInputStream;
+import java.io.File;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -18,6 +22,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 /** {@code --forks}: the child command line, the combined figures, and children that fail. */
@@ -179,5 +184,48 @@ class ForksTest {
     @SuppressWarnings("unchecked")
     private static Map<String, Object> report(String json) {
         return (Map<String, Object>) MiniJson.parse(json);
+    }
+
+    /*
+     * Found by review (session 41), both failing before the fix: a child of --forks got the
+     * parent's JMX remote agent (whose port the parent held: the child failed to start it), and
+     * a debugger agent given through JAVA_TOOL_OPTIONS reached each child through the inherited
+     * environment, past the filter of its command line ("bind failed", the command failed).
+     */
+    @Test
+    void aJmxRemotePortIsNotGivenToTheChildren() {
+        List<String> parent = List.of("-Xmx1g", "-Dcom.sun.management.jmxremote.port=9010",
+                "-Dcom.sun.management.jmxremote.rmi.port=9011", "-Dcom.sun.management.jmxremote.authenticate=false",
+                "-Dcom.sun.management.jmxremote.ssl=false", "-Dcom.sun.management.jmxremote", "-Dfoo=bar");
+        assertThat(Forks.childJvmOptions(parent)).containsExactly("-Xmx1g", "-Dfoo=bar");
+    }
+
+    @Test
+    void aDebuggerGivenThroughJavaToolOptionsDoesNotReachTheChildren(@TempDir Path dir) throws Exception {
+        int port;
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            port = s.getLocalPort();
+        }
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        ProcessBuilder pb = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
+                SpindleCli.class.getName(), "bench", "--workloads", "chained-spawn", "--rounds", "1", "--warmup", "1",
+                "--workers", "1", "--forks", "2", "--progress", "none", "--json");
+        pb.environment().put("JAVA_TOOL_OPTIONS",
+                "-agentlib:jdwp=transport=dt_socket,server=y,suspend=n,address=127.0.0.1:" + port);
+        File out = dir.resolve("out.txt").toFile();
+        File err = dir.resolve("err.txt").toFile();
+        pb.redirectOutput(out).redirectError(err);
+        Process p = pb.start();
+        try {
+            assertThat(p.waitFor(150, TimeUnit.SECONDS)).as("the command ended").isTrue();
+            String stderr = Files.readString(err.toPath(), StandardCharsets.UTF_8);
+            assertThat(p.exitValue()).as("exit status; stderr:%n%s", stderr).isZero();
+            assertThat(stderr).doesNotContain("bind failed");
+            List<String> lines = Files.readAllLines(out.toPath(), StandardCharsets.UTF_8);
+            assertThat(String.join("\n", lines)).contains("\"forks\": 2");
+        } finally {
+            p.descendants().forEach(ProcessHandle::destroyForcibly);
+            p.destroyForcibly();
+        }
     }
 }

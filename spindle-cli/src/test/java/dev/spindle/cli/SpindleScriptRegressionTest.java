@@ -10,6 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
@@ -20,6 +21,8 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * {@code ./spindle test} as a user runs it, with every tool it calls replaced by a recorder on
@@ -113,5 +116,45 @@ class SpindleScriptRegressionTest {
         List<String> lines = runTest("-DskipTests");
 
         assertThat(lines).containsExactly("[-B][-ntp][verify][-T][2][-DskipTests]");
+    }
+    /*
+     * ./spindle bench as a user runs it, from a copy of the script in a stand-in checkout whose
+     * java records its arguments: the bench heap (-Xms2g -Xmx2g) is added only when no heap size
+     * is given. A heap size given through the JDK's own option variables was overridden by it
+     * (JDK_JAVA_OPTIONS, JAVA_TOOL_OPTIONS) or clashed with it (_JAVA_OPTIONS: the JVM refused to
+     * start). Found by review (session 41); the first three cases failed before the fix.
+     */
+
+    private String benchJavaArguments(String variable, String value) throws Exception {
+        Path script = Paths.get("..", "spindle").toAbsolutePath().normalize();
+        Path root = Files.createDirectories(dir.resolve("checkout"));
+        Path copy = Files.copy(script, root.resolve("spindle"), StandardCopyOption.REPLACE_EXISTING);
+        Files.writeString(Files.createDirectories(root.resolve("spindle-cli/target")).resolve("spindle.jar"), "");
+        Path javaCalls = dir.resolve("java-args.txt");
+        executable(bin.resolve("java"), "#!/bin/sh\n{ for a in \"$@\"; do printf '[%s]' \"$a\"; done; echo; } > '"
+                + javaCalls + "'\n");
+        ProcessBuilder pb = new ProcessBuilder("bash", copy.toString(), "bench", "--workloads", "fib")
+                .redirectErrorStream(true);
+        pb.environment().put("PATH", bin + ":" + System.getenv("PATH"));
+        pb.environment().remove("SPINDLE_JAVA_OPTS");
+        pb.environment().put(variable, value);
+        Process p = pb.start();
+        String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(p.waitFor(30, TimeUnit.SECONDS)).as("script ended").isTrue();
+        assertThat(p.exitValue()).as("exit status; output:%n%s", output).isZero();
+        return Files.readString(javaCalls, StandardCharsets.UTF_8);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"JDK_JAVA_OPTIONS", "JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS"})
+    void aHeapSizeGivenThroughTheJdksOptionVariablesIsKept(String variable) throws Exception {
+        assertThat(benchJavaArguments(variable, "-Dx=1 -Xmx1g")).contains("[-jar]")
+                .doesNotContain("[-Xmx2g]").doesNotContain("[-Xms2g]");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"JDK_JAVA_OPTIONS", "JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS"})
+    void withoutAHeapSizeTheBenchHeapIsStillFixed(String variable) throws Exception {
+        assertThat(benchJavaArguments(variable, "-Dx=1")).contains("[-Xms2g][-Xmx2g][-XX:+AlwaysPreTouch]");
     }
 }
