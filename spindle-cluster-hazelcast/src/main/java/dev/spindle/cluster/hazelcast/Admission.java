@@ -328,6 +328,13 @@ final class Admission implements MembershipListener {
             outcome = Handshake.ACCEPTED;
             reason = "";
         }
+        if ((proof == Incarnations.Proof.NEW || proof == Incarnations.Proof.REJOINED)
+                && !instance.getCluster().getMembers().contains(m)) {
+            // it left with its answer on the way: its removal found no id of its to lose, so it is
+            // lost here (Hazelcast updates the member list before it tells the listeners, so a
+            // removal after this look finds the id proven)
+            roster.loseIfHeldBy(r.worker(), m);
+        }
         byte[] mac = Handshake.verdictMac(codec, session.id(), self, m.getUuid(), nc, r.nonce(), r.worker(),
                 r.incarnation(), outcome, reason);
         Outcome told = new Outcome(proof, r.worker(), outcome, reason);

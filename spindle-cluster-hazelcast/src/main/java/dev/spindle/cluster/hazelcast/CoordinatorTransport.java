@@ -11,6 +11,8 @@ import dev.spindle.cluster.OutboundBatches;
 import dev.spindle.cluster.Transport;
 import dev.spindle.cluster.WireMessage;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -40,6 +42,17 @@ final class CoordinatorTransport extends CoordinatorTransportSupport implements 
     private final Session session;
     private final OutboundBatches batches;
     /**
+     * Workers whose process was lost and whose successor (a process proving the id again) the
+     * scheduler has not admitted yet ({@link #admitting}). The scheduler goes on addressing the lost
+     * process until it has handled {@link Message.WorkerLost}, and messages are addressed by id
+     * alone, their member and incarnation read when the batch is sent: without this, what was
+     * queued for the lost process, or sent to it before the scheduler handled its loss, would be
+     * sealed for and delivered to a successor that proved the id meanwhile (at once, when its claim
+     * waited for the loss), which acts on it (a predecessor's numbered release drops the
+     * successor's first task of that key for good).
+     */
+    private final Set<Integer> fenced = ConcurrentHashMap.newKeySet();
+    /**
      * Encodes, signs and sends the scheduler's batches, so that the scheduler thread, the
      * coordinator's bottleneck, only queues its messages.
      */
@@ -56,14 +69,32 @@ final class CoordinatorTransport extends CoordinatorTransportSupport implements 
         this.outbox = new Outbox(codec, session, maxFrameBytes);
         this.batches = new OutboundBatches(BATCH_COUNT, BATCH_BYTES,
                 (worker, messages) -> sendWithinFrameLimit(worker, wireForms(worker, messages, codec::serialize)), sender);
-        roster.onWorkerLost(id -> toScheduler(new Message.WorkerLost(id)));
+        roster.onWorkerLost(id -> {
+            // under the roster's lock, before a successor can prove the id
+            fenced.add(id);
+            batches.discard(id);
+            toScheduler(new Message.WorkerLost(id));
+        });
+    }
+
+    /**
+     * The scheduler has handled the loss of worker {@code id}'s last process and is about to
+     * admit its successor: messages for the id are the successor's from now on.
+     */
+    void admitting(int id) {
+        fenced.remove(id);
     }
 
     /** One frame to the worker; a frame over the limit is split by the caller. */
     @Override
     protected void sendFrame(int worker, List<Object> bodies) {
         // a worker that is gone gets nothing; membership has told, or will tell, the scheduler
-        outbox.send(roster.worker(worker), worker, roster.incarnation(worker), bodies);
+        Member member = roster.worker(worker);
+        long incarnation = roster.incarnation(worker);
+        if (fenced.contains(worker)) {
+            return;                           // a batch for a lost process: never for its successor
+        }
+        outbox.send(member, worker, incarnation, bodies);
     }
 
     void attach(HazelcastInstance instance, Consumer<Message.ToScheduler> scheduler) {
@@ -101,6 +132,9 @@ final class CoordinatorTransport extends CoordinatorTransportSupport implements 
 
     @Override
     public void toWorker(int worker, Message.ToWorker message) {
+        if (fenced.contains(worker)) {
+            return;                           // for a lost process, whose loss the scheduler has yet to handle
+        }
         batches.add(worker, message);         // its wire form is made on the sender thread
     }
 

@@ -134,6 +134,7 @@ public final class HazelcastCoordinator implements ClusterView, AutoCloseable {
     }
 
     private void joinLate(int id) {
+        transport.admitting(id);              // the scheduler has handled the loss of the id's last process
         Readiness.joinLate(coordinator, id, joinTimeout,
                 () -> roster.worker(id) != null && instance.getLifecycleService().isRunning(),
                 () -> allReady(List.copyOf(roster.provenWorkers().keySet())));

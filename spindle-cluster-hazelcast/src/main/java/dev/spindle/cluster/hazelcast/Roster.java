@@ -187,7 +187,7 @@ final class Roster implements MembershipListener {
         offences.forget(m.getUuid());
         for (Map.Entry<Integer, Member> e : workers.live().entrySet()) {
             if (e.getValue().getUuid().equals(m.getUuid())) {
-                lose(e.getKey());
+                loseIfHeldBy(e.getKey(), e.getValue());  // not a successor that proved the id since the snapshot
             }
         }
         Member c = coordinator;
@@ -201,6 +201,16 @@ final class Roster implements MembershipListener {
         if (workers.lose(id)) {
             onWorkerLost.accept(id);
             onIdFree.accept(id);
+        }
+    }
+
+    /**
+     * Marks worker {@code id} lost if {@code m} holds it: for a member proven after it left the
+     * cluster, whose removal found no id of its to lose ({@link #memberRemoved}).
+     */
+    synchronized void loseIfHeldBy(int id, Member m) {
+        if (m.equals(workers.holder(id))) {
+            lose(id);
         }
     }
 
