@@ -82,6 +82,7 @@ final class CoordinatorTransport extends CoordinatorTransportSupport implements 
      * admit its successor: messages for the id are the successor's from now on.
      */
     void admitting(int id) {
+        batches.discard(id);                  // anything a flush raced into the queue meanwhile
         fenced.remove(id);
     }
 

@@ -12,6 +12,8 @@ import dev.spindle.cluster.Transport;
 import dev.spindle.cluster.WireMessage;
 import java.time.Duration;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -41,6 +43,18 @@ final class CoordinatorTransport extends CoordinatorTransportSupport implements 
     private final Refusals rejectedFrames;
     private final OutboundBatches batches;
     private final KeyExchange.Offers offers;
+    /**
+     * Workers whose process was lost and whose successor (a process proving the id again) the
+     * scheduler has not admitted yet ({@link #admitting}). The scheduler goes on addressing the lost
+     * process until it has handled {@link Message.WorkerLost}, and messages are addressed by id
+     * alone, their address, incarnation and key read when the batch is sent: without this, what
+     * was queued for the lost process, or sent to it before the scheduler handled its loss, would
+     * be sealed for and delivered to a successor that proved the id meanwhile (at once, when its
+     * claim waited for the loss) and whose key a probe settled (another worker's late join probes
+     * every live worker), which acts on it (a predecessor's numbered release drops the successor's
+     * first task of that key for good).
+     */
+    private final Set<Integer> fenced = ConcurrentHashMap.newKeySet();
 
     CoordinatorTransport(WireCodec codec, Roster roster, Outbox outbox, Refusals rejectedFrames) {
         this.codec = codec;
@@ -52,6 +66,21 @@ final class CoordinatorTransport extends CoordinatorTransportSupport implements 
                 // sent on the scheduler thread: with a sender thread a retired worker's process did
                 // not exit in the multi-JVM test (not understood yet; the Hazelcast transport has one)
                 (worker, messages) -> sendWithinFrameLimit(worker, wireForms(worker, messages, codec::serialize)));
+        roster.onWorkerFenced(id -> {
+            // under the roster's lock, before a successor can prove the id
+            fenced.add(id);
+            batches.discard(id);
+        });
+    }
+
+    /**
+     * The scheduler has handled the loss of worker {@code id}'s last process and is about to
+     * admit its successor: messages for the id are the successor's from now on (what is still
+     * queued was the lost process's).
+     */
+    void admitting(int id) {
+        batches.discard(id);
+        fenced.remove(id);
     }
 
     void attach(Consumer<Message.ToScheduler> scheduler) {
@@ -101,6 +130,9 @@ final class CoordinatorTransport extends CoordinatorTransportSupport implements 
 
     @Override
     public void toWorker(int worker, Message.ToWorker message) {
+        if (fenced.contains(worker)) {
+            return;                           // for a lost process, whose loss the scheduler has yet to handle
+        }
         batches.add(worker, message);         // its wire form is made when the batch is sent
     }
 
@@ -114,8 +146,10 @@ final class CoordinatorTransport extends CoordinatorTransportSupport implements 
     @Override
     protected void sendFrame(int worker, List<Object> bodies) {
         Incarnations.Claim<Address> process = roster.process(worker);
-        if (process == null) {
-            return;                           // gone: membership has told, or will tell, the scheduler
+        if (process == null || fenced.contains(worker)) {
+            // gone: membership has told, or will tell, the scheduler; a batch for a lost process
+            // is never its successor's
+            return;
         }
         Address member = process.holder();
         PairKey key = offers.key(worker, process.incarnation());

@@ -205,6 +205,7 @@ public final class PekkoCoordinator implements ClusterView, AutoCloseable {
     }
 
     private void joinLate(int id) {
+        transport.admitting(id);              // the scheduler has handled the loss of the id's last process
         Readiness.joinLate(coordinator, id, joinTimeout, () -> roster.worker(id) != null && !system.whenTerminated()
                 .isCompleted(), () -> allReady(roster.liveIds()));
     }

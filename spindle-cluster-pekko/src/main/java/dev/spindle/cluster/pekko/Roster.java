@@ -9,6 +9,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
+import java.util.function.IntConsumer;
 import java.util.function.ObjIntConsumer;
 import org.apache.pekko.actor.Address;
 import org.apache.pekko.cluster.Member;
@@ -70,6 +71,7 @@ final class Roster {
     private volatile boolean coordinatorGone;
     private volatile Address olderCoordinator;
     private volatile LostWorker onWorkerLost = (id, address, leaving) -> { };
+    private volatile IntConsumer onWorkerFenced = id -> { };
     private volatile BiConsumer<Integer, Address> onWorkerRetired = (id, address) -> { };
     private volatile Consumer<Address> onWorkerGone = address -> { };
     private volatile Runnable onCoordinatorGone = () -> { };
@@ -152,6 +154,14 @@ final class Roster {
     /** Called once per incarnation with a lost worker. */
     void onWorkerLost(LostWorker callback) {
         this.onWorkerLost = callback;
+    }
+
+    /**
+     * On the coordinator: called with a lost worker's id under the roster's lock, before the loss
+     * is reported and before a successor can prove the id (the coordinator's transport fences it).
+     */
+    void onWorkerFenced(IntConsumer callback) {
+        this.onWorkerFenced = callback;
     }
 
     /** On the coordinator: called with a retired worker's id and address once it is cut off. */
@@ -334,6 +344,7 @@ final class Roster {
             if (a != null) {
                 lostAddresses.add(a);
             }
+            onWorkerFenced.accept(id);
             onWorkerLost.lost(id, a, leaving);
             retryWaiting(id);
         }
