@@ -24,6 +24,7 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -66,7 +67,7 @@ import java.util.concurrent.locks.LockSupport;
  * scheduler re-assigns the task only after the victim has given it up. A steal request can
  * overtake its task on a transport that reorders frames (Hazelcast): finding no job of its
  * attempt, the worker tells a task still on its way (given up now, and dropped when it arrives:
- * {@code withdrawn}) from one that arrived and ended here ({@code gone}: refused, as a started
+ * {@code withdrawn}) from one that arrived and ended here ({@code departures}: refused, as a started
  * one is), so the reply is true either way; answered "not released", a withdrawal from a stalled
  * worker was never asked again and the task waited there for good.
  *
@@ -194,7 +195,7 @@ final class ClusterWorker {
      * Steal requests (a balance steal, a retirement's move, a withdrawal from a stalled worker)
      * that overtook the task they name: key to the attempt. A transport may deliver the
      * scheduler's frames out of order (Hazelcast does), and a steal request that finds no job here
-     * and no sign that its attempt ever arrived ({@link #gone}, {@link #early}) is for a task still
+     * and no sign that its attempt ever arrived ({@link #departures}, {@link #early}) is for a task still
      * on its way: it is answered as released, which is then true, since the task is dropped when it
      * arrives. Answered "not released", the scheduler would take the task for started: a
      * withdrawal is never asked again, and a stalled worker kept the task, which it never starts,
@@ -209,19 +210,24 @@ final class ClusterWorker {
         }
     };
     /**
-     * The attempts that arrived and left the jobs here (finished, failed, or missing an input), by
-     * key, the highest: a steal request for one of them comes after its task ended, and must be
-     * answered "not released" (the scheduler may not have its report yet, and would run it
-     * again), not taken for one that overtook its task. Bounded, the eldest departure forgotten
-     * first: a steal request arrives within a round trip of the task's end, far fewer departures
-     * than the bound later. Guarded by {@link #early}.
+     * The attempts that arrived and left the jobs here lately (finished, failed, or missing an
+     * input), the newest {@link #MAX_OVERTAKEN}: a steal request for one of them comes after its
+     * task ended, and must be answered "not released" (the scheduler may not have its report yet,
+     * and would run it again), not taken for one that overtook its task. A steal request arrives
+     * within a round trip of the task's end, far fewer departures than the bound later. A ring
+     * written without a lock (one atomic increment and one volatile store a task, on the pool
+     * threads' path): a map under the {@link #early} lock here made tiny in-process tasks about
+     * 10 % slower on 2 cores (BENCHMARKS, session 41). A departure is stored before its job leaves
+     * {@link #jobs}, and a steal request looks here only after {@link #jobs} showed it no job, so
+     * it sees the departure (the map's removal and read order the two).
      */
-    private final Map<String, Long> gone = new LinkedHashMap<>() {
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<String, Long> eldest) {
-            return size() > MAX_OVERTAKEN;
-        }
-    };
+    private final AtomicReferenceArray<Departure> departures = new AtomicReferenceArray<>(MAX_OVERTAKEN);
+    private final AtomicInteger departuresNext = new AtomicInteger();
+
+    /** An attempt that left the jobs here (see {@link #departures}). */
+    private record Departure(String key, long attempt) {
+    }
+
     /** Pool threads past the pause, about to run a job or running one (see the overview). */
     private final AtomicInteger running = new AtomicInteger();
     /** The last {@link Message.MemoryStall} sent; touched by the reporter thread only. */
@@ -800,13 +806,21 @@ final class ClusterWorker {
         });
     }
 
-    /** Records that {@code job}'s attempt arrived and ended here (see {@link #gone}). */
+    /** Records that {@code job}'s attempt arrived and ended here (see {@link #departures}). */
     private void departed(Job job) {
-        String key = job.compute.key();
-        synchronized (early) {
-            Long last = gone.remove(key);     // re-inserted: the eldest departure is forgotten first
-            gone.put(key, last == null ? job.compute.attempt() : Math.max(last, job.compute.attempt()));
+        departures.set(departuresNext.getAndIncrement() & (MAX_OVERTAKEN - 1),
+                new Departure(job.compute.key(), job.compute.attempt()));
+    }
+
+    /** Whether attempt {@code attempt} of {@code key}, or a later one, ended here lately (a scan: rare). */
+    private boolean endedHere(String key, long attempt) {
+        for (int i = 0; i < MAX_OVERTAKEN; i++) {
+            Departure d = departures.get(i);
+            if (d != null && d.attempt() >= attempt && d.key().equals(key)) {
+                return true;
+            }
         }
+        return false;
     }
 
     private void steal(Message.StealRequest r) {
@@ -846,7 +860,7 @@ final class ClusterWorker {
      * Whether steal request {@code r}, which found no job of its attempt, is for a task that has
      * not started here: one waiting in {@link #early} (dropped), or one still on its way, which the
      * request overtook ({@link #withdrawn}: dropped when it arrives). An attempt that arrived and
-     * ended here ({@link #gone}) is not. Under {@link #early}, as a task's arrival
+     * ended here ({@link #departures}) is not. Under {@link #early}, as a task's arrival
      * ({@link #compute}) is.
      */
     private boolean overtook(Message.StealRequest r) {
@@ -858,8 +872,7 @@ final class ClusterWorker {
                     return true;
                 }
             }
-            Long ended = gone.get(r.key());
-            if (ended != null && ended >= r.attempt()) {
+            if (endedHere(r.key(), r.attempt())) {
                 return false;
             }
             withdrawn.merge(r.key(), r.attempt(), Math::max);
@@ -890,7 +903,6 @@ final class ClusterWorker {
         synchronized (early) {
             early.clear();
             withdrawn.clear();
-            gone.clear();
         }
     }
 
