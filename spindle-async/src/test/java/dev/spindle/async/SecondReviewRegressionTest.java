@@ -57,9 +57,29 @@ class SecondReviewRegressionTest {
      * T1 waits for (X) is done. So Z's get ends by itself, T1's poll then resumes and T1
      * completes with X's value: a shutdown meanwhile, which lets polls under way finish, must
      * not cancel T1 and drop that value, as it must for an untimed get that never ends.
+     *
+     * <p>Once both workers block, both help: the worker blocked beside (in T2's get) may take Z
+     * from T1's worker before T1's own wait does (CI saw it once). Z then does not lie above T1,
+     * the case under test never formed, and that attempt is dropped for a fresh runtime; a few
+     * attempts always see Z on T1's worker (the usual schedule), and the test fails if none does.
      */
     @Test
     void shutdownLetsATaskBeneathATimedGetCompleteOnceThatGetEnds() throws Exception {
+        int attempts = 5;
+        for (int i = 0; i < attempts; i++) {
+            if (timedGetAboveATaskThenShutdown()) {
+                return;
+            }
+        }
+        throw new AssertionError("Z never ran from within T1's wait on T1's worker in "
+                + attempts + " attempts: the case under test never formed");
+    }
+
+    /**
+     * One attempt of {@link #shutdownLetsATaskBeneathATimedGetCompleteOnceThatGetEnds}: false
+     * if Z ran on the other worker (nothing checked), else true once every check passed.
+     */
+    private static boolean timedGetAboveATaskThenShutdown() throws Exception {
         try (BlockedGetFixture f = new BlockedGetFixture()) {
             AsyncRuntime rt = f.rt;
             f.spawnBlockedOnForever();
@@ -94,8 +114,10 @@ class SecondReviewRegressionTest {
             }));
             t1Handle.complete(t1);
             Thread zRanOn = zThread.get(10, TimeUnit.SECONDS);
+            if (zRanOn != t1Thread.get()) {
+                return false;                  // the fixture's close releases both workers
+            }
             await(() -> rt.blockedInGet.get() == WORKERS, "every worker to block in get");
-            assertThat(zRanOn).as("Z ran from within T1's wait, on T1's worker").isSameAs(t1Thread.get());
             p.complete("x's value");
             await(() -> x.get().isDone(), "X to complete (a helping worker polls it)");
 
@@ -104,6 +126,7 @@ class SecondReviewRegressionTest {
             assertThat(z.get().get(10, TimeUnit.SECONDS)).isEqualTo("z timed out");
             assertThat(t1.isCancelled()).as("T1, whose poll could resume once Z's timed get ended").isFalse();
             assertThat(t1.get(10, TimeUnit.SECONDS)).isEqualTo("t1 got x's value");
+            return true;
         }
     }
 
