@@ -860,24 +860,24 @@ final class ClusterWorker {
      * Whether steal request {@code r}, which found no job of its attempt, is for a task that has
      * not started here: one waiting in {@link #early} (dropped), or one still on its way, which the
      * request overtook ({@link #withdrawn}: dropped when it arrives). An attempt that arrived and
-     * ended here ({@link #departures}) is not. Under {@link #early}, as a task's arrival
-     * ({@link #compute}) is.
+     * ended here ({@link #departures}) is not. The caller ({@link #steal}) holds {@link #early},
+     * as a task's arrival ({@link #compute}) does, so an arrival is either in a map this reads or
+     * comes after the withdrawal this records.
      */
     private boolean overtook(Message.StealRequest r) {
-        synchronized (early) {
-            for (Iterator<Message.Compute> it = early.iterator(); it.hasNext(); ) {
-                Message.Compute c = it.next();
-                if (c.key().equals(r.key()) && c.attempt() == r.attempt()) {
-                    it.remove();
-                    return true;
-                }
+        assert Thread.holdsLock(early);
+        for (Iterator<Message.Compute> it = early.iterator(); it.hasNext(); ) {
+            Message.Compute c = it.next();
+            if (c.key().equals(r.key()) && c.attempt() == r.attempt()) {
+                it.remove();
+                return true;
             }
-            if (endedHere(r.key(), r.attempt())) {
-                return false;
-            }
-            withdrawn.merge(r.key(), r.attempt(), Math::max);
-            return true;
         }
+        if (endedHere(r.key(), r.attempt())) {
+            return false;
+        }
+        withdrawn.merge(r.key(), r.attempt(), Math::max);
+        return true;
     }
 
     /** Simulates a crash: stops answering, abandons running tasks and drops the data store. */
