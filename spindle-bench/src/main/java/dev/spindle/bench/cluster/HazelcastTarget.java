@@ -79,9 +79,16 @@ final class HazelcastTarget implements ClusterTarget {
             HazelcastClusterSettings.Builder settings = HazelcastClusterSettings.builder(cluster, secret)
                     .port(ports[0]).allowPackage(ClusterTarget.class.getPackageName());
             members.forEach(settings::member);
-            HazelcastCoordinator coordinator = HazelcastCoordinator.start(settings.build(),
-                    CoordinatorSettings.builder().workers(workers).threadsPerWorker(threads)
-                            .balanceInterval(BALANCE_INTERVAL).build(), JOIN_TIMEOUT);
+            HazelcastCoordinator coordinator;
+            try (EarlyExitWatch watch = new EarlyExitWatch(processes)) {
+                try {
+                    coordinator = HazelcastCoordinator.start(settings.build(),
+                            CoordinatorSettings.builder().workers(workers).threadsPerWorker(threads)
+                                    .balanceInterval(BALANCE_INTERVAL).build(), JOIN_TIMEOUT);
+                } catch (InterruptedException e) {
+                    throw watch.explain(e);
+                }
+            }
             return new HazelcastTarget(coordinator, processes, logs, threads);
         } catch (Exception | Error e) {
             String tails = tails(logs);
@@ -105,8 +112,70 @@ final class HazelcastTarget implements ClusterTarget {
                 "--cluster", cluster, "--port", Integer.toString(port), "--members", members,
                 "--allow", ClusterTarget.class.getPackageName()));
         ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log);
+        // this JVM's options from these variables are not the workers' (a debugger agent's port,
+        // a flight recording's file would clash between the workers), as for the CLI's forks
+        pb.environment().keySet().removeAll(JVM_OPTION_VARIABLES);
         pb.environment().put("SPINDLE_SECRET", secret);
         return pb.start();
+    }
+
+    /** The environment variables the JVM takes options from. */
+    static final List<String> JVM_OPTION_VARIABLES = List.of("JAVA_TOOL_OPTIONS", "JDK_JAVA_OPTIONS", "_JAVA_OPTIONS");
+
+    /**
+     * Interrupts the thread that waits for the workers to join as soon as one worker's JVM exits:
+     * it will never join, and the wait would last the whole {@link #JOIN_TIMEOUT}. An interrupt
+     * this watch made is cleared again when the wait ended otherwise (the JVM exited just as the
+     * cluster formed), so that it does not reach the benchmark's later waits; one from elsewhere
+     * is left alone.
+     */
+    static final class EarlyExitWatch implements AutoCloseable {
+        private final Thread waiter = Thread.currentThread();
+        private final List<Process> processes;
+        private boolean watching = true;          // guarded by this
+        private boolean interrupted;              // guarded by this: this watch interrupted the waiter
+
+        EarlyExitWatch(List<Process> processes) {
+            this.processes = processes;
+            for (Process p : processes) {
+                p.onExit().thenRun(this::exited);
+            }
+        }
+
+        private synchronized void exited() {
+            if (watching && !interrupted) {
+                interrupted = true;
+                waiter.interrupt();
+            }
+        }
+
+        /** What an interrupted wait means: a worker that exited, or an interrupt from elsewhere. */
+        Exception explain(InterruptedException e) {
+            synchronized (this) {
+                watching = false;
+                if (!interrupted) {
+                    Thread.currentThread().interrupt();     // not ours: keep it for the caller
+                    return e;
+                }
+            }
+            StringBuilder exits = new StringBuilder();
+            for (int i = 0; i < processes.size(); i++) {
+                Process p = processes.get(i);
+                if (!p.isAlive()) {
+                    exits.append(exits.length() == 0 ? "" : ", ").append("worker ").append(i)
+                            .append(" exited with status ").append(p.exitValue());
+                }
+            }
+            return new IllegalStateException(exits + " before the cluster formed", e);
+        }
+
+        @Override
+        public synchronized void close() {
+            watching = false;
+            if (interrupted) {
+                Thread.interrupted();                        // ours, and the wait ended without it
+            }
+        }
     }
 
     private static int[] freePorts(int n) throws IOException {
