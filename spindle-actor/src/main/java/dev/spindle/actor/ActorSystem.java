@@ -115,7 +115,8 @@ public final class ActorSystem implements AutoCloseable {
      * activation may be held, between its compare-and-set and its {@code execute}, by a sender
      * outside the pool, and a pool already shut down would refuse that activation, ending the
      * actor as rejected (its stop unprocessed, the message ahead of it a dead letter) after
-     * {@code close()} had returned.
+     * {@code close()} had returned. A closer on one of the pool's own threads (an actor), which
+     * cannot wait, leaves the shutdown to whoever completes it.
      */
     private volatile CompletableFuture<Void> stoppedActorsEnded;
 
@@ -378,8 +379,9 @@ public final class ActorSystem implements AutoCloseable {
     /**
      * Stops every live actor (messages already enqueued are processed first) and refuses
      * further spawns; then, if the system owns its scheduler, closes it, which waits for the
-     * actors to finish (called from an actor's thread it only shuts the scheduler down). With
-     * a caller-owned scheduler it returns without waiting. Idempotent.
+     * actors to finish (called from an actor's thread it does not wait: the scheduler is shut
+     * down once every actor has processed its stop). With a caller-owned scheduler it returns
+     * without waiting. Idempotent.
      *
      * <p>If the scheduler refuses an actor's stop with an {@code Error} (which
      * {@link ActorRef#stop()} passes on to its caller, as {@code tell} does; the actor ends as
@@ -436,14 +438,23 @@ public final class ActorSystem implements AutoCloseable {
      * dead letters. So the system closes it with the pools' own loop ({@link Closing}), whose
      * handler of dropped tasks ends every actor whose activation comes back as rejected
      * ({@link ActorCell#rejectDiscarded}), as when a scheduler refuses an activation. Called on
-     * one of the pool's own threads (an actor closing its system) it only shuts the pool down,
-     * as {@code close()} does: the pool cannot terminate while the caller runs.
+     * one of the pool's own threads (an actor closing its system) it does not wait, as
+     * {@code close()} does not (the pool cannot terminate while the caller runs, nor the calling
+     * actor end), and it shuts the pool down only once every stopped actor has ended, on the
+     * thread that ends the last: shut down at once, the pool would refuse an activation a sender
+     * outside it holds (see {@link #stoppedActorsEnded}), as when the closer waits outside.
      */
     private void closeScheduler(Scheduler s) {
         ExecutorService pool = (ExecutorService) s;
         BlockingSupport worker = BlockingSupport.current();
         boolean fromOwnWorker = worker != null && worker.serves(pool);
         CompletableFuture<Void> ended = stoppedActorsEnded;
+        if (fromOwnWorker && ended != null && !ended.isDone()) {
+            // The calling actor's own stop waits behind the message that called close(), so
+            // this thread cannot wait for the others: the last of them to end shuts the pool down.
+            ended.whenComplete((v, t) -> pool.shutdown());
+            return;
+        }
         if (!fromOwnWorker && ended != null) {
             // Let every stopped actor end while the pool still takes activations from outside
             // (see stoppedActorsEnded); an interrupt goes on to shutdownNow below, as before.
