@@ -73,10 +73,41 @@ abstract class CompensatingExecutorService extends AbstractExecutorService {
         // the future runs a task of this package as a pool's execute does: see ForkTask.prepareToQueue
         int prepared = ForkTask.prepareToQueue(task, null);
         try {
-            return super.submit(task, result);
+            // A task of this package that prepareToQueue kept as it was was spawned, forked or
+            // submitted before (it is queued in a pool, maybe another one, or runs, or ran): it
+            // does not run only through the future made here, which must then neither cancel it
+            // nor hand it back with itself (see CompensatingFuture.fork). Hidden behind a plain
+            // Runnable, no future takes it for its own: cancelling a second submit's future, or
+            // the second pool's shutdownNow, cancelled it or handed it back while the pool that
+            // accepted it first still ran, which then skipped it, or dropped its value.
+            Runnable wrapped = prepared == ForkTask.KEPT && task instanceof ForkTask<?> ? new NotOwned(task) : task;
+            return super.submit(wrapped, result);
         } catch (RejectedExecutionException e) {
             ForkTask.undoPrepareToQueue(task, prepared);
             throw e;
+        }
+    }
+
+    /**
+     * A task of this package given to {@code submit} that was queued before (see
+     * {@link #submit(Runnable, Object)}): the future runs it, as any runnable, if nobody has yet,
+     * and owns nothing of it.
+     */
+    private static final class NotOwned implements Runnable {
+        private final Runnable task;
+
+        NotOwned(Runnable task) {
+            this.task = task;
+        }
+
+        @Override
+        public void run() {
+            task.run();
+        }
+
+        @Override
+        public String toString() {
+            return task.toString();            // what a future's toString shows of its task
         }
     }
 
@@ -197,7 +228,9 @@ abstract class CompensatingExecutorService extends AbstractExecutorService {
 
         /**
          * The task of this package that {@code submit} was given ({@link ForkTask#prepareToQueue}
-         * bound it, so it looks queued), or {@code null}: it runs only through this future, so
+         * bound or reclaimed it, so it looks queued), or {@code null}; one it kept as it was, queued
+         * or started before, is hidden from this future ({@link #submit(Runnable, Object)}).
+         * It runs only through this future, so
          * when this future is cancelled, or handed back by {@code shutdownNow}, so is it; left as
          * it was, its {@code join} waited for good.
          */

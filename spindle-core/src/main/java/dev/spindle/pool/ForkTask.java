@@ -293,9 +293,10 @@ class ForkTask<T> implements Task<T>, RunnableFuture<T> {
 
     /**
      * The task a {@link WorkStealingPool}'s {@code submit} makes around a task of this package
-     * ({@link #prepareToQueue} bound it, so it looks queued): that task runs only through this
-     * one, so it is cancelled and handed back with it; left as it was, its {@code join} waited
-     * for good.
+     * ({@link #prepareToQueue} bound or reclaimed it, so it looks queued; one it kept as it was,
+     * queued or started before, is hidden from {@code newTaskFor}, see
+     * {@code CompensatingExecutorService.submit}): that task runs only through this one, so it
+     * is cancelled and handed back with it; left as it was, its {@code join} waited for good.
      */
     static final class Submitted<T> extends ForkTask<T> {
         final ForkTask<?> fork;

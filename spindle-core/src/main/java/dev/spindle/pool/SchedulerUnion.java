@@ -17,6 +17,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.RunnableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.LongAdder;
@@ -68,7 +69,9 @@ import java.util.concurrent.atomic.LongAdder;
  * from a worker of another Spindle pool they wait as a {@linkplain dev.spindle.Spindle#blocking blocking
  * section}, as the pools' own do: a task a worker submits may go where only that worker runs it
  * (a work-sharing worker's slot), and a pool compensates only for a wait it is told of
- * (see {@code CompensatingExecutorService}).
+ * (see {@code CompensatingExecutorService}). {@code submit} routes its task to member 0 too;
+ * when that is a {@link WorkStealingPool}, it returns that pool's own kind of future, whose
+ * {@code get} on one of its workers helps as the pool's own {@code submit}'s does.
  */
 public final class SchedulerUnion extends CompensatingExecutorService implements Scheduler, AutoCloseable {
 
@@ -234,6 +237,28 @@ public final class SchedulerUnion extends CompensatingExecutorService implements
         }
         member.execute(task, hints);
         routed[i].increment();
+    }
+
+    /**
+     * The future {@code submit} returns, for a task it routes to member 0: member 0's own when
+     * that is a {@link WorkStealingPool}, whose {@code get} on a worker of that pool helps (it
+     * runs the task if it has not started) rather than waiting as a blocking section. A
+     * blocking section is all the other futures have, and a work-stealing pool built with
+     * {@link WorkStealingPool.Builder#maxSpareWorkers maxSpareWorkers(0)} cannot compensate
+     * for it: {@code union.submit(inner).get()} in a task of its one worker never returned,
+     * where {@code pool.submit(inner).get()} does, since the inner task was queued behind the
+     * waiting worker alone.
+     */
+    @Override
+    protected <T> RunnableFuture<T> newTaskFor(Callable<T> callable) {
+        return members[0] instanceof WorkStealingPool ws ? ws.newTaskFor(callable) : super.newTaskFor(callable);
+    }
+
+    /** As {@link #newTaskFor(Callable)}. */
+    @Override
+    protected <T> RunnableFuture<T> newTaskFor(Runnable runnable, T value) {
+        return members[0] instanceof WorkStealingPool ws ? ws.newTaskFor(runnable, value)
+                : super.newTaskFor(runnable, value);
     }
 
     /**
