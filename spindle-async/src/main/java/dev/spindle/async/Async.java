@@ -1618,8 +1618,13 @@ public final class Async {
                 }
             }
             // the deadline has passed: withdraw the task, unless it completed since the poll above
-            // (a send a receiver took meanwhile): then that completion is the outcome, not a timeout
-            if (!Async.abandonUnlessDone(task)) {
+            // (a send a receiver took meanwhile): then that completion is the outcome, not a timeout.
+            // A poll that finds a stage of it completed (a then's first task) may start the next
+            // one (a then's last send), which a receiver can take before the withdrawal in turn:
+            // so each poll that leaves the task pending is followed by another cancelUnlessDone,
+            // never by a plain cancel, which cannot undo that send. Each "too late" is a stage
+            // that completed, so this ends (a loop's turns are bounded by the poll's budget)
+            while (!Async.abandonUnlessDone(task)) {
                 p = pollTask(cx);
                 if (p.isReady()) {
                     return p;
