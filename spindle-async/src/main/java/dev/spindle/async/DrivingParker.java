@@ -4,6 +4,8 @@
 package dev.spindle.async;
 
 import dev.spindle.internal.Parker;
+import dev.spindle.internal.jfr.WorkerParkEvent;
+import dev.spindle.internal.jfr.WorkerUnparkEvent;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -86,6 +88,11 @@ import java.util.concurrent.locks.LockSupport;
  *   <li><b>Busy workers</b> look at the drivers every {@value AsyncWorker#GLOBAL_INTERVAL}
  *       picks without waiting ({@link #pollNow}), so I/O and timers are served while every
  *       worker is busy.</li>
+ *   <li><b>Flight recorder.</b> A sleep in a driver's {@code select} is a worker's park as much
+ *       as one on {@link LockSupport}, and a driver's wake-up by {@code unpark} a wake-up: they
+ *       are recorded here ({@code dev.spindle.WorkerPark}, {@code dev.spindle.WorkerUnpark}), as
+ *       the thread parker records the others. A look without waiting ({@code select(0)}, and
+ *       {@link #pollNow}'s) is not a sleep and is not recorded.</li>
  * </ul>
  *
  * <h2>Why no wake-up is lost</h2>
@@ -161,6 +168,10 @@ final class DrivingParker implements Parker {
         permit.set(worker, 1);
         int k = drivingOf.get(worker);
         if (k != 0) {
+            // recorded here, as the thread parker records the wake-ups it delivers
+            if (WorkerUnparkEvent.enabled()) {
+                WorkerUnparkEvent.emit(runtime.name, worker);
+            }
             drivers.get(k - 1).wakeup();
         } else {
             threads.unpark(worker);
@@ -253,7 +264,7 @@ final class DrivingParker implements Parker {
             drivingOf.set(w, k + 1);
             if (permit.get(w) == 0) {          // see the class overview: the pair of this and unpark
                 long t = k == 0 ? earliest(nanos, timers.nanosToNext()) : nanos;
-                ready = d.select(t);
+                ready = select(d, w, t);
             }
             drivingOf.set(w, 0);
             if (ready < 0) {
@@ -268,6 +279,24 @@ final class DrivingParker implements Parker {
         } finally {
             drivingOf.set(w, 0);
             releaseSlot(k, w + 1);            // no hand-over: this worker is awake and comes back
+        }
+    }
+
+    /**
+     * {@code d.select(t)} for worker {@code w} asleep in it. Recorded as a park
+     * ({@code dev.spindle.WorkerPark}) as the thread parker records one: this is where a driving
+     * worker sleeps instead, and without it a recording showed none of its sleeps (with as many
+     * drivers as workers, or one worker and the timer slot, no park of the runtime at all).
+     */
+    private int select(IoDriver d, int w, long t) {
+        if (t == 0 || !WorkerParkEvent.enabled()) {
+            return d.select(t);                // a look without waiting is no sleep
+        }
+        WorkerParkEvent e = WorkerParkEvent.begin(runtime.name, w, Math.max(0, t));
+        try {
+            return d.select(t);
+        } finally {
+            e.parked();
         }
     }
 
