@@ -858,6 +858,12 @@ final class GraphScheduler implements AutoCloseable {
         }
         t.setState(TaskState.State.RELEASED);
         tasksReleased++;
+        dropCopies(t);
+        mayForget(t);
+    }
+
+    /** Tells every holder of {@code t}'s result, and every worker fetching it, to drop it. */
+    private void dropCopies(TaskState t) {
         for (int h : t.holders) {
             WorkerState w = workers.get(h);
             w.holds.remove(t.key());
@@ -874,7 +880,6 @@ final class GraphScheduler implements AutoCloseable {
         }
         t.fetchers.clear();
         t.clearHolders();
-        mayForget(t);
     }
 
     /**
@@ -1115,15 +1120,24 @@ final class GraphScheduler implements AutoCloseable {
             if (t.state == TaskState.State.ERRED || t.state == TaskState.State.MEMORY) {
                 continue;
             }
-            if (t.state == TaskState.State.RELEASED) {
-                // it succeeded, and its result was released: not a failure, but whatever waits
-                // through it for the failed task cannot run either
+            if (t.state == TaskState.State.RELEASED || t.state == TaskState.State.LOST) {
+                // it succeeded, and its result was released or lost with its workers: not a
+                // failure (its client already has its value), but whatever waits through it for
+                // the failed task cannot run either. A task that needs it later recomputes it,
+                // and fails then, from the failed input, if that input still cannot be computed
                 work.addAll(t.dependents);
                 continue;
             }
             unassign(t);
             t.setState(TaskState.State.ERRED);
             t.error = error;
+            // A result lost with its worker and being computed again may have a copy all the same:
+            // a worker that fetched it before the loss and reported it after (the report and the
+            // loss come from different members, in either order) is counted as a holder (see
+            // onDataAdded). Nothing else releases that copy once the recomputation fails; and once
+            // the record is forgotten (forgetReleased) the holder's record names a key the
+            // scheduler no longer has, so that a later loss of the holder stopped half-way.
+            dropCopies(t);
             CompletableFuture<Object> f = t.future;
             if (f != null) {
                 t.future = null;
@@ -1193,6 +1207,8 @@ final class GraphScheduler implements AutoCloseable {
             }
             return;
         }
+        // a copy asked for counts even while its result is computed again (lost, and reported only
+        // after the loss): err drops it if that computation fails, which nothing else would
         t.addHolder(w.id);
         w.holds.add(t.key());
         if (t.state == TaskState.State.LOST) {
