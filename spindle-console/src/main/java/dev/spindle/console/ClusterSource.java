@@ -15,8 +15,9 @@ import java.util.function.ToLongFunction;
  * A cluster ({@code LocalCluster}, {@code ClusterCoordinator}, a transport's coordinator), read
  * through its {@link ClusterView}, its {@code stats()} and steal log: per worker its
  * occupancy (tasks processing over threads), tasks executed and memory held; the cluster's task
- * counts and bytes moved; the steal events logged since the previous sample (at most
- * {@link #MAX_EVENTS} of them, the newest); and the task runs logged since the previous sample
+ * counts (its total of tasks executed is {@link ClusterStats#tasksExecuted()}, which a worker
+ * restarted under its id does not take down) and bytes moved; the steal events logged since the
+ * previous sample (at most {@link #MAX_EVENTS} of them, the newest); and the task runs logged since the previous sample
  * (at most {@link #MAX_TASKS}, the newest), each with its worker and its start and end as
  * milliseconds before the sample, which the page draws as a timeline per worker. A closed cluster
  * is reported as closed.
@@ -55,6 +56,9 @@ final class ClusterSource extends Source {
             Json.close(sb, '}');
             return;
         }
+        // the cluster's own count, which never goes down: not the workers' sum, which falls by
+        // all that a worker restarted under its id had run (its slot starts again from zero)
+        Json.field(sb, "tasksExecuted", s.tasksExecuted());
         Json.field(sb, "inMemory", s.tasksInMemory());
         Json.field(sb, "erred", s.tasksErred());
         Json.field(sb, "released", s.tasksReleased());

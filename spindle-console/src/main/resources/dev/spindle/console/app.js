@@ -192,8 +192,8 @@ function actors(src) {
 function cluster(src) {
   const c = card(src);
   if (src.closed) { totals(c, [['closed', 'closed', 1]]); return; }
-  const executed = src.workers.reduce((a, w) => a + w.executed, 0);
-  totals(c, [['executed', 'executed', executed], ['in memory', 'memory', src.inMemory], ['erred', 'erred', src.erred],
+  // the cluster's own total: the workers' sum falls when one restarts under its id
+  totals(c, [['executed', 'executed', src.tasksExecuted], ['in memory', 'memory', src.inMemory], ['erred', 'erred', src.erred],
     ['steals', 'steals', src.stealsConfirmed], ['bytes moved', 'bytes', src.bytesTransferred]]);
   const bars = src.workers.map(w => ({ index: w.id, busy: w.occupancy, queued: w.processing, stealsPerSec: 0, parksPerSec: 0 }));
   workerBars(canvas(c, 'workers', 70), bars);

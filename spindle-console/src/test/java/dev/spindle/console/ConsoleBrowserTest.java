@@ -81,6 +81,12 @@ class ConsoleBrowserTest {
                 assertThat(driver.findElements(By.cssSelector("section.card[data-name='graph']"))).hasSize(1);
                 String active = wait.until(d -> text(d, By.cssSelector("section.card[data-name='demo-pool'] .active")));
                 assertThat(active).as("the active workers figure").matches("[0-9]+");
+                By graphExecuted = By.cssSelector("section.card[data-name='graph'] .executed");
+                String executed = wait.until(d -> {
+                    String t = text(d, graphExecuted);
+                    return t != null && t.matches("[1-9][0-9.]*[kM]?") ? t : null;
+                });
+                assertThat(executed).as("the cluster's executed total, from its own count").isNotNull();
                 assertThat(driver.findElements(By.cssSelector("section.card[data-name='graph'] canvas.timeline")))
                         .as("the task timeline").hasSize(1);
                 assertThat(driver.findElements(By.cssSelector("section.card[data-name='demo-actors'] ol.mailboxes")))
