@@ -50,16 +50,20 @@ import java.util.concurrent.atomic.LongAdder;
  *
  * <ul>
  *   <li>{@link #of} <em>borrows</em> its members: shutting the union down only makes the union
- *       reject new tasks; the members keep running and their owner shuts them down. The union
- *       counts as terminated once it is shut down and every member that is an
- *       {@link ExecutorService} has terminated.</li>
+ *       reject new tasks (but see below for what a member's own task submits); the members keep
+ *       running and their owner shuts them down. The union counts as terminated once it is shut
+ *       down and every member that is an {@link ExecutorService} has terminated.</li>
  *   <li>{@link #owning} <em>owns</em> its members: {@link #shutdown()}, {@link #shutdownNow()}
  *       and {@link #close()} are passed on to every member that is an {@link ExecutorService}
- *       (members that are only {@link AutoCloseable} are closed by {@link #close()}). After
- *       {@code shutdown()}, a task that a task running on a Spindle pool member routes back to
- *       that member is passed on, so the member's graceful shutdown runs it as it runs what its
- *       tasks submit directly; every other task is rejected.</li>
+ *       (members that are only {@link AutoCloseable} are closed by {@link #close()}).</li>
  * </ul>
+ *
+ * <p>Either way, once the union is shut down, a task that a task running on a Spindle pool
+ * member routes back to that member is passed on (an owned member's graceful shutdown runs it
+ * as it runs what its tasks submit directly; a borrowed member is still running); every other
+ * task is rejected. Work accepted before the shutdown thus finishes its further steps: an
+ * actor whose mailbox still holds messages goes on to its next turn, where a borrowing union
+ * refused it, the actor ended as rejected and those messages became dead letters.
  *
  * <p>The union queues nothing itself: {@link #shutdownNow()} of an owning union returns the
  * members' unstarted tasks; of a borrowing union, an empty list.
@@ -216,8 +220,8 @@ public final class SchedulerUnion extends CompensatingExecutorService implements
      * Runs {@code task} on member {@code hints.schedulerIndex()}, passing the hints on.
      *
      * @throws IllegalArgumentException if the index is not below {@link #size()}
-     * @throws RejectedExecutionException if the union is shut down (unless, for an owning union,
-     *     the caller is a worker of the member, which then decides), or the member rejects
+     * @throws RejectedExecutionException if the union is shut down (unless the caller is a worker
+     *     of the member, which then decides), or the member rejects
      * @throws NullPointerException if {@code task} or {@code hints} is null
      */
     @Override
@@ -230,9 +234,10 @@ public final class SchedulerUnion extends CompensatingExecutorService implements
                     + members.length + " member" + (members.length == 1 ? "" : "s"));
         }
         Scheduler member = members[i];
-        if (shutdown && !(owning && member instanceof PoolCore p && p.isWorkerOfThisPool())) {
-            // an owning union's member, shut down with it, still takes what its own running
-            // tasks submit (as its graceful shutdown promises); everything else is refused here
+        if (shutdown && !(member instanceof PoolCore p && p.isWorkerOfThisPool())) {
+            // a member still takes what its own running tasks submit: an owned one, shut down
+            // with the union, as its graceful shutdown promises; a borrowed one, still running,
+            // as it would have before. Everything else is refused here
             throw new RejectedExecutionException(this + " is shut down");
         }
         member.execute(task, hints);
@@ -306,7 +311,7 @@ public final class SchedulerUnion extends CompensatingExecutorService implements
      */
     private ExecutorService ownMember0(Collection<?> tasks) {
         Objects.requireNonNull(tasks, "tasks");
-        if (members[0] instanceof PoolCore p && p.isWorkerOfThisPool() && (!shutdown || owning)) {
+        if (members[0] instanceof PoolCore p && p.isWorkerOfThisPool()) {
             return p;
         }
         return null;

@@ -160,4 +160,40 @@ class PoolLifecycleRegressionTest {
         assertThatThrownBy(() -> union.execute(() -> { })).as("a task from outside is still refused")
                 .isInstanceOf(RejectedExecutionException.class);
     }
+
+    /**
+     * A borrowing union, shut down, refused even a follow-up that a task running on its member
+     * routes back to that member, which keeps running: accepted multi-step work (an actor's
+     * next turn) stopped half-way, where the member alone, or an owning union, runs it. Tasks
+     * from elsewhere are still refused.
+     */
+    @Test
+    void aBorrowingUnionShutDownPassesAMemberTasksFollowUpToTheMember() throws Exception {
+        WorkStealingPool member = WorkStealingPool.builder().workers(1).name("borrowed-member").build();
+        try {
+            SchedulerUnion union = SchedulerUnion.of(member);
+            CountDownLatch started = new CountDownLatch(1);
+            CountDownLatch release = new CountDownLatch(1);
+            CountDownLatch followUpRan = new CountDownLatch(1);
+            List<Throwable> refused = new CopyOnWriteArrayList<>();
+            union.execute(() -> {
+                started.countDown();
+                try {
+                    release.await(10, TimeUnit.SECONDS);
+                    union.execute(followUpRan::countDown, Hints.DEFAULT);
+                } catch (Throwable t) {
+                    refused.add(t);
+                }
+            }, Hints.DEFAULT);
+            assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
+            union.close();                         // a borrowing union's close: shut down, members left alone
+            release.countDown();
+            assertThat(followUpRan.await(10, TimeUnit.SECONDS)).as("the follow-up ran").isTrue();
+            assertThat(refused).as("what the accepted task's follow-up submission threw").isEmpty();
+            assertThatThrownBy(() -> union.execute(() -> { })).as("a task from outside is still refused")
+                    .isInstanceOf(RejectedExecutionException.class);
+        } finally {
+            member.close();
+        }
+    }
 }
