@@ -4,6 +4,7 @@
 package dev.spindle.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -44,6 +45,15 @@ class BenchEchoCommandTest {
         assertThat(r.exit()).isZero();
         assertThat(r.out()).startsWith("{").contains("\"suite\": \"echo\"").contains("\"payloadBytes\": 100")
                 .contains("\"id\": \"netty\"").doesNotContain("\"id\": \"spindle\"");
+    }
+
+    /** Only servers that cannot run on this JVM: a usage error, not a run that measures nothing. */
+    @Test
+    void serversNoneOfWhichCanRunHereAreAUsageError() {
+        assumeTrue(Runtime.version().feature() < 21, "virtual threads run on this JVM");
+        CliOutcome r = CliOutcome.run("bench", "echo", "--servers", "virtual-threads");
+        assertThat(r.exit()).isEqualTo(2);
+        assertThat(r.err()).contains("no selected echo server can run on this JVM: virtual-threads (needs JDK 21+)");
     }
 
     @Test

@@ -54,7 +54,9 @@ public final class EchoHarness {
         /**
          * Server ids, in report order.
          *
-         * @throws IllegalArgumentException for an unknown or repeated id, naming the valid ones, or an empty list
+         * @throws IllegalArgumentException for an unknown or repeated id, naming the valid ones, an
+         *     empty list, or a list of servers none of which can run on this JVM (a run would
+         *     measure nothing), naming why
          */
         public Options servers(List<String> ids) {
             Objects.requireNonNull(ids, "servers");
@@ -62,11 +64,19 @@ public final class EchoHarness {
                 throw new IllegalArgumentException("no echo server selected; valid: "
                         + String.join(", ", EchoServers.ids()));
             }
+            List<String> unavailable = new ArrayList<>();
             for (int i = 0; i < ids.size(); i++) {
-                EchoServers.unavailableReason(ids.get(i));      // checks the id
+                String reason = EchoServers.unavailableReason(ids.get(i));      // checks the id
                 if (ids.subList(0, i).contains(ids.get(i))) {
                     throw new IllegalArgumentException("echo server '" + ids.get(i) + "' given twice");
                 }
+                if (reason != null) {
+                    unavailable.add(ids.get(i) + " (" + reason + ")");
+                }
+            }
+            if (unavailable.size() == ids.size()) {
+                throw new IllegalArgumentException("no selected echo server can run on this JVM: "
+                        + String.join(", ", unavailable));
             }
             this.servers = List.copyOf(ids);
             return this;

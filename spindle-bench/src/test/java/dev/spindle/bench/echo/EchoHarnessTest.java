@@ -5,6 +5,7 @@ package dev.spindle.bench.echo;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -100,5 +101,22 @@ class EchoHarnessTest {
     @Test
     void jsonStringsAreEscaped() {
         assertThat(EchoReport.text("a\"b\\c\nd")).isEqualTo("\"a\\\"b\\\\c\\u000ad\"");
+    }
+
+    /**
+     * Servers none of which can run on this JVM (virtual threads on JDK 17) were accepted, and the
+     * run measured nothing and succeeded; one runnable server among them is still fine.
+     */
+    @Test
+    void aSelectionOfServersNoneOfWhichCanRunHereIsRefused() {
+        List<String> unavailable = EchoServers.ids().stream()
+                .filter(id -> EchoServers.unavailableReason(id) != null).toList();
+        assumeTrue(!unavailable.isEmpty(), "every echo server can run on this JVM");
+        String id = unavailable.get(0);
+        assertThatThrownBy(() -> new EchoHarness.Options().servers(List.of(id)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("no selected echo server can run on this JVM: " + id + " ("
+                        + EchoServers.unavailableReason(id) + ")");
+        assertThat(new EchoHarness.Options().servers(List.of(EchoServers.SPINDLE, id))).isNotNull();
     }
 }
