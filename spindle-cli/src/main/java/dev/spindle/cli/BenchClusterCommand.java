@@ -78,6 +78,17 @@ final class BenchClusterCommand implements Callable<Integer> {
         System.setProperty("spindle.bench.cluster.configs", String.join(", ", ClusterTarget.CONFIGS));
     }
 
+    /**
+     * A worker count given for a configuration that {@code --configs} leaves out would be ignored:
+     * the user meant another run than the one they would get.
+     */
+    private void refuseWorkersOfAnUnselectedConfig(String option, String config) {
+        if (configs != null && !configs.contains(config) && spec.commandLine().getParseResult().hasMatchedOption(option)) {
+            throw new CommandLine.ParameterException(spec.commandLine(), option + " sets the workers of the " + config
+                    + " configuration, which --configs " + String.join(",", configs) + " leaves out");
+        }
+    }
+
     @Override
     public Integer call() throws Exception {
         BenchCommand.refuseOptionsBefore(spec);
@@ -93,6 +104,8 @@ final class BenchClusterCommand implements Callable<Integer> {
             o.threads(threads).inProcessWorkers(inProcessWorkers).processWorkers(processWorkers)
                     .rounds(options.rounds).warmupRounds(options.warmup);
         });
+        refuseWorkersOfAnUnselectedConfig("--inprocess-workers", "inprocess");
+        refuseWorkersOfAnUnselectedConfig("--process-workers", "processes");
         switch (size.toLowerCase(Locale.ROOT)) {
             case "quick":
                 o.size(Size.QUICK);

@@ -241,6 +241,12 @@ class SpindleCliTest {
         assertThat(err.toString()).contains("--size must be quick or tiny");
         assertThat(run("bench", "cluster", "--rounds", "0")).isEqualTo(2);
         assertThat(err.toString()).contains("--rounds must be between 1");
+        // a worker count for a configuration left out would be ignored: the run would not be the one meant
+        assertThat(run("bench", "cluster", "--configs", "inprocess", "--process-workers", "8")).isEqualTo(2);
+        assertThat(err.toString()).contains("--process-workers sets the workers of the processes configuration,"
+                + " which --configs inprocess leaves out");
+        assertThat(run("bench", "cluster", "--configs", "processes", "--inprocess-workers", "8")).isEqualTo(2);
+        assertThat(err.toString()).contains("--inprocess-workers sets the workers of the inprocess configuration");
         assertThat(out.toString()).isEmpty();
     }
 
