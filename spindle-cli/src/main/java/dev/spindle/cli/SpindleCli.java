@@ -6,7 +6,10 @@ package dev.spindle.cli;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.Properties;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -84,11 +87,25 @@ public final class SpindleCli implements Callable<Integer> {
         return cl.getCommandSpec().exitCodeOnInvalidInput();
     }
 
-    /** A run failed: one clear line on stderr (with the cause chain), no stack trace, exit 1. */
-    private static int onFailure(Exception ex, CommandLine cl, CommandLine.ParseResult parsed) {
+    /** The most causes {@link #onFailure} prints: a chain is rarely deeper, and a longer one is cut. */
+    static final int MAX_CAUSES = 16;
+
+    /**
+     * A run failed: one clear line on stderr (with the cause chain, each cause once: a chain may
+     * loop back, as {@code a.initCause(b); b.initCause(a)} makes it, and at most
+     * {@link #MAX_CAUSES} of them), no stack trace, exit 1.
+     */
+    static int onFailure(Exception ex, CommandLine cl, CommandLine.ParseResult parsed) {
         PrintWriter err = cl.getErr();
         err.println("spindle " + cl.getCommandName() + ": error: " + ex.getMessage());
-        for (Throwable c = ex.getCause(); c != null && c != c.getCause(); c = c.getCause()) {
+        Set<Throwable> seen = Collections.newSetFromMap(new IdentityHashMap<>());
+        seen.add(ex);
+        int printed = 0;
+        for (Throwable c = ex.getCause(); c != null && seen.add(c); c = c.getCause()) {
+            if (printed++ == MAX_CAUSES) {
+                err.println("  (more causes left out)");
+                break;
+            }
             err.println("  caused by: " + c);
         }
         if (System.getenv("SPINDLE_DEBUG") != null) {

@@ -161,4 +161,40 @@ class CliRegressionTest {
             p.destroyForcibly();
         }
     }
+
+    /**
+     * A failure whose causes loop back ({@code a.initCause(b); b.initCause(a)}: allowed, only a
+     * cause that is the throwable itself is refused) printed its causes for good.
+     */
+    @Test
+    void aFailureWhoseCausesLoopBackIsPrintedOnce() {
+        IllegalStateException a = new IllegalStateException("a");
+        IllegalArgumentException b = new IllegalArgumentException("b");
+        java.io.UncheckedIOException top = new java.io.UncheckedIOException("top", new IOException("io", a));
+        a.initCause(b);
+        b.initCause(a);
+        java.io.StringWriter text = new java.io.StringWriter();
+        picocli.CommandLine cl = SpindleCli.commandLine();
+        cl.setErr(new java.io.PrintWriter(text));
+        assertThat(SpindleCli.onFailure(top, cl, null)).isEqualTo(1);
+        assertThat(text.toString()).contains("error: top")
+                .containsOnlyOnce("caused by: java.io.IOException: io")
+                .containsOnlyOnce("caused by: java.lang.IllegalStateException: a")
+                .containsOnlyOnce("caused by: java.lang.IllegalArgumentException: b");
+    }
+
+    /** A very deep chain of causes is cut after {@link SpindleCli#MAX_CAUSES} of them. */
+    @Test
+    void aVeryDeepChainOfCausesIsCut() {
+        Throwable cause = new IllegalStateException("deepest");
+        for (int i = 0; i < 1000; i++) {
+            cause = new IllegalStateException("level " + i, cause);
+        }
+        java.io.StringWriter text = new java.io.StringWriter();
+        picocli.CommandLine cl = SpindleCli.commandLine();
+        cl.setErr(new java.io.PrintWriter(text));
+        SpindleCli.onFailure(new IllegalStateException("top", cause), cl, null);
+        assertThat(text.toString().split("caused by:", -1)).hasSize(SpindleCli.MAX_CAUSES + 1);
+        assertThat(text.toString()).contains("(more causes left out)");
+    }
 }
