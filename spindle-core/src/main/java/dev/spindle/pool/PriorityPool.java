@@ -62,6 +62,10 @@ import java.util.concurrent.RejectedExecutionException;
  * exactly once or is returned. An exception thrown by an executed task goes to the
  * {@linkplain Builder#uncaughtExceptionHandler uncaught-exception handler} and never kills a
  * worker; tasks from {@code submit} (priority 0) complete their {@code Future} exceptionally.
+ *
+ * <p>This pool has no spare workers: a task that waits for work it submitted here needs another
+ * worker free to run it, so on a one-worker pool {@code pool.submit(inner).get()} inside a task
+ * waits for good, as on a one-thread {@code ThreadPoolExecutor}.
  */
 public final class PriorityPool extends AbstractPool {
 

@@ -70,6 +70,12 @@ import java.util.concurrent.RejectedExecutionException;
  *       nudges a parked one to take it.</li>
  * </ul>
  *
+ * <p>This pool has no spare workers: a blocking section frees a slot task for <em>another</em>
+ * worker, but does not add one. A task that waits for work it submitted here therefore needs a
+ * second worker free to run it: on a one-worker pool, {@code pool.submit(inner).get()} inside a
+ * task waits for good, as on a one-thread {@code ThreadPoolExecutor}. A
+ * {@link WorkStealingPool} runs such a task from within the wait instead.
+ *
  * <h2>Memory ordering</h2>
  *
  * <p>Only the owner fills its slot, with a release store (or an atomic swap if the slot was

@@ -76,8 +76,9 @@ import java.util.function.IntConsumer;
  * <h2>Blocking</h2>
  *
  * <p>Wrap blocking calls in {@link dev.spindle.Spindle#blocking}: the pool starts a compensating
- * spare worker (at most {@link Builder#maxSpareWorkers}) for the duration. Spare workers that are
- * no longer needed exit after {@link Builder#spareKeepAlive}.
+ * spare worker (at most {@link Builder#maxSpareWorkers}) for the duration. A spare that goes idle
+ * once it is no longer needed exits at once; one that parks while still needed exits after
+ * {@link Builder#spareKeepAlive} parked.
  *
  * <p>A wait the pool cannot see is caught as well when it could otherwise last for good: when
  * every worker has waited without a time limit for about 20 ms (a
@@ -842,7 +843,9 @@ public final class WorkStealingPool extends PoolCore {
         }
 
         /**
-         * How long an unneeded spare worker stays parked before it exits; default 60 s.
+         * How long a spare worker that parks while still needed (its blocked worker has not come
+         * back yet) stays parked before it exits; default 60 s. A spare that goes idle once the
+         * pool has more unblocked workers than its parallelism exits at once, without waiting.
          *
          * @param keepAlive the idle time before a spare exits, positive
          * @return this builder
