@@ -144,7 +144,8 @@ public final class HazelcastCoordinator implements ClusterView, AutoCloseable {
      * Sends every worker the list of proven workers (it fetches only from those) and checks that
      * each answers in this session. Hazelcast can show a member in this member's list before that
      * member's own list shows this one, and a task sent then may be discarded; a call with a reply
-     * closes that window.
+     * closes that window. For the same reason a worker answers only once its own list shows every
+     * worker listed ({@link Roster#adopt}); until then this is asked again.
      */
     private boolean allReady(List<Integer> workers) throws InterruptedException {
         Wire.Members members = roster.members();

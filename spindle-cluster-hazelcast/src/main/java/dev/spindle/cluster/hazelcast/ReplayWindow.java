@@ -7,8 +7,9 @@ package dev.spindle.cluster.hazelcast;
  * The sequence numbers seen from one sender, as a sliding window (the anti-replay window of
  * IPsec, RFC 4303 section 3.4.3): the highest number seen and a bitmap of the {@value #WINDOW}
  * numbers below it. A number is accepted once; a number at or below {@code highest - WINDOW} is
- * refused as too old. Frames may arrive out of order (several executor threads, and a sender's
- * numbers are shared by all its receivers, so each receiver sees gaps), which the window absorbs.
+ * refused as too old. Frames may arrive out of order (several executor threads), which the window
+ * absorbs: a sender numbers its frames to each member apart ({@link Session}), so a frame is
+ * refused only once {@value #WINDOW} later frames from the same sender to this member overtook it.
  * Synchronized: one lock per sender, held for a few word operations.
  */
 final class ReplayWindow {

@@ -120,16 +120,31 @@ final class Roster implements MembershipListener {
      * A worker adopts the coordinator's list of proven workers and their incarnations (members it
      * cannot see are skipped); the coordinator's word replaces what this worker knew of an id, so
      * an id that rejoined is reached at its new member and heard only from its new incarnation.
+     *
+     * @return whether this member's list showed every listed worker but itself: Hazelcast shows a
+     *         new member in one member's list before another's, and a worker that skipped one must
+     *         not answer the coordinator's probe as ready, or it is never asked again and never
+     *         fetches from, nor serves, that worker
      */
-    synchronized void adopt(Wire.Members proven, com.hazelcast.cluster.Cluster cluster) {
+    synchronized boolean adopt(Wire.Members proven, com.hazelcast.cluster.Cluster cluster) {
+        int seen = 0;
+        int others = 0;
+        UUID self = cluster.getLocalMember().getUuid();
+        for (Map.Entry<Integer, UUID> e : proven.workers().entrySet()) {
+            if (!e.getValue().equals(self) && proven.incarnations().get(e.getKey()) != null) {
+                others++;
+            }
+        }
         for (Member m : cluster.getMembers()) {
             for (Map.Entry<Integer, UUID> e : proven.workers().entrySet()) {
                 Long incarnation = proven.incarnations().get(e.getKey());
                 if (e.getValue().equals(m.getUuid()) && !m.localMember() && incarnation != null) {
                     workers.adopt(e.getKey(), m, incarnation);
+                    seen++;
                 }
             }
         }
+        return seen >= others;
     }
 
     /** Sets the coordinator (a worker, after an accepted verdict); false if another one is set. */

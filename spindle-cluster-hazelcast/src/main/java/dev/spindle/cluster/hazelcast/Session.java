@@ -15,6 +15,16 @@ import java.util.concurrent.atomic.AtomicReference;
  * one at start; a worker adopts it when the coordinator has proved itself, see {@link Handshake}),
  * this member's sender id and sequence numbers, and a {@link ReplayWindow} per sender.
  *
+ * <p>The sequence numbers are counted per addressee: each member sees the numbers of the frames
+ * sent to it with no gaps, so a replay window bounds how far a frame may be overtaken among the
+ * sender's frames <em>to this member</em>. Frames between two members travel on paths that do not
+ * keep their order (a worker's one message thread for the coordinator's tasks, its fetch pool for
+ * the coordinator's probes and other workers' fetch requests, a callback thread for the replies to
+ * its own fetches); with one sequence for every addressee, as before, a frame overtaken by a single
+ * later one was refused as too old whenever the sender had sent {@value ReplayWindow#WINDOW}
+ * frames to other members in between (a coordinator of many workers does so in a moment), and a
+ * refused frame of tasks was lost with nobody told.
+ *
  * <p>A frame is accepted only if its signature checked (done before, by {@link FrameCodec}), it
  * names this session (so nothing from an earlier session of the same secret is accepted, although
  * attempt numbers restart there), its sender is a member proved in this session (the caller's
@@ -29,7 +39,8 @@ final class Session {
     private final long incarnation;
     private final Offences offences;
     private final AtomicReference<UUID> id = new AtomicReference<>();
-    private final AtomicLong seq = new AtomicLong();
+    /** The last sequence number sent to each addressee (see the class comment). */
+    private final Map<Integer, AtomicLong> seqs = new ConcurrentHashMap<>();
     private final Map<Integer, Window> windows = new ConcurrentHashMap<>();
 
     /**
@@ -86,19 +97,21 @@ final class Session {
 
     /**
      * A frame of this session from this member to {@code to}'s process {@code toIncarnation}
-     * ({@link Wire#COORDINATOR_INCARNATION} for the coordinator), with its next sequence number.
+     * ({@link Wire#COORDINATOR_INCARNATION} for the coordinator), with this member's next sequence
+     * number to {@code to}.
      */
     Wire.Frame frame(int to, long toIncarnation, Object body) {
         return frame(to, toIncarnation, List.of(body));
     }
 
-    /** A frame of a batch of bodies, in this session from this member, with its next sequence number. */
+    /** A frame of a batch of bodies, in this session from this member, with its next sequence number to {@code to}. */
     Wire.Frame frame(int to, long toIncarnation, List<Object> bodies) {
         UUID s = id.get();
         if (s == null) {
             throw new IllegalStateException("no session yet");
         }
-        return new Wire.Frame(s, self, incarnation, to, toIncarnation, seq.incrementAndGet(), bodies);
+        long seq = seqs.computeIfAbsent(to, k -> new AtomicLong()).incrementAndGet();
+        return new Wire.Frame(s, self, incarnation, to, toIncarnation, seq, bodies);
     }
 
     /**

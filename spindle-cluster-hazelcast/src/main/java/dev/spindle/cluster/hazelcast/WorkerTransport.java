@@ -120,8 +120,11 @@ final class WorkerTransport extends WorkerTransportSupport implements Endpoint {
         }
         Object body = f.bodies().size() == 1 ? f.bodies().get(0) : null;
         if (f.sender() == Wire.COORDINATOR && body instanceof Wire.Members m) {
-            // the coordinator's list of proven workers, which also shows it that this worker knows it
-            roster.adopt(m, outbox.cluster());
+            // the coordinator's list of proven workers, which also shows it that this worker knows
+            // it; unanswered while this member's list lacks one of them, so the coordinator asks again
+            if (!roster.adopt(m, outbox.cluster())) {
+                return null;
+            }
             return codec.seal(session.frame(Wire.COORDINATOR, Wire.COORDINATOR_INCARNATION,
                     new WireMessage.FetchReply("", id, null)));
         }
