@@ -792,13 +792,23 @@ public final class Reactor implements AutoCloseable, IoDriver {
             SelectionKey key = it.next();
             it.remove();
             Registration reg = (Registration) key.attachment();
-            List<Waker> ready;
+            List<Waker> ready = null;
             try {
                 int ops = key.readyOps();
                 ready = reg.takeReady(ops);
                 key.interestOps(reg.interest());
             } catch (CancelledKeyException e) {
-                ready = reg.takeAll();
+                // The channel was closed meanwhile (its close cancels the key at once, and
+                // deregisters afterwards). Wakers takeReady took are off the registration: the
+                // close's wake-up no longer finds them, so they are woken here with the rest.
+                // Replaced by takeAll's, they were never woken, and a read waiting on a stream
+                // closed as its bytes came in waited for good.
+                List<Waker> rest = reg.takeAll();
+                if (ready == null) {
+                    ready = rest;
+                } else {
+                    ready.addAll(rest);
+                }
             }
             if (ready != null) {
                 wakeAll(ready);
