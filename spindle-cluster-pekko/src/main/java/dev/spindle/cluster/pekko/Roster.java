@@ -353,12 +353,18 @@ final class Roster {
     /**
      * Cuts a retired worker off as a lost one (nothing more to or from it; a new process may take
      * the id), without reporting a loss: the scheduler removed it, and the callback lets it leave.
+     * A claim that waited for the id (a replacement started while the worker retired) is tried
+     * again now, as after a loss: the retired process's removal later finds the id no longer its
+     * own, and would leave that claim waiting for good.
      */
     synchronized void retire(int id) {
         Address a = workers.holder(id);
-        if (workers.lose(id) && a != null) {
-            lostAddresses.add(a);
-            onWorkerRetired.accept(id, a);
+        if (workers.lose(id)) {
+            if (a != null) {
+                lostAddresses.add(a);
+                onWorkerRetired.accept(id, a);   // first: it reads the retired process's incarnation
+            }
+            retryWaiting(id);
         }
     }
 
