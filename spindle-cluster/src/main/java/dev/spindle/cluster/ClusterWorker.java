@@ -162,6 +162,13 @@ final class ClusterWorker {
      */
     private final List<Message.Compute> early = new ArrayList<>();
     /**
+     * Copy orders that arrived ahead of releases the scheduler sent before them
+     * ({@link Message.Replicate#releases}), as tasks in {@link #early}: taken once those releases
+     * were handled, else a released, earlier value of the key still here would be reported as the
+     * copy, and then dropped by its release. Guarded by {@link #early}.
+     */
+    private final List<Message.Replicate> earlyCopies = new ArrayList<>();
+    /**
      * Which numbered releases were handled: all of {@code 1..releasedPrefix}, and those above it
      * in {@code releasedAbove} (arrived ahead of an earlier one). A task is admitted only once
      * every release sent before it was handled, not merely as many releases: a release sent
@@ -335,7 +342,7 @@ final class ClusterWorker {
         m.put("fetching", fetching.size());
         m.put("ready", ready.size());
         synchronized (early) {
-            m.put("early", early.size());
+            m.put("early", early.size() + earlyCopies.size());
             m.put("overtaken", overtaken.size());
             m.put("withdrawn", withdrawn.size());
         }
@@ -365,6 +372,16 @@ final class ClusterWorker {
         } else if (message instanceof Message.ReleaseKey r) {
             release(r.key(), r.index());
         } else if (message instanceof Message.Replicate r) {
+            synchronized (early) {
+                Long abandonedBy = overtaken.get(r.key());
+                if (abandonedBy != null && r.releases() < abandonedBy) {
+                    return;                   // sent before a release of its key that overtook it: no longer wanted
+                }
+                if (!admitted(r.releases())) {
+                    earlyCopies.add(r);       // overtook a release: taken once it is handled (see release)
+                    return;
+                }
+            }
             replicate(r);
         }
     }
@@ -432,6 +449,7 @@ final class ClusterWorker {
         });
         releases.incrementAndGet();           // after the value is gone: a stall report that counts it saw it gone
         List<Message.Compute> due = new ArrayList<>();
+        List<Message.Replicate> dueCopies = new ArrayList<>();
         synchronized (early) {                // counted before the look, so no task is left behind (see receive)
             handled(index);
             // a task of the key sent before this release (it overtook it) is abandoned as a job
@@ -445,12 +463,24 @@ final class ClusterWorker {
                     due.add(c);
                 }
             }
+            for (Iterator<Message.Replicate> it = earlyCopies.iterator(); it.hasNext(); ) {
+                Message.Replicate r = it.next();
+                if (r.releases() < index && r.key().equals(key)) {
+                    it.remove();              // a copy of the value released: the scheduler asks no more for it
+                } else if (admitted(r.releases())) {
+                    it.remove();
+                    dueCopies.add(r);
+                }
+            }
             if (index != 0) {
                 overtaken.merge(key, index, Math::max);   // the task it abandons may be on its way
             }
         }
         for (Message.Compute c : due) {
             compute(c);
+        }
+        for (Message.Replicate r : dueCopies) {
+            replicate(r);
         }
     }
 
@@ -902,6 +932,7 @@ final class ClusterWorker {
         fetching.clear();
         synchronized (early) {
             early.clear();
+            earlyCopies.clear();
             withdrawn.clear();
         }
     }

@@ -1629,7 +1629,8 @@ final class GraphScheduler implements AutoCloseable {
             }
             w.replicas.put(key, to);
             t.fetchers.add(to.id);
-            transport.toWorker(to.id, new Message.Replicate(key, List.of(w.id)));
+            // after the releases sent to it before: it may still hold a released, earlier value of the key
+            transport.toWorker(to.id, new Message.Replicate(key, List.of(w.id), to.releasesSent));
         }
         if (copying || !w.processing.isEmpty()) {
             return;

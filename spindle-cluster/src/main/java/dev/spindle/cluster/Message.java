@@ -100,9 +100,24 @@ public sealed interface Message extends Serializable {
      *
      * @param key the key of the value to copy
      * @param holders the ids of the workers holding it
+     * @param releases how many {@link ReleaseKey} messages the scheduler had sent to this worker
+     *        before this one, as in {@link Compute#releases}: a worker that took the order before
+     *        a release of the key sent ahead of it would report the released, earlier value it
+     *        still holds as the copy (which the release then drops), so it holds the order back
+     *        until it has handled those releases
      * @serial exclude
      */
-    record Replicate(String key, List<Integer> holders) implements ToWorker {
+    record Replicate(String key, List<Integer> holders, long releases) implements ToWorker {
+
+        /**
+         * A copy order that waits for no release.
+         *
+         * @param key the key of the value to copy
+         * @param holders the ids of the workers holding it
+         */
+        public Replicate(String key, List<Integer> holders) {
+            this(key, holders, 0);
+        }
     }
 
     /**

@@ -59,6 +59,8 @@ public final class MessageCodec {
     static final int REPLICATE = 0x03;
     static final int RETIRED = 0x04;
     static final int STEAL_REQUEST = 0x05;
+    /** {@link #REPLICATE} with the count of releases sent before it. */
+    static final int REPLICATE_2 = 0x06;
     static final int FINISHED = 0x11;
     static final int RUNNING = 0x12;
     static final int ERRED = 0x13;
@@ -231,10 +233,11 @@ public final class MessageCodec {
                     .string(m.dependency(), MAX_NAME_BYTES, KEY)
                     .zigZag(m.holder());
         } else if (body instanceof Message.Replicate r) {
-            out.u8(REPLICATE).string(r.key(), MAX_NAME_BYTES, KEY).varLong(r.holders().size());
+            out.u8(REPLICATE_2).string(r.key(), MAX_NAME_BYTES, KEY).varLong(r.holders().size());
             for (int h : r.holders()) {
                 out.zigZag(h);
             }
+            out.zigZag(r.releases());
         } else if (body instanceof Message.Retired r) {
             out.u8(RETIRED).zigZag(r.worker());
         } else if (body instanceof Message.MemoryReport m) {
@@ -305,6 +308,8 @@ public final class MessageCodec {
                 return new Message.DataMissing(in.zigZagInt(), key(in), in.zigZag(), key(in), in.zigZagInt());
             case REPLICATE:
                 return new Message.Replicate(key(in), ints(in));
+            case REPLICATE_2:
+                return new Message.Replicate(key(in), ints(in), in.zigZag());
             case RETIRED:
                 return new Message.Retired(in.zigZagInt());
             case MEMORY_REPORT:
