@@ -161,8 +161,10 @@ public final class LocalCluster implements ClusterView, AutoCloseable {
      * holding the fewest bytes; then it is removed and stopped. No result is lost and no task
      * runs twice. (Should a copy fail three times, the value is given up, with a warning in the
      * log, and computed again when a task needs it, as after a lost worker: a value that cannot
-     * be copied does not keep the worker retiring for good.) A task strictly restricted to this worker alone still runs here if queued, and
-     * errs if it becomes ready later, as with a lost worker.
+     * be copied does not keep the worker retiring for good.) A task that no other live worker
+     * may run (strictly restricted to this one, or its other allowed workers gone) runs here,
+     * whether it was queued or becomes ready while the worker retires, and the retirement waits
+     * for it: a steady stream of such tasks keeps the worker retiring.
      *
      * @param id the id of the worker to retire
      * @return completes once the worker is removed; fails with {@link IllegalStateException} if
