@@ -1072,7 +1072,14 @@ final class GraphScheduler implements AutoCloseable {
     }
 
     private void dependentsMayRun(TaskState t) {
-        for (TaskState d : t.dependents) {
+        if (t.dependents.isEmpty()) {
+            return;                           // most tiny tasks: no copy made
+        }
+        // over a copy: placing a dependent may fail it (no allowed worker is alive), and with
+        // forgetReleased a failed one whose future was released is forgotten at once, which
+        // unlinks it from t.dependents; walking the set itself then threw, and the dependents
+        // after it were never placed (they waited for good)
+        for (TaskState d : new ArrayList<>(t.dependents)) {
             if (d.state == TaskState.State.WAITING && d.dependenciesInMemory()) {
                 place(d);
             }
