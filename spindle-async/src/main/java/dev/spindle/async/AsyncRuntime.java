@@ -624,13 +624,20 @@ public final class AsyncRuntime implements AutoCloseable {
      * to exit, cancels the tasks that did not finish ({@link Cancellable}) and completes their
      * handles with a {@link CancellationException}. Idempotent. Called from inside a task of this
      * runtime, it only signals (a worker cannot wait for itself); the workers then exit after
-     * their current polls, and the last one to exit completes the remaining handles.
+     * their current polls, and the last one to exit completes the remaining handles. So it does
+     * on any worker thread of this runtime, also one whose loop has ended (a callback of a handle
+     * that the last worker completes as it exits runs there).
      */
     public void shutdown() {
         closing = true;
         parking.terminate();
-        AsyncWorker self = AsyncWorker.current();
-        if (self != null && self.runtime == this) {
+        // By the thread, not AsyncWorker.current(), which names a worker only while its loop runs:
+        // the last worker to exit completes the unfinished handles on its own thread, and what
+        // that runs (a toCompletableFuture callback, a waker, a Cancellable, and afterwards the
+        // thread's uncaught-exception handler) may close the runtime; taken for an outside
+        // caller, it joined its own thread and waited for good, holding the termination lock
+        // (CloseFromAnExitingWorkerTest).
+        if (Thread.currentThread() instanceof AsyncWorker.WorkerThread t && t.worker.runtime == this) {
             // A worker cannot join itself, and two tasks closing at once must not join each
             // other: signal only. The last worker to exit completes what is left (workerExited).
             return;
