@@ -6,6 +6,7 @@ package dev.spindle.cluster.pekko;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -32,7 +33,9 @@ import java.util.concurrent.TimeUnit;
  *       imported first, so the store holds the whole chain.
  * </ul>
  * All stores are PKCS12 under one password, which reaches {@code keytool} through its environment
- * ({@code -storepass:env}), never its command line.
+ * ({@code -storepass:env}), never its command line. Where the file system has POSIX permissions,
+ * the directory, if created here, and the key stores holding a private key are the owner's only:
+ * another local user who could read a store could guess its password offline.
  */
 public final class DevCertificates {
 
@@ -96,7 +99,7 @@ public final class DevCertificates {
      *     finish within 60 s or is interrupted
      */
     public Path createCa() throws IOException {
-        Files.createDirectories(dir);
+        createDirectory(dir);
         if (Files.exists(dir.resolve(CA_STORE))) {
             return trustStore();
         }
@@ -105,6 +108,7 @@ public final class DevCertificates {
                 "-dname", "CN=Spindle development CA", "-ext", "bc:c", "-validity", days(),
                 "-storetype", "PKCS12", "-keystore", CA_STORE, "-storepass:env", PASSWORD_ENV,
                 "-keypass:env", PASSWORD_ENV);
+        ownerOnly(dir.resolve(CA_STORE));
         keytool("-exportcert", "-rfc", "-alias", "ca", "-keystore", CA_STORE, "-storepass:env", PASSWORD_ENV,
                 "-file", pem.getFileName().toString());
         keytool("-importcert", "-noprompt", "-alias", "spindle-ca", "-file", pem.getFileName().toString(),
@@ -164,7 +168,7 @@ public final class DevCertificates {
         if (Files.exists(store)) {
             throw new FileAlreadyExistsException(store.toString(), null, "the member's key store exists");
         }
-        Files.createDirectories(dir);
+        createDirectory(dir);
         return store;
     }
 
@@ -173,6 +177,30 @@ public final class DevCertificates {
                 "-dname", "CN=" + member, "-validity", days(), "-ext", "EKU=serverAuth,clientAuth",
                 "-ext", "SAN=ip:127.0.0.1,dns:localhost", "-storetype", "PKCS12", "-keystore", file,
                 "-storepass:env", PASSWORD_ENV, "-keypass:env", PASSWORD_ENV);
+        // keytool creates it as the umask allows (world-readable, usually); it is rewritten in
+        // place by the imports that follow, which keeps these permissions
+        ownerOnly(dir.resolve(file));
+    }
+
+    /** Creates {@code dir} (and missing parents) for the owner only, where permissions are POSIX. */
+    private static void createDirectory(Path dir) throws IOException {
+        if (Files.isDirectory(dir)) {
+            return;
+        }
+        if (FileSystems.getDefault().supportedFileAttributeViews().contains("posix")) {
+            Files.createDirectories(dir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+        } else {
+            Files.createDirectories(dir);
+        }
+    }
+
+    /** Takes every permission but the owner's from a file holding a private key, where permissions are POSIX. */
+    private static void ownerOnly(Path file) throws IOException {
+        try {
+            Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
+        } catch (UnsupportedOperationException notPosix) {
+            // a file system without POSIX permissions: the directory's own protection applies
+        }
     }
 
     private static String days() {
@@ -261,7 +289,7 @@ public final class DevCertificates {
         if (Files.exists(file)) {
             return Files.readString(file, StandardCharsets.UTF_8).strip();
         }
-        Files.createDirectories(dir);
+        createDirectory(dir);
         byte[] random = new byte[18];
         new SecureRandom().nextBytes(random);
         String generated = Base64.getUrlEncoder().withoutPadding().encodeToString(random);
