@@ -762,10 +762,10 @@ final class ClusterWorker {
                 args.add(store.get(dep));
             } catch (RuntimeException lost) {
                 // this copy cannot be read (a spill file deleted or damaged under the worker): it is
-                // not the task's failure. Drop the copy and tell the scheduler, which stops counting
-                // this worker as a holder and fetches the value elsewhere or computes it again; a
-                // retry here would read the same file and fail the task for good.
-                store.remove(dep);
+                // not the task's failure. The store dropped the copy (removing it again here could
+                // drop a copy fetched since); tell the scheduler, which stops counting this worker
+                // as a holder and fetches the value elsewhere or computes it again; a retry here
+                // would read the same file and fail the task for good.
                 job.state.set(RELEASED);
                 departed(job);
                 jobs.remove(c.key(), job);

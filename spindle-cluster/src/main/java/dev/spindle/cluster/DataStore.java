@@ -33,7 +33,8 @@ import java.util.Map;
  * <p>Without a limit every value stays in memory. With a limit {@code L}: when the bytes in
  * memory exceed {@link #TARGET}{@code × L} after a put or a read-back, least recently used values
  * are written to files until they are back at or below it (Dask's "target" fraction, 60 %); a
- * value over the target by itself goes to disk as soon as it is stored, and stays there. A
+ * value over the target by itself goes to disk as soon as it is stored, before any other (which
+ * stay in memory if they are at or below the target without it), and stays there. A
  * spilled value is read back, and counts in memory again, when it is next asked for. Values that
  * are {@link Sized} but not serialisable cannot spill and stay in memory. Above
  * {@link #PAUSE}{@code × L} in memory (possible only with values that cannot spill), the store
@@ -124,7 +125,12 @@ final class DataStore {
 
     /**
      * The value, read back from disk if it was spilled; throws if absent, because callers check
-     * {@link #contains} or hold the key.
+     * {@link #contains} or hold the key. A spilled value that cannot be read back (its file deleted,
+     * damaged or unreadable) is lost: it is dropped, no longer held nor counted, with a warning,
+     * and this throws as for an absent one, so that the worker answers "not held" and the
+     * scheduler computes it again.
+     *
+     * @throws IllegalStateException if there is no value for {@code key}, or it was just lost so
      */
     synchronized Object get(String key) {
         Entry e = entries.get(key);
@@ -134,7 +140,21 @@ final class DataStore {
         if (e.file() == null) {
             return e.value();
         }
-        Object value = read(e.file(), e.fileBytes(), e.classes());
+        Object value;
+        try {
+            value = read(e.file(), e.fileBytes(), e.classes());
+        } catch (RuntimeException | StackOverflowError unreadable) {
+            // the copy is gone for good (a retry reads the same file): kept, it would stay counted
+            // in spilledBytes and held by contains, every fetch of it would fail the same way (an
+            // UncheckedIOException escaping a transport's fetch handler, the requester waiting out
+            // its timeout), and no one would compute it again
+            drop(entries.remove(key));
+            System.getLogger(DataStore.class.getName()).log(System.Logger.Level.WARNING,
+                    "the spilled value of ''{0}'' cannot be read back and is dropped: {1}", key,
+                    String.valueOf(unreadable));
+            throw new IllegalStateException("the spilled value of '" + key + "' is lost: " + unreadable.getMessage(),
+                    unreadable);
+        }
         if (e.bytes() > TARGET * limit) {
             return value;                     // over the target by itself: it stays on disk (see spillIfNeeded)
         }
@@ -250,6 +270,19 @@ final class DataStore {
         if (limit == 0 || memoryBytes <= TARGET * limit) {
             return;
         }
+        Entry kept = keep == null ? null : entries.get(keep);
+        if (kept != null && spillable(kept) && kept.bytes() > TARGET * limit) {
+            // over the target by itself: kept in memory it would hold the store over the target
+            // for as long as it lives, and over the pause fraction stop the worker for good (the
+            // task that needs it could never start), so it goes to disk at once, as in Dask; and
+            // first, as Dask's buffer writes it straight to disk: the values already in memory,
+            // under the target without it, are not written out for nothing
+            Entry after = spill(keep, kept);
+            if (after == null) {
+                return;                       // the disk: it stays in memory, as in the loop below
+            }
+            entries.put(keep, after);         // on disk, or pinned: then the others spill below
+        }
         Iterator<Map.Entry<String, Entry>> it = entries.entrySet().iterator();
         while (memoryBytes > TARGET * limit && it.hasNext()) {
             Map.Entry<String, Entry> me = it.next();
@@ -262,16 +295,6 @@ final class DataStore {
                 return;                       // the disk: keep it in memory; the pause fraction still protects the worker
             }
             me.setValue(after);               // setValue does not count as an access
-        }
-        Entry kept = entries.get(keep);
-        if (memoryBytes > TARGET * limit && kept != null && spillable(kept) && kept.bytes() > TARGET * limit) {
-            // over the target by itself: kept in memory it would hold the store over the target
-            // for as long as it lives, and over the pause fraction stop the worker for good (the
-            // task that needs it could never start), so it goes to disk at once, as in Dask
-            Entry after = spill(keep, kept);
-            if (after != null) {
-                entries.put(keep, after);
-            }
         }
     }
 

@@ -122,6 +122,9 @@ public final class WorkerNode implements AutoCloseable {
      * byte[] reply = v == NOT_HELD ? null : codec.serialize(v);
      * }</pre>
      *
+     * <p>A spilled value whose file cannot be read back (deleted by a temporary-file cleaner,
+     * damaged on disk) is lost: this worker drops it, logs a warning, and returns {@code absent}.
+     *
      * @param key the key of the value
      * @param absent what to return if this worker holds no value under {@code key}
      * @return the value (read back from disk if it was spilled), or {@code absent}
@@ -131,7 +134,9 @@ public final class WorkerNode implements AutoCloseable {
         Objects.requireNonNull(key, "key");
         try {
             return worker.store().contains(key) ? worker.store().get(key) : absent;
-        } catch (IllegalStateException removedMeanwhile) {
+        } catch (IllegalStateException removedMeanwhileOrLost) {
+            // released since contains, or spilled and its file unreadable (DataStore#get drops it):
+            // not held, so the requester hears so at once and the scheduler computes it again
             return absent;
         }
     }
