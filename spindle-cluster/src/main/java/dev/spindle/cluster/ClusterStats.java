@@ -18,9 +18,12 @@ import java.util.List;
  * @param tasksErred tasks that failed for good
  * @param tasksReleased results freed on their workers because no client future and no pending
  *        task needed them any more (each release counted, a recomputed result again)
- * @param tasksExecuted results the scheduler accepted from all workers since the start: the sum
- *        of {@link WorkerStats#executed()} plus what worker records replaced by a rejoin under the
- *        same id had counted, so that it never goes down (a counter for monitoring)
+ * @param tasksExecuted results the scheduler accepted from all workers since the start, so that it
+ *        never goes down (a counter for monitoring). For workers in other JVMs, whose
+ *        {@link WorkerStats#executed()} counts the replies the scheduler accepted, it is their sum
+ *        plus what worker records replaced by a rejoin under the same id had counted; in process,
+ *        where each worker counts its own runs, attempts whose result the scheduler ignored
+ *        (abandoned, superseded) included, that sum may be higher
  */
 public record ClusterStats(List<WorkerStats> workers, long stealsRequested, long stealsConfirmed,
                            long stealsRejected, long stealsStale, long bytesTransferred,
@@ -85,7 +88,8 @@ public record ClusterStats(List<WorkerStats> workers, long stealsRequested, long
      * @param id the worker id
      * @param alive whether it is running
      * @param threads its thread count
-     * @param executed tasks it has run to completion (successfully or not)
+     * @param executed tasks it has run to completion (successfully or not): in process, every run
+ *        of its own; for a worker in another JVM, the replies the scheduler accepted from it
      * @param processing tasks the scheduler has assigned to it and not yet seen finish
      * @param memoryBytes the measured size of the values in its data store's memory now
      *        (released and spilled values are not counted)
@@ -102,7 +106,8 @@ public record ClusterStats(List<WorkerStats> workers, long stealsRequested, long
          * @param id the worker id
          * @param alive whether it is running
          * @param threads its thread count
-         * @param executed tasks it has run to completion (successfully or not)
+         * @param executed tasks it has run to completion (successfully or not): in process, every run
+ *        of its own; for a worker in another JVM, the replies the scheduler accepted from it
          * @param processing tasks the scheduler has assigned to it and not yet seen finish
          * @param memoryBytes the measured size of the values in its data store's memory now
          * @param keysHeld the number of values in its data store

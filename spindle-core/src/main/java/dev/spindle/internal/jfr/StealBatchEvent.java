@@ -10,11 +10,14 @@ import jdk.jfr.Label;
 import jdk.jfr.Name;
 import jdk.jfr.StackTrace;
 
-/** A searching worker (the event's thread) stole tasks from a peer's deque. */
+/**
+ * A searching worker (the event's thread) stole tasks from a peer's deque, or the one task of its
+ * LIFO slot (recorded here, though the pool's {@code steals} count leaves slot takes out).
+ */
 @Name("dev.spindle.StealBatch")
 @Label("Steal Batch")
 @Category({"Spindle", "Scheduler"})
-@Description("A worker stole a batch of tasks from another worker's deque")
+@Description("A worker stole a batch of tasks from another worker's deque, or the task in its LIFO slot")
 @StackTrace(false)
 public final class StealBatchEvent extends Event {
 
