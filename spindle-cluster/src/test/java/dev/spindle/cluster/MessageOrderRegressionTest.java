@@ -174,8 +174,9 @@ class MessageOrderRegressionTest {
      * The scheduler's transport to one real worker (0), delivered in order on one thread, except
      * that {@link Message.ReleaseKey}s can be held back and delivered later, as a frame that is
      * overtaken; worker 1 is played by the test. Worker 0 fetches k from worker 1, which has 2.
+     * Also {@code ReplicaOvertakingReleaseTest}'s.
      */
-    private static final class Reordering extends OneRealWorker {
+    static final class Reordering extends OneRealWorker {
         final List<Message.ToWorker> held = new ArrayList<>();
         volatile boolean holdReleases;
 

@@ -5,7 +5,6 @@ package dev.spindle.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -34,7 +33,7 @@ class ReplicaOvertakingReleaseTest {
      */
     @Test
     void aCopyOrderThatOvertakesAReleaseOfItsKeyDoesNotKeepTheReleasedValue() throws Exception {
-        Reordering t = new Reordering();
+        MessageOrderRegressionTest.Reordering t = new MessageOrderRegressionTest.Reordering();
         GraphScheduler s = new GraphScheduler(HandDriven.settings(2).forgetReleased(true).build(), t);
         t.scheduler = s;
         try {
@@ -75,42 +74,5 @@ class ReplicaOvertakingReleaseTest {
         MessageCodec.writeBody(out, new Message.Replicate("k", List.of(1, 2), 7), MessageCodec.NONE);
         assertThat(MessageCodec.readBody(new WireReader(out.toByteArray(), 0, out.size()), MessageCodec.NONE))
                 .isEqualTo(new Message.Replicate("k", List.of(1, 2), 7));
-    }
-
-    /**
-     * The scheduler's transport to one real worker (0), delivered in order on one thread, except
-     * that {@link Message.ReleaseKey}s can be held back and delivered later, as a frame that is
-     * overtaken; worker 1 is played by the test. Worker 0 fetches k from worker 1, which has 2.
-     */
-    private static final class Reordering extends OneRealWorker {
-        final List<Message.ToWorker> held = new ArrayList<>();
-        volatile boolean holdReleases;
-
-        Reordering() {
-            super(0, (key, holder) -> holder == 1 && key.equals("k") ? CompletableFuture.completedFuture(2)
-                    : CompletableFuture.failedFuture(new IllegalStateException("not held")));
-        }
-
-        @Override
-        public void toWorker(int worker, Message.ToWorker message) {
-            if (worker == 0 && holdReleases && message instanceof Message.ReleaseKey) {
-                recorded.toWorker(worker, message);
-                synchronized (held) {
-                    held.add(message);
-                }
-                return;
-            }
-            super.toWorker(worker, message);
-        }
-
-        void deliverHeld() throws Exception {
-            synchronized (held) {
-                for (Message.ToWorker m : held) {
-                    wire.execute(() -> real.receive(m));
-                }
-                held.clear();
-            }
-            settle();
-        }
     }
 }

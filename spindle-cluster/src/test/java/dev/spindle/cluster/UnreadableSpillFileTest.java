@@ -6,12 +6,12 @@ package dev.spindle.cluster;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.spindle.cluster.testkit.UnreachableTransport;
 import java.lang.reflect.Field;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -46,35 +46,6 @@ class UnreadableSpillFileTest {
         }
     }
 
-    /** Sends nothing anywhere: the test only asks the node for values. */
-    private static final class Silent implements Transport {
-        @Override
-        public void toWorker(int worker, Message.ToWorker message) {
-        }
-
-        @Override
-        public void toScheduler(Message.ToScheduler message) {
-        }
-
-        @Override
-        public CompletableFuture<Object> fetch(String key, int holder, int requester) {
-            return CompletableFuture.failedFuture(new IllegalStateException("no fetches here"));
-        }
-
-        @Override
-        public void workerLost(int worker) {
-        }
-
-        @Override
-        public long bytesTransferred() {
-            return 0;
-        }
-
-        @Override
-        public void close() {
-        }
-    }
-
     private static DataStore storeOf(WorkerNode node) throws Exception {
         Field f = WorkerNode.class.getDeclaredField("worker");
         f.setAccessible(true);
@@ -83,7 +54,7 @@ class UnreadableSpillFileTest {
 
     @Test
     void aFetchOfAValueWhoseSpillFileWasDeletedIsAnsweredNotHeld(@TempDir Path parent) throws Exception {
-        try (WorkerNode node = new WorkerNode(0, 1, new WorkerMemory(2L * MB, parent), new Silent())) {
+        try (WorkerNode node = new WorkerNode(0, 1, new WorkerMemory(2L * MB, parent), new UnreachableTransport())) {
             DataStore store = storeOf(node);
             for (int i = 0; i < 4; i++) {
                 store.put("k-" + i, filled(i), MB);
