@@ -156,18 +156,19 @@ final class ClusterWorker {
     /** {@link Message.ReleaseKey}s handled, each counted once its value is gone. */
     private final AtomicLong releases = new AtomicLong();
     /**
-     * Tasks that arrived ahead of releases the scheduler sent before them
-     * ({@link Message.Compute#releases}), in arrival order; each is taken once those releases
-     * were handled ({@link #admitted}). Guarded by itself.
+     * Tasks and copy orders that arrived ahead of releases the scheduler sent before them
+     * ({@link Message.Compute#releases}, {@link Message.Replicate#releases}), in arrival order;
+     * each is taken once those releases were handled ({@link #admitted}). A task taken early would
+     * read a released value as its input or lose its result to the release; a copy order would
+     * report a released, earlier value of its key as the copy, which the release then drops.
+     * Guarded by itself.
      */
-    private final List<Message.Compute> early = new ArrayList<>();
-    /**
-     * Copy orders that arrived ahead of releases the scheduler sent before them
-     * ({@link Message.Replicate#releases}), as tasks in {@link #early}: taken once those releases
-     * were handled, else a released, earlier value of the key still here would be reported as the
-     * copy, and then dropped by its release. Guarded by {@link #early}.
-     */
-    private final List<Message.Replicate> earlyCopies = new ArrayList<>();
+    private final List<Held> early = new ArrayList<>();
+
+    /** A message held back in {@link #early}: its key and the releases sent before it. */
+    private record Held(Message.ToWorker message, String key, long releases) {
+    }
+
     /**
      * Which numbered releases were handled: all of {@code 1..releasedPrefix}, and those above it
      * in {@code releasedAbove} (arrived ahead of an earlier one). A task is admitted only once
@@ -342,7 +343,7 @@ final class ClusterWorker {
         m.put("fetching", fetching.size());
         m.put("ready", ready.size());
         synchronized (early) {
-            m.put("early", early.size() + earlyCopies.size());
+            m.put("early", early.size());
             m.put("overtaken", overtaken.size());
             m.put("withdrawn", withdrawn.size());
         }
@@ -356,33 +357,45 @@ final class ClusterWorker {
             return;
         }
         if (message instanceof Message.Compute c) {
-            synchronized (early) {
-                Long abandonedBy = overtaken.get(c.key());
-                if (abandonedBy != null && c.releases() < abandonedBy) {
-                    return;                   // sent before a release of its key that overtook it
-                }
-                if (!admitted(c.releases())) {
-                    early.add(c);             // overtook a release: taken once it is handled (see release)
-                    return;
-                }
+            if (!heldBack(c, c.key(), c.releases())) {
+                compute(c);
             }
-            compute(c);
         } else if (message instanceof Message.StealRequest r) {
             steal(r);
         } else if (message instanceof Message.ReleaseKey r) {
             release(r.key(), r.index());
         } else if (message instanceof Message.Replicate r) {
-            synchronized (early) {
-                Long abandonedBy = overtaken.get(r.key());
-                if (abandonedBy != null && r.releases() < abandonedBy) {
-                    return;                   // sent before a release of its key that overtook it: no longer wanted
-                }
-                if (!admitted(r.releases())) {
-                    earlyCopies.add(r);       // overtook a release: taken once it is handled (see release)
-                    return;
-                }
+            if (!heldBack(r, r.key(), r.releases())) {
+                replicate(r);
             }
-            replicate(r);
+        }
+    }
+
+    /**
+     * Whether task or copy order {@code m} is not to be taken now: it was sent before a release of
+     * its key that overtook it (dropped: its value is no longer wanted), or it overtook a release
+     * sent before it (held in {@link #early}, taken once that is handled, see {@link #release}).
+     */
+    private boolean heldBack(Message.ToWorker m, String key, long releases) {
+        synchronized (early) {
+            Long abandonedBy = overtaken.get(key);
+            if (abandonedBy != null && releases < abandonedBy) {
+                return true;
+            }
+            if (!admitted(releases)) {
+                early.add(new Held(m, key, releases));
+                return true;
+            }
+            return false;
+        }
+    }
+
+    /** Takes a message {@link #early} held back, now admitted. */
+    private void take(Held h) {
+        if (h.message() instanceof Message.Compute c) {
+            compute(c);
+        } else {
+            replicate((Message.Replicate) h.message());
         }
     }
 
@@ -448,39 +461,26 @@ final class ClusterWorker {
             return null;
         });
         releases.incrementAndGet();           // after the value is gone: a stall report that counts it saw it gone
-        List<Message.Compute> due = new ArrayList<>();
-        List<Message.Replicate> dueCopies = new ArrayList<>();
-        synchronized (early) {                // counted before the look, so no task is left behind (see receive)
+        List<Held> due = new ArrayList<>();
+        synchronized (early) {                // counted before the look, so no task is left behind (see heldBack)
             handled(index);
-            // a task of the key sent before this release (it overtook it) is abandoned as a job
-            // here would be: taken, it would run and store the stale value the release drops
-            for (Iterator<Message.Compute> it = early.iterator(); it.hasNext(); ) {
-                Message.Compute c = it.next();
-                if (c.releases() < index && c.key().equals(key)) {
+            // a task or copy of the key sent before this release (it overtook it) is abandoned as
+            // a job here would be: taken, it would store (or report) the stale value the release drops
+            for (Iterator<Held> it = early.iterator(); it.hasNext(); ) {
+                Held h = it.next();
+                if (h.releases() < index && h.key().equals(key)) {
                     it.remove();
-                } else if (admitted(c.releases())) {
+                } else if (admitted(h.releases())) {
                     it.remove();
-                    due.add(c);
-                }
-            }
-            for (Iterator<Message.Replicate> it = earlyCopies.iterator(); it.hasNext(); ) {
-                Message.Replicate r = it.next();
-                if (r.releases() < index && r.key().equals(key)) {
-                    it.remove();              // a copy of the value released: the scheduler asks no more for it
-                } else if (admitted(r.releases())) {
-                    it.remove();
-                    dueCopies.add(r);
+                    due.add(h);
                 }
             }
             if (index != 0) {
                 overtaken.merge(key, index, Math::max);   // the task it abandons may be on its way
             }
         }
-        for (Message.Compute c : due) {
-            compute(c);
-        }
-        for (Message.Replicate r : dueCopies) {
-            replicate(r);
+        for (Held h : due) {
+            take(h);
         }
     }
 
@@ -896,9 +896,9 @@ final class ClusterWorker {
      */
     private boolean overtook(Message.StealRequest r) {
         assert Thread.holdsLock(early);
-        for (Iterator<Message.Compute> it = early.iterator(); it.hasNext(); ) {
-            Message.Compute c = it.next();
-            if (c.key().equals(r.key()) && c.attempt() == r.attempt()) {
+        for (Iterator<Held> it = early.iterator(); it.hasNext(); ) {
+            Held h = it.next();
+            if (h.message() instanceof Message.Compute c && c.key().equals(r.key()) && c.attempt() == r.attempt()) {
                 it.remove();
                 return true;
             }
@@ -932,7 +932,6 @@ final class ClusterWorker {
         fetching.clear();
         synchronized (early) {
             early.clear();
-            earlyCopies.clear();
             withdrawn.clear();
         }
     }
