@@ -37,6 +37,7 @@ public final class CoordinatorSettings {
     private final boolean stealing;
     private final Duration balanceInterval;
     private final int retries;
+    private final int allowedWorkerLosses;
     private final Duration minStealDuration;
     private final Duration saturatedOccupancy;
     private final Duration defaultDuration;
@@ -50,6 +51,7 @@ public final class CoordinatorSettings {
         this.stealing = b.stealing;
         this.balanceInterval = b.balanceInterval;
         this.retries = b.retries;
+        this.allowedWorkerLosses = b.allowedWorkerLosses;
         this.minStealDuration = b.minStealDuration;
         this.saturatedOccupancy = b.saturatedOccupancy;
         this.defaultDuration = b.defaultDuration;
@@ -58,7 +60,7 @@ public final class CoordinatorSettings {
 
     /**
      * A builder with the defaults: 2 workers of 1 thread, 100 MB/s, 1 ms, stealing every 100 ms,
-     * 3 retries, tasks of at most 1 ms never stolen, saturated above 400 ms per thread, 500 ms
+     * 3 retries, 3 worker losses allowed per task, tasks of at most 1 ms never stolen, saturated above 400 ms per thread, 500 ms
      * assumed for a kind never measured.
      *
      * @return a new builder; builders are not thread-safe
@@ -132,6 +134,17 @@ public final class CoordinatorSettings {
     }
 
     /**
+     * How many of the workers a task was assigned to may be lost before the task errs with a
+     * {@link WorkerLostException} (Dask's {@code allowed-failures}); see
+     * {@link Knobs#allowedWorkerLosses}.
+     *
+     * @return the worker losses a task outlives, 0 or more
+     */
+    public int allowedWorkerLosses() {
+        return allowedWorkerLosses;
+    }
+
+    /**
      * Tasks expected to take at most this long are never stolen.
      *
      * @return the expected duration at or below which a task stays where it is, not negative
@@ -189,7 +202,7 @@ public final class CoordinatorSettings {
     public String toString() {
         return "CoordinatorSettings[workers=" + workers + ", threadsPerWorker=" + threadsPerWorker
                 + ", bandwidth=" + bandwidth + ", latency=" + latency + ", stealing=" + stealing
-                + ", balanceInterval=" + balanceInterval + ", retries=" + retries
+                + ", balanceInterval=" + balanceInterval + ", retries=" + retries + ", allowedWorkerLosses=" + allowedWorkerLosses
                 + ", minStealDuration=" + minStealDuration + ", saturatedOccupancy=" + saturatedOccupancy
                 + ", defaultDuration=" + defaultDuration + ", forgetReleased=" + forgetReleased + "]";
     }
@@ -223,6 +236,7 @@ public final class CoordinatorSettings {
         private boolean stealing = true;
         private Duration balanceInterval = Duration.ofMillis(100);
         private int retries = 3;
+        private int allowedWorkerLosses = 3;
         private Duration minStealDuration = Duration.ofMillis(1);
         private Duration saturatedOccupancy = Duration.ofMillis(400);
         private Duration defaultDuration = Duration.ofMillis(500);
@@ -252,6 +266,7 @@ public final class CoordinatorSettings {
             this.stealing = settings.stealing;
             this.balanceInterval = settings.balanceInterval;
             this.retries = settings.retries;
+            this.allowedWorkerLosses = settings.allowedWorkerLosses;
             this.minStealDuration = settings.minStealDuration;
             this.saturatedOccupancy = settings.saturatedOccupancy;
             this.defaultDuration = settings.defaultDuration;
@@ -354,6 +369,28 @@ public final class CoordinatorSettings {
                 throw new IllegalArgumentException("retries must not be negative, got " + retries);
             }
             this.retries = retries;
+            return self();
+        }
+
+        /**
+         * How many of the workers a task was assigned to may be lost (crashed, or cut off from the
+         * scheduler; not retired) before the task errs with a {@link WorkerLostException} instead
+         * of being placed again; not negative (default 3, as Dask's {@code allowed-failures}). A
+         * task that kills the process it runs in (it exhausts the heap, calls {@code System.exit})
+         * would otherwise take every worker down in turn, and its caller would wait for good. A
+         * task queued on a lost worker counts as well as one running there, since the scheduler
+         * cannot tell them apart; the count starts again once the task has a result. Failures the
+         * task throws count against {@link #retries} instead.
+         *
+         * @param losses the worker losses a task outlives; {@code Integer.MAX_VALUE} for no limit
+         * @return this builder
+         * @throws IllegalArgumentException if {@code losses} is negative
+         */
+        public B allowedWorkerLosses(int losses) {
+            if (losses < 0) {
+                throw new IllegalArgumentException("allowedWorkerLosses must not be negative, got " + losses);
+            }
+            this.allowedWorkerLosses = losses;
             return self();
         }
 

@@ -46,7 +46,9 @@ import java.util.function.Supplier;
  * it errs with its own exception and so do its dependents. Each failure first tells its worker to
  * drop the key: between JVMs a worker may hold a result that was reported as a failure (it could
  * not travel, or the coordinator refused its class), a copy nothing else would release. A lost
- * worker's assigned tasks go back to WAITING, results whose last copy it held become LOST, and
+ * worker's assigned tasks go back to WAITING (a task that more of its workers were lost under than
+ * {@code allowedWorkerLosses} errs instead, with a {@link WorkerLostException}: it may be what
+ * ends them; retired workers do not count), results whose last copy it held become LOST, and
  * every waiting task recomputes the lost inputs it needs by walking the graph back to results
  * still held.
  *
@@ -796,6 +798,7 @@ final class GraphScheduler implements AutoCloseable {
         logRun(t, m.worker(), m.nanos(), false);
         t.setState(TaskState.State.MEMORY);
         t.failures = 0;                       // a later recomputation of a lost result gets its own retries
+        t.lostWorkers = null;                 // and its own worker losses
         t.bytes = m.bytes();
         t.addHolder(m.worker());
         workers.get(m.worker()).holds.add(t.key());
@@ -1255,9 +1258,17 @@ final class GraphScheduler implements AutoCloseable {
         if (ClusterWorkerLostEvent.enabled()) {
             ClusterWorkerLostEvent.emit(id, w.processing.size(), w.holds.size());
         }
+        List<TaskState> killers = null;
         for (TaskState t : new ArrayList<>(w.processing)) {
             unassign(t);
             t.setState(TaskState.State.WAITING);
+            if (t.lostWorkers == null) {
+                t.lostWorkers = new ArrayList<>(2);
+            }
+            t.lostWorkers.add(id);
+            if (t.lostWorkers.size() > config.allowedWorkerLosses()) {
+                (killers == null ? killers = new ArrayList<>() : killers).add(t);
+            }
         }
         for (String key : w.holds) {
             TaskState t = tasks.get(key);
@@ -1268,6 +1279,16 @@ final class GraphScheduler implements AutoCloseable {
         }
         w.holds.clear();
         inFlight.values().removeIf(p -> p.victim == id);
+        if (killers != null) {
+            // placed on yet another worker, a task that ends the process it runs in would take
+            // every worker down in turn (Dask's KilledWorker); erred before the walk below, so
+            // that nothing is placed or recomputed for it or its dependents
+            for (TaskState t : killers) {
+                if (t.state == TaskState.State.WAITING) {
+                    err(t, new WorkerLostException(t.key(), t.lostWorkers, config.allowedWorkerLosses()));
+                }
+            }
+        }
         Set<TaskState> visited = new HashSet<>();
         for (TaskState t : new ArrayList<>(tasks.values())) {
             if (t.state == TaskState.State.WAITING) {

@@ -78,6 +78,11 @@ final class TaskState {
     long assignedOrder;
     long bytes;
     int failures;
+    /**
+     * The workers lost while this task was assigned to them, since it last had a result; null for
+     * none (see CoordinatorSettings.allowedWorkerLosses).
+     */
+    List<Integer> lostWorkers;
     long stealId;
     /** The attempt whose stalled worker refused to give it back: it started it (see GraphScheduler.stalls). */
     long withdrawalRefused;
