@@ -71,7 +71,7 @@ abstract class CompensatingExecutorService extends AbstractExecutorService {
     public <T> Future<T> submit(Runnable task, T result) {
         Objects.requireNonNull(task, "task");
         // the future runs a task of this package as a pool's execute does: see ForkTask.prepareToQueue
-        int prepared = ForkTask.prepareToQueue(task, null);
+        int prepared = ForkTask.prepareToQueue(task, submittedParent());
         try {
             // A task of this package that prepareToQueue kept as it was was spawned, forked or
             // submitted before (it is queued in a pool, maybe another one, or runs, or ran): it
@@ -86,6 +86,15 @@ abstract class CompensatingExecutorService extends AbstractExecutorService {
             ForkTask.undoPrepareToQueue(task, prepared);
             throw e;
         }
+    }
+
+    /**
+     * The parent {@link #submit(Runnable, Object)} gives a task of this package it prepares
+     * ({@link ForkTask#prepareToQueue}): none, but {@link ForkTask#PINNED} where the future runs
+     * only on the worker it goes to ({@link PinnedPool}), so that no joiner runs the task itself.
+     */
+    ForkTask<?> submittedParent() {
+        return null;
     }
 
     /**

@@ -128,6 +128,14 @@ class ForkTask<T> implements Task<T>, RunnableFuture<T> {
     /** {@code payload} of a {@link ComputeTask} that was not forked (nor started) yet. */
     static final Object UNFORKED = new Object();
 
+    /**
+     * The {@code parent} of a task a {@link PinnedPool} accepted ({@link #prepareToQueue}): the
+     * task must run on the worker it went to, so no joiner runs it by reference
+     * ({@link #isPinned}; see {@code Worker.helpJoin}). A marker, never run or queued; an
+     * ancestry walk ({@link #descendsFrom}) ends at it, as it has no parent.
+     */
+    static final ForkTask<Void> PINNED = new ForkTask<>(() -> null, null);
+
     ForkTask(Callable<? extends T> callable, ForkTask<?> parent) {
         this.payload = callable;
         this.parent = parent;
@@ -174,6 +182,8 @@ class ForkTask<T> implements Task<T>, RunnableFuture<T> {
      * started a second time), and the second's join threw "shutdownNow() returned it not
      * started", though both were about to run (and a {@link WorkStealingPool}'s workers skipped
      * the second). If the pool refuses the task after this, {@link #undoPrepareToQueue} undoes it.
+     * A {@link PinnedPool} gives {@link #PINNED} as {@code parent}, and a handed-back task is
+     * pinned again, or no longer, as the pool it goes to now says.
      *
      * @return {@link #KEPT}, {@link #BOUND} or {@link #RECLAIMED}, for {@link #undoPrepareToQueue}
      */
@@ -185,7 +195,13 @@ class ForkTask<T> implements Task<T>, RunnableFuture<T> {
             f.bind(parent);
             return BOUND;
         }
-        return f.reclaim() ? RECLAIMED : KEPT;
+        if (!f.reclaim()) {
+            return KEPT;
+        }
+        if (parent == PINNED || f.parent == PINNED) {
+            f.parent = parent;                 // pinned where it goes now, and only there
+        }
+        return RECLAIMED;
     }
 
     /**
@@ -524,6 +540,15 @@ class ForkTask<T> implements Task<T>, RunnableFuture<T> {
     /** Whether the computation has not started and the task was not cancelled. */
     boolean isNew() {
         return state == NEW;
+    }
+
+    /**
+     * Whether a {@link PinnedPool} accepted this task not started yet ({@link #PINNED}): only the
+     * worker it was pinned to may run it. A plain read, as a joiner's other reads of
+     * {@code parent}: the pool writes it before it queues the task.
+     */
+    final boolean isPinned() {
+        return parent == PINNED;
     }
 
     /** Whether the task completed, normally or not; {@link #isDone()} without its bridge in subclasses. */

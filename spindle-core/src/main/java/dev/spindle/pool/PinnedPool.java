@@ -118,7 +118,7 @@ public final class PinnedPool extends AbstractPool {
         PoolWorker self = currentWorker();
         if (self != null) {
             rejectIfStopped();
-            ForkTask.prepareToQueue(task, null);  // accepted: see there
+            ForkTask.prepareToQueue(task, ForkTask.PINNED);  // accepted, pinned: see there
             PoolWorker target = hint >= 0 ? workers[hint % workers.length] : self;
             target.queue.offer(task);
             if (target != self) {
@@ -128,7 +128,7 @@ public final class PinnedPool extends AbstractPool {
         }
         beginExternalSubmit();
         try {
-            ForkTask.prepareToQueue(task, null);  // accepted: see there
+            ForkTask.prepareToQueue(task, ForkTask.PINNED);  // accepted, pinned: see there
             int i = hint >= 0 ? hint % workers.length
                     : Math.floorMod(nextWorker.getAndIncrement(), workers.length);
             PoolWorker target = workers[i];
@@ -137,6 +137,12 @@ public final class PinnedPool extends AbstractPool {
         } finally {
             endExternalSubmit();
         }
+    }
+
+    /** A task of this package that {@code submit} wraps runs on its worker only, as one given to {@code execute}. */
+    @Override
+    ForkTask<?> submittedParent() {
+        return ForkTask.PINNED;
     }
 
     @Override

@@ -259,6 +259,12 @@ public final class SchedulerUnion extends CompensatingExecutorService implements
         return members[0] instanceof WorkStealingPool ws ? ws.newTaskFor(callable) : super.newTaskFor(callable);
     }
 
+    /** {@code submit} routes to member 0: a task of this package is pinned if member 0 pins it. */
+    @Override
+    ForkTask<?> submittedParent() {
+        return members[0] instanceof CompensatingExecutorService c ? c.submittedParent() : null;
+    }
+
     /** As {@link #newTaskFor(Callable)}. */
     @Override
     protected <T> RunnableFuture<T> newTaskFor(Runnable runnable, T value) {

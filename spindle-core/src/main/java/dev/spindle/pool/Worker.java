@@ -750,7 +750,9 @@ final class Worker extends BaseWorker implements LoneTaskWatch.Peer {
      *       work that only this worker's pool would run, and the pool would not know to
      *       compensate (CrossPoolJoinTest). A pool built without spare workers runs it here
      *       wherever it is, since its waiting joiners are never compensated: the task might
-     *       sit in its injector with no other thread to take it (JoinAndBlockingTest).</li>
+     *       sit in its injector with no other thread to take it (JoinAndBlockingTest). Not a
+     *       task a {@link PinnedPool} accepted, though ({@link ForkTask#isPinned}): only the
+     *       worker it went to may run it, and that worker will (PinnedComputeTaskJoinTest).</li>
      *   <li>Otherwise it runs on another worker. Run only its <em>descendants</em>: from the
      *       bottom of this deque; else from the worker running it (the thief), which keeps the
      *       awaited task's subtasks at the top of its deque; else, if that worker is itself
@@ -832,9 +834,11 @@ final class Worker extends BaseWorker implements LoneTaskWatch.Peer {
                 runTask(t);                    // t == task: only thieves could have moved it
             }
         }
-        if (task.isNew() && (holdsLocally(task) || (!shared.spares.mayCompensate() && !pool.isStopping()))) {
+        if (task.isNew() && (holdsLocally(task)
+                || (!shared.spares.mayCompensate() && !pool.isStopping() && !task.isPinned()))) {
             runTask(task);                     // its queued entry is skipped later (the CAS); not once
-        }                                      // shutdownNow may have drained it and handed it back
+        }                                      // shutdownNow may have drained it and handed it back;
+                                               // nor one a PinnedPool holds: only its worker runs it
         ForkTask.WaitNode node = null;
         long backoff = 1_000L;
         long waited = 0L;
