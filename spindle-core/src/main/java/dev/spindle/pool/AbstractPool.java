@@ -224,12 +224,21 @@ abstract class AbstractPool extends PoolCore {
 
     final void runTask(PoolWorker w, Runnable task) {
         dropStrayInterrupt();
+        boolean ran = true;
         try {
-            task.run();
+            if (task instanceof Invoked c) {
+                // a queued copy of invokeAll's task: counted where the task runs, once, not
+                // here when the calling worker (or a peer) ran it already (see invokeAllHere)
+                ran = c.runIfUnclaimed();
+            } else {
+                task.run();
+            }
         } catch (Throwable ex) {
             reportFailure(w.thread, ex);
         }
-        w.countExecuted();
+        if (ran) {
+            w.countExecuted();
+        }
     }
 
     // ------------------------------------------------------------------ invokeAll / invokeAny
@@ -304,6 +313,7 @@ abstract class AbstractPool extends PoolCore {
     /** invokeAll on a worker of this pool: see {@link #invokeAll(Collection)}; an interrupt cancels the rest. */
     private <T> List<Future<T>> invokeAllHere(Collection<? extends Callable<T>> tasks, boolean timed,
                                               long nanos) throws InterruptedException {
+        PoolWorker w = currentWorker();         // the caller: it runs the tasks nobody has started
         // a negative timeout counts as 0, as in the JDK: now + Long.MIN_VALUE lies 2^63 ns away,
         // and the deadline's difference tested below overflowed into ~292 years ahead
         long deadline = System.nanoTime() + Math.max(0L, nanos);
@@ -333,6 +343,7 @@ abstract class AbstractPool extends PoolCore {
                 }
                 if (c.claim()) {
                     c.future.run();
+                    w.countExecuted();         // a task this worker ran, outside its loop: stats
                 }
             }
             for (RunnableFuture<T> f : futures) {
@@ -383,9 +394,20 @@ abstract class AbstractPool extends PoolCore {
 
         @Override
         public void run() {
-            if (claim()) {
-                future.run();
+            runIfUnclaimed();
+        }
+
+        /**
+         * {@return whether the task ran here} It runs unless someone claimed it first, or
+         * {@code invokeAll} cancelled it (its timeout passed, or it was interrupted) while it
+         * waited in the queue: a cancelled future's {@code run} does nothing, and no task ran.
+         */
+        boolean runIfUnclaimed() {
+            if (!claim() || future.isDone()) {
+                return false;
             }
+            future.run();
+            return true;
         }
     }
 
@@ -415,6 +437,7 @@ abstract class AbstractPool extends PoolCore {
      */
     private <T> T invokeAnyHere(Collection<? extends Callable<T>> tasks, boolean timed, long nanos)
             throws InterruptedException, ExecutionException, TimeoutException {
+        PoolWorker w = currentWorker();         // the caller: the tasks run on it
         long deadline = System.nanoTime() + Math.max(0L, nanos);   // as in invokeAllHere
         List<RunnableFuture<T>> futures = futures(tasks, true);
         ExecutionException failure = null;
@@ -431,6 +454,7 @@ abstract class AbstractPool extends PoolCore {
                 throw new TimeoutException();
             }
             f.run();
+            w.countExecuted();                 // run on this worker, outside its loop: stats
             try {
                 return f.get();
             } catch (ExecutionException e) {
@@ -445,7 +469,9 @@ abstract class AbstractPool extends PoolCore {
     /**
      * Returns a racy snapshot of the pool's counters (see {@link SchedulerStats}): completed
      * tasks, parks and queued tasks per worker; a pool without spare workers reports its worker
-     * count as parallelism and as live workers, and no blocked workers.
+     * count as parallelism and as live workers, and no blocked workers. A task of an
+     * {@code invokeAll} or {@code invokeAny} called on a worker counts once, on the worker that
+     * ran it (the caller, or a peer that took its queued copy first).
      */
     @Override
     public SchedulerStats stats() {
