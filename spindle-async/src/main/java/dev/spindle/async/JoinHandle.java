@@ -671,7 +671,9 @@ public abstract sealed class JoinHandle<T> implements Future<T>, AsyncTask<T> pe
     }
 
     /**
-     * Waits at most {@code timeout} for the outcome; see {@link #get()}.
+     * Waits at most {@code timeout} for the outcome; see {@link #get()}. A worker that runs
+     * queued tasks while it waits starts none once the timeout has passed (one it is running
+     * when the time is up delays the {@link TimeoutException} until its poll returns).
      *
      * @throws IllegalStateException if called by the only worker of a one-worker runtime for a
      *     task of that runtime that is not done (the wait could only time out)
@@ -747,6 +749,14 @@ public abstract sealed class JoinHandle<T> implements Future<T>, AsyncTask<T> pe
                     return state;              // released before the push: the outcome is out
                 }
                 continue;                      // re-read the state before parking
+            }
+            // the deadline before any help: a help that finds a task returns to this loop
+            // without parking, and with a task that keeps yielding queued (or a stream of work)
+            // there is always one, so a deadline read only after a fruitless help never passed
+            // (TimedGetWhileHelpingTest)
+            if (timed && deadline - System.nanoTime() <= 0L) {
+                node.gone = true;
+                return state;
             }
             // every worker blocked: run a queued task, or look again after a while (a spawn
             // from outside, a wake-up or a due timer may bring one); see AsyncWorker
