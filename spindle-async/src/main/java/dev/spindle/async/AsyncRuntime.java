@@ -904,10 +904,11 @@ public final class AsyncRuntime implements AutoCloseable {
     /**
      * Turns per-task poll statistics on (nothing if they are on already); they stay on. From
      * then on every poll is timed on its worker ({@link System#nanoTime()} before and after)
-     * and counted, and every spawn records where it happened (a short stack walk): see
-     * docs/OBSERVABILITY.md for the cost. Tasks spawned before get their statistics from their
-     * next poll on, without a spawn site. Off (the default), a spawn and a poll pay one volatile
-     * read of the flag, and a task keeps no statistics object.
+     * and counted (see docs/OBSERVABILITY.md for the cost); where a task was spawned is
+     * recorded only with {@link Builder#spawnSites}, or while a recording enables
+     * {@code dev.spindle.LongPoll}. Tasks spawned before get their statistics from their next
+     * poll on. Off (the default), a spawn and a poll pay one volatile read of the flag, and a
+     * task keeps no statistics object.
      */
     public void enableTaskStatistics() {
         taskStatistics = true;
@@ -927,7 +928,8 @@ public final class AsyncRuntime implements AutoCloseable {
      * each, as tokio-console shows them: a task with long polls holds its worker (it blocks or
      * computes without yielding), a task woken far more often than it makes progress wastes
      * polls. Only tasks with statistics (see {@link #enableTaskStatistics()}) are listed, so
-     * the lists are empty while statistics are off.
+     * the lists are empty while statistics are off, whether or not tasks record their spawn
+     * sites.
      *
      * <p>Taken without stopping or blocking the workers, and without locks: the live-task lists
      * are walked while their owners change them, so a task spawned or finished meanwhile may be
@@ -951,9 +953,12 @@ public final class AsyncRuntime implements AutoCloseable {
             throw new IllegalArgumentException(
                     "n must be in [1, " + MAX_BUSIEST_TASKS + "], was " + n);
         }
+        // a task may have an insight without statistics (spawnSites, or a recording that enables
+        // dev.spindle.LongPoll), with no poll counted: listing it showed zeros as if measured
+        boolean on = taskStatistics;
         List<TaskStats> all = new ArrayList<>();
         Consumer<TaskCell<?>> read = c -> {
-            TaskStats t = TaskInsight.statsOf(c);
+            TaskStats t = on ? TaskInsight.statsOf(c) : null;
             if (t != null) {
                 all.add(t);
             }
