@@ -528,6 +528,9 @@ public final class AsyncChannel<T> {
                         value = null;
                     } else { // keep it (this op, holding value and seq) in hand-over order
                         inFlight--;            // back in the channel: receivable, no longer in flight
+                        // but not the waker of its last poll: it reaches the cancelled task (an
+                        // all's results, say), which the channel kept until the next receive
+                        waker = null;
                         if (returned == null) {
                             returned = new ArrayList<>(2);
                         }

@@ -20,7 +20,8 @@ import java.util.function.Function;
  * mostly finishes early cancels almost all of them). Due entries are taken out under the lock
  * ({@link #fireDue}) and their wakers fired after it is released, so a waker that schedules
  * another timer cannot deadlock; an entry leaves the heap exactly once (by firing or by
- * cancelling, both under the lock), so it fires at most once, and a cancelled one never.
+ * cancelling, both under the lock, or at once if the schedule that added it throws), so it
+ * fires at most once, and a cancelled one never.
  *
  * <p><b>Who fires them.</b> Two kinds of instance share this one heap:
  * <ul>
@@ -181,7 +182,16 @@ final class Timers {
                     // moment) throws to this caller and leaves the next add to try again. Set
                     // before the start, the field said a thread ran, and no timer of the JVM
                     // ever fired again.
-                    t.start();
+                    try {
+                        t.start();
+                    } catch (Throwable failed) {
+                        // The caller gets no entry to cancel, so none may stay: left in the heap,
+                        // it held its waker (the failed task) until its deadline, one more at
+                        // each schedule while threads stayed short.
+                        removeAt(e.index);
+                        published();
+                        throw failed;
+                    }
                     thread = t;
                 } else if (becameFirst) {
                     changed.signal();
