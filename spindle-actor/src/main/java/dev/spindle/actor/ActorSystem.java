@@ -119,6 +119,12 @@ public final class ActorSystem implements AutoCloseable {
      * cannot wait, leaves the shutdown to whoever completes it.
      */
     private volatile CompletableFuture<Void> stoppedActorsEnded;
+    /**
+     * The threads inside {@link #close()}. A close rejects messages on its own thread (an actor
+     * its stop found ended, an activation an interrupted close dropped), and their asks' stages
+     * run there: one that closes the system again must not wait for the close it is part of.
+     */
+    private final Set<Thread> closingThreads = ConcurrentHashMap.newKeySet();
 
     private ActorSystem(Builder b) {
         this.name = b.name != null ? b.name : "actors-" + SYSTEM_SEQ.incrementAndGet();
@@ -388,9 +394,27 @@ public final class ActorSystem implements AutoCloseable {
      * rejected), {@code close()} still stops every other actor and closes an owned scheduler,
      * then throws the first such {@code Error} with the later ones
      * {@linkplain Throwable#addSuppressed suppressed}.
+     *
+     * <p>Called again on a thread whose {@code close()} is under way (from a stage of an ask that
+     * close is failing on that thread, say), it returns at once: the outer call finishes closing,
+     * and waiting here would wait for it.
      */
     @Override
     public void close() {
+        Thread self = Thread.currentThread();
+        if (!closingThreads.add(self)) {
+            // An interrupted close fails the asks of actors whose activations shutdownNow dropped
+            // on this thread, before those actors end: waiting for them here would wait for good.
+            return;
+        }
+        try {
+            closeOnThisThread();
+        } finally {
+            closingThreads.remove(self);
+        }
+    }
+
+    private void closeOnThisThread() {
         Error failure = null;
         synchronized (closeLock) {     // a later caller waits until the first has stopped the actors
             if (!closed) {
