@@ -536,6 +536,15 @@ final class GraphScheduler implements AutoCloseable {
         return Thread.currentThread() == notifierThread;
     }
 
+    /**
+     * Whether the caller is a thread a close waits for: the notifier's (futures' callbacks) or the
+     * scheduler's own (transport callbacks). A racing close there must not wait for the first.
+     */
+    boolean onThreadCloseWaitsFor() {
+        Thread t = Thread.currentThread();
+        return t == notifierThread || t == thread;
+    }
+
     /** For tests: runs {@code view} on the scheduler thread over the worker records and the estimates. */
     <T> T inspect(java.util.function.BiFunction<List<WorkerState>, DurationEstimates, T> view) {
         return call(() -> view.apply(List.copyOf(workers), durations));

@@ -44,6 +44,8 @@ public final class LocalCluster implements ClusterView, AutoCloseable {
     private final GraphScheduler scheduler;
     private final Client client;
     private volatile boolean closed;
+    /** Completed once the first {@link #close()} has stopped everything; a racing close waits for it. */
+    private final CompletableFuture<Void> closeDone = new CompletableFuture<>();
 
     private LocalCluster(CoordinatorSettings settings, long memoryLimit) {
         this.settings = settings;
@@ -305,20 +307,37 @@ public final class LocalCluster implements ClusterView, AutoCloseable {
         }
     }
 
-    /** Stops everything; unfinished futures fail with {@link IllegalStateException}. Idempotent. */
+    /**
+     * Stops everything; unfinished futures fail with {@link IllegalStateException}. Idempotent: a
+     * close racing the first returns once that one has (except in a future's callback or on the
+     * scheduler's thread, which the first close waits for).
+     */
     @Override
     public void close() {
-        if (closed) {
-            return;
-        }
+        boolean first;
         synchronized (membership) {
+            first = !closed;
             closed = true;
         }
-        scheduler.close();
-        for (ClusterWorker w : workers) {
-            w.shutdown();
+        if (!first) {
+            // returned at once, it left the caller's futures pending and the workers running while
+            // the first close still worked; but not on the notifier's thread (futures' callbacks)
+            // nor the scheduler's (transport callbacks), which the first close waits for: the two
+            // would wait for each other
+            if (!scheduler.onThreadCloseWaitsFor()) {
+                closeDone.join();
+            }
+            return;
         }
-        transport.close();
+        try {
+            scheduler.close();
+            for (ClusterWorker w : workers) {
+                w.shutdown();
+            }
+            transport.close();
+        } finally {
+            closeDone.complete(null);
+        }
     }
 
     /**
