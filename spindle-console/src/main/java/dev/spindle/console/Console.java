@@ -17,6 +17,7 @@ import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URI;
+import java.nio.channels.ServerSocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -123,7 +124,9 @@ public final class Console implements AutoCloseable {
                     .replace("href=\"app.css\"", "href=\"app.css?token=" + token + "\"");
             resources.put("index.html", page.getBytes(StandardCharsets.UTF_8));
         }
-        this.server = HttpServer.create(new InetSocketAddress(b.bindAddress, b.port), 32);
+        InetSocketAddress address = new InetSocketAddress(b.bindAddress, b.port);
+        refuseIfUnbindable(address);
+        this.server = HttpServer.create(address, 32);
         // an event stream holds its thread; a few more serve the page alongside the most streams
         this.handlers = new HandlerPool("spindle-console-http", b.maxClients + 4, b.requestTimeout.toNanos());
         this.sampler = Executors.newSingleThreadScheduledExecutor(HandlerPool.daemon("spindle-console-sampler"));
@@ -463,12 +466,14 @@ public final class Console implements AutoCloseable {
 
     /**
      * What a source threw, as {@code toString()} says; its class alone if that throws too (a
-     * message computed from state it lacks): thrown out of the sampler's catch it would end the
-     * periodic sample as surely as the error it reports.
+     * message computed from state it lacks) or returns null (a {@code toString()} that returns
+     * its message, and it has none): thrown out of the sampler's catch, or cut to length as null,
+     * it would end the periodic sample as surely as the error it reports.
      */
     private static String describe(Throwable e) {
         try {
-            return String.valueOf(e);
+            String said = e.toString();
+            return said != null ? said : e.getClass().getName();
         } catch (RuntimeException | Error unspeakable) {
             return e.getClass().getName();
         }
@@ -576,6 +581,19 @@ public final class Console implements AutoCloseable {
     @Override
     public String toString() {
         return "Console[" + server.getAddress() + (closed ? ", closed" : "") + "]";
+    }
+
+    /**
+     * Binds {@code address} once and lets it go, so that an address that cannot be bound (a port
+     * taken, an address not of this host) fails here. The JDK's {@code HttpServer.create} opens
+     * its listening channel before it binds and does not close it when the bind fails: each
+     * console that failed to start kept a file descriptor until the JVM exited. (A port taken
+     * between this bind and the server's still costs that one descriptor.)
+     */
+    private static void refuseIfUnbindable(InetSocketAddress address) throws IOException {
+        try (ServerSocketChannel probe = ServerSocketChannel.open()) {
+            probe.bind(address, 1);
+        }
     }
 
     private static byte[] resource(String name) throws IOException {
