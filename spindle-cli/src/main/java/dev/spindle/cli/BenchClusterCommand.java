@@ -80,10 +80,12 @@ final class BenchClusterCommand implements Callable<Integer> {
 
     /**
      * A worker count given for a configuration that {@code --configs} leaves out would be ignored:
-     * the user meant another run than the one they would get.
+     * the user meant another run than the one they would get. {@code selected} is the harness's
+     * list, the names as it takes them (trimmed, in lower case), not as typed: {@code --configs
+     * INPROCESS} runs the inprocess configuration, so its worker count counts.
      */
-    private void refuseWorkersOfAnUnselectedConfig(String option, String config) {
-        if (configs != null && !configs.contains(config) && spec.commandLine().getParseResult().hasMatchedOption(option)) {
+    private void refuseWorkersOfAnUnselectedConfig(List<String> selected, String option, String config) {
+        if (!selected.contains(config) && spec.commandLine().getParseResult().hasMatchedOption(option)) {
             throw new CommandLine.ParameterException(spec.commandLine(), option + " sets the workers of the " + config
                     + " configuration, which --configs " + String.join(",", configs) + " leaves out");
         }
@@ -104,8 +106,8 @@ final class BenchClusterCommand implements Callable<Integer> {
             o.threads(threads).inProcessWorkers(inProcessWorkers).processWorkers(processWorkers)
                     .rounds(options.rounds).warmupRounds(options.warmup);
         });
-        refuseWorkersOfAnUnselectedConfig("--inprocess-workers", "inprocess");
-        refuseWorkersOfAnUnselectedConfig("--process-workers", "processes");
+        refuseWorkersOfAnUnselectedConfig(o.runtimes(), "--inprocess-workers", "inprocess");
+        refuseWorkersOfAnUnselectedConfig(o.runtimes(), "--process-workers", "processes");
         switch (size.toLowerCase(Locale.ROOT)) {
             case "quick":
                 o.size(Size.QUICK);

@@ -102,10 +102,18 @@ public final class EchoHarness {
             return this;
         }
 
-        /** Measured seconds per run (more than 0, at most 3600). */
+        /**
+         * Measured seconds per run (at least a nanosecond, at most 3600). The load measures in whole
+         * nanoseconds: a positive value below one would be a measured period of 0, refused only
+         * when the run starts, as a failed run instead of a bad argument.
+         */
         public Options seconds(double s) {
             if (!(s > 0 && s <= 3600)) {
                 throw new IllegalArgumentException("seconds must be more than 0 and at most 3600, was " + s);
+            }
+            if (s * 1e9 < 1) {
+                throw new IllegalArgumentException("seconds must be at least 1e-9 (the load measures whole"
+                        + " nanoseconds), was " + s);
             }
             seconds = s;
             return this;

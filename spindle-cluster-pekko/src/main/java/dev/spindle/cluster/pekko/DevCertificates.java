@@ -244,7 +244,8 @@ public final class DevCertificates {
 
     /**
      * {@code DevCertificates DIR [member...]}: creates the CA (unless present) and each member's
-     * store. Exits with status 2 on bad arguments, 1 if keytool fails.
+     * store. Exits with status 2 on bad arguments (a member name unusable, given twice or whose
+     * store exists; checked before anything is written), 1 if keytool fails.
      *
      * @param args the directory, then the names of the members to create
      */
@@ -257,13 +258,21 @@ public final class DevCertificates {
         }
         try {
             Path dir = Path.of(args[0]);
-            DevCertificates certs = new DevCertificates(dir, password(dir));
+            // Every member argument is checked before anything is written (the directory, a
+            // generated password, the CA): a bad one is a usage error that leaves no trace, and a
+            // name given twice would otherwise fail only after its first store had been made.
+            List<String> members = new ArrayList<>();
             for (int i = 1; i < args.length; i++) {
-                checkName(args[i]);
-                if (Files.exists(certs.memberStore(args[i]))) {
-                    throw new IllegalArgumentException("member '" + args[i] + "' exists already: " + certs.memberStore(args[i]));
+                Path store = dir.resolve(checkName(args[i]) + ".p12");
+                if (members.contains(args[i])) {
+                    throw new IllegalArgumentException("member '" + args[i] + "' given twice");
                 }
+                if (Files.exists(store)) {
+                    throw new IllegalArgumentException("member '" + args[i] + "' exists already: " + store);
+                }
+                members.add(args[i]);
             }
+            DevCertificates certs = new DevCertificates(dir, password(dir));
             System.out.println("trust store: " + certs.createCa());
             for (int i = 1; i < args.length; i++) {
                 System.out.println("member " + args[i] + ": " + certs.createMember(args[i]));
