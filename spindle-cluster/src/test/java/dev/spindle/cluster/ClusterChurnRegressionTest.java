@@ -68,7 +68,10 @@ class ClusterChurnRegressionTest {
         List<CompletableFuture<Void>> retirements = new ArrayList<>();
         try (LocalCluster cluster = LocalCluster.builder().workers(4).threadsPerWorker(2)
                 .latency(Duration.ofMillis(1)).bandwidth(1e9).balanceInterval(Duration.ofMillis(5))
-                .retries(2).forgetReleased(forget).build()) {
+                .retries(2).forgetReleased(forget)
+                // a task queued on several of the workers killed here errs with WorkerLostException
+                // once over the limit, which the model does not predict: the limit is tested elsewhere
+                .allowedWorkerLosses(Integer.MAX_VALUE).build()) {
             Client client = cluster.client();
             // what the test did to each id: killed or retired ones are not counted active
             Set<Integer> active = new HashSet<>(Set.of(0, 1, 2, 3));
