@@ -256,6 +256,21 @@ function render(sample) {
   status.className = 'status live';
 }
 
-const events = new EventSource('events' + window.location.search);
-events.onmessage = m => render(JSON.parse(m.data));
-events.onerror = () => { status.textContent = 'disconnected, retrying…'; status.className = 'status'; };
+// The browser reconnects a stream that dropped by itself, but not one the console answered with
+// an error (503 while every stream it allows is open, say): that one is opened again here, after
+// a delay that doubles up to half a minute, so the page does retry as it says.
+let retryMs = 1000;
+function connect() {
+  const events = new EventSource('events' + window.location.search);
+  events.onopen = () => { retryMs = 1000; };
+  events.onmessage = m => render(JSON.parse(m.data));
+  events.onerror = () => {
+    status.textContent = 'disconnected, retrying…';
+    status.className = 'status';
+    if (events.readyState === EventSource.CLOSED) {
+      setTimeout(connect, retryMs);
+      retryMs = Math.min(2 * retryMs, 30000);
+    }
+  };
+}
+connect();

@@ -45,8 +45,8 @@ import org.openqa.selenium.support.ui.WebDriverWait;
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class ConsoleBrowserTest {
 
-    private static final String BROWSER = System.getProperty("console.chromium", "/usr/bin/chromium");
-    private static final String DRIVER = System.getProperty("console.chromedriver", "/usr/bin/chromedriver");
+    static final String BROWSER = System.getProperty("console.chromium", "/usr/bin/chromium");
+    static final String DRIVER = System.getProperty("console.chromedriver", "/usr/bin/chromedriver");
 
     @Test
     void thePageShowsARegisteredPoolWhoseNumbersMoveAsWorkRuns() throws Exception {
@@ -118,7 +118,7 @@ class ConsoleBrowserTest {
         return found.isEmpty() ? null : found.get(0).getText();
     }
 
-    private static WebDriver chromium() {
+    static WebDriver chromium() {
         ChromeOptions options = new ChromeOptions();
         options.setBinary(BROWSER);
         options.addArguments("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1200,760");
