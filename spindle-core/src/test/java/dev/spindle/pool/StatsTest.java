@@ -34,7 +34,9 @@ class StatsTest {
         assertThat(s.workers()).allMatch(w -> w.index() < 2 || w.spare(), "only spares beyond the core workers");
         long stolenFrom = s.workers().stream().mapToLong(SchedulerStats.WorkerStats::stolenFrom).sum();
         assertThat(stolenFrom).as("tasks stolen from equals tasks stolen by").isEqualTo(s.steals());
-        assertThat(s.workers()).allMatch(w -> w.parks() >= 1);
+        // each core worker went idle at least once; a spare started late may have found the pool
+        // quiet and exited without a park
+        assertThat(s.workers()).filteredOn(w -> !w.spare()).allMatch(w -> w.parks() >= 1);
     }
 
     @Test
