@@ -137,7 +137,9 @@ public abstract class WorkerTransportSupport implements Transport {
 
     /**
      * Sends the node's report to the coordinator: a result with its value serialised, or, if the
-     * value cannot travel, the task's failure; a failure as text; anything else as it is.
+     * value cannot travel (the serializer refuses it, or its serialisation throws a
+     * {@link RuntimeException} or {@link StackOverflowError}), the task's failure; a failure as
+     * text; anything else as it is.
      */
     @Override
     public final void toScheduler(Message.ToScheduler message) {
@@ -149,6 +151,14 @@ public abstract class WorkerTransportSupport implements Transport {
                 // a value that is not serialisable or too large: the task errs rather than vanish
                 sendErred(f.worker(), f.key(), f.attempt(), IllegalArgumentException.class.getName(),
                         "result of '" + f.key() + "' " + cannotTravel.getMessage(), null, f.nanos());
+                return;
+            } catch (RuntimeException | StackOverflowError thrown) {
+                // the value's own serialisation threw: a Sized value is measured without being
+                // serialised, so this is its first (a chain deep enough to overflow the stack, a
+                // writeObject that throws). Escaping, it would leave the finished task unreported
+                // on the worker's thread and its caller waiting for good
+                sendErred(f.worker(), f.key(), f.attempt(), IllegalArgumentException.class.getName(),
+                        "result of '" + f.key() + "' cannot be serialised: " + thrown, null, f.nanos());
                 return;
             }
             sendFinished(f, value);

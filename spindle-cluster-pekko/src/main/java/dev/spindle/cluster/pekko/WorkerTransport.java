@@ -87,6 +87,14 @@ final class WorkerTransport extends WorkerTransportSupport implements EndpointAc
                 } catch (IllegalArgumentException cannotTravel) {
                     // answered as not held: the requester reports the dependency missing
                     LOG.log(Level.WARNING, "worker {0} cannot send ''{1}'': {2}", id, r.key(), cannotTravel.getMessage());
+                } catch (RuntimeException | StackOverflowError thrown) {
+                    // the value's own serialisation threw (a collection it holds modified meanwhile, a
+                    // chain deep enough to overflow the stack): answered as not held too. Escaping, it
+                    // would restart this endpoint actor and drop the request, leaving the requester
+                    // waiting for its fetch timeout (and a StackOverflowError is fatal to Pekko, whose
+                    // default is to exit the JVM)
+                    LOG.log(Level.WARNING, "worker {0} cannot send ''{1}'': its serialisation threw {2}", id, r.key(),
+                            thrown.toString());
                 }
                 // the reply echoes the request's nonce: only the requester's process saw it
                 Wire.Seal echo = Wire.Seal.token(received.authenticator());
