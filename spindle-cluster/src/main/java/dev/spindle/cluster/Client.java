@@ -142,6 +142,9 @@ public final class Client {
      */
     public <T> ClusterFuture<T> scatter(String key, T value, int worker) {
         Objects.requireNonNull(key, "key");
+        // closed first: the worker and the value were checked before the call that refused them, so
+        // a closed cluster answered a bad worker or a value that cannot travel with the wrong exception
+        scheduler.rejectIfClosed();
         int workers = scheduler.workerCount();
         if (worker < 0 || worker >= workers) {
             throw new IllegalArgumentException("no worker " + worker + " (workers 0.." + (workers - 1) + ")");
@@ -174,6 +177,7 @@ public final class Client {
     public <T> List<ClusterFuture<T>> scatter(String prefix, List<T> values) {
         Objects.requireNonNull(prefix, "prefix");
         Objects.requireNonNull(values, "values");
+        scheduler.rejectIfClosed();           // an empty list too: nothing is placed on a closed cluster
         List<ClusterFuture<T>> out = new ArrayList<>(values.size());
         for (int i = 0; i < values.size(); i++) {
             out.add(scatter(prefix + "-" + i, values.get(i), i % scheduler.workerCount()));

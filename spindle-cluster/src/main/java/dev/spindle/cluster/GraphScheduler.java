@@ -314,10 +314,15 @@ final class GraphScheduler implements AutoCloseable {
     }
 
     private void post(Runnable event) {
+        rejectIfClosed();
+        events.add(event);
+    }
+
+    /** Throws {@link RejectedExecutionException} once the scheduler is closed: for checks made before a call. */
+    void rejectIfClosed() {
         if (closed) {
             throw new RejectedExecutionException("the cluster is closed");
         }
-        events.add(event);
     }
 
     /** Entry point for the transport: worker messages are queued for the scheduler thread. */
