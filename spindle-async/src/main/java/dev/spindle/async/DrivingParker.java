@@ -84,7 +84,10 @@ import java.util.concurrent.locks.LockSupport;
  *       {@link AsyncWorker#driving} set, so their wake-ups go to its own wake channel
  *       ({@link AsyncRuntime#deliverWake}) and wake no other worker: it runs them itself, and
  *       the idle protocol's usual rule (the last searcher that finds work wakes another if more
- *       is visible) shares a burst. Then it releases the slot.</li>
+ *       is visible) shares a burst. Then it releases the slot. A driver that woke tasks inside
+ *       {@code select} itself (a reactor closing because its selector failed) may have put them
+ *       in this worker's wake channel, outside any poll: the worker then takes itself off the
+ *       stack too, or under HYBRID nobody would have looked there.</li>
  *   <li><b>Busy workers</b> look at the drivers every {@value AsyncWorker#GLOBAL_INTERVAL}
  *       picks without waiting ({@link #pollNow}), so I/O and timers are served while every
  *       worker is busy.</li>
@@ -269,16 +272,37 @@ final class DrivingParker implements Parker {
             drivingOf.set(w, 0);
             if (ready < 0) {
                 retire(k);
+                lookIfWokenInSelect(w);        // a reactor that failed woke its tasks as it closed
                 return;
             }
             boolean due = k == 0 && timers.anyDue();
             if (ready > 0 || due) {
                 runtime.parking.wakeSelf(w);   // first: the wake-ups below then wake nobody else
                 handle(runtime.workers[w], d, ready > 0, due);
+            } else {
+                lookIfWokenInSelect(w);
             }
         } finally {
             drivingOf.set(w, 0);
             releaseSlot(k, w + 1);            // no hand-over: this worker is awake and comes back
+        }
+    }
+
+    /**
+     * Takes worker {@code w} off the parked stack, as events do, if its own wake channel holds
+     * work after a {@code select} that found no events. A driver may wake tasks inside
+     * {@code select} rather than {@link IoDriver#dispatch}: a reactor whose selector fails closes
+     * and wakes every task waiting on it there (and returns -1), and one whose channel was closed
+     * while its interest change was applied wakes that channel's tasks. Those wake-ups ran on
+     * this worker, parked and outside any poll; under HYBRID one that lands in its own empty wake
+     * channel wakes nobody (the waker is expected to look there after its poll), so the worker
+     * went back to sleep beside it, and a task waiting on a failed reactor never failed. Work a
+     * peer queued here is harmless to look at: its unpark was on its way anyway. (No runtime:
+     * the parker's own tests drive it with test threads, and no task is woken.)
+     */
+    private void lookIfWokenInSelect(int w) {
+        if (runtime != null && !runtime.workers[w].wakeChannel.isEmpty()) {
+            runtime.parking.wakeSelf(w);
         }
     }
 
