@@ -89,6 +89,21 @@ import java.util.function.Function;
  * ({@link #stop()}'s) completes only once the holder that ended the actor has rejected what the
  * mailbox held and given up the activation.
  *
+ * <p><b>Stop and a full mailbox.</b> {@code stop()} requests the stop once
+ * ({@code STOP_REQUESTED}, by CAS), counts it in a bounded mailbox's size, exchanges the tail
+ * for the stop envelope and only then marks it {@code STOP_QUEUED}. A message that finds a
+ * bounded mailbox full once a stop was requested is a dead letter, not a
+ * {@link MailboxFullException}: it is behind the stop. That holds only once the stop has its
+ * place in the mailbox. Deciding at {@code STOP_REQUESTED} let the sender's next message,
+ * finding a slot the actor had freed meanwhile, exchange the tail before the stop and be
+ * processed after its predecessor had been dropped as "behind the stop". So a sender that sees
+ * {@code STOP_REQUESTED} waits for {@code STOP_QUEUED} (a few instructions: the stop envelope is
+ * allocated before the request, and nothing between the request and the mark can throw or block)
+ * and only then counts the dead letter. Its reading of {@code STOP_QUEUED} follows the stop's
+ * exchange, so every later exchange of this sender follows it too: each later message is behind
+ * the stop, a dead letter as well, and the sender's order holds. The fast path is unchanged: only
+ * a sender whose reservation failed reads the stop's state.
+ *
  * <h2>Layout</h2>
  *
  * <p>Fields sit in three groups, JCTools style, split by class hierarchy with padding between:
@@ -108,6 +123,13 @@ final class ActorCell<A> extends ActorCellConsumerFields<A> implements ActorRef<
 
     /** What the scheduler runs: one activation of this cell (see the overview for why not the cell). */
     private final Runnable activation = new Activation(this);
+
+    /**
+     * Tests only: called by {@link #stop()} with the cell, on the stopping thread, between the
+     * stop's request and its enqueueing, so that a test can hold a stop in that window. Null
+     * otherwise: one static read per first {@code stop()}, nothing on the send path.
+     */
+    static volatile Consumer<ActorRef<?>> stopWindowHook;
 
     ActorCell(ActorSystem system, Scheduler scheduler, ActorConfig config, String name) {
         super(system, scheduler, config, name);
@@ -169,11 +191,20 @@ final class ActorCell<A> extends ActorCellConsumerFields<A> implements ActorRef<
             // it here would wait for itself (see terminate).
             return CompletableFuture.completedFuture(null);
         }
+        Envelope stop = new Envelope.Stop();  // before the request: nothing in the window may throw
         if (casStopRequested()) {
+            Consumer<ActorRef<?>> hook = stopWindowHook;
+            if (hook != null) {
+                hook.accept(this);
+            }
             if (capacity != ActorConfig.UNBOUNDED) {
                 addSize(1);                // the stop envelope ignores the bound but is counted
             }
-            offer(new Envelope.Stop());
+            // offer, marking the stop queued as soon as its place in the mailbox is taken: a
+            // sender that found the mailbox full waits for this mark (see stopping)
+            Envelope prev = xchgTail(stop);
+            svStopQueued();
+            linkAndActivate(prev, stop);
         }
         return termination.copy();         // a caller's orTimeout or cancel is its own: see ActorRef#stop
     }
@@ -206,9 +237,33 @@ final class ActorCell<A> extends ActorCellConsumerFields<A> implements ActorRef<
      * finds it full after the stop was requested is ordered after the stop (or races it) and
      * would be rejected as a dead letter once the stop is processed, as it is in an unbounded
      * mailbox. Telling the sender to back off from an actor that has stopped would be wrong.
+     *
+     * <p>A stop requested but not yet queued is waited for (see "Stop and a full mailbox" in
+     * the class overview): only once the stop has its place in the mailbox is every later
+     * message of this sender behind it, and so a dead letter too.
      */
     private boolean stopping() {
-        return lvStopRequested() || lvLifecycle() != RUNNING;
+        int s = lvStopState();
+        if (s == STOP_REQUESTED) {
+            awaitStopQueued();
+            return true;
+        }
+        return s == STOP_QUEUED || lvLifecycle() != RUNNING;
+    }
+
+    /**
+     * A stopper is between requesting its stop and exchanging the tail, a few instructions that
+     * cannot throw: wait for it, as poll waits for a producer's link ({@link #awaitLink}).
+     */
+    private void awaitStopQueued() {
+        int spins = 0;
+        while (lvStopState() == STOP_REQUESTED) {
+            if (++spins < 128) {
+                Thread.onSpinWait();
+            } else {
+                Thread.yield();               // the stopper was descheduled mid-stop
+            }
+        }
     }
 
     /**
@@ -230,7 +285,15 @@ final class ActorCell<A> extends ActorCellConsumerFields<A> implements ActorRef<
     }
 
     private void offer(Envelope e) {
-        Envelope prev = xchgTail(e);
+        linkAndActivate(xchgTail(e), e);
+    }
+
+    /**
+     * The rest of {@link #offer}, once {@code e} has taken its place behind {@code prev} (the
+     * tail exchange): links it and activates the actor if it is idle. {@link #stop()} marks its
+     * stop queued in between.
+     */
+    private void linkAndActivate(Envelope prev, Envelope e) {
         prev.soNext(e);
         if (lvState() == IDLE && casState(IDLE, ACTIVE)
                 && schedule(hints) instanceof Error refused) {
@@ -508,13 +571,20 @@ final class ActorCell<A> extends ActorCellConsumerFields<A> implements ActorRef<
 /** Fields written once or rarely, read by senders: one group of cache lines. */
 abstract class ActorCellColdFields<A> {
     private static final VarHandle LIFECYCLE;
-    private static final VarHandle STOP_REQUESTED;
+    private static final VarHandle STOP_STATE;
+
+    /** {@link #stopState}: no stop requested. */
+    static final int NO_STOP = 0;
+    /** {@link #stopState}: a stop was requested, its envelope not yet in the mailbox. */
+    static final int STOP_REQUESTED = 1;
+    /** {@link #stopState}: the stop envelope has its place in the mailbox (the tail was exchanged). */
+    static final int STOP_QUEUED = 2;
 
     static {
         try {
             MethodHandles.Lookup l = MethodHandles.lookup();
             LIFECYCLE = l.findVarHandle(ActorCellColdFields.class, "lifecycle", int.class);
-            STOP_REQUESTED = l.findVarHandle(ActorCellColdFields.class, "stopRequested", int.class);
+            STOP_STATE = l.findVarHandle(ActorCellColdFields.class, "stopState", int.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -532,7 +602,8 @@ abstract class ActorCellColdFields<A> {
     final CompletableFuture<Void> termination = new CompletableFuture<>();
     /** RUNNING, STOPPED, REJECTED or FAILED; written once, by the activation holder. */
     private int lifecycle;
-    private int stopRequested;
+    /** NO_STOP, STOP_REQUESTED or STOP_QUEUED; moved on only by the one stop() that requested it. */
+    private int stopState;
     /** Why the actor ended, if not by stop; published by the lifecycle store. */
     Throwable endCause;
     /**
@@ -562,11 +633,15 @@ abstract class ActorCellColdFields<A> {
     }
 
     final boolean casStopRequested() {
-        return STOP_REQUESTED.compareAndSet(this, 0, 1);
+        return STOP_STATE.compareAndSet(this, NO_STOP, STOP_REQUESTED);
     }
 
-    final boolean lvStopRequested() {
-        return (int) STOP_REQUESTED.getVolatile(this) != 0;
+    final void svStopQueued() {
+        STOP_STATE.setVolatile(this, STOP_QUEUED);
+    }
+
+    final int lvStopState() {
+        return (int) STOP_STATE.getVolatile(this);
     }
 }
 
