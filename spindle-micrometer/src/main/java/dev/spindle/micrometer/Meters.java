@@ -11,6 +11,7 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
 import java.lang.ref.WeakReference;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -51,6 +52,20 @@ import java.util.function.ToDoubleFunction;
  *   <li>noted for another live object, not shut down, whose meter is still registered: refuses
  *       with {@link IllegalArgumentException}, telling to name the two apart or tag them.</li>
  * </ul>
+ *
+ * <h2>Composite registries</h2>
+ *
+ * <p>A meter registered in a {@link CompositeMeterRegistry} is registered in each registry under
+ * it too: there it is any meter of its id that registry already held, and a meter of its id
+ * registered there later, straight, is the composite's. So a bind treats as its own registry's the
+ * notes of every registry that reaches one of the same registries, composites set aside: a
+ * composite's notes count for a registry under it, a registry's for a composite above it, and
+ * those of two composites sharing one for each other. An id noted there for another live object
+ * refuses the bind as above; one noted there for a stopped or collected object has its meter
+ * removed from that registry (from a composite, Micrometer removes it from the registries under it
+ * too) before the bind registers its own. The ids compared are those the binders build, before any
+ * registry's filters. A registry added to a composite after the binds is not checked: Micrometer
+ * gives the composite's meters those it holds of their ids.
  *
  * <p>A stopped object counts as gone although it may not have been collected yet: restarting a
  * component closes its scheduler and builds one of the same name, and whether the old one was
@@ -167,9 +182,10 @@ final class Meters {
     void register() {
         synchronized (READS) {
             Map<Key, Note> notes = READS.computeIfAbsent(registry, r -> new HashMap<>());
+            List<Notes> reached = reached(notes);
             Map<Key, Object> bound = new HashMap<>();    // by this bind, so far
             for (Queued q : queued) {
-                Object other = bound.containsKey(q.key) ? bound.get(q.key) : liveHolder(notes.get(q.key));
+                Object other = bound.containsKey(q.key) ? bound.get(q.key) : liveHolder(reached, q.key, q.target);
                 if (other != null && other != q.target) {
                     throw new IllegalArgumentException("meter " + q.key.name + q.key.tags + " is already registered"
                             + " for " + other + ", not " + q.target + ": give the two different names, or tell"
@@ -183,18 +199,21 @@ final class Meters {
             Set<Meter> before = Collections.newSetFromMap(new IdentityHashMap<>());
             before.addAll(registry.getMeters());
             List<Meter> added = new ArrayList<>();
-            Map<Note, Object> removed = new IdentityHashMap<>();   // to their objects, held until done
+            List<Runnable> removed = new ArrayList<>();   // each puts one back; holds its object until done
             Map<Key, Note> noted = new HashMap<>();
             try {
                 for (Queued q : queued) {
-                    Note note = noted.containsKey(q.key) ? noted.get(q.key) : notes.get(q.key);
-                    Object old = note == null ? null : note.target.get();
-                    if (note != null && old != q.target && isHeld(note)) {
-                        // it read an object since collected, which would repeat its last value,
-                        // or one since stopped
-                        registry.remove(note.id);
-                        if (old != null && notes.get(q.key) == note) {
-                            removed.put(note, old);
+                    for (Notes n : reached) {
+                        Note note = n.notes == notes && noted.containsKey(q.key)
+                                ? noted.get(q.key) : n.notes.get(q.key);
+                        Object old = note == null ? null : note.target.get();
+                        if (note != null && old != q.target && isHeld(n.registry, note)) {
+                            // it read an object since collected, which would repeat its last
+                            // value, or one since stopped
+                            n.registry.remove(note.id);
+                            if (old != null && n.notes.get(q.key) == note) {
+                                removed.add(() -> note.registration.register(n.registry, old));
+                            }
                         }
                     }
                     Meter meter = q.registration.register(registry, q.target);
@@ -205,9 +224,9 @@ final class Meters {
                 }
             } catch (RuntimeException | Error e) {
                 added.forEach(registry::remove);
-                removed.forEach((note, old) -> {
+                removed.forEach(back -> {
                     try {
-                        note.registration.register(registry, old);
+                        back.run();
                     } catch (RuntimeException | Error again) {
                         e.addSuppressed(again);
                     }
@@ -219,13 +238,58 @@ final class Meters {
         }
     }
 
+    /** A registry and its notes. */
+    private record Notes(MeterRegistry registry, Map<Key, Note> notes) {
+    }
+
     /**
-     * The object {@code note} says its meter reads, if it is live, not {@linkplain #stopped
-     * stopped}, and its meter still registered; else null.
+     * This registry's notes ({@code own}) first, then those of every other registry that reaches
+     * one of the registries this one reaches (see "Composite registries" above).
      */
-    private Object liveHolder(Note note) {
-        Object target = note == null ? null : note.target.get();
-        return target != null && !stopped(target) && isHeld(note) ? target : null;
+    private List<Notes> reached(Map<Key, Note> own) {
+        List<Notes> reached = new ArrayList<>();
+        reached.add(new Notes(registry, own));
+        Set<MeterRegistry> mine = leaves(registry);
+        READS.forEach((r, notes) -> {
+            if (r != registry && !Collections.disjoint(mine, leaves(r))) {
+                reached.add(new Notes(r, notes));
+            }
+        });
+        return reached;
+    }
+
+    /**
+     * The registries a meter registered in {@code registry} lands in, composites set aside: those
+     * under it, for a composite (Micrometer refuses a composite that contains itself), else itself.
+     */
+    private static Set<MeterRegistry> leaves(MeterRegistry registry) {
+        Set<MeterRegistry> leaves = Collections.newSetFromMap(new IdentityHashMap<>());
+        List<MeterRegistry> todo = new ArrayList<>(List.of(registry));
+        while (!todo.isEmpty()) {
+            MeterRegistry r = todo.remove(todo.size() - 1);
+            if (r instanceof CompositeMeterRegistry composite) {
+                todo.addAll(composite.getRegistries());
+            } else {
+                leaves.add(r);
+            }
+        }
+        return leaves;
+    }
+
+    /**
+     * The first object other than {@code target} that one of {@code reached} notes for
+     * {@code key}, if it is live, not {@linkplain #stopped stopped}, and its meter still registered;
+     * else null.
+     */
+    private static Object liveHolder(List<Notes> reached, Key key, Object target) {
+        for (Notes n : reached) {
+            Note note = n.notes.get(key);
+            Object holder = note == null ? null : note.target.get();
+            if (holder != null && holder != target && !stopped(holder) && isHeld(n.registry, note)) {
+                return holder;
+            }
+        }
+        return null;
     }
 
     /**
@@ -252,11 +316,11 @@ final class Meters {
     }
 
     /**
-     * Whether the meter {@code note} registered is still in the registry. Looked up by the name
+     * Whether the meter {@code note} registered is still in {@code registry}. Looked up by the name
      * the registry gave it: a filter may have renamed it (a common prefix), and under the name the
      * binder asked for the registry holds nothing.
      */
-    private boolean isHeld(Note note) {
+    private static boolean isHeld(MeterRegistry registry, Note note) {
         return registry.find(note.id.getName()).meters().stream().anyMatch(m -> m.getId().equals(note.id));
     }
 }

@@ -72,9 +72,10 @@ import java.util.function.Function;
  *
  * <p>Names tell the schedulers apart: {@code bindTo} throws {@link IllegalArgumentException} for a
  * scheduler named like another live one already bound to that registry with the same tags (its
- * meters would be the other's), and replaces the meters of one that was collected or shut down. Binding the
- * same scheduler twice is harmless. A bind is all or nothing: refused, it registers no meter (a
- * union's, none for any member).
+ * meters would be the other's; bound to a {@code CompositeMeterRegistry} over it, or to one under
+ * it, counts as bound to it, as the meters are registered there too), and replaces the meters of
+ * one that was collected or shut down. Binding the same scheduler twice is harmless. A bind is
+ * all or nothing: refused, it registers no meter (a union's, none for any member).
  */
 public final class SchedulerMetrics implements MeterBinder {
 
