@@ -612,8 +612,13 @@ final class ClusterWorker {
             long measured;
             try {
                 measured = Sizes.measure(value);
-            } catch (java.io.NotSerializableException e) {
-                measured = 0;                 // it was measured when produced; cannot happen
+            } catch (Throwable e) {
+                // it was measured when produced, but this copy may not be the value measured: one read
+                // back from its holder's spill file (a transient field its writeObject uses left unset)
+                // or decoded from the wire. Escaping this callback, the throwable completed the shared
+                // fetch never, and every task waiting for the value waited for good; counted as 0, the
+                // copy is stored and read as any other (and stays in memory: it cannot spill either)
+                measured = 0;
             }
             long size = measured;
             boolean[] current = {false};

@@ -19,9 +19,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * A worker's values by key, with the sum of their measured sizes, spilling to disk above a
@@ -36,7 +38,13 @@ import java.util.Map;
  * value over the target by itself goes to disk as soon as it is stored, before any other (which
  * stay in memory if they are at or below the target without it), and stays there. A
  * spilled value is read back, and counts in memory again, when it is next asked for. Values that
- * are {@link Sized} but not serialisable cannot spill and stay in memory. Above
+ * are {@link Sized} but not serialisable cannot spill and stay in memory; so do values that Java
+ * serialisation writes but cannot read back (a serialisable class whose first non-serialisable
+ * superclass has no no-argument constructor, a {@code readObject} that throws): a value whose
+ * stream names a class of an application (not of the JDK) that no file of this store was read
+ * back with yet is read back as soon as it is written, and stays in memory for good if that
+ * fails. Spilled, it would be lost at its next read, and an in-process worker, which reads a value
+ * back only after a spill, would compute it again and lose it again, for good. Above
  * {@link #PAUSE}{@code × L} in memory (possible only with values that cannot spill), the store
  * reports {@link #paused()} and the worker starts no new task until it falls (Dask's "pause"
  * fraction, 80 %); a paused store with only such values in memory is {@link #stuck()}, and a
@@ -65,8 +73,9 @@ final class DataStore {
 
     /**
      * A value in memory ({@code file == null}) or on disk, in a file of {@code fileBytes} bytes
-     * whose classes by name are {@code classes}; {@code pinned} once writing it failed because of
-     * the value itself (a field that is not serialisable), so that it is not tried again.
+     * whose classes by name are {@code classes}; {@code pinned} once writing it, or reading it back,
+     * failed because of the value itself (a field that is not serialisable, a superclass without a
+     * no-argument constructor), so that it is not tried again.
      */
     private record Entry(Object value, long bytes, Path file, long fileBytes, Map<String, Class<?>> classes,
                          boolean pinned) {
@@ -92,6 +101,8 @@ final class DataStore {
     private boolean closed;
     /** Why the disk refused the last spill tried, or null if that one succeeded (or none was tried). */
     private String refused;
+    /** The application classes that a spilled stream was read back with (see {@link #readBack}). */
+    private final Set<Class<?>> readable = new HashSet<>();
 
     /** A store without a memory limit: nothing spills. */
     DataStore() {
@@ -245,6 +256,7 @@ final class DataStore {
             }
         }
         entries.clear();
+        readable.clear();                     // a stopped worker stays referenced: its classes' loaders need not
         memoryBytes = 0;
         spilledBytes = 0;
         if (directory != null) {
@@ -331,6 +343,10 @@ final class DataStore {
             deleteQuietly(file);
             return diskRefused(diskFailed);
         }
+        if (!readBack(key, e, file, fileBytes, spilled.classes())) {
+            deleteQuietly(file);
+            return new Entry(e.value(), e.bytes(), null, 0, null, true);
+        }
         if (refused != null) {
             refused = null;
             System.getLogger(DataStore.class.getName()).log(System.Logger.Level.INFO,
@@ -340,6 +356,48 @@ final class DataStore {
         spilledBytes += e.bytes();
         spills++;
         return new Entry(null, e.bytes(), file, fileBytes, spilled.classes(), false);
+    }
+
+    /**
+     * Whether {@code e}'s value, just written to {@code file}, can be read back: read back at once
+     * if its stream names an application class that no stream of this store was read back with yet
+     * (writing succeeds where reading fails for a class, a serialisable one whose first
+     * non-serialisable superclass has no no-argument constructor above all: spilled, such a value
+     * would be lost at its next read). Else, with a warning, it is to stay in memory for good, as a
+     * value that cannot be written does. Classes of the JDK are taken as readable: a large array
+     * is not read back for nothing.
+     */
+    private boolean readBack(String key, Entry e, Path file, long fileBytes, Map<String, Class<?>> classes) {
+        boolean known = true;
+        for (Class<?> c : classes.values()) {
+            known &= jdk(c) || readable.contains(c);
+        }
+        if (known) {
+            return true;
+        }
+        try {
+            read(file, fileBytes, classes);
+        } catch (RuntimeException | StackOverflowError unreadable) {
+            System.getLogger(DataStore.class.getName()).log(System.Logger.Level.WARNING,
+                    "the value of ''{0}'' ({1}) cannot spill, reading it back failed: {2}; it stays in memory", key,
+                    e.value().getClass().getName(), String.valueOf(unreadable));
+            return false;
+        }
+        for (Class<?> c : classes.values()) {
+            if (!jdk(c)) {
+                readable.add(c);
+            }
+        }
+        return true;
+    }
+
+    /** Whether {@code c} (or an array's element class) is the JDK's own. */
+    private static boolean jdk(Class<?> c) {
+        while (c.isArray()) {
+            c = c.getComponentType();
+        }
+        ClassLoader loader = c.getClassLoader();
+        return loader == null || loader == ClassLoader.getPlatformClassLoader();
     }
 
     /** Notes that the disk refused a spill, with a warning the first time in a row; returns null. */
