@@ -65,7 +65,10 @@ import java.util.function.ToDoubleFunction;
  * removed from that registry (from a composite, Micrometer removes it from the registries under it
  * too) before the bind registers its own. The ids compared are those the binders build, before any
  * registry's filters. A registry added to a composite after the binds is not checked: Micrometer
- * gives the composite's meters those it holds of their ids.
+ * gives the composite's meters those it holds of their ids. A bind to a composite that is rolled
+ * back (below) puts back, too, the meters that registries under it held for the objects it binds:
+ * a meter it added to the composite may be theirs there, and Micrometer removes a composite's
+ * meter from the registries under it as well.
  *
  * <p>A stopped object counts as gone although it may not have been collected yet: restarting a
  * component closes its scheduler and builds one of the same name, and whether the old one was
@@ -201,6 +204,7 @@ final class Meters {
             List<Meter> added = new ArrayList<>();
             List<Runnable> removed = new ArrayList<>();   // each puts one back; holds its object until done
             Map<Key, Note> noted = new HashMap<>();
+            List<Runnable> kept = keptUnder(reached);
             try {
                 for (Queued q : queued) {
                     for (Notes n : reached) {
@@ -231,11 +235,59 @@ final class Meters {
                         e.addSuppressed(again);
                     }
                 });
+                kept.forEach(back -> {
+                    try {
+                        back.run();
+                    } catch (RuntimeException | Error again) {
+                        e.addSuppressed(again);
+                    }
+                });
                 throw e;
             }
             notes.putAll(noted);
             queued.clear();
         }
+    }
+
+    /**
+     * For a bind to a composite: what puts back, after a rollback, the meters that the registries
+     * under it held before the bind for the objects it binds. A meter the bind added to the
+     * composite may be, in a registry under it, the one that registry already held (the same object
+     * bound straight to it, or through another composite): removing the composite's meter,
+     * Micrometer removes it from the registries under it too, and the rollback of a bind refused by
+     * one of them took the other's earlier meters along. Each puts back the meters of one of
+     * {@code queued} in one registry under the composite, if that registry lost any meter it held.
+     */
+    private List<Runnable> keptUnder(List<Notes> reached) {
+        List<Runnable> kept = new ArrayList<>();
+        if (!(registry instanceof CompositeMeterRegistry)) {
+            return kept;                       // the rollback removes from this registry only
+        }
+        for (MeterRegistry leaf : leaves(registry)) {
+            Set<Meter> had = Collections.newSetFromMap(new IdentityHashMap<>());
+            had.addAll(leaf.getMeters());
+            List<Queued> its = new ArrayList<>();   // bound to it before, as now
+            for (Queued q : queued) {
+                for (Notes n : reached) {
+                    Note note = n.notes.get(q.key);
+                    if (note != null && note.target.get() == q.target && isHeld(n.registry, note)
+                            && leaves(n.registry).contains(leaf)) {
+                        its.add(q);
+                        break;
+                    }
+                }
+            }
+            if (!its.isEmpty()) {
+                kept.add(() -> {
+                    Set<Meter> now = Collections.newSetFromMap(new IdentityHashMap<>());
+                    now.addAll(leaf.getMeters());
+                    if (!now.containsAll(had)) {
+                        its.forEach(q -> q.registration.register(leaf, q.target));
+                    }
+                });
+            }
+        }
+        return kept;
     }
 
     /** A registry and its notes. */
