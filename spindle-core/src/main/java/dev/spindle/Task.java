@@ -22,9 +22,10 @@ import java.util.concurrent.Future;
  * }</pre>
  *
  * <p>Joining from a worker thread of the pool that runs the task helps instead of blocking: it
- * runs the awaited task itself if it is still queued locally, and otherwise runs the awaited
- * task's own subtasks until it completes; for the pool's other work it lets the pool compensate
- * with a spare worker (see {@code WorkStealingPool}, "Fork/join").
+ * runs the awaited task itself if it is still queued locally (or next in line for a thief),
+ * and otherwise runs the awaited task's own subtasks until it completes; for the pool's other
+ * work it lets the pool compensate with a spare worker (see {@code WorkStealingPool},
+ * "Fork/join").
  *
  * @param <T> the result type
  */

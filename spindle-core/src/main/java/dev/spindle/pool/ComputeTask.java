@@ -35,8 +35,11 @@ import java.util.concurrent.CompletionException;
  * {@link WorkStealingPool}, by {@link WorkStealingPool#spawn(ComputeTask)} or
  * {@link WorkStealingPool#invoke(ComputeTask)} from any thread, or by {@link #invoke()}, which
  * runs it in the calling thread. Each of these may be used once per task; a second throws
- * {@link IllegalStateException}. Given to {@code execute} or {@code submit} of a Spindle pool,
- * which then runs it, a task not started yet is started as {@code spawn} starts it.
+ * {@link IllegalStateException}. On a task {@linkplain #cancel cancelled} before any of them
+ * started it, each throws {@link java.util.concurrent.CancellationException}, as its
+ * {@link #join()} does: the cancellation is its outcome. Given to {@code execute} or
+ * {@code submit} of a Spindle pool, which then runs it, a task not started yet is started as
+ * {@code spawn} starts it.
  * {@link #join()} and {@link #get()} behave as for any {@link dev.spindle.Task}; on a task
  * that was never started they throw
  * {@link IllegalStateException} instead of waiting forever.
@@ -64,6 +67,8 @@ public abstract class ComputeTask<T> extends ForkTask<T> {
      * @throws IllegalStateException if the caller is not a worker thread of a
      *     {@link WorkStealingPool} (use {@link WorkStealingPool#spawn(ComputeTask)} there), or
      *     if the task was started before
+     * @throws java.util.concurrent.CancellationException if the task was cancelled before it
+     *     was started
      * @throws java.util.concurrent.RejectedExecutionException if the pool is stopped
      */
     public final ComputeTask<T> fork() {
@@ -84,6 +89,8 @@ public abstract class ComputeTask<T> extends ForkTask<T> {
      * @return what {@link #compute()} returned
      * @throws CompletionException wrapping what {@link #compute()} threw
      * @throws IllegalStateException if the task was started before
+     * @throws java.util.concurrent.CancellationException if the task was cancelled (before it
+     *     was started, or by another thread while it ran here)
      */
     public final T invoke() {
         // bind first: a task that was forked or spawned is still NEW while it waits in a queue,

@@ -156,13 +156,28 @@ class ForkTask<T> implements Task<T>, RunnableFuture<T> {
      * and views registered before are kept: forking writes nothing into {@code waiters}.
      *
      * @throws IllegalStateException if it was forked, spawned or run before
+     * @throws CancellationException if it was cancelled before anything started it
      */
     final void bind(ForkTask<?> parent) {
         if (payload != UNFORKED || state != NEW) {
-            throw new IllegalStateException("a task can be forked once; " + this + " already was, or ran");
+            throw notBindable();
         }
         this.payload = null;
         this.parent = parent;
+    }
+
+    /**
+     * Why {@link #bind} refuses: a task cancelled before it was ever forked, spawned or run
+     * ({@link #cancel} keeps {@link #UNFORKED} for it) has the cancellation as its outcome, which
+     * starting it reports as its {@code join()} does; an {@link IllegalStateException} said it
+     * "already was [forked], or ran", which it never was. Any other task was started before.
+     * Out of {@link #bind}, which every fork runs, to keep that path as small as it was.
+     */
+    private RuntimeException notBindable() {
+        if (payload == UNFORKED && state >= CANCELLED) {
+            return new CancellationException("the task was cancelled before it was started");
+        }
+        return new IllegalStateException("a task can be forked once; " + this + " already was, or ran");
     }
 
     /** What {@link #prepareToQueue} did: nothing. */
@@ -494,9 +509,9 @@ class ForkTask<T> implements Task<T>, RunnableFuture<T> {
             }
             int next = (mayInterruptIfRunning && s == RUNNING) ? INTERRUPTING : CANCELLED;
             if (STATE.compareAndSet(this, s, next)) {
-                if (s == NEW || s == HANDED_BACK) {
-                    payload = null;            // nobody will run it: release the callable
-                }
+                if ((s == NEW || s == HANDED_BACK) && payload != UNFORKED) {
+                    payload = null;            // nobody will run it: release the callable; the
+                }                              // marker stays, for bind (see notBindable)
                 if (next == INTERRUPTING) {
                     try {
                         // The runner publishes itself right after winning NEW -> RUNNING, and

@@ -64,8 +64,9 @@ import java.util.function.IntConsumer;
  *
  * <p>{@link #spawn} returns a {@link Task}. {@link Task#join()} on a worker of this pool helps
  * instead of blocking: it runs the awaited task itself if it has not started and is queued on
- * this worker, and otherwise, until the awaited task completes, runs that task's own subtasks
- * (from its deque, or from the worker running the awaited task). It runs no unrelated task on
+ * this worker, or where a thief would take it next from a peer, and otherwise, until the
+ * awaited task completes, runs that task's own subtasks (from its deque, or from the worker
+ * running the awaited task). It runs no unrelated task on
  * top of the join, which could make the joining frame wait for one beneath it; with nothing of
  * the awaited task's to run it parks briefly, and once the wait is not short it counts as
  * blocked, so a spare worker (see <em>Blocking</em>) runs the pool's other work meanwhile. A pool
@@ -270,6 +271,8 @@ public final class WorkStealingPool extends PoolCore {
      * @param task a task not started before
      * @return {@code task}
      * @throws IllegalStateException if the task was started before
+     * @throws java.util.concurrent.CancellationException if the task was cancelled before it
+     *     was started
      * @throws RejectedExecutionException if the pool is shut down (for callers outside it) or
      *     stopped
      * @throws NullPointerException if {@code task} is null
@@ -300,6 +303,7 @@ public final class WorkStealingPool extends PoolCore {
      * @return what the task's {@code compute()} returned
      * @throws CompletionException wrapping what the computation threw
      * @throws IllegalStateException if the task was started before
+     * @throws java.util.concurrent.CancellationException if the task was cancelled
      * @throws RejectedExecutionException if the pool does not accept the task
      * @throws NullPointerException if {@code task} is null
      */

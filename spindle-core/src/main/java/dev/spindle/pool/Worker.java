@@ -745,7 +745,8 @@ final class Worker extends BaseWorker implements LoneTaskWatch.Peer {
      *   <li>If it has not started and is queued on this worker (below newer tasks, when tasks
      *       are joined in another order than forked), run it here: its state CAS makes the
      *       queued entry a no-op later. A task queued anywhere else (a peer's deque, the
-     *       injector, another pool) is left to whoever takes it there. Run here, a task from
+     *       injector, another pool) is left to whoever takes it there, except where a thief of
+     *       this pool would take it next, in step 3. Run here, a task from
      *       elsewhere could hold this worker while it waits, outside a blocking section, for
      *       work that only this worker's pool would run, and the pool would not know to
      *       compensate (CrossPoolJoinTest). A pool built without spare workers runs it here
@@ -753,12 +754,16 @@ final class Worker extends BaseWorker implements LoneTaskWatch.Peer {
      *       sit in its injector with no other thread to take it (JoinAndBlockingTest). Not a
      *       task a {@link PinnedPool} accepted, though ({@link ForkTask#isPinned}): only the
      *       worker it went to may run it, and that worker will (PinnedComputeTaskJoinTest).</li>
-     *   <li>Otherwise it runs on another worker. Run only its <em>descendants</em>: from the
-     *       bottom of this deque; else from the worker running it (the thief), which keeps the
-     *       awaited task's subtasks at the top of its deque; else, if that worker is itself
-     *       waiting on a join, from the worker running what it awaits, and so on down the chain
-     *       (as ForkJoinPool's helping follows the stealer); else from the top of any peer's
-     *       deque.</li>
+     *   <li>Otherwise it runs on another worker, or waits on one. Run only its
+     *       <em>descendants</em>: from the bottom of this deque; else from the worker running it
+     *       (the thief), which keeps the awaited task's subtasks at the top of its deque; else,
+     *       if that worker is itself waiting on a join, from the worker running what it awaits,
+     *       and so on down the chain (as ForkJoinPool's helping follows the stealer); else from
+     *       the top of any peer's deque, or its fork stack, where the awaited task itself is
+     *       taken too. Left there, a task that a peer spawned and then blocked or ran long
+     *       without a blocking section (its lone task, which no idle worker is woken for) was
+     *       waited for until that peer got back to it, while the pool counted the peer as
+     *       running and started no spare for the joiner.</li>
      *   <li>With nothing it may run, park briefly and look again; once the wait exceeds
      *       {@link #COMPENSATE_AFTER_NANOS}, count as blocked, so a spare worker runs the rest
      *       of the pool's work meanwhile (as in a {@link dev.spindle.Spindle#blocking} section).</li>
@@ -768,7 +773,9 @@ final class Worker extends BaseWorker implements LoneTaskWatch.Peer {
      * for a frame beneath it, or neither can finish. Tasks that join each other's results
      * (not only their own subtasks) can set up exactly that if a joiner runs an arbitrary task.
      * A descendant of the awaited task cannot depend on the joining frame: the awaited task does
-     * not, and the joiner's frame completes only after the awaited task does.
+     * not, and the joiner's frame completes only after the awaited task does. Nor can the
+     * awaited task itself add a wait: whatever it waits for, the joining frame already waits
+     * for through it, wherever it runs.
      */
     void helpJoin(ForkTask<?> task) {
         if (forks.peekNewest() == task && task.parent == current) {
@@ -1065,8 +1072,9 @@ final class Worker extends BaseWorker implements LoneTaskWatch.Peer {
     }
 
     /**
-     * Takes a queued descendant of {@code target} from the top of peer {@code v}'s deque, or the
-     * oldest entry of its fork stack when its deque is empty; {@code null} if neither is one.
+     * Takes a queued descendant of {@code target}, or {@code target} itself, from the top of peer
+     * {@code v}'s deque, or the oldest entry of its fork stack when its deque is empty;
+     * {@code null} if neither is one (see {@link #helpJoin}, step 3).
      * Finished entries on top of the deque (tasks run inline after they were queued) are taken
      * and dropped on the way.
      */
@@ -1075,9 +1083,9 @@ final class Worker extends BaseWorker implements LoneTaskWatch.Peer {
             Runnable top = v.deque.peekTop();
             if (top == null) {
                 ForkTask<?> f = v.peekForkStack();  // unclaimed; claimed by its run's CAS
-                return f != null && ForkTask.descendsFrom(f, target) ? f : null;
+                return f != null && (f == target || ForkTask.descendsFrom(f, target)) ? f : null;
             }
-            if (!(top instanceof ForkTask<?> f) || (f.isNew() && !ForkTask.descendsFrom(top, target))) {
+            if (!(top instanceof ForkTask<?> f) || (f.isNew() && f != target && !ForkTask.descendsFrom(top, target))) {
                 return null;
             }
             Runnable s = v.deque.stealOrNull();
@@ -1088,7 +1096,7 @@ final class Worker extends BaseWorker implements LoneTaskWatch.Peer {
             if (s instanceof ForkTask<?> sf && !sf.isNew()) {
                 continue;                      // a finished entry: drop it, look again
             }
-            if (ForkTask.descendsFrom(s, target)) {
+            if (s == target || ForkTask.descendsFrom(s, target)) {
                 return s;
             }
             // lost a race and took an unrelated task: keep it queued here, never drop it
