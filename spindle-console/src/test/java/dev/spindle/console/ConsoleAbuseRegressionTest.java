@@ -72,7 +72,7 @@ class ConsoleAbuseRegressionTest {
     }
 
     /** The latest sample once it contains {@code text}, or the last one seen after 10 s. */
-    private static String awaitSample(Console console, String text) throws InterruptedException {
+    static String awaitSample(Console console, String text) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         String snapshot = console.latest();
         while (!snapshot.contains(text) && System.nanoTime() < deadline) {
@@ -83,7 +83,7 @@ class ConsoleAbuseRegressionTest {
     }
 
     /** The first sample other than {@code seen}, or {@code seen} after 10 s. */
-    private static String awaitNewer(Console console, String seen) throws InterruptedException {
+    static String awaitNewer(Console console, String seen) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         String snapshot = console.latest();
         while (snapshot.equals(seen) && System.nanoTime() < deadline) {

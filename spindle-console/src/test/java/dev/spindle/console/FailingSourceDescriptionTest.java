@@ -37,32 +37,10 @@ class FailingSourceDescriptionTest {
             console.register("blank", () -> {
                 throw new Blank();
             });
-            String snapshot = awaitSample(console, "\"blank\"");
+            String snapshot = ConsoleAbuseRegressionTest.awaitSample(console, "\"blank\"");
             assertThat(snapshot).as("a sample showing the failing source").contains("\"kind\":\"error\"")
                     .contains("\"name\":\"blank\"").contains("Blank");
-            assertThat(awaitNewer(console, snapshot)).as("a later sample").isNotEqualTo(snapshot);
+            assertThat(ConsoleAbuseRegressionTest.awaitNewer(console, snapshot)).as("a later sample").isNotEqualTo(snapshot);
         }
-    }
-
-    /** The latest sample once it contains {@code text}, or the last one seen after 10 s. */
-    private static String awaitSample(Console console, String text) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        String snapshot = console.latest();
-        while (!snapshot.contains(text) && System.nanoTime() < deadline) {
-            Thread.sleep(20);
-            snapshot = console.latest();
-        }
-        return snapshot;
-    }
-
-    /** The first sample other than {@code seen}, or {@code seen} after 10 s. */
-    private static String awaitNewer(Console console, String seen) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        String snapshot = console.latest();
-        while (snapshot.equals(seen) && System.nanoTime() < deadline) {
-            Thread.sleep(20);
-            snapshot = console.latest();
-        }
-        return snapshot;
     }
 }

@@ -20,23 +20,10 @@ import org.junit.jupiter.api.Test;
  */
 class ComputeTaskCancelledBeforeStartTest {
 
-    static final class Counting extends ComputeTask<Integer> {
-        final AtomicInteger runs;
-
-        Counting(AtomicInteger runs) {
-            this.runs = runs;
-        }
-
-        @Override
-        protected Integer compute() {
-            return runs.incrementAndGet();
-        }
-    }
-
     @Test
     void invokeOfATaskCancelledBeforeItStartedThrowsCancellationException() {
         AtomicInteger runs = new AtomicInteger();
-        Counting task = new Counting(runs);
+        ComputeTaskTest.Counting task = new ComputeTaskTest.Counting(runs);
         assertThat(task.cancel(false)).isTrue();
 
         assertThatThrownBy(task::join).isInstanceOf(CancellationException.class);
@@ -49,16 +36,16 @@ class ComputeTaskCancelledBeforeStartTest {
     void poolInvokeAndSpawnOfATaskCancelledBeforeItStartedThrowCancellationException() {
         AtomicInteger runs = new AtomicInteger();
         try (WorkStealingPool pool = WorkStealingPool.builder().workers(2).build()) {
-            Counting invoked = new Counting(runs);
+            ComputeTaskTest.Counting invoked = new ComputeTaskTest.Counting(runs);
             invoked.cancel(true);
             assertThatThrownBy(() -> pool.invoke(invoked)).isInstanceOf(CancellationException.class);
 
-            Counting spawned = new Counting(runs);
+            ComputeTaskTest.Counting spawned = new ComputeTaskTest.Counting(runs);
             spawned.cancel(false);
             assertThatThrownBy(() -> pool.spawn(spawned)).isInstanceOf(CancellationException.class);
 
             // fork() on a worker, as a recursive computation that cancels a pending sibling does
-            Counting forked = new Counting(runs);
+            ComputeTaskTest.Counting forked = new ComputeTaskTest.Counting(runs);
             forked.cancel(false);
             Throwable onWorker = pool.invoke(() -> {
                 try {
