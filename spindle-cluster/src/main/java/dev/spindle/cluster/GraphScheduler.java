@@ -1905,7 +1905,7 @@ final class GraphScheduler implements AutoCloseable {
             // but not in a future's callback, on the notifier's thread: the first close waits for
             // the notifier to finish, so the two would wait for each other; nor in a transport
             // callback, on the scheduler's thread, which the first close's event waits for
-            if (Thread.currentThread() != notifierThread && Thread.currentThread() != thread) {
+            if (!onThreadCloseWaitsFor()) {
                 closeDone.join();
             }
             return;
