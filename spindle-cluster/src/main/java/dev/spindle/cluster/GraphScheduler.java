@@ -96,6 +96,12 @@ import java.util.function.Supplier;
  * task ending elsewhere may release values on their workers. A withdrawn task that still has no
  * worker but stalled ones, with nothing making progress, fails without retries with an exception
  * that names those workers and their bytes (see {@link #stalls}); else it is placed again.
+ *
+ * <p>A send that throws (a {@link Transport} is not to, but the application's may): the transition
+ * that sent goes on to its end as if the message went, and once the event is done the worker is
+ * handled as lost and cut off, since a message it missed cannot be made up for (see {@link #send}).
+ * An exception escaping an event otherwise is a bug; it is printed and the loop goes on with the
+ * next event (each worker message is an event of its own).
  */
 final class GraphScheduler implements AutoCloseable {
 
@@ -159,6 +165,8 @@ final class GraphScheduler implements AutoCloseable {
     private String lastStallWarning;
     private final DurationEstimates durations;
     private final LinkedBlockingQueue<Runnable> events = new LinkedBlockingQueue<>();
+    /** Workers a send to threw during the current event (see {@link #send}): lost once it is done. */
+    private final BitSet unreachable = new BitSet();
     private final ExecutorService notifier;
     private final RecentLog<StealEvent> stealLog = new RecentLog<>(STEAL_LOG_CAPACITY);
     private final RecentLog<TaskEvent> taskLog = new RecentLog<>(TASK_LOG_CAPACITY);
@@ -236,6 +244,7 @@ final class GraphScheduler implements AutoCloseable {
                     balanceRound();
                     nextBalance = System.nanoTime() + config.balanceIntervalNanos();
                 }
+                cutOffUnreachable();
                 if (checkCountsEachEvent && countsFailure == null) {
                     try {
                         checkCounts();        // tests only (checkCountsForTests): off in production
@@ -250,6 +259,11 @@ final class GraphScheduler implements AutoCloseable {
             } catch (RuntimeException | Error e) {
                 // a bug in a transition must not stop the scheduler; make it visible
                 e.printStackTrace();
+                try {
+                    cutOffUnreachable();      // a worker a send to failed before the throw is lost all the same
+                } catch (RuntimeException | Error again) {
+                    again.printStackTrace();
+                }
             }
             // the messages of a burst of events leave together, when the events run dry, and at
             // least every FLUSH_EVERY events under a steady stream
@@ -262,6 +276,59 @@ final class GraphScheduler implements AutoCloseable {
                 }
             }
         }
+    }
+
+    /**
+     * Sends {@code message} to worker {@code worker}. A {@link Transport} is not to throw here, but
+     * one may (an implementation of the application's, a link that broke): escaping, the exception
+     * stopped the transition half way, with a task assigned to a worker never told, or neither
+     * failed nor placed again, and its caller waiting for good. So a send that throws leaves the
+     * transition to end as if the message went, and marks the worker {@link #unreachable}: a lost
+     * message cannot be made up for (a lost release holds back every later task there, see
+     * {@link Message.Compute#releases}), so once the current event is done the worker is handled as
+     * lost ({@link #cutOffUnreachable}) and nothing more is sent to it meanwhile.
+     */
+    private void send(int worker, Message.ToWorker message) {
+        if (unreachable.get(worker)) {
+            return;                           // lost after this event: its tasks are placed again then
+        }
+        try {
+            transport.toWorker(worker, message);
+        } catch (RuntimeException e) {
+            unreachable.set(worker);
+            System.getLogger(GraphScheduler.class.getName()).log(System.Logger.Level.WARNING,
+                    "the transport threw sending " + message.getClass().getSimpleName() + " to worker " + worker
+                            + "; the worker is handled as lost", e);
+        }
+    }
+
+    /**
+     * Handles each worker a send to threw ({@link #send}) as lost, as a {@link Message.WorkerLost}
+     * would: its tasks are placed again or fail (they count it among their lost workers), its
+     * values are computed again where needed; and asks the transport to cut it off, so that its
+     * process does not go on with a stream it missed messages of (the transport's own report of
+     * the loss then finds it gone). Run after every event, on the scheduler thread.
+     */
+    private void cutOffUnreachable() {
+        while (!unreachable.isEmpty() && !closed) {
+            int id = unreachable.nextSetBit(0);
+            unreachable.clear(id);
+            boolean alive = workers.get(id).alive;
+            onWorkerLost(id);                 // places its tasks elsewhere: a send there may mark another
+            if (alive) {
+                try {
+                    transport.workerLost(id);
+                } catch (RuntimeException e) {
+                    System.getLogger(GraphScheduler.class.getName()).log(System.Logger.Level.WARNING,
+                            "the transport threw cutting off worker " + id, e);
+                }
+            }
+            if (unreachable.isEmpty() && !closed) {
+                retirements();                // as after any loss (see handle); they may send, and mark another
+                stalls();
+            }
+        }
+        unreachable.clear();                  // closed meanwhile: nothing is left to hand over
     }
 
     /**
@@ -772,7 +839,7 @@ final class GraphScheduler implements AutoCloseable {
             Collections.sort(hs);
             holders.put(d.key(), hs);
         }
-        transport.toWorker(w.id, new Message.Compute(t.key(), t.attempt, t.spec.function(), deps, holders,
+        send(w.id, new Message.Compute(t.key(), t.attempt, t.spec.function(), deps, holders,
                 t.spec.priority(), w.releasesSent));
     }
 
@@ -860,7 +927,7 @@ final class GraphScheduler implements AutoCloseable {
 
     /** Tells {@code w} to drop {@code key}, counted so that a stall report that predates it is known for one. */
     private void releaseKey(WorkerState w, String key) {
-        transport.toWorker(w.id, new Message.ReleaseKey(key, ++w.releasesSent));
+        send(w.id, new Message.ReleaseKey(key, ++w.releasesSent));
     }
 
     /**
@@ -1427,7 +1494,7 @@ final class GraphScheduler implements AutoCloseable {
         if (moving) {
             movingWithdrawals++;
         }
-        transport.toWorker(t.processingOn.id, new Message.StealRequest(id, t.key(), t.attempt));
+        send(t.processingOn.id, new Message.StealRequest(id, t.key(), t.attempt));
     }
 
     /**
@@ -1608,7 +1675,7 @@ final class GraphScheduler implements AutoCloseable {
                         long stealId = -(++stealSeq);   // negative: a retirement's move, never counted as a steal
                         t.stealId = stealId;
                         inFlight.put(stealId, new PendingSteal(t, w.id, RETIRE, -1, t.attempt));
-                        transport.toWorker(w.id, new Message.StealRequest(stealId, t.key(), t.attempt));
+                        send(w.id, new Message.StealRequest(stealId, t.key(), t.attempt));
                     }
                 }
                 retirements();
@@ -1672,7 +1739,7 @@ final class GraphScheduler implements AutoCloseable {
             w.replicas.put(key, to);
             t.fetchers.add(to.id);
             // after the releases sent to it before: it may still hold a released, earlier value of the key
-            transport.toWorker(to.id, new Message.Replicate(key, List.of(w.id), to.releasesSent));
+            send(to.id, new Message.Replicate(key, List.of(w.id), to.releasesSent));
         }
         if (copying || !w.processing.isEmpty()) {
             return;
@@ -1693,8 +1760,15 @@ final class GraphScheduler implements AutoCloseable {
         w.replicas.clear();
         boolean lostSome = !w.replicaFailures.isEmpty();
         w.replicaFailures.clear();
-        transport.toWorker(w.id, new Message.Retired(w.id));   // its process may leave now
-        transport.retired(w.id);
+        send(w.id, new Message.Retired(w.id));   // its process may leave now
+        try {
+            transport.retired(w.id);
+        } catch (RuntimeException e) {
+            // the worker is removed all the same: escaping, this would leave its retirement's
+            // future, and the waiting tasks that need a value it gave up, waiting for good
+            System.getLogger(GraphScheduler.class.getName()).log(System.Logger.Level.WARNING,
+                    "the transport threw telling that worker " + w.id + " retired", e);
+        }
         ended(w, null);
         if (lostSome) {
             Set<TaskState> visited = new HashSet<>();
@@ -1810,7 +1884,7 @@ final class GraphScheduler implements AutoCloseable {
             inFlight.put(id, new PendingSteal(t, mv.victim(), mv.thief(), mv.level(), t.attempt));
             stealsRequested++;
             log(id, t.key(), mv.victim(), mv.thief(), mv.level(), StealEvent.Outcome.REQUESTED);
-            transport.toWorker(mv.victim(), new Message.StealRequest(id, t.key(), t.attempt));
+            send(mv.victim(), new Message.StealRequest(id, t.key(), t.attempt));
         }
         return moves;
     }
