@@ -43,7 +43,8 @@ import java.util.Set;
  * superclass has no no-argument constructor, a {@code readObject} that throws): a value whose
  * stream names a class of an application (not of the JDK) that no file of this store was read
  * back with yet is read back as soon as it is written, and stays in memory for good if that
- * fails. Spilled, it would be lost at its next read, and an in-process worker, which reads a value
+ * fails for the value itself (an I/O error of the disk under that read is the disk refusing the
+ * spill, which a later spill tries again, as below). Spilled, it would be lost at its next read, and an in-process worker, which reads a value
  * back only after a spill, would compute it again and lose it again, for good. Above
  * {@link #PAUSE}{@code × L} in memory (possible only with values that cannot spill), the store
  * reports {@link #paused()} and the worker starts no new task until it falls (Dask's "pause"
@@ -343,7 +344,16 @@ final class DataStore {
             deleteQuietly(file);
             return diskRefused(diskFailed);
         }
-        if (!readBack(key, e, file, fileBytes, spilled.classes())) {
+        boolean readable;
+        try {
+            readable = readBack(key, e, file, fileBytes, spilled.classes());
+        } catch (UncheckedIOException diskFailed) {
+            // the disk failed under the read, not the value: as a failed write to it, the value
+            // stays in memory without being pinned, and a later spill tries it again
+            deleteQuietly(file);
+            return diskRefused(diskFailed.getCause());
+        }
+        if (!readable) {
             deleteQuietly(file);
             return new Entry(e.value(), e.bytes(), null, 0, null, true);
         }
@@ -366,6 +376,9 @@ final class DataStore {
      * would be lost at its next read). Else, with a warning, it is to stay in memory for good, as a
      * value that cannot be written does. Classes of the JDK are taken as readable: a large array
      * is not read back for nothing.
+     *
+     * @throws UncheckedIOException if the disk failed under the read (see {@link #read}): nothing
+     *     is known of the value then, and pinned for that it would never spill again
      */
     private boolean readBack(String key, Entry e, Path file, long fileBytes, Map<String, Class<?>> classes) {
         boolean known = true;
@@ -377,6 +390,8 @@ final class DataStore {
         }
         try {
             read(file, fileBytes, classes);
+        } catch (UncheckedIOException diskFailed) {
+            throw diskFailed;                 // the disk's failure, not the value's (see read)
         } catch (RuntimeException | StackOverflowError unreadable) {
             System.getLogger(DataStore.class.getName()).log(System.Logger.Level.WARNING,
                     "the value of ''{0}'' ({1}) cannot spill, reading it back failed: {2}; it stays in memory", key,
@@ -517,11 +532,97 @@ final class DataStore {
     }
 
     /**
+     * The file's stream when reading back, noting whether the disk failed: an {@link IOException}
+     * out of {@code readObject} is the disk's only if one passed through here, else it is the
+     * value's own (a class without a usable constructor, its {@code readObject} threw).
+     */
+    private static final class DiskInput extends java.io.FilterInputStream {
+        boolean failed;
+
+        DiskInput(InputStream in) {
+            super(in);
+        }
+
+        @Override
+        public int read() throws IOException {
+            try {
+                return super.read();
+            } catch (IOException e) {
+                failed = true;
+                throw e;
+            }
+        }
+
+        @Override
+        public int read(byte[] b, int off, int len) throws IOException {
+            try {
+                return super.read(b, off, len);
+            } catch (IOException e) {
+                failed = true;
+                throw e;
+            }
+        }
+
+        @Override
+        public long skip(long n) throws IOException {
+            try {
+                return super.skip(n);
+            } catch (IOException e) {
+                failed = true;
+                throw e;
+            }
+        }
+
+        @Override
+        public int available() throws IOException {
+            try {
+                return super.available();
+            } catch (IOException e) {
+                failed = true;
+                throw e;
+            }
+        }
+
+        @Override
+        public void close() throws IOException {
+            try {
+                super.close();
+            } catch (IOException e) {
+                failed = true;
+                throw e;
+            }
+        }
+    }
+
+    /** Opens a spilled file for reading; a seam, so that tests can fail the disk as it may. */
+    interface Opener {
+        InputStream open(Path file) throws IOException;
+    }
+
+    private Opener opener = Files::newInputStream;
+
+    /** For tests: reads spilled files through {@code opener}. */
+    synchronized void openWith(Opener opener) {
+        this.opener = opener;
+    }
+
+    /**
      * Reads a spilled value back, bounded by the {@code length} it was written with, resolving
      * its classes to those it was written with.
+     *
+     * @throws UncheckedIOException if the disk failed (opening the file, its size, a read): the
+     *     value itself may be readable, and a retry may succeed
+     * @throws IllegalStateException if the value cannot be read back from its file (its class,
+     *     its own {@code readObject}, or the file changed since it was written)
      */
-    private static Object read(Path file, long length, Map<String, Class<?>> classes) {
-        try (InputStream is = new BufferedInputStream(Files.newInputStream(file));
+    private Object read(Path file, long length, Map<String, Class<?>> classes) {
+        DiskInput disk;
+        try {
+            disk = new DiskInput(opener.open(file));
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read back the spilled value in " + file, e);
+        }
+        try (InputStream is = new BufferedInputStream(disk);
              ObjectInputStream in = new ObjectInputStream(is) {
                  @Override
                  protected Class<?> resolveClass(ObjectStreamClass desc) throws IOException, ClassNotFoundException {
@@ -529,7 +630,13 @@ final class DataStore {
                      return c != null ? c : super.resolveClass(desc);
                  }
              }) {
-            long now = Files.size(file);
+            long now;
+            try {
+                now = Files.size(file);
+            } catch (IOException e) {
+                disk.failed = true;
+                throw e;
+            }
             if (now != length) {
                 throw new IllegalStateException("cannot read back the spilled value in " + file + ": it has " + now
                         + " bytes, " + length + " were written");
@@ -538,7 +645,17 @@ final class DataStore {
                     "maxbytes=" + length + ";maxarray=" + length + ";maxrefs=" + length));
             return in.readObject();
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot read back the spilled value in " + file, e);
+            if (disk.failed) {
+                throw new UncheckedIOException("cannot read back the spilled value in " + file, e);
+            }
+            // the value's own failure (InvalidClassException for a class without a usable
+            // constructor, an IOException its readObject threw): not the disk's, retrying cannot help
+            throw new IllegalStateException("cannot read back the spilled value in " + file + ": " + e, e);
+        } catch (UncheckedIOException e) {
+            if (disk.failed) {
+                throw e;
+            }
+            throw new IllegalStateException("cannot read back the spilled value in " + file + ": " + e, e);
         } catch (ClassNotFoundException e) {
             throw new IllegalStateException("cannot read back the spilled value in " + file, e);
         }
