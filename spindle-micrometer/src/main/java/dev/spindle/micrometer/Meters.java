@@ -12,6 +12,9 @@ import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
 import java.lang.ref.WeakReference;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -63,8 +66,17 @@ import java.util.function.ToDoubleFunction;
  * those of two composites sharing one for each other. An id noted there for another live object
  * refuses the bind as above; one noted there for a stopped or collected object has its meter
  * removed from that registry (from a composite, Micrometer removes it from the registries under it
- * too) before the bind registers its own. The ids compared are those the binders build, before any
- * registry's filters. A registry added to a composite after the binds is not checked: Micrometer
+ * too) before the bind registers its own.
+ *
+ * <p>The ids compared are those the meters land under, in each registry that holds meters
+ * ({@link Landing}): a registry's filters applied, and for a composite's meter the composite's
+ * then those of the registry under it, as Micrometer maps them ({@link #mapped}). Compared as the
+ * binders build them, a filter of a composite that renamed its meters (a common prefix) refused a
+ * pool bound straight to a registry under it for a same-named one bound to the composite, whose
+ * meters land there under other ids; and a filter that dropped the tag telling two pools apart let
+ * the second bind silently read the first one's meters.
+ *
+ * <p>A registry added to a composite after the binds is not checked: Micrometer
  * gives the composite's meters those it holds of their ids. A bind to a composite that is rolled
  * back (below) puts back, too, the meters that registries under it held for the objects it binds:
  * a meter it added to the composite may be theirs there, and Micrometer removes a composite's
@@ -77,9 +89,16 @@ import java.util.function.ToDoubleFunction;
  *
  * <p>Every id a bind queued is checked before any is registered (an id queued earlier in the same
  * bind counts as noted for its object), so a refused bind leaves the registry and the notes as
- * they were. A union's bind queues its members' meters with its own ({@link #with}): a member
- * named like a bound scheduler, or like another member, used to be refused after the members
- * before it were registered.
+ * they were. That check also refuses an id that a registry it lands in holds for a meter of
+ * another kind (an application's counter where the bind registers a function counter), which the
+ * registry would refuse in the middle of the bind: rolling a bind to a composite back removes its
+ * composite meters, and Micrometer removes each from the registries under it by id, whatever meter
+ * it is there, so the rollback took along a meter an application had registered in a registry
+ * under the composite (one the composite's meter had reused), which nothing could put back. What
+ * is left to roll back is a refusal the check cannot foresee (a filter or listener that throws, a
+ * meter of another kind registered meanwhile by another thread). A union's bind queues its
+ * members' meters with its own ({@link #with}): a member named like a bound scheduler, or like
+ * another member, used to be refused after the members before it were registered.
  *
  * <p>Binding is rare, so the notes sit behind one lock; reading a meter does not touch them.
  */
@@ -87,6 +106,9 @@ final class Meters {
 
     /** Per registry (weakly, by identity), which object each id registered here reads (weakly). */
     private static final Map<MeterRegistry, Map<Key, Note>> READS = new WeakHashMap<>();
+
+    /** {@code MeterRegistry.getMappedId(Meter.Id)}, or null where it cannot be reached: see {@link #mapped}. */
+    private static final MethodHandle MAPPED_ID = mappedIdHandle();
 
     /** A meter's id as the binders build it: its name and all its tags. */
     private record Key(String name, Tags tags) {
@@ -107,8 +129,23 @@ final class Meters {
         Meter register(MeterRegistry registry, Object target);
     }
 
-    /** A meter queued by a bind: its id, the object it reads, and how to register it. */
-    private record Queued(Key key, Object target, Registration registration) {
+    /**
+     * A meter queued by a bind: its id (as a key, and as the builder gives it to the registry,
+     * before filters), the kind of meter it is, the object it reads, and how to register it.
+     */
+    private record Queued(Key key, Meter.Id id, Class<? extends Meter> type, Object target,
+            Registration registration) {
+    }
+
+    /**
+     * Where a meter lands: a registry that holds meters itself (not a composite), compared by
+     * identity, and the id that registry gives it, after the filters on the way.
+     */
+    private record Landing(MeterRegistry leaf, Meter.Id id) {
+    }
+
+    /** A note, the registry whose it is and its key there: what lands where a queued meter would. */
+    private record Held(Notes owner, Key key, Note note) {
     }
 
     private final MeterRegistry registry;
@@ -140,7 +177,8 @@ final class Meters {
     <T> void counter(String name, String description, String baseUnit, T target, ToDoubleFunction<T> read,
             Tags extra) {
         Tags all = tags.and(extra);
-        queue(name, all, target, (r, t) -> {
+        Meter.Id id = new Meter.Id(name, all, baseUnit, description, Meter.Type.COUNTER);
+        queue(id, FunctionCounter.class, target, (r, t) -> {
             @SuppressWarnings("unchecked")
             T typed = (T) t;                   // the target queued with it, or the one noted with it
             return FunctionCounter.builder(name, typed, read)
@@ -160,7 +198,8 @@ final class Meters {
     <T> void gauge(String name, String description, String baseUnit, T target, ToDoubleFunction<T> read,
             Tags extra) {
         Tags all = tags.and(extra);
-        queue(name, all, target, (r, t) -> {
+        Meter.Id id = new Meter.Id(name, all, baseUnit, description, Meter.Type.GAUGE);
+        queue(id, Gauge.class, target, (r, t) -> {
             @SuppressWarnings("unchecked")
             T typed = (T) t;
             return Gauge.builder(name, typed, read)
@@ -171,52 +210,81 @@ final class Meters {
         });
     }
 
-    private void queue(String name, Tags all, Object target, Registration registration) {
-        queued.add(new Queued(new Key(name, all), target, registration));
+    private void queue(Meter.Id id, Class<? extends Meter> type, Object target, Registration registration) {
+        Key key = new Key(id.getName(), Tags.of(id.getTagsAsIterable()));
+        queued.add(new Queued(key, id, type, target, registration));
     }
 
     /**
      * Registers every meter queued so far, unless another object's meter holds one of their ids:
      * see the class comment.
      *
-     * @throws IllegalArgumentException if one id is held for another live object, or the
-     *     registry refuses a meter; then none is registered
+     * @throws IllegalArgumentException if one id is held for another live object, or by a meter
+     *     of another kind, or the registry refuses a meter; then none is registered
      */
     void register() {
         synchronized (READS) {
             Map<Key, Note> notes = READS.computeIfAbsent(registry, r -> new HashMap<>());
             List<Notes> reached = reached(notes);
-            Map<Key, Object> bound = new HashMap<>();    // by this bind, so far
+            Set<MeterRegistry> mine = leaves(registry);
+            Map<Landing, List<Held>> held = held(reached, mine);
+            Map<Landing, Queued> bound = new HashMap<>();    // by this bind, so far
+            List<List<Landing>> landed = new ArrayList<>();   // each queued meter's, in order
             for (Queued q : queued) {
-                Object other = bound.containsKey(q.key) ? bound.get(q.key) : liveHolder(reached, q.key, q.target);
-                if (other != null && other != q.target) {
-                    throw new IllegalArgumentException("meter " + q.key.name + q.key.tags + " is already registered"
-                            + " for " + other + ", not " + q.target + ": give the two different names, or tell"
-                            + " them apart with extra tags");
+                Meter.Id here = mapped(registry, q.id);
+                Meter there = meterAt(registry, here);
+                if (registry instanceof CompositeMeterRegistry && there != null && !q.type.isInstance(there)) {
+                    throw otherKind(q, registry, there);
                 }
-                bound.put(q.key, q.target);
+                List<Landing> landings = landings(registry, here, mine);
+                landed.add(landings);
+                for (Landing l : landings) {
+                    List<Held> notedThere = held.getOrDefault(l, List.of());
+                    Queued earlier = bound.get(l);
+                    Object other = earlier != null ? earlier.target : liveHolder(notedThere, q.target);
+                    if (other != null && other != q.target) {
+                        throw new IllegalArgumentException("meter " + q.key.name + q.key.tags + " is already"
+                                + " registered for " + other + ", not " + q.target + ": give the two different"
+                                + " names, or tell them apart with extra tags");
+                    }
+                    // the registry would refuse it, after the meters before it were registered:
+                    // refused now, no rollback has to take out a meter a registry held before
+                    Meter holding = earlier != null ? null : meterAt(l.leaf, l.id);
+                    if (earlier != null && earlier.type != q.type) {
+                        throw otherKind(q, l.leaf, null);
+                    } else if (holding != null && !q.type.isInstance(holding) && !freed(notedThere, q.target)) {
+                        throw otherKind(q, l.leaf, holding);
+                    }
+                    bound.put(l, q);
+                }
             }
-            // the registry may refuse one itself (its id held by a meter of another type): then
-            // the meters this bind added go again, those it removed (a stopped object's) come
-            // back, and the notes stay as they were
+            // a registry may still refuse one (a filter or listener that throws, a meter of
+            // another kind registered meanwhile): then the meters this bind added go again, those
+            // it removed (a stopped object's) come back, and the notes stay as they were
             Set<Meter> before = Collections.newSetFromMap(new IdentityHashMap<>());
             before.addAll(registry.getMeters());
             List<Meter> added = new ArrayList<>();
             List<Runnable> removed = new ArrayList<>();   // each puts one back; holds its object until done
             Map<Key, Note> noted = new HashMap<>();
             List<Runnable> kept = keptUnder(reached);
+            Set<Note> gone = Collections.newSetFromMap(new IdentityHashMap<>());
+            List<Held> dropped = new ArrayList<>();       // notes of the meters removed, once done
             try {
-                for (Queued q : queued) {
-                    for (Notes n : reached) {
-                        Note note = n.notes == notes && noted.containsKey(q.key)
-                                ? noted.get(q.key) : n.notes.get(q.key);
-                        Object old = note == null ? null : note.target.get();
-                        if (note != null && old != q.target && isHeld(n.registry, note)) {
-                            // it read an object since collected, which would repeat its last
-                            // value, or one since stopped
-                            n.registry.remove(note.id);
-                            if (old != null && n.notes.get(q.key) == note) {
-                                removed.add(() -> note.registration.register(n.registry, old));
+                for (int i = 0; i < queued.size(); i++) {
+                    Queued q = queued.get(i);
+                    for (Landing l : landed.get(i)) {
+                        for (Held h : held.getOrDefault(l, List.of())) {
+                            Object old = h.note.target.get();
+                            MeterRegistry r = h.owner.registry;
+                            if (old != q.target && !gone.contains(h.note) && isHeld(r, h.note)) {
+                                // it read an object since collected, which would repeat its last
+                                // value, or one since stopped (a live one refused the bind above)
+                                gone.add(h.note);
+                                dropped.add(h);
+                                r.remove(h.note.id);
+                                if (old != null) {
+                                    removed.add(() -> h.note.registration.register(r, old));
+                                }
                             }
                         }
                     }
@@ -244,6 +312,9 @@ final class Meters {
                 });
                 throw e;
             }
+            // a note of another key whose meter went (a filter mapped the two keys to one id)
+            // would look held again once this bind's meter of that id is there
+            dropped.forEach(h -> h.owner.notes.remove(h.key, h.note));
             notes.putAll(noted);
             queued.clear();
         }
@@ -329,19 +400,113 @@ final class Meters {
     }
 
     /**
-     * The first object other than {@code target} that one of {@code reached} notes for
-     * {@code key}, if it is live, not {@linkplain #stopped stopped}, and its meter still registered;
-     * else null.
+     * What lands in each of {@code mine}: the notes of {@code reached}, by where their meters land
+     * (see {@link #landings}), those of this bind's registry first.
      */
-    private static Object liveHolder(List<Notes> reached, Key key, Object target) {
+    private static Map<Landing, List<Held>> held(List<Notes> reached, Set<MeterRegistry> mine) {
+        Map<Landing, List<Held>> held = new HashMap<>();
         for (Notes n : reached) {
-            Note note = n.notes.get(key);
-            Object holder = note == null ? null : note.target.get();
-            if (holder != null && holder != target && !stopped(holder) && isHeld(n.registry, note)) {
+            n.notes.forEach((key, note) -> {
+                for (Landing l : landings(n.registry, note.id, mine)) {
+                    held.computeIfAbsent(l, k -> new ArrayList<>()).add(new Held(n, key, note));
+                }
+            });
+        }
+        return held;
+    }
+
+    /**
+     * Where a meter that {@code registry} gave the id {@code id} (its own filters applied) lands
+     * among {@code mine}: in {@code registry} itself, or, for a composite, in each registry under
+     * it, which registers the composite's meter under the composite's id and applies its own
+     * filters to it (a composite registers its meters straight into the registries that hold
+     * meters, so the filters of a composite between the two are not applied).
+     */
+    private static List<Landing> landings(MeterRegistry registry, Meter.Id id, Set<MeterRegistry> mine) {
+        List<Landing> landings = new ArrayList<>();
+        if (!(registry instanceof CompositeMeterRegistry)) {
+            if (mine.contains(registry)) {
+                landings.add(new Landing(registry, id));
+            }
+            return landings;
+        }
+        for (MeterRegistry leaf : leaves(registry)) {
+            if (mine.contains(leaf)) {
+                landings.add(new Landing(leaf, mapped(leaf, id)));
+            }
+        }
+        return landings;
+    }
+
+    /**
+     * The object other than {@code target} that the first of {@code held} reads, if it is live,
+     * not {@linkplain #stopped stopped}, and its meter still registered; else null.
+     */
+    private static Object liveHolder(List<Held> held, Object target) {
+        for (Held h : held) {
+            Object holder = h.note.target.get();
+            if (holder != null && holder != target && !stopped(holder) && isHeld(h.owner.registry, h.note)) {
                 return holder;
             }
         }
         return null;
+    }
+
+    /**
+     * Whether the bind removes a meter of {@code held} first: one still registered for a stopped
+     * or collected object.
+     */
+    private static boolean freed(List<Held> held, Object target) {
+        for (Held h : held) {
+            Object holder = h.note.target.get();
+            if (holder != target && (holder == null || stopped(holder)) && isHeld(h.owner.registry, h.note)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The meter {@code registry} holds under {@code id} (filters applied), or null. */
+    private static Meter meterAt(MeterRegistry registry, Meter.Id id) {
+        return registry.find(id.getName()).meters().stream().filter(m -> m.getId().equals(id)).findFirst()
+                .orElse(null);
+    }
+
+    private static IllegalArgumentException otherKind(Queued q, MeterRegistry registry, Meter there) {
+        return new IllegalArgumentException("meter " + q.key.name + q.key.tags + " is already registered in "
+                + registry + " as another kind of meter" + (there == null ? "" : " (" + there.getClass().getSimpleName() + ")")
+                + ", not a " + q.type.getSimpleName() + ": the registry would refuse it");
+    }
+
+    /**
+     * The id {@code registry} gives a meter registered under {@code id}: its filters applied (a
+     * renaming, common tags, ignored tags), or the id of the meter it already holds for
+     * {@code id}, as Micrometer maps it. Micrometer keeps that mapping package-private
+     * ({@code MeterRegistry.getMappedId}, what its {@code MultiGauge} uses), and the filters
+     * themselves private: it is called through a handle. Where the JVM refuses that handle (a
+     * Micrometer whose method is gone or closed off), the id is compared as the binder built
+     * it, before filters, as before.
+     */
+    static Meter.Id mapped(MeterRegistry registry, Meter.Id id) {
+        if (MAPPED_ID == null) {
+            return id;
+        }
+        try {
+            return (Meter.Id) MAPPED_ID.invokeExact(registry, id);
+        } catch (RuntimeException | Error e) {
+            throw e;                           // a filter that throws: the registry would throw too
+        } catch (Throwable e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static MethodHandle mappedIdHandle() {
+        try {
+            return MethodHandles.privateLookupIn(MeterRegistry.class, MethodHandles.lookup()).findVirtual(
+                    MeterRegistry.class, "getMappedId", MethodType.methodType(Meter.Id.class, Meter.Id.class));
+        } catch (ReflectiveOperationException | RuntimeException unreachable) {
+            return null;
+        }
     }
 
     /**

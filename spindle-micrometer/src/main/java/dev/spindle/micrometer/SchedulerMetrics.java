@@ -16,6 +16,7 @@ import io.micrometer.core.instrument.Tag;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import java.util.Objects;
+import java.util.concurrent.ExecutorService;
 import java.util.function.Function;
 
 /**
@@ -67,13 +68,17 @@ import java.util.function.Function;
  * index) and its members their own meters ({@link #ofUnion}).
  *
  * <p>The values come from a racy snapshot ({@link SchedulerStats}): estimates while tasks run,
- * exact once the scheduler is quiet. The scheduler is held weakly, as Micrometer holds the
- * objects of function-based meters: binding does not keep a pool alive.
+ * exact once the scheduler is quiet. Once the scheduler has terminated, its worker gauges
+ * ({@code workers}, {@code workers.active}, {@code workers.spare}) read 0; its meters stay
+ * registered, the counters at their last value, until a scheduler of its name is bound in its
+ * place. The scheduler is held weakly, as Micrometer holds the objects of function-based meters:
+ * binding does not keep a pool alive.
  *
  * <p>Names tell the schedulers apart: {@code bindTo} throws {@link IllegalArgumentException} for a
  * scheduler named like another live one already bound to that registry with the same tags (its
  * meters would be the other's; bound to a {@code CompositeMeterRegistry} over it, or to one under
- * it, counts as bound to it, as the meters are registered there too), and replaces the meters of
+ * it, counts as bound to it, as the meters are registered there too; the ids are compared as the
+ * registries' filters make them), and replaces the meters of
  * one that was collected or shut down. Binding the same scheduler twice is harmless. A bind is
  * all or nothing: refused, it registers no meter (a union's, none for any member).
  */
@@ -237,7 +242,7 @@ public final class SchedulerMetrics implements MeterBinder {
         // a local, so the meters' functions do not capture this binder, which holds the scheduler
         Function<Object, SchedulerStats> read = stats;
         String p = kind.prefix + ".";
-        m.gauge(p + "workers", "Workers able to run tasks now", scheduler, s -> read.apply(s).liveWorkers());
+        m.gauge(p + "workers", "Workers able to run tasks now", scheduler, s -> liveWorkers(s, read));
         m.gauge(p + "workers.active", "Workers running a task now (neither parked nor searching for work)",
                 scheduler, s -> read.apply(s).activeWorkers());
         m.gauge(p + "tasks.queued", "Tasks waiting in the shared queue", null, scheduler,
@@ -261,7 +266,7 @@ public final class SchedulerMetrics implements MeterBinder {
         m.gauge(p + "parallelism", "Workers the pool aims to keep running", scheduler,
                 s -> read.apply(s).parallelism());
         m.gauge(p + "workers.spare", "Spare workers running beyond the parallelism", scheduler,
-                s -> spare(read.apply(s)));
+                s -> spare(s, read));
         m.gauge(p + "workers.blocked", "Workers inside a blocking section", scheduler,
                 s -> read.apply(s).blockedWorkers());
         m.counter(p + "tasks.completed", "Tasks run to their end", scheduler, s -> read.apply(s).completed());
@@ -275,8 +280,20 @@ public final class SchedulerMetrics implements MeterBinder {
         return s.queued() - s.sharedQueued();
     }
 
+    /**
+     * The workers able to run tasks now: none once the scheduler has terminated. The snapshot's
+     * {@code liveWorkers} is the size of the worker array for every scheduler but the
+     * work-stealing pool, and stays there after the last worker has exited: a terminated pool's
+     * gauge read its last live count for as long as the pool was reachable.
+     */
+    private static int liveWorkers(Object scheduler, Function<Object, SchedulerStats> read) {
+        boolean over = scheduler instanceof ExecutorService pool ? pool.isTerminated()
+                : ((AsyncRuntime) scheduler).isTerminated();
+        return over ? 0 : read.apply(scheduler).liveWorkers();
+    }
+
     /** Spares are started only beyond the parallelism, to stand in for blocked workers. */
-    private static int spare(SchedulerStats s) {
-        return Math.max(0, s.liveWorkers() - s.parallelism());
+    private static int spare(Object scheduler, Function<Object, SchedulerStats> read) {
+        return Math.max(0, liveWorkers(scheduler, read) - read.apply(scheduler).parallelism());
     }
 }
