@@ -3,6 +3,7 @@
  */
 package dev.spindle.cluster.pekko;
 
+import java.util.Optional;
 import org.apache.pekko.actor.AbstractActor;
 import org.apache.pekko.actor.ActorRef;
 import org.apache.pekko.actor.Props;
@@ -14,6 +15,15 @@ import org.apache.pekko.cluster.ClusterEvent;
  * frames (and refused bytes) to the member's transport with their sender, and cluster membership
  * events to the {@link Roster}. One actor, so that frames and membership changes are seen in one
  * order.
+ *
+ * <p>Its subscription to membership lasts from its start to its stop, across restarts. An
+ * exception in a handler restarts the actor (Pekko's default for it), and by default a restart
+ * stops the old instance ({@code postStop}: unsubscribe) and starts the new one ({@code preStart}:
+ * subscribe again, the current members replayed as events). A member removed in between is in
+ * neither: its removal was published while the actor was not subscribed, and it is gone from the
+ * state replayed. A lost worker would never be noticed and its tasks would wait for good. The
+ * actor's state is the roster, which outlives the instance, so a restart keeps the subscription
+ * and replays nothing: the events published meanwhile wait in the mailbox, which a restart keeps.
  */
 final class EndpointActor extends AbstractActor {
 
@@ -51,6 +61,16 @@ final class EndpointActor extends AbstractActor {
     @Override
     public void postStop() {
         cluster.unsubscribe(getSelf());
+    }
+
+    /** Keeps the subscription: see the class comment (the default would unsubscribe here). */
+    @Override
+    public void preRestart(Throwable reason, Optional<Object> message) {
+    }
+
+    /** Keeps the subscription: see the class comment (the default would subscribe again here). */
+    @Override
+    public void postRestart(Throwable reason) {
     }
 
     @Override
