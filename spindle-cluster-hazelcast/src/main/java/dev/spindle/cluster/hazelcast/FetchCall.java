@@ -6,10 +6,11 @@ package dev.spindle.cluster.hazelcast;
 import java.util.concurrent.Callable;
 
 /**
- * A signed fetch request run on the holder member; it returns the holder's signed reply, or
- * {@code null} when the request does not verify.
+ * A signed fetch request run on the holder member; it returns the holder's signed reply as a
+ * {@link FrameReply} (read under the requester's frame limit), or {@code null} when the request
+ * does not verify.
  */
-final class FetchCall extends FrameTask implements Callable<byte[]> {
+final class FetchCall extends FrameTask implements Callable<FrameReply> {
 
     FetchCall() {
     }
@@ -23,9 +24,10 @@ final class FetchCall extends FrameTask implements Callable<byte[]> {
     }
 
     @Override
-    public byte[] call() {
+    public FrameReply call() {
         Endpoint endpoint = endpoint();
-        return endpoint == null || frame == null ? null : endpoint.onFetch(frame);
+        byte[] reply = endpoint == null || frame == null ? null : endpoint.onFetch(frame);
+        return reply == null ? null : new FrameReply(reply);
     }
 
     @Override

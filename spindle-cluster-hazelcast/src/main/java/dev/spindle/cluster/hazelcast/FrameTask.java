@@ -12,7 +12,8 @@ import java.io.IOException;
 import java.util.Arrays;
 
 /**
- * An executor task that carries one signed frame to a member's {@link Endpoint}. It uses typed
+ * An executor task that carries one signed frame to a member's {@link Endpoint}, or the signed
+ * frame a call returns ({@link FrameReply}). It uses typed
  * Hazelcast serialisation (a factory id and class id, then a length and the bytes), so receiving
  * it runs no Java deserialisation; the endpoint verifies the frame. The declared length is checked
  * against the member's limit before anything is allocated: a task of a few bytes that declares a

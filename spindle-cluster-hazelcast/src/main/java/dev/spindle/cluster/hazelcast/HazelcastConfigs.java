@@ -130,7 +130,11 @@ final class HazelcastConfigs {
         c.getMemberAttributeConfig().setAttribute(Roster.FRAME_LIMIT, Integer.toString(s.maxFrameBytes()));
 
         // one thread for messages keeps a member's inbox cheap; fetches get their own pool so a
-        // slow value never delays control messages
+        // slow value never delays control messages. Both queues keep Hazelcast's default capacity,
+        // unbounded (Integer.MAX_VALUE), and must: a task that found its queue full would be refused
+        // on arrival with an exception sent back to the sender's future, and Outbox sends with
+        // executeOnMember, which drops that future, so a refused message would vanish without a
+        // trace and its task wait for good
         c.getExecutorConfig(MESSAGES).setPoolSize(1).setStatisticsEnabled(false);
         c.getExecutorConfig(FETCHES).setPoolSize(4).setStatisticsEnabled(false);
 

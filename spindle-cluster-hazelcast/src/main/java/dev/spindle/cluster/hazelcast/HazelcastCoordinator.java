@@ -156,12 +156,12 @@ public final class HazelcastCoordinator implements ClusterView, AutoCloseable {
             }
             byte[] frame = codec.seal(session.frame(id, roster.incarnation(id), members));
             try {
-                byte[] reply = instance.getExecutorService(HazelcastConfigs.FETCHES)
+                FrameReply reply = instance.getExecutorService(HazelcastConfigs.FETCHES)
                         .submitToMember(new FetchCall(frame), m).get(5, java.util.concurrent.TimeUnit.SECONDS);
-                if (reply == null) {
-                    return false;
+                if (reply == null || reply.frame == null) {
+                    return false;             // refused, or over the frame limit (counted, unread)
                 }
-                Wire.Frame f = codec.open(reply);
+                Wire.Frame f = codec.open(reply.frame);
                 if (f.sender() != id || !session.accept(f, roster.incarnation(id))) {
                     return false;
                 }

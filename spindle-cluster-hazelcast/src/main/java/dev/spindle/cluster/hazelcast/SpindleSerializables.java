@@ -7,9 +7,10 @@ import com.hazelcast.nio.serialization.DataSerializableFactory;
 import com.hazelcast.nio.serialization.IdentifiedDataSerializable;
 
 /**
- * Hazelcast's typed factory for Spindle's executor tasks; any other class id is refused. One per
- * member: it hands the member's frame-size limit to the tasks it makes and counts the frames
- * refused for their declared length.
+ * Hazelcast's typed factory for Spindle's executor tasks and the replies of its calls
+ * ({@link FrameReply}); any other class id is refused. One per member: it hands the member's
+ * frame-size limit to the tasks and replies it makes and counts the frames refused for their
+ * declared length.
  */
 final class SpindleSerializables implements DataSerializableFactory {
 
@@ -17,6 +18,7 @@ final class SpindleSerializables implements DataSerializableFactory {
     static final int DELIVER = 1;
     static final int FETCH = 2;
     static final int HANDSHAKE = 3;
+    static final int REPLY = 4;
 
     private final int maxFrameBytes;
     private final Offences offences;
@@ -35,6 +37,8 @@ final class SpindleSerializables implements DataSerializableFactory {
                 return new FetchCall(this);
             case HANDSHAKE:
                 return new HandshakeCall(this);
+            case REPLY:
+                return new FrameReply(this);
             default:
                 throw new IllegalArgumentException("unknown Spindle type id " + typeId);
         }
@@ -46,7 +50,7 @@ final class SpindleSerializables implements DataSerializableFactory {
 
     void oversized(int declared, int limit) {
         // the sending member is not known at this layer: one offender, logged once
-        offences.record(Offences.Kind.OVERSIZED, "a member", "a task declaring a frame of " + declared
+        offences.record(Offences.Kind.OVERSIZED, "a member", "a task or reply declaring a frame of " + declared
                 + " bytes (limit " + limit + "), refused before allocation");
     }
 }

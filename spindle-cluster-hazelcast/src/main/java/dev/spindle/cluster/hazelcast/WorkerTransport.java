@@ -55,12 +55,15 @@ final class WorkerTransport extends WorkerTransportSupport implements Endpoint {
     /**
      * The most value bytes a holder puts in the reply to a batch of several fetches; over it, it
      * refuses the batch and the requester asks for each value alone (a single fetch is answered
-     * whatever its size, as before).
+     * whatever its size, within the frame limit: no reply over it is sent or read).
      */
     static final long MAX_BATCH_REPLY_BYTES = 16L << 20;
+    /** The frame limit, the same on every member: no reply over it is sent, and none is read ({@link FrameReply}). */
+    private final int maxFrameBytes;
 
     WorkerTransport(int id, FrameCodec codec, Roster roster, int maxFrameBytes) {
         super(id, codec::serialize);
+        this.maxFrameBytes = maxFrameBytes;
         this.codec = codec;
         this.roster = roster;
         this.session = new Session(id, Incarnations.newIncarnation(), roster.offences());
@@ -143,7 +146,10 @@ final class WorkerTransport extends WorkerTransportSupport implements Endpoint {
             }
             replies.add(new WireMessage.FetchReply(r.key(), id, encoded));
         }
-        return codec.seal(session.frame(f.sender(), f.incarnation(), replies));
+        byte[] sealed = codec.seal(session.frame(f.sender(), f.incarnation(), replies));
+        // the requester reads no reply over the frame limit (FrameReply): a batch is asked for
+        // again a value at a time, a single value fails its fetch as refused
+        return sealed.length > maxFrameBytes ? null : sealed;
     }
 
     /**
@@ -274,9 +280,9 @@ final class WorkerTransport extends WorkerTransportSupport implements Endpoint {
             fetchFrames.incrementAndGet();
             fetchesSent.addAndGet(requests.size());
             hz.getExecutorService(HazelcastConfigs.FETCHES).submitToMember(new FetchCall(frame), member,
-                    new ExecutionCallback<byte[]>() {
+                    new ExecutionCallback<FrameReply>() {
                         @Override
-                        public void onResponse(byte[] reply) {
+                        public void onResponse(FrameReply reply) {
                             complete(pending, holder, reply);
                         }
 
@@ -311,14 +317,24 @@ final class WorkerTransport extends WorkerTransportSupport implements Endpoint {
         }
     }
 
-    private void complete(List<PendingFetch> pending, int holder, byte[] reply) {
+    /**
+     * Hands out the values of a reply, in order. A reply that was refused, or that arrived over
+     * the frame limit (counted as oversized and left unread by {@link FrameReply}), fails the
+     * batch as a whole, as does one that does not verify or answers another request.
+     */
+    private void complete(List<PendingFetch> pending, int holder, FrameReply reply) {
         Wire.Frame f;
         try {
+            String keys = "'" + pending.get(0).request.key() + "'"
+                    + (pending.size() > 1 ? " and " + (pending.size() - 1) + " more" : "");
             if (reply == null) {
-                throw new IllegalStateException("worker " + holder + " refused the fetch of '"
-                        + pending.get(0).request.key() + "'" + (pending.size() > 1 ? " and " + (pending.size() - 1) + " more" : ""));
+                throw new IllegalStateException("worker " + holder + " refused the fetch of " + keys);
             }
-            f = codec.open(reply);
+            if (reply.frame == null) {
+                throw new SecurityException("worker " + holder + " answered the fetch of " + keys
+                        + " with a reply over the frame limit of " + maxFrameBytes + " bytes, refused unread");
+            }
+            f = codec.open(reply.frame);
             if (f.sender() != holder || !session.accept(f, roster.incarnation(holder))
                     || f.bodies().size() != pending.size()) {
                 throw new SecurityException("reply from " + f.sender() + " is not worker " + holder
