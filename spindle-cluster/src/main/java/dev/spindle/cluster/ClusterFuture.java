@@ -38,9 +38,10 @@ import java.util.concurrent.TimeoutException;
  * <p>Waiting inside a task (Dask's {@code worker_client}): a task may submit more tasks and wait
  * for them with {@link #get()} or {@link Client#gather}: a task waited for that is ready on the
  * waiting task's worker runs on the waiting thread, as a fork-join pool's join runs the task it
- * joins (a timed wait may then return later than its limit, once that task ends), and the wait is
- * a blocking section ({@link Spindle#blocking}), so the worker's pool runs its other tasks on a
- * spare thread (at most 256 at a time: more tasks waiting for tasks not yet ready may exhaust them).
+ * joins (a wait for another cluster's future runs nothing there; a timed wait may then return
+ * later than its limit, once that task ends), and the wait is a blocking section
+ * ({@link Spindle#blocking}), so the worker's pool runs its other tasks on a spare thread (at
+ * most 256 at a time: more tasks waiting for tasks not yet ready may exhaust them).
  * Waiting inside a callback of a future ({@code toCompletableFuture().thenApply(...)}) is not
  * possible: callbacks run on the one thread that completes every future of the cluster, so
  * {@link #get()} there throws {@link IllegalStateException} for a future not yet done (chain with
@@ -214,7 +215,7 @@ public final class ClusterFuture<T> implements Future<T>, AutoCloseable {
         long deadline = unit == null ? 0 : System.nanoTime() + Math.max(0, unit.toNanos(timeout));
         try {
             return Spindle.blocking(() -> {
-                ClusterWorker.helpUntil(key, r, unit != null, deadline);
+                ClusterWorker.helpUntil(owner, key, r, unit != null, deadline);
                 return unit == null ? r.get() : r.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
             });
         } catch (InterruptedException | ExecutionException | TimeoutException | RuntimeException e) {

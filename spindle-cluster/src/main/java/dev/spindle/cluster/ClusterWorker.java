@@ -56,10 +56,13 @@ import java.util.concurrent.locks.LockSupport;
  * how many releases it had handled. Why a report that says stalled is true: the reporter looks at
  * the store before it counts the threads that passed the pause, and a thread counts itself before
  * it looks at the store a second time ({@link #runOne}); so either the report sees the thread, or
- * the thread sees the store paused and waits. A release brings the memory of a stuck store down,
- * and it is counted; a spill the disk takes after refusing (each report tries again) does too, and
- * is not: so the scheduler never counts on a stall lasting, and takes a task back from a stalled
- * worker only by a steal request, which a task the worker started meanwhile survives.
+ * the thread sees the store paused and waits. A task that waits for another ({@link #helpUntil})
+ * is not counted while it waits: counted, it hid the stall of a worker where the task it waits for
+ * cannot start. A release brings the memory of a stuck store down, and it is counted; a spill the
+ * disk takes after refusing (each report tries again) does too, and is not; and a waiting task
+ * resumes once what it waits for ends elsewhere: so the scheduler never counts on a stall lasting,
+ * and takes a task back from a stalled worker only by a steal request, which a task the worker
+ * started meanwhile survives.
  *
  * <p>Why a stolen task never runs twice: a ticket starts a job only by a compare-and-set from
  * READY to EXECUTING, and a steal request releases it only by a compare-and-set from FETCHING or
@@ -243,6 +246,13 @@ final class ClusterWorker {
     /** The stall reports sent, which number them ({@link Message.MemoryStall#report}); reporter thread only. */
     private long stallReports;
     private volatile boolean alive = true;
+    /**
+     * The scheduler of this worker's cluster, the owner of that cluster's futures
+     * ({@link ClusterFuture}), set by {@link LocalCluster}; null for a worker whose scheduler is in
+     * another JVM. A task waiting for a future runs the awaited task only on a worker of the
+     * future's cluster ({@link #helpUntil}).
+     */
+    private volatile Object cluster;
 
     ClusterWorker(int id, int threads, Transport transport) {
         this(id, threads, transport, 0);
@@ -314,6 +324,11 @@ final class ClusterWorker {
             transport.toScheduler(new Message.MemoryStall(m.worker(), m.stalled(), m.releases(), m.memoryBytes(),
                     m.limitBytes(), ++stallReports));
         }
+    }
+
+    /** Records the scheduler this worker serves, the owner of its cluster's futures (see {@link #cluster}). */
+    void serves(Object scheduler) {
+        this.cluster = scheduler;
     }
 
     int id() {
@@ -709,33 +724,54 @@ final class ClusterWorker {
      * so waiting the tasks they waited for had only the pool's spare threads, which are bounded, so
      * enough waiting tasks hung the worker for good. Only the awaited task itself is run, as a
      * fork-join join runs the very task it joins: any other ready job might wait for the waiting
-     * task, which could not resume under it. The job starts as on a ticket (taken from the queue,
-     * then a compare-and-set from READY, under the pause and the count of {@link #runOne}); the
-     * ticket it handed in then finds no job, which is harmless.
+     * task, which could not resume under it. So only on a worker of the future's cluster
+     * ({@code cluster}, its owner): keys are a cluster's own, and another cluster's job of the same
+     * key is another task. The job starts as on a ticket (taken from the queue, then a
+     * compare-and-set from READY, under the pause and the count of {@link #runOne}); the ticket it
+     * handed in then finds no job, which is harmless.
+     *
+     * <p>While it waits, the waiting task does not count as running for the stall report (see the
+     * overview): counted, a task waiting for a task queued behind the pause of a worker paused with
+     * values that cannot spill kept that worker from ever reporting the stall, so the scheduler
+     * never took the awaited task back nor failed it, and both waited for good. It counts again
+     * while it runs the awaited job inline, and once the wait ends; a report that said stalled
+     * meanwhile was true when made, and the task, once it resumes, is one the worker had started,
+     * which a withdrawal leaves where it is (the next report says the worker stalls no more).
      */
-    static void helpUntil(String key, CompletableFuture<?> awaited, boolean timed, long deadlineNanos)
+    static void helpUntil(Object cluster, String key, CompletableFuture<?> awaited, boolean timed, long deadlineNanos)
             throws InterruptedException {
         ClusterWorker w = CURRENT.get();
         if (w == null) {
             return;
         }
-        while (!awaited.isDone() && w.alive && !(timed && deadlineNanos - System.nanoTime() <= 0)) {
-            Job job = w.jobs.get(key);
-            if (job != null && job.state.get() == READY && !w.store.paused()) {
-                w.running.incrementAndGet();
-                try {
-                    if (!w.store.paused() && w.ready.remove(job)) {   // the second look of runOne
-                        w.run(job);
+        boolean counted = w.store.limit() > 0;   // runOne counted this thread's task (it counts none without a limit)
+        if (counted) {
+            w.running.decrementAndGet();
+        }
+        try {
+            boolean ours = w.cluster != null && w.cluster == cluster;
+            while (!awaited.isDone() && w.alive && !(timed && deadlineNanos - System.nanoTime() <= 0)) {
+                Job job = ours ? w.jobs.get(key) : null;
+                if (job != null && job.state.get() == READY && !w.store.paused()) {
+                    w.running.incrementAndGet();
+                    try {
+                        if (!w.store.paused() && w.ready.remove(job)) {   // the second look of runOne
+                            w.run(job);
+                        }
+                    } finally {
+                        w.running.decrementAndGet();
                     }
-                } finally {
-                    w.running.decrementAndGet();
+                } else {
+                    try {
+                        awaited.get(PAUSE_POLL_NANOS, TimeUnit.NANOSECONDS);   // the job may become ready meanwhile
+                    } catch (java.util.concurrent.TimeoutException | java.util.concurrent.ExecutionException e) {
+                        // timed out: look again; failed: it is done, and the caller reports it
+                    }
                 }
-            } else {
-                try {
-                    awaited.get(PAUSE_POLL_NANOS, TimeUnit.NANOSECONDS);   // the job may become ready meanwhile
-                } catch (java.util.concurrent.TimeoutException | java.util.concurrent.ExecutionException e) {
-                    // timed out: look again; failed: it is done, and the caller reports it
-                }
+            }
+        } finally {
+            if (counted) {
+                w.running.incrementAndGet();  // the waiting task runs on
             }
         }
     }

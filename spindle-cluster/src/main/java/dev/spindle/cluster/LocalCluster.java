@@ -55,6 +55,7 @@ public final class LocalCluster implements ClusterView, AutoCloseable {
             workers.add(new ClusterWorker(i, settings.threadsPerWorker(), transport, memoryLimit));
         }
         this.scheduler = new GraphScheduler(settings, transport);
+        workers.forEach(w -> w.serves(scheduler));
         transport.connect(workers, scheduler::receive);
         this.client = new Client(scheduler);
     }
@@ -114,6 +115,7 @@ public final class LocalCluster implements ClusterView, AutoCloseable {
             checkOpen();
             int id = workers.size();
             ClusterWorker w = new ClusterWorker(id, threads, transport, memoryLimit);
+            w.serves(scheduler);
             workers.add(w);                   // the transport reaches it before the scheduler sends
             try {
                 scheduler.join(id, threads);
@@ -146,6 +148,7 @@ public final class LocalCluster implements ClusterView, AutoCloseable {
             }
             awaitLetGo(id);
             ClusterWorker fresh = new ClusterWorker(id, old.threads(), transport, memoryLimit);
+            fresh.serves(scheduler);
             workers.set(id, fresh);
             try {
                 scheduler.join(id, old.threads());

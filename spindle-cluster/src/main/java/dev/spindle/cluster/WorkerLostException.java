@@ -28,7 +28,7 @@ public final class WorkerLostException extends RuntimeException {
 
     /** The task's key; serialised. */
     private final String key;
-    /** The ids of the workers lost while the task was assigned to them, in order; serialised. */
+    /** The ids of the workers lost while the task was assigned to them, one per loss, in order; serialised. */
     private final List<Integer> workers;
 
     /**
@@ -58,7 +58,10 @@ public final class WorkerLostException extends RuntimeException {
     }
 
     /**
-     * The workers lost while the task was assigned to them.
+     * The workers lost while the task was assigned to them, one entry per loss: a worker restarted
+     * under its id and lost again with the task appears once for each loss, since each counts
+     * against {@link CoordinatorSettings#allowedWorkerLosses()} (a task that ends its process would
+     * otherwise take down each restart of a lone worker in turn).
      *
      * @return their ids, in the order they were lost
      */
