@@ -27,7 +27,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * <p><b>Budget.</b> Starting an acquire takes one unit of the poll's budget.
  *
  * <p><b>Cancellation.</b> {@link Async#cancel} of a waiting acquire leaves the queue; of an
- * acquire that was granted a permit it had not yet returned, releases that permit again. A
+ * acquire that was granted a permit it had not yet returned, releases that permit again (never
+ * above {@link Integer#MAX_VALUE} free permits: a permit given back on top of those is dropped). A
  * runtime calls it when the task awaiting the acquire is cancelled through its
  * {@link JoinHandle} or the runtime shuts down. A granted acquire polled after its task's handle
  * was cancelled (the runtime drops what that poll returns) stays pending, so that cancel gives
@@ -95,6 +96,19 @@ public final class AsyncSemaphore {
      *     free already (more releases than acquires); the count is left as it was
      */
     public void release() {
+        givePermit(false);
+    }
+
+    /**
+     * {@link #release()}, or with {@code fromCancel} a granted acquire's cancel giving its permit
+     * back. The cancel saturates instead of throwing: a cancel must not throw
+     * ({@link Cancellable}), and the runtime calls it where nobody could act on the throw
+     * (before, it threw release()'s IllegalStateException there). Free permits at
+     * {@link Integer#MAX_VALUE} while an acquire holds a granted one can only follow more
+     * releases than acquires (the initial count is at most that, and the granted permit is
+     * counted out of it), so no correct count is lost: the permit given back on top is dropped.
+     */
+    private void givePermit(boolean fromCancel) {
         Waker toWake = null;
         lock.lock();
         try {
@@ -104,8 +118,10 @@ public final class AsyncSemaphore {
                 w.state = GRANTED;
                 toWake = w.waker;
             } else if (permits == Integer.MAX_VALUE) {
-                throw new IllegalStateException("release() would raise the free permits above Integer.MAX_VALUE;"
-                        + " more permits released than acquired");
+                if (!fromCancel) {
+                    throw new IllegalStateException("release() would raise the free permits above Integer.MAX_VALUE;"
+                            + " more permits released than acquired");
+                }
             } else {
                 permits++;
             }
@@ -192,7 +208,7 @@ public final class AsyncSemaphore {
                 lock.unlock();
             }
             if (giveBack) {
-                release();
+                givePermit(true);
             }
         }
     }

@@ -58,14 +58,25 @@ final class Timers {
 
     /** Makes (not starts) the shared timer's thread; tests pass one whose start fails. */
     private final Function<Runnable, Thread> threads;
+    /**
+     * Run under the lock as {@link #fireDue} takes each due entry, before it is taken; does
+     * nothing but for tests, which make it throw as the growth of the list of due entries would
+     * when no memory is left.
+     */
+    private final Runnable taking;
 
     Timers(Runnable earlier) {
         this(earlier, Timers::timerThread);
     }
 
     Timers(Runnable earlier, Function<Runnable, Thread> threads) {
+        this(earlier, threads, () -> { });
+    }
+
+    Timers(Runnable earlier, Function<Runnable, Thread> threads, Runnable taking) {
         this.earlier = earlier;
         this.threads = threads;
+        this.taking = taking;
     }
 
     /**
@@ -231,27 +242,38 @@ final class Timers {
         return count != 0 && first - System.nanoTime() <= 0;
     }
 
-    /** Takes out the entries due now and fires their wakers, after the lock, on this thread. */
+    /**
+     * Takes out the entries due now and fires their wakers, after the lock, on this thread. An
+     * entry goes into the list of due ones before it leaves the heap, and whatever the list holds
+     * is fired even if an {@link Error} (the list's growth finding no memory left) ends the
+     * taking: that error then reaches the caller, and the entries not taken stay in the heap for
+     * the next call. Before, an entry taken out of the heap and marked fired but not yet listed
+     * was never woken.
+     */
     void fireDue() {
         List<Entry> due = null;
-        lock.lock();
         try {
-            long now = System.nanoTime();
-            while (size > 0 && heap[0].deadline - now <= 0) {
-                Entry e = heap[0];
-                removeAt(0);
-                e.fired = true;
-                if (due == null) {
-                    due = new ArrayList<>();
+            lock.lock();
+            try {
+                long now = System.nanoTime();
+                while (size > 0 && heap[0].deadline - now <= 0) {
+                    Entry e = heap[0];
+                    taking.run();
+                    if (due == null) {
+                        due = new ArrayList<>();
+                    }
+                    due.add(e);
+                    e.fired = true;
+                    removeAt(0);
                 }
-                due.add(e);
+            } finally {
+                published();
+                lock.unlock();
             }
-            published();
         } finally {
-            lock.unlock();
-        }
-        if (due != null) {
-            fire(due);
+            if (due != null) {
+                fire(due);
+            }
         }
     }
 
@@ -272,31 +294,48 @@ final class Timers {
         }
     }
 
-    /** The shared timer's thread. */
+    /**
+     * The shared timer's thread. It ends only with the JVM: every sleep and timeout of the JVM
+     * that runs on no driving runtime waits on it. So an {@link Error} out of a round of firing
+     * ({@link #fireDue}'s own, an {@link OutOfMemoryError} say: a waker's is caught in
+     * {@link #fire}) is reported to this thread's uncaught-exception handler, and the loop goes
+     * on; the entries that round did not take are still in the heap, and the next round fires
+     * them. Before, the error ended the thread, and since it stayed recorded, no timer of the
+     * JVM fired again.
+     */
     private void run() {
         while (true) {
-            lock.lock();
             try {
-                while (true) {
-                    if (size == 0) {
-                        changed.awaitUninterruptibly();
-                        continue;
-                    }
-                    long wait = heap[0].deadline - System.nanoTime();
-                    if (wait <= 0) {
-                        break;
-                    }
-                    try {
-                        changed.awaitNanos(wait);
-                    } catch (InterruptedException ignored) {
-                        // the timer thread is not interruptible in any meaningful way
-                    }
-                }
-            } finally {
-                lock.unlock();
+                awaitDueAndFire();
+            } catch (Throwable t) {
+                AsyncRuntime.reportStray(t);   // never throws
             }
-            fireDue();
         }
+    }
+
+    /** One round of the shared timer's thread: waits for the earliest deadline, then fires. */
+    private void awaitDueAndFire() {
+        lock.lock();
+        try {
+            while (true) {
+                if (size == 0) {
+                    changed.awaitUninterruptibly();
+                    continue;
+                }
+                long wait = heap[0].deadline - System.nanoTime();
+                if (wait <= 0) {
+                    break;
+                }
+                try {
+                    changed.awaitNanos(wait);
+                } catch (InterruptedException ignored) {
+                    // the timer thread is not interruptible in any meaningful way
+                }
+            }
+        } finally {
+            lock.unlock();
+        }
+        fireDue();
     }
 
     /** Publishes the earliest deadline for the lock-free readers. Lock held. */

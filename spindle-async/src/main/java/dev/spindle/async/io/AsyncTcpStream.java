@@ -176,7 +176,9 @@ public final class AsyncTcpStream implements AutoCloseable {
      * {@link UncheckedIOException} whose cause is an {@link UnknownHostException}, opening no
      * socket; a refused or failed connection fails it with an {@link UncheckedIOException} too.
      * If {@code reactor} is closed by the first poll, the task fails with an
-     * {@link IllegalStateException} saying so, sending nothing to {@code remote}.
+     * {@link IllegalStateException} saying so, sending nothing to {@code remote}; closed later,
+     * before the connection is handed out, the task fails with that exception too, and closes
+     * the socket.
      *
      * @param remote the address to connect to
      * @param reactor serves the connection
@@ -271,8 +273,16 @@ public final class AsyncTcpStream implements AutoCloseable {
          * is pending: the key was never selected, never disarmed, and every {@code select}
          * returned at once for as long as the stream stayed open (a selector thread, or the
          * worker driving the reactor, at full CPU). So the interest is dropped here.
+         *
+         * <p>A connection made after the reactor closed (the close woke this connect, and the
+         * handshake had completed meanwhile) is not handed out: the stream could never wait for
+         * anything, and its first read or write that had to wait failed with "the reactor is
+         * closed". The connect fails with that {@link IllegalStateException} instead, as it
+         * would had the close come before its first poll, and {@code poll}'s handler closes the
+         * socket that nobody else holds.
          */
         private Poll<AsyncTcpStream> handOut() {
+            reactor.checkOpen();
             handedOut = true;
             if (stream.reg.disarm(SelectionKey.OP_CONNECT) == Reactor.CHANGED) {
                 reactor.interestChanged(stream.reg);
