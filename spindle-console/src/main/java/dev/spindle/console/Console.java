@@ -61,12 +61,17 @@ import java.util.function.Supplier;
  * (the page passes on the one in its own URL, {@link #uri()}). Only {@code GET} is served, with
  * no request body, a bounded request target and a fixed set of paths, and never to a page of
  * another site ({@code Origin}, {@code Sec-Fetch-Site}; see {@code Requests});
- * at most {@link Builder#maxClients} event streams are open at once (503 beyond). Requests are
+ * at most {@link Builder#maxClients} event streams are open at once (503 beyond), and at most
+ * {@link Builder#maxConnectionsPerAddress} connections of one client address are served at once
+ * (503 beyond, whatever the request), so that one client cannot take every stream and thread
+ * from the others. Requests are
  * handled by {@code maxClients + 4} daemon threads behind a queue of 16: a connection that finds
  * the queue full is closed unanswered, so a flood waits in no unbounded queue. Every request but
  * an event stream must be read and answered within {@link Builder#requestTimeout} (each write of
  * an event stream, too), or its connection is closed: a client sending half a request, or not
- * reading its answer, holds a thread no longer than that.
+ * reading its answer, holds a thread no longer than that. (A connection still sending its request
+ * head is not counted against its address: the JDK's server reads the head before the console
+ * sees the connection. Only this deadline and the JDK's own limits below bound it.)
  *
  * <p>The JDK's server has further limits, JVM-wide system properties read once when its first
  * server starts (so not set by this class): {@code jdk.httpserver.maxConnections} (open
@@ -99,6 +104,7 @@ public final class Console implements AutoCloseable {
     private final HandlerPool handlers;
     private final ScheduledExecutorService sampler;
     private final Semaphore streams;
+    private final PerAddress perAddress;
     private final String token;
     private final long intervalMillis;
     private final Map<String, Source> sources = new LinkedHashMap<>();
@@ -113,6 +119,7 @@ public final class Console implements AutoCloseable {
         this.token = b.token;
         this.intervalMillis = b.interval.toMillis();
         this.streams = new Semaphore(b.maxClients);
+        this.perAddress = new PerAddress(b.maxConnectionsPerAddress);
         for (String[] r : STATIC.values()) {
             resources.put(r[0], resource(r[0]));
         }
@@ -139,8 +146,8 @@ public final class Console implements AutoCloseable {
     }
 
     /**
-     * A builder: port 0 (ephemeral) on 127.0.0.1, no token, 8 event streams, one sample a second,
-     * 10 s for a request.
+     * A builder: port 0 (ephemeral) on 127.0.0.1, no token, 8 event streams, 6 connections per
+     * client address, one sample a second, 10 s for a request.
      *
      * @return a builder with those defaults
      */
@@ -169,6 +176,7 @@ public final class Console implements AutoCloseable {
         private InetAddress bindAddress = InetAddress.getLoopbackAddress();
         private String token;
         private int maxClients = 8;
+        private int maxConnectionsPerAddress = 6;
         private Duration interval = Duration.ofSeconds(1);
         private Duration requestTimeout = Duration.ofSeconds(10);
 
@@ -236,6 +244,27 @@ public final class Console implements AutoCloseable {
                 throw new IllegalArgumentException("maxClients must be in 1..256, not " + maxClients);
             }
             this.maxClients = maxClients;
+            return this;
+        }
+
+        /**
+         * The most connections from one client address served at once: its open event streams
+         * and its requests being answered, counted from when the request head has been read (a
+         * connection still sending it, or idle between requests, is not counted). Beyond that a
+         * request is answered 503 with {@code Retry-After}, so one client cannot hold every event
+         * stream and every thread while the others are refused. 6 by default: a browser opens at
+         * most 6 connections to one host, all its tabs together. Clients behind one proxy or NAT
+         * share an address: raise it for them.
+         *
+         * @param max the number of connections, 1 to 1024
+         * @return this builder
+         * @throws IllegalArgumentException if not in {@code 1..1024}
+         */
+        public Builder maxConnectionsPerAddress(int max) {
+            if (max < 1 || max > 1024) {
+                throw new IllegalArgumentException("maxConnectionsPerAddress must be in 1..1024, not " + max);
+            }
+            this.maxConnectionsPerAddress = max;
             return this;
         }
 
@@ -489,8 +518,20 @@ public final class Console implements AutoCloseable {
     // ------------------------------------------------------------------ requests
 
     private void handle(HttpExchange ex, Requests requests) throws IOException {
+        InetAddress client = ex.getRemoteAddress().getAddress();
+        boolean counted = false;
         try {
-            if (closed || !requests.admit(ex)) {
+            if (closed) {
+                return;
+            }
+            // before the checks of Requests: a client without the token must not hold more either
+            counted = perAddress.enter(client);
+            if (!counted) {
+                ex.getResponseHeaders().set("Retry-After", "10");
+                Requests.refuse(ex, 503, "too many connections from one address");
+                return;
+            }
+            if (!requests.admit(ex)) {
                 return;
             }
             String path = ex.getRequestURI().getRawPath();
@@ -505,7 +546,13 @@ public final class Console implements AutoCloseable {
                 Requests.refuse(ex, 404, "not found");
             }
         } finally {
-            ex.close();
+            try {
+                ex.close();
+            } finally {
+                if (counted) {
+                    perAddress.leave(client);
+                }
+            }
         }
     }
 

@@ -7,8 +7,8 @@ import java.util.function.BiConsumer;
 
 /**
  * The few JSON writes the console needs, so that it has no dependency: names (which come from the
- * application and may hold anything) are escaped, numbers written as they are, NaN and infinities
- * as {@code null}.
+ * application and may hold anything, a lone surrogate included) are escaped, numbers written as
+ * they are, NaN and infinities as {@code null}.
  */
 final class Json {
 
@@ -32,8 +32,11 @@ final class Json {
                 case '\r' -> sb.append("\\r");
                 case '\t' -> sb.append("\\t");
                 default -> {
-                    // control characters, and < > & so the text is inert even if pasted into HTML
-                    if (c < 0x20 || c == '<' || c == '>' || c == '&' || c == '\u2028' || c == '\u2029') {
+                    // control characters, and < > & so the text is inert even if pasted into HTML;
+                    // and a surrogate that is not half of a pair, which UTF-8 cannot carry (the
+                    // encoder wrote '?' for it) but a JSON escape can, as JavaScript strings do
+                    if (c < 0x20 || c == '<' || c == '>' || c == '&' || c == '\u2028' || c == '\u2029'
+                            || loneSurrogate(s, i)) {
                         sb.append(String.format("\\u%04x", (int) c));
                     } else {
                         sb.append(c);
@@ -42,6 +45,18 @@ final class Json {
             }
         }
         return sb.append('"');
+    }
+
+    /** Whether {@code s.charAt(i)} is a surrogate without its other half beside it. */
+    static boolean loneSurrogate(String s, int i) {
+        char c = s.charAt(i);
+        if (Character.isHighSurrogate(c)) {
+            return i + 1 >= s.length() || !Character.isLowSurrogate(s.charAt(i + 1));
+        }
+        if (Character.isLowSurrogate(c)) {
+            return i == 0 || !Character.isHighSurrogate(s.charAt(i - 1));
+        }
+        return false;
     }
 
     /** Appends a number; NaN and infinities (a rate with no interval yet) as {@code null}. */

@@ -8,6 +8,7 @@ import com.sun.net.httpserver.HttpExchange;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.URI;
+import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 
@@ -33,7 +34,8 @@ import java.util.List;
  *       needs;</li>
  *   <li>with a token, the request carries it, as the query parameter {@code token} or as
  *       {@code Authorization: Bearer <token>}: missing, 401; wrong, 403 (compared in constant
- *       time).</li>
+ *       time; the query's value after its percent-escapes are decoded, as a client may escape
+ *       any character, {@code ~} as {@code %7E} say).</li>
  * </ol>
  *
  * <p>Then the path must be one the console serves exactly (404 otherwise: no file system is
@@ -139,13 +141,16 @@ final class Requests {
         return origin.equalsIgnoreCase(own) || (port == 80 && (origin + ":80").equalsIgnoreCase(own));
     }
 
-    /** The token from the query ({@code token=}) or the {@code Authorization} header; else null. */
+    /**
+     * The token from the query ({@code token=}, percent-decoded) or the {@code Authorization}
+     * header; else null.
+     */
     static String presentedToken(HttpExchange ex) {
         String query = ex.getRequestURI().getRawQuery();
         if (query != null) {
             for (String part : query.split("&", 16)) {
                 if (part.startsWith("token=")) {
-                    return part.substring("token=".length());
+                    return percentDecoded(part.substring("token=".length()));
                 }
             }
         }
@@ -154,6 +159,24 @@ final class Requests {
             return auth.substring(7).trim();
         }
         return null;
+    }
+
+    /**
+     * A query value with its percent-escapes decoded: a client may escape any character of a URL,
+     * and some escape {@code ~}, which is in the token's alphabet (Java's {@code URLEncoder}
+     * writes {@code %7E}); compared as sent, such a token was refused as wrong. A {@code +} stays
+     * a {@code +} (a token holds neither it nor a space, so it fails either way); a malformed
+     * escape leaves the value as sent, whose {@code %} matches no token.
+     */
+    static String percentDecoded(String value) {
+        if (value.indexOf('%') < 0) {
+            return value;
+        }
+        try {
+            return URLDecoder.decode(value.replace("+", "%2B"), StandardCharsets.UTF_8);
+        } catch (IllegalArgumentException malformed) {
+            return value;
+        }
     }
 
     /** The headers every answer carries. */

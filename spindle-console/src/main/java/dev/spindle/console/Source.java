@@ -43,9 +43,19 @@ abstract class Source {
      */
     static final int MAX_TEXT = 200;
 
-    /** {@code s}, cut to {@link #MAX_TEXT} characters with an ellipsis if longer. */
+    /**
+     * {@code s}, cut to {@link #MAX_TEXT} characters with an ellipsis if longer; never between
+     * the two halves of a surrogate pair (an emoji), which would show a broken character.
+     */
     static String clip(String s) {
-        return s.length() <= MAX_TEXT ? s : s.substring(0, MAX_TEXT - 1) + "…";
+        if (s.length() <= MAX_TEXT) {
+            return s;
+        }
+        int end = MAX_TEXT - 1;
+        if (Character.isHighSurrogate(s.charAt(end - 1)) && Character.isLowSurrogate(s.charAt(end))) {
+            end--;
+        }
+        return s.substring(0, end) + "…";
     }
 
     /**

@@ -1,0 +1,62 @@
+/*
+ * Copyright 2026 The Spindle Authors. Licensed under the Apache License, Version 2.0.
+ */
+package dev.spindle.console;
+
+import java.net.InetAddress;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * How many exchanges each client address has in the console's handlers at once, and a limit on
+ * it: without one, a single client could hold every event-stream slot (for as long as it keeps
+ * reading) and every handler thread (until the request deadline), and every other client was
+ * refused.
+ *
+ * <p>The key is the remote address as the connection shows it: clients behind one proxy or NAT
+ * share it (raise the limit for them), and an IPv6 host that sends from many addresses of its
+ * prefix is as many clients (grouping by prefix would lump a whole LAN together). An address
+ * leaves the map when its count falls to zero, so the map holds only the addresses being
+ * served, at most as many as there are handler threads.
+ *
+ * <p>What cannot be counted here: a connection that has not yet sent its whole request head. The
+ * JDK's server reads the head on a handler thread before it calls the console, which sees no
+ * connection until then; those are bounded by the request deadline ({@code HandlerPool}) and the
+ * JDK server's JVM-wide limits.
+ */
+final class PerAddress {
+
+    private final int max;
+    private final Map<InetAddress, Integer> held = new HashMap<>();   // guarded by itself
+
+    /** @param max the most exchanges one address may have at once, at least 1 */
+    PerAddress(int max) {
+        if (max < 1) {
+            throw new IllegalArgumentException("the limit must be at least 1, not " + max);
+        }
+        this.max = max;
+    }
+
+    /**
+     * Counts one more exchange of {@code client}'s, unless it has the most already.
+     *
+     * @return whether it was counted; if so, {@link #leave} must follow when the exchange ends
+     */
+    boolean enter(InetAddress client) {
+        synchronized (held) {
+            int now = held.getOrDefault(client, 0);
+            if (now >= max) {
+                return false;
+            }
+            held.put(client, now + 1);
+            return true;
+        }
+    }
+
+    /** Ends an exchange of {@code client}'s that {@link #enter} admitted. */
+    void leave(InetAddress client) {
+        synchronized (held) {
+            held.computeIfPresent(client, (k, n) -> n == 1 ? null : n - 1);
+        }
+    }
+}
