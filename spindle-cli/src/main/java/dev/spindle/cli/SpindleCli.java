@@ -93,11 +93,13 @@ public final class SpindleCli implements Callable<Integer> {
     /**
      * A run failed: one clear line on stderr (with the cause chain, each cause once: a chain may
      * loop back, as {@code a.initCause(b); b.initCause(a)} makes it, and at most
-     * {@link #MAX_CAUSES} of them), no stack trace, exit 1.
+     * {@link #MAX_CAUSES} of them), no stack trace, exit 1. The line starts with the command as
+     * typed, {@code spindle bench cluster}, as for bad arguments: the leaf's name alone
+     * ({@code spindle cluster}) named another command.
      */
     static int onFailure(Exception ex, CommandLine cl, CommandLine.ParseResult parsed) {
         PrintWriter err = cl.getErr();
-        err.println("spindle " + cl.getCommandName() + ": error: " + ex.getMessage());
+        err.println(cl.getCommandSpec().qualifiedName() + ": error: " + ex.getMessage());
         Set<Throwable> seen = Collections.newSetFromMap(new IdentityHashMap<>());
         seen.add(ex);
         int printed = 0;
