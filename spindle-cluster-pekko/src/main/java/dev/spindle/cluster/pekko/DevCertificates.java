@@ -9,6 +9,7 @@ import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.SecureRandom;
 import java.util.ArrayList;
@@ -33,7 +34,12 @@ import java.util.concurrent.TimeUnit;
  *       imported first, so the store holds the whole chain.
  * </ul>
  * All stores are PKCS12 under one password, which reaches {@code keytool} through its environment
- * ({@code -storepass:env}), never its command line. Where the file system has POSIX permissions,
+ * ({@code -storepass:env}), never its command line. Each store is built under a temporary name
+ * ({@code <store>.partial}) and renamed into place once every {@code keytool} step has run, the
+ * CA's store after the trust store: a store under its own name is complete, so a step that
+ * failed, or a run killed between steps, leaves nothing that a retry would take as done (a CA
+ * without its trust store) or refuse as existing (a member's key without its signed
+ * certificate). Where the file system has POSIX permissions,
  * the directory, if created here, and the key stores holding a private key are the owner's only:
  * another local user who could read a store could guess its password offline.
  */
@@ -101,18 +107,30 @@ public final class DevCertificates {
     public Path createCa() throws IOException {
         createDirectory(dir);
         if (Files.exists(dir.resolve(CA_STORE))) {
-            return trustStore();
+            return trustStore();               // renamed into place last: the rest is there
         }
         Path pem = dir.resolve("ca.pem");
-        keytool("-genkeypair", "-alias", "ca", "-keyalg", "EC", "-groupname", "secp256r1",
-                "-dname", "CN=Spindle development CA", "-ext", "bc:c", "-validity", days(),
-                "-storetype", "PKCS12", "-keystore", CA_STORE, "-storepass:env", PASSWORD_ENV,
-                "-keypass:env", PASSWORD_ENV);
-        ownerOnly(dir.resolve(CA_STORE));
-        keytool("-exportcert", "-rfc", "-alias", "ca", "-keystore", CA_STORE, "-storepass:env", PASSWORD_ENV,
-                "-file", pem.getFileName().toString());
-        keytool("-importcert", "-noprompt", "-alias", "spindle-ca", "-file", pem.getFileName().toString(),
-                "-storetype", "PKCS12", "-keystore", TRUST_STORE, "-storepass:env", PASSWORD_ENV);
+        String ca = partial(CA_STORE);
+        String trust = partial(TRUST_STORE);
+        try {
+            Files.deleteIfExists(dir.resolve(ca));     // left by a run that was killed
+            Files.deleteIfExists(dir.resolve(trust));
+            keytool("-genkeypair", "-alias", "ca", "-keyalg", "EC", "-groupname", "secp256r1",
+                    "-dname", "CN=Spindle development CA", "-ext", "bc:c", "-validity", days(),
+                    "-storetype", "PKCS12", "-keystore", ca, "-storepass:env", PASSWORD_ENV,
+                    "-keypass:env", PASSWORD_ENV);
+            ownerOnly(dir.resolve(ca));
+            keytool("-exportcert", "-rfc", "-alias", "ca", "-keystore", ca, "-storepass:env", PASSWORD_ENV,
+                    "-file", pem.getFileName().toString());
+            keytool("-importcert", "-noprompt", "-alias", "spindle-ca", "-file", pem.getFileName().toString(),
+                    "-storetype", "PKCS12", "-keystore", trust, "-storepass:env", PASSWORD_ENV);
+            // a trust store without its CA's store is of a CA that is gone: replaced
+            Files.move(dir.resolve(trust), trustStore(), StandardCopyOption.REPLACE_EXISTING);
+            Files.move(dir.resolve(ca), dir.resolve(CA_STORE));
+        } finally {
+            Files.deleteIfExists(dir.resolve(ca));
+            Files.deleteIfExists(dir.resolve(trust));
+        }
         return trustStore();
     }
 
@@ -128,10 +146,11 @@ public final class DevCertificates {
     public Path createMember(String member) throws IOException {
         Path store = newStore(member);
         createCa();
-        String file = store.getFileName().toString();
+        String file = partial(store.getFileName().toString());
         String csr = member + ".csr";
         String pem = member + ".pem";
         try {
+            Files.deleteIfExists(dir.resolve(file));   // left by a run that was killed
             generateKey(member, file);
             keytool("-certreq", "-alias", "member", "-keystore", file, "-storepass:env", PASSWORD_ENV, "-file", csr);
             keytool("-gencert", "-rfc", "-alias", "ca", "-keystore", CA_STORE, "-storepass:env", PASSWORD_ENV,
@@ -140,9 +159,11 @@ public final class DevCertificates {
             keytool("-importcert", "-noprompt", "-alias", "spindle-ca", "-file", "ca.pem", "-keystore", file,
                     "-storepass:env", PASSWORD_ENV);
             keytool("-importcert", "-alias", "member", "-file", pem, "-keystore", file, "-storepass:env", PASSWORD_ENV);
+            Files.move(dir.resolve(file), store);      // a rename; refused if the store exists
         } finally {
             Files.deleteIfExists(dir.resolve(csr));
             Files.deleteIfExists(dir.resolve(pem));
+            Files.deleteIfExists(dir.resolve(file));
         }
         return store;
     }
@@ -159,8 +180,20 @@ public final class DevCertificates {
      */
     public Path createSelfSigned(String member) throws IOException {
         Path store = newStore(member);
-        generateKey(member, store.getFileName().toString());
+        String file = partial(store.getFileName().toString());
+        try {
+            Files.deleteIfExists(dir.resolve(file));
+            generateKey(member, file);
+            Files.move(dir.resolve(file), store);
+        } finally {
+            Files.deleteIfExists(dir.resolve(file));
+        }
         return store;
+    }
+
+    /** The name a store is built under until it is complete. */
+    private static String partial(String store) {
+        return store + ".partial";
     }
 
     private Path newStore(String member) throws IOException {
@@ -178,7 +211,7 @@ public final class DevCertificates {
                 "-ext", "SAN=ip:127.0.0.1,dns:localhost", "-storetype", "PKCS12", "-keystore", file,
                 "-storepass:env", PASSWORD_ENV, "-keypass:env", PASSWORD_ENV);
         // keytool creates it as the umask allows (world-readable, usually); it is rewritten in
-        // place by the imports that follow, which keeps these permissions
+        // place by the imports that follow, and renamed, which keep these permissions
         ownerOnly(dir.resolve(file));
     }
 
