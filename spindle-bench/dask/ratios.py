@@ -5,6 +5,11 @@ prints the ratios Spindle / Dask, with the issue's targets.
 
   ratios.py SPINDLE.json DASK.json
 
+A pair must be of the same run: the same number of tasks (--size), workers and threads per
+worker, and the same balance interval; else the ratios would compare different work, and the
+script refuses (exit 1, naming what differs). A row that one side has and the other has not is
+left out, with a note on stderr; if no row pairs, the script refuses too.
+
 tasks/s ratio = Spindle tasks per second / Dask's (> 1: Spindle faster). /bound = each system's
 median makespan over max(total work / total threads, critical path). Bytes as each side counts
 them (see dask_bench.py's docstring and docs/BENCHMARKS.md).
@@ -32,6 +37,13 @@ def size(v):
     return f"{v:.0f} B"
 
 
+def mismatch(ours, theirs):
+    """What differs between a Spindle row and the Dask row of its configuration and shape; "" if nothing."""
+    fields = ["tasks", "workers", "threads"] + (["size"] if "size" in ours and "size" in theirs else [])
+    diffs = [f"{f} {ours.get(f)} vs {theirs.get(f)}" for f in fields if ours.get(f) != theirs.get(f)]
+    return f"{ours['config']}/{ours['shape']}: {', '.join(diffs)}" if diffs else ""
+
+
 def main():
     if len(sys.argv) != 3:
         sys.exit("usage: ratios.py SPINDLE.json DASK.json")
@@ -41,7 +53,28 @@ def main():
         dask = json.load(f)
     if spindle.get("system") != "spindle" or dask.get("system") != "dask":
         sys.exit("ratios.py: the first file must be spindle bench cluster --json output, the second dask_bench.py's")
-    theirs = {(r["config"], r["shape"]): r for r in dask["results"]}
+    theirs = {}
+    for r in dask["results"]:
+        if (r["config"], r["shape"]) in theirs:
+            sys.exit(f"ratios.py: {sys.argv[2]} holds {r['config']}/{r['shape']} twice")
+        theirs[(r["config"], r["shape"])] = r
+    if spindle.get("balanceMillis") != dask.get("balanceMillis"):
+        sys.exit(f"ratios.py: the runs balanced at different intervals: Spindle every {spindle.get('balanceMillis')}"
+                 f" ms, Dask every {dask.get('balanceMillis')} ms")
+    mismatched = [mismatch(r, theirs[(r["config"], r["shape"])]) for r in spindle["results"]
+                  if (r["config"], r["shape"]) in theirs]
+    mismatched = [m for m in mismatched if m]
+    if mismatched:
+        sys.exit("ratios.py: the two runs are not of the same sizes, so their ratios would compare different"
+                 " work (run both with the same --size, --threads and workers); Spindle vs Dask:\n  "
+                 + "\n  ".join(mismatched))
+    ours = {(r["config"], r["shape"]) for r in spindle["results"]}
+    unpaired = [f"{c}/{s} (Spindle only)" for c, s in ours - theirs.keys()] \
+        + [f"{c}/{s} (Dask only)" for c, s in theirs.keys() - ours]
+    if unpaired:
+        print("ratios.py: left out, not in both runs: " + ", ".join(sorted(unpaired)), file=sys.stderr)
+    if not ours & theirs.keys():
+        sys.exit("ratios.py: no configuration and shape is in both runs")
     head = ["config", "shape", "tasks", "Spindle s", "Dask s", "Spindle tasks/s", "Dask tasks/s", "ratio",
             "Spindle /bound", "Dask /bound", "Spindle data", "Dask data", "Spindle tcp", "Dask tcp", "target"]
     rows = [head]
