@@ -10,6 +10,12 @@ package dev.spindle.cluster.hazelcast;
  * a byte, and hand the whole array over. Read by the requester's factory, its length is checked
  * against the requester's limit first ({@link FrameTask#readData}): a reply over the limit is
  * counted as oversized and arrives with {@link #frame} {@code null}, unread.
+ *
+ * <p>This bounds what an answer of Spindle's code costs (a holder's reply over the limit). It is
+ * no defence against a member that runs other code: the answering member chooses the type of its
+ * answer, and Hazelcast reads one of another type (a plain {@code byte[]} declaring any length)
+ * before the requester's callback sees it. Hazelcast's reading is not bounded by Spindle (the
+ * module's README, "Security model").
  */
 final class FrameReply extends FrameTask {
 
