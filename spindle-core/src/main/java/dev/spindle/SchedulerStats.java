@@ -24,6 +24,12 @@ import java.util.function.ToLongFunction;
  * other; once the scheduler is quiet they are exact. Counters only grow; queue lengths and
  * worker counts are the values seen at the moment each was read.
  *
+ * <p><b>A terminated scheduler.</b> Once a scheduler's workers have all exited (a pool
+ * terminated, an async runtime shut down), it has no worker left: {@code liveWorkers},
+ * {@code blockedWorkers}, {@code parkedWorkers} and {@code searchingWorkers} read zero, and so
+ * do {@link #activeWorkers()} and a count of spares derived as {@code liveWorkers - parallelism}.
+ * {@code parallelism} keeps the configured figure and the counters their last values.
+ *
  * <p><b>Who counts what.</b> Every field is present for every scheduler; a scheduler that has
  * no such thing reports zero, as listed on each field of {@link WorkerStats}. In short: the
  * {@code WorkStealingPool} counts everything but polls and wake-ups (it alone counts runner
@@ -35,9 +41,11 @@ import java.util.function.ToLongFunction;
  * @param parallelism the number of workers the scheduler aims to keep running (its worker
  *     count for the pools without spare workers and for the async runtime)
  * @param liveWorkers workers able to run tasks now: core workers plus spare workers started to
- *     compensate for blocking sections; equal to {@code parallelism} where there are no spares
+ *     compensate for blocking sections; equal to {@code parallelism} where there are no spares;
+ *     zero once the scheduler has terminated
  * @param blockedWorkers workers now inside a blocking section ({@code Spindle.blocking}) that
- *     the scheduler compensates for; zero for schedulers that do not compensate
+ *     the scheduler compensates for; zero for schedulers that do not compensate, and once the
+ *     scheduler has terminated
  * @param sharedQueued tasks waiting in the queues that every worker takes from (the injector of
  *     a work-stealing pool or of the async runtime, the shared queue of a work-sharing pool, the
  *     priority levels of a priority pool); per-worker queues are in {@link WorkerStats#queued()}
@@ -53,10 +61,11 @@ import java.util.function.ToLongFunction;
  *     to its future instead and is not counted here); such a task also counts as completed;
  *     zero for the async runtime
  * @param parkedWorkers workers parked for want of work at the moment it was read (spares
- *     included; once the scheduler has terminated, every live worker, so that none counts as
- *     active); every Spindle scheduler reports it, zero where a snapshot was made without it
+ *     included; zero once the scheduler has terminated, as are the live workers); every Spindle
+ *     scheduler reports it, zero where a snapshot was made without it
  * @param searchingWorkers workers looking for work at the moment it was read (out of work and
- *     not yet parked, or just woken); zero where a snapshot was made without it
+ *     not yet parked, or just woken); zero once the scheduler has terminated, and where a
+ *     snapshot was made without it
  */
 public record SchedulerStats(
         String name,
@@ -129,7 +138,8 @@ public record SchedulerStats(
      * Workers running a task now: the live workers neither parked nor searching for work (a
      * worker inside a blocking section runs its task, so it counts). Computed from three figures
      * read one after another while workers change state, so it is an estimate, kept within
-     * {@code 0..liveWorkers}; once the scheduler is quiet it is exact (zero).
+     * {@code 0..liveWorkers}; once the scheduler is quiet it is exact (zero), and once it has
+     * terminated it is zero with {@code liveWorkers}.
      *
      * @return the workers running a task, from 0 to {@link #liveWorkers()}
      */

@@ -775,7 +775,8 @@ public final class AsyncRuntime implements AutoCloseable {
      * wake channel, its steals, its parks and the tasks in its local deque, wake channel and
      * yield queue; the injector's length as the shared queue; the workers parked and searching
      * now (so {@link SchedulerStats#activeWorkers()}). The runtime counts polls, not
-     * completed tasks, and has no spare or blocked workers.
+     * completed tasks, and has no spare or blocked workers. Once every worker has exited (the
+     * runtime terminated, or is about to), it reports no live, parked or searching worker.
      *
      * <pre>{@code
      * SchedulerStats s = rt.stats();
@@ -791,12 +792,13 @@ public final class AsyncRuntime implements AutoCloseable {
             out.add(new SchedulerStats.WorkerStats(w.index, false, 0, w.polls(), w.wakeups(), w.steals(),
                     0, 0, w.parks(), w.queued(), w.unparks()));
         }
-        // once every worker has exited none runs: one that was polling when the shutdown came
-        // exits without registering as parked, and must not read as active for good (no lock:
-        // the termination lock is held while shutdown cancels what is left)
+        // once every worker has exited none runs, and none is live: the worker array keeps its
+        // length for good, and one that was polling when the shutdown came exits without
+        // registering as parked, so it must not read as active either (no lock: the termination
+        // lock is held while shutdown cancels what is left)
         boolean over = running.get() == 0;
-        return new SchedulerStats(name, workers.length, workers.length, 0, injector.size(), out, 0, 0,
-                over ? workers.length : parking.parkedCount(), over ? 0 : parking.searchingCount());
+        return new SchedulerStats(name, workers.length, over ? 0 : workers.length, 0, injector.size(), out, 0, 0,
+                over ? 0 : parking.parkedCount(), over ? 0 : parking.searchingCount());
     }
 
     /**

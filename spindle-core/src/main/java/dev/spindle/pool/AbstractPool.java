@@ -469,9 +469,10 @@ abstract class AbstractPool extends PoolCore {
     /**
      * Returns a racy snapshot of the pool's counters (see {@link SchedulerStats}): completed
      * tasks, parks and queued tasks per worker; a pool without spare workers reports its worker
-     * count as parallelism and as live workers, and no blocked workers. A task of an
-     * {@code invokeAll} or {@code invokeAny} called on a worker counts once, on the worker that
-     * ran it (the caller, or a peer that took its queued copy first).
+     * count as parallelism and as live workers (no live worker once it has terminated), and no
+     * blocked workers. A task of an {@code invokeAll} or {@code invokeAny} called on a worker
+     * counts once, on the worker that ran it (the caller, or a peer that took its queued copy
+     * first).
      */
     @Override
     public SchedulerStats stats() {

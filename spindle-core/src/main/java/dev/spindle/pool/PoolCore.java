@@ -161,16 +161,19 @@ abstract class PoolCore extends CompensatingExecutorService implements Scheduler
      * rejected and failed tasks. Both are rare events off the hot path (a shutdown pool, a task
      * that threw), so one shared atomic counter each is enough. The idle figures are read from
      * the pool's idle protocol ({@code parkedCount}, {@code searchingCount}: one volatile read
-     * each, nothing the protocol depends on). Once the pool has terminated no worker runs, so
-     * every live worker is reported parked and none searching, whatever the idle word was left
-     * at: after {@code shutdownNow} a worker that was running a task exits without registering
-     * as parked, and live minus parked would otherwise report it active for good.
+     * each, nothing the protocol depends on). Once the pool has terminated no worker runs: every
+     * worker figure (live, blocked, parked, searching, and so active) is reported as zero,
+     * whatever the counts were left at. The pools' live counts never drop to zero by themselves
+     * (a pool without spares reports the length of its worker array, a work-stealing pool its
+     * core workers), so a terminated pool read as running for as long as it was reachable; and
+     * after {@code shutdownNow} a worker that was running a task exits without registering as
+     * parked, so live minus parked read it as active for good.
      */
     final SchedulerStats snapshot(int parallelism, int liveWorkers, int blockedWorkers, long sharedQueued,
             List<SchedulerStats.WorkerStats> workers, IdleCoordinator idle) {
         boolean over = isTerminated();
-        return new SchedulerStats(name, parallelism, liveWorkers, blockedWorkers, sharedQueued, workers,
-                rejected.get(), failed.get(), over ? liveWorkers : idle.parkedCount(),
+        return new SchedulerStats(name, parallelism, over ? 0 : liveWorkers, over ? 0 : blockedWorkers,
+                sharedQueued, workers, rejected.get(), failed.get(), over ? 0 : idle.parkedCount(),
                 over ? 0 : idle.searchingCount());
     }
 

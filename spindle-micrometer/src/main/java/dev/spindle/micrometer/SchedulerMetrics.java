@@ -16,7 +16,6 @@ import io.micrometer.core.instrument.Tag;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import java.util.Objects;
-import java.util.concurrent.ExecutorService;
 import java.util.function.Function;
 
 /**
@@ -242,7 +241,7 @@ public final class SchedulerMetrics implements MeterBinder {
         // a local, so the meters' functions do not capture this binder, which holds the scheduler
         Function<Object, SchedulerStats> read = stats;
         String p = kind.prefix + ".";
-        m.gauge(p + "workers", "Workers able to run tasks now", scheduler, s -> liveWorkers(s, read));
+        m.gauge(p + "workers", "Workers able to run tasks now", scheduler, s -> read.apply(s).liveWorkers());
         m.gauge(p + "workers.active", "Workers running a task now (neither parked nor searching for work)",
                 scheduler, s -> read.apply(s).activeWorkers());
         m.gauge(p + "tasks.queued", "Tasks waiting in the shared queue", null, scheduler,
@@ -266,7 +265,7 @@ public final class SchedulerMetrics implements MeterBinder {
         m.gauge(p + "parallelism", "Workers the pool aims to keep running", scheduler,
                 s -> read.apply(s).parallelism());
         m.gauge(p + "workers.spare", "Spare workers running beyond the parallelism", scheduler,
-                s -> spare(s, read));
+                s -> spare(read.apply(s)));
         m.gauge(p + "workers.blocked", "Workers inside a blocking section", scheduler,
                 s -> read.apply(s).blockedWorkers());
         m.counter(p + "tasks.completed", "Tasks run to their end", scheduler, s -> read.apply(s).completed());
@@ -281,19 +280,10 @@ public final class SchedulerMetrics implements MeterBinder {
     }
 
     /**
-     * The workers able to run tasks now: none once the scheduler has terminated. The snapshot's
-     * {@code liveWorkers} is the size of the worker array for every scheduler but the
-     * work-stealing pool, and stays there after the last worker has exited: a terminated pool's
-     * gauge read its last live count for as long as the pool was reachable.
+     * Spares are started only beyond the parallelism, to stand in for blocked workers. None once
+     * the scheduler has terminated: its snapshot then reads no live worker.
      */
-    private static int liveWorkers(Object scheduler, Function<Object, SchedulerStats> read) {
-        boolean over = scheduler instanceof ExecutorService pool ? pool.isTerminated()
-                : ((AsyncRuntime) scheduler).isTerminated();
-        return over ? 0 : read.apply(scheduler).liveWorkers();
-    }
-
-    /** Spares are started only beyond the parallelism, to stand in for blocked workers. */
-    private static int spare(Object scheduler, Function<Object, SchedulerStats> read) {
-        return Math.max(0, liveWorkers(scheduler, read) - read.apply(scheduler).parallelism());
+    private static int spare(SchedulerStats s) {
+        return Math.max(0, s.liveWorkers() - s.parallelism());
     }
 }
