@@ -6,7 +6,9 @@ package dev.spindle.async;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
 
@@ -188,12 +190,13 @@ final class Timers {
             becameFirst = e.index == 0;
             if (earlier == null) {
                 if (thread == null) {
-                    Thread t = threads.apply(this::run);
                     // Recorded once started: a start that fails (no native thread left for the
                     // moment) throws to this caller and leaves the next add to try again. Set
                     // before the start, the field said a thread ran, and no timer of the JVM
                     // ever fired again.
+                    Thread t;
                     try {
+                        t = threads.apply(this::run);  // making the thread may fail too (no memory)
                         t.start();
                     } catch (Throwable failed) {
                         // The caller gets no entry to cancel, so none may stay: left in the heap,
@@ -301,17 +304,32 @@ final class Timers {
      * {@link #fire}) is reported to this thread's uncaught-exception handler, and the loop goes
      * on; the entries that round did not take are still in the heap, and the next round fires
      * them. Before, the error ended the thread, and since it stayed recorded, no timer of the
-     * JVM fired again.
+     * JVM fired again. An error that recurs (memory stays exhausted) must not make the thread
+     * spin at full speed, reporting it each time: after each failed round the thread pauses,
+     * 1 ms after the first and twice as long after each next, up to {@link #MAX_BACKOFF_MILLIS}
+     * (a park, which may end early); a round that completes resets it. Timers then fire late by
+     * at most that pause, and only while rounds keep failing.
      */
     private void run() {
+        long backoffMillis = 0;
         while (true) {
             try {
                 awaitDueAndFire();
+                backoffMillis = 0;
             } catch (Throwable t) {
                 AsyncRuntime.reportStray(t);   // never throws
+                backoffMillis = Math.min(MAX_BACKOFF_MILLIS, Math.max(1, 2 * backoffMillis));
+                // a park, not a sleep: nothing here may throw out of the loop; the thread is
+                // not interruptible in any meaningful way, so a stray interrupt is cleared
+                // rather than left to cut every pause short
+                Thread.interrupted();
+                LockSupport.parkNanos(this, TimeUnit.MILLISECONDS.toNanos(backoffMillis));
             }
         }
     }
+
+    /** The longest the shared timer's thread pauses after a failed round (see {@link #run}). */
+    static final long MAX_BACKOFF_MILLIS = 100;
 
     /** One round of the shared timer's thread: waits for the earliest deadline, then fires. */
     private void awaitDueAndFire() {
