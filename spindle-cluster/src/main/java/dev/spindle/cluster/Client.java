@@ -25,8 +25,9 @@ import java.util.concurrent.ExecutionException;
  * }</pre>
  *
  * <p>Keys are unique per cluster; a second submission of a key throws
- * {@link IllegalArgumentException}. One exception: a task that submits tasks from inside its
- * function and is retried (its attempt failed, or its worker was lost) may submit the keys of its
+ * {@link IllegalArgumentException}. One exception: a task that submits tasks to its own cluster
+ * from inside its function (a task of another cluster in the JVM is, to this one, as any other
+ * caller) and is retried (its attempt failed, or its worker was lost) may submit the keys of its
  * earlier attempts again, since a retry runs the same function; each such submission replaces the
  * earlier one, whose run is abandoned and whose result is released, and a future of the earlier
  * one still pending completes as the new one does. Not while a task still pending depends on the

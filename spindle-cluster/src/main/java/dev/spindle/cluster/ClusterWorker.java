@@ -7,6 +7,7 @@ import dev.spindle.pool.WorkStealingPool;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -14,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
@@ -58,7 +60,10 @@ import java.util.concurrent.locks.LockSupport;
  * it looks at the store a second time ({@link #runOne}); so either the report sees the thread, or
  * the thread sees the store paused and waits. A task that waits for another ({@link #helpUntil})
  * is not counted while it waits: counted, it hid the stall of a worker where the task it waits for
- * cannot start. A release brings the memory of a stuck store down, and it is counted; a spill the
+ * cannot start. The report names the keys such tasks wait for, read under one lock with the count
+ * ({@link #awaiting}), so that the scheduler, once one of them ends, takes the worker for one whose
+ * waiting task runs on until the next report, not for one that nothing but the client could
+ * unstall. A release brings the memory of a stuck store down, and it is counted; a spill the
  * disk takes after refusing (each report tries again) does too, and is not; and a waiting task
  * resumes once what it waits for ends elsewhere: so the scheduler never counts on a stall lasting,
  * and takes a task back from a stalled worker only by a steal request, which a task the worker
@@ -241,6 +246,13 @@ final class ClusterWorker {
 
     /** Pool threads past the pause, about to run a job or running one (see the overview). */
     private final AtomicInteger running = new AtomicInteger();
+    /**
+     * The keys of this worker's cluster that tasks waiting here ({@link #helpUntil}) wait for, with
+     * how many wait for each: a stall report names them ({@link Message.MemoryStall#awaited}). Its
+     * lock also covers a waiting task's change of {@link #running}, so that a report that says
+     * stalled because a task waits names what it waits for.
+     */
+    private final Map<String, Integer> awaiting = new HashMap<>();
     /** The last {@link Message.MemoryStall} sent; touched by the reporter thread only. */
     private Message.MemoryStall lastStall;
     /** The stall reports sent, which number them ({@link Message.MemoryStall#report}); reporter thread only. */
@@ -250,7 +262,8 @@ final class ClusterWorker {
      * The scheduler of this worker's cluster, the owner of that cluster's futures
      * ({@link ClusterFuture}), set by {@link LocalCluster}; null for a worker whose scheduler is in
      * another JVM. A task waiting for a future runs the awaited task only on a worker of the
-     * future's cluster ({@link #helpUntil}).
+     * future's cluster ({@link #helpUntil}), and a task is the submitter only of what it submits to
+     * its own cluster ({@link #runningTask}).
      */
     private volatile Object cluster;
 
@@ -315,14 +328,20 @@ final class ClusterWorker {
      */
     private void reportStall() {
         long handled = releases.get();        // first: a release during the look makes the report out of date, not wrong
-        boolean stalled = store.stuck() && running.get() == 0;   // the store, then the count (see runOne)
+        boolean stuck = store.stuck();
+        boolean stalled;
+        List<String> awaited;
+        synchronized (awaiting) {             // the count with the keys its waiting tasks wait for
+            stalled = stuck && running.get() == 0;   // the store, then the count (see runOne)
+            awaited = stalled ? List.copyOf(new TreeSet<>(awaiting.keySet())) : List.of();
+        }
         Message.MemoryStall m = stalled
-                ? new Message.MemoryStall(id, true, handled, store.memoryBytes(), store.limit())
+                ? new Message.MemoryStall(id, true, handled, store.memoryBytes(), store.limit(), 0, awaited)
                 : new Message.MemoryStall(id, false, 0, 0, store.limit());
         if (lastStall == null ? stalled : !m.equals(lastStall)) {
             lastStall = m;                    // compared without its number, which every report changes
             transport.toScheduler(new Message.MemoryStall(m.worker(), m.stalled(), m.releases(), m.memoryBytes(),
-                    m.limitBytes(), ++stallReports));
+                    m.limitBytes(), ++stallReports, m.awaited()));
         }
     }
 
@@ -711,9 +730,17 @@ final class ClusterWorker {
         }
     }
 
-    /** The task whose function the calling thread runs, or null on a thread running none. */
-    static Message.Compute runningTask() {
-        return RUNNING.get();
+    /**
+     * The task whose function the calling thread runs, if it is a task of {@code cluster} (the
+     * thread's worker serves that scheduler, see {@link #cluster}); else null, as on a thread running
+     * none. A task of another cluster in the JVM (or of a worker whose scheduler is elsewhere) that
+     * submits to {@code cluster} is no task of it: its key and attempt, numbered by its own
+     * scheduler, named one of {@code cluster}'s tasks of the same key as the submitter, which then
+     * passed for a retry of it and could submit the key again over the record.
+     */
+    static Message.Compute runningTask(Object cluster) {
+        ClusterWorker w = CURRENT.get();
+        return w != null && w.cluster != null && w.cluster == cluster ? RUNNING.get() : null;
     }
 
     /**
@@ -736,7 +763,11 @@ final class ClusterWorker {
      * never took the awaited task back nor failed it, and both waited for good. It counts again
      * while it runs the awaited job inline, and once the wait ends; a report that said stalled
      * meanwhile was true when made, and the task, once it resumes, is one the worker had started,
-     * which a withdrawal leaves where it is (the next report says the worker stalls no more).
+     * which a withdrawal leaves where it is (the next report says the worker stalls no more). The
+     * report names the key it waits for (of this worker's cluster only: another's keys mean
+     * nothing to this scheduler), so that the end of that task, when it was the last one running
+     * elsewhere, does not have the scheduler fail the tasks queued here before the resumed task
+     * could free memory for them.
      */
     static void helpUntil(Object cluster, String key, CompletableFuture<?> awaited, boolean timed, long deadlineNanos)
             throws InterruptedException {
@@ -745,11 +776,16 @@ final class ClusterWorker {
             return;
         }
         boolean counted = w.store.limit() > 0;   // runOne counted this thread's task (it counts none without a limit)
+        boolean ours = w.cluster != null && w.cluster == cluster;
         if (counted) {
-            w.running.decrementAndGet();
+            synchronized (w.awaiting) {       // named by a report that the uncounted task makes say stalled
+                if (ours) {
+                    w.awaiting.merge(key, 1, Integer::sum);
+                }
+                w.running.decrementAndGet();
+            }
         }
         try {
-            boolean ours = w.cluster != null && w.cluster == cluster;
             while (!awaited.isDone() && w.alive && !(timed && deadlineNanos - System.nanoTime() <= 0)) {
                 Job job = ours ? w.jobs.get(key) : null;
                 if (job != null && job.state.get() == READY && !w.store.paused()) {
@@ -771,7 +807,12 @@ final class ClusterWorker {
             }
         } finally {
             if (counted) {
-                w.running.incrementAndGet();  // the waiting task runs on
+                synchronized (w.awaiting) {
+                    w.running.incrementAndGet();  // the waiting task runs on
+                    if (ours) {
+                        w.awaiting.computeIfPresent(key, (k, n) -> n == 1 ? null : n - 1);
+                    }
+                }
             }
         }
     }

@@ -92,14 +92,17 @@ import java.util.function.Supplier;
  * protocol (a withdrawal), so that one a worker started after all, its disk having taken a
  * spill, stays there and finishes: a task that a worker not stalled may run moves there at once;
  * the others only once nothing but the client, a membership change or a disk could make progress
- * (no worker that is not stalled has a task, no steal or move is in flight), since until then a
- * task ending elsewhere may release values on their workers. A withdrawn task that still has no
- * worker but stalled ones, with nothing making progress, fails without retries with an exception
- * that names those workers and their bytes (see {@link #stalls}); else it is placed again.
+ * (no worker that is not stalled has a task, no steal or move is in flight, no task waiting on a
+ * stalled worker for one that ended is about to resume), since until then a task ending elsewhere
+ * may release values on their workers. A withdrawn task that still has no worker but stalled
+ * ones, with nothing making progress, fails without retries with an exception that names those
+ * workers and their bytes (see {@link #stalls}); else it is placed again.
  *
  * <p>A send that throws (a {@link Transport} is not to, but the application's may): the transition
  * that sent goes on to its end as if the message went, and once the event is done the worker is
- * handled as lost and cut off, since a message it missed cannot be made up for (see {@link #send}).
+ * handled as lost and cut off, since a message it missed cannot be made up for (see {@link #send});
+ * a flush that throws does the same to every worker sent a message since the last flush (see
+ * {@link #flush}).
  * An exception escaping an event otherwise is a bug; it is printed and the loop goes on with the
  * next event (each worker message is an event of its own).
  */
@@ -167,6 +170,8 @@ final class GraphScheduler implements AutoCloseable {
     private final LinkedBlockingQueue<Runnable> events = new LinkedBlockingQueue<>();
     /** Workers a send to threw during the current event (see {@link #send}): lost once it is done. */
     private final BitSet unreachable = new BitSet();
+    /** Workers sent a message since the last {@link Transport#flush} that returned (see {@link #flush}). */
+    private final BitSet unflushed = new BitSet();
     private final ExecutorService notifier;
     private final RecentLog<StealEvent> stealLog = new RecentLog<>(STEAL_LOG_CAPACITY);
     private final RecentLog<TaskEvent> taskLog = new RecentLog<>(TASK_LOG_CAPACITY);
@@ -269,11 +274,7 @@ final class GraphScheduler implements AutoCloseable {
             // least every FLUSH_EVERY events under a steady stream
             if (events.isEmpty() || ++sinceFlush >= FLUSH_EVERY) {
                 sinceFlush = 0;
-                try {
-                    transport.flush();
-                } catch (RuntimeException e) {
-                    e.printStackTrace();
-                }
+                flush();
             }
         }
     }
@@ -294,11 +295,47 @@ final class GraphScheduler implements AutoCloseable {
         }
         try {
             transport.toWorker(worker, message);
+            unflushed.set(worker);
         } catch (RuntimeException e) {
             unreachable.set(worker);
             System.getLogger(GraphScheduler.class.getName()).log(System.Logger.Level.WARNING,
                     "the transport threw sending " + message.getClass().getSimpleName() + " to worker " + worker
                             + "; the worker is handled as lost", e);
+        }
+    }
+
+    /**
+     * Flushes the transport ({@link Transport#flush}). A flush that throws (a transport is not to,
+     * but the application's may) may have dropped any message held since the last flush that
+     * returned, and which ones is not known: when it was only printed, a task whose assignment it
+     * dropped never ran nor reported, and its caller waited for good, as after a send that threw.
+     * So each worker sent a message since is handled as lost and cut off, as after a send that
+     * throws ({@link #send}, {@link #cutOffUnreachable}); that loss places their tasks elsewhere,
+     * which sends more, and those are flushed in turn. It ends: a worker is cut off once, and once
+     * none was sent to, a flush that throws again is only logged.
+     */
+    private void flush() {
+        while (!closed) {
+            try {
+                transport.flush();
+                unflushed.clear();
+                return;
+            } catch (RuntimeException | Error e) {
+                System.getLogger(GraphScheduler.class.getName()).log(System.Logger.Level.WARNING,
+                        "the transport threw flushing" + (unflushed.isEmpty() ? "" : "; workers " + unflushed
+                                + ", sent messages since the last flush, are handled as lost"), e);
+                if (unflushed.isEmpty()) {
+                    return;
+                }
+                unreachable.or(unflushed);
+                unflushed.clear();
+                try {
+                    cutOffUnreachable();
+                } catch (RuntimeException | Error again) {
+                    again.printStackTrace();  // a bug, as in the loop
+                    return;
+                }
+            }
         }
     }
 
@@ -444,7 +481,7 @@ final class GraphScheduler implements AutoCloseable {
      * already known). Validates everything before changing anything.
      */
     List<CompletableFuture<Object>> submit(List<TaskSpec<?>> specs) {
-        Message.Compute submitter = ClusterWorker.runningTask();   // read on the caller's thread
+        Message.Compute submitter = ClusterWorker.runningTask(this);   // read on the caller's thread; ours only
         return call(() -> {
             Set<String> batch = new HashSet<>();
             for (TaskSpec<?> s : specs) {
@@ -1080,7 +1117,8 @@ final class GraphScheduler implements AutoCloseable {
     /**
      * For tests: the sizes of the per-key structures the scheduler keeps (task records, steals and
      * withdrawals in flight, and over all workers the tasks processing, values held, copies asked,
-     * copy failures; over all records the dependents and fetchers), by name.
+     * copy failures; over all records the dependents and fetchers), by name; and the workers it
+     * takes for stalled on memory ({@code stalled}).
      */
     Map<String, Integer> retainedForTests() {
         return call(() -> {
@@ -1092,6 +1130,7 @@ final class GraphScheduler implements AutoCloseable {
                 m.merge("processing", w.processing.size(), Integer::sum);
                 m.merge("holds", w.holds.size(), Integer::sum);
                 m.merge("replicas", w.replicas.size() + w.replicaFailures.size(), Integer::sum);
+                m.merge("stalled", w.stalled() ? 1 : 0, Integer::sum);
             }
             for (TaskState t : tasks.values()) {
                 m.merge("dependents", t.dependents.size(), Integer::sum);
@@ -1273,9 +1312,9 @@ final class GraphScheduler implements AutoCloseable {
 
     private void onDataAdded(Message.DataAdded m) {
         TaskState t = tasks.get(m.key());
-        WorkerState w = m.worker() < workers.size() ? workers.get(m.worker()) : null;
+        WorkerState w = m.worker() >= 0 && m.worker() < workers.size() ? workers.get(m.worker()) : null;
         if (w == null || !w.alive) {
-            return;
+            return;                           // a worker's word: check it
         }
         if (t == null) {
             // a copy of a key forgotten meanwhile: nothing will ever release it, so drop it now
@@ -1391,11 +1430,12 @@ final class GraphScheduler implements AutoCloseable {
      *   <li>the others are taken back only once nothing could make progress
      *       ({@link #progressPossible}): while a worker that is not stalled has a task, the end of
      *       that task may release values on their workers (a dependent that held them finishes or
-     *       fails), and until then they wait where they are. Then only the client (releasing a
-     *       result), a membership change or a disk could let them start, and a task that still has
-     *       no worker but stalled ones when its worker gives it up fails, without retries, with an
-     *       exception that names those workers and their bytes ({@link #failOnMemory}); Dask waits
-     *       for good in this state. A task for which a worker appeared meanwhile is placed again.
+     *       fails), or a task waiting on a stalled worker for one that ended resumes, and until
+     *       then they wait where they are. Then only the client (releasing a result), a
+     *       membership change or a disk could let them start, and a task that still has no worker
+     *       but stalled ones when its worker gives it up fails, without retries, with an exception
+     *       that names those workers and their bytes ({@link #failOnMemory}); Dask waits for good
+     *       in this state. A task for which a worker appeared meanwhile is placed again.
      * </ul>
      *
      * <p>A task is taken back by the steal protocol (a steal request with a negative id, recorded in
@@ -1471,8 +1511,8 @@ final class GraphScheduler implements AutoCloseable {
      * Whether anything but the client, a membership change or a worker's disk could still change
      * what workers stalled on memory can do: a live worker that is not stalled has a task queued or
      * running (its end may release values anywhere, and place tasks) or is retiring; a steal or a
-     * retirement's move is in flight; or a task taken back from a stalled worker is going to one
-     * that is not.
+     * retirement's move is in flight; a task taken back from a stalled worker is going to one
+     * that is not; or a task waiting on a stalled worker resumes ({@link #resuming}).
      */
     private boolean progressPossible() {
         if (!inFlight.isEmpty() || movingWithdrawals > 0) {
@@ -1480,6 +1520,29 @@ final class GraphScheduler implements AutoCloseable {
         }
         for (WorkerState w : workers) {
             if (w.alive && !w.stalled() && (!w.processing.isEmpty() || w.retiring)) {
+                return true;
+            }
+            if (w.stalled() && resuming(w)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Whether a task that stalled worker {@code w} started, and that waits for another, resumes: a
+     * key its stall report names as awaited ({@link Message.MemoryStall#awaited}) is no longer
+     * pending. A waiting task does not count as running (see {@link ClusterWorker#helpUntil}), so
+     * the report, made while it waited, is out of date: the task runs on, and its end may release
+     * the values that keep its worker paused. Counted as progress until the worker's next report
+     * (the resumed task counts as running, so that report differs and comes): else the end of the
+     * awaited task, when it was the last one running elsewhere, had the tasks queued on {@code w}
+     * failed at once as ones nothing could ever start.
+     */
+    private boolean resuming(WorkerState w) {
+        for (String key : w.stall.awaited()) {
+            TaskState t = tasks.get(key);
+            if (t == null || !TaskState.pending(t.state)) {
                 return true;
             }
         }

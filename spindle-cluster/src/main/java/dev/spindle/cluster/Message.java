@@ -286,10 +286,36 @@ public sealed interface Message extends Serializable {
      *        may deliver them out of order, and the scheduler ignores one older than the last it
      *        took (the worker reports only changes, so an older one arriving last would stand
      *        for good); 0 for a report that is never taken for older
+     * @param awaited when stalled, the keys that tasks the worker started wait for (a task waiting
+     *        for another's {@code ClusterFuture}, which does not count as running): once one of
+     *        them ends, a task waiting for it resumes, and the report is out of date until the
+     *        next; the scheduler does not take that worker for one nothing but the client could
+     *        unstall meanwhile. Only keys of the worker's own cluster in its JVM: a worker in
+     *        another JVM waits for none of its scheduler's futures, so the wire form leaves them
+     *        out; never null
      * @serial exclude
      */
-    record MemoryStall(int worker, boolean stalled, long releases, long memoryBytes, long limitBytes, long report)
-            implements ToScheduler {
+    record MemoryStall(int worker, boolean stalled, long releases, long memoryBytes, long limitBytes, long report,
+            List<String> awaited) implements ToScheduler {
+
+        /** Copies {@code awaited}, null for none. */
+        public MemoryStall {
+            awaited = awaited == null ? List.of() : List.copyOf(awaited);
+        }
+
+        /**
+         * A report naming no awaited key.
+         *
+         * @param worker the reporting worker's id
+         * @param stalled whether it is stalled
+         * @param releases how many {@link ReleaseKey} messages it had handled when it looked
+         * @param memoryBytes the measured size of its values in memory
+         * @param limitBytes its memory limit in bytes
+         * @param report the number of this report among the worker's stall reports, 0 for none
+         */
+        public MemoryStall(int worker, boolean stalled, long releases, long memoryBytes, long limitBytes, long report) {
+            this(worker, stalled, releases, memoryBytes, limitBytes, report, List.of());
+        }
 
         /**
          * A report without a number, never taken for older than another.

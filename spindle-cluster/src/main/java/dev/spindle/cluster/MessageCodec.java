@@ -243,6 +243,7 @@ public final class MessageCodec {
         } else if (body instanceof Message.MemoryReport m) {
             out.u8(MEMORY_REPORT).zigZag(m.worker()).zigZag(m.memoryBytes()).zigZag(m.spilledBytes()).bool(m.paused());
         } else if (body instanceof Message.MemoryStall m) {
+            // without its awaited keys, which only a worker in the scheduler's JVM has (see Message.MemoryStall)
             out.u8(MEMORY_STALL).zigZag(m.worker()).bool(m.stalled()).zigZag(m.releases()).zigZag(m.memoryBytes())
                     .zigZag(m.limitBytes()).zigZag(m.report());
         } else if (body instanceof WireMessage.FetchRequest r) {

@@ -46,6 +46,8 @@ public interface Transport extends AutoCloseable {
      * send them to each worker in one frame; the scheduler calls this whenever it has no more
      * events to handle (and at least every few events), so a message waits at most until the
      * scheduler is idle. The default does nothing: a transport that holds nothing sends at once.
+     * Not to throw: a flush that throws may have dropped what it held, so the scheduler handles
+     * every worker it sent a message since the last flush as lost, and cuts it off.
      */
     default void flush() {
     }

@@ -132,6 +132,7 @@ class ClusterResubmissionRegressionTest {
                 k -> new CompletableFuture<>()));
         GraphScheduler s = new GraphScheduler(HandDriven.settings(2).build(), w);
         w.scheduler = s;
+        w.real.serves(s);                     // as LocalCluster's: a task it runs is the submitter of its nested keys
         try {
             s.submit(List.of(TaskSpec.builder("dep", args -> 5).restrictions(Restrictions.strict(Set.of(1))).build()));
             w.settle();
