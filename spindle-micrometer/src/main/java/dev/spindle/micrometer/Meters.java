@@ -69,8 +69,10 @@ import java.util.function.ToDoubleFunction;
  * too) before the bind registers its own.
  *
  * <p>The ids compared are those the meters land under, in each registry that holds meters
- * ({@link Landing}): a registry's filters applied, and for a composite's meter the composite's
- * then those of the registry under it, as Micrometer maps them ({@link #mapped}). Compared as the
+ * ({@link Landing}; the composite bound to among them, which holds its own whether or not any
+ * registry is under it yet): a registry's filters applied, and for a composite's meter the
+ * composite's then those of the registry under it, as Micrometer maps them ({@link #mapped}).
+ * Compared as the
  * binders build them, a filter of a composite that renamed its meters (a common prefix) refused a
  * pool bound straight to a registry under it for a same-named one bound to the composite, whose
  * meters land there under other ids; and a filter that dropped the tag telling two pools apart let
@@ -138,8 +140,13 @@ final class Meters {
     }
 
     /**
-     * Where a meter lands: a registry that holds meters itself (not a composite), compared by
-     * identity, and the id that registry gives it, after the filters on the way.
+     * Where a meter lands: a registry that holds meters itself (not a composite), or the composite
+     * a bind is to, compared by identity, and the id that registry gives it, after the filters on
+     * the way. The composite counts as well because it holds its meters itself, with registries
+     * under it or none, and hands each to a registry added later: bound to a composite with none
+     * yet ({@code Metrics.globalRegistry} before an application adds one), two schedulers of one
+     * name shared a meter there that no registry under it showed, and the replacement of a stopped
+     * one got that one's meters.
      */
     private record Landing(MeterRegistry leaf, Meter.Id id) {
     }
@@ -226,7 +233,7 @@ final class Meters {
         synchronized (READS) {
             Map<Key, Note> notes = READS.computeIfAbsent(registry, r -> new HashMap<>());
             List<Notes> reached = reached(notes);
-            Set<MeterRegistry> mine = leaves(registry);
+            Set<MeterRegistry> mine = holders(registry);
             Map<Landing, List<Held>> held = held(reached, mine);
             Map<Landing, Queued> bound = new HashMap<>();    // by this bind, so far
             List<List<Landing>> landed = new ArrayList<>();   // each queued meter's, in order
@@ -382,6 +389,16 @@ final class Meters {
     }
 
     /**
+     * The registries that hold a meter registered in {@code registry} (see {@link Landing}): those
+     * it lands in ({@link #leaves}), and a composite itself.
+     */
+    private static Set<MeterRegistry> holders(MeterRegistry registry) {
+        Set<MeterRegistry> holders = leaves(registry);
+        holders.add(registry);
+        return holders;
+    }
+
+    /**
      * The registries a meter registered in {@code registry} lands in, composites set aside: those
      * under it, for a composite (Micrometer refuses a composite that contains itself), else itself.
      */
@@ -417,17 +434,17 @@ final class Meters {
 
     /**
      * Where a meter that {@code registry} gave the id {@code id} (its own filters applied) lands
-     * among {@code mine}: in {@code registry} itself, or, for a composite, in each registry under
+     * among {@code mine}: in {@code registry} itself, and, for a composite, in each registry under
      * it, which registers the composite's meter under the composite's id and applies its own
      * filters to it (a composite registers its meters straight into the registries that hold
      * meters, so the filters of a composite between the two are not applied).
      */
     private static List<Landing> landings(MeterRegistry registry, Meter.Id id, Set<MeterRegistry> mine) {
         List<Landing> landings = new ArrayList<>();
+        if (mine.contains(registry)) {
+            landings.add(new Landing(registry, id));   // a composite here is the one bound to
+        }
         if (!(registry instanceof CompositeMeterRegistry)) {
-            if (mine.contains(registry)) {
-                landings.add(new Landing(registry, id));
-            }
             return landings;
         }
         for (MeterRegistry leaf : leaves(registry)) {
