@@ -58,16 +58,17 @@ import java.util.concurrent.locks.LockSupport;
  * how many releases it had handled. Why a report that says stalled is true: the reporter looks at
  * the store before it counts the threads that passed the pause, and a thread counts itself before
  * it looks at the store a second time ({@link #runOne}); so either the report sees the thread, or
- * the thread sees the store paused and waits. A task that waits for another ({@link #helpUntil})
- * is not counted while it waits: counted, it hid the stall of a worker where the task it waits for
- * cannot start. The report names the keys such tasks wait for, read under one lock with the count
- * ({@link #awaiting}), so that the scheduler, once one of them ends, takes the worker for one whose
- * waiting task runs on until the next report, not for one that nothing but the client could
- * unstall. A release brings the memory of a stuck store down, and it is counted; a spill the
- * disk takes after refusing (each report tries again) does too, and is not; and a waiting task
- * resumes once what it waits for ends elsewhere: so the scheduler never counts on a stall lasting,
- * and takes a task back from a stalled worker only by a steal request, which a task the worker
- * started meanwhile survives.
+ * the thread sees the store paused and waits. A task that waits for another of its cluster
+ * ({@link #helpUntil}) is not counted while it waits: counted, it hid the stall of a worker where
+ * the task it waits for cannot start (a wait for a future the scheduler does not own still counts:
+ * the scheduler cannot tell when it ends). The report names the keys such tasks wait for, read
+ * under one lock with the count ({@link #awaiting}), so that the scheduler, once one of them
+ * ends, takes the worker for one whose waiting task runs on until the next report, not for one
+ * that nothing but the client could unstall. A release brings the memory of a stuck store down,
+ * and it is counted; a spill the disk takes after refusing (each report tries again) does too,
+ * and is not; and a waiting task resumes once what it waits for ends elsewhere: so the scheduler
+ * never counts on a stall lasting, and takes a task back from a stalled worker only by a steal
+ * request, which a task the worker started meanwhile survives.
  *
  * <p>Why a stolen task never runs twice: a ticket starts a job only by a compare-and-set from
  * READY to EXECUTING, and a steal request releases it only by a compare-and-set from FETCHING or
@@ -764,10 +765,15 @@ final class ClusterWorker {
      * while it runs the awaited job inline, and once the wait ends; a report that said stalled
      * meanwhile was true when made, and the task, once it resumes, is one the worker had started,
      * which a withdrawal leaves where it is (the next report says the worker stalls no more). The
-     * report names the key it waits for (of this worker's cluster only: another's keys mean
-     * nothing to this scheduler), so that the end of that task, when it was the last one running
-     * elsewhere, does not have the scheduler fail the tasks queued here before the resumed task
-     * could free memory for them.
+     * report names the key it waits for, so that the end of that task, when it was the last one
+     * running elsewhere, does not have the scheduler fail the tasks queued here before the resumed
+     * task could free memory for them. So only a wait for a future of this worker's own cluster is
+     * uncounted: another's keys mean nothing to this scheduler, which cannot tell when such a wait
+     * ends (nor can it for any wait of a worker whose scheduler is elsewhere, {@link #cluster}
+     * null); uncounted, such a wait made the worker report a stall naming nothing, and, with no
+     * other worker busy, the scheduler failed the tasks queued here although the waiting task was
+     * to resume once the other cluster's task ended. It counts as running, as any task does whose
+     * end the scheduler cannot foresee.
      */
     static void helpUntil(Object cluster, String key, CompletableFuture<?> awaited, boolean timed, long deadlineNanos)
             throws InterruptedException {
@@ -775,13 +781,14 @@ final class ClusterWorker {
         if (w == null) {
             return;
         }
-        boolean counted = w.store.limit() > 0;   // runOne counted this thread's task (it counts none without a limit)
         boolean ours = w.cluster != null && w.cluster == cluster;
-        if (counted) {
+        // uncounted only while it waits for a key of its own cluster, which the report names: a
+        // future its scheduler does not own ends unseen by it, and a report that said stalled naming
+        // nothing had the tasks queued here failed as ones nothing could start (see above)
+        boolean uncounted = ours && w.store.limit() > 0;   // runOne counted its task (none without a limit)
+        if (uncounted) {
             synchronized (w.awaiting) {       // named by a report that the uncounted task makes say stalled
-                if (ours) {
-                    w.awaiting.merge(key, 1, Integer::sum);
-                }
+                w.awaiting.merge(key, 1, Integer::sum);
                 w.running.decrementAndGet();
             }
         }
@@ -806,12 +813,10 @@ final class ClusterWorker {
                 }
             }
         } finally {
-            if (counted) {
+            if (uncounted) {
                 synchronized (w.awaiting) {
                     w.running.incrementAndGet();  // the waiting task runs on
-                    if (ours) {
-                        w.awaiting.computeIfPresent(key, (k, n) -> n == 1 ? null : n - 1);
-                    }
+                    w.awaiting.computeIfPresent(key, (k, n) -> n == 1 ? null : n - 1);
                 }
             }
         }

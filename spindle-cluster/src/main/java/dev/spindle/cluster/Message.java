@@ -292,7 +292,8 @@ public sealed interface Message extends Serializable {
      *        next; the scheduler does not take that worker for one nothing but the client could
      *        unstall meanwhile. Only keys of the worker's own cluster in its JVM: a worker in
      *        another JVM waits for none of its scheduler's futures, so the wire form leaves them
-     *        out; never null
+     *        out (a task waiting for a future its scheduler does not own counts as running, and
+     *        is named nowhere); never null
      * @serial exclude
      */
     record MemoryStall(int worker, boolean stalled, long releases, long memoryBytes, long limitBytes, long report,
