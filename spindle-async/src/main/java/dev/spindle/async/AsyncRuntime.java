@@ -319,6 +319,11 @@ public final class AsyncRuntime implements AutoCloseable {
     final AtomicInteger blockedInGet = new AtomicInteger();
     private final Object terminationLock = new Object();
     private boolean terminated;                // guarded by terminationLock
+    /**
+     * The thread completing the unfinished handles ({@link #cancelRemaining}) until it has, then
+     * null; guarded by terminationLock, which it does not hold while it completes them.
+     */
+    private Thread finisher;
     /** What ended a worker's loop, if one died; guarded by terminationLock. */
     private Throwable workerDeath;
 
@@ -626,7 +631,13 @@ public final class AsyncRuntime implements AutoCloseable {
      * runtime, it only signals (a worker cannot wait for itself); the workers then exit after
      * their current polls, and the last one to exit completes the remaining handles. So it does
      * on any worker thread of this runtime, also one whose loop has ended (a callback of a handle
-     * that the last worker completes as it exits runs there).
+     * that the last worker completes as it exits runs there), and on the thread that is
+     * completing the handles (a callback closing the runtime again). Called elsewhere while
+     * another thread completes the handles, it waits until that thread has.
+     *
+     * <p>The handles are completed, and their tasks cancelled, with no lock held: what that runs
+     * ({@link JoinHandle#toCompletableFuture} callbacks, wakers, {@link Cancellable}s) may wait
+     * for a thread that asks {@link #isTerminated()}, which answers {@code false} meanwhile.
      */
     public void shutdown() {
         closing = true;
@@ -718,52 +729,85 @@ public final class AsyncRuntime implements AutoCloseable {
      * A cell spawned on a worker is listed at its first pending poll (in that worker's list,
      * stable and visible now that the worker has exited); until then it was queued, and is found
      * in the worker's queues or the injector, or it was the cell a dying worker had in hand.
+     *
+     * <p>The cells are collected under the termination lock by one thread, the {@link #finisher},
+     * and failed after it is released: failing one completes its handle, which runs user code
+     * ({@link JoinHandle#toCompletableFuture} callbacks, wakers, and the task's
+     * {@link Cancellable} before). Run under the lock, a callback that waited for a thread asking
+     * {@link #isTerminated()} waited for good, and one that ran long held up every such caller.
+     * {@code terminated} is set only once every handle is completed, so {@link #isTerminated()}
+     * and a {@link #shutdown()} that returns still mean that; another thread's {@link #shutdown()}
+     * waits for the finisher meanwhile (the finisher's own, from a callback, returns).
      */
     private void cancelRemaining() {
+        List<TaskCell<?>> left = new ArrayList<>();
+        Throwable died;
         synchronized (terminationLock) {
-            if (terminated) {
+            if (terminated || finisher != null) {
+                boolean interrupted = false;
+                while (!terminated && finisher != Thread.currentThread()) {
+                    try {
+                        terminationLock.wait();
+                    } catch (InterruptedException e) {
+                        interrupted = true;    // shutdown's promise: the handles are completed on return
+                    }
+                }
+                if (interrupted) {
+                    Thread.currentThread().interrupt();
+                }
                 return;
             }
-            Throwable died = workerDeath;
-            Consumer<TaskCell<?>> fail = c -> {
-                Throwable stray = abandon(c, null);
-                CancellationException e = new CancellationException("runtime " + name + " shut down"
-                        + (died == null ? "" : ": a worker died of " + died));
-                if (died != null) {
-                    e.initCause(died);
-                }
-                c.fail(e);
-                if (stray != null) {
-                    reportStray(stray);
-                }
-            };
+            finisher = Thread.currentThread();
+            died = workerDeath;
             for (AsyncWorker w : workers) {
-                w.live.forEachNotDone(Integer.MAX_VALUE, fail);
-                w.live.clear();                // all done now: keep no result (see LiveTasks.clear)
+                w.live.forEachNotDone(Integer.MAX_VALUE, left::add);
+                w.live.clear();                // the cells are held in left until failed (see LiveTasks.clear)
             }
             // Cells not listed: those spawned on a worker and never polled (in a queue: only
-            // a pending poll lists a cell) and one a dying worker had in hand.
-            Consumer<TaskCell<?>> failNotDone = c -> {
-                if (c.state() != TaskCell.DONE) {
-                    fail.accept(c);
-                }
-            };
+            // a pending poll lists a cell) and one a dying worker had in hand. A cell may be
+            // both listed and queued: failed once, the second time it is DONE (see below).
             for (AsyncWorker w : workers) {
-                w.drainForShutdown(failNotDone);
+                w.drainForShutdown(left::add);
             }
             for (TaskCell<?> c; (c = injector.poll()) != null; ) {
-                failNotDone.accept(c);
+                left.add(c);
             }
             synchronized (outsideLive) {
-                outsideLive.forEachNotDone(Integer.MAX_VALUE, fail);
+                outsideLive.forEachNotDone(Integer.MAX_VALUE, left::add);
                 outsideLive.clear();
             }
-            if (driver != null) {
-                // every worker has exited: another runtime may drive them; before terminated,
-                // so that a close() that returned (or isTerminated()) has given them back
-                driver.unclaimAll();
+        }
+        try {
+            for (TaskCell<?> c : left) {
+                if (c.state() == TaskCell.DONE) {
+                    continue;                  // collected twice, or done before it was collected
+                }
+                try {
+                    Throwable stray = abandon(c, null);
+                    CancellationException e = new CancellationException("runtime " + name + " shut down"
+                            + (died == null ? "" : ": a worker died of " + died));
+                    if (died != null) {
+                        e.initCause(died);
+                    }
+                    c.fail(e);
+                    if (stray != null) {
+                        reportStray(stray);
+                    }
+                } catch (Throwable t) {
+                    reportStray(t);            // a defect: the other handles are completed all the same
+                }
             }
-            terminated = true;
+        } finally {
+            synchronized (terminationLock) {
+                if (driver != null) {
+                    // every worker has exited: another runtime may drive them; before terminated,
+                    // so that a close() that returned (or isTerminated()) has given them back
+                    driver.unclaimAll();
+                }
+                terminated = true;
+                finisher = null;
+                terminationLock.notifyAll();
+            }
         }
     }
 
