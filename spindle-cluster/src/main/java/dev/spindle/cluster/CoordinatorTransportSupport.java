@@ -115,8 +115,9 @@ public abstract class CoordinatorTransportSupport implements Transport {
      *        its {@link WireMessage.Compute}
      * @param serializer serialises a task's function, throwing {@link IllegalArgumentException}
      *     if it cannot travel (not serialisable, or too large); a {@link RuntimeException} or
-     *     {@link StackOverflowError} the function's own serialisation throws fails its task
-     *     the same way (the caller, a batch's sender, must not throw: the batch would be lost)
+     *     {@link Error} (a {@link StackOverflowError}, a {@link LinkageError}, an
+     *     {@link OutOfMemoryError}) the function's own serialisation throws fails its task the
+     *     same way (the caller, a batch's sender, must not throw: the batch would be lost)
      * @return a new list of the wire forms, in order, without the tasks that cannot travel (so
      *         it may be shorter than {@code messages}, or empty)
      */
@@ -129,11 +130,13 @@ public abstract class CoordinatorTransportSupport implements Transport {
                             c.dependencies(), c.holders(), c.priority(), c.releases()));
                 } catch (IllegalArgumentException cannotTravel) {
                     cannotSend(worker, c, cannotTravel);
-                } catch (RuntimeException | StackOverflowError thrown) {
+                } catch (RuntimeException | Error thrown) {
                     // the function's own serialisation threw (a captured collection modified
-                    // meanwhile, a chain deep enough to overflow the stack): escaping, it would take
-                    // the whole batch with it, this task and the releases counted before later ones
-                    // (Message.Compute#releases), so the worker would hold back its later tasks for good
+                    // meanwhile, a chain deep enough to overflow the stack, a class its writeObject
+                    // needs that cannot be linked, a captured array too large for the heap): escaping,
+                    // it would take the whole batch with it, this task and the releases counted before
+                    // later ones (Message.Compute#releases), so the worker would hold back its later
+                    // tasks for good
                     String why = thrown.getMessage() != null ? thrown.getMessage() : thrown.toString();
                     cannotSend(worker, c, new IllegalArgumentException("its serialisation threw: " + why, thrown));
                 }

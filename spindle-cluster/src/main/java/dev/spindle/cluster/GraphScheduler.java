@@ -287,7 +287,9 @@ final class GraphScheduler implements AutoCloseable {
      * transition to end as if the message went, and marks the worker {@link #unreachable}: a lost
      * message cannot be made up for (a lost release holds back every later task there, see
      * {@link Message.Compute#releases}), so once the current event is done the worker is handled as
-     * lost ({@link #cutOffUnreachable}) and nothing more is sent to it meanwhile.
+     * lost ({@link #cutOffUnreachable}) and nothing more is sent to it meanwhile. An {@link Error}
+     * too, as in {@link #flush}: a batching transport may send a full batch as the message is
+     * queued, and one that ran out of memory sealing it has lost the batch all the same.
      */
     private void send(int worker, Message.ToWorker message) {
         if (unreachable.get(worker)) {
@@ -296,7 +298,7 @@ final class GraphScheduler implements AutoCloseable {
         try {
             transport.toWorker(worker, message);
             unflushed.set(worker);
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | Error e) {
             unreachable.set(worker);
             System.getLogger(GraphScheduler.class.getName()).log(System.Logger.Level.WARNING,
                     "the transport threw sending " + message.getClass().getSimpleName() + " to worker " + worker

@@ -10,6 +10,7 @@ import dev.spindle.cluster.Message;
 import dev.spindle.cluster.OutboundBatches;
 import dev.spindle.cluster.Transport;
 import dev.spindle.cluster.WireMessage;
+import java.lang.System.Logger.Level;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -67,8 +68,7 @@ final class CoordinatorTransport extends CoordinatorTransportSupport implements 
         this.roster = roster;
         this.session = session;
         this.outbox = new Outbox(codec, session, maxFrameBytes);
-        this.batches = new OutboundBatches(BATCH_COUNT, BATCH_BYTES,
-                (worker, messages) -> sendWithinFrameLimit(worker, wireForms(worker, messages, codec::serialize)), sender);
+        this.batches = new OutboundBatches(BATCH_COUNT, BATCH_BYTES, this::sendBatch, sender);
         roster.onWorkerLost(id -> {
             // under the roster's lock, before a successor can prove the id
             fenced.add(id);
@@ -86,7 +86,34 @@ final class CoordinatorTransport extends CoordinatorTransportSupport implements 
         fenced.remove(id);
     }
 
-    /** One frame to the worker; a frame over the limit is split by the caller. */
+    /**
+     * Sends one batch of the scheduler's messages to worker {@code worker}, on the sender thread.
+     * It must not throw ({@link OutboundBatches.Sender}): the batch has left the queue, and the
+     * scheduler, whose flush only queued it, never hears of the exception, which ended the sender
+     * thread with the batch, its tasks never run nor reported and their callers waiting for good
+     * (a lost release also holds back every later task there, see
+     * {@link Message.Compute#releases}). What escapes (an {@link Error} sealing or sending the
+     * frame, an {@code OutOfMemoryError} say, or a defect) has the worker handled as lost, as the
+     * scheduler does after a send or flush that throws: its tasks are placed again.
+     */
+    private void sendBatch(int worker, List<Object> messages) {
+        Member member = roster.worker(worker);   // the process the batch is for
+        try {
+            sendWithinFrameLimit(worker, wireForms(worker, messages, codec::serialize));
+        } catch (RuntimeException | Error e) {
+            LOG.log(Level.WARNING, "could not send " + messages.size() + " messages to worker " + worker
+                    + "; the worker is handled as lost", e);
+            loseIfUnsent(worker, member);
+        }
+    }
+
+    /**
+     * One frame to the worker; a frame over the limit is split by the caller. A frame that could
+     * not be sent to the worker's member ({@link Outbox#send} false: Hazelcast refused the
+     * invocation) has the worker handled as lost: membership tells the scheduler only if the
+     * member left, and a refusal for a member that stays (or one that left, reported twice) is
+     * otherwise a lost batch nobody hears of.
+     */
     @Override
     protected void sendFrame(int worker, List<Object> bodies) {
         // a worker that is gone gets nothing; membership has told, or will tell, the scheduler
@@ -95,7 +122,19 @@ final class CoordinatorTransport extends CoordinatorTransportSupport implements 
         if (fenced.contains(worker)) {
             return;                           // a batch for a lost process: never for its successor
         }
-        outbox.send(member, worker, incarnation, bodies);
+        if (!outbox.send(member, worker, incarnation, bodies)) {
+            loseIfUnsent(worker, member);
+        }
+    }
+
+    /**
+     * Handles worker {@code worker} as lost after a batch for {@code member}'s process could not
+     * be sent, unless that process is lost already (its successor, proven meanwhile, is not).
+     */
+    private void loseIfUnsent(int worker, Member member) {
+        if (member != null && !fenced.contains(worker)) {
+            roster.loseIfHeldBy(worker, member);   // onWorkerLost: fenced, discarded, WorkerLost to the scheduler
+        }
     }
 
     void attach(HazelcastInstance instance, Consumer<Message.ToScheduler> scheduler) {

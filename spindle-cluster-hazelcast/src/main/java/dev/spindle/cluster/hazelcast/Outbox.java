@@ -14,7 +14,9 @@ import java.util.List;
  * {@link dev.spindle.cluster.OutboundBatches}). Hazelcast delivers an executor task at most once over the member connection; a task
  * to a member that is gone is dropped here, and the loss is handled by membership, never by
  * retrying; the one message sent again is a retired worker's {@code Retired}
- * ({@link CoordinatorTransport#retired}), whose loss membership would never notice.
+ * ({@link CoordinatorTransport#retired}), whose loss membership would never notice. A task that
+ * Hazelcast refuses for a member that stays ({@link #send} false) is not retried either: the
+ * coordinator handles that worker as lost ({@link CoordinatorTransport#sendFrame}).
  */
 final class Outbox {
 
@@ -69,7 +71,8 @@ final class Outbox {
             hz.getExecutorService(HazelcastConfigs.MESSAGES).executeOnMember(new Deliver(sealed), member);
             return true;
         } catch (RuntimeException e) {
-            // the member left or this instance is shutting down: membership reports the loss
+            // the member left or this instance is shutting down (membership reports the loss), or
+            // Hazelcast refused the invocation for another reason: the caller handles it
             LOG.log(Level.DEBUG, "could not send to {0}: {1}", member.getAddress(), e);
             return false;
         }
