@@ -46,6 +46,11 @@ import java.util.concurrent.atomic.AtomicReference;
  * its values have other holders ({@link WorkerNode#retired()}): it shuts its member down and
  * {@link #retired()} says so, and {@link WorkerMain} exits with status 0.
  *
+ * <p>A worker that could not send a batch of its reports to the coordinator (a result, a
+ * failure) leaves as well: the coordinator would never hear of those tasks, and their callers
+ * would wait for good; once this member has left, the coordinator handles the worker as lost and
+ * places its tasks again. {@link #reportsUnsent()} then says why the member stopped.
+ *
  * <p>Whenever the member shuts down, for whatever reason, the worker's pool is stopped (its
  * threads exit) and its values are dropped; {@link #close()} is still safe to call.
  */
@@ -57,7 +62,7 @@ public final class HazelcastWorker implements AutoCloseable {
     private final FrameCodec codec;
     private final Roster roster;
     /** Why this worker shut its member down itself; the first reason wins. */
-    private enum Leaving { COORDINATOR_LOST, RETIRED }
+    private enum Leaving { COORDINATOR_LOST, RETIRED, REPORTS_UNSENT }
 
     private final AtomicReference<Leaving> leaving;
 
@@ -130,6 +135,7 @@ public final class HazelcastWorker implements AutoCloseable {
         AtomicReference<Leaving> leaving = new AtomicReference<>();
         roster.onCoordinatorLost(() -> leave(leaving, Leaving.COORDINATOR_LOST, instance, id));
         node.retired().thenRun(() -> leave(leaving, Leaving.RETIRED, instance, id));
+        transport.onReportsUnsent(() -> leave(leaving, Leaving.REPORTS_UNSENT, instance, id));
         instance.getCluster().addMembershipListener(roster);
         transport.attach(node, instance);
         return new HazelcastWorker(instance, node, transport, codec, roster, leaving);
@@ -237,6 +243,16 @@ public final class HazelcastWorker implements AutoCloseable {
      */
     public boolean retired() {
         return leaving.get() == Leaving.RETIRED;
+    }
+
+    /**
+     * Whether this worker left because a batch of its reports could not be sent to the
+     * coordinator (see the class comment).
+     *
+     * @return {@code true} if the member is leaving or left for that reason
+     */
+    boolean reportsUnsent() {
+        return leaving.get() == Leaving.REPORTS_UNSENT;
     }
 
     /**

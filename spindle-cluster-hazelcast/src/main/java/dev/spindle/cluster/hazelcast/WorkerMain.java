@@ -39,7 +39,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * {@code spindle worker <id> retired: ...} and leaves once its data has moved); 2 for a bad command line (a one-line reason and the
  * usage on stderr), including an unreadable secret file and a port that is taken; 1 when the
  * worker cannot take part or stops (refused by the coordinator, no coordinator in time, its
- * coordinator left the cluster, or its member shut down from elsewhere), with the reason on
+ * coordinator left the cluster, it could not send its reports to the coordinator, or its member
+ * shut down from elsewhere), with the reason on
  * stderr.
  */
 public final class WorkerMain {
@@ -159,6 +160,11 @@ public final class WorkerMain {
         if (worker.coordinatorLost()) {
             err.println("WorkerMain: worker " + o.id + " stopped: its coordinator left the cluster (it closed, "
                     + "or it was lost or declared this worker dead); a worker serves one coordinator");
+            return FAILED;
+        }
+        if (worker.reportsUnsent()) {
+            err.println("WorkerMain: worker " + o.id + " stopped: it could not send its reports to the coordinator, "
+                    + "and left the cluster so that the coordinator places its tasks again");
             return FAILED;
         }
         err.println("WorkerMain: worker " + o.id + " stopped: its Hazelcast member was shut down "

@@ -30,6 +30,13 @@ import java.util.concurrent.atomic.AtomicLong;
  * <p>Nothing is accepted before the coordinator has proved itself ({@link Enrolment}); then only
  * frames of its session, from it or from a worker it vouched for ({@link Wire.Members}), each
  * sequence number once ({@link Session}).
+ *
+ * <p>A batch of reports that cannot be sent ({@link Outbox#send} false: Hazelcast refused the
+ * invocation, or this member or the coordinator is leaving; or an {@link Error} sealing it, an
+ * {@code OutOfMemoryError} on a large result, say) cannot be sent again in order, and the
+ * coordinator would never hear of it: a finished task's caller would wait for good. So this
+ * worker leaves the cluster instead ({@link #onReportsUnsent}): the coordinator handles it as
+ * lost, as it does a worker its own batch could not reach, and places its tasks again.
  */
 final class WorkerTransport extends WorkerTransportSupport implements Endpoint {
 
@@ -50,6 +57,8 @@ final class WorkerTransport extends WorkerTransportSupport implements Endpoint {
     private final AtomicLong fetchFrames = new AtomicLong();
     private final AtomicLong fetchesSent = new AtomicLong();
     private final AtomicBoolean loseRetired = new AtomicBoolean();
+    /** Run when a batch of reports could not be sent to the coordinator: the worker leaves the cluster. */
+    private volatile Runnable onReportsUnsent = () -> { };
     /** The most fetches in one request frame; a holder refuses a frame with more. */
     static final int FETCH_BATCH = 64;
     /**
@@ -69,7 +78,7 @@ final class WorkerTransport extends WorkerTransportSupport implements Endpoint {
         this.session = new Session(id, Incarnations.newIncarnation(), roster.offences());
         this.outbox = new Outbox(codec, session, maxFrameBytes);
         this.batches = new OutboundBatches(CoordinatorTransport.BATCH_COUNT, CoordinatorTransport.BATCH_BYTES,
-                (coordinator, bodies) -> sendWithinFrameLimit(bodies));
+                (coordinator, bodies) -> sendReports(bodies));
         this.fetches = new OutboundBatches(FETCH_BATCH, CoordinatorTransport.BATCH_BYTES, this::sendFetches);
         this.enrolment = new Enrolment(id, codec, roster, session, this::flushHeld);
     }
@@ -78,6 +87,15 @@ final class WorkerTransport extends WorkerTransportSupport implements Endpoint {
         attachNode(node);
         outbox.attach(instance);
         enrolment.attach(instance.getCluster());
+    }
+
+    /**
+     * Sets what runs (on the reporting thread; it must not block) when a batch of reports could
+     * not be sent to the coordinator: the worker leaves the cluster, so that the coordinator
+     * handles it as lost (see the class comment).
+     */
+    void onReportsUnsent(Runnable callback) {
+        this.onReportsUnsent = callback;
     }
 
     @Override
@@ -223,12 +241,34 @@ final class WorkerTransport extends WorkerTransportSupport implements Endpoint {
         batches.send(Wire.COORDINATOR, body);
     }
 
-    /** One frame to the coordinator; a frame over the limit is split by the caller. */
+    /**
+     * Sends one batch of reports, on whichever thread flushes it. It must not throw
+     * ({@link OutboundBatches.Sender}): the batch has left the queue and may carry other threads'
+     * reports, which an escaping {@link Error} (sealing a large result frame, say) would take
+     * with it, unreported. What cannot be sent has this worker leave the cluster (see the class
+     * comment).
+     */
+    private void sendReports(List<Object> bodies) {
+        try {
+            sendWithinFrameLimit(bodies);
+        } catch (RuntimeException | Error e) {
+            LOG.log(Level.ERROR, "worker " + id + ": could not send " + bodies.size() + " reports to the coordinator; "
+                    + "leaving the cluster so that it places this worker's tasks again", e);
+            onReportsUnsent.run();
+        }
+    }
+
+    /**
+     * One frame to the coordinator; a frame over the limit is split by the caller. A frame that
+     * could not be sent has this worker leave the cluster (see the class comment).
+     */
     @Override
     protected void sendFrame(List<Object> bodies) {
         if (!outbox.send(roster.coordinator(), Wire.COORDINATOR, Wire.COORDINATOR_INCARNATION, bodies)) {
-            LOG.log(Level.WARNING, "worker {0}: coordinator unreachable, dropped {1} messages ({2}...)", id,
-                    bodies.size(), bodies.get(0).getClass().getSimpleName());
+            LOG.log(Level.ERROR, "worker {0}: could not send {1} messages ({2}...) to the coordinator; leaving the "
+                    + "cluster so that it places this worker''s tasks again", id, bodies.size(),
+                    bodies.get(0).getClass().getSimpleName());
+            onReportsUnsent.run();
         }
     }
 
@@ -291,7 +331,9 @@ final class WorkerTransport extends WorkerTransportSupport implements Endpoint {
                             failBatch(pending, t);
                         }
                     });
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | Error e) {
+            // an Error too (an OutOfMemoryError sealing the frame, say): escaping, it would leave the
+            // batch's fetches uncompleted for good, since nothing times a fetch out
             failBatch(pending, e);
         }
     }
@@ -320,7 +362,9 @@ final class WorkerTransport extends WorkerTransportSupport implements Endpoint {
     /**
      * Hands out the values of a reply, in order. A reply that was refused, or that arrived over
      * the frame limit (counted as oversized and left unread by {@link FrameReply}), fails the
-     * batch as a whole, as does one that does not verify or answers another request.
+     * batch as a whole, as does one that does not verify or answers another request, or whose
+     * opening throws an {@link Error}; a value whose reading throws, an {@code Error} included,
+     * fails its own fetch. Nothing escapes: every fetch of the batch completes.
      */
     private void complete(List<PendingFetch> pending, int holder, FrameReply reply) {
         Wire.Frame f;
@@ -340,7 +384,7 @@ final class WorkerTransport extends WorkerTransportSupport implements Endpoint {
                 throw new SecurityException("reply from " + f.sender() + " is not worker " + holder
                         + "'s answer in this session");
             }
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | Error e) {
             failBatch(pending, e);
             return;
         }
@@ -351,7 +395,9 @@ final class WorkerTransport extends WorkerTransportSupport implements Endpoint {
                     throw new SecurityException("reply from " + holder + " is not an answer to a fetch");
                 }
                 p.result.complete(fetched(p.request.key(), holder, r.key(), r.holder(), r.value(), codec::deserialize));
-            } catch (RuntimeException e) {
+            } catch (RuntimeException | Error e) {
+                // an Error reading the value (an OutOfMemoryError, a class that cannot be linked)
+                // fails this fetch; escaping, it would leave the rest of the batch uncompleted for good
                 p.result.completeExceptionally(e);
             }
         }

@@ -201,7 +201,9 @@ final class WorkerTransport extends WorkerTransportSupport implements EndpointAc
                     }
                     try {
                         result.complete(open(reply, nonce, key, holder));
-                    } catch (RuntimeException e) {
+                    } catch (RuntimeException | Error e) {
+                        // an Error too (an OutOfMemoryError reading the value): escaping into the
+                        // ask's callback, it left the fetch, whose timeout is spent, waiting for good
                         result.completeExceptionally(e);
                     }
                 });
