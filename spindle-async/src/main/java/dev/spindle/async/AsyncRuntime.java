@@ -838,8 +838,8 @@ public final class AsyncRuntime implements AutoCloseable {
         }
         // once every worker has exited none runs, and none is live: the worker array keeps its
         // length for good, and one that was polling when the shutdown came exits without
-        // registering as parked, so it must not read as active either (no lock: the termination
-        // lock is held while shutdown cancels what is left)
+        // registering as parked, so it must not read as active either (no lock: a stats() call
+        // must not wait for the shutdown, which may be completing the handles meanwhile)
         boolean over = running.get() == 0;
         return new SchedulerStats(name, workers.length, over ? 0 : workers.length, 0, injector.size(), out, 0, 0,
                 over ? 0 : parking.parkedCount(), over ? 0 : parking.searchingCount());
