@@ -759,25 +759,30 @@ public final class AsyncRuntime implements AutoCloseable {
             }
             finisher = Thread.currentThread();
             died = workerDeath;
-            for (AsyncWorker w : workers) {
-                w.live.forEachNotDone(Integer.MAX_VALUE, left::add);
-                w.live.clear();                // the cells are held in left until failed (see LiveTasks.clear)
-            }
-            // Cells not listed: those spawned on a worker and never polled (in a queue: only
-            // a pending poll lists a cell) and one a dying worker had in hand. A cell may be
-            // both listed and queued: failed once, the second time it is DONE (see below).
-            for (AsyncWorker w : workers) {
-                w.drainForShutdown(left::add);
-            }
-            for (TaskCell<?> c; (c = injector.poll()) != null; ) {
-                left.add(c);
-            }
-            synchronized (outsideLive) {
-                outsideLive.forEachNotDone(Integer.MAX_VALUE, left::add);
-                outsideLive.clear();
-            }
         }
+        // From here the finally ends the pass whatever is thrown (an OutOfMemoryError collecting
+        // the cells, say): left with finisher set and terminated unset, it had every later
+        // shutdown() wait for good.
         try {
+            synchronized (terminationLock) {
+                for (AsyncWorker w : workers) {
+                    w.live.forEachNotDone(Integer.MAX_VALUE, left::add);
+                    w.live.clear();                // the cells are held in left until failed (see LiveTasks.clear)
+                }
+                // Cells not listed: those spawned on a worker and never polled (in a queue: only
+                // a pending poll lists a cell) and one a dying worker had in hand. A cell may be
+                // both listed and queued: failed once, the second time it is DONE (see below).
+                for (AsyncWorker w : workers) {
+                    w.drainForShutdown(left::add);
+                }
+                for (TaskCell<?> c; (c = injector.poll()) != null; ) {
+                    left.add(c);
+                }
+                synchronized (outsideLive) {
+                    outsideLive.forEachNotDone(Integer.MAX_VALUE, left::add);
+                    outsideLive.clear();
+                }
+            }
             for (TaskCell<?> c : left) {
                 if (c.state() == TaskCell.DONE) {
                     continue;                  // collected twice, or done before it was collected
