@@ -12,11 +12,13 @@ import dev.spindle.cluster.Transport;
 import dev.spindle.cluster.WireMessage;
 import java.lang.System.Logger.Level;
 import java.util.List;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
 /**
@@ -27,6 +29,15 @@ import java.util.function.Consumer;
  * task that was already reassigned. A frame is accepted only from a worker proven in this
  * session, from its current incarnation (not from a lost process whose id rejoined), once
  * ({@link Session}), and only about that worker.
+ *
+ * <p>The scheduler addresses its messages by worker id, and an id may pass from a lost process to
+ * its successor while they are queued or being encoded. So each message is bound, when it is
+ * queued ({@link #toWorker}), to the process ({@link Process}: member and incarnation) the id
+ * stands for then, and queued in that process's own lane of the batches; a batch is sealed for
+ * and sent to its lane's process only, and only while that process is still the id's current
+ * one ({@link #sendFrame}), else dropped (the scheduler places the lost process's tasks again).
+ * The scheduler's cut-offs ({@link #workerLost}, {@link #retired}) lose only the process it last
+ * addressed, never a successor that proved the id meanwhile.
  */
 final class CoordinatorTransport extends CoordinatorTransportSupport implements Endpoint {
 
@@ -45,14 +56,33 @@ final class CoordinatorTransport extends CoordinatorTransportSupport implements 
     /**
      * Workers whose process was lost and whose successor (a process proving the id again) the
      * scheduler has not admitted yet ({@link #admitting}). The scheduler goes on addressing the lost
-     * process until it has handled {@link Message.WorkerLost}, and messages are addressed by id
-     * alone, their member and incarnation read when the batch is sent: without this, what was
-     * queued for the lost process, or sent to it before the scheduler handled its loss, would be
-     * sealed for and delivered to a successor that proved the id meanwhile (at once, when its claim
+     * process, by id alone, until it has handled {@link Message.WorkerLost}, while the roster names
+     * the successor as the id's process once it proved it: without this, what the scheduler sends
+     * the lost process before it handled the loss would be bound to ({@link #toWorker}), sealed
+     * for and delivered to a successor that proved the id meanwhile (at once, when its claim
      * waited for the loss), which acts on it (a predecessor's numbered release drops the
      * successor's first task of that key for good).
      */
     private final Set<Integer> fenced = ConcurrentHashMap.newKeySet();
+
+    /**
+     * A process the scheduler's messages are for: worker {@code worker}'s member and incarnation
+     * when they were queued, and the lane of {@link #batches} they are queued in (one per process,
+     * never reused).
+     */
+    private record Process(int worker, Member member, long incarnation, int lane) {
+    }
+
+    /**
+     * The process the scheduler addressed last under each id: the one it knows as that worker,
+     * and whose lane its messages for the id are queued in.
+     */
+    private final ConcurrentHashMap<Integer, Process> addressed = new ConcurrentHashMap<>();
+    /** Each lane's process. */
+    private final ConcurrentHashMap<Integer, Process> lanes = new ConcurrentHashMap<>();
+    private final AtomicInteger nextLane = new AtomicInteger();
+    /** The process of the batch this thread is sending, for {@link #sendFrame}. */
+    private final ThreadLocal<Process> sending = new ThreadLocal<>();
     /**
      * Encodes, signs and sends the scheduler's batches, so that the scheduler thread, the
      * coordinator's bottleneck, only queues its messages.
@@ -72,7 +102,7 @@ final class CoordinatorTransport extends CoordinatorTransportSupport implements 
         roster.onWorkerLost(id -> {
             // under the roster's lock, before a successor can prove the id
             fenced.add(id);
-            batches.discard(id);
+            discard(id);
             toScheduler(new Message.WorkerLost(id));
         });
     }
@@ -82,12 +112,30 @@ final class CoordinatorTransport extends CoordinatorTransportSupport implements 
      * admit its successor: messages for the id are the successor's from now on.
      */
     void admitting(int id) {
-        batches.discard(id);                  // anything a flush raced into the queue meanwhile
+        discard(id);                          // anything a flush raced into the queue meanwhile
         fenced.remove(id);
     }
 
+    /** Drops what is queued for the process the scheduler addressed last as worker {@code id}. */
+    private void discard(int id) {
+        Process p = addressed.get(id);
+        if (p != null) {
+            batches.discard(p.lane());
+        }
+    }
+
     /**
-     * Sends one batch of the scheduler's messages to worker {@code worker}, on the sender thread.
+     * Whether {@code p} is still its worker's current, live process: a batch bound to it may be
+     * sent; otherwise the id was lost (and may have passed to a successor) since it was queued.
+     */
+    private boolean current(Process p) {
+        return p.member() != null && !fenced.contains(p.worker()) && p.member().equals(roster.worker(p.worker()))
+                && roster.incarnation(p.worker()) == p.incarnation();
+    }
+
+    /**
+     * Sends one batch of the scheduler's messages to the process of lane {@code lane}, on the
+     * sender thread, unless that process was lost since they were queued.
      * It must not throw ({@link OutboundBatches.Sender}): the batch has left the queue, and the
      * scheduler, whose flush only queued it, never hears of the exception, which ended the sender
      * thread with the batch, its tasks never run nor reported and their callers waiting for good
@@ -96,14 +144,20 @@ final class CoordinatorTransport extends CoordinatorTransportSupport implements 
      * frame, an {@code OutOfMemoryError} say, or a defect) has the worker handled as lost, as the
      * scheduler does after a send or flush that throws: its tasks are placed again.
      */
-    private void sendBatch(int worker, List<Object> messages) {
-        Member member = roster.worker(worker);   // the process the batch is for
+    private void sendBatch(int lane, List<Object> messages) {
+        Process to = lanes.get(lane);         // the process the batch was queued for
+        if (to == null || !current(to)) {
+            return;                           // lost since: its tasks are placed again
+        }
+        sending.set(to);
         try {
-            sendWithinFrameLimit(worker, wireForms(worker, messages, codec::serialize));
+            sendWithinFrameLimit(to.worker(), wireForms(to.worker(), messages, codec::serialize));
         } catch (RuntimeException | Error e) {
-            LOG.log(Level.WARNING, "could not send " + messages.size() + " messages to worker " + worker
+            LOG.log(Level.WARNING, "could not send " + messages.size() + " messages to worker " + to.worker()
                     + "; the worker is handled as lost", e);
-            loseIfUnsent(worker, member);
+            loseIfUnsent(to);
+        } finally {
+            sending.remove();
         }
     }
 
@@ -116,24 +170,26 @@ final class CoordinatorTransport extends CoordinatorTransportSupport implements 
      */
     @Override
     protected void sendFrame(int worker, List<Object> bodies) {
-        // a worker that is gone gets nothing; membership has told, or will tell, the scheduler
-        Member member = roster.worker(worker);
-        long incarnation = roster.incarnation(worker);
-        if (fenced.contains(worker)) {
-            return;                           // a batch for a lost process: never for its successor
+        // only to the process the batch was queued for (it may have been lost while the batch was
+        // encoded, and its successor proven and admitted); a worker that is gone gets nothing:
+        // membership has told, or will tell, the scheduler
+        Process to = sending.get();
+        if (to == null || to.worker() != worker || !current(to)) {
+            return;
         }
-        if (!outbox.send(member, worker, incarnation, bodies)) {
-            loseIfUnsent(worker, member);
+        if (!outbox.send(to.member(), worker, to.incarnation(), bodies)) {
+            loseIfUnsent(to);
         }
     }
 
     /**
-     * Handles worker {@code worker} as lost after a batch for {@code member}'s process could not
+     * Handles worker {@code to.worker()} as lost after a batch for process {@code to} could not
      * be sent, unless that process is lost already (its successor, proven meanwhile, is not).
      */
-    private void loseIfUnsent(int worker, Member member) {
-        if (member != null && !fenced.contains(worker)) {
-            roster.loseIfHeldBy(worker, member);   // onWorkerLost: fenced, discarded, WorkerLost to the scheduler
+    private void loseIfUnsent(Process to) {
+        if (to.member() != null) {
+            // onWorkerLost: fenced, discarded, WorkerLost to the scheduler
+            roster.loseIfCurrent(to.worker(), to.member(), to.incarnation());
         }
     }
 
@@ -172,10 +228,21 @@ final class CoordinatorTransport extends CoordinatorTransportSupport implements 
 
     @Override
     public void toWorker(int worker, Message.ToWorker message) {
+        Member member = roster.worker(worker);
+        long incarnation = roster.incarnation(worker);
+        // read after the roster: a loss between the two fenced the id before a successor could prove it
         if (fenced.contains(worker)) {
             return;                           // for a lost process, whose loss the scheduler has yet to handle
         }
-        batches.add(worker, message);         // its wire form is made on the sender thread
+        Process to = addressed.compute(worker, (id, last) -> last != null && last.incarnation() == incarnation
+                && Objects.equals(last.member(), member) ? last : newProcess(id, member, incarnation));
+        batches.add(to.lane(), message);      // its wire form is made on the sender thread
+    }
+
+    private Process newProcess(int worker, Member member, long incarnation) {
+        Process p = new Process(worker, member, incarnation, nextLane.getAndIncrement());
+        lanes.put(p.lane(), p);
+        return p;
     }
 
     /** Sends each worker the messages queued for it, in one frame per worker (and batch bound). */
@@ -190,10 +257,19 @@ final class CoordinatorTransport extends CoordinatorTransportSupport implements 
         sender.shutdownNow();                 // what is still queued is dropped, as Transport allows
     }
 
+    /**
+     * Cuts off the process the scheduler addressed as worker {@code worker} (a send to it threw),
+     * not a successor that proved the id since that process was lost: the scheduler's failed
+     * send was for its predecessor, and its handling of that loss may even have let the
+     * successor's admission begin ({@link #admitting}).
+     */
     @Override
     public void workerLost(int worker) {
-        batches.discard(worker);
-        roster.lose(worker);
+        Process known = addressed.get(worker);
+        if (known != null) {
+            batches.discard(known.lane());
+            loseIfUnsent(known);
+        }
     }
 
     /**
@@ -208,11 +284,18 @@ final class CoordinatorTransport extends CoordinatorTransportSupport implements 
      */
     @Override
     public void retired(int worker) {
-        Member member = roster.worker(worker);
-        long incarnation = roster.incarnation(worker);
-        batches.flush(worker);
-        roster.lose(worker);
-        if (member != null) {
+        // the process the scheduler retired: if it was lost meanwhile, a successor that proved the
+        // id is neither cut off nor sent Retired
+        Process known = addressed.get(worker);
+        if (known == null) {
+            return;                           // never addressed: nothing was sent to it, nothing to cut off
+        }
+        batches.flush(known.lane());
+        boolean live = current(known);
+        loseIfUnsent(known);
+        Member member = known.member();
+        long incarnation = known.incarnation();
+        if (live) {
             Thread t = new Thread(() -> resendRetired(member, worker, incarnation), "spindle-retired-" + worker);
             t.setDaemon(true);
             t.start();

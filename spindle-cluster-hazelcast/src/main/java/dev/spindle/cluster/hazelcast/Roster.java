@@ -229,6 +229,17 @@ final class Roster implements MembershipListener {
         }
     }
 
+    /**
+     * Marks worker {@code id} lost if its live process is {@code m} as {@code incarnation}: the
+     * process a caller addressed (a send to it failed, the scheduler cut it off), not a successor
+     * that proved the id since that one was lost.
+     */
+    synchronized void loseIfCurrent(int id, Member m, long incarnation) {
+        if (m.equals(workers.holder(id)) && workers.current(id) == incarnation) {
+            lose(id);
+        }
+    }
+
     /** The live, proven member of worker {@code id}, or {@code null}. */
     Member worker(int id) {
         return workers.holder(id);
