@@ -299,7 +299,17 @@ public sealed interface Message extends Serializable {
     record MemoryStall(int worker, boolean stalled, long releases, long memoryBytes, long limitBytes, long report,
             List<String> awaited) implements ToScheduler {
 
-        /** Copies {@code awaited}, null for none. */
+        /**
+         * A report; {@code awaited} is copied, null for none.
+         *
+         * @param worker the reporting worker's id
+         * @param stalled whether it is stalled
+         * @param releases how many {@link ReleaseKey} messages it had handled when it looked
+         * @param memoryBytes the measured size of its values in memory
+         * @param limitBytes its memory limit in bytes
+         * @param report the number of this report among the worker's stall reports, 0 for none
+         * @param awaited when stalled, the keys that tasks the worker started wait for
+         */
         public MemoryStall {
             awaited = awaited == null ? List.of() : List.copyOf(awaited);
         }
