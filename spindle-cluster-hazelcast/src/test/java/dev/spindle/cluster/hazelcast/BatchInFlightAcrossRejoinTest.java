@@ -5,16 +5,12 @@ package dev.spindle.cluster.hazelcast;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.hazelcast.cluster.Cluster;
 import com.hazelcast.cluster.Member;
-import com.hazelcast.cluster.MembershipEvent;
 import dev.spindle.cluster.Incarnations;
 import dev.spindle.cluster.Message;
 import dev.spindle.cluster.TaskFunction;
 import java.io.IOException;
 import java.io.ObjectOutputStream;
-import java.lang.reflect.Field;
-import java.lang.reflect.Proxy;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -23,7 +19,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -100,36 +95,18 @@ class BatchInFlightAcrossRejoinTest {
 
         // meanwhile worker 1's member leaves, its restarted process proves the id at once, and the
         // scheduler handles the loss and admits the successor
-        roster.memberRemoved(removed(old));
+        roster.memberRemoved(FakeInstances.removed(old, Set.of(successor)));
         assertThat(scheduler).contains(new Message.WorkerLost(1));
         assertThat(roster.prove(1, successor, newIncarnation)).isEqualTo(Incarnations.Proof.REJOINED);
         transport.admitting(1);
 
         proceed.countDown();
-        drainSender();
+        FakeInstances.drainSender(transport);
 
         List<Wire.Frame> toSuccessor = new ArrayList<>();
         synchronized (sent) {
             sent.stream().filter(s -> s.to() == successor).forEach(s -> toSuccessor.add(s.frame()));
         }
         assertThat(toSuccessor).as("the predecessor's batch delivered to its successor").isEmpty();
-    }
-
-    /** Waits until the transport's sender thread has sent what was flushed before. */
-    private void drainSender() throws Exception {
-        Field f = CoordinatorTransport.class.getDeclaredField("sender");
-        f.setAccessible(true);
-        ((ExecutorService) f.get(transport)).submit(() -> { }).get(30, TimeUnit.SECONDS);
-    }
-
-    private MembershipEvent removed(Member m) {
-        Cluster cluster = (Cluster) Proxy.newProxyInstance(getClass().getClassLoader(), new Class<?>[] {Cluster.class},
-                (p, method, args) -> switch (method.getName()) {
-                    case "hashCode" -> System.identityHashCode(p);
-                    case "equals" -> p == args[0];
-                    case "toString" -> "cluster";
-                    default -> null;
-                });
-        return new MembershipEvent(cluster, m, MembershipEvent.MEMBER_REMOVED, Set.of(successor));
     }
 }

@@ -11,14 +11,12 @@ import dev.spindle.cluster.Message;
 import dev.spindle.cluster.TaskFunction;
 import dev.spindle.cluster.WireMessage;
 import java.io.ObjectOutputStream;
-import java.lang.reflect.Field;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
@@ -89,7 +87,7 @@ class CoordinatorSendFailureTest {
         failNext.set(new OutOfMemoryError("unable to create native thread"));
         transport.toWorker(1, compute("a", 0));
         transport.flush();
-        drainSender();
+        FakeInstances.drainSender(transport);
 
         assertThat(scheduler).as("the scheduler hears of the batch it lost").contains(new Message.WorkerLost(1));
     }
@@ -99,7 +97,7 @@ class CoordinatorSendFailureTest {
         failNext.set(new RejectedExecutionException("refused"));
         transport.toWorker(1, compute("a", 0));
         transport.flush();
-        drainSender();
+        FakeInstances.drainSender(transport);
 
         assertThat(scheduler).as("the scheduler hears of the batch it lost").contains(new Message.WorkerLost(1));
     }
@@ -110,7 +108,7 @@ class CoordinatorSendFailureTest {
         transport.toWorker(1, new Message.ReleaseKey("k", 1));
         transport.toWorker(1, compute("good", 1));
         transport.flush();
-        drainSender();
+        FakeInstances.drainSender(transport);
 
         assertThat(scheduler).as("the task that cannot travel fails")
                 .anySatisfy(m -> assertThat(m).isInstanceOfSatisfying(Message.TaskErred.class,
@@ -127,12 +125,5 @@ class CoordinatorSendFailureTest {
 
     private static Message.Compute compute(String key, long releases) {
         return new Message.Compute(key, 1, args -> 1, List.of(), Map.of(), 0, releases);
-    }
-
-    /** Waits until the transport's sender thread has sent what was flushed before. */
-    private void drainSender() throws Exception {
-        Field f = CoordinatorTransport.class.getDeclaredField("sender");
-        f.setAccessible(true);
-        ((ExecutorService) f.get(transport)).submit(() -> { }).get(10, TimeUnit.SECONDS);
     }
 }

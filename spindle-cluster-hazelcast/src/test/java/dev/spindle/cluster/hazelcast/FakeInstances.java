@@ -4,9 +4,15 @@
 package dev.spindle.cluster.hazelcast;
 
 import com.hazelcast.cluster.Cluster;
+import com.hazelcast.cluster.Member;
+import com.hazelcast.cluster.MembershipEvent;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.core.IExecutorService;
+import java.lang.reflect.Field;
 import java.lang.reflect.Proxy;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.function.BiConsumer;
 
 /** Stand-ins for a Hazelcast instance and its executor, for tests that drive the transport's classes by hand. */
@@ -39,5 +45,24 @@ final class FakeInstances {
                     case "toString" -> "fake instance";
                     default -> null;
                 });
+    }
+
+    /** The event of {@code member} leaving, {@code remaining} staying, in a stand-in cluster. */
+    static MembershipEvent removed(Member member, Set<Member> remaining) {
+        Cluster cluster = (Cluster) Proxy.newProxyInstance(FakeInstances.class.getClassLoader(),
+                new Class<?>[] {Cluster.class}, (p, method, args) -> switch (method.getName()) {
+                    case "hashCode" -> System.identityHashCode(p);
+                    case "equals" -> p == args[0];
+                    case "toString" -> "cluster";
+                    default -> null;
+                });
+        return new MembershipEvent(cluster, member, MembershipEvent.MEMBER_REMOVED, remaining);
+    }
+
+    /** Waits until {@code transport}'s sender thread has sent what was flushed before. */
+    static void drainSender(CoordinatorTransport transport) throws Exception {
+        Field f = CoordinatorTransport.class.getDeclaredField("sender");
+        f.setAccessible(true);
+        ((ExecutorService) f.get(transport)).submit(() -> { }).get(30, TimeUnit.SECONDS);
     }
 }

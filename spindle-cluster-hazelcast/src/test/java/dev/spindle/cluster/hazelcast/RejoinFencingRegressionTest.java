@@ -5,21 +5,16 @@ package dev.spindle.cluster.hazelcast;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.hazelcast.cluster.Cluster;
 import com.hazelcast.cluster.Member;
-import com.hazelcast.cluster.MembershipEvent;
 import com.hazelcast.core.HazelcastInstance;
 import dev.spindle.cluster.Incarnations;
 import dev.spindle.cluster.Message;
-import java.lang.reflect.Field;
-import java.lang.reflect.Proxy;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Set;
 import java.util.UUID;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -67,26 +62,26 @@ class RejoinFencingRegressionTest {
     void aMessageQueuedForALostWorkerIsNotSentToTheProcessThatRejoinsUnderItsId() throws Exception {
         transport.toWorker(1, new Message.ReleaseKey("k", 1));   // queued by the scheduler, not flushed yet
 
-        roster.memberRemoved(removed(old));   // worker 1's member leaves
+        roster.memberRemoved(FakeInstances.removed(old, Set.of(successor)));   // worker 1's member leaves
         assertThat(scheduler).contains(new Message.WorkerLost(1));
         // its restarted process, whose claim waited for the loss, proves the id at once
         assertThat(roster.prove(1, successor, newIncarnation)).isEqualTo(Incarnations.Proof.REJOINED);
 
         transport.flush();                    // the scheduler's next flush
-        drainSender();
+        FakeInstances.drainSender(transport);
 
         assertThat(framesTo(successor)).as("the predecessor's release sent to its successor, sealed for it").isEmpty();
     }
 
     @Test
     void aMessageTheSchedulerSendsBeforeItHasHandledTheLossIsNotSentToTheSuccessor() throws Exception {
-        roster.memberRemoved(removed(old));
+        roster.memberRemoved(FakeInstances.removed(old, Set.of(successor)));
         assertThat(roster.prove(1, successor, newIncarnation)).isEqualTo(Incarnations.Proof.REJOINED);
         // the scheduler has not reached WorkerLost(1) in its inbox yet: for it, worker 1 is the old
         // process, which it still gives work and releases
         transport.toWorker(1, new Message.ReleaseKey("k", 7));
         transport.flush();
-        drainSender();
+        FakeInstances.drainSender(transport);
 
         assertThat(framesTo(successor)).as("a message for the lost process sent to its successor").isEmpty();
     }
@@ -106,23 +101,7 @@ class RejoinFencingRegressionTest {
         return out;
     }
 
-    /** Waits until the transport's sender thread has sent what was flushed before. */
-    private void drainSender() throws Exception {
-        Field f = CoordinatorTransport.class.getDeclaredField("sender");
-        f.setAccessible(true);
-        ((ExecutorService) f.get(transport)).submit(() -> { }).get(10, TimeUnit.SECONDS);
-    }
 
-    private MembershipEvent removed(Member m) {
-        Cluster cluster = (Cluster) Proxy.newProxyInstance(getClass().getClassLoader(), new Class<?>[] {Cluster.class},
-                (p, method, args) -> switch (method.getName()) {
-                    case "hashCode" -> System.identityHashCode(p);
-                    case "equals" -> p == args[0];
-                    case "toString" -> "cluster";
-                    default -> null;
-                });
-        return new MembershipEvent(cluster, m, MembershipEvent.MEMBER_REMOVED, Set.of(successor));
-    }
 
     private static Member member() {
         return HandshakeRegressionTest.member(UUID.randomUUID(), false);

@@ -5,20 +5,15 @@ package dev.spindle.cluster.hazelcast;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.hazelcast.cluster.Cluster;
 import com.hazelcast.cluster.Member;
-import com.hazelcast.cluster.MembershipEvent;
 import dev.spindle.cluster.Incarnations;
 import dev.spindle.cluster.Message;
-import java.lang.reflect.Field;
-import java.lang.reflect.Proxy;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Set;
 import java.util.UUID;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -58,7 +53,7 @@ class SchedulerCutOffSparesTheSuccessorTest {
         assertThat(roster.prove(1, old, Incarnations.newIncarnation())).isEqualTo(Incarnations.Proof.NEW);
         transport.toWorker(1, new Message.ReleaseKey("k", 1));   // the scheduler addresses the old process
         transport.flush();
-        drainSender();
+        FakeInstances.drainSender(transport);
         assertThat(sentTo).containsExactly(old);
     }
 
@@ -100,26 +95,8 @@ class SchedulerCutOffSparesTheSuccessorTest {
 
     /** Worker 1's member leaves and its restarted process, whose claim waited, proves the id at once. */
     private void rejoin() {
-        roster.memberRemoved(removed(old));
+        roster.memberRemoved(FakeInstances.removed(old, Set.of(successor)));
         assertThat(scheduler).contains(new Message.WorkerLost(1));
         assertThat(roster.prove(1, successor, Incarnations.newIncarnation())).isEqualTo(Incarnations.Proof.REJOINED);
-    }
-
-    /** Waits until the transport's sender thread has sent what was flushed before. */
-    private void drainSender() throws Exception {
-        Field f = CoordinatorTransport.class.getDeclaredField("sender");
-        f.setAccessible(true);
-        ((ExecutorService) f.get(transport)).submit(() -> { }).get(10, TimeUnit.SECONDS);
-    }
-
-    private MembershipEvent removed(Member m) {
-        Cluster cluster = (Cluster) Proxy.newProxyInstance(getClass().getClassLoader(), new Class<?>[] {Cluster.class},
-                (p, method, args) -> switch (method.getName()) {
-                    case "hashCode" -> System.identityHashCode(p);
-                    case "equals" -> p == args[0];
-                    case "toString" -> "cluster";
-                    default -> null;
-                });
-        return new MembershipEvent(cluster, m, MembershipEvent.MEMBER_REMOVED, Set.of(successor));
     }
 }
