@@ -437,13 +437,32 @@ final class DataStore {
     }
 
     /**
-     * The file's stream, noting whether the disk failed: an {@link IOException} out of
-     * {@code writeObject} is the disk's only if one passed through here, else it is the value's own
-     * (its {@code writeObject} threw it).
+     * Notes whether an {@link IOException} passed through a spill file's stream ({@link DiskStream},
+     * {@link DiskInput}): one out of {@code writeObject} or {@code readObject} is the disk's only if
+     * it did, else it is the value's own (its {@code writeObject} or {@code readObject} threw it, a
+     * class without a usable constructor).
      */
+    private static final class DiskWatch {
+        boolean failed;
+
+        interface Io<T> {
+            T call() throws IOException;
+        }
+
+        <T> T noting(Io<T> io) throws IOException {
+            try {
+                return io.call();
+            } catch (IOException e) {
+                failed = true;
+                throw e;
+            }
+        }
+    }
+
+    /** A spill file's stream when writing, watched ({@link DiskWatch}). */
     private static final class DiskStream extends OutputStream {
         private final OutputStream out;
-        boolean failed;
+        final DiskWatch watch = new DiskWatch();
 
         DiskStream(OutputStream out) {
             this.out = out;
@@ -451,42 +470,34 @@ final class DataStore {
 
         @Override
         public void write(int b) throws IOException {
-            try {
+            watch.noting(() -> {
                 out.write(b);
-            } catch (IOException e) {
-                failed = true;
-                throw e;
-            }
+                return null;
+            });
         }
 
         @Override
         public void write(byte[] b, int off, int len) throws IOException {
-            try {
+            watch.noting(() -> {
                 out.write(b, off, len);
-            } catch (IOException e) {
-                failed = true;
-                throw e;
-            }
+                return null;
+            });
         }
 
         @Override
         public void flush() throws IOException {
-            try {
+            watch.noting(() -> {
                 out.flush();
-            } catch (IOException e) {
-                failed = true;
-                throw e;
-            }
+                return null;
+            });
         }
 
         @Override
         public void close() throws IOException {
-            try {
+            watch.noting(() -> {
                 out.close();
-            } catch (IOException e) {
-                failed = true;
-                throw e;
-            }
+                return null;
+            });
         }
     }
 
@@ -520,7 +531,7 @@ final class DataStore {
                 // (a long chain of nodes, each writing the next, overflows the stack: the value's
                 // failure too, which must not escape the put or read that spilled)
                 deleteQuietly(file);          // a partial file would stay until the worker stops, and keep its directory
-                if (disk.failed) {
+                if (disk.watch.failed) {
                     throw failed instanceof IOException io ? io : new IOException(failed);
                 }
                 throw new NotWritable(failed);
@@ -531,13 +542,9 @@ final class DataStore {
         }
     }
 
-    /**
-     * The file's stream when reading back, noting whether the disk failed: an {@link IOException}
-     * out of {@code readObject} is the disk's only if one passed through here, else it is the
-     * value's own (a class without a usable constructor, its {@code readObject} threw).
-     */
+    /** A spill file's stream when reading back, watched ({@link DiskWatch}). */
     private static final class DiskInput extends java.io.FilterInputStream {
-        boolean failed;
+        final DiskWatch watch = new DiskWatch();
 
         DiskInput(InputStream in) {
             super(in);
@@ -545,52 +552,30 @@ final class DataStore {
 
         @Override
         public int read() throws IOException {
-            try {
-                return super.read();
-            } catch (IOException e) {
-                failed = true;
-                throw e;
-            }
+            return watch.noting(super::read);
         }
 
         @Override
         public int read(byte[] b, int off, int len) throws IOException {
-            try {
-                return super.read(b, off, len);
-            } catch (IOException e) {
-                failed = true;
-                throw e;
-            }
+            return watch.noting(() -> super.read(b, off, len));
         }
 
         @Override
         public long skip(long n) throws IOException {
-            try {
-                return super.skip(n);
-            } catch (IOException e) {
-                failed = true;
-                throw e;
-            }
+            return watch.noting(() -> super.skip(n));
         }
 
         @Override
         public int available() throws IOException {
-            try {
-                return super.available();
-            } catch (IOException e) {
-                failed = true;
-                throw e;
-            }
+            return watch.noting(super::available);
         }
 
         @Override
         public void close() throws IOException {
-            try {
+            watch.noting(() -> {
                 super.close();
-            } catch (IOException e) {
-                failed = true;
-                throw e;
-            }
+                return null;
+            });
         }
     }
 
@@ -634,7 +619,7 @@ final class DataStore {
             try {
                 now = Files.size(file);
             } catch (IOException e) {
-                disk.failed = true;
+                disk.watch.failed = true;
                 throw e;
             }
             if (now != length) {
@@ -645,14 +630,14 @@ final class DataStore {
                     "maxbytes=" + length + ";maxarray=" + length + ";maxrefs=" + length));
             return in.readObject();
         } catch (IOException e) {
-            if (disk.failed) {
+            if (disk.watch.failed) {
                 throw new UncheckedIOException("cannot read back the spilled value in " + file, e);
             }
             // the value's own failure (InvalidClassException for a class without a usable
             // constructor, an IOException its readObject threw): not the disk's, retrying cannot help
             throw new IllegalStateException("cannot read back the spilled value in " + file + ": " + e, e);
         } catch (UncheckedIOException e) {
-            if (disk.failed) {
+            if (disk.watch.failed) {
                 throw e;
             }
             throw new IllegalStateException("cannot read back the spilled value in " + file + ": " + e, e);
