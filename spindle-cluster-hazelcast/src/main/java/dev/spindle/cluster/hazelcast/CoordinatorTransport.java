@@ -71,6 +71,9 @@ final class CoordinatorTransport extends CoordinatorTransportSupport implements 
      * never reused).
      */
     private record Process(int worker, Member member, long incarnation, int lane) {
+        boolean isFor(Member m, long i) {
+            return incarnation == i && Objects.equals(member, m);
+        }
     }
 
     /**
@@ -234,8 +237,11 @@ final class CoordinatorTransport extends CoordinatorTransportSupport implements 
         if (fenced.contains(worker)) {
             return;                           // for a lost process, whose loss the scheduler has yet to handle
         }
-        Process to = addressed.compute(worker, (id, last) -> last != null && last.incarnation() == incarnation
-                && Objects.equals(last.member(), member) ? last : newProcess(id, member, incarnation));
+        Process to = addressed.get(worker);  // a plain read per message; compute only when the process changed
+        if (to == null || !to.isFor(member, incarnation)) {
+            to = addressed.compute(worker, (id, last) -> last != null && last.isFor(member, incarnation)
+                    ? last : newProcess(id, member, incarnation));
+        }
         batches.add(to.lane(), message);      // its wire form is made on the sender thread
     }
 
