@@ -39,11 +39,13 @@ class SpindleScriptRegressionTest {
     private Path bin;
     private Path calls;
     private Path laterJdk;
+    private Path checkCalls;
 
     @BeforeEach
     void fakeTools() throws IOException {
         bin = Files.createDirectories(dir.resolve("bin"));
         calls = dir.resolve("mvn-calls.txt");
+        checkCalls = dir.resolve("check-calls.txt");
         // One line per Maven call: its arguments, each in brackets.
         executable(bin.resolve("mvn"), "#!/bin/sh\n{ for a in \"$@\"; do printf '[%s]' \"$a\"; done; echo; } >> '"
                 + calls + "'\n");
@@ -59,19 +61,42 @@ class SpindleScriptRegressionTest {
         Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rwxr-xr-x"));
     }
 
-    private List<String> runTest(String... mavenArgs) throws Exception {
+    /**
+     * Runs {@code ./spindle test} from a copy of the script in a stand-in checkout whose model
+     * checks ({@code spindle-stress/model/check.sh}) record their arguments and exit with
+     * {@code checkStatus} after printing a report line; returns the script's exit status and
+     * output.
+     */
+    private Run runScript(int checkStatus, String... mavenArgs) throws Exception {
         Path script = Paths.get("..", "spindle").toAbsolutePath().normalize();
         assertThat(script).as("the ./spindle script beside the modules").isRegularFile();
-        List<String> command = new ArrayList<>(List.of("bash", script.toString(), "test"));
+        Path root = Files.createDirectories(dir.resolve("checkout"));
+        Path copy = Files.copy(script, root.resolve("spindle"), StandardCopyOption.REPLACE_EXISTING);
+        executable(Files.createDirectories(root.resolve("spindle-stress/model")).resolve("check.sh"),
+                "#!/bin/sh\n{ for a in \"$@\"; do printf '[%s]' \"$a\"; done; echo; } >> '" + checkCalls
+                        + "'\necho 'model check report'\nexit " + checkStatus + "\n");
+        List<String> command = new ArrayList<>(List.of("bash", copy.toString(), "test"));
         command.addAll(List.of(mavenArgs));
         ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
         pb.environment().put("PATH", bin + ":" + System.getenv("PATH"));
         pb.environment().put("SPINDLE_LATER_JDK", laterJdk.getParent().toString());
+        pb.environment().put("TMPDIR", Files.createDirectories(dir.resolve("tmp")).toString());
         Process p = pb.start();
         String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(p.waitFor(30, TimeUnit.SECONDS)).as("script ended").isTrue();
-        assertThat(p.exitValue()).as("exit status; output:%n%s", output).isZero();
+        return new Run(p.exitValue(), output);
+    }
+
+    private record Run(int status, String output) {}
+
+    private List<String> runTest(String... mavenArgs) throws Exception {
+        Run run = runScript(0, mavenArgs);
+        assertThat(run.status()).as("exit status; output:%n%s", run.output()).isZero();
         return Files.readAllLines(calls, StandardCharsets.UTF_8);
+    }
+
+    private List<String> checkCalls() throws IOException {
+        return Files.exists(checkCalls) ? Files.readAllLines(checkCalls, StandardCharsets.UTF_8) : List.of();
     }
 
     @Test
@@ -92,7 +117,7 @@ class SpindleScriptRegressionTest {
             List<String> lines = runTest(given.toArray(new String[0]));  // every run's calls, in order
 
             assertThat(lines.get(lines.size() - 2)).as("first pass for %s", given)
-                    .isEqualTo("[-B][-ntp][verify][" + String.join("][", given) + "]");
+                    .isEqualTo("[-B][-ntp][verify][-Dspin.skip][" + String.join("][", given) + "]");
             assertThat(lines.get(lines.size() - 1)).as("second pass for %s", given)
                     .doesNotContain("[-T][2]")
                     .endsWith("[" + String.join("][", given) + "]");
@@ -116,6 +141,50 @@ class SpindleScriptRegressionTest {
         List<String> lines = runTest("-DskipTests");
 
         assertThat(lines).containsExactly("[-B][-ntp][verify][-T][2][-DskipTests]");
+        assertThat(checkCalls()).as("no model checks").isEmpty();
+    }
+
+    /*
+     * The model checks need nothing built, so ./spindle test runs them beside the whole build,
+     * outside Maven (which is told to leave them out), and reports them after it: in the
+     * reactor they only began once spindle-core and spindle-async had been tested, the build's
+     * longest step.
+     */
+
+    @Test
+    void theModelChecksRunBesideTheBuildAndMavenLeavesThemOut() throws Exception {
+        Run run = runScript(0, "-q");
+
+        assertThat(run.status()).as("exit status; output:%n%s", run.output()).isZero();
+        assertThat(checkCalls()).as("check.sh runs once, in a fresh work directory").singleElement()
+                .asString().startsWith("[" + dir.resolve("tmp").resolve("spindle-spin."));
+        List<String> lines = Files.readAllLines(calls, StandardCharsets.UTF_8);
+        assertThat(lines.get(0)).isEqualTo("[-B][-ntp][verify][-T][2][-Dspin.skip][-q]");
+        assertThat(run.output()).contains("model check report");
+        try (var left = Files.list(dir.resolve("tmp"))) {
+            assertThat(left).as("the work directory of passing checks is removed").isEmpty();
+        }
+    }
+
+    @Test
+    void aFailedModelCheckFailsTheTestCommandAndKeepsItsWork() throws Exception {
+        Run run = runScript(1, "-q");
+
+        assertThat(run.status()).as("exit status; output:%n%s", run.output()).isEqualTo(1);
+        assertThat(run.output()).contains("model check report").contains("model checks FAILED");
+        List<String> lines = Files.readAllLines(calls, StandardCharsets.UTF_8);
+        assertThat(lines).as("the later JDK's pass does not run after a failure").hasSize(1);
+        try (var left = Files.list(dir.resolve("tmp"))) {
+            assertThat(left).as("the work directory is kept for a replay").hasSize(1);
+        }
+    }
+
+    @Test
+    void choosingModulesLeavesTheModelChecksToMaven() throws Exception {
+        List<String> lines = runTest("-pl", "spindle-stress");
+
+        assertThat(checkCalls()).isEmpty();
+        assertThat(lines.get(0)).isEqualTo("[-B][-ntp][verify][-T][2][-pl][spindle-stress]");
     }
     /*
      * ./spindle bench as a user runs it, from a copy of the script in a stand-in checkout whose
