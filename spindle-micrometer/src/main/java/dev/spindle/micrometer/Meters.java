@@ -92,7 +92,8 @@ import java.util.function.ToDoubleFunction;
  * <p>Every id a bind queued is checked before any is registered (an id queued earlier in the same
  * bind counts as noted for its object), so a refused bind leaves the registry and the notes as
  * they were. That check also refuses an id that a registry it lands in holds for a meter of
- * another kind (an application's counter where the bind registers a function counter), which the
+ * another kind (an application's counter where the bind registers a function counter; not a
+ * stopped or collected object's, which goes as above, the composite bound to included), which the
  * registry would refuse in the middle of the bind: rolling a bind to a composite back removes its
  * composite meters, and Micrometer removes each from the registries under it by id, whatever meter
  * it is there, so the rollback took along a meter an application had registered in a registry
@@ -238,12 +239,9 @@ final class Meters {
             Map<Landing, Queued> bound = new HashMap<>();    // by this bind, so far
             List<List<Landing>> landed = new ArrayList<>();   // each queued meter's, in order
             for (Queued q : queued) {
-                Meter.Id here = mapped(registry, q.id);
-                Meter there = meterAt(registry, here);
-                if (registry instanceof CompositeMeterRegistry && there != null && !q.type.isInstance(there)) {
-                    throw otherKind(q, registry, there);
-                }
-                List<Landing> landings = landings(registry, here, mine);
+                // a composite is among its own landings, so its meter of another kind is checked
+                // below as any other: refused unless a stopped or collected object's, which goes
+                List<Landing> landings = landings(registry, mapped(registry, q.id), mine);
                 landed.add(landings);
                 for (Landing l : landings) {
                     List<Held> notedThere = held.getOrDefault(l, List.of());
