@@ -70,8 +70,26 @@ import java.util.function.Supplier;
  * an event stream must be read and answered within {@link Builder#requestTimeout} (each write of
  * an event stream, too), or its connection is closed: a client sending half a request, or not
  * reading its answer, holds a thread no longer than that. (A connection still sending its request
- * head is not counted against its address: the JDK's server reads the head before the console
- * sees the connection. Only this deadline and the JDK's own limits below bound it.)
+ * head is not counted against its address: the JDK's server reads the head, on one of these
+ * threads, before the console sees the connection, and tells no one the address until then. So
+ * one client that sends heads slowly can hold every thread, each connection up to this deadline,
+ * and open the next as each is closed, whatever {@code maxConnectionsPerAddress}; only the
+ * deadline, the queue and the JDK's own limits below bound it. Where untrusted clients can
+ * connect, put a proxy that limits each client in front.)
+ *
+ * <p>An event stream finds out that its client has gone by writing to it (a sample, or a
+ * heartbeat each second without one). A client that closed its connection (a closed tab, even a
+ * killed browser: its system closes the connection) frees its stream slot and its address's count
+ * within a second or two. One that vanished without a word (its network gone, a NAT that dropped
+ * the connection) is not told apart from a slow reader: its writes go into the socket's send
+ * buffer, unacknowledged, until the buffer is full, and the next write then blocks past
+ * {@link Builder#requestTimeout} and ends the stream; or the system gives up retransmitting first
+ * (on Linux about 15 minutes by default, {@code net.ipv4.tcp_retries2}) and the write fails. Until
+ * then that stream counts against {@link Builder#maxClients} and its address: a client that comes
+ * back from the same address may be refused (503, {@code Retry-After}) while the dead streams
+ * hold its address's last slots. Samples of some kilobytes a second fill a send buffer of tens of
+ * kilobytes in seconds to a minute; with a long {@link Builder#interval} and small samples it
+ * takes the system's timeout.
  *
  * <p>The JDK's server has further limits, JVM-wide system properties read once when its first
  * server starts (so not set by this class): {@code jdk.httpserver.maxConnections} (open
@@ -250,11 +268,15 @@ public final class Console implements AutoCloseable {
         /**
          * The most connections from one client address served at once: its open event streams
          * and its requests being answered, counted from when the request head has been read (a
-         * connection still sending it, or idle between requests, is not counted). Beyond that a
-         * request is answered 503 with {@code Retry-After}, so one client cannot hold every event
-         * stream and every thread while the others are refused. 6 by default: a browser opens at
-         * most 6 connections to one host, all its tabs together. Clients behind one proxy or NAT
-         * share an address: raise it for them.
+         * connection still sending it, or idle between requests, is not counted: see the class
+         * comment). Beyond that a request is answered 503 with {@code Retry-After}, so one client
+         * cannot hold every event stream and every thread while the others are refused. 6 by
+         * default: a browser opens at most 6 connections to one host, all its tabs together.
+         * Clients behind one proxy or NAT share an address: raise it for them. An event stream
+         * whose client vanished without closing its connection (its network gone) counts until
+         * a write to it blocks past {@link #requestTimeout} or fails (see the class comment), and
+         * a client coming back from the same address meanwhile may find its address's slots
+         * taken.
          *
          * @param max the number of connections, 1 to 1024
          * @return this builder
@@ -560,8 +582,11 @@ public final class Console implements AutoCloseable {
      * Pushes each new sample to one client until it goes away or the console closes. The wait for
      * a sample is not bounded by the request deadline (streams are bounded by {@code maxClients});
      * each write is, so a client that stops reading loses its stream and frees its slot. Without
-     * a new sample within a second it writes a comment, so a client that has gone frees its slot
-     * within a second or two, whatever the interval.
+     * a new sample within a second it writes a comment, so a client that has closed its connection
+     * frees its slot within a second or two, whatever the interval. A client that vanished without
+     * closing it is found out only once the send buffer is full or the system gives up on the
+     * connection (see the class comment): nothing the JDK's server shows tells it from a slow
+     * reader.
      */
     private void stream(HttpExchange ex) throws IOException {
         if (!streams.tryAcquire()) {

@@ -22,7 +22,14 @@ import java.util.Map;
  * <p>What cannot be counted here: a connection that has not yet sent its whole request head. The
  * JDK's server reads the head on a handler thread before it calls the console, which sees no
  * connection until then; those are bounded by the request deadline ({@code HandlerPool}) and the
- * JDK server's JVM-wide limits.
+ * JDK server's JVM-wide limits, so one client can hold every handler thread that way (the class
+ * comment of {@code Console}).
+ *
+ * <p>What is counted too long: an event stream whose client vanished without closing its
+ * connection, until a write to it blocks past the deadline or fails. Taking the slot of an idle
+ * stream of the address for a new connection would not do: every stream is idle on the client's
+ * side, so a live one would go, and one tab too many would end another, which reconnects and ends
+ * the next, for ever.
  */
 final class PerAddress {
 

@@ -23,7 +23,7 @@ import java.util.List;
  *       (413); the console never reads one;</li>
  *   <li>without a token, the {@code Host} header names the loopback address the console is bound
  *       to ({@code 127.0.0.1}, {@code localhost}, {@code [::1]} or the bound address as
- *       {@code Console.uri()} writes it, with its port, which may be left out on port 80) (403): a page
+ *       {@code Console.uri()} writes it, in any case, with its port, which may be left out on port 80) (403): a page
  *       of another site whose name an attacker re-points at 127.0.0.1 (DNS rebinding) sends its
  *       own host name and gets nothing; a request target in absolute form
  *       ({@code GET http://host/...}) is checked by its host in place of the header's;</li>
@@ -108,9 +108,10 @@ final class Requests {
         if (port == 80 && host.indexOf(':', host.lastIndexOf(']') + 1) < 0) {
             host = host + ":80";               // a browser leaves the default port out
         }
+        // a host name is case-insensitive (LOCALHOST, and the hex digits of an IPv6 address)
         String suffix = ":" + port;
-        return host.equals("127.0.0.1" + suffix) || host.equals("localhost" + suffix)
-                || host.equals("[::1]" + suffix) || host.equals(ownHost + suffix);
+        return host.equalsIgnoreCase("127.0.0.1" + suffix) || host.equalsIgnoreCase("localhost" + suffix)
+                || host.equalsIgnoreCase("[::1]" + suffix) || host.equalsIgnoreCase(ownHost + suffix);
     }
 
     /**
@@ -142,13 +143,14 @@ final class Requests {
     }
 
     /**
-     * The token from the query ({@code token=}, percent-decoded) or the {@code Authorization}
-     * header; else null.
+     * The token from the query (the first {@code token=} part, wherever it stands, percent-decoded)
+     * or the {@code Authorization} header; else null. Every part of the query is looked at: the
+     * request target's length ({@link #MAX_TARGET}, checked before) bounds their number.
      */
     static String presentedToken(HttpExchange ex) {
         String query = ex.getRequestURI().getRawQuery();
         if (query != null) {
-            for (String part : query.split("&", 16)) {
+            for (String part : query.split("&")) {
                 if (part.startsWith("token=")) {
                     return percentDecoded(part.substring("token=".length()));
                 }
