@@ -31,7 +31,10 @@ import org.apache.pekko.actor.Address;
  * contract requires, so a late reply of a dead member cannot complete a task that was already
  * reassigned; and a frame must carry the worker's current incarnation, so a late frame of a lost
  * process is not taken for its successor's when a restarted worker rejoins under the same id (at
- * the same address or another).
+ * the same address or another). The scheduler's cut-offs ({@link #workerLost}, {@link #retired})
+ * lose only the process it addresses, never a successor that proved the id meanwhile; and a frame
+ * to a worker that Artery drops (its outbound queue full, see {@link EndpointActor}) has that
+ * worker handled as lost, its tasks placed again, rather than waited for.
  */
 final class CoordinatorTransport extends CoordinatorTransportSupport implements EndpointActor.Handler {
 
@@ -215,20 +218,63 @@ final class CoordinatorTransport extends CoordinatorTransportSupport implements 
         return false;
     }
 
+    /**
+     * The process the scheduler addresses as worker {@code worker}: the id's live process, unless
+     * the process the scheduler knows was lost and the id is fenced ({@link #fenced}), when the
+     * live process, if any, is a successor the scheduler has not admitted yet; else {@code null}.
+     * The process is read before the fence: a loss between the two reads leaves a process that
+     * is no longer the id's, which {@link Roster#loseIfCurrent} and {@link Roster#retire} leave
+     * alone.
+     */
+    private Incarnations.Claim<Address> addressed(int worker) {
+        Incarnations.Claim<Address> process = roster.process(worker);
+        return process == null || fenced.contains(worker) ? null : process;
+    }
+
+    /**
+     * Cuts off the process the scheduler addressed as worker {@code worker} (a send to it threw),
+     * not a successor that proved the id since that process was lost: the scheduler's failed
+     * send was for its predecessor, whose loss is reported already.
+     */
     @Override
     public void workerLost(int worker) {
         batches.discard(worker);
-        roster.lose(worker);
+        Incarnations.Claim<Address> process = addressed(worker);
+        if (process != null) {
+            roster.loseIfCurrent(worker, process.holder(), process.incarnation());
+        }
     }
 
     /**
      * A retired worker is cut off as a lost one is (a new process may take its id); it was told
      * that it is retired and leaves the cluster itself, and is downed only if it has not left
-     * after a while (see {@link PekkoCoordinator}).
+     * after a while (see {@link PekkoCoordinator}). Only the process the scheduler retired is cut
+     * off: if it was lost meanwhile, a successor that proved the id is spared.
      */
     @Override
     public void retired(int worker) {
         batches.flush(worker);                // the last message queued for it is Message.Retired
-        roster.retire(worker);
+        Incarnations.Claim<Address> process = addressed(worker);
+        if (process != null) {
+            roster.retire(worker, process.holder(), process.incarnation());
+        }
+    }
+
+    /**
+     * Artery dropped a frame of ours to {@code member} (its outbound queue to that member was
+     * full): the worker there missed messages of its stream (a task, a release) and is handled as
+     * lost, its tasks placed again, as for any lost worker, rather than waited for.
+     */
+    @Override
+    public void onDropped(Address member, String reason) {
+        int id = roster.workerAt(member);
+        // not a successor at the address that the scheduler has not admitted: a frame dropped was
+        // never for it (nothing is sent to a fenced id)
+        Incarnations.Claim<Address> process = id < 0 ? null : addressed(id);
+        if (process != null && process.holder().equals(member)
+                && roster.loseIfCurrent(id, member, process.incarnation())) {
+            LOG.log(System.Logger.Level.WARNING, "a frame to worker {0} at {1} was dropped ({2}); the worker is"
+                    + " handled as lost", id, member, reason);
+        }
     }
 }

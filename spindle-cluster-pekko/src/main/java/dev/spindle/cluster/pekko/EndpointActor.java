@@ -6,7 +6,10 @@ package dev.spindle.cluster.pekko;
 import java.util.Optional;
 import org.apache.pekko.actor.AbstractActor;
 import org.apache.pekko.actor.ActorRef;
+import org.apache.pekko.actor.Address;
+import org.apache.pekko.actor.Dropped;
 import org.apache.pekko.actor.Props;
+import org.apache.pekko.actor.WrappedMessage;
 import org.apache.pekko.cluster.Cluster;
 import org.apache.pekko.cluster.ClusterEvent;
 
@@ -24,6 +27,16 @@ import org.apache.pekko.cluster.ClusterEvent;
  * state replayed. A lost worker would never be noticed and its tasks would wait for good. The
  * actor's state is the roster, which outlives the instance, so a restart keeps the subscription
  * and replays nothing: the events published meanwhile wait in the mailbox, which a restart keeps.
+ *
+ * <p>It also listens, for as long, for the frames Artery drops: Artery delivers at most once, and
+ * when its outbound queue to a member is full (under sustained congestion; 3,072 messages by
+ * default) it drops a message and publishes {@link Dropped} on the event stream, nothing more.
+ * A frame of the coordinator's or a worker's stream that is lost so would leave a task, or its
+ * result, waited for in vain while its member stays in the cluster; so a drop of a frame this
+ * endpoint sent ({@link Outbox#send}: the sender is this actor) goes to the handler, which treats
+ * the member as lost. (A request sent with an ask, a probe or a fetch, and a reply to one, are
+ * not: the asker's timeout covers them. A frame to a member that is gone, Artery sends to dead
+ * letters: membership reports that loss.)
  */
 final class EndpointActor extends AbstractActor {
 
@@ -37,6 +50,12 @@ final class EndpointActor extends AbstractActor {
 
         /** Bytes the codec refused, from {@code sender}. */
         void onRejected(Wire.Rejected rejected, ActorRef sender);
+
+        /**
+         * A frame this endpoint sent to {@code member} was dropped by Artery before it left (its
+         * outbound queue to the member was full), {@code reason} as Artery gives it.
+         */
+        void onDropped(Address member, String reason);
     }
 
     private final Roster roster;
@@ -56,11 +75,13 @@ final class EndpointActor extends AbstractActor {
     public void preStart() {
         cluster.subscribe(getSelf(), ClusterEvent.initialStateAsEvents(), ClusterEvent.MemberEvent.class,
                 ClusterEvent.UnreachableMember.class);
+        getContext().getSystem().getEventStream().subscribe(getSelf(), Dropped.class);
     }
 
     @Override
     public void postStop() {
         cluster.unsubscribe(getSelf());
+        getContext().getSystem().getEventStream().unsubscribe(getSelf());
     }
 
     /** Keeps the subscription: see the class comment (the default would unsubscribe here). */
@@ -78,6 +99,7 @@ final class EndpointActor extends AbstractActor {
         return receiveBuilder()
                 .match(Wire.Received.class, f -> handler.onFrame(f, getSender()))
                 .match(Wire.Rejected.class, r -> handler.onRejected(r, getSender()))
+                .match(Dropped.class, this::dropped)
                 .match(ClusterEvent.MemberJoined.class, e -> roster.joining(e.member()))
                 .match(ClusterEvent.MemberUp.class,
                         e -> roster.up(e.member(), cluster.state().getMembers(), cluster.selfMember()))
@@ -87,5 +109,17 @@ final class EndpointActor extends AbstractActor {
                 .match(ClusterEvent.MemberExited.class, e -> roster.removed(e.member()))
                 .matchAny(o -> { })
                 .build();
+    }
+
+    /**
+     * A message dropped anywhere in this actor system: one of this endpoint's frames (sent through
+     * an actor selection, it is wrapped in a selection message) to another member is the handler's.
+     */
+    private void dropped(Dropped d) {
+        Address to = d.recipient().path().address();
+        if (getSelf().equals(d.sender()) && WrappedMessage.unwrap(d.message()) instanceof Wire.Encoded
+                && to.hasGlobalScope() && !to.equals(cluster.selfAddress())) {
+            handler.onDropped(to, d.reason());
+        }
     }
 }

@@ -318,10 +318,8 @@ final class Roster {
                 retryWaiting(id);
             }
         }
-        if (a.equals(coordinator) && m.hasRole(COORDINATOR_ROLE)) {
-            coordinatorGone = true;
-            coordinator = null;               // so the later events of its leaving do not call again
-            onCoordinatorGone.run();
+        if (m.hasRole(COORDINATOR_ROLE)) {
+            coordinatorLost(a);
         }
         if (m.status() == MemberStatus.removed()) {
             // its last event: Artery quarantines the process, so no frame of it arrives again, and
@@ -333,9 +331,37 @@ final class Roster {
         }
     }
 
+    /**
+     * On a worker: the coordinator at {@code a}, if it is the one this worker follows, is gone
+     * (it left the cluster, or a frame to it was lost): {@link #onCoordinatorGone} once.
+     */
+    synchronized void coordinatorLost(Address a) {
+        if (a.equals(coordinator)) {
+            coordinatorGone = true;
+            coordinator = null;               // so the later events of its leaving do not call again
+            onCoordinatorGone.run();
+        }
+    }
+
     /** Marks a worker lost (once per incarnation) and tells the callback. */
     void lose(int id) {
         lose(id, false);
+    }
+
+    /**
+     * Marks worker {@code id} lost if its live process is {@code a} as {@code incarnation}: the
+     * process a caller addressed (the scheduler cut it off, a frame to it was lost), not a
+     * successor that proved the id since that one was lost (as the Hazelcast transport's roster
+     * does).
+     *
+     * @return whether that process was the id's live one, and is lost now
+     */
+    synchronized boolean loseIfCurrent(int id, Address a, long incarnation) {
+        if (!workers.accepts(id, a, incarnation)) {
+            return false;
+        }
+        lose(id, false);
+        return true;
     }
 
     private synchronized void lose(int id, boolean leaving) {
@@ -357,13 +383,10 @@ final class Roster {
      * again now, as after a loss: the retired process's removal later finds the id no longer its
      * own, and would leave that claim waiting for good.
      */
-    synchronized void retire(int id) {
-        Address a = workers.holder(id);
-        if (workers.lose(id)) {
-            if (a != null) {
-                lostAddresses.add(a);
-                onWorkerRetired.accept(id, a);   // first: it reads the retired process's incarnation
-            }
+    synchronized void retire(int id, Address a, long incarnation) {
+        if (workers.accepts(id, a, incarnation) && workers.lose(id)) {
+            lostAddresses.add(a);
+            onWorkerRetired.accept(id, a);       // first: it reads the retired process's incarnation
             retryWaiting(id);
         }
     }
@@ -410,6 +433,11 @@ final class Roster {
     /** The current incarnation of worker {@code id} ({@link Incarnations#NONE} if never registered). */
     long incarnation(int id) {
         return workers.current(id);
+    }
+
+    /** The id of the live worker at {@code a}, or -1. */
+    int workerAt(Address a) {
+        return workers.idOf(a);
     }
 
     /** Whether {@code a} is a live worker's address. */

@@ -133,6 +133,21 @@ final class WorkerTransport extends WorkerTransportSupport implements EndpointAc
         }
     }
 
+    /**
+     * Artery dropped a report of ours to {@code member} (its outbound queue was full): if that is
+     * the coordinator this worker follows, the coordinator waits in vain for a result, so it is
+     * handled as gone, as when it leaves the cluster: this worker leaves, and the coordinator,
+     * seeing it leave, places its tasks again.
+     */
+    @Override
+    public void onDropped(Address member, String reason) {
+        if (member.equals(roster.coordinator())) {
+            LOG.log(Level.WARNING, "worker {0}: a frame to the coordinator at {1} was dropped ({2}); the coordinator"
+                    + " is handled as gone and this worker leaves the cluster", id, member, reason);
+            roster.coordinatorLost(member);
+        }
+    }
+
     // ---- outbound --------------------------------------------------------------------------
 
     @Override

@@ -66,6 +66,10 @@ class RemovalDuringEndpointRestartTest {
             @Override
             public void onRejected(Wire.Rejected rejected, ActorRef sender) {
             }
+
+            @Override
+            public void onDropped(Address member, String reason) {
+            }
         };
         // the endpoint as EndpointActor.props makes it, except that its second instance (the
         // restart's) waits until the test lets it be made

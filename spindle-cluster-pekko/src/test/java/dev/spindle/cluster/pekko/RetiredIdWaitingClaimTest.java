@@ -55,7 +55,7 @@ class RetiredIdWaitingClaimTest {
         roster.up(replacement, List.of(), selfMember);     // while worker 1 retires: its claim waits
         assertThat(roster.worker(1)).isEqualTo(oldAddress);
 
-        roster.retire(1);                                  // the scheduler removed worker 1
+        roster.retire(1, oldAddress, oldIncarnation);     // the scheduler removed worker 1
         roster.removed(old.copy(MemberStatus.removed()));  // and its process left the cluster
 
         assertThat(retired).containsExactly(1);
