@@ -766,9 +766,15 @@ public final class WorkStealingPool extends PoolCore {
         return parallelism;
     }
 
+    /**
+     * Live workers as {@link #stats()} reports them: none once the pool has terminated. The spare
+     * manager's count never drops below the core workers by itself, so a terminated pool read
+     * {@code live=} its parallelism here while its stats said 0.
+     */
     @Override
     String describe() {
-        return "parallelism=" + parallelism + ", live=" + shared.spares.live() + ", injector~" + injector.size();
+        int live = isTerminated() ? 0 : shared.spares.live();
+        return "parallelism=" + parallelism + ", live=" + live + ", injector~" + injector.size();
     }
 
     // ------------------------------------------------------------------ builder
