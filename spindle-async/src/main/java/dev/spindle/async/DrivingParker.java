@@ -360,7 +360,7 @@ final class DrivingParker implements Parker {
                 d.dispatch();
             }
             if (due) {
-                timers.fireDue();
+                timers.fireDueOrBackOff();     // an error of the round backs off; this worker goes on
             }
         } finally {
             self.driving = false;

@@ -8,7 +8,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
-import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
 
@@ -39,6 +38,13 @@ import java.util.function.Function;
  * </ul>
  * {@link #schedule} picks the current worker's runtime's timer if it has one, else the shared
  * one: the wake-up then comes from the thread that already runs the tasks.
+ *
+ * <p><b>A round that fails.</b> Both fire through {@link #fireDueOrBackOff}, which catches an
+ * {@link Error} out of the round itself (a waker's is caught in {@link #fire}), reports it and
+ * holds the due entries back for a pause that grows while rounds keep failing: {@link #anyDue},
+ * {@link #nanosToNext} and the timer thread's wait all count it. A worker that drives the timers
+ * once let such an error out of its park, and a worker that dies shuts its runtime down: every
+ * task of a driven runtime failed because one round of firing found no memory left.
  */
 final class Timers {
 
@@ -57,15 +63,25 @@ final class Timers {
     /** The earliest deadline, or unset when {@link #count} is 0: read without the lock by {@link #anyDue}. */
     private volatile long first;
     private volatile int count;
+    /**
+     * The pause after the last round of firing, in milliseconds, if that round failed; 0 after
+     * a round that completed (see {@link #fireDueOrBackOff}). Written by whoever fires: the
+     * timer thread, or the worker holding the timer slot of a driving runtime, one at a time.
+     */
+    private volatile long backoffMillis;
+    /** When that pause ends ({@link System#nanoTime}); meaningful while {@link #backoffMillis} is not 0. */
+    private volatile long pausedUntil;
 
     /** Makes (not starts) the shared timer's thread; tests pass one whose start fails. */
     private final Function<Runnable, Thread> threads;
     /**
      * Run under the lock as {@link #fireDue} takes each due entry, before it is taken; does
      * nothing but for tests, which make it throw as the growth of the list of due entries would
-     * when no memory is left.
+     * when no memory is left. A test may replace it on a driving runtime's timer before it
+     * spawns the task that schedules an entry (that spawn orders the write before the firing's
+     * read).
      */
-    private final Runnable taking;
+    Runnable taking;
 
     Timers(Runnable earlier) {
         this(earlier, Timers::timerThread);
@@ -232,17 +248,33 @@ final class Timers {
         }
     }
 
-    /** Nanoseconds until the earliest deadline (0 if one is due), or -1 if nothing is scheduled. */
+    /**
+     * Nanoseconds until the earliest deadline (0 if one is due), or -1 if nothing is scheduled;
+     * no less than what is left of the pause after a failed round.
+     */
     long nanosToNext() {
         if (count == 0) {
             return -1;
         }
-        return Math.max(0, first - System.nanoTime());
+        long now = System.nanoTime();
+        return Math.max(Math.max(0, first - now), pauseLeft(now));
     }
 
-    /** Whether an entry is due, without the lock (a racy hint for a busy worker's periodic check). */
+    /**
+     * Whether an entry is due and no pause after a failed round holds it back, without the lock
+     * (a racy hint for a busy worker's periodic check).
+     */
     boolean anyDue() {
-        return count != 0 && first - System.nanoTime() <= 0;
+        if (count == 0) {
+            return false;
+        }
+        long now = System.nanoTime();
+        return first - now <= 0 && pauseLeft(now) == 0;
+    }
+
+    /** Nanoseconds left of the pause after a failed round of firing; 0 if none. */
+    private long pauseLeft(long now) {
+        return backoffMillis == 0 ? 0 : Math.max(0, pausedUntil - now);
     }
 
     /**
@@ -251,7 +283,7 @@ final class Timers {
      * is fired even if an {@link Error} (the list's growth finding no memory left) ends the
      * taking: that error then reaches the caller, and the entries not taken stay in the heap for
      * the next call. Before, an entry taken out of the heap and marked fired but not yet listed
-     * was never woken.
+     * was never woken. Those that fire the timer call {@link #fireDueOrBackOff}.
      */
     void fireDue() {
         List<Entry> due = null;
@@ -298,40 +330,63 @@ final class Timers {
     }
 
     /**
-     * The shared timer's thread. It ends only with the JVM: every sleep and timeout of the JVM
-     * that runs on no driving runtime waits on it. So an {@link Error} out of a round of firing
-     * ({@link #fireDue}'s own, an {@link OutOfMemoryError} say: a waker's is caught in
-     * {@link #fire}) is reported to this thread's uncaught-exception handler, and the loop goes
-     * on; the entries that round did not take are still in the heap, and the next round fires
-     * them. Before, the error ended the thread, and since it stayed recorded, no timer of the
-     * JVM fired again. An error that recurs (memory stays exhausted) must not make the thread
-     * spin at full speed, reporting it each time: after each failed round the thread pauses,
-     * 1 ms after the first and twice as long after each next, up to {@link #MAX_BACKOFF_MILLIS}
-     * (a park, which may end early); a round that completes resets it. Timers then fire late by
-     * at most that pause, and only while rounds keep failing.
+     * One round of firing for whoever fires this timer (the shared timer's thread, or the worker
+     * that drives a runtime's timers); never throws. Neither may end: the shared timer's thread
+     * lives as long as the JVM, and every sleep and timeout of the JVM that runs on no driving
+     * runtime waits on it; a driving worker that dies shuts its runtime down. So an
+     * {@link Error} out of the round ({@link #fireDue}'s own, an {@link OutOfMemoryError} say: a
+     * waker's is caught in {@link #fire}) is reported to the firing thread's uncaught-exception
+     * handler, and the firing goes on; the entries that round did not take are still in the
+     * heap, and a later round fires them. Before, the error ended the timer thread, and since it
+     * stayed recorded, no timer of the JVM fired again; on a driving worker it shut the runtime
+     * down. An error that recurs (memory stays exhausted) must not make the firing thread spin
+     * at full speed, reporting it each time: after each failed round the due entries are held
+     * back ({@link #anyDue}, {@link #nanosToNext} and the timer thread's wait count the pause),
+     * 1 ms after the first and twice as long after each next, up to {@link #MAX_BACKOFF_MILLIS};
+     * a round that completes ends it. Timers then fire late by at most that pause, and only while
+     * rounds keep failing; a driving worker meanwhile goes on running tasks and I/O.
+     */
+    void fireDueOrBackOff() {
+        try {
+            fireDue();
+            if (backoffMillis != 0) {
+                backoffMillis = 0;
+            }
+        } catch (Throwable t) {
+            failedRound(t);
+        }
+    }
+
+    /** Reports what ended a round of firing and lengthens the pause before the next. Never throws. */
+    private void failedRound(Throwable t) {
+        AsyncRuntime.reportStray(t);           // never throws
+        long pause = Math.min(MAX_BACKOFF_MILLIS, Math.max(1, 2 * backoffMillis));
+        pausedUntil = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(pause);
+        backoffMillis = pause;                 // after pausedUntil: a reader that sees it sees that
+    }
+
+    /**
+     * The shared timer's thread: rounds of {@link #awaitDueAndFire} for as long as the JVM runs.
+     * A round's firing never throws ({@link #fireDueOrBackOff}); anything else out of a round
+     * is handled as a failed firing, so nothing here ends the thread.
      */
     private void run() {
-        long backoffMillis = 0;
         while (true) {
             try {
                 awaitDueAndFire();
-                backoffMillis = 0;
             } catch (Throwable t) {
-                AsyncRuntime.reportStray(t);   // never throws
-                backoffMillis = Math.min(MAX_BACKOFF_MILLIS, Math.max(1, 2 * backoffMillis));
-                // a park, not a sleep: nothing here may throw out of the loop; the thread is
-                // not interruptible in any meaningful way, so a stray interrupt is cleared
-                // rather than left to cut every pause short
-                Thread.interrupted();
-                LockSupport.parkNanos(this, TimeUnit.MILLISECONDS.toNanos(backoffMillis));
+                failedRound(t);
             }
         }
     }
 
-    /** The longest the shared timer's thread pauses after a failed round (see {@link #run}). */
+    /** The longest the due entries are held back after a failed round (see {@link #fireDueOrBackOff}). */
     static final long MAX_BACKOFF_MILLIS = 100;
 
-    /** One round of the shared timer's thread: waits for the earliest deadline, then fires. */
+    /**
+     * One round of the shared timer's thread: waits for the earliest deadline (and for the end
+     * of the pause after a failed round), then fires.
+     */
     private void awaitDueAndFire() {
         lock.lock();
         try {
@@ -340,7 +395,8 @@ final class Timers {
                     changed.awaitUninterruptibly();
                     continue;
                 }
-                long wait = heap[0].deadline - System.nanoTime();
+                long now = System.nanoTime();
+                long wait = Math.max(heap[0].deadline - now, pauseLeft(now));
                 if (wait <= 0) {
                     break;
                 }
@@ -353,7 +409,7 @@ final class Timers {
         } finally {
             lock.unlock();
         }
-        fireDue();
+        fireDueOrBackOff();
     }
 
     /** Publishes the earliest deadline for the lock-free readers. Lock held. */
