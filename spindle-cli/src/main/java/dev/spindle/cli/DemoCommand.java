@@ -51,6 +51,10 @@ final class DemoCommand implements Callable<Integer> {
         long t0 = System.nanoTime();
         long result = pool.invoke(() -> fib(pool, n));
         long elapsed = System.nanoTime() - t0;
+        // The workers' figures while the pool runs: once it has terminated its stats report no
+        // live, blocked or parked worker, and the demo said "live workers 0" of every run. The
+        // counters are read after termination, when every worker has counted its last task.
+        SchedulerStats running = pool.stats();
         pool.shutdown();
         if (!pool.awaitTermination(30, TimeUnit.SECONDS)) {
             throw new IllegalStateException("the pool did not terminate within 30 s");
@@ -63,7 +67,7 @@ final class DemoCommand implements Callable<Integer> {
         out.printf(Locale.ROOT, "time: %.2f ms on %d workers, %,d tasks spawned%n",
                 elapsed / 1e6, workers, n < 2 ? 0 : iterativeFib(n + 1) - 1);
         out.println();
-        out.print(statsTable(pool.stats()));
+        out.print(statsTable(running, pool.stats()));
         out.flush();
         return 0;
     }
@@ -89,11 +93,17 @@ final class DemoCommand implements Callable<Integer> {
         return a;
     }
 
-    /** The pool's counters: a line per worker and the totals. */
-    static String statsTable(SchedulerStats s) {
+    /**
+     * The pool's figures: its workers as {@code running} saw them (a snapshot taken before
+     * shutdown), then its counters from {@code s} (the final snapshot, taken after termination),
+     * a line per worker and the totals.
+     */
+    static String statsTable(SchedulerStats running, SchedulerStats s) {
         StringBuilder sb = new StringBuilder();
-        sb.append(String.format(Locale.ROOT, "pool %s: parallelism %d, live workers %d, blocked %d, injector %d%n",
-                s.name(), s.parallelism(), s.liveWorkers(), s.blockedWorkers(), s.sharedQueued()));
+        sb.append(String.format(Locale.ROOT, "pool %s: parallelism %d, live workers %d, blocked %d, injector %d"
+                + " (as the computation ended)%n", running.name(), running.parallelism(), running.liveWorkers(),
+                running.blockedWorkers(), running.sharedQueued()));
+        sb.append(String.format(Locale.ROOT, "counters after shutdown:%n"));
         String fmt = "%-8s %-5s %12s %12s %12s %12s %12s %8s %6s%n";
         sb.append(String.format(Locale.ROOT, fmt, "worker", "spare", "executed", "stole", "runner helps",
                 "stolen from", "overflowed", "parks", "queue"));
