@@ -233,6 +233,26 @@ public final class OutboundBatches {
     }
 
     /**
+     * Drops what is queued for {@code destination}, as {@link #discard} does, and forgets its lane:
+     * for a destination that is gone for good (a transport that never reuses an id, one per
+     * process, say), whose lane would otherwise be kept, and looked at by every {@link #flush()},
+     * for as long as this object lives. A batch already taken by a flush is still sent; a later
+     * {@link #add} for the destination makes it a new lane; a body added while this runs may be
+     * left in the forgotten lane, never sent: only for a destination whose messages may be
+     * dropped.
+     *
+     * @param destination the destination's id; nothing happens for one without a lane
+     */
+    public void remove(int destination) {
+        Lane l = lanes.remove(destination);
+        if (l != null) {
+            while (l.queue.poll() != null) {
+                l.pending.decrementAndGet();
+            }
+        }
+    }
+
+    /**
      * Bodies queued for {@code destination} and not sent yet.
      *
      * @param destination the destination's id

@@ -68,7 +68,7 @@ final class CoordinatorTransport extends CoordinatorTransportSupport implements 
     /**
      * A process the scheduler's messages are for: worker {@code worker}'s member and incarnation
      * when they were queued, and the lane of {@link #batches} they are queued in (one per process,
-     * never reused).
+     * never reused, forgotten once the process is lost: {@link #discard}).
      */
     private record Process(int worker, Member member, long incarnation, int lane) {
         boolean isFor(Member m, long i) {
@@ -81,7 +81,7 @@ final class CoordinatorTransport extends CoordinatorTransportSupport implements 
      * and whose lane its messages for the id are queued in.
      */
     private final ConcurrentHashMap<Integer, Process> addressed = new ConcurrentHashMap<>();
-    /** Each lane's process. */
+    /** Each lane's process, while it is not known to be lost ({@link #discard}). */
     private final ConcurrentHashMap<Integer, Process> lanes = new ConcurrentHashMap<>();
     private final AtomicInteger nextLane = new AtomicInteger();
     /** The process of the batch this thread is sending, for {@link #sendFrame}. */
@@ -119,11 +119,19 @@ final class CoordinatorTransport extends CoordinatorTransportSupport implements 
         fenced.remove(id);
     }
 
-    /** Drops what is queued for the process the scheduler addressed last as worker {@code id}. */
+    /**
+     * Drops what is queued for the process the scheduler addressed last as worker {@code id}, which
+     * is lost (or an earlier one, lost before), and forgets its lane: no message is sent to a lost
+     * process, and a lane is never reused, so kept, a worker restarted again and again over a
+     * long session left one lane more per restart, each walked by every flush. A message queued
+     * for that process after this (a send racing with its loss) makes the lane anew, dropped at
+     * the send ({@link #sendBatch}), and forgotten by the next call, {@link #admitting}'s.
+     */
     private void discard(int id) {
         Process p = addressed.get(id);
         if (p != null) {
-            batches.discard(p.lane());
+            lanes.remove(p.lane());
+            batches.remove(p.lane());
         }
     }
 
