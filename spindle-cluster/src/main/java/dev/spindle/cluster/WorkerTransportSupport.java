@@ -101,8 +101,8 @@ public abstract class WorkerTransportSupport implements Transport {
      * refused on arrival for its size: a batch over the frame limit goes as one frame per
      * report; a result too large for a frame alone becomes its task's failure (the task errs
      * instead of hanging); a failure too large alone goes without its message and stack trace.
-     * Only a report that is still too large after that (keys longer than a frame) is dropped,
-     * and logged.
+     * A report that is still too large after that (its keys, and a failure's class name, longer
+     * than a frame) is handed to {@link #cannotReport}.
      *
      * @param bodies the wire forms of the reports, in order
      */
@@ -129,10 +129,24 @@ public abstract class WorkerTransportSupport implements Transport {
             if (shorter != null) {
                 sendWithinFrameLimit(List.of(shorter));
             } else {
-                LOG.log(System.Logger.Level.ERROR, "worker {0} cannot send {1}: {2}", id,
-                        body.getClass().getSimpleName(), tooLarge.getMessage());
+                cannotReport(body, tooLarge);
             }
         }
+    }
+
+    /**
+     * Handles a report that {@link #sendWithinFrameLimit} could not make small enough for a
+     * frame: the coordinator will never hear of it (a finished or failed task's caller would wait
+     * for good), so a transport that can make the coordinator notice (by having this worker leave,
+     * so that its tasks are placed again) overrides this. This one logs it, as an error. It must
+     * not throw: it runs within the sending of a batch, whose later reports still go.
+     *
+     * @param body the wire form of the report that was not sent
+     * @param why why it could not be sent
+     */
+    protected void cannotReport(Object body, IllegalArgumentException why) {
+        LOG.log(System.Logger.Level.ERROR, "worker {0} cannot send {1}: {2}", id, body.getClass().getSimpleName(),
+                why.getMessage());
     }
 
     /**

@@ -175,9 +175,13 @@ final class CoordinatorTransport extends CoordinatorTransportSupport implements 
     /**
      * One frame to the worker; a frame over the limit is split by the caller. A frame that could
      * not be sent to the worker's member ({@link Outbox#send} false: Hazelcast refused the
-     * invocation) has the worker handled as lost: membership tells the scheduler only if the
-     * member left, and a refusal for a member that stays (or one that left, reported twice) is
-     * otherwise a lost batch nobody hears of.
+     * invocation), or whose invocation failed after Hazelcast accepted it while the member stays
+     * (the connection was reset, the member could not read it or refused it), has the worker
+     * handled as lost: membership tells the scheduler only if the member left, and a refusal for
+     * a member that stays (or one that left, reported twice) is otherwise a lost batch nobody
+     * hears of. The later failure comes on a callback thread, after later frames may have been
+     * delivered: the worker has then missed part of what the scheduler sent it, so it cannot go
+     * on as it is either.
      */
     @Override
     protected void sendFrame(int worker, List<Object> bodies) {
@@ -188,7 +192,11 @@ final class CoordinatorTransport extends CoordinatorTransportSupport implements 
         if (to == null || to.worker() != worker || !current(to)) {
             return;
         }
-        if (!outbox.send(to.member(), worker, to.incarnation(), bodies)) {
+        if (!outbox.send(to.member(), worker, to.incarnation(), bodies, failure -> {
+            LOG.log(Level.WARNING, "a frame of " + bodies.size() + " messages to worker " + worker
+                    + " was not delivered; the worker is handled as lost", failure);
+            loseIfUnsent(to);
+        })) {
             loseIfUnsent(to);
         }
     }
@@ -329,7 +337,8 @@ final class CoordinatorTransport extends CoordinatorTransportSupport implements 
                 if (hz == null || !hz.getLifecycleService().isRunning() || !hz.getCluster().getMembers().contains(member)) {
                     return;
                 }
-                outbox.send(member, worker, incarnation, List.of(new Message.Retired(worker)));
+                // the worker is cut off already: a resend that fails is tried again
+                outbox.send(member, worker, incarnation, List.of(new Message.Retired(worker)), failure -> { });
                 pause = Math.min(2 * pause, MAX_RETIRED_PAUSE_MILLIS);
             }
         } catch (InterruptedException | RuntimeException stopping) {

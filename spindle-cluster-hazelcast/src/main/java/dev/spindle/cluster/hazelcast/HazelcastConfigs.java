@@ -132,9 +132,9 @@ final class HazelcastConfigs {
         // one thread for messages keeps a member's inbox cheap; fetches get their own pool so a
         // slow value never delays control messages. Both queues keep Hazelcast's default capacity,
         // unbounded (Integer.MAX_VALUE), and must: a task that found its queue full would be refused
-        // on arrival with an exception sent back to the sender's future, and Outbox sends with
-        // executeOnMember, which drops that future, so a refused message would vanish without a
-        // trace and its task wait for good
+        // on arrival with an exception sent back to the sender's future: Outbox hears of it and
+        // has the worker handled as lost (or, on a worker, has it leave), so a full queue would
+        // cost workers where it should only wait
         c.getExecutorConfig(MESSAGES).setPoolSize(1).setStatisticsEnabled(false);
         c.getExecutorConfig(FETCHES).setPoolSize(4).setStatisticsEnabled(false);
 

@@ -32,7 +32,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * sequence number once ({@link Session}).
  *
  * <p>A batch of reports that cannot be sent ({@link Outbox#send} false: Hazelcast refused the
- * invocation, or this member or the coordinator is leaving; or an {@link Error} sealing it, an
+ * invocation, or this member or the coordinator is leaving; its invocation failed after Hazelcast
+ * accepted it, while the coordinator stayed; or an {@link Error} sealing it, an
  * {@code OutOfMemoryError} on a large result, say) cannot be sent again in order, and the
  * coordinator would never hear of it: a finished task's caller would wait for good. So this
  * worker leaves the cluster instead ({@link #onReportsUnsent}): the coordinator handles it as
@@ -260,16 +261,37 @@ final class WorkerTransport extends WorkerTransportSupport implements Endpoint {
 
     /**
      * One frame to the coordinator; a frame over the limit is split by the caller. A frame that
-     * could not be sent has this worker leave the cluster (see the class comment).
+     * could not be sent, or whose invocation failed after Hazelcast accepted it while the
+     * coordinator stays (the connection was reset, the coordinator could not read it or refused
+     * it: {@link Outbox#send}), has this worker leave the cluster (see the class comment).
      */
     @Override
     protected void sendFrame(List<Object> bodies) {
-        if (!outbox.send(roster.coordinator(), Wire.COORDINATOR, Wire.COORDINATOR_INCARNATION, bodies)) {
+        if (!outbox.send(roster.coordinator(), Wire.COORDINATOR, Wire.COORDINATOR_INCARNATION, bodies, failure -> {
+            LOG.log(Level.ERROR, "worker " + id + ": a frame of " + bodies.size() + " reports to the coordinator was "
+                    + "not delivered; leaving the cluster so that it places this worker's tasks again", failure);
+            onReportsUnsent.run();
+        })) {
             LOG.log(Level.ERROR, "worker {0}: could not send {1} messages ({2}...) to the coordinator; leaving the "
                     + "cluster so that it places this worker''s tasks again", id, bodies.size(),
                     bodies.get(0).getClass().getSimpleName());
             onReportsUnsent.run();
         }
+    }
+
+    /**
+     * A report too large for a frame even when shortened (see
+     * {@link #sendWithinFrameLimit}): the coordinator would never hear of it, so this worker
+     * leaves the cluster, as when a batch cannot be sent (see the class comment). Its tasks are
+     * placed again; a task whose report cannot travel from any worker errs at the coordinator
+     * once it has lost more workers than the settings allow.
+     */
+    @Override
+    protected void cannotReport(Object body, IllegalArgumentException why) {
+        LOG.log(Level.ERROR, "worker " + id + ": cannot send " + body.getClass().getSimpleName()
+                + " to the coordinator, even shortened (" + why.getMessage() + "); leaving the cluster so that it "
+                + "places this worker's tasks again");
+        onReportsUnsent.run();
     }
 
     /** Sends the reports held while the coordinator was unknown, oldest first. */

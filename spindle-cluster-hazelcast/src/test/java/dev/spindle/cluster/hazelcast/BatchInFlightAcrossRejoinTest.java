@@ -79,7 +79,7 @@ class BatchInFlightAcrossRejoinTest {
         session.join(UUID.randomUUID());
         transport = new CoordinatorTransport(codec, roster, session, HazelcastClusterSettings.DEFAULT_MAX_FRAME_BYTES);
         transport.attach(FakeInstances.instance(FakeInstances.executor((name, args) -> {
-            if (name.equals("executeOnMember")) {
+            if (name.equals("submitToMember")) {
                 sent.add(new Sent((Member) args[1], codec.open(((Deliver) args[0]).frame)));
             }
         }), null), scheduler::add);

@@ -69,7 +69,7 @@ class CoordinatorSendFailureTest {
         session.join(UUID.randomUUID());
         transport = new CoordinatorTransport(codec, roster, session, HazelcastClusterSettings.DEFAULT_MAX_FRAME_BYTES);
         transport.attach(FakeInstances.instance(FakeInstances.executor((name, args) -> {
-            if (name.equals("executeOnMember")) {
+            if (name.equals("submitToMember")) {
                 Throwable t = failNext.getAndSet(null);
                 if (t instanceof RuntimeException r) {
                     throw r;

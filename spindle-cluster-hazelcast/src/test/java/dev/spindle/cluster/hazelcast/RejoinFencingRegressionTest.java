@@ -109,7 +109,7 @@ class RejoinFencingRegressionTest {
 
     private HazelcastInstance instance() {
         return FakeInstances.instance(FakeInstances.executor((name, args) -> {
-            if (name.equals("executeOnMember")) {
+            if (name.equals("submitToMember")) {
                 sent.add(new Sent((Member) args[1], codec.open(((Deliver) args[0]).frame)));
             }
         }), null);

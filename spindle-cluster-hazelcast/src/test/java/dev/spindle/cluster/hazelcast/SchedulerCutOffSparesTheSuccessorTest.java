@@ -46,7 +46,7 @@ class SchedulerCutOffSparesTheSuccessorTest {
         session.join(UUID.randomUUID());
         transport = new CoordinatorTransport(codec, roster, session, HazelcastClusterSettings.DEFAULT_MAX_FRAME_BYTES);
         transport.attach(FakeInstances.instance(FakeInstances.executor((name, args) -> {
-            if (name.equals("executeOnMember")) {
+            if (name.equals("submitToMember")) {
                 sentTo.add((Member) args[1]);
             }
         }), null), scheduler::add);

@@ -54,7 +54,7 @@ class UnsentReportsLeaveTheClusterTest {
         Member me = HandshakeRegressionTest.member(UUID.randomUUID(), true);
         Member coordinator = HandshakeRegressionTest.member(UUID.randomUUID(), false);
         HazelcastInstance instance = FakeInstances.instance(FakeInstances.executor((name, args) -> {
-            if (name.equals("executeOnMember")) {
+            if (name.equals("submitToMember")) {
                 Throwable t = fail.get();
                 if (t instanceof RuntimeException r) {
                     throw r;
