@@ -261,8 +261,9 @@ final class ClusterWorker {
     private volatile boolean alive = true;
     /**
      * The scheduler of this worker's cluster, the owner of that cluster's futures
-     * ({@link ClusterFuture}), set by {@link LocalCluster}; null for a worker whose scheduler is in
-     * another JVM. A task waiting for a future runs the awaited task only on a worker of the
+     * ({@link ClusterFuture}), set by {@link LocalCluster}; null for a {@link WorkerNode}'s worker,
+     * whose scheduler is reached through its transport, in another JVM or in this one (see
+     * {@link #isOf}). A task waiting for a future runs the awaited task only on a worker of the
      * future's cluster ({@link #helpUntil}), and a task is the submitter only of what it submits to
      * its own cluster ({@link #runningTask}).
      */
@@ -349,6 +350,20 @@ final class ClusterWorker {
     /** Records the scheduler this worker serves, the owner of its cluster's futures (see {@link #cluster}). */
     void serves(Object scheduler) {
         this.cluster = scheduler;
+    }
+
+    /**
+     * Whether this worker serves {@code scheduler}, the owner of a future: the one recorded by
+     * {@link #serves}, or, when none was (a {@link WorkerNode}), a scheduler in this JVM that sends
+     * to it through the very transport it reports through, as a coordinator and its nodes sharing
+     * one in-process transport do. Without the second, a task of such a node was neither the
+     * submitter of what it submitted to its own coordinator, so that its retry was refused the
+     * same keys, nor a helper of what it waited for there, as a {@link LocalCluster} worker's is.
+     * A scheduler reached through another transport object is taken for another cluster's.
+     */
+    private boolean isOf(Object scheduler) {
+        Object mine = cluster;
+        return mine != null ? mine == scheduler : scheduler instanceof GraphScheduler s && s.sendsThrough(transport);
     }
 
     int id() {
@@ -733,7 +748,7 @@ final class ClusterWorker {
 
     /**
      * The task whose function the calling thread runs, if it is a task of {@code cluster} (the
-     * thread's worker serves that scheduler, see {@link #cluster}); else null, as on a thread running
+     * thread's worker serves that scheduler, see {@link #isOf}); else null, as on a thread running
      * none. A task of another cluster in the JVM (or of a worker whose scheduler is elsewhere) that
      * submits to {@code cluster} is no task of it: its key and attempt, numbered by its own
      * scheduler, named one of {@code cluster}'s tasks of the same key as the submitter, which then
@@ -741,7 +756,7 @@ final class ClusterWorker {
      */
     static Message.Compute runningTask(Object cluster) {
         ClusterWorker w = CURRENT.get();
-        return w != null && w.cluster != null && w.cluster == cluster ? RUNNING.get() : null;
+        return w != null && w.isOf(cluster) ? RUNNING.get() : null;
     }
 
     /**
@@ -769,8 +784,8 @@ final class ClusterWorker {
      * running elsewhere, does not have the scheduler fail the tasks queued here before the resumed
      * task could free memory for them. So only a wait for a future of this worker's own cluster is
      * uncounted: another's keys mean nothing to this scheduler, which cannot tell when such a wait
-     * ends (nor can it for any wait of a worker whose scheduler is elsewhere, {@link #cluster}
-     * null); uncounted, such a wait made the worker report a stall naming nothing, and, with no
+     * ends (nor can it for any wait of a worker whose scheduler is elsewhere, see {@link #isOf});
+     * uncounted, such a wait made the worker report a stall naming nothing, and, with no
      * other worker busy, the scheduler failed the tasks queued here although the waiting task was
      * to resume once the other cluster's task ended. It counts as running, as any task does whose
      * end the scheduler cannot foresee.
@@ -781,7 +796,7 @@ final class ClusterWorker {
         if (w == null) {
             return;
         }
-        boolean ours = w.cluster != null && w.cluster == cluster;
+        boolean ours = w.isOf(cluster);
         // uncounted only while it waits for a key of its own cluster, which the report names: a
         // future its scheduler does not own ends unseen by it, and a report that said stalled naming
         // nothing had the tasks queued here failed as ones nothing could start (see above)

@@ -48,7 +48,8 @@ import java.util.function.Supplier;
  * not travel, or the coordinator refused its class), a copy nothing else would release. A lost
  * worker's assigned tasks go back to WAITING (a task that more of its workers were lost under than
  * {@code allowedWorkerLosses} errs instead, with a {@link WorkerLostException}: it may be what
- * ends them; retired workers do not count), results whose last copy it held become LOST, and
+ * ends them; retired workers do not count, nor one its assignment never reached, see
+ * {@link #send}), results whose last copy it held become LOST, and
  * every waiting task recomputes the lost inputs it needs by walking the graph back to results
  * still held.
  *
@@ -102,11 +103,16 @@ import java.util.function.Supplier;
  * that sent goes on to its end as if the message went, and once the event is done the worker is
  * handled as lost and cut off, since a message it missed cannot be made up for (see {@link #send});
  * a flush that throws does the same to every worker sent a message since the last flush (see
- * {@link #flush}).
+ * {@link #flush}), but not to a fresh incarnation of its id that was sent nothing. A task whose
+ * assignment never went out (its send threw, or it was placed there later in the event, when
+ * nothing more is sent to the worker) is placed again without counting that loss against
+ * {@code allowedWorkerLosses}: it cannot be what ended the worker.
  * An exception escaping an event otherwise is a bug; it is printed and the loop goes on with the
  * next event (each worker message is an event of its own).
  */
 final class GraphScheduler implements AutoCloseable {
+
+    private static final System.Logger LOG = System.getLogger(GraphScheduler.class.getName());
 
     /**
      * A steal in flight; {@code thief} is {@link #RETIRE} when it moves a task off a retiring
@@ -170,7 +176,10 @@ final class GraphScheduler implements AutoCloseable {
     private final LinkedBlockingQueue<Runnable> events = new LinkedBlockingQueue<>();
     /** Workers a send to threw during the current event (see {@link #send}): lost once it is done. */
     private final BitSet unreachable = new BitSet();
-    /** Workers sent a message since the last {@link Transport#flush} that returned (see {@link #flush}). */
+    /**
+     * Workers sent a message since the last {@link Transport#flush} that returned (see {@link #flush}),
+     * as incarnations: an id that rejoins ({@link #join}) was sent nothing as its new incarnation.
+     */
     private final BitSet unflushed = new BitSet();
     private final ExecutorService notifier;
     private final RecentLog<StealEvent> stealLog = new RecentLog<>(STEAL_LOG_CAPACITY);
@@ -300,7 +309,7 @@ final class GraphScheduler implements AutoCloseable {
             unflushed.set(worker);
         } catch (RuntimeException | Error e) {
             unreachable.set(worker);
-            System.getLogger(GraphScheduler.class.getName()).log(System.Logger.Level.WARNING,
+            LOG.log(System.Logger.Level.WARNING,
                     "the transport threw sending " + message.getClass().getSimpleName() + " to worker " + worker
                             + "; the worker is handled as lost", e);
         }
@@ -312,9 +321,11 @@ final class GraphScheduler implements AutoCloseable {
      * returned, and which ones is not known: when it was only printed, a task whose assignment it
      * dropped never ran nor reported, and its caller waited for good, as after a send that threw.
      * So each worker sent a message since is handled as lost and cut off, as after a send that
-     * throws ({@link #send}, {@link #cutOffUnreachable}); that loss places their tasks elsewhere,
-     * which sends more, and those are flushed in turn. It ends: a worker is cut off once, and once
-     * none was sent to, a flush that throws again is only logged.
+     * throws ({@link #send}, {@link #cutOffUnreachable}), but not a fresh incarnation of its id that
+     * joined since and was sent nothing: what it missed went to its predecessor, whose loss was
+     * handled already (recorded by id alone, the new process was taken for lost and cut off). That
+     * loss places their tasks elsewhere, which sends more, and those are flushed in turn. It ends: a
+     * worker is cut off once, and once none was sent to, a flush that throws again is only logged.
      */
     private void flush() {
         while (!closed) {
@@ -323,7 +334,7 @@ final class GraphScheduler implements AutoCloseable {
                 unflushed.clear();
                 return;
             } catch (RuntimeException | Error e) {
-                System.getLogger(GraphScheduler.class.getName()).log(System.Logger.Level.WARNING,
+                LOG.log(System.Logger.Level.WARNING,
                         "the transport threw flushing" + (unflushed.isEmpty() ? "" : "; workers " + unflushed
                                 + ", sent messages since the last flush, are handled as lost"), e);
                 if (unflushed.isEmpty()) {
@@ -358,8 +369,7 @@ final class GraphScheduler implements AutoCloseable {
                 try {
                     transport.workerLost(id);
                 } catch (RuntimeException e) {
-                    System.getLogger(GraphScheduler.class.getName()).log(System.Logger.Level.WARNING,
-                            "the transport threw cutting off worker " + id, e);
+                    LOG.log(System.Logger.Level.WARNING, "the transport threw cutting off worker " + id, e);
                 }
             }
             if (unreachable.isEmpty() && !closed) {
@@ -474,6 +484,14 @@ final class GraphScheduler implements AutoCloseable {
         }
         retirements();
         stalls();                             // last: a retirement may place tasks on stalled workers
+    }
+
+    /**
+     * Whether this scheduler sends through {@code t}: a worker reporting through the same object is
+     * one of this cluster's (see ClusterWorker#isOf); any thread.
+     */
+    boolean sendsThrough(Transport t) {
+        return transport == t;
     }
 
     // ---- client calls (run on the scheduler thread via call) -----------------------------
@@ -880,6 +898,7 @@ final class GraphScheduler implements AutoCloseable {
         }
         send(w.id, new Message.Compute(t.key(), t.attempt, t.spec.function(), deps, holders,
                 t.spec.priority(), w.releasesSent));
+        t.unsent = unreachable.get(w.id);     // set by this send, or by one before it in the event
     }
 
     private void unassign(TaskState t) {
@@ -1384,6 +1403,9 @@ final class GraphScheduler implements AutoCloseable {
         for (TaskState t : new ArrayList<>(w.processing)) {
             unassign(t);
             t.setState(TaskState.State.WAITING);
+            if (t.unsent) {
+                continue;                     // never reached it (see assign): placed again, not counted
+            }
             if (t.lostWorkers == null) {
                 t.lostWorkers = new ArrayList<>(2);
             }
@@ -1620,7 +1642,7 @@ final class GraphScheduler implements AutoCloseable {
         String reason = why.toString();
         if (!reason.equals(lastStallWarning)) {
             lastStallWarning = reason;        // one warning per episode, not one per task
-            System.getLogger(GraphScheduler.class.getName()).log(System.Logger.Level.WARNING,
+            LOG.log(System.Logger.Level.WARNING,
                     "failing task ''{0}'', and any other that cannot start for the same reason: {1}", t.key(), reason);
         }
         err(t, new IllegalStateException("task '" + t.key() + "' cannot start: " + reason));
@@ -1665,6 +1687,9 @@ final class GraphScheduler implements AutoCloseable {
                 }
                 executedByReplaced += workers.get(id).executed;   // kept in the cluster's total
                 workers.set(id, new WorkerState(id, threads));
+                // what was sent under the id since the last flush went to the incarnation gone, whose
+                // loss is handled: a flush that throws must not cut off this one, sent nothing yet
+                unflushed.clear(id);
             } else {
                 workers.add(new WorkerState(id, threads));
                 workerCount = workers.size();
@@ -1816,7 +1841,7 @@ final class GraphScheduler implements AutoCloseable {
             t.removeHolder(w.id);
             if (t.state == TaskState.State.MEMORY && t.holders.isEmpty()) {
                 t.setState(TaskState.State.LOST);   // its copies all failed: as if the worker was lost
-                System.getLogger(GraphScheduler.class.getName()).log(System.Logger.Level.WARNING,
+                LOG.log(System.Logger.Level.WARNING,
                         "worker {0} retired without a copy of ''{1}'' ({2} copies failed); it is computed again if"
                                 + " needed", w.id, key, MAX_REPLICA_FAILURES);
             }
@@ -1831,8 +1856,7 @@ final class GraphScheduler implements AutoCloseable {
         } catch (RuntimeException e) {
             // the worker is removed all the same: escaping, this would leave its retirement's
             // future, and the waiting tasks that need a value it gave up, waiting for good
-            System.getLogger(GraphScheduler.class.getName()).log(System.Logger.Level.WARNING,
-                    "the transport threw telling that worker " + w.id + " retired", e);
+            LOG.log(System.Logger.Level.WARNING, "the transport threw telling that worker " + w.id + " retired", e);
         }
         ended(w, null);
         if (lostSome) {

@@ -83,6 +83,12 @@ final class TaskState {
      * none (see CoordinatorSettings.allowedWorkerLosses).
      */
     List<Integer> lostWorkers;
+    /**
+     * Whether this assignment never went out: its send threw, or its worker was unreachable
+     * already (see GraphScheduler.send). Its worker's loss is not counted in {@link #lostWorkers}:
+     * the task never reached it, so it cannot be what ended it.
+     */
+    boolean unsent;
     long stealId;
     /** The attempt whose stalled worker refused to give it back: it started it (see GraphScheduler.stalls). */
     long withdrawalRefused;

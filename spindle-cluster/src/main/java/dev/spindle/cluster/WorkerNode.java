@@ -15,6 +15,13 @@ import java.util.concurrent.CompletionStage;
  * reports through the transport's {@link Transport#toScheduler} and fetches through
  * {@link Transport#fetch}.
  *
+ * <p>A node in the coordinator's own JVM that shares the coordinator's transport object (one
+ * in-process transport for both) is one of its cluster's workers as a {@link LocalCluster}'s are:
+ * a task on it may submit to that coordinator's {@link Client} and wait for what it submitted
+ * (it is their submitter, so its retry may submit the same keys again, and a wait runs the
+ * awaited task itself if it is ready on this node, see {@link ClusterFuture}). A node reached
+ * through another transport object takes the coordinator's futures for another cluster's.
+ *
  * <p>A worker that the scheduler retired is told so ({@link Message.Retired}) once its values have
  * other holders; {@link #retired()} then completes, and the process running it may leave the
  * cluster and exit.
