@@ -74,7 +74,13 @@ class ConnectionsPerAddressTest {
         try (Console console = Console.builder().maxConnectionsPerAddress(1).interval(Duration.ofMillis(100)).start()) {
             String snapshot = "GET /snapshot HTTP/1.1\r\nHost: " + host(console) + "\r\n\r\n";
             assertThat(raw(console, snapshot)).as("one at a time").startsWith("HTTP/1.1 200");
-            try (Socket stream = openStream(console, null)) {
+            // that request's slot is freed when its exchange ends on the server, which may be just
+            // after this client read its answer: until then a stream is refused, as it should be
+            Socket opened;
+            while ((opened = openStreamUnlessRefused(console)) == null) {
+                Thread.sleep(50);                      // bounded by the class timeout
+            }
+            try (Socket stream = opened) {
                 assertThat(ConsoleTest.get(console.uri().resolve("/snapshot")).body())
                         .isEqualTo("503 too many connections from one address\n");
             }
@@ -95,9 +101,27 @@ class ConnectionsPerAddressTest {
         }
     }
 
+    /** {@link #openStream}, or null if the console answers 503 (too many connections). */
+    private static Socket openStreamUnlessRefused(Console console) throws IOException {
+        try {
+            return openStream(console, null);
+        } catch (Refused refused) {
+            return null;
+        }
+    }
+
+    /** The console answered a stream's request 503. */
+    private static final class Refused extends IOException {
+        private static final long serialVersionUID = 1L;
+
+        Refused(String head) {
+            super(head);
+        }
+    }
+
     /**
      * Opens an event stream from {@code local} (any address if null) and reads until its first
-     * line of events, so it is being served.
+     * line of events, so it is being served; throws {@link Refused} if it is answered 503.
      */
     private static Socket openStream(Console console, InetAddress local) throws IOException {
         Socket s = new Socket();
@@ -117,6 +141,10 @@ class ConnectionsPerAddressTest {
                 throw new AssertionError("stream closed: " + head);
             }
             head.append((char) c);
+            if (head.length() == "HTTP/1.1 503".length() && head.toString().equals("HTTP/1.1 503")) {
+                s.close();
+                throw new Refused(head.toString());
+            }
         }
         assertThat(head.toString()).startsWith("HTTP/1.1 200");
         return s;
