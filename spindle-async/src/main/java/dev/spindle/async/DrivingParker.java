@@ -7,6 +7,7 @@ import dev.spindle.internal.Parker;
 import dev.spindle.internal.jfr.WorkerParkEvent;
 import dev.spindle.internal.jfr.WorkerUnparkEvent;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicIntegerArray;
@@ -91,6 +92,10 @@ import java.util.concurrent.locks.LockSupport;
  *   <li><b>Busy workers</b> look at the drivers every {@value AsyncWorker#GLOBAL_INTERVAL}
  *       picks without waiting ({@link #pollNow}), so I/O and timers are served while every
  *       worker is busy.</li>
+ *   <li><b>A driver that throws.</b> Nothing a driver's {@code select} or {@code dispatch}
+ *       throws leaves a park or a poll: a worker that dies shuts its runtime down. It is
+ *       reported, and the slot pauses for a while that grows while its turns keep failing
+ *       ({@link #failed}); the driver keeps the events it did not dispatch for a later turn.</li>
  *   <li><b>Flight recorder.</b> A sleep in a driver's {@code select} is a worker's park as much
  *       as one on {@link LockSupport}, and a driver's wake-up by {@code unpark} a wake-up: they
  *       are recorded here ({@code dev.spindle.WorkerPark}, {@code dev.spindle.WorkerUnpark}), as
@@ -139,6 +144,17 @@ final class DrivingParker implements Parker {
      * by {@link #unclaimAll} once the runtime has terminated.
      */
     private final List<IoDriver> claimed;
+    /**
+     * Per slot: the pause after its driver's last failed turn (its {@code select} or
+     * {@code dispatch} threw), in milliseconds; 0 once a turn worked. Read and written only by
+     * the slot's holder (the CAS that takes a slot and the write that frees it order one
+     * holder's use before the next one's), as {@link #pausedUntil} is.
+     */
+    private final long[] failurePause;
+    /** Per slot: when that pause ends ({@link System#nanoTime}); meaningful while it is not 0. */
+    private final long[] pausedUntil;
+    /** The longest pause after a driver's failed turn (see {@link #failed}). */
+    static final long MAX_FAILURE_PAUSE_MILLIS = 100;
 
     DrivingParker(AsyncRuntime runtime, int workers, Parker threads, List<? extends IoDriver> io) {
         this.runtime = runtime;
@@ -153,6 +169,8 @@ final class DrivingParker implements Parker {
         this.drivingOf = new AtomicIntegerArray(workers);
         this.permit = new AtomicIntegerArray(workers);
         this.slotless = new AtomicIntegerArray(workers);
+        this.failurePause = new long[n];
+        this.pausedUntil = new long[n];
         this.timers = new Timers(this::earlierDeadline);
     }
 
@@ -267,7 +285,15 @@ final class DrivingParker implements Parker {
             drivingOf.set(w, k + 1);
             if (permit.get(w) == 0) {          // see the class overview: the pair of this and unpark
                 long t = k == 0 ? earliest(nanos, timers.nanosToNext()) : nanos;
-                ready = select(d, w, t);
+                try {
+                    ready = select(d, w, t);
+                } catch (Throwable e) {
+                    drivingOf.set(w, 0);       // the pause is a thread's park: unpark must reach it
+                    failed(k, e);
+                    pauseAfterFailure(w, k);
+                    lookIfWokenInSelect(w);    // it may have woken tasks before it threw
+                    return;
+                }
             }
             drivingOf.set(w, 0);
             if (ready < 0) {
@@ -278,7 +304,9 @@ final class DrivingParker implements Parker {
             boolean due = k == 0 && timers.anyDue();
             if (ready > 0 || due) {
                 runtime.parking.wakeSelf(w);   // first: the wake-ups below then wake nobody else
-                handle(runtime.workers[w], d, ready > 0, due);
+                if (!handle(runtime.workers[w], k, d, ready > 0, due)) {
+                    pauseAfterFailure(w, k);
+                }
             } else {
                 lookIfWokenInSelect(w);
             }
@@ -335,15 +363,24 @@ final class DrivingParker implements Parker {
                 continue;
             }
             try {
+                if (pausedAfterFailure(k)) {
+                    continue;                  // a busy worker does not wait out the pause: it skips
+                }
                 IoDriver d = drivers.get(k);
-                int ready = d.select(0);
+                int ready;
+                try {
+                    ready = d.select(0);
+                } catch (Throwable e) {
+                    failed(k, e);
+                    continue;
+                }
                 if (ready < 0) {
                     retire(k);
                     continue;
                 }
                 boolean due = k == 0 && timers.anyDue();
                 if (ready > 0 || due) {
-                    handle(runtime.workers[w], d, ready > 0, due);
+                    handle(runtime.workers[w], k, d, ready > 0, due);
                 }
             } finally {
                 if (releaseSlot(k, me)) {
@@ -353,17 +390,72 @@ final class DrivingParker implements Parker {
         }
     }
 
-    private void handle(AsyncWorker self, IoDriver d, boolean events, boolean due) {
+    /**
+     * Wakes the tasks of slot {@code k}'s events ({@code d}'s dispatch) and fires the due
+     * timers, on {@code self}; never throws. A dispatch that throws (a driver's defect, or no
+     * memory left) is reported and pauses the slot ({@link #failed}), and the timers still fire;
+     * returns false then.
+     */
+    private boolean handle(AsyncWorker self, int k, IoDriver d, boolean events, boolean due) {
+        boolean worked = true;
         self.driving = true;
         try {
             if (events) {
-                d.dispatch();
+                try {
+                    d.dispatch();
+                    if (failurePause[k] != 0) {
+                        failurePause[k] = 0;   // read first: the common case writes nothing
+                    }
+                } catch (Throwable e) {
+                    failed(k, e);
+                    worked = false;
+                }
             }
             if (due) {
                 timers.fireDueOrBackOff();     // an error of the round backs off; this worker goes on
             }
         } finally {
             self.driving = false;
+        }
+        return worked;
+    }
+
+    /**
+     * Slot {@code k}'s driver threw out of {@code select} or {@code dispatch} (its holder is the
+     * caller): reports it to this worker's uncaught-exception handler and pauses the slot, 1 ms
+     * after the first failure and twice as long after each next, up to
+     * {@value #MAX_FAILURE_PAUSE_MILLIS} ms; a dispatch that works ends it. Never throws. The
+     * error once went out of the worker's park, and a worker that dies shuts its runtime down:
+     * every task of a driven runtime failed because one dispatch of ready keys did, as timers
+     * did when a round of firing failed ({@link Timers#fireDueOrBackOff}). The driver keeps the
+     * events it did not dispatch (a reactor's ready keys stay selected, level-triggered), so a
+     * later turn delivers them; the pause keeps a failure that recurs (events that stay ready,
+     * memory that stays exhausted) from turning the drivers' turns into a spin that reports it
+     * each time: the worker that drove it waits the pause out holding the slot, and busy workers'
+     * polls skip the slot until it ends. Its I/O and, in slot 0, its timers are late by at most
+     * that pause, and only while turns keep failing.
+     */
+    private void failed(int k, Throwable e) {
+        AsyncRuntime.reportStray(e);           // never throws
+        long pause = Math.min(MAX_FAILURE_PAUSE_MILLIS, Math.max(1, 2 * failurePause[k]));
+        failurePause[k] = pause;
+        pausedUntil[k] = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(pause);
+    }
+
+    /** Whether slot {@code k} (held by the caller) is in the pause after a failed turn. */
+    private boolean pausedAfterFailure(int k) {
+        return failurePause[k] != 0 && pausedUntil[k] - System.nanoTime() > 0;
+    }
+
+    /**
+     * Worker {@code w}, holding slot {@code k} after its driver's turn failed, waits out the
+     * pause ({@link #failed}) on its thread's park, not in the driver: an unpark (work for it)
+     * ends the wait early, and its permit is still there for the idle loop.
+     */
+    private void pauseAfterFailure(int w, int k) {
+        long left = pausedUntil[k] - System.nanoTime();
+        if (left > 0) {
+            threads.parkNanos(w, left);
         }
     }
 

@@ -47,7 +47,12 @@ public interface IoDriver {
      */
     int select(long timeoutNanos);
 
-    /** Wakes the tasks waiting for the events the last {@link #select} found, on this thread. */
+    /**
+     * Wakes the tasks waiting for the events the last {@link #select} found, on this thread.
+     * It should not throw; if it does (or {@link #select} does), the runtime reports the error to
+     * the worker's uncaught-exception handler and drives this driver again after a short pause,
+     * so the events it did not dispatch must stay ready for a later {@link #select}.
+     */
     void dispatch();
 
     /** Makes the {@link #select} in progress, or else the next one, return at once. Any thread. */

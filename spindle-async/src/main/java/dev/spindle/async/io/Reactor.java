@@ -80,6 +80,9 @@ import java.util.concurrent.locks.LockSupport;
  * reactor then close as {@link #close()} does, waking every waiting task, report the exception
  * to the selecting thread's uncaught-exception handler, and give it as the cause of every
  * operation they refuse afterwards; a driven one also returns -1 to its driver, which retires it.
+ * A failure handling one ready key (a read-ahead that throws, no memory for its wakers' list)
+ * is not the selector's: it is reported, that key's tasks are woken to retry, and the reactor
+ * goes on with the other keys (see {@code failedKey}).
  */
 public final class Reactor implements AutoCloseable, IoDriver {
 
@@ -809,11 +812,43 @@ public final class Reactor implements AutoCloseable, IoDriver {
                 } else {
                     ready.addAll(rest);
                 }
+            } catch (Throwable t) {
+                ready = failedKey(key, reg, ready, t);
             }
             if (ready != null) {
                 wakeAll(ready);
             }
         }
+    }
+
+    /**
+     * The handling of a selected key failed: a read-ahead's {@code fill} threw, or the list of its
+     * wakers found no memory left. That error left the reactor's loop before: a selector thread
+     * died with it (its reactor closed), and on a driven reactor it went out of the driving
+     * worker's park and shut its whole runtime down, its ready key's wakers taken or not, woken
+     * by nobody. So it is reported to this thread's uncaught-exception handler, and every task
+     * waiting on the registration is woken (those the failed turn took and the rest): a woken
+     * task retries and sees what its channel has, reading it itself or arming its interest
+     * again. The key's interest is dropped until then: selection is level-triggered, and a key
+     * that stayed armed while its handling kept failing was selected, and failed, at every turn.
+     */
+    private static List<Waker> failedKey(SelectionKey key, Registration reg, List<Waker> taken, Throwable t) {
+        Strays.report(t);                      // never throws
+        List<Waker> out = taken;
+        try {
+            List<Waker> rest = reg.takeAll();
+            if (out == null) {
+                out = rest;
+            } else {
+                out.addAll(rest);
+            }
+            key.interestOps(0);
+        } catch (CancelledKeyException e) {
+            // closed meanwhile: its close wakes what is left
+        } catch (Throwable again) {
+            Strays.report(again);              // no memory even for that: wake what was taken
+        }
+        return out;
     }
 
     private List<SelectionKey> safeKeys() {
