@@ -128,7 +128,14 @@ final class ClusterWorker {
 
     private static final long PAUSE_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
 
-    /** The worker whose pool runs the current thread, set by {@link #runOne}; for {@link #helpUntil}. */
+    /**
+     * The worker whose task the current thread runs, set by {@link #runOne} for the length of its
+     * run; for {@link #helpUntil} and {@link #runningTask}. Cleared as the run ends: kept, a pool
+     * thread that had once run a task passed for one running a task of that worker for good, so a
+     * fork/join subtask it took from a running task, waiting for a future of the cluster, was taken
+     * for a waiting task and uncounted although nothing had counted it ({@link #running}), and the
+     * worker could report a stall while the task that forked it ran.
+     */
     private static final ThreadLocal<ClusterWorker> CURRENT = new ThreadLocal<>();
     /**
      * The task (key and attempt) whose function the calling thread runs, so that a task submitting
@@ -720,7 +727,20 @@ final class ClusterWorker {
     }
 
     private void runOne() {
-        CURRENT.set(this);                    // a pool thread serves this worker only
+        // set already (to this worker: a pool thread serves it only) when a task's join runs this ticket
+        ClusterWorker outer = CURRENT.get();
+        CURRENT.set(this);
+        try {
+            runTicket();
+        } finally {
+            if (outer == null) {
+                CURRENT.remove();             // see CURRENT
+            }
+        }
+    }
+
+    /** A ticket: runs one READY job, under the pause and the count of running threads (see the overview). */
+    private void runTicket() {
         if (store.limit() == 0) {
             runReady();                       // no limit, no pause and no stall report: nothing to count
             return;

@@ -357,7 +357,11 @@ final class GraphScheduler implements AutoCloseable {
      * would: its tasks are placed again or fail (they count it among their lost workers), its
      * values are computed again where needed; and asks the transport to cut it off, so that its
      * process does not go on with a stream it missed messages of (the transport's own report of
-     * the loss then finds it gone). Run after every event, on the scheduler thread.
+     * the loss then finds it gone). Run after every event, on the scheduler thread. A cut-off that
+     * throws is logged, an {@link Error} too, as in {@link #send}: escaping, it ended this loop with
+     * the loss half handled (the retirements and stalls it may have changed not looked at, another
+     * unreachable worker left to whoever called next) and, from {@link #flush}, the flush loop with
+     * it, so the tasks just placed again stayed in the transport unflushed until some other event.
      */
     private void cutOffUnreachable() {
         while (!unreachable.isEmpty() && !closed) {
@@ -368,7 +372,7 @@ final class GraphScheduler implements AutoCloseable {
             if (alive) {
                 try {
                     transport.workerLost(id);
-                } catch (RuntimeException e) {
+                } catch (RuntimeException | Error e) {
                     LOG.log(System.Logger.Level.WARNING, "the transport threw cutting off worker " + id, e);
                 }
             }

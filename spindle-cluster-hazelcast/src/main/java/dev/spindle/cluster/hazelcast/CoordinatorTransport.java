@@ -112,10 +112,18 @@ final class CoordinatorTransport extends CoordinatorTransportSupport implements 
 
     /**
      * The scheduler has handled the loss of worker {@code id}'s last process and is about to
-     * admit its successor: messages for the id are the successor's from now on.
+     * admit its successor: messages for the id are the successor's from now on. An admission of
+     * the process the scheduler already addresses (the id admitted twice over: a worker that
+     * proved a new id as the coordinator's start-up ended is admitted by its proof and by the
+     * start-up's look at the proven workers, each on a thread of its own) drops nothing: that
+     * lane is a live process's, and forgotten, every later message to the worker was dropped at
+     * its send ({@link #sendBatch}), its tasks waited for good.
      */
     void admitting(int id) {
-        discard(id);                          // anything a flush raced into the queue meanwhile
+        Process last = addressed.get(id);
+        if (last == null || !last.isFor(roster.worker(id), roster.incarnation(id))) {
+            discard(id);                      // anything a flush raced into the lost process's queue
+        }
         fenced.remove(id);
     }
 

@@ -49,7 +49,9 @@ import java.util.concurrent.atomic.AtomicReference;
  * <p>A worker that could not send a batch of its reports to the coordinator (a result, a
  * failure) leaves as well: the coordinator would never hear of those tasks, and their callers
  * would wait for good; once this member has left, the coordinator handles the worker as lost and
- * places its tasks again. {@link #reportsUnsent()} then says why the member stopped.
+ * places its tasks again. {@link #reportsUnsent()} then says why the member stopped; but a batch
+ * that could not be sent because the coordinator had left the cluster (before this member handled
+ * the event that says so) has it leave as {@link #coordinatorLost()}.
  *
  * <p>Whenever the member shuts down, for whatever reason, the worker's pool is stopped (its
  * threads exit) and its values are dropped; {@link #close()} is still safe to call.

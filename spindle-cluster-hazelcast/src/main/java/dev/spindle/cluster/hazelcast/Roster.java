@@ -211,6 +211,16 @@ final class Roster implements MembershipListener {
         }
     }
 
+    /**
+     * On a worker: its coordinator is no longer in this member's view of the cluster, seen before
+     * the membership event that says so was handled ({@link WorkerTransport}, a frame that could
+     * not be sent): runs the coordinator-lost callback, as {@link #memberRemoved} does (which may
+     * run it again: the callback acts once).
+     */
+    void coordinatorGone() {
+        onCoordinatorLost.run();
+    }
+
     /** Marks a worker lost (once per incarnation) and tells the callback. */
     synchronized void lose(int id) {
         if (workers.lose(id)) {

@@ -37,7 +37,12 @@ import java.util.concurrent.atomic.AtomicLong;
  * {@code OutOfMemoryError} on a large result, say) cannot be sent again in order, and the
  * coordinator would never hear of it: a finished task's caller would wait for good. So this
  * worker leaves the cluster instead ({@link #onReportsUnsent}): the coordinator handles it as
- * lost, as it does a worker its own batch could not reach, and places its tasks again.
+ * lost, as it does a worker its own batch could not reach, and places its tasks again. A frame
+ * that could not be sent because the coordinator has left (this member's view of the cluster no
+ * longer has it, though the membership event that says so may not have been handled yet) has the
+ * worker leave for the coordinator's loss instead ({@link Roster#coordinatorGone}), as that event
+ * would: leaving for unsent reports, the worker said it could not reach a coordinator that was
+ * gone, and {@link WorkerMain} gave the wrong reason.
  */
 final class WorkerTransport extends WorkerTransportSupport implements Endpoint {
 
@@ -268,15 +273,47 @@ final class WorkerTransport extends WorkerTransportSupport implements Endpoint {
     @Override
     protected void sendFrame(List<Object> bodies) {
         if (!outbox.send(roster.coordinator(), Wire.COORDINATOR, Wire.COORDINATOR_INCARNATION, bodies, failure -> {
+            if (coordinatorGone()) {
+                return;
+            }
             LOG.log(Level.ERROR, "worker " + id + ": a frame of " + bodies.size() + " reports to the coordinator was "
                     + "not delivered; leaving the cluster so that it places this worker's tasks again", failure);
             onReportsUnsent.run();
         })) {
+            if (coordinatorGone()) {
+                return;
+            }
             LOG.log(Level.ERROR, "worker {0}: could not send {1} messages ({2}...) to the coordinator; leaving the "
                     + "cluster so that it places this worker''s tasks again", id, bodies.size(),
                     bodies.get(0).getClass().getSimpleName());
             onReportsUnsent.run();
         }
+    }
+
+    /**
+     * Whether the coordinator has left this member's view of the cluster; if so, this worker leaves
+     * for its loss ({@link Roster#coordinatorGone}), which the membership event, perhaps not handled
+     * yet, would have it do anyway (see the class comment). False if this member's view cannot be
+     * read (it is stopping, say): the caller then leaves for the unsent reports.
+     */
+    private boolean coordinatorGone() {
+        Member coordinator = roster.coordinator();
+        com.hazelcast.cluster.Cluster cluster = outbox.cluster();
+        if (coordinator == null || cluster == null) {
+            return false;
+        }
+        try {
+            for (Member m : cluster.getMembers()) {
+                if (m.getUuid().equals(coordinator.getUuid())) {
+                    return false;
+                }
+            }
+        } catch (RuntimeException stopping) {
+            return false;
+        }
+        LOG.log(Level.WARNING, "worker {0}: reports not sent: the coordinator has left the cluster; leaving it too", id);
+        roster.coordinatorGone();
+        return true;
     }
 
     /**
