@@ -76,14 +76,18 @@ class ThrowingFlushSparesSuccessorTest {
             s.receive(new Message.WorkerLost(lost));
             Thread joiner = new Thread(() -> s.join(lost, 1), "joiner");
             joiner.start();
-            while (joiner.getState() != Thread.State.WAITING && joiner.getState() != Thread.State.TIMED_WAITING
-                    && joiner.isAlive()) {
-                Thread.sleep(1);              // until its event is queued and it waits for it
+            while (s.queuedEvents() < 2) {    // the loss and the join, behind the held send
+                Thread.sleep(1);              // (a thread state said so too early: waits within the post)
             }
             t.release.countDown();
             CompletableFuture<Object> a = submitted.get(10, TimeUnit.SECONDS);
             joiner.join(10_000);
-            s.stealEvents();                  // a barrier behind the flush that threw
+            // the flush comes once the events run dry, after whatever call is queued by then: wait
+            // for its first cut-off, then an event behind the whole cut-off
+            while (t.cutOff.isEmpty()) {
+                Thread.sleep(1);              // bounded by the class timeout
+            }
+            s.stealEvents();
 
             int other = 1 - lost;
             assertThat(t.cutOff).as("only the worker sent 'a' again in the burst is cut off").containsExactly(other);
