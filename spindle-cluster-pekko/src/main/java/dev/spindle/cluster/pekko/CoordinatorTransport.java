@@ -35,6 +35,14 @@ import org.apache.pekko.actor.Address;
  * lose only the process it addresses, never a successor that proved the id meanwhile; and a frame
  * to a worker that Artery drops (its outbound queue full, see {@link EndpointActor}) has that
  * worker handled as lost, its tasks placed again, rather than waited for.
+ *
+ * <p>The frames of each link, to a worker process and from it, are numbered ({@link Link},
+ * {@link Wire.Frame#seq()}): a frame lost without a drop event (Artery loses what is in flight
+ * when a TCP connection restarts, and both members stay) leaves a gap, and a worker whose frame
+ * arrives after a gap is handled as lost, as for a drop. {@link #mark} sends each link that has
+ * carried frames a marker every {@link Wire#MARK_INTERVAL}, so that the loss of a link's last
+ * frame is seen too; the worker does the same, so a lost report is seen here within about that
+ * interval once the link delivers again.
  */
 final class CoordinatorTransport extends CoordinatorTransportSupport implements EndpointActor.Handler {
 
@@ -58,6 +66,10 @@ final class CoordinatorTransport extends CoordinatorTransportSupport implements 
      * first task of that key for good).
      */
     private final Set<Integer> fenced = ConcurrentHashMap.newKeySet();
+    /** The numbering of the frames to each worker id's current process (a new process, a new link). */
+    private final ConcurrentHashMap<Integer, Link> sending = new ConcurrentHashMap<>();
+    /** The numbering of the frames from each worker id's current process. */
+    private final ConcurrentHashMap<Integer, Link> receiving = new ConcurrentHashMap<>();
 
     CoordinatorTransport(WireCodec codec, Roster roster, Outbox outbox, Refusals rejectedFrames) {
         this.codec = codec;
@@ -79,10 +91,16 @@ final class CoordinatorTransport extends CoordinatorTransportSupport implements 
     /**
      * The scheduler has handled the loss of worker {@code id}'s last process and is about to
      * admit its successor: messages for the id are the successor's from now on (what is still
-     * queued was the lost process's).
+     * queued was the lost process's). Only a fenced id has a lost process's messages queued: an
+     * id admitted twice over (a worker up as the coordinator's start-up ended is admitted for
+     * its coming up and by the start-up's look at the live workers, each on a thread of its own)
+     * is not fenced the second time, and what is queued then is the live worker's, a task among
+     * it, which dropped here never ran nor was placed again.
      */
     void admitting(int id) {
-        batches.discard(id);
+        if (fenced.contains(id)) {
+            batches.discard(id);
+        }
         fenced.remove(id);
     }
 
@@ -100,9 +118,9 @@ final class CoordinatorTransport extends CoordinatorTransportSupport implements 
         Wire.Frame frame = received.frame();
         Address from = sender.path().address();
         // every report of a frame is about one worker, its sender, checked once for the frame
-        int worker = WireMessage.reportedWorker(frame.bodies().get(0));
+        int worker = reporter(frame.bodies().get(0));
         for (Object body : frame.bodies()) {
-            if (WireMessage.reportedWorker(body) != worker) {
+            if (reporter(body) != worker) {
                 worker = Integer.MIN_VALUE;
             }
         }
@@ -126,8 +144,51 @@ final class CoordinatorTransport extends CoordinatorTransportSupport implements 
                     "a frame not sealed with worker " + worker + "'s key (another member naming it as sender?)");
             return;
         }
+        Link link = link(receiving, worker, frame.incarnation());
+        if (!link.received(frame.seq())) {
+            // frames of the worker's were lost in transit: a result or report it will never send again
+            if (roster.loseIfCurrent(worker, from, frame.incarnation())) {
+                LOG.log(System.Logger.Level.WARNING, "frames from worker {0} at {1} were lost in transit (frame {2}"
+                        + " arrived, {3} expected); the worker is handled as lost", worker, from, frame.seq(),
+                        link.expected());
+            }
+            return;
+        }
         for (Object body : frame.bodies()) {
-            deliverReport(body, codec::deserialize);
+            if (!(body instanceof Wire.Mark)) {
+                deliverReport(body, codec::deserialize);
+            }
+        }
+    }
+
+    /** The worker a body of a worker's frame is about ({@link WireMessage#reportedWorker}), a marker's too. */
+    private static int reporter(Object body) {
+        return body instanceof Wire.Mark m ? m.worker() : WireMessage.reportedWorker(body);
+    }
+
+    /** The link of worker {@code id}'s process {@code incarnation}: a new one for a new process. */
+    private static Link link(ConcurrentHashMap<Integer, Link> links, int id, long incarnation) {
+        return links.compute(id, (i, l) -> l != null && l.incarnation == incarnation ? l : new Link(incarnation));
+    }
+
+    /**
+     * Sends a marker ({@link Wire.Mark}) on the link to every worker process it has sent frames
+     * to, so that the worker notices the loss of the last frame before it; every
+     * {@link Wire#MARK_INTERVAL}. Never throws (it runs on Pekko's scheduler).
+     */
+    void mark() {
+        for (int id : roster.liveIds()) {
+            try {
+                Incarnations.Claim<Address> process = addressed(id);
+                Link link = process == null ? null : sending.get(id);
+                PairKey key = process == null ? null : offers.key(id, process.incarnation());
+                if (link != null && key != null && link.incarnation == process.incarnation()) {
+                    link.mark(seq -> outbox.send(process.holder(),
+                            new Wire.Frame(id, Incarnations.NONE, seq, List.of(new Wire.Mark(id))), key));
+                }
+            } catch (RuntimeException e) {
+                LOG.log(System.Logger.Level.WARNING, "cannot send worker {0} a marker: {1}", id, e.toString());
+            }
         }
     }
 
@@ -170,7 +231,8 @@ final class CoordinatorTransport extends CoordinatorTransportSupport implements 
             }
             return;
         }
-        outbox.send(member, new Wire.Frame(worker, Incarnations.NONE, bodies), key);
+        link(sending, worker, process.incarnation()).send(seq ->
+                outbox.send(member, new Wire.Frame(worker, Incarnations.NONE, seq, bodies), key));
     }
 
     /**

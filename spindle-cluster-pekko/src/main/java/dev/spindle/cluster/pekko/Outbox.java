@@ -6,6 +6,7 @@ package dev.spindle.cluster.pekko;
 import java.time.Duration;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.pekko.actor.ActorRef;
 import org.apache.pekko.actor.ActorSelection;
 import org.apache.pekko.actor.ActorSystem;
@@ -17,7 +18,9 @@ import org.apache.pekko.pattern.Patterns;
  * encoded and sealed on the caller's thread (the receiver checks the seal against the sender the
  * frame names, which Artery does not authenticate; see {@link KeyExchange}). Artery delivers at
  * most once over the member's TLS connection; a frame to a member that is gone is dropped, and
- * the loss is handled by membership, never by retrying.
+ * the loss is handled by membership, never by retrying. A frame lost while its member stays (its
+ * connection restarted) is seen by the receiver as a gap in the link's numbers
+ * ({@link Wire.Frame#seq()}), which the transports number before they send.
  */
 final class Outbox {
 
@@ -25,6 +28,8 @@ final class Outbox {
     private final WireCodec codec;
     private final ConcurrentHashMap<Address, ActorSelection> endpoints = new ConcurrentHashMap<>();
     private volatile ActorRef self = ActorRef.noSender();
+    /** Sends still to lose; for tests that play a frame lost in transit. */
+    private final AtomicInteger toLose = new AtomicInteger();
 
     Outbox(ActorSystem system, WireCodec codec) {
         this.system = system;
@@ -63,8 +68,20 @@ final class Outbox {
      */
     void send(Address member, Wire.Frame frame, Wire.Seal seal) {
         if (member != null) {
-            endpoint(member).tell(new Wire.Encoded(codec.encode(frame, seal)), self);
+            Wire.Encoded encoded = new Wire.Encoded(codec.encode(frame, seal));
+            if (toLose.get() > 0 && toLose.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+                return;                       // lost in transit, as Artery loses a frame when a connection restarts
+            }
+            endpoint(member).tell(encoded, self);
         }
+    }
+
+    /**
+     * Has the next {@link #send} encode its frame (which takes its number) and then lose it, as
+     * Artery loses the frames in flight when a TCP connection restarts; for tests.
+     */
+    void loseNextSendForTests() {
+        toLose.incrementAndGet();
     }
 
     /**

@@ -128,6 +128,9 @@ public final class PekkoCoordinator implements ClusterView, AutoCloseable {
                 scheduler.receive(new Message.WorkerLost(id));
             });
             outbox.attach(system.actorOf(EndpointActor.props(roster, transport), PekkoConfigs.ENDPOINT));
+            // the idle markers that show the loss of a link's last frame (see Wire.Frame#seq)
+            system.scheduler().scheduleWithFixedDelay(Wire.MARK_INTERVAL, Wire.MARK_INTERVAL, transport::mark,
+                    system.dispatcher());
             CompletableFuture<Void> up = new CompletableFuture<>();
             members.registerOnMemberUp(() -> up.complete(null));
             if (settings.seedNodes().isEmpty()) {

@@ -132,6 +132,9 @@ public final class PekkoWorker implements AutoCloseable {
             // Hazelcast worker does (once removed, the actor system terminates)
             roster.onCoordinatorGone(() -> cluster.leave(cluster.selfAddress()));
             outbox.attach(system.actorOf(EndpointActor.props(roster, transport), PekkoConfigs.ENDPOINT));
+            // the idle markers that show the loss of the last report (see Wire.Frame#seq)
+            system.scheduler().scheduleWithFixedDelay(Wire.MARK_INTERVAL, Wire.MARK_INTERVAL, transport::mark,
+                    system.dispatcher());
             PekkoWorker worker = new PekkoWorker(system, node, transport, roster, refusedMembers, rejectedFrames,
                     incarnation, outbox);
             cluster.registerOnMemberUp(() -> worker.up.complete(null));

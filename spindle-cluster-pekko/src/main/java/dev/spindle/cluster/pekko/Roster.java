@@ -184,7 +184,8 @@ final class Roster {
 
     /**
      * On a worker: called once, when the coordinator it follows leaves the cluster (exits, is
-     * downed or removed); it is never replaced. Runs on the endpoint actor; must not block.
+     * downed or removed), or is handled as gone ({@link #coordinatorLost}); it is never replaced.
+     * Runs on the endpoint actor, or on the thread whose report could not be sent; must not block.
      */
     void onCoordinatorGone(Runnable callback) {
         this.onCoordinatorGone = callback;
@@ -333,7 +334,8 @@ final class Roster {
 
     /**
      * On a worker: the coordinator at {@code a}, if it is the one this worker follows, is gone
-     * (it left the cluster, or a frame to it was lost): {@link #onCoordinatorGone} once.
+     * (it left the cluster, a frame to it or from it was lost, or a report cannot be sent):
+     * {@link #onCoordinatorGone} once.
      */
     synchronized void coordinatorLost(Address a) {
         if (a.equals(coordinator)) {

@@ -5,6 +5,7 @@ package dev.spindle.cluster.pekko;
 
 import dev.spindle.cluster.FrameMac;
 import dev.spindle.cluster.Incarnations;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 
@@ -23,6 +24,18 @@ final class Wire {
     /** {@link Frame#to()} of a frame for the coordinator. */
     static final int COORDINATOR = -1;
 
+    /**
+     * {@link Frame#seq()} of a frame outside the numbered stream of its link: a request sent with
+     * an ask (a probe, a fetch) or the reply to one, whose asker's timeout covers its loss.
+     */
+    static final long UNNUMBERED = 0;
+
+    /**
+     * How often a link that has carried frames carries a {@link Mark}: the most a lost frame
+     * stays unnoticed once the link delivers again (see {@link Frame#seq()}).
+     */
+    static final Duration MARK_INTERVAL = Duration.ofSeconds(1);
+
     private Wire() {
     }
 
@@ -34,18 +47,35 @@ final class Wire {
      * {@link dev.spindle.cluster.WireMessage}, a {@link dev.spindle.cluster.Message} or one below.
      * A receiver acts on a worker's frame only if it comes from that worker's member and current
      * incarnation.
+     *
+     * <p>{@code seq} numbers the frames of one link, the coordinator's to one worker process or a
+     * worker process's to its coordinator, from 1, in the order they are handed to Artery. Artery
+     * delivers at most once: when the TCP connection of a link fails and its outbound stream
+     * restarts, the frames in the stream's buffers are gone, both members stay, and no event
+     * tells. So the receiver takes a numbered frame only if it is exactly the next one of its
+     * link, and a gap has the peer handled as lost (see the transports). Artery keeps the order
+     * of the messages between two actors (lanes are chosen by recipient), so a gap is a loss,
+     * never a reordering. The number is inside the part the seal vouches for. A frame that
+     * nothing follows would be lost unseen, so a link that has carried frames carries a
+     * {@link Mark} every {@link #MARK_INTERVAL}. {@link #UNNUMBERED} for the requests and replies
+     * of asks, which are outside the stream.
      */
-    record Frame(int to, long incarnation, List<Object> bodies) {
+    record Frame(int to, long incarnation, long seq, List<Object> bodies) {
         Frame {
             bodies = List.copyOf(bodies);
         }
 
-        /** A frame of the coordinator, which has no incarnation, with one body. */
+        /** An unnumbered frame of a batch. */
+        Frame(int to, long incarnation, List<Object> bodies) {
+            this(to, incarnation, UNNUMBERED, bodies);
+        }
+
+        /** An unnumbered frame of the coordinator, which has no incarnation, with one body. */
         Frame(int to, Object body) {
             this(to, Incarnations.NONE, List.of(body));
         }
 
-        /** A frame of one body. */
+        /** An unnumbered frame of one body. */
         Frame(int to, long incarnation, Object body) {
             this(to, incarnation, List.of(body));
         }
@@ -54,6 +84,14 @@ final class Wire {
         Object single() {
             return bodies.size() == 1 ? bodies.get(0) : null;
         }
+    }
+
+    /**
+     * The body of a link's idle marker: nothing but its frame's number, so that the loss of the
+     * frame before it is seen although no other frame follows. {@code worker} is the worker
+     * process's id at either end of the link.
+     */
+    record Mark(int worker) {
     }
 
     /** A frame already encoded by its sender ({@link Outbox}); the serializer passes the bytes on. */

@@ -20,9 +20,9 @@ import java.util.List;
  * <p>A frame is {@code MAGIC (4 bytes) | body length (4 bytes) | body}, the body binary: an
  * authenticator of {@value FrameMac#BYTES} bytes (written by the sender's {@link Wire.Seal},
  * checked by the receiver, which knows whom the sender claims to be: see {@link KeyExchange}),
- * then the part it vouches for: the addressee, the sender's incarnation and a batch of bodies
- * in {@link MessageCodec}'s form, this transport's {@link Wire.Probe} and {@link Wire.ProbeReply}
- * as its own tags. The magic carries the format version. {@link #decode} never throws on hostile input: it returns a
+ * then the part it vouches for: the addressee, the sender's incarnation, the frame's number on its
+ * link ({@link Wire.Frame#seq()}) and a batch of bodies in {@link MessageCodec}'s form, this
+ * transport's {@link Wire.Probe}, {@link Wire.ProbeReply} and {@link Wire.Mark} as its own tags. The magic carries the format version. {@link #decode} never throws on hostile input: it returns a
  * {@link Wire.Rejected} naming the problem, so that the receiving actor can count and log the
  * offender (a serializer does not know who sent the bytes, the actor does). Bounds, each checked
  * before the work or memory it guards:
@@ -49,8 +49,9 @@ import java.util.List;
  */
 final class WireCodec {
 
-    // "SPK", format version 3 (version 1 was Java-serialised, version 2 had no authenticator)
-    static final int MAGIC = 0x53504B03;
+    // "SPK", format version 4 (version 1 was Java-serialised, version 2 had no authenticator,
+    // version 3 no sequence number)
+    static final int MAGIC = 0x53504B04;
     static final int HEADER_BYTES = 8;
     /** Where a frame's authenticator starts: right after the header. */
     static final int AUTH_OFFSET = HEADER_BYTES;
@@ -61,6 +62,7 @@ final class WireCodec {
     static final int FRAME_SLACK = 64 * 1024;
     static final int PROBE = MessageCodec.FIRST_TRANSPORT_TAG;
     static final int PROBE_REPLY = MessageCodec.FIRST_TRANSPORT_TAG + 1;
+    static final int MARK = MessageCodec.FIRST_TRANSPORT_TAG + 2;
 
     /** This transport's own bodies. */
     private static final MessageCodec.Extension OWN = new MessageCodec.Extension() {
@@ -70,6 +72,8 @@ final class WireCodec {
                 out.u8(PROBE).zigZag(p.worker()).bytes(p.offer());
             } else if (body instanceof Wire.ProbeReply r) {
                 out.u8(PROBE_REPLY).zigZag(r.worker()).zigZag(r.peersKnown()).bytes(r.token()).bytes(r.echo());
+            } else if (body instanceof Wire.Mark m) {
+                out.u8(MARK).zigZag(m.worker());
             } else {
                 return false;
             }
@@ -83,6 +87,9 @@ final class WireCodec {
             }
             if (tag == PROBE_REPLY) {
                 return new Wire.ProbeReply(in.zigZagInt(), in.zigZagInt(), token(in, "token"), token(in, "echo"));
+            }
+            if (tag == MARK) {
+                return new Wire.Mark(in.zigZagInt());
             }
             throw MessageCodec.unknownTag(tag);
         }
@@ -131,7 +138,7 @@ final class WireCodec {
      */
     byte[] encode(Wire.Frame frame, Wire.Seal seal) {
         WireWriter out = new WireWriter();
-        out.zigZag(frame.to()).fixed64(frame.incarnation());
+        out.zigZag(frame.to()).fixed64(frame.incarnation()).varLong(frame.seq());
         MessageCodec.writeBodies(out, frame.bodies(), OWN);
         int body = FrameMac.BYTES + out.size();
         if (body > frameLimit) {
@@ -176,7 +183,8 @@ final class WireCodec {
         }
         try {
             WireReader body = new WireReader(bytes, SIGNED_OFFSET, declared - FrameMac.BYTES);
-            Wire.Frame f = new Wire.Frame(body.zigZagInt(), body.fixed64(), MessageCodec.readBodies(body, OWN));
+            Wire.Frame f = new Wire.Frame(body.zigZagInt(), body.fixed64(), body.varLong(),
+                    MessageCodec.readBodies(body, OWN));
             body.expectEnd();
             return f;
         } catch (SecurityException e) {

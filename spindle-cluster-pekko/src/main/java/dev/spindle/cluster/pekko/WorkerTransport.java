@@ -4,6 +4,7 @@
 package dev.spindle.cluster.pekko;
 
 import dev.spindle.cluster.FrameMac;
+import dev.spindle.cluster.Incarnations;
 import dev.spindle.cluster.Message;
 import dev.spindle.cluster.MessageCodec;
 import dev.spindle.cluster.OutboundBatches;
@@ -27,6 +28,15 @@ import org.apache.pekko.actor.Address;
  * values to other workers.
  * Results travel to the coordinator with {@link Message.TaskFinished} (the client's future needs
  * the value) and stay in the worker's store for dependents.
+ *
+ * <p>The frames of its link with the coordinator are numbered both ways ({@link Link},
+ * {@link Wire.Frame#seq()}): a frame of the coordinator's that arrives after a gap (frames lost in
+ * transit, as Artery loses what is in flight when a TCP connection restarts) means this worker
+ * missed tasks or releases, so the coordinator is handled as gone and this worker leaves the
+ * cluster, which the coordinator handles as its loss; it does the same with a gap in this
+ * worker's reports. {@link #mark} sends the coordinator a marker every {@link Wire#MARK_INTERVAL}
+ * once reports have gone, so that the loss of the last one is seen too. A report that cannot be
+ * made small enough for a frame ({@link #cannotReport}) has this worker leave as well.
  */
 final class WorkerTransport extends WorkerTransportSupport implements EndpointActor.Handler {
 
@@ -42,6 +52,8 @@ final class WorkerTransport extends WorkerTransportSupport implements EndpointAc
     /** This process's incarnation, carried in every frame it sends. */
     private final long incarnation;
     private final ConcurrentHashMap<Address, Set<CompletableFuture<Object>>> inFlight = new ConcurrentHashMap<>();
+    /** The numbering of the frames to and from the one coordinator this worker follows. */
+    private final Link link = new Link(Incarnations.NONE);
 
     WorkerTransport(int id, long incarnation, WireCodec codec, Roster roster, Outbox outbox, Refusals rejectedFrames,
                     Duration fetchTimeout) {
@@ -126,7 +138,18 @@ final class WorkerTransport extends WorkerTransportSupport implements EndpointAc
                     + " shares with its coordinator (another member naming the coordinator as sender?)");
             return;
         }
+        if (!link.received(frame.seq())) {
+            // frames of the coordinator's were lost in transit: a task or a release this worker missed
+            LOG.log(Level.WARNING, "worker {0}: frames from the coordinator at {1} were lost in transit (frame {2}"
+                    + " arrived, {3} expected); the coordinator is handled as gone and this worker leaves the"
+                    + " cluster", id, from, frame.seq(), link.expected());
+            roster.coordinatorLost(from);
+            return;
+        }
         for (Object body : frame.bodies()) {
+            if (body instanceof Wire.Mark) {
+                continue;
+            }
             if (!receiveMessage(n, body, codec::deserialize)) {
                 rejectedFrames.refuse(Senders.describe(sender), "unexpected message " + body.getClass().getSimpleName());
             }
@@ -183,7 +206,43 @@ final class WorkerTransport extends WorkerTransportSupport implements EndpointAc
                     bodies.size(), bodies.get(0).getClass().getSimpleName());
             return;
         }
-        outbox.send(coordinator, frame(Wire.COORDINATOR, bodies), key);
+        link.send(seq -> outbox.send(coordinator, new Wire.Frame(Wire.COORDINATOR, incarnation, seq, bodies), key));
+    }
+
+    /**
+     * A report too large for a frame even when shortened (see {@link #sendWithinFrameLimit}):
+     * the coordinator would never hear of its task, so the coordinator is handled as gone and
+     * this worker leaves the cluster, as when a report is dropped; the coordinator places its
+     * tasks again.
+     */
+    @Override
+    protected void cannotReport(Object body, IllegalArgumentException why) {
+        Address coordinator = roster.coordinator();
+        LOG.log(Level.ERROR, "worker {0}: cannot send {1} to the coordinator, even shortened ({2}); the coordinator"
+                + " is handled as gone and this worker leaves the cluster", id, body.getClass().getSimpleName(),
+                why.getMessage());
+        if (coordinator != null) {
+            roster.coordinatorLost(coordinator);
+        }
+    }
+
+    /**
+     * Sends the coordinator a marker ({@link Wire.Mark}) if reports have gone to it, so that it
+     * notices the loss of the last one; every {@link Wire#MARK_INTERVAL}. Never throws (it runs
+     * on Pekko's scheduler).
+     */
+    void mark() {
+        Address coordinator = roster.coordinator();
+        PairKey key = keys.key();
+        if (coordinator == null || key == null) {
+            return;
+        }
+        try {
+            link.mark(seq -> outbox.send(coordinator,
+                    new Wire.Frame(Wire.COORDINATOR, incarnation, seq, List.of(new Wire.Mark(id))), key));
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "worker {0} cannot send the coordinator a marker: {1}", id, e.toString());
+        }
     }
 
     /**
@@ -233,11 +292,6 @@ final class WorkerTransport extends WorkerTransportSupport implements EndpointAc
     /** A frame of this process to {@code to}. */
     private Wire.Frame frame(int to, Object body) {
         return new Wire.Frame(to, incarnation, body);
-    }
-
-    /** A frame of a batch of this process to {@code to}. */
-    private Wire.Frame frame(int to, List<Object> bodies) {
-        return new Wire.Frame(to, incarnation, bodies);
     }
 
     /** Fails the fetches in flight to a worker member that left the cluster. */

@@ -46,7 +46,7 @@ final class Hostile {
 
     /** A frame to the coordinator with worker 7's result of {@code value}'s bytes, as any member could write it. */
     static byte[] resultFrame(byte[] value) {
-        WireWriter out = new WireWriter().zigZag(Wire.COORDINATOR).fixed64(1);
+        WireWriter out = new WireWriter().zigZag(Wire.COORDINATOR).fixed64(1).varLong(Wire.UNNUMBERED);
         MessageCodec.writeBodies(out, List.of(new WireMessage.Finished(7, "hostile", 1, value, 0, 0)), MessageCodec.NONE);
         return frame(out.toByteArray());
     }

@@ -129,7 +129,7 @@ class WireCodecTest {
         java.nio.ByteBuffer.wrap(longer).putInt(4, good.length + 1 - WireCodec.HEADER_BYTES);
         assertThat(rejection(codec.decode(longer))).contains("after the last message");
         byte[] unknown = good.clone();
-        unknown[WireCodec.SIGNED_OFFSET + 1 + 8 + 1] = 0x3F;     // the tag, after addressee, incarnation, count
+        unknown[WireCodec.SIGNED_OFFSET + 1 + 8 + 1 + 1] = 0x3F;   // the tag, after addressee, incarnation, number, count
         assertThat(rejection(codec.decode(unknown))).contains("unknown message tag 0x3f");
         byte[] truncated = java.util.Arrays.copyOf(good, good.length - 1);
         java.nio.ByteBuffer.wrap(truncated).putInt(4, good.length - 1 - WireCodec.HEADER_BYTES);
