@@ -200,8 +200,9 @@ final class CoordinatorTransport extends CoordinatorTransportSupport implements 
         if (to == null || to.worker() != worker || !current(to)) {
             return;
         }
+        int count = bodies.size();            // not the bodies: the callback outlives the send
         if (!outbox.send(to.member(), worker, to.incarnation(), bodies, failure -> {
-            LOG.log(Level.WARNING, "a frame of " + bodies.size() + " messages to worker " + worker
+            LOG.log(Level.WARNING, "a frame of " + count + " messages to worker " + worker
                     + " was not delivered; the worker is handled as lost", failure);
             loseIfUnsent(to);
         })) {

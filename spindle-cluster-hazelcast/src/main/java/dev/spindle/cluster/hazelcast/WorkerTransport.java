@@ -272,11 +272,12 @@ final class WorkerTransport extends WorkerTransportSupport implements Endpoint {
      */
     @Override
     protected void sendFrame(List<Object> bodies) {
+        int count = bodies.size();            // not the bodies (results among them): the callback outlives the send
         if (!outbox.send(roster.coordinator(), Wire.COORDINATOR, Wire.COORDINATOR_INCARNATION, bodies, failure -> {
             if (coordinatorGone()) {
                 return;
             }
-            LOG.log(Level.ERROR, "worker " + id + ": a frame of " + bodies.size() + " reports to the coordinator was "
+            LOG.log(Level.ERROR, "worker " + id + ": a frame of " + count + " reports to the coordinator was "
                     + "not delivered; leaving the cluster so that it places this worker's tasks again", failure);
             onReportsUnsent.run();
         })) {
