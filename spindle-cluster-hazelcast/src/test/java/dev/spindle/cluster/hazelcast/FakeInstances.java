@@ -11,6 +11,7 @@ import com.hazelcast.core.IExecutorService;
 import java.lang.reflect.Field;
 import java.lang.reflect.Proxy;
 import java.util.Set;
+import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiConsumer;
@@ -64,5 +65,36 @@ final class FakeInstances {
         Field f = CoordinatorTransport.class.getDeclaredField("sender");
         f.setAccessible(true);
         ((ExecutorService) f.get(transport)).submit(() -> { }).get(30, TimeUnit.SECONDS);
+    }
+
+    /**
+     * A stand-in cluster view: {@code local} is this member, {@code members} the members it sees.
+     */
+    static Cluster cluster(Member local, Set<Member> members) {
+        return (Cluster) Proxy.newProxyInstance(Cluster.class.getClassLoader(), new Class<?>[] {Cluster.class},
+                (p, m, a) -> switch (m.getName()) {
+                    case "getLocalMember" -> local;
+                    case "getMembers" -> members;
+                    case "hashCode" -> 0;
+                    case "equals" -> p == a[0];
+                    default -> null;
+                });
+    }
+
+    /**
+     * Plays {@code coordinator}'s handshake with worker 0's {@code transport} (member {@code me}),
+     * which accepts it and joins its session.
+     */
+    static void joinSession(WorkerTransport transport, FrameCodec codec, Member me, Member coordinator) {
+        UUID s = UUID.randomUUID();
+        byte[] nc = Handshake.nonce();
+        Handshake.Response r = Handshake.response(transport.onHandshake(
+                new Handshake.Challenge(s, coordinator.getUuid(), me.getUuid(), nc).encode()));
+        byte[] mac = Handshake.verdictMac(codec, s, coordinator.getUuid(), me.getUuid(), nc, r.nonce(), 0,
+                r.incarnation(), Handshake.ACCEPTED, "");
+        if (transport.onHandshake(new Handshake.Verdict(s, coordinator.getUuid(), r.nonce(), Handshake.ACCEPTED,
+                "", mac).encode()).length != 0) {
+            throw new AssertionError("worker 0 did not accept the coordinator's verdict");
+        }
     }
 }

@@ -5,14 +5,12 @@ package dev.spindle.cluster.hazelcast;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.hazelcast.cluster.Cluster;
 import com.hazelcast.cluster.Member;
 import com.hazelcast.core.ExecutionCallback;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.core.OperationTimeoutException;
 import dev.spindle.cluster.Message;
 import dev.spindle.cluster.WorkerNode;
-import java.lang.reflect.Proxy;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Set;
@@ -75,20 +73,12 @@ class ReportsToALeftCoordinatorTest {
                     ((ExecutionCallback<Object>) args[2]).onFailure(t);
                 }
             }
-        }), cluster(me, members));
+        }), FakeInstances.cluster(me, members));
         transport.attach(node, instance);
         transport.onReportsUnsent(unsent::incrementAndGet);
         roster.onCoordinatorLost(coordinatorLost::incrementAndGet);
 
-        // the coordinator proves itself to worker 0, which joins its session
-        UUID s = UUID.randomUUID();
-        byte[] nc = Handshake.nonce();
-        Handshake.Response r = Handshake.response(transport.onHandshake(
-                new Handshake.Challenge(s, coordinator.getUuid(), me.getUuid(), nc).encode()));
-        byte[] mac = Handshake.verdictMac(codec, s, coordinator.getUuid(), me.getUuid(), nc, r.nonce(), 0,
-                r.incarnation(), Handshake.ACCEPTED, "");
-        assertThat(transport.onHandshake(new Handshake.Verdict(s, coordinator.getUuid(), r.nonce(), Handshake.ACCEPTED,
-                "", mac).encode())).isEmpty();
+        FakeInstances.joinSession(transport, codec, me, coordinator);   // worker 0 joins its session
         assertThat(roster.coordinator()).isSameAs(coordinator);
     }
 
@@ -118,16 +108,5 @@ class ReportsToALeftCoordinatorTest {
 
         assertThat(coordinatorLost).as("the worker leaves for the coordinator's loss").hasValue(1);
         assertThat(unsent).as("not for reports it could not send").hasValue(0);
-    }
-
-    private static Cluster cluster(Member local, Set<Member> members) {
-        return (Cluster) Proxy.newProxyInstance(Cluster.class.getClassLoader(), new Class<?>[] {Cluster.class},
-                (p, m, a) -> switch (m.getName()) {
-                    case "getLocalMember" -> local;
-                    case "getMembers" -> members;
-                    case "hashCode" -> 0;
-                    case "equals" -> p == a[0];
-                    default -> null;
-                });
     }
 }

@@ -5,14 +5,12 @@ package dev.spindle.cluster.hazelcast;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.hazelcast.cluster.Cluster;
 import com.hazelcast.cluster.Member;
 import com.hazelcast.core.ExecutionCallback;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.core.MemberLeftException;
 import dev.spindle.cluster.Message;
 import dev.spindle.cluster.WorkerNode;
-import java.lang.reflect.Proxy;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -60,19 +58,11 @@ class UndeliveredReportsLeaveTheClusterTest {
             if (args != null && args.length == 3 && args[0] instanceof Deliver && args[2] instanceof ExecutionCallback) {
                 accepted.add((ExecutionCallback<Object>) args[2]);
             }
-        }), cluster(me, Set.of(me, coordinator)));
+        }), FakeInstances.cluster(me, Set.of(me, coordinator)));
         transport.attach(node, instance);
         transport.onReportsUnsent(left::incrementAndGet);
 
-        // the coordinator proves itself to worker 0, which joins its session
-        UUID s = UUID.randomUUID();
-        byte[] nc = Handshake.nonce();
-        Handshake.Response r = Handshake.response(transport.onHandshake(
-                new Handshake.Challenge(s, coordinator.getUuid(), me.getUuid(), nc).encode()));
-        byte[] mac = Handshake.verdictMac(codec, s, coordinator.getUuid(), me.getUuid(), nc, r.nonce(), 0,
-                r.incarnation(), Handshake.ACCEPTED, "");
-        assertThat(transport.onHandshake(new Handshake.Verdict(s, coordinator.getUuid(), r.nonce(), Handshake.ACCEPTED,
-                "", mac).encode())).isEmpty();
+        FakeInstances.joinSession(transport, codec, me, coordinator);   // worker 0 joins its session
         assertThat(roster.coordinator()).isSameAs(coordinator);
     }
 
@@ -104,16 +94,5 @@ class UndeliveredReportsLeaveTheClusterTest {
         Thread callbackThread = new Thread(() -> callbacks.forEach(c -> c.onFailure(failure)));
         callbackThread.start();
         callbackThread.join(TimeUnit.SECONDS.toMillis(30));
-    }
-
-    private static Cluster cluster(Member local, Set<Member> members) {
-        return (Cluster) Proxy.newProxyInstance(Cluster.class.getClassLoader(), new Class<?>[] {Cluster.class},
-                (p, m, a) -> switch (m.getName()) {
-                    case "getLocalMember" -> local;
-                    case "getMembers" -> members;
-                    case "hashCode" -> 0;
-                    case "equals" -> p == a[0];
-                    default -> null;
-                });
     }
 }

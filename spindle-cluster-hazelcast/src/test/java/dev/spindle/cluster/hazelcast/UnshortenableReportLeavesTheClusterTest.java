@@ -5,12 +5,10 @@ package dev.spindle.cluster.hazelcast;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.hazelcast.cluster.Cluster;
 import com.hazelcast.cluster.Member;
 import com.hazelcast.core.HazelcastInstance;
 import dev.spindle.cluster.Message;
 import dev.spindle.cluster.WorkerNode;
-import java.lang.reflect.Proxy;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Set;
@@ -62,19 +60,11 @@ class UnshortenableReportLeavesTheClusterTest {
             if (args != null && args.length >= 2 && args[0] instanceof Deliver) {
                 sent.incrementAndGet();
             }
-        }), cluster(me, Set.of(me, coordinator)));
+        }), FakeInstances.cluster(me, Set.of(me, coordinator)));
         transport.attach(node, instance);
         transport.onReportsUnsent(left::incrementAndGet);
 
-        // the coordinator proves itself to worker 0, which joins its session
-        UUID s = UUID.randomUUID();
-        byte[] nc = Handshake.nonce();
-        Handshake.Response r = Handshake.response(transport.onHandshake(
-                new Handshake.Challenge(s, coordinator.getUuid(), me.getUuid(), nc).encode()));
-        byte[] mac = Handshake.verdictMac(codec, s, coordinator.getUuid(), me.getUuid(), nc, r.nonce(), 0,
-                r.incarnation(), Handshake.ACCEPTED, "");
-        assertThat(transport.onHandshake(new Handshake.Verdict(s, coordinator.getUuid(), r.nonce(), Handshake.ACCEPTED,
-                "", mac).encode())).isEmpty();
+        FakeInstances.joinSession(transport, codec, me, coordinator);   // worker 0 joins its session
         assertThat(roster.coordinator()).isSameAs(coordinator);
     }
 
@@ -95,16 +85,5 @@ class UnshortenableReportLeavesTheClusterTest {
 
         assertThat(sent).as("the report cannot go, even without its message and trace").hasValue(1);
         assertThat(left).as("a failure the coordinator will never hear of has the worker leave").hasValue(1);
-    }
-
-    private static Cluster cluster(Member local, Set<Member> members) {
-        return (Cluster) Proxy.newProxyInstance(Cluster.class.getClassLoader(), new Class<?>[] {Cluster.class},
-                (p, m, a) -> switch (m.getName()) {
-                    case "getLocalMember" -> local;
-                    case "getMembers" -> members;
-                    case "hashCode" -> 0;
-                    case "equals" -> p == a[0];
-                    default -> null;
-                });
     }
 }
