@@ -168,6 +168,10 @@ final class CoordinatorTransport extends CoordinatorTransportSupport implements 
 
     /** The link of worker {@code id}'s process {@code incarnation}: a new one for a new process. */
     private static Link link(ConcurrentHashMap<Integer, Link> links, int id, long incarnation) {
+        Link current = links.get(id);          // a plain read per frame; a compute only for a new process
+        if (current != null && current.incarnation == incarnation) {
+            return current;
+        }
         return links.compute(id, (i, l) -> l != null && l.incarnation == incarnation ? l : new Link(incarnation));
     }
 
