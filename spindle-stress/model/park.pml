@@ -48,14 +48,15 @@
  *     of the state word, the same two-sided argument), the shared-queue pools' per-worker slot
  *     (run by its owner before it can park, like a local push), blocking sections themselves, shutdown and termination, the GLOBAL_INTERVAL look
  *     at the injector (an ordering detail), and tasks that submit more tasks (local pushes
- *     only get notifyWorkRacy; the pusher runs its own deque before it can park, so they
- *     delay work but cannot strand it).
+ *     only get notifyWorkRacy, and a fill of the LIFO slot not even that while the watcher role
+ *     is held; the pusher runs its own queues before it can park, so they delay work but cannot
+ *     strand it).
  *
  * THE WATCHERS, -DWATCH. A parked worker may leave the stack by itself and go back to its loop
- * neither parked nor searching: in the work-stealing pool a worker that registered with nobody
- * searching and no visible work watches its peers (Worker.watchLoneTask, LoneTaskWatch) and
- * resumes (cancelPark, which fails if a waker got there first) when a busy peer's lone task
- * waits for a whole interval; in the shared-queue pools built with a watcher (AbstractPool.idle,
+ * neither parked nor searching: in the work-stealing pool the core worker that holds the
+ * watcher role (Worker.awaitWatching, WatcherRole, LoneTaskWatch) watches its peers and resumes
+ * (cancelPark, which fails if a waker got there first) when a busy peer's queued task waits for
+ * a whole interval; in the shared-queue pools built with a watcher (AbstractPool.idle,
  * WatcherRole.await) the watcher moves a busy peer's slot task to the shared queue and resumes.
  * The model lets any parked worker resume at any moment while a peer's deque holds a task
  * (work-stealing) or at any moment (SHARING), up to NRESUME times in a run (2 by default): a

@@ -45,7 +45,7 @@ public final class LoneTaskWatch {
 
     /**
      * The pools' interval: how long a peer's task may run on with a lone task queued behind it
-     * before a watcher takes that task. The pools watch only while a peer holds such a task.
+     * before a watcher takes that task: the watchers look this often while a peer holds one.
      */
     public static final long INTERVAL_NANOS = TimeUnit.MICROSECONDS.toNanos(500);
 
@@ -137,7 +137,7 @@ public final class LoneTaskWatch {
      * @param mustExit whether the pool stops (checked before each sleep)
      * @param intervalNanos the sleep between two looks while a peer holds work
      * @param sleepCapNanos {@code 0} to return {@link Outcome#NOTHING_TO_WATCH} as soon as no
-     *     peer holds work or is busy (the pools, which watch only a lone task); else the longest
+     *     peer holds work or is busy; else the longest
      *     sleep while no peer holds work, the watch then going on until this worker is woken
      * @return how the watch ended
      */

@@ -10,8 +10,10 @@ import java.util.function.BooleanSupplier;
  * The watcher role of a pool of workers that keep work no parked peer is woken for: one parked
  * worker at a time does not sleep for good while a peer may hold such work, but watches the peers
  * with its {@link LoneTaskWatch} and takes work from one whose task runs on for a whole interval.
- * Used by spindle-async's workers (a task in a worker's LIFO slot wakes nobody) and by
- * {@code WorkSharingPool} (nor does a task in a worker's slot). One watcher is enough: it keeps
+ * Used by spindle-async's workers (a task in a worker's LIFO slot wakes nobody), by
+ * {@code WorkSharingPool} (nor does a task in a worker's slot), and by {@code WorkStealingPool}'s
+ * core workers (whose slot fills wake nobody while the role is held, {@link #isHeld}; its spares
+ * never take the role, and {@link IdleCoordinator#nudgeParked} passes them over). One watcher is enough: it keeps
  * the cost at one timed wake-up an interval while a peer holds work; while none does it backs
  * off to the watch's sleep cap, and either watches on for good (the async runtime) or gives the
  * role up after a few looks in a row found every peer parked, and sleeps until woken or nudged
@@ -132,6 +134,16 @@ public final class WatcherRole {
         } finally {
             leave();
         }
+    }
+
+    /**
+     * Whether a parked worker holds the role now (a volatile read). {@code WorkStealingPool} skips
+     * the wake-up for a task its worker put in its own LIFO slot while this is {@code true}: the
+     * holder watches that worker, and if the role passes on meanwhile, the worker that takes it
+     * next looks at the peers first.
+     */
+    public boolean isHeld() {
+        return held.get();
     }
 
     /**

@@ -33,8 +33,9 @@ import java.util.concurrent.locks.ReentrantLock;
  *
  * <h2>What it looks at, and when</h2>
  *
- * <p>Only while no worker of the pool is parked: a parked worker is either woken for visible work
- * by the idle protocol or watches peers' lone tasks, so a pool with one is not starving. A worker
+ * <p>Only while no worker of the pool is parked: a parked worker is woken for visible work by the
+ * idle protocol, and the parked watcher ({@code WatcherRole}) takes work queued behind a task
+ * that runs on, so a pool with one is not starving. A worker
  * that begins a round of its loop (at its start, after every park, and every
  * {@link BaseWorker#TASKS_PER_ROUND} tasks) and sees no parked peer <em>arms</em> the watch: a CAS
  * on {@code armed} and, the first time, a place in the watched list. Nothing is added to the task

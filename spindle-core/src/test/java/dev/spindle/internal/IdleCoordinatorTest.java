@@ -179,6 +179,26 @@ class IdleCoordinatorTest {
         assertThat(idle.nudgeParked()).as("after terminate").isFalse();
     }
 
+    /**
+     * Spares never take a watcher role (WorkStealingPool's spares sleep out their keep-alive
+     * instead), so a nudge meant to pass the role on goes to the most recently parked core worker;
+     * nudged, a spare slept on and the role stayed free while core workers slept unwatching.
+     */
+    @Test
+    void aNudgePassesOverParkedSparesToTheMostRecentlyParkedCoreWorker() {
+        RecordingParker parker = new RecordingParker();
+        IdleCoordinator idle = new IdleCoordinator(4, 2, () -> 4, parker, () -> { });
+        idle.prepareToPark(2, false);          // a spare
+        assertThat(idle.nudgeParked()).as("only a spare parked").isFalse();
+        assertThat(parker.unparked).isEmpty();
+        idle.prepareToPark(0, false);
+        idle.prepareToPark(1, false);
+        idle.prepareToPark(3, false);          // another spare, parked last
+        assertThat(idle.nudgeParked()).isTrue();
+        assertThat(parker.unparked).containsExactly(1);
+        assertThat(idle.parkedCount()).isEqualTo(4);
+    }
+
     @Test
     void terminateWakesEveryParkedWorkerAndAwaitReturnsFalse() {
         RecordingParker parker = new RecordingParker();
