@@ -155,8 +155,9 @@ ltl alltaken { <> (nran == NT) }
  * resume at any moment, a superset of the single watcher's moves */
 #define WATCH_MAY_RESUME(m) (resumes < NRESUME)
 #else
-/* Worker.watchLoneTask: a parked worker resumes while a peer's deque holds a task (the lone
- * task of a busy peer; the Java code's interval and progress test only narrow this down) */
+/* Worker.awaitWatching (the role's holder) and Worker.watchQueuedWork (a spare): a parked worker resumes while
+ * a peer's deque holds a task (the queued task of a busy peer; the Java code's single watcher,
+ * interval and progress test only narrow this down) */
 #if NW > 2
 #define WATCH_MAY_RESUME(m) (resumes < NRESUME && ((m != 0 && dq[0] != 0) || (m != 1 && dq[1] != 0) || (m != 2 && dq[2] != 0)))
 #else

@@ -37,9 +37,11 @@
  * -DGIVE_UP: the pools' variant (WatcherRole.await with a number of idle looks: AbstractPool.idle
  * and Worker.awaitWatching in spindle-core). The work-stealing pool's re-check wakes a worker
  * (possibly itself) instead of cancelling its park, which the waker process covers. Its spares
- * are not modelled: they never take the role, and nudgeParked passes them over, so the workers
- * here are its core workers; while only spares are parked the role is free, and that pool's
- * slot fills then wake a parked worker as its deque pushes do. Nothing needs watching while every worker is parked, so a watcher whose looks
+ * are not modelled: they never take the role and nudgeParked passes them over, so the workers
+ * here are its core workers (a spare watches the queued work it sees when it parks; a core
+ * worker leaving its wait with no core worker parked takes a peer's slot task itself,
+ * Worker.takeSlotTaskIfUnwatched). Nothing needs watching while every worker is parked, so a
+ * watcher whose looks
  * find every peer parked (four in a row in the Java code; any one here, the timed sleeps between
  * them abstracted) gives the role up (LoneTaskWatch's NOTHING_TO_WATCH), frees the
  * flag, looks once more (anythingToWatch) and, finding every peer still parked, sleeps

@@ -462,6 +462,15 @@ public final class IdleCoordinator extends IdleCoordinatorState implements IdleC
         }
     }
 
+    /**
+     * How many core workers (not spares) are registered as parked now: a volatile read of the
+     * state word, exact at that moment.
+     */
+    public int parkedCoreCount() {
+        long s = (long) STATE.getVolatile(this);
+        return parked(s) - parkedSpares(s);
+    }
+
     /** Whether {@code w} is registered as parked now (a racy read, for placement heuristics only). */
     public boolean isParked(int w) {
         return parked.get(w) != 0;
@@ -510,8 +519,8 @@ public final class IdleCoordinator extends IdleCoordinatorState implements IdleC
 
     /**
      * Makes the most recently parked core worker's sleep return without waking it (spares, which
-     * never hold a watcher role, are passed over; with only spares parked nobody is nudged, and
-     * the pool's wake-ups then go out as if no worker watched): it stays parked
+     * never hold a watcher role, are passed over; with no core worker parked nobody is nudged):
+     * it stays parked
      * and counted as such, so the protocol sees a spurious return, which it allows (see
      * <i>Why no wake-up is lost</i>). A worker sleeping in {@link #await} sleeps again; one in
      * {@link #sleep} looks again at what else it waits for. The unpark is made outside the lock;

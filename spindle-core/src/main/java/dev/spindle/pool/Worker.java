@@ -146,7 +146,7 @@ final class Worker extends BaseWorker implements LoneTaskWatch.Peer {
         this.shared = pool.shared;
         this.spare = spare;
         this.deque = new WorkStealingDeque<>(Math.min(64, queueCapacity), queueCapacity);
-        this.watch = new LoneTaskWatch(index, shared.watchedPeers, shared.workers.length);
+        this.watch = new LoneTaskWatch(index, shared.watchedPeers, shared.workers.length, spare);
     }
 
     // ------------------------------------------------------------------ loop
@@ -257,11 +257,15 @@ final class Worker extends BaseWorker implements LoneTaskWatch.Peer {
      * sees the fill at some look whatever the order of the fill and its first look (no fence is
      * needed between the fill and the pusher's read of the role). If the holder is woken and
      * leaves, it frees the role and nudges a parked core worker to take it, whose looks do the
-     * same; if no core worker is parked then, all of them are awake, the first to park takes the
-     * role, and if every one of them waits instead, the StarvationWatch was armed by the
-     * holder's leaving the parked stack. A stranded task is so taken within about
-     * WATCH_SLEEP_CAP_NANOS plus an interval, where the wake-up took it at once; the common
-     * case, a spawner that does not block, pays nothing. The idle protocol's
+     * same. If no core worker is parked then (spares never take the role), nobody would watch:
+     * every core worker leaving its wait so takes a peer's slot task into its own slot, runs it
+     * before it looks at the injector (takeSlotTaskIfUnwatched; the loop's periodic injector
+     * look is put off by a turn), and if another peer's slot holds a task too, wakes a worker
+     * for it (a parked spare, if the pool wants one). A worker that parks later takes the role
+     * and looks again. A stranded task is so taken by the watcher within about
+     * WATCH_SLEEP_CAP_NANOS plus an interval, or at once by a worker leaving the role, where the
+     * fill's wake-up had a peer take it at once; the common case, a spawner that does not block,
+     * pays nothing. The idle protocol's
      * argument (IdleCoordinator, park.pml) does not depend on local pushes at all: a pusher
      * runs its own queues before it can park, so its notifications only spread work.
      *
@@ -588,14 +592,17 @@ final class Worker extends BaseWorker implements LoneTaskWatch.Peer {
     private static final int RESUME = 1;
     private static final int TIMED_OUT = 2;
     private static final int EXIT = 3;
+    private static final int UNWATCHED = 4;
 
     /**
      * Parks until woken with work to look for, following {@link IdleCoordinator}. The waiting
      * itself has two concerns, one method each: a core worker sleeps, watching its peers while it
      * holds the pool's watcher role ({@link #awaitWatching}), and a spare sleeps at most its
-     * keep-alive and then retires ({@link #sleepAsSpare}). Spares never hold the role (a watch
-     * would hold a spare past its keep-alive), but one that wakes passes the role on as any
-     * worker does ({@link WatcherRole#leave}).
+     * keep-alive and then retires ({@link #sleepAsSpare}). Spares never hold the role (its watch
+     * of awake peers would hold a spare past its keep-alive): a spare that parks with nobody
+     * searching watches only its peers' queued work ({@link #watchQueuedWork}), as every worker
+     * did before the role. One that wakes passes the role on as any worker does
+     * ({@link WatcherRole#leave}).
      *
      * @return {@code false} if the worker should exit instead
      */
@@ -620,14 +627,17 @@ final class Worker extends BaseWorker implements LoneTaskWatch.Peer {
                     return false;
                 }
             }
-            register();
+            boolean watchable = register();
             if (pool.isShutdown()) {
                 pool.tryTerminate();
             }
             countPark();
             int outcome;
             if (spare) {
-                outcome = sleepAsSpare();
+                outcome = watchable ? watchQueuedWork() : UNWATCHED;
+                if (outcome == UNWATCHED) {
+                    outcome = sleepAsSpare();
+                }
                 if (outcome != EXIT) {
                     shared.watcher.leave();    // awake again: see WatcherRole (spares never hold it)
                 }
@@ -653,14 +663,22 @@ final class Worker extends BaseWorker implements LoneTaskWatch.Peer {
      * Registers this worker as parked; if nobody is searching then, re-checks the queues (see
      * {@link IdleCoordinator#prepareToPark}) and, if work is visible, wakes a worker for it (this
      * one, perhaps: its wait then returns at once).
+     *
+     * @return whether a spare should watch its peers' queued work while parked (nobody else
+     *     searches, and no work is visible)
      */
-    private void register() {
+    private boolean register() {
         IdleCoordinator idle = shared.idle;
         boolean nobodySearching = idle.prepareToPark(index, searching);
         searching = false;
-        if (nobodySearching && shared.hasVisibleWork()) {
-            idle.notifyWork();                 // may wake this very worker
+        if (nobodySearching) {
+            if (shared.hasVisibleWork()) {
+                idle.notifyWork();             // may wake this very worker
+            } else {
+                return true;
+            }
         }
+        return false;
     }
 
     /** Whether this worker must stop waiting: the pool stops or terminated. */
@@ -682,11 +700,76 @@ final class Worker extends BaseWorker implements LoneTaskWatch.Peer {
      * {@link #WATCH_IDLE_LOOKS} looks in a row find every peer parked (an idle pool costs nothing).
      */
     private int awaitWatching() {
-        return switch (shared.watcher.await(index, watch, exitCheck, LoneTaskWatch.INTERVAL_NANOS,
+        int outcome = switch (shared.watcher.await(index, watch, exitCheck, LoneTaskWatch.INTERVAL_NANOS,
                 WATCH_SLEEP_CAP_NANOS, WATCH_IDLE_LOOKS)) {
             case RESUME -> RESUME;
             case EXIT -> EXIT;
             default -> woken();                // woken, or the protocol terminated (then EXIT)
+        };
+        if (outcome != EXIT) {
+            takeSlotTaskIfUnwatched();
+        }
+        return outcome;
+    }
+
+    /**
+     * Leaving the parked state, with the watcher role free and no core worker parked to take it
+     * (so nobody watches): takes a peer's slot task, if one holds any, into this worker's own
+     * slot, where its loop finds it before the injector (the periodic injector look is put off by
+     * a turn), and wakes a worker if a second peer's slot holds a task too. A slot filled while this worker held the
+     * role woke nobody, and its spawner may be blocked on it; woken for other work (an injector
+     * task, say), this worker would otherwise run that first, and if that blocked too, the slot's
+     * task would wait for whichever worker next parks (or, if every worker then waited unseen
+     * with a spare parked, for good: the StarvationWatch looks only at pools with no parked
+     * worker). A searcher takes a slot before a deque anyway ({@link #stealOnce}); this only puts
+     * it before the injector. Off the task path: once per wake-up, one volatile read when a core
+     * worker is parked.
+     */
+    private void takeSlotTaskIfUnwatched() {
+        if (shared.idle.parkedCoreCount() != 0 || shared.watcher.isHeld()) {
+            return;                            // a parked core worker watches, or will take the role
+        }
+        Worker[] ws = shared.workers;
+        boolean moved = false;
+        for (int i = 0, n = shared.slotsInUse(); i < n; i++) {
+            Worker v = ws[i];
+            if (v == null || v == this || v.lifo.isEmpty()) {
+                continue;
+            }
+            if (moved) {
+                // Another silently filled slot: wake a worker for it (a parked spare, if the pool
+                // wants one), which searches slots first (stealOnce).
+                shared.idle.notifyWork();
+                return;
+            }
+            Runnable t = v.lifo.steal();
+            if (t != null) {
+                emitSteal(v, 1);               // an event, not a counted steal: see "the LIFO slot"
+                Runnable displaced = lifo.put(t);
+                assert displaced == null : "a worker parks only with its slot empty";
+                if (tick <= 1) {
+                    tick = 2;                  // the loop's next turn must not look at the injector first
+                }
+                moved = true;
+            }
+        }
+    }
+
+    /**
+     * A spare's watch of its peers' queued work when it parks with nobody searching (it never
+     * takes the watcher role, and a peer that is merely awake does not keep it watching): if a
+     * peer that holds queued work finishes no task for a whole interval, the spare leaves the
+     * parked stack and goes to take the work ({@link #RESUME}).
+     *
+     * @return {@link #UNWATCHED} when no peer holds queued work (the spare then sleeps out its
+     *     keep-alive); else {@link #WOKEN}, {@link #RESUME} or {@link #EXIT}
+     */
+    private int watchQueuedWork() {
+        return switch (watch.watch(shared.idle, exitCheck, LoneTaskWatch.INTERVAL_NANOS, 0L)) {
+            case RESUME -> RESUME;
+            case EXIT -> EXIT;
+            case NOTHING_TO_WATCH -> UNWATCHED;
+            case WOKEN -> woken();
         };
     }
 
@@ -717,8 +800,9 @@ final class Worker extends BaseWorker implements LoneTaskWatch.Peer {
     static final long WATCH_SLEEP_CAP_NANOS = TimeUnit.MILLISECONDS.toNanos(4);
     /**
      * Looks in a row that find every other worker parked before the watcher gives the role up and
-     * sleeps until woken (0.5 + 1 + 2 + 4 ms: about 8 ms after the pool went quiet); a pool that
-     * gets work back within that spell finds its watcher still watching.
+     * sleeps until woken (three sleeps between them: 0.5 + 1 + 2 ms from a fresh watch, up to 4 ms
+     * each once backed off, so 3.5 to about 16 ms after the pool went quiet); a pool that gets
+     * work back within that spell finds its watcher still watching.
      */
     static final int WATCH_IDLE_LOOKS = 4;
 

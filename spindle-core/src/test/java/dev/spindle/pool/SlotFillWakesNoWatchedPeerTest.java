@@ -51,13 +51,7 @@ class SlotFillWakesNoWatchedPeerTest {
                     Thread.currentThread().interrupt();
                 }
             });
-            assertThat(running.await(30, TimeUnit.SECONDS)).isTrue();
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-            while (pool.idle.parkedCount() != 1 && System.nanoTime() < deadline) {
-                Thread.sleep(1);
-            }
-            assertThat(pool.idle.parkedCount()).as("the idle peer parked").isEqualTo(1);
-            Thread.sleep(50);                  // past its registration, into its watch
+            awaitThePeerWatching(pool, running);
             peerParked.countDown();
             assertThat(childRan.await(30, TimeUnit.SECONDS)).as("the slot's task ran").isTrue();
             assertThat(wakeUps.get()).as("wake-ups made by the slot fill").isZero();
@@ -80,6 +74,51 @@ class SlotFillWakesNoWatchedPeerTest {
         }
     }
 
+    /**
+     * The watcher is woken for other work just after a silent slot fill, with no other core
+     * worker parked to take the role: the woken task waits for the slot's task too, as does its
+     * spawner. Had the woken worker run its injector task first, both workers would wait for
+     * good (no spares: nothing else could run the slot's task). It takes the slot's task first.
+     */
+    @RepeatedTest(10)
+    void aWatcherWokenForOtherWorkTakesTheSilentSlotTaskFirst() throws Exception {
+        try (WorkStealingPool pool = WorkStealingPool.builder().workers(2).maxSpareWorkers(0).build()) {
+            CountDownLatch running = new CountDownLatch(1);
+            CountDownLatch peerWatching = new CountDownLatch(1);
+            CountDownLatch filled = new CountDownLatch(1);
+            CountDownLatch slotTaskRan = new CountDownLatch(1);
+            AtomicBoolean spawnerSawIt = new AtomicBoolean();
+            AtomicBoolean otherSawIt = new AtomicBoolean();
+            pool.execute(() -> {
+                running.countDown();
+                try {
+                    peerWatching.await();
+                    pool.execute(slotTaskRan::countDown);   // the slot, no wake-up: the peer watches
+                    filled.countDown();
+                    spawnerSawIt.set(slotTaskRan.await(60, TimeUnit.SECONDS));   // outlasts the other's wait
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            });
+            awaitThePeerWatching(pool, running);
+            peerWatching.countDown();
+            assertThat(filled.await(30, TimeUnit.SECONDS)).isTrue();
+            CountDownLatch otherDone = new CountDownLatch(1);
+            pool.execute(() -> {               // from outside: wakes the watcher
+                try {
+                    otherSawIt.set(slotTaskRan.await(10, TimeUnit.SECONDS));
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                otherDone.countDown();
+            });
+            assertThat(otherDone.await(60, TimeUnit.SECONDS)).isTrue();
+            assertThat(otherSawIt).as("the task the watcher was woken for saw the slot's task run "
+                    + "(else only the spawner's own give-up after 60 s would have run it)").isTrue();
+            assertThat(slotTaskRan.await(90, TimeUnit.SECONDS)).isTrue();
+        }
+    }
+
     /** The commonest such wait, a {@code CompletableFuture} on the pool joined inside a task. */
     @RepeatedTest(5)
     void aCompletableFutureJoinedInsideABusyPoolCompletes() throws Exception {
@@ -88,6 +127,20 @@ class SlotFillWakesNoWatchedPeerTest {
                     () -> CompletableFuture.supplyAsync(() -> 41, pool).get(30, TimeUnit.SECONDS) + 1);
             assertThat(outer.get(60, TimeUnit.SECONDS)).isEqualTo(42);
         }
+    }
+
+    /**
+     * Waits until the task that counts {@code running} down runs and the other worker has parked,
+     * then a while more: past its registration, it holds the watcher role by then.
+     */
+    private static void awaitThePeerWatching(WorkStealingPool pool, CountDownLatch running) throws InterruptedException {
+        assertThat(running.await(30, TimeUnit.SECONDS)).isTrue();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (pool.idle.parkedCount() != 1 && System.nanoTime() < deadline) {
+            Thread.sleep(1);
+        }
+        assertThat(pool.idle.parkedCount()).as("the idle peer parked").isEqualTo(1);
+        Thread.sleep(50);
     }
 
     private static void chainThenBlock(WorkStealingPool pool, int left, AtomicBoolean childRan, CountDownLatch end) {
