@@ -6,7 +6,6 @@ package dev.spindle.cluster.hazelcast;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import com.hazelcast.cluster.Cluster;
 import com.hazelcast.cluster.Member;
 import com.hazelcast.core.ExecutionCallback;
 import com.hazelcast.core.HazelcastInstance;
@@ -15,7 +14,6 @@ import dev.spindle.cluster.WireMessage;
 import dev.spindle.cluster.WorkerNode;
 import java.io.ObjectInputStream;
 import java.io.Serializable;
-import java.lang.reflect.Proxy;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
@@ -83,7 +81,7 @@ class FetchErrorsCompleteTheFetchTest {
                 }
                 calls.add(new Call(args[0], (Member) args[1], (ExecutionCallback<Object>) args[2]));
             }
-        }), cluster(me, Set.of(me, coordinator, holder)));
+        }), FakeInstances.cluster(me, Set.of(me, coordinator, holder)));
         transport.attach(node, instance);
 
         // the coordinator proves itself to worker 0, then tells it that worker 1 is proven
@@ -145,16 +143,5 @@ class FetchErrorsCompleteTheFetchTest {
         assertThat(fetched).as("the fetch has a future").isNotNull();
         assertThat(fetched).as("that completes").isDone();
         assertThatThrownBy(fetched::join).cause().isInstanceOf(OutOfMemoryError.class);
-    }
-
-    private static Cluster cluster(Member local, Set<Member> members) {
-        return (Cluster) Proxy.newProxyInstance(Cluster.class.getClassLoader(), new Class<?>[] {Cluster.class},
-                (p, m, a) -> switch (m.getName()) {
-                    case "getLocalMember" -> local;
-                    case "getMembers" -> members;
-                    case "hashCode" -> 0;
-                    case "equals" -> p == a[0];
-                    default -> null;
-                });
     }
 }

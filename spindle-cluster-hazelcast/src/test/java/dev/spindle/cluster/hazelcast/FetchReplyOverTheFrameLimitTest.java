@@ -6,7 +6,6 @@ package dev.spindle.cluster.hazelcast;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import com.hazelcast.cluster.Cluster;
 import com.hazelcast.cluster.Member;
 import com.hazelcast.core.ExecutionCallback;
 import com.hazelcast.core.HazelcastInstance;
@@ -73,7 +72,7 @@ class FetchReplyOverTheFrameLimitTest {
             if (name.equals("submitToMember") && args.length == 3) {
                 calls.add(new Call(args[0], (Member) args[1], (ExecutionCallback<Object>) args[2]));
             }
-        }), cluster(me, Set.of(me, coordinator, holder)));
+        }), FakeInstances.cluster(me, Set.of(me, coordinator, holder)));
         transport.attach(node, instance);
 
         // the coordinator proves itself to worker 0, then tells it that worker 1 is proven
@@ -147,17 +146,6 @@ class FetchReplyOverTheFrameLimitTest {
                     case "getUserContext" -> context;
                     case "hashCode" -> System.identityHashCode(p);
                     case "equals" -> p == args[0];
-                    default -> null;
-                });
-    }
-
-    private static Cluster cluster(Member local, Set<Member> members) {
-        return (Cluster) Proxy.newProxyInstance(Cluster.class.getClassLoader(), new Class<?>[] {Cluster.class},
-                (p, m, a) -> switch (m.getName()) {
-                    case "getLocalMember" -> local;
-                    case "getMembers" -> members;
-                    case "hashCode" -> 0;
-                    case "equals" -> p == a[0];
                     default -> null;
                 });
     }
