@@ -48,14 +48,15 @@
  *     of the state word, the same two-sided argument), the shared-queue pools' per-worker slot
  *     (run by its owner before it can park, like a local push), blocking sections themselves, shutdown and termination, the GLOBAL_INTERVAL look
  *     at the injector (an ordering detail), and tasks that submit more tasks (local pushes
- *     only get notifyWorkRacy; the pusher runs its own deque before it can park, so they
- *     delay work but cannot strand it).
+ *     only get notifyWorkRacy, and a fill of the LIFO slot not even that while the watcher role
+ *     is held; the pusher runs its own queues before it can park, so they delay work but cannot
+ *     strand it).
  *
  * THE WATCHERS, -DWATCH. A parked worker may leave the stack by itself and go back to its loop
- * neither parked nor searching: in the work-stealing pool a worker that registered with nobody
- * searching and no visible work watches its peers (Worker.watchLoneTask, LoneTaskWatch) and
- * resumes (cancelPark, which fails if a waker got there first) when a busy peer's lone task
- * waits for a whole interval; in the shared-queue pools built with a watcher (AbstractPool.idle,
+ * neither parked nor searching: in the work-stealing pool the core worker that holds the
+ * watcher role (Worker.awaitWatching, WatcherRole, LoneTaskWatch) watches its peers and resumes
+ * (cancelPark, which fails if a waker got there first) when a busy peer's queued task waits for
+ * a whole interval; in the shared-queue pools built with a watcher (AbstractPool.idle,
  * WatcherRole.await) the watcher moves a busy peer's slot task to the shared queue and resumes.
  * The model lets any parked worker resume at any moment while a peer's deque holds a task
  * (work-stealing) or at any moment (SHARING), up to NRESUME times in a run (2 by default): a
@@ -154,8 +155,9 @@ ltl alltaken { <> (nran == NT) }
  * resume at any moment, a superset of the single watcher's moves */
 #define WATCH_MAY_RESUME(m) (resumes < NRESUME)
 #else
-/* Worker.watchLoneTask: a parked worker resumes while a peer's deque holds a task (the lone
- * task of a busy peer; the Java code's interval and progress test only narrow this down) */
+/* Worker.awaitWatching (the role's holder) and Worker.watchQueuedWork (a spare): a parked worker resumes while
+ * a peer's deque holds a task (the queued task of a busy peer; the Java code's single watcher,
+ * interval and progress test only narrow this down) */
 #if NW > 2
 #define WATCH_MAY_RESUME(m) (resumes < NRESUME && ((m != 0 && dq[0] != 0) || (m != 1 && dq[1] != 0) || (m != 2 && dq[2] != 0)))
 #else

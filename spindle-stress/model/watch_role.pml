@@ -1,7 +1,7 @@
 /*
  * Spindle: the single watcher role (WatcherRole in spindle-core, used by spindle-async's
- * AsyncWorker.park and the work-sharing pool; IdleCoordinator.sleep and nudgeParked), whose prose
- * argument is in WatcherRole's overview.
+ * AsyncWorker.park, the work-sharing pool and the work-stealing pool's core workers;
+ * IdleCoordinator.sleep and nudgeParked), whose prose argument is in WatcherRole's overview.
  *
  * One parked worker at a time watches its busy peers (LoneTaskWatch) so that a task left in a
  * LIFO slot behind a poll that then blocks is taken by someone. The role is a flag taken with a
@@ -34,8 +34,14 @@
  * The check: when no step is possible (timeout), a parked worker exists only if a parked worker
  * holds the role. End states of workers (parked, running on) are valid.
  *
- * -DGIVE_UP: the work-sharing pool's variant (WatcherRole without a sleep cap, AbstractPool.idle
- * in spindle-core). Nothing needs watching while every worker is parked, so a watcher whose looks
+ * -DGIVE_UP: the pools' variant (WatcherRole.await with a number of idle looks: AbstractPool.idle
+ * and Worker.awaitWatching in spindle-core). The work-stealing pool's re-check wakes a worker
+ * (possibly itself) instead of cancelling its park, which the waker process covers. Its spares
+ * are not modelled: they never take the role and nudgeParked passes them over, so the workers
+ * here are its core workers (a spare watches the queued work it sees when it parks; a core
+ * worker leaving its wait with no core worker parked takes a peer's slot task itself,
+ * Worker.takeSlotTaskIfUnwatched). Nothing needs watching while every worker is parked, so a
+ * watcher whose looks
  * find every peer parked (four in a row in the Java code; any one here, the timed sleeps between
  * them abstracted) gives the role up (LoneTaskWatch's NOTHING_TO_WATCH), frees the
  * flag, looks once more (anythingToWatch) and, finding every peer still parked, sleeps

@@ -214,7 +214,8 @@ final class AsyncWorker extends AsyncWorkerPadAfter implements Runnable, LoneTas
     /**
      * The watcher's sleep between two looks while a peer holds work ({@link #park}): a poll that
      * blocks with work queued behind it has that work taken within two of these (10 to 20 ms).
-     * (The pools look every 500 µs, but only while a peer holds a lone task; a fixed 500 µs here,
+     * (The work-stealing pool looks every 500 µs while a peer holds queued work, backing off to
+     * 4 ms while peers are only awake; a fixed 500 µs here,
      * where busy peers are watched whether or not they hold work, cost the watcher 4.5 % of a
      * core beside one busy peer on the development machine.)
      */

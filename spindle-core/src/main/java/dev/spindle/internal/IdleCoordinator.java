@@ -462,6 +462,15 @@ public final class IdleCoordinator extends IdleCoordinatorState implements IdleC
         }
     }
 
+    /**
+     * How many core workers (not spares) are registered as parked now: a volatile read of the
+     * state word, exact at that moment.
+     */
+    public int parkedCoreCount() {
+        long s = (long) STATE.getVolatile(this);
+        return parked(s) - parkedSpares(s);
+    }
+
     /** Whether {@code w} is registered as parked now (a racy read, for placement heuristics only). */
     public boolean isParked(int w) {
         return parked.get(w) != 0;
@@ -509,7 +518,9 @@ public final class IdleCoordinator extends IdleCoordinatorState implements IdleC
     }
 
     /**
-     * Makes the most recently parked worker's sleep return without waking it: it stays parked
+     * Makes the most recently parked core worker's sleep return without waking it (spares, which
+     * never hold a watcher role, are passed over; with no core worker parked nobody is nudged):
+     * it stays parked
      * and counted as such, so the protocol sees a spurious return, which it allows (see
      * <i>Why no wake-up is lost</i>). A worker sleeping in {@link #await} sleeps again; one in
      * {@link #sleep} looks again at what else it waits for. The unpark is made outside the lock;
@@ -518,7 +529,7 @@ public final class IdleCoordinator extends IdleCoordinatorState implements IdleC
      * that wrote something (a volatile write) before this call and a parker that registers (the
      * state word, under the lock) before reading it still see one another.
      *
-     * @return whether a worker was parked
+     * @return whether a core worker was parked
      */
     public boolean nudgeParked() {
         if (parked((long) STATE.getVolatile(this)) == 0) {
@@ -526,10 +537,14 @@ public final class IdleCoordinator extends IdleCoordinatorState implements IdleC
         }
         int w;
         synchronized (lock) {
-            if (size == 0 || terminated) {
+            int i = size - 1;
+            while (i >= 0 && isSpare(stack[i])) {
+                i--;                           // spares never take the watcher role: pass them over
+            }
+            if (i < 0 || terminated) {
                 return false;
             }
-            w = stack[size - 1];
+            w = stack[i];
         }
         parker.unpark(w);
         return true;

@@ -45,7 +45,7 @@ public final class LoneTaskWatch {
 
     /**
      * The pools' interval: how long a peer's task may run on with a lone task queued behind it
-     * before a watcher takes that task. The pools watch only while a peer holds such a task.
+     * before a watcher takes that task: the watchers look this often while a peer holds one.
      */
     public static final long INTERVAL_NANOS = TimeUnit.MICROSECONDS.toNanos(500);
 
@@ -111,6 +111,8 @@ public final class LoneTaskWatch {
     private final int self;
     private final Peers peers;
     private final long[] seen;
+    /** Whether a peer that is only busy counts as nothing to watch (see the four-argument constructor). */
+    private final boolean heldOnly;
 
     /**
      * @param self the watching worker's index among {@code peers} (skipped)
@@ -118,9 +120,23 @@ public final class LoneTaskWatch {
      * @param capacity the most peer indices there will ever be
      */
     public LoneTaskWatch(int self, Peers peers, int capacity) {
+        this(self, peers, capacity, false);
+    }
+
+    /**
+     * @param self the watching worker's index among {@code peers} (skipped)
+     * @param peers its peers
+     * @param capacity the most peer indices there will ever be
+     * @param heldOnly whether to look only for queued work, never counting a peer that is merely
+     *     {@linkplain Peer#isBusy busy}: a watch with a sleep cap of 0 then ends as soon as no
+     *     peer holds work (a work-stealing pool's spare, which watches only what it saw queued
+     *     and otherwise sleeps out its keep-alive)
+     */
+    public LoneTaskWatch(int self, Peers peers, int capacity, boolean heldOnly) {
         this.self = self;
         this.peers = peers;
         this.seen = new long[capacity];
+        this.heldOnly = heldOnly;
     }
 
     /**
@@ -137,7 +153,7 @@ public final class LoneTaskWatch {
      * @param mustExit whether the pool stops (checked before each sleep)
      * @param intervalNanos the sleep between two looks while a peer holds work
      * @param sleepCapNanos {@code 0} to return {@link Outcome#NOTHING_TO_WATCH} as soon as no
-     *     peer holds work or is busy (the pools, which watch only a lone task); else the longest
+     *     peer holds work or (unless the watch is held-only) is busy; else the longest
      *     sleep while no peer holds work, the watch then going on until this worker is woken
      * @return how the watch ended
      */
@@ -229,7 +245,7 @@ public final class LoneTaskWatch {
             seen[i] = p.progress();
             if (p.holdsWork()) {
                 found = HELD;
-            } else if (found == NOTHING && p.isBusy()) {
+            } else if (found == NOTHING && !heldOnly && p.isBusy()) {
                 found = BUSY;
             }
         }

@@ -10,8 +10,10 @@ import java.util.function.BooleanSupplier;
  * The watcher role of a pool of workers that keep work no parked peer is woken for: one parked
  * worker at a time does not sleep for good while a peer may hold such work, but watches the peers
  * with its {@link LoneTaskWatch} and takes work from one whose task runs on for a whole interval.
- * Used by spindle-async's workers (a task in a worker's LIFO slot wakes nobody) and by
- * {@code WorkSharingPool} (nor does a task in a worker's slot). One watcher is enough: it keeps
+ * Used by spindle-async's workers (a task in a worker's LIFO slot wakes nobody), by
+ * {@code WorkSharingPool} (nor does a task in a worker's slot), and by {@code WorkStealingPool}'s
+ * core workers (whose slot fills wake nobody while the role is held, {@link #isHeld}). One
+ * watcher is enough: it keeps
  * the cost at one timed wake-up an interval while a peer holds work; while none does it backs
  * off to the watch's sleep cap, and either watches on for good (the async runtime) or gives the
  * role up after a few looks in a row found every peer parked, and sleeps until woken or nudged
@@ -23,7 +25,10 @@ import java.util.function.BooleanSupplier;
  * <p>The role is a flag that a parked worker takes with a CAS; a parked worker that finds it
  * taken sleeps unwatching ({@link IdleCoordinator#sleep}). The invariant is: <em>while any worker
  * sleeps unwatching, the flag is held by a parked worker, or a nudge is on its way to a parked
- * worker, which will try to take the flag</em>. Without it, a watcher woken for work (often the
+ * worker, which will try to take the flag</em>. (A {@code WorkStealingPool}'s spares never take
+ * it, and {@link IdleCoordinator#nudgeParked} passes them over: the invariant holds for its core
+ * workers; a spare watches the queued work it sees when it parks, and a core worker leaving its
+ * wait with no core worker parked takes a peer's slot task itself.) Without it, a watcher woken for work (often the
  * one woken first) left its peers asleep unwatching, and the task it then ran could block on
  * what it queued for good. So every worker leaving the parked state checks the flag after it
  * released any it held, and if it is free and a worker is still parked, nudges the most recently
@@ -99,7 +104,9 @@ public final class WatcherRole {
         try {
             boolean mayWatch = true;
             while (!idle.isNotified(w) && !idle.isTerminated()) {
-                if (mayWatch && held.compareAndSet(false, true)) {
+                // The flag read before the CAS: a failed CAS would take the flag's cache line from
+                // every thread reading it (the work-stealing pool's slot fills, isHeld).
+                if (mayWatch && !held.get() && held.compareAndSet(false, true)) {
                     if (sinkWatcher) {
                         idle.sinkParked(w);    // woken last: see the class overview
                     }
@@ -132,6 +139,16 @@ public final class WatcherRole {
         } finally {
             leave();
         }
+    }
+
+    /**
+     * Whether a parked worker holds the role now (a volatile read). {@code WorkStealingPool} skips
+     * the wake-up for a task its worker put in its own LIFO slot while this is {@code true}: the
+     * holder watches that worker, and if the role passes on meanwhile, the worker that takes it
+     * next looks at the peers first.
+     */
+    public boolean isHeld() {
+        return held.get();
     }
 
     /**

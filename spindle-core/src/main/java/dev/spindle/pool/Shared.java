@@ -6,6 +6,7 @@ package dev.spindle.pool;
 import dev.spindle.internal.IdleCoordinator;
 import dev.spindle.internal.LoneTaskWatch;
 import dev.spindle.internal.Parker;
+import dev.spindle.internal.WatcherRole;
 import dev.spindle.queue.Injector;
 
 /**
@@ -24,6 +25,11 @@ final class Shared {
     final Spares spares;
     /** The backstop for workers that all wait unseen inside tasks. */
     final StarvationWatch starvation;
+    /**
+     * The parked core worker that watches the others, one at a time (see {@link Worker}, "the
+     * LIFO slot": while it is held, filling a slot wakes nobody).
+     */
+    final WatcherRole watcher;
     /** Random victims a searching worker probes per round. */
     final int stealAttempts;
     /** Slots ever used: {@code workers[0 .. slotsInUse)}; only grows. */
@@ -38,6 +44,7 @@ final class Shared {
                 Parker.ofThreads(pool, pool.name(), i -> workers[i].thread), pool::dropStrayInterrupt);
         this.slotsInUse = parallelism;
         this.starvation = new StarvationWatch(pool, this);
+        this.watcher = new WatcherRole(idle, pool::isStopping, true);
     }
 
     int slotsInUse() {

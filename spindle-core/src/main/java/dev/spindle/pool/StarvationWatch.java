@@ -26,15 +26,18 @@ import java.util.concurrent.locks.ReentrantLock;
  * pool).join()} in a task of {@code pool}. A {@code ForkJoinPool} completes it because
  * {@code CompletableFuture} waits through {@code ForkJoinPool.managedBlock}, which compensates for
  * the waiting worker; on this pool the wait is an ordinary park. With a free worker that is
- * harmless: the inner task is stolen or taken from the injector (and a parked worker watches a
- * peer's lone task, {@code LoneTaskWatch}). But once every worker waits so (one worker waiting
+ * harmless: the inner task is stolen or taken from the injector (and the parked worker that holds
+ * the pool's watcher role, or a parked spare, takes it from the waiting worker's queues,
+ * {@code LoneTaskWatch}). But once every worker waits so (one worker waiting
  * once; two workers with two such tasks), nobody is left to run what they wait for, and the pool
  * hangs for good. Latches, futures of other libraries and monitors do the same.
  *
  * <h2>What it looks at, and when</h2>
  *
- * <p>Only while no worker of the pool is parked: a parked worker is either woken for visible work
- * by the idle protocol or watches peers' lone tasks, so a pool with one is not starving. A worker
+ * <p>Only while no worker of the pool is parked: a parked worker is woken for visible work by the
+ * idle protocol, and the parked watcher ({@code WatcherRole}) takes work queued behind a task
+ * that runs on (a core worker that leaves its wait with no core worker parked to take the role
+ * takes a peer's silently filled slot first, see Worker), so a pool with one is not starving. A worker
  * that begins a round of its loop (at its start, after every park, and every
  * {@link BaseWorker#TASKS_PER_ROUND} tasks) and sees no parked peer <em>arms</em> the watch: a CAS
  * on {@code armed} and, the first time, a place in the watched list. Nothing is added to the task

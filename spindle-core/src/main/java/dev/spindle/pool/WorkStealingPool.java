@@ -9,6 +9,7 @@ import dev.spindle.Task;
 import dev.spindle.internal.BlockingSupport;
 import dev.spindle.internal.IdleControl;
 import dev.spindle.internal.IdleCoordinator;
+import dev.spindle.internal.WatcherRole;
 import dev.spindle.queue.Injector;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -123,6 +124,8 @@ public final class WorkStealingPool extends PoolCore {
     final Injector<Runnable> injector;
     final Worker[] workers;
     final IdleCoordinator idle;
+    /** The parked worker that watches the others; while it is held a slot fill wakes nobody. */
+    private final WatcherRole watcher;
     final int parallelism;
 
     private WorkStealingPool(Builder b) {
@@ -133,6 +136,7 @@ public final class WorkStealingPool extends PoolCore {
         this.injector = shared.injector;
         this.workers = shared.workers;
         this.idle = shared.idle;
+        this.watcher = shared.watcher;
         for (int i = 0; i < parallelism; i++) {
             workers[i] = new Worker(this, i, false, b.localQueueCapacity);
         }
@@ -576,9 +580,12 @@ public final class WorkStealingPool extends PoolCore {
         }
         if (w.lifo.isEmpty() && w.deque.isEmpty()) {
             w.lifo.put(task);                  // the LIFO slot, see Worker: a plain fill, as
-        } else if (!w.deque.offer(task)) {     // only this worker fills it. Direct, not through
-            w.overflow(task);                  // a helper: this path sits deep in callers'
-        }                                      // frames, near C2's inlining limit
+            if (watcher.isHeld()) {            // only this worker fills it; and no wake-up while
+                return;                        // a parked peer watches (Worker, "the LIFO slot")
+            }
+        } else if (!w.deque.offer(task)) {     // Direct, not through a helper: this path sits
+            w.overflow(task);                  // deep in callers' frames, near C2's inlining
+        }                                      // limit
         idle.notifyWorkRacy();
     }
 

@@ -5,6 +5,7 @@ package dev.spindle.pool;
 
 import dev.spindle.internal.IdleCoordinator;
 import dev.spindle.internal.LoneTaskWatch;
+import dev.spindle.internal.WatcherRole;
 import dev.spindle.internal.jfr.SpareRetireEvent;
 import dev.spindle.internal.jfr.StealBatchEvent;
 import dev.spindle.queue.ForkStack;
@@ -44,20 +45,20 @@ import java.util.function.BooleanSupplier;
  * <p>A runnable a worker submits (a reply, the next link of a chain) goes to this deque and,
  * popped newest first, is the next task this worker runs; when the worker holds no other task it
  * goes to the LIFO slot instead, which saves the deque's push and pop on a chain of hand-offs
- * (see "the LIFO slot" below). The push reads the idle word
+ * (see "the LIFO slot" below). A deque push reads the idle word
  * ({@link IdleCoordinator#notifyWorkRacy}) and wakes a peer only if one is parked and nobody
  * searches, which in a stream of hand-offs is rare: at most a few wake-ups per thousand tasks
- * on ping-pong, chained-spawn, yield-many, spawn-many-local and skynet (docs/BENCHMARKS.md,
- * issue 14). Filling the slot, or pushing into an empty deque, makes that check too, although
- * the owner will take the task itself: if the spawner then blocks outside
- * {@link dev.spindle.Spindle#blocking}, a peer must be able to take the task. Tasks stay in the
+ * on ping-pong, yield-many, spawn-many-local and skynet (docs/BENCHMARKS.md, issue 14). Filling
+ * the slot wakes nobody while a parked worker holds the pool's watcher role
+ * ({@link WatcherRole}): the owner takes the task itself next, and if the spawner blocks
+ * outside {@link dev.spindle.Spindle#blocking} instead, the watcher takes it. Tasks stay in the
  * deque rather than moving through the injector: the periodic
  * look takes one task from the injector, not a batch ({@link #takeOneFromInjector}).
  *
  * <p>The counters are written only by this worker (opaque stores) and read by
  * {@link WorkStealingPool#stats()} with opaque loads: cheap, and exact once the pool is quiet.
  * Parking ({@link #park}) is split along its concerns: registering and re-checking, a core
- * worker's sleep, a spare's keep-alive, and watching a lone task in a busy peer's deque.
+ * worker's sleep with the watcher role, and a spare's keep-alive.
  */
 final class Worker extends BaseWorker implements LoneTaskWatch.Peer {
 
@@ -102,7 +103,7 @@ final class Worker extends BaseWorker implements LoneTaskWatch.Peer {
     final ForkStack<ForkTask<?>> forks = new ForkStack<>(FORK_STACK_CAPACITY, ForkTask::isNew);
     /** A runnable submitted while this worker held no other task; see "the LIFO slot" below. */
     final LifoSlot<Runnable> lifo = new LifoSlot<>();
-    /** Watches busy peers' lone tasks while this worker is parked (see {@link #park}). */
+    /** Watches the peers while this worker is parked with the watcher role (see {@link #park}). */
     private final LoneTaskWatch watch;
     private final BooleanSupplier exitCheck = this::mustExit;
     /**
@@ -145,7 +146,7 @@ final class Worker extends BaseWorker implements LoneTaskWatch.Peer {
         this.shared = pool.shared;
         this.spare = spare;
         this.deque = new WorkStealingDeque<>(Math.min(64, queueCapacity), queueCapacity);
-        this.watch = new LoneTaskWatch(index, shared.watchedPeers, shared.workers.length);
+        this.watch = new LoneTaskWatch(index, shared.watchedPeers, shared.workers.length, spare);
     }
 
     // ------------------------------------------------------------------ loop
@@ -236,15 +237,40 @@ final class Worker extends BaseWorker implements LoneTaskWatch.Peer {
      * a burst, and skynet and spawn-many-local lost about a third against the deque.
      *
      * Thieves and the idle protocol. The slot is local work like the deque and the fork stack:
-     * hasLocalWork and localSize count it, so a parking worker's re-check, the watch of a busy
-     * peer's lone task and beginBlocking see it. Being the oldest local task, it is what a
-     * thief takes first (stealOnce, one CAS). Its fill is followed by the same racy
-     * notification as a deque push (WorkStealingPool.pushLocal): the pool's wake-up rules do not
-     * change with the slot, so the argument of IdleCoordinator and the model park.pml, in which
-     * a worker's local queue is whatever its re-check reads, cover it. Skipping that
-     * notification for the slot would strand its task when the spawner then blocks outside a
-     * blocking section while the peers sleep (LifoSlotPoolTest). A slot task is not counted as a
-     * steal (as the fork stack's): the deque's stolen count is what the stats pair with steals.
+     * hasLocalWork and localSize count it, so a parking worker's re-check, the watcher's looks
+     * and beginBlocking see it. Being the oldest local task, it is what a thief takes first
+     * (stealOnce, one CAS).
+     *
+     * Who is woken for it. The owner takes the slot's task as soon as the running task returns,
+     * so waking a parked peer for it only hands the peer a task to steal: on a chain of
+     * hand-offs (chained-spawn, an actor's replies) that woke the idle peer about once per
+     * hundred links, and the peer took the next link and moved the chain to its own thread, a
+     * system call and a cache migration each time (SlotFillWakesNoWatchedPeerTest; chained-spawn
+     * went from 1.0-1.5 to about 2.5 x ForkJoinPool on 2 cores, docs/BENCHMARKS.md, Session 46).
+     * But a spawner may block after the fill, outside a blocking section, waiting for that very
+     * task (LifoSlotPoolTest): someone must then take it. So a fill wakes nobody only while
+     * the pool's watcher role is held (WatcherRole: one parked core worker at a time watches its
+     * peers while any is awake, and takes work queued behind a task that runs on for a whole
+     * interval); otherwise it makes the racy notification of a deque push. Why the task is not
+     * stranded: a blocked spawner is awake (not registered as parked), and a holder goes on
+     * looking, at least once per WATCH_SLEEP_CAP_NANOS, for as long as any peer is awake, so it
+     * sees the fill at some look whatever the order of the fill and its first look (no fence is
+     * needed between the fill and the pusher's read of the role). If the holder is woken and
+     * leaves, it frees the role and nudges a parked core worker to take it, whose looks do the
+     * same. If no core worker is parked then (spares never take the role), nobody would watch:
+     * every core worker leaving its wait so takes a peer's slot task into its own slot, runs it
+     * before it looks at the injector (takeSlotTaskIfUnwatched; the loop's periodic injector
+     * look is put off by a turn), and if another peer's slot holds a task too, wakes a worker
+     * for it (a parked spare, if the pool wants one). A worker that parks later takes the role
+     * and looks again. A stranded task is so taken by the watcher within about
+     * WATCH_SLEEP_CAP_NANOS plus an interval, or at once by a worker leaving the role, where the
+     * fill's wake-up had a peer take it at once; the common case, a spawner that does not block,
+     * pays nothing. The idle protocol's
+     * argument (IdleCoordinator, park.pml) does not depend on local pushes at all: a pusher
+     * runs its own queues before it can park, so its notifications only spread work.
+     *
+     * A slot task is not counted as a steal (as the fork stack's): the deque's stolen count is
+     * what the stats pair with steals.
      * After shutdownNow the drain takes the slot's task with a steal; a task that was running
      * may still fill it, and then runs it as a late task (takeLate).
      */
@@ -569,10 +595,14 @@ final class Worker extends BaseWorker implements LoneTaskWatch.Peer {
     private static final int UNWATCHED = 4;
 
     /**
-     * Parks until woken with work to look for, following {@link IdleCoordinator}. The waiting itself has
-     * three concerns, one method each: an ordinary core worker sleeps ({@link #sleep}), a
-     * spare sleeps at most its keep-alive and then retires ({@link #sleepAsSpare}), and a worker
-     * that saw a lone task in a busy peer's deque watches it ({@link #watchLoneTask}).
+     * Parks until woken with work to look for, following {@link IdleCoordinator}. The waiting
+     * itself has two concerns, one method each: a core worker sleeps, watching its peers while it
+     * holds the pool's watcher role ({@link #awaitWatching}), and a spare sleeps at most its
+     * keep-alive and then retires ({@link #sleepAsSpare}). Spares never hold the role (its watch
+     * of awake peers would hold a spare past its keep-alive): a spare that parks with nobody
+     * searching watches only its peers' queued work ({@link #watchQueuedWork}), as every worker
+     * did before the role. One that wakes passes the role on as any worker does
+     * ({@link WatcherRole#leave}).
      *
      * @return {@code false} if the worker should exit instead
      */
@@ -597,14 +627,22 @@ final class Worker extends BaseWorker implements LoneTaskWatch.Peer {
                     return false;
                 }
             }
-            boolean watched = register();
+            boolean watchable = register();
             if (pool.isShutdown()) {
                 pool.tryTerminate();
             }
             countPark();
-            int outcome = watched ? watchLoneTask() : UNWATCHED;
-            if (outcome == UNWATCHED) {
-                outcome = spare ? sleepAsSpare() : sleep();
+            int outcome;
+            if (spare) {
+                outcome = watchable ? watchQueuedWork() : UNWATCHED;
+                if (outcome == UNWATCHED) {
+                    outcome = sleepAsSpare();
+                }
+                if (outcome != EXIT) {
+                    shared.watcher.leave();    // awake again: see WatcherRole (spares never hold it)
+                }
+            } else {
+                outcome = awaitWatching();
             }
             switch (outcome) {
                 case WOKEN:
@@ -623,10 +661,11 @@ final class Worker extends BaseWorker implements LoneTaskWatch.Peer {
 
     /**
      * Registers this worker as parked; if nobody is searching then, re-checks the queues (see
-     * {@link IdleCoordinator#prepareToPark}).
+     * {@link IdleCoordinator#prepareToPark}) and, if work is visible, wakes a worker for it (this
+     * one, perhaps: its wait then returns at once).
      *
-     * @return whether to watch busy peers' lone tasks while parked (nobody else searches, and no
-     *     work is visible)
+     * @return whether a spare should watch its peers' queued work while parked (nobody else
+     *     searches, and no work is visible)
      */
     private boolean register() {
         IdleCoordinator idle = shared.idle;
@@ -652,9 +691,86 @@ final class Worker extends BaseWorker implements LoneTaskWatch.Peer {
         return mustExit() ? EXIT : WOKEN;
     }
 
-    /** A core worker's wait: until woken, with no timeout. */
-    private int sleep() {
-        return shared.idle.await(index) ? woken() : EXIT;
+    /**
+     * A core worker's wait: until woken; meanwhile, if it holds the pool's watcher role (one
+     * parked core worker at a time, {@link WatcherRole}), it watches its peers, and takes work
+     * queued behind a task that runs on for a whole interval ({@link #RESUME}). The watch looks
+     * every {@link LoneTaskWatch#INTERVAL_NANOS} while a peer holds queued work, backs off up to
+     * {@link #WATCH_SLEEP_CAP_NANOS} while peers are only awake, and gives the role up after
+     * {@link #WATCH_IDLE_LOOKS} looks in a row find every peer parked (an idle pool costs nothing).
+     */
+    private int awaitWatching() {
+        int outcome = switch (shared.watcher.await(index, watch, exitCheck, LoneTaskWatch.INTERVAL_NANOS,
+                WATCH_SLEEP_CAP_NANOS, WATCH_IDLE_LOOKS)) {
+            case RESUME -> RESUME;
+            case EXIT -> EXIT;
+            default -> woken();                // woken, or the protocol terminated (then EXIT)
+        };
+        if (outcome != EXIT) {
+            takeSlotTaskIfUnwatched();
+        }
+        return outcome;
+    }
+
+    /**
+     * Leaving the parked state, with the watcher role free and no core worker parked to take it
+     * (so nobody watches): takes a peer's slot task, if one holds any, into this worker's own
+     * slot, where its loop finds it before the injector (the periodic injector look is put off by
+     * a turn), and wakes a worker if a second peer's slot holds a task too. A slot filled while this worker held the
+     * role woke nobody, and its spawner may be blocked on it; woken for other work (an injector
+     * task, say), this worker would otherwise run that first, and if that blocked too, the slot's
+     * task would wait for whichever worker next parks (or, if every worker then waited unseen
+     * with a spare parked, for good: the StarvationWatch looks only at pools with no parked
+     * worker). A searcher takes a slot before a deque anyway ({@link #stealOnce}); this only puts
+     * it before the injector. Off the task path: once per wake-up, one volatile read when a core
+     * worker is parked.
+     */
+    private void takeSlotTaskIfUnwatched() {
+        if (shared.idle.parkedCoreCount() != 0 || shared.watcher.isHeld()) {
+            return;                            // a parked core worker watches, or will take the role
+        }
+        Worker[] ws = shared.workers;
+        boolean moved = false;
+        for (int i = 0, n = shared.slotsInUse(); i < n; i++) {
+            Worker v = ws[i];
+            if (v == null || v == this || v.lifo.isEmpty()) {
+                continue;
+            }
+            if (moved) {
+                // Another silently filled slot: wake a worker for it (a parked spare, if the pool
+                // wants one), which searches slots first (stealOnce).
+                shared.idle.notifyWork();
+                return;
+            }
+            Runnable t = v.lifo.steal();
+            if (t != null) {
+                emitSteal(v, 1);               // an event, not a counted steal: see "the LIFO slot"
+                Runnable displaced = lifo.put(t);
+                assert displaced == null : "a worker parks only with its slot empty";
+                if (tick <= 1) {
+                    tick = 2;                  // the loop's next turn must not look at the injector first
+                }
+                moved = true;
+            }
+        }
+    }
+
+    /**
+     * A spare's watch of its peers' queued work when it parks with nobody searching (it never
+     * takes the watcher role, and a peer that is merely awake does not keep it watching): if a
+     * peer that holds queued work finishes no task for a whole interval, the spare leaves the
+     * parked stack and goes to take the work ({@link #RESUME}).
+     *
+     * @return {@link #UNWATCHED} when no peer holds queued work (the spare then sleeps out its
+     *     keep-alive); else {@link #WOKEN}, {@link #RESUME} or {@link #EXIT}
+     */
+    private int watchQueuedWork() {
+        return switch (watch.watch(shared.idle, exitCheck, LoneTaskWatch.INTERVAL_NANOS, 0L)) {
+            case RESUME -> RESUME;
+            case EXIT -> EXIT;
+            case NOTHING_TO_WATCH -> UNWATCHED;
+            case WOKEN -> woken();
+        };
     }
 
     /**
@@ -676,22 +792,19 @@ final class Worker extends BaseWorker implements LoneTaskWatch.Peer {
     }
 
     /**
-     * A busy worker holds one task it will pop next. Normally it does so at once; but if its
-     * current task blocks or runs long, that task would wait. So watch the peers
-     * ({@link LoneTaskWatch}): if one that holds a task has not finished a task for a whole
-     * interval, leave the parked stack and go and take it ({@link #RESUME}).
-     *
-     * @return {@link #UNWATCHED} when no peer holds a lone task any more (the caller then sleeps
-     *     as usual); else {@link #WOKEN}, {@link #RESUME} or {@link #EXIT}
+     * The watcher's longest sleep while peers are awake with nothing queued: a task put in a
+     * slot (which wakes nobody while the role is held) by a task that then blocks is seen within
+     * this, and taken within about this plus an interval. Each look costs the watcher a timed
+     * wake-up: 250 a second at most while the pool is partly busy, none while it is idle.
      */
-    private int watchLoneTask() {
-        return switch (watch.watch(shared.idle, exitCheck, LoneTaskWatch.INTERVAL_NANOS, 0L)) {
-            case RESUME -> RESUME;
-            case EXIT -> EXIT;
-            case NOTHING_TO_WATCH -> UNWATCHED;
-            case WOKEN -> woken();
-        };
-    }
+    static final long WATCH_SLEEP_CAP_NANOS = TimeUnit.MILLISECONDS.toNanos(4);
+    /**
+     * Looks in a row that find every other worker parked before the watcher gives the role up and
+     * sleeps until woken (three sleeps between them: 0.5 + 1 + 2 ms from a fresh watch, up to 4 ms
+     * each once backed off, so 3.5 to about 16 ms after the pool went quiet); a pool that gets
+     * work back within that spell finds its watcher still watching.
+     */
+    static final int WATCH_IDLE_LOOKS = 4;
 
     /** For {@link LoneTaskWatch}: whether this worker has finished a task since, by its count. */
     @Override
@@ -700,12 +813,14 @@ final class Worker extends BaseWorker implements LoneTaskWatch.Peer {
     }
 
     /**
-     * For {@link LoneTaskWatch}: {@code false}, a running worker alone is not watched: its pushes
-     * notify parked peers (racily, and the watch covers the task such a notice missed).
+     * For {@link LoneTaskWatch}: whether this worker runs (has a thread and is not registered as
+     * parked; a racy read). An awake worker may fill its slot, which wakes nobody while the role
+     * is held, and then block; so the watcher goes on looking while any peer is awake, and once
+     * every peer has stayed parked for a few looks it gives the role up ({@link WatcherRole}).
      */
     @Override
     public boolean isBusy() {
-        return false;
+        return alive && !shared.idle.isParked(index);
     }
 
     /** For {@link LoneTaskWatch}: whether this worker holds a task a peer may take. */

@@ -179,6 +179,29 @@ class IdleCoordinatorTest {
         assertThat(idle.nudgeParked()).as("after terminate").isFalse();
     }
 
+    /**
+     * Spares never take a watcher role (a WorkStealingPool's spares watch only queued work, and
+     * sleep out their keep-alive), so a nudge meant to pass the role on goes to the most recently
+     * parked core worker; nudged, a spare passed the role on to nobody while core workers slept
+     * unwatching. With no core worker parked nobody is nudged.
+     */
+    @Test
+    void aNudgePassesOverParkedSparesToTheMostRecentlyParkedCoreWorker() {
+        RecordingParker parker = new RecordingParker();
+        IdleCoordinator idle = new IdleCoordinator(4, 2, () -> 4, parker, () -> { });
+        idle.prepareToPark(2, false);          // a spare
+        assertThat(idle.nudgeParked()).as("only a spare parked").isFalse();
+        assertThat(parker.unparked).isEmpty();
+        assertThat(idle.parkedCoreCount()).isZero();
+        idle.prepareToPark(0, false);
+        idle.prepareToPark(1, false);
+        idle.prepareToPark(3, false);          // another spare, parked last
+        assertThat(idle.parkedCoreCount()).isEqualTo(2);
+        assertThat(idle.nudgeParked()).isTrue();
+        assertThat(parker.unparked).containsExactly(1);
+        assertThat(idle.parkedCount()).isEqualTo(4);
+    }
+
     @Test
     void terminateWakesEveryParkedWorkerAndAwaitReturnsFalse() {
         RecordingParker parker = new RecordingParker();

@@ -103,6 +103,24 @@ class LoneTaskWatchTest {
         assertThat(parked()).isTrue();         // still registered: the caller sleeps as usual
     }
 
+    /**
+     * A work-stealing pool's spare watches only queued work: a peer that is merely awake must not
+     * keep it watching (it would never sleep out its keep-alive), where the same look keeps a
+     * watch that counts busy peers going.
+     */
+    @Test
+    void aHeldOnlyWatchIgnoresAPeerThatIsOnlyBusy() {
+        park();
+        peers[1].busy = true;                  // running, nothing queued
+        LoneTaskWatch heldOnly = new LoneTaskWatch(0, LoneTaskWatch.Peers.of(peers), peers.length, true);
+        assertThat(heldOnly.watch(idle, () -> false, INTERVAL_NANOS, 0L)).isEqualTo(LoneTaskWatch.Outcome.NOTHING_TO_WATCH);
+        assertThat(parker.sleeps).isEmpty();
+        assertThat(heldOnly.anythingToWatch()).isFalse();
+        assertThat(watch.anythingToWatch()).as("the default watch counts the busy peer").isTrue();
+        peers[1].holdsWork = true;             // now something is queued: the spare watches it
+        assertThat(heldOnly.anythingToWatch()).isTrue();
+    }
+
     @Test
     void aPeerWhoseTaskRunsOnWithWorkQueuedIsRobbedAfterOneInterval() {
         park();

@@ -1,0 +1,164 @@
+/*
+ * Copyright 2026 The Spindle Authors. Licensed under the Apache License, Version 2.0.
+ */
+package dev.spindle.pool;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.RepeatedTest;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * A task submitted from inside a {@link WorkStealingPool} while its worker held nothing else (a
+ * reply, the next link of a chain) goes to the worker's LIFO slot, which the worker takes next;
+ * the fill still woke a parked peer, which on a chain of hand-offs took the next link from the
+ * slot and moved the chain to its own thread, to be woken back a moment later (in
+ * chained-spawn about ten wake-ups per thousand links, each a system call on the chain's path;
+ * 1.0-1.5 x ForkJoinPool on 2 cores, about 2.5 x without them). A parked worker now holds the
+ * pool's watcher role while a peer is awake, and a slot fill wakes nobody while the role is
+ * held; a task left in a slot by a spawner that then blocks is still taken, by the watcher.
+ */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class SlotFillWakesNoWatchedPeerTest {
+
+    /**
+     * One worker runs a task while the other has parked (and, with the role, watches it): the
+     * task's submission goes to its worker's slot and must wake nobody. Before, it woke the
+     * parked peer every time (one parked, nobody searching).
+     */
+    @RepeatedTest(5)
+    void aSlotFillWakesNoParkedPeerWhileOneWatches() throws Exception {
+        try (WorkStealingPool pool = WorkStealingPool.builder().workers(2).maxSpareWorkers(0).build()) {
+            CountDownLatch running = new CountDownLatch(1);
+            CountDownLatch peerParked = new CountDownLatch(1);
+            AtomicLong wakeUps = new AtomicLong(-1);
+            CountDownLatch childRan = new CountDownLatch(1);
+            pool.execute(() -> {
+                running.countDown();
+                try {
+                    peerParked.await();
+                    long before = pool.idle.wakes();
+                    pool.execute(childRan::countDown);   // the slot: this worker holds nothing else
+                    wakeUps.set(pool.idle.wakes() - before);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            });
+            awaitThePeerWatching(pool, running);
+            peerParked.countDown();
+            assertThat(childRan.await(30, TimeUnit.SECONDS)).as("the slot's task ran").isTrue();
+            assertThat(wakeUps.get()).as("wake-ups made by the slot fill").isZero();
+        }
+    }
+
+    /**
+     * While a chain keeps one worker awake (so the other parks as the watcher), a link submits a
+     * task and blocks until it has run, outside any blocking section: its slot fill wakes nobody,
+     * and the watcher must take the task. No spares: only the watcher can.
+     */
+    @RepeatedTest(10)
+    void aTaskLeftInTheSlotBehindABlockedSpawnerIsTakenByTheWatcher() throws Exception {
+        try (WorkStealingPool pool = WorkStealingPool.builder().workers(2).maxSpareWorkers(0).build()) {
+            AtomicBoolean childRan = new AtomicBoolean();
+            CountDownLatch end = new CountDownLatch(1);
+            pool.execute(() -> chainThenBlock(pool, 5_000, childRan, end));
+            assertThat(end.await(60, TimeUnit.SECONDS)).as("the chain and its blocked link ended").isTrue();
+            assertThat(childRan).as("the task its spawner waited for ran meanwhile").isTrue();
+        }
+    }
+
+    /**
+     * The watcher is woken for other work just after a silent slot fill, with no other core
+     * worker parked to take the role: the woken task waits for the slot's task too, as does its
+     * spawner. Had the woken worker run its injector task first, both workers would wait for
+     * good (no spares: nothing else could run the slot's task). It takes the slot's task first.
+     */
+    @RepeatedTest(10)
+    void aWatcherWokenForOtherWorkTakesTheSilentSlotTaskFirst() throws Exception {
+        try (WorkStealingPool pool = WorkStealingPool.builder().workers(2).maxSpareWorkers(0).build()) {
+            CountDownLatch running = new CountDownLatch(1);
+            CountDownLatch peerWatching = new CountDownLatch(1);
+            CountDownLatch filled = new CountDownLatch(1);
+            CountDownLatch slotTaskRan = new CountDownLatch(1);
+            AtomicBoolean spawnerSawIt = new AtomicBoolean();
+            AtomicBoolean otherSawIt = new AtomicBoolean();
+            pool.execute(() -> {
+                running.countDown();
+                try {
+                    peerWatching.await();
+                    pool.execute(slotTaskRan::countDown);   // the slot, no wake-up: the peer watches
+                    filled.countDown();
+                    spawnerSawIt.set(slotTaskRan.await(60, TimeUnit.SECONDS));   // outlasts the other's wait
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            });
+            awaitThePeerWatching(pool, running);
+            peerWatching.countDown();
+            assertThat(filled.await(30, TimeUnit.SECONDS)).isTrue();
+            CountDownLatch otherDone = new CountDownLatch(1);
+            pool.execute(() -> {               // from outside: wakes the watcher
+                try {
+                    otherSawIt.set(slotTaskRan.await(10, TimeUnit.SECONDS));
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                otherDone.countDown();
+            });
+            assertThat(otherDone.await(60, TimeUnit.SECONDS)).isTrue();
+            assertThat(otherSawIt).as("the task the watcher was woken for saw the slot's task run "
+                    + "(else only the spawner's own give-up after 60 s would have run it)").isTrue();
+            assertThat(slotTaskRan.await(90, TimeUnit.SECONDS)).isTrue();
+        }
+    }
+
+    /** The commonest such wait, a {@code CompletableFuture} on the pool joined inside a task. */
+    @RepeatedTest(5)
+    void aCompletableFutureJoinedInsideABusyPoolCompletes() throws Exception {
+        try (WorkStealingPool pool = WorkStealingPool.builder().workers(2).maxSpareWorkers(0).build()) {
+            Future<Integer> outer = pool.submit(
+                    () -> CompletableFuture.supplyAsync(() -> 41, pool).get(30, TimeUnit.SECONDS) + 1);
+            assertThat(outer.get(60, TimeUnit.SECONDS)).isEqualTo(42);
+        }
+    }
+
+    /**
+     * Waits until the task that counts {@code running} down runs and the other worker has parked,
+     * then a while more: past its registration, it holds the watcher role by then.
+     */
+    private static void awaitThePeerWatching(WorkStealingPool pool, CountDownLatch running) throws InterruptedException {
+        assertThat(running.await(30, TimeUnit.SECONDS)).isTrue();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (pool.idle.parkedCount() != 1 && System.nanoTime() < deadline) {
+            Thread.sleep(1);
+        }
+        assertThat(pool.idle.parkedCount()).as("the idle peer parked").isEqualTo(1);
+        Thread.sleep(50);
+    }
+
+    private static void chainThenBlock(WorkStealingPool pool, int left, AtomicBoolean childRan, CountDownLatch end) {
+        if (left > 0) {
+            pool.execute(() -> chainThenBlock(pool, left - 1, childRan, end));
+            return;
+        }
+        CountDownLatch ran = new CountDownLatch(1);
+        pool.execute(() -> {
+            childRan.set(true);
+            ran.countDown();
+        });
+        try {
+            if (ran.await(30, TimeUnit.SECONDS)) {
+                end.countDown();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
