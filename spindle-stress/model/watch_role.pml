@@ -53,6 +53,19 @@
  * watcher whose peer runs on for good comes to rest holding the role, as the timed sleeps and
  * looks of the other variant are abstracted.
  *
+ * -DACTIVE_ONLY (with GIVE_UP): the work-stealing pool's role (WatcherRole's
+ * onlyWhilePeersActive), needed only while a peer is awake, as a slot fill wakes nobody only
+ * while the role is held: a parking worker takes the role only if a look (anyPeerActive, the peers
+ * one at a time) finds a peer awake, else sleeps unwatching until woken or nudged; a leaving worker
+ * that finds the role free nudges only if such a look finds a peer awake. Slot fills are modelled
+ * as far as the check needs them: a worker that runs on for good made its last fill just before,
+ * silently if the role was held then (a fill with the role free wakes a peer as a deque push
+ * does, which park.pml covers). The check: at rest, if a worker runs on for good after a silent
+ * fill while another is parked, a parked worker holds the role. MUTANT_NO_NUDGE (3 workers) and
+ * MUTANT_NO_SECOND_LOOK apply; a cancelled park's nudge (MUTANT_CANCEL_NO_LEAVE) is not needed
+ * in this variant (the checks pass without it: the holder's leave nudges whenever a peer is
+ * awake), nor is MUTANT_WATCHER_NUDGES_ONLY's hand-on caught with at most 3 workers.
+ *
  * Mutants (check.sh --mutants), each of which spin must catch:
  *   MUTANT_NO_NUDGE           nobody hands the role over (the code before the fix: "the role is
  *                             free until the next worker parks")
@@ -63,6 +76,11 @@
  *                             looking again after freeing the flag
  *   MUTANT_CANCEL_NO_LEAVE    (with GIVE_UP) a worker that cancels its own park nudges nobody
  */
+#ifdef ACTIVE_ONLY
+#ifndef GIVE_UP
+#define GIVE_UP
+#endif
+#endif
 
 #ifndef NW
 #define NW 2
@@ -80,6 +98,9 @@ bool parked[NW];             /* on the parked stack */
 bool notified[NW];
 bool permit[NW];             /* LockSupport's permit */
 bool ranOn[NW];              /* running on for good: a poll that blocked */
+#ifdef ACTIVE_ONLY
+bool silent[NW];             /* its last slot fill before it blocked woke nobody (role held) */
+#endif
 byte wakes = 0;
 byte resumes = 0;
 byte cancels = 0;            /* GIVE_UP: parks cancelled by a worker's own re-check */
@@ -124,25 +145,6 @@ inline nudge() {
     fi
 }
 
-/* WatcherRole.leave(): if the role is free, nudge a parked peer to take it */
-inline leavePark(watched) {
-#ifdef MUTANT_NO_NUDGE
-    skip
-#else
-#ifdef MUTANT_WATCHER_NUDGES_ONLY
-    if
-    :: watched && flag == 0 -> nudge()
-    :: else
-    fi
-#else
-    if
-    :: flag == 0 -> nudge()
-    :: else
-    fi
-#endif
-#endif
-}
-
 /* GIVE_UP: a look at the peers, one at a time: res = every peer other than me is parked */
 inline lookAllParked(res) {
     res = true;
@@ -157,6 +159,36 @@ inline lookAllParked(res) {
     :: else -> break
     od;
     i = 0
+}
+
+/* WatcherRole.leave(): if the role is free, nudge a parked peer to take it (ACTIVE_ONLY: only
+ * if a look finds a peer awake) */
+inline leavePark(watched) {
+#ifdef MUTANT_NO_NUDGE
+    skip
+#elif defined(ACTIVE_ONLY)
+    if
+    :: flag == 0 ->
+        lookAllParked(allParked);               /* watch.anyPeerActive() */
+        if
+        :: !allParked -> nudge()
+        :: else
+        fi
+    :: else
+    fi
+#else
+#ifdef MUTANT_WATCHER_NUDGES_ONLY
+    if
+    :: watched && flag == 0 -> nudge()
+    :: else
+    fi
+#else
+    if
+    :: flag == 0 -> nudge()
+    :: else
+    fi
+#endif
+#endif
 }
 
 proctype Worker(byte me) {
@@ -186,7 +218,21 @@ sleeping:
     do
     :: notified[me] -> break                    /* while (!isNotified(index)) */
     :: else ->
+#ifdef ACTIVE_ONLY
+        if                                      /* !held.get() && anyPeerActive() && CAS, else */
+        :: flag != 0 -> goto end_unwatched      /* idle.sleep: until woken or nudged */
+        :: else ->
+            lookAllParked(allParked);
+            if
+            :: allParked -> goto end_unwatched
+            :: else
+            fi
+        fi;
+#endif
         if
+#ifdef ACTIVE_ONLY
+        :: flag != 0 -> goto end_unwatched      /* the CAS failed: idle.sleep */
+#endif
         :: atomic { flag == 0 -> flag = me + 1 }  /* watcher.compareAndSet(false, true) */
             watched = true;
 end_watch:
@@ -258,7 +304,11 @@ left:
 running:
     if
     :: goto park                                /* polls, finds nothing, parks again */
-    :: ranOn[me] = true;                        /* a poll that blocks, for good */
+    ::
+#ifdef ACTIVE_ONLY
+        silent[me] = (flag != 0);               /* its last slot fill: silent while the role is held */
+#endif
+        ranOn[me] = true;                       /* a poll that blocks, for good */
 end_ranOn:
         false
     fi
@@ -297,11 +347,19 @@ proctype Waker() {
 #define RAN_ON_COUNT (ranOn[0] + ranOn[1])
 #endif
 
+#if NW > 2
+#define SILENT_COUNT ((ranOn[0] && silent[0]) + (ranOn[1] && silent[1]) + (ranOn[2] && silent[2]))
+#else
+#define SILENT_COUNT ((ranOn[0] && silent[0]) + (ranOn[1] && silent[1]))
+#endif
+
 /* At rest, a parked worker exists only if a parked worker watches (GIVE_UP: only while a worker
  * runs on for good). */
 active proctype Rest() {
 end_rest:
-#ifdef GIVE_UP
+#ifdef ACTIVE_ONLY
+    timeout -> assert(SILENT_COUNT == 0 || PARKED_COUNT == 0 || HOLDER_PARKED)
+#elif defined(GIVE_UP)
     timeout -> assert(RAN_ON_COUNT == 0 || PARKED_COUNT == 0 || HOLDER_PARKED)
 #else
     timeout -> assert(PARKED_COUNT == 0 || HOLDER_PARKED)

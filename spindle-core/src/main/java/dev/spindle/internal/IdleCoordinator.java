@@ -339,7 +339,8 @@ public final class IdleCoordinator extends IdleCoordinatorState implements IdleC
      * wakes every other parked worker before it; nothing if it is not parked. Which parked worker
      * a wake-up picks is a matter of cache warmth, not of correctness, so this changes no
      * guarantee. For the watcher ({@link WatcherRole}): a watcher woken while another worker is
-     * parked must nudge that one to take the role over, a second wake-up for one piece of work.
+     * parked nudges that one to take the role over (in the work-stealing pool, if a peer is
+     * awake), a second wake-up for one piece of work.
      */
     public void sinkParked(int w) {
         if (parked(state) < 2) {

@@ -214,6 +214,21 @@ public final class LoneTaskWatch {
         return look() != NOTHING;
     }
 
+    /**
+     * Whether any peer is {@linkplain Peer#isBusy busy} or holds work now, whatever this watch
+     * watches for (a held-only watch too); unlike {@link #anythingToWatch}, records nothing.
+     */
+    public boolean anyPeerActive() {
+        int n = Math.min(peers.size(), seen.length);
+        for (int i = 0; i < n; i++) {
+            Peer p = i == self ? null : peers.get(i);
+            if (p != null && (p.isBusy() || p.holdsWork())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** Whether a peer holds work and has not started or finished a task since the last look. */
     private boolean ranOnWithWorkQueued() {
         int n = Math.min(peers.size(), seen.length);

@@ -17,8 +17,9 @@ import java.util.function.BooleanSupplier;
  * the cost at one timed wake-up an interval while a peer holds work; while none does it backs
  * off to the watch's sleep cap, and either watches on for good (the async runtime) or gives the
  * role up after a few looks in a row found every peer parked, and sleeps until woken or nudged
- * (the pool: an idle pool costs nothing, and the first worker to wake nudges a parked one to
- * watch it). Not part of the public API: the package is exported only to Spindle's own modules.
+ * (the pools: an idle pool costs nothing, and the first worker to wake nudges a parked one to
+ * watch it; the work-stealing pool's only once a peer is awake too, see below). Not part of the
+ * public API: the package is exported only to Spindle's own modules.
  *
  * <h2>Passing the role on</h2>
  *
@@ -39,7 +40,7 @@ import java.util.function.BooleanSupplier;
  * the park makes the park return. A nudged worker that is woken before it takes the flag passes
  * the nudge on in the same way when it leaves. With a sleep cap the flag is free with workers
  * parked only between a watcher's leaving and the nudged worker's CAS, so nudges are rare: none
- * while the watcher sleeps.
+ * while the watcher sleeps. (The variants below weaken this.)
  *
  * <p><b>A watcher that gives up</b> leaves a weaker invariant, as nothing needs watching while every
  * worker is parked: <em>while a worker is awake and another sleeps unwatching, the flag is held
@@ -50,6 +51,34 @@ import java.util.function.BooleanSupplier;
  * makes one of them see the other: the watcher watches on, or the woken worker nudges. A worker
  * that cancels its own park (its re-check found work) leaves through {@link #leave} in the same
  * way. The model {@code watch_role.pml -DGIVE_UP} in spindle-stress checks this variant.
+ *
+ * <p><b>Watching only while a peer is awake</b> (the work-stealing pool, constructed with
+ * {@code onlyWhilePeersActive}). There a slot fill skips its wake-up only while the role is held.
+ * A fill made while it is free makes the racy notification of a deque push, which wakes a
+ * parked peer unless a worker is searching (that one will look, and if it finds nothing it
+ * parks, and watches, with the filler awake); but a searcher may instead find other work and
+ * block in it. So what needs a watcher is a task in the slot of an <em>awake</em> worker (the
+ * filler left the parked state, a volatile write of the idle protocol's {@code parked} entry, or
+ * started, before it filled), and only while some worker is awake. A parking worker takes the
+ * role only if a look finds a peer {@linkplain LoneTaskWatch#anyPeerActive active}; a leaving
+ * worker that finds the role free nudges only if such a look does; and a worker that starts
+ * (a spare, mostly) or retires passes the role on as a leaving worker does. The invariant is:
+ * <em>while two workers are awake, or one is awake with a task it filled silently, and another
+ * sleeps unwatching, the flag is held by a parked worker, or a nudge is on its way</em>. (A lone
+ * awake worker with the role free wakes a parked peer for each fill, nobody else searching.) Two
+ * workers that wake at once each have their {@code parked} entry cleared and then read the
+ * other's, so at least one sees the other awake and nudges. Why a silent fill is covered: it read
+ * the flag held, by some holder. That holder lets go either as a watcher that gives up, which
+ * frees the flag and looks once more (above), or woken or resuming: it frees the flag and then
+ * looks, and the filler's leaving came before its read of the flag, which came before the
+ * holder's freeing write (the read saw the flag still held), so the look sees the filler awake
+ * (or parked again, after it ran its own slot's task) and the holder nudges. The nudged worker
+ * takes the role, the filler being awake, or, woken first, leaves and nudges on for the same
+ * reason. And once a second worker wakes or starts while one is awake, its leave sees the first
+ * awake and nudges. What it saves: a pool idle between one submission and the next has no
+ * watcher, so the submission's wake-up meets no timed look and makes no nudge (the submit →
+ * start latency's p99, docs/BENCHMARKS.md, Session 47). The model
+ * {@code watch_role.pml -DACTIVE_ONLY} checks the hand-over for silent fills.
  *
  * <p><b>The pools' watcher is woken last.</b> Where the constructor asks for it (the pools), a
  * worker that takes the role moves itself to the bottom of the parked stack
@@ -73,6 +102,7 @@ public final class WatcherRole {
     private final IdleCoordinator idle;
     private final BooleanSupplier closing;
     private final boolean sinkWatcher;
+    private final boolean onlyWhilePeersActive;
 
     /**
      * @param idle the idle protocol the workers park in
@@ -82,9 +112,27 @@ public final class WatcherRole {
      *     stack, to be woken last (see the class overview)
      */
     public WatcherRole(IdleCoordinator idle, BooleanSupplier closing, boolean sinkWatcher) {
+        this(idle, closing, sinkWatcher, false);
+    }
+
+    /**
+     * @param idle the idle protocol the workers park in
+     * @param closing whether the pool closes: then a leaving worker nudges nobody (every parked
+     *     worker is being woken for good)
+     * @param sinkWatcher whether a worker that takes the role moves to the bottom of the parked
+     *     stack, to be woken last (see the class overview)
+     * @param onlyWhilePeersActive whether the role is needed only while a peer is awake: a parked
+     *     worker takes it, and a leaving one nudges a peer to take it, only while some peer is
+     *     {@linkplain LoneTaskWatch#anyPeerActive active} (see <i>Watching only while a peer is
+     *     awake</i> in the class overview: for a pool whose workers skip a wake-up only while
+     *     the role is held)
+     */
+    public WatcherRole(IdleCoordinator idle, BooleanSupplier closing, boolean sinkWatcher,
+                       boolean onlyWhilePeersActive) {
         this.idle = idle;
         this.closing = closing;
         this.sinkWatcher = sinkWatcher;
+        this.onlyWhilePeersActive = onlyWhilePeersActive;
     }
 
     /**
@@ -106,7 +154,8 @@ public final class WatcherRole {
             while (!idle.isNotified(w) && !idle.isTerminated()) {
                 // The flag read before the CAS: a failed CAS would take the flag's cache line from
                 // every thread reading it (the work-stealing pool's slot fills, isHeld).
-                if (mayWatch && !held.get() && held.compareAndSet(false, true)) {
+                if (mayWatch && !held.get() && (!onlyWhilePeersActive || watch.anyPeerActive())
+                        && held.compareAndSet(false, true)) {
                     if (sinkWatcher) {
                         idle.sinkParked(w);    // woken last: see the class overview
                     }
@@ -137,7 +186,7 @@ public final class WatcherRole {
             }
             return LoneTaskWatch.Outcome.WOKEN;
         } finally {
-            leave();
+            leave(watch);
         }
     }
 
@@ -158,7 +207,18 @@ public final class WatcherRole {
      * overview).
      */
     public void leave() {
-        if (!held.get() && !closing.getAsBoolean()) {
+        leave(null);
+    }
+
+    /**
+     * As {@link #leave()}, for the worker whose watch is {@code watch}: where the role is needed
+     * only while a peer is active, a nudge is made only if one is (see the class overview).
+     *
+     * @param watch the leaving worker's watch, or {@code null} to nudge whenever the role is free
+     */
+    public void leave(LoneTaskWatch watch) {
+        if (!held.get() && !closing.getAsBoolean()
+                && (!onlyWhilePeersActive || watch == null || watch.anyPeerActive())) {
             idle.nudgeParked();
         }
     }

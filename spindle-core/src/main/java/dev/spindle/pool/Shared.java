@@ -44,7 +44,7 @@ final class Shared {
                 Parker.ofThreads(pool, pool.name(), i -> workers[i].thread), pool::dropStrayInterrupt);
         this.slotsInUse = parallelism;
         this.starvation = new StarvationWatch(pool, this);
-        this.watcher = new WatcherRole(idle, pool::isStopping, true);
+        this.watcher = new WatcherRole(idle, pool::isStopping, true, true);
     }
 
     int slotsInUse() {

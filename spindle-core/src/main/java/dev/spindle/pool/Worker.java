@@ -154,6 +154,14 @@ final class Worker extends BaseWorker implements LoneTaskWatch.Peer {
     @Override
     boolean work() {
         shared.starvation.roundBegins();       // arms the backstop if no peer is parked
+        if (rounds == 0) {
+            // A new worker (a spare, mostly) is awake without having left a park, so it passes
+            // the role on as a leaving worker does (WatcherRole): while it searches, a peer's
+            // slot fill with the role free makes no wake-up (a searcher counts as one that will
+            // look), and if this worker then takes other work that blocks, a parked core worker
+            // must be watching that peer.
+            shared.watcher.leave(watch);
+        }
         for (int tasks = 0; tasks < TASKS_PER_ROUND; ) {
             if (pool.isStopping()) {
                 return false;
@@ -256,8 +264,11 @@ final class Worker extends BaseWorker implements LoneTaskWatch.Peer {
      * looking, at least once per WATCH_SLEEP_CAP_NANOS, for as long as any peer is awake, so it
      * sees the fill at some look whatever the order of the fill and its first look (no fence is
      * needed between the fill and the pusher's read of the role). If the holder is woken and
-     * leaves, it frees the role and nudges a parked core worker to take it, whose looks do the
-     * same. If no core worker is parked then (spares never take the role), nobody would watch:
+     * leaves, it frees the role and, the spawner being awake, nudges a parked core worker to take
+     * it, whose looks do the same. The role is taken, and handed on, only while some peer is
+     * awake (WatcherRole, "watching only while a peer is awake"): a fill with the role free wakes
+     * a peer anyway, so a pool idle between submissions keeps no watcher, and a submission's
+     * wake-up meets no timed look and makes no nudge. If no core worker is parked then (spares never take the role), nobody would watch:
      * every core worker leaving its wait so takes a peer's slot task into its own slot, runs it
      * before it looks at the injector (takeSlotTaskIfUnwatched; the loop's periodic injector
      * look is put off by a turn), and if another peer's slot holds a task too, wakes a worker
@@ -601,7 +612,7 @@ final class Worker extends BaseWorker implements LoneTaskWatch.Peer {
      * keep-alive and then retires ({@link #sleepAsSpare}). Spares never hold the role (its watch
      * of awake peers would hold a spare past its keep-alive): a spare that parks with nobody
      * searching watches only its peers' queued work ({@link #watchQueuedWork}), as every worker
-     * did before the role. One that wakes passes the role on as any worker does
+     * did before the role. One that wakes, starts or retires passes the role on as any worker does
      * ({@link WatcherRole#leave}).
      *
      * @return {@code false} if the worker should exit instead
@@ -617,6 +628,10 @@ final class Worker extends BaseWorker implements LoneTaskWatch.Peer {
             if (spare && shared.spares.hasExcess()) {
                 stopSearching();               // hands the search to a parked peer if work remains
                 if (shared.spares.tryRetire()) {
+                    // Its last search may have left a task whose racy notification it swallowed
+                    // (a searcher counts as one that will look) and that no look of the last
+                    // searcher counts (a lone task): pass the role on as a leaving worker does.
+                    shared.watcher.leave(watch);
                     if (SpareRetireEvent.enabled()) {
                         SpareRetireEvent.emit(pool.name(), index);
                     }
@@ -639,7 +654,7 @@ final class Worker extends BaseWorker implements LoneTaskWatch.Peer {
                     outcome = sleepAsSpare();
                 }
                 if (outcome != EXIT) {
-                    shared.watcher.leave();    // awake again: see WatcherRole (spares never hold it)
+                    shared.watcher.leave(watch); // awake again: see WatcherRole (spares never hold it)
                 }
             } else {
                 outcome = awaitWatching();
@@ -693,7 +708,8 @@ final class Worker extends BaseWorker implements LoneTaskWatch.Peer {
 
     /**
      * A core worker's wait: until woken; meanwhile, if it holds the pool's watcher role (one
-     * parked core worker at a time, {@link WatcherRole}), it watches its peers, and takes work
+     * parked core worker at a time, taken only while a peer is awake: {@link WatcherRole}), it
+     * watches its peers, and takes work
      * queued behind a task that runs on for a whole interval ({@link #RESUME}). The watch looks
      * every {@link LoneTaskWatch#INTERVAL_NANOS} while a peer holds queued work, backs off up to
      * {@link #WATCH_SLEEP_CAP_NANOS} while peers are only awake, and gives the role up after
