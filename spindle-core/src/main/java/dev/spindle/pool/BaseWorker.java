@@ -70,6 +70,13 @@ abstract class BaseWorker extends WorkerPadAfter implements Runnable, BlockingSu
      */
     abstract boolean work();
 
+    /**
+     * Called once on the worker's thread before its first round ({@link PoolCore#runWorker}), off
+     * the loop's compiled body. Does nothing by default.
+     */
+    void started() {
+    }
+
     /** After {@code shutdownNow}: a task this worker may still take, or {@code null}. */
     abstract Runnable takeLate();
 

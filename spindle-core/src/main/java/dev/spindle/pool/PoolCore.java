@@ -359,6 +359,7 @@ abstract class PoolCore extends CompensatingExecutorService implements Scheduler
     final void runWorker(BaseWorker w) {
         BlockingSupport.bindCurrent(w);
         try {
+            w.started();
             while (w.work()) {
                 w.rounds++;                    // the next round, through work()'s current code
             }

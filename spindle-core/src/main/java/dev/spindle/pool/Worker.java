@@ -154,14 +154,6 @@ final class Worker extends BaseWorker implements LoneTaskWatch.Peer {
     @Override
     boolean work() {
         shared.starvation.roundBegins();       // arms the backstop if no peer is parked
-        if (rounds == 0) {
-            // A new worker (a spare, mostly) is awake without having left a park, so it passes
-            // the role on as a leaving worker does (WatcherRole): while it searches, a peer's
-            // slot fill with the role free makes no wake-up (a searcher counts as one that will
-            // look), and if this worker then takes other work that blocks, a parked core worker
-            // must be watching that peer.
-            shared.watcher.leave(watch);
-        }
         for (int tasks = 0; tasks < TASKS_PER_ROUND; ) {
             if (pool.isStopping()) {
                 return false;
@@ -180,6 +172,17 @@ final class Worker extends BaseWorker implements LoneTaskWatch.Peer {
             }
         }
         return true;
+    }
+
+    /**
+     * A new worker (a spare, mostly) is awake without having left a park, so it passes the role
+     * on as a leaving worker does ({@link WatcherRole}): while it searches, a peer's slot fill
+     * with the role free makes no wake-up (a searcher counts as one that will look), and if this
+     * worker then takes other work that blocks, a parked core worker must be watching that peer.
+     */
+    @Override
+    void started() {
+        shared.watcher.leave(watch);
     }
 
     /**
