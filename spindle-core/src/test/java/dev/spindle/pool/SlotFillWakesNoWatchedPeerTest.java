@@ -151,6 +151,47 @@ class SlotFillWakesNoWatchedPeerTest {
         }
     }
 
+    /**
+     * A spare started while the role is free hands it on. The pool is quiet with no watcher (as
+     * above); a submitted task wakes one core worker, which leaves with the role free and, its
+     * peer parked, nudges nobody; the task then blocks in {@link dev.spindle.Spindle#blocking},
+     * which starts a spare. Now two workers are awake (the blocked one and the spare) and a core
+     * worker sleeps unwatching: the role's invariant asks for a watcher. The spare is awake
+     * without having left a park, so only its start can pass the role on
+     * ({@code BaseWorker.started}); a spare's own wait never takes the role, and it sleeps out
+     * its keep-alive. Without the start hand-over the parked core worker was never nudged and
+     * the role stayed free for as long as the task blocked: a task the spare's search swallowed
+     * the notification of, left in a slot by a worker that then blocked, was watched by nobody.
+     */
+    @RepeatedTest(3)
+    void aSpareStartedWhileTheRoleIsFreeHandsItOn() throws Exception {
+        try (WorkStealingPool pool = WorkStealingPool.builder().workers(2).maxSpareWorkers(1).build()) {
+            awaitQuietWithoutWatcher(pool);
+            CountDownLatch blocked = new CountDownLatch(1);
+            CountDownLatch release = new CountDownLatch(1);
+            Future<?> blocker = pool.submit(() -> {
+                dev.spindle.Spindle.blocking(() -> {
+                    blocked.countDown();
+                    release.await();
+                });
+                return null;
+            });
+            try {
+                assertThat(blocked.await(30, TimeUnit.SECONDS)).as("the task blocks").isTrue();
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+                while (!pool.shared.watcher.isHeld() && System.nanoTime() < deadline) {
+                    Thread.sleep(1);
+                }
+                assertThat(pool.stats().liveWorkers()).as("a spare started for the blocked worker").isEqualTo(3);
+                assertThat(pool.shared.watcher.isHeld())
+                        .as("the parked core worker holds the role while its peers are awake").isTrue();
+            } finally {
+                release.countDown();
+            }
+            blocker.get(30, TimeUnit.SECONDS);
+        }
+    }
+
     /** Waits until both workers are parked and nobody holds the role (a watcher gives it up). */
     private static void awaitQuietWithoutWatcher(WorkStealingPool pool) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
