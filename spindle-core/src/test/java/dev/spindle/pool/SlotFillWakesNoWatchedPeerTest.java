@@ -192,14 +192,62 @@ class SlotFillWakesNoWatchedPeerTest {
         }
     }
 
-    /** Waits until both workers are parked and nobody holds the role (a watcher gives it up). */
-    private static void awaitQuietWithoutWatcher(WorkStealingPool pool) throws InterruptedException {
+    /**
+     * Two spawners at once: on three workers, two run a task each while the third parks and holds
+     * the role; each task then fills its own slot (no wake-up: the peer watches) and blocks,
+     * outside any blocking section, until both slots' tasks have run. No spares, and neither
+     * spawner lets its worker go before both tasks ran: only the watcher can run them, one after
+     * the other, the second found by the search it makes once the first took it out of its wait.
+     */
+    @RepeatedTest(5)
+    void twoSpawnersBlockedBehindTheirSlotsAreBothServedByTheWatcher() throws Exception {
+        try (WorkStealingPool pool = WorkStealingPool.builder().workers(3).maxSpareWorkers(0).build()) {
+            awaitQuiet(pool, 3);
+            CountDownLatch running = new CountDownLatch(2);
+            CountDownLatch go = new CountDownLatch(1);
+            CountDownLatch slotTasksRan = new CountDownLatch(2);
+            CountDownLatch spawnersDone = new CountDownLatch(2);
+            AtomicLong spawnersThatSawBoth = new AtomicLong();
+            AtomicLong wakeUps = new AtomicLong();
+            for (int i = 0; i < 2; i++) {
+                pool.execute(() -> {
+                    running.countDown();
+                    try {
+                        go.await();
+                        long before = pool.idle.wakes();
+                        pool.execute(slotTasksRan::countDown);   // the slot: this worker holds nothing else
+                        wakeUps.addAndGet(pool.idle.wakes() - before);
+                        if (slotTasksRan.await(30, TimeUnit.SECONDS)) {
+                            spawnersThatSawBoth.incrementAndGet();
+                        }
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                    spawnersDone.countDown();
+                });
+            }
+            assertThat(running.await(30, TimeUnit.SECONDS)).as("both spawners run").isTrue();
+            awaitOneParkedWatcher(pool);
+            go.countDown();
+            assertThat(spawnersDone.await(60, TimeUnit.SECONDS)).isTrue();
+            assertThat(spawnersThatSawBoth).as("spawners that saw both slots' tasks run while they waited").hasValue(2);
+            assertThat(wakeUps).as("wake-ups made by the two fills (so the watcher's looks found both)").hasValue(0);
+        }
+    }
+
+    /** Waits until all {@code workers} are parked and nobody holds the role. */
+    private static void awaitQuiet(WorkStealingPool pool, int workers) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while ((pool.idle.parkedCount() != 2 || pool.shared.watcher.isHeld()) && System.nanoTime() < deadline) {
+        while ((pool.idle.parkedCount() != workers || pool.shared.watcher.isHeld()) && System.nanoTime() < deadline) {
             Thread.sleep(1);
         }
-        assertThat(pool.idle.parkedCount()).as("both workers parked").isEqualTo(2);
+        assertThat(pool.idle.parkedCount()).as("every worker parked").isEqualTo(workers);
         assertThat(pool.shared.watcher.isHeld()).as("the role given up").isFalse();
+    }
+
+    /** Waits until both workers are parked and nobody holds the role (a watcher gives it up). */
+    private static void awaitQuietWithoutWatcher(WorkStealingPool pool) throws InterruptedException {
+        awaitQuiet(pool, 2);
     }
 
     /** The commonest such wait, a {@code CompletableFuture} on the pool joined inside a task. */
@@ -223,12 +271,17 @@ class SlotFillWakesNoWatchedPeerTest {
             throws InterruptedException {
         assertThat(running.await(30, TimeUnit.SECONDS)).isTrue();
         assertThat(peerWoken.await(30, TimeUnit.SECONDS)).as("the first submitted task ran").isTrue();
+        awaitOneParkedWatcher(pool);
+    }
+
+    /** Waits until exactly one worker is parked and holds the watcher role. */
+    private static void awaitOneParkedWatcher(WorkStealingPool pool) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         while ((pool.idle.parkedCount() != 1 || !pool.shared.watcher.isHeld()) && System.nanoTime() < deadline) {
             Thread.sleep(1);
         }
-        assertThat(pool.idle.parkedCount()).as("the idle peer parked").isEqualTo(1);
-        assertThat(pool.shared.watcher.isHeld()).as("the parked peer holds the role").isTrue();
+        assertThat(pool.idle.parkedCount()).as("one worker parked").isEqualTo(1);
+        assertThat(pool.shared.watcher.isHeld()).as("the parked worker holds the role").isTrue();
     }
 
     private static void chainThenBlock(WorkStealingPool pool, int left, AtomicBoolean childRan, CountDownLatch end) {
