@@ -46,6 +46,20 @@ class RecordingTransport implements Transport {
         return s == null ? null : (Message.Compute) s.message();
     }
 
+    /**
+     * The worker the first {@link Message.Compute} for {@code key} went to, or {@code -1}. Where the
+     * scheduler may place the task again on its own (a flush that throws, after the event that
+     * sent it), the last one read after the call returns may already be the second.
+     */
+    synchronized int workerOfFirstCompute(String key) {
+        for (Sent s : toWorkers) {
+            if (s.message() instanceof Message.Compute c && c.key().equals(key)) {
+                return s.worker();
+            }
+        }
+        return -1;
+    }
+
     /** The worker the last {@link Message.Compute} for {@code key} went to, or {@code -1}. */
     synchronized int workerOfLastCompute(String key) {
         Sent s = lastComputeSent(key);
