@@ -60,7 +60,9 @@
  * that finds the role free nudges only if such a look finds a peer awake. Slot fills are modelled
  * as far as the check needs them: a worker that runs on for good made its last fill just before,
  * silently if the role was held then (a fill with the role free wakes a peer as a deque push
- * does, which park.pml covers). The check: at rest, if a worker runs on for good after a silent
+ * does, which park.pml covers). The Java code makes a fill silent only when, besides, the filling
+ * task came out of its worker's slot (Worker.runsSlotTask); any other fill wakes a peer, so the
+ * model's silent fills are a superset of the code's and a pass covers it. The check: at rest, if a worker runs on for good after a silent
  * fill while another is parked, a parked worker holds the role. MUTANT_NO_NUDGE (3 workers) and
  * MUTANT_NO_SECOND_LOOK apply; a cancelled park's nudge (MUTANT_CANCEL_NO_LEAVE) is not needed
  * in this variant (the checks pass without it: the holder's leave nudges whenever a peer is

@@ -12,7 +12,7 @@ import java.util.function.BooleanSupplier;
  * with its {@link LoneTaskWatch} and takes work from one whose task runs on for a whole interval.
  * Used by spindle-async's workers (a task in a worker's LIFO slot wakes nobody), by
  * {@code WorkSharingPool} (nor does a task in a worker's slot), and by {@code WorkStealingPool}'s
- * core workers (whose slot fills wake nobody while the role is held, {@link #isHeld}). One
+ * core workers (whose chains' slot fills wake nobody while the role is held, {@link #isHeld}). One
  * watcher is enough: it keeps
  * the cost at one timed wake-up an interval while a peer holds work; while none does it backs
  * off to the watch's sleep cap, and either watches on for good (the async runtime) or gives the
@@ -53,7 +53,9 @@ import java.util.function.BooleanSupplier;
  * way. The model {@code watch_role.pml -DGIVE_UP} in spindle-stress checks this variant.
  *
  * <p><b>Watching only while a peer is awake</b> (the work-stealing pool, constructed with
- * {@code onlyWhilePeersActive}). There a slot fill skips its wake-up only while the role is held.
+ * {@code onlyWhilePeersActive}). There a slot fill skips its wake-up only while the role is held
+ * (and only a chain's link skips it, a task that itself came out of the slot: a subset of the
+ * fills this argument covers).
  * A fill made while it is free makes the racy notification of a deque push, which wakes a
  * parked peer unless a worker is searching (that one will look, and if it finds nothing it
  * parks, and watches, with the filler awake); but a searcher may instead find other work and

@@ -50,7 +50,11 @@ import java.util.function.IntConsumer;
  *
  * <p>Each worker owns a Chase-Lev {@link dev.spindle.queue.WorkStealingDeque}. Tasks submitted by
  * a worker of this pool go to that worker's deque; tasks submitted from any other thread go to
- * a shared lock-free {@link Injector}. A worker runs its own deque newest-first, takes batches
+ * a shared lock-free {@link Injector}. A runnable a worker submits while it holds no other task
+ * goes to a one-task slot beside its deque, which it runs next: a chain of hand-offs (a reply,
+ * the next message of an actor) then stays on one worker, each link after the first handed on
+ * without waking a peer, while a task that submits one and goes on computing has an idle peer
+ * woken to take it at once, as a deque push does. A worker runs its own deque newest-first, takes batches
  * from the injector (and looks there first every 61st task, so external work is never starved),
  * and when both are empty steals from a random peer's deque, oldest first: about half of it, or
  * one task when that is a fork task, so that joiners can help the thief. A worker's newest fork
@@ -579,10 +583,10 @@ public final class WorkStealingPool extends PoolCore {
             w.flushForkStack();                // keeps one LIFO order: the runnable is newer
         }
         if (w.lifo.isEmpty() && w.deque.isEmpty()) {
-            w.lifo.put(task);                  // the LIFO slot, see Worker: a plain fill, as
-            if (watcher.isHeld()) {            // only this worker fills it; and no wake-up while
-                return;                        // a parked peer watches (Worker, "the LIFO slot")
-            }
+            w.lifo.put(task);                  // the LIFO slot, see Worker: a plain fill, as only
+            if (w.runsSlotTask && watcher.isHeld()) {   // this worker fills it; and no wake-up
+                return;                        // for a chain's next link while a parked peer
+            }                                  // watches (Worker, "the LIFO slot")
         } else if (!w.deque.offer(task)) {     // Direct, not through a helper: this path sits
             w.overflow(task);                  // deep in callers' frames, near C2's inlining
         }                                      // limit

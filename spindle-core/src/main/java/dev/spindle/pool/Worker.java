@@ -49,9 +49,11 @@ import java.util.function.BooleanSupplier;
  * ({@link IdleCoordinator#notifyWorkRacy}) and wakes a peer only if one is parked and nobody
  * searches, which in a stream of hand-offs is rare: at most a few wake-ups per thousand tasks
  * on ping-pong, yield-many, spawn-many-local and skynet (docs/BENCHMARKS.md, issue 14). Filling
- * the slot wakes nobody while a parked worker holds the pool's watcher role
- * ({@link WatcherRole}): the owner takes the task itself next, and if the spawner blocks
- * outside {@link dev.spindle.Spindle#blocking} instead, the watcher takes it. Tasks stay in the
+ * the slot from a task that itself came out of the slot (a chain's next link) wakes nobody while
+ * a parked worker holds the pool's watcher role ({@link WatcherRole}): the owner takes the task
+ * itself next, and if the spawner blocks outside {@link dev.spindle.Spindle#blocking} instead,
+ * the watcher takes it. Any other task's fill wakes a peer as a deque push does, since that
+ * task may go on to compute while its child could run beside it. Tasks stay in the
  * deque rather than moving through the injector: the periodic
  * look takes one task from the injector, not a batch ({@link #takeOneFromInjector}).
  *
@@ -208,6 +210,7 @@ final class Worker extends BaseWorker implements LoneTaskWatch.Peer {
     }
 
     private Runnable nextLocalOrGlobal() {
+        runsSlotTask = false;                  // set again below if the task comes from the slot
         if (--tick <= 0) {
             tick = GLOBAL_INTERVAL;
             Runnable t = takeOneFromInjector();
@@ -221,6 +224,10 @@ final class Worker extends BaseWorker implements LoneTaskWatch.Peer {
         }
         if (t == null) {
             t = lifo.take();                   // see "the LIFO slot"
+            if (t != null) {
+                runsSlotTask = true;           // a chain's next link: its own fill may be silent
+                return t;
+            }
         }
         return t != null ? t : takeFromInjector();
     }
@@ -262,7 +269,19 @@ final class Worker extends BaseWorker implements LoneTaskWatch.Peer {
      * task (LifoSlotPoolTest): someone must then take it. So a fill wakes nobody only while
      * the pool's watcher role is held (WatcherRole: one parked core worker at a time watches its
      * peers while any is awake, and takes work queued behind a task that runs on for a whole
-     * interval); otherwise it makes the racy notification of a deque push. Why the task is not
+     * interval); otherwise it makes the racy notification of a deque push. And only when the
+     * filling task itself came out of the slot (runsSlotTask): a link of a chain after its first.
+     * A task from anywhere else (a submission from outside, the deque, a steal) may go on
+     * computing long after its fill, as in `pool.execute(side); compute();`, where an idle peer
+     * must take the side task at once, as ForkJoinPool's push lets it: with every fill silent the
+     * side task waited for the whole computation or the watcher's next look (up to about
+     * WATCH_SLEEP_CAP_NANOS plus an interval), and a task that executes one child and computes as
+     * long as the child ran at half ForkJoinPool's throughput on 2 workers (docs/BENCHMARKS.md,
+     * Session 50; SlotFillWakesNoWatchedPeerTest.aFillByATaskThatDidNotComeFromTheSlotWakesThe
+     * WatchingPeer). A chain's first fill so wakes a peer once, which finds the slot's task gone
+     * or steals it (the chain then goes on from that peer), and its later links hand on silently.
+     * A link that fills and then computes long is the bet lost: its successor waits for it or the
+     * watcher, as any silent fill did before. Why the task is not
      * stranded: a blocked spawner is awake (not registered as parked), and a holder goes on
      * looking, at least once per WATCH_SLEEP_CAP_NANOS, for as long as any peer is awake, so it
      * sees the fill at some look whatever the order of the fill and its first look (no fence is

@@ -25,6 +25,12 @@ abstract class WorkerHotFields extends WorkerPadBefore {
     int tick;
     int blockingDepth;
     boolean searching;
+    /**
+     * {@link Worker}: whether the top-level task it runs now came out of its LIFO slot, the next
+     * link of a chain of hand-offs; only such a task's slot fill may skip the wake-up (see
+     * {@code Worker}, "the LIFO slot").
+     */
+    boolean runsSlotTask;
     long executed;
     long parks;
     /** {@link Worker}: tasks stolen from peers. */

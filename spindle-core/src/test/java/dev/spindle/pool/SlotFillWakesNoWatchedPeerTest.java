@@ -22,16 +22,20 @@ import org.junit.jupiter.api.Timeout;
  * slot and moved the chain to its own thread, to be woken back a moment later (in
  * chained-spawn about ten wake-ups per thousand links, each a system call on the chain's path;
  * 1.0-1.5 x ForkJoinPool on 2 cores, about 2.5 x without them). A worker that parks while a peer
- * is awake now takes the pool's watcher role, and a slot fill wakes nobody while the role is
- * held; a task left in a slot by a spawner that then blocks is still taken, by the watcher.
+ * is awake now takes the pool's watcher role, and a slot fill by a chain's link (a task that
+ * itself came out of the slot) wakes nobody while the role is held; a task left in a slot by a
+ * spawner that then blocks is still taken, by the watcher. A fill by any other task wakes the
+ * watcher as a deque push does: that task may go on computing while its child could run beside
+ * it.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class SlotFillWakesNoWatchedPeerTest {
 
     /**
-     * One worker runs a task while the other has parked (and, with the role, watches it): the
-     * task's submission goes to its worker's slot and must wake nobody. Before, it woke the
-     * parked peer every time (one parked, nobody searching).
+     * One worker runs a chain's link (a task that came out of its slot) while the other has
+     * parked (and, with the role, watches it): the link's submission goes to its worker's slot
+     * and must wake nobody. Before, it woke the parked peer every time (one parked, nobody
+     * searching).
      */
     @RepeatedTest(5)
     void aSlotFillWakesNoParkedPeerWhileOneWatches() throws Exception {
@@ -40,9 +44,7 @@ class SlotFillWakesNoWatchedPeerTest {
             CountDownLatch peerParked = new CountDownLatch(1);
             AtomicLong wakeUps = new AtomicLong(-1);
             CountDownLatch childRan = new CountDownLatch(1);
-            CountDownLatch peerWoken = new CountDownLatch(1);
-            pool.execute(() -> {
-                pool.execute(peerWoken::countDown);   // the peer parks again beside this awake worker
+            pool.execute(() -> asChainLink(pool, () -> {
                 running.countDown();
                 try {
                     peerParked.await();
@@ -52,11 +54,53 @@ class SlotFillWakesNoWatchedPeerTest {
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                 }
-            });
-            awaitThePeerWatching(pool, running, peerWoken);
+            }));
+            assertThat(running.await(30, TimeUnit.SECONDS)).isTrue();
+            awaitOneParkedWatcher(pool);
             peerParked.countDown();
             assertThat(childRan.await(30, TimeUnit.SECONDS)).as("the slot's task ran").isTrue();
             assertThat(wakeUps.get()).as("wake-ups made by the slot fill").isZero();
+        }
+    }
+
+    /**
+     * The same fill made by a task that did not come out of the slot (a submission from outside)
+     * wakes the watching peer, as a deque push would: such a task may go on computing after it
+     * (`pool.execute(side); compute();`), and its child must be free to run beside it at once.
+     * With every fill silent while the role was held, the child waited for the whole computation
+     * or the watcher's next look (milliseconds), and a task that executed one child and computed
+     * as long ran at half ForkJoinPool's throughput on 2 workers (docs/BENCHMARKS.md, Session
+     * 50). This fill made no wake-up before (5 of 5 runs).
+     */
+    @RepeatedTest(5)
+    void aFillByATaskThatDidNotComeFromTheSlotWakesTheWatchingPeer() throws Exception {
+        try (WorkStealingPool pool = WorkStealingPool.builder().workers(2).maxSpareWorkers(0).build()) {
+            CountDownLatch running = new CountDownLatch(1);
+            CountDownLatch peerParked = new CountDownLatch(1);
+            AtomicLong wakeUps = new AtomicLong(-1);
+            CountDownLatch childRan = new CountDownLatch(1);
+            AtomicBoolean childRanMeanwhile = new AtomicBoolean();
+            CountDownLatch peerWoken = new CountDownLatch(1);
+            CountDownLatch spawnerDone = new CountDownLatch(1);
+            pool.execute(() -> {
+                pool.execute(peerWoken::countDown);   // the peer parks again beside this awake worker
+                running.countDown();
+                try {
+                    peerParked.await();
+                    long before = pool.idle.wakes();
+                    pool.execute(childRan::countDown);   // the slot: this worker holds nothing else
+                    wakeUps.set(pool.idle.wakes() - before);
+                    childRanMeanwhile.set(childRan.await(30, TimeUnit.SECONDS));   // its spawner goes on
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                spawnerDone.countDown();
+            });
+            awaitThePeerWatching(pool, running, peerWoken);
+            peerParked.countDown();
+            assertThat(spawnerDone.await(60, TimeUnit.SECONDS)).as("the spawner ended").isTrue();
+            assertThat(wakeUps.get()).as("wake-ups made by the slot fill of a task from outside").isPositive();
+            assertThat(childRanMeanwhile).as("the child ran while its spawner went on").isTrue();
         }
     }
 
@@ -91,9 +135,7 @@ class SlotFillWakesNoWatchedPeerTest {
             CountDownLatch slotTaskRan = new CountDownLatch(1);
             AtomicBoolean spawnerSawIt = new AtomicBoolean();
             AtomicBoolean otherSawIt = new AtomicBoolean();
-            CountDownLatch peerWoken = new CountDownLatch(1);
-            pool.execute(() -> {
-                pool.execute(peerWoken::countDown);   // the peer parks again beside this awake worker
+            pool.execute(() -> asChainLink(pool, () -> {
                 running.countDown();
                 try {
                     peerWatching.await();
@@ -103,8 +145,9 @@ class SlotFillWakesNoWatchedPeerTest {
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                 }
-            });
-            awaitThePeerWatching(pool, running, peerWoken);
+            }));
+            assertThat(running.await(30, TimeUnit.SECONDS)).isTrue();
+            awaitOneParkedWatcher(pool);
             peerWatching.countDown();
             assertThat(filled.await(30, TimeUnit.SECONDS)).isTrue();
             CountDownLatch otherDone = new CountDownLatch(1);
@@ -210,7 +253,7 @@ class SlotFillWakesNoWatchedPeerTest {
             AtomicLong spawnersThatSawBoth = new AtomicLong();
             AtomicLong wakeUps = new AtomicLong();
             for (int i = 0; i < 2; i++) {
-                pool.execute(() -> {
+                pool.execute(() -> asChainLink(pool, () -> {
                     running.countDown();
                     try {
                         go.await();
@@ -224,7 +267,7 @@ class SlotFillWakesNoWatchedPeerTest {
                         Thread.currentThread().interrupt();
                     }
                     spawnersDone.countDown();
-                });
+                }));
             }
             assertThat(running.await(30, TimeUnit.SECONDS)).as("both spawners run").isTrue();
             awaitOneParkedWatcher(pool);
@@ -282,6 +325,25 @@ class SlotFillWakesNoWatchedPeerTest {
         }
         assertThat(pool.idle.parkedCount()).as("one worker parked").isEqualTo(1);
         assertThat(pool.shared.watcher.isHeld()).as("the parked worker holds the role").isTrue();
+    }
+
+    /**
+     * Runs {@code body} as a link of a chain: in a task that came out of its worker's LIFO slot,
+     * whose own slot fill may be silent. Submitted from a task, the link goes to that worker's
+     * slot; a peer may steal it from there instead, and then hands it on again, until a worker
+     * takes it from its own slot.
+     */
+    private static void asChainLink(WorkStealingPool pool, Runnable body) {
+        pool.execute(new Runnable() {
+            @Override
+            public void run() {
+                if (pool.currentWorker().runsSlotTask) {
+                    body.run();
+                } else {
+                    pool.execute(this);
+                }
+            }
+        });
     }
 
     private static void chainThenBlock(WorkStealingPool pool, int left, AtomicBoolean childRan, CountDownLatch end) {
