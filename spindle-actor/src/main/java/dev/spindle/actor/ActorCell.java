@@ -8,6 +8,7 @@ import dev.spindle.Scheduler;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.function.Consumer;
 import java.util.function.Function;
 
@@ -425,15 +426,18 @@ final class ActorCell<A> extends ActorCellConsumerFields<A> implements ActorRef<
     }
 
     /**
-     * Hands the held activation back to the scheduler after a full one. An {@code Error} the
-     * scheduler throws ends the actor as any refusal does ({@link #schedule}); a sender's
-     * {@code execute} would pass it on to the sender, but here no sender is on the stack, and an
-     * actor that receives only tells would end with nobody told why. It goes to the failure
-     * handler instead. (A {@code RejectedExecutionException}, a scheduler shutting down, is the
-     * ordinary end that dead letters and the termination future already report.)
+     * Hands the held activation back to the scheduler after a full one. Anything the scheduler
+     * throws ends the actor as any refusal does ({@link #schedule}); a sender's {@code execute}
+     * would pass it on to the sender, but here no sender is on the stack, and an actor that
+     * receives only tells would end with nobody told why. So it goes to the failure handler: an
+     * {@code Error} (a pool that cannot start a thread), and any other exception too (a hint the
+     * scheduler cannot honour, a scheduler's own bug), which was dropped before. Only a
+     * {@code RejectedExecutionException}, a scheduler shutting down, is not: that is the ordinary
+     * end that dead letters and the termination future already report.
      */
     private void resubmit() {
-        if (schedule(yieldHints) instanceof Error refused) {
+        Throwable refused = schedule(yieldHints);
+        if (refused != null && !(refused instanceof RejectedExecutionException)) {
             reportFailure(refused);
         }
     }

@@ -6,9 +6,10 @@ package dev.spindle.actor;
 /**
  * Receives the exceptions thrown by messages sent with {@link ActorRef#tell tell}. (A failing
  * {@link ActorRef#ask ask} function fails its future instead.) The actor goes on with its next
- * message either way. It also receives an {@code Error} the scheduler threw when an actor handed
- * itself back to it after a full activation ({@link ActorConfig#maxMessagesPerActivation()}):
- * with no sender to pass it to, the actor has then ended, its waiting messages dead letters. The
+ * message either way. It also receives what the scheduler threw, but for a
+ * {@code RejectedExecutionException} (a scheduler shut down), when an actor handed itself back to
+ * it after a full activation ({@link ActorConfig#maxMessagesPerActivation()}): with no sender to
+ * pass it to, the actor has then ended, its waiting messages dead letters. The
  * handler runs on the actor's thread, inside its activation; an
  * exception it throws is ignored.
  *
@@ -25,7 +26,7 @@ public interface FailureHandler {
      * Called with the actor whose message threw and what it threw, on the actor's thread.
      *
      * @param actor the actor whose message failed
-     * @param failure what the message threw, or the scheduler's Error
+     * @param failure what the message threw, or what the scheduler threw
      */
     void onFailure(ActorRef<?> actor, Throwable failure);
 
