@@ -49,7 +49,24 @@ class ResubmitRefusalReportedTest {
 
     @Test
     void aSchedulersExceptionOnAResubmissionGoesToTheFailureHandler() {
-        RefusingYields scheduler = new RefusingYields(new IllegalStateException("no yielding queue here"));
+        IllegalStateException failure = new IllegalStateException("no yielding queue here");
+        assertThat(handledAfterARefusedResubmission(failure)).as("what the scheduler threw, reported")
+                .containsExactly(failure);
+    }
+
+    @Test
+    void aShutDownSchedulersRefusalIsNotReportedAsAFailure() {
+        assertThat(handledAfterARefusedResubmission(new RejectedExecutionException("shut down")))
+                .as("an ordinary end, reported by the dead letter").isEmpty();
+    }
+
+    /**
+     * Two tells to an actor of one message per activation, on a scheduler that throws
+     * {@code failure} at the resubmission the second needs: checks that the actor ended with the
+     * second tell a dead letter, and returns what the failure handler got.
+     */
+    private static List<Throwable> handledAfterARefusedResubmission(RuntimeException failure) {
+        RefusingYields scheduler = new RefusingYields(failure);
         List<Throwable> handled = new CopyOnWriteArrayList<>();
         try (ActorSystem system = ActorSystem.builder().scheduler(scheduler)
                 .failureHandler((a, t) -> handled.add(t)).build()) {
@@ -60,26 +77,8 @@ class ResubmitRefusalReportedTest {
             scheduler.manual.runAll();
 
             assertThat(r.isStopped()).as("the actor ended as rejected").isTrue();
-            assertThat(handled).as("what the scheduler threw, reported").containsExactly(scheduler.failure);
             assertThat(system.stats().deadLetters()).as("the second tell").isEqualTo(1);
         }
-    }
-
-    @Test
-    void aShutDownSchedulersRefusalIsNotReportedAsAFailure() {
-        RefusingYields scheduler = new RefusingYields(new RejectedExecutionException("shut down"));
-        List<Throwable> handled = new CopyOnWriteArrayList<>();
-        try (ActorSystem system = ActorSystem.builder().scheduler(scheduler)
-                .failureHandler((a, t) -> handled.add(t)).build()) {
-            ActorRef<int[]> r = system.spawn(() -> new int[1],
-                    ActorConfig.builder().maxMessagesPerActivation(1).build());
-            r.tell(x -> x[0]++);
-            r.tell(x -> x[0]++);
-            scheduler.manual.runAll();
-
-            assertThat(r.isStopped()).isTrue();
-            assertThat(handled).as("an ordinary end, reported by the dead letter").isEmpty();
-            assertThat(system.stats().deadLetters()).isEqualTo(1);
-        }
+        return handled;
     }
 }

@@ -48,9 +48,7 @@ class SlotFillWakesNoWatchedPeerTest {
                 running.countDown();
                 try {
                     peerParked.await();
-                    long before = pool.idle.wakes();
-                    pool.execute(childRan::countDown);   // the slot: this worker holds nothing else
-                    wakeUps.set(pool.idle.wakes() - before);
+                    wakeUps.set(fillCountingWakeUps(pool, childRan::countDown));
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                 }
@@ -87,9 +85,7 @@ class SlotFillWakesNoWatchedPeerTest {
                 running.countDown();
                 try {
                     peerParked.await();
-                    long before = pool.idle.wakes();
-                    pool.execute(childRan::countDown);   // the slot: this worker holds nothing else
-                    wakeUps.set(pool.idle.wakes() - before);
+                    wakeUps.set(fillCountingWakeUps(pool, childRan::countDown));
                     childRanMeanwhile.set(childRan.await(30, TimeUnit.SECONDS));   // its spawner goes on
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
@@ -257,9 +253,7 @@ class SlotFillWakesNoWatchedPeerTest {
                     running.countDown();
                     try {
                         go.await();
-                        long before = pool.idle.wakes();
-                        pool.execute(slotTasksRan::countDown);   // the slot: this worker holds nothing else
-                        wakeUps.addAndGet(pool.idle.wakes() - before);
+                        wakeUps.addAndGet(fillCountingWakeUps(pool, slotTasksRan::countDown));
                         if (slotTasksRan.await(30, TimeUnit.SECONDS)) {
                             spawnersThatSawBoth.incrementAndGet();
                         }
@@ -325,6 +319,16 @@ class SlotFillWakesNoWatchedPeerTest {
         }
         assertThat(pool.idle.parkedCount()).as("one worker parked").isEqualTo(1);
         assertThat(pool.shared.watcher.isHeld()).as("the parked worker holds the role").isTrue();
+    }
+
+    /**
+     * Submits {@code task} from the running task, whose worker holds nothing else, so it goes to
+     * the worker's slot; returns the wake-ups the pool made meanwhile.
+     */
+    private static long fillCountingWakeUps(WorkStealingPool pool, Runnable task) {
+        long before = pool.idle.wakes();
+        pool.execute(task);
+        return pool.idle.wakes() - before;
     }
 
     /**
