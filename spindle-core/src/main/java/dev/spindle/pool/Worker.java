@@ -277,8 +277,8 @@ final class Worker extends BaseWorker implements LoneTaskWatch.Peer {
      * side task waited for the whole computation or the watcher's next look (up to about
      * WATCH_SLEEP_CAP_NANOS plus an interval), and a task that executes one child and computes as
      * long as the child ran at half ForkJoinPool's throughput on 2 workers (docs/BENCHMARKS.md,
-     * Session 50; SlotFillWakesNoWatchedPeerTest.aFillByATaskThatDidNotComeFromTheSlotWakesThe
-     * WatchingPeer). A chain's first fill so wakes a peer once, which finds the slot's task gone
+     * Session 50; SlotFillWakesNoWatchedPeerTest, "a fill by a task that did not come from the
+     * slot"). A chain's first fill so wakes a peer once, which finds the slot's task gone
      * or steals it (the chain then goes on from that peer), and its later links hand on silently.
      * A link that fills and then computes long is the bet lost: its successor waits for it or the
      * watcher, as any silent fill did before. Why the task is not
