@@ -133,6 +133,18 @@ abstract class AbstractPool extends PoolCore {
         return (PoolWorker) currentWorkerOfThisPool();
     }
 
+    /**
+     * A task of this package that {@code submit} wraps runs on a worker of this pool only, as one
+     * given to {@code execute}: {@link ForkTask#PINNED}, so that no worker of a
+     * {@link WorkStealingPool} that joins it runs it inline on its own thread (ahead of this
+     * pool's queue, and out of reach of its shutdown and termination); a {@link PinnedPool}'s
+     * runs on the one worker it went to.
+     */
+    @Override
+    ForkTask<?> submittedParent() {
+        return ForkTask.PINNED;
+    }
+
     // ------------------------------------------------------------------ the worker loop
 
     /** A round of the worker loop (see {@link BaseWorker#work}); {@code false} to exit. */

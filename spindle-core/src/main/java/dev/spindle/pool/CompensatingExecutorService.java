@@ -90,8 +90,10 @@ abstract class CompensatingExecutorService extends AbstractExecutorService {
 
     /**
      * The parent {@link #submit(Runnable, Object)} gives a task of this package it prepares
-     * ({@link ForkTask#prepareToQueue}): none, but {@link ForkTask#PINNED} where the future runs
-     * only on the worker it goes to ({@link PinnedPool}), so that no joiner runs the task itself.
+     * ({@link ForkTask#prepareToQueue}): none (a {@link WorkStealingPool}'s joiners may run it
+     * themselves), but {@link ForkTask#PINNED} where the future runs only on the pool's own
+     * workers (every {@link AbstractPool}: pinned, priority and sharing pools), so that no joiner
+     * runs the task itself.
      */
     ForkTask<?> submittedParent() {
         return null;

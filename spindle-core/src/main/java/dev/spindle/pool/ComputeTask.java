@@ -39,7 +39,9 @@ import java.util.concurrent.CompletionException;
  * started it, each throws {@link java.util.concurrent.CancellationException}, as its
  * {@link #join()} does: the cancellation is its outcome. Given to {@code execute} or
  * {@code submit} of a Spindle pool, which then runs it, a task not started yet is started as
- * {@code spawn} starts it.
+ * {@code spawn} starts it; a {@link WorkSharingPool}, {@link PriorityPool} or {@link PinnedPool}
+ * runs it on one of its own workers only, so a {@code join()} from elsewhere waits for that
+ * worker rather than running it on the joining thread.
  * {@link #join()} and {@link #get()} behave as for any {@link dev.spindle.Task}; on a task
  * that was never started they throw
  * {@link IllegalStateException} instead of waiting forever.

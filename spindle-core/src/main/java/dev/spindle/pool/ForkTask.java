@@ -129,8 +129,10 @@ class ForkTask<T> implements Task<T>, RunnableFuture<T> {
     static final Object UNFORKED = new Object();
 
     /**
-     * The {@code parent} of a task a {@link PinnedPool} accepted ({@link #prepareToQueue}): the
-     * task must run on the worker it went to, so no joiner runs it by reference
+     * The {@code parent} of a task a {@link PinnedPool}, {@link PriorityPool} or
+     * {@link WorkSharingPool} accepted ({@link #prepareToQueue}): the task must run on the worker
+     * it went to (a pinned pool's), or at least on a worker of that pool, ordered by its queues
+     * and counted by its shutdown, so no joiner runs it by reference
      * ({@link #isPinned}; see {@code Worker.helpJoin}). A marker, never run or queued; an
      * ancestry walk ({@link #descendsFrom}) ends at it, as it has no parent.
      */
@@ -197,8 +199,9 @@ class ForkTask<T> implements Task<T>, RunnableFuture<T> {
      * started a second time), and the second's join threw "shutdownNow() returned it not
      * started", though both were about to run (and a {@link WorkStealingPool}'s workers skipped
      * the second). If the pool refuses the task after this, {@link #undoPrepareToQueue} undoes it.
-     * A {@link PinnedPool} gives {@link #PINNED} as {@code parent}, and a handed-back task is
-     * pinned again, or no longer, as the pool it goes to now says.
+     * A {@link PinnedPool}, {@link PriorityPool} or {@link WorkSharingPool} gives {@link #PINNED}
+     * as {@code parent}, and a handed-back task is pinned again, or no longer, as the pool it goes
+     * to now says.
      *
      * @return {@link #KEPT}, {@link #BOUND} or {@link #RECLAIMED}, for {@link #undoPrepareToQueue}
      */
@@ -558,8 +561,9 @@ class ForkTask<T> implements Task<T>, RunnableFuture<T> {
     }
 
     /**
-     * Whether a {@link PinnedPool} accepted this task not started yet ({@link #PINNED}): only the
-     * worker it was pinned to may run it. A plain read, as a joiner's other reads of
+     * Whether a {@link PinnedPool}, {@link PriorityPool} or {@link WorkSharingPool} accepted this
+     * task not started yet ({@link #PINNED}): only that pool's workers (a pinned pool's: the
+     * worker it was pinned to) may run it. A plain read, as a joiner's other reads of
      * {@code parent}: the pool writes it before it queues the task.
      */
     final boolean isPinned() {

@@ -139,12 +139,6 @@ public final class PinnedPool extends AbstractPool {
         }
     }
 
-    /** A task of this package that {@code submit} wraps runs on its worker only, as one given to {@code execute}. */
-    @Override
-    ForkTask<?> submittedParent() {
-        return ForkTask.PINNED;
-    }
-
     @Override
     Runnable poll(PoolWorker w) {
         return w.queue.poll();

@@ -131,14 +131,14 @@ public final class PriorityPool extends AbstractPool {
     private void enqueue(Runnable task, int priority) {
         if (currentWorker() != null) {
             rejectIfStopped();
-            ForkTask.prepareToQueue(task, null);  // accepted: see there
+            ForkTask.prepareToQueue(task, ForkTask.PINNED);  // accepted, held here: see there
             level(priority).queue.offer(task);
             idle.notifyWork();
             return;
         }
         beginExternalSubmit();
         try {
-            ForkTask.prepareToQueue(task, null);  // accepted: see there
+            ForkTask.prepareToQueue(task, ForkTask.PINNED);  // accepted, held here: see there
             level(priority).queue.offer(task);
             idle.notifyWork();
         } finally {

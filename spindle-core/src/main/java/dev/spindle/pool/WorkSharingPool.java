@@ -133,13 +133,13 @@ public final class WorkSharingPool extends AbstractPool {
         PoolWorker w = currentWorker();
         if (w != null) {
             rejectIfStopped();
-            ForkTask.prepareToQueue(task, null);  // accepted: see there
+            ForkTask.prepareToQueue(task, ForkTask.PINNED);  // accepted, held here: see there
             pushLocal(w, task);
             return;
         }
         beginExternalSubmit();
         try {
-            ForkTask.prepareToQueue(task, null);  // accepted: see there
+            ForkTask.prepareToQueue(task, ForkTask.PINNED);  // accepted, held here: see there
             shared.offer(task);
             idle.notifyWork();
         } finally {
@@ -162,7 +162,7 @@ public final class WorkSharingPool extends AbstractPool {
         Objects.requireNonNull(hints, "hints");
         if (hints.yielding() && currentWorker() != null) {
             rejectIfStopped();
-            ForkTask.prepareToQueue(task, null);  // accepted: see there
+            ForkTask.prepareToQueue(task, ForkTask.PINNED);  // accepted, held here: see there
             shared.offer(task);                // the stop phase runs it if STOP races in
             idle.notifyWork();
             return;

@@ -905,8 +905,9 @@ final class Worker extends BaseWorker implements LoneTaskWatch.Peer {
      *       compensate (CrossPoolJoinTest). A pool built without spare workers runs it here
      *       wherever it is, since its waiting joiners are never compensated: the task might
      *       sit in its injector with no other thread to take it (JoinAndBlockingTest). Not a
-     *       task a {@link PinnedPool} accepted, though ({@link ForkTask#isPinned}): only the
-     *       worker it went to may run it, and that worker will (PinnedComputeTaskJoinTest).</li>
+     *       task a pinned, sharing or priority pool accepted, though
+     *       ({@link ForkTask#isPinned}): only that pool's workers (a pinned pool's: the one it
+     *       went to) may run it, and they will (ComputeTaskHeldByItsPoolJoinTest).</li>
      *   <li>Otherwise it runs on another worker, or waits on one. Run only its
      *       <em>descendants</em>: from the bottom of this deque; else from the worker running it
      *       (the thief), which keeps the awaited task's subtasks at the top of its deque; else,
@@ -998,7 +999,8 @@ final class Worker extends BaseWorker implements LoneTaskWatch.Peer {
                 || (!shared.spares.mayCompensate() && !pool.isStopping() && !task.isPinned()))) {
             runTask(task);                     // its queued entry is skipped later (the CAS); not once
         }                                      // shutdownNow may have drained it and handed it back;
-                                               // nor one a PinnedPool holds: only its worker runs it
+                                               // nor one a pinned, priority or sharing pool holds:
+                                               // only that pool's workers run it
         ForkTask.WaitNode node = null;
         long backoff = 1_000L;
         long waited = 0L;
