@@ -472,7 +472,10 @@ public final class AsyncChannel<T> {
                         return DirectTask.PENDING;
                     }
                     state = FINISHED;
-                    return returned.remove(0).value;
+                    ReceiveOp given = returned.remove(0);
+                    T v = given.value;
+                    given.value = null;        // taken: the cancelled receive, which its owner may keep, lets go of it
+                    return v;
                 }
                 if (closed && buffered() == 0 && inFlight == 0) {
                     state = FINISHED;
