@@ -1609,7 +1609,15 @@ public final class Async {
             }
             if (!expired()) {
                 if (entry == null) {
-                    entry = Timers.schedule(deadline, cx.waker());
+                    try {
+                        entry = Timers.schedule(deadline, cx.waker());
+                    } catch (Throwable t) {
+                        // this poll throws, so this task is finished and nobody will cancel it:
+                        // the pending task must not stay where it waits (a receive in a channel's
+                        // queue would take the next value and never return it)
+                        Async.abandon(task);
+                        throw t;
+                    }
                 } else {
                     entry.setWaker(cx.waker());
                 }
