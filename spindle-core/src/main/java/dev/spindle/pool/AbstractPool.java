@@ -319,6 +319,12 @@ abstract class AbstractPool extends PoolCore {
         for (Callable<T> c : tasks) {
             out.add(newTaskFor(c));
         }
+        if (any && out.isEmpty()) {
+            // not empty when checked, yet it iterated nothing (emptied meanwhile by another
+            // thread): invokeAnyHere would have no failure to report and threw null, an NPE
+            throw new IllegalArgumentException("tasks must not be empty: invokeAny needs at least one task"
+                    + " (the collection iterated none)");
+        }
         return out;
     }
 
