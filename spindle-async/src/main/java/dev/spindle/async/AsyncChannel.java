@@ -41,7 +41,10 @@ import java.util.Objects;
  * {@link JoinHandle} or the runtime shuts down. A receive cancelled after a value was handed to it but before it returned the value
  * passes the value on to the next waiting receiver or puts it back ahead of the buffered values,
  * in the order the values were accepted (the channel may then hold more than {@code capacity}
- * for a while): nothing is lost and nothing is reordered. So does a receive whose task's
+ * for a while): nothing is lost, and the values given back are received in the order the channel
+ * accepted them, before anything buffered. (A value handed to a receive that has not yet
+ * returned it nor been cancelled is not waited for: if two receives holding values are cancelled
+ * latest first, the later value may be received before the earlier one is given back.) So does a receive whose task's
  * {@link JoinHandle} was cancelled during the poll that would return the value (the runtime
  * drops what that poll returns): the receive stays pending, and the runtime cancels it when it
  * retires the task. A send cancelled after the channel accepted its value has sent it.
