@@ -296,9 +296,27 @@ final class ActorCell<A> extends ActorCellConsumerFields<A> implements ActorRef<
      */
     private void linkAndActivate(Envelope prev, Envelope e) {
         prev.soNext(e);
-        if (lvState() == IDLE && casState(IDLE, ACTIVE)
-                && schedule(hints) instanceof Error refused) {
-            throw refused;                     // as a JDK pool's execute would: the sender sees it
+        if (lvState() == IDLE && casState(IDLE, ACTIVE)) {
+            passOnRefusal(schedule(hints));
+        }
+    }
+
+    /**
+     * What a sender (or the spawner, in {@link #start}) does with the scheduler's refusal of the
+     * activation it held, which ended the actor ({@link #schedule}). An {@code Error} goes to the
+     * sender, as a JDK pool's {@code execute} would throw it. Any other exception but a
+     * {@code RejectedExecutionException} (a hint the scheduler cannot honour, its own bug) goes to
+     * the failure handler, as on a resubmission ({@link #resubmit}): it was dropped before, so a
+     * {@code tell} returned normally and the actor's later tells became dead letters with nobody
+     * told why. A {@code RejectedExecutionException}, a scheduler shut down, is the ordinary end
+     * that dead letters and the termination future report.
+     */
+    private void passOnRefusal(Throwable refused) {
+        if (refused instanceof Error error) {
+            throw error;
+        }
+        if (refused != null && !(refused instanceof RejectedExecutionException)) {
+            reportFailure(refused);
         }
     }
 
@@ -428,7 +446,8 @@ final class ActorCell<A> extends ActorCellConsumerFields<A> implements ActorRef<
     /**
      * Hands the held activation back to the scheduler after a full one. Anything the scheduler
      * throws ends the actor as any refusal does ({@link #schedule}); a sender's {@code execute}
-     * would pass it on to the sender, but here no sender is on the stack, and an actor that
+     * would pass an {@code Error} on to the sender ({@link #passOnRefusal}), but here no sender is
+     * on the stack, and an actor that
      * receives only tells would end with nobody told why. So it goes to the failure handler: an
      * {@code Error} (a pool that cannot start a thread), and any other exception too (a hint the
      * scheduler cannot honour, a scheduler's own bug), which was dropped before. Only a
@@ -446,9 +465,8 @@ final class ActorCell<A> extends ActorCellConsumerFields<A> implements ActorRef<
     void start(A actorObject) {
         actor = actorObject;
         svState(IDLE);
-        if (head != lvTail() && casState(IDLE, ACTIVE)
-                && schedule(hints) instanceof Error refused) {
-            throw refused;                     // to the spawning thread, as a sender's would be
+        if (head != lvTail() && casState(IDLE, ACTIVE)) {
+            passOnRefusal(schedule(hints));    // an Error to the spawning thread, as a sender's would be
         }
     }
 

@@ -60,7 +60,9 @@ import java.util.function.Supplier;
  * {@link java.util.concurrent.RejectedExecutionException} because it was shut down under the
  * system), that actor ends: its pending and later asks fail with {@link ActorStoppedException}
  * whose cause is the scheduler's exception, and its pending and later tells are dead letters.
- * A scheduler that accepts an activation must run it: tasks discarded by
+ * What the scheduler threw, unless a {@code RejectedExecutionException}, is also passed on: an
+ * {@code Error} to the thread whose message, stop or spawn activated the actor, anything else to
+ * the {@link FailureHandler}. A scheduler that accepts an activation must run it: tasks discarded by
  * {@code shutdownNow()} leave their actors' pending asks incomplete, unless the caller runs
  * the returned tasks.
  *

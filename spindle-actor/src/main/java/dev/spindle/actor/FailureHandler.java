@@ -6,12 +6,14 @@ package dev.spindle.actor;
 /**
  * Receives the exceptions thrown by messages sent with {@link ActorRef#tell tell}. (A failing
  * {@link ActorRef#ask ask} function fails its future instead.) The actor goes on with its next
- * message either way. It also receives what the scheduler threw, but for a
- * {@code RejectedExecutionException} (a scheduler shut down), when an actor handed itself back to
- * it after a full activation ({@link ActorConfig#maxMessagesPerActivation()}): with no sender to
- * pass it to, the actor has then ended, its waiting messages dead letters. The
- * handler runs on the actor's thread, inside its activation; an
- * exception it throws is ignored.
+ * message either way. It also receives what the scheduler threw when it refused an activation,
+ * but for a {@code RejectedExecutionException} (a scheduler shut down): the actor has then ended,
+ * its waiting messages dead letters. That is anything it threw when an actor handed itself back
+ * to it after a full activation ({@link ActorConfig#maxMessagesPerActivation()}), with no sender
+ * to pass it to, and any exception but an {@code Error} (which the sender gets) when a sender's
+ * message, a stop or a spawn activated the actor; the handler then runs on that thread. Otherwise
+ * the handler runs on the actor's thread, inside its activation. An exception it throws is
+ * ignored.
  *
  * <pre>{@code
  * ActorSystem system = ActorSystem.builder()
@@ -23,7 +25,8 @@ package dev.spindle.actor;
 public interface FailureHandler {
 
     /**
-     * Called with the actor whose message threw and what it threw, on the actor's thread.
+     * Called with the actor whose message threw and what it threw, on the actor's thread (with
+     * what a scheduler threw, on the thread whose activation it refused: see above).
      *
      * @param actor the actor whose message failed
      * @param failure what the message threw, or what the scheduler threw
