@@ -300,7 +300,8 @@ public final class AsyncTcpStream implements AutoCloseable {
 
     /**
      * A task that reads into {@code dst}: ready with the number of bytes read (at least one), or
-     * -1 at end of stream, or 0 at once if {@code dst} has no room; pending while no bytes are
+     * -1 at end of stream, or 0 at once if {@code dst} has no room (on a stream closed here it
+     * fails, as every read then does); pending while no bytes are
      * available. Once the stream's reactor is closed, a read still returns the bytes it read
      * ahead and those waiting in the socket; one that would have to wait fails with an
      * {@link IllegalStateException} saying the reactor is closed.
@@ -318,6 +319,7 @@ public final class AsyncTcpStream implements AutoCloseable {
         }
         return cx -> {
             if (!dst.hasRemaining()) {
+                checkNotClosed("read");        // nothing to move, yet a closed stream says so
                 return Poll.ready(0);
             }
             if (!cx.consumeBudget()) {
@@ -375,7 +377,8 @@ public final class AsyncTcpStream implements AutoCloseable {
 
     /**
      * A task that writes from {@code src}: ready with the number of bytes written (at least one,
-     * perhaps fewer than remaining), or 0 at once if {@code src} is empty; pending while the
+     * perhaps fewer than remaining), or 0 at once if {@code src} is empty (on a stream closed
+     * here it fails, as every write then does); pending while the
      * socket's send buffer is full.
      *
      * @param src the bytes to write, from its position up to its limit; the task owns it until
@@ -387,6 +390,7 @@ public final class AsyncTcpStream implements AutoCloseable {
         Objects.requireNonNull(src, "src");
         return cx -> {
             if (!src.hasRemaining()) {
+                checkNotClosed("write");       // nothing to move, yet a closed stream says so
                 return Poll.ready(0);
             }
             if (!cx.consumeBudget()) {
@@ -410,6 +414,8 @@ public final class AsyncTcpStream implements AutoCloseable {
     /**
      * A task that writes everything remaining in {@code src}, waiting as often as needed. Each
      * write takes a unit of budget, so a long write still yields.
+     * An empty {@code src} is ready at once, or fails on a stream closed here, as
+     * {@link #write} does.
      *
      * @param src the bytes to write, from its position up to its limit; the task owns it until
      *     ready
@@ -419,6 +425,9 @@ public final class AsyncTcpStream implements AutoCloseable {
     public AsyncTask<Void> writeAll(ByteBuffer src) {
         Objects.requireNonNull(src, "src");
         return cx -> {
+            if (!src.hasRemaining()) {
+                checkNotClosed("write");       // nothing to move, yet a closed stream says so
+            }
             while (src.hasRemaining()) {
                 if (!cx.consumeBudget()) {
                     cx.waker().wake();
@@ -437,6 +446,18 @@ public final class AsyncTcpStream implements AutoCloseable {
             }
             return Poll.ready(null);
         };
+    }
+
+    /**
+     * For a read or write with nothing to move: fails as every operation does on a stream closed
+     * here. The shortcut for an empty buffer answered 0 (or success) without looking, so an empty
+     * frame sent after {@link #close()} was reported written, where a {@code SocketChannel}
+     * throws a {@link ClosedChannelException}. (After {@link #shutdownOutput()} alone an empty write still answers 0.)
+     */
+    private void checkNotClosed(String operation) {
+        if (!channel.isOpen()) {
+            throw new UncheckedIOException(operation + " failed", new ClosedChannelException());
+        }
     }
 
     /** One {@code channel.read}, of at most {@link #MAX_HEAP_TRANSFER} bytes into a heap buffer. */
