@@ -105,7 +105,9 @@ final class Spares {
                         return false;
                     }
                     if (SpareStartEvent.enabled()) {
-                        SpareStartEvent.emit(pool.name(), i, live.get(), blocked());
+                        // a starving pool's spare is started on the watch's thread, not the
+                        // waiting worker's: the event says so, or its thread reads as the blocker
+                        SpareStartEvent.emit(pool.name(), i, live.get(), blocked(), starving);
                     }
                     return true;
                 }
