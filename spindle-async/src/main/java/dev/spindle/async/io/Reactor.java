@@ -24,6 +24,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.Consumer;
 
 /**
  * An NIO {@link Selector} on a thread of its own that turns socket readiness into
@@ -150,18 +151,38 @@ public final class Reactor implements AutoCloseable, IoDriver {
 
     /** As {@link #Reactor(String, boolean)} with a given selector (tests pass one that fails). */
     Reactor(Selector selector, String name, boolean jvmWide) {
+        this(selector, name, jvmWide, Thread::start);
+    }
+
+    /**
+     * As {@link #Reactor(Selector, String, boolean)}, starting the selector thread with
+     * {@code start} (tests pass one that fails). If the thread cannot be made or started (no
+     * memory, "unable to create native thread"), the selector is closed and the failure thrown:
+     * nobody gets this reactor to close, so its epoll instance and file descriptors stayed open
+     * for the life of the JVM, one more with every failed open.
+     */
+    Reactor(Selector selector, String name, boolean jvmWide, Consumer<Thread> start) {
         this.selector = selector;
         if (name == null) {
             thread = null;
             return;
         }
-        thread = new Thread(null, this::run, name, 0, false);
-        thread.setDaemon(true);
-        if (jvmWide) {
-            thread.setContextClassLoader(ClassLoader.getSystemClassLoader());
-            thread.setPriority(Thread.NORM_PRIORITY);
+        try {
+            thread = new Thread(null, this::run, name, 0, false);
+            thread.setDaemon(true);
+            if (jvmWide) {
+                thread.setContextClassLoader(ClassLoader.getSystemClassLoader());
+                thread.setPriority(Thread.NORM_PRIORITY);
+            }
+            start.accept(thread);
+        } catch (RuntimeException | Error e) {
+            try {
+                selector.close();
+            } catch (IOException | RuntimeException suppressed) {
+                e.addSuppressed(suppressed);
+            }
+            throw e;
         }
-        thread.start();
     }
 
     /**
@@ -187,6 +208,7 @@ public final class Reactor implements AutoCloseable, IoDriver {
      *
      * @return a new reactor, its thread started; the caller closes it
      * @throws IOException if the selector cannot be opened
+     * @throws OutOfMemoryError if the thread cannot be started; the selector is closed first
      */
     public static Reactor open() throws IOException {
         return new Reactor(uniqueName(), false);

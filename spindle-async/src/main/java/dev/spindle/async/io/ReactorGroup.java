@@ -50,21 +50,35 @@ public final class ReactorGroup implements AutoCloseable {
      * @return the new group, which the caller closes
      * @throws IllegalArgumentException if {@code reactors < 1}
      * @throws IOException if a selector cannot be opened (those opened already are closed)
+     * @throws OutOfMemoryError if a selector thread cannot be started (those opened already are
+     *     closed)
      */
     public static ReactorGroup open(int reactors) throws IOException {
-        return open(reactors, false);
+        return open(reactors, Reactor::open);
     }
 
-    private static ReactorGroup open(int reactors, boolean driven) throws IOException {
+    /** Opens one reactor of a new group. */
+    @FunctionalInterface
+    interface Opener {
+        Reactor open() throws IOException;
+    }
+
+    /**
+     * A group of {@code reactors} reactors, each made by {@code opener} (tests pass one that
+     * fails). Whatever a failed open throws, the reactors opened before it are closed: they were
+     * in no group the caller could close, and an error (a selector thread that could not start)
+     * left their threads and selectors running for good.
+     */
+    static ReactorGroup open(int reactors, Opener opener) throws IOException {
         if (reactors < 1) {
             throw new IllegalArgumentException("a reactor group needs at least one reactor, was " + reactors);
         }
         Reactor[] rs = new Reactor[reactors];
         try {
             for (int i = 0; i < reactors; i++) {
-                rs[i] = driven ? Reactor.openDriven() : Reactor.open();
+                rs[i] = opener.open();
             }
-        } catch (IOException | RuntimeException e) {
+        } catch (IOException | RuntimeException | Error e) {
             for (Reactor r : rs) {
                 if (r != null) {
                     try {
@@ -94,7 +108,7 @@ public final class ReactorGroup implements AutoCloseable {
      * @throws IOException if a selector cannot be opened (those opened already are closed)
      */
     public static ReactorGroup openDriven(int reactors) throws IOException {
-        return open(reactors, true);
+        return open(reactors, Reactor::openDriven);
     }
 
     /**
