@@ -155,7 +155,8 @@ public final class AsyncTcpStream implements AutoCloseable {
 
     /**
      * A task that connects to {@code remote}, served by the next reactor of the
-     * {@linkplain ReactorGroup#shared() shared group}.
+     * {@linkplain ReactorGroup#shared() shared group}. The address is checked first: a null or
+     * non-TCP one starts no reactor of that group.
      *
      * @param remote the address to connect to
      * @return a one-shot task, ready with the connected stream (which the caller closes)
@@ -163,6 +164,9 @@ public final class AsyncTcpStream implements AutoCloseable {
      * @throws NullPointerException if {@code remote} is null
      */
     public static AsyncTask<AsyncTcpStream> connect(SocketAddress remote) {
+        // before the shared group: made on first use, its selector threads run for the JVM's
+        // life, and a call that was only ever going to throw started them
+        checkRemote(remote);
         return connect(remote, ReactorGroup.shared().next());
     }
 
@@ -187,13 +191,18 @@ public final class AsyncTcpStream implements AutoCloseable {
      * @throws NullPointerException if {@code remote} or {@code reactor} is null
      */
     public static AsyncTask<AsyncTcpStream> connect(SocketAddress remote, Reactor reactor) {
-        Objects.requireNonNull(remote, "remote");
+        checkRemote(remote);
         Objects.requireNonNull(reactor, "reactor");
+        return new ConnectOp(remote, reactor);
+    }
+
+    /** Refuses a null or non-TCP {@code remote}, as both {@code connect}s document. */
+    private static void checkRemote(SocketAddress remote) {
+        Objects.requireNonNull(remote, "remote");
         if (!(remote instanceof InetSocketAddress)) {
             // else the first poll threw the JDK's UnsupportedAddressTypeException, with no message
             throw new IllegalArgumentException("not a TCP address (an InetSocketAddress): " + remote);
         }
-        return new ConnectOp(remote, reactor);
     }
 
     /**
