@@ -49,7 +49,9 @@ import java.util.function.IntSupplier;
  *       spares too. When the only parked workers are spares the pool does not need (fewer than
  *       {@code cores} workers awake and unblocked is what "needed" means), {@code notifyWork}
  *       returns without the lock: it would wake nobody. A core worker is always woken before a
- *       spare.</li>
+ *       spare. (The work-stealing pool's starvation watch wakes a parked spare that is not
+ *       wanted, {@link #wakeParkedSpare}, when no core worker is parked and every awake worker
+ *       waits where the pool cannot see it.)</li>
  * </ul>
  *
  * <h2>Why no wake-up is lost</h2>
@@ -332,6 +334,45 @@ public final class IdleCoordinator extends IdleCoordinatorState implements IdleC
             wakes++;
         }
         parker.unpark(w);
+    }
+
+    /**
+     * Wakes the most recently parked spare, whether or not the pool wants one
+     * (see {@code spareWanted}), and counts it as searching, as {@link #notifyWork} counts whom it
+     * wakes. For the work-stealing pool's starvation watch, which wakes one only when every
+     * worker that is not parked has waited, unseen (not in a blocking section, so not counted in
+     * {@code blocked}), with tasks queued: {@link #notifyWork} then leaves a parked spare
+     * asleep, as no worker counts as blocked, and the spare, if it had nothing to watch when it
+     * parked, would sleep out its keep-alive. A wake-up like {@link #notifyWork}'s, of a worker
+     * it could have chosen, so the protocol's argument is unchanged.
+     *
+     * @return whether a spare was parked and is now woken
+     */
+    public boolean wakeParkedSpare() {
+        if (parkedSpares((long) STATE.getVolatile(this)) == 0) {
+            return false;
+        }
+        int w;
+        synchronized (lock) {
+            if (terminated) {
+                return false;
+            }
+            int i = size - 1;
+            while (i >= 0 && !isSpare(stack[i])) {
+                i--;
+            }
+            if (i < 0) {
+                return false;
+            }
+            w = stack[i];
+            removeAt(i);
+            addState(SEARCHING_ONE - parkedDelta(w));
+            parked.set(w, 0);
+            notified.set(w, 1);
+            wakes++;
+        }
+        parker.unpark(w);
+        return true;
     }
 
     /**

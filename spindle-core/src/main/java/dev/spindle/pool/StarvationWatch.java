@@ -34,20 +34,26 @@ import java.util.concurrent.locks.ReentrantLock;
  *
  * <h2>What it looks at, and when</h2>
  *
- * <p>Only while no worker of the pool is parked: a parked worker is woken for visible work by the
- * idle protocol, and the parked watcher ({@code WatcherRole}) takes work queued behind a task
- * that runs on (a core worker that leaves its wait with no core worker parked to take the role
- * takes a peer's silently filled slot first, see Worker), so a pool with one is not starving. A worker
- * that begins a round of its loop (at its start, after every park, and every
- * {@link BaseWorker#TASKS_PER_ROUND} tasks) and sees no parked peer <em>arms</em> the watch: a CAS
- * on {@code armed} and, the first time, a place in the watched list. Nothing is added to the task
- * path. Every {@link #INTERVAL_NANOS} the watch thread looks at each armed pool: a pool that has
- * a parked worker (or stops) is disarmed and dropped. A pool is starving when work is queued
- * anywhere in it and every live worker has neither started nor finished a task since the
- * previous look ({@link Worker#progress}, a count kept anyway) and its thread waits without a
+ * <p>Only while no core worker of the pool is parked: a parked core worker is woken for visible
+ * work by the idle protocol, and the parked watcher ({@code WatcherRole}) takes work queued behind
+ * a task that runs on (a core worker that leaves its wait with no core worker parked to take the
+ * role takes a peer's silently filled slot first, see Worker), so a pool with one is not starving.
+ * A parked <em>spare</em> is no such guarantee: the idle protocol wakes a spare only while some
+ * worker is in a blocking section (an unseen wait is in none), and a spare that found nothing to
+ * watch when it parked sleeps out its keep-alive (60 s by default). Taken for one, it kept the
+ * watch away while the only core worker waited, unseen, for the task it had just queued on
+ * itself ({@code supplyAsync(x, pool).join()} after a blocking section had left a spare parked),
+ * for the whole keep-alive (StarvationBesideAParkedSpareTest). A worker that begins a round of its
+ * loop (at its start, after every park, and every {@link BaseWorker#TASKS_PER_ROUND} tasks) and
+ * sees no parked core worker <em>arms</em> the watch: a CAS on {@code armed} and, the first time, a
+ * place in the watched list. Nothing is added to the task path. Every {@link #INTERVAL_NANOS} the
+ * watch thread looks at each armed pool: a pool that has a parked core worker (or stops) is
+ * disarmed and dropped. A pool is starving when work is queued anywhere in it and every live
+ * worker that is not parked has neither started nor finished a task since the previous look ({@link Worker#progress}, a count kept anyway) and its thread waits without a
  * time limit ({@link Thread.State#WAITING}: a {@code join}, an untimed {@code get} or
- * {@code await}, {@code LockSupport.park}): then one spare starts (up to
- * {@link WorkStealingPool.Builder#maxSpareWorkers}). A worker inside a blocking section
+ * {@code await}, {@code LockSupport.park}): then a parked spare is woken
+ * ({@code IdleCoordinator.wakeParkedSpare}, counted as searching, as any woken worker), or if none
+ * is parked one spare starts (up to {@link WorkStealingPool.Builder#maxSpareWorkers}). A worker inside a blocking section
  * ({@link dev.spindle.Spindle#blocking}, or a join that waited long and counts as blocked) and
  * making no progress is left out of the test, whatever its thread does: the pool compensates for
  * it already, so what it waits for cannot relieve the others; counted in, a join's brief timed
@@ -58,21 +64,22 @@ import java.util.concurrent.locks.ReentrantLock;
  * for another thread's lock, which a spare would queue for too. None of them gets a spare: a pool
  * that paces its tasks with sleeps or timed polls does not grow, and a pool busy computing never
  * runs more threads than it has workers. A new
- * spare counts as progress at the first look, so spares start at most one an interval. A spare
+ * spare, or a spare parked at the previous look, counts as progress at the first look, so spares
+ * start (or are woken) at most one an interval. A spare
  * retires as the pool's other spares do, when it next goes idle while the pool has more live
  * workers than it needs; if the waits still hold then, the watch starts another.
  *
  * <h2>Why no arming is missed</h2>
  *
- * <p>Disarming writes {@code armed = false} and then reads the parked count; arming follows a
- * worker's leaving the parked stack (the waker's or its own write to the idle word) and then reads
- * {@code armed}, in the round the worker then begins or, for a spare, as it retires instead. All
+ * <p>Disarming writes {@code armed = false} and then reads the parked core workers' count (the
+ * idle word); arming follows a core worker's leaving the parked stack (the waker's or its own
+ * write to the idle word) and then reads {@code armed}, in the round the worker then begins. All
  * four are volatile, so either the watch sees the worker gone from the parked stack (and re-arms
- * the pool itself) or the worker sees {@code armed} false (and arms it). A
- * pool whose workers all wait therefore stays armed: each of them began its round, after its last
- * park, with either no parked peer (it armed) or a parked peer that has since left the stack
- * (that peer's next round armed it, or its retirement did: a spare parked in its keep-alive
- * leaves the stack to retire, and begins no round).
+ * the pool itself) or the worker sees {@code armed} false (and arms it). A pool whose awake
+ * workers all wait therefore stays armed: each of them began its round, after its last park,
+ * with either no parked core worker (it armed) or a parked one that has since left the stack
+ * (that worker's next round armed it). Parked spares neither disarm the pool nor need to arm it
+ * (a spare that retires still arms it, which is harmless).
  *
  * <h2>One pool cannot stall the others</h2>
  *
@@ -92,9 +99,10 @@ import java.util.concurrent.locks.ReentrantLock;
  *
  * <h2>Cost</h2>
  *
- * <p>An idle pool has parked workers and is not looked at; with no pool armed the watch thread
- * exits after {@link #IDLE_EXIT_NANOS}, and the next arming starts another.
- * A pool busy on every worker is looked at once an interval: a few reads per worker.
+ * <p>An idle pool has parked core workers and is not looked at; with no pool armed the watch
+ * thread exits after {@link #IDLE_EXIT_NANOS}, and the next arming starts another.
+ * A pool busy on every core worker (spares parked or not) is looked at once an interval: a few
+ * reads per worker.
  */
 final class StarvationWatch {
 
@@ -162,9 +170,9 @@ final class StarvationWatch {
         this.nextStartNanos = System.nanoTime();   // not 0: nanoTime may be negative
     }
 
-    /** A worker begins a round: arms the watch if no worker of the pool is parked. */
+    /** A worker begins a round: arms the watch if no core worker of the pool is parked. */
     void roundBegins() {
-        if (!(boolean) ARMED.getVolatile(this) && shared.idle.parkedCount() == 0) {
+        if (!(boolean) ARMED.getVolatile(this) && shared.idle.parkedCoreCount() == 0) {
             arm();
         }
     }
@@ -241,7 +249,7 @@ final class StarvationWatch {
         }
     }
 
-    /** Drops this pool from the watched list; re-arms it if no worker is parked after all. */
+    /** Drops this pool from the watched list; re-arms it if no core worker is parked after all. */
     private void disarm() {
         LOCK.lock();
         try {
@@ -258,10 +266,10 @@ final class StarvationWatch {
     /**
      * One look at the pool: starts a spare if it starves.
      *
-     * @return whether to go on watching (no worker parked, the pool not stopping)
+     * @return whether to go on watching (no core worker parked, the pool not stopping)
      */
     private boolean look() {
-        if (pool.isStopping() || pool.isTerminated() || shared.idle.parkedCount() > 0) {
+        if (pool.isStopping() || pool.isTerminated() || shared.idle.parkedCoreCount() > 0) {
             return false;
         }
         Worker[] ws = shared.workers;
@@ -274,7 +282,9 @@ final class StarvationWatch {
         int waitingUnseen = 0;
         for (int i = 0, n = shared.slotsInUse(); i < n; i++) {
             Worker w = ws[i];
-            if (w == null || !w.alive) {
+            if (w == null || !w.alive || shared.idle.isParked(i)) {
+                // a parked spare runs nothing; it counts as progress at the next look if it
+                // wakes meanwhile, as a new spare does
                 seen[i] = Long.MIN_VALUE;
                 continue;
             }
@@ -294,8 +304,8 @@ final class StarvationWatch {
                 waitingUnseen++;
             }
         }
-        if (allWaiting && waitingUnseen > 0 && shared.hasAnyTask()) {
-            startSpare();
+        if (allWaiting && waitingUnseen > 0 && shared.hasAnyTask() && !shared.idle.wakeParkedSpare()) {
+            startSpare();                      // no spare parked to wake: see the class overview
         }
         return true;
     }

@@ -757,9 +757,9 @@ final class Worker extends BaseWorker implements LoneTaskWatch.Peer {
      * a turn), and wakes a worker if a second peer's slot holds a task too. A slot filled while this worker held the
      * role woke nobody, and its spawner may be blocked on it; woken for other work (an injector
      * task, say), this worker would otherwise run that first, and if that blocked too, the slot's
-     * task would wait for whichever worker next parks (or, if every worker then waited unseen
-     * with a spare parked, for good: the StarvationWatch looks only at pools with no parked
-     * worker). A searcher takes a slot before a deque anyway ({@link #stealOnce}); this only puts
+     * task would wait for whichever worker next parks (or, if every worker then waited unseen,
+     * for the StarvationWatch, which wakes or starts a spare only after two of its looks, some
+     * 20-40 ms). A searcher takes a slot before a deque anyway ({@link #stealOnce}); this only puts
      * it before the injector. Off the task path: once per wake-up, one volatile read when a core
      * worker is parked.
      */

@@ -107,6 +107,31 @@ class IdleCoordinatorTest {
         assertThat(parker.unparked).containsExactly(2);
     }
 
+    /**
+     * The work-stealing pool's starvation watch wakes a parked spare that the pool does not want
+     * (no worker blocked), counted as searching as any woken worker; core workers stay parked, and
+     * with no spare parked nobody is woken.
+     */
+    @Test
+    void wakeParkedSpareWakesAnUnwantedSpareAndCountsItAsSearching() {
+        RecordingParker parker = new RecordingParker();
+        IdleCoordinator idle = new IdleCoordinator(4, 2, () -> 3, parker, () -> { });  // one spare live
+        idle.prepareToPark(0, false);          // a core worker
+        assertThat(idle.wakeParkedSpare()).as("no spare parked").isFalse();
+        idle.prepareToPark(2, false);          // the spare
+        idle.notifyWork();                     // wakes the core worker, not the unwanted spare
+        assertThat(parker.unparked).containsExactly(0);
+        assertThat(idle.stopSearching()).isTrue();
+        idle.notifyWork();
+        assertThat(parker.unparked).as("an unwanted spare is left parked").containsExactly(0);
+        assertThat(idle.wakeParkedSpare()).isTrue();
+        assertThat(parker.unparked).containsExactly(0, 2);
+        assertThat(idle.isNotified(2)).isTrue();
+        assertThat(idle.parkedCount()).isZero();
+        assertThat(idle.searchingCount()).as("the woken spare searches").isEqualTo(1);
+        assertThat(idle.wakeParkedSpare()).as("none left parked").isFalse();
+    }
+
     /** The racy test a worker's push makes wakes a wanted spare too, and an unneeded one not. */
     @ParameterizedTest
     @ValueSource(booleans = {false, true})
