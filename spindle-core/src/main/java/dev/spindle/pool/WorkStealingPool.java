@@ -476,6 +476,12 @@ public final class WorkStealingPool extends PoolCore {
                 w.pushFork(t);
             }
             n = forked.size();                 // as iterated: a collection changed meanwhile may differ from its size()
+            if (n == 0) {
+                // not empty when checked, yet it iterated nothing (emptied meanwhile by another
+                // thread): the loop below would have no failure to report and threw null, an NPE
+                throw new IllegalArgumentException("tasks must not be empty: invokeAny needs at least one task"
+                        + " (the collection iterated none)");
+            }
             ExecutionException failure = null;
             int next = 0;
             for (int failed = 0; failed < n; ) {

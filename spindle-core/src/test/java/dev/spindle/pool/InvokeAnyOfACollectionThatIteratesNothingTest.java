@@ -16,7 +16,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * {@code invokeAny} called on a worker of a sharing, priority or pinned pool with a collection
+ * {@code invokeAny} called on a worker of a sharing, priority or pinned pool (or of a
+ * work-stealing pool without spares) with a collection
  * that was not empty when checked but iterated no task (another thread emptied it meanwhile)
  * ended with {@code throw null}: a {@link NullPointerException} without a message. It says what
  * is wrong, as an empty collection does.
@@ -45,6 +46,34 @@ class InvokeAnyOfACollectionThatIteratesNothingTest {
             pool.execute(() -> {
                 try {
                     pool.invokeAny(new EmptiedWhileRead());
+                    thrown.complete(null);
+                } catch (Throwable t) {
+                    thrown.complete(t);
+                }
+            });
+            Throwable t = thrown.get(20, TimeUnit.SECONDS);
+            assertThat(t).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("invokeAny");
+        }
+    }
+
+    /**
+     * A work-stealing pool without spares runs invokeAny's tasks on the calling worker too
+     * ({@code invokeAnyHere}), and threw the same bare {@link NullPointerException} ("Cannot throw
+     * exception because failure is null"), timed or not.
+     */
+    @ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(booleans = {false, true})
+    void invokeAnyOnAWorkerOfAWorkStealingPoolWithoutSparesSaysTheCollectionIteratedNoTask(boolean timed)
+            throws Exception {
+        try (WorkStealingPool pool = WorkStealingPool.builder().workers(1).maxSpareWorkers(0).build()) {
+            CompletableFuture<Throwable> thrown = new CompletableFuture<>();
+            pool.execute(() -> {
+                try {
+                    if (timed) {
+                        pool.invokeAny(new EmptiedWhileRead(), 10, TimeUnit.SECONDS);
+                    } else {
+                        pool.invokeAny(new EmptiedWhileRead());
+                    }
                     thrown.complete(null);
                 } catch (Throwable t) {
                     thrown.complete(t);
