@@ -29,7 +29,7 @@ import java.util.function.BooleanSupplier;
  * worker, which will try to take the flag</em>. (A {@code WorkStealingPool}'s spares never take
  * it, and {@link IdleCoordinator#nudgeParked} passes them over: the invariant holds for its core
  * workers; a spare watches the queued work it sees when it parks, and a core worker leaving its
- * wait with no core worker parked takes a peer's slot task itself.) Without it, a watcher woken for work (often the
+ * wait with no core worker parked takes its peers' slot tasks itself.) Without it, a watcher woken for work (often the
  * one woken first) left its peers asleep unwatching, and the task it then ran could block on
  * what it queued for good. So every worker leaving the parked state checks the flag after it
  * released any it held, and if it is free and a worker is still parked, nudges the most recently

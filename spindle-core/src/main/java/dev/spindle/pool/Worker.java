@@ -291,10 +291,10 @@ final class Worker extends BaseWorker implements LoneTaskWatch.Peer {
      * awake (WatcherRole, "watching only while a peer is awake"): a fill with the role free wakes
      * a peer anyway, so a pool idle between submissions keeps no watcher, and a submission's
      * wake-up meets no timed look and makes no nudge. If no core worker is parked then (spares never take the role), nobody would watch:
-     * every core worker leaving its wait so takes a peer's slot task into its own slot, runs it
-     * before it looks at the injector (takeSlotTaskIfUnwatched; the loop's periodic injector
-     * look is put off by a turn), and if another peer's slot holds a task too, wakes a worker
-     * for it (a parked spare, if the pool wants one). A worker that parks later takes the role
+     * every core worker leaving its wait so takes every peer's slot task (the first into its own
+     * slot, any others into its deque) and runs them before it looks at the injector
+     * (takeSlotTaskIfUnwatched; the loop's periodic injector look is put off by as many turns),
+     * letting a peer know if it took more than one. A worker that parks later takes the role
      * and looks again. A stranded task is so taken by the watcher within about
      * WATCH_SLEEP_CAP_NANOS plus an interval, or at once by a worker leaving the role, where the
      * fill's wake-up had a peer take it at once; the common case, a spawner that does not block,
@@ -752,44 +752,54 @@ final class Worker extends BaseWorker implements LoneTaskWatch.Peer {
 
     /**
      * Leaving the parked state, with the watcher role free and no core worker parked to take it
-     * (so nobody watches): takes a peer's slot task, if one holds any, into this worker's own
-     * slot, where its loop finds it before the injector (the periodic injector look is put off by
-     * a turn), and wakes a worker if a second peer's slot holds a task too. A slot filled while this worker held the
-     * role woke nobody, and its spawner may be blocked on it; woken for other work (an injector
-     * task, say), this worker would otherwise run that first, and if that blocked too, the slot's
-     * task would wait for whichever worker next parks (or, if every worker then waited unseen,
-     * for the StarvationWatch, which wakes or starts a spare only after two of its looks, some
-     * 20-40 ms). A searcher takes a slot before a deque anyway ({@link #stealOnce}); this only puts
-     * it before the injector. Off the task path: once per wake-up, one volatile read when a core
-     * worker is parked.
+     * (so nobody watches): takes every peer's slot task, the first into this worker's own slot
+     * and any others into its deque, where its loop finds them before the injector (the periodic
+     * injector look is put off by as many turns), and lets a peer know if it took more than one.
+     * A slot filled while this worker held the role woke nobody, and its spawner may be blocked
+     * on it; woken for other work (an injector task, say), this worker would otherwise run that
+     * first, and if that blocked too, the slot's task would wait for whichever worker next parks
+     * (or, if every worker then waited unseen, for the StarvationWatch, which wakes or starts a
+     * spare only after two of its looks, some 20-40 ms; with no spares, for good). Every slot's,
+     * not only the first: a second slot's task was left where it was, with a wake-up for it that
+     * woke nobody (this worker, woken by notifyWork, still counted as searching, and no core
+     * worker was parked anyway), and the injector's task ran ahead of it
+     * (SlotFillWakesNoWatchedPeerTest, "both silent slot tasks"). A searcher takes a slot before
+     * a deque anyway ({@link #stealOnce}); this only puts them before the injector. Off the task
+     * path: once per wake-up, one volatile read when a core worker is parked.
      */
     private void takeSlotTaskIfUnwatched() {
         if (shared.idle.parkedCoreCount() != 0 || shared.watcher.isHeld()) {
             return;                            // a parked core worker watches, or will take the role
         }
         Worker[] ws = shared.workers;
-        boolean moved = false;
+        int moved = 0;
         for (int i = 0, n = shared.slotsInUse(); i < n; i++) {
             Worker v = ws[i];
             if (v == null || v == this || v.lifo.isEmpty()) {
                 continue;
             }
-            if (moved) {
-                // Another silently filled slot: wake a worker for it (a parked spare, if the pool
-                // wants one), which searches slots first (stealOnce).
-                shared.idle.notifyWork();
-                return;
-            }
             Runnable t = v.lifo.steal();
-            if (t != null) {
-                emitSteal(v, 1);               // an event, not a counted steal: see "the LIFO slot"
+            if (t == null) {
+                continue;                      // its owner, or a thief, took it first
+            }
+            emitSteal(v, 1);                   // an event, not a counted steal: see "the LIFO slot"
+            if (moved++ == 0) {
                 Runnable displaced = lifo.put(t);
                 assert displaced == null : "a worker parks only with its slot empty";
-                if (tick <= 1) {
-                    tick = 2;                  // the loop's next turn must not look at the injector first
-                }
-                moved = true;
+            } else if (!deque.offer(t)) {      // runs before the slot's: no order between peers' slots
+                overflow(t);
             }
+        }
+        if (moved == 0) {
+            return;
+        }
+        if (tick <= moved) {
+            tick = moved + 1;                  // the loop's next turns must not look at the injector first
+        }
+        if (moved > 1) {
+            // a peer may take some of them: a parked one is woken now if this worker is not
+            // counted as searching, else when it stops searching (it holds local work then)
+            shared.idle.notifyWork();
         }
     }
 

@@ -272,6 +272,61 @@ class SlotFillWakesNoWatchedPeerTest {
         }
     }
 
+    /**
+     * As {@link #aWatcherWokenForOtherWorkTakesTheSilentSlotTaskFirst}, with two spawners: on
+     * three workers two run a chain's link each, fill their slots silently (the third parks and
+     * watches) and wait for both slots' tasks; then a task from outside, which waits for them
+     * too, wakes the watcher. Leaving with the role free and no core worker parked, it took one
+     * slot's task before the injector, and "woke a worker" for the other, which did nothing (it
+     * counted as searching itself, and nobody was parked): it then ran the injector's task ahead
+     * of the second slot's, and with all three workers waiting only that task's own give-up
+     * (a timed wait here; no spares) let the second slot's task run. It takes both slots' tasks
+     * before the injector's.
+     */
+    @RepeatedTest(10)
+    void aWatcherWokenForOtherWorkTakesBothSilentSlotTasksFirst() throws Exception {
+        try (WorkStealingPool pool = WorkStealingPool.builder().workers(3).maxSpareWorkers(0).build()) {
+            awaitQuiet(pool, 3);
+            CountDownLatch running = new CountDownLatch(2);
+            CountDownLatch go = new CountDownLatch(1);
+            CountDownLatch filled = new CountDownLatch(2);
+            CountDownLatch slotTasksRan = new CountDownLatch(2);
+            CountDownLatch spawnersDone = new CountDownLatch(2);
+            for (int i = 0; i < 2; i++) {
+                pool.execute(() -> asChainLink(pool, () -> {
+                    running.countDown();
+                    try {
+                        go.await();
+                        pool.execute(slotTasksRan::countDown);   // the slot, no wake-up: the peer watches
+                        filled.countDown();
+                        slotTasksRan.await(60, TimeUnit.SECONDS);   // outlasts the other's wait
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                    spawnersDone.countDown();
+                }));
+            }
+            assertThat(running.await(30, TimeUnit.SECONDS)).as("both spawners run").isTrue();
+            awaitOneParkedWatcher(pool);
+            go.countDown();
+            assertThat(filled.await(30, TimeUnit.SECONDS)).isTrue();
+            CountDownLatch otherDone = new CountDownLatch(1);
+            AtomicBoolean otherSawBoth = new AtomicBoolean();
+            pool.execute(() -> {               // from outside: wakes the watcher
+                try {
+                    otherSawBoth.set(slotTasksRan.await(10, TimeUnit.SECONDS));
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                otherDone.countDown();
+            });
+            assertThat(otherDone.await(60, TimeUnit.SECONDS)).isTrue();
+            assertThat(spawnersDone.await(60, TimeUnit.SECONDS)).isTrue();
+            assertThat(otherSawBoth).as("the task the watcher was woken for saw both slots' tasks run "
+                    + "(else only its own give-up after 10 s let the second one run)").isTrue();
+        }
+    }
+
     /** Waits until all {@code workers} are parked and nobody holds the role. */
     private static void awaitQuiet(WorkStealingPool pool, int workers) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
