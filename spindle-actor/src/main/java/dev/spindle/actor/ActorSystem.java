@@ -263,10 +263,12 @@ public final class ActorSystem implements AutoCloseable {
         try {
             actor = factory.apply(cell);
         } catch (Throwable t) {
-            ActorCreationException failure = new ActorCreationException(actorName,
-                    "factory of actor '" + actorName + "' threw " + t, t);
+            // End the cell before describing t: t's toString() is the application's code and may
+            // throw, and neither may that leave the factory's asks to itself pending for good nor
+            // replace the factory's failure as what spawn throws.
             cell.terminate(ActorCell.FAILED, t);
-            throw failure;
+            throw new ActorCreationException(actorName,
+                    "factory of actor '" + actorName + "' threw " + describe(t), t);
         }
         if (actor == null) {
             ActorCreationException failure = new ActorCreationException(actorName,
@@ -283,6 +285,19 @@ public final class ActorSystem implements AutoCloseable {
             throw new IllegalStateException("actor system '" + name + "' is closed");
         }
         return cell;
+    }
+
+    /**
+     * {@code t.toString()} for a message, or, if that throws (a {@code getMessage()} reading a
+     * field the failed factory never set, say), {@code t}'s class name and what its
+     * {@code toString()} threw.
+     */
+    private static String describe(Throwable t) {
+        try {
+            return t.toString();
+        } catch (Throwable e) {
+            return t.getClass().getName() + " (its toString() threw " + e.getClass().getName() + ")";
+        }
     }
 
     private void ensureOpen() {
