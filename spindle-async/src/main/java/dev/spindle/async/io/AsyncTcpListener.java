@@ -46,7 +46,8 @@ public final class AsyncTcpListener implements AutoCloseable {
 
     /**
      * Binds to {@code local} (port 0: any free port); the listener and its connections are served
-     * by the {@linkplain ReactorGroup#shared() shared reactor group}.
+     * by the {@linkplain ReactorGroup#shared() shared reactor group}. The address is checked
+     * first: a non-TCP one starts no reactor of that group.
      *
      * @param local the address to bind; {@code null} binds an ephemeral port on the loopback
      *     interface only (reachable from this machine alone); pass a wildcard or an interface's
@@ -57,6 +58,9 @@ public final class AsyncTcpListener implements AutoCloseable {
      * @throws IllegalArgumentException if {@code local} is not an {@link InetSocketAddress}
      */
     public static AsyncTcpListener bind(SocketAddress local) throws IOException {
+        // before the shared group: made on first use, its selector threads run for the JVM's
+        // life, and a call that was only ever going to throw started them
+        checkLocal(local);
         return bind(local, ReactorGroup.shared());
     }
 
@@ -99,15 +103,20 @@ public final class AsyncTcpListener implements AutoCloseable {
         return open(local, reactors.next(), reactors);
     }
 
+    /** Refuses a non-TCP {@code local} (null is allowed: an ephemeral loopback port), as every {@code bind} documents. */
+    private static void checkLocal(SocketAddress local) {
+        if (local != null && !(local instanceof InetSocketAddress)) {
+            // else bind threw the JDK's UnsupportedAddressTypeException, with no message
+            throw new IllegalArgumentException("not a TCP address (an InetSocketAddress): " + local);
+        }
+    }
+
     private static AsyncTcpListener open(SocketAddress local, Reactor reactor, ReactorGroup streams)
             throws IOException {
         // Before the port is bound: a listener on a closed reactor can never accept, and held
         // the port until someone found it and closed it (a closed group's reactors are closed).
         reactor.checkOpen();
-        if (local != null && !(local instanceof InetSocketAddress)) {
-            // else bind threw the JDK's UnsupportedAddressTypeException, with no message
-            throw new IllegalArgumentException("not a TCP address (an InetSocketAddress): " + local);
-        }
+        checkLocal(local);
         if (local instanceof InetSocketAddress inet && inet.isUnresolved()) {
             // bind throws the JDK's UnresolvedAddressException: no IOException, and no message
             throw new UnknownHostException(inet.getHostString() + " (unresolved; bind looks up no host names)");
