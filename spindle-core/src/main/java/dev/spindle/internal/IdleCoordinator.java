@@ -326,14 +326,25 @@ public final class IdleCoordinator extends IdleCoordinatorState implements IdleC
                     i = size - 1;
                 }
             }
-            w = stack[i];
-            removeAt(i);
-            addState(SEARCHING_ONE - parkedDelta(w));
-            parked.set(w, 0);
-            notified.set(w, 1);
-            wakes++;
+            w = wakeAt(i);
         }
         parker.unpark(w);
+    }
+
+    /**
+     * Takes the parked worker at {@code i} of the stack off it for a wake-up and counts it as
+     * searching and notified: the bookkeeping both wakes by choice ({@link #wakeOne},
+     * {@link #wakeParkedSpare}) share. Lock held; the caller unparks the returned worker after
+     * leaving the lock.
+     */
+    private int wakeAt(int i) {
+        int w = stack[i];
+        removeAt(i);
+        addState(SEARCHING_ONE - parkedDelta(w));
+        parked.set(w, 0);
+        notified.set(w, 1);
+        wakes++;
+        return w;
     }
 
     /**
@@ -364,12 +375,7 @@ public final class IdleCoordinator extends IdleCoordinatorState implements IdleC
             if (i < 0) {
                 return false;
             }
-            w = stack[i];
-            removeAt(i);
-            addState(SEARCHING_ONE - parkedDelta(w));
-            parked.set(w, 0);
-            notified.set(w, 1);
-            wakes++;
+            w = wakeAt(i);
         }
         parker.unpark(w);
         return true;
