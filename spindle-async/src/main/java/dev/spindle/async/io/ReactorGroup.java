@@ -79,18 +79,23 @@ public final class ReactorGroup implements AutoCloseable {
                 rs[i] = opener.open();
             }
         } catch (IOException | RuntimeException | Error e) {
-            for (Reactor r : rs) {
-                if (r != null) {
-                    try {
-                        r.close();
-                    } catch (IOException suppressed) {
-                        e.addSuppressed(suppressed);
-                    }
-                }
-            }
+            closeAfterFailure(rs, 0, e);
             throw e;
         }
         return new ReactorGroup(rs, true);
+    }
+
+    /** Closes the reactors {@code rs[from..]} that opened before {@code failure}, which gets any close's. */
+    private static void closeAfterFailure(Reactor[] rs, int from, Throwable failure) {
+        for (int i = from; i < rs.length; i++) {
+            if (rs[i] != null) {
+                try {
+                    rs[i].close();
+                } catch (IOException | RuntimeException suppressed) {
+                    failure.addSuppressed(suppressed);
+                }
+            }
+        }
     }
 
     /**
@@ -121,20 +126,38 @@ public final class ReactorGroup implements AutoCloseable {
     public static synchronized ReactorGroup shared() {
         if (shared == null) {
             int n = Math.max(1, Runtime.getRuntime().availableProcessors() / 4);
-            Reactor[] rs = new Reactor[n];
-            rs[0] = Reactor.shared();
-            try {
-                for (int i = 1; i < n; i++) {
-                    rs[i] = Reactor.openJvmWide(Reactor.uniqueName());   // kept for the JVM's life, as rs[0]
-                    rs[i].keepOpen();
-                }
-            } catch (IOException e) {
-                // fewer selectors than wanted still work: keep the ones that opened
-                rs = Arrays.stream(rs).filter(r -> r != null).toArray(Reactor[]::new);
+            Reactor[] rs = openShared(Reactor.shared(), n, () -> Reactor.openJvmWide(Reactor.uniqueName()));
+            for (int i = 1; i < rs.length; i++) {
+                rs[i].keepOpen();              // kept for the JVM's life, as rs[0]
             }
             shared = new ReactorGroup(rs, false);
         }
         return shared;
+    }
+
+    /**
+     * The reactors of the JVM-wide group: {@code first} and up to {@code n - 1} more made by
+     * {@code opener}. A selector that cannot be opened ({@link IOException}) ends the list there:
+     * fewer selectors than wanted still work, so the ones opened are kept. Anything else (a
+     * selector thread that cannot start throws an {@link Error}) closes the ones this call opened
+     * and is thrown: they would belong to no group, and each later call, opening its own, would
+     * leave more threads and selectors running for good.
+     */
+    static Reactor[] openShared(Reactor first, int n, Opener opener) {
+        Reactor[] rs = new Reactor[n];
+        rs[0] = first;
+        int opened = 1;
+        try {
+            for (; opened < n; opened++) {
+                rs[opened] = opener.open();
+            }
+        } catch (IOException e) {
+            return Arrays.copyOf(rs, opened);  // fewer selectors than wanted: keep those that opened
+        } catch (RuntimeException | Error e) {
+            closeAfterFailure(rs, 1, e);       // not rs[0]: the caller's
+            throw e;
+        }
+        return rs;
     }
 
     /**
