@@ -242,6 +242,12 @@ abstract class AbstractPool extends PoolCore {
                 // a queued copy of invokeAll's task: counted where the task runs, once, not
                 // here when the calling worker (or a peer) ran it already (see invokeAllHere)
                 ran = c.runIfUnclaimed();
+            } else if (task instanceof ForkTask<?> f) {
+                // only a NEW one, as a work-stealing pool's workers run them: one queued here and
+                // in another pool, whose shutdownNow handed it back meanwhile, runs only if that
+                // list's holder runs it (see ForkTask); its run() would reclaim it, and it ran
+                // here after its joins had ended as cancelled
+                ran = f.tryRun();
             } else {
                 task.run();
             }

@@ -80,7 +80,7 @@ abstract class CompensatingExecutorService extends AbstractExecutorService {
             // Runnable, no future takes it for its own: cancelling a second submit's future, or
             // the second pool's shutdownNow, cancelled it or handed it back while the pool that
             // accepted it first still ran, which then skipped it, or dropped its value.
-            Runnable wrapped = prepared == ForkTask.KEPT && task instanceof ForkTask<?> ? new NotOwned(task) : task;
+            Runnable wrapped = prepared == ForkTask.KEPT && task instanceof ForkTask<?> f ? new NotOwned(f) : task;
             return super.submit(wrapped, result);
         } catch (RejectedExecutionException e) {
             ForkTask.undoPrepareToQueue(task, prepared);
@@ -101,19 +101,21 @@ abstract class CompensatingExecutorService extends AbstractExecutorService {
 
     /**
      * A task of this package given to {@code submit} that was queued before (see
-     * {@link #submit(Runnable, Object)}): the future runs it, as any runnable, if nobody has yet,
-     * and owns nothing of it.
+     * {@link #submit(Runnable, Object)}): the future runs it if nobody has yet, as a pool's
+     * workers do (only while it is {@code NEW}), and owns nothing of it. Its {@code run()} would
+     * also take it back from the {@code shutdownNow} of the pool where it was queued first,
+     * which returned it as not started and ended its joins as cancelled: it ran all the same.
      */
     private static final class NotOwned implements Runnable {
-        private final Runnable task;
+        private final ForkTask<?> task;
 
-        NotOwned(Runnable task) {
+        NotOwned(ForkTask<?> task) {
             this.task = task;
         }
 
         @Override
         public void run() {
-            task.run();
+            task.tryRun();
         }
 
         @Override
