@@ -7,7 +7,6 @@ import dev.spindle.Hints;
 import dev.spindle.Scheduler;
 import dev.spindle.internal.Closing;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.List;
@@ -500,12 +499,26 @@ public final class SchedulerUnion extends CompensatingExecutorService implements
                         : new IllegalStateException(what + " " + m, e);
                 if (first == null) {
                     first = t;
-                } else if (t != first && !Arrays.asList(first.getSuppressed()).contains(t)) {
+                } else if (t != first && !suppresses(first, t)) {
                     first.addSuppressed(t);   // a member may throw one instance again: once is enough
                 }
             }
         }
         return first;
+    }
+
+    /**
+     * Whether {@code t} itself is suppressed in {@code first}: compared by identity, not with the
+     * failures' own {@code equals}, which could throw (out of {@link #forEveryMember}, leaving the
+     * later members running) or call a distinct failure equal to an earlier one (dropping it).
+     */
+    private static boolean suppresses(Throwable first, Throwable t) {
+        for (Throwable s : first.getSuppressed()) {
+            if (s == t) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Throws {@code failure}, a RuntimeException or an Error as {@link #forEveryMember} returns it; nothing if null. */
