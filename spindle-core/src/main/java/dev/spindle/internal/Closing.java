@@ -31,6 +31,13 @@ public final class Closing {
      * ({@code fromOwnWorker}) it only shuts down: the pool cannot terminate while the caller's
      * task runs.
      *
+     * <p>If {@code dropped} throws for a task (cancelling a future runs its {@code done()}, a
+     * user's callback, which may fail), the other tasks are still handed to it, the wait goes on
+     * and the interrupt is restored; the first failure is then rethrown, with the later ones
+     * {@linkplain Throwable#addSuppressed suppressed}. Thrown at once, it left every later task
+     * untold (a future whose {@code get} then waited for good), returned before the pool
+     * terminated, and lost the interrupt.
+     *
      * @param pool the pool to close
      * @param fromOwnWorker whether the calling thread is one of {@code pool}'s workers
      * @param dropped told of every task an interrupted close keeps from running
@@ -41,6 +48,7 @@ public final class Closing {
             return;
         }
         boolean interrupted = false;
+        Throwable failure = null;
         while (!pool.isTerminated()) {
             try {
                 pool.awaitTermination(1, TimeUnit.DAYS);
@@ -48,13 +56,27 @@ public final class Closing {
                 if (!interrupted) {
                     interrupted = true;
                     for (Runnable r : pool.shutdownNow()) {
-                        dropped.accept(r);
+                        try {
+                            dropped.accept(r);
+                        } catch (RuntimeException | Error f) {
+                            if (failure == null) {
+                                failure = f;
+                            } else if (f != failure) {
+                                failure.addSuppressed(f);
+                            }
+                        }
                     }
                 }
             }
         }
         if (interrupted) {
             Thread.currentThread().interrupt();
+        }
+        if (failure instanceof Error err) {
+            throw err;
+        }
+        if (failure != null) {
+            throw (RuntimeException) failure;
         }
     }
 

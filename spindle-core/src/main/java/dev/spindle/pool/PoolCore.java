@@ -547,8 +547,10 @@ abstract class PoolCore extends CompensatingExecutorService implements Scheduler
      * 19: if interrupted while waiting it calls {@link #shutdownNow()} once, keeps waiting, and
      * restores the interrupt. The tasks that {@code shutdownNow()} returns do not run; those
      * that are {@link Future}s (from {@code submit}) are cancelled, so that their callers are
-     * told. Called from a worker of this pool it only shuts down, since the pool cannot
-     * terminate while the caller's task runs.
+     * told; if cancelling one throws (a future of the caller's own whose {@code done()} fails),
+     * the others are cancelled all the same, and {@code close()} rethrows that failure once the
+     * pool has terminated. Called from a worker of this pool it only shuts down, since the pool
+     * cannot terminate while the caller's task runs.
      */
     @Override
     public void close() {
