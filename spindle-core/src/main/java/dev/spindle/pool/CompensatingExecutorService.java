@@ -248,15 +248,23 @@ abstract class CompensatingExecutorService extends AbstractExecutorService {
          * it was, its {@code join} waited for good.
          */
         final ForkTask<?> fork;
+        /** What runs {@link #fork} ({@link ForkTask.OwnedRun}), or {@code null}. */
+        final ForkTask.OwnedRun owned;
 
         CompensatingFuture(Callable<V> callable) {
             super(callable);
             this.fork = null;
+            this.owned = null;
         }
 
         CompensatingFuture(Runnable runnable, V value) {
-            super(runnable, value);
-            this.fork = runnable instanceof ForkTask<?> f ? f : null;
+            this(runnable instanceof ForkTask<?> f ? new ForkTask.OwnedRun(f) : null, runnable, value);
+        }
+
+        private CompensatingFuture(ForkTask.OwnedRun owned, Runnable runnable, V value) {
+            super(owned != null ? owned : runnable, value);
+            this.owned = owned;
+            this.fork = owned != null ? owned.fork : null;
         }
 
         @Override

@@ -315,14 +315,54 @@ class ForkTask<T> implements Task<T>, RunnableFuture<T> {
                 return false;
             }
             if (f instanceof Submitted<?> s) {
-                s.fork.tryHandBack();          // runs only through f: handed back with it
+                s.owned.handBack();            // runs only through f: handed back with it
             }
             return true;
         }
-        if (r instanceof CompensatingExecutorService.CompensatingFuture<?> cf && cf.fork != null) {
-            cf.fork.tryHandBack();             // runs only through cf: handed back with it
+        if (r instanceof CompensatingExecutorService.CompensatingFuture<?> cf && cf.owned != null) {
+            cf.owned.handBack();               // runs only through cf: handed back with it
         }
         return true;
+    }
+
+    /**
+     * How a future of {@code submit} that owns a task of this package ({@link Submitted},
+     * {@code CompensatingExecutorService.CompensatingFuture}) runs it: only while it is
+     * {@code NEW}, as a pool's workers run one, unless the future's own pool handed it back with
+     * the future ({@link #handBackIfFork}), for the holder of the list to run it, as its
+     * {@link #run()} does. A {@code run()} alone took it back from the {@code shutdownNow} of
+     * another pool where it was queued too, which had returned it as not started and ended its
+     * joins as cancelled: it ran all the same.
+     */
+    static final class OwnedRun implements Runnable {
+        final ForkTask<?> fork;
+        /** Set once the future's pool handed the task back with the future; read by its run. */
+        private volatile boolean handedBack;
+
+        OwnedRun(ForkTask<?> fork) {
+            this.fork = fork;
+        }
+
+        /** The future's own pool hands the future back: the task too, if it has not started. */
+        void handBack() {
+            if (fork.tryHandBack()) {
+                handedBack = true;
+            }
+        }
+
+        @Override
+        public void run() {
+            if (handedBack) {
+                fork.run();                    // the list's holder runs it: reclaimed first
+            } else {
+                fork.tryRun();
+            }
+        }
+
+        @Override
+        public String toString() {
+            return fork.toString();            // what a future's toString shows of its task
+        }
     }
 
     /**
@@ -333,18 +373,19 @@ class ForkTask<T> implements Task<T>, RunnableFuture<T> {
      * is cancelled and handed back with it; left as it was, its {@code join} waited for good.
      */
     static final class Submitted<T> extends ForkTask<T> {
-        final ForkTask<?> fork;
+        /** Runs the task (see {@link OwnedRun}); {@code callable} runs it. */
+        final OwnedRun owned;
 
-        Submitted(Callable<? extends T> callable, ForkTask<?> parent, ForkTask<?> fork) {
+        Submitted(Callable<? extends T> callable, ForkTask<?> parent, OwnedRun owned) {
             super(callable, parent);
-            this.fork = fork;
+            this.owned = owned;
         }
 
         @Override
         public boolean cancel(boolean mayInterruptIfRunning) {
             boolean cancelled = super.cancel(mayInterruptIfRunning);
             if (cancelled) {
-                fork.cancel(false);
+                owned.fork.cancel(false);
             }
             return cancelled;
         }

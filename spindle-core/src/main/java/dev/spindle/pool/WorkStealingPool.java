@@ -386,12 +386,17 @@ public final class WorkStealingPool extends PoolCore {
 
     @Override
     protected <T> RunnableFuture<T> newTaskFor(Runnable runnable, T value) {
-        Callable<T> c = () -> {
+        if (runnable instanceof ForkTask<?> f) {
+            ForkTask.OwnedRun owned = new ForkTask.OwnedRun(f);   // see there
+            return new ForkTask.Submitted<>(() -> {
+                owned.run();
+                return value;
+            }, currentTask(), owned);
+        }
+        return new ForkTask<>(() -> {
             runnable.run();
             return value;
-        };
-        return runnable instanceof ForkTask<?> f ? new ForkTask.Submitted<>(c, currentTask(), f)
-                : new ForkTask<>(c, currentTask());
+        }, currentTask());
     }
 
     /**

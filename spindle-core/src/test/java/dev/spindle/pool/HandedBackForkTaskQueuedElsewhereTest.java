@@ -9,6 +9,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.util.List;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -23,7 +24,8 @@ import org.junit.jupiter.api.Timeout;
  * {@link WorkSharingPool} that then reached its other entry ran it all the same, as the pool's
  * {@code run()} of a handed-back task does for the list's holder: the join had reported it
  * cancelled, and the task ran after all. A {@link WorkStealingPool}'s workers skip it. The future
- * of any pool's {@code submit} of a task queued elsewhere before ran it the same way.
+ * of any pool's {@code submit} of a task queued elsewhere before ran it the same way, and so did
+ * the future of a {@code submit} that owns the task (it was given to {@code submit} first).
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class HandedBackForkTaskQueuedElsewhereTest {
@@ -48,6 +50,57 @@ class HandedBackForkTaskQueuedElsewhereTest {
     @EnumSource(value = PoolKind.class, names = {"STEALING", "SHARING", "PRIORITY", "PINNED"})
     void aTaskHandedBackByAnotherPoolIsNotRunByTheFutureOfThisPoolsSubmit(PoolKind kind) throws Exception {
         handedBackByAnotherPool(kind, true);
+    }
+
+    /**
+     * The same for the future of this pool's {@code submit} that owns the task (given to it
+     * first, then to the other pool's {@code execute}): it ran the task the other pool had handed
+     * back. Handed back with the future by this pool's own {@code shutdownNow}, the task still
+     * runs when the holder of that list runs the future.
+     */
+    @ParameterizedTest
+    @EnumSource(value = PoolKind.class, names = {"STEALING", "SHARING", "PRIORITY", "PINNED"})
+    void aTaskHandedBackByAnotherPoolIsNotRunByTheFutureOfThisPoolsSubmitThatOwnsIt(PoolKind kind)
+            throws Exception {
+        try (PoolCore first = onlyWorker(kind);
+             PoolCore second = PoolKind.PRIORITY.create(1)) {
+            CountDownLatch release = new CountDownLatch(1);
+            CountDownLatch busyFirst = new CountDownLatch(1);
+            CountDownLatch busySecond = new CountDownLatch(1);
+            first.execute(() -> hold(busyFirst, release));
+            second.execute(() -> hold(busySecond, release));
+            assertThat(busyFirst.await(20, TimeUnit.SECONDS)).isTrue();
+            assertThat(busySecond.await(20, TimeUnit.SECONDS)).isTrue();
+
+            Counted task = new Counted();
+            Future<?> owner = first.submit(task);   // bound here: the future owns it
+            second.execute(task);              // queued there too
+            assertThat(second.shutdownNow()).containsExactly(task);
+            assertThatThrownBy(task::join).isInstanceOf(CancellationException.class);
+
+            release.countDown();
+            owner.get(20, TimeUnit.SECONDS);
+            assertThat(task.runs).as("runs of a task shutdownNow returned as not started").hasValue(0);
+            task.run();                        // the list's holder runs it: now it runs, once
+            assertThat(task.join()).isEqualTo(1);
+        }
+
+        // handed back by the owning future's own pool: the holder of that list runs it through the future
+        try (PoolCore pool = onlyWorker(kind)) {
+            CountDownLatch release = new CountDownLatch(1);
+            CountDownLatch busy = new CountDownLatch(1);
+            pool.execute(() -> hold(busy, release));
+            assertThat(busy.await(20, TimeUnit.SECONDS)).isTrue();
+            Counted task = new Counted();
+            Future<?> owner = pool.submit(task);
+            List<Runnable> back = pool.shutdownNow();
+            assertThat(back).hasSize(1);
+            assertThat(back.get(0)).isSameAs(owner);
+            release.countDown();
+            back.get(0).run();
+            assertThat(task.runs).hasValue(1);
+            assertThat(task.join()).isEqualTo(1);
+        }
     }
 
     private static void handedBackByAnotherPool(PoolKind kind, boolean submit) throws Exception {
