@@ -26,6 +26,13 @@ public final class PekkoClusterSettings {
     public static final int MIN_MESSAGE_BYTES = 32_000;
     /** The largest message limit accepted, in bytes. */
     public static final int MAX_MESSAGE_BYTES = 64 << 20;
+    /**
+     * The longest failure timeout accepted, in seconds (about 58 days). Pekko's scheduler refuses
+     * a delay over 2^31 ticks of 10 ms (about 248 days), and a worker's fetch times out after four
+     * failure timeouts: with a longer one every fetch threw on the worker's endpoint actor, and the
+     * task that needed the value waited for good.
+     */
+    public static final int MAX_FAILURE_SECONDS = 5_000_000;
 
     private final String clusterName;
     private final Path keyStore;
@@ -206,6 +213,22 @@ public final class PekkoClusterSettings {
         public Builder seedNode(String hostAndPort) {
             seedNodes.add(TransportSettings.hostAndPort(hostAndPort, "seed node"));
             return this;
+        }
+
+        /**
+         * Seconds without heartbeats before a member is unreachable, and again before it is downed
+         * (default {@value TransportSettings#DEFAULT_FAILURE_SECONDS}, in
+         * {@value TransportSettings#MIN_FAILURE_SECONDS}..{@value #MAX_FAILURE_SECONDS}: Pekko
+         * cannot schedule the timeouts of a longer one).
+         *
+         * @param seconds the failure timeout in seconds
+         * @return this builder
+         * @throws IllegalArgumentException if {@code seconds} is out of range
+         */
+        @Override
+        public Builder failureSeconds(int seconds) {
+            return super.failureSeconds(TransportSettings.inRange("failureSeconds", seconds,
+                    TransportSettings.MIN_FAILURE_SECONDS, MAX_FAILURE_SECONDS));
         }
 
         /**
