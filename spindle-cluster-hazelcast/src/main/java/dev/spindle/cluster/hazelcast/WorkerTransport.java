@@ -163,7 +163,7 @@ final class WorkerTransport extends WorkerTransportSupport implements Endpoint {
         long bytes = 0;
         for (WireMessage.FetchRequest r : requests) {
             Object value = n.valueOrDefault(r.key(), NOT_HELD);
-            byte[] encoded = value == NOT_HELD ? null : codec.serialize(value);   // a held null travels
+            byte[] encoded = value == NOT_HELD ? null : fetchedBytes(r.key(), value);   // a held null travels
             bytes += encoded == null ? 0 : encoded.length;
             if (bytes > MAX_BATCH_REPLY_BYTES && requests.size() > 1) {
                 return null;                  // too much for one reply: the requester asks for each alone
@@ -174,6 +174,28 @@ final class WorkerTransport extends WorkerTransportSupport implements Endpoint {
         // the requester reads no reply over the frame limit (FrameReply): a batch is asked for
         // again a value at a time, a single value fails its fetch as refused
         return sealed.length > maxFrameBytes ? null : sealed;
+    }
+
+    /**
+     * The bytes of a value this worker holds, for a fetch reply; {@code null}, answered as not held
+     * (the requester reports the dependency missing and the scheduler computes it again), if it
+     * cannot travel or its serialisation throws (a collection it holds modified meanwhile, a chain
+     * deep enough to overflow the stack), as the Pekko transport's holder answers. Escaping, the
+     * exception failed the fetch call here and went back to the requester, where Hazelcast reads
+     * only a few exception classes ({@link HazelcastConfigs#HAZELCAST_SERIAL_CLASSES}): the call of
+     * a {@code ConcurrentModificationException} was answered only when Hazelcast timed it out,
+     * about two minutes later, and the task that needed the value waited as long.
+     */
+    private byte[] fetchedBytes(String key, Object value) {
+        try {
+            return codec.serialize(value);
+        } catch (IllegalArgumentException cannotTravel) {
+            LOG.log(Level.WARNING, "worker {0} cannot send ''{1}'': {2}", id, key, cannotTravel.getMessage());
+        } catch (RuntimeException | StackOverflowError thrown) {
+            LOG.log(Level.WARNING, "worker {0} cannot send ''{1}'': its serialisation threw {2}", id, key,
+                    thrown.toString());
+        }
+        return null;
     }
 
     /**
