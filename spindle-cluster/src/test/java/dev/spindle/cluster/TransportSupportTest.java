@@ -190,6 +190,51 @@ class TransportSupportTest {
     }
 
     @Test
+    void aFailureWhoseMessageThrowsStillTravels() {
+        Worker w = new Worker();
+        w.toScheduler(new Message.TaskErred(4, "e", 2, new ThrowingMessageRegressionTest.Mute(), 0));
+        // before the fix getMessage() threw out of toScheduler: the failure was never sent
+        assertThat(w.sent).containsExactly("erred 4 e 2 " + ThrowingMessageRegressionTest.Mute.class.getName()
+                + ": (its getMessage() threw java.lang.IllegalStateException) with trace");
+    }
+
+    @Test
+    void aResultWhoseSerialisationFailureCannotDescribeItselfStillErrs() {
+        Worker w = new Worker();
+        WorkerTransportSupport muted = new WorkerTransportSupport(4, value -> {
+            throw new ThrowingMessageRegressionTest.Mute();
+        }) {
+            @Override
+            protected void sendFinished(Message.TaskFinished f, byte[] value) {
+                w.sent.add("finished " + f.key());
+            }
+
+            @Override
+            protected void sendErred(int worker, String key, long attempt, String errorClass, String message,
+                                     StackTraceElement[] trace, long nanos) {
+                w.sendErred(worker, key, attempt, errorClass, message, trace, nanos);
+            }
+
+            @Override
+            protected void sendOther(Message.ToScheduler message) {
+            }
+
+            @Override
+            public CompletableFuture<Object> fetch(String key, int holder, int requester) {
+                return CompletableFuture.failedFuture(new IllegalStateException("no fetches here"));
+            }
+
+            @Override
+            protected void sendFrame(List<Object> bodies) {
+            }
+        };
+        muted.toScheduler(new Message.TaskFinished(4, "k", 1, "v", 1, 0));
+        assertThat(w.sent).containsExactly("erred 4 k 1 java.lang.IllegalArgumentException: result of 'k' cannot be "
+                + "serialised: " + ThrowingMessageRegressionTest.Mute.class.getName()
+                + " (its toString() threw java.lang.IllegalStateException)");
+    }
+
+    @Test
     void aFetchReplyMustAnswerTheFetchThatWasAsked() {
         Worker w = new Worker();
         Function<byte[], Object> reader = b -> read(b, Map.of());
