@@ -190,6 +190,24 @@ class TransportSupportTest {
     }
 
     @Test
+    void aFunctionWhoseSerialisationFailureCannotDescribeItselfErrsOnlyItsTask() {
+        Coordinator c = new Coordinator();
+        Message.Compute bad = new Message.Compute("bad", 1, args -> 1, List.of(), Map.of(), 0);
+        Message.StealRequest steal = new Message.StealRequest(1, "s", 1);
+        // before the fix getMessage() threw out of wireForms, taking the whole batch with it
+        List<Object> out = c.wireForms(1, List.of(bad, steal), function -> {
+            throw new ThrowingMessageRegressionTest.Mute();
+        });
+        assertThat(out).containsExactly(steal);
+        Message.TaskErred erred = (Message.TaskErred) c.received.get(0);
+        assertThat(erred.key()).isEqualTo("bad");
+        assertThat(erred.error()).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("task 'bad' cannot be sent: its serialisation threw: "
+                        + ThrowingMessageRegressionTest.Mute.class.getName()
+                        + " (its message threw java.lang.IllegalStateException)");
+    }
+
+    @Test
     void aFailureWhoseMessageThrowsStillTravels() {
         Worker w = new Worker();
         w.toScheduler(new Message.TaskErred(4, "e", 2, new ThrowingMessageRegressionTest.Mute(), 0));
