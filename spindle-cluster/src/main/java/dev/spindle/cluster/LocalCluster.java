@@ -110,9 +110,9 @@ public final class LocalCluster implements ClusterView, AutoCloseable {
      * @throws RejectedExecutionException if the cluster is closed
      */
     public int addWorker(int threads) {
-        CoordinatorSettings.Knobs.threadCount(threads, "threads");
         synchronized (membership) {
-            checkOpen();
+            checkOpen();                      // first: a closed cluster refuses whatever the thread count
+            CoordinatorSettings.Knobs.threadCount(threads, "threads");
             int id = workers.size();
             ClusterWorker w = new ClusterWorker(id, threads, transport, memoryLimit);
             w.serves(scheduler);
@@ -201,9 +201,8 @@ public final class LocalCluster implements ClusterView, AutoCloseable {
      * @throws RejectedExecutionException if the cluster is closed
      */
     public void killWorker(int id) {
-        worker(id);
         synchronized (membership) {
-            checkOpen();                      // under the lock: close() cannot begin while this waits
+            checkOpen();                      // under the lock: close() cannot begin while this waits; first, as in retire
             if (worker(id).isAlive()) {       // one loss per incarnation: a second could hit its successor
                 transport.workerLost(id);
                 // The loss reaches the scheduler as a message, after the transport's latency. Until
