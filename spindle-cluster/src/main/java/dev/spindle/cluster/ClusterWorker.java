@@ -917,7 +917,7 @@ final class ClusterWorker {
             // unreported and its caller waiting for good, as any throwable of the function would
             finish(job);
             transport.toScheduler(new Message.TaskErred(id, c.key(), c.attempt(),
-                    new IllegalArgumentException("result of task '" + c.key() + "': " + describe(e), e), nanos));
+                    new IllegalArgumentException("result of task '" + c.key() + "': " + Failures.messageOrDescription(e), e), nanos));
             return;
         }
         // not stored once the job was abandoned (a retried task submitted the key again, see
@@ -936,18 +936,6 @@ final class ClusterWorker {
         });
         finish(job);
         transport.toScheduler(new Message.TaskFinished(id, c.key(), c.attempt(), value, size, nanos));
-    }
-
-    /**
-     * {@code e}'s message, else its {@code toString()}; its class name if those throw (an exception
-     * of the value's own code): escaping, that would leave the task unreported, as above.
-     */
-    private static String describe(Throwable e) {
-        try {
-            return e.getMessage() != null ? e.getMessage() : e.toString();
-        } catch (Throwable describing) {
-            return e.getClass().getName() + " (its message threw " + describing.getClass().getName() + ")";
-        }
     }
 
     private void finish(Job job) {

@@ -137,7 +137,7 @@ public abstract class CoordinatorTransportSupport implements Transport {
                     // it would take the whole batch with it, this task and the releases counted before
                     // later ones (Message.Compute#releases), so the worker would hold back its later
                     // tasks for good
-                    cannotSend(worker, c, new IllegalArgumentException("its serialisation threw: " + describe(thrown),
+                    cannotSend(worker, c, new IllegalArgumentException("its serialisation threw: " + Failures.messageOrDescription(thrown),
                             thrown));
                 }
             } else {
@@ -221,19 +221,7 @@ public abstract class CoordinatorTransportSupport implements Transport {
      */
     protected final void cannotSend(int worker, String key, long attempt, RuntimeException why) {
         scheduler.accept(new Message.TaskErred(worker, key, attempt, new IllegalArgumentException(
-                "task '" + key + "' cannot be sent: " + describe(why), why), 0));
-    }
-
-    /**
-     * {@code t}'s message, else its {@code toString()}; its class name if those throw (an exception
-     * of the function's own code): escaping, that would take the batch with it, as above.
-     */
-    private static String describe(Throwable t) {
-        try {
-            return t.getMessage() != null ? t.getMessage() : t.toString();
-        } catch (Throwable e) {
-            return t.getClass().getName() + " (its message threw " + e.getClass().getName() + ")";
-        }
+                "task '" + key + "' cannot be sent: " + Failures.messageOrDescription(why), why), 0));
     }
 
     /** Hands {@code message} to the scheduler. */

@@ -172,37 +172,16 @@ public abstract class WorkerTransportSupport implements Transport {
                 // writeObject that throws). Escaping, it would leave the finished task unreported
                 // on the worker's thread and its caller waiting for good
                 sendErred(f.worker(), f.key(), f.attempt(), IllegalArgumentException.class.getName(),
-                        "result of '" + f.key() + "' cannot be serialised: " + describe(thrown), null, f.nanos());
+                        "result of '" + f.key() + "' cannot be serialised: " + Failures.describe(thrown), null, f.nanos());
                 return;
             }
             sendFinished(f, value);
         } else if (message instanceof Message.TaskErred e) {
             Throwable t = e.error();
-            sendErred(e.worker(), e.key(), e.attempt(), t.getClass().getName(), messageOf(t), t.getStackTrace(),
+            sendErred(e.worker(), e.key(), e.attempt(), t.getClass().getName(), Failures.messageOf(t), t.getStackTrace(),
                     e.nanos());
         } else {
             sendOther(message);
-        }
-    }
-
-    /**
-     * {@code t.getMessage()}, or what it threw: the task's own exception class may override it,
-     * and a throw escaping {@link #toScheduler} left the failure unsent and its caller waiting for good.
-     */
-    private static String messageOf(Throwable t) {
-        try {
-            return t.getMessage();
-        } catch (Throwable e) {
-            return "(its getMessage() threw " + e.getClass().getName() + ")";
-        }
-    }
-
-    /** {@code t.toString()}, or its class name and what that threw (see {@link #messageOf}). */
-    private static String describe(Throwable t) {
-        try {
-            return t.toString();
-        } catch (Throwable e) {
-            return t.getClass().getName() + " (its toString() threw " + e.getClass().getName() + ")";
         }
     }
 
