@@ -86,8 +86,16 @@ public final class AsyncRuntime implements AutoCloseable {
         private List<IoDriver> io;             // null: selector and timer threads of their own
         private boolean taskStatistics;
         private boolean spawnSites;
+        /** Starts each worker thread; tests pass one that fails (no native thread left). */
+        private Consumer<Thread> threadStarter = Thread::start;
 
         private Builder() {
+        }
+
+        /** For tests: starts the worker threads with {@code starter} instead of {@link Thread#start}. */
+        Builder threadStarter(Consumer<Thread> starter) {
+            this.threadStarter = Objects.requireNonNull(starter, "starter");
+            return this;
         }
 
         /**
@@ -236,6 +244,8 @@ public final class AsyncRuntime implements AutoCloseable {
          *     worker looks)
          * @throws IllegalStateException if a driver cannot be claimed (see {@link IoDriver#claim});
          *     the drivers claimed before it are given back ({@link IoDriver#unclaim})
+         * @throws OutOfMemoryError if a worker thread cannot be started (no native thread left);
+         *     the workers started before it have exited and the drivers are given back
          */
         public AsyncRuntime build() {
             if (io != null) {
@@ -345,13 +355,49 @@ public final class AsyncRuntime implements AutoCloseable {
         for (int i = 0; i < workers.length; i++) {
             workers[i] = new AsyncWorker(this, i, LOCAL_CAPACITY);
         }
-        for (AsyncWorker w : workers) {
-            Thread t = new AsyncWorker.WorkerThread(w, name + "-worker-" + w.index);
-            t.setDaemon(true);
-            w.thread = t;
+        try {
+            for (AsyncWorker w : workers) {
+                Thread t = new AsyncWorker.WorkerThread(w, name + "-worker-" + w.index);
+                t.setDaemon(true);
+                w.thread = t;
+            }
+            for (AsyncWorker w : workers) {
+                b.threadStarter.accept(w.thread);
+            }
+        } catch (Throwable e) {
+            // No native thread left for one of them (an OutOfMemoryError): the caller gets no
+            // runtime to close, so the workers started so far would park for good, one more set
+            // at each retry, and the drivers build() claimed would stay claimed.
+            abortStart();
+            throw e;
         }
+    }
+
+    /**
+     * Undoes a construction whose worker threads could not all be made or started: the workers
+     * started exit (no task can have been spawned) and are joined, and the I/O drivers that
+     * {@link Builder#build} claimed are given back.
+     */
+    private void abortStart() {
+        closing = true;
+        parking.terminate();
+        boolean interrupted = false;
         for (AsyncWorker w : workers) {
-            w.thread.start();
+            Thread t = w == null ? null : w.thread;
+            while (t != null) {
+                try {
+                    t.join();                  // at once for a thread never started
+                    break;
+                } catch (InterruptedException ie) {
+                    interrupted = true;
+                }
+            }
+        }
+        if (driver != null) {
+            driver.unclaimAll();
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
         }
     }
 
