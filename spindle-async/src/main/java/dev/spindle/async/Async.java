@@ -901,11 +901,8 @@ public final class Async {
         public Poll<T> poll(Context cx) {
             AsyncTask<T> t = task();
             try {
-                Poll<T> p = t.poll(cx);
-                if (p == null) {
-                    throw new NullPointerException("recover: the task's poll returned null instead of a Poll");
-                }
-                return p;                      // the task's own Poll, not a copy
+                // the task's own Poll, not a copy
+                return DirectTask.pollOf(t, cx, "recover: the task's poll returned null instead of a Poll");
             } catch (Throwable e) {
                 return Poll.ready(handler.apply(e));
             }
@@ -1348,7 +1345,7 @@ public final class Async {
                 // null here means "not polled" to the callers, so a child's null Poll (a broken
                 // task) must fail the parent, as it fails the task spawned alone or under map,
                 // rather than read as pending for good and hang whoever awaits the parent
-                return Objects.requireNonNull(tasks[i].poll(c),
+                return DirectTask.pollOf(tasks[i], c,
                         "a task in the list returned null from poll instead of a Poll");
             } finally {
                 c.cx = null;
@@ -1644,7 +1641,7 @@ public final class Async {
         private Poll<T> pollTask(Context cx) {
             Poll<T> p;
             try {
-                p = task.poll(cx);
+                p = DirectTask.pollOf(task, cx, "timeout: the task's poll returned null instead of a Poll");
             } catch (Throwable t) {
                 cancelTimer();
                 throw t;

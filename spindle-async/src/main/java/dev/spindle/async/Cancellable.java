@@ -10,7 +10,8 @@ package dev.spindle.async;
  * <p>Java has no destructor that runs when a task is dropped, so "dropping" a task is explicit:
  * {@link Async#cancel(AsyncTask)}. The combinators of {@link Async} do it for the children they
  * abandon ({@code any} for the losers, {@code all} when a child fails, {@code timeout} when the
- * deadline passes), and pass a cancel on to the children they hold. An {@link AsyncRuntime}
+ * deadline passes) and for a child whose poll returned {@code null}, and pass a cancel on to
+ * the children they hold. An {@link AsyncRuntime}
  * does it for the tasks it stops polling before they finished: a task whose
  * {@link JoinHandle#cancel JoinHandle was cancelled}, a task still pending when the runtime shuts
  * down, and a task whose poll returned {@code null}. Every task of {@link Async},

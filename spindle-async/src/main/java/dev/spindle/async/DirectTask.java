@@ -59,6 +59,7 @@ abstract class DirectTask<T> implements AsyncTask<T> {
      *
      * @return the value if ready (may be {@code null}); {@link #PENDING} if not
      * @throws NullPointerException if a user's task returns {@code null} instead of a {@link Poll}
+     *     (it is withdrawn first: see {@link #pollOf})
      */
     static Object pollValue(AsyncTask<?> task, Context cx) {
         if (task instanceof DirectTask<?> d) {
@@ -67,8 +68,31 @@ abstract class DirectTask<T> implements AsyncTask<T> {
         if (task instanceof JoinHandle<?> h) {
             return h.pollOutcome(cx);
         }
-        Poll<?> p = task.poll(cx);
+        Poll<?> p = pollOf(task, cx, "AsyncTask.poll returned null instead of a Poll. Task: "
+                + task.getClass().getName());
         return p.isPending() ? PENDING : p.value();
+    }
+
+    /**
+     * {@code task.poll(cx)}, for a combinator polling a task it owns. A broken task whose poll
+     * returns {@code null} may have registered its waker first (a receive it started waits in
+     * its channel): it is withdrawn ({@link Async#cancel}), as a runtime withdraws a spawned
+     * task that does so, and a {@link NullPointerException} with {@code message} is thrown.
+     * Thrown without the withdrawal, it finished the combinator, which nobody cancels then, and
+     * the broken task's receive took the next value sent, for nobody.
+     */
+    static <T> Poll<T> pollOf(AsyncTask<T> task, Context cx, String message) {
+        Poll<T> p = task.poll(cx);
+        if (p == null) {
+            NullPointerException npe = new NullPointerException(message);
+            try {
+                Async.cancel(task);
+            } catch (Throwable stray) {
+                npe.addSuppressed(stray);      // as the runtime reports a cancel that throws there
+            }
+            throw npe;
+        }
+        return p;
     }
 
     /** The {@link Poll} for a {@link #pollDirect} result. */
