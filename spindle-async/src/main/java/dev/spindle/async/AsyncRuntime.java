@@ -781,7 +781,9 @@ public final class AsyncRuntime implements AutoCloseable {
      * ({@link JoinHandle#toCompletableFuture} callbacks, wakers, and the task's
      * {@link Cancellable} before). Run under the lock, a callback that waited for a thread asking
      * {@link #isTerminated()} waited for good, and one that ran long held up every such caller.
-     * {@code terminated} is set only once every handle is completed, so {@link #isTerminated()}
+     * Every handle's outcome is recorded before the waiters of any are released, so a callback
+     * that joins another of these handles finds it completed rather than waiting for this
+     * thread. {@code terminated} is set only once every handle is completed, so {@link #isTerminated()}
      * and a {@link #shutdown()} that returns still mean that; another thread's {@link #shutdown()}
      * waits for the finisher meanwhile (the finisher's own, from a callback, returns).
      */
@@ -829,6 +831,11 @@ public final class AsyncRuntime implements AutoCloseable {
                     outsideLive.clear();
                 }
             }
+            // Every outcome is recorded before any waiter is released: a toCompletableFuture
+            // callback runs on this thread as its handle's waiters are, and one that joined
+            // another unfinished handle (a sibling) waited for this very thread to complete it
+            // next, and the shutdown never ended. Now such a join finds the outcome out.
+            List<TaskCell<?>> failed = new ArrayList<>(left.size());
             for (TaskCell<?> c : left) {
                 if (c.state() == TaskCell.DONE) {
                     continue;                  // collected twice, or done before it was collected
@@ -840,12 +847,20 @@ public final class AsyncRuntime implements AutoCloseable {
                     if (died != null) {
                         e.initCause(died);
                     }
-                    c.fail(e);
+                    c.record(JoinHandle.FAILED, e, false);
+                    failed.add(c);             // sized for every cell: adding cannot fail
                     if (stray != null) {
                         reportStray(stray);
                     }
                 } catch (Throwable t) {
                     reportStray(t);            // a defect: the other handles are completed all the same
+                }
+            }
+            for (TaskCell<?> c : failed) {
+                try {
+                    c.releaseWaiters();
+                } catch (Throwable t) {
+                    reportStray(t);            // a defect: the other handles' waiters are released all the same
                 }
             }
         } finally {

@@ -89,7 +89,8 @@ public abstract sealed class JoinHandle<T> implements Future<T>, AsyncTask<T> pe
      *
      * The waiters. A Treiber stack of nodes (a blocked thread, a joining task's waker, or a
      * CompletableFuture made by toCompletableFuture), head in `waiters`, FIRED once the
-     * outcome is out. After its outcome CAS the winner reads the head: if it is null, nobody
+     * outcome is out. After its outcome CAS the winner reads the head (shutdown: once it has
+     * recorded the outcome of every unfinished handle, see record): if it is null, nobody
      * waits and the winner is done (no atomic instruction: most tasks have no waiter, or a
      * joiner that found the outcome already out). Otherwise it swaps the head to FIRED
      * (getAndSet) and releases every node it took. A push CASes a non-FIRED head and then
@@ -261,6 +262,20 @@ public abstract sealed class JoinHandle<T> implements Future<T>, AsyncTask<T> pe
      * @return whether this call recorded the outcome
      */
     final boolean complete(long outcome, Object r, boolean retire) {
+        if (!record(outcome, r, retire)) {
+            return false;
+        }
+        releaseWaiters();
+        return true;
+    }
+
+    /**
+     * {@link #complete} without releasing the waiters: the caller calls {@link #releaseWaiters()}
+     * afterwards (shutdown, which records the outcome of every unfinished handle before it
+     * releases the waiters of any). Until then a waiter that pushed before the outcome waits on;
+     * one that pushes after it sees the outcome and releases the stack itself (see the overview).
+     */
+    final boolean record(long outcome, Object r, boolean retire) {
         if (outcome != CANCELLED) {
             result = r;                        // before the CAS that publishes it
         }
@@ -285,10 +300,14 @@ public abstract sealed class JoinHandle<T> implements Future<T>, AsyncTask<T> pe
             }
             return false;
         }
+        return true;
+    }
+
+    /** Releases the waiters once the outcome is recorded; does nothing if they were released. */
+    final void releaseWaiters() {
         if (waiters != null) {                 // nobody waits (the common case): no swap
             fire();
         }
-        return true;
     }
 
     /** Takes the waiter stack, leaving FIRED, and releases what it held (once: see above). */
