@@ -42,12 +42,15 @@ import java.util.concurrent.CompletableFuture;
  * waker's wake-up when a task already waits. {@link #wakeCount()} stays 0: no task is behind it.
  *
  * <p><b>Cancellation.</b> Abandoning a task that awaits a promise (a {@link Async#timeout}, a
- * cancelled {@link JoinHandle}) leaves its waker registered; the completion then wakes a task
- * that is gone, which does nothing. Until then each such waker holds a small node, so a promise
- * that many short-lived tasks await and that nobody completes grows with them, as the
- * dependents of an incomplete {@code CompletableFuture} do. {@link #cancel} is the producer's
- * or a consumer's decision that no value will come: awaiting tasks are woken and throw
- * {@link CancellationException}.
+ * cancelled {@link JoinHandle}) leaves its waker registered until a later registration prunes it:
+ * a waker whose task is done, or whose combinator dropped it, is stale, and registrations unlink
+ * stale entries as they go (amortised O(1) each; see {@link JoinHandle}'s implementation notes),
+ * so a promise that many short-lived tasks await and that nobody completes holds a number of
+ * nodes in proportion to its live awaiters (at most about twice as many, and a few more), not
+ * one per task that ever awaited it. A completion that finds
+ * a stale waker still registered wakes a task that is gone, which does nothing.
+ * {@link #cancel} is the producer's or a consumer's decision that no value will come: awaiting
+ * tasks are woken and throw {@link CancellationException}.
  *
  * @param <T> the value's type; {@code null} is a value like any other
  */
