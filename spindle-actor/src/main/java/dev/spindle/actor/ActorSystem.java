@@ -193,7 +193,8 @@ public final class ActorSystem implements AutoCloseable {
      * @return the new actor's reference
      * @throws ActorCreationException if the factory throws or returns null
      * @throws IllegalArgumentException if the system's scheduler is a
-     *     {@link SchedulerUnion} without a member at {@code config}'s scheduler index
+     *     {@link SchedulerUnion} without a member at {@code config}'s scheduler index, or whose
+     *     member there is a union without one (a union passes the index on to its member)
      * @throws IllegalStateException if the system is closed
      * @throws NullPointerException if an argument is null
      */
@@ -239,7 +240,8 @@ public final class ActorSystem implements AutoCloseable {
      * @return the new actor's reference (the one the factory got)
      * @throws ActorCreationException if the factory throws or returns null
      * @throws IllegalArgumentException if the system's scheduler is a
-     *     {@link SchedulerUnion} without a member at {@code config}'s scheduler index
+     *     {@link SchedulerUnion} without a member at {@code config}'s scheduler index, or whose
+     *     member there is a union without one (a union passes the index on to its member)
      * @throws IllegalStateException if the system is closed
      * @throws NullPointerException if an argument is null
      */
@@ -250,12 +252,7 @@ public final class ActorSystem implements AutoCloseable {
 
     private <A> ActorRef<A> spawnCell(Function<? super ActorRef<A>, ? extends A> factory, ActorConfig config) {
         Objects.requireNonNull(config, "config");
-        if (scheduler instanceof SchedulerUnion union && config.schedulerIndex() >= union.size()) {
-            // the union would refuse the actor's first activation, ending the actor at its first message
-            throw new IllegalArgumentException("schedulerIndex " + config.schedulerIndex()
-                    + " is out of range: the system's scheduler union has " + union.size() + " member"
-                    + (union.size() == 1 ? "" : "s"));
-        }
+        checkSchedulerIndex(config.schedulerIndex());
         ensureOpen();
         String actorName = config.name() != null ? config.name() : "actor-" + actorSeq.incrementAndGet();
         ActorCell<A> cell = new ActorCell<>(this, scheduler, config, actorName);
@@ -285,6 +282,26 @@ public final class ActorSystem implements AutoCloseable {
             throw new IllegalStateException("actor system '" + name + "' is closed");
         }
         return cell;
+    }
+
+    /**
+     * Refuses a scheduler index that a union on the way has no member for: the union would refuse
+     * the actor's first activation, ending the actor at its first message. A union passes the
+     * hints on unchanged, so a member that is itself a union routes by the same index: checked at
+     * the top alone, a nested union of fewer members let the spawn succeed and ended the actor at
+     * its first message all the same.
+     */
+    private void checkSchedulerIndex(int index) {
+        Scheduler s = scheduler;
+        String where = "the system's scheduler union";
+        while (s instanceof SchedulerUnion union) {
+            if (index >= union.size()) {
+                throw new IllegalArgumentException("schedulerIndex " + index + " is out of range: " + where
+                        + " has " + union.size() + " member" + (union.size() == 1 ? "" : "s"));
+            }
+            s = union.member(index);
+            where = "member " + index + " of " + where + ", a union too, which routes by the same index,";
+        }
     }
 
     /**
