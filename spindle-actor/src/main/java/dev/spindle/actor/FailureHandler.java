@@ -3,6 +3,8 @@
  */
 package dev.spindle.actor;
 
+import java.io.PrintStream;
+
 /**
  * Receives the exceptions thrown by messages sent with {@link ActorRef#tell tell}. (A failing
  * {@link ActorRef#ask ask} function fails its future instead.) The actor goes on with its next
@@ -35,15 +37,29 @@ public interface FailureHandler {
 
     /**
      * The default handler: prints the actor's name and the stack trace to {@link System#err}.
-     * (Chosen over the thread's uncaught-exception handler because it names the actor.)
+     * (Chosen over the thread's uncaught-exception handler because it names the actor.) A failure
+     * whose {@code toString()}, or a cause's, throws (a {@code getMessage()} reading a field never
+     * set, say) is printed by its class name and its frames instead.
      *
      * @return the printing handler
      */
     static FailureHandler printing() {
         return (actor, failure) -> {
-            synchronized (System.err) {
-                System.err.println("[spindle-actor] message to actor '" + actor.name() + "' failed:");
-                failure.printStackTrace(System.err);
+            PrintStream err = System.err;
+            synchronized (err) {
+                err.println("[spindle-actor] message to actor '" + actor.name() + "' failed:");
+                try {
+                    failure.printStackTrace(err);
+                } catch (RuntimeException | Error e) {
+                    // printStackTrace prints each throwable's toString(), the application's code:
+                    // thrown out of the handler, it was ignored, and the failure was lost with
+                    // only the line above printed
+                    err.println(failure.getClass().getName() + " (printing its stack trace stopped:"
+                            + " a toString() threw " + e.getClass().getName() + ")");
+                    for (StackTraceElement frame : failure.getStackTrace()) {
+                        err.println("\tat " + frame);
+                    }
+                }
             }
         };
     }
