@@ -22,6 +22,7 @@ import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.WeakHashMap;
 import java.util.concurrent.ExecutorService;
@@ -161,8 +162,15 @@ final class Meters {
     /** The meters of one bind, shared with the {@link #with} of this one, until {@link #register()}. */
     private final List<Queued> queued;
 
+    /**
+     * Meters of a new bind to {@code registry}.
+     *
+     * @throws NullPointerException if {@code registry} is null: checked here, since every binder's
+     *     {@code bindTo} comes this way, and the notes take a null key (a {@link WeakHashMap}
+     *     does), so a null registry got one for good before failing on its way without a message
+     */
     Meters(MeterRegistry registry, Tags tags) {
-        this(registry, tags, new ArrayList<>());
+        this(Objects.requireNonNull(registry, "registry"), tags, new ArrayList<>());
     }
 
     private Meters(MeterRegistry registry, Tags tags, List<Queued> queued) {
