@@ -707,12 +707,16 @@ public final class Reactor implements AutoCloseable, IoDriver {
         }
     }
 
-    /** Cancels {@code reg}: its key goes away and its waiting tasks are woken. Idempotent. */
+    /**
+     * Cancels {@code reg}: its key goes away and its waiting tasks are woken. Idempotent. A waker
+     * that throws is reported as the selector thread reports one ({@link #wakeAll}): woken here,
+     * on the thread closing a stream or listener, it went out of that close, past the wakers
+     * after it (their tasks slept for good) and past the key's cancel (the selector kept the
+     * socket open, a listener's port bound, for as long as the reactor lived).
+     */
     void deregister(Registration reg) {
         if (reg.cancel()) {
-            for (Waker w : reg.takeAll()) {
-                w.wake();
-            }
+            wakeAll(reg.takeAll());
             enqueue(reg);
         }
     }
