@@ -81,9 +81,10 @@ import java.util.function.Consumer;
  * reactor then close as {@link #close()} does, waking every waiting task, report the exception
  * to the selecting thread's uncaught-exception handler, and give it as the cause of every
  * operation they refuse afterwards; a driven one also returns -1 to its driver, which retires it.
- * A failure handling one ready key (a read-ahead that throws, no memory for its wakers' list)
- * is not the selector's: it is reported, that key's tasks are woken to retry, and the reactor
- * goes on with the other keys (see {@code failedKey}).
+ * A failure handling one ready key (a read-ahead that throws, no memory for its wakers' list),
+ * or applying one registration's interest change (no memory for its key), is not the
+ * selector's: it is reported, that registration's tasks are woken to retry, and the reactor
+ * goes on with the others (see {@code failedKey} and {@code failedChange}).
  */
 public final class Reactor implements AutoCloseable, IoDriver {
 
@@ -913,7 +914,30 @@ public final class Reactor implements AutoCloseable, IoDriver {
             } catch (ClosedChannelException | CancelledKeyException e) {
                 // closed under us: let the waiting tasks retry and see the closure
                 wakeAll(reg.takeAll());
+            } catch (ClosedSelectorException e) {
+                throw e;                       // the reactor is finished: its loop's or select's
+            } catch (Throwable t) {
+                failedChange(reg, t);
             }
+        }
+    }
+
+    /**
+     * Applying {@code reg}'s interest change failed ({@code register} found no memory for its
+     * key). That error left the loop before: {@code reg}, off the queue and with no key, was in
+     * neither place a wake-up looks, so its tasks slept for good, and its interest stayed armed,
+     * so a later read of its stream only added its waker (no change to queue) and slept too;
+     * and a selector thread died with the error (its reactor closed), a driven reactor threw it
+     * out of {@code select}. As for a ready key that fails ({@link #failedKey}): it is reported,
+     * and the registration's tasks are woken with its interest dropped, so a retry arms it again
+     * and queues a new change.
+     */
+    private static void failedChange(Registration reg, Throwable t) {
+        Strays.report(t);                      // never throws
+        try {
+            wakeAll(reg.takeAll());
+        } catch (Throwable again) {
+            Strays.report(again);              // no memory even for the list of wakers
         }
     }
 
