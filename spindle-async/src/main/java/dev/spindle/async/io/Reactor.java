@@ -789,6 +789,11 @@ public final class Reactor implements AutoCloseable, IoDriver {
         IOException failed = null;
         try {
             while (!closed) {
+                // A stray interrupt: nothing stops this thread by interrupting it (close() sets
+                // the flag). A waker run here (user code, when a task is polled by hand) that
+                // left the status set, as "catch InterruptedException, interrupt again" does,
+                // made every select return at once, and this thread spun for good.
+                Thread.interrupted();
                 selector.select();
                 turns++;                       // this thread alone writes it
                 wakeupPending.set(false);
