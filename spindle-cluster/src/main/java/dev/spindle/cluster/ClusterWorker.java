@@ -658,7 +658,18 @@ final class ClusterWorker {
             done.completeExceptionally(new Missing(holders.isEmpty() ? -1 : holders.get(holders.size() - 1)));
             return;
         }
-        transport.fetch(dep, holders.get(index), id).whenComplete((value, error) -> {
+        CompletableFuture<Object> fetch;
+        try {
+            fetch = transport.fetch(dep, holders.get(index), id);
+        } catch (RuntimeException | Error e) {
+            // a transport that throws rather than failing the fetch (one closing, say) failed it
+            // from this holder all the same: escaping here, the throwable left the shared fetch
+            // uncompleted, and every task waiting for the value waited for good (thrown from the
+            // callback below, where a previous holder's failure tries the next, it was swallowed;
+            // thrown into the handling of a frame, it lost the rest of the frame)
+            fetch = CompletableFuture.failedFuture(e);
+        }
+        fetch.whenComplete((value, error) -> {
             if (!alive) {
                 return;
             }
