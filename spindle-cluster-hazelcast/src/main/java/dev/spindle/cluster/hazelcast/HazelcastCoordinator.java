@@ -59,6 +59,9 @@ public final class HazelcastCoordinator implements ClusterView, AutoCloseable {
     private final Duration joinTimeout;
     private volatile boolean started;
 
+    /** For tests: runs in {@link #start} once the scheduler has started, as if what follows threw. */
+    static volatile Runnable afterSchedulerStartForTests = () -> { };
+
     private HazelcastCoordinator(HazelcastInstance instance, CoordinatorTransport transport, Roster roster,
                                  ClusterCoordinator coordinator, FrameCodec codec, Session session,
                                  Duration joinTimeout) {
@@ -107,18 +110,35 @@ public final class HazelcastCoordinator implements ClusterView, AutoCloseable {
         session.join(UUID.randomUUID());      // a fresh session: nothing signed before it is accepted
         CoordinatorTransport transport = new CoordinatorTransport(codec, roster, session, settings.maxFrameBytes());
         HazelcastInstance instance = HazelcastConfigs.start(settings, offences, Roster.COORDINATOR_ROLE, -1, transport);
-        ClusterCoordinator coordinator = ClusterCoordinator.start(cluster, transport);
-        transport.attach(instance, coordinator::receive);
-        instance.getCluster().addMembershipListener(roster);
-        HazelcastCoordinator c = new HazelcastCoordinator(instance, transport, roster, coordinator, codec, session,
-                joinTimeout);
-        c.admission.onProven(c::proven);
-        roster.onIdFree(c.admission::idLost);
-        instance.getCluster().addMembershipListener(c.admission);
+        ClusterCoordinator coordinator = null;
+        HazelcastCoordinator c = null;
         try {
+            coordinator = ClusterCoordinator.start(cluster, transport);
+            afterSchedulerStartForTests.run();
+            transport.attach(instance, coordinator::receive);
+            instance.getCluster().addMembershipListener(roster);
+            c = new HazelcastCoordinator(instance, transport, roster, coordinator, codec, session, joinTimeout);
+            c.admission.onProven(c::proven);
+            roster.onIdFree(c.admission::idLost);
+            instance.getCluster().addMembershipListener(c.admission);
             c.awaitWorkers(coordinator.workers(), joinTimeout);
-        } catch (TimeoutException | InterruptedException | RuntimeException e) {
-            c.close();
+        } catch (Throwable e) {
+            // anything from the member's start on, an Error too: the try began at the wait only, and
+            // caught no Error, so a throwable before it (starting the scheduler, say) or an Error in
+            // it left the scheduler's threads running and the member up, its port bound, for good
+            try {
+                if (c != null) {
+                    c.close();
+                } else {
+                    if (coordinator != null) {
+                        coordinator.close();
+                    }
+                    transport.close();
+                    instance.shutdown();
+                }
+            } catch (RuntimeException | Error closing) {
+                e.addSuppressed(closing);
+            }
             throw e;
         }
         c.started = true;
