@@ -58,6 +58,8 @@ public final class HazelcastCoordinator implements ClusterView, AutoCloseable {
     private final Admission admission;
     private final Duration joinTimeout;
     private volatile boolean started;
+    /** Held while a probe's list is read and its frames numbered ({@link #allReady}). */
+    private final Object probes = new Object();
 
     /** For tests: runs in {@link #start} once the scheduler has started, as if what follows threw. */
     static volatile Runnable afterSchedulerStartForTests = () -> { };
@@ -177,13 +179,27 @@ public final class HazelcastCoordinator implements ClusterView, AutoCloseable {
      * worker listed ({@link Roster#adopt}); until then this is asked again.
      */
     private boolean allReady(List<Integer> workers) throws InterruptedException {
-        Wire.Members members = roster.members();
-        for (int id : workers) {
-            com.hazelcast.cluster.Member m = roster.worker(id);
-            if (m == null) {
-                return false;
+        List<com.hazelcast.cluster.Member> members = new java.util.ArrayList<>(workers.size());
+        List<byte[]> frames = new java.util.ArrayList<>(workers.size());
+        // the list is read and numbered (its frames' sequence numbers) under one lock, so that a
+        // later list has the later numbers: two late joins probe at once, and a worker, which
+        // handles the probes on several threads, adopts no list older than one it adopted
+        // (Roster#adopt), or an id that rejoined went back to its lost process there
+        synchronized (probes) {
+            Wire.Members list = roster.members();
+            for (int id : workers) {
+                com.hazelcast.cluster.Member m = roster.worker(id);
+                if (m == null) {
+                    return false;
+                }
+                members.add(m);
+                frames.add(codec.seal(session.frame(id, roster.incarnation(id), list)));
             }
-            byte[] frame = codec.seal(session.frame(id, roster.incarnation(id), members));
+        }
+        for (int i = 0; i < workers.size(); i++) {
+            int id = workers.get(i);
+            com.hazelcast.cluster.Member m = members.get(i);
+            byte[] frame = frames.get(i);
             try {
                 FrameReply reply = instance.getExecutorService(HazelcastConfigs.FETCHES)
                         .submitToMember(new FetchCall(frame), m).get(5, java.util.concurrent.TimeUnit.SECONDS);

@@ -42,6 +42,9 @@ final class Roster implements MembershipListener {
     /** The proven workers, their incarnations and which ids were lost, by the rules of {@link Incarnations}. */
     private final Incarnations<Member> workers = new Incarnations<>();
     private volatile Member coordinator;
+    /** The session and sequence number of the last list of workers adopted ({@link #adopt}); under this. */
+    private UUID listSession;
+    private long listSeq;
     private volatile String refusal;
     private volatile String waiting;
     private volatile String unproven;
@@ -120,13 +123,25 @@ final class Roster implements MembershipListener {
      * A worker adopts the coordinator's list of proven workers and their incarnations (members it
      * cannot see are skipped); the coordinator's word replaces what this worker knew of an id, so
      * an id that rejoined is reached at its new member and heard only from its new incarnation.
+     * A list older than the last one adopted in the session (by the sequence number of its frame)
+     * is not adopted.
      *
+     * @param session the session of the list's frame
+     * @param seq the list's frame's sequence number
      * @return whether this member's list showed every listed worker but itself: Hazelcast shows a
      *         new member in one member's list before another's, and a worker that skipped one must
      *         not answer the coordinator's probe as ready, or it is never asked again and never
      *         fetches from, nor serves, that worker
      */
-    synchronized boolean adopt(Wire.Members proven, com.hazelcast.cluster.Cluster cluster) {
+    synchronized boolean adopt(Wire.Members proven, UUID session, long seq, com.hazelcast.cluster.Cluster cluster) {
+        // the coordinator numbers its lists in the order it reads them (HazelcastCoordinator#allReady),
+        // but this worker handles them on several threads: a list older than one adopted in the
+        // session is only answered, or it took an id that rejoined back to its lost process
+        boolean stale = session.equals(listSession) && seq < listSeq;
+        if (!stale) {
+            listSession = session;
+            listSeq = seq;
+        }
         int seen = 0;
         int others = 0;
         UUID self = cluster.getLocalMember().getUuid();
@@ -139,7 +154,9 @@ final class Roster implements MembershipListener {
             for (Map.Entry<Integer, UUID> e : proven.workers().entrySet()) {
                 Long incarnation = proven.incarnations().get(e.getKey());
                 if (e.getValue().equals(m.getUuid()) && !m.localMember() && incarnation != null) {
-                    workers.adopt(e.getKey(), m, incarnation);
+                    if (!stale) {
+                        workers.adopt(e.getKey(), m, incarnation);
+                    }
                     seen++;
                 }
             }

@@ -149,7 +149,7 @@ final class WorkerTransport extends WorkerTransportSupport implements Endpoint {
         if (f.sender() == Wire.COORDINATOR && body instanceof Wire.Members m) {
             // the coordinator's list of proven workers, which also shows it that this worker knows
             // it; unanswered while this member's list lacks one of them, so the coordinator asks again
-            if (!roster.adopt(m, outbox.cluster())) {
+            if (!roster.adopt(m, f.session(), f.seq(), outbox.cluster())) {
                 return null;
             }
             return codec.seal(session.frame(Wire.COORDINATOR, Wire.COORDINATOR_INCARNATION,
