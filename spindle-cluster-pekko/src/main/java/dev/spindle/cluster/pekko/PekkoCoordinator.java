@@ -57,6 +57,9 @@ import org.apache.pekko.cluster.Cluster;
  */
 public final class PekkoCoordinator implements ClusterView, AutoCloseable {
 
+    /** For tests: runs in {@link #start} once the scheduler has started, as if what follows threw. */
+    static volatile Runnable afterSchedulerStartForTests = () -> { };
+
     private final ActorSystem system;
     private final CoordinatorTransport transport;
     private final Roster roster;
@@ -113,6 +116,7 @@ public final class PekkoCoordinator implements ClusterView, AutoCloseable {
         WireCodec codec = new WireCodec(settings.allowedPackages(), settings.maxMessageBytes());
         ActorSystem system = PekkoConfigs.start(settings, List.of(Roster.COORDINATOR_ROLE), codec, refusedMembers);
         PekkoCoordinator c = null;
+        ClusterCoordinator startedScheduler = null;
         try {
             Cluster members = Cluster.get(system);
             Roster roster = new Roster(members.selfAddress(), true, 0, refusedMembers);
@@ -120,6 +124,8 @@ public final class PekkoCoordinator implements ClusterView, AutoCloseable {
             roster.onMemberGone(outbox::forget);
             CoordinatorTransport transport = new CoordinatorTransport(codec, roster, outbox, rejectedFrames);
             ClusterCoordinator scheduler = ClusterCoordinator.start(cluster, transport);
+            startedScheduler = scheduler;
+            afterSchedulerStartForTests.run();
             c = new PekkoCoordinator(system, transport, roster, scheduler, outbox, refusedMembers, rejectedFrames);
             transport.attach(scheduler::receive);
             roster.workerIds(ClusterCoordinator.MAX_WORKERS);
@@ -153,11 +159,20 @@ public final class PekkoCoordinator implements ClusterView, AutoCloseable {
                 c.workerUp(Incarnations.Proof.NEW, id);   // up while starting, beyond the initial ids
             }
             return c;
-        } catch (TimeoutException | InterruptedException | RuntimeException e) {
-            if (c != null) {
-                c.close();
-            } else {
-                system.terminate();
+        } catch (Throwable e) {
+            // an Error too, and the scheduler of a coordinator not made yet: escaping, an Error left
+            // the actor system up and its port bound, and the scheduler's threads ran for good
+            try {
+                if (c != null) {
+                    c.close();
+                } else {
+                    if (startedScheduler != null) {
+                        startedScheduler.close();
+                    }
+                    system.terminate();
+                }
+            } catch (RuntimeException | Error closing) {
+                e.addSuppressed(closing);
             }
             throw e;
         }
