@@ -157,7 +157,9 @@ public final class AsyncTcpListener implements AutoCloseable {
      * A task that completes with the next incoming connection. Once the listener is closed it
      * fails with an {@link UncheckedIOException} (whether or not its reactor is closed too); once
      * its reactor is closed while the listener is open, with an {@link IllegalStateException}
-     * saying so.
+     * saying so. If its task's {@link dev.spindle.async.JoinHandle} is cancelled during the poll
+     * that accepts a connection (the runtime drops what that poll returns), the connection is
+     * closed rather than handed out to nobody.
      *
      * @return a one-shot task, ready with the accepted connection (which the caller closes)
      */
@@ -180,7 +182,15 @@ public final class AsyncTcpListener implements AutoCloseable {
                 if (ch != null) {
                     try {
                         Reactor r = streamReactors == null ? reactor : streamReactors.next();
-                        return Poll.ready(new AsyncTcpStream(ch, r));
+                        AsyncTcpStream stream = new AsyncTcpStream(ch, r);
+                        if (cx.waker().expired()) {
+                            // its task was cancelled during this poll (after the budget), whose
+                            // result the runtime drops: handed out, the connection stayed open
+                            // and registered for good, held by nobody. Closed instead
+                            stream.close();
+                            return Poll.pending();
+                        }
+                        return Poll.ready(stream);
                     } catch (IOException | RuntimeException e) {
                         ch.close();
                         throw e;
