@@ -247,14 +247,14 @@ public final class AsyncTcpStream implements AutoCloseable {
                     try {
                         stream = new AsyncTcpStream(ch, reactor);
                         if (ch.connect(remote)) {
-                            return handOut();
+                            return handOut(cx);
                         }
                     } catch (IOException | RuntimeException e) {
                         ch.close();
                         throw e;
                     }
                 } else if (stream.channel.finishConnect()) {
-                    return handOut();
+                    return handOut(cx);
                 }
                 reactor.await(stream.reg, SelectionKey.OP_CONNECT, cx.waker());
                 return Poll.pending();
@@ -290,12 +290,17 @@ public final class AsyncTcpStream implements AutoCloseable {
          * would had the close come before its first poll, and {@code poll}'s handler closes the
          * socket that nobody else holds.
          */
-        private Poll<AsyncTcpStream> handOut() {
+        private Poll<AsyncTcpStream> handOut(Context cx) {
             reactor.checkOpen();
-            handedOut = true;
             if (stream.reg.disarm(SelectionKey.OP_CONNECT) == Reactor.CHANGED) {
                 reactor.interestChanged(stream.reg);
             }
+            if (cx.waker().expired()) {
+                // cancelled since the look at the start of this poll (during the connect or
+                // finishConnect): pending, as there, so that the retiring cancel closes the socket
+                return Poll.pending();
+            }
+            handedOut = true;
             return Poll.ready(stream);
         }
 
