@@ -200,8 +200,11 @@ class JoinHandleLincheckTest {
     @Timeout(value = 180, unit = TimeUnit.SECONDS)
     void detectsAWaiterStackReadBeforeTheOutcome() {
         Throwable e = Mutant.of(JoinHandle.class, HANDLE_GROUP)
-                .replace("boolean won;", "boolean anyWaiter = waiters != null; boolean won;")
-                .replace("if (waiters != null) {", "if (anyWaiter) {")
+                // the read moves into record, before its CAS; releaseWaiters (the same thread,
+                // after it) goes by what that read saw
+                .replace("boolean won;", "mutantAnyWaiter = waiters != null; boolean won;")
+                .replace("final void releaseWaiters() {", "private boolean mutantAnyWaiter; final void releaseWaiters() {")
+                .replace("if (waiters != null) {", "if (mutantAnyWaiter) {")
                 .failureOf(JoinHandleLincheckTest.class, "completionCancelAndFutures");
         assertThat(e).isInstanceOf(LincheckAssertionError.class).hasMessageContaining("a future is left incomplete");
     }
