@@ -68,8 +68,7 @@ abstract class DirectTask<T> implements AsyncTask<T> {
         if (task instanceof JoinHandle<?> h) {
             return h.pollOutcome(cx);
         }
-        Poll<?> p = pollOf(task, cx, "AsyncTask.poll returned null instead of a Poll. Task: "
-                + task.getClass().getName());
+        Poll<?> p = pollOf(task, cx, "AsyncTask.poll returned null instead of a Poll");
         return p.isPending() ? PENDING : p.value();
     }
 
@@ -77,14 +76,15 @@ abstract class DirectTask<T> implements AsyncTask<T> {
      * {@code task.poll(cx)}, for a combinator polling a task it owns. A broken task whose poll
      * returns {@code null} may have registered its waker first (a receive it started waits in
      * its channel): it is withdrawn ({@link Async#cancel}), as a runtime withdraws a spawned
-     * task that does so, and a {@link NullPointerException} with {@code message} is thrown.
+     * task that does so, and a {@link NullPointerException} is thrown: {@code message} and the
+     * task's class (named only then: this is every combinator's poll of a user's task).
      * Thrown without the withdrawal, it finished the combinator, which nobody cancels then, and
      * the broken task's receive took the next value sent, for nobody.
      */
     static <T> Poll<T> pollOf(AsyncTask<T> task, Context cx, String message) {
         Poll<T> p = task.poll(cx);
         if (p == null) {
-            NullPointerException npe = new NullPointerException(message);
+            NullPointerException npe = new NullPointerException(message + ". Task: " + task.getClass().getName());
             try {
                 Async.cancel(task);
             } catch (Throwable stray) {
