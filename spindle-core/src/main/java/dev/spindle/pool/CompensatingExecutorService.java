@@ -76,7 +76,7 @@ abstract class CompensatingExecutorService extends AbstractExecutorService {
             // A task of this package that prepareToQueue kept as it was was spawned, forked or
             // submitted before (it is queued in a pool, maybe another one, or runs, or ran): it
             // does not run only through the future made here, which must then neither cancel it
-            // nor hand it back with itself (see CompensatingFuture.fork). Hidden behind a plain
+            // nor hand it back with itself (see CompensatingFuture.owned). Hidden behind a plain
             // Runnable, no future takes it for its own: cancelling a second submit's future, or
             // the second pool's shutdownNow, cancelled it or handed it back while the pool that
             // accepted it first still ran, which then skipped it, or dropped its value.
@@ -240,20 +240,17 @@ abstract class CompensatingExecutorService extends AbstractExecutorService {
     static final class CompensatingFuture<V> extends FutureTask<V> {
 
         /**
-         * The task of this package that {@code submit} was given ({@link ForkTask#prepareToQueue}
-         * bound or reclaimed it, so it looks queued), or {@code null}; one it kept as it was, queued
-         * or started before, is hidden from this future ({@link #submit(Runnable, Object)}).
-         * It runs only through this future, so
-         * when this future is cancelled, or handed back by {@code shutdownNow}, so is it; left as
-         * it was, its {@code join} waited for good.
+         * What runs the task of this package that {@code submit} was given ({@link
+         * ForkTask.OwnedRun}; {@link ForkTask#prepareToQueue} bound or reclaimed the task, so it
+         * looks queued), or {@code null}; one it kept as it was, queued or started before, is
+         * hidden from this future ({@link #submit(Runnable, Object)}). The task runs only through
+         * this future, so when this future is cancelled, or handed back by {@code shutdownNow}, so
+         * is it; left as it was, its {@code join} waited for good.
          */
-        final ForkTask<?> fork;
-        /** What runs {@link #fork} ({@link ForkTask.OwnedRun}), or {@code null}. */
         final ForkTask.OwnedRun owned;
 
         CompensatingFuture(Callable<V> callable) {
             super(callable);
-            this.fork = null;
             this.owned = null;
         }
 
@@ -264,13 +261,12 @@ abstract class CompensatingExecutorService extends AbstractExecutorService {
         private CompensatingFuture(ForkTask.OwnedRun owned, Runnable runnable, V value) {
             super(owned != null ? owned : runnable, value);
             this.owned = owned;
-            this.fork = owned != null ? owned.fork : null;
         }
 
         @Override
         protected void done() {
-            if (fork != null && isCancelled()) {
-                fork.cancel(false);
+            if (owned != null && isCancelled()) {
+                owned.fork.cancel(false);
             }
         }
 
