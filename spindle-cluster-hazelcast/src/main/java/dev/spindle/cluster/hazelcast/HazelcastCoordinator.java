@@ -14,6 +14,7 @@ import dev.spindle.cluster.Readiness;
 import dev.spindle.cluster.StealEvent;
 import dev.spindle.cluster.TaskEvent;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.UUID;
@@ -151,7 +152,7 @@ public final class HazelcastCoordinator implements ClusterView, AutoCloseable {
     }
 
     private void awaitWorkers(int workers, Duration timeout) throws TimeoutException, InterruptedException {
-        List<Integer> ids = new java.util.ArrayList<>();
+        List<Integer> ids = new ArrayList<>();
         for (int id = 0; id < workers; id++) {
             ids.add(id);
         }
@@ -179,8 +180,8 @@ public final class HazelcastCoordinator implements ClusterView, AutoCloseable {
      * worker listed ({@link Roster#adopt}); until then this is asked again.
      */
     private boolean allReady(List<Integer> workers) throws InterruptedException {
-        List<com.hazelcast.cluster.Member> members = new java.util.ArrayList<>(workers.size());
-        List<byte[]> frames = new java.util.ArrayList<>(workers.size());
+        List<com.hazelcast.cluster.Member> members = new ArrayList<>(workers.size());
+        List<byte[]> frames = new ArrayList<>(workers.size());
         // the list is read and numbered (its frames' sequence numbers) under one lock, so that a
         // later list has the later numbers: two late joins probe at once, and a worker, which
         // handles the probes on several threads, adopts no list older than one it adopted
