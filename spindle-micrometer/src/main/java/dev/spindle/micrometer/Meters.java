@@ -19,6 +19,7 @@ import java.lang.ref.WeakReference;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
@@ -91,8 +92,8 @@ import java.util.function.ToDoubleFunction;
  * whether the new one can bind.
  *
  * <p>Every id a bind queued is checked before any is registered (an id queued earlier in the same
- * bind counts as noted for its object), so a refused bind leaves the registry and the notes as
- * they were. That check also refuses an id that a registry it lands in holds for a meter of
+ * bind counts as noted for its object), so a refused bind leaves the registry and the notes of its
+ * meters as they were. That check also refuses an id that a registry it lands in holds for a meter of
  * another kind (an application's counter where the bind registers a function counter; not a
  * stopped or collected object's, which goes as above, the composite bound to included), which the
  * registry would refuse in the middle of the bind: rolling a bind to a composite back removes its
@@ -104,12 +105,24 @@ import java.util.function.ToDoubleFunction;
  * members' meters with its own ({@link #with}): a member named like a bound scheduler, or like
  * another member, used to be refused after the members before it were registered.
  *
+ * <p>A note outlives its meter only until the next bind to its registry, which first drops the
+ * notes of meters the registry no longer holds (removed by the application): no check above looks
+ * at them.
+ *
  * <p>Binding is rare, so the notes sit behind one lock; reading a meter does not touch them.
  */
 final class Meters {
 
     /** Per registry (weakly, by identity), which object each id registered here reads (weakly). */
     private static final Map<MeterRegistry, Map<Key, Note>> READS = new WeakHashMap<>();
+
+    /** Tests only: how many ids {@code registry}'s notes hold. */
+    static int notesOf(MeterRegistry registry) {
+        synchronized (READS) {
+            Map<Key, Note> notes = READS.get(registry);
+            return notes == null ? 0 : notes.size();
+        }
+    }
 
     /** {@code MeterRegistry.getMappedId(Meter.Id)}, or null where it cannot be reached: see {@link #mapped}. */
     private static final MethodHandle MAPPED_ID = mappedIdHandle();
@@ -241,6 +254,7 @@ final class Meters {
     void register() {
         synchronized (READS) {
             Map<Key, Note> notes = READS.computeIfAbsent(registry, r -> new HashMap<>());
+            forgetRemoved(notes);
             List<Notes> reached = reached(notes);
             Set<MeterRegistry> mine = holders(registry);
             Map<Landing, List<Held>> held = held(reached, mine);
@@ -331,6 +345,24 @@ final class Meters {
             notes.putAll(noted);
             queued.clear();
         }
+    }
+
+    /**
+     * Drops the notes of meters this bind's registry no longer holds: the application removed
+     * them (a pool per job, its meters removed when the job is done). Every check of a bind looks
+     * only at notes whose meter is still registered ({@link #isHeld}), so such a note decides
+     * nothing; kept, it stayed for as long as the registry lived, one for every meter ever
+     * removed, and a registry whose binds came and went held ever more of them.
+     */
+    private void forgetRemoved(Map<Key, Note> notes) {
+        if (notes.isEmpty()) {
+            return;
+        }
+        Set<Meter.Id> held = new HashSet<>();     // as isHeld compares them: name and tags
+        for (Meter m : registry.getMeters()) {
+            held.add(m.getId());
+        }
+        notes.values().removeIf(note -> !held.contains(note.id));
     }
 
     /**
