@@ -207,7 +207,8 @@ public final class WireReader {
      * @return the string, or {@code null} if {@code null} was written
      * @throws SecurityException "malformed frame" if the input ends first, the length is over
      *         {@code maxBytes} or over the remaining bytes, or the bytes are not one-, two- or
-     *         three-byte UTF-8 sequences
+     *         three-byte UTF-8 sequences in their shortest form (surrogates, which the writer
+     *         encodes one by one, are accepted)
      */
     public String string(int maxBytes, String what) {
         int n = length(maxBytes, what);
@@ -230,12 +231,16 @@ public final class WireReader {
             int b = buf[i++] & 0xFF;
             if (b < 0x80) {
                 chars[count++] = (char) b;
-            } else if ((b & 0xE0) == 0xC0 && i < stop && (buf[i] & 0xC0) == 0x80) {
+            } else if (b >= 0xC2 && b <= 0xDF && i < stop && (buf[i] & 0xC0) == 0x80) {
                 chars[count++] = (char) ((b & 0x1F) << 6 | buf[i++] & 0x3F);
-            } else if ((b & 0xF0) == 0xE0 && i + 1 < stop && (buf[i] & 0xC0) == 0x80 && (buf[i + 1] & 0xC0) == 0x80) {
+            } else if ((b & 0xF0) == 0xE0 && i + 1 < stop && (buf[i] & 0xC0) == 0x80 && (buf[i + 1] & 0xC0) == 0x80
+                    && (b != 0xE0 || (buf[i] & 0xFF) >= 0xA0)) {
                 chars[count++] = (char) ((b & 0x0F) << 12 | (buf[i] & 0x3F) << 6 | buf[i + 1] & 0x3F);
                 i += 2;
             } else {
+                // an overlong form too (C0 or C1 first, or E0 then under A0: a character in more
+                // bytes than it needs), which the writer never makes: read as its character, the
+                // bytes C0 AF were "/" and C0 80 NUL, a string that no strict decoder reads
                 throw malformed(what + " is not a valid string encoding");
             }
         }
