@@ -20,7 +20,7 @@ import java.util.Map;
  *
  * <ul>
  *   <li>Per key prefix, a {@link Kind}: the number of tasks, how many of them have no duration
- *       hint, and the sum of the hints of the others in nanoseconds (a {@code long}, exact).
+ *       hint, and the sum of the hints of the others in nanoseconds (exact: see {@link Nanos}).
  *   <li>A prefix never measured is estimated per task: its hint, else the fallback. Those tasks
  *       are summed into two worker-wide totals, {@link #guessedHintNanos} and
  *       {@link #guessedUnhinted}, which no estimate change touches.
@@ -42,12 +42,51 @@ final class WorkerLoad {
     private static final class Kind {
         int count;
         int unhinted;
-        long hintNanos;
+        final Nanos hintNanos = new Nanos();
+    }
+
+    /**
+     * A sum of hints in nanoseconds, exact however many there are: {@code carries * 2^64 + low},
+     * {@code low} read unsigned. A hint may be up to {@code Long.MAX_VALUE} nanoseconds
+     * ({@link TaskSpec.Builder#durationHint}), so two of them overflowed a {@code long} sum, which
+     * wrapped negative: the worker holding them looked the least loaded, and every task placed
+     * after them queued behind them. Wrapping alone stays exact (every hint added is taken away
+     * again), so counting the wraps is all that the seconds need.
+     */
+    private static final class Nanos {
+        long low;
+        long carries;
+
+        void add(long nanos) {
+            long sum = low + nanos;
+            if (Long.compareUnsigned(sum, low) < 0) {
+                carries++;
+            }
+            low = sum;
+        }
+
+        void subtract(long nanos) {
+            long difference = low - nanos;
+            if (Long.compareUnsigned(difference, low) > 0) {
+                carries--;
+            }
+            low = difference;
+        }
+
+        void subtract(Nanos other) {
+            subtract(other.low);
+            carries -= other.carries;
+        }
+
+        double seconds() {
+            double unsignedLow = low >= 0 ? low : (low >>> 1) * 2.0 + (low & 1);
+            return (carries * 0x1p64 + unsignedLow) / 1e9;
+        }
     }
 
     private final Map<String, Kind> kinds = new HashMap<>();
     private final Map<String, Kind> measured = new HashMap<>();
-    private long guessedHintNanos;
+    private final Nanos guessedHintNanos = new Nanos();
     private int guessedUnhinted;
 
     /**
@@ -69,13 +108,13 @@ final class WorkerLoad {
         if (hintNanos < 0) {
             k.unhinted++;
         } else {
-            k.hintNanos += hintNanos;
+            k.hintNanos.add(hintNanos);
         }
         if (!measured.containsKey(prefix)) {
             if (hintNanos < 0) {
                 guessedUnhinted++;
             } else {
-                guessedHintNanos += hintNanos;
+                guessedHintNanos.add(hintNanos);
             }
         }
     }
@@ -92,8 +131,8 @@ final class WorkerLoad {
             k.unhinted--;
             guessedUnhinted -= guessed ? 1 : 0;
         } else {
-            k.hintNanos -= hintNanos;
-            guessedHintNanos -= guessed ? hintNanos : 0;
+            k.hintNanos.subtract(hintNanos);
+            guessedHintNanos.subtract(guessed ? hintNanos : 0);
         }
         if (k.count == 0) {
             kinds.remove(prefix);
@@ -111,13 +150,13 @@ final class WorkerLoad {
         Kind k = kinds.get(prefix);
         if (k != null && measured.putIfAbsent(prefix, k) == null) {
             guessedUnhinted -= k.unhinted;
-            guessedHintNanos -= k.hintNanos;
+            guessedHintNanos.subtract(k.hintNanos);
         }
     }
 
     /** The occupancy in seconds under the current estimates. */
     double seconds(DurationEstimates durations) {
-        double occ = guessedHintNanos / 1e9 + guessedUnhinted * durations.fallback();
+        double occ = guessedHintNanos.seconds() + guessedUnhinted * durations.fallback();
         for (Map.Entry<String, Kind> e : measured.entrySet()) {
             occ += e.getValue().count * durations.estimate(e.getKey(), -1);
         }
