@@ -16,6 +16,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.pekko.actor.ActorRef;
 import org.apache.pekko.actor.Address;
@@ -265,23 +266,42 @@ final class WorkerTransport extends WorkerTransportSupport implements EndpointAc
             return result;
         }
         byte[] nonce = FrameMac.randomToken();
-        outbox.ask(member, frame(holder, new WireMessage.FetchRequest(key, holder, requester)), Wire.Seal.token(nonce),
-                        fetchTimeout)
-                .whenComplete((reply, error) -> {
-                    pending.remove(result);
-                    if (error != null) {
-                        result.completeExceptionally(error);
-                        return;
-                    }
-                    try {
-                        result.complete(open(reply, nonce, key, holder));
-                    } catch (RuntimeException | Error e) {
-                        // an Error too (an OutOfMemoryError reading the value): escaping into the
-                        // ask's callback, it left the fetch, whose timeout is spent, waiting for good
-                        result.completeExceptionally(e);
-                    }
-                });
+        CompletionStage<Object> asked;
+        try {
+            asked = outbox.ask(member, frame(holder, new WireMessage.FetchRequest(key, holder, requester)),
+                    Wire.Seal.token(nonce), fetchTimeout);
+        } catch (RuntimeException | Error e) {
+            // the request was never sent (the actor system stopping refuses the ask's timeout):
+            // the fetch fails now. Escaping, the throwable left its future among those in flight to
+            // the holder, never completed, for as long as the holder stayed a member
+            pending.remove(result);
+            result.completeExceptionally(e);
+            return result;
+        }
+        asked.whenComplete((reply, error) -> {
+            pending.remove(result);
+            if (error != null) {
+                result.completeExceptionally(error);
+                return;
+            }
+            try {
+                result.complete(open(reply, nonce, key, holder));
+            } catch (RuntimeException | Error e) {
+                // an Error too (an OutOfMemoryError reading the value): escaping into the
+                // ask's callback, it left the fetch, whose timeout is spent, waiting for good
+                result.completeExceptionally(e);
+            }
+        });
         return result;
+    }
+
+    /** The fetches in flight, to all holders; for tests. */
+    int fetchesInFlight() {
+        int n = 0;
+        for (Set<CompletableFuture<Object>> pending : inFlight.values()) {
+            n += pending.size();
+        }
+        return n;
     }
 
     /** The key settled with the coordinator, or {@code null} before. */
