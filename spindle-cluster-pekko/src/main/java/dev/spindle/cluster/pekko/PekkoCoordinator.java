@@ -59,6 +59,8 @@ public final class PekkoCoordinator implements ClusterView, AutoCloseable {
 
     /** For tests: runs in {@link #start} once the scheduler has started, as if what follows threw. */
     static volatile Runnable afterSchedulerStartForTests = () -> { };
+    /** For tests: runs as the scheduler is closed, before it, as if the scheduler's close threw. */
+    static volatile Runnable onSchedulerCloseForTests = () -> { };
 
     private final ActorSystem system;
     private final CoordinatorTransport transport;
@@ -161,21 +163,24 @@ public final class PekkoCoordinator implements ClusterView, AutoCloseable {
             return c;
         } catch (Throwable e) {
             // an Error too, and the scheduler of a coordinator not made yet: escaping, an Error left
-            // the actor system up and its port bound, and the scheduler's threads ran for good
-            try {
-                if (c != null) {
-                    c.close();
-                } else {
-                    if (startedScheduler != null) {
-                        startedScheduler.close();
-                    }
-                    system.terminate();
+            // the actor system up and its port bound, and the scheduler's threads ran for good.
+            // Every close is tried (see PekkoConfigs.runAll)
+            ClusterCoordinator scheduler = startedScheduler;
+            Throwable closing = c != null ? PekkoConfigs.runAll(c::close) : PekkoConfigs.runAll(() -> {
+                if (scheduler != null) {
+                    closeScheduler(scheduler);
                 }
-            } catch (RuntimeException | Error closing) {
+            }, system::terminate);
+            if (closing != null) {
                 e.addSuppressed(closing);
             }
             throw e;
         }
+    }
+
+    private static void closeScheduler(ClusterCoordinator scheduler) {
+        onSchedulerCloseForTests.run();
+        scheduler.close();
     }
 
     private void awaitWorkers(CompletableFuture<Void> up, int workers, Duration timeout)
@@ -357,12 +362,12 @@ public final class PekkoCoordinator implements ClusterView, AutoCloseable {
     /**
      * Stops the scheduler (unfinished futures fail) and leaves the cluster. Returns once the
      * coordinator's actor system is down and its port free (after 30 s at most, with a warning
-     * should Pekko still be stopping). Idempotent.
+     * should Pekko still be stopping), also if stopping the scheduler throws (an Error), which is
+     * thrown then, after the rest. Idempotent.
      */
     @Override
     public void close() {
-        coordinator.close();
-        transport.close();
-        PekkoConfigs.stop(system);
+        Throwable failed = PekkoConfigs.runAll(() -> closeScheduler(coordinator), transport::close, () -> PekkoConfigs.stop(system));
+        PekkoConfigs.rethrow(failed);
     }
 }

@@ -46,6 +46,9 @@ import org.apache.pekko.cluster.Cluster;
  */
 public final class PekkoWorker implements AutoCloseable {
 
+    /** For tests: runs in {@link #start} once the worker's node has started, as if what follows threw. */
+    static volatile Runnable afterNodeStartForTests = () -> { };
+
     private final ActorSystem system;
     private final WorkerNode node;
     private final WorkerTransport transport;
@@ -110,7 +113,7 @@ public final class PekkoWorker implements AutoCloseable {
         WireCodec codec = new WireCodec(settings.allowedPackages(), settings.maxMessageBytes());
         long incarnation = Incarnations.newIncarnation();
         ActorSystem system = PekkoConfigs.start(settings, Roster.workerRoles(id, incarnation), codec, refusedMembers);
-        WorkerNode node;
+        WorkerNode node = null;
         try {
             Cluster cluster = Cluster.get(system);
             Roster roster = new Roster(cluster.selfAddress(), false, Integer.MAX_VALUE, refusedMembers);
@@ -119,6 +122,7 @@ public final class PekkoWorker implements AutoCloseable {
             WorkerTransport transport = new WorkerTransport(id, incarnation, codec, roster, outbox, rejectedFrames,
                     Duration.ofSeconds(Math.max(10, 4L * settings.failureSeconds())));
             node = new WorkerNode(id, threads, memory, transport);
+            afterNodeStartForTests.run();
             transport.attach(node);
             roster.onWorkerGone(transport::holderGone);
             // a member that has left (coordinator gone, retired, downed) can never be reached again:
@@ -144,10 +148,21 @@ public final class PekkoWorker implements AutoCloseable {
             });
             cluster.joinSeedNodes(PekkoConfigs.addresses(settings.clusterName(), settings.seedNodes()));
             return worker;
-        } catch (RuntimeException e) {
+        } catch (Throwable e) {
             // wait for it to go down, as close() does: the exception is the caller's only handle,
-            // and a retry on the same port must not find it still bound
-            PekkoConfigs.stop(system);
+            // and a retry on the same port must not find it still bound. An Error too: escaping
+            // this, it left the actor system up and its port bound, and the node's pool threads
+            // ran for good; the node is closed here, as its close runs on the actor system's
+            // termination only once registered
+            WorkerNode started = node;
+            Throwable closing = PekkoConfigs.runAll(() -> {
+                if (started != null) {
+                    started.close();
+                }
+            }, () -> PekkoConfigs.stop(system));
+            if (closing != null) {
+                e.addSuppressed(closing);
+            }
             throw e;
         }
     }
@@ -270,12 +285,11 @@ public final class PekkoWorker implements AutoCloseable {
     /**
      * Leaves the cluster and stops the worker. Returns once its actor system is down and its port
      * free, so a new process may take the same address at once (after 30 s at most, with a
-     * warning should Pekko still be stopping). Idempotent.
+     * warning should Pekko still be stopping), also if stopping the node throws (an Error), which
+     * is thrown then, after the rest. Idempotent.
      */
     @Override
     public void close() {
-        node.close();
-        transport.close();
-        PekkoConfigs.stop(system);
+        PekkoConfigs.rethrow(PekkoConfigs.runAll(node::close, transport::close, () -> PekkoConfigs.stop(system)));
     }
 }
