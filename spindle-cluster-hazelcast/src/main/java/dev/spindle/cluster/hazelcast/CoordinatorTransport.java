@@ -37,7 +37,8 @@ import java.util.function.Consumer;
  * and sent to its lane's process only, and only while that process is still the id's current
  * one ({@link #sendFrame}), else dropped (the scheduler places the lost process's tasks again).
  * The scheduler's cut-offs ({@link #workerLost}, {@link #retired}) lose only the process it last
- * addressed, never a successor that proved the id meanwhile.
+ * addressed, never a successor that proved the id meanwhile; a process cut off while its member
+ * stays in the cluster is told so ({@link #tellCutOff}), and leaves.
  */
 final class CoordinatorTransport extends CoordinatorTransportSupport implements Endpoint {
 
@@ -84,6 +85,8 @@ final class CoordinatorTransport extends CoordinatorTransportSupport implements 
     /** Each lane's process, while it is not known to be lost ({@link #discard}). */
     private final ConcurrentHashMap<Integer, Process> lanes = new ConcurrentHashMap<>();
     private final AtomicInteger nextLane = new AtomicInteger();
+    /** Set by {@link #close}: no worker is told it is cut off, or retired, any more. */
+    private volatile boolean closed;
     /** The process of the batch this thread is sending, for {@link #sendFrame}. */
     private final ThreadLocal<Process> sending = new ThreadLocal<>();
     /**
@@ -212,13 +215,39 @@ final class CoordinatorTransport extends CoordinatorTransportSupport implements 
 
     /**
      * Handles worker {@code to.worker()} as lost after a batch for process {@code to} could not
-     * be sent, unless that process is lost already (its successor, proven meanwhile, is not).
+     * be sent, unless that process is lost already (its successor, proven meanwhile, is not), and
+     * tells that process it is cut off ({@link #tellCutOff}).
      */
     private void loseIfUnsent(Process to) {
-        if (to.member() != null) {
-            // onWorkerLost: fenced, discarded, WorkerLost to the scheduler
-            roster.loseIfCurrent(to.worker(), to.member(), to.incarnation());
+        if (lose(to)) {
+            tellCutOff(to);
         }
+    }
+
+    /** Handles process {@code to} as lost unless it is already; whether this call lost it. */
+    private boolean lose(Process to) {
+        // onWorkerLost: fenced, discarded, WorkerLost to the scheduler
+        return to.member() != null && roster.loseIfCurrent(to.worker(), to.member(), to.incarnation());
+    }
+
+    /**
+     * Tells process {@code to}, which this coordinator has just cut off, that it is: its member
+     * may well stay in the cluster (a frame to it was not delivered, the scheduler's send to it
+     * threw), and membership then tells it nothing; nothing it sends is accepted any more and
+     * nothing more is sent to it, so, untold, it sat idle for good, and a supervisor that restarts
+     * a worker whose process ended never did. {@link Wire.CutOff} is sent to its member at once,
+     * then again as {@link #retired} sends {@link Message.Retired}, until the member has left
+     * (the worker leaves once it has the message). Sealed for that process's incarnation, it means
+     * nothing to a successor that proves the id.
+     */
+    private void tellCutOff(Process to) {
+        if (closed) {
+            return;                           // this coordinator is stopping: its leaving tells every worker
+        }
+        Thread t = new Thread(() -> resend(to.member(), to.worker(), to.incarnation(), new Wire.CutOff(to.worker()), 0),
+                "spindle-cut-off-" + to.worker());
+        t.setDaemon(true);
+        t.start();
     }
 
     void attach(HazelcastInstance instance, Consumer<Message.ToScheduler> scheduler) {
@@ -284,6 +313,7 @@ final class CoordinatorTransport extends CoordinatorTransportSupport implements 
 
     @Override
     public void close() {
+        closed = true;
         super.close();
         sender.shutdownNow();                 // what is still queued is dropped, as Transport allows
     }
@@ -323,11 +353,12 @@ final class CoordinatorTransport extends CoordinatorTransportSupport implements 
         }
         batches.flush(known.lane());
         boolean live = current(known);
-        loseIfUnsent(known);
+        lose(known);                          // not told it is cut off: Retired tells it to leave
         Member member = known.member();
         long incarnation = known.incarnation();
         if (live) {
-            Thread t = new Thread(() -> resendRetired(member, worker, incarnation), "spindle-retired-" + worker);
+            Thread t = new Thread(() -> resend(member, worker, incarnation, new Message.Retired(worker), 1_000),
+                    "spindle-retired-" + worker);
             t.setDaemon(true);
             t.start();
         }
@@ -336,19 +367,26 @@ final class CoordinatorTransport extends CoordinatorTransportSupport implements 
     static final int MAX_RETIRED_PAUSE_MILLIS = 8_000;
     static final int RETIRED_RESEND_SECONDS = 300;
 
-    private void resendRetired(Member member, int worker, long incarnation) {
+    /**
+     * Sends {@code body} alone to worker {@code worker}'s process {@code incarnation} at
+     * {@code member} after {@code firstPause} ms, then after 1 s, then twice as long each time up
+     * to {@value #MAX_RETIRED_PAUSE_MILLIS} ms, until the member has left the cluster, this
+     * member stops, or {@value #RETIRED_RESEND_SECONDS} s have passed.
+     */
+    private void resend(Member member, int worker, long incarnation, Object body, long firstPause) {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(RETIRED_RESEND_SECONDS);
-        long pause = 1_000;
+        long pause = firstPause;
         try {
             while (System.nanoTime() - deadline < 0) {
                 Thread.sleep(pause);
                 HazelcastInstance hz = outbox.instance();
-                if (hz == null || !hz.getLifecycleService().isRunning() || !hz.getCluster().getMembers().contains(member)) {
+                if (closed || hz == null || !hz.getLifecycleService().isRunning()
+                        || !hz.getCluster().getMembers().contains(member)) {
                     return;
                 }
                 // the worker is cut off already: a resend that fails is tried again
-                outbox.send(member, worker, incarnation, List.of(new Message.Retired(worker)), failure -> { });
-                pause = Math.min(2 * pause, MAX_RETIRED_PAUSE_MILLIS);
+                outbox.send(member, worker, incarnation, List.of(body), failure -> { });
+                pause = Math.min(Math.max(2 * pause, 1_000), MAX_RETIRED_PAUSE_MILLIS);
             }
         } catch (InterruptedException | RuntimeException stopping) {
             // this member is shutting down: nobody is told anything any more

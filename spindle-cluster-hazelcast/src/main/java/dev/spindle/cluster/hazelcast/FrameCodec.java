@@ -21,8 +21,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * Turns frames into signed bytes and back. A frame is {@code HMAC-SHA256(secret, payload) ||
  * payload}; the payload is binary: a format version byte ({@value #FORMAT}), the envelope
  * (session id, sender, incarnation, addressee, addressee's incarnation, sequence number) and a batch of bodies in
- * {@link MessageCodec}'s form, this transport's {@link Wire.Members} as its own tag
- * {@value #MEMBERS}. {@link #open} checks the signature before it reads a single byte of the
+ * {@link MessageCodec}'s form, this transport's {@link Wire.Members} and {@link Wire.CutOff} as
+ * its own tags {@value #MEMBERS} and {@value #CUT_OFF}. {@link #open} checks the signature before it reads a single byte of the
  * payload, then reads it with {@link WireReader}'s bounds (every length and count checked
  * against the bytes that remain before anything is allocated; an unknown version or tag, or
  * bytes left over, refused), so an unsigned frame is never parsed and no frame runs a
@@ -43,10 +43,16 @@ final class FrameCodec {
     static final int MAX_DEPTH = 20;
     /** {@link Wire.Members}' tag, in the transport's range of {@link MessageCodec}. */
     static final int MEMBERS = MessageCodec.FIRST_TRANSPORT_TAG;
+    /** {@link Wire.CutOff}'s tag. */
+    static final int CUT_OFF = MessageCodec.FIRST_TRANSPORT_TAG + 1;
     /** This transport's own bodies. */
     private static final MessageCodec.Extension OWN = new MessageCodec.Extension() {
         @Override
         public boolean write(WireWriter out, Object body) {
+            if (body instanceof Wire.CutOff c) {
+                out.u8(CUT_OFF).zigZag(c.worker());
+                return true;
+            }
             if (!(body instanceof Wire.Members m)) {
                 return false;
             }
@@ -61,6 +67,9 @@ final class FrameCodec {
 
         @Override
         public Object read(int tag, WireReader in) {
+            if (tag == CUT_OFF) {
+                return new Wire.CutOff(in.zigZagInt());
+            }
             if (tag != MEMBERS) {
                 throw MessageCodec.unknownTag(tag);
             }

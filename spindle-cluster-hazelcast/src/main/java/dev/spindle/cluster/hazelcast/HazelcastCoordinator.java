@@ -316,6 +316,10 @@ public final class HazelcastCoordinator implements ClusterView, AutoCloseable {
         return admission;
     }
 
+    CoordinatorTransport transport() {
+        return transport;
+    }
+
     /** Stops the scheduler (unfinished futures fail) and leaves the cluster. Idempotent. */
     @Override
     public void close() {

@@ -53,6 +53,12 @@ import java.util.concurrent.atomic.AtomicReference;
  * that could not be sent because the coordinator had left the cluster (before this member handled
  * the event that says so) has it leave as {@link #coordinatorLost()}.
  *
+ * <p>A worker that the coordinator cut off while its member stayed in the cluster (a frame to it
+ * was not delivered, or the scheduler's send to it threw: its tasks are placed again, and nothing
+ * it sends is accepted any more) leaves once the coordinator tells it so ({@link Wire.CutOff}),
+ * instead of idling for good; {@link #cutOff()} then says why the member stopped, and
+ * {@link WorkerMain} exits with status 1, so that a supervisor can start it again.
+ *
  * <p>Whenever the member shuts down, for whatever reason, the worker's pool is stopped (its
  * threads exit) and its values are dropped; {@link #close()} is still safe to call.
  */
@@ -64,7 +70,7 @@ public final class HazelcastWorker implements AutoCloseable {
     private final FrameCodec codec;
     private final Roster roster;
     /** Why this worker shut its member down itself; the first reason wins. */
-    private enum Leaving { COORDINATOR_LOST, RETIRED, REPORTS_UNSENT }
+    private enum Leaving { COORDINATOR_LOST, RETIRED, REPORTS_UNSENT, CUT_OFF }
 
     private final AtomicReference<Leaving> leaving;
 
@@ -138,6 +144,7 @@ public final class HazelcastWorker implements AutoCloseable {
         roster.onCoordinatorLost(() -> leave(leaving, Leaving.COORDINATOR_LOST, instance, id));
         node.retired().thenRun(() -> leave(leaving, Leaving.RETIRED, instance, id));
         transport.onReportsUnsent(() -> leave(leaving, Leaving.REPORTS_UNSENT, instance, id));
+        transport.onCutOff(() -> leave(leaving, Leaving.CUT_OFF, instance, id));
         instance.getCluster().addMembershipListener(roster);
         transport.attach(node, instance);
         return new HazelcastWorker(instance, node, transport, codec, roster, leaving);
@@ -255,6 +262,16 @@ public final class HazelcastWorker implements AutoCloseable {
      */
     boolean reportsUnsent() {
         return leaving.get() == Leaving.REPORTS_UNSENT;
+    }
+
+    /**
+     * Whether this worker left because the coordinator cut it off while its member stayed in
+     * the cluster (see the class comment).
+     *
+     * @return {@code true} if the member is leaving or left for that reason
+     */
+    boolean cutOff() {
+        return leaving.get() == Leaving.CUT_OFF;
     }
 
     /**

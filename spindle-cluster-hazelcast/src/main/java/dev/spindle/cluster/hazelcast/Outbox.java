@@ -19,8 +19,9 @@ import java.util.function.Consumer;
  * executor, a batch of messages to one member per frame (see
  * {@link dev.spindle.cluster.OutboundBatches}). Hazelcast delivers an executor task at most once over the member connection; a task
  * to a member that is gone is dropped here, and the loss is handled by membership, never by
- * retrying; the one message sent again is a retired worker's {@code Retired}
- * ({@link CoordinatorTransport#retired}), whose loss membership would never notice. A task that
+ * retrying; the messages sent again are a retired worker's {@code Retired}
+ * ({@link CoordinatorTransport#retired}) and a cut-off worker's {@link Wire.CutOff}, whose loss
+ * membership would never notice. A task that
  * Hazelcast refuses for a member that stays ({@link #send} false) is not retried either: the
  * coordinator handles that worker as lost ({@link CoordinatorTransport#sendFrame}).
  *

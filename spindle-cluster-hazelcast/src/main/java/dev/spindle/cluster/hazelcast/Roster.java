@@ -238,12 +238,14 @@ final class Roster implements MembershipListener {
         onCoordinatorLost.run();
     }
 
-    /** Marks a worker lost (once per incarnation) and tells the callback. */
-    synchronized void lose(int id) {
+    /** Marks a worker lost (once per incarnation) and tells the callback; whether this call lost it. */
+    synchronized boolean lose(int id) {
         if (workers.lose(id)) {
             onWorkerLost.accept(id);
             onIdFree.accept(id);
+            return true;
         }
+        return false;
     }
 
     /**
@@ -260,11 +262,11 @@ final class Roster implements MembershipListener {
      * Marks worker {@code id} lost if its live process is {@code m} as {@code incarnation}: the
      * process a caller addressed (a send to it failed, the scheduler cut it off), not a successor
      * that proved the id since that one was lost.
+     *
+     * @return whether this call lost it (false if it was lost already, or is not the id's process)
      */
-    synchronized void loseIfCurrent(int id, Member m, long incarnation) {
-        if (m.equals(workers.holder(id)) && workers.current(id) == incarnation) {
-            lose(id);
-        }
+    synchronized boolean loseIfCurrent(int id, Member m, long incarnation) {
+        return m.equals(workers.holder(id)) && workers.current(id) == incarnation && lose(id);
     }
 
     /** The live, proven member of worker {@code id}, or {@code null}. */

@@ -12,7 +12,7 @@ import java.util.UUID;
  * bodies of {@link dev.spindle.cluster.MessageCodec} (user objects nested in them as separately
  * serialised bytes, so that a function or value the allow-list refuses fails only its own task,
  * with the key still known, instead of the whole frame) and this transport's own
- * {@link Members}.
+ * {@link Members} and {@link CutOff}.
  */
 final class Wire {
 
@@ -58,5 +58,14 @@ final class Wire {
      * under which incarnation.
      */
     record Members(Map<Integer, UUID> workers, Map<Integer, Long> incarnations) {
+    }
+
+    /**
+     * The coordinator tells worker {@code worker}'s process (the frame's addressee incarnation)
+     * that it cut it off while its member stayed in the cluster: the process leaves, since
+     * nothing it sends is accepted any more and nothing more is sent to it
+     * ({@link CoordinatorTransport#workerLost}).
+     */
+    record CutOff(int worker) {
     }
 }

@@ -20,7 +20,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * Runs one worker member until the JVM is stopped, its coordinator leaves, or its coordinator
- * retires it.
+ * retires it or cuts it off.
  *
  * <pre>
  * SPINDLE_SECRET=... java -cp ... dev.spindle.cluster.hazelcast.WorkerMain \
@@ -39,7 +39,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * {@code spindle worker <id> retired: ...} and leaves once its data has moved); 2 for a bad command line (a one-line reason and the
  * usage on stderr), including an unreadable secret file and a port that is taken; 1 when the
  * worker cannot take part or stops (refused by the coordinator, no coordinator in time, its
- * coordinator left the cluster, it could not send its reports to the coordinator, or its member
+ * coordinator left the cluster, the coordinator cut it off, it could not send its reports to the
+ * coordinator, or its member
  * shut down from elsewhere), with the reason on
  * stderr.
  */
@@ -160,6 +161,12 @@ public final class WorkerMain {
         if (worker.coordinatorLost()) {
             err.println("WorkerMain: worker " + o.id + " stopped: its coordinator left the cluster (it closed, "
                     + "or it was lost or declared this worker dead); a worker serves one coordinator");
+            return FAILED;
+        }
+        if (worker.cutOff()) {
+            err.println("WorkerMain: worker " + o.id + " stopped: the coordinator cut it off (a frame to it was not "
+                    + "delivered, or its scheduler could not reach it) and placed its tasks again; it left the cluster "
+                    + "and may be started again");
             return FAILED;
         }
         if (worker.reportsUnsent()) {

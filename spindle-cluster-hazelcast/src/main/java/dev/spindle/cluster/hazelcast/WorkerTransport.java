@@ -65,6 +65,8 @@ final class WorkerTransport extends WorkerTransportSupport implements Endpoint {
     private final AtomicBoolean loseRetired = new AtomicBoolean();
     /** Run when a batch of reports could not be sent to the coordinator: the worker leaves the cluster. */
     private volatile Runnable onReportsUnsent = () -> { };
+    /** Run when the coordinator says it cut this process off ({@link Wire.CutOff}): the worker leaves the cluster. */
+    private volatile Runnable onCutOff = () -> { };
     /** The most fetches in one request frame; a holder refuses a frame with more. */
     static final int FETCH_BATCH = 64;
     /**
@@ -104,6 +106,15 @@ final class WorkerTransport extends WorkerTransportSupport implements Endpoint {
         this.onReportsUnsent = callback;
     }
 
+    /**
+     * Sets what runs (on the delivery thread; it must not block) when the coordinator says it
+     * cut this process off ({@link Wire.CutOff}, in a frame of its session to this incarnation):
+     * the worker leaves the cluster, since nothing it sends is accepted any more.
+     */
+    void onCutOff(Runnable callback) {
+        this.onCutOff = callback;
+    }
+
     @Override
     public byte[] onHandshake(byte[] message) {
         return enrolment.onMessage(message);
@@ -124,6 +135,13 @@ final class WorkerTransport extends WorkerTransportSupport implements Endpoint {
             for (Object body : f.bodies()) {
                 if (body instanceof Message.Retired && loseRetired.getAndSet(false)) {
                     continue;                 // a test's lost frame
+                }
+                if (body instanceof Wire.CutOff c) {
+                    if (c.worker() == id) {
+                        LOG.log(Level.ERROR, "worker {0}: the coordinator cut this worker off; leaving the cluster", id);
+                        onCutOff.run();
+                    }
+                    continue;
                 }
                 receiveMessage(n, body, codec::deserialize);
             }
