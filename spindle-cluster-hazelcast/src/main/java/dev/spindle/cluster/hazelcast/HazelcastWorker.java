@@ -34,7 +34,8 @@ import java.util.concurrent.atomic.AtomicReference;
  * <p>{@link #start} returns once the member has joined; {@link #awaitCoordinator} then waits until
  * a coordinator that proves the secret is known, and fails with the reason when this worker
  * cannot take part (wrong secret, worker id taken, or no coordinator in time, as with a wrong
- * cluster name, which Hazelcast answers by never joining the two).
+ * cluster name, which Hazelcast answers by never joining the two), and at once if its member
+ * shuts down meanwhile.
  *
  * <p>A worker serves one coordinator for the life of its member. When that coordinator leaves the
  * cluster (it closed, its JVM died, or it declared this member dead while it was only slow), the
@@ -73,9 +74,12 @@ public final class HazelcastWorker implements AutoCloseable {
     private enum Leaving { COORDINATOR_LOST, RETIRED, REPORTS_UNSENT, CUT_OFF }
 
     private final AtomicReference<Leaving> leaving;
+    /** The cluster's name, for messages: the member's own config cannot be read once it has shut down. */
+    private final String clusterName;
 
     private HazelcastWorker(HazelcastInstance instance, WorkerNode node, WorkerTransport transport,
-                            FrameCodec codec, Roster roster, AtomicReference<Leaving> leaving) {
+                            FrameCodec codec, Roster roster, AtomicReference<Leaving> leaving, String clusterName) {
+        this.clusterName = clusterName;
         this.leaving = leaving;
         this.instance = instance;
         this.node = node;
@@ -147,7 +151,7 @@ public final class HazelcastWorker implements AutoCloseable {
         transport.onCutOff(() -> leave(leaving, Leaving.CUT_OFF, instance, id));
         instance.getCluster().addMembershipListener(roster);
         transport.attach(node, instance);
-        return new HazelcastWorker(instance, node, transport, codec, roster, leaving);
+        return new HazelcastWorker(instance, node, transport, codec, roster, leaving, settings.clusterName());
     }
 
     /**
@@ -177,6 +181,9 @@ public final class HazelcastWorker implements AutoCloseable {
      *         lost (a worker restarted before its predecessor's loss was seen waits for that)
      * @throws TimeoutException if no coordinator joined within {@code timeout}: it is not running,
      *         or it has another cluster name or member list
+     * @throws IllegalStateException if the member shut down before a coordinator was known (from
+     *         elsewhere in the cluster, or by Hazelcast itself): no coordinator can reach it any
+     *         more, so the wait ends at once
      * @throws InterruptedException if the calling thread is interrupted while it waits
      * @throws NullPointerException if {@code timeout} is null
      */
@@ -189,8 +196,16 @@ public final class HazelcastWorker implements AutoCloseable {
                 if (refusal != null) {
                     throw new MemberRefusedException("worker " + id() + " refused: " + refusal);
                 }
-                return roster.coordinator() != null;
-            }, () -> "worker " + id() + ": no coordinator of cluster '" + instance.getConfig().getClusterName()
+                if (roster.coordinator() != null) {
+                    return true;
+                }
+                if (!isRunning()) {
+                    // else it waited out the whole timeout for a coordinator it could no longer hear of
+                    throw new IllegalStateException("worker " + id() + ": its member was shut down before a "
+                            + "coordinator of cluster '" + clusterName + "' was known");
+                }
+                return false;
+            }, () -> "worker " + id() + ": no coordinator of cluster '" + clusterName
                     + "' joined within " + timeout.toSeconds() + " s (is it running, with the same cluster name and "
                     + "member list?)");
         } catch (TimeoutException e) {

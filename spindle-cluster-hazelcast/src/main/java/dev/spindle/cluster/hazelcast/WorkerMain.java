@@ -136,6 +136,14 @@ public final class WorkerMain {
             err.println("WorkerMain: " + e.getMessage());
             worker.close();
             return FAILED;
+        } catch (IllegalStateException memberDown) {
+            worker.close();
+            if (exiting.get()) {
+                return OK;                    // the JVM is exiting (a signal): nothing to report
+            }
+            err.println("WorkerMain: worker " + o.id + " stopped: its Hazelcast member was shut down "
+                    + "(by another member of the cluster, or by the JVM) while it waited for the coordinator");
+            return FAILED;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             worker.close();

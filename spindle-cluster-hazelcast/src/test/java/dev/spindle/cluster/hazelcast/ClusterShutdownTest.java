@@ -79,6 +79,35 @@ class ClusterShutdownTest {
     }
 
     /**
+     * A worker whose member is shut down while it still waits for its coordinator (from
+     * elsewhere, or by Hazelcast itself, as on an {@code OutOfMemoryError}) exits with the reason
+     * at once. It waited out the whole coordinator wait for a coordinator it could no longer
+     * hear of, and then threw from the shut-down member instead of giving the reason.
+     */
+    @Test
+    void aWorkerWhoseMemberIsShutDownWhileItWaitsForTheCoordinatorExitsWithTheReason() throws Exception {
+        int[] ports = FreePorts.free(2);
+        String cluster = "spindle-shutdown-waiting-" + ports[0];
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        String[] args = {"--id", "0", "--threads", "1", "--cluster", cluster, "--port", Integer.toString(ports[1]),
+                "--members", "127.0.0.1:" + ports[0] + ",127.0.0.1:" + ports[1], "--coordinator-wait-seconds", "600"};
+        CompletableFuture<Integer> status = CompletableFuture.supplyAsync(() -> WorkerMain.run(args,
+                Map.of("SPINDLE_SECRET", SECRET), new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8)));
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (!out.toString(StandardCharsets.UTF_8).contains("waiting up to") && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+        }
+        assertThat(status).isNotDone();
+        // no coordinator ever starts: the member stops while the worker waits for one
+        Hazelcast.getHazelcastInstanceByName("spindle-worker-0-" + ports[1]).shutdown();
+        assertThat(status.get(60, TimeUnit.SECONDS)).isEqualTo(WorkerMain.FAILED);
+        assertThat(err.toString(StandardCharsets.UTF_8))
+                .contains("worker 0 stopped: its Hazelcast member was shut down");
+    }
+
+    /**
      * A worker serves one coordinator: when it leaves, the worker stops with the reason instead
      * of idling as an orphan member that a later worker of the same cluster could join (seen
      * when a coordinator declared a slow worker dead: the worker formed a cluster of its own and
