@@ -95,7 +95,10 @@ import java.util.concurrent.locks.ReentrantLock;
  * the next wait twice as long as the last, up to {@link #MAX_BACKOFF_SHIFT} doublings of the
  * interval; a spare that starts resets it. Without that, a pool that starved for good with a
  * factory that always threw had a starter thread created, and its factory called, every
- * interval for as long as it starved (StarvationBackoffRegressionTest).
+ * interval for as long as it starved (StarvationBackoffRegressionTest). An error thrown while
+ * the watch looks at one pool is caught there, and the watch goes on with the others: it ended
+ * the thread, which stayed recorded as the watch, so no pool in the JVM was relieved again
+ * (StarvationWatchSurvivesAFailedLookTest).
  *
  * <h2>Cost</h2>
  *
@@ -241,8 +244,16 @@ final class StarvationWatch {
             }
             LockSupport.parkNanos(StarvationWatch.class, INTERVAL_NANOS);
             for (StarvationWatch w : batch) {
-                if (!w.look()) {
-                    w.disarm();
+                try {
+                    if (!w.look()) {
+                        w.disarm();
+                    }
+                } catch (Throwable e) {
+                    // an error in one look (an OutOfMemoryError, a worker thread of the user's
+                    // factory whose getState throws) must not end this thread, which serves
+                    // every pool in the JVM: ended, it was still recorded as the watch, so no
+                    // other started, no pool was relieved again and every armed pool stayed in
+                    // WATCHED for good. The pool stays armed: the next look tries again
                 }
             }
             batch.clear();
