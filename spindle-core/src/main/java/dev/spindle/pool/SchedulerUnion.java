@@ -491,12 +491,13 @@ public final class SchedulerUnion extends CompensatingExecutorService implements
      * {@link IllegalStateException} that names the member and {@code what} the union was doing.
      */
     private Throwable forEveryMember(String what, Throwable first, MemberStep step) {
-        for (Scheduler m : members) {
+        for (int i = 0; i < members.length; i++) {
+            Scheduler m = members[i];
             try {
                 step.apply(m);
             } catch (Throwable e) {
                 Throwable t = e instanceof RuntimeException || e instanceof Error ? e
-                        : new IllegalStateException(what + " " + m, e);
+                        : new IllegalStateException(what + " member " + i + " (" + describe(m) + ")", e);
                 if (first == null) {
                     first = t;
                 } else if (t != first && !suppresses(first, t)) {
@@ -505,6 +506,19 @@ public final class SchedulerUnion extends CompensatingExecutorService implements
             }
         }
         return first;
+    }
+
+    /**
+     * A member as a failure's message shows it: its own {@code toString}, or its class if that
+     * throws. A user's method called on a failure path: its exception escaped
+     * {@link #forEveryMember}, which left the later members running and lost the failure.
+     */
+    private static String describe(Scheduler member) {
+        try {
+            return String.valueOf(member);
+        } catch (RuntimeException | Error e) {
+            return member.getClass().getName();
+        }
     }
 
     /**
