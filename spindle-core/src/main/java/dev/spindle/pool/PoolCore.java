@@ -503,7 +503,9 @@ abstract class PoolCore extends CompensatingExecutorService implements Scheduler
      * Stops the pool: rejects further tasks, interrupts running ones (the caller's own, if it is a
      * task of this pool), and returns every accepted task that had not started, in no particular
      * order. A task submitted from a running task at the same moment is either returned or run
-     * before its worker exits.
+     * before its worker exits. An interrupt that throws (it closes an interruptible channel the
+     * task waits in, and the close failed) goes to the uncaught-exception handler; the other
+     * workers are interrupted all the same, and the tasks are returned.
      */
     @Override
     public List<Runnable> shutdownNow() {
@@ -521,7 +523,15 @@ abstract class PoolCore extends CompensatingExecutorService implements Scheduler
         for (BaseWorker w : workerSlots()) {
             Thread t = w == null ? null : w.thread;
             if (t != null && w.alive) {
-                t.interrupt();
+                try {
+                    t.interrupt();
+                } catch (RuntimeException | Error e) {
+                    // the interrupt is set by then; what threw is what it runs next, on this
+                    // thread: the close of an interruptible channel the task waits in. Thrown
+                    // from here, it lost the tasks drained above (nobody got the list: a
+                    // submit's future among them never completed) and spared the later workers
+                    reportFailure(t, e);
+                }
             }
         }
         return notStarted;
