@@ -556,21 +556,27 @@ class ForkTask<T> implements Task<T>, RunnableFuture<T> {
                 if ((s == NEW || s == HANDED_BACK) && payload != UNFORKED) {
                     payload = null;            // nobody will run it: release the callable; the
                 }                              // marker stays, for bind (see notBindable)
-                if (next == INTERRUPTING) {
-                    try {
-                        // The runner publishes itself right after winning NEW -> RUNNING, and
-                        // its outcome can no longer replace it (RUNNING -> COMPLETING fails
-                        // now), so this wait is short and ends.
-                        Object r;
-                        while (!((r = PAYLOAD.getAcquire(this)) instanceof Thread)) {
-                            Thread.onSpinWait();
+                try {
+                    if (next == INTERRUPTING) {
+                        try {
+                            // The runner publishes itself right after winning NEW -> RUNNING, and
+                            // its outcome can no longer replace it (RUNNING -> COMPLETING fails
+                            // now), so this wait is short and ends.
+                            Object r;
+                            while (!((r = PAYLOAD.getAcquire(this)) instanceof Thread)) {
+                                Thread.onSpinWait();
+                            }
+                            ((Thread) r).interrupt();
+                        } finally {
+                            STATE.setRelease(this, INTERRUPTED);
                         }
-                        ((Thread) r).interrupt();
-                    } finally {
-                        STATE.setRelease(this, INTERRUPTED);
                     }
+                } finally {
+                    // also when the interrupt threw (it closes an interruptible channel the
+                    // runner waits in, whose close may fail), as FutureTask does: skipped, the
+                    // task read as cancelled while its waiters and views waited for good
+                    finish();
                 }
-                finish();
                 return true;
             }
         }
