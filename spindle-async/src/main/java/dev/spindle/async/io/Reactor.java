@@ -245,8 +245,9 @@ public final class Reactor implements AutoCloseable, IoDriver {
      * fails with an {@link IllegalStateException} saying the reactor is closed. The channels
      * themselves stay open until their streams and listeners are closed. Called on the selector
      * thread itself (by a waker it runs), it only signals: the thread stops and closes the
-     * selector once the dispatch under way returns. Not allowed for {@link #shared()} nor any
-     * other reactor of {@link ReactorGroup#shared()}.
+     * selector once the dispatch under way returns. Otherwise it waits for the selector thread
+     * to end (up to 10 s), whether or not the caller is interrupted; an interrupt status stays
+     * set. Not allowed for {@link #shared()} nor any other reactor of {@link ReactorGroup#shared()}.
      *
      * @throws IllegalStateException if this is the {@linkplain #shared() shared} reactor or
      *     another of the shared group's
@@ -274,12 +275,28 @@ public final class Reactor implements AutoCloseable, IoDriver {
             // dispatch returns, and wakes what is left and closes the selector on its way out.
             return;
         }
+        // The caller's interrupt does not cut the wait short: join threw at once for a caller
+        // whose status was set, and close() returned with the selector thread running and the
+        // selector open. The status is set again on the way out.
+        boolean interrupted = Thread.interrupted();
         try {
-            thread.join(10_000);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+            long deadline = System.nanoTime() + CLOSE_WAIT_NANOS;
+            for (long left; thread.isAlive() && (left = deadline - System.nanoTime()) > 0; ) {
+                try {
+                    thread.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(left)));
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
+            }
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
+
+    /** How long {@link #close()} waits for the selector thread at most. */
+    private static final long CLOSE_WAIT_NANOS = TimeUnit.SECONDS.toNanos(10);
 
     // ------------------------------------------------------------------ IoDriver (driven reactors)
 
