@@ -127,7 +127,7 @@ public final class Reactor implements AutoCloseable, IoDriver {
      * where {@code -XX:+DisableExplicitGC} keeps the JDK's direct-memory reservation from
      * forcing that, a server of many short connections ran out of direct memory (its
      * connections failing) with only a few of them open. Guarded by itself; at most
-     * {@link #SPARE_BUFFERS}.
+     * {@link #SPARE_BUFFERS}, and none once closed ({@link #dropSpareBuffers}).
      */
     private final ArrayDeque<ByteBuffer> spareBuffers = new ArrayDeque<>();
     /** Most read-ahead buffers kept for reuse (256 KiB of 16 KiB buffers). */
@@ -259,6 +259,7 @@ public final class Reactor implements AutoCloseable, IoDriver {
             throw new IllegalStateException("the shared reactor stays open, as do all of the shared group's");
         }
         closed = true;
+        dropSpareBuffers();
         selector.wakeup();
         if (thread == null) {
             List<SelectionKey> keys;
@@ -359,6 +360,7 @@ public final class Reactor implements AutoCloseable, IoDriver {
     private List<SelectionKey> failClosed(IOException e) {
         failure = e;
         closed = true;
+        dropSpareBuffers();
         List<SelectionKey> keys = safeKeys();
         try {
             selector.close();
@@ -641,13 +643,27 @@ public final class Reactor implements AutoCloseable, IoDriver {
 
     /**
      * Takes back a read-ahead buffer from a closed stream that nothing reads into or from any
-     * more; beyond {@link #SPARE_BUFFERS} it is left to the garbage collector.
+     * more; beyond {@link #SPARE_BUFFERS}, or once this reactor is closed, it is left to the
+     * garbage collector.
      */
     void giveBuffer(ByteBuffer buffer) {
         synchronized (spareBuffers) {
-            if (spareBuffers.size() < SPARE_BUFFERS) {
+            if (!closed && spareBuffers.size() < SPARE_BUFFERS) {
                 spareBuffers.push(buffer);
             }
+        }
+    }
+
+    /**
+     * Leaves the spare buffers to the garbage collector, once {@code closed} is set: a closed
+     * reactor reads ahead for no new stream, yet it kept up to {@link #SPARE_BUFFERS} of them
+     * (256 KiB of direct memory) for as long as anything reached it, which each of its streams
+     * still open does. {@link #giveBuffer} reads {@code closed} under the same lock, so a buffer
+     * given back after this is not kept either.
+     */
+    private void dropSpareBuffers() {
+        synchronized (spareBuffers) {
+            spareBuffers.clear();
         }
     }
 
@@ -827,6 +843,7 @@ public final class Reactor implements AutoCloseable, IoDriver {
                 reportFailure();
             } else {
                 closed = true;
+                dropSpareBuffers();
                 wakeClosed(safeKeys());
                 try {
                     selector.close();
