@@ -228,7 +228,8 @@ public final class AsyncTcpListener implements AutoCloseable {
      * Stops listening and wakes waiting accepts (which then fail). Idempotent. On a reactor with
      * a selector thread (the shared group's, or one of {@link Reactor#open()} or
      * {@link ReactorGroup#open}) the port is free again when this returns; on a
-     * {@linkplain ReactorGroup#openDriven driven} reactor, once a worker next selects.
+     * {@linkplain ReactorGroup#openDriven driven} reactor, once a worker next selects, or when
+     * this returns if no runtime drives the reactor (none built yet, or closed).
      */
     @Override
     public void close() {

@@ -764,11 +764,15 @@ public final class Reactor implements AutoCloseable, IoDriver {
      * registered with a selector only when that selector drops its cancelled key, in a
      * {@code select}: a listener's port stayed bound, and listening, after its close() returned,
      * until the selector thread's next turn. Waits only for a reactor with a selector thread, not
-     * on that thread, and not past a bound (a driven reactor's socket goes at its driver's next
-     * select, or when the reactor closes).
+     * on that thread, and not past a bound. A driven reactor's socket goes at its driver's next
+     * select, or here if no runtime drives it ({@link #releaseUndriven}).
      */
     void awaitReleased(Registration reg) {
-        if (thread == null || Thread.currentThread() == thread) {
+        if (thread == null) {
+            releaseUndriven();
+            return;
+        }
+        if (Thread.currentThread() == thread) {
             return;
         }
         long deadline = System.nanoTime() + RELEASE_WAIT_NANOS;
@@ -785,6 +789,39 @@ public final class Reactor implements AutoCloseable, IoDriver {
             }
             selector.wakeup();                 // each select drops the cancelled keys, and returns
             LockSupport.parkNanos(50_000);
+        }
+    }
+
+    /**
+     * For a driven reactor that no runtime drives (none built yet, or its runtime closed): applies
+     * the queued changes, which cancel the keys of channels closed since, and drops those keys
+     * with a {@code selectNow}, as the driver's next turn would. Nobody else would select until a
+     * runtime claims the reactor or it is closed, and until then a listener's port closed there
+     * stayed bound: a server restarted in-process, its group kept, could not bind it again before
+     * building its new runtime ("Address already in use"). Under {@link #driveLock}, as a driver's
+     * turn: a runtime that claims the reactor meanwhile selects after this. What the
+     * {@code selectNow} finds ready stays in the selected keys for that driver's first turn.
+     */
+    private void releaseUndriven() {
+        if (claimed.get()) {
+            return;                            // its driver selects: it drops the keys
+        }
+        synchronized (driveLock) {
+            if (closed || claimed.get()) {
+                return;                        // the close dropped them all, or a driver will
+            }
+            try {
+                applyChanges();
+                selector.selectNow();
+                // as a driver's turn does: a wake-up it consumed is sent again next time, and a
+                // change queued before that (whose wake-up was not sent) is applied now
+                wakeupPending.set(false);
+                applyChanges();
+            } catch (IOException e) {
+                // the selector failed: the next driver's select meets it and closes the reactor
+            } catch (ClosedSelectorException e) {
+                // closed meanwhile: nothing is registered any more
+            }
         }
     }
 
