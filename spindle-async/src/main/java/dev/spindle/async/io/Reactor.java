@@ -251,7 +251,8 @@ public final class Reactor implements AutoCloseable, IoDriver {
      *
      * @throws IllegalStateException if this is the {@linkplain #shared() shared} reactor or
      *     another of the shared group's
-     * @throws IOException if the selector cannot be closed
+     * @throws IOException if the selector cannot be closed; the reactor is closed all the same,
+     *     and its waiting tasks woken
      */
     @Override
     public void close() throws IOException {
@@ -263,11 +264,21 @@ public final class Reactor implements AutoCloseable, IoDriver {
         selector.wakeup();
         if (thread == null) {
             List<SelectionKey> keys;
+            IOException notClosed = null;
             synchronized (driveLock) {         // the wake-up above ends a select in progress
                 keys = safeKeys();
-                selector.close();
+                try {
+                    selector.close();
+                } catch (IOException e) {
+                    // thrown after the wake-up below: thrown here, it skipped it, and the tasks
+                    // waiting on this reactor, closed for good, slept for good
+                    notClosed = e;
+                }
             }
             wakeClosed(keys);                  // and the changes not registered with the selector yet
+            if (notClosed != null) {
+                throw notClosed;
+            }
             return;
         }
         if (Thread.currentThread() == thread) {
