@@ -195,6 +195,29 @@ public final class Async {
         return !(task instanceof Cancellable c) || c.cancelUnlessDone();
     }
 
+    /**
+     * Whether {@code cx} is a runtime's own context (a spawned task's cell, or the context
+     * {@code all} or {@code select} gives a child while polled with such a context, all the way
+     * up): its {@code waker()}, {@code consumeBudget()} and its waker's {@code expired()} read or
+     * count a field or two and run no user code, so a channel or a semaphore may ask them under
+     * its lock, as late as it can (a cancel of the task's handle during the poll is then seen
+     * just before a value or a permit is taken). Any other context, or a child's under one, may
+     * be a user's, which may look at that channel or semaphore: it is asked before the lock.
+     * Asked of a waker (both of these are their own wakers), whether its {@code expired()} may
+     * so be asked under a lock.
+     */
+    static boolean isRuntimeContext(Object cx) {
+        if (cx instanceof TaskCell) {
+            return true;
+        }
+        if (!(cx instanceof Child c)) {
+            return false;
+        }
+        Context up = c.cx;                     // what its consumeBudget asks
+        Waker w = c.parent.waker;              // what its expired asks
+        return (up == null || isRuntimeContext(up)) && (w == null || w == up || isRuntimeContext(w));
+    }
+
     // ---------------------------------------------------------------- sequencing
 
     /**

@@ -52,7 +52,13 @@ import java.util.Objects;
  * <p><b>Implementation.</b> One lock guards the buffer and the two wait queues; wakers are
  * collected under the lock and woken after it is released. A waiting operation is completed by
  * the thread that serves it (under the lock) before its waker fires, and a poll reads its state
- * under the same lock, so no wake-up is lost.
+ * under the same lock, so no wake-up is lost. A poll asks a runtime's own context for the budget
+ * (and a served receive's waker whether it expired) under the lock, just before it takes a
+ * value, so that a cancel of the task's handle during the poll is seen as late as can be; it
+ * asks any other context before the lock ({@code Async.isRuntimeContext}): a context may be the
+ * caller's own, polling by hand, and look at the channel, which would then wait for good for the
+ * lock its own poll holds. (A runtime's waker under such a context is still asked under the lock
+ * whether it expired, and refused the budget if so, as the runtime's context would refuse it.)
  *
  * <p><b>The lock</b> is a word in the channel itself, not a {@code ReentrantLock}: taken with
  * one CAS (0 to 1, which has acquire semantics) and released with a release store of 0, so an
@@ -327,6 +333,14 @@ public final class AsyncChannel<T> {
         public Poll<Void> poll(Context cx) {
             Waker toWake = null;       // a waiter this operation served
             Waker self = null;         // this task's own waker: out of budget, poll again
+            // A context not the runtime's is asked before the lock (see the overview), for the
+            // budget only by the poll that starts the send (only a poll moves it from NEW); if
+            // its waker is the runtime's (a user's context around the task's), whether that
+            // expired is still asked under the lock, as the runtime's budget would say
+            boolean own = Async.isRuntimeContext(cx);
+            Waker w = cx.waker();
+            boolean ownWaker = own || Async.isRuntimeContext(w);
+            boolean budget = own || state != NEW || cx.consumeBudget();
             lock();
             try {
                 switch (state) {
@@ -334,7 +348,7 @@ public final class AsyncChannel<T> {
                         state = FINISHED;
                         return Poll.ready(null);
                     case WAITING:
-                        waker = cx.waker();
+                        waker = w;
                         return Poll.pending();
                     case CLOSED:
                         state = FINISHED;
@@ -348,8 +362,8 @@ public final class AsyncChannel<T> {
                     state = FINISHED;
                     throw new ChannelClosedException("send: the channel is closed");
                 }
-                if (!cx.consumeBudget()) {
-                    self = cx.waker();
+                if (own ? !cx.consumeBudget() : !budget || ownWaker && w.expired()) {
+                    self = w;
                     return Poll.pending();
                 }
                 ReceiveOp r = nextReceiver();
@@ -368,7 +382,7 @@ public final class AsyncChannel<T> {
                     return Poll.ready(null);
                 }
                 state = WAITING;
-                waker = cx.waker();
+                waker = w;
                 sendHead = WaitingOp.append(sendHead, this);
                 return Poll.pending();
             } finally {
@@ -445,11 +459,21 @@ public final class AsyncChannel<T> {
             Waker toWake = null;       // a waiter this operation served
             Waker self = null;         // this task's own waker: out of budget, poll again
             ArrayDeque<Waker> closedOut = null;  // receivers failed once the last value in flight is taken
+            // A context not the runtime's is asked before the lock (see the overview): for the
+            // budget only by the poll that starts the receive (only a poll moves it from NEW),
+            // whether its waker expired only by a later one (a sender may have served it since)
+            // and unless that waker is the runtime's (a user's context around the task's)
+            boolean own = Async.isRuntimeContext(cx);
+            Waker w = cx.waker();
+            boolean ownWaker = own || Async.isRuntimeContext(w);
+            boolean isNew = state == NEW;
+            boolean budget = own || !isNew || cx.consumeBudget();
+            boolean expired = !ownWaker && !isNew && w.expired();
             lock();
             try {
                 switch (state) {
                     case DONE:
-                        if (cx.waker().expired()) {
+                        if (ownWaker ? w.expired() : expired) {
                             return DirectTask.PENDING;  // its task was cancelled: see the class comment
                         }
                         T v = value;
@@ -459,7 +483,7 @@ public final class AsyncChannel<T> {
                         closedOut = failReceiversIfDrained(null);
                         return v;
                     case WAITING:
-                        waker = cx.waker();
+                        waker = w;
                         return DirectTask.PENDING;
                     case CLOSED:
                         state = FINISHED;
@@ -470,8 +494,8 @@ public final class AsyncChannel<T> {
                         break;
                 }
                 if (returned != null && !returned.isEmpty()) {
-                    if (!cx.consumeBudget()) {
-                        self = cx.waker();
+                    if (own ? !cx.consumeBudget() : !budget || ownWaker && w.expired()) {
+                        self = w;
                         return DirectTask.PENDING;
                     }
                     state = FINISHED;
@@ -484,8 +508,8 @@ public final class AsyncChannel<T> {
                     state = FINISHED;
                     throw new ChannelClosedException("receive: the channel is closed and empty");
                 }
-                if (!cx.consumeBudget()) {
-                    self = cx.waker();
+                if (own ? !cx.consumeBudget() : !budget || ownWaker && w.expired()) {
+                    self = w;
                     return DirectTask.PENDING;
                 }
                 T v = unbuffer();
@@ -500,7 +524,7 @@ public final class AsyncChannel<T> {
                     return v;
                 }
                 state = WAITING;
-                waker = cx.waker();
+                waker = w;
                 receiveHead = WaitingOp.append(receiveHead, this);
                 return DirectTask.PENDING;
             } finally {
