@@ -34,6 +34,16 @@ import java.util.concurrent.locks.ReentrantLock;
  * was cancelled (the runtime drops what that poll returns) stays pending, so that cancel gives
  * the permit back, and an acquire begun in such a poll takes none (the runtime refuses it the
  * budget). An acquire that returned ready owns its permit until {@link #release()}.
+ *
+ * <p><b>The context.</b> An acquire's poll asks a runtime's own context for the budget (and a
+ * granted acquire's waker whether it expired) under the lock, just before it takes the permit,
+ * so that a cancel of the task's handle during the poll is seen as late as can be; it asks any
+ * other context before the lock ({@code Async.isRuntimeContext}), since no user code runs under
+ * the lock: a context may be the caller's own, polling by hand, and a context that released a
+ * permit under it (the lock is reentrant) left that permit free while the acquire waited, and
+ * one that waited for another thread using the semaphore waited for good. (A runtime's waker
+ * under such a context is still asked under the lock whether it expired, and refused the budget
+ * if so, as the runtime's context would refuse it.)
  */
 public final class AsyncSemaphore {
 
@@ -155,25 +165,35 @@ public final class AsyncSemaphore {
         @Override
         Object pollDirect(Context cx) {
             Waker toWake = null;
+            // A context not the runtime's is asked before the lock (see the overview): for the
+            // budget only by the poll that starts the acquire (only a poll moves it from NEW),
+            // whether its waker expired only by a later one (a release may have granted it since)
+            // and unless that waker is the runtime's (a user's context around the task's)
+            boolean own = Async.isRuntimeContext(cx);
+            Waker w = cx.waker();
+            boolean ownWaker = own || Async.isRuntimeContext(w);
+            boolean isNew = state == NEW;
+            boolean budget = own || !isNew || cx.consumeBudget();
+            boolean expired = !ownWaker && !isNew && w.expired();
             lock.lock();
             try {
                 switch (state) {
                     case GRANTED:
-                        if (cx.waker().expired()) {
+                        if (ownWaker ? w.expired() : expired) {
                             return PENDING;    // its task was cancelled: the retiring cancel gives it back
                         }
                         state = FINISHED;
                         return null;
                     case WAITING:
-                        waker = cx.waker();
+                        waker = w;
                         return PENDING;
                     case FINISHED:
                         throw new IllegalStateException("this acquire already completed");
                     default:
                         break;
                 }
-                if (!cx.consumeBudget()) {
-                    toWake = cx.waker();
+                if (own ? !cx.consumeBudget() : !budget || ownWaker && w.expired()) {
+                    toWake = w;
                     return PENDING;
                 }
                 if (permits > 0 && waitHead == null) {
@@ -182,7 +202,7 @@ public final class AsyncSemaphore {
                     return null;
                 }
                 state = WAITING;
-                waker = cx.waker();
+                waker = w;
                 waitHead = WaitingOp.append(waitHead, this);
                 return PENDING;
             } finally {
