@@ -8,4 +8,6 @@ module dev.spindle.async {
 
     exports dev.spindle.async;
     exports dev.spindle.async.io;
+    // dev.spindle.async.internal is not exported: how the runtime closes a connection of
+    // dev.spindle.async.io whose task's value it dropped, without depending on that package
 }

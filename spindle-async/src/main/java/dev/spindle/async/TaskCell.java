@@ -3,6 +3,8 @@
  */
 package dev.spindle.async;
 
+import dev.spindle.async.internal.DroppedValues;
+
 /**
  * One spawned task as the runtime sees it: the user's {@link AsyncTask}, its run state, its wake
  * count and the worker that last polled it. The cell is also the task's {@link JoinHandle} (it
@@ -291,11 +293,22 @@ final class TaskCell<T> extends JoinHandle<T> implements Waker, Context {
     /**
      * The task's poll ended it: {@code DONE} and the outcome ({@link #VALUE} or
      * {@link #FAILED}) in one step, then the waiters are released. If the handle was cancelled
-     * meanwhile, the outcome is dropped and the cell is only marked done.
+     * meanwhile, the outcome is dropped and the cell is only marked done; a dropped value that
+     * is a connection of the library is closed ({@link DroppedValues}), since nobody will ever
+     * receive it. An accept or a connect looks at {@link #expired()} just before it hands its
+     * connection out, but a cancel after that look and before this outcome's CAS left the
+     * connection open for good, held by nobody, its peer waiting (found by review, session 54).
+     * Only when the value is dropped: a completion does no more than before.
      */
     void finish(long outcome, Object r) {
         task = null;
-        complete(outcome, r, true);
+        if (!complete(outcome, r, true)) {
+            try {
+                DroppedValues.dropped(r);
+            } catch (Throwable e) {
+                AsyncRuntime.reportStray(e);   // the worker goes on
+            }
+        }
     }
 
     @Override

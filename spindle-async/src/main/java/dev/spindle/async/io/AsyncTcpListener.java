@@ -159,7 +159,8 @@ public final class AsyncTcpListener implements AutoCloseable {
      * its reactor is closed while the listener is open, with an {@link IllegalStateException}
      * saying so. If its task's {@link dev.spindle.async.JoinHandle} is cancelled during the poll
      * that accepts a connection (the runtime drops what that poll returns), the connection is
-     * closed rather than handed out to nobody.
+     * closed rather than handed out to nobody: by the accept, or by the runtime when it drops a
+     * stream that the accept handed out just before the cancel.
      *
      * @return a one-shot task, ready with the accepted connection (which the caller closes)
      */

@@ -7,6 +7,7 @@ import dev.spindle.async.AsyncTask;
 import dev.spindle.async.Cancellable;
 import dev.spindle.async.Context;
 import dev.spindle.async.Poll;
+import dev.spindle.async.internal.DroppedValues;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
@@ -43,8 +44,20 @@ import java.util.Objects;
  * for the next read, and readiness wakes every waker registered, so no other task misses it. Its
  * waker stays registered until that readiness or {@link #close()}, which is harmless (a wake of a
  * finished task does nothing). A connect abandoned before it completes closes its socket.
+ *
+ * <p><b>A connection nobody receives.</b> A task whose value is a stream (an accept, a connect,
+ * or a task of the caller's that returns one) hands it over to whoever holds its
+ * {@link dev.spindle.async.JoinHandle}. If that handle is cancelled during the poll that returns
+ * the stream, the runtime drops the value, and then closes the stream: nobody else could ever
+ * close it, and its peer would have waited for good.
  */
 public final class AsyncTcpStream implements AutoCloseable {
+
+    static {
+        // a stream handed out by a task whose handle was cancelled before the runtime recorded
+        // it is closed by the runtime (see the class overview); registered before any instance
+        DroppedValues.closeWhenDropped(AsyncTcpStream.class, AsyncTcpStream::close);
+    }
 
     /** Bytes the reactor may read ahead of the application. */
     static final int READ_AHEAD_BYTES = 16 * 1024;
@@ -175,7 +188,8 @@ public final class AsyncTcpStream implements AutoCloseable {
      * task is cancelled ({@link Cancellable}) before the connection is made, the socket it opened
      * is closed; so it is if the task's {@link dev.spindle.async.JoinHandle} is cancelled during
      * the poll that would make it (the runtime drops what that poll returns): the connect stays
-     * pending, and the runtime's cancel closes the socket. The task looks up no host names: an
+     * pending, and the runtime's cancel closes the socket; or, if the cancel comes after the
+     * connect's last look, the runtime closes the stream it drops. The task looks up no host names: an
      * unresolved {@code remote} (one whose look-up failed, or made by {@link InetSocketAddress#createUnresolved}) fails it with an
      * {@link UncheckedIOException} whose cause is an {@link UnknownHostException}, opening no
      * socket; a refused or failed connection fails it with an {@link UncheckedIOException} too.
