@@ -372,8 +372,17 @@ public abstract sealed class JoinHandle<T> implements Future<T>, AsyncTask<T> pe
      * empty and in a node of its own otherwise.
      *
      * @return {@code false} if the waiters were released already (the outcome is out)
+     * @throws NullPointerException if {@code x} is null: a poll whose context gave no waker
      */
     private boolean push(Object x) {
+        if (x == null) {
+            // a poll's Context.waker() returned null (a broken hand-written context, a mock's
+            // default answer). Stored, the null entry threw in the release, on the completing
+            // thread (a worker, which died and shut its runtime down) and before the entries
+            // below it were released, whose tasks then waited for good
+            throw new NullPointerException("Context.waker() returned null: a handle is awaited by "
+                    + "registering the waker of the poll that finds it pending");
+        }
         Waiter node = x instanceof Waiter ? (Waiter) x : null;
         for (;;) {
             Object h = waiters;
@@ -537,6 +546,7 @@ public abstract sealed class JoinHandle<T> implements Future<T>, AsyncTask<T> pe
      *
      * @throws CancellationException if the task was cancelled or the runtime shut down
      * @throws CompletionException with the task's exception as its cause, if the task failed
+     * @throws NullPointerException if the outcome is not out and {@code cx.waker()} is null
      */
     @Override
     public Poll<T> poll(Context cx) {
