@@ -480,8 +480,23 @@ public abstract sealed class JoinHandle<T> implements Future<T>, AsyncTask<T> pe
             }
             t = w.target;
         }
-        return t instanceof Waker ? ((Waker) t).expired()
+        return t instanceof Waker ? expired((Waker) t)
                 : t instanceof CompletableFuture && ((CompletableFuture<?>) t).isDone();
+    }
+
+    /**
+     * {@link Waker#expired()}, which must not throw. One that does is reported, as a waker whose
+     * {@code wake()} throws is, and its entry is kept (it is woken with the others): asked on
+     * every push and prune, it threw in whoever registered next, so an unrelated task awaiting
+     * this handle failed with it, and {@code get} and {@code toCompletableFuture} threw it.
+     */
+    private static boolean expired(Waker w) {
+        try {
+            return w.expired();
+        } catch (Throwable e) {
+            AsyncRuntime.reportStray(e);
+            return false;
+        }
     }
 
     /**
