@@ -928,8 +928,10 @@ public final class AsyncRuntime implements AutoCloseable {
 
     /**
      * Called by a worker that has just registered as parked: if every worker is now parked and
-     * some listed cell finished since the last sweep, prunes every worker's list of live tasks
-     * ({@link LiveTasks#pruneWhenIdle}). A worker prunes its own list as it parks, but a cell is
+     * some listed cell finished since the last sweep, prunes every worker's list of live tasks,
+     * then the list of spawns from outside ({@link LiveTasks#pruneWhenSwept}: a list that kept
+     * many cells once about half as many listed cells finished, which its growth rule alone
+     * waited for a later burst of spawns to do). A worker prunes its own list as it parks, but a cell is
      * listed on the worker that first polled it pending and may finish on another, after the
      * lister's last park; without this its result stayed reachable while the runtime idled
      * ({@code LiveTasksTest}). The sweep runs under the idle protocol's lock, with every worker
@@ -943,13 +945,20 @@ public final class AsyncRuntime implements AutoCloseable {
      * walking their cells at every idle moment.
      */
     void sweepListsIfIdle() {
-        if (parking.parkedCount() == workers.length && !closing) {
-            parking.underLock(sweepUnderLock);
+        if (parking.parkedCount() == workers.length && !closing && parking.underLock(sweepUnderLock)) {
+            // after the idle lock, not under it: the outside list has a lock of its own
+            long finished = listedRetiredSwept; // this sweep's count, or a later one's: either will do
+            synchronized (outsideLive) {
+                outsideLive.pruneWhenSwept(finished);
+            }
         }
     }
 
-    /** Sum of the workers' {@code listedRetired} at the last sweep; guarded by the idle lock. */
-    private long listedRetiredSwept;
+    /**
+     * Sum of the workers' {@code listedRetired} at the last sweep; written under the idle lock,
+     * volatile for the sweeper's read after it (the outside list's turn).
+     */
+    private volatile long listedRetiredSwept;
 
     /** {@link #sweepLocked}, made once: the lock's callback. */
     private final IntPredicate sweepUnderLock = this::sweepLocked;
@@ -968,7 +977,7 @@ public final class AsyncRuntime implements AutoCloseable {
         }
         listedRetiredSwept = finished;
         for (AsyncWorker w : workers) {
-            w.live.pruneWhenIdle();
+            w.live.pruneWhenSwept(finished);
         }
         return true;
     }

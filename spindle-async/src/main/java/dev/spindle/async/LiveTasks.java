@@ -26,7 +26,10 @@ import java.util.function.Consumer;
  * its results reachable. A listed cell may finish on another worker after its lister's last
  * park; so the last worker to park prunes every worker's list, under the idle protocol's lock,
  * when a listed cell has finished since it last did ({@link AsyncRuntime#sweepListsIfIdle}). The outside list is pruned by spawns from outside and, since those may
- * stop, by workers as they go idle ({@link #pruneWhenIdle}, under the list's lock).
+ * stop, by workers as they go idle ({@link #pruneWhenIdle}, under the list's lock), and by that
+ * sweep too. A list that kept more than {@value #FIRST_PRUNE} cells is pruned at an idle moment
+ * once it has grown by half, or, by the sweep, once about half as many listed cells finished
+ * ({@link #pruneWhenSwept}).
  *
  * <p>At shutdown every worker has exited, so the worker lists are stable and their plain writes
  * visible (each worker's exit happens-before the last one's {@code cancelRemaining}); the
@@ -59,6 +62,8 @@ final class LiveTasks {
     /** Cells kept by the last pruning. */
     private int kept;
     private int pruneAt = FIRST_PRUNE;
+    /** The runtime's count of listed cells finished when {@link #pruneWhenSwept} last pruned. */
+    private long finishedAtSweep;
 
     /** Adds a cell; owner only (or under the caller's lock). */
     void add(TaskCell<?> c) {
@@ -103,6 +108,28 @@ final class LiveTasks {
             prune();
         } else {
             pruneIfGrown();
+        }
+    }
+
+    /**
+     * The idle sweep's turn at the list ({@link AsyncRuntime#sweepListsIfIdle}, every worker
+     * parked): as {@link #pruneWhenIdle}, and also once the listed cells finished since this
+     * list's last such pruning, counted runtime-wide, are at least half the cells it kept. The
+     * growth rule alone never pruned a list that kept more than {@value #FIRST_PRUNE} cells
+     * pending and saw them all finish with no spawn after: 200 tasks spawned together, each
+     * waiting for one signal, kept their cells and results listed, and so reachable, for as
+     * long as the runtime idled. A pruning so walks at most about three times as many cells as
+     * finished since the last, amortised O(1) per finished cell, and a list of cells that stay
+     * pending is not walked unless about half as many other listed cells finished meanwhile.
+     *
+     * @param finished the runtime's count of listed cells finished so far
+     */
+    void pruneWhenSwept(long finished) {
+        if (finished - finishedAtSweep >= Math.max(1, kept / 2)) {
+            prune();
+            finishedAtSweep = finished;
+        } else {
+            pruneWhenIdle();
         }
     }
 

@@ -102,6 +102,73 @@ class LiveTasksTest {
     }
 
     /**
+     * More cells than a list's first pruning keeps (64), all pending when the list was pruned,
+     * then all finished with no spawn after: the growth rule waits for the list to grow by half
+     * again, so the idle pruning left them and their results listed for as long as the runtime
+     * idled. The sweep of the last worker to park now prunes a list once about half as many
+     * listed cells as it kept have finished.
+     */
+    @Test
+    void aLargeFinishedBurstSpawnedFromOutsideLeavesTheOutsideListOnceTheWorkersIdle() throws Exception {
+        try (AsyncRuntime rt = AsyncRuntime.builder().workers(2).build()) {
+            AsyncPromise<Integer> go = new AsyncPromise<>();
+            List<JoinHandle<byte[]>> hs = new ArrayList<>();
+            for (int i = 0; i < 200; i++) {         // pruned at 64 and 128 spawns, all pending
+                hs.add(rt.spawn(c2 -> go.poll(c2).isReady() ? Poll.ready(new byte[1 << 16]) : Poll.pending()));
+            }
+            awaitAllPolledPending(hs, go);
+            go.complete(1);
+            for (JoinHandle<byte[]> h : hs) {
+                assertThat(h.get(WAIT_S, TimeUnit.SECONDS)).hasSize(1 << 16);
+            }
+            long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT_S);
+            while (rt.outsideListed() > 0 && System.nanoTime() < end) {
+                Thread.sleep(1);                   // the workers prune as they go idle
+            }
+            assertThat(rt.outsideListed()).as("done cells still listed, results and all").isZero();
+        }
+    }
+
+    /** As above, for cells spawned on a worker and listed there at their first pending poll. */
+    @Test
+    void aLargeFinishedBurstListedOnAWorkerLeavesItsListOnceTheRuntimeIdles() throws Exception {
+        try (AsyncRuntime rt = AsyncRuntime.builder().workers(2).build()) {
+            AsyncPromise<Integer> go = new AsyncPromise<>();
+            List<JoinHandle<byte[]>> hs = new ArrayList<>();
+            rt.spawn(cx -> {
+                for (int i = 0; i < 200; i++) {
+                    hs.add(rt.spawn(c2 -> go.poll(c2).isReady() ? Poll.ready(new byte[1 << 16]) : Poll.pending()));
+                }
+                return Poll.ready(null);
+            }).get(WAIT_S, TimeUnit.SECONDS);
+            long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT_S);
+            while (rt.workersListed() < 200 && System.nanoTime() < end) {
+                Thread.sleep(1);                   // every child polled once, pending
+            }
+            assertThat(rt.workersListed()).isEqualTo(200);
+            go.complete(1);
+            for (JoinHandle<byte[]> h : hs) {
+                assertThat(h.get(WAIT_S, TimeUnit.SECONDS)).hasSize(1 << 16);
+            }
+            end = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT_S);
+            while (rt.workersListed() > 0 && System.nanoTime() < end) {
+                Thread.sleep(1);
+            }
+            assertThat(rt.workersListed()).as("done cells still listed, results and all").isZero();
+        }
+    }
+
+    /** Waits until the promise has a waiter entry for each of {@code hs}: each was polled, pending. */
+    private static void awaitAllPolledPending(List<? extends JoinHandle<?>> hs, AsyncPromise<?> go)
+            throws InterruptedException {
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT_S);
+        while (go.waiterCount() < hs.size() && System.nanoTime() < end) {
+            Thread.sleep(1);
+        }
+        assertThat(go.waiterCount()).isGreaterThanOrEqualTo(hs.size());
+    }
+
+    /**
      * A cell is listed on the worker that first polled it pending, and may finish on another:
      * here worker A lists X and parks; X is woken by a task on worker B, runs there from B's LIFO
      * slot (which wakes nobody), and B parks last. A never ran again, so its own pruning at a
