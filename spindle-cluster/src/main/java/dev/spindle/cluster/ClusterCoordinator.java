@@ -154,7 +154,8 @@ public final class ClusterCoordinator implements ClusterView, AutoCloseable {
      *
      * @param id the worker's id
      * @return completes (with {@code null}) once that incarnation is gone; already complete if it
-     *     is; fails with {@link IllegalStateException} if the coordinator closes first
+     *     is; fails with {@link IllegalStateException} if the coordinator closes first. A wait for
+     *     it in a callback of a cluster future throws, as for {@link #retire}'s
      * @throws IllegalArgumentException if there is no such worker
      */
     public CompletableFuture<Void> gone(int id) {

@@ -1717,7 +1717,7 @@ final class GraphScheduler implements AutoCloseable {
      * @throws IllegalArgumentException if there is no such worker
      */
     CompletableFuture<Void> gone(int id) {
-        return call(() -> known(id).gone.copy());
+        return call(() -> onNotifier(known(id).gone));
     }
 
     /**
@@ -1780,8 +1780,66 @@ final class GraphScheduler implements AutoCloseable {
                 retirements();
                 stalls();                     // while it retires, progress is possible: see progressPossible
             }
-            return w.gone.copy();
+            return onNotifier(w.gone);
         });
+    }
+
+    /**
+     * A copy of {@code f}, a future the notifier completes, whose waits refuse the notifier's own
+     * thread ({@link NotifierFuture}).
+     */
+    private <T> CompletableFuture<T> onNotifier(CompletableFuture<T> f) {
+        NotifierFuture<T> copy = new NotifierFuture<>();
+        f.whenComplete((v, e) -> {
+            if (e != null) {
+                copy.completeExceptionally(e);
+            } else {
+                copy.complete(v);
+            }
+        });
+        return copy;
+    }
+
+    /**
+     * A future the notifier completes (a worker's end, see {@link #retire} and {@link #gone}), and
+     * the stages made from it. The notifier runs the callbacks of the client's futures too, so a
+     * wait for one not done in such a callback (retire a worker once a task ended, and wait for it)
+     * waited for its own thread: it never ended, and no future of the cluster completed after it.
+     * Such a wait throws {@link IllegalStateException} instead, as {@link ClusterFuture#get()} does
+     * there; elsewhere it is a plain {@link CompletableFuture}.
+     */
+    private final class NotifierFuture<T> extends CompletableFuture<T> {
+
+        @Override
+        public <U> CompletableFuture<U> newIncompleteFuture() {
+            return new NotifierFuture<>();
+        }
+
+        @Override
+        public T get() throws InterruptedException, ExecutionException {
+            refuseOnNotifier();
+            return super.get();
+        }
+
+        @Override
+        public T get(long timeout, TimeUnit unit) throws InterruptedException, ExecutionException, TimeoutException {
+            refuseOnNotifier();
+            return super.get(timeout, unit);
+        }
+
+        @Override
+        public T join() {
+            refuseOnNotifier();
+            return super.join();
+        }
+
+        private void refuseOnNotifier() {
+            if (!isDone() && onNotifierThread()) {
+                throw new IllegalStateException("cannot wait for a worker to be gone in a callback of a cluster "
+                        + "future: callbacks run on the thread that completes it, so the wait would never end "
+                        + "(chain with thenCompose, or use an *Async stage)");
+            }
+        }
     }
 
     private WorkerState known(int id) {

@@ -174,7 +174,10 @@ public final class LocalCluster implements ClusterView, AutoCloseable {
      * @param id the id of the worker to retire
      * @return completes once the worker is removed; fails with {@link IllegalStateException} if
      *         the cluster closes first. If the worker is killed while retiring, it completes and
-     *         the loss is handled as usual (tasks reassigned, lost values recomputed)
+     *         the loss is handled as usual (tasks reassigned, lost values recomputed). It completes
+     *         on the thread that completes the client's futures: a wait for it there, in a callback
+     *         of one of them (or of it), throws {@link IllegalStateException} while it is not done,
+     *         as {@link ClusterFuture#get()} does
      * @throws IllegalArgumentException if there is no such worker
      * @throws IllegalStateException if the worker is gone already, or it is the last worker that
      *         is alive and not retiring (a cluster keeps one; {@link #close()} stops them all)
