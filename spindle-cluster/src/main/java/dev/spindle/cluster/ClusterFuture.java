@@ -44,8 +44,10 @@ import java.util.concurrent.TimeoutException;
  * most 256 at a time: more tasks waiting for tasks not yet ready may exhaust them).
  * Waiting inside a callback of a future ({@code toCompletableFuture().thenApply(...)}) is not
  * possible: callbacks run on the one thread that completes every future of the cluster, so
- * {@link #get()} there throws {@link IllegalStateException} for a future not yet done (chain with
- * {@code thenCompose}, or move the callback off that thread with an {@code *Async} stage).
+ * {@link #get()} there throws {@link IllegalStateException} for a future not yet done, and so do
+ * {@code get} and {@code join} of a {@link #toCompletableFuture()} copy and of the stages its methods
+ * make (not of one {@code CompletableFuture.allOf} makes: a wait for that there never ends) (chain
+ * with {@code thenCompose}, or move the callback off that thread with an {@code *Async} stage).
  *
  * <p>{@link #cancel} is not supported: a submitted task always runs (it returns {@code false}).
  *
@@ -143,7 +145,9 @@ public final class ClusterFuture<T> implements Future<T>, AutoCloseable {
     /**
      * A copy of the result as a {@link CompletableFuture}; completing the copy changes nothing here.
      *
-     * @return a new future that completes with this task's value or failure
+     * @return a new future that completes with this task's value or failure; its {@code get} and
+     *     {@code join} throw {@link IllegalStateException} in a callback of a future of the cluster
+     *     while it is not done (see the class comment)
      * @throws IllegalStateException if this future was released
      */
     public CompletableFuture<T> toCompletableFuture() {

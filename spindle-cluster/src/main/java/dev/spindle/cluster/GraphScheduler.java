@@ -191,7 +191,7 @@ final class GraphScheduler implements AutoCloseable {
     private final AtomicBoolean closing = new AtomicBoolean();
     private final CompletableFuture<Void> closeDone = new CompletableFuture<>();
     /** The notifier's thread, which completes the client's futures (and runs their callbacks). */
-    private volatile Thread notifierThread;
+    private final NotifierThread notifierThread = new NotifierThread();
     /** The number of worker ids known (gone ones included), for the client's argument checks. */
     private volatile int workerCount;
     /** When the next periodic round is due; brought forward when a task kind is first measured. */
@@ -222,7 +222,7 @@ final class GraphScheduler implements AutoCloseable {
             workers.add(new WorkerState(i, config.threadsPerWorker()));
         }
         this.workerCount = workers.size();
-        this.notifier = Executors.newSingleThreadExecutor(r -> notifierThread = daemon(r, "cluster-notifier"));
+        this.notifier = Executors.newSingleThreadExecutor(r -> notifierThread.thread = daemon(r, "cluster-notifier"));
         this.thread = daemon(this::loop, "cluster-scheduler");
         thread.start();
     }
@@ -538,7 +538,8 @@ final class GraphScheduler implements AutoCloseable {
             List<CompletableFuture<Object>> futures = new ArrayList<>();
             List<TaskState> freed = new ArrayList<>();
             for (TaskSpec<?> s : specs) {
-                TaskState t = new TaskState(s.withoutFutures(), new CompletableFuture<>());
+                // waits for it in a callback of a client's future throw: see NotifierFuture
+                TaskState t = new TaskState(s.withoutFutures(), new NotifierFuture<>(notifierThread));
                 if (submitter != null) {
                     t.submitterKey = submitter.key();
                     t.submitterAttempt = submitter.attempt();
@@ -671,7 +672,7 @@ final class GraphScheduler implements AutoCloseable {
      * wait there for one not yet done would never end (see {@link ClusterFuture#get()}).
      */
     boolean onNotifierThread() {
-        return Thread.currentThread() == notifierThread;
+        return notifierThread.isCurrent();
     }
 
     /**
@@ -680,7 +681,7 @@ final class GraphScheduler implements AutoCloseable {
      */
     boolean onThreadCloseWaitsFor() {
         Thread t = Thread.currentThread();
-        return t == notifierThread || t == thread;
+        return notifierThread.isCurrent() || t == thread;
     }
 
     /** For tests: runs {@code view} on the scheduler thread over the worker records and the estimates. */
@@ -1789,7 +1790,7 @@ final class GraphScheduler implements AutoCloseable {
      * thread ({@link NotifierFuture}).
      */
     private <T> CompletableFuture<T> onNotifier(CompletableFuture<T> f) {
-        NotifierFuture<T> copy = new NotifierFuture<>();
+        NotifierFuture<T> copy = new NotifierFuture<>(notifierThread);
         f.whenComplete((v, e) -> {
             if (e != null) {
                 copy.completeExceptionally(e);
@@ -1801,18 +1802,25 @@ final class GraphScheduler implements AutoCloseable {
     }
 
     /**
-     * A future the notifier completes (a worker's end, see {@link #retire} and {@link #gone}), and
-     * the stages made from it. The notifier runs the callbacks of the client's futures too, so a
-     * wait for one not done in such a callback (retire a worker once a task ended, and wait for it)
+     * A future the notifier completes (a task's result, which {@link ClusterFuture#toCompletableFuture}
+     * copies, or a worker's end, see {@link #retire} and {@link #gone}), and the stages made from it.
+     * The notifier runs the callbacks of the client's futures, so a wait for one not done in such a
+     * callback (join another task's copy, or retire a worker once a task ended and wait for it)
      * waited for its own thread: it never ended, and no future of the cluster completed after it.
      * Such a wait throws {@link IllegalStateException} instead, as {@link ClusterFuture#get()} does
      * there; elsewhere it is a plain {@link CompletableFuture}.
      */
-    private final class NotifierFuture<T> extends CompletableFuture<T> {
+    private static final class NotifierFuture<T> extends CompletableFuture<T> {
+
+        private final NotifierThread notifier;
+
+        NotifierFuture(NotifierThread notifier) {
+            this.notifier = notifier;
+        }
 
         @Override
         public <U> CompletableFuture<U> newIncompleteFuture() {
-            return new NotifierFuture<>();
+            return new NotifierFuture<>(notifier);
         }
 
         @Override
@@ -1834,11 +1842,23 @@ final class GraphScheduler implements AutoCloseable {
         }
 
         private void refuseOnNotifier() {
-            if (!isDone() && onNotifierThread()) {
-                throw new IllegalStateException("cannot wait for a worker to be gone in a callback of a cluster "
-                        + "future: callbacks run on the thread that completes it, so the wait would never end "
-                        + "(chain with thenCompose, or use an *Async stage)");
+            if (!isDone() && notifier.isCurrent()) {
+                throw new IllegalStateException("cannot wait for a future of the cluster in a callback of a "
+                        + "cluster future: callbacks run on the thread that completes it, so the wait would never "
+                        + "end (chain with thenCompose, or use an *Async stage)");
             }
+        }
+    }
+
+    /**
+     * The notifier's thread, set as it starts. Apart from the scheduler, so that a copy of a future a
+     * client keeps ({@link NotifierFuture}) keeps no closed scheduler reachable.
+     */
+    private static final class NotifierThread {
+        volatile Thread thread;
+
+        boolean isCurrent() {
+            return Thread.currentThread() == thread;
         }
     }
 
@@ -2175,7 +2195,7 @@ final class GraphScheduler implements AutoCloseable {
         thread.interrupt();
         events.clear();      // callers waiting on a dropped call see closed and throw
         notifier.shutdown();
-        if (Thread.currentThread() == notifierThread) {
+        if (notifierThread.isCurrent()) {
             // closed from a future's callback: the notifier ends only once this callback returns, so
             // waiting for it would wait for ourselves; what it has queued still runs after us
             return;
