@@ -275,13 +275,21 @@ public final class CoordinatorSettings {
         }
 
         /**
-         * The number of workers the cluster starts with, at least 1 (default 2).
+         * The number of workers the cluster starts with, 1 to {@value ClusterCoordinator#MAX_WORKERS}
+         * (default 2).
          *
          * @param n the initial worker count
          * @return this builder
-         * @throws IllegalArgumentException if {@code n} is below 1
+         * @throws IllegalArgumentException if {@code n} is below 1 or above
+         *     {@value ClusterCoordinator#MAX_WORKERS}
          */
         public B workers(int n) {
+            // worker ids are indexes below the bound: started above it, a worker could never rejoin
+            // (a restart or a join of its id is refused), though it was one of the cluster's
+            if (n > GraphScheduler.MAX_WORKERS) {
+                throw new IllegalArgumentException("workers must be in [1, " + GraphScheduler.MAX_WORKERS
+                        + "] (worker ids are below it), got " + n);
+            }
             this.workers = positive(n, "workers");
             return self();
         }
