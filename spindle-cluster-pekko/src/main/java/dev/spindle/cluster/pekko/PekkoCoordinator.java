@@ -97,9 +97,6 @@ public final class PekkoCoordinator implements ClusterView, AutoCloseable {
      * @throws IllegalStateException if the cluster already has a coordinator; this member leaves
      * @throws InterruptedException if the calling thread is interrupted while it waits; the member
      *     is shut down
-     * @throws IllegalArgumentException if {@code cluster} starts with more than
-     *     {@link ClusterCoordinator#MAX_WORKERS} workers, whose ids from that bound on could never join;
-     *     nothing is started
      * @throws NullPointerException if an argument is null
      */
     public static PekkoCoordinator start(PekkoClusterSettings settings, CoordinatorSettings cluster,
@@ -107,12 +104,6 @@ public final class PekkoCoordinator implements ClusterView, AutoCloseable {
         Objects.requireNonNull(settings, "settings");
         Objects.requireNonNull(cluster, "cluster");
         Objects.requireNonNull(joinTimeout, "joinTimeout");
-        if (cluster.workers() > ClusterCoordinator.MAX_WORKERS) {
-            // a worker proving an id from MAX_WORKERS on is refused (Roster): such a start
-            // bound its port and waited out joinTimeout for workers that could never join
-            throw new IllegalArgumentException("a cluster starts with at most " + ClusterCoordinator.MAX_WORKERS
-                    + " workers (ids 0.." + (ClusterCoordinator.MAX_WORKERS - 1) + "), got " + cluster.workers());
-        }
         Refusals refusedMembers = new Refusals("member");
         Refusals rejectedFrames = new Refusals("frame");
         WireCodec codec = new WireCodec(settings.allowedPackages(), settings.maxMessageBytes());
