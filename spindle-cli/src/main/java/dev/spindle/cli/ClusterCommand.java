@@ -70,18 +70,18 @@ final class ClusterCommand implements Callable<Integer> {
             Client client = cluster.client();
             long t0 = System.nanoTime();
             ClusterFuture<Long> total = submit(client);
-            int seen = 0;
+            NewStealEvents steals = new NewStealEvents();
             while (!total.isDone()) {
                 try {
                     total.get(every, TimeUnit.MILLISECONDS);
                 } catch (java.util.concurrent.TimeoutException e) {
                     // not yet: report progress
                 }
-                seen = report(out, cluster, t0, seen);
+                report(out, cluster, t0, steals);
             }
             long expected = (long) tasks * (tasks - 1) / 2;
             long got = total.get();
-            report(out, cluster, t0, seen);
+            report(out, cluster, t0, steals);
             ClusterStats s = cluster.stats();
             out.printf(Locale.ROOT, "result %d (%s) in %.0f ms; steals requested %d, confirmed %d, rejected %d,"
                             + " stale %d; %d bytes moved%n", got, got == expected ? "correct" : "WRONG, expected " + expected,
@@ -118,18 +118,17 @@ final class ClusterCommand implements Callable<Integer> {
         return level.get(0);
     }
 
-    /** Prints one progress line and the steal events after the first {@code seen}; returns the new count. */
-    private static int report(PrintWriter out, LocalCluster cluster, long t0, int seen) {
+    /** Prints one progress line and the steal events not shown before. */
+    private static void report(PrintWriter out, LocalCluster cluster, long t0, NewStealEvents steals) {
         ClusterStats s = cluster.stats();
         StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "%6.0f ms ", (System.nanoTime() - t0) / 1e6));
         for (ClusterStats.WorkerStats w : s.workers()) {
             line.append(String.format(Locale.ROOT, " | w%d done %4d queued %4d", w.id(), w.executed(), w.processing()));
         }
         out.println(line);
-        List<StealEvent> events = cluster.stealEvents();
+        List<StealEvent> events = steals.next(cluster.stealEvents());
         int shown = 0;
-        for (int i = seen; i < events.size(); i++) {
-            StealEvent e = events.get(i);
+        for (StealEvent e : events) {
             if (e.outcome() != StealEvent.Outcome.REQUESTED && shown++ < 8) {
                 out.println("           " + e);
             }
@@ -137,8 +136,48 @@ final class ClusterCommand implements Callable<Integer> {
         if (shown > 8) {
             out.println("           ... and " + (shown - 8) + " more steal replies");
         }
+        if (steals.missedSome()) {
+            out.println("           (the cluster keeps only its most recent steal events: some before these went unshown)");
+        }
         out.flush();
-        return events.size();
+    }
+
+    /**
+     * The steal events of the cluster's log that a previous call has not returned. The log keeps
+     * only the most recent events ({@link LocalCluster#stealEvents()}), so a position in it does
+     * not say which are new: once it was full, its size stayed the same and the demo showed no
+     * steal event again, for the rest of a run that went on stealing. The newest event returned
+     * is remembered instead, and what follows it is new.
+     */
+    static final class NewStealEvents {
+        private StealEvent last;
+        private boolean missed;
+
+        /** The events of {@code log} (oldest first) after the newest one an earlier call returned. */
+        List<StealEvent> next(List<StealEvent> log) {
+            int from = 0;
+            missed = false;
+            if (last != null) {
+                int at = log.size() - 1;
+                while (at >= 0 && log.get(at) != last) {   // the same object: the log holds each event once
+                    at--;
+                }
+                from = at + 1;
+                missed = at < 0 && !log.isEmpty();         // it left the log, and maybe others after it
+            }
+            if (!log.isEmpty()) {
+                last = log.get(log.size() - 1);
+            }
+            return log.subList(from, log.size());
+        }
+
+        /**
+         * Whether the last call's newest event had left the log by this call: events between it and
+         * those this call returned may have been dropped unseen.
+         */
+        boolean missedSome() {
+            return missed;
+        }
     }
 
     private void check(boolean ok, String message) {
