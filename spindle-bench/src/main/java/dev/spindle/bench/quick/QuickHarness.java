@@ -13,12 +13,14 @@ import dev.spindle.bench.workload.SubmitLatencyProbe;
 import dev.spindle.bench.workload.Workload;
 import dev.spindle.bench.workload.Workloads;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BiFunction;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -166,9 +168,17 @@ public final class QuickHarness {
     private static final RuntimeKind[] CANDIDATES = {RuntimeKind.SPINDLE, RuntimeKind.FJP, RuntimeKind.FJP_ASYNC};
 
     private final Options o;
+    /** Makes the runtimes compared: {@link Runtimes#create}; tests wrap it. */
+    private final BiFunction<RuntimeKind, Integer, BenchRuntime> runtimes;
 
     public QuickHarness(Options options) {
+        this(options, Runtimes::create);
+    }
+
+    /** With the runtimes made by {@code runtimes} (kind, workers) instead of {@link Runtimes#create}. */
+    QuickHarness(Options options, BiFunction<RuntimeKind, Integer, BenchRuntime> runtimes) {
         this.o = options;
+        this.runtimes = runtimes;
     }
 
     /** Runs everything selected and returns the report. */
@@ -197,9 +207,10 @@ public final class QuickHarness {
 
         Map<String, Row> rows = new LinkedHashMap<>();
         Map<RuntimeKind, BenchRuntime> rts = new EnumMap<>(RuntimeKind.class);
+        Throwable failure = null;
         try {
             for (RuntimeKind k : CANDIDATES) {
-                BenchRuntime rt = Runtimes.create(k, o.workers);
+                BenchRuntime rt = runtimes.apply(k, o.workers);
                 rts.put(k, rt);
                 rt.prestart();
             }
@@ -209,8 +220,11 @@ public final class QuickHarness {
             if (latency) {
                 measureLatency(rts.get(RuntimeKind.SPINDLE), rts.get(RuntimeKind.FJP), progress, rows);
             }
+        } catch (RuntimeException | Error e) {
+            failure = e;
+            throw e;
         } finally {
-            rts.values().forEach(BenchRuntime::close);
+            closeAll(rts.values(), failure);
         }
         if (idle) {
             measureIdle(progress, rows);
@@ -226,6 +240,34 @@ public final class QuickHarness {
         }
         long elapsed = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
         return new Report(o.workers, o.warmupRounds, o.rounds, elapsed, System.getProperty("java.version"), ordered);
+    }
+
+    /**
+     * Closes every runtime, even when a close fails. A close that fails after the run failed is
+     * added to that failure, which stays the one reported: a workload that hung on a pool ("did not
+     * complete within 120 s") leaves that pool unable to terminate, and its close's failure ("did
+     * not terminate within 30 s"), thrown from the finally block, replaced the one that named the
+     * workload, and left the runtimes after it open. After a run that did not fail, the first
+     * close failure is thrown, with any later ones suppressed.
+     */
+    private static void closeAll(Collection<BenchRuntime> runtimes, Throwable failure) {
+        RuntimeException first = null;
+        for (BenchRuntime rt : runtimes) {
+            try {
+                rt.close();
+            } catch (RuntimeException e) {
+                if (failure != null) {
+                    failure.addSuppressed(e);
+                } else if (first == null) {
+                    first = e;
+                } else {
+                    first.addSuppressed(e);
+                }
+            }
+        }
+        if (first != null) {
+            throw first;
+        }
     }
 
     // ------------------------------------------------------------------ workloads
