@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BiFunction;
 
 /**
  * The quick harness for the actor workloads ({@code spindle bench actors}): every selected actor
@@ -43,9 +44,17 @@ public final class ActorHarness {
     }
 
     private final Options o;
+    /** Opens each runtime (its spec, the workers): {@link ActorKits.Spec#open}; tests wrap it. */
+    private final BiFunction<ActorKits.Spec, Integer, ActorKit> opener;
 
     public ActorHarness(Options options) {
+        this(options, ActorKits.Spec::open);
+    }
+
+    /** With the runtimes opened by {@code opener} (spec, workers) instead of {@link ActorKits.Spec#open}. */
+    ActorHarness(Options options, BiFunction<ActorKits.Spec, Integer, ActorKit> opener) {
         this.o = options;
+        this.opener = opener;
     }
 
     /** Runs everything selected and returns the report. */
@@ -66,9 +75,10 @@ public final class ActorHarness {
         List<ActorKit> kits = new ArrayList<>();
         Map<ActorWorkload, List<List<Double>>> samples = new LinkedHashMap<>();
         Map<ActorWorkload, Integer> reps = new LinkedHashMap<>();
+        Throwable failure = null;
         try {
             for (ActorKits.Spec s : specs) {
-                kits.add(s.open(o.workers));
+                kits.add(opener.apply(s, o.workers));
             }
             for (ActorWorkload w : workloads) {
                 reps.put(w, 1);
@@ -102,8 +112,11 @@ public final class ActorHarness {
                     }
                 }
             }
+        } catch (RuntimeException | Error e) {
+            failure = e;
+            throw e;
         } finally {
-            kits.forEach(ActorKit::close);
+            QuickHarness.closeAll(kits, ActorKit::close, failure);   // every one, keeping the run's failure
         }
         progress.finish();
 

@@ -21,6 +21,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiFunction;
+import java.util.function.Consumer;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -224,7 +225,7 @@ public final class QuickHarness {
             failure = e;
             throw e;
         } finally {
-            closeAll(rts.values(), failure);
+            closeAll(rts.values(), BenchRuntime::close, failure);
         }
         if (idle) {
             measureIdle(progress, rows);
@@ -243,18 +244,19 @@ public final class QuickHarness {
     }
 
     /**
-     * Closes every runtime, even when a close fails. A close that fails after the run failed is
-     * added to that failure, which stays the one reported: a workload that hung on a pool ("did not
-     * complete within 120 s") leaves that pool unable to terminate, and its close's failure ("did
-     * not terminate within 30 s"), thrown from the finally block, replaced the one that named the
-     * workload, and left the runtimes after it open. After a run that did not fail, the first
-     * close failure is thrown, with any later ones suppressed.
+     * Closes every runtime with {@code close}, even when a close fails. A close that fails after
+     * the run failed ({@code failure}, else null) is added to that failure, which stays the one
+     * reported: a workload that hung on a pool ("did not complete within 120 s") leaves that pool
+     * unable to terminate, and its close's failure ("did not terminate within 30 s"), thrown from
+     * the finally block, replaced the one that named the workload, and left the runtimes after it
+     * open. After a run that did not fail, the first close failure is thrown, with any later ones
+     * suppressed. {@link ActorHarness} closes its runtimes the same way.
      */
-    private static void closeAll(Collection<BenchRuntime> runtimes, Throwable failure) {
+    static <R> void closeAll(Collection<R> runtimes, Consumer<? super R> close, Throwable failure) {
         RuntimeException first = null;
-        for (BenchRuntime rt : runtimes) {
+        for (R rt : runtimes) {
             try {
-                rt.close();
+                close.accept(rt);
             } catch (RuntimeException e) {
                 if (failure != null) {
                     failure.addSuppressed(e);
