@@ -52,6 +52,9 @@ public final class AsyncHarness {
      * {@link AsyncTargets#defaultIds()} unless named: {@code vthreads} only on JDK 21+.
      */
     public static final class Options extends RunOptions<Options> {
+        /** Whether {@link #workloads} chose the workloads (by default they are {@link AsyncWorkloads#defaults()}). */
+        private boolean named;
+
         public Options() {
             super(AsyncWorkloads.names(), AsyncTargets.ids(), AsyncTargets.defaultIds(), "async runtime",
                     DEFAULT_ROUNDS, DEFAULT_WARMUP_ROUNDS);
@@ -70,7 +73,42 @@ public final class AsyncHarness {
             for (String id : runtimes()) {
                 AsyncTargets.byId(id).requireAvailable();
             }
+            requireAnAsyncRuntimeForNamedContention();
             return this;
+        }
+
+        /**
+         * {@inheritDoc}
+         *
+         * @throws IllegalArgumentException also for a contention workload while the runtimes include
+         *         no async one, which it needs (see {@link #runtimes})
+         */
+        @Override
+        public Options workloads(List<String> names) {
+            super.workloads(names);
+            named = true;
+            requireAnAsyncRuntimeForNamedContention();
+            return this;
+        }
+
+        /**
+         * A contention workload runs on the async runtimes only. Named while none is selected, it
+         * was dropped without a word ({@code --workloads contention --runtimes cf-fjp} ran nothing
+         * and exited 0); by default the contention workloads run where they can, so only named ones
+         * are refused.
+         */
+        private void requireAnAsyncRuntimeForNamedContention() {
+            List<String> contention = workloads().stream().filter(AsyncWorkloads.CONTENTION::contains).toList();
+            if (!named || contention.isEmpty()
+                    || runtimes().stream().anyMatch(id -> AsyncTargets.byId(id).family() == AsyncTargets.Family.ASYNC)) {
+                return;
+            }
+            List<String> async = AsyncTargets.ids().stream()
+                    .filter(id -> AsyncTargets.byId(id).family() == AsyncTargets.Family.ASYNC).toList();
+            boolean one = contention.size() == 1;
+            throw new IllegalArgumentException((one ? "workload '" : "workloads '") + String.join("', '", contention)
+                    + (one ? "' runs" : "' run") + " on the async runtimes only (" + String.join(", ", async)
+                    + "); none is selected");
         }
     }
 
@@ -102,7 +140,7 @@ public final class AsyncHarness {
             specs.add(s);
         }
         if (!contention.isEmpty() && asyncIdx.isEmpty()) {
-            contention.clear();                               // nothing to run them on
+            contention.clear();                               // the defaults, with nothing to run them on (named: refused)
         }
         int n = specs.size();
         int na = asyncIdx.size();
