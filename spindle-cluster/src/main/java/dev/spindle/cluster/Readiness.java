@@ -3,7 +3,9 @@
  */
 package dev.spindle.cluster;
 
+import java.lang.System.Logger.Level;
 import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.TimeoutException;
 import java.util.function.BooleanSupplier;
@@ -24,6 +26,8 @@ import java.util.function.Supplier;
  * definition; it is not an API for applications.
  */
 public final class Readiness {
+
+    private static final System.Logger LOG = System.getLogger(Readiness.class.getName());
 
     /** Milliseconds between two looks. */
     public static final int POLL_MILLIS = 50;
@@ -137,10 +141,16 @@ public final class Readiness {
      * own: once {@code allReady} (which asks every live worker, the new one included, and tells
      * them who the workers are) succeeds, the scheduler admits worker {@code id} with the
      * settings' threads per worker. Gives up silently when {@code present} turns false (the member
-     * left, or the coordinator is closing), when the scheduler refuses (the id is alive already),
-     * or after {@code timeout}. If {@code present} is false once the scheduler has admitted the
-     * worker, it tells the scheduler that the worker is lost: the transport's own report of that
-     * loss may have come before the admission, when the scheduler had nothing live to lose.
+     * left, or the coordinator is closing) or when the scheduler refuses (the id is alive
+     * already). After {@code timeout} without success it gives up too and, unless the scheduler
+     * has admitted the id meanwhile (a second wait for the same process, begun by another path,
+     * succeeded), logs it and runs {@code cutOff}: the joiner is proven but never admitted, so,
+     * kept, it sat idle for good and held its id, and a process restarted under that id waited
+     * for ever for the holder's loss; {@code cutOff} handles it as a lost worker (its id is free
+     * again, and the process is told or downed). If {@code present} is false once the scheduler
+     * has admitted the worker, it tells the scheduler that the worker is lost: the transport's own
+     * report of that loss may have come before the admission, when the scheduler had nothing live
+     * to lose.
      *
      * @param coordinator the coordinator that admits the worker
      * @param id the new worker's id
@@ -148,11 +158,17 @@ public final class Readiness {
      * @param present whether the member is still there and the coordinator open; asked before each
      *     look
      * @param allReady asks every live worker whether it is ready, and tells them the membership
+     * @param cutOff cuts off the process that joined as {@code id} (not a successor that proved the
+     *     id since), as a lost worker; run once the wait timed out
      * @throws NullPointerException if an argument is null
      */
     public static void joinLate(ClusterCoordinator coordinator, int id, Duration timeout, BooleanSupplier present,
-                                Look<RuntimeException> allReady) {
+                                Look<RuntimeException> allReady, Runnable cutOff) {
         Objects.requireNonNull(coordinator, "coordinator");
+        Objects.requireNonNull(timeout, "timeout");
+        Objects.requireNonNull(present, "present");
+        Objects.requireNonNull(allReady, "allReady");
+        Objects.requireNonNull(cutOff, "cutOff");
         Thread t = new Thread(() -> {
             try {
                 await(timeout, System.nanoTime(), () -> {
@@ -160,7 +176,8 @@ public final class Readiness {
                         throw new IllegalStateException("worker " + id + " left before it could join");
                     }
                     return allReady.ready();
-                }, () -> "worker " + id + " not ready");
+                }, () -> "worker " + id + " joined, but it or another worker did not answer the coordinator's probe"
+                        + " within " + timeout);
                 coordinator.join(id, coordinator.settings().threadsPerWorker());
                 if (!present.getAsBoolean()) {
                     // lost between its answer and its admission: the transport reported the loss
@@ -168,7 +185,19 @@ public final class Readiness {
                     // the scheduler ignored it; told again, or the id stays live with nobody behind it
                     coordinator.receive(new Message.WorkerLost(id));
                 }
-            } catch (TimeoutException | InterruptedException | RuntimeException gaveUp) {
+            } catch (TimeoutException notReady) {
+                try {
+                    List<ClusterStats.WorkerStats> admitted = coordinator.stats().workers();
+                    if (id < admitted.size() && admitted.get(id).alive()) {
+                        return;               // admitted meanwhile by a twin of this wait (see admitProven's callers)
+                    }
+                    LOG.log(Level.WARNING, notReady.getMessage() + "; the coordinator gave its join up and cut it"
+                            + " off (its id is free again, and a restarted process may join under it)");
+                    cutOff.run();
+                } catch (RuntimeException closing) {
+                    // the coordinator is closing: its leaving tells every worker
+                }
+            } catch (InterruptedException | RuntimeException gaveUp) {
                 // gone, closing or joined already: the member stays outside the scheduler
             }
         }, "spindle-late-join-" + id);

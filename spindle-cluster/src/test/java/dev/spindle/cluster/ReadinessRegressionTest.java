@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -35,11 +36,35 @@ class ReadinessRegressionTest {
                 present.set(false);
                 c.receive(new Message.WorkerLost(1));
                 return true;
-            });
+            }, () -> { });
             awaitLateJoin(1);
             c.stealEvents();                                  // a barrier: what was queued is handled
 
             assertThat(c.stats().workers().get(1).alive()).as("worker 1, whose process is gone").isFalse();
+        } finally {
+            c.close();
+        }
+    }
+
+    /**
+     * A late joiner whose probes fail for the whole join timeout was given up silently: proven but
+     * never admitted, it idled for good and held its id. It is cut off now, unless the scheduler
+     * admitted the id meanwhile (a second wait for the same process succeeded).
+     */
+    @Test
+    void aLateJoinThatTimesOutCutsTheJoinerOffUnlessTheIdWasAdmitted() throws Exception {
+        RecordingTransport t = new RecordingTransport();
+        ClusterCoordinator c = ClusterCoordinator.start(HandDriven.settings(1).build(), t);
+        try {
+            AtomicInteger cutOff = new AtomicInteger();
+            Readiness.joinLate(c, 0, Duration.ZERO, () -> true, () -> false, cutOff::incrementAndGet);
+            awaitLateJoin(0);
+            assertThat(cutOff).as("worker 0, admitted at the start").hasValue(0);
+
+            Readiness.joinLate(c, 1, Duration.ZERO, () -> true, () -> false, cutOff::incrementAndGet);
+            awaitLateJoin(1);
+            assertThat(cutOff).as("worker 1, never ready").hasValue(1);
+            assertThat(c.stats().workers()).as("admitted").hasSize(1);
         } finally {
             c.close();
         }

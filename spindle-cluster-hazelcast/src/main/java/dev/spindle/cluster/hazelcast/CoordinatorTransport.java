@@ -233,7 +233,8 @@ final class CoordinatorTransport extends CoordinatorTransportSupport implements 
     /**
      * Tells process {@code to}, which this coordinator has just cut off, that it is: its member
      * may well stay in the cluster (a frame to it was not delivered, the scheduler's send to it
-     * threw), and membership then tells it nothing; nothing it sends is accepted any more and
+     * threw, its late join was given up: {@link #cutOff}), and membership then tells it nothing;
+     * nothing it sends is accepted any more and
      * nothing more is sent to it, so, untold, it sat idle for good, and a supervisor that restarts
      * a worker whose process ended never did. {@link Wire.CutOff} is sent to its member at once,
      * then again as {@link #retired} sends {@link Message.Retired}, until the member has left
@@ -248,6 +249,16 @@ final class CoordinatorTransport extends CoordinatorTransportSupport implements 
                 "spindle-cut-off-" + to.worker());
         t.setDaemon(true);
         t.start();
+    }
+
+    /**
+     * Cuts off worker {@code worker}'s process at {@code member} as {@code incarnation}, whose
+     * late join the coordinator gave up ({@link dev.spindle.cluster.Readiness#joinLate}): handled
+     * as lost (its id is free for a restarted process) and told, unless it is lost already or the
+     * id has passed to a successor.
+     */
+    void cutOff(int worker, Member member, long incarnation) {
+        loseIfUnsent(new Process(worker, member, incarnation, -1));   // no lane: nothing was queued for it
     }
 
     void attach(HazelcastInstance instance, Consumer<Message.ToScheduler> scheduler) {

@@ -45,7 +45,9 @@ import java.util.concurrent.TimeoutException;
  * carries it in every frame, and only the current incarnation's frames are accepted, so a late
  * frame of the dead process can never count as the new one's. Once it has proved the secret and every worker, itself included, has answered a probe
  * with the new list of workers, the scheduler admits it with the settings' threads per worker,
- * and placement and stealing give it work. {@link #retire} retires a worker gracefully; once
+ * and placement and stealing give it work; if that does not happen within the join timeout, it
+ * is cut off as a lost worker (its id is free again, and its {@link WorkerMain} is told and exits
+ * with status 1). {@link #retire} retires a worker gracefully; once
  * removed it is cut off (its member may then be stopped).
  */
 public final class HazelcastCoordinator implements ClusterView, AutoCloseable {
@@ -64,6 +66,8 @@ public final class HazelcastCoordinator implements ClusterView, AutoCloseable {
 
     /** For tests: runs in {@link #start} once the scheduler has started, as if what follows threw. */
     static volatile Runnable afterSchedulerStartForTests = () -> { };
+    /** For tests: whether worker {@code id} answers a probe ({@link #allReady}), as if it never did when false. */
+    static volatile java.util.function.IntPredicate answersProbeForTests = id -> true;
 
     private HazelcastCoordinator(HazelcastInstance instance, CoordinatorTransport transport, Roster roster,
                                  ClusterCoordinator coordinator, FrameCodec codec, Session session,
@@ -158,9 +162,12 @@ public final class HazelcastCoordinator implements ClusterView, AutoCloseable {
 
     private void joinLate(int id) {
         transport.admitting(id);              // the scheduler has handled the loss of the id's last process
+        com.hazelcast.cluster.Member joiner = roster.worker(id);   // the process that joins, not a later one
+        long incarnation = roster.incarnation(id);
         Readiness.joinLate(coordinator, id, joinTimeout,
                 () -> roster.worker(id) != null && instance.getLifecycleService().isRunning(),
-                () -> allReady(List.copyOf(roster.provenWorkers().keySet())));
+                () -> allReady(List.copyOf(roster.provenWorkers().keySet())),
+                () -> transport.cutOff(id, joiner, incarnation));
     }
 
     /**
@@ -190,6 +197,9 @@ public final class HazelcastCoordinator implements ClusterView, AutoCloseable {
         }
         for (int i = 0; i < workers.size(); i++) {
             int id = workers.get(i);
+            if (!answersProbeForTests.test(id)) {
+                return false;
+            }
             com.hazelcast.cluster.Member m = members.get(i);
             byte[] frame = frames.get(i);
             try {

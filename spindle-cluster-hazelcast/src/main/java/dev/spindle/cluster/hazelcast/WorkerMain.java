@@ -173,7 +173,8 @@ public final class WorkerMain {
         }
         if (worker.cutOff()) {
             err.println("WorkerMain: worker " + o.id + " stopped: the coordinator cut it off (a frame to it was not "
-                    + "delivered, or its scheduler could not reach it) and placed its tasks again; it left the cluster "
+                    + "delivered, its scheduler could not reach it, or it joined late and the workers did not all answer "
+                    + "the coordinator within the join timeout) and placed its tasks again; it left the cluster "
                     + "and may be started again");
             return FAILED;
         }

@@ -47,7 +47,8 @@ import org.apache.pekko.cluster.Cluster;
  *
  * <p>Membership: a worker may join later with an id not used in this run (below
  * {@link ClusterCoordinator#MAX_WORKERS}); once every worker knows it and answers a probe, the
- * scheduler admits it with the settings' threads per worker. A killed (or retired) worker's
+ * scheduler admits it with the settings' threads per worker (if not within the join timeout, it
+ * is downed as a lost worker, and its id is free again). A killed (or retired) worker's
  * process may restart under a new id or under its own: each worker process announces a random
  * incarnation and carries it in every frame, the new process takes the id once the old one is
  * lost, and only the current incarnation's frames are accepted (the rules are
@@ -61,6 +62,8 @@ public final class PekkoCoordinator implements ClusterView, AutoCloseable {
     static volatile Runnable afterSchedulerStartForTests = () -> { };
     /** For tests: runs as the scheduler is closed, before it, as if the scheduler's close threw. */
     static volatile Runnable onSchedulerCloseForTests = () -> { };
+    /** For tests: whether worker {@code id} answers a probe ({@link #allReady}), as if it never did when false. */
+    static volatile java.util.function.IntPredicate answersProbeForTests = id -> true;
 
     private final ActorSystem system;
     private final CoordinatorTransport transport;
@@ -229,8 +232,13 @@ public final class PekkoCoordinator implements ClusterView, AutoCloseable {
 
     private void joinLate(int id) {
         transport.admitting(id);              // the scheduler has handled the loss of the id's last process
+        Incarnations.Claim<Address> joiner = roster.process(id);   // the process that joins, not a later one
         Readiness.joinLate(coordinator, id, joinTimeout, () -> roster.worker(id) != null && !system.whenTerminated()
-                .isCompleted(), () -> allReady(roster.liveIds()));
+                .isCompleted(), () -> allReady(roster.liveIds()), () -> {
+                    if (joiner != null) {
+                        roster.loseIfCurrent(id, joiner.holder(), joiner.incarnation());   // downed, its id free again
+                    }
+                });
     }
 
     /**
@@ -241,7 +249,7 @@ public final class PekkoCoordinator implements ClusterView, AutoCloseable {
      */
     private boolean allReady(List<Integer> workers) throws InterruptedException {
         for (int id : workers) {
-            if (!transport.probe(id, workers.size() - 1)) {
+            if (!answersProbeForTests.test(id) || !transport.probe(id, workers.size() - 1)) {
                 return false;
             }
         }
