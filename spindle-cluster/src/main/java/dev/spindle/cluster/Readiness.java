@@ -225,6 +225,10 @@ public final class Readiness {
     public static void admitProven(ClusterCoordinator coordinator, Incarnations.Proof proof, int id, boolean started,
                                    IntConsumer joinLate) {
         Objects.requireNonNull(coordinator, "coordinator");
+        // here, not on the admission's thread, where the exception was taken for the coordinator
+        // closing; a null proof was taken for a refusal
+        Objects.requireNonNull(proof, "proof");
+        Objects.requireNonNull(joinLate, "joinLate");
         if (proof != Incarnations.Proof.NEW && proof != Incarnations.Proof.REJOINED) {
             return;                           // refused, or waiting for the id to be free
         }

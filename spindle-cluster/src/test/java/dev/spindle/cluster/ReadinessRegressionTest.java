@@ -4,6 +4,7 @@
 package dev.spindle.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
@@ -65,6 +66,25 @@ class ReadinessRegressionTest {
             awaitLateJoin(1);
             assertThat(cutOff).as("worker 1, never ready").hasValue(1);
             assertThat(c.stats().workers()).as("admitted").hasSize(1);
+        } finally {
+            c.close();
+        }
+    }
+
+    /**
+     * {@link Readiness#admitProven} promises a NullPointerException for a null proof or a null
+     * {@code joinLate}; a null proof was taken for a refusal and ignored, and a null
+     * {@code joinLate} failed on the admission's own thread, where it was taken for the
+     * coordinator closing: either way the worker was never admitted, and the caller never told.
+     */
+    @Test
+    void aNullProofOrJoinLateIsRefusedAtOnce() {
+        ClusterCoordinator c = ClusterCoordinator.start(HandDriven.settings(1).build(), new RecordingTransport());
+        try {
+            assertThatThrownBy(() -> Readiness.admitProven(c, null, 1, true, id -> { }))
+                    .isInstanceOf(NullPointerException.class).hasMessageContaining("proof");
+            assertThatThrownBy(() -> Readiness.admitProven(c, Incarnations.Proof.NEW, 1, true, null))
+                    .isInstanceOf(NullPointerException.class).hasMessageContaining("joinLate");
         } finally {
             c.close();
         }
