@@ -99,7 +99,10 @@ public abstract class ComputeTask<T> extends ForkTask<T> {
         // and tryRun alone then ran it here, so a second start succeeded or threw depending on
         // whether a worker had got to it yet
         bind(null);
-        if (!tryRun()) {
+        if (!tryRun() && !super.isCancelled()) {
+            // bound here, so only a cancel from another thread between bind and run, or a racing
+            // second start, can have claimed it; the first is its outcome, which join() reports
+            // (an IllegalStateException said "already was [started]" of a task that never was)
             throw new IllegalStateException("a task can be started once; " + this + " already was");
         }
         return join();
