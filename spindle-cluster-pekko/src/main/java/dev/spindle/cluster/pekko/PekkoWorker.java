@@ -142,6 +142,11 @@ public final class PekkoWorker implements AutoCloseable {
             PekkoWorker worker = new PekkoWorker(system, node, transport, roster, refusedMembers, rejectedFrames,
                     incarnation, outbox);
             cluster.registerOnMemberUp(() -> worker.up.complete(null));
+            // a member stopped before it was Up (closed, refused by the cluster's TLS, downed while
+            // joining) never will be, and Pekko drops the callback above: joined() fails then,
+            // rather than leave a caller waiting for it for good (nothing if it completed already)
+            system.registerOnTermination(() -> worker.up.completeExceptionally(new IllegalStateException(
+                    "worker " + id + " stopped before it joined the cluster")));
             node.retired().thenRun(() -> {
                 worker.retired = true;
                 cluster.leave(cluster.selfAddress());   // once removed, the actor system terminates
@@ -168,10 +173,11 @@ public final class PekkoWorker implements AutoCloseable {
     }
 
     /**
-     * Completes when this member is Up in the cluster.
+     * Completes when this member is Up in the cluster, or fails if it stops before.
      *
-     * @return a new stage, completed (with {@code null}) once the member is Up; completing it does
-     *     not affect the worker
+     * @return a new stage, completed (with {@code null}) once the member is Up, or exceptionally
+     *     with {@link IllegalStateException} once the member has stopped without ever being Up
+     *     (closed, refused, downed while joining); completing it does not affect the worker
      */
     public CompletionStage<Void> joined() {
         return up.copy();
