@@ -95,7 +95,8 @@ import java.util.concurrent.locks.LockSupport;
  *   <li><b>A driver that throws.</b> Nothing a driver's {@code select} or {@code dispatch}
  *       throws leaves a park or a poll: a worker that dies shuts its runtime down. It is
  *       reported, and the slot pauses for a while that grows while its turns keep failing
- *       ({@link #failed}); the driver keeps the events it did not dispatch for a later turn.</li>
+ *       ({@link #failed}); the driver keeps the events it did not dispatch for a later turn. The
+ *       due timers of slot 0 still fire after a {@code select} that threw.</li>
  *   <li><b>Flight recorder.</b> A sleep in a driver's {@code select} is a worker's park as much
  *       as one on {@link LockSupport}, and a driver's wake-up by {@code unpark} a wake-up: they
  *       are recorded here ({@code dev.spindle.WorkerPark}, {@code dev.spindle.WorkerUnpark}), as
@@ -291,7 +292,12 @@ final class DrivingParker implements Parker {
                     drivingOf.set(w, 0);       // the pause is a thread's park: unpark must reach it
                     failed(k, e);
                     pauseAfterFailure(w, k);
-                    lookIfWokenInSelect(w);    // it may have woken tasks before it threw
+                    if (k == 0 && timers.anyDue()) {
+                        runtime.parking.wakeSelf(w);  // as for events: the wake-ups then wake nobody else
+                        handle(runtime.workers[w], k, d, false, true);  // see failed
+                    } else {
+                        lookIfWokenInSelect(w);  // it may have woken tasks before it threw
+                    }
                     return;
                 }
             }
@@ -372,6 +378,9 @@ final class DrivingParker implements Parker {
                     ready = d.select(0);
                 } catch (Throwable e) {
                     failed(k, e);
+                    if (k == 0 && timers.anyDue()) {
+                        handle(runtime.workers[w], k, d, false, true);  // see failed
+                    }
                     continue;
                 }
                 if (ready < 0) {
@@ -434,6 +443,12 @@ final class DrivingParker implements Parker {
      * each time: the worker that drove it waits the pause out holding the slot, and busy workers'
      * polls skip the slot until it ends. Its I/O and, in slot 0, its timers are late by at most
      * that pause, and only while turns keep failing.
+     *
+     * <p>The timers do not depend on the driver: a failed
+     * {@code select} in slot 0 is followed by a firing of the due timers, as one that returned
+     * is. Without it, a driver whose {@code select} kept throwing held back every sleep and
+     * timeout of the runtime for good, the timeout meant to bound a wait on that very driver
+     * too ({@code TimersOutliveAFailingDriverTest}).
      */
     private void failed(int k, Throwable e) {
         AsyncRuntime.reportStray(e);           // never throws
