@@ -224,9 +224,12 @@ public final class AsyncRuntime implements AutoCloseable {
             List<IoDriver> copy = new ArrayList<>(drivers.size());
             for (IoDriver d : drivers) {
                 Objects.requireNonNull(d, "drivers must not contain null");
-                for (IoDriver x : copy) {
-                    if (x == d) {
-                        throw new IllegalArgumentException("driver listed twice: " + d);
+                for (int i = 0; i < copy.size(); i++) {
+                    if (copy.get(i) == d) {
+                        // named by index and class, not toString(): that is user code, and one
+                        // that threw replaced this exception with its own
+                        throw new IllegalArgumentException("driver listed twice, at index " + i + " and index "
+                                + copy.size() + ": a " + d.getClass().getName());
                     }
                 }
                 copy.add(d);
