@@ -263,9 +263,15 @@ public final class AsyncRuntime implements AutoCloseable {
                         claimed++;
                     }
                 } catch (RuntimeException | Error e) {
-                    // no runtime: give back the claims made, or nothing could ever drive them
+                    // no runtime: give back the claims made, or nothing could ever drive them.
+                    // One that throws (a driver's defect) does not stop the others, nor replace
+                    // the reason the build failed: it goes with it, as a suppressed exception
                     for (int i = 0; i < claimed; i++) {
-                        io.get(i).unclaim();
+                        try {
+                            io.get(i).unclaim();
+                        } catch (RuntimeException | Error u) {
+                            e.addSuppressed(u);
+                        }
                     }
                     throw e;
                 }
