@@ -30,13 +30,26 @@ class ShutdownNowOfAWorkerWhoseInterruptThrowsTest {
 
     /** A channel whose close fails; {@link #block} waits inside it as an I/O operation would. */
     private static final class FailingChannel extends AbstractInterruptibleChannel {
-        void block(CountDownLatch entered, CountDownLatch interrupted) {
+        void block(CountDownLatch entered, CountDownLatch release, CountDownLatch interrupted) {
             begin();
             try {
                 entered.countDown();
-                new CountDownLatch(1).await(60, TimeUnit.SECONDS);   // timed: the pool starts no spare
-            } catch (InterruptedException e) {
-                interrupted.countDown();
+                // Waits out the interrupt until the test releases it, so that it is still blocked in
+                // the channel when shutdownNow's interrupt looks for the blocker: from JDK 21 on,
+                // Thread.interrupt wakes the thread before it looks, and a task that left the
+                // channel at once was sometimes gone by then (nothing closed, nothing to report).
+                boolean wasInterrupted = false;
+                for (boolean waiting = true; waiting; ) {
+                    try {
+                        release.await(60, TimeUnit.SECONDS);   // timed: the pool starts no spare
+                        waiting = false;
+                    } catch (InterruptedException e) {
+                        wasInterrupted = true;
+                    }
+                }
+                if (wasInterrupted || Thread.interrupted()) {
+                    interrupted.countDown();
+                }
             } finally {
                 try {
                     end(false);
@@ -61,8 +74,9 @@ class ShutdownNowOfAWorkerWhoseInterruptThrowsTest {
         try {
             FailingChannel channel = new FailingChannel();
             CountDownLatch entered = new CountDownLatch(1);
+            CountDownLatch release = new CountDownLatch(1);
             CountDownLatch interrupted = new CountDownLatch(1);
-            pool.execute(() -> channel.block(entered, interrupted));
+            pool.execute(() -> channel.block(entered, release, interrupted));
             assertThat(entered.await(30, TimeUnit.SECONDS)).isTrue();
             Future<?> queued = pool.submit(() -> { });   // behind the blocked task, on the only worker
 
@@ -70,6 +84,7 @@ class ShutdownNowOfAWorkerWhoseInterruptThrowsTest {
             Throwable thrown = catchThrowable(() -> notStarted.set(pool.shutdownNow()));
             assertThat(thrown).as("what shutdownNow threw").isNull();
             assertThat(notStarted.get()).as("the tasks shutdownNow returned").containsExactly((Runnable) queued);
+            release.countDown();
             assertThat(interrupted.await(30, TimeUnit.SECONDS)).as("the blocked task was interrupted").isTrue();
             assertThat(reported).as("the failed close, told to the handler")
                     .anySatisfy(e -> assertThat(e).hasMessage("close failed"));
