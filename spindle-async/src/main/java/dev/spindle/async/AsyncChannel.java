@@ -55,7 +55,7 @@ import java.util.Objects;
  * under the same lock, so no wake-up is lost. A poll asks a runtime's own context for the budget
  * (and a served receive's waker whether it expired) under the lock, just before it takes a
  * value, so that a cancel of the task's handle during the poll is seen as late as can be; it
- * asks any other context before the lock ({@code Async.isRuntimeContext}): a context may be the
+ * asks any other context before the lock ({@code ContextAsks}): a context may be the
  * caller's own, polling by hand, and look at the channel, which would then wait for good for the
  * lock its own poll holds. (A runtime's waker under such a context is still asked under the lock
  * whether it expired, and refused the budget if so, as the runtime's context would refuse it.)
@@ -333,14 +333,9 @@ public final class AsyncChannel<T> {
         public Poll<Void> poll(Context cx) {
             Waker toWake = null;       // a waiter this operation served
             Waker self = null;         // this task's own waker: out of budget, poll again
-            // A context not the runtime's is asked before the lock (see the overview), for the
-            // budget only by the poll that starts the send (only a poll moves it from NEW); if
-            // its waker is the runtime's (a user's context around the task's), whether that
-            // expired is still asked under the lock, as the runtime's budget would say
-            boolean own = Async.isRuntimeContext(cx);
+            // a context not the runtime's is asked before the lock (see the overview)
             Waker w = cx.waker();
-            boolean ownWaker = own || Async.isRuntimeContext(w);
-            boolean budget = own || state != NEW || cx.consumeBudget();
+            int asked = ContextAsks.beforeLock(cx, w, state == NEW, false);
             lock();
             try {
                 switch (state) {
@@ -362,7 +357,7 @@ public final class AsyncChannel<T> {
                     state = FINISHED;
                     throw new ChannelClosedException("send: the channel is closed");
                 }
-                if (own ? !cx.consumeBudget() : !budget || ownWaker && w.expired()) {
+                if (ContextAsks.refusedUnderLock(asked, cx, w)) {
                     self = w;
                     return Poll.pending();
                 }
@@ -459,21 +454,15 @@ public final class AsyncChannel<T> {
             Waker toWake = null;       // a waiter this operation served
             Waker self = null;         // this task's own waker: out of budget, poll again
             ArrayDeque<Waker> closedOut = null;  // receivers failed once the last value in flight is taken
-            // A context not the runtime's is asked before the lock (see the overview): for the
-            // budget only by the poll that starts the receive (only a poll moves it from NEW),
-            // whether its waker expired only by a later one (a sender may have served it since)
-            // and unless that waker is the runtime's (a user's context around the task's)
-            boolean own = Async.isRuntimeContext(cx);
+            // a context not the runtime's is asked before the lock (see the overview); a sender
+            // may have served this receive since its last poll
             Waker w = cx.waker();
-            boolean ownWaker = own || Async.isRuntimeContext(w);
-            boolean isNew = state == NEW;
-            boolean budget = own || !isNew || cx.consumeBudget();
-            boolean expired = !ownWaker && !isNew && w.expired();
+            int asked = ContextAsks.beforeLock(cx, w, state == NEW, true);
             lock();
             try {
                 switch (state) {
                     case DONE:
-                        if (ownWaker ? w.expired() : expired) {
+                        if (ContextAsks.expiredUnderLock(asked, w)) {
                             return DirectTask.PENDING;  // its task was cancelled: see the class comment
                         }
                         T v = value;
@@ -494,7 +483,7 @@ public final class AsyncChannel<T> {
                         break;
                 }
                 if (returned != null && !returned.isEmpty()) {
-                    if (own ? !cx.consumeBudget() : !budget || ownWaker && w.expired()) {
+                    if (ContextAsks.refusedUnderLock(asked, cx, w)) {
                         self = w;
                         return DirectTask.PENDING;
                     }
@@ -508,7 +497,7 @@ public final class AsyncChannel<T> {
                     state = FINISHED;
                     throw new ChannelClosedException("receive: the channel is closed and empty");
                 }
-                if (own ? !cx.consumeBudget() : !budget || ownWaker && w.expired()) {
+                if (ContextAsks.refusedUnderLock(asked, cx, w)) {
                     self = w;
                     return DirectTask.PENDING;
                 }

@@ -38,7 +38,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * <p><b>The context.</b> An acquire's poll asks a runtime's own context for the budget (and a
  * granted acquire's waker whether it expired) under the lock, just before it takes the permit,
  * so that a cancel of the task's handle during the poll is seen as late as can be; it asks any
- * other context before the lock ({@code Async.isRuntimeContext}), since no user code runs under
+ * other context before the lock ({@code ContextAsks}), since no user code runs under
  * the lock: a context may be the caller's own, polling by hand, and a context that released a
  * permit under it (the lock is reentrant) left that permit free while the acquire waited, and
  * one that waited for another thread using the semaphore waited for good. (A runtime's waker
@@ -165,21 +165,15 @@ public final class AsyncSemaphore {
         @Override
         Object pollDirect(Context cx) {
             Waker toWake = null;
-            // A context not the runtime's is asked before the lock (see the overview): for the
-            // budget only by the poll that starts the acquire (only a poll moves it from NEW),
-            // whether its waker expired only by a later one (a release may have granted it since)
-            // and unless that waker is the runtime's (a user's context around the task's)
-            boolean own = Async.isRuntimeContext(cx);
+            // a context not the runtime's is asked before the lock (see the overview); a release
+            // may have granted this acquire since its last poll
             Waker w = cx.waker();
-            boolean ownWaker = own || Async.isRuntimeContext(w);
-            boolean isNew = state == NEW;
-            boolean budget = own || !isNew || cx.consumeBudget();
-            boolean expired = !ownWaker && !isNew && w.expired();
+            int asked = ContextAsks.beforeLock(cx, w, state == NEW, true);
             lock.lock();
             try {
                 switch (state) {
                     case GRANTED:
-                        if (ownWaker ? w.expired() : expired) {
+                        if (ContextAsks.expiredUnderLock(asked, w)) {
                             return PENDING;    // its task was cancelled: the retiring cancel gives it back
                         }
                         state = FINISHED;
@@ -192,7 +186,7 @@ public final class AsyncSemaphore {
                     default:
                         break;
                 }
-                if (own ? !cx.consumeBudget() : !budget || ownWaker && w.expired()) {
+                if (ContextAsks.refusedUnderLock(asked, cx, w)) {
                     toWake = w;
                     return PENDING;
                 }
