@@ -144,7 +144,8 @@ public final class Readiness {
      * left, or the coordinator is closing) or when the scheduler refuses (the id is alive
      * already). After {@code timeout} without success it gives up too and, unless the scheduler
      * has admitted the id meanwhile (a second wait for the same process, begun by another path,
-     * succeeded), logs it and runs {@code cutOff}: the joiner is proven but never admitted, so,
+     * succeeded), logs it and runs {@code cutOff} (a probe that throws counts as one not answered:
+     * it is asked again): the joiner is proven but never admitted, so,
      * kept, it sat idle for good and held its id, and a process restarted under that id waited
      * for ever for the holder's loss; {@code cutOff} handles it as a lost worker (its id is free
      * again, and the process is told or downed). If {@code present} is false once the scheduler
@@ -170,14 +171,23 @@ public final class Readiness {
         Objects.requireNonNull(allReady, "allReady");
         Objects.requireNonNull(cutOff, "cutOff");
         Thread t = new Thread(() -> {
+            RuntimeException[] probeFailure = new RuntimeException[1];   // the last probe's, for the log
             try {
                 await(timeout, System.nanoTime(), () -> {
                     if (!present.getAsBoolean()) {
                         throw new IllegalStateException("worker " + id + " left before it could join");
                     }
-                    return allReady.ready();
+                    try {
+                        return allReady.ready();
+                    } catch (RuntimeException failed) {
+                        // a probe that threw got no answer: asked again, and cut off at the end;
+                        // it ended the wait as a leaving did, and the joiner idled for good
+                        probeFailure[0] = failed;
+                        return false;
+                    }
                 }, () -> "worker " + id + " joined, but it or another worker did not answer the coordinator's probe"
-                        + " within " + timeout);
+                        + " within " + timeout + (probeFailure[0] == null ? "" : " (last probe failed: "
+                        + probeFailure[0] + ")"));
                 coordinator.join(id, coordinator.settings().threadsPerWorker());
                 if (!present.getAsBoolean()) {
                     // lost between its answer and its admission: the transport reported the loss
