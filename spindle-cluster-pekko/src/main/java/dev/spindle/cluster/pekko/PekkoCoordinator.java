@@ -97,7 +97,8 @@ public final class PekkoCoordinator implements ClusterView, AutoCloseable {
      * @return the running coordinator, which the caller closes
      * @throws TimeoutException if the workers do not all join within {@code joinTimeout}; the
      *         member is shut down
-     * @throws IllegalStateException if the cluster already has a coordinator; this member leaves
+     * @throws IllegalStateException if the cluster already has a coordinator; this member leaves;
+     *     or if this member stopped before it joined the cluster
      * @throws InterruptedException if the calling thread is interrupted while it waits; the member
      *     is shut down
      * @throws NullPointerException if an argument is null
@@ -144,6 +145,11 @@ public final class PekkoCoordinator implements ClusterView, AutoCloseable {
                     system.dispatcher());
             CompletableFuture<Void> up = new CompletableFuture<>();
             members.registerOnMemberUp(() -> up.complete(null));
+            // a member stopped before it was Up (its seeds never answered and Pekko gave the join
+            // up, downed while joining) never will be, and Pekko drops the callback above: start
+            // fails then, rather than wait out the join timeout (nothing if it completed already)
+            system.registerOnTermination(() -> up.completeExceptionally(new IllegalStateException(
+                    "the coordinator stopped before it joined the cluster")));
             if (settings.seedNodes().isEmpty()) {
                 members.join(members.selfAddress());
             } else {
