@@ -7,6 +7,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.Collections;
+import java.util.Deque;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -512,10 +513,10 @@ final class GraphScheduler implements AutoCloseable {
     List<CompletableFuture<Object>> submit(List<TaskSpec<?>> specs) {
         Message.Compute submitter = ClusterWorker.runningTask(this);   // read on the caller's thread; ours only
         return call(() -> {
-            Set<String> batch = new HashSet<>();
+            Map<String, TaskSpec<?>> batch = new HashMap<>();
             for (TaskSpec<?> s : specs) {
                 TaskState earlier = tasks.get(s.key());
-                if ((earlier != null && !resubmittable(earlier, submitter)) || !batch.add(s.key())) {
+                if ((earlier != null && !resubmittable(earlier, submitter)) || batch.putIfAbsent(s.key(), s) != null) {
                     throw new IllegalArgumentException("a task with key '" + s.key() + "' was already submitted");
                 }
                 for (ClusterFuture<?> f : s.dependencyFutures()) {
@@ -523,10 +524,16 @@ final class GraphScheduler implements AutoCloseable {
                     f.requireHeld("as a dependency of task '" + s.key() + "'");
                 }
                 for (String dep : s.dependencies()) {
-                    if (!tasks.containsKey(dep) && !batch.contains(dep)) {
+                    if (!tasks.containsKey(dep) && !batch.containsKey(dep)) {
                         throw new IllegalArgumentException("task '" + s.key() + "' depends on unknown key '"
                                 + dep + "' (submit or scatter it first)");
                     }
+                }
+                if (earlier != null && reaches(s.dependencies(), s.key(), batch)) {
+                    // the resubmission takes over the earlier record's dependents (supersede): one
+                    // of them among its own inputs closed a cycle, which, once lost, nothing recomputed
+                    throw new IllegalArgumentException("task '" + s.key() + "' would form a dependency cycle:"
+                            + " one of its dependencies depends on its earlier submission");
                 }
                 for (int w : s.restrictions().workers()) {
                     if (w >= workers.size()) {
@@ -567,6 +574,34 @@ final class GraphScheduler implements AutoCloseable {
             stalls();                         // placed on stalled workers: taken back, and told if none can run them
             return futures;
         });
+    }
+
+    /**
+     * Whether a dependency path from {@code from} reaches key {@code key}: through the specs of
+     * the batch being submitted (which come first, as they replace records of their keys), then
+     * through the recorded tasks.
+     */
+    private boolean reaches(List<String> from, String key, Map<String, TaskSpec<?>> batch) {
+        Deque<String> todo = new ArrayDeque<>(from);
+        Set<String> seen = new HashSet<>();
+        while (!todo.isEmpty()) {
+            String k = todo.pop();
+            if (k.equals(key)) {
+                return true;
+            }
+            if (!seen.add(k)) {
+                continue;
+            }
+            TaskSpec<?> spec = batch.get(k);
+            if (spec != null) {
+                todo.addAll(spec.dependencies());
+            } else if (tasks.containsKey(k)) {
+                for (TaskState d : tasks.get(k).dependencies) {
+                    todo.add(d.key());
+                }
+            }
+        }
+        return false;
     }
 
     /**
