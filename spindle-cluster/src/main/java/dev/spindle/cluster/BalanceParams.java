@@ -35,7 +35,7 @@ record BalanceParams(double bandwidth, double latency, double minDuration, doubl
      * one latency when anything must move.
      */
     double transferCost(java.util.List<BalanceSnapshot.Dep> deps, int worker) {
-        long bytes = 0;
+        double bytes = 0;                     // not a long: sizes near Long.MAX_VALUE wrapped to a negative sum
         boolean missing = false;
         for (BalanceSnapshot.Dep d : deps) {
             if (!d.holders().contains(worker)) {
@@ -55,7 +55,7 @@ record BalanceParams(double bandwidth, double latency, double minDuration, doubl
         if (deps.isEmpty()) {
             return 0;
         }
-        long bytes = 0;
+        double bytes = 0;                     // as in transferCost
         for (BalanceSnapshot.Dep d : deps) {
             bytes += d.bytes();
         }

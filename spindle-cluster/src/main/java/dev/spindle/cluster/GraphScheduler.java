@@ -753,7 +753,7 @@ final class GraphScheduler implements AutoCloseable {
             }
             long bytes = 0;
             for (String key : w.holds) {
-                bytes += tasks.get(key).bytes;
+                bytes = Sizes.plus(bytes, tasks.get(key).bytes);
             }
             return new ClusterStats.WorkerStats(w.id, w.alive, w.threads, w.executed, w.processing.size(), bytes,
                     w.holds.size(), 0, false);
@@ -1164,7 +1164,7 @@ final class GraphScheduler implements AutoCloseable {
                 long b = t.missingBytes(w.id);
                 if (b >= 0) {
                     missing++;
-                    bytes += b;
+                    bytes = Sizes.plus(bytes, b);
                 }
             }
             if (w.tasksMissingData() != missing || w.bytesMissing() != bytes) {
@@ -2010,7 +2010,7 @@ final class GraphScheduler implements AutoCloseable {
             }
             long bytes = 0;
             for (String key : w.holds) {
-                bytes += tasks.get(key).bytes;
+                bytes = Sizes.plus(bytes, tasks.get(key).bytes);   // wrapped, the fullest looked emptiest
             }
             if (bytes < bestBytes) {
                 best = w;

@@ -47,6 +47,16 @@ final class Sizes {
         return counter.count;
     }
 
+    /**
+     * The sum of two sizes (each 0 or more), saturated at {@link Long#MAX_VALUE}: {@link Sized}
+     * values may say they are near it, and a sum that wrapped to a negative value read as "nothing
+     * to move" to placement.
+     */
+    static long plus(long a, long b) {
+        long sum = a + b;
+        return sum < 0 ? Long.MAX_VALUE : sum;
+    }
+
     private static final class Counter extends OutputStream {
         long count;
 

@@ -185,14 +185,15 @@ final class TaskState {
     /**
      * The bytes of this task's dependencies that {@code worker} does not hold.
      *
-     * @return their sum, or -1 if it holds them all (a task missing only empty values still
-     *         pays the latency of a fetch, so "none missing" differs from 0 bytes missing)
+     * @return their sum (saturated at {@link Long#MAX_VALUE}), or -1 if it holds them all (a task
+     *         missing only empty values still pays the latency of a fetch, so "none missing"
+     *         differs from 0 bytes missing)
      */
     long missingBytes(int worker) {
         long bytes = -1;
         for (TaskState d : dependencies) {
             if (!d.holderSet.contains(worker)) {
-                bytes = Math.max(bytes, 0) + d.bytes;
+                bytes = Sizes.plus(Math.max(bytes, 0), d.bytes);   // saturated: wrapped, it read as none missing
             }
         }
         return bytes;

@@ -33,6 +33,12 @@ final class WorkerState {
     private int tasksMissingData;
     private long bytesMissing;
     /**
+     * How often {@link #bytesMissing} wrapped past {@link Long#MAX_VALUE} (less how often it wrapped
+     * back): with it an exact sum, as shares of values sized near that bound overflow a long, and
+     * a wrapped, negative total made the worker look cheapest to move work to.
+     */
+    private long bytesMissingWraps;
+    /**
      * Of {@link #processing}: tasks a dependency of which gained or lost a holder since their share
      * was counted ({@link #transferChanged}). Recounted when the totals are read, not at each
      * change: recounting walks all of a task's dependencies, and a task of n inputs fetched here
@@ -115,7 +121,13 @@ final class WorkerState {
     private void countMissing(TaskState t, int sign) {
         if (t.missingBytes >= 0) {
             tasksMissingData += sign;
+            long before = bytesMissing;
             bytesMissing += sign * t.missingBytes;
+            if (sign > 0 && bytesMissing < before) {
+                bytesMissingWraps++;
+            } else if (sign < 0 && bytesMissing > before) {
+                bytesMissingWraps--;
+            }
         }
     }
 
@@ -126,7 +138,8 @@ final class WorkerState {
      */
     double transferSeconds(BalanceParams params) {
         recount();
-        return tasksMissingData == 0 ? 0.0 : tasksMissingData * params.latency() + bytesMissing / params.bandwidth();
+        return tasksMissingData == 0 ? 0.0 : tasksMissingData * params.latency()
+                + (bytesMissing + bytesMissingWraps * 0x1p64) / params.bandwidth();
     }
 
     /** Of the processing tasks, how many lack a dependency here; for tests. */
@@ -135,10 +148,10 @@ final class WorkerState {
         return tasksMissingData;
     }
 
-    /** The bytes the processing tasks lack here; for tests. */
+    /** The bytes the processing tasks lack here, saturated at {@link Long#MAX_VALUE}; for tests. */
     long bytesMissing() {
         recount();
-        return bytesMissing;
+        return bytesMissingWraps > 0 ? Long.MAX_VALUE : bytesMissing;
     }
 
     /**
