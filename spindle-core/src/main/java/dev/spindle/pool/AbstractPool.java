@@ -304,7 +304,10 @@ abstract class AbstractPool extends PoolCore {
         }
     }
 
-    /** As {@link #invokeAny(Collection)}, with a timeout, checked before each task starts. */
+    /**
+     * As {@link #invokeAny(Collection)}, with a timeout, checked before each task but the first
+     * starts: the first runs even with no time left, as the JDK's starts its first task.
+     */
     @Override
     public <T> T invokeAny(Collection<? extends Callable<T>> tasks, long timeout, TimeUnit unit)
             throws InterruptedException, ExecutionException, TimeoutException {
@@ -474,7 +477,9 @@ abstract class AbstractPool extends PoolCore {
                 // task that ran before): end as WorkStealingPool's invokeAny ends then
                 throw new InterruptedException("pool " + name + " stopped before a task of invokeAny completed");
             }
-            if (timed && deadline - System.nanoTime() <= 0L) {
+            // the first task runs whatever the time left, as the JDK's invokeAny starts its first
+            // task before it looks at the clock: a timeout of 0 or less threw without trying any
+            if (timed && failure != null && deadline - System.nanoTime() <= 0L) {
                 throw new TimeoutException();
             }
             f.run();

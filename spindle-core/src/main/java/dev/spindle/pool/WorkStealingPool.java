@@ -428,7 +428,8 @@ public final class WorkStealingPool extends PoolCore {
     /**
      * As {@link #invokeAny(Collection)}, with a timeout. A task that the calling worker runs
      * itself (see there) runs to its end even if that is past the timeout, which is then
-     * reported.
+     * reported. The first task starts even with no time left (a timeout of 0 or less), as
+     * {@link AbstractExecutorService}'s first task does.
      */
     @Override
     public <T> T invokeAny(Collection<? extends Callable<T>> tasks, long timeout, TimeUnit unit)
@@ -507,7 +508,10 @@ public final class WorkStealingPool extends PoolCore {
                     while (next < n && !forked.get(next).isNew()) {
                         next++;
                     }
-                    if (timed && deadline - System.nanoTime() <= 0L) {
+                    // next > 0: some task has started, here or on a thief. Until then the time
+                    // is not looked at, as the JDK's invokeAny starts its first task before it
+                    // looks at the clock: a timeout of 0 or less threw without trying any
+                    if (timed && next > 0 && deadline - System.nanoTime() <= 0L) {
                         throw new TimeoutException();
                     }
                     if (next < n) {
