@@ -98,7 +98,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * interval for as long as it starved (StarvationBackoffRegressionTest). An error thrown while
  * the watch looks at one pool is caught there, and the watch goes on with the others: it ended
  * the thread, which stayed recorded as the watch, so no pool in the JVM was relieved again
- * (StarvationWatchSurvivesAFailedLookTest).
+ * (StarvationWatchSurvivesAFailedLookTest). The error goes to that pool's uncaught-exception
+ * handler, the first of a run of failed looks only (StarvationWatchReportsAFailedLookTest).
  *
  * <h2>Cost</h2>
  *
@@ -164,6 +165,8 @@ final class StarvationWatch {
     private int failedStarts;
     /** {@link System#nanoTime} before which no spare start is tried (a back-off after failures). */
     private volatile long nextStartNanos;
+    /** Whether the last look at this pool threw (reported then, see {@link #lookFailedWith}). Watch thread only. */
+    private boolean lookFailed;
     /** Each worker's progress at the last look ({@link Long#MIN_VALUE}: not seen). Watch thread only. */
     private long[] seen = new long[0];
 
@@ -248,15 +251,34 @@ final class StarvationWatch {
                     if (!w.look()) {
                         w.disarm();
                     }
+                    w.lookFailed = false;
                 } catch (Throwable e) {
                     // an error in one look (an OutOfMemoryError, a worker thread of the user's
                     // factory whose getState throws) must not end this thread, which serves
                     // every pool in the JVM: ended, it was still recorded as the watch, so no
                     // other started, no pool was relieved again and every armed pool stayed in
                     // WATCHED for good. The pool stays armed: the next look tries again
+                    w.lookFailedWith(e);
                 }
             }
             batch.clear();
+        }
+    }
+
+    /**
+     * Reports an error thrown by a look at this pool to the pool's uncaught-exception handler, as
+     * the pool reports its other failures; never throws. Dropped silently, a pool whose looks kept
+     * failing was never relieved and nobody was told why. Only the first of a run of failed looks
+     * is reported: a look that fails for good would otherwise call the handler every interval.
+     */
+    private void lookFailedWith(Throwable e) {
+        if (!lookFailed) {
+            lookFailed = true;
+            try {
+                pool.reportFailure(Thread.currentThread(), e);
+            } catch (Throwable ignored) {
+                // reportFailure does not throw, but an OutOfMemoryError may still come from here
+            }
         }
     }
 
