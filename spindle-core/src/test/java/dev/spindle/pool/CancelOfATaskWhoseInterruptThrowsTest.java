@@ -30,13 +30,22 @@ class CancelOfATaskWhoseInterruptThrowsTest {
 
     /** A channel whose close fails; {@link #block} waits inside it as an I/O operation would. */
     private static final class FailingChannel extends AbstractInterruptibleChannel {
-        void block(CountDownLatch entered) {
+        void block(CountDownLatch entered, CountDownLatch release) {
             begin();
             try {
                 entered.countDown();
-                new CountDownLatch(1).await(60, TimeUnit.SECONDS);   // timed: the pool starts no spare
-            } catch (InterruptedException e) {
-                // the cancel's interrupt: return
+                // Waits out the interrupt until the test releases it, so that it is still blocked in
+                // the channel when the cancel's interrupt looks for the blocker: from JDK 21 on,
+                // Thread.interrupt wakes the thread before it looks, and a task that left the
+                // channel at once was sometimes gone by then (nothing closed, nothing thrown).
+                for (boolean waiting = true; waiting; ) {
+                    try {
+                        release.await(60, TimeUnit.SECONDS);   // timed: the pool starts no spare
+                        waiting = false;
+                    } catch (InterruptedException e) {
+                        // the cancel's interrupt: wait for the release all the same
+                    }
+                }
             } finally {
                 try {
                     end(false);
@@ -59,8 +68,9 @@ class CancelOfATaskWhoseInterruptThrowsTest {
         try {
             FailingChannel channel = new FailingChannel();
             CountDownLatch entered = new CountDownLatch(1);
+            CountDownLatch release = new CountDownLatch(1);
             Task<Object> task = pool.spawn(() -> {
-                channel.block(entered);
+                channel.block(entered, release);
                 return "ran";
             });
             assertThat(entered.await(30, TimeUnit.SECONDS)).isTrue();
@@ -75,6 +85,7 @@ class CancelOfATaskWhoseInterruptThrowsTest {
             }
 
             Throwable thrown = catchThrowable(() -> task.cancel(true));
+            release.countDown();
             assertThat(thrown).as("the interrupt's failure reaches the canceller, as FutureTask's does")
                     .hasMessage("close failed");
             assertThat(task.isCancelled()).isTrue();
