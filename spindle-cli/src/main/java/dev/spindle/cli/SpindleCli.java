@@ -91,7 +91,8 @@ public final class SpindleCli implements Callable<Integer> {
     static final int MAX_CAUSES = 16;
 
     /**
-     * A run failed: one clear line on stderr (with the cause chain, each cause once: a chain may
+     * A run failed: one clear line on stderr (the message, or the exception's type if it has
+     * none; then the cause chain and the suppressed exceptions, each once: a chain may
      * loop back, as {@code a.initCause(b); b.initCause(a)} makes it, and at most
      * {@link #MAX_CAUSES} of them), no stack trace, exit 1. The line starts with the command as
      * typed, {@code spindle bench cluster}, as for bad arguments: the leaf's name alone
@@ -99,16 +100,21 @@ public final class SpindleCli implements Callable<Integer> {
      */
     static int onFailure(Exception ex, CommandLine cl, CommandLine.ParseResult parsed) {
         PrintWriter err = cl.getErr();
-        err.println(cl.getCommandSpec().qualifiedName() + ": error: " + ex.getMessage());
+        // without a message, the exception's type: getMessage() alone printed "error: null"
+        String message = ex.getMessage();
+        err.println(cl.getCommandSpec().qualifiedName() + ": error: " + (message != null ? message : ex.toString()));
         Set<Throwable> seen = Collections.newSetFromMap(new IdentityHashMap<>());
         seen.add(ex);
-        int printed = 0;
-        for (Throwable c = ex.getCause(); c != null && seen.add(c); c = c.getCause()) {
+        int printed = printSuppressed(err, ex, seen, 0);
+        for (Throwable c = ex.getCause(); c != null && printed <= MAX_CAUSES && seen.add(c); c = c.getCause()) {
             if (printed++ == MAX_CAUSES) {
-                err.println("  (more causes left out)");
                 break;
             }
             err.println("  caused by: " + c);
+            printed = printSuppressed(err, c, seen, printed);
+        }
+        if (printed > MAX_CAUSES) {
+            err.println("  (more causes left out)");
         }
         if (System.getenv("SPINDLE_DEBUG") != null) {
             ex.printStackTrace(err);
@@ -117,6 +123,28 @@ public final class SpindleCli implements Callable<Integer> {
         }
         err.flush();
         return 1;
+    }
+
+    /**
+     * Prints the exceptions {@code t} suppressed (a close that failed after the run had failed,
+     * as try-with-resources records it), each once, within {@link #MAX_CAUSES} lines in all with
+     * the causes: left out, the second failure was lost unless SPINDLE_DEBUG was set.
+     *
+     * @return {@code printed} plus the lines printed, {@code MAX_CAUSES + 1} once the limit is hit
+     */
+    private static int printSuppressed(PrintWriter err, Throwable t, Set<Throwable> seen, int printed) {
+        for (Throwable s : t.getSuppressed()) {
+            if (printed > MAX_CAUSES) {
+                break;
+            }
+            if (seen.add(s)) {
+                if (printed++ == MAX_CAUSES) {
+                    break;
+                }
+                err.println("  suppressed: " + s);
+            }
+        }
+        return printed;
     }
 
     /** The version, from the properties Maven filters at build time. */
