@@ -180,6 +180,18 @@ public final class Async {
     }
 
     /**
+     * What a poll whose {@code cx.waker()} is null (a broken hand-written context, a mock's
+     * default answer) throws, as a channel operation, a semaphore acquire and a handle do. The
+     * combinators and timer tasks stored it, or gave it to a timer entry, which skips a null
+     * waker: the task stayed pending for good, nobody told. A poll that throws leaves its task
+     * finished, which nobody will cancel, so the caller first withdraws what it had registered.
+     */
+    private static NullPointerException noWaker(String what) {
+        return new NullPointerException("Context.waker() returned null: " + what
+                + " is awaited by registering the waker of the poll that finds it pending");
+    }
+
+    /**
      * {@link #abandon} unless {@code task} has completed since its last poll, as
      * {@link #cancelUnlessDone}: a spawned task's handle that is already done is not withdrawn.
      */
@@ -685,7 +697,12 @@ public final class Async {
 
         @Override
         public Poll<T> poll(Context cx) {
-            waker = cx.waker();
+            Waker given = cx.waker();
+            if (given == null) {
+                waker = null;      // this poll throws: the task is dropped (see the field)
+                throw noWaker("from(stage)");
+            }
+            waker = given;
             if (!attached) {
                 attached = true;
                 stage.whenComplete((v, e) -> {
@@ -1447,7 +1464,12 @@ public final class Async {
         @Override
         @SuppressWarnings("unchecked")
         public Poll<List<T>> poll(Context cx) {
-            waker = cx.waker();
+            Waker w = cx.waker();
+            if (w == null) {
+                cancelAllBut(-1);  // this poll throws: nobody will cancel the children
+                throw noWaker("all");
+            }
+            waker = w;
             if (!started) {
                 started = true;
                 int counted = 1;               // the first poll's own share of unsettled
@@ -1558,7 +1580,12 @@ public final class Async {
         @Override
         @SuppressWarnings("unchecked")
         public Poll<Selected<T>> poll(Context cx) {
-            waker = cx.waker();
+            Waker w = cx.waker();
+            if (w == null) {
+                cancelAllBut(-1);  // this poll throws: nobody will cancel the children
+                throw noWaker("select");
+            }
+            waker = w;
             for (int i = 0; i < tasks.length; i++) {
                 Poll<?> p = pollRunningChild(i, cx);
                 if (p != null && p.isReady()) {
@@ -1590,10 +1617,15 @@ public final class Async {
                 cancel();
                 return Poll.ready(null);
             }
+            Waker w = cx.waker();
+            if (w == null) {
+                cancel();          // this poll throws: nobody will cancel the entry
+                throw noWaker("sleep");
+            }
             if (entry == null) {
-                entry = Timers.schedule(deadline, cx.waker());
+                entry = Timers.schedule(deadline, w);
             } else {
-                entry.setWaker(cx.waker());
+                entry.setWaker(w);
                 if (entry.fired()) { // fired with the old waker while we swapped it
                     return Poll.ready(null);
                 }
@@ -1623,6 +1655,11 @@ public final class Async {
 
         @Override
         public Poll<T> poll(Context cx) {
+            Waker w = cx.waker();
+            if (w == null) {
+                cancel();          // this poll throws: nobody will cancel the entry or the task
+                throw noWaker("timeout");
+            }
             Poll<T> p = pollTask(cx);
             if (p.isReady()) {
                 return p;
@@ -1630,7 +1667,7 @@ public final class Async {
             if (!expired()) {
                 if (entry == null) {
                     try {
-                        entry = Timers.schedule(deadline, cx.waker());
+                        entry = Timers.schedule(deadline, w);
                     } catch (Throwable t) {
                         // this poll throws, so this task is finished and nobody will cancel it:
                         // the pending task must not stay where it waits (a receive in a channel's
@@ -1639,7 +1676,7 @@ public final class Async {
                         throw t;
                     }
                 } else {
-                    entry.setWaker(cx.waker());
+                    entry.setWaker(w);
                 }
                 if (!entry.fired()) { // else it fired with an older waker while we set this one
                     return Poll.pending();
