@@ -3,6 +3,7 @@
  */
 package dev.spindle.async;
 
+import dev.spindle.async.internal.DroppedValues;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.time.Duration;
@@ -428,7 +429,8 @@ public final class Async {
      * (a {@link JoinHandle} in the list is only no longer awaited: its task is not cancelled).
      * The results of those that completed before the failure (or before this task was cancelled)
      * are dropped with it: a receive that completed has taken its value from the channel, and an
-     * acquire its permit. Where those must not be lost, spawn each operation and pass the
+     * acquire its permit (a connection an accept or a connect returned is closed, as the runtime
+     * closes one it drops). Where those must not be lost, spawn each operation and pass the
      * {@link JoinHandle}s, which keep their outcomes, or handle each one's failure inside it so
      * that {@code all} itself does not fail.
      * Its first poll polls every task; each later poll polls only the tasks woken since the
@@ -1443,6 +1445,16 @@ public final class Async {
                     }
                 }
             }
+            if (keep < 0) {
+                dropValues();
+            }
+        }
+
+        /**
+         * The parent ends without a result (it failed or was cancelled): the children's values
+         * it holds will never be received ({@code all} only).
+         */
+        void dropValues() {
         }
     }
 
@@ -1454,6 +1466,8 @@ public final class Async {
         private boolean started;
         /** Handle children the first poll found pending: their wakes count them (see Parent). */
         private int awaited;
+        /** Whether the results were handed out (the list returned ready). */
+        private boolean delivered;
 
         AllTask(List<? extends AsyncTask<? extends T>> list) {
             super(list, true);
@@ -1496,7 +1510,32 @@ public final class Async {
             if (remaining > 0) {
                 return Poll.pending();
             }
+            delivered = true;
             return Poll.ready((List<T>) Collections.unmodifiableList(Arrays.asList(results)));
+        }
+
+        /**
+         * A value an {@code all} that fails or is cancelled drops is received by nobody: one that
+         * is a connection of the library (an accept's) is closed, as the runtime closes one it
+         * drops ({@link DroppedValues}); kept, the socket leaked and its peer waited for good. Not
+         * a handle child's value, which its handle still holds for whoever else awaits it.
+         */
+        @Override
+        void dropValues() {
+            if (delivered) {
+                return;
+            }
+            for (int i = 0; i < results.length; i++) {
+                Object v = results[i];
+                if (v != null && children[i].handle == null) {
+                    results[i] = null;
+                    try {
+                        DroppedValues.dropped(v);
+                    } catch (Throwable e) {
+                        AsyncRuntime.reportStray(e);
+                    }
+                }
+            }
         }
 
         /**
