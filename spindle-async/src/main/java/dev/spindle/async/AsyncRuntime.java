@@ -345,6 +345,13 @@ public final class AsyncRuntime implements AutoCloseable {
     private Thread finisher;
     /** What ended a worker's loop, if one died; guarded by terminationLock. */
     private Throwable workerDeath;
+    /**
+     * Whether {@link #cancelRemaining} has taken the injector's cells; guarded by terminationLock.
+     * A cell offered later is one it found elsewhere (see {@link #spawn}), and nobody will take it.
+     */
+    private boolean injectorCollected;
+    /** For tests: run by a spawn from outside between its look at {@code closing} and its offer. */
+    Runnable beforeOutsideOffer;
 
     private AsyncRuntime(Builder b) {
         this.policy = b.policy;
@@ -487,7 +494,14 @@ public final class AsyncRuntime implements AutoCloseable {
                 }
                 throw RejectedSubmitEvent.record(name, new RejectedExecutionException("runtime " + name + " is shut down"));
             }
+            Runnable hook = beforeOutsideOffer;
+            if (hook != null) {
+                hook.run();
+            }
             injector.offer(c);
+            if (closing) {
+                dropLateInjected();
+            }
             parking.notifyWork();
         }
         return c;
@@ -776,11 +790,32 @@ public final class AsyncRuntime implements AutoCloseable {
     }
 
     /**
+     * A spawn from outside that saw {@code closing} unset offers its cell after that look, so
+     * the shutdown may have collected the injector already: the cell, listed in the outside list
+     * before {@code closing} was set, was found and failed there (see {@link #cancelRemaining}),
+     * but its offer left it in the injector for good, held after termination and counted by
+     * {@link #stats()} as queued. Once the injector was collected, whatever is offered to it is
+     * such a cell, or one a late wake-up queued (see below): both were collected elsewhere, and
+     * are dropped here.
+     */
+    private void dropLateInjected() {
+        synchronized (terminationLock) {
+            if (injectorCollected) {
+                while (injector.poll() != null) {
+                    // collected elsewhere: its handle is (or is being) failed by the shutdown
+                }
+            }
+        }
+    }
+
+    /**
      * Completes the handles of all cells not done. Runs once every worker has exited, so no cell
      * is being polled; a wake-up racing with this may still queue a cell, but nobody will take it,
      * and it is DONE afterwards. A spawn from outside racing with shutdown either sees
      * {@code closing} and withdraws, or added its cell to the outside {@link LiveTasks} list before
-     * {@code closing} was set, and then this loop (which runs after that write) sees it there.
+     * {@code closing} was set, and then this loop (which runs after that write) sees it there
+     * (and its offer to the injector, if it comes after this loop took the injector's cells, is
+     * undone by {@link #dropLateInjected}).
      * A cell spawned on a worker is listed at its first pending poll (in that worker's list,
      * stable and visible now that the worker has exited); until then it was queued, and is found
      * in the worker's queues or the injector, or it was the cell a dying worker had in hand.
@@ -835,6 +870,7 @@ public final class AsyncRuntime implements AutoCloseable {
                 for (TaskCell<?> c; (c = injector.poll()) != null; ) {
                     left.add(c);
                 }
+                injectorCollected = true;
                 synchronized (outsideLive) {
                     outsideLive.forEachNotDone(Integer.MAX_VALUE, left::add);
                     outsideLive.clear();
