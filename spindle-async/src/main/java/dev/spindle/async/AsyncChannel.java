@@ -110,6 +110,8 @@ public final class AsyncChannel<T> {
      * wait (capacity 2 or more). Empty whenever {@code first} is {@code null}.
      */
     private ArrayDeque<T> rest;
+    /** For tests: run under the lock just before a value is added to {@link #rest}, which may grow it. */
+    Runnable beforeRestAdd;
     // The wait queues link the waiting operations themselves (WaitingOp) in a circular list,
     // and the channel holds only the oldest: a channel is often made for a single exchange (a
     // one-shot), and two ArrayDeques with their 16-slot arrays were most of its bytes, then a
@@ -268,6 +270,10 @@ public final class AsyncChannel<T> {
         } else {
             if (rest == null) {
                 rest = new ArrayDeque<>(Math.max(1, Math.min(capacity - 1, 1024)));
+            }
+            Runnable hook = beforeRestAdd;
+            if (hook != null) {
+                hook.run();
             }
             rest.add(value);
         }
@@ -501,14 +507,19 @@ public final class AsyncChannel<T> {
                     self = w;
                     return DirectTask.PENDING;
                 }
-                T v = unbuffer();
-                if (v != null) {
-                    SendOp s = nextSender();
+                if (first != null) {
+                    SendOp s = sendHead;
                     if (s != null) { // make room for the oldest waiting sender
+                        // buffered first, as the last, before anything is taken: the buffer may
+                        // grow, and an OutOfMemoryError from the growth then leaves the channel
+                        // as it was. Taken first, the value was lost with this failed receive,
+                        // and the sender, unlinked but never served, waited for good
                         buffer(s.value);
+                        nextSender();
                         s.state = DONE;
                         toWake = s.waker;
                     }
+                    T v = unbuffer();
                     state = FINISHED;
                     return v;
                 }
