@@ -103,7 +103,10 @@ import java.util.function.Function;
  * and only then counts the dead letter. Its reading of {@code STOP_QUEUED} follows the stop's
  * exchange, so every later exchange of this sender follows it too: each later message is behind
  * the stop, a dead letter as well, and the sender's order holds. The fast path is unchanged: only
- * a sender whose reservation failed reads the stop's state.
+ * a sender whose reservation failed reads the stop's state. A {@code stop()} that finds another
+ * caller's stop requested queues none of its own and waits for that one's mark likewise: returned
+ * before the mark, it let its caller's next message, in any mailbox, go in ahead of the stop and
+ * be processed after its sender had stopped the actor.
  *
  * <h2>Layout</h2>
  *
@@ -206,6 +209,11 @@ final class ActorCell<A> extends ActorCellConsumerFields<A> implements ActorRef<
             Envelope prev = xchgTail(stop);
             svStopQueued();
             linkAndActivate(prev, stop);
+        } else {
+            // Another caller's stop stands for this one: return only once it has its place in
+            // the mailbox, or this caller's next message could take its place ahead of it and be
+            // processed after its sender had stopped the actor (see "Stop and a full mailbox")
+            awaitStopQueued();
         }
         return termination.copy();         // a caller's orTimeout or cancel is its own: see ActorRef#stop
     }
