@@ -252,6 +252,12 @@ function render(sample) {
     else errorCard(src);
   }
   for (const c of [...main.children]) if (!c.dataset.seen) c.remove();
+  // a source no longer sent (unregistered) loses its history and runs with its card: kept by
+  // name, those of every source ever shown stayed while the page was open
+  const sent = new Set(sample.sources.map(src => src.name));
+  for (const kept of [history, runs]) {
+    for (const name of [...kept.keys()]) if (!sent.has(name)) kept.delete(name);
+  }
   status.textContent = 'live · ' + new Date(sample.time).toLocaleTimeString();
   status.className = 'status live';
 }
