@@ -27,17 +27,33 @@ function fmt(v) {
 
 function card(src) {
   let c = main.querySelector('section.card[data-name="' + CSS.escape(src.name) + '"]');
-  if (!c) {
-    c = el('section', 'card');
-    c.dataset.name = src.name;
-    c.dataset.kind = src.kind;
-    const h = el('h2', null, src.name);
-    h.appendChild(el('span', 'kind', src.kind));
-    c.appendChild(h);
-    c.appendChild(el('div', 'totals'));
+  if (c && c.dataset.built && src.kind !== 'error' && src.kind !== c.dataset.built) {
+    // the name registered again for another kind of thing: the old card's charts and tables
+    // would stay, never drawn again, beside the new kind's; a fresh card takes its place
+    history.delete(src.name);
+    runs.delete(src.name);
+    const old = c;
+    c = newCard(src);
+    old.replaceWith(c);
+  } else if (!c) {
+    c = newCard(src);
     main.appendChild(c);
   }
+  // the label follows the kind: a source whose first sample failed was labelled "error" for good
+  c.dataset.kind = src.kind;
+  c.querySelector('h2 .kind').textContent = src.kind;
+  if (src.kind !== 'error') c.dataset.built = src.kind;   // what its charts and tables are for
   c.dataset.seen = '1';
+  return c;
+}
+
+function newCard(src) {
+  const c = el('section', 'card');
+  c.dataset.name = src.name;
+  const h = el('h2', null, src.name);
+  h.appendChild(el('span', 'kind', src.kind));
+  c.appendChild(h);
+  c.appendChild(el('div', 'totals'));
   return c;
 }
 
