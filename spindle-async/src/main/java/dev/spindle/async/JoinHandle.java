@@ -594,7 +594,7 @@ public abstract sealed class JoinHandle<T> implements Future<T>, AsyncTask<T> pe
         if (x instanceof CompletionException) {
             throw (CompletionException) x;
         }
-        throw new CompletionException(x);
+        throw new CompletionException(describe(x), x);
     }
 
     /** The outcome as {@link Future#get()} reports it. */
@@ -606,7 +606,22 @@ public abstract sealed class JoinHandle<T> implements Future<T>, AsyncTask<T> pe
         if (x instanceof CompletionException && x.getCause() != null) {
             x = x.getCause();
         }
-        throw new ExecutionException(x);
+        throw new ExecutionException(describe(x), x);
+    }
+
+    /**
+     * The task's exception as the wrappers {@link #join(long)} and {@link #report(long)} take it
+     * for their message: its own {@code toString}, or its class if that throws (user code). The
+     * cause constructors printed it bare, and its failure was thrown instead of the wrapper, so
+     * neither a joining task nor a {@code get} saw how the task failed
+     * (JoinHandleFailedWithAnUnprintableExceptionTest).
+     */
+    private static String describe(Throwable x) {
+        try {
+            return String.valueOf(x);
+        } catch (RuntimeException | Error e) {
+            return x.getClass().getName();
+        }
     }
 
     /**
