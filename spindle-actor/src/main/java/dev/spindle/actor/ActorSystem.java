@@ -6,6 +6,7 @@ package dev.spindle.actor;
 import dev.spindle.Scheduler;
 import dev.spindle.internal.BlockingSupport;
 import dev.spindle.internal.Closing;
+import dev.spindle.internal.Strays;
 import dev.spindle.pool.SchedulerUnion;
 import dev.spindle.pool.WorkSharingPool;
 import java.util.ArrayList;
@@ -265,7 +266,7 @@ public final class ActorSystem implements AutoCloseable {
             // replace the factory's failure as what spawn throws.
             cell.terminate(ActorCell.FAILED, t);
             throw new ActorCreationException(actorName,
-                    "factory of actor '" + actorName + "' threw " + describe(t), t);
+                    "factory of actor '" + actorName + "' threw " + Strays.describe(t), t);
         }
         if (actor == null) {
             ActorCreationException failure = new ActorCreationException(actorName,
@@ -301,19 +302,6 @@ public final class ActorSystem implements AutoCloseable {
             }
             s = union.member(index);
             where = "member " + index + " of " + where + ", a union too, which routes by the same index,";
-        }
-    }
-
-    /**
-     * {@code t.toString()} for a message, or, if that throws (a {@code getMessage()} reading a
-     * field the failed factory never set, say), {@code t}'s class name and what its
-     * {@code toString()} threw.
-     */
-    private static String describe(Throwable t) {
-        try {
-            return t.toString();
-        } catch (Throwable e) {
-            return t.getClass().getName() + " (its toString() threw " + e.getClass().getName() + ")";
         }
     }
 

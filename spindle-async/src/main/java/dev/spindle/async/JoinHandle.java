@@ -3,6 +3,7 @@
  */
 package dev.spindle.async;
 
+import dev.spindle.internal.Strays;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.IdentityHashMap;
@@ -594,7 +595,7 @@ public abstract sealed class JoinHandle<T> implements Future<T>, AsyncTask<T> pe
         if (x instanceof CompletionException) {
             throw (CompletionException) x;
         }
-        throw new CompletionException(describe(x), x);
+        throw new CompletionException(Strays.describe(x), x);
     }
 
     /** The outcome as {@link Future#get()} reports it. */
@@ -606,22 +607,7 @@ public abstract sealed class JoinHandle<T> implements Future<T>, AsyncTask<T> pe
         if (x instanceof CompletionException && x.getCause() != null) {
             x = x.getCause();
         }
-        throw new ExecutionException(describe(x), x);
-    }
-
-    /**
-     * The task's exception as the wrappers {@link #join(long)} and {@link #report(long)} take it
-     * for their message: its own {@code toString}, or its class if that throws (user code). The
-     * cause constructors printed it bare, and its failure was thrown instead of the wrapper, so
-     * neither a joining task nor a {@code get} saw how the task failed
-     * (JoinHandleFailedWithAnUnprintableExceptionTest).
-     */
-    private static String describe(Throwable x) {
-        try {
-            return String.valueOf(x);
-        } catch (RuntimeException | Error e) {
-            return x.getClass().getName();
-        }
+        throw new ExecutionException(Strays.describe(x), x);
     }
 
     /**

@@ -25,4 +25,22 @@ public final class Strays {
             // a handler that throws has nowhere left to report to
         }
     }
+
+    /**
+     * {@code t.toString()} for a message, or, if that throws (a {@code getMessage()} reading
+     * state the failed code never set, say), {@code t}'s class name and what its
+     * {@code toString()} threw; never throws. The JDK's cause constructors
+     * ({@code new CompletionException(cause)}, {@code new ExecutionException(cause)}) and a
+     * plain {@code "..." + t} print the cause bare: where that threw, the second exception was
+     * thrown in place of the report of the first, and whoever waited never learned how the task
+     * failed (ForkTaskFailedWithAnUnprintableExceptionTest,
+     * JoinHandleFailedWithAnUnprintableExceptionTest, SpareFactoryFailingUnprintablyTest).
+     */
+    public static String describe(Throwable t) {
+        try {
+            return String.valueOf(t);
+        } catch (Throwable e) {
+            return t.getClass().getName() + " (its toString() threw " + e.getClass().getName() + ")";
+        }
+    }
 }

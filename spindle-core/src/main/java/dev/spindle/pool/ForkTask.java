@@ -4,6 +4,7 @@
 package dev.spindle.pool;
 
 import dev.spindle.Task;
+import dev.spindle.internal.Strays;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.Callable;
@@ -532,7 +533,7 @@ class ForkTask<T> implements Task<T>, RunnableFuture<T> {
             // get() throw the CancellationException; wrapped, as CompletableFuture's own async
             // stages store a computation's exception, the view answers as the task does.
             Throwable ex = (Throwable) payload;
-            v.completeExceptionally(ex instanceof CancellationException ? new CompletionException(describe(ex), ex) : ex);
+            v.completeExceptionally(ex instanceof CancellationException ? new CompletionException(Strays.describe(ex), ex) : ex);
         } else if (s >= CANCELLED) {
             v.completeExceptionally(new CancellationException("task was cancelled"));
         }
@@ -725,7 +726,7 @@ class ForkTask<T> implements Task<T>, RunnableFuture<T> {
         }
         if (s == EXCEPTIONAL) {
             Throwable ex = (Throwable) payload;
-            throw ex instanceof CompletionException ce ? ce : new CompletionException(describe(ex), ex);
+            throw ex instanceof CompletionException ce ? ce : new CompletionException(Strays.describe(ex), ex);
         }
         throw new CancellationException("task was cancelled");
     }
@@ -741,7 +742,7 @@ class ForkTask<T> implements Task<T>, RunnableFuture<T> {
             // report the cause, as CompletableFuture.get() (and this task's view) does
             Throwable ex = (Throwable) payload;
             Throwable cause = ex instanceof CompletionException && ex.getCause() != null ? ex.getCause() : ex;
-            throw new ExecutionException(describe(cause), cause);   // see describe
+            throw new ExecutionException(Strays.describe(cause), cause);
         }
         throw new CancellationException("task was cancelled");
     }
@@ -913,26 +914,9 @@ class ForkTask<T> implements Task<T>, RunnableFuture<T> {
             case NEW, HANDED_BACK -> "not started";
             case RUNNING, COMPLETING -> "running";
             case NORMAL -> "completed normally";
-            case EXCEPTIONAL -> "completed exceptionally: " + describe((Throwable) payload);
+            case EXCEPTIONAL -> "completed exceptionally: " + Strays.describe((Throwable) payload);
             default -> "cancelled";
         };
         return "Task[" + s + "]";
-    }
-
-    /**
-     * The computation's exception as a message shows it: its own {@code toString}, or its class
-     * if that throws (user code). The wrappers {@code join} and {@code get} throw take it as
-     * their message, as the JDK's cause constructors would print it themselves: printed bare, its
-     * failure escaped instead of the wrapper, so the joiner never saw how the task failed, and a
-     * second {@code invoke()}, {@code spawn} or {@code fork()} of the task, whose refusal shows
-     * the task, threw it instead of the {@link IllegalStateException} they promise
-     * (ForkTaskFailedWithAnUnprintableExceptionTest).
-     */
-    static String describe(Throwable ex) {
-        try {
-            return String.valueOf(ex);
-        } catch (RuntimeException | Error e) {
-            return ex.getClass().getName();
-        }
     }
 }

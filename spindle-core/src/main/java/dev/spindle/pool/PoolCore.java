@@ -9,6 +9,7 @@ import dev.spindle.internal.BlockingSupport;
 import dev.spindle.internal.Closing;
 import dev.spindle.internal.IdleControl;
 import dev.spindle.internal.IdleCoordinator;
+import dev.spindle.internal.Strays;
 import dev.spindle.internal.jfr.RejectedSubmitEvent;
 import java.util.ArrayList;
 import java.util.List;
@@ -240,7 +241,7 @@ abstract class PoolCore extends CompensatingExecutorService implements Scheduler
                 // Kotlin, say): tryStartWorker must report failure, not throw (see Spares.addSpare);
                 // the starvation watch asks on a starter thread of its own, which it would end
                 throw new IllegalStateException("pool " + name + ": threadFactory failed for worker "
-                        + w.index + ": " + describe(e), e);
+                        + w.index + ": " + Strays.describe(e), e);
             }
             if (t == null) {
                 throw new IllegalStateException("pool " + name + ": threadFactory returned null for worker "
@@ -255,21 +256,6 @@ abstract class PoolCore extends CompensatingExecutorService implements Scheduler
         t.setName(name + "-worker-" + w.index);
         w.thread = t;
         return t;
-    }
-
-    /**
-     * A factory's failure as the message shows it: its own {@code toString}, or its class if that
-     * throws. Printed bare, a failure whose {@code toString} threw escaped
-     * {@link #tryStartWorker} with that second exception: a blocking section threw it without
-     * running, its worker stayed counted as blocked (no later section of it was compensated),
-     * and the pool's {@code close()} waited for ever (SpareFactoryFailingUnprintablyTest).
-     */
-    private static String describe(Throwable e) {
-        try {
-            return String.valueOf(e);
-        } catch (RuntimeException | Error x) {
-            return e.getClass().getName();
-        }
     }
 
     private boolean start(BaseWorker w, Thread t) {
