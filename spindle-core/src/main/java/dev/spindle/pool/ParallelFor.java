@@ -4,6 +4,7 @@
 package dev.spindle.pool;
 
 import dev.spindle.Task;
+import dev.spindle.internal.Strays;
 import java.util.ArrayDeque;
 import java.util.concurrent.CompletionException;
 import java.util.function.IntConsumer;
@@ -105,7 +106,9 @@ final class ParallelFor {
             throw err;
         }
         if (failure != null) {
-            throw new CompletionException(failure);
+            // the message made here: the cause constructor prints the cause, and one whose
+            // toString() threw had that thrown in place of this wrapper
+            throw new CompletionException(Strays.describe(failure), failure);
         }
     }
 }
