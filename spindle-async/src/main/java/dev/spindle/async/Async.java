@@ -4,6 +4,7 @@
 package dev.spindle.async;
 
 import dev.spindle.async.internal.DroppedValues;
+import dev.spindle.internal.Strays;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.time.Duration;
@@ -673,7 +674,7 @@ public final class Async {
         if (t instanceof Error) {
             throw (Error) t;
         }
-        return new CompletionException(t);
+        return new CompletionException(Strays.describe(t), t);   // the cause constructor printed t, which may throw
     }
 
     /**

@@ -532,7 +532,9 @@ public final class AsyncRuntime implements AutoCloseable {
         try {
             return h.get();
         } catch (ExecutionException e) {
-            throw new CompletionException(e.getCause());
+            // the message made here: the cause constructor prints the task's exception, and one
+            // whose toString() threw had that thrown in place of this wrapper
+            throw new CompletionException(Strays.describe(e.getCause()), e.getCause());
         } catch (InterruptedException e) {
             boolean cancelled = h.cancel(false);
             Thread.currentThread().interrupt();
@@ -543,7 +545,7 @@ public final class AsyncRuntime implements AutoCloseable {
                 try {
                     return h.get();
                 } catch (ExecutionException failed) {
-                    throw new CompletionException(failed.getCause());
+                    throw new CompletionException(Strays.describe(failed.getCause()), failed.getCause());
                 } catch (InterruptedException notExpected) {
                     throw new AssertionError("get() of a done handle waited", notExpected);
                 }
