@@ -6,6 +6,8 @@ package dev.spindle.async;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.spindle.testkit.Unprintable;
+import dev.spindle.testkit.UnprintableChecked;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -19,30 +21,6 @@ import org.junit.jupiter.api.Timeout;
  */
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
 class RunFailedWithAnUnprintableExceptionTest {
-
-    static final class Unprintable extends RuntimeException {
-        @Override
-        public String toString() {
-            throw new IllegalArgumentException("toString() of an Unprintable");
-        }
-
-        @Override
-        public String getMessage() {
-            throw new IllegalArgumentException("getMessage() of an Unprintable");
-        }
-    }
-
-    static final class UnprintableChecked extends Exception {
-        @Override
-        public String toString() {
-            throw new IllegalArgumentException("toString() of an UnprintableChecked");
-        }
-
-        @Override
-        public String getMessage() {
-            throw new IllegalArgumentException("getMessage() of an UnprintableChecked");
-        }
-    }
 
     @Test
     void runOfATaskThatFailedUnprintablyThrowsTheCompletionExceptionCarryingIt() {

@@ -6,6 +6,7 @@ package dev.spindle.pool;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.spindle.testkit.Unprintable;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -24,19 +25,6 @@ import org.junit.jupiter.api.Timeout;
  */
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
 class ForkTaskFailedWithAnUnprintableExceptionTest {
-
-    /** An exception that cannot be printed. */
-    static final class Unprintable extends RuntimeException {
-        @Override
-        public String toString() {
-            throw new IllegalArgumentException("toString() of an Unprintable");
-        }
-
-        @Override
-        public String getMessage() {
-            throw new IllegalArgumentException("getMessage() of an Unprintable");
-        }
-    }
 
     static final class Failing extends ComputeTask<Integer> {
         @Override

@@ -5,6 +5,7 @@ package dev.spindle.pool;
 
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.spindle.testkit.UnprintableChecked;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -19,19 +20,6 @@ import org.junit.jupiter.api.Timeout;
  */
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
 class ParallelForFailedWithAnUnprintableExceptionTest {
-
-    /** A checked exception that cannot be printed. */
-    static final class UnprintableChecked extends Exception {
-        @Override
-        public String toString() {
-            throw new IllegalArgumentException("toString() of an UnprintableChecked");
-        }
-
-        @Override
-        public String getMessage() {
-            throw new IllegalArgumentException("getMessage() of an UnprintableChecked");
-        }
-    }
 
     @SuppressWarnings("unchecked")
     private static <E extends Throwable> void sneakyThrow(Throwable t) throws E {

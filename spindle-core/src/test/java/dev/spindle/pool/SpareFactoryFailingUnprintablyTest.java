@@ -5,6 +5,7 @@ package dev.spindle.pool;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.spindle.testkit.Unprintable;
 import dev.spindle.Spindle;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ThreadFactory;
@@ -23,19 +24,6 @@ import org.junit.jupiter.api.Timeout;
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class SpareFactoryFailingUnprintablyTest {
-
-    /** An exception that cannot be printed. */
-    static final class Unprintable extends RuntimeException {
-        @Override
-        public String toString() {
-            throw new IllegalArgumentException("toString() of an Unprintable");
-        }
-
-        @Override
-        public String getMessage() {
-            throw new IllegalArgumentException("getMessage() of an Unprintable");
-        }
-    }
 
     @Test
     void aSectionWhoseSpareCannotBeMadeRunsUncompensatedAndLaterSectionsAreCompensated() throws Exception {
