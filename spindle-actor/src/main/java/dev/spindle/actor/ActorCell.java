@@ -135,6 +135,13 @@ final class ActorCell<A> extends ActorCellConsumerFields<A> implements ActorRef<
      */
     static volatile Consumer<ActorRef<?>> stopWindowHook;
 
+    /**
+     * Tests only: run by {@link #ask} on the asking thread just before it allocates the ask's
+     * envelope, so that a test can make that allocation fail (an {@code OutOfMemoryError}). Null
+     * otherwise. A plain read, one per ask: a test sets it on the thread that then asks.
+     */
+    static Runnable askAllocationHook;
+
     ActorCell(ActorSystem system, Scheduler scheduler, ActorConfig config, String name) {
         super(system, scheduler, config, name);
         Envelope stub = new Envelope.Tell(null);
@@ -174,7 +181,17 @@ final class ActorCell<A> extends ActorCellConsumerFields<A> implements ActorRef<
         if (lvLifecycle() != RUNNING) {
             system.deadLetter();
             result.completeExceptionally(stoppedException());
-        } else if (capacity != ActorConfig.UNBOUNDED && !tryReserve()) {
+            return result;
+        }
+        // Allocated before a slot of a bounded mailbox is taken, as tell's envelope is: an
+        // allocation that fails (an OutOfMemoryError) after the reservation left the slot taken
+        // for good, with no envelope that poll would ever free it for
+        Runnable hook = askAllocationHook;
+        if (hook != null) {
+            hook.run();
+        }
+        Envelope e = new Envelope.Ask(function, result);
+        if (capacity != ActorConfig.UNBOUNDED && !tryReserve()) {
             if (stopping()) {
                 system.deadLetter();
                 result.completeExceptionally(stoppedException());
@@ -182,7 +199,7 @@ final class ActorCell<A> extends ActorCellConsumerFields<A> implements ActorRef<
                 result.completeExceptionally(new MailboxFullException(name, capacity));
             }
         } else {
-            offer(new Envelope.Ask(function, result));
+            offer(e);
         }
         return result;
     }
