@@ -26,7 +26,9 @@ function fmt(v) {
 }
 
 function card(src) {
-  let c = main.querySelector('section.card[data-name="' + CSS.escape(src.name) + '"]');
+  // compared as it is, not through a selector: CSS.escape writes a NUL as U+FFFD, so a name
+  // holding one matched no card (a new card every sample) or another name's
+  let c = [...main.children].find(e => e.dataset.name === src.name);
   if (c && c.dataset.built && src.kind !== 'error' && src.kind !== c.dataset.built) {
     // the name registered again for another kind of thing: the old card's charts and tables
     // would stay, never drawn again, beside the new kind's; a fresh card takes its place
