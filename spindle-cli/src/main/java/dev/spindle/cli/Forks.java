@@ -7,11 +7,14 @@ import dev.spindle.bench.quick.Progress;
 import dev.spindle.bench.quick.Report;
 import dev.spindle.bench.quick.TextTable;
 import java.io.ByteArrayOutputStream;
+import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -35,8 +38,9 @@ import picocli.CommandLine.Model.CommandSpec;
  *
  * <p>How. The parent checks its arguments as the command would, then starts each child with its
  * own JVM options (those it was started with, less a debugger agent, a flight recording and a
- * JMX remote agent, which would clash between children; and without the JVM option variables of
- * the environment, whose options are among those), its class path and the same command line with
+ * JMX remote agent, which would clash between children, and with a file that an option names,
+ * a log, a heap dump, a crash report, named for the child; and without the JVM option variables
+ * of the environment, whose options are among those), its class path and the same command line with
  * {@code --json --progress=none} in place of {@code --forks}, {@code --json} and
  * {@code --progress}. A child's standard error is the parent's, so its failures show; its
  * standard output, read up to {@link MiniJson#MAX_LENGTH} characters, is its report. A child
@@ -116,14 +120,13 @@ final class Forks {
         // expanded: a child given an @FILE would read from it the options replaced below, --forks among them
         List<String> original = spec.root().commandLine().getParseResult().expandedArgs();
         List<String> childArgs = childArguments(original);
-        List<String> command = javaCommand(childArgs);
         List<String> outputs = new ArrayList<>();
         List<Map<String, Object>> reports = new ArrayList<>();
         long start = System.nanoTime();
         progress.start(forks);
         for (int i = 1; i <= forks; i++) {
             progress.step("JVM " + i + " of " + forks);
-            String output = runChild(command, i, forks);
+            String output = runChild(javaCommand(childArgs, i), i, forks);
             reports.add(asReport(output, i, forks));   // a bad report stops the run at once
             outputs.add(output);
         }
@@ -160,10 +163,13 @@ final class Forks {
     }
 
     /**
-     * The JVM options a child gets: this JVM's, less those that would clash between children: a
-     * debugger agent, a flight recording and a JMX remote agent (whose port the parent holds).
+     * The JVM options child {@code jvm} gets: this JVM's, less those that would clash between
+     * children: a debugger agent, a flight recording and a JMX remote agent (whose port the parent
+     * holds); and with the file that a log ({@code -Xlog:...:file=}, {@code -Xloggc:},
+     * {@code -XX:LogFile=}), a heap dump or a crash report names given the suffix
+     * {@code -jvm<jvm>} (see {@link #forJvm}).
      */
-    static List<String> childJvmOptions(List<String> inputArguments) {
+    static List<String> childJvmOptions(List<String> inputArguments, int jvm) {
         List<String> out = new ArrayList<>();
         for (String a : inputArguments) {
             if (a.startsWith("-agentlib:jdwp") || a.startsWith("-Xrunjdwp") || a.startsWith("-XX:StartFlightRecording")
@@ -171,15 +177,89 @@ final class Forks {
                     || a.equals("-Dcom.sun.management.jmxremote") || a.startsWith("-Dcom.sun.management.jmxremote.")) {
                 continue;
             }
-            out.add(a);
+            out.add(ownFile(a, jvm));
         }
         return out;
     }
 
-    private static List<String> javaCommand(List<String> childArgs) {
+    /**
+     * {@code option} with the file it names, if it names one that every JVM would write, named for
+     * child {@code jvm}. Given as it was, every child wrote the parent's file: a GC log, opened by
+     * each child, rotated the one before away (past its file count the parent's, still being
+     * written, and the first children's were gone), the JVM's own log was cut short by each child,
+     * and a heap dump or crash report of one JVM took the name another's needed. ({@code %p}, the pid, would do for logs and crash reports, but
+     * Java 17 does not expand it in {@code HeapDumpPath}; a suffix does for all.)
+     */
+    static String ownFile(String option, int jvm) {
+        for (String prefix : List.of("-XX:HeapDumpPath=", "-XX:ErrorFile=", "-Xloggc:", "-XX:LogFile=")) {
+            if (option.startsWith(prefix)) {
+                String file = option.substring(prefix.length());
+                if (prefix.equals("-XX:HeapDumpPath=") && isDirectory(file)) {
+                    return option;             // the JVM names the dump in it after its pid
+                }
+                return prefix + forJvm(file, jvm);
+            }
+        }
+        if (option.startsWith("-Xlog:")) {
+            return "-Xlog:" + logForJvm(option.substring("-Xlog:".length()), jvm);
+        }
+        return option;
+    }
+
+    /**
+     * An {@code -Xlog} option's value ({@code what:output:decorators:options}, each part after the
+     * first optional) with its output, if a file ({@code file=name} or a bare name; quoted if it
+     * holds a colon), named for child {@code jvm}.
+     */
+    private static String logForJvm(String value, int jvm) {
+        int start = value.indexOf(':');
+        if (start < 0) {
+            return value;                      // no output: stdout
+        }
+        int end = start + 1;
+        for (boolean quoted = false; end < value.length() && (quoted || value.charAt(end) != ':'
+                || windowsDrive(value, start + 1, end)); end++) {
+            quoted ^= value.charAt(end) == '"';
+        }
+        String output = value.substring(start + 1, end);
+        String prefix = output.startsWith("file=") ? "file=" : "";
+        String file = output.substring(prefix.length());
+        if (file.isEmpty() || (prefix.isEmpty() && (file.equals("stdout") || file.equals("stderr")
+                || file.startsWith("#")))) {
+            return value;
+        }
+        String named = file.length() > 1 && file.startsWith("\"") && file.endsWith("\"")
+                ? "\"" + forJvm(file.substring(1, file.length() - 1), jvm) + "\""
+                : forJvm(file, jvm);
+        return value.substring(0, start + 1) + prefix + named + value.substring(end);
+    }
+
+    /** Whether the colon at {@code colon} ends a drive letter ({@code C:\...}), as the JVM reads it on Windows. */
+    private static boolean windowsDrive(String value, int output, int colon) {
+        return colon + 1 < value.length() && value.charAt(colon + 1) == '\\'
+                && (colon == output + 1 || value.startsWith("file=", output));
+    }
+
+    /** {@code file} with {@code -jvm<jvm>} before its extension: {@code gc.log} as {@code gc-jvm2.log}. */
+    static String forJvm(String file, int jvm) {
+        int name = Math.max(file.lastIndexOf('/'), file.lastIndexOf(File.separatorChar)) + 1;
+        int dot = file.lastIndexOf('.');
+        int at = dot > name ? dot : file.length();
+        return file.substring(0, at) + "-jvm" + jvm + file.substring(at);
+    }
+
+    private static boolean isDirectory(String file) {
+        try {
+            return Files.isDirectory(Path.of(file));
+        } catch (InvalidPathException e) {
+            return false;
+        }
+    }
+
+    private static List<String> javaCommand(List<String> childArgs, int jvm) {
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        cmd.addAll(childJvmOptions(ManagementFactory.getRuntimeMXBean().getInputArguments()));
+        cmd.addAll(childJvmOptions(ManagementFactory.getRuntimeMXBean().getInputArguments(), jvm));
         cmd.add("-cp");
         cmd.add(System.getProperty("java.class.path"));
         cmd.add(SpindleCli.class.getName());

@@ -52,7 +52,7 @@ class ForksTest {
     void childJvmOptionsLeaveOutTheDebuggerAndFlightRecordings() {
         assertThat(Forks.childJvmOptions(List.of("-Xmx2g", "-agentlib:jdwp=transport=dt_socket,server=y",
                 "-XX:StartFlightRecording=filename=a.jfr", "-XX:FlightRecorderOptions=stackdepth=96",
-                "-Xrunjdwp:transport=dt_socket", "-XX:+AlwaysPreTouch")))
+                "-Xrunjdwp:transport=dt_socket", "-XX:+AlwaysPreTouch"), 1))
                 .containsExactly("-Xmx2g", "-XX:+AlwaysPreTouch");
     }
 
@@ -197,7 +197,7 @@ class ForksTest {
         List<String> parent = List.of("-Xmx1g", "-Dcom.sun.management.jmxremote.port=9010",
                 "-Dcom.sun.management.jmxremote.rmi.port=9011", "-Dcom.sun.management.jmxremote.authenticate=false",
                 "-Dcom.sun.management.jmxremote.ssl=false", "-Dcom.sun.management.jmxremote", "-Dfoo=bar");
-        assertThat(Forks.childJvmOptions(parent)).containsExactly("-Xmx1g", "-Dfoo=bar");
+        assertThat(Forks.childJvmOptions(parent, 1)).containsExactly("-Xmx1g", "-Dfoo=bar");
     }
 
     @Test
