@@ -31,8 +31,9 @@ import java.util.Map;
  * transport with signatures, from a holder of the secret). Every length and count is checked by
  * {@link WireReader} against the bytes that remain before anything is allocated, and against the
  * bounds here ({@value #MAX_BATCH} bodies, {@value #MAX_NAME_BYTES}-byte keys and names,
- * {@value #MAX_TEXT_BYTES}-byte error messages, {@value #MAX_TRACE}-element stack traces); an
- * unknown tag, a truncated body or one over a bound throws a {@link SecurityException} naming
+ * {@value #MAX_TEXT_BYTES}-byte error messages, {@value #MAX_TRACE}-element stack traces), and a
+ * size or duration a worker measured must not be negative; an unknown tag, a truncated body, one
+ * over a bound or one with a negative size or duration throws a {@link SecurityException} naming
  * the problem, and nothing of the frame is acted on. Stateless and thread-safe.
  *
  * <p>For transport implementers: public only so that the transports in other modules share one
@@ -74,6 +75,9 @@ public final class MessageCodec {
     static final int FETCH_REPLY = 0x22;
     /** What a key is called in a refusal. */
     private static final String KEY = "key";
+    /** What a measured size and a measured duration are called in a refusal. */
+    private static final String SIZE = "size";
+    private static final String DURATION = "duration";
 
     /** A transport's own bodies, with tags from {@value #FIRST_TRANSPORT_TAG} to {@value #LAST_TRANSPORT_TAG}. */
     public interface Extension {
@@ -182,8 +186,8 @@ public final class MessageCodec {
      * @param out the frame to append to; after an exception it may hold part of the body and is
      *        to be dropped
      * @param body the body, not {@code null}; its keys (and an {@link WireMessage.Erred}'s error
-     *        class) must not be {@code null} either: they would be written, but {@link #readBody}
-     *        refuses them
+     *        class) must not be {@code null} either, nor a report's measured size or duration
+     *        negative: they would be written, but {@link #readBody} refuses them
      * @param own the transport's own bodies, tried for a body that is none of the codec's, or
      *        {@link #NONE}
      * @throws IllegalArgumentException if the body is {@code null} or none of these, a key (or an
@@ -262,8 +266,8 @@ public final class MessageCodec {
      * @param in the frame, positioned at the body's tag
      * @param own the transport's own bodies, or {@link #NONE}
      * @return the body read, not {@code null}
-     * @throws SecurityException if its tag is unknown, or it is malformed or over a bound; the
-     *         message starts "malformed frame"
+     * @throws SecurityException if its tag is unknown, or it is malformed (a report's measured size
+     *         or duration negative included) or over a bound; the message starts "malformed frame"
      */
     public static Object readBody(WireReader in, Extension own) {
         int tag = in.u8();
@@ -283,18 +287,18 @@ public final class MessageCodec {
             }
             case FINISHED:
                 return new WireMessage.Finished(in.zigZagInt(), key(in), in.zigZag(), in.bytes(Integer.MAX_VALUE, "value"),
-                        in.zigZag(), in.zigZag());
+                        measured(in, SIZE), measured(in, DURATION));
             case ERRED: {
                 int worker = in.zigZagInt();
                 String key = key(in);
                 long attempt = in.zigZag();
                 String errorClass = in.nonNullString(MAX_NAME_BYTES, "error class");
                 String message = in.string(MAX_TEXT_BYTES, "error message");
-                long nanos = in.zigZag();
+                long nanos = measured(in, DURATION);
                 return new WireMessage.Erred(worker, key, attempt, errorClass, message, readTrace(in), nanos);
             }
             case DATA_ADDED:
-                return new Message.DataAdded(in.zigZagInt(), key(in), in.zigZag());
+                return new Message.DataAdded(in.zigZagInt(), key(in), measured(in, SIZE));
             case REPLICA_FAILED:
                 return new Message.ReplicaFailed(in.zigZagInt(), key(in));
             case RELEASE_KEY:
@@ -304,7 +308,7 @@ public final class MessageCodec {
             case STEAL_RESPONSE:
                 return new Message.StealResponse(in.zigZagInt(), in.zigZag(), key(in), in.zigZag(), in.bool());
             case RUNNING:
-                return new Message.TaskRunning(in.zigZagInt(), key(in), in.zigZag(), in.zigZag());
+                return new Message.TaskRunning(in.zigZagInt(), key(in), in.zigZag(), measured(in, DURATION));
             case DATA_MISSING:
                 return new Message.DataMissing(in.zigZagInt(), key(in), in.zigZag(), key(in), in.zigZagInt());
             case REPLICATE:
@@ -314,10 +318,10 @@ public final class MessageCodec {
             case RETIRED:
                 return new Message.Retired(in.zigZagInt());
             case MEMORY_REPORT:
-                return new Message.MemoryReport(in.zigZagInt(), in.zigZag(), in.zigZag(), in.bool());
+                return new Message.MemoryReport(in.zigZagInt(), measured(in, SIZE), measured(in, SIZE), in.bool());
             case MEMORY_STALL:
-                return new Message.MemoryStall(in.zigZagInt(), in.bool(), in.zigZag(), in.zigZag(), in.zigZag(),
-                        in.zigZag());
+                return new Message.MemoryStall(in.zigZagInt(), in.bool(), in.zigZag(), measured(in, SIZE),
+                        measured(in, SIZE), in.zigZag());
             case FETCH_REQUEST:
                 return new WireMessage.FetchRequest(key(in), in.zigZagInt(), in.zigZagInt());
             case FETCH_REPLY:
@@ -374,6 +378,21 @@ public final class MessageCodec {
 
     private static int length(byte[] bytes) {
         return bytes == null ? 0 : bytes.length;
+    }
+
+    /**
+     * A size in bytes or a duration in nanoseconds that a worker measured, which is never
+     * negative: the scheduler sums the sizes in saturated sums that assume 0 or more (for placement,
+     * a worker's memory, the bytes moved) and averages the durations into its estimates, so a
+     * negative one, which only a crafted frame carries, would make a worker that lacks a value look
+     * as if it lacked less than nothing, or a kind of task look as if it took negative time.
+     */
+    private static long measured(WireReader in, String what) {
+        long v = in.zigZag();
+        if (v < 0) {
+            throw WireReader.malformed("negative " + what + " " + v);
+        }
+        return v;
     }
 
     private static String key(WireReader in) {

@@ -42,6 +42,12 @@ class MessageCodecTest {
                 Arbitraries.of(Long.MIN_VALUE, Long.MAX_VALUE, 0L));
     }
 
+    /** Sizes and durations a worker measured, which are never negative (a negative one is refused). */
+    private static Arbitrary<Long> measured() {
+        return Arbitraries.oneOf(Arbitraries.longs().greaterOrEqual(0), Arbitraries.longs().between(0, 300),
+                Arbitraries.of(Long.MAX_VALUE, 0L));
+    }
+
     private static Arbitrary<Integer> ints() {
         return Arbitraries.oneOf(Arbitraries.integers(), Arbitraries.integers().between(-1, 70),
                 Arbitraries.of(Integer.MIN_VALUE, Integer.MAX_VALUE));
@@ -63,10 +69,10 @@ class MessageCodecTest {
         Arbitrary<Object> compute = Combinators.combine(keys(), longs(), bytesOrNull(), keys().list().ofMaxSize(4),
                 Arbitraries.maps(keys(), ints().list().ofMaxSize(3)).ofMaxSize(3), ints())
                 .as(WireMessage.Compute::new);
-        Arbitrary<Object> finished = Combinators.combine(ints(), keys(), longs(), bytesOrNull(), longs(), longs())
+        Arbitrary<Object> finished = Combinators.combine(ints(), keys(), longs(), bytesOrNull(), measured(), measured())
                 .as(WireMessage.Finished::new);
         Arbitrary<Object> erred = Combinators.combine(ints(), keys(), longs(), keys(), keys().injectNull(0.3), traces(),
-                longs()).as(WireMessage.Erred::new);
+                measured()).as(WireMessage.Erred::new);
         return Arbitraries.oneOf(compute, finished, erred,
                 Combinators.combine(keys(), ints(), ints()).as(WireMessage.FetchRequest::new),
                 Combinators.combine(keys(), ints(), bytesOrNull()).as(WireMessage.FetchReply::new),
@@ -74,14 +80,14 @@ class MessageCodecTest {
                 Combinators.combine(keys(), ints().list().ofMaxSize(4)).as(Message.Replicate::new),
                 ints().map(Message.Retired::new),
                 Combinators.combine(longs(), keys(), longs()).as(Message.StealRequest::new),
-                Combinators.combine(ints(), keys(), longs(), longs()).as(Message.TaskRunning::new),
+                Combinators.combine(ints(), keys(), longs(), measured()).as(Message.TaskRunning::new),
                 Combinators.combine(ints(), longs(), keys(), longs(), Arbitraries.of(true, false))
                         .as(Message.StealResponse::new),
                 Combinators.combine(ints(), keys(), longs(), keys(), ints()).as(Message.DataMissing::new),
-                Combinators.combine(ints(), keys(), longs()).as(Message.DataAdded::new),
+                Combinators.combine(ints(), keys(), measured()).as(Message.DataAdded::new),
                 Combinators.combine(ints(), keys()).as(Message.ReplicaFailed::new),
-                Combinators.combine(ints(), longs(), longs(), Arbitraries.of(true, false)).as(Message.MemoryReport::new),
-                Combinators.combine(ints(), Arbitraries.of(true, false), longs(), longs(), longs())
+                Combinators.combine(ints(), measured(), measured(), Arbitraries.of(true, false)).as(Message.MemoryReport::new),
+                Combinators.combine(ints(), Arbitraries.of(true, false), longs(), measured(), measured())
                         .as(Message.MemoryStall::new));
     }
 
