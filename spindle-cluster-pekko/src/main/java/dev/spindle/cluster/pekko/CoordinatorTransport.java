@@ -47,6 +47,8 @@ import org.apache.pekko.actor.Address;
 final class CoordinatorTransport extends CoordinatorTransportSupport implements EndpointActor.Handler {
 
     private static final System.Logger LOG = System.getLogger(CoordinatorTransport.class.getName());
+    /** Runs in {@link #mark} before each worker's marker is sent; for tests that have a marker throw. */
+    static volatile Runnable beforeMarkForTests = () -> { };
 
     private final WireCodec codec;
     private final Roster roster;
@@ -178,11 +180,13 @@ final class CoordinatorTransport extends CoordinatorTransportSupport implements 
     /**
      * Sends a marker ({@link Wire.Mark}) on the link to every worker process it has sent frames
      * to, so that the worker notices the loss of the last frame before it; every
-     * {@link Wire#MARK_INTERVAL}. Never throws (it runs on Pekko's scheduler).
+     * {@link Wire#MARK_INTERVAL}. Never throws, not even an Error (it runs on Pekko's scheduler,
+     * which runs it no more once it throws).
      */
     void mark() {
         for (int id : roster.liveIds()) {
             try {
+                beforeMarkForTests.run();
                 Incarnations.Claim<Address> process = addressed(id);
                 Link link = process == null ? null : sending.get(id);
                 PairKey key = process == null ? null : offers.key(id, process.incarnation());
@@ -190,7 +194,9 @@ final class CoordinatorTransport extends CoordinatorTransportSupport implements 
                     link.mark(seq -> outbox.send(process.holder(),
                             new Wire.Frame(id, Incarnations.NONE, seq, List.of(new Wire.Mark(id))), key));
                 }
-            } catch (RuntimeException e) {
+            } catch (RuntimeException | Error e) {
+                // an Error too: Pekko's fixed-delay schedule ends when a run throws, and with it every
+                // later marker, so that the loss of a link's last frame would go unseen for good
                 LOG.log(System.Logger.Level.WARNING, "cannot send worker {0} a marker: {1}", id, e.toString());
             }
         }

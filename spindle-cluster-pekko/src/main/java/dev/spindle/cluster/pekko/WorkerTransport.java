@@ -42,6 +42,8 @@ import org.apache.pekko.actor.Address;
 final class WorkerTransport extends WorkerTransportSupport implements EndpointActor.Handler {
 
     private static final System.Logger LOG = System.getLogger(WorkerTransport.class.getName());
+    /** Runs in {@link #mark} before the marker is sent; for tests that have a marker throw. */
+    static volatile Runnable beforeMarkForTests = () -> { };
 
     private final WireCodec codec;
     private final Roster roster;
@@ -229,8 +231,8 @@ final class WorkerTransport extends WorkerTransportSupport implements EndpointAc
 
     /**
      * Sends the coordinator a marker ({@link Wire.Mark}) if reports have gone to it, so that it
-     * notices the loss of the last one; every {@link Wire#MARK_INTERVAL}. Never throws (it runs
-     * on Pekko's scheduler).
+     * notices the loss of the last one; every {@link Wire#MARK_INTERVAL}. Never throws, not even an
+     * Error (it runs on Pekko's scheduler, which runs it no more once it throws).
      */
     void mark() {
         Address coordinator = roster.coordinator();
@@ -239,9 +241,12 @@ final class WorkerTransport extends WorkerTransportSupport implements EndpointAc
             return;
         }
         try {
+            beforeMarkForTests.run();
             link.mark(seq -> outbox.send(coordinator,
                     new Wire.Frame(Wire.COORDINATOR, incarnation, seq, List.of(new Wire.Mark(id))), key));
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | Error e) {
+            // an Error too: Pekko's fixed-delay schedule ends when a run throws, and with it every
+            // later marker, so that the loss of the last report would go unseen for good
             LOG.log(Level.WARNING, "worker {0} cannot send the coordinator a marker: {1}", id, e.toString());
         }
     }
