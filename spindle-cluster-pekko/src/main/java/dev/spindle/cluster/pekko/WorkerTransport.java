@@ -18,6 +18,7 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
 import org.apache.pekko.actor.ActorRef;
 import org.apache.pekko.actor.Address;
 
@@ -37,13 +38,16 @@ import org.apache.pekko.actor.Address;
  * cluster, which the coordinator handles as its loss; it does the same with a gap in this
  * worker's reports. {@link #mark} sends the coordinator a marker every {@link Wire#MARK_INTERVAL}
  * once reports have gone, so that the loss of the last one is seen too. A report that cannot be
- * made small enough for a frame ({@link #cannotReport}) has this worker leave as well.
+ * made small enough for a frame ({@link #cannotReport}), or a batch of reports whose sending throws
+ * ({@link #sendReports}), has this worker leave as well.
  */
 final class WorkerTransport extends WorkerTransportSupport implements EndpointActor.Handler {
 
     private static final System.Logger LOG = System.getLogger(WorkerTransport.class.getName());
     /** Runs in {@link #mark} before the marker is sent; for tests that have a marker throw. */
     static volatile Runnable beforeMarkForTests = () -> { };
+    /** Sees each batch of reports {@link #sendFrame} is about to send; for tests that have sending throw. */
+    static volatile Consumer<List<Object>> beforeReportsForTests = bodies -> { };
 
     private final WireCodec codec;
     private final Roster roster;
@@ -67,7 +71,7 @@ final class WorkerTransport extends WorkerTransportSupport implements EndpointAc
         this.outbox = outbox;
         this.rejectedFrames = rejectedFrames;
         this.fetchTimeout = fetchTimeout;
-        this.batches = new OutboundBatches(MessageCodec.MAX_BATCH, codec.batchBytes(), (coordinator, bodies) -> sendWithinFrameLimit(bodies));
+        this.batches = new OutboundBatches(MessageCodec.MAX_BATCH, codec.batchBytes(), (coordinator, bodies) -> sendReports(bodies));
     }
 
     void attach(WorkerNode node) {
@@ -197,6 +201,28 @@ final class WorkerTransport extends WorkerTransportSupport implements EndpointAc
         batches.send(Wire.COORDINATOR, body);
     }
 
+    /**
+     * Sends one batch of reports, on whichever thread flushes it. It must not throw
+     * ({@link OutboundBatches.Sender}): the batch has left the queue and may carry other threads'
+     * reports, which an escaping {@link Error} (an {@code OutOfMemoryError} sealing a large result's
+     * frame, say) took with it into the flushing task's thread, unreported; and its frame took no
+     * number, so the coordinator saw no gap and waited for those tasks for good. So the coordinator
+     * is handled as gone and this worker leaves the cluster, as for a report it cannot shorten
+     * ({@link #cannotReport}); the coordinator places its tasks again.
+     */
+    private void sendReports(List<Object> bodies) {
+        try {
+            sendWithinFrameLimit(bodies);
+        } catch (RuntimeException | Error e) {
+            Address coordinator = roster.coordinator();
+            LOG.log(Level.ERROR, "worker " + id + ": could not send " + bodies.size() + " reports to the coordinator;"
+                    + " the coordinator is handled as gone and this worker leaves the cluster", e);
+            if (coordinator != null) {
+                roster.coordinatorLost(coordinator);
+            }
+        }
+    }
+
     /** One frame to the coordinator, sealed; a frame over the limit is split by the caller. */
     @Override
     protected void sendFrame(List<Object> bodies) {
@@ -209,6 +235,7 @@ final class WorkerTransport extends WorkerTransportSupport implements EndpointAc
                     bodies.size(), bodies.get(0).getClass().getSimpleName());
             return;
         }
+        beforeReportsForTests.accept(bodies);
         link.send(seq -> outbox.send(coordinator, new Wire.Frame(Wire.COORDINATOR, incarnation, seq, bodies), key));
     }
 
