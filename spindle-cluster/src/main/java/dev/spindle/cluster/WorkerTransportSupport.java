@@ -152,8 +152,8 @@ public abstract class WorkerTransportSupport implements Transport {
     /**
      * Sends the node's report to the coordinator: a result with its value serialised, or, if the
      * value cannot travel (the serializer refuses it, or its serialisation throws a
-     * {@link RuntimeException} or {@link StackOverflowError}), the task's failure; a failure as
-     * text; anything else as it is.
+     * {@link RuntimeException} or an {@link Error}), the task's failure; a failure as text;
+     * anything else as it is.
      */
     @Override
     public final void toScheduler(Message.ToScheduler message) {
@@ -166,11 +166,13 @@ public abstract class WorkerTransportSupport implements Transport {
                 sendErred(f.worker(), f.key(), f.attempt(), IllegalArgumentException.class.getName(),
                         "result of '" + f.key() + "' " + cannotTravel.getMessage(), null, f.nanos());
                 return;
-            } catch (RuntimeException | StackOverflowError thrown) {
+            } catch (RuntimeException | Error thrown) {
                 // the value's own serialisation threw: a Sized value is measured without being
                 // serialised, so this is its first (a chain deep enough to overflow the stack, a
-                // writeObject that throws). Escaping, it would leave the finished task unreported
-                // on the worker's thread and its caller waiting for good
+                // writeObject that throws, a class it needs that cannot be linked, an
+                // OutOfMemoryError for a value whose bytes do not fit one array or the heap).
+                // Escaping, it would leave the finished task unreported on the worker's thread
+                // and its caller waiting for good
                 sendErred(f.worker(), f.key(), f.attempt(), IllegalArgumentException.class.getName(),
                         "result of '" + f.key() + "' cannot be serialised: " + Failures.describe(thrown), null, f.nanos());
                 return;
