@@ -98,7 +98,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * interval for as long as it starved (StarvationBackoffRegressionTest). An error thrown while
  * the watch looks at one pool is caught there, and the watch goes on with the others: it ended
  * the thread, which stayed recorded as the watch, so no pool in the JVM was relieved again
- * (StarvationWatchSurvivesAFailedLookTest). The error goes to that pool's uncaught-exception
+ * (StarvationWatchSurvivesAFailedLookTest). So is one thrown while the watch copies the watched
+ * list, before it looks at any pool: the watch then looks at none that interval and copies again
+ * at the next (StarvationWatchSurvivesAFailedCopyTest). The error goes to that pool's uncaught-exception
  * handler, the first of a run of failed looks only (StarvationWatchReportsAFailedLookTest).
  *
  * <h2>Cost</h2>
@@ -149,6 +151,8 @@ final class StarvationWatch {
     /** The armed pools' watches. */
     private static final List<StarvationWatch> WATCHED = new ArrayList<>();
     private static Thread thread;
+    /** Run by the watch thread just before it copies {@link #WATCHED}, if set: a seam for tests. */
+    static volatile Runnable beforeCopy;
 
     private final WorkStealingPool pool;
     private final Shared shared;
@@ -241,7 +245,19 @@ final class StarvationWatch {
                         // nobody is meant to interrupt this thread: keep waiting
                     }
                 }
-                batch.addAll(WATCHED);
+                try {
+                    Runnable hook = beforeCopy;
+                    if (hook != null) {
+                        hook.run();
+                    }
+                    batch.addAll(WATCHED);
+                } catch (Throwable e) {
+                    // an OutOfMemoryError as the batch grows: caught as a failed look is (below),
+                    // for the same reason; thrown out of here it ended this thread, still
+                    // recorded as the watch, and no pool in the JVM was relieved again. No pool
+                    // is looked at this interval; the next copies again
+                    batch.clear();
+                }
             } finally {
                 LOCK.unlock();
             }
