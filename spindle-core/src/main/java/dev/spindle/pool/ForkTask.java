@@ -65,7 +65,8 @@ import java.util.concurrent.locks.LockSupport;
  * and does no atomic operation.
  *
  * <p>Two kinds share this class: tasks made from a {@link Callable} by
- * {@link WorkStealingPool#spawn(Callable)} (the callable sits in {@code payload} until the run),
+ * {@link WorkStealingPool#spawn(Callable)} (the callable sits in {@code payload} until the run;
+ * one that is itself a {@link Thread} sits there wrapped, so that only a runner is a thread),
  * and {@link ComputeTask} subclasses, whose {@code compute()} is the computation and which hold
  * the marker {@link #UNFORKED} in {@code payload} until forked.
  *
@@ -140,7 +141,15 @@ class ForkTask<T> implements Task<T>, RunnableFuture<T> {
     static final ForkTask<Void> PINNED = new ForkTask<>(() -> null, null);
 
     ForkTask(Callable<? extends T> callable, ForkTask<?> parent) {
-        this.payload = callable;
+        if (callable instanceof Thread) {
+            // held as it is, a callable that is a Thread passed in payload for the runner before
+            // the runner had published itself: a cancel(true) then interrupted the callable's
+            // thread, not the runner's, and runnerHint named it. Wrapped, only a runner is a Thread
+            Callable<T> c = callable::call;
+            this.payload = c;
+        } else {
+            this.payload = callable;
+        }
         this.parent = parent;
     }
 
