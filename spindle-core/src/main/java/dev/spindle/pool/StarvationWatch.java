@@ -79,7 +79,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * workers all wait therefore stays armed: each of them began its round, after its last park,
  * with either no parked core worker (it armed) or a parked one that has since left the stack
  * (that worker's next round armed it). Parked spares neither disarm the pool nor need to arm it
- * (a spare that retires still arms it, which is harmless).
+ * (a spare that retires still arms it, which is harmless). The one exception is an arming that
+ * fails for want of memory (no watch thread, or no room in the list): the pool is left unarmed,
+ * not armed and unwatched, and the worker goes on; its next round, or a peer's, arms it.
  *
  * <h2>One pool cannot stall the others</h2>
  *
@@ -153,6 +155,8 @@ final class StarvationWatch {
     private static Thread thread;
     /** Run by the watch thread just before it copies {@link #WATCHED}, if set: a seam for tests. */
     static volatile Runnable beforeCopy;
+    /** Run by an arming worker just after it marked its pool armed, if set: a seam for tests. */
+    static volatile Runnable beforeArm;
 
     private final WorkStealingPool pool;
     private final Shared shared;
@@ -193,21 +197,26 @@ final class StarvationWatch {
         }
         LOCK.lock();
         try {
+            Runnable hook = beforeArm;
+            if (hook != null) {
+                hook.run();
+            }
             if (thread == null) {
                 Thread t = new Thread(null, StarvationWatch::watchLoop, "spindle-starvation-watch", 0, false);
                 t.setDaemon(true);
                 t.setContextClassLoader(null);
-                try {
-                    t.start();
-                } catch (OutOfMemoryError e) {
-                    // no thread to be had: no backstop this time; a later round tries again
-                    ARMED.setVolatile(this, false);
-                    return;
-                }
+                t.start();
                 thread = t;
             }
             WATCHED.add(this);
             NOT_EMPTY.signal();
+        } catch (Throwable e) {
+            // no thread to be had, or no room in the list (an OutOfMemoryError from the thread's
+            // constructor, its start or the list's growth): no backstop this time; a later round
+            // tries again. Only the start's was caught: the others ended the arming worker's
+            // thread (this runs in its loop), and left the pool armed but in no list, so it was
+            // never armed, nor relieved, again (StarvationWatchArmingThatFailsTest)
+            ARMED.setVolatile(this, false);
         } finally {
             LOCK.unlock();
         }
