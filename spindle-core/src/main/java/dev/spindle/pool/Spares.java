@@ -33,6 +33,8 @@ final class Spares {
 
     /** Workers that may run tasks: core workers plus started spares not yet retired. */
     private final AtomicInteger live = new AtomicInteger();
+    /** Run before a spare's worker is made, if set: a seam for tests. */
+    static volatile Runnable beforeNewSpare;
 
     Spares(WorkStealingPool pool, Shared shared, int parallelism, long keepAliveNanos, int queueCapacity) {
         this.pool = pool;
@@ -95,6 +97,10 @@ final class Spares {
                 Worker w = workers[i];
                 if (w == null || !w.alive) {
                     if (w == null) {
+                        Runnable hook = beforeNewSpare;
+                        if (hook != null) {
+                            hook.run();
+                        }
                         w = new Worker(pool, i, true, queueCapacity);
                         workers[i] = w;
                     }

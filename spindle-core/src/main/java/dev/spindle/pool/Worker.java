@@ -1075,9 +1075,10 @@ final class Worker extends BaseWorker implements LoneTaskWatch.Peer {
                 if (!compensating && waited >= COMPENSATE_AFTER_NANOS) {
                     // Nothing this frame may run, and the wait is not short: count this worker
                     // as blocked so a spare (started, or woken) runs the other work meanwhile,
-                    // on its own stack.
-                    compensating = true;
+                    // on its own stack. Marked once entered: an entry that throws has undone
+                    // itself, and the finally must not leave the section a second time.
                     beginBlocking();
+                    compensating = true;
                 }
                 if (node == null) {
                     node = task.addWaiter();
@@ -1277,12 +1278,23 @@ final class Worker extends BaseWorker implements LoneTaskWatch.Peer {
     @Override
     public void beginBlocking() {
         if (blockingDepth++ == 0) {
-            shared.spares.beginBlocking();
-            // This worker stops taking tasks for a while. If work is waiting, someone must look
-            // for it: the spare just started does, but a spare already parked (which made
-            // starting a new one unnecessary) has to be woken.
-            if (hasLocalWork() || shared.hasVisibleWork()) {
-                shared.idle.notifyWork();
+            try {
+                shared.spares.beginBlocking();
+                // This worker stops taking tasks for a while. If work is waiting, someone must
+                // look for it: the spare just started does, but a spare already parked (which
+                // made starting a new one unnecessary) has to be woken.
+                if (hasLocalWork() || shared.hasVisibleWork()) {
+                    shared.idle.notifyWork();
+                }
+            } catch (Throwable e) {
+                // an OutOfMemoryError making the spare: the section is not entered, and the
+                // callers that begin it outside their try (Spindle.blocking, the futures' get)
+                // never call endBlocking. Left counted, this worker
+                // was inside a section for good: reported blocked, and left out of the
+                // starvation watch's test, so a pool whose only worker then waited unseen was
+                // never relieved (BlockingSectionWhoseSpareCannotBeMadeTest)
+                endBlocking();
+                throw e;
             }
         }
     }
