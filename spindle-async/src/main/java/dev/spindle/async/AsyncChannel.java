@@ -6,7 +6,6 @@ package dev.spindle.async;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.ArrayDeque;
-import java.util.ArrayList;
 import java.util.Objects;
 
 /**
@@ -124,9 +123,11 @@ public final class AsyncChannel<T> {
     /**
      * Values handed to receives that were cancelled before returning them, by hand-over number.
      * They were accepted before everything buffered (a hand-over happens only while the
-     * buffer is empty), so receives take them first. Created on first use: it is rarely needed.
+     * buffer is empty), so receives take them first. The oldest such receive, or {@code null};
+     * they are linked in a circular list, as the wait queues, through their own links, free since
+     * a sender served them ({@link #giveBack}).
      */
-    private ArrayList<ReceiveOp> returned;
+    private ReceiveOp returned;
     /**
      * Hand-overs so far, numbering the values handed to waiting receives; an {@code int} that
      * may wrap, compared by difference ({@link ReceiveOp#seq}).
@@ -173,7 +174,11 @@ public final class AsyncChannel<T> {
     public int size() {
         lock();
         try {
-            return buffered() + (returned == null ? 0 : returned.size());
+            int n = buffered();
+            for (ReceiveOp r = returned; r != null; r = r.next == returned ? null : r.next) {
+                n++;
+            }
+            return n;
         } finally {
             unlock();
         }
@@ -247,7 +252,7 @@ public final class AsyncChannel<T> {
      * {@code toWake} (created if null); returns {@code toWake}.
      */
     private ArrayDeque<Waker> failReceiversIfDrained(ArrayDeque<Waker> toWake) {
-        if (!closed || inFlight != 0 || buffered() != 0 || (returned != null && !returned.isEmpty())) {
+        if (!closed || inFlight != 0 || buffered() != 0 || returned != null) {
             return toWake;
         }
         for (ReceiveOp r; (r = nextReceiver()) != null; ) {
@@ -285,6 +290,31 @@ public final class AsyncChannel<T> {
             first = rest == null ? null : rest.poll();
         }
         return v;
+    }
+
+    /**
+     * Under the lock: links {@code op}, a receive cancelled while holding a value, into
+     * {@link #returned} in hand-over order. It allocates nothing, so it cannot fail: it used to
+     * add {@code op} to a list, and an {@link OutOfMemoryError} growing the list, after the value
+     * had left the in-flight count, lost the value for good (a closed channel then failed its
+     * receivers as empty).
+     */
+    private void giveBack(ReceiveOp op) {
+        ReceiveOp oldest = returned;
+        if (oldest == null) {
+            returned = WaitingOp.append(null, op);
+            return;
+        }
+        ReceiveOp at = oldest.prev;            // the newest: values mostly come back in order
+        while (at.seq - op.seq > 0 && at != oldest) {
+            at = at.prev;
+        }
+        if (at.seq - op.seq > 0) {             // handed over before all of them: the new oldest
+            WaitingOp.append(oldest, op);      // (linked between the newest and the oldest)
+            returned = op;
+        } else {
+            WaitingOp.append(at.next, op);     // linked just after at
+        }
     }
 
     private SendOp nextSender() { // under the lock
@@ -488,13 +518,14 @@ public final class AsyncChannel<T> {
                     default:
                         break;
                 }
-                if (returned != null && !returned.isEmpty()) {
+                if (returned != null) {
                     if (ContextAsks.refusedUnderLock(asked, cx, w)) {
                         self = w;
                         return DirectTask.PENDING;
                     }
                     state = FINISHED;
-                    ReceiveOp given = returned.remove(0);
+                    ReceiveOp given = returned;
+                    returned = WaitingOp.unlink(given, given);
                     T v = given.value;
                     given.value = null;        // taken: the cancelled receive, which its owner may keep, lets go of it
                     return v;
@@ -561,14 +592,7 @@ public final class AsyncChannel<T> {
                         // but not the waker of its last poll: it reaches the cancelled task (an
                         // all's results, say), which the channel kept until the next receive
                         waker = null;
-                        if (returned == null) {
-                            returned = new ArrayList<>(2);
-                        }
-                        int i = returned.size();
-                        while (i > 0 && returned.get(i - 1).seq - seq > 0) {
-                            i--;
-                        }
-                        returned.add(i, this);
+                        giveBack(this);
                     }
                 }
                 state = FINISHED;
