@@ -8,11 +8,12 @@ import dev.spindle.internal.Strays;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.time.Duration;
+import java.util.AbstractList;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
+import java.util.RandomAccess;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeoutException;
@@ -460,12 +461,25 @@ public final class Async {
      * @param <T> the result type
      */
     public static final class Selected<T> {
+        static {
+            // a selection the runtime drops drops its value, unless a handle holds it too (see
+            // AllResults); registered before any instance
+            DroppedValues.closeWhenDropped(Selected.class, s -> {
+                if (!s.fromHandle) {
+                    DroppedValues.dropped(s.value);
+                }
+            });
+        }
+
         private final int index;
         private final T value;
+        /** Whether the winner was a {@link JoinHandle}, which still holds the value for others. */
+        private final boolean fromHandle;
 
-        Selected(int index, T value) {
+        Selected(int index, T value, boolean fromHandle) {
             this.index = index;
             this.value = value;
+            this.fromHandle = fromHandle;
         }
 
         /**
@@ -1512,7 +1526,16 @@ public final class Async {
                 return Poll.pending();
             }
             delivered = true;
-            return Poll.ready((List<T>) Collections.unmodifiableList(Arrays.asList(results)));
+            boolean[] fromHandle = null;
+            for (int i = 0; i < children.length; i++) {
+                if (children[i].handle != null) {
+                    if (fromHandle == null) {
+                        fromHandle = new boolean[children.length];
+                    }
+                    fromHandle[i] = true;
+                }
+            }
+            return Poll.ready(new AllResults<>(results, fromHandle));
         }
 
         /**
@@ -1604,6 +1627,54 @@ public final class Async {
         }
     }
 
+    /**
+     * The list an {@code all} completes with: unmodifiable, over its results. A class of the
+     * library's own, so that the runtime, dropping it (its task's handle cancelled during the poll
+     * that returned it, see {@code TaskCell.finish}), drops the values in it as the {@code all}
+     * drops them when it fails ({@link AllTask#dropValues}): a connection an accept in it
+     * returned was left open for good, held by nobody, its peer waiting. (Its values were once
+     * in a plain unmodifiable list, which the runtime cannot tell from a user's list that may be
+     * shared.) A handle child's value is left alone: its handle still holds it for whoever else
+     * awaits it. {@link Selected} does the same for a {@code select}'s winner.
+     */
+    private static final class AllResults<T> extends AbstractList<T> implements RandomAccess {
+        static {
+            DroppedValues.closeWhenDropped(AllResults.class, l -> l.drop());
+        }
+
+        private final Object[] values;
+        /** Which values a handle child gave (not dropped with the list); null if none did. */
+        private final boolean[] fromHandle;
+
+        AllResults(Object[] values, boolean[] fromHandle) {
+            this.values = values;
+            this.fromHandle = fromHandle;
+        }
+
+        @Override
+        @SuppressWarnings("unchecked")
+        public T get(int index) {
+            return (T) values[index];
+        }
+
+        @Override
+        public int size() {
+            return values.length;
+        }
+
+        private void drop() {
+            for (int i = 0; i < values.length; i++) {
+                if (fromHandle == null || !fromHandle[i]) {
+                    try {
+                        DroppedValues.dropped(values[i]);
+                    } catch (Throwable e) {
+                        AsyncRuntime.reportStray(e);   // the others are still closed
+                    }
+                }
+            }
+        }
+    }
+
     private static final class SelectTask<T> extends Parent
             implements AsyncTask<Selected<T>>, Cancellable {
 
@@ -1629,9 +1700,10 @@ public final class Async {
             for (int i = 0; i < tasks.length; i++) {
                 Poll<?> p = pollRunningChild(i, cx);
                 if (p != null && p.isReady()) {
+                    boolean fromHandle = tasks[i] instanceof JoinHandle;
                     tasks[i] = null;
                     cancelAllBut(i);
-                    return Poll.ready(new Selected<>(i, (T) p.value()));
+                    return Poll.ready(new Selected<>(i, (T) p.value(), fromHandle));
                 }
             }
             return Poll.pending();

@@ -294,8 +294,8 @@ final class TaskCell<T> extends JoinHandle<T> implements Waker, Context {
      * The task's poll ended it: {@code DONE} and the outcome ({@link #VALUE} or
      * {@link #FAILED}) in one step, then the waiters are released. If the handle was cancelled
      * meanwhile, the outcome is dropped and the cell is only marked done; a dropped value that
-     * is a connection of the library is closed ({@link DroppedValues}), since nobody will ever
-     * receive it. An accept or a connect looks at {@link #expired()} just before it hands its
+     * is a connection of the library, or an {@code all}'s list or a {@code select}'s selection
+     * holding one, is closed ({@link DroppedValues}), since nobody will ever receive it. An accept or a connect looks at {@link #expired()} just before it hands its
      * connection out, but a cancel after that look and before this outcome's CAS left the
      * connection open for good, held by nobody, its peer waiting (found by review, session 54).
      * Only when the value is dropped: a completion does no more than before.

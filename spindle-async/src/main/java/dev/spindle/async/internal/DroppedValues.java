@@ -13,13 +13,15 @@ import java.util.function.Consumer;
  * {@code AsyncTcpStream.connect} made. When the runtime drops such a value, because the task's
  * handle was cancelled after the task's last look at its waker and before the runtime recorded
  * the value (see {@code JoinHandle.cancel}), nobody will ever receive it, so the runtime closes
- * it here: kept open, the socket leaked, and its peer waited for good.
+ * it here: kept open, the socket leaked, and its peer waited for good. The containers that the
+ * library itself makes of task values ({@code Async.all}'s list, {@code Async.select}'s
+ * selection) register too, and drop the values in them in turn (but one a handle still holds).
  *
  * <p>Not API: the module does not export this package. It lets {@code dev.spindle.async} close
  * what {@code dev.spindle.async.io} hands out without depending on that package, and without a
  * supertype on the public classes. Each such class registers itself when it is initialised, so
  * before any instance exists. Only the library's own final classes register, never a user's
- * (a user's value may be shared with others).
+ * (a user's value, a list of its own, say, may be shared with others).
  */
 public final class DroppedValues {
 

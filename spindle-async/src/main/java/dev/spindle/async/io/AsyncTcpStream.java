@@ -49,7 +49,12 @@ import java.util.Objects;
  * or a task of the caller's that returns one) hands it over to whoever holds its
  * {@link dev.spindle.async.JoinHandle}. If that handle is cancelled during the poll that returns
  * the stream, the runtime drops the value, and then closes the stream: nobody else could ever
- * close it, and its peer would have waited for good.
+ * close it, and its peer would have waited for good. So it does the streams in a dropped value
+ * that {@link dev.spindle.async.Async#all} or {@link dev.spindle.async.Async#select} made (the
+ * list of results, the selection), except one that a {@code JoinHandle} in them still holds. A
+ * value of the caller's own that holds a stream (a list, a record) is left alone, since the
+ * runtime cannot know who else holds it: a task that may be cancelled as it completes should
+ * return the stream itself, or close what it holds when its handle is cancelled.
  */
 public final class AsyncTcpStream implements AutoCloseable {
 
