@@ -192,7 +192,9 @@ public final class AsyncTcpListener implements AutoCloseable {
                             return Poll.pending();
                         }
                         return Poll.ready(stream);
-                    } catch (IOException | RuntimeException e) {
+                    } catch (IOException | RuntimeException | Error e) {
+                        // an Error too (the caller's waker, no memory for the stream): this poll
+                        // throws, its task ends, and nobody else would ever close the connection
                         ch.close();
                         throw e;
                     }

@@ -268,7 +268,7 @@ public final class AsyncTcpStream implements AutoCloseable {
                         if (ch.connect(remote)) {
                             return handOut(cx);
                         }
-                    } catch (IOException | RuntimeException e) {
+                    } catch (IOException | RuntimeException | Error e) {
                         ch.close();
                         throw e;
                     }
@@ -282,9 +282,10 @@ public final class AsyncTcpStream implements AutoCloseable {
                     stream.close();
                 }
                 throw new UncheckedIOException("connect to " + remote + " failed", e);
-            } catch (RuntimeException e) {
-                // the reactor refused the wait (closed before or during the connect): this task
-                // fails, and nobody else holds the socket, which would stay open for good
+            } catch (RuntimeException | Error e) {
+                // the reactor refused the wait (closed before or during the connect), or the
+                // caller's context threw (an Error too: its waker, no memory): this task fails,
+                // and nobody else holds the socket, which would stay open for good
                 if (stream != null) {
                     stream.close();
                 }
