@@ -49,9 +49,11 @@ import java.util.Objects;
  * retires the task. A send cancelled after the channel accepted its value has sent it.
  *
  * <p><b>Implementation.</b> One lock guards the buffer and the two wait queues; wakers are
- * collected under the lock and woken after it is released. A waiting operation is completed by
- * the thread that serves it (under the lock) before its waker fires, and a poll reads its state
- * under the same lock, so no wake-up is lost. A poll asks a runtime's own context for the budget
+ * collected under the lock and woken after it is released (the operations that a close, or the
+ * end of a closed channel's last value, fails are detached as their whole queue and woken from
+ * it: nothing is allocated, see {@link #wakeFailed(WaitingOp, Waker)}). A waiting operation is
+ * completed by the thread that serves it (under the lock) before its waker fires, and a poll
+ * reads its state under the same lock, so no wake-up is lost. A poll asks a runtime's own context for the budget
  * (and a served receive's waker whether it expired) under the lock, just before it takes a
  * value, so that a cancel of the task's handle during the poll is seen as late as can be; it
  * asks any other context before the lock ({@code ContextAsks}): a context may be the
@@ -228,41 +230,85 @@ public final class AsyncChannel<T> {
      * Idempotent.
      */
     public void close() {
-        ArrayDeque<Waker> toWake = new ArrayDeque<>();
+        SendOp senders;
+        ReceiveOp receivers;
         lock();
         try {
             if (closed) {
                 return;
             }
             closed = true;
-            for (SendOp s; (s = nextSender()) != null; ) {
-                s.state = CLOSED;
-                toWake.add(s.waker);
+            senders = sendHead;
+            sendHead = null;
+            if (senders != null) {
+                SendOp s = senders;
+                do {
+                    s.state = CLOSED;
+                    s = s.next;
+                } while (s != senders);
             }
-            failReceiversIfDrained(toWake);
+            receivers = failReceiversIfDrained();
         } finally {
             unlock();
         }
-        toWake.forEach(WaitingOp::wakeServed);
+        if (senders != null) {
+            SendOp s = senders;
+            do {
+                SendOp next = s.next;
+                wakeFailed(s, s.waker);
+                s = next;
+            } while (s != senders);
+        }
+        wakeFailed(receivers);
     }
 
     /**
      * Under the lock: once the channel is closed and nothing is left to receive (buffered, given
-     * back, or in flight to a receive), fails the waiting receivers, adding their wakers to
-     * {@code toWake} (created if null); returns {@code toWake}.
+     * back, or in flight to a receive), fails the waiting receivers and detaches their queue,
+     * whose oldest this returns (else {@code null}), for the caller to wake after the unlock
+     * ({@link #wakeFailed}).
      */
-    private ArrayDeque<Waker> failReceiversIfDrained(ArrayDeque<Waker> toWake) {
+    private ReceiveOp failReceiversIfDrained() {
         if (!closed || inFlight != 0 || buffered() != 0 || returned != null) {
-            return toWake;
+            return null;
         }
-        for (ReceiveOp r; (r = nextReceiver()) != null; ) {
-            r.state = CLOSED;
-            if (toWake == null) {
-                toWake = new ArrayDeque<>();
-            }
-            toWake.add(r.waker);
+        ReceiveOp receivers = receiveHead;
+        receiveHead = null;
+        if (receivers != null) {
+            ReceiveOp r = receivers;
+            do {
+                r.state = CLOSED;
+                r = r.next;
+            } while (r != receivers);
         }
-        return toWake;
+        return receivers;
+    }
+
+    /** After the unlock: wakes the receivers {@link #failReceiversIfDrained} failed, if any. */
+    private void wakeFailed(ReceiveOp receivers) {
+        if (receivers != null) {
+            ReceiveOp r = receivers;
+            do {
+                ReceiveOp next = r.next;
+                wakeFailed(r, r.waker);
+                r = next;
+            } while (r != receivers);
+        }
+    }
+
+    /**
+     * After the unlock: unlinks {@code op}, which a close failed with the whole queue it waited
+     * in, and wakes it. Detaching the queue under the lock, rather than collecting the wakers in
+     * a list there, allocates nothing: growing such a list past 16 waiters could throw an
+     * {@link OutOfMemoryError} after some operations were failed and unlinked, which were then
+     * never woken (their tasks waited for good), and the receive that had taken the last value in
+     * flight lost it with the error. Nobody else touches a failed operation's links: it is never
+     * queued again, and its cancel and its poll unlink only a waiting one.
+     */
+    private static void wakeFailed(WaitingOp<?, ?> op, Waker waker) {
+        op.prev = null;                        // a caller that keeps one op keeps none of the others
+        op.next = null;
+        WaitingOp.wakeServed(waker);
     }
 
     private int buffered() { // under the lock
@@ -489,7 +535,7 @@ public final class AsyncChannel<T> {
         Object pollDirect(Context cx) {
             Waker toWake = null;       // a waiter this operation served
             Waker self = null;         // this task's own waker: out of budget, poll again
-            ArrayDeque<Waker> closedOut = null;  // receivers failed once the last value in flight is taken
+            ReceiveOp closedOut = null;  // receivers failed once the last value in flight is taken
             // a context not the runtime's is asked before the lock (see the overview); a sender
             // may have served this receive since its last poll
             Waker w = cx.waker();
@@ -505,7 +551,7 @@ public final class AsyncChannel<T> {
                         value = null;
                         state = FINISHED;
                         inFlight--;
-                        closedOut = failReceiversIfDrained(null);
+                        closedOut = failReceiversIfDrained();
                         return v;
                     case WAITING:
                         waker = w;
@@ -563,9 +609,7 @@ public final class AsyncChannel<T> {
                 if (toWake != null) {
                     WaitingOp.wakeServed(toWake);  // this operation completed: a throw must not undo it
                 }
-                if (closedOut != null) {
-                    closedOut.forEach(WaitingOp::wakeServed);
-                }
+                wakeFailed(closedOut);
                 if (self != null) {
                     self.wake();
                 }
