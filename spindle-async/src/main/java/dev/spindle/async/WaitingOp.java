@@ -11,8 +11,13 @@ package dev.spindle.async;
  * (the newest is {@code head.prev}): an owner with nobody waiting carries one null reference
  * rather than a queue object, and removing a cancelled waiter from the middle is O(1), where an
  * {@link java.util.ArrayDeque}'s {@code remove(Object)} searched the whole queue. The links are
- * set only while the operation waits, and guarded by the owner's lock; no other thread reads
- * them.
+ * set only while the operation waits, or, for a channel's receive cancelled while it held a
+ * value, while that value waits in the channel's ring of given-back values; they are guarded by
+ * the owner's lock. The one exception is a queue that a closed channel fails (at its close,
+ * or when a receive takes its last value in flight): it is detached whole under the lock, and
+ * then walked and unlinked after the unlock by the thread that failed it, alone (nothing
+ * allocated, so nothing can fail half-way); a failed operation is never queued again, and its
+ * poll and cancel unlink only a waiting one.
  *
  * @param <O> the operation type, so that the links need no casts
  * @param <V> the operation's value type
