@@ -4,15 +4,20 @@
 package dev.spindle.pool;
 
 import dev.spindle.internal.BlockingSupport;
+import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.AbstractExecutorService;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.FutureTask;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RunnableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -44,6 +49,10 @@ import java.util.concurrent.TimeoutException;
  * {@code get} as a blocking section when called from a Spindle worker and the task is not done
  * yet; once it is done, {@code get} is {@link FutureTask}'s. A work-stealing pool makes its own
  * futures, whose {@code get} helps instead.
+ *
+ * <p>{@code invokeAny} is {@link AbstractExecutorService}'s algorithm, done here so that each
+ * task is queued in a wrapper whose cancellation reaches the task's future (see
+ * {@link #invokeAnyQueued}).
  */
 abstract class CompensatingExecutorService extends AbstractExecutorService {
 
@@ -173,14 +182,17 @@ abstract class CompensatingExecutorService extends AbstractExecutorService {
     public <T> T invokeAny(Collection<? extends Callable<T>> tasks) throws InterruptedException, ExecutionException {
         checkTasks(tasks, true);
         BlockingSupport caller = BlockingSupport.current();
-        if (caller == null) {
-            return super.invokeAny(tasks);
+        if (caller != null) {
+            caller.beginBlocking();
         }
-        caller.beginBlocking();
         try {
-            return super.invokeAny(tasks);
+            return invokeAnyQueued(tasks, false, 0L);
+        } catch (TimeoutException impossible) {
+            throw new AssertionError("an untimed invokeAny timed out", impossible);
         } finally {
-            caller.endBlocking();
+            if (caller != null) {
+                caller.endBlocking();
+            }
         }
     }
 
@@ -189,15 +201,102 @@ abstract class CompensatingExecutorService extends AbstractExecutorService {
     public <T> T invokeAny(Collection<? extends Callable<T>> tasks, long timeout, TimeUnit unit)
             throws InterruptedException, ExecutionException, TimeoutException {
         checkTasks(tasks, true);
+        long nanos = unit.toNanos(timeout);
         BlockingSupport caller = BlockingSupport.current();
-        if (caller == null) {
-            return super.invokeAny(tasks, timeout, unit);
+        if (caller != null) {
+            caller.beginBlocking();
         }
-        caller.beginBlocking();
         try {
-            return super.invokeAny(tasks, timeout, unit);
+            return invokeAnyQueued(tasks, true, nanos);
         } finally {
-            caller.endBlocking();
+            if (caller != null) {
+                caller.endBlocking();
+            }
+        }
+    }
+
+    /**
+     * {@code invokeAny} as {@link AbstractExecutorService} does it: each task goes to
+     * {@code execute} as the future {@link #newTaskFor} makes, the next one only while none has
+     * completed, and the first success is returned; the rest are cancelled with interrupt. The
+     * time is looked at only once every task is queued. The difference: a task is queued inside
+     * an {@link AnyTask}, not the JDK's completion-queue wrapper, whose cancellation left the
+     * task's own future not started. {@code shutdownNow()} returns that wrapper, and an
+     * interrupted close cancels it, as it cancels every future it drops so that its caller is
+     * told ({@link dev.spindle.internal.Closing#cancelIfFuture}): the caller here was not, and
+     * waited for the task's future for good.
+     */
+    private <T> T invokeAnyQueued(Collection<? extends Callable<T>> tasks, boolean timed, long nanos)
+            throws InterruptedException, ExecutionException, TimeoutException {
+        long deadline = System.nanoTime() + Math.max(0L, nanos);   // a negative timeout counts as 0
+        BlockingQueue<Future<T>> completed = new LinkedBlockingQueue<>();
+        List<Future<T>> futures = new ArrayList<>(tasks.size());
+        Iterator<? extends Callable<T>> it = tasks.iterator();
+        ExecutionException failure = null;
+        int pending = 0;
+        try {
+            for (;;) {
+                Future<T> f = completed.poll();
+                if (f == null) {
+                    if (it.hasNext()) {
+                        RunnableFuture<T> task = newTaskFor(it.next());
+                        futures.add(task);
+                        execute(new AnyTask<>(task, completed));
+                        pending++;
+                        continue;
+                    }
+                    if (pending == 0) {
+                        break;
+                    }
+                    f = timed ? completed.poll(deadline - System.nanoTime(), TimeUnit.NANOSECONDS) : completed.take();
+                    if (f == null) {
+                        throw new TimeoutException();
+                    }
+                }
+                pending--;
+                try {
+                    return f.get();            // completed: returns at once
+                } catch (ExecutionException e) {
+                    failure = e;
+                } catch (CancellationException e) {
+                    failure = new ExecutionException(e);   // cancelled with its wrapper, as dropped
+                }
+            }
+            if (failure == null) {
+                // not empty when checked, yet it iterated nothing (emptied meanwhile by another thread)
+                throw new IllegalArgumentException("tasks must not be empty: invokeAny needs at least one task"
+                        + " (the collection iterated none)");
+            }
+            throw failure;
+        } finally {
+            for (Future<T> f : futures) {
+                f.cancel(true);
+            }
+        }
+    }
+
+    /**
+     * A task of {@link #invokeAnyQueued} as queued: runs the task's future, then hands it to the
+     * waiting {@code invokeAny}. Cancelled (handed back by {@code shutdownNow()}, and cancelled by
+     * the holder of the list, as an interrupted close does), it cancels that future too, so that
+     * the {@code invokeAny} is told rather than left waiting for a task nothing will run.
+     */
+    private static final class AnyTask<T> extends FutureTask<Void> {
+        private final RunnableFuture<T> task;
+        private final BlockingQueue<Future<T>> completed;
+
+        AnyTask(RunnableFuture<T> task, BlockingQueue<Future<T>> completed) {
+            super(task, null);
+            this.task = task;
+            this.completed = completed;
+        }
+
+        @Override
+        protected void done() {
+            if (isCancelled()) {
+                task.cancel(false);
+            }
+            completed.add(task);
         }
     }
 
