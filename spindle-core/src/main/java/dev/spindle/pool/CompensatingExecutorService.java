@@ -383,8 +383,14 @@ abstract class CompensatingExecutorService extends AbstractExecutorService {
             }
         }
 
+        /**
+         * As {@link FutureTask#get(long, TimeUnit)}, whose {@link NullPointerException} for a
+         * {@code null} unit has no message: this one names the parameter, as a
+         * {@link WorkStealingPool}'s futures and the pools' own methods do.
+         */
         @Override
         public V get(long timeout, TimeUnit unit) throws InterruptedException, ExecutionException, TimeoutException {
+            Objects.requireNonNull(unit, "unit");
             BlockingSupport caller = isDone() ? null : BlockingSupport.current();
             if (caller == null) {
                 return super.get(timeout, unit);
