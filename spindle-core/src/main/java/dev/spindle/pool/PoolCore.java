@@ -548,9 +548,18 @@ abstract class PoolCore extends CompensatingExecutorService implements Scheduler
         return terminated.getCount() == 0;
     }
 
+    /**
+     * As {@link java.util.concurrent.ExecutorService#awaitTermination}. A pool that has terminated
+     * answers {@code true} at once, even to a thread whose interrupt is pending, which keeps it,
+     * as a {@link java.util.concurrent.ThreadPoolExecutor} and a
+     * {@link java.util.concurrent.ForkJoinPool} do: there is nothing to wait for. The latch alone
+     * looks at the interrupt first, and threw {@link InterruptedException} for a pool that was
+     * done.
+     */
     @Override
     public boolean awaitTermination(long timeout, TimeUnit unit) throws InterruptedException {
-        return terminated.await(timeout, unit);
+        long nanos = unit.toNanos(timeout);    // a null unit throws first, whatever the state
+        return isTerminated() || terminated.await(nanos, TimeUnit.NANOSECONDS);
     }
 
     /**
