@@ -606,12 +606,27 @@ public final class SchedulerUnion extends CompensatingExecutorService implements
         }
         Throwable failure = shutdownMembers();   // all members stop accepting before any is awaited
         rethrow(forEveryMember("closing", failure, m -> {
-            if (m instanceof AutoCloseable c) {
+            if (m instanceof AutoCloseable c && !(m instanceof ExecutorService es && closesAsTheJdkDoes(es))) {
                 c.close();
             } else if (m instanceof ExecutorService es) {
                 Closing.close(es, false, Closing::cancelIfFuture);
             }
         }));
+    }
+
+    /**
+     * Whether {@code es} closes with the {@code close()} that {@link ExecutorService} has from
+     * Java 19, which the union does not call: an interrupted one drops the tasks its
+     * {@code shutdownNow()} returns, and a future of the union's {@code submit} among them never
+     * completed, where {@link Closing#close} cancels it (as on Java 17, where such a member is
+     * not {@link AutoCloseable}). A {@code close()} of the member's own class is called.
+     */
+    private static boolean closesAsTheJdkDoes(ExecutorService es) {
+        try {
+            return es.getClass().getMethod("close").getDeclaringClass() == ExecutorService.class;
+        } catch (NoSuchMethodException | SecurityException e) {
+            return false;
+        }
     }
 
     @Override
