@@ -1324,6 +1324,15 @@ final class GraphScheduler implements AutoCloseable {
                 work.addAll(t.dependents);
                 continue;
             }
+            if (t.processingOn != null && t.processingOn.alive) {
+                // a dependent running when its input failed to be computed again (it read the
+                // input before the input's last holder was lost): its worker abandons the run
+                // (ClusterWorker.release), as for a superseded one. Else the value it stores when
+                // it ends was counted nowhere: with forgetReleased, once the key was submitted
+                // again and assigned there, its late report was not released (ignoredResult) and
+                // a dependent of the new task placed there read the stale copy as its input
+                releaseKey(t.processingOn, t.key());
+            }
             unassign(t);
             t.setState(TaskState.State.ERRED);
             t.error = error;
