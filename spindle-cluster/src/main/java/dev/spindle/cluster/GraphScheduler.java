@@ -15,7 +15,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -1346,7 +1348,8 @@ final class GraphScheduler implements AutoCloseable {
             CompletableFuture<Object> f = t.future;
             if (f != null) {
                 t.future = null;
-                notifier.execute(() -> f.completeExceptionally(error));
+                // wrapped there: its message prints the user's exception, which is no work for this thread
+                notifier.execute(() -> f.completeExceptionally(failure(error)));
             }
             work.addAll(t.dependents);
             for (TaskState d : t.dependencies) {
@@ -1360,6 +1363,19 @@ final class GraphScheduler implements AutoCloseable {
         for (TaskState t : unwanted) {
             mayForget(t);
         }
+    }
+
+    /**
+     * How a client's future carries a task's failure: in a {@link CompletionException} whose message
+     * {@link Failures#describe} made. The JDK wraps a failure so as it passes it on (to a copy, a
+     * stage, a {@code join}) with the cause constructor, which prints it: a task's exception whose
+     * {@code toString()} throws (user code) had that throw instead, on the notifier's thread as it
+     * completed the future, so that a copy made before ({@link ClusterFuture#toCompletableFuture})
+     * never completed, and one made after threw it. Wrapped here, it is passed on as it is; the
+     * waits report the cause without printing it ({@link NotifierFuture#get()}).
+     */
+    private static CompletionException failure(Throwable error) {
+        return error instanceof CompletionException ce ? ce : new CompletionException(Failures.describe(error), error);
     }
 
     private void onDataMissing(Message.DataMissing m) {
@@ -1870,13 +1886,47 @@ final class GraphScheduler implements AutoCloseable {
         @Override
         public T get() throws InterruptedException, ExecutionException {
             refuseOnNotifier();
-            return super.get();
+            try {
+                return super.get();
+            } catch (CancellationException e) {
+                throw e;
+            } catch (RuntimeException | Error printing) {
+                return report(printing);
+            }
         }
 
         @Override
         public T get(long timeout, TimeUnit unit) throws InterruptedException, ExecutionException, TimeoutException {
             refuseOnNotifier();
-            return super.get(timeout, unit);
+            try {
+                return super.get(timeout, unit);
+            } catch (CancellationException e) {
+                throw e;
+            } catch (RuntimeException | Error printing) {
+                return report(printing);
+            }
+        }
+
+        /**
+         * A {@code get} of this future threw {@code printing}: the JDK makes the
+         * {@link ExecutionException} with the cause constructor, which prints the failure, and a
+         * task's exception whose {@code toString()} throws had {@link ClusterFuture#get()} throw
+         * that instead (see {@link GraphScheduler#failure}). Reports the failure as its cause, with
+         * a message {@link Failures#describe} made; rethrows anything else.
+         */
+        private T report(Throwable printing) throws ExecutionException {
+            if (isCompletedExceptionally()) {
+                try {
+                    super.join();             // rethrows the CompletionException held, without printing it
+                } catch (CompletionException e) {
+                    Throwable cause = e.getCause() != null ? e.getCause() : e;
+                    throw new ExecutionException(Failures.describe(cause), cause);
+                }
+            }
+            if (printing instanceof RuntimeException re) {
+                throw re;
+            }
+            throw (Error) printing;
         }
 
         @Override
