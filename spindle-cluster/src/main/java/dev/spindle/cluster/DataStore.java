@@ -163,9 +163,9 @@ final class DataStore {
             drop(entries.remove(key));
             System.getLogger(DataStore.class.getName()).log(System.Logger.Level.WARNING,
                     "the spilled value of ''{0}'' cannot be read back and is dropped: {1}", key,
-                    String.valueOf(unreadable));
-            throw new IllegalStateException("the spilled value of '" + key + "' is lost: " + unreadable.getMessage(),
-                    unreadable);
+                    Failures.describe(unreadable));
+            throw new IllegalStateException("the spilled value of '" + key + "' is lost: "
+                    + Failures.messageOf(unreadable), unreadable);
         }
         if (e.bytes() > TARGET * limit) {
             return value;                     // over the target by itself: it stays on disk (see spillIfNeeded)
@@ -330,10 +330,12 @@ final class DataStore {
             // the value itself cannot be written (a field not serialisable, its own writeObject
             // threw, an IOException included, or its depth overflowed the stack): it stays in
             // memory for good, the next least recently used value spills instead, and the put or
-            // read that spilled goes on
+            // read that spilled goes on. Its failure is described by Failures, not printed: an
+            // exception of the value's own whose toString() throws escaped the put (on a worker,
+            // the put of a task's result: the task never reported), as in readBack and get
             System.getLogger(DataStore.class.getName()).log(System.Logger.Level.WARNING,
                     "the value of ''{0}'' ({1}) cannot spill, writing it failed: {2}; it stays in memory", key,
-                    e.value().getClass().getName(), String.valueOf(failed.getCause()));
+                    e.value().getClass().getName(), Failures.describe(failed.getCause()));
             return new Entry(e.value(), e.bytes(), null, 0, null, true);
         }
         Path file = spilled.file();
@@ -395,7 +397,7 @@ final class DataStore {
         } catch (RuntimeException | StackOverflowError unreadable) {
             System.getLogger(DataStore.class.getName()).log(System.Logger.Level.WARNING,
                     "the value of ''{0}'' ({1}) cannot spill, reading it back failed: {2}; it stays in memory", key,
-                    e.value().getClass().getName(), String.valueOf(unreadable));
+                    e.value().getClass().getName(), Failures.describe(unreadable));
             return false;
         }
         for (Class<?> c : classes.values()) {
@@ -532,7 +534,7 @@ final class DataStore {
                 // failure too, which must not escape the put or read that spilled)
                 deleteQuietly(file);          // a partial file would stay until the worker stops, and keep its directory
                 if (disk.watch.failed) {
-                    throw failed instanceof IOException io ? io : new IOException(failed);
+                    throw failed instanceof IOException io ? io : new IOException(Failures.describe(failed), failed);
                 }
                 throw new NotWritable(failed);
             }
@@ -635,12 +637,12 @@ final class DataStore {
             }
             // the value's own failure (InvalidClassException for a class without a usable
             // constructor, an IOException its readObject threw): not the disk's, retrying cannot help
-            throw new IllegalStateException("cannot read back the spilled value in " + file + ": " + e, e);
+            throw new IllegalStateException("cannot read back the spilled value in " + file + ": " + Failures.describe(e), e);
         } catch (UncheckedIOException e) {
             if (disk.watch.failed) {
                 throw e;
             }
-            throw new IllegalStateException("cannot read back the spilled value in " + file + ": " + e, e);
+            throw new IllegalStateException("cannot read back the spilled value in " + file + ": " + Failures.describe(e), e);
         } catch (ClassNotFoundException e) {
             throw new IllegalStateException("cannot read back the spilled value in " + file, e);
         }
