@@ -155,11 +155,12 @@ final class DataStore {
         Object value;
         try {
             value = read(e.file(), e.fileBytes(), e.classes());
-        } catch (RuntimeException | StackOverflowError unreadable) {
+        } catch (RuntimeException | Error unreadable) {
             // the copy is gone for good (a retry reads the same file): kept, it would stay counted
             // in spilledBytes and held by contains, every fetch of it would fail the same way (an
             // UncheckedIOException escaping a transport's fetch handler, the requester waiting out
-            // its timeout), and no one would compute it again
+            // its timeout), and no one would compute it again. An Error too (the value's own
+            // readObject may throw one): escaping, it left a task reading its input here unreported
             drop(entries.remove(key));
             System.getLogger(DataStore.class.getName()).log(System.Logger.Level.WARNING,
                     "the spilled value of ''{0}'' cannot be read back and is dropped: {1}", key,
@@ -394,7 +395,9 @@ final class DataStore {
             read(file, fileBytes, classes);
         } catch (UncheckedIOException diskFailed) {
             throw diskFailed;                 // the disk's failure, not the value's (see read)
-        } catch (RuntimeException | StackOverflowError unreadable) {
+        } catch (RuntimeException | Error unreadable) {
+            // an Error too (its own readObject's, a stack overflowed): escaping, it failed the put
+            // that spilled, and on a worker the put of a task's result, which never reported
             System.getLogger(DataStore.class.getName()).log(System.Logger.Level.WARNING,
                     "the value of ''{0}'' ({1}) cannot spill, reading it back failed: {2}; it stays in memory", key,
                     e.value().getClass().getName(), Failures.describe(unreadable));
@@ -529,9 +532,11 @@ final class DataStore {
                      }
                  }) {
                 out.writeObject(value);
-            } catch (IOException | RuntimeException | StackOverflowError failed) {
-                // (a long chain of nodes, each writing the next, overflows the stack: the value's
-                // failure too, which must not escape the put or read that spilled)
+            } catch (IOException | RuntimeException | Error failed) {
+                // (an Error too: a long chain of nodes, each writing the next, overflows the stack,
+                // and its own writeObject may throw one; the value's failure, which must not escape
+                // the put or read that spilled: on a worker, the put of a task's result, which then
+                // never reported)
                 deleteQuietly(file);          // a partial file would stay until the worker stops, and keep its directory
                 if (disk.watch.failed) {
                     throw failed instanceof IOException io ? io : new IOException(Failures.describe(failed), failed);
