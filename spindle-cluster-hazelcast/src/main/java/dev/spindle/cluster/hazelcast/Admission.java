@@ -352,6 +352,7 @@ final class Admission implements MembershipListener {
             onProven.accept(v.proof(), v.worker());
             if (adopted != null && adopted.length == 0) {
                 settled.add(m.getUuid());     // it adopted this coordinator; else it is asked again
+                forgetIfGone(m);
             }
         } else if (v.outcome() == Handshake.REFUSED) {
             refuse(m, Offences.Kind.REFUSED_MEMBER, v.reason());
@@ -362,6 +363,21 @@ final class Admission implements MembershipListener {
     private void refuse(Member m, Offences.Kind kind, String why) {
         settled.add(m.getUuid());
         roster.offences().record(kind, m.getUuid(), why + " (member at " + m.getAddress() + ")");
+        forgetIfGone(m);
+    }
+
+    /**
+     * Forgets {@code m}, just settled, if it has left: its removal may have come first (it
+     * answered, held the verdict call and left), found nothing to forget, and kept, its settled
+     * mark and its offence stayed for good, one more per member that joins and leaves so.
+     * Hazelcast updates the member list before it tells the listeners, so a removal after this
+     * look finds them, and one before it is seen here.
+     */
+    private void forgetIfGone(Member m) {
+        if (!instance.getCluster().getMembers().contains(m)) {
+            settled.remove(m.getUuid());
+            roster.offences().forget(m.getUuid());
+        }
     }
 
     /**
