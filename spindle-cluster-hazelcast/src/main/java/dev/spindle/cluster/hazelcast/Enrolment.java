@@ -28,6 +28,9 @@ final class Enrolment {
      */
     private static final int MAX_PENDING = 64;
 
+    /** The offender of a verdict naming a coordinator that is no member of the cluster. */
+    private static final String NO_MEMBER = "a verdict naming no member";
+
     private record Pending(UUID session, UUID coordinator, byte[] nc, byte[] nw) {
     }
 
@@ -99,16 +102,20 @@ final class Enrolment {
             }
         }
         String where = from == null ? String.valueOf(v.coordinator()) : String.valueOf(from.getAddress());
+        // the offender to count and log: the member the verdict names, or one word for every verdict
+        // naming none; unproven, the UUID is the sender's choice, and one process naming a fresh one
+        // each time was counted as that many members and logged a line each
+        Object offender = from == null ? NO_MEMBER : v.coordinator();
         boolean proved = Handshake.macEquals(v.mac(), Handshake.verdictMac(codec, v.session(), v.coordinator(), self,
                 p.nc(), p.nw(), id, session.incarnation(), v.outcome(), v.reason()));
         if (roster.coordinator() != null && !roster.coordinator().getUuid().equals(v.coordinator())) {
-            roster.offences().record(Offences.Kind.REFUSED_COORDINATOR, v.coordinator(),
+            roster.offences().record(Offences.Kind.REFUSED_COORDINATOR, offender,
                     "a second coordinator claim (member at " + where + "); this worker keeps its coordinator");
             return null;
         }
         if (!proved) {
             // anyone can send bytes: a hint, not a refusal, so an impostor cannot make this worker give up
-            roster.offences().record(Offences.Kind.REFUSED_COORDINATOR, v.coordinator(),
+            roster.offences().record(Offences.Kind.REFUSED_COORDINATOR, offender,
                     "wrong proof of the shared secret (member at " + where + ")");
             roster.unproven("the member at " + where + " that claimed to be the coordinator does not prove this "
                     + "member's secret: the secrets differ (or it is not the coordinator)");
