@@ -51,7 +51,7 @@ import java.util.Objects;
  * <p><b>Implementation.</b> One lock guards the buffer and the two wait queues; wakers are
  * collected under the lock and woken after it is released (the operations that a close, or the
  * end of a closed channel's last value, fails are detached as their whole queue and woken from
- * it: nothing is allocated, see {@link #wakeFailed(WaitingOp, Waker)}). A waiting operation is
+ * it: nothing is allocated, see {@link #wakeAllFailed}). A waiting operation is
  * completed by the thread that serves it (under the lock) before its waker fires, and a poll
  * reads its state under the same lock, so no wake-up is lost. A poll asks a runtime's own context for the budget
  * (and a served receive's waker whether it expired) under the lock, just before it takes a
@@ -240,33 +240,20 @@ public final class AsyncChannel<T> {
             closed = true;
             senders = sendHead;
             sendHead = null;
-            if (senders != null) {
-                SendOp s = senders;
-                do {
-                    s.state = CLOSED;
-                    s = s.next;
-                } while (s != senders);
-            }
+            failAll(senders);
             receivers = failReceiversIfDrained();
         } finally {
             unlock();
         }
-        if (senders != null) {
-            SendOp s = senders;
-            do {
-                SendOp next = s.next;
-                wakeFailed(s, s.waker);
-                s = next;
-            } while (s != senders);
-        }
-        wakeFailed(receivers);
+        wakeAllFailed(senders);
+        wakeAllFailed(receivers);
     }
 
     /**
      * Under the lock: once the channel is closed and nothing is left to receive (buffered, given
      * back, or in flight to a receive), fails the waiting receivers and detaches their queue,
      * whose oldest this returns (else {@code null}), for the caller to wake after the unlock
-     * ({@link #wakeFailed}).
+     * ({@link #wakeAllFailed}).
      */
     private ReceiveOp failReceiversIfDrained() {
         if (!closed || inFlight != 0 || buffered() != 0 || returned != null) {
@@ -274,41 +261,48 @@ public final class AsyncChannel<T> {
         }
         ReceiveOp receivers = receiveHead;
         receiveHead = null;
-        if (receivers != null) {
-            ReceiveOp r = receivers;
-            do {
-                r.state = CLOSED;
-                r = r.next;
-            } while (r != receivers);
-        }
+        failAll(receivers);
         return receivers;
     }
 
-    /** After the unlock: wakes the receivers {@link #failReceiversIfDrained} failed, if any. */
-    private void wakeFailed(ReceiveOp receivers) {
-        if (receivers != null) {
-            ReceiveOp r = receivers;
+    /** Under the lock: fails every operation of the queue whose oldest is {@code head}, if any. */
+    private static <O extends ChannelOp<O, ?>> void failAll(O head) {
+        if (head != null) {
+            O op = head;
             do {
-                ReceiveOp next = r.next;
-                wakeFailed(r, r.waker);
-                r = next;
-            } while (r != receivers);
+                op.state = CLOSED;
+                op = op.next;
+            } while (op != head);
         }
     }
 
     /**
-     * After the unlock: unlinks {@code op}, which a close failed with the whole queue it waited
-     * in, and wakes it. Detaching the queue under the lock, rather than collecting the wakers in
-     * a list there, allocates nothing: growing such a list past 16 waiters could throw an
-     * {@link OutOfMemoryError} after some operations were failed and unlinked, which were then
-     * never woken (their tasks waited for good), and the receive that had taken the last value in
-     * flight lost it with the error. Nobody else touches a failed operation's links: it is never
-     * queued again, and its cancel and its poll unlink only a waiting one.
+     * After the unlock: unlinks and wakes every operation of the queue whose oldest is
+     * {@code head} (if any), which {@link #failAll} failed and which was detached whole under the
+     * lock. Detaching the queue, rather than collecting the wakers in a list there, allocates
+     * nothing: growing such a list past 16 waiters could throw an {@link OutOfMemoryError} after
+     * some operations were failed and unlinked, which were then never woken (their tasks waited
+     * for good), and the receive that had taken the last value in flight lost it with the error.
+     * Nobody else touches a failed operation's links: it is never queued again, and its cancel
+     * and its poll unlink only a waiting one.
      */
-    private static void wakeFailed(WaitingOp<?, ?> op, Waker waker) {
-        op.prev = null;                        // a caller that keeps one op keeps none of the others
-        op.next = null;
-        WaitingOp.wakeServed(waker);
+    private static <O extends ChannelOp<O, ?>> void wakeAllFailed(O head) {
+        if (head != null) {
+            O op = head;
+            do {
+                O next = op.next;
+                op.prev = null;                // a caller that keeps one op keeps none of the others
+                op.next = null;
+                WaitingOp.wakeServed(op.waker);
+                op = next;
+            } while (op != head);
+        }
+    }
+
+    /** What a send and a receive share: their state and the waker of their last poll. */
+    private abstract static class ChannelOp<O extends ChannelOp<O, V>, V> extends WaitingOp<O, V> {
+        int state = NEW;  // guarded by lock
+        Waker waker;      // guarded by lock
     }
 
     private int buffered() { // under the lock
@@ -402,10 +396,8 @@ public final class AsyncChannel<T> {
         LOCK.setRelease(this, 0);
     }
 
-    private final class SendOp extends WaitingOp<SendOp, Void> implements Cancellable {
+    private final class SendOp extends ChannelOp<SendOp, Void> implements Cancellable {
         private final T value;
-        private int state = NEW; // guarded by lock
-        private Waker waker;     // guarded by lock
 
         SendOp(T value) {
             this.value = value;
@@ -515,7 +507,7 @@ public final class AsyncChannel<T> {
         }
     }
 
-    private final class ReceiveOp extends WaitingOp<ReceiveOp, T> implements Cancellable {
+    private final class ReceiveOp extends ChannelOp<ReceiveOp, T> implements Cancellable {
         private T value;         // guarded by lock
         /**
          * Hand-over number of {@link #value}, guarded by the lock. It wraps: two are compared by
@@ -523,8 +515,6 @@ public final class AsyncChannel<T> {
          * that cancelled receives gave back and that wait in {@code returned}.
          */
         private int seq;
-        private int state = NEW; // guarded by lock
-        private Waker waker;     // guarded by lock
 
         /**
          * The value received, or {@link DirectTask#PENDING}: a receive awaited by a combinator of
@@ -609,7 +599,7 @@ public final class AsyncChannel<T> {
                 if (toWake != null) {
                     WaitingOp.wakeServed(toWake);  // this operation completed: a throw must not undo it
                 }
-                wakeFailed(closedOut);
+                wakeAllFailed(closedOut);
                 if (self != null) {
                     self.wake();
                 }
