@@ -1126,13 +1126,25 @@ final class AsyncWorker extends AsyncWorkerPadAfter implements Runnable, LoneTas
     // ------------------------------------------------------------------ running a task
 
     /**
-     * Polls {@code c} once, if it is still scheduled.
+     * Polls {@code c} once, if it is still scheduled, and completes or retires it.
      *
-     * @return whether the poll left this thread interrupted: the status is cleared here, so
-     *     that no later park returns at once, and a get that ran this poll from within its wait
-     *     ({@link #helpWhileBlocked}) owns the interrupt
+     * @return whether the poll, or what its completion or retirement ran, left this thread
+     *     interrupted: the status is cleared here, so that no later park returns at once and the
+     *     next task polled here does not find it, and a get that ran this poll from within its
+     *     wait ({@link #helpWhileBlocked}) owns the interrupt
      */
-    private <T> boolean runCell(TaskCell<T> c) {
+    private boolean runCell(TaskCell<?> c) {
+        boolean interrupted = pollCell(c);
+        // The completion runs user code on this thread after the poll's interrupt was cleared
+        // (a toCompletableFuture callback, a waker; a Cancellable when the cell is retired), and
+        // an interrupt that left (a callback restoring one it caught) reached the next task
+        // polled here: its blocking get threw InterruptedException, its file channel was closed
+        // (CompletionInterruptDoesNotReachTheNextTaskTest)
+        return Thread.interrupted() || interrupted;
+    }
+
+    /** {@link #runCell} but for the interrupts that the completion leaves. */
+    private <T> boolean pollCell(TaskCell<T> c) {
         // This worker took c's one queue entry, so it alone polls c now: no CAS (see TaskCell).
         long before = c.word();
         if ((before & JoinHandle.RUN_MASK) != TaskCell.SCHEDULED) {
