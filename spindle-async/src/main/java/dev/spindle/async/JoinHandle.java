@@ -728,6 +728,9 @@ public abstract sealed class JoinHandle<T> implements Future<T>, AsyncTask<T> pe
     @Override
     public T get(long timeout, TimeUnit unit)
             throws InterruptedException, ExecutionException, TimeoutException {
+        // checked first, as the JDK's futures do: a done handle returned its outcome for a null
+        // unit, and only a pending one threw (JoinHandleGetWithANullUnitTest)
+        Objects.requireNonNull(unit, "unit");
         long s = state;
         if ((s & OUTCOME_MASK) == 0) {
             refuseSelfDeadlock();
