@@ -189,7 +189,7 @@ public final class Async {
      * waker: the task stayed pending for good, nobody told. A poll that throws leaves its task
      * finished, which nobody will cancel, so the caller first withdraws what it had registered.
      */
-    private static NullPointerException noWaker(String what) {
+    static NullPointerException noWaker(String what) {
         return new NullPointerException("Context.waker() returned null: " + what
                 + " is awaited by registering the waker of the poll that finds it pending");
     }

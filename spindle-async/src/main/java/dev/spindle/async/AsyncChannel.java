@@ -417,7 +417,7 @@ public final class AsyncChannel<T> {
                         state = FINISHED;
                         return Poll.ready(null);
                     case WAITING:
-                        waker = w;
+                        waker = WaitingOp.toWaitWith(w, "a send");
                         return Poll.pending();
                     case CLOSED:
                         state = FINISHED;
@@ -432,7 +432,7 @@ public final class AsyncChannel<T> {
                     throw new ChannelClosedException("send: the channel is closed");
                 }
                 if (ContextAsks.refusedUnderLock(asked, cx, w)) {
-                    self = w;
+                    self = WaitingOp.toWaitWith(w, "a send");
                     return Poll.pending();
                 }
                 ReceiveOp r = nextReceiver();
@@ -450,8 +450,8 @@ public final class AsyncChannel<T> {
                     state = FINISHED;
                     return Poll.ready(null);
                 }
+                waker = WaitingOp.toWaitWith(w, "a send");
                 state = WAITING;
-                waker = w;
                 sendHead = WaitingOp.append(sendHead, this);
                 return Poll.pending();
             } finally {
@@ -544,7 +544,7 @@ public final class AsyncChannel<T> {
                         closedOut = failReceiversIfDrained();
                         return v;
                     case WAITING:
-                        waker = w;
+                        waker = WaitingOp.toWaitWith(w, "a receive");
                         return DirectTask.PENDING;
                     case CLOSED:
                         state = FINISHED;
@@ -556,7 +556,7 @@ public final class AsyncChannel<T> {
                 }
                 if (returned != null) {
                     if (ContextAsks.refusedUnderLock(asked, cx, w)) {
-                        self = w;
+                        self = WaitingOp.toWaitWith(w, "a receive");
                         return DirectTask.PENDING;
                     }
                     state = FINISHED;
@@ -571,7 +571,7 @@ public final class AsyncChannel<T> {
                     throw new ChannelClosedException("receive: the channel is closed and empty");
                 }
                 if (ContextAsks.refusedUnderLock(asked, cx, w)) {
-                    self = w;
+                    self = WaitingOp.toWaitWith(w, "a receive");
                     return DirectTask.PENDING;
                 }
                 if (first != null) {
@@ -590,8 +590,8 @@ public final class AsyncChannel<T> {
                     state = FINISHED;
                     return v;
                 }
+                waker = WaitingOp.toWaitWith(w, "a receive");
                 state = WAITING;
-                waker = w;
                 receiveHead = WaitingOp.append(receiveHead, this);
                 return DirectTask.PENDING;
             } finally {

@@ -179,7 +179,7 @@ public final class AsyncSemaphore {
                         state = FINISHED;
                         return null;
                     case WAITING:
-                        waker = w;
+                        waker = WaitingOp.toWaitWith(w, "an acquire");
                         return PENDING;
                     case FINISHED:
                         throw new IllegalStateException("this acquire already completed");
@@ -187,7 +187,7 @@ public final class AsyncSemaphore {
                         break;
                 }
                 if (ContextAsks.refusedUnderLock(asked, cx, w)) {
-                    toWake = w;
+                    toWake = WaitingOp.toWaitWith(w, "an acquire");
                     return PENDING;
                 }
                 if (permits > 0 && waitHead == null) {
@@ -195,8 +195,8 @@ public final class AsyncSemaphore {
                     state = FINISHED;
                     return null;
                 }
+                waker = WaitingOp.toWaitWith(w, "an acquire");
                 state = WAITING;
-                waker = w;
                 waitHead = WaitingOp.append(waitHead, this);
                 return PENDING;
             } finally {

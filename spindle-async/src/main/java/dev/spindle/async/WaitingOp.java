@@ -44,6 +44,21 @@ abstract class WaitingOp<O extends WaitingOp<O, V>, V> extends DirectTask<V> {
         }
     }
 
+    /**
+     * {@code w}, the waker of a poll that is about to leave this operation waiting (queued, or
+     * pending for another poll); under the owner's lock, before any state changes.
+     *
+     * @throws NullPointerException if {@code w} is null (a hand-written context): queued with it,
+     *     the operation was served later by a release, send or receive that woke nobody, and its
+     *     task waited for good; refused here as a handle, a promise and the combinators refuse it
+     */
+    static Waker toWaitWith(Waker w, String what) {
+        if (w == null) {
+            throw Async.noWaker(what);
+        }
+        return w;
+    }
+
     /** Appends {@code op} to the queue whose oldest element is {@code head}; returns the oldest. */
     static <O extends WaitingOp<O, ?>> O append(O head, O op) {
         if (head == null) {
