@@ -59,8 +59,11 @@ class ThrowingExpiredWakerTest {
         Thread.UncaughtExceptionHandler before = self.getUncaughtExceptionHandler();
         self.setUncaughtExceptionHandler((t, e) -> strays.add(e));
         try (AsyncRuntime rt = AsyncRuntime.builder().workers(2).build()) {
-            JoinHandle<Integer> awaiting = rt.spawn(Async.map(p, v -> v + 1));
+            // this thread registers first, while the broken waker is on top of the stack, where a
+            // push asks it: spawned first, the task's registration could ask it instead (on its
+            // worker, whose handler got the stray) and leave nothing on top for this thread to ask
             CompletableFuture<Integer> f = p.toCompletableFuture();
+            JoinHandle<Integer> awaiting = rt.spawn(Async.map(p, v -> v + 1));
             assertThatThrownBy(() -> p.get(1, TimeUnit.MILLISECONDS)).isInstanceOf(TimeoutException.class);
             assertThat(p.complete(41)).isTrue();
             assertThat(f.get(WAIT_S, TimeUnit.SECONDS)).isEqualTo(41);
