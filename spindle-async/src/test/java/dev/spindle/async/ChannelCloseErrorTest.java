@@ -8,8 +8,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.lang.invoke.MethodHandle;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.MethodType;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -56,28 +54,9 @@ class ChannelCloseErrorTest {
         }
     }
 
-    /** The calling thread's allocation counter, or {@code null} (see ChannelGiveBackErrorTest). */
-    private static MethodHandle allocatedBytes() {
-        try {
-            Object threads = Class.forName("java.lang.management.ManagementFactory")
-                    .getMethod("getThreadMXBean").invoke(null);
-            Class<?> type = Class.forName("com.sun.management.ThreadMXBean");
-            if (!type.isInstance(threads)
-                    || !(boolean) type.getMethod("isThreadAllocatedMemorySupported").invoke(threads)) {
-                return null;
-            }
-            type.getMethod("setThreadAllocatedMemoryEnabled", boolean.class).invoke(threads, true);
-            return MethodHandles.publicLookup()
-                    .findVirtual(type, "getCurrentThreadAllocatedBytes", MethodType.methodType(long.class))
-                    .bindTo(threads);
-        } catch (ReflectiveOperationException | LinkageError e) {
-            return null;
-        }
-    }
-
     @Test
     void aCloseFailsAndWakesManyWaitersWithoutAllocating() throws Throwable {
-        MethodHandle allocated = allocatedBytes();
+        MethodHandle allocated = AllocationCounter.forCurrentThread();
         assumeTrue(allocated != null, "no allocation counter for threads");
         long most = 0;
         for (int round = 0; round < 30; round++) {         // the first rounds load and link code
@@ -109,7 +88,7 @@ class ChannelCloseErrorTest {
 
     @Test
     void theReceiveOfTheLastValueInFlightFailsTheOthersWithoutAllocating() throws Throwable {
-        MethodHandle allocated = allocatedBytes();
+        MethodHandle allocated = AllocationCounter.forCurrentThread();
         assumeTrue(allocated != null, "no allocation counter for threads");
         long most = 0;
         for (int round = 0; round < 30; round++) {

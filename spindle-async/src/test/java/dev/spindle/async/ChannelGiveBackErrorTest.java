@@ -7,8 +7,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.lang.invoke.MethodHandle;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.MethodType;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -65,33 +63,9 @@ class ChannelGiveBackErrorTest {
         return receives;
     }
 
-    /**
-     * The calling thread's allocation counter, {@code com.sun.management.ThreadMXBean}'s
-     * {@code getCurrentThreadAllocatedBytes()}, or {@code null} where there is none. Looked up by
-     * name (this module does not read the management modules) and called with
-     * {@code invokeExact}, which boxes nothing.
-     */
-    private static MethodHandle allocatedBytes() {
-        try {
-            Object threads = Class.forName("java.lang.management.ManagementFactory")
-                    .getMethod("getThreadMXBean").invoke(null);
-            Class<?> type = Class.forName("com.sun.management.ThreadMXBean");
-            if (!type.isInstance(threads)
-                    || !(boolean) type.getMethod("isThreadAllocatedMemorySupported").invoke(threads)) {
-                return null;
-            }
-            type.getMethod("setThreadAllocatedMemoryEnabled", boolean.class).invoke(threads, true);
-            return MethodHandles.publicLookup()
-                    .findVirtual(type, "getCurrentThreadAllocatedBytes", MethodType.methodType(long.class))
-                    .bindTo(threads);
-        } catch (ReflectiveOperationException | LinkageError e) {
-            return null;
-        }
-    }
-
     @Test
     void aCancelledReceiveGivesItsValueBackWithoutAllocating() throws Throwable {
-        MethodHandle allocated = allocatedBytes();
+        MethodHandle allocated = AllocationCounter.forCurrentThread();
         assumeTrue(allocated != null, "no allocation counter for threads");
         HandContext cx = new HandContext();
         long most = 0;
