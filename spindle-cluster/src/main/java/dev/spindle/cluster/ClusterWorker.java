@@ -106,6 +106,8 @@ final class ClusterWorker {
     /** Tasks executing longer than this are reported to the scheduler, once per interval. */
     static final long RUNNING_REPORT_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
 
+    private static final System.Logger LOG = System.getLogger(ClusterWorker.class.getName());
+
     /** One timer thread for every worker of the JVM; it only scans jobs and sends reports. */
     private static final ScheduledExecutorService REPORTER =
             Executors.newSingleThreadScheduledExecutor(ClusterWorker::reporterThread);
@@ -265,6 +267,9 @@ final class ClusterWorker {
     private Message.MemoryStall lastStall;
     /** The stall reports sent, which number them ({@link Message.MemoryStall#report}); reporter thread only. */
     private long stallReports;
+
+    /** Whether the last report round threw (the reporter's thread only): its failure was logged. */
+    private boolean reportFailing;
     private volatile boolean alive = true;
     /**
      * The scheduler of this worker's cluster, the owner of that cluster's futures
@@ -297,8 +302,34 @@ final class ClusterWorker {
         this.threads = threads;
         this.transport = transport;
         this.pool = WorkStealingPool.builder().workers(threads).name("cluster-worker-" + id).daemon(true).build();
-        this.reports = REPORTER.scheduleWithFixedDelay(this::reportRunning, RUNNING_REPORT_NANOS,
+        this.reports = REPORTER.scheduleWithFixedDelay(this::reportRound, RUNNING_REPORT_NANOS,
                 RUNNING_REPORT_NANOS, TimeUnit.NANOSECONDS);
+    }
+
+    /**
+     * One round of the periodic report. A scheduled executor stops repeating a task whose run
+     * throws: one failed send (a transport that failed for a moment, an {@link Error} from a
+     * value's serialisation while a stalled store spills) would end this worker's running, memory
+     * and stall reports for good, and a stall never reported leaves the cluster waiting on it. So
+     * a round that throws is logged and the next round comes as usual; what it did not send is
+     * sent by a later round (each sends what is true then, not a delta).
+     */
+    private void reportRound() {
+        try {
+            reportRunning();
+            reportFailing = false;
+        } catch (Throwable t) {
+            if (reportFailing) {
+                return;                       // logged when the rounds began to fail: no line every 100 ms
+            }
+            reportFailing = true;
+            try {
+                LOG.log(System.Logger.Level.WARNING, "worker " + id
+                        + ": a periodic report failed; the next rounds report again (further failures unlogged until one succeeds)", t);
+            } catch (Throwable ignored) {
+                // a logger that fails (out of memory) must not end the reports either
+            }
+        }
     }
 
     /** Reports every job executing for longer than the report interval (Dask's heartbeat). */
@@ -320,8 +351,8 @@ final class ClusterWorker {
             Message.MemoryReport m = new Message.MemoryReport(id, store.memoryBytes(), store.spilledBytes(),
                     store.paused());
             if (!m.equals(lastMemoryReport)) {
-                lastMemoryReport = m;
                 transport.toScheduler(m);
+                lastMemoryReport = m;         // after the send: one that threw is sent again next round
             }
         }
         if (store.limit() > 0) {
@@ -348,9 +379,12 @@ final class ClusterWorker {
                 ? new Message.MemoryStall(id, true, handled, store.memoryBytes(), store.limit(), 0, awaited)
                 : new Message.MemoryStall(id, false, 0, 0, store.limit());
         if (lastStall == null ? stalled : !m.equals(lastStall)) {
-            lastStall = m;                    // compared without its number, which every report changes
             transport.toScheduler(new Message.MemoryStall(m.worker(), m.stalled(), m.releases(), m.memoryBytes(),
                     m.limitBytes(), ++stallReports, m.awaited()));
+            // compared without its number, which every report changes; recorded after the send, so
+            // that one that threw is sent again next round (under a later number: the scheduler
+            // takes any number at or above the last it saw)
+            lastStall = m;
         }
     }
 
