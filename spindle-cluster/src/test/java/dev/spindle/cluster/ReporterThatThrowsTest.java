@@ -23,22 +23,8 @@ class ReporterThatThrowsTest {
 
     @Test
     void theReportsGoOnAfterARoundThatThrew() throws Exception {
-        AtomicInteger throwsLeft = new AtomicInteger(1);
-        AtomicInteger reportsAfter = new AtomicInteger();
         CountDownLatch twoMore = new CountDownLatch(2);
-        RecordingTransport transport = new RecordingTransport() {
-            @Override
-            public void toScheduler(Message.ToScheduler message) {
-                if (message instanceof Message.TaskRunning) {
-                    if (throwsLeft.getAndDecrement() > 0) {
-                        throw new IllegalStateException("the link to the scheduler failed once");
-                    }
-                    reportsAfter.incrementAndGet();
-                    twoMore.countDown();
-                }
-                super.toScheduler(message);
-            }
-        };
+        RecordingTransport transport = throwingOnceOn(Message.TaskRunning.class, twoMore);
         ClusterWorker worker = new ClusterWorker(0, 1, transport);
         CountDownLatch release = new CountDownLatch(1);
         try {
@@ -48,7 +34,7 @@ class ReporterThatThrowsTest {
             }, List.of(), Map.of(), 0));
             // a report every 100 ms while "long" runs: the first throws, the next ones must still come
             assertThat(twoMore.await(30, TimeUnit.SECONDS))
-                    .as("running reports after the one that threw (%d came)", reportsAfter.get()).isTrue();
+                    .as("running reports after the one that threw (%d of 2 came)", 2 - twoMore.getCount()).isTrue();
         } finally {
             release.countDown();
             worker.shutdown();
@@ -62,20 +48,8 @@ class ReporterThatThrowsTest {
      */
     @Test
     void aMemoryReportWhoseSendThrewIsSentAgain() throws Exception {
-        AtomicInteger throwsLeft = new AtomicInteger(1);
         CountDownLatch delivered = new CountDownLatch(1);
-        RecordingTransport transport = new RecordingTransport() {
-            @Override
-            public void toScheduler(Message.ToScheduler message) {
-                if (message instanceof Message.MemoryReport) {
-                    if (throwsLeft.getAndDecrement() > 0) {
-                        throw new IllegalStateException("the link to the scheduler failed once");
-                    }
-                    delivered.countDown();
-                }
-                super.toScheduler(message);
-            }
-        };
+        RecordingTransport transport = throwingOnceOn(Message.MemoryReport.class, delivered);
         ClusterWorker worker = new ClusterWorker(0, 1, transport, new WorkerMemory(0, null), true);
         try {
             assertThat(delivered.await(30, TimeUnit.SECONDS))
@@ -83,5 +57,22 @@ class ReporterThatThrowsTest {
         } finally {
             worker.shutdown();
         }
+    }
+
+    /** A transport whose first send of a {@code kind} message throws; each later one counts {@code sent} down. */
+    private static RecordingTransport throwingOnceOn(Class<? extends Message.ToScheduler> kind, CountDownLatch sent) {
+        AtomicInteger throwsLeft = new AtomicInteger(1);
+        return new RecordingTransport() {
+            @Override
+            public void toScheduler(Message.ToScheduler message) {
+                if (kind.isInstance(message)) {
+                    if (throwsLeft.getAndDecrement() > 0) {
+                        throw new IllegalStateException("the link to the scheduler failed once");
+                    }
+                    sent.countDown();
+                }
+                super.toScheduler(message);
+            }
+        };
     }
 }
