@@ -28,7 +28,8 @@ import java.util.function.Consumer;
  * the {@link Transport} contract requires, so a late result of a dead member cannot complete a
  * task that was already reassigned. A frame is accepted only from a worker proven in this
  * session, from its current incarnation (not from a lost process whose id rejoined), once
- * ({@link Session}), and only about that worker.
+ * ({@link Session}), and only about that worker. Such a frame whose reports cannot be read has its
+ * worker handled as lost ({@link #loseUnread}): what it reported is gone, and nothing else tells.
  *
  * <p>The scheduler addresses its messages by worker id, and an id may pass from a lost process to
  * its successor while they are queued or being encoded. So each message is bound, when it is
@@ -271,6 +272,9 @@ final class CoordinatorTransport extends CoordinatorTransportSupport implements 
         Wire.Frame f;
         try {
             f = codec.open(frame);
+        } catch (FrameCodec.UnreadableBodies e) {
+            loseUnread(e.envelope(), e.getMessage());
+            return;
         } catch (SecurityException e) {
             return;                           // counted and logged (once per kind) by the codec
         }
@@ -282,6 +286,27 @@ final class CoordinatorTransport extends CoordinatorTransportSupport implements 
                 deliverReport(body, codec::deserialize);
             }
         }
+    }
+
+    /**
+     * Handles as lost the worker process that signed a frame whose bodies this member cannot read
+     * (counted and logged by the codec), if the frame is one it would have acted on: from a proven
+     * worker's current incarnation, in this session, new. Its reports (a result, say, sent in one
+     * frame with a report the codec refuses: a memory figure gone negative) are lost, and nothing
+     * else tells: frames to the coordinator may overtake each other, so no gap in their numbers
+     * shows the loss, and the worker took the frame as delivered. Dropped with nobody told, a
+     * result's caller waited for good; the worker's tasks are now placed again, as for a frame
+     * the coordinator could not send it.
+     */
+    private void loseUnread(Wire.Frame envelope, String why) {
+        Member member = roster.worker(envelope.sender());
+        long incarnation = roster.incarnation(envelope.sender());
+        if (member == null || !session.accept(envelope, incarnation)) {
+            return;
+        }
+        LOG.log(Level.WARNING, "a frame from worker {0} could not be read ({1}); the worker is handled as lost",
+                envelope.sender(), why);
+        loseIfUnsent(new Process(envelope.sender(), member, incarnation, -1));   // no lane: nothing is queued by this
     }
 
     @Override

@@ -144,11 +144,33 @@ final class FrameCodec {
     }
 
     /**
+     * The refusal of a signed frame whose envelope reads but whose bodies do not (a tag, length or
+     * figure the codec refuses, bytes left over): its {@link #envelope}, with no bodies, names the
+     * process that signed it, so that the receiver can tell that sender's loss of what it sent.
+     */
+    static final class UnreadableBodies extends SecurityException {
+        private static final long serialVersionUID = 1L;
+        private final transient Wire.Frame envelope;
+
+        UnreadableBodies(String why, Wire.Frame envelope) {
+            super(why);
+            this.envelope = envelope;
+        }
+
+        /** The frame's envelope as it reads, with an empty list of bodies. */
+        Wire.Frame envelope() {
+            return envelope;
+        }
+    }
+
+    /**
      * Checks the signature, then decodes.
      *
-     * @throws SecurityException if the frame is unsigned, wrongly signed or malformed (an unknown
-     *         version or tag, truncated, a length over its bound, bytes left over); the frame is
-     *         counted in {@link #rejected()}
+     * @throws UnreadableBodies if the frame is signed and its envelope reads, but its bodies are
+     *         malformed (an unknown tag, truncated, a length or figure over its bound, bytes left
+     *         over); counted in {@link #rejected()}
+     * @throws SecurityException if the frame is unsigned, wrongly signed or its envelope malformed
+     *         (an unknown version, truncated); the frame is counted in {@link #rejected()}
      */
     Wire.Frame open(byte[] frame) {
         if (frame == null || frame.length <= MAC_BYTES) {
@@ -163,10 +185,19 @@ final class FrameCodec {
             if (version != FORMAT) {
                 throw WireReader.malformed("format version " + version + ", this member reads " + FORMAT);
             }
-            Wire.Frame f = new Wire.Frame(new UUID(in.fixed64(), in.fixed64()), in.zigZagInt(), in.fixed64(),
-                    in.zigZagInt(), in.fixed64(), in.zigZag(), MessageCodec.readBodies(in, OWN));
-            in.expectEnd();
-            return f;
+            Wire.Frame envelope = new Wire.Frame(new UUID(in.fixed64(), in.fixed64()), in.zigZagInt(), in.fixed64(),
+                    in.zigZagInt(), in.fixed64(), in.zigZag(), List.of());
+            try {
+                List<Object> bodies = MessageCodec.readBodies(in, OWN);
+                in.expectEnd();
+                return new Wire.Frame(envelope.session(), envelope.sender(), envelope.incarnation(), envelope.to(),
+                        envelope.toIncarnation(), envelope.seq(), bodies);
+            } catch (SecurityException unreadable) {
+                throw new UnreadableBodies(reject(Offences.Kind.REFUSED_CLASS, "unreadable payloads",
+                        unreadable.getMessage()).getMessage(), envelope);
+            }
+        } catch (UnreadableBodies e) {
+            throw e;
         } catch (SecurityException malformed) {
             throw reject(Offences.Kind.REFUSED_CLASS, "unreadable payloads", malformed.getMessage());
         }
