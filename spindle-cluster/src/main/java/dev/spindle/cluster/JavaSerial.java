@@ -10,6 +10,7 @@ import java.io.InvalidClassException;
 import java.io.ObjectInputFilter;
 import java.io.ObjectInputStream;
 import java.io.ObjectOutputStream;
+import java.io.OutputStream;
 
 /**
  * Java serialisation as the transports between JVMs use it: writing with an optional size
@@ -38,33 +39,112 @@ public final class JavaSerial {
     }
 
     /**
-     * Serialises {@code value}, refusing a result longer than {@code limit} bytes.
+     * Serialises {@code value}, refusing a result longer than {@code limit} bytes: the write stops
+     * soon after it passes the limit (the stream refuses every byte 64 KiB past it), so a value of
+     * gigabytes costs about the limit in memory, not its size (twice over, as the buffer doubled),
+     * before it is refused.
      *
      * @param what what the limit is for, in the message (e.g. {@code "frame"})
      * @param value the object to serialise (may be {@code null})
      * @param limit the most bytes allowed
      * @return a new array holding the serialisation stream, at most {@code limit} bytes
      * @throws IllegalArgumentException if it is not serialisable or longer than the limit; the
-     *         message then reads well after the value's name ("is N bytes serialised, over the
-     *         frame limit of L")
+     *         message then reads well after the value's name ("is more than L bytes serialised,
+     *         over the frame limit of L")
      */
     public static byte[] serialize(Object value, int limit, String what) {
-        ByteArrayOutputStream bytes = write(value);
-        if (bytes.size() > limit) {
-            throw new IllegalArgumentException("is " + bytes.size() + " bytes serialised, over the " + what
+        Limited bytes = new Limited(limit);
+        boolean over;
+        try {
+            write(value, bytes);
+            over = bytes.over;                // within the slack, or refused and swallowed by the value's writeObject
+        } catch (RuntimeException e) {
+            // the refusal, wrapped here or by the value's writeObject; not any other failure (not
+            // serialisable, say), after which the stream writes the exception and may pass the limit
+            over = causedBy(e, OverLimit.class);
+            if (!over) {
+                throw e;
+            }
+        }
+        if (over) {
+            throw new IllegalArgumentException("is more than " + limit + " bytes serialised, over the " + what
                     + " limit of " + limit);
         }
-        return bytes.toByteArray();
+        return bytes.buffer.toByteArray();
     }
 
     private static ByteArrayOutputStream write(Object value) {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        write(value, bytes);
+        return bytes;
+    }
+
+    private static void write(Object value, OutputStream bytes) {
         try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
             out.writeObject(value);
         } catch (IOException e) {
             throw new IllegalArgumentException("cannot serialise " + value.getClass().getName() + ": " + e, e);
         }
-        return bytes;
+    }
+
+    /**
+     * A buffer that holds what is written up to {@code limit} bytes and {@link #SLACK} more, and
+     * refuses ({@link OverLimit}) any write past that, and every write after that one: a value's
+     * writeObject that swallows a refusal and writes on is refused all the same. {@link #over}
+     * tells whether more than {@code limit} bytes were written. The slack leaves room for the
+     * exception that {@code ObjectOutputStream} writes into the stream when a value fails (one
+     * not serialisable, say), so that such a value is refused for what it is, not for its size.
+     */
+    private static final class Limited extends OutputStream {
+        static final int SLACK = 64 * 1024;
+        final ByteArrayOutputStream buffer = new ByteArrayOutputStream();
+        private final long limit;
+        private boolean refused;
+        boolean over;
+
+        Limited(int limit) {
+            this.limit = limit;
+        }
+
+        @Override
+        public void write(int b) throws IOException {
+            room(1);
+            buffer.write(b);
+        }
+
+        @Override
+        public void write(byte[] b, int off, int len) throws IOException {
+            room(len);
+            buffer.write(b, off, len);
+        }
+
+        private void room(int len) throws IOException {
+            long size = (long) buffer.size() + len;
+            over |= size > limit;
+            if (refused || size > limit + SLACK) {
+                refused = true;
+                over = true;
+                throw new OverLimit("over the limit of " + limit + " bytes");
+            }
+        }
+    }
+
+    /** {@link Limited}'s refusal. */
+    private static final class OverLimit extends IOException {
+        private static final long serialVersionUID = 1L;
+
+        OverLimit(String message) {
+            super(message);
+        }
+    }
+
+    private static boolean causedBy(Throwable t, Class<? extends Throwable> cause) {
+        for (int depth = 0; t != null && depth < 32; t = t.getCause(), depth++) {
+            if (cause.isInstance(t)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**

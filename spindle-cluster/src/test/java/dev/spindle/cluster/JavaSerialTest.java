@@ -34,7 +34,8 @@ class JavaSerialTest {
         assertThat(JavaSerial.serialize("x".repeat(100), bytes.length, "frame")).isEqualTo(bytes);
         assertThatThrownBy(() -> JavaSerial.serialize("x".repeat(100), bytes.length - 1, "frame"))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("is " + bytes.length + " bytes serialised, over the frame limit of " + (bytes.length - 1));
+                .hasMessage("is more than " + (bytes.length - 1) + " bytes serialised, over the frame limit of "
+                        + (bytes.length - 1));
     }
 
     @Test
