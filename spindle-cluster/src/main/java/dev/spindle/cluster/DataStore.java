@@ -26,7 +26,8 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * A worker's values by key, with the sum of their measured sizes, spilling to disk above a
+ * A worker's values by key, with the sum of their measured sizes (each counted at most
+ * {@link #MAX_COUNTED_BYTES}, so that the sums stay within {@code long}), spilling to disk above a
  * memory limit as Dask's workers do. Thread-safe (one lock; every operation is short except a
  * spill or read-back, which is the point of having a limit).
  *
@@ -121,11 +122,22 @@ final class DataStore {
         this.spillParent = memory.spillParent();
     }
 
+    /**
+     * The most bytes one value counts for here, 128 TiB: far over any memory limit, and low enough
+     * that the sums of 65,536 such values stay within {@code long}. A {@link Sized} value may
+     * declare up to {@code Long.MAX_VALUE}; counted as declared, two of more than half that
+     * wrapped {@link #memoryBytes} negative, and the store, seeing less than nothing in memory,
+     * neither spilled nor paused, and a worker in another JVM reported a figure the coordinator's
+     * codec refuses, with the whole frame the report travelled in.
+     */
+    static final long MAX_COUNTED_BYTES = 1L << 47;
+
     /** Stores a value; a second copy of the same key replaces the first and is counted once. */
     synchronized void put(String key, Object value, long size) {
         if (closed) {
             return;                           // stopped: nothing would ever delete what it spilled
         }
+        size = Math.min(size, MAX_COUNTED_BYTES);
         drop(entries.put(key, new Entry(value, size)));
         memoryBytes += size;
         spillIfNeeded(key);
