@@ -55,6 +55,8 @@ final class CoordinatorTransport extends CoordinatorTransportSupport implements 
     private final Outbox outbox;
     private final Session session;
     private final OutboundBatches batches;
+    /** The frame limit, the same on every member: no task's function is serialised past it. */
+    private final int maxFrameBytes;
     /**
      * Workers whose process was lost and whose successor (a process proving the id again) the
      * scheduler has not admitted yet ({@link #admitting}). The scheduler goes on addressing the lost
@@ -105,6 +107,7 @@ final class CoordinatorTransport extends CoordinatorTransportSupport implements 
         this.roster = roster;
         this.session = session;
         this.outbox = new Outbox(codec, session, maxFrameBytes);
+        this.maxFrameBytes = maxFrameBytes;
         this.batches = new OutboundBatches(BATCH_COUNT, BATCH_BYTES, this::sendBatch, sender);
         roster.onWorkerLost(id -> {
             // under the roster's lock, before a successor can prove the id
@@ -174,7 +177,7 @@ final class CoordinatorTransport extends CoordinatorTransportSupport implements 
         }
         sending.set(to);
         try {
-            sendWithinFrameLimit(to.worker(), wireForms(to.worker(), messages, codec::serialize));
+            sendWithinFrameLimit(to.worker(), wireForms(to.worker(), messages, f -> codec.serialize(f, maxFrameBytes)));
         } catch (RuntimeException | Error e) {
             LOG.log(Level.WARNING, "could not send " + messages.size() + " messages to worker " + to.worker()
                     + "; the worker is handled as lost", e);

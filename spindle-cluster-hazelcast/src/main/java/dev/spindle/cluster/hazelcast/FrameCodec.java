@@ -213,6 +213,18 @@ final class FrameCodec {
         return ValueCodec.write(value, Integer.MAX_VALUE);
     }
 
+    /**
+     * The bytes of a value that is to travel in a frame of at most {@code limit} bytes, as
+     * {@link #serialize(Object)}; a value over the limit is refused as soon as its bytes pass it,
+     * not once they are all in memory (a result of gigabytes took that much of the heap, twice
+     * over as the buffer doubled, before its frame was refused for its size).
+     *
+     * @throws IllegalArgumentException if it is not serialisable or over {@code limit} bytes
+     */
+    byte[] serialize(Object value, int limit) {
+        return ValueCodec.write(value, limit);
+    }
+
     /** Reads a nested value (its frame was already verified), a Java-serialised one through the allow-list. */
     Object deserialize(byte[] bytes) {
         try {

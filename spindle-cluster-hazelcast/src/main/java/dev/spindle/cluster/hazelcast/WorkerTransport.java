@@ -79,7 +79,7 @@ final class WorkerTransport extends WorkerTransportSupport implements Endpoint {
     private final int maxFrameBytes;
 
     WorkerTransport(int id, FrameCodec codec, Roster roster, int maxFrameBytes) {
-        super(id, codec::serialize);
+        super(id, value -> codec.serialize(value, maxFrameBytes));   // no frame carries more
         this.maxFrameBytes = maxFrameBytes;
         this.codec = codec;
         this.roster = roster;
@@ -206,7 +206,7 @@ final class WorkerTransport extends WorkerTransportSupport implements Endpoint {
      */
     private byte[] fetchedBytes(String key, Object value) {
         try {
-            return codec.serialize(value);
+            return codec.serialize(value, maxFrameBytes);
         } catch (IllegalArgumentException cannotTravel) {
             LOG.log(Level.WARNING, "worker {0} cannot send ''{1}'': {2}", id, key, cannotTravel.getMessage());
         } catch (RuntimeException | StackOverflowError thrown) {
