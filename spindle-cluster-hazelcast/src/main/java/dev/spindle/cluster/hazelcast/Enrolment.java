@@ -4,10 +4,14 @@
 package dev.spindle.cluster.hazelcast;
 
 import com.hazelcast.cluster.Member;
+import java.security.GeneralSecurityException;
+import java.util.Arrays;
 import java.util.HexFormat;
-import java.util.LinkedHashMap;
-import java.util.Map;
+import java.util.LinkedHashSet;
+import java.util.Set;
 import java.util.UUID;
+import javax.crypto.Cipher;
+import javax.crypto.spec.SecretKeySpec;
 
 /**
  * A worker's side of the {@link Handshake}: it answers challenges and adopts as its coordinator
@@ -18,20 +22,27 @@ import java.util.UUID;
  * replaced: a later claim is refused and logged once. A waiting verdict that verifies (the id is held by a
  * process the coordinator has not seen leave) is noted ({@link Roster#waiting()}) and the worker
  * keeps waiting for the coordinator's next challenge.
+ *
+ * <p>Nothing in a challenge is signed, so this worker keeps no state for one: its nonce nW is the
+ * coordinator's nonce nC encrypted under a key this process drew at start ({@link #workerNonce}),
+ * and a verdict's nW gives nC back. A table of open challenges, bounded against a flood, was
+ * pushed through by one: 64 forged challenges between the coordinator's and its verdict left the
+ * verdict nothing to answer, so a genuine worker could not join while the flood went on. Only
+ * verdicts that verify are remembered, so that a replay of one finds it answered.
  */
 final class Enrolment {
 
     /**
-     * Open challenges kept, each under the nonce this worker drew to answer it: a bounded number,
-     * so a flood of challenges cannot grow memory (a flood can push out a genuine one, which the
-     * coordinator then simply asks again).
+     * Verdicts answered that are remembered, by their nW, so that a replay finds its verdict
+     * answered: only verdicts that verify are, so only the coordinator's own push out the oldest
+     * (one per try it makes while a claim waits; a terminal verdict, accepted or refused, comes once).
      */
-    private static final int MAX_PENDING = 64;
+    private static final int MAX_ANSWERED = 1024;
 
     /** The offender of a verdict naming a coordinator that is no member of the cluster. */
     private static final String NO_MEMBER = "a verdict naming no member";
 
-    private record Pending(UUID session, UUID coordinator, byte[] nc, byte[] nw) {
+    private record Pending(byte[] nc, byte[] nw) {
     }
 
     private final int id;
@@ -39,8 +50,10 @@ final class Enrolment {
     private final Roster roster;
     private final Session session;
     private final Runnable onCoordinator;
-    /** Open challenges by the hex of their worker nonce nW. */
-    private final Map<String, Pending> pending = new LinkedHashMap<>();
+    /** This process's key for its nonces nW ({@link #workerNonce}); never leaves it. */
+    private final SecretKeySpec nonceKey = new SecretKeySpec(Arrays.copyOf(Handshake.nonce(), 16), "AES");
+    /** The hex of the nonces nW of the verdicts that verified, oldest first; at most {@link #MAX_ANSWERED}. */
+    private final Set<String> answered = new LinkedHashSet<>();
     private volatile com.hazelcast.cluster.Cluster cluster;
 
     Enrolment(int id, FrameCodec codec, Roster roster, Session session, Runnable onCoordinator) {
@@ -68,13 +81,7 @@ final class Enrolment {
             if (ch == null || !ch.target().equals(self)) {
                 return null;
             }
-            byte[] nw = Handshake.nonce();
-            synchronized (pending) {
-                if (pending.size() >= MAX_PENDING) {
-                    pending.remove(pending.keySet().iterator().next());
-                }
-                pending.put(HexFormat.of().formatHex(nw), new Pending(ch.session(), ch.coordinator(), ch.nonce(), nw));
-            }
+            byte[] nw = workerNonce(ch.nonce(), Cipher.ENCRYPT_MODE);   // nothing kept: a flood pushes nothing out
             long incarnation = session.incarnation();
             byte[] mac = Handshake.workerMac(codec, ch.session(), ch.coordinator(), self, ch.nonce(), nw, id,
                     incarnation);
@@ -82,14 +89,16 @@ final class Enrolment {
         }
         if (type == Handshake.VERDICT) {
             Handshake.Verdict v = Handshake.verdict(message);
-            Pending p;
-            synchronized (pending) {
-                p = v == null ? null : pending.get(HexFormat.of().formatHex(v.workerNonce()));
-            }
-            if (p == null || !p.session().equals(v.session()) || !p.coordinator().equals(v.coordinator())) {
+            if (v == null) {
                 return null;
             }
-            return verdict(v, p, self, c);
+            synchronized (answered) {
+                if (answered.contains(HexFormat.of().formatHex(v.workerNonce()))) {
+                    return null;              // a replay of a verdict answered
+                }
+            }
+            // the session and coordinator the challenge named are in the verdict's proof
+            return verdict(v, new Pending(workerNonce(v.workerNonce(), Cipher.DECRYPT_MODE), v.workerNonce()), self, c);
         }
         return null;
     }
@@ -121,8 +130,13 @@ final class Enrolment {
                     + "member's secret: the secrets differ (or it is not the coordinator)");
             return null;
         }
-        synchronized (pending) {
-            pending.remove(HexFormat.of().formatHex(p.nw()));   // answered; a replay of it finds nothing
+        synchronized (answered) {
+            if (!answered.add(HexFormat.of().formatHex(p.nw()))) {
+                return null;                  // answered on another thread meanwhile
+            }
+            if (answered.size() > MAX_ANSWERED) {
+                answered.remove(answered.iterator().next());
+            }
         }
         if (v.waiting()) {
             roster.waiting(v.reason());       // the coordinator asks again once the id is free
@@ -137,5 +151,21 @@ final class Enrolment {
         }
         onCoordinator.run();
         return new byte[0];
+    }
+
+    /**
+     * This worker's nonce nW for the coordinator's nonce nC ({@code mode} encrypt), or nC back from
+     * nW (decrypt): a permutation under this process's own key, so that nW is as fresh as nC, which
+     * no one without the key can turn into another's nW, and which gives back the nC of the verdict's
+     * proof without a table of open challenges.
+     */
+    private byte[] workerNonce(byte[] nonce, int mode) {
+        try {
+            Cipher aes = Cipher.getInstance("AES/ECB/NoPadding");   // whole blocks: nonces are 32 bytes
+            aes.init(mode, nonceKey);
+            return aes.doFinal(nonce);
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("AES is missing from this JVM", e);   // every Java SE has it
+        }
     }
 }

@@ -21,8 +21,8 @@ import java.util.UUID;
  *     at start, carried in every frame it sends), its UUID, a random nonce nW and
  *     {@code HMAC(secret, "worker" | S | C | W | nC | nW | id | I)}.
  * <li>C checks the answer against the member it asked (a relayed answer names another UUID) and
- *     sends a <b>verdict</b>, accepted, refused or waiting, with a reason and W's nonce nW (by which
- *     W finds the challenge it answers), under
+ *     sends a <b>verdict</b>, accepted, refused or waiting, with a reason and W's nonce nW (from which
+ *     W finds the nC of the challenge it answers), under
  *     {@code HMAC(secret, "verdict" | S | C | W | nC | nW | id | I | verdict | reason)}. W adopts S and
  *     the member C as its coordinator only on an accepted verdict that verifies, and only if it has
  *     no coordinator yet: a second coordinator is refused. A waiting verdict (the id is held by a
@@ -30,9 +30,11 @@ import java.util.UUID;
  *     fresh nonces, until the id is free.
  * </ol>
  *
- * Nothing in a challenge is signed, so anyone may send one: W keeps each open challenge under its
- * own fresh nonce nW, so a forged challenge naming C adds an entry and cannot replace the one C's
- * verdict answers. A verdict that does not verify proves nothing either (C holding another secret,
+ * Nothing in a challenge is signed, so anyone may send one: W keeps no state for it, its nonce nW
+ * being nC encrypted under a key of W's process, from which the verdict's nW gives nC back
+ * ({@link Enrolment}), so forged challenges naming C, however many, cannot spoil or push out the
+ * one C's verdict answers; W remembers the verdicts that verified, so a replay finds its verdict
+ * answered. A verdict that does not verify proves nothing either (C holding another secret,
  * or any member sending bytes): W records it as a hint, not a refusal, so that an impostor cannot
  * make a worker give up, and reports it only if no coordinator proves itself within W's wait. The
  * messages are fixed-layout bytes, read with every length checked before use; nothing here is
