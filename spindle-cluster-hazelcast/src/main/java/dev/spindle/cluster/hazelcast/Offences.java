@@ -13,7 +13,8 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * What one member refused, by kind: counted for the operator's statistics and logged once per
  * offender, so a member that retries a refused action every few milliseconds costs one log line,
- * not thousands. An offender is a Hazelcast member UUID when the transport knows it, else the
+ * not thousands (and past {@value #MAX_REMEMBERED} offenders of a kind, a new one is counted and
+ * not logged). An offender is a Hazelcast member UUID when the transport knows it, else the
  * claimed sender or a fixed word ({@code "unsigned"}). Thread-safe.
  */
 final class Offences {
@@ -37,7 +38,12 @@ final class Offences {
         REFUSED_CLASS
     }
 
-    /** Offenders remembered per kind for the log-once rule; beyond this, repeats may log again. */
+    /**
+     * Offenders remembered per kind for the log-once rule. Beyond this, a new offender is counted
+     * but not logged (one line says so, once per kind): logged, every refusal of a fresh offender
+     * (a refused class name, a made-up session, a member UUID per join) wrote a line, as fast as a
+     * sender could name one.
+     */
     private static final int MAX_REMEMBERED = 10_000;
 
     private static final System.Logger LOG = System.getLogger(Offences.class.getName());
@@ -45,6 +51,8 @@ final class Offences {
     private final String member;
     private final Map<Kind, AtomicLong> counts = new EnumMap<>(Kind.class);
     private final Map<Kind, Set<Object>> logged = new EnumMap<>(Kind.class);
+    /** The kinds whose remembered offenders filled up, said once in the log. */
+    private final Set<Kind> full = ConcurrentHashMap.newKeySet();
 
     /** @param member this member's name, for the log lines */
     Offences(String member) {
@@ -62,14 +70,19 @@ final class Offences {
      */
     boolean record(Kind kind, Object offender, String detail) {
         Set<Object> seen = logged.get(kind);
-        boolean first = seen.size() < MAX_REMEMBERED ? seen.add(offender) : !seen.contains(offender);
+        boolean remembered = seen.size() < MAX_REMEMBERED && seen.add(offender);
+        boolean first = remembered || !seen.contains(offender);
         boolean perMember = kind == Kind.REFUSED_MEMBER || kind == Kind.REFUSED_COORDINATOR;
         if (first || !perMember) {
             counts.get(kind).incrementAndGet();
         }
-        if (first) {
-            LOG.log(Level.WARNING, "{0}: {1} from {2}: {3} (logged once per offender)", member,
-                    kind.name().toLowerCase(java.util.Locale.ROOT).replace('_', ' '), offender, detail);
+        String what = kind.name().toLowerCase(java.util.Locale.ROOT).replace('_', ' ');
+        if (remembered) {
+            LOG.log(Level.WARNING, "{0}: {1} from {2}: {3} (logged once per offender)", member, what, offender,
+                    detail);
+        } else if (first && full.add(kind)) {
+            LOG.log(Level.WARNING, "{0}: {1} from {2}: {3}; more than {4} offenders of this kind: new ones are "
+                    + "counted, not logged", member, what, offender, detail, MAX_REMEMBERED);
         }
         return first;
     }
