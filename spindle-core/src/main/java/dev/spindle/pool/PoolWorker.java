@@ -70,7 +70,15 @@ final class PoolWorker extends BaseWorker implements LoneTaskWatch.Peer {
     @Override
     public void beginBlocking() {
         if (blockingDepth++ == 0) {
-            pool.handOffQueued(this);
+            try {
+                pool.handOffQueued(this);
+            } catch (Throwable e) {
+                // the section is not entered, and its callers begin it outside their try: left
+                // counted, this worker would stay inside a section for good, every later
+                // submission of its tasks going past its slot
+                blockingDepth--;
+                throw e;
+            }
         }
     }
 

@@ -103,6 +103,9 @@ public final class WorkSharingPool extends AbstractPool {
 
     final Injector<Runnable> shared = new Injector<>();
 
+    /** Run by {@link #handOffQueued} just before it offers a slot task, if set: a seam for tests. */
+    static volatile Runnable beforeHandOff;
+
     private WorkSharingPool(Builder b) {
         super(b, "sharing", true, false, true);
         startWorkers();
@@ -261,7 +264,26 @@ public final class WorkSharingPool extends AbstractPool {
     void handOffQueued(PoolWorker w) {
         Runnable t = w.takeSlot();
         if (t != null) {
-            shared.offer(t);
+            try {
+                Runnable hook = beforeHandOff;
+                if (hook != null) {
+                    hook.run();
+                }
+                shared.offer(t);
+            } catch (Throwable e) {
+                // no room to queue it (an OutOfMemoryError): the task is in no queue now, and
+                // was lost. It goes back into a slot, the handing-off thread's own, which only
+                // that thread fills and which is empty: the owner's, just emptied (the section
+                // is not entered, and the task runs after the task that tried to block), or the
+                // watcher's, a parked worker's, which it polls as it leaves the watch. The owner
+                // is told; the watcher runs the task itself rather than end its thread.
+                PoolWorker me = currentWorker();
+                me.fillEmptySlot(t);
+                if (me == w) {
+                    throw e;
+                }
+                return;
+            }
             idle.notifyWork();
         }
     }
