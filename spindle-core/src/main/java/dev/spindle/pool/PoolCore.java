@@ -554,12 +554,17 @@ abstract class PoolCore extends CompensatingExecutorService implements Scheduler
      * as a {@link java.util.concurrent.ThreadPoolExecutor} and a
      * {@link java.util.concurrent.ForkJoinPool} do: there is nothing to wait for. The latch alone
      * looks at the interrupt first, and threw {@link InterruptedException} for a pool that was
-     * done.
+     * done. For the same reason a pool not yet terminated answers {@code false} at once to a
+     * timeout of 0 or less, its interrupt kept, as those pools and a {@link SchedulerUnion} do:
+     * there is no wait to interrupt.
      */
     @Override
     public boolean awaitTermination(long timeout, TimeUnit unit) throws InterruptedException {
         long nanos = unit.toNanos(timeout);    // a null unit throws first, whatever the state
-        return isTerminated() || terminated.await(nanos, TimeUnit.NANOSECONDS);
+        if (isTerminated()) {
+            return true;
+        }
+        return nanos > 0 && terminated.await(nanos, TimeUnit.NANOSECONDS);
     }
 
     /**
