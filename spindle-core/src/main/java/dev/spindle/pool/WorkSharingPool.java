@@ -103,7 +103,7 @@ public final class WorkSharingPool extends AbstractPool {
 
     final Injector<Runnable> shared = new Injector<>();
 
-    /** Run by {@link #handOffQueued} just before it offers a slot task, if set: a seam for tests. */
+    /** Run just before a task taken from a slot is offered to the shared queue, if set: a seam for tests. */
     static volatile Runnable beforeHandOff;
 
     private WorkSharingPool(Builder b) {
@@ -187,7 +187,19 @@ public final class WorkSharingPool extends AbstractPool {
         }
         Runnable previous = w.swapSlot(task);  // atomic: shutdownNow may be emptying it
         if (previous != null) {
-            shared.offer(previous);
+            try {
+                moveToShared(previous);
+            } catch (Throwable e) {
+                // no room to queue it (an OutOfMemoryError): the earlier task, in no queue now,
+                // was lost, while the caller was told its own task failed. The earlier one goes
+                // back into the slot, and the caller's task, taken out again, is the one refused
+                if (w.swapSlot(previous) == null) {
+                    // shutdownNow took the caller's task meanwhile and returns it: not refused
+                    // twice; the earlier task, back in the slot, is the stop phase's to return
+                    return;
+                }
+                throw e;
+            }
             idle.notifyWork();
         }
     }
@@ -205,7 +217,13 @@ public final class WorkSharingPool extends AbstractPool {
                     return t;                  // nothing to starve
                 }
                 w.slotRuns = 0;
-                shared.offer(t);               // behind the work that waited
+                try {
+                    moveToShared(t);           // behind the work that waited
+                } catch (Throwable e) {
+                    // no room to queue it (an OutOfMemoryError): taken from the slot, it was in
+                    // no queue and lost; it runs now instead, the shared queue served next time
+                    return t;
+                }
                 idle.notifyWork();
                 return shared.poll();          // null only if peers took it all meanwhile
             }
@@ -265,11 +283,7 @@ public final class WorkSharingPool extends AbstractPool {
         Runnable t = w.takeSlot();
         if (t != null) {
             try {
-                Runnable hook = beforeHandOff;
-                if (hook != null) {
-                    hook.run();
-                }
-                shared.offer(t);
+                moveToShared(t);
             } catch (Throwable e) {
                 // no room to queue it (an OutOfMemoryError): the task is in no queue now, and
                 // was lost. It goes back into a slot, the handing-off thread's own, which only
@@ -286,6 +300,15 @@ public final class WorkSharingPool extends AbstractPool {
             }
             idle.notifyWork();
         }
+    }
+
+    /** Offers {@code t}, just taken from a slot, to the shared queue. */
+    private void moveToShared(Runnable t) {
+        Runnable hook = beforeHandOff;
+        if (hook != null) {
+            hook.run();
+        }
+        shared.offer(t);
     }
 
     /** Configures a {@link WorkSharingPool}; the shared settings are described on each setter. */

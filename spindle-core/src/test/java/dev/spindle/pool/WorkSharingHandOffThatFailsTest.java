@@ -88,4 +88,55 @@ class WorkSharingHandOffThatFailsTest {
             assertThat(ran.await(30, TimeUnit.SECONDS)).as("the slot task ran").isTrue();
         }
     }
+
+    /** Before: the earlier slot task never ran ({@code ran.await} returned false). */
+    @Test
+    void aSlotTaskDisplacedByASubmissionThatFailsStillRuns() throws Exception {
+        AtomicBoolean failNext = new AtomicBoolean();
+        WorkSharingPool.beforeHandOff = () -> {
+            if (failNext.compareAndSet(true, false)) {
+                throw new OutOfMemoryError("no room to queue the slot task (thrown by the test)");
+            }
+        };
+        CountDownLatch ran = new CountDownLatch(1);
+        AtomicReference<Throwable> seen = new AtomicReference<>();
+        AtomicBoolean refusedRan = new AtomicBoolean();
+        try (WorkSharingPool pool = WorkSharingPool.builder().workers(1).name("failed-displace").build()) {
+            pool.execute(() -> {
+                pool.execute(ran::countDown);          // into this worker's slot
+                failNext.set(true);
+                // displaces the first to the shared queue, which has no room
+                seen.set(catchThrowable(() -> pool.execute(() -> refusedRan.set(true))));
+            });
+            assertThat(ran.await(30, TimeUnit.SECONDS)).as("the earlier slot task ran").isTrue();
+            assertThat(seen.get()).as("the caller is told").isInstanceOf(OutOfMemoryError.class);
+        }
+        assertThat(refusedRan).as("the refused task did not run").isFalse();
+    }
+
+    /** Before: the fourth slot task in a row, and the task queued behind it, never ran. */
+    @Test
+    void aSlotTaskThatYieldsToTheSharedQueueWithoutRoomStillRuns() throws Exception {
+        AtomicBoolean failNext = new AtomicBoolean();
+        WorkSharingPool.beforeHandOff = () -> {
+            if (failNext.compareAndSet(true, false)) {
+                throw new OutOfMemoryError("no room to queue the slot task (thrown by the test)");
+            }
+        };
+        CountDownLatch ran = new CountDownLatch(2);
+        try (WorkSharingPool pool = WorkSharingPool.builder().workers(1).name("failed-yield").build()) {
+            Runnable fourth = ran::countDown;
+            Runnable third = () -> {
+                failNext.set(true);                    // the fourth yields to the shared queue
+                pool.execute(fourth);
+            };
+            Runnable second = () -> pool.execute(third);
+            Runnable first = () -> pool.execute(second);
+            pool.execute(() -> {
+                pool.execute(ran::countDown, dev.spindle.Hints.DEFAULT.withYielding(true));   // waits in the shared queue
+                pool.execute(first);
+            });
+            assertThat(ran.await(30, TimeUnit.SECONDS)).as("both tasks ran").isTrue();
+        }
+    }
 }
