@@ -555,7 +555,8 @@ abstract class PoolCore extends CompensatingExecutorService implements Scheduler
      * {@link java.util.concurrent.ForkJoinPool} do: there is nothing to wait for. The latch alone
      * looks at the interrupt first, and threw {@link InterruptedException} for a pool that was
      * done. For the same reason a pool not yet terminated answers {@code false} at once to a
-     * timeout of 0 or less, its interrupt kept, as those pools and a {@link SchedulerUnion} do:
+     * timeout of 0 or less, its interrupt kept, as a {@code ThreadPoolExecutor}, JDK 17's
+     * {@code ForkJoinPool} and a {@link SchedulerUnion} do (JDK 25's {@code ForkJoinPool} throws):
      * there is no wait to interrupt.
      */
     @Override
