@@ -37,6 +37,9 @@ public final class AsyncTcpListener implements AutoCloseable {
     private final ReactorGroup streamReactors;
     private final Reactor.Registration reg;
 
+    /** For tests: runs once the socket is bound, before the listener is built. */
+    static volatile java.util.function.Consumer<ServerSocketChannel> afterBind;
+
     private AsyncTcpListener(ServerSocketChannel channel, Reactor reactor, ReactorGroup streamReactors) {
         this.channel = channel;
         this.reactor = reactor;
@@ -127,9 +130,19 @@ public final class AsyncTcpListener implements AutoCloseable {
             // Loopback unless the caller names an address: a listener nobody asked to expose
             // must not be reachable from other machines.
             ch.bind(local != null ? local : new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 1024);
+            java.util.function.Consumer<ServerSocketChannel> hook = afterBind;
+            if (hook != null) {
+                hook.accept(ch);
+            }
             return new AsyncTcpListener(ch, reactor, streams);
-        } catch (IOException | RuntimeException e) {
-            ch.close();
+        } catch (Throwable e) {
+            // an Error too (no memory for the listener): else the port stayed bound for good,
+            // held by nobody
+            try {
+                ch.close();
+            } catch (IOException | RuntimeException suppressed) {
+                e.addSuppressed(suppressed);
+            }
             throw e;
         }
     }
