@@ -9,7 +9,6 @@ import dev.spindle.cluster.StealEvent;
 import dev.spindle.cluster.TaskEvent;
 import java.util.List;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.function.ToLongFunction;
 
 /**
  * A cluster ({@code LocalCluster}, {@code ClusterCoordinator}, a transport's coordinator), read
@@ -31,10 +30,13 @@ final class ClusterSource extends Source {
     /** Task runs sent per sample at most; a busier log is cut to its newest entries. */
     static final int MAX_TASKS = 200;
 
-    /** When the newest event sent so far was logged ({@link StealEvent#nanoTime()}). */
-    private long lastEventNanos = Long.MIN_VALUE;
-    /** The newest task run sent so far ({@link TaskEvent#seq()}). */
-    private long lastTaskSeq;
+    /**
+     * Where the page stands in the steal log, by {@link StealEvent#nanoTime()}: two events may
+     * be logged within one tick of the clock, so it counts those it has sent at the newest time.
+     */
+    private final LogCursor<StealEvent> steals = new LogCursor<>(StealEvent::nanoTime);
+    /** Where the page stands in the task log ({@link TaskEvent#seq()}, one per entry). */
+    private final LogCursor<TaskEvent> tasks = new LogCursor<>(TaskEvent::seq);
 
     ClusterSource(String name, ClusterView cluster) {
         super(name);
@@ -74,17 +76,14 @@ final class ClusterSource extends Source {
             Json.field(o, "executed", w.executed());
             Json.field(o, "memoryBytes", w.memoryBytes());
         });
-        Json.array(sb, "steals", since(log, StealEvent::nanoTime, lastEventNanos, MAX_EVENTS), (o, e) -> {
+        Json.array(sb, "steals", steals.next(log, MAX_EVENTS), (o, e) -> {
             Json.field(o, "id", e.stealId());
             Json.field(o, "key", clip(e.key()));
             Json.field(o, "victim", e.victim());
             Json.field(o, "thief", e.thief());
             Json.field(o, "outcome", e.outcome().name());
         });
-        if (!log.isEmpty()) {
-            lastEventNanos = log.get(log.size() - 1).nanoTime();
-        }
-        Json.array(sb, "tasks", since(runs, TaskEvent::seq, lastTaskSeq, MAX_TASKS), (o, e) -> {
+        Json.array(sb, "tasks", tasks.next(runs, MAX_TASKS), (o, e) -> {
             Json.field(o, "key", clip(e.key()));
             Json.field(o, "worker", e.worker());
             // a run logged after this sample's clock was read counts as ending now
@@ -92,21 +91,6 @@ final class ClusterSource extends Source {
             Json.field(o, "endAgoMs", Math.max(0, nanos - e.endNanos()) / 1e6);
             Json.key(o, "failed").append(e.failed()).append(',');
         });
-        if (!runs.isEmpty()) {
-            lastTaskSeq = runs.get(runs.size() - 1).seq();
-        }
         Json.close(sb, '}');
-    }
-
-    /**
-     * The entries of a log (oldest first, ordered by {@code order}) that come after {@code after}:
-     * the newest {@code max} of them, so what the page receives per sample stays bounded.
-     */
-    static <E> List<E> since(List<E> log, ToLongFunction<E> order, long after, int max) {
-        int from = log.size();
-        while (from > 0 && order.applyAsLong(log.get(from - 1)) > after && log.size() - from < max) {
-            from--;
-        }
-        return log.subList(from, log.size());
     }
 }

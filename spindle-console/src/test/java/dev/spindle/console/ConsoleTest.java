@@ -176,9 +176,11 @@ class ConsoleTest {
     @Test
     void eachSampleSendsOnlyTheNewestLogEntriesAfterTheLastSent() {
         List<Integer> log = java.util.stream.IntStream.rangeClosed(1, 300).boxed().toList();
-        assertThat(ClusterSource.since(log, i -> i, 0, 200)).hasSize(200).startsWith(101).endsWith(300);
-        assertThat(ClusterSource.since(log, i -> i, 250, 200)).hasSize(50).startsWith(251);
-        assertThat(ClusterSource.since(log, i -> i, 300, 200)).isEmpty();
+        LogCursor<Integer> cursor = new LogCursor<>(i -> i);
+        assertThat(cursor.next(log.subList(0, 250), 200)).hasSize(200).startsWith(51).endsWith(250);
+        assertThat(cursor.next(log, 200)).hasSize(50).startsWith(251);
+        assertThat(cursor.next(log, 200)).isEmpty();
+        assertThat(new LogCursor<Integer>(i -> i).next(log, 200)).hasSize(200).startsWith(101).endsWith(300);
     }
 
     @Test
