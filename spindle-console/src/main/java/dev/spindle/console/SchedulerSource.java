@@ -5,7 +5,8 @@ package dev.spindle.console;
 
 import dev.spindle.SchedulerStats;
 import dev.spindle.SchedulerStats.WorkerStats;
-import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.function.Supplier;
 
 /**
@@ -16,10 +17,17 @@ import java.util.function.Supplier;
  */
 class SchedulerSource extends Source {
 
+    /** A worker's reading before its first sample: none. */
+    private static final long[] NO_READING = {-1, -1, -1, -1, -1};
+
     private final Supplier<SchedulerStats> stats;
     private long lastNanos = -1;
-    /** Per worker index: done (completed plus polls), steals, parks, CPU nanos, its thread id, at the last sample. */
-    private long[][] last = new long[0][];
+    /**
+     * Per worker index: done (completed plus polls), steals, parks, CPU nanos, its thread id, at
+     * the last sample. Rebuilt each sample from the workers reported, so it holds no more than
+     * those, whatever their indices (a stats supplier of the application's may report any).
+     */
+    private Map<Integer, long[]> last = new HashMap<>();
     /** The same for the whole scheduler (a worker slot that appears has no earlier reading). */
     private final long[] lastTotals = {-1, -1, -1};
 
@@ -50,8 +58,9 @@ class SchedulerSource extends Source {
         Json.field(sb, "rejected", s.rejected());
         Json.field(sb, "failed", s.failed());
         Json.key(sb, "workers").append('[');
+        Map<Integer, long[]> seen = new HashMap<>();
         for (WorkerStats w : s.workers()) {
-            long[] before = previous(w.index());
+            long[] before = last.getOrDefault(w.index(), NO_READING);
             long cpuNanos = cpu.cpuNanos(s.name() + "-worker-" + w.index());
             long[] now = {w.completed() + w.polls(), w.steals(), w.parks(), cpuNanos, cpu.lastThreadId()};
             double doneRate = Source.rate(now[0], before[0], elapsed);
@@ -61,7 +70,7 @@ class SchedulerSource extends Source {
             // says nothing about the old one's
             double busy = now[3] < 0 || before[3] < 0 || elapsed <= 0 || now[4] != before[4]
                     ? Double.NaN : Math.max(0.0, Math.min(1.0, (now[3] - before[3]) / (double) elapsed));
-            System.arraycopy(now, 0, before, 0, now.length);
+            seen.put(w.index(), now);
             sb.append('{');
             Json.field(sb, "index", w.index());
             Json.key(sb, "spare").append(w.spare()).append(',');
@@ -73,6 +82,7 @@ class SchedulerSource extends Source {
             Json.close(sb, '}').append(',');
         }
         Json.close(sb, ']').append(',');
+        last = seen;
         long[] totals = {s.completed() + s.polls(), s.steals(), s.parks()};
         Json.field(sb, "donePerSec", Source.rate(totals[0], lastTotals[0], elapsed));
         Json.field(sb, "stealsPerSec", Source.rate(totals[1], lastTotals[1], elapsed));
@@ -84,17 +94,5 @@ class SchedulerSource extends Source {
 
     /** Appends a subclass's own fields (with the field writers, trailing comma and all). */
     void moreFields(StringBuilder sb) {
-    }
-
-    /** The previous reading of worker {@code index}; all -1 (no reading) the first time. */
-    private long[] previous(int index) {
-        if (index >= last.length) {
-            int from = last.length;
-            last = Arrays.copyOf(last, index + 1);
-            for (int i = from; i < last.length; i++) {
-                last[i] = new long[] {-1, -1, -1, -1, -1};
-            }
-        }
-        return last[index];
     }
 }
