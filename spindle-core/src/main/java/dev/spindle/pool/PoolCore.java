@@ -151,6 +151,10 @@ abstract class PoolCore extends CompensatingExecutorService implements Scheduler
     void workerExited(BaseWorker w) {
     }
 
+    /** Called once, by the last thread to exit, after the pool has terminated; must not throw. */
+    void terminated() {
+    }
+
     /** What {@link #toString()} shows after the name and state, e.g. {@code workers=4}. */
     abstract String describe();
 
@@ -380,6 +384,7 @@ abstract class PoolCore extends CompensatingExecutorService implements Scheduler
     private void threadExited(BaseWorker w) {
         if (threads.decrementAndGet() == 0) {
             terminated.countDown();
+            terminated();
         } else {
             workerExited(w);
         }

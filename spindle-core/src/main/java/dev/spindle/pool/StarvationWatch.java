@@ -5,11 +5,8 @@ package dev.spindle.pool;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -45,10 +42,10 @@ import java.util.concurrent.locks.ReentrantLock;
  * itself ({@code supplyAsync(x, pool).join()} after a blocking section had left a spare parked),
  * for the whole keep-alive (StarvationBesideAParkedSpareTest). A worker that begins a round of its
  * loop (at its start, after every park, and every {@link BaseWorker#TASKS_PER_ROUND} tasks) and
- * sees no parked core worker <em>arms</em> the watch: a CAS on {@code armed} and, the first time, a
- * place in the watched list. Nothing is added to the task path. Every {@link #INTERVAL_NANOS} the
+ * sees no parked core worker <em>arms</em> the watch: a CAS on {@code armed}, and an unpark of the
+ * watch thread. Nothing is added to the task path. Every {@link #INTERVAL_NANOS} the
  * watch thread looks at each armed pool: a pool that has a parked core worker (or stops) is
- * disarmed and dropped. A pool is starving when work is queued anywhere in it and every live
+ * disarmed. A pool is starving when work is queued anywhere in it and every live
  * worker that is not parked has neither started nor finished a task since the previous look ({@link Worker#progress}, a count kept anyway) and its thread waits without a
  * time limit ({@link Thread.State#WAITING}: a {@code join}, an untimed {@code get} or
  * {@code await}, {@code LockSupport.park}): then a parked spare is woken
@@ -79,9 +76,23 @@ import java.util.concurrent.locks.ReentrantLock;
  * workers all wait therefore stays armed: each of them began its round, after its last park,
  * with either no parked core worker (it armed) or a parked one that has since left the stack
  * (that worker's next round armed it). Parked spares neither disarm the pool nor need to arm it
- * (a spare that retires still arms it, which is harmless). The one exception is an arming that
- * fails for want of memory (no watch thread, or no room in the list): the pool is left unarmed,
- * not armed and unwatched, and the worker goes on; its next round, or a peer's, arms it.
+ * (a spare that retires still arms it, which is harmless).
+ *
+ * <h2>Why an arming cannot fail</h2>
+ *
+ * <p>Arming is the flag alone. Everything that can fail for want of memory or of a thread is done
+ * when the pool is built ({@link #register}, which the pool's constructor calls, so a failure
+ * fails the build and the caller is told): the pool joins the JVM-wide list of registered pools
+ * (copied on write, so the watch reads it without a lock) and the watch thread is started if none
+ * runs. The thread then runs for as long as a registered pool has not terminated, and reads every
+ * registered pool's flag, so an armed pool is seen whether or not the unpark that follows the CAS
+ * reached it. Earlier, arming put the pool in a watched list and, after an idle exit, started the
+ * watch thread; when either failed (an {@link OutOfMemoryError}) the pool was left unarmed for
+ * the next round to arm, and a round that then ran a task waiting, unseen, for work queued behind
+ * it never ended: when every worker came to wait so, no round began again and the pool hung for
+ * good (StarvationWatchArmingThatFailsBeforeAWaitTest). A pool leaves the list when it terminates
+ * ({@link #poolTerminated}); one that the list still holds then (its removal failed for want of
+ * memory) is dropped at the watch's next idle pass.
  *
  * <h2>One pool cannot stall the others</h2>
  *
@@ -100,15 +111,18 @@ import java.util.concurrent.locks.ReentrantLock;
  * interval for as long as it starved (StarvationBackoffRegressionTest). An error thrown while
  * the watch looks at one pool is caught there, and the watch goes on with the others: it ended
  * the thread, which stayed recorded as the watch, so no pool in the JVM was relieved again
- * (StarvationWatchSurvivesAFailedLookTest). So is one thrown while the watch copies the watched
- * list, before it looks at any pool: the watch then looks at none that interval and copies again
- * at the next (StarvationWatchSurvivesAFailedCopyTest). The error goes to that pool's uncaught-exception
+ * (StarvationWatchSurvivesAFailedLookTest). So is one thrown while the watch reads the registered
+ * pools, before it looks at any (when that was a copy into a batch, its growth could fail): the
+ * watch then looks at none that interval and reads again at the next
+ * (StarvationWatchSurvivesAFailedCopyTest). The error goes to that pool's uncaught-exception
  * handler, the first of a run of failed looks only (StarvationWatchReportsAFailedLookTest).
  *
  * <h2>Cost</h2>
  *
- * <p>An idle pool has parked core workers and is not looked at; with no pool armed the watch
- * thread exits after {@link #IDLE_EXIT_NANOS}, and the next arming starts another.
+ * <p>An idle pool has parked core workers and is not looked at: with no pool armed the watch
+ * thread parks, woken by the next arming or after {@link #IDLE_EXIT_NANOS} to drop terminated
+ * pools, a read of each registered pool's flag. It exits once no registered pool is left (every
+ * pool built has terminated) for {@link #IDLE_EXIT_NANOS}, and the next pool built starts another.
  * A pool busy on every core worker (spares parked or not) is looked at once an interval: a few
  * reads per worker.
  */
@@ -140,27 +154,28 @@ final class StarvationWatch {
     }
 
     /**
-     * How long the watch thread waits with no pool armed before it exits (the next arming starts
-     * another): a thread that waited for good would keep this library's class loader, and with
-     * it every class it loaded, reachable after every pool had terminated. Long enough that a pool
-     * busy now and then does not pay a thread start (on the arming worker) each time.
+     * How long the watch thread parks with no pool armed before it looks for terminated pools to
+     * drop, and how long it waits with no pool registered before it exits (the next pool built
+     * starts another): a thread that waited for good would keep this library's class loader, and
+     * with it every class it loaded, reachable after every pool had terminated. Long enough that
+     * a program that builds a pool now and then does not pay a thread start each time.
      */
     static final long IDLE_EXIT_NANOS = TimeUnit.SECONDS.toNanos(5);
 
-    /** Guards {@link #WATCHED} and {@link #thread}. */
+    /** Guards the writes of {@link #registered} and {@link #thread}. */
     private static final ReentrantLock LOCK = new ReentrantLock();
-    private static final Condition NOT_EMPTY = LOCK.newCondition();
-    /** The armed pools' watches. */
-    private static final List<StarvationWatch> WATCHED = new ArrayList<>();
-    private static Thread thread;
-    /** Run by the watch thread just before it copies {@link #WATCHED}, if set: a seam for tests. */
+    /** The watches of the pools built and not yet terminated; copied on write under {@link #LOCK}. */
+    private static volatile StarvationWatch[] registered = new StarvationWatch[0];
+    /** The watch thread, while one runs; written under {@link #LOCK}, read by arming workers to unpark it. */
+    private static volatile Thread thread;
+    /** Run by the watch thread just before it reads the registered pools, if set: a seam for tests. */
     static volatile Runnable beforeCopy;
     /** Run by an arming worker just after it marked its pool armed, if set: a seam for tests. */
     static volatile Runnable beforeArm;
 
     private final WorkStealingPool pool;
     private final Shared shared;
-    /** Whether this pool is in {@link #WATCHED} (or about to be). */
+    /** Whether the watch looks at this pool at each interval. */
     @SuppressWarnings("unused")            // through ARMED
     private volatile boolean armed;
     /** Whether a spare of this pool is being started, off the watch thread (see {@link #startSpare}). */
@@ -195,12 +210,34 @@ final class StarvationWatch {
         if (!ARMED.compareAndSet(this, false, true)) {
             return;
         }
-        LOCK.lock();
         try {
             Runnable hook = beforeArm;
             if (hook != null) {
                 hook.run();
             }
+            Thread t = thread;
+            if (t != null) {
+                LockSupport.unpark(t);
+            }
+        } catch (Throwable e) {
+            // the flag stands: the watch reads every registered pool's flag when it next wakes
+            // (at the latest after IDLE_EXIT_NANOS), unparked or not. Undone here, the flag left
+            // the pool to a later round, and a round that ran a task waiting for work queued
+            // behind it never ended (see "Why an arming cannot fail")
+        }
+    }
+
+    /**
+     * Puts this pool among those the watch reads, and starts the watch thread if none runs; the
+     * pool's constructor calls it once its workers have started, and fails the build if it
+     * throws (see "Why an arming cannot fail").
+     */
+    void register() {
+        LOCK.lock();
+        try {
+            StarvationWatch[] rs = registered;
+            StarvationWatch[] more = Arrays.copyOf(rs, rs.length + 1);
+            more[rs.length] = this;
             if (thread == null) {
                 Thread t = new Thread(null, StarvationWatch::watchLoop, "spindle-starvation-watch", 0, false);
                 t.setDaemon(true);
@@ -208,15 +245,41 @@ final class StarvationWatch {
                 t.start();
                 thread = t;
             }
-            WATCHED.add(this);
-            NOT_EMPTY.signal();
+            registered = more;
+        } finally {
+            LOCK.unlock();
+        }
+        if ((boolean) ARMED.getVolatile(this)) {
+            LockSupport.unpark(thread);        // armed by a worker before the thread ran
+        }
+    }
+
+    /**
+     * Drops this pool from the registered pools once it has terminated; never throws. If the
+     * removal fails (no memory for the copy), the watch's next idle pass drops it.
+     */
+    void poolTerminated() {
+        ARMED.setVolatile(this, false);
+        try {
+            unregister(this);
         } catch (Throwable e) {
-            // no thread to be had, or no room in the list (an OutOfMemoryError from the thread's
-            // constructor, its start or the list's growth): no backstop this time; a later round
-            // tries again. Only the start's was caught: the others ended the arming worker's
-            // thread (this runs in its loop), and left the pool armed but in no list, so it was
-            // never armed, nor relieved, again (StarvationWatchArmingThatFailsTest)
-            ARMED.setVolatile(this, false);
+            // left to the watch's idle pass (pruneTerminated)
+        }
+    }
+
+    private static void unregister(StarvationWatch w) {
+        LOCK.lock();
+        try {
+            StarvationWatch[] rs = registered;
+            for (int i = 0; i < rs.length; i++) {
+                if (rs[i] == w) {
+                    StarvationWatch[] less = new StarvationWatch[rs.length - 1];
+                    System.arraycopy(rs, 0, less, 0, i);
+                    System.arraycopy(rs, i + 1, less, i, rs.length - i - 1);
+                    registered = less;
+                    return;
+                }
+            }
         } finally {
             LOCK.unlock();
         }
@@ -224,54 +287,47 @@ final class StarvationWatch {
 
     /** Whether {@code pool} is armed now (for tests). */
     static boolean isWatched(WorkStealingPool pool) {
-        LOCK.lock();
-        try {
-            for (StarvationWatch w : WATCHED) {
-                if (w.pool == pool) {
-                    return true;
-                }
+        for (StarvationWatch w : registered) {
+            if (w.pool == pool) {
+                return (boolean) ARMED.getVolatile(w);
             }
-            return false;
-        } finally {
-            LOCK.unlock();
         }
+        return false;
     }
 
     private static void watchLoop() {
-        List<StarvationWatch> batch = new ArrayList<>();
+        boolean noneRegistered = false;         // at the previous idle pass
         for (;;) {
-            LOCK.lock();
+            StarvationWatch[] pools;
             try {
-                long idle = IDLE_EXIT_NANOS;
-                while (WATCHED.isEmpty()) {
-                    if (idle <= 0L) {
-                        thread = null;         // under the lock: an arm() after this starts a new one
-                        return;
-                    }
-                    try {
-                        idle = NOT_EMPTY.awaitNanos(idle);
-                    } catch (InterruptedException e) {
-                        // nobody is meant to interrupt this thread: keep waiting
-                    }
+                Runnable hook = beforeCopy;
+                if (hook != null) {
+                    hook.run();
                 }
-                try {
-                    Runnable hook = beforeCopy;
-                    if (hook != null) {
-                        hook.run();
-                    }
-                    batch.addAll(WATCHED);
-                } catch (Throwable e) {
-                    // an OutOfMemoryError as the batch grows: caught as a failed look is (below),
-                    // for the same reason; thrown out of here it ended this thread, still
-                    // recorded as the watch, and no pool in the JVM was relieved again. No pool
-                    // is looked at this interval; the next copies again
-                    batch.clear();
-                }
-            } finally {
-                LOCK.unlock();
+                pools = registered;
+            } catch (Throwable e) {
+                // caught as a failed look is (below), for the same reason: thrown out of here it
+                // ended this thread, still recorded as the watch, and no pool in the JVM was
+                // relieved again. No pool is looked at this interval; the next reads again
+                LockSupport.parkNanos(StarvationWatch.class, INTERVAL_NANOS);
+                continue;
             }
+            if (!anyArmed(pools)) {
+                if (pools.length == 0 && noneRegistered && exitIfNoneRegistered()) {
+                    return;
+                }
+                noneRegistered = pools.length == 0;
+                pruneTerminated(pools);
+                // woken by the next arming (its unpark), or after the idle period
+                LockSupport.parkNanos(StarvationWatch.class, IDLE_EXIT_NANOS);
+                continue;
+            }
+            noneRegistered = false;
             LockSupport.parkNanos(StarvationWatch.class, INTERVAL_NANOS);
-            for (StarvationWatch w : batch) {
+            for (StarvationWatch w : pools) {
+                if (!(boolean) ARMED.getVolatile(w)) {
+                    continue;
+                }
                 try {
                     if (!w.look()) {
                         w.disarm();
@@ -281,12 +337,47 @@ final class StarvationWatch {
                     // an error in one look (an OutOfMemoryError, a worker thread of the user's
                     // factory whose getState throws) must not end this thread, which serves
                     // every pool in the JVM: ended, it was still recorded as the watch, so no
-                    // other started, no pool was relieved again and every armed pool stayed in
-                    // WATCHED for good. The pool stays armed: the next look tries again
+                    // other started and no pool was relieved again. The pool stays armed: the
+                    // next look tries again
                     w.lookFailedWith(e);
                 }
             }
-            batch.clear();
+        }
+    }
+
+    private static boolean anyArmed(StarvationWatch[] pools) {
+        for (StarvationWatch w : pools) {
+            if ((boolean) ARMED.getVolatile(w)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Ends the watch thread if no pool is registered, under the lock a registration takes. */
+    private static boolean exitIfNoneRegistered() {
+        LOCK.lock();
+        try {
+            if (registered.length != 0) {
+                return false;
+            }
+            thread = null;                     // under the lock: the next register() starts another
+            return true;
+        } finally {
+            LOCK.unlock();
+        }
+    }
+
+    /** Drops the pools that terminated but are still registered (their own removal failed). */
+    private static void pruneTerminated(StarvationWatch[] pools) {
+        for (StarvationWatch w : pools) {
+            if (w.pool.isTerminated()) {
+                try {
+                    unregister(w);
+                } catch (Throwable e) {
+                    // no memory for the copy: the next idle pass tries again
+                }
+            }
         }
     }
 
@@ -307,14 +398,8 @@ final class StarvationWatch {
         }
     }
 
-    /** Drops this pool from the watched list; re-arms it if no core worker is parked after all. */
+    /** Stops looking at this pool; re-arms it if no core worker is parked after all. */
     private void disarm() {
-        LOCK.lock();
-        try {
-            WATCHED.remove(this);
-        } finally {
-            LOCK.unlock();
-        }
         ARMED.setVolatile(this, false);
         if (!pool.isTerminated() && !pool.isStopping()) {
             roundBegins();

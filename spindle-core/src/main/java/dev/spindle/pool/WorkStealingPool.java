@@ -145,6 +145,17 @@ public final class WorkStealingPool extends PoolCore {
             workers[i] = new Worker(this, i, false, b.localQueueCapacity);
         }
         startWorkers(workers, parallelism);
+        try {
+            shared.starvation.register();      // no watch thread to be had: the build fails
+        } catch (RuntimeException | Error e) {
+            shutdownNow();
+            throw e;
+        }
+    }
+
+    @Override
+    void terminated() {
+        shared.starvation.poolTerminated();
     }
 
     /** {@code d} in nanoseconds, {@link Long#MAX_VALUE} (about 292 years) where it does not fit. */
