@@ -335,7 +335,7 @@ final class AsyncWorker extends AsyncWorkerPadAfter implements Runnable, LoneTas
         this.runtime = runtime;
         this.index = index;
         this.local = new WorkStealingDeque<>(64, localCapacity);
-        this.hot = runtime.policy == AsyncPolicy.HYBRID ? new HotQueue() : null;
+        this.hot = runtime.policy == AsyncPolicy.HYBRID ? new HotQueue(WAKE_BATCH) : null;
         this.watch = new LoneTaskWatch(index, runtime.watchedPeers, runtime.workers.length);
         this.closing = () -> runtime.closing;
     }
@@ -725,11 +725,9 @@ final class AsyncWorker extends AsyncWorkerPadAfter implements Runnable, LoneTas
 
     /** HYBRID: refills the empty hot queue from the wake channel; counted as each is picked ({@link #nextHybrid}). */
     private void collectWakeups() {
-        int n = 0;
         TaskCell<?> c;
-        while (n < WAKE_BATCH && (c = wakeChannel.poll()) != null) {
-            hot.add(c);
-            n++;
+        while (!hot.isFull() && (c = wakeChannel.poll()) != null) {
+            hot.add(c);                        // allocates nothing: the queue has room for a batch
         }
     }
 

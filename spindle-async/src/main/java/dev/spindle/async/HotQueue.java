@@ -6,7 +6,6 @@ package dev.spindle.async;
 import dev.spindle.queue.Injector;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
-import java.util.Arrays;
 
 /**
  * The hot queue of a {@link AsyncPolicy#HYBRID} worker: a binary max-heap of woken tasks, most
@@ -51,11 +50,28 @@ final class HotQueue {
     /** 1 while the owner picks or a watcher spills; accessed only through {@link #LOCK}. */
     @SuppressWarnings("unused")
     private int lock;
-    private TaskCell<?>[] heap = new TaskCell<?>[64];
-    private long[] keys = new long[64];
-    private long[] seqs = new long[64];
+    private final TaskCell<?>[] heap;
+    private final long[] keys;
+    private final long[] seqs;
     private int size;
     private long nextSeq;
+
+    /**
+     * A queue of at most {@code capacity} cells, all its room allocated now: the owner fills it
+     * only when it is empty, a batch at a time ({@link #isFull} ends the batch), so it never
+     * grows. A queue that grew as it filled could fail to (an {@link OutOfMemoryError}) with the
+     * cell already taken from the wake channel, which was then lost, and an error between the
+     * three arrays' copies left them of different lengths, every later fill failing
+     * (HotQueueFillAllocatesNothingTest).
+     */
+    HotQueue(int capacity) {
+        if (capacity < 1) {
+            throw new IllegalArgumentException("capacity must be positive: " + capacity);
+        }
+        heap = new TaskCell<?>[capacity];
+        keys = new long[capacity];
+        seqs = new long[capacity];
+    }
 
     /** Owner: takes the lock before it touches the queue; waits out a spill under way. */
     void lock() {
@@ -102,14 +118,14 @@ final class HotQueue {
         return size;
     }
 
+    boolean isFull() {
+        return size == heap.length;
+    }
+
+    /** Adds {@code c}; the caller has checked that the queue is not {@link #isFull full}. */
     void add(TaskCell<?> c) {
         long key = c.waitWakes();
         long seq = nextSeq++;
-        if (size == heap.length) {
-            heap = Arrays.copyOf(heap, size * 2);
-            keys = Arrays.copyOf(keys, size * 2);
-            seqs = Arrays.copyOf(seqs, size * 2);
-        }
         int i = size++;
         while (i > 0) {                        // sift up
             int p = (i - 1) >>> 1;

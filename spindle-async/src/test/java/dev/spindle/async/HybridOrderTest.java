@@ -176,7 +176,7 @@ class HybridOrderTest {
 
     @Test
     void hotQueueOrdersByWakeCountThenArrival() {
-        HotQueue q = new HotQueue();
+        HotQueue q = new HotQueue(500);
         List<TaskCell<?>> cells = new ArrayList<>();
         java.util.Random rnd = new java.util.Random(42);
         try (AsyncRuntime rt = AsyncRuntime.builder().workers(1).build()) {
@@ -220,7 +220,7 @@ class HybridOrderTest {
             }
             assertThat(y.wakeCount()).isEqualTo(6);
             assertThat(y.waitWakes()).isEqualTo(1);
-            HotQueue q = new HotQueue();
+            HotQueue q = new HotQueue(500);
             q.add(w);
             q.add(y);
             assertThat(q.poll()).isSameAs(w);

@@ -34,7 +34,7 @@ import org.openjdk.jcstress.infra.results.III_Result;
 @State
 public class HotQueueSpillTests {
 
-    private final HotQueue hot = new HotQueue();
+    private final HotQueue hot = new HotQueue(2);
     private final Injector<TaskCell<?>> wakeChannel = new Injector<>();
     private final TaskCell<?> a = new TaskCell<>(null, cx -> Poll.ready(1));
     private final TaskCell<?> b = new TaskCell<>(null, cx -> Poll.ready(2));
