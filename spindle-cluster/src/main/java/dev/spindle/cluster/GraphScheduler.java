@@ -2174,9 +2174,12 @@ final class GraphScheduler implements AutoCloseable {
 
     /** A reply to a steal or to a retirement's move. */
     private void onSteal(Message.StealResponse m) {
-        PendingSteal p = inFlight.remove(m.stealId());
+        // looked up, not removed: a reply that names this steal but not its task, attempt or victim
+        // (stale, misdirected or hostile) leaves it in flight for its own reply; else that reply
+        // was stale too, and a task its victim released was on no worker while recorded there
+        PendingSteal p = inFlight.get(m.stealId());
         TaskState t = p == null ? null : current(m.key(), m.attempt(), m.worker());
-        if (p == null || t == null || t.stealId != m.stealId()) {
+        if (p == null || t == null || t != p.task || p.victim != m.worker() || t.stealId != m.stealId()) {
             if (m.stealId() < 0) {
                 // a retirement's move or a withdrawal from a stalled worker overtaken by events (its
                 // record is gone once the task finished or was unassigned): not a steal, so not a
@@ -2189,6 +2192,7 @@ final class GraphScheduler implements AutoCloseable {
             log(m.stealId(), m.key(), victim, thief, p == null ? -1 : p.level, StealEvent.Outcome.STALE);
             return;
         }
+        inFlight.remove(m.stealId());
         t.stealId = 0;
         if (p.thief == RETIRE) {
             if (m.released()) {               // not started: place it on an active worker
