@@ -203,10 +203,15 @@ public final class HazelcastCoordinator implements ClusterView, AutoCloseable {
             com.hazelcast.cluster.Member m = members.get(i);
             byte[] frame = frames.get(i);
             try {
-                FrameReply reply = instance.getExecutorService(HazelcastConfigs.FETCHES)
-                        .submitToMember(new FetchCall(frame), m).get(5, java.util.concurrent.TimeUnit.SECONDS);
-                if (reply == null || reply.frame == null) {
-                    return false;             // refused, or over the frame limit (counted, unread)
+                @SuppressWarnings("unchecked")
+                java.util.concurrent.Callable<Object> call =
+                        (java.util.concurrent.Callable<Object>) (java.util.concurrent.Callable<?>) new FetchCall(frame);
+                // read as an Object: the member chooses the type of its answer, and the cast of
+                // another type threw a ClassCastException out of the probe (and of the start-up wait)
+                Object answer = instance.getExecutorService(HazelcastConfigs.FETCHES)
+                        .submitToMember(call, m).get(5, java.util.concurrent.TimeUnit.SECONDS);
+                if (!(answer instanceof FrameReply reply) || reply.frame == null) {
+                    return false;             // refused, not a reply, or over the frame limit (counted, unread)
                 }
                 Wire.Frame f = codec.open(reply.frame);
                 if (f.sender() != id || !session.accept(f, roster.incarnation(id))) {

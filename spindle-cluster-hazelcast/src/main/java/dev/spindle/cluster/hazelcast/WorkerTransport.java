@@ -15,6 +15,7 @@ import dev.spindle.cluster.WorkerTransportSupport;
 import java.lang.System.Logger.Level;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -419,11 +420,21 @@ final class WorkerTransport extends WorkerTransportSupport implements Endpoint {
             byte[] frame = codec.seal(session.frame(holder, roster.incarnation(holder), requests));
             fetchFrames.incrementAndGet();
             fetchesSent.addAndGet(requests.size());
-            hz.getExecutorService(HazelcastConfigs.FETCHES).submitToMember(new FetchCall(frame), member,
-                    new ExecutionCallback<FrameReply>() {
+            // answered as an Object, not a FrameReply: the answering member chooses the type of its
+            // answer, and a cast that threw in the callback went into Hazelcast's log with the
+            // batch's fetches left uncompleted for good (nothing times a fetch out)
+            @SuppressWarnings("unchecked")
+            Callable<Object> call = (Callable<Object>) (Callable<?>) new FetchCall(frame);
+            hz.getExecutorService(HazelcastConfigs.FETCHES).submitToMember(call, member,
+                    new ExecutionCallback<Object>() {
                         @Override
-                        public void onResponse(FrameReply reply) {
-                            complete(pending, holder, reply);
+                        public void onResponse(Object reply) {
+                            if (reply == null || reply instanceof FrameReply) {
+                                complete(pending, holder, (FrameReply) reply);
+                            } else {
+                                failBatch(pending, new SecurityException("worker " + holder + " answered a fetch with a "
+                                        + reply.getClass().getName() + ", not a fetch reply"));
+                            }
                         }
 
                         @Override
