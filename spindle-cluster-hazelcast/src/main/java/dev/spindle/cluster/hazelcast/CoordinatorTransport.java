@@ -14,9 +14,13 @@ import java.lang.System.Logger.Level;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
+import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
@@ -101,6 +105,24 @@ final class CoordinatorTransport extends CoordinatorTransportSupport implements 
         t.setDaemon(true);
         return t;
     });
+
+    /**
+     * Runs every resend ({@link #resend}): one thread, however many processes are being told. A
+     * thread each, a worker that is cut off again and again and proves its id anew each time
+     * (from a new member, the old one staying in the cluster) had one more sleeping thread per
+     * cycle, each living up to {@value #RETIRED_RESEND_SECONDS} s.
+     */
+    private final ScheduledExecutorService resends = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "spindle-resend");
+        t.setDaemon(true);
+        return t;
+    });
+    /**
+     * The resend under way per worker id and member: one each. A newer one supersedes the one
+     * before, which is sealed for a process that member no longer runs as that id (it proved
+     * the id again since), and would mean nothing to it.
+     */
+    private final ConcurrentHashMap<ResendTo, Resend> resending = new ConcurrentHashMap<>();
 
     CoordinatorTransport(FrameCodec codec, Roster roster, Session session, int maxFrameBytes) {
         this.codec = codec;
@@ -249,10 +271,7 @@ final class CoordinatorTransport extends CoordinatorTransportSupport implements 
         if (closed) {
             return;                           // this coordinator is stopping: its leaving tells every worker
         }
-        Thread t = new Thread(() -> resend(to.member(), to.worker(), to.incarnation(), new Wire.CutOff(to.worker()), 0),
-                "spindle-cut-off-" + to.worker());
-        t.setDaemon(true);
-        t.start();
+        resend(to.member(), to.worker(), to.incarnation(), new Wire.CutOff(to.worker()), 0);
     }
 
     /**
@@ -355,6 +374,7 @@ final class CoordinatorTransport extends CoordinatorTransportSupport implements 
         closed = true;
         super.close();
         sender.shutdownNow();                 // what is still queued is dropped, as Transport allows
+        resends.shutdownNow();                // nobody is told anything any more
     }
 
     /**
@@ -396,10 +416,7 @@ final class CoordinatorTransport extends CoordinatorTransportSupport implements 
         Member member = known.member();
         long incarnation = known.incarnation();
         if (live) {
-            Thread t = new Thread(() -> resend(member, worker, incarnation, new Message.Retired(worker), 1_000),
-                    "spindle-retired-" + worker);
-            t.setDaemon(true);
-            t.start();
+            resend(member, worker, incarnation, new Message.Retired(worker), 1_000);
         }
     }
 
@@ -410,25 +427,81 @@ final class CoordinatorTransport extends CoordinatorTransportSupport implements 
      * Sends {@code body} alone to worker {@code worker}'s process {@code incarnation} at
      * {@code member} after {@code firstPause} ms, then after 1 s, then twice as long each time up
      * to {@value #MAX_RETIRED_PAUSE_MILLIS} ms, until the member has left the cluster, this
-     * member stops, or {@value #RETIRED_RESEND_SECONDS} s have passed.
+     * member stops, {@value #RETIRED_RESEND_SECONDS} s have passed, or a later resend to the same
+     * worker id at the same member supersedes it ({@link #resending}). Runs on {@link #resends}.
      */
     private void resend(Member member, int worker, long incarnation, Object body, long firstPause) {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(RETIRED_RESEND_SECONDS);
-        long pause = firstPause;
-        try {
-            while (System.nanoTime() - deadline < 0) {
-                Thread.sleep(pause);
+        if (member == null) {
+            return;
+        }
+        ResendTo to = new ResendTo(worker, member.getUuid());
+        Resend r = new Resend(to, member, incarnation, body,
+                System.nanoTime() + TimeUnit.SECONDS.toNanos(RETIRED_RESEND_SECONDS), firstPause);
+        Resend before = resending.put(to, r);
+        if (before != null) {
+            before.cancel();
+        }
+        r.schedule(firstPause);
+    }
+
+    /** Whom a {@link Resend} is for: one at a time each. */
+    private record ResendTo(int worker, UUID member) {
+    }
+
+    /** One process being told, again and again, that it is cut off or retired ({@link #resend}). */
+    private final class Resend implements Runnable {
+        private final ResendTo to;
+        private final Member member;
+        private final long incarnation;
+        private final Object body;
+        private final long deadline;
+        private long pause;                   // after the constructor, only the resends thread uses it
+        private volatile ScheduledFuture<?> next;
+
+        Resend(ResendTo to, Member member, long incarnation, Object body, long deadline, long firstPause) {
+            this.to = to;
+            this.member = member;
+            this.incarnation = incarnation;
+            this.body = body;
+            this.deadline = deadline;
+            this.pause = firstPause;
+        }
+
+        void schedule(long delayMillis) {
+            try {
+                next = resends.schedule(this, delayMillis, TimeUnit.MILLISECONDS);
+            } catch (RejectedExecutionException closing) {
+                resending.remove(to, this);   // this member is shutting down: nobody is told anything any more
+            }
+        }
+
+        void cancel() {
+            ScheduledFuture<?> f = next;
+            if (f != null) {
+                f.cancel(false);
+            }
+        }
+
+        @Override
+        public void run() {
+            if (resending.get(to) != this) {
+                return;                       // superseded (a cancel that came too late)
+            }
+            try {
                 HazelcastInstance hz = outbox.instance();
-                if (closed || hz == null || !hz.getLifecycleService().isRunning()
-                        || !hz.getCluster().getMembers().contains(member)) {
+                if (System.nanoTime() - deadline >= 0 || closed || hz == null
+                        || !hz.getLifecycleService().isRunning() || !hz.getCluster().getMembers().contains(member)) {
+                    resending.remove(to, this);
                     return;
                 }
                 // the worker is cut off already: a resend that fails is tried again
-                outbox.send(member, worker, incarnation, List.of(body), failure -> { });
-                pause = Math.min(Math.max(2 * pause, 1_000), MAX_RETIRED_PAUSE_MILLIS);
+                outbox.send(member, to.worker(), incarnation, List.of(body), failure -> { });
+            } catch (RuntimeException stopping) {
+                resending.remove(to, this);   // this member is shutting down: nobody is told anything any more
+                return;
             }
-        } catch (InterruptedException | RuntimeException stopping) {
-            // this member is shutting down: nobody is told anything any more
+            pause = Math.min(Math.max(2 * pause, 1_000), MAX_RETIRED_PAUSE_MILLIS);
+            schedule(pause);
         }
     }
 }
