@@ -88,10 +88,27 @@ final class Spares {
 
     /** @return whether a spare started */
     private boolean addSpare(boolean starving) {
+        int started = startSpare(starving);
+        if (started < 0) {
+            // The spare was counted live while its thread was asked for: a worker that parked
+            // meanwhile after a graceful shutdown found the pool one parked worker short of
+            // quiet, and nothing looked again once the count was taken back (the starvation
+            // watch asks from a thread of its own, not a worker that parks later). The pool
+            // never terminated. Looked at here, outside the spare lock.
+            pool.tryTerminate();
+        }
+        return started > 0;
+    }
+
+    /**
+     * @return 1 if a spare started; 0 if none was tried (not needed, or at the bound); -1 if one
+     *     was counted live and its start failed
+     */
+    private int startSpare(boolean starving) {
         Worker[] workers = shared.workers;
         synchronized (this) {
             if (!starving && unblockedLive() >= parallelism) {
-                return false;
+                return 0;
             }
             for (int i = parallelism; i < workers.length; i++) {
                 Worker w = workers[i];
@@ -108,18 +125,18 @@ final class Spares {
                     live.incrementAndGet();
                     if (!pool.tryStartWorker(w)) {
                         live.decrementAndGet(); // no thread to be had: no compensation
-                        return false;
+                        return -1;
                     }
                     if (SpareStartEvent.enabled()) {
                         // a starving pool's spare is started on the watch's thread, not the
                         // waiting worker's: the event says so, or its thread reads as the blocker
                         SpareStartEvent.emit(pool.name(), i, live.get(), blocked(), starving);
                     }
-                    return true;
+                    return 1;
                 }
             }
             // at the bound: the section runs without compensation
-            return false;
+            return 0;
         }
     }
 
