@@ -488,7 +488,8 @@ public final class SchedulerUnion extends CompensatingExecutorService implements
      * that fails to stop must not leave the others running. Returns the first failure,
      * {@code first} if not null (an earlier step's), with the later ones suppressed in it, or
      * {@code null} if there was none. A checked exception is wrapped in an
-     * {@link IllegalStateException} that names the member and {@code what} the union was doing.
+     * {@link IllegalStateException} that names the member and {@code what} the union was doing;
+     * an {@link InterruptedException} also restores the calling thread's interrupt.
      */
     private Throwable forEveryMember(String what, Throwable first, MemberStep step) {
         for (int i = 0; i < members.length; i++) {
@@ -496,6 +497,13 @@ public final class SchedulerUnion extends CompensatingExecutorService implements
             try {
                 step.apply(m);
             } catch (Throwable e) {
+                if (e instanceof InterruptedException) {
+                    // the member's close was interrupted and cleared the interrupt as it threw:
+                    // wrapped below, it was lost, and the caller came out of close() no longer
+                    // interrupted. Restored now, as Closing.close restores it, so the later
+                    // members' closes see it too, as they see one that interrupted their wait
+                    Thread.currentThread().interrupt();
+                }
                 Throwable t = e instanceof RuntimeException || e instanceof Error ? e
                         : new IllegalStateException(what + " member " + i + " (" + describe(m) + ")", e);
                 if (first == null) {
@@ -596,7 +604,9 @@ public final class SchedulerUnion extends CompensatingExecutorService implements
      * <p>Every member is shut down, then closed, even if an earlier one throws. The first
      * failure is then rethrown (a {@link RuntimeException} or {@link Error} unchanged, a checked
      * exception of a member's {@code close()} wrapped in an {@link IllegalStateException}), with
-     * the later ones {@linkplain Throwable#addSuppressed suppressed} in it.
+     * the later ones {@linkplain Throwable#addSuppressed suppressed} in it. A member's
+     * {@link InterruptedException} is wrapped so too, and the calling thread's interrupt is
+     * restored, as {@code ExecutorService.close()} keeps it.
      */
     @Override
     public void close() {
