@@ -114,7 +114,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * (StarvationWatchSurvivesAFailedLookTest). So is one thrown while the watch reads the registered
  * pools, before it looks at any (when that was a copy into a batch, its growth could fail): the
  * watch then looks at none that interval and reads again at the next
- * (StarvationWatchSurvivesAFailedCopyTest). The error goes to that pool's uncaught-exception
+ * (StarvationWatchSurvivesAFailedCopyTest). So is one thrown in an idle pass (the exit test waits
+ * for the registration lock): the watch stays and tests again at the next
+ * (StarvationWatchSurvivesAFailedIdlePassTest). The error of a look goes to that pool's uncaught-exception
  * handler, the first of a run of failed looks only (StarvationWatchReportsAFailedLookTest).
  *
  * <h2>Cost</h2>
@@ -172,6 +174,8 @@ final class StarvationWatch {
     static volatile Runnable beforeCopy;
     /** Run by an arming worker just after it marked its pool armed, if set: a seam for tests. */
     static volatile Runnable beforeArm;
+    /** Run by the watch thread as it begins a pass with no pool armed, if set: a seam for tests. */
+    static volatile Runnable beforeIdlePass;
 
     private final WorkStealingPool pool;
     private final Shared shared;
@@ -313,8 +317,23 @@ final class StarvationWatch {
                 continue;
             }
             if (!anyArmed(pools)) {
-                if (pools.length == 0 && noneRegistered && exitIfNoneRegistered()) {
-                    return;
+                try {
+                    Runnable hook = beforeIdlePass;
+                    if (hook != null) {
+                        hook.run();
+                    }
+                    if (pools.length == 0 && noneRegistered && exitIfNoneRegistered()) {
+                        return;
+                    }
+                } catch (Throwable e) {
+                    // caught as a failed look is (below): the exit test takes the registration
+                    // lock, whose wait can fail for want of memory, and thrown out of here it
+                    // ended this thread, still recorded as the watch, so no pool built later
+                    // started another and no pool in the JVM was relieved again. It stays, woken
+                    // as after any idle pass, and the next idle pass tests again
+                    noneRegistered = false;
+                    LockSupport.parkNanos(StarvationWatch.class, IDLE_EXIT_NANOS);
+                    continue;
                 }
                 noneRegistered = pools.length == 0;
                 pruneTerminated(pools);
