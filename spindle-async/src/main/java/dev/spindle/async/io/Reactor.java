@@ -84,7 +84,10 @@ import java.util.function.Consumer;
  * A failure handling one ready key (a read-ahead that throws, no memory for its wakers' list),
  * or applying one registration's interest change (no memory for its key), is not the
  * selector's: it is reported, that registration's tasks are woken to retry, and the reactor
- * goes on with the others (see {@code failedKey} and {@code failedChange}).
+ * goes on with the others (see {@code failedKey} and {@code failedChange}). Nor is an error
+ * that {@code select} throws (no memory as the JDK fills the selected keys): it is reported and
+ * the reactor goes on, its selector thread after a short pause ({@code selectFailed}), a driven
+ * one driven again by its runtime after one.
  */
 public final class Reactor implements AutoCloseable, IoDriver {
 
@@ -875,8 +878,15 @@ public final class Reactor implements AutoCloseable, IoDriver {
                 // left the status set, as "catch InterruptedException, interrupt again" does,
                 // made every select return at once, and this thread spun for good.
                 Thread.interrupted();
-                selector.select();
-                turns++;                       // this thread alone writes it
+                try {
+                    selector.select();
+                    turns++;                   // this thread alone writes it
+                    selectPause = 0;
+                } catch (IOException | ClosedSelectorException e) {
+                    throw e;                   // the selector failed, or was closed: see below
+                } catch (RuntimeException | Error e) {
+                    selectFailed(e);           // not a turn: it may not have dropped the cancelled keys
+                }
                 wakeupPending.set(false);
                 applyChanges();
                 dispatchSelected();
@@ -900,6 +910,33 @@ public final class Reactor implements AutoCloseable, IoDriver {
                 }
             }
         }
+    }
+
+    /**
+     * Pause of the selector thread after its last {@code select} that threw an error, in
+     * milliseconds; 0 once one returned. Selector thread only.
+     */
+    private long selectPause;
+    /** The longest pause after a {@code select} that threw (see {@link #selectFailed}). */
+    private static final long MAX_SELECT_PAUSE_MILLIS = 100;
+
+    /**
+     * The selector thread's {@code select} threw something other than an {@code IOException}
+     * (an {@link OutOfMemoryError} as the JDK fills the selected keys, say). That error left the
+     * loop before: the thread died with it and the reactor closed, for every channel it served
+     * (for a reactor of the shared group, kept open, every later one-argument {@code connect}
+     * and {@code bind} of the JVM). It is not the selector's failure, as an {@code epoll_wait}
+     * error is, so the thread reports it, as a driven reactor's driver does, and goes on with
+     * the turn: the changes queued meanwhile are applied, what was selected is dispatched, and
+     * the next {@code select} looks again (level-triggered, no event is lost). A pause that
+     * grows while selects keep failing, 1 ms doubling up to {@value #MAX_SELECT_PAUSE_MILLIS}
+     * ms, keeps an error that recurs from turning the thread into a spin that reports it each
+     * time. Never throws.
+     */
+    private void selectFailed(Throwable e) {
+        Strays.report(e);                      // never throws
+        selectPause = Math.min(MAX_SELECT_PAUSE_MILLIS, Math.max(1, 2 * selectPause));
+        LockSupport.parkNanos(this, TimeUnit.MILLISECONDS.toNanos(selectPause));
     }
 
     /** Takes the selected keys' wakers, re-arms what stays armed, and wakes them. */
