@@ -532,7 +532,7 @@ public final class Reactor implements AutoCloseable, IoDriver {
                 if (list.size() >= (read ? readPruneAt : writePruneAt)) {
                     // wakers of operations given up on (timed out, cancelled, their task done)
                     // stay until readiness; drop the expired ones once the list has doubled
-                    list.removeIf(Waker::expired);
+                    list.removeIf(Registration::expired);
                     int next = Math.max(PRUNE_MIN, 2 * list.size());
                     if (read) {
                         readPruneAt = next;
@@ -542,6 +542,23 @@ public final class Reactor implements AutoCloseable, IoDriver {
                 }
             }
             return armLocked(op);
+        }
+
+        /**
+         * {@link Waker#expired()}, which must not throw. One that does is reported, as a waker
+         * whose {@code wake()} throws is ({@link #wakeAll}), and kept (it is woken with the
+         * others): asked at every drop of expired wakers, it threw out of the add of whichever
+         * task came next, before its interest was armed and without moving the next drop point,
+         * so every later read or accept of the channel failed with it, and with nothing armed no
+         * readiness ever came to clear the list.
+         */
+        private static boolean expired(Waker w) {
+            try {
+                return w.expired();
+            } catch (Throwable e) {
+                Strays.report(e);              // never throws
+                return false;
+            }
         }
 
         /** For tests: the wakers waiting to read or accept. */
