@@ -873,7 +873,18 @@ public final class Reactor implements AutoCloseable, IoDriver {
     private void enqueue(Registration reg) {
         queuedChanges.incrementAndGet();
         if (reg.queued.compareAndSet(false, true)) {
-            changes.add(reg);
+            try {
+                changes.add(reg);
+            } catch (Throwable t) {
+                // No memory for the queue's node. Left marked queued and on no queue, the
+                // registration queued nothing ever again: its armed interest never reached the
+                // selector, and every later read of its stream slept for good. Handled as a
+                // change that failed to apply: reported, and its tasks woken with the interest
+                // dropped, so a retry arms it and queues it again.
+                reg.queued.set(false);
+                failedChange(reg, t);
+                return;
+            }
             wakeup();
             if (closed) {
                 // Nobody selects any more, so nobody would take it off the queue: a stream
