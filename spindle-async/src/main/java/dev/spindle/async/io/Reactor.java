@@ -976,20 +976,24 @@ public final class Reactor implements AutoCloseable, IoDriver {
             Registration reg = (Registration) key.attachment();
             List<Waker> ready = null;
             try {
-                int ops = key.readyOps();
-                ready = reg.takeReady(ops);
-                key.interestOps(reg.interest());
-            } catch (CancelledKeyException e) {
-                // The channel was closed meanwhile (its close cancels the key at once, and
-                // deregisters afterwards). Wakers takeReady took are off the registration: the
-                // close's wake-up no longer finds them, so they are woken here with the rest.
-                // Replaced by takeAll's, they were never woken, and a read waiting on a stream
-                // closed as its bytes came in waited for good.
-                List<Waker> rest = reg.takeAll();
-                if (ready == null) {
-                    ready = rest;
-                } else {
-                    ready.addAll(rest);
+                try {
+                    int ops = key.readyOps();
+                    ready = reg.takeReady(ops);
+                    key.interestOps(reg.interest());
+                } catch (CancelledKeyException e) {
+                    // The channel was closed meanwhile (its close cancels the key at once, and
+                    // deregisters afterwards). Wakers takeReady took are off the registration:
+                    // the close's wake-up no longer finds them, so they are woken here with the
+                    // rest. Replaced by takeAll's, they were never woken, and a read waiting on a
+                    // stream closed as its bytes came in waited for good. Inside the outer try:
+                    // a failure here (no memory for the list) went out of the dispatch with the
+                    // taken wakers unwoken, and ended a selector thread.
+                    List<Waker> rest = reg.takeAll();
+                    if (ready == null) {
+                        ready = rest;
+                    } else {
+                        ready.addAll(rest);
+                    }
                 }
             } catch (Throwable t) {
                 ready = failedKey(key, reg, ready, t);
