@@ -129,6 +129,13 @@ final class ActorCell<A> extends ActorCellConsumerFields<A> implements ActorRef<
     private final Runnable activation = new Activation(this);
 
     /**
+     * Completes when the lifecycle leaves RUNNING: once the holder that ended the actor has
+     * rejected what the mailbox held. An {@link ActorFuture}, so that a wait for it (through a
+     * copy {@link #stop()} returned) on the actor's own thread throws rather than waits for good.
+     */
+    final CompletableFuture<Void> termination = new ActorFuture<>(this);
+
+    /**
      * Tests only: called by {@link #stop()} with the cell, on the stopping thread, between the
      * stop's request and its enqueueing, so that a test can hold a stop in that window. Null
      * otherwise: one static read per first {@code stop()}, nothing on the send path.
@@ -148,6 +155,7 @@ final class ActorCell<A> extends ActorCellConsumerFields<A> implements ActorRef<
         head = stub;
         spTail(stub);
         spState(ACTIVE);       // the spawning thread holds the activation while the factory runs
+        runner = Thread.currentThread();      // and runs the actor's code: see runsOn
     }
 
     // ------------------------------------------------------------------ sending
@@ -177,7 +185,7 @@ final class ActorCell<A> extends ActorCellConsumerFields<A> implements ActorRef<
         if (function == null) {
             throw new NullPointerException("function must not be null (actor '" + name + "')");
         }
-        CompletableFuture<R> result = new CompletableFuture<>();
+        CompletableFuture<R> result = new ActorFuture<>(this);  // a wait on the actor's own thread throws
         if (lvLifecycle() != RUNNING) {
             system.deadLetter();
             result.completeExceptionally(stoppedException());
@@ -427,6 +435,7 @@ final class ActorCell<A> extends ActorCellConsumerFields<A> implements ActorRef<
     int activate() {
         int budget = maxPerActivation;
         boolean yieldNext = false;              // end the activation before the next message
+        runner = Thread.currentThread();        // cleared before the activation is given up: see runsOn
         for (;;) {
             Envelope e = poll();
             if (e != null) {
@@ -453,10 +462,12 @@ final class ActorCell<A> extends ActorCellConsumerFields<A> implements ActorRef<
                     continue;
                 }
                 if (head != lvTail()) {
+                    runner = null;              // the next activation may start on another thread at once
                     resubmit();                 // yield the thread, keep the activation
                     return maxPerActivation - budget;
                 }
             }
+            runner = null;
             svState(IDLE);
             if (head == lvTail() || !casState(IDLE, ACTIVE)) {
                 return maxPerActivation - budget;
@@ -465,6 +476,7 @@ final class ActorCell<A> extends ActorCellConsumerFields<A> implements ActorRef<
                 resubmit();
                 return maxPerActivation - budget;
             }
+            runner = Thread.currentThread();
         }
     }
 
@@ -489,6 +501,7 @@ final class ActorCell<A> extends ActorCellConsumerFields<A> implements ActorRef<
     /** Called by spawn once the factory returned: installs the actor and gives up the activation. */
     void start(A actorObject) {
         actor = actorObject;
+        runner = null;                         // the factory is over
         svState(IDLE);
         if (head != lvTail() && casState(IDLE, ACTIVE)) {
             passOnRefusal(schedule(hints));    // an Error to the spawning thread, as a sender's would be
@@ -504,6 +517,7 @@ final class ActorCell<A> extends ActorCellConsumerFields<A> implements ActorRef<
      * the rejections).
      */
     void terminate(int how, Throwable cause) {
+        runner = null;                         // the caller holds the activation; rejecting stands in below
         if (lvLifecycle() == RUNNING) {
             markEnded(how, cause);
         }
@@ -609,6 +623,19 @@ final class ActorCell<A> extends ActorCellConsumerFields<A> implements ActorRef<
         return new ActorStoppedException(name, why, cause);
     }
 
+    /**
+     * Whether {@code t} runs this actor's code now: a message or the factory ({@link #runner}), or
+     * the rejection of what the stop left queued ({@link #rejecting}). A future only this actor
+     * completes ({@link ActorFuture}) cannot complete while {@code t}, waiting for it, does so. Any
+     * thread; reads both fields plainly, and only in a blocking wait. Each field holds a thread
+     * only between that thread's own write of itself and its own clearing write (every holder
+     * clears {@code runner} before it gives the activation up), so a reader finds itself there
+     * exactly when it runs the actor; a stale value it may read is another thread's, or null.
+     */
+    boolean runsOn(Thread t) {
+        return runner == t || rejecting == t;
+    }
+
     /** Messages delivered so far; racy read for statistics. */
     long processedCount() {
         return lpProcessedOpaque();
@@ -645,8 +672,6 @@ abstract class ActorCellColdFields<A> {
     final String name;
     final int maxPerActivation;
     final int capacity;
-    /** Completes when the lifecycle leaves RUNNING. */
-    final CompletableFuture<Void> termination = new CompletableFuture<>();
     /** RUNNING, STOPPED, REJECTED or FAILED; written once, by the activation holder. */
     private int lifecycle;
     /** NO_STOP, STOP_REQUESTED or STOP_QUEUED; moved on only by the one stop() that requested it. */
@@ -802,6 +827,13 @@ abstract class ActorCellConsumerFields<A> extends ActorCellPad2<A> {
     A actor;
     /** Messages delivered; written by the holder, read racily by statistics. */
     long processed;
+    /**
+     * The thread running the actor's code (its messages, or its factory) while it holds the
+     * activation, else null: {@link ActorCell#runsOn}. Written plainly by that thread, twice per
+     * activation (at its start, and before it gives the activation up), on the line the holder
+     * writes on every message anyway.
+     */
+    Thread runner;
 
     ActorCellConsumerFields(ActorSystem system, Scheduler scheduler, ActorConfig config, String name) {
         super(system, scheduler, config, name);

@@ -33,9 +33,12 @@ import java.util.function.Function;
  * }
  * }</pre>
  *
- * <p>Do not block an actor's thread on another actor's future (and never on its own): compose
- * instead, and get back onto the actor with a {@code tell} to its own reference, which
- * {@link ActorSystem#spawnWithSelf(Function)} hands to the factory:
+ * <p>Do not block an actor's thread on another actor's future (and never on its own: the actor
+ * completes its own asks and its stop only after the code that waits, so {@code join()} or
+ * {@code get()} of such a future not yet done, or of a stage made from it, throws
+ * {@link IllegalStateException} on the thread running the actor, its factory included, rather
+ * than hang it for good): compose instead, and get back onto the actor with a {@code tell} to its
+ * own reference, which {@link ActorSystem#spawnWithSelf(Function)} hands to the factory:
  *
  * <pre>{@code
  * final class Asker {
@@ -103,8 +106,9 @@ public sealed interface ActorRef<A> permits ActorCell {
      *     behind the stop have been rejected: by then they are counted as dead letters and the
      *     futures of those that were asks have failed. (Their dependent stages run before it
      *     completes, on the thread that rejects them; {@code stop()} called there returns a
-     *     completed future, but a future an earlier {@code stop()} returned must not be waited
-     *     on there: it is the actor's own, on its thread.) It completes normally also when the
+     *     completed future, but a future an earlier {@code stop()} returned cannot be waited
+     *     on there: it is the actor's own, on its thread, and a wait throws
+     *     {@link IllegalStateException}, as it does in the actor's messages.) It completes normally also when the
      *     actor ended because its scheduler rejected it. Each call returns a new future, so
      *     that what one caller does to its own ({@code orTimeout}, {@code cancel}, {@code complete})
      *     does not change what the others see

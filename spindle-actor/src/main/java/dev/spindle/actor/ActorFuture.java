@@ -1,0 +1,79 @@
+/*
+ * Copyright 2026 The Spindle Authors. Licensed under the Apache License, Version 2.0.
+ */
+package dev.spindle.actor;
+
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * A future only an actor's own thread completes: an {@link ActorRef#ask ask}'s result or the
+ * actor's termination ({@link ActorRef#stop()}'s copies), and the stages made from either.
+ *
+ * <p>Waited for on the thread that runs the actor's code now (a message, its factory, or the
+ * rejection of what its stop left queued) while the future is not done, it would never be done:
+ * the ask runs, or the stop is processed, only after the code that waits, on the very thread that
+ * waits. Such a wait ({@link #join()}, {@link #get()}, {@link #get(long, TimeUnit)}) throws
+ * {@link IllegalStateException} naming the actor instead of hanging the worker for good. Anywhere
+ * else it is a plain {@link CompletableFuture}, and the check costs nothing outside a blocking
+ * wait.
+ *
+ * <p>A stage made from such a future ({@link #newIncompleteFuture}) keeps the check while the
+ * future it was made from (the {@link #root}) is not done: until then the stage cannot be done
+ * either, unless another source completes it (an {@code applyToEither}, or the user's own
+ * {@code complete}). Once the root is done the stage waits as any future does, since what it waits
+ * for next (a {@code thenCompose} into another actor, say) may well complete.
+ *
+ * @param <T> the result type
+ */
+final class ActorFuture<T> extends CompletableFuture<T> {
+
+    /** The actor whose thread completes {@link #root}. */
+    private final ActorCell<?> cell;
+    /** This future, or the ask or termination this stage was made from. */
+    private final ActorFuture<?> root;
+
+    ActorFuture(ActorCell<?> cell) {
+        this.cell = cell;
+        this.root = this;
+    }
+
+    private ActorFuture(ActorFuture<?> root) {
+        this.cell = root.cell;
+        this.root = root;
+    }
+
+    @Override
+    public <U> CompletableFuture<U> newIncompleteFuture() {
+        return new ActorFuture<>(root);
+    }
+
+    @Override
+    public T get() throws InterruptedException, ExecutionException {
+        refuseOnTheActorsThread();
+        return super.get();
+    }
+
+    @Override
+    public T get(long timeout, TimeUnit unit) throws InterruptedException, ExecutionException, TimeoutException {
+        refuseOnTheActorsThread();        // it could only time out
+        return super.get(timeout, unit);
+    }
+
+    @Override
+    public T join() {
+        refuseOnTheActorsThread();
+        return super.join();
+    }
+
+    private void refuseOnTheActorsThread() {
+        if (!isDone() && !root.isDone() && cell.runsOn(Thread.currentThread())) {
+            throw new IllegalStateException("cannot wait for a future of actor '" + cell.name()
+                    + "' on the thread running that actor: the actor completes it only after the code that "
+                    + "waits, so the wait would never end (compose instead, with thenAccept and a tell to the "
+                    + "actor's own reference)");
+        }
+    }
+}
