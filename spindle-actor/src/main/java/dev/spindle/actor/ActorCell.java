@@ -541,7 +541,7 @@ final class ActorCell<A> extends ActorCellConsumerFields<A> implements ActorRef<
         } finally {
             rejecting = null;
         }
-        termination.complete(null);
+        settle(termination, null, null);
     }
 
     /** Moves the lifecycle out of RUNNING; holder only, through {@link #terminate}. */
@@ -621,6 +621,36 @@ final class ActorCell<A> extends ActorCellConsumerFields<A> implements ActorRef<
             default -> "actor '" + name + "' has stopped";
         };
         return new ActorStoppedException(name, why, cause);
+    }
+
+    /**
+     * Completes {@code future} (an ask's, or the termination) with {@code value}, or exceptionally
+     * with {@code failure} if that is not null, on the actor's thread, running its dependent stages
+     * here. A stage that fails, or that a failure reaches, gets it wrapped in a
+     * {@code CompletionException}, whose constructor calls the failure's {@code toString()}: the
+     * application's code, which may throw. The JDK lets that escape from {@code complete} and
+     * leaves the future's other stages, and the threads waiting in its {@code join()}, unfired.
+     * Escaping here, it ended the activation without giving it up (the actor never ran again, its
+     * stop never completed) or the rejections of a stop half-way. So it goes to the failure
+     * handler, and the completion is called again: {@code complete} runs the remaining stages even
+     * once the future is done, and each throw has taken its own stage off the stack, so this ends.
+     * The one stage whose failure could not be wrapped stays incomplete, as the JDK leaves it.
+     */
+    @SuppressWarnings("unchecked")
+    void settle(CompletableFuture<?> future, Object value, Throwable failure) {
+        CompletableFuture<Object> f = (CompletableFuture<Object>) future;
+        for (;;) {
+            try {
+                if (failure != null) {
+                    f.completeExceptionally(failure);
+                } else {
+                    f.complete(value);
+                }
+                return;
+            } catch (Throwable stage) {
+                reportFailure(stage);
+            }
+        }
     }
 
     /**

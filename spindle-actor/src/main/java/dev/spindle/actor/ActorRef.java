@@ -81,7 +81,10 @@ public sealed interface ActorRef<A> permits ActorCell {
     /**
      * Sends {@code function} to the actor and returns a future of its result. The future
      * completes on the actor's thread, so dependent stages added with non-async methods run
-     * there: keep them short (a {@code tell} back to the asking actor is the intended use).
+     * there: keep them short (a {@code tell} back to the asking actor is the intended use). What
+     * escapes from such a stage there (a failure whose {@code toString()} throws as the
+     * {@code CompletableFuture} wraps it for the next stage) goes to the {@link FailureHandler};
+     * the actor goes on.
      *
      * <p>The future fails with what {@code function} throws (the actor goes on, and the failure
      * handler is not called); with {@link ActorStoppedException} if the actor stops before the

@@ -100,10 +100,10 @@ abstract class Envelope {
             try {
                 value = f.apply(actor);
             } catch (Throwable t) {
-                result.completeExceptionally(t);
+                cell.settle(result, null, t);
                 return;
             }
-            result.complete(value);
+            cell.settle(result, value, null);
         }
 
         @Override
@@ -112,7 +112,7 @@ abstract class Envelope {
             function = null;
             future = null;
             cell.system.deadLetter();
-            result.completeExceptionally(cell.stoppedException());
+            cell.settle(result, null, cell.stoppedException());
         }
     }
 
