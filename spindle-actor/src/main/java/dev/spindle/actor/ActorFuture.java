@@ -3,7 +3,10 @@
  */
 package dev.spindle.actor;
 
+import dev.spindle.internal.Strays;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -19,6 +22,11 @@ import java.util.concurrent.TimeoutException;
  * {@link IllegalStateException} naming the actor instead of hanging the worker for good. Anywhere
  * else it is a plain {@link CompletableFuture}, and the check costs nothing outside a blocking
  * wait.
+ *
+ * <p>A failure whose {@code toString()} throws (the application's, from an ask's function) is
+ * reported by {@code get} and {@code join} in their own exception, with the failure as its cause:
+ * the JDK makes that exception with the cause constructor, which calls the {@code toString()}, and
+ * the waiter got what that threw instead, the failure lost.
  *
  * <p>A stage made from such a future ({@link #newIncompleteFuture}) keeps the check while the
  * future it was made from (the {@link #root}) is not done: until then the stage cannot be done
@@ -53,19 +61,67 @@ final class ActorFuture<T> extends CompletableFuture<T> {
     @Override
     public T get() throws InterruptedException, ExecutionException {
         refuseOnTheActorsThread();
-        return super.get();
+        try {
+            return super.get();
+        } catch (CancellationException e) {
+            throw e;
+        } catch (RuntimeException | Error printing) {
+            Throwable failure = heldFailure();
+            if (failure == null) {
+                throw printing;
+            }
+            throw new ExecutionException(Strays.describe(failure), failure);
+        }
     }
 
     @Override
     public T get(long timeout, TimeUnit unit) throws InterruptedException, ExecutionException, TimeoutException {
         refuseOnTheActorsThread();        // it could only time out
-        return super.get(timeout, unit);
+        try {
+            return super.get(timeout, unit);
+        } catch (CancellationException e) {
+            throw e;
+        } catch (RuntimeException | Error printing) {
+            Throwable failure = heldFailure();
+            if (failure == null) {
+                throw printing;
+            }
+            throw new ExecutionException(Strays.describe(failure), failure);
+        }
     }
 
     @Override
     public T join() {
         refuseOnTheActorsThread();
-        return super.join();
+        try {
+            return super.join();
+        } catch (CancellationException | CompletionException e) {
+            throw e;
+        } catch (RuntimeException | Error printing) {
+            Throwable failure = heldFailure();
+            if (failure == null) {
+                throw printing;
+            }
+            throw new CompletionException(Strays.describe(failure), failure);
+        }
+    }
+
+    /**
+     * What this future failed with, as {@code get} reports it (a {@code CompletionException}'s
+     * cause), once a wait threw something else: the JDK's wrapping of the failure called its
+     * {@code toString()}, which threw. Null if the future did not fail, or was cancelled: then
+     * what the wait threw is its own. Read through {@code handle}, which passes the failure on
+     * unwrapped.
+     */
+    private Throwable heldFailure() {
+        if (!isCompletedExceptionally() || isCancelled()) {
+            return null;
+        }
+        Throwable x = handle((v, t) -> t).getNow(null);
+        if (x instanceof CompletionException && x.getCause() != null) {
+            x = x.getCause();
+        }
+        return x;
     }
 
     private void refuseOnTheActorsThread() {
