@@ -28,6 +28,13 @@ final class ActorActivationEvent extends Event {
 
     private static final ActorActivationEvent TYPE = new ActorActivationEvent();
 
+    /**
+     * Tests only: run by {@link #activate} just before it allocates the event, so that a test can
+     * make that allocation fail (an {@code OutOfMemoryError}). Null otherwise; read only while a
+     * recording enables the event.
+     */
+    static volatile Runnable recordingHook;
+
     @Label("Actor")
     @Description("The actor's name")
     private String actor;
@@ -40,21 +47,48 @@ final class ActorActivationEvent extends Event {
         return TYPE.isEnabled();
     }
 
-    /** Runs one activation of {@code cell}, reporting it and its mailbox as recordings ask. */
+    /**
+     * Runs one activation of {@code cell}, reporting it and its mailbox as recordings ask. Never
+     * throws. The caller holds the actor's activation, which only {@link ActorCell#activate} gives
+     * up: anything the recording throws before it (an {@code OutOfMemoryError} as the event is
+     * allocated) escaped with the activation still held, and the actor never ran again, its later
+     * messages waiting and its stop incomplete for good. So a failing recording costs this
+     * activation's events only; what it threw goes to the failure handler, as a message's failure
+     * would.
+     */
     static void activate(ActorCell<?> cell) {
-        MailboxDepthEvent.check(cell);
-        if (!enabled()) {
-            cell.activate();
+        try {
+            MailboxDepthEvent.check(cell);
+        } catch (Throwable recording) {
+            cell.reportFailure(recording);
+        }
+        ActorActivationEvent e = null;
+        if (enabled()) {
+            try {
+                Runnable hook = recordingHook;
+                if (hook != null) {
+                    hook.run();
+                }
+                e = new ActorActivationEvent();
+                e.begin();
+            } catch (Throwable recording) {
+                e = null;
+                cell.reportFailure(recording);
+            }
+        }
+        int n = cell.activate();
+        if (e == null) {
             return;
         }
-        ActorActivationEvent e = new ActorActivationEvent();
-        e.begin();
-        int n = cell.activate();
-        e.end();
-        if (e.shouldCommit()) {
-            e.actor = cell.name;
-            e.messages = n;
-            e.commit();
+        try {
+            e.end();
+            if (e.shouldCommit()) {
+                e.actor = cell.name;
+                e.messages = n;
+                e.commit();
+            }
+        } catch (Throwable recording) {
+            cell.reportFailure(recording);  // the activation was given up; only the event is lost
         }
     }
 }
