@@ -39,7 +39,10 @@ class AskFailureThatCannotDescribeItselfTest {
 
             Throwable got = catchThrowable(answer::get);
             assertThat(got).as("get()").isInstanceOf(ExecutionException.class).hasCause(failure);
-            assertThat(got.getMessage()).contains(failure.getClass().getName()).contains("toString() threw");
+            if (StageFailureThatCannotDescribeItselfTest.WRAPPING_DESCRIBES) {
+                // the JDK's own exception could not be made: the actor's names the failure
+                assertThat(got.getMessage()).contains(failure.getClass().getName()).contains("toString() threw");
+            }
 
             Throwable joined = catchThrowable(answer::join);
             assertThat(joined).as("join()").isInstanceOf(CompletionException.class).hasCause(failure);

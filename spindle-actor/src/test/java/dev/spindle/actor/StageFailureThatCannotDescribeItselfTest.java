@@ -44,6 +44,27 @@ class StageFailureThatCannotDescribeItselfTest {
         }
     }
 
+    /**
+     * Whether this JDK's {@code CompletableFuture} describes a failure as it wraps it for a
+     * dependent stage, so that a failure whose {@code toString()} throws escapes the completion
+     * (JDK 17 does; JDK 25 wraps it without a message): the stage's throw reported, once, where
+     * it does; nothing to report where it does not. Either way the actor must go on.
+     */
+    static final boolean WRAPPING_DESCRIBES = wrappingDescribes();
+
+    private static boolean wrappingDescribes() {
+        CompletableFuture<Object> probe = new CompletableFuture<>();
+        probe.thenApply(x -> x);
+        try {
+            probe.completeExceptionally(new Undescribable());
+            return false;
+        } catch (RuntimeException thrownByToString) {
+            return true;
+        }
+    }
+
+    private static final int REPORTS = WRAPPING_DESCRIBES ? 1 : 0;
+
     private final List<Throwable> reported = new CopyOnWriteArrayList<>();
 
     private ActorSystem system(TestSchedulers.Manual manual) {
@@ -73,7 +94,7 @@ class StageFailureThatCannotDescribeItselfTest {
             assertThat(processed.get()).as("the message after the ask").isEqualTo(1);
             assertThat(stopped).as("the stop").isCompleted();
             assertThat(ref.isStopped()).isTrue();
-            assertThat(reported).as("the stage's throw, reported").hasSize(1);
+            assertThat(reported).as("the stage's throw, reported").hasSize(REPORTS);
         }
     }
 
@@ -97,7 +118,7 @@ class StageFailureThatCannotDescribeItselfTest {
             assertThat(early).isCompletedWithValue(2);
             assertThat(processed.get()).isEqualTo(1);
             assertThat(stopped).isCompleted();
-            assertThat(reported).hasSize(1);
+            assertThat(reported).hasSize(REPORTS);
         }
     }
 
@@ -120,7 +141,7 @@ class StageFailureThatCannotDescribeItselfTest {
             assertThat(second).as("the ask behind the one whose stage threw").isCompletedExceptionally();
             assertThat(stopped).isCompleted();
             assertThat(system.stats().deadLetters()).isEqualTo(2);
-            assertThat(reported).hasSize(1);
+            assertThat(reported).hasSize(REPORTS);
         }
     }
 
@@ -140,7 +161,7 @@ class StageFailureThatCannotDescribeItselfTest {
 
             assertThat(mine).isCompleted();
             assertThat(other).as("the other stop() future").isCompleted();
-            assertThat(reported).hasSize(1);
+            assertThat(reported).hasSize(REPORTS);
         }
     }
 }
