@@ -66,10 +66,7 @@ final class ActorFuture<T> extends CompletableFuture<T> {
         } catch (CancellationException e) {
             throw e;
         } catch (RuntimeException | Error printing) {
-            Throwable failure = heldFailure();
-            if (failure == null) {
-                throw printing;
-            }
+            Throwable failure = heldFailureOr(printing);
             throw new ExecutionException(Strays.describe(failure), failure);
         }
     }
@@ -82,10 +79,7 @@ final class ActorFuture<T> extends CompletableFuture<T> {
         } catch (CancellationException e) {
             throw e;
         } catch (RuntimeException | Error printing) {
-            Throwable failure = heldFailure();
-            if (failure == null) {
-                throw printing;
-            }
+            Throwable failure = heldFailureOr(printing);
             throw new ExecutionException(Strays.describe(failure), failure);
         }
     }
@@ -98,10 +92,7 @@ final class ActorFuture<T> extends CompletableFuture<T> {
         } catch (CancellationException | CompletionException e) {
             throw e;
         } catch (RuntimeException | Error printing) {
-            Throwable failure = heldFailure();
-            if (failure == null) {
-                throw printing;
-            }
+            Throwable failure = heldFailureOr(printing);
             throw new CompletionException(Strays.describe(failure), failure);
         }
     }
@@ -113,6 +104,18 @@ final class ActorFuture<T> extends CompletableFuture<T> {
      * what the wait threw is its own. Read through {@code handle}, which passes the failure on
      * unwrapped.
      */
+    /** {@link #heldFailure()}, or if there is none, {@code printing} (what the wait threw) rethrown. */
+    private Throwable heldFailureOr(Throwable printing) {
+        Throwable failure = heldFailure();
+        if (failure != null) {
+            return failure;
+        }
+        if (printing instanceof RuntimeException r) {
+            throw r;
+        }
+        throw (Error) printing;
+    }
+
     private Throwable heldFailure() {
         if (!isCompletedExceptionally() || isCancelled()) {
             return null;
