@@ -233,10 +233,28 @@ class ForkTask<T> implements Task<T>, RunnableFuture<T> {
     }
 
     /**
-     * Undoes {@link #prepareToQueue} for a task the pool refused ({@code RejectedExecutionException}):
+     * Run by a pool just before it offers to a queue a task that {@link #prepareToQueue} bound or
+     * reclaimed, if set: a seam for tests, which throw from it what a full heap throws there.
+     */
+    static volatile Runnable beforePreparedOffer;
+
+    /** Runs {@link #beforePreparedOffer}, if set, for a task {@link #prepareToQueue} changed. */
+    static void beforeOffer(int prepared) {
+        if (prepared != KEPT) {
+            Runnable hook = beforePreparedOffer;
+            if (hook != null) {
+                hook.run();
+            }
+        }
+    }
+
+    /**
+     * Undoes {@link #prepareToQueue} for a task the pool refused ({@code RejectedExecutionException}),
+     * or could not queue (the offer threw, an {@link OutOfMemoryError} for a queue's segment):
      * an unbound task can be spawned elsewhere, and one handed back again ends its joins and can
      * be run by the holder of {@code shutdownNow}'s list, where, left {@code NEW}, it looked
-     * queued and its joins waited for ever.
+     * queued and its joins waited for ever. Only for a task in no queue: one a worker may take
+     * must stay as it is.
      */
     static void undoPrepareToQueue(Runnable task, int prepared) {
         if (prepared == BOUND) {
@@ -251,8 +269,9 @@ class ForkTask<T> implements Task<T>, RunnableFuture<T> {
     }
 
     /**
-     * Undoes {@link #bind} for a task whose pool refused it ({@code RejectedExecutionException})
-     * before queueing it anywhere: nothing will run it, so it is unforked again. Left bound, it
+     * Undoes {@link #bind} for a task whose pool refused it ({@code RejectedExecutionException}),
+     * or failed to queue it (the offer threw), before queueing it anywhere: nothing will run it,
+     * so it is unforked again. Left bound, it
      * looked started: its {@code join()} waited for ever instead of throwing, as it does for a
      * task never started, and it could not be spawned on another pool.
      */

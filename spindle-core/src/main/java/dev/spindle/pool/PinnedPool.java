@@ -118,9 +118,8 @@ public final class PinnedPool extends AbstractPool {
         PoolWorker self = currentWorker();
         if (self != null) {
             rejectIfStopped();
-            ForkTask.prepareToQueue(task, ForkTask.PINNED);  // accepted, pinned: see there
             PoolWorker target = hint >= 0 ? workers[hint % workers.length] : self;
-            target.queue.offer(task);
+            offer(target, task);
             if (target != self) {
                 idle.wake(target.index);          // the caller itself is running: no wake needed
             }
@@ -128,14 +127,30 @@ public final class PinnedPool extends AbstractPool {
         }
         beginExternalSubmit();
         try {
-            ForkTask.prepareToQueue(task, ForkTask.PINNED);  // accepted, pinned: see there
             int i = hint >= 0 ? hint % workers.length
                     : Math.floorMod(nextWorker.getAndIncrement(), workers.length);
             PoolWorker target = workers[i];
-            target.queue.offer(task);
+            offer(target, task);
             idle.wake(target.index);
         } finally {
             endExternalSubmit();
+        }
+    }
+
+    /**
+     * Queues an accepted task on {@code target}. A task of this package is prepared first
+     * ({@link ForkTask#prepareToQueue}), and left as it was if the offer throws (an
+     * {@link OutOfMemoryError} for a segment): bound but in no queue, its {@code join} waited for
+     * good and it could not be submitted again.
+     */
+    private static void offer(PoolWorker target, Runnable task) {
+        int prepared = ForkTask.prepareToQueue(task, ForkTask.PINNED);  // accepted, pinned: see there
+        try {
+            ForkTask.beforeOffer(prepared);
+            target.queue.offer(task);
+        } catch (Throwable e) {
+            ForkTask.undoPrepareToQueue(task, prepared);   // in no queue: see there
+            throw e;
         }
     }
 

@@ -131,18 +131,33 @@ public final class PriorityPool extends AbstractPool {
     private void enqueue(Runnable task, int priority) {
         if (currentWorker() != null) {
             rejectIfStopped();
-            ForkTask.prepareToQueue(task, ForkTask.PINNED);  // accepted, held here: see there
-            level(priority).queue.offer(task);
+            offer(task, priority);
             idle.notifyWork();
             return;
         }
         beginExternalSubmit();
         try {
-            ForkTask.prepareToQueue(task, ForkTask.PINNED);  // accepted, held here: see there
-            level(priority).queue.offer(task);
+            offer(task, priority);
             idle.notifyWork();
         } finally {
             endExternalSubmit();
+        }
+    }
+
+    /**
+     * Queues an accepted task at its priority's level. A task of this package is prepared first
+     * ({@link ForkTask#prepareToQueue}), and left as it was if the level or the offer throws (an
+     * {@link OutOfMemoryError} for a new level or segment): bound but in no queue, its
+     * {@code join} waited for good and it could not be submitted again.
+     */
+    private void offer(Runnable task, int priority) {
+        int prepared = ForkTask.prepareToQueue(task, ForkTask.PINNED);  // accepted, held here: see there
+        try {
+            ForkTask.beforeOffer(prepared);
+            level(priority).queue.offer(task);
+        } catch (Throwable e) {
+            ForkTask.undoPrepareToQueue(task, prepared);   // in no queue: see there
+            throw e;
         }
     }
 

@@ -136,14 +136,13 @@ public final class WorkSharingPool extends AbstractPool {
         PoolWorker w = currentWorker();
         if (w != null) {
             rejectIfStopped();
-            ForkTask.prepareToQueue(task, ForkTask.PINNED);  // accepted, held here: see there
-            pushLocal(w, task);
+            int prepared = ForkTask.prepareToQueue(task, ForkTask.PINNED);  // accepted, held here: see there
+            pushLocal(w, task, prepared);
             return;
         }
         beginExternalSubmit();
         try {
-            ForkTask.prepareToQueue(task, ForkTask.PINNED);  // accepted, held here: see there
-            shared.offer(task);
+            offerShared(task, ForkTask.prepareToQueue(task, ForkTask.PINNED));  // accepted, held: see there
             idle.notifyWork();
         } finally {
             endExternalSubmit();
@@ -165,19 +164,36 @@ public final class WorkSharingPool extends AbstractPool {
         Objects.requireNonNull(hints, "hints");
         if (hints.yielding() && currentWorker() != null) {
             rejectIfStopped();
-            ForkTask.prepareToQueue(task, ForkTask.PINNED);  // accepted, held here: see there
-            shared.offer(task);                // the stop phase runs it if STOP races in
+            // accepted, held here (see ForkTask.prepareToQueue); the stop phase runs it if STOP races in
+            offerShared(task, ForkTask.prepareToQueue(task, ForkTask.PINNED));
             idle.notifyWork();
             return;
         }
         execute(task);
     }
 
-    private void pushLocal(PoolWorker w, Runnable task) {
+    /**
+     * Offers an accepted task to the shared queue; a task of this package that
+     * {@link ForkTask#prepareToQueue} changed ({@code prepared}) is left as it was if the offer
+     * throws (an {@link OutOfMemoryError} for a segment): bound but in no queue, its {@code join}
+     * waited for good and it could not be submitted again.
+     */
+    private void offerShared(Runnable task, int prepared) {
+        try {
+            ForkTask.beforeOffer(prepared);
+            shared.offer(task);
+        } catch (Throwable e) {
+            ForkTask.undoPrepareToQueue(task, prepared);   // in no queue: see there
+            throw e;
+        }
+    }
+
+    /** Queues an accepted task on the calling worker; {@code prepared} as for {@link #offerShared}. */
+    private void pushLocal(PoolWorker w, Runnable task, int prepared) {
         if (w.blockingDepth != 0) {
             // inside a blocking section: the slot would wait for the whole section, while it is
             // the blocked task that may be waiting for this one (submit-and-get, invokeAll)
-            shared.offer(task);
+            offerShared(task, prepared);
             idle.notifyWork();
             return;
         }
@@ -198,6 +214,7 @@ public final class WorkSharingPool extends AbstractPool {
                     // twice; the earlier task, back in the slot, is the stop phase's to return
                     return;
                 }
+                ForkTask.undoPrepareToQueue(task, prepared);   // refused, in no queue: see there
                 throw e;
             }
             idle.notifyWork();

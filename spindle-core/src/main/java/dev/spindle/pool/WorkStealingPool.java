@@ -231,7 +231,7 @@ public final class WorkStealingPool extends PoolCore {
      * {@link #spawn(ComputeTask)} binds it, and a task that {@code shutdownNow} of a pool handed
      * back is made {@code NEW} again, since this pool's workers run only {@code NEW} tasks
      * (queued as it was, every worker skipped it, and its future never completed). Undone if the
-     * pool refuses the task.
+     * pool refuses the task, or cannot queue it (see {@link #offerPrepared}).
      *
      * @param yieldingFrom the worker of this pool that submits the task as yielding, or
      *     {@code null}: see {@link #queue}
@@ -239,9 +239,55 @@ public final class WorkStealingPool extends PoolCore {
     private void executeForkTask(ForkTask<?> f, Worker yieldingFrom) {
         Worker w = yieldingFrom != null ? yieldingFrom : currentWorker();
         int prepared = ForkTask.prepareToQueue(f, w != null ? w.current : null);   // as spawn binds
+        if (w == null) {
+            submitExternalPrepared(f, prepared);
+            return;
+        }
         try {
-            queue(f, yieldingFrom);
+            if (yieldingFrom == null) {
+                // refused before the push only: an Error from pushFork comes after it (a spill
+                // of an older task), when f is queued and must stay as it is
+                w.pushFork(f);
+                return;
+            }
+            rejectIfStopped();
         } catch (RejectedExecutionException e) {
+            ForkTask.undoPrepareToQueue(f, prepared);
+            throw e;
+        }
+        offerPrepared(f, prepared);            // drained by shutdownNow, or by drainOwnAfterStop
+        idle.notifyWork();
+    }
+
+    /** As {@link #submitExternal}, for a task {@link ForkTask#prepareToQueue} prepared: undone if refused or not queued. */
+    private void submitExternalPrepared(ForkTask<?> f, int prepared) {
+        try {
+            beginExternalSubmit();
+        } catch (RejectedExecutionException e) {
+            ForkTask.undoPrepareToQueue(f, prepared);
+            throw e;
+        }
+        try {
+            offerPrepared(f, prepared);
+            idle.notifyWork();
+        } finally {
+            endExternalSubmit();
+        }
+    }
+
+    /**
+     * Offers a task {@link ForkTask#prepareToQueue} prepared to the injector. If the offer throws
+     * (an {@link OutOfMemoryError} for a segment), the task is in no queue and is left as it was,
+     * as a {@link java.util.concurrent.ForkJoinPool} leaves a task whose fork or execute failed
+     * (neither changes the task's state), and the error goes to the submitter: left bound, the
+     * task's {@code join} waited for good, and a second submission was refused as a second start.
+     * Only around the offer: once the task is queued a worker may take it, and it must stay as it is.
+     */
+    private void offerPrepared(ForkTask<?> f, int prepared) {
+        try {
+            ForkTask.beforeOffer(prepared);
+            injector.offer(f);
+        } catch (Throwable e) {
             ForkTask.undoPrepareToQueue(f, prepared);
             throw e;
         }
@@ -300,12 +346,12 @@ public final class WorkStealingPool extends PoolCore {
         Objects.requireNonNull(task, "task");
         Worker w = currentWorker();
         task.bind(w != null ? w.current : null);
+        if (w == null) {
+            submitExternalPrepared(task, ForkTask.BOUND);   // unbound if refused or not queued
+            return task;
+        }
         try {
-            if (w != null) {
-                w.pushFork(task);
-            } else {
-                submitExternal(task);
-            }
+            w.pushFork(task);                  // refused before the push only: see executeForkTask
         } catch (RejectedExecutionException e) {
             task.unbind();                     // refused before it was queued: see ForkTask.unbind
             throw e;
