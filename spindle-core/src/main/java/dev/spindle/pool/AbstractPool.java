@@ -147,6 +147,9 @@ abstract class AbstractPool extends PoolCore {
 
     // ------------------------------------------------------------------ the worker loop
 
+    /** Run by a worker as it finds no task and goes idle, before it registers to park, if set: a seam for tests. */
+    static volatile Runnable beforeIdle;
+
     /** A round of the worker loop (see {@link BaseWorker#work}); {@code false} to exit. */
     final boolean loop(PoolWorker w) {
         for (int tasks = 0; tasks < BaseWorker.TASKS_PER_ROUND; ) {
@@ -176,9 +179,15 @@ abstract class AbstractPool extends PoolCore {
      * @return {@code false} if the worker should leave its loop (the pool terminated or stops)
      */
     private boolean idle(PoolWorker w) {
+        Runnable hook = beforeIdle;
+        if (hook != null) {
+            hook.run();
+        }
         boolean recheck = idle.prepareToPark(w.index, w.searching);
+        w.parkRegistered = true;
         w.searching = false;
         if (recheck && hasWorkFor(w)) {
+            w.parkRegistered = false;
             if (!idle.cancelPark(w.index)) {
                 w.searching = sharedQueues;    // woken meanwhile, and counted as a searcher
             }
@@ -192,12 +201,16 @@ abstract class AbstractPool extends PoolCore {
         }
         w.countPark();
         if (watcher == null) {
-            if (!idle.await(w.index)) {
+            boolean woken = idle.await(w.index);
+            w.parkRegistered = false;
+            if (!woken) {
                 return false;
             }
         } else {
-            switch (watcher.await(w.index, w.watch, stopping, WATCH_INTERVAL_NANOS, WATCH_SLEEP_CAP_NANOS,
-                    WATCH_IDLE_LOOKS)) {
+            LoneTaskWatch.Outcome outcome = watcher.await(w.index, w.watch, stopping, WATCH_INTERVAL_NANOS,
+                    WATCH_SLEEP_CAP_NANOS, WATCH_IDLE_LOOKS);
+            w.parkRegistered = false;
+            switch (outcome) {
                 case RESUME:
                     return true;               // neither parked nor searching: go and look
                 case EXIT:
@@ -211,6 +224,32 @@ abstract class AbstractPool extends PoolCore {
         w.countUnpark();
         w.searching = sharedQueues;            // notifyWork counts whom it wakes as searching
         return true;
+    }
+
+    /**
+     * An {@link Error} thrown by {@code w}'s loop itself, outside any task (a task's failures are
+     * caught where it runs): an {@link OutOfMemoryError} in the loop's own code, say. It ended the
+     * worker's thread, while {@link #liveWorkers()} still counted it: a graceful shutdown never
+     * found the pool quiet (every live worker parked), so the pool never terminated, and a
+     * {@link PinnedPool}'s tasks pinned to it never ran. The worker goes on instead, much as a
+     * {@link java.util.concurrent.ThreadPoolExecutor} replaces a worker that died: the error goes
+     * to the uncaught-exception handler, and a park it had registered for is undone, as a park
+     * cancelled after its re-check is.
+     *
+     * @return whether to begin another round: not once the pool stops or has terminated
+     */
+    final boolean loopFailed(PoolWorker w, Throwable e) {
+        reportToHandler(w.thread, e);
+        if (w.parkRegistered) {
+            w.parkRegistered = false;
+            if (!idle.cancelPark(w.index)) {
+                w.searching = sharedQueues;    // woken meanwhile, and counted as a searcher
+            }
+            if (watcher != null) {
+                watcher.leave();               // awake again: see WatcherRole
+            }
+        }
+        return runState < STOP && !idle.isTerminated();
     }
 
     /**

@@ -431,6 +431,11 @@ abstract class PoolCore extends CompensatingExecutorService implements Scheduler
     /** Hands a task's failure to the uncaught-exception handler; never throws. */
     final void reportFailure(Thread t, Throwable ex) {
         failed.incrementAndGet();
+        reportToHandler(t, ex);
+    }
+
+    /** Hands {@code ex} to the uncaught-exception handler, counted as no task's failure; never throws. */
+    final void reportToHandler(Thread t, Throwable ex) {
         try {
             Thread.UncaughtExceptionHandler h = handler != null ? handler : t.getUncaughtExceptionHandler();
             h.uncaughtException(t, ex);

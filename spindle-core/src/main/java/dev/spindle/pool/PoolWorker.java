@@ -50,9 +50,16 @@ final class PoolWorker extends BaseWorker implements LoneTaskWatch.Peer {
         this.watch = watch;
     }
 
+    /** Registered as parked by {@code AbstractPool.idle} and not yet back from it; owner only. */
+    boolean parkRegistered;
+
     @Override
     boolean work() {
-        return pool.loop(this);
+        try {
+            return pool.loop(this);
+        } catch (Throwable e) {
+            return pool.loopFailed(this, e);   // an Error in the loop itself: see there
+        }
     }
 
     @Override
