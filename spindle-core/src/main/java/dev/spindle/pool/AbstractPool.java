@@ -145,6 +145,16 @@ abstract class AbstractPool extends PoolCore {
         return ForkTask.PINNED;
     }
 
+    /**
+     * {@code true}: {@code execute} throws an {@link Error} only from the offer (or from making a
+     * priority level), before the task is in any queue, and leaves a task of this package it
+     * prepared as it was; see each pool's {@code offer}.
+     */
+    @Override
+    boolean executeErrorsLeaveUnqueued() {
+        return true;
+    }
+
     // ------------------------------------------------------------------ the worker loop
 
     /** Run by a worker as it finds no task and goes idle, before it registers to park, if set: a seam for tests. */

@@ -90,11 +90,39 @@ abstract class CompensatingExecutorService extends AbstractExecutorService {
             // the second pool's shutdownNow, cancelled it or handed it back while the pool that
             // accepted it first still ran, which then skipped it, or dropped its value.
             Runnable wrapped = prepared == ForkTask.KEPT && task instanceof ForkTask<?> f ? new NotOwned(f) : task;
-            return super.submit(wrapped, result);
+            RunnableFuture<T> future;
+            try {
+                future = newTaskFor(wrapped, result);   // as AbstractExecutorService.submit
+            } catch (Throwable e) {
+                ForkTask.undoPrepareToQueue(task, prepared);   // nothing queued yet
+                throw e;
+            }
+            try {
+                execute(future);
+            } catch (Error e) {
+                if (executeErrorsLeaveUnqueued()) {
+                    ForkTask.undoPrepareToQueue(task, prepared);
+                }
+                throw e;
+            }
+            return future;
         } catch (RejectedExecutionException e) {
             ForkTask.undoPrepareToQueue(task, prepared);
             throw e;
         }
+    }
+
+    /**
+     * Whether an {@link Error} thrown by {@link #execute} (an {@link OutOfMemoryError} for a
+     * queue's segment) means the task is in no queue, so that {@link #submit(Runnable, Object)}
+     * leaves a task of this package it prepared as it was, as {@code execute} does: left bound,
+     * with nothing to run it, its {@code join} waited for good. {@code false} by default: an
+     * executor whose {@code execute} may throw after queueing (a {@link WorkStealingPool}'s fork
+     * stack spills an older task after the push) must leave the task as it is, since a worker
+     * may take it.
+     */
+    boolean executeErrorsLeaveUnqueued() {
+        return false;
     }
 
     /**
