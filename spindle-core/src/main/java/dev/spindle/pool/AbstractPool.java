@@ -237,19 +237,12 @@ abstract class AbstractPool extends PoolCore {
     }
 
     /**
-     * An {@link Error} thrown by {@code w}'s loop itself, outside any task (a task's failures are
-     * caught where it runs): an {@link OutOfMemoryError} in the loop's own code, say. It ended the
-     * worker's thread, while {@link #liveWorkers()} still counted it: a graceful shutdown never
-     * found the pool quiet (every live worker parked), so the pool never terminated, and a
-     * {@link PinnedPool}'s tasks pinned to it never ran. The worker goes on instead, much as a
-     * {@link java.util.concurrent.ThreadPoolExecutor} replaces a worker that died: the error goes
-     * to the uncaught-exception handler, and a park it had registered for is undone, as a park
-     * cancelled after its re-check is.
-     *
-     * @return whether to begin another round: not once the pool stops or has terminated
+     * After an {@link Error} thrown by {@code w}'s loop itself, outside any task (see
+     * {@link PoolCore#runWorker}, where the worker goes on): undoes a park it had registered for,
+     * as a park cancelled after its re-check is. Left registered, the worker was counted as
+     * parked while it ran, and a wake-up meant for it was lost.
      */
-    final boolean loopFailed(PoolWorker w, Throwable e) {
-        reportToHandler(w.thread, e);
+    final void undoPark(PoolWorker w) {
         if (w.parkRegistered) {
             w.parkRegistered = false;
             if (!idle.cancelPark(w.index)) {
@@ -259,7 +252,6 @@ abstract class AbstractPool extends PoolCore {
                 watcher.leave();               // awake again: see WatcherRole
             }
         }
-        return runState < STOP && !idle.isTerminated();
     }
 
     /**

@@ -77,6 +77,15 @@ abstract class BaseWorker extends WorkerPadAfter implements Runnable, BlockingSu
     void started() {
     }
 
+    /**
+     * Whether the worker goes on after {@code e}, an {@link Error} thrown by {@link #work} itself,
+     * outside any task (a task's failures are caught where it runs), having undone whatever of a
+     * park it had begun; {@code false} ends its thread (see {@link PoolCore#runWorker}).
+     */
+    boolean survives(Throwable e) {
+        return false;
+    }
+
     /** After {@code shutdownNow}: a task this worker may still take, or {@code null}. */
     abstract Runnable takeLate();
 

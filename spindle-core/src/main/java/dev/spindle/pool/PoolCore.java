@@ -365,8 +365,26 @@ abstract class PoolCore extends CompensatingExecutorService implements Scheduler
         BlockingSupport.bindCurrent(w);
         try {
             w.started();
-            while (w.work()) {
-                w.rounds++;                    // the next round, through work()'s current code
+            for (;;) {
+                try {
+                    while (w.work()) {
+                        w.rounds++;            // the next round, through work()'s current code
+                    }
+                    break;
+                } catch (Throwable e) {
+                    // an Error in the loop itself, outside any task (an OutOfMemoryError in its
+                    // own code): the thread ended while its pool still counted the worker live,
+                    // so a graceful shutdown, waiting for it to park, never terminated the pool
+                    // (and a PinnedPool's tasks pinned to it never ran). It goes on instead, much
+                    // as a ThreadPoolExecutor replaces a worker that died; the handler is told
+                    if (!w.survives(e)) {
+                        throw e;
+                    }
+                    reportToHandler(w.thread, e);
+                    if (runState >= STOP || idleControl().isTerminated()) {
+                        break;
+                    }
+                }
             }
             if (runState >= STOP) {
                 stopPhase(w);

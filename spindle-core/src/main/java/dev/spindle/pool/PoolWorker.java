@@ -55,11 +55,13 @@ final class PoolWorker extends BaseWorker implements LoneTaskWatch.Peer {
 
     @Override
     boolean work() {
-        try {
-            return pool.loop(this);
-        } catch (Throwable e) {
-            return pool.loopFailed(this, e);   // an Error in the loop itself: see there
-        }
+        return pool.loop(this);
+    }
+
+    @Override
+    boolean survives(Throwable e) {
+        pool.undoPark(this);                   // an Error in the loop itself: see there
+        return true;
     }
 
     @Override

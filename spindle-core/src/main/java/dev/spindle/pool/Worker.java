@@ -640,6 +640,10 @@ final class Worker extends BaseWorker implements LoneTaskWatch.Peer {
      * @return {@code false} if the worker should exit instead
      */
     private boolean park() {
+        Runnable hook = beforePark;
+        if (hook != null) {
+            hook.run();
+        }
         // Drop the record of the last top-level task, which runRecorded leaves behind to spare
         // the hot path a reference store: an idle worker would otherwise keep that finished task,
         // and its result, reachable for as long as it stays idle. A park is off the hot path.
@@ -681,6 +685,7 @@ final class Worker extends BaseWorker implements LoneTaskWatch.Peer {
             } else {
                 outcome = awaitWatching();
             }
+            parkRegistered = false;
             switch (outcome) {
                 case WOKEN:
                     countUnpark();
@@ -696,6 +701,30 @@ final class Worker extends BaseWorker implements LoneTaskWatch.Peer {
         }
     }
 
+    /** Run by a worker as it finds no task and goes to park, before it registers, if set: a seam for tests. */
+    static volatile Runnable beforePark;
+
+    /** Registered as parked by {@link #register} and not yet back from the wait; owner only. */
+    private boolean parkRegistered;
+
+    /**
+     * Goes on after an {@link Error} thrown by this worker's loop outside any task (see
+     * {@link PoolCore#runWorker}), leaving a park it had registered for as a woken worker
+     * leaves one: its pool counts it among its live workers ({@code Spares.live}), so a
+     * graceful shutdown waited for it to park and never terminated once its thread had ended.
+     */
+    @Override
+    boolean survives(Throwable e) {
+        if (parkRegistered) {
+            parkRegistered = false;
+            if (!shared.idle.cancelPark(index)) {
+                searching = true;              // woken meanwhile: the waker counted it as searching
+            }
+            shared.watcher.leave(watch);       // awake again: see WatcherRole
+        }
+        return true;
+    }
+
     /**
      * Registers this worker as parked; if nobody is searching then, re-checks the queues (see
      * {@link IdleCoordinator#prepareToPark}) and, if work is visible, wakes a worker for it (this
@@ -707,6 +736,7 @@ final class Worker extends BaseWorker implements LoneTaskWatch.Peer {
     private boolean register() {
         IdleCoordinator idle = shared.idle;
         boolean nobodySearching = idle.prepareToPark(index, searching);
+        parkRegistered = true;
         searching = false;
         if (nobodySearching) {
             if (shared.hasVisibleWork()) {

@@ -22,7 +22,8 @@ import org.junit.jupiter.api.Timeout;
  * workers a graceful shutdown waits to see parked ({@code AbstractPool.liveWorkers}), so
  * {@code shutdown} never terminated the pool ({@code close} waited for good), and a
  * {@link PinnedPool}'s tasks pinned to that worker never ran. Now the worker reports the error to
- * the uncaught-exception handler and goes on.
+ * the uncaught-exception handler and goes on; a {@link WorkStealingPool}'s worker too, which
+ * its pool counted as live ({@code Spares.live}) in the same way.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class WorkerLoopThatThrowsTest {
@@ -30,6 +31,7 @@ class WorkerLoopThatThrowsTest {
     @AfterEach
     void clearSeam() {
         AbstractPool.beforeIdle = null;
+        Worker.beforePark = null;
     }
 
     /** Arms the seam to throw once, on the first worker to go idle; counts down {@code thrown} with its index. */
@@ -84,6 +86,32 @@ class WorkerLoopThatThrowsTest {
             assertThat(ran.await(30, TimeUnit.SECONDS)).isTrue();
             pool.shutdown();
             assertThat(pool.awaitTermination(10, TimeUnit.SECONDS)).as("terminated after shutdown").isTrue();
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    /** Before: awaitTermination returned false; the pool never terminated. */
+    @Test
+    void aWorkStealingPoolStillTerminatesAfterShutdown() throws Exception {
+        AtomicBoolean armed = new AtomicBoolean(true);
+        CountDownLatch thrown = new CountDownLatch(1);
+        List<Throwable> reported = new CopyOnWriteArrayList<>();
+        Worker.beforePark = () -> {
+            if (armed.compareAndSet(true, false)) {
+                thrown.countDown();
+                throw new OutOfMemoryError("the worker loop failed (thrown by the test)");
+            }
+        };
+        WorkStealingPool pool = WorkStealingPool.builder().workers(2).name("loop-oom-stealing")
+                .uncaughtExceptionHandler((t, e) -> reported.add(e)).build();
+        try {
+            assertThat(thrown.await(30, TimeUnit.SECONDS)).isTrue();
+            assertThat(pool.invoke(() -> 42)).isEqualTo(42);
+            pool.shutdown();
+            assertThat(pool.awaitTermination(10, TimeUnit.SECONDS)).as("terminated after shutdown").isTrue();
+            assertThat(reported).as("the loop's failure reported")
+                    .anySatisfy(e -> assertThat(e).isInstanceOf(OutOfMemoryError.class));
         } finally {
             pool.shutdownNow();
         }
