@@ -104,6 +104,12 @@ class InProcessClusterTest {
                     .dependsOn(blob).restrictions(Restrictions.strict(Set.of(1))).build()));
         }
         assertThat(client.gather(uses)).containsOnly(3_000_000L);
+        // the copy's report (DataAdded) may reach the coordinator after the results: frames arrive
+        // on several executor threads, in any order (see ReplayWindow), so wait for it to count
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (coordinator.stats().bytesTransferred() - before < 3_000_000L && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+        }
         assertThat(coordinator.stats().bytesTransferred() - before).isEqualTo(3_000_000L);
     }
 
