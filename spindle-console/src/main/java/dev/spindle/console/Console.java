@@ -20,6 +20,7 @@ import java.net.URI;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -118,6 +119,18 @@ public final class Console implements AutoCloseable {
     /** What an event stream writes when no sample came within {@link #HEARTBEAT_NANOS}: an SSE comment. */
     private static final byte[] HEARTBEAT = ":\n\n".getBytes(StandardCharsets.US_ASCII);
 
+    /**
+     * The most samples an event stream that fell behind sends at once, the newest: a sample
+     * carries a cluster's steal events and task runs logged since the one before, once, so a
+     * stream that sent only the latest lost those of every sample taken while it was still
+     * writing (a slow link, a short interval). A stream further behind loses the older ones.
+     * Each is written on its own, under the deadline of one write.
+     */
+    static final int BACKLOG = 16;
+
+    /** Tests only: run on an event stream's thread before each of its writes. */
+    static volatile Runnable beforeStreamWrite;
+
     private final HttpServer server;
     private final HandlerPool handlers;
     private final ScheduledExecutorService sampler;
@@ -131,6 +144,8 @@ public final class Console implements AutoCloseable {
     private final Map<String, byte[]> resources = new LinkedHashMap<>();
     private long tick;
     private String latest = "{\"sources\":[]}";
+    /** Sample {@code t} at {@code recent[t % BACKLOG]}, for the last {@link #BACKLOG} ticks; guarded by tickLock. */
+    private final String[] recent = new String[BACKLOG];
     private volatile boolean closed;
 
     private Console(Builder b) throws IOException {
@@ -138,6 +153,7 @@ public final class Console implements AutoCloseable {
         this.intervalMillis = b.interval.toMillis();
         this.streams = new Semaphore(b.maxClients);
         this.perAddress = new PerAddress(b.maxConnectionsPerAddress);
+        this.recent[0] = latest;
         for (String[] r : STATIC.values()) {
             resources.put(r[0], resource(r[0]));
         }
@@ -476,8 +492,8 @@ public final class Console implements AutoCloseable {
 
     // ------------------------------------------------------------------ sampling
 
-    /** One sample of every source, on the sampler thread; a failing source shows its error. */
-    private void sample() {
+    /** One sample of every source, on the sampler thread (or a test's); a failing source shows its error. */
+    void sample() {
         List<Source> now;
         synchronized (sources) {
             now = List.copyOf(sources.values());
@@ -511,6 +527,7 @@ public final class Console implements AutoCloseable {
         synchronized (tickLock) {
             latest = sb.toString();
             tick++;
+            recent[(int) (tick % BACKLOG)] = latest;
             tickLock.notifyAll();
         }
     }
@@ -579,7 +596,9 @@ public final class Console implements AutoCloseable {
     }
 
     /**
-     * Pushes each new sample to one client until it goes away or the console closes. The wait for
+     * Pushes each new sample to one client until it goes away or the console closes: the latest
+     * first, then every sample taken since the last write (up to {@link #BACKLOG}, the newest),
+     * so that one taken while the stream was still writing is not skipped. The wait for
      * a sample is not bounded by the request deadline (streams are bounded by {@code maxClients});
      * each write is, so a client that stops reading loses its stream and frees its slot. Without
      * a new sample within a second it writes a comment, so a client that has closed its connection
@@ -605,7 +624,7 @@ public final class Console implements AutoCloseable {
                 if (handlers.disarm()) {
                     return;                    // the deadline fired during the last write
                 }
-                String data = null;
+                List<String> data = null;
                 synchronized (tickLock) {
                     long until = System.nanoTime() + HEARTBEAT_NANOS;
                     for (long left = HEARTBEAT_NANOS; tick == seen && !closed && left > 0;
@@ -613,15 +632,35 @@ public final class Console implements AutoCloseable {
                         TimeUnit.NANOSECONDS.timedWait(tickLock, left);
                     }
                     if (tick != seen) {
+                        // a new stream starts with the latest; one behind, with the first it missed
+                        long from = seen < 0 ? tick : Math.max(seen + 1, tick - BACKLOG + 1);
+                        data = new ArrayList<>((int) (tick - from + 1));
+                        for (long t = from; t <= tick; t++) {
+                            data.add(recent[(int) (t % BACKLOG)]);
+                        }
                         seen = tick;
-                        data = latest;
                     }
                 }
                 handlers.arm();
-                // no new sample within the heartbeat: a comment, which the page ignores, so that a
-                // client that has gone is found out (its slot freed) now, not a whole interval on
-                out.write(data == null ? HEARTBEAT : ("data: " + data + "\n\n").getBytes(StandardCharsets.UTF_8));
-                out.flush();                   // throws once the client has gone
+                Runnable hook = beforeStreamWrite;
+                if (hook != null) {
+                    hook.run();
+                }
+                if (data == null) {
+                    // no new sample within the heartbeat: a comment, which the page ignores, so that a
+                    // client that has gone is found out (its slot freed) now, not a whole interval on
+                    out.write(HEARTBEAT);
+                    out.flush();               // throws once the client has gone
+                    continue;
+                }
+                for (String sample : data) {
+                    // each sample's write has the deadline to itself, as when only the latest was
+                    // sent: a stream on a link just fast enough for the samples catches up, where
+                    // one write of all it missed could outlast the deadline
+                    handlers.arm();
+                    out.write(("data: " + sample + "\n\n").getBytes(StandardCharsets.UTF_8));
+                    out.flush();
+                }
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt(); // close(): end the stream
