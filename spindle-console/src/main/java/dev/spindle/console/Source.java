@@ -59,10 +59,13 @@ abstract class Source {
     }
 
     /**
-     * A per-second rate from two readings of a counter; NaN when there is no earlier reading.
+     * A per-second rate from two readings of a counter; NaN when there is no earlier reading, or
+     * the counter went down: a supplier that reads whichever scheduler is current may read one
+     * restarted under the name, which counts from zero again, and the difference from the old
+     * one's last reading is no rate (it showed as thousands a second below zero).
      */
     static double rate(long now, long before, long elapsedNanos) {
-        if (elapsedNanos <= 0 || before < 0) {
+        if (elapsedNanos <= 0 || before < 0 || now < before) {
             return Double.NaN;
         }
         return (now - before) * 1e9 / elapsedNanos;
