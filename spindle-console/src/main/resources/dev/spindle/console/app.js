@@ -207,7 +207,7 @@ function actors(src) {
   list.dataset.empty = src.mailboxes.length ? '' : 'no message waiting';
 }
 
-function cluster(src) {
+function cluster(src, time) {
   const c = card(src);
   if (src.closed) { totals(c, [['closed', 'closed', 1]]); return; }
   // the cluster's own total: the workers' sum falls when one restarts under its id
@@ -218,7 +218,9 @@ function cluster(src) {
   legend(c, [['occupancy', COLORS.busy], ['processing', COLORS.queue]]);
   const tl = canvas(c, 'timeline', 0);
   tl.height = 16 + 14 * src.workers.length;   // a lane per worker, as many as there are now
-  timeline(tl, src, Date.now());
+  // the runs' times are before the sample was taken, which may be a while before it arrived (a
+  // stream catching up on samples it fell behind by): counted back from the time it was taken
+  timeline(tl, src, time);
   let list = c.querySelector('ol.steals');
   if (!list) { list = el('ol', 'steals'); c.appendChild(list); }
   for (const e of src.steals) {
@@ -228,7 +230,8 @@ function cluster(src) {
 }
 
 // Which worker ran which task, when: one lane per worker, a bar per run over the last 30 s
-// (failed runs in red). Runs come with the sample as milliseconds before it; kept bounded.
+// (failed runs in red). Runs come with the sample as milliseconds before it; kept bounded. now:
+// when the sample was taken, by the console's clock, which every run and the view are placed by.
 function timeline(cv, src, now) {
   const kept = (runs.get(src.name) || []).filter(r => r.end > now - TIMELINE_MS);
   for (const t of src.tasks) {
@@ -266,7 +269,7 @@ function render(sample) {
   for (const src of sample.sources) {
     if (src.kind === 'scheduler') scheduler(src);
     else if (src.kind === 'actors') actors(src);
-    else if (src.kind === 'cluster') cluster(src);
+    else if (src.kind === 'cluster') cluster(src, sample.time);
     else errorCard(src);
   }
   for (const c of [...main.children]) if (!c.dataset.seen) c.remove();
