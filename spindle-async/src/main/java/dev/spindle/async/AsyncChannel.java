@@ -111,7 +111,17 @@ public final class AsyncChannel<T> {
      * wait (capacity 2 or more). Empty whenever {@code first} is {@code null}.
      */
     private ArrayDeque<T> rest;
-    /** For tests: run under the lock just before a value is added to {@link #rest}, which may grow it. */
+    /**
+     * The values {@link #rest} holds without growing: the room it was made with
+     * ({@code new ArrayDeque<>(n)} holds n). {@link #buffer} makes a roomier one before it adds to
+     * a full one, so the deque never grows itself: {@code ArrayDeque.addLast} stores the value
+     * first and grows only when that filled its array, and an {@link OutOfMemoryError} from that
+     * growth left its head equal to its tail. It then read as empty to {@code size()} while
+     * {@code poll()} still returned what it held: the send that threw had its value delivered all
+     * the same (a retry sent it twice), and the next value added overwrote the oldest buffered one.
+     */
+    private int restRoom;
+    /** For tests: run under the lock just before a value is added to {@link #rest} (which has room for it). */
     Runnable beforeRestAdd;
     // The wait queues link the waiting operations themselves (WaitingOp) in a circular list,
     // and the channel holds only the oldest: a channel is often made for a single exchange (a
@@ -313,15 +323,35 @@ public final class AsyncChannel<T> {
         if (first == null) {
             first = value;                 // rest is empty: first is null only then
         } else {
-            if (rest == null) {
-                rest = new ArrayDeque<>(Math.max(1, Math.min(capacity - 1, 1024)));
+            if (rest == null || rest.size() >= restRoom) {
+                growRest();                // may throw: nothing is changed until it returns
             }
             Runnable hook = beforeRestAdd;
             if (hook != null) {
                 hook.run();
             }
-            rest.add(value);
+            rest.add(value);               // has room: the deque does not grow (see restRoom)
         }
+    }
+
+    /**
+     * Under the lock: replaces {@link #rest} with a deque of about half as much room again (the
+     * first with room for {@code capacity - 1} values, up to 1,024), holding the same values. The
+     * new deque is made and filled before it replaces the old, so an {@link OutOfMemoryError}
+     * leaves the buffer as it was. {@code rest} never holds more than {@code capacity} values (a
+     * receive making room for a waiting sender adds its value to a full buffer, then takes one).
+     */
+    private void growRest() {
+        ArrayDeque<T> old = rest;
+        int room = old == null
+                ? Math.max(1, Math.min(capacity - 1, 1024))
+                : (int) Math.min(capacity, restRoom + Math.max(1L, restRoom >> 1));
+        ArrayDeque<T> grown = new ArrayDeque<>(room);
+        if (old != null) {
+            grown.addAll(old);             // room for all of them and one more: no growth
+        }
+        rest = grown;
+        restRoom = room;
     }
 
     private T unbuffer() { // under the lock; null if nothing is buffered
