@@ -445,10 +445,20 @@ final class Timers {
      * for {@link #SHARED} is the JVM's. Growing at full and shrinking at a quarter leaves a
      * factor of two between the two thresholds: a size that moves around one of them copies the
      * array at most once per as many operations as the array has slots.
+     *
+     * <p>Giving the array back can wait, a removal cannot fail: an {@link OutOfMemoryError} from
+     * the copy keeps the array as it is (a later removal tries again). It went out of
+     * {@link Entry#cancel()}, which a cancel must not throw: a timeout whose task had just
+     * completed threw it in place of the outcome (an acquire's permit taken for a task that
+     * failed, never to be released), and a cancelled timeout threw before withdrawing its task.
      */
     private void shrinkIfSparse() {
         if (heap.length > INITIAL_CAPACITY && size < heap.length / 4) {
-            heap = Arrays.copyOf(heap, heap.length / 2);
+            try {
+                heap = Arrays.copyOf(heap, heap.length / 2);
+            } catch (OutOfMemoryError keepTheLargerArray) {
+                // nothing lost: the entries are where they were, in the array they were in
+            }
         }
     }
 

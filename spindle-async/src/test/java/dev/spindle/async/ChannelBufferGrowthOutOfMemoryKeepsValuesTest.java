@@ -5,12 +5,8 @@ package dev.spindle.async;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -24,10 +20,10 @@ import org.junit.jupiter.api.Timeout;
  * throws from a hook before the add, which the JDK's growth does not.) The growth must come
  * before anything is stored, so that a failed send leaves the channel as it was.
  *
- * <p>A real {@code OutOfMemoryError} needs a full heap, which would disturb every other test of
- * this JVM: the sends run in a child JVM with a small heap ({@link Child}), which fills its heap
- * once the buffer exists, sends until one fails, then frees the heap, sends that value again
- * and receives what the channel holds: each value once, in order.
+ * <p>A real {@code OutOfMemoryError} needs a full heap, so the sends run in a child JVM
+ * ({@link FullHeapChild}), which fills its heap once the buffer exists, sends until one fails,
+ * then frees the heap, sends that value again and receives what the channel holds: each value
+ * once, in order.
  */
 @Timeout(120)
 class ChannelBufferGrowthOutOfMemoryKeepsValuesTest {
@@ -39,19 +35,13 @@ class ChannelBufferGrowthOutOfMemoryKeepsValuesTest {
 
     @Test
     void aSendWhoseBufferGrowthRunsOutOfMemoryLosesNoBufferedValue() throws Exception {
-        String out = runChild(Child.class, 90, "-Xmx48m", "-XX:+UseSerialGC");
-        assertThat(out).as("the child's report").contains("RESULT ");
-        String result = out.substring(out.indexOf("RESULT ")).trim();
-        assertThat(result).as("child output:%n%s", out).startsWith("RESULT ok");
+        assertThat(FullHeapChild.result(Child.class)).startsWith("RESULT ok");
     }
 
     /** The sends under a full heap; prints "RESULT ok ..." or "RESULT lost ...". */
     public static final class Child {
-        /** Fills the heap; cleared once the failing send has thrown. */
-        private static Object[] hog;
-
         public static void main(String[] args) {
-            HandContext cx = new HandContext();
+            FullHeapChild.HandContext cx = new FullHeapChild.HandContext();
             AsyncChannel<Integer> ch = new AsyncChannel<>(Integer.MAX_VALUE);
             Integer[] values = new Integer[VALUES];
             List<AsyncTask<Void>> sends = new ArrayList<>(VALUES);
@@ -71,7 +61,7 @@ class ChannelBufferGrowthOutOfMemoryKeepsValuesTest {
                     return;
                 }
             }
-            fillHeap();
+            FullHeapChild.fill();
             int accepted = BEFORE_FILL;
             boolean threw = false;
             for (int i = BEFORE_FILL; i < VALUES; i++) {
@@ -83,7 +73,7 @@ class ChannelBufferGrowthOutOfMemoryKeepsValuesTest {
                     break;
                 }
             }
-            hog = null;
+            FullHeapChild.free();
             if (!threw) {
                 System.out.println("RESULT setup: no send ran out of memory (" + accepted + " accepted)");
                 return;
@@ -113,68 +103,5 @@ class ChannelBufferGrowthOutOfMemoryKeepsValuesTest {
             System.out.println((got.size() == expected ? "RESULT ok " : "RESULT lost ") + "sent " + accepted
                     + " before the send that ran out of memory and that one again, received " + got.size());
         }
-
-        /** Allocates until nothing is left, ever smaller chunks, holding them in {@link #hog}. */
-        private static void fillHeap() {
-            Object[] chain = null;
-            int size = 1 << 20;
-            while (size > 0) {
-                try {
-                    Object[] link = new Object[2];
-                    link[0] = chain;
-                    link[1] = new long[size];
-                    chain = link;
-                } catch (OutOfMemoryError e) {
-                    size >>= 1;
-                }
-            }
-            hog = chain;
-        }
-    }
-
-    private static final class HandContext implements Context {
-        private final Waker waker = new Waker() {
-            @Override
-            public void wake() {
-            }
-
-            @Override
-            public boolean expired() {
-                return false;
-            }
-        };
-
-        @Override
-        public Waker waker() {
-            return waker;
-        }
-
-        @Override
-        public boolean consumeBudget() {
-            return true;
-        }
-    }
-
-    /** Runs {@code main} in a child JVM with {@code jvmFlags} and this class path; its output. */
-    private static String runChild(Class<?> main, int timeoutSeconds, String... jvmFlags) throws Exception {
-        List<String> command = new ArrayList<>();
-        command.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
-        command.addAll(List.of(jvmFlags));
-        command.addAll(List.of("-cp", System.getProperty("java.class.path"), main.getName()));
-        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-        CompletableFuture<String> output = CompletableFuture.supplyAsync(() -> {
-            try {
-                return new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            } catch (java.io.IOException e) {
-                return "(output unreadable: " + e + ")";
-            }
-        });
-        boolean done = p.waitFor(timeoutSeconds, TimeUnit.SECONDS);
-        if (!done) {
-            p.destroyForcibly();
-        }
-        String out = output.get(10, TimeUnit.SECONDS);
-        assertThat(done).as("child finished; output:%n%s", out).isTrue();
-        return out;
     }
 }
