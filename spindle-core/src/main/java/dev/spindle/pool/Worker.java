@@ -910,6 +910,15 @@ final class Worker extends BaseWorker implements LoneTaskWatch.Peer {
     /**
      * The deque is full: move its older half to the injector with one CAS on the deque and one
      * claim on the injector, then push. Nothing is dropped.
+     *
+     * <p>Where the heap has no room for the injector's next segment, the move stops there
+     * ({@code Injector.tryOfferAll}) and the tasks it did not append go back to the deque's
+     * bottom, which has room for them: they were just taken from it. Thrown out of here
+     * instead, the error lost them, and the push that overflowed (a fork whose own task was on
+     * the fork stack already, handing back an older one) threw. If the deque is full again
+     * and the injector cannot take {@code task} either, it runs here, as a caller-runs policy
+     * would: it is a task already accepted (a fork handed back, a stolen one), which the error
+     * would lose.
      */
     void overflow(Runnable task) {
         int half = Math.max(1, deque.size() / 2);
@@ -918,13 +927,25 @@ final class Worker extends BaseWorker implements LoneTaskWatch.Peer {
             buf = overflowBuffer = new Object[half];
         }
         int moved = deque.takeOldest(buf, half);
-        shared.injector.offerAll(buf, moved);
+        int offered = shared.injector.tryOfferAll(buf, moved);
+        for (int k = offered; k < moved; k++) {
+            deque.offer((Runnable) buf[k]);   // never full: they left it just now
+        }
         java.util.Arrays.fill(buf, 0, moved, null);
-        OVERFLOWED.setOpaque(this, overflowed + moved);
-        if (!deque.offer(task)) {
-            shared.injector.offer(task);
+        OVERFLOWED.setOpaque(this, overflowed + offered);
+        boolean queued = deque.offer(task);
+        if (!queued) {
+            try {
+                shared.injector.offer(task);
+                queued = true;
+            } catch (OutOfMemoryError e) {
+                // neither has room: run it below
+            }
         }
         shared.idle.notifyWork();
+        if (!queued) {
+            runTask(task);
+        }
     }
 
     // ------------------------------------------------------------------ joining

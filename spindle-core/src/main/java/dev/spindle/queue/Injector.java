@@ -105,7 +105,7 @@ public final class Injector<T> extends InjectorFields {
             }
             Segment next = s.next;
             if (next == null) {
-                Segment fresh = new Segment(s.base + SEGMENT_SIZE, element);
+                Segment fresh = newSegment(s.base + SEGMENT_SIZE, element);
                 if (s.casNext(fresh)) {
                     TAIL.compareAndSet(this, s, fresh);
                     return;
@@ -120,6 +120,10 @@ public final class Injector<T> extends InjectorFields {
      * Appends {@code elements[0..n)} in order, claiming their slots with one fetch-and-add per
      * segment touched rather than one per element.
      *
+     * <p>A failure to allocate a segment ({@link OutOfMemoryError}) leaves some of the first
+     * elements appended and the rest not, without saying how many: a caller that must keep
+     * the rest uses {@link #tryOfferAll}.
+     *
      * @param elements holds the elements to append, each of type {@code T}, from index 0
      * @param n how many to append, from 0 to {@code elements.length}
      * @throws IllegalArgumentException if {@code n} is negative or above {@code elements.length}
@@ -127,8 +131,33 @@ public final class Injector<T> extends InjectorFields {
      * @throws NullPointerException if {@code elements} or any of the first {@code n} is null
      *     (none is added then)
      */
-    @SuppressWarnings("unchecked")
     public void offerAll(Object[] elements, int n) {
+        checkBatch(elements, n);
+        appendAll(elements, n, true);
+    }
+
+    /**
+     * As {@link #offerAll}, but where the heap has no room for a new segment it stops instead
+     * of throwing: the elements before the one that needed the segment are appended, in
+     * order, and that one and the rest are not. For a caller that took the elements from
+     * somewhere and must put back what did not go in (a worker moving half of its full deque
+     * here), which {@code offerAll}'s {@link OutOfMemoryError} does not allow.
+     *
+     * @param elements holds the elements to append, each of type {@code T}, from index 0
+     * @param n how many to append, from 0 to {@code elements.length}
+     * @return how many were appended, {@code elements[0..k)}: {@code n} unless a segment could
+     *     not be allocated
+     * @throws IllegalArgumentException if {@code n} is negative or above {@code elements.length}
+     *     (none is added then)
+     * @throws NullPointerException if {@code elements} or any of the first {@code n} is null
+     *     (none is added then)
+     */
+    public int tryOfferAll(Object[] elements, int n) {
+        checkBatch(elements, n);
+        return appendAll(elements, n, false);
+    }
+
+    private static void checkBatch(Object[] elements, int n) {
         Objects.requireNonNull(elements, "elements");
         if (n < 0 || n > elements.length) {
             throw new IllegalArgumentException("n must be in [0, " + elements.length + "], was " + n);
@@ -136,6 +165,15 @@ public final class Injector<T> extends InjectorFields {
         for (int k = 0; k < n; k++) {
             Objects.requireNonNull(elements[k], "element");
         }
+    }
+
+    /**
+     * Appends {@code elements[0..n)}; returns {@code n}, or, where a segment cannot be allocated
+     * and {@code rethrow} is false, how many went in first. {@link #offer} is failure-atomic
+     * there: its element is in the queue only if its segment was made.
+     */
+    @SuppressWarnings("unchecked")
+    private int appendAll(Object[] elements, int n, boolean rethrow) {
         int k = 0;
         while (k < n) {
             Segment s = tail;
@@ -148,9 +186,34 @@ public final class Injector<T> extends InjectorFields {
                 }
             }
             if (k < n && end >= SEGMENT_SIZE) {
-                offer((T) elements[k++]);      // appends or finds the next segment
+                try {
+                    offer((T) elements[k]);    // appends or finds the next segment
+                } catch (OutOfMemoryError e) {
+                    if (rethrow) {
+                        throw e;
+                    }
+                    return k;                  // elements[k..n) are not in the queue
+                }
+                k++;
             }
         }
+        return n;
+    }
+
+    /**
+     * Run, if set, just before a producer allocates a segment: a seam for tests, which throw
+     * from it what a full heap throws there. Read once per segment, never on an offer that
+     * finds a slot.
+     */
+    static volatile Runnable beforeNewSegment;
+
+    /** A segment holding {@code first} in slot 0, for {@link #offer} to publish. */
+    private static Segment newSegment(long base, Object first) {
+        Runnable hook = beforeNewSegment;
+        if (hook != null) {
+            hook.run();
+        }
+        return new Segment(base, first);
     }
 
     /**
