@@ -634,12 +634,28 @@ public final class Reactor implements AutoCloseable, IoDriver {
         }
 
         synchronized List<Waker> takeAll() {
+            Runnable hook = beforeTakeAll;
+            if (hook != null) {
+                hook.run();
+            }
             List<Waker> out = new ArrayList<>(readWakers);
             out.addAll(writeWakers);
             readWakers.clear();
             writeWakers.clear();
             interest = 0;
             return out;
+        }
+
+        /**
+         * As {@link #takeAll}, one waker at a time (the last of either list), allocating
+         * nothing; {@code null} once none is left.
+         */
+        synchronized Waker takeOne() {
+            interest = 0;
+            if (!readWakers.isEmpty()) {
+                return readWakers.remove(readWakers.size() - 1);
+            }
+            return writeWakers.isEmpty() ? null : writeWakers.remove(writeWakers.size() - 1);
         }
 
         synchronized int interest() {
@@ -781,10 +797,32 @@ public final class Reactor implements AutoCloseable, IoDriver {
      */
     void deregister(Registration reg) {
         if (reg.cancel()) {
-            wakeAll(reg.takeAll());
+            List<Waker> wakers;
+            try {
+                wakers = reg.takeAll();
+            } catch (OutOfMemoryError e) {
+                // No memory for the list. Thrown out of here, after the cancel above, it left
+                // the tasks waiting on the closed channel asleep for good (a second close finds
+                // the registration cancelled and does nothing): wake them one at a time, which
+                // allocates nothing, and drop the key as ever. The close has done all it had to.
+                wakers = null;
+                for (Waker w; (w = reg.takeOne()) != null; ) {
+                    wake(w);
+                }
+            }
+            if (wakers != null) {
+                wakeAll(wakers);
+            }
             enqueue(reg);
         }
     }
+
+    /**
+     * Run, if set, as {@link Registration#takeAll} starts, under the registration's lock: a seam
+     * for tests, which throw from it what a full heap throws there. Read only on a close or a
+     * failure, never by a read or write.
+     */
+    static volatile Runnable beforeTakeAll;
 
     /** How long {@link #awaitReleased} waits for the selector thread at most. */
     private static final long RELEASE_WAIT_NANOS = TimeUnit.SECONDS.toNanos(5);
@@ -1107,15 +1145,19 @@ public final class Reactor implements AutoCloseable, IoDriver {
 
     private static void wakeAll(List<Waker> wakers) {
         for (Waker w : wakers) {
-            try {
-                w.wake();
-            } catch (Throwable t) {
-                // A waker must not throw. One that does is reported to this thread's
-                // uncaught-exception handler, which the thread survives even if the handler
-                // throws too: the selector thread (or the worker driving this reactor) goes on
-                // waking the others.
-                Strays.report(t);
-            }
+            wake(w);
+        }
+    }
+
+    private static void wake(Waker w) {
+        try {
+            w.wake();
+        } catch (Throwable t) {
+            // A waker must not throw. One that does is reported to this thread's
+            // uncaught-exception handler, which the thread survives even if the handler
+            // throws too: the selector thread (or the worker driving this reactor) goes on
+            // waking the others.
+            Strays.report(t);
         }
     }
 }
