@@ -418,7 +418,7 @@ public final class SchedulerUnion extends CompensatingExecutorService implements
         if (!owning) {
             return null;
         }
-        return forEveryMember("shutting down", null, m -> {
+        return forEveryMember("shutting down", null, (i, m) -> {
             if (m instanceof ExecutorService es) {
                 es.shutdown();
             }
@@ -436,7 +436,8 @@ public final class SchedulerUnion extends CompensatingExecutorService implements
      * that did stop cannot be returned then; they are not dropped either, but attached to the
      * rethrown failure, suppressed in it, as an {@link UnstartedTasks}. A failure built with
      * suppression disabled cannot hold them: then an {@link UnstartedTasks} is thrown in its
-     * place, with the failure as its cause.
+     * place, with the failure as its cause. A member whose {@code shutdownNow()} returns
+     * {@code null} fails so, with a {@link NullPointerException} that names it.
      *
      * <pre>{@code
      * try {
@@ -459,9 +460,16 @@ public final class SchedulerUnion extends CompensatingExecutorService implements
         shutdown = true;
         List<Runnable> notStarted = new ArrayList<>();
         if (owning) {
-            Throwable failure = forEveryMember("stopping", null, m -> {
+            Throwable failure = forEveryMember("stopping", null, (i, m) -> {
                 if (m instanceof ExecutorService es) {
-                    notStarted.addAll(es.shutdownNow());
+                    List<Runnable> drained = es.shutdownNow();
+                    if (drained == null) {
+                        // against ExecutorService's contract; the list's own exception for it
+                        // ("because "c" is null") named neither the member nor what it did
+                        throw new NullPointerException("stopping member " + i + " (" + describe(m)
+                                + "): its shutdownNow() returned null");
+                    }
+                    notStarted.addAll(drained);
                 }
             });
             if (failure != null && !notStarted.isEmpty()) {
@@ -480,7 +488,7 @@ public final class SchedulerUnion extends CompensatingExecutorService implements
     /** What the union does to one member when it stops it. */
     @FunctionalInterface
     private interface MemberStep {
-        void apply(Scheduler member) throws Exception;
+        void apply(int index, Scheduler member) throws Exception;
     }
 
     /**
@@ -495,7 +503,7 @@ public final class SchedulerUnion extends CompensatingExecutorService implements
         for (int i = 0; i < members.length; i++) {
             Scheduler m = members[i];
             try {
-                step.apply(m);
+                step.apply(i, m);
             } catch (Throwable e) {
                 if (e instanceof InterruptedException) {
                     // the member's close was interrupted and cleared the interrupt as it threw:
@@ -615,7 +623,7 @@ public final class SchedulerUnion extends CompensatingExecutorService implements
             return;
         }
         Throwable failure = shutdownMembers();   // all members stop accepting before any is awaited
-        rethrow(forEveryMember("closing", failure, m -> {
+        rethrow(forEveryMember("closing", failure, (i, m) -> {
             if (m instanceof AutoCloseable c && !(m instanceof ExecutorService es && closesAsTheJdkDoes(es))) {
                 c.close();
             } else if (m instanceof ExecutorService es) {
