@@ -189,7 +189,8 @@ abstract class PoolCore extends CompensatingExecutorService implements Scheduler
      * constructor, once their queues exist.
      *
      * @throws IllegalStateException if the factory fails for one of them; then no thread of this
-     *     pool was started
+     *     pool was started. Also if a thread's {@code start()} fails, with that failure as the
+     *     cause; the threads started before it exit
      */
     final void startWorkers(BaseWorker[] ws, int n) {
         Thread[] ts = new Thread[n];
@@ -197,10 +198,14 @@ abstract class PoolCore extends CompensatingExecutorService implements Scheduler
             ts[i] = newThread(ws[i]);
         }
         for (int i = 0; i < n; i++) {
-            if (!start(ws[i], ts[i])) {
+            Throwable failure = start(ws[i], ts[i]);
+            if (failure != null) {
                 shutdownNow();                 // the threads already started exit
+                // the start's failure is the cause (an OutOfMemoryError: unable to create native
+                // thread, usually), as a ThreadPoolExecutor or ForkJoinPool lets it through:
+                // dropped, the caller was told only that the thread could not be started
                 throw new IllegalStateException("pool " + name + ": the thread of worker "
-                        + ws[i].index + " could not be started");
+                        + ws[i].index + " could not be started: " + Strays.describe(failure), failure);
             }
         }
     }
@@ -230,7 +235,7 @@ abstract class PoolCore extends CompensatingExecutorService implements Scheduler
                 return false;
             }
             if (threads.compareAndSet(n, n + 1)) {
-                return launch(w, t);
+                return launch(w, t) == null;
             }
         }
     }
@@ -262,7 +267,8 @@ abstract class PoolCore extends CompensatingExecutorService implements Scheduler
         return t;
     }
 
-    private boolean start(BaseWorker w, Thread t) {
+    /** Counts and starts {@code t}; returns what its start threw, or {@code null} if it started. */
+    private Throwable start(BaseWorker w, Thread t) {
         threads.incrementAndGet();
         return launch(w, t);
     }
@@ -272,20 +278,24 @@ abstract class PoolCore extends CompensatingExecutorService implements Scheduler
         return contextClassLoader;
     }
 
-    /** Starts {@code t}, already counted among the pool's threads. */
-    private boolean launch(BaseWorker w, Thread t) {
+    /**
+     * Starts {@code t}, already counted among the pool's threads.
+     *
+     * @return what {@code t.start()} threw, or {@code null} if it started
+     */
+    private Throwable launch(BaseWorker w, Thread t) {
         started.incrementAndGet();
         w.finishedCounted = false;
         w.alive = true;
         try {
             t.start();
-            return true;
+            return null;
         } catch (Throwable e) {
             // counted as a thread that finished and exited at once, so the counts stay monotonic
             w.alive = false;
             countFinished(w);
             threadExited(w);
-            return false;
+            return e;
         }
     }
 
