@@ -264,6 +264,18 @@ public final class SchedulerUnion extends CompensatingExecutorService implements
         return members[0] instanceof CompensatingExecutorService c ? c.submittedParent() : null;
     }
 
+    /**
+     * {@code submit} routes to member 0: an {@link Error} from {@code execute} leaves the task
+     * unqueued if member 0's does. Answered {@code false} (a task of this package left bound),
+     * a {@link WorkSharingPool}'s {@code OutOfMemoryError} before its queue took the future left
+     * the task bound with nothing to run it: its join waited for good, and submitting it again was
+     * refused. After the member accepts, {@link #execute(Runnable, Hints)} only counts the task.
+     */
+    @Override
+    boolean executeErrorsLeaveUnqueued() {
+        return members[0] instanceof CompensatingExecutorService c && c.executeErrorsLeaveUnqueued();
+    }
+
     /** As {@link #newTaskFor(Callable)}. */
     @Override
     protected <T> RunnableFuture<T> newTaskFor(Runnable runnable, T value) {
