@@ -260,7 +260,13 @@ public final class Injector<T> extends InjectorFields {
     public T pollBatch(WorkStealingDeque<T> dest, int max) {
         checkMax(max);
         Objects.requireNonNull(dest, "dest");
-        return claimBatch(dest, Math.min(max, 1 + dest.remainingCapacity()));
+        int want = Math.min(max, 1 + dest.remainingCapacity());
+        if (want > 1 && !isEmpty()) {
+            // before anything is claimed: an offer that grew dest and failed (an OutOfMemoryError)
+            // lost the element in hand, the first, and every later one claimed (see makeRoom)
+            dest.makeRoom(want - 1);
+        }
+        return claimBatch(dest, want);
     }
 
     /**

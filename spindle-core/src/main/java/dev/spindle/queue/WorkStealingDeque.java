@@ -107,7 +107,9 @@ import java.util.Objects;
  * CAS: the owner pops without a CAS while it believes more than one element remains, so a
  * multi-element CAS could take an element the owner has already popped. {@link #stealBatch}
  * therefore repeats the single-element protocol (fence, re-read {@code bottom}, CAS) for each
- * element, as crossbeam-deque does for its LIFO flavour.
+ * element, as crossbeam-deque does for its LIFO flavour. The thief grows its own deque to fit
+ * the batch before it takes anything ({@code makeRoom}), so an offer into it never fails with a
+ * taken element in hand.
  *
  * <p><b>Capacity.</b> The ring grows on demand up to {@code maxCapacity}. {@link #offer}
  * returns {@code false} when the deque holds {@code maxCapacity} elements, so the caller can
@@ -356,7 +358,17 @@ public final class WorkStealingDeque<T> extends DequeFields {
         return false;
     }
 
+    /**
+     * Run by the owner just before it allocates a bigger ring, if set: a seam for tests, which
+     * throw from it what a full heap throws there. Read on the growing path only.
+     */
+    static volatile Runnable beforeGrow;
+
     private Object[] grow(Object[] old, long t, long b) {
+        Runnable hook = beforeGrow;
+        if (hook != null) {
+            hook.run();
+        }
         Object[] a = new Object[old.length << 1];
         for (long i = t; i < b; i++) {
             a[(int) i & (a.length - 1)] = old[(int) i & (old.length - 1)];
@@ -364,6 +376,30 @@ public final class WorkStealingDeque<T> extends DequeFields {
         RING.setRelease(this, a);
         clearedBelow = t;
         return a;
+    }
+
+    /**
+     * Grows the ring, if need be, so that {@code n} more elements fit without growing. Owner
+     * only; for a batch move into this deque ({@link #stealBatch}, {@link Injector#pollBatch}),
+     * before the batch takes anything: the offers that follow cannot fail then. An offer that had
+     * to grow the ring threw if the new ring could not be had (an {@link OutOfMemoryError}) with
+     * the element in hand, and the oldest one taken, the batch's result, was lost with it (from an
+     * injector, so was every element claimed after them). Thrown from here, nothing is taken. The
+     * caller bounds {@code n} by {@link #remainingCapacity()}, so the ring never exceeds
+     * {@code maxCapacity}. Usually two plain reads: {@code topSeen} is never above {@code top}, so
+     * room seen with it is there.
+     */
+    void makeRoom(int n) {
+        Object[] a = ring;
+        long b = bottom;
+        if (b - topSeen + n <= a.length) {
+            return;
+        }
+        long t = (long) TOP.getAcquire(this);
+        topSeen = t;
+        while (b - t + n > a.length && a.length < maxCapacity) {
+            a = grow(a, t, b);
+        }
     }
 
     /** Nulls slots of elements that thieves have taken ({@link TakenSlots}). Owner only. */
@@ -458,6 +494,9 @@ public final class WorkStealingDeque<T> extends DequeFields {
             return null;
         }
         int want = (int) Math.min(Math.min((size + 1) >>> 1, limit), 1 + dest.remainingCapacity());
+        if (want > 1) {
+            dest.makeRoom(want - 1);           // before anything is taken: see makeRoom
+        }
         T first = read(t);
         if (first == null || !TOP.compareAndSet(this, t, t + 1)) {
             return null;
