@@ -602,17 +602,23 @@ class DocThrowsRegressionTest {
         // run(): CancellationException if the runtime shut down first
         AsyncRuntime rt = AsyncRuntime.builder().workers(2).build();
         AtomicReference<Throwable> fromRun = new AtomicReference<>();
+        // closed once the task has been polled: a spawn counts its task live before it looks
+        // whether the runtime is closing, so a close seen right after the count came first, and
+        // run() rightly threw RejectedExecutionException
+        CountDownLatch polled = new CountDownLatch(1);
+        AsyncPromise<Integer> unkept = new AsyncPromise<>();
         Thread caller = new Thread(() -> {
             try {
-                rt.run(new AsyncPromise<Integer>());
+                rt.run((AsyncTask<Integer>) cx -> {
+                    polled.countDown();
+                    return unkept.poll(cx);
+                });
             } catch (Throwable t) {
                 fromRun.set(t);
             }
         });
         caller.start();
-        while (rt.liveTasks() == 0 && caller.isAlive()) {
-            Thread.onSpinWait();
-        }
+        softly.assertThat(polled.await(20, TimeUnit.SECONDS)).as("run()'s task polled").isTrue();
         rt.close();
         caller.join(20_000);
         softly.assertThat(caller.isAlive()).as("run() returns once the runtime shut down").isFalse();
