@@ -5,12 +5,7 @@ package dev.spindle.async;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Paths;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
+import dev.spindle.async.io.ChildJvm;
 
 /**
  * For tests of what a real {@link OutOfMemoryError} does (a test hook throwing one where the JDK
@@ -79,25 +74,7 @@ final class FullHeapChild {
      * finished in time and printed one.
      */
     static String result(Class<?> main) throws Exception {
-        List<String> command = new ArrayList<>();
-        command.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
-        command.addAll(List.of("-Xmx48m", "-XX:+UseSerialGC"));
-        command.addAll(List.of("-cp", System.getProperty("java.class.path"), main.getName()));
-        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-        // read while it runs: a child that fills the pipe would otherwise block and time out
-        CompletableFuture<String> output = CompletableFuture.supplyAsync(() -> {
-            try {
-                return new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            } catch (java.io.IOException e) {
-                return "(output unreadable: " + e + ")";
-            }
-        });
-        boolean done = p.waitFor(90, TimeUnit.SECONDS);
-        if (!done) {
-            p.destroyForcibly();
-        }
-        String out = output.get(10, TimeUnit.SECONDS);
-        assertThat(done).as("child finished; output:%n%s", out).isTrue();
+        String out = ChildJvm.run(main, 90, "-Xmx48m", "-XX:+UseSerialGC");
         assertThat(out).as("the child's report").contains("RESULT ");
         return out.substring(out.indexOf("RESULT ")).trim();
     }

@@ -17,7 +17,7 @@ import java.util.concurrent.TimeUnit;
  * limit, say) and this JVM's class path, for tests whose condition would disturb every other
  * test sharing their JVM.
  */
-final class ChildJvm {
+public final class ChildJvm {
 
     private ChildJvm() {
     }
@@ -26,7 +26,7 @@ final class ChildJvm {
      * Runs {@code main} with {@code jvmFlags}, waits up to {@code timeoutSeconds}, and returns its
      * output (stdout and stderr), after asserting that it finished in time.
      */
-    static String run(Class<?> main, int timeoutSeconds, String... jvmFlags) throws Exception {
+    public static String run(Class<?> main, int timeoutSeconds, String... jvmFlags) throws Exception {
         List<String> command = new ArrayList<>();
         command.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(List.of(jvmFlags));
