@@ -197,13 +197,7 @@ abstract class AbstractPool extends PoolCore {
         w.parkRegistered = true;
         w.searching = false;
         if (recheck && hasWorkFor(w)) {
-            w.parkRegistered = false;
-            if (!idle.cancelPark(w.index)) {
-                w.searching = sharedQueues;    // woken meanwhile, and counted as a searcher
-            }
-            if (watcher != null) {
-                watcher.leave();               // awake again: see WatcherRole
-            }
+            w.leaveRegisteredPark(idle, watcher, null, sharedQueues);
             return true;
         }
         if (runState >= SHUTDOWN) {
@@ -244,13 +238,7 @@ abstract class AbstractPool extends PoolCore {
      */
     final void undoPark(PoolWorker w) {
         if (w.parkRegistered) {
-            w.parkRegistered = false;
-            if (!idle.cancelPark(w.index)) {
-                w.searching = sharedQueues;    // woken meanwhile, and counted as a searcher
-            }
-            if (watcher != null) {
-                watcher.leave();               // awake again: see WatcherRole
-            }
+            w.leaveRegisteredPark(idle, watcher, null, sharedQueues);
         }
     }
 

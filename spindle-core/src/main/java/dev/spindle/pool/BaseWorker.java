@@ -4,6 +4,9 @@
 package dev.spindle.pool;
 
 import dev.spindle.internal.BlockingSupport;
+import dev.spindle.internal.IdleCoordinator;
+import dev.spindle.internal.LoneTaskWatch;
+import dev.spindle.internal.WatcherRole;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 
@@ -52,6 +55,38 @@ abstract class BaseWorker extends WorkerPadAfter implements Runnable, BlockingSu
     BaseWorker(int index, PoolCore core) {
         this.index = index;
         this.core = core;
+    }
+
+    /**
+     * Owner only: registered as parked ({@link IdleCoordinator#prepareToPark}) and not yet back
+     * from the wait, nor out of the park by {@link #leaveRegisteredPark}.
+     */
+    boolean parkRegistered;
+
+    /**
+     * Leaves a park this worker registered for and will not wait in: its re-check found work, or
+     * its loop threw an {@link Error} in between (see {@link #survives}). The one place a
+     * registered park is undone, for every pool kind.
+     *
+     * <p>{@link IdleCoordinator#cancelPark} fails only if a waker took this worker meanwhile; the
+     * waker then counted it as searching, so the worker takes that role up
+     * ({@code searchingIfWoken}: a pool whose workers do not search its queues, as
+     * {@link PinnedPool}'s, leaves it {@code false}), else the searching count drifts. It is awake
+     * again either way, so it leaves the watcher role's parked set ({@link WatcherRole#leave}):
+     * the role may have to pass to a peer still parked.
+     *
+     * @param watcher the pool's watcher role, or {@code null} in a pool without one
+     * @param watch this worker's watch, passed to {@link WatcherRole#leave(LoneTaskWatch)}
+     */
+    final void leaveRegisteredPark(IdleCoordinator idle, WatcherRole watcher, LoneTaskWatch watch,
+            boolean searchingIfWoken) {
+        parkRegistered = false;
+        if (!idle.cancelPark(index)) {
+            searching = searchingIfWoken;
+        }
+        if (watcher != null) {
+            watcher.leave(watch);
+        }
     }
 
     /** Tasks a round of the worker loop runs at most before it returns ({@link PoolCore#runWorker}). */

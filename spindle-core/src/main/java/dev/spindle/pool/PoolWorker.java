@@ -50,9 +50,6 @@ final class PoolWorker extends BaseWorker implements LoneTaskWatch.Peer {
         this.watch = watch;
     }
 
-    /** Registered as parked by {@code AbstractPool.idle} and not yet back from it; owner only. */
-    boolean parkRegistered;
-
     @Override
     boolean work() {
         return pool.loop(this);

@@ -704,9 +704,6 @@ final class Worker extends BaseWorker implements LoneTaskWatch.Peer {
     /** Run by a worker as it finds no task and goes to park, before it registers, if set: a seam for tests. */
     static volatile Runnable beforePark;
 
-    /** Registered as parked by {@link #register} and not yet back from the wait; owner only. */
-    private boolean parkRegistered;
-
     /**
      * Goes on after an {@link Error} thrown by this worker's loop outside any task (see
      * {@link PoolCore#runWorker}), leaving a park it had registered for as a woken worker
@@ -716,11 +713,7 @@ final class Worker extends BaseWorker implements LoneTaskWatch.Peer {
     @Override
     boolean survives(Throwable e) {
         if (parkRegistered) {
-            parkRegistered = false;
-            if (!shared.idle.cancelPark(index)) {
-                searching = true;              // woken meanwhile: the waker counted it as searching
-            }
-            shared.watcher.leave(watch);       // awake again: see WatcherRole
+            leaveRegisteredPark(shared.idle, shared.watcher, watch, true);
         }
         return true;
     }
