@@ -71,6 +71,18 @@ import java.util.function.Predicate;
  * failed claim, never a wrong result. Clearing popped cells lets finished elements be
  * collected; a reader that still reads a popped element finds it claimed.
  *
+ * <p><b>A young array.</b> On G1 (HotSpot's default collector, JDK 17 to 25) a store of a
+ * reference to a young object into an array in an old region runs a full StoreLoad fence in the
+ * collector's post-write barrier, which an array in a young region skips; a stack lives as long
+ * as its worker, so its array is tenured and every push paid that fence (as the deque's ring
+ * did: see {@link WorkStealingDeque}, "a young ring"). So every {@value #RENEW_INTERVAL}th push
+ * the owner copies {@code [base, top)} into a new array of the same size and publishes it with
+ * a release store of the array field, which readers read with acquire. A reader still holding
+ * the old array reads elements that were in the stack when it was replaced, which is the
+ * staleness described above; the elements it finds in the new one were copied there before the
+ * release store that published the array, so their fields are visible to it. A renewal that
+ * cannot allocate (an {@link OutOfMemoryError}) is skipped.
+ *
  * @param <T> the element type
  */
 public final class ForkStack<T> {
@@ -78,10 +90,15 @@ public final class ForkStack<T> {
     private static final VarHandle CELL = MethodHandles.arrayElementVarHandle(Object[].class);
     private static final VarHandle TOP;
     private static final VarHandle BASE;
+    private static final VarHandle CELLS;
+
+    /** Pushes between two renewals of the array (see "a young array" in the class overview). */
+    static final int RENEW_INTERVAL = 1024;
 
     static {
         try {
             MethodHandles.Lookup l = MethodHandles.lookup();
+            CELLS = l.findVarHandle(ForkStack.class, "cells", Object[].class);
             TOP = l.findVarHandle(ForkStack.class, "top", int.class);
             BASE = l.findVarHandle(ForkStack.class, "base", int.class);
         } catch (ReflectiveOperationException e) {
@@ -89,13 +106,18 @@ public final class ForkStack<T> {
         }
     }
 
-    private final Object[] cells;
+    /** Replaced only by the owner (release), to renew it; read by others with acquire. Package-private for tests. */
+    Object[] cells;
     private final int mask;
     private final Predicate<? super T> unclaimed;
+    /** {@link #RENEW_INTERVAL}, or a test's. */
+    private final int renewInterval;
     /** Next index to push; written only by the owner (opaque), read by others with acquire. */
     private int top;
     /** Oldest index held; written only by the owner (opaque), read by others with acquire. */
     private int base;
+    /** Owner only: pushes since the array was last renewed. */
+    private int pushes;
 
     /**
      * Creates an empty stack.
@@ -107,12 +129,24 @@ public final class ForkStack<T> {
      * @throws NullPointerException if {@code unclaimed} is null
      */
     public ForkStack(int capacity, Predicate<? super T> unclaimed) {
+        this(capacity, unclaimed, RENEW_INTERVAL);
+    }
+
+    /**
+     * As {@link #ForkStack(int, Predicate)}, renewing the array every {@code renewInterval}
+     * pushes: tests only (1: at every push), so that the checkers explore renewals beside readers.
+     */
+    ForkStack(int capacity, Predicate<? super T> unclaimed, int renewInterval) {
+        if (renewInterval < 1) {
+            throw new IllegalArgumentException("renewInterval must be at least 1, was " + renewInterval);
+        }
         if (capacity < 1 || capacity > 1024 || Integer.bitCount(capacity) != 1) {
             throw new IllegalArgumentException("capacity must be a power of two from 1 to 1024, was " + capacity);
         }
         this.cells = new Object[capacity];
         this.mask = capacity - 1;
         this.unclaimed = Objects.requireNonNull(unclaimed, "unclaimed");
+        this.renewInterval = renewInterval;
     }
 
     // ------------------------------------------------------------------ owner operations
@@ -132,13 +166,35 @@ public final class ForkStack<T> {
         int t = top;                           // plain: only the owner writes the counters
         Object displaced = null;
         int b = base;
+        Object[] c = ++pushes < renewInterval ? cells : renew(b, t);
         if (t - b > mask) {                    // full: hand the oldest back
-            displaced = cells[b & mask];
+            displaced = c[b & mask];
             BASE.setOpaque(this, b + 1);
         }
-        CELL.setRelease(cells, t & mask, e);   // publishes e's fields to readers of the cell
+        CELL.setRelease(c, t & mask, e);       // publishes e's fields to readers of the cell
         TOP.setOpaque(this, t + 1);
         return (T) displaced;
+    }
+
+    /**
+     * Replaces the array with a young copy of {@code [b, t)} (see "a young array" in the class
+     * overview) and returns it; on an {@link OutOfMemoryError} returns the old one. Out of
+     * {@link #push}, which every fork runs. Owner only.
+     */
+    private Object[] renew(int b, int t) {
+        pushes = 0;
+        Object[] old = cells;
+        Object[] a;
+        try {
+            a = new Object[old.length];
+        } catch (OutOfMemoryError e) {         // only an optimisation: the old array serves
+            return old;
+        }
+        for (int i = b; i != t; i++) {
+            a[i & mask] = old[i & mask];
+        }
+        CELLS.setRelease(this, a);             // publishes the copies with the array
+        return a;
     }
 
     /**
@@ -217,10 +273,11 @@ public final class ForkStack<T> {
      */
     @SuppressWarnings("unchecked")
     public T peekOldest() {
+        Object[] c = (Object[]) CELLS.getAcquire(this);
         int b = (int) BASE.getAcquire(this);
         int t = (int) TOP.getAcquire(this);
         for (int i = b, n = 0; i - t < 0 && n <= mask; i++, n++) {
-            Object e = CELL.getAcquire(cells, i & mask);
+            Object e = CELL.getAcquire(c, i & mask);
             if (e != null && unclaimed.test((T) e)) {
                 return (T) e;
             }
@@ -236,10 +293,11 @@ public final class ForkStack<T> {
      * @return whether it was seen in the stack
      */
     public boolean mayHold(Object e) {
+        Object[] c = (Object[]) CELLS.getAcquire(this);
         int b = (int) BASE.getAcquire(this);
         int t = (int) TOP.getAcquire(this);
         for (int i = b, n = 0; i - t < 0 && n <= mask; i++, n++) {
-            if (CELL.getAcquire(cells, i & mask) == e) {
+            if (CELL.getAcquire(c, i & mask) == e) {
                 return true;
             }
         }
@@ -249,11 +307,12 @@ public final class ForkStack<T> {
     /** {@return how many elements look unclaimed} Any thread; a racy estimate. */
     @SuppressWarnings("unchecked")
     public int unclaimedCount() {
+        Object[] c = (Object[]) CELLS.getAcquire(this);
         int b = (int) BASE.getAcquire(this);
         int t = (int) TOP.getAcquire(this);
         int count = 0;
         for (int i = b, n = 0; i - t < 0 && n <= mask; i++, n++) {
-            Object e = CELL.getAcquire(cells, i & mask);
+            Object e = CELL.getAcquire(c, i & mask);
             if (e != null && unclaimed.test((T) e)) {
                 count++;
             }

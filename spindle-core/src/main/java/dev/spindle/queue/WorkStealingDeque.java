@@ -58,6 +58,22 @@ import java.util.Objects;
  * reading it finds the same element at index {@code t} as in the new ring; the garbage
  * collector replaces the epoch reclamation a C implementation would need.
  *
+ * <p><b>A young ring.</b> On HotSpot's default collector, G1 (JDK 17 to 25), storing a reference
+ * to a young object into an array that lives in an old region runs a post-write barrier with a
+ * full StoreLoad fence and a card-table check; an array in a young region skips both. A ring
+ * outlives a few collections, is tenured, and from then on every push of a new task paid that
+ * fence: 14-22 % of the workers' samples on the message-passing workloads (skynet, ping-pong,
+ * yield-many; docs/BENCHMARKS.md, session 60). So the owner renews its ring: every
+ * {@value #RENEW_INTERVAL}th time a push reads {@code top} afresh (below), it copies
+ * {@code [top, bottom)} into a new ring of the same size, exactly as a grow does, and the new
+ * ring is young until it too has survived a few collections. It is safe for the reason a grow
+ * is: the old ring is never written again, and a thief still reading it finds there the element
+ * it would find in the new one. It costs one small allocation and a copy of the live elements
+ * per {@value #RENEW_INTERVAL} fresh reads, far fewer than the collections in between would
+ * take to tenure it again while pushes run. Rings above {@value #RENEW_MAX_LENGTH} slots are not
+ * renewed (a copy that size is no longer small), and a renewal that cannot allocate
+ * (an {@link OutOfMemoryError}) is skipped: the old ring serves as before.
+ *
  * <p><b>Clearing taken slots.</b> So that the collector can reclaim finished tasks, slots are
  * nulled once their element is taken. The owner nulls the slots it pops. A thief must
  * <em>not</em> null its slot after winning the CAS: by then the owner may already have wrapped
@@ -132,6 +148,15 @@ public final class WorkStealingDeque<T> extends DequeFields {
     private static final int DEFAULT_INITIAL_CAPACITY = 64;
 
     /**
+     * Pushes that read {@code top} afresh between two renewals of the ring (see "a young ring" in
+     * the class overview). Such a read comes with a push into a deque that looks empty or full,
+     * and at every {@value #CLEAR_LAG}th index.
+     */
+    static final int RENEW_INTERVAL = 256;
+    /** The largest ring that is renewed (see "a young ring"): 16 KiB of compressed references. */
+    static final int RENEW_MAX_LENGTH = 4096;
+
+    /**
      * Stolen slots within this distance below {@code top} are not nulled while the deque holds
      * elements (see the class overview): four cache lines of compressed references, two of
      * uncompressed ones, and more than a batch steal reads.
@@ -157,6 +182,8 @@ public final class WorkStealingDeque<T> extends DequeFields {
     }
 
     private final int maxCapacity;
+    /** {@link #RENEW_INTERVAL}, or a test's. */
+    private final int renewInterval;
 
     /** Creates an unbounded deque (up to {@link #MAX_CAPACITY} elements). */
     public WorkStealingDeque() {
@@ -173,6 +200,18 @@ public final class WorkStealingDeque<T> extends DequeFields {
      *     {@code initialCapacity > maxCapacity}
      */
     public WorkStealingDeque(int initialCapacity, int maxCapacity) {
+        this(initialCapacity, maxCapacity, RENEW_INTERVAL);
+    }
+
+    /**
+     * As {@link #WorkStealingDeque(int, int)}, renewing the ring every {@code renewInterval} fresh
+     * reads of {@code top}: tests only (1: at every one), so that the checkers explore renewals
+     * beside thieves.
+     */
+    WorkStealingDeque(int initialCapacity, int maxCapacity, int renewInterval) {
+        if (renewInterval < 1) {
+            throw new IllegalArgumentException("renewInterval must be at least 1, was " + renewInterval);
+        }
         if (initialCapacity < 2 || initialCapacity > MAX_CAPACITY) {
             throw new IllegalArgumentException(
                     "initialCapacity must be in [2, " + MAX_CAPACITY + "], was " + initialCapacity);
@@ -187,6 +226,7 @@ public final class WorkStealingDeque<T> extends DequeFields {
         }
         this.maxCapacity = ceilPow2(maxCapacity);
         this.ring = new Object[ceilPow2(initialCapacity)];
+        this.renewInterval = renewInterval;
     }
 
     static int ceilPow2(int n) {
@@ -231,6 +271,8 @@ public final class WorkStealingDeque<T> extends DequeFields {
                 return false;
             }
             a = grow(a, t, b);
+        } else if (++freshTopReads >= renewInterval && a.length <= RENEW_MAX_LENGTH) {
+            a = renew(a, t, b);
         } else {
             clearStolen(a, t, b);
         }
@@ -369,12 +411,37 @@ public final class WorkStealingDeque<T> extends DequeFields {
         if (hook != null) {
             hook.run();
         }
-        Object[] a = new Object[old.length << 1];
+        return copyRing(old, old.length << 1, t, b);
+    }
+
+    /**
+     * Replaces the ring with a young copy of the same size (see "a young ring" in the class
+     * overview); on an {@link OutOfMemoryError} keeps it, and clears its stolen slots as the push
+     * would have. Owner only.
+     */
+    private Object[] renew(Object[] old, long t, long b) {
+        freshTopReads = 0;
+        Object[] a;
+        try {
+            a = new Object[old.length];
+        } catch (OutOfMemoryError e) {         // only an optimisation: the old ring serves
+            clearStolen(old, t, b);
+            return old;
+        }
+        return copyInto(old, a, t, b);
+    }
+
+    /** A grow's or renewal's copy of {@code [t, b)} into a new ring of {@code length} slots, published. */
+    private Object[] copyRing(Object[] old, int length, long t, long b) {
+        return copyInto(old, new Object[length], t, b);
+    }
+
+    private Object[] copyInto(Object[] old, Object[] a, long t, long b) {
         for (long i = t; i < b; i++) {
             a[(int) i & (a.length - 1)] = old[(int) i & (old.length - 1)];
         }
-        RING.setRelease(this, a);
-        clearedBelow = t;
+        RING.setRelease(this, a);              // before bottom's release store: see "Growing"
+        clearedBelow = t;                      // the new ring holds nothing below t
         return a;
     }
 
@@ -657,6 +724,8 @@ abstract class DequeBottom extends DequePad1 {
     long ownerTopTakes;
     /** Owner-only: top as last read or set by the owner's own CAS; top never falls below it. */
     long topSeen;
+    /** Owner-only: pushes that read top afresh since the ring was last renewed or grown. */
+    int freshTopReads;
 }
 
 abstract class DequeFields extends DequeBottom {

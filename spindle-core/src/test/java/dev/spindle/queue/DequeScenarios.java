@@ -30,7 +30,12 @@ final class DequeScenarios {
     }
 
     static Target real(int initialCapacity) {
-        WorkStealingDeque<Integer> d = new WorkStealingDeque<>(initialCapacity, 64);
+        return real(initialCapacity, WorkStealingDeque.RENEW_INTERVAL);
+    }
+
+    /** As {@link #real(int)}, renewing the ring every {@code renewInterval} fresh reads of top. */
+    static Target real(int initialCapacity, int renewInterval) {
+        WorkStealingDeque<Integer> d = new WorkStealingDeque<>(initialCapacity, 64, renewInterval);
         return new Target() {
             @Override
             public void push(int value) {

@@ -39,6 +39,19 @@ class DequeScenariosLincheckTest {
                 () -> DequeScenarios.wrapAroundWhileThievesSteal(() -> DequeScenarios.real(4)));
     }
 
+    /** As above, on a deque that renews its ring at every fresh read of top ("a young ring"). */
+    @Test
+    void ownerVersusBatchAndSingleThiefWithRenewals() {
+        Lincheck.runConcurrentTest(2000,
+                () -> DequeScenarios.ownerVersusBatchAndSingleThief(() -> DequeScenarios.real(4, 1)));
+    }
+
+    @Test
+    void wrapAroundWhileThievesStealWithRenewals() {
+        Lincheck.runConcurrentTest(2000,
+                () -> DequeScenarios.wrapAroundWhileThievesSteal(() -> DequeScenarios.real(4, 1)));
+    }
+
     @Test
     void unmutatedCopyPasses() {
         Lincheck.runConcurrentTest(600, () -> DequeScenarios.ownerVersusBatchAndSingleThief(

@@ -58,7 +58,12 @@ public class ForkStackLincheckTest {
         }
     }
 
-    private final ForkStack<Element> stack = new ForkStack<>(2, Element::isNew);
+    private final ForkStack<Element> stack = newStack();
+    /** The stack under test; {@link ForkStackRenewingLincheckTest} renews its array. */
+    ForkStack<Element> newStack() {
+        return new ForkStack<>(2, Element::isNew);
+    }
+
     /** Written by the owner only; read by the check while no operation runs. */
     private final List<Element> pushed = new ArrayList<>();
     /** The owner's deque, where elements a full stack hands back go; owner only. */

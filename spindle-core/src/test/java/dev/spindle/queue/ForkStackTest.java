@@ -115,6 +115,35 @@ class ForkStackTest {
         assertThat(s.unclaimedCount()).isZero();
     }
 
+    /**
+     * "A young array": every {@link ForkStack#RENEW_INTERVAL}th push moves the stack into a new
+     * array of the same size (so that G1's write barrier finds it young), its elements and their
+     * order kept.
+     */
+    @Test
+    void renewsItsArrayEveryRenewIntervalPushesKeepingItsElements() {
+        ForkStack<Claimable> s = new ForkStack<>(8, Claimable::isNew);
+        Claimable a = new Claimable(0);
+        Claimable b = new Claimable(1);
+        s.push(a);
+        s.push(b);
+        Object[] first = s.cells;
+        for (int i = 3; i < ForkStack.RENEW_INTERVAL; i++) {
+            s.push(new Claimable(i));
+            assertThat(s.pop().id).isEqualTo(i);
+        }
+        assertThat(s.cells).as("before the interval's last push").isSameAs(first);
+        Claimable c = new Claimable(-1);
+        assertThat(s.push(c)).isNull();
+        assertThat(s.cells).as("renewed by the interval's last push").isNotSameAs(first).hasSameSizeAs(first);
+        assertThat(s.unclaimedCount()).isEqualTo(3);
+        assertThat(s.peekOldest()).isSameAs(a);
+        assertThat(s.pop()).isSameAs(c);
+        assertThat(s.pop()).isSameAs(b);
+        assertThat(s.pop()).isSameAs(a);
+        assertThat(s.pop()).isNull();
+    }
+
     @Test
     void badArgumentsAreNamed() {
         assertThatThrownBy(() -> new ForkStack<Claimable>(3, Claimable::isNew))
@@ -123,6 +152,8 @@ class ForkStackTest {
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("was 0");
         assertThatThrownBy(() -> new ForkStack<Claimable>(2048, Claimable::isNew))
                 .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new ForkStack<Claimable>(8, Claimable::isNew, 0))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("renewInterval");
         assertThatThrownBy(() -> new ForkStack<Claimable>(8, null))
                 .isInstanceOf(NullPointerException.class).hasMessageContaining("unclaimed");
     }
@@ -141,9 +172,10 @@ class ForkStackTest {
      * stack (popped, handed back, removed) is accounted for exactly once.
      */
     @Property(tries = 300)
-    void matchesTheModel(@ForAll @IntRange(min = 0, max = 4) int log, @ForAll("ops") List<Integer> ops) {
+    void matchesTheModel(@ForAll @IntRange(min = 0, max = 4) int log, @ForAll @IntRange(min = 1, max = 4) int renew,
+            @ForAll("ops") List<Integer> ops) {
         int cap = 1 << log;
-        ForkStack<Claimable> s = new ForkStack<>(cap, Claimable::isNew);
+        ForkStack<Claimable> s = new ForkStack<>(cap, Claimable::isNew, renew == 4 ? ForkStack.RENEW_INTERVAL : renew);
         ArrayDeque<Claimable> model = new ArrayDeque<>();
         List<Claimable> out = new ArrayList<>();
         int next = 0;

@@ -32,10 +32,15 @@ import org.junit.jupiter.api.Timeout;
 @Param(name = "value", gen = IntGen.class, conf = "1:9")
 public class WorkStealingDequeLincheckTest {
 
-    private final WorkStealingDeque<Integer> deque = new WorkStealingDeque<>(2, 4);
+    private final WorkStealingDeque<Integer> deque = newDeque();
 
     /** A destination that a limit-1 batch steal never writes to (the taken element is returned). */
     private final WorkStealingDeque<Integer> unusedDest = new WorkStealingDeque<>(2, 2);
+
+    /** The deque under test; {@link WorkStealingDequeRenewingLincheckTest} renews its ring. */
+    WorkStealingDeque<Integer> newDeque() {
+        return new WorkStealingDeque<>(2, 4);
+    }
 
     @Operation(nonParallelGroup = "owner")
     public boolean offer(@Param(name = "value") int value) {

@@ -67,6 +67,32 @@ class WorkStealingDequeTest {
         assertThat(d.holds(v[100])).isTrue();
     }
 
+    /**
+     * "A young ring": the owner moves its elements into a new ring of the same size every
+     * {@link WorkStealingDeque#RENEW_INTERVAL}th push that reads top afresh (so that G1's write
+     * barrier finds the ring young), their order kept for the owner and for thieves. Here each
+     * push lands on index 64, a multiple of the clearing lag, so each reads top afresh.
+     */
+    @Test
+    void renewsItsRingEveryRenewIntervalFreshReadsKeepingItsElements() {
+        WorkStealingDeque<Integer> d = new WorkStealingDeque<>(128, 1024);
+        for (int i = 0; i < 64; i++) {
+            d.push(i);
+        }
+        Object[] first = d.ring;
+        for (int i = 0; i < WorkStealingDeque.RENEW_INTERVAL; i++) {
+            d.push(1000 + i);
+            assertThat(d.pop()).isEqualTo(1000 + i);
+        }
+        assertThat(d.ring).as("renewed").isNotSameAs(first).hasSameSizeAs(first);
+        assertThat(d.size()).isEqualTo(64);
+        assertThat(d.steal().valueOrNull()).isEqualTo(0);
+        for (int i = 63; i >= 1; i--) {
+            assertThat(d.pop()).isEqualTo(i);
+        }
+        assertThat(d.pop()).isNull();
+    }
+
     @Test
     void ownerPopsNewestFirst() {
         WorkStealingDeque<Integer> d = dequeOf(4, 64, 1, 2, 3, 4, 5);
