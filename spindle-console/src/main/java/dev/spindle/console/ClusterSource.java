@@ -19,7 +19,8 @@ import java.util.concurrent.RejectedExecutionException;
  * previous sample (at most {@link #MAX_EVENTS} of them, the newest); and the task runs logged since the previous sample
  * (at most {@link #MAX_TASKS}, the newest), each with its worker and its start and end as
  * milliseconds before the sample, which the page draws as a timeline per worker. A closed cluster
- * is reported as closed.
+ * is reported as closed. A sample that fails (an accessor that throws) passes no entries of
+ * either log: the next one sends them.
  */
 final class ClusterSource extends Source {
 
@@ -76,14 +77,17 @@ final class ClusterSource extends Source {
             Json.field(o, "executed", w.executed());
             Json.field(o, "memoryBytes", w.memoryBytes());
         });
-        Json.array(sb, "steals", steals.next(log, MAX_EVENTS), (o, e) -> {
+        // the cursors move on only once the whole sample is written: an accessor or a view that
+        // throws further on fails the sample (the console shows its error instead), and cursors
+        // moved already would start the next sample after events no page was sent
+        Json.array(sb, "steals", steals.peek(log, MAX_EVENTS), (o, e) -> {
             Json.field(o, "id", e.stealId());
             Json.field(o, "key", clip(e.key()));
             Json.field(o, "victim", e.victim());
             Json.field(o, "thief", e.thief());
             Json.field(o, "outcome", e.outcome().name());
         });
-        Json.array(sb, "tasks", tasks.next(runs, MAX_TASKS), (o, e) -> {
+        Json.array(sb, "tasks", tasks.peek(runs, MAX_TASKS), (o, e) -> {
             Json.field(o, "key", clip(e.key()));
             Json.field(o, "worker", e.worker());
             // a run logged after this sample's clock was read counts as ending now
@@ -92,5 +96,7 @@ final class ClusterSource extends Source {
             Json.key(o, "failed").append(e.failed()).append(',');
         });
         Json.close(sb, '}');
+        steals.commit();
+        tasks.commit();
     }
 }

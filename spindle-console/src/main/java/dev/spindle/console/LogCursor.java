@@ -18,6 +18,10 @@ import java.util.function.ToLongFunction;
  * how many entries with that key it has passed; an entry logged later with the same key is the
  * next one after those, not one already seen.
  *
+ * <p>A reader that may fail before what it read is delivered (a sample that throws further on)
+ * reads with {@link #peek} and calls {@link #commit} once it is: until then the cursor stays where
+ * it was, and the next read answers those entries again rather than losing them.
+ *
  * @param <E> the log's entry
  */
 final class LogCursor<E> {
@@ -27,6 +31,9 @@ final class LogCursor<E> {
     private long last = Long.MIN_VALUE;
     /** How many entries with key {@link #last} have been passed. */
     private int passedAtLast;
+    /** Where the last {@link #peek} would leave the cursor: {@link #commit} moves it there. */
+    private long peekedLast = Long.MIN_VALUE;
+    private int peekedPassed;
 
     LogCursor(ToLongFunction<E> order) {
         this.order = order;
@@ -37,7 +44,19 @@ final class LogCursor<E> {
      * the cursor then stands after the whole log (entries cut by {@code max} are passed too).
      */
     List<E> next(List<E> log, int max) {
+        List<E> next = peek(log, max);
+        commit();
+        return next;
+    }
+
+    /**
+     * What {@link #next} answers, without moving the cursor: {@link #commit} moves it after them
+     * once they have been delivered. Another peek before that answers them again.
+     */
+    List<E> peek(List<E> log, int max) {
         int end = log.size();
+        peekedLast = last;
+        peekedPassed = passedAtLast;
         if (end == 0) {
             return log;
         }
@@ -56,8 +75,14 @@ final class LogCursor<E> {
         for (int i = end - 1; i >= 0 && order.applyAsLong(log.get(i)) == newest; i--) {
             atNewest++;
         }
-        last = newest;
-        passedAtLast = atNewest;
+        peekedLast = newest;
+        peekedPassed = atNewest;
         return log.subList(from, end);
+    }
+
+    /** Moves the cursor after the entries the last {@link #peek} answered. */
+    void commit() {
+        last = peekedLast;
+        passedAtLast = peekedPassed;
     }
 }
