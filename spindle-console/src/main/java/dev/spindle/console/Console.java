@@ -28,6 +28,7 @@ import java.util.Objects;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.Semaphore;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
@@ -128,6 +129,12 @@ public final class Console implements AutoCloseable {
      */
     static final int BACKLOG = 16;
 
+    /**
+     * The longest {@link #close()} waits for the console's threads to end: a source's supplier
+     * stuck in a call that ignores interrupts keeps the sampler past it.
+     */
+    static final long CLOSE_WAIT_NANOS = TimeUnit.SECONDS.toNanos(5);
+
     /** Tests only: run on an event stream's thread before each of its writes. */
     static volatile Runnable beforeStreamWrite;
 
@@ -147,6 +154,8 @@ public final class Console implements AutoCloseable {
     /** Sample {@code t} at {@code recent[t % BACKLOG]}, for the last {@link #BACKLOG} ticks; guarded by tickLock. */
     private final String[] recent = new String[BACKLOG];
     private volatile boolean closed;
+    /** The sampler's thread, for {@link #close()} to wait for. */
+    private volatile Thread samplerThread;
 
     private Console(Builder b) throws IOException {
         this.token = b.token;
@@ -170,7 +179,8 @@ public final class Console implements AutoCloseable {
         this.server = HttpServer.create(address, 32);
         // an event stream holds its thread; a few more serve the page alongside the most streams
         this.handlers = new HandlerPool("spindle-console-http", b.maxClients + 4, b.requestTimeout.toNanos());
-        this.sampler = Executors.newSingleThreadScheduledExecutor(HandlerPool.daemon("spindle-console-sampler"));
+        ThreadFactory samplers = HandlerPool.daemon("spindle-console-sampler");
+        this.sampler = Executors.newSingleThreadScheduledExecutor(r -> samplerThread = samplers.newThread(r));
         Requests requests = new Requests(token == null ? null : AccessToken.of(token), server.getAddress().getPort(),
                 hostOf(server.getAddress().getAddress()));
         server.createContext("/", ex -> handle(ex, requests));
@@ -674,7 +684,17 @@ public final class Console implements AutoCloseable {
 
     // ------------------------------------------------------------------ lifecycle
 
-    /** Stops the server and the sampler and ends every open event stream. Idempotent. */
+    /**
+     * Stops the server and the sampler and ends every open event stream, then waits for the
+     * console's threads to end (the sampler, the request and stream threads, their watchdog), at
+     * most 5 seconds: once it returns, no source is read any more (the schedulers and clusters it
+     * showed may be closed) and the port is free. Only a source's supplier stuck in a call that
+     * ignores interrupts outlasts that wait, and is left to end on its own (a daemon thread).
+     * Called from an interrupted thread it returns without waiting, the interrupt kept; so called
+     * from a console thread (a supplier that closes the console), which it has just interrupted
+     * with the others, it does not wait (and never for the calling thread itself).
+     * Idempotent: a second call returns at once.
+     */
     @Override
     public void close() {
         if (closed) {
@@ -687,6 +707,18 @@ public final class Console implements AutoCloseable {
         sampler.shutdownNow();
         server.stop(0);
         handlers.shutdownNow();
+        // shutdownNow() only interrupts: a sampler still in a scheduler's stats() would read it
+        // after the application, told the console was closed, had closed it
+        long deadline = System.nanoTime() + CLOSE_WAIT_NANOS;
+        try {
+            Thread s = samplerThread;
+            if (s != null) {
+                HandlerPool.joinAll(List.of(s), deadline);
+            }
+            handlers.join(deadline);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     @Override

@@ -71,6 +71,8 @@ final class HandlerPool extends ThreadPoolExecutor {
     private final long timeoutNanos;
     private final Set<HandlerThread> threads = ConcurrentHashMap.newKeySet();
     private final ScheduledExecutorService watchdog;
+    /** Every thread of this pool and its watchdog not yet seen ended, for {@link #join}. */
+    private final Set<Thread> created = ConcurrentHashMap.newKeySet();
 
     /**
      * @param name the threads' name prefix
@@ -84,8 +86,9 @@ final class HandlerPool extends ThreadPoolExecutor {
         }
         this.timeoutNanos = timeoutNanos;
         AtomicInteger n = new AtomicInteger();
-        setThreadFactory(r -> new HandlerThread(r, name + "-" + n.incrementAndGet()));
-        this.watchdog = Executors.newSingleThreadScheduledExecutor(daemon(name + "-watchdog"));
+        setThreadFactory(r -> created(new HandlerThread(r, name + "-" + n.incrementAndGet())));
+        ThreadFactory watchdogs = daemon(name + "-watchdog");
+        this.watchdog = Executors.newSingleThreadScheduledExecutor(r -> created(watchdogs.newThread(r)));
         long period = Math.max(TimeUnit.MILLISECONDS.toNanos(10), Math.min(TimeUnit.SECONDS.toNanos(1), timeoutNanos / 4));
         watchdog.scheduleWithFixedDelay(this::expireOverdue, period, period, TimeUnit.NANOSECONDS);
     }
@@ -98,6 +101,43 @@ final class HandlerPool extends ThreadPoolExecutor {
             t.setDaemon(true);
             return t;
         };
+    }
+
+    /** Remembers a new thread for {@link #join}; forgets those that have ended (a pool replaces few). */
+    private Thread created(Thread t) {
+        created.removeIf(old -> old.getState() == Thread.State.TERMINATED);
+        created.add(t);
+        return t;
+    }
+
+    /**
+     * After {@link #shutdownNow()}: waits until every thread of this pool and its watchdog has
+     * ended (the calling thread excepted, should it be one), or {@code deadline} passes.
+     * {@code awaitTermination} is not enough: the pool is terminated before its last thread has
+     * left its {@code run()}.
+     *
+     * @param deadline a {@link System#nanoTime()}
+     * @return true if they all ended
+     * @throws InterruptedException if the calling thread is interrupted while it waits
+     */
+    boolean join(long deadline) throws InterruptedException {
+        return joinAll(created, deadline);
+    }
+
+    /** Waits until each of {@code threads} but the calling one has ended, or {@code deadline} passes. */
+    static boolean joinAll(Iterable<Thread> threads, long deadline) throws InterruptedException {
+        boolean all = true;
+        for (Thread t : threads) {
+            if (t == Thread.currentThread()) {
+                continue;
+            }
+            long left = deadline - System.nanoTime();
+            if (left > 0) {
+                TimeUnit.NANOSECONDS.timedJoin(t, left);
+            }
+            all &= !t.isAlive();
+        }
+        return all;
     }
 
     @Override
