@@ -110,6 +110,11 @@ import java.util.function.ToDoubleFunction;
  * at them.
  *
  * <p>Binding is rare, so the notes sit behind one lock; reading a meter does not touch them.
+ * Whether a cluster holding an id is closed is asked of the cluster ({@code stats()}, a call to
+ * a coordinator that may be slow or stuck) outside that lock: a bind that meets a cluster it has
+ * not asked yet lets the lock go before changing anything, asks, and starts again with the
+ * answer. A closed cluster stays closed, so an answer stays true; one that was live and has
+ * closed since is taken as live, as if the bind had come a little earlier.
  */
 final class Meters {
 
@@ -252,6 +257,37 @@ final class Meters {
      *     of another kind, or the registry refuses a meter; then none is registered
      */
     void register() {
+        Map<ClusterView, Boolean> asked = new IdentityHashMap<>();
+        while (true) {
+            ClusterView ask;
+            try {
+                register(asked);
+                return;
+            } catch (MustAsk m) {
+                ask = m.cluster;               // thrown before the bind registered or removed a meter
+            }
+            // outside the lock: a slow or stuck coordinator held up every bind in the JVM
+            asked.put(ask, closed(ask));
+        }
+    }
+
+    /**
+     * Thrown out of {@link #register(Map)}, before it has registered or removed a meter (it has at
+     * most dropped notes of meters already gone, as it will again), for a cluster whose
+     * state the bind must know and has not asked yet.
+     */
+    private static final class MustAsk extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+        final transient ClusterView cluster;
+
+        MustAsk(ClusterView cluster) {
+            super(null, null, false, false);
+            this.cluster = cluster;
+        }
+    }
+
+    /** {@link #register()} under the lock, the clusters it needs in {@code asked}, else {@link MustAsk}. */
+    private void register(Map<ClusterView, Boolean> asked) {
         synchronized (READS) {
             Map<Key, Note> notes = READS.computeIfAbsent(registry, r -> new HashMap<>());
             forgetRemoved(notes);
@@ -268,7 +304,7 @@ final class Meters {
                 for (Landing l : landings) {
                     List<Held> notedThere = held.getOrDefault(l, List.of());
                     Queued earlier = bound.get(l);
-                    Object other = earlier != null ? earlier.target : liveHolder(notedThere, q.target);
+                    Object other = earlier != null ? earlier.target : liveHolder(notedThere, q.target, asked);
                     if (other != null && other != q.target) {
                         throw new IllegalArgumentException("meter " + q.key.name + q.key.tags + " is already"
                                 + " registered for " + other + ", not " + q.target + ": give the two different"
@@ -279,7 +315,7 @@ final class Meters {
                     Meter holding = earlier != null ? null : meterAt(l.leaf, l.id);
                     if (earlier != null && earlier.type != q.type) {
                         throw otherKind(q, l.leaf, null);
-                    } else if (holding != null && !q.type.isInstance(holding) && !freed(notedThere, q.target)) {
+                    } else if (holding != null && !q.type.isInstance(holding) && !freed(notedThere, q.target, asked)) {
                         throw otherKind(q, l.leaf, holding);
                     }
                     bound.put(l, q);
@@ -497,10 +533,10 @@ final class Meters {
      * The object other than {@code target} that the first of {@code held} reads, if it is live,
      * not {@linkplain #stopped stopped}, and its meter still registered; else null.
      */
-    private static Object liveHolder(List<Held> held, Object target) {
+    private static Object liveHolder(List<Held> held, Object target, Map<ClusterView, Boolean> asked) {
         for (Held h : held) {
             Object holder = h.note.target.get();
-            if (holder != null && holder != target && !stopped(holder) && isHeld(h.owner.registry, h.note)) {
+            if (holder != null && holder != target && !stopped(holder, asked) && isHeld(h.owner.registry, h.note)) {
                 return holder;
             }
         }
@@ -511,10 +547,10 @@ final class Meters {
      * Whether the bind removes a meter of {@code held} first: one still registered for a stopped
      * or collected object.
      */
-    private static boolean freed(List<Held> held, Object target) {
+    private static boolean freed(List<Held> held, Object target, Map<ClusterView, Boolean> asked) {
         for (Held h : held) {
             Object holder = h.note.target.get();
-            if (holder != target && (holder == null || stopped(holder)) && isHeld(h.owner.registry, h.note)) {
+            if (holder != target && (holder == null || stopped(holder, asked)) && isHeld(h.owner.registry, h.note)) {
                 return true;
             }
         }
@@ -567,9 +603,11 @@ final class Meters {
     /**
      * Whether {@code target} has been shut down or closed, so that its name is free for its
      * replacement: a pool or union ({@link ExecutorService#isShutdown()}), an async runtime, an
-     * actor system, or a cluster whose stats can no longer be read.
+     * actor system, or a cluster whose stats can no longer be read: one in {@code asked}, as it
+     * answered there, else {@link MustAsk} (under the lock, a cluster is not asked: see
+     * {@link #register()}).
      */
-    private static boolean stopped(Object target) {
+    private static boolean stopped(Object target, Map<ClusterView, Boolean> asked) {
         if (target instanceof ExecutorService pool) {
             return pool.isShutdown();
         } else if (target instanceof AsyncRuntime runtime) {
@@ -577,14 +615,23 @@ final class Meters {
         } else if (target instanceof ActorSystem system) {
             return system.isClosed();
         } else if (target instanceof ClusterView cluster) {
-            try {
-                cluster.stats();
-                return false;
-            } catch (IllegalStateException | RejectedExecutionException closed) {
-                return true;
+            Boolean closed = asked.get(cluster);
+            if (closed == null) {
+                throw new MustAsk(cluster);
             }
+            return closed;
         }
         return false;
+    }
+
+    /** Whether {@code cluster}'s stats can no longer be read; called without the lock. */
+    private static boolean closed(ClusterView cluster) {
+        try {
+            cluster.stats();
+            return false;
+        } catch (IllegalStateException | RejectedExecutionException closed) {
+            return true;
+        }
     }
 
     /**
