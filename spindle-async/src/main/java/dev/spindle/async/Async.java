@@ -158,8 +158,12 @@ public final class Async {
      * that is pending when the runtime shuts down.
      *
      * @param task the task to drop; it must not be in a poll at the time (see {@link Cancellable})
+     * @throws NullPointerException if {@code task} is null
      */
     public static void cancel(AsyncTask<?> task) {
+        // refused as every other entry point refuses null: a caller that lost its task reference
+        // left what the task holds registered, and was not told
+        Objects.requireNonNull(task, "task");
         if (task instanceof Cancellable) {
             ((Cancellable) task).cancel();
         }
