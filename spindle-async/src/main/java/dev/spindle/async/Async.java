@@ -1477,6 +1477,12 @@ public final class Async {
         }
     }
 
+    /**
+     * Run, if set, as an {@code all} makes its result list: a seam for tests, which throw from it
+     * what a full heap throws there. Read once per completed {@code all}, never by a pending poll.
+     */
+    static volatile Runnable beforeAllResults;
+
     private static final class AllTask<T> extends Parent implements AsyncTask<List<T>>, Cancellable {
         /** The values, by index; a handle child's slot is written by its wake (see Parent). */
         private final Object[] results;
@@ -1529,17 +1535,31 @@ public final class Async {
             if (remaining > 0) {
                 return Poll.pending();
             }
-            delivered = true;
-            boolean[] fromHandle = null;
-            for (int i = 0; i < children.length; i++) {
-                if (children[i].handle != null) {
-                    if (fromHandle == null) {
-                        fromHandle = new boolean[children.length];
-                    }
-                    fromHandle[i] = true;
+            Poll<List<T>> ready;
+            try {
+                Runnable seam = beforeAllResults;
+                if (seam != null) {
+                    seam.run();
                 }
+                boolean[] fromHandle = null;
+                for (int i = 0; i < children.length; i++) {
+                    if (children[i].handle != null) {
+                        if (fromHandle == null) {
+                            fromHandle = new boolean[children.length];
+                        }
+                        fromHandle[i] = true;
+                    }
+                }
+                ready = Poll.ready(new AllResults<>(results, fromHandle));
+            } catch (Throwable t) {
+                // an OutOfMemoryError making the list: this poll throws, so nobody receives the
+                // values and nobody cancels this task; they are dropped here (a connection closed),
+                // as a failed all drops them. Marked delivered first, they stayed open for good
+                dropValues();
+                throw t;
             }
-            return Poll.ready(new AllResults<>(results, fromHandle));
+            delivered = true;                  // only once the list exists to hand them out
+            return ready;
         }
 
         /**
