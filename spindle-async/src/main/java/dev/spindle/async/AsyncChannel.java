@@ -594,6 +594,7 @@ public final class AsyncChannel<T> {
                     returned = WaitingOp.unlink(given, given);
                     T v = given.value;
                     given.value = null;        // taken: the cancelled receive, which its owner may keep, lets go of it
+                    seq = given.seq;           // its place, should this poll have to give it back (see poll)
                     return v;
                 }
                 if (closed && buffered() == 0 && inFlight == 0) {
@@ -618,6 +619,7 @@ public final class AsyncChannel<T> {
                     }
                     T v = unbuffer();
                     state = FINISHED;
+                    seq = handOvers;           // after the hand-overs before it (see poll)
                     return v;
                 }
                 waker = WaitingOp.toWaitWith(w, "a receive");
@@ -633,6 +635,38 @@ public final class AsyncChannel<T> {
                 if (self != null) {
                     self.wake();
                 }
+            }
+        }
+
+        /**
+         * {@link #pollDirect}'s value wrapped in a {@link Poll}, for a receive polled by hand (a
+         * combinator reads the value directly). The wrapper is allocated once the value is taken;
+         * an {@link OutOfMemoryError} there made this poll throw with the value out of the
+         * channel and in nobody's hands, lost. It is given back first, as a receive cancelled
+         * while holding a value gives it back: to the oldest waiting receiver, or into
+         * {@code returned} at its place ({@link #seq}: its hand-over number, or for a buffered
+         * value the hand-overs before it), so the next receive gets it.
+         */
+        @Override
+        @SuppressWarnings("unchecked")
+        public Poll<T> poll(Context cx) {
+            Object v = pollDirect(cx);
+            if (v == DirectTask.PENDING) {
+                return Poll.pending();
+            }
+            try {
+                return Poll.ready((T) v);
+            } catch (Throwable t) {
+                lock();
+                try {
+                    value = (T) v;             // held again, as a served receive holds it
+                    state = DONE;
+                    inFlight++;                // which cancel counts out again
+                } finally {
+                    unlock();
+                }
+                cancel();                      // allocates nothing
+                throw t;
             }
         }
 

@@ -26,7 +26,9 @@ package dev.spindle.async;
  *
  * <p>The contract is the poll's: {@code pollDirect} is {@link AsyncTask#poll} with the result
  * unwrapped, and {@link #poll} wraps it, so a task has one body. The marker is private to the
- * package, so no value a user's task computes can be mistaken for it.
+ * package, so no value a user's task computes can be mistaken for it. The wrapper is allocated
+ * after the value is taken: a task whose value leaves a shared place (a channel's receive)
+ * overrides {@link #poll} to give it back should that allocation fail.
  *
  * @param <T> the task's result type
  */
