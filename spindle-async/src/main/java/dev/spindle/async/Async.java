@@ -580,8 +580,8 @@ public final class Async {
      * AsyncTask<String> later = Async.map(Async.sleep(Duration.ofMillis(20)), x -> "woke up");
      * }</pre>
      *
-     * @param duration how long to wait; one too long for a {@code long} of nanoseconds (about
-     *     292 years) counts as about 73 years
+     * @param duration how long to wait; one longer than 2^61 ns (about 73 years) counts as
+     *     2^61 ns, the furthest ahead a timer is kept
      * @return a task ready ({@code null}) once the time has passed
      * @throws NullPointerException if {@code duration} is null
      */
@@ -647,7 +647,7 @@ public final class Async {
      * @param task the task to bound; the returned task owns it (cancelling the returned task
      *     cancels it, a spawned task's handle included)
      * @param duration how long to wait for it; zero or negative gives up at the first poll at which
-     *     {@code task} is not ready
+     *     {@code task} is not ready; one longer than 2^61 ns (about 73 years) counts as 2^61 ns
      * @return a task with {@code task}'s result, or failing with the timeout
      * @throws NullPointerException if {@code task} or {@code duration} is null
      */
@@ -663,8 +663,10 @@ public final class Async {
         try {
             // a negative duration that fits is clamped as well: now + Long.MIN_VALUE lies 2^63 ns
             // away, so a nanosecond later the difference that tests the deadline overflows and
-            // the "ready at once" deadline compares as almost 292 years ahead
-            return Math.max(d.toNanos(), Long.MIN_VALUE / 4);
+            // the "ready at once" deadline compares as almost 292 years ahead. A long one that
+            // fits is clamped to the timers' own limit (Timers.MAX_AHEAD_NANOS), at which its
+            // entry fired anyway: the deadline then says what happens, as sleep documents
+            return Math.min(Math.max(d.toNanos(), Long.MIN_VALUE / 4), Timers.MAX_AHEAD_NANOS);
         } catch (ArithmeticException overflow) {
             return d.isNegative() ? Long.MIN_VALUE / 4 : Long.MAX_VALUE / 4;
         }

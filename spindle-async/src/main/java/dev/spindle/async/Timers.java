@@ -179,8 +179,8 @@ final class Timers {
     /**
      * The furthest ahead an entry's deadline is kept, about 73 years. Deadlines are ordered by
      * their difference ({@link Entry#before}), which overflows between a deadline almost 2^63 ns
-     * ahead ({@code sleep(Duration.ofNanos(Long.MAX_VALUE))}: its {@code toNanos()} does not
-     * overflow, so {@code Async}'s own clamp does not apply) and one already due; the far one
+     * ahead ({@code sleepUntil(Long.MAX_VALUE)}, or once {@code sleep(Duration.ofNanos(Long.MAX_VALUE))},
+     * before {@code Async} clamped a duration to this limit as well) and one already due; the far one
      * then sorted first and hid the due one for as long as it stayed in the heap. An entry
      * clamped here fires early only after 73 years; the task's own deadline is not changed.
      */
