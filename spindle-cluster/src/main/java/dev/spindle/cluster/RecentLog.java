@@ -3,32 +3,46 @@
  */
 package dev.spindle.cluster;
 
-import java.util.ArrayDeque;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * The most recent entries of a log, at most a fixed number: adding beyond it drops the oldest.
  * Not thread-safe: the scheduler thread alone adds and copies (its callers go through
  * {@code GraphScheduler.call}), so a copy is consistent.
+ *
+ * <p>A ring allocated whole up front, so that an add allocates nothing: an {@code ArrayDeque}
+ * stores an element before it grows, and a grow that ran out of memory (the scheduler survives
+ * it) left it looking empty, every entry logged before gone from the stats and overwritten by
+ * the next adds.
  */
 final class RecentLog<E> {
 
-    private final int capacity;
-    private final ArrayDeque<E> entries = new ArrayDeque<>();
+    private final Object[] ring;
+    /** Where the next entry goes. */
+    private int next;
+    private int size;
 
     RecentLog(int capacity) {
-        this.capacity = capacity;
+        this.ring = new Object[capacity];
     }
 
     void add(E e) {
-        if (entries.size() == capacity) {
-            entries.removeFirst();
+        ring[next] = Objects.requireNonNull(e, "e");
+        next = next + 1 == ring.length ? 0 : next + 1;
+        if (size < ring.length) {
+            size++;
         }
-        entries.addLast(e);
     }
 
     /** The entries, oldest first. */
+    @SuppressWarnings("unchecked")
     List<E> copy() {
-        return List.copyOf(entries);
+        Object[] out = new Object[size];
+        int oldest = next - size < 0 ? next - size + ring.length : next - size;
+        int firstPart = Math.min(size, ring.length - oldest);
+        System.arraycopy(ring, oldest, out, 0, firstPart);
+        System.arraycopy(ring, 0, out, firstPart, size - firstPart);
+        return (List<E>) List.of(out);
     }
 }
