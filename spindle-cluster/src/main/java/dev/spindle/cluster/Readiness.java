@@ -7,6 +7,7 @@ import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeoutException;
 import java.util.function.BooleanSupplier;
 import java.util.function.IntConsumer;
@@ -28,6 +29,15 @@ import java.util.function.Supplier;
 public final class Readiness {
 
     private static final System.Logger LOG = System.getLogger(Readiness.class.getName());
+
+    /**
+     * The newest {@link #joinLate} wait of each coordinator's id, by a token of its own: a newer
+     * wait for an id ends the older ones (see there). An entry leaves with its wait.
+     */
+    private static final ConcurrentHashMap<LateJoin, Object> LATEST_JOINS = new ConcurrentHashMap<>();
+
+    private record LateJoin(ClusterCoordinator coordinator, int id) {
+    }
 
     /** Milliseconds between two looks. */
     public static final int POLL_MILLIS = 50;
@@ -148,7 +158,11 @@ public final class Readiness {
      * it is asked again): the joiner is proven but never admitted, so,
      * kept, it sat idle for good and held its id, and a process restarted under that id waited
      * for ever for the holder's loss; {@code cutOff} handles it as a lost worker (its id is free
-     * again, and the process is told or downed). If {@code present} is false once the scheduler
+     * again, and the process is told or downed). A newer wait for the same id of the same
+     * coordinator (the id rejoined: a process in a crash loop, or one that never answers) ends
+     * this one silently at its next look, as a leaving does: {@code present} asks whether the id
+     * has a member, which each new incarnation answers, so the waits of a rejoin storm went on
+     * until their timeouts, a thread each, all probing every worker. If {@code present} is false once the scheduler
      * has admitted the worker, it tells the scheduler that the worker is lost: the transport's own
      * report of that loss may have come before the admission, when the scheduler had nothing live
      * to lose.
@@ -170,12 +184,18 @@ public final class Readiness {
         Objects.requireNonNull(present, "present");
         Objects.requireNonNull(allReady, "allReady");
         Objects.requireNonNull(cutOff, "cutOff");
+        LateJoin key = new LateJoin(coordinator, id);
+        Object token = new Object();
+        LATEST_JOINS.put(key, token);
         Thread t = new Thread(() -> {
             RuntimeException[] probeFailure = new RuntimeException[1];   // the last probe's, for the log
             try {
                 await(timeout, System.nanoTime(), () -> {
                     if (!present.getAsBoolean()) {
                         throw new IllegalStateException("worker " + id + " left before it could join");
+                    }
+                    if (LATEST_JOINS.get(key) != token) {
+                        throw new IllegalStateException("worker " + id + " rejoined: its newer wait goes on");
                     }
                     try {
                         return allReady.ready();
@@ -208,11 +228,18 @@ public final class Readiness {
                     // the coordinator is closing: its leaving tells every worker
                 }
             } catch (InterruptedException | RuntimeException gaveUp) {
-                // gone, closing or joined already: the member stays outside the scheduler
+                // gone, closing, superseded or joined already: the member stays outside the scheduler
+            } finally {
+                LATEST_JOINS.remove(key, token);
             }
         }, "spindle-late-join-" + id);
         t.setDaemon(true);
-        t.start();
+        try {
+            t.start();
+        } catch (RuntimeException | Error notStarted) {
+            LATEST_JOINS.remove(key, token);
+            throw notStarted;
+        }
     }
 
     /**
