@@ -411,7 +411,7 @@ public final class WorkStealingDeque<T> extends DequeFields {
         if (hook != null) {
             hook.run();
         }
-        return copyRing(old, old.length << 1, t, b);
+        return copyInto(old, new Object[old.length << 1], t, b);
     }
 
     /**
@@ -431,11 +431,7 @@ public final class WorkStealingDeque<T> extends DequeFields {
         return copyInto(old, a, t, b);
     }
 
-    /** A grow's or renewal's copy of {@code [t, b)} into a new ring of {@code length} slots, published. */
-    private Object[] copyRing(Object[] old, int length, long t, long b) {
-        return copyInto(old, new Object[length], t, b);
-    }
-
+    /** A grow's or renewal's copy of {@code [t, b)} from {@code old} into the new ring {@code a}, published. */
     private Object[] copyInto(Object[] old, Object[] a, long t, long b) {
         for (long i = t; i < b; i++) {
             a[(int) i & (a.length - 1)] = old[(int) i & (old.length - 1)];
