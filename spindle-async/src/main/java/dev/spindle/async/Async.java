@@ -963,11 +963,18 @@ public final class Async {
         @Override
         public Poll<T> poll(Context cx) {
             AsyncTask<T> t = task();
+            T v;
             try {
                 // the task's own Poll, not a copy
                 return DirectTask.pollOf(t, cx, "recover: the task's poll returned null instead of a Poll");
             } catch (Throwable e) {
-                return Poll.ready(handler.apply(e));
+                v = handler.apply(e);
+            }
+            try {
+                return DirectTask.ready(this, v);
+            } catch (Throwable e) {            // no Poll for it: nobody receives it (see DirectTask.poll)
+                DirectTask.drop(v, e);
+                throw e;
             }
         }
 
@@ -1480,10 +1487,11 @@ public final class Async {
     }
 
     /**
-     * Run, if set, as an {@code all} makes its result list: a seam for tests, which throw from it
-     * what a full heap throws there. Read once per completed {@code all}, never by a pending poll.
+     * Run, if set, as an {@code all} makes its result list or a {@code select} its selection: a
+     * seam for tests, which throw from it what a full heap throws there. Read once per completed
+     * {@code all} or {@code select}, never by a pending poll.
      */
-    static volatile Runnable beforeAllResults;
+    static volatile Runnable beforeResultContainer;
 
     private static final class AllTask<T> extends Parent implements AsyncTask<List<T>>, Cancellable {
         /** The values, by index; a handle child's slot is written by its wake (see Parent). */
@@ -1539,7 +1547,7 @@ public final class Async {
             }
             Poll<List<T>> ready;
             try {
-                Runnable seam = beforeAllResults;
+                Runnable seam = beforeResultContainer;
                 if (seam != null) {
                     seam.run();
                 }
@@ -1729,7 +1737,22 @@ public final class Async {
                     boolean fromHandle = tasks[i] instanceof JoinHandle;
                     tasks[i] = null;
                     cancelAllBut(i);
-                    return Poll.ready(new Selected<>(i, (T) p.value(), fromHandle));
+                    T v = (T) p.value();
+                    try {
+                        Runnable seam = beforeResultContainer;
+                        if (seam != null) {
+                            seam.run();
+                        }
+                        return Poll.ready(new Selected<>(i, v, fromHandle));
+                    } catch (Throwable t) {
+                        // an OutOfMemoryError making the selection: this poll throws, so nobody
+                        // receives the winner's value; it is dropped (a connection closed), as a
+                        // dropped selection drops it, unless its handle still holds it for others
+                        if (!fromHandle) {
+                            DirectTask.drop(v, t);
+                        }
+                        throw t;
+                    }
                 }
             }
             return Poll.pending();

@@ -7,7 +7,6 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.ArrayDeque;
 import java.util.Objects;
-import java.util.function.Consumer;
 
 /**
  * A bounded multi-producer, multi-consumer channel for async tasks.
@@ -124,12 +123,6 @@ public final class AsyncChannel<T> {
     private int restRoom;
     /** For tests: run under the lock just before a value is added to {@link #rest} (which has room for it). */
     Runnable beforeRestAdd;
-    /**
-     * For tests: run, if set, with the channel as a receive polled by hand wraps the value it took
-     * in a {@link Poll}; tests throw from it the {@link OutOfMemoryError} a full heap throws at that
-     * allocation. Static, so a channel pays no field for it; the consumer picks its own channel.
-     */
-    static volatile Consumer<AsyncChannel<?>> beforeReceivedValueWrap;
     // The wait queues link the waiting operations themselves (WaitingOp) in a circular list,
     // and the channel holds only the oldest: a channel is often made for a single exchange (a
     // one-shot), and two ArrayDeques with their 16-slot arrays were most of its bytes, then a
@@ -662,11 +655,7 @@ public final class AsyncChannel<T> {
                 return Poll.pending();
             }
             try {
-                Consumer<AsyncChannel<?>> seam = beforeReceivedValueWrap;
-                if (seam != null) {
-                    seam.accept(AsyncChannel.this);
-                }
-                return Poll.ready((T) v);
+                return DirectTask.ready(this, v);
             } catch (Throwable t) {
                 lock();
                 try {

@@ -3,6 +3,9 @@
  */
 package dev.spindle.async;
 
+import dev.spindle.async.internal.DroppedValues;
+import java.util.function.Consumer;
+
 /**
  * A task of this package that can answer a poll without a {@link Poll} object:
  * {@link #pollDirect} returns the value itself when the task is ready, and {@link #PENDING}
@@ -50,9 +53,54 @@ abstract class DirectTask<T> implements AsyncTask<T> {
      */
     abstract Object pollDirect(Context cx);
 
+    /**
+     * Run, if set, with the task as its poll wraps a ready value in a {@link Poll}: a seam for
+     * tests, which throw from it the {@link OutOfMemoryError} a full heap throws at that
+     * allocation. Read only once a value is ready, never by a pending poll.
+     */
+    static volatile Consumer<DirectTask<?>> beforeWrap;
+
+    /**
+     * {@link #pollDirect}, wrapped. Should the wrapper not be allocated (an
+     * {@link OutOfMemoryError}), this poll throws and the task is finished with nobody to receive
+     * its value: it is dropped as the runtime drops one ({@link DroppedValues}: a connection is
+     * closed; kept, its socket leaked and its peer waited for good). A task whose value leaves a
+     * shared place (a channel's receive) overrides this to give it back instead.
+     */
     @Override
     public Poll<T> poll(Context cx) {
-        return wrap(pollDirect(cx));
+        Object v = pollDirect(cx);
+        if (v == PENDING) {
+            return Poll.pending();
+        }
+        try {
+            return ready(this, v);
+        } catch (Throwable t) {
+            drop(v, t);
+            throw t;
+        }
+    }
+
+    /** {@code Poll.ready(v)} for {@code task}'s poll, after the test seam ({@link #beforeWrap}). */
+    @SuppressWarnings("unchecked")
+    static <T> Poll<T> ready(DirectTask<?> task, Object v) {
+        Consumer<DirectTask<?>> seam = beforeWrap;
+        if (seam != null) {
+            seam.accept(task);
+        }
+        return Poll.ready((T) v);
+    }
+
+    /**
+     * Drops {@code v}, which nobody will receive since the poll that had it throws {@code t}; a
+     * failure to close it is suppressed into {@code t}, which the poll goes on to throw.
+     */
+    static void drop(Object v, Throwable t) {
+        try {
+            DroppedValues.dropped(v);
+        } catch (Throwable e) {
+            t.addSuppressed(e);
+        }
     }
 
     /**

@@ -33,7 +33,7 @@ class AllResultsAllocationFailureClosesValuesTest {
 
     @AfterEach
     void clearSeam() {
-        Async.beforeAllResults = null;
+        Async.beforeResultContainer = null;
     }
 
     @Test
@@ -41,7 +41,7 @@ class AllResultsAllocationFailureClosesValuesTest {
         Resource a = new Resource();
         Resource b = new Resource();
         AsyncTask<List<Resource>> all = Async.all(List.of(Async.ready(a), Async.ready(b)));
-        Async.beforeAllResults = () -> {
+        Async.beforeResultContainer = () -> {
             throw new OutOfMemoryError("test: the result list cannot be allocated");
         };
         assertThatThrownBy(() -> all.poll(new HandContext()))

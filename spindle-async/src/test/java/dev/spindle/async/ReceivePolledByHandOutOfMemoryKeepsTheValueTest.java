@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
  * The receive now gives the value back before the error goes on, so the next receive gets it.
  *
  * <p>The allocation is made to fail by the channel's seam ({@link
- * AsyncChannel#beforeReceivedValueWrap}), which throws what a full heap throws there. (A child JVM
+ * DirectTask#beforeWrap}), which throws what a full heap throws there. (A child JVM
  * with a really full heap did not fail it for certain: the 16-byte wrapper sometimes still fit.)
  */
 class ReceivePolledByHandOutOfMemoryKeepsTheValueTest {
@@ -27,14 +27,14 @@ class ReceivePolledByHandOutOfMemoryKeepsTheValueTest {
 
     @AfterEach
     void clearSeam() {
-        AsyncChannel.beforeReceivedValueWrap = null;
+        DirectTask.beforeWrap = null;
     }
 
-    /** Makes the next wrap of a value received from {@code ch} throw, once. */
-    private static void failNextWrapOf(AsyncChannel<?> ch) {
-        AsyncChannel.beforeReceivedValueWrap = c -> {
-            if (c == ch) {
-                AsyncChannel.beforeReceivedValueWrap = null;
+    /** Makes {@code receive}'s wrap of the value it took throw, once. */
+    private static void failNextWrapOf(AsyncTask<?> receive) {
+        DirectTask.beforeWrap = t -> {
+            if (t == receive) {
+                DirectTask.beforeWrap = null;
                 throw new OutOfMemoryError("test: the receive's Poll cannot be allocated");
             }
         };
@@ -59,8 +59,8 @@ class ReceivePolledByHandOutOfMemoryKeepsTheValueTest {
             assertThat(ch.send(i).poll(cx).isReady()).isTrue();
         }
         assertThat(ch.receive().poll(cx).value()).isEqualTo(0);
-        failNextWrapOf(ch);
         AsyncTask<Integer> failing = ch.receive();
+        failNextWrapOf(failing);
         assertThatThrownBy(() -> failing.poll(cx)).isInstanceOf(OutOfMemoryError.class);
         assertThat(drain(ch)).as("values after the failed receive").containsExactly(1, 2, 3, 4);
     }
@@ -73,7 +73,7 @@ class ReceivePolledByHandOutOfMemoryKeepsTheValueTest {
         assertThat(first.poll(cx).isPending()).isTrue();
         assertThat(second.poll(cx).isPending()).isTrue();
         assertThat(ch.send(7).poll(cx).isReady()).isTrue();      // handed to first
-        failNextWrapOf(ch);
+        failNextWrapOf(first);
         assertThatThrownBy(() -> first.poll(cx)).isInstanceOf(OutOfMemoryError.class);
         Poll<Integer> p = second.poll(cx);
         assertThat(p.isReady()).as("the waiting receiver was handed the value").isTrue();
@@ -90,7 +90,7 @@ class ReceivePolledByHandOutOfMemoryKeepsTheValueTest {
         assertThat(second.poll(cx).isPending()).isTrue();
         assertThat(ch.send(7).poll(cx).isReady()).isTrue();      // handed to first
         assertThat(ch.send(8).poll(cx).isReady()).isTrue();      // handed to second
-        failNextWrapOf(ch);
+        failNextWrapOf(first);
         assertThatThrownBy(() -> first.poll(cx)).isInstanceOf(OutOfMemoryError.class);
         assertThat(second.poll(cx).value()).isEqualTo(8);
         assertThat(drain(ch)).as("the failed receive's value, held for the next").containsExactly(7);
@@ -103,7 +103,7 @@ class ReceivePolledByHandOutOfMemoryKeepsTheValueTest {
         assertThat(waiting.poll(cx).isPending()).isTrue();
         assertThat(ch.send(7).poll(cx).isReady()).isTrue();      // handed over
         assertThat(ch.send(8).poll(cx).isReady()).isTrue();      // buffered behind it
-        failNextWrapOf(ch);
+        failNextWrapOf(waiting);
         assertThatThrownBy(() -> waiting.poll(cx)).isInstanceOf(OutOfMemoryError.class);
         assertThat(drain(ch)).as("values after the failed receive").containsExactly(7, 8);
     }
@@ -119,8 +119,8 @@ class ReceivePolledByHandOutOfMemoryKeepsTheValueTest {
             for (int i = 0; i < fail; i++) {
                 got.add(ch.receive().poll(cx).value());
             }
-            failNextWrapOf(ch);
             AsyncTask<Integer> failing = ch.receive();
+            failNextWrapOf(failing);
             assertThatThrownBy(() -> failing.poll(cx)).isInstanceOf(OutOfMemoryError.class);
             got.addAll(drain(ch));
             assertThat(got).as("failing receive %d", fail).hasSize(20);

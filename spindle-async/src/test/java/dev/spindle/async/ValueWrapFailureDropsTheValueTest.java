@@ -1,0 +1,94 @@
+/*
+ * Copyright 2026 The Spindle Authors. Licensed under the Apache License, Version 2.0.
+ */
+package dev.spindle.async;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.spindle.async.AllResultsAllocationFailureClosesValuesTest.Resource;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A combinator that has its value in hand allocates what hands it out: a {@code map}'s or
+ * {@code recover}'s {@link Poll}, a {@code select}'s selection. An {@link OutOfMemoryError} there
+ * makes the poll throw, which finishes the task with nobody to receive the value; a connection
+ * (a registered resource) then stayed open for good. It is now dropped as the runtime drops a
+ * value nobody receives (closed), unless a handle still holds it for others. The allocations are
+ * made to fail through the package's seams, which throw what a full heap throws there.
+ */
+class ValueWrapFailureDropsTheValueTest {
+
+    private final AsyncCombinatorTest.HandContext cx = new AsyncCombinatorTest.HandContext();
+
+    @AfterEach
+    void clearSeams() {
+        DirectTask.beforeWrap = null;
+        Async.beforeResultContainer = null;
+    }
+
+    private static void failWrapOf(AsyncTask<?> task) {
+        DirectTask.beforeWrap = t -> {
+            if (t == task) {
+                throw new OutOfMemoryError("test: the Poll cannot be allocated");
+            }
+        };
+    }
+
+    @Test
+    void aMapWhosePollCannotBeAllocatedClosesItsValue() {
+        Resource r = new Resource();
+        AsyncTask<Resource> mapped = Async.map(Async.ready(1), x -> r);
+        failWrapOf(mapped);
+        assertThatThrownBy(() -> mapped.poll(cx)).isInstanceOf(OutOfMemoryError.class);
+        assertThat(r.closed).as("the mapped value, which nobody receives").isTrue();
+    }
+
+    @Test
+    void aRecoveredValueWhosePollCannotBeAllocatedIsClosed() {
+        Resource r = new Resource();
+        AsyncTask<Resource> recovered = Async.recover(cx -> {
+            throw new IllegalStateException("test: fails");
+        }, e -> r);
+        failWrapOf(recovered);
+        assertThatThrownBy(() -> recovered.poll(cx)).isInstanceOf(OutOfMemoryError.class);
+        assertThat(r.closed).as("the recovered value, which nobody receives").isTrue();
+    }
+
+    @Test
+    void aValueWrappedAfterAllIsNotClosed() {
+        Resource r = new Resource();
+        AsyncTask<Resource> mapped = Async.map(Async.ready(1), x -> r);
+        assertThat(mapped.poll(cx).value()).isSameAs(r);
+        assertThat(r.closed).as("a value handed out").isFalse();
+    }
+
+    @Test
+    void aSelectWhoseSelectionCannotBeAllocatedClosesTheWinnersValue() {
+        Resource r = new Resource();
+        AsyncCombinatorTest.Gate<Resource> loser = new AsyncCombinatorTest.Gate<>();
+        AsyncTask<Async.Selected<Resource>> select = Async.select(List.of(Async.ready(r), loser));
+        Async.beforeResultContainer = () -> {
+            throw new OutOfMemoryError("test: the selection cannot be allocated");
+        };
+        assertThatThrownBy(() -> select.poll(cx)).isInstanceOf(OutOfMemoryError.class);
+        assertThat(r.closed).as("the winner's value, which nobody receives").isTrue();
+        assertThat(loser.cancelled).as("the loser").isTrue();
+    }
+
+    @Test
+    void aSelectWonByAHandleLeavesTheValueToTheHandle() {
+        Resource r = new Resource();
+        AsyncPromise<Resource> promise = new AsyncPromise<>();
+        promise.complete(r);
+        AsyncTask<Async.Selected<Resource>> select = Async.select(List.of(promise));
+        Async.beforeResultContainer = () -> {
+            throw new OutOfMemoryError("test: the selection cannot be allocated");
+        };
+        assertThatThrownBy(() -> select.poll(cx)).isInstanceOf(OutOfMemoryError.class);
+        Async.beforeResultContainer = null;
+        assertThat(r.closed).as("a value the handle still holds").isFalse();
+    }
+}
