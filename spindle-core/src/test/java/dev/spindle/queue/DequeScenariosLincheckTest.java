@@ -39,16 +39,19 @@ class DequeScenariosLincheckTest {
                 () -> DequeScenarios.wrapAroundWhileThievesSteal(() -> DequeScenarios.real(4)));
     }
 
-    /** As above, on a deque that renews its ring at every fresh read of top ("a young ring"). */
+    /**
+     * As above, on a deque that renews its ring at every fresh read of top ("a young ring"); fewer
+     * invocations, as WorkStealingDequeRenewingLincheckTest checks renewals under single steals too.
+     */
     @Test
     void ownerVersusBatchAndSingleThiefWithRenewals() {
-        Lincheck.runConcurrentTest(2000,
+        Lincheck.runConcurrentTest(1000,
                 () -> DequeScenarios.ownerVersusBatchAndSingleThief(() -> DequeScenarios.real(4, 1)));
     }
 
     @Test
     void wrapAroundWhileThievesStealWithRenewals() {
-        Lincheck.runConcurrentTest(2000,
+        Lincheck.runConcurrentTest(1000,
                 () -> DequeScenarios.wrapAroundWhileThievesSteal(() -> DequeScenarios.real(4, 1)));
     }
 

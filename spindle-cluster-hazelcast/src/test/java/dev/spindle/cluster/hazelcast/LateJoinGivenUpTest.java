@@ -30,6 +30,13 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(value = 240, unit = TimeUnit.SECONDS)
 class LateJoinGivenUpTest {
 
+    /**
+     * The coordinator's join timeout: the longest wait for the first worker at the start, and the
+     * time the late joiner's probes fail before the join is given up, which the test waits out.
+     * Long enough for a loaded machine to start the first worker, no longer (it was 30 s).
+     */
+    private static final Duration JOIN_TIMEOUT = Duration.ofSeconds(15);
+
     private static final String SECRET = "late-join-given-up-secret-012345";
 
     @Test
@@ -42,7 +49,7 @@ class LateJoinGivenUpTest {
             first = worker(0, ports[1], cluster, ports, new ByteArrayOutputStream(), new ByteArrayOutputStream());
             try (HazelcastCoordinator coordinator = HazelcastCoordinator.start(
                     InProcessClusterTest.settings(cluster, SECRET, ports[0], ports).build(),
-                    CoordinatorSettings.builder().workers(1).threadsPerWorker(1).build(), Duration.ofSeconds(30))) {
+                    CoordinatorSettings.builder().workers(1).threadsPerWorker(1).build(), JOIN_TIMEOUT)) {
                 HazelcastCoordinator.answersProbeForTests = id -> id != 1;   // worker 1 never answers
                 ByteArrayOutputStream out = new ByteArrayOutputStream();
                 ByteArrayOutputStream err = new ByteArrayOutputStream();

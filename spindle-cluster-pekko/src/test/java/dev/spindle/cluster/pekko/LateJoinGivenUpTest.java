@@ -26,6 +26,13 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(value = 240, unit = TimeUnit.SECONDS)
 class LateJoinGivenUpTest {
 
+    /**
+     * The coordinator's join timeout: the longest wait for the first worker at the start, and the
+     * time the late joiner's probes fail before the join is given up, which the test waits out.
+     * Long enough for a loaded machine to start the first worker, no longer (it was 30 s).
+     */
+    private static final Duration JOIN_TIMEOUT = Duration.ofSeconds(15);
+
     private final Cleanup started = new Cleanup();
 
     @AfterEach
@@ -42,7 +49,7 @@ class LateJoinGivenUpTest {
         started.add(PekkoWorker.start(TestCerts.settings(cluster, "worker").seedNode(seed).build(), 0, 1));
         PekkoCoordinator coordinator = started.add(PekkoCoordinator.start(
                 TestCerts.settings(cluster, "coordinator").port(ports[0]).build(),
-                CoordinatorSettings.builder().workers(1).threadsPerWorker(1).build(), Duration.ofSeconds(30)));
+                CoordinatorSettings.builder().workers(1).threadsPerWorker(1).build(), JOIN_TIMEOUT));
         PekkoCoordinator.answersProbeForTests = id -> id != 1;          // worker 1 never answers
 
         PekkoWorker late = started.add(PekkoWorker.start(TestCerts.settings(cluster, "worker").seedNode(seed)
