@@ -547,4 +547,116 @@ public final class DequeTests {
             offerOutcome(r, deque, accepted, owner, thief);
         }
     }
+
+    // ------------------------------------------------------------------ (g) a young ring
+
+    /**
+     * A deque of one element, Box 1 at index 63 (the harness pushed 63 fillers and stole them),
+     * that renews its ring at every fresh read of {@code top}. The owner pushes 2, 3 and 4: the
+     * push at index 64 (a multiple of the clearing lag) reads {@code top} afresh and so copies
+     * the live elements into a new ring before it stores; the thief steals twice meanwhile,
+     * from the old ring or the new. Either ring must give it the same element, and nothing may
+     * be lost, taken twice or seen half-published.
+     */
+    @JCStressTest
+    @Description("Ring renewal: the owner's push copies the ring while a thief steals twice.")
+    @Outcome(id = "1, 432, 0", expect = ACCEPTABLE, desc = "thief stole the oldest, then saw the rest not yet pushed")
+    @Outcome(id = "12, 43, 0", expect = ACCEPTABLE, desc = "thief stole two, oldest first")
+    @Outcome(id = ".*, 1", expect = FORBIDDEN, desc = "LOST: an element was taken by nobody")
+    @Outcome(id = ".*, 2", expect = FORBIDDEN, desc = "DUPLICATED: an element was taken twice")
+    @Outcome(id = ".*, 3", expect = FORBIDDEN, desc = "lost and duplicated")
+    @Outcome(id = ".*, [4-7]", expect = FORBIDDEN, desc = "HALF-PUBLISHED: success with null, or a box whose id is not visible")
+    @Outcome(expect = FORBIDDEN, desc = "nothing lost or duplicated, but not FIFO for the thief / LIFO for the drain")
+    @State
+    public static class RenewVsSteal {
+        final WorkStealingDeque<Object> deque = renewingAt63();
+        final Side thief = new Side();
+
+        @Actor
+        public void owner() {
+            deque.push(new Box(2));
+            deque.push(new Box(3));
+            deque.push(new Box(4));
+        }
+
+        @Actor
+        public void thief() {
+            thief.addSteal(deque.steal());
+            thief.addSteal(deque.steal());
+        }
+
+        @Arbiter
+        public void arbiter(III_Result r) {
+            Side left = drain(deque);
+            r.r1 = thief.seq;
+            r.r2 = left.seq;
+            r.r3 = Tally.verdict(Tally.upTo(4), thief, left);
+        }
+    }
+
+    /**
+     * As {@link RenewVsSteal}, but the deque holds 1, 2 and 3 (at indices 61 to 63) and the
+     * thief takes a batch: it reads several slots of whichever ring it loaded while the owner's
+     * push of 4 copies them into a new one.
+     */
+    @JCStressTest
+    @Description("Ring renewal: the owner's push copies the ring while a thief steals a batch.")
+    @Outcome(id = "12, 43, 0", expect = ACCEPTABLE, desc = "thief saw three or four and took a batch of two, oldest first")
+    @Outcome(id = ".*, 1", expect = FORBIDDEN, desc = "LOST: an element was taken by nobody")
+    @Outcome(id = ".*, 2", expect = FORBIDDEN, desc = "DUPLICATED: an element was taken twice")
+    @Outcome(id = ".*, 3", expect = FORBIDDEN, desc = "lost and duplicated")
+    @Outcome(id = ".*, [4-7]", expect = FORBIDDEN, desc = "HALF-PUBLISHED: success with null, or a box whose id is not visible")
+    @Outcome(expect = FORBIDDEN, desc = "nothing lost or duplicated, but not a legal order")
+    @State
+    public static class RenewVsStealBatch {
+        final WorkStealingDeque<Object> deque = renewingAt(61, 3);
+        final WorkStealingDeque<Object> thiefDeque = new WorkStealingDeque<>(2, 1 << 10);
+        final Side thief = new Side();
+
+        @Actor
+        public void owner() {
+            deque.push(new Box(4));
+        }
+
+        @Actor
+        public void thief() {
+            thief.add(deque.stealBatchOrNull(thiefDeque, 8));
+            for (Object x; (x = thiefDeque.stealOrNull()) != null; ) {
+                thief.add(x);
+            }
+        }
+
+        @Arbiter
+        public void arbiter(III_Result r) {
+            Side left = drain(deque);
+            left.add(thiefDeque.pop());        // must be empty; counted if not
+            r.r1 = thief.seq;
+            r.r2 = left.seq;
+            r.r3 = Tally.verdict(Tally.upTo(4), thief, left);
+        }
+    }
+
+    /** {@link #renewingAt}(63, 1). */
+    static WorkStealingDeque<Object> renewingAt63() {
+        return renewingAt(63, 1);
+    }
+
+    /**
+     * A renewing deque (64 slots) whose first element is at index {@code first}, holding Boxes 1
+     * to {@code n}: {@code first} fillers pushed and stolen by the calling thread, which hands the
+     * deque to the owner actor as any state's constructor does.
+     */
+    static WorkStealingDeque<Object> renewingAt(int first, int n) {
+        WorkStealingDeque<Object> d = Renewing.deque(64, 1 << 10);
+        for (int i = 0; i < first; i++) {
+            d.push(i);
+        }
+        for (int i = 0; i < first; i++) {
+            d.steal();
+        }
+        for (int id = 1; id <= n; id++) {
+            d.push(new Box(id));
+        }
+        return d;
+    }
 }

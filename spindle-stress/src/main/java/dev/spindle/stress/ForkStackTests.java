@@ -170,4 +170,41 @@ public final class ForkStackTests {
             r.r3 = b.runs;
         }
     }
+
+    @JCStressTest
+    @Description("A young array: the stack holds A and renews its array at every push; the owner pushes B (copying A into a new array it then publishes), pops and runs B, then A, while a thief reads the stack's oldest, from the old array or the new, and tries to start it. Each task runs exactly once.")
+    @Outcome(id = "0, 1, 1", expect = ACCEPTABLE, desc = "the thief found nothing it could start; the owner ran both")
+    @Outcome(id = "1, 1, 1", expect = ACCEPTABLE_INTERESTING, desc = "the thief started A (from either array) or B; the owner ran the other")
+    @Outcome(id = "0, 2, 1", expect = FORBIDDEN, desc = "A RAN TWICE")
+    @Outcome(id = "0, 1, 2", expect = FORBIDDEN, desc = "B RAN TWICE")
+    @Outcome(id = "0, 0, 1", expect = FORBIDDEN, desc = "A LOST")
+    @Outcome(id = "0, 1, 0", expect = FORBIDDEN, desc = "B LOST")
+    @State
+    public static class RenewVsThief {
+        final ForkStack<Counted> forks = Renewing.stack(4, t -> !t.isDone());
+        final Counted a = new Counted(1);
+        final Counted b = new Counted(2);
+
+        public RenewVsThief() {
+            forks.push(a);
+        }
+
+        @Actor
+        public void owner() {
+            forks.push(b);                     // renews: A is copied into the new array
+            tryInvoke(forks.pop());
+            tryInvoke(forks.pop());
+        }
+
+        @Actor
+        public void thief(III_Result r) {
+            r.r1 = tryInvoke(forks.peekOldest());
+        }
+
+        @Arbiter
+        public void arbiter(III_Result r) {
+            r.r2 = a.runs;
+            r.r3 = b.runs;
+        }
+    }
 }
