@@ -177,6 +177,12 @@ public final class ForkStack<T> {
     }
 
     /**
+     * Run by the owner just before it allocates a renewed array, if set: a seam for tests, which
+     * throw from it what a full heap throws there. Read on the renewing path only.
+     */
+    static volatile Runnable beforeRenew;
+
+    /**
      * Replaces the array with a young copy of {@code [b, t)} (see "a young array" in the class
      * overview) and returns it; on an {@link OutOfMemoryError} returns the old one. Out of
      * {@link #push}, which every fork runs. Owner only.
@@ -186,6 +192,10 @@ public final class ForkStack<T> {
         Object[] old = cells;
         Object[] a;
         try {
+            Runnable hook = beforeRenew;
+            if (hook != null) {
+                hook.run();
+            }
             a = new Object[old.length];
         } catch (OutOfMemoryError e) {         // only an optimisation: the old array serves
             return old;

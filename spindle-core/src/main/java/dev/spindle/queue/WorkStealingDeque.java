@@ -415,6 +415,12 @@ public final class WorkStealingDeque<T> extends DequeFields {
     }
 
     /**
+     * Run by the owner just before it allocates a renewed ring, if set: a seam for tests, which
+     * throw from it what a full heap throws there. Read on the renewing path only.
+     */
+    static volatile Runnable beforeRenew;
+
+    /**
      * Replaces the ring with a young copy of the same size (see "a young ring" in the class
      * overview); on an {@link OutOfMemoryError} keeps it, and clears its stolen slots as the push
      * would have. Owner only.
@@ -423,6 +429,10 @@ public final class WorkStealingDeque<T> extends DequeFields {
         freshTopReads = 0;
         Object[] a;
         try {
+            Runnable hook = beforeRenew;
+            if (hook != null) {
+                hook.run();
+            }
             a = new Object[old.length];
         } catch (OutOfMemoryError e) {         // only an optimisation: the old ring serves
             clearStolen(old, t, b);
