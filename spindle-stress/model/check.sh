@@ -121,9 +121,11 @@ run_check() {
 }
 
 if [[ $mode == verify ]]; then
-    # The deque: owner push/pop, two thieves (steal, stealBatch), 4 tasks, ring 2 -> 4. Safety.
-    check deque            deque.pml pass "-DNTASK=4" "-DSAFETY -DCOLLAPSE -DMEMLIM=3072" "-m1000000"
-    check deque-lag4       deque.pml pass "-DNTASK=4 -DLAG=4" "-DSAFETY -DCOLLAPSE -DMEMLIM=3072" "-m1000000"
+    # The deque: owner push/pop, two thieves (steal, stealBatch), 4 tasks, ring 2 -> 4, each
+    # ring renewed once at a fresh read of the owner's choosing or never (-DRENEW: the runs
+    # without a renewal are explored too, so it covers the model without it). Safety.
+    check deque-renew      deque.pml pass "-DNTASK=4 -DRENEW" "-DSAFETY -DCOLLAPSE -DMEMLIM=3072" "-m1000000"
+    check deque-renew-lag4 deque.pml pass "-DNTASK=4 -DLAG=4 -DRENEW" "-DSAFETY -DCOLLAPSE -DMEMLIM=3072" "-m1000000"
     # The park/wake protocol. Safety (no task runs twice, no deadlock outside a park) ...
     check park-safety      park.pml  pass "-DNW=2 -DNT=2 -DNSUB=2" "-DNOCLAIM -DMEMLIM=3072" "-m1000000"
     # ... and liveness: every submitted task is eventually run, under weak fairness.
@@ -225,6 +227,8 @@ else
     # a push that trusts a view of top saying full: with a lag of 2, the ring of 2 is read
     # afresh at every second push anyway, so this one needs the lag of 4
     check deque-MUTANT_TRUST_FULL_VIEW deque.pml fail "-DNTASK=3 -DLAG=4 -DMUTANT_TRUST_FULL_VIEW" "-DSAFETY -DMEMLIM=3072" "-m1000000"
+    # a renewal that leaves the oldest element out of the young ring
+    check deque-MUTANT_RENEW_SKIPS_OLDEST deque.pml fail "-DNTASK=3 -DRENEW -DMUTANT_RENEW_SKIPS_OLDEST" "-DSAFETY -DMEMLIM=3072" "-m1000000"
     for m in MUTANT_NO_RECHECK MUTANT_NOTIFY_FIRST; do
         check "park-$m" park.pml fail "-DNW=2 -DNT=1 -DNSUB=1 -D$m" "-DNFAIR=3 -DMEMLIM=3072" "-a -f -m1000000"
         check "park-sharing-$m" park.pml fail "-DSHARING -DNW=2 -DNT=1 -DNSUB=1 -D$m" "-DNFAIR=3 -DMEMLIM=3072" "-a -f -m1000000"

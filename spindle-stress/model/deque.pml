@@ -37,6 +37,14 @@
  * injector on overflow) is not modelled: it is the one-element steal's CAS run by the owner,
  * and it only moves the view forward to what its CAS left.
  *
+ * A YOUNG RING (-DRENEW). The owner also renews its ring ("a young ring" in the class
+ * overview): at a fresh read of top that finds room, instead of clearing the stolen slots, it may
+ * copy [top, bottom) into a new ring of the same size and publish it as a grow does. The model
+ * lets it renew each ring at most once, at whichever fresh read it chooses (spin explores every
+ * choice): ring 2 is the young copy of ring 0 (CAP0 slots), ring 3 that of ring 1 (CAP1), and a
+ * grow may start from ring 0 or ring 2. Thieves holding the old ring read there the element
+ * they would read in the new one, since the old ring is never written again.
+ *
  * Safety checked: every task taken by anyone is the one pushed at the index the taker won
  * (ghost array at[]), no task is taken twice, and once the thieves have stopped and the owner
  * has popped until empty, every pushed task has been taken exactly once.
@@ -46,6 +54,8 @@
  *   -DMUTANT_THIEF_CLEARS    a thief nulls its slot after winning (the Javadoc says why not)
  *   -DMUTANT_CLEAR_TOO_FAR   the owner's lazy clearing also nulls the slot of index top
  *   -DMUTANT_BATCH_NO_RECHECK a batch thief does not re-read bottom before each extra CAS
+ *   -DMUTANT_RENEW_SKIPS_OLDEST (with -DRENEW) a renewal copies [top + 1, bottom): the element
+ *                            at top is lost unless a thief holding the old ring takes it
  *   -DMUTANT_TRUST_FULL_VIEW offer() reads top afresh only when its view says empty or at a
  *                            multiple of the lag, not when the view says full: a push into a
  *                            ring that only looks full overwrites an element not yet taken
@@ -66,6 +76,12 @@ int  bottom = 0;
 byte ring = 0;              /* the current ring: 0 (CAP0 slots) or 1 (CAP1 slots) */
 byte r0[CAP0];              /* slots; 0 is null, otherwise a task id */
 byte r1[CAP1];
+#ifdef RENEW
+byte r2[CAP0];              /* ring 2: the young copy of ring 0 */
+byte r3[CAP1];              /* ring 3: the young copy of ring 1 */
+bool renewed0 = false;      /* each ring is renewed at most once (a bound on the states) */
+bool renewed1 = false;
+#endif
 
 byte at[NTASK];             /* ghost: the id pushed at each logical index */
 byte taken[NTASK + 1];      /* ghost: times each id was taken */
@@ -76,14 +92,22 @@ byte thievesDone = 0;
 inline readSlot(rg, i, x) {
     if
     :: rg == 0 -> x = r0[(i) % CAP0]
-    :: else    -> x = r1[(i) % CAP1]
+#ifdef RENEW
+    :: rg == 2 -> x = r2[(i) % CAP0]
+    :: rg == 3 -> x = r3[(i) % CAP1]
+#endif
+    :: rg == 1 -> x = r1[(i) % CAP1]
     fi
 }
 
 inline writeSlot(rg, i, x) {
     if
     :: rg == 0 -> r0[(i) % CAP0] = x
-    :: else    -> r1[(i) % CAP1] = x
+#ifdef RENEW
+    :: rg == 2 -> r2[(i) % CAP0] = x
+    :: rg == 3 -> r3[(i) % CAP1] = x
+#endif
+    :: rg == 1 -> r1[(i) % CAP1] = x
     fi
 }
 
@@ -110,7 +134,7 @@ active proctype Owner() {
         b = bottom;                               /* own field */
         t = seen;                                 /* topSeen: owner-only, no read of top */
         a = ring;
-        cap = (a == 0 -> CAP0 : CAP1);
+        cap = (a == 0 || a == 2 -> CAP0 : CAP1);
         if
 #ifdef MUTANT_TRUST_FULL_VIEW
         :: t == b || (b % LAG) == 0 ->
@@ -126,14 +150,40 @@ active proctype Owner() {
             d_step {                              /* grow: copy [t, b) into the new ring, */
                 i = t;                            /* then RING.setRelease; the new ring is */
                 do                                /* invisible until that store */
-                :: i < b -> r1[i % CAP1] = r0[i % CAP0]; i++
+                :: i < b -> readSlot(a, i, x); r1[i % CAP1] = x; i++
                 :: else -> break
                 od;
+                x = 0;
                 ring = 1
             };
             a = 1;
             cleared = t
-        :: else ->                                /* clearStolen(a, t, b): TakenSlots.clear */
+#ifdef RENEW
+        :: b - t < cap && ((a == 0 && !renewed0) || (a == 1 && !renewed1)) ->
+            d_step {                              /* renew: copy [t, b) into a young ring of */
+#ifdef MUTANT_RENEW_SKIPS_OLDEST
+                i = t + 1;                        /* the oldest element is not copied */
+#else
+                i = t;                            /* the same size, then RING.setRelease, as */
+#endif
+                do                                /* a grow does */
+                :: i < b ->
+                    if
+                    :: a == 0 -> r2[i % CAP0] = r0[i % CAP0]
+                    :: else -> r3[i % CAP1] = r1[i % CAP1]
+                    fi;
+                    i++
+                :: else -> break
+                od;
+                if
+                :: a == 0 -> renewed0 = true; ring = 2
+                :: else -> renewed1 = true; ring = 3
+                fi
+            };
+            a = ring;
+            cleared = t                           /* clearedBelow = t: the new ring holds nothing below */
+#endif
+        :: b - t < cap ->                         /* clearStolen(a, t, b): TakenSlots.clear */
             upTo = (t == b -> t : t - LAG);       /* the lag while it holds elements */
             from = (cleared > b - cap -> cleared : b - cap);
 #ifdef MUTANT_CLEAR_TOO_FAR

@@ -72,7 +72,10 @@ import java.util.Objects;
  * per {@value #RENEW_INTERVAL} fresh reads, far fewer than the collections in between would
  * take to tenure it again while pushes run. Rings above {@value #RENEW_MAX_LENGTH} slots are not
  * renewed (a copy that size is no longer small), and a renewal that cannot allocate
- * (an {@link OutOfMemoryError}) is skipped: the old ring serves as before.
+ * (an {@link OutOfMemoryError}) is skipped: the old ring serves as before. Checked with
+ * renewals at every fresh read by Lincheck (WorkStealingDequeRenewingLincheckTest and the
+ * DequeScenarios programs), on hardware by jcstress (DequeTests.RenewVsSteal and
+ * RenewVsStealBatch), and by the Promela model (spindle-stress/model/deque.pml, -DRENEW).
  *
  * <p><b>Clearing taken slots.</b> So that the collector can reclaim finished tasks, slots are
  * nulled once their element is taken. The owner nulls the slots it pops. A thief must
