@@ -5,6 +5,7 @@ package dev.spindle.async.io;
 
 import dev.spindle.async.AsyncTask;
 import dev.spindle.async.Poll;
+import dev.spindle.async.Waker;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
@@ -191,13 +192,16 @@ public final class AsyncTcpListener implements AutoCloseable {
             if (channel.isOpen()) {
                 reactor.checkOpen();
             }
+            // before a connection is taken: refused after it, a null waker (a hand-written
+            // context) closed that connection, which the next accept should have had
+            Waker waker = Reactor.toWaitWith(cx.waker(), SelectionKey.OP_ACCEPT);
             try {
                 SocketChannel ch = channel.accept();
                 if (ch != null) {
                     try {
                         Reactor r = streamReactors == null ? reactor : streamReactors.next();
                         AsyncTcpStream stream = new AsyncTcpStream(ch, r);
-                        if (cx.waker().expired()) {
+                        if (waker.expired()) {
                             // its task was cancelled during this poll (after the budget), whose
                             // result the runtime drops: handed out, the connection stayed open
                             // and registered for good, held by nobody. Closed instead
@@ -215,7 +219,7 @@ public final class AsyncTcpListener implements AutoCloseable {
             } catch (IOException e) {
                 throw new UncheckedIOException("accept failed", e);
             }
-            reactor.await(reg, SelectionKey.OP_ACCEPT, cx.waker());
+            reactor.await(reg, SelectionKey.OP_ACCEPT, waker);
             return Poll.pending();
         };
     }

@@ -7,6 +7,7 @@ import dev.spindle.async.AsyncTask;
 import dev.spindle.async.Cancellable;
 import dev.spindle.async.Context;
 import dev.spindle.async.Poll;
+import dev.spindle.async.Waker;
 import dev.spindle.async.internal.DroppedValues;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -378,9 +379,10 @@ public final class AsyncTcpStream implements AutoCloseable {
                     return Poll.ready(-1);
                 } else if (reg.isArmedLocked(SelectionKey.OP_READ)) {
                     // the reactor reads as soon as bytes arrive: a read here would only find none
+                    Waker w = Reactor.toWaitWith(cx.waker(), SelectionKey.OP_READ);
                     reactor.checkOpen();       // before the waker goes where nobody looks
                     n = 0;
-                    change = reg.add(SelectionKey.OP_READ, cx.waker());
+                    change = reg.add(SelectionKey.OP_READ, w);
                 } else {
                     try {
                         n = readSome(dst);
@@ -393,8 +395,9 @@ public final class AsyncTcpStream implements AutoCloseable {
                     if (n == 0) {
                         // about to wait: refuse it on a closed reactor before arming, or the
                         // armed interest made the next read wait for a selector long gone
+                        Waker w = Reactor.toWaitWith(cx.waker(), SelectionKey.OP_READ);
                         reactor.checkOpen();
-                        change = reg.add(SelectionKey.OP_READ, cx.waker());
+                        change = reg.add(SelectionKey.OP_READ, w);
                     } else {
                         change = Reactor.NO_CHANGE;
                     }

@@ -731,6 +731,7 @@ public final class Reactor implements AutoCloseable, IoDriver {
      * registration was cancelled, wakes it at once.
      */
     void await(Registration reg, int op, Waker waker) {
+        toWaitWith(waker, op);
         checkOpen();
         int r = reg.add(op, waker);
         if (r == CANCELLED) {
@@ -741,6 +742,26 @@ public final class Reactor implements AutoCloseable, IoDriver {
             enqueue(reg);
         }
         wakeIfClosedMeanwhile(reg);
+    }
+
+    /**
+     * {@code w}, the waker of a poll about to wait for {@code op} on a registration; checked
+     * before anything is armed.
+     *
+     * @throws NullPointerException if {@code w} is null (a hand-written context): registered,
+     *     it returned the poll pending, and readiness later "woke" it with a NullPointerException
+     *     reported on the selector thread, so its task waited for good; refused here as the
+     *     channel operations, a sleep and the combinators refuse it
+     */
+    static Waker toWaitWith(Waker w, int op) {
+        if (w == null) {
+            String what = op == SelectionKey.OP_ACCEPT ? "accept"
+                    : op == SelectionKey.OP_READ ? "read"
+                    : op == SelectionKey.OP_CONNECT ? "connect" : "write";
+            throw new NullPointerException("Context.waker() returned null: a socket's " + what
+                    + " is awaited by registering the waker of the poll that finds it pending");
+        }
+        return w;
     }
 
     /**
