@@ -561,7 +561,9 @@ public final class AsyncTcpStream implements AutoCloseable {
 
     /**
      * Closes the connection and wakes the tasks waiting on it; its read-ahead buffer goes back to
-     * the reactor for the next stream. Idempotent.
+     * the reactor for the next stream. Idempotent. The socket is let go of at the reactor's next
+     * select, or here on a {@linkplain ReactorGroup#openDriven driven} reactor that no runtime
+     * drives (none built yet, or closed).
      */
     @Override
     public void close() {
@@ -577,5 +579,6 @@ public final class AsyncTcpStream implements AutoCloseable {
             }
             reactor.deregister(reg);
         }
+        reactor.releaseIfUndriven();           // a driven reactor nobody drives: see there
     }
 }

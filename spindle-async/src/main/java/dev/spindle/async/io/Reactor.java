@@ -883,6 +883,21 @@ public final class Reactor implements AutoCloseable, IoDriver {
     }
 
     /**
+     * After a stream's {@link #deregister}: on a driven reactor that no runtime drives, lets go of
+     * its socket now ({@link #releaseUndriven}); otherwise nothing (a selector thread or a driver
+     * drops the key at its next select, woken by the deregistration). A stream's close does not
+     * wait as a listener's does ({@link #awaitReleased}): that wait is for a port to bind again.
+     * Without it, a stream closed after its runtime (a server that stops its workers, then closes
+     * the connections it holds) kept its key and its socket open until a new runtime selected or
+     * the group was closed, and its peer's next bytes went unanswered, never reset.
+     */
+    void releaseIfUndriven() {
+        if (thread == null) {
+            releaseUndriven();
+        }
+    }
+
+    /**
      * For a driven reactor that no runtime drives (none built yet, or its runtime closed): applies
      * the queued changes, which cancel the keys of channels closed since, and drops those keys
      * with a {@code selectNow}, as the driver's next turn would. Nobody else would select until a
