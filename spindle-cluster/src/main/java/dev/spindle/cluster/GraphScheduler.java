@@ -999,12 +999,15 @@ final class GraphScheduler implements AutoCloseable {
             Object value = m.value();
             notifier.execute(() -> f.complete(value));
         }
-        dependentsMayRun(t);
-        // its inputs first: releasing t itself may forget its record (forgetReleased), which
-        // clears t.dependencies, and inputs only t still needed would then be held for good
+        // its inputs first, before its dependents too: releasing t itself may forget its record
+        // (forgetReleased), which clears t.dependencies, and inputs only t still needed would then
+        // be held for good. Placing a dependent may do that already: one that no allowed worker
+        // may run fails, and that failure releases t (and, its future released, forgets both).
+        // A dependent that needs an input as well is pending, so the input stays.
         for (TaskState d : t.dependencies) {
             mayRelease(d);
         }
+        dependentsMayRun(t);
         mayRelease(t);
     }
 
