@@ -806,6 +806,14 @@ final class GraphScheduler implements AutoCloseable {
         work.push(root);
         while (!work.isEmpty()) {
             TaskState t = work.pop();
+            if (recomputable(t) && !t.wanted && t.pendingDependents == 0) {
+                // pushed for a dependent that failed since, in this walk (another input of it could
+                // not be placed): nobody needs it any more. Recomputed, it was wasted work, and a
+                // record that failure released and forgot (forgetReleased) stayed processing on its
+                // worker for good, its result ignored, so that the worker could never retire. Not
+                // marked visited: a task later in the walk may need it, and then it is recomputed
+                continue;
+            }
             if (!visited.add(t) || !(t.state == TaskState.State.WAITING || recomputable(t))) {
                 continue;
             }
