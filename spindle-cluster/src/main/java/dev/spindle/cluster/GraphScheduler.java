@@ -1399,9 +1399,12 @@ final class GraphScheduler implements AutoCloseable {
         if (m.holder() >= 0 && m.holder() < workers.size() && dep != null) {   // a worker's word: check it
             dep.removeHolder(m.holder());
             WorkerState h = workers.get(m.holder());
-            if (h.holds.remove(dep.key()) && h.alive) {
+            if (h.holds.remove(dep.key()) && h.alive && dep.processingOn != h) {
                 // it may still hold the value (a fetch that timed out): no longer counted, the copy
-                // would never be released
+                // would never be released. Not where the key's current attempt runs (a lost result
+                // computed again on a worker that reported a copy after the loss): the release would
+                // make it drop that job (ClusterWorker.release), which would never report, and the
+                // tasks waiting for it waited for good; the run stores over the copy
                 releaseKey(h, dep.key());
             }
         }
