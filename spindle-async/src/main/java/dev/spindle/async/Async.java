@@ -821,6 +821,12 @@ public final class Async {
         /** The stages (maps, thens, recovers), innermost first; those passed are nulled. */
         private final AsyncTask<?>[] stages;
         private int next;
+        /**
+         * Whether the value the last poll reached is the awaited task's own and that task a
+         * handle (a then's function returned one as the chain's last task): see
+         * {@link DirectTask#readFromHandle}.
+         */
+        private boolean fromHandle;
 
         Pipeline(AsyncTask<?> source, AsyncTask<?>[] stages) {
             this.current = source;
@@ -850,7 +856,14 @@ public final class Async {
          * {@code failure} instead.
          */
         private Object run(Context cx, RecoverTask<?> recover, Throwable failure) {
-            Object v = recover != null ? recover.handle(failure) : DirectTask.pollValue(current, cx);
+            fromHandle = false;
+            Object v;
+            if (recover != null) {
+                v = recover.handle(failure);
+            } else {
+                v = DirectTask.pollValue(current, cx);
+                fromHandle = current instanceof JoinHandle;
+            }
             while (v != DirectTask.PENDING) {
                 if (next == stages.length) {
                     return v;
@@ -859,12 +872,19 @@ public final class Async {
                 stages[next++] = null;
                 if (s instanceof MapTask<?, ?> m) {
                     v = m.apply(v);
+                    fromHandle = false;
                 } else if (s instanceof ThenTask<?, ?> th) {
                     current = th.secondFor(v);
                     v = DirectTask.pollValue(current, cx);
+                    fromHandle = current instanceof JoinHandle;
                 }                              // else a recover: a value passes through it
             }
             return v;
+        }
+
+        @Override
+        boolean readFromHandle() {
+            return fromHandle;
         }
 
         /** The next recover stage, skipping (and passing) the stages before it; null if none. */

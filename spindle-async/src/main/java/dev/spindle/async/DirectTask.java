@@ -64,8 +64,9 @@ abstract class DirectTask<T> implements AsyncTask<T> {
      * {@link #pollDirect}, wrapped. Should the wrapper not be allocated (an
      * {@link OutOfMemoryError}), this poll throws and the task is finished with nobody to receive
      * its value: it is dropped as the runtime drops one ({@link DroppedValues}: a connection is
-     * closed; kept, its socket leaked and its peer waited for good). A task whose value leaves a
-     * shared place (a channel's receive) overrides this to give it back instead.
+     * closed; kept, its socket leaked and its peer waited for good), unless a handle still holds
+     * it ({@link #readFromHandle}). A task whose value leaves a shared place (a channel's receive)
+     * overrides this to give it back instead.
      */
     @Override
     public Poll<T> poll(Context cx) {
@@ -76,9 +77,21 @@ abstract class DirectTask<T> implements AsyncTask<T> {
         try {
             return ready(this, v);
         } catch (Throwable t) {
-            drop(v, t);
+            if (!readFromHandle()) {
+                drop(v, t);
+            }
             throw t;
         }
+    }
+
+    /**
+     * Whether the value {@link #pollDirect} just returned is a {@link JoinHandle}'s own, which the
+     * handle keeps for its other awaiters and for a poll again: then a failed wrap leaves it to
+     * the handle, as a {@code select} won by a handle does. {@code false} by default: the value
+     * is this task's alone (what a map's or recover's function made).
+     */
+    boolean readFromHandle() {
+        return false;
     }
 
     /** {@code Poll.ready(v)} for {@code task}'s poll, after the test seam ({@link #beforeWrap}). */

@@ -91,4 +91,28 @@ class ValueWrapFailureDropsTheValueTest {
         Async.beforeResultContainer = null;
         assertThat(r.closed).as("a value the handle still holds").isFalse();
     }
+
+    @Test
+    void aLongChainEndingInAHandleLeavesTheValueToTheHandle() {
+        // more stages than Async.FLATTEN_DEPTH: the recover's first poll runs the chain as one
+        // Pipeline, whose value here is the handle's own, and the Pipeline's Poll cannot be made
+        Resource r = new Resource();
+        AsyncPromise<Resource> promise = new AsyncPromise<>();
+        promise.complete(r);
+        AsyncTask<Integer> chain = Async.ready(0);
+        for (int i = 0; i <= Async.FLATTEN_DEPTH; i++) {
+            chain = Async.map(chain, x -> x + 1);
+        }
+        AsyncTask<Resource> fromHandle = Async.then(chain, n -> promise);
+        Resource other = new Resource();
+        AsyncTask<Resource> recovered = Async.recover(fromHandle, e -> other);
+        DirectTask.beforeWrap = t -> {
+            throw new OutOfMemoryError("test: no Poll can be allocated");
+        };
+        assertThatThrownBy(() -> recovered.poll(cx)).isInstanceOf(OutOfMemoryError.class);
+        DirectTask.beforeWrap = null;
+        assertThat(r.closed).as("a value the handle still holds").isFalse();
+        assertThat(other.closed).as("the recover's own value, which nobody receives").isTrue();
+        assertThat(promise.poll(cx).value()).as("the handle's value, for its other awaiters").isSameAs(r);
+    }
 }
