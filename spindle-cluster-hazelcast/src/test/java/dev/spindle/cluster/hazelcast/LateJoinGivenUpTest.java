@@ -35,7 +35,7 @@ class LateJoinGivenUpTest {
      * time the late joiner's probes fail before the join is given up, which the test waits out.
      * Long enough for a loaded machine to start the first worker, no longer (it was 30 s).
      */
-    private static final Duration JOIN_TIMEOUT = Duration.ofSeconds(15);
+    private static final Duration JOIN_TIMEOUT = Duration.ofSeconds(20);
 
     private static final String SECRET = "late-join-given-up-secret-012345";
 
