@@ -905,7 +905,8 @@ public final class Reactor implements AutoCloseable, IoDriver {
      * stayed bound: a server restarted in-process, its group kept, could not bind it again before
      * building its new runtime ("Address already in use"). Under {@link #driveLock}, as a driver's
      * turn: a runtime that claims the reactor meanwhile selects after this. What the
-     * {@code selectNow} finds ready stays in the selected keys for that driver's first turn.
+     * {@code selectNow} finds ready stays in the selected keys for that driver's first turn, and
+     * a wake-up it consumed is sent again for that turn.
      */
     private void releaseUndriven() {
         if (claimed.get()) {
@@ -915,13 +916,24 @@ public final class Reactor implements AutoCloseable, IoDriver {
             if (closed || claimed.get()) {
                 return;                        // the close dropped them all, or a driver will
             }
+            Runnable hook = beforeUndrivenSelect;
+            if (hook != null) {
+                hook.run();
+            }
             try {
                 applyChanges();
                 selector.selectNow();
-                // as a driver's turn does: a wake-up it consumed is sent again next time, and a
-                // change queued before that (whose wake-up was not sent) is applied now
-                wakeupPending.set(false);
-                applyChanges();
+                // The selectNow consumed any wake-up sent before it, yet this is no turn of a
+                // driver, the one its sender meant to end: a runtime that claimed the reactor
+                // meanwhile may have woken its worker, which waits for this lock to select.
+                // Clearing the flag here, as a driver's turn does, lost that wake-up: the
+                // worker's select slept until a socket became ready, for good with no timer
+                // pending, and the task it was woken for waited with it. So the flag stays, and
+                // the wake-up it says was sent is sent again; a change queued meanwhile, whose
+                // own wake-up the flag spared, is applied by the select that wake-up ends.
+                if (wakeupPending.get()) {
+                    selector.wakeup();
+                }
             } catch (IOException e) {
                 // the selector failed: the next driver's select meets it and closes the reactor
             } catch (ClosedSelectorException e) {
@@ -929,6 +941,13 @@ public final class Reactor implements AutoCloseable, IoDriver {
             }
         }
     }
+
+    /**
+     * Run, if set, by {@link #releaseUndriven} under {@link #driveLock}, before it selects: a
+     * seam for tests, which claim the reactor and wake it there as a runtime built meanwhile
+     * does. Read only on a close, never by a read or write.
+     */
+    static volatile Runnable beforeUndrivenSelect;
 
     /** Channels registered with the selector now (for tests: a snapshot of a changing count). */
     int registeredChannels() {
