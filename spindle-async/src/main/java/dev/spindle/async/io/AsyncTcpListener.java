@@ -181,7 +181,8 @@ public final class AsyncTcpListener implements AutoCloseable {
     public AsyncTask<AsyncTcpStream> accept() {
         return cx -> {
             if (!cx.consumeBudget()) {
-                cx.waker().wake();
+                // a null waker (a hand-written context) is refused as a wait refuses it
+                Reactor.toWaitWith(cx.waker(), SelectionKey.OP_ACCEPT).wake();
                 return Poll.pending();
             }
             // On a closed reactor every accept fails (see isOpen), even one with a connection in

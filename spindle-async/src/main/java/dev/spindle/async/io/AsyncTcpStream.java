@@ -243,14 +243,18 @@ public final class AsyncTcpStream implements AutoCloseable {
 
         @Override
         public Poll<AsyncTcpStream> poll(Context cx) {
-            if (cx.waker().expired()) {
-                // its task was cancelled during this poll, whose result the runtime drops: a
-                // stream handed out here would stay open for good. Pending instead, so that
-                // the retiring cancel closes the socket (or none is opened), as a receive
-                // served before such a cancel passes its value on
-                return Poll.pending();
-            }
             try {
+                // Inside the try: a later poll whose waker is null (a hand-written context) or
+                // whose expired() throws ended its task with the socket open, connected or
+                // connecting, and registered, held by nobody. A first poll opens no socket.
+                Waker waker = Reactor.toWaitWith(cx.waker(), SelectionKey.OP_CONNECT);
+                if (waker.expired()) {
+                    // its task was cancelled during this poll, whose result the runtime drops: a
+                    // stream handed out here would stay open for good. Pending instead, so that
+                    // the retiring cancel closes the socket (or none is opened), as a receive
+                    // served before such a cancel passes its value on
+                    return Poll.pending();
+                }
                 if (stream == null) {
                     if (remote instanceof InetSocketAddress inet && inet.isUnresolved()) {
                         // SocketChannel.connect throws the JDK's UnresolvedAddressException: not
@@ -358,7 +362,8 @@ public final class AsyncTcpStream implements AutoCloseable {
                 return Poll.ready(0);
             }
             if (!cx.consumeBudget()) {
-                cx.waker().wake();
+                // a null waker (a hand-written context) is refused as a wait refuses it
+                Reactor.toWaitWith(cx.waker(), SelectionKey.OP_READ).wake();
                 return Poll.pending();
             }
             int n;
@@ -431,7 +436,8 @@ public final class AsyncTcpStream implements AutoCloseable {
                 return Poll.ready(0);
             }
             if (!cx.consumeBudget()) {
-                cx.waker().wake();
+                // a null waker (a hand-written context) is refused as a wait refuses it
+                Reactor.toWaitWith(cx.waker(), SelectionKey.OP_WRITE).wake();
                 return Poll.pending();
             }
             int n;
@@ -467,7 +473,8 @@ public final class AsyncTcpStream implements AutoCloseable {
             }
             while (src.hasRemaining()) {
                 if (!cx.consumeBudget()) {
-                    cx.waker().wake();
+                    // a null waker (a hand-written context) is refused as a wait refuses it
+                    Reactor.toWaitWith(cx.waker(), SelectionKey.OP_WRITE).wake();
                     return Poll.pending();
                 }
                 int n;

@@ -6,9 +6,13 @@ package dev.spindle.async.io;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.spindle.async.AsyncTask;
 import dev.spindle.async.Context;
 import dev.spindle.async.Poll;
+import dev.spindle.async.Waker;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.ByteBuffer;
 import java.nio.channels.SelectionKey;
@@ -18,7 +22,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * An accept, read or write polled by hand with a {@link Context} whose {@link Context#waker()} is
+ * An accept, read, write or connect polled by hand with a {@link Context} whose {@link Context#waker()} is
  * {@code null} (a broken hand-written context, a mock's default answer): as a channel operation,
  * a sleep and the combinators do, the poll must throw a {@link NullPointerException} naming the
  * waker, and arm nothing. Before, the null waker was registered with the reactor and the poll
@@ -103,6 +107,76 @@ class NullWakerTcpOperationsTest {
                 }
                 assertThat(thrown).as("a write that had to wait").isNotNull().hasMessageContaining("waker");
                 assertThat(server.armedInterest() & SelectionKey.OP_WRITE).as("armed write interest").isZero();
+            }
+        }
+    }
+
+    /** A connect opens no socket for a poll that could never be woken. */
+    @Test
+    void aConnectThrowsNamingTheWaker() throws Exception {
+        try (Reactor reactor = Reactor.open();
+                ServerSocket server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+            AsyncTask<AsyncTcpStream> connect = AsyncTcpStream.connect(server.getLocalSocketAddress(), reactor);
+            // threw the JDK's NullPointerException for the waker's expired(), no word of why
+            assertThatThrownBy(() -> connect.poll(NO_WAKER))
+                    .isInstanceOf(NullPointerException.class).hasMessageStartingWith("Context.waker() returned null");
+        }
+    }
+
+    /**
+     * A connect waiting for its handshake, polled again with a null waker: its task ends with the
+     * exception, and nobody else holds the socket. It stayed open (the check was outside the
+     * handler that closes it), connected to a peer that never heard of it again.
+     */
+    @Test
+    void aConnectPolledAgainWithANullWakerClosesItsSocket() throws Exception {
+        try (Reactor reactor = Reactor.open();
+                ServerSocket server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+            server.setSoTimeout(20_000);
+            AsyncTask<AsyncTcpStream> connect = AsyncTcpStream.connect(server.getLocalSocketAddress(), reactor);
+            assertThat(connect.poll(ByHand.context(() -> { })).isPending()).as("the connect waits").isTrue();
+            assertThatThrownBy(() -> connect.poll(NO_WAKER))
+                    .isInstanceOf(NullPointerException.class).hasMessageContaining("waker");
+            try (Socket peer = server.accept()) {
+                peer.setSoTimeout(20_000);
+                // a SocketTimeoutException: the connect's socket stayed open
+                assertThat(peer.getInputStream().read()).as("end of stream: the socket was closed").isEqualTo(-1);
+            }
+        }
+    }
+
+    /**
+     * A poll out of budget yields: it wakes its own waker and returns pending. With a null waker
+     * it threw the JDK's NullPointerException; now the one a wait throws, before anything is done.
+     */
+    @Test
+    void aPollOutOfBudgetThrowsNamingTheWaker() throws Exception {
+        Context spent = new Context() {
+            @Override
+            public Waker waker() {
+                return null;
+            }
+
+            @Override
+            public boolean consumeBudget() {
+                return false;
+            }
+        };
+        try (Reactor reactor = Reactor.open();
+                AsyncTcpListener listener = AsyncTcpListener.bind(null, reactor)) {
+            InetSocketAddress address = listener.localAddress();
+            try (Socket client = new Socket(address.getAddress(), address.getPort())) {
+                assertThatThrownBy(() -> listener.accept().poll(spent))
+                        .isInstanceOf(NullPointerException.class).hasMessageStartingWith("Context.waker() returned null");
+                try (AsyncTcpStream server = accept(listener)) {
+                    assertThatThrownBy(() -> server.read(ByteBuffer.allocate(8)).poll(spent))
+                            .isInstanceOf(NullPointerException.class).hasMessageStartingWith("Context.waker() returned null");
+                    assertThatThrownBy(() -> server.write(ByteBuffer.allocate(8)).poll(spent))
+                            .isInstanceOf(NullPointerException.class).hasMessageStartingWith("Context.waker() returned null");
+                    assertThatThrownBy(() -> server.writeAll(ByteBuffer.allocate(8)).poll(spent))
+                            .isInstanceOf(NullPointerException.class).hasMessageStartingWith("Context.waker() returned null");
+                    assertThat(server.armedInterest()).as("armed interest").isZero();
+                }
             }
         }
     }
