@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
@@ -455,12 +456,23 @@ final class Timers {
     private void shrinkIfSparse() {
         if (heap.length > INITIAL_CAPACITY && size < heap.length / 4) {
             try {
+                Consumer<Timers> hook = beforeShrink;
+                if (hook != null) {
+                    hook.accept(this);
+                }
                 heap = Arrays.copyOf(heap, heap.length / 2);
             } catch (OutOfMemoryError keepTheLargerArray) {
                 // nothing lost: the entries are where they were, in the array they were in
             }
         }
     }
+
+    /**
+     * Run, if set, with this timer as {@link #shrinkIfSparse} is about to copy the array: a seam
+     * for tests, which throw from it the {@link OutOfMemoryError} a full heap throws at that
+     * copy. Read only when the array is to be halved, never by an add or a removal that keeps it.
+     */
+    static volatile Consumer<Timers> beforeShrink;
 
     /** Slots in the heap's array (for tests). */
     int capacity() {

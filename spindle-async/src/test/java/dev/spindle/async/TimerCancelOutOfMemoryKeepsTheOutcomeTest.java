@@ -8,6 +8,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -21,81 +23,83 @@ import org.junit.jupiter.api.Timeout;
  * task, whose receive went on waiting in its channel for a value nobody would get. Giving the
  * array back can wait: the removal must not fail for it.
  *
- * <p>The copy is made to fail for real, in a child JVM with a full heap ({@link FullHeapChild}).
+ * <p>The copy fails through the seam {@code Timers.beforeShrink}, which throws what a full heap
+ * throws there, and counts that it did: the test's precondition, checked, so that it cannot pass
+ * with a copy that never failed (a child JVM whose full heap still had room for the smaller
+ * array passed so). The timer is a runtime's own ({@link AsyncRuntime.Builder#driveIo} with no
+ * driver), its entries the test's alone, which the whole scenario schedules from one poll on
+ * that runtime's only worker.
  */
 @Timeout(120)
 class TimerCancelOutOfMemoryKeepsTheOutcomeTest {
 
+    /** Sleeps whose entries make the timer's heap grow to 256 slots. */
+    private static final int SLEEPS = 200;
+
     @Test
     void aTimeoutWhoseTimerRemovalRunsOutOfMemoryStillReturnsTheAcquiredPermit() throws Exception {
-        assertThat(FullHeapChild.result(Child.class)).startsWith("RESULT ok");
+        try (AsyncRuntime runtime = AsyncRuntime.builder().workers(1).driveIo(List.of()).build()) {
+            Timers timers = runtime.timers;
+            assertThat(timers).as("the runtime's own timer").isNotNull().isNotSameAs(Timers.SHARED);
+            AtomicInteger failedCopies = new AtomicInteger();
+            String outcome = runtime.spawn(cx -> Poll.ready(scenario(timers, failedCopies)))
+                    .get(60, TimeUnit.SECONDS);
+            assertThat(failedCopies).as("copies of the timer's array that failed for want of memory").hasValue(1);
+            // "lost: ... OutOfMemoryError ..." before: the acquire's permit with it
+            assertThat(outcome).isEqualTo("ok: free permits 1");
+        }
     }
 
-    /** A timeout over an acquire, granted, polled with the timer heap about to shrink. */
-    public static final class Child {
-        /** Sleeps whose entries make the shared timer's heap grow to 256 slots. */
-        private static final int SLEEPS = 200;
-
-        public static void main(String[] args) {
-            FullHeapChild.HandContext cx = new FullHeapChild.HandContext();
-            rehearse(cx);                      // loads and links every class the full heap needs
-            AsyncSemaphore sem = new AsyncSemaphore(0);
-            List<AsyncTask<Void>> sleeps = sleeping(cx);
-            AsyncTask<Void> bounded = Async.timeout(sem.acquire(), Duration.ofHours(1));
-            if (!bounded.poll(cx).isPending()) {
-                System.out.println("RESULT setup: the acquire did not wait");
-                return;
-            }
-            // down to a quarter of the 256 slots: the next removal halves the array
-            while (Timers.pending() > 64) {
-                Async.cancel(sleeps.remove(sleeps.size() - 1));
-            }
-            sem.release();                     // granted: the timeout's next poll takes it
-            Poll<Void> p;
-            FullHeapChild.fill();
-            try {
-                p = bounded.poll(cx);
-            } catch (OutOfMemoryError e) {
-                FullHeapChild.free();
-                System.out.println("RESULT lost: the timeout's poll threw " + e + " after its acquire took the permit;"
-                        + " free permits " + sem.availablePermits());
-                return;
-            }
-            FullHeapChild.free();
-            if (!p.isReady()) {
-                System.out.println("RESULT setup: the timeout is still pending");
-                return;
-            }
-            sem.release();                     // the permit the timeout returned, given back
-            System.out.println((sem.availablePermits() == 1 ? "RESULT ok " : "RESULT lost ")
-                    + "free permits " + sem.availablePermits() + ", timer entries " + Timers.pending());
-        }
-
-        /** The same steps once, with memory to spare. */
-        private static void rehearse(Context cx) {
-            AsyncSemaphore sem = new AsyncSemaphore(0);
-            List<AsyncTask<Void>> sleeps = sleeping(cx);
-            AsyncTask<Void> bounded = Async.timeout(sem.acquire(), Duration.ofHours(1));
-            bounded.poll(cx);
-            while (Timers.pending() > 63) {
-                Async.cancel(sleeps.remove(sleeps.size() - 1));
-            }
-            sem.release();
-            bounded.poll(cx);
-            sem.release();
-            for (AsyncTask<Void> s : sleeps) {
-                Async.cancel(s);
-            }
-        }
-
-        private static List<AsyncTask<Void>> sleeping(Context cx) {
-            List<AsyncTask<Void>> sleeps = new ArrayList<>();
+    /**
+     * A timeout over an acquire, granted, polled with the timer heap about to shrink and the
+     * shrink's copy failing. Runs on the runtime's worker, so its timers are the runtime's.
+     */
+    private static String scenario(Timers timers, AtomicInteger failedCopies) {
+        FullHeapChild.HandContext cx = new FullHeapChild.HandContext();
+        AsyncSemaphore sem = new AsyncSemaphore(0);
+        List<AsyncTask<Void>> sleeps = new ArrayList<>();
+        try {
             for (int i = 0; i < SLEEPS; i++) {
                 AsyncTask<Void> s = Async.sleep(Duration.ofHours(1));
                 s.poll(cx);
                 sleeps.add(s);
             }
-            return sleeps;
+            AsyncTask<Void> bounded = Async.timeout(sem.acquire(), Duration.ofHours(1));
+            if (!bounded.poll(cx).isPending()) {
+                return "setup: the acquire did not wait";
+            }
+            if (timers.capacity() != 256 || timers.size() != SLEEPS + 1) {
+                return "setup: " + timers.size() + " entries in " + timers.capacity() + " slots";
+            }
+            // down to a quarter of the 256 slots: the next removal halves the array
+            while (timers.size() > 64) {
+                Async.cancel(sleeps.remove(sleeps.size() - 1));
+            }
+            sem.release();                     // granted: the timeout's next poll takes it
+            Poll<Void> p;
+            Timers.beforeShrink = t -> {
+                if (t == timers) {
+                    failedCopies.incrementAndGet();
+                    throw new OutOfMemoryError("Java heap space (test: no room for the timer's smaller array)");
+                }
+            };
+            try {
+                p = bounded.poll(cx);
+            } catch (OutOfMemoryError e) {
+                return "lost: the timeout's poll threw " + e + " after its acquire took the permit; free permits "
+                        + sem.availablePermits();
+            } finally {
+                Timers.beforeShrink = null;
+            }
+            if (!p.isReady()) {
+                return "setup: the timeout is still pending";
+            }
+            sem.release();                     // the permit the timeout returned, given back
+            return "ok: free permits " + sem.availablePermits();
+        } finally {
+            for (AsyncTask<Void> s : sleeps) {
+                Async.cancel(s);
+            }
         }
     }
 }
