@@ -333,11 +333,20 @@ public final class Reactor implements AutoCloseable, IoDriver {
         }
     }
 
-    /** {@inheritDoc} */
+    /**
+     * {@inheritDoc} Lets go of the sockets closed since the last driver's select
+     * ({@link #releaseUndriven}).
+     */
     @Override
     public void unclaim() {
         checkDriven();
         claimed.set(false);
+        // A runtime gives its reactors back after its workers' last select, and after cancelling
+        // the tasks left at its shutdown, whose cancel may close what they hold (a connect its
+        // socket, a server task its listener). Such a close found the reactor claimed and left
+        // its key to a driver's next select, which never came: the socket stayed open, a
+        // listener's port bound, until a new runtime drove the group or the group was closed.
+        releaseUndriven();
     }
 
     /** {@inheritDoc} For a driven reactor only, by the worker that drives it. */
