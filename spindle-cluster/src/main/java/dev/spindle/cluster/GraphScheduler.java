@@ -1426,7 +1426,9 @@ final class GraphScheduler implements AutoCloseable {
             releaseKey(w, m.key());
             return;
         }
-        bytesReported += m.bytes();           // moved, whether or not the copy is still wanted
+        // moved, whether or not the copy is still wanted; saturated, as every sum of reported sizes
+        // is: a worker's word (or years of traffic) must not wrap it to a negative count
+        bytesReported = Sizes.plus(bytesReported, m.bytes());
         if (t.state == TaskState.State.RELEASED) {
             releaseKey(w, t.key());   // a copy that arrived after the release
             return;
