@@ -1300,8 +1300,15 @@ final class GraphScheduler implements AutoCloseable {
         // copy, so nothing else would release it, and once the key is forgotten and submitted anew a
         // dependent placed there would take it for the new task's value. Released before a retry,
         // which may be placed on the same worker.
+        // A copy this side does count there goes too (one fetched before a loss and reported after
+        // it, while the key was computed again on the same worker: see onDataAdded): the worker drops
+        // it, so it is no longer counted, else the scheduler went on counting a value the worker no
+        // longer held (its memory, its keys, a dependent's locality).
         WorkerState w = workers.get(m.worker());
         if (w.alive) {
+            if (w.holds.remove(m.key())) {
+                t.removeHolder(w.id);
+            }
             releaseKey(w, m.key());
         }
         w.executed++;
