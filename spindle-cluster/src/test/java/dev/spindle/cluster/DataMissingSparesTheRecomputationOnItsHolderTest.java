@@ -7,7 +7,6 @@ import static dev.spindle.cluster.HandDriven.reply;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -29,19 +28,9 @@ class DataMissingSparesTheRecomputationOnItsHolderTest {
         RecordingTransport wire = new RecordingTransport();
         GraphScheduler s = new GraphScheduler(HandDriven.settings(2).build(), wire);
         try {
-            List<CompletableFuture<Object>> fs = s.submit(List.of(
-                    TaskSpec.builder("d", args -> 1).restrictions(Restrictions.loose(Set.of(0))).build(),
-                    TaskSpec.builder("t", args -> 2).dependsOn("d").restrictions(Restrictions.loose(Set.of(1)))
-                            .build(),
-                    TaskSpec.builder("u", args -> 3).dependsOn("d").restrictions(Restrictions.loose(Set.of(0)))
-                            .build()));
-            reply(s, new Message.TaskFinished(0, "d", wire.lastCompute("d").attempt(), 1, 8, 1000));
-            assertThat(wire.workerOfLastCompute("t")).isEqualTo(1);   // fetches d from worker 0
-            assertThat(wire.workerOfLastCompute("u")).isEqualTo(0);
-
-            reply(s, new Message.WorkerLost(0));  // u waits again and has d computed again, on worker 1
-            Message.Compute again = wire.lastCompute("d");
-            assertThat(wire.workerOfLastCompute("d")).isEqualTo(1);
+            HandDriven.RecomputedOnItsFetcher lost = HandDriven.recomputedOnItsFetcher(s, wire);
+            List<CompletableFuture<Object>> fs = lost.futures();
+            Message.Compute again = lost.again();
             int sent = wire.sentToWorkers().size();
 
             // worker 1's fetch for t, made before the loss, is reported now; then it cannot read that copy

@@ -6,8 +6,6 @@ package dev.spindle.cluster;
 import static dev.spindle.cluster.HandDriven.reply;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.util.List;
-import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -28,16 +26,7 @@ class ErredRecomputationUncountsItsCopyTest {
         RecordingTransport wire = new RecordingTransport();
         GraphScheduler s = new GraphScheduler(HandDriven.settings(2).build(), wire);
         try {
-            s.submit(List.of(
-                    TaskSpec.builder("d", args -> 1).restrictions(Restrictions.loose(Set.of(0))).build(),
-                    TaskSpec.builder("t", args -> 2).dependsOn("d").restrictions(Restrictions.loose(Set.of(1)))
-                            .build(),
-                    TaskSpec.builder("u", args -> 3).dependsOn("d").restrictions(Restrictions.loose(Set.of(0)))
-                            .build()));
-            reply(s, new Message.TaskFinished(0, "d", wire.lastCompute("d").attempt(), 1, 8, 1000));
-            reply(s, new Message.WorkerLost(0));  // d is computed again on worker 1
-            Message.Compute again = wire.lastCompute("d");
-            assertThat(wire.workerOfLastCompute("d")).isEqualTo(1);
+            Message.Compute again = HandDriven.recomputedOnItsFetcher(s, wire).again();  // d again on worker 1
             reply(s, new Message.DataAdded(1, "d", 8));   // worker 1's fetch for t, made before the loss
             assertThat(s.stats().workers().get(1).keysHeld()).isEqualTo(1);
 
