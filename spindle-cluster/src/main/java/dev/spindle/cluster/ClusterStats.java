@@ -24,10 +24,34 @@ import java.util.List;
  *        plus what worker records replaced by a rejoin under the same id had counted; in process,
  *        where each worker counts its own runs, attempts whose result the scheduler ignored
  *        (abandoned, superseded) included, that sum may be higher
+ * @param tasksAwaitingWorker tasks ready to run that no live worker may run, waiting for one to
+ *        join (see {@link CoordinatorSettings#noWorkerTimeout()})
  */
 public record ClusterStats(List<WorkerStats> workers, long stealsRequested, long stealsConfirmed,
                            long stealsRejected, long stealsStale, long bytesTransferred,
-                           int tasksInMemory, int tasksErred, long tasksReleased, long tasksExecuted) {
+                           int tasksInMemory, int tasksErred, long tasksReleased, long tasksExecuted,
+                           int tasksAwaitingWorker) {
+
+    /**
+     * The counters without {@code tasksAwaitingWorker} (zero), as before tasks waited for a worker.
+     *
+     * @param workers one entry per worker, by id
+     * @param stealsRequested steal requests sent to victims
+     * @param stealsConfirmed steals the victims released
+     * @param stealsRejected steals refused because the task had started or finished
+     * @param stealsStale steal replies ignored as out of date
+     * @param bytesTransferred bytes moved between workers by dependency fetches
+     * @param tasksInMemory tasks whose result is held by a worker
+     * @param tasksErred tasks that failed for good
+     * @param tasksReleased results freed on their workers
+     * @param tasksExecuted results the scheduler accepted from all workers since the start
+     */
+    public ClusterStats(List<WorkerStats> workers, long stealsRequested, long stealsConfirmed,
+                        long stealsRejected, long stealsStale, long bytesTransferred,
+                        int tasksInMemory, int tasksErred, long tasksReleased, long tasksExecuted) {
+        this(workers, stealsRequested, stealsConfirmed, stealsRejected, stealsStale, bytesTransferred,
+                tasksInMemory, tasksErred, tasksReleased, tasksExecuted, 0);
+    }
 
     /**
      * The counters without {@code tasksExecuted}, as before it was kept: the sum of the workers'

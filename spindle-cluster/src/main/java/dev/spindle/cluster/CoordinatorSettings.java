@@ -42,6 +42,7 @@ public final class CoordinatorSettings {
     private final Duration saturatedOccupancy;
     private final Duration defaultDuration;
     private final boolean forgetReleased;
+    private final Duration noWorkerTimeout;
 
     private CoordinatorSettings(Knobs<?> b) {
         this.workers = b.workers;
@@ -56,12 +57,13 @@ public final class CoordinatorSettings {
         this.saturatedOccupancy = b.saturatedOccupancy;
         this.defaultDuration = b.defaultDuration;
         this.forgetReleased = b.forgetReleased;
+        this.noWorkerTimeout = b.noWorkerTimeout;
     }
 
     /**
      * A builder with the defaults: 2 workers of 1 thread, 100 MB/s, 1 ms, stealing every 100 ms,
      * 3 retries, 3 worker losses allowed per task, tasks of at most 1 ms never stolen, saturated above 400 ms per thread, 500 ms
-     * assumed for a kind never measured.
+     * assumed for a kind never measured, 30 s for a worker to join when no live worker may run a task.
      *
      * @return a new builder; builders are not thread-safe
      */
@@ -181,6 +183,20 @@ public final class CoordinatorSettings {
         return forgetReleased;
     }
 
+    /**
+     * How long a task that no live worker may run waits for one to join before it fails.
+     *
+     * @return the wait (see {@link Knobs#noWorkerTimeout}); {@link Duration#ZERO} when such a task
+     *     fails at once
+     */
+    public Duration noWorkerTimeout() {
+        return noWorkerTimeout;
+    }
+
+    long noWorkerTimeoutNanos() {
+        return noWorkerTimeout.toNanos();
+    }
+
     long latencyNanos() {
         return latency.toNanos();
     }
@@ -204,7 +220,8 @@ public final class CoordinatorSettings {
                 + ", bandwidth=" + bandwidth + ", latency=" + latency + ", stealing=" + stealing
                 + ", balanceInterval=" + balanceInterval + ", retries=" + retries + ", allowedWorkerLosses=" + allowedWorkerLosses
                 + ", minStealDuration=" + minStealDuration + ", saturatedOccupancy=" + saturatedOccupancy
-                + ", defaultDuration=" + defaultDuration + ", forgetReleased=" + forgetReleased + "]";
+                + ", defaultDuration=" + defaultDuration + ", forgetReleased=" + forgetReleased
+                + ", noWorkerTimeout=" + noWorkerTimeout + "]";
     }
 
     /** Builds {@link CoordinatorSettings}. */
@@ -241,6 +258,7 @@ public final class CoordinatorSettings {
         private Duration saturatedOccupancy = Duration.ofMillis(400);
         private Duration defaultDuration = Duration.ofMillis(500);
         private boolean forgetReleased;
+        private Duration noWorkerTimeout = Duration.ofSeconds(30);
 
         Knobs() {
         }
@@ -271,6 +289,7 @@ public final class CoordinatorSettings {
             this.saturatedOccupancy = settings.saturatedOccupancy;
             this.defaultDuration = settings.defaultDuration;
             this.forgetReleased = settings.forgetReleased;
+            this.noWorkerTimeout = settings.noWorkerTimeout;
             return self();
         }
 
@@ -456,6 +475,31 @@ public final class CoordinatorSettings {
          */
         public B forgetReleased(boolean on) {
             this.forgetReleased = on;
+            return self();
+        }
+
+        /**
+         * How long a task that no live worker may run waits for one to join (default 30 s), as
+         * Dask keeps such a task in its {@code no-worker} state: its strict {@link Restrictions}
+         * name only workers that are gone, or no worker is alive at all (the last one was lost,
+         * or a restart is under way). A worker that joins within the wait, a new one or a gone id
+         * rejoining, runs it; else it fails with an {@link IllegalStateException} naming its
+         * restrictions, and so do its dependents. Its inputs stay held while it waits, as for any
+         * task that still needs them. {@link Duration#ZERO} fails such a task at once.
+         *
+         * <pre>{@code
+         * // a GPU worker's restart takes up to a minute: its tasks wait that long for it
+         * CoordinatorSettings.builder().noWorkerTimeout(Duration.ofMinutes(2)).build();
+         * }</pre>
+         *
+         * @param timeout the longest wait for an allowed worker; {@link Duration#ZERO} for none
+         * @return this builder
+         * @throws IllegalArgumentException if {@code timeout} is negative or longer than
+         *     {@code Long.MAX_VALUE} nanoseconds
+         * @throws NullPointerException if {@code timeout} is null
+         */
+        public B noWorkerTimeout(Duration timeout) {
+            this.noWorkerTimeout = nonNegative(timeout, "noWorkerTimeout");
             return self();
         }
 

@@ -88,6 +88,16 @@ import java.util.function.Supplier;
  * the value is computed again when needed, as if the worker had been lost; a retiring worker that
  * dies is handled as lost.
  *
+ * <p>Waiting for a worker (Dask's {@code no-worker} state): a task ready to run that no live worker
+ * may run (its strict restrictions name only workers that are gone, or none is alive at all) is
+ * not failed at once but kept WAITING in {@link #awaitingWorker} for up to
+ * {@link CoordinatorSettings#noWorkerTimeout()}; every {@link #join} places those tasks again,
+ * oldest first, and the loop wakes at the earliest end of a wait to fail the tasks whose wait is
+ * over. The set is cleaned lazily: a task that left the wait another way (it failed with an
+ * input, its record was replaced or forgotten, an input was lost) is dropped when it is next
+ * looked at. Placement ({@link #place}) is the only way in, so every path that places a task
+ * (a first placement, a retry, a lost worker's task, a stolen or withdrawn one) waits the same way.
+ *
  * <p>Stalls on memory: a worker paused over its memory limit with only values that cannot spill
  * (or that its disk refused) and no task running says so ({@link Message.MemoryStall}), naming
  * the releases it had handled; it is stalled as of the last release sent to it, no task is placed
@@ -171,6 +181,16 @@ final class GraphScheduler implements AutoCloseable {
     private BitSet stallsFree = new BitSet();
     private boolean stallsProgress;
     private boolean stallsDirty;
+    /**
+     * Tasks ready to run that no live worker may run, waiting for one to join, in the order they
+     * began to wait (see "Waiting for a worker" above); may hold tasks that left the wait since.
+     */
+    private final Set<TaskState> awaitingWorker = new java.util.LinkedHashSet<>();
+    /**
+     * No wait of {@link #awaitingWorker} ends before this ({@link System#nanoTime}); a wait may end
+     * later (its task placed meanwhile), which costs one look at the set for nothing.
+     */
+    private long awaitingExpiry;
     /** Whether any worker ever reported a stall: until then {@link #stalls} has nothing to look at. */
     private boolean stallsSeen;
     /** The last reason logged for failing tasks that cannot start on memory, so that one episode logs once. */
@@ -251,15 +271,27 @@ final class GraphScheduler implements AutoCloseable {
         nextBalance = System.nanoTime() + config.balanceIntervalNanos();
         while (!closed) {
             try {
-                Runnable event = periodic
-                        ? events.poll(Math.max(0, nextBalance - System.nanoTime()), TimeUnit.NANOSECONDS)
-                        : events.take();
+                boolean awaiting = !awaitingWorker.isEmpty();
+                Runnable event;
+                if (periodic || awaiting) {
+                    long now = System.nanoTime();
+                    long wake = periodic ? nextBalance - now : Long.MAX_VALUE;
+                    if (awaiting) {
+                        wake = Math.min(wake, awaitingExpiry - now);
+                    }
+                    event = events.poll(Math.max(0, wake), TimeUnit.NANOSECONDS);
+                } else {
+                    event = events.take();
+                }
                 if (event != null) {
                     event.run();
                 }
                 if (periodic && System.nanoTime() - nextBalance >= 0) {
                     balanceRound();
                     nextBalance = System.nanoTime() + config.balanceIntervalNanos();
+                }
+                if (!awaitingWorker.isEmpty() && System.nanoTime() - awaitingExpiry >= 0) {
+                    expireAwaiting();
                 }
                 cutOffUnreachable();
                 if (checkCountsEachEvent && countsFailure == null) {
@@ -780,8 +812,14 @@ final class GraphScheduler implements AutoCloseable {
                     erred++;
                 }
             }
+            int awaiting = 0;
+            for (TaskState t : new ArrayList<>(awaitingWorker)) {
+                if (stillAwaiting(t)) {
+                    awaiting++;
+                }
+            }
             return new ClusterStats(List.copyOf(ws), stealsRequested, stealsConfirmed, stealsRejected, stealsStale,
-                    bytesMoved.getAsLong(), inMemory, erred, tasksReleased, executed);
+                    bytesMoved.getAsLong(), inMemory, erred, tasksReleased, executed, awaiting);
         });
     }
 
@@ -862,11 +900,87 @@ final class GraphScheduler implements AutoCloseable {
             }
         }
         if (w == null) {
-            err(t, new IllegalStateException("no allowed worker is alive for task '" + t.key()
-                    + "' (restrictions " + t.spec.restrictions() + ")"));
+            awaitWorker(t);
             return;
         }
         assign(t, w);
+    }
+
+    /**
+     * {@code t}, ready to run, found no live worker it may run on: it waits for one to join (see
+     * "Waiting for a worker" in the overview), from the first time it found none, or fails once
+     * that wait is over ({@link CoordinatorSettings#noWorkerTimeout()}; at once for zero).
+     */
+    private void awaitWorker(TaskState t) {
+        long timeout = config.noWorkerTimeoutNanos();
+        long now = System.nanoTime();
+        if (!t.awaitingWorker) {
+            t.awaitingWorkerSince = now;
+        }
+        if (timeout == 0 || now - t.awaitingWorkerSince >= timeout) {
+            stopAwaiting(t);
+            err(t, new IllegalStateException("no allowed worker is alive for task '" + t.key()
+                    + "' (restrictions " + t.spec.restrictions() + ")"
+                    + (timeout == 0 ? "" : "; none joined within " + config.noWorkerTimeout() + " (noWorkerTimeout)")));
+            return;
+        }
+        long expiry = t.awaitingWorkerSince + timeout;
+        if (awaitingWorker.isEmpty() || expiry - awaitingExpiry < 0) {
+            awaitingExpiry = expiry;
+        }
+        t.awaitingWorker = true;
+        awaitingWorker.add(t);
+    }
+
+    /** {@code t} no longer waits for a worker: it was placed, it failed, or its wait is over. */
+    private void stopAwaiting(TaskState t) {
+        if (t.awaitingWorker) {
+            t.awaitingWorker = false;
+            awaitingWorker.remove(t);
+        }
+    }
+
+    /**
+     * Whether {@code t}, recorded in {@link #awaitingWorker}, still waits there: the current record
+     * of its key, WAITING, on no worker, its inputs in memory. One that left the wait another way
+     * is dropped from the set (an input lost meanwhile: it waits for that input first, and for a
+     * worker afresh once the input is back).
+     */
+    private boolean stillAwaiting(TaskState t) {
+        if (t.awaitingWorker && t.state == TaskState.State.WAITING && t.processingOn == null
+                && tasks.get(t.key()) == t && t.dependenciesInMemory()) {
+            return true;
+        }
+        stopAwaiting(t);
+        return false;
+    }
+
+    /** A worker joined: the tasks waiting for one are placed again, oldest first. */
+    private void placeAwaiting() {
+        for (TaskState t : new ArrayList<>(awaitingWorker)) {
+            if (stillAwaiting(t)) {           // placing one may have failed or placed another
+                place(t);
+            }
+        }
+    }
+
+    /** The loop's timer: the tasks whose wait for a worker is over fail, and the next end is noted. */
+    private void expireAwaiting() {
+        long timeout = config.noWorkerTimeoutNanos();
+        long now = System.nanoTime();
+        boolean first = true;
+        for (TaskState t : new ArrayList<>(awaitingWorker)) {
+            if (!stillAwaiting(t)) {          // failing one may have failed another with it
+                continue;
+            }
+            long expiry = t.awaitingWorkerSince + timeout;
+            if (now - expiry >= 0) {
+                awaitWorker(t);               // its wait is over: fails it
+            } else if (first || expiry - awaitingExpiry < 0) {
+                awaitingExpiry = expiry;
+                first = false;
+            }
+        }
     }
 
     /**
@@ -932,6 +1046,7 @@ final class GraphScheduler implements AutoCloseable {
     }
 
     private void assign(TaskState t, WorkerState w) {
+        stopAwaiting(t);
         if (w.stalled()) {
             stallsDirty = true;               // queued where it cannot start: stalls() looks at it
         }
@@ -1354,6 +1469,7 @@ final class GraphScheduler implements AutoCloseable {
                 releaseKey(t.processingOn, t.key());
             }
             unassign(t);
+            stopAwaiting(t);
             t.setState(TaskState.State.ERRED);
             t.error = error;
             // A result lost with its worker and being computed again may have a copy all the same:
@@ -1788,6 +1904,7 @@ final class GraphScheduler implements AutoCloseable {
                 workerCount = workers.size();
             }
             nextBalance = System.nanoTime();
+            placeAwaiting();                  // the tasks that waited for a worker it may run
             retirements();                    // a retirement waiting for a worker to copy to gets one now
             stalls();                         // the tasks queued on stalled workers that it may run move to it
             return null;
@@ -2364,6 +2481,7 @@ final class GraphScheduler implements AutoCloseable {
         tasks.clear();
         inFlight.clear();
         withdrawals.clear();
+        awaitingWorker.clear();
         workers.clear();
     }
 }

@@ -38,7 +38,9 @@ public final class Restrictions {
     }
 
     /**
-     * Only the given workers, never stolen; fails when none of them is alive.
+     * Only the given workers, never stolen. While none of them is alive the task waits for one to
+     * join (a restart under its id), up to {@link CoordinatorSettings#noWorkerTimeout()}, then
+     * fails with an {@link IllegalStateException}.
      *
      * @param workers the ids of the workers allowed, not empty; copied
      * @return a strict restriction

@@ -90,6 +90,13 @@ final class TaskState {
      */
     boolean unsent;
     long stealId;
+    /**
+     * Whether this WAITING task, its inputs in memory, found no live worker it may run on and
+     * waits for one to join (GraphScheduler.awaitWorker), since {@link #awaitingWorkerSince}
+     * ({@link System#nanoTime}).
+     */
+    boolean awaitingWorker;
+    long awaitingWorkerSince;
     /** The attempt whose stalled worker refused to give it back: it started it (see GraphScheduler.stalls). */
     long withdrawalRefused;
     Throwable error;

@@ -64,6 +64,7 @@ final class ClusterSource extends Source {
         Json.field(sb, "tasksExecuted", s.tasksExecuted());
         Json.field(sb, "inMemory", s.tasksInMemory());
         Json.field(sb, "erred", s.tasksErred());
+        Json.field(sb, "awaitingWorker", s.tasksAwaitingWorker());
         Json.field(sb, "released", s.tasksReleased());
         Json.field(sb, "bytesTransferred", s.bytesTransferred());
         Json.field(sb, "stealsConfirmed", s.stealsConfirmed());

@@ -23,7 +23,8 @@ import java.util.function.ToDoubleFunction;
  *   <li>{@code spindle.cluster.workers} (gauge): workers alive;</li>
  *   <li>{@code spindle.cluster.tasks} (gauge) by {@code state}: {@code processing} (assigned to a
  *       worker and not yet finished), {@code memory} (result held by a worker), {@code erred}
- *       (failed for good);</li>
+ *       (failed for good), {@code awaiting-worker} (ready, but no live worker may run it: waiting
+ *       for one to join, see {@code CoordinatorSettings.noWorkerTimeout});</li>
  *   <li>{@code spindle.cluster.tasks.executed} and {@code spindle.cluster.tasks.released}
  *       (counters): tasks the workers ran, results freed;</li>
  *   <li>{@code spindle.cluster.steals} (counter) by {@code outcome}: {@code requested},
@@ -84,6 +85,8 @@ public final class ClusterMetrics implements MeterBinder {
                 read(ClusterStats::tasksInMemory), Tags.of("state", "memory"));
         m.gauge("spindle.cluster.tasks", "Tasks failed for good", null, cluster,
                 read(ClusterStats::tasksErred), Tags.of("state", "erred"));
+        m.gauge("spindle.cluster.tasks", "Tasks ready that no live worker may run, waiting for one to join", null,
+                cluster, read(ClusterStats::tasksAwaitingWorker), Tags.of("state", "awaiting-worker"));
         m.counter("spindle.cluster.tasks.executed", "Tasks the workers ran to completion", cluster,
                 read(ClusterStats::tasksExecuted));   // never down: a worker restarted under its id starts at 0
         m.counter("spindle.cluster.tasks.released", "Results freed on their workers", cluster,

@@ -9,10 +9,13 @@ import dev.spindle.cluster.ClusterCoordinator;
 import dev.spindle.cluster.ClusterFuture;
 import dev.spindle.cluster.CoordinatorSettings;
 import dev.spindle.cluster.LocalCluster;
+import dev.spindle.cluster.Restrictions;
+import dev.spindle.cluster.TaskSpec;
 import dev.spindle.cluster.testkit.UnreachableTransport;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.function.DoubleSupplier;
 import org.junit.jupiter.api.Test;
@@ -90,6 +93,24 @@ class ActorAndClusterMetricsTest {
         assertThat(registry.get("spindle.cluster.workers").tag("cluster", "grid").gauge().value()).isNaN();
         assertThat(registry.get("spindle.cluster.steals").tag("outcome", "requested").functionCounter().count())
                 .isNaN();
+    }
+
+    /** A task that no live worker may run is metered as waiting for one until a worker joins and runs it. */
+    @Test
+    void aTaskWaitingForAWorkerIsMeteredUntilItsWorkerRejoins() throws Exception {
+        try (LocalCluster cluster = LocalCluster.builder().workers(2).threadsPerWorker(1).stealing(false)
+                .balanceInterval(Duration.ZERO).noWorkerTimeout(Duration.ofSeconds(50)).build()) {
+            new ClusterMetrics(cluster, "w").bindTo(registry);
+            cluster.killWorker(1);
+            ClusterFuture<Integer> g = cluster.client().submit(TaskSpec.builder("g", args -> 3)
+                    .restrictions(Restrictions.strict(Set.of(1))).build());
+            awaitAtLeast(() -> registry.get("spindle.cluster.tasks").tag("cluster", "w")
+                    .tag("state", "awaiting-worker").gauge().value(), 1);
+            cluster.restartWorker(1);
+            assertThat(g.get(30, TimeUnit.SECONDS)).isEqualTo(3);
+            assertThat(registry.get("spindle.cluster.tasks").tag("cluster", "w")
+                    .tag("state", "awaiting-worker").gauge().value()).isZero();
+        }
     }
 
     private static void awaitAtLeast(DoubleSupplier value, double expected) throws InterruptedException {
