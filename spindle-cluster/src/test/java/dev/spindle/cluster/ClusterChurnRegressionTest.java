@@ -61,14 +61,30 @@ class ClusterChurnRegressionTest {
         churn(seed, true);
     }
 
+    /**
+     * As above, with a quarter of the tasks strictly restricted to one worker, and kills that may
+     * take every worker down: a task that no live worker may run waits for its worker to come back
+     * (CoordinatorSettings.noWorkerTimeout), so every key still ends with the model's value once the
+     * gone workers are restarted at the end. A wait for one key is left out: its worker may be down.
+     */
+    @ParameterizedTest
+    @ValueSource(longs = {21, 22, 23, 24, 25, 26})
+    void withStrictTasksAndEveryWorkerLostKeysWaitForTheirWorkers(long seed) throws Exception {
+        churn(seed, seed % 2 == 0, true);
+    }
+
     private static void churn(long seed, boolean forget) throws Exception {
+        churn(seed, forget, false);
+    }
+
+    private static void churn(long seed, boolean forget, boolean strict) throws Exception {
         Random rnd = new Random(seed);
         String tag = "ch" + seed + "-";
         List<Node> nodes = new ArrayList<>();
         List<CompletableFuture<Void>> retirements = new ArrayList<>();
         try (LocalCluster cluster = LocalCluster.builder().workers(4).threadsPerWorker(2)
                 .latency(Duration.ofMillis(1)).bandwidth(1e9).balanceInterval(Duration.ofMillis(5))
-                .retries(2).forgetReleased(forget)
+                .retries(2).forgetReleased(forget).noWorkerTimeout(Duration.ofSeconds(120))
                 // a task queued on several of the workers killed here errs with WorkerLostException
                 // once over the limit, which the model does not predict: the limit is tested elsewhere
                 .allowedWorkerLosses(Integer.MAX_VALUE).build()) {
@@ -79,7 +95,7 @@ class ClusterChurnRegressionTest {
             for (int op = 0; op < 300; op++) {
                 int r = rnd.nextInt(100);
                 if (r < 50 || nodes.size() < 3) {
-                    nodes.add(submit(client, tag + nodes.size(), nodes, rnd, cluster.workers(), forget));
+                    nodes.add(submit(client, tag + nodes.size(), nodes, rnd, cluster.workers(), forget, strict));
                 } else if (r < 60) {
                     String key = tag + nodes.size();
                     long v = rnd.nextInt(1000);
@@ -94,7 +110,7 @@ class ClusterChurnRegressionTest {
                     }
                 } else if (r < 78) {
                     List<Integer> ids = new ArrayList<>(active);
-                    if (ids.size() > 2) {
+                    if (ids.size() > (strict ? 0 : 2)) {
                         int id = ids.get(rnd.nextInt(ids.size()));
                         cluster.killWorker(id);
                         active.remove(id);
@@ -122,7 +138,7 @@ class ClusterChurnRegressionTest {
                             break;
                         }
                     }
-                } else if (r < 93) {
+                } else if (r < 93 && !strict) {
                     Node n = nodes.get(rnd.nextInt(nodes.size()));
                     if (!n.released) {
                         try {
@@ -133,6 +149,18 @@ class ClusterChurnRegressionTest {
                     }
                 } else {
                     Thread.sleep(rnd.nextInt(3));
+                }
+            }
+            if (strict) {
+                // the workers still down come back, so that every task waiting for one runs
+                for (CompletableFuture<Void> ret : retirements) {
+                    ret.get(30, TimeUnit.SECONDS);
+                }
+                for (int id = 0; id < cluster.workers(); id++) {
+                    if (!active.contains(id)) {
+                        cluster.restartWorker(id);
+                        active.add(id);
+                    }
                 }
             }
             // every released key, needed again by key, is computed again with the same value
@@ -204,7 +232,7 @@ class ClusterChurnRegressionTest {
 
     /** A task of up to three earlier keys: the sum of their values and its index; some fail once, some for good. */
     private static Node submit(Client client, String key, List<Node> nodes, Random rnd, int workers,
-                               boolean forget) {
+                               boolean forget, boolean strict) {
         int self = nodes.size();
         int deps = nodes.isEmpty() ? 0 : rnd.nextInt(4);
         List<Node> ds = new ArrayList<>();
@@ -254,6 +282,8 @@ class ClusterChurnRegressionTest {
         b.dependsOn(byKey.toArray(new String[0])).dependsOn(byFuture.toArray(new ClusterFuture<?>[0]));
         if (rnd.nextInt(4) == 0) {
             b.restrictions(Restrictions.loose(Set.of(rnd.nextInt(workers))));
+        } else if (strict && rnd.nextInt(3) == 0) {
+            b.restrictions(Restrictions.strict(Set.of(rnd.nextInt(workers))));
         }
         Node n = new Node(key, value, roots);
         n.future = client.submit(b.build());
