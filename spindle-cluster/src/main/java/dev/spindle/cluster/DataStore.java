@@ -16,7 +16,10 @@ import java.io.Serializable;
 import java.io.UncheckedIOException;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -58,8 +61,9 @@ import java.util.Set;
  * values, so the target alone drives spilling here.
  *
  * <p>Files live in a directory only the current user can read ({@code rwx------} where POSIX
- * permissions exist), created on first spill (under the given parent, else {@code java.io.tmpdir})
- * and deleted by {@link #clear()}. A file is read back only if it still has the length written,
+ * permissions exist), created on first spill (under the given parent, else {@code java.io.tmpdir}),
+ * again by a spill that finds it gone (a temporary-file cleaner removes a long-idle one), and
+ * deleted by {@link #clear()}. A file is read back only if it still has the length written,
  * and through a filter that bounds the stream to that length and every array's declared length
  * by it, so a file changed on disk cannot make the reader allocate more than was spilled. Its
  * classes are resolved to the very classes that were written (recorded at spill time), not by
@@ -98,6 +102,8 @@ final class DataStore {
     private long spilledBytes;
     private long spills;
     private Path directory;
+    /** The {@link BasicFileAttributes#fileKey} of {@link #directory} when it was made; null where there is none. */
+    private Object directoryKey;
     private long fileSeq;
     /** Set by {@link #clear()}: the worker stopped, and a late put (a task that was still running) is dropped. */
     private boolean closed;
@@ -276,6 +282,7 @@ final class DataStore {
         if (directory != null) {
             deleteQuietly(directory);
             directory = null;
+            directoryKey = null;
         }
     }
 
@@ -526,12 +533,29 @@ final class DataStore {
      */
     private Spilled write(Object value) {
         try {
+            if (directory != null && directoryGone()) {
+                // a temporary-file cleaner removed it (its files first, then the emptied directory):
+                // every later spill failed on the missing directory, for good, and the worker held
+                // its values in memory, paused and stalled, with room on the disk. Made anew
+                System.getLogger(DataStore.class.getName()).log(System.Logger.Level.INFO,
+                        "the spill directory {0} is gone; spilling to a new one", directory);
+                directory = null;
+                directoryKey = null;
+            }
             if (directory == null) {
                 Path parent = spillParent != null ? spillParent : Path.of(System.getProperty("java.io.tmpdir"));
                 directory = FileSystems.getDefault().supportedFileAttributeViews().contains("posix")
                         ? Files.createTempDirectory(parent, "spindle-spill-",
                                 PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")))
                         : Files.createTempDirectory(parent, "spindle-spill-");
+                try {
+                    directoryKey = Files.readAttributes(directory, BasicFileAttributes.class,
+                            LinkOption.NOFOLLOW_LINKS).fileKey();
+                } catch (IOException e) {
+                    deleteQuietly(directory);
+                    directory = null;
+                    throw e;
+                }
             }
             Path file = directory.resolve("v" + (++fileSeq));
             Map<String, Class<?>> classes = new HashMap<>();
@@ -559,6 +583,24 @@ final class DataStore {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot spill a value to disk", e);
         }
+    }
+
+    /**
+     * Whether {@link #directory} is no longer the directory this store made: nothing is there, or
+     * something else is (not a directory, or another file by its key, made under the same name
+     * since). Any other failure to look is left to the write, which reports it as the disk's: the
+     * directory may still hold files, which {@link #clear} must delete.
+     */
+    private boolean directoryGone() {
+        BasicFileAttributes now;
+        try {
+            now = Files.readAttributes(directory, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+        } catch (NoSuchFileException gone) {
+            return true;
+        } catch (IOException unknown) {
+            return false;
+        }
+        return !now.isDirectory() || (directoryKey != null && !directoryKey.equals(now.fileKey()));
     }
 
     /** A spill file's stream when reading back, watched ({@link DiskWatch}). */
