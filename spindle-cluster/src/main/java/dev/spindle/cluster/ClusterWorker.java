@@ -933,6 +933,9 @@ final class ClusterWorker {
                 // drop a copy fetched since); tell the scheduler, which stops counting this worker
                 // as a holder and fetches the value elsewhere or computes it again; a retry here
                 // would read the same file and fail the task for good.
+                if (!alive) {
+                    return;                   // the stop cleared the store: nothing is missing but the worker
+                }
                 job.state.set(RELEASED);
                 departed(job);
                 jobs.remove(c.key(), job);
@@ -947,11 +950,22 @@ final class ClusterWorker {
             value = c.function().apply(Collections.unmodifiableList(args));
         } catch (Throwable t) {
             RUNNING.set(outer);
+            if (!alive) {
+                // abandoned (see stop): the stop interrupted it, and its InterruptedException, reported,
+                // failed the task at a coordinator still reached (a node closed before its transport)
+                // instead of its being placed again once the worker is gone
+                finish(job);
+                return;
+            }
             finish(job);
             transport.toScheduler(new Message.TaskErred(id, c.key(), c.attempt(), t, System.nanoTime() - start));
             return;
         }
         RUNNING.set(outer);
+        if (!alive) {
+            finish(job);                      // abandoned: its value would not be stored (the store is cleared)
+            return;
+        }
         long nanos = System.nanoTime() - start;
         long size;
         try {
@@ -1089,7 +1103,7 @@ final class ClusterWorker {
     private void stop() {
         alive = false;
         reports.cancel(false);
-        pool.shutdownNow();
+        pool.shutdownNow();                   // interrupts running tasks: alive is false first, run reports none
         store.clear();                        // its values and spill files: nothing reads them any more
         // the jobs that never ran: a stopped worker stays referenced (by its cluster, until its id
         // rejoins or for good), and each job's function may hold a large value (a scattered one)
