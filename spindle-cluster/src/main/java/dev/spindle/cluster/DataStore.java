@@ -27,6 +27,9 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
+import java.util.zip.CRC32C;
+import java.util.zip.CheckedInputStream;
+import java.util.zip.CheckedOutputStream;
 
 /**
  * A worker's values by key, with the sum of their measured sizes (each counted at most
@@ -65,10 +68,13 @@ import java.util.Set;
  * again by a spill that finds it gone (a temporary-file cleaner removes a long-idle one), and
  * deleted by {@link #clear()}. A file is read back only if it still has the length written,
  * and through a filter that bounds the stream to that length and every array's declared length
- * by it, so a file changed on disk cannot make the reader allocate more than was spilled. Its
- * classes are resolved to the very classes that were written (recorded at spill time), not by
- * name through whatever loader the reading thread's stack finds: a value of a class that an
- * application or plugin loader defined comes back as that class.
+ * by it, so a file changed on disk cannot make the reader allocate more than was spilled; and
+ * what it read is taken for the value only if the file's bytes still have the CRC-32C they were
+ * written with (else a change that kept the length read back as a wrong value): a changed file
+ * is a lost copy, as an unreadable one is (see {@link #get}). Its classes are resolved to the
+ * very classes that were written (recorded at spill time), not by name through whatever loader
+ * the reading thread's stack finds: a value of a class that an application or plugin loader
+ * defined comes back as that class.
  */
 final class DataStore {
 
@@ -79,19 +85,20 @@ final class DataStore {
 
     /**
      * A value in memory ({@code file == null}) or on disk, in a file of {@code fileBytes} bytes
-     * whose classes by name are {@code classes}; {@code pinned} once writing it, or reading it back,
-     * failed because of the value itself (a field that is not serialisable, a superclass without a
-     * no-argument constructor), so that it is not tried again.
+     * whose CRC-32C was {@code checksum} as written and whose classes by name are {@code classes};
+     * {@code pinned} once writing it, or reading it back, failed because of the value itself (a
+     * field that is not serialisable, a superclass without a no-argument constructor), so that it
+     * is not tried again.
      */
-    private record Entry(Object value, long bytes, Path file, long fileBytes, Map<String, Class<?>> classes,
-                         boolean pinned) {
+    private record Entry(Object value, long bytes, Path file, long fileBytes, long checksum,
+                         Map<String, Class<?>> classes, boolean pinned) {
         Entry(Object value, long bytes) {
-            this(value, bytes, null, 0, null, false);
+            this(value, bytes, null, 0, 0, null, false);
         }
     }
 
-    /** A spilled value's file and the classes its stream names. */
-    private record Spilled(Path file, Map<String, Class<?>> classes) {
+    /** A spilled value's file, its CRC-32C as written, and the classes its stream names. */
+    private record Spilled(Path file, long checksum, Map<String, Class<?>> classes) {
     }
 
     private final long limit;
@@ -172,7 +179,7 @@ final class DataStore {
         }
         Object value;
         try {
-            value = read(e.file(), e.fileBytes(), e.classes());
+            value = read(e.file(), e.fileBytes(), e.checksum(), e.classes());
         } catch (RuntimeException | Error unreadable) {
             // the copy is gone for good (a retry reads the same file): kept, it would stay counted
             // in spilledBytes and held by contains, every fetch of it would fail the same way (an
@@ -192,7 +199,7 @@ final class DataStore {
         deleteQuietly(e.file());
         spilledBytes -= e.bytes();
         memoryBytes += e.bytes();
-        entries.put(key, new Entry(value, e.bytes(), null, 0, null, e.pinned()));
+        entries.put(key, new Entry(value, e.bytes(), null, 0, 0, null, e.pinned()));
         spillIfNeeded(key);
         return value;
     }
@@ -356,7 +363,7 @@ final class DataStore {
             System.getLogger(DataStore.class.getName()).log(System.Logger.Level.WARNING,
                     "the value of ''{0}'' ({1}) cannot spill, writing it failed: {2}; it stays in memory", key,
                     e.value().getClass().getName(), Failures.describe(failed.getCause()));
-            return new Entry(e.value(), e.bytes(), null, 0, null, true);
+            return new Entry(e.value(), e.bytes(), null, 0, 0, null, true);
         }
         Path file = spilled.file();
         long fileBytes;
@@ -368,7 +375,7 @@ final class DataStore {
         }
         boolean readable;
         try {
-            readable = readBack(key, e, file, fileBytes, spilled.classes());
+            readable = readBack(key, e, file, fileBytes, spilled.checksum(), spilled.classes());
         } catch (UncheckedIOException diskFailed) {
             // the disk failed under the read, not the value: as a failed write to it, the value
             // stays in memory without being pinned, and a later spill tries it again
@@ -377,7 +384,7 @@ final class DataStore {
         }
         if (!readable) {
             deleteQuietly(file);
-            return new Entry(e.value(), e.bytes(), null, 0, null, true);
+            return new Entry(e.value(), e.bytes(), null, 0, 0, null, true);
         }
         if (refused != null) {
             refused = null;
@@ -387,7 +394,7 @@ final class DataStore {
         memoryBytes -= e.bytes();
         spilledBytes += e.bytes();
         spills++;
-        return new Entry(null, e.bytes(), file, fileBytes, spilled.classes(), false);
+        return new Entry(null, e.bytes(), file, fileBytes, spilled.checksum(), spilled.classes(), false);
     }
 
     /**
@@ -402,7 +409,8 @@ final class DataStore {
      * @throws UncheckedIOException if the disk failed under the read (see {@link #read}): nothing
      *     is known of the value then, and pinned for that it would never spill again
      */
-    private boolean readBack(String key, Entry e, Path file, long fileBytes, Map<String, Class<?>> classes) {
+    private boolean readBack(String key, Entry e, Path file, long fileBytes, long checksum,
+                             Map<String, Class<?>> classes) {
         boolean known = true;
         for (Class<?> c : classes.values()) {
             known &= jdk(c) || readable.contains(c);
@@ -411,7 +419,7 @@ final class DataStore {
             return true;
         }
         try {
-            read(file, fileBytes, classes);
+            read(file, fileBytes, checksum, classes);
         } catch (UncheckedIOException diskFailed) {
             throw diskFailed;                 // the disk's failure, not the value's (see read)
         } catch (RuntimeException | Error unreadable) {
@@ -560,8 +568,9 @@ final class DataStore {
             Path file = directory.resolve("v" + (++fileSeq));
             Map<String, Class<?>> classes = new HashMap<>();
             DiskStream disk = new DiskStream(new BufferedOutputStream(Files.newOutputStream(file)));
+            CRC32C crc = new CRC32C();        // of every byte written: see read
             try (disk;
-                 ObjectOutputStream out = new ObjectOutputStream(disk) {
+                 ObjectOutputStream out = new ObjectOutputStream(new CheckedOutputStream(disk, crc)) {
                      @Override
                      protected void annotateClass(Class<?> c) {
                          classes.put(c.getName(), c);     // every class descriptor the stream writes
@@ -579,7 +588,7 @@ final class DataStore {
                 }
                 throw new NotWritable(failed);
             }
-            return new Spilled(file, Map.copyOf(classes));
+            return new Spilled(file, crc.getValue(), Map.copyOf(classes));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot spill a value to disk", e);
         }
@@ -659,17 +668,20 @@ final class DataStore {
      * @throws UncheckedIOException if the disk failed (opening the file, its size, a read): the
      *     value itself may be readable, and a retry may succeed
      * @throws IllegalStateException if the value cannot be read back from its file (its class,
-     *     its own {@code readObject}, or the file changed since it was written)
+     *     its own {@code readObject}, or the file changed since it was written: its length, or its
+     *     bytes, by their checksum)
      */
-    private Object read(Path file, long length, Map<String, Class<?>> classes) {
+    private Object read(Path file, long length, long checksum, Map<String, Class<?>> classes) {
         DiskInput disk;
         try {
             disk = new DiskInput(opener.open(file));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read back the spilled value in " + file, e);
         }
-        try (InputStream is = new BufferedInputStream(disk);
-             ObjectInputStream in = new ObjectInputStream(is) {
+        CRC32C crc = new CRC32C();
+        CheckedInputStream checked = new CheckedInputStream(new BufferedInputStream(disk), crc);
+        try (checked;
+             ObjectInputStream in = new ObjectInputStream(checked) {
                  @Override
                  protected Class<?> resolveClass(ObjectStreamClass desc) throws IOException, ClassNotFoundException {
                      Class<?> c = classes.get(desc.getName());
@@ -689,7 +701,16 @@ final class DataStore {
             }
             in.setObjectInputFilter(ObjectInputFilter.Config.createFilter(
                     "maxbytes=" + length + ";maxarray=" + length + ";maxrefs=" + length));
-            return in.readObject();
+            Object value = in.readObject();
+            // a file changed in place (a damaged sector, another process of the user writing into
+            // it) keeps its length, and a change inside the value's data (an array's elements, a
+            // string's characters) read back as a valid value, a wrong one, with no error anywhere
+            checked.skip(Long.MAX_VALUE);     // what the object stream left unread (its skip reads and sums it)
+            if (crc.getValue() != checksum) {
+                throw new IllegalStateException("cannot read back the spilled value in " + file
+                        + ": its bytes changed since they were written (their checksum differs)");
+            }
+            return value;
         } catch (IOException e) {
             if (disk.watch.failed) {
                 throw new UncheckedIOException("cannot read back the spilled value in " + file, e);
