@@ -5,6 +5,7 @@ package dev.spindle.actor;
 
 import dev.spindle.Hints;
 import dev.spindle.Scheduler;
+import dev.spindle.internal.Closing;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.CompletableFuture;
@@ -390,15 +391,24 @@ final class ActorCell<A> extends ActorCellConsumerFields<A> implements ActorRef<
      * rejected, as when the scheduler refuses an activation ({@link #schedule}): its waiting asks
      * fail and its tells are dead letters, rather than waiting for good. Other tasks are left
      * alone.
+     *
+     * @return whether {@code task} was an activation
      */
-    static void rejectDiscarded(Runnable task, Throwable cause) {
+    static boolean rejectDiscarded(Runnable task, Throwable cause) {
         if (task instanceof Activation a) {
             a.cell.terminate(REJECTED, cause);
+            return true;
         }
+        return false;
     }
 
-    /** The scheduler's task: one activation of a cell, and nothing a sender can reach. */
-    private static final class Activation implements Runnable {
+    /**
+     * The scheduler's task: one activation of a cell, and nothing a sender can reach. It is
+     * {@link Closing.Droppable}, so that one of Spindle's pools whose interrupted close drops it
+     * (a pool the caller owns, closed after the system) ends the actor as {@link #rejectDiscarded}
+     * does, rather than leave its asks and its stop waiting for good.
+     */
+    private static final class Activation implements Runnable, Closing.Droppable {
         private final ActorCell<?> cell;
 
         Activation(ActorCell<?> cell) {
@@ -419,6 +429,12 @@ final class ActorCell<A> extends ActorCellConsumerFields<A> implements ActorRef<
             } else {
                 c.activate();
             }
+        }
+
+        @Override
+        public void dropped() {
+            rejectDiscarded(this, new RejectedExecutionException("the scheduler of actor '" + cell.name
+                    + "' was stopped (an interrupted close) before the actor ran again"));
         }
 
         @Override

@@ -65,7 +65,9 @@ import java.util.function.Supplier;
  * {@code Error} to the thread whose message, stop or spawn activated the actor, anything else to
  * the {@link FailureHandler}. A scheduler that accepts an activation must run it: tasks discarded by
  * {@code shutdownNow()} leave their actors' pending asks incomplete, unless the caller runs
- * the returned tasks.
+ * the returned tasks. (Spindle's pools, whose {@code close()} interrupted drops what its
+ * {@code shutdownNow()} returns, end those actors as rejected, as this system does with a
+ * scheduler of its own.)
  *
  * <h2>Failures</h2>
  *
@@ -513,9 +515,13 @@ public final class ActorSystem implements AutoCloseable {
             }
         }
         Closing.close(pool, fromOwnWorker, task -> {
-            ActorCell.rejectDiscarded(task, new RejectedExecutionException("actor system '" + name
-                    + "' was interrupted while closing, and stopped its scheduler before the actor ran again"));
-            Closing.cancelIfFuture(task);
+            // an activation is ended here, with the system's own cause, and only here: ended a
+            // second time (cancelIfFuture tells a Droppable too) it would be drained by a thread
+            // that no longer holds it
+            if (!ActorCell.rejectDiscarded(task, new RejectedExecutionException("actor system '" + name
+                    + "' was interrupted while closing, and stopped its scheduler before the actor ran again"))) {
+                Closing.cancelIfFuture(task);
+            }
         });
     }
 

@@ -16,8 +16,9 @@ import java.util.function.Consumer;
  * else holds them: left alone, a {@code submit} whose task was dropped would never complete, and
  * a {@code get} on it would wait for good, where the pools promise that a task runs or its caller
  * is told. The pools' handler is {@link #cancelIfFuture}; a plain {@code Runnable} given to
- * {@code execute} has no caller left to tell, as with the JDK's executors. Not part of the public
- * API: the package is exported only to Spindle's own modules.
+ * {@code execute} has no caller left to tell, as with the JDK's executors, unless it is
+ * {@link Droppable} (an actor's activation, whose actor's senders wait for it). Not part of the
+ * public API: the package is exported only to Spindle's own modules.
  */
 public final class Closing {
 
@@ -82,13 +83,32 @@ public final class Closing {
 
     /**
      * The pools' handler of dropped tasks: a {@link Future} (from {@code submit}) never started,
-     * so it is cancelled and its caller told; anything else is left alone.
+     * so it is cancelled and its caller told; a {@link Droppable} is told it was dropped;
+     * anything else is left alone.
      *
      * @param task a task an interrupted close keeps from running
      */
     public static void cancelIfFuture(Runnable task) {
         if (task instanceof Future<?> f) {
             f.cancel(false);
+        } else if (task instanceof Droppable d) {
+            d.dropped();
         }
+    }
+
+    /**
+     * A task given to {@code execute} whose callers wait for it although it is no
+     * {@link Future}: an actor's activation, which the actor's asks and stop wait for. Dropped by
+     * an interrupted close of one of Spindle's pools (a pool the caller owns and closes after the
+     * actor system, say), it was left alone: the actor never ran again, and its asks, its stop
+     * and every later message waited for good. {@link Closing#cancelIfFuture} tells it instead.
+     */
+    public interface Droppable {
+
+        /**
+         * Called once, on the closing thread, for a task that will never run: the caller holds
+         * it now, as the one that took it from the pool's queue.
+         */
+        void dropped();
     }
 }
