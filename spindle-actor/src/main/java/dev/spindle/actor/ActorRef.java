@@ -54,6 +54,11 @@ import java.util.function.Function;
  * ActorRef<Asker> asker = system.spawnWithSelf(self -> new Asker(self, counter));
  * }</pre>
  *
+ * <p>On an actor whose mailbox is bounded, the {@code tell} in such a stage may throw
+ * {@link MailboxFullException}; the stage keeps it in the future {@code thenAccept} returns, where
+ * nobody looks, so the reply would be lost without a dead letter. Handle it there, for example
+ * {@code .exceptionally(e -> { log(e); return null; })}, or retry later.
+ *
  * <p>Instances compare by identity. The only implementation is the system's own.
  *
  * @param <A> the class of the actor object
