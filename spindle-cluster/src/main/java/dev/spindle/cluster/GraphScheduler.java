@@ -1108,7 +1108,7 @@ final class GraphScheduler implements AutoCloseable {
         t.setState(TaskState.State.MEMORY);
         t.failures = 0;                       // a later recomputation of a lost result gets its own retries
         t.lostWorkers = null;                 // and its own worker losses
-        t.bytes = m.bytes();
+        t.measured(m.bytes());
         t.addHolder(m.worker());
         workers.get(m.worker()).holds.add(t.key());
         if (durations.record(t.spec.prefix(), m.nanos() / 1e9)) {

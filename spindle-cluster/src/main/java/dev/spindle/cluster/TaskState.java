@@ -76,6 +76,7 @@ final class TaskState {
     WorkerState processingOn;
     long attempt;
     long assignedOrder;
+    /** Its result's measured size; set through {@link #measured}, which keeps the dependents' transfer costs. */
     long bytes;
     int failures;
     /**
@@ -176,6 +177,20 @@ final class TaskState {
     void clearHolders() {
         if (!holderSet.isEmpty()) {
             holderSet.clear();
+            holdersChanged();
+        }
+    }
+
+    /**
+     * Its result measured {@code size} bytes. A result computed again may measure otherwise than the
+     * first time, and a dependent processing somewhere counts what it lacks at the old size: it is
+     * recounted as for a holder change, which a recomputation ending on a worker already counted as
+     * holding a copy (one fetched before the loss, see GraphScheduler.onDataAdded) does not make,
+     * so that worker's transfer cost stayed wrong while the dependent processed there.
+     */
+    void measured(long size) {
+        if (bytes != size) {
+            bytes = size;
             holdersChanged();
         }
     }
