@@ -1418,12 +1418,16 @@ final class GraphScheduler implements AutoCloseable {
         // A copy this side does count there goes too (one fetched before a loss and reported after
         // it, while the key was computed again on the same worker: see onDataAdded): the worker drops
         // it, so it is no longer counted, else the scheduler went on counting a value the worker no
-        // longer held (its memory, its keys, a dependent's locality).
+        // longer held (its memory, its keys, a dependent's locality). So does a copy it still
+        // fetches: the release abandons the fetch and drops what it stored, and a fetch that ended
+        // just before the worker took the release is reported after this failure. Still counted as
+        // fetching, the worker was taken for a holder of a copy it no longer had.
         WorkerState w = workers.get(m.worker());
         if (w.alive) {
             if (w.holds.remove(m.key())) {
                 t.removeHolder(w.id);
             }
+            t.fetchers.remove(w.id);
             releaseKey(w, m.key());
         }
         w.executed++;
