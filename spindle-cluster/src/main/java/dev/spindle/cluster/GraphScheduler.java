@@ -758,6 +758,14 @@ final class GraphScheduler implements AutoCloseable {
         return call(() -> view.apply(List.copyOf(workers), durations));
     }
 
+    /**
+     * For tests: runs {@code view} on the scheduler thread over the task records, by key, and the
+     * worker records; neither may be changed.
+     */
+    <T> T inspectTasks(java.util.function.BiFunction<Map<String, TaskState>, List<WorkerState>, T> view) {
+        return call(() -> view.apply(Collections.unmodifiableMap(tasks), List.copyOf(workers)));
+    }
+
     /** Runs one balance round now and returns its moves. */
     List<Move> balanceNow() {
         return call(this::balanceRound);
