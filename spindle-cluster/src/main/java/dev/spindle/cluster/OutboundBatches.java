@@ -43,6 +43,11 @@ import java.util.concurrent.atomic.AtomicInteger;
  *       encoded and sent there, beside the sender, which then only queues; a lane has at most
  *       one flush queued on it at a time ({@code scheduled}, cleared when that flush starts, so
  *       a body added after the clear is either taken by that flush or queues another).
+ *   <li><b>A discard drops only what was queued before it.</b> It empties the queue under the
+ *       lane's lock, and the flusher takes each body under that lock too, and only while it is
+ *       still the head it looked at (and sized): a body added once a discard has returned is
+ *       never taken unseen in the place of one the discard dropped, and dropped with it. The
+ *       lock is never held while a batch is sent.
  * </ul>
  * Thread-safe. A {@link Sender} must not throw: a body it cannot send is its to report.
  *
@@ -80,6 +85,12 @@ public final class OutboundBatches {
     /** Where flushes run; {@code null}: on the calling thread. */
     private final Executor flusher;
     private final ConcurrentHashMap<Integer, Lane> lanes = new ConcurrentHashMap<>();
+
+    /**
+     * Run, if set, by a flush between its look at a lane's head and its take of it: a seam for
+     * tests, which run a {@link #discard} there. Read once per batch taken, never by an add.
+     */
+    static volatile Runnable beforeTake;
 
     /**
      * Batches of at most {@code maxCount} bodies and about {@code maxBytes} bytes, flushed on
@@ -226,9 +237,7 @@ public final class OutboundBatches {
     public void discard(int destination) {
         Lane l = lanes.get(destination);
         if (l != null) {
-            while (l.queue.poll() != null) {
-                l.pending.decrementAndGet();
-            }
+            drop(l);
         }
     }
 
@@ -246,6 +255,17 @@ public final class OutboundBatches {
     public void remove(int destination) {
         Lane l = lanes.remove(destination);
         if (l != null) {
+            drop(l);
+        }
+    }
+
+    /**
+     * Empties {@code l}'s queue, under the lane's lock: a flush takes a body only while it is
+     * still the head it looked at ({@link #take}), so what it finds there once this returns was
+     * added after, and is sent.
+     */
+    private static void drop(Lane l) {
+        synchronized (l) {
             while (l.queue.poll() != null) {
                 l.pending.decrementAndGet();
             }
@@ -280,20 +300,27 @@ public final class OutboundBatches {
     private List<Object> take(Lane l) {
         List<Object> batch = new ArrayList<>(Math.min(maxCount, Math.max(1, l.pending.get())));
         long bytes = 0;
+        Runnable hook = beforeTake;
         for (Object head; batch.size() < maxCount && (head = l.queue.peek()) != null; ) {
             long size = MessageCodec.estimatedBytes(head);
             if (!batch.isEmpty() && bytes + size > maxBytes) {
                 break;
             }
-            // discard polls the same queue: what is polled here need not be the head peeked above
-            Object taken = l.queue.poll();
-            if (taken == null) {
-                break;                        // a discard emptied the lane: nothing taken, nothing counted
+            if (hook != null) {
+                hook.run();
+            }
+            // only the head looked at is taken, under the lock a discard drains the queue under: a
+            // head gone meanwhile was the discard's, and what is at the head now was added after
+            // the discard had emptied the queue (a rejoined worker's first task), to be looked at
+            // afresh; taken unseen in the head's place (a plain poll), it was dropped, never sent
+            boolean taken;
+            synchronized (l) {
+                taken = l.queue.peek() == head && l.queue.poll() != null;
+            }
+            if (!taken) {
+                continue;
             }
             l.pending.decrementAndGet();
-            if (taken != head) {
-                continue;                     // a discard took the head and is dropping the rest: so is this
-            }
             batch.add(head);
             bytes += size;
         }
