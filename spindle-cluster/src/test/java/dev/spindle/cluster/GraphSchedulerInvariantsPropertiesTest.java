@@ -41,6 +41,10 @@ import net.jqwik.api.constraints.IntRange;
  * scheduler counts is one the worker has; a result in memory has a holder, and one released, lost
  * or failed has none.
  *
+ * <p>With {@code waiting}, a task that no live worker may run waits for one to join
+ * ({@link CoordinatorSettings#noWorkerTimeout()}) instead of failing at once, so that more of the
+ * graph waits through the losses and the joins; without it, it fails as it is placed.
+ *
  * <p>At the end every worker is revived and every job run: each future still held completes, with
  * its own key as its value or with an exception; each worker holds exactly the keys the scheduler
  * counts for it (in the stats too); and once every future is released nothing is left anywhere (no
@@ -60,9 +64,10 @@ class GraphSchedulerInvariantsPropertiesTest {
     @Property(tries = 150, shrinking = ShrinkingMode.OFF)
     void everyHistoryKeepsTheInvariantsAndEnds(@ForAll long seed, @ForAll @IntRange(min = 2, max = 4) int workers,
             @ForAll @IntRange(min = 1, max = 2) int threads, @ForAll boolean forget, @ForAll boolean stalls,
-            @ForAll boolean vanishing, @ForAll boolean reordering, @ForAll boolean slow) throws Exception {
+            @ForAll boolean vanishing, @ForAll boolean reordering, @ForAll boolean slow, @ForAll boolean waiting)
+            throws Exception {
         // not both: see the overview
-        new History(seed, workers, threads, forget, stalls, vanishing && !slow, reordering, slow).run();
+        new History(seed, workers, threads, forget, stalls, vanishing && !slow, reordering, slow, waiting).run();
     }
 
     /** A model worker: its queued and running jobs (key to attempt), its store, and its replies not yet delivered. */
@@ -101,6 +106,8 @@ class GraphSchedulerInvariantsPropertiesTest {
         final boolean vanishing;
         final boolean reordering;
         final boolean slow;
+        /** Whether a task no live worker may run waits for one to join (noWorkerTimeout) rather than failing at once. */
+        final boolean waiting;
         final Random rnd;
         final RecordingTransport wire = new RecordingTransport();
         final Model[] models;
@@ -114,8 +121,9 @@ class GraphSchedulerInvariantsPropertiesTest {
         GraphScheduler s;
 
         History(long seed, int n, int threads, boolean forget, boolean stalls, boolean vanishing, boolean reordering,
-                boolean slow) {
+                boolean slow, boolean waiting) {
             this.seed = seed;
+            this.waiting = waiting;
             this.n = n;
             this.threads = threads;
             this.forget = forget;
@@ -132,7 +140,8 @@ class GraphSchedulerInvariantsPropertiesTest {
 
         void run() throws Exception {
             s = new GraphScheduler(HandDriven.settings(n).threadsPerWorker(threads).retries(1).allowedWorkerLosses(3)
-                    .forgetReleased(forget).build(), wire);
+                    .forgetReleased(forget).noWorkerTimeout(waiting ? Duration.ofMinutes(10) : Duration.ZERO).build(),
+                    wire);
             try {
                 s.checkCountsForTests();      // and after every event from here on
                 for (int step = 0; step < 300; step++) {
@@ -479,19 +488,27 @@ class GraphSchedulerInvariantsPropertiesTest {
 
         /** Revives every worker, lets every stalled one go on, and runs every job until nothing moves. */
         private void settle() {
-            for (int id = 0; id < n; id++) {
-                if (!models[id].alive) {
-                    s.join(id, threads);
-                    models[id] = new Model();
-                    log.add("join " + id);
+            // again while the drain retires a worker (a Retired still on its way): with tasks
+            // waiting for a worker, one strictly restricted to it would wait for good
+            for (boolean again = true; again; ) {
+                for (int id = 0; id < n; id++) {
+                    if (!models[id].alive) {
+                        s.join(id, threads);
+                        models[id] = new Model();
+                        log.add("join " + id);
+                    }
+                }
+                for (int id = 0; id < n; id++) {
+                    if (models[id].stalled) {
+                        models[id].stall(id, false);
+                    }
+                }
+                drain();
+                again = false;
+                for (Model m : models) {
+                    again |= waiting && !m.alive;
                 }
             }
-            for (int id = 0; id < n; id++) {
-                if (models[id].stalled) {
-                    models[id].stall(id, false);
-                }
-            }
-            drain();
             check("settled");
         }
 
@@ -598,7 +615,8 @@ class GraphSchedulerInvariantsPropertiesTest {
 
         private String describe(String what) {
             return "seed " + seed + " (" + n + " workers of " + threads + " threads, forgetReleased " + forget
-                    + ", stalls " + stalls + ", vanishing copies " + vanishing + ", replies reordered " + reordering + ", messages to workers slow " + slow + "): " + what + "\nlast steps:\n  "
+                    + ", stalls " + stalls + ", vanishing copies " + vanishing + ", replies reordered " + reordering + ", messages to workers slow " + slow
+                    + ", tasks wait for a worker " + waiting + "): " + what + "\nlast steps:\n  "
                     + String.join("\n  ", log.subList(Math.max(0, log.size() - 80), log.size()));
         }
     }
