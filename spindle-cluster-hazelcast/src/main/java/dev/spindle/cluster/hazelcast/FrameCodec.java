@@ -232,6 +232,14 @@ final class FrameCodec {
         } catch (InvalidClassException e) {
             String refused = lastRefused.get();
             lastRefused.remove();
+            if (refused == null && e.classname != null) {
+                // not the filter's (its refusals name no class, or set lastRefused): a class it
+                // allowed that this member reads differently (another serialVersionUID, no valid
+                // constructor), a member of another build; called refused by the allow-list, it sent
+                // the operator to widen the allow-list, which changes nothing
+                throw reject(Offences.Kind.REFUSED_CLASS, e.classname, "class " + e.classname
+                        + " cannot be read here, another version of it wrote the value (" + e.getMessage() + ")");
+            }
             throw reject(Offences.Kind.REFUSED_CLASS, refused == null ? "a class" : refused, "class "
                     + (refused == null ? "" : refused + " ") + "refused by the allow-list (" + e.getMessage() + ")");
         } catch (SecurityException unreadable) {
