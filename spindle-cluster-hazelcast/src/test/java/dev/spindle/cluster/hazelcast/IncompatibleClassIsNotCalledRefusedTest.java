@@ -7,11 +7,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.spindle.cluster.JavaSerial;
-import java.io.ObjectStreamClass;
-import java.math.BigInteger;
-import java.nio.ByteBuffer;
+import dev.spindle.cluster.testkit.HostilePayloads;
 import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -28,17 +25,7 @@ class IncompatibleClassIsNotCalledRefusedTest {
 
     @Test
     void aValueOfAnotherVersionOfAnAllowedClassIsRefusedAsIncompatibleNotByTheAllowList() {
-        byte[] stream = JavaSerial.serialize(BigInteger.TEN);     // java.math.* is allowed
-        long uid = ObjectStreamClass.lookup(BigInteger.class).getSerialVersionUID();
-        byte[] mark = ByteBuffer.allocate(8).putLong(uid).array();
-        int at = -1;
-        for (int i = 0; i + 8 <= stream.length && at < 0; i++) {
-            if (Arrays.equals(stream, i, i + 8, mark, 0, 8)) {
-                at = i;
-            }
-        }
-        assertThat(at).as("BigInteger's serialVersionUID in its stream").isPositive();
-        ByteBuffer.wrap(stream, at, 8).putLong(uid + 1);           // another version of the class
+        byte[] stream = HostilePayloads.bigIntegerOfAnotherVersion();
 
         assertThatThrownBy(() -> codec.deserialize(stream)).isInstanceOf(SecurityException.class)
                 .hasMessageContaining("java.math.BigInteger")

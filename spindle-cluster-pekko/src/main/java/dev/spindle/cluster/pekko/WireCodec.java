@@ -214,6 +214,13 @@ final class WireCodec {
         try {
             return ValueCodec.read(bytes, filter);          // unreadable: SecurityException already
         } catch (InvalidClassException e) {
+            if (e.classname != null) {
+                // not the filter's (its refusals name no class): a class it allowed that this member
+                // reads differently (another serialVersionUID: a member of another build); called
+                // refused by the allow-list, it sent the operator to widen the list, which changes nothing
+                throw new SecurityException("class " + e.classname + " cannot be read here, another version of it"
+                        + " wrote the value (" + e.getMessage() + ")");
+            }
             throw new SecurityException("refused by the allow-list or its limits (" + e.getMessage() + ")");
         }
     }

@@ -58,6 +58,24 @@ public final class HostilePayloads {
         return bytes.toByteArray();
     }
 
+    /**
+     * {@code BigInteger.TEN} Java-serialised as if by another version of the class (its
+     * serialVersionUID changed in the stream): a value of a class the allow-list allows that this
+     * member cannot read, as one written by a member of another build.
+     */
+    public static byte[] bigIntegerOfAnotherVersion() {
+        byte[] stream = javaSerialize(java.math.BigInteger.TEN);
+        long uid = ObjectStreamClass.lookup(java.math.BigInteger.class).getSerialVersionUID();
+        byte[] mark = ByteBuffer.allocate(8).putLong(uid).array();
+        for (int i = 0; i + 8 <= stream.length; i++) {
+            if (Arrays.equals(stream, i, i + 8, mark, 0, 8)) {
+                ByteBuffer.wrap(stream, i, 8).putLong(uid + 1);
+                return stream;
+            }
+        }
+        throw new AssertionError("BigInteger's serialVersionUID is not in its stream");
+    }
+
     /** The marker length {@link #withHugeArray} looks for: a {@code byte[0x1234]} in the stream. */
     public static final int ARRAY_MARKER = 0x1234;
 
