@@ -93,7 +93,7 @@ import java.util.function.Supplier;
  * not failed at once but kept WAITING in {@link #awaitingWorker} for up to
  * {@link CoordinatorSettings#noWorkerTimeout()}; every {@link #join} places those tasks again,
  * oldest first, and the loop wakes at the earliest end of a wait to fail the tasks whose wait is
- * over. The set is cleaned lazily: a task that left the wait another way (it failed with an
+ * over, then checks retirements and stalls as after an event (the failures release inputs). The set is cleaned lazily: a task that left the wait another way (it failed with an
  * input, its record was replaced or forgotten, an input was lost) is dropped when it is next
  * looked at. Placement ({@link #place}) is the only way in, so every path that places a task
  * (a first placement, a retry, a lost worker's task, a stolen or withdrawn one) waits the same way.
@@ -292,6 +292,10 @@ final class GraphScheduler implements AutoCloseable {
                 }
                 if (!awaitingWorker.isEmpty() && System.nanoTime() - awaitingExpiry >= 0) {
                     expireAwaiting();
+                    // as after an event: the tasks failed released their inputs, which may be all
+                    // that a retirement or a stalled worker waited for, and no event may come
+                    retirements();
+                    stalls();
                 }
                 cutOffUnreachable();
                 if (checkCountsEachEvent && countsFailure == null) {
