@@ -107,8 +107,9 @@ import java.util.function.Supplier;
  * spill, stays there and finishes: a task that a worker not stalled may run moves there at once;
  * the others only once nothing but the client, a membership change or a disk could make progress
  * (no worker that is not stalled has a task, no steal or move is in flight, no task waiting on a
- * stalled worker for one that ended is about to resume), since until then a task ending elsewhere
- * may release values on their workers. A withdrawn task that still has no worker but stalled
+ * stalled worker for one that ended is about to resume, no task waiting for a worker to join needs
+ * a value a stalled worker holds), since until then a task ending elsewhere (or failed at the end of
+ * its wait for a worker) may release values on their workers. A withdrawn task that still has no worker but stalled
  * ones, with nothing making progress, fails without retries with an exception that names those
  * workers and their bytes (see {@link #stalls}); else it is placed again.
  *
@@ -959,12 +960,17 @@ final class GraphScheduler implements AutoCloseable {
      * worker afresh once the input is back).
      */
     private boolean stillAwaiting(TaskState t) {
-        if (t.awaitingWorker && t.state == TaskState.State.WAITING && t.processingOn == null
-                && tasks.get(t.key()) == t && t.dependenciesInMemory()) {
+        if (awaits(t)) {
             return true;
         }
         stopAwaiting(t);
         return false;
+    }
+
+    /** As {@link #stillAwaiting}, leaving the set as it is. */
+    private boolean awaits(TaskState t) {
+        return t.awaitingWorker && t.state == TaskState.State.WAITING && t.processingOn == null
+                && tasks.get(t.key()) == t && t.dependenciesInMemory();
     }
 
     /** A worker joined: the tasks waiting for one are placed again, oldest first. */
@@ -1761,18 +1767,37 @@ final class GraphScheduler implements AutoCloseable {
      * what workers stalled on memory can do: a live worker that is not stalled has a task queued or
      * running (its end may release values anywhere, and place tasks) or is retiring; a steal or a
      * retirement's move is in flight; a task taken back from a stalled worker is going to one
-     * that is not; or a task waiting on a stalled worker resumes ({@link #resuming}).
+     * that is not; or a task waiting on a stalled worker resumes ({@link #resuming}); or a task
+     * waiting for a worker to join ({@link #awaitingWorker}) needs a value a stalled worker holds:
+     * its end, run on a worker that joins or failed once its wait is over (which comes by itself,
+     * {@link CoordinatorSettings#noWorkerTimeout()}), may release it, as when it failed at once.
      */
     private boolean progressPossible() {
         if (!inFlight.isEmpty() || movingWithdrawals > 0) {
             return true;
         }
+        boolean anyStalled = false;
         for (WorkerState w : workers) {
             if (w.alive && !w.stalled() && (!w.processing.isEmpty() || w.retiring)) {
                 return true;
             }
             if (w.stalled() && resuming(w)) {
                 return true;
+            }
+            anyStalled |= w.stalled();
+        }
+        if (!anyStalled) {
+            return false;                     // no stalled worker holds what a task waiting for a worker needs
+        }
+        for (TaskState t : awaitingWorker) {
+            if (awaits(t)) {
+                for (TaskState d : t.dependencies) {
+                    for (int h : d.holders) {
+                        if (workers.get(h).stalled()) {
+                            return true;
+                        }
+                    }
+                }
             }
         }
         return false;
