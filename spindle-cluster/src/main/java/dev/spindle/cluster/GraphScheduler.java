@@ -93,10 +93,13 @@ import java.util.function.Supplier;
  * not failed at once but kept WAITING in {@link #awaitingWorker} for up to
  * {@link CoordinatorSettings#noWorkerTimeout()}; every {@link #join} places those tasks again,
  * oldest first, and the loop wakes at the earliest end of a wait to fail the tasks whose wait is
- * over, then checks retirements and stalls as after an event (the failures release inputs). The set is cleaned lazily: a task that left the wait another way (it failed with an
- * input, its record was replaced or forgotten, an input was lost) is dropped when it is next
- * looked at. Placement ({@link #place}) is the only way in, so every path that places a task
- * (a first placement, a retry, a lost worker's task, a stolen or withdrawn one) waits the same way.
+ * over, then checks retirements and stalls as after an event (the failures release inputs). The
+ * set is cleaned lazily: a task that left the wait another way (it failed with an input, its
+ * record was replaced or forgotten, an input was lost) is dropped when it is next looked at; one
+ * whose input was lost waits afresh once the input is back, whether or not it was looked at
+ * meanwhile ({@link TaskState#awaitingWorkerInputLost}). Placement ({@link #place}) is the only
+ * way in, so every path that places a task (a first placement, a retry, a lost worker's task, a
+ * stolen or withdrawn one) waits the same way.
  *
  * <p>Stalls on memory: a worker paused over its memory limit with only values that cannot spill
  * (or that its disk refused) and no task running says so ({@link Message.MemoryStall}), naming
@@ -927,8 +930,11 @@ final class GraphScheduler implements AutoCloseable {
     private void awaitWorker(TaskState t) {
         long timeout = config.noWorkerTimeoutNanos();
         long now = System.nanoTime();
-        if (!t.awaitingWorker) {
+        if (!t.awaitingWorker || t.awaitingWorkerInputLost) {
+            // a first wait, or one an input's loss interrupted (see stillAwaiting): not a wait
+            // that went on only because nothing looked at the set while the input was computed again
             t.awaitingWorkerSince = now;
+            t.awaitingWorkerInputLost = false;
         }
         if (timeout == 0 || now - t.awaitingWorkerSince >= timeout) {
             stopAwaiting(t);
@@ -949,6 +955,7 @@ final class GraphScheduler implements AutoCloseable {
     private void stopAwaiting(TaskState t) {
         if (t.awaitingWorker) {
             t.awaitingWorker = false;
+            t.awaitingWorkerInputLost = false;
             awaitingWorker.remove(t);
         }
     }

@@ -98,6 +98,12 @@ final class TaskState {
      */
     boolean awaitingWorker;
     long awaitingWorkerSince;
+    /**
+     * Whether an input of this task, waiting for a worker, left memory since its wait began: the
+     * wait starts afresh once the input is back (GraphScheduler.awaitWorker), whether or not the
+     * scheduler looked at the waiting tasks meanwhile.
+     */
+    boolean awaitingWorkerInputLost;
     /** The attempt whose stalled worker refused to give it back: it started it (see GraphScheduler.stalls). */
     long withdrawalRefused;
     Throwable error;
@@ -140,6 +146,9 @@ final class TaskState {
             int delta = wasInMemory ? 1 : -1;
             for (TaskState t : dependents) {
                 t.dependenciesNotInMemory += delta;
+                if (delta > 0 && t.awaitingWorker) {
+                    t.awaitingWorkerInputLost = true;
+                }
             }
         }
     }
