@@ -76,7 +76,10 @@ class ErredRunningDependentRegressionTest {
             w.finish(1, "d", 10);
             CompletableFuture<Object> first = s.submit(List.of(TaskSpec.builder("t", args -> {
                 running.countDown();
-                stale.await();
+                // timed, as block's wait below: the worker pool's starvation watch takes a thread
+                // waiting without a time limit, with a task queued behind it, for one waiting for
+                // good and starts a spare thread, which ran the task queued behind it early
+                stale.await(60, TimeUnit.SECONDS);
                 return "stale";
             }).dependsOn("d").restrictions(Restrictions.strict(Set.of(0))).build())).get(0);
             assertThat(running.await(10, TimeUnit.SECONDS)).isTrue();
@@ -92,7 +95,9 @@ class ErredRunningDependentRegressionTest {
 
             // worker 0's thread passes from t to "block"; t's run ends and reports meanwhile
             s.submit(List.of(TaskSpec.builder("block", args -> {
-                block.await();
+                // timed: see t's wait above. Untimed, a slow run (a loaded machine) let the spare
+                // thread start the new t behind it, which then could not be stolen ("t moved to worker 2")
+                block.await(60, TimeUnit.SECONDS);
                 return 0;
             }).restrictions(Restrictions.strict(Set.of(0))).durationHint(Duration.ofSeconds(10)).build()));
             w.settle();
