@@ -829,8 +829,8 @@ final class GraphScheduler implements AutoCloseable {
                 }
             }
             int awaiting = 0;
-            for (TaskState t : new ArrayList<>(awaitingWorker)) {
-                if (stillAwaiting(t)) {
+            for (TaskState t : awaitingWorker) {
+                if (awaits(t)) {              // a read: it leaves the set, and every wait, as it is
                     awaiting++;
                 }
             }
