@@ -33,13 +33,16 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class KeyCancelledDuringDispatchErrorTest {
 
-    /** The registration's read wakers, whose copy fails from its second copy on (takeAll's). */
-    static final class FailingSecondCopy extends ArrayList<Waker> {
+    /**
+     * The registration's read wakers, whose first copy fails: takeAll's (takeReady hands one
+     * waker over without copying the list).
+     */
+    static final class FailingFirstCopy extends ArrayList<Waker> {
         final AtomicInteger copies = new AtomicInteger();
 
         @Override
         public Object[] toArray() {
-            if (copies.incrementAndGet() == 2) {
+            if (copies.incrementAndGet() == 1) {
                 throw new OutOfMemoryError("injected: no memory for the wakers left");
             }
             return super.toArray();
@@ -56,7 +59,7 @@ class KeyCancelledDuringDispatchErrorTest {
             Reactor.Registration reg = reactor.register(source);
             Field readWakers = Reactor.Registration.class.getDeclaredField("readWakers");
             readWakers.setAccessible(true);
-            readWakers.set(reg, new FailingSecondCopy());
+            readWakers.set(reg, new FailingFirstCopy());
             // Stands in for a stream's read-ahead: it reads what came in, and at that moment
             // another thread closes the stream, whose channel's close cancels the key.
             reg.setReadAhead(() -> {
