@@ -17,7 +17,7 @@ import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Iterator;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
@@ -137,6 +137,22 @@ public final class Reactor implements AutoCloseable, IoDriver {
     static final int SPARE_BUFFERS = 16;
     /** Returns from {@code select} of the selector thread so far (see {@link #awaitReleased}). */
     private volatile long turns;
+    /**
+     * The keys that selects found ready and no dispatch has taken yet, in the order found:
+     * {@code readyKeys[readyHead, readyCount)}. Filled by the {@code select(Consumer)} forms'
+     * action ({@link #collectReady}) instead of the selector's selected-key set, a
+     * {@code HashSet} that allocated a node for every ready key (32 bytes a request of an echo
+     * server) and an iterator every turn. A key is in it once at most
+     * ({@link Registration#awaitingDispatch}), as it is in a set; a walk that stops early (the
+     * reactor closed, or a dispatch that threw) leaves the rest for the next, as keys left in
+     * the set were. Confined to the thread that selects: the selector thread, or the driver
+     * (and {@link #releaseUndriven}) under {@link #driveLock}, whose hand-over orders one holder's
+     * use before the next one's.
+     */
+    private SelectionKey[] readyKeys = new SelectionKey[16];
+    private int readyHead;
+    private int readyCount;
+    private final Consumer<SelectionKey> collectReady = this::collectReady;
 
     /**
      * A reactor with a selector thread named {@code name}, or a driven one if {@code name} is null.
@@ -412,20 +428,20 @@ public final class Reactor implements AutoCloseable, IoDriver {
                 if (selector.keys().isEmpty() && changes.isEmpty()) {
                     return 0;                  // nothing registered: spare busy workers a system call
                 }
-                selector.selectNow();
+                selector.selectNow(collectReady);
             } else if (timeoutNanos < 0) {
-                selector.select();
+                selector.select(collectReady);
             } else {
                 // milliseconds, rounded up: a timer is never fired early, and a sub-millisecond
                 // wait does not turn into a spin of select(0)s. Not (timeoutNanos + 999_999) /
                 // 1_000_000: that overflows within a millisecond of Long.MAX_VALUE (a saturated
                 // timeout), and the negative quotient made the longest wait a 1 ms one
                 long millis = timeoutNanos / 1_000_000 + (timeoutNanos % 1_000_000 != 0 ? 1 : 0);
-                selector.select(Math.max(1, millis));
+                selector.select(collectReady, Math.max(1, millis));
             }
             wakeupPending.set(false);
             applyChanges();
-            return selector.selectedKeys().size();
+            return readyCount - readyHead;
         } catch (ClosedSelectorException e) {
             return -1;                         // closed by close() between its flag and this turn
         }
@@ -435,11 +451,12 @@ public final class Reactor implements AutoCloseable, IoDriver {
     @Override
     public void dispatch() {
         checkDriven();
-        // Under the lock that close() takes to close the selector: the selected-key set is a
-        // plain HashSet, and a close from another thread cleared it under this walk (a
-        // ConcurrentModificationException that killed the driving worker, and its runtime).
-        // A waker that closes the reactor on this thread re-enters the lock; the walk then
-        // stops at the closed flag (see dispatchSelected).
+        // Under the lock that close() takes to close the selector: with the selector's
+        // selected-key set (a plain HashSet), a close from another thread cleared it under this
+        // walk (a ConcurrentModificationException that killed the driving worker, and its
+        // runtime); the ready keys are the lock holder's alone. A waker that closes the reactor
+        // on this thread re-enters the lock; the walk then stops at the closed flag (see
+        // dispatchSelected).
         synchronized (driveLock) {
             try {
                 dispatchSelected();
@@ -506,6 +523,11 @@ public final class Reactor implements AutoCloseable, IoDriver {
         private ReadAhead readAhead;  // guarded by this; null: no read-ahead
         private int interest;         // guarded by this
         private boolean cancelled;    // guarded by this
+        /**
+         * Whether its key is among the reactor's ready keys waiting for a dispatch. Confined to
+         * the thread that selects, as those keys are.
+         */
+        boolean awaitingDispatch;
         SelectionKey key;             // selector thread only
 
         Registration(SelectableChannel channel) {
@@ -932,7 +954,7 @@ public final class Reactor implements AutoCloseable, IoDriver {
      * stayed bound: a server restarted in-process, its group kept, could not bind it again before
      * building its new runtime ("Address already in use"). Under {@link #driveLock}, as a driver's
      * turn: a runtime that claims the reactor meanwhile selects after this. What the
-     * {@code selectNow} finds ready stays in the selected keys for that driver's first turn, and
+     * {@code selectNow} finds ready stays in the ready keys for that driver's first turn, and
      * a wake-up it consumed is sent again for that turn.
      */
     private void releaseUndriven() {
@@ -949,7 +971,7 @@ public final class Reactor implements AutoCloseable, IoDriver {
             }
             try {
                 applyChanges();
-                selector.selectNow();
+                selector.selectNow(collectReady);
                 // The selectNow consumed any wake-up sent before it, yet this is no turn of a
                 // driver, the one its sender meant to end: a runtime that claimed the reactor
                 // meanwhile may have woken its worker, which waits for this lock to select.
@@ -1027,7 +1049,7 @@ public final class Reactor implements AutoCloseable, IoDriver {
                 // made every select return at once, and this thread spun for good.
                 Thread.interrupted();
                 try {
-                    selector.select();
+                    selector.select(collectReady);
                     turns++;                   // this thread alone writes it
                     selectPause = 0;
                 } catch (IOException | ClosedSelectorException e) {
@@ -1087,13 +1109,37 @@ public final class Reactor implements AutoCloseable, IoDriver {
         LockSupport.parkNanos(this, TimeUnit.MILLISECONDS.toNanos(selectPause));
     }
 
-    /** Takes the selected keys' wakers, re-arms what stays armed, and wakes them. */
+    /**
+     * The action of every select: notes a ready key for {@link #dispatchSelected}, once. If the
+     * array cannot grow (no memory), the error leaves the select as one from filling the
+     * selected-key set did, and the key, level-triggered, is found ready again by the next.
+     */
+    private void collectReady(SelectionKey key) {
+        Registration reg = (Registration) key.attachment();
+        if (reg.awaitingDispatch) {
+            return;                            // left by a walk that stopped: still noted
+        }
+        if (readyCount == readyKeys.length) {
+            if (readyHead > 0) {               // room at the front: move the rest there
+                System.arraycopy(readyKeys, readyHead, readyKeys, 0, readyCount - readyHead);
+                Arrays.fill(readyKeys, readyCount - readyHead, readyCount, null);
+                readyCount -= readyHead;
+                readyHead = 0;
+            } else {
+                readyKeys = Arrays.copyOf(readyKeys, 2 * readyKeys.length);
+            }
+        }
+        readyKeys[readyCount++] = key;
+        reg.awaitingDispatch = true;
+    }
+
+    /** Takes the ready keys' wakers, re-arms what stays armed, and wakes them. */
     private void dispatchSelected() {
-        Iterator<SelectionKey> it = selector.selectedKeys().iterator();
-        while (!closed && it.hasNext()) {     // once closed, close() wakes what is left
-            SelectionKey key = it.next();
-            it.remove();
+        while (!closed && readyHead < readyCount) {   // once closed, close() wakes what is left
+            SelectionKey key = readyKeys[readyHead];
+            readyKeys[readyHead++] = null;
             Registration reg = (Registration) key.attachment();
+            reg.awaitingDispatch = false;
             Object ready = null;               // as takeReady returns it
             try {
                 try {
@@ -1123,6 +1169,10 @@ public final class Reactor implements AutoCloseable, IoDriver {
             if (ready != null) {
                 wakeTaken(ready);
             }
+        }
+        if (readyHead == readyCount) {
+            readyHead = 0;
+            readyCount = 0;
         }
     }
 
