@@ -13,6 +13,7 @@ import dev.spindle.cluster.Incarnations;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.RejectedExecutionException;
@@ -24,7 +25,8 @@ import java.util.function.Consumer;
 /**
  * The coordinator's side of the {@link Handshake}: it challenges every member that joins, proves
  * the workers into the {@link Roster} and refuses the rest, each refusal counted and logged once
- * (a member claiming to be a coordinator, a member that is not a Spindle worker, a wrong proof, a
+ * (a member claiming to be a coordinator, a member that is not a Spindle worker or answers the
+ * challenge with something other than bytes, a wrong proof, a
  * worker id that is taken, a lost incarnation, or outside the ids a cluster may have, or a frame
  * limit other than the coordinator's: see {@link Roster#FRAME_LIMIT}). Workers may join
  * after the start with ids beyond the initial ones, and a restarted worker process may rejoin
@@ -286,7 +288,13 @@ final class Admission implements MembershipListener {
         UUID self = instance.getCluster().getLocalMember().getUuid();
         byte[] nc = Handshake.nonce();
         call(m, done, new Handshake.Challenge(session.id(), self, m.getUuid(), nc).encode(),
-                answer -> judge(m, done, self, nc, answer));
+                answer -> judge(m, done, self, nc, answer), other -> {
+                    // Spindle's code answers with bytes, or null before its side is installed: this
+                    // member runs other code, which no try will change
+                    refuse(m, Offences.Kind.REFUSED_MEMBER, "answered the challenge with a "
+                            + other.getClass().getName() + ", not a Spindle worker");
+                    end(m, done);
+                });
     }
 
     /** The second step, with the worker's answer: proves it into the roster or not, and sends the verdict. */
@@ -339,7 +347,9 @@ final class Admission implements MembershipListener {
                 r.incarnation(), outcome, reason);
         Outcome told = new Outcome(proof, r.worker(), outcome, reason);
         call(m, done, new Handshake.Verdict(session.id(), self, r.nonce(), outcome, reason, mac).encode(),
-                adopted -> settle(m, done, told, adopted));
+                adopted -> settle(m, done, told, adopted),
+                // it proved the secret: taken as no answer (asked again if accepted), not refused
+                other -> settle(m, done, told, null));
     }
 
     /** What the coordinator told a worker that proved an id, or failed to. */
@@ -383,15 +393,21 @@ final class Admission implements MembershipListener {
     /**
      * Sends {@code m} one handshake message without waiting for it; {@code next} runs on
      * Admission's thread with the answer, {@code null} if the call failed or took over
-     * {@value #STEP_MILLIS} ms (a late answer is dropped).
+     * {@value #STEP_MILLIS} ms (a late answer is dropped); {@code otherType} runs there instead
+     * with an answer that is not a {@code byte[]}, which only a member running other code gives.
      */
-    private void call(Member m, CompletableFuture<Void> done, byte[] message, Consumer<byte[]> next) {
-        CompletableFuture<byte[]> answer = new CompletableFuture<>();
+    private void call(Member m, CompletableFuture<Void> done, byte[] message, Consumer<byte[]> next,
+                      Consumer<Object> otherType) {
+        CompletableFuture<Object> answer = new CompletableFuture<>();
         try {
-            instance.getExecutorService(HazelcastConfigs.FETCHES).submitToMember(new HandshakeCall(message), m,
-                    new ExecutionCallback<byte[]>() {
+            // typed Object, not byte[]: the member chooses the type of its answer, and the cast of
+            // a callback typed byte[] threw on Hazelcast's thread, so the step waited for its timeout
+            @SuppressWarnings("unchecked")
+            Callable<Object> handshake = (Callable<Object>) (Callable<?>) new HandshakeCall(message);
+            instance.getExecutorService(HazelcastConfigs.FETCHES).submitToMember(handshake, m,
+                    new ExecutionCallback<Object>() {
                         @Override
-                        public void onResponse(byte[] response) {
+                        public void onResponse(Object response) {
                             answer.complete(response);
                         }
 
@@ -406,10 +422,15 @@ final class Admission implements MembershipListener {
             answer.complete(null);            // not a member any more, or the coordinator is closing
         }
         // Hazelcast completes the call on its own threads: the step runs on Admission's
-        answer.whenCompleteAsync((a, e) -> step(m, done, () -> next.accept(a)), steps)
-                .exceptionally(closed -> {
-                    end(m, done);             // Admission's thread is shut down (or the step threw an Error)
-                    return null;
-                });
+        answer.whenCompleteAsync((a, e) -> step(m, done, () -> {
+            if (a == null || a instanceof byte[]) {
+                next.accept((byte[]) a);
+            } else {
+                otherType.accept(a);
+            }
+        }), steps).exceptionally(closed -> {
+            end(m, done);                     // Admission's thread is shut down (or the step threw an Error)
+            return null;
+        });
     }
 }
