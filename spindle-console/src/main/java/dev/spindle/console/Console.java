@@ -298,7 +298,9 @@ public final class Console implements AutoCloseable {
          * comment). Beyond that a request is answered 503 with {@code Retry-After}, so one client
          * cannot hold every event stream and every thread while the others are refused. 6 by
          * default: a browser opens at most 6 connections to one host, all its tabs together.
-         * Clients behind one proxy or NAT share an address: raise it for them. An event stream
+         * Clients behind one proxy or NAT share an address: raise it for them. Every loopback
+         * address (127.0.0.0/8, ::1) counts as one, or a local process could take every stream
+         * from as many of them. An event stream
          * whose client vanished without closing its connection (its network gone) counts until
          * a write to it blocks past {@link #requestTimeout} or fails (see the class comment), and
          * a client coming back from the same address meanwhile may find its address's slots

@@ -15,7 +15,11 @@ import java.util.Map;
  *
  * <p>The key is the remote address as the connection shows it: clients behind one proxy or NAT
  * share it (raise the limit for them), and an IPv6 host that sends from many addresses of its
- * prefix is as many clients (grouping by prefix would lump a whole LAN together). An address
+ * prefix is as many clients (grouping by prefix would lump a whole LAN together). Every loopback
+ * address (all of 127.0.0.0/8, and ::1; an IPv4-mapped one arrives as IPv4) is one client: a
+ * local process can send from any of them (Linux answers for the whole block with no set-up),
+ * so counted apart it took every event stream from 127.0.0.2, 127.0.0.3 and so on. A browser on
+ * the host sends from the one it connects to, 127.0.0.1 for the default console. An address
  * leaves the map when its count falls to zero, so the map holds only the addresses being
  * served, at most as many as there are handler threads.
  *
@@ -32,6 +36,9 @@ import java.util.Map;
  * the next, for ever.
  */
 final class PerAddress {
+
+    /** The key of every loopback address. */
+    private static final InetAddress LOOPBACK = InetAddress.getLoopbackAddress();
 
     private final int max;
     private final Map<InetAddress, Integer> held = new HashMap<>();   // guarded by itself
@@ -50,12 +57,13 @@ final class PerAddress {
      * @return whether it was counted; if so, {@link #leave} must follow when the exchange ends
      */
     boolean enter(InetAddress client) {
+        InetAddress key = key(client);
         synchronized (held) {
-            int now = held.getOrDefault(client, 0);
+            int now = held.getOrDefault(key, 0);
             if (now >= max) {
                 return false;
             }
-            held.put(client, now + 1);
+            held.put(key, now + 1);
             return true;
         }
     }
@@ -63,7 +71,12 @@ final class PerAddress {
     /** Ends an exchange of {@code client}'s that {@link #enter} admitted. */
     void leave(InetAddress client) {
         synchronized (held) {
-            held.computeIfPresent(client, (k, n) -> n == 1 ? null : n - 1);
+            held.computeIfPresent(key(client), (k, n) -> n == 1 ? null : n - 1);
         }
+    }
+
+    /** What {@code client} counts as: itself, or {@link #LOOPBACK} for any loopback address. */
+    private static InetAddress key(InetAddress client) {
+        return client.isLoopbackAddress() ? LOOPBACK : client;
     }
 }
