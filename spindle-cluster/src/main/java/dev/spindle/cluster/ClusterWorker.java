@@ -514,7 +514,8 @@ final class ClusterWorker {
      * a key only when no task of it here needs the value, and a fetch that landed later would
      * keep a copy nobody counts, or (once the key was forgotten and submitted again) an earlier
      * value under the new key's name. The fetch's completion finds itself gone from
-     * {@code fetching} and stores nothing; a task that needs the key again starts a fresh fetch.
+     * {@code fetching} and stores nothing, nor asks the holders not yet tried ({@link #fetchFrom});
+     * a task that needs the key again starts a fresh fetch.
      *
      * <p>Then it takes the tasks that arrived ahead of this release. The transport may deliver the
      * scheduler's frames out of order (Hazelcast does), so a task the scheduler assigned after this
@@ -687,6 +688,13 @@ final class ClusterWorker {
 
     /** Tries the holders in turn; {@code done} is the one fetch of {@code dep} that jobs share. */
     private void fetchFrom(String dep, List<Integer> holders, int index, CompletableFuture<Object> done) {
+        if (fetching.get(dep) != done) {
+            // released meanwhile (see release): abandoned, as when the value lands (below). Going on
+            // to the next holders asked each, up to the fetch timeout, for a value nobody wanted,
+            // and kept the stale jobs waiting on it that long
+            done.completeExceptionally(new Missing(-1));
+            return;
+        }
         if (index >= holders.size()) {
             fetching.remove(dep, done);
             done.completeExceptionally(new Missing(holders.isEmpty() ? -1 : holders.get(holders.size() - 1)));
