@@ -40,12 +40,27 @@ import java.util.function.Function;
  *
  * <h2>Activation</h2>
  *
- * <p>{@code state} is {@code IDLE} or {@code ACTIVE}. Whoever moves it from {@code IDLE} to
- * {@code ACTIVE} by CAS <em>holds the activation</em>: a producer that did so submits the cell's
+ * <p>{@code state} is {@code IDLE} or {@code ACTIVE} (or {@code SCHEDULED}: an {@code ACTIVE}
+ * handed to the scheduler, see below). Whoever moves it from {@code IDLE} to {@code ACTIVE} by
+ * CAS <em>holds the activation</em>: a producer that did so submits the cell's
  * activation to the scheduler ({@code scheduler.execute(activation, hints)}, with the config's
  * precomputed {@link Hints}), and the scheduler's thread then holds it while
  * {@link Activation#run()} runs. Only the holder sets {@code IDLE} again. Hence at most one activation exists at a time, and only its
  * holder polls the mailbox or touches the actor object.
+ *
+ * <p><b>Claiming a submitted activation.</b> A holder marks the state {@code SCHEDULED} just
+ * before it calls {@code execute}, and the activation, when it runs, first claims it by
+ * {@code casState(SCHEDULED, ACTIVE)}; one that finds any other state returns at once. This is
+ * for a scheduler whose {@code execute} throws after it queued the task: a
+ * {@code ThreadPoolExecutor} whose {@code addWorker} fails ("unable to create native thread") once
+ * the task is in its queue, a custom executor. The submitter cannot tell that from a refusal, so
+ * it claims the activation back the same way: if it wins, the task did not start, and the actor
+ * ends as rejected (below) while a later run of the queued task finds nothing to claim; if it
+ * loses, the task was taken and runs, the actor goes on, and the throw goes to the failure
+ * handler. Without the claim the submitter ended the actor while the activation ran, or ran
+ * later: messages processed after the actor was declared ended, and a second thread polling the
+ * mailbox and giving up an activation it did not hold. Producers compare the state with
+ * {@code IDLE} only, so {@code SCHEDULED} reads as {@code ACTIVE} to them.
  *
  * <ul>
  *   <li><b>tell</b>: offer the envelope, then {@code if (lvState() == IDLE && casState(IDLE,
@@ -120,6 +135,8 @@ final class ActorCell<A> extends ActorCellConsumerFields<A> implements ActorRef<
 
     static final int IDLE = 0;
     static final int ACTIVE = 1;
+    /** Held, and handed to the scheduler: the activation claims it when it runs (see the overview). */
+    static final int SCHEDULED = 2;
 
     static final int RUNNING = 0;
     static final int STOPPED = 1;
@@ -367,6 +384,9 @@ final class ActorCell<A> extends ActorCellConsumerFields<A> implements ActorRef<
      * honour or an {@code Error} (a pool that cannot start a thread), the actor ends as rejected:
      * nobody else holds the activation, so left {@code ACTIVE} it would never run again and every
      * later message would wait for good. Its queued messages become dead letters and its asks fail.
+     * That holds only if this thread claims the activation back; if the activation already claimed
+     * it, the scheduler had queued it before it threw, and it runs: the actor goes on, and what
+     * the scheduler threw goes to the failure handler (see "Claiming a submitted activation").
      *
      * @return what the scheduler threw, or {@code null} if it took the activation
      */
@@ -375,10 +395,15 @@ final class ActorCell<A> extends ActorCellConsumerFields<A> implements ActorRef<
             terminate(REJECTED, null);
             return null;
         }
+        spState(SCHEDULED);                   // the holder's own write: execute publishes it to the task
         try {
             scheduler.execute(activation, h);
             return null;
         } catch (Throwable refused) {
+            if (!casState(SCHEDULED, ACTIVE)) {
+                reportFailure(refused);       // queued before the throw, and claimed: it runs
+                return null;
+            }
             terminate(REJECTED, refused);
             return refused;
         }
@@ -390,13 +415,17 @@ final class ActorCell<A> extends ActorCellConsumerFields<A> implements ActorRef<
      * activation at a time, and this one has left the queue that held it). The actor ends as
      * rejected, as when the scheduler refuses an activation ({@link #schedule}): its waiting asks
      * fail and its tells are dead letters, rather than waiting for good. Other tasks are left
-     * alone.
+     * alone. The caller claims the activation first, as the task would have: a task that finds
+     * nothing to claim (a copy a throwing {@code execute} had queued, see the overview) is left
+     * alone too.
      *
      * @return whether {@code task} was an activation
      */
     static boolean rejectDiscarded(Runnable task, Throwable cause) {
         if (task instanceof Activation a) {
-            a.cell.terminate(REJECTED, cause);
+            if (a.cell.casState(SCHEDULED, ACTIVE)) {
+                a.cell.terminate(REJECTED, cause);
+            }
             return true;
         }
         return false;
@@ -424,6 +453,9 @@ final class ActorCell<A> extends ActorCellConsumerFields<A> implements ActorRef<
         @Override
         public void run() {
             ActorCell<?> c = cell;
+            if (!c.casState(SCHEDULED, ACTIVE)) {
+                return;                       // not this task's to run: see "Claiming a submitted activation"
+            }
             if (ActorActivationEvent.enabled() || MailboxDepthEvent.enabled()) {
                 ActorActivationEvent.activate(c);
             } else {

@@ -63,9 +63,13 @@ import java.util.function.Supplier;
  * whose cause is the scheduler's exception, and its pending and later tells are dead letters.
  * What the scheduler threw, unless a {@code RejectedExecutionException}, is also passed on: an
  * {@code Error} to the thread whose message, stop or spawn activated the actor, anything else to
- * the {@link FailureHandler}. A scheduler that accepts an activation must run it: tasks discarded by
- * {@code shutdownNow()} leave their actors' pending asks incomplete, unless the caller runs
- * the returned tasks. (Spindle's pools, whose {@code close()} interrupted drops what its
+ * the {@link FailureHandler}. A scheduler that throws after it queued the activation (a
+ * {@code ThreadPoolExecutor} that cannot start a thread once the task is in its queue) has refused
+ * it only if the activation had not started when the sender claims it back: an activation that
+ * started first runs, the actor goes on, and the throw goes to the {@link FailureHandler}; one
+ * that runs later finds the actor ended and does nothing. A scheduler that accepts an activation
+ * must run it: tasks discarded by {@code shutdownNow()} leave their actors' pending asks
+ * incomplete, unless the caller runs the returned tasks. (Spindle's pools, whose {@code close()} interrupted drops what its
  * {@code shutdownNow()} returns, end those actors as rejected, as this system does with a
  * scheduler of its own.)
  *
