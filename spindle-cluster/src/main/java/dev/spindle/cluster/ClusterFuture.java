@@ -6,6 +6,7 @@ package dev.spindle.cluster;
 import dev.spindle.Spindle;
 import java.lang.ref.Cleaner;
 import java.util.Objects;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
@@ -33,7 +34,8 @@ import java.util.concurrent.TimeoutException;
  * that becomes unreachable is released by a {@link Cleaner}, as a Dask future is when it is
  * garbage-collected. After a release this future's value is gone: {@link #get()} throws
  * {@link IllegalStateException}, and the future can no longer be a dependency. Tasks already
- * depending on it still get the value.
+ * depending on it still get the value. A released task still runs: a task submitted for what it
+ * does, its future dropped, is not lost.
  *
  * <p>Waiting inside a task (Dask's {@code worker_client}): a task may submit more tasks and wait
  * for them with {@link #get()} or {@link Client#gather}: a task waited for that is ready on the
@@ -49,7 +51,18 @@ import java.util.concurrent.TimeoutException;
  * make (not of one {@code CompletableFuture.allOf} makes: a wait for that there never ends) (chain
  * with {@code thenCompose}, or move the callback off that thread with an {@code *Async} stage).
  *
- * <p>{@link #cancel} is not supported: a submitted task always runs (it returns {@code false}).
+ * <p>{@link #cancel} ends this future with a {@link CancellationException} and releases the
+ * task's value, and keeps the task from running if it has not been sent to a worker and no
+ * pending task needs it (Dask's release of a task not yet started): it is then forgotten, and its
+ * inputs that nothing else needs are released on their workers. A task already sent to a worker
+ * runs to its end (a running task is not interrupted), and its value is dropped then.
+ *
+ * <pre>{@code
+ * ClusterFuture<Report> report = client.submit("report", args -> slowReport());
+ * if (report.cancel(false)) {
+ *     // report.get() throws CancellationException; the task runs only if a worker had it already
+ * }
+ * }</pre>
  *
  * @param <T> the result type
  */
@@ -63,22 +76,37 @@ public final class ClusterFuture<T> implements Future<T>, AutoCloseable {
     private volatile CompletableFuture<T> result;
     /** The scheduler of the cluster that made this future; compared by identity only. */
     private final Object owner;
+    private final Release release;
     private final Cleaner.Cleanable cleanable;
+    /** Set once {@link #cancel} has cancelled this future; stays after a release. */
+    private volatile boolean cancelled;
 
     ClusterFuture(String key, CompletableFuture<T> result, Object owner) {
         this.key = Objects.requireNonNull(key, "key");
         this.result = Objects.requireNonNull(result, "result");
         this.owner = Objects.requireNonNull(owner, "owner");
-        this.cleanable = owner instanceof GraphScheduler scheduler
-                ? CLEANER.register(this, new Release(scheduler, key))
-                : null;
+        this.release = owner instanceof GraphScheduler scheduler ? new Release(scheduler, key) : null;
+        this.cleanable = release != null ? CLEANER.register(this, release) : null;
     }
 
-    /** The release action; it must not refer to the future, or the future would never be unreachable. */
-    private record Release(GraphScheduler scheduler, String key) implements Runnable {
+    /**
+     * The release action, run once: by {@link #release()}, {@link #cancel} or the cleaner. It must
+     * not refer to the future, or the future would never be unreachable.
+     */
+    private static final class Release implements Runnable {
+        private final GraphScheduler scheduler;
+        private final String key;
+        /** Set by {@link #cancel} before it runs the action. */
+        volatile boolean cancel;
+
+        Release(GraphScheduler scheduler, String key) {
+            this.scheduler = scheduler;
+            this.key = key;
+        }
+
         @Override
         public void run() {
-            scheduler.releaseFuture(key);
+            scheduler.releaseFuture(key, cancel);
         }
     }
 
@@ -97,13 +125,19 @@ public final class ClusterFuture<T> implements Future<T>, AutoCloseable {
     }
 
     /**
-     * Checks that this future has not been released (its value may be gone from the workers).
+     * Checks that this future has not been released or cancelled (its value may be gone from the
+     * workers, or never computed).
      *
-     * @throws IllegalArgumentException naming the key if it was released
+     * @throws IllegalArgumentException naming the key if it was released or cancelled
      */
     void requireHeld(String use) {
-        if (result == null) {
+        CompletableFuture<T> r = result;
+        if (r == null) {
             throw new IllegalArgumentException("the future for key '" + key + "' was released and cannot be used "
+                    + use);
+        }
+        if (r.isCancelled()) {
+            throw new IllegalArgumentException("the future for key '" + key + "' was cancelled and cannot be used "
                     + use);
         }
     }
@@ -119,7 +153,8 @@ public final class ClusterFuture<T> implements Future<T>, AutoCloseable {
 
     /**
      * Tells the cluster that this client no longer needs the value: once no pending task needs
-     * it either, the workers drop it. Idempotent; {@link #get()} afterwards throws.
+     * it either, the workers drop it. The task still runs if it has not yet (see {@link #cancel}
+     * to keep it from running). Idempotent; {@link #get()} afterwards throws.
      */
     public void release() {
         result = null;
@@ -154,15 +189,41 @@ public final class ClusterFuture<T> implements Future<T>, AutoCloseable {
         return held().copy();
     }
 
-    /** Always {@code false}: cluster tasks are not cancellable in this version. */
+    /**
+     * Cancels the task: this future completes with a {@link CancellationException} at once (the
+     * stages of copies made by {@link #toCompletableFuture()} run on this thread then), the task's
+     * value is released as by {@link #release()}, and the task is forgotten without running if it
+     * has not been sent to a worker and no pending task needs it; its inputs that nothing else
+     * needs are released on their workers. A task already sent to a worker runs to its end: it is
+     * not interrupted, whatever {@code mayInterruptIfRunning} says, and its value is dropped then.
+     * A task that other pending tasks need still runs for them. Afterwards {@link #get()} throws
+     * {@link CancellationException} and the future can no longer be a dependency.
+     *
+     * @param mayInterruptIfRunning ignored: a task that runs on a worker is not interrupted
+     * @return {@code true} if this call cancelled the future; {@code false} if it had completed,
+     *     been cancelled or been released before
+     */
     @Override
     public boolean cancel(boolean mayInterruptIfRunning) {
-        return false;
+        CompletableFuture<T> r = result;
+        // true for one caller only (CompletableFuture.cancel says true again to a second), and
+        // the same state: isCancelled() reads a CancellationException as the outcome
+        if (r == null || !r.completeExceptionally(new CancellationException("the future for key '" + key
+                + "' was cancelled"))) {
+            return false;
+        }
+        cancelled = true;
+        if (release != null) {
+            release.cancel = true;
+            cleanable.clean();                // the release, with the cancel, once
+        }
+        return true;
     }
 
+    /** Whether {@link #cancel} cancelled this future. */
     @Override
     public boolean isCancelled() {
-        return false;
+        return cancelled;
     }
 
     /** Whether the task completed; {@code true} once released (nothing more will happen here). */

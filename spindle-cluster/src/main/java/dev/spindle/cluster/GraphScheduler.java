@@ -64,6 +64,15 @@ import java.util.function.Supplier;
  * released result that a task needs again (a later submission by key, or a worker lost
  * mid-graph) is recomputed like a LOST one. Client futures are released by
  * {@link ClusterFuture#release()} or, once unreachable, by a {@link java.lang.ref.Cleaner}.
+ * A released task still runs (a client may submit for a side effect and drop the future, which
+ * the cleaner then releases). A task whose future the client cancelled
+ * ({@link ClusterFuture#cancel}) before it was sent to any worker (WAITING for its inputs, or for
+ * a worker to join), and that no pending task needs, is forgotten at once, as Dask forgets a
+ * released one ({@link #mayCancel}): it goes RELEASED without running, leaves the wait, and its
+ * inputs are checked in turn (released on their workers if nothing else needs them, or forgotten
+ * if they were cancelled and have not started either); so is one that comes back from its worker
+ * (lost, stolen, withdrawn, to be retried) once it is cancelled, or whose last pending dependent
+ * goes. A cancelled task sent to a worker runs there and its result is released when it ends.
  *
  * <p>Stealing: each round builds a {@link BalanceSnapshot} (tasks of a kind never measured and
  * without a hint count in occupancy but are not offered for stealing; no task is described at
@@ -608,7 +617,9 @@ final class GraphScheduler implements AutoCloseable {
                 ensure(tasks.get(s.key()), visited);
             }
             for (TaskState d : freed) {
-                mayRelease(d);                // a replaced record's inputs: it may have been their last need
+                if (!mayCancel(d)) {
+                    mayRelease(d);            // a replaced record's inputs: it may have been their last need
+                }
                 if (d.state == TaskState.State.ERRED) {
                     mayForget(d);
                 }
@@ -868,8 +879,8 @@ final class GraphScheduler implements AutoCloseable {
                 // marked visited: a task later in the walk may need it, and then it is recomputed
                 continue;
             }
-            if (!visited.add(t) || !(t.state == TaskState.State.WAITING || recomputable(t))) {
-                continue;
+            if (!visited.add(t) || !(t.state == TaskState.State.WAITING || recomputable(t)) || mayCancel(t)) {
+                continue;                     // (a released task back from a lost worker is forgotten, not recomputed for)
             }
             t.setState(TaskState.State.WAITING);
             for (TaskState d : t.dependencies) {
@@ -904,6 +915,9 @@ final class GraphScheduler implements AutoCloseable {
      * with this one may make progress.
      */
     private void place(TaskState t, boolean mayFailOnMemory) {
+        if (mayCancel(t)) {
+            return;                           // released meanwhile (back from a worker, say): it runs nowhere
+        }
         WorkerState w = choose(t);
         if (w == null) {
             w = retiringFallback(t);
@@ -1202,6 +1216,61 @@ final class GraphScheduler implements AutoCloseable {
         mayForget(t);
     }
 
+    /**
+     * Forgets {@code root} if the client cancelled its future before it was sent to any worker
+     * (Dask's release of a task not yet started): it is WAITING, for its inputs or for a worker to
+     * join ({@link #awaitingWorker}), on no worker, and no pending task needs it. It leaves the
+     * wait and goes RELEASED, as a freed result does, so a task submitted later by its key computes
+     * it again ({@link #ensure}); its inputs no pending task needs any more are released on their
+     * workers, or forgotten in turn if they were cancelled and have not started either; with
+     * {@code forgetReleased} the records go. Its future was completed by the cancel; one left (a
+     * record a resubmission replaced) completes with a {@link CancellationException}. A task only
+     * released, not cancelled, is never forgotten here: it runs, as {@link ClusterFuture} promises.
+     * A task sent to a worker is not forgotten here either: it finishes and is released then
+     * ({@link #onFinished}); back from its worker (lost, stolen, withdrawn, failed to retry) it
+     * is forgotten as it would be placed again ({@link #place}, {@link #ensure}).
+     *
+     * @return whether {@code root} was forgotten
+     */
+    private boolean mayCancel(TaskState root) {
+        if (!cancellable(root)) {
+            return false;
+        }
+        ArrayDeque<TaskState> work = new ArrayDeque<>();
+        work.push(root);
+        while (!work.isEmpty()) {
+            TaskState t = work.pop();
+            if (!cancellable(t)) {
+                continue;
+            }
+            stopAwaiting(t);
+            t.setState(TaskState.State.RELEASED);   // its inputs' pendingDependents drop
+            CompletableFuture<Object> f = t.future;
+            if (f != null) {                  // null for a result computed before, being computed again
+                t.future = null;
+                String key = t.key();
+                notifier.execute(() -> f.completeExceptionally(new CancellationException(
+                        "task '" + key + "' was released before it started")));
+            }
+            List<TaskState> inputs = new ArrayList<>(t.dependencies);
+            mayForget(t);                     // clears t.dependencies once the record goes
+            for (TaskState d : inputs) {
+                if (d.state == TaskState.State.WAITING) {
+                    work.push(d);
+                } else {
+                    mayRelease(d);
+                }
+            }
+        }
+        return true;
+    }
+
+    /** Whether {@link #mayCancel} forgets {@code t}. */
+    private boolean cancellable(TaskState t) {
+        return t.cancelled && t.state == TaskState.State.WAITING && !t.wanted && t.pendingDependents == 0
+                && t.processingOn == null && tasks.get(t.key()) == t;
+    }
+
     /** Tells every holder of {@code t}'s result, and every worker fetching it, to drop it. */
     private void dropCopies(TaskState t) {
         for (int h : t.holders) {
@@ -1366,6 +1435,15 @@ final class GraphScheduler implements AutoCloseable {
      * once the scheduler is closed.
      */
     void releaseFuture(String key) {
+        releaseFuture(key, false);
+    }
+
+    /**
+     * As {@link #releaseFuture(String)}; with {@code cancel} ({@link ClusterFuture#cancel}, once per
+     * future, in place of its release) the task is also forgotten if it has not been sent to a
+     * worker and no pending task needs it ({@link #mayCancel}).
+     */
+    void releaseFuture(String key, boolean cancel) {
         if (closed) {
             return;
         }
@@ -1373,13 +1451,14 @@ final class GraphScheduler implements AutoCloseable {
             TaskState t = tasks.get(key);
             if (t != null && t.supersededFutures > 0) {
                 t.supersededFutures--;        // a future of a record it replaced: see supersede
-                return;
+                return;                       // (that record is gone: it has nothing left to cancel)
             }
             if (t != null) {
                 t.wanted = false;
+                t.cancelled |= cancel;
                 if (t.state == TaskState.State.ERRED) {
                     mayForget(t);             // nothing to release: a failure holds no value
-                } else {
+                } else if (!mayCancel(t)) {
                     mayRelease(t);
                 }
                 retirements();
@@ -1515,8 +1594,10 @@ final class GraphScheduler implements AutoCloseable {
                 notifier.execute(() -> f.completeExceptionally(failure(error)));
             }
             work.addAll(t.dependents);
-            for (TaskState d : t.dependencies) {
-                mayRelease(d);
+            for (TaskState d : new ArrayList<>(t.dependencies)) {
+                if (!mayCancel(d)) {          // an input not started that only t still needed runs for nobody
+                    mayRelease(d);
+                }
             }
             if (!t.wanted) {
                 unwanted.add(t);

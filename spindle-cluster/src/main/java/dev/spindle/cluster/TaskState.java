@@ -18,7 +18,8 @@ import java.util.concurrent.CompletableFuture;
  * current {@link #attempt}), MEMORY (at least one worker holds the result), ERRED (failed for
  * good), LOST (the result was computed but every copy died with its worker; recomputed when a
  * task needs it), RELEASED (the result was freed because neither a client future nor a pending
- * dependent needed it; recomputed like LOST if a task needs it again).
+ * dependent needed it, or, not yet sent to a worker, the task was forgotten as its future was
+ * cancelled, see GraphScheduler.mayCancel; recomputed like LOST if a task needs it again).
  *
  * <p>{@link #future} is dropped once completed, so the scheduler never keeps a value alive: only
  * the client's {@link ClusterFuture} refers to it.
@@ -54,6 +55,12 @@ final class TaskState {
     CompletableFuture<Object> future;
     /** Whether the client's future for this key is still held (not released, not collected). */
     boolean wanted = true;
+    /**
+     * Whether the client cancelled its future ({@link ClusterFuture#cancel}): the task is then
+     * forgotten without running if it was not sent to a worker and no pending task needs it
+     * (GraphScheduler.mayCancel).
+     */
+    boolean cancelled;
     /**
      * Written through {@link #setState} only, which keeps {@link #pendingDependents} and the
      * dependents' {@link #dependenciesNotInMemory}.

@@ -17,6 +17,7 @@ import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -28,8 +29,9 @@ import net.jqwik.api.constraints.IntRange;
 
 /**
  * The scheduler driven by hand through random histories: submissions (with dependencies and
- * restrictions), releases of futures, workers lost, rejoined and retired, stalls on memory, copies
- * that vanish (a spilled value that cannot be read back), balance rounds, and the workers' replies
+ * restrictions), releases and cancels of futures (of tasks not yet started too), workers lost,
+ * rejoined and retired, stalls on memory, copies that vanish (a spilled value that cannot be read back),
+ * balance rounds, and the workers' replies
  * in random order across workers (and, on a transport that reorders frames, within a worker). The
  * workers are models that do what a {@link ClusterWorker} does when a message reaches them: at
  * once, or, with slow messages, some steps later, in the order sent.
@@ -39,7 +41,8 @@ import net.jqwik.api.constraints.IntRange;
  * anything; a task processes on exactly the live worker record that lists it; the holders of a
  * result and the keys each worker holds agree, name live workers only, and every copy the
  * scheduler counts is one the worker has; a result in memory has a holder, and one released, lost
- * or failed has none.
+ * or failed has none; a task cancelled before it was sent to a worker, that no task depends on, is
+ * never sent to one.
  *
  * <p>With {@code waiting}, a task that no live worker may run waits for one to join
  * ({@link CoordinatorSettings#noWorkerTimeout()}) instead of failing at once, so that more of the
@@ -114,6 +117,13 @@ class GraphSchedulerInvariantsPropertiesTest {
         final Map<String, CompletableFuture<Object>> held = new LinkedHashMap<>();
         final Map<String, CompletableFuture<Object>> released = new LinkedHashMap<>();
         final List<String> keys = new ArrayList<>();
+        /** Keys a submitted task depends on. */
+        final Set<String> dependedOn = new HashSet<>();
+        /**
+         * Keys cancelled before any worker was sent their task, that no task depends on: forgotten at
+         * the cancel, they are never sent to one (until a task submitted later depends on them).
+         */
+        final Set<String> releasedUnsent = new TreeSet<>();
         final List<CompletableFuture<Void>> retirements = new ArrayList<>();
         final List<String> log = new ArrayList<>();
         int delivered;
@@ -247,6 +257,10 @@ class GraphSchedulerInvariantsPropertiesTest {
                 return;
             }
             log.add("submit " + batch);
+            for (TaskSpec<?> spec : specs) {
+                dependedOn.addAll(spec.dependencies());
+                releasedUnsent.removeAll(spec.dependencies());   // computed again if need be
+            }
             for (int j = 0; j < specs.size(); j++) {
                 held.put(batch.get(j), fs.get(j));
                 keys.add(batch.get(j));
@@ -258,10 +272,16 @@ class GraphSchedulerInvariantsPropertiesTest {
             }
         }
 
+        /** Releases the future of {@code key}, or cancels it (as {@link ClusterFuture#cancel} does). */
         private void release(String key) {
-            released.put(key + "#" + released.size(), held.remove(key));
-            s.releaseFuture(key);
-            log.add("release " + key);
+            CompletableFuture<Object> f = held.remove(key);
+            released.put(key + "#" + released.size(), f);
+            boolean cancel = rnd.nextBoolean() && f.completeExceptionally(new CancellationException());
+            if (cancel && wire.lastCompute(key) == null && !dependedOn.contains(key)) {
+                releasedUnsent.add(key);      // every event before this one was handled (a barrier ends each step)
+            }
+            s.releaseFuture(key, cancel);
+            log.add((cancel ? "cancel " : "release ") + key);
         }
 
         /** Worker {@code id} starts a job, ends one, or loses a copy one of its running jobs read. */
@@ -419,6 +439,12 @@ class GraphSchedulerInvariantsPropertiesTest {
                 s.checkCountsForTests();
             } catch (AssertionError e) {
                 throw new AssertionError(describe(when + ": " + e.getMessage()), e);
+            }
+            for (String key : releasedUnsent) {
+                if (wire.lastCompute(key) != null) {
+                    throw new AssertionError(describe(when + ": '" + key + "', cancelled before it was sent to a worker"
+                            + " and needed by no task, was sent to worker " + wire.workerOfLastCompute(key)));
+                }
             }
             Set<String>[] stores = currentStores(true);
             List<String> broken = s.inspectTasks((tasks, ws) -> {
