@@ -141,8 +141,8 @@ public final class Reactor implements AutoCloseable, IoDriver {
      * The keys that selects found ready and no dispatch has taken yet, in the order found:
      * {@code readyKeys[readyHead, readyCount)}. Filled by the {@code select(Consumer)} forms'
      * action ({@link #collectReady}) instead of the selector's selected-key set, a
-     * {@code HashSet} that allocated a node for every ready key (32 bytes a request of an echo
-     * server) and an iterator every turn. A key is in it once at most
+     * {@code HashSet} that allocated a node for every ready key and an iterator every turn
+     * (about 25 bytes a request of an echo server's workers). A key is in it once at most
      * ({@link Registration#awaitingDispatch}), as it is in a set; a walk that stops early (the
      * reactor closed, or a dispatch that threw) leaves the rest for the next, as keys left in
      * the set were. Confined to the thread that selects: the selector thread, or the driver
@@ -637,8 +637,8 @@ public final class Reactor implements AutoCloseable, IoDriver {
          * read interest under read-ahead, which stays while the buffer has room. Returns what
          * {@link #wakeTaken} wakes: {@code null} for none, the {@link Waker} itself for one (the
          * steady state of a request/response stream: one task waits on it), a new list only for
-         * several. A list for every ready key, walked by an iterator, was about a quarter of what
-         * an echo server allocated per request (75 of 305 bytes, with the selected-key set's node).
+         * several. A list for every ready key, walked by an iterator, was a fifth of what an echo
+         * server's workers allocated per request (57 of 305 bytes).
          */
         synchronized Object takeReady(int readyOps) {
             int handled = readyOps;
