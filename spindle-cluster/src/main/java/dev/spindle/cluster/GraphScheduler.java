@@ -880,7 +880,7 @@ final class GraphScheduler implements AutoCloseable {
                 continue;
             }
             if (!visited.add(t) || !(t.state == TaskState.State.WAITING || recomputable(t)) || mayCancel(t)) {
-                continue;                     // (a released task back from a lost worker is forgotten, not recomputed for)
+                continue;                     // (a cancelled task back from a lost worker is forgotten, not recomputed for)
             }
             t.setState(TaskState.State.WAITING);
             for (TaskState d : t.dependencies) {
@@ -916,7 +916,7 @@ final class GraphScheduler implements AutoCloseable {
      */
     private void place(TaskState t, boolean mayFailOnMemory) {
         if (mayCancel(t)) {
-            return;                           // released meanwhile (back from a worker, say): it runs nowhere
+            return;                           // cancelled meanwhile (back from a worker, say): it runs nowhere
         }
         WorkerState w = choose(t);
         if (w == null) {
@@ -1250,7 +1250,7 @@ final class GraphScheduler implements AutoCloseable {
                 t.future = null;
                 String key = t.key();
                 notifier.execute(() -> f.completeExceptionally(new CancellationException(
-                        "task '" + key + "' was released before it started")));
+                        "task '" + key + "' was cancelled before it started")));
             }
             List<TaskState> inputs = new ArrayList<>(t.dependencies);
             mayForget(t);                     // clears t.dependencies once the record goes
@@ -1595,7 +1595,7 @@ final class GraphScheduler implements AutoCloseable {
             }
             work.addAll(t.dependents);
             for (TaskState d : new ArrayList<>(t.dependencies)) {
-                if (!mayCancel(d)) {          // an input not started that only t still needed runs for nobody
+                if (!mayCancel(d)) {          // a cancelled input not started that only t still needed runs for nobody
                     mayRelease(d);
                 }
             }
