@@ -43,28 +43,13 @@ class AbandonedFetchStopsTryingHoldersTest {
             worker.receive(new Message.ReleaseKey("dep", 1));    // abandons the fetch waiting on holder 1
             transport.first.completeExceptionally(new IllegalStateException("timed out"));
 
-            Message.ToScheduler report = awaitFirst(transport);
+            Message.ToScheduler report = transport.awaitFirst();
             assertThat(report).isInstanceOf(Message.DataMissing.class);
             synchronized (transport) {
                 assertThat(transport.asked).as("holders asked for the abandoned fetch").containsExactly(1);
             }
         } finally {
             worker.shutdown();
-        }
-    }
-
-    /** The first report to the scheduler, or {@code null} if none comes within a few seconds (a hang guard). */
-    private static Message.ToScheduler awaitFirst(RecordingTransport transport) throws InterruptedException {
-        synchronized (transport) {
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-            while (transport.toScheduler.isEmpty()) {
-                long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
-                if (left <= 0) {
-                    return null;
-                }
-                transport.wait(left);
-            }
-            return transport.toScheduler.get(0);
         }
     }
 }

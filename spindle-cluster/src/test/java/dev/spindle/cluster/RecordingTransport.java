@@ -60,6 +60,29 @@ class RecordingTransport implements Transport {
         return -1;
     }
 
+    /** The first report to the scheduler, or {@code null} if none comes within a few seconds (a hang guard). */
+    synchronized Message.ToScheduler awaitFirst() throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (toScheduler.isEmpty()) {
+            long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+            if (left <= 0) {
+                return null;
+            }
+            wait(left);
+        }
+        return toScheduler.get(0);
+    }
+
+    /** Whether worker {@code worker} was told to drop {@code key} ({@link Message.ReleaseKey}). */
+    synchronized boolean releasedOn(int worker, String key) {
+        for (Sent s : toWorkers) {
+            if (s.worker() == worker && s.message() instanceof Message.ReleaseKey r && r.key().equals(key)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** The worker the last {@link Message.Compute} for {@code key} went to, or {@code -1}. */
     synchronized int workerOfLastCompute(String key) {
         Sent s = lastComputeSent(key);

@@ -43,7 +43,7 @@ class ThrowingFetchRegressionTest {
         try {
             worker.receive(new Message.Compute("t", 1, args -> args.get(0), List.of("dep"),
                     Map.of("dep", List.of(1, 2)), 0));
-            assertThat(awaitFirst(transport)).isEqualTo(new Message.DataMissing(0, "t", 1, "dep", 2));
+            assertThat(transport.awaitFirst()).isEqualTo(new Message.DataMissing(0, "t", 1, "dep", 2));
         } finally {
             worker.shutdown();
         }
@@ -59,21 +59,6 @@ class ThrowingFetchRegressionTest {
             assertThat(transport.awaitFinished("t", 1)).isNotEmpty();
         } finally {
             worker.shutdown();
-        }
-    }
-
-    /** The first report to the scheduler, or {@code null} if none comes within a few seconds (a hang guard). */
-    private static Message.ToScheduler awaitFirst(RecordingTransport transport) throws InterruptedException {
-        synchronized (transport) {
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-            while (transport.toScheduler.isEmpty()) {
-                long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
-                if (left <= 0) {
-                    return null;
-                }
-                transport.wait(left);
-            }
-            return transport.toScheduler.get(0);
         }
     }
 }

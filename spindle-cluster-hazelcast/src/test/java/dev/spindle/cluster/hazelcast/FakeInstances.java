@@ -68,6 +68,28 @@ final class FakeInstances {
     }
 
     /**
+     * A stand-in member with a new id: the coordinator if {@code local} (this process's member),
+     * else one that says it is a worker; both state the default frame limit.
+     */
+    static Member member(boolean local) {
+        UUID uuid = UUID.randomUUID();
+        return (Member) Proxy.newProxyInstance(FakeInstances.class.getClassLoader(), new Class<?>[] {Member.class},
+                (p, method, args) -> switch (method.getName()) {
+                    case "getUuid" -> uuid;
+                    case "localMember" -> local;
+                    case "getAttribute" -> switch ((String) args[0]) {
+                        case Roster.ROLE -> local ? Roster.COORDINATOR_ROLE : Roster.WORKER_ROLE;
+                        case Roster.FRAME_LIMIT -> Integer.toString(HazelcastClusterSettings.DEFAULT_MAX_FRAME_BYTES);
+                        default -> null;
+                    };
+                    case "hashCode" -> uuid.hashCode();
+                    case "equals" -> p == args[0];
+                    case "toString" -> "member " + uuid;
+                    default -> null;
+                });
+    }
+
+    /**
      * A stand-in cluster view: {@code local} is this member, {@code members} the members it sees.
      */
     static Cluster cluster(Member local, Set<Member> members) {

@@ -11,7 +11,6 @@ import com.hazelcast.cluster.Member;
 import com.hazelcast.core.ExecutionCallback;
 import com.hazelcast.core.HazelcastInstance;
 import java.lang.reflect.Field;
-import java.lang.reflect.Proxy;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Set;
@@ -47,8 +46,8 @@ class HandshakeAnsweredWithAnotherTypeTest {
 
     private final FrameCodec codec = new FrameCodec(SECRET, List.of());
     private final BlockingQueue<Call> calls = new LinkedBlockingQueue<>();
-    private final Member coordinatorMember = member(true);
-    private final Member intruder = member(false);
+    private final Member coordinatorMember = FakeInstances.member(true);
+    private final Member intruder = FakeInstances.member(false);
     private final Roster roster = new Roster(new Offences("coordinator"));
     private final Session session = new Session(Wire.COORDINATOR, Wire.COORDINATOR_INCARNATION,
             new Offences("session"));
@@ -136,24 +135,6 @@ class HandshakeAnsweredWithAnotherTypeTest {
         Field f = Admission.class.getDeclaredField("inFlight");
         f.setAccessible(true);
         return (java.util.Map<?, ?>) f.get(admission);
-    }
-
-    private Member member(boolean local) {
-        UUID uuid = UUID.randomUUID();
-        return (Member) Proxy.newProxyInstance(getClass().getClassLoader(), new Class<?>[] {Member.class},
-                (p, method, args) -> switch (method.getName()) {
-                    case "getUuid" -> uuid;
-                    case "localMember" -> local;
-                    case "getAttribute" -> switch ((String) args[0]) {
-                        case Roster.ROLE -> local ? Roster.COORDINATOR_ROLE : Roster.WORKER_ROLE;
-                        case Roster.FRAME_LIMIT -> Integer.toString(HazelcastClusterSettings.DEFAULT_MAX_FRAME_BYTES);
-                        default -> null;
-                    };
-                    case "hashCode" -> uuid.hashCode();
-                    case "equals" -> p == args[0];
-                    case "toString" -> "member " + uuid;
-                    default -> null;
-                });
     }
 
     @SuppressWarnings("unchecked")

@@ -45,8 +45,8 @@ class RefusedAfterLeavingIsForgottenTest {
     private final FrameCodec codec = new FrameCodec(SECRET, List.of());
     private final BlockingQueue<Call> calls = new LinkedBlockingQueue<>();
     private final Set<Member> members = ConcurrentHashMap.newKeySet();
-    private final Member coordinatorMember = member(true);
-    private final Member intruder = member(false);
+    private final Member coordinatorMember = FakeInstances.member(true);
+    private final Member intruder = FakeInstances.member(false);
     private final Cluster cluster = cluster(coordinatorMember);
     private Admission admission;
 
@@ -106,24 +106,6 @@ class RefusedAfterLeavingIsForgottenTest {
         Field f = Admission.class.getDeclaredField("settled");
         f.setAccessible(true);
         return (Set<UUID>) f.get(admission);
-    }
-
-    private Member member(boolean local) {
-        UUID uuid = UUID.randomUUID();
-        return (Member) Proxy.newProxyInstance(getClass().getClassLoader(), new Class<?>[] {Member.class},
-                (p, method, args) -> switch (method.getName()) {
-                    case "getUuid" -> uuid;
-                    case "localMember" -> local;
-                    case "getAttribute" -> switch ((String) args[0]) {
-                        case Roster.ROLE -> local ? Roster.COORDINATOR_ROLE : Roster.WORKER_ROLE;
-                        case Roster.FRAME_LIMIT -> Integer.toString(HazelcastClusterSettings.DEFAULT_MAX_FRAME_BYTES);
-                        default -> null;
-                    };
-                    case "hashCode" -> uuid.hashCode();
-                    case "equals" -> p == args[0];
-                    case "toString" -> "member " + uuid;
-                    default -> null;
-                });
     }
 
     private Cluster cluster(Member local) {
