@@ -143,7 +143,8 @@ public final class Reactor implements AutoCloseable, IoDriver {
      * action ({@link #collectReady}) instead of the selector's selected-key set, a
      * {@code HashSet} that allocated a node for every ready key and an iterator every turn
      * (about 25 bytes a request of an echo server's workers). A key is in it once at most
-     * ({@link Registration#awaitingDispatch}), as it is in a set; a walk that stops early (the
+     * ({@link Registration#awaitingDispatch}), as it is in a set, with the ready sets it was
+     * found with joined ({@link Registration#readyOps}), as that set joined them; a walk that stops early (the
      * reactor closed, or a dispatch that threw) leaves the rest for the next, as keys left in
      * the set were. Confined to the thread that selects: the selector thread, or the driver
      * (and {@link #releaseUndriven}) under {@link #driveLock}, whose hand-over orders one holder's
@@ -528,6 +529,11 @@ public final class Reactor implements AutoCloseable, IoDriver {
          * the thread that selects, as those keys are.
          */
         boolean awaitingDispatch;
+        /**
+         * While {@link #awaitingDispatch}: the operations the selects that noted its key found
+         * ready, joined. Confined as that flag is.
+         */
+        int readyOps;
         SelectionKey key;             // selector thread only
 
         Registration(SelectableChannel channel) {
@@ -1110,14 +1116,21 @@ public final class Reactor implements AutoCloseable, IoDriver {
     }
 
     /**
-     * The action of every select: notes a ready key for {@link #dispatchSelected}, once. If the
+     * The action of every select: notes a ready key for {@link #dispatchSelected}, once, with the
+     * union of the ready sets it was found with until then ({@link Registration#readyOps}). If the
      * array cannot grow (no memory), the error leaves the select as one from filling the
      * selected-key set did, and the key, level-triggered, is found ready again by the next.
      */
     private void collectReady(SelectionKey key) {
         Registration reg = (Registration) key.attachment();
         if (reg.awaitingDispatch) {
-            return;                            // left by a walk that stopped: still noted
+            // noted already: by this select, which may call once per subset of the ready
+            // operations (kqueue: one call per filter), each call's ready set replacing the last
+            // one's, or by an earlier select whose walk stopped. Joined, as in the selected-key set
+            // the array replaced: read from the key alone, the dispatch woke the writers of a key
+            // ready to read and to write, and its readers only at a later select
+            reg.readyOps |= key.readyOps();
+            return;
         }
         if (readyCount == readyKeys.length) {
             if (readyHead > 0) {               // room at the front: move the rest there
@@ -1130,6 +1143,7 @@ public final class Reactor implements AutoCloseable, IoDriver {
             }
         }
         readyKeys[readyCount++] = key;
+        reg.readyOps = key.readyOps();
         reg.awaitingDispatch = true;
     }
 
@@ -1143,7 +1157,7 @@ public final class Reactor implements AutoCloseable, IoDriver {
             Object ready = null;               // as takeReady returns it
             try {
                 try {
-                    int ops = key.readyOps();
+                    int ops = key.readyOps() | reg.readyOps;   // the key's first: it throws once cancelled
                     ready = reg.takeReady(ops);
                     key.interestOps(reg.interest());
                 } catch (CancelledKeyException e) {
