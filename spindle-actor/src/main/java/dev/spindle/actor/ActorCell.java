@@ -31,7 +31,8 @@ import java.util.function.Function;
  *   <li><b>offer</b> (any thread): {@code prev = xchgTail(e)}, then {@code prev.soNext(e)}. The
  *       exchange orders producers: the mailbox order is the exchange order, so each sender's
  *       messages stay in the order it sent them (FIFO per sender). Between the exchange and the
- *       link the new envelope is enqueued but not yet reachable from {@code head}.
+ *       link the new envelope is enqueued but not yet reachable from {@code head} (and nothing
+ *       there may throw: see "Stack overflow").
  *   <li><b>poll</b> (the activation holder only): {@code n = head.lvNext()}; if {@code n} is null
  *       but {@code head != lvTail()}, a producer is between its exchange and its link, a few
  *       instructions away, and the consumer spins until the link appears. Then
@@ -115,14 +116,90 @@ import java.util.function.Function;
  * finding a slot the actor had freed meanwhile, exchange the tail before the stop and be
  * processed after its predecessor had been dropped as "behind the stop". So a sender that sees
  * {@code STOP_REQUESTED} waits for {@code STOP_QUEUED} (a few instructions: the stop envelope is
- * allocated before the request, and nothing between the request and the mark can throw or block)
- * and only then counts the dead letter. Its reading of {@code STOP_QUEUED} follows the stop's
- * exchange, so every later exchange of this sender follows it too: each later message is behind
- * the stop, a dead letter as well, and the sender's order holds. The fast path is unchanged: only
+ * allocated before the request, and nothing between the request and the mark blocks; a stack
+ * overflow before the exchange withdraws the request instead, see "Stack overflow") and only then
+ * counts the dead letter (or, the request withdrawn, reports the mailbox full). Its reading of
+ * {@code STOP_QUEUED} follows the stop's exchange, so every later exchange of this sender follows
+ * it too: each later message is behind the stop, a dead letter as well, and the sender's order
+ * holds. The fast path is unchanged: only
  * a sender whose reservation failed reads the stop's state. A {@code stop()} that finds another
  * caller's stop requested queues none of its own and waits for that one's mark likewise: returned
  * before the mark, it let its caller's next message, in any mailbox, go in ahead of the stop and
  * be processed after its sender had stopped the actor.
+ *
+ * <h2>An Error in the cell's own code</h2>
+ *
+ * <p>A message's failures are its own ({@link Envelope#deliver} catches them). The cell's own code
+ * around it can throw too: an {@code OutOfMemoryError} counting a dead letter or building an
+ * ask's {@link ActorStoppedException}, a {@code StackOverflowError} when the activation runs deep
+ * in another task's stack (a work-stealing join that runs tasks while it waits), a class that
+ * fails to load. Escaping the activation, that left the state {@code ACTIVE} with nobody holding
+ * it: the actor never ran again, its later messages waited for good, unreported. So
+ * {@link #activate()} catches what its loop throws and, if this thread still holds the activation,
+ * hands it on ({@link #recover}): the failure goes to the failure handler; a message taken but not
+ * yet delivered fails with it (an ask's future) or goes with the report (a tell); a stop taken
+ * but not finished is finished; otherwise the activation is resubmitted and the actor goes on, as
+ * after a message that threw. Never both: the actor either ends or runs on.
+ *
+ * <p>Whether it still holds the activation is exact, which is what keeps a second holder out:
+ * a local {@code held} (no cost per message) is false only between the release
+ * ({@code svState(IDLE)} returned, so the store was made: a call that throws from a stack overflow
+ * or an allocation does so before its effect) and the CAS that takes it back. The calls that give
+ * the activation up inside ({@link #resubmit}, {@link #schedule}, {@link #terminate}) throw only
+ * while the caller still holds it: after their release, nothing they do may throw (what they
+ * report then is dropped if reporting itself fails). One throw of {@code schedule} leaves the state
+ * {@code SCHEDULED} (its claim-back, see above): the recovery then claims it as the task would,
+ * and whoever wins holds it. An activation that threw after its release takes the activation back
+ * only as a sender would, by {@code casState(IDLE, ACTIVE)}. {@link #terminate} also goes on past
+ * an envelope whose rejection threw, and an ask whose rejection cannot build its exception fails
+ * with what was thrown. A stack overflow can strike the recovery too: it runs where the loop did,
+ * with the loop's callees' frames given back, and needs about as deep a stack as a resubmission;
+ * that is narrowed, not closed.
+ *
+ * <h2>Stack overflow</h2>
+ *
+ * <p>A sender deep in its own recursion can overflow the stack inside {@code tell}: any call
+ * there may throw {@code StackOverflowError} at its entry, before it did anything. Three places
+ * must not be left half done, and are arranged so that a frame they need after the point of no
+ * return is one this frame has just pushed and popped, at the same stack depth:
+ *
+ * <ul>
+ *   <li>Between the tail exchange and the link ({@link #offer}), an envelope unreachable from
+ *       {@code head}: the consumer would wait in {@link #awaitLink} for good, on a worker thread.
+ *       The only call there is the link, {@code prev.soNext(e)}; {@code offer} makes the same call
+ *       first, {@code e.soNext(null)} (a release store of the null the new envelope's {@code next}
+ *       already holds: no allocation, no atomic operation), from the same frame, before the
+ *       exchange. Where that returned, the link needs no deeper stack. The exchange itself is the
+ *       last effect of its call. Narrowed, not closed: the JIT may replace {@code soNext}'s code
+ *       between the two calls, or deoptimise this frame on the way (its interpreted frames need
+ *       more stack than the compiled one that made the first call). Measured with
+ *       {@code SendsAtTheStackLimitNeverWedgeTheActorTest}'s stress (sends at every depth near the
+ *       stack's limit, the cell's methods kept out of line, as before the JIT inlines them):
+ *       before, every JVM wedged the actor within its first two trials, warmed up or not; since,
+ *       none once the send path is compiled, but 3 JVMs in 10 still did in a first trial run
+ *       cold, while the JIT was at work, and 2 trials in 180 sending to an idle actor. Once the
+ *       JIT has inlined {@code offer} into the sender, the window holds no call at all.
+ *   <li>A slot of a bounded mailbox taken but no envelope behind it: the mailbox one smaller for
+ *       good. The slot is taken after the pre-touch, right before the exchange; if the exchange
+ *       throws, it is given back by the same method that took it ({@link #stepSize}), from the
+ *       same frame.
+ *   <li>A stop requested but never marked queued: senders that found the mailbox full would spin
+ *       in {@link #awaitStopQueued} for good. Before the exchange, a throw withdraws the request
+ *       (by the method that made it, {@code casStopState}, from the same frame), and the waiters
+ *       see it withdrawn; after it, the mark is that same method and the link is pre-touched as
+ *       in {@code offer}. (The same method, not one of the same shape: two methods can be at
+ *       different compilation tiers, with frames of different sizes. A stress test found that.)
+ * </ul>
+ *
+ * <p>After the link, a sender that won {@code casState(IDLE, ACTIVE)} holds the activation until
+ * the scheduler takes it. If {@code schedule} throws before that, the sender gives the activation
+ * back (by the {@code casState} it has just called) and the error goes to it; the message waits
+ * in the mailbox for the actor's next send, or a {@code stop()} (which activates an actor that
+ * holds messages, or whose end was begun there, if it finds the stop already queued), not for
+ * good. Setting the lifecycle before dropping the actor object keeps an end begun and broken off
+ * there from leaving a running actor without its object. A {@code tell} that throws a
+ * {@code StackOverflowError} may thus have enqueued its message, as one that passes on the
+ * scheduler's {@code Error} has.
  *
  * <h2>Layout</h2>
  *
@@ -167,6 +244,21 @@ final class ActorCell<A> extends ActorCellConsumerFields<A> implements ActorRef<
      */
     static Runnable askAllocationHook;
 
+    /**
+     * Tests only: run by {@link #resubmit} on the activation's thread before it hands the
+     * activation back to the scheduler, so that a test can make the cell's own code throw while
+     * it holds the activation (as a {@code StackOverflowError} there would, in an activation run
+     * deep in another task's stack). Null otherwise; read once per resubmission, not per message.
+     */
+    static volatile Runnable resubmitHook;
+
+    /**
+     * Tests only: run by {@link #stoppedException()} just before it allocates the exception, so
+     * that a test can make that allocation fail (an {@code OutOfMemoryError}) while an ask is
+     * rejected. Null otherwise; read only where a message is refused, not per message.
+     */
+    static volatile Runnable rejectionAllocationHook;
+
     ActorCell(ActorSystem system, Scheduler scheduler, ActorConfig config, String name) {
         super(system, scheduler, config, name);
         Envelope stub = new Envelope.Tell(null);
@@ -187,15 +279,13 @@ final class ActorCell<A> extends ActorCellConsumerFields<A> implements ActorRef<
             system.deadLetter();
             return;
         }
-        Envelope e = new Envelope.Tell(message);
-        if (capacity != ActorConfig.UNBOUNDED && !tryReserve()) {
+        if (!offer(new Envelope.Tell(message))) {
             if (stopping()) {
                 system.deadLetter();
                 return;
             }
             throw new MailboxFullException(name, capacity);
         }
-        offer(e);
     }
 
     @Override
@@ -216,16 +306,13 @@ final class ActorCell<A> extends ActorCellConsumerFields<A> implements ActorRef<
         if (hook != null) {
             hook.run();
         }
-        Envelope e = new Envelope.Ask(function, result);
-        if (capacity != ActorConfig.UNBOUNDED && !tryReserve()) {
+        if (!offer(new Envelope.Ask(function, result))) {
             if (stopping()) {
                 system.deadLetter();
                 result.completeExceptionally(stoppedException());
             } else {
                 result.completeExceptionally(new MailboxFullException(name, capacity));
             }
-        } else {
-            offer(e);
         }
         return result;
     }
@@ -238,25 +325,56 @@ final class ActorCell<A> extends ActorCellConsumerFields<A> implements ActorRef<
             // it here would wait for itself (see terminate).
             return CompletableFuture.completedFuture(null);
         }
-        Envelope stop = new Envelope.Stop();  // before the request: nothing in the window may throw
-        if (casStopRequested()) {
-            Consumer<ActorRef<?>> hook = stopWindowHook;
-            if (hook != null) {
-                hook.accept(this);
+        Envelope stop = new Envelope.Stop();  // before the request: see "Stack overflow" in the overview
+        stop.soNext(null);                 // the link's own call, made here first: see "Stack overflow"
+        for (;;) {
+            if (casStopState(NO_STOP, STOP_REQUESTED)) {
+                Envelope prev;
+                boolean counted = false;
+                try {
+                    Consumer<ActorRef<?>> hook = stopWindowHook;
+                    if (hook != null) {
+                        hook.accept(this);
+                    }
+                    if (capacity != ActorConfig.UNBOUNDED) {
+                        addSize(1);            // the stop envelope ignores the bound but is counted
+                        counted = true;
+                    }
+                    prev = xchgTail(stop);
+                } catch (Throwable notQueued) {
+                    // Nothing was exchanged (a stack overflow on the way): withdraw the request,
+                    // by the very calls this frame has just made (casStopState, addSize), so that
+                    // the senders waiting for its mark go on and this caller is told
+                    if (counted) {
+                        addSize(-1);
+                    }
+                    casStopState(STOP_REQUESTED, NO_STOP);
+                    throw notQueued;
+                }
+                // Marked queued as soon as its place in the mailbox is taken: a sender that found
+                // the mailbox full waits for this mark (see stopping). The very call the request
+                // made from this frame, and the link pre-touched above: neither can overflow the
+                // stack where those did not (see "Stack overflow")
+                casStopState(STOP_REQUESTED, STOP_QUEUED);
+                prev.soNext(stop);
+                activateIfIdle();
+                break;
             }
-            if (capacity != ActorConfig.UNBOUNDED) {
-                addSize(1);                // the stop envelope ignores the bound but is counted
-            }
-            // offer, marking the stop queued as soon as its place in the mailbox is taken: a
-            // sender that found the mailbox full waits for this mark (see stopping)
-            Envelope prev = xchgTail(stop);
-            svStopQueued();
-            linkAndActivate(prev, stop);
-        } else {
             // Another caller's stop stands for this one: return only once it has its place in
             // the mailbox, or this caller's next message could take its place ahead of it and be
-            // processed after its sender had stopped the actor (see "Stop and a full mailbox")
-            awaitStopQueued();
+            // processed after its sender had stopped the actor (see "Stop and a full mailbox").
+            // Withdrawn instead (its caller's stack overflowed), it stands for nothing: request again.
+            if (awaitStopQueued()) {
+                // Its caller may have given the activation back without handing it on (its stack
+                // overflowed in schedule, see "Stack overflow"): then nothing would take the stop
+                // from the mailbox, or finish an end begun there, and this caller would wait for
+                // good. A send would activate the actor; so does this (an ended actor's activation
+                // finishes its end: see schedule). Racy reads: at worst an activation for nothing.
+                if (!termination.isDone() && (lvLifecycle() != RUNNING || lvHead() != lvTail())) {
+                    activateIfIdle();
+                }
+                break;
+            }
         }
         return termination.copy();         // a caller's orTimeout or cancel is its own: see ActorRef#stop
     }
@@ -296,26 +414,30 @@ final class ActorCell<A> extends ActorCellConsumerFields<A> implements ActorRef<
      */
     private boolean stopping() {
         int s = lvStopState();
-        if (s == STOP_REQUESTED) {
-            awaitStopQueued();
+        if (s == STOP_REQUESTED && awaitStopQueued()) {
             return true;
         }
         return s == STOP_QUEUED || lvLifecycle() != RUNNING;
     }
 
     /**
-     * A stopper is between requesting its stop and exchanging the tail, a few instructions that
-     * cannot throw: wait for it, as poll waits for a producer's link ({@link #awaitLink}).
+     * A stopper is between requesting its stop and exchanging the tail, a few instructions: wait
+     * for it, as poll waits for a producer's link ({@link #awaitLink}).
+     *
+     * @return whether the stop was queued; {@code false} if its stopper withdrew it (its stack
+     *     overflowed before the exchange, see "Stack overflow" in the overview)
      */
-    private void awaitStopQueued() {
+    private boolean awaitStopQueued() {
         int spins = 0;
-        while (lvStopState() == STOP_REQUESTED) {
+        int s;
+        while ((s = lvStopState()) == STOP_REQUESTED) {
             if (++spins < 128) {
                 Thread.onSpinWait();
             } else {
                 Thread.yield();               // the stopper was descheduled mid-stop
             }
         }
+        return s == STOP_QUEUED;
     }
 
     /**
@@ -324,11 +446,22 @@ final class ActorCell<A> extends ActorCellConsumerFields<A> implements ActorRef<
      * mailbox full while it had room (and {@code depth()} read more than the bound).
      */
     private boolean tryReserve() {
+        return stepSize(1, capacity);
+    }
+
+    /**
+     * Adds {@code delta} to the bounded size unless that would reach past {@code limit}: takes a
+     * slot ({@code +1}, up to the capacity) or gives one back ({@code -1}, always). One method for
+     * both, so that giving a slot back right after taking it makes the same calls from the same
+     * frame, and cannot overflow the stack where the taking did not (see "Stack overflow").
+     */
+    private boolean stepSize(int delta, int limit) {
         for (int s = lvSize(); ; ) {
-            if (s >= capacity) {
+            int next = s + delta;
+            if (next > limit) {
                 return false;
             }
-            int witness = caxSize(s, s + 1);
+            int witness = caxSize(s, next);
             if (witness == s) {
                 return true;
             }
@@ -336,19 +469,55 @@ final class ActorCell<A> extends ActorCellConsumerFields<A> implements ActorRef<
         }
     }
 
-    private void offer(Envelope e) {
-        linkAndActivate(xchgTail(e), e);
+    /**
+     * Enqueues {@code e} (taking a slot first if the mailbox is bounded) and activates the actor
+     * if it is idle. The hot path of every tell and ask. Between the exchange and the link the
+     * envelope is unreachable from {@code head}, and the consumer waits for the link
+     * ({@link #awaitLink}): a throw there would wedge the actor for good. The only call in that
+     * window is the link itself, made first on the new envelope (a release store of the null its
+     * {@code next} already holds) from this same frame, so that it cannot overflow the stack there
+     * (see "Stack overflow" in the overview). Likewise a slot taken is given back if the exchange
+     * does not happen.
+     *
+     * @return {@code false} if the bounded mailbox was full (nothing enqueued)
+     */
+    private boolean offer(Envelope e) {
+        e.soNext(null);
+        if (capacity != ActorConfig.UNBOUNDED && !tryReserve()) {
+            return false;
+        }
+        Envelope prev;
+        try {
+            prev = xchgTail(e);
+        } catch (Throwable notEnqueued) {
+            if (capacity != ActorConfig.UNBOUNDED) {
+                stepSize(-1, Integer.MAX_VALUE);     // the calls tryReserve just made, from this frame
+            }
+            throw notEnqueued;
+        }
+        prev.soNext(e);
+        activateIfIdle();
+        return true;
     }
 
-    /**
-     * The rest of {@link #offer}, once {@code e} has taken its place behind {@code prev} (the
-     * tail exchange): links it and activates the actor if it is idle. {@link #stop()} marks its
-     * stop queued in between.
-     */
-    private void linkAndActivate(Envelope prev, Envelope e) {
-        prev.soNext(e);
+    /** After a link: activates the actor if it is idle (a sender's half of "No lost message"). */
+    private void activateIfIdle() {
         if (lvState() == IDLE && casState(IDLE, ACTIVE)) {
-            passOnRefusal(schedule(hints));
+            Throwable refused;
+            try {
+                refused = schedule(hints);
+            } catch (Throwable stillHeld) {
+                // schedule threw before it handed the activation on (a stack overflow): this
+                // thread holds it, and left ACTIVE it would never run again. Give it back, by the
+                // call this frame has just made (from SCHEDULED, if it threw in its claim-back,
+                // racing the queued task's claim): the next send (or stop) activates the actor,
+                // and this sender is told
+                if (!casState(ACTIVE, IDLE)) {
+                    casState(SCHEDULED, IDLE);
+                }
+                throw stillHeld;
+            }
+            passOnRefusal(refused);
         }
     }
 
@@ -401,11 +570,28 @@ final class ActorCell<A> extends ActorCellConsumerFields<A> implements ActorRef<
             return null;
         } catch (Throwable refused) {
             if (!casState(SCHEDULED, ACTIVE)) {
-                reportFailure(refused);       // queued before the throw, and claimed: it runs
+                // Queued before the throw, and claimed: it runs, and this thread holds nothing.
+                // Nothing may escape from here now: a caller would take it for a throw while it
+                // still held the activation (see "An Error in the cell's own code")
+                reportAfterRelease(refused);
                 return null;
             }
             terminate(REJECTED, refused);
             return refused;
+        }
+    }
+
+    /**
+     * Reports {@code failure} once this thread has given the activation up: an {@code Error} on
+     * the way (the report overflowing the stack) is dropped rather than thrown, since a throw out of
+     * {@link #schedule}, {@link #resubmit} or {@link #terminate} means that the caller still holds
+     * the activation (see "An Error in the cell's own code" in the overview).
+     */
+    private void reportAfterRelease(Throwable failure) {
+        try {
+            reportFailure(failure);
+        } catch (Throwable lost) {
+            // the report is lost; the actor is not
         }
     }
 
@@ -483,49 +669,86 @@ final class ActorCell<A> extends ActorCellConsumerFields<A> implements ActorRef<
     int activate() {
         int budget = maxPerActivation;
         boolean yieldNext = false;              // end the activation before the next message
+        // Whether this thread holds the activation, for a throw of the cell's own code: false only
+        // between the release below and the CAS that takes it back. A local, so it costs nothing
+        // per message (see "An Error in the cell's own code" in the overview).
+        boolean held = true;
         runner = Thread.currentThread();        // cleared before the activation is given up: see runsOn
-        for (;;) {
-            Envelope e = poll();
-            if (e != null) {
-                A a = actor;
-                if (a == null) {
-                    e.reject(this);
-                } else if (e instanceof Envelope.Stop) {
-                    // Ends the actor, rejects what is queued behind the stop and gives up the
-                    // activation (terminate), so this activation is over.
-                    e.deliver(a, this);
-                    return maxPerActivation - budget + 1;
-                } else {
-                    processed++;                // before delivery: an answered ask is already counted
-                    e.deliver(a, this);
+        try {
+            for (;;) {
+                Envelope e = poll();
+                if (e != null) {
+                    A a = actor;
+                    if (a == null) {
+                        e.reject(this);
+                    } else if (e instanceof Envelope.Stop) {
+                        // Ends the actor, rejects what is queued behind the stop and gives up the
+                        // activation (terminate), so this activation is over.
+                        e.deliver(a, this);
+                        return maxPerActivation - budget + 1;
+                    } else {
+                        processed++;            // before delivery: an answered ask is already counted
+                        e.deliver(a, this);
+                    }
+                    // A message that left its thread interrupted (a restored InterruptedException,
+                    // or shutdownNow's interrupt) ends the activation as a spent budget does: the
+                    // next message would otherwise inherit the interrupt and fail its waits. The
+                    // scheduler, whose thread it is, then decides, as between any two of its tasks:
+                    // Spindle's pools and ThreadPoolExecutor drop a stray interrupt before their
+                    // next task, and once stopping refuse the resubmission, which ends the actor.
+                    yieldNext = --budget <= 0 || Thread.currentThread().isInterrupted();
+                    if (!yieldNext) {
+                        continue;
+                    }
+                    if (head != lvTail()) {
+                        runner = null;          // the next activation may start on another thread at once
+                        resubmit();             // yield the thread, keep the activation
+                        return maxPerActivation - budget;
+                    }
                 }
-                // A message that left its thread interrupted (a restored InterruptedException,
-                // or shutdownNow's interrupt) ends the activation as a spent budget does: the
-                // next message would otherwise inherit the interrupt and fail its waits. The
-                // scheduler, whose thread it is, then decides, as between any two of its tasks:
-                // Spindle's pools and ThreadPoolExecutor drop a stray interrupt before their
-                // next task, and once stopping refuse the resubmission, which ends the actor.
-                yieldNext = --budget <= 0 || Thread.currentThread().isInterrupted();
-                if (!yieldNext) {
-                    continue;
-                }
-                if (head != lvTail()) {
-                    runner = null;              // the next activation may start on another thread at once
-                    resubmit();                 // yield the thread, keep the activation
+                runner = null;
+                svState(IDLE);
+                held = false;                   // svState returned: the store was made
+                if (head == lvTail() || !casState(IDLE, ACTIVE)) {
                     return maxPerActivation - budget;
                 }
+                held = true;
+                if (yieldNext) {
+                    resubmit();
+                    return maxPerActivation - budget;
+                }
+                runner = Thread.currentThread();
             }
+        } catch (Throwable escaped) {
             runner = null;
-            svState(IDLE);
-            if (head == lvTail() || !casState(IDLE, ACTIVE)) {
-                return maxPerActivation - budget;
+            // Held: ours, unless it threw in schedule's claim-back (SCHEDULED), where the claim
+            // decides. Given up: take it back as a sender would, if nobody else has.
+            if (held ? lvState() != SCHEDULED || casState(SCHEDULED, ACTIVE)
+                     : lvState() == IDLE && casState(IDLE, ACTIVE)) {
+                recover(escaped);
+            } else {
+                reportAfterRelease(escaped);
             }
-            if (yieldNext) {
-                resubmit();
-                return maxPerActivation - budget;
-            }
-            runner = Thread.currentThread();
+            return maxPerActivation - budget;
         }
+    }
+
+    /**
+     * Hands on the activation this thread holds after the cell's own code threw in it (see "An
+     * Error in the cell's own code" in the overview), and reports what it threw. A message taken
+     * from the mailbox but never delivered fails with it (an ask's future) or goes with its report
+     * (a tell); a stop taken but not finished is finished; otherwise the activation is resubmitted
+     * and the actor goes on, as it does after a message that threw.
+     */
+    private void recover(Throwable escaped) {
+        Envelope h = head;
+        if (lvLifecycle() != RUNNING || h instanceof Envelope.Stop) {
+            terminate(STOPPED, null);           // an ended actor keeps its lifecycle: see markEnded
+        } else {
+            h.abandon(this, escaped);
+            resubmit();
+        }
+        reportAfterRelease(escaped);            // last: the activation is handed on first
     }
 
     /**
@@ -537,12 +760,17 @@ final class ActorCell<A> extends ActorCellConsumerFields<A> implements ActorRef<
      * {@code Error} (a pool that cannot start a thread), and any other exception too (a hint the
      * scheduler cannot honour, a scheduler's own bug), which was dropped before. Only a
      * {@code RejectedExecutionException}, a scheduler shutting down, is not: that is the ordinary
-     * end that dead letters and the termination future already report.
+     * end that dead letters and the termination future already report. A throw out of here means
+     * that this thread still holds the activation.
      */
     private void resubmit() {
+        Runnable hook = resubmitHook;
+        if (hook != null) {
+            hook.run();
+        }
         Throwable refused = schedule(yieldHints);
         if (refused != null && !(refused instanceof RejectedExecutionException)) {
-            reportFailure(refused);
+            reportAfterRelease(refused);
         }
     }
 
@@ -579,26 +807,54 @@ final class ActorCell<A> extends ActorCellConsumerFields<A> implements ActorRef<
             for (;;) {
                 Envelope e;
                 while ((e = poll()) != null) {
-                    e.reject(this);
+                    try {
+                        e.reject(this);
+                    } catch (Throwable failed) {
+                        // The cell's own code (an OutOfMemoryError counting the dead letter): the
+                        // envelope was taken, so going on ends; stopping here left the rest of the
+                        // mailbox, and the termination, waiting for good
+                        reportFailure(failed);
+                    }
                 }
                 svState(IDLE);
-                if (head == lvTail() || !casState(IDLE, ACTIVE)) {
+                // Given up: nothing below may throw (a throw out of here means that the caller
+                // still holds the activation). The look for a message that raced in calls less
+                // deep than poll just did from this frame. Should it throw all the same, the
+                // termination is left incomplete, so that a later stop() finishes the end (see
+                // stop) rather than have it complete with that message never rejected.
+                boolean again;
+                try {
+                    again = head != lvTail() && casState(IDLE, ACTIVE);
+                } catch (Throwable unchecked) {
+                    return;
+                }
+                if (!again) {
                     break;
                 }
             }
         } finally {
             rejecting = null;
         }
-        settle(termination, null, null);
+        try {
+            settle(termination, null, null);
+        } catch (Throwable lost) {
+            // settle reports what the stages throw; only its report failing on the way lands here
+        }
     }
 
     /** Moves the lifecycle out of RUNNING; holder only, through {@link #terminate}. */
     private void markEnded(int how, Throwable cause) {
-        actor = null;
         endCause = cause;
         svLifecycle(how);
+        // After the store: a throw in it (a stack overflow) changed nothing, whereas an actor
+        // dropped before it left a running actor whose next activation rejected its stop unseen
+        actor = null;
         if (registered) {
-            system.actorEnded(this, processed);
+            try {
+                system.actorEnded(this, processed);
+            } catch (Throwable counting) {
+                reportFailure(counting);       // the system's counts, not the actor's end
+            }
         }
     }
 
@@ -661,6 +917,10 @@ final class ActorCell<A> extends ActorCellConsumerFields<A> implements ActorRef<
     }
 
     ActorStoppedException stoppedException() {
+        Runnable hook = rejectionAllocationHook;
+        if (hook != null) {
+            hook.run();
+        }
         int how = lvLifecycle();
         Throwable cause = endCause;
         String why = switch (how) {
@@ -782,12 +1042,15 @@ abstract class ActorCellColdFields<A> {
         LIFECYCLE.setVolatile(this, v);
     }
 
-    final boolean casStopRequested() {
-        return STOP_STATE.compareAndSet(this, NO_STOP, STOP_REQUESTED);
-    }
-
-    final void svStopQueued() {
-        STOP_STATE.setVolatile(this, STOP_QUEUED);
+    /**
+     * Moves the stop's state from {@code expect} to {@code update}: the request, the mark and the
+     * withdrawal alike. One method for all three, so that the mark and the withdrawal, made after
+     * the request from the same frame, run the very code the request ran and need no deeper stack
+     * (see "Stack overflow" in {@link ActorCell}); two methods of the same shape may be compiled
+     * differently, with frames of different sizes.
+     */
+    final boolean casStopState(int expect, int update) {
+        return STOP_STATE.compareAndSet(this, expect, update);
     }
 
     final int lvStopState() {

@@ -52,6 +52,15 @@ abstract class Envelope {
     /** The actor will not process this message: count it as a dead letter, fail its future. */
     abstract void reject(ActorCell<?> cell);
 
+    /**
+     * The cell's own code threw {@code failure} after this envelope was taken from the mailbox:
+     * if it was not delivered yet (its payload still set), it never will be, and its sender is
+     * told by {@code failure} (an ask's future fails with it; a tell's goes to the failure handler
+     * with it, by the caller). A stop is finished by the caller.
+     */
+    void abandon(ActorCell<?> cell, Throwable failure) {
+    }
+
     /** A {@code tell}: a consumer of the actor object; failures go to the failure handler. */
     static final class Tell extends Envelope {
         private Consumer<Object> message;
@@ -76,6 +85,11 @@ abstract class Envelope {
         void reject(ActorCell<?> cell) {
             message = null;
             cell.system.deadLetter();
+        }
+
+        @Override
+        void abandon(ActorCell<?> cell, Throwable failure) {
+            message = null;
         }
     }
 
@@ -111,8 +125,26 @@ abstract class Envelope {
             CompletableFuture<Object> result = future;
             function = null;
             future = null;
-            cell.system.deadLetter();
-            cell.settle(result, null, cell.stoppedException());
+            Throwable why;
+            try {
+                cell.system.deadLetter();
+                why = cell.stoppedException();
+            } catch (Throwable failed) {
+                // The fields are cleared: thrown on (an OutOfMemoryError building the exception),
+                // the asker was never told. It is told by what was thrown instead.
+                why = failed;
+            }
+            cell.settle(result, null, why);
+        }
+
+        @Override
+        void abandon(ActorCell<?> cell, Throwable failure) {
+            CompletableFuture<Object> result = future;
+            if (result != null) {
+                function = null;
+                future = null;
+                cell.settle(result, null, failure);
+            }
         }
     }
 

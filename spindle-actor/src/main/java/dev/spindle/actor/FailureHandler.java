@@ -14,8 +14,12 @@ import java.io.PrintStream;
  * to it after a full activation ({@link ActorConfig#maxMessagesPerActivation()}), with no sender
  * to pass it to, and any exception but an {@code Error} (which the sender gets) when a sender's
  * message, a stop or a spawn activated the actor; the handler then runs on that thread. Otherwise
- * the handler runs on the actor's thread, inside its activation. An exception it throws is
- * ignored.
+ * the handler runs on the actor's thread, inside its activation. It also receives an
+ * {@code Error} that the actor's own machinery threw in an activation (a
+ * {@code StackOverflowError} in an activation run deep in another task's stack, an
+ * {@code OutOfMemoryError}): the actor goes on (or finishes its stop), and a message it had taken
+ * but not yet run fails with that error (an ask's future) or goes with this report (a tell). An
+ * exception it throws is ignored.
  *
  * <pre>{@code
  * ActorSystem system = ActorSystem.builder()
