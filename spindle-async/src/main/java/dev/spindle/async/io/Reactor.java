@@ -144,9 +144,9 @@ public final class Reactor implements AutoCloseable, IoDriver {
      * {@code HashSet} that allocated a node for every ready key and an iterator every turn
      * (about 25 bytes a request of an echo server's workers). A key is in it once at most
      * ({@link Registration#awaitingDispatch}), as it is in a set, with the ready sets it was
-     * found with joined ({@link Registration#readyOps}), as that set joined them; a walk that stops early (the
-     * reactor closed, or a dispatch that threw) leaves the rest for the next, as keys left in
-     * the set were. Confined to the thread that selects: the selector thread, or the driver
+     * found with joined ({@link Registration#readyOps}), as that set joined them; a walk that
+     * stops early (the reactor closed, or a dispatch that threw) leaves the rest for the next, as
+     * keys left in the set were. Confined to the thread that selects: the selector thread, or the driver
      * (and {@link #releaseUndriven}) under {@link #driveLock}, whose hand-over orders one holder's
      * use before the next one's.
      */

@@ -13,7 +13,6 @@ import dev.spindle.testkit.Await;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.nio.channels.SelectableChannel;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.nio.channels.spi.AbstractSelectableChannel;
@@ -41,46 +40,6 @@ import org.junit.jupiter.params.provider.EnumSource;
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class DrivenSelectorFailureWakesOnTheRuntimeTest {
-
-    /** A key of {@link FailOnCueSelector}: it records the interest and is never ready. */
-    static final class QuietKey extends AbstractSelectionKey {
-        private final SelectableChannel channel;
-        private final Selector selector;
-        private volatile int interest;
-
-        QuietKey(SelectableChannel channel, Selector selector, int interest, Object attachment) {
-            this.channel = channel;
-            this.selector = selector;
-            this.interest = interest;
-            attach(attachment);
-        }
-
-        @Override
-        public SelectableChannel channel() {
-            return channel;
-        }
-
-        @Override
-        public Selector selector() {
-            return selector;
-        }
-
-        @Override
-        public int interestOps() {
-            return interest;
-        }
-
-        @Override
-        public SelectionKey interestOps(int ops) {
-            interest = ops;
-            return this;
-        }
-
-        @Override
-        public int readyOps() {
-            return 0;
-        }
-    }
 
     /**
      * A selector that registers channels but never finds one ready: {@code select} waits for a
@@ -110,7 +69,7 @@ class DrivenSelectorFailureWakesOnTheRuntimeTest {
 
         @Override
         protected SelectionKey register(AbstractSelectableChannel ch, int ops, Object att) {
-            QuietKey k = new QuietKey(ch, this, ops, att);
+            FakeSelectionKey k = new FakeSelectionKey(ch, this, ops, att);
             keys.add(k);
             return k;
         }

@@ -5,12 +5,10 @@ package dev.spindle.async.io;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.channels.SelectableChannel;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.nio.channels.SocketChannel;
 import java.nio.channels.spi.AbstractSelectableChannel;
-import java.nio.channels.spi.AbstractSelectionKey;
 import java.nio.channels.spi.AbstractSelector;
 import java.nio.channels.spi.SelectorProvider;
 import java.util.HashSet;
@@ -34,47 +32,6 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class ReadySubsetsOfOneSelectTest {
 
-    /** A key whose ready set the selector below sets; nothing else happens to it. */
-    private static final class Key extends AbstractSelectionKey {
-        private final SelectableChannel channel;
-        private final Selector selector;
-        volatile int interest;
-        volatile int ready;
-
-        Key(SelectableChannel channel, Selector selector, int interest, Object attachment) {
-            this.channel = channel;
-            this.selector = selector;
-            this.interest = interest;
-            attach(attachment);
-        }
-
-        @Override
-        public SelectableChannel channel() {
-            return channel;
-        }
-
-        @Override
-        public Selector selector() {
-            return selector;
-        }
-
-        @Override
-        public int interestOps() {
-            return interest;
-        }
-
-        @Override
-        public SelectionKey interestOps(int ops) {
-            interest = ops;
-            return this;
-        }
-
-        @Override
-        public int readyOps() {
-            return ready;
-        }
-    }
-
     /**
      * A selector whose next select finds its key ready to read and to write, and tells its action
      * so in two calls, read first, as a kqueue selector may.
@@ -94,7 +51,7 @@ class ReadySubsetsOfOneSelectTest {
 
         @Override
         protected SelectionKey register(AbstractSelectableChannel ch, int ops, Object att) {
-            Key k = new Key(ch, this, ops, att);
+            FakeSelectionKey k = new FakeSelectionKey(ch, this, ops, att);
             keys.add(k);
             return k;
         }
@@ -116,7 +73,7 @@ class ReadySubsetsOfOneSelectTest {
             }
             readyNext = false;
             for (SelectionKey k : keys) {
-                Key key = (Key) k;
+                FakeSelectionKey key = (FakeSelectionKey) k;
                 key.ready = SelectionKey.OP_READ;
                 action.accept(key);
                 key.ready = SelectionKey.OP_WRITE;
