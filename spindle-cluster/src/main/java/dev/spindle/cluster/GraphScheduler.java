@@ -699,20 +699,7 @@ final class GraphScheduler implements AutoCloseable {
             releaseKey(earlier.processingOn, earlier.key());
         }
         unassign(earlier);
-        for (int h : earlier.holders) {
-            WorkerState w = workers.get(h);
-            w.holds.remove(earlier.key());
-            if (w.alive) {
-                releaseKey(w, earlier.key());
-            }
-        }
-        for (int f : earlier.fetchers) {
-            if (!earlier.holders.contains(f) && workers.get(f).alive) {
-                releaseKey(workers.get(f), earlier.key());
-            }
-        }
-        earlier.fetchers.clear();
-        earlier.clearHolders();
+        dropCopies(earlier);
         if (earlier.state == TaskState.State.MEMORY || earlier.state == TaskState.State.LOST) {
             tasksReleased++;
         }
@@ -1245,6 +1232,9 @@ final class GraphScheduler implements AutoCloseable {
             }
             stopAwaiting(t);
             t.setState(TaskState.State.RELEASED);   // its inputs' pendingDependents drop
+            // a waiting task may hold copies: ones asked for before a loss had it computed again,
+            // reported after (onDataAdded), and kept when a withdrawal or steal took the new run back
+            dropCopies(t);
             CompletableFuture<Object> f = t.future;
             if (f != null) {                  // null for a result computed before, being computed again
                 t.future = null;
@@ -1645,7 +1635,19 @@ final class GraphScheduler implements AutoCloseable {
             dep.setState(TaskState.State.LOST);
         }
         t.setState(TaskState.State.WAITING);
-        ensure(t, new HashSet<>());
+        Set<TaskState> visited = new HashSet<>();
+        ensure(t, visited);
+        if (dep != null && dep.state == TaskState.State.LOST) {
+            // t did not compute it again: t was cancelled, and forgotten as it came back. Other
+            // tasks waiting for the input need it all the same; nothing else would compute it
+            // again for them (a loss of a worker or a retirement walks every waiting task, this
+            // report only t), and they waited for good
+            for (TaskState d : new ArrayList<>(dep.dependents)) {
+                if (d.state == TaskState.State.WAITING) {
+                    ensure(d, visited);
+                }
+            }
+        }
     }
 
     private void onDataAdded(Message.DataAdded m) {

@@ -22,6 +22,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import net.jqwik.api.Example;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.ShrinkingMode;
@@ -60,7 +61,9 @@ import net.jqwik.api.constraints.IntRange;
  * dropped it. Copies that vanish (released after a {@link Message.DataMissing} that names their own
  * worker) with slow messages make that happen, so the two are not combined.
  *
- * <p>A failure names its seed and settings (jqwik prints them as the sample too) and the last steps.
+ * <p>A failure names its seed and settings (jqwik prints them as the sample too) and the last 80
+ * steps (the environment variable {@code SPINDLE_HISTORY_STEPS} sets how many; the histories that
+ * failed once are kept below as examples).
  */
 class GraphSchedulerInvariantsPropertiesTest {
 
@@ -71,6 +74,26 @@ class GraphSchedulerInvariantsPropertiesTest {
             throws Exception {
         // not both: see the overview
         new History(seed, workers, threads, forget, stalls, vanishing && !slow, reordering, slow, waiting).run();
+    }
+
+    /**
+     * A copy asked of worker 2 before the loss of its holder, reported after the loss had the value
+     * computed again there, and kept when a stall took that run back: the cancelled task was then
+     * forgotten, and the copy counted for good ("p1-1[RELEASED] has holders [2]").
+     */
+    @Example
+    void aCopyReportedAfterALossIsDroppedWhenTheCancelledRunComesBack() throws Exception {
+        new History(8263628, 4, 2, true, true, false, true, false, false).run();
+    }
+
+    /**
+     * A copy that vanished under a cancelled task: the task was forgotten as it came back, and the
+     * lost input was computed again for nobody else, so that another task waiting for it (p3-15)
+     * waited for good.
+     */
+    @Example
+    void anInputLostUnderACancelledTaskIsComputedAgainForTheOthers() throws Exception {
+        new History(4, 2, 2, true, false, true, true, false, false).run();
     }
 
     /** A model worker: its queued and running jobs (key to attempt), its store, and its replies not yet delivered. */
@@ -582,7 +605,9 @@ class GraphSchedulerInvariantsPropertiesTest {
                 } catch (ExecutionException failed) {
                     // failed for good: a task erred twice, a strict worker gone, too many workers lost under it
                 } catch (TimeoutException never) {
-                    throw new AssertionError(describe("the future of '" + e.getKey() + "' never completed"));
+                    String key = e.getKey();
+                    String record = s.inspectTasks((tasks, ws) -> recordOf(tasks.get(key)));
+                    throw new AssertionError(describe("the future of '" + key + "' never completed; its record: " + record));
                 }
             }
             for (Map.Entry<String, CompletableFuture<Object>> e : released.entrySet()) {
@@ -639,11 +664,25 @@ class GraphSchedulerInvariantsPropertiesTest {
             }
         }
 
+        /** A record's state, for a failure's message: what it waits on, and where. */
+        private static String recordOf(TaskState t) {
+            if (t == null) {
+                return "none";
+            }
+            List<String> deps = new ArrayList<>();
+            for (TaskState d : t.dependencies) {
+                deps.add(d + " holders " + d.holders + " fetchers " + d.fetchers + " on " + d.processingOn);
+            }
+            return t + " on " + t.processingOn + ", attempt " + t.attempt + ", waiting for a worker " + t.awaitingWorker
+                    + ", inputs not in memory " + t.dependenciesNotInMemory + ", cancelled " + t.cancelled
+                    + ", restrictions " + t.spec.restrictions() + ", inputs " + deps;
+        }
+
         private String describe(String what) {
             return "seed " + seed + " (" + n + " workers of " + threads + " threads, forgetReleased " + forget
                     + ", stalls " + stalls + ", vanishing copies " + vanishing + ", replies reordered " + reordering + ", messages to workers slow " + slow
                     + ", tasks wait for a worker " + waiting + "): " + what + "\nlast steps:\n  "
-                    + String.join("\n  ", log.subList(Math.max(0, log.size() - 80), log.size()));
+                    + String.join("\n  ", log.subList(Math.max(0, log.size() - Integer.parseInt(System.getenv().getOrDefault("SPINDLE_HISTORY_STEPS", "80"))), log.size()));
         }
     }
 }
