@@ -2481,11 +2481,16 @@ final class GraphScheduler implements AutoCloseable {
         stealsConfirmed++;
         log(m.stealId(), t.key(), p.victim, p.thief, p.level, StealEvent.Outcome.CONFIRMED);
         unassign(t);
+        t.setState(TaskState.State.WAITING);
+        if (mayCancel(t)) {
+            // cancelled, given up unstarted and needed by nobody: forgotten, as placement forgets
+            // such a task (assigned to the thief at once, it ran there for nobody)
+            return;
+        }
         WorkerState thief = workers.get(p.thief);
         if (thief.active() && !thief.stalled() && t.spec.restrictions().allows(thief.id)) {
             assign(t, thief);
         } else {
-            t.setState(TaskState.State.WAITING);
             place(t);
         }
     }

@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
@@ -42,8 +43,8 @@ import net.jqwik.api.constraints.IntRange;
  * anything; a task processes on exactly the live worker record that lists it; the holders of a
  * result and the keys each worker holds agree, name live workers only, and every copy the
  * scheduler counts is one the worker has; a result in memory has a holder, and one released, lost
- * or failed has none; a task cancelled before it was sent to a worker, that no task depends on, is
- * never sent to one.
+ * or failed has none; a task cancelled that no task depends on is never sent to a worker after
+ * the cancel (sent before, it runs there, or back unstarted it is forgotten).
  *
  * <p>With {@code waiting}, a task that no live worker may run waits for one to join
  * ({@link CoordinatorSettings#noWorkerTimeout()}) instead of failing at once, so that more of the
@@ -143,10 +144,12 @@ class GraphSchedulerInvariantsPropertiesTest {
         /** Keys a submitted task depends on. */
         final Set<String> dependedOn = new HashSet<>();
         /**
-         * Keys cancelled before any worker was sent their task, that no task depends on: forgotten at
-         * the cancel, they are never sent to one (until a task submitted later depends on them).
+         * Keys cancelled that no task depends on, with the assignments of their task sent by then:
+         * never sent to a worker again (until a task submitted later depends on them). One not yet
+         * sent is forgotten at the cancel; one sent runs there, or, back from its worker unstarted
+         * (lost, stolen, withdrawn, moved off a retiring one, failed to retry), is forgotten then.
          */
-        final Set<String> releasedUnsent = new TreeSet<>();
+        final Map<String, Integer> cancelledSends = new TreeMap<>();
         final List<CompletableFuture<Void>> retirements = new ArrayList<>();
         final List<String> log = new ArrayList<>();
         int delivered;
@@ -282,7 +285,7 @@ class GraphSchedulerInvariantsPropertiesTest {
             log.add("submit " + batch);
             for (TaskSpec<?> spec : specs) {
                 dependedOn.addAll(spec.dependencies());
-                releasedUnsent.removeAll(spec.dependencies());   // computed again if need be
+                cancelledSends.keySet().removeAll(spec.dependencies());   // computed again if need be
             }
             for (int j = 0; j < specs.size(); j++) {
                 held.put(batch.get(j), fs.get(j));
@@ -300,8 +303,9 @@ class GraphSchedulerInvariantsPropertiesTest {
             CompletableFuture<Object> f = held.remove(key);
             released.put(key + "#" + released.size(), f);
             boolean cancel = rnd.nextBoolean() && f.completeExceptionally(new CancellationException());
-            if (cancel && wire.lastCompute(key) == null && !dependedOn.contains(key)) {
-                releasedUnsent.add(key);      // every event before this one was handled (a barrier ends each step)
+            if (cancel && !dependedOn.contains(key)) {
+                // every event before this one was handled (a barrier ends each step)
+                cancelledSends.put(key, computesSent().getOrDefault(key, 0));
             }
             s.releaseFuture(key, cancel);
             log.add((cancel ? "cancel " : "release ") + key);
@@ -456,6 +460,17 @@ class GraphSchedulerInvariantsPropertiesTest {
             }
         }
 
+        /** How many assignments ({@link Message.Compute}) went out for each key so far. */
+        private Map<String, Integer> computesSent() {
+            Map<String, Integer> n = new HashMap<>();
+            for (RecordingTransport.Sent m : wire.sentToWorkers()) {
+                if (m.message() instanceof Message.Compute c) {
+                    n.merge(c.key(), 1, Integer::sum);
+                }
+            }
+            return n;
+        }
+
         /** The invariants that hold after every step; throws naming the first broken ones. */
         private void check(String when) {
             try {
@@ -463,10 +478,14 @@ class GraphSchedulerInvariantsPropertiesTest {
             } catch (AssertionError e) {
                 throw new AssertionError(describe(when + ": " + e.getMessage()), e);
             }
-            for (String key : releasedUnsent) {
-                if (wire.lastCompute(key) != null) {
-                    throw new AssertionError(describe(when + ": '" + key + "', cancelled before it was sent to a worker"
-                            + " and needed by no task, was sent to worker " + wire.workerOfLastCompute(key)));
+            if (!cancelledSends.isEmpty()) {
+                Map<String, Integer> sent = computesSent();
+                for (Map.Entry<String, Integer> e : cancelledSends.entrySet()) {
+                    if (sent.getOrDefault(e.getKey(), 0) > e.getValue()) {
+                        throw new AssertionError(describe(when + ": '" + e.getKey() + "', cancelled and needed by no"
+                                + " task, was sent to worker " + wire.workerOfLastCompute(e.getKey()) + " after the"
+                                + " cancel (sent " + e.getValue() + " times before it)"));
+                    }
                 }
             }
             Set<String>[] stores = currentStores(true);
