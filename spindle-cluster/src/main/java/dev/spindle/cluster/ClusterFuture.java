@@ -85,7 +85,9 @@ public final class ClusterFuture<T> implements Future<T>, AutoCloseable {
         this.key = Objects.requireNonNull(key, "key");
         this.result = Objects.requireNonNull(result, "result");
         this.owner = Objects.requireNonNull(owner, "owner");
-        this.release = owner instanceof GraphScheduler scheduler ? new Release(scheduler, key) : null;
+        this.release = owner instanceof GraphScheduler scheduler
+                ? new Release(scheduler, key, GraphScheduler.recordOf(result))
+                : null;
         this.cleanable = release != null ? CLEANER.register(this, release) : null;
     }
 
@@ -96,17 +98,24 @@ public final class ClusterFuture<T> implements Future<T>, AutoCloseable {
     private static final class Release implements Runnable {
         private final GraphScheduler scheduler;
         private final String key;
+        /**
+         * The scheduler's record of the task ({@code GraphScheduler.recordOf}): a retried task that
+         * submits its key again replaces the record, and this future's release or cancel is then
+         * this record's, not the new one's.
+         */
+        private final long record;
         /** Set by {@link #cancel} before it runs the action. */
         volatile boolean cancel;
 
-        Release(GraphScheduler scheduler, String key) {
+        Release(GraphScheduler scheduler, String key, long record) {
             this.scheduler = scheduler;
             this.key = key;
+            this.record = record;
         }
 
         @Override
         public void run() {
-            scheduler.releaseFuture(key, cancel);
+            scheduler.releaseFuture(key, record, cancel);
         }
     }
 

@@ -233,6 +233,8 @@ final class GraphScheduler implements AutoCloseable {
     /** When the next periodic round is due; brought forward when a task kind is first measured. */
     private long nextBalance;
     private long attemptSeq;
+    /** The last record number given ({@link TaskState#record}); 0 names none. */
+    private long recordSeq;
     private long orderSeq;
     private long stealSeq;
     private long stealsRequested;
@@ -597,7 +599,9 @@ final class GraphScheduler implements AutoCloseable {
             List<TaskState> freed = new ArrayList<>();
             for (TaskSpec<?> s : specs) {
                 // waits for it in a callback of a client's future throw: see NotifierFuture
-                TaskState t = new TaskState(s.withoutFutures(), new NotifierFuture<>(notifierThread));
+                long record = ++recordSeq;
+                TaskState t = new TaskState(s.withoutFutures(), new NotifierFuture<>(notifierThread, record));
+                t.record = record;
                 if (submitter != null) {
                     t.submitterKey = submitter.key();
                     t.submitterAttempt = submitter.attempt();
@@ -737,7 +741,7 @@ final class GraphScheduler implements AutoCloseable {
                 }
             });
         }
-        next.supersededFutures = earlier.supersededFutures + (earlier.wanted ? 1 : 0);
+        next.supersededFutures = earlier.supersededFutures + (earlier.ownFutureHeld ? 1 : 0);
         tasks.put(next.key(), next);
         return inputs;
     }
@@ -1420,9 +1424,10 @@ final class GraphScheduler implements AutoCloseable {
     }
 
     /**
-     * The client no longer holds its future for {@code key}: called by {@link ClusterFuture#release()}
-     * and by the cleaner of an unreachable future, on any thread; never blocks, and does nothing
-     * once the scheduler is closed.
+     * The client no longer holds its future for {@code key}: what {@link ClusterFuture#release()}
+     * and the cleaner of an unreachable future do (through {@link #releaseFuture(String, long,
+     * boolean)}, naming the future's record), on any thread; never blocks, and does nothing once the
+     * scheduler is closed.
      */
     void releaseFuture(String key) {
         releaseFuture(key, false);
@@ -1431,21 +1436,47 @@ final class GraphScheduler implements AutoCloseable {
     /**
      * As {@link #releaseFuture(String)}; with {@code cancel} ({@link ClusterFuture#cancel}, once per
      * future, in place of its release) the task is also forgotten if it has not been sent to a
-     * worker and no pending task needs it ({@link #mayCancel}).
+     * worker and no pending task needs it ({@link #mayCancel}). Names the key alone: where the
+     * current record replaced earlier ones with futures still held, the first such call is taken
+     * for one of theirs.
      */
     void releaseFuture(String key, boolean cancel) {
+        releaseFuture(key, 0, cancel);
+    }
+
+    /**
+     * As {@link #releaseFuture(String, boolean)} for the future of record {@code record}
+     * ({@link #recordOf}; 0 for unknown). The value stays wanted while any future of the key is
+     * held, the current record's own or one of a record it replaced ({@link #supersede}), but only
+     * the own future's cancel cancels the task. Counted by key alone, the first release or cancel
+     * to come was taken for a replaced record's, whoever's it was: the retry's cancel, consumed so,
+     * let its task run, and the first attempt's cancel, taken for the retry's, forgot a task its
+     * own future had only released (it never ran).
+     */
+    void releaseFuture(String key, long record, boolean cancel) {
         if (closed) {
             return;
         }
         events.add(() -> {
             TaskState t = tasks.get(key);
-            if (t != null && t.supersededFutures > 0) {
-                t.supersededFutures--;        // a future of a record it replaced: see supersede
-                return;                       // (that record is gone: it has nothing left to cancel)
+            if (t == null) {
+                return;
             }
-            if (t != null) {
+            // unknown (0): the replaced records' first, as when releases named the key alone
+            boolean own = record == 0 ? t.supersededFutures == 0 : t.record == record;
+            if (own && t.ownFutureHeld) {
+                t.ownFutureHeld = false;
+                t.cancelled |= cancel;        // its own future's only: a replaced record's cancels nothing here
+            } else if (!own && t.supersededFutures > 0) {
+                t.supersededFutures--;        // a future of a record it replaced: see supersede
+            } else {
+                return;                       // another record's, none of whose futures is counted as held
+            }
+            if (t.ownFutureHeld || t.supersededFutures > 0) {
+                return;                       // another future of the key is held: its value is still wanted
+            }
+            if (t.wanted) {
                 t.wanted = false;
-                t.cancelled |= cancel;
                 if (t.state == TaskState.State.ERRED) {
                     mayForget(t);             // nothing to release: a failure holds no value
                 } else if (!mayCancel(t)) {
@@ -2117,6 +2148,15 @@ final class GraphScheduler implements AutoCloseable {
     }
 
     /**
+     * The record whose task {@code f} is the client future of, as a submission returned it
+     * ({@link TaskState#record}), for its release ({@link #releaseFuture(String, long, boolean)});
+     * 0 for any other future.
+     */
+    static long recordOf(CompletableFuture<?> f) {
+        return f instanceof NotifierFuture<?> n ? n.record : 0;
+    }
+
+    /**
      * A copy of {@code f}, a future the notifier completes, whose waits refuse the notifier's own
      * thread ({@link NotifierFuture}).
      */
@@ -2144,9 +2184,16 @@ final class GraphScheduler implements AutoCloseable {
     private static final class NotifierFuture<T> extends CompletableFuture<T> {
 
         private final NotifierThread notifier;
+        /** The record whose client future this is ({@link TaskState#record}); 0 for a copy or a stage. */
+        final long record;
 
         NotifierFuture(NotifierThread notifier) {
+            this(notifier, 0);
+        }
+
+        NotifierFuture(NotifierThread notifier, long record) {
             this.notifier = notifier;
+            this.record = record;
         }
 
         @Override

@@ -53,8 +53,13 @@ final class TaskState {
     long missingBytes = -1;
     /** The client's result; null once completed. */
     CompletableFuture<Object> future;
-    /** Whether the client's future for this key is still held (not released, not collected). */
+    /**
+     * Whether a client future for this key is still held (not released, not collected): this
+     * record's own ({@link #ownFutureHeld}) or one of a record it replaced ({@link #supersededFutures}).
+     */
     boolean wanted = true;
+    /** Whether this record's own client future is still held (GraphScheduler.releaseFuture). */
+    boolean ownFutureHeld = true;
     /**
      * Whether the client cancelled its future ({@link ClusterFuture#cancel}): the task is then
      * forgotten without running if it was not sent to a worker and no pending task needs it
@@ -119,9 +124,16 @@ final class TaskState {
     long submitterAttempt;
     /**
      * Held futures of earlier records of this key that this one replaced (a retried task submitting
-     * its keys again): their releases, which name only the key, are theirs and not this record's.
+     * its keys again): their releases are theirs and not this record's, and their cancels do not
+     * cancel this record's task.
      */
     int supersededFutures;
+    /**
+     * This record's number, unique in its scheduler, which its client future's release names
+     * (GraphScheduler.releaseFuture): a release of a replaced record's future is then told from
+     * this record's own, which matters once one of them is a cancel.
+     */
+    long record;
 
     TaskState(TaskSpec<?> spec, CompletableFuture<Object> future) {
         this.spec = spec;
