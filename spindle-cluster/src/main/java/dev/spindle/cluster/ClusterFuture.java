@@ -80,6 +80,26 @@ public final class ClusterFuture<T> implements Future<T>, AutoCloseable {
     private final Cleaner.Cleanable cleanable;
     /** Set once {@link #cancel} has cancelled this future; stays after a release. */
     private volatile boolean cancelled;
+    /**
+     * What {@link #cancel} completes the future with, set once, before it does: the stages that
+     * the completion runs at once, before {@link #cancelled} is set, read it (see
+     * {@link #isCancelled}). Only the cancel that sets it may complete the future.
+     */
+    private volatile CancellationException cancellation;
+    private static final java.lang.invoke.VarHandle CANCELLATION;
+
+    static {
+        try {
+            CANCELLATION = java.lang.invoke.MethodHandles.lookup().findVarHandle(ClusterFuture.class, "cancellation",
+                    CancellationException.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    private boolean casCancellation(CancellationException c) {
+        return CANCELLATION.compareAndSet(this, (CancellationException) null, c);
+    }
 
     ClusterFuture(String key, CompletableFuture<T> result, Object owner) {
         this.key = Objects.requireNonNull(key, "key");
@@ -215,24 +235,57 @@ public final class ClusterFuture<T> implements Future<T>, AutoCloseable {
     @Override
     public boolean cancel(boolean mayInterruptIfRunning) {
         CompletableFuture<T> r = result;
+        if (r == null || r.isDone()) {
+            return false;
+        }
         // true for one caller only (CompletableFuture.cancel says true again to a second), and
-        // the same state: isCancelled() reads a CancellationException as the outcome
-        if (r == null || !r.completeExceptionally(new CancellationException("the future for key '" + key
-                + "' was cancelled"))) {
+        // the same state: isCancelled() reads a CancellationException as the outcome. Both marks
+        // are set before the completion, which runs the stages of the copies on this thread at
+        // once: a stage that asked isCancelled() was told no, and one that released this future
+        // released it without the cancel, so that its task ran. A cancel that finds the first mark
+        // set lost to that one, which completes the future or finds it completed: false either way
+        CancellationException c = new CancellationException("the future for key '" + key + "' was cancelled");
+        if (!casCancellation(c)) {
+            return false;
+        }
+        if (release != null) {
+            release.cancel = true;
+        }
+        if (!r.completeExceptionally(c)) {
+            if (release != null) {
+                release.cancel = false;       // completed meanwhile: a later release is a plain one
+            }
             return false;
         }
         cancelled = true;
-        if (release != null) {
-            release.cancel = true;
-            cleanable.clean();                // the release, with the cancel, once
+        if (cleanable != null) {
+            cleanable.clean();                // the release, with the cancel, once (a stage may have run it)
         }
         return true;
     }
 
-    /** Whether {@link #cancel} cancelled this future. */
+    /**
+     * Whether {@link #cancel} cancelled this future; {@code true} in the stages of its copies that
+     * the cancel runs, as a {@link CompletableFuture} reads in its own.
+     */
     @Override
     public boolean isCancelled() {
-        return cancelled;
+        if (cancelled) {
+            return true;
+        }
+        CancellationException c = cancellation;
+        CompletableFuture<T> r = result;
+        if (c == null || r == null || !r.isCompletedExceptionally()) {
+            return false;
+        }
+        try {
+            r.getNow(null);
+            return false;
+        } catch (CancellationException e) {
+            return e == c;                    // the cancel's outcome, not another CancellationException
+        } catch (RuntimeException e) {
+            return false;
+        }
     }
 
     /** Whether the task completed; {@code true} once released (nothing more will happen here). */
