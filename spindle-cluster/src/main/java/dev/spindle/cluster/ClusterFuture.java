@@ -225,7 +225,9 @@ public final class ClusterFuture<T> implements Future<T>, AutoCloseable {
      * has not been sent to a worker and no pending task needs it; its inputs that nothing else
      * needs are released on their workers. A task already sent to a worker runs to its end: it is
      * not interrupted, whatever {@code mayInterruptIfRunning} says, and its value is dropped then.
-     * A task that other pending tasks need still runs for them. Afterwards {@link #get()} throws
+     * A task that other pending tasks need still runs for them (so does one that a retried task
+     * submitted again while the future its earlier attempt got is held, until that one is
+     * released). Afterwards {@link #get()} throws
      * {@link CancellationException} and the future can no longer be a dependency.
      *
      * @param mayInterruptIfRunning ignored: a task that runs on a worker is not interrupted

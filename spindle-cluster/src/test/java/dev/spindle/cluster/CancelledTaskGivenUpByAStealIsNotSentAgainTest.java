@@ -46,8 +46,8 @@ class CancelledTaskGivenUpByAStealIsNotSentAgainTest {
             List<CompletableFuture<Object>> fs = s.submit(specs);
             assertThat(s.balanceNow()).as("moves off worker 0").isNotEmpty();
             Message.StealRequest steal = wire.sentToWorkers().stream()
-                    .filter(m -> m.message() instanceof Message.StealRequest).map(m -> (Message.StealRequest) m.message())
-                    .findFirst().orElseThrow();
+                    .filter(m -> m.message() instanceof Message.StealRequest)
+                    .map(m -> (Message.StealRequest) m.message()).findFirst().orElseThrow();
             String key = steal.key();
             int index = Integer.parseInt(key.substring("slow-".length()));
 
