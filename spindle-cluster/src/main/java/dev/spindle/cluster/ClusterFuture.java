@@ -284,7 +284,14 @@ public final class ClusterFuture<T> implements Future<T>, AutoCloseable {
             r.getNow(null);
             return false;
         } catch (CancellationException e) {
-            return e == c;                    // the cancel's outcome, not another CancellationException
+            // the cancel's outcome, not another CancellationException; later JDKs (19+) throw a
+            // new one from getNow with the stored one as its cause
+            for (Throwable t = e; t != null; t = t.getCause()) {
+                if (t == c) {
+                    return true;
+                }
+            }
+            return false;
         } catch (RuntimeException e) {
             return false;
         }
