@@ -171,13 +171,21 @@ public final class Injector<T> extends InjectorFields {
      * Appends {@code elements[0..n)}; returns {@code n}, or, where a segment cannot be allocated
      * and {@code rethrow} is false, how many went in first. {@link #offer} is failure-atomic
      * there: its element is in the queue only if its segment was made.
+     *
+     * <p>A claim takes at most a segment's worth of slots, whatever is left of the batch. The
+     * counter of a segment already full goes on taking the claims of the producers that find it
+     * so until the tail moves on, and took each one's whole batch: a few large batches (or many
+     * producers on it) wrapped the int negative, and a producer then claimed indices below zero
+     * (the slot array's index out of bounds, the batch part in and part not) or went on claiming
+     * there without ever appending. Bounded so, a segment's counter stays below
+     * {@code SEGMENT_SIZE} per producer claiming at once, past its own slots.
      */
     @SuppressWarnings("unchecked")
     private int appendAll(Object[] elements, int n, boolean rethrow) {
         int k = 0;
         while (k < n) {
             Segment s = tail;
-            int want = n - k;
+            int want = Math.min(n - k, SEGMENT_SIZE);
             int i = s.claimEnq(want);
             int end = Math.min(i + want, SEGMENT_SIZE);
             for (; i < end; i++) {
