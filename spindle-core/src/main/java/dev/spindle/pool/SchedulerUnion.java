@@ -19,6 +19,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.RunnableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -79,7 +80,13 @@ import java.util.concurrent.atomic.LongAdder;
 public final class SchedulerUnion extends CompensatingExecutorService implements Scheduler, AutoCloseable {
 
     private final Scheduler[] members;
-    private final LongAdder[] routed;
+    /** Package-private: a test replaces a counter with one whose add fails. */
+    final LongAdder[] routed;
+    /**
+     * Tasks {@link #execute(Runnable, Hints)} routed whose add to {@link #routed} threw, member by
+     * member (see there); made with the union, so adding to it allocates nothing.
+     */
+    private final AtomicLongArray routedUncounted;
     private final boolean owning;
     private volatile boolean shutdown;
 
@@ -90,6 +97,7 @@ public final class SchedulerUnion extends CompensatingExecutorService implements
         }
         this.members = members.clone();
         this.routed = new LongAdder[members.length];
+        this.routedUncounted = new AtomicLongArray(members.length);
         for (int i = 0; i < members.length; i++) {
             Objects.requireNonNull(this.members[i], () -> "members contains null");
             routed[i] = new LongAdder();
@@ -216,7 +224,8 @@ public final class SchedulerUnion extends CompensatingExecutorService implements
     }
 
     /**
-     * Runs {@code task} on member {@code hints.schedulerIndex()}, passing the hints on.
+     * Runs {@code task} on member {@code hints.schedulerIndex()}, passing the hints on. Once the
+     * member accepted it, this returns normally: a throw means the task was not queued.
      *
      * @throws IllegalArgumentException if the index is not below {@link #size()}
      * @throws RejectedExecutionException if the union is shut down (unless the caller is a worker
@@ -240,7 +249,15 @@ public final class SchedulerUnion extends CompensatingExecutorService implements
             throw new RejectedExecutionException(this + " is shut down");
         }
         member.execute(task, hints);
-        routed[i].increment();
+        try {
+            routed[i].increment();
+        } catch (Throwable e) {
+            // the member has the task, which will run: thrown to the caller, this said it was
+            // refused, and a caller that tried again ran it twice. A LongAdder's add under
+            // contention allocates a cell (an OutOfMemoryError on a full heap, its state as it
+            // was); the task is counted here instead, in an array made with the union
+            routedUncounted.getAndIncrement(i);
+        }
     }
 
     /**
@@ -404,8 +421,8 @@ public final class SchedulerUnion extends CompensatingExecutorService implements
      */
     public List<Long> routedCounts() {
         List<Long> counts = new ArrayList<>(routed.length);
-        for (LongAdder a : routed) {
-            counts.add(a.sum());
+        for (int i = 0; i < routed.length; i++) {
+            counts.add(routed[i].sum() + routedUncounted.get(i));
         }
         return List.copyOf(counts);
     }
