@@ -911,20 +911,25 @@ final class Worker extends BaseWorker implements LoneTaskWatch.Peer {
      * the fork stack already, handing back an older one) threw. If the deque is full again
      * and the injector cannot take {@code task} either, it runs here, as a caller-runs policy
      * would: it is a task already accepted (a fork handed back, a stolen one), which the error
-     * would lose.
+     * would lose. So it goes too where the heap has no room for the buffer of the move
+     * ({@link #overflowBuffer(Object[], int)}): the move is made with the smaller buffer there was,
+     * or not at all, and {@code task} goes to the injector, or runs here.
      */
     void overflow(Runnable task) {
         int half = Math.max(1, deque.size() / 2);
         Object[] buf = overflowBuffer;
         if (buf == null || buf.length < half) {
-            buf = overflowBuffer = new Object[half];
+            buf = overflowBuffer(buf, half);
         }
-        int moved = deque.takeOldest(buf, half);
-        int offered = shared.injector.tryOfferAll(buf, moved);
-        for (int k = offered; k < moved; k++) {
-            deque.offer((Runnable) buf[k]);   // never full: they left it just now
+        int offered = 0;
+        if (buf != null) {
+            int moved = deque.takeOldest(buf, Math.min(half, buf.length));
+            offered = shared.injector.tryOfferAll(buf, moved);
+            for (int k = offered; k < moved; k++) {
+                deque.offer((Runnable) buf[k]);   // never full: they left it just now
+            }
+            java.util.Arrays.fill(buf, 0, moved, null);
         }
-        java.util.Arrays.fill(buf, 0, moved, null);
         OVERFLOWED.setOpaque(this, overflowed + offered);
         boolean queued = deque.offer(task);
         if (!queued) {
@@ -940,6 +945,32 @@ final class Worker extends BaseWorker implements LoneTaskWatch.Peer {
             runTask(task);
         }
     }
+
+    /**
+     * A buffer of {@code half} slots for {@link #overflow}, kept for the next; where the heap has
+     * no room for it (an {@link OutOfMemoryError}), {@code old}, the smaller one there was, or
+     * {@code null}. Thrown out of overflow instead, the error lost the task that overflowed,
+     * which every caller but a runnable's push had already taken from somewhere (a fork handed
+     * back by the fork stack, whose own fork then threw though its task was queued; a task taken
+     * from a peer's slot or deque).
+     */
+    private Object[] overflowBuffer(Object[] old, int half) {
+        try {
+            Runnable hook = beforeOverflowBuffer;
+            if (hook != null) {
+                hook.run();
+            }
+            return overflowBuffer = new Object[half];
+        } catch (OutOfMemoryError e) {
+            return old;
+        }
+    }
+
+    /**
+     * Run, if set, just before {@link #overflow} allocates its buffer: a seam for tests, which
+     * throw from it what a full heap throws there. Read only when the buffer is made or grown.
+     */
+    static volatile Runnable beforeOverflowBuffer;
 
     // ------------------------------------------------------------------ joining
 
