@@ -84,7 +84,9 @@ public final class SchedulerUnion extends CompensatingExecutorService implements
     final LongAdder[] routed;
     /**
      * Tasks {@link #execute(Runnable, Hints)} routed whose add to {@link #routed} threw, member by
-     * member (see there); made with the union, so adding to it allocates nothing.
+     * member (see there), and tasks of member 0's own {@code invokeAll} or {@code invokeAny}
+     * whose add threw as they started ({@link CountedCallable}); made with the union, so adding
+     * to it allocates nothing.
      */
     private final AtomicLongArray routedUncounted;
     private final boolean owning;
@@ -363,7 +365,7 @@ public final class SchedulerUnion extends CompensatingExecutorService implements
     private <T> List<Callable<T>> countedOnMember0(Collection<? extends Callable<T>> tasks) {
         List<Callable<T>> counted = new ArrayList<>(tasks.size());
         for (Callable<T> c : tasks) {
-            counted.add(c == null ? null : new CountedCallable<>(c, routed[0]));
+            counted.add(c == null ? null : new CountedCallable<>(c, routed[0], routedUncounted));
         }
         return counted;
     }
@@ -372,15 +374,25 @@ public final class SchedulerUnion extends CompensatingExecutorService implements
     private static final class CountedCallable<T> implements Callable<T> {
         private final Callable<T> task;
         private final LongAdder routed;
+        /** The union's {@code routedUncounted}: where a failed add to {@link #routed} is counted (member 0). */
+        private final AtomicLongArray uncounted;
 
-        CountedCallable(Callable<T> task, LongAdder routed) {
+        CountedCallable(Callable<T> task, LongAdder routed, AtomicLongArray uncounted) {
             this.task = task;
             this.routed = routed;
+            this.uncounted = uncounted;
         }
 
         @Override
         public T call() throws Exception {
-            routed.increment();
+            try {
+                routed.increment();
+            } catch (Throwable e) {
+                // as in execute: a contended LongAdder's add allocates a cell (an
+                // OutOfMemoryError on a full heap). Thrown from here, the task did not run and
+                // its future failed over a statistic; it runs, counted in the union's array
+                uncounted.getAndIncrement(0);
+            }
             return task.call();
         }
 
