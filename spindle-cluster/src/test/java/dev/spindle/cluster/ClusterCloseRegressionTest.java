@@ -164,7 +164,11 @@ class ClusterCloseRegressionTest {
         CountDownLatch never = new CountDownLatch(1);
         client.submit(TaskSpec.builder("ct4busy", args -> {
             started.countDown();
-            never.await();                    // interrupted by the close
+            // interrupted by the close. A wait with a time limit: an untimed one, with a task queued
+            // behind it, is one the pool's starvation watch starts a spare worker for, which ran the
+            // queued task within a look or two (20 ms each); a loaded machine's polls below then
+            // missed the two tasks processing together and waited for good
+            never.await(1, TimeUnit.HOURS);
             return 0;
         }).restrictions(Restrictions.strict(Set.of(0))).build());
         assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
