@@ -52,15 +52,15 @@ import java.util.concurrent.TimeoutException;
  * with {@code thenCompose}, or move the callback off that thread with an {@code *Async} stage).
  *
  * <p>{@link #cancel} ends this future with a {@link CancellationException} and releases the
- * task's value, and keeps the task from running if it has not been sent to a worker and no
- * pending task needs it (Dask's release of a task not yet started): it is then forgotten, and its
- * inputs that nothing else needs are released on their workers. A task already sent to a worker
- * runs to its end (a running task is not interrupted), and its value is dropped then.
+ * task's value, and keeps the task from running if it has not started and no pending task needs
+ * it (Dask's release of a task not yet started): it is then forgotten, and its inputs that
+ * nothing else needs are released on their workers. A task queued on a worker is asked back from it; one that started runs to its
+ * end (a running task is not interrupted), and its value is dropped then.
  *
  * <pre>{@code
  * ClusterFuture<Report> report = client.submit("report", args -> slowReport());
  * if (report.cancel(false)) {
- *     // report.get() throws CancellationException; the task runs only if a worker had it already
+ *     // report.get() throws CancellationException; the task runs only if a worker had started it
  * }
  * }</pre>
  *
@@ -222,9 +222,11 @@ public final class ClusterFuture<T> implements Future<T>, AutoCloseable {
      * Cancels the task: this future completes with a {@link CancellationException} at once (the
      * stages of copies made by {@link #toCompletableFuture()} run on this thread then), the task's
      * value is released as by {@link #release()}, and the task is forgotten without running if it
-     * has not been sent to a worker and no pending task needs it; its inputs that nothing else
-     * needs are released on their workers. A task already sent to a worker runs to its end: it is
-     * not interrupted, whatever {@code mayInterruptIfRunning} says, and its value is dropped then.
+     * has not started and no pending task needs it; its inputs that nothing else needs are released
+     * on their workers. A task sent to a worker is asked back from it, and forgotten if the worker
+     * had not started it (until its answer the task counts as processing there); one that started
+     * runs to its end: it is not interrupted, whatever {@code mayInterruptIfRunning} says, and its
+     * value is dropped then.
      * A task that other pending tasks need still runs for them (so does one that a retried task
      * submitted again while the future its earlier attempt got is held, until that one is
      * released). Afterwards {@link #get()} throws

@@ -72,7 +72,11 @@ import java.util.function.Supplier;
  * inputs are checked in turn (released on their workers if nothing else needs them, or forgotten
  * if they were cancelled and have not started either); so is one that comes back from its worker
  * (lost, stolen, withdrawn, to be retried) once it is cancelled, or whose last pending dependent
- * goes. A cancelled task sent to a worker runs there and its result is released when it ends.
+ * goes. A cancelled task sent to a worker that no pending task needs is asked back from it
+ * ({@link #takeBack}) by the steal protocol's request, as a stalled worker's task is withdrawn:
+ * the worker gives it up only if it has not started it, and a task given up is forgotten as above
+ * (a late report of its attempt names one no longer current and is ignored); one that started
+ * runs to its end there, and its result is released then.
  *
  * <p>Stealing: each round builds a {@link BalanceSnapshot} (tasks of a kind never measured and
  * without a hint count in occupancy but are not offered for stealing; no task is described at
@@ -142,7 +146,8 @@ final class GraphScheduler implements AutoCloseable {
 
     /**
      * A steal in flight; {@code thief} is {@link #RETIRE} when it moves a task off a retiring
-     * worker, and then its id is negative, so that a late reply is known for one without its record.
+     * worker, {@link #CANCEL} when it asks a cancelled task back ({@link #takeBack}), and then its
+     * id is negative, so that a late reply is known for one without its record.
      */
     private record PendingSteal(TaskState task, int victim, int thief, int level, long attempt) {
     }
@@ -166,6 +171,12 @@ final class GraphScheduler implements AutoCloseable {
 
     /** The thief of a move off a retiring worker: the task is placed anew once released. */
     private static final int RETIRE = -1;
+
+    /**
+     * The thief of a cancelled task asked back from its worker ({@link #takeBack}): once released
+     * it is forgotten, or placed anew if a pending task came to need it meanwhile.
+     */
+    private static final int CANCEL = -2;
 
     /** The most workers stalled on memory that a task's exception names; the others are counted. */
     private static final int STALLED_NAMED = 8;
@@ -1217,14 +1228,19 @@ final class GraphScheduler implements AutoCloseable {
      * {@code forgetReleased} the records go. Its future was completed by the cancel; one left (a
      * record a resubmission replaced) completes with a {@link CancellationException}. A task only
      * released, not cancelled, is never forgotten here: it runs, as {@link ClusterFuture} promises.
-     * A task sent to a worker is not forgotten here either: it finishes and is released then
-     * ({@link #onFinished}); back from its worker (lost, stolen, withdrawn, failed to retry) it
-     * is forgotten as it would be placed again ({@link #place}, {@link #ensure}).
+     * A task sent to a worker is not forgotten here either: it is asked back from its worker
+     * ({@link #takeBack}; so is an input sent to one that no pending task needs any more), and
+     * forgotten once the worker gives it up unstarted; started, it finishes and is released then
+     * ({@link #onFinished}); back from its worker another way (lost, stolen, withdrawn, failed to
+     * retry) it is forgotten as it would be placed again ({@link #place}, {@link #ensure}).
      *
      * @return whether {@code root} was forgotten
      */
     private boolean mayCancel(TaskState root) {
         if (!cancellable(root)) {
+            if (root.cancelled) {             // (one field read on the paths that place a task)
+                takeBack(root);
+            }
             return false;
         }
         ArrayDeque<TaskState> work = new ArrayDeque<>();
@@ -1251,6 +1267,10 @@ final class GraphScheduler implements AutoCloseable {
             for (TaskState d : inputs) {
                 if (d.state == TaskState.State.WAITING) {
                     work.push(d);
+                } else if (d.state == TaskState.State.PROCESSING) {
+                    if (d.cancelled) {
+                        takeBack(d);          // a cancelled input sent to its worker, needed by nobody now
+                    }
                 } else {
                     mayRelease(d);
                 }
@@ -1263,6 +1283,32 @@ final class GraphScheduler implements AutoCloseable {
     private boolean cancellable(TaskState t) {
         return t.cancelled && t.state == TaskState.State.WAITING && !t.wanted && t.pendingDependents == 0
                 && t.processingOn == null && tasks.get(t.key()) == t;
+    }
+
+    /**
+     * Asks the worker of {@code t}, a cancelled task sent to it that no pending task needs, to give
+     * it up if it has not started it (Dask's release of a task queued on its worker). The request
+     * is the steal protocol's ({@link Message.StealRequest}, with a negative id, never counted as a
+     * steal), which every transport carries and whose worker side answers whether the task was
+     * still queued, as for a withdrawal from a stalled worker ({@link #withdraw}): a plain
+     * {@link Message.ReleaseKey} would drop a queued job on the worker too, but without a word
+     * back, so that the scheduler could not tell a job dropped (which never reports) from one
+     * running (whose report ends the attempt). Given up, the task is forgotten ({@link #onSteal});
+     * started, it runs to its end and is released then, and is not asked again. Nothing is sent
+     * while a steal, a retirement's move or a withdrawal of the task is in flight: its reply brings
+     * the task back unstarted, and placement forgets it then, or says it started.
+     */
+    private void takeBack(TaskState t) {
+        WorkerState w = t.processingOn;
+        if (!t.cancelled || t.state != TaskState.State.PROCESSING || t.wanted || t.pendingDependents > 0
+                || t.stealId != 0 || t.withdrawalRefused == t.attempt || w == null || !w.alive
+                || tasks.get(t.key()) != t) {
+            return;
+        }
+        long id = -(++stealSeq);             // negative, as a retirement's: never counted as a steal
+        t.stealId = id;
+        inFlight.put(id, new PendingSteal(t, w.id, CANCEL, -1, t.attempt));
+        send(w.id, new Message.StealRequest(id, t.key(), t.attempt));
     }
 
     /** Tells every holder of {@code t}'s result, and every worker fetching it, to drop it. */
@@ -2430,8 +2476,8 @@ final class GraphScheduler implements AutoCloseable {
         }
         List<BalanceSnapshot.InFlight> fs = new ArrayList<>();
         for (PendingSteal p : inFlight.values()) {
-            if (p.thief == RETIRE) {
-                continue;                     // off a retiring worker, which the snapshot leaves out
+            if (p.thief < 0) {
+                continue;                     // off a retiring worker, which the snapshot leaves out, or a cancel's
             }
             fs.add(new BalanceSnapshot.InFlight(p.task.key(), p.victim, p.thief, expected(p.task)));
         }
@@ -2447,7 +2493,9 @@ final class GraphScheduler implements AutoCloseable {
             }
             for (TaskState t : w.processing) {
                 if (t.stealId < 0) {
-                    continue;   // a withdrawal in flight (its worker stalled and since counts as not): not a candidate
+                    // a withdrawal in flight (its worker stalled and since counts as not), or a
+                    // cancelled task asked back (takeBack): not a candidate
+                    continue;
                 }
                 if (!durations.measured(t.spec.prefix()) && t.hintSeconds() < 0) {
                     continue;   // a guessed duration could justify moving a huge input: not a candidate
@@ -2512,6 +2560,24 @@ final class GraphScheduler implements AutoCloseable {
         }
         inFlight.remove(m.stealId());
         t.stealId = 0;
+        if (p.thief == CANCEL) {
+            if (!m.released()) {
+                t.withdrawalRefused = t.attempt;   // started: it runs to its end, and is not asked again
+                return;
+            }
+            unassign(t);
+            t.setState(TaskState.State.WAITING);
+            if (mayCancel(t)) {
+                return;                       // forgotten: its attempt's late report is ignored (current)
+            }
+            // needed again meanwhile (a task submitted since depends on it): it runs after all
+            if (t.dependenciesInMemory()) {
+                place(t);
+            } else {
+                ensure(t, new HashSet<>());   // an input lost meanwhile is computed again first
+            }
+            return;
+        }
         if (p.thief == RETIRE) {
             if (m.released()) {               // not started: place it on an active worker
                 unassign(t);

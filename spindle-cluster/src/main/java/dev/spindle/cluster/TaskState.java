@@ -63,7 +63,8 @@ final class TaskState {
     /**
      * Whether the client cancelled its future ({@link ClusterFuture#cancel}): the task is then
      * forgotten without running if it was not sent to a worker and no pending task needs it
-     * (GraphScheduler.mayCancel).
+     * (GraphScheduler.mayCancel), or if its worker gives it up unstarted when asked
+     * (GraphScheduler.takeBack).
      */
     boolean cancelled;
     /**
@@ -116,7 +117,11 @@ final class TaskState {
      * scheduler looked at the waiting tasks meanwhile.
      */
     boolean awaitingWorkerInputLost;
-    /** The attempt whose stalled worker refused to give it back: it started it (see GraphScheduler.stalls). */
+    /**
+     * The attempt whose worker refused to give it back, to a withdrawal from a stalled worker or to
+     * a cancel's request (see GraphScheduler.stalls, GraphScheduler.takeBack): it started it, and
+     * is not asked again.
+     */
     long withdrawalRefused;
     Throwable error;
     /** The task whose function submitted this one, and its attempt; null for the client's own. */

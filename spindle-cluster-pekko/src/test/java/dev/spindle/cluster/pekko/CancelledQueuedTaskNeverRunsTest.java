@@ -1,0 +1,77 @@
+/*
+ * Copyright 2026 The Spindle Authors. Licensed under the Apache License, Version 2.0.
+ */
+package dev.spindle.cluster.pekko;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.spindle.cluster.Client;
+import dev.spindle.cluster.ClusterFuture;
+import dev.spindle.cluster.ClusterStats;
+import dev.spindle.cluster.CoordinatorSettings;
+import dev.spindle.cluster.testkit.FreePorts;
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * Over the wire as in process: a task cancelled while it is queued behind a long-running one on
+ * a one-thread worker is asked back from the worker (the steal protocol's request, which this
+ * transport carries already) and never runs; the coordinator's counts end as if it had never
+ * been submitted. The worker runs in this JVM, so the tasks' bodies share the static fields.
+ */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class CancelledQueuedTaskNeverRunsTest {
+
+    private static final CountDownLatch STARTED = new CountDownLatch(1);
+    private static final CountDownLatch GATE = new CountDownLatch(1);
+    private static final AtomicInteger VICTIM_RUNS = new AtomicInteger();
+
+    @Test
+    void aTaskCancelledWhileQueuedOnARemoteWorkerNeverRuns() throws Exception {
+        String cluster = "cancel";
+        int port = FreePorts.free();
+        String seed = "127.0.0.1:" + port;
+        try (PekkoWorker w0 = PekkoWorker.start(TestCerts.settings(cluster, "worker").seedNode(seed).build(), 0, 1);
+                PekkoCoordinator c = PekkoCoordinator.start(TestCerts.settings(cluster, "coordinator").port(port)
+                        .build(), CoordinatorSettings.builder().workers(1).threadsPerWorker(1).stealing(false)
+                        .build(), Duration.ofSeconds(60))) {
+            Client client = c.client();
+            ClusterFuture<Integer> slow = client.submit("slow", args -> {
+                STARTED.countDown();
+                GATE.await(60, TimeUnit.SECONDS);
+                return 1;
+            });
+            assertThat(STARTED.await(60, TimeUnit.SECONDS)).isTrue();
+            ClusterFuture<Integer> victim = client.submit("victim", args -> VICTIM_RUNS.incrementAndGet());
+            await("'victim' sent to the worker", () -> c.stats().workers().get(0).processing() == 2);
+
+            assertThat(victim.cancel(false)).isTrue();
+            await("'victim' given up by its worker", () -> c.stats().workers().get(0).processing() == 1);
+            GATE.countDown();
+            assertThat(slow.get(60, TimeUnit.SECONDS)).isEqualTo(1);
+
+            ClusterStats stats = c.stats();
+            assertThat(VICTIM_RUNS).as("'victim' never ran").hasValue(0);
+            assertThat(stats.workers().get(0).processing()).isZero();
+            assertThat(stats.tasksExecuted()).as("'slow' alone").isEqualTo(1);
+            assertThat(stats.tasksInMemory()).isEqualTo(1);
+            assertThat(stats.stealsRequested()).as("not a steal").isZero();
+            assertThat(c.rejectedFrames()).isZero();
+        } finally {
+            GATE.countDown();
+        }
+    }
+
+    private static void await(String what, BooleanSupplier condition) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (!condition.getAsBoolean()) {
+            assertThat(System.nanoTime() - deadline).as("timed out waiting until %s", what).isNegative();
+            Thread.sleep(5);
+        }
+    }
+}
