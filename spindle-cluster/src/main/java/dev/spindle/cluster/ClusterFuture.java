@@ -53,8 +53,9 @@ import java.util.concurrent.TimeoutException;
  *
  * <p>{@link #cancel} ends this future with a {@link CancellationException} and releases the
  * task's value, and keeps the task from running if it has not started and no pending task needs
- * it (Dask's release of a task not yet started): it is then forgotten, and its inputs that
- * nothing else needs are released on their workers. A task queued on a worker is asked back from it; one that started runs to its
+ * it (Dask's release of a task not yet started): it is then forgotten (and counted,
+ * {@link ClusterStats#tasksCancelled}), and its inputs that nothing else needs are released on
+ * their workers. A task queued on a worker is asked back from it; one that started runs to its
  * end (a running task is not interrupted), and its value is dropped then.
  *
  * <pre>{@code

@@ -26,11 +26,40 @@ import java.util.List;
  *        (abandoned, superseded) included, that sum may be higher
  * @param tasksAwaitingWorker tasks ready to run that no live worker may run, waiting for one to
  *        join (see {@link CoordinatorSettings#noWorkerTimeout()})
+ * @param tasksCancelled tasks forgotten without a result because the client cancelled their futures
+ *        ({@link ClusterFuture#cancel}) and no pending task needed them: not yet sent to a worker,
+ *        given up unstarted by the worker they were sent to, or back from a worker lost before they
+ *        ended (each forgetting counted, a task computed again and forgotten again counted again).
+ *        A cancelled task that ran to its end, or that a pending task needed, is not counted here;
+ *        its result, once released, counts in {@code tasksReleased}
  */
 public record ClusterStats(List<WorkerStats> workers, long stealsRequested, long stealsConfirmed,
                            long stealsRejected, long stealsStale, long bytesTransferred,
                            int tasksInMemory, int tasksErred, long tasksReleased, long tasksExecuted,
-                           int tasksAwaitingWorker) {
+                           int tasksAwaitingWorker, long tasksCancelled) {
+
+    /**
+     * The counters without {@code tasksCancelled} (zero), as before cancelled tasks were counted.
+     *
+     * @param workers one entry per worker, by id
+     * @param stealsRequested steal requests sent to victims
+     * @param stealsConfirmed steals the victims released
+     * @param stealsRejected steals refused because the task had started or finished
+     * @param stealsStale steal replies ignored as out of date
+     * @param bytesTransferred bytes moved between workers by dependency fetches
+     * @param tasksInMemory tasks whose result is held by a worker
+     * @param tasksErred tasks that failed for good
+     * @param tasksReleased results freed on their workers
+     * @param tasksExecuted results the scheduler accepted from all workers since the start
+     * @param tasksAwaitingWorker tasks ready to run that no live worker may run, waiting for one to join
+     */
+    public ClusterStats(List<WorkerStats> workers, long stealsRequested, long stealsConfirmed,
+                        long stealsRejected, long stealsStale, long bytesTransferred,
+                        int tasksInMemory, int tasksErred, long tasksReleased, long tasksExecuted,
+                        int tasksAwaitingWorker) {
+        this(workers, stealsRequested, stealsConfirmed, stealsRejected, stealsStale, bytesTransferred,
+                tasksInMemory, tasksErred, tasksReleased, tasksExecuted, tasksAwaitingWorker, 0);
+    }
 
     /**
      * The counters without {@code tasksAwaitingWorker} (zero), as before tasks waited for a worker.

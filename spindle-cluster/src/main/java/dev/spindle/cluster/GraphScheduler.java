@@ -76,7 +76,8 @@ import java.util.function.Supplier;
  * ({@link #takeBack}) by the steal protocol's request, as a stalled worker's task is withdrawn:
  * the worker gives it up only if it has not started it, and a task given up is forgotten as above
  * (a late report of its attempt names one no longer current and is ignored); one that started
- * runs to its end there, and its result is released then.
+ * runs to its end there, and its result is released then. The forgotten tasks are counted
+ * ({@link ClusterStats#tasksCancelled}).
  *
  * <p>Stealing: each round builds a {@link BalanceSnapshot} (tasks of a kind never measured and
  * without a hint count in occupancy but are not offered for stealing; no task is described at
@@ -253,6 +254,8 @@ final class GraphScheduler implements AutoCloseable {
     private long stealsRejected;
     private long stealsStale;
     private long tasksReleased;
+    /** Tasks forgotten without a result because the client cancelled them ({@link #mayCancel}). */
+    private long tasksCancelled;
     /** Results accepted from worker records since replaced by a rejoin under the same id. */
     private long executedByReplaced;
     /** The bytes the workers reported moving between them ({@link Message.DataAdded#bytes()}). */
@@ -848,7 +851,7 @@ final class GraphScheduler implements AutoCloseable {
                 }
             }
             return new ClusterStats(List.copyOf(ws), stealsRequested, stealsConfirmed, stealsRejected, stealsStale,
-                    bytesMoved.getAsLong(), inMemory, erred, tasksReleased, executed, awaiting);
+                    bytesMoved.getAsLong(), inMemory, erred, tasksReleased, executed, awaiting, tasksCancelled);
         });
     }
 
@@ -1255,6 +1258,7 @@ final class GraphScheduler implements AutoCloseable {
             // a waiting task may hold copies: ones asked for before a loss had it computed again,
             // reported after (onDataAdded), and kept when a withdrawal or steal took the new run back
             dropCopies(t);
+            tasksCancelled++;
             CompletableFuture<Object> f = t.future;
             if (f != null) {                  // null for a result computed before, being computed again
                 t.future = null;

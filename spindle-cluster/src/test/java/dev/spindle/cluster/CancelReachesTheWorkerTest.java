@@ -73,6 +73,7 @@ class CancelReachesTheWorkerTest {
             assertThat(s.retainedForTests()).containsEntry("tasks", 0).containsEntry("holds", 0)
                     .containsEntry("inFlight", 0);
             assertThat(s.stats().stealsRequested()).as("not a steal").isZero();
+            assertThat(s.stats().tasksCancelled()).as("'t', forgotten unstarted").isEqualTo(1);
             assertThat(s.stats().tasksReleased()).as("'in' alone had a result to free").isEqualTo(1);
 
             // a report of the given-up attempt (a worker's word, or a hostile peer's) brings nothing back
@@ -111,6 +112,7 @@ class CancelReachesTheWorkerTest {
             assertThat(wire.releasedOn(0, "t")).as("released on its worker").isTrue();
             assertThat(wire.releasedOn(0, "in")).isTrue();
             assertThat(s.retainedForTests()).containsEntry("holds", 0);
+            assertThat(s.stats().tasksCancelled()).as("'t' ran").isZero();
             assertThat(s.stats().tasksReleased()).as("'in' and 't'").isEqualTo(2);
         } finally {
             s.close();
@@ -131,6 +133,7 @@ class CancelReachesTheWorkerTest {
 
             reply(s, new Message.TaskFinished(0, "t", attempt, 1, 8, 1000));
             assertThat(wire.lastCompute("u")).as("'u' runs on 't'").isNotNull();
+            assertThat(s.stats().tasksCancelled()).isZero();
         } finally {
             s.close();
         }
@@ -158,6 +161,7 @@ class CancelReachesTheWorkerTest {
             reply(s, new Message.StealResponse(0, asked.get(0).stealId(), "t", attempt, true));
             assertThat(processing(s)).isZero();
             assertThat(s.retainedForTests()).containsEntry("tasks", 0).containsEntry("inFlight", 0);
+            assertThat(s.stats().tasksCancelled()).as("'u' and 't'").isEqualTo(2);
         } finally {
             s.close();
         }
@@ -178,6 +182,7 @@ class CancelReachesTheWorkerTest {
             assertThat(wire.workerOfLastCompute("t")).as("not placed on worker 0").isEqualTo(1);
             assertThat(s.retainedForTests()).containsEntry("tasks", 0).containsEntry("inFlight", 0)
                     .containsEntry("processing", 0);
+            assertThat(s.stats().tasksCancelled()).isEqualTo(1);
         } finally {
             s.close();
         }

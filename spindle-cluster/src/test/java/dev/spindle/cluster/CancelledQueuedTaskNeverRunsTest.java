@@ -76,6 +76,7 @@ class CancelledQueuedTaskNeverRunsTest {
             assertThat(stats.tasksInMemory()).as("'slow', still held").isEqualTo(1);
             assertThat(stats.workers().get(0).keysHeld()).isEqualTo(1);
             assertThat(stats.tasksErred()).isZero();
+            assertThat(stats.tasksCancelled()).as("'victim', forgotten unstarted").isEqualTo(1);
             assertThat(stats.tasksReleased()).as("no result freed").isZero();
             assertThat(cluster.taskRecords()).as("'victim' forgotten").isEqualTo(1);
             assertThat(cluster.retainedForTests()).containsEntry("inFlight", 0).containsEntry("w0.jobs", 0)
@@ -107,6 +108,7 @@ class CancelledQueuedTaskNeverRunsTest {
             assertThat(slow.get(30, SECONDS)).isEqualTo(1);
             assertThat(user.get(30, SECONDS)).as("'user' gets what 'needed' computed").isEqualTo(11);
             assertThat(NEEDED_RUNS).hasValue(1);
+            assertThat(cluster.stats().tasksCancelled()).as("'needed' ran").isZero();
             cluster.checkCountsForTests();
         }
     }

@@ -51,6 +51,7 @@ class CancelledUnstartedTaskIsForgottenTest {
             s.taskRecords();                  // a barrier
             assertThat(wire.releasedOn(0, "in")).as("'in', needed by nobody now, released on its holder").isTrue();
             assertThat(s.stats().tasksAwaitingWorker()).as("'t' waits no more").isZero();
+            assertThat(s.stats().tasksCancelled()).as("'t', forgotten").isEqualTo(1);
 
             s.join(1, 1);
             s.taskRecords();
@@ -139,6 +140,7 @@ class CancelledUnstartedTaskIsForgottenTest {
             reply(s, new Message.TaskFinished(wire.workerOfLastCompute("t"), "t", wire.lastCompute("t").attempt(), 2,
                     8, 1000));
             assertThat(copy.get(10, TimeUnit.SECONDS)).isEqualTo(2);
+            assertThat(s.stats().tasksCancelled()).as("a release is not a cancel").isZero();
         } finally {
             s.close();
         }

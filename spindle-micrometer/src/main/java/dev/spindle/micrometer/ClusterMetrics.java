@@ -25,8 +25,10 @@ import java.util.function.ToDoubleFunction;
  *       worker and not yet finished), {@code memory} (result held by a worker), {@code erred}
  *       (failed for good), {@code awaiting-worker} (ready, but no live worker may run it: waiting
  *       for one to join, see {@code CoordinatorSettings.noWorkerTimeout});</li>
- *   <li>{@code spindle.cluster.tasks.executed} and {@code spindle.cluster.tasks.released}
- *       (counters): tasks the workers ran, results freed;</li>
+ *   <li>{@code spindle.cluster.tasks.executed}, {@code spindle.cluster.tasks.released} and
+ *       {@code spindle.cluster.tasks.cancelled} (counters): tasks the workers ran, results freed,
+ *       tasks cancelled by the client and forgotten before they started
+ *       ({@code ClusterStats.tasksCancelled});</li>
  *   <li>{@code spindle.cluster.steals} (counter) by {@code outcome}: {@code requested},
  *       {@code confirmed}, {@code rejected}, {@code stale};</li>
  *   <li>{@code spindle.cluster.transferred} (counter, bytes): moved between workers by
@@ -91,6 +93,8 @@ public final class ClusterMetrics implements MeterBinder {
                 read(ClusterStats::tasksExecuted));   // never down: a worker restarted under its id starts at 0
         m.counter("spindle.cluster.tasks.released", "Results freed on their workers", cluster,
                 read(ClusterStats::tasksReleased));
+        m.counter("spindle.cluster.tasks.cancelled", "Tasks cancelled and forgotten before they started", cluster,
+                read(ClusterStats::tasksCancelled));
         steals(m, "requested", read(ClusterStats::stealsRequested));
         steals(m, "confirmed", read(ClusterStats::stealsConfirmed));
         steals(m, "rejected", read(ClusterStats::stealsRejected));

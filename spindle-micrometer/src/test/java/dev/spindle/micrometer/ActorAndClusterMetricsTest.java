@@ -113,6 +113,33 @@ class ActorAndClusterMetricsTest {
         }
     }
 
+    /**
+     * A task cancelled before it started is counted as the cluster counts it
+     * ({@code ClusterStats.tasksCancelled}); one that ran is not.
+     */
+    @Test
+    void aTaskCancelledBeforeItStartedIsCounted() throws Exception {
+        try (LocalCluster cluster = LocalCluster.builder().workers(1).threadsPerWorker(1).latency(Duration.ZERO)
+                .stealing(false).balanceInterval(Duration.ZERO).build()) {
+            new ClusterMetrics(cluster, "x").bindTo(registry);
+            java.util.concurrent.CountDownLatch gate = new java.util.concurrent.CountDownLatch(1);
+            ClusterFuture<Integer> in = cluster.client().submit("in", args -> {
+                gate.await(30, TimeUnit.SECONDS);
+                return 1;
+            });
+            ClusterFuture<Integer> t = cluster.client().submit("t", args -> 2, in);
+            assertThat(registry.get("spindle.cluster.tasks.cancelled").tag("cluster", "x").functionCounter().count())
+                    .isZero();
+            assertThat(t.cancel(false)).isTrue();        // waiting for 'in': forgotten without running
+            awaitAtLeast(() -> registry.get("spindle.cluster.tasks.cancelled").tag("cluster", "x")
+                    .functionCounter().count(), 1);
+            gate.countDown();
+            assertThat(in.get(30, TimeUnit.SECONDS)).isEqualTo(1);
+            assertThat(registry.get("spindle.cluster.tasks.cancelled").tag("cluster", "x").functionCounter().count())
+                    .isEqualTo(1).isEqualTo(cluster.stats().tasksCancelled());
+        }
+    }
+
     private static void awaitAtLeast(DoubleSupplier value, double expected) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         while (value.getAsDouble() < expected && System.nanoTime() < deadline) {

@@ -60,6 +60,7 @@ class CancelledQueuedTaskNeverRunsTest {
             assertThat(stats.workers().get(0).processing()).isZero();
             assertThat(stats.tasksExecuted()).as("'slow' alone").isEqualTo(1);
             assertThat(stats.tasksInMemory()).isEqualTo(1);
+            assertThat(stats.tasksCancelled()).isEqualTo(1);
             assertThat(stats.stealsRequested()).as("not a steal").isZero();
             assertThat(c.rejectedFrames()).isZero();
         } finally {
