@@ -15,7 +15,8 @@ import java.util.concurrent.RejectedExecutionException;
  * through its {@link ClusterView}, its {@code stats()} and steal log: per worker its
  * occupancy (tasks processing over threads), tasks executed and memory held; the cluster's task
  * counts (its total of tasks executed is {@link ClusterStats#tasksExecuted()}, which a worker
- * restarted under its id does not take down) and bytes moved; the steal events logged since the
+ * restarted under its id does not take down; the tasks a cancel kept from running are
+ * {@link ClusterStats#tasksCancelled()}) and bytes moved; the steal events logged since the
  * previous sample (at most {@link #MAX_EVENTS} of them, the newest); and the task runs logged since the previous sample
  * (at most {@link #MAX_TASKS}, the newest), each with its worker and its start and end as
  * milliseconds before the sample, which the page draws as a timeline per worker. A closed cluster
@@ -66,6 +67,7 @@ final class ClusterSource extends Source {
         Json.field(sb, "erred", s.tasksErred());
         Json.field(sb, "awaitingWorker", s.tasksAwaitingWorker());
         Json.field(sb, "released", s.tasksReleased());
+        Json.field(sb, "cancelled", s.tasksCancelled());
         Json.field(sb, "bytesTransferred", s.bytesTransferred());
         Json.field(sb, "stealsConfirmed", s.stealsConfirmed());
         Json.field(sb, "stealsRequested", s.stealsRequested());

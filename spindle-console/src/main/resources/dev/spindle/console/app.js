@@ -212,7 +212,7 @@ function cluster(src, time) {
   if (src.closed) { totals(c, [['closed', 'closed', 1]]); return; }
   // the cluster's own total: the workers' sum falls when one restarts under its id
   totals(c, [['executed', 'executed', src.tasksExecuted], ['in memory', 'memory', src.inMemory], ['erred', 'erred', src.erred],
-    ['awaiting a worker', 'awaiting', src.awaitingWorker],
+    ['awaiting a worker', 'awaiting', src.awaitingWorker], ['cancelled', 'cancelled', src.cancelled],
     ['steals', 'steals', src.stealsConfirmed], ['bytes moved', 'bytes', src.bytesTransferred]]);
   const bars = src.workers.map(w => ({ index: w.id, busy: w.occupancy, queued: w.processing, stealsPerSec: 0, parksPerSec: 0 }));
   workerBars(canvas(c, 'workers', 70), bars);
