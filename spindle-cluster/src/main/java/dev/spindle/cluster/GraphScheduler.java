@@ -2024,10 +2024,21 @@ final class GraphScheduler implements AutoCloseable {
             t.withdrawalRefused = t.attempt;  // started after all: not asked again; its reply ends this attempt
             return;
         }
+        placeAgain(t, true);
+    }
+
+    /**
+     * A task its worker gave back unstarted (a withdrawal, a retirement's move, a cancel's take-back)
+     * waits again and is placed, or, if an input was lost meanwhile, that input is computed again
+     * first. Both {@link #place} and {@link #ensure} begin with {@link #mayCancel}: a cancelled task
+     * nobody needs any more is forgotten here, and its attempt's late report is then ignored
+     * ({@link #current}).
+     */
+    private void placeAgain(TaskState t, boolean mayFailOnMemory) {
         unassign(t);
         t.setState(TaskState.State.WAITING);
         if (t.dependenciesInMemory()) {
-            place(t, true);
+            place(t, mayFailOnMemory);
         } else {
             ensure(t, new HashSet<>());       // an input lost meanwhile is computed again first
         }
@@ -2569,24 +2580,12 @@ final class GraphScheduler implements AutoCloseable {
                 t.withdrawalRefused = t.attempt;   // started: it runs to its end, and is not asked again
                 return;
             }
-            unassign(t);
-            t.setState(TaskState.State.WAITING);
-            if (mayCancel(t)) {
-                return;                       // forgotten: its attempt's late report is ignored (current)
-            }
-            // needed again meanwhile (a task submitted since depends on it): it runs after all
-            if (t.dependenciesInMemory()) {
-                place(t);
-            } else {
-                ensure(t, new HashSet<>());   // an input lost meanwhile is computed again first
-            }
+            placeAgain(t, false);             // forgotten, unless a task submitted since needs it
             return;
         }
         if (p.thief == RETIRE) {
             if (m.released()) {               // not started: place it on an active worker
-                unassign(t);
-                t.setState(TaskState.State.WAITING);
-                place(t);
+                placeAgain(t, false);
             }
             return;                           // started: it finishes on the retiring worker
         }
