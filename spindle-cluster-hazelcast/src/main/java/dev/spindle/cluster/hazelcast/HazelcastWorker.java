@@ -61,9 +61,15 @@ import java.util.concurrent.atomic.AtomicReference;
  * {@link WorkerMain} exits with status 1, so that a supervisor can start it again.
  *
  * <p>Whenever the member shuts down, for whatever reason, the worker's pool is stopped (its
- * threads exit) and its values are dropped; {@link #close()} is still safe to call.
+ * threads exit) and its values are dropped; {@link #close()} is still safe to call. The converse
+ * holds too: the worker stops only with its member ({@link #close()} shuts the member down even if
+ * stopping the worker throws), since the coordinator learns of a lost worker from membership, and
+ * a member left in the cluster with its worker stopped would take its tasks and drop them.
  */
 public final class HazelcastWorker implements AutoCloseable {
+
+    /** For tests: runs in {@link #close} once the node has stopped, as if the node's close threw then. */
+    static volatile Runnable afterNodeCloseForTests = () -> { };
 
     private final HazelcastInstance instance;
     private final WorkerNode node;
@@ -362,11 +368,43 @@ public final class HazelcastWorker implements AutoCloseable {
         return instance;
     }
 
-    /** Leaves the cluster and stops the worker. Idempotent. */
+    /**
+     * Leaves the cluster and stops the worker. Every step runs, also those after one that throws,
+     * and the first throwable is thrown once they have, the later ones suppressed in it: the
+     * member is shut down whatever the node's close did. Shut down only if that close returned, a
+     * close that threw (an Error, say an OutOfMemoryError from its pool's shutdown) left the
+     * member in the cluster with its worker stopped: the coordinator, which learns of a lost worker
+     * from membership, went on sending it tasks, delivered and dropped there, and their callers,
+     * and those of the tasks it was running, waited for good. Idempotent.
+     */
     @Override
     public void close() {
-        node.close();
-        transport.close();
-        instance.shutdown();
+        Throwable failed = runAll(() -> {
+            node.close();
+            afterNodeCloseForTests.run();
+        }, transport::close, instance::shutdown);
+        if (failed instanceof Error e) {
+            throw e;
+        }
+        if (failed != null) {
+            throw (RuntimeException) failed;  // all a Runnable throws besides an Error
+        }
+    }
+
+    /** Runs every step, also those after one that throws; the first throwable (the later ones suppressed in it), or null. */
+    private static Throwable runAll(Runnable... steps) {
+        Throwable first = null;
+        for (Runnable step : steps) {
+            try {
+                step.run();
+            } catch (Throwable t) {
+                if (first == null) {
+                    first = t;
+                } else {
+                    first.addSuppressed(t);
+                }
+            }
+        }
+        return first;
     }
 }
