@@ -30,7 +30,9 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <p>Nothing is accepted before the coordinator has proved itself ({@link Enrolment}); then only
  * frames of its session, from it or from a worker it vouched for ({@link Wire.Members}), each
- * sequence number once ({@link Session}).
+ * sequence number once ({@link Session}). Such a frame of the coordinator's whose bodies cannot be
+ * read fails its delivery ({@link #refuseUnread}), so that the coordinator handles this worker as
+ * lost rather than take the frame for delivered.
  *
  * <p>A batch of reports that cannot be sent ({@link Outbox#send} false: Hazelcast refused the
  * invocation, or this member or the coordinator is leaving; its invocation failed after Hazelcast
@@ -126,8 +128,16 @@ final class WorkerTransport extends WorkerTransportSupport implements Endpoint {
     @Override
     public void onFrame(byte[] frame) {
         WorkerNode n = node();
-        Wire.Frame f = open(frame);
-        if (f == null || n == null || f.sender() != Wire.COORDINATOR
+        Wire.Frame f;
+        try {
+            f = codec.open(frame);
+        } catch (FrameCodec.UnreadableBodies e) {
+            refuseUnread(n, e.envelope(), e.getMessage());
+            return;
+        } catch (SecurityException e) {
+            return;                           // counted and logged (once per kind) by the codec
+        }
+        if (n == null || f.sender() != Wire.COORDINATOR
                 || !session.accept(f, Wire.COORDINATOR_INCARNATION)) {
             return;
         }
@@ -150,6 +160,30 @@ final class WorkerTransport extends WorkerTransportSupport implements Endpoint {
             HANDLING_FRAME.set(Boolean.FALSE);
             fetches.flush();                  // the frame's fetches, one batch per holder
         }
+    }
+
+    /**
+     * Fails the delivery of a frame of the coordinator's whose bodies this member cannot read
+     * (counted and logged by the codec), if it is one this worker would have acted on: signed, of
+     * its session, for this process, new. The tasks and releases it carried are lost here, and,
+     * returned from quietly, nothing told: the coordinator took the frame as delivered, and frames
+     * overtake each other, so no gap in their numbers shows the loss. So the frame's invocation
+     * fails, as for a frame the coordinator could not deliver: it handles this worker as lost,
+     * places its tasks again, and tells this process it is cut off, whereupon it leaves the cluster
+     * ({@link #onCutOff}). The coordinator does the same with a worker's frame it cannot read
+     * ({@code CoordinatorTransport#loseUnread}). A frame that would have been refused anyway (a
+     * replay, another session or process, before the node is attached or after it is closed) is
+     * dropped, as it is when it reads.
+     *
+     * @throws IllegalStateException for a frame this worker would have acted on
+     */
+    private void refuseUnread(WorkerNode n, Wire.Frame envelope, String why) {
+        if (n == null || envelope.sender() != Wire.COORDINATOR || !session.accept(envelope, Wire.COORDINATOR_INCARNATION)) {
+            return;
+        }
+        LOG.log(Level.ERROR, "worker {0}: a frame from the coordinator could not be read ({1}); its delivery fails, so "
+                + "that the coordinator places this worker''s tasks again", id, why);
+        throw new IllegalStateException("worker " + id + " cannot read a frame of the coordinator's: " + why);
     }
 
     /** For tests: the next {@link Message.Retired} that arrives is dropped, as if its frame were lost. */
