@@ -66,6 +66,8 @@ public final class HazelcastCoordinator implements ClusterView, AutoCloseable {
 
     /** For tests: runs in {@link #start} once the scheduler has started, as if what follows threw. */
     static volatile Runnable afterSchedulerStartForTests = () -> { };
+    /** For tests: runs in {@link #close} once the scheduler has stopped, as if the scheduler's close threw then. */
+    static volatile Runnable afterSchedulerCloseForTests = () -> { };
     /** For tests: whether worker {@code id} answers a probe ({@link #allReady}), as if it never did when false. */
     static volatile java.util.function.IntPredicate answersProbeForTests = id -> true;
 
@@ -326,12 +328,19 @@ public final class HazelcastCoordinator implements ClusterView, AutoCloseable {
         return transport;
     }
 
-    /** Stops the scheduler (unfinished futures fail) and leaves the cluster. Idempotent. */
+    /**
+     * Stops the scheduler (unfinished futures fail) and leaves the cluster. Every step runs, also
+     * those after one that throws, and the first throwable is thrown once they have, the later
+     * ones suppressed in it: the member is shut down whatever the scheduler's close did. Shut down
+     * only if that close returned, a close that threw (an Error, say an OutOfMemoryError) left the
+     * member in the cluster with nothing behind it, and the workers, which leave when their
+     * coordinator leaves the cluster, ran on for good. Idempotent.
+     */
     @Override
     public void close() {
-        admission.close();
-        coordinator.close();
-        transport.close();
-        instance.shutdown();
+        HazelcastConfigs.rethrow(HazelcastConfigs.runAll(admission::close, () -> {
+            coordinator.close();
+            afterSchedulerCloseForTests.run();
+        }, transport::close, instance::shutdown));
     }
 }

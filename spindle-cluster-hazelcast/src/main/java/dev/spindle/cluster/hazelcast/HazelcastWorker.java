@@ -379,32 +379,9 @@ public final class HazelcastWorker implements AutoCloseable {
      */
     @Override
     public void close() {
-        Throwable failed = runAll(() -> {
+        HazelcastConfigs.rethrow(HazelcastConfigs.runAll(() -> {
             node.close();
             afterNodeCloseForTests.run();
-        }, transport::close, instance::shutdown);
-        if (failed instanceof Error e) {
-            throw e;
-        }
-        if (failed != null) {
-            throw (RuntimeException) failed;  // all a Runnable throws besides an Error
-        }
-    }
-
-    /** Runs every step, also those after one that throws; the first throwable (the later ones suppressed in it), or null. */
-    private static Throwable runAll(Runnable... steps) {
-        Throwable first = null;
-        for (Runnable step : steps) {
-            try {
-                step.run();
-            } catch (Throwable t) {
-                if (first == null) {
-                    first = t;
-                } else {
-                    first.addSuppressed(t);
-                }
-            }
-        }
-        return first;
+        }, transport::close, instance::shutdown));
     }
 }
