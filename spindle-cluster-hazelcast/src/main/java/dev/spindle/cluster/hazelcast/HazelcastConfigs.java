@@ -150,36 +150,4 @@ final class HazelcastConfigs {
         return Hazelcast.newHazelcastInstance(c);
     }
 
-    /**
-     * Runs every step of a member's close, also those after one that throws: a close that threw
-     * skipped the ones after it, the member's shutdown among them, and left the member in the
-     * cluster with its Spindle side stopped (see {@link HazelcastWorker#close},
-     * {@link HazelcastCoordinator#close}). Returns the first throwable, the later ones suppressed
-     * in it; {@code null} if none threw.
-     */
-    static Throwable runAll(Runnable... steps) {
-        Throwable first = null;
-        for (Runnable step : steps) {
-            try {
-                step.run();
-            } catch (Throwable t) {
-                if (first == null) {
-                    first = t;
-                } else {
-                    first.addSuppressed(t);
-                }
-            }
-        }
-        return first;
-    }
-
-    /** Throws what {@link #runAll} returned, if anything: an Error or a RuntimeException, all a Runnable throws. */
-    static void rethrow(Throwable failed) {
-        if (failed instanceof Error error) {
-            throw error;
-        }
-        if (failed != null) {
-            throw (RuntimeException) failed;
-        }
-    }
 }

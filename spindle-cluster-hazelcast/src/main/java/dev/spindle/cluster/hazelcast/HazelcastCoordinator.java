@@ -4,6 +4,7 @@
 package dev.spindle.cluster.hazelcast;
 
 import com.hazelcast.core.HazelcastInstance;
+import dev.spindle.cluster.CloseSteps;
 import dev.spindle.cluster.Client;
 import dev.spindle.cluster.ClusterCoordinator;
 import dev.spindle.cluster.ClusterStats;
@@ -338,9 +339,9 @@ public final class HazelcastCoordinator implements ClusterView, AutoCloseable {
      */
     @Override
     public void close() {
-        HazelcastConfigs.rethrow(HazelcastConfigs.runAll(admission::close, () -> {
+        CloseSteps.closeAll(admission::close, () -> {
             coordinator.close();
             afterSchedulerCloseForTests.run();
-        }, transport::close, instance::shutdown));
+        }, transport::close, instance::shutdown);
     }
 }

@@ -5,6 +5,7 @@ package dev.spindle.cluster.hazelcast;
 
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.core.LifecycleEvent;
+import dev.spindle.cluster.CloseSteps;
 import dev.spindle.cluster.Readiness;
 import dev.spindle.cluster.WorkerMemory;
 import dev.spindle.cluster.WorkerNode;
@@ -379,9 +380,9 @@ public final class HazelcastWorker implements AutoCloseable {
      */
     @Override
     public void close() {
-        HazelcastConfigs.rethrow(HazelcastConfigs.runAll(() -> {
+        CloseSteps.closeAll(() -> {
             node.close();
             afterNodeCloseForTests.run();
-        }, transport::close, instance::shutdown));
+        }, transport::close, instance::shutdown);
     }
 }

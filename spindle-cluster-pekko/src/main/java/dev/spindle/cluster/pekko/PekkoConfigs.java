@@ -200,38 +200,6 @@ final class PekkoConfigs {
         }
     }
 
-    /**
-     * Runs every step of a member's close, also those after one that throws: a close that threw
-     * skipped the ones after it, and one that threw an Error (a scheduler's, a worker pool's) left
-     * the actor system up, its port bound and its threads running. Returns the first throwable,
-     * the later ones suppressed in it; {@code null} if none threw.
-     */
-    static Throwable runAll(Runnable... steps) {
-        Throwable first = null;
-        for (Runnable step : steps) {
-            try {
-                step.run();
-            } catch (Throwable t) {
-                if (first == null) {
-                    first = t;
-                } else {
-                    first.addSuppressed(t);
-                }
-            }
-        }
-        return first;
-    }
-
-    /** Throws what {@link #runAll} returned, if anything: an Error or a RuntimeException, all a Runnable throws. */
-    static void rethrow(Throwable failed) {
-        if (failed instanceof Error error) {
-            throw error;
-        }
-        if (failed != null) {
-            throw (RuntimeException) failed;
-        }
-    }
-
     /** {@code host:port} of a member address. */
     static String hostPort(Address a) {
         return a.host().get() + ":" + a.port().get();

@@ -3,6 +3,7 @@
  */
 package dev.spindle.cluster.pekko;
 
+import dev.spindle.cluster.CloseSteps;
 import dev.spindle.cluster.Client;
 import dev.spindle.cluster.ClusterCoordinator;
 import dev.spindle.cluster.ClusterStats;
@@ -164,9 +165,9 @@ public final class PekkoCoordinator implements ClusterView, AutoCloseable {
         } catch (Throwable e) {
             // an Error too, and the scheduler of a coordinator not made yet: escaping, an Error left
             // the actor system up and its port bound, and the scheduler's threads ran for good.
-            // Every close is tried (see PekkoConfigs.runAll)
+            // Every close is tried (see CloseSteps)
             ClusterCoordinator scheduler = startedScheduler;
-            Throwable closing = c != null ? PekkoConfigs.runAll(c::close) : PekkoConfigs.runAll(() -> {
+            Throwable closing = c != null ? CloseSteps.runAll(c::close) : CloseSteps.runAll(() -> {
                 if (scheduler != null) {
                     closeScheduler(scheduler);
                 }
@@ -372,7 +373,6 @@ public final class PekkoCoordinator implements ClusterView, AutoCloseable {
      */
     @Override
     public void close() {
-        Throwable failed = PekkoConfigs.runAll(() -> closeScheduler(coordinator), transport::close, () -> PekkoConfigs.stop(system));
-        PekkoConfigs.rethrow(failed);
+        CloseSteps.closeAll(() -> closeScheduler(coordinator), transport::close, () -> PekkoConfigs.stop(system));
     }
 }

@@ -3,6 +3,7 @@
  */
 package dev.spindle.cluster.pekko;
 
+import dev.spindle.cluster.CloseSteps;
 import dev.spindle.cluster.Incarnations;
 import dev.spindle.cluster.WorkerMemory;
 import dev.spindle.cluster.WorkerNode;
@@ -160,7 +161,7 @@ public final class PekkoWorker implements AutoCloseable {
             // ran for good; the node is closed here, as its close runs on the actor system's
             // termination only once registered
             WorkerNode started = node;
-            Throwable closing = PekkoConfigs.runAll(() -> {
+            Throwable closing = CloseSteps.runAll(() -> {
                 if (started != null) {
                     started.close();
                 }
@@ -296,6 +297,6 @@ public final class PekkoWorker implements AutoCloseable {
      */
     @Override
     public void close() {
-        PekkoConfigs.rethrow(PekkoConfigs.runAll(node::close, transport::close, () -> PekkoConfigs.stop(system)));
+        CloseSteps.closeAll(node::close, transport::close, () -> PekkoConfigs.stop(system));
     }
 }
