@@ -125,8 +125,35 @@ public final class ClusterFuture<T> implements Future<T>, AutoCloseable {
          * this record's, not the new one's.
          */
         private final long record;
-        /** Set by {@link #cancel} before it runs the action. */
-        volatile boolean cancel;
+        /**
+         * Who sends the release, one word so that a {@link ClusterFuture#cancel} and a racing
+         * {@link ClusterFuture#release()} (or the cleaner) agree on it: {@link #OPEN}, the action
+         * will, plainly; {@link #CANCEL}, a cancel has claimed it and is completing the future;
+         * {@link #DEFERRED}, the action ran meanwhile and left the send to that cancel;
+         * {@link #CANCELLED}, the cancel completed the future and the action, still to run, sends
+         * the cancel; {@link #RAN}, sent. Two rules: a cancel whose claim finds the action run
+         * returns false, since that release came first and the task runs; and the scheduler hears
+         * of a cancel only once the cancel completed the future. Before, a flag the cancel set and
+         * the action read let the action read it unset and release the task plainly (it ran) while
+         * the cancel returned true; and an action that read it set let the scheduler forget the
+         * task and complete the future with its own exception before the cancel did, which then
+         * returned false for a task it had cancelled.
+         */
+        private volatile int state;
+        private static final int OPEN = 0;
+        private static final int CANCEL = 1;
+        private static final int DEFERRED = 2;
+        private static final int CANCELLED = 3;
+        private static final int RAN = 4;
+        private static final java.lang.invoke.VarHandle STATE;
+
+        static {
+            try {
+                STATE = java.lang.invoke.MethodHandles.lookup().findVarHandle(Release.class, "state", int.class);
+            } catch (ReflectiveOperationException e) {
+                throw new ExceptionInInitializerError(e);
+            }
+        }
 
         Release(GraphScheduler scheduler, String key, long record) {
             this.scheduler = scheduler;
@@ -134,9 +161,34 @@ public final class ClusterFuture<T> implements Future<T>, AutoCloseable {
             this.record = record;
         }
 
+        private boolean casState(int expected, int update) {
+            return STATE.compareAndSet(this, expected, update);
+        }
+
+        /** A cancel claims the send; false if the action ran first (a plain release, sent). */
+        boolean claimForCancel() {
+            return casState(OPEN, CANCEL);
+        }
+
+        /**
+         * The claiming cancel has completed the future ({@code cancelled}) or found it completed:
+         * hands the send back to the action, or makes it if the action ran meanwhile.
+         */
+        void cancelSettled(boolean cancelled) {
+            if (!casState(CANCEL, cancelled ? CANCELLED : OPEN)) {
+                state = RAN;                  // DEFERRED: the action ran and left it to this cancel
+                scheduler.releaseFuture(key, record, cancelled);
+            }
+        }
+
         @Override
         public void run() {
-            scheduler.releaseFuture(key, record, cancel);
+            if (casState(OPEN, RAN)) {
+                scheduler.releaseFuture(key, record, false);
+            } else if (!casState(CANCEL, DEFERRED)) {
+                state = RAN;                  // CANCELLED: the cancel completed the future
+                scheduler.releaseFuture(key, record, true);
+            }
         }
     }
 
@@ -233,9 +285,16 @@ public final class ClusterFuture<T> implements Future<T>, AutoCloseable {
      * released). Afterwards {@link #get()} throws
      * {@link CancellationException} and the future can no longer be a dependency.
      *
+     * <p>A {@link #release()} on another thread racing this cancel is ordered with it: either the
+     * release comes first, its task runs as a released one's, and this cancel returns
+     * {@code false}; or the cancel comes first and returns {@code true}, and the release finds
+     * nothing more to do. So a {@code true} return keeps a task that had not started from running,
+     * as {@link java.util.concurrent.Future#cancel} says, except where a pending task needs it.
+     *
      * @param mayInterruptIfRunning ignored: a task that runs on a worker is not interrupted
      * @return {@code true} if this call cancelled the future; {@code false} if it had completed,
-     *     been cancelled or been released before
+     *     been cancelled or been released before (a release racing this call counts as before
+     *     where its action ran first)
      */
     @Override
     public boolean cancel(boolean mayInterruptIfRunning) {
@@ -253,18 +312,25 @@ public final class ClusterFuture<T> implements Future<T>, AutoCloseable {
         if (!casCancellation(c)) {
             return false;
         }
-        if (release != null) {
-            release.cancel = true;
+        // the second mark claims the release for the cancel; a release() on another thread (or
+        // the cleaner) whose action ran since the read above released the task plainly, and it
+        // runs: that release came first, so this cancel returns false and completes nothing
+        if (release != null && !release.claimForCancel()) {
+            return false;
         }
-        if (!r.completeExceptionally(c)) {
-            if (release != null) {
-                release.cancel = false;       // completed meanwhile: a later release is a plain one
-            }
+        boolean completed = r.completeExceptionally(c);
+        if (release != null) {
+            // Only now may the scheduler hear of the cancel: told before, it could forget the task
+            // and complete the future first, and this cancel returned false for a task it had
+            // cancelled. Completed meanwhile (the task ended first), a release is a plain one
+            release.cancelSettled(completed);
+        }
+        if (!completed) {
             return false;
         }
         cancelled = true;
         if (cleanable != null) {
-            cleanable.clean();                // the release, with the cancel, once (a stage may have run it)
+            cleanable.clean();                // the release, with the cancel, once (unless sent above)
         }
         return true;
     }
