@@ -190,11 +190,19 @@ public final class Client {
      * Waits for all the futures and returns their values in order. It works after the cluster
      * closed too: a future completed before the close keeps its value.
      *
+     * <p>It reads the futures one after another, in list order, as {@link ClusterFuture#get()}
+     * would: the first future in the list that did not succeed decides what it throws (a later one
+     * that failed first does not), once the futures before it are done, and the futures after it
+     * are neither waited for nor changed.
+     *
      * @param <T> the values' type
      * @param futures futures of this client
      * @return a new list of the values, in the order of {@code futures}
-     * @throws ExecutionException with the first failing task's exception as the cause; for a task
-     *         the cluster's close ended first, an {@link IllegalStateException} naming it
+     * @throws ExecutionException with the first failing task's exception (in list order) as the
+     *         cause; for a task the cluster's close ended first, an {@link IllegalStateException}
+     *         naming it
+     * @throws java.util.concurrent.CancellationException if the first future that did not
+     *         succeed was cancelled ({@link ClusterFuture#cancel}), as its {@code get} throws
      * @throws IllegalStateException if a future was released (its value is gone)
      * @throws IllegalArgumentException if a future belongs to another cluster's client
      * @throws InterruptedException if the calling thread is interrupted while it waits
