@@ -557,6 +557,14 @@ final class ActorCell<A> extends ActorCellConsumerFields<A> implements ActorRef<
      * it, the scheduler had queued it before it threw, and it runs: the actor goes on, and what
      * the scheduler threw goes to the failure handler (see "Claiming a submitted activation").
      *
+     * <p>A {@code StackOverflowError} inside {@code execute} ends the actor too, though it comes of
+     * the caller's stack (a sender deep in its recursion) rather than of the scheduler. Given back
+     * {@code IDLE} instead, as when {@code schedule} itself overflows before it calls the
+     * scheduler (see "Stack overflow" in the overview), the activation would leave the messages
+     * that raced in while it was held (their senders returned on finding it held) waiting for a
+     * later send, and on a resubmission every message left, with nobody to make that send or to
+     * be told.
+     *
      * @return what the scheduler threw, or {@code null} if it took the activation
      */
     private Throwable schedule(Hints h) {

@@ -80,6 +80,11 @@ public sealed interface ActorRef<A> permits ActorCell {
      *     dropped and not counted); not once {@link #stop()} was called: the stop, which may
      *     itself fill the mailbox, is ahead of the message, which is a dead letter
      * @throws NullPointerException if {@code message} is null
+     * @throws Error what the scheduler's {@code execute} threw when this call activated the actor
+     *     (an {@code OutOfMemoryError} of a pool that cannot start a thread; a
+     *     {@code StackOverflowError} of a sender at its stack's limit): the actor has then ended as
+     *     rejected, and this message and those queued with it are dead letters (see
+     *     {@link ActorSystem}, "Schedulers")
      */
     void tell(Consumer<? super A> message);
 
@@ -102,6 +107,9 @@ public sealed interface ActorRef<A> permits ActorCell {
      *     completes the future
      * @return a future of the function's result
      * @throws NullPointerException if {@code function} is null
+     * @throws Error what the scheduler's {@code execute} threw when this call activated the actor,
+     *     as for {@link #tell tell}: the actor has ended, and this ask's future, not returned, failed
+     *     with {@link ActorStoppedException}
      */
     <R> CompletableFuture<R> ask(Function<? super A, ? extends R> function);
 

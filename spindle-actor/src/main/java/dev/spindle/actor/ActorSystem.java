@@ -62,8 +62,14 @@ import java.util.function.Supplier;
  * system), that actor ends: its pending and later asks fail with {@link ActorStoppedException}
  * whose cause is the scheduler's exception, and its pending and later tells are dead letters.
  * What the scheduler threw, unless a {@code RejectedExecutionException}, is also passed on: an
- * {@code Error} to the thread whose message, stop or spawn activated the actor, anything else to
- * the {@link FailureHandler}. A scheduler that throws after it queued the activation (a
+ * {@code Error} to the thread whose message, stop or spawn activated the actor (to the
+ * {@link FailureHandler} when the actor handed itself back after a full activation: no sender is
+ * on the stack then), anything else to the {@link FailureHandler}. A {@code StackOverflowError}
+ * thrown inside {@code execute} ends the actor too, though it says more about the calling
+ * thread's stack (a sender at its limit) than about the scheduler: giving the activation back
+ * instead, for a later send to try again, would leave the messages that arrived meanwhile (their
+ * senders found the actor being scheduled and returned) waiting for a send that may never come,
+ * their senders not told. A scheduler that throws after it queued the activation (a
  * {@code ThreadPoolExecutor} that cannot start a thread once the task is in its queue) has refused
  * it only if the activation had not started when the sender claims it back: an activation that
  * started first runs, the actor goes on, and the throw goes to the {@link FailureHandler}; one
