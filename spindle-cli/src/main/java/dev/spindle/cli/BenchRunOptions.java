@@ -3,7 +3,12 @@
  */
 package dev.spindle.cli;
 
+import dev.spindle.bench.echo.EchoHarness;
+import dev.spindle.bench.quick.ActorHarness;
+import dev.spindle.bench.quick.AsyncHarness;
+import dev.spindle.bench.quick.ClusterHarness;
 import dev.spindle.bench.quick.Progress;
+import dev.spindle.bench.quick.QuickHarness;
 import java.io.PrintWriter;
 import java.util.function.Supplier;
 import picocli.CommandLine;
@@ -17,12 +22,20 @@ import picocli.CommandLine.Option;
  */
 class BenchRunOptions {
 
+    // The options are shared by every bench command, so their help names each suite's default,
+    // from the harnesses' constants: a hand-written list had left echo's out.
     @Option(names = "--rounds", paramLabel = "N",
-            description = "Measured rounds (default: 20 for the fork/join suite, 15 for actors and async, 3 for cluster).")
+            description = "Measured rounds (default: " + QuickHarness.DEFAULT_ROUNDS + " for the fork/join suite, "
+                    + ActorHarness.DEFAULT_ROUNDS + " for actors, " + AsyncHarness.DEFAULT_ROUNDS + " for async, "
+                    + EchoHarness.DEFAULT_ROUNDS + " for echo, " + ClusterHarness.DEFAULT_ROUNDS + " for cluster).")
     Integer rounds;
 
     @Option(names = "--warmup", paramLabel = "N",
-            description = "Warm-up rounds, discarded; they also calibrate runs per sample (default: 5; 1 for cluster).")
+            description = "Warm-up rounds, discarded; in the fork/join, actor and async suites they also calibrate"
+                    + " runs per sample (default: " + QuickHarness.DEFAULT_WARMUP_ROUNDS + " for the fork/join suite, "
+                    + ActorHarness.DEFAULT_WARMUP_ROUNDS + " for actors, " + AsyncHarness.DEFAULT_WARMUP_ROUNDS
+                    + " for async, " + EchoHarness.DEFAULT_WARMUP_ROUNDS + " for echo, "
+                    + ClusterHarness.DEFAULT_WARMUP_ROUNDS + " for cluster).")
     Integer warmup;
 
     @Option(names = "--json", description = "Print the results as JSON instead of tables.")
