@@ -538,10 +538,15 @@ public final class Async {
      * @throws NullPointerException if {@code tasks} or one of its elements is null
      */
     public static <T> AsyncTask<Selected<T>> select(List<? extends AsyncTask<? extends T>> tasks) {
+        return new SelectTask<>(nonEmpty(tasks, "select"));
+    }
+
+    /** {@code tasks}, checked for {@code method}: whose caller is named, {@code any} or {@code select}. */
+    private static <L extends List<?>> L nonEmpty(L tasks, String method) {
         if (Objects.requireNonNull(tasks, "tasks").isEmpty()) {
-            throw new IllegalArgumentException("select needs at least one task");
+            throw new IllegalArgumentException("tasks must not be empty: " + method + " needs at least one task");
         }
-        return new SelectTask<>(tasks);
+        return tasks;
     }
 
     /**
@@ -561,7 +566,7 @@ public final class Async {
      * @throws NullPointerException if {@code tasks} or one of its elements is null
      */
     public static <T> AsyncTask<T> any(List<? extends AsyncTask<? extends T>> tasks) {
-        return map(select(tasks), Selected::value);
+        return map(select(nonEmpty(tasks, "any")), Selected::value);
     }
 
     /** For tests: children looked at so far by the polls of {@code parent}, an {@link #all} or {@link #select}. */
