@@ -277,12 +277,20 @@ public final class DevCertificates {
 
     /**
      * {@code DevCertificates DIR [member...]}: creates the CA (unless present) and each member's
-     * store. Exits with status 2 on bad arguments (a member name unusable, given twice or whose
-     * store exists; checked before anything is written), 1 if keytool fails.
+     * store; {@code --help} (or {@code -h}) alone prints the usage. Exits with status 2 on bad
+     * arguments (a member name unusable, given twice or whose store exists; checked before
+     * anything is written), 1 if keytool fails.
      *
      * @param args the directory, then the names of the members to create
      */
     public static void main(String[] args) {
+        if (args.length == 1 && (args[0].equals("--help") || args[0].equals("-h"))) {
+            // ./spindle --help tells the user to ask each command for its options, certs included
+            System.out.println("Makes a development CA (" + CA_STORE + ", " + TRUST_STORE + ") and a key store per member"
+                    + " (<member>.p12) in DIR, for the Pekko cluster transport's TLS.");
+            System.out.println(USAGE);
+            return;
+        }
         if (args.length == 0 || args[0].startsWith("-")) {
             System.err.println(args.length == 0 ? "spindle certs: no directory given" : "spindle certs: unknown option " + args[0]);
             System.err.println(USAGE);
