@@ -35,7 +35,7 @@ final class ClusterStealEvent extends Event {
     private int victim;
 
     @Label("Thief")
-    @Description("The worker it was to move to")
+    @Description("The worker it was to move to; -1 if unknown (a STALE reply to a steal no longer tracked)")
     private int thief;
 
     @Label("Cost Level")

@@ -9,8 +9,10 @@ package dev.spindle.cluster;
  * @param stealId the unique id of the steal request
  * @param key the task's key
  * @param victim the worker the task was taken from
- * @param thief the worker it was moved to
- * @param level the cost level, 0 (free to move) to 14 (most expensive still allowed)
+ * @param thief the worker it was moved to; -1 in a {@link Outcome#STALE STALE} entry for a steal
+ *     the scheduler no longer tracks (its reply came after the steal had ended)
+ * @param level the cost level, 0 (free to move) to 14 (most expensive still allowed); -1 where
+ *     {@code thief} is
  * @param outcome what happened
  * @param nanoTime when, on {@link System#nanoTime()}'s scale
  */
