@@ -53,8 +53,8 @@ public final class Client {
      *     for a transport between JVMs it must be serialisable
      * @param dependencies futures of this client whose values are the task's arguments
      * @return the future of the task's result
-     * @throws IllegalArgumentException if the key was submitted before, a dependency is unknown,
-     *         or a dependency future belongs to another cluster's client
+     * @throws IllegalArgumentException if the key is empty or was submitted before, a dependency
+     *         is unknown, or a dependency future belongs to another cluster's client
      * @throws NullPointerException if {@code key}, {@code function} or a dependency is null
      * @throws java.util.concurrent.RejectedExecutionException if the cluster is closed
      */
@@ -136,8 +136,8 @@ public final class Client {
      * @param value the value, kept by the client as well so that it can be placed again
      * @param worker the id of the worker to hold it, from 0 to the number of worker ids minus one
      * @return a future completed with {@code value} once the worker holds it
-     * @throws IllegalArgumentException if the value is neither serialisable nor {@link Sized}, or
-     *         there is no such worker
+     * @throws IllegalArgumentException if the key is empty or was submitted before, the value is
+     *         neither serialisable nor {@link Sized}, or there is no such worker
      * @throws NullPointerException if {@code key} is null
      * @throws java.util.concurrent.RejectedExecutionException if the cluster is closed
      */

@@ -548,7 +548,10 @@ class DocThrowsRegressionTest {
         client.submit("m-0", args -> 1);
         expect("map(key prefix-i submitted before)", IllegalArgumentException.class,
                 () -> client.map("m", args -> 1, List.of(a)));
+        expect("submit(empty key)", IllegalArgumentException.class, () -> client.submit("", args -> 1));
         expect("scatter(null key)", NullPointerException.class, () -> client.scatter(null, 1, 0));
+        expect("scatter(empty key)", IllegalArgumentException.class, () -> client.scatter("", 1, 0));
+        expect("scatter(key submitted before)", IllegalArgumentException.class, () -> client.scatter("a", 1, 0));
         expect("scatter(no such worker)", IllegalArgumentException.class, () -> client.scatter("s", 1, 2));
         expect("scatter(negative worker)", IllegalArgumentException.class, () -> client.scatter("s", 1, -1));
         expect("scatter(not serialisable)", IllegalArgumentException.class, () -> client.scatter("s", new Object(), 0));
