@@ -11,8 +11,9 @@ import java.util.List;
  * scheduler, and the coordinators of the transports (Hazelcast, Pekko) from theirs, so whatever
  * reads a cluster reads every kind one way.
  *
- * <p>Once the cluster is closed both methods throw: {@link IllegalStateException} or
- * {@link java.util.concurrent.RejectedExecutionException}, as the implementation documents.
+ * <p>Once the cluster is closed the three methods throw: the implementations here (a
+ * {@code LocalCluster}, a {@code ClusterCoordinator} and the transports' coordinators) throw
+ * {@link java.util.concurrent.RejectedExecutionException}, as their submissions do.
  */
 public interface ClusterView {
 
