@@ -4,6 +4,7 @@
 package dev.spindle.examples;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import dev.spindle.Hints;
@@ -832,6 +833,62 @@ class DocExamplesRegressionTest {
             }
         });
         assertThat(out).startsWith("6 ");
+    }
+
+    /**
+     * {@link ClusterFuture}'s cancel example: a cancel before the task started wins, the
+     * future's {@code get()} throws {@link java.util.concurrent.CancellationException}, and the
+     * task runs only if a worker had started it (here it cannot have: the worker's one thread is
+     * held by a task that started first, until after the cancel).
+     */
+    @Test
+    void clusterFutureCancelExampleCancelsATaskNotStarted() {
+        runExample(() -> {
+            try (LocalCluster cluster = LocalCluster.builder().workers(1).threadsPerWorker(1).build()) {
+                Client client = cluster.client();
+                CountDownLatch started = new CountDownLatch(1);
+                CountDownLatch hold = new CountDownLatch(1);
+                AtomicBoolean reportRan = new AtomicBoolean();
+                ClusterFuture<Integer> busy = client.submit("busy", args -> {
+                    started.countDown();
+                    hold.await(20, TimeUnit.SECONDS);   // timed: no spare thread stands in meanwhile
+                    return 0;
+                });
+                assertThat(started.await(20, TimeUnit.SECONDS)).as("the busy task started").isTrue();
+                ClusterFuture<String> report = client.submit("report", args -> {
+                    reportRan.set(true);
+                    return "slow report";
+                });
+                if (report.cancel(false)) {
+                    // report.get() throws CancellationException; the task runs only if a worker had started it
+                    assertThatThrownBy(report::get).isInstanceOf(java.util.concurrent.CancellationException.class);
+                } else {
+                    throw new AssertionError("a task queued behind a busy worker was not cancelled");
+                }
+                hold.countDown();
+                assertThat(busy.get(20, TimeUnit.SECONDS)).isZero();
+                assertThat(reportRan).as("the cancelled task ran").isFalse();
+            }
+        });
+    }
+
+    /** {@link dev.spindle.console.Console}'s class example: registers three sources and prints its URI. */
+    @Test
+    void consoleClassExampleRegistersAndPrintsItsUri() {
+        String out = stdoutOf(() -> {
+            try (WorkStealingPool pool = WorkStealingPool.builder().workers(1).build();
+                    AsyncRuntime runtime = AsyncRuntime.builder().workers(1).build();
+                    ActorSystem system = ActorSystem.create()) {
+                try (dev.spindle.console.Console console = dev.spindle.console.Console.builder().start()) {       // 127.0.0.1, an ephemeral port
+                    console.register("fib", pool::stats);                  // any pool
+                    console.register("io", runtime);                       // an AsyncRuntime, with its busiest tasks
+                    console.register("actors", system);
+                    System.out.println("console at " + console.uri());
+                    assertThat(runtime.taskStatisticsEnabled()).as("register(io, runtime) turned task statistics on").isTrue();
+                }
+            }
+        });
+        assertThat(out.strip()).matches("console at http://127\\.0\\.0\\.1:\\d+/");
     }
 
     /** {@link ClusterFuture}, {@link Client} and {@link Graph}, on a local cluster. */
