@@ -26,9 +26,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * Runs the README examples that finish quickly on their own and checks what the READMEs say
- * they print, and the echo server's handler against real connections. The echo server's
- * {@code main} (it runs until killed) and the Hazelcast coordinator are only compiled.
+ * Runs the README examples (and docs/OBSERVABILITY.md's) that finish quickly on their own and
+ * checks what the READMEs say they print, and the echo server's handler against real
+ * connections. The echo server's {@code main} (it runs until killed) and the Hazelcast
+ * coordinator are only compiled.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class ReadmeExamplesTest {
@@ -97,6 +98,15 @@ class ReadmeExamplesTest {
     void theSchedulersAndActorsSnippetsRun() {
         new SchedulersExample().run();
         ActorsExample.run();
+    }
+
+    /** docs/OBSERVABILITY.md's task statistics: on from the build, and nothing live to list yet. */
+    @Test
+    void theTaskStatisticsSnippetTurnsThemOn() {
+        try (AsyncRuntime rt = TaskStatisticsExample.run()) {
+            assertThat(rt.taskStatisticsEnabled()).isTrue();
+            assertThat(rt.busiestTasks(10).longestPolls()).isEmpty();
+        }
     }
 
     @Test

@@ -21,9 +21,10 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * Keeps the READMEs honest: every {@code ```java} block of {@code README.md} and of every
+ * Keeps the READMEs honest: every {@code ```java} block of {@code README.md}, of every
  * module's {@code spindle-*}{@code /README.md} (found by globbing, so a new module is covered
- * without a change here) must appear in this module's test sources, which the build compiles.
+ * without a change here) and of the guides {@code docs/*.md} must appear in this module's test
+ * sources, which the build compiles.
  *
  * <p>A block matches a source file when its paragraphs (runs of lines between blank lines)
  * appear in that file in order, each as consecutive lines, comparing lines without their
@@ -183,6 +184,10 @@ class ReadmeSnippetsTest {
         return root().resolve("spindle-examples/src/test/java");
     }
 
+    /**
+     * README.md, every module's README and the guides in docs/ (not their sub-folders: the raw
+     * measurements quote code they reviewed, which need not compile today).
+     */
     private static List<Path> readmes() throws IOException {
         List<Path> out = new ArrayList<>();
         out.add(root().resolve("README.md"));
@@ -192,6 +197,11 @@ class ReadmeSnippetsTest {
                 if (Files.isRegularFile(readme)) {
                     out.add(readme);
                 }
+            }
+        }
+        try (DirectoryStream<Path> guides = Files.newDirectoryStream(root().resolve("docs"), "*.md")) {
+            for (Path guide : guides) {
+                out.add(guide);
             }
         }
         out.sort(null);
