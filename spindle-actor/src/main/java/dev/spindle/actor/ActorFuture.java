@@ -4,6 +4,7 @@
 package dev.spindle.actor;
 
 import dev.spindle.internal.Strays;
+import java.util.Objects;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -73,6 +74,7 @@ final class ActorFuture<T> extends CompletableFuture<T> {
 
     @Override
     public T get(long timeout, TimeUnit unit) throws InterruptedException, ExecutionException, TimeoutException {
+        Objects.requireNonNull(unit, "unit");
         refuseOnTheActorsThread();        // it could only time out
         try {
             return super.get(timeout, unit);

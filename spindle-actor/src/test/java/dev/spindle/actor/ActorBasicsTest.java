@@ -73,6 +73,9 @@ class ActorBasicsTest {
                     .hasMessageContaining("message");
             assertThatThrownBy(() -> c.ask(null)).isInstanceOf(NullPointerException.class)
                     .hasMessageContaining("function");
+            // named by the actor's future itself, not only by the JDK's helpful message
+            assertThatThrownBy(() -> c.ask(Counter::get).get(1, null)).isInstanceOf(NullPointerException.class)
+                    .hasMessage("unit");
             assertThatThrownBy(() -> system.spawn((java.util.function.Supplier<Counter>) null))
                     .isInstanceOf(NullPointerException.class).hasMessageContaining("factory");
             assertThatThrownBy(() -> system.spawn(Counter::new, null))

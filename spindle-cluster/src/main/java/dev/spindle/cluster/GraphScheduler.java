@@ -13,6 +13,7 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CancellationException;
@@ -2276,6 +2277,9 @@ final class GraphScheduler implements AutoCloseable {
 
         @Override
         public T get(long timeout, TimeUnit unit) throws InterruptedException, ExecutionException, TimeoutException {
+            // named here: the JDK's would be caught below and, on a failed future, reported as the
+            // task's failure (an ExecutionException) instead of the caller's null
+            Objects.requireNonNull(unit, "unit");
             refuseOnNotifier();
             try {
                 return super.get(timeout, unit);

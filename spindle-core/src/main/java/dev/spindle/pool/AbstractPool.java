@@ -312,6 +312,7 @@ abstract class AbstractPool extends PoolCore {
     @Override
     public <T> List<Future<T>> invokeAll(Collection<? extends Callable<T>> tasks, long timeout, TimeUnit unit)
             throws InterruptedException {
+        Objects.requireNonNull(unit, "unit");
         return currentWorker() == null ? super.invokeAll(tasks, timeout, unit)
                 : invokeAllHere(tasks, true, unit.toNanos(timeout));
     }
@@ -340,6 +341,7 @@ abstract class AbstractPool extends PoolCore {
     @Override
     public <T> T invokeAny(Collection<? extends Callable<T>> tasks, long timeout, TimeUnit unit)
             throws InterruptedException, ExecutionException, TimeoutException {
+        Objects.requireNonNull(unit, "unit");
         return currentWorker() == null ? super.invokeAny(tasks, timeout, unit)
                 : invokeAnyHere(tasks, true, unit.toNanos(timeout));
     }

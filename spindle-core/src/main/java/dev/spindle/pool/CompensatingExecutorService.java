@@ -193,6 +193,7 @@ abstract class CompensatingExecutorService extends AbstractExecutorService {
     public <T> List<Future<T>> invokeAll(Collection<? extends Callable<T>> tasks, long timeout, TimeUnit unit)
             throws InterruptedException {
         checkTasks(tasks, false);
+        Objects.requireNonNull(unit, "unit");
         BlockingSupport caller = BlockingSupport.current();
         if (caller == null) {
             return super.invokeAll(tasks, timeout, unit);
@@ -229,7 +230,7 @@ abstract class CompensatingExecutorService extends AbstractExecutorService {
     public <T> T invokeAny(Collection<? extends Callable<T>> tasks, long timeout, TimeUnit unit)
             throws InterruptedException, ExecutionException, TimeoutException {
         checkTasks(tasks, true);
-        long nanos = unit.toNanos(timeout);
+        long nanos = Objects.requireNonNull(unit, "unit").toNanos(timeout);
         BlockingSupport caller = BlockingSupport.current();
         if (caller != null) {
             caller.beginBlocking();
@@ -446,6 +447,7 @@ abstract class CompensatingExecutorService extends AbstractExecutorService {
     final <T> List<Future<T>> invokeAllUncompensated(Collection<? extends Callable<T>> tasks, long timeout,
                                                      TimeUnit unit) throws InterruptedException {
         checkTasks(tasks, false);
+        Objects.requireNonNull(unit, "unit");
         return super.invokeAll(tasks, timeout, unit);
     }
 }

@@ -7,6 +7,7 @@ import dev.spindle.Task;
 import dev.spindle.internal.Strays;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.util.Objects;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
@@ -703,7 +704,7 @@ class ForkTask<T> implements Task<T>, RunnableFuture<T> {
     @Override
     public T get(long timeout, TimeUnit unit)
             throws InterruptedException, ExecutionException, TimeoutException {
-        long nanos = unit.toNanos(timeout);
+        long nanos = Objects.requireNonNull(unit, "unit").toNanos(timeout);
         if (state < NORMAL) {
             checkForked();
             if (Thread.interrupted()) {

@@ -13,6 +13,7 @@ import dev.spindle.internal.Strays;
 import dev.spindle.internal.jfr.RejectedSubmitEvent;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
@@ -599,7 +600,7 @@ abstract class PoolCore extends CompensatingExecutorService implements Scheduler
      */
     @Override
     public boolean awaitTermination(long timeout, TimeUnit unit) throws InterruptedException {
-        long nanos = unit.toNanos(timeout);    // a null unit throws first, whatever the state
+        long nanos = Objects.requireNonNull(unit, "unit").toNanos(timeout);   // first, whatever the state
         if (isTerminated()) {
             return true;
         }

@@ -320,6 +320,7 @@ public final class SchedulerUnion extends CompensatingExecutorService implements
     @Override
     public <T> List<Future<T>> invokeAll(Collection<? extends Callable<T>> tasks, long timeout, TimeUnit unit)
             throws InterruptedException {
+        Objects.requireNonNull(unit, "unit");
         ExecutorService own = ownMember0(tasks);
         return own != null ? own.invokeAll(countedOnMember0(tasks), timeout, unit)
                 : super.invokeAll(tasks, timeout, unit);
@@ -336,6 +337,7 @@ public final class SchedulerUnion extends CompensatingExecutorService implements
     @Override
     public <T> T invokeAny(Collection<? extends Callable<T>> tasks, long timeout, TimeUnit unit)
             throws InterruptedException, ExecutionException, TimeoutException {
+        Objects.requireNonNull(unit, "unit");
         ExecutorService own = ownMember0(tasks);
         return own != null ? own.invokeAny(countedOnMember0(tasks), timeout, unit)
                 : super.invokeAny(tasks, timeout, unit);
@@ -625,7 +627,7 @@ public final class SchedulerUnion extends CompensatingExecutorService implements
     public boolean awaitTermination(long timeout, TimeUnit unit) throws InterruptedException {
         // a negative timeout counts as 0, as in the JDK: now + Long.MIN_VALUE lies 2^63 ns away,
         // and the difference tested below overflowed into ~292 years of polling
-        long deadline = System.nanoTime() + Math.max(0L, unit.toNanos(timeout));
+        long deadline = System.nanoTime() + Math.max(0L, Objects.requireNonNull(unit, "unit").toNanos(timeout));
         if (!shutdown) {
             // nothing to wait for but the shutdown call itself; poll coarsely until the deadline
             while (!shutdown) {

@@ -491,6 +491,7 @@ public final class WorkStealingPool extends PoolCore {
     @Override
     public <T> T invokeAny(Collection<? extends Callable<T>> tasks, long timeout, TimeUnit unit)
             throws InterruptedException, ExecutionException, TimeoutException {
+        Objects.requireNonNull(unit, "unit");
         Worker w = currentWorker();
         if (w != null && !shared.spares.mayCompensate()) {
             return invokeAnyHere(w, tasks, true, unit.toNanos(timeout));
@@ -512,6 +513,7 @@ public final class WorkStealingPool extends PoolCore {
     @Override
     public <T> List<Future<T>> invokeAll(Collection<? extends Callable<T>> tasks, long timeout, TimeUnit unit)
             throws InterruptedException {
+        Objects.requireNonNull(unit, "unit");
         return invokeAllUncompensated(tasks, timeout, unit);
     }
 
