@@ -497,9 +497,10 @@ final class ClusterWorker {
      * {@link Message.ReplicaFailed}, for the same reason.
      */
     private void replicate(Message.Replicate r) {
+        long handled = handledInOrder();      // before the look: see handledInOrder
         CompletableFuture<Object> fetch = fetchShared(r.key(), r.holders());
         if (fetch == null) {
-            transport.toScheduler(new Message.DataAdded(id, r.key()));
+            transport.toScheduler(new Message.DataAdded(id, r.key(), 0, handled));
             return;
         }
         fetch.whenComplete((value, error) -> {
@@ -573,6 +574,21 @@ final class ClusterWorker {
         }
         for (Held h : due) {
             take(h);
+        }
+    }
+
+    /**
+     * How many releases were handled in the order sent (every numbered one up to it; releases of
+     * unknown number by count), for a report of a copy ({@link Message.DataAdded#releases}). Read
+     * before the copy is stored: a release of its key handled after that drops the copy, and the
+     * report, which names a count below that release's number, is then known to the scheduler for
+     * one older than the release (see {@link #release}, which drops the value before it counts
+     * the release). Not {@link #releases}: on a transport that reorders frames, a count that took
+     * later releases for earlier ones would name a release not handled.
+     */
+    private long handledInOrder() {
+        synchronized (early) {
+            return releasedPrefix + unnumberedReleases;
         }
     }
 
@@ -731,6 +747,7 @@ final class ClusterWorker {
                 measured = 0;
             }
             long size = measured;
+            long handled = handledInOrder();  // before the store: see handledInOrder
             boolean[] current = {false};
             boolean[] stored = {false};
             fetching.computeIfPresent(dep, (k, inFlight) -> {
@@ -751,7 +768,7 @@ final class ClusterWorker {
                 return;
             }
             if (stored[0]) {
-                transport.toScheduler(new Message.DataAdded(id, dep, size));
+                transport.toScheduler(new Message.DataAdded(id, dep, size, handled));
             }
             done.complete(value);
         });

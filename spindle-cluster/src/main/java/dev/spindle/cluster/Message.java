@@ -223,11 +223,30 @@ public sealed interface Message extends Serializable {
      * @param worker the id of the worker that holds the copy
      * @param key the key of the value
      * @param bytes the bytes moved to get it, 0 if none
+     * @param releases how many of the {@link ReleaseKey} messages sent to it the worker had handled,
+     *        every one numbered up to this count, when it stored the copy (read before it stored
+     *        it): a release of the key it had not handled yet drops the copy after the report, and
+     *        a report that arrives once the scheduler has asked the worker for the key again
+     *        would stand for the copy asked for; the scheduler ignores a report below the count
+     *        of releases it had sent the worker when it asked ({@link Compute#releases},
+     *        {@link Replicate#releases}). {@link Long#MAX_VALUE} if unknown: taken as current
      * @serial exclude
      */
-    record DataAdded(int worker, String key, long bytes) implements ToScheduler {
+    record DataAdded(int worker, String key, long bytes, long releases) implements ToScheduler {
+
         /**
-         * A report that moved nothing (the value was held already).
+         * A report that does not say which releases the worker had handled: taken as current.
+         *
+         * @param worker the id of the worker that holds the copy
+         * @param key the key of the value
+         * @param bytes the bytes moved to get it, 0 if none
+         */
+        public DataAdded(int worker, String key, long bytes) {
+            this(worker, key, bytes, Long.MAX_VALUE);
+        }
+
+        /**
+         * A report that moved nothing (the value was held already), taken as current.
          *
          * @param worker the id of the worker that holds the value
          * @param key the key of the value

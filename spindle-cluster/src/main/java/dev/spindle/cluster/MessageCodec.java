@@ -32,9 +32,10 @@ import java.util.Map;
  * {@link WireReader} against the bytes that remain before anything is allocated, and against the
  * bounds here ({@value #MAX_BATCH} bodies, {@value #MAX_NAME_BYTES}-byte keys and names,
  * {@value #MAX_TEXT_BYTES}-byte error messages, {@value #MAX_TRACE}-element stack traces), and a
- * size or duration a worker measured must not be negative; an unknown tag, a truncated body, one
- * over a bound or one with a negative size or duration throws a {@link SecurityException} naming
- * the problem, and nothing of the frame is acted on. Stateless and thread-safe.
+ * size or duration a worker measured, or a count of releases it handled, must not be negative; an
+ * unknown tag, a truncated body, one over a bound or one with a negative size, duration or count
+ * throws a {@link SecurityException} naming the problem, and nothing of the frame is acted on.
+ * Stateless and thread-safe.
  *
  * <p>For transport implementers: public only so that the transports in other modules share one
  * definition; it is not an API for applications.
@@ -71,6 +72,8 @@ public final class MessageCodec {
     static final int MEMORY_REPORT = 0x17;
     static final int REPLICA_FAILED = 0x18;
     static final int MEMORY_STALL = 0x19;
+    /** {@link #DATA_ADDED} with the count of releases the worker had handled. */
+    static final int DATA_ADDED_2 = 0x1A;
     static final int FETCH_REQUEST = 0x21;
     static final int FETCH_REPLY = 0x22;
     /** What a key is called in a refusal. */
@@ -186,8 +189,9 @@ public final class MessageCodec {
      * @param out the frame to append to; after an exception it may hold part of the body and is
      *        to be dropped
      * @param body the body, not {@code null}; its keys (and an {@link WireMessage.Erred}'s error
-     *        class) must not be {@code null} either, nor a report's measured size or duration
-     *        negative: they would be written, but {@link #readBody} refuses them
+     *        class) must not be {@code null} either, nor a report's measured size or duration, or
+     *        its count of releases handled, negative: they would be written, but {@link #readBody}
+     *        refuses them
      * @param own the transport's own bodies, tried for a body that is none of the codec's, or
      *        {@link #NONE}
      * @throws IllegalArgumentException if the body is {@code null} or none of these, a key (or an
@@ -219,7 +223,8 @@ public final class MessageCodec {
                     .string(cut(e.message())).zigZag(e.nanos());
             trace(out, e.trace());
         } else if (body instanceof Message.DataAdded d) {
-            out.u8(DATA_ADDED).zigZag(d.worker()).string(d.key(), MAX_NAME_BYTES, KEY).zigZag(d.bytes());
+            out.u8(DATA_ADDED_2).zigZag(d.worker()).string(d.key(), MAX_NAME_BYTES, KEY).zigZag(d.bytes())
+                    .zigZag(d.releases());
         } else if (body instanceof Message.ReplicaFailed r) {
             out.u8(REPLICA_FAILED).zigZag(r.worker()).string(r.key(), MAX_NAME_BYTES, KEY);
         } else if (body instanceof Message.ReleaseKey r) {
@@ -267,7 +272,8 @@ public final class MessageCodec {
      * @param own the transport's own bodies, or {@link #NONE}
      * @return the body read, not {@code null}
      * @throws SecurityException if its tag is unknown, or it is malformed (a report's measured size
-     *         or duration negative included) or over a bound; the message starts "malformed frame"
+     *         or duration, or its count of releases handled, negative included) or over a bound; the
+     *         message starts "malformed frame"
      */
     public static Object readBody(WireReader in, Extension own) {
         int tag = in.u8();
@@ -298,7 +304,9 @@ public final class MessageCodec {
                 return new WireMessage.Erred(worker, key, attempt, errorClass, message, readTrace(in), nanos);
             }
             case DATA_ADDED:
-                return new Message.DataAdded(in.zigZagInt(), key(in), measured(in, SIZE));
+                return new Message.DataAdded(in.zigZagInt(), key(in), measured(in, SIZE));   // releases unknown
+            case DATA_ADDED_2:
+                return new Message.DataAdded(in.zigZagInt(), key(in), measured(in, SIZE), handledReleases(in));
             case REPLICA_FAILED:
                 return new Message.ReplicaFailed(in.zigZagInt(), key(in));
             case RELEASE_KEY:
@@ -391,6 +399,18 @@ public final class MessageCodec {
         long v = in.zigZag();
         if (v < 0) {
             throw WireReader.malformed("negative " + what + " " + v);
+        }
+        return v;
+    }
+
+    /**
+     * How many releases a worker had handled ({@link Message.DataAdded#releases}): a count, never
+     * negative but in a crafted frame, refused as a negative size is.
+     */
+    private static long handledReleases(WireReader in) {
+        long v = in.zigZag();
+        if (v < 0) {
+            throw WireReader.malformed("negative release count " + v);
         }
         return v;
     }

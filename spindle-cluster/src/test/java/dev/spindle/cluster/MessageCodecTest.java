@@ -85,6 +85,7 @@ class MessageCodecTest {
                         .as(Message.StealResponse::new),
                 Combinators.combine(ints(), keys(), longs(), keys(), ints()).as(Message.DataMissing::new),
                 Combinators.combine(ints(), keys(), measured()).as(Message.DataAdded::new),
+                Combinators.combine(ints(), keys(), measured(), measured()).as(Message.DataAdded::new),
                 Combinators.combine(ints(), keys()).as(Message.ReplicaFailed::new),
                 Combinators.combine(ints(), measured(), measured(), Arbitraries.of(true, false)).as(Message.MemoryReport::new),
                 Combinators.combine(ints(), Arbitraries.of(true, false), longs(), measured(), measured())
@@ -247,6 +248,34 @@ class MessageCodecTest {
         assertThat(refusal(bool.toByteArray())).hasMessageContaining("boolean byte 2");
         WireWriter wide = new WireWriter().varLong(1).u8(MessageCodec.RETIRED).zigZag(1L << 40);
         assertThat(refusal(wide.toByteArray())).hasMessageContaining("out of range");
+    }
+
+    /**
+     * A copy's report names how many releases its worker had handled (a layout with its own tag):
+     * the count travels, a report in the earlier layout still reads, as one that does not say
+     * (taken as current), and a negative count or one whose varint runs past 10 bytes is refused.
+     */
+    @Test
+    void aCopysCountOfReleasesTravelsAndABadOneIsRefused() {
+        WireWriter out = new WireWriter();
+        MessageCodec.writeBody(out, new Message.DataAdded(3, "k", 8, 5), MessageCodec.NONE);
+        assertThat(out.toByteArray()[0]).isEqualTo((byte) MessageCodec.DATA_ADDED_2);
+        assertThat(MessageCodec.readBody(new WireReader(out.toByteArray(), 0, out.size()), MessageCodec.NONE))
+                .isEqualTo(new Message.DataAdded(3, "k", 8, 5));
+
+        WireWriter earlier = new WireWriter().u8(MessageCodec.DATA_ADDED).zigZag(3).string("k").zigZag(8);
+        assertThat(MessageCodec.readBody(new WireReader(earlier.toByteArray(), 0, earlier.size()), MessageCodec.NONE))
+                .isEqualTo(new Message.DataAdded(3, "k", 8, Long.MAX_VALUE));
+
+        WireWriter negative = new WireWriter().varLong(1).u8(MessageCodec.DATA_ADDED_2).zigZag(3).string("k").zigZag(8)
+                .zigZag(-1);
+        assertThat(refusal(negative.toByteArray())).hasMessageStartingWith("malformed frame")
+                .hasMessageContaining("negative release count -1");
+        WireWriter head = new WireWriter().varLong(1).u8(MessageCodec.DATA_ADDED_2).zigZag(3).string("k").zigZag(8);
+        byte[] overlong = Arrays.copyOf(head.toByteArray(), head.size() + 11);
+        Arrays.fill(overlong, head.size(), overlong.length, (byte) 0x80);
+        assertThat(refusal(overlong)).hasMessageContaining("varint longer than 10 bytes");
+        assertThat(refusal(head.toByteArray())).hasMessageStartingWith("malformed frame");   // the count missing
     }
 
     @Test

@@ -38,6 +38,8 @@ class NegativeSizeFrameTest {
     void aCopyWithANegativeSizeIsRefused() {
         assertRefused(new WireWriter().varLong(1).u8(MessageCodec.DATA_ADDED).zigZag(0).string("k").zigZag(NEGATIVE),
                 "size");
+        assertRefused(new WireWriter().varLong(1).u8(MessageCodec.DATA_ADDED_2).zigZag(0).string("k").zigZag(NEGATIVE)
+                .zigZag(0), "size");
     }
 
     @Test
