@@ -1105,7 +1105,7 @@ final class GraphScheduler implements AutoCloseable {
         for (TaskState d : t.dependencies) {
             deps.add(d.key());
             if (!d.holders.contains(w.id)) {
-                d.fetchers.add(w.id);         // it fetches d, and reports it with DataAdded
+                asked(d, w);                  // it fetches d, and reports it with DataAdded
             }
             List<Integer> hs = new ArrayList<>(d.holders);
             Collections.sort(hs);
@@ -1192,7 +1192,7 @@ final class GraphScheduler implements AutoCloseable {
         }
         WorkerState w = workers.get(worker);
         TaskState t = tasks.get(key);
-        if (!w.alive || (t != null && (t.holders.contains(w.id) || t.fetchers.contains(w.id)
+        if (!w.alive || (t != null && (t.holders.contains(w.id) || t.fetchers.containsKey(w.id)
                 || t.processingOn == w))) {
             return;
         }
@@ -1316,6 +1316,23 @@ final class GraphScheduler implements AutoCloseable {
         send(w.id, new Message.StealRequest(id, t.key(), t.attempt));
     }
 
+    /**
+     * Records that {@code w} is asked for a copy of {@code t}'s result (a task placed there that
+     * needs it, or a {@link Message.Replicate}), with the releases sent to it so far: the order
+     * asking names them ({@link Message.Compute#releases}), the worker takes it only once it has
+     * handled them, and so the copy it reports names as many at least
+     * ({@link Message.DataAdded#releases}). A report that names fewer was made before the worker
+     * took one of those releases, and {@link #onDataAdded} ignores it: if of this key, that release
+     * dropped the copy. Every release of the key to the worker takes it off the fetchers, so the
+     * count kept is that of its first ask since (the fewest, so that a report of that ask's copy
+     * counts). The fewer is kept against an entry left by an incarnation of the id that is gone
+     * too: left there, no release of the key reached the new one since, so none of its reports
+     * is older than such a release, and a count of the gone one's must not refuse them.
+     */
+    private void asked(TaskState t, WorkerState w) {
+        t.fetchers.merge(w.id, w.releasesSent, Math::min);
+    }
+
     /** Tells every holder of {@code t}'s result, and every worker fetching it, to drop it. */
     private void dropCopies(TaskState t) {
         for (int h : t.holders) {
@@ -1325,7 +1342,7 @@ final class GraphScheduler implements AutoCloseable {
                 releaseKey(w, t.key());
             }
         }
-        for (int f : t.fetchers) {
+        for (int f : t.fetchers.keySet()) {
             // a fetch still travelling: the worker abandons it, so that no copy lands after the
             // release (nor, once the key is forgotten and submitted again, under the new result's name)
             if (!t.holders.contains(f) && workers.get(f).alive) {
@@ -1711,6 +1728,7 @@ final class GraphScheduler implements AutoCloseable {
                 // make it drop that job (ClusterWorker.release), which would never report, and the
                 // tasks waiting for it waited for good; the run stores over the copy
                 releaseKey(h, dep.key());
+                dep.fetchers.remove(h.id);    // asked again after this release, it is asked afresh (see asked)
             }
         }
         if (dep != null && dep.state == TaskState.State.MEMORY && dep.holders.isEmpty()) {
@@ -1750,7 +1768,20 @@ final class GraphScheduler implements AutoCloseable {
             releaseKey(w, t.key());   // a copy that arrived after the release
             return;
         }
-        if (!t.fetchers.remove(w.id) && !t.holders.contains(w.id)) {
+        Long asked = t.fetchers.get(w.id);
+        if (asked != null && m.releases() < asked) {
+            // a copy it stored before it had taken every release sent to it before it was asked for
+            // the key (see asked): one of the key among them drops it. So a copy that vanished is
+            // released after the DataMissing that named it, and may be fetched again for a task
+            // sent before that release, and reported just before the worker takes it. Counted, the
+            // worker was taken for a holder of a value it no longer had. The copy asked for is
+            // reported once made; not released, since a release now would abandon that fetch. (On
+            // a transport that reorders frames, a copy stored after the key's release but before
+            // an earlier release of another key is ignored too: still a fetcher, the worker drops
+            // it when the key is released.)
+            return;
+        }
+        if (t.fetchers.remove(w.id) == null && !t.holders.contains(w.id)) {
             // nobody asked this worker for this result: a copy of an earlier one of the key (released,
             // or forgotten and submitted again), reported before the worker dropped it. Not released
             // where the key's current attempt runs or waits: a release makes the worker drop the
@@ -2391,7 +2422,7 @@ final class GraphScheduler implements AutoCloseable {
                 continue;                     // every other worker is gone: wait for one to join
             }
             w.replicas.put(key, to);
-            t.fetchers.add(to.id);
+            asked(t, to);
             // after the releases sent to it before: it may still hold a released, earlier value of the key
             send(to.id, new Message.Replicate(key, List.of(w.id), to.releasesSent));
         }

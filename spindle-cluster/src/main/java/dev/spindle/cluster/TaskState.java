@@ -5,9 +5,11 @@ package dev.spindle.cluster;
 
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 
@@ -43,9 +45,13 @@ final class TaskState {
      * Workers asked for a copy of this result (a task placed there that needs it, or a
      * {@link Message.Replicate}) that have not reported it yet ({@link Message.DataAdded}); told to
      * drop it when it is released, and the only workers besides holders whose report of a copy
-     * the scheduler counts (a copy of an earlier result of the key is not this one).
+     * the scheduler counts (a copy of an earlier result of the key is not this one). Each with the
+     * releases sent to it ({@link WorkerState#releasesSent}) when it was first asked since it was
+     * last told to drop the key: a report that had handled fewer was made before that release,
+     * which drops its copy (GraphScheduler.onDataAdded); every release of the key to the worker
+     * takes it out of here.
      */
-    final Set<Integer> fetchers = new HashSet<>();
+    final Map<Integer, Long> fetchers = new HashMap<>();
     /**
      * While processing: the bytes of its dependencies its worker lacks, as that worker counts
      * them in its transfer cost, or -1 if it lacks none ({@link WorkerState}).

@@ -56,11 +56,12 @@ import net.jqwik.api.constraints.IntRange;
  * task processing, no copy on any worker nor asked of one, no steal, withdrawal or retirement
  * pending, and with {@code forgetReleased} no record).
  *
- * <p>Known gap, left out: a worker's report of a copy ({@link Message.DataAdded}) does not say which
- * of the releases sent to it it had taken. A copy it reports just before it takes a release of the
- * key, arriving after the scheduler asked it for the key again, is counted though the release
- * dropped it. Copies that vanish (released after a {@link Message.DataMissing} that names their own
- * worker) with slow messages make that happen, so the two are not combined.
+ * <p>Copies that vanish (released after a {@link Message.DataMissing} that names their own worker)
+ * with slow messages: a worker may report a copy ({@link Message.DataAdded}) just before it takes a
+ * release of the key that drops it, and the report arrive after the scheduler asked it for the key
+ * again. The report says how many of the releases sent to it the worker had handled (the model's
+ * as it took them), and the scheduler does not count one that predates a release sent before its
+ * ask; the copy asked for counts once reported.
  *
  * <p>A failure names its seed and settings (jqwik prints them as the sample too) and the last 80
  * steps (the environment variable {@code SPINDLE_HISTORY_STEPS} sets how many; the histories that
@@ -73,8 +74,7 @@ class GraphSchedulerInvariantsPropertiesTest {
             @ForAll @IntRange(min = 1, max = 2) int threads, @ForAll boolean forget, @ForAll boolean stalls,
             @ForAll boolean vanishing, @ForAll boolean reordering, @ForAll boolean slow, @ForAll boolean waiting)
             throws Exception {
-        // not both: see the overview
-        new History(seed, workers, threads, forget, stalls, vanishing && !slow, reordering, slow, waiting).run();
+        new History(seed, workers, threads, forget, stalls, vanishing, reordering, slow, waiting).run();
     }
 
     /**
@@ -95,6 +95,18 @@ class GraphSchedulerInvariantsPropertiesTest {
     @Example
     void anInputLostUnderACancelledTaskIsComputedAgainForTheOthers() throws Exception {
         new History(4, 2, 2, true, false, true, true, false, false).run();
+    }
+
+    /**
+     * A copy of p2-2 that vanished on worker 2 under p3-47, fetched again there for p1-9 (sent
+     * before the release that followed the DataMissing, naming worker 2 a holder) and reported
+     * just before worker 2 took that release: the report arrived after worker 2 was asked for
+     * p2-2 again, and was counted for the copy asked for ("worker-2 is counted holding 'p2-2',
+     * which it does not have").
+     */
+    @Example
+    void aCopyReportedBeforeItsWorkerTookAReleaseOfItIsNotCounted() throws Exception {
+        new History(412, 3, 1, false, true, true, false, true, true).run();
     }
 
     /** A model worker: its queued and running jobs (key to attempt), its store, and its replies not yet delivered. */
@@ -421,7 +433,7 @@ class GraphSchedulerInvariantsPropertiesTest {
                             break;
                         }
                         m.stored(dep);
-                        m.out.add(new Message.DataAdded(id, dep, 1));
+                        m.out.add(new Message.DataAdded(id, dep, 1, m.releasesHandled));
                     }
                     if (!missing) {
                         m.jobs.put(c.key(), c.attempt());
@@ -449,7 +461,7 @@ class GraphSchedulerInvariantsPropertiesTest {
                     }
                     if (found) {
                         m.stored(r.key());
-                        m.out.add(new Message.DataAdded(id, r.key(), 1));
+                        m.out.add(new Message.DataAdded(id, r.key(), 1, m.releasesHandled));
                     } else {
                         m.out.add(new Message.ReplicaFailed(id, r.key()));
                     }
