@@ -1721,7 +1721,13 @@ final class GraphScheduler implements AutoCloseable {
         if (m.holder() >= 0 && m.holder() < workers.size() && dep != null) {   // a worker's word: check it
             dep.removeHolder(m.holder());
             WorkerState h = workers.get(m.holder());
-            if (h.holds.remove(dep.key()) && h.alive && dep.processingOn != h) {
+            boolean held = h.holds.remove(dep.key());
+            // a worker that names its own copy (one it could not read back) may have reported that
+            // copy after this (a transport that reorders frames): still a fetcher, it was counted
+            // when that report came, a copy it no longer had. Released as a holder's: the report,
+            // older than the release, is not counted (onDataAdded)
+            boolean reportedAfter = !held && m.holder() == m.worker() && dep.fetchers.containsKey(h.id);
+            if ((held || reportedAfter) && h.alive && dep.processingOn != h) {
                 // it may still hold the value (a fetch that timed out): no longer counted, the copy
                 // would never be released. Not where the key's current attempt runs (a lost result
                 // computed again on a worker that reported a copy after the loss): the release would
