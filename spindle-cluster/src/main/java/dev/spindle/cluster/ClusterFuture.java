@@ -405,6 +405,16 @@ public final class ClusterFuture<T> implements Future<T>, AutoCloseable {
      * of the notifier: it alone completes these futures, so its wait never ends.
      */
     private T await(long timeout, TimeUnit unit) throws InterruptedException, ExecutionException, TimeoutException {
+        try {
+            return awaitResult(timeout, unit);
+        } catch (CancellationException e) {
+            // the cancel's own exception, which names the key, on every JDK: JDK 19 and later's
+            // CompletableFuture.get throws a new one ("get") with the one the future holds as its cause
+            throw e.getCause() instanceof CancellationException held ? held : e;
+        }
+    }
+
+    private T awaitResult(long timeout, TimeUnit unit) throws InterruptedException, ExecutionException, TimeoutException {
         CompletableFuture<T> r = held();
         if (r.isDone()) {
             return r.get();
