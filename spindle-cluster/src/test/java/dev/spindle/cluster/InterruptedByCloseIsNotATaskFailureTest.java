@@ -25,8 +25,6 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class InterruptedByCloseIsNotATaskFailureTest {
 
-    private static final CountDownLatch STARTED = new CountDownLatch(1);
-
     private static WorkStealingPool poolOf(WorkerNode node) throws Exception {
         Field w = WorkerNode.class.getDeclaredField("worker");
         w.setAccessible(true);
@@ -40,13 +38,14 @@ class InterruptedByCloseIsNotATaskFailureTest {
         RecordingTransport transport = new RecordingTransport();
         WorkerNode node = new WorkerNode(0, 1, transport);
         WorkStealingPool pool = poolOf(node);
+        CountDownLatch started = new CountDownLatch(1);   // this run's: the function is not serialised here
         TaskFunction<String> sleeps = args -> {
-            STARTED.countDown();
+            started.countDown();
             Thread.sleep(TimeUnit.MINUTES.toMillis(5));
             return "late";
         };
         node.receive(new Message.Compute("slow", 1, sleeps, List.of(), Map.of(), 0, 0));
-        assertThat(STARTED.await(30, TimeUnit.SECONDS)).isTrue();
+        assertThat(started.await(30, TimeUnit.SECONDS)).isTrue();
 
         node.close();                         // interrupts the running task
         assertThat(pool.awaitTermination(30, TimeUnit.SECONDS)).as("the pool stopped").isTrue();
