@@ -5,7 +5,6 @@ package dev.spindle.cluster.hazelcast;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.hazelcast.cluster.Member;
 import com.hazelcast.core.Hazelcast;
 import com.hazelcast.core.HazelcastInstance;
 import dev.spindle.cluster.CoordinatorSettings;
@@ -17,10 +16,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CopyOnWriteArraySet;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
@@ -87,32 +83,19 @@ class CutOffWorkerExitsTest {
         AtomicInteger cutOff = new AtomicInteger();
         transport.onCutOff(cutOff::incrementAndGet);
         try {
-            Member me = HandshakeRegressionTest.member(UUID.randomUUID(), true);
-            Member coordinator = HandshakeRegressionTest.member(UUID.randomUUID(), false);
-            Set<Member> view = new CopyOnWriteArraySet<>(List.of(me, coordinator));
-            transport.attach(node, FakeInstances.instance(FakeInstances.executor((name, args) -> { }),
-                    FakeInstances.cluster(me, view)));
-            UUID s = UUID.randomUUID();
-            byte[] nc = Handshake.nonce();
-            Handshake.Response r = Handshake.response(transport.onHandshake(
-                    new Handshake.Challenge(s, coordinator.getUuid(), me.getUuid(), nc).encode()));
-            byte[] mac = Handshake.verdictMac(codec, s, coordinator.getUuid(), me.getUuid(), nc, r.nonce(), 0,
-                    r.incarnation(), Handshake.ACCEPTED, "");
-            assertThat(transport.onHandshake(new Handshake.Verdict(s, coordinator.getUuid(), r.nonce(),
-                    Handshake.ACCEPTED, "", mac).encode())).isEmpty();
-            Session session = new Session(Wire.COORDINATOR, Wire.COORDINATOR_INCARNATION, new Offences("coordinator"));
-            session.join(s);
-            Session otherWorker = new Session(1, 7L, new Offences("worker 1"));
-            otherWorker.join(s);
+            EnrolledWorker enrolled = EnrolledWorker.enrol(transport, node, codec);
+            Session session = enrolled.coordinator();
+            Session otherWorker = enrolled.otherWorker();
+            long incarnation = enrolled.incarnation();
 
-            transport.onFrame(codec.seal(session.frame(0, r.incarnation() + 1, new Wire.CutOff(0))));
-            transport.onFrame(codec.seal(session.frame(0, r.incarnation(), new Wire.CutOff(1))));
-            transport.onFrame(codec.seal(otherWorker.frame(0, r.incarnation(), new Wire.CutOff(0))));
+            transport.onFrame(codec.seal(session.frame(0, incarnation + 1, new Wire.CutOff(0))));
+            transport.onFrame(codec.seal(session.frame(0, incarnation, new Wire.CutOff(1))));
+            transport.onFrame(codec.seal(otherWorker.frame(0, incarnation, new Wire.CutOff(0))));
             transport.onFrame(new FrameCodec("another-secret-0123456789abcdef".getBytes(StandardCharsets.UTF_8),
-                    List.of()).seal(session.frame(0, r.incarnation(), new Wire.CutOff(0))));
+                    List.of()).seal(session.frame(0, incarnation, new Wire.CutOff(0))));
             assertThat(cutOff).as("cut-offs acted on").hasValue(0);
 
-            byte[] genuine = codec.seal(session.frame(0, r.incarnation(), new Wire.CutOff(0)));
+            byte[] genuine = codec.seal(session.frame(0, incarnation, new Wire.CutOff(0)));
             transport.onFrame(genuine);
             transport.onFrame(genuine);       // a replay is refused
             assertThat(cutOff).as("cut-offs acted on").hasValue(1);

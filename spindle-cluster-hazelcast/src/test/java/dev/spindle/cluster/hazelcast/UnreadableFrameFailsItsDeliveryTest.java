@@ -17,10 +17,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Set;
-import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CopyOnWriteArraySet;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -57,34 +54,21 @@ class UnreadableFrameFailsItsDeliveryTest {
         WorkerTransport transport = new WorkerTransport(0, codec, roster, HazelcastClusterSettings.DEFAULT_MAX_FRAME_BYTES);
         WorkerNode node = new WorkerNode(0, 1, transport);
         try {
-            Member me = HandshakeRegressionTest.member(UUID.randomUUID(), true);
-            Member coordinator = HandshakeRegressionTest.member(UUID.randomUUID(), false);
-            Set<Member> view = new CopyOnWriteArraySet<>(List.of(me, coordinator));
-            transport.attach(node, FakeInstances.instance(FakeInstances.executor((name, args) -> { }),
-                    FakeInstances.cluster(me, view)));
-            UUID s = UUID.randomUUID();
-            byte[] nc = Handshake.nonce();
-            Handshake.Response r = Handshake.response(transport.onHandshake(
-                    new Handshake.Challenge(s, coordinator.getUuid(), me.getUuid(), nc).encode()));
-            byte[] mac = Handshake.verdictMac(codec, s, coordinator.getUuid(), me.getUuid(), nc, r.nonce(), 0,
-                    r.incarnation(), Handshake.ACCEPTED, "");
-            assertThat(transport.onHandshake(new Handshake.Verdict(s, coordinator.getUuid(), r.nonce(),
-                    Handshake.ACCEPTED, "", mac).encode())).isEmpty();
-            Session session = new Session(Wire.COORDINATOR, Wire.COORDINATOR_INCARNATION, new Offences("coordinator"));
-            session.join(s);
-            Session otherWorker = new Session(1, 7L, new Offences("worker 1"));
-            otherWorker.join(s);
+            EnrolledWorker enrolled = EnrolledWorker.enrol(transport, node, codec);
+            Session session = enrolled.coordinator();
+            Session otherWorker = enrolled.otherWorker();
+            long incarnation = enrolled.incarnation();
             Message.ReleaseKey body = new Message.ReleaseKey("k", 1);
 
             // frames the worker would have refused had they read: dropped, as before
             assertThatCode(() -> {
-                transport.onFrame(unreadable(codec, session.frame(0, r.incarnation() + 1, body)));
-                transport.onFrame(unreadable(codec, otherWorker.frame(0, r.incarnation(), body)));
+                transport.onFrame(unreadable(codec, session.frame(0, incarnation + 1, body)));
+                transport.onFrame(unreadable(codec, otherWorker.frame(0, incarnation, body)));
                 transport.onFrame(unreadable(new FrameCodec("another-secret-0123456789abcdef".getBytes(
-                        StandardCharsets.UTF_8), List.of()), session.frame(0, r.incarnation(), body)));
+                        StandardCharsets.UTF_8), List.of()), session.frame(0, incarnation, body)));
             }).as("unreadable frames the worker would not have acted on").doesNotThrowAnyException();
 
-            byte[] genuine = unreadable(codec, session.frame(0, r.incarnation(), body));
+            byte[] genuine = unreadable(codec, session.frame(0, incarnation, body));
             assertThatThrownBy(() -> transport.onFrame(genuine)).as("the coordinator's unreadable frame")
                     .isInstanceOf(IllegalStateException.class)
                     .hasMessageContaining("worker 0 cannot read a frame of the coordinator's");
