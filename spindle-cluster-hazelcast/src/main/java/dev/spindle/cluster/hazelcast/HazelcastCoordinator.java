@@ -67,7 +67,10 @@ public final class HazelcastCoordinator implements ClusterView, AutoCloseable {
 
     /** For tests: runs in {@link #start} once the scheduler has started, as if what follows threw. */
     static volatile Runnable afterSchedulerStartForTests = () -> { };
-    /** For tests: runs in {@link #close} once the scheduler has stopped, as if the scheduler's close threw then. */
+    /**
+     * For tests: runs in {@link #close}, and in a failed {@link #start}'s cleanup, once the scheduler
+     * has stopped, as if the scheduler's close threw then.
+     */
     static volatile Runnable afterSchedulerCloseForTests = () -> { };
     /** For tests: whether worker {@code id} answers a probe ({@link #allReady}), as if it never did when false. */
     static volatile java.util.function.IntPredicate answersProbeForTests = id -> true;
@@ -87,7 +90,10 @@ public final class HazelcastCoordinator implements ClusterView, AutoCloseable {
 
     /**
      * Starts the coordinator member and waits until {@code cluster}'s number of workers have
-     * joined.
+     * joined. If anything throws once the member has started (the wait included), it stops what it
+     * started, as {@link #close} does, every step also after one that throws, and then throws
+     * that, the cleanup's own throwable suppressed in it: the member never stays up behind a
+     * failed start.
      *
      * @param cluster the scheduler's settings; its worker count and threads must match the workers
      * @param settings how this member takes part in the Hazelcast cluster
@@ -127,17 +133,21 @@ public final class HazelcastCoordinator implements ClusterView, AutoCloseable {
             // anything from the member's start on, an Error too: the try began at the wait only, and
             // caught no Error, so a throwable before it (starting the scheduler, say) or an Error in
             // it left the scheduler's threads running and the member up, its port bound, for good
-            try {
-                if (c != null) {
-                    c.close();
-                } else {
-                    if (coordinator != null) {
-                        coordinator.close();
+            Throwable closing;
+            if (c != null) {
+                closing = CloseSteps.runAll(c::close);
+            } else {
+                // every step, as close() runs them: a scheduler's close that threw skipped the
+                // member's shutdown, and the member stayed up, its port bound, for good
+                ClusterCoordinator started = coordinator;
+                closing = CloseSteps.runAll(() -> {
+                    if (started != null) {
+                        started.close();
+                        afterSchedulerCloseForTests.run();
                     }
-                    transport.close();
-                    instance.shutdown();
-                }
-            } catch (RuntimeException | Error closing) {
+                }, transport::close, instance::shutdown);
+            }
+            if (closing != null && closing != e) {
                 e.addSuppressed(closing);
             }
             throw e;

@@ -71,6 +71,11 @@ public final class HazelcastWorker implements AutoCloseable {
 
     /** For tests: runs in {@link #close} once the node has stopped, as if the node's close threw then. */
     static volatile Runnable afterNodeCloseForTests = () -> { };
+    /**
+     * For tests: runs in {@link #start} once the member has started and its listeners are added,
+     * as if attaching the transport threw then.
+     */
+    static volatile Runnable afterMemberStartForTests = () -> { };
 
     private final HazelcastInstance instance;
     private final WorkerNode node;
@@ -112,7 +117,10 @@ public final class HazelcastWorker implements AutoCloseable {
     /**
      * Starts worker {@code id} with {@code threads} threads and a memory limit (spilling to disk
      * above it, as a {@code LocalCluster} worker does; see {@link WorkerMemory}), and joins the
-     * cluster.
+     * cluster. If anything throws once the worker's pool has started (the member's start or a later
+     * step), it stops the pool and shuts the member down, every step also after one that throws,
+     * and then throws that, the cleanup's own throwable suppressed in it: no member stays up
+     * behind a failed start.
      *
      * @param settings how this member takes part in the Hazelcast cluster
      * @param id the worker's id, as the coordinator's scheduler knows it
@@ -133,32 +141,49 @@ public final class HazelcastWorker implements AutoCloseable {
         HazelcastInstance instance;
         try {
             instance = HazelcastConfigs.start(settings, offences, Roster.WORKER_ROLE, id, transport);
-        } catch (RuntimeException e) {
-            node.close();
+        } catch (Throwable e) {
+            // an Error too: the node's pool is up already
+            suppress(e, CloseSteps.runAll(node::close, transport::close));
             throw e;
         }
-        // a member that has shut down (coordinator left, retired, shut down from elsewhere) can never
-        // be reached again: its pool threads and held values go with it, not when (if ever) close() is called
-        Runnable stop = () -> {
-            node.close();
-            transport.close();
-        };
-        instance.getLifecycleService().addLifecycleListener(event -> {
-            if (event.getState() == LifecycleEvent.LifecycleState.SHUTDOWN) {
-                stop.run();
+        try {
+            // a member that has shut down (coordinator left, retired, shut down from elsewhere) can never
+            // be reached again: its pool threads and held values go with it, not when (if ever) close() is called
+            Runnable stop = () -> {
+                node.close();
+                transport.close();
+            };
+            instance.getLifecycleService().addLifecycleListener(event -> {
+                if (event.getState() == LifecycleEvent.LifecycleState.SHUTDOWN) {
+                    stop.run();
+                }
+            });
+            if (!instance.getLifecycleService().isRunning()) {
+                stop.run();                       // it stopped before the listener was added
             }
-        });
-        if (!instance.getLifecycleService().isRunning()) {
-            stop.run();                       // it stopped before the listener was added
+            AtomicReference<Leaving> leaving = new AtomicReference<>();
+            roster.onCoordinatorLost(() -> leave(leaving, Leaving.COORDINATOR_LOST, instance, id));
+            node.retired().thenRun(() -> leave(leaving, Leaving.RETIRED, instance, id));
+            transport.onReportsUnsent(() -> leave(leaving, Leaving.REPORTS_UNSENT, instance, id));
+            transport.onCutOff(() -> leave(leaving, Leaving.CUT_OFF, instance, id));
+            instance.getCluster().addMembershipListener(roster);
+            afterMemberStartForTests.run();
+            transport.attach(node, instance);
+            return new HazelcastWorker(instance, node, transport, codec, roster, leaving, settings.clusterName());
+        } catch (Throwable e) {
+            // anything once the member has started, an Error too: it left the member in the cluster,
+            // its port bound and its worker unreachable by the caller, who got no worker to close;
+            // every step runs, as in close(), so a node's close that throws still shuts the member down
+            suppress(e, CloseSteps.runAll(node::close, transport::close, instance::shutdown));
+            throw e;
         }
-        AtomicReference<Leaving> leaving = new AtomicReference<>();
-        roster.onCoordinatorLost(() -> leave(leaving, Leaving.COORDINATOR_LOST, instance, id));
-        node.retired().thenRun(() -> leave(leaving, Leaving.RETIRED, instance, id));
-        transport.onReportsUnsent(() -> leave(leaving, Leaving.REPORTS_UNSENT, instance, id));
-        transport.onCutOff(() -> leave(leaving, Leaving.CUT_OFF, instance, id));
-        instance.getCluster().addMembershipListener(roster);
-        transport.attach(node, instance);
-        return new HazelcastWorker(instance, node, transport, codec, roster, leaving, settings.clusterName());
+    }
+
+    /** Adds what a failed start's cleanup threw, if anything, to the start's own failure. */
+    private static void suppress(Throwable failure, Throwable closing) {
+        if (closing != null && closing != failure) {
+            failure.addSuppressed(closing);
+        }
     }
 
     /**
