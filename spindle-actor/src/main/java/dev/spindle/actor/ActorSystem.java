@@ -89,7 +89,9 @@ import java.util.function.Supplier;
  *
  * <h2>Closing</h2>
  *
- * <p>{@link #close()} refuses further spawns and stops every live actor with
+ * <p>{@link #close()} refuses further spawns (they throw
+ * {@link java.util.concurrent.RejectedExecutionException}, as a pool's submit after shutdown does)
+ * and stops every live actor with
  * {@link ActorRef#stop()}: messages already in a mailbox are processed, later ones are dead
  * letters (later asks fail with {@link ActorStoppedException}). If the system owns its
  * scheduler it then closes it, which waits until every actor has processed its stop; with a
@@ -189,7 +191,7 @@ public final class ActorSystem implements AutoCloseable {
      * @param factory makes the actor's object, which only the actor's activations touch
      * @return the new actor's reference
      * @throws ActorCreationException if the factory throws or returns null
-     * @throws IllegalStateException if the system is closed
+     * @throws RejectedExecutionException if the system is closed
      * @throws NullPointerException if {@code factory} is null
      */
     public <A> ActorRef<A> spawn(Supplier<? extends A> factory) {
@@ -208,7 +210,7 @@ public final class ActorSystem implements AutoCloseable {
      * @throws IllegalArgumentException if the system's scheduler is a
      *     {@link SchedulerUnion} without a member at {@code config}'s scheduler index, or whose
      *     member there is a union without one (a union passes the index on to its member)
-     * @throws IllegalStateException if the system is closed
+     * @throws RejectedExecutionException if the system is closed
      * @throws NullPointerException if an argument is null
      */
     public <A> ActorRef<A> spawn(Supplier<? extends A> factory, ActorConfig config) {
@@ -237,7 +239,7 @@ public final class ActorSystem implements AutoCloseable {
      * @param factory makes the actor's object from the actor's own reference
      * @return the new actor's reference (the one the factory got)
      * @throws ActorCreationException if the factory throws or returns null
-     * @throws IllegalStateException if the system is closed
+     * @throws RejectedExecutionException if the system is closed
      * @throws NullPointerException if {@code factory} is null
      */
     public <A> ActorRef<A> spawnWithSelf(Function<? super ActorRef<A>, ? extends A> factory) {
@@ -255,7 +257,7 @@ public final class ActorSystem implements AutoCloseable {
      * @throws IllegalArgumentException if the system's scheduler is a
      *     {@link SchedulerUnion} without a member at {@code config}'s scheduler index, or whose
      *     member there is a union without one (a union passes the index on to its member)
-     * @throws IllegalStateException if the system is closed
+     * @throws RejectedExecutionException if the system is closed
      * @throws NullPointerException if an argument is null
      */
     public <A> ActorRef<A> spawnWithSelf(Function<? super ActorRef<A>, ? extends A> factory, ActorConfig config) {
@@ -292,7 +294,7 @@ public final class ActorSystem implements AutoCloseable {
         cell.start(actor);
         if (closed) {                // close() may have missed the actor: stop it ourselves
             cell.stop();
-            throw new IllegalStateException("actor system '" + name + "' is closed");
+            throw closedRejection();
         }
         return cell;
     }
@@ -319,8 +321,17 @@ public final class ActorSystem implements AutoCloseable {
 
     private void ensureOpen() {
         if (closed) {
-            throw new IllegalStateException("actor system '" + name + "' is closed");
+            throw closedRejection();
         }
+    }
+
+    /**
+     * What a spawn on a closed system throws: a {@code RejectedExecutionException}, as the pools,
+     * the async runtime and the cluster's client throw for work submitted after they were shut
+     * down (it was an {@code IllegalStateException}, alone among them).
+     */
+    private RejectedExecutionException closedRejection() {
+        return new RejectedExecutionException("actor system '" + name + "' is closed");
     }
 
     // ------------------------------------------------------------------ callbacks from actors

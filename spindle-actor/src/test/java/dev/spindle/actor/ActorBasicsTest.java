@@ -14,6 +14,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
@@ -52,7 +53,7 @@ class ActorBasicsTest {
         assertThat(counter.isStopped()).isTrue();
         assertThat(system.stats().liveActors()).isZero();
         assertThatThrownBy(() -> system.spawn(Counter::new))
-                .isInstanceOf(IllegalStateException.class).hasMessageContaining("closed");
+                .isInstanceOf(RejectedExecutionException.class).hasMessageContaining("closed");
     }
 
     @Test

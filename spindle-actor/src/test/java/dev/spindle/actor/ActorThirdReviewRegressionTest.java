@@ -17,6 +17,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -387,7 +388,7 @@ class ActorThirdReviewRegressionTest {
 
     /**
      * Spawns (each factory telling its own actor) racing close() of a system that owns its
-     * scheduler: every spawn either throws IllegalStateException or returns an actor whose stop
+     * scheduler: every spawn either throws RejectedExecutionException or returns an actor whose stop
      * completes, and no actor stays live.
      */
     @Test
@@ -402,7 +403,7 @@ class ActorThirdReviewRegressionTest {
                             self.tell(c -> c.n++);
                             return new Counter();
                         }));
-                    } catch (IllegalStateException closed) {
+                    } catch (RejectedExecutionException closed) {
                         return;
                     }
                 }

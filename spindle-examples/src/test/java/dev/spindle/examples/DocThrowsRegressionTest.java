@@ -453,10 +453,10 @@ class DocThrowsRegressionTest {
             softly.assertThat(stopped).as("ask after stop").isInstanceOf(ExecutionException.class)
                     .hasCauseInstanceOf(ActorStoppedException.class);
         }
-        expect("spawn after close", IllegalStateException.class, () -> system.spawn(Box::new));
-        expect("spawn(cfg) after close", IllegalStateException.class, () -> system.spawn(Box::new, cfg));
-        expect("spawnWithSelf after close", IllegalStateException.class, () -> system.spawnWithSelf(self -> new Box()));
-        expect("spawnWithSelf(cfg) after close", IllegalStateException.class, () -> system.spawnWithSelf(self -> new Box(), cfg));
+        expect("spawn after close", RejectedExecutionException.class, () -> system.spawn(Box::new));
+        expect("spawn(cfg) after close", RejectedExecutionException.class, () -> system.spawn(Box::new, cfg));
+        expect("spawnWithSelf after close", RejectedExecutionException.class, () -> system.spawnWithSelf(self -> new Box()));
+        expect("spawnWithSelf(cfg) after close", RejectedExecutionException.class, () -> system.spawnWithSelf(self -> new Box(), cfg));
         softly.assertAll();
     }
 
