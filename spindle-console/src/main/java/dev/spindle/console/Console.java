@@ -391,6 +391,7 @@ public final class Console implements AutoCloseable {
      * @param stats reads the scheduler's counters, on the console's sampler thread
      * @return this console
      * @throws IllegalArgumentException if {@code name} is blank or longer than 200 characters
+     * @throws IllegalStateException if the console is closed
      * @throws NullPointerException if an argument is null
      */
     public Console register(String name, Supplier<SchedulerStats> stats) {
@@ -410,11 +411,14 @@ public final class Console implements AutoCloseable {
      * @param runtime the async runtime
      * @return this console
      * @throws IllegalArgumentException if {@code name} is blank or longer than 200 characters
+     * @throws IllegalStateException if the console is closed
      * @throws NullPointerException if an argument is null
      */
     public Console register(String name, AsyncRuntime runtime) {
         String checked = checkName(name);
-        Objects.requireNonNull(runtime, "runtime").enableTaskStatistics();
+        Objects.requireNonNull(runtime, "runtime");
+        ensureOpen();                     // before turning the statistics on for nothing
+        runtime.enableTaskStatistics();
         return add(new AsyncSource(checked, runtime));
     }
 
@@ -427,6 +431,7 @@ public final class Console implements AutoCloseable {
      * @param system the actor system
      * @return this console
      * @throws IllegalArgumentException if {@code name} is blank or longer than 200 characters
+     * @throws IllegalStateException if the console is closed
      * @throws NullPointerException if an argument is null
      */
     public Console register(String name, ActorSystem system) {
@@ -443,6 +448,7 @@ public final class Console implements AutoCloseable {
      * @param cluster the cluster, or its coordinator
      * @return this console
      * @throws IllegalArgumentException if {@code name} is blank or longer than 200 characters
+     * @throws IllegalStateException if the console is closed
      * @throws NullPointerException if an argument is null
      */
     public Console register(String name, ClusterView cluster) {
@@ -471,10 +477,22 @@ public final class Console implements AutoCloseable {
     }
 
     private Console add(Source source) {
+        ensureOpen();
         synchronized (sources) {
             sources.put(source.name(), source);
         }
         return this;
+    }
+
+    /**
+     * Refuses a registration once the console is closed: it would be kept and never shown, and a
+     * caller that registers on a console it thinks is running is better told at once. (A register
+     * racing close() may still be kept unshown, as one just before it would be.)
+     */
+    private void ensureOpen() {
+        if (closed) {
+            throw new IllegalStateException("console on " + server.getAddress() + " is closed: nothing registered");
+        }
     }
 
     // ------------------------------------------------------------------ addresses
@@ -695,7 +713,8 @@ public final class Console implements AutoCloseable {
      * Called from an interrupted thread it returns without waiting, the interrupt kept; so called
      * from a console thread (a supplier that closes the console), which it has just interrupted
      * with the others, it does not wait (and never for the calling thread itself).
-     * Idempotent: a second call returns at once.
+     * Idempotent: a second call returns at once. Later registrations throw
+     * {@link IllegalStateException}; {@link #unregister} stays allowed, and does nothing.
      */
     @Override
     public void close() {
