@@ -83,16 +83,17 @@
  *                                (the rule before the fix below; fails with -DSPARE_RETIRES)
  *
  * SPARE WORKERS, -DSPARE_RETIRES: worker NW-1 is a spare worker that is no longer needed (the
- * core worker it stood in for has left its blocking section, so hasExcessWorkers() holds and
+ * core worker it stood in for has left its blocking section, so Spares.hasExcess() holds and
  * liveWorkers counts it until it retires). The first time it would park it retires instead,
- * as Worker.park() does: if it was searching it calls stopSearchingFoundWork(), then
+ * as Worker.park() does: if it was searching it calls Worker.stopSearching() (modelled by
+ * the inline stopSearchingFoundWork below), then
  * tryRetire() and exits; it may also retire later from a timed park (parkNanos, then
  * cancelPark). Under the old re-check rule (-DMUTANT_LAST_SEARCHER_ONLY) spin found a lost
  * wake-up in spindle-core with NW=2, NT=1, i.e. a
  * pool of parallelism 1 plus its spare, where only one worker may search at a time:
  * the spare S is the only searcher and has found nothing; core worker C finds nothing, fails
  * tryStartSearching (S is searching) and heads for park(); the submitter offers the task, sees
- * a searcher and wakes nobody; S retires: stopSearchingFoundWork() drops the searcher count
+ * a searcher and wakes nobody; S retires: Worker.stopSearching() drops the searcher count
  * to 0 and calls notifyWork(), which wakes nobody because C is not registered as parked yet;
  * C then registers with wasSearching = false, so it is not the "last searcher" and does not
  * re-check the queues. The task stays queued with C parked and S gone, until some later
@@ -230,7 +231,8 @@ inline notifyWorkRacy(ok, w) {
     fi
 }
 
-/* Worker.stopSearching(): IdleCoordinator.stopSearching(), then the last searcher looks */
+/* Worker.stopSearching() (the model's name says when: a searcher found work, or a spare */
+/* retires): IdleCoordinator.stopSearching(), then the last searcher looks */
 inline stopSearchingFoundWork(ok, w) {
     d_step { searching--; ok = (searching == 0) };    /* state.addAndGet(-SEARCHING) */
     if
@@ -371,7 +373,7 @@ loop:
     /* park() */
 #ifdef SPARE_RETIRES
     if
-    :: me == NW - 1 ->                            /* a spare, and hasExcessWorkers() */
+    :: me == NW - 1 ->                            /* a spare, and spares.hasExcess() */
         if
         :: srch -> srch = false; stopSearchingFoundWork(ok, w)   /* "hands the search to */
         :: else                                                  /* a parked peer if last" */
