@@ -388,7 +388,7 @@ public final class ActorSystem implements AutoCloseable {
      */
     public List<MailboxDepth> deepestMailboxes(int n) {
         if (n < 1 || n > 1000) {
-            throw new IllegalArgumentException("n must be in 1..1000, not " + n);
+            throw new IllegalArgumentException("n must be in [1, 1000], was " + n);
         }
         PriorityQueue<MailboxDepth> top = new PriorityQueue<>(n, Comparator.comparingLong(MailboxDepth::depth));
         for (ActorCell<?> cell : actors) {

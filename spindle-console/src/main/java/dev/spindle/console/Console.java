@@ -236,7 +236,7 @@ public final class Console implements AutoCloseable {
          */
         public Builder port(int port) {
             if (port < 0 || port > 65535) {
-                throw new IllegalArgumentException("port must be in 0..65535, not " + port);
+                throw new IllegalArgumentException("port must be in [0, 65535], was " + port);
             }
             this.port = port;
             return this;
@@ -285,7 +285,7 @@ public final class Console implements AutoCloseable {
          */
         public Builder maxClients(int maxClients) {
             if (maxClients < 1 || maxClients > 256) {
-                throw new IllegalArgumentException("maxClients must be in 1..256, not " + maxClients);
+                throw new IllegalArgumentException("maxClients must be in [1, 256], was " + maxClients);
             }
             this.maxClients = maxClients;
             return this;
@@ -312,7 +312,7 @@ public final class Console implements AutoCloseable {
          */
         public Builder maxConnectionsPerAddress(int max) {
             if (max < 1 || max > 1024) {
-                throw new IllegalArgumentException("maxConnectionsPerAddress must be in 1..1024, not " + max);
+                throw new IllegalArgumentException("maxConnectionsPerAddress must be in [1, 1024], was " + max);
             }
             this.maxConnectionsPerAddress = max;
             return this;
@@ -330,7 +330,7 @@ public final class Console implements AutoCloseable {
             Objects.requireNonNull(interval, "interval");
             // compared as durations: toMillis() throws ArithmeticException for a huge one
             if (interval.compareTo(Duration.ofMillis(50)) < 0 || interval.compareTo(Duration.ofMinutes(1)) > 0) {
-                throw new IllegalArgumentException("interval must be between 50 ms and 1 min, not " + interval);
+                throw new IllegalArgumentException("interval must be between 50 ms and 1 min, was " + interval);
             }
             this.interval = interval;
             return this;
@@ -351,7 +351,7 @@ public final class Console implements AutoCloseable {
             Objects.requireNonNull(timeout, "requestTimeout");
             // compared as durations: toMillis() throws ArithmeticException for a huge one
             if (timeout.compareTo(Duration.ofMillis(100)) < 0 || timeout.compareTo(Duration.ofMinutes(10)) > 0) {
-                throw new IllegalArgumentException("requestTimeout must be between 100 ms and 10 min, not " + timeout);
+                throw new IllegalArgumentException("requestTimeout must be between 100 ms and 10 min, was " + timeout);
             }
             this.requestTimeout = timeout;
             return this;

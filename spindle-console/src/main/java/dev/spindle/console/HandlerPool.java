@@ -82,7 +82,7 @@ final class HandlerPool extends ThreadPoolExecutor {
     HandlerPool(String name, int threads, long timeoutNanos) {
         super(threads, threads, 0, TimeUnit.MILLISECONDS, new ArrayBlockingQueue<>(QUEUE));
         if (timeoutNanos <= 0) {
-            throw new IllegalArgumentException("timeout must be positive, not " + timeoutNanos + " ns");
+            throw new IllegalArgumentException("timeout must be positive, was " + timeoutNanos + " ns");
         }
         this.timeoutNanos = timeoutNanos;
         AtomicInteger n = new AtomicInteger();

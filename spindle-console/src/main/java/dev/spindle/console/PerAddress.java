@@ -46,7 +46,7 @@ final class PerAddress {
     /** @param max the most exchanges one address may have at once, at least 1 */
     PerAddress(int max) {
         if (max < 1) {
-            throw new IllegalArgumentException("the limit must be at least 1, not " + max);
+            throw new IllegalArgumentException("the limit must be at least 1, was " + max);
         }
         this.max = max;
     }

@@ -272,12 +272,15 @@ class ConsoleTest {
 
     @Test
     void badSettingsAreRefusedByName() {
+        // the range style of the other modules' checks: "must be in [a, b], was x"
         assertThatThrownBy(() -> Console.builder().port(70000))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("port");
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("port must be in [0, 65535], was 70000");
         assertThatThrownBy(() -> Console.builder().maxClients(0))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("maxClients");
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("maxClients must be in [1, 256], was 0");
+        assertThatThrownBy(() -> Console.builder().maxConnectionsPerAddress(1025)).isInstanceOf(
+                IllegalArgumentException.class).hasMessage("maxConnectionsPerAddress must be in [1, 1024], was 1025");
         assertThatThrownBy(() -> Console.builder().interval(Duration.ZERO))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("interval");
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("interval must be between 50 ms and 1 min, was PT0S");
         assertThatThrownBy(() -> Console.builder().token("short"))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("16");
         assertThatThrownBy(() -> Console.builder().token("has spaces in it, sixteen+"))

@@ -52,7 +52,7 @@ public final class ClusterBench {
     public static void main(String[] args) throws Exception {
         int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 3;
         if (rounds < 1) {
-            throw new IllegalArgumentException("rounds must be at least 1, got " + rounds);
+            throw new IllegalArgumentException("rounds must be at least 1, was " + rounds);
         }
         PrintStream out = System.out;
         out.printf(Locale.ROOT, "cluster makespan: %d workers x %d threads, median of %d, JDK %s, %d cores%n",
