@@ -41,7 +41,13 @@ import java.util.concurrent.TimeUnit;
  * without its trust store) or refuse as existing (a member's key without its signed
  * certificate). Where the file system has POSIX permissions,
  * the directory, if created here, and the key stores holding a private key are the owner's only:
- * another local user who could read a store could guess its password offline.
+ * another local user who could read a store could guess its password offline. The directory may
+ * exist already and be open to others: so a store is built in a new directory of its own that
+ * only the owner can enter ({@code .partial-*}, removed once the store is in place; a run that is
+ * killed leaves it), as {@code keytool} makes its file as the umask allows (readable by all,
+ * usually) and it is narrowed only afterwards; another user who opened it in between would keep
+ * reading it. The password file {@link #main} generates is created the owner's, for the same
+ * reason.
  */
 public final class DevCertificates {
 
@@ -56,6 +62,13 @@ public final class DevCertificates {
     private static final int VALIDITY_DAYS = 365;
     private static final String USAGE = "usage: spindle certs DIR [member...]  (store password from "
             + "SPINDLE_STORE_PASSWORD, else DIR/" + PASSWORD_FILE + ", else generated into it)";
+
+    /**
+     * Tests only: run after each step that leaves a new file holding a secret in the directory (each
+     * {@code keytool} run, the creation of the password file), so that a test can look at the
+     * directory as another local user would at that moment.
+     */
+    static volatile Runnable afterEachStep;
 
     private final Path dir;
     private final String password;
@@ -110,11 +123,10 @@ public final class DevCertificates {
             return trustStore();               // renamed into place last: the rest is there
         }
         Path pem = dir.resolve("ca.pem");
-        String ca = partial(CA_STORE);
-        String trust = partial(TRUST_STORE);
+        Path work = workDirectory();
+        String ca = partial(work, CA_STORE);
+        String trust = partial(work, TRUST_STORE);
         try {
-            Files.deleteIfExists(dir.resolve(ca));     // left by a run that was killed
-            Files.deleteIfExists(dir.resolve(trust));
             keytool("-genkeypair", "-alias", "ca", "-keyalg", "EC", "-groupname", "secp256r1",
                     "-dname", "CN=Spindle development CA", "-ext", "bc:c", "-validity", days(),
                     "-storetype", "PKCS12", "-keystore", ca, "-storepass:env", PASSWORD_ENV,
@@ -130,6 +142,7 @@ public final class DevCertificates {
         } finally {
             Files.deleteIfExists(dir.resolve(ca));
             Files.deleteIfExists(dir.resolve(trust));
+            Files.deleteIfExists(work);
         }
         return trustStore();
     }
@@ -146,11 +159,11 @@ public final class DevCertificates {
     public Path createMember(String member) throws IOException {
         Path store = newStore(member);
         createCa();
-        String file = partial(store.getFileName().toString());
+        Path work = workDirectory();
+        String file = partial(work, store.getFileName().toString());
         String csr = member + ".csr";
         String pem = member + ".pem";
         try {
-            Files.deleteIfExists(dir.resolve(file));   // left by a run that was killed
             generateKey(member, file);
             keytool("-certreq", "-alias", "member", "-keystore", file, "-storepass:env", PASSWORD_ENV, "-file", csr);
             keytool("-gencert", "-rfc", "-alias", "ca", "-keystore", CA_STORE, "-storepass:env", PASSWORD_ENV,
@@ -164,6 +177,7 @@ public final class DevCertificates {
             Files.deleteIfExists(dir.resolve(csr));
             Files.deleteIfExists(dir.resolve(pem));
             Files.deleteIfExists(dir.resolve(file));
+            Files.deleteIfExists(work);
         }
         return store;
     }
@@ -180,20 +194,38 @@ public final class DevCertificates {
      */
     public Path createSelfSigned(String member) throws IOException {
         Path store = newStore(member);
-        String file = partial(store.getFileName().toString());
+        Path work = workDirectory();
+        String file = partial(work, store.getFileName().toString());
         try {
-            Files.deleteIfExists(dir.resolve(file));
             generateKey(member, file);
             Files.move(dir.resolve(file), store);
         } finally {
             Files.deleteIfExists(dir.resolve(file));
+            Files.deleteIfExists(work);
         }
         return store;
     }
 
-    /** The name a store is built under until it is complete. */
-    private static String partial(String store) {
-        return store + ".partial";
+    /**
+     * The name a store is built under until it is complete, in {@code work}: relative to
+     * {@link #dir}, where {@code keytool} runs.
+     */
+    private String partial(Path work, String store) {
+        return dir.relativize(work.resolve(store + ".partial")).toString();
+    }
+
+    /**
+     * A new directory in {@link #dir} for building one store, that only the owner can enter where
+     * permissions are POSIX: a file {@code keytool} makes there is out of other users' reach from
+     * the start, whatever the umask and {@link #dir}'s own permissions (see the class comment).
+     */
+    private Path workDirectory() throws IOException {
+        return posix() ? Files.createTempDirectory(dir, ".partial-", PosixFilePermissions.asFileAttribute(
+                PosixFilePermissions.fromString("rwx------"))) : Files.createTempDirectory(dir, ".partial-");
+    }
+
+    private static boolean posix() {
+        return FileSystems.getDefault().supportedFileAttributeViews().contains("posix");
     }
 
     private Path newStore(String member) throws IOException {
@@ -220,7 +252,7 @@ public final class DevCertificates {
         if (Files.isDirectory(dir)) {
             return;
         }
-        if (FileSystems.getDefault().supportedFileAttributeViews().contains("posix")) {
+        if (posix()) {
             Files.createDirectories(dir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
         } else {
             Files.createDirectories(dir);
@@ -268,6 +300,7 @@ public final class DevCertificates {
             if (p.exitValue() != 0) {
                 throw new IOException("keytool " + args[0] + " failed (exit " + p.exitValue() + "): " + output.strip());
             }
+            step();
         } catch (InterruptedException e) {
             p.destroyForcibly();
             Thread.currentThread().interrupt();
@@ -329,8 +362,15 @@ public final class DevCertificates {
         }
     }
 
+    private static void step() {
+        Runnable hook = afterEachStep;
+        if (hook != null) {
+            hook.run();
+        }
+    }
+
     /** SPINDLE_STORE_PASSWORD, else the directory's password file, else a new one written there. */
-    private static String password(Path dir) throws IOException {
+    static String password(Path dir) throws IOException {
         String env = System.getenv("SPINDLE_STORE_PASSWORD");
         if (env != null && !env.isEmpty()) {
             return env;
@@ -343,12 +383,14 @@ public final class DevCertificates {
         byte[] random = new byte[18];
         new SecureRandom().nextBytes(random);
         String generated = Base64.getUrlEncoder().withoutPadding().encodeToString(random);
-        Files.createFile(file);
-        try {
-            Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
-        } catch (UnsupportedOperationException notPosix) {
-            // a file system without POSIX permissions: the directory's own protection applies
+        // the owner's from its creation: narrowed after, it could be opened by another user in
+        // between, who would then read the password through that descriptor once written
+        if (posix()) {
+            Files.createFile(file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+        } else {
+            Files.createFile(file);           // the directory's own protection applies
         }
+        step();
         Files.writeString(file, generated + "\n", StandardCharsets.UTF_8);
         System.out.println("generated store password: " + file);
         return generated;
