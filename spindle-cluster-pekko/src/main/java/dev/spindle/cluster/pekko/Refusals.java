@@ -13,11 +13,19 @@ import java.util.concurrent.atomic.AtomicLong;
  * sees every offender and a noisy one cannot flood the log. The set of offenders already logged
  * is bounded: past {@value #MAX_REMEMBERED} distinct offenders, refusals are still counted but
  * logged no more (one line says so), so an attacker inventing offender names cannot grow memory.
+ * An offender's name and the reason may come from the peer (a refused TLS peer is named by its
+ * certificate's subject, which anyone can make): both are logged {@linkplain #printable printable},
+ * so a peer cannot write a line of its own into the log, and cut to a bounded length, so the
+ * names remembered stay small.
  * Thread-safe.
  */
 final class Refusals {
 
     static final int MAX_REMEMBERED = 1024;
+    /** The longest offender name logged and remembered, in characters. */
+    static final int MAX_NAME = 512;
+    /** The longest reason logged, in characters. */
+    static final int MAX_WHY = 1024;
     private static final System.Logger LOG = System.getLogger(Refusals.class.getName());
 
     private final String what;
@@ -32,6 +40,8 @@ final class Refusals {
     /** Counts one refusal of {@code offender}; logs it if this offender was not logged before. */
     void refuse(String offender, String why) {
         count.incrementAndGet();
+        offender = printable(offender, MAX_NAME);
+        why = printable(why, MAX_WHY);
         if (logged.size() < MAX_REMEMBERED) {
             if (logged.add(offender)) {
                 LOG.log(Level.WARNING, "refused a {0} ({1}): {2} (further refusals of this offender are counted, not logged)",
@@ -40,6 +50,35 @@ final class Refusals {
         } else if (logged.add("")) {
             LOG.log(Level.WARNING, "more than {0} offenders refused a {1}; no longer logging new ones", MAX_REMEMBERED, what);
         }
+    }
+
+    /**
+     * {@code s} with every control character (a line break, the escape that starts a terminal's
+     * commands) and line or paragraph separator written as its Java escape ({@code \n},
+     * {@code \r}, {@code \t}, else a backslash, {@code u} and four hex digits), and cut after
+     * about {@code max} characters (then ending in "..."): one line of a log, of bounded length.
+     */
+    static String printable(String s, int max) {
+        if (s == null) {
+            return "null";
+        }
+        StringBuilder sb = new StringBuilder(Math.min(s.length(), max) + 8);
+        int i = 0;
+        for (; i < s.length() && sb.length() < max; i++) {
+            char c = s.charAt(i);
+            if (c == '\n') {
+                sb.append("\\n");
+            } else if (c == '\r') {
+                sb.append("\\r");
+            } else if (c == '\t') {
+                sb.append("\\t");
+            } else if (Character.isISOControl(c) || c == '\u2028' || c == '\u2029') {
+                sb.append(String.format("\\u%04x", (int) c));
+            } else {
+                sb.append(c);
+            }
+        }
+        return i < s.length() ? sb.append("...").toString() : sb.toString();
     }
 
     /** Refusals so far. */

@@ -66,17 +66,25 @@ final class TlsGuard extends ConfigSSLEngineProvider {
         return managers;
     }
 
-    /** "certificate CN=... (SHA-256 ab12cd34...)", a log line's name for the offender. */
+    /** The longest part of a certificate's subject that names it, in characters. */
+    static final int MAX_SUBJECT = 200;
+
+    /**
+     * "certificate CN=... (SHA-256 ab12cd34...)", a log line's name for the offender. The subject
+     * is the peer's own making, any characters of any length (the JDK writes a line break in it as
+     * it is): cut to {@value #MAX_SUBJECT} characters, so that the fingerprint after it is kept
+     * within {@link Refusals}' bound, and made {@linkplain Refusals#printable printable}.
+     */
     static String describe(X509Certificate[] chain) {
         if (chain == null || chain.length == 0) {
             return "a peer without a certificate";
         }
+        String subject = Refusals.printable(chain[0].getSubjectX500Principal().getName(), MAX_SUBJECT);
         try {
             byte[] digest = MessageDigest.getInstance("SHA-256").digest(chain[0].getEncoded());
-            return "certificate " + chain[0].getSubjectX500Principal().getName() + " (SHA-256 "
-                    + HexFormat.of().formatHex(digest, 0, 8) + "...)";
+            return "certificate " + subject + " (SHA-256 " + HexFormat.of().formatHex(digest, 0, 8) + "...)";
         } catch (NoSuchAlgorithmException | CertificateEncodingException e) {
-            return "certificate " + chain[0].getSubjectX500Principal().getName();
+            return "certificate " + subject;
         }
     }
 
