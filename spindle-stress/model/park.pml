@@ -44,7 +44,10 @@
  *     wakeOne wake a spare only while it is wanted, and a core worker first) is not modelled;
  *     such a spare times out and retires, or is woken once wanted. Not modelled at
  *     all: IdleCoordinator.sinkParked (it only reorders the stack for the watcher), wakeOne's
- *     preferred worker (the async runtime's, see async_park.pml), the targeted wake of the pinned pool (IdleCoordinator.wake: a per-worker flag in place
+ *     preferred worker (the async runtime's, see async_park.pml), and the bottom of the stack
+ *     that a submitter outside the work-stealing pool wakes (notifyWorkFromOutside): the model's
+ *     wakeOne pops the top, and which parked worker is woken is no part of the argument (the
+ *     watcher role's model, watch_role.pml, has its waker pick any parked worker), the targeted wake of the pinned pool (IdleCoordinator.wake: a per-worker flag in place
  *     of the state word, the same two-sided argument), the shared-queue pools' per-worker slot
  *     (run by its owner before it can park, like a local push), blocking sections themselves, shutdown and termination, the GLOBAL_INTERVAL look
  *     at the injector (an ordering detail), and tasks that submit more tasks (local pushes

@@ -31,7 +31,8 @@ import java.util.function.IntSupplier;
  *   <li><b>Waking any worker.</b> Whoever makes work visible that any worker may run calls
  *       {@link #notifyWork()}. If some worker is searching, it will find the work, so nobody is
  *       woken; if nobody is parked there is nobody to wake. Otherwise the most recently parked
- *       core worker (warmest cache) is popped and woken, and it is counted as searching
+ *       core worker (warmest cache) is popped and woken (for a thread outside the pool, the one
+ *       at the bottom of the stack: {@link #notifyWorkFromOutside}), and it is counted as searching
  *       <em>before</em> it runs, so a burst of submissions wakes one worker, not all of them.</li>
  *   <li><b>Waking one given worker</b> ({@link #wake}, for tasks only that worker may run, as
  *       in the pinned pool): a volatile read of its parked flag, and only if set, the lock,
@@ -291,6 +292,27 @@ public final class IdleCoordinator extends IdleCoordinatorState implements IdleC
         }
     }
 
+    /**
+     * As {@link #notifyWork()}, for a thread outside the pool: wakes the core worker at the
+     * bottom of the stack, the one parked longest or the watcher {@link #sinkParked} put there,
+     * where {@code notifyWork} wakes the most recently parked. A thread that submits a task and
+     * waits for its result, again and again, is woken each time by the worker that ran its task,
+     * which then parks on top of the stack: woken by the next submission, that worker was
+     * often the slowest to get going (docs/BENCHMARKS.md, session 68: a synchronous round trip
+     * from outside, 2 workers, 25.5 µs this way and 18.0 µs from the bottom, median of 6 JVMs
+     * each). Inside the pool the most recently parked stays the choice: waking from the bottom
+     * for every wake-up cost the async runtime's spawn_many a fifth. Which parked worker a
+     * wake-up picks is not part of the protocol's argument, so this changes no guarantee.
+     */
+    public void notifyWorkFromOutside() {
+        if (worthWaking((long) STATE.getVolatile(this))) {
+            wakeOne(FROM_THE_BOTTOM);
+        }
+    }
+
+    /** {@link #wakeOne}'s choice for {@link #notifyWorkFromOutside}. */
+    private static final int FROM_THE_BOTTOM = -2;
+
     /** As {@link #notifyWork()}, for callers that may skip the wake-up if they race (see above). */
     public void notifyWorkRacy() {
         if (worthWaking((long) STATE.get(this))) {
@@ -305,9 +327,10 @@ public final class IdleCoordinator extends IdleCoordinatorState implements IdleC
             if (searching(s) != 0 || size == 0 || terminated) {
                 return;
             }
-            // The preferred worker if it is parked; else the most recently parked core worker
-            // (its cache is warmest); a spare only when no core worker is parked and the spare
-            // is wanted. Waking a spare while a core worker sleeps would leave more threads than
+            // The preferred worker if it is parked; for a submitter outside the pool the core
+            // worker at the bottom (see notifyWorkFromOutside); else the most recently parked core
+            // worker (its cache is warmest); a spare only when no core worker is parked and the
+            // spare is wanted. Waking a spare while a core worker sleeps would leave more threads than
             // cores busy once that worker is woken too, and a spare the pool does not need is
             // left parked to retire.
             int i = size - 1;
@@ -315,7 +338,10 @@ public final class IdleCoordinator extends IdleCoordinatorState implements IdleC
                 while (stack[i] != preferred) {
                     i--;
                 }
+            } else if (preferred == FROM_THE_BOTTOM && (i = lowestParkedCore()) >= 0) {
+                // found: a core worker, as below, but from the bottom of the stack
             } else {
+                i = size - 1;
                 while (i >= 0 && isSpare(stack[i])) {
                     i--;
                 }
@@ -329,6 +355,16 @@ public final class IdleCoordinator extends IdleCoordinatorState implements IdleC
             w = wakeAt(i);
         }
         parker.unpark(w);
+    }
+
+    /** The lowest stack index of a parked core worker, or {@code -1} if none is parked. Lock held. */
+    private int lowestParkedCore() {
+        for (int i = 0; i < size; i++) {
+            if (!isSpare(stack[i])) {
+                return i;
+            }
+        }
+        return -1;
     }
 
     /**
@@ -383,7 +419,8 @@ public final class IdleCoordinator extends IdleCoordinatorState implements IdleC
 
     /**
      * Moves parked worker {@code w} to the bottom of the parked stack, so that {@link #notifyWork}
-     * wakes every other parked worker before it; nothing if it is not parked. Which parked worker
+     * wakes every other parked worker before it (a submitter outside the pool wakes the bottom
+     * first: {@link #notifyWorkFromOutside}); nothing if it is not parked. Which parked worker
      * a wake-up picks is a matter of cache warmth, not of correctness, so this changes no
      * guarantee. For the watcher ({@link WatcherRole}): a watcher woken while another worker is
      * parked nudges that one to take the role over (in the work-stealing pool, if a peer is

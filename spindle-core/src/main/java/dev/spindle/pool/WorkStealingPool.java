@@ -269,7 +269,7 @@ public final class WorkStealingPool extends PoolCore {
         }
         try {
             offerPrepared(f, prepared);
-            idle.notifyWork();
+            idle.notifyWorkFromOutside();      // the worker parked longest: see there why
         } finally {
             endExternalSubmit();
         }
@@ -671,7 +671,7 @@ public final class WorkStealingPool extends PoolCore {
         beginExternalSubmit();
         try {
             injector.offer(task);
-            idle.notifyWork();
+            idle.notifyWorkFromOutside();      // the worker parked longest: see there why
         } finally {
             endExternalSubmit();
         }

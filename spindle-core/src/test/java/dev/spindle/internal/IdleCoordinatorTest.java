@@ -77,6 +77,33 @@ class IdleCoordinatorTest {
         assertThat(idle.underLock(parked -> parked == 0)).isTrue();
     }
 
+    /**
+     * A submitter outside the pool wakes from the bottom of the parked stack (the worker parked
+     * longest, or a sunk watcher), a core worker before a spare, and counts it as searching as
+     * notifyWork does; notifyWork still wakes the most recently parked.
+     */
+    @Test
+    void aWakeFromOutsideTakesTheBottomOfTheStack() {
+        RecordingParker parker = new RecordingParker();
+        IdleCoordinator idle = new IdleCoordinator(4, 3, () -> 4, parker, () -> { });   // worker 3 a spare
+        idle.prepareToPark(3, false);          // the spare, parked first: at the bottom
+        idle.prepareToPark(0, false);
+        idle.prepareToPark(1, false);
+        idle.prepareToPark(2, false);
+        idle.notifyWorkFromOutside();
+        assertThat(parker.unparked).as("the core worker parked longest, not the spare below it").containsExactly(0);
+        idle.notifyWorkFromOutside();          // worker 0 counts as searching: nobody else is woken
+        assertThat(parker.unparked).containsExactly(0);
+        idle.stopSearching();
+        idle.sinkParked(2);                    // the watcher: now at the bottom
+        idle.notifyWorkFromOutside();
+        idle.stopSearching();
+        idle.notifyWork();                     // from inside: the most recently parked left
+        assertThat(parker.unparked).containsExactly(0, 2, 1);
+        assertThat(idle.isNotified(3)).as("the spare, not wanted, stays parked").isFalse();
+        assertThat(idle.underLock(parked -> parked == 1)).isTrue();
+    }
+
     @Test
     void aTargetedWakeWakesOnlyItsWorkerAndDoesNotCountItAsSearching() {
         RecordingParker parker = new RecordingParker();
