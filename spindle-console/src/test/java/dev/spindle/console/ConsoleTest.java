@@ -151,25 +151,40 @@ class ConsoleTest {
         }
     }
 
+    /**
+     * Every sample the console takes is looked at: the test takes them itself (a minute between
+     * the sampler's own), so none can go by unseen. Polling {@code /snapshot}, which holds only
+     * the latest sample, missed the one sample with the run whenever a poll took longer than the
+     * interval, or the sampler, late on a loaded machine, took two samples back to back, and then
+     * waited for the run until the timeout.
+     */
     @Test
     void aClustersTaskRunsAreSentOnceEachWithTheirWorker() throws Exception {
         try (dev.spindle.cluster.LocalCluster cluster = dev.spindle.cluster.LocalCluster.builder().workers(2)
                 .latency(Duration.ZERO).build();
-                // a run is in one sample only: 500 ms apart, a poll on a loaded machine still sees it
-                Console console = Console.builder().interval(Duration.ofMillis(500)).start()) {
+                Console console = Console.builder().interval(Duration.ofMinutes(1)).start()) {
+            while (!console.latest().contains("\"time\"")) {
+                Thread.sleep(10);              // the sampler's first (bounded by the class timeout)
+            }
             console.register("local", cluster);
             cluster.client().submit("first-run", args -> 1).get(10, TimeUnit.SECONDS);
-            String snapshot;
-            do {
-                snapshot = get(console.uri().resolve("/snapshot")).body();
-            } while (!snapshot.contains("first-run"));   // bounded by the class timeout
-            assertThat(snapshot).containsPattern("\"tasks\":\\[\\{\"key\":\"first-run\",\"worker\":[01],"
+            List<String> samples = new java.util.ArrayList<>();
+            // the run is logged when the scheduler handles its report, which may come after get()
+            while (cluster.taskEvents().stream().noneMatch(e -> e.key().equals("first-run"))) {
+                console.sample();
+                samples.add(console.latest());
+                Thread.sleep(10);              // bounded by the class timeout
+            }
+            for (int i = 0; i < 3; i++) {
+                console.sample();              // the first of these was taken with the run logged
+                samples.add(console.latest());
+            }
+            List<String> withTheRun = samples.stream().filter(s -> s.contains("first-run")).toList();
+            assertThat(withTheRun).as("the samples sending the run, of %s", samples).hasSize(1);
+            assertThat(withTheRun.get(0).split("first-run", -1)).as("the run within its sample").hasSize(2);
+            assertThat(withTheRun.get(0)).containsPattern("\"tasks\":\\[\\{\"key\":\"first-run\",\"worker\":[01],"
                     + "\"startAgoMs\":[0-9.]+,\"endAgoMs\":[0-9.]+,\"failed\":false}]");
-            String later;
-            do {
-                later = get(console.uri().resolve("/snapshot")).body();
-            } while (later.equals(snapshot));
-            assertThat(later).as("a run is sent in one sample only").contains("\"tasks\":[]");
+            assertThat(samples.get(samples.size() - 1)).as("a sample after it").contains("\"tasks\":[]");
         }
     }
 
