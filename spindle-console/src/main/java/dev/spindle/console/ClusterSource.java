@@ -20,8 +20,8 @@ import java.util.concurrent.RejectedExecutionException;
  * previous sample (at most {@link #MAX_EVENTS} of them, the newest); and the task runs logged since the previous sample
  * (at most {@link #MAX_TASKS}, the newest), each with its worker and its start and end as
  * milliseconds before the sample, which the page draws as a timeline per worker. A closed cluster
- * is reported as closed. A sample that fails (an accessor that throws) passes no entries of
- * either log: the next one sends them.
+ * is reported as closed. A sample that fails (an accessor that throws) or is not sent (a read
+ * the console stopped waiting for) passes no entries of either log: the next one sends them.
  */
 final class ClusterSource extends Source {
 
@@ -80,9 +80,10 @@ final class ClusterSource extends Source {
             Json.field(o, "executed", w.executed());
             Json.field(o, "memoryBytes", w.memoryBytes());
         });
-        // the cursors move on only once the whole sample is written: an accessor or a view that
-        // throws further on fails the sample (the console shows its error instead), and cursors
-        // moved already would start the next sample after events no page was sent
+        // the cursors move on only once the sample is sent (delivered()): an accessor or a view
+        // that throws further on fails the sample (the console shows its error instead), as does
+        // a read the console gave up on as stuck, and cursors moved already would start the next
+        // sample after events no page was sent
         Json.array(sb, "steals", steals.peek(log, MAX_EVENTS), (o, e) -> {
             Json.field(o, "id", e.stealId());
             Json.field(o, "key", clip(e.key()));
@@ -99,6 +100,10 @@ final class ClusterSource extends Source {
             Json.key(o, "failed").append(e.failed()).append(',');
         });
         Json.close(sb, '}');
+    }
+
+    @Override
+    void delivered() {
         steals.commit();
         tasks.commit();
     }

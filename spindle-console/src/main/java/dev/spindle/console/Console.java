@@ -25,11 +25,18 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
 
 /**
@@ -51,7 +58,9 @@ import java.util.function.Supplier;
  * over the interval), queue depth, and tasks done, steals and parks per second; for an actor
  * system its message and dead-letter rates and live actors; for a cluster each worker's
  * occupancy (tasks processing over threads) and the steal events as they happen; for an async
- * runtime registered as one, also its tasks with the longest polls and the most wake-ups.
+ * runtime registered as one, also its tasks with the longest polls and the most wake-ups. A
+ * source whose read has not returned within a second (or the interval, if longer) is shown as not
+ * answering until it does, and the others go on being shown.
  * Everything the
  * page needs (HTML, CSS, a small script drawing on canvas) is in this jar; it fetches nothing
  * else.
@@ -135,6 +144,14 @@ public final class Console implements AutoCloseable {
      */
     static final long CLOSE_WAIT_NANOS = TimeUnit.SECONDS.toNanos(5);
 
+    /**
+     * The longest a sample waits for one source, unless the interval is longer: a source still
+     * reading then is shown as not answering, and the sample goes on with the others.
+     */
+    static final long STUCK_NANOS = TimeUnit.SECONDS.toNanos(1);
+
+    private static final System.Logger LOG = System.getLogger(Console.class.getName());
+
     /** Tests only: run on an event stream's thread before each of its writes. */
     static volatile Runnable beforeStreamWrite;
 
@@ -156,6 +173,15 @@ public final class Console implements AutoCloseable {
     private volatile boolean closed;
     /** The sampler's thread, for {@link #close()} to wait for. */
     private volatile Thread samplerThread;
+    /**
+     * The threads that read the sources, one source at a time, for the sampler: one, unless a
+     * source got stuck in its read (each stuck read keeps its thread, the next read gets another).
+     */
+    private final ExecutorService readers;
+    /** The reader threads not yet seen ended, for {@link #close()} to wait for. */
+    private final Set<Thread> readerThreads = ConcurrentHashMap.newKeySet();
+    /** How long a sample waits for one source: {@link #STUCK_NANOS}, or the interval if longer. */
+    private final long stuckNanos;
 
     private Console(Builder b) throws IOException {
         this.token = b.token;
@@ -181,6 +207,14 @@ public final class Console implements AutoCloseable {
         this.handlers = new HandlerPool("spindle-console-http", b.maxClients + 4, b.requestTimeout.toNanos());
         ThreadFactory samplers = HandlerPool.daemon("spindle-console-sampler");
         this.sampler = Executors.newSingleThreadScheduledExecutor(r -> samplerThread = samplers.newThread(r));
+        ThreadFactory reading = HandlerPool.daemon("spindle-console-reader");
+        this.readers = Executors.newCachedThreadPool(r -> {
+            Thread t = reading.newThread(r);
+            readerThreads.removeIf(old -> old.getState() == Thread.State.TERMINATED);
+            readerThreads.add(t);
+            return t;
+        });
+        this.stuckNanos = Math.max(STUCK_NANOS, TimeUnit.MILLISECONDS.toNanos(intervalMillis));
         Requests requests = new Requests(token == null ? null : AccessToken.of(token), server.getAddress().getPort(),
                 hostOf(server.getAddress().getAddress()));
         server.createContext("/", ex -> handle(ex, requests));
@@ -522,35 +556,45 @@ public final class Console implements AutoCloseable {
 
     // ------------------------------------------------------------------ sampling
 
-    /** One sample of every source, on the sampler thread (or a test's); a failing source shows its error. */
+    /**
+     * One sample of every source, on the sampler thread (or a test's); a failing source shows its
+     * error. Each source is read on a reader thread while this one waits, at most
+     * {@link #stuckNanos}: a source whose read has not returned by then (a stats supplier stuck in
+     * a call, a coordinator whose network is gone) is shown as not answering, and the others are
+     * read on another thread, so one stuck source does not freeze the whole page. Until that read
+     * returns the source is not read again (a source is read by one thread at a time) and each
+     * sample shows it as not answering; what that read wrote is dropped (it is old by then) and not
+     * {@linkplain Source#delivered() delivered}, so a cluster's log entries it held go with the
+     * next. The wait is per stuck episode, not per sample: a sample waits for a source only when
+     * it starts a read of it.
+     */
     void sample() {
         List<Source> now;
         synchronized (sources) {
             now = List.copyOf(sources.values());
         }
         long nanos = System.nanoTime();
-        cpu.nextSample();
+        synchronized (cpu) {
+            cpu.nextSample();
+        }
         StringBuilder sb = new StringBuilder(256 + 512 * now.size());
         sb.append('{');
         Json.field(sb, "time", System.currentTimeMillis());
         Json.field(sb, "intervalMillis", intervalMillis);
         Json.key(sb, "sources").append('[');
+        List<Source> read = new ArrayList<>(now.size());
         for (Source s : now) {
-            int mark = sb.length();
+            String one;
             try {
-                s.sample(sb, nanos, cpu);
-            } catch (Throwable e) {
-                // an Error too (a class missing from the class path, an assertion), and a checked
-                // exception no signature declares (a supplier in Kotlin): thrown out of here it
-                // would end the periodic sample for good, and every page would freeze
-                sb.setLength(mark);
-                sb.append('{');
-                Json.field(sb, "kind", "error");
-                Json.field(sb, "name", s.name());
-                Json.field(sb, "error", Source.clip(describe(e)));
-                Json.close(sb, '}');
+                one = read(s, nanos, read);
+            } catch (InterruptedException | RejectedExecutionException closing) {
+                // close(): the sample is dropped, as the sampler's thread ends
+                if (closing instanceof InterruptedException) {
+                    Thread.currentThread().interrupt();
+                }
+                return;
             }
-            sb.append(',');
+            sb.append(one).append(',');
         }
         Json.close(sb, ']');
         Json.close(sb, '}');
@@ -560,6 +604,75 @@ public final class Console implements AutoCloseable {
             recent[(int) (tick % BACKLOG)] = latest;
             tickLock.notifyAll();
         }
+        // after the sample is published: what a source passed on once is passed now
+        for (Source s : read) {
+            s.delivered();
+        }
+    }
+
+    /**
+     * {@code s}'s JSON object for this sample: what its read wrote, its error, or that it is not
+     * answering (a read still running from an earlier sample, or one that outlasts the wait now).
+     * A source whose read returned is added to {@code read}.
+     */
+    private String read(Source s, long nanos, List<Source> read) throws InterruptedException {
+        Future<?> pending = s.pending;
+        if (pending != null) {
+            if (!pending.isDone()) {
+                return notAnswering(s, System.nanoTime() - s.pendingSince);
+            }
+            s.pending = null;                  // returned at last: read it afresh
+            LOG.log(System.Logger.Level.INFO, "console: source \"" + s.name() + "\" answers again");
+        }
+        StringBuilder own = new StringBuilder(512);
+        // what it threw is returned, not left to the future: an ExecutionException takes its
+        // cause's toString(), which may throw too (see describe), out of get()
+        Future<Throwable> reading = readers.submit(() -> {
+            try {
+                s.sample(own, nanos, cpu);
+                return null;
+            } catch (Throwable e) {
+                // an Error too (a class missing from the class path, an assertion), and a checked
+                // exception no signature declares (a supplier in Kotlin): thrown out of the sampler
+                // it would end the periodic sample for good, and every page would freeze
+                return e;
+            }
+        });
+        long started = System.nanoTime();
+        try {
+            Throwable failed = reading.get(stuckNanos, TimeUnit.NANOSECONDS);
+            if (failed != null) {
+                return error(s, describe(failed));
+            }
+            read.add(s);
+            return own.toString();
+        } catch (ExecutionException cannotBe) {
+            return error(s, "its read failed: " + cannotBe.getClass().getName());
+        } catch (TimeoutException stuck) {
+            s.pending = reading;
+            s.pendingSince = started;
+            LOG.log(System.Logger.Level.WARNING, "console: source \"" + s.name() + "\" has not answered in "
+                    + TimeUnit.NANOSECONDS.toMillis(stuckNanos) + " ms; shown as not answering until it does");
+            return notAnswering(s, System.nanoTime() - started);
+        } catch (InterruptedException closing) {
+            reading.cancel(true);
+            throw closing;
+        }
+    }
+
+    private static String notAnswering(Source s, long forNanos) {
+        return error(s, "not answering: its read has not returned for "
+                + TimeUnit.NANOSECONDS.toMillis(forNanos) + " ms");
+    }
+
+    private static String error(Source s, String error) {
+        StringBuilder sb = new StringBuilder(128);
+        sb.append('{');
+        Json.field(sb, "kind", "error");
+        Json.field(sb, "name", s.name());
+        Json.field(sb, "error", Source.clip(error));
+        Json.close(sb, '}');
+        return sb.toString();
     }
 
     /**
@@ -709,7 +822,9 @@ public final class Console implements AutoCloseable {
      * console's threads to end (the sampler, the request and stream threads, their watchdog), at
      * most 5 seconds: once it returns, no source is read any more (the schedulers and clusters it
      * showed may be closed) and the port is free. Only a source's supplier stuck in a call that
-     * ignores interrupts outlasts that wait, and is left to end on its own (a daemon thread).
+     * ignores interrupts outlasts that wait, and is left to end on its own (a daemon thread), with
+     * a warning naming its thread on the {@code System.Logger} of this class. (While the console
+     * runs, such a source is shown as not answering and the others go on: see {@link #sample()}.)
      * Called from an interrupted thread it returns without waiting, the interrupt kept; so called
      * from a console thread (a supplier that closes the console), which it has just interrupted
      * with the others, it does not wait (and never for the calling thread itself).
@@ -726,6 +841,7 @@ public final class Console implements AutoCloseable {
             tickLock.notifyAll();
         }
         sampler.shutdownNow();
+        readers.shutdownNow();
         server.stop(0);
         handlers.shutdownNow();
         // shutdownNow() only interrupts: a sampler still in a scheduler's stats() would read it
@@ -736,9 +852,19 @@ public final class Console implements AutoCloseable {
             if (s != null) {
                 HandlerPool.joinAll(List.of(s), deadline);
             }
+            HandlerPool.joinAll(List.copyOf(readerThreads), deadline);
             handlers.join(deadline);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+            return;
+        }
+        for (Thread t : readerThreads) {
+            if (t.isAlive() && t != Thread.currentThread()) {
+                // a read stuck in a call that ignores interrupts: a daemon thread, left to end
+                // on its own; said, so that a thread dump showing it later is explained
+                LOG.log(System.Logger.Level.WARNING, "console on " + server.getAddress() + " closed with "
+                        + t.getName() + " still in a source's read, which ignores interrupts: left running");
+            }
         }
     }
 

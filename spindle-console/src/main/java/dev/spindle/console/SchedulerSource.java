@@ -61,8 +61,11 @@ class SchedulerSource extends Source {
         Map<Integer, long[]> seen = new HashMap<>();
         for (WorkerStats w : s.workers()) {
             long[] before = last.getOrDefault(w.index(), NO_READING);
-            long cpuNanos = cpu.cpuNanos(s.name() + "-worker-" + w.index());
-            long[] now = {w.completed() + w.polls(), w.steals(), w.parks(), cpuNanos, cpu.lastThreadId()};
+            long[] now;
+            synchronized (cpu) {       // shared with a stuck source's late sample: see Source
+                long cpuNanos = cpu.cpuNanos(s.name() + "-worker-" + w.index());
+                now = new long[] {w.completed() + w.polls(), w.steals(), w.parks(), cpuNanos, cpu.lastThreadId()};
+            }
             double doneRate = Source.rate(now[0], before[0], elapsed);
             double stealRate = Source.rate(now[1], before[1], elapsed);
             double parkRate = Source.rate(now[2], before[2], elapsed);

@@ -4,13 +4,24 @@
 package dev.spindle.console;
 
 /**
- * Something registered with the console: a scheduler, an actor system or a cluster. The sampler
- * thread alone calls {@link #sample}, so a source may keep the previous reading (for rates) in
- * plain fields.
+ * Something registered with the console: a scheduler, an actor system or a cluster. One thread at
+ * a time calls {@link #sample}, then {@link #delivered}, never two samples at once (a reader thread
+ * of the console, handed each call through an executor), so a source may keep the previous
+ * reading (for rates) in plain fields. The {@link ThreadCpu} it is given is shared: a sample that
+ * outlasted its wait (see {@code Console}) may still be using it while the next sample runs, so
+ * a source reads it only while holding its lock.
  */
 abstract class Source {
 
     private final String name;
+
+    /**
+     * Its sample in progress on a reader thread, that the console stopped waiting for; null when
+     * none. Touched by the sampler thread only.
+     */
+    java.util.concurrent.Future<?> pending;
+    /** When {@link #pending} was given up on, by {@link System#nanoTime()}; sampler thread only. */
+    long pendingSince;
 
     Source(String name) {
         this.name = name;
@@ -28,6 +39,14 @@ abstract class Source {
      * @param cpu the worker threads' CPU clocks, refreshed once per sample
      */
     abstract void sample(StringBuilder sb, long nanos, ThreadCpu cpu);
+
+    /**
+     * The last {@link #sample} was sent, as it wrote it: what it passed on once (a cluster's log
+     * entries) is passed. Not called for a sample that threw, or was given up on as stuck: its
+     * entries go with the next one.
+     */
+    void delivered() {
+    }
 
     /** Opens this source's JSON object with its kind and name; the caller adds the rest. */
     final StringBuilder begin(StringBuilder sb, String kind) {

@@ -17,8 +17,8 @@ import java.util.Map;
  *
  * <p>Thread ids are cached by name; the cache is rebuilt (one walk over the JVM's threads) at
  * most once per sample, and only when a name is missing or its thread has ended, or a thread has
- * started since the last walk (it may carry a name already cached). Used by the sampler thread
- * only.
+ * started since the last walk (it may carry a name already cached). Not thread-safe: its users
+ * hold its lock (the console's reader threads; one that outlasted its sample may still use it).
  *
  * <p>Nothing makes scheduler names unique: two schedulers of one name have workers of one name,
  * and which thread is whose cannot be told. Such a name is {@linkplain #AMBIGUOUS read as

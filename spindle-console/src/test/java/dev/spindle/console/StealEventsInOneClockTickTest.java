@@ -86,6 +86,7 @@ class StealEventsInOneClockTickTest {
     private List<Long> sentIds() {
         StringBuilder sb = new StringBuilder();
         source.sample(sb, 1_000, new ThreadCpu());
+        source.delivered();                    // as the console does once the sample is sent
         List<Long> ids = new ArrayList<>();
         Matcher m = ID.matcher(sb.substring(sb.indexOf("\"steals\"")));
         while (m.find()) {
