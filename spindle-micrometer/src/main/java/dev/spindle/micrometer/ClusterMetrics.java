@@ -43,12 +43,17 @@ import java.util.function.ToDoubleFunction;
  *
  * <p>Once the cluster is closed its stats can no longer be read (it throws
  * {@link IllegalStateException} or {@link RejectedExecutionException}) and every meter reads NaN.
+ * A cluster whose {@code stats()} has not answered within a second (its scheduler thread stuck)
+ * reads NaN too, until it answers: the meters are read on the registry's scraping thread, which
+ * is not held longer (one daemon thread waits for the cluster).
  * The cluster is held weakly, as Micrometer holds the objects of function-based meters.
  */
 public final class ClusterMetrics implements MeterBinder {
 
     private final ClusterView cluster;
     private final Tags tags;
+    /** How the meters read the cluster: with a bounded wait, one read at a time. */
+    private final BoundedStats reads = new BoundedStats();
 
     /**
      * Meters for {@code cluster}, tagged {@code cluster=<name>}.
@@ -111,16 +116,16 @@ public final class ClusterMetrics implements MeterBinder {
                 Tags.of("outcome", outcome));
     }
 
-    /** A reading of the cluster's stats; NaN once the cluster is closed. */
-    private static ToDoubleFunction<ClusterView> read(ToDoubleFunction<ClusterStats> counter) {
+    /**
+     * A reading of the cluster's stats; NaN once the cluster is closed, or while it does not
+     * answer (see {@link BoundedStats}): read on the registry's scraping thread, a stuck cluster
+     * held every scrape for good.
+     */
+    private ToDoubleFunction<ClusterView> read(ToDoubleFunction<ClusterStats> counter) {
+        BoundedStats reads = this.reads;      // not this binder: the meter holds the cluster weakly only
         return c -> {
-            ClusterStats s;
-            try {
-                s = c.stats();
-            } catch (IllegalStateException | RejectedExecutionException closed) {
-                return Double.NaN;
-            }
-            return counter.applyAsDouble(s);
+            ClusterStats s = reads.stats(c);
+            return s == null ? Double.NaN : counter.applyAsDouble(s);
         };
     }
 }
