@@ -1713,11 +1713,34 @@ final class GraphScheduler implements AutoCloseable {
 
     private void onDataMissing(Message.DataMissing m) {
         TaskState t = current(m.key(), m.attempt(), m.worker());
+        TaskState dep = tasks.get(m.dependency());
         if (t == null) {
+            // an attempt no longer current (the task failed with another input, or was superseded,
+            // while its worker fetched or read this one): nothing to place again, but what the
+            // report says of the copy is true all the same. Ignored, a copy that its own worker could
+            // not read (its store dropped it) stayed counted: its keys and memory, a holder named to
+            // every task that fetches the input, a task placed there for a value it does not have
+            if (m.worker() >= 0 && m.worker() < workers.size() && workers.get(m.worker()).alive) {
+                uncountMissing(m, dep);
+                recomputeForWaiting(dep, new HashSet<>());
+            }
             return;
         }
         unassign(t);
-        TaskState dep = tasks.get(m.dependency());
+        uncountMissing(m, dep);
+        t.setState(TaskState.State.WAITING);
+        Set<TaskState> visited = new HashSet<>();
+        ensure(t, visited);
+        // t did not compute it again if t was cancelled, and forgotten as it came back
+        recomputeForWaiting(dep, visited);
+    }
+
+    /**
+     * Stops counting the copy of {@code dep} that {@link Message.DataMissing} {@code m} says its
+     * holder lacks, and tells that holder to drop what it may still have; {@code dep} goes LOST if
+     * that was its last holder.
+     */
+    private void uncountMissing(Message.DataMissing m, TaskState dep) {
         if (m.holder() >= 0 && m.holder() < workers.size() && dep != null) {   // a worker's word: check it
             dep.removeHolder(m.holder());
             WorkerState h = workers.get(m.holder());
@@ -1740,14 +1763,15 @@ final class GraphScheduler implements AutoCloseable {
         if (dep != null && dep.state == TaskState.State.MEMORY && dep.holders.isEmpty()) {
             dep.setState(TaskState.State.LOST);
         }
-        t.setState(TaskState.State.WAITING);
-        Set<TaskState> visited = new HashSet<>();
-        ensure(t, visited);
+    }
+
+    /**
+     * Has {@code dep}, lost with the copy a {@link Message.DataMissing} named, computed again for
+     * the tasks waiting for it: nothing else would (a loss of a worker or a retirement walks every
+     * waiting task, that report only its own task), and they waited for good.
+     */
+    private void recomputeForWaiting(TaskState dep, Set<TaskState> visited) {
         if (dep != null && dep.state == TaskState.State.LOST) {
-            // t did not compute it again: t was cancelled, and forgotten as it came back. Other
-            // tasks waiting for the input need it all the same; nothing else would compute it
-            // again for them (a loss of a worker or a retirement walks every waiting task, this
-            // report only t), and they waited for good
             for (TaskState d : new ArrayList<>(dep.dependents)) {
                 if (d.state == TaskState.State.WAITING) {
                     ensure(d, visited);
