@@ -207,8 +207,9 @@ final class ClusterWorker {
      * its attempts travelled here, each release overtaking its own), and every one sent before the
      * release is stale, not only the first to arrive. Bounded, the eldest forgotten first, since
      * most releases overtook nothing and have no task to meet them (a forgotten one leaves the
-     * scheduler's release of the stale copy, GraphScheduler.ignoredResult, to clean up). Guarded
-     * by {@link #early}.
+     * scheduler's release of the stale copy, GraphScheduler.ignoredResult, to clean up). A task
+     * sent before such a release that needs the key as an input does not fetch it either
+     * ({@link #releasedSinceSent}). Guarded by {@link #early}.
      */
     private final Map<String, Long> overtaken = new LinkedHashMap<>() {
         @Override
@@ -646,8 +647,40 @@ final class ClusterWorker {
             makeReady(job);
             return;
         }
+        String released = releasedSinceSent(c, missing);
+        if (released != null) {
+            // sent before a release of this input that overtook it: arrived first, the job would
+            // have lost its fetch (or its copy) to that release and reported the input missing, so it
+            // does now. Fetched after the release, the copy was reported naming only the releases
+            // handled in order; with an earlier one of another key still on its way, the report named
+            // fewer than the scheduler had sent when it asked for the key again, so it was ignored
+            // (GraphScheduler.onDataAdded), and the copy was counted nowhere until the key's next release
+            if (job.state.compareAndSet(FETCHING, RELEASED)) {
+                departed(job);
+                jobs.remove(c.key(), job);
+                transport.toScheduler(new Message.DataMissing(id, c.key(), c.attempt(), released, -1));
+            }
+            return;
+        }
         for (String dep : missing) {
             await(job, dep, c.holders().getOrDefault(dep, List.of()));
+        }
+    }
+
+    /**
+     * One of {@code missing}, inputs of task {@code c} that this worker lacks, that a release handled
+     * here was sent after {@code c} ({@link #overtaken}); null if none (or if that release was
+     * forgotten since, see {@link #MAX_OVERTAKEN}).
+     */
+    private String releasedSinceSent(Message.Compute c, List<String> missing) {
+        synchronized (early) {
+            for (String dep : missing) {
+                Long index = overtaken.get(dep);
+                if (index != null && c.releases() < index) {
+                    return dep;
+                }
+            }
+            return null;
         }
     }
 
