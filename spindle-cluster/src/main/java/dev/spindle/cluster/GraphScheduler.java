@@ -1326,8 +1326,9 @@ final class GraphScheduler implements AutoCloseable {
      * dropped the copy. Every release of the key to the worker takes it off the fetchers, so the
      * count kept is that of its first ask since (the fewest, so that a report of that ask's copy
      * counts). The fewer is kept against an entry left by an incarnation of the id that is gone
-     * too: left there, no release of the key reached the new one since, so none of its reports
-     * is older than such a release, and a count of the gone one's must not refuse them.
+     * too (a retired one's; a lost one's go with it, see {@link #onWorkerLost}): left there, no
+     * release of the key reached the new one since, so none of its reports is older than such a
+     * release, and a count of the gone one's must not refuse them.
      */
     private void asked(TaskState t, WorkerState w) {
         t.fetchers.merge(w.id, w.releasesSent, Math::min);
@@ -1899,6 +1900,10 @@ final class GraphScheduler implements AutoCloseable {
         }
         Set<TaskState> visited = new HashSet<>();
         for (TaskState t : new ArrayList<>(tasks.values())) {
+            // a copy it was fetching is gone with it: else recorded for as long as the result is held,
+            // one entry per id lost so, for every value a client keeps in a cluster whose workers come
+            // and go (the walk is here anyway; no record of a worker's fetches to look in instead)
+            t.fetchers.remove(id);
             if (t.state == TaskState.State.WAITING) {
                 ensure(t, visited);
             }
