@@ -12,7 +12,7 @@ module dev.spindle.core {
     // the pools' idle protocol, shared with the async runtime, and whether a thread is a
     // pool's worker (BlockingSupport.serves, for the actor system's close); not public API
     exports dev.spindle.internal to dev.spindle.async, dev.spindle.actor;
-    exports dev.spindle.internal.jfr to dev.spindle.async, dev.spindle.actor;
+    exports dev.spindle.internal.jfr to dev.spindle.async, dev.spindle.actor, dev.spindle.cluster;
     // JFR instantiates the setting control (CountThreshold) reflectively
     opens dev.spindle.internal.jfr to jdk.jfr;
 }

@@ -6,6 +6,7 @@ package dev.spindle.actor;
 import dev.spindle.Hints;
 import dev.spindle.Scheduler;
 import dev.spindle.internal.Closing;
+import dev.spindle.internal.jfr.JfrGate;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.CompletableFuture;
@@ -650,7 +651,7 @@ final class ActorCell<A> extends ActorCellConsumerFields<A> implements ActorRef<
             if (!c.casState(SCHEDULED, ACTIVE)) {
                 return;                       // not this task's to run: see "Claiming a submitted activation"
             }
-            if (ActorActivationEvent.enabled() || MailboxDepthEvent.enabled()) {
+            if (JfrGate.open() && (ActorActivationEvent.enabled() || MailboxDepthEvent.enabled())) {
                 ActorActivationEvent.activate(c);
             } else {
                 c.activate();

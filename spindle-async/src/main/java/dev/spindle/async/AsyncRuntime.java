@@ -9,7 +9,7 @@ import dev.spindle.internal.LoneTaskWatch;
 import dev.spindle.internal.Parker;
 import dev.spindle.internal.Strays;
 import dev.spindle.internal.WatcherRole;
-import dev.spindle.internal.jfr.RejectedSubmitEvent;
+import dev.spindle.internal.jfr.JfrGate;
 import dev.spindle.queue.Injector;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -476,7 +476,7 @@ public final class AsyncRuntime implements AutoCloseable {
             }                                  // else listed at its first pending poll, if any
             if (closing) {
                 c.finish();                    // withdrawn: shutdown will skip it
-                throw RejectedSubmitEvent.record(name, new RejectedExecutionException("runtime " + name + " is shut down"));
+                throw JfrGate.rejected(name, new RejectedExecutionException("runtime " + name + " is shut down"));
             }
             w.countSpawned();
             if (!w.offerLifo(c, true)) {
@@ -492,7 +492,7 @@ public final class AsyncRuntime implements AutoCloseable {
                 synchronized (outsideLive) {
                     outsideSpawned--;          // withdrawn: never live (a rare path)
                 }
-                throw RejectedSubmitEvent.record(name, new RejectedExecutionException("runtime " + name + " is shut down"));
+                throw JfrGate.rejected(name, new RejectedExecutionException("runtime " + name + " is shut down"));
             }
             Runnable hook = beforeOutsideOffer;
             if (hook != null) {

@@ -4,6 +4,7 @@
 package dev.spindle.async;
 
 import dev.spindle.internal.Parker;
+import dev.spindle.internal.jfr.JfrGate;
 import dev.spindle.internal.jfr.WorkerParkEvent;
 import dev.spindle.internal.jfr.WorkerUnparkEvent;
 import java.util.List;
@@ -191,7 +192,7 @@ final class DrivingParker implements Parker {
         int k = drivingOf.get(worker);
         if (k != 0) {
             // recorded here, as the thread parker records the wake-ups it delivers
-            if (WorkerUnparkEvent.enabled()) {
+            if (JfrGate.open() && WorkerUnparkEvent.enabled()) {
                 WorkerUnparkEvent.emit(runtime.name, worker);
             }
             drivers.get(k - 1).wakeup();
@@ -347,7 +348,7 @@ final class DrivingParker implements Parker {
      * drivers as workers, or one worker and the timer slot, no park of the runtime at all).
      */
     private int select(IoDriver d, int w, long t) {
-        if (t == 0 || !WorkerParkEvent.enabled()) {
+        if (t == 0 || !JfrGate.open() || !WorkerParkEvent.enabled()) {
             return d.select(t);                // a look without waiting is no sleep
         }
         WorkerParkEvent e = WorkerParkEvent.begin(runtime.name, w, Math.max(0, t));

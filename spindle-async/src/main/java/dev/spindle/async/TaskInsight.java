@@ -3,6 +3,7 @@
  */
 package dev.spindle.async;
 
+import dev.spindle.internal.jfr.JfrGate;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.Set;
@@ -66,7 +67,7 @@ final class TaskInsight {
 
     /** Whether polls of {@code rt}'s tasks are timed: statistics on, or a recording wants long polls. */
     static boolean wanted(AsyncRuntime rt) {
-        return rt.taskStatistics || LongPollEvent.enabled();
+        return rt.taskStatistics || JfrGate.open() && LongPollEvent.enabled();
     }
 
     /**
@@ -77,7 +78,7 @@ final class TaskInsight {
      * @param spawnSites whether the spawning runtime records spawn sites
      */
     static TaskInsight atSpawn(boolean spawnSites) {
-        if (!spawnSites && !LongPollEvent.enabled()) {
+        if (!spawnSites && (!JfrGate.open() || !LongPollEvent.enabled())) {
             return null;
         }
         return new TaskInsight(WALKER.walk(frames -> frames
@@ -108,7 +109,7 @@ final class TaskInsight {
      */
     static <T> Poll<T> poll(TaskCell<T> c, AsyncWorker w) {
         AsyncTask<T> task = c.task;
-        LongPollEvent e = LongPollEvent.enabled() ? LongPollEvent.started() : null;
+        LongPollEvent e = JfrGate.open() && LongPollEvent.enabled() ? LongPollEvent.started() : null;
         long start = System.nanoTime();
         try {
             return task.poll(c);

@@ -3,9 +3,9 @@
  */
 package dev.spindle.async;
 
+import dev.spindle.testkit.ChildJvm;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.spindle.async.io.ChildJvm;
 
 /**
  * For tests of what a real {@link OutOfMemoryError} does (a test hook throwing one where the JDK

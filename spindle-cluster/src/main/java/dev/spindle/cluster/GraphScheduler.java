@@ -3,6 +3,7 @@
  */
 package dev.spindle.cluster;
 
+import dev.spindle.internal.jfr.JfrGate;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.BitSet;
@@ -1861,7 +1862,7 @@ final class GraphScheduler implements AutoCloseable {
         }
         w.alive = false;
         ended(w, null);
-        if (ClusterWorkerLostEvent.enabled()) {
+        if (JfrGate.open() && ClusterWorkerLostEvent.enabled()) {
             ClusterWorkerLostEvent.emit(id, w.processing.size(), w.holds.size());
         }
         List<TaskState> killers = null;
@@ -2690,7 +2691,7 @@ final class GraphScheduler implements AutoCloseable {
     private void log(long id, String key, int victim, int thief, int level, StealEvent.Outcome outcome) {
         StealEvent e = new StealEvent(id, key, victim, thief, level, outcome, System.nanoTime());
         stealLog.add(e);
-        if (ClusterStealEvent.enabled()) {
+        if (JfrGate.open() && ClusterStealEvent.enabled()) {
             ClusterStealEvent.emit(e);
         }
     }

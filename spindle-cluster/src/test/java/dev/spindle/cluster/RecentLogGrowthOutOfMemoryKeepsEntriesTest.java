@@ -5,12 +5,8 @@ package dev.spindle.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Paths;
-import java.util.ArrayList;
+import dev.spindle.testkit.ChildJvm;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -24,23 +20,7 @@ class RecentLogGrowthOutOfMemoryKeepsEntriesTest {
 
     @Test
     void anAddOnAFullHeapKeepsTheEntriesLoggedBefore() throws Exception {
-        List<String> command = new ArrayList<>(List.of(
-                Paths.get(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx48m", "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"), Child.class.getName()));
-        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-        CompletableFuture<String> output = CompletableFuture.supplyAsync(() -> {
-            try {
-                return new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            } catch (java.io.IOException e) {
-                return "(output unreadable: " + e + ")";
-            }
-        });
-        boolean done = p.waitFor(90, TimeUnit.SECONDS);
-        if (!done) {
-            p.destroyForcibly();
-        }
-        String out = output.get(10, TimeUnit.SECONDS);
-        assertThat(done).as("child finished; output:%n%s", out).isTrue();
+        String out = ChildJvm.run(Child.class, 90, "-Xmx48m", "-XX:+UseSerialGC");
         assertThat(out).as("the child's report").contains("RESULT ");
         String result = out.substring(out.indexOf("RESULT ")).trim();
         // the 16 entries logged before the full heap stay, oldest first, and the one logged after it follows

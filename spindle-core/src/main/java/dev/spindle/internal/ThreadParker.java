@@ -3,6 +3,7 @@
  */
 package dev.spindle.internal;
 
+import dev.spindle.internal.jfr.JfrGate;
 import dev.spindle.internal.jfr.WorkerParkEvent;
 import dev.spindle.internal.jfr.WorkerUnparkEvent;
 import java.util.concurrent.locks.LockSupport;
@@ -29,7 +30,7 @@ final class ThreadParker implements Parker {
 
     @Override
     public void park(int worker) {
-        if (!WorkerParkEvent.enabled()) {
+        if (!JfrGate.open() || !WorkerParkEvent.enabled()) {
             LockSupport.park(blocker);
             return;
         }
@@ -40,7 +41,7 @@ final class ThreadParker implements Parker {
 
     @Override
     public void parkNanos(int worker, long nanos) {
-        if (!WorkerParkEvent.enabled()) {
+        if (!JfrGate.open() || !WorkerParkEvent.enabled()) {
             LockSupport.parkNanos(blocker, nanos);
             return;
         }
@@ -51,7 +52,7 @@ final class ThreadParker implements Parker {
 
     @Override
     public void unpark(int worker) {
-        if (WorkerUnparkEvent.enabled()) {
+        if (JfrGate.open() && WorkerUnparkEvent.enabled()) {
             WorkerUnparkEvent.emit(scheduler, worker);
         }
         LockSupport.unpark(threadOf.apply(worker));

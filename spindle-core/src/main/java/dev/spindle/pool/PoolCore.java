@@ -10,7 +10,7 @@ import dev.spindle.internal.Closing;
 import dev.spindle.internal.IdleControl;
 import dev.spindle.internal.IdleCoordinator;
 import dev.spindle.internal.Strays;
-import dev.spindle.internal.jfr.RejectedSubmitEvent;
+import dev.spindle.internal.jfr.JfrGate;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -484,7 +484,7 @@ abstract class PoolCore extends CompensatingExecutorService implements Scheduler
         if (!submitGate.enter()) {
             endExternalSubmit();
             rejected.incrementAndGet();
-            throw RejectedSubmitEvent.record(name, new RejectedExecutionException("pool " + name + " is shut down"));
+            throw JfrGate.rejected(name, new RejectedExecutionException("pool " + name + " is shut down"));
         }
     }
 
@@ -499,7 +499,7 @@ abstract class PoolCore extends CompensatingExecutorService implements Scheduler
     final void rejectIfStopped() {
         if (runState >= STOP) {
             rejected.incrementAndGet();
-            throw RejectedSubmitEvent.record(name, new RejectedExecutionException("pool " + name + " is stopped"));
+            throw JfrGate.rejected(name, new RejectedExecutionException("pool " + name + " is stopped"));
         }
     }
 

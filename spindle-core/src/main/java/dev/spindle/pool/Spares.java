@@ -3,6 +3,7 @@
  */
 package dev.spindle.pool;
 
+import dev.spindle.internal.jfr.JfrGate;
 import dev.spindle.internal.jfr.SpareStartEvent;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -127,7 +128,7 @@ final class Spares {
                         live.decrementAndGet(); // no thread to be had: no compensation
                         return -1;
                     }
-                    if (SpareStartEvent.enabled()) {
+                    if (JfrGate.open() && SpareStartEvent.enabled()) {
                         // a starving pool's spare is started on the watch's thread, not the
                         // waiting worker's: the event says so, or its thread reads as the blocker
                         SpareStartEvent.emit(pool.name(), i, live.get(), blocked(), starving);

@@ -6,6 +6,7 @@ package dev.spindle.pool;
 import dev.spindle.internal.IdleCoordinator;
 import dev.spindle.internal.LoneTaskWatch;
 import dev.spindle.internal.WatcherRole;
+import dev.spindle.internal.jfr.JfrGate;
 import dev.spindle.internal.jfr.SpareRetireEvent;
 import dev.spindle.internal.jfr.StealBatchEvent;
 import dev.spindle.queue.ForkStack;
@@ -536,7 +537,7 @@ final class Worker extends BaseWorker implements LoneTaskWatch.Peer {
     }
 
     private void emitSteal(Worker victim, int tasks) {
-        if (StealBatchEvent.enabled()) {
+        if (JfrGate.open() && StealBatchEvent.enabled()) {
             StealBatchEvent.emit(pool.name(), index, victim.index, tasks);
         }
     }
@@ -658,7 +659,7 @@ final class Worker extends BaseWorker implements LoneTaskWatch.Peer {
                     // (a searcher counts as one that will look) and that no look of the last
                     // searcher counts (a lone task): pass the role on as a leaving worker does.
                     shared.watcher.leave(watch);
-                    if (SpareRetireEvent.enabled()) {
+                    if (JfrGate.open() && SpareRetireEvent.enabled()) {
                         SpareRetireEvent.emit(pool.name(), index);
                     }
                     // A spare that was parked leaves the stack here without beginning a round;

@@ -5,6 +5,7 @@ package dev.spindle.async.io;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.spindle.testkit.ChildJvm;
 import java.net.SocketAddress;
 import org.junit.jupiter.api.Test;
 

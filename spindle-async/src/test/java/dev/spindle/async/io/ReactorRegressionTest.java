@@ -6,6 +6,7 @@ package dev.spindle.async.io;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.spindle.async.TestExecutor;
+import dev.spindle.testkit.ChildJvm;
 import java.io.File;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;

@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.spindle.async.TestExecutor;
+import dev.spindle.testkit.ChildJvm;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;

@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.spindle.async.AsyncRuntime;
 import dev.spindle.async.TestExecutor;
+import dev.spindle.testkit.ChildJvm;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.BindException;

@@ -1,7 +1,7 @@
 /*
  * Copyright 2026 The Spindle Authors. Licensed under the Apache License, Version 2.0.
  */
-package dev.spindle.async.io;
+package dev.spindle.testkit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,0 +1,21 @@
+import dev.spindle.pool.WorkStealingPool;
+import java.util.concurrent.*;
+public class Burst {
+    static volatile long sink;
+    static long work(long x) { long h = x; for (int i = 0; i < 20; i++) h = h * 31 + i; return h; }
+    public static void main(String[] a) throws Exception {
+        boolean fjp = a.length > 0 && a[0].equals("fjp");
+        int rounds = a.length > 1 ? Integer.parseInt(a[1]) : 8;
+        ExecutorService ex = fjp ? new ForkJoinPool(2) : WorkStealingPool.builder().workers(2).build();
+        StringBuilder sb = new StringBuilder(fjp ? "fjp " : "spindle ");
+        for (int r = 0; r < rounds; r++) {
+            long t0 = System.nanoTime();
+            int n = 100_000; CountDownLatch l = new CountDownLatch(n);
+            for (int i = 0; i < n; i++) { final int k = i; ex.execute(() -> { sink = work(k); l.countDown(); }); }
+            l.await();
+            sb.append(String.format("%.1f ", (System.nanoTime() - t0) / 1e6));
+        }
+        System.out.println(sb);
+        ex.shutdown();
+    }
+}
