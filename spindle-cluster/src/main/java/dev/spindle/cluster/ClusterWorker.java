@@ -807,6 +807,23 @@ final class ClusterWorker {
         });
     }
 
+    /**
+     * Reports that this worker's copy of {@code key} was lost as it served another worker's fetch
+     * (its spill file unreadable; the store dropped it, {@link DataStore.Lost}). The requester goes
+     * on to the next holder and, if one answers, reports nothing, and if none does, names only the
+     * last it tried: unreported, the scheduler went on counting this copy for as long as the key was
+     * held (its keys and memory, a holder named first to every fetcher, tasks placed here for it). A
+     * {@link Message.DataMissing} of no task (attempt 0) naming this worker as the holder, handled as
+     * a report of an attempt no longer current is (the copy uncounted, and computed again for the
+     * tasks waiting for it if it was the last). A task of this worker that reads a lost input
+     * reports it with its own attempt instead ({@link #run}).
+     */
+    void copyLost(String key) {
+        if (alive) {
+            transport.toScheduler(new Message.DataMissing(id, key, 0, key, id));
+        }
+    }
+
     /** A fetch that found the value at none of its holders; names the last one tried. */
     private static final class Missing extends RuntimeException {
         final int holder;

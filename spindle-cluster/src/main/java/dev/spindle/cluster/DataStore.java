@@ -167,7 +167,8 @@ final class DataStore {
      * and this throws as for an absent one, so that the worker answers "not held" and the
      * scheduler computes it again.
      *
-     * @throws IllegalStateException if there is no value for {@code key}, or it was just lost so
+     * @throws IllegalStateException if there is no value for {@code key}; {@link Lost} if it was
+     *     just lost so
      */
     synchronized Object get(String key) {
         Entry e = entries.get(key);
@@ -190,8 +191,8 @@ final class DataStore {
             System.getLogger(DataStore.class.getName()).log(System.Logger.Level.WARNING,
                     "the spilled value of ''{0}'' cannot be read back and is dropped: {1}", key,
                     Failures.describe(unreadable));
-            throw new IllegalStateException("the spilled value of '" + key + "' is lost: "
-                    + Failures.messageOf(unreadable), unreadable);
+            throw new Lost("the spilled value of '" + key + "' is lost: " + Failures.messageOf(unreadable),
+                    unreadable);
         }
         if (e.bytes() > TARGET * limit) {
             return value;                     // over the target by itself: it stays on disk (see spillIfNeeded)
@@ -733,6 +734,19 @@ final class DataStore {
             Files.deleteIfExists(p);
         } catch (IOException ignored) {
             // a temporary file; the directory is removed when the worker stops
+        }
+    }
+
+    /**
+     * Thrown by {@link #get} for a copy this read found unreadable and dropped: unlike an absent
+     * key (released meanwhile, which the scheduler knows of), a loss only this worker knows of, so
+     * a reader serving another worker's fetch has it reported ({@link ClusterWorker#copyLost}).
+     */
+    static final class Lost extends IllegalStateException {
+        private static final long serialVersionUID = 1L;
+
+        Lost(String message, Throwable cause) {
+            super(message, cause);
         }
     }
 }

@@ -1721,7 +1721,9 @@ final class GraphScheduler implements AutoCloseable {
             // while its worker fetched or read this one): nothing to place again, but what the
             // report says of the copy is true all the same. Ignored, a copy that its own worker could
             // not read (its store dropped it) stayed counted: its keys and memory, a holder named to
-            // every task that fetches the input, a task placed there for a value it does not have
+            // every task that fetches the input, a task placed there for a value it does not have.
+            // Attempt 0, no task's at all, is a holder's report of its own copy, lost as it served a
+            // fetch (ClusterWorker.copyLost), handled the same way
             if (m.worker() >= 0 && m.worker() < workers.size() && workers.get(m.worker()).alive) {
                 uncountMissing(m, dep);
                 recomputeForWaiting(dep, new HashSet<>());

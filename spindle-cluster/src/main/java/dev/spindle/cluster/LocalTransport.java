@@ -84,6 +84,9 @@ final class LocalTransport implements Transport {
         try {
             value = from.store().get(key);
         } catch (RuntimeException goneOrUnreadable) {   // released meanwhile, or its spill file unreadable
+            if (goneOrUnreadable instanceof DataStore.Lost) {
+                from.copyLost(key);           // only the holder knows: this requester may go on to another
+            }
             later(latencyNanos, () -> result.completeExceptionally(goneOrUnreadable));
             return result;
         }

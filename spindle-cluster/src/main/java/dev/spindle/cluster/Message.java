@@ -201,11 +201,14 @@ public sealed interface Message extends Serializable {
     }
 
     /**
-     * A dependency could not be fetched from {@code holder}; the task did not run.
+     * A dependency could not be fetched from {@code holder}; the task did not run. With
+     * {@code attempt} 0 (an assignment never made) no task is concerned: the worker, its own
+     * {@code holder}, lost its copy of {@code dependency} (a spilled value unreadable) as it served
+     * another worker's fetch, which goes on to the next holder and would not name this one.
      *
      * @param worker the id of the worker that needed the value
-     * @param key the key of the task that did not run
-     * @param attempt the assignment that did not run
+     * @param key the key of the task that did not run ({@code dependency} itself for attempt 0)
+     * @param attempt the assignment that did not run, 0 for none
      * @param dependency the key of the value that could not be fetched
      * @param holder the id of the worker it was asked from
      * @serial exclude

@@ -130,7 +130,8 @@ public final class WorkerNode implements AutoCloseable {
      * }</pre>
      *
      * <p>A spilled value whose file cannot be read back (deleted by a temporary-file cleaner,
-     * damaged on disk) is lost: this worker drops it, logs a warning, and returns {@code absent}.
+     * damaged on disk) is lost: this worker drops it, logs a warning, tells the scheduler (the
+     * requester may go on to another holder and never name this one), and returns {@code absent}.
      *
      * @param key the key of the value
      * @param absent what to return if this worker holds no value under {@code key}
@@ -141,9 +142,11 @@ public final class WorkerNode implements AutoCloseable {
         Objects.requireNonNull(key, "key");
         try {
             return worker.store().contains(key) ? worker.store().get(key) : absent;
-        } catch (IllegalStateException removedMeanwhileOrLost) {
-            // released since contains, or spilled and its file unreadable (DataStore#get drops it):
-            // not held, so the requester hears so at once and the scheduler computes it again
+        } catch (DataStore.Lost lost) {
+            worker.copyLost(key);             // only this worker knows: the requester may name another holder
+            return absent;
+        } catch (IllegalStateException removedMeanwhile) {
+            // released since contains: not held, so the requester hears so at once
             return absent;
         }
     }
