@@ -1118,6 +1118,9 @@ final class GraphScheduler implements AutoCloseable {
     }
 
     private void unassign(TaskState t) {
+        if (t.copyMissingOn >= 0) {
+            copyMissingLeft(t);
+        }
         if (t.processingOn != null) {
             t.processingOn.stopProcessing(t);
             t.processingOn = null;
@@ -1129,6 +1132,21 @@ final class GraphScheduler implements AutoCloseable {
                 movingWithdrawals--;
             }
             t.stealId = 0;
+        }
+    }
+
+    /**
+     * The run of {@code t} leaves the worker that reported its own copy of {@code t}'s earlier
+     * result missing ({@link TaskState#copyMissingOn}) without storing its value there: what that
+     * worker may hold of the key is a copy fetched since, whose report was not counted either, or
+     * will come late; released now, as it could not be while the run was there.
+     */
+    private void copyMissingLeft(TaskState t) {
+        WorkerState w = workers.get(t.copyMissingOn);
+        t.copyMissingOn = -1;
+        if (w.alive && !t.holders.contains(w.id)) {
+            t.fetchers.remove(w.id);          // a late report of the copy is then released (onDataAdded)
+            releaseKey(w, t.key());
         }
     }
 
@@ -1147,6 +1165,9 @@ final class GraphScheduler implements AutoCloseable {
         if (t == null) {
             ignoredResult(m.worker(), m.key());
             return;
+        }
+        if (t.copyMissingOn >= 0) {
+            t.copyMissingOn = -1;             // the run stored its value over the copy reported missing
         }
         unassign(t);
         workers.get(m.worker()).executed++;
@@ -1754,12 +1775,17 @@ final class GraphScheduler implements AutoCloseable {
             // when that report came, a copy it no longer had. Released as a holder's: the report,
             // older than the release, is not counted (onDataAdded)
             boolean reportedAfter = !held && m.holder() == m.worker() && dep.fetchers.containsKey(h.id);
-            if ((held || reportedAfter) && h.alive && dep.processingOn != h) {
+            if ((held || reportedAfter) && h.alive && dep.processingOn == h) {
+                // where the key's current attempt runs (a lost result computed again on a worker that
+                // fetched it before the loss) no release may go: it would make the worker drop that
+                // job (ClusterWorker.release), which would never report, and the tasks waiting for it
+                // waited for good. Still a fetcher, its report of the copy, late, was counted when it
+                // came, a copy it no longer had, until the run ended; none is counted while the run is
+                // there, and the key is released there if the run leaves unfinished (unassign)
+                dep.copyMissingOn = h.id;
+            } else if ((held || reportedAfter) && h.alive) {
                 // it may still hold the value (a fetch that timed out): no longer counted, the copy
-                // would never be released. Not where the key's current attempt runs (a lost result
-                // computed again on a worker that reported a copy after the loss): the release would
-                // make it drop that job (ClusterWorker.release), which would never report, and the
-                // tasks waiting for it waited for good; the run stores over the copy
+                // would never be released
                 releaseKey(h, dep.key());
                 dep.fetchers.remove(h.id);    // asked again after this release, it is asked afresh (see asked)
             }
@@ -1800,6 +1826,12 @@ final class GraphScheduler implements AutoCloseable {
         bytesReported = Sizes.plus(bytesReported, m.bytes());
         if (t.state == TaskState.State.RELEASED) {
             releaseKey(w, t.key());   // a copy that arrived after the release
+            return;
+        }
+        if (t.copyMissingOn == w.id) {
+            // a copy its worker reported missing, or one fetched since, while the key is computed
+            // again there (see TaskState.copyMissingOn): the run stores over it, or, leaving, has it
+            // released; counted, the worker was taken for a holder of a value it may not have
             return;
         }
         Long asked = t.fetchers.get(w.id);

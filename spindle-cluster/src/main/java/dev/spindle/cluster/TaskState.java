@@ -53,6 +53,15 @@ final class TaskState {
      */
     final Map<Integer, Long> fetchers = new HashMap<>();
     /**
+     * The id of the worker running this task's current attempt that reported its own copy of an
+     * earlier result of the key missing ({@link Message.DataMissing}) while it was counted or asked
+     * for one, -1 if none: no release could be sent there (it would drop the run), so its report of
+     * that copy may still come, or have come (out of order), for a value it no longer has. No such
+     * report counts while the run is there, and a run that leaves it unfinished has the key released
+     * there (GraphScheduler.unassign); a finished run stores over the copy.
+     */
+    int copyMissingOn = -1;
+    /**
      * While processing: the bytes of its dependencies its worker lacks, as that worker counts
      * them in its transfer cost, or -1 if it lacks none ({@link WorkerState}).
      */
