@@ -13,6 +13,10 @@ module dev.spindle.core {
     // pool's worker (BlockingSupport.serves, for the actor system's close); not public API
     exports dev.spindle.internal to dev.spindle.async, dev.spindle.actor;
     exports dev.spindle.internal.jfr to dev.spindle.async, dev.spindle.actor, dev.spindle.cluster;
+    // the bounded read of a source that may never answer, shared by the console and the
+    // Micrometer binders; not public API. Both are automatic modules on the module path, named
+    // by their jars' Automatic-Module-Name
+    exports dev.spindle.internal.observe to dev.spindle.console, dev.spindle.micrometer;
     // JFR instantiates the setting control (CountThreshold) reflectively
     opens dev.spindle.internal.jfr to jdk.jfr;
 }

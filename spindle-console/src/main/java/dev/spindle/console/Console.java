@@ -9,6 +9,7 @@ import dev.spindle.SchedulerStats;
 import dev.spindle.actor.ActorSystem;
 import dev.spindle.async.AsyncRuntime;
 import dev.spindle.cluster.ClusterView;
+import dev.spindle.internal.observe.BoundedReads;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -25,18 +26,12 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
 
 /**
@@ -175,11 +170,10 @@ public final class Console implements AutoCloseable {
     private volatile Thread samplerThread;
     /**
      * The threads that read the sources, one source at a time, for the sampler: one, unless a
-     * source got stuck in its read (each stuck read keeps its thread, the next read gets another).
+     * source got stuck in its read (each stuck read keeps its thread, the next read gets another);
+     * each source's read waited for at most {@link #stuckNanos}, one in flight at a time.
      */
-    private final ExecutorService readers;
-    /** The reader threads not yet seen ended, for {@link #close()} to wait for. */
-    private final Set<Thread> readerThreads = ConcurrentHashMap.newKeySet();
+    private final BoundedReads readers;
     /** How long a sample waits for one source: {@link #STUCK_NANOS}, or the interval if longer. */
     private final long stuckNanos;
 
@@ -207,14 +201,8 @@ public final class Console implements AutoCloseable {
         this.handlers = new HandlerPool("spindle-console-http", b.maxClients + 4, b.requestTimeout.toNanos());
         ThreadFactory samplers = HandlerPool.daemon("spindle-console-sampler");
         this.sampler = Executors.newSingleThreadScheduledExecutor(r -> samplerThread = samplers.newThread(r));
-        ThreadFactory reading = HandlerPool.daemon("spindle-console-reader");
-        this.readers = Executors.newCachedThreadPool(r -> {
-            Thread t = reading.newThread(r);
-            readerThreads.removeIf(old -> old.getState() == Thread.State.TERMINATED);
-            readerThreads.add(t);
-            return t;
-        });
         this.stuckNanos = Math.max(STUCK_NANOS, TimeUnit.MILLISECONDS.toNanos(intervalMillis));
+        this.readers = new BoundedReads("spindle-console-reader", stuckNanos);
         Requests requests = new Requests(token == null ? null : AccessToken.of(token), server.getAddress().getPort(),
                 hostOf(server.getAddress().getAddress()));
         server.createContext("/", ex -> handle(ex, requests));
@@ -616,48 +604,31 @@ public final class Console implements AutoCloseable {
      * A source whose read returned is added to {@code read}.
      */
     private String read(Source s, long nanos, List<Source> read) throws InterruptedException {
-        Future<?> pending = s.pending;
-        if (pending != null) {
-            if (!pending.isDone()) {
-                return notAnswering(s, System.nanoTime() - s.pendingSince);
-            }
-            s.pending = null;                  // returned at last: read it afresh
+        BoundedReads.Outcome<String> outcome = readers.read(s.reads, () -> {
+            StringBuilder own = new StringBuilder(512);
+            s.sample(own, nanos, cpu);
+            return own.toString();
+        });
+        if (outcome.answersAgain()) {
             LOG.log(System.Logger.Level.INFO, "console: source \"" + s.name() + "\" answers again");
         }
-        StringBuilder own = new StringBuilder(512);
-        // what it threw is returned, not left to the future: an ExecutionException takes its
-        // cause's toString(), which may throw too (see describe), out of get()
-        Future<Throwable> reading = readers.submit(() -> {
-            try {
-                s.sample(own, nanos, cpu);
-                return null;
-            } catch (Throwable e) {
-                // an Error too (a class missing from the class path, an assertion), and a checked
-                // exception no signature declares (a supplier in Kotlin): thrown out of the sampler
-                // it would end the periodic sample for good, and every page would freeze
-                return e;
+        if (outcome.stuck()) {
+            if (outcome.newlyStuck()) {
+                LOG.log(System.Logger.Level.WARNING, "console: source \"" + s.name() + "\" has not answered in "
+                        + TimeUnit.NANOSECONDS.toMillis(stuckNanos) + " ms; shown as not answering until it does");
             }
-        });
-        long started = System.nanoTime();
-        try {
-            Throwable failed = reading.get(stuckNanos, TimeUnit.NANOSECONDS);
-            if (failed != null) {
-                return error(s, describe(failed));
-            }
-            read.add(s);
-            return own.toString();
-        } catch (ExecutionException cannotBe) {
-            return error(s, "its read failed: " + cannotBe.getClass().getName());
-        } catch (TimeoutException stuck) {
-            s.pending = reading;
-            s.pendingSince = started;
-            LOG.log(System.Logger.Level.WARNING, "console: source \"" + s.name() + "\" has not answered in "
-                    + TimeUnit.NANOSECONDS.toMillis(stuckNanos) + " ms; shown as not answering until it does");
-            return notAnswering(s, System.nanoTime() - started);
-        } catch (InterruptedException closing) {
-            reading.cancel(true);
-            throw closing;
+            // what it writes once it returns is dropped: old by then, and not delivered
+            return notAnswering(s, outcome.stuckNanos());
         }
+        Throwable failed = outcome.thrown();
+        if (failed != null) {
+            // an Error too (a class missing from the class path, an assertion), and a checked
+            // exception no signature declares (a supplier in Kotlin): thrown out of the sampler
+            // it would end the periodic sample for good, and every page would freeze
+            return error(s, describe(failed));
+        }
+        read.add(s);
+        return outcome.value();
     }
 
     private static String notAnswering(Source s, long forNanos) {
@@ -852,14 +823,14 @@ public final class Console implements AutoCloseable {
             if (s != null) {
                 HandlerPool.joinAll(List.of(s), deadline);
             }
-            HandlerPool.joinAll(List.copyOf(readerThreads), deadline);
+            HandlerPool.joinAll(readers.threads(), deadline);
             handlers.join(deadline);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return;
         }
-        for (Thread t : readerThreads) {
-            if (t.isAlive() && t != Thread.currentThread()) {
+        for (Thread t : readers.threads()) {
+            if (t != Thread.currentThread()) {
                 // a read stuck in a call that ignores interrupts: a daemon thread, left to end
                 // on its own; said, so that a thread dump showing it later is explained
                 LOG.log(System.Logger.Level.WARNING, "console on " + server.getAddress() + " closed with "

@@ -3,6 +3,8 @@
  */
 package dev.spindle.console;
 
+import dev.spindle.internal.observe.BoundedReads;
+
 /**
  * Something registered with the console: a scheduler, an actor system or a cluster. One thread at
  * a time calls {@link #sample}, then {@link #delivered}, never two samples at once (a reader thread
@@ -16,12 +18,10 @@ abstract class Source {
     private final String name;
 
     /**
-     * Its sample in progress on a reader thread, that the console stopped waiting for; null when
-     * none. Touched by the sampler thread only.
+     * Its reads on the console's reader threads: the one in flight, which a sample that finds it
+     * past its wait shows as not answering (see {@code Console.sample}), or the last one.
      */
-    java.util.concurrent.Future<?> pending;
-    /** When {@link #pending} was given up on, by {@link System#nanoTime()}; sampler thread only. */
-    long pendingSince;
+    final BoundedReads.Slot<String> reads = new BoundedReads.Slot<>();
 
     Source(String name) {
         this.name = name;

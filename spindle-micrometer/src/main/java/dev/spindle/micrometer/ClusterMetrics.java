@@ -5,12 +5,14 @@ package dev.spindle.micrometer;
 
 import dev.spindle.cluster.ClusterStats;
 import dev.spindle.cluster.ClusterView;
+import dev.spindle.internal.observe.BoundedReads;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tag;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import java.util.Objects;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
 import java.util.function.ToDoubleFunction;
 
 /**
@@ -50,10 +52,19 @@ import java.util.function.ToDoubleFunction;
  */
 public final class ClusterMetrics implements MeterBinder {
 
+    /** The longest a reading waits for the cluster: its scheduler answers in far less when not stuck. */
+    static final long WAIT_NANOS = TimeUnit.SECONDS.toNanos(1);
+
+    /**
+     * The threads that read every binder's cluster, JVM-wide: one per cluster whose read is in
+     * flight, plus idle ones that end after a minute; never shut down (daemon threads).
+     */
+    private static final BoundedReads READERS = new BoundedReads("spindle-metrics-cluster-reader", WAIT_NANOS);
+
     private final ClusterView cluster;
     private final Tags tags;
-    /** How the meters read the cluster: with a bounded wait, one read at a time. */
-    private final BoundedStats reads = new BoundedStats();
+    /** This binder's reads of the cluster: one in flight at a time, shared by all its meters. */
+    private final BoundedReads.Slot<ClusterStats> reads = new BoundedReads.Slot<>();
 
     /**
      * Meters for {@code cluster}, tagged {@code cluster=<name>}.
@@ -118,14 +129,55 @@ public final class ClusterMetrics implements MeterBinder {
 
     /**
      * A reading of the cluster's stats; NaN once the cluster is closed, or while it does not
-     * answer (see {@link BoundedStats}): read on the registry's scraping thread, a stuck cluster
-     * held every scrape for good.
+     * answer (see {@link #stats}).
      */
     private ToDoubleFunction<ClusterView> read(ToDoubleFunction<ClusterStats> counter) {
-        BoundedStats reads = this.reads;      // not this binder: the meter holds the cluster weakly only
+        // not this binder: the meter holds the cluster weakly only
+        BoundedReads.Slot<ClusterStats> reads = this.reads;
         return c -> {
-            ClusterStats s = reads.stats(c);
+            ClusterStats s = stats(reads, c);
             return s == null ? Double.NaN : counter.applyAsDouble(s);
         };
+    }
+
+    /**
+     * The cluster's stats now, read on a reader thread and waited for at most {@link #WAIT_NANOS}
+     * ({@link BoundedReads}); null if it is closed ({@link IllegalStateException},
+     * {@link RejectedExecutionException}) or has not answered within the wait.
+     *
+     * <p>A registry reads a gauge or function counter on the thread that scrapes it (a Prometheus
+     * endpoint's request thread, a push registry's publisher), one meter after another. A
+     * cluster's {@code stats()} is answered by its scheduler thread, and the caller waits for that
+     * without heeding interrupts: read on the scraping thread, a coordinator whose scheduler
+     * thread was stuck (a transport's callback waiting on a network that is gone) held every
+     * scrape for good, the registry's other meters with it, and each later scrape stuck one more
+     * thread. Now a stuck cluster holds one reader thread, costs one scrape one wait, and its
+     * meters read NaN, as for a closed cluster, until it answers. Each reading takes its own
+     * snapshot, as before.
+     *
+     * @throws RuntimeException what {@code stats()} threw otherwise, as a direct call would
+     */
+    private static ClusterStats stats(BoundedReads.Slot<ClusterStats> reads, ClusterView cluster) {
+        BoundedReads.Outcome<ClusterStats> outcome;
+        try {
+            outcome = READERS.read(reads, cluster::stats);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return null;
+        }
+        Throwable thrown = outcome.thrown();
+        if (thrown == null) {
+            return outcome.value();            // null: stuck
+        }
+        if (thrown instanceof IllegalStateException || thrown instanceof RejectedExecutionException) {
+            return null;                       // closed
+        }
+        if (thrown instanceof RuntimeException re) {
+            throw re;
+        }
+        if (thrown instanceof Error e) {
+            throw e;
+        }
+        throw new IllegalStateException("the cluster's stats() threw a checked exception", thrown);
     }
 }
