@@ -4,6 +4,7 @@
 package dev.spindle.testkit;
 
 import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -33,5 +34,25 @@ public final class Await {
     /** As {@link #until(String, Duration, BooleanSupplier)}, within 30 seconds. */
     public static void until(String what, BooleanSupplier condition) throws InterruptedException {
         until(what, Duration.ofSeconds(30), condition);
+    }
+
+    /**
+     * Waits for {@code latch} without a bound, as a call that ignores interrupts does (a cluster's
+     * wait for its scheduler thread, a stuck supplier): an interrupt neither ends the wait nor is
+     * lost, it is set again once the latch opens. For a test's stand-in of such a call.
+     */
+    public static void ignoringInterrupts(CountDownLatch latch) {
+        boolean interrupted = false;
+        while (true) {
+            try {
+                latch.await();
+                break;
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
     }
 }

@@ -49,18 +49,7 @@ class BoundedReadsTest {
             thread.set(Thread.currentThread());
             entered.countDown();
             if (blocking) {
-                boolean interrupted = false;
-                while (true) {
-                    try {
-                        release.await();
-                        break;
-                    } catch (InterruptedException e) {
-                        interrupted = true;    // ignored, as a cluster's wait for its scheduler does
-                    }
-                }
-                if (interrupted) {
-                    Thread.currentThread().interrupt();
-                }
+                Await.ignoringInterrupts(release);   // as a cluster's wait for its scheduler does
             }
             return "read " + n;
         }
