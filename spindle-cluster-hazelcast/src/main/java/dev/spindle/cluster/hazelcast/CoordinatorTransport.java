@@ -6,6 +6,7 @@ package dev.spindle.cluster.hazelcast;
 import com.hazelcast.cluster.Member;
 import com.hazelcast.core.HazelcastInstance;
 import dev.spindle.cluster.CoordinatorTransportSupport;
+import dev.spindle.cluster.LogText;
 import dev.spindle.cluster.Message;
 import dev.spindle.cluster.OutboundBatches;
 import dev.spindle.cluster.Transport;
@@ -326,8 +327,9 @@ final class CoordinatorTransport extends CoordinatorTransportSupport implements 
         if (member == null || !session.accept(envelope, incarnation)) {
             return;
         }
+        // why may name a class read from the frame: the sender's text
         LOG.log(Level.WARNING, "a frame from worker {0} could not be read ({1}); the worker is handled as lost",
-                envelope.sender(), why);
+                envelope.sender(), LogText.printable(why, Offences.MAX_DETAIL));
         loseIfUnsent(new Process(envelope.sender(), member, incarnation, -1));   // no lane: nothing is queued by this
     }
 

@@ -3,6 +3,7 @@
  */
 package dev.spindle.cluster.hazelcast;
 
+import dev.spindle.cluster.LogText;
 import java.lang.System.Logger.Level;
 import java.util.EnumMap;
 import java.util.Map;
@@ -15,7 +16,11 @@ import java.util.concurrent.atomic.AtomicLong;
  * offender, so a member that retries a refused action every few milliseconds costs one log line,
  * not thousands (and past {@value #MAX_REMEMBERED} offenders of a kind, a new one is counted and
  * not logged). An offender is a Hazelcast member UUID when the transport knows it, else the
- * claimed sender or a fixed word ({@code "unsigned"}). Thread-safe.
+ * claimed sender or a fixed word ({@code "unsigned"}). An offender other than a UUID, and the
+ * detail, are often the peer's own text (a class name read from a frame, a joiner's address, a
+ * claimed session): both are logged {@linkplain LogText#printable printable} and cut to a bounded
+ * length, so that a peer cannot write a line of its own into the log, and offenders are
+ * remembered so, so that the remembered names stay small. Thread-safe.
  */
 final class Offences {
 
@@ -45,6 +50,10 @@ final class Offences {
      * sender could name one.
      */
     private static final int MAX_REMEMBERED = 10_000;
+    /** The longest offender name logged and remembered, in characters. */
+    static final int MAX_NAME = 512;
+    /** The longest detail logged, in characters. */
+    static final int MAX_DETAIL = 1024;
 
     private static final System.Logger LOG = System.getLogger(Offences.class.getName());
 
@@ -69,6 +78,11 @@ final class Offences {
      * @return whether this was the offender's first offence of this kind
      */
     boolean record(Kind kind, Object offender, String detail) {
+        // a UUID is printable and small as it is, and forget() finds it by equality
+        if (!(offender instanceof java.util.UUID)) {
+            offender = LogText.printable(offender, MAX_NAME);
+        }
+        detail = LogText.printable(detail, MAX_DETAIL);
         Set<Object> seen = logged.get(kind);
         boolean remembered = seen.size() < MAX_REMEMBERED && seen.add(offender);
         boolean first = remembered || !seen.contains(offender);

@@ -9,6 +9,7 @@ import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.core.HazelcastInstanceNotActiveException;
 import com.hazelcast.core.MemberLeftException;
 import com.hazelcast.spi.exception.TargetNotMemberException;
+import dev.spindle.cluster.LogText;
 import java.lang.System.Logger.Level;
 import java.util.List;
 import java.util.concurrent.CompletionException;
@@ -99,7 +100,8 @@ final class Outbox {
                         @Override
                         public void onFailure(Throwable t) {
                             if (membershipTells(t)) {
-                                LOG.log(Level.DEBUG, "frame to {0} not delivered: {1}", member.getAddress(), t);
+                                LOG.log(Level.DEBUG, "frame to {0} not delivered: {1}",
+                                        LogText.printable(member.getAddress(), Offences.MAX_NAME), t);
                             } else {
                                 lost.accept(t);
                             }
@@ -109,7 +111,8 @@ final class Outbox {
         } catch (RuntimeException e) {
             // the member left or this instance is shutting down (membership reports the loss), or
             // Hazelcast refused the invocation for another reason: the caller handles it
-            LOG.log(Level.DEBUG, "could not send to {0}: {1}", member.getAddress(), e);
+            LOG.log(Level.DEBUG, "could not send to {0}: {1}",
+                    LogText.printable(member.getAddress(), Offences.MAX_NAME), e);
             return false;
         }
     }

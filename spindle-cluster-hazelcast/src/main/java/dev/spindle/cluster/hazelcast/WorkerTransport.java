@@ -7,6 +7,7 @@ import com.hazelcast.cluster.Member;
 import com.hazelcast.core.ExecutionCallback;
 import com.hazelcast.core.HazelcastInstance;
 import dev.spindle.cluster.Incarnations;
+import dev.spindle.cluster.LogText;
 import dev.spindle.cluster.Message;
 import dev.spindle.cluster.OutboundBatches;
 import dev.spindle.cluster.WireMessage;
@@ -181,8 +182,9 @@ final class WorkerTransport extends WorkerTransportSupport implements Endpoint {
         if (n == null || envelope.sender() != Wire.COORDINATOR || !session.accept(envelope, Wire.COORDINATOR_INCARNATION)) {
             return;
         }
+        // why may name a class read from the frame: the sender's text
         LOG.log(Level.ERROR, "worker {0}: a frame from the coordinator could not be read ({1}); its delivery fails, so "
-                + "that the coordinator places this worker''s tasks again", id, why);
+                + "that the coordinator places this worker''s tasks again", id, LogText.printable(why, Offences.MAX_DETAIL));
         throw new IllegalStateException("worker " + id + " cannot read a frame of the coordinator's: " + why);
     }
 
@@ -243,10 +245,11 @@ final class WorkerTransport extends WorkerTransportSupport implements Endpoint {
         try {
             return codec.serialize(value, maxFrameBytes);
         } catch (IllegalArgumentException cannotTravel) {
-            LOG.log(Level.WARNING, "worker {0} cannot send ''{1}'': {2}", id, key, cannotTravel.getMessage());
+            LOG.log(Level.WARNING, "worker {0} cannot send ''{1}'': {2}", id, LogText.printable(key, Offences.MAX_NAME),
+                    LogText.printable(cannotTravel.getMessage(), Offences.MAX_DETAIL));
         } catch (RuntimeException | StackOverflowError thrown) {
-            LOG.log(Level.WARNING, "worker {0} cannot send ''{1}'': its serialisation threw {2}", id, key,
-                    thrown.toString());
+            LOG.log(Level.WARNING, "worker {0} cannot send ''{1}'': its serialisation threw {2}", id,
+                    LogText.printable(key, Offences.MAX_NAME), LogText.printable(thrown, Offences.MAX_DETAIL));
         }
         return null;
     }

@@ -5,6 +5,7 @@ package dev.spindle.cluster.pekko;
 
 import dev.spindle.cluster.CoordinatorTransportSupport;
 import dev.spindle.cluster.Incarnations;
+import dev.spindle.cluster.LogText;
 import dev.spindle.cluster.Message;
 import dev.spindle.cluster.MessageCodec;
 import dev.spindle.cluster.OutboundBatches;
@@ -151,7 +152,8 @@ final class CoordinatorTransport extends CoordinatorTransportSupport implements 
             // frames of the worker's were lost in transit: a result or report it will never send again
             if (roster.loseIfCurrent(worker, from, frame.incarnation())) {
                 LOG.log(System.Logger.Level.WARNING, "frames from worker {0} at {1} were lost in transit (frame {2}"
-                        + " arrived, {3} expected); the worker is handled as lost", worker, from, frame.seq(),
+                        + " arrived, {3} expected); the worker is handled as lost", worker,
+                        LogText.printable(from, Refusals.MAX_NAME), frame.seq(),
                         link.expected());
             }
             return;
@@ -346,7 +348,8 @@ final class CoordinatorTransport extends CoordinatorTransportSupport implements 
         if (process != null && process.holder().equals(member)
                 && roster.loseIfCurrent(id, member, process.incarnation())) {
             LOG.log(System.Logger.Level.WARNING, "a frame to worker {0} at {1} was dropped ({2}); the worker is"
-                    + " handled as lost", id, member, reason);
+                    + " handled as lost", id, LogText.printable(member, Refusals.MAX_NAME),
+                    LogText.printable(reason, Refusals.MAX_WHY));
         }
     }
 }

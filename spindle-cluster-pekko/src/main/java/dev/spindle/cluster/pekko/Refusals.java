@@ -3,6 +3,7 @@
  */
 package dev.spindle.cluster.pekko;
 
+import dev.spindle.cluster.LogText;
 import java.lang.System.Logger.Level;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -14,7 +15,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * is bounded: past {@value #MAX_REMEMBERED} distinct offenders, refusals are still counted but
  * logged no more (one line says so), so an attacker inventing offender names cannot grow memory.
  * An offender's name and the reason may come from the peer (a refused TLS peer is named by its
- * certificate's subject, which anyone can make): both are logged {@linkplain #printable printable},
+ * certificate's subject, which anyone can make): both are logged {@linkplain LogText#printable printable},
  * so a peer cannot write a line of its own into the log, and cut to a bounded length, so the
  * names remembered stay small.
  * Thread-safe.
@@ -40,8 +41,8 @@ final class Refusals {
     /** Counts one refusal of {@code offender}; logs it if this offender was not logged before. */
     void refuse(String offender, String why) {
         count.incrementAndGet();
-        offender = printable(offender, MAX_NAME);
-        why = printable(why, MAX_WHY);
+        offender = LogText.printable(offender, MAX_NAME);
+        why = LogText.printable(why, MAX_WHY);
         if (logged.size() < MAX_REMEMBERED) {
             if (logged.add(offender)) {
                 LOG.log(Level.WARNING, "refused a {0} ({1}): {2} (further refusals of this offender are counted, not logged)",
@@ -50,35 +51,6 @@ final class Refusals {
         } else if (logged.add("")) {
             LOG.log(Level.WARNING, "more than {0} offenders refused a {1}; no longer logging new ones", MAX_REMEMBERED, what);
         }
-    }
-
-    /**
-     * {@code s} with every control character (a line break, the escape that starts a terminal's
-     * commands) and line or paragraph separator written as its Java escape ({@code \n},
-     * {@code \r}, {@code \t}, else a backslash, {@code u} and four hex digits), and cut after
-     * about {@code max} characters (then ending in "..."): one line of a log, of bounded length.
-     */
-    static String printable(String s, int max) {
-        if (s == null) {
-            return "null";
-        }
-        StringBuilder sb = new StringBuilder(Math.min(s.length(), max) + 8);
-        int i = 0;
-        for (; i < s.length() && sb.length() < max; i++) {
-            char c = s.charAt(i);
-            if (c == '\n') {
-                sb.append("\\n");
-            } else if (c == '\r') {
-                sb.append("\\r");
-            } else if (c == '\t') {
-                sb.append("\\t");
-            } else if (Character.isISOControl(c) || c == '\u2028' || c == '\u2029') {
-                sb.append(String.format("\\u%04x", (int) c));
-            } else {
-                sb.append(c);
-            }
-        }
-        return i < s.length() ? sb.append("...").toString() : sb.toString();
     }
 
     /** Refusals so far. */

@@ -3,6 +3,7 @@
  */
 package dev.spindle.cluster.pekko;
 
+import dev.spindle.cluster.LogText;
 import java.net.Socket;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -73,13 +74,13 @@ final class TlsGuard extends ConfigSSLEngineProvider {
      * "certificate CN=... (SHA-256 ab12cd34...)", a log line's name for the offender. The subject
      * is the peer's own making, any characters of any length (the JDK writes a line break in it as
      * it is): cut to {@value #MAX_SUBJECT} characters, so that the fingerprint after it is kept
-     * within {@link Refusals}' bound, and made {@linkplain Refusals#printable printable}.
+     * within {@link Refusals}' bound, and made {@linkplain LogText#printable printable}.
      */
     static String describe(X509Certificate[] chain) {
         if (chain == null || chain.length == 0) {
             return "a peer without a certificate";
         }
-        String subject = Refusals.printable(chain[0].getSubjectX500Principal().getName(), MAX_SUBJECT);
+        String subject = LogText.printable(chain[0].getSubjectX500Principal().getName(), MAX_SUBJECT);
         try {
             byte[] digest = MessageDigest.getInstance("SHA-256").digest(chain[0].getEncoded());
             return "certificate " + subject + " (SHA-256 " + HexFormat.of().formatHex(digest, 0, 8) + "...)";

@@ -5,6 +5,7 @@ package dev.spindle.cluster.pekko;
 
 import dev.spindle.cluster.FrameMac;
 import dev.spindle.cluster.Incarnations;
+import dev.spindle.cluster.LogText;
 import dev.spindle.cluster.Message;
 import dev.spindle.cluster.MessageCodec;
 import dev.spindle.cluster.OutboundBatches;
@@ -105,15 +106,17 @@ final class WorkerTransport extends WorkerTransportSupport implements EndpointAc
                     bytes = value == NOT_HELD ? null : codec.serialize(value);   // a held null travels
                 } catch (IllegalArgumentException cannotTravel) {
                     // answered as not held: the requester reports the dependency missing
-                    LOG.log(Level.WARNING, "worker {0} cannot send ''{1}'': {2}", id, r.key(), cannotTravel.getMessage());
+                    LOG.log(Level.WARNING, "worker {0} cannot send ''{1}'': {2}", id,
+                            LogText.printable(r.key(), Refusals.MAX_NAME),
+                            LogText.printable(cannotTravel.getMessage(), Refusals.MAX_WHY));
                 } catch (RuntimeException | StackOverflowError thrown) {
                     // the value's own serialisation threw (a collection it holds modified meanwhile, a
                     // chain deep enough to overflow the stack): answered as not held too. Escaping, it
                     // would restart this endpoint actor and drop the request, leaving the requester
                     // waiting for its fetch timeout (and a StackOverflowError is fatal to Pekko, whose
                     // default is to exit the JVM)
-                    LOG.log(Level.WARNING, "worker {0} cannot send ''{1}'': its serialisation threw {2}", id, r.key(),
-                            thrown.toString());
+                    LOG.log(Level.WARNING, "worker {0} cannot send ''{1}'': its serialisation threw {2}", id,
+                            LogText.printable(r.key(), Refusals.MAX_NAME), LogText.printable(thrown, Refusals.MAX_WHY));
                 }
                 // the reply echoes the request's nonce: only the requester's process saw it
                 Wire.Seal echo = Wire.Seal.token(received.authenticator());
@@ -149,7 +152,7 @@ final class WorkerTransport extends WorkerTransportSupport implements EndpointAc
             // frames of the coordinator's were lost in transit: a task or a release this worker missed
             LOG.log(Level.WARNING, "worker {0}: frames from the coordinator at {1} were lost in transit (frame {2}"
                     + " arrived, {3} expected); the coordinator is handled as gone and this worker leaves the"
-                    + " cluster", id, from, frame.seq(), link.expected());
+                    + " cluster", id, LogText.printable(from, Refusals.MAX_NAME), frame.seq(), link.expected());
             roster.coordinatorLost(from);
             return;
         }
@@ -173,7 +176,8 @@ final class WorkerTransport extends WorkerTransportSupport implements EndpointAc
     public void onDropped(Address member, String reason) {
         if (member.equals(roster.coordinator())) {
             LOG.log(Level.WARNING, "worker {0}: a frame to the coordinator at {1} was dropped ({2}); the coordinator"
-                    + " is handled as gone and this worker leaves the cluster", id, member, reason);
+                    + " is handled as gone and this worker leaves the cluster", id,
+                    LogText.printable(member, Refusals.MAX_NAME), LogText.printable(reason, Refusals.MAX_WHY));
             roster.coordinatorLost(member);
         }
     }
