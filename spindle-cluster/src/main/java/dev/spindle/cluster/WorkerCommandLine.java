@@ -4,11 +4,21 @@
 package dev.spindle.cluster;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.PrintStream;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.PosixFileAttributes;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -218,32 +228,94 @@ public final class WorkerCommandLine {
     }
 
     /**
+     * The longest secret file read, in bytes: a shared secret or a store password is tens of
+     * bytes, and a file of megabytes named by mistake (a log, a device) is refused without being
+     * read into memory.
+     */
+    public static final int MAX_SECRET_FILE_BYTES = 64 * 1024;
+
+    /** The permissions of a secret file that let others than its owner read or change the secret. */
+    private static final Set<PosixFilePermission> NOT_THE_OWNERS = EnumSet.of(PosixFilePermission.GROUP_READ,
+            PosixFilePermission.GROUP_WRITE, PosixFilePermission.OTHERS_READ, PosixFilePermission.OTHERS_WRITE);
+
+    /**
      * The secret: the stripped content of the file given with {@code fileOption}, else the value
      * of the environment variable {@code envVariable}.
+     *
+     * <p>The file is refused, as ssh refuses a private key file, if anyone but its owner may read
+     * or write it (on a file system with POSIX permissions; elsewhere, on Windows say, its access
+     * list is left to the operator): others on the machine would have the secret, or could change
+     * it. It is refused too if it holds more than {@value #MAX_SECRET_FILE_BYTES} bytes, read no
+     * further than that, or nothing but white space.
      *
      * @param env the environment ({@link System#getenv()} outside tests)
      * @param what the secret's name in the message, e.g. {@code "store password"}
      * @param fileOption the option naming the secret's file, with its leading {@code --}
      * @param envVariable the environment variable that holds the secret when no file is given
-     * @return the secret, not empty
-     * @throws IllegalArgumentException if the file is missing or unreadable, or neither is set
+     * @return the secret, not empty when read from the file
+     * @throws IllegalArgumentException if the file is missing, unreadable, open to others than its
+     *     owner, too large or empty, or neither the file nor the variable is set
      */
     public String secret(String fileOption, Map<String, String> env, String envVariable, String what) {
         String file = values.get(fileOption);
         if (file != null) {
-            try {
-                return Files.readString(Path.of(file)).strip();
-            } catch (NoSuchFileException e) {
-                throw new IllegalArgumentException(fileOption + " " + file + ": no such file");
-            } catch (IOException | RuntimeException e) {
-                throw new IllegalArgumentException(fileOption + " " + file + ": cannot read it (" + e + ")");
-            }
+            return secretFile(fileOption, file, envVariable, what);
         }
         String secret = env.get(envVariable);
         if (secret == null) {
             throw new IllegalArgumentException("no " + what + ": set " + envVariable + " or pass " + fileOption);
         }
         return secret;
+    }
+
+    private static String secretFile(String fileOption, String file, String envVariable, String what) {
+        String named = fileOption + " " + file;
+        try {
+            Path path = Path.of(file);
+            BasicFileAttributes attributes;
+            try {
+                PosixFileAttributes posix = Files.readAttributes(path, PosixFileAttributes.class);
+                Set<PosixFilePermission> others = EnumSet.noneOf(PosixFilePermission.class);
+                others.addAll(posix.permissions());
+                others.retainAll(NOT_THE_OWNERS);
+                // a pipe (--secret-file <(command)) or a device is not kept on disk: only a file is
+                if (posix.isRegularFile() && !others.isEmpty()) {
+                    throw new IllegalArgumentException(named + ": others than its owner may read or write it ("
+                            + PosixFilePermissions.toString(posix.permissions()) + "), and have the " + what
+                            + ": make it its owner's alone (chmod 600 " + file + ") or set " + envVariable
+                            + " instead");
+                }
+                attributes = posix;
+            } catch (UnsupportedOperationException notPosix) {
+                attributes = Files.readAttributes(path, BasicFileAttributes.class);
+            }
+            if (attributes.isRegularFile() && attributes.size() > MAX_SECRET_FILE_BYTES) {
+                throw tooLarge(named, what);
+            }
+            byte[] bytes;
+            try (InputStream in = Files.newInputStream(path)) {
+                bytes = in.readNBytes(MAX_SECRET_FILE_BYTES + 1);   // a file that grew, or a pipe: no further
+            }
+            if (bytes.length > MAX_SECRET_FILE_BYTES) {
+                throw tooLarge(named, what);
+            }
+            String secret = StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(bytes)).toString().strip();
+            if (secret.isEmpty()) {
+                throw new IllegalArgumentException(named + ": the file is empty; it must hold the " + what);
+            }
+            return secret;
+        } catch (NoSuchFileException e) {
+            throw new IllegalArgumentException(named + ": no such file");
+        } catch (CharacterCodingException e) {
+            throw new IllegalArgumentException(named + ": cannot read it (not UTF-8 text)");
+        } catch (IOException | InvalidPathException | SecurityException e) {
+            throw new IllegalArgumentException(named + ": cannot read it (" + e + ")");
+        }
+    }
+
+    private static IllegalArgumentException tooLarge(String named, String what) {
+        return new IllegalArgumentException(named + ": more than " + MAX_SECRET_FILE_BYTES + " bytes, not a " + what
+                + " (is it the right file?)");
     }
 
     /**

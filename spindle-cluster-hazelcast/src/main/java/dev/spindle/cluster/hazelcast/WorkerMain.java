@@ -73,6 +73,7 @@ public final class WorkerMain {
             "  --failure-seconds <n>           heartbeat silence before a member is dead (default 5)",
             "  --coordinator-wait-seconds <n>  how long to wait for the coordinator (default 60)",
             "  --secret-file <path>            read the shared secret from a file instead of SPINDLE_SECRET",
+            "                                  (readable by its owner alone, chmod 600; at most 64 KiB)",
             WorkerCommandLine.MEMORY_USAGE,
             "  --help                          print this help");
 
