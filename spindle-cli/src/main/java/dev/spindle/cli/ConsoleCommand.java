@@ -48,7 +48,8 @@ import picocli.CommandLine.Spec;
         versionProvider = SpindleCli.Version.class,
         description = "Starts a demo workload and the live web console over it, prints the console's URL and runs"
                 + " until Ctrl-C (or for --duration seconds). The console listens on 127.0.0.1 unless --bind says"
-                + " otherwise; any other address needs an access token (--token, or a random one is made).")
+                + " otherwise, and requires an access token, which the URL carries: --token, else a random one"
+                + " (--no-token serves a loopback address without one, for every user of this machine).")
 final class ConsoleCommand implements Callable<Integer> {
 
     /**
@@ -79,8 +80,18 @@ final class ConsoleCommand implements Callable<Integer> {
     @Option(names = "--token", paramLabel = "TOKEN",
             description = "Access token (16+ characters of A-Z a-z 0-9 - _ . ~); else the environment variable "
                     + TOKEN_ENV + " (a command line is visible to every user of the machine, in ps); else made at"
-                    + " random for a non-loopback --bind.")
+                    + " random (unless --no-token).")
     String token;
+
+    /**
+     * Without a token, a console on loopback is readable by every user of the machine (any local
+     * process can connect to 127.0.0.1), which sees the application's task names and class
+     * names: so a token is made unless this says otherwise, as notebook servers do.
+     */
+    @Option(names = "--no-token",
+            description = "Serve without an access token (loopback --bind only): every user of this machine can"
+                    + " then read the console.")
+    boolean noToken;
 
     @Option(names = "--duration", paramLabel = "SECONDS",
             description = "Stop after this many seconds (default: ${DEFAULT-VALUE}: run until Ctrl-C).")
@@ -121,14 +132,26 @@ final class ConsoleCommand implements Callable<Integer> {
         }
         Console.Builder settings = Console.builder().port(port).bindAddress(address);
         String given = token(token, System.getenv());
-        if (given != null) {
+        if (noToken) {
+            if (token != null) {
+                throw new CommandLine.ParameterException(spec.commandLine(), "--no-token and --token contradict each other");
+            }
+            if (given != null) {
+                throw new CommandLine.ParameterException(spec.commandLine(), "--no-token, but the environment variable "
+                        + TOKEN_ENV + " gives a token: unset it, or leave --no-token out");
+            }
+            if (!address.isLoopbackAddress()) {
+                throw new CommandLine.ParameterException(spec.commandLine(), "--no-token is for a loopback --bind only;"
+                        + " " + bind + " is reachable from other machines");
+            }
+        } else if (given != null) {
             try {
                 settings.token(given);
             } catch (IllegalArgumentException e) {
                 throw new CommandLine.ParameterException(spec.commandLine(),
                         (token != null ? "--token" : "the environment variable " + TOKEN_ENV) + ": " + e.getMessage());
             }
-        } else if (!address.isLoopbackAddress()) {
+        } else {
             settings.token(Console.randomToken());
         }
         PrintWriter out = spec.commandLine().getOut();

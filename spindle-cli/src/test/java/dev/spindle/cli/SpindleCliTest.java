@@ -7,7 +7,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import picocli.CommandLine;
@@ -54,8 +60,46 @@ class SpindleCliTest {
     @Test
     void consolePrintsItsLoopbackUrlAndStopsAfterItsDuration() {
         assertThat(run("console", "--duration", "1")).isZero();
-        assertThat(out.toString()).containsPattern("Spindle console: http://127\\.0\\.0\\.1:\\d+/\\n")
+        assertThat(out.toString())
+                .containsPattern("Spindle console: http://127\\.0\\.0\\.1:\\d+/\\?token=[A-Za-z0-9_-]{32}\\n")
                 .contains("Stops after 1 s.");
+    }
+
+    /**
+     * The console on loopback had no token unless one was given: every user of the machine (any
+     * local process can connect to 127.0.0.1) read the application's task and class names from
+     * it. Now a random token is made and printed once in the URL; a request without it is refused.
+     */
+    @Test
+    void anotherLocalUserCannotReadTheLoopbackConsole() throws Exception {
+        Thread console = new Thread(() -> run("console", "--duration", "6"));
+        console.start();
+        try {
+            Matcher url = Pattern.compile("(http://127\\.0\\.0\\.1:\\d+/)(\\S*)").matcher("");
+            while (!url.reset(out.toString()).find()) {
+                assertThat(console.isAlive()).as("the console still starting; err: %s", err).isTrue();
+                Thread.sleep(20);
+            }
+            HttpClient http = HttpClient.newHttpClient();
+            HttpResponse<String> stranger = http.send(HttpRequest.newBuilder(URI.create(url.group(1))).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertThat(stranger.statusCode()).as("a request without the token").isEqualTo(401);
+            HttpResponse<String> owner = http.send(HttpRequest.newBuilder(URI.create(url.group(0))).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertThat(owner.statusCode()).as("the printed URL").isEqualTo(200);
+        } finally {
+            console.join();
+        }
+    }
+
+    @Test
+    void consoleWithoutATokenOnlyWhenAskedAndOnlyOnLoopback() {
+        assertThat(run("console", "--no-token", "--duration", "1")).isZero();
+        assertThat(out.toString()).containsPattern("Spindle console: http://127\\.0\\.0\\.1:\\d+/\\n");
+        assertThat(run("console", "--no-token", "--bind", "0.0.0.0", "--duration", "1")).isNotZero();
+        assertThat(err.toString()).contains("--no-token is for a loopback --bind only");
+        assertThat(run("console", "--no-token", "--token", "option-token-0123456789", "--duration", "1")).isNotZero();
+        assertThat(err.toString()).contains("--no-token and --token contradict each other");
     }
 
     /** The JDK server's JVM-wide limits are set for the console, except one given with -D. */
