@@ -134,7 +134,8 @@ final class ConsoleCommand implements Callable<Integer> {
         String given = token(token, System.getenv());
         if (noToken) {
             if (token != null) {
-                throw new CommandLine.ParameterException(spec.commandLine(), "--no-token and --token contradict each other");
+                throw new CommandLine.ParameterException(spec.commandLine(),
+                        "--no-token and --token contradict each other");
             }
             if (given != null) {
                 throw new CommandLine.ParameterException(spec.commandLine(), "--no-token, but the environment variable "

@@ -82,7 +82,6 @@ final class Offences {
         if (!(offender instanceof java.util.UUID)) {
             offender = LogText.printable(offender, MAX_NAME);
         }
-        detail = LogText.printable(detail, MAX_DETAIL);
         Set<Object> seen = logged.get(kind);
         boolean remembered = seen.size() < MAX_REMEMBERED && seen.add(offender);
         boolean first = remembered || !seen.contains(offender);
@@ -93,10 +92,11 @@ final class Offences {
         String what = kind.name().toLowerCase(java.util.Locale.ROOT).replace('_', ' ');
         if (remembered) {
             LOG.log(Level.WARNING, "{0}: {1} from {2}: {3} (logged once per offender)", member, what, offender,
-                    detail);
+                    LogText.printable(detail, MAX_DETAIL));
         } else if (first && full.add(kind)) {
             LOG.log(Level.WARNING, "{0}: {1} from {2}: {3}; more than {4} offenders of this kind: new ones are "
-                    + "counted, not logged", member, what, offender, detail, MAX_REMEMBERED);
+                    + "counted, not logged", member, what, offender, LogText.printable(detail, MAX_DETAIL),
+                    MAX_REMEMBERED);
         }
         return first;
     }

@@ -184,7 +184,8 @@ final class WorkerTransport extends WorkerTransportSupport implements Endpoint {
         }
         // why may name a class read from the frame: the sender's text
         LOG.log(Level.ERROR, "worker {0}: a frame from the coordinator could not be read ({1}); its delivery fails, so "
-                + "that the coordinator places this worker''s tasks again", id, LogText.printable(why, Offences.MAX_DETAIL));
+                + "that the coordinator places this worker''s tasks again", id,
+                LogText.printable(why, Offences.MAX_DETAIL));
         throw new IllegalStateException("worker " + id + " cannot read a frame of the coordinator's: " + why);
     }
 

@@ -71,7 +71,8 @@ class ForgedLogLineTest {
                 InetAddress.getLoopbackAddress(), 5701);
         Offences offences = new Offences("coordinator");
 
-        offences.record(Offences.Kind.REFUSED_MEMBER, UUID.randomUUID(), "not a Spindle worker (member at " + forged + ")");
+        offences.record(Offences.Kind.REFUSED_MEMBER, UUID.randomUUID(),
+                "not a Spindle worker (member at " + forged + ")");
 
         assertThat(lines).hasSize(1);
         assertThat(lines.get(0)).as("the refusal's log line").doesNotContain("\n").doesNotContain("\r")

@@ -37,8 +37,8 @@ public final class WorkerMain {
     static final String USAGE = "usage: WorkerMain --id N --cluster NAME --key-store FILE --trust-store FILE "
             + "--seed HOST:PORT [--threads N] [--bind ADDRESS] [--port N] [--allow PKG,...] [--failure-seconds N] "
             + "[--max-message-bytes N] [--password-file FILE] [--memory-limit BYTES] [--spill-dir DIR] [--help]  "
-            + "(password from SPINDLE_STORE_PASSWORD or --password-file, a file its owner's alone; --memory-limit: spill values to disk above "
-            + "60 % of it in memory, start no task above 80 %, suffix k, m or g)";
+            + "(password from SPINDLE_STORE_PASSWORD or --password-file, a file its owner's alone; --memory-limit: spill "
+            + "values to disk above 60 % of it in memory, start no task above 80 %, suffix k, m or g)";
 
     private WorkerMain() {
     }
