@@ -6,6 +6,7 @@ package dev.spindle.pool;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
+import dev.spindle.testkit.Await;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeUnit;
@@ -63,18 +64,7 @@ class InterruptedCloseWithAFailingFutureTest {
         try {
             pool.execute(() -> {               // holds the one worker until the last future is done
                 busy.countDown();
-                boolean interrupted = false;
-                while (true) {
-                    try {
-                        release.await();
-                        break;
-                    } catch (InterruptedException e) {
-                        interrupted = true;    // shutdownNow's: this task ends only when released
-                    }
-                }
-                if (interrupted) {
-                    Thread.currentThread().interrupt();
-                }
+                Await.ignoringInterrupts(release);   // shutdownNow's interrupt: it ends only when released
             });
             assertThat(busy.await(20, TimeUnit.SECONDS)).isTrue();
             FailingDone failing = new FailingDone();

@@ -5,6 +5,7 @@ package dev.spindle.pool;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.spindle.testkit.Await;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -92,18 +93,7 @@ class LifoSlotPoolTest {
         pool.execute(() -> {
             pool.execute(child);
             submitted.countDown();
-            boolean interrupted = false;
-            for (;;) {
-                try {
-                    release.await();
-                    break;
-                } catch (InterruptedException e) {
-                    interrupted = true;
-                }
-            }
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
+            Await.ignoringInterrupts(release);
         });
         assertThat(submitted.await(30, TimeUnit.SECONDS)).isTrue();
         List<Runnable> notStarted = pool.shutdownNow();
