@@ -49,7 +49,14 @@ import java.util.concurrent.locks.LockSupport;
  * {@link #RUNNING_REPORT_NANOS} ({@link Message.TaskRunning}), so that a kind that runs far
  * longer than learned is re-estimated before it finishes. A worker in another JVM with a memory
  * limit also reports its store's memory, spilled bytes and pause on that timer when they change
- * ({@link Message.MemoryReport}), since the scheduler cannot read its store.
+ * ({@link Message.MemoryReport}), since the scheduler cannot read its store, and again, unchanged,
+ * every {@link #MEMORY_REFRESH_ROUNDS} rounds: the scheduler takes the last report it receives, and
+ * a transport may lose one without telling (Pekko's, sent before the coordinator is known) or
+ * deliver it after the next (Hazelcast's, whose receiver hands frames to its executor on several
+ * threads), so that, sent only on a change, a report overtaken or lost while the store then stayed
+ * the same left stale figures at the scheduler for good. The refresh costs one small message per
+ * such worker per second; within about a second of a report lost or overtaken, the scheduler
+ * holds the figures again.
  *
  * <p>A worker with a memory limit also tells the scheduler on that timer when it stalls on
  * memory and when it stops ({@link Message.MemoryStall}): paused with only values that cannot
@@ -105,6 +112,12 @@ final class ClusterWorker {
 
     /** Tasks executing longer than this are reported to the scheduler, once per interval. */
     static final long RUNNING_REPORT_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+
+    /**
+     * Report rounds after which an unchanged {@link Message.MemoryReport} is sent again (about a
+     * second), so that one lost or overtaken on its way is corrected (see the overview).
+     */
+    static final int MEMORY_REFRESH_ROUNDS = 10;
 
     private static final System.Logger LOG = System.getLogger(ClusterWorker.class.getName());
 
@@ -171,6 +184,8 @@ final class ClusterWorker {
     private final boolean reportMemory;
     /** The last {@link Message.MemoryReport} sent; touched by the reporter thread only. */
     private Message.MemoryReport lastMemoryReport;
+    /** Report rounds since {@link #lastMemoryReport} was sent; touched by the reporter thread only. */
+    private int memoryRoundsSinceReport;
     /** {@link Message.ReleaseKey}s handled, each counted once its value is gone. */
     private final AtomicLong releases = new AtomicLong();
     /**
@@ -351,9 +366,12 @@ final class ClusterWorker {
         if (reportMemory) {
             Message.MemoryReport m = new Message.MemoryReport(id, store.memoryBytes(), store.spilledBytes(),
                     store.paused());
-            if (!m.equals(lastMemoryReport)) {
+            // on a change, and unchanged every MEMORY_REFRESH_ROUNDS rounds: the scheduler keeps the
+            // last report it receives, which a report lost or overtaken on its way left stale
+            if (!m.equals(lastMemoryReport) || ++memoryRoundsSinceReport >= MEMORY_REFRESH_ROUNDS) {
                 transport.toScheduler(m);
                 lastMemoryReport = m;         // after the send: one that threw is sent again next round
+                memoryRoundsSinceReport = 0;
             }
         }
         if (store.limit() > 0) {

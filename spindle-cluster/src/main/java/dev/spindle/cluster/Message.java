@@ -276,7 +276,8 @@ public sealed interface Message extends Serializable {
      * A worker's data store now: the bytes of its values in memory and spilled to disk, and
      * whether it is paused (over the pause fraction of its memory limit). Sent by a worker in
      * another JVM with a memory limit when these change, so that the coordinator's stats show
-     * them.
+     * them, and again unchanged about once a second: the scheduler takes the last one it receives,
+     * and one lost or overtaken on its way would otherwise leave its figures stale for good.
      *
      * @param worker the reporting worker's id
      * @param memoryBytes the measured size of its values in memory
