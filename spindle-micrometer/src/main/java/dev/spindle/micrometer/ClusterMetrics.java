@@ -45,9 +45,15 @@ import java.util.function.ToDoubleFunction;
  *
  * <p>Once the cluster is closed its stats can no longer be read (it throws
  * {@link IllegalStateException} or {@link RejectedExecutionException}) and every meter reads NaN.
- * A cluster whose {@code stats()} has not answered within a second (its scheduler thread stuck)
- * reads NaN too, until it answers: the meters are read on the registry's scraping thread, which
- * is not held longer (one daemon thread waits for the cluster).
+ * A cluster whose {@code stats()} has not answered within a second (its scheduler thread stuck,
+ * or slow) does not hold up the scrape: the meters are read on the registry's scraping thread,
+ * which waits no longer (one daemon thread waits for the cluster). Meanwhile every meter reads
+ * the latest figures the cluster gave, as a gauge of any value does, and NaN only until its first
+ * answer to this binder's meters, or once its latest answer was that it is closed (or
+ * {@code stats()} threw). A read that answers after its second is not lost: its figures are the
+ * latest from then on, so a cluster that always takes longer than a second reads, at each scrape,
+ * the figures its read started by an earlier scrape returned. While a cluster stays stuck its
+ * meters so repeat the figures of its last answer.
  * The cluster is held weakly, as Micrometer holds the objects of function-based meters.
  */
 public final class ClusterMetrics implements MeterBinder {
@@ -64,7 +70,7 @@ public final class ClusterMetrics implements MeterBinder {
     private final ClusterView cluster;
     private final Tags tags;
     /** This binder's reads of the cluster: one in flight at a time, shared by all its meters. */
-    private final BoundedReads.Slot<ClusterStats> reads = new BoundedReads.Slot<>();
+    private final Reads reads = new Reads();
 
     /**
      * Meters for {@code cluster}, tagged {@code cluster=<name>}.
@@ -128,12 +134,12 @@ public final class ClusterMetrics implements MeterBinder {
     }
 
     /**
-     * A reading of the cluster's stats; NaN once the cluster is closed, or while it does not
-     * answer (see {@link #stats}).
+     * A reading of the cluster's stats; NaN once the cluster is closed, or until it first
+     * answers (see {@link #stats}).
      */
     private ToDoubleFunction<ClusterView> read(ToDoubleFunction<ClusterStats> counter) {
         // not this binder: the meter holds the cluster weakly only
-        BoundedReads.Slot<ClusterStats> reads = this.reads;
+        Reads reads = this.reads;
         return c -> {
             ClusterStats s = stats(reads, c);
             return s == null ? Double.NaN : counter.applyAsDouble(s);
@@ -142,8 +148,10 @@ public final class ClusterMetrics implements MeterBinder {
 
     /**
      * The cluster's stats now, read on a reader thread and waited for at most {@link #WAIT_NANOS}
-     * ({@link BoundedReads}); null if it is closed ({@link IllegalStateException},
-     * {@link RejectedExecutionException}) or has not answered within the wait.
+     * ({@link BoundedReads}); if the read has not returned by then, the latest stats a read
+     * returned, in time or late ({@link Reads#latest}); null if the cluster is closed
+     * ({@link IllegalStateException}, {@link RejectedExecutionException}), or has not answered
+     * within the wait and no read of it has returned stats yet.
      *
      * <p>A registry reads a gauge or function counter on the thread that scrapes it (a Prometheus
      * endpoint's request thread, a push registry's publisher), one meter after another. A
@@ -151,23 +159,33 @@ public final class ClusterMetrics implements MeterBinder {
      * without heeding interrupts: read on the scraping thread, a coordinator whose scheduler
      * thread was stuck (a transport's callback waiting on a network that is gone) held every
      * scrape for good, the registry's other meters with it, and each later scrape stuck one more
-     * thread. Now a stuck cluster holds one reader thread, costs one scrape one wait, and its
-     * meters read NaN, as for a closed cluster, until it answers. Each reading takes its own
-     * snapshot, as before.
+     * thread. Now a stuck cluster holds one reader thread and costs one scrape one wait.
+     *
+     * <p>Until its read returns, its meters read the latest stats known, not NaN: a gauge reads
+     * the latest value it knows. {@link BoundedReads} hands a read's outcome only to the calls
+     * that waited for it and got it by its deadline, and drops one that comes later; so with NaN
+     * for a read not returned in time, a cluster whose {@code stats()} took a little longer than
+     * the wait read NaN at every scrape for good (each scrape started a read, gave up on it, and
+     * the next one dropped its answer), and one that answered just after a scrape's deadline read
+     * NaN although its figures had come. The read itself now keeps what it returned, whenever it
+     * returns. Each reading whose read returns in time still takes its own snapshot, as before.
      *
      * @throws RuntimeException what {@code stats()} threw otherwise, as a direct call would
      */
-    private static ClusterStats stats(BoundedReads.Slot<ClusterStats> reads, ClusterView cluster) {
+    private static ClusterStats stats(Reads reads, ClusterView cluster) {
         BoundedReads.Outcome<ClusterStats> outcome;
         try {
-            outcome = READERS.read(reads, cluster::stats);
+            outcome = READERS.read(reads.slot, () -> reads.read(cluster));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            return null;
+            return reads.latest;
+        }
+        if (outcome.stuck()) {
+            return reads.latest;               // that read's own figures, if it has returned since
         }
         Throwable thrown = outcome.thrown();
         if (thrown == null) {
-            return outcome.value();            // null: stuck
+            return outcome.value();
         }
         if (thrown instanceof IllegalStateException || thrown instanceof RejectedExecutionException) {
             return null;                       // closed
@@ -179,5 +197,34 @@ public final class ClusterMetrics implements MeterBinder {
             throw e;
         }
         throw new IllegalStateException("the cluster's stats() threw a checked exception", thrown);
+    }
+
+    /**
+     * One binder's reads of its cluster, and the latest stats one returned. Holds no reference
+     * to the cluster (its meters hold that weakly): a read is given it when it starts.
+     */
+    private static final class Reads {
+        /** One read in flight at a time, shared by the binder's meters. */
+        final BoundedReads.Slot<ClusterStats> slot = new BoundedReads.Slot<>();
+        /**
+         * What the latest read that has returned gave: its stats, or null if it threw (the
+         * cluster closed) or none has returned yet. Set on the reader thread as the read returns,
+         * whether or not a caller still waits for it, so that an answer that came after its
+         * deadline is not lost. The slot's reads follow one another (a read starts only once the
+         * one before has returned), so an older read never overwrites a newer one's stats.
+         */
+        volatile ClusterStats latest;
+
+        /** Reads {@code cluster}'s stats, on a reader thread, and keeps the outcome as {@link #latest}. */
+        ClusterStats read(ClusterView cluster) {
+            try {
+                ClusterStats s = cluster.stats();
+                latest = s;
+                return s;
+            } catch (Throwable t) {
+                latest = null;                 // closed or failed: the meters read NaN, not the old figures
+                throw t;
+            }
+        }
     }
 }
