@@ -341,7 +341,12 @@ public final class Console implements AutoCloseable {
         }
 
         /**
-         * How often the console samples and pushes; one second by default.
+         * How often the console samples and pushes; one second by default. An interval longer
+         * than a second is also how long a sample waits for a source's read before it shows the
+         * source as not answering (a second otherwise): a sample is due only once per interval,
+         * so a source slower than a second is still shown when samples are that far apart, and
+         * a sample in which a source gets stuck is sent up to one interval late (per such
+         * source).
          *
          * @param interval the time between samples, 50 ms to one minute
          * @return this builder
@@ -555,6 +560,11 @@ public final class Console implements AutoCloseable {
      * {@linkplain Source#delivered() delivered}, so a cluster's log entries it held go with the
      * next. The wait is per stuck episode, not per sample: a sample waits for a source only when
      * it starts a read of it.
+     *
+     * <p>Called by one thread at a time: the sampler's, or a test's while the sampler waits out a
+     * long interval. Two calls at once would share each source's read (see {@link BoundedReads}):
+     * the second would send what the first one's read wrote, at the first one's time, and so a
+     * cluster's log entries twice.
      */
     void sample() {
         List<Source> now;
