@@ -43,7 +43,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * old by then and is dropped, handed to no one. A read that returned in time is not reused
  * either: each later call starts its own, so each sees the source as it is then. Only a call that
  * waited for a read and got its outcome by the deadline sees it; an outcome that comes later is
- * never seen, even by a call that looks just after it came.
+ * never seen, even by a call that looks just after it came. (The console wants that: a late
+ * sample is old. A caller that wants the latest value whatever its age, as a metrics gauge does,
+ * has the read itself keep what it returns: see the Micrometer binder's {@code ClusterMetrics}.)
  *
  * <p>Whatever a read threw (an {@code Error}, a checked exception no signature declares) is its
  * outcome, handed to the caller as a value: it never escapes the reader thread (a pool thread's
