@@ -189,8 +189,9 @@ final class DataStore {
             // readObject may throw one): escaping, it left a task reading its input here unreported
             drop(entries.remove(key));
             System.getLogger(DataStore.class.getName()).log(System.Logger.Level.WARNING,
-                    "the spilled value of ''{0}'' cannot be read back and is dropped: {1}", key,
-                    Failures.describe(unreadable));
+                    "the spilled value of ''{0}'' cannot be read back and is dropped: {1}",
+                    LogText.printable(key, LogText.MAX_KEY),
+                    LogText.printable(Failures.describe(unreadable), LogText.MAX_DETAIL));
             throw new Lost("the spilled value of '" + key + "' is lost: " + Failures.messageOf(unreadable),
                     unreadable);
         }
@@ -362,8 +363,9 @@ final class DataStore {
             // exception of the value's own whose toString() throws escaped the put (on a worker,
             // the put of a task's result: the task never reported), as in readBack and get
             System.getLogger(DataStore.class.getName()).log(System.Logger.Level.WARNING,
-                    "the value of ''{0}'' ({1}) cannot spill, writing it failed: {2}; it stays in memory", key,
-                    e.value().getClass().getName(), Failures.describe(failed.getCause()));
+                    "the value of ''{0}'' ({1}) cannot spill, writing it failed: {2}; it stays in memory",
+                    LogText.printable(key, LogText.MAX_KEY), e.value().getClass().getName(),
+                    LogText.printable(Failures.describe(failed.getCause()), LogText.MAX_DETAIL));
             return new Entry(e.value(), e.bytes(), null, 0, 0, null, true);
         }
         Path file = spilled.file();
@@ -427,8 +429,9 @@ final class DataStore {
             // an Error too (its own readObject's, a stack overflowed): escaping, it failed the put
             // that spilled, and on a worker the put of a task's result, which never reported
             System.getLogger(DataStore.class.getName()).log(System.Logger.Level.WARNING,
-                    "the value of ''{0}'' ({1}) cannot spill, reading it back failed: {2}; it stays in memory", key,
-                    e.value().getClass().getName(), Failures.describe(unreadable));
+                    "the value of ''{0}'' ({1}) cannot spill, reading it back failed: {2}; it stays in memory",
+                    LogText.printable(key, LogText.MAX_KEY), e.value().getClass().getName(),
+                    LogText.printable(Failures.describe(unreadable), LogText.MAX_DETAIL));
             return false;
         }
         for (Class<?> c : classes.values()) {

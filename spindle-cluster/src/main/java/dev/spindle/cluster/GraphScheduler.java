@@ -2177,7 +2177,8 @@ final class GraphScheduler implements AutoCloseable {
         if (!reason.equals(lastStallWarning)) {
             lastStallWarning = reason;        // one warning per episode, not one per task
             LOG.log(System.Logger.Level.WARNING,
-                    "failing task ''{0}'', and any other that cannot start for the same reason: {1}", t.key(), reason);
+                    "failing task ''{0}'', and any other that cannot start for the same reason: {1}",
+                    LogText.printable(t.key(), LogText.MAX_KEY), reason);
         }
         err(t, new IllegalStateException("task '" + t.key() + "' cannot start: " + reason));
     }
@@ -2508,7 +2509,7 @@ final class GraphScheduler implements AutoCloseable {
                 t.setState(TaskState.State.LOST);   // its copies all failed: as if the worker was lost
                 LOG.log(System.Logger.Level.WARNING,
                         "worker {0} retired without a copy of ''{1}'' ({2} copies failed); it is computed again if"
-                                + " needed", w.id, key, MAX_REPLICA_FAILURES);
+                                + " needed", w.id, LogText.printable(key, LogText.MAX_KEY), MAX_REPLICA_FAILURES);
             }
         }
         w.holds.clear();

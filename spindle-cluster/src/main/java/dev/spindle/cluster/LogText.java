@@ -9,13 +9,27 @@ package dev.spindle.cluster;
  * certificate's subject. Those are the sender's own making, any characters of any length, and a
  * line break among them let the sender write whole lines of its own into the log (one that reads
  * as a member let in), a terminal escape rewrite what an operator's terminal shows, and a name of
- * kilobytes fill the log and the sets of offenders remembered. Every log line of the transports
- * that writes such text writes it through {@link #printable}, here, so there is one rule for all.
+ * kilobytes fill the log and the sets of offenders remembered. A task's key is of the same kind:
+ * a client names it, and a worker has it from the coordinator, which took it from a client. Every
+ * log line of the transports, the scheduler and the workers' stores that writes such text writes
+ * it through {@link #printable}, here, so there is one rule for all.
  *
  * <p>Public only so that transports in other modules share one definition; it is not an API for
  * applications.
  */
 public final class LogText {
+
+    /**
+     * The most characters of a task key that a log line of this module keeps: a key is the
+     * client's (or, on a worker, the coordinator's, which has it from a client), of any length.
+     */
+    static final int MAX_KEY = 512;
+
+    /**
+     * The most characters of other outside text a log line of this module keeps: a failure's
+     * description made by a user's class, a probe's failure reported by a transport.
+     */
+    static final int MAX_DETAIL = 1024;
 
     private LogText() {
     }

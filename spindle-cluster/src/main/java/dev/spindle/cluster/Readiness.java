@@ -188,7 +188,8 @@ public final class Readiness {
         Object token = new Object();
         LATEST_JOINS.put(key, token);
         Thread t = new Thread(() -> {
-            RuntimeException[] probeFailure = new RuntimeException[1];   // the last probe's, for the log
+            // the last probe's, for the log: a transport's text, so written there printable (LogText)
+            RuntimeException[] probeFailure = new RuntimeException[1];
             try {
                 await(timeout, System.nanoTime(), () -> {
                     if (!present.getAsBoolean()) {
@@ -207,7 +208,7 @@ public final class Readiness {
                     }
                 }, () -> "worker " + id + " joined, but it or another worker did not answer the coordinator's probe"
                         + " within " + timeout + (probeFailure[0] == null ? "" : " (last probe failed: "
-                        + probeFailure[0] + ")"));
+                        + LogText.printable(probeFailure[0], LogText.MAX_DETAIL) + ")"));
                 coordinator.join(id, coordinator.settings().threadsPerWorker());
                 if (!present.getAsBoolean()) {
                     // lost between its answer and its admission: the transport reported the loss
