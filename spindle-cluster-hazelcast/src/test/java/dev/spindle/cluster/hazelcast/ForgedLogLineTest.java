@@ -7,17 +7,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.hazelcast.cluster.Address;
+import dev.spindle.cluster.testkit.LogLines;
 import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.UUID;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.logging.Handler;
-import java.util.logging.LogRecord;
-import java.util.logging.Logger;
-import java.util.logging.SimpleFormatter;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -34,31 +30,18 @@ class ForgedLogLineTest {
 
     private static final String FORGED = "WARNING: worker 9 admitted, proof ok";
 
-    private final List<String> lines = new CopyOnWriteArrayList<>();
-    private final Handler capture = new Handler() {
-        @Override
-        public void publish(LogRecord r) {
-            lines.add(new SimpleFormatter().formatMessage(r));
-        }
-
-        @Override
-        public void flush() {
-        }
-
-        @Override
-        public void close() {
-        }
-    };
-    private final Logger log = Logger.getLogger(Offences.class.getName());
+    private LogLines log;
+    private List<String> lines;
 
     @BeforeEach
     void listen() {
-        log.addHandler(capture);
+        log = LogLines.of(Offences.class);
+        lines = log.lines();
     }
 
     @AfterEach
     void stopListening() {
-        log.removeHandler(capture);
+        log.close();
     }
 
     /**

@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.spindle.testkit.Await;
 import dev.spindle.cluster.testkit.FreePorts;
+import dev.spindle.cluster.testkit.LogLines;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
@@ -17,12 +18,7 @@ import java.security.KeyStore;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
-import java.util.logging.Handler;
-import java.util.logging.LogRecord;
-import java.util.logging.Logger;
-import java.util.logging.SimpleFormatter;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLSocket;
@@ -49,23 +45,8 @@ class ForgedCertificateNameTest {
     @Test
     void aStrangersCertificateNameCannotWriteLinesIntoTheLog(@TempDir Path tmp) throws Exception {
         Path store = selfSigned(tmp, "CN=stranger\n" + FORGED + "\u001b[2K, O=" + "x".repeat(4000));
-        List<String> lines = new CopyOnWriteArrayList<>();
-        Handler capture = new Handler() {
-            @Override
-            public void publish(LogRecord r) {
-                lines.add(new SimpleFormatter().formatMessage(r));
-            }
-
-            @Override
-            public void flush() {
-            }
-
-            @Override
-            public void close() {
-            }
-        };
-        Logger log = Logger.getLogger(Refusals.class.getName());
-        log.addHandler(capture);
+        LogLines log = LogLines.of(Refusals.class);
+        List<String> lines = log.lines();
         Refusals refusals = new Refusals("member");
         int port = FreePorts.free();
         ActorSystem member = PekkoConfigs.start(TestCerts.settings("forged-name", "worker").port(port).build(),
@@ -76,7 +57,7 @@ class ForgedCertificateNameTest {
             Await.until("the member refused the stranger", Duration.ofSeconds(30), () -> refusals.count() > 0
                     && lines.stream().anyMatch(l -> l.contains("stranger")));
         } finally {
-            log.removeHandler(capture);
+            log.close();
             PekkoConfigs.stop(member);
         }
 
