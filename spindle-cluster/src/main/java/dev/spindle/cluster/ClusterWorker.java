@@ -75,7 +75,15 @@ import java.util.concurrent.locks.LockSupport;
  * and it is counted; a spill the disk takes after refusing (each report tries again) does too,
  * and is not; and a waiting task resumes once what it waits for ends elsewhere: so the scheduler
  * never counts on a stall lasting, and takes a task back from a stalled worker only by a steal
- * request, which a task the worker started meanwhile survives.
+ * request, which a task the worker started meanwhile survives. Once a worker has reported a stall,
+ * it also sends its current state again, unchanged (stalled or not), every
+ * {@link #MEMORY_REFRESH_ROUNDS} rounds, as its memory report: the reports are numbered, so an
+ * overtaken one is ignored, but one lost on its way was never sent again while the state held, and
+ * the scheduler's view stayed stale for good: a lost stall left the tasks queued on the worker,
+ * which it never starts, there for good, and a lost end of a stall had the scheduler take tasks
+ * back from a worker that would run them, and fail those only it may run. A repeated report is a
+ * newer one that says the same: the scheduler takes it in place of the last, and acts only on
+ * what changed.
  *
  * <p>Why a stolen task never runs twice: a ticket starts a job only by a compare-and-set from
  * READY to EXECUTING, and a steal request releases it only by a compare-and-set from FETCHING or
@@ -114,7 +122,8 @@ final class ClusterWorker {
     static final long RUNNING_REPORT_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
 
     /**
-     * Report rounds after which an unchanged {@link Message.MemoryReport} is sent again (about a
+     * Report rounds after which an unchanged {@link Message.MemoryReport}, and the unchanged state
+     * of a worker that has reported a stall ({@link Message.MemoryStall}), are sent again (about a
      * second), so that one lost or overtaken on its way is corrected (see the overview).
      */
     static final int MEMORY_REFRESH_ROUNDS = 10;
@@ -283,6 +292,8 @@ final class ClusterWorker {
     private Message.MemoryStall lastStall;
     /** The stall reports sent, which number them ({@link Message.MemoryStall#report}); reporter thread only. */
     private long stallReports;
+    /** Report rounds since {@link #lastStall} was sent; touched by the reporter thread only. */
+    private int stallRoundsSinceReport;
 
     /** Whether the last report round threw (the reporter's thread only): its failure was logged. */
     private boolean reportFailing;
@@ -381,9 +392,10 @@ final class ClusterWorker {
 
     /**
      * Tells the scheduler when this worker stalls on memory, when its figures change while it is
-     * stalled, and when it stops (see the overview). A stuck store first spills what it kept in
-     * memory for a task, and tries again the values its disk refused, here on the reporter's
-     * thread, since no task of this worker runs.
+     * stalled, and when it stops, and, once it has stalled, its state again unchanged every
+     * {@link #MEMORY_REFRESH_ROUNDS} rounds (see the overview). A stuck store first spills what it
+     * kept in memory for a task, and tries again the values its disk refused, here on the
+     * reporter's thread, since no task of this worker runs.
      */
     private void reportStall() {
         long handled = releases.get();        // first: a release during the look makes the report out of date, not wrong
@@ -397,13 +409,17 @@ final class ClusterWorker {
         Message.MemoryStall m = stalled
                 ? new Message.MemoryStall(id, true, handled, store.memoryBytes(), store.limit(), 0, awaited)
                 : new Message.MemoryStall(id, false, 0, 0, store.limit());
-        if (lastStall == null ? stalled : !m.equals(lastStall)) {
+        // on a change, and unchanged every MEMORY_REFRESH_ROUNDS rounds once a stall was reported:
+        // the scheduler keeps the last report it takes, which a report lost on its way left stale
+        if (lastStall == null ? stalled
+                : !m.equals(lastStall) || ++stallRoundsSinceReport >= MEMORY_REFRESH_ROUNDS) {
             transport.toScheduler(new Message.MemoryStall(m.worker(), m.stalled(), m.releases(), m.memoryBytes(),
                     m.limitBytes(), ++stallReports, m.awaited()));
             // compared without its number, which every report changes; recorded after the send, so
             // that one that threw is sent again next round (under a later number: the scheduler
             // takes any number at or above the last it saw)
             lastStall = m;
+            stallRoundsSinceReport = 0;
         }
     }
 

@@ -293,7 +293,10 @@ public sealed interface Message extends Serializable {
      * limit) with only values that cannot spill in memory (or that its disk refused) and no task
      * running, so that only a release from the scheduler (or its disk taking a spill) can let it
      * start a task again. Sent by every worker with a memory limit when this changes, and again
-     * while stalled when its figures change. While it is stalled as of the last
+     * while stalled when its figures change; once a worker has stalled, its state is also sent
+     * again unchanged about once a second, since one lost on its way (a transport may drop it
+     * without telling) would leave the scheduler's view stale for good. A repeated report is
+     * taken as any newer one: it changes nothing. While it is stalled as of the last
      * {@link ReleaseKey} sent to it, the scheduler places no task on it that another worker may
      * run, takes back the tasks queued on it by steal requests, and fails those that no worker
      * but stalled ones may run once nothing else could make progress.
@@ -307,8 +310,9 @@ public sealed interface Message extends Serializable {
      * @param limitBytes its memory limit in bytes
      * @param report the number of this report among the worker's stall reports, from 1: a transport
      *        may deliver them out of order, and the scheduler ignores one older than the last it
-     *        took (the worker reports only changes, so an older one arriving last would stand
-     *        for good); 0 for a report that is never taken for older
+     *        took (an older one arriving last would stand until the worker's next report, which
+     *        may be a second away, or, before the worker has stalled, for good); 0 for a report
+     *        that is never taken for older
      * @param awaited when stalled, the keys that tasks the worker started wait for (a task waiting
      *        for another's {@code ClusterFuture}, which does not count as running): once one of
      *        them ends, a task waiting for it resumes, and the report is out of date until the
