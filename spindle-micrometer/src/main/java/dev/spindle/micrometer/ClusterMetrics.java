@@ -55,6 +55,17 @@ import java.util.function.ToDoubleFunction;
  * the figures its read started by an earlier scrape returned. While a cluster stays stuck its
  * meters so repeat the figures of its last answer.
  * The cluster is held weakly, as Micrometer holds the objects of function-based meters.
+ *
+ * <p>Names tell the clusters apart, as they tell schedulers apart (see {@link SchedulerMetrics}):
+ * {@code bindTo} throws {@link IllegalArgumentException} for a cluster named like another one
+ * already bound to that registry with the same tags, unless that one is closed or collected, whose
+ * meters it then replaces; a refused bind registers no meter. Whether the other one is closed
+ * is asked of it ({@code stats()}), on a reader thread as a scrape reads it, and waited for at
+ * most a second: one that has not answered by then (stuck, or slow) is taken as live, and the
+ * bind is refused, the exception saying it did not answer, rather than held for as long as that
+ * cluster is stuck. A stuck cluster being closed answers that it is closed once its stuck call
+ * returns (a coordinator's does within moments of its {@code close()}); a bind after that
+ * replaces it.
  */
 public final class ClusterMetrics implements MeterBinder {
 
@@ -62,10 +73,11 @@ public final class ClusterMetrics implements MeterBinder {
     static final long WAIT_NANOS = TimeUnit.SECONDS.toNanos(1);
 
     /**
-     * The threads that read every binder's cluster, JVM-wide: one per cluster whose read is in
+     * The threads that read every binder's cluster, JVM-wide, and that ask a cluster whether it is
+     * closed for a bind that meets its meters ({@code Meters}): one per slot whose read is in
      * flight, plus idle ones that end after a minute; never shut down (daemon threads).
      */
-    private static final BoundedReads READERS = new BoundedReads("spindle-metrics-cluster-reader", WAIT_NANOS);
+    static final BoundedReads READERS = new BoundedReads("spindle-metrics-cluster-reader", WAIT_NANOS);
 
     private final ClusterView cluster;
     private final Tags tags;

@@ -6,6 +6,7 @@ package dev.spindle.micrometer;
 import dev.spindle.actor.ActorSystem;
 import dev.spindle.async.AsyncRuntime;
 import dev.spindle.cluster.ClusterView;
+import dev.spindle.internal.observe.BoundedReads;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Meter;
@@ -28,6 +29,7 @@ import java.util.Set;
 import java.util.WeakHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
 import java.util.function.ToDoubleFunction;
 
 /**
@@ -114,7 +116,10 @@ import java.util.function.ToDoubleFunction;
  * a coordinator that may be slow or stuck) outside that lock: a bind that meets a cluster it has
  * not asked yet lets the lock go before changing anything, asks, and starts again with the
  * answer. A closed cluster stays closed, so an answer stays true; one that was live and has
- * closed since is taken as live, as if the bind had come a little earlier.
+ * closed since is taken as live, as if the bind had come a little earlier. The ask is read as a
+ * scrape reads a cluster ({@link #ask}: on a reader thread, waited for at most a second): a
+ * cluster that has not answered by then is taken as live, so the bind is refused, saying why,
+ * rather than held for as long as the cluster is stuck.
  */
 final class Meters {
 
@@ -257,7 +262,7 @@ final class Meters {
      *     of another kind, or the registry refuses a meter; then none is registered
      */
     void register() {
-        Map<ClusterView, Boolean> asked = new IdentityHashMap<>();
+        Map<ClusterView, Answer> asked = new IdentityHashMap<>();
         while (true) {
             ClusterView ask;
             try {
@@ -267,7 +272,7 @@ final class Meters {
                 ask = m.cluster;               // thrown before the bind registered or removed a meter
             }
             // outside the lock: a slow or stuck coordinator held up every bind in the JVM
-            asked.put(ask, closed(ask));
+            asked.put(ask, ask(ask));
         }
     }
 
@@ -287,7 +292,7 @@ final class Meters {
     }
 
     /** {@link #register()} under the lock, the clusters it needs in {@code asked}, else {@link MustAsk}. */
-    private void register(Map<ClusterView, Boolean> asked) {
+    private void register(Map<ClusterView, Answer> asked) {
         synchronized (READS) {
             Map<Key, Note> notes = READS.computeIfAbsent(registry, r -> new HashMap<>());
             forgetRemoved(notes);
@@ -308,7 +313,7 @@ final class Meters {
                     if (other != null && other != q.target) {
                         throw new IllegalArgumentException("meter " + q.key.name + q.key.tags + " is already"
                                 + " registered for " + other + ", not " + q.target + ": give the two different"
-                                + " names, or tell them apart with extra tags");
+                                + " names, or tell them apart with extra tags" + silent(other, asked));
                     }
                     // the registry would refuse it, after the meters before it were registered:
                     // refused now, no rollback has to take out a meter a registry held before
@@ -533,7 +538,7 @@ final class Meters {
      * The object other than {@code target} that the first of {@code held} reads, if it is live,
      * not {@linkplain #stopped stopped}, and its meter still registered; else null.
      */
-    private static Object liveHolder(List<Held> held, Object target, Map<ClusterView, Boolean> asked) {
+    private static Object liveHolder(List<Held> held, Object target, Map<ClusterView, Answer> asked) {
         for (Held h : held) {
             Object holder = h.note.target.get();
             if (holder != null && holder != target && !stopped(holder, asked) && isHeld(h.owner.registry, h.note)) {
@@ -547,7 +552,7 @@ final class Meters {
      * Whether the bind removes a meter of {@code held} first: one still registered for a stopped
      * or collected object.
      */
-    private static boolean freed(List<Held> held, Object target, Map<ClusterView, Boolean> asked) {
+    private static boolean freed(List<Held> held, Object target, Map<ClusterView, Answer> asked) {
         for (Held h : held) {
             Object holder = h.note.target.get();
             if (holder != target && (holder == null || stopped(holder, asked)) && isHeld(h.owner.registry, h.note)) {
@@ -607,7 +612,7 @@ final class Meters {
      * answered there, else {@link MustAsk} (under the lock, a cluster is not asked: see
      * {@link #register()}).
      */
-    private static boolean stopped(Object target, Map<ClusterView, Boolean> asked) {
+    private static boolean stopped(Object target, Map<ClusterView, Answer> asked) {
         if (target instanceof ExecutorService pool) {
             return pool.isShutdown();
         } else if (target instanceof AsyncRuntime runtime) {
@@ -615,16 +620,77 @@ final class Meters {
         } else if (target instanceof ActorSystem system) {
             return system.isClosed();
         } else if (target instanceof ClusterView cluster) {
-            Boolean closed = asked.get(cluster);
-            if (closed == null) {
+            Answer answer = asked.get(cluster);
+            if (answer == null) {
                 throw new MustAsk(cluster);
             }
-            return closed;
+            return answer == Answer.CLOSED;
         }
         return false;
     }
 
-    /** Whether {@code cluster}'s stats can no longer be read; called without the lock. */
+    /** What a cluster answered a bind that asked whether it is closed ({@link #ask}). */
+    private enum Answer {
+        /** Its stats could be read. */
+        LIVE,
+        /** Its stats can no longer be read. */
+        CLOSED,
+        /** Its read had not returned by its deadline: taken as live. */
+        SILENT
+    }
+
+    /**
+     * Per cluster (weakly), the reads that ask it whether it is closed: one in flight at a time,
+     * whatever the binds that ask, so a stuck cluster holds one reader thread for them however
+     * often they ask, and costs the binds one wait per stuck episode ({@link BoundedReads}). Apart
+     * from the slots of its binders' meters, which are the binders' own: a bind meets the cluster
+     * only, not the binder that registered the meter. A slot holds its cluster only while a read
+     * of it runs (the reader thread holds it then anyway). Keyed by {@code equals}, as the
+     * clusters here do not override it: by identity.
+     */
+    private static final Map<ClusterView, BoundedReads.Slot<Boolean>> ASKS = new WeakHashMap<>();
+
+    /**
+     * Whether {@code cluster}'s stats can no longer be read; called without the lock. Read on a
+     * reader thread of {@link ClusterMetrics}'s and waited for as a scrape waits for it (at most
+     * {@link ClusterMetrics#WAIT_NANOS} from the read's start): called on the bind's thread, a
+     * coordinator whose scheduler thread was stuck held the bind's caller for good, as it held the
+     * scrape before its reads were bounded. A cluster that has not answered by then is taken as
+     * live ({@link Answer#SILENT}): taken as closed, a cluster slow for a moment lost its meters to
+     * a same-named one, which read its figures under its name, and nobody was told; refused, the
+     * caller is told, and nothing is registered or removed. A bind interrupted while it waits takes
+     * it so too, its interrupt kept.
+     *
+     * @throws RuntimeException what {@code stats()} threw other than saying it is closed, as
+     *     before
+     */
+    private static Answer ask(ClusterView cluster) {
+        BoundedReads.Slot<Boolean> slot;
+        synchronized (ASKS) {
+            slot = ASKS.computeIfAbsent(cluster, c -> new BoundedReads.Slot<>());
+        }
+        BoundedReads.Outcome<Boolean> outcome;
+        try {
+            outcome = ClusterMetrics.READERS.read(slot, () -> closed(cluster));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return Answer.SILENT;
+        }
+        if (outcome.stuck()) {
+            return Answer.SILENT;
+        }
+        Throwable thrown = outcome.thrown();
+        if (thrown == null) {
+            return outcome.value() ? Answer.CLOSED : Answer.LIVE;
+        } else if (thrown instanceof RuntimeException re) {
+            throw re;
+        } else if (thrown instanceof Error e) {
+            throw e;
+        }
+        throw new IllegalStateException("the cluster's stats() threw a checked exception", thrown);
+    }
+
+    /** Whether {@code cluster}'s stats can no longer be read, read now: on a reader thread. */
     private static boolean closed(ClusterView cluster) {
         try {
             cluster.stats();
@@ -632,6 +698,16 @@ final class Meters {
         } catch (IllegalStateException | RejectedExecutionException closed) {
             return true;
         }
+    }
+
+    /** For a refusal: why {@code holder} counts as live if it did not answer, else nothing. */
+    private static String silent(Object holder, Map<ClusterView, Answer> asked) {
+        if (!(holder instanceof ClusterView cluster) || asked.get(cluster) != Answer.SILENT) {
+            return "";
+        }
+        return "; " + holder + " has not answered within " + TimeUnit.NANOSECONDS.toMillis(ClusterMetrics.WAIT_NANOS)
+                + " ms whether it is closed (its stats() is slow or stuck), so it is taken as live: close it"
+                + " (a closed cluster answers so), or bind again once it answers";
     }
 
     /**
