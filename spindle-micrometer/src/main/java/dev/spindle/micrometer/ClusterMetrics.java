@@ -63,9 +63,10 @@ import java.util.function.ToDoubleFunction;
  * is asked of it ({@code stats()}), on a reader thread as a scrape reads it, and waited for at
  * most a second: one that has not answered by then (stuck, or slow) is taken as live, and the
  * bind is refused, the exception saying it did not answer, rather than held for as long as that
- * cluster is stuck. A stuck cluster being closed answers that it is closed once its stuck call
- * returns (a coordinator's does within moments of its {@code close()}); a bind after that
- * replaces it.
+ * cluster is stuck. Once its stuck call returns saying it is closed, a bind replaces it. A
+ * coordinator stuck for good never says so (its {@code close()} waits for its scheduler thread
+ * too, and the stuck read holds it, so it is not collected either): bind its replacement under
+ * another name, or with an extra tag.
  */
 public final class ClusterMetrics implements MeterBinder {
 

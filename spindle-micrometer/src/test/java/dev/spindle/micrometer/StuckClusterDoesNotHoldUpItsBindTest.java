@@ -126,8 +126,8 @@ class StuckClusterDoesNotHoldUpItsBindTest {
                 () -> new ClusterMetrics(next, "c").bindTo(registry), binders);
         assertThat(refusal(refused)).isInstanceOf(IllegalArgumentException.class);
 
-        // it is closed (its stuck call fails as a closed coordinator's does): the read in flight
-        // returns, and a later bind's own read is answered that it is closed
+        // its stuck call returns, saying it is closed: the ask in flight returns, and a later
+        // bind's ask (a read of its own once that one has returned) is answered that it is closed
         stuck.closed = new RejectedExecutionException("the cluster is closed");
         release.countDown();
         Await.until("the replacement binds once the old cluster answers that it is closed", () -> {
