@@ -13,6 +13,7 @@ import io.micrometer.core.instrument.binder.MeterBinder;
 import java.util.Objects;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
 import java.util.function.ToDoubleFunction;
 
 /**
@@ -35,7 +36,12 @@ import java.util.function.ToDoubleFunction;
  *       {@code confirmed}, {@code rejected}, {@code stale};</li>
  *   <li>{@code spindle.cluster.transferred} (counter, bytes): moved between workers by
  *       dependency fetches;</li>
- *   <li>{@code spindle.cluster.memory} (gauge, bytes): held in the workers' data stores.</li>
+ *   <li>{@code spindle.cluster.memory} (gauge, bytes): held in the workers' data stores;</li>
+ *   <li>{@code spindle.cluster.stats.age} (gauge, seconds): how old the figures the other meters
+ *       read are: the time since the read of the cluster's stats that gave them returned. About
+ *       0 while the cluster answers (each reading reads it); growing while it does not (below),
+ *       so a stuck cluster shows, although its other meters repeat its last figures; NaN when
+ *       they read NaN (before the first answer, once closed).</li>
  * </ul>
  *
  * <pre>{@code
@@ -53,7 +59,8 @@ import java.util.function.ToDoubleFunction;
  * {@code stats()} threw). A read that answers after its second is not lost: its figures are the
  * latest from then on, so a cluster that always takes longer than a second reads, at each scrape,
  * the figures its read started by an earlier scrape returned. While a cluster stays stuck its
- * meters so repeat the figures of its last answer.
+ * meters so repeat the figures of its last answer, and {@code spindle.cluster.stats.age} grows:
+ * alert on it (a cluster whose figures stay older than a few seconds is not answering).
  * The cluster is held weakly, as Micrometer holds the objects of function-based meters.
  *
  * <p>Names tell the clusters apart, as they tell schedulers apart (see {@link SchedulerMetrics}):
@@ -83,7 +90,7 @@ public final class ClusterMetrics implements MeterBinder {
     private final ClusterView cluster;
     private final Tags tags;
     /** This binder's reads of the cluster: one in flight at a time, shared by all its meters. */
-    private final Reads reads = new Reads();
+    private final Reads reads;
 
     /**
      * Meters for {@code cluster}, tagged {@code cluster=<name>}.
@@ -105,9 +112,15 @@ public final class ClusterMetrics implements MeterBinder {
      * @throws NullPointerException if an argument is null
      */
     public ClusterMetrics(ClusterView cluster, String name, Iterable<Tag> tags) {
+        this(cluster, name, tags, System::nanoTime);
+    }
+
+    /** Tests: with {@code nanoClock} in place of {@link System#nanoTime()} for the stats' age. */
+    ClusterMetrics(ClusterView cluster, String name, Iterable<Tag> tags, LongSupplier nanoClock) {
         this.cluster = Objects.requireNonNull(cluster, "cluster");
         this.tags = Tags.of("cluster", Objects.requireNonNull(name, "name"))
                 .and(Objects.requireNonNull(tags, "tags"));
+        this.reads = new Reads(nanoClock);
     }
 
     @Override
@@ -138,6 +151,8 @@ public final class ClusterMetrics implements MeterBinder {
                 cluster, read(ClusterStats::bytesTransferred), Tags.empty());
         m.gauge("spindle.cluster.memory", "Bytes held in the workers' data stores", "bytes", cluster,
                 read(ClusterStats::memoryBytes), Tags.empty());
+        m.gauge("spindle.cluster.stats.age", "Seconds since the read of the cluster's stats the meters show returned",
+                "seconds", cluster, age(), Tags.empty());
         m.register();
     }
 
@@ -154,13 +169,31 @@ public final class ClusterMetrics implements MeterBinder {
         // not this binder: the meter holds the cluster weakly only
         Reads reads = this.reads;
         return c -> {
-            ClusterStats s = stats(reads, c);
-            return s == null ? Double.NaN : counter.applyAsDouble(s);
+            Returned r = stats(reads, c);
+            return r == null ? Double.NaN : counter.applyAsDouble(r.stats);
         };
     }
 
     /**
-     * The cluster's stats now, read on a reader thread and waited for at most {@link #WAIT_NANOS}
+     * The age of the stats the meters read, in seconds: from when the read that returned them
+     * returned to now. It reads the cluster as every meter does, so it is the age of what a meter
+     * read at the same moment shows: about 0 while the cluster answers in time (the reading's own
+     * read has just returned), growing from the latest read that returned while the cluster does
+     * not; NaN when the meters read NaN. Without a read of its own it would show the age as of
+     * the previous reading of any meter, which the order of a scrape decides.
+     */
+    private ToDoubleFunction<ClusterView> age() {
+        Reads reads = this.reads;
+        return c -> {
+            Returned r = stats(reads, c);
+            // never below 0: a read may return on a reader thread between the two calls here
+            return r == null ? Double.NaN : Math.max(0, reads.clock.getAsLong() - r.at) / 1e9;
+        };
+    }
+
+    /**
+     * The cluster's stats now, with when their read returned, read on a reader thread and
+     * waited for at most {@link #WAIT_NANOS}
      * ({@link BoundedReads}); if the read has not returned by then, the latest stats a read
      * returned, in time or late ({@link Reads#latest}); null if the cluster is closed
      * ({@link IllegalStateException}, {@link RejectedExecutionException}), or has not answered
@@ -185,8 +218,8 @@ public final class ClusterMetrics implements MeterBinder {
      *
      * @throws RuntimeException what {@code stats()} threw otherwise, as a direct call would
      */
-    private static ClusterStats stats(Reads reads, ClusterView cluster) {
-        BoundedReads.Outcome<ClusterStats> outcome;
+    private static Returned stats(Reads reads, ClusterView cluster) {
+        BoundedReads.Outcome<Returned> outcome;
         try {
             outcome = READERS.read(reads.slot, () -> reads.read(cluster));
         } catch (InterruptedException e) {
@@ -212,28 +245,38 @@ public final class ClusterMetrics implements MeterBinder {
         throw new IllegalStateException("the cluster's stats() threw a checked exception", thrown);
     }
 
+    /** The stats a read returned, and when it returned them (the binder's clock, nanoseconds). */
+    private record Returned(ClusterStats stats, long at) {
+    }
+
     /**
      * One binder's reads of its cluster, and the latest stats one returned. Holds no reference
      * to the cluster (its meters hold that weakly): a read is given it when it starts.
      */
     private static final class Reads {
         /** One read in flight at a time, shared by the binder's meters. */
-        final BoundedReads.Slot<ClusterStats> slot = new BoundedReads.Slot<>();
+        final BoundedReads.Slot<Returned> slot = new BoundedReads.Slot<>();
+        /** {@link System#nanoTime()}, or a test's clock: when a read returned, for the stats' age. */
+        final LongSupplier clock;
         /**
-         * What the latest read that has returned gave: its stats, or null if it threw (the
+         * What the latest read that has returned gave: its stats and when, or null if it threw (the
          * cluster closed) or none has returned yet. Set on the reader thread as the read returns,
          * whether or not a caller still waits for it, so that an answer that came after its
          * deadline is not lost. The slot's reads follow one another (a read starts only once the
          * one before has returned), so an older read never overwrites a newer one's stats.
          */
-        volatile ClusterStats latest;
+        volatile Returned latest;
+
+        Reads(LongSupplier clock) {
+            this.clock = clock;
+        }
 
         /** Reads {@code cluster}'s stats, on a reader thread, and keeps the outcome as {@link #latest}. */
-        ClusterStats read(ClusterView cluster) {
+        Returned read(ClusterView cluster) {
             try {
-                ClusterStats s = cluster.stats();
-                latest = s;
-                return s;
+                Returned r = new Returned(cluster.stats(), clock.getAsLong());
+                latest = r;
+                return r;
             } catch (Throwable t) {
                 latest = null;                 // closed or failed: the meters read NaN, not the old figures
                 throw t;

@@ -65,10 +65,13 @@ class ActorAndClusterMetricsTest {
                     .isEqualTo(cluster.stats().stealsRequested());
             assertThat(registry.get("spindle.cluster.transferred").functionCounter().count())
                     .isEqualTo(cluster.stats().bytesTransferred());
+            assertThat(registry.get("spindle.cluster.stats.age").tag("cluster", "c").gauge().value())
+                    .as("the age of figures just read: a number, not NaN").isNotNaN().isGreaterThanOrEqualTo(0);
         } finally {
             cluster.close();
         }
         assertThat(registry.get("spindle.cluster.workers").gauge().value()).isNaN();
+        assertThat(registry.get("spindle.cluster.stats.age").gauge().value()).isNaN();
     }
 
     /**
