@@ -81,6 +81,27 @@ import java.util.function.Supplier;
  * runs to its end there, and its result is released then. The forgotten tasks are counted
  * ({@link ClusterStats#tasksCancelled}).
  *
+ * <p>Copies reported missing ({@link Message.DataMissing}): a holder that finds its own copy gone
+ * (a spilled value unreadable, as its task reads it or as it serves a fetch) says so, and that copy
+ * is no longer counted. A task's worker that could not fetch an input from any holder names the last
+ * it tried, and that holder's copy is no longer counted either (it may be unreachable, or hold a
+ * copy it cannot serve); but that report is about the copy the task's assignment named, and the
+ * worker's and the holder's frames come in any order: the holder may have lost that copy and
+ * stored a newer one since (the key computed again there, or fetched there again), counted before
+ * the report lands. Each holder's copy is counted with the last attempt number given when it was
+ * counted ({@link TaskState#countedAt}); an assignment's holders are read as its number is given,
+ * so a copy counted at or after that number is not one it named, and the report leaves it alone.
+ * Safe under any reordering, and whatever list the failed fetch used (the worker fetches a key
+ * once, and a task joins a fetch that an order taken before it started, whose list may be older,
+ * or, frames reordered, newer): the copy left counted is one its holder reported (or computed)
+ * after the assignment was made, and a holder reports every copy of its own that it loses itself,
+ * in a report this never skips; so the count errs only for as long as that report travels, as it
+ * may anyway. A report older than the count is then only a hint (the holder was slow to answer,
+ * or not reached), and a newer one still uncounts the copy. A holder's report of its own copy
+ * carries no such number (attempt 0 as it served a fetch, or its own task's, which may have
+ * fetched that very copy after its assignment), so a copy stored there after the loss and counted
+ * before the report lands is dropped with it (and fetched or computed again when needed).
+ *
  * <p>Stealing: each round builds a {@link BalanceSnapshot} (tasks of a kind never measured and
  * without a hint count in occupancy but are not offered for stealing; no task is described at
  * all unless some worker is idle and another has tasks to give), asks the pure {@link Balancer} for
@@ -1176,7 +1197,7 @@ final class GraphScheduler implements AutoCloseable {
         t.failures = 0;                       // a later recomputation of a lost result gets its own retries
         t.lostWorkers = null;                 // and its own worker losses
         t.measured(m.bytes());
-        t.addHolder(m.worker());
+        t.addHolder(m.worker(), attemptSeq);
         workers.get(m.worker()).holds.add(t.key());
         if (durations.record(t.spec.prefix(), m.nanos() / 1e9)) {
             kindMeasured(t.spec.prefix());
@@ -1766,7 +1787,8 @@ final class GraphScheduler implements AutoCloseable {
      * that was its last holder.
      */
     private void uncountMissing(Message.DataMissing m, TaskState dep) {
-        if (m.holder() >= 0 && m.holder() < workers.size() && dep != null) {   // a worker's word: check it
+        if (m.holder() >= 0 && m.holder() < workers.size() && dep != null     // a worker's word: check it
+                && !aboutAnEarlierCopy(m, dep)) {
             dep.removeHolder(m.holder());
             WorkerState h = workers.get(m.holder());
             boolean held = h.holds.remove(dep.key());
@@ -1793,6 +1815,21 @@ final class GraphScheduler implements AutoCloseable {
         if (dep != null && dep.state == TaskState.State.MEMORY && dep.holders.isEmpty()) {
             dep.setState(TaskState.State.LOST);
         }
+    }
+
+    /**
+     * Whether {@code m}, a task's worker's report that it could not fetch {@code dep} from another
+     * worker, is about a copy that holder no longer has counted: the one the task's assignment
+     * ({@link Message.Compute} of {@code m.attempt()}) named, counted before that assignment took
+     * its number, while the holder's copy counted now was counted at or after it
+     * ({@link TaskState#countedAt}): stored after the fetch failed (the key computed again there,
+     * or fetched there again), or held when it was tried and not served (a fetch that timed out).
+     * Either way the holder holds it; had it lost that copy, it reports the loss itself (its own
+     * reads, {@link ClusterWorker#copyLost}), which this never skips. See "Copies reported
+     * missing" in the overview.
+     */
+    private static boolean aboutAnEarlierCopy(Message.DataMissing m, TaskState dep) {
+        return m.holder() != m.worker() && m.attempt() > 0 && dep.countedAt(m.holder()) >= m.attempt();
     }
 
     /**
@@ -1860,7 +1897,7 @@ final class GraphScheduler implements AutoCloseable {
         }
         // a copy asked for counts even while its result is computed again (lost, and reported only
         // after the loss): err drops it if that computation fails, which nothing else would
-        t.addHolder(w.id);
+        t.addHolder(w.id, attemptSeq);
         w.holds.add(t.key());
         if (t.state == TaskState.State.LOST) {
             t.setState(TaskState.State.MEMORY);

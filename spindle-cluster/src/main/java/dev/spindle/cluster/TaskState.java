@@ -6,7 +6,6 @@ package dev.spindle.cluster;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -34,13 +33,20 @@ final class TaskState {
     private final long hintNanos;
     final List<TaskState> dependencies = new ArrayList<>();
     final Set<TaskState> dependents = new LinkedHashSet<>();
-    private final Set<Integer> holderSet = new HashSet<>();
+    /**
+     * Each worker holding this result, with the scheduler's attempt count (the last attempt number
+     * given, GraphScheduler's attemptSeq) when it last counted that worker's copy: a
+     * {@link Message.DataMissing} from another worker that names this one names a copy listed in that
+     * worker's {@link Message.Compute}, so one of an attempt numbered no higher than the count is
+     * about a copy counted before, not this one (see {@link #countedAt}).
+     */
+    private final Map<Integer, Long> holderCounts = new HashMap<>();
     /**
      * The workers holding this result, read-only: changed through {@link #addHolder},
      * {@link #removeHolder} and {@link #clearHolders}, which keep the transfer costs of the
      * dependents processing somewhere ({@link WorkerState#transferChanged}) up to date.
      */
-    final Set<Integer> holders = Collections.unmodifiableSet(holderSet);
+    final Set<Integer> holders = Collections.unmodifiableSet(holderCounts.keySet());
     /**
      * Workers asked for a copy of this result (a task placed there that needs it, or a
      * {@link Message.Replicate}) that have not reported it yet ({@link Message.DataAdded}); told to
@@ -207,24 +213,38 @@ final class TaskState {
         return dependenciesNotInMemory == 0;
     }
 
-    /** {@code worker} now holds this result. */
-    void addHolder(int worker) {
-        if (holderSet.add(worker)) {
+    /**
+     * {@code worker} now holds this result, its copy counted when the scheduler's attempt count was
+     * {@code counted}; a worker counted already keeps the later count (a copy reported again, or
+     * a new one that replaced a copy it lost before the loss was reported).
+     */
+    void addHolder(int worker, long counted) {
+        if (holderCounts.put(worker, counted) == null) {
             holdersChanged();
         }
     }
 
+    /**
+     * The scheduler's attempt count when {@code worker}'s copy was last counted, or -1 if it holds
+     * none: a copy that another worker's {@link Message.Compute} of an attempt numbered above it
+     * named, and so may be the copy its fetch missed (GraphScheduler.uncountMissing).
+     */
+    long countedAt(int worker) {
+        Long counted = holderCounts.get(worker);
+        return counted == null ? -1 : counted;
+    }
+
     /** {@code worker} no longer holds this result. */
     void removeHolder(int worker) {
-        if (holderSet.remove(worker)) {
+        if (holderCounts.remove(worker) != null) {
             holdersChanged();
         }
     }
 
     /** Nobody holds this result any more. */
     void clearHolders() {
-        if (!holderSet.isEmpty()) {
-            holderSet.clear();
+        if (!holderCounts.isEmpty()) {
+            holderCounts.clear();
             holdersChanged();
         }
     }
@@ -262,7 +282,7 @@ final class TaskState {
     long missingBytes(int worker) {
         long bytes = -1;
         for (TaskState d : dependencies) {
-            if (!d.holderSet.contains(worker)) {
+            if (!d.holderCounts.containsKey(worker)) {
                 bytes = Sizes.plus(Math.max(bytes, 0), d.bytes);   // saturated: wrapped, it read as none missing
             }
         }
