@@ -734,12 +734,9 @@ final class GraphScheduler implements AutoCloseable {
      *     submission is linked (it may need them again)
      */
     private List<TaskState> supersede(TaskState earlier, TaskState next) {
-        if (earlier.processingOn != null && earlier.processingOn.alive) {
-            // its worker abandons the run (ClusterWorker.release): else its value, stored when it
-            // ends, would stand there for the new record's, and a dependent placed there read it
-            releaseKey(earlier.processingOn, earlier.key());
-        }
-        unassign(earlier);
+        // its worker abandons the run (ClusterWorker.release): else its value, stored when it
+        // ends, would stand there for the new record's, and a dependent placed there read it
+        abandonRun(earlier);
         dropCopies(earlier);
         if (earlier.state == TaskState.State.MEMORY || earlier.state == TaskState.State.LOST) {
             tasksReleased++;
@@ -1167,6 +1164,29 @@ final class GraphScheduler implements AutoCloseable {
         t.copyMissingOn = -1;
         if (w.alive && !t.holders.contains(w.id)) {
             t.fetchers.remove(w.id);          // a late report of the copy is then released (onDataAdded)
+            releaseKey(w, t.key());
+        }
+    }
+
+    /**
+     * Takes {@code t} off its worker and tells that worker, if alive, to drop the key: the run is
+     * abandoned there (ClusterWorker.release) or ended (a failure, which may leave a copy nobody
+     * counts, see {@link #onErred}), and whatever copy of the key the worker holds or fetches goes
+     * with it, so it is no longer counted. One release: it covers what {@link #copyMissingLeft}
+     * would release there (the worker is the run's), and the worker is taken off the holders and
+     * fetchers so that a {@link #dropCopies} that follows sends it none. Sent by each of them,
+     * those were two releases of the key to that worker: harmless to it, but two counted
+     * ({@link WorkerState#releasesSent}) where one was meant.
+     */
+    private void abandonRun(TaskState t) {
+        WorkerState w = t.processingOn;
+        t.copyMissingOn = -1;                 // always the run's worker (see uncountMissing), released below
+        unassign(t);
+        if (w != null && w.alive) {
+            if (w.holds.remove(t.key())) {
+                t.removeHolder(w.id);
+            }
+            t.fetchers.remove(w.id);
             releaseKey(w, t.key());
         }
     }
@@ -1646,7 +1666,6 @@ final class GraphScheduler implements AutoCloseable {
             ignoredResult(m.worker(), m.key());
             return;
         }
-        unassign(t);
         // The worker may hold a copy of the result all the same: one whose report could not travel,
         // or that this side refused on arrival (its class outside the allow-list). Nobody counts that
         // copy, so nothing else would release it, and once the key is forgotten and submitted anew a
@@ -1660,13 +1679,7 @@ final class GraphScheduler implements AutoCloseable {
         // just before the worker took the release is reported after this failure. Still counted as
         // fetching, the worker was taken for a holder of a copy it no longer had.
         WorkerState w = workers.get(m.worker());
-        if (w.alive) {
-            if (w.holds.remove(m.key())) {
-                t.removeHolder(w.id);
-            }
-            t.fetchers.remove(w.id);
-            releaseKey(w, m.key());
-        }
+        abandonRun(t);
         w.executed++;
         logRun(t, m.worker(), m.nanos(), true);
         t.failures++;
@@ -1700,16 +1713,13 @@ final class GraphScheduler implements AutoCloseable {
                 work.addAll(t.dependents);
                 continue;
             }
-            if (t.processingOn != null && t.processingOn.alive) {
-                // a dependent running when its input failed to be computed again (it read the
-                // input before the input's last holder was lost): its worker abandons the run
-                // (ClusterWorker.release), as for a superseded one. Else the value it stores when
-                // it ends was counted nowhere: with forgetReleased, once the key was submitted
-                // again and assigned there, its late report was not released (ignoredResult) and
-                // a dependent of the new task placed there read the stale copy as its input
-                releaseKey(t.processingOn, t.key());
-            }
-            unassign(t);
+            // a dependent running when its input failed to be computed again (it read the input
+            // before the input's last holder was lost): its worker abandons the run
+            // (ClusterWorker.release), as for a superseded one. Else the value it stores when it
+            // ends was counted nowhere: with forgetReleased, once the key was submitted again and
+            // assigned there, its late report was not released (ignoredResult) and a dependent of
+            // the new task placed there read the stale copy as its input
+            abandonRun(t);
             stopAwaiting(t);
             t.setState(TaskState.State.ERRED);
             t.error = error;

@@ -64,7 +64,8 @@ final class TaskState {
      * for one, -1 if none: no release could be sent there (it would drop the run), so its report of
      * that copy may still come, or have come (out of order), for a value it no longer has. No such
      * report counts while the run is there, and a run that leaves it unfinished has the key released
-     * there (GraphScheduler.unassign); a finished run stores over the copy.
+     * there (GraphScheduler.unassign; once, with the release of a failure or a replacement that ends
+     * the run, GraphScheduler.abandonRun); a finished run stores over the copy.
      */
     int copyMissingOn = -1;
     /**
