@@ -5,16 +5,10 @@ package dev.spindle.micrometer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.spindle.cluster.ClusterStats;
-import dev.spindle.cluster.ClusterView;
-import dev.spindle.cluster.StealEvent;
-import dev.spindle.cluster.TaskEvent;
 import dev.spindle.testkit.Await;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -33,55 +27,16 @@ class ClusterStatsAgeTest {
 
     private static final long SECOND = TimeUnit.SECONDS.toNanos(1);
 
-    /**
-     * A cluster whose {@code stats()} reports {@link #figure} as its tasks in memory; a call
-     * entered while {@link #gate} is set waits for it to open whatever interrupts, then throws
-     * {@link #closed} if set.
-     */
-    private static final class SlowCluster implements ClusterView {
-        volatile CountDownLatch gate;
-        volatile RuntimeException closed;
-        volatile int figure;
-
-        @Override
-        public ClusterStats stats() {
-            CountDownLatch g = gate;
-            if (g != null) {
-                Await.ignoringInterrupts(g);
-            }
-            if (closed != null) {
-                throw closed;
-            }
-            return new ClusterStats(List.of(), 0, 0, 0, 0, 0, figure, 0, 0, 0, 0, 0);
-        }
-
-        @Override
-        public List<StealEvent> stealEvents() {
-            return List.of();
-        }
-
-        @Override
-        public List<TaskEvent> taskEvents() {
-            return List.of();
-        }
-    }
-
-    private final SlowCluster cluster = new SlowCluster();
+    private final GatedCluster cluster = new GatedCluster();
     private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
     private final AtomicLong clock = new AtomicLong(1_000 * SECOND);
-    /** Every gate a test set, opened after it so that no reader thread stays stuck. */
-    private final List<CountDownLatch> gates = new CopyOnWriteArrayList<>();
-
     @AfterEach
     void openTheGates() {
-        gates.forEach(CountDownLatch::countDown);
+        cluster.openAll();                     // no reader thread stays stuck after the test
     }
 
     private CountDownLatch block() {
-        CountDownLatch g = new CountDownLatch(1);
-        gates.add(g);
-        cluster.gate = g;
-        return g;
+        return cluster.block();
     }
 
     private void bind() {

@@ -5,20 +5,13 @@ package dev.spindle.micrometer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.spindle.cluster.ClusterStats;
-import dev.spindle.cluster.ClusterView;
-import dev.spindle.cluster.StealEvent;
-import dev.spindle.cluster.TaskEvent;
 import dev.spindle.testkit.Await;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -35,57 +28,15 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class SlowClusterReadsItsLatestFiguresTest {
 
-    /**
-     * A cluster whose {@code stats()} reports {@link #figure} as its tasks in memory and executed,
-     * as it is when the call returns; a call entered while {@link #gate} is set waits for that
-     * latch to open, whatever interrupts, as a cluster's wait for its scheduler thread does.
-     */
-    private static final class SlowCluster implements ClusterView {
-        final AtomicInteger calls = new AtomicInteger();
-        volatile CountDownLatch gate;
-        volatile int figure;
-        volatile RuntimeException closed;
-
-        @Override
-        public ClusterStats stats() {
-            calls.incrementAndGet();
-            CountDownLatch g = gate;
-            if (g != null) {
-                Await.ignoringInterrupts(g);
-            }
-            if (closed != null) {
-                throw closed;
-            }
-            int f = figure;
-            return new ClusterStats(List.of(), 0, 0, 0, 0, 0, f, 0, 0, f, 0, 0);
-        }
-
-        @Override
-        public List<StealEvent> stealEvents() {
-            return List.of();
-        }
-
-        @Override
-        public List<TaskEvent> taskEvents() {
-            return List.of();
-        }
-    }
-
-    private final SlowCluster cluster = new SlowCluster();
+    private final GatedCluster cluster = new GatedCluster();
     private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
-    /** Every gate a test set, opened after it so that no reader thread stays stuck. */
-    private final List<CountDownLatch> gates = new CopyOnWriteArrayList<>();
-
     @AfterEach
     void openTheGates() {
-        gates.forEach(CountDownLatch::countDown);
+        cluster.openAll();                     // no reader thread stays stuck after the test
     }
 
     private CountDownLatch block() {
-        CountDownLatch g = new CountDownLatch(1);
-        gates.add(g);
-        cluster.gate = g;
-        return g;
+        return cluster.block();
     }
 
     private Gauge inMemory() {

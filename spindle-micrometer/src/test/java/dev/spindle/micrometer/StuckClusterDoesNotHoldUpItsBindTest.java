@@ -6,13 +6,8 @@ package dev.spindle.micrometer;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 
-import dev.spindle.cluster.ClusterStats;
-import dev.spindle.cluster.ClusterView;
-import dev.spindle.cluster.StealEvent;
-import dev.spindle.cluster.TaskEvent;
 import dev.spindle.testkit.Await;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
@@ -35,38 +30,6 @@ import org.junit.jupiter.api.Timeout;
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class StuckClusterDoesNotHoldUpItsBindTest {
-
-    /**
-     * A cluster whose {@code stats()}, once {@link #gate} is set, waits for it to open whatever
-     * interrupts (as a cluster's wait for its scheduler thread does), then throws
-     * {@link #closed} if set.
-     */
-    private static final class StuckCluster implements ClusterView {
-        volatile CountDownLatch gate;
-        volatile RuntimeException closed;
-
-        @Override
-        public ClusterStats stats() {
-            CountDownLatch g = gate;
-            if (g != null) {
-                Await.ignoringInterrupts(g);
-            }
-            if (closed != null) {
-                throw closed;
-            }
-            return new ClusterStats(List.of(), 0, 0, 0, 0, 0, 0, 0);
-        }
-
-        @Override
-        public List<StealEvent> stealEvents() {
-            return List.of();
-        }
-
-        @Override
-        public List<TaskEvent> taskEvents() {
-            return List.of();
-        }
-    }
 
     private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
     private final CountDownLatch release = new CountDownLatch(1);
@@ -96,11 +59,11 @@ class StuckClusterDoesNotHoldUpItsBindTest {
 
     @Test
     void aBindMeetingAStuckClusterReturnsWhileItIsStuckAndIsRefused() throws Exception {
-        StuckCluster stuck = new StuckCluster();
+        GatedCluster stuck = new GatedCluster();
         new ClusterMetrics(stuck, "c").bindTo(registry);
         stuck.gate = release;
 
-        StuckCluster next = new StuckCluster();
+        GatedCluster next = new GatedCluster();
         CompletableFuture<Void> bind = CompletableFuture.runAsync(
                 () -> new ClusterMetrics(next, "c").bindTo(registry), binders);
         assertThat(refusal(bind)).as("a bind that meets a cluster whose stats() is stuck")
@@ -118,10 +81,10 @@ class StuckClusterDoesNotHoldUpItsBindTest {
 
     @Test
     void onceTheStuckClusterAnswersThatItIsClosedABindReplacesIt() throws Exception {
-        StuckCluster stuck = new StuckCluster();
+        GatedCluster stuck = new GatedCluster();
         new ClusterMetrics(stuck, "c").bindTo(registry);
         stuck.gate = release;
-        StuckCluster next = new StuckCluster();
+        GatedCluster next = new GatedCluster();
         CompletableFuture<Void> refused = CompletableFuture.runAsync(
                 () -> new ClusterMetrics(next, "c").bindTo(registry), binders);
         assertThat(refusal(refused)).isInstanceOf(IllegalArgumentException.class);
