@@ -232,12 +232,17 @@ class LocalClusterTest {
 
     @Test
     void aStrictTaskWhoseWorkersAreAllDeadErrsClearly() throws Exception {
-        Client client = start(2, 1).client();
+        // it fails once no allowed worker has joined within noWorkerTimeout: a second here, not
+        // the default 30 s this test waited out (a wait, not zero: the path the default takes)
+        cluster = LocalCluster.builder().workers(2).threadsPerWorker(1).latency(Duration.ZERO).bandwidth(1e12)
+                .stealing(false).balanceInterval(Duration.ZERO).retries(2).noWorkerTimeout(Duration.ofSeconds(1))
+                .build();
+        Client client = cluster.client();
         cluster.killWorker(1);
         ClusterFuture<Integer> f = client.submit(TaskSpec.builder("k8only-0", args -> 1)
                 .restrictions(Restrictions.strict(Set.of(1))).build());
         assertThatThrownBy(f::get).cause().isInstanceOf(IllegalStateException.class)
-                .hasMessageContaining("k8only-0");
+                .hasMessageContaining("k8only-0").hasMessageContaining("none joined within");
     }
 
     @Test
