@@ -30,6 +30,7 @@ class DevCertificatesHelpTest {
         Path script = Path.of("..", "spindle").toAbsolutePath().normalize();
         ProcessBuilder pb = new ProcessBuilder(List.of("bash", script.toString(), "certs", option))
                 .redirectError(ProcessBuilder.Redirect.DISCARD);
+        pb.environment().put("SPINDLE_JAVA_OPTS", TestCerts.QUICK_START_JAVA);
         Process p = pb.start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(p.waitFor(150, TimeUnit.SECONDS)).isTrue();

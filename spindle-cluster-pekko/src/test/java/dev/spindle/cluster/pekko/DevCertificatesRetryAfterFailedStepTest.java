@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.security.KeyStore;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -30,10 +31,29 @@ class DevCertificatesRetryAfterFailedStepTest {
 
     private static final String PASSWORD = "a-chosen-password";
 
+    /** What {@code createCa} leaves in a directory: the member case starts from a copy of it. */
+    private static final String[] CA_FILES = {DevCertificates.CA_STORE, DevCertificates.TRUST_STORE, "ca.pem"};
+
+    /**
+     * A CA made once for the class: the member case is about the steps after it, and each
+     * {@code keytool} step is a JVM of its own (three for a CA), the bulk of this class's time.
+     */
+    @TempDir
+    static Path caDir;
+
+    @BeforeAll
+    static void createCaOnce() throws IOException {
+        new DevCertificates(caDir, PASSWORD).createCa();
+        // were createCa to leave more, a copy of these would no longer be the CA it makes
+        assertThat(files(caDir)).as("what createCa leaves").containsExactlyInAnyOrder(CA_FILES);
+    }
+
     @Test
     void aMemberWhoseSigningFailedCanBeMadeAgain(@TempDir Path dir) throws Exception {
         DevCertificates certs = new DevCertificates(dir, PASSWORD);
-        certs.createCa();
+        for (String f : CA_FILES) {
+            Files.copy(caDir.resolve(f), dir.resolve(f));
+        }
         // the CA's certificate, which each member's store imports, gone: the fourth step fails,
         // after the key pair, the request and the signed certificate have been made
         Path pem = dir.resolve("ca.pem");

@@ -42,6 +42,7 @@ class DevCertificatesScriptArgumentsTest {
         command.addAll(List.of(members.split(" ")));
         ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
         pb.environment().remove("SPINDLE_STORE_PASSWORD");
+        pb.environment().put("SPINDLE_JAVA_OPTS", TestCerts.QUICK_START_JAVA);
         Process p = pb.start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(p.waitFor(150, TimeUnit.SECONDS)).isTrue();

@@ -70,7 +70,9 @@ class DevCertificatesTest {
     @Test
     void theScriptPrintsUsageAndExitsWith2WithoutADirectory() throws Exception {
         Path script = Path.of("..", "spindle").toAbsolutePath().normalize();
-        Process p = new ProcessBuilder("bash", script.toString(), "certs").redirectErrorStream(true).start();
+        ProcessBuilder pb = new ProcessBuilder("bash", script.toString(), "certs").redirectErrorStream(true);
+        pb.environment().put("SPINDLE_JAVA_OPTS", TestCerts.QUICK_START_JAVA);
+        Process p = pb.start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
         assertThat(p.exitValue()).isEqualTo(2);

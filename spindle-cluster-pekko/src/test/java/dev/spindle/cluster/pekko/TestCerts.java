@@ -16,6 +16,13 @@ import java.nio.file.Path;
 final class TestCerts {
 
     static final String PASSWORD = "spindle-test-password";
+
+    /**
+     * {@code SPINDLE_JAVA_OPTS} for a test's {@code ./spindle certs}: the script runs
+     * DevCertificates.java as a single-file program, compiled at each start, and that compile is
+     * a short run that C1 alone finishes sooner (about 40% less CPU). Only the speed differs.
+     */
+    static final String QUICK_START_JAVA = "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC";
     private static final Path DIR = Path.of("target", "test-certs").toAbsolutePath();
     private static DevCertificates certs;
 
