@@ -236,13 +236,21 @@ public final class ClusterMetrics implements MeterBinder {
         if (thrown instanceof IllegalStateException || thrown instanceof RejectedExecutionException) {
             return null;                       // closed
         }
+        throw rethrown(thrown);
+    }
+
+    /**
+     * What a read of a cluster's {@code stats()} threw, to be thrown on the caller's thread as a
+     * direct call would throw it: itself if unchecked, else wrapped (no signature declares one).
+     */
+    static RuntimeException rethrown(Throwable thrown) {
         if (thrown instanceof RuntimeException re) {
-            throw re;
+            return re;
         }
         if (thrown instanceof Error e) {
             throw e;
         }
-        throw new IllegalStateException("the cluster's stats() threw a checked exception", thrown);
+        return new IllegalStateException("the cluster's stats() threw a checked exception", thrown);
     }
 
     /** The stats a read returned, and when it returned them (the binder's clock, nanoseconds). */

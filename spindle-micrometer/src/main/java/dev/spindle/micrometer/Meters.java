@@ -682,12 +682,8 @@ final class Meters {
         Throwable thrown = outcome.thrown();
         if (thrown == null) {
             return outcome.value() ? Answer.CLOSED : Answer.LIVE;
-        } else if (thrown instanceof RuntimeException re) {
-            throw re;
-        } else if (thrown instanceof Error e) {
-            throw e;
         }
-        throw new IllegalStateException("the cluster's stats() threw a checked exception", thrown);
+        throw ClusterMetrics.rethrown(thrown);
     }
 
     /** Whether {@code cluster}'s stats can no longer be read, read now: on a reader thread. */
