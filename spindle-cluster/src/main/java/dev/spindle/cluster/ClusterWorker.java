@@ -95,6 +95,18 @@ import java.util.concurrent.locks.LockSupport;
  * one is), so the reply is true either way; answered "not released", a withdrawal from a stalled
  * worker was never asked again and the task waited there for good.
  *
+ * <p>Threads: the scheduler's messages are handled one at a time ({@link #receive}), in any
+ * order: the in-process transport delivers them on its one thread, and a {@link WorkerNode}
+ * handles one at a time whichever threads deliver them. The rules for messages that overtake each
+ * other rely on it: each looks at what other messages left (a release recorded, a fetch in
+ * flight, a job in the map) and then acts, with no other message handled in between. Concurrent
+ * with that handling, and written for it: the pool's threads (a job's start and end, by
+ * compare-and-set and under the job's entry in {@link #jobs}), fetch completions (on the
+ * transport's threads, under the key's entry in {@link #fetching}), the reporter, and another
+ * worker's fetch of a value ({@link #store}, which has its own lock). Every map is a concurrent
+ * one or guarded by a named lock; {@link #early} guards what the message rules share, and is also
+ * taken on paths that are not message handling.
+ *
  * <p>Tickets never run short: every job that became READY handed in one ticket, and each ticket
  * takes at most one job, so the queue never holds more jobs than there are tickets to come.
  *
@@ -477,7 +489,10 @@ final class ClusterWorker {
         return m;
     }
 
-    /** Handles a message from the scheduler; called on the transport's delivery thread. */
+    /**
+     * Handles a message from the scheduler; called on the transport's delivery thread, one message
+     * at a time (see the overview).
+     */
     void receive(Message.ToWorker message) {
         if (!alive) {
             return;

@@ -30,6 +30,8 @@ public final class WorkerNode implements AutoCloseable {
 
     private final ClusterWorker worker;
     private final CompletableFuture<Void> retired = new CompletableFuture<>();
+    /** Held while a message is handled ({@link #receive}): one at a time, whichever threads deliver them. */
+    private final Object inbox = new Object();
 
     /**
      * Starts a worker.
@@ -80,7 +82,9 @@ public final class WorkerNode implements AutoCloseable {
     }
 
     /**
-     * Handles a message from the scheduler; never blocks on a task.
+     * Handles a message from the scheduler; never blocks on a task. Messages may arrive in any
+     * order, and from several threads at once: they are handled one at a time, a second caller
+     * waiting for the first's message to be handled (which never waits for a task).
      *
      * @param message the message from the scheduler
      * @throws NullPointerException if {@code message} is null
@@ -88,10 +92,23 @@ public final class WorkerNode implements AutoCloseable {
     public void receive(Message.ToWorker message) {
         Objects.requireNonNull(message, "message");
         if (message instanceof Message.Retired) {
-            retired.complete(null);
+            retired.complete(null);           // outside the lock: it runs the caller's callbacks
             return;
         }
-        worker.receive(message);
+        // one at a time: the worker's rules for messages that overtake each other (a task held
+        // back for the releases sent before it, a task sent before a release of its input not
+        // fetching it, one sent before a release of its own key dropped) each look at what the
+        // other messages left and then act, and hold only if no other message is handled between
+        // the look and the act. Handled at once, a task sent before a release of its input fetched
+        // the input after the release was handled, and the copy outlived its release, counted
+        // nowhere; a task sent before a release of its key, overtaken by the release and by the
+        // key's next attempt, replaced that attempt, which never reported. The transports of this
+        // project deliver one frame at a time (Pekko's actor, Hazelcast's executor of one thread),
+        // so the lock is uncontended there; a caller-supplied transport may deliver on several
+        // threads. Not in ClusterWorker: the in-process transport delivers on one thread
+        synchronized (inbox) {
+            worker.receive(message);
+        }
     }
 
     /**
