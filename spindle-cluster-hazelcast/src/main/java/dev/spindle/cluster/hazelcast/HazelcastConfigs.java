@@ -129,8 +129,12 @@ final class HazelcastConfigs {
         c.getMemberAttributeConfig().setAttribute(Roster.WORKER, Integer.toString(id));
         c.getMemberAttributeConfig().setAttribute(Roster.FRAME_LIMIT, Integer.toString(s.maxFrameBytes()));
 
-        // one thread for messages keeps a member's inbox cheap; fetches get their own pool so a
-        // slow value never delays control messages. Both queues keep Hazelcast's default capacity,
+        // one thread for messages keeps a member's inbox cheap, and handles its frames one at a time
+        // (Hazelcast runs at most the pool size of a named executor's tasks at once, on threads of
+        // its shared pool, in the order they reach the member, which may not be the order sent): a
+        // worker's node takes its messages one at a time anyway (WorkerNode#receive), and this
+        // keeps that lock uncontended. Fetches get their own pool so a slow value never delays
+        // control messages. Both queues keep Hazelcast's default capacity,
         // unbounded (Integer.MAX_VALUE), and must: a task that found its queue full would be refused
         // on arrival with an exception sent back to the sender's future: Outbox hears of it and
         // has the worker handled as lost (or, on a worker, has it leave), so a full queue would
