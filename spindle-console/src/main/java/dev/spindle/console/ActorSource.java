@@ -19,9 +19,19 @@ final class ActorSource extends Source {
     static final int MAILBOXES = 5;
 
     private final ActorSystem system;
+    /**
+     * The time and counts the rates start from: those of the last sample {@linkplain #delivered()
+     * delivered}, as {@code SchedulerSource} keeps them (a read given up on as stuck returns late
+     * with the counts of then, under its sample's earlier time); {@code taken*}, this sample's
+     * until it is.
+     */
     private long lastNanos = -1;
     private long lastMessages = -1;
     private long lastDead = -1;
+    private boolean taken;
+    private long takenNanos;
+    private long takenMessages;
+    private long takenDead;
 
     ActorSource(String name, ActorSystem system) {
         super(name);
@@ -44,8 +54,19 @@ final class ActorSource extends Source {
             Json.key(o, "capped").append(m.capped()).append(',');
         });
         Json.close(sb, '}');
-        lastNanos = nanos;
-        lastMessages = s.messagesProcessed();
-        lastDead = s.deadLetters();
+        taken = true;
+        takenNanos = nanos;
+        takenMessages = s.messagesProcessed();
+        takenDead = s.deadLetters();
+    }
+
+    @Override
+    void delivered() {
+        if (taken) {
+            lastNanos = takenNanos;
+            lastMessages = takenMessages;
+            lastDead = takenDead;
+            taken = false;
+        }
     }
 }

@@ -21,15 +21,18 @@ class SchedulerSource extends Source {
     private static final long[] NO_READING = {-1, -1, -1, -1, -1};
 
     private final Supplier<SchedulerStats> stats;
-    private long lastNanos = -1;
     /**
-     * Per worker index: done (completed plus polls), steals, parks, CPU nanos, its thread id, at
-     * the last sample. Rebuilt each sample from the workers reported, so it holds no more than
-     * those, whatever their indices (a stats supplier of the application's may report any).
+     * The readings the rates start from: those of the last sample {@linkplain #delivered()
+     * delivered}, not merely taken. A read the console gave up on as stuck still returns, late,
+     * on its reader thread, with the counters as they were then, while its sample's time is when
+     * it started: kept as the last reading, the next rates set the counts of the time after it
+     * returned over the whole time since it started (a pool doing a thousand tasks a second
+     * showed a few dozen, and a busy share near 0, once its stats answered again). Its sample is
+     * never sent, so the next rates run from the last one that was, over the whole gap.
      */
-    private Map<Integer, long[]> last = new HashMap<>();
-    /** The same for the whole scheduler (a worker slot that appears has no earlier reading). */
-    private final long[] lastTotals = {-1, -1, -1};
+    private Readings last = Readings.NONE;
+    /** This sample's readings, until it is delivered; null if none since. */
+    private Readings taken;
 
     SchedulerSource(String name, Supplier<SchedulerStats> stats) {
         super(name);
@@ -39,8 +42,8 @@ class SchedulerSource extends Source {
     @Override
     void sample(StringBuilder sb, long nanos, ThreadCpu cpu) {
         SchedulerStats s = stats.get();
-        long elapsed = lastNanos < 0 ? 0 : nanos - lastNanos;
-        lastNanos = nanos;
+        Readings last = this.last;
+        long elapsed = last.nanos < 0 ? 0 : nanos - last.nanos;
         begin(sb, "scheduler");
         // the scheduler's own name (a builder's, of any length), cut like every text of the application's
         Json.field(sb, "scheduler", clip(s.name()));
@@ -60,7 +63,7 @@ class SchedulerSource extends Source {
         Json.key(sb, "workers").append('[');
         Map<Integer, long[]> seen = new HashMap<>();
         for (WorkerStats w : s.workers()) {
-            long[] before = last.getOrDefault(w.index(), NO_READING);
+            long[] before = last.workers.getOrDefault(w.index(), NO_READING);
             long[] now;
             synchronized (cpu) {       // shared with a stuck source's late sample: see Source
                 long cpuNanos = cpu.cpuNanos(s.name() + "-worker-" + w.index());
@@ -85,14 +88,32 @@ class SchedulerSource extends Source {
             Json.close(sb, '}').append(',');
         }
         Json.close(sb, ']').append(',');
-        last = seen;
         long[] totals = {s.completed() + s.polls(), s.steals(), s.parks()};
-        Json.field(sb, "donePerSec", Source.rate(totals[0], lastTotals[0], elapsed));
-        Json.field(sb, "stealsPerSec", Source.rate(totals[1], lastTotals[1], elapsed));
-        Json.field(sb, "parksPerSec", Source.rate(totals[2], lastTotals[2], elapsed));
-        System.arraycopy(totals, 0, lastTotals, 0, totals.length);
+        Json.field(sb, "donePerSec", Source.rate(totals[0], last.totals[0], elapsed));
+        Json.field(sb, "stealsPerSec", Source.rate(totals[1], last.totals[1], elapsed));
+        Json.field(sb, "parksPerSec", Source.rate(totals[2], last.totals[2], elapsed));
         moreFields(sb);
         Json.close(sb, '}');
+        taken = new Readings(nanos, seen, totals);
+    }
+
+    @Override
+    void delivered() {
+        if (taken != null) {
+            last = taken;
+            taken = null;
+        }
+    }
+
+    /**
+     * One sample's readings: its time, per worker index done (completed plus polls), steals,
+     * parks, CPU nanos and thread id, and the same three counts for the whole scheduler (a worker
+     * slot that appears has no earlier reading). The workers' are rebuilt each sample from the
+     * workers reported, so they hold no more than those, whatever their indices (a stats
+     * supplier of the application's may report any).
+     */
+    private record Readings(long nanos, Map<Integer, long[]> workers, long[] totals) {
+        static final Readings NONE = new Readings(-1, Map.of(), new long[] {-1, -1, -1});
     }
 
     /** Appends a subclass's own fields (with the field writers, trailing comma and all). */

@@ -42,8 +42,10 @@ abstract class Source {
 
     /**
      * The last {@link #sample} was sent, as it wrote it: what it passed on once (a cluster's log
-     * entries) is passed. Not called for a sample that threw, or was given up on as stuck: its
-     * entries go with the next one.
+     * entries) is passed, and its readings are those the next rates start from. Not called for a
+     * sample that threw, or was given up on as stuck: its entries go with the next one, and the
+     * next rates run from the last sample sent (a stuck read returns late, its counters of then
+     * under its sample's earlier time).
      */
     void delivered() {
     }

@@ -51,6 +51,7 @@ class BusyShareTest {
         long t = System.nanoTime();
         cpu.nextSample();
         source.sample(new StringBuilder(), t, cpu);  // the old thread's CPU time, about 200 ms
+        source.delivered();                    // sent, as the console does: the next rates start here
         exit.countDown();
         first.join();
 

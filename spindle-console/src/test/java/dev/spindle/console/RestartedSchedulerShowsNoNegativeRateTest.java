@@ -26,10 +26,12 @@ class RestartedSchedulerShowsNoNegativeRateTest {
         AtomicReference<SchedulerStats> current = new AtomicReference<>(stats(50_000));
         SchedulerSource source = new SchedulerSource("p", current::get);
         source.sample(new StringBuilder(), 0, new ThreadCpu());
+        source.delivered();              // each sample sent, as the console does
 
         current.set(stats(10));          // restarted: its counters start again
         StringBuilder sb = new StringBuilder();
         source.sample(sb, TimeUnit.SECONDS.toNanos(1), new ThreadCpu());
+        source.delivered();
         assertThat(sb.toString()).as("%s", sb).doesNotContain("PerSec\":-")
                 .contains("\"stealsPerSec\":null").contains("\"donePerSec\":null").contains("\"parksPerSec\":null");
 

@@ -27,6 +27,7 @@ class WorkerIndexOfAnyValueTest {
         SchedulerSource source = new SchedulerSource("odd", () -> new SchedulerStats("odd", 3, 3, 0, 0, List.of(
                 worker(Integer.MAX_VALUE - 2, done[0]), worker(-1, done[0]), worker(0, done[0]))));
         assertThatCode(() -> source.sample(new StringBuilder(), 0, new ThreadCpu())).doesNotThrowAnyException();
+        source.delivered();                    // each sample sent, as the console does
 
         done[0] = 500;
         StringBuilder sb = new StringBuilder();
@@ -46,9 +47,11 @@ class WorkerIndexOfAnyValueTest {
         SchedulerSource source = new SchedulerSource("p", () -> new SchedulerStats("p", 2, 2, 0, 0,
                 withSecond[0] ? List.of(worker(0, done[0]), worker(1, done[0])) : List.of(worker(0, done[0]))));
         source.sample(new StringBuilder(), 0, new ThreadCpu());
+        source.delivered();                    // each sample sent, as the console does
         withSecond[0] = false;
         done[0] = 200;
         source.sample(new StringBuilder(), TimeUnit.SECONDS.toNanos(1), new ThreadCpu());
+        source.delivered();
         withSecond[0] = true;
         done[0] = 300;
         StringBuilder sb = new StringBuilder();
