@@ -51,6 +51,10 @@ import java.util.function.ToDoubleFunction;
  *
  * <p>Once the cluster is closed its stats can no longer be read (it throws
  * {@link IllegalStateException} or {@link RejectedExecutionException}) and every meter reads NaN.
+ * So does every meter while {@code stats()} throws anything else (a scheduler failing in its
+ * stats, an {@code Error}): that is logged once, as a warning on the {@code System.Logger} of this
+ * class, each time the cluster starts to fail, and not thrown to the registry, whose scrape it
+ * would fail, every other meter with it.
  * A cluster whose {@code stats()} has not answered within a second (its scheduler thread stuck,
  * or slow) does not hold up the scrape: the meters are read on the registry's scraping thread,
  * which waits no longer (one daemon thread waits for the cluster). Meanwhile every meter reads
@@ -120,7 +124,7 @@ public final class ClusterMetrics implements MeterBinder {
         this.cluster = Objects.requireNonNull(cluster, "cluster");
         this.tags = Tags.of("cluster", Objects.requireNonNull(name, "name"))
                 .and(Objects.requireNonNull(tags, "tags"));
-        this.reads = new Reads(nanoClock);
+        this.reads = new Reads(nanoClock, this.tags);
     }
 
     @Override
@@ -196,8 +200,9 @@ public final class ClusterMetrics implements MeterBinder {
      * waited for at most {@link #WAIT_NANOS}
      * ({@link BoundedReads}); if the read has not returned by then, the latest stats a read
      * returned, in time or late ({@link Reads#latest}); null if the cluster is closed
-     * ({@link IllegalStateException}, {@link RejectedExecutionException}), or has not answered
-     * within the wait and no read of it has returned stats yet.
+     * ({@link IllegalStateException}, {@link RejectedExecutionException}) or its read threw
+     * anything else, or it has not answered within the wait and no read of it has returned
+     * stats yet.
      *
      * <p>A registry reads a gauge or function counter on the thread that scrapes it (a Prometheus
      * endpoint's request thread, a push registry's publisher), one meter after another. A
@@ -216,7 +221,11 @@ public final class ClusterMetrics implements MeterBinder {
      * NaN although its figures had come. The read itself now keeps what it returned, whenever it
      * returns. Each reading whose read returns in time still takes its own snapshot, as before.
      *
-     * @throws RuntimeException what {@code stats()} threw otherwise, as a direct call would
+     * <p>What {@code stats()} threw other than that it is closed was rethrown here, as a direct
+     * call would throw it, when the read answered in time (and read NaN when it answered late):
+     * Micrometer's gauges catch it, but not its function counters, and the scrape of the whole
+     * registry failed with it, every other meter unreported, for as long as the cluster failed.
+     * {@link Reads#read} logs it instead.
      */
     private static Returned stats(Reads reads, ClusterView cluster) {
         BoundedReads.Outcome<Returned> outcome;
@@ -229,19 +238,19 @@ public final class ClusterMetrics implements MeterBinder {
         if (outcome.stuck()) {
             return reads.latest;               // that read's own figures, if it has returned since
         }
-        Throwable thrown = outcome.thrown();
-        if (thrown == null) {
-            return outcome.value();
-        }
-        if (thrown instanceof IllegalStateException || thrown instanceof RejectedExecutionException) {
-            return null;                       // closed
-        }
-        throw rethrown(thrown);
+        // null if it threw: closed, or failed (logged by the read)
+        return outcome.thrown() == null ? outcome.value() : null;
+    }
+
+    /** Whether {@code thrown}, out of a cluster's {@code stats()}, says the cluster is closed. */
+    static boolean closed(Throwable thrown) {
+        return thrown instanceof IllegalStateException || thrown instanceof RejectedExecutionException;
     }
 
     /**
      * What a read of a cluster's {@code stats()} threw, to be thrown on the caller's thread as a
      * direct call would throw it: itself if unchecked, else wrapped (no signature declares one).
+     * For a bind's ask ({@code Meters}), whose caller is told; the meters read NaN instead.
      */
     static RuntimeException rethrown(Throwable thrown) {
         if (thrown instanceof RuntimeException re) {
@@ -262,6 +271,8 @@ public final class ClusterMetrics implements MeterBinder {
      * to the cluster (its meters hold that weakly): a read is given it when it starts.
      */
     private static final class Reads {
+        private static final System.Logger LOG = System.getLogger(ClusterMetrics.class.getName());
+
         /** One read in flight at a time, shared by the binder's meters. */
         final BoundedReads.Slot<Returned> slot = new BoundedReads.Slot<>();
         /** {@link System#nanoTime()}, or a test's clock: when a read returned, for the stats' age. */
@@ -274,19 +285,37 @@ public final class ClusterMetrics implements MeterBinder {
          * one before has returned), so an older read never overwrites a newer one's stats.
          */
         volatile Returned latest;
+        /** The meters' tags, to say whose stats failed. */
+        private final Tags tags;
+        /**
+         * Whether the latest read threw other than that the cluster is closed, so that a failure
+         * is logged once as it starts, not at each reading; written by the reads only, which
+         * follow one another.
+         */
+        private volatile boolean failing;
 
-        Reads(LongSupplier clock) {
+        Reads(LongSupplier clock, Tags tags) {
             this.clock = clock;
+            this.tags = tags;
         }
 
-        /** Reads {@code cluster}'s stats, on a reader thread, and keeps the outcome as {@link #latest}. */
+        /**
+         * Reads {@code cluster}'s stats, on a reader thread, and keeps the outcome as {@link #latest};
+         * logs what it threw, other than that the cluster is closed, if the read before did not.
+         */
         Returned read(ClusterView cluster) {
             try {
                 Returned r = new Returned(cluster.stats(), clock.getAsLong());
                 latest = r;
+                failing = false;
                 return r;
             } catch (Throwable t) {
                 latest = null;                 // closed or failed: the meters read NaN, not the old figures
+                if (!closed(t) && !failing) {
+                    failing = true;
+                    LOG.log(System.Logger.Level.WARNING, "the stats() of the cluster metered with " + tags
+                            + " threw; its meters read NaN until it answers", t);
+                }
                 throw t;
             }
         }

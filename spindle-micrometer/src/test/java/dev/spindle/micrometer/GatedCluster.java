@@ -27,6 +27,8 @@ final class GatedCluster implements ClusterView {
     final AtomicInteger calls = new AtomicInteger();
     volatile CountDownLatch gate;
     volatile RuntimeException closed;
+    /** Thrown, if set, where {@link #closed} would be (after it, if both are). */
+    volatile Error error;
     volatile int figure;
     private final List<CountDownLatch> gates = new CopyOnWriteArrayList<>();
 
@@ -53,6 +55,10 @@ final class GatedCluster implements ClusterView {
         RuntimeException c = closed;
         if (c != null) {
             throw c;
+        }
+        Error e = error;
+        if (e != null) {
+            throw e;
         }
         int f = figure;
         return new ClusterStats(List.of(), 0, 0, 0, 0, 0, f, 0, 0, f, 0, 0);
