@@ -20,7 +20,7 @@ final class ActorSource extends Source {
 
     private final ActorSystem system;
     /**
-     * The time and counts the rates start from: those of the last sample {@linkplain #delivered()
+     * The read's start and counts the rates start from: those of the last sample {@linkplain #delivered()
      * delivered}, as {@code SchedulerSource} keeps them (a read given up on as stuck returns late
      * with the counts of then, under its sample's earlier time); {@code taken*}, this sample's
      * until it is.
@@ -39,9 +39,9 @@ final class ActorSource extends Source {
     }
 
     @Override
-    void sample(StringBuilder sb, long nanos, ThreadCpu cpu) {
+    void sample(StringBuilder sb, long nanos, long readNanos, ThreadCpu cpu) {
         ActorSystemStats s = system.stats();
-        long elapsed = lastNanos < 0 ? 0 : nanos - lastNanos;
+        long elapsed = lastNanos < 0 ? 0 : readNanos - lastNanos;
         begin(sb, "actors");
         Json.field(sb, "messages", s.messagesProcessed());
         Json.field(sb, "deadLetters", s.deadLetters());
@@ -55,7 +55,7 @@ final class ActorSource extends Source {
         });
         Json.close(sb, '}');
         taken = true;
-        takenNanos = nanos;
+        takenNanos = readNanos;
         takenMessages = s.messagesProcessed();
         takenDead = s.deadLetters();
     }

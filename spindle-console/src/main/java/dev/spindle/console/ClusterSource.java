@@ -46,7 +46,7 @@ final class ClusterSource extends Source {
     }
 
     @Override
-    void sample(StringBuilder sb, long nanos, ThreadCpu cpu) {
+    void sample(StringBuilder sb, long nanos, long readNanos, ThreadCpu cpu) {
         begin(sb, "cluster");
         ClusterStats s;
         List<StealEvent> log;

@@ -616,7 +616,8 @@ public final class Console implements AutoCloseable {
     private String read(Source s, long nanos, List<Source> read) throws InterruptedException {
         BoundedReads.Outcome<String> outcome = readers.read(s.reads, () -> {
             StringBuilder own = new StringBuilder(512);
-            s.sample(own, nanos, cpu);
+            // its own start for its rates: it may come a wait for a stuck source after the sample's
+            s.sample(own, nanos, System.nanoTime(), cpu);
             return own.toString();
         });
         if (outcome.answersAgain()) {

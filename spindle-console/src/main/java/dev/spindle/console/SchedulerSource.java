@@ -40,10 +40,10 @@ class SchedulerSource extends Source {
     }
 
     @Override
-    void sample(StringBuilder sb, long nanos, ThreadCpu cpu) {
+    void sample(StringBuilder sb, long nanos, long readNanos, ThreadCpu cpu) {
         SchedulerStats s = stats.get();
         Readings last = this.last;
-        long elapsed = last.nanos < 0 ? 0 : nanos - last.nanos;
+        long elapsed = last.nanos < 0 ? 0 : readNanos - last.nanos;
         begin(sb, "scheduler");
         // the scheduler's own name (a builder's, of any length), cut like every text of the application's
         Json.field(sb, "scheduler", clip(s.name()));
@@ -94,7 +94,7 @@ class SchedulerSource extends Source {
         Json.field(sb, "parksPerSec", Source.rate(totals[2], last.totals[2], elapsed));
         moreFields(sb);
         Json.close(sb, '}');
-        taken = new Readings(nanos, seen, totals);
+        taken = new Readings(readNanos, seen, totals);
     }
 
     @Override
@@ -106,7 +106,7 @@ class SchedulerSource extends Source {
     }
 
     /**
-     * One sample's readings: its time, per worker index done (completed plus polls), steals,
+     * One sample's readings: when its read started, per worker index done (completed plus polls), steals,
      * parks, CPU nanos and thread id, and the same three counts for the whole scheduler (a worker
      * slot that appears has no earlier reading). The workers' are rebuilt each sample from the
      * workers reported, so they hold no more than those, whatever their indices (a stats

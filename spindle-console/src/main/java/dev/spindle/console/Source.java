@@ -35,10 +35,21 @@ abstract class Source {
     /**
      * Appends one JSON object describing the source now.
      *
-     * @param nanos {@link System#nanoTime()} of this sample, the same for every source
+     * @param nanos {@link System#nanoTime()} of this sample, the same for every source: the
+     *     sample's {@code time}, from which the page counts a cluster's task runs back
+     * @param readNanos {@link System#nanoTime()} as this source's read started, from which its
+     *     rates are taken: a sample reads its sources one after another, and waits for one that
+     *     has just got stuck, so a source after it is read up to that wait after the sample's
+     *     start; rates over the time between two samples' starts set the counts of the wait and
+     *     an interval over an interval alone (ten times the true rate under a 100 ms interval)
      * @param cpu the worker threads' CPU clocks, refreshed once per sample
      */
-    abstract void sample(StringBuilder sb, long nanos, ThreadCpu cpu);
+    abstract void sample(StringBuilder sb, long nanos, long readNanos, ThreadCpu cpu);
+
+    /** {@link #sample(StringBuilder, long, long, ThreadCpu)} of a source read as its sample starts. */
+    final void sample(StringBuilder sb, long nanos, ThreadCpu cpu) {
+        sample(sb, nanos, nanos, cpu);
+    }
 
     /**
      * The last {@link #sample} was sent, as it wrote it: what it passed on once (a cluster's log
