@@ -10,12 +10,16 @@ import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFileAttributes;
+import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.nio.file.attribute.UserPrincipal;
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -247,15 +251,78 @@ public final class DevCertificates {
         ownerOnly(dir.resolve(file));
     }
 
-    /** Creates {@code dir} (and missing parents) for the owner only, where permissions are POSIX. */
+    /**
+     * Creates {@code dir} (and missing parents) for the owner only, where permissions are POSIX;
+     * then, or if it exists, checks that it is this user's alone to write in ({@link #checkTrusted}).
+     */
     private static void createDirectory(Path dir) throws IOException {
-        if (Files.isDirectory(dir)) {
+        if (!Files.isDirectory(dir)) {
+            if (posix()) {
+                Files.createDirectories(dir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+            } else {
+                Files.createDirectories(dir);
+            }
+        }
+        checkTrusted(dir);
+    }
+
+    /** The sticky bit of a mode: in such a directory only a file's owner may rename or remove it. */
+    private static final int STICKY = 01000;
+
+    /**
+     * Refuses a directory in which another local user could put files or replace them, before
+     * anything in it is read or written: the command takes a CA store under its own name as one
+     * it made, reads the password file it finds, and imports the {@code ca.pem} there, so another
+     * user who could write in the directory (one they made, {@code /tmp/certs} say, or one open to
+     * all) planted their own CA beforehand, or swapped the trust store afterwards, and the cluster
+     * then admitted every member that CA signs. As {@code ssh} checks its key files' directories:
+     * the directory must belong to this user and be writable by no one else (group and others),
+     * and no directory above it may be writable by everyone unless it is sticky ({@code /tmp}),
+     * where only a file's owner may rename it. (A parent writable by its group, as a umask of 002
+     * makes them, and one of another user, such as a checkout owned by a build's user, are let
+     * be: that is the operator's own set-up.) Where the file system has no POSIX permissions, its
+     * access lists are the operator's to check, as elsewhere in this class.
+     *
+     * @throws IOException if the directory or one above it is open to others, or cannot be looked at
+     */
+    static void checkTrusted(Path dir) throws IOException {
+        if (!posix()) {
             return;
         }
-        if (posix()) {
-            Files.createDirectories(dir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
-        } else {
-            Files.createDirectories(dir);
+        Path real = dir.toRealPath();
+        UserPrincipal me = currentUser(real);
+        PosixFileAttributes own = Files.readAttributes(real, PosixFileAttributes.class);
+        if (me != null && !own.owner().equals(me)) {
+            throw new IOException(dir + " belongs to " + own.owner().getName() + ", not to " + me.getName()
+                    + ": its owner could put their own CA or password there; choose a directory of your own");
+        }
+        Set<PosixFilePermission> p = own.permissions();
+        if (p.contains(PosixFilePermission.GROUP_WRITE) || p.contains(PosixFilePermission.OTHERS_WRITE)) {
+            throw new IOException(dir + ": others than its owner may write in it ("
+                    + PosixFilePermissions.toString(p) + ") and could put their own CA, trust store or password"
+                    + " there: make it its owner's alone (chmod go-w " + dir + ") or choose another directory");
+        }
+        for (Path up = real.getParent(); up != null; up = up.getParent()) {
+            int mode;
+            try {
+                mode = (Integer) Files.getAttribute(up, "unix:mode");
+            } catch (UnsupportedOperationException | IllegalArgumentException noUnixView) {
+                return;                       // the directory itself was checked; its parents cannot be
+            }
+            if ((mode & 0002) != 0 && (mode & STICKY) == 0) {
+                throw new IOException(dir + ": anyone may write in " + up + " above it (not sticky), and could"
+                        + " replace " + dir + " with a directory of their own: choose another directory");
+            }
+        }
+    }
+
+    /** This process's user, as the file system names owners; {@code null} if it cannot be told. */
+    private static UserPrincipal currentUser(Path on) {
+        try {
+            return on.getFileSystem().getUserPrincipalLookupService()
+                    .lookupPrincipalByName(System.getProperty("user.name"));
+        } catch (IOException | RuntimeException unknown) {
+            return null;                      // a user without a name (a container's bare uid): permissions alone
         }
     }
 
@@ -376,6 +443,9 @@ public final class DevCertificates {
             return env;
         }
         Path file = dir.resolve(PASSWORD_FILE);
+        if (Files.isDirectory(dir)) {
+            checkTrusted(dir);                // before a password file another user may have put there is read
+        }
         if (Files.exists(file)) {
             return Files.readString(file, StandardCharsets.UTF_8).strip();
         }
