@@ -141,6 +141,9 @@ public final class DevCertificates {
             keytool("-importcert", "-noprompt", "-alias", "spindle-ca", "-file", pem.getFileName().toString(),
                     "-storetype", "PKCS12", "-keystore", trust, "-storepass:env", PASSWORD_ENV);
             // a trust store without its CA's store is of a CA that is gone: replaced
+            // keytool makes it as the umask allows; a member refuses a trust store its group or
+            // others may write (PekkoClusterSettings), which a umask of 002 gives
+            notWritableByOthers(dir.resolve(trust));
             Files.move(dir.resolve(trust), trustStore(), StandardCopyOption.REPLACE_EXISTING);
             Files.move(dir.resolve(ca), dir.resolve(CA_STORE));
         } finally {
@@ -323,6 +326,15 @@ public final class DevCertificates {
                     .lookupPrincipalByName(System.getProperty("user.name"));
         } catch (IOException | RuntimeException unknown) {
             return null;                      // a user without a name (a container's bare uid): permissions alone
+        }
+    }
+
+    /** Leaves only its owner the right to write {@code file} (all may read it), where permissions are POSIX. */
+    private static void notWritableByOthers(Path file) throws IOException {
+        try {
+            Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-r--r--"));
+        } catch (UnsupportedOperationException notPosix) {
+            // a file system without POSIX permissions: the directory's own protection applies
         }
     }
 

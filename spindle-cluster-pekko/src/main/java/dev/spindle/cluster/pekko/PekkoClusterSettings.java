@@ -68,7 +68,12 @@ public final class PekkoClusterSettings {
      * @param trustStore a PKCS12 store holding the cluster's CA certificate, and only that
      * @param storePassword the password of both stores and of the key
      * @return a new builder with the defaults; builders are not thread-safe
-     * @throws IllegalArgumentException if the name is not usable or a store does not exist
+     * @throws IllegalArgumentException if the name is not usable, or a store does not exist or
+     *         may be changed by another user: where permissions are POSIX, each store (the file a
+     *         link leads to) must belong to this process's user or root, be writable by neither
+     *         its group nor others, and lie under no directory anyone may write in but a sticky
+     *         one ({@code /tmp}); the store password does not protect a trust store, whose
+     *         certificates a PKCS12 file without an integrity MAC gives under any password
      * @throws NullPointerException if an argument is null
      */
     public static Builder builder(String clusterName, Path keyStore, Path trustStore, String storePassword) {
@@ -192,6 +197,8 @@ public final class PekkoClusterSettings {
             if (!Files.isRegularFile(trustStore)) {
                 throw new IllegalArgumentException("no trust store at " + trustStore);
             }
+            StoreFiles.check(keyStore, "key store");
+            StoreFiles.check(trustStore, "trust store");      // who may join: see StoreFiles
             if (storePassword.isEmpty()) {
                 throw new IllegalArgumentException("storePassword must not be empty");
             }

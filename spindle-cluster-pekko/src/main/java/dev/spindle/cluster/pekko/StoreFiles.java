@@ -1,0 +1,110 @@
+/*
+ * Copyright 2026 The Spindle Authors. Licensed under the Apache License, Version 2.0.
+ */
+package dev.spindle.cluster.pekko;
+
+import java.io.IOException;
+import java.nio.file.FileSystems;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFileAttributes;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.nio.file.attribute.UserPrincipal;
+import java.util.Set;
+
+/**
+ * The check a member's key store and trust store pass before the member uses them: no one but
+ * their owner (this process's user, or root) may change them. The trust store decides who may
+ * join the cluster, and its password does not protect it: a PKCS12 file written without an
+ * integrity MAC is read under any password. So another local user who could change the file, or
+ * replace it in its directory, put their own CA in it, and the member admitted every certificate
+ * that CA signs: a worker of theirs was given the coordinator's tasks and returned results of its
+ * choosing. Refused, as {@code ssh} refuses such key files:
+ * <ul>
+ *   <li>a store (the file a link leads to) that belongs to another user than this process's and
+ *       root;</li>
+ *   <li>a store its group or others may write;</li>
+ *   <li>a store under a directory anyone may write in, unless that directory is sticky
+ *       ({@code /tmp}), where only a file's owner may rename or remove it. A directory its group
+ *       may write in is let be: a umask of 002 makes every directory so, for a group of the user
+ *       alone.</li>
+ * </ul>
+ * Reading is not checked: a trust store is public, and a key store's key is under the store
+ * password (which the worker launchers read from a file only its owner may read). Where the file
+ * system has no POSIX permissions (Windows), its access lists are the operator's to set.
+ */
+final class StoreFiles {
+
+    /** The sticky bit of a mode. */
+    private static final int STICKY = 01000;
+    /** Any one may write: the "others" write bit of a mode. */
+    private static final int OTHERS_WRITE = 0002;
+
+    private StoreFiles() {
+    }
+
+    /**
+     * Checks {@code store} as the class comment says.
+     *
+     * @param store the store's path, an existing regular file
+     * @param what the store's name in the message, e.g. {@code "trust store"}
+     * @throws IllegalArgumentException naming the store and what is wrong, if others may change it
+     *     or it cannot be looked at
+     */
+    static void check(Path store, String what) {
+        if (!FileSystems.getDefault().supportedFileAttributeViews().contains("posix")) {
+            return;
+        }
+        try {
+            Path real = store.toRealPath();
+            PosixFileAttributes a = Files.readAttributes(real, PosixFileAttributes.class);
+            UserPrincipal me = currentUser(real);
+            if (me != null && !a.owner().equals(me) && !ownedByRoot(real)) {
+                throw new IllegalArgumentException(what + " " + store + " belongs to " + a.owner().getName()
+                        + ", not to " + me.getName() + " or root: its owner could put their own CA in it");
+            }
+            Set<PosixFilePermission> p = a.permissions();
+            if (p.contains(PosixFilePermission.GROUP_WRITE) || p.contains(PosixFilePermission.OTHERS_WRITE)) {
+                throw new IllegalArgumentException(what + " " + store + ": others than its owner may change it ("
+                        + PosixFilePermissions.toString(p) + ") and put their own CA in it: chmod go-w " + store);
+            }
+            for (Path up = real.getParent(); up != null; up = up.getParent()) {
+                int mode = unixMode(up);
+                if ((mode & OTHERS_WRITE) != 0 && (mode & STICKY) == 0) {
+                    throw new IllegalArgumentException(what + " " + store + ": anyone may write in " + up
+                            + " (not sticky), and replace the store with one of their own: keep it elsewhere");
+                }
+            }
+        } catch (IOException e) {
+            throw new IllegalArgumentException("cannot look at the " + what + " " + store + ": " + e, e);
+        }
+    }
+
+    /** The mode bits of {@code p}, or 0 where the file system has no unix view (only the file's own permissions are then checked). */
+    private static int unixMode(Path p) throws IOException {
+        try {
+            return (Integer) Files.getAttribute(p, "unix:mode");
+        } catch (UnsupportedOperationException | IllegalArgumentException noUnixView) {
+            return 0;
+        }
+    }
+
+    private static boolean ownedByRoot(Path p) throws IOException {
+        try {
+            return (Integer) Files.getAttribute(p, "unix:uid") == 0;
+        } catch (UnsupportedOperationException | IllegalArgumentException noUnixView) {
+            return "root".equals(Files.getOwner(p).getName());
+        }
+    }
+
+    /** This process's user, as the file system names owners; {@code null} if it cannot be told. */
+    private static UserPrincipal currentUser(Path on) {
+        try {
+            return on.getFileSystem().getUserPrincipalLookupService()
+                    .lookupPrincipalByName(System.getProperty("user.name"));
+        } catch (IOException | RuntimeException unknown) {
+            return null;                      // a user without a name (a container's bare uid): permissions alone
+        }
+    }
+}
