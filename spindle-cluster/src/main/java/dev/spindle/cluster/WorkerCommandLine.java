@@ -17,6 +17,7 @@ import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.PosixFileAttributes;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.nio.file.attribute.UserPrincipal;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.HashMap;
@@ -243,10 +244,11 @@ public final class WorkerCommandLine {
      * of the environment variable {@code envVariable}.
      *
      * <p>The file is refused, as ssh refuses a private key file, if anyone but its owner may read
-     * or write it (on a file system with POSIX permissions; elsewhere, on Windows say, its access
-     * list is left to the operator): others on the machine would have the secret, or could change
-     * it. It is refused too if it holds more than {@value #MAX_SECRET_FILE_BYTES} bytes, read no
-     * further than that, or nothing but white space.
+     * or write it, if its owner is another user than this process's and root, or if a directory
+     * above it is writable by anyone and not sticky (on a file system with POSIX permissions;
+     * elsewhere, on Windows say, its access list is left to the operator): others on the machine
+     * would have the secret, or could change it. It is refused too if it holds more than
+     * {@value #MAX_SECRET_FILE_BYTES} bytes, read no further than that, or nothing but white space.
      *
      * @param env the environment ({@link System#getenv()} outside tests)
      * @param what the secret's name in the message, e.g. {@code "store password"}
@@ -285,6 +287,9 @@ public final class WorkerCommandLine {
                             + ": make it its owner's alone (chmod 600 " + file + ") or set " + envVariable
                             + " instead");
                 }
+                if (posix.isRegularFile()) {
+                    checkOwner(path, posix, named, envVariable, what);
+                }
                 attributes = posix;
             } catch (UnsupportedOperationException notPosix) {
                 attributes = Files.readAttributes(path, BasicFileAttributes.class);
@@ -310,6 +315,53 @@ public final class WorkerCommandLine {
             throw new IllegalArgumentException(named + ": cannot read it (not UTF-8 text)");
         } catch (IOException | InvalidPathException | SecurityException e) {
             throw new IllegalArgumentException(named + ": cannot read it (" + e + ")");
+        }
+    }
+
+    /** The sticky bit of a mode: in such a directory only a file's owner may rename or remove it. */
+    private static final int STICKY = 01000;
+
+    /**
+     * Refuses a secret file that its owner, if another user than this process's and root, may read
+     * or change at will (root reads any file, so a worker run as root read one that a local user
+     * had made beforehand, mode 600 and theirs), and one under a directory anyone may write in
+     * (not sticky), where another user replaces it with a secret of their own before it is read.
+     */
+    private static void checkOwner(Path path, PosixFileAttributes posix, String named, String envVariable, String what)
+            throws IOException {
+        Path real = path.toRealPath();
+        UserPrincipal owner = posix.owner();
+        UserPrincipal me = currentUser(real);           // null: a user without a name, permissions alone
+        if (me != null && !owner.equals(me) && unixAttribute(real, "uid", -1) != 0) {
+            throw new IllegalArgumentException(named + ": the file belongs to " + owner.getName() + ", who has the "
+                    + what + ": make it yours (or root's), or set " + envVariable + " instead");
+        }
+        for (Path up = real.getParent(); up != null; up = up.getParent()) {
+            int mode = unixAttribute(up, "mode", 0);
+            if ((mode & 0002) != 0 && (mode & STICKY) == 0) {
+                throw new IllegalArgumentException(named + ": anyone may write in " + up + " (not sticky), and put"
+                        + " a " + what + " of their own in its place: keep it elsewhere, or set " + envVariable
+                        + " instead");
+            }
+        }
+    }
+
+    /** A number of the file system's unix view ({@code uid}, {@code mode}), or {@code otherwise} where it has none. */
+    private static int unixAttribute(Path p, String name, int otherwise) throws IOException {
+        try {
+            return (Integer) Files.getAttribute(p, "unix:" + name);
+        } catch (UnsupportedOperationException | IllegalArgumentException noUnixView) {
+            return otherwise;
+        }
+    }
+
+    /** This process's user, as the file system names owners; {@code null} if it cannot be told. */
+    private static UserPrincipal currentUser(Path on) {
+        try {
+            return on.getFileSystem().getUserPrincipalLookupService()
+                    .lookupPrincipalByName(System.getProperty("user.name"));
+        } catch (IOException | RuntimeException unknown) {
+            return null;                      // a container's bare uid, say
         }
     }
 
