@@ -7,6 +7,7 @@ import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.InvalidClassException;
 import java.io.ObjectInputFilter;
 import java.io.ObjectInputStream;
 import java.io.ObjectOutputStream;
@@ -21,6 +22,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Iterator;
@@ -74,7 +76,10 @@ import java.util.zip.CheckedOutputStream;
  * is a lost copy, as an unreadable one is (see {@link #get}). Its classes are resolved to the
  * very classes that were written (recorded at spill time), not by name through whatever loader
  * the reading thread's stack finds: a value of a class that an application or plugin loader
- * defined comes back as that class.
+ * defined comes back as that class. A file that names any other class is refused before it is
+ * loaded (a stream of someone else's making, put in the file's place, would otherwise have any
+ * serialisable class of the class path read, its {@code readObject} run, before the checksum
+ * could tell).
  */
 final class DataStore {
 
@@ -579,6 +584,12 @@ final class DataStore {
                      protected void annotateClass(Class<?> c) {
                          classes.put(c.getName(), c);     // every class descriptor the stream writes
                      }
+
+                     @Override
+                     protected void annotateProxyClass(Class<?> c) {
+                         classes.put(proxyKey(Arrays.stream(c.getInterfaces()).map(Class::getName)
+                                 .toArray(String[]::new)), c);
+                     }
                  }) {
                 out.writeObject(value);
             } catch (IOException | RuntimeException | Error failed) {
@@ -687,9 +698,16 @@ final class DataStore {
         try (checked;
              ObjectInputStream in = new ObjectInputStream(checked) {
                  @Override
-                 protected Class<?> resolveClass(ObjectStreamClass desc) throws IOException, ClassNotFoundException {
-                     Class<?> c = classes.get(desc.getName());
-                     return c != null ? c : super.resolveClass(desc);
+                 protected Class<?> resolveClass(ObjectStreamClass desc) throws IOException {
+                     // only the value's own classes: looked up by name, any serialisable class on the
+                     // class path was read from a file put in this one's place, its readObject run
+                     // before the checksum (taken after the read) could tell the file had changed
+                     return written(classes, desc.getName());
+                 }
+
+                 @Override
+                 protected Class<?> resolveProxyClass(String[] interfaces) throws IOException {
+                     return written(classes, proxyKey(interfaces));
                  }
              }) {
             long now;
@@ -730,6 +748,20 @@ final class DataStore {
         } catch (ClassNotFoundException e) {
             throw new IllegalStateException("cannot read back the spilled value in " + file, e);
         }
+    }
+
+    /** The key under which a spill records a proxy class: its interfaces' names, in order. */
+    private static String proxyKey(String[] interfaces) {
+        return "proxy " + String.join(",", interfaces);
+    }
+
+    /** The class recorded under {@code key} when the value was spilled; refused if it had none such. */
+    private static Class<?> written(Map<String, Class<?>> classes, String key) throws InvalidClassException {
+        Class<?> c = classes.get(key);
+        if (c == null) {
+            throw new InvalidClassException(key, "not a class of the value spilled to this file");
+        }
+        return c;
     }
 
     private static void deleteQuietly(Path p) {
