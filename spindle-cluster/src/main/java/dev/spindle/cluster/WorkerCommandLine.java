@@ -160,6 +160,7 @@ public final class WorkerCommandLine {
      *
      * @return the memory settings
      * @throws IllegalArgumentException if the limit is not a size, or the directory does not exist
+     *         or anyone may write in it or in a directory above it that is not sticky
      */
     public WorkerMemory memory() {
         String limit = values.get("--memory-limit");
@@ -170,6 +171,14 @@ public final class WorkerCommandLine {
             parent = Path.of(dir);
             if (!Files.isDirectory(parent)) {
                 throw new IllegalArgumentException("--spill-dir " + dir + ": no such directory");
+            }
+            // the worker's spill directory is its own (rwx------), but whoever may write in its
+            // parent can move it aside for one of theirs, which a spill racing the swap writes into
+            Path open = writableByAnyone(parent, true);
+            if (open != null) {
+                throw new IllegalArgumentException("--spill-dir " + dir + ": anyone may write in " + open
+                        + " (not sticky), and move the worker's spill directory aside for one of their own: choose"
+                        + " another, or make it sticky (chmod +t)");
             }
         }
         return new WorkerMemory(bytes, parent);
@@ -336,13 +345,32 @@ public final class WorkerCommandLine {
             throw new IllegalArgumentException(named + ": the file belongs to " + owner.getName() + ", who has the "
                     + what + ": make it yours (or root's), or set " + envVariable + " instead");
         }
-        for (Path up = real.getParent(); up != null; up = up.getParent()) {
-            int mode = unixAttribute(up, "mode", 0);
-            if ((mode & 0002) != 0 && (mode & STICKY) == 0) {
-                throw new IllegalArgumentException(named + ": anyone may write in " + up + " (not sticky), and put"
-                        + " a " + what + " of their own in its place: keep it elsewhere, or set " + envVariable
-                        + " instead");
+        Path open = writableByAnyone(real, false);
+        if (open != null) {
+            throw new IllegalArgumentException(named + ": anyone may write in " + open + " (not sticky), and put"
+                    + " a " + what + " of their own in its place: keep it elsewhere, or set " + envVariable
+                    + " instead");
+        }
+    }
+
+    /**
+     * The first directory, from {@code path} itself if {@code fromItself} else from its parent up
+     * to the root, that anyone may write in and that is not sticky (in a sticky one, {@code /tmp},
+     * only a file's owner may rename or remove it); {@code null} if there is none, or the file
+     * system has no unix view to tell.
+     */
+    private static Path writableByAnyone(Path path, boolean fromItself) {
+        try {
+            Path real = path.toRealPath();
+            for (Path up = fromItself ? real : real.getParent(); up != null; up = up.getParent()) {
+                int mode = unixAttribute(up, "mode", 0);
+                if ((mode & 0002) != 0 && (mode & STICKY) == 0) {
+                    return up;
+                }
             }
+            return null;
+        } catch (IOException cannotLook) {
+            return null;                      // reported by what reads or writes there
         }
     }
 
