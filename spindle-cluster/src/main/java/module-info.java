@@ -8,4 +8,6 @@ module dev.spindle.cluster {
     requires jdk.jfr;                 // flight recorder events
 
     exports dev.spindle.cluster;
+    // who else on the machine may change a trusted file: one check for the launchers and Pekko's stores
+    exports dev.spindle.cluster.internal to dev.spindle.cluster.pekko;
 }

@@ -3,6 +3,7 @@
  */
 package dev.spindle.cluster;
 
+import dev.spindle.cluster.internal.OwnFiles;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
@@ -174,7 +175,7 @@ public final class WorkerCommandLine {
             }
             // the worker's spill directory is its own (rwx------), but whoever may write in its
             // parent can move it aside for one of theirs, which a spill racing the swap writes into
-            Path open = writableByAnyone(parent, true);
+            Path open = openDirectoryAt(parent);
             if (open != null) {
                 throw new IllegalArgumentException("--spill-dir " + dir + ": anyone may write in " + open
                         + " (not sticky), and move the worker's spill directory aside for one of their own: choose"
@@ -327,25 +328,22 @@ public final class WorkerCommandLine {
         }
     }
 
-    /** The sticky bit of a mode: in such a directory only a file's owner may rename or remove it. */
-    private static final int STICKY = 01000;
-
     /**
      * Refuses a secret file that its owner, if another user than this process's and root, may read
      * or change at will (root reads any file, so a worker run as root read one that a local user
      * had made beforehand, mode 600 and theirs), and one under a directory anyone may write in
-     * (not sticky), where another user replaces it with a secret of their own before it is read.
+     * (not sticky), where another user replaces it with a secret of their own before it is read
+     * ({@link OwnFiles}).
      */
     private static void checkOwner(Path path, PosixFileAttributes posix, String named, String envVariable, String what)
             throws IOException {
         Path real = path.toRealPath();
         UserPrincipal owner = posix.owner();
-        UserPrincipal me = currentUser(real);           // null: a user without a name, permissions alone
-        if (me != null && !owner.equals(me) && unixAttribute(real, "uid", -1) != 0) {
+        if (OwnFiles.ownedByAnother(real, owner, true)) {
             throw new IllegalArgumentException(named + ": the file belongs to " + owner.getName() + ", who has the "
                     + what + ": make it yours (or root's), or set " + envVariable + " instead");
         }
-        Path open = writableByAnyone(real, false);
+        Path open = OwnFiles.openDirectory(real.getParent());
         if (open != null) {
             throw new IllegalArgumentException(named + ": anyone may write in " + open + " (not sticky), and put"
                     + " a " + what + " of their own in its place: keep it elsewhere, or set " + envVariable
@@ -354,42 +352,16 @@ public final class WorkerCommandLine {
     }
 
     /**
-     * The first directory, from {@code path} itself if {@code fromItself} else from its parent up
-     * to the root, that anyone may write in and that is not sticky (in a sticky one, {@code /tmp},
-     * only a file's owner may rename or remove it); {@code null} if there is none, or the file
-     * system has no unix view to tell.
+     * The first directory, from {@code dir} itself up to the root, that anyone may write in and
+     * that is not sticky ({@link OwnFiles#openDirectory}); {@code null} if there is none, the file
+     * system has no unix view to tell, or {@code dir} cannot be looked at (reported by what reads
+     * or writes there).
      */
-    private static Path writableByAnyone(Path path, boolean fromItself) {
+    private static Path openDirectoryAt(Path dir) {
         try {
-            Path real = path.toRealPath();
-            for (Path up = fromItself ? real : real.getParent(); up != null; up = up.getParent()) {
-                int mode = unixAttribute(up, "mode", 0);
-                if ((mode & 0002) != 0 && (mode & STICKY) == 0) {
-                    return up;
-                }
-            }
-            return null;
+            return OwnFiles.openDirectory(dir.toRealPath());
         } catch (IOException cannotLook) {
-            return null;                      // reported by what reads or writes there
-        }
-    }
-
-    /** A number of the file system's unix view ({@code uid}, {@code mode}), or {@code otherwise} where it has none. */
-    private static int unixAttribute(Path p, String name, int otherwise) throws IOException {
-        try {
-            return (Integer) Files.getAttribute(p, "unix:" + name);
-        } catch (UnsupportedOperationException | IllegalArgumentException noUnixView) {
-            return otherwise;
-        }
-    }
-
-    /** This process's user, as the file system names owners; {@code null} if it cannot be told. */
-    private static UserPrincipal currentUser(Path on) {
-        try {
-            return on.getFileSystem().getUserPrincipalLookupService()
-                    .lookupPrincipalByName(System.getProperty("user.name"));
-        } catch (IOException | RuntimeException unknown) {
-            return null;                      // a container's bare uid, say
+            return null;
         }
     }
 

@@ -286,6 +286,10 @@ public final class DevCertificates {
      * be: that is the operator's own set-up.) Where the file system has no POSIX permissions, its
      * access lists are the operator's to check, as elsewhere in this class.
      *
+     * <p>The same rule as the cluster's {@code OwnFiles} (the launchers' secret files, a member's
+     * stores), written out here because this class also runs as a single-file program
+     * ({@code ./spindle certs}), which may use the JDK alone.
+     *
      * @throws IOException if the directory or one above it is open to others, or cannot be looked at
      */
     static void checkTrusted(Path dir) throws IOException {

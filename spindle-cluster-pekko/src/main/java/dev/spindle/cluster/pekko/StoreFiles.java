@@ -3,6 +3,7 @@
  */
 package dev.spindle.cluster.pekko;
 
+import dev.spindle.cluster.internal.OwnFiles;
 import java.io.IOException;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
@@ -10,7 +11,6 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFileAttributes;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.nio.file.attribute.UserPrincipal;
 import java.util.Set;
 
 /**
@@ -36,16 +36,11 @@ import java.util.Set;
  */
 final class StoreFiles {
 
-    /** The sticky bit of a mode. */
-    private static final int STICKY = 01000;
-    /** Any one may write: the "others" write bit of a mode. */
-    private static final int OTHERS_WRITE = 0002;
-
     private StoreFiles() {
     }
 
     /**
-     * Checks {@code store} as the class comment says.
+     * Checks {@code store} as the class comment says ({@link OwnFiles}).
      *
      * @param store the store's path, an existing regular file
      * @param what the store's name in the message, e.g. {@code "trust store"}
@@ -59,52 +54,22 @@ final class StoreFiles {
         try {
             Path real = store.toRealPath();
             PosixFileAttributes a = Files.readAttributes(real, PosixFileAttributes.class);
-            UserPrincipal me = currentUser(real);
-            if (me != null && !a.owner().equals(me) && !ownedByRoot(real)) {
+            if (OwnFiles.ownedByAnother(real, a.owner(), true)) {
                 throw new IllegalArgumentException(what + " " + store + " belongs to " + a.owner().getName()
-                        + ", not to " + me.getName() + " or root: its owner could put their own CA in it");
+                        + ", not to this process's user or root: its owner could put their own CA in it");
             }
             Set<PosixFilePermission> p = a.permissions();
-            if (p.contains(PosixFilePermission.GROUP_WRITE) || p.contains(PosixFilePermission.OTHERS_WRITE)) {
+            if (OwnFiles.othersMayWrite(p)) {
                 throw new IllegalArgumentException(what + " " + store + ": others than its owner may change it ("
                         + PosixFilePermissions.toString(p) + ") and put their own CA in it: chmod go-w " + store);
             }
-            for (Path up = real.getParent(); up != null; up = up.getParent()) {
-                int mode = unixMode(up);
-                if ((mode & OTHERS_WRITE) != 0 && (mode & STICKY) == 0) {
-                    throw new IllegalArgumentException(what + " " + store + ": anyone may write in " + up
-                            + " (not sticky), and replace the store with one of their own: keep it elsewhere");
-                }
+            Path open = OwnFiles.openDirectory(real.getParent());
+            if (open != null) {
+                throw new IllegalArgumentException(what + " " + store + ": anyone may write in " + open
+                        + " (not sticky), and replace the store with one of their own: keep it elsewhere");
             }
         } catch (IOException e) {
             throw new IllegalArgumentException("cannot look at the " + what + " " + store + ": " + e, e);
-        }
-    }
-
-    /** The mode bits of {@code p}, or 0 where the file system has no unix view (only the file's own permissions are then checked). */
-    private static int unixMode(Path p) throws IOException {
-        try {
-            return (Integer) Files.getAttribute(p, "unix:mode");
-        } catch (UnsupportedOperationException | IllegalArgumentException noUnixView) {
-            return 0;
-        }
-    }
-
-    private static boolean ownedByRoot(Path p) throws IOException {
-        try {
-            return (Integer) Files.getAttribute(p, "unix:uid") == 0;
-        } catch (UnsupportedOperationException | IllegalArgumentException noUnixView) {
-            return "root".equals(Files.getOwner(p).getName());
-        }
-    }
-
-    /** This process's user, as the file system names owners; {@code null} if it cannot be told. */
-    private static UserPrincipal currentUser(Path on) {
-        try {
-            return on.getFileSystem().getUserPrincipalLookupService()
-                    .lookupPrincipalByName(System.getProperty("user.name"));
-        } catch (IOException | RuntimeException unknown) {
-            return null;                      // a user without a name (a container's bare uid): permissions alone
         }
     }
 }
