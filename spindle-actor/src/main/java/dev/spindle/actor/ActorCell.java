@@ -260,6 +260,23 @@ final class ActorCell<A> extends ActorCellConsumerFields<A> implements ActorRef<
      */
     static volatile Runnable rejectionAllocationHook;
 
+    /**
+     * Tests only: run on the activation's thread where it asks whether a recording wants the
+     * actors' events, so that a test can make that question throw (as an event class that fails
+     * to initialize does). Null otherwise; read only once the flight recorder is initialized,
+     * once per activation, never per message. A plain read: the tests run the activations on
+     * the thread that sets it.
+     */
+    static Runnable recordingCheckHook;
+
+    /**
+     * Set once asking whether a recording wants the actors' events threw a {@code LinkageError}:
+     * an event class that failed to initialize, which fails every later use as well. From then
+     * on activations run without events (see {@code Activation.recordingWanted}). A plain field:
+     * a thread that has not seen it yet asks, and reports, once more.
+     */
+    static boolean eventsUnavailable;
+
     ActorCell(ActorSystem system, Scheduler scheduler, ActorConfig config, String name) {
         super(system, scheduler, config, name);
         Envelope stub = new Envelope.Tell(null);
@@ -644,6 +661,8 @@ final class ActorCell<A> extends ActorCellConsumerFields<A> implements ActorRef<
          * Calls the loop directly, as the cell's own {@code run()} did before this object existed:
          * with one call level more, chameneos ran at 0.83–0.94 of the earlier ratio to Pekko in
          * 3 of 4 alternated runs, written out at 1.15–1.27 (docs/measurements/2026-11-29-s24/actors-ab2).
+         * Whether a recording wants the events is asked, once the recorder is initialized, in a
+         * guard of its own ({@link #recordingWanted}): the activation is claimed by then.
          */
         @Override
         public void run() {
@@ -651,10 +670,41 @@ final class ActorCell<A> extends ActorCellConsumerFields<A> implements ActorRef<
             if (!c.casState(SCHEDULED, ACTIVE)) {
                 return;                       // not this task's to run: see "Claiming a submitted activation"
             }
-            if (JfrGate.open() && (ActorActivationEvent.enabled() || MailboxDepthEvent.enabled())) {
+            if (JfrGate.open() && recordingWanted(c)) {
                 ActorActivationEvent.activate(c);
             } else {
                 c.activate();
+            }
+        }
+
+        /**
+         * Whether a recording wants this activation's events; asked only once the flight recorder
+         * is initialized. Never throws: the caller has claimed the actor, and only
+         * {@link ActorCell#activate} gives that up. The first question initializes the event
+         * classes, which can fail (an {@code OutOfMemoryError} while JFR instruments them, or a
+         * {@code StackOverflowError} at the bottom of a deep stack); thrown from here, that escaped
+         * with the actor held, and it never ran again, its messages neither processed nor dead
+         * letters. So a failure costs the events of this activation only, and goes to the failure
+         * handler. A class whose initialization failed answers every later use with a
+         * {@code LinkageError} ({@code NoClassDefFoundError}), so after one the events are not
+         * asked for again: reported once, not on every activation of every actor.
+         */
+        private static boolean recordingWanted(ActorCell<?> c) {
+            if (eventsUnavailable) {
+                return false;
+            }
+            try {
+                Runnable hook = recordingCheckHook;
+                if (hook != null) {
+                    hook.run();
+                }
+                return ActorActivationEvent.enabled() || MailboxDepthEvent.enabled();
+            } catch (Throwable recording) {
+                if (recording instanceof LinkageError) {
+                    eventsUnavailable = true;
+                }
+                c.reportFailure(recording);
+                return false;
             }
         }
 
