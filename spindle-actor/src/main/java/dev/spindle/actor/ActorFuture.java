@@ -33,7 +33,11 @@ import java.util.concurrent.TimeoutException;
  * future it was made from (the {@link #root}) is not done: until then the stage cannot be done
  * either, unless another source completes it (an {@code applyToEither}, or the user's own
  * {@code complete}). Once the root is done the stage waits as any future does, since what it waits
- * for next (a {@code thenCompose} into another actor, say) may well complete.
+ * for next (a {@code thenCompose} into another actor, say) may well complete. A future made of it
+ * by anything but its own methods is beyond the check: {@code CompletableFuture.allOf} and
+ * {@code anyOf} make plain futures, and so does {@code thenCombine} called on a plain future with
+ * this one as the other (a wait for one of those on the actor's thread hangs, as
+ * {@link ActorRef} warns).
  *
  * @param <T> the result type
  */

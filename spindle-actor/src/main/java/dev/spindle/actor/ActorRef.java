@@ -35,10 +35,14 @@ import java.util.function.Function;
  *
  * <p>Do not block an actor's thread on another actor's future (and never on its own: the actor
  * completes its own asks and its stop only after the code that waits, so {@code join()} or
- * {@code get()} of such a future not yet done, or of a stage made from it, throws
- * {@link IllegalStateException} on the thread running the actor, its factory included, rather
- * than hang it for good): compose instead, and get back onto the actor with a {@code tell} to its
- * own reference, which {@link ActorSystem#spawnWithSelf(Function)} hands to the factory:
+ * {@code get()} of such a future not yet done, or of a stage made from it by its own methods
+ * ({@code ask(f).thenApply(g)}), throws {@link IllegalStateException} on the thread running the
+ * actor, its factory included, rather than hang it for good. A future the JDK makes of it
+ * otherwise is a plain {@code CompletableFuture} that the check cannot see:
+ * {@code CompletableFuture.allOf(ask)}, {@code anyOf}, or another future's
+ * {@code thenCombine(ask, ...)} waited for there hangs the thread for good): compose instead,
+ * and get back onto the actor with a {@code tell} to its own reference, which
+ * {@link ActorSystem#spawnWithSelf(Function)} hands to the factory:
  *
  * <pre>{@code
  * final class Asker {
