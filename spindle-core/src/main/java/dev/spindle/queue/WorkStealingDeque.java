@@ -47,7 +47,16 @@ import java.util.Objects;
  *       last element the owner competes with thieves by CAS on {@code top}, then restores
  *       {@code bottom}. When a first read of {@code top} already shows exactly one element,
  *       the owner skips the store and the fence and takes it exactly as a thief would, with one
- *       CAS on {@code top}; this halves the cost of the common pop-the-only-task case.</li>
+ *       CAS on {@code top}; this halves the cost of the common pop-the-only-task case. The
+ *       fence (or, in its place, an atomic read-modify-write, as {@code ForkJoinPool}'s pop
+ *       exchanges the slot) cannot be dropped from the general case while every element is taken
+ *       exactly once and a thief never waits for the owner: Attiya, Guerraoui, Hendler,
+ *       Kuznetsov, Michael and Vechev ("Laws of Order", POPL 2011) prove that a linearizable
+ *       work-stealing pop needs one or the other. Deques without it let an element run twice
+ *       (idempotent work stealing, Michael, Vechev and Saraswat, PPoPP 2009) or keep the owner's
+ *       newest elements private until a thief asks (the owner must then answer, so a task that
+ *       blocks without telling the pool strands them): neither fits a pool that runs plain
+ *       runnables once each and lets tasks block.</li>
  *   <li><b>steal</b>: read {@code top} with acquire, full fence, read {@code bottom} with
  *       acquire, read the ring and the slot, then CAS {@code top} from {@code t} to
  *       {@code t + 1}. The element read before the CAS is the thief's only if the CAS wins.</li>
