@@ -74,6 +74,13 @@ public final class HazelcastCoordinator implements ClusterView, AutoCloseable {
     static volatile Runnable afterSchedulerCloseForTests = () -> { };
     /** For tests: whether worker {@code id} answers a probe ({@link #allReady}), as if it never did when false. */
     static volatile java.util.function.IntPredicate answersProbeForTests = id -> true;
+    /**
+     * For tests: when not null, how long a late joiner's probes may fail before its join is given up
+     * ({@link #joinLate}), in place of the join timeout. That timeout is also the start's wait for
+     * the first workers, which must stay generous on a loaded machine; a test that waits a given-up
+     * join out sets this short instead of shortening both.
+     */
+    static volatile Duration lateJoinTimeoutForTests;
 
     private HazelcastCoordinator(HazelcastInstance instance, CoordinatorTransport transport, Roster roster,
                                  ClusterCoordinator coordinator, FrameCodec codec, Session session,
@@ -177,7 +184,8 @@ public final class HazelcastCoordinator implements ClusterView, AutoCloseable {
         transport.admitting(id);              // the scheduler has handled the loss of the id's last process
         com.hazelcast.cluster.Member joiner = roster.worker(id);   // the process that joins, not a later one
         long incarnation = roster.incarnation(id);
-        Readiness.joinLate(coordinator, id, joinTimeout,
+        Duration timeout = lateJoinTimeoutForTests;
+        Readiness.joinLate(coordinator, id, timeout != null ? timeout : joinTimeout,
                 () -> roster.worker(id) != null && instance.getLifecycleService().isRunning(),
                 () -> allReady(List.copyOf(roster.provenWorkers().keySet())),
                 () -> transport.cutOff(id, joiner, incarnation));

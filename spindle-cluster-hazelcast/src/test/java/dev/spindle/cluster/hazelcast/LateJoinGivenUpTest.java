@@ -31,11 +31,19 @@ import org.junit.jupiter.api.Timeout;
 class LateJoinGivenUpTest {
 
     /**
-     * The coordinator's join timeout: the longest wait for the first worker at the start, and the
-     * time the late joiner's probes fail before the join is given up, which the test waits out.
-     * Long enough for a loaded machine to start the first worker, no longer (it was 30 s).
+     * The coordinator's join timeout: the longest wait for the first worker at the start, and for
+     * the restarted worker's probes at the end; generous, since a loaded machine may be slow to
+     * start a member, and never waited out.
      */
-    private static final Duration JOIN_TIMEOUT = Duration.ofSeconds(20);
+    private static final Duration JOIN_TIMEOUT = Duration.ofSeconds(60);
+
+    /**
+     * How long the late joiner's probes fail before its join is given up, which the test waits
+     * out ({@link HazelcastCoordinator#lateJoinTimeoutForTests}). Its probes never succeed; all
+     * that must come first is the joiner's "ready", printed as soon as the verdict that proved it
+     * arrives, which the worker answers before this wait starts.
+     */
+    private static final Duration GIVEN_UP_AFTER = Duration.ofSeconds(5);
 
     private static final String SECRET = "late-join-given-up-secret-012345";
 
@@ -51,6 +59,7 @@ class LateJoinGivenUpTest {
                     InProcessClusterTest.settings(cluster, SECRET, ports[0], ports).build(),
                     CoordinatorSettings.builder().workers(1).threadsPerWorker(1).build(), JOIN_TIMEOUT)) {
                 HazelcastCoordinator.answersProbeForTests = id -> id != 1;   // worker 1 never answers
+                HazelcastCoordinator.lateJoinTimeoutForTests = GIVEN_UP_AFTER;
                 ByteArrayOutputStream out = new ByteArrayOutputStream();
                 ByteArrayOutputStream err = new ByteArrayOutputStream();
                 CompletableFuture<Integer> late = worker(1, ports[2], cluster, ports, out, err);
@@ -64,6 +73,7 @@ class LateJoinGivenUpTest {
 
                 // a process restarted under the id is admitted now: the id is free
                 HazelcastCoordinator.answersProbeForTests = id -> true;
+                HazelcastCoordinator.lateJoinTimeoutForTests = null;        // its admission has the join timeout
                 second = worker(1, ports[3], cluster, ports, new ByteArrayOutputStream(), new ByteArrayOutputStream());
                 long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
                 while (coordinator.stats().workers().size() < 2 && System.nanoTime() - deadline < 0) {
@@ -74,6 +84,7 @@ class LateJoinGivenUpTest {
             }
         } finally {
             HazelcastCoordinator.answersProbeForTests = id -> true;
+            HazelcastCoordinator.lateJoinTimeoutForTests = null;
             for (int i = 1; i < ports.length; i++) {
                 for (int id = 0; id < 2; id++) {
                     HazelcastInstance left = Hazelcast.getHazelcastInstanceByName("spindle-worker-" + id + "-" + ports[i]);

@@ -65,6 +65,13 @@ public final class PekkoCoordinator implements ClusterView, AutoCloseable {
     static volatile Runnable onSchedulerCloseForTests = () -> { };
     /** For tests: whether worker {@code id} answers a probe ({@link #allReady}), as if it never did when false. */
     static volatile java.util.function.IntPredicate answersProbeForTests = id -> true;
+    /**
+     * For tests: when not null, how long a late joiner's probes may fail before its join is given up
+     * ({@link #joinLate}), in place of the join timeout. That timeout is also the start's wait for
+     * the first workers, which must stay generous on a loaded machine; a test that waits a given-up
+     * join out sets this short instead of shortening both.
+     */
+    static volatile Duration lateJoinTimeoutForTests;
 
     private final ActorSystem system;
     private final CoordinatorTransport transport;
@@ -240,8 +247,10 @@ public final class PekkoCoordinator implements ClusterView, AutoCloseable {
     private void joinLate(int id) {
         transport.admitting(id);              // the scheduler has handled the loss of the id's last process
         Incarnations.Claim<Address> joiner = roster.process(id);   // the process that joins, not a later one
-        Readiness.joinLate(coordinator, id, joinTimeout, () -> roster.worker(id) != null && !system.whenTerminated()
-                .isCompleted(), () -> allReady(roster.liveIds()), () -> {
+        Duration timeout = lateJoinTimeoutForTests;
+        Readiness.joinLate(coordinator, id, timeout != null ? timeout : joinTimeout,
+                () -> roster.worker(id) != null && !system.whenTerminated().isCompleted(),
+                () -> allReady(roster.liveIds()), () -> {
                     if (joiner != null) {
                         roster.loseIfCurrent(id, joiner.holder(), joiner.incarnation());   // downed, its id free again
                     }

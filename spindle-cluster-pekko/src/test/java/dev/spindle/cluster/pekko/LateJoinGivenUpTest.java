@@ -27,17 +27,26 @@ import org.junit.jupiter.api.Timeout;
 class LateJoinGivenUpTest {
 
     /**
-     * The coordinator's join timeout: the longest wait for the first worker at the start, and the
-     * time the late joiner's probes fail before the join is given up, which the test waits out.
-     * Long enough for a loaded machine to start the first worker, no longer (it was 30 s).
+     * The coordinator's join timeout: the longest wait for the first worker at the start, and for
+     * the restarted worker's probes at the end; generous, since a loaded machine may be slow to
+     * start a member, and never waited out.
      */
-    private static final Duration JOIN_TIMEOUT = Duration.ofSeconds(20);
+    private static final Duration JOIN_TIMEOUT = Duration.ofSeconds(60);
+
+    /**
+     * How long the late joiner's probes fail before its join is given up, which the test waits
+     * out ({@link PekkoCoordinator#lateJoinTimeoutForTests}). Its probes never succeed; all that
+     * must come first is the joiner seeing itself Up, a gossip round (about a second) after the
+     * coordinator did, which starts this wait.
+     */
+    private static final Duration GIVEN_UP_AFTER = Duration.ofSeconds(5);
 
     private final Cleanup started = new Cleanup();
 
     @AfterEach
     void stop() throws Exception {
         PekkoCoordinator.answersProbeForTests = id -> true;
+        PekkoCoordinator.lateJoinTimeoutForTests = null;
         started.close();
     }
 
@@ -51,6 +60,7 @@ class LateJoinGivenUpTest {
                 TestCerts.settings(cluster, "coordinator").port(ports[0]).build(),
                 CoordinatorSettings.builder().workers(1).threadsPerWorker(1).build(), JOIN_TIMEOUT));
         PekkoCoordinator.answersProbeForTests = id -> id != 1;          // worker 1 never answers
+        PekkoCoordinator.lateJoinTimeoutForTests = GIVEN_UP_AFTER;
 
         PekkoWorker late = started.add(PekkoWorker.start(TestCerts.settings(cluster, "worker").seedNode(seed)
                 .build(), 1, 1));
@@ -60,6 +70,7 @@ class LateJoinGivenUpTest {
 
         // a process restarted under the id is admitted now: the id is free
         PekkoCoordinator.answersProbeForTests = id -> true;
+        PekkoCoordinator.lateJoinTimeoutForTests = null;               // its admission has the join timeout
         started.add(PekkoWorker.start(TestCerts.settings(cluster, "worker").seedNode(seed).build(), 1, 1));
         MembershipScenario.await(() -> alive(coordinator.stats(), 1), () -> "the restarted worker 1 is admitted");
     }
