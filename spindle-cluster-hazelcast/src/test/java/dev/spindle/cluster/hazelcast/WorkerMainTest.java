@@ -18,6 +18,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -34,19 +35,42 @@ import org.junit.jupiter.api.io.TempDir;
 class WorkerMainTest {
 
     private static final String SECRET = "worker-main-secret-0123456789";
+    /**
+     * The coordinator wait of the two workers refused when it ends, which each waits out: long
+     * enough for a loaded machine to bring the refusal's reason (a verdict) within it.
+     */
+    private static final String REFUSED_WAIT_SECONDS = "15";
+    /** The coordinator's, worker 0's, and one for each launched worker that may run beside another. */
     private static int[] ports;
     private static String cluster;
     private static HazelcastWorker worker0;
     private static HazelcastCoordinator coordinator;
+    /**
+     * The two workers refused only when their wait ends, launched together at the start so that
+     * their waits overlap rather than follow each other (they hold ports of their own); each
+     * test checks its own.
+     */
+    private static CompletableFuture<Result> wrongSecret;
+    private static CompletableFuture<Result> idTaken;
 
-    /** A cluster of one worker (id 0) and its coordinator, which the launched workers try to join. */
+    /**
+     * A cluster of one worker (id 0) and its coordinator, which the launched workers try to join;
+     * and the launches of the two workers that wait out their coordinator wait.
+     */
     @BeforeAll
     static void start() throws Exception {
-        ports = FreePorts.free(3);
+        ports = FreePorts.free(5);
         cluster = "spindle-main-" + ports[0];
         worker0 = HazelcastWorker.start(settings(ports[1]).build(), 0, 1);
         coordinator = HazelcastCoordinator.start(settings(ports[0]).build(),
                 CoordinatorSettings.builder().workers(1).threadsPerWorker(1).build(), Duration.ofSeconds(60));
+        List<String> wrong = worker(1, cluster, ports[2]);
+        wrong.addAll(List.of("--coordinator-wait-seconds", REFUSED_WAIT_SECONDS));   // reported when the wait ends
+        wrongSecret = runAside("the-wrong-secret-0123456789", wrong);
+        // the holder lives: the claim waits for it to be lost, which it is not within the wait
+        List<String> taken = worker(0, cluster, ports[3]);
+        taken.addAll(List.of("--coordinator-wait-seconds", REFUSED_WAIT_SECONDS));
+        idTaken = runAside(SECRET, taken);
     }
 
     private static HazelcastClusterSettings.Builder settings(int port) {
@@ -54,7 +78,17 @@ class WorkerMainTest {
     }
 
     @AfterAll
-    static void stop() {
+    static void stop() throws Exception {
+        // the launched workers end before the cluster they wait on does (each is bounded)
+        for (CompletableFuture<Result> launched : new CompletableFuture[] {wrongSecret, idTaken}) {
+            if (launched != null) {
+                try {
+                    launched.get(120, TimeUnit.SECONDS);
+                } catch (java.util.concurrent.ExecutionException checkedByItsTest) {
+                    // its test reported it
+                }
+            }
+        }
         if (coordinator != null) {
             coordinator.close();
         }
@@ -115,9 +149,7 @@ class WorkerMainTest {
 
     @Test
     void aWorkerWithTheWrongSecretExitsWithTheReason() throws Exception {
-        List<String> args = worker(1, cluster);
-        args.addAll(List.of("--coordinator-wait-seconds", "15"));   // reported when the wait ends
-        Result r = run("the-wrong-secret-0123456789", args);
+        Result r = wrongSecret.get(120, TimeUnit.SECONDS);   // launched by start()
         assertThat(r.status).as(r.toString()).isEqualTo(1);
         assertThat(r.out).doesNotContain("ready");
         assertThat(r.err).contains("worker 1 refused").contains("secret");
@@ -125,20 +157,17 @@ class WorkerMainTest {
 
     @Test
     void aWorkerWhoseIdIsTakenExitsWithTheReason() throws Exception {
-        // the holder lives: the claim waits for it to be lost, which it is not within the wait
-        List<String> args = worker(0, cluster);
-        args.addAll(List.of("--coordinator-wait-seconds", "15"));
-        Result r = run(SECRET, args);
+        Result r = idTaken.get(120, TimeUnit.SECONDS);       // launched by start()
         assertThat(r.status).as(r.toString()).isEqualTo(1);
         assertThat(r.out).doesNotContain("ready");
         assertThat(r.err).contains("worker 0 refused").contains("worker id 0 is taken by")
-                .contains("did not within 15 s");
+                .contains("did not within " + REFUSED_WAIT_SECONDS + " s");
         assertThat(worker0.isRunning()).isTrue();
     }
 
     @Test
     void aWorkerWithAnotherClusterNameGivesUpAfterItsWait() throws Exception {
-        List<String> args = worker(1, cluster + "-other");
+        List<String> args = worker(1, cluster + "-other", ports[4]);
         args.addAll(List.of("--coordinator-wait-seconds", "3"));
         Result r = run(SECRET, args.toArray(new String[0]));
         assertThat(r.status).as(r.toString()).isEqualTo(1);
@@ -148,13 +177,13 @@ class WorkerMainTest {
         assertThat(r.err).contains("no coordinator of cluster '" + cluster + "-other' joined within 3 s");
     }
 
-    private static List<String> worker(int id, String clusterName) {
+    private static List<String> worker(int id, String clusterName, int port) {
         StringBuilder members = new StringBuilder();
         for (int p : ports) {
             members.append(members.length() == 0 ? "" : ",").append("127.0.0.1:").append(p);
         }
         return new ArrayList<>(List.of("--id", Integer.toString(id), "--threads", "1", "--cluster", clusterName,
-                "--port", Integer.toString(ports[2]), "--members", members.toString(), "--failure-seconds", "8"));
+                "--port", Integer.toString(port), "--members", members.toString(), "--failure-seconds", "8"));
     }
 
     private static Result run(String secret, List<String> args) throws Exception {
@@ -169,6 +198,21 @@ class WorkerMainTest {
         Map<String, String> env = new HashMap<>();
         env.put("SPINDLE_SECRET", secret);              // null: removed
         return WorkerJvm.start(WorkerMain.class, List.of("@jvm.args", "-Xmx128m"), env, args);
+    }
+
+    /** {@link #run(String, String...)} on a thread of its own. */
+    private static CompletableFuture<Result> runAside(String secret, List<String> args) {
+        CompletableFuture<Result> result = new CompletableFuture<>();
+        Thread t = new Thread(() -> {
+            try {
+                result.complete(run(secret, args));
+            } catch (Throwable e) {
+                result.completeExceptionally(e);
+            }
+        }, "worker-main-launch");
+        t.setDaemon(true);
+        t.start();
+        return result;
     }
 
     /** Runs WorkerMain in a JVM of its own and waits (bounded) for it to exit. */
