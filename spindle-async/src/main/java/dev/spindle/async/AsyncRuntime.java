@@ -301,6 +301,8 @@ public final class AsyncRuntime implements AutoCloseable {
     final int budget;
     final String name;
     final Injector<TaskCell<?>> injector = new Injector<>();
+    /** Scheduled cells that a queue could not take (it could not grow); see {@link #enqueue}. */
+    final StrandedCells stranded = new StrandedCells();
     final AsyncWorker[] workers;
     /** The workers as {@link LoneTaskWatch} sees its peers. */
     final LoneTaskWatch.Peers watchedPeers;
@@ -498,7 +500,7 @@ public final class AsyncRuntime implements AutoCloseable {
             if (hook != null) {
                 hook.run();
             }
-            injector.offer(c);
+            enqueue(injector, c);
             if (closing) {
                 dropLateInjected();
             }
@@ -605,7 +607,7 @@ public final class AsyncRuntime implements AutoCloseable {
             target = current;                  // woken by this worker's I/O or timers: runs here
         }
         if (target == null) {                  // never polled (cancelled before its first run)
-            injector.offer(c);
+            enqueue(injector, c);
             parking.notifyWork();
             return;
         }
@@ -614,12 +616,12 @@ public final class AsyncRuntime implements AutoCloseable {
             target = current;                  // adopted: its last poller sleeps
         }
         if (target != current) {
-            target.wakeChannel.offer(c);
+            enqueue(target.wakeChannel, c);
             parking.notifyWork(target.index);
             return;
         }
         boolean lone = hybrid && current.wakeChannel.isEmpty();
-        current.wakeChannel.offer(c);
+        enqueue(current.wakeChannel, c);
         if (!lone) {
             parking.notifyWorkRacy();          // this thread will get there; a peer may take it sooner
         }
@@ -681,8 +683,24 @@ public final class AsyncRuntime implements AutoCloseable {
         Strays.report(t);
     }
 
+    /**
+     * Offers {@code c}, just scheduled, to {@code q}: every queueing of a cell in the runtime
+     * but the owner-only queues' (which never grow) goes through here. Should {@code q} not
+     * grow (an {@link OutOfMemoryError} from its segment), the cell goes to {@link #stranded}
+     * instead, which allocates nothing, a worker is woken for it, and the error is reported:
+     * thrown, it left the cell scheduled and in no queue, its task never polled again (see
+     * {@link StrandedCells}). Only the failing path does more than the offer.
+     */
+    void enqueue(Injector<TaskCell<?>> q, TaskCell<?> c) {
+        OutOfMemoryError e = stranded.offer(q, c);
+        if (e != null) {
+            parking.notifyWork();
+            reportStray(e);                    // the task is not lost, but the heap is full
+        }
+    }
+
     boolean hasVisibleWork() {
-        if (!injector.isEmpty()) {
+        if (!injector.isEmpty() || !stranded.isEmpty()) {
             return true;
         }
         for (AsyncWorker w : workers) {
@@ -806,6 +824,7 @@ public final class AsyncRuntime implements AutoCloseable {
                 while (injector.poll() != null) {
                     // collected elsewhere: its handle is (or is being) failed by the shutdown
                 }
+                stranded.drain(c -> { });      // one the injector could not take: the same
             }
         }
     }
@@ -872,6 +891,7 @@ public final class AsyncRuntime implements AutoCloseable {
                 for (TaskCell<?> c; (c = injector.poll()) != null; ) {
                     left.add(c);
                 }
+                stranded.drain(left::add);
                 injectorCollected = true;
                 synchronized (outsideLive) {
                     outsideLive.forEachNotDone(Integer.MAX_VALUE, left::add);

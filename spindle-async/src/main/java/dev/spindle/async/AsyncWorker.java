@@ -37,6 +37,10 @@ import java.util.function.Consumer;
  *       woken first (see {@link HotQueue}).</li>
  * </ul>
  *
+ * <p>A cell that an injector (a wake channel, the shared injector) could not take, for want of
+ * memory for a segment, waits in the runtime's {@link StrandedCells}, which every worker looks
+ * at with the injector (when it is empty, and at the periodic look) and before it parks.
+ *
  * <h2>The LIFO slot (WORK_STEALING)</h2>
  *
  * <p>A task that the running task wakes or spawns goes into {@link #lifo}, a one-task slot (a {@link LifoSlot}), and
@@ -552,7 +556,10 @@ final class AsyncWorker extends AsyncWorkerPadAfter implements Runnable, LoneTas
             if (runtime.driver != null) {
                 runtime.driver.pollNow(index); // I/O and timers, while every worker may be busy
             }
-            TaskCell<?> c = admit();
+            TaskCell<?> c = runtime.stranded.take();  // rare: see StrandedCells
+            if (c == null) {
+                c = admit();
+            }
             if (c == null) {
                 c = hot == null ? pollWakeOrYield() : popColdOrYield();
             }
@@ -641,7 +648,7 @@ final class AsyncWorker extends AsyncWorkerPadAfter implements Runnable, LoneTas
         }
         Injector<TaskCell<?>> injector = runtime.injector;
         if (injector.isEmpty()) {
-            return null;
+            return runtime.stranded.take();    // cells no queue could take: see StrandedCells
         }
         c = injector.pollShare(admitted, runtime.workers.length);
         if (c != null && !admitted.isEmpty()) {
@@ -1077,7 +1084,7 @@ final class AsyncWorker extends AsyncWorkerPadAfter implements Runnable, LoneTas
         while (n > 0) {
             TaskCell<?> x = above[--n];
             if (!local.offer(x)) {
-                runtime.injector.offer(x);     // never dropped (the deque had room for it)
+                runtime.enqueue(runtime.injector, x);  // never dropped (the deque had room for it)
             }
         }
         return found;
@@ -1201,7 +1208,7 @@ final class AsyncWorker extends AsyncWorkerPadAfter implements Runnable, LoneTas
                 // costs a yield four atomic operations, and under HYBRID a task that keeps
                 // yielding would climb the hot order though nothing made it wait.
                 if (!yielded.offer(c)) {
-                    runtime.injector.offer(c);  // full: never dropped
+                    runtime.enqueue(runtime.injector, c);  // full: never dropped
                 } else if (hot != null) {
                     yieldedCount++;
                 }
@@ -1234,7 +1241,7 @@ final class AsyncWorker extends AsyncWorkerPadAfter implements Runnable, LoneTas
     /** Where a task spawned on this worker goes. */
     void pushLocal(TaskCell<?> c) {
         if (!local.offer(c)) {
-            runtime.injector.offer(c);         // full: overflow to the injector, never dropped
+            runtime.enqueue(runtime.injector, c);  // full: overflow to the injector, never dropped
         }
         runtime.parking.notifyWorkRacy();
     }

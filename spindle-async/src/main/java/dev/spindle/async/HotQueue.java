@@ -96,7 +96,8 @@ final class HotQueue {
     }
 
     /**
-     * Moves every cell to {@code wakeChannel}, most woken first; the caller holds the lock. The
+     * Moves every cell to {@code wakeChannel}, most woken first, stopping at one the channel cannot
+     * take (it could not grow: the cell stays here); the caller holds the lock. The
      * owner counts a wake-up as it picks the cell from this queue, so a spilled cell is counted
      * once: by the owner if it takes it back, as a steal if a peer takes it.
      *
@@ -105,7 +106,15 @@ final class HotQueue {
     int spillTo(Injector<TaskCell<?>> wakeChannel) {
         int n = 0;
         for (TaskCell<?> c; (c = poll()) != null; n++) {
-            wakeChannel.offer(c);
+            try {
+                wakeChannel.offer(c);
+            } catch (OutOfMemoryError e) {
+                // the channel could not grow, and the cell was not placed: it goes back (the
+                // queue has room for it, and adding allocates nothing) for the owner, or for
+                // the next spill. Lost here, its task was never polled again
+                add(c);
+                break;
+            }
         }
         return n;
     }

@@ -122,6 +122,12 @@ final class TaskCell<T> extends JoinHandle<T> implements Waker, Context {
      */
     TaskCell<?> nextLive;
     /**
+     * The next cell in the runtime's {@link StrandedCells}, while this one is there (a queue
+     * could not take it); written before the CAS that pushes it, read after the swap that takes
+     * it. A field of its own: a stranded cell may be listed in a {@link LiveTasks} list too.
+     */
+    TaskCell<?> nextStranded;
+    /**
      * Id, spawn site and poll statistics, for task statistics and flight recorder events;
      * {@code null} unless one of them was wanted (see {@link TaskInsight}, which reads and
      * writes it with acquire/release).
