@@ -1139,7 +1139,14 @@ public final class Async {
         }
     }
 
-    private static final class LoopTask<S, R> implements AsyncTask<R>, Cancellable {
+    /**
+     * A loop. A task of the package's own ({@link DirectTask}), as a map is: its {@link Poll}
+     * is made by {@link DirectTask#poll} after the value is in hand, which drops the value
+     * should that allocation fail (a connection the last turn returned is closed), and a
+     * combinator awaiting the loop reads the value without one. It made its own Poll, and an
+     * {@link OutOfMemoryError} there left such a connection open, held by nobody.
+     */
+    private static final class LoopTask<S, R> extends DirectTask<R> implements Cancellable {
         private S state;
         private final Function<? super S, ? extends AsyncTask<Step<S, R>>> step;
         private AsyncTask<Step<S, R>> current;
@@ -1150,18 +1157,18 @@ public final class Async {
         }
 
         @Override
-        public Poll<R> poll(Context cx) {
+        Object pollDirect(Context cx) {
             while (true) {
                 if (current == null) {
                     if (!cx.consumeBudget()) {
                         cx.waker().wake();
-                        return Poll.pending();
+                        return DirectTask.PENDING;
                     }
                     current = Objects.requireNonNull(step.apply(state), "loop: step returned null");
                 }
                 Object v = DirectTask.pollValue(current, cx);
                 if (v == DirectTask.PENDING) {
-                    return Poll.pending();
+                    return DirectTask.PENDING;
                 }
                 current = null;
                 if (v == null) {
@@ -1172,7 +1179,7 @@ public final class Async {
                 @SuppressWarnings("unchecked")
                 Step<S, R> s = (Step<S, R>) v;
                 if (s.done) {
-                    return Poll.ready(s.result);
+                    return s.result;
                 }
                 state = s.state;
             }

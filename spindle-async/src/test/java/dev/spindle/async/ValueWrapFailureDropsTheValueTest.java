@@ -12,8 +12,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * A combinator that has its value in hand allocates what hands it out: a {@code map}'s or
- * {@code recover}'s {@link Poll}, a {@code select}'s selection. An {@link OutOfMemoryError} there
+ * A combinator that has its value in hand allocates what hands it out: a {@code map}'s,
+ * {@code recover}'s or {@code loop}'s {@link Poll}, a {@code select}'s selection. An {@link OutOfMemoryError} there
  * makes the poll throw, which finishes the task with nobody to receive the value; a connection
  * (a registered resource) then stayed open for good. It is now dropped as the runtime drops a
  * value nobody receives (closed), unless a handle still holds it for others. The allocations are
@@ -55,6 +55,18 @@ class ValueWrapFailureDropsTheValueTest {
         failWrapOf(recovered);
         assertThatThrownBy(() -> recovered.poll(cx)).isInstanceOf(OutOfMemoryError.class);
         assertThat(r.closed).as("the recovered value, which nobody receives").isTrue();
+    }
+
+    @Test
+    void aLoopWhosePollCannotBeAllocatedClosesItsValue() {
+        // before: the loop made its Poll itself, outside the seam and with nothing to close the
+        // value should that allocation fail; the poll returned ready here
+        Resource r = new Resource();
+        AsyncTask<Resource> loop = Async.loop(0, (Integer turn) -> Async.ready(
+                turn < 2 ? Async.Step.<Integer, Resource>next(turn + 1) : Async.Step.<Integer, Resource>done(r)));
+        failWrapOf(loop);
+        assertThatThrownBy(() -> loop.poll(cx)).isInstanceOf(OutOfMemoryError.class);
+        assertThat(r.closed).as("the loop's value, which nobody receives").isTrue();
     }
 
     @Test
