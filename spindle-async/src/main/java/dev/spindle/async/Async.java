@@ -566,7 +566,7 @@ public final class Async {
      * @throws NullPointerException if {@code tasks} or one of its elements is null
      */
     public static <T> AsyncTask<T> any(List<? extends AsyncTask<? extends T>> tasks) {
-        return map(select(nonEmpty(tasks, "any")), Selected::value);
+        return new AnyTask<>(new SelectTask<>(nonEmpty(tasks, "any")));
     }
 
     /** For tests: children looked at so far by the polls of {@code parent}, an {@link #all} or {@link #select}. */
@@ -946,6 +946,38 @@ public final class Async {
         @Override
         public final boolean cancelUnlessDone() {
             return Async.abandonUnlessDone(task());
+        }
+    }
+
+    /**
+     * An {@link #any}: a select's winner's value. Not a plain map over the select, which left a
+     * value the winning handle still holds for its other awaiters to be dropped (a connection
+     * closed under them) should this task's {@link Poll} not be allocated: the value came out of
+     * a selection, and a map only sees that a function made it. This one remembers whether the
+     * winner was a handle ({@link #readFromHandle}), as the selection does.
+     */
+    private static final class AnyTask<T> extends Stage<Selected<T>, T> {
+        /** Whether the value the last poll returned is a handle's own (see DirectTask.readFromHandle). */
+        private boolean fromHandle;
+
+        AnyTask(AsyncTask<Selected<T>> select) {
+            super(select);
+        }
+
+        @Override
+        Object pollDirect(Context cx) {
+            Object v = DirectTask.pollValue(task(), cx);
+            if (v == DirectTask.PENDING) {
+                return v;
+            }
+            Selected<?> s = (Selected<?>) v;
+            fromHandle = s.fromHandle;
+            return s.value;
+        }
+
+        @Override
+        boolean readFromHandle() {
+            return fromHandle;
         }
     }
 

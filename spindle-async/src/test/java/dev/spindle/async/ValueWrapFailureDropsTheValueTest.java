@@ -105,6 +105,29 @@ class ValueWrapFailureDropsTheValueTest {
     }
 
     @Test
+    void anAnyWonByAHandleLeavesTheValueToTheHandle() {
+        // before: any was a map over the select, which closed the handle's value as its own
+        Resource r = new Resource();
+        AsyncPromise<Resource> promise = new AsyncPromise<>();
+        promise.complete(r);
+        AsyncTask<Resource> any = Async.any(List.of(promise));
+        failWrapOf(any);
+        assertThatThrownBy(() -> any.poll(cx)).isInstanceOf(OutOfMemoryError.class);
+        DirectTask.beforeWrap = null;
+        assertThat(r.closed).as("a value the handle still holds").isFalse();
+        assertThat(promise.poll(cx).value()).as("the handle's value, for its other awaiters").isSameAs(r);
+    }
+
+    @Test
+    void anAnyWonByATaskOfItsOwnClosesItsValue() {
+        Resource r = new Resource();
+        AsyncTask<Resource> any = Async.any(List.of(Async.ready(r), new AsyncCombinatorTest.Gate<Resource>()));
+        failWrapOf(any);
+        assertThatThrownBy(() -> any.poll(cx)).isInstanceOf(OutOfMemoryError.class);
+        assertThat(r.closed).as("the winner's value, which nobody receives").isTrue();
+    }
+
+    @Test
     void aLongChainEndingInAHandleLeavesTheValueToTheHandle() {
         // more stages than Async.FLATTEN_DEPTH: the recover's first poll runs the chain as one
         // Pipeline, whose value here is the handle's own, and the Pipeline's Poll cannot be made
