@@ -209,6 +209,25 @@ public final class Async {
         return cancelUnlessDone(task);
     }
 
+    /**
+     * Whether the value {@code task}'s last poll returned is a handle's own, which the handle
+     * still holds for its other awaiters: {@code task} is a handle, or passes one's value on as
+     * its own (a then whose second task is one, a timeout over such a task, a select won by one,
+     * an {@code any}, a long chain run as a pipeline; see {@link DirectTask#readFromHandle}). The
+     * runtime, dropping a value whose task's handle was cancelled during the poll that returned
+     * it, leaves such a value alone: it closed a connection that the awaited handle went on
+     * handing to others. Asked on that drop alone, never on a task's usual path.
+     */
+    static boolean readFromHandle(AsyncTask<?> task) {
+        if (task instanceof JoinHandle) {
+            return true;
+        }
+        if (task instanceof DirectTask<?> d) {
+            return d.readFromHandle();
+        }
+        return task instanceof TimeoutTask<?> t && readFromHandle(t.task);
+    }
+
     /** {@link Cancellable#cancelUnlessDone()} of {@code task}, or {@code true} for a task that holds nothing. */
     static boolean cancelUnlessDone(AsyncTask<?> task) {
         return !(task instanceof Cancellable c) || c.cancelUnlessDone();
@@ -1162,6 +1181,12 @@ public final class Async {
             } else if (first() != null) {
                 Async.abandon(first);
             }
+        }
+
+        /** Whether the value of the last poll is the second task's, and that one a handle's (see Async.readFromHandle). */
+        @Override
+        boolean readFromHandle() {
+            return second != null && Async.readFromHandle(tail());
         }
 
         /** Too late if the stage it waits on has completed (the first: then the next poll starts the second). */

@@ -304,11 +304,17 @@ final class TaskCell<T> extends JoinHandle<T> implements Waker, Context {
      * holding one, is closed ({@link DroppedValues}), since nobody will ever receive it. An accept or a connect looks at {@link #expired()} just before it hands its
      * connection out, but a cancel after that look and before this outcome's CAS left the
      * connection open for good, held by nobody, its peer waiting (found by review, session 54).
-     * Only when the value is dropped: a completion does no more than before.
+     * Only when the value is dropped: a completion does no more than before. A value that a
+     * handle the task awaited still holds (the task passed it on: a then whose second task is
+     * that handle, a timeout over it; {@link Async#readFromHandle}) is left to the handle, whose
+     * other awaiters receive it: it was closed under them.
      */
     void finish(long outcome, Object r) {
+        AsyncTask<T> t = task;
         task = null;
-        if (!complete(outcome, r, true)) {
+        if (!complete(outcome, r, true) && !Async.readFromHandle(t)) {
+            // but not a value that a handle the task awaited still holds for its other awaiters
+            // (the task passed it on as its own): closed, it reached them closed
             try {
                 DroppedValues.dropped(r);
             } catch (Throwable e) {

@@ -52,7 +52,8 @@ import java.util.Objects;
  * the stream, the runtime drops the value, and then closes the stream: nobody else could ever
  * close it, and its peer would have waited for good. So it does the streams in a dropped value
  * that {@link dev.spindle.async.Async#all} or {@link dev.spindle.async.Async#select} made (the
- * list of results, the selection), except one that a {@code JoinHandle} in them still holds. A
+ * list of results, the selection), except one that a {@code JoinHandle} in them still holds (as it
+ * leaves a stream that the task passed on from a handle it awaited). A
  * value of the caller's own that holds a stream (a list, a record) is left alone, since the
  * runtime cannot know who else holds it: a task that may be cancelled as it completes should
  * return the stream itself, or close what it holds when its handle is cancelled.

@@ -1,0 +1,87 @@
+/*
+ * Copyright 2026 The Spindle Authors. Licensed under the Apache License, Version 2.0.
+ */
+package dev.spindle.async;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.spindle.async.AllResultsAllocationFailureClosesValuesTest.Resource;
+import java.time.Duration;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Function;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * A task whose handle is cancelled during the poll that returns its value has that value dropped
+ * by the runtime, which closes it if it is a connection (nobody could receive it). A task that
+ * passes on the value of a handle it awaits (a then whose second task is the handle, a timeout
+ * over it) returned the handle's own value, which the handle still hands to its other awaiters:
+ * the runtime closed it under them, a connection they received already closed. Such a value is
+ * now left to the handle, as a select's or an all's is; a value of the task's own is still closed.
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class DroppedValueHeldByAHandleTest {
+
+    /**
+     * Spawns {@code body(cancelSelf)}, where {@code cancelSelf} is ready once it has cancelled the
+     * spawned task's own handle: the poll that follows it, the same one, returns the value.
+     */
+    private static <T> JoinHandle<T> spawnCancelledDuringItsLastPoll(AsyncRuntime rt,
+            Function<AsyncTask<Void>, AsyncTask<T>> body) throws Exception {
+        AtomicReference<JoinHandle<?>> self = new AtomicReference<>();
+        AsyncPromise<Void> go = new AsyncPromise<>();
+        AsyncTask<Void> cancelSelf = cx -> {
+            self.get().cancel(false);
+            return Poll.ready(null);
+        };
+        JoinHandle<T> h = rt.spawn(Async.then(go, x -> body.apply(cancelSelf)));
+        self.set(h);
+        go.complete(null);
+        try {
+            h.get(20, TimeUnit.SECONDS);
+        } catch (CancellationException expected) {
+            // the handle reports the cancel
+        }
+        rt.spawn(Async.ready(0)).get(20, TimeUnit.SECONDS);   // the worker is past the finish
+        return h;
+    }
+
+    @Test
+    void aHandlesValuePassedOnByAThenIsLeftToTheHandle() throws Exception {
+        Resource r = new Resource();
+        AsyncPromise<Resource> held = new AsyncPromise<>();
+        held.complete(r);
+        try (AsyncRuntime rt = AsyncRuntime.builder().workers(1).build()) {
+            JoinHandle<Resource> h = spawnCancelledDuringItsLastPoll(rt, cancelSelf -> Async.then(cancelSelf, y -> held));
+            assertThat(h.isCancelled()).isTrue();
+            assertThat(r.closed).as("the value the promise still holds").isFalse();
+            assertThat(held.get()).isSameAs(r);
+        }
+    }
+
+    @Test
+    void aHandlesValuePassedOnByATimeoutIsLeftToTheHandle() throws Exception {
+        Resource r = new Resource();
+        AsyncPromise<Resource> held = new AsyncPromise<>();
+        held.complete(r);
+        try (AsyncRuntime rt = AsyncRuntime.builder().workers(1).build()) {
+            JoinHandle<Resource> h = spawnCancelledDuringItsLastPoll(rt,
+                    cancelSelf -> Async.timeout(Async.then(cancelSelf, y -> held), Duration.ofMinutes(1)));
+            assertThat(h.isCancelled()).isTrue();
+            assertThat(r.closed).as("the value the promise still holds").isFalse();
+        }
+    }
+
+    @Test
+    void aValueOfTheTasksOwnIsStillClosed() throws Exception {
+        Resource r = new Resource();
+        try (AsyncRuntime rt = AsyncRuntime.builder().workers(1).build()) {
+            JoinHandle<Resource> h = spawnCancelledDuringItsLastPoll(rt, cancelSelf -> Async.then(cancelSelf, y -> Async.ready(r)));
+            assertThat(h.isCancelled()).isTrue();
+            assertThat(r.closed).as("a value nobody receives").isTrue();
+        }
+    }
+}
