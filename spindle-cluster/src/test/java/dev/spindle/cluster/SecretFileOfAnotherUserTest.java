@@ -3,6 +3,7 @@
  */
 package dev.spindle.cluster;
 
+import dev.spindle.cluster.testkit.OtherUser;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -38,15 +39,7 @@ class SecretFileOfAnotherUserTest {
 
     @Test
     void aSecretFileOfAnotherUserIsRefused(@TempDir Path dir) throws Exception {
-        assumeTrue(posix(dir), "a file system with POSIX permissions");
-        assumeTrue("root".equals(System.getProperty("user.name")), "only root can give a file away");
-        UserPrincipal nobody;
-        try {
-            nobody = dir.getFileSystem().getUserPrincipalLookupService().lookupPrincipalByName("nobody");
-        } catch (IOException noSuchUser) {
-            assumeTrue(false, "a user 'nobody'");
-            return;
-        }
+        UserPrincipal nobody = OtherUser.nobody(dir);
         Path file = Files.writeString(dir.resolve("secret"), "chosen-by-nobody");
         Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
         Files.setOwner(file, nobody);

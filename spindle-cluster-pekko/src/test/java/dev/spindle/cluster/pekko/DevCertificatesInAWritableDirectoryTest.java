@@ -3,6 +3,7 @@
  */
 package dev.spindle.cluster.pekko;
 
+import dev.spindle.cluster.testkit.OtherUser;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 import static org.assertj.core.api.Assumptions.assumeThat;
@@ -74,15 +75,7 @@ class DevCertificatesInAWritableDirectoryTest {
 
     @Test
     void aDirectoryOfAnotherUserIsRefused(@TempDir Path tmp) throws Exception {
-        assumeThat(FileSystems.getDefault().supportedFileAttributeViews()).contains("posix");
-        assumeThat(System.getProperty("user.name")).as("only root can give a directory away").isEqualTo("root");
-        UserPrincipal nobody;
-        try {
-            nobody = tmp.getFileSystem().getUserPrincipalLookupService().lookupPrincipalByName("nobody");
-        } catch (IOException noSuchUser) {
-            assumeThat(noSuchUser).as("a user 'nobody'").isNull();
-            return;
-        }
+        UserPrincipal nobody = OtherUser.nobody(tmp);
         Path dir = Files.createDirectory(tmp.resolve("certs"));
         Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxr-xr-x"));
         Files.setOwner(dir, nobody);

@@ -3,6 +3,7 @@
  */
 package dev.spindle.cluster.pekko;
 
+import dev.spindle.cluster.testkit.OtherUser;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assumptions.assumeThat;
@@ -100,15 +101,7 @@ class StoresOthersCanChangeAreRefusedTest {
 
     @Test
     void aStoreOfAnotherUserIsRefused(@TempDir Path tmp) throws Exception {
-        assumeThat(FileSystems.getDefault().supportedFileAttributeViews()).contains("posix");
-        assumeThat(System.getProperty("user.name")).as("only root can give a file away").isEqualTo("root");
-        UserPrincipal nobody;
-        try {
-            nobody = tmp.getFileSystem().getUserPrincipalLookupService().lookupPrincipalByName("nobody");
-        } catch (IOException noSuchUser) {
-            assumeThat(noSuchUser).as("a user 'nobody'").isNull();
-            return;
-        }
+        UserPrincipal nobody = OtherUser.nobody(tmp);
         Path trust = copy(TestCerts.get().trustStore(), tmp.resolve("truststore.p12"));
         Files.setPosixFilePermissions(trust, PosixFilePermissions.fromString("rw-r--r--"));
         Files.setOwner(trust, nobody);
