@@ -176,6 +176,8 @@ public final class Console implements AutoCloseable {
     private final BoundedReads readers;
     /** How long a sample waits for one source: {@link #STUCK_NANOS}, or the interval if longer. */
     private final long stuckNanos;
+    /** When the next sample is due, on {@link System#nanoTime()}; the sampler thread's alone. */
+    private long nextSampleNanos;
 
     private Console(Builder b) throws IOException {
         this.token = b.token;
@@ -208,7 +210,8 @@ public final class Console implements AutoCloseable {
         server.createContext("/", ex -> handle(ex, requests));
         server.setExecutor(handlers);
         server.start();
-        sampler.scheduleAtFixedRate(this::sample, 0, intervalMillis, TimeUnit.MILLISECONDS);
+        this.nextSampleNanos = System.nanoTime();
+        sampler.execute(this::tick);
     }
 
     /**
@@ -346,7 +349,9 @@ public final class Console implements AutoCloseable {
          * source as not answering (a second otherwise): a sample is due only once per interval,
          * so a source slower than a second is still shown when samples are that far apart, and
          * a sample in which a source gets stuck is sent up to one interval late (per such
-         * source).
+         * source). The samples due while one waited are not made up: the next comes half an
+         * interval after it ends, or on time if that is later, so rates always run over at least
+         * half an interval.
          *
          * @param interval the time between samples, 50 ms to one minute
          * @return this builder
@@ -548,6 +553,34 @@ public final class Console implements AutoCloseable {
     }
 
     // ------------------------------------------------------------------ sampling
+
+    /**
+     * The sampler's task: one sample, then the next scheduled. Samples are due one interval
+     * apart, but not closer than half an interval after the end of the one before: a sample that
+     * waited a second for a stuck source would otherwise be followed by the ten samples a 100 ms
+     * interval had due meanwhile, back to back (as {@code scheduleAtFixedRate} makes up missed
+     * runs), each reading its sources microseconds after the last, so that a counter read in
+     * milliseconds' steps showed a rate of 0 or of ten times the truth.
+     */
+    private void tick() {
+        try {
+            sample();
+        } finally {
+            long intervalNanos = TimeUnit.MILLISECONDS.toNanos(intervalMillis);
+            long end = System.nanoTime();
+            nextSampleNanos += intervalNanos;
+            if (nextSampleNanos - end < intervalNanos / 2) {
+                nextSampleNanos = end + intervalNanos / 2;     // the ones due meanwhile are skipped
+            }
+            if (!closed) {
+                try {
+                    sampler.schedule(this::tick, nextSampleNanos - end, TimeUnit.NANOSECONDS);
+                } catch (RejectedExecutionException shutDown) {
+                    // close() shut the sampler down after the check: no next sample
+                }
+            }
+        }
+    }
 
     /**
      * One sample of every source, on the sampler thread (or a test's); a failing source shows its

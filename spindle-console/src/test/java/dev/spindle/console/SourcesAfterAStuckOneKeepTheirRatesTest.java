@@ -30,10 +30,17 @@ import org.junit.jupiter.api.Timeout;
  * interval (and a busy share of 1) in the sample that found another source stuck, and the
  * sample after it, started as soon as that one ended, a rate near 0. A source's rates now run
  * over the time between its own reads.
+ *
+ * <p>Then the samples after it: the sampler ran at a fixed rate, which makes up missed runs, so
+ * the ten samples a 100 ms interval had due during the wait came back to back, each reading the
+ * steady source microseconds after the one before: rates of 0 or several times the truth (this
+ * test failed one run in three on the first of them). The samples due meanwhile are now skipped,
+ * and the next comes at least half an interval after the one that waited.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class SourcesAfterAStuckOneKeepTheirRatesTest {
 
+    private static final Pattern TIME = Pattern.compile("^\\{\"time\":(\\d+),");
     private static final Pattern DONE = Pattern.compile("\\],\"donePerSec\":([^,]+),");
 
     private static SchedulerStats stats(String name, long done) {
@@ -99,8 +106,21 @@ class SourcesAfterAStuckOneKeepTheirRatesTest {
         // the sample that waited for the stuck source, then read the steady one
         assertThat(Double.parseDouble(done(sample))).as("the sample that waited: %s", sample)
                 .isBetween(500.0, 2000.0);
-        sample = nextData(in);
-        assertThat(Double.parseDouble(done(sample))).as("the sample after: %s", sample).isBetween(500.0, 2000.0);
+        for (int i = 1; i <= 5; i++) {
+            long before = time(sample);
+            sample = nextData(in);
+            assertThat(Double.parseDouble(done(sample))).as("sample %d after: %s", i, sample).isBetween(500.0, 2000.0);
+            // the code never schedules the next sample sooner than half the interval after the
+            // last one ended; a slow machine only makes the gap longer
+            assertThat(time(sample) - before).as("ms from the sample before to sample %d after", i)
+                    .isGreaterThanOrEqualTo(40);
+        }
+    }
+
+    private static long time(String sample) {
+        Matcher m = TIME.matcher(sample);
+        assertThat(m.find()).as("a time in %s", sample).isTrue();
+        return Long.parseLong(m.group(1));
     }
 
     /** The steady source's total rate of tasks done in {@code sample}, or null if none yet. */
