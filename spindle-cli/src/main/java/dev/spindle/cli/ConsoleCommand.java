@@ -145,6 +145,7 @@ final class ConsoleCommand implements Callable<Integer> {
                 throw new CommandLine.ParameterException(spec.commandLine(), "--no-token is for a loopback --bind only;"
                         + " " + bind + " is reachable from other machines");
             }
+            settings.withoutToken();
         } else if (given != null) {
             try {
                 settings.token(given);

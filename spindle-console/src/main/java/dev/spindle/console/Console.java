@@ -62,9 +62,13 @@ import java.util.function.Supplier;
  *
  * <h2>Exposure</h2>
  *
- * <p>The console binds to 127.0.0.1 by default. Binding any other address (a wildcard
- * included) requires an access token ({@link Builder#token}), which every request must present
- * (the page passes on the one in its own URL, {@link #uri()}). Only {@code GET} is served, with
+ * <p>The console binds to 127.0.0.1 by default, and every request must present an access token:
+ * a random one unless the application gives its own ({@link Builder#token}). The page's URL,
+ * {@link #uri()}, carries it, and the page passes it on. Loopback is no boundary between the users
+ * of a machine, nor between the containers of a pod that share its network: without a token any
+ * of them could read the console (task names, errors, spawn sites). {@link Builder#withoutToken()}
+ * serves a loopback address without one, where every local process is trusted; any other address
+ * (a wildcard included) always requires a token. Only {@code GET} is served, with
  * no request body, a bounded request target and a fixed set of paths, and never to a page of
  * another site ({@code Origin}, {@code Sec-Fetch-Site}; see {@code Requests});
  * at most {@link Builder#maxClients} event streams are open at once (503 beyond), and at most
@@ -180,7 +184,7 @@ public final class Console implements AutoCloseable {
     private long nextSampleNanos;
 
     private Console(Builder b) throws IOException {
-        this.token = b.token;
+        this.token = b.noToken ? null : b.token != null ? b.token : AccessToken.random();
         this.intervalMillis = b.interval.toMillis();
         this.streams = new Semaphore(b.maxClients);
         this.perAddress = new PerAddress(b.maxConnectionsPerAddress);
@@ -215,8 +219,8 @@ public final class Console implements AutoCloseable {
     }
 
     /**
-     * A builder: port 0 (ephemeral) on 127.0.0.1, no token, 8 event streams, 6 connections per
-     * client address, one sample a second, 10 s for a request.
+     * A builder: port 0 (ephemeral) on 127.0.0.1, a random access token (see {@link #uri()}),
+     * 8 event streams, 6 connections per client address, one sample a second, 10 s for a request.
      *
      * @return a builder with those defaults
      */
@@ -244,6 +248,8 @@ public final class Console implements AutoCloseable {
         private int port;
         private InetAddress bindAddress = InetAddress.getLoopbackAddress();
         private String token;
+        /** {@link #withoutToken()} was called (and no {@link #token} after it). */
+        private boolean noToken;
         private int maxClients = 8;
         private int maxConnectionsPerAddress = 6;
         private Duration interval = Duration.ofSeconds(1);
@@ -269,7 +275,7 @@ public final class Console implements AutoCloseable {
 
         /**
          * The address to listen on; 127.0.0.1 by default. Any address that is not a loopback
-         * address needs a {@link #token}.
+         * address needs a token (not {@link #withoutToken()}).
          *
          * @param address the local address to bind; a wildcard address binds them all
          * @return this builder
@@ -282,8 +288,9 @@ public final class Console implements AutoCloseable {
 
         /**
          * The access token every request must present (query parameter {@code token} or
-         * {@code Authorization: Bearer}); required when binding a non-loopback address. Use
-         * {@link Console#randomToken()} for a good one. The page passes it in its requests' query
+         * {@code Authorization: Bearer}), instead of the random one made by default: give one
+         * that scripts know in advance. Use {@link Console#randomToken()} for a good one.
+         * Cancels {@link #withoutToken()}. The page passes it in its requests' query
          * (a browser's {@code EventSource} sends no header), and the JDK's HTTP server logs each
          * request line, query included, at debug level ({@code FINE} on the
          * {@code com.sun.net.httpserver} logger): keep that logger above debug where the log is
@@ -298,6 +305,21 @@ public final class Console implements AutoCloseable {
         public Builder token(String token) {
             AccessToken.of(Objects.requireNonNull(token, "token"));
             this.token = token;
+            this.noToken = false;
+            return this;
+        }
+
+        /**
+         * Serves without an access token: every process of this machine that can reach the
+         * loopback address can read the console (every user's, and every container's sharing
+         * the network). For a machine and network namespace the application has to itself;
+         * a loopback bind address only. Cancels {@link #token}.
+         *
+         * @return this builder
+         */
+        public Builder withoutToken() {
+            this.token = null;
+            this.noToken = true;
             return this;
         }
 
@@ -393,14 +415,14 @@ public final class Console implements AutoCloseable {
          * Binds and starts the console.
          *
          * @return the running console; {@link Console#uri()} says where
-         * @throws IllegalArgumentException if the bind address is not a loopback address and no
-         *     token was set
+         * @throws IllegalArgumentException if the bind address is not a loopback address and
+         *     {@link #withoutToken()} was called
          * @throws UncheckedIOException if the address cannot be bound
          */
         public Console start() {
-            if (!bindAddress.isLoopbackAddress() && token == null) {
+            if (!bindAddress.isLoopbackAddress() && noToken) {
                 throw new IllegalArgumentException("binding " + bindAddress.getHostAddress()
-                        + " (not a loopback address) requires an access token: Console.builder().token(...)");
+                        + " (not a loopback address) requires an access token: leave withoutToken() out");
             }
             try {
                 return new Console(this);
@@ -535,8 +557,10 @@ public final class Console implements AutoCloseable {
     }
 
     /**
-     * The page's URL, with the access token as its query if there is one (keep it private, then).
-     * A wildcard bind address is shown as the loopback address.
+     * The page's URL, with the access token as its query unless it serves
+     * {@linkplain Builder#withoutToken() without one}: keep it private. A wildcard bind address
+     * is shown as the loopback address. A script finds the token in its query
+     * ({@code token=...}) and may send it as {@code Authorization: Bearer} instead.
      *
      * @return the URL to open in a browser
      */

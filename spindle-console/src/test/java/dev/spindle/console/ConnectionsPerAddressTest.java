@@ -35,7 +35,7 @@ class ConnectionsPerAddressTest {
      */
     @Test
     void oneAddressHoldsAtMostItsShareAndGetsBackInOnceItLetsOneGo() throws Exception {
-        try (Console console = Console.builder().interval(Duration.ofMillis(100)).start()) {
+        try (Console console = Console.builder().withoutToken().interval(Duration.ofMillis(100)).start()) {
             String events = "GET /events HTTP/1.1\r\nHost: " + host(console) + "\r\n\r\n";
             String snapshot = "GET /snapshot HTTP/1.1\r\nHost: " + host(console) + "\r\n\r\n";
             List<Socket> attacker = new ArrayList<>();
@@ -64,7 +64,7 @@ class ConnectionsPerAddressTest {
     /** A limit of one: a second connection is refused while the first is served, not after. */
     @Test
     void theLimitIsTheBuildersAndTheRefusalSaysWhy() throws Exception {
-        try (Console console = Console.builder().maxConnectionsPerAddress(1).interval(Duration.ofMillis(100)).start()) {
+        try (Console console = Console.builder().withoutToken().maxConnectionsPerAddress(1).interval(Duration.ofMillis(100)).start()) {
             String snapshot = "GET /snapshot HTTP/1.1\r\nHost: " + host(console) + "\r\n\r\n";
             assertThat(raw(console, snapshot)).as("one at a time").startsWith("HTTP/1.1 200");
             // that request's slot is freed when its exchange ends on the server, which may be just

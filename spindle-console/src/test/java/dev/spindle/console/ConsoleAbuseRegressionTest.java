@@ -35,7 +35,7 @@ class ConsoleAbuseRegressionTest {
      */
     @Test
     void aSourceWhoseExceptionCannotBeDescribedShowsAnErrorAndTheSamplingGoesOn() throws Exception {
-        try (Console console = Console.builder().interval(Duration.ofMillis(50)).start()) {
+        try (Console console = Console.builder().withoutToken().interval(Duration.ofMillis(50)).start()) {
             console.register("mute", () -> {
                 throw new Unspeakable();
             });
@@ -53,7 +53,7 @@ class ConsoleAbuseRegressionTest {
      */
     @Test
     void aSourceThatThrowsACheckedExceptionShowsItAndTheSamplingGoesOn() throws Exception {
-        try (Console console = Console.builder().interval(Duration.ofMillis(50)).start()) {
+        try (Console console = Console.builder().withoutToken().interval(Duration.ofMillis(50)).start()) {
             Supplier<SchedulerStats> remote = () -> {
                 throw ConsoleAbuseRegressionTest.<RuntimeException>sneaky(new IOException("stats server unreachable"));
             };

@@ -54,7 +54,7 @@ class ConsoleAttackTest {
 
     @Test
     void aNonLoopbackBindWithoutATokenIsRefused() throws Exception {
-        assertThatThrownBy(() -> Console.builder().bindAddress(InetAddress.getByName("0.0.0.0")).start())
+        assertThatThrownBy(() -> Console.builder().withoutToken().bindAddress(InetAddress.getByName("0.0.0.0")).start())
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("requires an access token");
     }
 
@@ -87,7 +87,7 @@ class ConsoleAttackTest {
 
     @Test
     void oddAndOversizedRequestsAreRefusedAndTheConsoleGoesOn() throws Exception {
-        try (Console console = Console.start()) {
+        try (Console console = Console.builder().withoutToken().start()) {
             String h = host(console);
             assertThat(raw(console, "POST / HTTP/1.1\r\nHost: " + h + "\r\nContent-Length: 0\r\n\r\n"))
                     .startsWith("HTTP/1.1 405");
@@ -112,7 +112,7 @@ class ConsoleAttackTest {
 
     @Test
     void eventStreamsAreBounded() throws Exception {
-        try (Console console = Console.builder().maxClients(2).interval(Duration.ofMillis(100)).start()) {
+        try (Console console = Console.builder().withoutToken().maxClients(2).interval(Duration.ofMillis(100)).start()) {
             List<Socket> open = new ArrayList<>();
             try {
                 for (int i = 0; i < 2; i++) {
@@ -209,7 +209,7 @@ class ConsoleAttackTest {
             workers.add(new SchedulerStats.WorkerStats(i, false, i, 0, 0, 0, 0, 0, 0, 0));
         }
         SchedulerStats wide = new SchedulerStats("wide", 2000, 2000, 0, 0, workers);
-        try (Console console = Console.builder().maxClients(1).requestTimeout(Duration.ofSeconds(1))
+        try (Console console = Console.builder().withoutToken().maxClients(1).requestTimeout(Duration.ofSeconds(1))
                 .interval(Duration.ofMillis(100)).start()) {
             console.register("wide", () -> wide);
             String events = "GET /events HTTP/1.1\r\nHost: " + host(console) + "\r\n\r\n";

@@ -33,7 +33,7 @@ class ConsoleBindFailureTest {
         OperatingSystemMXBean os = ManagementFactory.getOperatingSystemMXBean();
         assumeTrue(os instanceof UnixOperatingSystemMXBean, "no count of open file descriptors here");
         UnixOperatingSystemMXBean unix = (UnixOperatingSystemMXBean) os;
-        try (Console first = Console.start()) {
+        try (Console first = Console.builder().withoutToken().start()) {
             int port = first.address().getPort();
             assertThatThrownBy(() -> Console.builder().port(port).start())
                     .isInstanceOf(UncheckedIOException.class)
@@ -41,7 +41,7 @@ class ConsoleBindFailureTest {
             long before = unix.getOpenFileDescriptorCount();
             for (int i = 0; i < ATTEMPTS; i++) {
                 try {
-                    Console.builder().port(port).start().close();
+                    Console.builder().withoutToken().port(port).start().close();
                 } catch (UncheckedIOException taken) {
                     // expected: the port is the first console's
                 }

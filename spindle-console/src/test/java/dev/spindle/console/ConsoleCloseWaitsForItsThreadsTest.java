@@ -47,7 +47,7 @@ class ConsoleCloseWaitsForItsThreadsTest {
             }
             throw new IllegalStateException("closed");
         };
-        Console console = Console.builder().interval(Duration.ofMillis(50)).start();
+        Console console = Console.builder().withoutToken().interval(Duration.ofMillis(50)).start();
         try {
             HttpResponse<java.io.InputStream> page = ConsoleTest.HTTP.send(
                     HttpRequest.newBuilder(console.uri().resolve("/events")).timeout(Duration.ofSeconds(30)).build(),

@@ -33,7 +33,7 @@ class ConsoleExposureRegressionTest {
      */
     @Test
     void aCrossSiteRequestIsRefusedAndTakesNoStreamSlot() throws Exception {
-        try (Console console = Console.builder().maxClients(1).interval(Duration.ofMillis(100)).start()) {
+        try (Console console = Console.builder().withoutToken().maxClients(1).interval(Duration.ofMillis(100)).start()) {
             String host = "127.0.0.1:" + console.address().getPort();
             String events = "GET /events HTTP/1.1\r\nHost: " + host + "\r\n";
             String[] foreign = {
@@ -71,7 +71,7 @@ class ConsoleExposureRegressionTest {
      */
     @Test
     void anAbsoluteFormTargetNamingAnotherHostIsRefused() throws Exception {
-        try (Console console = Console.start()) {
+        try (Console console = Console.builder().withoutToken().start()) {
             int port = console.address().getPort();
             String host = "127.0.0.1:" + port;
             assertThat(raw(console, "GET http://evil.example/snapshot HTTP/1.1\r\nHost: " + host + "\r\n\r\n"))
@@ -92,7 +92,7 @@ class ConsoleExposureRegressionTest {
      */
     @Test
     void aStreamWhosePageWentAwayFreesItsSlotWithoutWaitingForTheNextSample() throws Exception {
-        try (Console console = Console.builder().maxClients(1).interval(Duration.ofMinutes(1)).start()) {
+        try (Console console = Console.builder().withoutToken().maxClients(1).interval(Duration.ofMinutes(1)).start()) {
             String events = "GET /events HTTP/1.1\r\nHost: 127.0.0.1:" + console.address().getPort() + "\r\n\r\n";
             try (Socket page = open(console, events)) {
                 InputStream in = page.getInputStream();

@@ -36,7 +36,7 @@ class ConsolePageReconnectTest {
                 "no browser for the console's browser tests: " + ConsoleBrowserTest.BROWSER + " and "
                         + ConsoleBrowserTest.DRIVER + " are needed (./spindle test installs them)");
         HttpClient http = HttpClient.newHttpClient();
-        try (Console console = Console.builder().interval(Duration.ofMillis(200)).maxClients(1).start()) {
+        try (Console console = Console.builder().withoutToken().interval(Duration.ofMillis(200)).maxClients(1).start()) {
             HttpResponse<InputStream> held = http.send(HttpRequest.newBuilder(console.uri().resolve("/events"))
                     .build(), HttpResponse.BodyHandlers.ofInputStream());
             assertThat(held.statusCode()).as("the one stream, taken").isEqualTo(200);

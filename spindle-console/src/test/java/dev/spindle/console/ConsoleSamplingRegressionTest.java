@@ -50,7 +50,7 @@ class ConsoleSamplingRegressionTest {
     @Test
     @Timeout(value = 15, unit = TimeUnit.SECONDS)
     void aSourceThatThrowsAnErrorShowsItAndTheSamplingGoesOn() throws Exception {
-        try (Console console = Console.builder().interval(Duration.ofMillis(50)).start()) {
+        try (Console console = Console.builder().withoutToken().interval(Duration.ofMillis(50)).start()) {
             console.register("broken", () -> {
                 throw new NoClassDefFoundError("com/example/Missing");
             });
@@ -70,7 +70,7 @@ class ConsoleSamplingRegressionTest {
         CountDownLatch inside = new CountDownLatch(1);
         CompletableFuture<Void> release = new CompletableFuture<>();
         try (ActorSystem system = ActorSystem.builder().name("mail").build();
-                Console console = Console.builder().interval(Duration.ofMillis(50)).start()) {
+                Console console = Console.builder().withoutToken().interval(Duration.ofMillis(50)).start()) {
             try {
                 console.register("broken", () -> {
                     throw new IllegalStateException(LONG);

@@ -37,7 +37,7 @@ class ConsoleTest {
 
     @Test
     void servesThePageItsScriptAndStyleFromTheJarOnLoopback() throws Exception {
-        try (Console console = Console.builder().start()) {
+        try (Console console = Console.builder().withoutToken().start()) {
             assertThat(console.address().getAddress().isLoopbackAddress()).isTrue();
             assertThat(console.uri().toString()).startsWith("http://127.0.0.1:").doesNotContain("token");
             HttpResponse<String> page = get(console.uri());
@@ -57,7 +57,7 @@ class ConsoleTest {
     void theEventStreamCarriesARegisteredPoolWhoseCountersMove() throws Exception {
         try (WorkStealingPool pool = WorkStealingPool.builder().workers(2).name("crunch").build();
                 ActorSystem system = ActorSystem.builder().name("actors").build();
-                Console console = Console.builder().interval(Duration.ofMillis(100)).start()) {
+                Console console = Console.builder().withoutToken().interval(Duration.ofMillis(100)).start()) {
             console.register("crunch", pool::stats).register("my actors", system);
             HttpRequest req = HttpRequest.newBuilder(console.uri().resolve("/events"))
                     .timeout(Duration.ofSeconds(20)).build();
@@ -102,7 +102,7 @@ class ConsoleTest {
     void aCoordinatorIsShownAsAClusterAndAsClosedOnceClosed() throws Exception {
         ClusterCoordinator coordinator = ClusterCoordinator.start(
                 CoordinatorSettings.builder().workers(2).threadsPerWorker(1).build(), new UnreachableTransport());
-        try (Console console = Console.builder().interval(Duration.ofMillis(50)).start()) {
+        try (Console console = Console.builder().withoutToken().interval(Duration.ofMillis(50)).start()) {
             console.register("grid", coordinator);
             coordinator.client().submit("waits", args -> 1);
             String snapshot;
@@ -126,7 +126,7 @@ class ConsoleTest {
         java.util.concurrent.CountDownLatch inside = new java.util.concurrent.CountDownLatch(1);
         java.util.concurrent.CompletableFuture<Void> release = new java.util.concurrent.CompletableFuture<>();
         try (ActorSystem system = ActorSystem.builder().name("mail").build();
-                Console console = Console.builder().interval(Duration.ofMillis(50)).start()) {
+                Console console = Console.builder().withoutToken().interval(Duration.ofMillis(50)).start()) {
             try {
                 console.register("mail", system);
                 dev.spindle.actor.ActorRef<Object> busy = system.spawn(Object::new,
@@ -162,7 +162,7 @@ class ConsoleTest {
     void aClustersTaskRunsAreSentOnceEachWithTheirWorker() throws Exception {
         try (dev.spindle.cluster.LocalCluster cluster = dev.spindle.cluster.LocalCluster.builder().workers(2)
                 .latency(Duration.ZERO).build();
-                Console console = Console.builder().interval(Duration.ofMinutes(1)).start()) {
+                Console console = Console.builder().withoutToken().interval(Duration.ofMinutes(1)).start()) {
             while (!console.latest().contains("\"time\"")) {
                 Thread.sleep(10);              // the sampler's first (bounded by the class timeout)
             }
@@ -200,7 +200,7 @@ class ConsoleTest {
 
     @Test
     void aFailingSourceShowsItsErrorAndTheOthersGoOn() throws Exception {
-        try (Console console = Console.builder().interval(Duration.ofMillis(50)).start()) {
+        try (Console console = Console.builder().withoutToken().interval(Duration.ofMillis(50)).start()) {
             console.register("broken", () -> {
                 throw new IllegalStateException("cannot read");
             });
@@ -228,7 +228,7 @@ class ConsoleTest {
     @Test
     void anAsyncRuntimesBusiestTasksAreShownInTwoTables() throws Exception {
         try (AsyncRuntime rt = AsyncRuntime.builder().workers(1).spawnSites(true).name("io").build();
-                Console console = Console.builder().interval(Duration.ofMillis(50)).start()) {
+                Console console = Console.builder().withoutToken().interval(Duration.ofMillis(50)).start()) {
             console.register("io", rt);
             assertThat(rt.taskStatisticsEnabled()).as("registering turns statistics on").isTrue();
             Woken woken = new Woken();
@@ -269,7 +269,7 @@ class ConsoleTest {
 
     @Test
     void thePageWritesServerTextAsTextNeverAsHtml() throws Exception {
-        try (Console console = Console.builder().start()) {
+        try (Console console = Console.builder().withoutToken().start()) {
             String script = get(console.uri().resolve("/app.js")).body();
             assertThat(script).contains("textContent").doesNotContain("innerHTML").doesNotContain("outerHTML")
                     .doesNotContain("insertAdjacentHTML").doesNotContain("document.write");
@@ -302,7 +302,7 @@ class ConsoleTest {
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("A-Z");
         assertThatThrownBy(() -> Console.builder().bindAddress(null))
                 .isInstanceOf(NullPointerException.class).hasMessageContaining("bindAddress");
-        try (Console console = Console.start()) {
+        try (Console console = Console.builder().withoutToken().start()) {
             assertThatThrownBy(() -> console.register(null, () -> null))
                     .isInstanceOf(NullPointerException.class).hasMessageContaining("name");
             assertThatThrownBy(() -> console.register(" ", () -> null))

@@ -33,7 +33,7 @@ class ConsoleThirdReviewRegressionTest {
 
     @Test
     void closingWithOpenStreamsEndsThemAndLeavesNoThreadAndFreesThePort() throws Exception {
-        Console console = Console.builder().maxClients(2).interval(Duration.ofMillis(100)).start();
+        Console console = Console.builder().withoutToken().maxClients(2).interval(Duration.ofMillis(100)).start();
         int port = console.address().getPort();
         List<Socket> pages = new ArrayList<>();
         try {
@@ -53,7 +53,7 @@ class ConsoleThirdReviewRegressionTest {
             Thread.sleep(20);
         }
         assertThat(consoleThreads()).as("console threads alive after close").isEmpty();
-        try (Console again = Console.builder().port(port).start()) {
+        try (Console again = Console.builder().withoutToken().port(port).start()) {
             assertThat(again.address().getPort()).isEqualTo(port);
         }
     }
@@ -85,7 +85,7 @@ class ConsoleThirdReviewRegressionTest {
             }
         };
         jdkServer.addHandler(record);
-        try (Console console = Console.builder().start()) {
+        try (Console console = Console.builder().withoutToken().start()) {
             int port = console.address().getPort();
             for (String path : new String[] {"/", "/snapshot", "/nowhere"}) {
                 try (Socket s = new Socket("127.0.0.1", port)) {
@@ -122,7 +122,7 @@ class ConsoleThirdReviewRegressionTest {
         try (WorkSharingPool spinning = WorkSharingPool.builder().workers(1).name("twin").build();
                 WorkSharingPool idle = WorkSharingPool.builder().workers(1).name("twin").build();
                 WorkSharingPool alone = WorkSharingPool.builder().workers(1).name("alone").build();
-                Console console = Console.builder().interval(Duration.ofMillis(50)).start();
+                Console console = Console.builder().withoutToken().interval(Duration.ofMillis(50)).start();
                 AutoCloseable release = stop::countDown) {     // closed first: the pools' close waits for the spin
             spinning.execute(() -> {
                 while (stop.getCount() > 0) {
@@ -152,7 +152,7 @@ class ConsoleThirdReviewRegressionTest {
     void aSchedulerNamedLikeOneAlreadyShownMakesBothShowNoBusyShare() throws Exception {
         assumeTrue(ManagementFactory.getThreadMXBean().isThreadCpuTimeSupported(), "no thread CPU clock here");
         try (WorkSharingPool first = WorkSharingPool.builder().workers(1).name("twin-later").build();
-                Console console = Console.builder().interval(Duration.ofMillis(50)).start()) {
+                Console console = Console.builder().withoutToken().interval(Duration.ofMillis(50)).start()) {
             console.register("first", first::stats);
             String sample = awaitRates(console, "first");
             assertThat(busy(sample, "first")).as("busy share of the only pool of its name in %s", sample)

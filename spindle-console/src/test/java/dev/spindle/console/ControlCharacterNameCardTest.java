@@ -38,7 +38,7 @@ class ControlCharacterNameCardTest {
                         + ConsoleBrowserTest.DRIVER + " are needed (./spindle test installs them)");
         SchedulerStats idle = new SchedulerStats("job-pool", 1, 0, 0, 0, List.of());
         String nul = "job\u0000a";
-        try (Console console = Console.builder().interval(Duration.ofMillis(100)).start()) {
+        try (Console console = Console.builder().withoutToken().interval(Duration.ofMillis(100)).start()) {
             console.register(nul, () -> idle);
             WebDriver driver = ConsoleBrowserTest.chromium();
             try {

@@ -33,7 +33,7 @@ class FailingSourceDescriptionTest {
      */
     @Test
     void aSourceWhoseExceptionDescribesItselfAsNullShowsAnErrorAndTheSamplingGoesOn() throws Exception {
-        try (Console console = Console.builder().interval(Duration.ofMillis(50)).start()) {
+        try (Console console = Console.builder().withoutToken().interval(Duration.ofMillis(50)).start()) {
             console.register("blank", () -> {
                 throw new Blank();
             });

@@ -26,7 +26,7 @@ class LoneSurrogateNameTest {
     void aLoneSurrogateInANameIsEscapedNotReplaced() throws Exception {
         String name = "pool\uD800high lo\uDC00w";
         SchedulerStats stats = new SchedulerStats("pool\uDBFF", 0, 0, 0, 0, List.of());
-        try (Console console = Console.builder().interval(Duration.ofMillis(50)).start()) {
+        try (Console console = Console.builder().withoutToken().interval(Duration.ofMillis(50)).start()) {
             console.register(name, () -> stats);
             String snapshot;
             do {

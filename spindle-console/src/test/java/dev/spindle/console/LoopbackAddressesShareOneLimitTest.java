@@ -31,7 +31,7 @@ class LoopbackAddressesShareOneLimitTest {
     @Test
     void streamsFromManyLoopbackAddressesShareOneAddresssLimit() throws Exception {
         assumeTrue(bindable(InetAddress.getByName("127.0.0.2")), "this host has only 127.0.0.1 (macOS)");
-        try (Console console = Console.builder().maxConnectionsPerAddress(3).interval(Duration.ofMillis(100))
+        try (Console console = Console.builder().withoutToken().maxConnectionsPerAddress(3).interval(Duration.ofMillis(100))
                 .start()) {
             List<Socket> attacker = new ArrayList<>();
             try {

@@ -41,7 +41,7 @@ class PageCardFollowsKindTest {
                         + ConsoleBrowserTest.DRIVER + " are needed (./spindle test installs them)");
         SchedulerStats idle = new SchedulerStats("job-pool", 1, 0, 0, 0, List.of());
         AtomicBoolean ready = new AtomicBoolean();
-        try (Console console = Console.builder().interval(Duration.ofMillis(100)).start();
+        try (Console console = Console.builder().withoutToken().interval(Duration.ofMillis(100)).start();
                 ActorSystem system = ActorSystem.builder().name("job-actors").build()) {
             console.register("job", () -> {
                 if (!ready.get()) {

@@ -37,7 +37,7 @@ class PageForgetsRemovedSourcesTest {
                 "no browser for the console's browser tests: " + ConsoleBrowserTest.BROWSER + " and "
                         + ConsoleBrowserTest.DRIVER + " are needed (./spindle test installs them)");
         SchedulerStats idle = new SchedulerStats("job-pool", 1, 0, 0, 0, List.of());
-        try (Console console = Console.builder().interval(Duration.ofMillis(100)).start();
+        try (Console console = Console.builder().withoutToken().interval(Duration.ofMillis(100)).start();
                 LocalCluster cluster = LocalCluster.builder().workers(1).threadsPerWorker(1).build()) {
             for (int i = 0; i < 3; i++) {
                 console.register("job-" + i, () -> idle);

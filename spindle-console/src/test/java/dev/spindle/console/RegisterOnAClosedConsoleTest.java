@@ -25,7 +25,7 @@ class RegisterOnAClosedConsoleTest {
 
     @Test
     void everyRegistrationOnAClosedConsoleThrows() {
-        Console console = Console.start();
+        Console console = Console.builder().withoutToken().start();
         console.close();
         try (WorkSharingPool pool = WorkSharingPool.builder().workers(1).build();
                 AsyncRuntime runtime = AsyncRuntime.builder().workers(1).build();

@@ -79,7 +79,7 @@ class SourcesAfterAStuckOneKeepTheirRatesTest {
         // a thousand tasks a second, exactly, on the clock the console reads
         Supplier<SchedulerStats> steady = () -> stats("steady", (System.nanoTime() - t0) / 1_000_000);
         Stuck stuck = new Stuck();
-        try (Console console = Console.builder().interval(Duration.ofMillis(100)).start()) {
+        try (Console console = Console.builder().withoutToken().interval(Duration.ofMillis(100)).start()) {
             console.register("stuck", stuck).register("steady", steady);   // read in that order
             HttpRequest req = HttpRequest.newBuilder(console.uri().resolve("/events"))
                     .timeout(Duration.ofSeconds(30)).build();

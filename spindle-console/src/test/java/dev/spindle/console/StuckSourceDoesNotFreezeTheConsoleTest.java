@@ -78,7 +78,7 @@ class StuckSourceDoesNotFreezeTheConsoleTest {
         logger.addHandler(handler);
         Stuck stuck = new Stuck();
         try (WorkStealingPool pool = WorkStealingPool.builder().workers(1).name("goes-on").build()) {
-            Console console = Console.builder().interval(Duration.ofMillis(50)).start();
+            Console console = Console.builder().withoutToken().interval(Duration.ofMillis(50)).start();
             try {
                 console.register("stuck", stuck);
                 assertThat(stuck.entered.await(30, TimeUnit.SECONDS)).as("the stuck source is read").isTrue();

@@ -888,7 +888,7 @@ class DocExamplesRegressionTest {
                 }
             }
         });
-        assertThat(out.strip()).matches("console at http://127\\.0\\.0\\.1:\\d+/");
+        assertThat(out.strip()).matches("console at http://127\\.0\\.0\\.1:\\d+/\\?token=[A-Za-z0-9_-]{32}");
     }
 
     /** {@link ClusterFuture}, {@link Client} and {@link Graph}, on a local cluster. */
