@@ -213,7 +213,9 @@ public final class Async {
      * Whether the value {@code task}'s last poll returned is a handle's own, which the handle
      * still holds for its other awaiters: {@code task} is a handle, or passes one's value on as
      * its own (a then whose second task is one, a timeout over such a task, a select won by one,
-     * an {@code any}, a long chain run as a pipeline; see {@link DirectTask#readFromHandle}). The
+     * an {@code any}, a map whose function returned the very value it was given, a recover its
+     * task's value passed through, a long chain run as a pipeline; see
+     * {@link DirectTask#readFromHandle}). The
      * runtime, dropping a value whose task's handle was cancelled during the poll that returned
      * it, leaves such a value alone: it closed a connection that the awaited handle went on
      * handing to others. Asked on that drop alone, never on a task's usual path.
@@ -496,7 +498,10 @@ public final class Async {
 
         private final int index;
         private final T value;
-        /** Whether the winner was a {@link JoinHandle}, which still holds the value for others. */
+        /**
+         * Whether the winner was a {@link JoinHandle}, or passed one's value on (a map over it),
+         * which still holds the value for others.
+         */
         private final boolean fromHandle;
 
         Selected(int index, T value, boolean fromHandle) {
@@ -846,11 +851,12 @@ public final class Async {
         private final AsyncTask<?>[] stages;
         private int next;
         /**
-         * Whether the value the last poll reached is the awaited task's own and that task a
-         * handle (a then's function returned one as the chain's last task): see
-         * {@link DirectTask#readFromHandle}.
+         * Whether the value the last poll reached is the awaited task's own, unchanged by the
+         * stages after it (none, or maps whose functions returned the very value they were
+         * given): then it is a handle's if that task is one or passes one's on (a then's
+         * function returned a handle as the chain's last task): see {@link #readFromHandle}.
          */
-        private boolean fromHandle;
+        private boolean ofCurrent;
 
         Pipeline(AsyncTask<?> source, AsyncTask<?>[] stages) {
             this.current = source;
@@ -880,13 +886,13 @@ public final class Async {
          * {@code failure} instead.
          */
         private Object run(Context cx, RecoverTask<?> recover, Throwable failure) {
-            fromHandle = false;
+            ofCurrent = false;
             Object v;
             if (recover != null) {
                 v = recover.handle(failure);
             } else {
                 v = DirectTask.pollValue(current, cx);
-                fromHandle = current instanceof JoinHandle;
+                ofCurrent = true;
             }
             while (v != DirectTask.PENDING) {
                 if (next == stages.length) {
@@ -895,20 +901,22 @@ public final class Async {
                 AsyncTask<?> s = stages[next];
                 stages[next++] = null;
                 if (s instanceof MapTask<?, ?> m) {
-                    v = m.apply(v);
-                    fromHandle = false;
+                    Object r = m.apply(v);
+                    ofCurrent &= r == v;       // a function that passed its value on leaves it the task's
+                    v = r;
                 } else if (s instanceof ThenTask<?, ?> th) {
                     current = th.secondFor(v);
                     v = DirectTask.pollValue(current, cx);
-                    fromHandle = current instanceof JoinHandle;
+                    ofCurrent = true;
                 }                              // else a recover: a value passes through it
             }
             return v;
         }
 
+        /** Asked on a drop alone, so the awaited task is looked at then, not at every stage. */
         @Override
         boolean readFromHandle() {
-            return fromHandle;
+            return ofCurrent && Async.readFromHandle(current);
         }
 
         /** The next recover stage, skipping (and passing) the stages before it; null if none. */
@@ -1000,8 +1008,22 @@ public final class Async {
         }
     }
 
+    /**
+     * A map. Its value is its function's, unless the function returned the very value it was
+     * given (logged it, checked it and passed it on): then it is its task's, and a handle's if
+     * that task read it from one, which still holds it for its other awaiters
+     * ({@link #readFromHandle}). Counted as the map's own, it was closed under them when the
+     * runtime dropped it (the map's task cancelled during the poll that returned it) or when its
+     * Poll could not be allocated.
+     */
     private static final class MapTask<T, R> extends Stage<T, R> {
         private final Function<? super T, ? extends R> fn;
+        /**
+         * Whether the function returned the (non-null) value it was given; written only then, so
+         * a map's usual completion stores nothing more. A boolean in the object's padding: a map
+         * is 24 bytes with or without it (compressed references).
+         */
+        private boolean passedOn;
 
         MapTask(AsyncTask<T> task, Function<? super T, ? extends R> fn) {
             super(task);
@@ -1012,7 +1034,20 @@ public final class Async {
         @SuppressWarnings("unchecked")
         Object pollDirect(Context cx) {
             Object v = DirectTask.pollValue(task(), cx);
-            return v == DirectTask.PENDING ? v : fn.apply((T) v);
+            if (v == DirectTask.PENDING) {
+                return v;
+            }
+            Object r = fn.apply((T) v);
+            if (r == v && r != null) {
+                passedOn = true;
+            }
+            return r;
+        }
+
+        /** Asked on a drop alone, so the task is looked at then, not at each completion. */
+        @Override
+        boolean readFromHandle() {
+            return passedOn && Async.readFromHandle(task());
         }
 
         /** This stage's function, for a {@link Pipeline}. */
@@ -1030,6 +1065,13 @@ public final class Async {
      */
     private static final class RecoverTask<T> extends Stage<T, T> {
         private final Function<? super Throwable, ? extends T> handler;
+        /**
+         * Whether the handler made the value (its task failed); written only then. Otherwise the
+         * value passed through from the task, and is a handle's if the task read it from one
+         * ({@link #readFromHandle}): counted as the recover's own, the runtime closed it under
+         * the handle's other awaiters when it dropped it.
+         */
+        private boolean recovered;
 
         RecoverTask(AsyncTask<T> task, Function<? super Throwable, ? extends T> handler) {
             super(task);
@@ -1044,6 +1086,7 @@ public final class Async {
                 // the task's own Poll, not a copy
                 return DirectTask.pollOf(t, cx, "recover: the task's poll returned null instead of a Poll");
             } catch (Throwable e) {
+                recovered = true;
                 v = handler.apply(e);
             }
             try {
@@ -1060,8 +1103,14 @@ public final class Async {
             try {
                 return DirectTask.pollValue(t, cx);
             } catch (Throwable e) {
+                recovered = true;
                 return handler.apply(e);
             }
+        }
+
+        @Override
+        boolean readFromHandle() {
+            return !recovered && Async.readFromHandle(task());
         }
 
         /** This stage's handler, for a {@link Pipeline}. */
@@ -1823,7 +1872,8 @@ public final class Async {
             for (int i = 0; i < tasks.length; i++) {
                 Poll<?> p = pollRunningChild(i, cx);
                 if (p != null && p.isReady()) {
-                    boolean fromHandle = tasks[i] instanceof JoinHandle;
+                    // a handle, or a task passing one's value on (a map over it): read on a win alone
+                    boolean fromHandle = Async.readFromHandle(tasks[i]);
                     tasks[i] = null;
                     cancelAllBut(i);
                     T v = (T) p.value();

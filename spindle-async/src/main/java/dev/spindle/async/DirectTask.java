@@ -88,7 +88,8 @@ abstract class DirectTask<T> implements AsyncTask<T> {
      * Whether the value {@link #pollDirect} just returned is a {@link JoinHandle}'s own, which the
      * handle keeps for its other awaiters and for a poll again: then a failed wrap leaves it to
      * the handle, as a {@code select} won by a handle does. {@code false} by default: the value
-     * is this task's alone (what a map's or recover's function made).
+     * is this task's alone (a loop's). A map answers for a value its function passed on
+     * unchanged, a recover for one its task's poll returned, by asking their task.
      */
     boolean readFromHandle() {
         return false;

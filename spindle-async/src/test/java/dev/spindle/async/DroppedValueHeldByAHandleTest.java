@@ -76,6 +76,87 @@ class DroppedValueHeldByAHandleTest {
     }
 
     @Test
+    void aHandlesValuePassedOnByAMapIsLeftToTheHandle() throws Exception {
+        // before: a map's value counted as its own whatever its function returned, so one that
+        // returned the value it was given (a log line and the connection on) had the runtime
+        // close the promise's connection under its other awaiters
+        Resource r = new Resource();
+        AsyncPromise<Resource> held = new AsyncPromise<>();
+        held.complete(r);
+        try (AsyncRuntime rt = AsyncRuntime.builder().workers(1).build()) {
+            JoinHandle<Resource> h = spawnCancelledDuringItsLastPoll(rt,
+                    cancelSelf -> Async.map(Async.then(cancelSelf, y -> held), v -> v));
+            assertThat(h.isCancelled()).isTrue();
+            assertThat(r.closed).as("the value the promise still holds").isFalse();
+            assertThat(held.get()).isSameAs(r);
+        }
+    }
+
+    @Test
+    void aValueAMapMakesOfAHandlesValueIsStillClosed() throws Exception {
+        Resource r = new Resource();
+        Resource own = new Resource();
+        AsyncPromise<Resource> held = new AsyncPromise<>();
+        held.complete(r);
+        try (AsyncRuntime rt = AsyncRuntime.builder().workers(1).build()) {
+            JoinHandle<Resource> h = spawnCancelledDuringItsLastPoll(rt,
+                    cancelSelf -> Async.map(Async.then(cancelSelf, y -> held), v -> own));
+            assertThat(h.isCancelled()).isTrue();
+            assertThat(own.closed).as("the map's own value, which nobody receives").isTrue();
+            assertThat(r.closed).as("the value the promise still holds").isFalse();
+        }
+    }
+
+    @Test
+    void aHandlesValuePassedOnByARecoverIsLeftToTheHandle() throws Exception {
+        // before: a recover's value counted as its own even when its task's value passed through it
+        Resource r = new Resource();
+        Resource other = new Resource();
+        AsyncPromise<Resource> held = new AsyncPromise<>();
+        held.complete(r);
+        try (AsyncRuntime rt = AsyncRuntime.builder().workers(1).build()) {
+            JoinHandle<Resource> h = spawnCancelledDuringItsLastPoll(rt,
+                    cancelSelf -> Async.recover(Async.then(cancelSelf, y -> held), e -> other));
+            assertThat(h.isCancelled()).isTrue();
+            assertThat(r.closed).as("the value the promise still holds").isFalse();
+            assertThat(held.get()).isSameAs(r);
+        }
+    }
+
+    @Test
+    void aRecoveredValueOfItsOwnIsStillClosedThoughItsTaskAwaitedAHandle() throws Exception {
+        Resource own = new Resource();
+        AsyncPromise<Resource> failedHandle = new AsyncPromise<>();
+        failedHandle.completeExceptionally(new IllegalStateException("test: the handle failed"));
+        try (AsyncRuntime rt = AsyncRuntime.builder().workers(1).build()) {
+            JoinHandle<Resource> h = spawnCancelledDuringItsLastPoll(rt,
+                    cancelSelf -> Async.recover(Async.then(cancelSelf, y -> failedHandle), e -> own));
+            assertThat(h.isCancelled()).isTrue();
+            assertThat(own.closed).as("the handler's value, which nobody receives").isTrue();
+        }
+    }
+
+    @Test
+    void aHandlesValuePassedOnByALongChainOfMapsIsLeftToTheHandle() throws Exception {
+        // more stages than Async.FLATTEN_DEPTH: run as one Pipeline, whose maps each passed the
+        // handle's value on and each counted it as their own
+        Resource r = new Resource();
+        AsyncPromise<Resource> held = new AsyncPromise<>();
+        held.complete(r);
+        try (AsyncRuntime rt = AsyncRuntime.builder().workers(1).build()) {
+            JoinHandle<Resource> h = spawnCancelledDuringItsLastPoll(rt, cancelSelf -> {
+                AsyncTask<Resource> chain = Async.then(cancelSelf, y -> held);
+                for (int i = 0; i <= Async.FLATTEN_DEPTH; i++) {
+                    chain = Async.map(chain, v -> v);
+                }
+                return chain;
+            });
+            assertThat(h.isCancelled()).isTrue();
+            assertThat(r.closed).as("the value the promise still holds").isFalse();
+        }
+    }
+
+    @Test
     void aValueOfTheTasksOwnIsStillClosed() throws Exception {
         Resource r = new Resource();
         try (AsyncRuntime rt = AsyncRuntime.builder().workers(1).build()) {

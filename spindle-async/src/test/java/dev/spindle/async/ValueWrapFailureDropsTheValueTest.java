@@ -105,6 +105,35 @@ class ValueWrapFailureDropsTheValueTest {
     }
 
     @Test
+    void aMapPassingOnAHandlesValueLeavesItToTheHandle() {
+        // before: the map's value counted as its own, so the promise's value was closed
+        Resource r = new Resource();
+        AsyncPromise<Resource> promise = new AsyncPromise<>();
+        promise.complete(r);
+        AsyncTask<Resource> mapped = Async.map(promise, v -> v);
+        failWrapOf(mapped);
+        assertThatThrownBy(() -> mapped.poll(cx)).isInstanceOf(OutOfMemoryError.class);
+        DirectTask.beforeWrap = null;
+        assertThat(r.closed).as("a value the handle still holds").isFalse();
+        assertThat(promise.poll(cx).value()).as("the handle's value, for its other awaiters").isSameAs(r);
+    }
+
+    @Test
+    void aSelectWonByAMapPassingOnAHandlesValueLeavesItToTheHandle() {
+        // before: only a winner that was itself a handle counted, so the promise's value was closed
+        Resource r = new Resource();
+        AsyncPromise<Resource> promise = new AsyncPromise<>();
+        promise.complete(r);
+        AsyncTask<Async.Selected<Resource>> select = Async.select(List.of(Async.map(promise, v -> v)));
+        Async.beforeResultContainer = () -> {
+            throw new OutOfMemoryError("test: the selection cannot be allocated");
+        };
+        assertThatThrownBy(() -> select.poll(cx)).isInstanceOf(OutOfMemoryError.class);
+        Async.beforeResultContainer = null;
+        assertThat(r.closed).as("a value the handle still holds").isFalse();
+    }
+
+    @Test
     void anAnyWonByAHandleLeavesTheValueToTheHandle() {
         // before: any was a map over the select, which closed the handle's value as its own
         Resource r = new Resource();
