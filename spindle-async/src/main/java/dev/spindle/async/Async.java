@@ -1337,6 +1337,15 @@ public final class Async {
         private Context cx; // the parent's context during the parent's poll
         /** Set when the parent is done with its children: it will not poll this one again. */
         private volatile boolean dropped;
+        /**
+         * For an {@code all}: whether this child, not a handle itself, completed with the value of
+         * a handle it awaited (a then whose second task is one, a map passing one's value on:
+         * {@link Async#readFromHandle}), which that handle still holds for its other awaiters, so
+         * that the all leaves it alone as it leaves a handle child's. Written and read by the
+         * parent's polls and its cancel alone; a boolean in the object's padding (40 bytes with
+         * or without it).
+         */
+        boolean heldByAHandle;
 
         Child(Parent parent, int index, JoinHandle<?> handle) {
             super(true); // polled by the first poll
@@ -1691,7 +1700,7 @@ public final class Async {
                 }
                 boolean[] fromHandle = null;
                 for (int i = 0; i < children.length; i++) {
-                    if (children[i].handle != null) {
+                    if (children[i].handle != null || children[i].heldByAHandle) {
                         if (fromHandle == null) {
                             fromHandle = new boolean[children.length];
                         }
@@ -1714,7 +1723,9 @@ public final class Async {
          * A value an {@code all} that fails or is cancelled drops is received by nobody: one that
          * is a connection of the library (an accept's) is closed, as the runtime closes one it
          * drops ({@link DroppedValues}); kept, the socket leaked and its peer waited for good. Not
-         * a handle child's value, which its handle still holds for whoever else awaits it.
+         * a handle child's value, which its handle still holds for whoever else awaits it, nor
+         * one a child passed on from a handle it awaited (a then ending in a handle, a map
+         * passing its value on), which was closed under that handle's other awaiters.
          */
         @Override
         void dropValues() {
@@ -1723,7 +1734,7 @@ public final class Async {
             }
             for (int i = 0; i < results.length; i++) {
                 Object v = results[i];
-                if (v != null && children[i].handle == null) {
+                if (v != null && children[i].handle == null && !children[i].heldByAHandle) {
                     results[i] = null;
                     try {
                         DroppedValues.dropped(v);
@@ -1747,6 +1758,8 @@ public final class Async {
             if (h == null) {
                 Poll<?> p = pollRunningChild(i, cx);
                 if (p != null && p.isReady()) {
+                    // asked once per child that completes, before its task is let go
+                    c.heldByAHandle = Async.readFromHandle(tasks[i]);
                     collect(i, p.value());
                 }
                 return 0;
@@ -1815,7 +1828,10 @@ public final class Async {
         }
 
         private final Object[] values;
-        /** Which values a handle child gave (not dropped with the list); null if none did. */
+        /**
+         * Which values a handle holds (a handle child's, or one a child passed on from a handle):
+         * not dropped with the list; null if none.
+         */
         private final boolean[] fromHandle;
 
         AllResults(Object[] values, boolean[] fromHandle) {

@@ -4,9 +4,11 @@
 package dev.spindle.async;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.spindle.async.AllResultsAllocationFailureClosesValuesTest.Resource;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
@@ -151,6 +153,40 @@ class DroppedValueHeldByAHandleTest {
                 }
                 return chain;
             });
+            assertThat(h.isCancelled()).isTrue();
+            assertThat(r.closed).as("the value the promise still holds").isFalse();
+        }
+    }
+
+    @Test
+    void aHandlesValuePassedOnByAChildOfAFailedAllIsLeftToTheHandle() {
+        // before: an all that failed closed every value it had collected but a handle child's,
+        // so a child that passed a handle's value on (a then ending in the handle) had it closed
+        Resource r = new Resource();
+        Resource own = new Resource();
+        AsyncPromise<Resource> held = new AsyncPromise<>();
+        held.complete(r);
+        AsyncTask<List<Resource>> all = Async.all(List.of(
+                Async.then(Async.ready(0), y -> held),
+                Async.map(Async.ready(0), y -> own),
+                cx -> {
+                    throw new IllegalStateException("test: the last child fails");
+                }));
+        assertThatThrownBy(() -> all.poll(new AsyncCombinatorTest.HandContext()))
+                .isInstanceOf(IllegalStateException.class);
+        assertThat(r.closed).as("the value the promise still holds").isFalse();
+        assertThat(own.closed).as("a child's own value, which nobody receives").isTrue();
+    }
+
+    @Test
+    void aHandlesValuePassedOnByAChildOfADroppedAllsListIsLeftToTheHandle() throws Exception {
+        // before: the list the runtime dropped closed every value but a handle child's
+        Resource r = new Resource();
+        AsyncPromise<Resource> held = new AsyncPromise<>();
+        held.complete(r);
+        try (AsyncRuntime rt = AsyncRuntime.builder().workers(1).build()) {
+            JoinHandle<List<Resource>> h = spawnCancelledDuringItsLastPoll(rt,
+                    cancelSelf -> Async.all(List.of(Async.then(cancelSelf, y -> held))));
             assertThat(h.isCancelled()).isTrue();
             assertThat(r.closed).as("the value the promise still holds").isFalse();
         }
