@@ -457,9 +457,10 @@ public final class Async {
      * The results of those that completed before the failure (or before this task was cancelled)
      * are dropped with it: a receive that completed has taken its value from the channel, and an
      * acquire its permit (a connection an accept or a connect returned is closed, as the runtime
-     * closes one it drops). Where those must not be lost, spawn each operation and pass the
-     * {@link JoinHandle}s, which keep their outcomes, or handle each one's failure inside it so
-     * that {@code all} itself does not fail.
+     * closes one it drops; one that a handle still holds, a task passing it on from the handle
+     * it awaited, is left to that handle). Where those must not be lost, spawn each operation
+     * and pass the {@link JoinHandle}s, which keep their outcomes, or handle each one's failure
+     * inside it so that {@code all} itself does not fail.
      * Its first poll polls every task; each later poll polls only the tasks woken since the
      * previous one, so joining n tasks this way costs O(n) whatever the order in which they
      * finish. Handles (spawned tasks, promises) that complete with a value wake it once, when

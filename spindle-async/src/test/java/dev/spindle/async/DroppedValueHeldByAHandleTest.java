@@ -20,9 +20,11 @@ import org.junit.jupiter.api.Timeout;
  * A task whose handle is cancelled during the poll that returns its value has that value dropped
  * by the runtime, which closes it if it is a connection (nobody could receive it). A task that
  * passes on the value of a handle it awaits (a then whose second task is the handle, a timeout
- * over it) returned the handle's own value, which the handle still hands to its other awaiters:
- * the runtime closed it under them, a connection they received already closed. Such a value is
- * now left to the handle, as a select's or an all's is; a value of the task's own is still closed.
+ * over it, a map whose function returns the value it is given, a recover its task's value passes
+ * through, an all's child doing so) returned the handle's own value, which the handle still hands
+ * to its other awaiters: the runtime (or the failed all) closed it under them, a connection they
+ * received already closed. Such a value is now left to the handle, as a select's or an all's
+ * handle child's is; a value of the task's own is still closed.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class DroppedValueHeldByAHandleTest {
