@@ -200,7 +200,10 @@ import java.util.function.Function;
  * good. Setting the lifecycle before dropping the actor object keeps an end begun and broken off
  * there from leaving a running actor without its object. A {@code tell} that throws a
  * {@code StackOverflowError} may thus have enqueued its message, as one that passes on the
- * scheduler's {@code Error} has.
+ * scheduler's {@code Error} has. A spawn holds the activation from the cell's creation until
+ * {@link #start}: its first activation (of a factory's messages) goes the senders' way
+ * ({@link #activateIfQueued}), and a throw before {@code start} gave the activation up ends the
+ * actor as a failed factory does ({@link #failToStart}), rather than leave it held for good.
  *
  * <h2>Layout</h2>
  *
@@ -540,7 +543,7 @@ final class ActorCell<A> extends ActorCellConsumerFields<A> implements ActorRef<
     }
 
     /**
-     * What a sender (or the spawner, in {@link #start}) does with the scheduler's refusal of the
+     * What a sender (or the spawner, in {@link #activateIfQueued}) does with the scheduler's refusal of the
      * activation it held, which ended the actor ({@link #schedule}). An {@code Error} goes to the
      * sender, as a JDK pool's {@code execute} would throw it. Any other exception but a
      * {@code RejectedExecutionException} (a hint the scheduler cannot honour, its own bug) goes to
@@ -833,13 +836,57 @@ final class ActorCell<A> extends ActorCellConsumerFields<A> implements ActorRef<
         }
     }
 
-    /** Called by spawn once the factory returned: installs the actor and gives up the activation. */
+    /**
+     * Called by spawn once the factory returned: installs the actor and gives up the activation
+     * the spawning thread has held since the cell was made. A throw out of here (a stack overflow
+     * before the release) means that the caller still holds it.
+     */
     void start(A actorObject) {
         actor = actorObject;
         runner = null;                         // the factory is over
         svState(IDLE);
-        if (head != lvTail() && casState(IDLE, ACTIVE)) {
-            passOnRefusal(schedule(hints));    // an Error to the spawning thread, as a sender's would be
+    }
+
+    /**
+     * Called by spawn after {@link #start}: activates the actor if the factory sent it messages,
+     * as their senders would have, had the spawning thread not held the activation. Through the
+     * senders' own path ({@link #activateIfIdle}): a {@code schedule} that throws before the
+     * scheduler took the activation (a stack overflow in a spawn deep in a stack) gives it back,
+     * as it does for a sender, where it was left held, the actor never ran again and every later
+     * message waited unreported; and the scheduler's {@code Error} goes to the spawning thread, as
+     * a sender's would.
+     */
+    void activateIfQueued() {
+        if (head != lvTail()) {
+            activateIfIdle();
+        }
+    }
+
+    /**
+     * Ends the actor as one whose factory failed (or whose spawn failed after the factory
+     * returned), for spawn, which holds the activation. A throw on the way (a stack overflow in
+     * {@link #terminate} before it gave the activation up) gives the activation back, as a
+     * sender's throw in {@code schedule} does ({@link #activateIfIdle}), and is passed on. Left
+     * held, the actor's stop never completed and its messages waited for good, unreported; given
+     * back, the next {@code stop()} or send finishes the end (an ended actor's activation drains
+     * its mailbox: see {@link #schedule}).
+     */
+    void failToStart(Throwable cause) {
+        try {
+            terminate(FAILED, cause);
+        } catch (Throwable stillHeld) {
+            // terminate throws only while the caller holds the activation. If it broke off before
+            // it ended the actor, end it here, with calls shallower than the one that threw: given
+            // back still running without its object, its activation rejected the stop (as an
+            // ended actor's) and the stop never completed
+            try {
+                if (lvLifecycle() == RUNNING) {
+                    markEnded(FAILED, cause);
+                }
+            } finally {
+                casState(ACTIVE, IDLE);
+            }
+            throw stillHeld;
         }
     }
 

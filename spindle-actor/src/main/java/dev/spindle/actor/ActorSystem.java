@@ -143,6 +143,14 @@ public final class ActorSystem implements AutoCloseable {
      */
     private final Set<Thread> closingThreads = ConcurrentHashMap.newKeySet();
 
+    /**
+     * Tests only: run by spawn on the spawning thread after the factory returned, just before it
+     * adds the actor to the system's set, so that a test can make that step fail (an
+     * {@code OutOfMemoryError}). Null otherwise. A plain read, one per spawn: a test sets it on
+     * the thread that then spawns.
+     */
+    static Runnable spawnRegistrationHook;
+
     private ActorSystem(Builder b) {
         this.name = b.name != null ? b.name : "actors-" + SYSTEM_SEQ.incrementAndGet();
         this.ownsScheduler = b.scheduler == null;
@@ -278,20 +286,38 @@ public final class ActorSystem implements AutoCloseable {
             // End the cell before describing t: t's toString() is the application's code and may
             // throw, and neither may that leave the factory's asks to itself pending for good nor
             // replace the factory's failure as what spawn throws.
-            cell.terminate(ActorCell.FAILED, t);
+            cell.failToStart(t);
             throw new ActorCreationException(actorName,
                     "factory of actor '" + actorName + "' threw " + Strays.describe(t), t);
         }
         if (actor == null) {
             ActorCreationException failure = new ActorCreationException(actorName,
                     "factory of actor '" + actorName + "' returned null", null);
-            cell.terminate(ActorCell.FAILED, failure);
+            cell.failToStart(failure);
             throw failure;
         }
-        cell.registered = true;
-        liveActors.incrementAndGet();
-        actors.add(cell);
-        cell.start(actor);
+        // This thread holds the actor's activation (a cell is made held) until start gives it up.
+        // Something thrown on the way (an OutOfMemoryError adding the cell to the set, a stack
+        // overflow) left the actor held for good, its factory's messages neither processed nor
+        // rejected, and counted live for good: stats said one actor too many, and if it was in
+        // the set, close() stopped it and an owned scheduler's close waited for that stop for
+        // good. So it ends as an actor whose factory failed, which takes its count back once it
+        // is registered (markEnded); registered only once counted, so that nothing is taken back
+        // twice or uncounted.
+        try {
+            liveActors.incrementAndGet();
+            cell.registered = true;
+            Runnable hook = spawnRegistrationHook;
+            if (hook != null) {
+                hook.run();
+            }
+            actors.add(cell);
+            cell.start(actor);                 // the last call: returned, it has given the activation up
+        } catch (Throwable notStarted) {
+            cell.failToStart(notStarted);
+            throw notStarted;
+        }
+        cell.activateIfQueued();
         if (closed) {                // close() may have missed the actor: stop it ourselves
             cell.stop();
             throw closedRejection();
