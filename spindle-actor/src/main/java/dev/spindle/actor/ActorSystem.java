@@ -372,11 +372,28 @@ public final class ActorSystem implements AutoCloseable {
         liveActors.decrementAndGet();
     }
 
+    /**
+     * Hands {@code failure} to the failure handler; never throws (its callers hold, or have just
+     * given up, an actor's activation). A handler that throws must not take the actor down with
+     * it, nor lose the failure it was given: dropped, its exception took that failure with it, and
+     * a failed tell left no trace. So its exception goes to the thread's uncaught-exception
+     * handler, as what user code throws where nobody waits for it does elsewhere in Spindle
+     * ({@link Strays#report}), with the failure suppressed in it (unless the handler rethrew the
+     * failure itself, which then goes alone).
+     */
     void reportFailure(ActorCell<?> cell, Throwable failure) {
         try {
             failureHandler.onFailure(cell, failure);
-        } catch (Throwable ignored) {
-            // a failing handler must not take the actor down with it
+        } catch (Throwable handlerFailed) {
+            try {
+                if (handlerFailed != failure && failure != null) {
+                    handlerFailed.addSuppressed(failure);
+                }
+                Strays.report(handlerFailed);
+            } catch (Throwable lost) {
+                // the report overflowed the stack too (or a suppression could not be added):
+                // nowhere left to report to
+            }
         }
     }
 
@@ -622,7 +639,8 @@ public final class ActorSystem implements AutoCloseable {
 
         /**
          * Receives exceptions thrown by {@code tell} messages. Default:
-         * {@link FailureHandler#printing()}.
+         * {@link FailureHandler#printing()}. An exception the handler throws goes to the calling
+         * thread's uncaught-exception handler, with the failure it was handling suppressed in it.
          *
          * @param handler called with each failed {@code tell} message's actor and exception
          * @return this builder

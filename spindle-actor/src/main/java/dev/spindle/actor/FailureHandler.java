@@ -19,7 +19,10 @@ import java.io.PrintStream;
  * {@code StackOverflowError} in an activation run deep in another task's stack, an
  * {@code OutOfMemoryError}): the actor goes on (or finishes its stop), and a message it had taken
  * but not yet run fails with that error (an ask's future) or goes with this report (a tell). An
- * exception it throws is ignored.
+ * exception it throws does not reach the actor, which goes on (or ends) as it would have: it goes
+ * to the uncaught-exception handler of the thread the handler ran on, with the failure it was
+ * handling {@linkplain Throwable#addSuppressed suppressed} in it (the failure alone if the handler
+ * rethrew it), so that neither is lost.
  *
  * <pre>{@code
  * ActorSystem system = ActorSystem.builder()

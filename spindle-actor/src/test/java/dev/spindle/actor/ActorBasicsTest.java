@@ -195,7 +195,7 @@ class ActorBasicsTest {
     }
 
     @Test
-    void aThrowingFailureHandlerIsIgnored() {
+    void aThrowingFailureHandlerDoesNotTakeTheActorDown() {
         try (ActorSystem system = ActorSystem.builder().failureHandler((a, t) -> {
             throw new IllegalStateException("handler fails too");
         }).build()) {
