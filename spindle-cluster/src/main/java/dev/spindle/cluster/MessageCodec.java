@@ -35,7 +35,13 @@ import java.util.Map;
  * size or duration a worker measured, or a count of releases it handled, must not be negative; an
  * unknown tag, a truncated body, one over a bound or one with a negative size, duration or count
  * throws a {@link SecurityException} naming the problem, and nothing of the frame is acted on.
- * Stateless and thread-safe.
+ * What a frame costs decoded is bounded by its bytes too, and by the transport's frame limit: a
+ * key list of empty or one-letter keys costs a list slot per key read (the shortest strings are
+ * shared, {@link WireReader#string}), where it cost a String and two slots, 36 times the frame;
+ * a holder map that names a key twice, which no writer writes, is refused; the costliest frame
+ * left is a holder map of distinct short keys, a String, its array and a map entry each, about 20
+ * times its bytes. (On the Pekko transport bodies are read before the seal is checked: which key
+ * seals a frame depends on who sent it, which its bodies say.) Stateless and thread-safe.
  *
  * <p>For transport implementers: public only so that the transports in other modules share one
  * definition; it is not an API for applications.
@@ -284,9 +290,16 @@ public final class MessageCodec {
                 byte[] function = in.bytes(Integer.MAX_VALUE, "function");
                 List<String> deps = readStrings(in, "dependency");
                 int n = in.count(Integer.MAX_VALUE, 2, "holder entry");
-                Map<String, List<Integer>> holders = new LinkedHashMap<>(Math.max(4, n * 2));
+                // sized for n entries, no more: the table is allocated at once, and a crafted count
+                // of entries that each take two bytes made it four references per entry
+                Map<String, List<Integer>> holders = new LinkedHashMap<>(n + n / 3 + 1);
                 for (int i = 0; i < n; i++) {
-                    holders.put(key(in), ints(in));
+                    String dependency = key(in);
+                    if (holders.put(dependency, ints(in)) != null) {
+                        // never written (the writer writes a map): a crafted frame's way to make the
+                        // receiver allocate for entries it does not keep
+                        throw WireReader.malformed("holder entry for one key twice");
+                    }
                 }
                 int priority = in.zigZagInt();
                 return new WireMessage.Compute(key, attempt, function, deps, holders, priority, in.zigZag());
@@ -428,20 +441,36 @@ public final class MessageCodec {
 
     private static List<String> readStrings(WireReader in, String what) {
         int n = in.count(Integer.MAX_VALUE, 1, what);
-        List<String> out = new ArrayList<>(n);
-        for (int i = 0; i < n; i++) {
-            out.add(in.nonNullString(MAX_NAME_BYTES, what));
+        if (n == 0) {
+            return List.of();
         }
-        return List.copyOf(out);
+        String[] out = new String[n];
+        for (int i = 0; i < n; i++) {
+            out[i] = in.nonNullString(MAX_NAME_BYTES, what);
+        }
+        return List.of(out);
     }
 
+    /**
+     * A list of worker ids. The short lists, nearly every one, are made without a list to copy
+     * from: a list's own object and array took more than its ids, which take a byte each.
+     */
     private static List<Integer> ints(WireReader in) {
         int n = in.count(Integer.MAX_VALUE, 1, "worker id");
-        List<Integer> out = new ArrayList<>(n);
-        for (int i = 0; i < n; i++) {
-            out.add(in.zigZagInt());
+        switch (n) {
+            case 0:
+                return List.of();
+            case 1:
+                return List.of(in.zigZagInt());
+            case 2:
+                return List.of(in.zigZagInt(), in.zigZagInt());
+            default:
+                Integer[] out = new Integer[n];
+                for (int i = 0; i < n; i++) {
+                    out[i] = in.zigZagInt();
+                }
+                return List.of(out);
         }
-        return List.copyOf(out);
     }
 
     /**

@@ -10,7 +10,9 @@ import java.nio.charset.StandardCharsets;
  * its bytes are there, and every length or count read from the input is checked, before anything
  * is allocated for it, against the bytes that remain (an element takes at least one byte) and
  * against the caller's bound: so a reader never allocates more than the input it was given, and
- * a frame of a few bytes that declares a huge string or list is refused at once. Everything it
+ * a frame of a few bytes that declares a huge string or list is refused at once. The empty string
+ * and the one-character ASCII strings are shared, not allocated, so that a list of them (a byte
+ * or two each on the wire) costs the receiver a list slot each, not a String and its array. Everything it
  * refuses (truncated input, an overlong varint, a length over its bound) throws a
  * {@link SecurityException} whose message starts "malformed frame". Not thread-safe.
  *
@@ -18,6 +20,15 @@ import java.nio.charset.StandardCharsets;
  * definition; it is not an API for applications.
  */
 public final class WireReader {
+
+    /** The one-character ASCII strings, each a string's decoded form. */
+    private static final String[] ONE_LETTER = new String[128];
+
+    static {
+        for (int c = 0; c < ONE_LETTER.length; c++) {
+            ONE_LETTER[c] = String.valueOf((char) c).intern();
+        }
+    }
 
     private final byte[] buf;
     private int pos;
@@ -214,6 +225,13 @@ public final class WireReader {
         int n = length(maxBytes, what);
         if (n < 0) {
             return null;
+        }
+        if (n <= 1 && (n == 0 || buf[pos] >= 0)) {
+            // shared, not allocated: a list of empty or one-letter keys costs a byte or two each on
+            // the wire, and a String and its array each (48 bytes) decoded, so a crafted frame of
+            // them made the receiver allocate over 30 times its size
+            pos += n;
+            return n == 0 ? "" : ONE_LETTER[buf[pos - 1]];
         }
         int start = pos;
         int stop = pos + n;
