@@ -174,12 +174,11 @@ public final class WorkerCommandLine {
                 throw new IllegalArgumentException("--spill-dir " + dir + ": no such directory");
             }
             // the worker's spill directory is its own (rwx------), but whoever may write in its
-            // parent can move it aside for one of theirs, which a spill racing the swap writes into
-            Path open = openDirectoryAt(parent);
+            // parent can move it aside for one of theirs, which a spill racing the swap writes
+            // into: WorkerMemory's rule, refused here in the option's name
+            Path open = WorkerMemory.openDirectoryAt(parent);
             if (open != null) {
-                throw new IllegalArgumentException("--spill-dir " + dir + ": anyone may write in " + open
-                        + " (not sticky), and move the worker's spill directory aside for one of their own: choose"
-                        + " another, or make it sticky (chmod +t)");
+                throw new IllegalArgumentException("--spill-dir " + dir + ": " + WorkerMemory.openWhy(open));
             }
         }
         return new WorkerMemory(bytes, parent);
@@ -348,20 +347,6 @@ public final class WorkerCommandLine {
             throw new IllegalArgumentException(named + ": anyone may write in " + open + " (not sticky), and put"
                     + " a " + what + " of their own in its place: keep it elsewhere, or set " + envVariable
                     + " instead");
-        }
-    }
-
-    /**
-     * The first directory, from {@code dir} itself up to the root, that anyone may write in and
-     * that is not sticky ({@link OwnFiles#openDirectory}); {@code null} if there is none, the file
-     * system has no unix view to tell, or {@code dir} cannot be looked at (reported by what reads
-     * or writes there).
-     */
-    private static Path openDirectoryAt(Path dir) {
-        try {
-            return OwnFiles.openDirectory(dir.toRealPath());
-        } catch (IOException cannotLook) {
-            return null;
         }
     }
 

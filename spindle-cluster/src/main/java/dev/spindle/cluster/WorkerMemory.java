@@ -3,6 +3,8 @@
  */
 package dev.spindle.cluster;
 
+import dev.spindle.cluster.internal.OwnFiles;
+import java.io.IOException;
 import java.nio.file.Path;
 
 /**
@@ -14,6 +16,12 @@ import java.nio.file.Path;
  * ({@code java.io.tmpdir} when null) with owner-only permissions where the file system has POSIX
  * permissions, and deleted when the worker stops. A transport's {@code WorkerMain} reads it from
  * {@code --memory-limit} and {@code --spill-dir} ({@link WorkerCommandLine#memory()}).
+ *
+ * <p>The spill directory is the worker's own, but whoever may write in its parent can move it
+ * aside and put one of theirs in its place, which a spill racing the swap writes a task's value
+ * into: so a {@code spillParent} that anyone may write in, or below a directory that anyone may
+ * write in, is refused unless that directory is sticky ({@code /tmp}, where only an entry's owner
+ * may rename it), by the rule the launcher's {@code --spill-dir} is checked by ({@link OwnFiles}).
  *
  * @param limitBytes the limit in bytes; 0 for none (nothing spills, the worker never pauses)
  * @param spillParent the directory under which the spill directory is made, or {@code null}
@@ -29,11 +37,38 @@ public record WorkerMemory(long limitBytes, Path spillParent) {
      * @param limitBytes the limit in bytes; 0 for none
      * @param spillParent the directory under which the spill directory is made, or {@code null} for
      *     {@code java.io.tmpdir}
-     * @throws IllegalArgumentException if {@code limitBytes} is negative
+     * @throws IllegalArgumentException if {@code limitBytes} is negative, or anyone may write in
+     *         {@code spillParent} or in a directory above it that is not sticky (a directory that
+     *         cannot be looked at, one that does not exist included, is let be: the first spill
+     *         reports it)
      */
     public WorkerMemory {
         if (limitBytes < 0) {
             throw new IllegalArgumentException("memory limit must not be negative, got " + limitBytes);
         }
+        Path open = spillParent == null ? null : openDirectoryAt(spillParent);
+        if (open != null) {
+            throw new IllegalArgumentException("spill directory parent " + spillParent + ": " + openWhy(open));
+        }
+    }
+
+    /**
+     * The first directory, from {@code dir} itself up to the root, that anyone may write in and
+     * that is not sticky ({@link OwnFiles#openDirectory}); {@code null} if there is none, the file
+     * system has no unix view to tell, or {@code dir} cannot be looked at (reported by what reads
+     * or writes there). The launcher's {@code --spill-dir} is checked by it too.
+     */
+    static Path openDirectoryAt(Path dir) {
+        try {
+            return OwnFiles.openDirectory(dir.toRealPath());
+        } catch (IOException cannotLook) {
+            return null;
+        }
+    }
+
+    /** Why a spill parent below {@code open} is refused, and what to do, for a refusal's message. */
+    static String openWhy(Path open) {
+        return "anyone may write in " + open + " (not sticky), and move the worker's spill directory aside for one"
+                + " of their own: choose another, or make it sticky (chmod +t)";
     }
 }

@@ -47,6 +47,33 @@ class SpillDirectoryAnyoneMayWriteInTest {
         assertThat(memory(open).spillParent()).isEqualTo(open);
     }
 
+    /**
+     * The same parent given through the API ({@code WorkerMemory}, which {@code PekkoWorker.start},
+     * {@code HazelcastWorker.start} and {@code WorkerNode} take) was taken, whoever could write in
+     * it: refused now by the launcher's rule, and a directory below it too.
+     */
+    @Test
+    void aSpillParentAnyoneMayWriteInIsRefusedThroughTheApiToo(@TempDir Path dir) throws Exception {
+        assumeTrue(Files.getFileStore(dir).supportsFileAttributeView(PosixFileAttributeView.class), "POSIX permissions");
+        Path open = Files.createDirectory(dir.resolve("open"));
+        Path below = Files.createDirectory(open.resolve("mine"));
+        mode(open, 0777);
+
+        assertThatThrownBy(() -> new WorkerMemory(64L << 20, open)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("spill directory parent " + open + ": anyone may write in " + open + " (not sticky), and"
+                        + " move the worker's spill directory aside for one of their own: choose another, or make it"
+                        + " sticky (chmod +t)");
+        assertThatThrownBy(() -> new WorkerMemory(64L << 20, below)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("spill directory parent " + below + ": anyone may write in " + open + " ");
+
+        mode(open, 01777);
+        assertThat(new WorkerMemory(64L << 20, open).spillParent()).isEqualTo(open);
+        assertThat(new WorkerMemory(64L << 20, below).spillParent()).isEqualTo(below);
+        mode(open, 0755);
+        assertThat(new WorkerMemory(64L << 20, open).spillParent()).isEqualTo(open);
+        assertThat(new WorkerMemory(0, null).spillParent()).isNull();
+    }
+
     private static void mode(Path p, int mode) throws IOException {
         try {
             Files.setAttribute(p, "unix:mode", mode);

@@ -13,8 +13,9 @@ import java.util.Set;
 /**
  * Whether another user of this machine could change a file that a cluster member trusts (a
  * secret, a key or trust store, a directory of spilled values), as {@code ssh} asks of its key
- * files: one mechanism for the worker launchers ({@code WorkerCommandLine}) and the Pekko member's
- * stores, each of which words its own refusal. ({@code DevCertificates} applies the same rule to its
+ * files: one mechanism for the worker launchers ({@code WorkerCommandLine}), a worker's spill directory
+ * however it is given ({@code WorkerMemory}) and the Pekko member's stores, each of which words
+ * its own refusal. ({@code DevCertificates} applies the same rule to its
  * directory with a copy of its own: it also runs as a single-file program, on the JDK alone.)
  *
  * <p>A file is another user's to change if it belongs to another user (whoever owns a file may
