@@ -645,10 +645,12 @@ final class Meters {
      * often they ask, and costs the binds one wait per stuck episode ({@link BoundedReads}). Apart
      * from the slots of its binders' meters, which are the binders' own: a bind meets the cluster
      * only, not the binder that registered the meter. A slot holds its cluster only while a read
-     * of it runs (the reader thread holds it then anyway). Keyed by {@code equals}, as the
-     * clusters here do not override it: by identity.
+     * of it runs (the reader thread holds it then anyway). Keyed by identity: a view is the
+     * user's, and keyed by its {@code equals}, a view that called itself equal to a stuck one was
+     * answered with that one's read (taken as live when closed, or as closed when live), and one
+     * whose hash changed added a slot each time it was asked about.
      */
-    private static final Map<ClusterView, BoundedReads.Slot<Boolean>> ASKS = new WeakHashMap<>();
+    private static final WeakIdentityMap<ClusterView, BoundedReads.Slot<Boolean>> ASKS = new WeakIdentityMap<>();
 
     /**
      * Whether {@code cluster}'s stats can no longer be read; called without the lock. Read on a
@@ -667,7 +669,7 @@ final class Meters {
     private static Answer ask(ClusterView cluster) {
         BoundedReads.Slot<Boolean> slot;
         synchronized (ASKS) {
-            slot = ASKS.computeIfAbsent(cluster, c -> new BoundedReads.Slot<>());
+            slot = ASKS.computeIfAbsent(cluster, BoundedReads.Slot::new);
         }
         BoundedReads.Outcome<Boolean> outcome;
         try {
