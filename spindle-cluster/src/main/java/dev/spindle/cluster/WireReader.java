@@ -22,11 +22,11 @@ import java.nio.charset.StandardCharsets;
 public final class WireReader {
 
     /** The one-character ASCII strings, each a string's decoded form. */
-    private static final String[] ONE_LETTER = new String[128];
+    private static final String[] ONE_CHAR = new String[128];
 
     static {
-        for (int c = 0; c < ONE_LETTER.length; c++) {
-            ONE_LETTER[c] = String.valueOf((char) c).intern();
+        for (int c = 0; c < ONE_CHAR.length; c++) {
+            ONE_CHAR[c] = String.valueOf((char) c);
         }
     }
 
@@ -231,7 +231,7 @@ public final class WireReader {
             // the wire, and a String and its array each (48 bytes) decoded, so a crafted frame of
             // them made the receiver allocate over 30 times its size
             pos += n;
-            return n == 0 ? "" : ONE_LETTER[buf[pos - 1]];
+            return n == 0 ? "" : ONE_CHAR[buf[pos - 1]];
         }
         int start = pos;
         int stop = pos + n;
