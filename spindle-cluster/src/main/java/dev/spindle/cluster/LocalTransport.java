@@ -5,9 +5,11 @@ package dev.spindle.cluster;
 
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 
@@ -16,12 +18,31 @@ import java.util.function.Consumer;
  * messages by the latency, data by {@code latency + bytes / bandwidth}, so that moving data
  * between workers of one JVM costs what it would on a network. Links are not congested: two
  * transfers at once each get the full bandwidth.
+ *
+ * <p>Every delivery runs on the timer's one thread, so the scheduler's and the workers' messages
+ * are handled one at a time, each sender's in the order it sent them (at one latency, later sent
+ * is later due). A delivery with no delay (no latency configured, or a fetch's failure; data too
+ * small for the bandwidth to delay it) does not go through the timer's delay queue one by one: it
+ * is queued in {@link #now}, and one drain task on the timer runs what that queue holds, in order,
+ * scheduled when the queue gets its first delivery while no drain is pending ({@link #draining}).
+ * A graph of small tasks without latency sends a few messages per task, and scheduling each (the
+ * delay queue's lock and heap) cost more than handling it. A drain runs at most {@link #BATCH}
+ * deliveries, then schedules itself again behind what the timer has due, so that data delayed by
+ * the bandwidth is not held back by a steady stream of messages.
  */
 final class LocalTransport implements Transport {
+
+    /** The most deliveries one drain runs before what the timer has due gets its turn. */
+    private static final int BATCH = 256;
 
     private final double bandwidth;
     private final long latencyNanos;
     private final ScheduledThreadPoolExecutor timer;
+    /** Deliveries without delay, in the order they were sent; run by {@link #drain} on the timer's thread. */
+    private final ConcurrentLinkedQueue<Runnable> now = new ConcurrentLinkedQueue<>();
+    /** Whether a drain is scheduled or running: set by whoever queues into an empty {@link #now} first. */
+    private final AtomicBoolean draining = new AtomicBoolean();
+    private final Runnable drain = this::drain;
     private final AtomicLong bytes = new AtomicLong();
     private volatile List<ClusterWorker> workers = List.of();
     private volatile Consumer<Message.ToScheduler> scheduler = m -> { };
@@ -123,16 +144,60 @@ final class LocalTransport implements Transport {
         if (closed) {
             return;
         }
+        if (nanos <= 0) {
+            now.offer(action);
+            // the drain that empties the queue clears the flag and looks again (drain), so a
+            // delivery queued meanwhile is either seen by that drain or finds the flag clear here
+            if (!draining.get() && draining.compareAndSet(false, true)) {
+                schedule(drain, 0);
+            }
+            return;
+        }
+        schedule(action, nanos);
+    }
+
+    private void schedule(Runnable action, long nanos) {
         try {
-            timer.schedule(action, Math.max(0, nanos), TimeUnit.NANOSECONDS);
+            timer.schedule(action, nanos, TimeUnit.NANOSECONDS);
         } catch (RejectedExecutionException e) {
             // closed concurrently: dropping is the contract after close
         }
+    }
+
+    /**
+     * On the timer's thread: runs up to {@link #BATCH} deliveries of {@link #now}, then schedules
+     * itself again if more are queued, or clears {@link #draining} and checks once more (a sender
+     * that queued after the last poll but saw the flag still set left its delivery to this drain).
+     */
+    private void drain() {
+        for (int n = 0; n < BATCH; n++) {
+            if (closed) {
+                return;                       // dropped, as the timer's queue is by close
+            }
+            Runnable action = now.poll();
+            if (action == null) {
+                draining.set(false);
+                if (now.isEmpty() || !draining.compareAndSet(false, true)) {
+                    return;                   // nothing queued, or its sender scheduled a drain
+                }
+                continue;
+            }
+            try {
+                action.run();
+            } catch (RuntimeException | Error e) {
+                // thrown out of the drain, it would leave the flag set and strand the queue (the
+                // timer keeps a scheduled action's throwable in its future, which nobody reads)
+                Thread t = Thread.currentThread();
+                t.getUncaughtExceptionHandler().uncaughtException(t, e);
+            }
+        }
+        schedule(drain, 0);                   // perhaps more queued: after what the timer has due by now
     }
 
     @Override
     public void close() {
         closed = true;
         timer.shutdownNow();
+        now.clear();                          // dropped as the timer's queue is: a kept transport keeps no message
     }
 }
