@@ -215,7 +215,10 @@ final class GraphScheduler implements AutoCloseable {
     private final BalanceParams params;
     private final Transport transport;
     private final List<WorkerState> workers = new ArrayList<>();
+    /** The record of each key; changed through {@link #track} and {@link #untrack} only, which keep {@link #stateCounts}. */
     private final Map<String, TaskState> tasks = new HashMap<>();
+    /** Of {@link #tasks}: the records in MEMORY and ERRED, for the stats. */
+    private final StateCounts stateCounts = new StateCounts();
     private final Map<Long, PendingSteal> inFlight = new LinkedHashMap<>();
     /** Withdrawals from stalled workers in flight, by their (negative) steal ids; see {@link #stalls}. */
     private final Map<Long, Withdrawal> withdrawals = new HashMap<>();
@@ -650,7 +653,7 @@ final class GraphScheduler implements AutoCloseable {
                 for (String dep : s.dependencies()) {
                     t.addDependency(tasks.get(dep));
                 }
-                tasks.put(s.key(), t);
+                track(t);
                 futures.add(t.future);
             }
             Set<TaskState> visited = new HashSet<>();
@@ -776,7 +779,7 @@ final class GraphScheduler implements AutoCloseable {
             });
         }
         next.supersededFutures = earlier.supersededFutures + (earlier.ownFutureHeld ? 1 : 0);
-        tasks.put(next.key(), next);
+        track(next);
         return inputs;
     }
 
@@ -808,6 +811,34 @@ final class GraphScheduler implements AutoCloseable {
      */
     <T> T inspectTasks(java.util.function.BiFunction<Map<String, TaskState>, List<WorkerState>, T> view) {
         return call(() -> view.apply(Collections.unmodifiableMap(tasks), List.copyOf(workers)));
+    }
+
+    /**
+     * Makes {@code t} the record of its key, counted in {@link #stateCounts} in place of the
+     * record it replaces (see {@link #supersede}); a record already there stays counted once.
+     */
+    private void track(TaskState t) {
+        TaskState replaced = tasks.put(t.key(), t);
+        if (replaced == t) {
+            return;
+        }
+        if (replaced != null) {
+            uncount(replaced);
+        }
+        t.counted = stateCounts;
+        stateCounts.count(t.state, 1);
+    }
+
+    /** Forgets {@code t}, the record of its key, and takes it out of {@link #stateCounts}. */
+    private void untrack(TaskState t) {
+        if (tasks.remove(t.key(), t)) {
+            uncount(t);
+        }
+    }
+
+    private void uncount(TaskState t) {
+        stateCounts.count(t.state, -1);
+        t.counted = null;
     }
 
     /** Runs one balance round now and returns its moves. */
@@ -855,15 +886,8 @@ final class GraphScheduler implements AutoCloseable {
                 ws.add(view.apply(w));
                 executed += w.executed;
             }
-            int inMemory = 0;
-            int erred = 0;
-            for (TaskState t : tasks.values()) {
-                if (t.state == TaskState.State.MEMORY) {
-                    inMemory++;
-                } else if (t.state == TaskState.State.ERRED) {
-                    erred++;
-                }
-            }
+            int inMemory = stateCounts.inMemory;   // kept as records change: see StateCounts
+            int erred = stateCounts.erred;
             int awaiting = 0;
             for (TaskState t : awaitingWorker) {
                 if (awaits(t)) {              // a read: it leaves the set, and every wait, as it is
@@ -1436,7 +1460,7 @@ final class GraphScheduler implements AutoCloseable {
                     || !t.dependents.isEmpty() || tasks.get(t.key()) != t) {
                 continue;
             }
-            tasks.remove(t.key());
+            untrack(t);
             for (TaskState d : t.dependencies) {
                 d.dependents.remove(t);
                 work.push(d);
@@ -1470,13 +1494,30 @@ final class GraphScheduler implements AutoCloseable {
     }
 
     /**
-     * On the scheduler thread: recounts {@link TaskState#pendingDependents} and
+     * On the scheduler thread: recounts the records in MEMORY and ERRED ({@link #stateCounts}, the
+     * walk the stats made before), {@link TaskState#pendingDependents} and
      * {@link TaskState#dependenciesNotInMemory} of every record, and each worker's transfer totals,
      * the way they were computed before they were kept as running counts, and throws on the first
      * difference (a count too high keeps a value or a task waiting for good, one too low frees a
      * value a pending task still needs).
      */
     private void checkCounts() {
+        int inMemory = 0;
+        int erred = 0;
+        for (TaskState t : tasks.values()) {
+            if (t.counted != stateCounts) {
+                throw new AssertionError("task " + t + " is the record of its key but not counted");
+            }
+            if (t.state == TaskState.State.MEMORY) {
+                inMemory++;
+            } else if (t.state == TaskState.State.ERRED) {
+                erred++;
+            }
+        }
+        if (stateCounts.inMemory != inMemory || stateCounts.erred != erred) {
+            throw new AssertionError("records in memory " + stateCounts.inMemory + ", recounted " + inMemory
+                    + "; erred " + stateCounts.erred + ", recounted " + erred);
+        }
         for (TaskState t : tasks.values()) {
             int pending = 0;
             for (TaskState d : t.dependents) {
@@ -2883,7 +2924,9 @@ final class GraphScheduler implements AutoCloseable {
         // a caller may keep the closed cluster, or a future whose cleaner refers to this
         // scheduler: the records (functions, and a scattered value in its function) must not
         // stay reachable through it
-        tasks.clear();
+        for (TaskState t : List.copyOf(tasks.values())) {
+            untrack(t);
+        }
         inFlight.clear();
         withdrawals.clear();
         awaitingWorker.clear();

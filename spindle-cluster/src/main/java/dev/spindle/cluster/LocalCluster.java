@@ -292,6 +292,11 @@ public final class LocalCluster implements ClusterView, AutoCloseable {
         scheduler.checkCountsForTests();
     }
 
+    /** For tests: see {@link GraphScheduler#inspectTasks}. */
+    <T> T inspectTasks(java.util.function.BiFunction<Map<String, TaskState>, List<WorkerState>, T> view) {
+        return scheduler.inspectTasks(view);
+    }
+
     /** The task records the scheduler keeps, for tests of {@link CoordinatorSettings.Knobs#forgetReleased}. */
     int taskRecords() {
         return scheduler.taskRecords();

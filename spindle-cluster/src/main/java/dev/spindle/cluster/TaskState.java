@@ -177,10 +177,24 @@ final class TaskState {
         return s == State.WAITING || s == State.PROCESSING;
     }
 
-    /** Moves to {@code next}, telling its dependencies when it starts or stops needing them. */
+    /**
+     * The counts this record is in while it is the scheduler's record of its key, which
+     * {@link #setState} keeps; null once it is replaced or forgotten (GraphScheduler.track and
+     * untrack), or before it is added.
+     */
+    StateCounts counted;
+
+    /**
+     * Moves to {@code next}, telling its dependencies when it starts or stops needing them, and
+     * the counts it is in ({@link #counted}) that it moved.
+     */
     void setState(State next) {
         boolean was = pending(state);
         boolean wasInMemory = state == State.MEMORY;
+        if (counted != null) {
+            counted.count(state, -1);
+            counted.count(next, 1);
+        }
         state = next;
         if (was != pending(next)) {
             int delta = was ? -1 : 1;
