@@ -19,7 +19,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /** Bad settings and arguments fail with a message naming the problem; refusals are logged once per offender. */
-@Timeout(value = 60, unit = TimeUnit.SECONDS)
+// a hang guard: the first class to use TestCerts makes the stores, a dozen keytool JVMs, which
+// took over 60 s with the machine loaded (load 37 on 2 cores)
+@Timeout(value = 180, unit = TimeUnit.SECONDS)
 class SettingsAndLauncherTest {
 
     private static PekkoClusterSettings.Builder builder() {

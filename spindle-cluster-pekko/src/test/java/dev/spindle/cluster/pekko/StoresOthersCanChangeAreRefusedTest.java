@@ -33,7 +33,9 @@ import org.junit.jupiter.api.io.TempDir;
  * write in without the sticky bit, is refused now, as the secret files of the worker launchers
  * are.
  */
-@Timeout(value = 60, unit = TimeUnit.SECONDS)
+// a hang guard: the first class to use TestCerts makes the stores, a dozen keytool JVMs, which
+// took over 60 s with the machine loaded (load 37 on 2 cores)
+@Timeout(value = 180, unit = TimeUnit.SECONDS)
 class StoresOthersCanChangeAreRefusedTest {
 
     @Test
