@@ -16,7 +16,9 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.CompletionService;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorCompletionService;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -144,15 +146,18 @@ public final class EchoLoad {
             long start = System.nanoTime();
             long measureFrom = start + settings.warmup().toNanos();
             long measureTo = measureFrom + settings.measure().toNanos();
+            // taken as they end, not in the order started: a failure on any thread ends the run now,
+            // not once the threads before it have run their whole measured period
+            CompletionService<ClientLoop> ended = new ExecutorCompletionService<>(pool);
             List<Future<ClientLoop>> futures = new ArrayList<>();
             for (List<Conn> share : shares) {
-                futures.add(pool.submit(() -> new ClientLoop(share, measureFrom, measureTo).run()));
+                futures.add(ended.submit(() -> new ClientLoop(share, measureFrom, measureTo).run()));
             }
             Histogram latency = new Histogram(3);
             long requests = 0;
             long checked = 0;
-            for (Future<ClientLoop> f : futures) {
-                ClientLoop done = join(f, futures);
+            for (int i = 0; i < futures.size(); i++) {
+                ClientLoop done = join(ended, futures);
                 latency.add(done.latency);
                 requests += done.measured;
                 for (Conn c : done.conns) {
@@ -179,10 +184,13 @@ public final class EchoLoad {
         }
     }
 
-    /** The first failure of any client thread ends the run (the others are interrupted). */
-    private static ClientLoop join(Future<ClientLoop> f, List<Future<ClientLoop>> all) {
+    /**
+     * The next client thread to end: the first failure of any ends the run (the others are
+     * interrupted).
+     */
+    private static ClientLoop join(CompletionService<ClientLoop> ended, List<Future<ClientLoop>> all) {
         try {
-            return f.get();
+            return ended.take().get();
         } catch (ExecutionException e) {
             all.forEach(x -> x.cancel(true));
             Throwable cause = e.getCause();
