@@ -576,11 +576,14 @@ public final class Async {
 
     /**
      * Like {@link #select}, completing with the first result only. As there, the losers are
-     * cancelled, a spawned task's {@link JoinHandle} included (its task is cancelled).
+     * cancelled, a spawned task's {@link JoinHandle} included (its task is cancelled), and of
+     * tasks found ready in the same poll the one earlier in the list wins: two sleeps that have
+     * both ended by the time the task is polled (a thread held up in between) are a tie, whatever
+     * their durations.
      *
      * <pre>{@code
      * AsyncTask<String> fastest = Async.any(List.of(
-     *         Async.map(Async.sleep(Duration.ofMillis(50)), x -> "slow"),
+     *         Async.map(Async.sleep(Duration.ofSeconds(10)), x -> "slow"),
      *         Async.map(Async.sleep(Duration.ofMillis(5)), x -> "fast")));   // "fast"
      * }</pre>
      *
