@@ -26,7 +26,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
-import java.util.WeakHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -123,8 +122,15 @@ import java.util.function.ToDoubleFunction;
  */
 final class Meters {
 
-    /** Per registry (weakly, by identity), which object each id registered here reads (weakly). */
-    private static final Map<MeterRegistry, Map<Key, Note>> READS = new WeakHashMap<>();
+    /**
+     * Per registry (weakly, by identity), which object each id registered here reads (weakly).
+     * By identity, not the registry's own {@code equals}: a registry is the user's, and keyed by
+     * its {@code equals}, one that called itself equal to another shared that one's notes (a bind
+     * to it dropped them, as they named meters it does not hold), and one whose hash changed as
+     * meters were added found none of its own at its next bind; either way a second live object
+     * of an id already bound was not refused, and read the first one's meters under its name.
+     */
+    private static final WeakIdentityMap<MeterRegistry, Map<Key, Note>> READS = new WeakIdentityMap<>();
 
     /** Tests only: how many ids {@code registry}'s notes hold. */
     static int notesOf(MeterRegistry registry) {
@@ -189,8 +195,8 @@ final class Meters {
      * Meters of a new bind to {@code registry}.
      *
      * @throws NullPointerException if {@code registry} is null: checked here, since every binder's
-     *     {@code bindTo} comes this way, and the notes take a null key (a {@link WeakHashMap}
-     *     does), so a null registry got one for good before failing on its way without a message
+     *     {@code bindTo} comes this way: a null registry would get notes of its own, kept for good
+     *     (a null key is never collected), before the bind failed on its way without a message
      */
     Meters(MeterRegistry registry, Tags tags) {
         this(Objects.requireNonNull(registry, "registry"), tags, new ArrayList<>());
@@ -294,7 +300,7 @@ final class Meters {
     /** {@link #register()} under the lock, the clusters it needs in {@code asked}, else {@link MustAsk}. */
     private void register(Map<ClusterView, Answer> asked) {
         synchronized (READS) {
-            Map<Key, Note> notes = READS.computeIfAbsent(registry, r -> new HashMap<>());
+            Map<Key, Note> notes = READS.computeIfAbsent(registry, HashMap::new);
             forgetRemoved(notes);
             List<Notes> reached = reached(notes);
             Set<MeterRegistry> mine = holders(registry);

@@ -8,15 +8,17 @@ import java.lang.ref.ReferenceQueue;
 import java.lang.ref.WeakReference;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.function.BiConsumer;
 import java.util.function.Supplier;
 
 /**
  * A map from objects, compared by identity and held weakly, to values: what a {@link
  * java.util.WeakHashMap} is for keys whose {@code equals} and {@code hashCode} are their own.
- * The keys here are the user's ({@code ClusterView}s): keyed by their {@code equals}, two views
- * that called themselves equal shared one entry, and a view whose hash changed added an entry
- * each time it was looked up, kept for as long as the view lived. An entry goes once its key has
- * been collected, at the next call. Not thread-safe: the caller locks.
+ * The keys here are the user's ({@code ClusterView}s, {@code MeterRegistry}s): keyed by their
+ * {@code equals}, two that called themselves equal shared one entry, and one whose hash changed
+ * was not found under its new hash (a new entry each time it was looked up, kept for as long as
+ * the key lived, its earlier entries lost to it). An entry goes once its key has been collected,
+ * at the next call. Not thread-safe: the caller locks.
  *
  * @param <K> the keys, compared by identity
  * @param <V> the values, which must not hold their key (it would never be collected)
@@ -41,6 +43,31 @@ final class WeakIdentityMap<K, V> {
             entries.put(new Ref<>(key, collected), value);
         }
         return value;
+    }
+
+    /**
+     * {@code key}'s value.
+     *
+     * @param key the key, not null
+     * @return the value kept for {@code key}, or null if it has none
+     */
+    V get(K key) {
+        expunge();
+        return entries.get(new Ref<>(key, null));
+    }
+
+    /**
+     * Gives {@code each} every key not collected yet, with its value. {@code each} must not change
+     * this map.
+     */
+    void forEach(BiConsumer<? super K, ? super V> each) {
+        expunge();
+        entries.forEach((ref, value) -> {
+            K key = ref.get();
+            if (key != null) {                // collected since, its entry not yet expunged
+                each.accept(key, value);
+            }
+        });
     }
 
     /** {@return the entries whose keys have not been seen collected} */
