@@ -66,7 +66,9 @@ import java.util.zip.CheckedOutputStream;
  * values, so the target alone drives spilling here.
  *
  * <p>Files live in a directory only the current user can read ({@code rwx------} where POSIX
- * permissions exist), created on first spill (under the given parent, else {@code java.io.tmpdir}),
+ * permissions exist), created on first spill (under the given parent, else {@code java.io.tmpdir},
+ * refused as the disk's failure if anyone may write there and it is not sticky: see
+ * {@link #defaultParent}),
  * again by a spill that finds it gone (a temporary-file cleaner removes a long-idle one), and
  * deleted by {@link #clear()}. A file is read back only if it still has the length written,
  * and through a filter that bounds the stream to that length and every array's declared length
@@ -560,7 +562,7 @@ final class DataStore {
                 directoryKey = null;
             }
             if (directory == null) {
-                Path parent = spillParent != null ? spillParent : Path.of(System.getProperty("java.io.tmpdir"));
+                Path parent = spillParent != null ? spillParent : defaultParent();
                 directory = FileSystems.getDefault().supportedFileAttributeViews().contains("posix")
                         ? Files.createTempDirectory(parent, "spindle-spill-",
                                 PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")))
@@ -607,6 +609,29 @@ final class DataStore {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot spill a value to disk", e);
         }
+    }
+
+    /**
+     * {@code java.io.tmpdir}, where the spill directory is made when no parent was given, checked
+     * as a given one is ({@link WorkerMemory}): if anyone may write in it, or in a directory above
+     * it, and that directory is not sticky, it is refused, as a disk that refuses the spill.
+     * Checked here, each time the directory is made, not when the store is built: a worker that
+     * never spills reads nothing of the file system, and the property is read where it is used.
+     * Taken whatever it
+     * was, a {@code java.io.tmpdir} set to a directory open to all let whoever may write there
+     * move the spill directory aside for one of theirs, which a racing spill writes a value into.
+     *
+     * @throws IOException if it is refused, saying why and what to do
+     */
+    private static Path defaultParent() throws IOException {
+        String tmpdir = System.getProperty("java.io.tmpdir");
+        Path parent = Path.of(tmpdir);
+        Path open = WorkerMemory.openDirectoryAt(parent);
+        if (open != null) {
+            throw new IOException("java.io.tmpdir " + tmpdir + ": " + WorkerMemory.openWhy(open)
+                    + "; or give the worker a spill parent of its own (--spill-dir, or WorkerMemory's spillParent)");
+        }
+        return parent;
     }
 
     /**

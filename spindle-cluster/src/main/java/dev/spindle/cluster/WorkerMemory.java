@@ -22,6 +22,10 @@ import java.nio.file.Path;
  * into: so a {@code spillParent} that anyone may write in, or below a directory that anyone may
  * write in, is refused unless that directory is sticky ({@code /tmp}, where only an entry's owner
  * may rename it), by the rule the launcher's {@code --spill-dir} is checked by ({@link OwnFiles}).
+ * The default, {@code java.io.tmpdir}, is checked by the same rule where the spill directory is
+ * made, at the first spill (a worker that never spills reads nothing of the file system): refused
+ * there, the spill fails as on a disk that refuses it, with a warning naming
+ * {@code java.io.tmpdir}; the values stay in memory, and a paused worker counts as stalled.
  *
  * @param limitBytes the limit in bytes; 0 for none (nothing spills, the worker never pauses)
  * @param spillParent the directory under which the spill directory is made, or {@code null}
@@ -36,7 +40,7 @@ public record WorkerMemory(long limitBytes, Path spillParent) {
      *
      * @param limitBytes the limit in bytes; 0 for none
      * @param spillParent the directory under which the spill directory is made, or {@code null} for
-     *     {@code java.io.tmpdir}
+     *     {@code java.io.tmpdir} (checked at the first spill: see above)
      * @throws IllegalArgumentException if {@code limitBytes} is negative, or anyone may write in
      *         {@code spillParent} or in a directory above it that is not sticky (a directory that
      *         cannot be looked at, one that does not exist included, is let be: the first spill
