@@ -214,8 +214,8 @@ public final class Async {
      * still holds for its other awaiters: {@code task} is a handle, or passes one's value on as
      * its own (a then whose second task is one, a timeout over such a task, a select won by one,
      * an {@code any}, a map whose function returned the very value it was given, a recover its
-     * task's value passed through, a long chain run as a pipeline; see
-     * {@link DirectTask#readFromHandle}). The
+     * task's value passed through, a long chain run as a pipeline, a loop whose last turn passed
+     * one's value on as its {@link Step#done} result; see {@link DirectTask#readFromHandle}). The
      * runtime, dropping a value whose task's handle was cancelled during the poll that returned
      * it, leaves such a value alone: it closed a connection that the awaited handle went on
      * handing to others. Asked on that drop alone, never on a task's usual path.
@@ -906,7 +906,7 @@ public final class Async {
                 stages[next++] = null;
                 if (s instanceof MapTask<?, ?> m) {
                     Object r = m.apply(v);
-                    ofCurrent &= r == v;       // a function that passed its value on leaves it the task's
+                    ofCurrent &= passesOn(r, v); // a function that passed its value on leaves it the task's
                     v = r;
                 } else if (s instanceof ThenTask<?, ?> th) {
                     current = th.secondFor(v);
@@ -1013,12 +1013,24 @@ public final class Async {
     }
 
     /**
+     * Whether a function given {@code v} passed it on in returning {@code r}: {@code r} is
+     * {@code v}, or the {@link Step#done} that ends a loop with {@code v} (the result a
+     * {@link LoopTask} completes with). A step's own type is checked only when the function
+     * made a new value, so a map's usual completion pays a class check and stores nothing.
+     */
+    static boolean passesOn(Object r, Object v) {
+        return r == v || r instanceof Step<?, ?> s && s.result == v && s.done;
+    }
+
+    /**
      * A map. Its value is its function's, unless the function returned the very value it was
      * given (logged it, checked it and passed it on): then it is its task's, and a handle's if
      * that task read it from one, which still holds it for its other awaiters
      * ({@link #readFromHandle}). Counted as the map's own, it was closed under them when the
      * runtime dropped it (the map's task cancelled during the poll that returned it) or when its
-     * Poll could not be allocated.
+     * Poll could not be allocated. A {@link Step#done} of the value it was given (a loop's last
+     * turn ending the loop with it) passes it on too: its loop asks the map on a drop
+     * ({@link LoopTask}).
      */
     private static final class MapTask<T, R> extends Stage<T, R> {
         private final Function<? super T, ? extends R> fn;
@@ -1042,7 +1054,7 @@ public final class Async {
                 return v;
             }
             Object r = fn.apply((T) v);
-            if (r == v && r != null) {
+            if (v != null && passesOn(r, v)) {
                 passedOn = true;
             }
             return r;
@@ -1255,9 +1267,20 @@ public final class Async {
      * should that allocation fail (a connection the last turn returned is closed), and a
      * combinator awaiting the loop reads the value without one. It made its own Poll, and an
      * {@link OutOfMemoryError} there left such a connection open, held by nobody.
+     *
+     * <p>Its value is its last turn's {@link Step#done} result, which that turn may have read
+     * from a handle it awaited (a map over the handle making {@code Step.done} of its value, or
+     * a handle whose value is the step): the handle still holds it for its other awaiters, so
+     * the loop answers {@link #readFromHandle} by asking that turn. The turn is kept only when
+     * it ends the loop, in the slot of the state, which no turn needs any more: a turn that goes
+     * on stores and reads what it did before, and a loop stays 24 bytes.
      */
     private static final class LoopTask<S, R> extends DirectTask<R> implements Cancellable {
-        private S state;
+        /**
+         * The next turn's state; once the loop is done, the turn that ended it, for
+         * {@link #readFromHandle} (asked on a drop alone, after that turn's poll).
+         */
+        private Object state;
         private final Function<? super S, ? extends AsyncTask<Step<S, R>>> step;
         private AsyncTask<Step<S, R>> current;
 
@@ -1274,9 +1297,12 @@ public final class Async {
                         cx.waker().wake();
                         return DirectTask.PENDING;
                     }
-                    current = Objects.requireNonNull(step.apply(state), "loop: step returned null");
+                    @SuppressWarnings("unchecked")
+                    S st = (S) state;
+                    current = Objects.requireNonNull(step.apply(st), "loop: step returned null");
                 }
-                Object v = DirectTask.pollValue(current, cx);
+                AsyncTask<Step<S, R>> turn = current;
+                Object v = DirectTask.pollValue(turn, cx);
                 if (v == DirectTask.PENDING) {
                     return DirectTask.PENDING;
                 }
@@ -1289,10 +1315,23 @@ public final class Async {
                 @SuppressWarnings("unchecked")
                 Step<S, R> s = (Step<S, R>) v;
                 if (s.done) {
+                    state = turn;              // on completion alone: see readFromHandle
                     return s.result;
                 }
                 state = s.state;
             }
+        }
+
+        /**
+         * Whether the last turn read the result it ended the loop with from a handle: its task
+         * is one, or passes one's value on, whose value is the {@link Step} (a then ending in
+         * the handle), or is a map that made {@code Step.done} of the handle's value it was given
+         * ({@link Async#passesOn}). Asked only after the poll that completed the loop, so
+         * {@link #state} holds that turn.
+         */
+        @Override
+        boolean readFromHandle() {
+            return state instanceof AsyncTask<?> turn && Async.readFromHandle(turn);
         }
 
         @Override

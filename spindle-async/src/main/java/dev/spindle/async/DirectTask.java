@@ -88,8 +88,9 @@ abstract class DirectTask<T> implements AsyncTask<T> {
      * Whether the value {@link #pollDirect} just returned is a {@link JoinHandle}'s own, which the
      * handle keeps for its other awaiters and for a poll again: then a failed wrap leaves it to
      * the handle, as a {@code select} won by a handle does. {@code false} by default: the value
-     * is this task's alone (a loop's). A map answers for a value its function passed on
-     * unchanged, a recover for one its task's poll returned, by asking their task.
+     * is this task's alone. A map answers for a value its function passed on unchanged, a
+     * recover for one its task's poll returned, a loop for the result its last turn passed on,
+     * by asking their task.
      */
     boolean readFromHandle() {
         return false;

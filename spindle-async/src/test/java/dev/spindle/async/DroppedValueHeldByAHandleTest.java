@@ -21,9 +21,9 @@ import org.junit.jupiter.api.Timeout;
  * by the runtime, which closes it if it is a connection (nobody could receive it). A task that
  * passes on the value of a handle it awaits (a then whose second task is the handle, a timeout
  * over it, a map whose function returns the value it is given, a recover its task's value passes
- * through, an all's child doing so) returned the handle's own value, which the handle still hands
- * to its other awaiters: the runtime (or the failed all) closed it under them, a connection they
- * received already closed. Such a value is now left to the handle, as a select's or an all's
+ * through, an all's child doing so, a loop whose last turn ends it with the handle's value)
+ * returned the handle's own value, which the handle still hands to its other awaiters: the
+ * runtime (or the failed all) closed it under them, a connection they received already closed. Such a value is now left to the handle, as a select's or an all's
  * handle child's is; a value of the task's own is still closed.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
@@ -190,6 +190,70 @@ class DroppedValueHeldByAHandleTest {
             JoinHandle<List<Resource>> h = spawnCancelledDuringItsLastPoll(rt,
                     cancelSelf -> Async.all(List.of(Async.then(cancelSelf, y -> held))));
             assertThat(h.isCancelled()).isTrue();
+            assertThat(r.closed).as("the value the promise still holds").isFalse();
+        }
+    }
+
+    @Test
+    void aHandlesValueALoopEndsWithIsLeftToTheHandle() throws Exception {
+        // before: a loop's value counted as its own whatever its last turn read it from, so a
+        // turn that ended the loop with the value of a handle it awaited (a map over the handle
+        // making Step.done of it) had the runtime close the promise's connection under its other
+        // awaiters. The turn that ends the loop cancels the loop's handle: a cancelled task's
+        // loop takes no further turn (its budget is spent), so the cancel comes in its last one
+        Resource r = new Resource();
+        AsyncPromise<Resource> held = new AsyncPromise<>();
+        held.complete(r);
+        try (AsyncRuntime rt = AsyncRuntime.builder().workers(1).build()) {
+            JoinHandle<Resource> h = spawnCancelledDuringItsLastPoll(rt, cancelSelf -> Async.loop(0,
+                    (Integer turn) -> turn < 2
+                            ? Async.ready(Async.Step.<Integer, Resource>next(turn + 1))
+                            : Async.then(cancelSelf, y -> Async.map(held, c -> Async.Step.<Integer, Resource>done(c)))));
+            assertThat(h.isCancelled()).isTrue();
+            assertThat(r.closed).as("the value the promise still holds").isFalse();
+            assertThat(held.get()).isSameAs(r);
+        }
+    }
+
+    @Test
+    void aLoopEndedByAHandlesStepLeavesItsValueToTheHandle() throws Exception {
+        // the last turn ends in a handle whose value is the Step itself: its result is the
+        // handle's too
+        Resource r = new Resource();
+        AsyncPromise<Async.Step<Integer, Resource>> held = new AsyncPromise<>();
+        held.complete(Async.Step.done(r));
+        try (AsyncRuntime rt = AsyncRuntime.builder().workers(1).build()) {
+            JoinHandle<Resource> h = spawnCancelledDuringItsLastPoll(rt,
+                    cancelSelf -> Async.loop(0, (Integer turn) -> Async.then(cancelSelf, y -> held)));
+            assertThat(h.isCancelled()).isTrue();
+            assertThat(r.closed).as("the value the promise still holds").isFalse();
+        }
+    }
+
+    @Test
+    void aLoopsOwnValueIsStillClosed() throws Exception {
+        Resource own = new Resource();
+        try (AsyncRuntime rt = AsyncRuntime.builder().workers(1).build()) {
+            JoinHandle<Resource> h = spawnCancelledDuringItsLastPoll(rt, cancelSelf -> Async.loop(0,
+                    (Integer turn) -> turn < 2
+                            ? Async.ready(Async.Step.<Integer, Resource>next(turn + 1))
+                            : Async.then(cancelSelf, y -> Async.ready(Async.Step.<Integer, Resource>done(own)))));
+            assertThat(h.isCancelled()).isTrue();
+            assertThat(own.closed).as("the loop's own value, which nobody receives").isTrue();
+        }
+    }
+
+    @Test
+    void aValueALoopMakesAfterAwaitingAHandleIsStillClosed() throws Exception {
+        Resource r = new Resource();
+        Resource own = new Resource();
+        AsyncPromise<Resource> held = new AsyncPromise<>();
+        held.complete(r);
+        try (AsyncRuntime rt = AsyncRuntime.builder().workers(1).build()) {
+            JoinHandle<Resource> h = spawnCancelledDuringItsLastPoll(rt, cancelSelf -> Async.loop(0,
+                    (Integer turn) -> Async.then(cancelSelf, y -> Async.map(held, c -> Async.Step.<Integer, Resource>done(own)))));
+            assertThat(h.isCancelled()).isTrue();
+            assertThat(own.closed).as("the loop's own value, which nobody receives").isTrue();
             assertThat(r.closed).as("the value the promise still holds").isFalse();
         }
     }

@@ -70,6 +70,22 @@ class ValueWrapFailureDropsTheValueTest {
     }
 
     @Test
+    void aLoopEndingWithAHandlesValueLeavesItToTheHandle() {
+        // before: the loop's value counted as its own, so the promise's value was closed
+        Resource r = new Resource();
+        AsyncPromise<Resource> promise = new AsyncPromise<>();
+        promise.complete(r);
+        AsyncTask<Resource> loop = Async.loop(0, (Integer turn) -> turn < 2
+                ? Async.ready(Async.Step.<Integer, Resource>next(turn + 1))
+                : Async.map(promise, c -> Async.Step.<Integer, Resource>done(c)));
+        failWrapOf(loop);
+        assertThatThrownBy(() -> loop.poll(cx)).isInstanceOf(OutOfMemoryError.class);
+        DirectTask.beforeWrap = null;
+        assertThat(r.closed).as("a value the handle still holds").isFalse();
+        assertThat(promise.poll(cx).value()).as("the handle's value, for its other awaiters").isSameAs(r);
+    }
+
+    @Test
     void aValueWrappedAfterAllIsNotClosed() {
         Resource r = new Resource();
         AsyncTask<Resource> mapped = Async.map(Async.ready(1), x -> r);
