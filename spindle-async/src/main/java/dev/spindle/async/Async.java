@@ -134,7 +134,10 @@ public final class Async {
      * A task that completes when {@code stage} completes: ready with its value, or failing with
      * its exception (unwrapped from a {@link CompletionException} if the stage wrapped it; a
      * checked exception is then wrapped again, see the class comment). The callback is attached
-     * at the first poll; cancelling the task does not cancel the stage.
+     * at the first poll; cancelling the task does not cancel the stage. The value stays the
+     * stage's, which hands it to its other dependents: should the runtime drop it (the task's
+     * handle cancelled during the poll that returned it), it does not close it, as it leaves a
+     * handle's value to the handle (see {@link JoinHandle#cancel}).
      *
      * <pre>{@code
      * CompletableFuture<String> f = CompletableFuture.supplyAsync(() -> "computed");
@@ -215,7 +218,8 @@ public final class Async {
      * its own (a then whose second task is one, a timeout over such a task, a select won by one,
      * an {@code any}, a map whose function returned the very value it was given, a recover its
      * task's value passed through, a long chain run as a pipeline, a loop whose last turn passed
-     * one's value on as its {@link Step#done} result; see {@link DirectTask#readFromHandle}). The
+     * one's value on as its {@link Step#done} result; see {@link DirectTask#readFromHandle}), or
+     * is a {@link #from} task, whose stage likewise holds its value for its other dependents. The
      * runtime, dropping a value whose task's handle was cancelled during the poll that returned
      * it, leaves such a value alone: it closed a connection that the awaited handle went on
      * handing to others. Asked on that drop alone, never on a task's usual path.
@@ -226,6 +230,9 @@ public final class Async {
         }
         if (task instanceof DirectTask<?> d) {
             return d.readFromHandle();
+        }
+        if (task instanceof FromStage<?>) {
+            return true;                       // the stage holds it for its other dependents
         }
         return task instanceof TimeoutTask<?> t && readFromHandle(t.task);
     }
@@ -458,9 +465,10 @@ public final class Async {
      * are dropped with it: a receive that completed has taken its value from the channel, and an
      * acquire its permit (a connection an accept or a connect returned is closed, as the runtime
      * closes one it drops; one that a handle still holds, a task passing it on from the handle
-     * it awaited, is left to that handle). Where those must not be lost, spawn each operation
-     * and pass the {@link JoinHandle}s, which keep their outcomes, or handle each one's failure
-     * inside it so that {@code all} itself does not fail.
+     * it awaited, is left to that handle, as a {@link #from} task's value is left to its
+     * stage). Where those must not be lost, spawn each operation and pass the
+     * {@link JoinHandle}s, which keep their outcomes, or handle each one's failure inside it so
+     * that {@code all} itself does not fail.
      * Its first poll polls every task; each later poll polls only the tasks woken since the
      * previous one, so joining n tasks this way costs O(n) whatever the order in which they
      * finish. Handles (spawned tasks, promises) that complete with a value wake it once, when
@@ -737,6 +745,11 @@ public final class Async {
      * request. So the callback holds only this object, and {@link #cancel} drops the waker,
      * which reaches the awaiting task (its select, its spawned cell and the cell's result):
      * what stays with the stage for a dropped wait is these few objects, none of the user's.
+     *
+     * <p>Its value is the stage's, which the stage still hands to its other dependents (another
+     * task's {@code from}, a {@code join}, a handle's own {@link JoinHandle#toCompletableFuture}):
+     * {@link Async#readFromHandle} answers for it as for a handle. Counted as the task's own, a
+     * connection was closed under them when the runtime dropped it.
      */
     private static final class FromStage<T> implements AsyncTask<T>, Cancellable {
         private final CompletionStage<T> stage;

@@ -666,8 +666,9 @@ public abstract sealed class JoinHandle<T> implements Future<T>, AsyncTask<T> pe
      * (a channel's value) should pass it on within the poll that receives it. A dropped value
      * that is a connection ({@link dev.spindle.async.io.AsyncTcpStream}) is closed, since
      * nobody could receive it any more, unless the task passed on the value of a handle it
-     * awaited (which still hands it to its other awaiters); the runtime closes no other value. What the poll
-     * starts after this call takes nothing: the runtime refuses it the budget (see
+     * awaited (which still hands it to its other awaiters) or of a stage ({@link Async#from},
+     * which still hands it to its other dependents); the runtime closes no other value. What
+     * the poll starts after this call takes nothing: the runtime refuses it the budget (see
      * {@link Context}), so a receive begun then leaves the value to other receivers, and an
      * acquire leaves the permit.
      *

@@ -10,6 +10,7 @@ import dev.spindle.async.AllResultsAllocationFailureClosesValuesTest.Resource;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
@@ -23,8 +24,10 @@ import org.junit.jupiter.api.Timeout;
  * over it, a map whose function returns the value it is given, a recover its task's value passes
  * through, an all's child doing so, a loop whose last turn ends it with the handle's value)
  * returned the handle's own value, which the handle still hands to its other awaiters: the
- * runtime (or the failed all) closed it under them, a connection they received already closed. Such a value is now left to the handle, as a select's or an all's
- * handle child's is; a value of the task's own is still closed.
+ * runtime (or the failed all) closed it under them, a connection they received already closed.
+ * Such a value is now left to the handle, as a select's or an all's handle child's is, and a
+ * {@code from} task's value to its stage, which hands it to its other dependents; a value of the
+ * task's own is still closed.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class DroppedValueHeldByAHandleTest {
@@ -256,6 +259,35 @@ class DroppedValueHeldByAHandleTest {
             assertThat(own.closed).as("the loop's own value, which nobody receives").isTrue();
             assertThat(r.closed).as("the value the promise still holds").isFalse();
         }
+    }
+
+    @Test
+    void aStagesValuePassedOnByFromIsLeftToTheStage() throws Exception {
+        // before: from(stage) counted the stage's value as its own, so the runtime closed the
+        // connection that the stage still hands to its other dependents (here a handle's own
+        // future: the handle's other awaiters received it closed)
+        Resource r = new Resource();
+        CompletableFuture<Resource> shared = CompletableFuture.completedFuture(r);
+        try (AsyncRuntime rt = AsyncRuntime.builder().workers(1).build()) {
+            JoinHandle<Resource> h = spawnCancelledDuringItsLastPoll(rt,
+                    cancelSelf -> Async.then(cancelSelf, y -> Async.from(shared)));
+            assertThat(h.isCancelled()).isTrue();
+            assertThat(r.closed).as("the value the stage still holds").isFalse();
+            assertThat(shared.join()).isSameAs(r);
+        }
+    }
+
+    @Test
+    void aStagesValueInAFailedAllIsLeftToTheStage() {
+        Resource r = new Resource();
+        AsyncTask<List<Resource>> all = Async.all(List.of(
+                Async.from(CompletableFuture.completedFuture(r)),
+                cx -> {
+                    throw new IllegalStateException("test: the last child fails");
+                }));
+        assertThatThrownBy(() -> all.poll(new AsyncCombinatorTest.HandContext()))
+                .isInstanceOf(IllegalStateException.class);
+        assertThat(r.closed).as("the value the stage still holds").isFalse();
     }
 
     @Test
