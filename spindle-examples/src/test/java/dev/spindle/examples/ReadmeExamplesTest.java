@@ -70,7 +70,7 @@ class ReadmeExamplesTest {
             assertThat(registry.get("spindle.actor.live").tag("system", "app").gauge().value()).isZero();
             assertThat(registry.get("spindle.cluster.workers").tag("cluster", "graph").gauge().value()).isEqualTo(1);
             assertThat(stdoutOf(() -> MetricsExample.console(pool, runtime, system))[0])
-                    .matches("console at http://127\\.0\\.0\\.1:\\d+/");
+                    .matches("console at http://127\\.0\\.0\\.1:\\d+/\\?token=[A-Za-z0-9_-]{32}");
         }
     }
 
