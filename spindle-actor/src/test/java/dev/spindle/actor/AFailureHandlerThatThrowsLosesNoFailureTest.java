@@ -9,8 +9,6 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -26,21 +24,30 @@ import org.junit.jupiter.api.Timeout;
 class AFailureHandlerThatThrowsLosesNoFailureTest {
 
     private final List<Throwable> uncaught = new CopyOnWriteArrayList<>();
-    private Thread.UncaughtExceptionHandler saved;
 
-    @BeforeEach
-    void captureUncaught() {
-        saved = Thread.currentThread().getUncaughtExceptionHandler();
-        Thread.currentThread().setUncaughtExceptionHandler((t, e) -> uncaught.add(e));
-    }
-
-    @AfterEach
-    void restore() {
-        Thread.currentThread().setUncaughtExceptionHandler(saved);
+    /**
+     * Runs {@code body} with this thread's uncaught exceptions captured: set here, in the test's
+     * own body, not in a {@code @BeforeEach}, which runs on another thread when the timeout is
+     * enforced on a thread of its own (CI's JDK 25 pass), so that the handler missed what the
+     * actor, run on the test's thread by the manual scheduler, reported.
+     */
+    private void capturingUncaught(Runnable body) {
+        Thread self = Thread.currentThread();
+        Thread.UncaughtExceptionHandler saved = self.getUncaughtExceptionHandler();
+        self.setUncaughtExceptionHandler((t, e) -> uncaught.add(e));
+        try {
+            body.run();
+        } finally {
+            self.setUncaughtExceptionHandler(saved);
+        }
     }
 
     @Test
     void theHandlersExceptionIsReportedWithTheFailureSuppressedInIt() {
+        capturingUncaught(this::handlersExceptionIsReported);
+    }
+
+    private void handlersExceptionIsReported() {
         IllegalStateException boom = new IllegalStateException("boom");
         IllegalStateException handlerFailed = new IllegalStateException("handler fails too");
         TestSchedulers.Manual scheduler = new TestSchedulers.Manual();
@@ -63,6 +70,10 @@ class AFailureHandlerThatThrowsLosesNoFailureTest {
 
     @Test
     void aHandlerThatRethrowsTheFailureHasItReportedOnce() {
+        capturingUncaught(this::rethrownFailureIsReportedOnce);
+    }
+
+    private void rethrownFailureIsReportedOnce() {
         IllegalStateException boom = new IllegalStateException("boom");
         TestSchedulers.Manual scheduler = new TestSchedulers.Manual();
         ActorSystem system = ActorSystem.builder().scheduler(scheduler).failureHandler((a, t) -> {
