@@ -7,12 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.spindle.cluster.ClusterStats;
-import dev.spindle.cluster.ClusterView;
-import dev.spindle.cluster.StealEvent;
-import dev.spindle.cluster.TaskEvent;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -41,25 +36,8 @@ class ClustersThatCallThemselvesEqualTest {
         release.countDown();                  // no reader thread stays stuck after the test
     }
 
-    /** A view equal to every other of its class, reading through {@link GatedCluster}. */
-    private static final class Alike implements ClusterView {
-        final GatedCluster cluster = new GatedCluster();
-
-        @Override
-        public ClusterStats stats() {
-            return cluster.stats();
-        }
-
-        @Override
-        public List<StealEvent> stealEvents() {
-            return List.of();
-        }
-
-        @Override
-        public List<TaskEvent> taskEvents() {
-            return List.of();
-        }
-
+    /** A view equal to every other of its class: a {@link GatedCluster} with that equals. */
+    private static final class Alike extends GatedCluster {
         @Override
         public boolean equals(Object o) {
             return o instanceof Alike;
@@ -75,19 +53,19 @@ class ClustersThatCallThemselvesEqualTest {
     void aClosedClusterIsAskedItselfNotAStuckOneThatCallsItselfEqualToIt() {
         Alike stuck = new Alike();
         new ClusterMetrics(stuck, "s").bindTo(registry);
-        stuck.cluster.gate = release;
+        stuck.gate = release;
         Alike closed = new Alike();
         new ClusterMetrics(closed, "c").bindTo(registry);
-        closed.cluster.closed = new IllegalStateException("closed");
+        closed.closed = new IllegalStateException("closed");
         // the stuck cluster's read is in flight, past its deadline, for as long as the test runs
         assertThatThrownBy(() -> new ClusterMetrics(new GatedCluster(), "s").bindTo(registry))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("has not answered");
-        int callsBefore = closed.cluster.calls.get();
+        int callsBefore = closed.calls.get();
 
         // refused before, "has not answered": the stuck one's read was the closed one's
         assertThatCode(() -> new ClusterMetrics(new GatedCluster(), "c").bindTo(registry))
                 .as("a bind that takes the name of a closed cluster").doesNotThrowAnyException();
-        assertThat(closed.cluster.calls.get()).as("the closed cluster was asked").isGreaterThan(callsBefore);
+        assertThat(closed.calls.get()).as("the closed cluster was asked").isGreaterThan(callsBefore);
         assertThat(release.getCount()).as("while the other is still stuck").isEqualTo(1);
     }
 

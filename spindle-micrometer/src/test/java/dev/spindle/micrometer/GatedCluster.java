@@ -22,7 +22,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <p>{@link #block()} sets a new gate and remembers it; a test opens them all after it
  * ({@link #openAll()}), so that no reader thread stays stuck in a gate.
  */
-final class GatedCluster implements ClusterView {
+class GatedCluster implements ClusterView {
     /** The calls of {@code stats()} so far, counted as they enter. */
     final AtomicInteger calls = new AtomicInteger();
     volatile CountDownLatch gate;
