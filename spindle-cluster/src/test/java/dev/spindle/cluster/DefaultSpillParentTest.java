@@ -7,7 +7,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.File;
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -36,7 +35,7 @@ class DefaultSpillParentTest {
     void anOpenJavaIoTmpdirIsNotSpilledUnder(@TempDir Path dir) throws Exception {
         assumeTrue(Files.getFileStore(dir).supportsFileAttributeView(PosixFileAttributeView.class), "POSIX permissions");
         Path open = Files.createDirectory(dir.resolve("open"));
-        mode(open, 0777);
+        SpillDirectoryAnyoneMayWriteInTest.mode(open, 0777);
 
         // before: spilled there, in a spindle-spill-* directory ("spills=4 stuck=false")
         String output = spillWithTmpdir(open);
@@ -51,7 +50,7 @@ class DefaultSpillParentTest {
     void aStickyJavaIoTmpdirIsSpilledUnder(@TempDir Path dir) throws Exception {
         assumeTrue(Files.getFileStore(dir).supportsFileAttributeView(PosixFileAttributeView.class), "POSIX permissions");
         Path sticky = Files.createDirectory(dir.resolve("sticky"));
-        mode(sticky, 01777);
+        SpillDirectoryAnyoneMayWriteInTest.mode(sticky, 01777);
 
         assertThat(spillWithTmpdir(sticky)).contains("spills=").doesNotContain("spills=0 ").contains("stuck=false")
                 .doesNotContain("java.io.tmpdir");
@@ -76,20 +75,6 @@ class DefaultSpillParentTest {
             return output;
         } finally {
             process.destroyForcibly();
-        }
-    }
-
-    private static void mode(Path p, int mode) throws IOException {
-        try {
-            Files.setAttribute(p, "unix:mode", mode);
-        } catch (UnsupportedOperationException | IllegalArgumentException notSettable) {
-            try {
-                Process chmod = new ProcessBuilder("chmod", Integer.toOctalString(mode), p.toString()).start();
-                assumeTrue(chmod.waitFor() == 0, "chmod");
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IOException(e);
-            }
         }
     }
 }
