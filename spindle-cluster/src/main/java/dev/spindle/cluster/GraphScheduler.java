@@ -539,12 +539,15 @@ final class GraphScheduler implements AutoCloseable {
         }
     }
 
-    /** Entry point for the transport: worker messages are queued for the scheduler thread. */
     /** The events queued and not yet taken by the scheduler thread; for tests that hold a burst together. */
     int queuedEvents() {
         return events.size();
     }
 
+    /**
+     * Entry point for the transport: worker messages are queued for the scheduler thread; once the
+     * scheduler is closed they are dropped (nothing is left to act on them).
+     */
     void receive(Message.ToScheduler m) {
         if (closed) {
             return;
