@@ -3,6 +3,7 @@
  */
 package dev.spindle.cluster;
 
+import dev.spindle.cluster.internal.OwnFiles;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
@@ -67,8 +68,8 @@ import java.util.zip.CheckedOutputStream;
  *
  * <p>Files live in a directory only the current user can read ({@code rwx------} where POSIX
  * permissions exist), created on first spill (under the given parent, else {@code java.io.tmpdir},
- * refused as the disk's failure if anyone may write there and it is not sticky: see
- * {@link #defaultParent}),
+ * either checked again there, in the real directory it is made in, and refused as the disk's
+ * failure if anyone may write there and it is not sticky: see {@link #checkedParent}),
  * again by a spill that finds it gone (a temporary-file cleaner removes a long-idle one), and
  * deleted by {@link #clear()}. A file is read back only if it still has the length written,
  * and through a filter that bounds the stream to that length and every array's declared length
@@ -562,7 +563,7 @@ final class DataStore {
                 directoryKey = null;
             }
             if (directory == null) {
-                Path parent = spillParent != null ? spillParent : defaultParent();
+                Path parent = checkedParent();
                 directory = FileSystems.getDefault().supportedFileAttributeViews().contains("posix")
                         ? Files.createTempDirectory(parent, "spindle-spill-",
                                 PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")))
@@ -612,26 +613,42 @@ final class DataStore {
     }
 
     /**
-     * {@code java.io.tmpdir}, where the spill directory is made when no parent was given, checked
-     * as a given one is ({@link WorkerMemory}): if anyone may write in it, or in a directory above
-     * it, and that directory is not sticky, it is refused, as a disk that refuses the spill.
-     * Checked here, each time the directory is made, not when the store is built: a worker that
-     * never spills reads nothing of the file system, and the property is read where it is used.
-     * Taken whatever it
-     * was, a {@code java.io.tmpdir} set to a directory open to all let whoever may write there
-     * move the spill directory aside for one of theirs, which a racing spill writes a value into.
+     * The directory to make the spill directory in: the given parent, else {@code java.io.tmpdir},
+     * checked by the rule a given one is checked by when the settings are made ({@link WorkerMemory}):
+     * if anyone may write in it, or in a directory above it, and that directory is not sticky, it
+     * is refused, as a disk that refuses the spill. Checked here, each time the directory is made:
+     * the default's property is read where it is used, and a worker that never spills reads nothing
+     * of the file system; a given parent was checked when the settings were made, maybe hours
+     * before, and may have been opened to anyone since, or, a link, pointed elsewhere. The real
+     * path checked is the one returned, so the directory is made in the very directory checked,
+     * not wherever a link on the way names by then (a directory on that path can be renamed only
+     * by whoever may write in the one above it, which the check has found to be no other user,
+     * or an entry's owner in a sticky one). Taken unchecked, a parent open to all let whoever may
+     * write there move the spill directory aside for one of theirs, which a racing spill writes a
+     * value into. A parent that cannot be looked at (one that does not exist) is returned as given,
+     * for the making to report.
      *
      * @throws IOException if it is refused, saying why and what to do
      */
-    private static Path defaultParent() throws IOException {
-        String tmpdir = System.getProperty("java.io.tmpdir");
-        Path parent = Path.of(tmpdir);
-        Path open = WorkerMemory.openDirectoryAt(parent);
-        if (open != null) {
-            throw new IOException("java.io.tmpdir " + tmpdir + ": " + WorkerMemory.openWhy(open)
-                    + "; or give the worker a spill parent of its own (--spill-dir, or WorkerMemory's spillParent)");
+    private Path checkedParent() throws IOException {
+        String tmpdir = spillParent == null ? System.getProperty("java.io.tmpdir") : null;
+        Path parent = spillParent != null ? spillParent : Path.of(tmpdir);
+        Path real;
+        Path open;
+        try {
+            real = parent.toRealPath();
+            open = OwnFiles.openDirectory(real);
+        } catch (IOException cannotLook) {
+            return parent;                    // the making fails, and says why
         }
-        return parent;
+        if (open == null) {
+            return real;
+        }
+        if (spillParent != null) {
+            throw new IOException("spill directory parent " + spillParent + ": " + WorkerMemory.openWhy(open));
+        }
+        throw new IOException("java.io.tmpdir " + tmpdir + ": " + WorkerMemory.openWhy(open)
+                + "; or give the worker a spill parent of its own (--spill-dir, or WorkerMemory's spillParent)");
     }
 
     /**

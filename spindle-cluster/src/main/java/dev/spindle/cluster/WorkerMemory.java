@@ -22,10 +22,13 @@ import java.nio.file.Path;
  * into: so a {@code spillParent} that anyone may write in, or below a directory that anyone may
  * write in, is refused unless that directory is sticky ({@code /tmp}, where only an entry's owner
  * may rename it), by the rule the launcher's {@code --spill-dir} is checked by ({@link OwnFiles}).
- * The default, {@code java.io.tmpdir}, is checked by the same rule where the spill directory is
- * made, at the first spill (a worker that never spills reads nothing of the file system): refused
- * there, the spill fails as on a disk that refuses it, with a warning naming
- * {@code java.io.tmpdir}; the values stay in memory, and a paused worker counts as stalled.
+ * It is checked again where the spill directory is made, at the first spill (and again should
+ * the directory be gone), since it may have been opened to anyone meanwhile, or, a link, pointed
+ * elsewhere; the directory is then made in the real directory checked. The default,
+ * {@code java.io.tmpdir}, is checked by the same rule there only (a worker that never spills
+ * reads nothing of the file system). Refused there, the spill fails as on a disk that refuses
+ * it, with a warning naming the parent; the values stay in memory, and a paused worker counts
+ * as stalled.
  *
  * @param limitBytes the limit in bytes; 0 for none (nothing spills, the worker never pauses)
  * @param spillParent the directory under which the spill directory is made, or {@code null}
