@@ -256,7 +256,10 @@ public final class WorkerCommandLine {
      * or write it, if its owner is another user than this process's and root, or if a directory
      * above it is writable by anyone and not sticky (on a file system with POSIX permissions;
      * elsewhere, on Windows say, its access list is left to the operator): others on the machine
-     * would have the secret, or could change it. It is refused too if it holds more than
+     * would have the secret, or could change it. A named pipe is refused by its owner and its
+     * directory as a file is (whoever writes it chooses the secret); a pipe that no directory holds
+     * ({@code <(command)}) by its owner alone. The file read is the one checked, links resolved
+     * when it was checked. It is refused too if it holds more than
      * {@value #MAX_SECRET_FILE_BYTES} bytes, read no further than that, or nothing but white space.
      *
      * @param env the environment ({@link System#getenv()} outside tests)
@@ -296,8 +299,11 @@ public final class WorkerCommandLine {
                             + ": make it its owner's alone (chmod 600 " + file + ") or set " + envVariable
                             + " instead");
                 }
-                if (posix.isRegularFile()) {
-                    checkOwner(path, posix, named, envVariable, what);
+                // but a named pipe is another user's to write if it is theirs, or lies where anyone
+                // may put one: read whoever it belonged to, a pipe that a local user made at the
+                // path beforehand gave the worker the secret of their choosing
+                if (posix.isRegularFile() || namedPipe(path)) {
+                    path = checkOwner(path, posix, named, envVariable, what);
                 }
                 attributes = posix;
             } catch (UnsupportedOperationException notPosix) {
@@ -332,21 +338,48 @@ public final class WorkerCommandLine {
      * or change at will (root reads any file, so a worker run as root read one that a local user
      * had made beforehand, mode 600 and theirs), and one under a directory anyone may write in
      * (not sticky), where another user replaces it with a secret of their own before it is read
-     * ({@link OwnFiles}).
+     * ({@link OwnFiles}). The same for a named pipe, whose writer has the secret; one that no
+     * directory holds (the shell's {@code <(command)}, {@code /dev/fd/63}: a pipe of this
+     * process's own) is checked by its owner alone.
+     *
+     * @return the path to read: the real path checked, links resolved (a link on the way given,
+     *     pointed elsewhere between the check and the read, made the check mean nothing), or
+     *     {@code path} for a pipe that no directory holds
      */
-    private static void checkOwner(Path path, PosixFileAttributes posix, String named, String envVariable, String what)
+    private static Path checkOwner(Path path, PosixFileAttributes posix, String named, String envVariable, String what)
             throws IOException {
-        Path real = path.toRealPath();
+        Path real;
+        try {
+            real = path.toRealPath();
+        } catch (NoSuchFileException noPathOfItsOwn) {
+            if (posix.isRegularFile()) {
+                throw noPathOfItsOwn;         // deleted since its attributes were read
+            }
+            real = null;                      // /dev/fd/63 names "pipe:[...]", which no directory holds
+        }
         UserPrincipal owner = posix.owner();
-        if (OwnFiles.ownedByAnother(real, owner, true)) {
+        if (OwnFiles.ownedByAnother(real != null ? real : path, owner, true)) {
             throw new IllegalArgumentException(named + ": the file belongs to " + owner.getName() + ", who has the "
                     + what + ": make it yours (or root's), or set " + envVariable + " instead");
+        }
+        if (real == null) {
+            return path;
         }
         Path open = OwnFiles.openDirectory(real.getParent());
         if (open != null) {
             throw new IllegalArgumentException(named + ": anyone may write in " + open + " (not sticky), and put"
                     + " a " + what + " of their own in its place: keep it elsewhere, or set " + envVariable
                     + " instead");
+        }
+        return real;
+    }
+
+    /** Whether {@code path} is a named pipe (a FIFO), links followed; {@code false} where the file system cannot tell. */
+    private static boolean namedPipe(Path path) throws IOException {
+        try {
+            return ((Integer) Files.getAttribute(path, "unix:mode") & 0170000) == 0010000;
+        } catch (UnsupportedOperationException | IllegalArgumentException noUnixView) {
+            return false;
         }
     }
 
