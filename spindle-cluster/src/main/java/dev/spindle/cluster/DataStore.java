@@ -3,7 +3,6 @@
  */
 package dev.spindle.cluster;
 
-import dev.spindle.cluster.internal.OwnFiles;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
@@ -615,8 +614,9 @@ final class DataStore {
     /**
      * The directory to make the spill directory in: the given parent, else {@code java.io.tmpdir},
      * checked by the rule a given one is checked by when the settings are made ({@link WorkerMemory}):
-     * if anyone may write in it, or in a directory above it, and that directory is not sticky, it
-     * is refused, as a disk that refuses the spill. Checked here, each time the directory is made:
+     * if anyone may write in it, or in a directory above it, and that directory is not sticky, or
+     * it or a directory above it belongs to another user than this process's and root, it is
+     * refused, as a disk that refuses the spill. Checked here, each time the directory is made:
      * the default's property is read where it is used, and a worker that never spills reads nothing
      * of the file system; a given parent was checked when the settings were made, maybe hours
      * before, and may have been opened to anyone since, or, a link, pointed elsewhere. The real
@@ -634,20 +634,20 @@ final class DataStore {
         String tmpdir = spillParent == null ? System.getProperty("java.io.tmpdir") : null;
         Path parent = spillParent != null ? spillParent : Path.of(tmpdir);
         Path real;
-        Path open;
+        String refused;
         try {
             real = parent.toRealPath();
-            open = OwnFiles.openDirectory(real);
+            refused = WorkerMemory.refusalAtReal(real);
         } catch (IOException cannotLook) {
             return parent;                    // the making fails, and says why
         }
-        if (open == null) {
+        if (refused == null) {
             return real;
         }
         if (spillParent != null) {
-            throw new IOException("spill directory parent " + spillParent + ": " + WorkerMemory.openWhy(open));
+            throw new IOException("spill directory parent " + spillParent + ": " + refused);
         }
-        throw new IOException("java.io.tmpdir " + tmpdir + ": " + WorkerMemory.openWhy(open)
+        throw new IOException("java.io.tmpdir " + tmpdir + ": " + refused
                 + "; or give the worker a spill parent of its own (--spill-dir, or WorkerMemory's spillParent)");
     }
 

@@ -176,9 +176,9 @@ public final class WorkerCommandLine {
             // the worker's spill directory is its own (rwx------), but whoever may write in its
             // parent can move it aside for one of theirs, which a spill racing the swap writes
             // into: WorkerMemory's rule, refused here in the option's name
-            Path open = WorkerMemory.openDirectoryAt(parent);
-            if (open != null) {
-                throw new IllegalArgumentException("--spill-dir " + dir + ": " + WorkerMemory.openWhy(open));
+            String refused = WorkerMemory.refusalAt(parent);
+            if (refused != null) {
+                throw new IllegalArgumentException("--spill-dir " + dir + ": " + refused);
             }
         }
         return new WorkerMemory(bytes, parent);
@@ -254,7 +254,8 @@ public final class WorkerCommandLine {
      *
      * <p>The file is refused, as ssh refuses a private key file, if anyone but its owner may read
      * or write it, if its owner is another user than this process's and root, or if a directory
-     * above it is writable by anyone and not sticky (on a file system with POSIX permissions;
+     * above it is writable by anyone and not sticky, or belongs to another user than this
+     * process's and root (on a file system with POSIX permissions;
      * elsewhere, on Windows say, its access list is left to the operator): others on the machine
      * would have the secret, or could change it. A named pipe is refused by its owner and its
      * directory as a file is (whoever writes it chooses the secret); a pipe that no directory holds
@@ -337,8 +338,8 @@ public final class WorkerCommandLine {
      * Refuses a secret file that its owner, if another user than this process's and root, may read
      * or change at will (root reads any file, so a worker run as root read one that a local user
      * had made beforehand, mode 600 and theirs), and one under a directory anyone may write in
-     * (not sticky), where another user replaces it with a secret of their own before it is read
-     * ({@link OwnFiles}). The same for a named pipe, whose writer has the secret; one that no
+     * (not sticky) or of another user's than this process's and root, where another user replaces
+     * it with a secret of their own before it is read ({@link OwnFiles}). The same for a named pipe, whose writer has the secret; one that no
      * directory holds (the shell's {@code <(command)}, {@code /dev/fd/63}: a pipe of this
      * process's own) is checked by its owner alone.
      *
@@ -370,6 +371,12 @@ public final class WorkerCommandLine {
             throw new IllegalArgumentException(named + ": anyone may write in " + open + " (not sticky), and put"
                     + " a " + what + " of their own in its place: keep it elsewhere, or set " + envVariable
                     + " instead");
+        }
+        Path theirs = OwnFiles.othersDirectory(real.getParent());
+        if (theirs != null) {
+            throw new IllegalArgumentException(named + ": " + theirs + " belongs to " + Files.getOwner(theirs).getName()
+                    + ", who may put a " + what + " of their own in its place: keep it elsewhere, or set "
+                    + envVariable + " instead");
         }
         return real;
     }

@@ -5,6 +5,7 @@ package dev.spindle.cluster;
 
 import dev.spindle.cluster.internal.OwnFiles;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
@@ -21,8 +22,9 @@ import java.nio.file.Path;
  * aside and put one of theirs in its place, which a spill racing the swap writes a task's value
  * into: so a {@code spillParent} that anyone may write in, or below a directory that anyone may
  * write in, is refused unless that directory is sticky ({@code /tmp}, where only an entry's owner
- * may rename it), by the rule the launcher's {@code --spill-dir} is checked by ({@link OwnFiles}).
- * It is checked again where the spill directory is made, at the first spill (and again should
+ * may rename it), and so is one that is, or is below, a directory of another user's than this
+ * process's and root (its owner may rename anything in it), by the rule the launcher's
+ * {@code --spill-dir} is checked by ({@link OwnFiles}). It is checked again where the spill directory is made, at the first spill (and again should
  * the directory be gone), since it may have been opened to anyone meanwhile, or, a link, pointed
  * elsewhere; the directory is then made in the real directory checked. The default,
  * {@code java.io.tmpdir}, is checked by the same rule there only (a worker that never spills
@@ -45,37 +47,50 @@ public record WorkerMemory(long limitBytes, Path spillParent) {
      * @param spillParent the directory under which the spill directory is made, or {@code null} for
      *     {@code java.io.tmpdir} (checked at the first spill: see above)
      * @throws IllegalArgumentException if {@code limitBytes} is negative, or anyone may write in
-     *         {@code spillParent} or in a directory above it that is not sticky (a directory that
-     *         cannot be looked at, one that does not exist included, is let be: the first spill
-     *         reports it)
+     *         {@code spillParent} or in a directory above it that is not sticky, or it or a
+     *         directory above it belongs to another user than this process's and root (a
+     *         directory that cannot be looked at, one that does not exist included, is let be:
+     *         the first spill reports it)
      */
     public WorkerMemory {
         if (limitBytes < 0) {
             throw new IllegalArgumentException("memory limit must not be negative, got " + limitBytes);
         }
-        Path open = spillParent == null ? null : openDirectoryAt(spillParent);
-        if (open != null) {
-            throw new IllegalArgumentException("spill directory parent " + spillParent + ": " + openWhy(open));
+        String refused = spillParent == null ? null : refusalAt(spillParent);
+        if (refused != null) {
+            throw new IllegalArgumentException("spill directory parent " + spillParent + ": " + refused);
         }
     }
 
     /**
-     * The first directory, from {@code dir} itself up to the root, that anyone may write in and
-     * that is not sticky ({@link OwnFiles#openDirectory}); {@code null} if there is none, the file
-     * system has no unix view to tell, or {@code dir} cannot be looked at (reported by what reads
-     * or writes there). The launcher's {@code --spill-dir} is checked by it too.
+     * Why a spill directory may not be made under {@code dir}, and what to do, for a refusal's
+     * message; {@code null} if it may. Refused: a directory, from {@code dir} itself up to the
+     * root, that anyone may write in and that is not sticky ({@link OwnFiles#openDirectory}), or
+     * that belongs to another user than this process's and root ({@link OwnFiles#othersDirectory}).
+     * {@code null} too where the file system has no unix view to tell, or {@code dir} cannot be
+     * looked at (reported by what reads or writes there). The launcher's {@code --spill-dir} is
+     * checked by it too, and the store where it makes the directory.
      */
-    static Path openDirectoryAt(Path dir) {
+    static String refusalAt(Path dir) {
         try {
-            return OwnFiles.openDirectory(dir.toRealPath());
+            return refusalAtReal(dir.toRealPath());
         } catch (IOException cannotLook) {
             return null;
         }
     }
 
-    /** Why a spill parent below {@code open} is refused, and what to do, for a refusal's message. */
-    static String openWhy(Path open) {
-        return "anyone may write in " + open + " (not sticky), and move the worker's spill directory aside for one"
-                + " of their own: choose another, or make it sticky (chmod +t)";
+    /** {@link #refusalAt} of a real path (links resolved). */
+    static String refusalAtReal(Path real) throws IOException {
+        Path open = OwnFiles.openDirectory(real);
+        if (open != null) {
+            return "anyone may write in " + open + " (not sticky), and move the worker's spill directory aside for one"
+                    + " of their own: choose another, or make it sticky (chmod +t)";
+        }
+        Path theirs = OwnFiles.othersDirectory(real);
+        if (theirs != null) {
+            return theirs + " belongs to " + Files.getOwner(theirs).getName() + ", who may move the worker's spill"
+                    + " directory aside for one of their own: choose another";
+        }
+        return null;
     }
 }

@@ -287,7 +287,8 @@ public final class DevCertificates {
      * access lists are the operator's to check, as elsewhere in this class.
      *
      * <p>The same rule as the cluster's {@code OwnFiles} (the launchers' secret files, a member's
-     * stores), written out here because this class also runs as a single-file program
+     * stores), save for a directory of another user's above it, which {@code OwnFiles} refuses
+     * (its owner may rename anything in it), written out here because this class also runs as a single-file program
      * ({@code ./spindle certs}), which may use the JDK alone.
      *
      * @throws IOException if the directory or one above it is open to others, or cannot be looked at

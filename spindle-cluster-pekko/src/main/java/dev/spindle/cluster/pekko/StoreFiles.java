@@ -29,6 +29,8 @@ import java.util.Set;
  *       ({@code /tmp}), where only a file's owner may rename or remove it. A directory its group
  *       may write in is let be: a umask of 002 makes every directory so, for a group of the user
  *       alone.</li>
+ *   <li>a store under a directory of another user's than this process's and root, who may
+ *       rename any entry in it, sticky or not.</li>
  * </ul>
  * Reading is not checked: a trust store is public, and a key store's key is under the store
  * password (which the worker launchers read from a file only its owner may read). Where the file
@@ -67,6 +69,12 @@ final class StoreFiles {
             if (open != null) {
                 throw new IllegalArgumentException(what + " " + store + ": anyone may write in " + open
                         + " (not sticky), and replace the store with one of their own: keep it elsewhere");
+            }
+            Path theirs = OwnFiles.othersDirectory(real.getParent());
+            if (theirs != null) {
+                throw new IllegalArgumentException(what + " " + store + ": " + theirs + " belongs to "
+                        + Files.getOwner(theirs).getName() + ", who may replace the store with one of their own:"
+                        + " keep it elsewhere");
             }
         } catch (IOException e) {
             throw new IllegalArgumentException("cannot look at the " + what + " " + store + ": " + e, e);

@@ -112,6 +112,27 @@ class StoresOthersCanChangeAreRefusedTest {
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("belongs to nobody");
     }
 
+    /**
+     * A store of this user's in a directory of another user's (not open to all): its owner may
+     * rename the store aside and put theirs in its place, sticky or not, and was let be; refused
+     * now, as a directory anyone may write in is.
+     */
+    @Test
+    void aStoreInADirectoryOfAnotherUserIsRefused(@TempDir Path tmp) throws Exception {
+        UserPrincipal nobody = OtherUser.nobody(tmp);
+        Path theirs = Files.createDirectory(tmp.resolve("theirs"));
+        Path trust = copy(TestCerts.get().trustStore(), theirs.resolve("truststore.p12"));
+        Files.setPosixFilePermissions(trust, PosixFilePermissions.fromString("rw-r--r--"));
+        Files.setPosixFilePermissions(theirs, PosixFilePermissions.fromString("rwxr-xr-x"));
+        Files.setOwner(theirs, nobody);
+
+        // before: accepted
+        assertThatThrownBy(() -> settings(TestCerts.get().memberStore("worker"), trust))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("trust store " + trust + ": " + theirs + " belongs to nobody, who may replace the store"
+                        + " with one of their own: keep it elsewhere");
+    }
+
     private static PekkoClusterSettings.Builder settings(Path keyStore, Path trustStore) {
         return PekkoClusterSettings.builder("jobs", keyStore, trustStore, TestCerts.PASSWORD);
     }

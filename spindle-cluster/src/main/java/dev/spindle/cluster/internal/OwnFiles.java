@@ -16,14 +16,17 @@ import java.util.Set;
  * files: one mechanism for the worker launchers ({@code WorkerCommandLine}), a worker's spill directory
  * however it is given ({@code WorkerMemory}) and the Pekko member's stores, each of which words
  * its own refusal. ({@code DevCertificates} applies the same rule to its
- * directory with a copy of its own: it also runs as a single-file program, on the JDK alone.)
+ * directory with a copy of its own: it also runs as a single-file program, on the JDK alone; it
+ * lets a directory of another user's above its own be, see there.)
  *
  * <p>A file is another user's to change if it belongs to another user (whoever owns a file may
- * rewrite it, or change its mode), if its group or others may write it, or if a directory above
+ * rewrite it, or change its mode), if its group or others may write it, if a directory above
  * it may be written by anyone and is not sticky: there anyone may rename the file, or a directory
  * on its path, and put their own in its place (in a sticky directory, {@code /tmp}, only an
- * entry's owner may). A directory writable by its group is let be above a file (a umask of 002
- * makes every directory so, for a group of its user alone); each caller says whether the file
+ * entry's owner may), or if a directory above it belongs to another user than this process's and
+ * root ({@link #othersDirectory}): its owner may rename any entry in it, sticky or not, or give
+ * themselves the right to. A directory writable by its group is let be above a file (a umask of
+ * 002 makes every directory so, for a group of its user alone); each caller says whether the file
  * itself may be group-writable.
  *
  * <p>Where the file system has no unix view (Windows), its access lists are the operator's to
@@ -83,6 +86,33 @@ public final class OwnFiles {
         for (Path up = from; up != null; up = up.getParent()) {
             int mode = unixAttribute(up, "mode", 0);
             if ((mode & OTHERS_WRITE) != 0 && (mode & STICKY) == 0) {
+                return up;
+            }
+        }
+        return null;
+    }
+
+    /**
+     * The first directory, from {@code from} itself up to the root, that belongs to another user
+     * than this process's and root: its owner may rename any entry in it (or make it writable to
+     * do so), and put their own in its place. Root's directories are let be: root may change any
+     * file anyway.
+     *
+     * @param from a real path (links resolved) of a directory
+     * @return that directory, or {@code null} if there is none, the file system has no unix view,
+     *     or this process's user cannot be told
+     * @throws IOException if a directory's owner cannot be read
+     */
+    public static Path othersDirectory(Path from) throws IOException {
+        if (!from.getFileSystem().supportedFileAttributeViews().contains("unix")) {
+            return null;                      // access lists are the operator's (see above)
+        }
+        UserPrincipal me = currentUser(from);
+        if (me == null) {
+            return null;                      // a user without a name: permissions alone
+        }
+        for (Path up = from; up != null; up = up.getParent()) {
+            if (!Files.getOwner(up).equals(me) && !ownedByRoot(up)) {
                 return up;
             }
         }
