@@ -37,6 +37,9 @@ public final class PekkoClusterSettings {
     private final String clusterName;
     private final Path keyStore;
     private final Path trustStore;
+    /** The stores the member reads: the files checked ({@link StoreFiles#check}), links resolved. */
+    private final Path checkedKeyStore;
+    private final Path checkedTrustStore;
     private final String storePassword;
     private final String bindAddress;
     private final int port;
@@ -49,6 +52,8 @@ public final class PekkoClusterSettings {
         this.clusterName = b.clusterName;
         this.keyStore = b.keyStore;
         this.trustStore = b.trustStore;
+        this.checkedKeyStore = b.checkedKeyStore;
+        this.checkedTrustStore = b.checkedTrustStore;
         this.storePassword = b.storePassword;
         this.bindAddress = b.boundAddress();
         this.port = b.chosenPort();
@@ -72,7 +77,8 @@ public final class PekkoClusterSettings {
      *         may be changed by another user: where permissions are POSIX, each store (the file a
      *         link leads to) must belong to this process's user or root, be writable by neither
      *         its group nor others, and lie under no directory anyone may write in but a sticky
-     *         one ({@code /tmp}); the store password does not protect a trust store, whose
+     *         one ({@code /tmp}), nor under one of another user's than this process's and root. The
+     *         member reads the files checked, links resolved when they were; the store password does not protect a trust store, whose
      *         certificates a PKCS12 file without an integrity MAC gives under any password
      * @throws NullPointerException if an argument is null
      */
@@ -106,6 +112,16 @@ public final class PekkoClusterSettings {
      */
     public Path trustStore() {
         return trustStore;
+    }
+
+    /** The key store the member reads: the file checked, links resolved when it was. */
+    Path checkedKeyStore() {
+        return checkedKeyStore;
+    }
+
+    /** The trust store the member reads: the file checked, links resolved when it was. */
+    Path checkedTrustStore() {
+        return checkedTrustStore;
     }
 
     String storePassword() {
@@ -177,6 +193,8 @@ public final class PekkoClusterSettings {
         private final String clusterName;
         private final Path keyStore;
         private final Path trustStore;
+        private final Path checkedKeyStore;
+        private final Path checkedTrustStore;
         private final String storePassword;
         private final List<String> seedNodes = new ArrayList<>();
         private int maxMessageBytes = 256 * 1024;
@@ -197,8 +215,8 @@ public final class PekkoClusterSettings {
             if (!Files.isRegularFile(trustStore)) {
                 throw new IllegalArgumentException("no trust store at " + trustStore);
             }
-            StoreFiles.check(keyStore, "key store");
-            StoreFiles.check(trustStore, "trust store");      // who may join: see StoreFiles
+            this.checkedKeyStore = StoreFiles.check(keyStore, "key store");
+            this.checkedTrustStore = StoreFiles.check(trustStore, "trust store");   // who may join: see StoreFiles
             if (storePassword.isEmpty()) {
                 throw new IllegalArgumentException("storePassword must not be empty");
             }

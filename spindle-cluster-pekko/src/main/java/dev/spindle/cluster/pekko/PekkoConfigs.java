@@ -114,10 +114,11 @@ final class PekkoConfigs {
         c.put("pekko.remote.artery.advanced.maximum-frame-size",
                 s.maxMessageBytes() + WireCodec.FRAME_SLACK + WireCodec.HEADER_BYTES + 16 * 1024 + "b");
         String ssl = "pekko.remote.artery.ssl.config-ssl-engine.";
-        c.put(ssl + "key-store", s.keyStore().toString());
+        // the files checked, not the names given: a link on the way may lead elsewhere by now
+        c.put(ssl + "key-store", s.checkedKeyStore().toString());
         c.put(ssl + "key-store-password", s.storePassword());
         c.put(ssl + "key-password", s.storePassword());
-        c.put(ssl + "trust-store", s.trustStore().toString());
+        c.put(ssl + "trust-store", s.checkedTrustStore().toString());
         c.put(ssl + "trust-store-password", s.storePassword());
         c.put(ssl + "protocol", "TLSv1.3");
         c.put(ssl + "enabled-algorithms", List.of("TLS_AES_128_GCM_SHA256", "TLS_AES_256_GCM_SHA384"));

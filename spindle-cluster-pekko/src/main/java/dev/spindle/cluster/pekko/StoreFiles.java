@@ -46,12 +46,16 @@ final class StoreFiles {
      *
      * @param store the store's path, an existing regular file
      * @param what the store's name in the message, e.g. {@code "trust store"}
+     * @return the store to read: its real path, the file checked (a link on the way given, in a
+     *     directory another user may write in, could be pointed at their own store once the check
+     *     had passed, and Pekko reads the store only as the member starts); where permissions are
+     *     not POSIX, {@code store} as an absolute path
      * @throws IllegalArgumentException naming the store and what is wrong, if others may change it
      *     or it cannot be looked at
      */
-    static void check(Path store, String what) {
+    static Path check(Path store, String what) {
         if (!FileSystems.getDefault().supportedFileAttributeViews().contains("posix")) {
-            return;
+            return store.toAbsolutePath();
         }
         try {
             Path real = store.toRealPath();
@@ -76,6 +80,7 @@ final class StoreFiles {
                         + Files.getOwner(theirs).getName() + ", who may replace the store with one of their own:"
                         + " keep it elsewhere");
             }
+            return real;
         } catch (IOException e) {
             throw new IllegalArgumentException("cannot look at the " + what + " " + store + ": " + e, e);
         }

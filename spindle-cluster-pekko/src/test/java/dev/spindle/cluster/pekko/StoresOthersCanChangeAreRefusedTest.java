@@ -18,6 +18,7 @@ import java.nio.file.attribute.UserPrincipal;
 import java.security.KeyStore;
 import java.security.cert.Certificate;
 import java.util.Collections;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -131,6 +132,32 @@ class StoresOthersCanChangeAreRefusedTest {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("trust store " + trust + ": " + theirs + " belongs to nobody, who may replace the store"
                         + " with one of their own: keep it elsewhere");
+    }
+
+    /**
+     * A store named through a link is checked where the link leads, but Pekko read it later by the
+     * name given: a link that lies in a directory anyone may write in (or another user's) can be
+     * pointed at a store of someone else's once the check has passed, and the member then
+     * trusted their CA. The member now reads the very file checked.
+     */
+    @Test
+    void aStoreNamedThroughALinkIsReadWhereItWasChecked(@TempDir Path tmp) throws Exception {
+        assumeThat(FileSystems.getDefault().supportedFileAttributeViews()).contains("posix");
+        Path mine = Files.createDirectory(tmp.resolve("mine"));
+        Path trust = copy(TestCerts.get().trustStore(), mine.resolve("truststore.p12"));
+        Path planted = copy(TestCerts.get().trustStore(), tmp.resolve("planted.p12"));
+        Path open = Files.createDirectory(tmp.resolve("open"));
+        Files.setPosixFilePermissions(open, PosixFilePermissions.fromString("rwxrwxrwx"));
+        Path link = Files.createSymbolicLink(open.resolve("truststore.p12"), trust);
+
+        PekkoClusterSettings s = settings(TestCerts.get().memberStore("worker"), link).build();
+        Files.delete(link);                   // anyone may: the directory is open to all
+        Files.createSymbolicLink(link, planted);
+
+        // before: the link, which now leads to the planted store
+        assertThat(PekkoConfigs.config(s, List.of()).getString("pekko.remote.artery.ssl.config-ssl-engine.trust-store"))
+                .isEqualTo(trust.toRealPath().toString());
+        assertThat(s.trustStore()).isEqualTo(link.toAbsolutePath());
     }
 
     private static PekkoClusterSettings.Builder settings(Path keyStore, Path trustStore) {
