@@ -5,9 +5,12 @@ package dev.spindle.cluster.pekko;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystemException;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFileAttributes;
@@ -430,6 +433,9 @@ public final class DevCertificates {
                 }
                 members.add(args[i]);
             }
+            if (Files.exists(dir) && !Files.isDirectory(dir)) {
+                throw new IllegalArgumentException(dir + " exists and is not a directory");
+            }
             DevCertificates certs = new DevCertificates(dir, password(dir));
             System.out.println("trust store: " + certs.createCa());
             for (int i = 1; i < args.length; i++) {
@@ -441,9 +447,25 @@ public final class DevCertificates {
             System.err.println(USAGE);
             System.exit(2);
         } catch (IOException e) {
-            System.err.println("spindle certs: " + e.getMessage());
+            System.err.println("spindle certs: " + describe(e));
             System.exit(1);
         }
+    }
+
+    /**
+     * What went wrong, for the user: a file-system exception's message is often its path alone
+     * (a directory it may not write, a file there already), printed as
+     * {@code spindle certs: /path}, which said nothing of why; the path and the reason then.
+     */
+    static String describe(IOException e) {
+        if (!(e instanceof FileSystemException f) || f.getReason() != null || f.getFile() == null) {
+            return e.getMessage() != null ? e.getMessage() : e.toString();
+        }
+        String why = e instanceof AccessDeniedException ? "permission denied"
+                : e instanceof NoSuchFileException ? "no such file or directory"
+                : e instanceof FileAlreadyExistsException ? "exists already"
+                : e.getClass().getSimpleName();
+        return f.getFile() + (f.getOtherFile() != null ? " -> " + f.getOtherFile() : "") + ": " + why;
     }
 
     private static void step() {
