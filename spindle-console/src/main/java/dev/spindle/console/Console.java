@@ -108,7 +108,12 @@ import java.util.function.Supplier;
  * default), {@code sun.net.httpserver.maxIdleConnections} (200 by default) and
  * {@code sun.net.httpserver.maxReqTime} (seconds to receive a request; no limit by default).
  * {@code sun.net.httpserver.maxRspTime} would end every event stream after that many seconds.
- * The {@code spindle console} command sets the first four for its own JVM.
+ * The {@code spindle console} command sets the first four for its own JVM. The request head's
+ * size is bounded by the JDK's server alone, before the console sees it:
+ * {@code sun.net.httpserver.maxReqHeaders} (200 header lines by default) and
+ * {@code sun.net.httpserver.maxReqHeaderSize} (380 KiB by default, request line included), in
+ * the JDK builds that have them (the JDK 17 and 25 builds the tests run on do); a build without
+ * them reads a head of any size, until {@link Builder#requestTimeout}.
  *
  * <p>Paths: {@code /} the page, {@code /app.js}, {@code /app.css}, {@code /events} the event
  * stream (one JSON object per sample), {@code /snapshot} the latest sample as JSON.
