@@ -215,7 +215,8 @@ public final class Async {
     /**
      * Whether the value {@code task}'s last poll returned is a handle's own, which the handle
      * still holds for its other awaiters: {@code task} is a handle, or passes one's value on as
-     * its own (a then whose second task is one, a timeout over such a task, a select won by one,
+     * its own (a then whose second task is one, a then whose function passed its first task's
+     * value on through a second task ready at once, a timeout over such a task, a select won by one,
      * an {@code any}, a map whose function returned the very value it was given, a recover its
      * task's value passed through, a long chain run as a pipeline, a loop whose last turn passed
      * one's value on as its {@link Step#done} result; see {@link DirectTask#readFromHandle}), or
@@ -922,9 +923,15 @@ public final class Async {
                     ofCurrent &= passesOn(r, v); // a function that passed its value on leaves it the task's
                     v = r;
                 } else if (s instanceof ThenTask<?, ?> th) {
+                    AsyncTask<?> passed = current;
                     current = th.secondFor(v);
-                    v = DirectTask.pollValue(current, cx);
-                    ofCurrent = true;
+                    Object r = DirectTask.pollValue(current, cx);
+                    if (v != null && r != DirectTask.PENDING && passesOn(r, v)) {
+                        current = passed;      // the function passed v on at once: still passed's (as a then's)
+                    } else {
+                        ofCurrent = true;
+                    }
+                    v = r;
                 }                              // else a recover: a value passes through it
             }
             return v;
@@ -1148,7 +1155,24 @@ public final class Async {
         }
     }
 
+    /**
+     * A then. Its value is its second task's, unless the function passed the first one's value
+     * on through a second task that is ready at once ({@code c -> Async.ready(c)}, a loop's last
+     * turn {@code c -> Async.ready(Step.done(c))}): then it is the first task's, and a handle's
+     * if that one read it from one, which still holds it for its other awaiters
+     * ({@link #readFromHandle}). Counted as the second task's own (a ready task the function
+     * made), the runtime closed it under them when it dropped it. Told at the poll that starts
+     * the second task alone, by {@link Async#passesOn} of the second's value and the first's,
+     * which that poll still has; a second task that is pending first and later returns the
+     * first's value (one the function captured) is not told apart, and its value counts as the
+     * second's.
+     */
     private static final class ThenTask<T, R> extends DirectTask<R> implements Cancellable {
+        /**
+         * The first task until it completes, {@code null} after; kept with {@link #second} set
+         * only when the second passed its value on at once ({@link #readFromHandle}): a then
+         * whose second is set looks at it for nothing else.
+         */
         private AsyncTask<T> first;
         private final Function<? super T, ? extends AsyncTask<R>> fn;
         private AsyncTask<R> second;
@@ -1160,29 +1184,48 @@ public final class Async {
 
         @Override
         public Poll<R> poll(Context cx) {
-            if (second == null && !start(cx)) {
+            if (second != null) {
+                return tail().poll(cx);        // the second task's own Poll, not a copy
+            }
+            Object v = DirectTask.pollValue(first(), cx);
+            if (v == DirectTask.PENDING) {
                 return Poll.pending();
             }
-            return tail().poll(cx);            // the second task's own Poll, not a copy
+            AsyncTask<T> f = start(v);
+            Poll<R> p = tail().poll(cx);
+            if (v != null && p != null && !p.isPending() && passesOn(p.value(), v)) {
+                first = f;                     // the first's value passed on: see readFromHandle
+            }
+            return p;
         }
 
         @Override
         Object pollDirect(Context cx) {
-            if (second == null && !start(cx)) {
-                return DirectTask.PENDING;
+            if (second != null) {
+                return DirectTask.pollValue(tail(), cx);
             }
-            return DirectTask.pollValue(tail(), cx);
-        }
-
-        /** Polls the first task; once it is ready, makes the second. Whether there is one. */
-        private boolean start(Context cx) {
             Object v = DirectTask.pollValue(first(), cx);
             if (v == DirectTask.PENDING) {
-                return false;
+                return v;
             }
+            AsyncTask<T> f = start(v);
+            Object r = DirectTask.pollValue(tail(), cx);
+            if (v != null && r != DirectTask.PENDING && passesOn(r, v)) {
+                first = f;                     // the first's value passed on: see readFromHandle
+            }
+            return r;
+        }
+
+        /**
+         * Makes the second task of the first one's value {@code v}, dropping the first (a
+         * completed task holds nothing the then needs). Returns the first, which the caller keeps
+         * should the second pass {@code v} on.
+         */
+        private AsyncTask<T> start(Object v) {
+            AsyncTask<T> f = first;
             first = null;
             second = secondFor(v);
-            return true;
+            return f;
         }
 
         /**
@@ -1231,13 +1274,15 @@ public final class Async {
         @SuppressWarnings("unchecked")
         private AsyncTask<R> tail() {
             AsyncTask<R> s = second;
-            if (!(s instanceof ThenTask<?, ?> t0) || t0.second == null || t0 == this) {
+            if (!(s instanceof ThenTask<?, ?> t0) || t0.second == null || t0.first != null || t0 == this) {
                 return s;                      // nothing to skip: most polls, and they store nothing
             }
             AsyncTask<R> mark = s;
             int steps = 0;
             int power = 1;
-            while (s instanceof ThenTask<?, ?> t && t.second != null && t != this) {
+            // a then that kept its first (its second passed that one's value on) is not skipped:
+            // its readFromHandle asks the first, which its second knows nothing of
+            while (s instanceof ThenTask<?, ?> t && t.second != null && t.first == null && t != this) {
                 s = (AsyncTask<R>) t.second;
                 if (s == mark) {
                     break;                     // round a cycle that misses this then: see above
@@ -1261,10 +1306,18 @@ public final class Async {
             }
         }
 
-        /** Whether the value of the last poll is the second task's, and that one a handle's (see Async.readFromHandle). */
+        /**
+         * Whether the value of the last poll is a handle's: the first task's passed on (kept
+         * then) and that one read it from a handle, or else the second task's and that one a
+         * handle's (see Async.readFromHandle).
+         */
         @Override
         boolean readFromHandle() {
-            return second != null && Async.readFromHandle(tail());
+            if (second == null) {
+                return false;
+            }
+            AsyncTask<T> f = first;
+            return f != null ? Async.readFromHandle(f) : Async.readFromHandle(tail());
         }
 
         /** Too late if the stage it waits on has completed (the first: then the next poll starts the second). */

@@ -234,6 +234,91 @@ class DroppedValueHeldByAHandleTest {
     }
 
     @Test
+    void aLoopEndedByAThenFunctionPassingAHandlesValueOnLeavesItToTheHandle() throws Exception {
+        // before: the last turn was then(handle, c -> ready(Step.done(c))): the then's value
+        // counted as its second task's, a ready task of the function's own, so the runtime
+        // closed the handle's value when it dropped the loop's
+        Resource r = new Resource();
+        AsyncPromise<Resource> held = new AsyncPromise<>();
+        held.complete(r);
+        try (AsyncRuntime rt = AsyncRuntime.builder().workers(1).build()) {
+            JoinHandle<Resource> h = spawnCancelledDuringItsLastPoll(rt, cancelSelf -> Async.loop(0,
+                    (Integer turn) -> turn < 2
+                            ? Async.ready(Async.Step.<Integer, Resource>next(turn + 1))
+                            : Async.then(Async.then(cancelSelf, y -> held),
+                                    c -> Async.ready(Async.Step.<Integer, Resource>done(c)))));
+            assertThat(h.isCancelled()).isTrue();
+            assertThat(r.closed).as("the value the promise still holds").isFalse();
+            assertThat(held.get()).isSameAs(r);
+        }
+    }
+
+    @Test
+    void aLoopEndedByANestedThenPassingAHandlesValueOnLeavesItToTheHandle() throws Exception {
+        // the then that passes the value on is the second task of another then, which awaits
+        // its own second's second directly once that one has started (ThenTask.tail): it must
+        // stop at the then that passed the value on, not skip to that then's ready task
+        Resource r = new Resource();
+        AsyncPromise<Resource> held = new AsyncPromise<>();
+        held.complete(r);
+        try (AsyncRuntime rt = AsyncRuntime.builder().workers(1).build()) {
+            JoinHandle<Resource> h = spawnCancelledDuringItsLastPoll(rt, cancelSelf -> Async.loop(0,
+                    (Integer turn) -> Async.then(cancelSelf,
+                            y -> Async.then(held, c -> Async.ready(Async.Step.<Integer, Resource>done(c))))));
+            assertThat(h.isCancelled()).isTrue();
+            assertThat(r.closed).as("the value the promise still holds").isFalse();
+        }
+    }
+
+    @Test
+    void aThenFunctionPassingAHandlesValueOnLeavesItToTheHandle() throws Exception {
+        Resource r = new Resource();
+        AsyncPromise<Resource> held = new AsyncPromise<>();
+        held.complete(r);
+        try (AsyncRuntime rt = AsyncRuntime.builder().workers(1).build()) {
+            JoinHandle<Resource> h = spawnCancelledDuringItsLastPoll(rt,
+                    cancelSelf -> Async.then(Async.then(cancelSelf, y -> held), c -> Async.ready(c)));
+            assertThat(h.isCancelled()).isTrue();
+            assertThat(r.closed).as("the value the promise still holds").isFalse();
+        }
+    }
+
+    @Test
+    void aThenFunctionPassingAHandlesValueOnInALongChainLeavesItToTheHandle() throws Exception {
+        // more stages than Async.FLATTEN_DEPTH: the then is a stage of a Pipeline, which counted
+        // the value as the ready task's the function made
+        Resource r = new Resource();
+        AsyncPromise<Resource> held = new AsyncPromise<>();
+        held.complete(r);
+        try (AsyncRuntime rt = AsyncRuntime.builder().workers(1).build()) {
+            JoinHandle<Resource> h = spawnCancelledDuringItsLastPoll(rt, cancelSelf -> {
+                AsyncTask<Resource> chain = Async.then(cancelSelf, y -> held);
+                for (int i = 0; i <= Async.FLATTEN_DEPTH; i++) {
+                    chain = Async.map(chain, v -> v);
+                }
+                return Async.map(Async.then(chain, c -> Async.ready(c)), v -> v);
+            });
+            assertThat(h.isCancelled()).isTrue();
+            assertThat(r.closed).as("the value the promise still holds").isFalse();
+        }
+    }
+
+    @Test
+    void aValueAThenFunctionMakesOfAHandlesValueIsStillClosed() throws Exception {
+        Resource r = new Resource();
+        Resource own = new Resource();
+        AsyncPromise<Resource> held = new AsyncPromise<>();
+        held.complete(r);
+        try (AsyncRuntime rt = AsyncRuntime.builder().workers(1).build()) {
+            JoinHandle<Resource> h = spawnCancelledDuringItsLastPoll(rt,
+                    cancelSelf -> Async.then(Async.then(cancelSelf, y -> held), c -> Async.ready(own)));
+            assertThat(h.isCancelled()).isTrue();
+            assertThat(own.closed).as("the then's own value, which nobody receives").isTrue();
+            assertThat(r.closed).as("the value the promise still holds").isFalse();
+        }
+    }
+
+    @Test
     void aLoopsOwnValueIsStillClosed() throws Exception {
         Resource own = new Resource();
         try (AsyncRuntime rt = AsyncRuntime.builder().workers(1).build()) {
