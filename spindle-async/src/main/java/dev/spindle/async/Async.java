@@ -463,13 +463,16 @@ public final class Async {
      * order of the list. If one fails, the others are cancelled and the failure passes through
      * (a {@link JoinHandle} in the list is only no longer awaited: its task is not cancelled).
      * The results of those that completed before the failure (or before this task was cancelled)
-     * are dropped with it: a receive that completed has taken its value from the channel, and an
-     * acquire its permit (a connection an accept or a connect returned is closed, as the runtime
-     * closes one it drops; one that a handle still holds, a task passing it on from the handle
-     * it awaited, is left to that handle, as a {@link #from} task's value is left to its
-     * stage). Where those must not be lost, spawn each operation and pass the
-     * {@link JoinHandle}s, which keep their outcomes, or handle each one's failure inside it so
-     * that {@code all} itself does not fail.
+     * are dropped with it: a receive that completed has taken its value from the channel (a
+     * connection an accept or a connect returned is closed, as the runtime closes one it drops;
+     * one that a handle still holds, a task passing it on from the handle it awaited, is left to
+     * that handle, as a {@link #from} task's value is left to its stage). A bare
+     * {@link AsyncSemaphore#acquire()} that completed gives its permit back (so does one in the
+     * list the runtime drops, its task's handle cancelled during the poll that returned it); an
+     * acquire inside another task (a map or a then over it) is that task's, whose value does not
+     * show the permit: it is lost with the value. Where those must not be lost, spawn each
+     * operation and pass the {@link JoinHandle}s, which keep their outcomes, or handle each
+     * one's failure inside it so that {@code all} itself does not fail.
      * Its first poll polls every task; each later poll polls only the tasks woken since the
      * previous one, so joining n tasks this way costs O(n) whatever the order in which they
      * finish. Handles (spawned tasks, promises) that complete with a value wake it once, when
@@ -1759,6 +1762,14 @@ public final class Async {
         private int awaited;
         /** Whether the results were handed out (the list returned ready). */
         private boolean delivered;
+        /**
+         * The bare acquires that completed here, by index: each holds a permit its value
+         * ({@code null}) does not show, which {@link #dropValues} gives back should nobody
+         * receive it (and the list hands on to the runtime's drop). Kept as they complete,
+         * their task slots being cleared then; {@code null} until the first one does, so an all
+         * without one allocates nothing for them.
+         */
+        private AsyncSemaphore.AcquireOp[] acquires;
 
         AllTask(List<? extends AsyncTask<? extends T>> list) {
             super(list, true);
@@ -1816,7 +1827,10 @@ public final class Async {
                         fromHandle[i] = true;
                     }
                 }
-                ready = Poll.ready(new AllResults<>(results, fromHandle));
+                AsyncSemaphore.AcquireOp[] held = acquires;
+                ready = Poll.ready(held == null
+                        ? new AllResults<>(results, fromHandle)
+                        : new AllResultsHoldingPermits<>(results, fromHandle, held));
             } catch (Throwable t) {
                 // an OutOfMemoryError making the list: this poll throws, so nobody receives the
                 // values and nobody cancels this task; they are dropped here (a connection closed),
@@ -1841,6 +1855,9 @@ public final class Async {
             if (delivered) {
                 return;
             }
+            AsyncSemaphore.AcquireOp[] held = acquires;
+            acquires = null;                   // once: a later drop (a cancel after the failure) finds none
+            AllResults.giveBack(held);
             for (int i = 0; i < results.length; i++) {
                 Object v = results[i];
                 if (v != null && children[i].handle == null && !children[i].heldByAHandle) {
@@ -1868,8 +1885,13 @@ public final class Async {
                 Poll<?> p = pollRunningChild(i, cx);
                 if (p != null && p.isReady()) {
                     // asked once per child that completes, before its task is let go
-                    c.heldByAHandle = Async.readFromHandle(tasks[i]);
-                    collect(i, p.value());
+                    AsyncTask<?> t = tasks[i];
+                    c.heldByAHandle = Async.readFromHandle(t);
+                    Object v = p.value();
+                    if (v == null && t instanceof AsyncSemaphore.AcquireOp a) {
+                        keepAcquire(i, a);
+                    }
+                    collect(i, v);
                 }
                 return 0;
             }
@@ -1892,6 +1914,14 @@ public final class Async {
             }
             collect(i, v);
             return 1;
+        }
+
+        /** Keeps the completed acquire of child {@code i} (see {@link #acquires}). */
+        private void keepAcquire(int i, AsyncSemaphore.AcquireOp a) {
+            if (acquires == null) {
+                acquires = new AsyncSemaphore.AcquireOp[tasks.length];
+            }
+            acquires[i] = a;
         }
 
         @Override
@@ -1931,7 +1961,7 @@ public final class Async {
      * shared.) A handle child's value is left alone: its handle still holds it for whoever else
      * awaits it. {@link Selected} does the same for a {@code select}'s winner.
      */
-    private static final class AllResults<T> extends AbstractList<T> implements RandomAccess {
+    private static class AllResults<T> extends AbstractList<T> implements RandomAccess {
         static {
             DroppedValues.closeWhenDropped(AllResults.class, l -> l.drop());
         }
@@ -1948,6 +1978,22 @@ public final class Async {
             this.fromHandle = fromHandle;
         }
 
+        /** Gives back the permits of {@code held}'s acquires (null: none), which nobody received. */
+        static void giveBack(AsyncSemaphore.AcquireOp[] held) {
+            if (held == null) {
+                return;
+            }
+            for (AsyncSemaphore.AcquireOp a : held) {
+                if (a != null) {
+                    try {
+                        a.giveBackUnreceived();
+                    } catch (Throwable e) {
+                        AsyncRuntime.reportStray(e);   // the others are still given back
+                    }
+                }
+            }
+        }
+
         @Override
         @SuppressWarnings("unchecked")
         public T get(int index) {
@@ -1959,7 +2005,7 @@ public final class Async {
             return values.length;
         }
 
-        private void drop() {
+        void drop() {
             for (int i = 0; i < values.length; i++) {
                 if (fromHandle == null || !fromHandle[i]) {
                     try {
@@ -1969,6 +2015,31 @@ public final class Async {
                     }
                 }
             }
+        }
+    }
+
+    /**
+     * The list of an {@code all} in which bare acquires completed ({@link AllTask#acquires}):
+     * the runtime, dropping it, gives their permits back, which nobody received. A class of its
+     * own, so that the usual list stays 24 bytes (with its AbstractList's count, a third field
+     * would make it 32); registered by its exact class as the usual one is.
+     */
+    private static final class AllResultsHoldingPermits<T> extends AllResults<T> {
+        static {
+            DroppedValues.closeWhenDropped(AllResultsHoldingPermits.class, l -> l.drop());
+        }
+
+        private final AsyncSemaphore.AcquireOp[] acquires;
+
+        AllResultsHoldingPermits(Object[] values, boolean[] fromHandle, AsyncSemaphore.AcquireOp[] acquires) {
+            super(values, fromHandle);
+            this.acquires = acquires;
+        }
+
+        @Override
+        void drop() {
+            giveBack(acquires);                // once: an acquire given back is no longer DONE
+            super.drop();
         }
     }
 

@@ -33,7 +33,10 @@ import java.util.concurrent.locks.ReentrantLock;
  * {@link JoinHandle} or the runtime shuts down. A granted acquire polled after its task's handle
  * was cancelled (the runtime drops what that poll returns) stays pending, so that cancel gives
  * the permit back, and an acquire begun in such a poll takes none (the runtime refuses it the
- * budget). An acquire that returned ready owns its permit until {@link #release()}.
+ * budget). An acquire that returned ready owns its permit until {@link #release()}, unless the
+ * {@code Async.all} it completed in fails or is cancelled, or its list is dropped by the runtime
+ * (its task's handle cancelled during the poll that returned it): nobody received that permit,
+ * and the all gives it back ({@link AcquireOp#giveBackUnreceived}).
  *
  * <p><b>The context.</b> An acquire's poll asks a runtime's own context for the budget (and a
  * granted acquire's waker whether it expired) under the lock, just before it takes the permit,
@@ -51,6 +54,8 @@ public final class AsyncSemaphore {
     private static final int WAITING = 1;
     private static final int GRANTED = 2;
     private static final int FINISHED = 3;
+    /** Returned ready: its permit is the caller's, or given back if nobody received it. */
+    private static final int DONE = 4;
 
     private final ReentrantLock lock = new ReentrantLock();
     /** The oldest waiting acquire, or {@code null}; FIFO, linked through the acquires (WaitingOp). */
@@ -157,7 +162,8 @@ public final class AsyncSemaphore {
         }
     }
 
-    private final class AcquireOp extends WaitingOp<AcquireOp, Void> implements Cancellable {
+    /** An acquire; {@code Async.all} knows it by its class, to give back a permit nobody received. */
+    final class AcquireOp extends WaitingOp<AcquireOp, Void> implements Cancellable {
         private int state = NEW; // guarded by lock
         private Waker waker;     // guarded by lock
 
@@ -176,12 +182,13 @@ public final class AsyncSemaphore {
                         if (ContextAsks.expiredUnderLock(asked, w)) {
                             return PENDING;    // its task was cancelled: the retiring cancel gives it back
                         }
-                        state = FINISHED;
+                        state = DONE;
                         return null;
                     case WAITING:
                         waker = WaitingOp.toWaitWith(w, "an acquire");
                         return PENDING;
                     case FINISHED:
+                    case DONE:
                         throw new IllegalStateException("this acquire already completed");
                     default:
                         break;
@@ -192,7 +199,7 @@ public final class AsyncSemaphore {
                 }
                 if (permits > 0 && waitHead == null) {
                     permits--;
-                    state = FINISHED;
+                    state = DONE;
                     return null;
                 }
                 waker = WaitingOp.toWaitWith(w, "an acquire");
@@ -217,13 +224,33 @@ public final class AsyncSemaphore {
                 } else if (state == GRANTED) {
                     giveBack = true;
                 }
-                state = FINISHED;
+                state = FINISHED;              // a DONE one's permit stays whoever's it was
             } finally {
                 lock.unlock();
             }
             if (giveBack) {
                 givePermit(true);
             }
+        }
+
+        /**
+         * Gives back the permit of this acquire, which returned ready to an {@code all} that
+         * then dropped its value (it failed, was cancelled, or the runtime dropped its list):
+         * nobody received the permit, so nobody would release it. Once: an acquire not
+         * {@link #DONE} (pending, cancelled, given back already) is left as it is. Saturates as
+         * a cancel's give-back does.
+         */
+        void giveBackUnreceived() {
+            lock.lock();
+            try {
+                if (state != DONE) {
+                    return;
+                }
+                state = FINISHED;
+            } finally {
+                lock.unlock();
+            }
+            givePermit(true);
         }
     }
 }

@@ -1,0 +1,89 @@
+/*
+ * Copyright 2026 The Spindle Authors. Licensed under the Apache License, Version 2.0.
+ */
+package dev.spindle.async;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.List;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * A bare {@link AsyncSemaphore#acquire()} that completed inside an {@code all} holds a permit,
+ * which its value ({@code null}) does not show. An {@code all} that then failed or was
+ * cancelled dropped its collected values, and with the acquire's the permit: nobody received it
+ * and nobody released it, and the semaphore had one permit fewer for good. So had the list the
+ * runtime drops (the all's task cancelled during the poll that returned it). Such a permit is
+ * now given back; a delivered one stays the caller's.
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class AllGivesBackTheAcquiresItDropsTest {
+
+    private static final AsyncTask<Object> FAILS = cx -> {
+        throw new IllegalStateException("test: the last child fails");
+    };
+
+    @Test
+    void aFailedAllGivesBackTheAcquireItCompleted() {
+        AsyncSemaphore sem = new AsyncSemaphore(1);
+        AsyncTask<List<Object>> all = Async.all(List.<AsyncTask<?>>of(sem.acquire(), FAILS));
+        assertThatThrownBy(() -> all.poll(new AsyncCombinatorTest.HandContext()))
+                .isInstanceOf(IllegalStateException.class);
+        assertThat(sem.availablePermits()).as("the permit the failed all's acquire took").isEqualTo(1);
+        Async.cancel(all);                     // dropped again: given back once only
+        assertThat(sem.availablePermits()).isEqualTo(1);
+    }
+
+    @Test
+    void aCancelledAllGivesBackTheAcquireItCompleted() {
+        AsyncSemaphore sem = new AsyncSemaphore(2);
+        AsyncPromise<Void> never = new AsyncPromise<>();
+        AsyncTask<List<Void>> all = Async.all(List.of(sem.acquire(), never, sem.acquire()));
+        assertThat(all.poll(new AsyncCombinatorTest.HandContext()).isPending()).isTrue();
+        assertThat(sem.availablePermits()).isZero();
+        Async.cancel(all);
+        assertThat(sem.availablePermits()).as("the permits of the cancelled all's acquires").isEqualTo(2);
+    }
+
+    @Test
+    void aDeliveredAllsAcquireKeepsItsPermit() {
+        AsyncSemaphore sem = new AsyncSemaphore(1);
+        AsyncTask<List<Void>> all = Async.all(List.of(sem.acquire()));
+        assertThat(all.poll(new AsyncCombinatorTest.HandContext()).isReady()).isTrue();
+        Async.cancel(all);                     // too late: the caller holds the permit
+        assertThat(sem.availablePermits()).isZero();
+        sem.release();
+        assertThat(sem.availablePermits()).isEqualTo(1);
+    }
+
+    @Test
+    void aListTheRuntimeDropsGivesBackItsAcquiresPermit() throws Exception {
+        // the acquire completes first; the next child cancels the all's own handle, so the
+        // runtime drops the list that same poll returns
+        AsyncSemaphore sem = new AsyncSemaphore(1);
+        AtomicReference<JoinHandle<?>> self = new AtomicReference<>();
+        AsyncPromise<Void> go = new AsyncPromise<>();
+        AsyncTask<Void> cancelSelf = cx -> {
+            self.get().cancel(false);
+            return Poll.ready(null);
+        };
+        try (AsyncRuntime rt = AsyncRuntime.builder().workers(1).build()) {
+            JoinHandle<List<Void>> h = rt.spawn(Async.then(go, x -> Async.all(List.of(sem.acquire(), cancelSelf))));
+            self.set(h);
+            go.complete(null);
+            try {
+                h.get(20, TimeUnit.SECONDS);
+            } catch (CancellationException expected) {
+                // the handle reports the cancel
+            }
+            rt.spawn(Async.ready(0)).get(20, TimeUnit.SECONDS);   // the worker is past the finish
+            assertThat(h.isCancelled()).isTrue();
+            assertThat(sem.availablePermits()).as("the permit in the list nobody received").isEqualTo(1);
+        }
+    }
+}
