@@ -473,7 +473,20 @@ public final class Async {
      * show the permit: it is lost with the value. Where those must not be lost, spawn each
      * operation and pass the {@link JoinHandle}s, which keep their outcomes, or handle each
      * one's failure inside it so that {@code all} itself does not fail.
-     * Its first poll polls every task; each later poll polls only the tasks woken since the
+     *
+     * <p>A handle that a child made for itself (a then whose function spawned a task and returned
+     * its {@link JoinHandle}, as a then or a loop turn ending in it) is the child's to cancel,
+     * not to close: a child still awaiting it when the {@code all} fails is cancelled, which
+     * cancels that spawned task, but a child that completed with its value passed on the
+     * handle's value, which the handle holds, and the {@code all} leaves it to the handle, as it
+     * leaves a handle child's. So a connection such a spawned task returned stays open, held by
+     * nobody, when the {@code all} fails or is cancelled, or the runtime drops its list. The
+     * runtime does not close it: it cannot tell a handle the function made, which nobody else
+     * holds, from one the function passed on from elsewhere (a handle stored before, a promise),
+     * whose other awaiters still need the value, and it must not close a value under them.
+     * Return the operation itself from the function ({@code connect()}, not a
+     * {@code spawn(connect())}), whose value is the child's own and is closed, or keep the
+     * handles and close what they hold.     * Its first poll polls every task; each later poll polls only the tasks woken since the
      * previous one, so joining n tasks this way costs O(n) whatever the order in which they
      * finish. Handles (spawned tasks, promises) that complete with a value wake it once, when
      * the last of them does: joining n spawned tasks costs the parent at most one wake-up and two
@@ -563,6 +576,15 @@ public final class Async {
      * Nor is a spawned task undone that completed before its handle lost: its result stays in
      * the handle, and is dropped with it unless the caller kept the handle (a spawned receive's
      * value is then gone). Select over the receive itself, not over a task spawned to make it.
+     * The same holds for a handle that a loser made for itself (a then whose function spawned a
+     * task and returned its {@link JoinHandle}, as a then or a loop turn ending in it): the
+     * loser's cancel cancels that task while it runs, but one that has completed keeps its
+     * value in its handle, and nobody closes it (a connection it returned stays open, held by
+     * nobody). The runtime cannot tell a handle the function made, which nobody else holds,
+     * from one it passed on from elsewhere (a handle stored before, a promise), whose other
+     * awaiters still need the value, so it closes neither. Return the operation itself from the
+     * function ({@code connect()}, not a {@code spawn(connect())}): it completes only in a poll
+     * of its own, and a loser was pending at its last one, so its cancel withdraws the connect.
      *
      * <pre>{@code
      * AsyncTask<Async.Selected<Integer>> first = Async.select(List.of(a.receive(), b.receive()));
