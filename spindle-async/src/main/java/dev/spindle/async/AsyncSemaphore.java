@@ -183,6 +183,7 @@ public final class AsyncSemaphore {
                             return PENDING;    // its task was cancelled: the retiring cancel gives it back
                         }
                         state = DONE;
+                        waker = null;          // never woken again; an all's list may keep this acquire
                         return null;
                     case WAITING:
                         waker = WaitingOp.toWaitWith(w, "an acquire");

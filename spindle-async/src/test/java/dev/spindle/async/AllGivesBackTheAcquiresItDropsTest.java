@@ -6,8 +6,11 @@ package dev.spindle.async;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.spindle.testkit.Gc;
+import java.lang.ref.WeakReference;
 import java.util.List;
 import java.util.concurrent.CancellationException;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
@@ -84,6 +87,31 @@ class AllGivesBackTheAcquiresItDropsTest {
             rt.spawn(Async.ready(0)).get(20, TimeUnit.SECONDS);   // the worker is past the finish
             assertThat(h.isCancelled()).isTrue();
             assertThat(sem.availablePermits()).as("the permit in the list nobody received").isEqualTo(1);
+        }
+    }
+
+    @Test
+    void aDeliveredListKeepsNotTheTaskThatAwaitedItsAcquires() throws Exception {
+        // the list keeps the acquires, for the runtime's drop; an acquire that waited kept the
+        // waker it waited with, the all's child, and through it the all and its task
+        AsyncSemaphore sem = new AsyncSemaphore(0);
+        CountDownLatch queued = new CountDownLatch(1);
+        AsyncTask<Void> afterTheAcquire = cx -> {
+            queued.countDown();                // the all's first poll polled the acquire before
+            return Poll.ready(null);
+        };
+        List<Void> list;
+        WeakReference<JoinHandle<List<Void>>> handle;
+        try (AsyncRuntime rt = AsyncRuntime.builder().workers(1).build()) {
+            JoinHandle<List<Void>> h = rt.spawn(Async.all(List.of(sem.acquire(), afterTheAcquire)));
+            handle = new WeakReference<>(h);
+            assertThat(queued.await(20, TimeUnit.SECONDS)).isTrue();
+            sem.release();                     // granted to the waiting acquire
+            list = h.get(20, TimeUnit.SECONDS);
+            h = null;
+            assertThat(Gc.collected(handle)).as("the all's task, once its handle is dropped").isTrue();
+            assertThat(list).hasSize(2);
+            assertThat(sem.availablePermits()).as("the permit is the list's receiver's").isZero();
         }
     }
 }
