@@ -473,6 +473,11 @@ public final class Async {
      * show the permit: it is lost with the value. Where those must not be lost, spawn each
      * operation and pass the {@link JoinHandle}s, which keep their outcomes, or handle each
      * one's failure inside it so that {@code all} itself does not fail.
+     * Its first poll polls every task; each later poll polls only the tasks woken since the
+     * previous one, so joining n tasks this way costs O(n) whatever the order in which they
+     * finish. Handles (spawned tasks, promises) that complete with a value wake it once, when
+     * the last of them does: joining n spawned tasks costs the parent at most one wake-up and two
+     * polls, however many finish on its worker.
      *
      * <p>A handle that a child made for itself (a then whose function spawned a task and returned
      * its {@link JoinHandle}, as a then or a loop turn ending in it) is the child's to cancel,
@@ -486,11 +491,7 @@ public final class Async {
      * whose other awaiters still need the value, and it must not close a value under them.
      * Return the operation itself from the function ({@code connect()}, not a
      * {@code spawn(connect())}), whose value is the child's own and is closed, or keep the
-     * handles and close what they hold.     * Its first poll polls every task; each later poll polls only the tasks woken since the
-     * previous one, so joining n tasks this way costs O(n) whatever the order in which they
-     * finish. Handles (spawned tasks, promises) that complete with a value wake it once, when
-     * the last of them does: joining n spawned tasks costs the parent at most one wake-up and two
-     * polls, however many finish on its worker.
+     * handles and close what they hold.
      *
      * <pre>{@code
      * AsyncTask<List<Integer>> both = Async.all(List.of(a.receive(), b.receive()));
@@ -514,10 +515,13 @@ public final class Async {
     public static final class Selected<T> {
         static {
             // a selection the runtime drops drops its value, unless a handle holds it too (see
-            // AllResults); registered before any instance
+            // AllResults), and gives back the permit of an acquire that won; registered before
+            // any instance
             DroppedValues.closeWhenDropped(Selected.class, s -> {
-                if (!s.fromHandle) {
+                if (s.holder == null) {
                     DroppedValues.dropped(s.value);
+                } else {
+                    giveBackPermit(s.holder);
                 }
             });
         }
@@ -525,15 +529,18 @@ public final class Async {
         private final int index;
         private final T value;
         /**
-         * Whether the winner was a {@link JoinHandle}, or passed one's value on (a map over it),
-         * which still holds the value for others.
+         * Who else has a say in the value: {@code null} if nobody (it is the selection's);
+         * {@link #HELD_BY_A_HANDLE} if the winner was a {@link JoinHandle}, or passed one's value
+         * on (a map over it), which still holds the value for others; the winner itself if it
+         * was a bare {@link AsyncSemaphore#acquire()}, whose permit the value ({@code null})
+         * does not show. One reference where a boolean was: a selection stays 24 bytes.
          */
-        private final boolean fromHandle;
+        final Object holder;
 
-        Selected(int index, T value, boolean fromHandle) {
+        Selected(int index, T value, Object holder) {
             this.index = index;
             this.value = value;
-            this.fromHandle = fromHandle;
+            this.holder = holder;
         }
 
         /**
@@ -569,10 +576,13 @@ public final class Async {
      * {@link #all}; an {@link AsyncPromise} is only no longer awaited.
      *
      * <p>A loser is cancelled, which undoes what a receive or an acquire had taken (the value goes
-     * back, the permit is released) but not a send the channel has already accepted: a waiting
-     * {@link AsyncChannel#send} can be accepted by a receiver on another thread between the poll
-     * that found it pending and the cancel, and then its value is delivered although another
-     * branch won. Select over sends only where a value sent twice (after a retry) does no harm.
+     * back, the permit is released); so is a winner that is a bare {@link AsyncSemaphore#acquire()}
+     * whose selection (or {@link #any}'s value) nobody receives, the runtime dropping it (its
+     * task's handle cancelled during the poll that returned it). Not undone is a send the
+     * channel has already accepted: a waiting {@link AsyncChannel#send} can be accepted by a
+     * receiver on another thread between the poll that found it pending and the cancel, and
+     * then its value is delivered although another branch won. Select over sends only where a
+     * value sent twice (after a retry) does no harm.
      * Nor is a spawned task undone that completed before its handle lost: its result stays in
      * the handle, and is dropped with it unless the caller kept the handle (a spawned receive's
      * value is then gone). Select over the receive itself, not over a task spawned to make it.
@@ -1033,8 +1043,8 @@ public final class Async {
      * winner was a handle ({@link #readFromHandle}), as the selection does.
      */
     private static final class AnyTask<T> extends Stage<Selected<T>, T> {
-        /** Whether the value the last poll returned is a handle's own (see DirectTask.readFromHandle). */
-        private boolean fromHandle;
+        /** The {@link Selected#holder} of the selection the last poll returned the value of. */
+        private Object holder;
 
         AnyTask(AsyncTask<Selected<T>> select) {
             super(select);
@@ -1047,13 +1057,59 @@ public final class Async {
                 return v;
             }
             Selected<?> s = (Selected<?>) v;
-            fromHandle = s.fromHandle;
+            holder = s.holder;
             return s.value;
         }
 
         @Override
         boolean readFromHandle() {
-            return fromHandle;
+            return holder == HELD_BY_A_HANDLE;
+        }
+    }
+
+    /** A {@link Selected#holder}: the winner read the value from a handle, which still holds it. */
+    static final Object HELD_BY_A_HANDLE = new Object();
+
+    /**
+     * What a select's winner leaves its selection to answer for besides the value
+     * ({@link Selected#holder}): {@link #HELD_BY_A_HANDLE}, {@code task} if it is a bare acquire
+     * (its permit), or {@code null}. Asked once per select that completes.
+     */
+    static Object holderOf(AsyncTask<?> task) {
+        if (readFromHandle(task)) {
+            return HELD_BY_A_HANDLE;
+        }
+        return task instanceof AsyncSemaphore.AcquireOp ? task : null;
+    }
+
+    /** Gives back the permit of {@code holder} if it is an acquire (a {@link Selected#holder}). */
+    static void giveBackPermit(Object holder) {
+        if (holder instanceof AsyncSemaphore.AcquireOp a) {
+            a.giveBackUnreceived();
+        }
+    }
+
+    /**
+     * The runtime drops the value of {@code task}'s last poll (its handle was cancelled during
+     * that poll): gives back what that value held and does not show, the permit of a bare
+     * acquire that won an {@link #any} (the task is the any, or passes its value on: a then
+     * ending in it, a timeout over it). Asked on that drop alone, as {@link #readFromHandle} is.
+     */
+    static void giveBackDropped(AsyncTask<?> task) {
+        // bounded, though no task that completed has a cycle of seconds (its poll would overflow
+        // the stack): a walk that went round one would hold the worker for good
+        for (int steps = 0; steps <= FLATTEN_DEPTH; steps++) {
+            if (task instanceof AnyTask<?> any) {
+                giveBackPermit(any.holder);
+                return;
+            }
+            if (task instanceof ThenTask<?, ?> th && th.second != null && th.first == null) {
+                task = th.tail();
+            } else if (task instanceof TimeoutTask<?> t) {
+                task = t.task;
+            } else {
+                return;
+            }
         }
     }
 
@@ -2090,8 +2146,9 @@ public final class Async {
             for (int i = 0; i < tasks.length; i++) {
                 Poll<?> p = pollRunningChild(i, cx);
                 if (p != null && p.isReady()) {
-                    // a handle, or a task passing one's value on (a map over it): read on a win alone
-                    boolean fromHandle = Async.readFromHandle(tasks[i]);
+                    // a handle, or a task passing one's value on (a map over it), or an acquire
+                    // (its permit): read on a win alone
+                    Object holder = holderOf(tasks[i]);
                     tasks[i] = null;
                     cancelAllBut(i);
                     T v = (T) p.value();
@@ -2100,13 +2157,15 @@ public final class Async {
                         if (seam != null) {
                             seam.run();
                         }
-                        return Poll.ready(new Selected<>(i, v, fromHandle));
+                        return Poll.ready(new Selected<>(i, v, holder));
                     } catch (Throwable t) {
                         // an OutOfMemoryError making the selection: this poll throws, so nobody
                         // receives the winner's value; it is dropped (a connection closed), as a
                         // dropped selection drops it, unless its handle still holds it for others
-                        if (!fromHandle) {
+                        if (holder == null) {
                             DirectTask.drop(v, t);
+                        } else {
+                            giveBackPermit(holder);
                         }
                         throw t;
                     }

@@ -35,8 +35,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * the permit back, and an acquire begun in such a poll takes none (the runtime refuses it the
  * budget). An acquire that returned ready owns its permit until {@link #release()}, unless the
  * {@code Async.all} it completed in fails or is cancelled, or its list is dropped by the runtime
- * (its task's handle cancelled during the poll that returned it): nobody received that permit,
- * and the all gives it back ({@link AcquireOp#giveBackUnreceived}).
+ * (its task's handle cancelled during the poll that returned it), or it won a
+ * {@code Async.select} or {@code Async.any} whose value the runtime drops so: nobody received
+ * that permit, and it is given back ({@link AcquireOp#giveBackUnreceived}).
  *
  * <p><b>The context.</b> An acquire's poll asks a runtime's own context for the budget (and a
  * granted acquire's waker whether it expired) under the lock, just before it takes the permit,

@@ -307,7 +307,9 @@ final class TaskCell<T> extends JoinHandle<T> implements Waker, Context {
      * Only when the value is dropped: a completion does no more than before. A value that a
      * handle the task awaited still holds (the task passed it on: a then whose second task is
      * that handle, a timeout over it; {@link Async#readFromHandle}) is left to the handle, whose
-     * other awaiters receive it: it was closed under them.
+     * other awaiters receive it: it was closed under them. A permit such a value does not show
+     * (an {@code any} won by a bare acquire: its value is {@code null}) is given back
+     * ({@link Async#giveBackDropped}); kept, the semaphore had one permit fewer for good.
      */
     void finish(long outcome, Object r) {
         AsyncTask<T> t = task;
@@ -319,6 +321,11 @@ final class TaskCell<T> extends JoinHandle<T> implements Waker, Context {
                 DroppedValues.dropped(r);
             } catch (Throwable e) {
                 AsyncRuntime.reportStray(e);   // the worker goes on
+            }
+            try {
+                Async.giveBackDropped(t);      // a permit the value does not show (an any won by an acquire)
+            } catch (Throwable e) {
+                AsyncRuntime.reportStray(e);
             }
         }
     }

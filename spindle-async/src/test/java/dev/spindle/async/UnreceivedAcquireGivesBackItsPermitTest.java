@@ -21,11 +21,12 @@ import org.junit.jupiter.api.Timeout;
  * which its value ({@code null}) does not show. An {@code all} that then failed or was
  * cancelled dropped its collected values, and with the acquire's the permit: nobody received it
  * and nobody released it, and the semaphore had one permit fewer for good. So had the list the
- * runtime drops (the all's task cancelled during the poll that returned it). Such a permit is
- * now given back; a delivered one stays the caller's.
+ * runtime drops (the all's task cancelled during the poll that returned it), and a selection or
+ * an {@code any}'s value won by a bare acquire that the runtime drops. Such a permit is now
+ * given back; a delivered one stays the caller's.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
-class AllGivesBackTheAcquiresItDropsTest {
+class UnreceivedAcquireGivesBackItsPermitTest {
 
     private static final AsyncTask<Object> FAILS = cx -> {
         throw new IllegalStateException("test: the last child fails");
@@ -112,6 +113,79 @@ class AllGivesBackTheAcquiresItDropsTest {
             assertThat(Gc.collected(handle)).as("the all's task, once its handle is dropped").isTrue();
             assertThat(list).hasSize(2);
             assertThat(sem.availablePermits()).as("the permit is the list's receiver's").isZero();
+        }
+    }
+
+    /**
+     * Spawns {@code body(loser)} and returns its handle once the task is done: {@code loser} is
+     * a task that never completes and, cancelled (as a select cancels its losers, after its
+     * winner's poll and before the select returns), cancels the spawned task's own handle, so
+     * that the runtime drops what that poll returns.
+     */
+    private static <T> JoinHandle<T> spawnCancelledByItsLoser(AsyncRuntime rt,
+            java.util.function.Function<AsyncTask<Void>, AsyncTask<T>> body) throws Exception {
+        AtomicReference<JoinHandle<?>> self = new AtomicReference<>();
+        AsyncPromise<Void> go = new AsyncPromise<>();
+        AsyncTask<Void> loser = new CancelsItsTaskWhenCancelled(self);
+        JoinHandle<T> h = rt.spawn(Async.then(go, x -> body.apply(loser)));
+        self.set(h);
+        go.complete(null);
+        try {
+            h.get(20, TimeUnit.SECONDS);
+        } catch (CancellationException expected) {
+            // the handle reports the cancel
+        }
+        rt.spawn(Async.ready(0)).get(20, TimeUnit.SECONDS);   // the worker is past the finish
+        return h;
+    }
+
+    private static final class CancelsItsTaskWhenCancelled implements AsyncTask<Void>, Cancellable {
+        private final AtomicReference<JoinHandle<?>> self;
+
+        CancelsItsTaskWhenCancelled(AtomicReference<JoinHandle<?>> self) {
+            this.self = self;
+        }
+
+        @Override
+        public Poll<Void> poll(Context cx) {
+            return Poll.pending();
+        }
+
+        @Override
+        public void cancel() {
+            self.get().cancel(false);
+        }
+    }
+
+    @Test
+    void aSelectionTheRuntimeDropsGivesBackItsAcquiresPermit() throws Exception {
+        AsyncSemaphore sem = new AsyncSemaphore(1);
+        try (AsyncRuntime rt = AsyncRuntime.builder().workers(1).build()) {
+            JoinHandle<Async.Selected<Void>> h = spawnCancelledByItsLoser(rt,
+                    loser -> Async.select(List.of(sem.acquire(), loser)));
+            assertThat(h.isCancelled()).isTrue();
+            assertThat(sem.availablePermits()).as("the permit in the selection nobody received").isEqualTo(1);
+        }
+    }
+
+    @Test
+    void anAnyWhoseValueTheRuntimeDropsGivesBackItsAcquiresPermit() throws Exception {
+        AsyncSemaphore sem = new AsyncSemaphore(1);
+        try (AsyncRuntime rt = AsyncRuntime.builder().workers(1).build()) {
+            JoinHandle<Void> h = spawnCancelledByItsLoser(rt, loser -> Async.any(List.of(sem.acquire(), loser)));
+            assertThat(h.isCancelled()).isTrue();
+            assertThat(sem.availablePermits()).as("the permit of the any nobody received").isEqualTo(1);
+        }
+    }
+
+    @Test
+    void aDeliveredSelectionsAcquireKeepsItsPermit() throws Exception {
+        AsyncSemaphore sem = new AsyncSemaphore(1);
+        try (AsyncRuntime rt = AsyncRuntime.builder().workers(1).build()) {
+            Async.Selected<Void> s = rt.spawn(Async.select(List.of(sem.acquire(), new AsyncPromise<Void>())))
+                    .get(20, TimeUnit.SECONDS);
+            assertThat(s.index()).isZero();
+            assertThat(sem.availablePermits()).isZero();
         }
     }
 }
