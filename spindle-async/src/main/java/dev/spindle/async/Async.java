@@ -466,13 +466,15 @@ public final class Async {
      * are dropped with it: a receive that completed has taken its value from the channel (a
      * connection an accept or a connect returned is closed, as the runtime closes one it drops;
      * one that a handle still holds, a task passing it on from the handle it awaited, is left to
-     * that handle, as a {@link #from} task's value is left to its stage). A bare
-     * {@link AsyncSemaphore#acquire()} that completed gives its permit back (so does one in the
-     * list the runtime drops, its task's handle cancelled during the poll that returned it); an
-     * acquire inside another task (a map or a then over it) is that task's, whose value does not
-     * show the permit: it is lost with the value. Where those must not be lost, spawn each
-     * operation and pass the {@link JoinHandle}s, which keep their outcomes, or handle each
-     * one's failure inside it so that {@code all} itself does not fail.
+     * that handle, as a {@link #from} task's value is left to its stage). A completed
+     * {@link AsyncSemaphore#acquire()}, a child itself or the task a child passes the value of
+     * on as its own (a then ending in it, a timeout over it), gives its permit back (so does one
+     * in the list the runtime drops, its task's handle cancelled during the poll that returned
+     * it); an acquire a child awaited on its way (a then starting with it, a map over it) is
+     * that child's, whose value does not show the permit: it is lost with the value. Where
+     * those must not be lost, spawn each operation and pass the {@link JoinHandle}s, which keep
+     * their outcomes, or handle each one's failure inside it so that {@code all} itself does not
+     * fail.
      * Its first poll polls every task; each later poll polls only the tasks woken since the
      * previous one, so joining n tasks this way costs O(n) whatever the order in which they
      * finish. Handles (spawned tasks, promises) that complete with a value wake it once, when
@@ -576,9 +578,10 @@ public final class Async {
      * {@link #all}; an {@link AsyncPromise} is only no longer awaited.
      *
      * <p>A loser is cancelled, which undoes what a receive or an acquire had taken (the value goes
-     * back, the permit is released); so is a winner that is a bare {@link AsyncSemaphore#acquire()}
-     * whose selection (or {@link #any}'s value) nobody receives, the runtime dropping it (its
-     * task's handle cancelled during the poll that returned it). Not undone is a send the
+     * back, the permit is released); so is a winner that is an {@link AsyncSemaphore#acquire()},
+     * or passes one's value on (a then ending in it, a timeout over it), whose selection (or
+     * {@link #any}'s value) nobody receives, the runtime dropping it (its task's handle
+     * cancelled during the poll that returned it). Not undone is a send the
      * channel has already accepted: a waiting {@link AsyncChannel#send} can be accepted by a
      * receiver on another thread between the poll that found it pending and the cancel, and
      * then its value is delivered although another branch won. Select over sends only where a
@@ -1072,14 +1075,42 @@ public final class Async {
 
     /**
      * What a select's winner leaves its selection to answer for besides the value
-     * ({@link Selected#holder}): {@link #HELD_BY_A_HANDLE}, {@code task} if it is a bare acquire
-     * (its permit), or {@code null}. Asked once per select that completes.
+     * ({@link Selected#holder}): {@link #HELD_BY_A_HANDLE}, the acquire whose permit its value
+     * stands for ({@link #acquireOf}), or {@code null}. Asked once per select that completes.
      */
     static Object holderOf(AsyncTask<?> task) {
         if (readFromHandle(task)) {
             return HELD_BY_A_HANDLE;
         }
-        return task instanceof AsyncSemaphore.AcquireOp ? task : null;
+        return acquireOf(task);
+    }
+
+    /**
+     * The acquire whose permit the value of {@code task}'s last poll stands for (a value,
+     * {@code null}, that does not show it), or {@code null}: {@code task} is a bare
+     * {@link AsyncSemaphore#acquire()} that completed, or passes one's value on as its own (a
+     * then whose second task is one, a timeout over one, an {@link #any} won by one). Asked of a
+     * child of {@code all} that completes with {@code null}, of a select's winner and on the
+     * runtime's drop of a value: never on a task's poll.
+     */
+    static AsyncSemaphore.AcquireOp acquireOf(AsyncTask<?> task) {
+        // bounded, though no task that completed has a cycle of seconds (its poll would overflow
+        // the stack): a walk that went round one would hold the worker for good
+        for (int steps = 0; steps <= FLATTEN_DEPTH; steps++) {
+            if (task instanceof AsyncSemaphore.AcquireOp a) {
+                return a;
+            }
+            if (task instanceof ThenTask<?, ?> th && th.second != null && th.first == null) {
+                task = th.tail();
+            } else if (task instanceof TimeoutTask<?> t) {
+                task = t.task;
+            } else if (task instanceof AnyTask<?> any) {
+                return any.holder instanceof AsyncSemaphore.AcquireOp a ? a : null;
+            } else {
+                return null;
+            }
+        }
+        return null;
     }
 
     /** Gives back the permit of {@code holder} if it is an acquire (a {@link Selected#holder}). */
@@ -1091,26 +1122,13 @@ public final class Async {
 
     /**
      * The runtime drops the value of {@code task}'s last poll (its handle was cancelled during
-     * that poll): gives back what that value held and does not show, the permit of a bare
-     * acquire that won an {@link #any} (the task is the any, or passes its value on: a then
-     * ending in it, a timeout over it). Asked on that drop alone, as {@link #readFromHandle} is.
+     * that poll): gives back the permit that value stands for and does not show
+     * ({@link #acquireOf}: an any won by an acquire, a then ending in one, the acquire itself
+     * should the cancel come after its look at its waker). Asked on that drop alone, as
+     * {@link #readFromHandle} is.
      */
     static void giveBackDropped(AsyncTask<?> task) {
-        // bounded, though no task that completed has a cycle of seconds (its poll would overflow
-        // the stack): a walk that went round one would hold the worker for good
-        for (int steps = 0; steps <= FLATTEN_DEPTH; steps++) {
-            if (task instanceof AnyTask<?> any) {
-                giveBackPermit(any.holder);
-                return;
-            }
-            if (task instanceof ThenTask<?, ?> th && th.second != null && th.first == null) {
-                task = th.tail();
-            } else if (task instanceof TimeoutTask<?> t) {
-                task = t.task;
-            } else {
-                return;
-            }
-        }
+        giveBackPermit(acquireOf(task));
     }
 
     /**
@@ -1841,9 +1859,10 @@ public final class Async {
         /** Whether the results were handed out (the list returned ready). */
         private boolean delivered;
         /**
-         * The bare acquires that completed here, by index: each holds a permit its value
-         * ({@code null}) does not show, which {@link #dropValues} gives back should nobody
-         * receive it (and the list hands on to the runtime's drop). Kept as they complete,
+         * The acquires that completed here, by index, bare or passed on by a child
+         * ({@link Async#acquireOf}): each holds a permit its value ({@code null}) does not show,
+         * which {@link #dropValues} gives back should nobody receive it (and the list hands on
+         * to the runtime's drop). Kept as they complete,
          * their task slots being cleared then; {@code null} until the first one does, so an all
          * without one allocates nothing for them.
          */
@@ -1966,8 +1985,11 @@ public final class Async {
                     AsyncTask<?> t = tasks[i];
                     c.heldByAHandle = Async.readFromHandle(t);
                     Object v = p.value();
-                    if (v == null && t instanceof AsyncSemaphore.AcquireOp a) {
-                        keepAcquire(i, a);
+                    if (v == null) {
+                        AsyncSemaphore.AcquireOp a = acquireOf(t);   // a permit null does not show
+                        if (a != null) {
+                            keepAcquire(i, a);
+                        }
                     }
                     collect(i, v);
                 }

@@ -34,10 +34,13 @@ import java.util.concurrent.locks.ReentrantLock;
  * was cancelled (the runtime drops what that poll returns) stays pending, so that cancel gives
  * the permit back, and an acquire begun in such a poll takes none (the runtime refuses it the
  * budget). An acquire that returned ready owns its permit until {@link #release()}, unless the
- * {@code Async.all} it completed in fails or is cancelled, or its list is dropped by the runtime
+ * {@code Async.all} it completed in (as a child, or as the task a child ends in: a then's second
+ * task, a timeout's) fails or is cancelled, or its list is dropped by the runtime
  * (its task's handle cancelled during the poll that returned it), or it won a
- * {@code Async.select} or {@code Async.any} whose value the runtime drops so: nobody received
- * that permit, and it is given back ({@link AcquireOp#giveBackUnreceived}).
+ * {@code Async.select} or {@code Async.any} whose value the runtime drops so, or the runtime
+ * drops its own value (its task's handle cancelled after the acquire's look at its waker, before
+ * the runtime recorded the value): nobody received that permit, and it is given back
+ * ({@link AcquireOp#giveBackUnreceived}).
  *
  * <p><b>The context.</b> An acquire's poll asks a runtime's own context for the budget (and a
  * granted acquire's waker whether it expired) under the lock, just before it takes the permit,

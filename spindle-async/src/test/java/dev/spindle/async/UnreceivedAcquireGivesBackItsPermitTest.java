@@ -188,4 +188,28 @@ class UnreceivedAcquireGivesBackItsPermitTest {
             assertThat(sem.availablePermits()).isZero();
         }
     }
+
+    @Test
+    void aFailedAllGivesBackTheAcquireAChildPassedOn() {
+        // a then ending in the acquire and a timeout over one: their value is the acquire's
+        AsyncSemaphore sem = new AsyncSemaphore(2);
+        AsyncTask<List<Object>> all = Async.all(List.<AsyncTask<?>>of(
+                Async.then(Async.ready(0), x -> sem.acquire()),
+                Async.timeout(sem.acquire(), java.time.Duration.ofMinutes(1)),
+                FAILS));
+        assertThatThrownBy(() -> all.poll(new AsyncCombinatorTest.HandContext()))
+                .isInstanceOf(IllegalStateException.class);
+        assertThat(sem.availablePermits()).as("the permits the failed all's children took").isEqualTo(2);
+    }
+
+    @Test
+    void aSelectionWonByAThenEndingInAnAcquireGivesItsPermitBackWhenDropped() throws Exception {
+        AsyncSemaphore sem = new AsyncSemaphore(1);
+        try (AsyncRuntime rt = AsyncRuntime.builder().workers(1).build()) {
+            JoinHandle<Async.Selected<Void>> h = spawnCancelledByItsLoser(rt,
+                    loser -> Async.select(List.of(Async.then(Async.ready(0), x -> sem.acquire()), loser)));
+            assertThat(h.isCancelled()).isTrue();
+            assertThat(sem.availablePermits()).as("the permit in the selection nobody received").isEqualTo(1);
+        }
+    }
 }
