@@ -304,6 +304,34 @@ class DroppedValueHeldByAHandleTest {
     }
 
     @Test
+    void aHandlesValueAThenFunctionPassedOnInAFailedAllIsLeftToTheHandle() {
+        Resource r = new Resource();
+        AsyncPromise<Resource> held = new AsyncPromise<>();
+        held.complete(r);
+        AsyncTask<List<Resource>> all = Async.all(List.of(
+                Async.then(held, c -> Async.ready(c)),
+                cx -> {
+                    throw new IllegalStateException("test: the last child fails");
+                }));
+        assertThatThrownBy(() -> all.poll(new AsyncCombinatorTest.HandContext()))
+                .isInstanceOf(IllegalStateException.class);
+        assertThat(r.closed).as("the value the promise still holds").isFalse();
+    }
+
+    @Test
+    void aHandlesValueAThenFunctionPassedOnToADroppedSelectionIsLeftToTheHandle() throws Exception {
+        Resource r = new Resource();
+        AsyncPromise<Resource> held = new AsyncPromise<>();
+        held.complete(r);
+        try (AsyncRuntime rt = AsyncRuntime.builder().workers(1).build()) {
+            JoinHandle<Async.Selected<Resource>> h = spawnCancelledDuringItsLastPoll(rt,
+                    cancelSelf -> Async.select(List.of(Async.then(Async.then(cancelSelf, y -> held), c -> Async.ready(c)))));
+            assertThat(h.isCancelled()).isTrue();
+            assertThat(r.closed).as("the value the promise still holds").isFalse();
+        }
+    }
+
+    @Test
     void aValueAThenFunctionMakesOfAHandlesValueIsStillClosed() throws Exception {
         Resource r = new Resource();
         Resource own = new Resource();
