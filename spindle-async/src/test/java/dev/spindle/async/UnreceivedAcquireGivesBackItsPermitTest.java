@@ -13,6 +13,7 @@ import java.util.concurrent.CancellationException;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -31,6 +32,37 @@ class UnreceivedAcquireGivesBackItsPermitTest {
     private static final AsyncTask<Object> FAILS = cx -> {
         throw new IllegalStateException("test: the last child fails");
     };
+
+    @AfterEach
+    void clearSeam() {
+        Async.beforeResultContainer = null;
+    }
+
+    @Test
+    void aSelectionThatCannotBeMadeGivesBackItsAcquiresPermit() {
+        // the poll that won throws what a full heap throws making the selection: nobody
+        // receives the winner, a permit
+        AsyncSemaphore sem = new AsyncSemaphore(1);
+        AsyncTask<Async.Selected<Void>> select = Async.select(List.of(sem.acquire()));
+        Async.beforeResultContainer = () -> {
+            throw new OutOfMemoryError("test: no room for the selection");
+        };
+        assertThatThrownBy(() -> select.poll(new AsyncCombinatorTest.HandContext()))
+                .isInstanceOf(OutOfMemoryError.class);
+        assertThat(sem.availablePermits()).isEqualTo(1);
+    }
+
+    @Test
+    void aListThatCannotBeMadeGivesBackItsAcquiresPermit() {
+        AsyncSemaphore sem = new AsyncSemaphore(1);
+        AsyncTask<List<Void>> all = Async.all(List.of(sem.acquire()));
+        Async.beforeResultContainer = () -> {
+            throw new OutOfMemoryError("test: no room for the list");
+        };
+        assertThatThrownBy(() -> all.poll(new AsyncCombinatorTest.HandContext()))
+                .isInstanceOf(OutOfMemoryError.class);
+        assertThat(sem.availablePermits()).isEqualTo(1);
+    }
 
     @Test
     void aFailedAllGivesBackTheAcquireItCompleted() {
