@@ -216,9 +216,9 @@ public final class Async {
      * Whether the value {@code task}'s last poll returned is a handle's own, which the handle
      * still holds for its other awaiters: {@code task} is a handle, or passes one's value on as
      * its own (a then whose second task is one, a then whose function passed its first task's
-     * value on through a second task ready at once, a timeout over such a task, a select won by one,
-     * an {@code any}, a map whose function returned the very value it was given, a recover its
-     * task's value passed through, a long chain run as a pipeline, a loop whose last turn passed
+     * value on through a second task ready at once, a timeout over such a task, a select won by
+     * one, an {@code any}, a map whose function returned the very value it was given, a recover
+     * its task's value passed through, a long chain run as a pipeline, a loop whose last turn passed
      * one's value on as its {@link Step#done} result; see {@link DirectTask#readFromHandle}), or
      * is a {@link #from} task, whose stage likewise holds its value for its other dependents. The
      * runtime, dropping a value whose task's handle was cancelled during the poll that returned
