@@ -70,7 +70,18 @@ import java.util.function.Supplier;
  * serves a loopback address without one, where every local process is trusted; any other address
  * (a wildcard included) always requires a token. Only {@code GET} is served, with
  * no request body, a bounded request target and a fixed set of paths, and never to a page of
- * another site ({@code Origin}, {@code Sec-Fetch-Site}; see {@code Requests});
+ * another site ({@code Origin}, {@code Sec-Fetch-Site}; see {@code Requests}), with one
+ * exception: the page's URL, {@link #uri()}, clicked as a link in another site's page (a
+ * notebook, a dashboard on another port printing it) opens the page. A browser marks that
+ * request {@code cross-site} or {@code same-site}; it is served when it is a top-level
+ * navigation ({@code Sec-Fetch-Mode: navigate}, {@code Sec-Fetch-Dest: document}) to {@code /}
+ * with the right token in its query, which proves the user was given the URL. The page then
+ * loaded asks only its own origin (script, style, event stream, each with the token in its query),
+ * and its answer's {@code Cross-Origin-Opener-Policy: same-origin} cuts it off from the page that
+ * opened it. Everything else of another site stays refused (403) with the token or without: its
+ * event streams, fetches, frames, other paths, and such a navigation without the token, with a
+ * wrong one or to a console {@linkplain Builder#withoutToken() without one} (nothing then
+ * tells the user's link from one any site wrote: open its address directly);
  * at most {@link Builder#maxClients} event streams are open at once (503 beyond), and at most
  * {@link Builder#maxConnectionsPerAddress} connections of one client address are served at once
  * (503 beyond, whatever the request), so that one client cannot take every stream and thread

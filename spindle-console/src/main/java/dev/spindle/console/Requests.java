@@ -31,7 +31,18 @@ import java.util.List;
  *       if sent, is {@code http://} and the host checked above, a {@code Sec-Fetch-Site} header,
  *       if sent, is {@code same-origin} or {@code none} (403): such a page cannot read what the
  *       console answers, but its event streams would hold the slots the console's own page
- *       needs;</li>
+ *       needs. One exception: a link to the console followed from another site (a notebook or
+ *       a dashboard on another port that printed {@code Console.uri()}), that is a top-level
+ *       navigation ({@code Sec-Fetch-Mode: navigate}, {@code Sec-Fetch-Dest: document}, no
+ *       {@code Origin}) to the page {@code /} whose query carries the right token: the token
+ *       proves the user was given the URL, and the page it loads makes only same-origin requests
+ *       (its script, style and event stream carry the token in their own queries). Everything
+ *       else of another site stays refused, with or without the token: an event stream or a
+ *       {@code fetch} ({@code Sec-Fetch-Mode} {@code cors} or {@code no-cors}), a frame
+ *       ({@code Sec-Fetch-Dest: iframe}), any path but the page; and so is such a navigation
+ *       without the token, with a wrong one or to a console without one
+ *       ({@link Console.Builder#withoutToken()}: nothing tells the link its user was given from
+ *       one any site wrote; its address typed in or bookmarked is served, {@code none});</li>
  *   <li>with a token, the request carries it, as the query parameter {@code token} or as
  *       {@code Authorization: Bearer <token>}: missing, 401; wrong, 403 (compared in constant
  *       time; the query's value after its percent-escapes are decoded, as a client may escape
@@ -40,8 +51,10 @@ import java.util.List;
  *
  * <p>Then the path must be one the console serves exactly (404 otherwise: no file system is
  * behind it, so {@code ..} and encodings reach nothing). Every answer carries
- * {@code Cache-Control: no-store}, {@code X-Content-Type-Options: nosniff}, a content security
- * policy that allows only the console's own script and style and {@code frame-ancestors 'none'}.
+ * {@code Cache-Control: no-store}, {@code X-Content-Type-Options: nosniff},
+ * {@code Referrer-Policy: no-referrer} (the page's URL holds the token),
+ * {@code Cross-Origin-Opener-Policy: same-origin}, and a content security policy that allows only
+ * the console's own script and style and {@code frame-ancestors 'none'}.
  */
 final class Requests {
 
@@ -83,7 +96,7 @@ final class Requests {
         if (token == null && !loopbackHost(hosts)) {
             return refuse(ex, 403, "unexpected Host header");
         }
-        if (!sameOrigin(h, hosts)) {
+        if (!sameOrigin(h, hosts) && !followedLink(ex, h)) {
             return refuse(ex, 403, "cross-site requests are not served");
         }
         if (token == null) {
@@ -143,11 +156,52 @@ final class Requests {
     }
 
     /**
+     * Whether a request {@link #sameOrigin} refuses is a link to the console's page followed in
+     * another site's page, with the right token: a top-level navigation (the only kind a browser
+     * marks {@code Sec-Fetch-Mode: navigate} and {@code Sec-Fetch-Dest: document}; a frame is
+     * {@code iframe}, an event stream or fetch is {@code cors} or {@code no-cors}, and a page
+     * cannot set these headers) to {@code /}, without an {@code Origin} (a browser sends none on
+     * a {@code GET} navigation, so one that comes is not a browser's navigation), with the token in
+     * its query (a navigation carries no {@code Authorization} a page chose). Such a navigation
+     * gives the other site nothing to read: the page opens in its own browsing context, where
+     * {@code Cross-Origin-Opener-Policy} cuts it off from the page that opened it. A console
+     * without a token never admits one: nothing then tells a link its user was given from one
+     * that any site wrote.
+     */
+    boolean followedLink(HttpExchange ex, Headers h) {
+        if (token == null || !"/".equals(ex.getRequestURI().getRawPath()) || h.containsKey("Origin")
+                || !only(h, "Sec-Fetch-Mode", "navigate") || !only(h, "Sec-Fetch-Dest", "document")) {
+            return false;
+        }
+        String presented = queryToken(ex);
+        return presented != null && token.matches(presented);
+    }
+
+    /** Whether {@code name} came once, with {@code value} (case-insensitive). */
+    private static boolean only(Headers h, String name, String value) {
+        List<String> values = h.get(name);
+        return values != null && values.size() == 1 && values.get(0).trim().equalsIgnoreCase(value);
+    }
+
+    /**
      * The token from the query (the first {@code token=} part, wherever it stands, percent-decoded)
      * or the {@code Authorization} header; else null. Every part of the query is looked at: the
      * request target's length ({@link #MAX_TARGET}, checked before) bounds their number.
      */
     static String presentedToken(HttpExchange ex) {
+        String fromQuery = queryToken(ex);
+        if (fromQuery != null) {
+            return fromQuery;
+        }
+        String auth = ex.getRequestHeaders().getFirst("Authorization");
+        if (auth != null && auth.regionMatches(true, 0, "Bearer ", 0, 7)) {
+            return auth.substring(7).trim();
+        }
+        return null;
+    }
+
+    /** The first {@code token=} part of the query, percent-decoded; else null. */
+    private static String queryToken(HttpExchange ex) {
         String query = ex.getRequestURI().getRawQuery();
         if (query != null) {
             for (String part : query.split("&")) {
@@ -155,10 +209,6 @@ final class Requests {
                     return percentDecoded(part.substring("token=".length()));
                 }
             }
-        }
-        String auth = ex.getRequestHeaders().getFirst("Authorization");
-        if (auth != null && auth.regionMatches(true, 0, "Bearer ", 0, 7)) {
-            return auth.substring(7).trim();
         }
         return null;
     }
@@ -188,6 +238,9 @@ final class Requests {
         r.set("Cache-Control", "no-store");
         r.set("X-Content-Type-Options", "nosniff");
         r.set("Referrer-Policy", "no-referrer");
+        // a page opened from another site's (a followed link, see followedLink) keeps no handle
+        // on it, nor it on the page: no window.opener, no counting its frames
+        r.set("Cross-Origin-Opener-Policy", "same-origin");
         r.set("Content-Security-Policy",
                 "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self';"
                         + " frame-ancestors 'none'");

@@ -26,7 +26,7 @@ import org.junit.jupiter.api.Timeout;
  * The access token goes nowhere but the page that carries it: no refusal (wrong token, another
  * console's, a bad method, path, body, target or Host) echoes the token it was sent or the
  * console's own, sends the client elsewhere ({@code Location}) or lets a page pass it on in a
- * {@code Referer} (a page of another site, too: refused with the right token); and the console's own log, at every level, never holds it, whatever its
+ * {@code Referer} (an event stream a page of another site asks for, too: refused with the right token); and the console's own log, at every level, never holds it, whatever its
  * sources do (a failing source, a stuck one, a close that leaves it behind). (The JDK server's
  * request log, {@code com.sun.net.httpserver} at debug level, does hold each request line:
  * {@link Console.Builder#token} says so.)
