@@ -65,7 +65,10 @@ import java.util.function.ToDoubleFunction;
  * the figures its read started by an earlier scrape returned. While a cluster stays stuck its
  * meters so repeat the figures of its last answer, and {@code spindle.cluster.stats.age} grows:
  * alert on it (a cluster whose figures stay older than a few seconds is not answering).
- * The cluster is held weakly, as Micrometer holds the objects of function-based meters.
+ * The cluster is held weakly by the meters, as Micrometer holds the objects of function-based
+ * meters. A closed cluster's meters (reading NaN) stay registered until the binder is
+ * {@linkplain #close() closed}, which removes them from every registry it was bound to; see
+ * {@link SchedulerMetrics} ("Removing the meters").
  *
  * <p>Names tell the clusters apart, as they tell schedulers apart (see {@link SchedulerMetrics}):
  * {@code bindTo} throws {@link IllegalArgumentException} for a cluster named like another one
@@ -79,7 +82,7 @@ import java.util.function.ToDoubleFunction;
  * too, and the stuck read holds it, so it is not collected either): bind its replacement under
  * another name, or with an extra tag.
  */
-public final class ClusterMetrics implements MeterBinder {
+public final class ClusterMetrics implements MeterBinder, AutoCloseable {
 
     /** The longest a reading waits for the cluster: its scheduler answers in far less when not stuck. */
     static final long WAIT_NANOS = TimeUnit.SECONDS.toNanos(1);
@@ -93,6 +96,8 @@ public final class ClusterMetrics implements MeterBinder {
 
     private final ClusterView cluster;
     private final Tags tags;
+    /** The meters this binder's binds registered, per registry, for {@link #close()}. */
+    private final Meters.Bound bound = new Meters.Bound();
     /** This binder's reads of the cluster: one in flight at a time, shared by all its meters. */
     private final Reads reads;
 
@@ -129,7 +134,7 @@ public final class ClusterMetrics implements MeterBinder {
 
     @Override
     public void bindTo(MeterRegistry registry) {
-        Meters m = new Meters(registry, tags);
+        Meters m = new Meters(registry, tags, bound);
         m.gauge("spindle.cluster.workers", "Workers alive", cluster,
                 read(s -> s.workers().stream().filter(ClusterStats.WorkerStats::alive).count()));
         m.gauge("spindle.cluster.tasks", "Tasks assigned to a worker and not yet finished", null, cluster,
@@ -158,6 +163,20 @@ public final class ClusterMetrics implements MeterBinder {
         m.gauge("spindle.cluster.stats.age", "Seconds since the read of the cluster's stats the meters show returned",
                 "seconds", cluster, age(), Tags.empty());
         m.register();
+    }
+
+    /**
+     * Removes from every registry this binder was bound to the meters its binds registered there
+     * and that registry still holds as registered, as {@link SchedulerMetrics#close()} does; a
+     * closed cluster's meters stay until then (or until one of its name is bound in its place).
+     * Closing again removes nothing more, and a later {@code bindTo} registers the meters again.
+     *
+     * @throws RuntimeException what a registry threw removing a meter (a listener of its own), once
+     *     the other meters are removed
+     */
+    @Override
+    public void close() {
+        bound.close();
     }
 
     private void steals(Meters m, String outcome, ToDoubleFunction<ClusterView> read) {

@@ -110,6 +110,14 @@ import java.util.function.ToDoubleFunction;
  * notes of meters the registry no longer holds (removed by the application): no check above looks
  * at them.
  *
+ * <h2>Removing a binder's meters</h2>
+ *
+ * <p>Each binder keeps, per registry, the meters its binds got ({@link Bound}), and its
+ * {@code close()} removes those that registry still holds as the very meter the bind got, and
+ * their notes. So it removes neither a meter of the same id registered since by someone else (the
+ * application, or a bind that replaced a stopped object's meters) nor any meter it did not
+ * register. Nothing removes a stopped object's meters by itself: see {@code SchedulerMetrics}.
+ *
  * <p>Binding is rare, so the notes sit behind one lock; reading a meter does not touch them.
  * Whether a cluster holding an id is closed is asked of the cluster ({@code stats()}, a call to
  * a coordinator that may be slow or stuck) outside that lock: a bind that meets a cluster it has
@@ -190,6 +198,8 @@ final class Meters {
     private final Tags tags;
     /** The meters of one bind, shared with the {@link #with} of this one, until {@link #register()}. */
     private final List<Queued> queued;
+    /** Where the meters this bind registers are kept for the binder's {@code close()}. */
+    private final Bound bound;
 
     /**
      * Meters of a new bind to {@code registry}.
@@ -198,19 +208,20 @@ final class Meters {
      *     {@code bindTo} comes this way: a null registry would get notes of its own, kept for good
      *     (a null key is never collected), before the bind failed on its way without a message
      */
-    Meters(MeterRegistry registry, Tags tags) {
-        this(Objects.requireNonNull(registry, "registry"), tags, new ArrayList<>());
+    Meters(MeterRegistry registry, Tags tags, Bound bound) {
+        this(Objects.requireNonNull(registry, "registry"), tags, new ArrayList<>(), Objects.requireNonNull(bound));
     }
 
-    private Meters(MeterRegistry registry, Tags tags, List<Queued> queued) {
+    private Meters(MeterRegistry registry, Tags tags, List<Queued> queued, Bound bound) {
         this.registry = registry;
         this.tags = tags;
         this.queued = queued;
+        this.bound = bound;
     }
 
     /** Meters of the same bind with other tags: {@link #register()} on either registers both's. */
     Meters with(Tags other) {
-        return new Meters(registry, other, queued);
+        return new Meters(registry, other, queued, bound);
     }
 
     /** A monotonic count (Micrometer {@link FunctionCounter}). */
@@ -343,6 +354,7 @@ final class Meters {
             List<Runnable> kept = keptUnder(reached);
             Set<Note> gone = Collections.newSetFromMap(new IdentityHashMap<>());
             List<Held> dropped = new ArrayList<>();       // notes of the meters removed, once done
+            List<Meter> got = new ArrayList<>();          // this bind's meters, for the binder's close
             try {
                 for (int i = 0; i < queued.size(); i++) {
                     Queued q = queued.get(i);
@@ -366,6 +378,7 @@ final class Meters {
                     if (!before.contains(meter)) {
                         added.add(meter);
                     }
+                    got.add(meter);
                     noted.put(q.key, new Note(new WeakReference<>(q.target), meter.getId(), q.registration));
                 }
             } catch (RuntimeException | Error e) {
@@ -390,7 +403,79 @@ final class Meters {
             // would look held again once this bind's meter of that id is there
             dropped.forEach(h -> h.owner.notes.remove(h.key, h.note));
             notes.putAll(noted);
+            this.bound.add(registry, got);
             queued.clear();
+        }
+    }
+
+    /**
+     * The meters one binder's binds registered, per registry, so that its {@code close()} removes
+     * them, and only them: from every registry it was bound to, each meter that registry still
+     * holds as the very meter the bind got (by identity, under the id the registry gave it). A
+     * meter since removed by the application, or replaced by another binder's (this binder's
+     * object was stopped and a same-named one bound: see the class comment), is left alone. Two
+     * binders of one object share its meters (a bind of an id its object already holds gets the
+     * meter there), so closing either removes them.
+     *
+     * <p>Registries are held weakly and by identity ({@link WeakIdentityMap}), the meters weakly:
+     * a binder kept for long does not keep the registries it was bound to, nor the meters they
+     * have dropped (a meter may hold its registry, so a strongly held one would keep its key). A
+     * meter still registered is reachable from its registry, so its reference is not cleared
+     * while {@code close()} has anything to remove. Guarded by the lock of the binds' notes, so
+     * that a close and a bind of the same binder do not interleave.
+     */
+    static final class Bound {
+        private final WeakIdentityMap<MeterRegistry, List<WeakReference<Meter>>> meters = new WeakIdentityMap<>();
+
+        /** Keeps {@code got}, registered in {@code registry} by a bind that succeeded; under the lock. */
+        void add(MeterRegistry registry, List<Meter> got) {
+            List<WeakReference<Meter>> kept = meters.computeIfAbsent(registry, ArrayList::new);
+            kept.removeIf(ref -> ref.get() == null);   // binding again and again does not grow it
+            for (Meter m : got) {
+                if (kept.stream().noneMatch(ref -> ref.get() == m)) {   // the same binder bound again
+                    kept.add(new WeakReference<>(m));
+                }
+            }
+        }
+
+        /**
+         * Removes the meters kept, from every registry they were registered in, and forgets them:
+         * a later bind registers them anew, and a second close removes nothing more.
+         */
+        void close() {
+            RuntimeException failed = null;
+            synchronized (READS) {
+                List<Map.Entry<MeterRegistry, List<WeakReference<Meter>>>> all = new ArrayList<>();
+                meters.forEach((registry, kept) -> all.add(Map.entry(registry, kept)));
+                meters.clear();                // forgotten even if a registry throws below
+                for (Map.Entry<MeterRegistry, List<WeakReference<Meter>>> e : all) {
+                    MeterRegistry registry = e.getKey();
+                    Map<Key, Note> notes = READS.get(registry);
+                    for (WeakReference<Meter> ref : e.getValue()) {
+                        Meter meter = ref.get();
+                        // the very meter, not another one of its id: see above
+                        if (meter == null || meterAt(registry, meter.getId()) != meter) {
+                            continue;
+                        }
+                        try {
+                            registry.remove(meter);
+                        } catch (RuntimeException x) {   // a listener that throws: the others still go
+                            if (failed == null) {
+                                failed = x;
+                            } else {
+                                failed.addSuppressed(x);
+                            }
+                            continue;
+                        }
+                        if (notes != null) {   // no longer held: dropped now, not at the next bind
+                            notes.values().removeIf(note -> note.id.equals(meter.getId()) && !isHeld(registry, note));
+                        }
+                    }
+                }
+            }
+            if (failed != null) {
+                throw failed;
+            }
         }
     }
 

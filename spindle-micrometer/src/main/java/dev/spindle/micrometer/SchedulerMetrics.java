@@ -16,6 +16,7 @@ import io.micrometer.core.instrument.Tag;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import java.util.Objects;
+import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
@@ -68,10 +69,42 @@ import java.util.function.Function;
  *
  * <p>The values come from a racy snapshot ({@link SchedulerStats}): estimates while tasks run,
  * exact once the scheduler is quiet. Once the scheduler has terminated, its worker gauges
- * ({@code workers}, {@code workers.active}, {@code workers.spare}) read 0; its meters stay
- * registered, the counters at their last value, until a scheduler of its name is bound in its
- * place. The scheduler is held weakly, as Micrometer holds the objects of function-based meters:
- * binding does not keep a pool alive.
+ * ({@code workers}, {@code workers.active}, {@code workers.spare}) read 0. The scheduler is held
+ * weakly by the meters, as Micrometer holds the objects of function-based meters: binding does
+ * not keep a pool alive (the binder itself holds it, as long as the application keeps the binder).
+ *
+ * <h2>Removing the meters</h2>
+ *
+ * <p>{@link #close()} removes the meters this binder registered, from every registry it was bound
+ * to, as Micrometer's own binders that hold resources do ({@code KafkaClientMetrics} is
+ * {@link AutoCloseable} for that): an application that makes pools with unique names (one per
+ * batch of requests, per tenant) closes each pool's binder when it is done with the pool, and the
+ * registry holds the meters of the pools it has now, not of every pool it ever had:
+ *
+ * <pre>{@code
+ * WorkSharingPool pool = WorkSharingPool.builder().name("batch-" + id).build();
+ * SchedulerMetrics metrics = SchedulerMetrics.of(pool);
+ * metrics.bindTo(registry);
+ * try {
+ *     runBatch(pool);
+ * } finally {
+ *     pool.close();          // shut down, wait for its tasks
+ *     metrics.close();       // its spindle.pool.* meters tagged pool=batch-<id> go
+ * }
+ * }</pre>
+ *
+ * <p>A closed scheduler's meters are not removed by themselves: the registry would lose the final
+ * counts (the tasks completed and failed since its last scrape) before any scrape or publish saw
+ * them, and nothing tells Spindle when the registry has read them. So they stay, the counters at
+ * their last value, until the binder is closed, or a scheduler of its name is bound in its place
+ * (see below). Close the binder after the pool has ended and, where the final figures matter,
+ * after the registry's next scrape or step. {@code close()} removes only the meters this binder's
+ * binds registered and a registry still holds as they were registered: not a meter the application
+ * removed and registered again under the same id, nor those of a same-named scheduler that
+ * replaced this one's, nor any other meter. Two binders of one scheduler share its meters (the
+ * second bind gets the first's), so closing either removes them. A union's binder
+ * ({@link #ofUnion}) removes its members' meters too. Closing again removes nothing more; binding
+ * a closed binder again registers its meters again.
  *
  * <p>Names tell the schedulers apart: {@code bindTo} throws {@link IllegalArgumentException} for a
  * scheduler named like another live one already bound to that registry with the same tags (its
@@ -81,7 +114,7 @@ import java.util.function.Function;
  * one that was collected or shut down. Binding the same scheduler twice is harmless. A bind is
  * all or nothing: refused, it registers no meter (a union's, none for any member).
  */
-public final class SchedulerMetrics implements MeterBinder {
+public final class SchedulerMetrics implements MeterBinder, AutoCloseable {
 
     private enum Kind {
         POOL("spindle.pool", "pool"),
@@ -96,18 +129,24 @@ public final class SchedulerMetrics implements MeterBinder {
         }
     }
 
-    private final Object scheduler;
-    private final Function<Object, SchedulerStats> stats;
-    private final Kind kind;
-    private final Tags tags;
+    /**
+     * Queues this binder's meters on a bind's {@link Meters}: a scheduler's, or a union's and its
+     * members'. Holds the scheduler (or union), as the binder always has; the meters' functions
+     * capture neither it nor this binder.
+     */
+    private final Consumer<Meters> queue;
+    /** The meters this binder's binds registered, per registry, for {@link #close()}. */
+    private final Meters.Bound bound = new Meters.Bound();
 
-    private SchedulerMetrics(Object scheduler, Function<Object, SchedulerStats> stats, Kind kind,
+    private SchedulerMetrics(Consumer<Meters> queue) {
+        this.queue = queue;
+    }
+
+    private static SchedulerMetrics ofScheduler(Object scheduler, Function<Object, SchedulerStats> stats, Kind kind,
             Iterable<Tag> tags) {
-        this.scheduler = scheduler;
-        this.stats = stats;
-        this.kind = kind;
         String name = stats.apply(scheduler).name();
-        this.tags = Tags.of(kind.tagKey, name).and(Objects.requireNonNull(tags, "tags"));
+        Tags all = Tags.of(kind.tagKey, name).and(Objects.requireNonNull(tags, "tags"));
+        return new SchedulerMetrics(m -> queue(m, scheduler, stats, kind, all));
     }
 
     /**
@@ -136,7 +175,7 @@ public final class SchedulerMetrics implements MeterBinder {
      */
     public static SchedulerMetrics of(Scheduler pool, Iterable<Tag> tags) {
         Objects.requireNonNull(pool, "pool");
-        return new SchedulerMetrics(pool, statsReader(pool), Kind.POOL, tags);
+        return ofScheduler(pool, statsReader(pool), Kind.POOL, tags);
     }
 
     /**
@@ -160,7 +199,7 @@ public final class SchedulerMetrics implements MeterBinder {
      */
     public static SchedulerMetrics of(AsyncRuntime runtime, Iterable<Tag> tags) {
         Objects.requireNonNull(runtime, "runtime");
-        return new SchedulerMetrics(runtime, r -> ((AsyncRuntime) r).stats(), Kind.ASYNC, tags);
+        return ofScheduler(runtime, r -> ((AsyncRuntime) r).stats(), Kind.ASYNC, tags);
     }
 
     /**
@@ -172,18 +211,16 @@ public final class SchedulerMetrics implements MeterBinder {
      * @param name the value of the {@code union} tag
      * @param tags added to every meter, after the object's own tag (Micrometer's {@code Tags.of(...)})
      * @return the binder, to {@code bindTo} a registry; its {@code bindTo} registers every meter
-     *     of the union and its members, or (throwing {@link IllegalArgumentException}) none
+     *     of the union and its members, or (throwing {@link IllegalArgumentException}) none, and its
+     *     {@link #close()} removes them
      * @throws NullPointerException if an argument is null
      */
-    public static MeterBinder ofUnion(SchedulerUnion union, String name, Iterable<Tag> tags) {
+    public static SchedulerMetrics ofUnion(SchedulerUnion union, String name, Iterable<Tag> tags) {
         Objects.requireNonNull(union, "union");
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(tags, "tags");
-        return registry -> {
-            Meters meters = new Meters(registry, Tags.empty());
-            queueUnion(meters, union, name, tags);
-            meters.register();                 // the members' with the union's: all or none
-        };
+        // the members' with the union's, in one bind: all or none
+        return new SchedulerMetrics(m -> queueUnion(m, union, name, tags));
     }
 
     /** Queues the meters of {@code union} and of its members, nested unions' included, on {@code meters}. */
@@ -197,7 +234,7 @@ public final class SchedulerMetrics implements MeterBinder {
             if (member instanceof SchedulerUnion nested) {
                 queueUnion(meters, nested, name + "." + i, tags);
             } else if (statsReaderOrNull(member) != null) {
-                of(member, tags).queue(meters);
+                of(member, tags).queue.accept(meters);
             }
         }
     }
@@ -230,16 +267,29 @@ public final class SchedulerMetrics implements MeterBinder {
 
     @Override
     public void bindTo(MeterRegistry registry) {
-        Meters m = new Meters(registry, tags);
-        queue(m);
+        Meters m = new Meters(registry, Tags.empty(), bound);
+        queue.accept(m);
         m.register();
     }
 
-    /** Queues this scheduler's meters on {@code meters}, with this binder's tags. */
-    private void queue(Meters meters) {
+    /**
+     * Removes from every registry this binder was bound to the meters its binds registered there
+     * and that registry still holds as registered (see "Removing the meters" above). Closing does
+     * not stop the scheduler, and may come before or after it ends; closing again removes nothing
+     * more, and a later {@code bindTo} registers the meters again.
+     *
+     * @throws RuntimeException what a registry threw removing a meter (a listener of its own), once
+     *     the other meters are removed; the binder has forgotten them all
+     */
+    @Override
+    public void close() {
+        bound.close();
+    }
+
+    /** Queues {@code scheduler}'s meters on {@code meters}, with {@code tags}. */
+    private static void queue(Meters meters, Object scheduler, Function<Object, SchedulerStats> read, Kind kind,
+            Tags tags) {
         Meters m = meters.with(tags);
-        // a local, so the meters' functions do not capture this binder, which holds the scheduler
-        Function<Object, SchedulerStats> read = stats;
         String p = kind.prefix + ".";
         m.gauge(p + "workers", "Workers able to run tasks now", scheduler, s -> read.apply(s).liveWorkers());
         m.gauge(p + "workers.active", "Workers running a task now (neither parked nor searching for work)",

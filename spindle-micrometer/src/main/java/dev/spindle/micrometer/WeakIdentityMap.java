@@ -70,6 +70,14 @@ final class WeakIdentityMap<K, V> {
         });
     }
 
+    /** Removes every entry. */
+    void clear() {
+        entries.clear();
+        while (collected.poll() != null) {
+            // drained: their entries are gone already
+        }
+    }
+
     /** {@return the entries whose keys have not been seen collected} */
     int size() {
         expunge();
