@@ -113,6 +113,14 @@ abstract class BaseWorker extends WorkerPadAfter implements Runnable, BlockingSu
     }
 
     /**
+     * Called once on the worker's thread as it ends ({@link PoolCore#runWorker}), however it ends,
+     * before the pool counts the thread gone: so before the pool can terminate. Does nothing by
+     * default; must not throw.
+     */
+    void ended() {
+    }
+
+    /**
      * Whether the worker goes on after {@code e}, an {@link Error} thrown by {@link #work} itself,
      * outside any task (a task's failures are caught where it runs), having undone whatever of a
      * park it had begun; {@code false} ends its thread (see {@link PoolCore#runWorker}).

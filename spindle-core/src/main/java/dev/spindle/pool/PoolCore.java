@@ -402,6 +402,11 @@ abstract class PoolCore extends CompensatingExecutorService implements Scheduler
             }
         } finally {
             BlockingSupport.bindCurrent(null);
+            try {
+                w.ended();                     // before the pool can terminate: see BaseWorker
+            } catch (Throwable e) {
+                // an event that fails (out of memory) must not keep the thread counted live
+            }
             if (!w.finishedCounted) {
                 countFinished(w);
             }

@@ -6,6 +6,7 @@ package dev.spindle.pool;
 import dev.spindle.Hints;
 import dev.spindle.Scheduler;
 import dev.spindle.internal.Closing;
+import dev.spindle.internal.jfr.JfrGate;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
@@ -247,8 +248,10 @@ public final class SchedulerUnion extends CompensatingExecutorService implements
         if (shutdown && !(member instanceof PoolCore p && p.isWorkerOfThisPool())) {
             // a member still takes what its own running tasks submit: an owned one, shut down
             // with the union, as its graceful shutdown promises; a borrowed one, still running,
-            // as it would have before. Everything else is refused here
-            throw new RejectedExecutionException(this + " is shut down");
+            // as it would have before. Everything else is refused here, recorded as the pools
+            // record theirs (a union has no name: its toString stands for one)
+            String union = toString();
+            throw JfrGate.rejected(union, new RejectedExecutionException(union + " is shut down"));
         }
         member.execute(task, hints);
         try {

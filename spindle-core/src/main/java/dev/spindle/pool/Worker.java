@@ -659,9 +659,7 @@ final class Worker extends BaseWorker implements LoneTaskWatch.Peer {
                     // (a searcher counts as one that will look) and that no look of the last
                     // searcher counts (a lone task): pass the role on as a leaving worker does.
                     shared.watcher.leave(watch);
-                    if (JfrGate.open() && SpareRetireEvent.enabled()) {
-                        SpareRetireEvent.emit(pool.name(), index);
-                    }
+                    retired = true;            // its SpareRetire event says so as it ends: ended()
                     // A spare that was parked leaves the stack here without beginning a round;
                     // the watch may have dropped the pool for that park (StarvationWatch, "Why no
                     // arming is missed"), so re-arm it as a round would.
@@ -699,6 +697,35 @@ final class Worker extends BaseWorker implements LoneTaskWatch.Peer {
                 default:
                     return false;
             }
+        }
+    }
+
+    /**
+     * Whether this spare's thread ends because it retired (its pool had more unblocked workers than
+     * it needs), not with its pool; for {@link #ended}. Its own thread only; a slot's Worker is
+     * started again for a later spare, so {@link #ended} clears it.
+     */
+    private boolean retired;
+
+    /**
+     * A spare records its end, however it ends, so that a recording's {@code SpareStart} events
+     * less its {@code SpareRetire} events are the spares still running: once only for retiring
+     * here, a spare that ended with its pool (a graceful shutdown's end, or {@code shutdownNow})
+     * went unrecorded, and counted as running for good. The reason tells them apart.
+     */
+    @Override
+    void ended() {
+        if (!spare) {
+            return;
+        }
+        boolean byRetiring = retired;
+        retired = false;
+        if (JfrGate.open() && SpareRetireEvent.enabled()) {
+            String reason = byRetiring ? SpareRetireEvent.RETIRED
+                    : pool.isStopping() ? SpareRetireEvent.STOPPED
+                    : pool.isShutdown() ? SpareRetireEvent.SHUTDOWN
+                    : SpareRetireEvent.FAILED;
+            SpareRetireEvent.emit(pool.name(), index, reason);
         }
     }
 

@@ -101,6 +101,7 @@ class JfrEventsTest {
             assertThat(e.getString("scheduler")).isEqualTo("jfr-spare");
             assertThat(e.getInt("worker")).isEqualTo(1);
             assertThat(e.getThread().getJavaName()).isEqualTo("jfr-spare-worker-1");
+            assertThat(e.getString("reason")).isEqualTo("retired");
         });
     }
 
