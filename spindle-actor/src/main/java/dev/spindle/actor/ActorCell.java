@@ -959,7 +959,10 @@ final class ActorCell<A> extends ActorCellConsumerFields<A> implements ActorRef<
             try {
                 system.actorEnded(this, processed);
             } catch (Throwable counting) {
-                reportFailure(counting);       // the system's counts, not the actor's end
+                // The system's counts, not the actor's end, and they stay right: the live actors
+                // are counted from the lifecycle just stored, and an actor left in the system's
+                // set has its processed messages counted from this cell (see ActorSystem.actors)
+                reportFailure(counting);
             }
         }
     }

@@ -116,12 +116,26 @@ public final class ActorSystem implements AutoCloseable {
     private final boolean ownsScheduler;
     private final FailureHandler failureHandler;
 
+    /**
+     * The actors spawned and not yet counted as ended ({@link #actorEnded}). The live ones are
+     * those of them whose lifecycle is still RUNNING, counted by {@link #stats()}: not a counter
+     * taken back at the end, since the call that counts an end can fail (a
+     * {@code StackOverflowError} at its entry, an actor ending deep in a stack), which left the
+     * actor counted live for good. The lifecycle's store, the end's own point of no return, is
+     * what the count reads now; an actor whose end was not counted stays here, ended, with its
+     * processed messages still counted from its cell.
+     */
     private final Set<ActorCell<?>> actors = ConcurrentHashMap.newKeySet();
-    private final AtomicInteger liveActors = new AtomicInteger();
     private final AtomicLong actorSeq = new AtomicLong();
     private final LongAdder deadLetters = new LongAdder();
-    /** Messages processed by actors that have ended. */
-    private final LongAdder endedProcessed = new LongAdder();
+    /**
+     * Messages processed by actors that have ended and left {@link #actors}. An
+     * {@code AtomicLong}, not a {@code LongAdder}: added to once per actor's end, never per
+     * message, and its add allocates nothing, whereas a contended adder's first add allocates a
+     * cell, which can fail (an {@code OutOfMemoryError}) with the actor already out of the set,
+     * its messages then missing from the total for good.
+     */
+    private final AtomicLong endedProcessed = new AtomicLong();
     /** The highest {@code messagesProcessed} a snapshot has reported (see {@link #stats()}). */
     private final AtomicLong processedReported = new AtomicLong();
     private volatile boolean closed;
@@ -150,6 +164,20 @@ public final class ActorSystem implements AutoCloseable {
      * the thread that then spawns.
      */
     static Runnable spawnRegistrationHook;
+
+    /**
+     * Tests only: run by {@link #actorEnded} on the ending actor's thread as it is entered, so that
+     * a test can make the call fail there (a {@code StackOverflowError} at its entry, deep in a
+     * stack). Null otherwise; read once per actor's end, never per message.
+     */
+    static volatile Runnable actorEndedHook;
+
+    /**
+     * Tests only: run by {@link #actorEnded} once the ended actor has left the set, before its
+     * processed messages join the total, so that a test can make the call fail there (a stack
+     * overflow at the add's entry). Null otherwise; read once per actor's end, never per message.
+     */
+    static volatile Runnable endedCountHook;
 
     private ActorSystem(Builder b) {
         this.name = b.name != null ? b.name : "actors-" + SYSTEM_SEQ.incrementAndGet();
@@ -301,11 +329,10 @@ public final class ActorSystem implements AutoCloseable {
         // overflow) left the actor held for good, its factory's messages neither processed nor
         // rejected, and counted live for good: stats said one actor too many, and if it was in
         // the set, close() stopped it and an owned scheduler's close waited for that stop for
-        // good. So it ends as an actor whose factory failed, which takes its count back once it
-        // is registered (markEnded); registered only once counted, so that nothing is taken back
-        // twice or uncounted.
+        // good. So it ends as an actor whose factory failed, which takes it out of the set once
+        // it is registered (markEnded); registered before it is added, so that an add that threw
+        // after it added is taken back too.
         try {
-            liveActors.incrementAndGet();
             cell.registered = true;
             Runnable hook = spawnRegistrationHook;
             if (hook != null) {
@@ -366,10 +393,23 @@ public final class ActorSystem implements AutoCloseable {
         deadLetters.increment();
     }
 
+    /**
+     * Counts the end of {@code cell}, called once by its holder after its lifecycle left RUNNING:
+     * the actor leaves the set, and its processed messages join the total, in that order (see
+     * {@link #stats()}). A throw on the way (a stack overflow at the entry) leaves the counts
+     * right: an actor still in the set is counted from its cell, and live only while RUNNING.
+     */
     void actorEnded(ActorCell<?> cell, long processed) {
+        Runnable hook = actorEndedHook;
+        if (hook != null) {
+            hook.run();
+        }
         actors.remove(cell);
-        endedProcessed.add(processed);
-        liveActors.decrementAndGet();
+        hook = endedCountHook;
+        if (hook != null) {
+            hook.run();
+        }
+        endedProcessed.addAndGet(processed);
     }
 
     /**
@@ -406,9 +446,13 @@ public final class ActorSystem implements AutoCloseable {
      * @return the snapshot
      */
     public ActorSystemStats stats() {
-        long processed = endedProcessed.sum();
+        long processed = endedProcessed.get();
+        int live = 0;
         for (ActorCell<?> cell : actors) {
             processed += cell.processedCount();
+            if (!cell.isStopped()) {
+                live++;
+            }
         }
         // An actor that ends while this runs leaves the set before its count joins the total
         // (actorEnded), so a walk that misses it in the set may have read the total without it:
@@ -416,7 +460,7 @@ public final class ActorSystem implements AutoCloseable {
         // spindle.actor.messages), it must never go down, so report the highest sum seen; that is
         // still at most the true count, and exact once no message is in flight.
         processed = processedReported.accumulateAndGet(processed, Math::max);
-        return new ActorSystemStats(processed, deadLetters.sum(), liveActors.get());
+        return new ActorSystemStats(processed, deadLetters.sum(), live);
     }
 
     /**
