@@ -93,6 +93,13 @@ import java.util.concurrent.locks.LockSupport;
  *   <li><b>Busy workers</b> look at the drivers every {@value AsyncWorker#GLOBAL_INTERVAL}
  *       picks without waiting ({@link #pollNow}), so I/O and timers are served while every
  *       worker is busy.</li>
+ *   <li><b>A driver nobody waits in.</b> A worker held by a long poll (a computation, a call
+ *       that blocks) picks nothing, so it neither polls nor parks, and the slot it would have
+ *       taken stays free for as long as the poll runs. A holder that sees another slot free as
+ *       it is about to select waits at most {@link #UNHELD_LOOK_NANOS}, and after a select that
+ *       found nothing looks at the free drivers as a busy worker does ({@link #pollNow}, with its
+ *       hand-over). With every worker parked no slot is free (no more drivers than workers), so
+ *       an idle runtime sleeps as before.</li>
  *   <li><b>A driver that throws.</b> Nothing a driver's {@code select} or {@code dispatch}
  *       throws leaves a park or a poll: a worker that dies shuts its runtime down. It is
  *       reported, and the slot pauses for a while that grows while its turns keep failing
@@ -242,6 +249,35 @@ final class DrivingParker implements Parker {
         }
     }
 
+    /**
+     * Longest wait in a driver's {@code select} while another driver has nobody waiting in it
+     * (see {@link #anotherSlotFree}).
+     */
+    static final long UNHELD_LOOK_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
+
+    /**
+     * Whether a slot other than {@code k} is free as its holder is about to select: a driver
+     * nobody waits in. The balance in the class overview holds while every worker that is not
+     * asleep comes back to park or to poll, and a busy worker polls only between picks: one that
+     * runs a long poll (a computation, a call that blocks) holds back the driver it would have
+     * waited in, and the readiness of that driver's sockets waited for that poll to end. With
+     * two workers and two reactors, one worker blocked in a task and the other asleep in slot 0's
+     * {@code select}, an accept on the second reactor never completed, however long the wait. So
+     * a holder that sees such a slot waits at most {@link #UNHELD_LOOK_NANOS} and then looks at
+     * the free drivers without waiting ({@link #pollNow}, as a busy worker does): their
+     * readiness is late by at most that wait, never held back for good. Only while a slot is
+     * free, which needs a worker that is not parked: with every worker asleep, each driver has
+     * its own (there are at most as many drivers as workers), and nothing changes.
+     */
+    private boolean anotherSlotFree(int k) {
+        for (int j = 0; j < holder.length(); j++) {
+            if (j != k && holder.get(j) == FREE) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     private boolean anyFree() {
         for (int k = 0; k < holder.length(); k++) {
             if (holder.get(k) == FREE) {
@@ -285,8 +321,13 @@ final class DrivingParker implements Parker {
         int ready = 0;
         try {
             drivingOf.set(w, k + 1);
+            boolean unheld = false;
             if (permit.get(w) == 0) {          // see the class overview: the pair of this and unpark
                 long t = k == 0 ? earliest(nanos, timers.nanosToNext()) : nanos;
+                unheld = runtime != null && anotherSlotFree(k);
+                if (unheld) {
+                    t = earliest(t, UNHELD_LOOK_NANOS);  // see anotherSlotFree
+                }
                 try {
                     ready = select(d, w, t);
                 } catch (Throwable e) {
@@ -315,7 +356,10 @@ final class DrivingParker implements Parker {
                     pauseAfterFailure(w, k);
                 }
             } else {
-                lookIfWokenInSelect(w);
+                if (unheld) {
+                    pollNow(w);                // the drivers nobody waits in: see anotherSlotFree
+                }
+                lookIfWokenInSelect(w);        // after the look: it may have woken tasks here
             }
         } finally {
             drivingOf.set(w, 0);
