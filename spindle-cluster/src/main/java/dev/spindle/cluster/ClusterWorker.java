@@ -474,9 +474,17 @@ final class ClusterWorker {
         return executed.get();
     }
 
-    /** For tests: the sizes of this worker's per-key structures (jobs, fetches, queued and early tasks, stored values). */
+    /**
+     * For tests: the sizes of this worker's per-key structures (jobs, fetches, queued and early
+     * tasks, stored values, the releases and departures it remembers).
+     */
     Map<String, Integer> retainedForTests() {
         Map<String, Integer> m = new TreeMap<>();
+        int departed = 0;
+        for (int i = 0; i < departures.length(); i++) {
+            departed += departures.get(i) != null ? 1 : 0;
+        }
+        m.put("departures", departed);
         m.put("jobs", jobs.size());
         m.put("fetching", fetching.size());
         m.put("ready", ready.size());
@@ -484,6 +492,7 @@ final class ClusterWorker {
             m.put("early", early.size());
             m.put("overtaken", overtaken.size());
             m.put("withdrawn", withdrawn.size());
+            m.put("releasedAbove", releasedAbove.size());
         }
         m.put("stored", store.keys());
         return m;
@@ -1234,9 +1243,19 @@ final class ClusterWorker {
         jobs.clear();
         ready.clear();
         fetching.clear();
+        // and what it remembers of the keys it saw, up to MAX_OVERTAKEN releases and as many
+        // departures: kept, every worker a growing and shrinking cluster retired held them for the
+        // cluster's life (addWorker gives each a new id). No message is handled after this (receive
+        // looks at alive): one handled as the worker stopped, or a task still ending here, adds
+        // its own entry at most.
         synchronized (early) {
             early.clear();
             withdrawn.clear();
+            overtaken.clear();
+            releasedAbove.clear();
+        }
+        for (int i = 0; i < departures.length(); i++) {
+            departures.set(i, null);
         }
     }
 

@@ -311,6 +311,14 @@ public final class LocalCluster implements ClusterView, AutoCloseable {
         return m;
     }
 
+    /**
+     * For tests: worker {@code id}'s per-key structures (see {@link ClusterWorker#retainedForTests}),
+     * also once it is gone or the cluster is closed: a gone worker stays referenced by its cluster.
+     */
+    Map<String, Integer> workerRetainedForTests(int id) {
+        return workers.get(id).retainedForTests();
+    }
+
     private void checkOpen() {
         if (closed) {
             throw new RejectedExecutionException("the cluster is closed");
