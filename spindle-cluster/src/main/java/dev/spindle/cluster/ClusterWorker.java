@@ -1126,13 +1126,18 @@ final class ClusterWorker {
             store.put(k, value, size);
             return null;
         });
-        finish(job);
+        ended(job);                           // its departure is recorded: once per attempt, or the ring held half as many
         transport.toScheduler(new Message.TaskFinished(id, c.key(), c.attempt(), value, size, nanos));
     }
 
     private void finish(Job job) {
-        job.state.set(DONE);
         departed(job);                        // first: a steal request between the two finds one or the other
+        ended(job);
+    }
+
+    /** Ends {@code job}, whose departure is recorded already. */
+    private void ended(Job job) {
+        job.state.set(DONE);
         jobs.remove(job.compute.key(), job);
         executed.incrementAndGet();
     }
