@@ -132,6 +132,11 @@ final class DurationEstimates {
         return hint >= 0 ? hint : fallback;
     }
 
+    /** Forgets every prefix (the scheduler closed). */
+    void clear() {
+        byPrefix.clear();
+    }
+
     /** How many prefixes are kept; for tests. */
     int prefixes() {
         return byPrefix.size();

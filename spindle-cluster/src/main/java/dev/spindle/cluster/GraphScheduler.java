@@ -2901,7 +2901,8 @@ final class GraphScheduler implements AutoCloseable {
 
     /**
      * The close itself, on the scheduler's thread: marks it closed (the loop ends after this
-     * event), ends the live workers, fails every unfinished future and drops the records.
+     * event), ends the live workers, fails every unfinished future and drops the records, the
+     * logs and the learned durations.
      */
     private void closeRecords() {
         closed = true;
@@ -2934,5 +2935,29 @@ final class GraphScheduler implements AutoCloseable {
         withdrawals.clear();
         awaitingWorker.clear();
         workers.clear();
+        // nor the logs (up to 11,000 events, each naming a key) and the learned durations (up to
+        // DurationEstimates.MAX_PREFIXES prefixes): nothing reads them once closed (stats and the
+        // logs refuse), and an application that builds clusters one after another, keeping a
+        // future of each, kept them all
+        stealLog.clear();
+        taskLog.clear();
+        durations.clear();
+    }
+
+    /**
+     * For tests, once closed (the close ran on the scheduler thread before {@link #close} returned):
+     * the sizes of what the scheduler still holds, by name.
+     */
+    Map<String, Integer> closedForTests() {
+        if (!closeDone.isDone()) {
+            throw new IllegalStateException("not closed");
+        }
+        Map<String, Integer> m = new TreeMap<>();
+        m.put("tasks", tasks.size());
+        m.put("workers", workers.size());
+        m.put("stealLog", stealLog.size());
+        m.put("taskLog", taskLog.size());
+        m.put("durationPrefixes", durations.prefixes());
+        return m;
     }
 }

@@ -319,6 +319,11 @@ public final class LocalCluster implements ClusterView, AutoCloseable {
         return workers.get(id).retainedForTests();
     }
 
+    /** For tests, once closed: see {@link GraphScheduler#closedForTests}. */
+    Map<String, Integer> closedSchedulerForTests() {
+        return scheduler.closedForTests();
+    }
+
     private void checkOpen() {
         if (closed) {
             throw new RejectedExecutionException("the cluster is closed");

@@ -3,6 +3,7 @@
  */
 package dev.spindle.cluster;
 
+import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 
@@ -35,6 +36,13 @@ final class RecentLog<E> {
         }
     }
 
+    /** Drops every entry. */
+    void clear() {
+        Arrays.fill(ring, null);
+        next = 0;
+        size = 0;
+    }
+
     /** The entries, oldest first. */
     @SuppressWarnings("unchecked")
     List<E> copy() {
@@ -44,5 +52,10 @@ final class RecentLog<E> {
         System.arraycopy(ring, oldest, out, 0, firstPart);
         System.arraycopy(ring, 0, out, firstPart, size - firstPart);
         return (List<E>) List.of(out);
+    }
+
+    /** How many entries it holds; for tests. */
+    int size() {
+        return size;
     }
 }
