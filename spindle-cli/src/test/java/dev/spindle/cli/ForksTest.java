@@ -22,7 +22,6 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 /** {@code --forks}: the child command line, the combined figures, and children that fail. */
@@ -88,12 +87,19 @@ class ForksTest {
                 .containsPattern("chained-spawn +\\d+\\.\\d\\d +\\d+\\.\\d\\d-\\d+\\.\\d\\d +\\d+\\.\\d\\d +\\d+\\.\\d\\d");
     }
 
+    /**
+     * The JSON of a command in two JVMs; the command is the one that
+     * {@link #aDebuggerGivenThroughJavaToolOptionsDoesNotReachTheChildren} runs, so that one
+     * parent and two children serve both (its children's reports are the ones checked here).
+     */
     @Test
-    void benchInTwoJvmsAsJsonKeepsEachJvmsReport() {
-        assertThat(run("bench", "--workloads", "chained-spawn", "--rounds", "1", "--warmup", "1",
-                "--forks=2", "--json", "--progress=none")).isZero();
+    void benchInTwoJvmsAsJsonKeepsEachJvmsReport() throws Exception {
+        ForkedRun r = forkedJsonRun();
+        assertThat(r.status).as("exit status; stderr:%n%s", r.stderr).isZero();
+        // the parent's debugger agent prints its address first, on standard output: the report follows
+        String stdout = r.stdout;
         @SuppressWarnings("unchecked")
-        Map<String, Object> json = (Map<String, Object>) MiniJson.parse(out.toString());
+        Map<String, Object> json = (Map<String, Object>) MiniJson.parse(stdout.substring(stdout.indexOf("\n{") + 1));
         assertThat(json.get("forks")).isEqualTo(2.0);
         assertThat((List<?>) json.get("jvms")).hasSize(2)
                 .allSatisfy(j -> assertThat(((Map<?, ?>) j).get("results")).asList().hasSize(1));
@@ -201,7 +207,29 @@ class ForksTest {
     }
 
     @Test
-    void aDebuggerGivenThroughJavaToolOptionsDoesNotReachTheChildren(@TempDir Path dir) throws Exception {
+    void aDebuggerGivenThroughJavaToolOptionsDoesNotReachTheChildren() throws Exception {
+        ForkedRun r = forkedJsonRun();
+        assertThat(r.status).as("exit status; stderr:%n%s", r.stderr).isZero();
+        assertThat(r.stderr).doesNotContain("bind failed");
+        assertThat(r.stdout).contains("\"forks\": 2");
+    }
+
+    /** What a command in its own JVM printed, and its exit status. */
+    private record ForkedRun(int status, String stdout, String stderr) { }
+
+    /** The run of {@link #forkedJsonRun}, made by the first test that asks for it. */
+    private static ForkedRun forkedJsonRun;
+
+    /**
+     * {@code bench --forks 2 --json} in a JVM of its own, with a debugger agent given through
+     * {@code JAVA_TOOL_OPTIONS} (inherited by the children unless the parent filters it out);
+     * run once for the class, since its three JVMs are the bulk of the time of the two tests that
+     * read it.
+     */
+    private static synchronized ForkedRun forkedJsonRun() throws Exception {
+        if (forkedJsonRun != null) {
+            return forkedJsonRun;
+        }
         int port;
         try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             port = s.getLocalPort();
@@ -212,20 +240,22 @@ class ForksTest {
                 "--workers", "1", "--forks", "2", "--progress", "none", "--json");
         pb.environment().put("JAVA_TOOL_OPTIONS",
                 "-agentlib:jdwp=transport=dt_socket,server=y,suspend=n,address=127.0.0.1:" + port);
+        Path dir = Files.createTempDirectory("forks-test");
         File out = dir.resolve("out.txt").toFile();
         File err = dir.resolve("err.txt").toFile();
         pb.redirectOutput(out).redirectError(err);
         Process p = pb.start();
         try {
             assertThat(p.waitFor(150, TimeUnit.SECONDS)).as("the command ended").isTrue();
-            String stderr = Files.readString(err.toPath(), StandardCharsets.UTF_8);
-            assertThat(p.exitValue()).as("exit status; stderr:%n%s", stderr).isZero();
-            assertThat(stderr).doesNotContain("bind failed");
-            List<String> lines = Files.readAllLines(out.toPath(), StandardCharsets.UTF_8);
-            assertThat(String.join("\n", lines)).contains("\"forks\": 2");
+            forkedJsonRun = new ForkedRun(p.exitValue(), Files.readString(out.toPath(), StandardCharsets.UTF_8),
+                    Files.readString(err.toPath(), StandardCharsets.UTF_8));
+            return forkedJsonRun;
         } finally {
             p.descendants().forEach(ProcessHandle::destroyForcibly);
             p.destroyForcibly();
+            Files.deleteIfExists(out.toPath());
+            Files.deleteIfExists(err.toPath());
+            Files.deleteIfExists(dir);
         }
     }
 }

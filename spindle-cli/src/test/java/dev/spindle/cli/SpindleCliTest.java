@@ -72,7 +72,9 @@ class SpindleCliTest {
      */
     @Test
     void anotherLocalUserCannotReadTheLoopbackConsole() throws Exception {
-        Thread console = new Thread(() -> run("console", "--duration", "6"));
+        // the duration only bounds a console left running; the interrupt below ends it once the
+        // two requests are answered (its wait throws, and the command's resources are closed)
+        Thread console = new Thread(() -> run("console", "--duration", "50"));
         console.start();
         try {
             Matcher url = Pattern.compile("(http://127\\.0\\.0\\.1:\\d+/)(\\S*)").matcher("");
@@ -88,6 +90,7 @@ class SpindleCliTest {
                     HttpResponse.BodyHandlers.ofString());
             assertThat(owner.statusCode()).as("the printed URL").isEqualTo(200);
         } finally {
+            console.interrupt();
             console.join();
         }
     }
