@@ -54,12 +54,12 @@ class FrameLostInTransitTest {
     }
 
     /**
-     * Runs a task, then lets a few marker intervals pass: numbered frames and markers in both
-     * directions must not be taken for a loss.
+     * Runs a task, then lets two rounds of markers of each side go out: numbered frames and
+     * markers in both directions must not be taken for a loss.
      */
     private static OneWorkerCluster started(OneWorkerCluster c) throws Exception {
         assertThat(c.coordinator().client().submit("one", in -> 1).get(60, TimeUnit.SECONDS)).isEqualTo(1);
-        Thread.sleep(3 * Wire.MARK_INTERVAL.toMillis());
+        c.awaitMarkerRounds(2);
         assertThat(c.coordinator().isLost(0)).as("a worker whose frames all arrived").isFalse();
         assertThat(c.worker().coordinatorLost()).as("a coordinator whose frames all arrived").isFalse();
         return c;
