@@ -54,15 +54,21 @@ class EchoLoadTest {
         "EXTRA_BYTE     | 200  | wrong echo on connection",
         "CLOSE_EARLY    | 200  | the server closed connection",
         "BYTE_AFTER_END | 0    | more bytes than it was sent",
-        "STALL          | 100  | no echo for 10 s on 1 of",
+        "STALL          | 100  | no echo for 2 s on 1 of",
     })
     @Timeout(value = 30, unit = TimeUnit.SECONDS)
     void aBrokenServerFailsTheRun(FaultyEchoServer.Fault fault, long afterBytes, String message) throws Exception {
+        // a stall is seen only once the limit has passed: the stalling server's run has a limit of
+        // 2 s rather than sit out 10 (the others keep 10, which a loaded machine never reaches)
+        EchoLoad.stallNanosForTests = fault == FaultyEchoServer.Fault.STALL
+                ? TimeUnit.SECONDS.toNanos(2) : EchoLoad.STALL_NANOS;
         try (FaultyEchoServer server = new FaultyEchoServer(fault, afterBytes)) {
             EchoLoad.Settings settings = afterBytes > 3 * 64 ? UNTIL_IT_STRIKES : SHORT;
             assertThatThrownBy(() -> EchoLoad.run(server.address(), settings))
                     .isInstanceOf(EchoCheckException.class)
                     .hasMessageContaining(message);
+        } finally {
+            EchoLoad.stallNanosForTests = EchoLoad.STALL_NANOS;
         }
     }
 
