@@ -7,6 +7,7 @@ import dev.spindle.Scheduler;
 import dev.spindle.internal.BlockingSupport;
 import dev.spindle.internal.Closing;
 import dev.spindle.internal.Strays;
+import dev.spindle.internal.jfr.JfrGate;
 import dev.spindle.pool.SchedulerUnion;
 import dev.spindle.pool.WorkSharingPool;
 import java.util.ArrayList;
@@ -381,10 +382,13 @@ public final class ActorSystem implements AutoCloseable {
     /**
      * What a spawn on a closed system throws: a {@code RejectedExecutionException}, as the pools,
      * the async runtime and the cluster's client throw for work submitted after they were shut
-     * down (it was an {@code IllegalStateException}, alone among them).
+     * down (it was an {@code IllegalStateException}, alone among them), and recorded as they record
+     * theirs, as a {@code RejectedSubmit} event naming the system, on the spawner's thread. Only a
+     * spawn is a refused submit: a message to an actor the close stopped is a dead letter, counted
+     * as such.
      */
     private RejectedExecutionException closedRejection() {
-        return new RejectedExecutionException("actor system '" + name + "' is closed");
+        return JfrGate.rejected(name, new RejectedExecutionException("actor system '" + name + "' is closed"));
     }
 
     // ------------------------------------------------------------------ callbacks from actors
