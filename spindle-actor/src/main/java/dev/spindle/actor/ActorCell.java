@@ -961,7 +961,11 @@ final class ActorCell<A> extends ActorCellConsumerFields<A> implements ActorRef<
             } catch (Throwable counting) {
                 // The system's counts, not the actor's end, and they stay right: the live actors
                 // are counted from the lifecycle just stored, and an actor left in the system's
-                // set has its processed messages counted from this cell (see ActorSystem.actors)
+                // set has its processed messages counted from this cell (see ActorSystem.actors).
+                // Left there, it would stay for good: the flag (a store, no call, so it cannot
+                // overflow here) has the next actor's end or spawn take it out, and comes first,
+                // as the report may overflow too
+                system.uncountedEnds = true;
                 reportFailure(counting);
             }
         }

@@ -10,6 +10,8 @@ import dev.spindle.internal.Strays;
 import dev.spindle.internal.jfr.JfrGate;
 import dev.spindle.pool.SchedulerUnion;
 import dev.spindle.pool.WorkSharingPool;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -124,9 +126,31 @@ public final class ActorSystem implements AutoCloseable {
      * {@code StackOverflowError} at its entry, an actor ending deep in a stack), which left the
      * actor counted live for good. The lifecycle's store, the end's own point of no return, is
      * what the count reads now; an actor whose end was not counted stays here, ended, with its
-     * processed messages still counted from its cell.
+     * processed messages still counted from its cell, until the next actor's end or the next
+     * spawn takes it out (see {@link #uncountedEnds}).
      */
     private final Set<ActorCell<?>> actors = ConcurrentHashMap.newKeySet();
+    /**
+     * Whether an actor's end may have gone uncounted ({@link #actorEnded} threw), leaving the ended
+     * actor in {@link #actors}: set by the cell that caught the throw, a plain volatile store (no
+     * call, so it cannot overflow the stack that the call just overflowed), after its lifecycle
+     * store. The next actor's end and the next spawn read it (one volatile load each, nothing per
+     * message) and, finding it set, clear it and walk the set once for ended actors
+     * ({@link #sweepUncountedEnds}): a walk paid only after a failure. Nothing is done at the
+     * failing frame itself, which may be at the stack's limit, nor by a getter ({@link #stats()}
+     * reads, changes nothing). Left set if nothing ends or spawns again: the system is idle then,
+     * its counts right, the cells held until it is dropped.
+     */
+    volatile boolean uncountedEnds;
+    private static final VarHandle UNCOUNTED_ENDS;
+
+    static {
+        try {
+            UNCOUNTED_ENDS = MethodHandles.lookup().findVarHandle(ActorSystem.class, "uncountedEnds", boolean.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
     private final AtomicLong actorSeq = new AtomicLong();
     private final LongAdder deadLetters = new LongAdder();
     /**
@@ -306,6 +330,9 @@ public final class ActorSystem implements AutoCloseable {
         Objects.requireNonNull(config, "config");
         checkSchedulerIndex(config.schedulerIndex());
         ensureOpen();
+        if (uncountedEnds) {
+            sweepUncountedEnds();
+        }
         String actorName = config.name() != null ? config.name() : "actor-" + actorSeq.incrementAndGet();
         ActorCell<A> cell = new ActorCell<>(this, scheduler, config, actorName);
         A actor;
@@ -400,20 +427,51 @@ public final class ActorSystem implements AutoCloseable {
     /**
      * Counts the end of {@code cell}, called once by its holder after its lifecycle left RUNNING:
      * the actor leaves the set, and its processed messages join the total, in that order (see
-     * {@link #stats()}). A throw on the way (a stack overflow at the entry) leaves the counts
-     * right: an actor still in the set is counted from its cell, and live only while RUNNING.
+     * {@link #stats()}), by whoever removes it: this call, or a sweep that found it ended first
+     * ({@link #sweepUncountedEnds}), so its messages are added once. A throw on the way (a stack
+     * overflow at the entry) leaves the counts right: an actor still in the set is counted from its
+     * cell, and live only while RUNNING; the cell then sets {@link #uncountedEnds}.
      */
     void actorEnded(ActorCell<?> cell, long processed) {
         Runnable hook = actorEndedHook;
         if (hook != null) {
             hook.run();
         }
-        actors.remove(cell);
-        hook = endedCountHook;
-        if (hook != null) {
-            hook.run();
+        if (actors.remove(cell)) {
+            hook = endedCountHook;
+            if (hook != null) {
+                hook.run();
+            }
+            endedProcessed.addAndGet(processed);
         }
-        endedProcessed.addAndGet(processed);
+        if (uncountedEnds) {
+            sweepUncountedEnds();
+        }
+    }
+
+    /**
+     * Takes out of {@link #actors} every ended actor an uncounted end left there, its processed
+     * messages joining the total, as {@link #actorEnded} would have; called where
+     * {@link #uncountedEnds} was found set. The flag is cleared before the walk, so an end that
+     * fails meanwhile sets it again for the next caller; a walk that throws (a stack overflow, at
+     * an actor's end deep in a stack) sets it again itself. An actor the walk finds ended may not
+     * have made its own call yet: whichever removes it adds its messages (read after its lifecycle,
+     * whose store follows its last message), the other finds it gone.
+     */
+    private void sweepUncountedEnds() {
+        if (!(boolean) UNCOUNTED_ENDS.getAndSet(this, false)) {
+            return;                  // another caller is sweeping, or has swept
+        }
+        try {
+            for (ActorCell<?> cell : actors) {
+                if (cell.isStopped() && actors.remove(cell)) {
+                    endedProcessed.addAndGet(cell.processedCount());
+                }
+            }
+        } catch (Throwable sweepFailed) {
+            uncountedEnds = true;    // a store, no call: the next end or spawn walks again
+            throw sweepFailed;
+        }
     }
 
     /**
@@ -442,6 +500,11 @@ public final class ActorSystem implements AutoCloseable {
     }
 
     // ------------------------------------------------------------------ state
+
+    /** Tests only: how many actors the system's set holds, ended or not. Reads, changes nothing. */
+    int actorsInTheSet() {
+        return actors.size();
+    }
 
     /**
      * A snapshot of the counters: messages processed, dead letters, live actors. Exact once
