@@ -100,7 +100,7 @@ final class EndpointActor extends AbstractActor {
                 .match(Wire.Received.class, f -> handler.onFrame(f, getSender()))
                 .match(Wire.Rejected.class, r -> handler.onRejected(r, getSender()))
                 .match(Dropped.class, this::dropped)
-                .match(ClusterEvent.MemberJoined.class, e -> roster.joining(e.member()))
+                .match(ClusterEvent.MemberJoined.class, e -> roster.joining(e.member(), cluster.selfMember()))
                 .match(ClusterEvent.MemberUp.class,
                         e -> roster.up(e.member(), cluster.state().getMembers(), cluster.selfMember()))
                 .match(ClusterEvent.UnreachableMember.class, e -> roster.unreachable(e.member()))

@@ -43,7 +43,10 @@ import org.apache.pekko.cluster.Cluster;
  * announces it in its cluster roles and carries it in every frame, so that a process restarted
  * under the id of a lost one can rejoin, and the lost one's late frames are refused. A worker that
  * the coordinator retires leaves the cluster once its values have other holders
- * ({@link #retired()}).
+ * ({@link #retired()}). A worker that the coordinator refuses for a reason the worker can see
+ * itself (a message limit other than the coordinator's, announced in both members' roles) leaves
+ * at once and {@link #refusal()} says why; the coordinator tells a member it refuses nothing, so
+ * a worker refused for other reasons (its id taken, or outside the coordinator's range) stays.
  */
 public final class PekkoWorker implements AutoCloseable {
 
@@ -136,6 +139,11 @@ public final class PekkoWorker implements AutoCloseable {
             // an orphan could only idle, holding its port and the cluster's name: leave, as the
             // Hazelcast worker does (once removed, the actor system terminates)
             roster.onCoordinatorGone(() -> cluster.leave(cluster.selfAddress()));
+            // refused, it would only idle too: the coordinator sends it nothing. It leaves once
+            // Up (at once if it is), which Pekko grants only when every member, the coordinator
+            // too, has seen it join: so the coordinator has counted and logged the refusal
+            // (Roster#joining), which a worker leaving while joining could have slipped past
+            roster.onRefused(() -> cluster.registerOnMemberUp(() -> cluster.leave(cluster.selfAddress())));
             outbox.attach(system.actorOf(EndpointActor.props(roster, transport), PekkoConfigs.ENDPOINT));
             // the idle markers that show the loss of the last report (see Wire.Frame#seq)
             system.scheduler().scheduleWithFixedDelay(Wire.MARK_INTERVAL, Wire.MARK_INTERVAL, transport::mark,
@@ -204,6 +212,16 @@ public final class PekkoWorker implements AutoCloseable {
      */
     public boolean retired() {
         return retired;
+    }
+
+    /**
+     * Why the coordinator refuses this worker, when the worker can tell (see the class comment):
+     * it then leaves the cluster, and {@link #terminated()} completes.
+     *
+     * @return the reason, or {@code null} if this worker knows of no refusal
+     */
+    public String refusal() {
+        return roster.refusal();
     }
 
     /**

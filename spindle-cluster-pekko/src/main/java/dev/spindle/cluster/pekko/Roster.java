@@ -45,7 +45,10 @@ import org.apache.pekko.cluster.UniqueAddress;
  *       {@code spindle-message-limit-<n>} role. A member sizes the frames it sends by its own
  *       limit and refuses those over its own, so a frame between members with different limits
  *       could be sent and then dropped on arrival, and the task it carried would wait for good:
- *       the coordinator refuses a worker whose limit is not its own.
+ *       the coordinator refuses a worker whose limit is not its own. It tells the worker
+ *       nothing (it tells no member it refuses anything), but the worker sees the coordinator's
+ *       role and leaves, with the reason ({@link #refusal()}), instead of idling: once it is Up,
+ *       so that the coordinator has seen it join and counted the refusal ({@link #joining}).
  *   <li>Anything else (no Spindle role) is refused.
  * </ul>
  * A member is matched to an id by its address and incarnation, never by its address alone: the
@@ -75,6 +78,9 @@ final class Roster {
     private volatile BiConsumer<Integer, Address> onWorkerRetired = (id, address) -> { };
     private volatile Consumer<Address> onWorkerGone = address -> { };
     private volatile Runnable onCoordinatorGone = () -> { };
+    /** On a worker: why the coordinator it follows refuses it, or {@code null}. */
+    private volatile String refusal;
+    private volatile Runnable onRefused = () -> { };
     private volatile Consumer<Address> onMemberGone = address -> { };
     private volatile ObjIntConsumer<Incarnations.Proof> onWorkerUp = (proof, id) -> { };
 
@@ -192,6 +198,23 @@ final class Roster {
     }
 
     /**
+     * On a worker: called once, on the endpoint actor, when it learns that the coordinator it
+     * follows refuses it ({@link #refusal()}); must not block.
+     */
+    void onRefused(Runnable callback) {
+        this.onRefused = callback;
+    }
+
+    /**
+     * On a worker: why the coordinator it follows refuses it, or {@code null}. Only a refusal the
+     * worker can tell from the coordinator's roles (a message limit other than its own): the
+     * coordinator says nothing to a member it refuses.
+     */
+    String refusal() {
+        return refusal;
+    }
+
+    /**
      * Called with the address of every member that leaves the cluster (exits, is downed, removed
      * or, on the coordinator, unreachable), whatever its role and whether or not it was accepted:
      * what is kept per member address is dropped here. Runs on the endpoint actor; must not block.
@@ -234,8 +257,7 @@ final class Roster {
         } else if (incarnation == Incarnations.NONE) {
             refuse(m, "worker id " + id + " without an incarnation role");
         } else if (coordinatorSide && messageLimit(m) != messageLimit(selfMember)) {
-            refuse(m, "worker id " + id + " has a message limit of " + messageLimit(m) + " bytes, this coordinator "
-                    + messageLimit(selfMember) + ": every member needs the same maxMessageBytes");
+            refuse(m, limitReason(m, selfMember));
         } else if (!workers.accepts(id, a, incarnation)) {
             Address holder = workers.holder(id);
             Incarnations.Proof proof = workers.prove(id, a, incarnation);
@@ -270,6 +292,18 @@ final class Roster {
                 }
             }
             coordinator = oldest.address();
+            int theirs = messageLimit(oldest);
+            int ours = messageLimit(selfMember);
+            if (theirs != ours) {
+                // the coordinator refuses this worker for it (joining() and up(), on its side)
+                // and tells it nothing, so it would idle for good; both limits are roles, which
+                // every member sees, so this worker knows the verdict as surely as the coordinator
+                // does, and learns nothing by it that the gossip did not show it already
+                refusal = "the coordinator at " + PekkoConfigs.hostPort(coordinator) + " has a message limit of "
+                        + theirs + " bytes, this worker " + ours + ": every member needs the same maxMessageBytes, "
+                        + "so the coordinator refuses this worker";
+                onRefused.run();
+            }
         }
         if (!a.equals(coordinator)) {
             refuse(m, "a second coordinator; this worker follows " + (coordinatorGone ? "a coordinator that left" : coordinator));
@@ -279,11 +313,27 @@ final class Roster {
     /**
      * Member {@code m} is joining. A second coordinator is refused as soon as it asks to join: it
      * may leave again before it is ever Up (a coordinator that finds it is the second one does).
+     * So is a worker whose message limit is not this coordinator's: it sees the mismatch too and
+     * leaves once Up, and its gossip may reach this coordinator only with it leaving, never Up;
+     * it cannot be Up before this coordinator has seen it join (Up needs every member to have
+     * seen it), so it is counted and logged here.
+     *
+     * @param selfMember this member as the cluster sees it
      */
-    void joining(Member m) {
-        if (m.hasRole(COORDINATOR_ROLE) && !m.address().equals(self) && coordinatorSide) {
-            refuse(m, "a second coordinator; this cluster has one");
+    void joining(Member m, Member selfMember) {
+        if (!coordinatorSide || m.address().equals(self)) {
+            return;
         }
+        if (m.hasRole(COORDINATOR_ROLE)) {
+            refuse(m, "a second coordinator; this cluster has one");
+        } else if (workerId(m) >= 0 && messageLimit(m) != messageLimit(selfMember)) {
+            refuse(m, limitReason(m, selfMember));
+        }
+    }
+
+    private static String limitReason(Member m, Member selfMember) {
+        return "worker id " + workerId(m) + " has a message limit of " + messageLimit(m) + " bytes, this coordinator "
+                + messageLimit(selfMember) + ": every member needs the same maxMessageBytes";
     }
 
     /** Member {@code m} is unreachable: the coordinator gives its worker up, a worker waits for removal. */

@@ -28,8 +28,9 @@ import java.util.Set;
  * (a worker whose seeds never answer keeps trying, and says no more). With
  * {@code -Dspindle.exitWithParent=true} the worker exits when the process that started it does.
  * Exits with status 2 on bad arguments (a one-line reason and the usage on stderr), including an
- * unreadable password file, 1 when it leaves the cluster (downed, or its coordinator saw it as
- * lost), 0 after {@code --help} and when the coordinator retired it (it prints
+ * unreadable password file, 1 when it leaves the cluster (downed, its coordinator saw it as
+ * lost, or it is refused for a message limit other than the coordinator's, which it says at once
+ * as {@code spindle worker <id> refused: <why>}), 0 after {@code --help} and when the coordinator retired it (it prints
  * {@code spindle worker <id> retired: ...} and leaves once its data has moved).
  */
 public final class WorkerMain {
@@ -85,7 +86,10 @@ public final class WorkerMain {
             System.exit(WorkerCommandLine.OK);
             return;
         }
-        if (worker.coordinatorLost()) {
+        String refusal = worker.refusal();
+        if (refusal != null) {
+            System.err.println("spindle worker " + worker.id() + " refused: " + refusal + "; it left the cluster");
+        } else if (worker.coordinatorLost()) {
             System.err.println("spindle worker " + worker.id() + " stopped: its coordinator left the cluster (it closed, "
                     + "or it was lost or downed); a worker serves one coordinator");
         } else {

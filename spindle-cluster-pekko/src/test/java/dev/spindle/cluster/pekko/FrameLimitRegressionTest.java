@@ -23,7 +23,9 @@ import org.junit.jupiter.api.Timeout;
  * {@code WorkerMain} with its default): a task message the coordinator may send but the worker may
  * not read must never vanish on arrival and leave the task waiting. Before the fix the worker was
  * admitted and such a task waited for good (its frame refused on arrival, the task never run nor
- * failed); now the coordinator refuses a worker whose limit is not its own.
+ * failed); now the coordinator refuses a worker whose limit is not its own, and the worker, which
+ * the coordinator tells nothing, sees the mismatch in the coordinator's roles and leaves with the
+ * reason instead of idling in the cluster for good.
  */
 @Timeout(value = 180, unit = TimeUnit.SECONDS)
 class FrameLimitRegressionTest {
@@ -39,7 +41,7 @@ class FrameLimitRegressionTest {
     void aWorkerWithAnotherMessageLimitIsRefusedInsteadOfGettingTasksItCannotRead() throws Exception {
         int[] ports = FreePorts.free(2);
         String cluster = "limits";
-        started.add(PekkoWorker.start(TestCerts.settings(cluster, "worker").seedNode("127.0.0.1:" + ports[0])
+        PekkoWorker worker = started.add(PekkoWorker.start(TestCerts.settings(cluster, "worker").seedNode("127.0.0.1:" + ports[0])
                 .port(ports[1]).maxMessageBytes(PekkoClusterSettings.MIN_MESSAGE_BYTES).build(), 0, 1));
         PekkoCoordinator coordinator;
         try {
@@ -49,6 +51,14 @@ class FrameLimitRegressionTest {
         } catch (TimeoutException refused) {
             // the fix: the mismatch is refused at membership, named in the log and in the count
             assertThat(refused).hasMessageContaining("0 of 1 workers joined").hasMessageContaining("1 members refused");
+            // the coordinator tells the worker nothing, but it sees the coordinator's limit, knows it
+            // is refused and leaves instead of idling (the bound is a hang guard: it leaves as soon
+            // as it sees the coordinator, well within the coordinator's wait)
+            worker.terminated().toCompletableFuture().get(60, TimeUnit.SECONDS);
+            assertThat(worker.refusal()).isEqualTo("the coordinator at 127.0.0.1:" + ports[0]
+                    + " has a message limit of " + (1 << 20) + " bytes, this worker "
+                    + PekkoClusterSettings.MIN_MESSAGE_BYTES + ": every member needs the same maxMessageBytes, "
+                    + "so the coordinator refuses this worker");
             return;
         }
         // admitted: then a task within the coordinator's limit but over the worker's must at least fail
