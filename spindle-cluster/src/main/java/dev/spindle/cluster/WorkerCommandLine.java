@@ -129,6 +129,25 @@ public final class WorkerCommandLine {
     }
 
     /**
+     * The worker id given with {@code --id}, or -1 if none was (which {@link #require} reports).
+     * An id no cluster can have is refused here, at once, rather than by the coordinator once the
+     * worker has joined: the Pekko transport's coordinator tells a member it refuses nothing, so a
+     * worker with such an id idled in the cluster for good.
+     *
+     * @return the id, from 0 to {@value ClusterCoordinator#MAX_WORKERS} minus one, or -1
+     * @throws IllegalArgumentException if it is not a whole number, negative, or not below
+     *         {@link ClusterCoordinator#MAX_WORKERS}
+     */
+    public int workerId() {
+        int id = number("--id", -1, 0);
+        if (id >= ClusterCoordinator.MAX_WORKERS) {
+            throw new IllegalArgumentException("--id must be below " + ClusterCoordinator.MAX_WORKERS
+                    + " (the most workers a cluster may have), got " + id);
+        }
+        return id;
+    }
+
+    /**
      * The whole number given for {@code option}, or {@code otherwise} if it was not given.
      *
      * @param option the option, with its leading {@code --}

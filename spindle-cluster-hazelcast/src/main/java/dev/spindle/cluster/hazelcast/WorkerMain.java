@@ -226,7 +226,7 @@ public final class WorkerMain {
             if (line.help()) {
                 return null;
             }
-            int id = line.number("--id", -1, 0);
+            int id = line.workerId();
             int threads = line.number("--threads", Runtime.getRuntime().availableProcessors(), 1);
             int port = line.number("--port", 5701, 1);
             int failureSeconds = line.number("--failure-seconds", TransportSettings.DEFAULT_FAILURE_SECONDS,

@@ -142,6 +142,14 @@ class WorkerMainTest {
     }
 
     @Test
+    void anIdNoClusterCanHaveIsAUsageError() {
+        // named at once, rather than by the coordinator's verdict once the member has joined
+        assertThatThrownBy(() -> WorkerMain.Options.parse(new String[] {"--id", "4096", "--cluster", "c"},
+                Map.of("SPINDLE_SECRET", SECRET))).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("--id must be below 4096 (the most workers a cluster may have), got 4096");
+    }
+
+    @Test
     void anUnknownOptionIsNamed() throws Exception {
         assertUsageError(run(SECRET, "--id", "0", "--cluster", "c", "--colour", "red"),
                 "WorkerMain: unknown option --colour");

@@ -65,6 +65,11 @@ class SettingsAndLauncherTest {
         assertThatThrownBy(() -> WorkerMain.start(new String[] {"--id"}, env)).hasMessageContaining("missing value after --id");
         assertThatThrownBy(() -> WorkerMain.start(new String[] {"--id", "x"}, env))
                 .hasMessageContaining("--id needs a whole number");
+        // refused at once: the coordinator refuses such an id without a word, and the worker idled
+        assertThatThrownBy(() -> WorkerMain.start(new String[] {"--id", "4096", "--cluster", "c", "--key-store", "k",
+                "--trust-store", "t", "--seed", "127.0.0.1:1"}, env))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("--id must be below 4096 (the most workers a cluster may have), got 4096");
         assertThatThrownBy(() -> WorkerMain.start(new String[] {"--bogus", "1"}, env))
                 .hasMessageContaining("unknown option --bogus");
         assertThatThrownBy(() -> WorkerMain.start(new String[] {"--id", "0"}, env)).hasMessageContaining("are required");
