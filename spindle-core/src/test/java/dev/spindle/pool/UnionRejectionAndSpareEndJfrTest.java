@@ -9,6 +9,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.spindle.Spindle;
+import dev.spindle.testkit.Await;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
@@ -57,7 +58,7 @@ class UnionRejectionAndSpareEndJfrTest {
                 // blocked until released, shutdownNow's interrupt or not: the spare never has
                 // excess to retire on while the pool stops
                 pool.execute(() -> Spindle.blocking(() -> {
-                    awaitUninterruptibly(release);
+                    Await.ignoringInterrupts(release);
                     return null;
                 }));
                 CountDownLatch ranBeside = new CountDownLatch(1);
@@ -91,7 +92,7 @@ class UnionRejectionAndSpareEndJfrTest {
                 for (int i = 0; i < 2; i++) {    // the worker, then the first spare, block
                     pool.execute(() -> Spindle.blocking(() -> {
                         bothBlocked.countDown();
-                        awaitUninterruptibly(release);
+                        Await.ignoringInterrupts(release);
                         return null;
                     }));
                 }
@@ -108,21 +109,6 @@ class UnionRejectionAndSpareEndJfrTest {
         // whether each retired or ended with the pool is a race of theirs; that each ends is not
         assertThat(named(events, "dev.spindle.SpareRetire")).hasSameSizeAs(started)
                 .allSatisfy(e -> assertThat(e.getString("reason")).isIn("retired", "shutdown"));
-    }
-
-    private static void awaitUninterruptibly(CountDownLatch latch) {
-        boolean interrupted = false;
-        while (true) {
-            try {
-                latch.await();
-                break;
-            } catch (InterruptedException e) {
-                interrupted = true;
-            }
-        }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
-        }
     }
 
     /**
