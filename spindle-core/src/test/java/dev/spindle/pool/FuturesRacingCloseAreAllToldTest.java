@@ -5,17 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
-import java.util.concurrent.Callable;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicIntegerArray;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicReference;
-import java.util.concurrent.atomic.AtomicReferenceArray;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -35,65 +29,6 @@ class FuturesRacingCloseAreAllToldTest {
     private static final int ROUNDS = 12;
     private static final int IDS = 30_000;
 
-    static final class Round {
-        final AtomicIntegerArray runs = new AtomicIntegerArray(IDS);
-        final AtomicIntegerArray refused = new AtomicIntegerArray(IDS);
-        final AtomicReferenceArray<Future<Integer>> futures = new AtomicReferenceArray<>(IDS);
-        final AtomicLong nextId = new AtomicLong();
-        final AtomicReference<Throwable> unexpected = new AtomicReference<>();
-        volatile ExecutorService pool;
-
-        int claimId() {
-            long id = nextId.getAndIncrement();
-            return id < IDS ? (int) id : -1;
-        }
-
-        /** Counts its run; submits up to two children, or (one time in eight) invokes two and waits. */
-        Callable<Integer> task(int id, long seed) {
-            return () -> {
-                runs.incrementAndGet(id);
-                SplittableRandom rnd = new SplittableRandom(seed);
-                if (rnd.nextInt(8) == 0) {
-                    List<Callable<Integer>> batch = new ArrayList<>();
-                    for (int c = 0; c < 2; c++) {
-                        int child = claimId();
-                        if (child >= 0) {
-                            batch.add(task(child, rnd.nextLong()));
-                        }
-                    }
-                    try {
-                        for (Future<Integer> f : pool.invokeAll(batch)) {
-                            if (!f.isDone()) {
-                                unexpected.compareAndSet(null, new AssertionError("invokeAll returned " + f));
-                            }
-                        }
-                    } catch (RejectedExecutionException | InterruptedException stopping) {
-                        // shut down now, or interrupted by shutdownNow: told
-                    }
-                    return id;
-                }
-                for (int c = rnd.nextInt(3); c > 0; c--) {
-                    int child = claimId();
-                    if (child < 0) {
-                        break;
-                    }
-                    submit(child, rnd.nextLong());
-                }
-                return id;
-            };
-        }
-
-        void submit(int id, long seed) {
-            try {
-                futures.set(id, pool.submit(task(id, seed)));
-            } catch (RejectedExecutionException e) {
-                refused.set(id, 1);
-            } catch (Throwable t) {
-                unexpected.compareAndSet(null, t);
-            }
-        }
-    }
-
     @ParameterizedTest
     @ValueSource(strings = {"STEALING", "SHARING", "PRIORITY", "PINNED", "UNION"})
     void everyAcceptedFutureRunsOnceOrIsCancelled(String kind) throws Exception {
@@ -105,8 +40,8 @@ class FuturesRacingCloseAreAllToldTest {
 
     private static void runRound(String what, String kind, SplittableRandom rnd, boolean interrupted)
             throws Exception {
-        Round round = new Round();
-        round.pool = FuturesRacingShutdownNowEndExactlyOnceTest.create(kind, 1 + rnd.nextInt(3));
+        RacingSubmits round = new RacingSubmits(IDS, true);
+        round.pool = RacingSubmits.create(kind, 1 + rnd.nextInt(3));
         List<Thread> threads = new ArrayList<>();
         for (int s = 0; s < 2; s++) {
             long seed = rnd.nextLong();

@@ -10,14 +10,9 @@ import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CancellationException;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicIntegerArray;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicReference;
-import java.util.concurrent.atomic.AtomicReferenceArray;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -39,54 +34,6 @@ class FuturesRacingShutdownNowEndExactlyOnceTest {
     private static final int ROUNDS = 12;
     private static final int IDS = 40_000;
 
-    static final class Round {
-        final AtomicIntegerArray runs = new AtomicIntegerArray(IDS);
-        final AtomicReferenceArray<Future<?>> futures = new AtomicReferenceArray<>(IDS);
-        final AtomicIntegerArray refused = new AtomicIntegerArray(IDS);
-        final AtomicLong nextId = new AtomicLong();
-        final AtomicReference<Throwable> unexpected = new AtomicReference<>();
-        volatile ExecutorService pool;
-
-        int claimId() {
-            long id = nextId.getAndIncrement();
-            return id < IDS ? (int) id : -1;
-        }
-
-        /** A task: counts its run and submits up to two children from its worker. */
-        Callable<Integer> task(int id, long seed) {
-            return () -> {
-                runs.incrementAndGet(id);
-                SplittableRandom rnd = new SplittableRandom(seed);
-                for (int c = rnd.nextInt(3); c > 0; c--) {
-                    int child = claimId();
-                    if (child < 0) {
-                        break;
-                    }
-                    submit(child, rnd.nextLong());
-                }
-                return id;
-            };
-        }
-
-        void submit(int id, long seed) {
-            try {
-                futures.set(id, pool.submit(task(id, seed)));
-            } catch (RejectedExecutionException e) {
-                refused.set(id, 1);            // must never run (checked below)
-            } catch (Throwable t) {
-                unexpected.compareAndSet(null, t);
-            }
-        }
-    }
-
-    static ExecutorService create(String kind, int workers) {
-        if (kind.equals("UNION")) {
-            return SchedulerUnion.owning(WorkStealingPool.builder().workers(workers).build(),
-                    WorkSharingPool.builder().workers(workers).build());
-        }
-        return (ExecutorService) PoolKind.valueOf(kind).create(workers);
-    }
-
     @ParameterizedTest
     @ValueSource(strings = {"STEALING", "SHARING", "PRIORITY", "PINNED", "UNION"})
     void everySubmittedFutureRunsOnceOrIsReturnedOnce(String kind) throws Exception {
@@ -97,8 +44,8 @@ class FuturesRacingShutdownNowEndExactlyOnceTest {
     }
 
     private static void runRound(String what, String kind, SplittableRandom rnd) throws Exception {
-        Round round = new Round();
-        round.pool = create(kind, 1 + rnd.nextInt(3));
+        RacingSubmits round = new RacingSubmits(IDS, false);
+        round.pool = RacingSubmits.create(kind, 1 + rnd.nextInt(3));
         List<Thread> threads = new ArrayList<>();
         for (int s = 0; s < 2; s++) {
             long seed = rnd.nextLong();
