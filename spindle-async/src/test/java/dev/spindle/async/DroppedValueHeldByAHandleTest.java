@@ -38,13 +38,25 @@ class DroppedValueHeldByAHandleTest {
      */
     private static <T> JoinHandle<T> spawnCancelledDuringItsLastPoll(AsyncRuntime rt,
             Function<AsyncTask<Void>, AsyncTask<T>> body) throws Exception {
-        AtomicReference<JoinHandle<?>> self = new AtomicReference<>();
-        AsyncPromise<Void> go = new AsyncPromise<>();
-        AsyncTask<Void> cancelSelf = cx -> {
+        return spawnCancelledBy(rt, self -> cx -> {
             self.get().cancel(false);
             return Poll.ready(null);
-        };
-        JoinHandle<T> h = rt.spawn(Async.then(go, x -> body.apply(cancelSelf)));
+        }, body);
+    }
+
+    /**
+     * Spawns {@code body(canceller)} and returns its handle once the task is done, where
+     * {@code canceller}, made from a reference to the spawned task's own handle, cancels that
+     * handle during the task's poll (when it is polled, or when it is cancelled as a loser), so
+     * that the runtime drops what that poll returns.
+     */
+    static <T> JoinHandle<T> spawnCancelledBy(AsyncRuntime rt,
+            Function<AtomicReference<JoinHandle<?>>, AsyncTask<Void>> canceller,
+            Function<AsyncTask<Void>, AsyncTask<T>> body) throws Exception {
+        AtomicReference<JoinHandle<?>> self = new AtomicReference<>();
+        AsyncPromise<Void> go = new AsyncPromise<>();
+        AsyncTask<Void> c = canceller.apply(self);
+        JoinHandle<T> h = rt.spawn(Async.then(go, x -> body.apply(c)));
         self.set(h);
         go.complete(null);
         try {

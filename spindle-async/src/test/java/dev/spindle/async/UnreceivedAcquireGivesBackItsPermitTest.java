@@ -156,19 +156,7 @@ class UnreceivedAcquireGivesBackItsPermitTest {
      */
     private static <T> JoinHandle<T> spawnCancelledByItsLoser(AsyncRuntime rt,
             java.util.function.Function<AsyncTask<Void>, AsyncTask<T>> body) throws Exception {
-        AtomicReference<JoinHandle<?>> self = new AtomicReference<>();
-        AsyncPromise<Void> go = new AsyncPromise<>();
-        AsyncTask<Void> loser = new CancelsItsTaskWhenCancelled(self);
-        JoinHandle<T> h = rt.spawn(Async.then(go, x -> body.apply(loser)));
-        self.set(h);
-        go.complete(null);
-        try {
-            h.get(20, TimeUnit.SECONDS);
-        } catch (CancellationException expected) {
-            // the handle reports the cancel
-        }
-        rt.spawn(Async.ready(0)).get(20, TimeUnit.SECONDS);   // the worker is past the finish
-        return h;
+        return DroppedValueHeldByAHandleTest.spawnCancelledBy(rt, CancelsItsTaskWhenCancelled::new, body);
     }
 
     private static final class CancelsItsTaskWhenCancelled implements AsyncTask<Void>, Cancellable {
