@@ -5,9 +5,6 @@ package dev.spindle.cluster.pekko;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.condition.EnabledOnOs;
@@ -27,15 +24,9 @@ class DevCertificatesHelpTest {
     @ParameterizedTest
     @ValueSource(strings = {"--help", "-h"})
     void certsHelpPrintsTheUsage(String option) throws Exception {
-        Path script = Path.of("..", "spindle").toAbsolutePath().normalize();
-        ProcessBuilder pb = new ProcessBuilder(List.of("bash", script.toString(), "certs", option))
-                .redirectError(ProcessBuilder.Redirect.DISCARD);
-        pb.environment().put("SPINDLE_JAVA_OPTS", TestCerts.QUICK_START_JAVA);
-        Process p = pb.start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(p.waitFor(150, TimeUnit.SECONDS)).isTrue();
-        assertThat(p.exitValue()).as(out).isZero();
-        assertThat(out).contains("usage: spindle certs DIR").contains(DevCertificates.TRUST_STORE)
+        TestCerts.ScriptRun run = TestCerts.runCertsScript(option);
+        assertThat(run.status()).as(run.output()).isZero();
+        assertThat(run.output()).contains("usage: spindle certs DIR").contains(DevCertificates.TRUST_STORE)
                 .doesNotContain("unknown option");
     }
 }

@@ -5,7 +5,6 @@ package dev.spindle.cluster.pekko;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -37,16 +36,11 @@ class DevCertificatesScriptArgumentsTest {
     })
     void badMembersAreRefusedBeforeAnythingIsWritten(String members, String message, @TempDir Path dir) throws Exception {
         Path stores = dir.resolve("stores");
-        Path script = Path.of("..", "spindle").toAbsolutePath().normalize();
-        List<String> command = new java.util.ArrayList<>(List.of("bash", script.toString(), "certs", stores.toString()));
-        command.addAll(List.of(members.split(" ")));
-        ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
-        pb.environment().remove("SPINDLE_STORE_PASSWORD");
-        pb.environment().put("SPINDLE_JAVA_OPTS", TestCerts.QUICK_START_JAVA);
-        Process p = pb.start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(p.waitFor(150, TimeUnit.SECONDS)).isTrue();
-        assertThat(p.exitValue()).as(out).isEqualTo(2);
+        List<String> args = new java.util.ArrayList<>(List.of(stores.toString()));
+        args.addAll(List.of(members.split(" ")));
+        TestCerts.ScriptRun run = TestCerts.runCertsScript(args.toArray(String[]::new));
+        String out = run.output();
+        assertThat(run.status()).as(out).isEqualTo(2);
         assertThat(out).contains(message).contains("usage: spindle certs DIR");
         assertThat(stores).as("nothing written; output:%n%s", out).doesNotExist();
     }

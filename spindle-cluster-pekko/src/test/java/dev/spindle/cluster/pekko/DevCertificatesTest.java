@@ -7,7 +7,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -69,13 +68,8 @@ class DevCertificatesTest {
 
     @Test
     void theScriptPrintsUsageAndExitsWith2WithoutADirectory() throws Exception {
-        Path script = Path.of("..", "spindle").toAbsolutePath().normalize();
-        ProcessBuilder pb = new ProcessBuilder("bash", script.toString(), "certs").redirectErrorStream(true);
-        pb.environment().put("SPINDLE_JAVA_OPTS", TestCerts.QUICK_START_JAVA);
-        Process p = pb.start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
-        assertThat(p.exitValue()).isEqualTo(2);
-        assertThat(out).contains("spindle certs: no directory given").contains("usage: spindle certs DIR");
+        TestCerts.ScriptRun run = TestCerts.runCertsScript();
+        assertThat(run.status()).as(run.output()).isEqualTo(2);
+        assertThat(run.output()).contains("spindle certs: no directory given").contains("usage: spindle certs DIR");
     }
 }

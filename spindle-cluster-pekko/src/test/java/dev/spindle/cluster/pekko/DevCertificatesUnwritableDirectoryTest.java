@@ -5,7 +5,6 @@ package dev.spindle.cluster.pekko;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.charset.StandardCharsets;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -33,16 +32,10 @@ class DevCertificatesUnwritableDirectoryTest {
     @Test
     void aDirectoryThatIsARegularFileIsRefusedSayingSo() throws Exception {
         Path file = Files.writeString(dir.resolve("stores"), "not a directory\n");
-        Path script = Path.of("..", "spindle").toAbsolutePath().normalize();
-        ProcessBuilder pb = new ProcessBuilder("bash", script.toString(), "certs", file.toString(), "worker")
-                .redirectErrorStream(true);
-        pb.environment().remove("SPINDLE_STORE_PASSWORD");
-        pb.environment().put("SPINDLE_JAVA_OPTS", TestCerts.QUICK_START_JAVA);
-        Process p = pb.start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(p.waitFor(150, TimeUnit.SECONDS)).isTrue();
+        TestCerts.ScriptRun run = TestCerts.runCertsScript(file.toString(), "worker");
+        String out = run.output();
 
-        assertThat(p.exitValue()).as(out).isEqualTo(2);
+        assertThat(run.status()).as(out).isEqualTo(2);
         assertThat(out).contains("spindle certs: " + file + " exists and is not a directory")
                 .contains("usage: spindle certs DIR");
         assertThat(Files.readString(file)).as("the file left as it was").isEqualTo("not a directory\n");

@@ -5,8 +5,12 @@ package dev.spindle.cluster.pekko;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The test cluster's certificates, made once per build with {@link DevCertificates} (the recipe
@@ -66,5 +70,32 @@ final class TestCerts {
         DevCertificates c = get();
         return PekkoClusterSettings.builder(cluster, c.memberStore(member), c.trustStore(), PASSWORD)
                 .port(0).failureSeconds(3).allowPackage("dev.spindle.cluster.pekko");
+    }
+
+    /** The checkout's {@code ./spindle} script, run from a module's directory. */
+    static final Path SCRIPT = Path.of("..", "spindle").toAbsolutePath().normalize();
+
+    /** How {@code ./spindle certs} ended: its status and what it wrote to stdout and stderr, together. */
+    record ScriptRun(int status, String output) {
+    }
+
+    /**
+     * Runs {@code ./spindle certs ARGS...} to its end (at most 150 s, failing the test after that),
+     * with the quick-start JVM and without {@code SPINDLE_STORE_PASSWORD} from the caller's
+     * environment, so that a test sees the script's own handling of the password.
+     */
+    static ScriptRun runCertsScript(String... args) throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>(List.of("bash", SCRIPT.toString(), "certs"));
+        command.addAll(List.of(args));
+        ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
+        pb.environment().remove("SPINDLE_STORE_PASSWORD");
+        pb.environment().put("SPINDLE_JAVA_OPTS", QUICK_START_JAVA);
+        Process p = pb.start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        if (!p.waitFor(150, TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+            throw new AssertionError("./spindle certs " + String.join(" ", args) + " did not end; output:\n" + out);
+        }
+        return new ScriptRun(p.exitValue(), out);
     }
 }
