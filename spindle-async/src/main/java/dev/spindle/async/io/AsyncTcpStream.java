@@ -162,11 +162,16 @@ public final class AsyncTcpStream implements AutoCloseable {
             return buffer != null && buffer.position() > 0;
         }
 
-        /** Moves as many buffered bytes as fit into {@code dst}. */
+        /**
+         * Moves as many buffered bytes as fit into {@code dst}. An absolute bulk put, where a
+         * slice of the buffer would be a ByteBuffer allocated per read on the echo path.
+         */
         int drainInto(ByteBuffer dst) {
             buffer.flip();
             int n = Math.min(buffer.remaining(), dst.remaining());
-            dst.put(buffer.slice(buffer.position(), n));
+            int at = dst.position();
+            dst.put(at, buffer, buffer.position(), n);
+            dst.position(at + n);
             buffer.position(buffer.position() + n);
             buffer.compact();
             return n;
