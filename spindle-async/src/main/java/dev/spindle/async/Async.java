@@ -463,18 +463,21 @@ public final class Async {
      * order of the list. If one fails, the others are cancelled and the failure passes through
      * (a {@link JoinHandle} in the list is only no longer awaited: its task is not cancelled).
      * The results of those that completed before the failure (or before this task was cancelled)
-     * are dropped with it: a receive that completed has taken its value from the channel (a
+     * are dropped with it, and so are those in the list the runtime drops (its task's handle
+     * cancelled during the poll that returned it). What nobody received is undone where the
+     * runtime can tell what it came from: a completed {@link AsyncChannel#receive()} puts its
+     * value back into its channel, ahead of the values buffered there, for the next receive (see
+     * {@link AsyncChannel}'s <i>Cancellation</i>), and a completed
+     * {@link AsyncSemaphore#acquire()} gives its permit back; so does such an operation whose
+     * value a child passed on untouched as its own (a then ending in it, a timeout over it). A
      * connection an accept or a connect returned is closed, as the runtime closes one it drops;
-     * one that a handle still holds, a task passing it on from the handle it awaited, is left to
-     * that handle, as a {@link #from} task's value is left to its stage). A completed
-     * {@link AsyncSemaphore#acquire()}, a child itself or the task a child passes the value of
-     * on as its own (a then ending in it, a timeout over it), gives its permit back (so does one
-     * in the list the runtime drops, its task's handle cancelled during the poll that returned
-     * it); an acquire a child awaited on its way (a then starting with it, a map over it) is
-     * that child's, whose value does not show the permit: it is lost with the value. Where
-     * those must not be lost, spawn each operation and pass the {@link JoinHandle}s, which keep
-     * their outcomes, or handle each one's failure inside it so that {@code all} itself does not
-     * fail.
+     * one that a handle still holds, a task passing it on from the handle it awaited, is left to that handle, as a
+     * {@link #from} task's value is left to its stage. A value a child's function was given
+     * (a then starting with a receive or an acquire, a map over one) is that child's: the
+     * function may have kept the message elsewhere or released the permit, so the runtime
+     * cannot undo it, and it is lost with the child's value. Where such values must not be
+     * lost, spawn each operation and pass the {@link JoinHandle}s, which keep their outcomes,
+     * or handle each one's failure inside it so that {@code all} itself does not fail.
      * Its first poll polls every task; each later poll polls only the tasks woken since the
      * previous one, so joining n tasks this way costs O(n) whatever the order in which they
      * finish. Handles (spawned tasks, promises) that complete with a value wake it once, when
@@ -517,15 +520,9 @@ public final class Async {
     public static final class Selected<T> {
         static {
             // a selection the runtime drops drops its value, unless a handle holds it too (see
-            // AllResults), and gives back the permit of an acquire that won; registered before
-            // any instance
-            DroppedValues.closeWhenDropped(Selected.class, s -> {
-                if (s.holder == null) {
-                    DroppedValues.dropped(s.value);
-                } else {
-                    giveBackPermit(s.holder);
-                }
-            });
+            // AllResults), and gives back the value or permit of a receive or an acquire that
+            // won; registered before any instance
+            DroppedValues.closeWhenDropped(Selected.class, s -> dropUnreceived(s.value, s.holder));
         }
 
         private final int index;
@@ -533,9 +530,9 @@ public final class Async {
         /**
          * Who else has a say in the value: {@code null} if nobody (it is the selection's);
          * {@link #HELD_BY_A_HANDLE} if the winner was a {@link JoinHandle}, or passed one's value
-         * on (a map over it), which still holds the value for others; the winner itself if it
-         * was a bare {@link AsyncSemaphore#acquire()}, whose permit the value ({@code null})
-         * does not show. One reference where a boolean was: a selection stays 24 bytes.
+         * on (a map over it), which still holds the value for others; the receive or acquire
+         * the winner's value came from ({@link #takerOf}), which takes it back if nobody
+         * receives the selection. One reference where a boolean was: a selection stays 24 bytes.
          */
         final Object holder;
 
@@ -578,10 +575,14 @@ public final class Async {
      * {@link #all}; an {@link AsyncPromise} is only no longer awaited.
      *
      * <p>A loser is cancelled, which undoes what a receive or an acquire had taken (the value goes
-     * back, the permit is released); so is a winner that is an {@link AsyncSemaphore#acquire()},
-     * or passes one's value on (a then ending in it, a timeout over it), whose selection (or
+     * back, the permit is released); so is a winner that is an {@link AsyncChannel#receive()} or
+     * an {@link AsyncSemaphore#acquire()}, or passes one's value on untouched (a then ending in
+     * it, a timeout over it), whose selection (or
      * {@link #any}'s value) nobody receives, the runtime dropping it (its task's handle
-     * cancelled during the poll that returned it). Not undone is a send the
+     * cancelled during the poll that returned it): the receive's value goes back into its
+     * channel, ahead of the buffered values, for the next receive. A value a winner's function
+     * was given (a map over a receive) is the winner's, and is dropped with the selection, as
+     * {@link #all} documents. Not undone is a send the
      * channel has already accepted: a waiting {@link AsyncChannel#send} can be accepted by a
      * receiver on another thread between the poll that found it pending and the cancel, and
      * then its value is delivered although another branch won. Select over sends only where a
@@ -913,7 +914,6 @@ public final class Async {
          * function returned a handle as the chain's last task): see {@link #readFromHandle}.
          */
         private boolean ofCurrent;
-
         Pipeline(AsyncTask<?> source, AsyncTask<?>[] stages) {
             this.current = source;
             this.stages = stages;
@@ -1075,37 +1075,40 @@ public final class Async {
 
     /**
      * What a select's winner leaves its selection to answer for besides the value
-     * ({@link Selected#holder}): {@link #HELD_BY_A_HANDLE}, the acquire whose permit its value
-     * stands for ({@link #acquireOf}), or {@code null}. Asked once per select that completes.
+     * ({@link Selected#holder}): {@link #HELD_BY_A_HANDLE}, the operation its value came from
+     * ({@link #takerOf}), or {@code null}. Asked once per select that completes.
      */
     static Object holderOf(AsyncTask<?> task) {
         if (readFromHandle(task)) {
             return HELD_BY_A_HANDLE;
         }
-        return acquireOf(task);
+        return takerOf(task);
     }
 
     /**
-     * The acquire whose permit the value of {@code task}'s last poll stands for (a value,
-     * {@code null}, that does not show it), or {@code null}: {@code task} is a bare
-     * {@link AsyncSemaphore#acquire()} that completed, or passes one's value on as its own (a
-     * then whose second task is one, a timeout over one, an {@link #any} won by one). Asked of a
-     * child of {@code all} that completes with {@code null}, of a select's winner and on the
-     * runtime's drop of a value: never on a task's poll.
+     * The operation that took the value of {@code task}'s last poll out of a shared place and
+     * can put it back ({@link WaitingOp#giveBackUnreceived}: a receive its value, an acquire its
+     * permit, which its value {@code null} does not show), or {@code null}: {@code task} is such
+     * an operation that completed, or passes its value on untouched as its own, no function of
+     * the caller's having seen it (a then whose second task is one, a timeout over one, an
+     * {@link #any} won by one). Not a map or a then's first task: their functions received the
+     * value (may have released the permit, or kept the message), and the runtime cannot tell.
+     * Asked of a child of {@code all} that completes, of a select's winner and on the runtime's
+     * drop of a value: never on a task's poll.
      */
-    static AsyncSemaphore.AcquireOp acquireOf(AsyncTask<?> task) {
+    static WaitingOp<?, ?> takerOf(AsyncTask<?> task) {
         // bounded, though no task that completed has a cycle of seconds (its poll would overflow
         // the stack): a walk that went round one would hold the worker for good
         for (int steps = 0; steps <= FLATTEN_DEPTH; steps++) {
-            if (task instanceof AsyncSemaphore.AcquireOp a) {
-                return a;
+            if (task instanceof WaitingOp<?, ?> op) {
+                return op.takes() ? op : null;
             }
             if (task instanceof ThenTask<?, ?> th && th.second != null && th.first == null) {
                 task = th.tail();
             } else if (task instanceof TimeoutTask<?> t) {
                 task = t.task;
             } else if (task instanceof AnyTask<?> any) {
-                return any.holder instanceof AsyncSemaphore.AcquireOp a ? a : null;
+                return any.holder instanceof WaitingOp<?, ?> op ? op : null;
             } else {
                 return null;
             }
@@ -1113,22 +1116,31 @@ public final class Async {
         return null;
     }
 
-    /** Gives back the permit of {@code holder} if it is an acquire (a {@link Selected#holder}). */
-    static void giveBackPermit(Object holder) {
-        if (holder instanceof AsyncSemaphore.AcquireOp a) {
-            a.giveBackUnreceived();
+    /**
+     * Nobody will receive {@code v}, a value a task returned: if {@code holder} (a
+     * {@link Selected#holder}) is the operation it came from ({@link #takerOf}), that operation
+     * takes it back (the value goes back into its channel, the permit is released); if it is
+     * {@code null}, the value is dropped as the runtime drops one ({@link DroppedValues}: a
+     * connection is closed); a value a handle holds ({@link #HELD_BY_A_HANDLE}) is left to it.
+     * The one place where a dropped value is undone or closed.
+     */
+    static void dropUnreceived(Object v, Object holder) {
+        if (holder instanceof WaitingOp<?, ?> op) {
+            op.giveBackUnreceived(v);
+        } else if (holder == null) {
+            DroppedValues.dropped(v);
         }
     }
 
     /**
-     * The runtime drops the value of {@code task}'s last poll (its handle was cancelled during
-     * that poll): gives back the permit that value stands for and does not show
-     * ({@link #acquireOf}: an any won by an acquire, a then ending in one, the acquire itself
-     * should the cancel come after its look at its waker). Asked on that drop alone, as
-     * {@link #readFromHandle} is.
+     * The runtime drops {@code v}, the value of {@code task}'s last poll (its handle was
+     * cancelled during that poll), and no handle holds it: the receive or acquire it came from
+     * takes it back ({@link #takerOf}: an any won by one, a then ending in one, the operation
+     * itself should the cancel come after its look at its waker), else it is dropped
+     * ({@link #dropUnreceived}). Asked on that drop alone, as {@link #readFromHandle} is.
      */
-    static void giveBackDropped(AsyncTask<?> task) {
-        giveBackPermit(acquireOf(task));
+    static void dropValueOf(AsyncTask<?> task, Object v) {
+        dropUnreceived(v, takerOf(task));
     }
 
     /**
@@ -1859,14 +1871,15 @@ public final class Async {
         /** Whether the results were handed out (the list returned ready). */
         private boolean delivered;
         /**
-         * The acquires that completed here, by index, bare or passed on by a child
-         * ({@link Async#acquireOf}): each holds a permit its value ({@code null}) does not show,
-         * which {@link #dropValues} gives back should nobody receive it (and the list hands on
-         * to the runtime's drop). Kept as they complete,
-         * their task slots being cleared then; {@code null} until the first one does, so an all
-         * without one allocates nothing for them.
+         * The operations whose values completed here, by index, bare or passed on by a child
+         * ({@link Async#takerOf}): a receive, which took its value out of its channel, and an
+         * acquire, which holds a permit its value ({@code null}) does not show. {@link #dropValues}
+         * has them take those back should nobody receive them (and the list hands them on to the
+         * runtime's drop). Kept as they complete, their task slots being cleared then;
+         * {@code null} until the first one does, so an all without one allocates nothing for
+         * them.
          */
-        private AsyncSemaphore.AcquireOp[] acquires;
+        private WaitingOp<?, ?>[] takers;
 
         AllTask(List<? extends AsyncTask<? extends T>> list) {
             super(list, true);
@@ -1924,10 +1937,10 @@ public final class Async {
                         fromHandle[i] = true;
                     }
                 }
-                AsyncSemaphore.AcquireOp[] held = acquires;
+                WaitingOp<?, ?>[] held = takers;
                 ready = Poll.ready(held == null
                         ? new AllResults<>(results, fromHandle)
-                        : new AllResultsHoldingPermits<>(results, fromHandle, held));
+                        : new AllResultsWithTakers<>(results, fromHandle, held));
             } catch (Throwable t) {
                 // an OutOfMemoryError making the list: this poll throws, so nobody receives the
                 // values and nobody cancels this task; they are dropped here (a connection closed),
@@ -1945,25 +1958,23 @@ public final class Async {
          * drops ({@link DroppedValues}); kept, the socket leaked and its peer waited for good. Not
          * a handle child's value, which its handle still holds for whoever else awaits it, nor
          * one a child passed on from a handle it awaited (a then ending in a handle, a map
-         * passing its value on), which was closed under that handle's other awaiters.
+         * passing its value on), which was closed under that handle's other awaiters. A value a
+         * receive took, and a permit an acquire holds, go back instead ({@link #takers}): the
+         * message went to nobody, and the semaphore had one permit fewer for good.
          */
         @Override
         void dropValues() {
             if (delivered) {
                 return;
             }
-            AsyncSemaphore.AcquireOp[] held = acquires;
-            acquires = null;                   // once: a later drop (a cancel after the failure) finds none
-            AllResults.giveBack(held);
+            WaitingOp<?, ?>[] held = takers;
+            takers = null;                     // once: a later drop (a cancel after the failure) finds none
             for (int i = 0; i < results.length; i++) {
                 Object v = results[i];
-                if (v != null && children[i].handle == null && !children[i].heldByAHandle) {
+                WaitingOp<?, ?> taker = held == null ? null : held[i];
+                if ((v != null || taker != null) && children[i].handle == null && !children[i].heldByAHandle) {
                     results[i] = null;
-                    try {
-                        DroppedValues.dropped(v);
-                    } catch (Throwable e) {
-                        AsyncRuntime.reportStray(e);
-                    }
+                    AllResults.dropOne(v, taker);
                 }
             }
         }
@@ -1984,14 +1995,11 @@ public final class Async {
                     // asked once per child that completes, before its task is let go
                     AsyncTask<?> t = tasks[i];
                     c.heldByAHandle = Async.readFromHandle(t);
-                    Object v = p.value();
-                    if (v == null) {
-                        AsyncSemaphore.AcquireOp a = acquireOf(t);   // a permit null does not show
-                        if (a != null) {
-                            keepAcquire(i, a);
-                        }
+                    WaitingOp<?, ?> taker = c.heldByAHandle ? null : takerOf(t);  // a value to take back
+                    if (taker != null) {
+                        keepTaker(i, taker);
                     }
-                    collect(i, v);
+                    collect(i, p.value());
                 }
                 return 0;
             }
@@ -2016,12 +2024,12 @@ public final class Async {
             return 1;
         }
 
-        /** Keeps the completed acquire of child {@code i} (see {@link #acquires}). */
-        private void keepAcquire(int i, AsyncSemaphore.AcquireOp a) {
-            if (acquires == null) {
-                acquires = new AsyncSemaphore.AcquireOp[tasks.length];
+        /** Keeps the completed receive or acquire of child {@code i} (see {@link #takers}). */
+        private void keepTaker(int i, WaitingOp<?, ?> op) {
+            if (takers == null) {
+                takers = new WaitingOp<?, ?>[tasks.length];
             }
-            acquires[i] = a;
+            takers[i] = op;
         }
 
         @Override
@@ -2078,19 +2086,17 @@ public final class Async {
             this.fromHandle = fromHandle;
         }
 
-        /** Gives back the permits of {@code held}'s acquires (null: none), which nobody received. */
-        static void giveBack(AsyncSemaphore.AcquireOp[] held) {
-            if (held == null) {
-                return;
-            }
-            for (AsyncSemaphore.AcquireOp a : held) {
-                if (a != null) {
-                    try {
-                        a.giveBackUnreceived();
-                    } catch (Throwable e) {
-                        AsyncRuntime.reportStray(e);   // the others are still given back
-                    }
-                }
+        /**
+         * Drops {@code v}, which nobody received, as {@link Async#dropUnreceived} does: given back
+         * by {@code taker} if that is the receive or acquire it came from, else closed if it is a
+         * connection. A throw (a waker's, a closer's) is reported: the other values are still
+         * given back or closed.
+         */
+        static void dropOne(Object v, WaitingOp<?, ?> taker) {
+            try {
+                dropUnreceived(v, taker);
+            } catch (Throwable e) {
+                AsyncRuntime.reportStray(e);
             }
         }
 
@@ -2106,40 +2112,41 @@ public final class Async {
         }
 
         void drop() {
+            dropAll(null);
+        }
+
+        /** Drops the values but a handle's, those of {@code takers} (null: none) given back. */
+        final void dropAll(WaitingOp<?, ?>[] takers) {
             for (int i = 0; i < values.length; i++) {
                 if (fromHandle == null || !fromHandle[i]) {
-                    try {
-                        DroppedValues.dropped(values[i]);
-                    } catch (Throwable e) {
-                        AsyncRuntime.reportStray(e);   // the others are still closed
-                    }
+                    dropOne(values[i], takers == null ? null : takers[i]);
                 }
             }
         }
     }
 
     /**
-     * The list of an {@code all} in which bare acquires completed ({@link AllTask#acquires}):
-     * the runtime, dropping it, gives their permits back, which nobody received. A class of its
-     * own, so that the usual list stays 24 bytes (with its AbstractList's count, a third field
-     * would make it 32); registered by its exact class as the usual one is.
+     * The list of an {@code all} in which receives or acquires completed ({@link AllTask#takers}):
+     * the runtime, dropping it, has them take back their values and permits, which nobody
+     * received. A class of its own, so that the usual list stays 24 bytes (with its
+     * AbstractList's count, a third field would make it 32); registered by its exact class as
+     * the usual one is.
      */
-    private static final class AllResultsHoldingPermits<T> extends AllResults<T> {
+    private static final class AllResultsWithTakers<T> extends AllResults<T> {
         static {
-            DroppedValues.closeWhenDropped(AllResultsHoldingPermits.class, l -> l.drop());
+            DroppedValues.closeWhenDropped(AllResultsWithTakers.class, l -> l.drop());
         }
 
-        private final AsyncSemaphore.AcquireOp[] acquires;
+        private final WaitingOp<?, ?>[] takers;
 
-        AllResultsHoldingPermits(Object[] values, boolean[] fromHandle, AsyncSemaphore.AcquireOp[] acquires) {
+        AllResultsWithTakers(Object[] values, boolean[] fromHandle, WaitingOp<?, ?>[] takers) {
             super(values, fromHandle);
-            this.acquires = acquires;
+            this.takers = takers;
         }
 
         @Override
         void drop() {
-            giveBack(acquires);                // once: an acquire given back is no longer DONE
-            super.drop();
+            dropAll(takers);                   // once: an operation given back takes nothing back again
         }
     }
 
@@ -2168,8 +2175,8 @@ public final class Async {
             for (int i = 0; i < tasks.length; i++) {
                 Poll<?> p = pollRunningChild(i, cx);
                 if (p != null && p.isReady()) {
-                    // a handle, or a task passing one's value on (a map over it), or an acquire
-                    // (its permit): read on a win alone
+                    // a handle, or a task passing one's value on (a map over it), or the receive
+                    // or acquire the value came from: read on a win alone
                     Object holder = holderOf(tasks[i]);
                     tasks[i] = null;
                     cancelAllBut(i);
@@ -2187,7 +2194,7 @@ public final class Async {
                         if (holder == null) {
                             DirectTask.drop(v, t);
                         } else {
-                            giveBackPermit(holder);
+                            dropUnreceived(v, holder);   // a receive's value goes back, an acquire's permit
                         }
                         throw t;
                     }

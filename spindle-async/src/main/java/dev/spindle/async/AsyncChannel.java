@@ -48,6 +48,20 @@ import java.util.Objects;
  * drops what that poll returns): the receive stays pending, and the runtime cancels it when it
  * retires the task. A send cancelled after the channel accepted its value has sent it.
  *
+ * <p><b>Values nobody received.</b> A receive that returned its value to a combinator that then
+ * drops it unreceived (an {@link Async#all} that fails or is cancelled, a list, selection or
+ * value the runtime drops because its task's handle was cancelled during the poll that
+ * returned it, a poll whose {@link Poll} could not be allocated) puts the value back, as a
+ * cancelled receive does: to the oldest waiting receiver, else ahead of everything buffered, in
+ * the order the channel accepted the values given back (each value taken gets the next number
+ * in that order, and one given back returns to its place among the others given back). A
+ * channel filled up meanwhile holds it beyond its capacity for a while rather than drop it, and
+ * a closed channel takes it back too: its next receive gets it rather than fail, though a
+ * receive that already failed on the closed, empty channel has missed it. The message is thus
+ * received once, by someone; never silently lost. {@link Async#all} and {@link Async#select}
+ * say where the runtime can tell a value came from a receive (a value a function was given, a
+ * map's, is that function's).
+ *
  * <p><b>Implementation.</b> One lock guards the buffer and the two wait queues; wakers are
  * collected under the lock and woken after it is released (the operations that a close, or the
  * end of a closed channel's last value, fails are detached as their whole queue and woken from
@@ -81,7 +95,9 @@ public final class AsyncChannel<T> {
     private static final int WAITING = 1;
     private static final int DONE = 2;      // send: accepted; receive: value handed over
     private static final int CLOSED = 3;    // failed by close()
-    private static final int FINISHED = 4;  // returned ready, threw, or cancelled
+    private static final int FINISHED = 4;  // threw, was cancelled, or a send returned ready
+    /** A receive that returned its value: the caller's, unless nobody receives it (giveBackUnreceived). */
+    private static final int RETURNED = 5;
 
     private static final VarHandle LOCK;
     /** Contended takers spin this many times before they yield the thread between tries. */
@@ -133,18 +149,22 @@ public final class AsyncChannel<T> {
     /** The oldest waiting receive, or {@code null}; the newest is {@code receiveHead.prev}. */
     private ReceiveOp receiveHead;
     /**
-     * Values handed to receives that were cancelled before returning them, by hand-over number.
-     * They were accepted before everything buffered (a hand-over happens only while the
-     * buffer is empty), so receives take them first. The oldest such receive, or {@code null};
+     * Values given back: handed to receives that were cancelled before returning them, or
+     * returned by receives whose value nobody received ({@link ReceiveOp#giveBackUnreceived}),
+     * by their number ({@link #taken}). They were accepted before everything buffered (they
+     * left the channel before it), so receives take them first. The oldest such receive, or {@code null};
      * they are linked in a circular list, as the wait queues, through their own links, free since
      * a sender served them ({@link #giveBack}).
      */
     private ReceiveOp returned;
     /**
-     * Hand-overs so far, numbering the values handed to waiting receives; an {@code int} that
-     * may wrap, compared by difference ({@link ReceiveOp#seq}).
+     * Values taken so far, numbering them in the order the channel accepted them: each value
+     * handed to a waiting receive and each taken from the buffer gets the next number (a value
+     * given back keeps its own). Values leave in that order: the buffer is FIFO, and a hand-over
+     * happens only while nothing is buffered or given back. An {@code int} that may wrap,
+     * compared by difference ({@link ReceiveOp#seq}).
      */
-    private int handOvers;
+    private int taken;
     /**
      * Values handed to waiting receives that have neither returned them nor been cancelled.
      * While there are any, a closed and empty channel is not yet drained: such a receive may
@@ -468,7 +488,7 @@ public final class AsyncChannel<T> {
                 ReceiveOp r = nextReceiver();
                 if (r != null) { // the buffer is empty: hand over directly
                     r.value = value;
-                    r.seq = handOvers++;
+                    r.seq = taken++;
                     r.state = DONE;
                     inFlight++;
                     toWake = r.waker;
@@ -540,9 +560,12 @@ public final class AsyncChannel<T> {
     private final class ReceiveOp extends ChannelOp<ReceiveOp, T> implements Cancellable {
         private T value;         // guarded by lock
         /**
-         * Hand-over number of {@link #value}, guarded by the lock. It wraps: two are compared by
-         * their difference, which is right while fewer than 2^31 hand-overs separate the values
-         * that cancelled receives gave back and that wait in {@code returned}.
+         * The number of {@link #value} in the order the channel accepted its values
+         * ({@code taken}), guarded by the lock; set when a value is handed to this receive or
+         * taken by it, so that a value given back goes to its place. It wraps: two are compared
+         * by their difference, which is right while fewer than 2^31 values were taken between
+         * those that wait in {@code returned} (a value an {@code all} holds while the channel
+         * passes 2^31 others on may be given back out of order, never lost).
          */
         private int seq;
 
@@ -569,7 +592,10 @@ public final class AsyncChannel<T> {
                         }
                         T v = value;
                         value = null;
-                        state = FINISHED;
+                        state = RETURNED;
+                        // never woken again; the list or selection that keeps this receive, to
+                        // give its value back should nobody receive it, must not keep its task
+                        waker = null;
                         inFlight--;
                         closedOut = failReceiversIfDrained();
                         return v;
@@ -580,6 +606,7 @@ public final class AsyncChannel<T> {
                         state = FINISHED;
                         throw new ChannelClosedException("receive: the channel was closed and is empty");
                     case FINISHED:
+                    case RETURNED:
                         throw new IllegalStateException("this receive already completed");
                     default:
                         break;
@@ -589,12 +616,12 @@ public final class AsyncChannel<T> {
                         self = WaitingOp.toWaitWith(w, "a receive");
                         return DirectTask.PENDING;
                     }
-                    state = FINISHED;
+                    state = RETURNED;
                     ReceiveOp given = returned;
                     returned = WaitingOp.unlink(given, given);
                     T v = given.value;
                     given.value = null;        // taken: the cancelled receive, which its owner may keep, lets go of it
-                    seq = given.seq;           // its place, should this poll have to give it back (see poll)
+                    seq = given.seq;           // its place, should it be given back (giveBackUnreceived)
                     return v;
                 }
                 if (closed && buffered() == 0 && inFlight == 0) {
@@ -618,8 +645,8 @@ public final class AsyncChannel<T> {
                         toWake = s.waker;
                     }
                     T v = unbuffer();
-                    state = FINISHED;
-                    seq = handOvers;           // after the hand-overs before it (see poll)
+                    state = RETURNED;
+                    seq = taken++;             // its place, should it be given back (giveBackUnreceived)
                     return v;
                 }
                 waker = WaitingOp.toWaitWith(w, "a receive");
@@ -642,13 +669,10 @@ public final class AsyncChannel<T> {
          * {@link #pollDirect}'s value wrapped in a {@link Poll}, for a receive polled by hand (a
          * combinator reads the value directly). The wrapper is allocated once the value is taken;
          * an {@link OutOfMemoryError} there made this poll throw with the value out of the
-         * channel and in nobody's hands, lost. It is given back first, as a receive cancelled
-         * while holding a value gives it back: to the oldest waiting receiver, or into
-         * {@code returned} at its place ({@link #seq}: its hand-over number, or for a buffered
-         * value the hand-overs before it), so the next receive gets it.
+         * channel and in nobody's hands, lost. It is given back first
+         * ({@link #giveBackUnreceived}), so the next receive gets it.
          */
         @Override
-        @SuppressWarnings("unchecked")
         public Poll<T> poll(Context cx) {
             Object v = pollDirect(cx);
             if (v == DirectTask.PENDING) {
@@ -657,17 +681,42 @@ public final class AsyncChannel<T> {
             try {
                 return DirectTask.ready(this, v);
             } catch (Throwable t) {
-                lock();
-                try {
-                    value = (T) v;             // held again, as a served receive holds it
-                    state = DONE;
-                    inFlight++;                // which cancel counts out again
-                } finally {
-                    unlock();
-                }
-                cancel();                      // allocates nothing
+                giveBackUnreceived(v);         // allocates nothing
                 throw t;
             }
+        }
+
+        @Override
+        boolean takes() {
+            return true;
+        }
+
+        /**
+         * Puts {@code v}, the value this receive returned and nobody received, back into the
+         * channel, as a receive cancelled while holding a value gives it back: to the oldest
+         * waiting receiver, or into {@code returned} at its place ({@link #seq}, its number in
+         * the order the channel accepted its values), ahead of everything buffered, so the next
+         * receive gets it. Beyond the capacity if the channel filled up meanwhile (a full
+         * channel holds more for a while, as for a cancelled receive's value: dropped, the
+         * message was lost), and into a closed channel too, whose next receive then gets it
+         * rather than fail (a receive that failed before, the channel then empty, has missed
+         * it). Once: a receive not {@link #RETURNED} is left as it is.
+         */
+        @Override
+        @SuppressWarnings("unchecked")
+        void giveBackUnreceived(Object v) {
+            lock();
+            try {
+                if (state != RETURNED) {
+                    return;
+                }
+                value = (T) v;                 // held again, as a served receive holds it
+                state = DONE;
+                inFlight++;                    // which cancel counts out again
+            } finally {
+                unlock();
+            }
+            cancel();                          // allocates nothing
         }
 
         @Override

@@ -40,7 +40,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * {@code Async.select} or {@code Async.any} whose value the runtime drops so, or the runtime
  * drops its own value (its task's handle cancelled after the acquire's look at its waker, before
  * the runtime recorded the value): nobody received that permit, and it is given back
- * ({@link AcquireOp#giveBackUnreceived}).
+ * ({@link AcquireOp#giveBackUnreceived}). An acquire that a child awaited on its
+ * way (a then starting with it, a map over it) was received by that child's function, which
+ * owns the permit from then on: the runtime cannot tell whether it released it already.
  *
  * <p><b>The context.</b> An acquire's poll asks a runtime's own context for the budget (and a
  * granted acquire's waker whether it expired) under the lock, just before it takes the permit,
@@ -166,7 +168,7 @@ public final class AsyncSemaphore {
         }
     }
 
-    /** An acquire; {@code Async.all} knows it by its class, to give back a permit nobody received. */
+    /** An acquire; {@code Async.takerOf} finds it, to give back a permit nobody received. */
     final class AcquireOp extends WaitingOp<AcquireOp, Void> implements Cancellable {
         private int state = NEW; // guarded by lock
         private Waker waker;     // guarded by lock
@@ -238,14 +240,21 @@ public final class AsyncSemaphore {
             }
         }
 
+        @Override
+        boolean takes() {
+            return true;
+        }
+
         /**
          * Gives back the permit of this acquire, which returned ready to an {@code all} that
-         * then dropped its value (it failed, was cancelled, or the runtime dropped its list):
+         * then dropped its value (it failed, was cancelled, or the runtime dropped its list), or
+         * whose value the runtime dropped otherwise ({@link WaitingOp#giveBackUnreceived}):
          * nobody received the permit, so nobody would release it. Once: an acquire not
          * {@link #DONE} (pending, cancelled, given back already) is left as it is. Saturates as
          * a cancel's give-back does.
          */
-        void giveBackUnreceived() {
+        @Override
+        void giveBackUnreceived(Object value) {
             lock.lock();
             try {
                 if (state != DONE) {

@@ -307,9 +307,11 @@ final class TaskCell<T> extends JoinHandle<T> implements Waker, Context {
      * Only when the value is dropped: a completion does no more than before. A value that a
      * handle the task awaited still holds (the task passed it on: a then whose second task is
      * that handle, a timeout over it; {@link Async#readFromHandle}) is left to the handle, whose
-     * other awaiters receive it: it was closed under them. A permit such a value does not show
-     * (an {@code any} won by a bare acquire: its value is {@code null}) is given back
-     * ({@link Async#giveBackDropped}); kept, the semaphore had one permit fewer for good.
+     * other awaiters receive it: it was closed under them. A value a receive took out of its
+     * channel, or the permit an acquire's value ({@code null}) does not show, the task passing
+     * it on (an {@code any} won by one, a then ending in one), is taken back instead
+     * ({@link Async#dropValueOf}): the value goes back into the channel, the permit is released;
+     * kept, the message was lost, the semaphore had one permit fewer for good.
      */
     void finish(long outcome, Object r) {
         AsyncTask<T> t = task;
@@ -318,14 +320,11 @@ final class TaskCell<T> extends JoinHandle<T> implements Waker, Context {
             // but not a value that a handle the task awaited still holds for its other awaiters
             // (the task passed it on as its own): closed, it reached them closed
             try {
-                DroppedValues.dropped(r);
+                // taken back by the receive or acquire it came from (a then ending in one, an any
+                // won by one), else closed if it is a connection
+                Async.dropValueOf(t, r);
             } catch (Throwable e) {
                 AsyncRuntime.reportStray(e);   // the worker goes on
-            }
-            try {
-                Async.giveBackDropped(t);      // a permit the value does not show (an any won by an acquire)
-            } catch (Throwable e) {
-                AsyncRuntime.reportStray(e);
             }
         }
     }

@@ -28,6 +28,37 @@ abstract class WaitingOp<O extends WaitingOp<O, V>, V> extends DirectTask<V> {
     O next;
 
     /**
+     * Whether this operation, once it returns ready, has taken something out of its owner that
+     * {@link #giveBackUnreceived} can put back: a receive (its value) and an acquire (its
+     * permit), not a send (whose value the channel has accepted for good). Asked by
+     * {@code Async.takerOf} only, when a value may be dropped, never on a poll.
+     */
+    boolean takes() {
+        return false;
+    }
+
+    /**
+     * Undoes this operation's completion because nobody received what its last poll returned:
+     * the runtime or a combinator drops {@code value}, which that poll returned (a failed or
+     * cancelled {@code all} holding it, a selection or a task's value the runtime drops). A
+     * receive puts the value back into its channel, an acquire releases its permit; so the next
+     * receive or acquire gets it, where it was lost before (nobody received it, so nobody
+     * would pass it on or release it). At most once, and only for an operation that
+     * {@link #takes()} and returned ready: any other call does nothing. Allocates nothing and
+     * does not throw but for a waker's throw, which is reported.
+     *
+     * <p>One mechanism for both kinds: the callers find the operation with the same walk
+     * ({@code Async.takerOf}), and a channel's receive and a semaphore's acquire answer it each
+     * in its own terms. An abstract class's method rather than a small interface of its own, so
+     * that the walk tells the operations apart by a class check (see {@link DirectTask}'s note
+     * on interface checks).
+     *
+     * @param value what the operation's last poll returned ({@code null} for an acquire)
+     */
+    void giveBackUnreceived(Object value) {
+    }
+
+    /**
      * Wakes the waker of an operation that the caller has just served (completed, failed or
      * passed a value to), after the owner's unlock. A waker must not throw; one that does is
      * reported to this thread's uncaught-exception handler ({@link AsyncRuntime#reportStray}),

@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A receive cancelled after a value was handed to it gives the value back to the channel, which
- * keeps the receive itself (holding the value and its hand-over number) until a later receive
+ * keeps the receive itself (holding the value and its number in the channel's order) until a later receive
  * takes it. The receive also kept the waker of its last poll, and through it the cancelled task
  * around it: here an {@code all}, whose results held what its other children had produced, for
  * as long as nobody received from the channel again.

@@ -84,18 +84,18 @@ class CounterWrapRegressionTest {
     }
 
     /**
-     * A channel numbers the values it hands straight to waiting receives with an {@code int}
-     * ({@code handOvers}), which a busy channel wraps (2^32 hand-overs: about 43 seconds at 100
-     * million a second). Values that cancelled receives give back are kept in that order by
+     * A channel numbers the values taken from it (handed straight to waiting receives, or taken
+     * from its buffer) with an {@code int} ({@code taken}), which a busy channel wraps (2^32
+     * values: about 43 seconds at 100 million a second). Values that cancelled receives give back are kept in that order by
      * difference, so they must still come out in hand-over order when the numbers wrap between
      * them, whatever order the receives are cancelled in.
      */
     @Test
     void valuesGivenBackByCancelledReceivesKeepTheirOrderAcrossTheHandOverWrap() throws Exception {
         AsyncChannel<Integer> ch = new AsyncChannel<>(1);
-        Field handOvers = AsyncChannel.class.getDeclaredField("handOvers");
-        handOvers.setAccessible(true);
-        handOvers.setInt(ch, Integer.MAX_VALUE - 1);
+        Field taken = AsyncChannel.class.getDeclaredField("taken");
+        taken.setAccessible(true);
+        taken.setInt(ch, Integer.MAX_VALUE - 1);
         Context cx = new Context() {
             @Override
             public Waker waker() {

@@ -154,7 +154,7 @@ class UnreceivedAcquireGivesBackItsPermitTest {
      * winner's poll and before the select returns), cancels the spawned task's own handle, so
      * that the runtime drops what that poll returns.
      */
-    private static <T> JoinHandle<T> spawnCancelledByItsLoser(AsyncRuntime rt,
+    static <T> JoinHandle<T> spawnCancelledByItsLoser(AsyncRuntime rt,
             java.util.function.Function<AsyncTask<Void>, AsyncTask<T>> body) throws Exception {
         return DroppedValueHeldByAHandleTest.spawnCancelledBy(rt, CancelsItsTaskWhenCancelled::new, body);
     }
