@@ -467,11 +467,12 @@ public final class Async {
      * cancelled during the poll that returned it). What nobody received is undone where the
      * runtime can tell what it came from: a completed {@link AsyncChannel#receive()} puts its
      * value back into its channel, ahead of the values buffered there, for the next receive (see
-     * {@link AsyncChannel}'s <i>Cancellation</i>), and a completed
+     * {@link AsyncChannel}'s <i>Values nobody received</i>), and a completed
      * {@link AsyncSemaphore#acquire()} gives its permit back; so does such an operation whose
-     * value a child passed on untouched as its own (a then ending in it, a timeout over it). A
-     * connection an accept or a connect returned is closed, as the runtime closes one it drops;
-     * one that a handle still holds, a task passing it on from the handle it awaited, is left to that handle, as a
+     * value a child passed on untouched as its own (a then ending in it, a timeout over it, a
+     * recover whose handler did not run, in a chain of any length). A connection an accept or
+     * a connect returned is closed, as the runtime closes one it drops; one that a handle still
+     * holds, a task passing it on from the handle it awaited, is left to that handle, as a
      * {@link #from} task's value is left to its stage. A value a child's function was given
      * (a then starting with a receive or an acquire, a map over one) is that child's: the
      * function may have kept the message elsewhere or released the permit, so the runtime
@@ -577,7 +578,7 @@ public final class Async {
      * <p>A loser is cancelled, which undoes what a receive or an acquire had taken (the value goes
      * back, the permit is released); so is a winner that is an {@link AsyncChannel#receive()} or
      * an {@link AsyncSemaphore#acquire()}, or passes one's value on untouched (a then ending in
-     * it, a timeout over it), whose selection (or
+     * it, a timeout over it, a recover whose handler did not run), whose selection (or
      * {@link #any}'s value) nobody receives, the runtime dropping it (its task's handle
      * cancelled during the poll that returned it): the receive's value goes back into its
      * channel, ahead of the buffered values, for the next receive. A value a winner's function
@@ -914,6 +915,13 @@ public final class Async {
          * function returned a handle as the chain's last task): see {@link #readFromHandle}.
          */
         private boolean ofCurrent;
+        /**
+         * Whether the value the last poll returned is {@link #current}'s, untouched by any
+         * function (only recovers, whose handlers did not run, passed it on): then
+         * {@link Async#takerOf} looks at that task. Written once per poll that returns a value.
+         */
+        private boolean untouched;
+
         Pipeline(AsyncTask<?> source, AsyncTask<?>[] stages) {
             this.current = source;
             this.stages = stages;
@@ -943,15 +951,18 @@ public final class Async {
          */
         private Object run(Context cx, RecoverTask<?> recover, Throwable failure) {
             ofCurrent = false;
+            boolean own = false;               // whether v is current's, no function having seen it
             Object v;
             if (recover != null) {
                 v = recover.handle(failure);
             } else {
                 v = DirectTask.pollValue(current, cx);
                 ofCurrent = true;
+                own = true;
             }
             while (v != DirectTask.PENDING) {
                 if (next == stages.length) {
+                    untouched = own;
                     return v;
                 }
                 AsyncTask<?> s = stages[next];
@@ -959,6 +970,7 @@ public final class Async {
                 if (s instanceof MapTask<?, ?> m) {
                     Object r = m.apply(v);
                     ofCurrent &= passesOn(r, v); // a function that passed its value on leaves it the task's
+                    own = false;
                     v = r;
                 } else if (s instanceof ThenTask<?, ?> th) {
                     AsyncTask<?> passed = current;
@@ -966,8 +978,10 @@ public final class Async {
                     Object r = DirectTask.pollValue(current, cx);
                     if (v != null && r != DirectTask.PENDING && passesOn(r, v)) {
                         current = passed;      // the function passed v on at once: still passed's (as a then's)
+                        own = false;           // but the function saw it
                     } else {
                         ofCurrent = true;
+                        own = true;
                     }
                     v = r;
                 }                              // else a recover: a value passes through it
@@ -1090,7 +1104,8 @@ public final class Async {
      * can put it back ({@link WaitingOp#giveBackUnreceived}: a receive its value, an acquire its
      * permit, which its value {@code null} does not show), or {@code null}: {@code task} is such
      * an operation that completed, or passes its value on untouched as its own, no function of
-     * the caller's having seen it (a then whose second task is one, a timeout over one, an
+     * the caller's having seen it (a then whose second task is one, a timeout over one, a recover
+     * whose handler did not run, a long chain run as a pipeline that passed it on so, an
      * {@link #any} won by one). Not a map or a then's first task: their functions received the
      * value (may have released the permit, or kept the message), and the runtime cannot tell.
      * Asked of a child of {@code all} that completes, of a select's winner and on the runtime's
@@ -1107,6 +1122,10 @@ public final class Async {
                 task = th.tail();
             } else if (task instanceof TimeoutTask<?> t) {
                 task = t.task;
+            } else if (task instanceof RecoverTask<?> r && !r.recovered) {
+                task = r.task();
+            } else if (task instanceof Pipeline p && p.untouched) {
+                task = p.current;
             } else if (task instanceof AnyTask<?> any) {
                 return any.holder instanceof WaitingOp<?, ?> op ? op : null;
             } else {

@@ -40,7 +40,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * {@code Async.select} or {@code Async.any} whose value the runtime drops so, or the runtime
  * drops its own value (its task's handle cancelled after the acquire's look at its waker, before
  * the runtime recorded the value): nobody received that permit, and it is given back
- * ({@link AcquireOp#giveBackUnreceived}). An acquire that a child awaited on its
+ * ({@link AcquireOp#giveBackUnreceived}). So is one that a {@code recover} passed on untouched
+ * (its handler did not run), in a chain of any length. An acquire that a child awaited on its
  * way (a then starting with it, a map over it) was received by that child's function, which
  * owns the permit from then on: the runtime cannot tell whether it released it already.
  *

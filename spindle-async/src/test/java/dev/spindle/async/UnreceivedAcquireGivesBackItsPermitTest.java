@@ -232,4 +232,59 @@ class UnreceivedAcquireGivesBackItsPermitTest {
             assertThat(sem.availablePermits()).as("the permit in the selection nobody received").isEqualTo(1);
         }
     }
+
+    @Test
+    void aFailedAllGivesBackTheAcquireARecoverPassedThrough() {
+        // the recover's handler never ran: its value is the acquire's, a permit null does not show
+        AsyncSemaphore sem = new AsyncSemaphore(1);
+        AsyncTask<List<Object>> all = Async.all(List.<AsyncTask<?>>of(Async.recover(sem.acquire(), e -> null), FAILS));
+        assertThatThrownBy(() -> all.poll(new AsyncCombinatorTest.HandContext()))
+                .isInstanceOf(IllegalStateException.class);
+        assertThat(sem.availablePermits()).as("the permit under the recover").isEqualTo(1);
+    }
+
+    @Test
+    void aFailedAllGivesBackTheAcquireAtTheEndOfALongChainOfRecovers() {
+        // more than FLATTEN_DEPTH stages: run as a pipeline, which the acquire's value passed through
+        AsyncSemaphore sem = new AsyncSemaphore(1);
+        AsyncTask<Void> chain = sem.acquire();
+        for (int i = 0; i < 2 * Async.FLATTEN_DEPTH; i++) {
+            chain = Async.recover(chain, e -> null);
+        }
+        AsyncTask<List<Object>> all = Async.all(List.<AsyncTask<?>>of(chain, FAILS));
+        assertThatThrownBy(() -> all.poll(new AsyncCombinatorTest.HandContext()))
+                .isInstanceOf(IllegalStateException.class);
+        assertThat(sem.availablePermits()).as("the permit at the end of the pipeline").isEqualTo(1);
+    }
+
+    @Test
+    void anAcquireAThensFunctionReceivedIsThatFunctionsToRelease() {
+        // then(acquire, fn): fn was told it holds the permit (it may have released it already),
+        // so the runtime cannot give it back when the all drops the then's own value
+        AsyncSemaphore sem = new AsyncSemaphore(1);
+        AsyncTask<List<Object>> all = Async.all(List.<AsyncTask<?>>of(
+                Async.then(sem.acquire(), x -> {
+                    sem.release();
+                    return Async.ready("released by the function");
+                }),
+                FAILS));
+        assertThatThrownBy(() -> all.poll(new AsyncCombinatorTest.HandContext()))
+                .isInstanceOf(IllegalStateException.class);
+        assertThat(sem.availablePermits()).as("released once, by the function").isEqualTo(1);
+    }
+
+    @Test
+    void anAcquireAMapInALongChainWasGivenStaysThatMapsFunctions() {
+        // a pipeline whose map saw the acquire's completion: its function owns the permit now
+        // (a value passed on by a map counts as the task's for a handle, not for a permit)
+        AsyncSemaphore sem = new AsyncSemaphore(1);
+        AsyncTask<Void> chain = Async.map(sem.acquire(), x -> null);
+        for (int i = 0; i < 2 * Async.FLATTEN_DEPTH; i++) {
+            chain = Async.recover(chain, e -> null);
+        }
+        AsyncTask<List<Object>> all = Async.all(List.<AsyncTask<?>>of(chain, FAILS));
+        assertThatThrownBy(() -> all.poll(new AsyncCombinatorTest.HandContext()))
+                .isInstanceOf(IllegalStateException.class);
+        assertThat(sem.availablePermits()).as("the map's function holds it").isZero();
+    }
 }

@@ -165,15 +165,30 @@ class UnreceivedReceiveGivesBackItsValueTest {
 
     @Test
     void aFailedAllGivesBackTheValueOfAReceiveAChildPassedOn() {
-        // a then ending in the receive, a timeout over one
-        AsyncChannel<String> ch = holding(2, List.of("a", "b"));
+        // a then ending in the receive, a timeout over one, a recover a value passed through
+        AsyncChannel<String> ch = holding(3, List.of("a", "b", "c"));
         AsyncTask<List<Object>> all = Async.all(List.<AsyncTask<?>>of(
                 Async.then(Async.ready(0), x -> ch.receive()),
                 Async.timeout(ch.receive(), Duration.ofMinutes(1)),
+                Async.recover(ch.receive(), e -> "recovered"),
                 FAILS));
         assertThatThrownBy(() -> all.poll(new AsyncCombinatorTest.HandContext()))
                 .isInstanceOf(IllegalStateException.class);
-        assertThat(List.of(receiveNow(ch), receiveNow(ch))).containsExactly("a", "b");
+        assertThat(List.of(receiveNow(ch), receiveNow(ch), receiveNow(ch))).containsExactly("a", "b", "c");
+    }
+
+    @Test
+    void aFailedAllGivesBackTheValueOfAReceiveAtTheEndOfALongChainOfRecovers() {
+        // more than FLATTEN_DEPTH stages: run as a pipeline, which the value passed through
+        AsyncChannel<String> ch = holding(1, List.of("a"));
+        AsyncTask<String> chain = ch.receive();
+        for (int i = 0; i < 2 * Async.FLATTEN_DEPTH; i++) {
+            chain = Async.recover(chain, e -> "recovered");
+        }
+        AsyncTask<List<Object>> all = Async.all(List.<AsyncTask<?>>of(chain, FAILS));
+        assertThatThrownBy(() -> all.poll(new AsyncCombinatorTest.HandContext()))
+                .isInstanceOf(IllegalStateException.class);
+        assertThat(receiveNow(ch)).isEqualTo("a");
     }
 
     @Test
