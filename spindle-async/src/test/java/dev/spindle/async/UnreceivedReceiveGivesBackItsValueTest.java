@@ -98,6 +98,30 @@ class UnreceivedReceiveGivesBackItsValueTest {
     }
 
     @Test
+    void valuesGivenBackAfterLeavingTheBufferKeepTheirOrderAcrossTheCountersWrap() throws Exception {
+        // each value taken from the buffer is numbered as it leaves, the numbers wrapping between
+        // them (MAX - 1, MAX, MIN, MIN + 1); given back in another order, they come out in the
+        // channel's. Numbered by hand-overs alone, all four had one number and came out in the
+        // order they were given back
+        AsyncChannel<Integer> ch = holding(4, List.of(0, 1, 2, 3));
+        java.lang.reflect.Field taken = AsyncChannel.class.getDeclaredField("taken");
+        taken.setAccessible(true);
+        taken.setInt(ch, Integer.MAX_VALUE - 1);
+        List<AsyncTask<List<Integer>>> alls = new java.util.ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            AsyncTask<List<Integer>> all = Async.all(List.of(ch.receive(), new AsyncPromise<Integer>()));
+            assertThat(all.poll(new AsyncCombinatorTest.HandContext()).isPending()).isTrue();
+            alls.add(all);                     // the i-th holds value i
+        }
+        assertThat(ch.size()).isZero();
+        for (int i : new int[] {3, 1, 2, 0}) {
+            Async.cancel(alls.get(i));
+        }
+        assertThat(List.of(receiveNow(ch), receiveNow(ch), receiveNow(ch), receiveNow(ch)))
+                .containsExactly(0, 1, 2, 3);
+    }
+
+    @Test
     void aValueGivenBackToAFullChannelIsKept() {
         // the failing child fills the channel after the receive took its value: the value given
         // back is held beyond the capacity, not dropped
