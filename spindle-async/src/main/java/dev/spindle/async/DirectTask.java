@@ -65,8 +65,11 @@ abstract class DirectTask<T> implements AsyncTask<T> {
      * {@link OutOfMemoryError}), this poll throws and the task is finished with nobody to receive
      * its value: it is dropped as the runtime drops one ({@link DroppedValues}: a connection is
      * closed; kept, its socket leaked and its peer waited for good), unless a handle still holds
-     * it ({@link #readFromHandle}). A task whose value leaves a shared place (a channel's receive)
-     * overrides this to give it back instead.
+     * it ({@link #readFromHandle}). A value that a receive or an acquire took and this task passes
+     * on untouched (an {@code any} won by one, a long chain run as a pipeline ending in one) is
+     * given back instead ({@link Async#takerOf}): the message goes back into its channel, the
+     * permit is released. A task whose value leaves a shared place (a channel's receive)
+     * overrides this to give it back itself.
      */
     @Override
     public Poll<T> poll(Context cx) {
@@ -78,9 +81,23 @@ abstract class DirectTask<T> implements AsyncTask<T> {
             return ready(this, v);
         } catch (Throwable t) {
             if (!readFromHandle()) {
-                drop(v, t);
+                WaitingOp<?, ?> taker = Async.takerOf(this);
+                if (taker == null) {
+                    drop(v, t);
+                } else {
+                    giveBack(taker, v, t);
+                }
             }
             throw t;
+        }
+    }
+
+    /** {@link WaitingOp#giveBackUnreceived} of {@code v}; a throw (a waker's) is suppressed into {@code t}. */
+    private static void giveBack(WaitingOp<?, ?> taker, Object v, Throwable t) {
+        try {
+            taker.giveBackUnreceived(v);
+        } catch (Throwable e) {
+            t.addSuppressed(e);
         }
     }
 

@@ -287,4 +287,28 @@ class UnreceivedAcquireGivesBackItsPermitTest {
                 .isInstanceOf(IllegalStateException.class);
         assertThat(sem.availablePermits()).as("the map's function holds it").isZero();
     }
+
+    @Test
+    void aLongChainOfRecoversWhosePollCannotBeAllocatedGivesBackItsAcquiresPermit() {
+        // the outermost recover polls the pipeline the rest of the chain runs as, which wraps
+        // the acquire's value in a Poll; should that fail, nobody receives the permit (the
+        // recover's handler gets the error instead)
+        AsyncSemaphore sem = new AsyncSemaphore(1);
+        AsyncTask<Void> chain = sem.acquire();
+        for (int i = 0; i < 2 * Async.FLATTEN_DEPTH; i++) {
+            chain = Async.recover(chain, e -> null);
+        }
+        AsyncTask<Void> outer = chain;
+        DirectTask.beforeWrap = t -> {
+            if (t != outer) {                  // the pipeline inside the outermost recover
+                throw new OutOfMemoryError("test: the Poll cannot be allocated");
+            }
+        };
+        try {
+            assertThat(outer.poll(new AsyncCombinatorTest.HandContext()).isReady()).as("recovered").isTrue();
+        } finally {
+            DirectTask.beforeWrap = null;
+        }
+        assertThat(sem.availablePermits()).as("the permit nobody received").isEqualTo(1);
+    }
 }

@@ -188,6 +188,26 @@ class UnreceivedReceiveGivesBackItsValueTest {
     }
 
     @Test
+    void anAnyWhosePollCannotBeAllocatedGivesBackItsReceivedValue() {
+        // polled by hand, the any wraps the winner's value in a Poll; should that fail, nobody
+        // receives the value
+        AsyncChannel<String> ch = holding(1, List.of("a"));
+        AsyncTask<String> any = Async.any(List.of(ch.receive()));
+        DirectTask.beforeWrap = t -> {
+            if (t == any) {
+                throw new OutOfMemoryError("test: the Poll cannot be allocated");
+            }
+        };
+        try {
+            assertThatThrownBy(() -> any.poll(new AsyncCombinatorTest.HandContext()))
+                    .isInstanceOf(OutOfMemoryError.class);
+        } finally {
+            DirectTask.beforeWrap = null;
+        }
+        assertThat(receiveNow(ch)).isEqualTo("a");
+    }
+
+    @Test
     void aFailedAllGivesBackTheValueOfAReceiveAChildPassedOn() {
         // a then ending in the receive, a timeout over one, a recover a value passed through
         AsyncChannel<String> ch = holding(3, List.of("a", "b", "c"));
