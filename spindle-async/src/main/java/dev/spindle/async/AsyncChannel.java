@@ -30,7 +30,9 @@ import java.util.Objects;
  * buffered, then fail with {@link ChannelClosedException}. A value handed to a waiting receive
  * before the close but not yet returned by it counts as still in the channel until that
  * receive returns it or is cancelled: until then, receives of the closed, empty channel wait
- * (a cancelled receive's value goes to them, see below) rather than fail.
+ * (a cancelled receive's value goes to them, see below) rather than fail. A value given back
+ * after the closed channel ran empty (see <i>Values nobody received</i>) is received after all,
+ * by the receives that come after it.
  *
  * <p><b>Budget.</b> Starting an operation takes one unit of the poll's budget; when it is spent,
  * the operation wakes its task and returns pending without touching the channel.
@@ -201,7 +203,8 @@ public final class AsyncChannel<T> {
      * Values buffered now.
      *
      * @return the values held now and not yet received, from 0 to the capacity (briefly more after
-     *     a cancelled receive gave its value back); a snapshot that may be stale at once
+     *     a cancelled receive, or one whose value nobody received, gave its value back); a
+     *     snapshot that may be stale at once
      */
     public int size() {
         lock();
