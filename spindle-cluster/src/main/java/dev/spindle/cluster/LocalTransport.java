@@ -111,7 +111,9 @@ final class LocalTransport implements Transport {
             later(latencyNanos, () -> result.completeExceptionally(goneOrUnreadable));
             return result;
         }
-        long delay = latencyNanos + (long) (size / bandwidth * 1e9);
+        // saturated: a transfer past Long.MAX_VALUE ns (a large Sized value over a slow link) is
+        // cast to it, and the latency added wrapped negative, which later() took for no delay
+        long delay = Sizes.plus(latencyNanos, (long) (size / bandwidth * 1e9));
         later(delay, () -> {
             if (!from.isAlive()) {
                 result.completeExceptionally(new IllegalStateException("worker " + holder + " was lost"));

@@ -198,7 +198,8 @@ final class Sizes {
     /**
      * The sum of two sizes (each 0 or more), saturated at {@link Long#MAX_VALUE}: {@link Sized}
      * values may say they are near it, and a sum that wrapped to a negative value read as "nothing
-     * to move" to placement.
+     * to move" to placement. Also the in-process transport's delay, a latency plus the transfer
+     * time of such a size, in nanoseconds: wrapped, it read as no delay at all.
      */
     static long plus(long a, long b) {
         long sum = a + b;
