@@ -238,22 +238,41 @@ public final class HazelcastWorker implements AutoCloseable {
                 }
                 return false;
             }, () -> "worker " + id() + ": no coordinator of cluster '" + clusterName
-                    + "' joined within " + timeout.toSeconds() + " s (is it running, with the same cluster name and "
+                    + "' joined within " + inWords(timeout) + " (is it running, with the same cluster name and "
                     + "member list?)");
         } catch (TimeoutException e) {
             String unproven = roster.unproven();
             if (unproven != null && roster.waiting() == null) {
                 throw new MemberRefusedException("worker " + id() + " refused: " + unproven + "; no coordinator proved "
-                        + "it within " + timeout.toSeconds() + " s");
+                        + "it within " + inWords(timeout));
             }
             String waiting = roster.waiting();
             if (waiting == null) {
                 throw e;
             }
             throw new MemberRefusedException("worker " + id() + " refused: " + waiting + ", and it did not within "
-                    + timeout.toSeconds() + " s (if that process still runs, stop it; if it stopped, its member's "
+                    + inWords(timeout) + " (if that process still runs, stop it; if it stopped, its member's "
                     + "heartbeat timeout is longer than this wait)");
         }
+    }
+
+    /**
+     * A wait as its messages give it: whole seconds as "3 s", a second or more to the millisecond
+     * ("1.5 s"), less in milliseconds ("500 ms", "0.25 ms"); a negative wait, which waits not at all, as "0 s". Whole seconds alone
+     * said a 500 ms wait had ended "within 0 s".
+     */
+    static String inWords(Duration d) {
+        if (d.isNegative() || d.isZero()) {
+            return "0 s";
+        }
+        if (d.getNano() == 0) {
+            return d.getSeconds() + " s";
+        }
+        if (d.getSeconds() == 0) {             // under a second: in milliseconds, to the nanosecond
+            return java.math.BigDecimal.valueOf(d.getNano(), 6).stripTrailingZeros().toPlainString() + " ms";
+        }
+        return java.math.BigDecimal.valueOf(d.getSeconds()).add(java.math.BigDecimal.valueOf(d.getNano(), 9))
+                .setScale(3, java.math.RoundingMode.HALF_UP).stripTrailingZeros().toPlainString() + " s";
     }
 
     /**

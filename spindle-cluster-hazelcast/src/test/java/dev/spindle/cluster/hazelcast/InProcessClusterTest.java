@@ -269,10 +269,11 @@ class InProcessClusterTest {
 
     @Test
     void aWorkerWithTheWrongSecretLearnsThatItIsRefused() {
-        assertThatThrownBy(() -> impostor.awaitCoordinator(Duration.ofSeconds(5)))   // reported when the wait ends
+        assertThatThrownBy(() -> impostor.awaitCoordinator(Duration.ofMillis(4500)))   // reported when the wait ends
                 .isInstanceOf(MemberRefusedException.class)
                 .hasMessageContaining("worker 0 refused")
-                .hasMessageContaining("secret");
+                .hasMessageContaining("secret")
+                .hasMessageContaining("within 4.5 s");          // not "4 s": the wait to the millisecond
     }
 
     @Test
