@@ -64,6 +64,22 @@ import java.util.function.Function;
  * mailbox and giving up an activation it did not hold. Producers compare the state with
  * {@code IDLE} only, so {@code SCHEDULED} reads as {@code ACTIVE} to them.
  *
+ * <p><b>Resubmitted on the same thread.</b> A scheduler may run a task inside its
+ * {@code execute}, on the submitting thread ({@code Runnable::run}, a saturation policy that
+ * runs the task in the caller). A resubmission after a full activation then ran the next
+ * activation nested in the one that resubmitted it: one level of the stack (resubmit, schedule,
+ * execute, run, the loop) per {@code maxMessagesPerActivation} messages, so a backlog of some
+ * thousands with one message per activation overflowed the stack, wherever the overflow struck:
+ * in a message (reported as its failure), in the cell's own code (recovered by resubmitting,
+ * deeper still), or between a claim and the loop's guard, where it left the actor
+ * {@code ACTIVE} with nobody holding it, its backlog and its stop waiting for good. So a
+ * resubmission marks its thread ({@code resubmitting}) around the {@code execute}; an activation
+ * that finds itself run there, by the thread that resubmitted it, does not claim the actor but
+ * marks itself to be run ({@code rerun}) and returns, and {@link Activation#run()}, on the same
+ * thread once the loop that resubmitted has returned, claims it and runs the loop again: a loop,
+ * not a recursion, and the budget still ends each activation as on any scheduler. Two plain
+ * stores per resubmission and two plain loads per activation; nothing per message.
+ *
  * <ul>
  *   <li><b>tell</b>: offer the envelope, then {@code if (lvState() == IDLE && casState(IDLE,
  *       ACTIVE)) schedule(hints)}. One exchange, and one CAS only when the actor was idle.
@@ -666,17 +682,43 @@ final class ActorCell<A> extends ActorCellConsumerFields<A> implements ActorRef<
          * 3 of 4 alternated runs, written out at 1.15–1.27 (docs/measurements/2026-11-29-s24/actors-ab2).
          * Whether a recording wants the events is asked, once the recorder is initialized, in a
          * guard of its own ({@link #recordingWanted}): the activation is claimed by then.
+         *
+         * <p>Run by its scheduler inside the {@code execute} of the cell's own resubmission, on the
+         * resubmitting thread (a scheduler that runs tasks on the submitting thread:
+         * {@code Runnable::run}, a saturation policy that runs the task in the caller), it does not
+         * run the actor there: it leaves the activation {@code SCHEDULED}, marks it
+         * ({@code rerun}) and returns, and the activation that resubmitted, back here once its
+         * loop has returned, claims it and runs the loop again (see "Resubmitted on the same
+         * thread" in the overview).
          */
         @Override
         public void run() {
             ActorCell<?> c = cell;
+            Thread self = Thread.currentThread();
+            if (c.resubmitting == self) {
+                c.rerun = true;               // nested in this cell's resubmission: its activation runs it
+                return;
+            }
             if (!c.casState(SCHEDULED, ACTIVE)) {
                 return;                       // not this task's to run: see "Claiming a submitted activation"
             }
-            if (JfrGate.open() && recordingWanted(c)) {
-                ActorActivationEvent.activate(c);
-            } else {
-                c.activate();
+            for (;;) {
+                if (JfrGate.open() && recordingWanted(c)) {
+                    ActorActivationEvent.activate(c);
+                } else {
+                    c.activate();
+                }
+                if (!c.rerun) {
+                    return;
+                }
+                // The loop resubmitted the activation, and the scheduler ran it on this thread,
+                // nested: it is this thread's again, as it would be a task's. No other thread
+                // claims it: the task has run, and neither a claim-back (execute returned) nor a
+                // shutdownNow (nothing is queued) can take it.
+                c.rerun = false;
+                if (!c.casState(SCHEDULED, ACTIVE)) {
+                    return;
+                }
             }
         }
 
@@ -830,7 +872,13 @@ final class ActorCell<A> extends ActorCellConsumerFields<A> implements ActorRef<
         if (hook != null) {
             hook.run();
         }
-        Throwable refused = schedule(yieldHints);
+        Throwable refused;
+        resubmitting = Thread.currentThread();     // an activation run here, nested, leaves itself to us
+        try {
+            refused = schedule(yieldHints);
+        } finally {
+            resubmitting = null;                   // a store, no call: cleared on every way out
+        }
         if (refused != null && !(refused instanceof RejectedExecutionException)) {
             reportAfterRelease(refused);
         }
@@ -1288,6 +1336,21 @@ abstract class ActorCellConsumerFields<A> extends ActorCellPad2<A> {
      * writes on every message anyway.
      */
     Thread runner;
+    /**
+     * The thread inside this cell's resubmission ({@code ActorCell.resubmit}), while its
+     * scheduler's {@code execute} runs, else null: an activation that its scheduler runs on that
+     * same thread, nested in the {@code execute}, leaves itself to the activation that resubmitted
+     * it ({@link #rerun}). Written plainly by that thread, before and after the call, once per
+     * resubmission (a full activation), never per message; compared by a thread with itself, so a
+     * reader finds itself here exactly while it resubmits.
+     */
+    Thread resubmitting;
+    /**
+     * Set by an activation that found its own thread {@link #resubmitting} (so it did not run),
+     * read and cleared by the activation that resubmitted it, on the same thread, once its loop
+     * has returned: it then claims the activation and runs it, in a loop rather than nested.
+     */
+    boolean rerun;
 
     ActorCellConsumerFields(ActorSystem system, Scheduler scheduler, ActorConfig config, String name) {
         super(system, scheduler, config, name);
