@@ -99,7 +99,16 @@ import java.util.function.Supplier;
  * letters (later asks fail with {@link ActorStoppedException}). If the system owns its
  * scheduler it then closes it, which waits until every actor has processed its stop; with a
  * caller-owned scheduler {@code close()} does not wait, and {@code ref.stop().join()} waits for
- * one actor. If the thread closing an owned scheduler is interrupted while it waits, the
+ * one actor. The caller then closes its scheduler, and the messages already in a mailbox are
+ * processed only if the scheduler, shut down, still runs what an actor's activation submits: an
+ * actor hands itself back to its scheduler after {@link ActorConfig#maxMessagesPerActivation()}
+ * messages, and a sender outside the scheduler may hold an idle actor's activation on its way to
+ * {@code execute}. Spindle's pools run what their own workers submit after {@code shutdown()}; a
+ * JDK {@code ThreadPoolExecutor} refuses it, and the actor then ends as rejected (see
+ * "Schedulers"): the messages still queued are dead letters, counted, and the asks among them fail
+ * with {@link ActorStoppedException} caused by the refusal. To have them processed on any
+ * scheduler, wait for the actors' {@code stop()} futures before shutting it down.
+ * If the thread closing an owned scheduler is interrupted while it waits, the
  * scheduler is stopped as {@code ExecutorService.close()} (Java 19) stops it ({@code shutdownNow()}), and
  * every actor whose activation had not started ends as rejected: its pending asks fail with
  * {@link ActorStoppedException} and its pending tells are dead letters.
