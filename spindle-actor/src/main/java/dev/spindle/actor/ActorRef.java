@@ -106,6 +106,12 @@ public sealed interface ActorRef<A> permits ActorCell {
      * mailbox is full (with {@link ActorStoppedException} if it is full once {@link #stop()} was
      * called: the ask is then a dead letter, as {@link #tell tell} says).
      *
+     * <p>An ask has no timeout of its own: bound the wait ({@code get(timeout, unit)}), which then
+     * leaves the future to complete with the result, or give the future one
+     * ({@code orTimeout}), which fails it with {@link java.util.concurrent.TimeoutException} for
+     * good. Either way the function still runs in its turn, once, and is counted as processed, not
+     * as a dead letter; a result that comes after the future's timeout is dropped.
+     *
      * @param <R> the result type
      * @param function runs once on the actor's object, on the actor's thread; its result
      *     completes the future
