@@ -170,8 +170,15 @@ import java.util.function.Function;
  * only as a sender would, by {@code casState(IDLE, ACTIVE)}. {@link #terminate} also goes on past
  * an envelope whose rejection threw, and an ask whose rejection cannot build its exception fails
  * with what was thrown. A stack overflow can strike the recovery too: it runs where the loop did,
- * with the loop's callees' frames given back, and needs about as deep a stack as a resubmission;
- * that is narrowed, not closed.
+ * with the loop's callees' frames given back, and needs about as deep a stack as a resubmission.
+ * Its calls after it handed the activation on are guarded (a report's entry included), so a throw
+ * out of it means it still holds the activation; the loop then gives it back, as a sender whose
+ * {@code schedule} overflowed does (see "Stack overflow"), and the messages wait for the next send
+ * or {@code stop()} instead of for good, the failure unreported. Where an activation runs at a
+ * sender's depth (a scheduler that runs it inside {@code execute}), the overflow also strikes
+ * between the claim and the loop's guard: {@link Activation#run()} gives the activation back then.
+ * Narrowed, not closed: a give-back can overflow as well, though its calls are shallower than those
+ * that threw.
  *
  * <h2>Stack overflow</h2>
  *
@@ -617,8 +624,13 @@ final class ActorCell<A> extends ActorCellConsumerFields<A> implements ActorRef<
             if (!casState(SCHEDULED, ACTIVE)) {
                 // Queued before the throw, and claimed: it runs, and this thread holds nothing.
                 // Nothing may escape from here now: a caller would take it for a throw while it
-                // still held the activation (see "An Error in the cell's own code")
-                reportAfterRelease(refused);
+                // still held the activation (see "An Error in the cell's own code"): not even at
+                // the report's entry, a call that can overflow the stack
+                try {
+                    reportAfterRelease(refused);
+                } catch (Throwable lost) {
+                    // dropped, as reportAfterRelease drops what its report throws
+                }
                 return null;
             }
             terminate(REJECTED, refused);
@@ -690,6 +702,18 @@ final class ActorCell<A> extends ActorCellConsumerFields<A> implements ActorRef<
          * ({@code rerun}) and returns, and the activation that resubmitted, back here once its
          * loop has returned, claims it and runs the loop again (see "Resubmitted on the same
          * thread" in the overview).
+         *
+         * <p>Between the claim and the guard of the loop ({@link ActorCell#activate}'s) there are
+         * calls: the loop's own entry, the recording checks. A throw there (a stack overflow in an
+         * activation that a scheduler runs inside a sender's {@code execute}, at the sender's
+         * depth) escaped with the actor held: it stayed {@code ACTIVE} with nobody holding it, its
+         * messages and its stop waiting for good, and the sender's {@code schedule}, finding the
+         * activation claimed, took it for one that runs. So the cell's {@code runner} is set here,
+         * by a store (no call), and cleared by the loop before it gives the activation up: a throw
+         * that finds it still this thread's came before the guard, and the activation is given
+         * back by the claim's own call from this frame, which cannot overflow where the claim did
+         * not, then handed on ({@link ActorCell#handOnUnguarded}). The store is the one the loop
+         * made at its start before; the guard costs nothing unless something is thrown.
          */
         @Override
         public void run() {
@@ -703,10 +727,26 @@ final class ActorCell<A> extends ActorCellConsumerFields<A> implements ActorRef<
                 return;                       // not this task's to run: see "Claiming a submitted activation"
             }
             for (;;) {
-                if (JfrGate.open() && recordingWanted(c)) {
-                    ActorActivationEvent.activate(c);
-                } else {
-                    c.activate();
+                c.runner = self;              // held, and running the actor's code: see runsOn
+                try {
+                    if (JfrGate.open() && recordingWanted(c)) {
+                        ActorActivationEvent.activate(c);
+                    } else {
+                        c.activate();
+                    }
+                } catch (Throwable beforeTheGuard) {
+                    if (c.runner != self) {
+                        throw beforeTheGuard; // from the loop's own recovery, or once it gave the actor up
+                    }
+                    c.runner = null;
+                    c.casState(ACTIVE, IDLE); // the claim's own call, from this frame: given back
+                    try {
+                        c.handOnUnguarded(beforeTheGuard);
+                    } catch (Throwable lost) {
+                        // the hand-on overflowed too: the actor is idle, not held, and its next
+                        // send or stop() activates it (see "Stack overflow" in the overview)
+                    }
+                    return;
                 }
                 if (!c.rerun) {
                     return;
@@ -777,7 +817,8 @@ final class ActorCell<A> extends ActorCellConsumerFields<A> implements ActorRef<
         // between the release below and the CAS that takes it back. A local, so it costs nothing
         // per message (see "An Error in the cell's own code" in the overview).
         boolean held = true;
-        runner = Thread.currentThread();        // cleared before the activation is given up: see runsOn
+        // runner: set by the caller (Activation.run) right after its claim, so that a throw before
+        // this guard is told from one inside it; cleared below before the activation is given up
         try {
             for (;;) {
                 Envelope e = poll();
@@ -827,14 +868,47 @@ final class ActorCell<A> extends ActorCellConsumerFields<A> implements ActorRef<
             runner = null;
             // Held: ours, unless it threw in schedule's claim-back (SCHEDULED), where the claim
             // decides. Given up: take it back as a sender would, if nobody else has.
-            if (held ? lvState() != SCHEDULED || casState(SCHEDULED, ACTIVE)
-                     : lvState() == IDLE && casState(IDLE, ACTIVE)) {
-                recover(escaped);
-            } else {
-                reportAfterRelease(escaped);
+            boolean ours = held;
+            try {
+                if (held ? lvState() != SCHEDULED || casState(SCHEDULED, ACTIVE)
+                         : lvState() == IDLE && casState(IDLE, ACTIVE)) {
+                    ours = true;
+                    recover(escaped);
+                    ours = false;               // handed on: recover throws only before that
+                } else {
+                    ours = false;
+                    reportAfterRelease(escaped);
+                }
+            } catch (Throwable again) {
+                // The recovery threw too (a stack overflow at its first calls, in an activation
+                // run at a sender's depth by a scheduler that runs it inside execute): left held,
+                // the actor never ran again. Give it back, by calls shallower than those that
+                // threw; its messages wait for the next send or stop(), as after a sender's
+                // overflow in schedule (see "Stack overflow").
+                if (ours && !casState(ACTIVE, IDLE)) {
+                    casState(SCHEDULED, IDLE);  // threw in schedule's claim-back: the task's claim races this
+                }
             }
             return maxPerActivation - budget;
         }
+    }
+
+    /**
+     * For an activation whose claim was followed by a throw before the loop's guard (see
+     * {@code Activation.run}), which has just given the activation back: activates the actor
+     * again if messages wait, as a sender would (on a scheduler that queues the task the actor goes
+     * on; on one that runs it here, deeper still, it may overflow again and be given back again,
+     * and the next send or {@code stop()} activates it), then reports what was thrown. What the
+     * scheduler throws at the new activation ended the actor as any refusal does
+     * ({@link #schedule}) and is reported too, as on a resubmission: no sender is told here.
+     */
+    void handOnUnguarded(Throwable escaped) {
+        try {
+            activateIfQueued();
+        } catch (Throwable refused) {
+            reportAfterRelease(refused);
+        }
+        reportAfterRelease(escaped);
     }
 
     /**
@@ -852,7 +926,11 @@ final class ActorCell<A> extends ActorCellConsumerFields<A> implements ActorRef<
             h.abandon(this, escaped);
             resubmit();
         }
-        reportAfterRelease(escaped);            // last: the activation is handed on first
+        try {
+            reportAfterRelease(escaped);        // last: the activation is handed on first
+        } catch (Throwable lost) {
+            // handed on: a throw from here would be taken for one while it was still held
+        }
     }
 
     /**
@@ -880,7 +958,11 @@ final class ActorCell<A> extends ActorCellConsumerFields<A> implements ActorRef<
             resubmitting = null;                   // a store, no call: cleared on every way out
         }
         if (refused != null && !(refused instanceof RejectedExecutionException)) {
-            reportAfterRelease(refused);
+            try {
+                reportAfterRelease(refused);
+            } catch (Throwable lost) {
+                // released: nothing may escape now, not even from the report's entry
+            }
         }
     }
 
