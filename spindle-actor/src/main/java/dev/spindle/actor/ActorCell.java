@@ -78,7 +78,11 @@ import java.util.function.Function;
  * marks itself to be run ({@code rerun}) and returns, and {@link Activation#run()}, on the same
  * thread once the loop that resubmitted has returned, claims it and runs the loop again: a loop,
  * not a recursion, and the budget still ends each activation as on any scheduler. Two plain
- * stores per resubmission and two plain loads per activation; nothing per message.
+ * stores per resubmission and two plain loads per activation; nothing per message. The cost to
+ * such a scheduler: the activation it ran nested does its work after that {@code execute} has
+ * returned, in the frame of the outer one, so what a scheduler sets around a task it runs (a
+ * thread-local context, a timer) is not around that work; the outer activation's is, if the
+ * scheduler nests them.
  *
  * <ul>
  *   <li><b>tell</b>: offer the envelope, then {@code if (lvState() == IDLE && casState(IDLE,
