@@ -740,17 +740,23 @@ final class ActorCell<A> extends ActorCellConsumerFields<A> implements ActorRef<
                     }
                 } catch (Throwable beforeTheGuard) {
                     if (c.runner != self) {
-                        throw beforeTheGuard; // from the loop's own recovery, or once it gave the actor up
+                        // After the loop (which never throws) gave the actor up: the recording's
+                        // own report overflowing. Passed on, unless the loop's resubmission was
+                        // left to this thread (rerun): then it runs below, not left marked for good
+                        if (!c.rerun) {
+                            throw beforeTheGuard;
+                        }
+                    } else {
+                        c.runner = null;
+                        c.casState(ACTIVE, IDLE); // the claim's own call, from this frame: given back
+                        try {
+                            c.handOnUnguarded(beforeTheGuard);
+                        } catch (Throwable lost) {
+                            // the hand-on overflowed too: the actor is idle, not held, and its next
+                            // send or stop() activates it (see "Stack overflow" in the overview)
+                        }
+                        return;
                     }
-                    c.runner = null;
-                    c.casState(ACTIVE, IDLE); // the claim's own call, from this frame: given back
-                    try {
-                        c.handOnUnguarded(beforeTheGuard);
-                    } catch (Throwable lost) {
-                        // the hand-on overflowed too: the actor is idle, not held, and its next
-                        // send or stop() activates it (see "Stack overflow" in the overview)
-                    }
-                    return;
                 }
                 if (!c.rerun) {
                     return;
