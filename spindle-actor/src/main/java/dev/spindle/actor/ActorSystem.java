@@ -78,7 +78,12 @@ import java.util.function.Supplier;
  * started first runs, the actor goes on, and the throw goes to the {@link FailureHandler}; one
  * that runs later finds the actor ended and does nothing. A scheduler that accepts an activation
  * must run it: tasks discarded by {@code shutdownNow()} leave their actors' pending asks
- * incomplete, unless the caller runs the returned tasks. (Spindle's pools, whose {@code close()} interrupted drops what its
+ * incomplete, unless the caller runs the returned tasks. So must one whose {@code execute} returns
+ * normally: a {@code ThreadPoolExecutor} whose rejection policy drops a task without a throw
+ * ({@code DiscardPolicy} the new one and {@code DiscardOldestPolicy} a queued one when full,
+ * {@code CallerRunsPolicy} the new one once shut down) leaves that task's actor neither running
+ * nor ended, its messages neither processed nor dead letters, its asks and its stop incomplete,
+ * for good and unseen; its default {@code AbortPolicy} throws, which ends the actor as rejected. (Spindle's pools, whose {@code close()} interrupted drops what its
  * {@code shutdownNow()} returns, end those actors as rejected, as this system does with a
  * scheduler of its own.)
  *
