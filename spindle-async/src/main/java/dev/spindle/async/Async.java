@@ -521,9 +521,9 @@ public final class Async {
     public static final class Selected<T> {
         static {
             // a selection the runtime drops drops its value, unless a handle holds it too (see
-            // AllResults), and gives back the value or permit of a receive or an acquire that
-            // won; registered before any instance
-            DroppedValues.closeWhenDropped(Selected.class, s -> dropUnreceived(s.value, s.holder));
+            // AllResults); registered before any instance. Its winner's receive or acquire is
+            // undone only where the walk finds the selection untouched (dropUnreceived)
+            DroppedValues.closeWhenDropped(Selected.class, s -> s.drop(false));
         }
 
         private final int index;
@@ -533,7 +533,9 @@ public final class Async {
          * {@link #HELD_BY_A_HANDLE} if the winner was a {@link JoinHandle}, or passed one's value
          * on (a map over it), which still holds the value for others; the receive or acquire
          * the winner's value came from ({@link #takerOf}), which takes it back if nobody
-         * receives the selection. One reference where a boolean was: a selection stays 24 bytes.
+         * receives the selection; {@link #UNTOUCHED_RESULTS} if the winner passed on a selection
+         * or list of its own untouched. One reference where a boolean was: a selection stays 24
+         * bytes.
          */
         final Object holder;
 
@@ -541,6 +543,15 @@ public final class Async {
             this.index = index;
             this.value = value;
             this.holder = holder;
+        }
+
+        /**
+         * Drops the value, which nobody received: undone by its {@link #holder} if
+         * {@code untouched} (no function was given this selection), else dropped as a value a
+         * function was given is (a connection closed), the holder's operation left alone.
+         */
+        void drop(boolean untouched) {
+            dropUnreceived(value, untouched || holder == HELD_BY_A_HANDLE ? holder : null);
         }
 
         /**
@@ -1088,6 +1099,17 @@ public final class Async {
     static final Object HELD_BY_A_HANDLE = new Object();
 
     /**
+     * What {@link #takerOf} answers for a selection or an {@code all}'s list that reached the
+     * dropped place untouched from the select or all that made it: dropped, it has the receives
+     * and acquires in it take back what they took ({@link #dropUnreceived}). A selection or list
+     * that a function was given (a map over it, a then's first task, a task of the caller's) is
+     * that function's, which may have passed its message on or released its permit: dropped, it
+     * only drops its values as the runtime drops one (a connection closed), or a value went back
+     * into its channel after it was received, a permit was released twice.
+     */
+    static final Object UNTOUCHED_RESULTS = new Object();
+
+    /**
      * What a select's winner leaves its selection to answer for besides the value
      * ({@link Selected#holder}): {@link #HELD_BY_A_HANDLE}, the operation its value came from
      * ({@link #takerOf}), or {@code null}. Asked once per select that completes.
@@ -1106,12 +1128,14 @@ public final class Async {
      * an operation that completed, or passes its value on untouched as its own, no function of
      * the caller's having seen it (a then whose second task is one, a timeout over one, a recover
      * whose handler did not run, a long chain run as a pipeline that passed it on so, an
-     * {@link #any} won by one). Not a map or a then's first task: their functions received the
-     * value (may have released the permit, or kept the message), and the runtime cannot tell.
+     * {@link #any} won by one); or {@link #UNTOUCHED_RESULTS}: the value is a selection or list
+     * that {@code task}, a select or an all, made, or that it passes on so. Not a map or a then's
+     * first task: their functions received the value (may have released the permit, or kept the
+     * message, also out of a selection or list they were given), and the runtime cannot tell.
      * Asked of a child of {@code all} that completes, of a select's winner and on the runtime's
      * drop of a value: never on a task's poll.
      */
-    static WaitingOp<?, ?> takerOf(AsyncTask<?> task) {
+    static Object takerOf(AsyncTask<?> task) {
         // bounded, though no task that completed has a cycle of seconds (its poll would overflow
         // the stack): a walk that went round one would hold the worker for good
         for (int steps = 0; steps <= FLATTEN_DEPTH; steps++) {
@@ -1127,7 +1151,9 @@ public final class Async {
             } else if (task instanceof Pipeline p && p.untouched) {
                 task = p.current;
             } else if (task instanceof AnyTask<?> any) {
-                return any.holder instanceof WaitingOp<?, ?> op ? op : null;
+                return any.holder == HELD_BY_A_HANDLE ? null : any.holder;
+            } else if (task instanceof SelectTask<?> || task instanceof AllTask<?>) {
+                return UNTOUCHED_RESULTS;
             } else {
                 return null;
             }
@@ -1139,13 +1165,21 @@ public final class Async {
      * Nobody will receive {@code v}, a value a task returned: if {@code holder} (a
      * {@link Selected#holder}) is the operation it came from ({@link #takerOf}), that operation
      * takes it back (the value goes back into its channel, the permit is released); if it is
-     * {@code null}, the value is dropped as the runtime drops one ({@link DroppedValues}: a
-     * connection is closed); a value a handle holds ({@link #HELD_BY_A_HANDLE}) is left to it.
-     * The one place where a dropped value is undone or closed.
+     * {@link #UNTOUCHED_RESULTS}, the selection or list {@code v} has its own holders undo its
+     * values; if it is {@code null}, the value is dropped as the runtime drops one
+     * ({@link DroppedValues}: a connection is closed; a selection or list, touched by a function,
+     * only drops its values so); a value a handle holds ({@link #HELD_BY_A_HANDLE}) is left to
+     * it. The one place where a dropped value is undone or closed.
      */
     static void dropUnreceived(Object v, Object holder) {
         if (holder instanceof WaitingOp<?, ?> op) {
             op.giveBackUnreceived(v);
+        } else if (holder == UNTOUCHED_RESULTS) {
+            if (v instanceof Selected<?> s) {
+                s.drop(true);
+            } else if (v instanceof AllResults<?> l) {
+                l.drop(true);
+            }
         } else if (holder == null) {
             DroppedValues.dropped(v);
         }
@@ -1892,13 +1926,14 @@ public final class Async {
         /**
          * The operations whose values completed here, by index, bare or passed on by a child
          * ({@link Async#takerOf}): a receive, which took its value out of its channel, and an
-         * acquire, which holds a permit its value ({@code null}) does not show. {@link #dropValues}
+         * acquire, which holds a permit its value ({@code null}) does not show; or
+         * {@link Async#UNTOUCHED_RESULTS} for a child's own selection or list. {@link #dropValues}
          * has them take those back should nobody receive them (and the list hands them on to the
          * runtime's drop). Kept as they complete, their task slots being cleared then;
          * {@code null} until the first one does, so an all without one allocates nothing for
          * them.
          */
-        private WaitingOp<?, ?>[] takers;
+        private Object[] takers;
 
         AllTask(List<? extends AsyncTask<? extends T>> list) {
             super(list, true);
@@ -1956,7 +1991,7 @@ public final class Async {
                         fromHandle[i] = true;
                     }
                 }
-                WaitingOp<?, ?>[] held = takers;
+                Object[] held = takers;
                 ready = Poll.ready(held == null
                         ? new AllResults<>(results, fromHandle)
                         : new AllResultsWithTakers<>(results, fromHandle, held));
@@ -1986,11 +2021,11 @@ public final class Async {
             if (delivered) {
                 return;
             }
-            WaitingOp<?, ?>[] held = takers;
+            Object[] held = takers;
             takers = null;                     // once: a later drop (a cancel after the failure) finds none
             for (int i = 0; i < results.length; i++) {
                 Object v = results[i];
-                WaitingOp<?, ?> taker = held == null ? null : held[i];
+                Object taker = held == null ? null : held[i];
                 if ((v != null || taker != null) && children[i].handle == null && !children[i].heldByAHandle) {
                     results[i] = null;
                     AllResults.dropOne(v, taker);
@@ -2014,7 +2049,7 @@ public final class Async {
                     // asked once per child that completes, before its task is let go
                     AsyncTask<?> t = tasks[i];
                     c.heldByAHandle = Async.readFromHandle(t);
-                    WaitingOp<?, ?> taker = c.heldByAHandle ? null : takerOf(t);  // a value to take back
+                    Object taker = c.heldByAHandle ? null : takerOf(t);  // a value to take back
                     if (taker != null) {
                         keepTaker(i, taker);
                     }
@@ -2044,9 +2079,9 @@ public final class Async {
         }
 
         /** Keeps the completed receive or acquire of child {@code i} (see {@link #takers}). */
-        private void keepTaker(int i, WaitingOp<?, ?> op) {
+        private void keepTaker(int i, Object op) {
             if (takers == null) {
-                takers = new WaitingOp<?, ?>[tasks.length];
+                takers = new Object[tasks.length];
             }
             takers[i] = op;
         }
@@ -2086,11 +2121,14 @@ public final class Async {
      * returned was left open for good, held by nobody, its peer waiting. (Its values were once
      * in a plain unmodifiable list, which the runtime cannot tell from a user's list that may be
      * shared.) A handle child's value is left alone: its handle still holds it for whoever else
-     * awaits it. {@link Selected} does the same for a {@code select}'s winner.
+     * awaits it. {@link Selected} does the same for a {@code select}'s winner. Only a list that
+     * no function was given ({@link Async#UNTOUCHED_RESULTS}) has its receives and acquires
+     * take back their values and permits: one a map was given may have had its message passed
+     * on, its permit released.
      */
     private static class AllResults<T> extends AbstractList<T> implements RandomAccess {
         static {
-            DroppedValues.closeWhenDropped(AllResults.class, l -> l.drop());
+            DroppedValues.closeWhenDropped(AllResults.class, l -> l.drop(false));
         }
 
         private final Object[] values;
@@ -2111,7 +2149,7 @@ public final class Async {
          * connection. A throw (a waker's, a closer's) is reported: the other values are still
          * given back or closed.
          */
-        static void dropOne(Object v, WaitingOp<?, ?> taker) {
+        static void dropOne(Object v, Object taker) {
             try {
                 dropUnreceived(v, taker);
             } catch (Throwable e) {
@@ -2130,12 +2168,22 @@ public final class Async {
             return values.length;
         }
 
-        void drop() {
-            dropAll(null);
+        /**
+         * Drops the values but a handle's: if {@code untouched} (no function was given this
+         * list), those that receives or acquires took are undone ({@link #takers}), else dropped
+         * as a value a function was given is (a connection closed).
+         */
+        final void drop(boolean untouched) {
+            dropAll(untouched ? takers() : null);
+        }
+
+        /** The receives and acquires of the values by index ({@link AllTask#takers}), or null. */
+        Object[] takers() {
+            return null;
         }
 
         /** Drops the values but a handle's, those of {@code takers} (null: none) given back. */
-        final void dropAll(WaitingOp<?, ?>[] takers) {
+        private void dropAll(Object[] takers) {
             for (int i = 0; i < values.length; i++) {
                 if (fromHandle == null || !fromHandle[i]) {
                     dropOne(values[i], takers == null ? null : takers[i]);
@@ -2146,26 +2194,26 @@ public final class Async {
 
     /**
      * The list of an {@code all} in which receives or acquires completed ({@link AllTask#takers}):
-     * the runtime, dropping it, has them take back their values and permits, which nobody
-     * received. A class of its own, so that the usual list stays 24 bytes (with its
+     * the runtime, dropping it untouched, has them take back their values and permits, which
+     * nobody received. A class of its own, so that the usual list stays 24 bytes (with its
      * AbstractList's count, a third field would make it 32); registered by its exact class as
      * the usual one is.
      */
     private static final class AllResultsWithTakers<T> extends AllResults<T> {
         static {
-            DroppedValues.closeWhenDropped(AllResultsWithTakers.class, l -> l.drop());
+            DroppedValues.closeWhenDropped(AllResultsWithTakers.class, l -> l.drop(false));
         }
 
-        private final WaitingOp<?, ?>[] takers;
+        private final Object[] takers;
 
-        AllResultsWithTakers(Object[] values, boolean[] fromHandle, WaitingOp<?, ?>[] takers) {
+        AllResultsWithTakers(Object[] values, boolean[] fromHandle, Object[] takers) {
             super(values, fromHandle);
             this.takers = takers;
         }
 
         @Override
-        void drop() {
-            dropAll(takers);                   // once: an operation given back takes nothing back again
+        Object[] takers() {
+            return takers;                     // given back once: an operation given back takes nothing back again
         }
     }
 

@@ -81,7 +81,7 @@ abstract class DirectTask<T> implements AsyncTask<T> {
             return ready(this, v);
         } catch (Throwable t) {
             if (!readFromHandle()) {
-                WaitingOp<?, ?> taker = Async.takerOf(this);
+                Object taker = Async.takerOf(this);
                 if (taker == null) {
                     drop(v, t);
                 } else {
@@ -92,10 +92,10 @@ abstract class DirectTask<T> implements AsyncTask<T> {
         }
     }
 
-    /** {@link WaitingOp#giveBackUnreceived} of {@code v}; a throw (a waker's) is suppressed into {@code t}. */
-    private static void giveBack(WaitingOp<?, ?> taker, Object v, Throwable t) {
+    /** {@link Async#dropUnreceived} of {@code v}; a throw (a waker's) is suppressed into {@code t}. */
+    private static void giveBack(Object taker, Object v, Throwable t) {
         try {
-            taker.giveBackUnreceived(v);
+            Async.dropUnreceived(v, taker);
         } catch (Throwable e) {
             t.addSuppressed(e);
         }
