@@ -99,6 +99,24 @@ class UnreceivedContainerSeenByAFunctionTest {
     }
 
     @Test
+    void aDeliveredListDroppedAgainElsewhereIsNotGivenBack() {
+        // the caller received the list, then passed it on as a value of its own into an all
+        // that failed: its receive's value is the caller's, and already received
+        AsyncChannel<String> ch = holding("a");
+        Poll<List<String>> delivered = Async.all(List.of(ch.receive())).poll(new AsyncCombinatorTest.HandContext());
+        assertThat(delivered.value()).containsExactly("a");
+        failsOnItsFirstPoll(Async.all(List.<AsyncTask<?>>of(Async.ready(delivered.value()), FAILS)));
+        assertThat(ch.size()).as("the value received already, not also back in the channel").isZero();
+    }
+
+    @Test
+    void aThenWhoseFunctionPassedTheReceivedValueOnKeepsIt() {
+        AsyncChannel<String> ch = holding("a");
+        failsOnItsFirstPoll(Async.all(List.<AsyncTask<?>>of(Async.then(ch.receive(), v -> Async.ready(v)), FAILS)));
+        assertThat(ch.size()).as("the function was given the value").isZero();
+    }
+
+    @Test
     void anUntouchedSelectionInAFailedAllIsStillGivenBack() {
         AsyncChannel<String> ch = holding("a");
         failsOnItsFirstPoll(Async.all(List.<AsyncTask<?>>of(
