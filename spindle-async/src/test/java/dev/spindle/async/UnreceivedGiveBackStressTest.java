@@ -109,6 +109,57 @@ class UnreceivedGiveBackStressTest {
         }
     }
 
+    @Test
+    void aCloseRacingTheGiveBacksLosesNoAcceptedValueAndStrandsNoReceiver() throws Exception {
+        // the channel is closed while the consumers run: a value given back after it ran empty
+        // is received by a later receive (or is still there at the end), and no receive waits
+        // for good. A send the close failed was never accepted: its value is nowhere
+        Random random = new Random(7200);
+        for (int round = 0; round < ROUNDS; round++) {
+            AsyncChannel<Integer> ch = new AsyncChannel<>(1 + random.nextInt(3));
+            AtomicIntegerArray received = new AtomicIntegerArray(VALUES);
+            List<JoinHandle<?>> consumers = new ArrayList<>();
+            List<JoinHandle<Void>> sends = new ArrayList<>();
+            int closeAt = random.nextInt(CONSUMERS);
+            try (AsyncRuntime rt = AsyncRuntime.builder().workers(2).build()) {
+                for (int i = 0; i < CONSUMERS; i++) {
+                    int kind = random.nextInt(10);
+                    JoinHandle<?> h = rt.spawn(consumer(kind, ch, received));
+                    if (kind == 8 || kind == 9) {
+                        h.toCompletableFuture().thenAccept(v -> receivedFromHandle(v, received));
+                    }
+                    consumers.add(h);
+                    if (i == CONSUMERS / 2) {
+                        for (int v = 0; v < VALUES; v++) {
+                            sends.add(rt.spawn(ch.send(v)));
+                        }
+                    }
+                    if (i == closeAt) {            // on a worker, racing the receives, sends and give-backs
+                        consumers.add(rt.spawn(cx -> {
+                            ch.close();
+                            return Poll.ready(null);
+                        }));
+                    }
+                }
+                all(sends).get(60, TimeUnit.SECONDS);
+                all(consumers).get(60, TimeUnit.SECONDS);   // reached only if a receive waits for good
+            }
+            int[] inChannel = new int[VALUES];
+            Poll<Integer> p;
+            while ((p = receiveOrClosed(ch)) != null) {
+                assertThat(p.isReady()).as("round %d: a value left in flight", round).isTrue();
+                inChannel[p.value()]++;
+            }
+            for (int v = 0; v < VALUES; v++) {
+                boolean accepted = !sends.get(v).toCompletableFuture().isCompletedExceptionally();
+                assertThat(received.get(v) + inChannel[v])
+                        .as("round %d: value %d (accepted: %s) received %d times, %d in the channel",
+                                round, v, accepted, received.get(v), inChannel[v])
+                        .isEqualTo(accepted ? 1 : 0);
+            }
+        }
+    }
+
     private static Poll<Integer> receiveOrClosed(AsyncChannel<Integer> ch) {
         try {
             return ch.receive().poll(new AsyncCombinatorTest.HandContext());
