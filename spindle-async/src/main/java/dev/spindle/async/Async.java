@@ -476,7 +476,10 @@ public final class Async {
      * {@link #from} task's value is left to its stage. A value a child's function was given
      * (a then starting with a receive or an acquire, a map over one) is that child's: the
      * function may have kept the message elsewhere or released the permit, so the runtime
-     * cannot undo it, and it is lost with the child's value. Where such values must not be
+     * cannot undo it, and it is lost with the child's value. So are the receives and acquires
+     * in a selection or a list that a function was given (a map over a select or an all, a
+     * task of the caller's that polled one): only one that reached this list untouched from
+     * its select or all is undone. Where such values must not be
      * lost, spawn each operation and pass the {@link JoinHandle}s, which keep their outcomes,
      * or handle each one's failure inside it so that {@code all} itself does not fail.
      * Its first poll polls every task; each later poll polls only the tasks woken since the
@@ -593,8 +596,8 @@ public final class Async {
      * {@link #any}'s value) nobody receives, the runtime dropping it (its task's handle
      * cancelled during the poll that returned it): the receive's value goes back into its
      * channel, ahead of the buffered values, for the next receive. A value a winner's function
-     * was given (a map over a receive) is the winner's, and is dropped with the selection, as
-     * {@link #all} documents. Not undone is a send the
+     * was given (a map over a receive, or over a select or all whose result holds one) is the
+     * winner's, and is dropped with the selection, as {@link #all} documents. Not undone is a send the
      * channel has already accepted: a waiting {@link AsyncChannel#send} can be accepted by a
      * receiver on another thread between the poll that found it pending and the cancel, and
      * then its value is delivered although another branch won. Select over sends only where a

@@ -62,7 +62,7 @@ import java.util.Objects;
  * receive that already failed on the closed, empty channel has missed it. The message is thus
  * received once, by someone; never silently lost. {@link Async#all} and {@link Async#select}
  * say where the runtime can tell a value came from a receive (a value a function was given, a
- * map's, is that function's).
+ * map's, is that function's, and so is one in a selection or list a function was given).
  *
  * <p><b>Implementation.</b> One lock guards the buffer and the two wait queues; wakers are
  * collected under the lock and woken after it is released (the operations that a close, or the

@@ -43,7 +43,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * ({@link AcquireOp#giveBackUnreceived}). So is one that a {@code recover} passed on untouched
  * (its handler did not run), in a chain of any length. An acquire that a child awaited on its
  * way (a then starting with it, a map over it) was received by that child's function, which
- * owns the permit from then on: the runtime cannot tell whether it released it already.
+ * owns the permit from then on: the runtime cannot tell whether it released it already. So
+ * does a function given a selection or list that holds one (a map over a select or an all).
  *
  * <p><b>The context.</b> An acquire's poll asks a runtime's own context for the budget (and a
  * granted acquire's waker whether it expired) under the lock, just before it takes the permit,
