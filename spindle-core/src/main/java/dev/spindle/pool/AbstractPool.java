@@ -277,6 +277,11 @@ abstract class AbstractPool extends PoolCore {
                 // list's holder runs it (see ForkTask); its run() would reclaim it, and it ran
                 // here after its joins had ended as cancelled
                 ran = f.tryRun();
+            } else if (task instanceof CompensatingExecutorService.CompensatingFuture<?> f) {
+                // a future of submit: one cancelled before it started runs nothing here, and is
+                // not counted, as a work-stealing pool does not count a cancelled task it skips
+                f.run();
+                ran = f.ended;
             } else {
                 task.run();
             }

@@ -377,6 +377,17 @@ abstract class CompensatingExecutorService extends AbstractExecutorService {
          */
         final ForkTask.OwnedRun owned;
 
+        /**
+         * Whether {@link #run} ran the task to its end (it returned or threw), for the pool's
+         * count of completed tasks ({@link AbstractPool#runTask}). A future cancelled before it
+         * started runs nothing, and counted as a completed task, a work-sharing, priority or
+         * pinned pool reported every cancelled submission as run (a work-stealing pool counts
+         * only the tasks it starts). Written and read by the running thread alone: plain. With
+         * compressed references it takes alignment padding: the future is 40 bytes with it and
+         * without it.
+         */
+        boolean ended;
+
         CompensatingFuture(Callable<V> callable) {
             super(callable);
             this.owned = null;
@@ -389,6 +400,20 @@ abstract class CompensatingExecutorService extends AbstractExecutorService {
         private CompensatingFuture(ForkTask.OwnedRun owned, Runnable runnable, V value) {
             super(owned != null ? owned : runnable, value);
             this.owned = owned;
+        }
+
+        /** Called by {@link FutureTask#run} once the task returned, whether or not it was cancelled meanwhile. */
+        @Override
+        protected void set(V v) {
+            ended = true;
+            super.set(v);
+        }
+
+        /** Called by {@link FutureTask#run} once the task threw, whether or not it was cancelled meanwhile. */
+        @Override
+        protected void setException(Throwable t) {
+            ended = true;
+            super.setException(t);
         }
 
         @Override
