@@ -3,10 +3,13 @@
  */
 package dev.spindle;
 
+import static java.util.concurrent.TimeUnit.DAYS;
 import static java.util.concurrent.TimeUnit.MILLISECONDS;
+import static java.util.concurrent.TimeUnit.NANOSECONDS;
 import static java.util.concurrent.TimeUnit.SECONDS;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowable;
 
 import dev.spindle.pool.PinnedPool;
 import dev.spindle.pool.PriorityPool;
@@ -21,15 +24,19 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicIntegerArray;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 import java.util.stream.Stream;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
@@ -529,6 +536,323 @@ class SchedulerConformanceRegressionTest {
         }, () -> 7);
         Integer any = s.invokeAny(oneFails);
         assertThat(any).isEqualTo(7);
+    }
+
+    // ------------------------------------------------------------------ invokeAll / invokeAny: failures, interrupts, timeouts
+
+    /**
+     * Tasks that each wait until interrupted (or {@link #letGo}), counting starts and the
+     * interrupts that end them: one that ends otherwise within 20 s was neither cancelled nor let
+     * go, and holds a worker past the checks' time limits. An interrupt is kept for the caller of
+     * an {@code invokeAll} or {@code invokeAny} that runs the task itself, as a well-behaved task
+     * keeps it.
+     */
+    private static final class Blockers {
+        final AtomicInteger started = new AtomicInteger();
+        final AtomicInteger interrupted = new AtomicInteger();
+        final CountDownLatch firstStarted = new CountDownLatch(1);
+        final CountDownLatch letGo = new CountDownLatch(1);
+
+        List<Callable<Integer>> tasks(int n) {
+            List<Callable<Integer>> out = new ArrayList<>();
+            for (int i = 0; i < n; i++) {
+                int id = i;
+                out.add(() -> {
+                    started.incrementAndGet();
+                    firstStarted.countDown();
+                    try {
+                        letGo.await(20, SECONDS);
+                    } catch (InterruptedException e) {
+                        interrupted.incrementAndGet();
+                        Thread.currentThread().interrupt();
+                        return -1;
+                    }
+                    return id;
+                });
+            }
+            return out;
+        }
+
+        /** After a call that must have cancelled every task: none runs on, and every one that started was interrupted. */
+        void assertAllStoppedIn(ExecutorService s, String what) throws InterruptedException {
+            s.shutdown();
+            assertThat(s.awaitTermination(10, SECONDS)).as("%s: no task ran on (every one cancelled)", what).isTrue();
+            assertThat(interrupted.get()).as("%s: tasks interrupted, of %s started", what, started.get())
+                    .isEqualTo(started.get());
+        }
+    }
+
+    /**
+     * Runs {@code body} on a thread of its own ({@code inside} false) or as a task of {@code s},
+     * and gives its thread; what it returns or throws completes {@code outcome}.
+     */
+    private static Thread startCaller(ExecutorService s, boolean inside, CompletableFuture<Object> outcome,
+                                      Callable<Object> body) throws InterruptedException {
+        AtomicReference<Thread> thread = new AtomicReference<>();
+        CountDownLatch known = new CountDownLatch(1);
+        Runnable r = () -> {
+            thread.set(Thread.currentThread());
+            known.countDown();
+            try {
+                outcome.complete(body.call());
+            } catch (Throwable e) {
+                outcome.complete(e);
+            }
+        };
+        if (inside) {
+            s.execute(r);
+        } else {
+            new Thread(r, "caller").start();
+        }
+        assertThat(known.await(10, SECONDS)).as("the caller started").isTrue();
+        return thread.get();
+    }
+
+    private static Object awaitOutcome(CompletableFuture<Object> outcome, String what) throws Exception {
+        Object o = outcome.completeOnTimeout(Hang.HANG, 10, SECONDS).get();
+        assertThat(o).as("%s: returned or threw (no hang)", what).isNotSameAs(Hang.HANG);
+        return o;
+    }
+
+    private enum Hang { HANG }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("schedulers")
+    void invokeAllWithAFailingTaskGivesEveryFutureItsOutcome(Kind kind) throws Exception {
+        IllegalStateException boom = new IllegalStateException("second fails");
+        List<Callable<Integer>> tasks = List.of(() -> 1, () -> {
+            throw boom;
+        }, () -> 3);
+        for (boolean inside : new boolean[] {false, true}) {
+            with(kind, s -> {
+                Callable<List<Future<Integer>>> call = () -> s.invokeAll(tasks);
+                List<Future<Integer>> fs = inside ? inside(s, call) : call.call();
+                assertThat(fs).hasSize(3).allMatch(Future::isDone).noneMatch(Future::isCancelled);
+                assertThat(fs.get(0).get()).isEqualTo(1);
+                assertThatThrownBy(() -> fs.get(1).get()).isInstanceOf(ExecutionException.class).hasCause(boom);
+                assertThat(fs.get(2).get()).isEqualTo(3);
+            });
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("schedulers")
+    void anInvokeAllInterruptedMidwayCancelsTheRestAndThrows(Kind kind) throws Exception {
+        for (boolean inside : new boolean[] {false, true}) {
+            String what = inside ? "invokeAll from a task" : "invokeAll from outside";
+            with(kind, s -> {
+                Blockers b = new Blockers();
+                CompletableFuture<Object> outcome = new CompletableFuture<>();
+                Thread caller = startCaller(s, inside, outcome, () -> s.invokeAll(b.tasks(20)));
+                assertThat(b.firstStarted.await(10, SECONDS)).as("%s: a task started", what).isTrue();
+                caller.interrupt();
+                assertThat(awaitOutcome(outcome, what)).as(what).isInstanceOf(InterruptedException.class);
+                b.assertAllStoppedIn(s, what);
+            });
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("schedulers")
+    void aTimedInvokeAllCancelsWhatDidNotFinish(Kind kind) throws Exception {
+        with(kind, s -> {
+            Blockers b = new Blockers();
+            List<Future<Integer>> fs = s.invokeAll(b.tasks(20), 100, MILLISECONDS);
+            assertThat(fs).hasSize(20);
+            for (Future<Integer> f : fs) {
+                assertThat(f.isDone() && f.isCancelled()).as("a task that cannot finish in time: cancelled").isTrue();
+                assertThatThrownBy(f::get).isInstanceOf(java.util.concurrent.CancellationException.class);
+            }
+            b.assertAllStoppedIn(s, "timed invokeAll");
+        });
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("schedulers")
+    void anInvokeAnyWhoseTasksAllFailThrowsExecutionException(Kind kind) throws Exception {
+        List<IllegalStateException> failures = List.of(new IllegalStateException("a"),
+                new IllegalStateException("b"), new IllegalStateException("c"));
+        List<Callable<Integer>> tasks = new ArrayList<>();
+        for (IllegalStateException e : failures) {
+            tasks.add(() -> {
+                throw e;
+            });
+        }
+        for (boolean inside : new boolean[] {false, true}) {
+            with(kind, s -> {
+                for (boolean timed : new boolean[] {false, true}) {
+                    Callable<Object> call = () -> catchThrowable(() -> {
+                        if (timed) {
+                            s.invokeAny(tasks, 10, SECONDS);
+                        } else {
+                            s.invokeAny(tasks);
+                        }
+                    });
+                    Object thrown = inside ? inside(s, call) : call.call();
+                    assertThat(thrown).as("%s invokeAny %s", timed ? "timed" : "untimed",
+                            inside ? "from a task" : "from outside").isInstanceOf(ExecutionException.class);
+                    assertThat(((Throwable) thrown).getCause()).isIn(failures.toArray());
+                }
+            });
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("schedulers")
+    void aTimedInvokeAnyThatRunsOutThrowsTimeoutAndCancelsTheRest(Kind kind) throws Exception {
+        with(kind, s -> {
+            Blockers b = new Blockers();
+            assertThatThrownBy(() -> s.invokeAny(b.tasks(10), 100, MILLISECONDS))
+                    .isInstanceOf(TimeoutException.class);
+            b.assertAllStoppedIn(s, "timed invokeAny");
+        });
+        for (boolean inside : new boolean[] {false, true}) {
+            String what = inside ? "invokeAny from a task" : "invokeAny from outside";
+            with(kind, s -> {
+                Blockers b = new Blockers();
+                CompletableFuture<Object> outcome = new CompletableFuture<>();
+                Thread caller = startCaller(s, inside, outcome, () -> s.invokeAny(b.tasks(10)));
+                assertThat(b.firstStarted.await(10, SECONDS)).as("%s: a task started", what).isTrue();
+                caller.interrupt();
+                // the task interrupted may return (-1) first, and be the one that succeeds
+                Object o = awaitOutcome(outcome, what);
+                assertThat(o instanceof InterruptedException || Integer.valueOf(-1).equals(o))
+                        .as("%s, interrupted: %s", what, o).isTrue();
+                b.assertAllStoppedIn(s, what);
+            });
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("schedulers")
+    void theLongestTimeoutsOfInvokeAndGetWaitAsLongAsNeeded(Kind kind) throws Exception {
+        // a deadline of now + Long.MAX_VALUE ns wraps around: code that compared deadlines
+        // rather than their differences would time out at once, or never
+        for (boolean inside : new boolean[] {false, true}) {
+            with(kind, s -> {
+                Callable<Object> call = () -> {
+                    List<Future<Integer>> all = s.invokeAll(List.of(() -> 1, () -> 2), Long.MAX_VALUE, NANOSECONDS);
+                    assertThat(all).allMatch(f -> f.isDone() && !f.isCancelled());
+                    assertThat(all.get(1).get(Long.MAX_VALUE, DAYS)).isEqualTo(2);
+                    Integer any = s.invokeAny(List.of(() -> 3), Long.MAX_VALUE, DAYS);
+                    assertThat(any).isEqualTo(3);
+                    if (!inside) {
+                        // from a task, a one-worker (or pinned) pool's submit(inner).get() waits
+                        // for good, as documented, whatever the timeout
+                        assertThat(s.submit(() -> 4).get(Long.MAX_VALUE, NANOSECONDS)).isEqualTo(4);
+                    }
+                    return null;
+                };
+                if (inside) {
+                    inside(s, call);
+                } else {
+                    call.call();
+                }
+            });
+        }
+    }
+
+    // ------------------------------------------------------------------ shutdownNow: nothing lost, nothing run twice
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("schedulers")
+    void tasksShutdownNowReturnsRunOnceWhenRunByHandAndNoneRunLater(Kind kind) throws Exception {
+        with(kind, s -> {
+            int n = 400;
+            int holders = 16;                    // at least as many as any kind's workers here
+            Blockers b = new Blockers();
+            for (Callable<Integer> h : b.tasks(holders)) {
+                s.submit(h);
+            }
+            assertThat(b.firstStarted.await(10, SECONDS)).isTrue();
+            AtomicIntegerArray runs = new AtomicIntegerArray(n);
+            Map<Object, Integer> ids = new IdentityHashMap<>();
+            List<Future<Integer>> futures = new ArrayList<>();
+            for (int i = 0; i < n; i++) {
+                int id = i;
+                if (i % 2 == 0) {
+                    Tracked t = new Tracked(id, runs);
+                    s.execute(t);
+                    ids.put(t, id);
+                } else {
+                    Future<Integer> f = s.submit(() -> {
+                        runs.incrementAndGet(id);
+                        return id;
+                    });
+                    futures.add(f);
+                    ids.put(f, id);
+                }
+            }
+            List<Runnable> returned = s.shutdownNow();
+            b.letGo.countDown();                 // a holder that never started runs at once by hand
+            assertThat(s.awaitTermination(10, SECONDS)).as("terminates after shutdownNow").isTrue();
+            Set<Runnable> seen = Collections.newSetFromMap(new IdentityHashMap<>());
+            for (Runnable r : returned) {
+                assertThat(seen.add(r)).as("returned once: %s", r).isTrue();
+                Integer id = ids.get(r);
+                if (id != null) {
+                    assertThat(runs.get(id)).as("task %d: returned as never started, yet it ran", id).isZero();
+                }
+            }
+            for (Runnable r : returned) {
+                r.run();
+            }
+            assertThat(b.started).as("holders started, by the pool or by hand").hasValue(holders);
+            for (int i = 0; i < n; i++) {
+                assertThat(runs.get(i)).as("task %d: runs by the pool and by hand", i).isEqualTo(1);
+            }
+            for (Future<Integer> f : futures) {
+                assertThat(f.isDone()).isTrue();
+                assertThat(f.get()).isEqualTo(ids.get(f));
+            }
+        });
+    }
+
+    // ------------------------------------------------------------------ awaitTermination, close
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("schedulers")
+    void awaitTerminationWithTheLongestTimeoutsWaitsAndReturnsTrue(Kind kind) throws Exception {
+        for (TimeUnit unit : new TimeUnit[] {NANOSECONDS, DAYS}) {
+            with(kind, s -> {
+                CountDownLatch started = new CountDownLatch(1);
+                CountDownLatch release = new CountDownLatch(1);
+                s.execute(() -> {
+                    started.countDown();
+                    try {
+                        release.await(20, SECONDS);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                });
+                assertThat(started.await(10, SECONDS)).isTrue();
+                s.shutdown();
+                CompletableFuture<Object> outcome = new CompletableFuture<>();
+                startCaller(s, false, outcome, () -> s.awaitTermination(Long.MAX_VALUE, unit));
+                release.countDown();
+                assertThat(awaitOutcome(outcome, "awaitTermination(Long.MAX_VALUE, " + unit + ")")).isEqualTo(true);
+                assertThat(s.awaitTermination(Long.MAX_VALUE, unit)).isTrue();
+            });
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("schedulers")
+    void closeFromATaskLetsEveryQueuedTaskRunAndThePoolTerminate(Kind kind) throws Exception {
+        with(kind, s -> {
+            int n = 200;
+            CountDownLatch ran = new CountDownLatch(n);
+            inside(s, () -> {                    // fails if the close never returns
+                for (int i = 0; i < n; i++) {
+                    s.execute(ran::countDown);   // queued behind this task, on its worker for some kinds
+                }
+                ((AutoCloseable) s).close();     // from inside: shuts down, cannot wait for itself
+                return null;
+            });
+            assertThat(ran.await(10, SECONDS)).as("tasks queued before the close all ran").isTrue();
+            assertThat(s.awaitTermination(10, SECONDS)).isTrue();
+            assertThatThrownBy(() -> s.execute(() -> { })).isInstanceOf(RejectedExecutionException.class);
+        });
     }
 
     // ------------------------------------------------------------------ nested submission
