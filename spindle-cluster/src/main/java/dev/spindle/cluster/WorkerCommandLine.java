@@ -7,6 +7,9 @@ import dev.spindle.cluster.internal.OwnFiles;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.UnknownHostException;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
@@ -157,6 +160,21 @@ public final class WorkerCommandLine {
      * @throws IllegalArgumentException if it is not a whole number or is below {@code min}
      */
     public int number(String option, int otherwise, int min) {
+        return number(option, otherwise, min, Integer.MAX_VALUE);
+    }
+
+    /**
+     * The whole number given for {@code option}, from {@code min} to {@code max}, or
+     * {@code otherwise} if it was not given.
+     *
+     * @param option the option, with its leading {@code --}
+     * @param otherwise the default, returned without a check
+     * @param min the smallest value accepted
+     * @param max the largest value accepted
+     * @return the number given, or {@code otherwise}
+     * @throws IllegalArgumentException if it is not a whole number or is out of range
+     */
+    public int number(String option, int otherwise, int min, int max) {
         String value = values.get(option);
         if (value == null) {
             return otherwise;
@@ -170,7 +188,73 @@ public final class WorkerCommandLine {
         if (n < min) {
             throw new IllegalArgumentException(option + " must be at least " + min + ", got " + n);
         }
+        if (n > max) {
+            throw new IllegalArgumentException(option + " must be at most " + max + ", got " + n);
+        }
         return n;
+    }
+
+    /**
+     * The most threads a worker's pool may have, as its builder takes them
+     * ({@code PoolBuilder.workers}).
+     */
+    public static final int MAX_THREADS = 0x7fff;
+
+    /**
+     * The worker's threads, {@code --threads}: 1 to {@value #MAX_THREADS}, the available
+     * processors if not given. Checked here, with the other options: the pool's own check came
+     * only once the launcher was starting its member (the Pekko worker's actor system already
+     * listening), and the Hazelcast launcher reported it as a worker that could not start (exit
+     * status 1), not as a bad command line.
+     *
+     * @return the threads given, or {@link Runtime#availableProcessors()}
+     * @throws IllegalArgumentException if it is not a whole number from 1 to {@value #MAX_THREADS}
+     */
+    public int threads() {
+        return number("--threads", Runtime.getRuntime().availableProcessors(), 1, MAX_THREADS);
+    }
+
+    /**
+     * This member's port, {@code --port}: {@code min} (1, or 0 where 0 picks a free port) to 65535,
+     * {@code otherwise} if not given; the error names the option, as the settings builder's does not.
+     *
+     * @param otherwise the transport's default port
+     * @param min the smallest port accepted, 0 or 1
+     * @return the port given, or {@code otherwise}
+     * @throws IllegalArgumentException if it is not a whole number in range
+     */
+    public int port(int otherwise, int min) {
+        return number("--port", otherwise, min, 65535);
+    }
+
+    /**
+     * Why this machine cannot listen on {@code bind:port}, naming the option at fault, or
+     * {@code null} if it can: checked before the member starts, so that a launcher reports an
+     * address that does not resolve or a port that is taken as a bad command line (one line,
+     * status {@value #USAGE}) rather than as a transport's failure to bind once it has started
+     * (the Pekko worker printed Pekko's stack traces and exited with status 1). The port may still
+     * be taken between this check and the member's bind.
+     *
+     * @param bind the address to listen on, as {@code --bind} gave it
+     * @param port the port, 0 for any free one
+     * @return the problem, in one line, or {@code null}
+     */
+    public static String listenProblem(String bind, int port) {
+        InetAddress address;
+        try {
+            address = InetAddress.getByName(bind);
+        } catch (UnknownHostException e) {
+            return "--bind " + bind + ": no such address (" + e.getMessage() + ")";
+        } catch (SecurityException e) {
+            return "--bind " + bind + ": cannot look it up (" + e.getMessage() + ")";
+        }
+        try (ServerSocket s = new ServerSocket(port, 1, address)) {
+            return null;
+        } catch (IOException | SecurityException e) {
+            return "cannot listen on " + bind + ":" + port + " (" + e.getMessage() + "): "
+                    + (port == 0 ? "is " + bind + " an address of this machine? choose another with --bind"
+                            : "is another member using the port? choose another with --port");
+        }
     }
 
     /**

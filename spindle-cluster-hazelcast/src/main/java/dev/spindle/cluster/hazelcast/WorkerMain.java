@@ -6,11 +6,8 @@ package dev.spindle.cluster.hazelcast;
 import dev.spindle.cluster.TransportSettings;
 import dev.spindle.cluster.WorkerCommandLine;
 import dev.spindle.cluster.WorkerMemory;
-import java.io.IOException;
 import java.io.ObjectInputFilter;
 import java.io.PrintStream;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
@@ -37,7 +34,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  *
  * <p>Exit status: 0 after {@code --help}, and when the coordinator retired the worker (it prints
  * {@code spindle worker <id> retired: ...} and leaves once its data has moved); 2 for a bad command line (a one-line reason and the
- * usage on stderr), including an unreadable secret file and a port that is taken; 1 when the
+ * usage on stderr), including an unreadable secret file, a --bind address that does not resolve and a port
+ * that is taken; 1 when the
  * worker cannot take part or stops (refused by the coordinator, no coordinator in time, its
  * coordinator left the cluster, the coordinator cut it off, it could not send its reports to the
  * coordinator, or its member
@@ -107,7 +105,7 @@ public final class WorkerMain {
             out.println(USAGE_TEXT);
             return OK;
         }
-        String portProblem = portProblem(o.settings.bindAddress(), o.settings.port());
+        String portProblem = WorkerCommandLine.listenProblem(o.settings.bindAddress(), o.settings.port());
         if (portProblem != null) {
             return WorkerCommandLine.usageError(err, portProblem, USAGE_TEXT);
         }
@@ -189,16 +187,6 @@ public final class WorkerMain {
         return FAILED;
     }
 
-    /** Why the member could not listen on {@code bind:port}, or {@code null} if it can. */
-    private static String portProblem(String bind, int port) {
-        try (ServerSocket s = new ServerSocket(port, 1, InetAddress.getByName(bind))) {
-            return null;
-        } catch (IOException e) {
-            return "cannot listen on " + bind + ":" + port + " (" + e.getMessage() + "): is another member "
-                    + "using the port? choose another with --port";
-        }
-    }
-
     /** The parsed command line. */
     static final class Options {
         final int id;
@@ -227,8 +215,8 @@ public final class WorkerMain {
                 return null;
             }
             int id = line.workerId();
-            int threads = line.number("--threads", Runtime.getRuntime().availableProcessors(), 1);
-            int port = line.number("--port", 5701, 1);
+            int threads = line.threads();
+            int port = line.port(5701, 1);
             int failureSeconds = line.number("--failure-seconds", TransportSettings.DEFAULT_FAILURE_SECONDS,
                     TransportSettings.MIN_FAILURE_SECONDS);
             int coordinatorWait = line.number("--coordinator-wait-seconds", 60, 1);

@@ -28,7 +28,8 @@ import java.util.Set;
  * (a worker whose seeds never answer keeps trying, and says no more). With
  * {@code -Dspindle.exitWithParent=true} the worker exits when the process that started it does.
  * Exits with status 2 on bad arguments (a one-line reason and the usage on stderr), including an
- * unreadable password file, 1 when it leaves the cluster (downed, its coordinator saw it as
+ * unreadable password file, a {@code --bind} address that does not resolve and a {@code --port}
+ * that is taken, 1 when it leaves the cluster (downed, its coordinator saw it as
  * lost, or it is refused for a message limit other than the coordinator's, which it says at once
  * as {@code spindle worker <id> refused: <why>}), 0 after {@code --help} and when the coordinator retired it (it prints
  * {@code spindle worker <id> retired: ...} and leaves once its data has moved).
@@ -113,8 +114,8 @@ public final class WorkerMain {
             return null;
         }
         int id = line.workerId();
-        int threads = line.number("--threads", Runtime.getRuntime().availableProcessors(), 1);
-        int port = line.number("--port", 0, 0);
+        int threads = line.threads();
+        int port = line.port(0, 0);
         int failureSeconds = line.number("--failure-seconds", TransportSettings.DEFAULT_FAILURE_SECONDS,
                 TransportSettings.MIN_FAILURE_SECONDS);
         int maxMessageBytes = line.number("--max-message-bytes", -1, 1);  // the builder checks the range
@@ -131,6 +132,10 @@ public final class WorkerMain {
         line.list("--seed").forEach(b::seedNode);
         line.list("--allow").forEach(b::allowPackage);
         PekkoClusterSettings settings = b.build();
+        String listenProblem = WorkerCommandLine.listenProblem(settings.bindAddress(), settings.port());
+        if (listenProblem != null) {
+            throw new IllegalArgumentException(listenProblem);
+        }
         return new Launch(PekkoWorker.start(settings, id, threads, memory), settings);
     }
 }

@@ -1,0 +1,72 @@
+/*
+ * Copyright 2026 The Spindle Authors. Licensed under the Apache License, Version 2.0.
+ */
+package dev.spindle.cluster.pekko;
+
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A Pekko worker's command line that names a port already taken, an address that does not
+ * resolve, or more threads than a pool may have is a bad command line: {@link WorkerMain#start}
+ * refuses it with an {@link IllegalArgumentException} naming the option, which {@code main}
+ * prints as one line and the usage with status 2, before the member starts. The first two
+ * started the member's actor system, whose bind failed with Pekko's
+ * {@code RemoteTransportException}: a page of stack traces and status 1; the third started it
+ * too, and was refused by the pool without naming {@code --threads}.
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class WorkerMainListensOrRefusesTest {
+
+    private static final Map<String, String> ENV = Map.of("SPINDLE_STORE_PASSWORD", "not-read-before-the-check");
+
+    /** The required options; the stores need only exist, as nothing gets as far as opening them. */
+    private static List<String> args(Path dir, String... more) throws IOException {
+        Path keyStore = Files.createFile(dir.resolve("worker-" + System.nanoTime() + ".p12"));
+        Path trustStore = Files.createFile(dir.resolve("trust-" + System.nanoTime() + ".p12"));
+        List<String> args = new ArrayList<>(List.of("--id", "0", "--cluster", "c", "--key-store", keyStore.toString(),
+                "--trust-store", trustStore.toString(), "--seed", "127.0.0.1:25520"));
+        args.addAll(List.of(more));
+        return args;
+    }
+
+    @Test
+    void aPortTakenIsABadCommandLine(@TempDir Path dir) throws IOException {
+        try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
+            String port = Integer.toString(taken.getLocalPort());
+            List<String> args = args(dir, "--port", port);
+            assertThatThrownBy(() -> WorkerMain.start(args.toArray(new String[0]), ENV))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("cannot listen on 127.0.0.1:" + port)
+                    .hasMessageContaining("--port");
+        }
+    }
+
+    @Test
+    void anAddressThatDoesNotResolveIsABadCommandLine(@TempDir Path dir) throws IOException {
+        List<String> args = args(dir, "--bind", "no-such-host.invalid");
+        assertThatThrownBy(() -> WorkerMain.start(args.toArray(new String[0]), ENV))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("--bind no-such-host.invalid: no such address");
+    }
+
+    @Test
+    void moreThreadsThanAPoolMayHaveAreRefusedByTheirOption(@TempDir Path dir) throws IOException {
+        List<String> args = args(dir, "--threads", "32768");
+        assertThatThrownBy(() -> WorkerMain.start(args.toArray(new String[0]), ENV))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("--threads must be at most 32767, got 32768");
+    }
+}
