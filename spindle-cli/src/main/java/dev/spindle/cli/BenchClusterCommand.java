@@ -96,16 +96,16 @@ final class BenchClusterCommand implements Callable<Integer> {
         BenchCommand.refuseOptionsBefore(spec);
         options.validate(spec, ClusterHarness.DEFAULT_ROUNDS, ClusterHarness.DEFAULT_WARMUP_ROUNDS);
         ClusterHarness.Options o = new ClusterHarness.Options();
-        BenchRunOptions.asUsageError(spec, () -> {
-            if (shapes != null) {
-                o.workloads(shapes);
-            }
-            if (configs != null) {
-                o.runtimes(configs);
-            }
-            o.threads(threads).inProcessWorkers(inProcessWorkers).processWorkers(processWorkers)
-                    .rounds(options.rounds).warmupRounds(options.warmup);
-        });
+        if (shapes != null) {
+            BenchRunOptions.asUsageError(spec, "--shapes", () -> o.workloads(shapes));
+        }
+        if (configs != null) {
+            BenchRunOptions.asUsageError(spec, "--configs", () -> o.runtimes(configs));
+        }
+        BenchRunOptions.asUsageError(spec, "--threads", () -> o.threads(threads));
+        BenchRunOptions.asUsageError(spec, "--inprocess-workers", () -> o.inProcessWorkers(inProcessWorkers));
+        BenchRunOptions.asUsageError(spec, "--process-workers", () -> o.processWorkers(processWorkers));
+        BenchRunOptions.asUsageError(spec, () -> o.rounds(options.rounds).warmupRounds(options.warmup));
         refuseWorkersOfAnUnselectedConfig(o.runtimes(), "--inprocess-workers", "inprocess");
         refuseWorkersOfAnUnselectedConfig(o.runtimes(), "--process-workers", "processes");
         switch (size.toLowerCase(Locale.ROOT)) {

@@ -81,10 +81,13 @@ final class BenchEchoCommand implements Callable<Integer> {
             if (servers != null) {
                 o.servers(servers);
             }
-            o.workers(options.workers).rounds(options.rounds).warmupRounds(options.warmup)
-                    .connections(connections).seconds(seconds).settleSeconds(settle).payloadBytes(payload)
-                    .clientThreads(clientThreads);
+            o.workers(options.workers).rounds(options.rounds).warmupRounds(options.warmup);
         });
+        RoundOptions.asUsageError(spec, "--connections", () -> o.connections(connections));
+        RoundOptions.asUsageError(spec, "--seconds", () -> o.seconds(seconds));
+        RoundOptions.asUsageError(spec, "--settle", () -> o.settleSeconds(settle));
+        RoundOptions.asUsageError(spec, "--payload", () -> o.payloadBytes(payload));
+        RoundOptions.asUsageError(spec, "--client-threads", () -> o.clientThreads(clientThreads));
         forks.validate(spec);
         if (forks.forks > 1) {
             return Forks.run(spec, forks.forks, Forks.ECHO, options.json, options.progressDisplay(spec));

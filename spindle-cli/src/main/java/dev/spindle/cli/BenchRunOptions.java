@@ -61,12 +61,27 @@ class BenchRunOptions {
         return BenchCommand.progress(progress, spec);
     }
 
-    /** Runs {@code configure} (harness options that may refuse a value) as a usage error. */
+    /**
+     * Runs {@code configure} (harness options that may refuse a value) as a usage error, for
+     * options whose harness message names them already ({@code --workers}, whose range the CLI
+     * checks first; a list's {@code unknown workload 'x'}).
+     */
     static void asUsageError(CommandSpec spec, Runnable configure) {
+        asUsageError(spec, null, configure);
+    }
+
+    /**
+     * Runs {@code set} (a harness setter that may refuse the value of {@code option}) as a usage
+     * error that starts with the option's name: the harness names the setting in its own words
+     * ({@code connections must be between...}, {@code worker processes...}), so without it the
+     * user had to guess which of the options given was meant.
+     */
+    static void asUsageError(CommandSpec spec, String option, Runnable set) {
         try {
-            configure.run();
+            set.run();
         } catch (IllegalArgumentException e) {
-            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+            throw new CommandLine.ParameterException(spec.commandLine(),
+                    option == null ? e.getMessage() : option + ": " + e.getMessage());
         }
     }
 
