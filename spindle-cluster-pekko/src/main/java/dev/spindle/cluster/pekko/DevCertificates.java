@@ -411,8 +411,11 @@ public final class DevCertificates {
             System.out.println(USAGE);
             return;
         }
-        if (args.length == 0 || args[0].startsWith("-")) {
-            System.err.println(args.length == 0 ? "spindle certs: no directory given" : "spindle certs: unknown option " + args[0]);
+        // an empty DIR ("$DIR" of an unset variable) is no directory: to Path.of it is the current
+        // one, where the password file was written before keytool failed on the empty path
+        if (args.length == 0 || args[0].isEmpty() || args[0].startsWith("-")) {
+            System.err.println(args.length == 0 || args[0].isEmpty() ? "spindle certs: no directory given"
+                    : "spindle certs: unknown option " + args[0]);
             System.err.println(USAGE);
             System.exit(2);
             return;

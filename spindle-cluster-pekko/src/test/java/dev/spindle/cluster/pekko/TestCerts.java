@@ -85,9 +85,17 @@ final class TestCerts {
      * environment, so that a test sees the script's own handling of the password.
      */
     static ScriptRun runCertsScript(String... args) throws IOException, InterruptedException {
+        return runCertsScriptIn(null, args);
+    }
+
+    /** {@link #runCertsScript} with {@code workingDirectory} as the current directory (null: this JVM's). */
+    static ScriptRun runCertsScriptIn(Path workingDirectory, String... args) throws IOException, InterruptedException {
         List<String> command = new ArrayList<>(List.of("bash", SCRIPT.toString(), "certs"));
         command.addAll(List.of(args));
         ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
+        if (workingDirectory != null) {
+            pb.directory(workingDirectory.toFile());
+        }
         pb.environment().remove("SPINDLE_STORE_PASSWORD");
         pb.environment().put("SPINDLE_JAVA_OPTS", QUICK_START_JAVA);
         Process p = pb.start();
