@@ -263,7 +263,7 @@ public final class WorkerCommandLine {
      * be an existing directory); {@link WorkerMemory#NONE} when neither is given.
      *
      * @return the memory settings
-     * @throws IllegalArgumentException if the limit is not a size, or the directory does not exist
+     * @throws IllegalArgumentException if the limit is not a size, or the directory is empty or does not exist
      *         or anyone may write in it or in a directory above it that is not sticky
      */
     public WorkerMemory memory() {
@@ -272,6 +272,11 @@ public final class WorkerCommandLine {
         long bytes = limit == null ? 0 : size("--memory-limit", limit);
         Path parent = null;
         if (dir != null) {
+            if (dir.isEmpty()) {
+                // Path.of("") is the current directory, which exists: the worker spilled wherever
+                // it was started (an unset variable in --spill-dir "$DIR"), without a word
+                throw new IllegalArgumentException("--spill-dir needs a directory, got ''");
+            }
             parent = Path.of(dir);
             if (!Files.isDirectory(parent)) {
                 throw new IllegalArgumentException("--spill-dir " + dir + ": no such directory");
