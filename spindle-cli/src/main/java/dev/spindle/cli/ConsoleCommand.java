@@ -158,13 +158,15 @@ final class ConsoleCommand implements Callable<Integer> {
         }
         PrintWriter out = spec.commandLine().getOut();
         CountDownLatch stop = new CountDownLatch(1);
-        try (WorkStealingPool pool = WorkStealingPool.builder().name("fork-join").build();
+        // the console first: a port that is taken (or an address this machine does not have)
+        // fails before the demo's runtimes start, which were started and closed again for nothing
+        try (Console console = settings.start();
+                WorkStealingPool pool = WorkStealingPool.builder().name("fork-join").build();
                 WorkSharingPool actorPool = WorkSharingPool.builder().workers(2).name("actors").build();
                 ActorSystem actors = ActorSystem.builder().name("actors").scheduler(actorPool).build();
                 AsyncRuntime async = AsyncRuntime.builder().workers(2).spawnSites(true).name("async").build();
                 LocalCluster cluster = LocalCluster.builder().workers(3).threadsPerWorker(2)
-                        .balanceInterval(Duration.ofMillis(50)).build();
-                Console console = settings.start()) {
+                        .balanceInterval(Duration.ofMillis(50)).build()) {
             console.register("fork-join", pool::stats).register("actor pool", actorPool::stats)
                     .register("actors", actors).register("async", async).register("cluster", cluster);
             Thread load = new Thread(() -> drive(pool, actors, async, cluster, stop), "spindle-console-demo");
