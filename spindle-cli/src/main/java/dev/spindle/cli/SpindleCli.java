@@ -30,7 +30,7 @@ import picocli.CommandLine.Spec;
         versionProvider = SpindleCli.Version.class,
         description = "Spindle, a work-stealing task runtime for the JVM: benchmarks and a demo.",
         subcommands = {BenchCommand.class, DemoCommand.class, ClusterCommand.class, ConsoleCommand.class,
-            CommandLine.HelpCommand.class},
+            HelpCommand.class},
         footer = {
             "",
             "From a checkout, the ./spindle script also runs:",
