@@ -8,6 +8,7 @@ import java.io.InputStream;
 import java.io.PrintWriter;
 import java.util.Collections;
 import java.util.IdentityHashMap;
+import java.util.List;
 import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.Callable;
@@ -23,7 +24,7 @@ import picocli.CommandLine.Spec;
  * (Maven, not this jar).
  *
  * <p>Exit status: 0 on success, 1 when a run fails (a workload computed a wrong answer, a pool
- * hung), 2 for bad arguments.
+ * hung) or its output could not be written, 2 for bad arguments.
  */
 @Command(name = "spindle",
         mixinStandardHelpOptions = true,
@@ -72,7 +73,29 @@ public final class SpindleCli implements Callable<Integer> {
         CommandLine cl = new CommandLine(new SpindleCli());
         cl.setExecutionExceptionHandler(SpindleCli::onFailure);
         cl.setParameterExceptionHandler(SpindleCli::onBadArguments);
+        cl.setExecutionStrategy(parsed -> outputWritten(cl, parsed, new CommandLine.RunLast().execute(parsed)));
         return cl;
+    }
+
+    /**
+     * {@code status}, or 1 if the command's standard output could not be written (a full disk,
+     * {@code > /dev/full}, a pipe whose reader has gone), which it then says on stderr. Print
+     * writers and streams keep their write errors to themselves: {@code bench --json > file} on a
+     * full disk lost a long run's report and exited 0. The command line's writer is checked, and
+     * {@link System#out} beneath the writer picocli makes by default, which takes the error.
+     */
+    private static int outputWritten(CommandLine cl, CommandLine.ParseResult parsed, int status) {
+        boolean lost = cl.getOut().checkError();
+        lost |= System.out.checkError();
+        if (!lost) {
+            return status;
+        }
+        List<CommandLine> ran = parsed.asCommandLineList();
+        PrintWriter err = cl.getErr();
+        err.println(ran.get(ran.size() - 1).getCommandSpec().qualifiedName()
+                + ": error: could not write its output to standard output (a full disk? a closed pipe?)");
+        err.flush();
+        return status == 0 ? 1 : status;
     }
 
     /** Bad arguments: the error, any suggestion, and where to find help; exit 2. */
