@@ -504,6 +504,24 @@ public final class WorkerCommandLine {
     }
 
     /**
+     * Runs {@code set}, a settings builder's call with the value of {@code option}, and reports
+     * its refusal under the option's name: a builder names the setting as its API does
+     * ({@code bindAddress must not be blank}, {@code seed node must be host:port},
+     * {@code maxMessageBytes must be in...}), which the command line does not spell.
+     *
+     * @param option the option whose value {@code set} passes, with its leading {@code --}
+     * @param set the builder call
+     * @throws IllegalArgumentException {@code "<option>: "} and the builder's message, if it refuses
+     */
+    public static void asOption(String option, Runnable set) {
+        try {
+            set.run();
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(option + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
      * Prints {@code "WorkerMain: "} and the problem on one line, then the usage, and returns
      * {@link #USAGE}.
      *

@@ -224,10 +224,11 @@ public final class WorkerMain {
             WorkerMemory memory = line.memory();
             String secret = line.secret("--secret-file", env, "SPINDLE_SECRET", "secret");
             HazelcastClusterSettings.Builder b = HazelcastClusterSettings.builder(line.text("--cluster", null), secret)
-                    .bindAddress(line.text("--bind", TransportSettings.DEFAULT_BIND_ADDRESS)).port(port)
-                    .failureSeconds(failureSeconds);
-            line.list("--members").forEach(b::member);
-            line.list("--allow").forEach(b::allowPackage);
+                    .port(port).failureSeconds(failureSeconds);
+            WorkerCommandLine.asOption("--bind", () -> b.bindAddress(line.text("--bind",
+                    TransportSettings.DEFAULT_BIND_ADDRESS)));
+            WorkerCommandLine.asOption("--members", () -> line.list("--members").forEach(b::member));
+            WorkerCommandLine.asOption("--allow", () -> line.list("--allow").forEach(b::allowPackage));
             return new Options(id, threads, Duration.ofSeconds(coordinatorWait), b.build(), memory);
         }
     }

@@ -11,6 +11,8 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * The Hazelcast worker's command line refuses, in the option's name and before its member
@@ -38,6 +40,23 @@ class WorkerMainOptionRangesTest {
             "--port", "65536"}, ENV))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("--port must be at most 65535, got 65536");
+    }
+
+    /**
+     * A value the settings builder refuses is reported under the option's name: the builder names
+     * the setting as its API does ({@code bindAddress must not be blank}, {@code member must be
+     * host:port}, {@code not a package name}), which the command line does not spell.
+     */
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+        "--bind    | ''",
+        "--members | no-port",
+        "--allow   | not a package",
+    })
+    void aValueTheSettingsRefuseIsNamedByItsOption(String option, String value) {
+        assertThatThrownBy(() -> WorkerMain.Options.parse(new String[] {"--id", "0", "--cluster", "c", option, value}, ENV))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith(option + ": ");
     }
 
     @Test

@@ -124,13 +124,13 @@ public final class WorkerMain {
         String password = line.secret("--password-file", env, "SPINDLE_STORE_PASSWORD", "store password");
         PekkoClusterSettings.Builder b = PekkoClusterSettings.builder(line.text("--cluster", null),
                 Path.of(line.text("--key-store", null)), Path.of(line.text("--trust-store", null)), password)
-                .bindAddress(line.text("--bind", TransportSettings.DEFAULT_BIND_ADDRESS)).port(port)
-                .failureSeconds(failureSeconds);
+                .port(port).failureSeconds(failureSeconds);
+        WorkerCommandLine.asOption("--bind", () -> b.bindAddress(line.text("--bind", TransportSettings.DEFAULT_BIND_ADDRESS)));
         if (maxMessageBytes != -1) {
-            b.maxMessageBytes(maxMessageBytes);
+            WorkerCommandLine.asOption("--max-message-bytes", () -> b.maxMessageBytes(maxMessageBytes));
         }
-        line.list("--seed").forEach(b::seedNode);
-        line.list("--allow").forEach(b::allowPackage);
+        WorkerCommandLine.asOption("--seed", () -> line.list("--seed").forEach(b::seedNode));
+        WorkerCommandLine.asOption("--allow", () -> line.list("--allow").forEach(b::allowPackage));
         PekkoClusterSettings settings = b.build();
         String listenProblem = WorkerCommandLine.listenProblem(settings.bindAddress(), settings.port());
         if (listenProblem != null) {

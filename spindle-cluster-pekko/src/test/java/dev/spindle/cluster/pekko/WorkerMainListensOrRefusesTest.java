@@ -17,6 +17,8 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * A Pekko worker's command line that names a port already taken, an address that does not
@@ -25,7 +27,8 @@ import org.junit.jupiter.api.io.TempDir;
  * prints as one line and the usage with status 2, before the member starts. The first two
  * started the member's actor system, whose bind failed with Pekko's
  * {@code RemoteTransportException}: a page of stack traces and status 1; the third started it
- * too, and was refused by the pool without naming {@code --threads}.
+ * too, and was refused by the pool without naming {@code --threads}. A value that the settings
+ * refuse is named by its option too.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class WorkerMainListensOrRefusesTest {
@@ -60,6 +63,24 @@ class WorkerMainListensOrRefusesTest {
         assertThatThrownBy(() -> WorkerMain.start(args.toArray(new String[0]), ENV))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageStartingWith("--bind no-such-host.invalid: no such address");
+    }
+
+    /**
+     * A value the settings builder refuses is reported under the option's name, not the API's
+     * ({@code maxMessageBytes must be in...}, {@code seed node must be host:port}).
+     */
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+        "--bind              | ''",
+        "--seed              | no-port",
+        "--allow             | not a package",
+        "--max-message-bytes | 1",
+    })
+    void aValueTheSettingsRefuseIsNamedByItsOption(String option, String value, @TempDir Path dir) throws IOException {
+        List<String> args = args(dir, option, value);
+        assertThatThrownBy(() -> WorkerMain.start(args.toArray(new String[0]), ENV))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith(option + ": ");
     }
 
     @Test
