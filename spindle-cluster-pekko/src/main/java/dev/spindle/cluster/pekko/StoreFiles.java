@@ -5,12 +5,17 @@ package dev.spindle.cluster.pekko;
 
 import dev.spindle.cluster.internal.OwnFiles;
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFileAttributes;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.security.GeneralSecurityException;
+import java.security.KeyStore;
+import java.security.KeyStoreException;
+import java.util.Collections;
 import java.util.Set;
 
 /**
@@ -39,6 +44,41 @@ import java.util.Set;
 final class StoreFiles {
 
     private StoreFiles() {
+    }
+
+    /**
+     * Why {@code store} cannot be opened as a PKCS12 store under {@code password} (or, with
+     * {@code needsKey}, holds no private key), or {@code null} if it can. Pekko opens the stores
+     * only when the first TLS connection is made: a worker given the wrong file or the wrong
+     * password started, said it was joining, then logged a stack trace for every connection it
+     * tried, and never joined nor stopped. A launcher asks first.
+     *
+     * @param store the store, as the settings checked it
+     * @param password the store password
+     * @param needsKey whether the store must hold a private key (a member's key store)
+     * @return the problem, or {@code null}
+     */
+    static String openProblem(Path store, String password, boolean needsKey) {
+        KeyStore ks;
+        try (InputStream in = Files.newInputStream(store)) {
+            ks = KeyStore.getInstance("PKCS12");
+            ks.load(in, password.toCharArray());
+        } catch (IOException | GeneralSecurityException e) {
+            return "cannot open it as a PKCS12 store with the store password (" + e.getMessage() + ")";
+        }
+        if (!needsKey) {
+            return null;
+        }
+        try {
+            for (String alias : Collections.list(ks.aliases())) {
+                if (ks.isKeyEntry(alias)) {
+                    return null;
+                }
+            }
+        } catch (KeyStoreException e) {
+            return "cannot read its entries (" + e.getMessage() + ")";
+        }
+        return "it holds no private key: a member's key store holds its key and certificate";
     }
 
     /**

@@ -28,8 +28,9 @@ import java.util.Set;
  * (a worker whose seeds never answer keeps trying, and says no more). With
  * {@code -Dspindle.exitWithParent=true} the worker exits when the process that started it does.
  * Exits with status 2 on bad arguments (a one-line reason and the usage on stderr), including an
- * unreadable password file, a {@code --bind} address that does not resolve and a {@code --port}
- * that is taken, 1 when it leaves the cluster (downed, its coordinator saw it as
+ * unreadable password file, a {@code --bind} address that does not resolve, a {@code --port}
+ * that is taken, and a store that does not open with the store password (or a key store without
+ * a key), 1 when it leaves the cluster (downed, its coordinator saw it as
  * lost, or it is refused for a message limit other than the coordinator's, which it says at once
  * as {@code spindle worker <id> refused: <why>}), 0 after {@code --help} and when the coordinator retired it (it prints
  * {@code spindle worker <id> retired: ...} and leaves once its data has moved).
@@ -135,6 +136,15 @@ public final class WorkerMain {
         String listenProblem = WorkerCommandLine.listenProblem(settings.bindAddress(), settings.port());
         if (listenProblem != null) {
             throw new IllegalArgumentException(listenProblem);
+        }
+        String keyStoreProblem = StoreFiles.openProblem(settings.checkedKeyStore(), password, true);
+        if (keyStoreProblem != null) {
+            throw new IllegalArgumentException("--key-store " + line.text("--key-store", null) + ": " + keyStoreProblem);
+        }
+        String trustStoreProblem = StoreFiles.openProblem(settings.checkedTrustStore(), password, false);
+        if (trustStoreProblem != null) {
+            throw new IllegalArgumentException("--trust-store " + line.text("--trust-store", null) + ": "
+                    + trustStoreProblem);
         }
         return new Launch(PekkoWorker.start(settings, id, threads, memory), settings);
     }
