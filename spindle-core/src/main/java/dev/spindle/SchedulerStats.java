@@ -240,9 +240,10 @@ public record SchedulerStats(
      * @param index the worker's index (its thread is named {@code <name>-worker-<index>})
      * @param spare whether this is a spare worker, started to compensate for blocking sections
      *     (only a {@code WorkStealingPool} starts spares)
-     * @param completed tasks this worker ran to their end, normally or by throwing (a future of
-     *     {@code submit} cancelled before it started runs nothing and is not counted); zero for
-     *     the async runtime, whose tasks run in polls (see {@link #polls()})
+     * @param completed tasks this worker ran to their end, normally or by throwing (a task
+     *     cancelled before it started, a future of {@code submit} or a task of {@code invokeAny}
+     *     cancelled once another succeeded, runs nothing and is not counted); zero for the async
+     *     runtime, whose tasks run in polls (see {@link #polls()})
      * @param polls async runtime only: polls of a task this worker made; zero for the pools
      * @param wakeups async runtime only: woken tasks this worker took from its own wake channel;
      *     zero for the pools

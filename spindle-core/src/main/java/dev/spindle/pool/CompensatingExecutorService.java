@@ -51,8 +51,7 @@ import java.util.concurrent.TimeoutException;
  * futures, whose {@code get} helps instead.
  *
  * <p>{@code invokeAny} is {@link AbstractExecutorService}'s algorithm, done here so that each
- * task is queued in a wrapper whose cancellation reaches the task's future (see
- * {@link #invokeAnyQueued}).
+ * task is queued as its own future, with no wrapper around it (see {@link #invokeAnyQueued}).
  */
 abstract class CompensatingExecutorService extends AbstractExecutorService {
 
@@ -246,14 +245,18 @@ abstract class CompensatingExecutorService extends AbstractExecutorService {
 
     /**
      * {@code invokeAny} as {@link AbstractExecutorService} does it: each task goes to
-     * {@code execute} as the future {@link #newTaskFor} makes, the next one only while none has
-     * completed, and the first success is returned; the rest are cancelled with interrupt. The
-     * time is looked at only once every task is queued. The difference: a task is queued inside
-     * an {@link AnyTask}, not the JDK's completion-queue wrapper, whose cancellation left the
-     * task's own future not started. {@code shutdownNow()} returns that wrapper, and an
-     * interrupted close cancels it, as it cancels every future it drops so that its caller is
-     * told ({@link dev.spindle.internal.Closing#cancelIfFuture}): the caller here was not, and
-     * waited for the task's future for good.
+     * {@code execute}, the next one only while none has completed, and the first success is
+     * returned; the rest are cancelled with interrupt. The time is looked at only once every task
+     * is queued. The difference: a task is queued as it is, a {@link ForkTask} that tells the
+     * waiting {@code invokeAny} when it is done ({@link #anyTaskFor}), not inside a wrapper.
+     * The JDK's completion-queue wrapper, cancelled, left the task's own future not started;
+     * {@code shutdownNow()} returns the task itself now, and an interrupted close cancels it, as
+     * it cancels every future it drops so that its caller is told
+     * ({@link dev.spindle.internal.Closing#cancelIfFuture}), and so is the caller here. And a
+     * wrapper ran, and was counted as a completed task ({@link dev.spindle.SchedulerStats.WorkerStats#completed()}),
+     * whether or not its task ran: every task cancelled in the queue once another had succeeded
+     * was counted, on every pool. A fork task is run by a worker only if it was not cancelled, and
+     * counted only then ({@link ForkTask#tryRun}), on every pool.
      */
     private <T> T invokeAnyQueued(Collection<? extends Callable<T>> tasks, boolean timed, long nanos)
             throws InterruptedException, ExecutionException, TimeoutException {
@@ -268,9 +271,9 @@ abstract class CompensatingExecutorService extends AbstractExecutorService {
                 Future<T> f = completed.poll();
                 if (f == null) {
                     if (it.hasNext()) {
-                        RunnableFuture<T> task = newTaskFor(it.next());
+                        ForkTask<T> task = anyTaskFor(it.next(), completed);
                         futures.add(task);
-                        execute(new AnyTask<>(task, completed));
+                        execute(task);
                         pending++;
                         continue;
                     }
@@ -305,28 +308,16 @@ abstract class CompensatingExecutorService extends AbstractExecutorService {
     }
 
     /**
-     * A task of {@link #invokeAnyQueued} as queued: runs the task's future, then hands it to the
-     * waiting {@code invokeAny}. Cancelled (handed back by {@code shutdownNow()}, and cancelled by
-     * the holder of the list, as an interrupted close does), it cancels that future too, so that
-     * the {@code invokeAny} is told rather than left waiting for a task nothing will run.
+     * A task of {@link #invokeAnyQueued}, as it is queued: once done (run, failed, or cancelled,
+     * in the queue or while it runs, by {@code invokeAny} or by the holder of
+     * {@code shutdownNow()}'s list) it adds itself to {@code completed}, for {@code invokeAny} to
+     * take. Its parent is the one {@code submit} gives ({@link #submittedParent}): a work-sharing,
+     * priority or pinned pool's task runs only on that pool's workers.
      */
-    private static final class AnyTask<T> extends FutureTask<Void> {
-        private final RunnableFuture<T> task;
-        private final BlockingQueue<Future<T>> completed;
-
-        AnyTask(RunnableFuture<T> task, BlockingQueue<Future<T>> completed) {
-            super(task, null);
-            this.task = task;
-            this.completed = completed;
-        }
-
-        @Override
-        protected void done() {
-            if (isCancelled()) {
-                task.cancel(false);
-            }
-            completed.add(task);
-        }
+    private <T> ForkTask<T> anyTaskFor(Callable<T> callable, BlockingQueue<Future<T>> completed) {
+        ForkTask<T> task = new ForkTask<>(callable, submittedParent());
+        task.toCompletableFuture().whenComplete((value, failure) -> completed.add(task));
+        return task;
     }
 
     /**
