@@ -383,7 +383,8 @@ abstract class AbstractPool extends PoolCore {
         List<RunnableFuture<T>> futures = futures(tasks, false);
         List<Invoked> copies = new ArrayList<>(futures.size());
         for (RunnableFuture<T> f : futures) {
-            copies.add(new Invoked(f));
+            // what this pool's newTaskFor makes (CompensatingExecutorService's): it says whether its task ran
+            copies.add(new Invoked((CompensatingExecutorService.CompensatingFuture<T>) f));
         }
         boolean done = false;
         try {
@@ -404,8 +405,7 @@ abstract class AbstractPool extends PoolCore {
                     // here would break that (and a task that swallowed the interrupt got here)
                     return new ArrayList<>(futures);
                 }
-                if (c.claim()) {
-                    c.future.run();
+                if (c.runIfUnclaimed()) {
                     w.countExecuted();         // a task this worker ran, outside its loop: stats
                 }
             }
@@ -441,13 +441,13 @@ abstract class AbstractPool extends PoolCore {
      * A task of {@link #invokeAllHere} as queued for any worker: the caller also runs it unless a
      * peer claimed it first, so the queue keeps a copy after it ran. Whoever claims it first runs
      * it; {@link #shutdownNow()} claims those nobody has, returning their futures as never
-     * started, and leaves the others out.
+     * started, and leaves the others out. Not final only for a test's seam ({@link #claimed}).
      */
-    private static final class Invoked implements Runnable {
-        final RunnableFuture<?> future;
+    static class Invoked implements Runnable {
+        final CompensatingExecutorService.CompensatingFuture<?> future;
         private final AtomicBoolean claimed = new AtomicBoolean();
 
-        Invoked(RunnableFuture<?> future) {
+        Invoked(CompensatingExecutorService.CompensatingFuture<?> future) {
             this.future = future;
         }
 
@@ -461,16 +461,28 @@ abstract class AbstractPool extends PoolCore {
         }
 
         /**
-         * {@return whether the task ran here} It runs unless someone claimed it first, or
-         * {@code invokeAll} cancelled it (its timeout passed, or it was interrupted) while it
-         * waited in the queue: a cancelled future's {@code run} does nothing, and no task ran.
+         * {@return whether the task ran here, to its end} It runs unless someone claimed it
+         * first, or {@code invokeAll} cancelled it (its timeout passed, or it was interrupted)
+         * before it started: a cancelled future's {@code run} does nothing, and no task ran.
+         * Asked of the future after its run ({@link CompensatingExecutorService.CompensatingFuture#ended}),
+         * not looked at before: a cancel landing between that look and the run had the copy
+         * counted as run by a peer, though nothing ran.
          */
         boolean runIfUnclaimed() {
-            if (!claim() || future.isDone()) {
+            if (!claim()) {
                 return false;
             }
+            claimed();
             future.run();
-            return true;
+            return future.ended;
+        }
+
+        /**
+         * Called once this copy is claimed, just before its future runs: nothing. A seam for
+         * tests, which cancel the future here, as {@code invokeAll} does when its timeout passes
+         * or it is interrupted while a peer is about to run the task.
+         */
+        void claimed() {
         }
     }
 

@@ -370,7 +370,8 @@ abstract class CompensatingExecutorService extends AbstractExecutorService {
 
         /**
          * Whether {@link #run} ran the task to its end (it returned or threw), for the pool's
-         * count of completed tasks ({@link AbstractPool#runTask}). A future cancelled before it
+         * count of completed tasks ({@link AbstractPool#runTask}, and the copies of an
+         * {@code invokeAll} on a worker, {@link AbstractPool.Invoked}). A future cancelled before it
          * started runs nothing, and counted as a completed task, a work-sharing, priority or
          * pinned pool reported every cancelled submission as run (a work-stealing pool counts
          * only the tasks it starts). Written and read by the running thread alone: plain. With
