@@ -11,6 +11,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Timeout;
@@ -87,17 +88,31 @@ class InvokeAnyFromOutsideCompletedCountTest {
     @ParameterizedTest
     @EnumSource(PoolKind.class)
     void tasksCancelledBeforeTheyStartAreNotCounted(PoolKind kind) throws Exception {
-        runAndCount(kind, false);
+        PoolCore pool = kind.create(1);
+        runAndCount(kind.name(), pool, pool, false);
     }
 
     @ParameterizedTest
     @EnumSource(PoolKind.class)
     void timedInvokeAnyToo(PoolKind kind) throws Exception {
-        runAndCount(kind, true);
+        PoolCore pool = kind.create(1);
+        runAndCount(kind.name(), pool, pool, true);
     }
 
-    private static void runAndCount(PoolKind kind, boolean timed) throws Exception {
+    /** A union's {@code invokeAny} called from outside queues the tasks on member 0 the same way. */
+    @ParameterizedTest
+    @EnumSource(PoolKind.class)
+    void throughAnOwningUnion(PoolKind kind) throws Exception {
         PoolCore pool = kind.create(1);
+        runAndCount("union of " + kind, SchedulerUnion.owning(pool), pool, false);
+    }
+
+    /**
+     * Runs the scenario of the class overview: {@code service} (the pool, or a union owning it)
+     * gets the holder and the {@code invokeAny}; {@code pool} runs them and is counted.
+     */
+    private static void runAndCount(String kind, ExecutorService service, PoolCore pool, boolean timed)
+            throws Exception {
         AtomicInteger ran = new AtomicInteger();
         AtomicInteger tasksRun = new AtomicInteger();
         AtomicInteger firstRun = new AtomicInteger(-1);
@@ -119,14 +134,14 @@ class InvokeAnyFromOutsideCompletedCountTest {
             });
         }
         Hooked hooked = new Hooked(tasks, allQueued::countDown);
-        pool.execute(() -> {
+        service.execute(() -> {
             ran.incrementAndGet();
             awaitUninterruptibly(allQueued);
         });
 
-        int result = timed ? pool.invokeAny(hooked, 30, TimeUnit.SECONDS) : pool.invokeAny(hooked);
+        int result = timed ? service.invokeAny(hooked, 30, TimeUnit.SECONDS) : service.invokeAny(hooked);
         invokeAnyReturned.countDown();
-        pool.shutdown();
+        service.shutdown();
         assertThat(pool.awaitTermination(20, TimeUnit.SECONDS)).isTrue();
 
         assertThat(hooked.iterations()).as("invokeAny checks the tasks, then queues them").isEqualTo(2);
