@@ -197,6 +197,10 @@ class SpindleScriptRegressionTest {
      */
 
     private String benchJavaArguments(String variable, String value) throws Exception {
+        return benchJavaArguments(variable, value, "bench", "--workloads", "fib");
+    }
+
+    private String benchJavaArguments(String variable, String value, String... args) throws Exception {
         Path script = Paths.get("..", "spindle").toAbsolutePath().normalize();
         Path root = Files.createDirectories(dir.resolve("checkout"));
         Path copy = Files.copy(script, root.resolve("spindle"), StandardCopyOption.REPLACE_EXISTING);
@@ -204,8 +208,9 @@ class SpindleScriptRegressionTest {
         Path javaCalls = dir.resolve("java-args.txt");
         executable(bin.resolve("java"), "#!/bin/sh\n{ for a in \"$@\"; do printf '[%s]' \"$a\"; done; echo; } > '"
                 + javaCalls + "'\n");
-        ProcessBuilder pb = new ProcessBuilder("bash", copy.toString(), "bench", "--workloads", "fib")
-                .redirectErrorStream(true);
+        List<String> command = new ArrayList<>(List.of("bash", copy.toString()));
+        command.addAll(List.of(args));
+        ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
         pb.environment().put("PATH", bin + ":" + System.getenv("PATH"));
         pb.environment().remove("SPINDLE_JAVA_OPTS");
         pb.environment().put(variable, value);
@@ -227,5 +232,17 @@ class SpindleScriptRegressionTest {
     @ValueSource(strings = {"JDK_JAVA_OPTIONS", "JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS"})
     void withoutAHeapSizeTheBenchHeapIsStillFixed(String variable) throws Exception {
         assertThat(benchJavaArguments(variable, "-Dx=1")).contains("[-Xms2g][-Xmx2g][-XX:+AlwaysPreTouch]");
+    }
+
+    /**
+     * A bench command that only prints its help or version starts without the bench heap: 2 GB
+     * touched up front made {@code ./spindle bench --help} take a second, and fail to start on a
+     * machine with less than 2 GB free. Failed before: every case had {@code -Xms2g}.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"bench --help", "bench -h", "bench async --help", "bench --version", "bench echo -V"})
+    void aBenchThatOnlyPrintsItsHelpStartsWithoutTheBenchHeap(String command) throws Exception {
+        assertThat(benchJavaArguments("SPINDLE_UNUSED", "", command.split(" "))).contains("[-jar]")
+                .doesNotContain("[-Xms2g]").doesNotContain("[-XX:+AlwaysPreTouch]");
     }
 }
