@@ -175,6 +175,21 @@ public final class ActorSystem implements AutoCloseable {
      * its messages then missing from the total for good.
      */
     private final AtomicLong endedProcessed = new AtomicLong();
+    /**
+     * Ends being counted, as a pair of counters read by {@link #stats()} to tell whether its
+     * snapshot raced one: {@code endsStarted} is added to before an ended actor leaves
+     * {@link #actors}, {@code endsFinished} once its messages have joined
+     * {@link #endedProcessed} (a {@code finally}, so a count that fails on the way still
+     * finishes). Each ended actor's move from the set to the total is otherwise two steps, and a
+     * snapshot taken between them missed its messages: a caller that had seen the last actor's
+     * stop counted (no actor live) then read a total one actor short (see {@link #stats()}).
+     * Added to once per actor's end, never per message. An add that itself failed (a stack
+     * overflow in the {@code finally}, at the depth where the first add had just succeeded) would
+     * leave an end in progress for good: every snapshot then walks {@link #SNAPSHOT_ATTEMPTS}
+     * times and counts one actor live too many, its sum still never above the true one.
+     */
+    private final AtomicLong endsStarted = new AtomicLong();
+    private final AtomicLong endsFinished = new AtomicLong();
     /** The highest {@code messagesProcessed} a snapshot has reported (see {@link #stats()}). */
     private final AtomicLong processedReported = new AtomicLong();
     private volatile boolean closed;
@@ -451,12 +466,17 @@ public final class ActorSystem implements AutoCloseable {
         if (hook != null) {
             hook.run();
         }
-        if (actors.remove(cell)) {
-            hook = endedCountHook;
-            if (hook != null) {
-                hook.run();
+        endsStarted.getAndIncrement();
+        try {
+            if (actors.remove(cell)) {
+                hook = endedCountHook;
+                if (hook != null) {
+                    hook.run();
+                }
+                endedProcessed.addAndGet(processed);
             }
-            endedProcessed.addAndGet(processed);
+        } finally {
+            endsFinished.getAndIncrement();
         }
         if (uncountedEnds) {
             sweepUncountedEnds();
@@ -478,8 +498,15 @@ public final class ActorSystem implements AutoCloseable {
         }
         try {
             for (ActorCell<?> cell : actors) {
-                if (cell.isStopped() && actors.remove(cell)) {
-                    endedProcessed.addAndGet(cell.processedCount());
+                if (cell.isStopped()) {
+                    endsStarted.getAndIncrement();
+                    try {
+                        if (actors.remove(cell)) {
+                            endedProcessed.addAndGet(cell.processedCount());
+                        }
+                    } finally {
+                        endsFinished.getAndIncrement();
+                    }
                 }
             }
         } catch (Throwable sweepFailed) {
@@ -522,27 +549,51 @@ public final class ActorSystem implements AutoCloseable {
 
     /**
      * A snapshot of the counters: messages processed, dead letters, live actors. Exact once
-     * no message is in flight.
+     * no message is in flight and no actor's end is being counted; an actor whose end is being
+     * counted as the snapshot is taken counts as live in it, so a snapshot that says no actor is
+     * live has the exact count of processed messages (once no message is in flight).
      *
      * @return the snapshot
      */
     public ActorSystemStats stats() {
-        long processed = endedProcessed.get();
-        int live = 0;
-        for (ActorCell<?> cell : actors) {
-            processed += cell.processedCount();
-            if (!cell.isStopped()) {
-                live++;
+        // An ended actor leaves the set, then its count joins the total (actorEnded): a walk that
+        // missed it in the set may have read the total without it. The ends' counters tell: no end
+        // in progress as the walk began (finished, read first, equal to started) and none started
+        // by its end (started unchanged) means every actor was either in the set or in the total
+        // as read, once, which makes the sum exact. A snapshot that raced ends (churn) is tried
+        // again a few times, then reported as is: its sum may fall short, never exceed, and the
+        // ends it raced count as live (they were, as it began), so that no snapshot says "none
+        // live" with a short count. The getter never waits for an ending actor.
+        for (int attempt = 1; ; attempt++) {
+            long finishedBefore = endsFinished.get();
+            long startedBefore = endsStarted.get();
+            long processed = endedProcessed.get();
+            int live = 0;
+            for (ActorCell<?> cell : actors) {
+                processed += cell.processedCount();
+                if (!cell.isStopped()) {
+                    live++;
+                }
             }
+            VarHandle.acquireFence();         // the walk's reads before the check (as StampedLock.validate)
+            long startedAfter = endsStarted.get();
+            boolean racedAnEnd = startedBefore != finishedBefore || startedAfter != startedBefore;
+            if (racedAnEnd && attempt < SNAPSHOT_ATTEMPTS) {
+                continue;
+            }
+            if (racedAnEnd) {
+                live = (int) Math.min(Integer.MAX_VALUE, live + (startedAfter - finishedBefore));
+            }
+            // Published as a counter (Micrometer's spindle.actor.messages), it must never go down:
+            // report the highest sum seen, still at most the true count, and exact when this
+            // snapshot raced no end.
+            processed = processedReported.accumulateAndGet(processed, Math::max);
+            return new ActorSystemStats(processed, deadLetters.sum(), live);
         }
-        // An actor that ends while this runs leaves the set before its count joins the total
-        // (actorEnded), so a walk that misses it in the set may have read the total without it:
-        // the sum can fall short, never exceed. Published as a counter (Micrometer's
-        // spindle.actor.messages), it must never go down, so report the highest sum seen; that is
-        // still at most the true count, and exact once no message is in flight.
-        processed = processedReported.accumulateAndGet(processed, Math::max);
-        return new ActorSystemStats(processed, deadLetters.sum(), live);
     }
+
+    /** How many walks {@link #stats()} makes before it reports one that raced actors' ends. */
+    private static final int SNAPSHOT_ATTEMPTS = 4;
 
     /**
      * The {@code n} deepest mailboxes of the live actors, deepest first; empty mailboxes are not
