@@ -990,7 +990,7 @@ public final class Async {
                     AsyncTask<?> passed = current;
                     current = th.secondFor(v);
                     Object r = DirectTask.pollValue(current, cx);
-                    if (v != null && r != DirectTask.PENDING && passesOn(r, v)) {
+                    if (r != DirectTask.PENDING && secondPassesOn(current, r, v)) {
                         current = passed;      // the function passed v on at once: still passed's (as a then's)
                         own = false;           // but the function saw it
                     } else {
@@ -1210,6 +1210,21 @@ public final class Async {
     }
 
     /**
+     * Whether a then's second task {@code second}, whose value is {@code r}, passed on the
+     * (non-null) value {@code v} its function was given: {@link #passesOn}, unless {@code second}
+     * took {@code r} out of a shared place itself ({@link #takerOf}: a receive, or one passed on
+     * as its own). Identity alone cannot tell: a receive may return the very object the first
+     * task had by coincidence ({@code Integer.valueOf(0)} is one object wherever it is made, and
+     * an object sent through a channel may also be a handle's), and taken for passed on, the
+     * value was the first task's, so a drop of it left the receive's take standing: the message
+     * neither received nor in its channel. Asked only when the identity holds, so a then's usual
+     * completion pays nothing more.
+     */
+    static boolean secondPassesOn(AsyncTask<?> second, Object r, Object v) {
+        return v != null && passesOn(r, v) && takerOf(second) == null;
+    }
+
+    /**
      * A map. Its value is its function's, unless the function returned the very value it was
      * given (logged it, checked it and passed it on): then it is its task's, and a handle's if
      * that task read it from one, which still holds it for its other awaiters
@@ -1360,7 +1375,7 @@ public final class Async {
             }
             AsyncTask<T> f = start(v);
             Poll<R> p = tail().poll(cx);
-            if (v != null && p != null && !p.isPending() && passesOn(p.value(), v)) {
+            if (p != null && !p.isPending() && secondPassesOn(second, p.value(), v)) {
                 first = f;                     // the first's value passed on: see readFromHandle
             }
             return p;
@@ -1377,7 +1392,7 @@ public final class Async {
             }
             AsyncTask<T> f = start(v);
             Object r = DirectTask.pollValue(tail(), cx);
-            if (v != null && r != DirectTask.PENDING && passesOn(r, v)) {
+            if (r != DirectTask.PENDING && secondPassesOn(second, r, v)) {
                 first = f;                     // the first's value passed on: see readFromHandle
             }
             return r;
