@@ -609,6 +609,7 @@ final class GraphScheduler implements AutoCloseable {
     List<CompletableFuture<Object>> submit(List<TaskSpec<?>> specs) {
         Message.Compute submitter = ClusterWorker.runningTask(this);   // read on the caller's thread; ours only
         return call(() -> {
+            long submitterLine = submitter == null ? 0 : lineOf(submitter);
             Map<String, TaskSpec<?>> batch = new HashMap<>();
             for (TaskSpec<?> s : specs) {
                 TaskState earlier = tasks.get(s.key());
@@ -645,9 +646,12 @@ final class GraphScheduler implements AutoCloseable {
                 long record = ++recordSeq;
                 TaskState t = new TaskState(s.withoutFutures(), new NotifierFuture<>(notifierThread, record));
                 t.record = record;
+                t.line = record;
+                t.lineSince = attemptSeq;
                 if (submitter != null) {
                     t.submitterKey = submitter.key();
                     t.submitterAttempt = submitter.attempt();
+                    t.submitterLine = submitterLine;
                 }
                 TaskState earlier = tasks.get(s.key());
                 if (earlier != null) {
@@ -674,6 +678,19 @@ final class GraphScheduler implements AutoCloseable {
             stalls();                         // placed on stalled workers: taken back, and told if none can run them
             return futures;
         });
+    }
+
+    /**
+     * The {@link TaskState#line} of the record whose attempt {@code submitter} is, or 0 if it is no
+     * record's here now. Attempt numbers only grow, and the records of one key follow each other
+     * (a key is free again only once its record is forgotten, and then it is given no attempt any
+     * more), so the attempts numbered above the count when the current record's line began are
+     * that line's: an attempt of a forgotten record of the key, still running, is numbered at or
+     * below it.
+     */
+    private long lineOf(Message.Compute submitter) {
+        TaskState parent = tasks.get(submitter.key());
+        return parent != null && submitter.attempt() > parent.lineSince ? parent.line : 0;
     }
 
     /**
@@ -709,7 +726,12 @@ final class GraphScheduler implements AutoCloseable {
      * {@code earlier} from inside its function, may submit that key again: the attempt that took
      * the key failed (or was lost with its worker) and the task is being retried, and a retry runs
      * the same function, which submits the same keys. Not while a task still pending depends on the
-     * earlier record, which it would lose.
+     * earlier record, which it would lose. A later attempt of the same task, not of another task
+     * under the same key: with {@code forgetReleased}, a task's key is free again once it is
+     * forgotten, and a new task submitted under it is another task, whose function's submissions
+     * are new keys to it; taken for a retry's, they replaced a nested record whose future the
+     * client still held, and a task given that future as a dependency read the new task's value
+     * instead of the value its future had (so the {@link TaskState#line}s must be one).
      */
     private boolean resubmittable(TaskState earlier, Message.Compute submitter) {
         if (submitter == null || earlier.submitterKey == null || !earlier.submitterKey.equals(submitter.key())
@@ -719,6 +741,9 @@ final class GraphScheduler implements AutoCloseable {
         TaskState parent = tasks.get(submitter.key());
         if (parent == null || parent.state != TaskState.State.PROCESSING || parent.attempt != submitter.attempt()) {
             return false;                     // not the current attempt of a task of this cluster
+        }
+        if (earlier.submitterLine != parent.line) {
+            return false;                     // submitted by another task that had this key (forgotten since)
         }
         for (TaskState d : earlier.dependents) {
             if (d.state == TaskState.State.WAITING || d.state == TaskState.State.PROCESSING) {
@@ -740,6 +765,8 @@ final class GraphScheduler implements AutoCloseable {
      *     submission is linked (it may need them again)
      */
     private List<TaskState> supersede(TaskState earlier, TaskState next) {
+        next.line = earlier.line;             // the same task, submitted again: its later attempts may resubmit too
+        next.lineSince = earlier.lineSince;
         // its worker abandons the run (ClusterWorker.release): else its value, stored when it
         // ends, would stand there for the new record's, and a dependent placed there read it
         abandonRun(earlier);

@@ -150,6 +150,21 @@ final class TaskState {
     String submitterKey;
     long submitterAttempt;
     /**
+     * The {@link #line} of the record whose attempt submitted this one, or 0 if that attempt was
+     * no record's of this scheduler then (GraphScheduler.lineOf).
+     */
+    long submitterLine;
+    /**
+     * The records of this key that are one task, attempt after attempt: the number of the record
+     * that began the line, which a record that replaces an earlier one (a retried task submitting
+     * its keys again) takes over, and the scheduler's attempt count when that record was made, so
+     * that every attempt of the line is numbered above it. A record made anew under a key that was
+     * forgotten begins a line of its own: its task is another task, whose function's submissions
+     * must not replace those of the forgotten one (GraphScheduler.resubmittable).
+     */
+    long line;
+    long lineSince;
+    /**
      * Held futures of earlier records of this key that this one replaced (a retried task submitting
      * its keys again): their releases are theirs and not this record's, and their cancels do not
      * cancel this record's task.
