@@ -311,17 +311,27 @@ public final class WorkerCommandLine {
     }
 
     /**
-     * The comma-separated values of {@code option}, each stripped; empty if it was not given.
+     * The comma-separated values of {@code option}, each stripped; empty if it was not given. An
+     * empty entry (a leading, trailing or doubled comma, or a value of white space alone) is
+     * refused, not dropped: it is as likely a variable that was not set ({@code --seed "$A,$B"})
+     * as a comma too many, and dropped, the worker joined through fewer seeds, or allowed fewer
+     * packages, than the command line seemed to name.
      *
      * @param option the option, with its leading {@code --}
-     * @return a new list of the non-empty values, in the order given
+     * @return a new list of the values, in the order given, none of them empty
+     * @throws IllegalArgumentException naming the option and its value, if an entry is empty
      */
     public List<String> list(String option) {
         String value = values.get(option);
         List<String> items = new ArrayList<>();
         if (value != null) {
-            for (String item : value.split(",")) {
-                items.add(item.strip());
+            for (String item : value.split(",", -1)) {        // -1: keep the trailing empty entries
+                String stripped = item.strip();
+                if (stripped.isEmpty()) {
+                    throw new IllegalArgumentException(option + " '" + value + "': an empty entry (a comma too many,"
+                            + " or a variable that was not set?)");
+                }
+                items.add(stripped);
             }
         }
         return items;
