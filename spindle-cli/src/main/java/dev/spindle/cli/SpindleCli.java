@@ -15,6 +15,7 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.Spec;
 
 /**
@@ -73,8 +74,37 @@ public final class SpindleCli implements Callable<Integer> {
         CommandLine cl = new CommandLine(new SpindleCli());
         cl.setExecutionExceptionHandler(SpindleCli::onFailure);
         cl.setParameterExceptionHandler(SpindleCli::onBadArguments);
-        cl.setExecutionStrategy(parsed -> outputWritten(cl, parsed, new CommandLine.RunLast().execute(parsed)));
+        cl.setExecutionStrategy(parsed -> {
+            refuseEmptyEntries(parsed);
+            return outputWritten(cl, parsed, new CommandLine.RunLast().execute(parsed));
+        });
         return cl;
+    }
+
+    /**
+     * Refuses a comma-separated option ({@code --workloads}, {@code --runtimes}, {@code --servers},
+     * ...) with an empty entry, as a usage error naming the option and the value as typed, for
+     * every command before it runs. picocli's split drops a trailing empty entry, so
+     * {@code bench --workloads fib,} ran fib alone without a word, where the user may have meant
+     * {@code --workloads "fib,$MORE"} with {@code MORE} unset; an inner one reached the harness,
+     * refused as {@code unknown workload ''}, without the option.
+     */
+    private static void refuseEmptyEntries(CommandLine.ParseResult parsed) {
+        for (CommandLine command : parsed.asCommandLineList()) {
+            for (OptionSpec option : command.getParseResult().matchedOptions()) {
+                if (option.splitRegex().isEmpty()) {
+                    continue;
+                }
+                for (String value : option.originalStringValues()) {
+                    for (String entry : value.split(option.splitRegex(), -1)) {   // -1: the trailing ones too
+                        if (entry.isBlank()) {
+                            throw new CommandLine.ParameterException(command, option.longestName() + " '" + value
+                                    + "': an empty entry (a comma too many, or a variable that was not set?)");
+                        }
+                    }
+                }
+            }
+        }
     }
 
     /**
