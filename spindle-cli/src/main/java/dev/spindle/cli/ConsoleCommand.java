@@ -15,10 +15,13 @@ import dev.spindle.cluster.Client;
 import dev.spindle.cluster.LocalCluster;
 import dev.spindle.cluster.Restrictions;
 import dev.spindle.cluster.TaskSpec;
+import dev.spindle.cluster.WorkerCommandLine;
 import dev.spindle.console.Console;
 import dev.spindle.pool.WorkSharingPool;
 import dev.spindle.pool.WorkStealingPool;
 import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.net.BindException;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.time.Duration;
@@ -160,7 +163,7 @@ final class ConsoleCommand implements Callable<Integer> {
         CountDownLatch stop = new CountDownLatch(1);
         // the console first: a port that is taken (or an address this machine does not have)
         // fails before the demo's runtimes start, which were started and closed again for nothing
-        try (Console console = settings.start();
+        try (Console console = listening(settings);
                 WorkStealingPool pool = WorkStealingPool.builder().name("fork-join").build();
                 WorkSharingPool actorPool = WorkSharingPool.builder().workers(2).name("actors").build();
                 ActorSystem actors = ActorSystem.builder().name("actors").scheduler(actorPool).build();
@@ -184,6 +187,25 @@ final class ConsoleCommand implements Callable<Integer> {
             load.join(5_000);
         }
         return 0;
+    }
+
+    /**
+     * Starts the console; a port that is taken, or an address this machine does not have, is a
+     * usage error naming {@code --port} or {@code --bind}, as a worker launcher reports it
+     * ({@link WorkerCommandLine#cannotListen}): the user chooses another. It failed as a run
+     * (status 1). The console's own bind is the check, so no port can be taken between the two.
+     */
+    private Console listening(Console.Builder settings) {
+        try {
+            return settings.start();
+        } catch (UncheckedIOException e) {
+            BindException bind = WorkerCommandLine.bindFailure(e);
+            if (bind == null) {
+                throw e;
+            }
+            throw new CommandLine.ParameterException(spec.commandLine(),
+                    WorkerCommandLine.cannotListen(this.bind, port, bind));
+        }
     }
 
     /**

@@ -7,7 +7,9 @@ import dev.spindle.cluster.internal.OwnFiles;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
+import java.net.BindException;
 import java.net.InetAddress;
+import java.net.NetworkInterface;
 import java.net.ServerSocket;
 import java.net.UnknownHostException;
 import java.nio.ByteBuffer;
@@ -23,8 +25,10 @@ import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.nio.file.attribute.UserPrincipal;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.EnumSet;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -251,10 +255,62 @@ public final class WorkerCommandLine {
         try (ServerSocket s = new ServerSocket(port, 1, address)) {
             return null;
         } catch (IOException | SecurityException e) {
-            return "cannot listen on " + bind + ":" + port + " (" + e.getMessage() + "): "
-                    + (port == 0 ? "is " + bind + " an address of this machine? choose another with --bind"
-                            : "is another member using the port? choose another with --port");
+            return cannotListen(bind, port, e);
         }
+    }
+
+    /**
+     * The one line for a failure to listen on {@code bind:port}, naming the option to change:
+     * {@link #listenProblem}'s, and a launcher's (or a command's) whose own bind failed
+     * ({@link #bindFailure}), the port taken after the check or never checked. A usage error
+     * (status {@value #USAGE}): the user chooses another port or address.
+     *
+     * @param bind the address, as {@code --bind} gave it
+     * @param port the port, 0 for any free one
+     * @param failure why it could not listen
+     * @return the problem, in one line
+     */
+    public static String cannotListen(String bind, int port, Exception failure) {
+        return "cannot listen on " + bind + ":" + port + " (" + failure.getMessage() + "): "
+                + (port == 0 || !ofThisMachine(bind) ? "is " + bind + " an address of this machine? choose another with --bind"
+                        : "is another process using the port? choose another with --port");
+    }
+
+    /** Whether {@code bind} is an address of this machine; {@code true} where that cannot be told. */
+    private static boolean ofThisMachine(String bind) {
+        try {
+            InetAddress address = InetAddress.getByName(bind);
+            return address.isAnyLocalAddress() || address.isLoopbackAddress()
+                    || NetworkInterface.getByInetAddress(address) != null;
+        } catch (IOException | SecurityException cannotTell) {
+            return true;
+        }
+    }
+
+    /**
+     * The {@link BindException} that made {@code failure} (a member's or a server's start) fail,
+     * {@code null} if none: a failure to listen, which {@link #cannotListen} reports as a usage
+     * error, not as a bug. Its causes and the exceptions each suppressed are searched (a
+     * transport wraps the bind's failure in its own exceptions).
+     *
+     * @param failure what the start threw
+     * @return the bind's failure, or {@code null}
+     */
+    public static BindException bindFailure(Throwable failure) {
+        Set<Throwable> seen = Collections.newSetFromMap(new IdentityHashMap<>());
+        List<Throwable> todo = new ArrayList<>(List.of(failure));
+        while (!todo.isEmpty() && seen.size() < 64) {           // a cause chain may loop back
+            Throwable t = todo.remove(todo.size() - 1);
+            if (t == null || !seen.add(t)) {
+                continue;
+            }
+            if (t instanceof BindException bind) {
+                return bind;
+            }
+            todo.add(t.getCause());
+            todo.addAll(List.of(t.getSuppressed()));
+        }
+        return null;
     }
 
     /**
