@@ -6,6 +6,7 @@ package dev.spindle.cluster.pekko;
 import dev.spindle.cluster.TransportSettings;
 import dev.spindle.cluster.WorkerCommandLine;
 import dev.spindle.cluster.WorkerMemory;
+import java.net.BindException;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Set;
@@ -29,7 +30,7 @@ import java.util.Set;
  * {@code -Dspindle.exitWithParent=true} the worker exits when the process that started it does.
  * Exits with status 2 on bad arguments (a one-line reason and the usage on stderr), including an
  * unreadable password file, a {@code --bind} address that does not resolve, a {@code --port}
- * that is taken, and a store that does not open with the store password (or a key store without
+ * that is taken (before the member starts, or by the time it binds), and a store that does not open with the store password (or a key store without
  * a key), 1 when it leaves the cluster (downed, its coordinator saw it as
  * lost, or it is refused for a message limit other than the coordinator's, which it says at once
  * as {@code spindle worker <id> refused: <why>}), 0 after {@code --help} and when the coordinator retired it (it prints
@@ -42,6 +43,9 @@ public final class WorkerMain {
             + "[--max-message-bytes N] [--password-file FILE] [--memory-limit BYTES] [--spill-dir DIR] [--help]  "
             + "(password from SPINDLE_STORE_PASSWORD or --password-file, a file its owner's alone; --memory-limit: spill "
             + "values to disk above 60 % of it in memory, start no task above 80 %, suffix k, m or g)";
+
+    /** Run just before the worker's member starts, after the checks; tests take the port there. */
+    static volatile Runnable beforeStartForTests = () -> { };
 
     private WorkerMain() {
     }
@@ -146,6 +150,19 @@ public final class WorkerMain {
             throw new IllegalArgumentException("--trust-store " + line.text("--trust-store", null) + ": "
                     + trustStoreProblem);
         }
-        return new Launch(PekkoWorker.start(settings, id, threads, memory), settings);
+        beforeStartForTests.run();
+        try {
+            return new Launch(PekkoWorker.start(settings, id, threads, memory), settings);
+        } catch (RuntimeException e) {
+            // the port taken since the check (another process starting at the same moment): the
+            // check's usage error, not Pekko's RemoteTransportException and its stack trace;
+            // anything else is left to show as what it is
+            BindException bind = WorkerCommandLine.bindFailure(e);
+            if (bind == null) {
+                throw e;
+            }
+            throw new IllegalArgumentException(WorkerCommandLine.cannotListen(settings.bindAddress(), settings.port(),
+                    bind), e);
+        }
     }
 }
