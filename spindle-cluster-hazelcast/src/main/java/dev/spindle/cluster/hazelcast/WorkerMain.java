@@ -8,6 +8,7 @@ import dev.spindle.cluster.WorkerCommandLine;
 import dev.spindle.cluster.WorkerMemory;
 import java.io.ObjectInputFilter;
 import java.io.PrintStream;
+import java.net.BindException;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
@@ -35,7 +36,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * <p>Exit status: 0 after {@code --help}, and when the coordinator retired the worker (it prints
  * {@code spindle worker <id> retired: ...} and leaves once its data has moved); 2 for a bad command line (a one-line reason and the
  * usage on stderr), including an unreadable secret file, a --bind address that does not resolve and a port
- * that is taken; 1 when the
+ * that is taken (before the member starts, or by the time it binds); 1 when the
  * worker cannot take part or stops (refused by the coordinator, no coordinator in time, its
  * coordinator left the cluster, the coordinator cut it off, it could not send its reports to the
  * coordinator, or its member
@@ -75,6 +76,9 @@ public final class WorkerMain {
             WorkerCommandLine.MEMORY_USAGE,
             "  --help                          print this help");
 
+    /** Run just before the worker's member starts, after the checks; tests take the port there. */
+    static volatile Runnable beforeStartForTests = () -> { };
+
     private WorkerMain() {
     }
 
@@ -109,10 +113,18 @@ public final class WorkerMain {
         if (portProblem != null) {
             return WorkerCommandLine.usageError(err, portProblem, USAGE_TEXT);
         }
+        beforeStartForTests.run();
         HazelcastWorker worker;
         try {
             worker = HazelcastWorker.start(o.settings, o.id, o.threads, o.memory);
         } catch (RuntimeException e) {
+            // the port taken since the check (another process starting at the same moment): the
+            // check's usage error, not a worker that could not take part
+            BindException bind = WorkerCommandLine.bindFailure(e);
+            if (bind != null) {
+                return WorkerCommandLine.usageError(err, WorkerCommandLine.cannotListen(o.settings.bindAddress(),
+                        o.settings.port(), bind), USAGE_TEXT);
+            }
             err.println("WorkerMain: worker " + o.id + " could not start its member: " + e.getMessage());
             return FAILED;
         }
