@@ -121,8 +121,9 @@ public final class WorkerMain {
         int id = line.workerId();
         int threads = line.threads();
         int port = line.port(0, 0);
+        // the settings' range, checked here so that the error names the option
         int failureSeconds = line.number("--failure-seconds", TransportSettings.DEFAULT_FAILURE_SECONDS,
-                TransportSettings.MIN_FAILURE_SECONDS);
+                TransportSettings.MIN_FAILURE_SECONDS, PekkoClusterSettings.MAX_FAILURE_SECONDS);
         int maxMessageBytes = line.number("--max-message-bytes", -1, 1);  // the builder checks the range
         line.require("--id", "--cluster", "--key-store", "--trust-store", "--seed");
         WorkerMemory memory = line.memory();

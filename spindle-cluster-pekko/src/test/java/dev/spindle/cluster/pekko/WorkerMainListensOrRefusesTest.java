@@ -83,6 +83,28 @@ class WorkerMainListensOrRefusesTest {
                 .hasMessageStartingWith(option + ": ");
     }
 
+    /**
+     * A failure timeout out of the settings' range is named by its option, at either end: above
+     * {@link PekkoClusterSettings#MAX_FAILURE_SECONDS} (longer than Pekko can schedule) it was
+     * refused in the builder's words, {@code failureSeconds must be in 2..5000000}.
+     */
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+        "5000001    | --failure-seconds must be at most 5000000, got 5000001",
+        "2147483647 | --failure-seconds must be at most 5000000, got 2147483647",
+        "2147483648 | --failure-seconds needs a whole number, got '2147483648'",
+        "1          | --failure-seconds must be at least 2, got 1",
+        "0          | --failure-seconds must be at least 2, got 0",
+        "-5         | --failure-seconds must be at least 2, got -5",
+    })
+    void aFailureTimeoutOutOfRangeIsRefusedByItsOption(String value, String message, @TempDir Path dir)
+            throws IOException {
+        List<String> args = args(dir, "--failure-seconds", value);
+        assertThatThrownBy(() -> WorkerMain.start(args.toArray(new String[0]), ENV))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage(message);
+    }
+
     @Test
     void moreThreadsThanAPoolMayHaveAreRefusedByTheirOption(@TempDir Path dir) throws IOException {
         List<String> args = args(dir, "--threads", "32768");
