@@ -71,7 +71,7 @@ public final class SpindleCli implements Callable<Integer> {
 
     /** {@return the configured command line, not yet run; tests redirect its output streams} */
     public static CommandLine commandLine() {
-        CommandLine cl = new CommandLine(new SpindleCli());
+        CommandLine cl = new ArgumentFilesRead(new SpindleCli());
         cl.setExecutionExceptionHandler(SpindleCli::onFailure);
         cl.setParameterExceptionHandler(SpindleCli::onBadArguments);
         cl.setExecutionStrategy(parsed -> {
@@ -79,6 +79,48 @@ public final class SpindleCli implements Callable<Integer> {
             return outputWritten(cl, parsed, new CommandLine.RunLast().execute(parsed));
         });
         return cl;
+    }
+
+    /**
+     * The command line, whose argument files ({@code @FILE}) that cannot be read are a usage
+     * error: picocli throws an {@code InitializationException} while it parses, which
+     * {@code execute} took for a failure of the program, a stack trace and status 1, for a
+     * directory or an unreadable file named after an {@code @}. (A file that does not exist is no
+     * argument file to picocli, but an argument, refused as unmatched.)
+     */
+    private static final class ArgumentFilesRead extends CommandLine {
+
+        /** picocli's message, which names the file after it. */
+        private static final String COULD_NOT_READ = "Could not read argument file @";
+
+        ArgumentFilesRead(Object command) {
+            super(command);
+        }
+
+        @Override
+        public ParseResult parseArgs(String... args) {
+            try {
+                return super.parseArgs(args);
+            } catch (InitializationException e) {
+                Throwable unread = e;         // an argument file named in one: picocli wraps each level
+                while (unread.getCause() instanceof InitializationException inner) {
+                    unread = inner;
+                }
+                String message = unread.getMessage();
+                if (!(unread.getCause() instanceof IOException) || message == null
+                        || !message.startsWith(COULD_NOT_READ)) {
+                    throw e;                  // a command's definition at fault: a bug, to show as one
+                }
+                String file = message.substring(COULD_NOT_READ.length());
+                String why = unread.getCause().getMessage();
+                // FileNotFoundException says "FILE (reason)": the reason alone
+                if (why != null && why.startsWith(file + " (") && why.endsWith(")")) {
+                    why = why.substring(file.length() + 2, why.length() - 1);
+                }
+                throw new ParameterException(this, "cannot read the argument file " + file + " ("
+                        + (why != null ? why : unread.getCause().toString()) + ")", e);
+            }
+        }
     }
 
     /**
