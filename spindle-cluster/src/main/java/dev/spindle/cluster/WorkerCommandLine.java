@@ -32,6 +32,7 @@ import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Supplier;
 
 /**
  * The command line of a transport's {@code WorkerMain}: {@code --option value} pairs from a
@@ -459,8 +460,9 @@ public final class WorkerCommandLine {
 
     private static String secretFile(String fileOption, String file, String envVariable, String what) {
         String named = fileOption + " " + file;
+        Path checked = nonEmptyPath(fileOption, file);
         try {
-            Path path = Path.of(file);
+            Path path = checked;
             BasicFileAttributes attributes;
             try {
                 PosixFileAttributes posix = Files.readAttributes(path, PosixFileAttributes.class);
@@ -583,7 +585,73 @@ public final class WorkerCommandLine {
         try {
             set.run();
         } catch (IllegalArgumentException e) {
+            String message = e.getMessage();
+            if (message != null && message.startsWith(option + " ")) {
+                throw e;                      // named already, as list() names an empty entry
+            }
+            throw new IllegalArgumentException(option + ": " + message, e);
+        }
+    }
+
+    /**
+     * Runs {@code make}, a settings builder's call that checks several values at once (a
+     * builder's constructor), and reports its refusal of the one setting whose message starts
+     * with {@code setting} (as the builder names it) under {@code option}; a refusal of another
+     * setting is left as it is, not put under an option it is not about.
+     *
+     * @param option the option that gives the setting, with its leading {@code --}
+     * @param setting how the builder's messages about it start, such as {@code "clusterName "}
+     * @param make the builder call
+     * @param <T> what it makes
+     * @return what it made
+     * @throws IllegalArgumentException {@code "<option>: "} and the builder's message, if it
+     *     refuses the setting; the builder's exception as it is, if it refuses another
+     */
+    public static <T> T asOption(String option, String setting, Supplier<T> make) {
+        try {
+            return make.get();
+        } catch (IllegalArgumentException e) {
+            if (e.getMessage() == null || !e.getMessage().startsWith(setting)) {
+                throw e;
+            }
             throw new IllegalArgumentException(option + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * The regular file that {@code option} names (links followed), or {@code null} if it was not
+     * given (which {@link #require} reports): checked here so that the error names the option.
+     *
+     * @param option the option, with its leading {@code --}
+     * @return the path as given, or {@code null}
+     * @throws IllegalArgumentException if the value is empty (which names the current
+     *     directory), or names nothing or something other than a file, such as a directory
+     */
+    public Path file(String option) {
+        String value = values.get(option);
+        if (value == null) {
+            return null;
+        }
+        Path path = nonEmptyPath(option, value);
+        if (!Files.isRegularFile(path)) {
+            throw new IllegalArgumentException(option + " " + value + (Files.exists(path) ? ": not a file" : ": no such file"));
+        }
+        return path;
+    }
+
+    /**
+     * {@code value} as a path; refused if empty, as {@code Path.of("")} is the current directory,
+     * which exists: an unset variable in {@code --option "$FILE"} named wherever the worker was
+     * started.
+     */
+    private static Path nonEmptyPath(String option, String value) {
+        if (value.isEmpty()) {
+            throw new IllegalArgumentException(option + " needs a file, got ''");
+        }
+        try {
+            return Path.of(value);
+        } catch (InvalidPathException e) {
+            throw new IllegalArgumentException(option + " " + value + ": not a path (" + e.getMessage() + ")");
         }
     }
 

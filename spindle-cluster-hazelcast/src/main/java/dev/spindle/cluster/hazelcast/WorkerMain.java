@@ -235,7 +235,8 @@ public final class WorkerMain {
             line.require("--id", "--cluster");
             WorkerMemory memory = line.memory();
             String secret = line.secret("--secret-file", env, "SPINDLE_SECRET", "secret");
-            HazelcastClusterSettings.Builder b = HazelcastClusterSettings.builder(line.text("--cluster", null), secret)
+            HazelcastClusterSettings.Builder b = WorkerCommandLine.asOption("--cluster", "clusterName ",
+                    () -> HazelcastClusterSettings.builder(line.text("--cluster", null), secret))
                     .port(port).failureSeconds(failureSeconds);
             WorkerCommandLine.asOption("--bind", () -> b.bindAddress(line.text("--bind",
                     TransportSettings.DEFAULT_BIND_ADDRESS)));

@@ -127,9 +127,11 @@ public final class WorkerMain {
         int maxMessageBytes = line.number("--max-message-bytes", -1, 1);  // the builder checks the range
         line.require("--id", "--cluster", "--key-store", "--trust-store", "--seed");
         WorkerMemory memory = line.memory();
+        Path keyStore = line.file("--key-store");
+        Path trustStore = line.file("--trust-store");
         String password = line.secret("--password-file", env, "SPINDLE_STORE_PASSWORD", "store password");
-        PekkoClusterSettings.Builder b = PekkoClusterSettings.builder(line.text("--cluster", null),
-                Path.of(line.text("--key-store", null)), Path.of(line.text("--trust-store", null)), password)
+        PekkoClusterSettings.Builder b = WorkerCommandLine.asOption("--cluster", "clusterName ",
+                () -> PekkoClusterSettings.builder(line.text("--cluster", null), keyStore, trustStore, password))
                 .port(port).failureSeconds(failureSeconds);
         WorkerCommandLine.asOption("--bind", () -> b.bindAddress(line.text("--bind", TransportSettings.DEFAULT_BIND_ADDRESS)));
         if (maxMessageBytes != -1) {

@@ -105,6 +105,31 @@ class WorkerMainListensOrRefusesTest {
                 .hasMessage(message);
     }
 
+    /**
+     * A store that is not there, or not a file, an empty cluster name or password file, and an
+     * empty entry of a list are named by their option, once: they were refused in the settings'
+     * words ({@code no key store at ...}, {@code clusterName must be ...}), as the current
+     * directory ({@code --password-file : cannot read it (... Is a directory)}), or named twice
+     * ({@code --seed: --seed 'a:1,': ...}).
+     */
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+        "--key-store     | /nonexistent/worker.p12 | --key-store /nonexistent/worker.p12: no such file",
+        "--trust-store   | /nonexistent/trust.p12  | --trust-store /nonexistent/trust.p12: no such file",
+        "--key-store     | ''                      | --key-store needs a file, got ''",
+        "--trust-store   | /                       | --trust-store /: not a file",
+        "--cluster       | ''                      | --cluster: clusterName must be letters, digits, '-' or '_' (at most 64), got ''",
+        "--password-file | ''                      | --password-file needs a file, got ''",
+        "--seed          | '127.0.0.1:25520,'      | --seed '127.0.0.1:25520,': an empty entry (a comma too many, or a variable that was not set?)",
+    })
+    void eachBadValueIsNamedByItsOptionOnce(String option, String value, String message, @TempDir Path dir)
+            throws IOException {
+        List<String> args = args(dir, option, value);
+        assertThatThrownBy(() -> WorkerMain.start(args.toArray(new String[0]), ENV))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage(message);
+    }
+
     @Test
     void moreThreadsThanAPoolMayHaveAreRefusedByTheirOption(@TempDir Path dir) throws IOException {
         List<String> args = args(dir, "--threads", "32768");
