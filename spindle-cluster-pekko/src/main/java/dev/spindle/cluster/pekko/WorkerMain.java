@@ -127,9 +127,9 @@ public final class WorkerMain {
         int maxMessageBytes = line.number("--max-message-bytes", -1, 1);  // the builder checks the range
         line.require("--id", "--cluster", "--key-store", "--trust-store", "--seed");
         WorkerMemory memory = line.memory();
+        String password = line.secret("--password-file", env, "SPINDLE_STORE_PASSWORD", "store password");
         Path keyStore = line.file("--key-store");
         Path trustStore = line.file("--trust-store");
-        String password = line.secret("--password-file", env, "SPINDLE_STORE_PASSWORD", "store password");
         PekkoClusterSettings.Builder b = WorkerCommandLine.asOption("--cluster", "clusterName ",
                 () -> PekkoClusterSettings.builder(line.text("--cluster", null), keyStore, trustStore, password))
                 .port(port).failureSeconds(failureSeconds);
