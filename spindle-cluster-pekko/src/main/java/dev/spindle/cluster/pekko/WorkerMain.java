@@ -111,7 +111,9 @@ public final class WorkerMain {
     /**
      * Starts the worker the command line describes; {@code null} for {@code --help}.
      *
-     * @throws IllegalArgumentException with a one-line reason for anything wrong
+     * @throws IllegalArgumentException with a one-line reason for anything wrong with the command
+     *     line, a port taken by the time the member binds included
+     * @throws IllegalStateException if the member could not start for another reason, the cause
      */
     static Launch start(String[] args, Map<String, String> env) {
         WorkerCommandLine line = WorkerCommandLine.parse(args, OPTIONS);
@@ -159,10 +161,12 @@ public final class WorkerMain {
         } catch (RuntimeException e) {
             // the port taken since the check (another process starting at the same moment): the
             // check's usage error, not Pekko's RemoteTransportException and its stack trace;
-            // anything else is left to show as what it is
+            // anything else is a failure of the start, shown with its stack trace: wrapped, so
+            // that main does not take an IllegalArgumentException or NullPointerException of the
+            // start's for a bad command line (one line and the usage, the stack trace lost)
             BindException bind = WorkerCommandLine.bindFailure(e);
             if (bind == null) {
-                throw e;
+                throw new IllegalStateException("worker " + id + " could not start its member", e);
             }
             throw new IllegalArgumentException(WorkerCommandLine.cannotListen(settings.bindAddress(), settings.port(),
                     bind), e);

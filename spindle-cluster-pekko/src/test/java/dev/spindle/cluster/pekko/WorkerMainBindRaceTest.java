@@ -31,6 +31,33 @@ class WorkerMainBindRaceTest {
     @AfterEach
     void noHook() {
         WorkerMain.beforeStartForTests = () -> { };
+        PekkoWorker.afterNodeStartForTests = () -> { };
+    }
+
+    /**
+     * A start that fails for another reason, a bug, is not taken for a bad command line: an
+     * {@link IllegalArgumentException} or {@link NullPointerException} thrown as the member
+     * started reached {@code main} as it was, which prints those two as a usage error (one line,
+     * the usage, status 2) and so hid the bug's stack trace.
+     */
+    @Test
+    void aBugInTheStartIsNotABadCommandLine() throws IOException {
+        int port;
+        try (ServerSocket free = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
+            port = free.getLocalPort();
+        }
+        NullPointerException bug = new NullPointerException("injected as the member started");
+        PekkoWorker.afterNodeStartForTests = () -> {
+            throw bug;
+        };
+        DevCertificates certs = TestCerts.get();
+        Throwable t = catchThrowable(() -> WorkerMain.start(new String[] {"--id", "0", "--threads", "1",
+            "--cluster", "c", "--key-store", certs.memberStore("worker").toString(),
+            "--trust-store", certs.trustStore().toString(), "--seed", "127.0.0.1:25520",
+            "--port", Integer.toString(port)}, Map.of("SPINDLE_STORE_PASSWORD", TestCerts.PASSWORD)));
+        assertThat(t).isNotInstanceOfAny(IllegalArgumentException.class, NullPointerException.class)
+                .hasRootCause(bug)
+                .hasMessage("worker 0 could not start its member");
     }
 
     @Test
