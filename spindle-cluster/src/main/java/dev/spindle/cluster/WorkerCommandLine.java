@@ -460,9 +460,9 @@ public final class WorkerCommandLine {
 
     private static String secretFile(String fileOption, String file, String envVariable, String what) {
         String named = fileOption + " " + file;
-        Path checked = nonEmptyPath(fileOption, file);
+        Path given = nonEmptyPath(fileOption, file);     // "" is the current directory
         try {
-            Path path = checked;
+            Path path = given;
             BasicFileAttributes attributes;
             try {
                 PosixFileAttributes posix = Files.readAttributes(path, PosixFileAttributes.class);

@@ -30,8 +30,9 @@ import java.util.Set;
  * {@code -Dspindle.exitWithParent=true} the worker exits when the process that started it does.
  * Exits with status 2 on bad arguments (a one-line reason and the usage on stderr), including an
  * unreadable password file, a {@code --bind} address that does not resolve, a {@code --port}
- * that is taken (before the member starts, or by the time it binds), and a store that does not open with the store password (or a key store without
- * a key), 1 when it leaves the cluster (downed, its coordinator saw it as
+ * that is taken (before the member starts, or by the time it binds), and a store that does not
+ * open with the store password (or a key store without a key); 1 when the member cannot start for
+ * another reason (with the stack trace), and when it leaves the cluster (downed, its coordinator saw it as
  * lost, or it is refused for a message limit other than the coordinator's, which it says at once
  * as {@code spindle worker <id> refused: <why>}), 0 after {@code --help} and when the coordinator retired it (it prints
  * {@code spindle worker <id> retired: ...} and leaves once its data has moved).
