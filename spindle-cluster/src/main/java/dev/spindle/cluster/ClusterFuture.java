@@ -288,8 +288,11 @@ public final class ClusterFuture<T> implements Future<T>, AutoCloseable {
      * <p>A {@link #release()} on another thread racing this cancel is ordered with it: either the
      * release comes first, its task runs as a released one's, and this cancel returns
      * {@code false}; or the cancel comes first and returns {@code true}, and the release finds
-     * nothing more to do. So a {@code true} return keeps a task that had not started from running,
-     * as {@link java.util.concurrent.Future#cancel} says, except where a pending task needs it.
+     * nothing more to do. So a {@code true} return keeps from running a task that had not started
+     * when its worker answered the request to give it back (not necessarily when this call
+     * returned: a task already sent may start before the request reaches its worker, and then runs
+     * to its end, its value dropped), as {@link java.util.concurrent.Future#cancel} says of a task
+     * not started, except where a pending task needs it.
      *
      * @param mayInterruptIfRunning ignored: a task that runs on a worker is not interrupted
      * @return {@code true} if this call cancelled the future; {@code false} if it had completed,
