@@ -1139,9 +1139,16 @@ public final class Async {
      * drop of a value: never on a task's poll.
      */
     static Object takerOf(AsyncTask<?> task) {
-        // bounded, though no task that completed has a cycle of seconds (its poll would overflow
-        // the stack): a walk that went round one would hold the worker for good
-        for (int steps = 0; steps <= FLATTEN_DEPTH; steps++) {
+        // no task that completed has a cycle of seconds (its poll would overflow the stack), but
+        // a walk that went round one would hold the worker for good: Brent's method finds one,
+        // as ThenTask.tail does. Not a bound on the steps: timeouts are not flattened and a
+        // then's skip stops at one, so a chain with no cycle can be deeper than any such bound
+        // (70 nested timeouts, a recursive then with a timeout round each turn), and a walk
+        // that stopped early took the operation's value for nobody's: dropped, the message lost
+        AsyncTask<?> mark = task;
+        int steps = 0;
+        int power = 1;
+        for (;;) {
             if (task instanceof WaitingOp<?, ?> op) {
                 return op.takes() ? op : null;
             }
@@ -1160,8 +1167,15 @@ public final class Async {
             } else {
                 return null;
             }
+            if (task == mark) {
+                return null;                   // round a cycle
+            }
+            if (++steps == power) {
+                mark = task;
+                power <<= 1;
+                steps = 0;
+            }
         }
-        return null;
     }
 
     /**
