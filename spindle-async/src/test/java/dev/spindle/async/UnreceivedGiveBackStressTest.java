@@ -228,6 +228,159 @@ class UnreceivedGiveBackStressTest {
         }
     }
 
+    /** A message that is one object wherever it is made, as an enum constant is. */
+    private enum Colour { RED, GREEN }
+
+    /** One object sent several times, and also the value of tasks and handles beside the channel. */
+    private static final Object SHARED = new Object() {
+        @Override
+        public String toString() {
+            return "SHARED";
+        }
+    };
+
+    /** The messages of {@link #sharedObjectsAreCountedAsOftenAsTheyWereSent}, each sent twice. */
+    private static final Object[] SHARED_VALUES = {Colour.RED, Colour.GREEN, Boolean.TRUE, Boolean.FALSE, SHARED};
+    private static final int SHARED_ROUNDS = 60;
+    private static final int SENDS_EACH = 2;
+
+    @Test
+    void sharedObjectsAreCountedAsOftenAsTheyWereSent() throws Exception {
+        // the messages are objects that other tasks hold too (a ready task, a handle's value,
+        // the first task of a then whose second receives): a runtime that told a receive's value
+        // from another task's by identity took one for the other, and lost the message or gave
+        // it back after it was received. Counted per object: each is received, or left in the
+        // channel, exactly as often as it was sent. Chains deeper than FLATTEN_DEPTH (run as a
+        // pipeline, or nested timeouts) are among the consumers
+        Random random = new Random(7878);
+        for (int round = 0; round < SHARED_ROUNDS; round++) {
+            AsyncChannel<Object> ch = new AsyncChannel<>(1 + random.nextInt(3));
+            AtomicIntegerArray received = new AtomicIntegerArray(SHARED_VALUES.length);
+            List<JoinHandle<?>> consumers = new ArrayList<>();
+            List<JoinHandle<Void>> sends = new ArrayList<>();
+            try (AsyncRuntime rt = AsyncRuntime.builder().workers(2).build()) {
+                for (int i = 0; i < CONSUMERS; i++) {
+                    int kind = random.nextInt(8);
+                    Object also = SHARED_VALUES[random.nextInt(SHARED_VALUES.length)];
+                    JoinHandle<?> h = rt.spawn(sharedConsumer(kind, ch, also, rt, received));
+                    if (kind >= 5) {               // bare, or a selection: its handle has the value
+                        h.toCompletableFuture().thenAccept(v -> receivedShared(v, received));
+                    }
+                    consumers.add(h);
+                    if (i == CONSUMERS / 2) {
+                        for (int n = 0; n < SENDS_EACH; n++) {
+                            for (Object v : SHARED_VALUES) {
+                                sends.add(rt.spawn(ch.send(v)));
+                            }
+                        }
+                    }
+                }
+                for (JoinHandle<?> h : consumers) {
+                    if (random.nextInt(4) == 0) {
+                        h.cancel(false);           // racing its poll on a worker
+                    }
+                }
+                List<? extends JoinHandle<?>> ours = consumers;
+                while (!all(sends).isDone()) {
+                    CompletableFuture.anyOf(all(sends), all(ours)).get(60, TimeUnit.SECONDS);
+                    List<JoinHandle<Void>> more = new ArrayList<>();
+                    for (JoinHandle<Void> s : sends) {
+                        if (!s.isDone()) {
+                            more.add(rt.spawn(Async.map(ch.receive(), v -> recordShared(v, received))));
+                        }
+                    }
+                    ours = more;
+                }
+            }
+            ch.close();
+            int[] inChannel = new int[SHARED_VALUES.length];
+            for (;;) {
+                Poll<Object> p;
+                try {
+                    p = ch.receive().poll(new AsyncCombinatorTest.HandContext());
+                } catch (ChannelClosedException drained) {
+                    break;
+                }
+                assertThat(p.isReady()).as("round %d: a value left in flight", round).isTrue();
+                inChannel[sharedIndex(p.value())]++;
+            }
+            for (int v = 0; v < SHARED_VALUES.length; v++) {
+                assertThat(received.get(v) + inChannel[v])
+                        .as("round %d: %s received %d times, %d in the channel",
+                                round, SHARED_VALUES[v], received.get(v), inChannel[v])
+                        .isEqualTo(SENDS_EACH);
+            }
+        }
+    }
+
+    private static int sharedIndex(Object v) {
+        for (int i = 0; i < SHARED_VALUES.length; i++) {
+            if (SHARED_VALUES[i] == v) {
+                return i;
+            }
+        }
+        throw new AssertionError("not a message of the test: " + v);
+    }
+
+    private static Void recordShared(Object v, AtomicIntegerArray received) {
+        received.incrementAndGet(sharedIndex(v));
+        return null;
+    }
+
+    private static void receivedShared(Object v, AtomicIntegerArray received) {
+        if (v instanceof Async.Selected<?> s) {
+            receivedShared(s.value(), received);
+        } else if (v instanceof List<?> l) {
+            l.forEach(x -> receivedShared(x, received));
+        } else if (v != NOT_A_MESSAGE) {
+            recordShared(v, received);
+        }
+    }
+
+    /** A loser's value that is no message (a select's other branch never wins with it). */
+    private static final Object NOT_A_MESSAGE = new Object();
+
+    private static <T> AsyncTask<T> deeperThanTheWalk(AsyncTask<T> task) {
+        for (int i = 0; i <= Async.FLATTEN_DEPTH + 2; i++) {
+            task = Async.timeout(task, Duration.ofMinutes(5));
+        }
+        return task;
+    }
+
+    private static <T> AsyncTask<T> runAsAPipeline(AsyncTask<T> task) {
+        for (int i = 0; i <= Async.FLATTEN_DEPTH + 2; i++) {
+            task = Async.recover(task, e -> {
+                throw new IllegalStateException("test: passed on", e);
+            });
+        }
+        return task;
+    }
+
+    private static AsyncTask<?> sharedConsumer(int kind, AsyncChannel<Object> ch, Object also, AsyncRuntime rt,
+            AtomicIntegerArray received) {
+        switch (kind) {
+            case 0:
+                return Async.map(ch.receive(), v -> recordShared(v, received));
+            case 1:                                // the then's second receives what its first had
+                return Async.all(List.<AsyncTask<?>>of(Async.then(Async.ready(also), x -> ch.receive()), failsLater()));
+            case 2:                                // so, as one of a chain run as a pipeline
+                return Async.all(List.<AsyncTask<?>>of(
+                        runAsAPipeline(Async.then(Async.ready(also), x -> ch.receive())), failsLater()));
+            case 3:
+                return Async.all(List.<AsyncTask<?>>of(deeperThanTheWalk(ch.receive()), failsLater()));
+            case 4:
+                return Async.map(Async.any(List.of(Async.then(Async.ready(also), x -> ch.receive()),
+                        Async.timeout(ch.receive(), Duration.ofMinutes(5)))), v -> recordShared(v, received));
+            case 5:                                // the first is a handle that holds the same object
+                return Async.then(rt.spawn(Async.ready(also)), x -> ch.receive());
+            case 6:
+                return Async.select(List.of(Async.then(Async.ready(also), x -> ch.receive()),
+                        Async.then(new AsyncPromise<Object>(), x -> Async.ready(NOT_A_MESSAGE))));
+            default:
+                return ch.receive();
+        }
+    }
+
     @Test
     void everyPermitIsReleasedOnceAndNeverMoreThanTheSemaphoreHad() throws Exception {
         Random random = new Random(7272);
