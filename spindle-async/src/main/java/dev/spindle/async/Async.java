@@ -1231,11 +1231,14 @@ public final class Async {
      * task had by coincidence ({@code Integer.valueOf(0)} is one object wherever it is made, and
      * an object sent through a channel may also be a handle's), and taken for passed on, the
      * value was the first task's, so a drop of it left the receive's take standing: the message
-     * neither received nor in its channel. Asked only when the identity holds, so a then's usual
-     * completion pays nothing more.
+     * neither received nor in its channel. Nor if {@code second} reads {@code r} from a handle
+     * ({@link #readFromHandle}: a promise the function completed with {@code v} and returned,
+     * to hand it to others too): the handle holds it for its other awaiters, and taken for the
+     * first task's, the value was dropped (a connection closed) under them. Asked only when the
+     * identity holds, so a then's usual completion pays nothing more.
      */
     static boolean secondPassesOn(AsyncTask<?> second, Object r, Object v) {
-        return v != null && passesOn(r, v) && takerOf(second) == null;
+        return v != null && passesOn(r, v) && takerOf(second) == null && !readFromHandle(second);
     }
 
     /**
@@ -1358,10 +1361,12 @@ public final class Async {
      * if that one read it from one, which still holds it for its other awaiters
      * ({@link #readFromHandle}). Counted as the second task's own (a ready task the function
      * made), the runtime closed it under them when it dropped it. Told at the poll that starts
-     * the second task alone, by {@link Async#passesOn} of the second's value and the first's,
-     * which that poll still has; a second task that is pending first and later returns the
-     * first's value (one the function captured) is not told apart, and its value counts as the
-     * second's.
+     * the second task alone, by {@link Async#secondPassesOn} of the second's value and the
+     * first's, which that poll still has; a second task that is pending first and later returns
+     * the first's value (one the function captured) is not told apart, and its value counts as
+     * the second's. So does one that took its value from a shared place itself (a receive) or
+     * reads it from a handle (a promise the function completed with the value and returned),
+     * whatever object it is: the handle holds it for its other awaiters.
      */
     private static final class ThenTask<T, R> extends DirectTask<R> implements Cancellable {
         /**
