@@ -57,6 +57,23 @@ class AThenEndingInAHandleThatHoldsItsFirstValueLeavesItToTheHandleTest {
     }
 
     @Test
+    void soDoesAChainRunAsAPipeline() {
+        Conn c = new Conn("c");
+        AsyncPromise<Conn> promise = new AsyncPromise<>();
+        AsyncTask<Conn> chain = publishing(c, promise);
+        for (int i = 0; i <= Async.FLATTEN_DEPTH + 1; i++) {
+            chain = Async.recover(chain, e -> {
+                throw new IllegalStateException("test: passed on", e);
+            });
+        }
+        AsyncTask<List<Object>> all = Async.all(List.<AsyncTask<?>>of(chain, FAILS));
+        assertThatThrownBy(() -> all.poll(new AsyncCombinatorTest.HandContext()))
+                .isInstanceOf(IllegalStateException.class);
+        assertThat(awaited(promise)).isSameAs(c);
+        assertThat(c.closed).isFalse();
+    }
+
+    @Test
     void aSelectionTheRuntimeDropsLeavesItToThePromise() {
         Conn c = new Conn("c");
         AsyncPromise<Conn> promise = new AsyncPromise<>();
