@@ -876,9 +876,14 @@ public final class Async {
      */
     static final int FLATTEN_DEPTH = 64;
 
-    /** The task an unstarted map, then or recover awaits first, or {@code null} if {@code t} is none. */
+    /**
+     * The task an unstarted map, then or recover awaits first, or {@code null} if {@code t} is
+     * none. An {@link #any} is a stage too, but not a link: it takes the winner's value out of
+     * its selection, which a {@link Pipeline} does not do, so a chain starts at it. Counted as a
+     * link, the pipeline let the selection through as if it were a recover's value.
+     */
     private static AsyncTask<?> innerStage(AsyncTask<?> t) {
-        if (t instanceof Stage<?, ?> s) {
+        if (t instanceof Stage<?, ?> s && !(t instanceof AnyTask<?>)) {
             return s.task;
         }
         if (t instanceof ThenTask<?, ?> th && th.second == null && th.first != null) {
