@@ -177,10 +177,16 @@ abstract class PoolCore extends CompensatingExecutorService implements Scheduler
      */
     final SchedulerStats snapshot(int parallelism, int liveWorkers, int blockedWorkers, long sharedQueued,
             List<SchedulerStats.WorkerStats> workers, IdleCoordinator idle) {
+        return snapshot(parallelism, liveWorkers, blockedWorkers, sharedQueued, workers,
+                idle.parkedCount(), idle.searchingCount());
+    }
+
+    /** As above, with the idle figures already read (a pool that checks them against a move). */
+    final SchedulerStats snapshot(int parallelism, int liveWorkers, int blockedWorkers, long sharedQueued,
+            List<SchedulerStats.WorkerStats> workers, int parked, int searching) {
         boolean over = isTerminated();
         return new SchedulerStats(name, parallelism, over ? 0 : liveWorkers, over ? 0 : blockedWorkers,
-                sharedQueued, workers, rejected.get(), failed.get(), over ? 0 : idle.parkedCount(),
-                over ? 0 : idle.searchingCount());
+                sharedQueued, workers, rejected.get(), failed.get(), over ? 0 : parked, over ? 0 : searching);
     }
 
     // ------------------------------------------------------------------ threads

@@ -11,6 +11,7 @@ import dev.spindle.internal.IdleControl;
 import dev.spindle.internal.IdleCoordinator;
 import dev.spindle.internal.WatcherRole;
 import dev.spindle.queue.Injector;
+import java.lang.invoke.VarHandle;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -826,25 +827,58 @@ public final class WorkStealingPool extends PoolCore {
      * Returns a racy snapshot of the pool's counters (see {@link SchedulerStats}): every worker
      * slot ever started, spares included, with its completed tasks, steals in both directions,
      * runner helps, overflows, parks and deque length; the injector's length as the shared queue.
+     * A spare that is retiring as the snapshot is taken counts as parked in it (it has left the
+     * parked stack or the search and not yet the live workers), so a pool with no task reports no
+     * active worker while a spare retires; a snapshot that raced a retirement through all its
+     * attempts may report fewer active workers than there were, never more.
      */
     @Override
     public SchedulerStats stats() {
-        List<SchedulerStats.WorkerStats> list = new ArrayList<>();
-        Worker[] ws = workers;
-        for (int i = 0, n = shared.slotsInUse(); i < n; i++) {
-            Worker w = ws[i];
-            if (w == null) {
+        Spares spares = shared.spares;
+        // A retiring spare leaves the parked stack (or the search), then the live count
+        // (Spares.retiresStarted): read between the two it was live and neither parked nor
+        // searching, an active worker in a pool with no task. No retirement in progress as the
+        // walk began (finished, read first, equal to started) and none begun by its end means
+        // every spare was counted the same way in live and the idle figures. A snapshot that
+        // raced one is taken again a few times, then the spares it raced count as parked. The
+        // getter never waits for a retiring spare.
+        for (int attempt = 1; ; attempt++) {
+            long finishedBefore = spares.retiresFinished();
+            long startedBefore = spares.retiresStarted();
+            List<SchedulerStats.WorkerStats> list = new ArrayList<>();
+            Worker[] ws = workers;
+            for (int i = 0, n = shared.slotsInUse(); i < n; i++) {
+                Worker w = ws[i];
+                if (w == null) {
+                    continue;
+                }
+                long overflowed = w.overflowed();
+                // the deque counts every task other threads took from its top (the overflow's
+                // takeOldest is the owner's and not among them); shutdownNow's drain took some
+                long stolenFrom = Math.max(0, w.deque.stolenCount() - w.drained());
+                list.add(new SchedulerStats.WorkerStats(i, w.spare, w.executed(), 0, 0, w.steals(),
+                        stolenFrom, overflowed, w.parks(), w.localSize(), w.unparks(), w.runnerHelps()));
+            }
+            int live = spares.live();
+            int blocked = spares.blocked();
+            long queued = injector.size();
+            int parked = idle.parkedCount();
+            int searching = idle.searchingCount();
+            VarHandle.acquireFence();         // the reads above before the check (as StampedLock.validate)
+            long startedAfter = spares.retiresStarted();
+            boolean racedARetire = startedBefore != finishedBefore || startedAfter != startedBefore;
+            if (racedARetire && attempt < SNAPSHOT_ATTEMPTS) {
                 continue;
             }
-            long overflowed = w.overflowed();
-            // the deque counts every task other threads took from its top (the overflow's
-            // takeOldest is the owner's and not among them); shutdownNow's drain took some
-            long stolenFrom = Math.max(0, w.deque.stolenCount() - w.drained());
-            list.add(new SchedulerStats.WorkerStats(i, w.spare, w.executed(), 0, 0, w.steals(),
-                    stolenFrom, overflowed, w.parks(), w.localSize(), w.unparks(), w.runnerHelps()));
+            if (racedARetire) {
+                parked = (int) Math.min(Integer.MAX_VALUE, parked + (startedAfter - finishedBefore));
+            }
+            return snapshot(parallelism, live, blocked, queued, list, parked, searching);
         }
-        return snapshot(parallelism, shared.spares.live(), shared.spares.blocked(), injector.size(), list, idle);
     }
+
+    /** How many walks {@link #stats()} makes before it reports one that raced a retiring spare. */
+    private static final int SNAPSHOT_ATTEMPTS = 4;
 
     /** {@return the target number of running workers (spares come on top while others block)} */
     public int parallelism() {

@@ -653,7 +653,12 @@ final class Worker extends BaseWorker implements LoneTaskWatch.Peer {
         }
         for (;;) {
             if (spare && shared.spares.hasExcess()) {
+                beginRetiring();               // before it stops searching: see Spares.retiresStarted
                 stopSearching();               // hands the search to a parked peer if work remains
+                Runnable retireHook = Spares.beforeRetire;
+                if (retireHook != null) {
+                    retireHook.run();
+                }
                 if (shared.spares.tryRetire()) {
                     // Its last search may have left a task whose racy notification it swallowed
                     // (a searcher counts as one that will look) and that no look of the last
@@ -664,10 +669,12 @@ final class Worker extends BaseWorker implements LoneTaskWatch.Peer {
                     // the watch may have dropped the pool for that park (StarvationWatch, "Why no
                     // arming is missed"), so re-arm it as a round would.
                     shared.starvation.roundBegins();
+                    endRetiring();             // out of live: see Spares.retiresStarted
                     return false;
                 }
             }
             boolean watchable = register();
+            endRetiring();                     // parked again, if it had begun to retire
             if (pool.isShutdown()) {
                 pool.tryTerminate();
             }
@@ -708,6 +715,26 @@ final class Worker extends BaseWorker implements LoneTaskWatch.Peer {
     private boolean retired;
 
     /**
+     * Whether this spare has begun to retire and not yet left {@code live} or parked again (see
+     * {@code Spares.retiresStarted}); its own thread only.
+     */
+    private boolean retiring;
+
+    private void beginRetiring() {
+        if (!retiring) {
+            retiring = true;
+            shared.spares.retireBegins();
+        }
+    }
+
+    private void endRetiring() {
+        if (retiring) {
+            retiring = false;
+            shared.spares.retireEnds();
+        }
+    }
+
+    /**
      * A spare records its end, however it ends, so that a recording's {@code SpareStart} events
      * less its {@code SpareRetire} events are the spares still running: once only for retiring
      * here, a spare that ended with its pool (a graceful shutdown's end, or {@code shutdownNow})
@@ -715,6 +742,7 @@ final class Worker extends BaseWorker implements LoneTaskWatch.Peer {
      */
     @Override
     void ended() {
+        endRetiring();                         // a bracket left open by an error: see Spares
         if (!spare) {
             return;
         }
@@ -883,8 +911,12 @@ final class Worker extends BaseWorker implements LoneTaskWatch.Peer {
                 return EXIT;
             }
             idle.sleepAtMost(index, shared.spares.keepAliveNanos);
-            if (!idle.isNotified(index) && shared.spares.hasExcess() && idle.cancelPark(index)) {
-                return TIMED_OUT;
+            if (!idle.isNotified(index) && shared.spares.hasExcess()) {
+                beginRetiring();               // before it leaves the parked stack
+                if (idle.cancelPark(index)) {
+                    return TIMED_OUT;          // park() retires it or registers it again
+                }
+                endRetiring();                 // woken meanwhile: still on the stack
             }
         }
         return woken();
