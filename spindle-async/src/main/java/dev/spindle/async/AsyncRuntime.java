@@ -633,17 +633,21 @@ public final class AsyncRuntime implements AutoCloseable {
      * A cell is done: no wake-up will queue it again. Counted for {@link #liveTasks()} by the
      * worker {@code by} that retires it, or, when {@code by} is null, as retired by shutdown
      * (then every worker has exited and only the shutting-down thread writes the count).
+     *
+     * <p>Counted before the cell is marked done, here and where a worker's poll ends a task
+     * ({@code AsyncWorker.pollCell}, before the outcome that releases the handle's waiters): the
+     * other way round, a task's end moved it out of the live count in two steps, and a caller
+     * that had seen its handle complete, the runtime otherwise quiet, read it live. Whoever sees
+     * the cell done (its handle's outcome, a volatile write after the count) sees it counted.
      */
     void retire(TaskCell<?> c, AsyncWorker by) {
         if (by != null) {
             by.countListed(c);                 // a listed cell's end, for the idle sweep
-        }
-        c.finish();
-        if (by != null) {
             by.countRetired();
         } else {
             retiredAtShutdown = retiredAtShutdown + 1;
         }
+        c.finish();
     }
 
     /**
@@ -1074,7 +1078,11 @@ public final class AsyncRuntime implements AutoCloseable {
      * Tasks spawned and not yet done (completed, failed, cancelled, or ended by shutdown),
      * pending ones included; a racy estimate while tasks run (a task spawned on one worker may be
      * finished by another, and the counts are read one after another), exact once the runtime is
-     * quiet. Counted without shared writes on the task's path: each worker counts the spawns of
+     * quiet. A task whose handle has been seen complete with a value or a failure is no longer
+     * counted (its worker counts it before it releases the handle), so a caller that saw every
+     * task's handle complete reads zero; a task ending may leave the count a moment before its
+     * handle completes. A cancelled task is counted until a worker retires it, after its handle
+     * completed. Counted without shared writes on the task's path: each worker counts the spawns of
      * its own tasks and the cells it finishes; spawns from outside are counted under the lock
      * they already take.
      *

@@ -1172,9 +1172,9 @@ final class AsyncWorker extends AsyncWorkerPadAfter implements Runnable, LoneTas
         } catch (Throwable ex) {
             boolean interrupted = Thread.interrupted();  // a poll must not leave the worker interrupted
             countListed(c);
+            countRetired();                    // before the outcome: see AsyncRuntime#retire
             c.finish(JoinHandle.FAILED, ex);
             c.polledBy = 0;                    // after the outcome: see TaskCell.polledBy
-            countRetired();
             return interrupted;
         }
         // cleared: an interrupt left by a poll would make every later park return at once
@@ -1195,9 +1195,9 @@ final class AsyncWorker extends AsyncWorkerPadAfter implements Runnable, LoneTas
         }
         if (p.isReady()) {
             countListed(c);
+            countRetired();                    // before the outcome: see AsyncRuntime#retire
             c.finish(JoinHandle.VALUE, p.value());
             c.polledBy = 0;                    // after the outcome: see TaskCell.polledBy
-            countRetired();
         } else {
             c.polledBy = 0;                    // before the closing CAS: see TaskCell.polledBy
             if (c.finishPending(live, before)) {
