@@ -536,7 +536,8 @@ public final class Async {
          * {@link #HELD_BY_A_HANDLE} if the winner was a {@link JoinHandle}, or passed one's value
          * on (a map over it), which still holds the value for others; the receive or acquire
          * the winner's value came from ({@link #takerOf}), which takes it back if nobody
-         * receives the selection; {@link #UNTOUCHED_RESULTS} if the winner passed on a selection
+         * receives the selection (or the loop that ended with a {@link Step} one took, which
+         * gives that step back); {@link #UNTOUCHED_RESULTS} if the winner passed on a selection
          * or list of its own untouched. One reference where a boolean was: a selection stays 24
          * bytes.
          */
@@ -1136,8 +1137,11 @@ public final class Async {
      * an operation that completed, or passes its value on untouched as its own, no function of
      * the caller's having seen it (a then whose second task is one, a timeout over one, a recover
      * whose handler did not run, a long chain run as a pipeline that passed it on so, an
-     * {@link #any} won by one); or {@link #UNTOUCHED_RESULTS}: the value is a selection or list
-     * that {@code task}, a select or an all, made, or that it passes on so. Not a map or a then's
+     * {@link #any} won by one); or a {@link LoopTask} whose last turn passed on untouched a
+     * {@link Step} such an operation took, which the loop ended with its result (the loop, which
+     * keeps the step, gives it back: {@link LoopTask#giveBackStep}); or
+     * {@link #UNTOUCHED_RESULTS}: the value is a selection or list that {@code task}, a select or
+     * an all, made, or that it passes on so. Not a map or a then's
      * first task: their functions received the value (may have released the permit, or kept the
      * message, also out of a selection or list they were given), and the runtime cannot tell.
      * Asked of a child of {@code all} that completes, of a select's winner and on the runtime's
@@ -1167,6 +1171,8 @@ public final class Async {
                 task = p.current;
             } else if (task instanceof AnyTask<?> any) {
                 return any.holder == HELD_BY_A_HANDLE ? null : any.holder;
+            } else if (task instanceof LoopTask<?, ?> loop) {
+                return loop.stepTaker() == null ? null : loop;  // it gives its step back itself
             } else if (task instanceof SelectTask<?> || task instanceof AllTask<?>) {
                 return UNTOUCHED_RESULTS;
             } else {
@@ -1186,9 +1192,10 @@ public final class Async {
     /**
      * Nobody will receive {@code v}, a value a task returned: if {@code holder} (a
      * {@link Selected#holder}) is the operation it came from ({@link #takerOf}), that operation
-     * takes it back (the value goes back into its channel, the permit is released); if it is
-     * {@link #UNTOUCHED_RESULTS}, the selection or list {@code v} has its own holders undo its
-     * values; if it is {@code null}, the value is dropped as the runtime drops one
+     * takes it back (the value goes back into its channel, the permit is released); if it is a
+     * loop, the step that ended it goes back to that step's taker, {@code v} being only the
+     * step's result; if it is {@link #UNTOUCHED_RESULTS}, the selection or list {@code v} has its
+     * own holders undo its values; if it is {@code null}, the value is dropped as the runtime drops one
      * ({@link DroppedValues}: a connection is closed; a selection or list, touched by a function,
      * only drops its values so); a value a handle holds ({@link #HELD_BY_A_HANDLE}) is left to
      * it. The one place where a dropped value is undone or closed.
@@ -1196,6 +1203,8 @@ public final class Async {
     static void dropUnreceived(Object v, Object holder) {
         if (holder instanceof WaitingOp<?, ?> op) {
             op.giveBackUnreceived(v);
+        } else if (holder instanceof LoopTask<?, ?> loop) {
+            loop.giveBackStep();               // v is the step's result: the step goes back
         } else if (holder == UNTOUCHED_RESULTS) {
             if (v instanceof Selected<?> s) {
                 s.drop(true);
@@ -1545,7 +1554,21 @@ public final class Async {
      * a handle whose value is the step): the handle still holds it for its other awaiters, so
      * the loop answers {@link #readFromHandle} by asking that turn. The turn is kept only when
      * it ends the loop, in the slot of the state, which no turn needs any more: a turn that goes
-     * on stores and reads what it did before, and a loop stays 24 bytes.
+     * on stores and reads what it did before.
+     *
+     * <p>The {@link Step} itself may be a message: a turn that receives it from a channel of
+     * steps (its sender decides when the loop ends), or passes such a receive's value on
+     * untouched ({@link Async#takerOf} of the turn). The loop's value is then the step's result,
+     * not what the receive took, and a drop of that value (a failed {@code all}, a dropped
+     * selection, a failed wrap) gave nothing back: the step was neither received nor in its
+     * channel. So the loop keeps the step that ended it ({@link #ended}) and is itself the taker
+     * that {@code takerOf} answers for it, and its drop gives the step back to the turn's taker
+     * ({@link #giveBackStep}). A step that a function made of a received value (a map over the
+     * receive) is that function's: {@code takerOf} of such a turn is {@code null}, and nothing
+     * goes back. The field makes a loop 32 bytes rather than 24 (12-byte header and four
+     * compressed references: 28, padded to 8; with compact headers it stays 24); the turn slot
+     * could not hold both, and {@link #current}, which a cancel reads, cannot hold a step
+     * without a cast on every turn.
      */
     private static final class LoopTask<S, R> extends DirectTask<R> implements Cancellable {
         /**
@@ -1555,6 +1578,11 @@ public final class Async {
         private Object state;
         private final Function<? super S, ? extends AsyncTask<Step<S, R>>> step;
         private AsyncTask<Step<S, R>> current;
+        /**
+         * The step that ended the loop, kept for {@link #giveBackStep}; {@code null} until then.
+         * Written once per loop, never by a turn that goes on.
+         */
+        private Step<S, R> ended;
 
         LoopTask(S initial, Function<? super S, ? extends AsyncTask<Step<S, R>>> step) {
             this.state = initial;
@@ -1588,6 +1616,7 @@ public final class Async {
                 Step<S, R> s = (Step<S, R>) v;
                 if (s.done) {
                     state = turn;              // on completion alone: see readFromHandle
+                    ended = s;                 // and giveBackStep
                     return s.result;
                 }
                 state = s.state;
@@ -1604,6 +1633,32 @@ public final class Async {
         @Override
         boolean readFromHandle() {
             return state instanceof AsyncTask<?> turn && Async.readFromHandle(turn);
+        }
+
+        /**
+         * The operation (or loop) that took the step ending this loop out of a shared place, as
+         * {@link Async#takerOf} finds it from the last turn, or {@code null}: the loop is not
+         * done, or the step is the turn's own (a function's, or a handle's). Asked on a drop
+         * alone, after the poll that completed the loop.
+         */
+        Object stepTaker() {
+            if (ended == null || !(state instanceof AsyncTask<?> turn)) {
+                return null;
+            }
+            Object t = Async.takerOf(turn);
+            return t == UNTOUCHED_RESULTS ? null : t;  // a selection or list is never a step
+        }
+
+        /**
+         * Nobody received this loop's value, which its ending step's taker ({@link #stepTaker})
+         * took as that step: the step, not the value, goes back ({@link Async#dropUnreceived}),
+         * so the next receive gets the message whole. At most once, as the taker's own give-back.
+         */
+        void giveBackStep() {
+            Object t = stepTaker();
+            if (t != null) {
+                dropUnreceived(ended, t);
+            }
         }
 
         @Override
