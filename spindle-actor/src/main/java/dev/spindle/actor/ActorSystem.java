@@ -6,6 +6,7 @@ package dev.spindle.actor;
 import dev.spindle.Scheduler;
 import dev.spindle.internal.BlockingSupport;
 import dev.spindle.internal.Closing;
+import dev.spindle.internal.MoveBracket;
 import dev.spindle.internal.Strays;
 import dev.spindle.internal.jfr.JfrGate;
 import dev.spindle.pool.SchedulerUnion;
@@ -157,10 +158,13 @@ public final class ActorSystem implements AutoCloseable {
      */
     volatile boolean uncountedEnds;
     private static final VarHandle UNCOUNTED_ENDS;
+    private static final VarHandle ENDS_OWED;
 
     static {
         try {
-            UNCOUNTED_ENDS = MethodHandles.lookup().findVarHandle(ActorSystem.class, "uncountedEnds", boolean.class);
+            MethodHandles.Lookup lookup = MethodHandles.lookup();
+            UNCOUNTED_ENDS = lookup.findVarHandle(ActorSystem.class, "uncountedEnds", boolean.class);
+            ENDS_OWED = lookup.findVarHandle(ActorSystem.class, "endsOwed", long.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -176,20 +180,26 @@ public final class ActorSystem implements AutoCloseable {
      */
     private final AtomicLong endedProcessed = new AtomicLong();
     /**
-     * Ends being counted, as a pair of counters read by {@link #stats()} to tell whether its
-     * snapshot raced one: {@code endsStarted} is added to before an ended actor leaves
-     * {@link #actors}, {@code endsFinished} once its messages have joined
-     * {@link #endedProcessed} (a {@code finally}, so a count that fails on the way still
-     * finishes). Each ended actor's move from the set to the total is otherwise two steps, and a
-     * snapshot taken between them missed its messages: a caller that had seen the last actor's
-     * stop counted (no actor live) then read a total one actor short (see {@link #stats()}).
-     * Added to once per actor's end, never per message. An add that itself failed (a stack
-     * overflow in the {@code finally}, at the depth where the first add had just succeeded) would
-     * leave an end in progress for good: every snapshot then walks {@link #SNAPSHOT_ATTEMPTS}
-     * times and counts one actor live too many, its sum still never above the true one.
+     * Ends being counted, for {@link #stats()}: each ended actor's move from the set to the total
+     * is two steps, and a snapshot taken between them missed its messages: a caller that had seen
+     * the last actor's stop counted (no actor live) then read a total one actor short. Begun
+     * before an ended actor leaves {@link #actors}, ended once its messages have joined
+     * {@link #endedProcessed} (a {@code finally}). Once per actor's end, never per message.
      */
-    private final AtomicLong endsStarted = new AtomicLong();
-    private final AtomicLong endsFinished = new AtomicLong();
+    private final MoveBracket ends = new MoveBracket();
+    /**
+     * Closes of {@link #ends} that failed (a stack overflow at the close's entry, in a
+     * {@code finally} run after an overflow in the count: see {@link MoveBracket}), not yet made.
+     * Added to by the failing thread with a plain read and write, nothing else: at the stack's
+     * limit even a {@code synchronized} block can overflow (its monitor's slow path), and a call
+     * can. Left unpaid, every snapshot would count one actor live too many for the system's life;
+     * {@link #sweepUncountedEnds} (the next actor's end or spawn, which the failure's
+     * {@link #uncountedEnds} calls for) makes them. Closes failing at the same instant on two
+     * threads, or beside a sweep taking them, could count one owed close too few or too many (an
+     * actor counted live too many, or a snapshot that races an end taken as exact): a stack
+     * overflow on each of two threads within a few instructions.
+     */
+    private volatile long endsOwed;
     /** The highest {@code messagesProcessed} a snapshot has reported (see {@link #stats()}). */
     private final AtomicLong processedReported = new AtomicLong();
     private volatile boolean closed;
@@ -232,6 +242,13 @@ public final class ActorSystem implements AutoCloseable {
      * overflow at the add's entry). Null otherwise; read once per actor's end, never per message.
      */
     static volatile Runnable endedCountHook;
+
+    /**
+     * Tests only: run where an actor's end closes its bracket ({@link #ends}), just before the
+     * close, so that a test can make the close fail (a stack overflow at its entry). Null
+     * otherwise; read once per actor's end, never per message.
+     */
+    static volatile Runnable bracketEndHook;
 
     private ActorSystem(Builder b) {
         this.name = b.name != null ? b.name : "actors-" + SYSTEM_SEQ.incrementAndGet();
@@ -466,50 +483,72 @@ public final class ActorSystem implements AutoCloseable {
         if (hook != null) {
             hook.run();
         }
-        endsStarted.getAndIncrement();
-        try {
-            if (actors.remove(cell)) {
-                hook = endedCountHook;
-                if (hook != null) {
-                    hook.run();
-                }
-                endedProcessed.addAndGet(processed);
-            }
-        } finally {
-            endsFinished.getAndIncrement();
-        }
+        countEnd(cell, processed);
         if (uncountedEnds) {
             sweepUncountedEnds();
         }
     }
 
     /**
+     * Moves {@code cell} out of the set and its {@code processed} messages into the total, inside
+     * the ends' bracket, for {@link #actorEnded} and {@link #sweepUncountedEnds}. A close of the
+     * bracket that fails (see {@link #endsOwed}) is owed, and the next end or spawn pays it.
+     */
+    private void countEnd(ActorCell<?> cell, long processed) {
+        ends.begin();
+        try {
+            if (actors.remove(cell)) {
+                Runnable hook = endedCountHook;
+                if (hook != null) {
+                    hook.run();
+                }
+                endedProcessed.addAndGet(processed);
+            }
+        } finally {
+            try {
+                Runnable hook = bracketEndHook;
+                if (hook != null) {
+                    hook.run();
+                }
+                ends.end();
+            } catch (Throwable closeFailed) {
+                endsOwed++;                     // a read and a write, no call: see endsOwed
+                uncountedEnds = true;           // a store: the next end or spawn pays it
+                throw closeFailed;
+            }
+        }
+    }
+
+    /**
      * Takes out of {@link #actors} every ended actor an uncounted end left there, its processed
-     * messages joining the total, as {@link #actorEnded} would have; called where
-     * {@link #uncountedEnds} was found set. The flag is cleared before the walk, so an end that
-     * fails meanwhile sets it again for the next caller; a walk that throws (a stack overflow, at
-     * an actor's end deep in a stack) sets it again itself. An actor the walk finds ended may not
-     * have made its own call yet: whichever removes it adds its messages (read after its lifecycle,
-     * whose store follows its last message), the other finds it gone.
+     * messages joining the total, as {@link #actorEnded} would have, and closes the ends' brackets
+     * whose close failed ({@link #endsOwed}); called where {@link #uncountedEnds} was found set.
+     * The flag is cleared before the walk, so an end that fails meanwhile sets it again for the
+     * next caller; a walk that throws (a stack overflow, at an actor's end deep in a stack) sets
+     * it again itself, and gives back the closes it had taken and not made. An actor the walk
+     * finds ended may not have made its own call yet: whichever removes it adds its messages (read
+     * after its lifecycle, whose store follows its last message), the other finds it gone.
      */
     private void sweepUncountedEnds() {
         if (!(boolean) UNCOUNTED_ENDS.getAndSet(this, false)) {
             return;                  // another caller is sweeping, or has swept
         }
+        long owed = 0;
         try {
+            long due = endsOwed;
+            if (due > 0) {
+                ENDS_OWED.getAndAdd(this, -due);    // taken: a close that fails meanwhile adds on
+                owed = due;
+                ends.end(due);
+                owed = 0;
+            }
             for (ActorCell<?> cell : actors) {
                 if (cell.isStopped()) {
-                    endsStarted.getAndIncrement();
-                    try {
-                        if (actors.remove(cell)) {
-                            endedProcessed.addAndGet(cell.processedCount());
-                        }
-                    } finally {
-                        endsFinished.getAndIncrement();
-                    }
+                    countEnd(cell, cell.processedCount());
                 }
             }
         } catch (Throwable sweepFailed) {
+            endsOwed += owed;        // the closes taken and not made (a read and a write)
             uncountedEnds = true;    // a store, no call: the next end or spawn walks again
             throw sweepFailed;
         }
@@ -556,44 +595,43 @@ public final class ActorSystem implements AutoCloseable {
      * @return the snapshot
      */
     public ActorSystemStats stats() {
-        // An ended actor leaves the set, then its count joins the total (actorEnded): a walk that
-        // missed it in the set may have read the total without it. The ends' counters tell: no end
-        // in progress as the walk began (finished, read first, equal to started) and none started
-        // by its end (started unchanged) means every actor was either in the set or in the total
-        // as read, once, which makes the sum exact. A snapshot that raced ends (churn) is tried
-        // again a few times, then reported as is: its sum may fall short, never exceed, and the
-        // ends it raced count as live (they were, as it began), so that no snapshot says "none
-        // live" with a short count. The getter never waits for an ending actor.
-        for (int attempt = 1; ; attempt++) {
-            long finishedBefore = endsFinished.get();
-            long startedBefore = endsStarted.get();
-            long processed = endedProcessed.get();
-            int live = 0;
-            for (ActorCell<?> cell : actors) {
-                processed += cell.processedCount();
-                if (!cell.isStopped()) {
-                    live++;
-                }
+        // An ended actor leaves the set, then its count joins the total (actorEnded): read through
+        // the ends' bracket, a snapshot that raced one is taken again, and the ends the last one
+        // raced count as live (they were, as it began), so that no snapshot says "none live" with
+        // a short count. Its sum may then fall short, never exceed. The getter never waits.
+        Counts c = ends.read(new MoveBracket.Snapshot<>() {
+            @Override
+            public Counts read() {
+                return counts();
             }
-            VarHandle.acquireFence();         // the walk's reads before the check (as StampedLock.validate)
-            long startedAfter = endsStarted.get();
-            boolean racedAnEnd = startedBefore != finishedBefore || startedAfter != startedBefore;
-            if (racedAnEnd && attempt < SNAPSHOT_ATTEMPTS) {
-                continue;
+
+            @Override
+            public Counts withMovers(Counts counts, long movers) {
+                return new Counts(counts.processed, (int) Math.min(Integer.MAX_VALUE, counts.live + movers));
             }
-            if (racedAnEnd) {
-                live = (int) Math.min(Integer.MAX_VALUE, live + (startedAfter - finishedBefore));
-            }
-            // Published as a counter (Micrometer's spindle.actor.messages), it must never go down:
-            // report the highest sum seen, still at most the true count, and exact when this
-            // snapshot raced no end.
-            processed = processedReported.accumulateAndGet(processed, Math::max);
-            return new ActorSystemStats(processed, deadLetters.sum(), live);
-        }
+        });
+        // Published as a counter (Micrometer's spindle.actor.messages), it must never go down:
+        // report the highest sum seen, still at most the true count, and exact when the snapshot
+        // raced no end.
+        long processed = processedReported.accumulateAndGet(c.processed, Math::max);
+        return new ActorSystemStats(processed, deadLetters.sum(), c.live);
     }
 
-    /** How many walks {@link #stats()} makes before it reports one that raced actors' ends. */
-    private static final int SNAPSHOT_ATTEMPTS = 4;
+    /** What one walk of {@link #stats()} reads. */
+    private record Counts(long processed, int live) {
+    }
+
+    private Counts counts() {
+        long processed = endedProcessed.get();
+        int live = 0;
+        for (ActorCell<?> cell : actors) {
+            processed += cell.processedCount();
+            if (!cell.isStopped()) {
+                live++;
+            }
+        }
+        return new Counts(processed, live);
+    }
 
     /**
      * The {@code n} deepest mailboxes of the live actors, deepest first; empty mailboxes are not

@@ -3,10 +3,10 @@
  */
 package dev.spindle.pool;
 
+import dev.spindle.internal.MoveBracket;
 import dev.spindle.internal.jfr.JfrGate;
 import dev.spindle.internal.jfr.SpareStartEvent;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The spare workers of a {@link WorkStealingPool}: compensation for workers inside blocking
@@ -36,18 +36,15 @@ final class Spares {
     /** Workers that may run tasks: core workers plus started spares not yet retired. */
     private final AtomicInteger live = new AtomicInteger();
     /**
-     * Retirements under way, as a pair of counters read by {@link WorkStealingPool#stats()} to
-     * tell whether its snapshot raced one. A spare leaves the idle figures (the parked stack, or
-     * the searching count) and then, in {@link #tryRetire}, {@code live}: two steps, and a
-     * snapshot taken between them read it live, neither parked nor searching, so a pool with no
-     * task at all reported an active worker. {@code retiresStarted} is added to before the first
-     * step ({@link Worker}'s {@code beginRetiring}), {@code retiresFinished} once the spare has
-     * left {@code live} or registered as parked again ({@code endRetiring}). Added to once per
-     * attempt to retire, never per task. A bracket an error left open is closed by the spare's
-     * next park or by its end.
+     * Retirements under way, for {@link WorkStealingPool#stats()}: a spare leaves the idle figures
+     * (the parked stack, or the searching count) and then, in {@link #tryRetire}, {@code live}:
+     * two steps, and a snapshot taken between them read it live, neither parked nor searching, so
+     * a pool with no task at all reported an active worker. Begun before the first step
+     * ({@link Worker}'s {@code beginRetiring}), ended once the spare has left {@code live} or
+     * registered as parked again ({@code endRetiring}); once per attempt to retire, never per
+     * task. A bracket an error left open is closed by the spare's next park or by its end.
      */
-    private final AtomicLong retiresStarted = new AtomicLong();
-    private final AtomicLong retiresFinished = new AtomicLong();
+    final MoveBracket retirements = new MoveBracket();
     /** Run before a spare's worker is made, if set: a seam for tests. */
     static volatile Runnable beforeNewSpare;
     /**
@@ -160,23 +157,6 @@ final class Spares {
         }
     }
 
-    /** A spare begins to retire: see {@link #retiresStarted}. */
-    void retireBegins() {
-        retiresStarted.getAndIncrement();
-    }
-
-    /** A spare has retired, or is parked again: see {@link #retiresStarted}. */
-    void retireEnds() {
-        retiresFinished.getAndIncrement();
-    }
-
-    long retiresStarted() {
-        return retiresStarted.get();
-    }
-
-    long retiresFinished() {
-        return retiresFinished.get();
-    }
 
     /** Whether the pool may start spare workers at all ({@code maxSpareWorkers > 0}). */
     boolean mayCompensate() {

@@ -9,9 +9,9 @@ import dev.spindle.Task;
 import dev.spindle.internal.BlockingSupport;
 import dev.spindle.internal.IdleControl;
 import dev.spindle.internal.IdleCoordinator;
+import dev.spindle.internal.MoveBracket;
 import dev.spindle.internal.WatcherRole;
 import dev.spindle.queue.Injector;
-import java.lang.invoke.VarHandle;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -834,51 +834,53 @@ public final class WorkStealingPool extends PoolCore {
      */
     @Override
     public SchedulerStats stats() {
-        Spares spares = shared.spares;
-        // A retiring spare leaves the parked stack (or the search), then the live count
-        // (Spares.retiresStarted): read between the two it was live and neither parked nor
-        // searching, an active worker in a pool with no task. No retirement in progress as the
-        // walk began (finished, read first, equal to started) and none begun by its end means
-        // every spare was counted the same way in live and the idle figures. A snapshot that
-        // raced one is taken again a few times, then the spares it raced count as parked. The
-        // getter never waits for a retiring spare.
-        for (int attempt = 1; ; attempt++) {
-            long finishedBefore = spares.retiresFinished();
-            long startedBefore = spares.retiresStarted();
-            List<SchedulerStats.WorkerStats> list = new ArrayList<>();
-            Worker[] ws = workers;
-            for (int i = 0, n = shared.slotsInUse(); i < n; i++) {
-                Worker w = ws[i];
-                if (w == null) {
-                    continue;
-                }
-                long overflowed = w.overflowed();
-                // the deque counts every task other threads took from its top (the overflow's
-                // takeOldest is the owner's and not among them); shutdownNow's drain took some
-                long stolenFrom = Math.max(0, w.deque.stolenCount() - w.drained());
-                list.add(new SchedulerStats.WorkerStats(i, w.spare, w.executed(), 0, 0, w.steals(),
-                        stolenFrom, overflowed, w.parks(), w.localSize(), w.unparks(), w.runnerHelps()));
+        // A retiring spare leaves the parked stack (or the search), then the live count: read
+        // between the two it was live and neither parked nor searching, an active worker in a
+        // pool with no task. Read through the retirements' bracket (Spares.retirements): a
+        // snapshot that raced one is taken again, and the spares the last one raced count as
+        // parked. The getter never waits for a retiring spare.
+        Figures f = shared.spares.retirements.read(new MoveBracket.Snapshot<>() {
+            @Override
+            public Figures read() {
+                return readFigures();
             }
-            int live = spares.live();
-            int blocked = spares.blocked();
-            long queued = injector.size();
-            int parked = idle.parkedCount();
-            int searching = idle.searchingCount();
-            VarHandle.acquireFence();         // the reads above before the check (as StampedLock.validate)
-            long startedAfter = spares.retiresStarted();
-            boolean racedARetire = startedBefore != finishedBefore || startedAfter != startedBefore;
-            if (racedARetire && attempt < SNAPSHOT_ATTEMPTS) {
-                continue;
+
+            @Override
+            public Figures withMovers(Figures figures, long movers) {
+                return figures.withParked((int) Math.min(Integer.MAX_VALUE, figures.parked + movers));
             }
-            if (racedARetire) {
-                parked = (int) Math.min(Integer.MAX_VALUE, parked + (startedAfter - finishedBefore));
-            }
-            return snapshot(parallelism, live, blocked, queued, list, parked, searching);
+        });
+        return snapshot(parallelism, f.live, f.blocked, f.queued, f.workers, f.parked, f.searching);
+    }
+
+    /** What one walk of {@link #stats()} reads. */
+    private record Figures(List<SchedulerStats.WorkerStats> workers, int live, int blocked, long queued,
+            int parked, int searching) {
+
+        Figures withParked(int p) {
+            return new Figures(workers, live, blocked, queued, p, searching);
         }
     }
 
-    /** How many walks {@link #stats()} makes before it reports one that raced a retiring spare. */
-    private static final int SNAPSHOT_ATTEMPTS = 4;
+    private Figures readFigures() {
+        Spares spares = shared.spares;
+        List<SchedulerStats.WorkerStats> list = new ArrayList<>();
+        Worker[] ws = workers;
+        for (int i = 0, n = shared.slotsInUse(); i < n; i++) {
+            Worker w = ws[i];
+            if (w == null) {
+                continue;
+            }
+            long overflowed = w.overflowed();
+            // the deque counts every task other threads took from its top (the overflow's
+            // takeOldest is the owner's and not among them); shutdownNow's drain took some
+            long stolenFrom = Math.max(0, w.deque.stolenCount() - w.drained());
+            list.add(new SchedulerStats.WorkerStats(i, w.spare, w.executed(), 0, 0, w.steals(),
+                    stolenFrom, overflowed, w.parks(), w.localSize(), w.unparks(), w.runnerHelps()));
+        }
+        return new Figures(list, spares.live(), spares.blocked(), injector.size(), idle.parkedCount(),
+                idle.searchingCount());
+    }
 
     /** {@return the target number of running workers (spares come on top while others block)} */
     public int parallelism() {

@@ -653,7 +653,7 @@ final class Worker extends BaseWorker implements LoneTaskWatch.Peer {
         }
         for (;;) {
             if (spare && shared.spares.hasExcess()) {
-                beginRetiring();               // before it stops searching: see Spares.retiresStarted
+                beginRetiring();               // before it stops searching: see Spares.retirements
                 stopSearching();               // hands the search to a parked peer if work remains
                 Runnable retireHook = Spares.beforeRetire;
                 if (retireHook != null) {
@@ -669,7 +669,7 @@ final class Worker extends BaseWorker implements LoneTaskWatch.Peer {
                     // the watch may have dropped the pool for that park (StarvationWatch, "Why no
                     // arming is missed"), so re-arm it as a round would.
                     shared.starvation.roundBegins();
-                    endRetiring();             // out of live: see Spares.retiresStarted
+                    endRetiring();             // out of live: see Spares.retirements
                     return false;
                 }
             }
@@ -716,21 +716,21 @@ final class Worker extends BaseWorker implements LoneTaskWatch.Peer {
 
     /**
      * Whether this spare has begun to retire and not yet left {@code live} or parked again (see
-     * {@code Spares.retiresStarted}); its own thread only.
+     * {@code Spares.retirements}); its own thread only.
      */
     private boolean retiring;
 
     private void beginRetiring() {
         if (!retiring) {
-            retiring = true;
-            shared.spares.retireBegins();
+            shared.spares.retirements.begin();
+            retiring = true;                   // after the begin: a begin that failed is not owed a close
         }
     }
 
     private void endRetiring() {
         if (retiring) {
-            retiring = false;
-            shared.spares.retireEnds();
+            shared.spares.retirements.end();
+            retiring = false;                  // after the close: one that failed is made at the end
         }
     }
 
