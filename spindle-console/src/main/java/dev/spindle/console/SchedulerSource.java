@@ -13,7 +13,9 @@ import java.util.function.Supplier;
  * A pool or async runtime, read through its {@code stats()}: the totals (workers running a task
  * now among them, {@link SchedulerStats#activeWorkers()}), and per worker its busy
  * share (from its thread's CPU clock), queue depth, and tasks done, steals and parks per second
- * (from the change since the previous sample).
+ * (from the change since the previous sample). A scheduler whose stats read no live worker (it
+ * has terminated) shows no busy share: its threads have ended, and a thread of their names
+ * belongs to another scheduler.
  */
 class SchedulerSource extends Source {
 
@@ -62,12 +64,20 @@ class SchedulerSource extends Source {
         Json.field(sb, "failed", s.failed());
         Json.key(sb, "workers").append('[');
         Map<Integer, long[]> seen = new HashMap<>();
+        // a terminated scheduler (none live) runs no thread: a thread of its workers' names is
+        // another scheduler's, one started under its name since (a restart), whose CPU time it
+        // showed as its own
+        boolean threads = s.liveWorkers() > 0;
         for (WorkerStats w : s.workers()) {
             long[] before = last.workers.getOrDefault(w.index(), NO_READING);
             long[] now;
-            synchronized (cpu) {       // shared with a stuck source's late sample: see Source
-                long cpuNanos = cpu.cpuNanos(s.name() + "-worker-" + w.index());
-                now = new long[] {w.completed() + w.polls(), w.steals(), w.parks(), cpuNanos, cpu.lastThreadId()};
+            if (threads) {
+                synchronized (cpu) {   // shared with a stuck source's late sample: see Source
+                    long cpuNanos = cpu.cpuNanos(s.name() + "-worker-" + w.index());
+                    now = new long[] {w.completed() + w.polls(), w.steals(), w.parks(), cpuNanos, cpu.lastThreadId()};
+                }
+            } else {
+                now = new long[] {w.completed() + w.polls(), w.steals(), w.parks(), -1, -1};
             }
             double doneRate = Source.rate(now[0], before[0], elapsed);
             double stealRate = Source.rate(now[1], before[1], elapsed);
