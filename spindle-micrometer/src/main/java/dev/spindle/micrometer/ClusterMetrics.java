@@ -41,7 +41,7 @@ import java.util.function.ToDoubleFunction;
  *       read are: the time since the read of the cluster's stats that gave them returned. About
  *       0 while the cluster answers (each reading reads it); growing while it does not (below),
  *       so a stuck cluster shows, although its other meters repeat its last figures; NaN when
- *       they read NaN (before the first answer, once closed).</li>
+ *       the gauges read NaN (before the first answer, once closed).</li>
  * </ul>
  *
  * <pre>{@code
@@ -50,8 +50,11 @@ import java.util.function.ToDoubleFunction;
  * }</pre>
  *
  * <p>Once the cluster is closed its stats can no longer be read (it throws
- * {@link IllegalStateException} or {@link RejectedExecutionException}) and every meter reads NaN.
- * So does every meter while {@code stats()} throws anything else (a scheduler failing in its
+ * {@link IllegalStateException} or {@link RejectedExecutionException}) and every gauge reads NaN,
+ * while every counter reads the latest figure the cluster gave, as a function counter whose object
+ * was collected reads its last value (a counter is a running total: a NaN reading made a step
+ * registry lose the increments of the step it fell in and of the next, and a cumulative one show
+ * the total as NaN). So too while {@code stats()} throws anything else (a scheduler failing in its
  * stats, an {@code Error}): that is logged once, as a warning on the {@code System.Logger} of this
  * class, each time the cluster starts to fail, and not thrown to the registry, whose scrape it
  * would fail, every other meter with it.
@@ -59,14 +62,14 @@ import java.util.function.ToDoubleFunction;
  * or slow) does not hold up the scrape: the meters are read on the registry's scraping thread,
  * which waits no longer (one daemon thread waits for the cluster). Meanwhile every meter reads
  * the latest figures the cluster gave, as a gauge of any value does, and NaN only until its first
- * answer to this binder's meters, or once its latest answer was that it is closed (or
+ * answer to this binder's meters, or (a gauge) once its latest answer was that it is closed (or
  * {@code stats()} threw). A read that answers after its second is not lost: its figures are the
  * latest from then on, so a cluster that always takes longer than a second reads, at each scrape,
  * the figures its read started by an earlier scrape returned. While a cluster stays stuck its
  * meters so repeat the figures of its last answer, and {@code spindle.cluster.stats.age} grows:
  * alert on it (a cluster whose figures stay older than a few seconds is not answering).
  * The cluster is held weakly by the meters, as Micrometer holds the objects of function-based
- * meters. A closed cluster's meters (reading NaN) stay registered until the binder is
+ * meters. A closed cluster's meters (its gauges reading NaN, its counters their last figures) stay registered until the binder is
  * {@linkplain #close() closed}, which removes them from every registry it was bound to; see
  * {@link SchedulerMetrics} ("Removing the meters").
  *
@@ -147,17 +150,17 @@ public final class ClusterMetrics implements MeterBinder, AutoCloseable {
         m.gauge("spindle.cluster.tasks", "Tasks ready that no live worker may run, waiting for one to join", null,
                 cluster, read(ClusterStats::tasksAwaitingWorker), Tags.of("state", "awaiting-worker"));
         m.counter("spindle.cluster.tasks.executed", "Tasks the workers ran to completion", cluster,
-                read(ClusterStats::tasksExecuted));   // never down: a worker restarted under its id starts at 0
+                count(ClusterStats::tasksExecuted));   // never down: a worker restarted under its id starts at 0
         m.counter("spindle.cluster.tasks.released", "Results freed on their workers", cluster,
-                read(ClusterStats::tasksReleased));
+                count(ClusterStats::tasksReleased));
         m.counter("spindle.cluster.tasks.cancelled", "Tasks cancelled and forgotten before they started", cluster,
-                read(ClusterStats::tasksCancelled));
-        steals(m, "requested", read(ClusterStats::stealsRequested));
-        steals(m, "confirmed", read(ClusterStats::stealsConfirmed));
-        steals(m, "rejected", read(ClusterStats::stealsRejected));
-        steals(m, "stale", read(ClusterStats::stealsStale));
+                count(ClusterStats::tasksCancelled));
+        steals(m, "requested", count(ClusterStats::stealsRequested));
+        steals(m, "confirmed", count(ClusterStats::stealsConfirmed));
+        steals(m, "rejected", count(ClusterStats::stealsRejected));
+        steals(m, "stale", count(ClusterStats::stealsStale));
         m.counter("spindle.cluster.transferred", "Bytes moved between workers by dependency fetches", "bytes",
-                cluster, read(ClusterStats::bytesTransferred), Tags.empty());
+                cluster, count(ClusterStats::bytesTransferred), Tags.empty());
         m.gauge("spindle.cluster.memory", "Bytes held in the workers' data stores", "bytes", cluster,
                 read(ClusterStats::memoryBytes), Tags.empty());
         m.gauge("spindle.cluster.stats.age", "Seconds since the read of the cluster's stats the meters show returned",
@@ -185,7 +188,7 @@ public final class ClusterMetrics implements MeterBinder, AutoCloseable {
     }
 
     /**
-     * A reading of the cluster's stats; NaN once the cluster is closed, or until it first
+     * A reading of the cluster's stats, for a gauge; NaN once the cluster is closed, or until it first
      * answers (see {@link #stats}).
      */
     private ToDoubleFunction<ClusterView> read(ToDoubleFunction<ClusterStats> counter) {
@@ -193,6 +196,27 @@ public final class ClusterMetrics implements MeterBinder, AutoCloseable {
         Reads reads = this.reads;
         return c -> {
             Returned r = stats(reads, c);
+            return r == null ? Double.NaN : counter.applyAsDouble(r.stats);
+        };
+    }
+
+    /**
+     * A reading of one of the cluster's running totals, for a counter: the latest figures a read
+     * returned, whatever happened since; NaN only until the cluster first answers. Read as the
+     * gauges are ({@link #stats}), but where they read NaN (the cluster closed, or its
+     * {@code stats()} threw) a counter keeps its last figure: a registry takes a counter's
+     * increase from two readings, and a step registry added the NaN reading less the one before
+     * to its step, then the next reading less the NaN, so the increments of both steps were lost
+     * although the cluster had counted them; a cumulative one showed the total as NaN, and a
+     * closed cluster's totals, for which its meters are kept, were gone.
+     */
+    private ToDoubleFunction<ClusterView> count(ToDoubleFunction<ClusterStats> counter) {
+        Reads reads = this.reads;
+        return c -> {
+            Returned r = stats(reads, c);
+            if (r == null) {
+                r = reads.lastAnswer;
+            }
             return r == null ? Double.NaN : counter.applyAsDouble(r.stats);
         };
     }
@@ -304,6 +328,12 @@ public final class ClusterMetrics implements MeterBinder, AutoCloseable {
          * one before has returned), so an older read never overwrites a newer one's stats.
          */
         volatile Returned latest;
+        /**
+         * What the latest read that returned stats gave, kept when a later one throws: the
+         * figures the counters read from then on ({@link ClusterMetrics#count}). Written as
+         * {@link #latest} is, by the reads, which follow one another.
+         */
+        volatile Returned lastAnswer;
         /** The meters' tags, to say whose stats failed. */
         private final Tags tags;
         /**
@@ -326,14 +356,15 @@ public final class ClusterMetrics implements MeterBinder, AutoCloseable {
             try {
                 Returned r = new Returned(cluster.stats(), clock.getAsLong());
                 latest = r;
+                lastAnswer = r;
                 failing = false;
                 return r;
             } catch (Throwable t) {
-                latest = null;                 // closed or failed: the meters read NaN, not the old figures
+                latest = null;                 // closed or failed: the gauges read NaN, not the old figures
                 if (!closed(t) && !failing) {
                     failing = true;
                     LOG.log(System.Logger.Level.WARNING, "the stats() of the cluster metered with " + tags
-                            + " threw; its meters read NaN until it answers", t);
+                            + " threw; its gauges read NaN (its counters their last figures) until it answers", t);
                 }
                 throw t;
             }
