@@ -8,7 +8,6 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.spindle.pool.WorkSharingPool;
 import java.lang.management.ManagementFactory;
-import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
@@ -35,26 +34,35 @@ class ATerminatedSchedulerShowsNoOtherOnesBusyShareTest {
         assertThat(old.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
         CountDownLatch stop = new CountDownLatch(1);
         CountDownLatch spinning = new CountDownLatch(1);
-        // a minute between the sampler's own samples: this test takes them itself
         try (WorkSharingPool current = WorkSharingPool.builder().workers(1).name("restarted").build();
-                Console console = Console.builder().withoutToken().interval(Duration.ofMinutes(1)).start();
-                AutoCloseable release = stop::countDown) {
+                AutoCloseable release = stop::countDown) {     // closed first: the pool's close waits for the spin
             current.execute(() -> {
                 spinning.countDown();
                 while (stop.getCount() > 0) {
                     Thread.onSpinWait();
                 }
             });
-            spinning.await();
-            console.register("old", old::stats).register("current", current::stats);
-            console.sample();
-            // two readings a little apart, so the live one has a share to show
-            long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(50);
-            while (System.nanoTime() - until < 0) {
-                Thread.onSpinWait();
+            assertThat(spinning.await(10, TimeUnit.SECONDS)).isTrue();
+            // both shown, as a console shows them: one thread clock, two samples sent a little apart
+            SchedulerSource oldCard = new SchedulerSource("old", old::stats);
+            SchedulerSource currentCard = new SchedulerSource("current", current::stats);
+            ThreadCpu cpu = new ThreadCpu();
+            StringBuilder sample = new StringBuilder();
+            for (int i = 0; i < 2; i++) {
+                if (i == 1) {
+                    long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(50);
+                    while (System.nanoTime() - until < 0) {
+                        Thread.onSpinWait();
+                    }
+                }
+                sample.setLength(0);
+                long now = System.nanoTime();
+                cpu.nextSample();
+                oldCard.sample(sample, now, cpu);
+                currentCard.sample(sample.append(','), now, cpu);
+                oldCard.delivered();
+                currentCard.delivered();
             }
-            console.sample();
-            String sample = console.latest();
             assertThat(busy(sample, "current")).as("the running scheduler's busy share in %s", sample)
                     .isNotEqualTo("null");
             assertThat(busy(sample, "old")).as("the terminated scheduler's busy share in %s", sample)
@@ -63,7 +71,7 @@ class ATerminatedSchedulerShowsNoOtherOnesBusyShareTest {
     }
 
     /** The {@code busy} figure of the one worker of the source named {@code name} in a sample. */
-    private static String busy(String sample, String name) {
+    private static String busy(CharSequence sample, String name) {
         Matcher m = Pattern.compile("\"name\":\"" + name + "\".*?\"busy\":([^,]+),").matcher(sample);
         assertThat(m.find()).as("source %s in %s", name, sample).isTrue();
         return m.group(1);
