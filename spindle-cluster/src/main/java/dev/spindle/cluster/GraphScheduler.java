@@ -890,11 +890,14 @@ final class GraphScheduler implements AutoCloseable {
      * replies it accepted; memory, spilled bytes and pause as a worker with a memory limit last
      * reported them ({@link Message.MemoryReport}), else memory as the measured sizes of the values
      * it knows the worker holds (nothing spilled); bytes moved what the workers reported moving
-     * between them (the transport on this side sees no fetch).
+     * between them (the transport on this side sees no fetch). A worker that has ended (lost or
+     * retired) holds nothing: its last report described a store that is gone (the scheduler has
+     * dropped every value it held), and kept, it stayed in the cluster's memory for good, as an
+     * in-process worker's cleared store does not.
      */
     ClusterStats stats() {
         return stats(() -> bytesReported, w -> {
-            if (w.memory != null) {
+            if (w.memory != null && w.alive) {
                 return new ClusterStats.WorkerStats(w.id, w.alive, w.threads, w.executed, w.processing.size(),
                         w.memory.memoryBytes(), w.holds.size(), w.memory.spilledBytes(), w.memory.paused());
             }
