@@ -56,6 +56,11 @@ import org.apache.pekko.cluster.Cluster;
  * {@link Incarnations}'). {@link #retire} retires a worker gracefully; the removed worker is told
  * so, leaves the cluster and its {@link WorkerMain} exits with status 0 (a worker that does not
  * leave is downed after a while).
+ *
+ * <p>Should the coordinator's member stop without {@link #close()} (any member may down it, and a
+ * downed member's actor system terminates), the scheduler is closed with it, as by
+ * {@link #close()}: unfinished futures fail and later submits are refused with
+ * {@link java.util.concurrent.RejectedExecutionException}.
  */
 public final class PekkoCoordinator implements ClusterView, AutoCloseable {
 
@@ -130,6 +135,12 @@ public final class PekkoCoordinator implements ClusterView, AutoCloseable {
             CoordinatorTransport transport = new CoordinatorTransport(codec, roster, outbox, rejectedFrames);
             ClusterCoordinator scheduler = ClusterCoordinator.start(cluster, transport);
             startedScheduler = scheduler;
+            // the member may stop without close(): downed by another member or an operator's tool,
+            // its actor system terminates, and no frame can reach the scheduler any more. Left
+            // running, it kept the futures in flight pending (until its noWorkerTimeout, once told of
+            // its workers' leaving, or for good, when not told in time) and took tasks that went
+            // nowhere; closed, they fail now and later submits are refused. (close() closes it first)
+            system.registerOnTermination(scheduler::close);
             afterSchedulerStartForTests.run();
             c = new PekkoCoordinator(system, transport, roster, scheduler, outbox, refusedMembers, rejectedFrames);
             transport.attach(scheduler::receive);
