@@ -7,6 +7,7 @@ import java.util.Optional;
 import org.apache.pekko.actor.AbstractActor;
 import org.apache.pekko.actor.ActorRef;
 import org.apache.pekko.actor.Address;
+import org.apache.pekko.actor.CoordinatedShutdown;
 import org.apache.pekko.actor.Dropped;
 import org.apache.pekko.actor.Props;
 import org.apache.pekko.actor.WrappedMessage;
@@ -37,8 +38,18 @@ import org.apache.pekko.cluster.ClusterEvent;
  * the member as lost. (A request sent with an ask, a probe or a fetch, and a reply to one, are
  * not: the asker's timeout covers them. A frame to a member that is gone, Artery sends to dead
  * letters: membership reports that loss.)
+ *
+ * <p>It must not stop while its member runs: Artery delivers Pekko's own messages from any member
+ * to any actor, so a certificate holder can send it a {@code PoisonPill} or a {@code Kill}, and a
+ * member without it is deaf but stays in the cluster, its heartbeats (and its markers) flowing:
+ * on the coordinator every future in flight, on a worker every task sent to it, waited for good.
+ * So if it stops other than with its member, the member shuts down in order ({@link #postStop}):
+ * the coordinator's futures fail (its scheduler is closed with its actor system), and a worker
+ * leaves the cluster, which the coordinator handles as its loss.
  */
 final class EndpointActor extends AbstractActor {
+
+    private static final System.Logger LOG = System.getLogger(EndpointActor.class.getName());
 
     /** The transport's side. */
     interface Handler {
@@ -78,10 +89,33 @@ final class EndpointActor extends AbstractActor {
         getContext().getSystem().getEventStream().subscribe(getSelf(), Dropped.class);
     }
 
+    /**
+     * Stops the member too if it is not stopping already (see the class comment): the endpoint was
+     * stopped by a message, and the member cannot hear anything any more.
+     */
     @Override
     public void postStop() {
         cluster.unsubscribe(getSelf());
         getContext().getSystem().getEventStream().unsubscribe(getSelf());
+        CoordinatedShutdown shutdown = CoordinatedShutdown.get(getContext().getSystem());
+        if (shutdown.getShutdownReason().isEmpty()) {
+            LOG.log(System.Logger.Level.ERROR, "the Spindle endpoint of {0} stopped while its member ran (a PoisonPill"
+                    + " or Kill from another member?); the member leaves the cluster and stops", cluster.selfAddress());
+            shutdown.run(EndpointStopped.REASON);
+        }
+    }
+
+    /** Why a member whose endpoint stopped shuts down. */
+    static final class EndpointStopped implements CoordinatedShutdown.Reason {
+        static final EndpointStopped REASON = new EndpointStopped();
+
+        private EndpointStopped() {
+        }
+
+        @Override
+        public String toString() {
+            return "EndpointStopped";
+        }
     }
 
     /** Keeps the subscription: see the class comment (the default would unsubscribe here). */
