@@ -39,11 +39,11 @@ import org.apache.pekko.cluster.ClusterEvent;
  * not: the asker's timeout covers them. A frame to a member that is gone, Artery sends to dead
  * letters: membership reports that loss.)
  *
- * <p>It must not stop while its member runs: Artery delivers Pekko's own messages from any member
- * to any actor, so a certificate holder can send it a {@code PoisonPill} or a {@code Kill}, and a
- * member without it is deaf but stays in the cluster, its heartbeats (and its markers) flowing:
- * on the coordinator every future in flight, on a worker every task sent to it, waited for good.
- * So if it stops other than with its member, the member shuts down in order ({@link #postStop}):
+ * <p>It must not stop while its member runs: a member without it is deaf but stays in the cluster,
+ * its heartbeats (and its markers) flowing: on the coordinator every future in flight, on a worker
+ * every task sent to it, waited for good. (Another member's {@code PoisonPill} or {@code Kill}
+ * stopped it so until members ran Artery's untrusted mode, see {@link PekkoConfigs}.) So if it
+ * stops other than with its member, the member shuts down in order ({@link #postStop}):
  * the coordinator's futures fail (its scheduler is closed with its actor system), and a worker
  * leaves the cluster, which the coordinator handles as its loss.
  */
@@ -99,8 +99,8 @@ final class EndpointActor extends AbstractActor {
         getContext().getSystem().getEventStream().unsubscribe(getSelf());
         CoordinatedShutdown shutdown = CoordinatedShutdown.get(getContext().getSystem());
         if (shutdown.getShutdownReason().isEmpty()) {
-            LOG.log(System.Logger.Level.ERROR, "the Spindle endpoint of {0} stopped while its member ran (a PoisonPill"
-                    + " or Kill from another member?); the member leaves the cluster and stops", cluster.selfAddress());
+            LOG.log(System.Logger.Level.ERROR, "the Spindle endpoint of {0} stopped while its member ran; the member"
+                    + " leaves the cluster and stops", cluster.selfAddress());
             shutdown.run(EndpointStopped.REASON);
         }
     }

@@ -30,8 +30,10 @@ import org.apache.pekko.serialization.SerializerDetails;
 /**
  * Builds the actor system every Spindle member runs: Artery over TLS 1.3 with mutual
  * authentication (a peer without a certificate signed by the trusted CA cannot connect, in either
- * direction), Java serialisation off and {@link WireSerializer} for Spindle's frames, the cluster
- * failure detector and the split-brain resolver.
+ * direction), Java serialisation off and {@link WireSerializer} for Spindle's frames, Artery's
+ * untrusted mode (another member's {@code PoisonPill}, {@code Kill} or system message is
+ * discarded, and it reaches by actor selection only the endpoint and the cluster's own daemons),
+ * the cluster failure detector and the split-brain resolver.
  *
  * <p>Downing: the coordinator declares a worker lost as soon as the failure detector marks it
  * unreachable ({@code failureSeconds} without heartbeats) and downs it, so it cannot come back
@@ -108,6 +110,15 @@ final class PekkoConfigs {
         c.put("pekko.actor.warn-about-java-serializer-usage", "off");
 
         c.put("pekko.remote.artery.transport", "tls-tcp");
+        // Artery delivers Pekko's own messages from any member to any actor: a certificate holder
+        // stopped an endpoint with a PoisonPill or a Kill, and the member went deaf. Untrusted mode
+        // discards those (and remote system messages), and actor selections except to the paths
+        // named: the endpoint, and the cluster daemon and heartbeat receiver, which membership and
+        // failure detection reach by selection. Spindle watches no remote actor (which this mode
+        // would also stop), and its replies go to references, which it leaves alone
+        c.put("pekko.remote.artery.untrusted-mode", "on");
+        c.put("pekko.remote.artery.trusted-selection-paths", List.of("/user/" + ENDPOINT,
+                "/system/cluster/core/daemon", "/system/cluster/heartbeatReceiver"));
         c.put("pekko.remote.artery.canonical.hostname", s.bindAddress());
         c.put("pekko.remote.artery.canonical.port", s.port());
         // room for Artery's envelope (recipient and sender paths) around the largest frame body
