@@ -140,7 +140,7 @@ public final class PekkoCoordinator implements ClusterView, AutoCloseable {
             // running, it kept the futures in flight pending (until its noWorkerTimeout, once told of
             // its workers' leaving, or for good, when not told in time) and took tasks that went
             // nowhere; closed, they fail now and later submits are refused. (close() closes it first)
-            system.registerOnTermination(scheduler::close);
+            system.registerOnTermination(() -> closeOnceStopped(scheduler));
             afterSchedulerStartForTests.run();
             c = new PekkoCoordinator(system, transport, roster, scheduler, outbox, refusedMembers, rejectedFrames);
             transport.attach(scheduler::receive);
@@ -195,6 +195,17 @@ public final class PekkoCoordinator implements ClusterView, AutoCloseable {
             }
             throw e;
         }
+    }
+
+    /**
+     * Closes the scheduler of a member that stopped, on a thread of its own: the close waits for
+     * the futures' callbacks to run, and one that closes this coordinator waits for the actor
+     * system's termination, which would wait for this termination callback in turn.
+     */
+    private static void closeOnceStopped(ClusterCoordinator scheduler) {
+        Thread t = new Thread(scheduler::close, "spindle-coordinator-stopped");
+        t.setDaemon(true);
+        t.start();
     }
 
     private static void closeScheduler(ClusterCoordinator scheduler) {
