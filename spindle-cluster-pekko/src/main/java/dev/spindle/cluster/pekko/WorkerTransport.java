@@ -49,6 +49,8 @@ final class WorkerTransport extends WorkerTransportSupport implements EndpointAc
     static volatile Runnable beforeMarkForTests = () -> { };
     /** Sees each batch of reports {@link #sendFrame} is about to send; for tests that have sending throw. */
     static volatile Consumer<List<Object>> beforeReportsForTests = bodies -> { };
+    /** Runs in {@link #fetch} once the holder's address is read, before the fetch is registered; for tests. */
+    static volatile Runnable beforeFetchRegistersForTests = () -> { };
 
     private final WireCodec codec;
     private final Roster roster;
@@ -293,11 +295,15 @@ final class WorkerTransport extends WorkerTransportSupport implements EndpointAc
         if (member == null) {
             return CompletableFuture.failedFuture(new IllegalStateException("worker " + holder + " is not a live member"));
         }
+        beforeFetchRegistersForTests.run();
         CompletableFuture<Object> result = new CompletableFuture<>();
         Set<CompletableFuture<Object>> pending = inFlight.computeIfAbsent(member, a -> ConcurrentHashMap.newKeySet());
         pending.add(result);
         if (!roster.isWorker(member)) {               // it left between the two looks: holderGone may have run
             pending.remove(result);
+            // and, run before the set above was made, it left that set here for good, empty: dropped
+            // if still empty (a fetch that took it meanwhile finds the holder gone too, or times out)
+            inFlight.remove(member, Set.of());
             result.completeExceptionally(new IllegalStateException("worker " + holder + " left the cluster"));
             return result;
         }
@@ -338,6 +344,11 @@ final class WorkerTransport extends WorkerTransportSupport implements EndpointAc
             n += pending.size();
         }
         return n;
+    }
+
+    /** The holder addresses with a set of fetches in flight kept (empty or not); for tests. */
+    int holdersTracked() {
+        return inFlight.size();
     }
 
     /** The key settled with the coordinator, or {@code null} before. */
