@@ -33,6 +33,16 @@ public final class ReactorGroup implements AutoCloseable {
 
     private static ReactorGroup shared;
 
+    /**
+     * The most reactors a group may have: {@code AsyncRuntime.MAX_WORKERS}, the most workers a
+     * runtime has, and so the most reactors of a driven group anything could ever drive. A
+     * count beyond it (a byte or connection count passed by mistake) is refused before anything
+     * is allocated or opened: {@code Integer.MAX_VALUE} was an {@link OutOfMemoryError} from the
+     * group's array, and a count past it opened selectors, and started threads, one after
+     * another until the file descriptors ran out.
+     */
+    public static final int MAX_REACTORS = 32767;
+
     private final Reactor[] reactors;
     private final boolean owned;
     private final AtomicInteger next = new AtomicInteger();
@@ -46,9 +56,9 @@ public final class ReactorGroup implements AutoCloseable {
      * A group of {@code reactors} new reactors, each with a selector thread of its own;
      * {@link #close()} stops them.
      *
-     * @param reactors the number of reactors, at least 1
+     * @param reactors the number of reactors, from 1 to {@value #MAX_REACTORS}
      * @return the new group, which the caller closes
-     * @throws IllegalArgumentException if {@code reactors < 1}
+     * @throws IllegalArgumentException unless {@code 1 <= reactors <= MAX_REACTORS}
      * @throws IOException if a selector cannot be opened (those opened already are closed)
      * @throws OutOfMemoryError if a selector thread cannot be started (those opened already are
      *     closed)
@@ -70,8 +80,9 @@ public final class ReactorGroup implements AutoCloseable {
      * left their threads and selectors running for good.
      */
     static ReactorGroup open(int reactors, Opener opener) throws IOException {
-        if (reactors < 1) {
-            throw new IllegalArgumentException("a reactor group needs at least one reactor, was " + reactors);
+        if (reactors < 1 || reactors > MAX_REACTORS) {
+            throw new IllegalArgumentException("a reactor group needs at least one reactor and at most "
+                    + MAX_REACTORS + ", was " + reactors);
         }
         Reactor[] rs = new Reactor[reactors];
         try {
@@ -107,9 +118,9 @@ public final class ReactorGroup implements AutoCloseable {
      * built with them, nothing selects. {@link #close()} closes the selectors.
      *
      * @param reactors the number of reactors, at least 1 and at most the workers of the runtime
-     *     that will drive them
+     *     that will drive them (so at most {@value #MAX_REACTORS})
      * @return the new group, which the caller closes after the runtime
-     * @throws IllegalArgumentException if {@code reactors < 1}
+     * @throws IllegalArgumentException unless {@code 1 <= reactors <= MAX_REACTORS}
      * @throws IOException if a selector cannot be opened (those opened already are closed)
      */
     public static ReactorGroup openDriven(int reactors) throws IOException {
