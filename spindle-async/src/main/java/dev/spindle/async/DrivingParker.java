@@ -523,14 +523,21 @@ final class DrivingParker implements Parker {
      * Gives back the builder's claims on the drivers. Called once, when every worker has exited:
      * nobody selects or dispatches in them any more, and without this a reactor group that
      * outlived its runtime (a server restarted in-process) could never be driven again, its
-     * listeners and streams left waiting for a selector nobody runs.
+     * listeners and streams left waiting for a selector nobody runs. Never throws: what a
+     * driver's {@code unclaim} throws, an {@link Error} too (a driver's defect; a reactor's
+     * release of its closed sockets that finds no memory for its ready keys), is reported and
+     * the others are still given back. An error let through here left the termination's last
+     * step half done: the drivers after it stayed claimed, the runtime never read as terminated,
+     * and every {@code close()} waited for good (the last worker to exit, running the step, died
+     * of it), or the closing thread threw it and any other's waited for good
+     * ({@code ADriverWhoseUnclaimThrowsAnErrorLetsTheRuntimeTerminateTest}).
      */
     void unclaimAll() {
         for (IoDriver d : claimed) {
             try {
                 d.unclaim();
-            } catch (RuntimeException e) {
-                AsyncRuntime.reportStray(e);   // the others are still given back
+            } catch (Throwable e) {
+                AsyncRuntime.reportStray(e);   // never throws; the others are still given back
             }
         }
     }
