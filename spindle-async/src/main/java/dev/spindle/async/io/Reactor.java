@@ -415,10 +415,16 @@ public final class Reactor implements AutoCloseable, IoDriver {
         Strays.report(new UncheckedIOException("the reactor's selector failed; the reactor is closed", failure));
     }
 
-    /** Wakes the tasks of {@code keys} and of the changes still queued, once closed. */
+    /**
+     * Wakes the tasks of {@code keys} and of the changes still queued, once closed. Each
+     * registration's through {@link #wakeEvery}: a list of wakers that could not be made went
+     * out of here at the first registration, and the tasks of that one and of every one after it
+     * slept for good on a reactor closed for good (a driven reactor's close threw the error, a
+     * selector thread died of it with its selector open).
+     */
     private void wakeClosed(List<SelectionKey> keys) {
         for (SelectionKey key : keys) {
-            wakeAll(((Registration) key.attachment()).takeAll());
+            wakeEvery((Registration) key.attachment());
         }
         wakeQueued();
     }
@@ -828,7 +834,7 @@ public final class Reactor implements AutoCloseable, IoDriver {
      */
     private void wakeIfClosedMeanwhile(Registration reg) {
         if (closed) {
-            wakeAll(reg.takeAll());
+            wakeEvery(reg);
         }
     }
 
@@ -873,22 +879,11 @@ public final class Reactor implements AutoCloseable, IoDriver {
      */
     void deregister(Registration reg) {
         if (reg.cancel()) {
-            List<Waker> wakers;
-            try {
-                wakers = reg.takeAll();
-            } catch (OutOfMemoryError e) {
-                // No memory for the list. Thrown out of here, after the cancel above, it left
-                // the tasks waiting on the closed channel asleep for good (a second close finds
-                // the registration cancelled and does nothing): wake them one at a time, which
-                // allocates nothing, and drop the key as ever. The close has done all it had to.
-                wakers = null;
-                for (Waker w; (w = reg.takeOne()) != null; ) {
-                    wake(w);
-                }
-            }
-            if (wakers != null) {
-                wakeAll(wakers);
-            }
+            // Through wakeEvery: a list of wakers that could not be made (no memory), thrown out
+            // of here after the cancel above, left the tasks waiting on the closed channel asleep
+            // for good (a second close finds the registration cancelled and does nothing). The
+            // key is dropped as ever; the close has done all it had to.
+            wakeEvery(reg);
             enqueue(reg);
         }
     }
@@ -1255,7 +1250,7 @@ public final class Reactor implements AutoCloseable, IoDriver {
                 }
             } catch (ClosedChannelException | CancelledKeyException e) {
                 // closed under us: let the waiting tasks retry and see the closure
-                wakeAll(reg.takeAll());
+                wakeEvery(reg);
             } catch (ClosedSelectorException e) {
                 throw e;                       // the reactor is finished: its loop's or select's
             } catch (Throwable t) {
@@ -1276,19 +1271,35 @@ public final class Reactor implements AutoCloseable, IoDriver {
      */
     private static void failedChange(Registration reg, Throwable t) {
         Strays.report(t);                      // never throws
-        try {
-            wakeAll(reg.takeAll());
-        } catch (Throwable again) {
-            Strays.report(again);              // no memory even for the list of wakers
-        }
+        wakeEvery(reg);
     }
 
     /** Wakes the tasks of registrations whose interest change was queued but never applied. */
     private void wakeQueued() {
         for (Registration reg; (reg = changes.poll()) != null; ) {
             reg.queued.set(false);
-            wakeAll(reg.takeAll());
+            wakeEvery(reg);
         }
+    }
+
+    /**
+     * Wakes every task waiting on {@code reg} and drops its interest. Its wakers are collected
+     * into a list and woken outside the registration's lock; if there is no memory for the list,
+     * they are taken and woken one at a time, which allocates nothing, rather than left on the
+     * registration, where nobody would look for them again. The one mechanism of every wake-up
+     * of a whole registration: a close's, a deregistration's, a failed change's.
+     */
+    private static void wakeEvery(Registration reg) {
+        List<Waker> wakers;
+        try {
+            wakers = reg.takeAll();
+        } catch (OutOfMemoryError e) {
+            for (Waker w; (w = reg.takeOne()) != null; ) {
+                wake(w);
+            }
+            return;
+        }
+        wakeAll(wakers);
     }
 
     private static void wakeAll(List<Waker> wakers) {
