@@ -171,7 +171,8 @@ public final class AsyncTcpListener implements AutoCloseable {
      * A task that completes with the next incoming connection. Once the listener is closed it
      * fails with an {@link UncheckedIOException} (whether or not its reactor is closed too); once
      * its reactor is closed while the listener is open, with an {@link IllegalStateException}
-     * saying so. If its task's {@link dev.spindle.async.JoinHandle} is cancelled during the poll
+     * saying so, and so it does, closing the connection, if the reactor that would serve the
+     * connection closes during the poll that takes it. If its task's {@link dev.spindle.async.JoinHandle} is cancelled during the poll
      * that accepts a connection (the runtime drops what that poll returns), the connection is
      * closed rather than handed out to nobody: by the accept, or by the runtime when it drops a
      * stream that the accept handed out just before the cancel.
@@ -209,6 +210,12 @@ public final class AsyncTcpListener implements AutoCloseable {
                             stream.close();
                             return Poll.pending();
                         }
+                        // Its reactor closed during this poll, after the look above: handed out,
+                        // the stream could never wait for anything, and an accept loop took a
+                        // connection it could not serve. It fails as at the start instead, and
+                        // the handler below closes the connection, as a connect made after its
+                        // reactor closed does.
+                        r.checkOpen();
                         return Poll.ready(stream);
                     } catch (IOException | RuntimeException | Error e) {
                         // an Error too (the caller's waker, no memory for the stream): this poll
