@@ -4,6 +4,7 @@
 package dev.spindle.cluster.hazelcast;
 
 import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.core.LifecycleEvent;
 import dev.spindle.cluster.CloseSteps;
 import dev.spindle.cluster.Client;
 import dev.spindle.cluster.ClusterCoordinator;
@@ -14,6 +15,7 @@ import dev.spindle.cluster.Incarnations;
 import dev.spindle.cluster.Readiness;
 import dev.spindle.cluster.StealEvent;
 import dev.spindle.cluster.TaskEvent;
+import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,6 +23,7 @@ import java.util.Objects;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * The scheduler's JVM: a Hazelcast member (not a client, because Hazelcast's executor runs tasks
@@ -50,8 +53,22 @@ import java.util.concurrent.TimeoutException;
  * is cut off as a lost worker (its id is free again, and its {@link WorkerMain} is told and exits
  * with status 1). {@link #retire} retires a worker gracefully; once
  * removed it is cut off (its member may then be stopped).
+ *
+ * <p>The scheduler lives only as long as its member. If the member stops without {@link #close}
+ * (another part of the application shuts down or terminates the {@code HazelcastInstance}, or
+ * Hazelcast stops it itself), the coordinator closes, on a thread of its own, as {@link #close}
+ * does: unfinished futures fail with {@link IllegalStateException}, later submissions throw
+ * {@link java.util.concurrent.RejectedExecutionException}, and a WARNING is logged. Left up, the
+ * scheduler could reach no worker any more and hear from none: a task in flight waited until
+ * {@link CoordinatorSettings#noWorkerTimeout()}, or for good, and the client went on accepting
+ * tasks that went nowhere. The close does not run on the thread that stops the member, which
+ * holds Hazelcast's lifecycle lock while it tells its listeners: a future's callback that closes
+ * this coordinator (and so shuts the member down) would wait for that lock, and the scheduler's
+ * close for the callback. {@link #close} stays safe to call.
  */
 public final class HazelcastCoordinator implements ClusterView, AutoCloseable {
+
+    private static final System.Logger LOG = System.getLogger(HazelcastCoordinator.class.getName());
 
     private final HazelcastInstance instance;
     private final CoordinatorTransport transport;
@@ -62,6 +79,10 @@ public final class HazelcastCoordinator implements ClusterView, AutoCloseable {
     private final Admission admission;
     private final Duration joinTimeout;
     private volatile boolean started;
+    /** Set by {@link #close}: the member's stop that follows is this coordinator's own doing. */
+    private volatile boolean closing;
+    /** Set once the member stopped under this coordinator ({@link #memberStopped}): it closes once. */
+    private final AtomicBoolean memberStopped = new AtomicBoolean();
     /** Held while a probe's list is read and its frames numbered ({@link #allReady}). */
     private final Object probes = new Object();
 
@@ -132,6 +153,16 @@ public final class HazelcastCoordinator implements ClusterView, AutoCloseable {
             transport.attach(instance, coordinator::receive);
             instance.getCluster().addMembershipListener(roster);
             c = new HazelcastCoordinator(instance, transport, roster, coordinator, codec, session, joinTimeout);
+            HazelcastCoordinator created = c;
+            instance.getLifecycleService().addLifecycleListener(event -> {
+                if (event.getState() == LifecycleEvent.LifecycleState.SHUTTING_DOWN
+                        || event.getState() == LifecycleEvent.LifecycleState.SHUTDOWN) {
+                    created.memberStopped();
+                }
+            });
+            if (!instance.getLifecycleService().isRunning()) {
+                c.memberStopped();            // it stopped before the listener was added
+            }
             c.admission.onProven(c::proven);
             roster.onIdFree(c.admission::idLost);
             instance.getCluster().addMembershipListener(c.admission);
@@ -173,6 +204,29 @@ public final class HazelcastCoordinator implements ClusterView, AutoCloseable {
         }
         Readiness.awaitWorkers(workers, timeout, System.nanoTime(), roster::workers, roster::refused,
                 admission::admitAll, () -> allReady(ids));
+    }
+
+    /**
+     * The member is stopping or has stopped, and not by {@link #close}: the coordinator closes (see
+     * the class comment), once, on a daemon thread of its own. Not on the caller's, Hazelcast's
+     * lifecycle thread, which holds the lifecycle lock that a future's callback closing this
+     * coordinator would wait for, while the scheduler's close waited for that callback.
+     */
+    private void memberStopped() {
+        if (closing || !memberStopped.compareAndSet(false, true)) {
+            return;
+        }
+        LOG.log(Level.WARNING, "the coordinator's Hazelcast member stopped without close(): the coordinator "
+                + "closes, its unfinished tasks fail and it accepts no new ones");
+        Thread t = new Thread(() -> {
+            try {
+                close();
+            } catch (RuntimeException | Error e) {
+                LOG.log(Level.ERROR, "closing the coordinator after its member stopped threw", e);
+            }
+        }, "spindle-coordinator-member-stopped");
+        t.setDaemon(true);
+        t.start();
     }
 
     /** A worker proved its id: it joins the scheduler by {@link Readiness#admitProven}'s rules. */
@@ -353,10 +407,12 @@ public final class HazelcastCoordinator implements ClusterView, AutoCloseable {
      * ones suppressed in it: the member is shut down whatever the scheduler's close did. Shut down
      * only if that close returned, a close that threw (an Error, say an OutOfMemoryError) left the
      * member in the cluster with nothing behind it, and the workers, which leave when their
-     * coordinator leaves the cluster, ran on for good. Idempotent.
+     * coordinator leaves the cluster, ran on for good. Idempotent, and safe once the member has
+     * stopped under this coordinator (see the class comment).
      */
     @Override
     public void close() {
+        closing = true;                       // the member's stop that follows is not one from elsewhere
         CloseSteps.closeAll(admission::close, () -> {
             coordinator.close();
             afterSchedulerCloseForTests.run();
