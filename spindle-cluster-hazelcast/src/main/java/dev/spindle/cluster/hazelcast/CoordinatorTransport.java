@@ -93,6 +93,8 @@ final class CoordinatorTransport extends CoordinatorTransportSupport implements 
     /** Each lane's process, while it is not known to be lost ({@link #discard}). */
     private final ConcurrentHashMap<Integer, Process> lanes = new ConcurrentHashMap<>();
     private final AtomicInteger nextLane = new AtomicInteger();
+    /** Run when this member's message executor is found shut down while it runs ({@link #endpointStopped}). */
+    private volatile Runnable onEndpointStopped = () -> { };
     /** Set by {@link #close}: no worker is told it is cut off, or retired, any more. */
     private volatile boolean closed;
     /** The process of the batch this thread is sending, for {@link #sendFrame}. */
@@ -236,7 +238,35 @@ final class CoordinatorTransport extends CoordinatorTransportSupport implements 
                     + " was not delivered; the worker is handled as lost", failure);
             loseIfUnsent(to);
         })) {
+            if (endpointStopped()) {
+                onEndpointStopped.run();
+            }
             loseIfUnsent(to);
+        }
+    }
+
+    /**
+     * Runs {@code callback} when a frame could not be sent because this member's message executor
+     * was shut down while the member runs ({@link #endpointStopped}); it must not block.
+     */
+    void onEndpointStopped(Runnable callback) {
+        this.onEndpointStopped = Objects.requireNonNull(callback, "callback");
+    }
+
+    /**
+     * Whether this member's {@value HazelcastConfigs#MESSAGES} executor is shut down while the
+     * member still runs. Spindle never shuts it down, but {@code IExecutorService.shutdown()} is
+     * cluster-wide and any member that joined may call it; Hazelcast then refuses every frame to
+     * or from this member for good, so the coordinator cannot go on (asked only once a send was
+     * refused). A member that is stopping is not: its lifecycle tells the coordinator.
+     */
+    private boolean endpointStopped() {
+        HazelcastInstance hz = outbox.instance();
+        try {
+            return hz != null && hz.getLifecycleService().isRunning()
+                    && hz.getExecutorService(HazelcastConfigs.MESSAGES).isShutdown();
+        } catch (RuntimeException stopping) {
+            return false;                     // the member stopped meanwhile: its lifecycle listener tells
         }
     }
 

@@ -65,6 +65,15 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * holds Hazelcast's lifecycle lock while it tells its listeners: a future's callback that closes
  * this coordinator (and so shuts the member down) would wait for that lock, and the scheduler's
  * close for the callback. {@link #close} stays safe to call.
+ *
+ * <p>Likewise if the member's message executor is shut down while the member runs: Hazelcast's
+ * {@code IExecutorService.shutdown()} is cluster-wide, and any member that joined the cluster may
+ * call it, without the secret (see the security model in the module's README). No frame can reach
+ * or leave this member from then on; once a send to a worker is refused for that reason, the
+ * coordinator closes as above, logs an ERROR, and its member leaves the cluster in order (its
+ * workers then leave too, as they do whenever their coordinator leaves). Before, it handled each
+ * worker it could not reach as lost and went on accepting tasks, each of which waited out
+ * {@link CoordinatorSettings#noWorkerTimeout()}, as did those of every restarted worker.
  */
 public final class HazelcastCoordinator implements ClusterView, AutoCloseable {
 
@@ -81,8 +90,8 @@ public final class HazelcastCoordinator implements ClusterView, AutoCloseable {
     private volatile boolean started;
     /** Set by {@link #close}: the member's stop that follows is this coordinator's own doing. */
     private volatile boolean closing;
-    /** Set once the member stopped under this coordinator ({@link #memberStopped}): it closes once. */
-    private final AtomicBoolean memberStopped = new AtomicBoolean();
+    /** Set once this coordinator closes itself ({@link #closeItself}): it does so once. */
+    private final AtomicBoolean closingItself = new AtomicBoolean();
     /** Held while a probe's list is read and its frames numbered ({@link #allReady}). */
     private final Object probes = new Object();
 
@@ -163,6 +172,7 @@ public final class HazelcastCoordinator implements ClusterView, AutoCloseable {
             if (!instance.getLifecycleService().isRunning()) {
                 c.memberStopped();            // it stopped before the listener was added
             }
+            transport.onEndpointStopped(c::endpointStopped);
             c.admission.onProven(c::proven);
             roster.onIdFree(c.admission::idLost);
             instance.getCluster().addMembershipListener(c.admission);
@@ -208,23 +218,42 @@ public final class HazelcastCoordinator implements ClusterView, AutoCloseable {
 
     /**
      * The member is stopping or has stopped, and not by {@link #close}: the coordinator closes (see
-     * the class comment), once, on a daemon thread of its own. Not on the caller's, Hazelcast's
-     * lifecycle thread, which holds the lifecycle lock that a future's callback closing this
-     * coordinator would wait for, while the scheduler's close waited for that callback.
+     * the class comment).
      */
     private void memberStopped() {
-        if (closing || !memberStopped.compareAndSet(false, true)) {
+        closeItself(Level.WARNING, "the coordinator's Hazelcast member stopped without close(): the coordinator "
+                + "closes, its unfinished tasks fail and it accepts no new ones");
+    }
+
+    /**
+     * The member's message executor was shut down while the member runs ({@link CoordinatorTransport#onEndpointStopped}):
+     * the coordinator closes, and its member leaves in order (see the class comment).
+     */
+    private void endpointStopped() {
+        closeItself(Level.ERROR, "the Hazelcast executor '" + HazelcastConfigs.MESSAGES + "' of the coordinator's "
+                + "member was shut down while the member runs (Spindle never does: a member of the cluster did; "
+                + "an executor's shutdown is cluster-wide): no frame can reach or leave this member any more, so "
+                + "the coordinator closes, its unfinished tasks fail, and its member leaves the cluster");
+    }
+
+    /**
+     * Closes this coordinator as {@link #close} does, once, unless it is closing already, on a
+     * daemon thread of its own: not on the caller's. Hazelcast's lifecycle thread holds the
+     * lifecycle lock, which a future's callback that closes this coordinator would wait for while
+     * the scheduler's close waited for that callback; the sender thread is one that the close stops.
+     */
+    private void closeItself(Level level, String why) {
+        if (closing || !closingItself.compareAndSet(false, true)) {
             return;
         }
-        LOG.log(Level.WARNING, "the coordinator's Hazelcast member stopped without close(): the coordinator "
-                + "closes, its unfinished tasks fail and it accepts no new ones");
+        LOG.log(level, why);
         Thread t = new Thread(() -> {
             try {
                 close();
             } catch (RuntimeException | Error e) {
-                LOG.log(Level.ERROR, "closing the coordinator after its member stopped threw", e);
+                LOG.log(Level.ERROR, "closing the coordinator (" + why + ") threw", e);
             }
-        }, "spindle-coordinator-member-stopped");
+        }, "spindle-coordinator-closing");
         t.setDaemon(true);
         t.start();
     }
