@@ -93,7 +93,7 @@ final class CoordinatorTransport extends CoordinatorTransportSupport implements 
     /** Each lane's process, while it is not known to be lost ({@link #discard}). */
     private final ConcurrentHashMap<Integer, Process> lanes = new ConcurrentHashMap<>();
     private final AtomicInteger nextLane = new AtomicInteger();
-    /** Run when this member's message executor is found shut down while it runs ({@link #endpointStopped}). */
+    /** Run when this member's executors are found shut down while it runs ({@link #endpointStopped}). */
     private volatile Runnable onEndpointStopped = () -> { };
     /** Set by {@link #close}: no worker is told it is cut off, or retired, any more. */
     private volatile boolean closed;
@@ -139,6 +139,9 @@ final class CoordinatorTransport extends CoordinatorTransportSupport implements 
             fenced.add(id);
             discard(id);
             toScheduler(new Message.WorkerLost(id));
+            if (endpointStopped()) {
+                onEndpointStopped.run();      // starts the close on a thread of its own
+            }
         });
     }
 
@@ -246,28 +249,21 @@ final class CoordinatorTransport extends CoordinatorTransportSupport implements 
     }
 
     /**
-     * Runs {@code callback} when a frame could not be sent because this member's message executor
-     * was shut down while the member runs ({@link #endpointStopped}); it must not block.
+     * Runs {@code callback} when a frame could not be sent, or a worker was lost, while one of this
+     * member's executors is shut down and the member runs ({@link #endpointStopped}); it must not
+     * block. A worker whose fetch executor is shut down leaves, and so tells this coordinator,
+     * whose handshakes go through that executor, that no worker can be admitted any more.
      */
     void onEndpointStopped(Runnable callback) {
         this.onEndpointStopped = Objects.requireNonNull(callback, "callback");
     }
 
     /**
-     * Whether this member's {@value HazelcastConfigs#MESSAGES} executor is shut down while the
-     * member still runs. Spindle never shuts it down, but {@code IExecutorService.shutdown()} is
-     * cluster-wide and any member that joined may call it; Hazelcast then refuses every frame to
-     * or from this member for good, so the coordinator cannot go on (asked only once a send was
-     * refused). A member that is stopping is not: its lifecycle tells the coordinator.
+     * Whether one of this member's executors is shut down while it runs
+     * ({@link HazelcastConfigs#executorShutDown}): the coordinator cannot go on.
      */
     private boolean endpointStopped() {
-        HazelcastInstance hz = outbox.instance();
-        try {
-            return hz != null && hz.getLifecycleService().isRunning()
-                    && hz.getExecutorService(HazelcastConfigs.MESSAGES).isShutdown();
-        } catch (RuntimeException stopping) {
-            return false;                     // the member stopped meanwhile: its lifecycle listener tells
-        }
+        return HazelcastConfigs.executorShutDown(outbox.instance());
     }
 
     /**

@@ -96,6 +96,24 @@ final class HazelcastConfigs {
         return e.getClass().getName().startsWith(ConcurrencyUtil.class.getName() + "$$Lambda");
     }
 
+    /**
+     * Whether one of Spindle's executors ({@value #MESSAGES}, {@value #FETCHES}) is shut down on
+     * {@code hz} while the member still runs. Spindle never shuts them down, but Hazelcast's
+     * {@code IExecutorService.shutdown()} is cluster-wide, and any member that joined may call it
+     * without the secret (it needs no Java deserialisation, so the class list above does not stop
+     * it); Hazelcast then refuses every task of that executor to or from this member for good, and
+     * the member cannot take part any more. A member that is stopping, or {@code null}, answers
+     * false: its lifecycle tells. Asked only once something was refused, never per message.
+     */
+    static boolean executorShutDown(HazelcastInstance hz) {
+        try {
+            return hz != null && hz.getLifecycleService().isRunning()
+                    && (hz.getExecutorService(MESSAGES).isShutdown() || hz.getExecutorService(FETCHES).isShutdown());
+        } catch (RuntimeException stopping) {
+            return false;                     // the member stopped meanwhile: its lifecycle tells
+        }
+    }
+
     /** Starts a member with this role and worker id (-1 for the coordinator), its endpoint installed. */
     static HazelcastInstance start(HazelcastClusterSettings s, Offences offences, String role, int id,
                                    Endpoint endpoint) {

@@ -66,13 +66,15 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * this coordinator (and so shuts the member down) would wait for that lock, and the scheduler's
  * close for the callback. {@link #close} stays safe to call.
  *
- * <p>Likewise if the member's message executor is shut down while the member runs: Hazelcast's
+ * <p>Likewise if one of the member's executors is shut down while the member runs: Hazelcast's
  * {@code IExecutorService.shutdown()} is cluster-wide, and any member that joined the cluster may
- * call it, without the secret (see the security model in the module's README). No frame can reach
- * or leave this member from then on; once a send to a worker is refused for that reason, the
- * coordinator closes as above, logs an ERROR, and its member leaves the cluster in order (its
- * workers then leave too, as they do whenever their coordinator leaves). Before, it handled each
- * worker it could not reach as lost and went on accepting tasks, each of which waited out
+ * call it, without the secret (see the security model in the module's README). With its message
+ * executor shut down no frame can reach or leave this member; with its fetch executor, no worker
+ * can be admitted, and workers cannot fetch each other's values (such a worker leaves, see
+ * {@link HazelcastWorker}). Once a send to a worker is refused, or a worker is lost, while that is
+ * so, the coordinator closes as above, logs an ERROR, and its member leaves the cluster in order
+ * (its workers then leave too, as they do whenever their coordinator leaves). Before, it handled
+ * each worker it could not reach as lost and went on accepting tasks, each of which waited out
  * {@link CoordinatorSettings#noWorkerTimeout()}, as did those of every restarted worker.
  */
 public final class HazelcastCoordinator implements ClusterView, AutoCloseable {
@@ -226,14 +228,16 @@ public final class HazelcastCoordinator implements ClusterView, AutoCloseable {
     }
 
     /**
-     * The member's message executor was shut down while the member runs ({@link CoordinatorTransport#onEndpointStopped}):
-     * the coordinator closes, and its member leaves in order (see the class comment).
+     * One of the member's executors was shut down while the member runs
+     * ({@link CoordinatorTransport#onEndpointStopped}): the coordinator closes, and its member
+     * leaves in order (see the class comment).
      */
     private void endpointStopped() {
-        closeItself(Level.ERROR, "the Hazelcast executor '" + HazelcastConfigs.MESSAGES + "' of the coordinator's "
-                + "member was shut down while the member runs (Spindle never does: a member of the cluster did; "
-                + "an executor's shutdown is cluster-wide): no frame can reach or leave this member any more, so "
-                + "the coordinator closes, its unfinished tasks fail, and its member leaves the cluster");
+        closeItself(Level.ERROR, "a Hazelcast executor of the coordinator's member ('" + HazelcastConfigs.MESSAGES
+                + "' or '" + HazelcastConfigs.FETCHES + "') was shut down while the member runs (Spindle never does: "
+                + "a member of the cluster did; an executor's shutdown is cluster-wide): this member can no longer "
+                + "reach its workers or admit any, so the coordinator closes, its unfinished tasks fail, and its "
+                + "member leaves the cluster");
     }
 
     /**

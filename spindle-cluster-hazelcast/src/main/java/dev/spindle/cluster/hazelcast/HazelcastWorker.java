@@ -61,6 +61,13 @@ import java.util.concurrent.atomic.AtomicReference;
  * instead of idling for good; {@link #cutOff()} then says why the member stopped, and
  * {@link WorkerMain} exits with status 1, so that a supervisor can start it again.
  *
+ * <p>A worker whose fetch of another worker's value fails while one of its member's executors is
+ * shut down leaves too, with an ERROR: Hazelcast's {@code IExecutorService.shutdown()} is
+ * cluster-wide, any member that joined may call it (Spindle never does), and every later fetch
+ * would be refused as well, the scheduler having the value's producer run again and again for
+ * nothing. {@link #executorShutDown()} then says why the member stopped, and {@link WorkerMain}
+ * exits with status 1.
+ *
  * <p>Whenever the member shuts down, for whatever reason, the worker's pool is stopped (its
  * threads exit) and its values are dropped; {@link #close()} is still safe to call. The converse
  * holds too: the worker stops only with its member ({@link #close()} shuts the member down even if
@@ -68,6 +75,8 @@ import java.util.concurrent.atomic.AtomicReference;
  * a member left in the cluster with its worker stopped would take its tasks and drop them.
  */
 public final class HazelcastWorker implements AutoCloseable {
+
+    private static final System.Logger LOG = System.getLogger(HazelcastWorker.class.getName());
 
     /** For tests: runs in {@link #close} once the node has stopped, as if the node's close threw then. */
     static volatile Runnable afterNodeCloseForTests = () -> { };
@@ -83,7 +92,7 @@ public final class HazelcastWorker implements AutoCloseable {
     private final FrameCodec codec;
     private final Roster roster;
     /** Why this worker shut its member down itself; the first reason wins. */
-    private enum Leaving { COORDINATOR_LOST, RETIRED, REPORTS_UNSENT, CUT_OFF }
+    private enum Leaving { COORDINATOR_LOST, RETIRED, REPORTS_UNSENT, CUT_OFF, EXECUTOR_SHUT_DOWN }
 
     private final AtomicReference<Leaving> leaving;
     /** The cluster's name, for messages: the member's own config cannot be read once it has shut down. */
@@ -166,6 +175,14 @@ public final class HazelcastWorker implements AutoCloseable {
             node.retired().thenRun(() -> leave(leaving, Leaving.RETIRED, instance, id));
             transport.onReportsUnsent(() -> leave(leaving, Leaving.REPORTS_UNSENT, instance, id));
             transport.onCutOff(() -> leave(leaving, Leaving.CUT_OFF, instance, id));
+            transport.onExecutorShutDown(() -> {
+                if (leave(leaving, Leaving.EXECUTOR_SHUT_DOWN, instance, id)) {
+                    LOG.log(System.Logger.Level.ERROR, "worker " + id + ": a Hazelcast executor of its member ('"
+                            + HazelcastConfigs.MESSAGES + "' or '" + HazelcastConfigs.FETCHES + "') was shut down while "
+                            + "the member runs (Spindle never does: a member of the cluster did; an executor's "
+                            + "shutdown is cluster-wide): it can no longer fetch values, and leaves the cluster");
+                }
+            });
             instance.getCluster().addMembershipListener(roster);
             afterMemberStartForTests.run();
             transport.attach(node, instance);
@@ -189,14 +206,16 @@ public final class HazelcastWorker implements AutoCloseable {
     /**
      * Shuts the member down for the first reason to leave, on a thread of its own: not on the
      * membership or delivery thread that reports it, since shutting down waits for Hazelcast's
-     * threads.
+     * threads. Whether {@code why} is the reason (the first).
      */
-    private static void leave(AtomicReference<Leaving> leaving, Leaving why, HazelcastInstance instance, int id) {
+    private static boolean leave(AtomicReference<Leaving> leaving, Leaving why, HazelcastInstance instance, int id) {
         if (leaving.compareAndSet(null, why)) {
             Thread t = new Thread(instance::shutdown, "spindle-worker-" + id + "-" + why.name().toLowerCase(Locale.ROOT));
             t.setDaemon(true);
             t.start();
+            return true;
         }
+        return false;                         // leaving already, for an earlier reason
     }
 
     /**
@@ -338,6 +357,16 @@ public final class HazelcastWorker implements AutoCloseable {
      */
     boolean cutOff() {
         return leaving.get() == Leaving.CUT_OFF;
+    }
+
+    /**
+     * Whether this worker left because one of its member's executors was shut down while the
+     * member ran, so that its fetches were refused (see the class comment).
+     *
+     * @return {@code true} if the member is leaving or left for that reason
+     */
+    boolean executorShutDown() {
+        return leaving.get() == Leaving.EXECUTOR_SHUT_DOWN;
     }
 
     /**

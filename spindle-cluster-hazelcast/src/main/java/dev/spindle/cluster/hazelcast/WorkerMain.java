@@ -194,6 +194,11 @@ public final class WorkerMain {
                     + "and left the cluster so that the coordinator places its tasks again");
             return FAILED;
         }
+        if (worker.executorShutDown()) {
+            err.println("WorkerMain: worker " + o.id + " stopped: a Hazelcast executor of its member was shut down "
+                    + "by a member of the cluster, so it could no longer fetch values; it left the cluster");
+            return FAILED;
+        }
         err.println("WorkerMain: worker " + o.id + " stopped: its Hazelcast member was shut down "
                 + "(by another member of the cluster, or by the JVM)");
         return FAILED;

@@ -67,6 +67,11 @@ final class WorkerTransport extends WorkerTransportSupport implements Endpoint {
     private final AtomicLong fetchFrames = new AtomicLong();
     private final AtomicLong fetchesSent = new AtomicLong();
     private final AtomicBoolean loseRetired = new AtomicBoolean();
+    /**
+     * Run when a fetch failed while one of this member's executors is shut down and the member runs
+     * ({@link HazelcastConfigs#executorShutDown}): the worker leaves the cluster.
+     */
+    private volatile Runnable onExecutorShutDown = () -> { };
     /** Run when a batch of reports could not be sent to the coordinator: the worker leaves the cluster. */
     private volatile Runnable onReportsUnsent = () -> { };
     /** Run when the coordinator says it cut this process off ({@link Wire.CutOff}): the worker leaves the cluster. */
@@ -99,6 +104,15 @@ final class WorkerTransport extends WorkerTransportSupport implements Endpoint {
         attachNode(node);
         outbox.attach(instance);
         enrolment.attach(instance.getCluster());
+    }
+
+    /**
+     * Sets what runs (on the fetching or callback thread; it must not block) when a fetch fails
+     * while one of this member's executors is shut down and the member runs: every later fetch
+     * would be refused too, so the worker leaves the cluster.
+     */
+    void onExecutorShutDown(Runnable callback) {
+        this.onExecutorShutDown = callback;
     }
 
     /**
@@ -493,6 +507,11 @@ final class WorkerTransport extends WorkerTransportSupport implements Endpoint {
      * value; a fetch that was alone fails.
      */
     private void failBatch(List<PendingFetch> pending, Throwable t) {
+        if (HazelcastConfigs.executorShutDown(outbox.instance())) {
+            // refused here for good, and the scheduler, told the value could not be fetched, has
+            // its producer run again and again: this worker leaves instead, and its tasks are placed again
+            onExecutorShutDown.run();
+        }
         if (pending.size() == 1) {
             pending.get(0).result.completeExceptionally(t);
             return;
