@@ -251,13 +251,15 @@ public final class HazelcastCoordinator implements ClusterView, AutoCloseable {
             return;
         }
         LOG.log(level, why);
-        Thread t = new Thread(() -> {
+        Runnable closeNow = () -> {
             try {
                 close();
             } catch (RuntimeException | Error e) {
                 LOG.log(Level.ERROR, "closing the coordinator (" + why + ") threw", e);
             }
-        }, "spindle-coordinator-closing");
+        };
+        // nothing inherited from the caller, a Hazelcast or sender thread (its inheritable thread locals)
+        Thread t = new Thread(null, closeNow, "spindle-coordinator-closing", 0, false);
         t.setDaemon(true);
         t.start();
     }

@@ -180,7 +180,7 @@ public final class HazelcastWorker implements AutoCloseable {
                     LOG.log(System.Logger.Level.ERROR, "worker " + id + ": a Hazelcast executor of its member ('"
                             + HazelcastConfigs.MESSAGES + "' or '" + HazelcastConfigs.FETCHES + "') was shut down while "
                             + "the member runs (Spindle never does: a member of the cluster did; an executor's "
-                            + "shutdown is cluster-wide): it can no longer fetch values, and leaves the cluster");
+                            + "shutdown is cluster-wide): it cannot take part any more, and leaves the cluster");
                 }
             });
             instance.getCluster().addMembershipListener(roster);

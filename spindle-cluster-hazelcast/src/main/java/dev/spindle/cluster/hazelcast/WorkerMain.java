@@ -196,7 +196,7 @@ public final class WorkerMain {
         }
         if (worker.executorShutDown()) {
             err.println("WorkerMain: worker " + o.id + " stopped: a Hazelcast executor of its member was shut down "
-                    + "by a member of the cluster, so it could no longer fetch values; it left the cluster");
+                    + "by a member of the cluster, so it could no longer take part; it left the cluster");
             return FAILED;
         }
         err.println("WorkerMain: worker " + o.id + " stopped: its Hazelcast member was shut down "
