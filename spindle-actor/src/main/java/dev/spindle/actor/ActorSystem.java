@@ -28,6 +28,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -249,6 +250,13 @@ public final class ActorSystem implements AutoCloseable {
      * otherwise; read once per actor's end, never per message.
      */
     static volatile Runnable bracketEndHook;
+
+    /**
+     * Tests only: run by {@link #stats()} on the calling thread for each actor of its walk, between
+     * its first and its second read of that actor, so that a test can have the actor process a
+     * message and end there. Null otherwise; read once per walk, never on an actor's path.
+     */
+    static volatile Consumer<ActorRef<?>> snapshotWalkHook;
 
     private ActorSystem(Builder b) {
         this.name = b.name != null ? b.name : "actors-" + SYSTEM_SEQ.incrementAndGet();
@@ -624,9 +632,20 @@ public final class ActorSystem implements AutoCloseable {
     private Counts counts() {
         long processed = endedProcessed.get();
         int live = 0;
+        Consumer<ActorRef<?>> hook = snapshotWalkHook;
         for (ActorCell<?> cell : actors) {
+            // The lifecycle first, then the count: an actor read as ended has its final count (the
+            // holder's store of the lifecycle follows its last message's count), and one read as
+            // running is counted live. Read the other way round, an actor that took a message and
+            // ended between the two reads, its end not yet begun in the bracket, was neither live
+            // nor counted with that message: a snapshot that said no actor was live with a short
+            // total
+            boolean running = !cell.isStopped();
+            if (hook != null) {
+                hook.accept(cell);
+            }
             processed += cell.processedCount();
-            if (!cell.isStopped()) {
+            if (running) {
                 live++;
             }
         }
