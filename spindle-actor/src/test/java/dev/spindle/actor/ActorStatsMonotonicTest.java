@@ -43,11 +43,13 @@ class ActorStatsMonotonicTest {
             AtomicLong lowest = new AtomicLong(Long.MAX_VALUE);
             AtomicLong readings = new AtomicLong();
             Thread reader = new Thread(() -> {
-                while (stopping.get()) {
+                // at least one reading: a reader started late (a loaded machine) found the stops
+                // done, took none, and the check below read the accumulator's start value
+                do {
                     long p = system.stats().messagesProcessed();
                     lowest.accumulateAndGet(p, Math::min);
                     readings.incrementAndGet();
-                }
+                } while (stopping.get());
             }, "reader");
             reader.start();
             List<CompletableFuture<Void>> stops = new ArrayList<>(actors);
