@@ -127,7 +127,10 @@ public final class CoordinatorSettings {
     }
 
     /**
-     * How many times a failing task is retried before it errs.
+     * How many times a failing task is retried before it errs. The same bound applies, counted
+     * apart, to a task's attempts that could not fetch an input from another worker still alive:
+     * the task errs with an {@link IllegalStateException} naming the input and the workers once
+     * that happened {@code retries + 1} times since it last had a result.
      *
      * @return the retries after a task's first failure, 0 or more
      */
@@ -385,7 +388,9 @@ public final class CoordinatorSettings {
         }
 
         /**
-         * How many times a failing task is retried before it errs; not negative (default 3).
+         * How many times a failing task is retried before it errs; not negative (default 3). It
+         * bounds too, counted apart, a task's attempts that could not fetch an input from another
+         * worker still alive (see {@link CoordinatorSettings#retries()}).
          *
          * @param retries the retries after a task's first failure
          * @return this builder

@@ -50,8 +50,14 @@ import java.util.function.Supplier;
  * <p>Failures: an erring task is placed again until it has failed {@code retries + 1} times, then
  * it errs with its own exception and so do its dependents. Each failure first tells its worker to
  * drop the key: between JVMs a worker may hold a result that was reported as a failure (it could
- * not travel, or the coordinator refused its class), a copy nothing else would release. A lost
- * worker's assigned tasks go back to WAITING (a task that more of its workers were lost under than
+ * not travel, or the coordinator refused its class), a copy nothing else would release. A task
+ * whose attempt ended because an input could not be fetched from another worker still alive is
+ * placed again the same number of times, counted apart ({@link TaskState#fetchFailures}), then
+ * errs with an {@link IllegalStateException} naming the input, the two workers and the count:
+ * such a holder may never serve that worker (the two cannot reach each other, or the value cannot
+ * travel from there), and each report gives its copy up and has the input computed again, on that
+ * very holder if only it may run it; unbounded, the input ran for good and the task never ended.
+ * A lost worker's assigned tasks go back to WAITING (a task that more of its workers were lost under than
  * {@code allowedWorkerLosses} errs instead, with a {@link WorkerLostException}: it may be what
  * ends them; retired workers do not count, nor one its assignment never reached, see
  * {@link #send}), results whose last copy it held become LOST, and
@@ -85,9 +91,10 @@ import java.util.function.Supplier;
  * (a spilled value unreadable, as its task reads it or as it serves a fetch) says so, and that copy
  * is no longer counted. A task's worker that could not fetch an input from any holder names the last
  * it tried, and that holder's copy is no longer counted either (it may be unreachable, or hold a
- * copy it cannot serve); but that report is about the copy the task's assignment named, and the
- * worker's and the holder's frames come in any order: the holder may have lost that copy and
- * stored a newer one since (the key computed again there, or fetched there again), counted before
+ * copy it cannot serve; the task's retries bound how often, see "Failures"); but that report is
+ * about the copy the task's assignment named, and the worker's and the holder's frames come in any
+ * order: the holder may have lost that copy and stored a newer one since (the key computed again
+ * there, or fetched there again), counted before
  * the report lands. Each holder's copy is counted with the last attempt number given when it was
  * counted ({@link TaskState#countedAt}); an assignment's holders are read as its number is given,
  * so a copy counted at or after that number is not one it named, and the report leaves it alone.
@@ -1272,6 +1279,7 @@ final class GraphScheduler implements AutoCloseable {
         logRun(t, m.worker(), m.nanos(), false);
         t.setState(TaskState.State.MEMORY);
         t.failures = 0;                       // a later recomputation of a lost result gets its own retries
+        t.fetchFailures = 0;                  // (and of its inputs' fetches)
         t.lostWorkers = null;                 // and its own worker losses
         t.measured(m.bytes());
         t.addHolder(m.worker(), attemptSeq);
@@ -1860,9 +1868,34 @@ final class GraphScheduler implements AutoCloseable {
         uncountMissing(m, dep);
         t.setState(TaskState.State.WAITING);
         Set<TaskState> visited = new HashSet<>();
-        ensure(t, visited);
+        if (fromALiveHolder(m) && ++t.fetchFailures > config.retries()) {
+            // a holder that stays alive yet never serves (the two workers cannot reach each other,
+            // the value cannot travel from there): each report gave its copy up, the input was
+            // computed again on that same holder, and the fetch failed again, with no end, the
+            // dependent waiting for good. Bounded as a task's own failures are
+            if (!mayCancel(t)) {
+                err(t, new IllegalStateException("task '" + t.key() + "' could not fetch its inputs from workers still"
+                        + " alive " + t.fetchFailures + " times (retries " + config.retries() + "), the last time input '"
+                        + m.dependency() + "' from worker " + m.holder() + " on worker " + m.worker()
+                        + ": the workers may not reach each other, or the value may not travel from its holder;"
+                        + " each failure gave that copy up, and a lost input was computed again"));
+            }
+        } else {
+            ensure(t, visited);
+        }
         // t did not compute it again if t was cancelled, and forgotten as it came back
         recomputeForWaiting(dep, visited);
+    }
+
+    /**
+     * Whether {@code m} reports a fetch of another worker's copy that failed while that worker is
+     * alive: not a copy its own worker could not read, nor an input released ahead of its task
+     * (no holder named). A task's attempts that end so count against its retries
+     * ({@link TaskState#fetchFailures}).
+     */
+    private boolean fromALiveHolder(Message.DataMissing m) {
+        return m.holder() >= 0 && m.holder() != m.worker() && m.holder() < workers.size()
+                && workers.get(m.holder()).alive;
     }
 
     /**

@@ -115,6 +115,12 @@ final class TaskState {
     long bytes;
     int failures;
     /**
+     * This task's attempts, since it last had a result, that ended because an input could not be
+     * fetched from another worker still alive (GraphScheduler.onDataMissing); over the retries it
+     * errs. Apart from {@link #failures}: the task itself did not fail.
+     */
+    int fetchFailures;
+    /**
      * The workers lost while this task was assigned to them, since it last had a result; null for
      * none (see CoordinatorSettings.allowedWorkerLosses).
      */
