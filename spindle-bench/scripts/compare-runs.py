@@ -7,7 +7,8 @@ reads DIR/SUITE-BEFORE-*.json and DIR/SUITE-AFTER-*.json (the --json output of
 `./spindle bench`, `bench async` or `bench actors`, one file per run) and prints a Markdown
 table: each workload's ratio in every JVM of each build, the median over them, and a two-sided
 Mann-Whitney rank test of the two builds' JVMs. A run with `--forks N` counts as N JVMs (its
-`summary` lists each JVM's own ratio), a run without as one.
+`summary` lists each JVM's own ratio), a run without as one. A file that holds no report (a run
+cut short) is left out and named on stderr.
 KEY picks the ratio (default `ratio`; `vtRatio` for `bench async`'s virtual-thread column).
 
 With under 4 JVMs a build the test cannot reach the 5 % level and says so. Pair order matters
@@ -29,8 +30,11 @@ def ratios(directory, suite, build, key="ratio"):
         try:
             with open(path) as f:
                 report = json.load(f)
-        except (OSError, ValueError):
-            continue                    # an interrupted run leaves no usable JSON
+        except (OSError, ValueError) as e:
+            # an interrupted run leaves no usable JSON; it was left out without a word, so a build's
+            # median and rank test stood on fewer JVMs than the runs made, and nothing said so
+            print(f"compare-runs.py: left out {path}: not a report ({e})", file=sys.stderr)
+            continue
         if "summary" in report:         # --forks N: every JVM's own ratio
             for s in report["summary"]:
                 if s.get("field") == key:

@@ -55,6 +55,15 @@ class CompareRunsRankTestTest {
         assertThat(compare(dir)).contains("| U = 1, p = 0.05 |");
     }
 
+    /** A report cut short (a run killed mid-write) is named, not silently left out of the medians. */
+    @Test
+    void aReportItCannotReadIsNamed(@TempDir Path dir) throws Exception {
+        reports(dir, "A", 1, 2, 3, 4);
+        reports(dir, "B", 5, 6, 7, 8);
+        Files.writeString(dir.resolve("fj-B-9.json"), "{\"results\": [{\"workload\": \"fib\", \"ra");
+        assertThat(compare(dir)).contains("left out " + dir.resolve("fj-B-9.json"));
+    }
+
     /** Writes one {@code bench --json} report per ratio, as ab.sh names them. */
     private static void reports(Path dir, String build, double... ratios) throws Exception {
         for (int i = 0; i < ratios.length; i++) {
