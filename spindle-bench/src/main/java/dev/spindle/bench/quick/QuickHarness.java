@@ -485,7 +485,6 @@ public final class QuickHarness {
         IdleCpuProbe probe = new IdleCpuProbe(o.idleSettleMillis, o.idleWindowMillis);
         List<Double> s = new ArrayList<>();
         List<Double> f = new ArrayList<>();
-        List<Double> r = new ArrayList<>();
         for (int i = 0; i < o.idleWindows; i++) {
             RuntimeKind[] order = i % 2 == 0
                     ? new RuntimeKind[] {RuntimeKind.SPINDLE, RuntimeKind.FJP}
@@ -503,16 +502,42 @@ public final class QuickHarness {
             }
             s.add(vs);
             f.add(vf);
-            if (vs > 0) {
-                r.add(vf / vs);
+        }
+        rows.put(IDLE_CPU + "#", idleRow(s, f, String.format(Locale.ROOT, "fresh pool, %d ms settle, %d x %d ms windows",
+                o.idleSettleMillis, o.idleWindows, o.idleWindowMillis)));
+    }
+
+    /**
+     * The idle-CPU row from each window's CPU use, % of one core, Spindle's and FJP's in window
+     * order; {@code settings} opens the note.
+     *
+     * <p>A window where Spindle's pool used no CPU has no ratio (FJP / 0), and where Spindle's
+     * median is 0 neither has the row. Such windows were left out of the spread without a word,
+     * so a spread over one window of three read as if over all of them, and the ratio showed a
+     * bare "n/a" where Spindle had idled cheaper; the note now says how many windows the spread
+     * covers and why the ratio is missing.
+     */
+    static Row idleRow(List<Double> s, List<Double> f, String settings) {
+        List<Double> r = new ArrayList<>();
+        for (int i = 0; i < s.size(); i++) {
+            if (s.get(i) > 0) {
+                r.add(f.get(i) / s.get(i));
             }
         }
         Stats ss = Stats.of(s);
         Stats fs = Stats.of(f);
         double ratio = ss.median() > 0 ? fs.median() / ss.median() : Double.NaN;
-        rows.put(IDLE_CPU + "#", new Row("idle cpu", "CPU used by an idle pool's threads, % of one core", "%core",
-                RuntimeKind.FJP.id(), ss, fs, ratio, Stats.of(r),
-                String.format(Locale.ROOT, "fresh pool, %d ms settle, %d x %d ms windows", o.idleSettleMillis,
-                        o.idleWindows, o.idleWindowMillis)));
+        StringBuilder note = new StringBuilder(settings);
+        if (r.size() < s.size()) {
+            note.append(String.format(Locale.ROOT,
+                    "; spread over %d of %d windows (in the others Spindle's pool used no CPU: no ratio)", r.size(), s.size()));
+        }
+        if (Double.isNaN(ratio)) {
+            note.append(fs.median() > 0
+                    ? String.format(Locale.ROOT, "; ratio n/a: Spindle's median is 0 %%core, FJP's %.2f", fs.median())
+                    : "; ratio n/a: both medians are 0 %core");
+        }
+        return new Row("idle cpu", "CPU used by an idle pool's threads, % of one core", "%core",
+                RuntimeKind.FJP.id(), ss, fs, ratio, Stats.of(r), note.toString());
     }
 }

@@ -15,7 +15,7 @@ package dev.spindle.bench.quick;
  * @param fjp the ForkJoinPool's samples
  * @param ratio Spindle's advantage: FJP value / Spindle value for these lower-is-better
  *     measurements, so {@code > 1} means Spindle did better. For times it is Spindle throughput
- *     over FJP throughput. NaN where undefined (both zero).
+ *     over FJP throughput. NaN where undefined (Spindle's value zero; the note says so).
  * @param ratioSpread the per-round (per-chunk) ratios
  * @param note anything else worth saying, such as parallel efficiency; may be empty
  */
