@@ -23,7 +23,8 @@ import sys
 
 
 def ratios(directory, suite, build, key="ratio"):
-    rows = {}
+    """Each workload's figures over the build's JVMs, and how many JVMs had the workload but no figure."""
+    rows, missing = {}, {}
     # escaped: a directory named like a pattern (results[1], as ab.sh -o allows) matched no file,
     # and the table came out empty as if the runs had reported nothing
     for path in sorted(glob.glob(f"{glob.escape(directory)}/{glob.escape(suite)}-{glob.escape(build)}-*.json")):
@@ -35,16 +36,25 @@ def ratios(directory, suite, build, key="ratio"):
             # median and rank test stood on fewer JVMs than the runs made, and nothing said so
             print(f"compare-runs.py: left out {path}: not a report ({e})", file=sys.stderr)
             continue
+        # a JVM that has the workload but no figure for it (null) was dropped without a word, and a
+        # build's list, median and rank test stood on fewer JVMs than were run; they are counted
         if "summary" in report:         # --forks N: every JVM's own ratio
             for s in report["summary"]:
                 if s.get("field") == key:
-                    rows.setdefault(s["workload"], []).extend(
-                        x for x in s["perJvm"] if x is not None and not math.isnan(x))
+                    for x in s["perJvm"]:
+                        figure(rows, missing, s["workload"], x)
             continue
         for r in report.get("results", []):
-            if r.get(key) is not None:
-                rows.setdefault(r["workload"], []).append(r[key])
-    return rows
+            if key in r:
+                figure(rows, missing, r["workload"], r[key])
+    return rows, missing
+
+
+def figure(rows, missing, workload, x):
+    if x is None or math.isnan(x):
+        missing[workload] = missing.get(workload, 0) + 1
+    else:
+        rows.setdefault(workload, []).append(x)
 
 
 def rank_test(xs, ys):
@@ -107,8 +117,14 @@ def main(argv):
     if len(argv) != 5:
         sys.exit(__doc__)
     directory, suite, before, after = argv[1:]
-    b, a = ratios(directory, suite, before, key), ratios(directory, suite, after, key)
-    runs = lambda xs: " ".join(f"{x:.2f}" for x in xs)
+    (b, b_missing), (a, a_missing) = ratios(directory, suite, before, key), ratios(directory, suite, after, key)
+
+    def runs(xs, missing):
+        text = " ".join(f"{x:.2f}" for x in xs)
+        if missing:
+            text += f"{', ' if xs else ''}{missing} JVM{'s' if missing > 1 else ''} without a figure"
+        return text
+
     median = lambda xs: f"{statistics.median(xs):.2f}" if xs else "-"
 
     def test(xb, xa):
@@ -122,7 +138,8 @@ def main(argv):
     print("| --- | --- | --- | --- | --- | --- |")
     for w in dict.fromkeys(list(b) + list(a)):
         xb, xa = b.get(w, []), a.get(w, [])
-        print(f"| {w} | {runs(xb)} | {runs(xa)} | {median(xb)} | {median(xa)} | {test(xb, xa)} |")
+        print(f"| {w} | {runs(xb, b_missing.get(w, 0))} | {runs(xa, a_missing.get(w, 0))} | {median(xb)} | {median(xa)}"
+              f" | {test(xb, xa)} |")
 
 
 if __name__ == "__main__":

@@ -64,6 +64,29 @@ class CompareRunsRankTestTest {
         assertThat(compare(dir)).contains("left out " + dir.resolve("fj-B-9.json"));
     }
 
+    /**
+     * A JVM whose report has the workload but no figure for it (null: the idle-CPU ratio where
+     * Spindle's median was 0, a ratio without one of its runtimes) was dropped from that build's
+     * list, median and rank test, so 3 JVMs read as if 3 had been run. The row now says how many
+     * JVMs of each build had no figure.
+     */
+    @Test
+    void jvmsWithoutAFigureAreCountedInTheRow(@TempDir Path dir) throws Exception {
+        reports(dir, "A", 1, 2, 3, 4);
+        reports(dir, "B", 5, 6, 7);
+        Files.writeString(dir.resolve("fj-B-4.json"), "{\"results\": [{\"workload\": \"fib\", \"ratio\": null}]}\n");
+        assertThat(compare(dir)).contains("| fib | 1.00 2.00 3.00 4.00 | 5.00 6.00 7.00, 1 JVM without a figure |");
+    }
+
+    /** The same for a {@code --forks} report, whose summary gives each JVM's figure or null. */
+    @Test
+    void forkedJvmsWithoutAFigureAreCountedInTheRow(@TempDir Path dir) throws Exception {
+        reports(dir, "A", 1, 2, 3, 4);
+        Files.writeString(dir.resolve("fj-B-1.json"), "{\"summary\": [{\"field\": \"ratio\", \"workload\": \"fib\","
+                + " \"perJvm\": [5.0, null, 6.0, null, 7.0]}]}\n");
+        assertThat(compare(dir)).contains("| fib | 1.00 2.00 3.00 4.00 | 5.00 6.00 7.00, 2 JVMs without a figure |");
+    }
+
     /** Writes one {@code bench --json} report per ratio, as ab.sh names them. */
     private static void reports(Path dir, String build, double... ratios) throws Exception {
         for (int i = 0; i < ratios.length; i++) {
