@@ -305,10 +305,7 @@ public final class QuickHarness {
         }
         Map<Workload, RuntimeKind> mode = new LinkedHashMap<>();
         for (Workload w : workloads) {
-            Map<RuntimeKind, List<Double>> m = warm.get(w);
-            double fjp = Stats.of(m.get(RuntimeKind.FJP)).median();
-            double async = Stats.of(m.get(RuntimeKind.FJP_ASYNC)).median();
-            mode.put(w, async < fjp ? RuntimeKind.FJP_ASYNC : RuntimeKind.FJP);
+            mode.put(w, fasterForkJoinMode(warm.get(w)));
         }
 
         Map<Workload, List<Double>> spindle = new LinkedHashMap<>();
@@ -375,6 +372,17 @@ public final class QuickHarness {
             rows.put(w.name() + "#", new Row(w.name(), w.describe(), "ms", mode.get(w).id(), s, j,
                     j.median() / s.median(), Stats.of(ratios.get(w)), note));
         }
+    }
+
+    /**
+     * The ForkJoinPool mode compared with Spindle: the one with the lower median time per run
+     * in {@code warmupMs} (the warm-up samples kept, per runtime), that is the faster baseline;
+     * LIFO on a tie.
+     */
+    static RuntimeKind fasterForkJoinMode(Map<RuntimeKind, List<Double>> warmupMs) {
+        double fjp = Stats.of(warmupMs.get(RuntimeKind.FJP)).median();
+        double async = Stats.of(warmupMs.get(RuntimeKind.FJP_ASYNC)).median();
+        return async < fjp ? RuntimeKind.FJP_ASYNC : RuntimeKind.FJP;
     }
 
     /** Milliseconds per run, over {@code reps} back-to-back runs. */
