@@ -193,7 +193,12 @@ final class ClusterWorker {
     private final int id;
     private final int threads;
     private final Transport transport;
-    private final WorkStealingPool pool;
+    /**
+     * Null once stopped ({@link #stop}): a gone worker stays referenced by its cluster for good (its
+     * id is an index), and a stopped pool kept its threads' records and deques. Not volatile: a
+     * thread that still reads the stopped pool is refused by it, as before (see {@link #makeReady}).
+     */
+    private WorkStealingPool pool;
     private final DataStore store;
     private final Map<String, Job> jobs = new ConcurrentHashMap<>();
     /** The fetch in flight per key: one per key, however many jobs wait for it. */
@@ -282,9 +287,11 @@ final class ClusterWorker {
      * threads' path): a map under the {@link #early} lock here made tiny in-process tasks about
      * 10 % slower on 2 cores (BENCHMARKS, session 41). A departure is stored before its job leaves
      * {@link #jobs}, and a steal request looks here only after {@link #jobs} showed it no job, so
-     * it sees the departure (the map's removal and read order the two).
+     * it sees the departure (the map's removal and read order the two). Null once stopped
+     * ({@link #stop}), as {@link #pool}, for the same reason: 16 KB a gone worker; a task still
+     * ending then records nothing, or records into the ring let go, which nothing reads.
      */
-    private final AtomicReferenceArray<Departure> departures = new AtomicReferenceArray<>(MAX_OVERTAKEN);
+    private AtomicReferenceArray<Departure> departures = new AtomicReferenceArray<>(MAX_OVERTAKEN);
     private final AtomicInteger departuresNext = new AtomicInteger();
 
     /** An attempt that left the jobs here (see {@link #departures}). */
@@ -481,8 +488,9 @@ final class ClusterWorker {
     Map<String, Integer> retainedForTests() {
         Map<String, Integer> m = new TreeMap<>();
         int departed = 0;
-        for (int i = 0; i < departures.length(); i++) {
-            departed += departures.get(i) != null ? 1 : 0;
+        AtomicReferenceArray<Departure> ring = departures;
+        for (int i = 0; ring != null && i < ring.length(); i++) {
+            departed += ring.get(i) != null ? 1 : 0;
         }
         m.put("departures", departed);
         m.put("jobs", jobs.size());
@@ -495,6 +503,19 @@ final class ClusterWorker {
             m.put("releasedAbove", releasedAbove.size());
         }
         m.put("stored", store.keys());
+        return m;
+    }
+
+    /**
+     * For tests: what this worker holds besides its per-key structures, by name: the slots of its
+     * departures ring ({@code ringSlots}) and its pool's threads ({@code poolThreads}), 0 once it
+     * let them go.
+     */
+    Map<String, Integer> footprintForTests() {
+        Map<String, Integer> m = new TreeMap<>();
+        AtomicReferenceArray<Departure> ring = departures;
+        m.put("ringSlots", ring == null ? 0 : ring.length());
+        m.put("poolThreads", pool == null ? 0 : threads);
         return m;
     }
 
@@ -897,8 +918,12 @@ final class ClusterWorker {
             return;                           // released meanwhile
         }
         ready.add(job);
+        WorkStealingPool p = pool;
+        if (p == null) {
+            return;                           // stopped: as a refusal below
+        }
         try {
-            pool.execute(this::runOne);
+            p.execute(this::runOne);
         } catch (RejectedExecutionException e) {
             // the worker is shutting down; the scheduler recovers its tasks as lost
         }
@@ -1156,14 +1181,18 @@ final class ClusterWorker {
 
     /** Records that {@code job}'s attempt arrived and ended here (see {@link #departures}). */
     private void departed(Job job) {
-        departures.set(departuresNext.getAndIncrement() & (MAX_OVERTAKEN - 1),
-                new Departure(job.compute.key(), job.compute.attempt()));
+        AtomicReferenceArray<Departure> ring = departures;
+        if (ring != null) {                   // null: stopped, nothing asks any more
+            ring.set(departuresNext.getAndIncrement() & (MAX_OVERTAKEN - 1),
+                    new Departure(job.compute.key(), job.compute.attempt()));
+        }
     }
 
     /** Whether attempt {@code attempt} of {@code key}, or a later one, ended here lately (a scan: rare). */
     private boolean endedHere(String key, long attempt) {
-        for (int i = 0; i < MAX_OVERTAKEN; i++) {
-            Departure d = departures.get(i);
+        AtomicReferenceArray<Departure> ring = departures;
+        for (int i = 0; ring != null && i < MAX_OVERTAKEN; i++) {
+            Departure d = ring.get(i);
             if (d != null && d.attempt() >= attempt && d.key().equals(key)) {
                 return true;
             }
@@ -1241,15 +1270,19 @@ final class ClusterWorker {
     private void stop() {
         alive = false;
         reports.cancel(false);
-        pool.shutdownNow();                   // interrupts running tasks: alive is false first, run reports none
+        WorkStealingPool p = pool;
+        if (p != null) {                      // null: stopped already (a gone worker shut down at the cluster's close)
+            p.shutdownNow();                  // interrupts running tasks: alive is false first, run reports none
+        }
+        pool = null;                          // its threads' records and deques: see pool
         store.clear();                        // its values and spill files: nothing reads them any more
         // the jobs that never ran: a stopped worker stays referenced (by its cluster, until its id
         // rejoins or for good), and each job's function may hold a large value (a scattered one)
         jobs.clear();
         ready.clear();
         fetching.clear();
-        // and what it remembers of the keys it saw, up to MAX_OVERTAKEN releases and as many
-        // departures: kept, every worker a growing and shrinking cluster retired held them for the
+        // and what it remembers of the keys it saw, up to MAX_OVERTAKEN releases (the departures
+        // are let go below): kept, every worker a growing and shrinking cluster retired held them for the
         // cluster's life (addWorker gives each a new id). No message is handled after this (receive
         // looks at alive): one handled as the worker stopped, or a task still ending here, adds
         // its own entry at most.
@@ -1259,9 +1292,7 @@ final class ClusterWorker {
             overtaken.clear();
             releasedAbove.clear();
         }
-        for (int i = 0; i < departures.length(); i++) {
-            departures.set(i, null);
-        }
+        departures = null;                    // let go whole, not emptied: see departures
     }
 
     /** One assignment of a task to this worker. */

@@ -319,6 +319,18 @@ public final class LocalCluster implements ClusterView, AutoCloseable {
         return workers.get(id).retainedForTests();
     }
 
+    /**
+     * For tests: what the cluster's workers, gone ones included, hold besides their per-key
+     * structures (see {@link ClusterWorker#footprintForTests}), summed by name.
+     */
+    Map<String, Integer> workersFootprintForTests() {
+        Map<String, Integer> m = new TreeMap<>();
+        for (ClusterWorker w : workers) {
+            w.footprintForTests().forEach((k, v) -> m.merge(k, v, Integer::sum));
+        }
+        return m;
+    }
+
     /** For tests, once closed: see {@link GraphScheduler#closedForTests}. */
     Map<String, Integer> closedSchedulerForTests() {
         return scheduler.closedForTests();
