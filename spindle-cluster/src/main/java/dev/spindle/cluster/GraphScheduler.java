@@ -2032,7 +2032,8 @@ final class GraphScheduler implements AutoCloseable {
             return;                           // a worker's word: check it
         }
         for (WorkerState r : workers) {
-            WorkerState target = r.retiring ? r.replicas.get(m.key()) : null;
+            // alive: a lost worker's retirement is over, its copies forgotten (onWorkerLost)
+            WorkerState target = r.alive && r.retiring ? r.replicas.get(m.key()) : null;
             if (target != null && target == workers.get(m.worker())) {
                 r.replicas.remove(m.key());
                 r.replicaFailures.merge(m.key(), 1, Integer::sum);
@@ -2076,6 +2077,12 @@ final class GraphScheduler implements AutoCloseable {
             }
         }
         w.holds.clear();
+        // the copies it asked for as it retired, and those that failed: nothing advances a lost
+        // worker's retirement, and its record stays while its id is not reused, so kept, a worker
+        // lost while it retired held one entry per value it was copying (each naming its target's
+        // record) for good
+        w.replicas.clear();
+        w.replicaFailures.clear();
         inFlight.values().removeIf(p -> p.victim == id);
         if (killers != null) {
             // placed on yet another worker, a task that ends the process it runs in would take
