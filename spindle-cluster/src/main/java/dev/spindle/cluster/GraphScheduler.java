@@ -1605,6 +1605,11 @@ final class GraphScheduler implements AutoCloseable {
         }
     }
 
+    /** For tests: worker {@code id}'s record's collections of tasks and keys, the very objects. */
+    List<Object> workerCollectionsForTests(int id) {
+        return call(() -> List.of(workers.get(id).processing, workers.get(id).holds));
+    }
+
     /** The task records the scheduler keeps, for tests. */
     int taskRecords() {
         return call(tasks::size);
@@ -2076,13 +2081,11 @@ final class GraphScheduler implements AutoCloseable {
                 t.setState(TaskState.State.LOST);
             }
         }
-        w.holds.clear();
-        // the copies it asked for as it retired, and those that failed: nothing advances a lost
-        // worker's retirement, and its record stays while its id is not reused, so kept, a worker
-        // lost while it retired held one entry per value it was copying (each naming its target's
-        // record) for good
-        w.replicas.clear();
-        w.replicaFailures.clear();
+        // with the copies it asked for as it retired, and those that failed: nothing advances a
+        // lost worker's retirement, and its record stays while its id is not reused, so kept, a
+        // worker lost while it retired held one entry per value it was copying (each naming its
+        // target's record) for good; and with its collections, sized by its busiest moment
+        w.letGo();
         inFlight.values().removeIf(p -> p.victim == id);
         if (killers != null) {
             // placed on yet another worker, a task that ends the process it runs in would take
@@ -2673,10 +2676,8 @@ final class GraphScheduler implements AutoCloseable {
                                 + " needed", w.id, LogText.printable(key, LogText.MAX_KEY), MAX_REPLICA_FAILURES);
             }
         }
-        w.holds.clear();
-        w.replicas.clear();
         boolean lostSome = !w.replicaFailures.isEmpty();
-        w.replicaFailures.clear();
+        w.letGo();                            // what it held, its copies, and its collections (see there)
         send(w.id, new Message.Retired(w.id));   // its process may leave now
         try {
             transport.retired(w.id);

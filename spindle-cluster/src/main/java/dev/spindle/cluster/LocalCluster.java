@@ -331,6 +331,11 @@ public final class LocalCluster implements ClusterView, AutoCloseable {
         return m;
     }
 
+    /** For tests: see {@link GraphScheduler#workerCollectionsForTests}. */
+    List<Object> workerCollectionsForTests(int id) {
+        return scheduler.workerCollectionsForTests(id);
+    }
+
     /** For tests, once closed: see {@link GraphScheduler#closedForTests}. */
     Map<String, Integer> closedSchedulerForTests() {
         return scheduler.closedForTests();

@@ -18,11 +18,14 @@ final class WorkerState {
 
     final int id;
     final int threads;
-    /** Mutated only through {@link #startProcessing} and {@link #stopProcessing}, which keep {@link #load}. */
-    final Set<TaskState> processing = new LinkedHashSet<>();
+    /**
+     * Mutated only through {@link #startProcessing} and {@link #stopProcessing}, which keep {@link #load}.
+     * This and the other collections here are replaced, empty, once the worker is gone ({@link #letGo}).
+     */
+    Set<TaskState> processing = new LinkedHashSet<>();
     /** The occupancy of {@link #processing} as running totals. */
     final WorkerLoad load = new WorkerLoad();
-    final Set<String> holds = new HashSet<>();
+    Set<String> holds = new HashSet<>();
     /**
      * Of {@link #processing}: how many tasks lack a dependency here, and the bytes they lack (each
      * task's share in its {@link TaskState#missingBytes}). Exact integers kept on every change
@@ -45,7 +48,7 @@ final class WorkerState {
      * sees n changes, so recounting at each one made a wide fan-in quadratic (50,000 inputs kept the
      * scheduler busy for minutes).
      */
-    private final Set<TaskState> transferStale = new HashSet<>();
+    private Set<TaskState> transferStale = new HashSet<>();
     boolean alive = true;
     /** Finished or erred replies accepted from this incarnation. */
     long executed;
@@ -55,9 +58,9 @@ final class WorkerState {
      * While retiring: the worker asked for a copy of each value only this one holds, as its
      * record, not its id: an id lost and rejoined meanwhile is a fresh worker that was never asked.
      */
-    final Map<String, WorkerState> replicas = new HashMap<>();
+    Map<String, WorkerState> replicas = new HashMap<>();
     /** While retiring: the copies of each value that failed ({@link Message.ReplicaFailed}). */
-    final Map<String, Integer> replicaFailures = new HashMap<>();
+    Map<String, Integer> replicaFailures = new HashMap<>();
     /** Its store's figures as it last reported them (a worker in another JVM with a memory limit), or null. */
     Message.MemoryReport memory;
     /** Its last report of a stall on memory, or null (a worker without a memory limit never sends one). */
@@ -92,6 +95,25 @@ final class WorkerState {
             countMissing(t, -1);              // its share as counted, stale or not: the totals hold exactly that
             transferStale.remove(t);
             t.missingBytes = -1;
+        }
+    }
+
+    /**
+     * This incarnation is gone (lost, or retired and removed): forgets what it held and the copies
+     * it asked for, and gives up its collections for new, empty ones. Its record stays while its id
+     * is not reused (its stats, the count of what it executed), and a hash table never shrinks: the
+     * tables of a worker's busiest moment (a set of 100,000 keys held is a table of 256K slots,
+     * 1 MB) stayed that size for good, one set per gone id. Its processing tasks were taken off it
+     * before ({@link #stopProcessing}); should one be left, those sets stay as they are, so that
+     * the running totals still match them.
+     */
+    void letGo() {
+        holds = new HashSet<>();
+        replicas = new HashMap<>();
+        replicaFailures = new HashMap<>();
+        if (processing.isEmpty() && transferStale.isEmpty()) {
+            processing = new LinkedHashSet<>();
+            transferStale = new HashSet<>();
         }
     }
 
