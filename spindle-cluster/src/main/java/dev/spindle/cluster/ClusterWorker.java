@@ -222,7 +222,7 @@ final class ClusterWorker {
      * report a released, earlier value of its key as the copy, which the release then drops.
      * Guarded by itself.
      */
-    private final List<Held> early = new ArrayList<>();
+    private final ArrayList<Held> early = new ArrayList<>();
 
     /** A message held back in {@link #early}: its key and the releases sent before it. */
     private record Held(Message.ToWorker message, String key, long releases) {
@@ -235,7 +235,7 @@ final class ClusterWorker {
      * before it but handled after it would drop the value it stores. Guarded by {@link #early}.
      */
     private long releasedPrefix;
-    private final Set<Long> releasedAbove = new HashSet<>();
+    private Set<Long> releasedAbove = new HashSet<>();
     /** Releases of unknown number ({@link Message.ReleaseKey#index} 0) handled; guarded by {@link #early}. */
     private long unnumberedReleases;
     /**
@@ -250,15 +250,21 @@ final class ClusterWorker {
      * most releases overtook nothing and have no task to meet them (a forgotten one leaves the
      * scheduler's release of the stale copy, GraphScheduler.ignoredResult, to clean up). A task
      * sent before such a release that needs the key as an input does not fetch it either
-     * ({@link #releasedSinceSent}). Guarded by {@link #early}.
+     * ({@link #releasedSinceSent}). Guarded by {@link #early}; replaced, empty, once stopped
+     * ({@link #stop}), as are {@link #withdrawn} and {@link #releasedAbove}.
      */
-    private final Map<String, Long> overtaken = new LinkedHashMap<>() {
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<String, Long> eldest) {
-            return size() > MAX_OVERTAKEN;
-        }
-    };
+    private Map<String, Long> overtaken = recentKeys();
     static final int MAX_OVERTAKEN = 4096;
+
+    /** A map of keys that forgets its eldest past {@link #MAX_OVERTAKEN} ({@link #overtaken}, {@link #withdrawn}). */
+    private static Map<String, Long> recentKeys() {
+        return new LinkedHashMap<>() {
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<String, Long> eldest) {
+                return size() > MAX_OVERTAKEN;
+            }
+        };
+    }
     /**
      * Steal requests (a balance steal, a retirement's move, a withdrawal from a stalled worker)
      * that overtook the task they name: key to the attempt. A transport may deliver the
@@ -271,12 +277,7 @@ final class ClusterWorker {
      * lets the late task run, and the scheduler ignores its result as a stale attempt's). Guarded
      * by {@link #early}.
      */
-    private final Map<String, Long> withdrawn = new LinkedHashMap<>() {
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<String, Long> eldest) {
-            return size() > MAX_OVERTAKEN;
-        }
-    };
+    private Map<String, Long> withdrawn = recentKeys();
     /**
      * The attempts that arrived and left the jobs here lately (finished, failed, or missing an
      * input), the newest {@link #MAX_OVERTAKEN}: a steal request for one of them comes after its
@@ -504,6 +505,16 @@ final class ClusterWorker {
         }
         m.put("stored", store.keys());
         return m;
+    }
+
+    /**
+     * For tests: the tables of the releases and steal requests it remembers, of the releases
+     * handled out of order, and of its store's values, the very objects.
+     */
+    List<Object> tablesForTests() {
+        synchronized (early) {
+            return List.of(overtaken, withdrawn, releasedAbove, store.tablesForTests());
+        }
     }
 
     /**
@@ -1286,11 +1297,14 @@ final class ClusterWorker {
         // cluster's life (addWorker gives each a new id). No message is handled after this (receive
         // looks at alive): one handled as the worker stopped, or a task still ending here, adds
         // its own entry at most.
+        // Replaced, not emptied (and the list trimmed): the worker stays referenced, and a hash
+        // table keeps the size of its fullest moment (the releases map, 4,096 keys, a table of 8,192)
         synchronized (early) {
             early.clear();
-            withdrawn.clear();
-            overtaken.clear();
-            releasedAbove.clear();
+            early.trimToSize();
+            withdrawn = recentKeys();
+            overtaken = recentKeys();
+            releasedAbove = new HashSet<>();
         }
         departures = null;                    // let go whole, not emptied: see departures
     }

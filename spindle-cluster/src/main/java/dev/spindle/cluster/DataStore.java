@@ -110,8 +110,12 @@ final class DataStore {
 
     private final long limit;
     private final Path spillParent;
-    /** Access order: the eldest entry is the least recently used. */
-    private final LinkedHashMap<String, Entry> entries = new LinkedHashMap<>(16, 0.75f, true);
+    /**
+     * Access order: the eldest entry is the least recently used. Replaced, empty, by {@link #clear}
+     * (as is {@link #readable}): a stopped worker stays referenced, and a hash table keeps the size
+     * of its fullest moment.
+     */
+    private LinkedHashMap<String, Entry> entries = new LinkedHashMap<>(16, 0.75f, true);
     private long memoryBytes;
     private long spilledBytes;
     private long spills;
@@ -124,7 +128,7 @@ final class DataStore {
     /** Why the disk refused the last spill tried, or null if that one succeeded (or none was tried). */
     private String refused;
     /** The application classes that a spilled stream was read back with (see {@link #readBack}). */
-    private final Set<Class<?>> readable = new HashSet<>();
+    private Set<Class<?>> readable = new HashSet<>();
 
     /** A store without a memory limit: nothing spills. */
     DataStore() {
@@ -279,6 +283,11 @@ final class DataStore {
         return limit;
     }
 
+    /** For tests: the map of the values held, the very object. */
+    synchronized Object tablesForTests() {
+        return entries;
+    }
+
     synchronized int keys() {
         return entries.size();
     }
@@ -291,8 +300,8 @@ final class DataStore {
                 deleteQuietly(e.file());
             }
         }
-        entries.clear();
-        readable.clear();                     // a stopped worker stays referenced: its classes' loaders need not
+        entries = new LinkedHashMap<>(16, 0.75f, true);
+        readable = new HashSet<>();           // a stopped worker stays referenced: its classes' loaders need not
         memoryBytes = 0;
         spilledBytes = 0;
         if (directory != null) {

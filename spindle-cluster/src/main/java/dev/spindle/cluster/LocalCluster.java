@@ -331,6 +331,11 @@ public final class LocalCluster implements ClusterView, AutoCloseable {
         return m;
     }
 
+    /** For tests: worker {@code id}'s tables (see {@link ClusterWorker#tablesForTests}), also once it is gone. */
+    List<Object> workerTablesForTests(int id) {
+        return workers.get(id).tablesForTests();
+    }
+
     /** For tests: see {@link GraphScheduler#workerCollectionsForTests}. */
     List<Object> workerCollectionsForTests(int id) {
         return scheduler.workerCollectionsForTests(id);
