@@ -200,10 +200,16 @@ final class ClusterWorker {
      */
     private WorkStealingPool pool;
     private final DataStore store;
-    private final Map<String, Job> jobs = new ConcurrentHashMap<>();
+    /**
+     * The jobs here by key. This, {@link #fetching} and {@link #ready} are replaced, empty, once
+     * stopped ({@link #stop}): the worker stays referenced, and their tables keep the size of their
+     * fullest moment. Not volatile: a thread that still reads the old one after the stop acts on
+     * nothing anyone reads.
+     */
+    private Map<String, Job> jobs = new ConcurrentHashMap<>();
     /** The fetch in flight per key: one per key, however many jobs wait for it. */
-    private final Map<String, CompletableFuture<Object>> fetching = new ConcurrentHashMap<>();
-    private final PriorityBlockingQueue<Job> ready = new PriorityBlockingQueue<>(16, ORDER);
+    private Map<String, CompletableFuture<Object>> fetching = new ConcurrentHashMap<>();
+    private PriorityBlockingQueue<Job> ready = new PriorityBlockingQueue<>(16, ORDER);
     private final AtomicLong seq = new AtomicLong();
     private final AtomicLong executed = new AtomicLong();
     private final ScheduledFuture<?> reports;
@@ -509,11 +515,11 @@ final class ClusterWorker {
 
     /**
      * For tests: the tables of the releases and steal requests it remembers, of the releases
-     * handled out of order, and of its store's values, the very objects.
+     * handled out of order, of its store's values, of its jobs and of its queue, the very objects.
      */
     List<Object> tablesForTests() {
         synchronized (early) {
-            return List.of(overtaken, withdrawn, releasedAbove, store.tablesForTests());
+            return List.of(overtaken, withdrawn, releasedAbove, store.tablesForTests(), jobs, ready);
         }
     }
 
@@ -1289,9 +1295,10 @@ final class ClusterWorker {
         store.clear();                        // its values and spill files: nothing reads them any more
         // the jobs that never ran: a stopped worker stays referenced (by its cluster, until its id
         // rejoins or for good), and each job's function may hold a large value (a scattered one)
-        jobs.clear();
-        ready.clear();
-        fetching.clear();
+        // replaced, not emptied (see jobs): tables as large as the most tasks ever queued here
+        jobs = new ConcurrentHashMap<>();
+        ready = new PriorityBlockingQueue<>(16, ORDER);
+        fetching = new ConcurrentHashMap<>();
         // and what it remembers of the keys it saw, up to MAX_OVERTAKEN releases (the departures
         // are let go below): kept, every worker a growing and shrinking cluster retired held them for the
         // cluster's life (addWorker gives each a new id). No message is handled after this (receive

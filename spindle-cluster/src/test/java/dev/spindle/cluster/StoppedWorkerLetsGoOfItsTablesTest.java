@@ -17,8 +17,8 @@ import org.junit.jupiter.api.Timeout;
 /**
  * A LocalCluster keeps every gone worker (its id stays an index), and a hash table never shrinks:
  * the worker's table of releases it remembers (up to {@link ClusterWorker#MAX_OVERTAKEN} keys, a
- * table of 8,192 slots), of steal requests, of releases handled out of order, and its store's table
- * of values, each the size of its fullest moment, stayed so for good once emptied, one set per gone
+ * table of 8,192 slots), of steal requests, of releases handled out of order, its store's table
+ * of values, and its tables of jobs and of queued jobs, each the size of its fullest moment, stayed so for good once emptied, one set per gone
  * worker. Weak references to the very tables, taken while the worker was busy (through the
  * package-private {@code tablesForTests}), must be cleared by a collection once it is gone.
  */
