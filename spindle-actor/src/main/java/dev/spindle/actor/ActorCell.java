@@ -1237,6 +1237,7 @@ final class ActorCell<A> extends ActorCellConsumerFields<A> implements ActorRef<
 abstract class ActorCellColdFields<A> {
     private static final VarHandle LIFECYCLE;
     private static final VarHandle STOP_STATE;
+    private static final VarHandle END_TALLY;
 
     /** {@link #stopState}: no stop requested. */
     static final int NO_STOP = 0;
@@ -1250,6 +1251,7 @@ abstract class ActorCellColdFields<A> {
             MethodHandles.Lookup l = MethodHandles.lookup();
             LIFECYCLE = l.findVarHandle(ActorCellColdFields.class, "lifecycle", int.class);
             STOP_STATE = l.findVarHandle(ActorCellColdFields.class, "stopState", int.class);
+            END_TALLY = l.findVarHandle(ActorCellColdFields.class, "endTally", int.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -1276,6 +1278,20 @@ abstract class ActorCellColdFields<A> {
     Thread rejecting;
     /** Whether spawn registered the actor with its system; set before the first activation. */
     boolean registered;
+    /**
+     * Where a snapshot finds this ended actor's processed messages: {@link #TALLY_IN_CELL},
+     * {@link #TALLY_MOVING} or {@link #TALLY_IN_TOTAL} (see {@code ActorSystem.countEnd}). Claimed
+     * by a compare-and-set, then written with plain volatile stores by the claimant, which are no
+     * calls and cannot overflow the stack where the add before them did.
+     */
+    volatile int endTally;
+
+    /** {@link #endTally}: counted from this cell by a snapshot (a running actor, or an end not yet counted). */
+    static final int TALLY_IN_CELL = 0;
+    /** {@link #endTally}: claimed by the thread moving the count into the system's total; skipped by a snapshot. */
+    static final int TALLY_MOVING = 1;
+    /** {@link #endTally}: in the system's total; skipped by a snapshot, and the cell may leave the set. */
+    static final int TALLY_IN_TOTAL = 2;
 
     ActorCellColdFields(ActorSystem system, Scheduler scheduler, ActorConfig config, String name) {
         this.system = system;
@@ -1308,6 +1324,11 @@ abstract class ActorCellColdFields<A> {
 
     final int lvStopState() {
         return (int) STOP_STATE.getVolatile(this);
+    }
+
+    /** Claims the move of this ended actor's count into its system's total: see {@link #endTally}. */
+    final boolean casEndTally(int expect, int update) {
+        return END_TALLY.compareAndSet(this, expect, update);
     }
 }
 

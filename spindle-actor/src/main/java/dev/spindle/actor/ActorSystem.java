@@ -181,11 +181,12 @@ public final class ActorSystem implements AutoCloseable {
      */
     private final AtomicLong endedProcessed = new AtomicLong();
     /**
-     * Ends being counted, for {@link #stats()}: each ended actor's move from the set to the total
-     * is two steps, and a snapshot taken between them missed its messages: a caller that had seen
-     * the last actor's stop counted (no actor live) then read a total one actor short. Begun
-     * before an ended actor leaves {@link #actors}, ended once its messages have joined
-     * {@link #endedProcessed} (a {@code finally}). Once per actor's end, never per message.
+     * Ends being counted, for {@link #stats()}: each ended actor's move from its cell to the total
+     * is two steps (the claim, the add: see {@link #countEnd}), and a snapshot taken between them
+     * missed its messages: a caller that had seen the last actor's stop counted (no actor live)
+     * then read a total one actor short. Begun before the claim, ended once the messages have
+     * joined {@link #endedProcessed} and the cell left {@link #actors} (a {@code finally}). Once
+     * per actor's end, never per message.
      */
     private final MoveBracket ends = new MoveBracket();
     /**
@@ -193,9 +194,12 @@ public final class ActorSystem implements AutoCloseable {
      * {@code finally} run after an overflow in the count: see {@link MoveBracket}), not yet made.
      * Added to by the failing thread with a plain read and write, nothing else: at the stack's
      * limit even a {@code synchronized} block can overflow (its monitor's slow path), and a call
-     * can. Left unpaid, every snapshot would count one actor live too many for the system's life;
-     * {@link #sweepUncountedEnds} (the next actor's end or spawn, which the failure's
-     * {@link #uncountedEnds} calls for) makes them. Closes failing at the same instant on two
+     * can. {@link #stats()} reads them as made (the move they close is over: done, or given back
+     * to its cell), read after {@code ends}' own count of closes, which the sweep adds to only
+     * after taking them from here, so no snapshot reads a close twice; until session 77 it read
+     * them as ends under way, and an idle system, nothing ending or spawning after the failure,
+     * counted one actor live for good. {@link #sweepUncountedEnds} (the next actor's end or
+     * spawn, which the failure's {@link #uncountedEnds} calls for) makes them. Closes failing at the same instant on two
      * threads, or beside a sweep taking them, could count one owed close too few or too many (an
      * actor counted live too many, or a snapshot that races an end taken as exact): a stack
      * overflow on each of two threads within a few instructions.
@@ -498,19 +502,47 @@ public final class ActorSystem implements AutoCloseable {
     }
 
     /**
-     * Moves {@code cell} out of the set and its {@code processed} messages into the total, inside
-     * the ends' bracket, for {@link #actorEnded} and {@link #sweepUncountedEnds}. A close of the
-     * bracket that fails (see {@link #endsOwed}) is owed, and the next end or spawn pays it.
+     * Moves {@code cell}'s {@code processed} messages into the total and the cell out of the set,
+     * inside the ends' bracket, for {@link #actorEnded} and {@link #sweepUncountedEnds}.
+     *
+     * <p>Every step is a call, and any of them can fail (a stack overflow at its entry, the actor
+     * ending deep in a stack; an {@code OutOfMemoryError}); the state left behind must keep the
+     * counts right. Removing the cell first, as this did until session 77, was the claim that
+     * decided who adds, and an add that failed after it left the messages counted nowhere: the
+     * CI's stack-limit test read a total of 0 after one actor had processed 51,167. So the claim
+     * is the cell's {@code endTally}, moved from {@code TALLY_IN_CELL} to {@code TALLY_MOVING} by a
+     * compare-and-set (whoever wins, this end or a sweep, adds; the loser does nothing); the add
+     * follows, and then a plain store, no call, says where the count is now: in the total, or,
+     * the add having thrown, back in the cell, which stays in the set counted from itself until a
+     * sweep moves it ({@link #uncountedEnds}, set by the caller that caught the throw). Then the
+     * cell leaves the set; a removal that fails leaves a cell whose count is in the total, skipped
+     * by snapshots, for a sweep to remove.
+     *
+     * <p>Why a snapshot never counts the messages twice ({@link #counts}): it reads the total
+     * before each cell's tally, and the claim's store precedes the add. A cell read as
+     * {@code TALLY_IN_CELL} was claimed after that read, so its add came after the total was read;
+     * a cell read as claimed is skipped, its add perhaps not yet in the total read (short, never
+     * over, and the bracket has the snapshot taken again).
+     *
+     * <p>A close of the bracket that fails (see {@link #endsOwed}) is owed, and the next end or
+     * spawn pays it; a snapshot reads it as made meanwhile.
      */
     private void countEnd(ActorCell<?> cell, long processed) {
         ends.begin();
         try {
-            if (actors.remove(cell)) {
-                Runnable hook = endedCountHook;
-                if (hook != null) {
-                    hook.run();
+            if (cell.casEndTally(ActorCell.TALLY_IN_CELL, ActorCell.TALLY_MOVING)) {
+                int tally = ActorCell.TALLY_IN_CELL;    // until the add has returned
+                try {
+                    Runnable hook = endedCountHook;
+                    if (hook != null) {
+                        hook.run();
+                    }
+                    endedProcessed.addAndGet(processed);
+                    tally = ActorCell.TALLY_IN_TOTAL;
+                } finally {
+                    cell.endTally = tally;          // a store, no call: the add's outcome
                 }
-                endedProcessed.addAndGet(processed);
+                actors.remove(cell);
             }
         } finally {
             try {
@@ -528,14 +560,17 @@ public final class ActorSystem implements AutoCloseable {
     }
 
     /**
-     * Takes out of {@link #actors} every ended actor an uncounted end left there, its processed
-     * messages joining the total, as {@link #actorEnded} would have, and closes the ends' brackets
-     * whose close failed ({@link #endsOwed}); called where {@link #uncountedEnds} was found set.
-     * The flag is cleared before the walk, so an end that fails meanwhile sets it again for the
-     * next caller; a walk that throws (a stack overflow, at an actor's end deep in a stack) sets
-     * it again itself, and gives back the closes it had taken and not made. An actor the walk
-     * finds ended may not have made its own call yet: whichever removes it adds its messages (read
-     * after its lifecycle, whose store follows its last message), the other finds it gone.
+     * Moves into the total the processed messages of every ended actor an uncounted end left in
+     * {@link #actors}, and takes it out, as {@link #actorEnded} would have (see
+     * {@link #countEnd}); takes out a cell whose count reached the total but whose removal failed;
+     * and closes the ends' brackets whose close failed ({@link #endsOwed}). Called where
+     * {@link #uncountedEnds} was found set. The flag is cleared before the walk, so an end that
+     * fails meanwhile sets it again for the next caller; a walk that throws (a stack overflow, at
+     * an actor's end deep in a stack) sets it again itself, and gives back the closes it had taken
+     * and not made. An actor the walk finds ended may not have made its own call yet: whichever
+     * claims its tally adds its messages (read after its lifecycle, whose store follows its last
+     * message), the other finds it claimed. A cell found {@code TALLY_MOVING} is being moved by
+     * its claimant, which removes it.
      */
     private void sweepUncountedEnds() {
         if (!(boolean) UNCOUNTED_ENDS.getAndSet(this, false)) {
@@ -547,12 +582,17 @@ public final class ActorSystem implements AutoCloseable {
             if (due > 0) {
                 ENDS_OWED.getAndAdd(this, -due);    // taken: a close that fails meanwhile adds on
                 owed = due;
-                ends.end(due);
+                ends.end(due);                      // after the take: see stats()
                 owed = 0;
             }
             for (ActorCell<?> cell : actors) {
                 if (cell.isStopped()) {
-                    countEnd(cell, cell.processedCount());
+                    int tally = cell.endTally;
+                    if (tally == ActorCell.TALLY_IN_CELL) {
+                        countEnd(cell, cell.processedCount());
+                    } else if (tally == ActorCell.TALLY_IN_TOTAL) {
+                        actors.remove(cell);
+                    }
                 }
             }
         } catch (Throwable sweepFailed) {
@@ -614,6 +654,11 @@ public final class ActorSystem implements AutoCloseable {
             }
 
             @Override
+            public long closesOwed() {
+                return endsOwed;
+            }
+
+            @Override
             public Counts withMovers(Counts counts, long movers) {
                 return new Counts(counts.processed, (int) Math.min(Integer.MAX_VALUE, counts.live + movers));
             }
@@ -639,12 +684,15 @@ public final class ActorSystem implements AutoCloseable {
             // running is counted live. Read the other way round, an actor that took a message and
             // ended between the two reads, its end not yet begun in the bracket, was neither live
             // nor counted with that message: a snapshot that said no actor was live with a short
-            // total
+            // total. The count only while its tally is in the cell, read after the total: a cell
+            // whose count has been claimed for the total is skipped (see countEnd: never twice)
             boolean running = !cell.isStopped();
             if (hook != null) {
                 hook.accept(cell);
             }
-            processed += cell.processedCount();
+            if (cell.endTally == ActorCell.TALLY_IN_CELL) {
+                processed += cell.processedCount();
+            }
             if (running) {
                 live++;
             }

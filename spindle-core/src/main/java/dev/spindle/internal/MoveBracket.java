@@ -44,6 +44,12 @@ import java.util.concurrent.atomic.AtomicLong;
  * plain read and write of its own field and pays it with {@link #end(long)} at the next actor's
  * end or spawn. Not with a {@code synchronized} block: at the stack's limit a block there failed
  * too (seen on JDK 25: the owed close was lost, and the stack-limit test counted a live actor).
+ * Until it is paid, an owner that keeps such a count hands it to {@link #read} through
+ * {@link Snapshot#closesOwed()}, which reads the closes owed as made: the moves they close are
+ * over, and otherwise an owner in which nothing moves again reads a move under way for good.
+ * The payer takes the closes from its count before it adds them here, and the reader reads this
+ * bracket's closes before the owner's count: a pay racing a read is then read as a close
+ * missing (a move under way, the snapshot taken again), never as two.
  */
 public final class MoveBracket {
 
@@ -61,6 +67,15 @@ public final class MoveBracket {
     public interface Snapshot<R> {
         /** {@return the figures, read once} */
         R read();
+
+        /**
+         * {@return how many closes failed and are owed by the owner (see the class comment), to be
+         * read as made}; 0 by default. Read after the bracket's own count of closes, so an owner
+         * that pays owed closes must take them from its count before {@link #end(long)}.
+         */
+        default long closesOwed() {
+            return 0;
+        }
 
         /**
          * {@return {@code figures} with {@code movers} counted where they came from (as live, as
@@ -100,7 +115,7 @@ public final class MoveBracket {
      */
     public <R> R read(Snapshot<R> snapshot) {
         for (int attempt = 1; ; attempt++) {
-            long finishedBefore = finished.get();
+            long finishedBefore = finished.get() + snapshot.closesOwed();   // in this order: see closesOwed
             long startedBefore = started.get();
             R figures = snapshot.read();
             VarHandle.acquireFence();         // the reads above before the check (as StampedLock.validate)
