@@ -101,8 +101,8 @@ import java.util.concurrent.locks.LockSupport;
  * other rely on it: each looks at what other messages left (a release recorded, a fetch in
  * flight, a job in the map) and then acts, with no other message handled in between. Concurrent
  * with that handling, and written for it: the pool's threads (a job's start and end, by
- * compare-and-set and under the job's entry in {@link #jobs}), fetch completions (on the
- * transport's threads, under the key's entry in {@link #fetching}), the reporter, and another
+ * compare-and-set and under the job's entry in {@link Tables#jobs}), fetch completions (on the
+ * transport's threads, under the key's entry in {@link Tables#fetching}), the reporter, and another
  * worker's fetch of a value ({@link #store}, which has its own lock). Every map is a concurrent
  * one or guarded by a named lock; {@link #early} guards what the message rules share, and is also
  * taken on paths that are not message handling.
@@ -196,20 +196,29 @@ final class ClusterWorker {
     /**
      * Null once stopped ({@link #stop}): a gone worker stays referenced by its cluster for good (its
      * id is an index), and a stopped pool kept its threads' records and deques. Not volatile: a
-     * thread that still reads the stopped pool is refused by it, as before (see {@link #makeReady}).
+     * thread that still reads the stopped pool is refused by it, as before (see {@link #makeReady}),
+     * and one that reads null finds no object whose contents could be seen half-made; every reader
+     * reads it once into a local and checks for null.
      */
     private WorkStealingPool pool;
     private final DataStore store;
     /**
-     * The jobs here by key. This, {@link #fetching} and {@link #ready} are replaced, empty, once
-     * stopped ({@link #stop}): the worker stays referenced, and their tables keep the size of their
-     * fullest moment. Not volatile: a thread that still reads the old one after the stop acts on
-     * nothing anyone reads.
+     * The jobs, fetches and queue of this worker, replaced whole, by new, empty ones, once stopped
+     * ({@link #stop}): the worker stays referenced by its cluster, and their tables keep the size of
+     * their fullest moment (neither a hash table nor a priority queue shrinks when emptied).
+     *
+     * <p>Neither final nor volatile, and read with no lock by pool threads and fetch completions
+     * that may still run as the worker stops: safe all the same because a {@link Tables} holds
+     * them in final fields. Whoever reads a reference to one sees it as its constructor left it,
+     * the structures it made included (the Java memory model's rule for final fields), whether the
+     * read races with the stop's write or not. Replaced one by one through plain fields, as
+     * before, the new queue could be read by such a thread without its array (the queue keeps it
+     * in a field that is not final), and fail there. Volatile, it would cost an ordered read on
+     * each task's path for the sake of the one write at the stop. A thread that reads the old one
+     * after the stop acts on structures nothing reads any more. A task reads it once
+     * ({@link #runReady}) and keeps to what it read, as does each message and fetch.
      */
-    private Map<String, Job> jobs = new ConcurrentHashMap<>();
-    /** The fetch in flight per key: one per key, however many jobs wait for it. */
-    private Map<String, CompletableFuture<Object>> fetching = new ConcurrentHashMap<>();
-    private PriorityBlockingQueue<Job> ready = new PriorityBlockingQueue<>(16, ORDER);
+    private Tables tables = new Tables();
     private final AtomicLong seq = new AtomicLong();
     private final AtomicLong executed = new AtomicLong();
     private final ScheduledFuture<?> reports;
@@ -293,10 +302,12 @@ final class ClusterWorker {
      * written without a lock (one atomic increment and one volatile store a task, on the pool
      * threads' path): a map under the {@link #early} lock here made tiny in-process tasks about
      * 10 % slower on 2 cores (BENCHMARKS, session 41). A departure is stored before its job leaves
-     * {@link #jobs}, and a steal request looks here only after {@link #jobs} showed it no job, so
+     * {@link Tables#jobs}, and a steal request looks here only after {@link Tables#jobs} showed it no job, so
      * it sees the departure (the map's removal and read order the two). Null once stopped
      * ({@link #stop}), as {@link #pool}, for the same reason: 16 KB a gone worker; a task still
-     * ending then records nothing, or records into the ring let go, which nothing reads.
+     * ending then records nothing, or records into the ring let go, which nothing reads. Set to
+     * null only, so a racing reader sees the ring made with the worker or null, never a half-made
+     * one; each reader reads it once and checks for null.
      */
     private AtomicReferenceArray<Departure> departures = new AtomicReferenceArray<>(MAX_OVERTAKEN);
     private final AtomicInteger departuresNext = new AtomicInteger();
@@ -391,7 +402,7 @@ final class ClusterWorker {
             return;
         }
         long now = System.nanoTime();
-        for (Job job : jobs.values()) {
+        for (Job job : tables.jobs.values()) {
             if (job.state.get() != EXECUTING) {
                 continue;
             }
@@ -500,9 +511,10 @@ final class ClusterWorker {
             departed += ring.get(i) != null ? 1 : 0;
         }
         m.put("departures", departed);
-        m.put("jobs", jobs.size());
-        m.put("fetching", fetching.size());
-        m.put("ready", ready.size());
+        Tables t = tables;
+        m.put("jobs", t.jobs.size());
+        m.put("fetching", t.fetching.size());
+        m.put("ready", t.ready.size());
         synchronized (early) {
             m.put("early", early.size());
             m.put("overtaken", overtaken.size());
@@ -518,8 +530,9 @@ final class ClusterWorker {
      * handled out of order, of its store's values, of its jobs and of its queue, the very objects.
      */
     List<Object> tablesForTests() {
+        Tables t = tables;
         synchronized (early) {
-            return List.of(overtaken, withdrawn, releasedAbove, store.tablesForTests(), jobs, ready);
+            return List.of(overtaken, withdrawn, releasedAbove, store.tablesForTests(), t.jobs, t.ready);
         }
     }
 
@@ -595,7 +608,7 @@ final class ClusterWorker {
      */
     private void replicate(Message.Replicate r) {
         long handled = handledInOrder();      // before the look: see handledInOrder
-        CompletableFuture<Object> fetch = fetchShared(r.key(), r.holders());
+        CompletableFuture<Object> fetch = fetchShared(tables, r.key(), r.holders());
         if (fetch == null) {
             transport.toScheduler(new Message.DataAdded(id, r.key(), 0, handled));
             return;
@@ -636,17 +649,18 @@ final class ClusterWorker {
      * instead of storing a stale value or replacing the current attempt.
      */
     private void release(String key, long index) {
-        jobs.computeIfPresent(key, (k, job) -> {
+        Tables t = tables;
+        t.jobs.computeIfPresent(key, (k, job) -> {
             if (index != 0 && job.compute.releases() >= index) {
                 // sent after this release, which it overtook (a release of unknown number
                 // admits on the count): the current attempt, which must run and report
                 return job;
             }
             job.state.set(RELEASED);
-            ready.remove(job);
+            t.ready.remove(job);
             return null;
         });
-        fetching.compute(key, (k, inFlight) -> {
+        t.fetching.compute(key, (k, inFlight) -> {
             store.remove(k);
             return null;
         });
@@ -713,6 +727,7 @@ final class ClusterWorker {
     }
 
     private void compute(Message.Compute c) {
+        Tables t = tables;
         Job job = new Job(c, seq.incrementAndGet());
         Job old;
         // under the lock of a steal request's look for a task that it overtook (see overtook): the
@@ -723,14 +738,14 @@ final class ClusterWorker {
                 if (c.attempt() == stolen) {
                     withdrawn.remove(c.key());
                 }
-                supersede(c);
+                supersede(t, c);
                 return;                       // given up to a steal request that overtook it
             }
-            old = jobs.put(c.key(), job);
+            old = t.jobs.put(c.key(), job);
         }
         if (old != null) {
             old.state.set(RELEASED);      // a newer attempt supersedes it
-            ready.remove(old);
+            t.ready.remove(old);
         }
         List<String> missing = new ArrayList<>();
         for (String dep : c.dependencies()) {
@@ -740,7 +755,7 @@ final class ClusterWorker {
         }
         job.pending.set(missing.size());
         if (missing.isEmpty()) {
-            makeReady(job);
+            makeReady(t, job);
             return;
         }
         String released = releasedSinceSent(c, missing);
@@ -753,13 +768,13 @@ final class ClusterWorker {
             // (GraphScheduler.onDataAdded), and the copy was counted nowhere until the key's next release
             if (job.state.compareAndSet(FETCHING, RELEASED)) {
                 departed(job);
-                jobs.remove(c.key(), job);
+                t.jobs.remove(c.key(), job);
                 transport.toScheduler(new Message.DataMissing(id, c.key(), c.attempt(), released, -1));
             }
             return;
         }
         for (String dep : missing) {
-            await(job, dep, c.holders().getOrDefault(dep, List.of()));
+            await(t, job, dep, c.holders().getOrDefault(dep, List.of()));
         }
     }
 
@@ -786,11 +801,11 @@ final class ClusterWorker {
      * before it leaves the map: a job that finds no fetch in the map finds the value. The fetch
      * starts outside {@code compute}, since its completion removes the map entry.
      */
-    private void await(Job job, String dep, List<Integer> holders) {
-        CompletableFuture<Object> shared = fetchShared(dep, holders);
+    private void await(Tables t, Job job, String dep, List<Integer> holders) {
+        CompletableFuture<Object> shared = fetchShared(t, dep, holders);
         if (shared == null) {
             if (job.pending.decrementAndGet() == 0) {
-                makeReady(job);               // arrived meanwhile
+                makeReady(t, job);            // arrived meanwhile
             }
             return;
         }
@@ -802,12 +817,12 @@ final class ClusterWorker {
                 int holder = error instanceof Missing m ? m.holder : -1;
                 if (job.state.compareAndSet(FETCHING, RELEASED)) {
                     departed(job);            // first: a steal request between the two finds one or the other
-                    jobs.remove(job.compute.key(), job);
+                    t.jobs.remove(job.compute.key(), job);
                     transport.toScheduler(new Message.DataMissing(id, job.compute.key(), job.compute.attempt(), dep,
                             holder));
                 }
             } else if (job.pending.decrementAndGet() == 0) {
-                makeReady(job);
+                makeReady(t, job);
             }
         });
     }
@@ -816,9 +831,9 @@ final class ClusterWorker {
      * The fetch of {@code dep} in flight, joined or started from {@code holders}; null if the
      * store holds it (see {@link #await} for why the store is checked inside {@code compute}).
      */
-    private CompletableFuture<Object> fetchShared(String dep, List<Integer> holders) {
+    private CompletableFuture<Object> fetchShared(Tables t, String dep, List<Integer> holders) {
         boolean[] started = {false};
-        CompletableFuture<Object> shared = fetching.compute(dep, (k, inFlight) -> {
+        CompletableFuture<Object> shared = t.fetching.compute(dep, (k, inFlight) -> {
             if (inFlight != null || store.contains(k)) {
                 return inFlight;
             }
@@ -826,14 +841,14 @@ final class ClusterWorker {
             return new CompletableFuture<>();
         });
         if (started[0]) {
-            fetchFrom(dep, holders, 0, shared);
+            fetchFrom(t, dep, holders, 0, shared);
         }
         return shared;
     }
 
     /** Tries the holders in turn; {@code done} is the one fetch of {@code dep} that jobs share. */
-    private void fetchFrom(String dep, List<Integer> holders, int index, CompletableFuture<Object> done) {
-        if (fetching.get(dep) != done) {
+    private void fetchFrom(Tables t, String dep, List<Integer> holders, int index, CompletableFuture<Object> done) {
+        if (t.fetching.get(dep) != done) {
             // released meanwhile (see release): abandoned, as when the value lands (below). Going on
             // to the next holders asked each, up to the fetch timeout, for a value nobody wanted,
             // and kept the stale jobs waiting on it that long
@@ -841,7 +856,7 @@ final class ClusterWorker {
             return;
         }
         if (index >= holders.size()) {
-            fetching.remove(dep, done);
+            t.fetching.remove(dep, done);
             done.completeExceptionally(new Missing(holders.isEmpty() ? -1 : holders.get(holders.size() - 1)));
             return;
         }
@@ -861,7 +876,7 @@ final class ClusterWorker {
                 return;
             }
             if (error != null) {
-                fetchFrom(dep, holders, index + 1, done);
+                fetchFrom(t, dep, holders, index + 1, done);
                 return;
             }
             long measured;
@@ -879,7 +894,7 @@ final class ClusterWorker {
             long handled = handledInOrder();  // before the store: see handledInOrder
             boolean[] current = {false};
             boolean[] stored = {false};
-            fetching.computeIfPresent(dep, (k, inFlight) -> {
+            t.fetching.computeIfPresent(dep, (k, inFlight) -> {
                 if (inFlight != done) {
                     return inFlight;          // released meanwhile (see release), and perhaps fetched anew
                 }
@@ -930,11 +945,11 @@ final class ClusterWorker {
         }
     }
 
-    private void makeReady(Job job) {
+    private void makeReady(Tables t, Job job) {
         if (!job.state.compareAndSet(FETCHING, READY)) {
             return;                           // released meanwhile
         }
-        ready.add(job);
+        t.ready.add(job);
         WorkStealingPool p = pool;
         if (p == null) {
             return;                           // stopped: as a refusal below
@@ -1049,12 +1064,13 @@ final class ClusterWorker {
         }
         try {
             while (!awaited.isDone() && w.alive && !(timed && deadlineNanos - System.nanoTime() <= 0)) {
-                Job job = ours ? w.jobs.get(key) : null;
+                Tables t = w.tables;
+                Job job = ours ? t.jobs.get(key) : null;
                 if (job != null && job.state.get() == READY && !w.store.paused()) {
                     w.running.incrementAndGet();
                     try {
-                        if (!w.store.paused() && w.ready.remove(job)) {   // the second look of runOne
-                            w.run(job);
+                        if (!w.store.paused() && t.ready.remove(job)) {   // the second look of runOne
+                            w.run(t, job);
                         }
                     } finally {
                         w.running.decrementAndGet();
@@ -1079,15 +1095,16 @@ final class ClusterWorker {
 
     /** Runs the highest-priority READY job, if any is left. */
     private void runReady() {
-        Job job = ready.poll();
+        Tables t = tables;                    // once per task: see tables
+        Job job = t.ready.poll();
         if (job == null) {
             return;
         }
-        run(job);
+        run(t, job);
     }
 
-    /** Runs {@code job}, taken from the READY queue, unless a steal released it meanwhile. */
-    private void run(Job job) {
+    /** Runs {@code job}, taken from {@code t}'s READY queue, unless a steal released it meanwhile. */
+    private void run(Tables t, Job job) {
         if (!alive) {
             return;
         }
@@ -1113,7 +1130,7 @@ final class ClusterWorker {
                 }
                 job.state.set(RELEASED);
                 departed(job);
-                jobs.remove(c.key(), job);
+                t.jobs.remove(c.key(), job);
                 transport.toScheduler(new Message.DataMissing(id, c.key(), c.attempt(), dep, id));
                 return;
             }
@@ -1123,22 +1140,22 @@ final class ClusterWorker {
         RUNNING.set(c);
         try {
             value = c.function().apply(Collections.unmodifiableList(args));
-        } catch (Throwable t) {
+        } catch (Throwable thrown) {
             RUNNING.set(outer);
             if (!alive) {
                 // abandoned (see stop): the stop interrupted it, and its InterruptedException, reported,
                 // failed the task at a coordinator still reached (a node closed before its transport)
                 // instead of its being placed again once the worker is gone
-                finish(job);
+                finish(t, job);
                 return;
             }
-            finish(job);
-            transport.toScheduler(new Message.TaskErred(id, c.key(), c.attempt(), t, System.nanoTime() - start));
+            finish(t, job);
+            transport.toScheduler(new Message.TaskErred(id, c.key(), c.attempt(), thrown, System.nanoTime() - start));
             return;
         }
         RUNNING.set(outer);
         if (!alive) {
-            finish(job);                      // abandoned: its value would not be stored (the store is cleared)
+            finish(t, job);                   // abandoned: its value would not be stored (the store is cleared)
             return;
         }
         long nanos = System.nanoTime() - start;
@@ -1149,7 +1166,7 @@ final class ClusterWorker {
             // not serialisable, or its serialisation threw, an Error included (a long chain of nodes
             // each writing the next overflows the stack): escaping, it would leave the task
             // unreported and its caller waiting for good, as any throwable of the function would
-            finish(job);
+            finish(t, job);
             transport.toScheduler(new Message.TaskErred(id, c.key(), c.attempt(),
                     new IllegalArgumentException("result of task '" + c.key() + "': " + Failures.messageOrDescription(e), e), nanos));
             return;
@@ -1161,37 +1178,37 @@ final class ClusterWorker {
         // job's entry, atomic with compute's replacement and release's mark. Its departure is
         // recorded first: this removes the entry, and a steal request must not find it nowhere.
         departed(job);
-        jobs.compute(c.key(), (k, current) -> {
+        t.jobs.compute(c.key(), (k, current) -> {
             if ((current != null && current != job) || job.state.get() == RELEASED) {
                 return current;
             }
             store.put(k, value, size);
             return null;
         });
-        ended(job);                           // its departure is recorded: once per attempt, or the ring held half as many
+        ended(t, job);                        // its departure is recorded: once per attempt, or the ring held half as many
         transport.toScheduler(new Message.TaskFinished(id, c.key(), c.attempt(), value, size, nanos));
     }
 
-    private void finish(Job job) {
+    private void finish(Tables t, Job job) {
         departed(job);                        // first: a steal request between the two finds one or the other
-        ended(job);
+        ended(t, job);
     }
 
-    /** Ends {@code job}, whose departure is recorded already. */
-    private void ended(Job job) {
+    /** Ends {@code job}, whose departure is recorded already, in {@code t}, the tables it ran from. */
+    private void ended(Tables t, Job job) {
         job.state.set(DONE);
-        jobs.remove(job.compute.key(), job);
+        t.jobs.remove(job.compute.key(), job);
         executed.incrementAndGet();
     }
 
     /** Abandons a job of an attempt older than {@code c}'s, which a dropped {@code c} would have replaced (see {@link #compute}). */
-    private void supersede(Message.Compute c) {
-        jobs.computeIfPresent(c.key(), (k, old) -> {
+    private void supersede(Tables t, Message.Compute c) {
+        t.jobs.computeIfPresent(c.key(), (k, old) -> {
             if (old.compute.attempt() >= c.attempt()) {
                 return old;
             }
             old.state.set(RELEASED);
-            ready.remove(old);
+            t.ready.remove(old);
             return null;
         });
     }
@@ -1218,11 +1235,12 @@ final class ClusterWorker {
     }
 
     private void steal(Message.StealRequest r) {
-        Job job = jobs.get(r.key());
+        Tables t = tables;
+        Job job = t.jobs.get(r.key());
         if (job == null || job.compute.attempt() < r.attempt()) {
             Boolean given = null;
             synchronized (early) {            // a task arriving meanwhile is in the map once this holds the lock
-                job = jobs.get(r.key());
+                job = t.jobs.get(r.key());
                 if (job == null || job.compute.attempt() < r.attempt()) {
                     given = overtook(r);
                 }
@@ -1241,8 +1259,8 @@ final class ClusterWorker {
                 }
                 if (job.state.compareAndSet(s, RELEASED)) {
                     released = true;
-                    ready.remove(job);
-                    jobs.remove(r.key(), job);
+                    t.ready.remove(job);
+                    t.jobs.remove(r.key(), job);
                     break;
                 }
             }
@@ -1294,11 +1312,10 @@ final class ClusterWorker {
         pool = null;                          // its threads' records and deques: see pool
         store.clear();                        // its values and spill files: nothing reads them any more
         // the jobs that never ran: a stopped worker stays referenced (by its cluster, until its id
-        // rejoins or for good), and each job's function may hold a large value (a scattered one)
-        // replaced, not emptied (see jobs): tables as large as the most tasks ever queued here
-        jobs = new ConcurrentHashMap<>();
-        ready = new PriorityBlockingQueue<>(16, ORDER);
-        fetching = new ConcurrentHashMap<>();
+        // rejoins or for good), and each job's function may hold a large value (a scattered one).
+        // Replaced, not emptied: tables as large as the most tasks ever queued here; whole, through
+        // the one holder, so that a thread still ending a task reads the new ones complete (see tables)
+        tables = new Tables();
         // and what it remembers of the keys it saw, up to MAX_OVERTAKEN releases (the departures
         // are let go below): kept, every worker a growing and shrinking cluster retired held them for the
         // cluster's life (addWorker gives each a new id). No message is handled after this (receive
@@ -1314,6 +1331,19 @@ final class ClusterWorker {
             releasedAbove = new HashSet<>();
         }
         departures = null;                    // let go whole, not emptied: see departures
+    }
+
+    /**
+     * The per-key structures of a task's path, published together through {@link #tables}: final
+     * fields, so a thread that reads the holder without a lock sees them complete (see there).
+     */
+    private static final class Tables {
+        /** The jobs here by key. */
+        final Map<String, Job> jobs = new ConcurrentHashMap<>();
+        /** The fetch in flight per key: one per key, however many jobs wait for it. */
+        final Map<String, CompletableFuture<Object>> fetching = new ConcurrentHashMap<>();
+        /** The READY jobs, in {@link ClusterWorker#ORDER}; each ticket takes the first. */
+        final PriorityBlockingQueue<Job> ready = new PriorityBlockingQueue<>(16, ORDER);
     }
 
     /** One assignment of a task to this worker. */
