@@ -93,6 +93,9 @@ public final class LocalCluster implements ClusterView, AutoCloseable {
      * from placement and the next balance round (brought forward).
      *
      * @return its id, the next after the highest so far
+     * @throws IllegalStateException if every worker id, 0 to
+     *     {@value ClusterCoordinator#MAX_WORKERS} minus one, is handed out already, gone workers'
+     *     included ({@link #restartWorker} starts a worker under the id of a gone one)
      * @throws RejectedExecutionException if the cluster is closed
      */
     public int addWorker() {
@@ -107,6 +110,9 @@ public final class LocalCluster implements ClusterView, AutoCloseable {
      * @return its id, the next after the highest so far
      * @throws IllegalArgumentException if {@code threads} is below 1 or above
      *     {@value CoordinatorSettings#MAX_THREADS_PER_WORKER}
+     * @throws IllegalStateException if every worker id, 0 to
+     *     {@value ClusterCoordinator#MAX_WORKERS} minus one, is handed out already, gone workers'
+     *     included ({@link #restartWorker} starts a worker under the id of a gone one)
      * @throws RejectedExecutionException if the cluster is closed
      */
     public int addWorker(int threads) {
@@ -114,6 +120,18 @@ public final class LocalCluster implements ClusterView, AutoCloseable {
             checkOpen();                      // first: a closed cluster refuses whatever the thread count
             CoordinatorSettings.Knobs.threadCount(threads, "threads");
             int id = workers.size();
+            if (id >= ClusterCoordinator.MAX_WORKERS) {
+                // The cluster's state refuses, not the caller's argument: the scheduler's check of the
+                // id it is given threw IllegalArgumentException here, naming an id the caller never
+                // chose. No gone worker's id is taken in its place: ids are the caller's handles on
+                // workers (killWorker, retire, restartWorker, restrictions, stats, the logs), and a gone
+                // one may still be named: a task strictly restricted to it waits for it to rejoin, and
+                // would run on whatever worker took the id, and a later restartWorker or killWorker of
+                // it would reach that worker. restartWorker reuses an id the caller chooses.
+                throw new IllegalStateException("every worker id, 0.." + (ClusterCoordinator.MAX_WORKERS - 1)
+                        + ", is handed out (gone workers keep theirs; at most " + ClusterCoordinator.MAX_WORKERS
+                        + " ids): start a worker under the id of a gone one with restartWorker(id)");
+            }
             ClusterWorker w = new ClusterWorker(id, threads, transport, memoryLimit);
             w.serves(scheduler);
             workers.add(w);                   // the transport reaches it before the scheduler sends
