@@ -19,6 +19,7 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import org.apache.pekko.actor.ActorRef;
 import org.apache.pekko.actor.Address;
@@ -64,6 +65,13 @@ final class WorkerTransport extends WorkerTransportSupport implements EndpointAc
     private final ConcurrentHashMap<Address, Set<CompletableFuture<Object>>> inFlight = new ConcurrentHashMap<>();
     /** The numbering of the frames to and from the one coordinator this worker follows. */
     private final Link link = new Link(Incarnations.NONE);
+    /**
+     * Why {@link #sendFrame} last dropped a frame, {@code null} before any: each reason is warned
+     * of once. The reasons come in one order (no coordinator yet, then no key yet, then the
+     * coordinator gone: a coordinator once followed is never replaced, a key once settled never
+     * changes), so a state that begins again is never missed. Touched only where a frame is dropped.
+     */
+    private final AtomicReference<String> dropping = new AtomicReference<>();
 
     WorkerTransport(int id, long incarnation, WireCodec codec, Roster roster, Outbox outbox, Refusals rejectedFrames,
                     Duration fetchTimeout) {
@@ -229,16 +237,30 @@ final class WorkerTransport extends WorkerTransportSupport implements EndpointAc
         }
     }
 
-    /** One frame to the coordinator, sealed; a frame over the limit is split by the caller. */
+    /**
+     * One frame to the coordinator, sealed; a frame over the limit is split by the caller.
+     *
+     * <p>Without a coordinator and a key settled with it, the frame is dropped: reports answer the
+     * coordinator's sealed frames, which settle the key first, so what comes before is a worker's
+     * periodic report (its memory, every second with a memory limit; spindle-cluster's
+     * {@code ClusterWorker} sends it again), and what comes after the coordinator has left has no
+     * one to go to (this worker leaves). A worker may stay in such a state for good (one started
+     * long before its coordinator, or refused for a reason the coordinator does not tell, its id
+     * taken), so the drops are warned of once per reason, when it begins ({@link #dropping}), and
+     * logged at DEBUG after that.
+     */
     @Override
     protected void sendFrame(List<Object> bodies) {
         Address coordinator = roster.coordinator();
         PairKey key = keys.key();
         if (coordinator == null || key == null) {
-            // reports answer the coordinator's sealed frames, which settle the key first
-            LOG.log(Level.WARNING, "worker {0}: {1}, dropped {2} messages ({3}...)", id,
-                    coordinator == null ? "no coordinator to follow" : "no key settled with the coordinator",
-                    bodies.size(), bodies.get(0).getClass().getSimpleName());
+            String why = coordinator != null ? "no key settled with the coordinator yet"
+                    : roster.coordinatorGone() ? "the coordinator it followed has left"
+                    : "no coordinator to follow yet";
+            boolean first = !why.equals(dropping.getAndSet(why));
+            LOG.log(first ? Level.WARNING : Level.DEBUG, "worker {0}: {1}, dropped {2} messages ({3}...){4}", id, why,
+                    bodies.size(), bodies.get(0).getClass().getSimpleName(),
+                    first ? "; later drops for this reason are logged at DEBUG" : "");
             return;
         }
         beforeReportsForTests.accept(bodies);
