@@ -217,7 +217,9 @@ final class Roster {
     /**
      * Called with the address of every member that leaves the cluster (exits, is downed, removed
      * or, on the coordinator, unreachable), whatever its role and whether or not it was accepted:
-     * what is kept per member address is dropped here. Runs on the endpoint actor; must not block.
+     * what is kept per member address is dropped here. Called once the roster has marked the member
+     * gone (a worker lost, the coordinator gone), so that a sender that looks the member up after
+     * this finds it gone and keeps nothing of it again. Runs on the endpoint actor; must not block.
      */
     void onMemberGone(Consumer<Address> callback) {
         this.onMemberGone = callback;
@@ -351,9 +353,6 @@ final class Roster {
 
     private synchronized void gone(Member m, boolean leaving) {
         Address a = m.address();
-        if (!a.equals(self)) {
-            onMemberGone.accept(a);
-        }
         int id = workerId(m);
         if (id >= 0) {
             workers.withdraw(id, a, incarnation(m));
@@ -371,6 +370,11 @@ final class Roster {
         }
         if (m.hasRole(COORDINATOR_ROLE)) {
             coordinatorLost(a);
+        }
+        if (!a.equals(self)) {
+            // last: a sender looks the member up here, then sends, which keeps its endpoint again if
+            // it was forgotten; marked gone first, a send racing the departure no longer finds it
+            onMemberGone.accept(a);
         }
         if (m.status() == MemberStatus.removed()) {
             // its last event: Artery quarantines the process, so no frame of it arrives again, and
