@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Predicate;
 import org.apache.pekko.actor.ActorRef;
 import org.apache.pekko.actor.ActorSelection;
 import org.apache.pekko.actor.ActorSystem;
@@ -27,6 +28,8 @@ final class Outbox {
     private final ActorSystem system;
     private final WireCodec codec;
     private final ConcurrentHashMap<Address, ActorSelection> endpoints = new ConcurrentHashMap<>();
+    /** Whether an endpoint kept anew may stay ({@link #follow}); any, until this outbox follows a roster. */
+    private volatile Predicate<Address> keeps = member -> true;
     private volatile ActorRef self = ActorRef.noSender();
     /** Sends still to lose; for tests that play a frame lost in transit. */
     private final AtomicInteger toLose = new AtomicInteger();
@@ -40,9 +43,38 @@ final class Outbox {
         this.self = endpoint;
     }
 
+    /**
+     * The endpoint of {@code member}, kept for the next send. One kept anew stays only if the
+     * member is still one the roster sends to ({@link #follow}): the sender looked the member up
+     * before, and if the member left since, its forget ran already, and nothing would forget this
+     * one. Either the forget (which runs once the roster has marked the member gone) comes after
+     * the put and removes it, or the look here comes after the mark and sees it.
+     */
     private ActorSelection endpoint(Address member) {
-        return endpoints.computeIfAbsent(member,
-                a -> system.actorSelection(a + "/user/" + PekkoConfigs.ENDPOINT));
+        ActorSelection kept = endpoints.get(member);
+        if (kept != null) {
+            return kept;
+        }
+        ActorSelection made = system.actorSelection(member + "/user/" + PekkoConfigs.ENDPOINT);
+        kept = endpoints.putIfAbsent(member, made);
+        if (kept != null) {
+            return kept;
+        }
+        if (!keeps.test(member)) {
+            endpoints.remove(member, made);   // sent to all the same: a frame to a gone member is dropped
+        }
+        return made;
+    }
+
+    /**
+     * Follows {@code roster}'s membership: the endpoint of every member that leaves is forgotten
+     * ({@link Roster#onMemberGone}), and one is kept only for a member the roster sends to
+     * ({@link Roster#sendsTo}), so that a send racing a member's departure does not keep its
+     * endpoint again after the forget (see {@link #endpoint}).
+     */
+    void follow(Roster roster) {
+        keeps = roster::sendsTo;
+        roster.onMemberGone(this::forget);
     }
 
     /**

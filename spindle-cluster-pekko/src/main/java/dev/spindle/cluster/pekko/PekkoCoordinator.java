@@ -131,7 +131,7 @@ public final class PekkoCoordinator implements ClusterView, AutoCloseable {
             Cluster members = Cluster.get(system);
             Roster roster = new Roster(members.selfAddress(), true, 0, refusedMembers);
             Outbox outbox = new Outbox(system, codec);
-            roster.onMemberGone(outbox::forget);
+            outbox.follow(roster);
             CoordinatorTransport transport = new CoordinatorTransport(codec, roster, outbox, rejectedFrames);
             ClusterCoordinator scheduler = ClusterCoordinator.start(cluster, transport);
             startedScheduler = scheduler;

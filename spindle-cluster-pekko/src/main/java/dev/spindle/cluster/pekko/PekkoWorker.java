@@ -122,7 +122,7 @@ public final class PekkoWorker implements AutoCloseable {
             Cluster cluster = Cluster.get(system);
             Roster roster = new Roster(cluster.selfAddress(), false, Integer.MAX_VALUE, refusedMembers);
             Outbox outbox = new Outbox(system, codec);
-            roster.onMemberGone(outbox::forget);
+            outbox.follow(roster);
             WorkerTransport transport = new WorkerTransport(id, incarnation, codec, roster, outbox, rejectedFrames,
                     Duration.ofSeconds(Math.max(10, 4L * settings.failureSeconds())));
             node = new WorkerNode(id, threads, memory, transport);

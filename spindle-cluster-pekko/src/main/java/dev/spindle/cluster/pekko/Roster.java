@@ -501,6 +501,14 @@ final class Roster {
         return workers.idOf(a) >= 0;
     }
 
+    /**
+     * Whether {@code a} is a member this side sends to: a live worker, or the coordinator this
+     * worker follows. Marked otherwise before {@link #onMemberGone} is told of its leaving.
+     */
+    boolean sendsTo(Address a) {
+        return workers.idOf(a) >= 0 || a.equals(coordinator);
+    }
+
     /** Whether {@code a} belonged to a worker that is gone (and not yet removed from the cluster). */
     boolean wasWorker(Address a) {
         return lostAddresses.contains(a);

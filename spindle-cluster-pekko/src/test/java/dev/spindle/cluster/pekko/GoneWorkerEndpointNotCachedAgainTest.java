@@ -5,6 +5,7 @@ package dev.spindle.cluster.pekko;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.spindle.cluster.FrameMac;
 import dev.spindle.cluster.Incarnations;
 import java.time.Duration;
 import java.util.List;
@@ -56,6 +57,7 @@ class GoneWorkerEndpointNotCachedAgainTest {
         roster = new Roster(self, false, Integer.MAX_VALUE, new Refusals("member"));
         WireCodec codec = new WireCodec(List.of(), 1 << 20);
         outbox = new Outbox(system, codec);
+        outbox.follow(roster);                                // as PekkoWorker and PekkoCoordinator wire it
         transport = new WorkerTransport(0, Incarnations.newIncarnation(), codec, roster, outbox, new Refusals("frame"),
                 Duration.ofSeconds(30));
         roster.onWorkerGone(transport::holderGone);
@@ -74,7 +76,7 @@ class GoneWorkerEndpointNotCachedAgainTest {
     void aFetchRacingTheHoldersRemovalLeavesNoEndpointOfIt() {
         AtomicReference<CompletableFuture<Object>> racing = new AtomicReference<>();
         roster.onMemberGone(a -> {
-            outbox.forget(a);                                 // as the worker wires it
+            outbox.forget(a);                                 // what follow() has it do
             if (a.equals(holderAddress)) {
                 racing.set(transport.fetch("k", 1, 0));         // a dependent fetching from worker 1 just now
             }
@@ -87,5 +89,29 @@ class GoneWorkerEndpointNotCachedAgainTest {
         assertThat(roster.worker(1)).isNull();
         // and the fetch does not wait out its timeout for a member that is gone
         assertThat(racing.get()).isCompletedExceptionally();
+    }
+
+    /**
+     * The other side of the race, which no order on the roster's side closes: a sender that
+     * looked the member up before it was marked gone (every sender does, then encodes and seals
+     * its frame) and sends only after the outbox forgot it. The outbox checks, when it keeps an
+     * endpoint anew, that the roster still has the member ({@link Roster#sendsTo}).
+     */
+    @Test
+    void aSendThatLookedTheHolderUpBeforeItsRemovalLeavesNoEndpointOfIt() {
+        Address looked = roster.worker(1);                    // the sender's look, before the departure
+
+        roster.removed(holder.copy(MemberStatus.removed()));   // worker 1's last event: marked gone, forgotten
+        outbox.send(looked, new Wire.Frame(1, new Wire.Probe(1, FrameMac.randomToken())), Wire.Seal.NONE);
+
+        assertThat(outbox.endpointsHeld()).as("endpoints held once worker 1 is gone").isZero();
+    }
+
+    /** What the outbox keeps for a member that stays. */
+    @Test
+    void theEndpointOfALiveMemberIsKept() {
+        outbox.send(holderAddress, new Wire.Frame(1, new Wire.Probe(1, FrameMac.randomToken())), Wire.Seal.NONE);
+
+        assertThat(outbox.endpointsHeld()).as("endpoints held while worker 1 is live").isEqualTo(1);
     }
 }

@@ -43,7 +43,7 @@ class MembershipMemoryRegressionTest {
             Address self = new Address("pekko", "churn", "10.0.0.1", 25520);
             Roster roster = new Roster(self, true, 4, new Refusals("member"));
             Outbox outbox = new Outbox(system, new WireCodec(List.of(), 1 << 20));
-            roster.onMemberGone(outbox::forget);   // as the coordinator and the workers wire them
+            outbox.follow(roster);                 // as the coordinator and the workers wire them
             Member selfMember = new Member(new UniqueAddress(self, 1L), 1, MemberStatus.up(),
                     CollectionConverters.asScala(Set.of(Roster.COORDINATOR_ROLE)).toSet(), Version.Zero());
             for (int n = 0; n < 200; n++) {
