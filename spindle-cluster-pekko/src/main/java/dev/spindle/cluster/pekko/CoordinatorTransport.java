@@ -13,6 +13,7 @@ import dev.spindle.cluster.Transport;
 import dev.spindle.cluster.WireMessage;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
@@ -248,14 +249,18 @@ final class CoordinatorTransport extends CoordinatorTransportSupport implements 
     }
 
     /**
-     * Probes worker {@code id}: whether its process follows this coordinator, knows at least
-     * {@code peersNeeded} other workers, and shares a key with this coordinator (the probe runs
-     * {@link KeyExchange}: a first probe offers the token, and once answered a sealed probe must
-     * get a sealed answer). Blocks for up to a few seconds per probe.
+     * Probes worker {@code id}: whether its process follows this coordinator, knows the current
+     * process of each other worker of {@code workers} (a worker refuses a fetch from a process it
+     * does not know; a count would not do, since a worker may still know a process this
+     * coordinator has lost, and not yet the one that joined), and shares a key with this
+     * coordinator (the probe runs {@link KeyExchange}: a first probe offers the token, and once
+     * answered a sealed probe must get a sealed answer). Blocks for up to a few seconds per probe.
      *
+     * @param workers the workers {@code id} must know ({@code id} itself may be among them); one
+     *     that has no live process by the time the answer arrives is left out
      * @return whether the worker is ready for work
      */
-    boolean probe(int id, int peersNeeded) throws InterruptedException {
+    boolean probe(int id, List<Integer> workers) throws InterruptedException {
         for (int round = 0; round < 2; round++) {
             Incarnations.Claim<Address> process = roster.process(id);
             if (process == null) {
@@ -285,11 +290,22 @@ final class CoordinatorTransport extends CoordinatorTransportSupport implements 
                 return false;
             }
             if (r.sealedBy(offers.key(id, incarnation))) {
-                return answer.peersKnown() >= peersNeeded;
+                return knowsAll(answer.peers(), id, workers);
             }
             // answered, not sealed yet: probe again, sealed (the sealed probe carries the offer again)
         }
         return false;
+    }
+
+    /** Whether {@code peers}, as worker {@code id} answered, holds the live process of each other of {@code workers}. */
+    private boolean knowsAll(Map<Integer, Long> peers, int id, List<Integer> workers) {
+        for (int other : workers) {
+            Incarnations.Claim<Address> process = other == id ? null : roster.process(other);
+            if (process != null && !Long.valueOf(process.incarnation()).equals(peers.get(other))) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**

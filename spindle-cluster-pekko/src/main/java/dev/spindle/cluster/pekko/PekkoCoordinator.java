@@ -281,13 +281,14 @@ public final class PekkoCoordinator implements ClusterView, AutoCloseable {
 
     /**
      * Whether every worker answers a probe, which it does only if it follows this coordinator,
-     * knows every other worker (membership reaches members at different times; a worker asked for
-     * a value by a member it does not know yet as a worker refuses the fetch), and has settled the
-     * key of its frames with this coordinator ({@link KeyExchange}).
+     * knows every other worker's current process (membership reaches members at different times;
+     * a worker asked for a value by a member it does not know yet as a worker refuses the fetch,
+     * and one may still know a process this coordinator has lost: so by identity, not by number),
+     * and has settled the key of its frames with this coordinator ({@link KeyExchange}).
      */
     private boolean allReady(List<Integer> workers) throws InterruptedException {
         for (int id : workers) {
-            if (!answersProbeForTests.test(id) || !transport.probe(id, workers.size() - 1)) {
+            if (!answersProbeForTests.test(id) || !transport.probe(id, workers)) {
                 return false;
             }
         }

@@ -3,9 +3,12 @@
  */
 package dev.spindle.cluster.pekko;
 
+import dev.spindle.cluster.ClusterCoordinator;
 import dev.spindle.cluster.Incarnations;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
@@ -483,6 +486,23 @@ final class Roster {
         synchronized (workers) {              // Incarnations' methods hold this same lock
             Address a = workers.holder(id);
             return a == null ? null : new Incarnations.Claim<>(a, workers.current(id));
+        }
+    }
+
+    /**
+     * The live workers' processes, each id's incarnation, read as one: what a worker tells its
+     * coordinator's probe it knows. Only ids a coordinator accepts ({@link ClusterCoordinator#MAX_WORKERS}):
+     * a worker registers any id, and members claiming others could make the answer too long to read.
+     */
+    Map<Integer, Long> peers() {
+        synchronized (workers) {              // Incarnations' methods hold this same lock
+            Map<Integer, Long> peers = new TreeMap<>();
+            for (int id : workers.live().keySet()) {
+                if (id < ClusterCoordinator.MAX_WORKERS) {
+                    peers.put(id, workers.current(id));
+                }
+            }
+            return peers;
         }
     }
 

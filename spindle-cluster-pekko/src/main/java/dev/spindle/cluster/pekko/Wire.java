@@ -8,6 +8,8 @@ import dev.spindle.cluster.Incarnations;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * What travels between members, always as a {@link Frame} in {@link WireCodec}'s binary form:
@@ -178,14 +180,17 @@ final class Wire {
     }
 
     /**
-     * A worker's answer to its own coordinator's probe, with how many other workers it knows (a
-     * worker refuses fetches from a member it does not yet know as a worker, so the coordinator
-     * dispatches only once every worker knows every other), its own token for the pair's key, and
-     * the coordinator's token it was offered (which proves the answer comes from the process the
-     * probe reached; see {@link KeyExchange}).
+     * A worker's answer to its own coordinator's probe, with the other workers it knows, each
+     * worker id's process by its incarnation (a worker refuses a fetch from a member it does not
+     * know as a worker's current process, so the coordinator dispatches only once every worker
+     * knows every other: by identity, not by number, since a worker may still know a process the
+     * coordinator has lost and not yet one that joined), its own token for the pair's key, and the
+     * coordinator's token it was offered (which proves the answer comes from the process the probe
+     * reached; see {@link KeyExchange}).
      */
-    record ProbeReply(int worker, int peersKnown, byte[] token, byte[] echo) {
+    record ProbeReply(int worker, Map<Integer, Long> peers, byte[] token, byte[] echo) {
         ProbeReply {
+            peers = Map.copyOf(peers);
             token = token.clone();
             echo = echo.clone();
         }
@@ -202,18 +207,18 @@ final class Wire {
 
         @Override
         public boolean equals(Object o) {
-            return o instanceof ProbeReply r && r.worker == worker && r.peersKnown == peersKnown
+            return o instanceof ProbeReply r && r.worker == worker && r.peers.equals(peers)
                     && Arrays.equals(r.token, token) && Arrays.equals(r.echo, echo);
         }
 
         @Override
         public int hashCode() {
-            return (31 * worker + peersKnown) * 31 + Arrays.hashCode(token);
+            return (31 * worker + peers.hashCode()) * 31 + Arrays.hashCode(token);
         }
 
         @Override
         public String toString() {
-            return "ProbeReply[worker=" + worker + ", peersKnown=" + peersKnown + "]";
+            return "ProbeReply[worker=" + worker + ", peers=" + new TreeMap<>(peers).keySet() + "]";
         }
     }
 }

@@ -3,6 +3,7 @@
  */
 package dev.spindle.cluster.pekko;
 
+import dev.spindle.cluster.ClusterCoordinator;
 import dev.spindle.cluster.FrameMac;
 import dev.spindle.cluster.MessageCodec;
 import dev.spindle.cluster.SerialAllowList;
@@ -12,7 +13,9 @@ import dev.spindle.cluster.WireWriter;
 import java.io.InvalidClassException;
 import java.io.ObjectInputFilter;
 import java.nio.ByteBuffer;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Turns {@link Wire.Frame}s into bytes and back, and nested user objects too.
@@ -61,8 +64,13 @@ final class WireCodec {
     /** Room in a frame for keys, dependency lists and bookkeeping beside one nested value. */
     static final int FRAME_SLACK = 64 * 1024;
     static final int PROBE = MessageCodec.FIRST_TRANSPORT_TAG;
-    static final int PROBE_REPLY = MessageCodec.FIRST_TRANSPORT_TAG + 1;
+    /*
+     * FIRST_TRANSPORT_TAG + 1 was a probe reply that gave the number of workers known, no longer
+     * read: a number cannot show that the worker knows the workers the coordinator probes for.
+     */
     static final int MARK = MessageCodec.FIRST_TRANSPORT_TAG + 2;
+    /** A probe reply naming the workers known, id and incarnation each ({@link Wire.ProbeReply}). */
+    static final int PROBE_REPLY = MessageCodec.FIRST_TRANSPORT_TAG + 3;
 
     /** This transport's own bodies. */
     private static final MessageCodec.Extension OWN = new MessageCodec.Extension() {
@@ -71,7 +79,9 @@ final class WireCodec {
             if (body instanceof Wire.Probe p) {
                 out.u8(PROBE).zigZag(p.worker()).bytes(p.offer());
             } else if (body instanceof Wire.ProbeReply r) {
-                out.u8(PROBE_REPLY).zigZag(r.worker()).zigZag(r.peersKnown()).bytes(r.token()).bytes(r.echo());
+                out.u8(PROBE_REPLY).zigZag(r.worker()).varLong(r.peers().size());
+                r.peers().forEach((id, incarnation) -> out.zigZag(id).zigZag(incarnation));
+                out.bytes(r.token()).bytes(r.echo());
             } else if (body instanceof Wire.Mark m) {
                 out.u8(MARK).zigZag(m.worker());
             } else {
@@ -86,7 +96,16 @@ final class WireCodec {
                 return new Wire.Probe(in.zigZagInt(), token(in, "offer"));
             }
             if (tag == PROBE_REPLY) {
-                return new Wire.ProbeReply(in.zigZagInt(), in.zigZagInt(), token(in, "token"), token(in, "echo"));
+                int worker = in.zigZagInt();
+                // two bytes at least per peer (an id and an incarnation), and no more than there are ids
+                int n = in.count(ClusterCoordinator.MAX_WORKERS, 2, "peer");
+                Map<Integer, Long> peers = new HashMap<>();
+                for (int i = 0; i < n; i++) {
+                    if (peers.put(in.zigZagInt(), in.zigZag()) != null) {
+                        throw WireReader.malformed("a peer named twice");
+                    }
+                }
+                return new Wire.ProbeReply(worker, peers, token(in, "token"), token(in, "echo"));
             }
             if (tag == MARK) {
                 return new Wire.Mark(in.zigZagInt());

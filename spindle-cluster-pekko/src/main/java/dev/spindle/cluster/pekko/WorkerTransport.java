@@ -149,7 +149,7 @@ final class WorkerTransport extends WorkerTransportSupport implements EndpointAc
         if (frame.single() instanceof Wire.Probe p) {
             // answered to the coordinator's address only; sealed once the key is settled
             byte[] offer = p.offer();
-            outbox.reply(sender, frame(Wire.COORDINATOR, new Wire.ProbeReply(id, roster.workers(), keys.answer(offer), offer)),
+            outbox.reply(sender, frame(Wire.COORDINATOR, new Wire.ProbeReply(id, roster.peers(), keys.answer(offer), offer)),
                     sealed ? keys.key() : Wire.Seal.NONE);
             return;
         }

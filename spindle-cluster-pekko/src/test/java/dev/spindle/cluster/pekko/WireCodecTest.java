@@ -9,9 +9,11 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import dev.spindle.cluster.FrameMac;
 import dev.spindle.cluster.Message;
+import dev.spindle.cluster.MessageCodec;
 import java.io.File;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class WireCodecTest {
@@ -117,9 +119,36 @@ class WireCodecTest {
     @Test
     void aBatchRoundTripsInOrder() {
         Wire.Frame frame = new Wire.Frame(Wire.COORDINATOR, 42L, List.of(new Message.DataAdded(3, "a", 10),
-                new Wire.ProbeReply(3, 2, FrameMac.randomToken(), FrameMac.randomToken()),
+                new Wire.ProbeReply(3, Map.of(0, 7L, 4, -9_000_000_000L), FrameMac.randomToken(), FrameMac.randomToken()),
                 new Wire.Probe(4, FrameMac.randomToken()), new Message.TaskRunning(3, "b", 1, 99)));
         assertThat(received(codec.encode(frame, Wire.Seal.NONE)).frame()).isEqualTo(frame);
+    }
+
+    /**
+     * A probe reply names the workers its sender knows: a count of them that the bytes left cannot
+     * hold, or a worker named twice, refuse the frame; so does the retired reply that gave only
+     * their number (its tag, the one after the probe's).
+     */
+    @Test
+    void aProbeReplyNamingItsPeersIsCheckedAndTheOldOneRefused() {
+        byte[] good = codec.encode(new Wire.Frame(Wire.COORDINATOR, 42L,
+                List.of(new Wire.ProbeReply(3, Map.of(1, 5L), FrameMac.randomToken(), FrameMac.randomToken()))),
+                Wire.Seal.NONE);
+        // the tag, after addressee, incarnation, number, count; then the worker (3), the peer count
+        int tag = WireCodec.SIGNED_OFFSET + 1 + 8 + 1 + 1;
+        assertThat(good[tag]).isEqualTo((byte) WireCodec.PROBE_REPLY);
+        assertThat(good[tag + 2]).isEqualTo((byte) 1);
+        byte[] tooMany = good.clone();
+        tooMany[tag + 2] = 0x7F;
+        assertThat(rejection(codec.decode(tooMany))).contains("peer count 127 over its bound");
+        byte[] twice = codec.encode(new Wire.Frame(Wire.COORDINATOR, 42L,
+                List.of(new Wire.ProbeReply(3, Map.of(1, 5L, 2, 5L), FrameMac.randomToken(), FrameMac.randomToken()))),
+                Wire.Seal.NONE);
+        twice[tag + 3 + 2] = twice[tag + 3];        // the second peer's id made the first's
+        assertThat(rejection(codec.decode(twice))).contains("a peer named twice");
+        byte[] old = good.clone();
+        old[tag] = (byte) (MessageCodec.FIRST_TRANSPORT_TAG + 1);
+        assertThat(rejection(codec.decode(old))).contains("unknown message tag 0x41");
     }
 
     @Test
