@@ -156,7 +156,17 @@ final class DataStore {
      */
     static final long MAX_COUNTED_BYTES = 1L << 47;
 
-    /** Stores a value; a second copy of the same key replaces the first and is counted once. */
+    /**
+     * Stores a value; a second copy of the same key replaces the first and is counted once.
+     *
+     * <p>Once {@link #clear} ran, the value is dropped: its worker stopped, and a task end or a
+     * fetch completion that looked at the worker just before the stop stores after the clear; kept,
+     * the value (and any file it spilled to) would stay with the gone worker for good. Nobody
+     * waits for it there: the scheduler takes the stopped worker's values for lost and computes or
+     * fetches them elsewhere, and the report sent with the dropped value is either dropped with the
+     * gone worker (the in-process transport delivers nothing from it) or handled before its loss,
+     * which then uncounts the copy.
+     */
     synchronized void put(String key, Object value, long size) {
         if (closed) {
             return;                           // stopped: nothing would ever delete what it spilled
