@@ -17,7 +17,8 @@ import java.util.concurrent.TimeoutException;
  * The eventual result of one keyed task. It completes with the task's value, or exceptionally
  * with the task's own exception once the retry limit is spent, or with an
  * {@link IllegalStateException} when the cluster closes first (or when the task's inputs could not
- * be fetched from the workers holding them once the retry limit is spent, see
+ * be fetched from the workers holding them, or read from its own worker's copy, once the retry
+ * limit is spent, see
  * {@link CoordinatorSettings#retries()}). Pass it as a dependency of later
  * tasks to build a graph without copying the value through the client.
  *

@@ -128,9 +128,10 @@ public final class CoordinatorSettings {
 
     /**
      * How many times a failing task is retried before it errs. The same bound applies, counted
-     * apart, to a task's attempts that could not fetch an input from another worker still alive:
-     * the task errs with an {@link IllegalStateException} naming the input and the workers once
-     * that happened {@code retries + 1} times since it last had a result.
+     * apart, to a task's attempts that could not fetch an input from another worker still alive,
+     * or read it from its own worker's copy (a spilled copy that cannot be read back): the task
+     * errs with an {@link IllegalStateException} naming the input and the workers once that
+     * happened {@code retries + 1} times since it last had a result.
      *
      * @return the retries after a task's first failure, 0 or more
      */
@@ -390,7 +391,8 @@ public final class CoordinatorSettings {
         /**
          * How many times a failing task is retried before it errs; not negative (default 3). It
          * bounds too, counted apart, a task's attempts that could not fetch an input from another
-         * worker still alive (see {@link CoordinatorSettings#retries()}).
+         * worker still alive, or read it from its own worker's copy (see
+         * {@link CoordinatorSettings#retries()}).
          *
          * @param retries the retries after a task's first failure
          * @return this builder

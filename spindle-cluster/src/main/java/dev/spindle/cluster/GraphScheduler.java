@@ -51,12 +51,14 @@ import java.util.function.Supplier;
  * it errs with its own exception and so do its dependents. Each failure first tells its worker to
  * drop the key: between JVMs a worker may hold a result that was reported as a failure (it could
  * not travel, or the coordinator refused its class), a copy nothing else would release. A task
- * whose attempt ended because an input could not be fetched from another worker still alive is
- * placed again the same number of times, counted apart ({@link TaskState#fetchFailures}), then
- * errs with an {@link IllegalStateException} naming the input, the two workers and the count:
- * such a holder may never serve that worker (the two cannot reach each other, or the value cannot
- * travel from there), and each report gives its copy up and has the input computed again, on that
- * very holder if only it may run it; unbounded, the input ran for good and the task never ended.
+ * whose attempt ended because an input could not be fetched from another worker still alive, or
+ * could not be read from its own worker's copy, is placed again the same number of times, counted
+ * apart ({@link TaskState#fetchFailures}), then errs with an {@link IllegalStateException} naming
+ * the input, the workers and the count: such a holder may never serve that worker (the two cannot
+ * reach each other, or the value cannot travel from there), or never read its own copy back (a
+ * spill disk that fails every read), and each report gives its copy up and has the input computed
+ * again, on that very holder if only it may run it (or it is the only worker); unbounded, the
+ * input ran for good and the task never ended.
  * A lost worker's assigned tasks go back to WAITING (a task that more of its workers were lost under than
  * {@code allowedWorkerLosses} errs instead, with a {@link WorkerLostException}: it may be what
  * ends them; retired workers do not count, nor one its assignment never reached, see
@@ -89,7 +91,8 @@ import java.util.function.Supplier;
  *
  * <p>Copies reported missing ({@link Message.DataMissing}): a holder that finds its own copy gone
  * (a spilled value unreadable, as its task reads it or as it serves a fetch) says so, and that copy
- * is no longer counted. A task's worker that could not fetch an input from any holder names the last
+ * is no longer counted (a task whose attempt ended so counts it against its retries, see
+ * "Failures"). A task's worker that could not fetch an input from any holder names the last
  * it tried, and that holder's copy is no longer counted either (it may be unreachable, or hold a
  * copy it cannot serve; the task's retries bound how often, see "Failures"); but that report is
  * about the copy the task's assignment named, and the worker's and the holder's frames come in any
@@ -1875,15 +1878,19 @@ final class GraphScheduler implements AutoCloseable {
         Set<TaskState> visited = new HashSet<>();
         if (fromALiveHolder(m) && ++t.fetchFailures > config.retries()) {
             // a holder that stays alive yet never serves (the two workers cannot reach each other,
-            // the value cannot travel from there): each report gave its copy up, the input was
-            // computed again on that same holder, and the fetch failed again, with no end, the
-            // dependent waiting for good. Bounded as a task's own failures are
+            // the value cannot travel from there), or the task's own worker whose copy can never be
+            // read (its spill disk fails every read): each report gave its copy up, the input was
+            // computed again on that same holder, and the fetch or read failed again, with no end,
+            // the dependent waiting for good. Bounded as a task's own failures are
             if (!mayCancel(t)) {
-                err(t, new IllegalStateException("task '" + t.key() + "' could not fetch its inputs from workers still"
-                        + " alive " + t.fetchFailures + " times (retries " + config.retries() + "), the last time input '"
-                        + m.dependency() + "' from worker " + m.holder() + " on worker " + m.worker()
-                        + ": the workers may not reach each other, or the value may not travel from its holder;"
-                        + " each failure gave that copy up, and a lost input was computed again"));
+                String last = m.holder() == m.worker()
+                        ? "input '" + m.dependency() + "' on worker " + m.worker() + ", whose own copy could not be"
+                                + " read (its spill disk may be failing)"
+                        : "input '" + m.dependency() + "' from worker " + m.holder() + " on worker " + m.worker()
+                                + ": the workers may not reach each other, or the value may not travel from its holder";
+                err(t, new IllegalStateException("task '" + t.key() + "' could not fetch or read its inputs from workers"
+                        + " still alive " + t.fetchFailures + " times (retries " + config.retries() + "), the last time "
+                        + last + "; each failure gave that copy up, and a lost input was computed again"));
             }
         } else {
             ensure(t, visited);
@@ -1893,14 +1900,16 @@ final class GraphScheduler implements AutoCloseable {
     }
 
     /**
-     * Whether {@code m} reports a fetch of another worker's copy that failed while that worker is
-     * alive: not a copy its own worker could not read, nor an input released ahead of its task
+     * Whether {@code m} reports a copy that a worker still alive failed to give its task: another
+     * worker's copy that could not be fetched from it, or the task's own worker's copy that could
+     * not be read back there (its spill file unreadable); not an input released ahead of its task
      * (no holder named). A task's attempts that end so count against its retries
-     * ({@link TaskState#fetchFailures}).
+     * ({@link TaskState#fetchFailures}). The own copy counts too: on a spill disk that fails every
+     * read, the input, computed again on that worker, spilled there again and was lost at its next
+     * read, and the producer ran for good while the task never ended.
      */
     private boolean fromALiveHolder(Message.DataMissing m) {
-        return m.holder() >= 0 && m.holder() != m.worker() && m.holder() < workers.size()
-                && workers.get(m.holder()).alive;
+        return m.holder() >= 0 && m.holder() < workers.size() && workers.get(m.holder()).alive;
     }
 
     /**

@@ -116,8 +116,9 @@ final class TaskState {
     int failures;
     /**
      * This task's attempts, since it last had a result, that ended because an input could not be
-     * fetched from another worker still alive (GraphScheduler.onDataMissing); over the retries it
-     * errs. Apart from {@link #failures}: the task itself did not fail.
+     * fetched from another worker still alive, or read from its own worker's copy
+     * (GraphScheduler.onDataMissing); over the retries it errs. Apart from {@link #failures}: the
+     * task itself did not fail.
      */
     int fetchFailures;
     /**
