@@ -164,8 +164,8 @@ import java.util.function.Function;
  *
  * <p>Whether it still holds the activation is exact, which is what keeps a second holder out:
  * a local {@code held} (no cost per message) is false only between the release
- * ({@code svState(IDLE)} returned, so the store was made: a call that throws from a stack overflow
- * or an allocation does so before its effect) and the CAS that takes it back. The calls that give
+ * (the store of {@code IDLE} made: a plain volatile store, no call, so nothing can throw between
+ * it and the local's update) and the CAS that takes it back. The calls that give
  * the activation up inside ({@link #resubmit}, {@link #schedule}, {@link #terminate}) throw only
  * while the caller still holds it: after their release, nothing they do may throw (what they
  * report then is dropped if reporting itself fails). One throw of {@code schedule} leaves the state
@@ -556,11 +556,12 @@ final class ActorCell<A> extends ActorCellConsumerFields<A> implements ActorRef<
                 refused = schedule(hints);
             } catch (Throwable stillHeld) {
                 // schedule threw before it handed the activation on (a stack overflow): this
-                // thread holds it, and left ACTIVE it would never run again. Give it back, by the
-                // call this frame has just made (from SCHEDULED, if it threw in its claim-back,
-                // racing the queued task's claim): the next send (or stop) activates the actor,
-                // and this sender is told
-                if (!casState(ACTIVE, IDLE)) {
+                // thread holds it, and left ACTIVE it would never run again. Give it back (from
+                // SCHEDULED, if it threw in its claim-back, racing the queued task's claim): the
+                // next send (or stop) activates the actor, and this sender is told
+                if (state == ACTIVE) {
+                    state = IDLE;               // a store, no call: see the field's comment
+                } else {
                     casState(SCHEDULED, IDLE);
                 }
                 throw stillHeld;
@@ -715,8 +716,8 @@ final class ActorCell<A> extends ActorCellConsumerFields<A> implements ActorRef<
          * activation claimed, took it for one that runs. So the cell's {@code runner} is set here,
          * by a store (no call), and cleared by the loop before it gives the activation up: a throw
          * that finds it still this thread's came before the guard, and the activation is given
-         * back by the claim's own call from this frame, which cannot overflow where the claim did
-         * not, then handed on ({@link ActorCell#handOnUnguarded}). The store is the one the loop
+         * back by a store of {@code IDLE}, no call (see {@code ActorCellProducerFields.state}),
+         * then handed on ({@link ActorCell#handOnUnguarded}). The store is the one the loop
          * made at its start before; the guard costs nothing unless something is thrown.
          */
         @Override
@@ -748,7 +749,7 @@ final class ActorCell<A> extends ActorCellConsumerFields<A> implements ActorRef<
                         }
                     } else {
                         c.runner = null;
-                        c.casState(ACTIVE, IDLE); // the claim's own call, from this frame: given back
+                        c.state = IDLE;           // given back by a store, no call: see ActorCell.state
                         try {
                             c.handOnUnguarded(beforeTheGuard);
                         } catch (Throwable lost) {
@@ -862,8 +863,8 @@ final class ActorCell<A> extends ActorCellConsumerFields<A> implements ActorRef<
                     }
                 }
                 runner = null;
-                svState(IDLE);
-                held = false;                   // svState returned: the store was made
+                state = IDLE;                   // a volatile store, as svState, but no call to overflow in
+                held = false;
                 if (head == lvTail() || !casState(IDLE, ACTIVE)) {
                     return maxPerActivation - budget;
                 }
@@ -895,8 +896,12 @@ final class ActorCell<A> extends ActorCellConsumerFields<A> implements ActorRef<
                 // the actor never ran again. Give it back, by calls shallower than those that
                 // threw; its messages wait for the next send or stop(), as after a sender's
                 // overflow in schedule (see "Stack overflow").
-                if (ours && !casState(ACTIVE, IDLE)) {
-                    casState(SCHEDULED, IDLE);  // threw in schedule's claim-back: the task's claim races this
+                if (ours) {
+                    if (state == ACTIVE) {
+                        state = IDLE;           // a store, no call: see the field's comment
+                    } else {
+                        casState(SCHEDULED, IDLE);  // threw in schedule's claim-back: the task's claim races this
+                    }
                 }
             }
             return maxPerActivation - budget;
@@ -1024,7 +1029,7 @@ final class ActorCell<A> extends ActorCellConsumerFields<A> implements ActorRef<
                     markEnded(FAILED, cause);
                 }
             } finally {
-                casState(ACTIVE, IDLE);
+                state = IDLE;                   // held: a store, no call (see the field's comment)
             }
             throw stillHeld;
         }
@@ -1056,13 +1061,19 @@ final class ActorCell<A> extends ActorCellConsumerFields<A> implements ActorRef<
                     try {
                         e.reject(this);
                     } catch (Throwable failed) {
-                        // The cell's own code (an OutOfMemoryError counting the dead letter): the
-                        // envelope was taken, so going on ends; stopping here left the rest of the
-                        // mailbox, and the termination, waiting for good
+                        // The cell's own code (an OutOfMemoryError counting the dead letter, a
+                        // stack overflow at its call): the envelope was taken, so going on ends;
+                        // stopping here left the rest of the mailbox, and the termination, waiting
+                        // for good. A tell's rejection throws only before its count (an ask's
+                        // catches its own): counted here by a store, no call, before the report,
+                        // which may overflow too (see ActorSystem.deadLettersUncounted)
+                        if (e instanceof Envelope.Tell) {
+                            system.deadLettersUncounted++;
+                        }
                         reportFailure(failed);
                     }
                 }
-                svState(IDLE);
+                state = IDLE;                   // a volatile store, no call (see the field's comment)
                 // Given up: nothing below may throw (a throw out of here means that the caller
                 // still holds the activation). The look for a message that raced in calls less
                 // deep than poll just did from this frame. Should it throw all the same, the
@@ -1359,7 +1370,25 @@ abstract class ActorCellProducerFields<A> extends ActorCellPad1<A> {
     }
 
     private Envelope tail;
-    private int state;
+    /**
+     * IDLE, ACTIVE or SCHEDULED. Accessed through {@code STATE} with the mode each access needs,
+     * except where the holder gives the activation up from the loop and where it gives it back
+     * after a throw in the cell's own code: there {@code state = IDLE} (a volatile store, as
+     * {@code svState}, the field being volatile) and {@code state == ACTIVE} are no calls, and
+     * cannot overflow the stack where the calls before them did (see "Stack overflow" in
+     * {@link ActorCell}). From {@code ACTIVE} a plain store is enough: nobody else writes the state
+     * of an activation held (producers move it from {@code IDLE} only, the task's claim from
+     * {@code SCHEDULED}). Declaring the field volatile changes no {@code STATE} access: a
+     * VarHandle's mode is its own.
+     *
+     * <p>Until session 77 those give-backs were a compare-and-set from {@code ACTIVE}, the claim's
+     * own call, argued unable to overflow where the claim had not. But a give-back runs in a frame
+     * whose later calls have just overflowed, and the stack-limit test caught it failing: the
+     * throw left the activation (run by a scheduler inside a sender's {@code execute}), the
+     * sender's {@code schedule}, finding the activation claimed, took it for one a task runs, and
+     * the actor stayed {@code ACTIVE} with nobody holding it, its stop waiting for good.
+     */
+    volatile int state;
     /** Messages in a bounded mailbox; unused when unbounded. */
     private int size;
 

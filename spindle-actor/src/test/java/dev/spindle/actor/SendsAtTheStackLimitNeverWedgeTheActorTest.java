@@ -253,8 +253,11 @@ class SendsAtTheStackLimitNeverWedgeTheActorTest {
             try {
                 stopped.get(10, TimeUnit.SECONDS);
             } catch (TimeoutException e) {
+                ActorCell<?> cell = (ActorCell<?>) ref;
                 return "WEDGED (the stop never completed: " + ref + ", " + system.stats() + ", activation state "
-                        + ((ActorCell<?>) ref).lvState() + ")";
+                        + cell.lvState() + ", runner " + cell.runner + ", rerun " + cell.rerun + ", resubmitting "
+                        + cell.resubmitting + ", stop state " + cell.lvStopState() + ", messages waiting "
+                        + cell.depth(Long.MAX_VALUE) + ")";
             }
             ActorSystemStats stats = system.stats();
             if (stats.messagesProcessed() + stats.deadLetters() < returned + 50_000) {

@@ -1,0 +1,68 @@
+/*
+ * Copyright 2026 The Spindle Authors. Licensed under the Apache License, Version 2.0.
+ */
+package dev.spindle.actor;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * An ended actor rejects the messages left in its mailbox, each a dead letter. Where the count
+ * of one failed (a stack overflow at the call, the actor ending deep in a sender's stack on a
+ * scheduler that runs activations inside {@code execute}: at a fixed depth every rejection fails
+ * alike), the failure was reported and the message counted nowhere: the stack-limit test read 9
+ * messages neither processed nor dead letters. The rejecting loop now counts it by a store. Made
+ * here by the test hook, which fails every count while it is set.
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class ADeadLetterWhoseCountFailsIsStillCountedTest {
+
+    @AfterEach
+    void clearHook() {
+        ActorSystem.deadLetterHook = null;
+    }
+
+    @Test
+    void tellsLeftBehindTheStopAreCountedAsDeadLettersWhenTheirCountFails() throws Exception {
+        StackOverflowError overflow = new StackOverflowError("made by the test");
+        List<Throwable> reported = new CopyOnWriteArrayList<>();
+        try (ActorSystem system = ActorSystem.builder().failureHandler((a, t) -> reported.add(t)).build()) {
+            ActorRef<int[]> ref = system.spawn(() -> new int[1]);
+            CountDownLatch entered = new CountDownLatch(1);
+            CountDownLatch release = new CountDownLatch(1);
+            ref.tell(x -> {
+                entered.countDown();
+                try {
+                    release.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            });
+            entered.await();
+            CompletableFuture<Void> stopped = ref.stop();
+            for (int i = 0; i < 3; i++) {
+                ref.tell(x -> x[0]++);       // behind the stop: rejected by the ending actor
+            }
+            ActorSystem.deadLetterHook = () -> {
+                throw overflow;
+            };
+            release.countDown();
+            assertThat(stopped).succeedsWithin(Duration.ofSeconds(20));
+            ActorSystem.deadLetterHook = null;
+
+            assertThat(reported).as("each failed count, reported").hasSize(3).containsOnly(overflow);
+            ActorSystemStats stats = system.stats();
+            assertThat(stats.messagesProcessed()).as("the message that held the actor").isEqualTo(1);
+            assertThat(stats.deadLetters()).as("the three tells behind the stop").isEqualTo(3);
+        }
+    }
+}
