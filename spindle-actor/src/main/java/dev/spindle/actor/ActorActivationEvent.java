@@ -39,6 +39,11 @@ final class ActorActivationEvent extends Event {
     @Description("The actor's name")
     private String actor;
 
+    /** Default actor names are a sequence per system, so the actor's name alone can be another system's actor. */
+    @Label("Actor System")
+    @Description("The name of the actor's system")
+    private String actorSystem;
+
     @Label("Messages")
     @Description("Messages the activation took from the mailbox")
     private int messages;
@@ -84,6 +89,7 @@ final class ActorActivationEvent extends Event {
             e.end();
             if (e.shouldCommit()) {
                 e.actor = cell.name;
+                e.actorSystem = cell.system.name();
                 e.messages = n;
                 e.commit();
             }

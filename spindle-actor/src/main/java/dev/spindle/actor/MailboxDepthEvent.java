@@ -35,6 +35,11 @@ final class MailboxDepthEvent extends Event {
     @Description("The actor's name")
     private String actor;
 
+    /** Default actor names are a sequence per system, so the actor's name alone can be another system's actor. */
+    @Label("Actor System")
+    @Description("The name of the actor's system")
+    private String actorSystem;
+
     @Label("Depth")
     @Description("Messages waiting when the activation began")
     private long depth;
@@ -64,6 +69,7 @@ final class MailboxDepthEvent extends Event {
         }
         MailboxDepthEvent e = new MailboxDepthEvent();
         e.actor = cell.name;
+        e.actorSystem = cell.system.name();
         e.depth = depth;
         e.exact = bounded;
         e.capacity = bounded ? cell.capacity : -1;
