@@ -17,15 +17,18 @@ import java.util.logging.SimpleFormatter;
  * by default writes to the {@code java.util.logging} logger of the class's name; the handler added
  * there sees each record at the logger's level (INFO and above by default) and is removed on
  * {@link #close}. This holds that logger, so that it is not collected (with the handler) between
- * the logging and the check.
+ * the logging and the check. {@link #records} keeps each record whole, for a check of its level or
+ * of the throwable logged with it.
  */
 public final class LogLines implements AutoCloseable {
 
     private final List<String> lines = new CopyOnWriteArrayList<>();
+    private final List<LogRecord> records = new CopyOnWriteArrayList<>();
     private final Logger logger;
     private final Handler handler = new Handler() {
         @Override
         public void publish(LogRecord r) {
+            records.add(r);
             lines.add(new SimpleFormatter().formatMessage(r));
         }
 
@@ -51,6 +54,11 @@ public final class LogLines implements AutoCloseable {
     /** The messages logged since this was opened, in order; a live view. */
     public List<String> lines() {
         return lines;
+    }
+
+    /** The records logged since this was opened, in order, as logged (level, throwable); a live view. */
+    public List<LogRecord> records() {
+        return records;
     }
 
     /** Stops collecting. */
