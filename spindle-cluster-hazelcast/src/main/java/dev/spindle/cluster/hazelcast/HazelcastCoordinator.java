@@ -11,6 +11,7 @@ import dev.spindle.cluster.ClusterCoordinator;
 import dev.spindle.cluster.ClusterStats;
 import dev.spindle.cluster.ClusterView;
 import dev.spindle.cluster.CoordinatorSettings;
+import dev.spindle.cluster.DetachedClose;
 import dev.spindle.cluster.Incarnations;
 import dev.spindle.cluster.Readiness;
 import dev.spindle.cluster.StealEvent;
@@ -23,7 +24,6 @@ import java.util.Objects;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * The scheduler's JVM: a Hazelcast member (not a client, because Hazelcast's executor runs tasks
@@ -90,10 +90,14 @@ public final class HazelcastCoordinator implements ClusterView, AutoCloseable {
     private final Admission admission;
     private final Duration joinTimeout;
     private volatile boolean started;
-    /** Set by {@link #close}: the member's stop that follows is this coordinator's own doing. */
-    private volatile boolean closing;
-    /** Set once this coordinator closes itself ({@link #closeItself}): it does so once. */
-    private final AtomicBoolean closingItself = new AtomicBoolean();
+    /**
+     * This coordinator's {@link #close} once its member stopped under it, or an executor of the member
+     * was shut down: once, not on the thread that reports it, which is Hazelcast's lifecycle thread
+     * (it holds the lifecycle lock, which a future's callback that closes this coordinator would wait
+     * for while the scheduler's close waited for that callback) or a sender thread (one that the close
+     * stops). Not after {@link #close}: the member's stop that follows is this coordinator's own doing.
+     */
+    private final DetachedClose closingItself;
     /** Held while a probe's list is read and its frames numbered ({@link #allReady}). */
     private final Object probes = new Object();
 
@@ -125,6 +129,7 @@ public final class HazelcastCoordinator implements ClusterView, AutoCloseable {
         this.codec = codec;
         this.session = session;
         this.admission = new Admission(codec, roster, session, instance, coordinator.workers());
+        this.closingItself = new DetachedClose(LOG, "the coordinator", "spindle-coordinator-closing", this::close);
     }
 
     /**
@@ -223,8 +228,8 @@ public final class HazelcastCoordinator implements ClusterView, AutoCloseable {
      * the class comment).
      */
     private void memberStopped() {
-        closeItself(Level.WARNING, "the coordinator's Hazelcast member stopped without close(): the coordinator "
-                + "closes, its unfinished tasks fail and it accepts no new ones");
+        closingItself.start(Level.WARNING, "the coordinator's Hazelcast member stopped without close(): "
+                + "the coordinator closes, its unfinished tasks fail and it accepts no new ones");
     }
 
     /**
@@ -233,35 +238,11 @@ public final class HazelcastCoordinator implements ClusterView, AutoCloseable {
      * leaves in order (see the class comment).
      */
     private void endpointStopped() {
-        closeItself(Level.ERROR, "a Hazelcast executor of the coordinator's member ('" + HazelcastConfigs.MESSAGES
-                + "' or '" + HazelcastConfigs.FETCHES + "') was shut down while the member runs (Spindle never does: "
-                + "a member of the cluster did; an executor's shutdown is cluster-wide): this member can no longer "
-                + "reach its workers or admit any, so the coordinator closes, its unfinished tasks fail, and its "
-                + "member leaves the cluster");
-    }
-
-    /**
-     * Closes this coordinator as {@link #close} does, once, unless it is closing already, on a
-     * daemon thread of its own: not on the caller's. Hazelcast's lifecycle thread holds the
-     * lifecycle lock, which a future's callback that closes this coordinator would wait for while
-     * the scheduler's close waited for that callback; the sender thread is one that the close stops.
-     */
-    private void closeItself(Level level, String why) {
-        if (closing || !closingItself.compareAndSet(false, true)) {
-            return;
-        }
-        LOG.log(level, why);
-        Runnable closeNow = () -> {
-            try {
-                close();
-            } catch (RuntimeException | Error e) {
-                LOG.log(Level.ERROR, "closing the coordinator (" + why + ") threw", e);
-            }
-        };
-        // nothing inherited from the caller, a Hazelcast or sender thread (its inheritable thread locals)
-        Thread t = new Thread(null, closeNow, "spindle-coordinator-closing", 0, false);
-        t.setDaemon(true);
-        t.start();
+        closingItself.start(Level.ERROR, "a Hazelcast executor of the coordinator's member ('"
+                + HazelcastConfigs.MESSAGES + "' or '" + HazelcastConfigs.FETCHES + "') was shut down while the "
+                + "member runs (Spindle never does: a member of the cluster did; an executor's shutdown is "
+                + "cluster-wide): this member can no longer reach its workers or admit any, so the coordinator "
+                + "closes, its unfinished tasks fail, and its member leaves the cluster");
     }
 
     /** A worker proved its id: it joins the scheduler by {@link Readiness#admitProven}'s rules. */
@@ -447,7 +428,7 @@ public final class HazelcastCoordinator implements ClusterView, AutoCloseable {
      */
     @Override
     public void close() {
-        closing = true;                       // the member's stop that follows is not one from elsewhere
+        closingItself.ownerCloses();          // the member's stop that follows is not one from elsewhere
         CloseSteps.closeAll(admission::close, () -> {
             coordinator.close();
             afterSchedulerCloseForTests.run();
