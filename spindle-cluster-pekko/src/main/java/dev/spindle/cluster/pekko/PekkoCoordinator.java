@@ -9,11 +9,13 @@ import dev.spindle.cluster.ClusterCoordinator;
 import dev.spindle.cluster.ClusterStats;
 import dev.spindle.cluster.ClusterView;
 import dev.spindle.cluster.CoordinatorSettings;
+import dev.spindle.cluster.DetachedClose;
 import dev.spindle.cluster.Incarnations;
 import dev.spindle.cluster.Message;
 import dev.spindle.cluster.Readiness;
 import dev.spindle.cluster.StealEvent;
 import dev.spindle.cluster.TaskEvent;
+import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -60,9 +62,11 @@ import org.apache.pekko.cluster.Cluster;
  * <p>Should the coordinator's member stop without {@link #close()} (any member may down it, and a
  * downed member's actor system terminates), the scheduler is closed with it, as by
  * {@link #close()}: unfinished futures fail and later submits are refused with
- * {@link java.util.concurrent.RejectedExecutionException}.
+ * {@link java.util.concurrent.RejectedExecutionException}, and a WARNING is logged.
  */
 public final class PekkoCoordinator implements ClusterView, AutoCloseable {
+
+    private static final System.Logger LOG = System.getLogger(PekkoCoordinator.class.getName());
 
     /** For tests: runs in {@link #start} once the scheduler has started, as if what follows threw. */
     static volatile Runnable afterSchedulerStartForTests = () -> { };
@@ -85,12 +89,14 @@ public final class PekkoCoordinator implements ClusterView, AutoCloseable {
     private final Outbox outbox;
     private final Refusals refusedMembers;
     private final Refusals rejectedFrames;
+    /** The scheduler's close once the member stopped without {@link #close()} (see {@link #start}). */
+    private final DetachedClose closeWhenStopped;
     private volatile Duration joinTimeout = Duration.ofSeconds(60);
     private volatile boolean started;
 
     private PekkoCoordinator(ActorSystem system, CoordinatorTransport transport, Roster roster,
                              ClusterCoordinator coordinator, Outbox outbox, Refusals refusedMembers,
-                             Refusals rejectedFrames) {
+                             Refusals rejectedFrames, DetachedClose closeWhenStopped) {
         this.system = system;
         this.transport = transport;
         this.roster = roster;
@@ -98,6 +104,7 @@ public final class PekkoCoordinator implements ClusterView, AutoCloseable {
         this.outbox = outbox;
         this.refusedMembers = refusedMembers;
         this.rejectedFrames = rejectedFrames;
+        this.closeWhenStopped = closeWhenStopped;
     }
 
     /**
@@ -127,6 +134,7 @@ public final class PekkoCoordinator implements ClusterView, AutoCloseable {
         ActorSystem system = PekkoConfigs.start(settings, List.of(Roster.COORDINATOR_ROLE), codec, refusedMembers);
         PekkoCoordinator c = null;
         ClusterCoordinator startedScheduler = null;
+        DetachedClose startedCloseWhenStopped = null;
         try {
             Cluster members = Cluster.get(system);
             Roster roster = new Roster(members.selfAddress(), true, 0, refusedMembers);
@@ -139,10 +147,21 @@ public final class PekkoCoordinator implements ClusterView, AutoCloseable {
             // its actor system terminates, and no frame can reach the scheduler any more. Left
             // running, it kept the futures in flight pending (until its noWorkerTimeout, once told of
             // its workers' leaving, or for good, when not told in time) and took tasks that went
-            // nowhere; closed, they fail now and later submits are refused. (close() closes it first)
-            system.registerOnTermination(() -> closeOnceStopped(scheduler));
+            // nowhere; closed, they fail now and later submits are refused. Not on Pekko's callback
+            // thread (see DetachedClose): the scheduler's close waits for the futures' callbacks, and
+            // one that closes this coordinator waits for the actor system's termination, which waits
+            // for this callback. Nothing once close() has closed the scheduler (closeScheduler); a
+            // close() whose scheduler close threw leaves it to this
+            DetachedClose closeWhenStopped = new DetachedClose(LOG, "the scheduler", "spindle-coordinator-stopped",
+                    scheduler::close);
+            startedCloseWhenStopped = closeWhenStopped;
+            system.registerOnTermination(() -> closeWhenStopped.start(Level.WARNING, "the coordinator's Pekko member "
+                    + "stopped with its scheduler open (downed by a member or an operator's tool, or a close() whose "
+                    + "scheduler close threw): the scheduler closes, its unfinished tasks fail and it accepts no new "
+                    + "ones"));
             afterSchedulerStartForTests.run();
-            c = new PekkoCoordinator(system, transport, roster, scheduler, outbox, refusedMembers, rejectedFrames);
+            c = new PekkoCoordinator(system, transport, roster, scheduler, outbox, refusedMembers, rejectedFrames,
+                    closeWhenStopped);
             transport.attach(scheduler::receive);
             roster.workerIds(ClusterCoordinator.MAX_WORKERS);
             c.joinTimeout = joinTimeout;
@@ -185,9 +204,10 @@ public final class PekkoCoordinator implements ClusterView, AutoCloseable {
             // the actor system up and its port bound, and the scheduler's threads ran for good.
             // Every close is tried (see CloseSteps)
             ClusterCoordinator scheduler = startedScheduler;
+            DetachedClose whenStopped = startedCloseWhenStopped;
             Throwable closing = c != null ? CloseSteps.runAll(c::close) : CloseSteps.runAll(() -> {
                 if (scheduler != null) {
-                    closeScheduler(scheduler);
+                    closeScheduler(scheduler, whenStopped);
                 }
             }, system::terminate);
             if (closing != null) {
@@ -198,19 +218,15 @@ public final class PekkoCoordinator implements ClusterView, AutoCloseable {
     }
 
     /**
-     * Closes the scheduler of a member that stopped, on a thread of its own: the close waits for
-     * the futures' callbacks to run, and one that closes this coordinator waits for the actor
-     * system's termination, which would wait for this termination callback in turn.
+     * Closes the scheduler; once that returned, the actor system's termination that follows leaves
+     * it alone and logs nothing ({@code whenStopped}, when there is one).
      */
-    private static void closeOnceStopped(ClusterCoordinator scheduler) {
-        Thread t = new Thread(scheduler::close, "spindle-coordinator-stopped");
-        t.setDaemon(true);
-        t.start();
-    }
-
-    private static void closeScheduler(ClusterCoordinator scheduler) {
+    private static void closeScheduler(ClusterCoordinator scheduler, DetachedClose whenStopped) {
         onSchedulerCloseForTests.run();
         scheduler.close();
+        if (whenStopped != null) {
+            whenStopped.ownerCloses();
+        }
     }
 
     private void awaitWorkers(CompletableFuture<Void> up, int workers, Duration timeout)
@@ -405,6 +421,7 @@ public final class PekkoCoordinator implements ClusterView, AutoCloseable {
      */
     @Override
     public void close() {
-        CloseSteps.closeAll(() -> closeScheduler(coordinator), transport::close, () -> PekkoConfigs.stop(system));
+        CloseSteps.closeAll(() -> closeScheduler(coordinator, closeWhenStopped), transport::close,
+                () -> PekkoConfigs.stop(system));
     }
 }
