@@ -25,8 +25,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  *
  * <p>Why once: a member reports its stop more than once (Hazelcast's shutting-down and shutdown
  * events), and several reasons may come at once; the reason is logged once. Once the owner closes
- * by itself ({@link #ownerCloses}), the member's stop that follows is its own doing: nothing is
- * started or logged.
+ * (or has closed) by itself ({@link #ownerCloses}; each transport says when), the member's stop
+ * that follows is its own doing: nothing is started or logged.
  *
  * <p>What differs stays with each transport: what is closed (Pekko's scheduler; the whole
  * Hazelcast coordinator, which also shuts its member down), the reasons and their levels.
@@ -97,8 +97,8 @@ public final class DetachedClose {
     }
 
     /**
-     * The owner closes by itself: a later {@link #start} does nothing (the member's stop that
-     * follows is the owner's doing). A close started already runs on.
+     * The owner closes, or has closed, by itself: a later {@link #start} does nothing (the member's
+     * stop that follows is the owner's doing). A close started already runs on.
      */
     public void ownerCloses() {
         done.set(true);
