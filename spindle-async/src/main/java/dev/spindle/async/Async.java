@@ -4,6 +4,7 @@
 package dev.spindle.async;
 
 import dev.spindle.async.internal.DroppedValues;
+import dev.spindle.async.internal.GivesBack;
 import dev.spindle.internal.Strays;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -1133,7 +1134,8 @@ public final class Async {
     /**
      * The operation that took the value of {@code task}'s last poll out of a shared place and
      * can put it back ({@link WaitingOp#giveBackUnreceived}: a receive its value, an acquire its
-     * permit, which its value {@code null} does not show), or {@code null}: {@code task} is such
+     * permit, which its value {@code null} does not show; {@link GivesBack}: a stream's read the
+     * bytes its count stands for), or {@code null}: {@code task} is such
      * an operation that completed, or passes its value on untouched as its own, no function of
      * the caller's having seen it (a then whose second task is one, a timeout over one, a recover
      * whose handler did not run, a long chain run as a pipeline that passed it on so, an
@@ -1175,6 +1177,8 @@ public final class Async {
                 return loop.stepTaker() == null ? null : loop;  // it gives its step back itself
             } else if (task instanceof SelectTask<?> || task instanceof AllTask<?>) {
                 return UNTOUCHED_RESULTS;
+            } else if (task instanceof GivesBack<?> io) {
+                return io;                     // a stream's read: its bytes go back to the stream
             } else {
                 return null;
             }
@@ -1192,7 +1196,8 @@ public final class Async {
     /**
      * Nobody will receive {@code v}, a value a task returned: if {@code holder} (a
      * {@link Selected#holder}) is the operation it came from ({@link #takerOf}), that operation
-     * takes it back (the value goes back into its channel, the permit is released); if it is a
+     * takes it back (the value goes back into its channel, the permit is released, a read's
+     * bytes go back to its stream); if it is a
      * loop, the step that ended it goes back to that step's taker, {@code v} being only the
      * step's result; if it is {@link #UNTOUCHED_RESULTS}, the selection or list {@code v} has its
      * own holders undo its values; if it is {@code null}, the value is dropped as the runtime drops one
@@ -1203,6 +1208,8 @@ public final class Async {
     static void dropUnreceived(Object v, Object holder) {
         if (holder instanceof WaitingOp<?, ?> op) {
             op.giveBackUnreceived(v);
+        } else if (holder instanceof GivesBack<?> io) {
+            io.giveBackUnreceived(v);
         } else if (holder instanceof LoopTask<?, ?> loop) {
             loop.giveBackStep();               // v is the step's result: the step goes back
         } else if (holder == UNTOUCHED_RESULTS) {

@@ -670,7 +670,8 @@ public abstract sealed class JoinHandle<T> implements Future<T>, AsyncTask<T> pe
      * which still hands it to its other dependents); the runtime closes no other value. What
      * the poll starts after this call takes nothing: the runtime refuses it the budget (see
      * {@link Context}), so a receive begun then leaves the value to other receivers, and an
-     * acquire leaves the permit.
+     * acquire leaves the permit. A stream's read whose count is dropped so gives the bytes it
+     * read back to the stream ({@link dev.spindle.async.io.AsyncTcpStream#read}).
      *
      * @param mayInterruptIfRunning ignored: a poll is never interrupted
      * @return whether this call cancelled the task

@@ -9,6 +9,7 @@ import dev.spindle.async.Context;
 import dev.spindle.async.Poll;
 import dev.spindle.async.Waker;
 import dev.spindle.async.internal.DroppedValues;
+import dev.spindle.async.internal.GivesBack;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
@@ -44,7 +45,9 @@ import java.util.Objects;
  * cancelled, or timed out) loses nothing: the bytes stay in the socket or the read-ahead buffer
  * for the next read, and readiness wakes every waker registered, so no other task misses it. Its
  * waker stays registered until that readiness or {@link #close()}, which is harmless (a wake of a
- * finished task does nothing). A connect abandoned before it completes closes its socket.
+ * finished task does nothing). A connect abandoned before it completes closes its socket. A read
+ * whose count nobody receives, its task cancelled during the very poll that read the bytes, gives
+ * them back to the stream for the next read (see {@link #read}).
  *
  * <p><b>A connection nobody receives.</b> A task whose value is a stream (an accept, a connect,
  * or a task of the caller's that returns one) hands it over to whoever holds its
@@ -79,6 +82,13 @@ public final class AsyncTcpStream implements AutoCloseable {
      */
     static final int MAX_HEAP_TRANSFER = 128 * 1024;
 
+    /**
+     * Run, if set, by a read that moved bytes into its {@code dst}, just before it returns their
+     * count: a seam for tests, which cancel the read's task there as another thread could at that
+     * moment. Read only once bytes were moved.
+     */
+    static volatile Runnable afterReadTransfer;
+
     private final SocketChannel channel;
     private final Reactor reactor;
     private final Reactor.Registration reg;
@@ -107,6 +117,14 @@ public final class AsyncTcpStream implements AutoCloseable {
         private ByteBuffer buffer;
         private boolean ended;
         private IOException error;
+        /**
+         * Bytes that reads took and gave back, nobody having received their counts
+         * ({@link ReadOp#giveBackUnreceived}), in read mode: they came before everything in
+         * {@code buffer} and the socket, so the next read returns them first. {@code null} when
+         * there are none, nearly always. A heap buffer of its own rather than the read-ahead
+         * buffer: a read into a large buffer may have taken more than that one holds.
+         */
+        private ByteBuffer givenBack;
 
         @Override
         public Fill fill() {
@@ -151,11 +169,42 @@ public final class AsyncTcpStream implements AutoCloseable {
          */
         void release() {
             ended = true;
+            givenBack = null;
             if (buffer != null) {
                 ByteBuffer b = buffer;
                 buffer = null;
                 reactor.giveBuffer(b);
             }
+        }
+
+        /**
+         * Puts {@code bytes} back ahead of every byte not yet read (see {@link #givenBack}); an
+         * {@link OutOfMemoryError} leaves the given-back bytes as they were.
+         */
+        void giveBack(byte[] bytes) {
+            ByteBuffer rest = givenBack;
+            if (rest == null) {
+                givenBack = ByteBuffer.wrap(bytes);
+                return;
+            }
+            // a read of given-back bytes was given back in turn: they came before the rest
+            ByteBuffer all = ByteBuffer.allocate(bytes.length + rest.remaining());
+            all.put(bytes).put(rest).flip();
+            givenBack = all;
+        }
+
+        /** Moves as many given-back bytes as fit into {@code dst}; there are some. */
+        int drainGivenBack(ByteBuffer dst) {
+            ByteBuffer g = givenBack;
+            int n = Math.min(g.remaining(), dst.remaining());
+            int at = dst.position();
+            dst.put(at, g, g.position(), n);
+            dst.position(at + n);
+            g.position(g.position() + n);
+            if (!g.hasRemaining()) {
+                givenBack = null;
+            }
+            return n;
         }
 
         boolean hasBytes() {
@@ -351,6 +400,19 @@ public final class AsyncTcpStream implements AutoCloseable {
      * ahead and those waiting in the socket; one that would have to wait fails with an
      * {@link IllegalStateException} saying the reactor is closed.
      *
+     * <p><b>A count nobody receives.</b> The runtime drops what a poll returns if the task's
+     * {@link dev.spindle.async.JoinHandle} is cancelled during that poll (as by another thread
+     * just then), and a failed {@link dev.spindle.async.Async#all} or a selection nobody
+     * receives drops the values it holds. If that befalls the count of a read that moved bytes
+     * into {@code dst}, the read gives the bytes back: they go back to the stream, ahead of any
+     * not yet read, and {@code dst}'s position goes back to where the read found it. So the next
+     * read returns them, and the reader gets every byte once and in order, as when a read is
+     * abandoned while it waits; the handle still reports the cancellation. This holds for a
+     * read that is the task spawned, or whose count a task passes on untouched (a {@code then}
+     * ending in it, a timeout over it), as for a channel's receive. A task of the caller's that
+     * polls the read itself should pass the count on within the poll that returns it: the
+     * runtime cannot tell what that task did with the bytes, and leaves them in {@code dst}.
+     *
      * @param dst where the bytes go, from its position up to its limit; the task owns it until
      *     ready
      * @return a one-shot task ready with the byte count, {@code -1} at end of stream
@@ -362,7 +424,27 @@ public final class AsyncTcpStream implements AutoCloseable {
         if (dst.isReadOnly()) {
             throw new IllegalArgumentException("dst is a read-only buffer: nothing can be read into it");
         }
-        return cx -> {
+        return new ReadOp(dst);
+    }
+
+    /**
+     * A read in progress. A class of its own (a lambda before) so that it can give back the bytes
+     * of a count nobody received ({@link GivesBack}): its last ready poll's count and where in
+     * {@code dst} those bytes lie are kept, under the registration's lock.
+     */
+    private final class ReadOp extends GivesBack<Integer> {
+        private final ByteBuffer dst;
+        /** Bytes the last poll moved into {@code dst} (0: none, or given back); guarded by reg. */
+        private int moved;
+        /** {@code dst}'s position before those bytes; guarded by reg. */
+        private int movedFrom;
+
+        ReadOp(ByteBuffer dst) {
+            this.dst = dst;
+        }
+
+        @Override
+        public Poll<Integer> poll(Context cx) {
             if (!dst.hasRemaining()) {
                 checkNotClosed("read");        // nothing to move, yet a closed stream says so
                 return Poll.ready(0);
@@ -378,7 +460,13 @@ public final class AsyncTcpStream implements AutoCloseable {
                 if (!channel.isOpen()) {
                     throw new UncheckedIOException("read failed", new ClosedChannelException());
                 }
-                if (inbound.hasBytes()) {
+                moved = 0;                     // what this poll moves, if anything, below
+                int from = dst.position();
+                if (inbound.givenBack != null) {
+                    // bytes a read gave back come first; the read-ahead is as it was
+                    n = inbound.drainGivenBack(dst);
+                    change = Reactor.NO_CHANGE;
+                } else if (inbound.hasBytes()) {
                     n = inbound.drainInto(dst);
                     // a full buffer had stopped the read-ahead: there is room again (on a
                     // closed reactor the re-arm is undone at once, and these bytes still count)
@@ -413,14 +501,48 @@ public final class AsyncTcpStream implements AutoCloseable {
                         change = Reactor.NO_CHANGE;
                     }
                 }
+                if (n > 0) {
+                    moved = n;                 // should nobody receive the count: giveBackUnreceived
+                    movedFrom = from;
+                }
             }
             if (change == Reactor.CHANGED) {
                 reactor.interestChanged(reg);
             } else if (change == Reactor.CANCELLED) {
                 cx.waker().wake();             // closed meanwhile: the next poll reports it
             }
+            if (n > 0) {
+                Runnable seam = afterReadTransfer;
+                if (seam != null) {
+                    seam.run();
+                }
+            }
             return n != 0 ? Poll.ready(n) : Poll.pending();
-        };
+        }
+
+        /**
+         * Nobody received {@code value}, the count the last poll returned: the bytes it stands
+         * for go back to the stream, ahead of the rest, and {@code dst}'s position back to where
+         * the read found it (see {@link #read}). Nothing if that poll moved no bytes, if they were
+         * given back already, if {@code dst} was moved on since (not by this library: the task
+         * owned it), or if the stream was closed meanwhile (no read takes bytes from it again).
+         * An {@link OutOfMemoryError} from the copies leaves everything as it was.
+         */
+        @Override
+        public void giveBackUnreceived(Object value) {
+            synchronized (reg) {
+                int n = moved;
+                if (n <= 0 || !(value instanceof Integer count) || count != n
+                        || dst.position() != movedFrom + n || !channel.isOpen()) {
+                    return;
+                }
+                byte[] bytes = new byte[n];
+                dst.get(movedFrom, bytes);
+                inbound.giveBack(bytes);       // allocates too: only then is anything changed
+                dst.position(movedFrom);
+                moved = 0;                     // once
+            }
+        }
     }
 
     /**
