@@ -551,6 +551,14 @@ public final class AsyncTcpStream implements AutoCloseable {
      * here it fails, as every write then does); pending while the
      * socket's send buffer is full.
      *
+     * <p><b>A count nobody receives.</b> Bytes written cannot be taken back: if the write's task
+     * is cancelled during the poll that wrote them (the runtime drops what that poll returns,
+     * see {@link dev.spindle.async.JoinHandle#cancel}), or a combinator drops its count, the
+     * bytes are sent all the same. {@code src}'s position has moved past exactly those bytes, so
+     * it tells how many were written: a caller that goes on from {@code src}'s position after
+     * such a cancel sends every byte once, and one that starts again from where it began sends
+     * those bytes twice.
+     *
      * @param src the bytes to write, from its position up to its limit; the task owns it until
      *     ready
      * @return a one-shot task ready with the byte count written
@@ -586,7 +594,9 @@ public final class AsyncTcpStream implements AutoCloseable {
      * A task that writes everything remaining in {@code src}, waiting as often as needed. Each
      * write takes a unit of budget, so a long write still yields.
      * An empty {@code src} is ready at once, or fails on a stream closed here, as
-     * {@link #write} does.
+     * {@link #write} does. A write-all cancelled part-way (while it waits, or during a poll that
+     * wrote) has sent the bytes before {@code src}'s position and none after it, as
+     * {@link #write} says.
      *
      * @param src the bytes to write, from its position up to its limit; the task owns it until
      *     ready
