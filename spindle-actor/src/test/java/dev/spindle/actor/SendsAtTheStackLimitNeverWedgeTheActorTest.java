@@ -81,11 +81,13 @@ class SendsAtTheStackLimitNeverWedgeTheActorTest {
      * {@code ACTIVE} with nobody holding it, its stop never completed). Measured with 20 trials a
      * JVM: before the fix 3 JVMs of 3 wedged the actor, in their first or second trial (and so did
      * each of the two halves of the fix alone, 3 of 3 each); since, none of 7. Looped in session 77
-     * after a CI failure, that code still failed 5 JVMs of 200 on JDK 25 (3 of 40 in one loop, 2 of
-     * 160 in another): the system's count of the ended actor lost (its processed messages added
-     * after it left the set, the add overflowing), the last-resort give-back overflowing (a
-     * compare-and-set, now a plain store), dead letters whose count overflowed at the depth the
-     * actor ended at. Since those three fixes, none of 120 JVMs on JDK 25 and none of 80 on JDK 17.
+     * after a CI failure, that code failed 3 JVMs of 40 on JDK 25, for three reasons: the system's
+     * count of the ended actor lost (its processed messages added after it left the set, the add
+     * overflowing), the last-resort give-back overflowing (a compare-and-set, now a plain store),
+     * dead letters whose count overflowed at the depth the actor ended at. With the first fixed
+     * alone, 3 JVMs of 240 still failed on JDK 25 (none of 40 on JDK 17); with all three, none of
+     * 120 JVMs on JDK 25 and none of 80 on JDK 17 (docs/measurements/2026-12-07-s77/stack-limit-
+     * loops.txt).
      */
     @Test
     void activationsRunOnTheSendersThreadAtTheStackLimitLeaveNoActorHeld() throws Exception {
