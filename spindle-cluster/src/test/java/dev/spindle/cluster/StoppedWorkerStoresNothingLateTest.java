@@ -5,6 +5,7 @@ package dev.spindle.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.spindle.testkit.Await;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -39,23 +40,8 @@ class StoppedWorkerStoresNothingLateTest {
         public long sizeInBytes() {
             on.set(Thread.currentThread());
             measuring.countDown();
-            awaitUninterruptibly(go);         // deaf to the stop's interrupt, as most user code is
+            Await.ignoringInterrupts(go);         // deaf to the stop's interrupt, as most user code is
             return 64;
-        }
-    }
-
-    private static void awaitUninterruptibly(CountDownLatch latch) {
-        boolean interrupted = false;
-        while (true) {
-            try {
-                latch.await();
-                break;
-            } catch (InterruptedException e) {
-                interrupted = true;
-            }
-        }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
         }
     }
 

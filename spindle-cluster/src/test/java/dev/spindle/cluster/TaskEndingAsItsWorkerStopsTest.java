@@ -5,6 +5,7 @@ package dev.spindle.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.spindle.testkit.Await;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -31,21 +32,6 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class TaskEndingAsItsWorkerStopsTest {
 
-    private static void awaitUninterruptibly(CountDownLatch latch) {
-        boolean interrupted = false;
-        while (true) {
-            try {
-                latch.await();
-                break;
-            } catch (InterruptedException e) {
-                interrupted = true;           // the stop's: the task runs on, as one that ignores it would
-            }
-        }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
-        }
-    }
-
     @Test
     void aTaskEndingAfterItsWorkerStoppedThrowsNothingThereAndItsResultArrives() throws Exception {
         List<String> stray = new CopyOnWriteArrayList<>();
@@ -63,7 +49,7 @@ class TaskEndingAsItsWorkerStopsTest {
                 if (runs.incrementAndGet() == 1) {
                     heldOn.set(Thread.currentThread());
                     started.countDown();
-                    awaitUninterruptibly(stopped);
+                    Await.ignoringInterrupts(stopped);
                 }
                 return 42;
             };
