@@ -1065,8 +1065,9 @@ final class ActorCell<A> extends ActorCellConsumerFields<A> implements ActorRef<
                         // stack overflow at its call): the envelope was taken, so going on ends;
                         // stopping here left the rest of the mailbox, and the termination, waiting
                         // for good. A tell's rejection throws only before its count (an ask's
-                        // catches its own): counted here by a store, no call, before the report,
-                        // which may overflow too (see ActorSystem.deadLettersUncounted)
+                        // catches what its count throws and counts it itself, as here): counted
+                        // here by a store, no call, before the report, which may overflow too
+                        // (see ActorSystem.deadLettersUncounted)
                         if (e instanceof Envelope.Tell) {
                             system.deadLettersUncounted++;
                         }

@@ -174,9 +174,10 @@ public final class ActorSystem implements AutoCloseable {
     private final LongAdder deadLetters = new LongAdder();
     /**
      * Dead letters whose count in {@link #deadLetters} failed: an ended actor's rejection of a
-     * message left in its mailbox ({@code ActorCell.terminate}) whose call to {@link #deadLetter}
-     * overflowed the stack (an actor ended deep in a sender's stack, by a scheduler that runs
-     * activations inside {@code execute}), which at a fixed depth fails the same way for every
+     * message left in its mailbox ({@code ActorCell.terminate} for a tell,
+     * {@code Envelope.Ask.reject} for an ask) whose call to {@link #deadLetter} overflowed the
+     * stack (an actor ended deep in a sender's stack, by a scheduler that runs activations inside
+     * {@code execute}), which at a fixed depth fails the same way for every
      * message left: the stack-limit test counted 9 messages neither processed nor dead letters.
      * Added to by the rejecting thread with a plain read and write (no call, so it cannot overflow
      * there too) and read by {@link #stats()}. Two such failures at the same instant on two threads

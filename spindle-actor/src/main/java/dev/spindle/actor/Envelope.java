@@ -126,12 +126,21 @@ abstract class Envelope {
             function = null;
             future = null;
             Throwable why;
+            boolean counted = false;
             try {
                 cell.system.deadLetter();
+                counted = true;
                 why = cell.stoppedException();
             } catch (Throwable failed) {
                 // The fields are cleared: thrown on (an OutOfMemoryError building the exception),
-                // the asker was never told. It is told by what was thrown instead.
+                // the asker was never told. It is told by what was thrown instead. A count that
+                // threw (a stack overflow at its call, the actor ending deep in a sender's stack)
+                // is made here by a store, no call, as the rejecting loop does for a tell's (see
+                // ActorSystem.deadLettersUncounted): caught here, the loop never saw it, and the
+                // ask was counted nowhere
+                if (!counted) {
+                    cell.system.deadLettersUncounted++;
+                }
                 why = failed;
             }
             cell.settle(result, null, why);

@@ -4,12 +4,14 @@
 package dev.spindle.actor;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
 
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -21,7 +23,9 @@ import org.junit.jupiter.api.Timeout;
  * scheduler that runs activations inside {@code execute}: at a fixed depth every rejection fails
  * alike), the failure was reported and the message counted nowhere: the stack-limit test read 9
  * messages neither processed nor dead letters. The rejecting loop now counts it by a store. Made
- * here by the test hook, which fails every count while it is set.
+ * here by the test hook, which fails every count while it is set. An ask's rejection catches
+ * what its count throws (its future fails with it), so the loop never sees it: it counts the
+ * dead letter itself, or the ask was counted nowhere.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class ADeadLetterWhoseCountFailsIsStillCountedTest {
@@ -63,6 +67,41 @@ class ADeadLetterWhoseCountFailsIsStillCountedTest {
             ActorSystemStats stats = system.stats();
             assertThat(stats.messagesProcessed()).as("the message that held the actor").isEqualTo(1);
             assertThat(stats.deadLetters()).as("the three tells behind the stop").isEqualTo(3);
+        }
+    }
+
+    @Test
+    void anAskLeftBehindTheStopIsCountedAsADeadLetterWhenItsCountFails() throws Exception {
+        StackOverflowError overflow = new StackOverflowError("made by the test");
+        try (ActorSystem system = ActorSystem.create()) {
+            ActorRef<int[]> ref = system.spawn(() -> new int[1]);
+            CountDownLatch entered = new CountDownLatch(1);
+            CountDownLatch release = new CountDownLatch(1);
+            ref.tell(x -> {
+                entered.countDown();
+                try {
+                    release.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            });
+            entered.await();
+            CompletableFuture<Void> stopped = ref.stop();
+            CompletableFuture<Integer> asked = ref.ask(x -> ++x[0]);   // behind the stop
+            ActorSystem.deadLetterHook = () -> {
+                throw overflow;
+            };
+            release.countDown();
+            assertThat(stopped).succeedsWithin(Duration.ofSeconds(20));
+            ActorSystem.deadLetterHook = null;
+
+            Throwable told = catchThrowable(() -> asked.get(20, TimeUnit.SECONDS));
+            assertThat(told).as("the asker, told by what its count threw")
+                    .isInstanceOf(ExecutionException.class);
+            assertThat(told.getCause()).isSameAs(overflow);
+            ActorSystemStats stats = system.stats();
+            assertThat(stats.messagesProcessed()).as("the message that held the actor").isEqualTo(1);
+            assertThat(stats.deadLetters()).as("the ask behind the stop").isEqualTo(1);
         }
     }
 }
