@@ -181,8 +181,8 @@ import java.util.function.Function;
  * or {@code stop()} instead of for good, the failure unreported. Where an activation runs at a
  * sender's depth (a scheduler that runs it inside {@code execute}), the overflow also strikes
  * between the claim and the loop's guard: {@link Activation#run()} gives the activation back then.
- * Narrowed, not closed: a give-back can overflow as well, though its calls are shallower than those
- * that threw.
+ * A give-back from {@code ACTIVE} is a store, no call, and cannot overflow; one from
+ * {@code SCHEDULED} (a throw in {@code schedule}'s claim-back) is a compare-and-set, which can.
  *
  * <h2>Stack overflow</h2>
  *
@@ -221,15 +221,15 @@ import java.util.function.Function;
  *
  * <p>After the link, a sender that won {@code casState(IDLE, ACTIVE)} holds the activation until
  * the scheduler takes it. If {@code schedule} throws before that, the sender gives the activation
- * back (by the {@code casState} it has just called) and the error goes to it; the message waits
- * in the mailbox for the actor's next send, or a {@code stop()} (which activates an actor that
- * holds messages, or whose end was begun there, if it finds the stop already queued), not for
- * good. Setting the lifecycle before dropping the actor object keeps an end begun and broken off
- * there from leaving a running actor without its object. A {@code tell} that throws a
- * {@code StackOverflowError} may thus have enqueued its message, as one that passes on the
- * scheduler's {@code Error} has. A spawn holds the activation from the cell's creation until
- * {@link #start}: its first activation (of a factory's messages) goes the senders' way
- * ({@link #activateIfQueued}), and a throw before {@code start} gave the activation up ends the
+ * back (by a store of {@code IDLE}, no call, or from {@code SCHEDULED} by a compare-and-set) and
+ * the error goes to it; the message waits in the mailbox for the actor's next send, or a
+ * {@code stop()} (which activates an actor that holds messages, or whose end was begun there, if it
+ * finds the stop already queued), not for good. Setting the lifecycle before dropping the actor
+ * object keeps an end begun and broken off there from leaving a running actor without its object. A
+ * {@code tell} that throws a {@code StackOverflowError} may thus have enqueued its message, as one
+ * that passes on the scheduler's {@code Error} has. A spawn holds the activation from the cell's
+ * creation until {@link #start}: its first activation (of a factory's messages) goes the senders'
+ * way ({@link #activateIfQueued}), and a throw before {@code start} gave the activation up ends the
  * actor as a failed factory does ({@link #failToStart}), rather than leave it held for good.
  *
  * <h2>Layout</h2>

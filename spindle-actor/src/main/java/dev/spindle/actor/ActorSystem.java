@@ -142,7 +142,8 @@ public final class ActorSystem implements AutoCloseable {
      * {@code StackOverflowError} at its entry, an actor ending deep in a stack), which left the
      * actor counted live for good. The lifecycle's store, the end's own point of no return, is
      * what the count reads now; an actor whose end was not counted stays here, ended, with its
-     * processed messages still counted from its cell, until the next actor's end or the next
+     * processed messages still counted from its cell (or, its count in the total and only its
+     * removal failed, skipped: see {@link #countEnd}), until the next actor's end or the next
      * spawn takes it out (see {@link #uncountedEnds}).
      */
     private final Set<ActorCell<?>> actors = ConcurrentHashMap.newKeySet();
@@ -254,9 +255,10 @@ public final class ActorSystem implements AutoCloseable {
     static volatile Runnable actorEndedHook;
 
     /**
-     * Tests only: run by {@link #actorEnded} once the ended actor has left the set, before its
-     * processed messages join the total, so that a test can make the call fail there (a stack
-     * overflow at the add's entry). Null otherwise; read once per actor's end, never per message.
+     * Tests only: run by {@link #countEnd} (an actor's own end, or a sweep's) once it has claimed
+     * the ended actor's tally, before its processed messages join the total and the cell leaves the
+     * set, so that a test can make the add fail there (a stack overflow at its entry). Null
+     * otherwise; read once per actor's end, never per message.
      */
     static volatile Runnable endedCountHook;
 
@@ -507,11 +509,12 @@ public final class ActorSystem implements AutoCloseable {
 
     /**
      * Counts the end of {@code cell}, called once by its holder after its lifecycle left RUNNING:
-     * the actor leaves the set, and its processed messages join the total, in that order (see
-     * {@link #stats()}), by whoever removes it: this call, or a sweep that found it ended first
+     * its processed messages join the total, then the actor leaves the set (see {@link #countEnd}),
+     * by whoever claims the cell's tally: this call, or a sweep that found it ended first
      * ({@link #sweepUncountedEnds}), so its messages are added once. A throw on the way (a stack
      * overflow at the entry) leaves the counts right: an actor still in the set is counted from its
-     * cell, and live only while RUNNING; the cell then sets {@link #uncountedEnds}.
+     * cell unless its count has reached the total, and live only while RUNNING; the cell then sets
+     * {@link #uncountedEnds}.
      */
     void actorEnded(ActorCell<?> cell, long processed) {
         Runnable hook = actorEndedHook;
@@ -666,10 +669,11 @@ public final class ActorSystem implements AutoCloseable {
      * @return the snapshot
      */
     public ActorSystemStats stats() {
-        // An ended actor leaves the set, then its count joins the total (actorEnded): read through
-        // the ends' bracket, a snapshot that raced one is taken again, and the ends the last one
-        // raced count as live (they were, as it began), so that no snapshot says "none live" with
-        // a short count. Its sum may then fall short, never exceed. The getter never waits.
+        // An ended actor's count moves from its cell to the total in two steps (countEnd): read
+        // through the ends' bracket, a snapshot that raced one is taken again, and the ends the
+        // last one raced count as live (they were, as it began), so that no snapshot says "none
+        // live" with a short count. Its sum may then fall short, never exceed. The getter never
+        // waits.
         Counts c = ends.read(new MoveBracket.Snapshot<>() {
             @Override
             public Counts read() {

@@ -8,8 +8,8 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Makes a statistics snapshot exact where a count moves between two places in two steps. An
- * ended actor leaves its system's set of actors, then its processed messages join the system's
- * total; a retiring spare worker leaves the parked stack, then the live workers. A snapshot taken
+ * ended actor's processed messages are claimed from its cell, then join the system's total; a
+ * retiring spare worker leaves the parked stack, then the live workers. A snapshot taken
  * between the two steps read the mover in neither place (a total one actor short, an idle spare
  * counted active), although the system was quiet. Not part of the public API: the package is
  * exported only to Spindle's own modules.
