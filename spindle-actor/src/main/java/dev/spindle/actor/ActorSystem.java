@@ -203,19 +203,23 @@ public final class ActorSystem implements AutoCloseable {
      */
     private final MoveBracket ends = new MoveBracket();
     /**
-     * Closes of {@link #ends} that failed (a stack overflow at the close's entry, in a
-     * {@code finally} run after an overflow in the count: see {@link MoveBracket}), not yet made.
-     * Added to by the failing thread with a plain read and write, nothing else: at the stack's
-     * limit even a {@code synchronized} block can overflow (its monitor's slow path), and a call
-     * can. {@link #stats()} reads them as made (the move they close is over: done, or given back
-     * to its cell), read after {@code ends}' own count of closes, which the sweep adds to only
-     * after taking them from here, so no snapshot reads a close twice; until session 77 it read
-     * them as ends under way, and an idle system, nothing ending or spawning after the failure,
-     * counted one actor live for good. {@link #sweepUncountedEnds} (the next actor's end or
-     * spawn, which the failure's {@link #uncountedEnds} calls for) makes them. Closes failing at the same instant on two
-     * threads, or beside a sweep taking them, could count one owed close too few or too many (an
-     * actor counted live too many, or a snapshot that races an end taken as exact): a stack
-     * overflow on each of two threads within a few instructions.
+     * Closes of {@link #ends} that failed (a stack overflow at the close's entry, in a {@code
+     * finally} run after an overflow in the count: see {@link MoveBracket}), not yet made. Added to
+     * by the failing thread with a plain read and write, nothing else: at the stack's limit even a
+     * {@code synchronized} block can overflow (its monitor's slow path), and a call can. {@link
+     * #stats()} reads them as made (the move they close is over: done, or given back to its cell),
+     * read after {@code ends}' own count of closes, which the sweep adds to only after taking them
+     * from here, so no snapshot reads a close twice; until session 77 it read them as ends under
+     * way, and an idle system, nothing ending or spawning after the failure, counted one actor live
+     * for good. {@link #sweepUncountedEnds} (the next actor's end or spawn, which the failure's
+     * {@link #uncountedEnds} calls for) makes them. Two closes failing at the same instant on two
+     * threads can lose one of the increments (an actor counted live too many for good); a close
+     * failing between a sweep's read of this count and its take can write back the count from
+     * before the take, so the closes taken are counted again, paid twice by the next sweep (the
+     * bracket then reads more closes than opens for good: every snapshot is taken {@link
+     * MoveBracket#ATTEMPTS} times and counts that many actors live too few). Each needs a stack
+     * overflow on each of two threads within a few instructions; a plain read and write is the
+     * price of a count that cannot overflow where the close did.
      */
     private volatile long endsOwed;
     /** The highest {@code messagesProcessed} a snapshot has reported (see {@link #stats()}). */
