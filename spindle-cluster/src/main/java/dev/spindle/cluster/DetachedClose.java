@@ -29,7 +29,11 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * that follows is its own doing: nothing is started or logged.
  *
  * <p>What differs stays with each transport: what is closed (Pekko's scheduler; the whole
- * Hazelcast coordinator, which also shuts its member down), the reasons and their levels.
+ * Hazelcast coordinator, which also shuts its member down), the reasons and their levels. A
+ * Hazelcast worker leaving the cluster (its coordinator left, it was retired or cut off) is the
+ * same shape the other way round: its member is shut down once, on a thread of its own, for the
+ * first reason, which the worker records ({@link #start(Level, String, Runnable)}) for its exit
+ * status.
  *
  * <pre>{@code
  * DetachedClose whenStopped = new DetachedClose(LOG, "the coordinator", "spindle-coordinator-closing", this::close);
@@ -43,6 +47,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * definition; it is not an API for applications.
  */
 public final class DetachedClose {
+
+    private static final Runnable NOTHING = () -> { };
 
     private final System.Logger log;
     private final String what;
@@ -77,11 +83,40 @@ public final class DetachedClose {
      * @throws NullPointerException if an argument is null
      */
     public boolean start(Level level, String why) {
+        return start(level, why, NOTHING);
+    }
+
+    /**
+     * As {@link #start(Level, String)}, but runs {@code first} on the caller's thread if, and only
+     * if, this call starts the close, before the close's thread starts: for an owner that records
+     * which reason won, to be read once the close has run (a Hazelcast worker's exit status, read
+     * once its member has shut down). Recorded after {@code start} returned, the reason could be
+     * read too late; recorded under a guard of the owner's own, the once-guard would be in two
+     * places. If {@code first} throws, the close still starts, and the throwable is thrown here.
+     *
+     * @param level the level of the reason's log line
+     * @param why why the close runs
+     * @param first what to run once this call has won, before the close starts; it should not block
+     * @return whether this call started the close
+     * @throws NullPointerException if an argument is null
+     */
+    public boolean start(Level level, String why, Runnable first) {
         Objects.requireNonNull(level, "level");
         Objects.requireNonNull(why, "why");
+        Objects.requireNonNull(first, "first");
         if (!done.compareAndSet(false, true)) {
             return false;
         }
+        try {
+            first.run();
+        } finally {
+            closeDetached(level, why);   // a first that throws still leaves nothing open
+        }
+        return true;
+    }
+
+    /** Logs {@code why} and runs the close on a new daemon thread, catching and logging what it throws. */
+    private void closeDetached(Level level, String why) {
         log.log(level, why);
         Runnable closeNow = () -> {
             try {
@@ -93,7 +128,6 @@ public final class DetachedClose {
         Thread t = new Thread(null, closeNow, threadName, 0, false);   // no inheritable thread locals
         t.setDaemon(true);
         t.start();
-        return true;
     }
 
     /**

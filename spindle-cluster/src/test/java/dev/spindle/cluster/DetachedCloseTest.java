@@ -133,6 +133,39 @@ class DetachedCloseTest {
     }
 
     @Test
+    void firstRunsOnlyForTheStartThatWinsAndBeforeTheClose() throws Exception {
+        AtomicReference<String> recorded = new AtomicReference<>();
+        AtomicReference<String> seenByTheClose = new AtomicReference<>();
+        CountDownLatch ran = new CountDownLatch(1);
+        DetachedClose close = new DetachedClose(LOG, "the thing", "detached-close-first", () -> {
+            seenByTheClose.set(recorded.get());
+            ran.countDown();
+        });
+        try (LogLines log = LogLines.of(DetachedCloseTest.class)) {
+            assertThat(close.start(Level.WARNING, "the first reason", () -> recorded.set("first"))).isTrue();
+            assertThat(close.start(Level.WARNING, "a later reason", () -> recorded.set("later"))).isFalse();
+
+            assertThat(ran.await(30, TimeUnit.SECONDS)).as("the close ran").isTrue();
+            assertThat(seenByTheClose.get()).as("what the winning start recorded, seen by the close").isEqualTo("first");
+            assertThat(recorded.get()).as("a losing start ran nothing").isEqualTo("first");
+            assertThat(log.lines()).containsExactly("the first reason");
+        }
+    }
+
+    @Test
+    void aFirstThatThrowsStillStartsTheClose() throws Exception {
+        CountDownLatch ran = new CountDownLatch(1);
+        DetachedClose close = new DetachedClose(LOG, "the thing", "detached-close-first-throws", ran::countDown);
+        IllegalStateException thrown = new IllegalStateException("recording failed");
+
+        assertThatThrownBy(() -> close.start(Level.WARNING, "the member stopped", () -> {
+            throw thrown;
+        })).isSameAs(thrown);
+        assertThat(ran.await(30, TimeUnit.SECONDS)).as("the close ran all the same").isTrue();
+        assertThat(close.start(Level.WARNING, "later")).as("a later start").isFalse();
+    }
+
+    @Test
     void onceTheOwnerClosesAStartDoesNothing() throws Exception {
         AtomicInteger runs = new AtomicInteger();
         DetachedClose close = new DetachedClose(LOG, "the thing", "detached-close-owner", runs::incrementAndGet);
@@ -158,5 +191,7 @@ class DetachedCloseTest {
         assertThatThrownBy(() -> close.start(null, "why")).isInstanceOf(NullPointerException.class).hasMessage("level");
         assertThatThrownBy(() -> close.start(Level.WARNING, null)).isInstanceOf(NullPointerException.class)
                 .hasMessage("why");
+        assertThatThrownBy(() -> close.start(Level.WARNING, "why", null)).isInstanceOf(NullPointerException.class)
+                .hasMessage("first");
     }
 }

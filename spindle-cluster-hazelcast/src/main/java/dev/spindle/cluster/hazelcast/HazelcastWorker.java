@@ -6,15 +6,15 @@ package dev.spindle.cluster.hazelcast;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.core.LifecycleEvent;
 import dev.spindle.cluster.CloseSteps;
+import dev.spindle.cluster.DetachedClose;
 import dev.spindle.cluster.Readiness;
 import dev.spindle.cluster.WorkerMemory;
 import dev.spindle.cluster.WorkerNode;
+import java.lang.System.Logger.Level;
 import java.time.Duration;
-import java.util.Locale;
 import java.util.Objects;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * A worker member: a Hazelcast member that runs one Spindle worker (a data store and a
@@ -91,15 +91,36 @@ public final class HazelcastWorker implements AutoCloseable {
     private final WorkerTransport transport;
     private final FrameCodec codec;
     private final Roster roster;
-    /** Why this worker shut its member down itself; the first reason wins. */
-    private enum Leaving { COORDINATOR_LOST, RETIRED, REPORTS_UNSENT, CUT_OFF, EXECUTOR_SHUT_DOWN }
+    /**
+     * Why this worker shut its member down itself; the first reason wins. Each says so in the log:
+     * at DEBUG where whoever reports it has logged the cause already, at ERROR for an executor shut
+     * down, which only this worker sees.
+     */
+    enum Leaving {
+        COORDINATOR_LOST(Level.DEBUG, "leaving the cluster: its coordinator left it"),
+        RETIRED(Level.DEBUG, "leaving the cluster: the coordinator retired it"),
+        REPORTS_UNSENT(Level.DEBUG, "leaving the cluster: reports could not be sent to the coordinator"),
+        CUT_OFF(Level.DEBUG, "leaving the cluster: the coordinator cut it off"),
+        EXECUTOR_SHUT_DOWN(Level.ERROR, "a Hazelcast executor of its member ('" + HazelcastConfigs.MESSAGES + "' or '"
+                + HazelcastConfigs.FETCHES + "') was shut down while the member runs (Spindle never does: a member of "
+                + "the cluster did; an executor's shutdown is cluster-wide): it cannot take part any more, and "
+                + "leaves the cluster");
 
-    private final AtomicReference<Leaving> leaving;
+        private final Level level;
+        private final String text;
+
+        Leaving(Level level, String text) {
+            this.level = level;
+            this.text = text;
+        }
+    }
+
+    private final Leave leaving;
     /** The cluster's name, for messages: the member's own config cannot be read once it has shut down. */
     private final String clusterName;
 
     private HazelcastWorker(HazelcastInstance instance, WorkerNode node, WorkerTransport transport,
-                            FrameCodec codec, Roster roster, AtomicReference<Leaving> leaving, String clusterName) {
+                            FrameCodec codec, Roster roster, Leave leaving, String clusterName) {
         this.clusterName = clusterName;
         this.leaving = leaving;
         this.instance = instance;
@@ -170,19 +191,12 @@ public final class HazelcastWorker implements AutoCloseable {
             if (!instance.getLifecycleService().isRunning()) {
                 stop.run();                       // it stopped before the listener was added
             }
-            AtomicReference<Leaving> leaving = new AtomicReference<>();
-            roster.onCoordinatorLost(() -> leave(leaving, Leaving.COORDINATOR_LOST, instance, id));
-            node.retired().thenRun(() -> leave(leaving, Leaving.RETIRED, instance, id));
-            transport.onReportsUnsent(() -> leave(leaving, Leaving.REPORTS_UNSENT, instance, id));
-            transport.onCutOff(() -> leave(leaving, Leaving.CUT_OFF, instance, id));
-            transport.onExecutorShutDown(() -> {
-                if (leave(leaving, Leaving.EXECUTOR_SHUT_DOWN, instance, id)) {
-                    LOG.log(System.Logger.Level.ERROR, "worker " + id + ": a Hazelcast executor of its member ('"
-                            + HazelcastConfigs.MESSAGES + "' or '" + HazelcastConfigs.FETCHES + "') was shut down while "
-                            + "the member runs (Spindle never does: a member of the cluster did; an executor's "
-                            + "shutdown is cluster-wide): it cannot take part any more, and leaves the cluster");
-                }
-            });
+            Leave leaving = new Leave(id, instance::shutdown);
+            roster.onCoordinatorLost(() -> leaving.leave(Leaving.COORDINATOR_LOST));
+            node.retired().thenRun(() -> leaving.leave(Leaving.RETIRED));
+            transport.onReportsUnsent(() -> leaving.leave(Leaving.REPORTS_UNSENT));
+            transport.onCutOff(() -> leaving.leave(Leaving.CUT_OFF));
+            transport.onExecutorShutDown(() -> leaving.leave(Leaving.EXECUTOR_SHUT_DOWN));
             instance.getCluster().addMembershipListener(roster);
             afterMemberStartForTests.run();
             transport.attach(node, instance);
@@ -206,16 +220,33 @@ public final class HazelcastWorker implements AutoCloseable {
     /**
      * Shuts the member down for the first reason to leave, on a thread of its own: not on the
      * membership or delivery thread that reports it, since shutting down waits for Hazelcast's
-     * threads. Whether {@code why} is the reason (the first).
+     * threads. That is {@link DetachedClose}'s shape, the coordinators' close once their member
+     * stopped, and it runs there: once (it holds the guard), with the reason logged, without the
+     * reporting thread's inheritable thread locals, and a shutdown that throws logged with the
+     * reason rather than left to the thread's uncaught-exception handler. The reason that won is
+     * recorded before the shutdown starts, since it is read once the member has shut down (the
+     * exit status of {@link WorkerMain}). Package-private for tests.
      */
-    private static boolean leave(AtomicReference<Leaving> leaving, Leaving why, HazelcastInstance instance, int id) {
-        if (leaving.compareAndSet(null, why)) {
-            Thread t = new Thread(instance::shutdown, "spindle-worker-" + id + "-" + why.name().toLowerCase(Locale.ROOT));
-            t.setDaemon(true);
-            t.start();
-            return true;
+    static final class Leave {
+        private final int id;
+        private final DetachedClose shutdown;
+        /** The first reason to leave; set once, by the call that started the shutdown. */
+        private volatile Leaving why;
+
+        Leave(int id, Runnable shutdown) {
+            this.id = id;
+            this.shutdown = new DetachedClose(LOG, "the member", "spindle-worker-" + id + "-leaving", shutdown);
         }
-        return false;                         // leaving already, for an earlier reason
+
+        /** Whether {@code reason} is the reason (the first); a later one does nothing. */
+        boolean leave(Leaving reason) {
+            return shutdown.start(reason.level, "worker " + id + ": " + reason.text, () -> why = reason);
+        }
+
+        /** The first reason to leave, or {@code null} while there was none. */
+        Leaving why() {
+            return why;
+        }
     }
 
     /**
@@ -326,7 +357,7 @@ public final class HazelcastWorker implements AutoCloseable {
      * @return {@code true} if the member is leaving or left because the coordinator did
      */
     public boolean coordinatorLost() {
-        return leaving.get() == Leaving.COORDINATOR_LOST;
+        return leaving.why() == Leaving.COORDINATOR_LOST;
     }
 
     /**
@@ -336,7 +367,7 @@ public final class HazelcastWorker implements AutoCloseable {
      * @return {@code true} if the member is leaving or left because it was retired
      */
     public boolean retired() {
-        return leaving.get() == Leaving.RETIRED;
+        return leaving.why() == Leaving.RETIRED;
     }
 
     /**
@@ -346,7 +377,7 @@ public final class HazelcastWorker implements AutoCloseable {
      * @return {@code true} if the member is leaving or left for that reason
      */
     boolean reportsUnsent() {
-        return leaving.get() == Leaving.REPORTS_UNSENT;
+        return leaving.why() == Leaving.REPORTS_UNSENT;
     }
 
     /**
@@ -356,7 +387,7 @@ public final class HazelcastWorker implements AutoCloseable {
      * @return {@code true} if the member is leaving or left for that reason
      */
     boolean cutOff() {
-        return leaving.get() == Leaving.CUT_OFF;
+        return leaving.why() == Leaving.CUT_OFF;
     }
 
     /**
@@ -366,7 +397,7 @@ public final class HazelcastWorker implements AutoCloseable {
      * @return {@code true} if the member is leaving or left for that reason
      */
     boolean executorShutDown() {
-        return leaving.get() == Leaving.EXECUTOR_SHUT_DOWN;
+        return leaving.why() == Leaving.EXECUTOR_SHUT_DOWN;
     }
 
     /**
