@@ -1249,7 +1249,6 @@ final class ActorCell<A> extends ActorCellConsumerFields<A> implements ActorRef<
 abstract class ActorCellColdFields<A> {
     private static final VarHandle LIFECYCLE;
     private static final VarHandle STOP_STATE;
-    private static final VarHandle END_TALLY;
 
     /** {@link #stopState}: no stop requested. */
     static final int NO_STOP = 0;
@@ -1263,7 +1262,6 @@ abstract class ActorCellColdFields<A> {
             MethodHandles.Lookup l = MethodHandles.lookup();
             LIFECYCLE = l.findVarHandle(ActorCellColdFields.class, "lifecycle", int.class);
             STOP_STATE = l.findVarHandle(ActorCellColdFields.class, "stopState", int.class);
-            END_TALLY = l.findVarHandle(ActorCellColdFields.class, "endTally", int.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -1290,20 +1288,6 @@ abstract class ActorCellColdFields<A> {
     Thread rejecting;
     /** Whether spawn registered the actor with its system; set before the first activation. */
     boolean registered;
-    /**
-     * Where a snapshot finds this ended actor's processed messages: {@link #TALLY_IN_CELL},
-     * {@link #TALLY_MOVING} or {@link #TALLY_IN_TOTAL} (see {@code ActorSystem.countEnd}). Claimed
-     * by a compare-and-set, then written with plain volatile stores by the claimant, which are no
-     * calls and cannot overflow the stack where the add before them did.
-     */
-    volatile int endTally;
-
-    /** {@link #endTally}: counted from this cell by a snapshot (a running actor, or an end not yet counted). */
-    static final int TALLY_IN_CELL = 0;
-    /** {@link #endTally}: claimed by the thread moving the count into the system's total; skipped by a snapshot. */
-    static final int TALLY_MOVING = 1;
-    /** {@link #endTally}: in the system's total; skipped by a snapshot, and the cell may leave the set. */
-    static final int TALLY_IN_TOTAL = 2;
 
     ActorCellColdFields(ActorSystem system, Scheduler scheduler, ActorConfig config, String name) {
         this.system = system;
@@ -1336,11 +1320,6 @@ abstract class ActorCellColdFields<A> {
 
     final int lvStopState() {
         return (int) STOP_STATE.getVolatile(this);
-    }
-
-    /** Claims the move of this ended actor's count into its system's total: see {@link #endTally}. */
-    final boolean casEndTally(int expect, int update) {
-        return END_TALLY.compareAndSet(this, expect, update);
     }
 }
 
@@ -1454,6 +1433,7 @@ abstract class ActorCellPad2<A> extends ActorCellProducerFields<A> {
 abstract class ActorCellConsumerFields<A> extends ActorCellPad2<A> {
     private static final VarHandle PROCESSED;
     private static final VarHandle HEAD;
+    private static final VarHandle END_TALLY;
 
     static {
         try {
@@ -1461,10 +1441,32 @@ abstract class ActorCellConsumerFields<A> extends ActorCellPad2<A> {
                     .findVarHandle(ActorCellConsumerFields.class, "processed", long.class);
             HEAD = MethodHandles.lookup()
                     .findVarHandle(ActorCellConsumerFields.class, "head", Envelope.class);
+            END_TALLY = MethodHandles.lookup()
+                    .findVarHandle(ActorCellConsumerFields.class, "endTally", int.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
     }
+
+    /**
+     * Where a snapshot finds this ended actor's processed messages: {@link #TALLY_IN_CELL},
+     * {@link #TALLY_MOVING} or {@link #TALLY_IN_TOTAL} (see {@code ActorSystem.countEnd}). Claimed
+     * by a compare-and-set, then written with plain volatile stores by the claimant, which are no
+     * calls and cannot overflow the stack where the add before them did. Here, with the fields
+     * the holder writes, rather than with the read-mostly ones: an int more in that group left a
+     * 4-byte gap after the senders' {@code tail}, which the JVM's field layout filled with
+     * {@code head} (offsets 136 and 140, one cache line), and every tell to a busy actor then
+     * contended with its consumer (tell-only at 0.74 of the build before, session 77;
+     * {@code ActorCellLayoutTest} guards it).
+     */
+    volatile int endTally;
+
+    /** {@link #endTally}: counted from this cell by a snapshot (a running actor, or an end not yet counted). */
+    static final int TALLY_IN_CELL = 0;
+    /** {@link #endTally}: claimed by the thread moving the count into the system's total; skipped by a snapshot. */
+    static final int TALLY_MOVING = 1;
+    /** {@link #endTally}: in the system's total; skipped by a snapshot, and the cell may leave the set. */
+    static final int TALLY_IN_TOTAL = 2;
 
     /** The last envelope taken: the queue's stub. Written plainly by the holder. */
     Envelope head;
@@ -1506,5 +1508,10 @@ abstract class ActorCellConsumerFields<A> extends ActorCellPad2<A> {
     /** {@link #head} for a reader other than the holder (statistics): racy, possibly stale. */
     final Envelope lvHead() {
         return (Envelope) HEAD.getAcquire(this);
+    }
+
+    /** Claims the move of this ended actor's count into its system's total: see {@link #endTally}. */
+    final boolean casEndTally(int expect, int update) {
+        return END_TALLY.compareAndSet(this, expect, update);
     }
 }
