@@ -122,7 +122,7 @@ import java.util.function.Function;
  * refuses an activation (it threw, typically because it was shut down), to {@code FAILED} when
  * the factory failed. After that the actor object is dropped, senders that see the new state
  * count a dead letter without enqueuing, and envelopes that were enqueued anyway (racing the
- * change) are rejected by whoever next holds the activation: a later {@link #schedule(Hints)} of an
+ * change) are rejected by whoever next holds the activation: a later {@link #schedule(Hints, Thread)} of an
  * ended actor drains the mailbox on the caller's thread instead of calling the scheduler.
  * Every message is therefore either delivered or rejected exactly once. The termination future
  * ({@link #stop()}'s) completes only once the holder that ended the actor has rejected what the
@@ -169,9 +169,17 @@ import java.util.function.Function;
  * the activation up inside ({@link #resubmit}, {@link #schedule}, {@link #terminate}) throw only
  * while the caller still holds it: after their release, nothing they do may throw (what they
  * report then is dropped if reporting itself fails). One throw of {@code schedule} leaves the state
- * {@code SCHEDULED} (its claim-back, see above): the recovery then claims it as the task would,
- * and whoever wins holds it. An activation that threw after its release takes the activation back
- * only as a sender would, by {@code casState(IDLE, ACTIVE)}. {@link #terminate} also goes on past
+ * {@code SCHEDULED} (its claim-back, see above), and the queued task, if the scheduler queued it
+ * before it threw, may claim it at any moment: the state read then cannot tell the task's
+ * {@code ACTIVE} from the caller's own. So {@code schedule} marks its claim-back
+ * ({@code claimBackBy}, a store of the thread, no call) until the compare-and-set returns; a
+ * caller that catches a throw with its mark still set claims the activation as the task would
+ * (or gives it back by a compare-and-set from {@code SCHEDULED}), and whoever wins holds it. Read
+ * from the state, as before, an {@code ACTIVE} the task had claimed was taken for the caller's
+ * own: the caller's recovery ran the actor beside the task, or its give-back stored
+ * {@code IDLE} under the task and the next send started a second activation. An activation that
+ * threw after its release takes the activation back only as a sender would, by
+ * {@code casState(IDLE, ACTIVE)}. {@link #terminate} also goes on past
  * an envelope whose rejection threw, and an ask whose rejection cannot build its exception fails
  * with what was thrown. A stack overflow can strike the recovery too: it runs where the loop did,
  * with the loop's callees' frames given back, and needs about as deep a stack as a resubmission.
@@ -282,6 +290,14 @@ final class ActorCell<A> extends ActorCellConsumerFields<A> implements ActorRef<
      * deep in another task's stack). Null otherwise; read once per resubmission, not per message.
      */
     static volatile Runnable resubmitHook;
+
+    /**
+     * Tests only: run by {@link #schedule} where the scheduler threw, just before the claim-back's
+     * compare-and-set, so that a test can make that call fail at its entry (a
+     * {@code StackOverflowError} there, a sender or an activation deep in a stack). Null
+     * otherwise; read only after a scheduler threw, never per message.
+     */
+    static volatile Runnable claimBackHook;
 
     /**
      * Tests only: run by {@link #stoppedException()} just before it allocates the exception, so
@@ -552,16 +568,20 @@ final class ActorCell<A> extends ActorCellConsumerFields<A> implements ActorRef<
     private void activateIfIdle() {
         if (lvState() == IDLE && casState(IDLE, ACTIVE)) {
             Throwable refused;
+            Thread self = null;                 // read inside the guard: the read is a call
             try {
-                refused = schedule(hints);
+                self = Thread.currentThread();
+                refused = schedule(hints, self);
             } catch (Throwable stillHeld) {
                 // schedule threw before it handed the activation on (a stack overflow): this
-                // thread holds it, and left ACTIVE it would never run again. Give it back (from
-                // SCHEDULED, if it threw in its claim-back, racing the queued task's claim): the
-                // next send (or stop) activates the actor, and this sender is told
-                if (state == ACTIVE) {
+                // thread holds it, and left ACTIVE it would never run again. Give it back: the
+                // next send (or stop) activates the actor, and this sender is told. Unless it
+                // threw in its claim-back (marked): then the queued task may hold it already, and
+                // only a compare-and-set from SCHEDULED gives it back, racing the task's claim
+                if (self == null || claimBackBy != self) {
                     state = IDLE;               // a store, no call: see the field's comment
                 } else {
+                    claimBackBy = null;
                     casState(SCHEDULED, IDLE);
                 }
                 throw stillHeld;
@@ -616,7 +636,7 @@ final class ActorCell<A> extends ActorCellConsumerFields<A> implements ActorRef<
      *
      * @return what the scheduler threw, or {@code null} if it took the activation
      */
-    private Throwable schedule(Hints h) {
+    private Throwable schedule(Hints h, Thread self) {
         if (lvLifecycle() != RUNNING) {
             terminate(REJECTED, null);
             return null;
@@ -626,7 +646,16 @@ final class ActorCell<A> extends ActorCellConsumerFields<A> implements ActorRef<
             scheduler.execute(activation, h);
             return null;
         } catch (Throwable refused) {
-            if (!casState(SCHEDULED, ACTIVE)) {
+            // Marked by a store (no call) until the claim-back returns: a throw at its entry
+            // leaves the caller a claim to settle, not an activation it holds (see claimBackBy)
+            claimBackBy = self;
+            Runnable hook = claimBackHook;
+            if (hook != null) {
+                hook.run();
+            }
+            boolean claimedBack = casState(SCHEDULED, ACTIVE);
+            claimBackBy = null;
+            if (!claimedBack) {
                 // Queued before the throw, and claimed: it runs, and this thread holds nothing.
                 // Nothing may escape from here now: a caller would take it for a throw while it
                 // still held the activation (see "An Error in the cell's own code"): not even at
@@ -828,6 +857,9 @@ final class ActorCell<A> extends ActorCellConsumerFields<A> implements ActorRef<
         // between the release below and the CAS that takes it back. A local, so it costs nothing
         // per message (see "An Error in the cell's own code" in the overview).
         boolean held = true;
+        // This thread, as the caller has just stored it in runner (a read, no call): compared with
+        // claimBackBy after a throw
+        Thread self = runner;
         // runner: set by the caller (Activation.run) right after its claim, so that a throw before
         // this guard is told from one inside it; cleared below before the activation is given up
         try {
@@ -877,31 +909,39 @@ final class ActorCell<A> extends ActorCellConsumerFields<A> implements ActorRef<
             }
         } catch (Throwable escaped) {
             runner = null;
-            // Held: ours, unless it threw in schedule's claim-back (SCHEDULED), where the claim
-            // decides. Given up: take it back as a sender would, if nobody else has.
-            boolean ours = held;
+            // Held: ours, unless it threw in schedule's claim-back (marked), where the queued task
+            // may have claimed it already and a claim decides: the state read here cannot tell
+            // the task's ACTIVE from ours. Given up: take it back as a sender would, if nobody
+            // else has. All reads and stores up to the try, no calls.
+            boolean undecided = held && self != null && claimBackBy == self;
+            if (undecided) {
+                claimBackBy = null;
+            }
+            boolean ours = held && !undecided;
             try {
-                if (held ? lvState() != SCHEDULED || casState(SCHEDULED, ACTIVE)
-                         : lvState() == IDLE && casState(IDLE, ACTIVE)) {
+                if (ours || (undecided ? casState(SCHEDULED, ACTIVE)
+                                       : state == IDLE && casState(IDLE, ACTIVE))) {
                     ours = true;
+                    undecided = false;
                     recover(escaped);
                     ours = false;               // handed on: recover throws only before that
                 } else {
-                    ours = false;
+                    undecided = false;
                     reportAfterRelease(escaped);
                 }
             } catch (Throwable again) {
                 // The recovery threw too (a stack overflow at its first calls, in an activation
-                // run at a sender's depth by a scheduler that runs it inside execute): left held,
-                // the actor never ran again. Give it back, by calls shallower than those that
-                // threw; its messages wait for the next send or stop(), as after a sender's
-                // overflow in schedule (see "Stack overflow").
-                if (ours) {
-                    if (state == ACTIVE) {
-                        state = IDLE;           // a store, no call: see the field's comment
-                    } else {
-                        casState(SCHEDULED, IDLE);  // threw in schedule's claim-back: the task's claim races this
-                    }
+                // run at a sender's depth by a scheduler that runs it inside execute), or the
+                // claim above did: left held, the actor never ran again. Give it back, by calls
+                // shallower than those that threw; its messages wait for the next send or
+                // stop(), as after a sender's overflow in schedule (see "Stack overflow"). From
+                // SCHEDULED (a claim not made, or the recovery's own resubmission throwing in its
+                // claim-back) by a compare-and-set that races the queued task's claim.
+                if (ours && claimBackBy != self) {
+                    state = IDLE;               // a store, no call: see the field's comment
+                } else if (ours || undecided) {
+                    claimBackBy = null;
+                    casState(SCHEDULED, IDLE);
                 }
             }
             return maxPerActivation - budget;
@@ -966,9 +1006,10 @@ final class ActorCell<A> extends ActorCellConsumerFields<A> implements ActorRef<
             hook.run();
         }
         Throwable refused;
-        resubmitting = Thread.currentThread();     // an activation run here, nested, leaves itself to us
+        Thread self = Thread.currentThread();
+        resubmitting = self;                       // an activation run here, nested, leaves itself to us
         try {
-            refused = schedule(yieldHints);
+            refused = schedule(yieldHints, self);
         } finally {
             resubmitting = null;                   // a store, no call: cleared on every way out
         }
@@ -1496,6 +1537,19 @@ abstract class ActorCellConsumerFields<A> extends ActorCellPad2<A> {
      * has returned: it then claims the activation and runs it, in a loop rather than nested.
      */
     boolean rerun;
+    /**
+     * The thread whose {@code ActorCell.schedule} is inside its claim-back (the scheduler threw
+     * after the state was made {@code SCHEDULED}), else null. Set by a store before the
+     * claim-back's compare-and-set and cleared by a store after it returns, so a throw at the
+     * compare-and-set's entry (a stack overflow) leaves it set: the caller, catching that throw,
+     * then knows that the activation may be the queued task's already, claimed by it, and that a
+     * compare-and-set from {@code SCHEDULED} decides, not the state it reads ({@code ACTIVE} is then
+     * the task's, not its own). Compared by a thread with itself, as {@link #resubmitting} is:
+     * only this thread's own store can make it equal to this thread. Another thread's store can
+     * overwrite a pending mark only if that thread took the activation meanwhile (the queued
+     * task) and its own scheduler threw after queuing and its claim-back overflowed in turn.
+     */
+    Thread claimBackBy;
 
     ActorCellConsumerFields(ActorSystem system, Scheduler scheduler, ActorConfig config, String name) {
         super(system, scheduler, config, name);
