@@ -197,8 +197,11 @@ public final class AsyncRuntime implements AutoCloseable {
          * the same idle protocol; waking the one inside {@code select} wakes its selector. Busy
          * workers look at the drivers every few dozen tasks, so I/O is served while all of them
          * are busy. A worker held by one long poll (a computation, a call that blocks) looks at
-         * none meanwhile: while a driver has nobody waiting in it, a worker asleep in another
-         * wakes every 10 ms to look at it, so its I/O and timers are late by about that at most.
+         * none meanwhile: while a driver has nobody waiting in it, a worker that goes to sleep in
+         * another wakes every 10 ms to look at it, so its I/O and timers are late by about that.
+         * A worker already asleep in another driver when the first was left does not: then the
+         * runtime's watcher's timed look covers it, and they can be late by up to about 100 ms
+         * (its longest sleep). Late, never lost.
          *
          * <p>{@code drivers} are usually the reactors of a driven reactor group, which this
          * runtime then serves (it does not close them, and gives them back once it has
