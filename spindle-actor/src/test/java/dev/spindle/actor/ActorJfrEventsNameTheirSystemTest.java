@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 import jdk.jfr.consumer.RecordedEvent;
 import org.junit.jupiter.api.Test;
@@ -47,25 +48,9 @@ class ActorJfrEventsNameTheirSystemTest {
     void activationEventsOfSameNamedActorsNameEachActorsSystem() throws Exception {
         // one activation each (threshold zero): the held message, the tells queued behind it, the ask
         ActorConfig config = ActorConfig.builder().maxMessagesPerActivation(100).build();
-        List<RecordedEvent> events = record(() -> {
-            try (ActorSystem alpha = ActorSystem.builder().name("alpha").build();
-                    ActorSystem beta = ActorSystem.builder().name("beta").build()) {
-                ActorRef<Held> a = alpha.spawn(Held::new, config);
-                ActorRef<Held> b = beta.spawn(Held::new, config);
-                assertThat(a.name()).isEqualTo(b.name()).isEqualTo("actor-1");
-                CountDownLatch go = new CountDownLatch(1);
-                CompletableFuture<?> doneA = heldThenQueued(a, go, 3);
-                CompletableFuture<?> doneB = heldThenQueued(b, go, 6);
-                go.countDown();
-                doneA.get(10, TimeUnit.SECONDS);
-                doneB.get(10, TimeUnit.SECONDS);
-            }
-        }, ACTIVATION);
+        List<RecordedEvent> events = record(() -> runTwoSameNamedActors(config), ACTIVATION);
 
-        Map<String, List<Integer>> messagesBySystem = named(events, ACTIVATION).stream()
-                .filter(e -> e.getString("actor").equals("actor-1"))
-                .collect(Collectors.groupingBy(e -> e.getString("actorSystem"),
-                        Collectors.mapping(e -> e.getInt("messages"), Collectors.toList())));
+        Map<String, List<Integer>> messagesBySystem = actorOnesBySystem(events, ACTIVATION, e -> e.getInt("messages"));
         assertThat(messagesBySystem).containsOnlyKeys("alpha", "beta");
         // held message + tells + ask, taken in the one activation the latch held open
         assertThat(messagesBySystem.get("alpha")).contains(1 + 3 + 1).allSatisfy(n -> assertThat(n).isLessThan(8));
@@ -76,29 +61,46 @@ class ActorJfrEventsNameTheirSystemTest {
     void mailboxDepthEventsOfSameNamedActorsNameEachActorsSystem() throws Exception {
         // one message per activation, so each one after the held message begins with the rest waiting
         ActorConfig config = ActorConfig.builder().maxMessagesPerActivation(1).mailboxCapacity(100).build();
-        List<RecordedEvent> events = record(Map.of(DEPTH + "#depth", "2"), () -> {
-            try (ActorSystem alpha = ActorSystem.builder().name("alpha").build();
-                    ActorSystem beta = ActorSystem.builder().name("beta").build()) {
-                ActorRef<Held> a = alpha.spawn(Held::new, config);
-                ActorRef<Held> b = beta.spawn(Held::new, config);
-                assertThat(a.name()).isEqualTo(b.name()).isEqualTo("actor-1");
-                CountDownLatch go = new CountDownLatch(1);
-                CompletableFuture<?> doneA = heldThenQueued(a, go, 3);
-                CompletableFuture<?> doneB = heldThenQueued(b, go, 6);
-                go.countDown();
-                doneA.get(10, TimeUnit.SECONDS);
-                doneB.get(10, TimeUnit.SECONDS);
-            }
-        }, DEPTH);
+        List<RecordedEvent> events = record(Map.of(DEPTH + "#depth", "2"), () -> runTwoSameNamedActors(config), DEPTH);
 
-        Map<String, List<Long>> depthsBySystem = named(events, DEPTH).stream()
-                .filter(e -> e.getString("actor").equals("actor-1"))
-                .collect(Collectors.groupingBy(e -> e.getString("actorSystem"),
-                        Collectors.mapping(e -> e.getLong("depth"), Collectors.toList())));
+        Map<String, List<Long>> depthsBySystem = actorOnesBySystem(events, DEPTH, e -> e.getLong("depth"));
         assertThat(depthsBySystem).containsOnlyKeys("alpha", "beta");
         // a bounded mailbox is counted exactly: the tells and the ask wait behind the held message
         assertThat(depthsBySystem.get("alpha")).contains(3L + 1).allSatisfy(d -> assertThat(d).isLessThan(7));
         assertThat(depthsBySystem.get("beta")).contains(6L + 1);
+    }
+
+    /**
+     * The work both tests record: systems {@code alpha} and {@code beta}, each with one actor made
+     * by {@code config}, both therefore named {@code actor-1}; alpha's is held in a message while 3
+     * tells and an ask queue behind it, beta's while 6 do; then both are let go, their asks
+     * awaited and the systems closed.
+     */
+    private static void runTwoSameNamedActors(ActorConfig config) throws Exception {
+        try (ActorSystem alpha = ActorSystem.builder().name("alpha").build();
+                ActorSystem beta = ActorSystem.builder().name("beta").build()) {
+            ActorRef<Held> a = alpha.spawn(Held::new, config);
+            ActorRef<Held> b = beta.spawn(Held::new, config);
+            assertThat(a.name()).isEqualTo(b.name()).isEqualTo("actor-1");
+            CountDownLatch go = new CountDownLatch(1);
+            CompletableFuture<?> doneA = heldThenQueued(a, go, 3);
+            CompletableFuture<?> doneB = heldThenQueued(b, go, 6);
+            go.countDown();
+            doneA.get(10, TimeUnit.SECONDS);
+            doneB.get(10, TimeUnit.SECONDS);
+        }
+    }
+
+    /**
+     * The {@code value} of each of {@code actor-1}'s events of type {@code type}, grouped by the
+     * system the event names.
+     */
+    private static <T> Map<String, List<T>> actorOnesBySystem(List<RecordedEvent> events, String type,
+            Function<RecordedEvent, T> value) {
+        return named(events, type).stream()
+                .filter(e -> e.getString("actor").equals("actor-1"))
+                .collect(Collectors.groupingBy(e -> e.getString("actorSystem"),
+                        Collectors.mapping(value, Collectors.toList())));
     }
 
     /**
