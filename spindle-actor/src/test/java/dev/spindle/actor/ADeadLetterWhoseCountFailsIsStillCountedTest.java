@@ -35,11 +35,14 @@ class ADeadLetterWhoseCountFailsIsStillCountedTest {
         ActorSystem.deadLetterHook = null;
     }
 
-    @Test
-    void tellsLeftBehindTheStopAreCountedAsDeadLettersWhenTheirCountFails() throws Exception {
-        StackOverflowError overflow = new StackOverflowError("made by the test");
-        List<Throwable> reported = new CopyOnWriteArrayList<>();
-        try (ActorSystem system = ActorSystem.builder().failureHandler((a, t) -> reported.add(t)).build()) {
+    /**
+     * An actor held inside a message and stopped while held, so that what is sent to it now
+     * waits in its mailbox behind the stop, to be rejected as the actor ends.
+     */
+    private record HeldAndStopped(ActorRef<int[]> ref, CountDownLatch release, CompletableFuture<Void> stopped) {
+
+        /** Spawns an actor in {@code system}, holds it in a message, and stops it while it is held. */
+        static HeldAndStopped in(ActorSystem system) throws InterruptedException {
             ActorRef<int[]> ref = system.spawn(() -> new int[1]);
             CountDownLatch entered = new CountDownLatch(1);
             CountDownLatch release = new CountDownLatch(1);
@@ -52,16 +55,33 @@ class ADeadLetterWhoseCountFailsIsStillCountedTest {
                 }
             });
             entered.await();
-            CompletableFuture<Void> stopped = ref.stop();
-            for (int i = 0; i < 3; i++) {
-                ref.tell(x -> x[0]++);       // behind the stop: rejected by the ending actor
-            }
+            return new HeldAndStopped(ref, release, ref.stop());
+        }
+
+        /**
+         * Lets the actor go with every dead-letter count throwing {@code failure}, waits for its
+         * end, and then lets the counts succeed again.
+         */
+        void endWhileCountsThrow(Error failure) {
             ActorSystem.deadLetterHook = () -> {
-                throw overflow;
+                throw failure;
             };
             release.countDown();
             assertThat(stopped).succeedsWithin(Duration.ofSeconds(20));
             ActorSystem.deadLetterHook = null;
+        }
+    }
+
+    @Test
+    void tellsLeftBehindTheStopAreCountedAsDeadLettersWhenTheirCountFails() throws Exception {
+        StackOverflowError overflow = new StackOverflowError("made by the test");
+        List<Throwable> reported = new CopyOnWriteArrayList<>();
+        try (ActorSystem system = ActorSystem.builder().failureHandler((a, t) -> reported.add(t)).build()) {
+            HeldAndStopped held = HeldAndStopped.in(system);
+            for (int i = 0; i < 3; i++) {
+                held.ref().tell(x -> x[0]++);       // behind the stop: rejected by the ending actor
+            }
+            held.endWhileCountsThrow(overflow);
 
             assertThat(reported).as("each failed count, reported").hasSize(3).containsOnly(overflow);
             ActorSystemStats stats = system.stats();
@@ -74,26 +94,9 @@ class ADeadLetterWhoseCountFailsIsStillCountedTest {
     void anAskLeftBehindTheStopIsCountedAsADeadLetterWhenItsCountFails() throws Exception {
         StackOverflowError overflow = new StackOverflowError("made by the test");
         try (ActorSystem system = ActorSystem.create()) {
-            ActorRef<int[]> ref = system.spawn(() -> new int[1]);
-            CountDownLatch entered = new CountDownLatch(1);
-            CountDownLatch release = new CountDownLatch(1);
-            ref.tell(x -> {
-                entered.countDown();
-                try {
-                    release.await();
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            });
-            entered.await();
-            CompletableFuture<Void> stopped = ref.stop();
-            CompletableFuture<Integer> asked = ref.ask(x -> ++x[0]);   // behind the stop
-            ActorSystem.deadLetterHook = () -> {
-                throw overflow;
-            };
-            release.countDown();
-            assertThat(stopped).succeedsWithin(Duration.ofSeconds(20));
-            ActorSystem.deadLetterHook = null;
+            HeldAndStopped held = HeldAndStopped.in(system);
+            CompletableFuture<Integer> asked = held.ref().ask(x -> ++x[0]);   // behind the stop
+            held.endWhileCountsThrow(overflow);
 
             Throwable told = catchThrowable(() -> asked.get(20, TimeUnit.SECONDS));
             assertThat(told).as("the asker, told by what its count threw")
