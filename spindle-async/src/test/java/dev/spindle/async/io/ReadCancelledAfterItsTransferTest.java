@@ -31,6 +31,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -65,19 +66,24 @@ class ReadCancelledAfterItsTransferTest {
         return b;
     }
 
-    /** A connected pair: the stream under test and its blocking peer. */
+    /**
+     * A connected pair, the stream under test and its blocking peer, and the runtime that reads
+     * the stream: one worker, so that a cancelled read's poll ends before the next read's begins.
+     */
     private static final class Pair implements AutoCloseable {
         final Reactor reactor;
         final ServerSocket server;
         final Socket peer;
         final AsyncTcpStream stream;
+        final AsyncRuntime rt;
 
-        Pair() throws Exception {
+        Pair(String runtimeName) throws Exception {
             reactor = Reactor.open();
             server = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
             SocketChannel ch = SocketChannel.open(server.getLocalSocketAddress());
             peer = server.accept();
             stream = new AsyncTcpStream(ch, reactor);
+            rt = AsyncRuntime.builder().workers(1).name(runtimeName).build();
         }
 
         /** The peer sends {@code bytes} and then its end of stream. */
@@ -93,37 +99,77 @@ class ReadCancelledAfterItsTransferTest {
             out.flush();
         }
 
+        /** Reads until end of stream, one read task at a time, and returns what came. */
+        byte[] readToEnd() throws Exception {
+            ByteArrayOutputStream got = new ByteArrayOutputStream();
+            ByteBuffer buf = ByteBuffer.allocate(700);
+            for (;;) {
+                buf.clear();
+                int n = rt.spawn(stream.read(buf)).get(10, SECONDS);
+                if (n < 0) {
+                    return got.toByteArray();
+                }
+                got.write(buf.array(), 0, n);
+            }
+        }
+
+        /** The runtime first, as the tests' resources were closed when it was one of its own. */
         @Override
         public void close() throws IOException {
-            stream.close();
-            peer.close();
-            server.close();
-            reactor.close();
-        }
-    }
-
-    /** Reads until end of stream, one read task at a time, and returns what came. */
-    private static byte[] readToEnd(AsyncRuntime rt, AsyncTcpStream stream) throws Exception {
-        ByteArrayOutputStream got = new ByteArrayOutputStream();
-        ByteBuffer buf = ByteBuffer.allocate(700);
-        for (;;) {
-            buf.clear();
-            int n = rt.spawn(stream.read(buf)).get(10, SECONDS);
-            if (n < 0) {
-                return got.toByteArray();
+            try {
+                rt.close();
+            } finally {
+                stream.close();
+                peer.close();
+                server.close();
+                reactor.close();
             }
-            got.write(buf.array(), 0, n);
         }
     }
 
-    /** Has the seam cancel {@code self}'s handle the first time a read moves bytes. */
-    private static void cancelAtFirstTransfer(CompletableFuture<? extends JoinHandle<?>> self) {
+    /**
+     * Spawns {@code read} on {@code p}'s runtime, the seam cancelling its own handle the first
+     * time a read moves bytes, and checks that the handle reports the cancel.
+     */
+    private static void spawnCancelledAtFirstTransfer(Pair p, AsyncTask<Integer> read) {
+        CompletableFuture<JoinHandle<Integer>> self = new CompletableFuture<>();
         AtomicBoolean fired = new AtomicBoolean();
         AsyncTcpStream.afterReadTransfer = () -> {
             if (fired.compareAndSet(false, true)) {
                 assertThat(self.join().cancel(false)).isTrue();
             }
         };
+        JoinHandle<Integer> h = p.rt.spawn(read);
+        self.complete(h);
+        assertThatThrownBy(() -> h.get(10, SECONDS)).isInstanceOf(CancellationException.class);
+    }
+
+    /**
+     * Reads {@code p}'s stream to its end and checks that it gives {@code expected} ({@code what}),
+     * and that {@code dst}, the buffer of the read whose count was dropped, shows nothing read.
+     */
+    private static void assertReassembled(Pair p, byte[] expected, String what, ByteBuffer dst) throws Exception {
+        byte[] got = p.readToEnd();
+        assertThat(got.length).as("bytes reassembled").isEqualTo(expected.length);
+        assertThat(got).as(what).isEqualTo(expected);
+        assertThat(dst.position()).as("the dropped read's buffer shows nothing read").isZero();
+    }
+
+    /**
+     * The peer sends the payload and its end; {@code spawned(read)}, {@code read} a read into a
+     * buffer of its own, is spawned and its handle cancelled in the poll that reads the bytes;
+     * the stream must then give every byte the peer sent.
+     */
+    private static void assertBytesOfACancelledReadGoBack(String runtimeName, UnaryOperator<AsyncTask<Integer>> spawned)
+            throws Exception {
+        byte[] sent = payload();
+        try (Pair p = new Pair(runtimeName)) {
+            p.send(sent);
+            ByteBuffer dst = ByteBuffer.allocate(1000);
+            spawnCancelledAtFirstTransfer(p, spawned.apply(p.stream.read(dst)));
+            // the one worker finishes the cancelled read's poll before it polls the next read
+            assertReassembled(p, sent, "the peer's bytes, each once and in order", dst);
+        }
     }
 
     /**
@@ -133,22 +179,7 @@ class ReadCancelledAfterItsTransferTest {
      */
     @Test
     void aReadCancelledInThePollThatReadBytesGivesThemBackToTheStream() throws Exception {
-        byte[] sent = payload();
-        try (Pair p = new Pair();
-                AsyncRuntime rt = AsyncRuntime.builder().workers(1).name("read-cancel").build()) {
-            p.send(sent);
-            ByteBuffer dst = ByteBuffer.allocate(1000);
-            CompletableFuture<JoinHandle<Integer>> self = new CompletableFuture<>();
-            cancelAtFirstTransfer(self);
-            JoinHandle<Integer> h = rt.spawn(p.stream.read(dst));
-            self.complete(h);
-            assertThatThrownBy(() -> h.get(10, SECONDS)).isInstanceOf(CancellationException.class);
-            // the one worker finishes the cancelled read's poll before it polls the next read
-            byte[] got = readToEnd(rt, p.stream);
-            assertThat(got.length).as("bytes reassembled").isEqualTo(sent.length);
-            assertThat(got).as("the peer's bytes, each once and in order").isEqualTo(sent);
-            assertThat(dst.position()).as("the cancelled read's buffer shows nothing read").isZero();
-        }
+        assertBytesOfACancelledReadGoBack("read-cancel", read -> read);
     }
 
     /**
@@ -157,21 +188,7 @@ class ReadCancelledAfterItsTransferTest {
      */
     @Test
     void aReadUnderATimeoutCancelledInThePollThatReadBytesGivesThemBack() throws Exception {
-        byte[] sent = payload();
-        try (Pair p = new Pair();
-                AsyncRuntime rt = AsyncRuntime.builder().workers(1).name("timed-read-cancel").build()) {
-            p.send(sent);
-            ByteBuffer dst = ByteBuffer.allocate(1000);
-            CompletableFuture<JoinHandle<Integer>> self = new CompletableFuture<>();
-            cancelAtFirstTransfer(self);
-            JoinHandle<Integer> h = rt.spawn(Async.timeout(p.stream.read(dst), Duration.ofMinutes(5)));
-            self.complete(h);
-            assertThatThrownBy(() -> h.get(10, SECONDS)).isInstanceOf(CancellationException.class);
-            byte[] got = readToEnd(rt, p.stream);
-            assertThat(got.length).as("bytes reassembled").isEqualTo(sent.length);
-            assertThat(got).as("the peer's bytes, each once and in order").isEqualTo(sent);
-            assertThat(dst.position()).isZero();
-        }
+        assertBytesOfACancelledReadGoBack("timed-read-cancel", read -> Async.timeout(read, Duration.ofMinutes(5)));
     }
 
     /**
@@ -182,12 +199,11 @@ class ReadCancelledAfterItsTransferTest {
     @Test
     void aReadCancelledInThePollThatDrainedTheReadAheadGivesTheBytesBack() throws Exception {
         byte[] sent = payload();
-        try (Pair p = new Pair();
-                AsyncRuntime rt = AsyncRuntime.builder().workers(1).name("read-ahead-cancel").build()) {
+        try (Pair p = new Pair("read-ahead-cancel")) {
             // a first read that waits before the peer sends anything: its interest is armed
             AsyncTask<Integer> first = p.stream.read(ByteBuffer.allocate(1));
             CountDownLatch waiting = new CountDownLatch(1);
-            JoinHandle<Integer> h0 = rt.spawn(cx -> {
+            JoinHandle<Integer> h0 = p.rt.spawn(cx -> {
                 Poll<Integer> r = first.poll(cx);
                 if (r.isPending()) {
                     waiting.countDown();
@@ -201,17 +217,10 @@ class ReadCancelledAfterItsTransferTest {
                     .as("read-ahead on: the next read drains the buffer").isNotZero();
 
             ByteBuffer dst = ByteBuffer.allocate(1000);
-            CompletableFuture<JoinHandle<Integer>> self = new CompletableFuture<>();
-            cancelAtFirstTransfer(self);
-            JoinHandle<Integer> h = rt.spawn(p.stream.read(dst));
-            self.complete(h);
-            assertThatThrownBy(() -> h.get(10, SECONDS)).isInstanceOf(CancellationException.class);
+            spawnCancelledAtFirstTransfer(p, p.stream.read(dst));
             p.peer.shutdownOutput();
-            byte[] got = readToEnd(rt, p.stream);
             byte[] rest = Arrays.copyOfRange(sent, 1, sent.length);
-            assertThat(got.length).as("bytes reassembled").isEqualTo(rest.length);
-            assertThat(got).as("the peer's bytes after the first, each once and in order").isEqualTo(rest);
-            assertThat(dst.position()).isZero();
+            assertReassembled(p, rest, "the peer's bytes after the first, each once and in order", dst);
         }
     }
 
@@ -223,8 +232,7 @@ class ReadCancelledAfterItsTransferTest {
     @Test
     void aReadWhoseCountAFailedAllDropsGivesItsBytesBack() throws Exception {
         byte[] sent = payload();
-        try (Pair p = new Pair();
-                AsyncRuntime rt = AsyncRuntime.builder().workers(1).name("read-in-failed-all").build()) {
+        try (Pair p = new Pair("read-in-failed-all")) {
             p.send(sent);
             ByteBuffer dst = ByteBuffer.allocate(1000);
             AtomicBoolean read = new AtomicBoolean();
@@ -244,14 +252,11 @@ class ReadCancelledAfterItsTransferTest {
                 return Poll.pending();
             };
             List<AsyncTask<?>> both = List.of(p.stream.read(dst), failsOnceRead);
-            JoinHandle<List<Object>> h = rt.spawn(Async.<Object>all(both));
+            JoinHandle<List<Object>> h = p.rt.spawn(Async.<Object>all(both));
             assertThatThrownBy(() -> h.get(10, SECONDS)).isInstanceOf(ExecutionException.class)
                     .hasRootCauseMessage("the other task fails");
             AsyncTcpStream.afterReadTransfer = null;
-            byte[] got = readToEnd(rt, p.stream);
-            assertThat(got.length).as("bytes reassembled").isEqualTo(sent.length);
-            assertThat(got).as("the peer's bytes, each once and in order").isEqualTo(sent);
-            assertThat(dst.position()).isZero();
+            assertReassembled(p, sent, "the peer's bytes, each once and in order", dst);
         }
     }
 }
