@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BiConsumer;
 import org.apache.pekko.actor.AbstractActor;
 import org.apache.pekko.actor.ActorRef;
 import org.apache.pekko.actor.ActorSystem;
@@ -72,46 +73,43 @@ class ProbeCountsIdentitiesTest {
         return worker(id, id == 0 ? local : new Address("pekko", "jobs", "10.0.0." + (10 + id), 25521));
     }
 
-    /** Worker 0's endpoint: hands each frame to its transport decoded, with a sender that decodes the reply. */
-    static final class Endpoint extends AbstractActor {
+    /**
+     * An actor that decodes each frame it is sent, as Artery's serializer would on arrival, and
+     * hands it to {@code take} with itself (its sender, its context): worker 0's endpoint and the
+     * reply addresses that endpoint makes.
+     */
+    static final class Decoding extends AbstractActor {
         private final WireCodec codec;
-        private final WorkerTransport transport;
+        private final BiConsumer<Decoding, Object> take;
 
-        Endpoint(WireCodec codec, WorkerTransport transport) {
+        Decoding(WireCodec codec, BiConsumer<Decoding, Object> take) {
             this.codec = codec;
-            this.transport = transport;
+            this.take = take;
         }
 
         @Override
         public Receive createReceive() {
-            return receiveBuilder().match(Wire.Encoded.class, e -> {
-                Object decoded = codec.decode(e.bytes());
-                ActorRef asker = getSender();
-                ActorRef replyTo = getContext().actorOf(Props.create(Decoding.class, () -> new Decoding(codec, asker)));
-                if (decoded instanceof Wire.Received r) {
-                    transport.onFrame(r, replyTo);
-                }
-            }).build();
+            return receiveBuilder().match(Wire.Encoded.class, e -> take.accept(this, codec.decode(e.bytes()))).build();
         }
     }
 
+    /** Worker 0's endpoint: hands each frame to its transport decoded, with a sender that decodes the reply. */
+    private static Props endpoint(WireCodec codec, WorkerTransport transport) {
+        return Props.create(Decoding.class, () -> new Decoding(codec, (self, decoded) -> {
+            ActorRef asker = self.getSender();
+            ActorRef replyTo = self.getContext().actorOf(replyDecoder(codec, asker));
+            if (decoded instanceof Wire.Received r) {
+                transport.onFrame(r, replyTo);
+            }
+        }));
+    }
+
     /** Decodes the one reply it is sent and hands it to the asker. */
-    static final class Decoding extends AbstractActor {
-        private final WireCodec codec;
-        private final ActorRef asker;
-
-        Decoding(WireCodec codec, ActorRef asker) {
-            this.codec = codec;
-            this.asker = asker;
-        }
-
-        @Override
-        public Receive createReceive() {
-            return receiveBuilder().match(Wire.Encoded.class, e -> {
-                asker.tell(codec.decode(e.bytes()), ActorRef.noSender());
-                getContext().stop(getSelf());
-            }).build();
-        }
+    private static Props replyDecoder(WireCodec codec, ActorRef asker) {
+        return Props.create(Decoding.class, () -> new Decoding(codec, (self, decoded) -> {
+            asker.tell(decoded, ActorRef.noSender());
+            self.getContext().stop(self.getSelf());
+        }));
     }
 
     @BeforeEach
@@ -133,7 +131,7 @@ class ProbeCountsIdentitiesTest {
                 new Refusals("frame"), Duration.ofSeconds(30));
         node = new WorkerNode(0, 1, WorkerMemory.NONE, transport);
         transport.attach(node);
-        system.actorOf(Props.create(Endpoint.class, () -> new Endpoint(codec, transport)), PekkoConfigs.ENDPOINT);
+        system.actorOf(endpoint(codec, transport), PekkoConfigs.ENDPOINT);
         workerSelfMember = member(workerSelf, 2L, Set.copyOf(Roster.workerRoles(0, incarnations[0])));
         workerRoster.up(coordinatorMember, List.of(), workerSelfMember);   // worker 0 follows the coordinator
 
