@@ -85,8 +85,14 @@ class BenchRunOptions {
         }
     }
 
-    /** Prints the report as JSON or as tables, as {@code --json} says. */
+    /**
+     * Prints the report as JSON or as tables, as {@code --json} says; in a child of
+     * {@code --forks}, writes it to the file its parent reads ({@link Forks#writeReport}).
+     */
     void print(CommandSpec spec, Supplier<String> table, Supplier<String> jsonText) {
+        if (Forks.writeReport(json ? jsonText : table)) {
+            return;
+        }
         PrintWriter out = spec.commandLine().getOut();
         out.print(json ? jsonText.get() : table.get());
         out.flush();

@@ -11,17 +11,20 @@ import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
+import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Supplier;
 import picocli.CommandLine.Model.CommandSpec;
 
 /**
@@ -42,11 +45,16 @@ import picocli.CommandLine.Model.CommandSpec;
  * a log, a heap dump, a crash report, named for the child; and without the JVM option variables
  * of the environment, whose options are among those), its class path and the same command line with
  * {@code --json --progress=none} in place of {@code --forks}, {@code --json} and
- * {@code --progress}. A child's standard error is the parent's, so its failures show; its
- * standard output, read up to {@link MiniJson#MAX_LENGTH} characters, is its report. A child
- * that exits non-zero, or prints anything but a report, fails the whole command, and a child
- * still running when the parent's JVM shuts down (a SIGTERM) is destroyed with it. Children
- * never run at the same time: they would compete for the cores they measure.
+ * {@code --progress}. The child writes its report to a file the parent made for it and names in
+ * {@value #REPORT_PROPERTY}, read up to {@link MiniJson#MAX_LENGTH} characters: not to its
+ * standard output, where the JVM writes output of its own that the parent's options ask for (a GC
+ * log without a file, {@code -Xlog:gc} or {@code -verbose:gc}; {@code -XX:+PrintCompilation};
+ * unified logging's warnings, by default), which failed every run with such an option as a child
+ * that printed no report. A child's standard output and error are the parent's, so what its JVM
+ * logs shows where the parent's does, and its failures show. A child that exits non-zero, or
+ * writes anything but a report, fails the whole command, and a child still running when the
+ * parent's JVM shuts down (a SIGTERM) is destroyed with it. Children never run at the same time:
+ * they would compete for the cores they measure.
  */
 final class Forks {
 
@@ -106,6 +114,12 @@ final class Forks {
             new Column("results", "run", "overBound",
                     "makespan / its lower bound (graphs of sleeping tasks; 1: no time lost to scheduling)"));
 
+    /**
+     * The system property that names, in a child, the file its report goes to (see the class
+     * comment); set by the parent after the JVM options it passes on, so it overrides any of theirs.
+     */
+    static final String REPORT_PROPERTY = "spindle.forks.report";
+
     private Forks() {
     }
 
@@ -126,7 +140,7 @@ final class Forks {
         progress.start(forks);
         for (int i = 1; i <= forks; i++) {
             progress.step("JVM " + i + " of " + forks);
-            String output = runChild(javaCommand(childArgs, i), i, forks);
+            String output = runFork(childArgs, i, forks);
             reports.add(asReport(output, i, forks));   // a bad report stops the run at once
             outputs.add(output);
         }
@@ -256,10 +270,11 @@ final class Forks {
         }
     }
 
-    private static List<String> javaCommand(List<String> childArgs, int jvm) {
+    private static List<String> javaCommand(List<String> childArgs, int jvm, Path report) {
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         cmd.addAll(childJvmOptions(ManagementFactory.getRuntimeMXBean().getInputArguments(), jvm));
+        cmd.add("-D" + REPORT_PROPERTY + "=" + report);
         cmd.add("-cp");
         cmd.add(System.getProperty("java.class.path"));
         cmd.add(SpindleCli.class.getName());
@@ -275,19 +290,49 @@ final class Forks {
      */
     static final List<String> JVM_OPTION_VARIABLES = List.of("JAVA_TOOL_OPTIONS", "JDK_JAVA_OPTIONS", "_JAVA_OPTIONS");
 
-    static String runChild(List<String> command, int i, int forks) {
-        ProcessBuilder builder = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT);
+    /**
+     * Runs child {@code i} of {@code forks} with {@code childArgs} and returns its report: what it
+     * wrote to the file named in its {@value #REPORT_PROPERTY}, made here (readable by this user
+     * alone, as {@link Files#createTempFile} makes it where the system allows) and deleted after.
+     */
+    private static String runFork(List<String> childArgs, int i, int forks) {
+        Path report;
+        try {
+            report = Files.createTempFile("spindle-forks-", ".json");
+        } catch (IOException e) {
+            throw new IllegalStateException("could not make the file for JVM " + i + " of " + forks + "'s report: "
+                    + e.getMessage(), e);
+        }
+        try {
+            return runChild(javaCommand(childArgs, i, report), report, i, forks);
+        } finally {
+            try {
+                Files.deleteIfExists(report);
+            } catch (IOException e) {
+                // left in the temporary directory: nothing worse
+            }
+        }
+    }
+
+    /**
+     * Runs {@code command}, whose standard output and error are this JVM's, and returns what it
+     * wrote to {@code report} (an existing file) once it has exited with status 0.
+     */
+    static String runChild(List<String> command, Path report, int i, int forks) {
+        ProcessBuilder builder = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT)
+                .redirectOutput(ProcessBuilder.Redirect.INHERIT);
         builder.environment().keySet().removeAll(JVM_OPTION_VARIABLES);
         Process p = Reaper.start(builder, i, forks);
         try {
             p.getOutputStream().close();
-            String out = readBounded(p.getInputStream(), MiniJson.MAX_LENGTH);
             int status = p.waitFor();
             if (status != 0) {
                 throw new IllegalStateException("JVM " + i + " of " + forks + " exited with status " + status
                         + " (its messages are above)");
             }
-            return out;
+            try (InputStream in = Files.newInputStream(report)) {
+                return readBounded(in, MiniJson.MAX_LENGTH);
+            }
         } catch (IOException e) {
             throw new IllegalStateException("could not read JVM " + i + " of " + forks + "'s report: " + e.getMessage(), e);
         } catch (InterruptedException e) {
@@ -297,6 +342,27 @@ final class Forks {
             p.destroy();                       // a no-op once it has exited
             Reaper.forget(p);
         }
+    }
+
+    /**
+     * In a child: writes {@code text}, its report, to the file the parent named in
+     * {@value #REPORT_PROPERTY}, and returns true; false if it names none (not a child).
+     * The file is the parent's: it is written, not created.
+     *
+     * @throws UncheckedIOException if it cannot be written (the child then fails)
+     */
+    static boolean writeReport(Supplier<String> text) {
+        String file = System.getProperty(REPORT_PROPERTY);
+        if (file == null) {
+            return false;
+        }
+        try {
+            Files.writeString(Path.of(file), text.get(), StandardCharsets.UTF_8, StandardOpenOption.WRITE,
+                    StandardOpenOption.TRUNCATE_EXISTING);
+        } catch (IOException e) {
+            throw new UncheckedIOException("could not write the report to " + file + ": " + e.getMessage(), e);
+        }
+        return true;
     }
 
     /**
@@ -376,10 +442,10 @@ final class Forks {
         try {
             v = MiniJson.parse(output);
         } catch (IllegalArgumentException e) {
-            throw new IllegalStateException("JVM " + i + " of " + forks + " printed no report: " + e.getMessage(), e);
+            throw new IllegalStateException("JVM " + i + " of " + forks + " wrote no report: " + e.getMessage(), e);
         }
         if (!(v instanceof Map)) {
-            throw new IllegalStateException("JVM " + i + " of " + forks + " printed no report: not a JSON object");
+            throw new IllegalStateException("JVM " + i + " of " + forks + " wrote no report: not a JSON object");
         }
         return (Map<String, Object>) v;
     }

@@ -22,6 +22,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 /** {@code --forks}: the child command line, the combined figures, and children that fail. */
@@ -133,14 +134,15 @@ class ForksTest {
     }
 
     @Test
-    void aChildThatFailsOrPrintsNoReportFailsTheCommand() {
+    void aChildThatFailsOrWritesNoReportFailsTheCommand(@TempDir Path dir) throws IOException {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        Path report = Files.createFile(dir.resolve("report.json"));
         List<String> missingMain = List.of(java, "-cp", System.getProperty("java.class.path"), "no.such.Main");
-        assertThatThrownBy(() -> Forks.runChild(missingMain, 1, 2))
+        assertThatThrownBy(() -> Forks.runChild(missingMain, report, 1, 2))
                 .isInstanceOf(IllegalStateException.class).hasMessageContaining("JVM 1 of 2 exited with status 1");
-        String nothing = Forks.runChild(List.of(java, "-version"), 2, 2);   // prints to stderr only
+        String nothing = Forks.runChild(List.of(java, "-version"), report, 2, 2);   // writes no report
         assertThatThrownBy(() -> Forks.asReport(nothing, 2, 2))
-                .isInstanceOf(IllegalStateException.class).hasMessageContaining("JVM 2 of 2 printed no report");
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("JVM 2 of 2 wrote no report");
         assertThatThrownBy(() -> Forks.asReport("[1, 2]", 1, 1)).hasMessageContaining("not a JSON object");
     }
 
