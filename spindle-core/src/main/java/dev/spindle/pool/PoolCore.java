@@ -49,8 +49,8 @@ import java.util.concurrent.atomic.AtomicLong;
  *   <li><b>Submissions from the pool's own workers</b> are accepted after {@code shutdown}, so
  *       accepted work can finish; after {@code shutdownNow} they are rejected
  *       ({@link #rejectIfStopped}).</li>
- *   <li><b>Graceful termination.</b> The pool is quiet when intake is closed, no external
- *       submission is in flight, every live worker is registered as parked and every queue is
+ *   <li><b>Graceful termination.</b> The pool is quiet when intake is closed and no external
+ *       submission is in flight (both read from the gate's one word), every live worker is registered as parked and every queue is
  *       empty. This is checked under the parking lock ({@link IdleControl#underLock}), so no
  *       worker parks or is woken during the check; parked workers run nothing and so submit
  *       nothing, so the state is final. The check runs when the last in-flight submission ends,
@@ -526,8 +526,12 @@ abstract class PoolCore extends CompensatingExecutorService implements Scheduler
         if (runState < SHUTDOWN || idle.isTerminated()) {
             return;
         }
+        // The gate itself, not runState: shutdown() writes runState before it closes the gate,
+        // and a worker parking in between read the pool as shut down while submissions were
+        // still admitted; quiet then, it terminated the pool, and a task accepted a moment later
+        // never ran (awaitTermination answered true all the same)
         boolean quiet = idle.underLock(parked ->
-                submitGate.noneInFlight()
+                submitGate.closedAndEmpty()
                         && parked == liveWorkers()
                         && !hasAnyTask());
         if (quiet) {

@@ -44,6 +44,15 @@ final class SubmitGate {
         ctl.getAndUpdate(c -> c | CLOSED);
     }
 
+    /**
+     * Whether the gate is closed and no submitter is between {@link #enter} and {@link #leave}:
+     * one read of the word, so no submission can land after it answered {@code true} (a later
+     * {@code enter} finds the gate closed). A graceful shutdown's test for quiet.
+     */
+    boolean closedAndEmpty() {
+        return ctl.get() == CLOSED;
+    }
+
     /** Whether no submitter is between {@link #enter} and {@link #leave}. */
     boolean noneInFlight() {
         return (ctl.get() & COUNT) == 0;
