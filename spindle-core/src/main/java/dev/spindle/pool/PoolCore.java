@@ -50,12 +50,12 @@ import java.util.concurrent.atomic.AtomicLong;
  *       accepted work can finish; after {@code shutdownNow} they are rejected
  *       ({@link #rejectIfStopped}).</li>
  *   <li><b>Graceful termination.</b> The pool is quiet when intake is closed and no external
- *       submission is in flight (both read from the gate's one word), every live worker is registered as parked and every queue is
- *       empty. This is checked under the parking lock ({@link IdleControl#underLock}), so no
- *       worker parks or is woken during the check; parked workers run nothing and so submit
- *       nothing, so the state is final. The check runs when the last in-flight submission ends,
- *       at {@code shutdown}, and whenever a worker parks or a spare exits after shutdown. Then
- *       every worker is woken and exits.</li>
+ *       submission is in flight (both read from the gate's one word), every live worker is
+ *       registered as parked and every queue is empty. This is checked under the parking lock
+ *       ({@link IdleControl#underLock}), so no worker parks or is woken during the check; parked
+ *       workers run nothing and so submit nothing, so the state is final. The check runs when
+ *       the last in-flight submission ends, at {@code shutdown}, and whenever a worker parks or
+ *       a spare exits after shutdown. Then every worker is woken and exits.</li>
  *   <li><b>Late tasks.</b> {@code shutdownNow} sets STOP and closes intake, waits for external
  *       submissions in flight (a few instructions each), drains every queue into its result,
  *       wakes and interrupts the workers. A task that was already running may still have
