@@ -8,6 +8,7 @@ import dev.spindle.queue.Injector;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A thread pool with one shared lock-free queue and a one-task LIFO slot per worker, built for
@@ -105,6 +106,14 @@ public final class WorkSharingPool extends AbstractPool {
 
     /** Run just before a task taken from a slot is offered to the shared queue, if set: a seam for tests. */
     static volatile Runnable beforeHandOff;
+
+    /**
+     * Slot tasks a watcher has taken from a peer's slot and not yet queued again
+     * ({@link #handOffQueued}). The watcher stays registered as parked meanwhile, so a graceful
+     * shutdown's quiet test ({@link #hasAnyTask}) must see the task in its hand too. Changed
+     * only by a watcher's hand-off, which is rare (at most one per watch interval).
+     */
+    private final AtomicInteger watcherHandOffs = new AtomicInteger();
 
     private WorkSharingPool(Builder b) {
         super(b, "sharing", true, false, true);
@@ -255,11 +264,25 @@ public final class WorkSharingPool extends AbstractPool {
         return !shared.isEmpty();
     }
 
+    /**
+     * Whether a task waits in a slot, in a watcher's hand or in the shared queue. Read in the
+     * order a watcher moves a slot task (out of the slot, counted in {@link #watcherHandOffs}
+     * from before it is taken until after it is queued again, into the shared queue, or, if that
+     * fails, into the watcher's own slot): a slot found empty after the take means the count
+     * read next is up, or already down with the task queued where a later read finds it. The
+     * slots are read again last, for the watcher's own slot, which another worker's slot may
+     * have been read after (see {@link #handOffQueued}). Read in the other order, the shared
+     * queue before the slots, a worker parking after {@code shutdown} found the pool quiet while
+     * the task was in the watcher's hand: the pool terminated, the other workers exited, and the
+     * watcher ran the task alone on the last thread, which then waited for good on any work it
+     * submitted and waited for ({@code submit(..).get()}), so the pool never terminated.
+     */
     @Override
     boolean hasAnyTask() {
-        if (!shared.isEmpty()) {
-            return true;
-        }
+        return anySlotOccupied() || watcherHandOffs.get() != 0 || !shared.isEmpty() || anySlotOccupied();
+    }
+
+    private boolean anySlotOccupied() {
         for (PoolWorker w : workers) {
             if (w.slotOccupied()) {
                 return true;
@@ -297,6 +320,20 @@ public final class WorkSharingPool extends AbstractPool {
      */
     @Override
     void handOffQueued(PoolWorker w) {
+        if (currentWorker() == w) {
+            moveSlotToShared(w);               // the owner, awake: no quiet test can pass meanwhile
+            return;
+        }
+        watcherHandOffs.incrementAndGet();     // before the take: see hasAnyTask
+        try {
+            moveSlotToShared(w);
+        } finally {
+            watcherHandOffs.decrementAndGet(); // after the task is queued again
+        }
+    }
+
+    /** {@link #handOffQueued}'s move, on the owner's thread or a watcher's. */
+    private void moveSlotToShared(PoolWorker w) {
         Runnable t = w.takeSlot();
         if (t != null) {
             try {
