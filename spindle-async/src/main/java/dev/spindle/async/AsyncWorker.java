@@ -1252,11 +1252,21 @@ final class AsyncWorker extends AsyncWorkerPadAfter implements Runnable, LoneTas
  * every poll share no cache line (nor its adjacent-line prefetch pair) with the objects allocated
  * just before the worker, which are often another worker's queues. HotSpot lays out superclass
  * fields before subclass fields, so the hierarchy fixes the order; the pools' {@code Worker} is
- * laid out the same way.
+ * laid out the same way. Bytes, not longs: HotSpot also puts a subclass's small fields in a
+ * superclass's alignment holes, and with longs here and after the hot fields the hot
+ * {@code lifoRuns} took the hole at offset 12, on the line of the object before, and the worker's
+ * {@code index}, which a waker of a task reads, the one just after {@code inHand}. Bytes fill the
+ * holes themselves ({@code AsyncWorkerLayoutTest} checks the distances).
  */
 abstract class AsyncWorkerPadBefore {
-    long p00, p01, p02, p03, p04, p05, p06, p07;
-    long p08, p09, p10, p11, p12, p13, p14, p15;
+    byte p000, p001, p002, p003, p004, p005, p006, p007, p010, p011, p012, p013, p014, p015, p016, p017;
+    byte p020, p021, p022, p023, p024, p025, p026, p027, p030, p031, p032, p033, p034, p035, p036, p037;
+    byte p040, p041, p042, p043, p044, p045, p046, p047, p050, p051, p052, p053, p054, p055, p056, p057;
+    byte p060, p061, p062, p063, p064, p065, p066, p067, p070, p071, p072, p073, p074, p075, p076, p077;
+    byte p100, p101, p102, p103, p104, p105, p106, p107, p110, p111, p112, p113, p114, p115, p116, p117;
+    byte p120, p121, p122, p123, p124, p125, p126, p127, p130, p131, p132, p133, p134, p135, p136, p137;
+    byte p140, p141, p142, p143, p144, p145, p146, p147, p150, p151, p152, p153, p154, p155, p156, p157;
+    byte p160, p161, p162, p163, p164, p165, p166, p167, p170, p171, p172, p173, p174, p175, p176, p177;
 }
 
 /**
@@ -1317,6 +1327,12 @@ abstract class AsyncWorkerHotFields extends AsyncWorkerPadBefore {
 
 /** Padding after {@link AsyncWorkerHotFields}: see {@link AsyncWorkerPadBefore}. */
 abstract class AsyncWorkerPadAfter extends AsyncWorkerHotFields {
-    long p00, p01, p02, p03, p04, p05, p06, p07;
-    long p08, p09, p10, p11, p12, p13, p14, p15;
+    byte q000, q001, q002, q003, q004, q005, q006, q007, q010, q011, q012, q013, q014, q015, q016, q017;
+    byte q020, q021, q022, q023, q024, q025, q026, q027, q030, q031, q032, q033, q034, q035, q036, q037;
+    byte q040, q041, q042, q043, q044, q045, q046, q047, q050, q051, q052, q053, q054, q055, q056, q057;
+    byte q060, q061, q062, q063, q064, q065, q066, q067, q070, q071, q072, q073, q074, q075, q076, q077;
+    byte q100, q101, q102, q103, q104, q105, q106, q107, q110, q111, q112, q113, q114, q115, q116, q117;
+    byte q120, q121, q122, q123, q124, q125, q126, q127, q130, q131, q132, q133, q134, q135, q136, q137;
+    byte q140, q141, q142, q143, q144, q145, q146, q147, q150, q151, q152, q153, q154, q155, q156, q157;
+    byte q160, q161, q162, q163, q164, q165, q166, q167, q170, q171, q172, q173, q174, q175, q176, q177;
 }
