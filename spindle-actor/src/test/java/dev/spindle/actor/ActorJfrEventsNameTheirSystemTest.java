@@ -52,9 +52,12 @@ class ActorJfrEventsNameTheirSystemTest {
 
         Map<String, List<Integer>> messagesBySystem = actorOnesBySystem(events, ACTIVATION, e -> e.getInt("messages"));
         assertThat(messagesBySystem).containsOnlyKeys("alpha", "beta");
-        // held message + tells + ask, taken in the one activation the latch held open
-        assertThat(messagesBySystem.get("alpha")).contains(1 + 3 + 1).allSatisfy(n -> assertThat(n).isLessThan(8));
-        assertThat(messagesBySystem.get("beta")).contains(1 + 6 + 1);
+        // held message + tells + ask, taken in the one activation the latch held open; and the
+        // stop of the systems' close, when it arrives before that activation has given the actor
+        // up (the ask is answered inside it): an activation counts the stop it takes
+        assertThat(messagesBySystem.get("alpha")).anySatisfy(n -> assertThat(n).isIn(1 + 3 + 1, 1 + 3 + 1 + 1))
+                .allSatisfy(n -> assertThat(n).isLessThan(1 + 6 + 1));
+        assertThat(messagesBySystem.get("beta")).anySatisfy(n -> assertThat(n).isIn(1 + 6 + 1, 1 + 6 + 1 + 1));
     }
 
     @Test
