@@ -89,6 +89,26 @@ class ActorWorkloadsTest {
         }
     }
 
+    /** Each workload's figures at TINY and at QUICK, as the registry gave them (FULL's: the test below). */
+    @Test
+    void tinyAndQuickSizesAreTheRecordedOnes() {
+        Map<String, List<String>> recorded = Map.of(
+                "pingpong", List.of("pingpong(200 pings)", "pingpong(40,000 pings)"),
+                "threadring", List.of("threadring(10 actors x 1,000 hops)", "threadring(100 actors x 100,000 hops)"),
+                "chameneos", List.of("chameneos(10 chameneos x 500 meetings)",
+                        "chameneos(100 chameneos x 100,000 meetings)"),
+                "big", List.of("big(10 actors x 50 pings)", "big(120 actors x 5,000 pings)"),
+                "fjthrput", List.of("fjthrput(100 messages x 6 actors)", "fjthrput(10,000 messages x 60 actors)"),
+                "count", List.of("count(1,000 increments)", "count(1,000,000 increments)"),
+                "tell-only", List.of("tell-only(2 senders x 500 messages -> 1 actor)",
+                        "tell-only(4 senders x 250,000 messages -> 1 actor)"));
+        assertThat(recorded.keySet()).containsExactlyInAnyOrderElementsOf(ActorWorkloads.names());
+        for (String name : ActorWorkloads.names()) {
+            assertThat(ActorWorkloads.create(name, Size.TINY).describe()).as(name).isEqualTo(recorded.get(name).get(0));
+            assertThat(ActorWorkloads.create(name, Size.QUICK).describe()).as(name).isEqualTo(recorded.get(name).get(1));
+        }
+    }
+
     @Test
     void fullSizesAreSavinas() {
         assertThat(ActorWorkloads.create("pingpong", Size.FULL).describe()).isEqualTo("pingpong(40,000 pings)");
@@ -133,7 +153,9 @@ class ActorWorkloadsTest {
     @Test
     void unknownNamesAreRefusedNamingTheValidOnes() {
         assertThatThrownBy(() -> ActorWorkloads.create("nope", Size.TINY))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("pingpong");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("unknown actor workload 'nope'; valid: pingpong, threadring, chameneos, big, fjthrput, count,"
+                        + " tell-only");
         assertThatThrownBy(() -> ActorKits.byId("nope"))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("pekko-t5");
     }

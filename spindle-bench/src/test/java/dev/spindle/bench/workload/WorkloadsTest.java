@@ -113,6 +113,37 @@ class WorkloadsTest {
         assertThat(((Fib) Workloads.create("fib", Size.FULL)).expected()).isEqualTo(832_040L);
     }
 
+    /** Each workload's figures at each size, as the registry gave them: TINY's, then QUICK's (= FULL's). */
+    @Test
+    void everySizeBuildsTheRecordedFigures() {
+        Map<String, List<String>> recorded = Map.ofEntries(
+                Map.entry("fib", List.of("fib(15), no cutoff, both branches spawned",
+                        "fib(30), no cutoff, both branches spawned")),
+                Map.entry("fib-spawn", List.of("fib(15) with pool.spawn(lambda) and join, both branches spawned",
+                        "fib(30) with pool.spawn(lambda) and join, both branches spawned")),
+                Map.entry("fib-cutoff", List.of("fib(22), sequential below 12", "fib(40), sequential below 27")),
+                Map.entry("nqueens", List.of("nqueens(8), a task per column in the top 2 rows",
+                        "nqueens(12), a task per column in the top 3 rows")),
+                Map.entry("uts", List.of(
+                        "uts(geometric, b=3.0, depth 6, seed 10, 2 hash rounds/node), sequential in the bottom 1 levels",
+                        "uts(geometric, b=4.0, depth 10, seed 10, 8 hash rounds/node), sequential in the bottom 3 levels")),
+                Map.entry("spawn-many-local", List.of("spawn-many-local(500 tasks, spawned from a task in the pool)",
+                        "spawn-many-local(10000 tasks, spawned from a task in the pool)")),
+                Map.entry("spawn-many-remote", List.of("spawn-many-remote(500 tasks, spawned from outside)",
+                        "spawn-many-remote(10000 tasks, spawned from outside)")),
+                Map.entry("yield-many", List.of("yield-many(20 tasks x 50 yields)", "yield-many(200 tasks x 1000 yields)")),
+                Map.entry("ping-pong", List.of("ping-pong(50 pairs x 6 bounces)", "ping-pong(1000 pairs x 20 bounces)")),
+                Map.entry("chained-spawn", List.of("chained-spawn(100 links)", "chained-spawn(1000 links)")),
+                Map.entry("skynet", List.of("skynet(1000 leaves, fan-out 10)", "skynet(1000000 leaves, fan-out 10)")));
+        assertThat(recorded.keySet()).containsExactlyInAnyOrderElementsOf(Workloads.names());
+        for (String name : Workloads.names()) {
+            List<String> figures = recorded.get(name);
+            assertThat(Workloads.create(name, Size.TINY).describe()).as(name).isEqualTo(figures.get(0));
+            assertThat(Workloads.create(name, Size.QUICK).describe()).as(name).isEqualTo(figures.get(1));
+            assertThat(Workloads.create(name, Size.FULL).describe()).as(name).isEqualTo(figures.get(1));
+        }
+    }
+
     @Test
     void fullUtsTreeHasTheRecordedSize() {
         Uts uts = new Uts(Uts.FULL, Uts.FULL_SEQ_LEVELS);
@@ -153,7 +184,8 @@ class WorkloadsTest {
         assertThatThrownBy(() -> new NQueens(0, 1)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> Workloads.create("nope", Size.TINY))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("skynet");
+                .hasMessage("unknown workload 'nope'; valid: fib, fib-spawn, fib-cutoff, nqueens, uts, spawn-many-local,"
+                        + " spawn-many-remote, yield-many, ping-pong, chained-spawn, skynet");
         assertThatThrownBy(() -> Runtimes.create(RuntimeKind.SPINDLE, 0)).isInstanceOf(IllegalArgumentException.class);
         assertThat(RuntimeKind.byId("FJP-Async")).isEqualTo(RuntimeKind.FJP_ASYNC);
         assertThatThrownBy(() -> RuntimeKind.byId("x")).hasMessageContaining("spindle, fjp, fjp-async, tpe");
