@@ -31,7 +31,7 @@ public record ActorReport(int workers, int warmupRounds, int rounds, long elapse
      * @param family {@code Spindle} or {@code Pekko}
      * @param description what it is
      */
-    public record Runtime(String id, String family, String description) {
+    public record Runtime(String id, String family, String description) implements ReportFormat.ComparedRuntime {
     }
 
     /**
@@ -59,33 +59,23 @@ public record ActorReport(int workers, int warmupRounds, int rounds, long elapse
                 "Actors, Spindle vs Pekko: %d workers, median of %d interleaved rounds after %d warm-up rounds, %.1f s, Java %s%n",
                 workers, rounds, warmupRounds, elapsedMillis / 1000.0, javaVersion));
         sb.append(RATIO_MEANING).append('\n');
-        sb.append("spread = min-max of the per-round ratios; +-x% = half the interquartile range of each runtime's samples\n");
-        for (Runtime r : runtimes) {
-            sb.append(r.id()).append(" = ").append(r.description()).append('\n');
-        }
+        sb.append(ReportFormat.SPREAD_MEANING).append('\n');
+        ReportFormat.legend(sb, runtimes);
         sb.append('\n');
         List<String> head = new ArrayList<>(List.of("workload"));
         List<Boolean> right = new ArrayList<>(List.of(false));
-        for (Runtime r : runtimes) {
-            head.add(r.id());
-            head.add("");
-            right.add(true);
-            right.add(true);
-        }
+        ReportFormat.runtimeColumns(head, right, runtimes);
         head.addAll(List.of("best Spindle", "best Pekko", "ratio", "spread", "note"));
         right.addAll(List.of(false, false, true, true, false));
         List<String[]> lines = new ArrayList<>();
         lines.add(head.toArray(new String[0]));
         for (Row r : rows) {
             List<String> l = new ArrayList<>(List.of(r.name()));
-            for (Stats s : r.perRuntime()) {
-                l.add(value(s.median(), r.unit()));
-                l.add(iqr(s));
-            }
-            l.add(r.bestSpindle() == null ? "-" : r.bestSpindle());
-            l.add(r.bestPekko() == null ? "-" : r.bestPekko());
-            l.add(ratio(r.ratio()));
-            l.add(Double.isNaN(r.ratioSpread().min()) ? "-" : ratio(r.ratioSpread().min()) + "-" + ratio(r.ratioSpread().max()));
+            ReportFormat.runtimeCells(l, r.perRuntime(), r.unit());
+            l.add(ReportFormat.orDash(r.bestSpindle()));
+            l.add(ReportFormat.orDash(r.bestPekko()));
+            l.add(ReportFormat.ratio(r.ratio()));
+            l.add(ReportFormat.spread(r.ratioSpread()));
             l.add(r.note());
             lines.add(l.toArray(new String[0]));
         }
@@ -98,55 +88,11 @@ public record ActorReport(int workers, int warmupRounds, int rounds, long elapse
         return sb.toString();
     }
 
-    private static String value(double v, String unit) {
-        if (Double.isNaN(v)) {
-            return "-";
-        }
-        double a = Math.abs(v);
-        String num;
-        if (a >= 100) {
-            num = String.format(Locale.ROOT, "%.0f", v);
-        } else if (a >= 10) {
-            num = String.format(Locale.ROOT, "%.1f", v);
-        } else if (a >= 0.1 || a == 0) {
-            num = String.format(Locale.ROOT, "%.2f", v);
-        } else {
-            num = String.format(Locale.ROOT, "%.3f", v);
-        }
-        return num + " " + unit;
-    }
-
-    private static String iqr(Stats s) {
-        double f = s.halfIqrFraction();
-        if (Double.isNaN(f) || Double.isInfinite(f)) {
-            return "";
-        }
-        return String.format(Locale.ROOT, "+-%.0f%%", 100 * f);
-    }
-
-    private static String ratio(double r) {
-        return Double.isNaN(r) || Double.isInfinite(r) ? "n/a" : String.format(Locale.ROOT, "%.2f", r);
-    }
-
     /** The report as a JSON object, ending with a newline. */
     public String toJson() {
         StringBuilder sb = new StringBuilder();
-        sb.append("{\n");
-        sb.append("  \"suite\": \"actors\",\n");
-        sb.append("  \"workers\": ").append(workers).append(",\n");
-        sb.append("  \"warmupRounds\": ").append(warmupRounds).append(",\n");
-        sb.append("  \"rounds\": ").append(rounds).append(",\n");
-        sb.append("  \"elapsedMillis\": ").append(elapsedMillis).append(",\n");
-        sb.append("  \"java\": ").append(Report.str(javaVersion)).append(",\n");
-        sb.append("  \"ratioDefinition\": ").append(Report.str(RATIO_MEANING)).append(",\n");
-        sb.append("  \"runtimes\": [");
-        for (int i = 0; i < runtimes.size(); i++) {
-            Runtime r = runtimes.get(i);
-            sb.append(i == 0 ? "\n" : ",\n");
-            sb.append("    {\"id\": ").append(Report.str(r.id())).append(", \"family\": ").append(Report.str(r.family()))
-                    .append(", \"description\": ").append(Report.str(r.description())).append('}');
-        }
-        sb.append("\n  ],\n");
+        ReportFormat.header(sb, "actors", workers, warmupRounds, rounds, elapsedMillis, javaVersion, RATIO_MEANING);
+        ReportFormat.runtimes(sb, runtimes);
         sb.append("  \"results\": [");
         for (int i = 0; i < rows.size(); i++) {
             Row r = rows.get(i);
@@ -155,24 +101,15 @@ public record ActorReport(int workers, int warmupRounds, int rounds, long elapse
                     .append(", \"description\": ").append(Report.str(r.description()))
                     .append(", \"unit\": ").append(Report.str(r.unit()))
                     .append(", \"messages\": ").append(r.messages())
-                    .append(",\n     \"runtimes\": {");
-            for (int k = 0; k < runtimes.size(); k++) {
-                sb.append(k == 0 ? "" : ", ").append(Report.str(runtimes.get(k).id())).append(": ")
-                        .append(stats(r.perRuntime().get(k)));
-            }
-            sb.append("},\n     \"bestSpindle\": ").append(r.bestSpindle() == null ? "null" : Report.str(r.bestSpindle()))
-                    .append(", \"bestPekko\": ").append(r.bestPekko() == null ? "null" : Report.str(r.bestPekko()))
+                    .append(",\n     \"runtimes\": ");
+            ReportFormat.perRuntime(sb, runtimes, r.perRuntime());
+            sb.append(",\n     \"bestSpindle\": ").append(ReportFormat.strOrNull(r.bestSpindle()))
+                    .append(", \"bestPekko\": ").append(ReportFormat.strOrNull(r.bestPekko()))
                     .append(", \"ratio\": ").append(Report.num(r.ratio()))
-                    .append(", \"ratioPerRound\": ").append(stats(r.ratioSpread()))
+                    .append(", \"ratioPerRound\": ").append(ReportFormat.stats(r.ratioSpread()))
                     .append(", \"note\": ").append(Report.str(r.note())).append('}');
         }
         sb.append("\n  ]\n}\n");
         return sb.toString();
-    }
-
-    private static String stats(Stats s) {
-        return "{\"n\": " + s.n() + ", \"median\": " + Report.num(s.median()) + ", \"q1\": " + Report.num(s.q1())
-                + ", \"q3\": " + Report.num(s.q3()) + ", \"min\": " + Report.num(s.min()) + ", \"max\": "
-                + Report.num(s.max()) + "}";
     }
 }

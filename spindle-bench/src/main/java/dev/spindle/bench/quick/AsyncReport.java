@@ -39,7 +39,7 @@ public record AsyncReport(int workers, int warmupRounds, int rounds, long elapse
      * @param family {@code AsyncRuntime} or {@code CompletableFuture}
      * @param description what it is
      */
-    public record Runtime(String id, String family, String description) {
+    public record Runtime(String id, String family, String description) implements ReportFormat.ComparedRuntime {
     }
 
     /**
@@ -112,23 +112,16 @@ public record AsyncReport(int workers, int warmupRounds, int rounds, long elapse
                 "Async, AsyncRuntime vs CompletableFuture on ForkJoinPool%s: %d workers, median of %d interleaved rounds"
                         + " after %d warm-up rounds, %.1f s, Java %s%n",
                 vt ? " and virtual threads" : "", workers, rounds, warmupRounds, elapsedMillis / 1000.0, javaVersion));
-        for (Runtime r : runtimes) {
-            sb.append(r.id()).append(" = ").append(r.description()).append('\n');
-        }
+        ReportFormat.legend(sb, runtimes);
         if (!rows.isEmpty()) {
             sb.append('\n').append(RATIO_MEANING).append('\n');
             if (vt) {
                 sb.append(VT_RATIO_MEANING).append('\n');
             }
-            sb.append("spread = min-max of the per-round ratios; +-x% = half the interquartile range of each runtime's samples\n");
+            sb.append(ReportFormat.SPREAD_MEANING).append('\n');
             List<String> head = new ArrayList<>(List.of("workload"));
             List<Boolean> right = new ArrayList<>(List.of(false));
-            for (Runtime r : runtimes) {
-                head.add(r.id());
-                head.add("");
-                right.add(true);
-                right.add(true);
-            }
+            ReportFormat.runtimeColumns(head, right, runtimes);
             head.addAll(List.of("best async", "best CF", "ratio", "spread"));
             right.addAll(List.of(false, false, true, true));
             if (vt) {
@@ -141,17 +134,14 @@ public record AsyncReport(int workers, int warmupRounds, int rounds, long elapse
             lines.add(head.toArray(new String[0]));
             for (Row r : rows) {
                 List<String> l = new ArrayList<>(List.of(r.name()));
-                for (Stats s : r.perRuntime()) {
-                    l.add(value(s.median(), r.unit()));
-                    l.add(iqr(s));
-                }
-                l.add(r.bestAsync() == null ? "-" : r.bestAsync());
-                l.add(r.bestCf() == null ? "-" : r.bestCf());
-                l.add(ratio(r.ratio()));
-                l.add(spread(r.ratioSpread()));
+                ReportFormat.runtimeCells(l, r.perRuntime(), r.unit());
+                l.add(ReportFormat.orDash(r.bestAsync()));
+                l.add(ReportFormat.orDash(r.bestCf()));
+                l.add(ReportFormat.ratio(r.ratio()));
+                l.add(ReportFormat.spread(r.ratioSpread()));
                 if (vt) {
-                    l.add(ratio(r.vtRatio()));
-                    l.add(spread(r.vtRatioSpread()));
+                    l.add(ReportFormat.ratio(r.vtRatio()));
+                    l.add(ReportFormat.spread(r.vtRatioSpread()));
                 }
                 l.add(r.note());
                 lines.add(l.toArray(new String[0]));
@@ -171,11 +161,12 @@ public record AsyncReport(int workers, int warmupRounds, int rounds, long elapse
                 for (ContentionFigures f : c.perRuntime()) {
                     lines.add(new String[] {c.name(), f.runtime(), String.format(Locale.ROOT, "%.0f", f.throughput().median()),
                         count(f.wakesP50()), count(f.wakesP99()), count(f.wakesMax()),
-                        value(f.completionP50Ms().median(), "ms"), value(f.completionP99Ms().median(), "ms"),
-                        value(f.completionMaxMs().median(), "ms")});
+                        ReportFormat.value(f.completionP50Ms().median(), "ms"),
+                        ReportFormat.value(f.completionP99Ms().median(), "ms"),
+                        ReportFormat.value(f.completionMaxMs().median(), "ms")});
                 }
-                lines.add(new String[] {c.name(), "ws/hy", "thr hy/ws " + ratio(c.throughputRatio()), "",
-                    ratio(c.wakesP99Ratio()), "", "", ratio(c.completionP99Ratio()), ""});
+                lines.add(new String[] {c.name(), "ws/hy", "thr hy/ws " + ReportFormat.ratio(c.throughputRatio()), "",
+                    ReportFormat.ratio(c.wakesP99Ratio()), "", "", ReportFormat.ratio(c.completionP99Ratio()), ""});
             }
             TextTable.append(sb, lines, right);
         }
@@ -186,61 +177,13 @@ public record AsyncReport(int workers, int warmupRounds, int rounds, long elapse
         return Double.isNaN(s.median()) ? "-" : String.format(Locale.ROOT, "%.0f", s.median());
     }
 
-    private static String value(double v, String unit) {
-        if (Double.isNaN(v)) {
-            return "-";
-        }
-        double a = Math.abs(v);
-        String num;
-        if (a >= 100) {
-            num = String.format(Locale.ROOT, "%.0f", v);
-        } else if (a >= 10) {
-            num = String.format(Locale.ROOT, "%.1f", v);
-        } else if (a >= 0.1 || a == 0) {
-            num = String.format(Locale.ROOT, "%.2f", v);
-        } else {
-            num = String.format(Locale.ROOT, "%.3f", v);
-        }
-        return num + " " + unit;
-    }
-
-    private static String iqr(Stats s) {
-        double f = s.halfIqrFraction();
-        if (Double.isNaN(f) || Double.isInfinite(f)) {
-            return "";
-        }
-        return String.format(Locale.ROOT, "+-%.0f%%", 100 * f);
-    }
-
-    private static String spread(Stats perRound) {
-        return Double.isNaN(perRound.min()) ? "-" : ratio(perRound.min()) + "-" + ratio(perRound.max());
-    }
-
-    private static String ratio(double r) {
-        return Double.isNaN(r) || Double.isInfinite(r) ? "n/a" : String.format(Locale.ROOT, "%.2f", r);
-    }
-
     /** The report as a JSON object, ending with a newline. */
     public String toJson() {
         StringBuilder sb = new StringBuilder();
-        sb.append("{\n");
-        sb.append("  \"suite\": \"async\",\n");
-        sb.append("  \"workers\": ").append(workers).append(",\n");
-        sb.append("  \"warmupRounds\": ").append(warmupRounds).append(",\n");
-        sb.append("  \"rounds\": ").append(rounds).append(",\n");
-        sb.append("  \"elapsedMillis\": ").append(elapsedMillis).append(",\n");
-        sb.append("  \"java\": ").append(Report.str(javaVersion)).append(",\n");
-        sb.append("  \"ratioDefinition\": ").append(Report.str(RATIO_MEANING)).append(",\n");
+        ReportFormat.header(sb, "async", workers, warmupRounds, rounds, elapsedMillis, javaVersion, RATIO_MEANING);
         sb.append("  \"vtRatioDefinition\": ").append(Report.str(VT_RATIO_MEANING)).append(",\n");
         sb.append("  \"contentionDefinition\": ").append(Report.str(CONTENTION_MEANING)).append(",\n");
-        sb.append("  \"runtimes\": [");
-        for (int i = 0; i < runtimes.size(); i++) {
-            Runtime r = runtimes.get(i);
-            sb.append(i == 0 ? "\n" : ",\n");
-            sb.append("    {\"id\": ").append(Report.str(r.id())).append(", \"family\": ").append(Report.str(r.family()))
-                    .append(", \"description\": ").append(Report.str(r.description())).append('}');
-        }
-        sb.append("\n  ],\n");
+        ReportFormat.runtimes(sb, runtimes);
         sb.append("  \"results\": [");
         for (int i = 0; i < rows.size(); i++) {
             Row r = rows.get(i);
@@ -249,17 +192,14 @@ public record AsyncReport(int workers, int warmupRounds, int rounds, long elapse
                     .append(", \"description\": ").append(Report.str(r.description()))
                     .append(", \"unit\": ").append(Report.str(r.unit()))
                     .append(", \"operations\": ").append(r.operations())
-                    .append(",\n     \"runtimes\": {");
-            for (int k = 0; k < runtimes.size(); k++) {
-                sb.append(k == 0 ? "" : ", ").append(Report.str(runtimes.get(k).id())).append(": ")
-                        .append(stats(r.perRuntime().get(k)));
-            }
-            sb.append("},\n     \"bestAsync\": ").append(r.bestAsync() == null ? "null" : Report.str(r.bestAsync()))
-                    .append(", \"bestCf\": ").append(r.bestCf() == null ? "null" : Report.str(r.bestCf()))
+                    .append(",\n     \"runtimes\": ");
+            ReportFormat.perRuntime(sb, runtimes, r.perRuntime());
+            sb.append(",\n     \"bestAsync\": ").append(ReportFormat.strOrNull(r.bestAsync()))
+                    .append(", \"bestCf\": ").append(ReportFormat.strOrNull(r.bestCf()))
                     .append(", \"ratio\": ").append(Report.num(r.ratio()))
-                    .append(", \"ratioPerRound\": ").append(stats(r.ratioSpread()))
+                    .append(", \"ratioPerRound\": ").append(ReportFormat.stats(r.ratioSpread()))
                     .append(",\n     \"vtRatio\": ").append(Report.num(r.vtRatio()))
-                    .append(", \"vtRatioPerRound\": ").append(stats(r.vtRatioSpread()))
+                    .append(", \"vtRatioPerRound\": ").append(ReportFormat.stats(r.vtRatioSpread()))
                     .append(", \"note\": ").append(Report.str(r.note())).append('}');
         }
         sb.append(rows.isEmpty() ? "],\n" : "\n  ],\n");
@@ -274,13 +214,13 @@ public record AsyncReport(int workers, int warmupRounds, int rounds, long elapse
             for (int k = 0; k < c.perRuntime().size(); k++) {
                 ContentionFigures f = c.perRuntime().get(k);
                 sb.append(k == 0 ? "\n" : ",\n").append("       ").append(Report.str(f.runtime())).append(": {")
-                        .append("\"tasksPerSecond\": ").append(stats(f.throughput()))
-                        .append(", \"wakesP50\": ").append(stats(f.wakesP50()))
-                        .append(", \"wakesP99\": ").append(stats(f.wakesP99()))
-                        .append(", \"wakesMax\": ").append(stats(f.wakesMax()))
-                        .append(", \"completionP50Ms\": ").append(stats(f.completionP50Ms()))
-                        .append(", \"completionP99Ms\": ").append(stats(f.completionP99Ms()))
-                        .append(", \"completionMaxMs\": ").append(stats(f.completionMaxMs())).append('}');
+                        .append("\"tasksPerSecond\": ").append(ReportFormat.stats(f.throughput()))
+                        .append(", \"wakesP50\": ").append(ReportFormat.stats(f.wakesP50()))
+                        .append(", \"wakesP99\": ").append(ReportFormat.stats(f.wakesP99()))
+                        .append(", \"wakesMax\": ").append(ReportFormat.stats(f.wakesMax()))
+                        .append(", \"completionP50Ms\": ").append(ReportFormat.stats(f.completionP50Ms()))
+                        .append(", \"completionP99Ms\": ").append(ReportFormat.stats(f.completionP99Ms()))
+                        .append(", \"completionMaxMs\": ").append(ReportFormat.stats(f.completionMaxMs())).append('}');
             }
             sb.append("},\n     \"wakesP99Ratio\": ").append(Report.num(c.wakesP99Ratio()))
                     .append(", \"completionP99Ratio\": ").append(Report.num(c.completionP99Ratio()))
@@ -288,11 +228,5 @@ public record AsyncReport(int workers, int warmupRounds, int rounds, long elapse
         }
         sb.append(contention.isEmpty() ? "]\n}\n" : "\n  ]\n}\n");
         return sb.toString();
-    }
-
-    private static String stats(Stats s) {
-        return "{\"n\": " + s.n() + ", \"median\": " + Report.num(s.median()) + ", \"q1\": " + Report.num(s.q1())
-                + ", \"q3\": " + Report.num(s.q3()) + ", \"min\": " + Report.num(s.min()) + ", \"max\": "
-                + Report.num(s.max()) + "}";
     }
 }

@@ -117,7 +117,6 @@ public record ClusterReport(int warmupRounds, int rounds, long elapsedMillis, St
         sb.append("  \"results\": [");
         for (int i = 0; i < rows.size(); i++) {
             Row r = rows.get(i);
-            Stats s = r.seconds();
             sb.append(i == 0 ? "\n" : ",\n");
             sb.append("    {\"run\": ").append(Report.str(r.config() + "/" + r.shape()))
                     .append(", \"config\": ").append(Report.str(r.config()))
@@ -125,10 +124,8 @@ public record ClusterReport(int warmupRounds, int rounds, long elapsedMillis, St
                     .append(", \"threads\": ").append(r.threads())
                     .append(", \"shape\": ").append(Report.str(r.shape()))
                     .append(", \"tasks\": ").append(r.tasks())
-                    .append(",\n     \"seconds\": {\"n\": ").append(s.n()).append(", \"median\": ").append(Report.num(s.median()))
-                    .append(", \"q1\": ").append(Report.num(s.q1())).append(", \"q3\": ").append(Report.num(s.q3()))
-                    .append(", \"min\": ").append(Report.num(s.min())).append(", \"max\": ").append(Report.num(s.max()))
-                    .append("},\n     \"tasksPerSecond\": ").append(Report.num(r.tasksPerSecond()))
+                    .append(",\n     \"seconds\": ").append(ReportFormat.stats(r.seconds()))
+                    .append(",\n     \"tasksPerSecond\": ").append(Report.num(r.tasksPerSecond()))
                     .append(", \"boundSeconds\": ").append(Report.num(r.boundSeconds()))
                     .append(", \"overBound\": ").append(Report.num(r.overBound()))
                     .append(", \"dataBytes\": ").append(Report.num(r.dataBytes()))

@@ -29,7 +29,7 @@ public record Report(int workers, int warmupRounds, int rounds, long elapsedMill
                 "Spindle vs ForkJoinPool: %d workers, median of %d interleaved rounds after %d warm-up rounds, %.1f s, Java %s%n",
                 workers, rounds, warmupRounds, elapsedMillis / 1000.0, javaVersion));
         sb.append(RATIO_MEANING).append('\n');
-        sb.append("spread = min-max of the per-round ratios; +-x% = half the interquartile range of each runtime's samples\n");
+        sb.append(ReportFormat.SPREAD_MEANING).append('\n');
         sb.append("fjp mode = the faster ForkJoinPool mode in the warm-up rounds (fjp = LIFO default, fjp-async = FIFO)\n\n");
         String[] head = {"workload", "Spindle", "", "FJP", "", "fjp mode", "ratio", "spread", "note"};
         List<String[]> lines = new java.util.ArrayList<>();
@@ -37,10 +37,10 @@ public record Report(int workers, int warmupRounds, int rounds, long elapsedMill
         for (Row r : rows) {
             lines.add(new String[] {
                 r.name(),
-                value(r.spindle().median(), r.unit()),
-                iqr(r.spindle()),
-                value(r.fjp().median(), r.unit()),
-                iqr(r.fjp()),
+                ReportFormat.value(r.spindle().median(), r.unit()),
+                ReportFormat.iqr(r.spindle()),
+                ReportFormat.value(r.fjp().median(), r.unit()),
+                ReportFormat.iqr(r.fjp()),
                 r.fjpMode(),
                 ratio(r.ratio()),
                 Double.isNaN(r.ratioSpread().min()) ? "-" : ratio(r.ratioSpread().min()) + "-" + ratio(r.ratioSpread().max()),
@@ -71,46 +71,19 @@ public record Report(int workers, int warmupRounds, int rounds, long elapsedMill
         return sb.toString();
     }
 
-    private static String value(double v, String unit) {
-        if (Double.isNaN(v)) {
-            return "-";
-        }
-        String num;
-        double a = Math.abs(v);
-        if (a >= 100) {
-            num = String.format(Locale.ROOT, "%.0f", v);
-        } else if (a >= 10) {
-            num = String.format(Locale.ROOT, "%.1f", v);
-        } else if (a >= 0.1 || a == 0) {
-            num = String.format(Locale.ROOT, "%.2f", v);
-        } else {
-            num = String.format(Locale.ROOT, "%.3f", v);
-        }
-        return num + " " + unit;
-    }
-
-    private static String iqr(Stats s) {
-        double f = s.halfIqrFraction();
-        if (Double.isNaN(f) || Double.isInfinite(f)) {
-            return "";
-        }
-        return String.format(Locale.ROOT, "+-%.0f%%", 100 * f);
-    }
-
+    /**
+     * As {@link ReportFormat#ratio}, except that this table has always written an infinite ratio
+     * (a Spindle median of zero) as {@code Infinity} where the other reports write {@code n/a};
+     * kept so that the table reads as it did.
+     */
     private static String ratio(double r) {
-        return Double.isNaN(r) ? "n/a" : String.format(Locale.ROOT, "%.2f", r);
+        return Double.isInfinite(r) ? String.format(Locale.ROOT, "%.2f", r) : ReportFormat.ratio(r);
     }
 
     /** The report as a JSON object, ending with a newline. */
     public String toJson() {
         StringBuilder sb = new StringBuilder();
-        sb.append("{\n");
-        sb.append("  \"workers\": ").append(workers).append(",\n");
-        sb.append("  \"warmupRounds\": ").append(warmupRounds).append(",\n");
-        sb.append("  \"rounds\": ").append(rounds).append(",\n");
-        sb.append("  \"elapsedMillis\": ").append(elapsedMillis).append(",\n");
-        sb.append("  \"java\": ").append(str(javaVersion)).append(",\n");
-        sb.append("  \"ratioDefinition\": ").append(str(RATIO_MEANING)).append(",\n");
+        ReportFormat.header(sb, null, workers, warmupRounds, rounds, elapsedMillis, javaVersion, RATIO_MEANING);
         sb.append("  \"results\": [");
         for (int i = 0; i < rows.size(); i++) {
             Row r = rows.get(i);
@@ -119,19 +92,14 @@ public record Report(int workers, int warmupRounds, int rounds, long elapsedMill
                     .append(", \"description\": ").append(str(r.description()))
                     .append(", \"unit\": ").append(str(r.unit()))
                     .append(", \"fjpMode\": ").append(str(r.fjpMode()))
-                    .append(",\n     \"spindle\": ").append(stats(r.spindle()))
-                    .append(",\n     \"fjp\": ").append(stats(r.fjp()))
+                    .append(",\n     \"spindle\": ").append(ReportFormat.stats(r.spindle()))
+                    .append(",\n     \"fjp\": ").append(ReportFormat.stats(r.fjp()))
                     .append(",\n     \"ratio\": ").append(num(r.ratio()))
-                    .append(", \"ratioPerRound\": ").append(stats(r.ratioSpread()))
+                    .append(", \"ratioPerRound\": ").append(ReportFormat.stats(r.ratioSpread()))
                     .append(", \"note\": ").append(str(r.note())).append('}');
         }
         sb.append("\n  ]\n}\n");
         return sb.toString();
-    }
-
-    private static String stats(Stats s) {
-        return "{\"n\": " + s.n() + ", \"median\": " + num(s.median()) + ", \"q1\": " + num(s.q1())
-                + ", \"q3\": " + num(s.q3()) + ", \"min\": " + num(s.min()) + ", \"max\": " + num(s.max()) + "}";
     }
 
     /**
