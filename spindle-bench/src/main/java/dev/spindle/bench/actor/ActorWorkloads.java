@@ -4,10 +4,8 @@
 package dev.spindle.bench.actor;
 
 import dev.spindle.bench.workload.Size;
-import java.util.LinkedHashMap;
+import dev.spindle.bench.workload.WorkloadRegistry;
 import java.util.List;
-import java.util.Map;
-import java.util.function.Function;
 
 /**
  * Every actor workload by name, at each {@link Size}. {@link Size#FULL} is the Savina suite's
@@ -18,40 +16,29 @@ import java.util.function.Function;
  */
 public final class ActorWorkloads {
 
-    private static final Map<String, Function<Size, ActorWorkload>> ALL = new LinkedHashMap<>();
+    private static final WorkloadRegistry<ActorWorkload> ALL = new WorkloadRegistry<>("actor workload");
 
     static {
-        ALL.put("pingpong", s -> new SavinaPingPong(pick(s, 200, SavinaPingPong.FULL_PINGS, SavinaPingPong.FULL_PINGS)));
-        ALL.put("threadring", s -> new ThreadRing(pick(s, 10, ThreadRing.FULL_ACTORS, ThreadRing.FULL_ACTORS),
-                pick(s, 1_000, ThreadRing.FULL_HOPS, ThreadRing.FULL_HOPS)));
-        ALL.put("chameneos", s -> new Chameneos(pick(s, 10, Chameneos.FULL_CHAMENEOS, Chameneos.FULL_CHAMENEOS),
-                pick(s, 500, 100_000, Chameneos.FULL_MEETINGS)));
-        ALL.put("big", s -> new Big(pick(s, 10, Big.FULL_ACTORS, Big.FULL_ACTORS),
-                pick(s, 50, 5_000, Big.FULL_PINGS)));
-        ALL.put("fjthrput", s -> new FjThroughput(pick(s, 100, FjThroughput.FULL_MESSAGES, FjThroughput.FULL_MESSAGES),
-                pick(s, 6, FjThroughput.FULL_ACTORS, FjThroughput.FULL_ACTORS)));
-        ALL.put("count", s -> new Count(pick(s, 1_000, Count.FULL_COUNT, Count.FULL_COUNT)));
-        ALL.put("tell-only", s -> new TellOnly(pick(s, 2, TellOnly.FULL_SENDERS, TellOnly.FULL_SENDERS),
-                pick(s, 500, TellOnly.FULL_MESSAGES, TellOnly.FULL_MESSAGES)));
+        ALL.add("pingpong", s -> new SavinaPingPong(s.pick(200, SavinaPingPong.FULL_PINGS, SavinaPingPong.FULL_PINGS)));
+        ALL.add("threadring", s -> new ThreadRing(s.pick(10, ThreadRing.FULL_ACTORS, ThreadRing.FULL_ACTORS),
+                s.pick(1_000, ThreadRing.FULL_HOPS, ThreadRing.FULL_HOPS)));
+        ALL.add("chameneos", s -> new Chameneos(s.pick(10, Chameneos.FULL_CHAMENEOS, Chameneos.FULL_CHAMENEOS),
+                s.pick(500, 100_000, Chameneos.FULL_MEETINGS)));
+        ALL.add("big", s -> new Big(s.pick(10, Big.FULL_ACTORS, Big.FULL_ACTORS),
+                s.pick(50, 5_000, Big.FULL_PINGS)));
+        ALL.add("fjthrput", s -> new FjThroughput(s.pick(100, FjThroughput.FULL_MESSAGES, FjThroughput.FULL_MESSAGES),
+                s.pick(6, FjThroughput.FULL_ACTORS, FjThroughput.FULL_ACTORS)));
+        ALL.add("count", s -> new Count(s.pick(1_000, Count.FULL_COUNT, Count.FULL_COUNT)));
+        ALL.add("tell-only", s -> new TellOnly(s.pick(2, TellOnly.FULL_SENDERS, TellOnly.FULL_SENDERS),
+                s.pick(500, TellOnly.FULL_MESSAGES, TellOnly.FULL_MESSAGES)));
     }
 
     private ActorWorkloads() {
     }
 
-    private static int pick(Size s, int tiny, int quick, int full) {
-        switch (s) {
-            case TINY:
-                return tiny;
-            case QUICK:
-                return quick;
-            default:
-                return full;
-        }
-    }
-
     /** The names of all actor workloads, in report order. */
     public static List<String> names() {
-        return List.copyOf(ALL.keySet());
+        return ALL.names();
     }
 
     /**
@@ -60,10 +47,6 @@ public final class ActorWorkloads {
      * @throws IllegalArgumentException naming the valid workloads if there is none by that name
      */
     public static ActorWorkload create(String name, Size size) {
-        Function<Size, ActorWorkload> f = ALL.get(name);
-        if (f == null) {
-            throw new IllegalArgumentException("unknown actor workload '" + name + "'; valid: " + String.join(", ", names()));
-        }
-        return f.apply(size);
+        return ALL.create(name, size);
     }
 }
