@@ -127,20 +127,41 @@ public final class Runtimes {
         }
     }
 
-    // ------------------------------------------------------------------ Spindle
+    /**
+     * What the runtimes share: their kind, and their threads' names, {@code <name>-worker-<i>},
+     * by which {@link #ownsThread} knows them. {@code execute} stays in each runtime on purpose:
+     * the workloads call it once per task, and one shared body would make its call into the pool
+     * see all three pool classes in a run that compares them (a megamorphic call for all),
+     * where each runtime's own sees only its pool's.
+     */
+    abstract static class NamedRuntime implements BenchRuntime {
+        private final RuntimeKind kind;
+        final String prefix;
 
-    static final class SpindleRuntime implements BenchRuntime {
-        private final WorkStealingPool pool;
-        private final String prefix;
-
-        SpindleRuntime(String name, int workers) {
-            this.pool = WorkStealingPool.builder().name(name).workers(workers).build();
+        NamedRuntime(RuntimeKind kind, String name) {
+            this.kind = kind;
             this.prefix = name + "-worker-";
         }
 
         @Override
-        public RuntimeKind kind() {
-            return RuntimeKind.SPINDLE;
+        public final RuntimeKind kind() {
+            return kind;
+        }
+
+        @Override
+        public final boolean ownsThread(Thread thread) {
+            return thread.getName().startsWith(prefix);
+        }
+    }
+
+    // ------------------------------------------------------------------ Spindle
+
+    static final class SpindleRuntime extends NamedRuntime {
+        private final WorkStealingPool pool;
+
+        SpindleRuntime(String name, int workers) {
+            super(RuntimeKind.SPINDLE, name);
+            this.pool = WorkStealingPool.builder().name(name).workers(workers).build();
         }
 
         @Override
@@ -151,11 +172,6 @@ public final class Runtimes {
         @Override
         public void execute(Runnable task) {
             pool.execute(task);
-        }
-
-        @Override
-        public boolean ownsThread(Thread thread) {
-            return thread.getName().startsWith(prefix);
         }
 
         @Override
@@ -181,14 +197,11 @@ public final class Runtimes {
 
     // ------------------------------------------------------------------ ForkJoinPool
 
-    static final class ForkJoinRuntime implements BenchRuntime {
-        private final RuntimeKind kind;
+    static final class ForkJoinRuntime extends NamedRuntime {
         private final ForkJoinPool pool;
-        private final String prefix;
 
         ForkJoinRuntime(RuntimeKind kind, String name, int workers, boolean asyncMode) {
-            this.kind = kind;
-            this.prefix = name + "-worker-";
+            super(kind, name);
             AtomicInteger index = new AtomicInteger();
             ForkJoinPool.ForkJoinWorkerThreadFactory factory = p -> {
                 ForkJoinWorkerThread t = ForkJoinPool.defaultForkJoinWorkerThreadFactory.newThread(p);
@@ -199,11 +212,6 @@ public final class Runtimes {
         }
 
         @Override
-        public RuntimeKind kind() {
-            return kind;
-        }
-
-        @Override
         public int workers() {
             return pool.getParallelism();
         }
@@ -211,11 +219,6 @@ public final class Runtimes {
         @Override
         public void execute(Runnable task) {
             pool.execute(task);
-        }
-
-        @Override
-        public boolean ownsThread(Thread thread) {
-            return thread.getName().startsWith(prefix);
         }
 
         @Override
@@ -235,18 +238,17 @@ public final class Runtimes {
 
         @Override
         public String toString() {
-            return kind + ":" + pool;
+            return kind() + ":" + pool;
         }
     }
 
     // ------------------------------------------------------------------ ThreadPoolExecutor
 
-    static final class ThreadPoolRuntime implements BenchRuntime {
+    static final class ThreadPoolRuntime extends NamedRuntime {
         private final ThreadPoolExecutor pool;
-        private final String prefix;
 
         ThreadPoolRuntime(String name, int workers) {
-            this.prefix = name + "-worker-";
+            super(RuntimeKind.TPE, name);
             AtomicInteger index = new AtomicInteger();
             this.pool = new ThreadPoolExecutor(workers, workers, 60, TimeUnit.SECONDS,
                     new LinkedBlockingQueue<>(), r -> {
@@ -257,11 +259,6 @@ public final class Runtimes {
         }
 
         @Override
-        public RuntimeKind kind() {
-            return RuntimeKind.TPE;
-        }
-
-        @Override
         public int workers() {
             return pool.getMaximumPoolSize();
         }
@@ -269,11 +266,6 @@ public final class Runtimes {
         @Override
         public void execute(Runnable task) {
             pool.execute(task);
-        }
-
-        @Override
-        public boolean ownsThread(Thread thread) {
-            return thread.getName().startsWith(prefix);
         }
 
         @Override
