@@ -97,17 +97,11 @@ public record ActorReport(int workers, int warmupRounds, int rounds, long elapse
         for (int i = 0; i < rows.size(); i++) {
             Row r = rows.get(i);
             sb.append(i == 0 ? "\n" : ",\n");
-            sb.append("    {\"workload\": ").append(Report.str(r.name()))
-                    .append(", \"description\": ").append(Report.str(r.description()))
-                    .append(", \"unit\": ").append(Report.str(r.unit()))
-                    .append(", \"messages\": ").append(r.messages())
-                    .append(",\n     \"runtimes\": ");
-            ReportFormat.perRuntime(sb, runtimes, r.perRuntime());
-            sb.append(",\n     \"bestSpindle\": ").append(ReportFormat.strOrNull(r.bestSpindle()))
-                    .append(", \"bestPekko\": ").append(ReportFormat.strOrNull(r.bestPekko()))
-                    .append(", \"ratio\": ").append(Report.num(r.ratio()))
-                    .append(", \"ratioPerRound\": ").append(ReportFormat.stats(r.ratioSpread()))
-                    .append(", \"note\": ").append(Report.str(r.note())).append('}');
+            ReportFormat.workload(sb, r.name(), r.description(), r.unit(), "messages", r.messages(), runtimes,
+                    r.perRuntime());
+            ReportFormat.bestAndRatio(sb, "bestSpindle", r.bestSpindle(), "bestPekko", r.bestPekko(), r.ratio(),
+                    r.ratioSpread());
+            sb.append(", \"note\": ").append(Report.str(r.note())).append('}');
         }
         sb.append("\n  ]\n}\n");
         return sb.toString();

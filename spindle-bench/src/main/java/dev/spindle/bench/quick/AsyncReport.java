@@ -188,17 +188,10 @@ public record AsyncReport(int workers, int warmupRounds, int rounds, long elapse
         for (int i = 0; i < rows.size(); i++) {
             Row r = rows.get(i);
             sb.append(i == 0 ? "\n" : ",\n");
-            sb.append("    {\"workload\": ").append(Report.str(r.name()))
-                    .append(", \"description\": ").append(Report.str(r.description()))
-                    .append(", \"unit\": ").append(Report.str(r.unit()))
-                    .append(", \"operations\": ").append(r.operations())
-                    .append(",\n     \"runtimes\": ");
-            ReportFormat.perRuntime(sb, runtimes, r.perRuntime());
-            sb.append(",\n     \"bestAsync\": ").append(ReportFormat.strOrNull(r.bestAsync()))
-                    .append(", \"bestCf\": ").append(ReportFormat.strOrNull(r.bestCf()))
-                    .append(", \"ratio\": ").append(Report.num(r.ratio()))
-                    .append(", \"ratioPerRound\": ").append(ReportFormat.stats(r.ratioSpread()))
-                    .append(",\n     \"vtRatio\": ").append(Report.num(r.vtRatio()))
+            ReportFormat.workload(sb, r.name(), r.description(), r.unit(), "operations", r.operations(), runtimes,
+                    r.perRuntime());
+            ReportFormat.bestAndRatio(sb, "bestAsync", r.bestAsync(), "bestCf", r.bestCf(), r.ratio(), r.ratioSpread());
+            sb.append(",\n     \"vtRatio\": ").append(Report.num(r.vtRatio()))
                     .append(", \"vtRatioPerRound\": ").append(ReportFormat.stats(r.vtRatioSpread()))
                     .append(", \"note\": ").append(Report.str(r.note())).append('}');
         }

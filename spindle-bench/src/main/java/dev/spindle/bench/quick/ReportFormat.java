@@ -145,14 +145,35 @@ final class ReportFormat {
         sb.append("\n  ],\n");
     }
 
-    /** A workload's samples as an object keyed by runtime id, in the runtimes' order. */
-    static void perRuntime(StringBuilder sb, List<? extends ComparedRuntime> runtimes, List<Stats> perRuntime) {
-        sb.append('{');
+    /**
+     * Opens a workload's object in {@code results}: its name, description, unit, size (as
+     * {@code countName}), and its samples on each runtime, keyed by runtime id in the runtimes'
+     * order.
+     */
+    static void workload(StringBuilder sb, String name, String description, String unit, String countName,
+            long count, List<? extends ComparedRuntime> runtimes, List<Stats> perRuntime) {
+        sb.append("    {\"workload\": ").append(Report.str(name))
+                .append(", \"description\": ").append(Report.str(description))
+                .append(", \"unit\": ").append(Report.str(unit))
+                .append(", ").append(Report.str(countName)).append(": ").append(count)
+                .append(",\n     \"runtimes\": {");
         for (int k = 0; k < runtimes.size(); k++) {
             sb.append(k == 0 ? "" : ", ").append(Report.str(runtimes.get(k).id())).append(": ")
                     .append(stats(perRuntime.get(k)));
         }
         sb.append('}');
+    }
+
+    /**
+     * A workload's best runtime of each family compared ({@code null} where none of it ran) and
+     * the ratio between them, with the per-round ratios.
+     */
+    static void bestAndRatio(StringBuilder sb, String firstName, String first, String secondName, String second,
+            double ratio, Stats ratioSpread) {
+        sb.append(",\n     ").append(Report.str(firstName)).append(": ").append(strOrNull(first))
+                .append(", ").append(Report.str(secondName)).append(": ").append(strOrNull(second))
+                .append(", \"ratio\": ").append(Report.num(ratio))
+                .append(", \"ratioPerRound\": ").append(stats(ratioSpread));
     }
 
     /** A statistic as a JSON object: its count, median, quartiles and extremes. */
@@ -162,8 +183,7 @@ final class ReportFormat {
                 + Report.num(s.max()) + "}";
     }
 
-    /** A string as JSON, {@code null} for none. */
-    static String strOrNull(String s) {
+    private static String strOrNull(String s) {
         return s == null ? "null" : Report.str(s);
     }
 }
