@@ -24,18 +24,4 @@ class ActorCellLayoutTest {
                 .group("holder", "head", "processed")
                 .assertGroupsApart();
     }
-
-    /**
-     * The three groups the layout section of {@link ActorCell} describes, every field each class
-     * declares: read-mostly fields (read by senders on every message), the fields senders write,
-     * the fields the holder writes.
-     */
-    @Test
-    void theReadMostlySendersAndHoldersFieldsAreACacheLineApart() {
-        FieldLayout.of(ActorCell.class)
-                .groupDeclaredIn("ActorCellColdFields")
-                .groupDeclaredIn("ActorCellProducerFields")
-                .groupDeclaredIn("ActorCellConsumerFields")
-                .assertGroupsApart();
-    }
 }
