@@ -171,9 +171,9 @@ import java.util.function.Function;
  * report then is dropped if reporting itself fails). One throw of {@code schedule} leaves the state
  * {@code SCHEDULED} (its claim-back, see above), and the queued task, if the scheduler queued it
  * before it threw, may claim it at any moment: the state read then cannot tell the task's
- * {@code ACTIVE} from the caller's own. So {@code schedule} marks its claim-back
- * ({@code claimBackBy}, a store of the thread, no call) until the compare-and-set returns; a
- * caller that catches a throw with its mark still set claims the activation as the task would
+ * {@code ACTIVE} from the caller's own. So {@code schedule} marks a claim-back that
+ * threw ({@code claimBackBy}, a store of the thread in the claim-back's own handler, no call); a
+ * caller that catches a throw with its mark set claims the activation as the task would
  * (or gives it back by a compare-and-set from {@code SCHEDULED}), and whoever wins holds it. Read
  * from the state, as before, an {@code ACTIVE} the task had claimed was taken for the caller's
  * own: the caller's recovery ran the actor beside the task, or its give-back stored
@@ -653,15 +653,23 @@ final class ActorCell<A> extends ActorCellConsumerFields<A> implements ActorRef<
             scheduler.execute(activation, h);
             return null;
         } catch (Throwable refused) {
-            // Marked by a store (no call) until the claim-back returns: a throw at its entry
-            // leaves the caller a claim to settle, not an activation it holds (see claimBackBy)
-            claimBackBy = self;
-            Runnable hook = claimBackHook;
-            if (hook != null) {
-                hook.run();
+            boolean claimedBack;
+            try {
+                Runnable hook = claimBackHook;
+                if (hook != null) {
+                    hook.run();
+                }
+                claimedBack = casState(SCHEDULED, ACTIVE);
+            } catch (Throwable undecided) {
+                // A throw at the claim-back's entry leaves the caller a claim to settle, not an
+                // activation it holds: marked here, by a store (no call), and only here. Marked
+                // before the compare-and-set and cleared after it, on every claim-back, the mark
+                // of a thread that overflowed was cleared by the queued task's own claim-back
+                // (it claimed the activation, resubmitted it and was refused) before that thread
+                // read it (see claimBackBy)
+                claimBackBy = self;
+                throw undecided;
             }
-            boolean claimedBack = casState(SCHEDULED, ACTIVE);
-            claimBackBy = null;
             if (!claimedBack) {
                 // Queued before the throw, and claimed: it runs, and this thread holds nothing.
                 // Nothing may escape from here now: a caller would take it for a throw while it
@@ -1545,16 +1553,18 @@ abstract class ActorCellConsumerFields<A> extends ActorCellPad2<A> {
      */
     boolean rerun;
     /**
-     * The thread whose {@code ActorCell.schedule} is inside its claim-back (the scheduler threw
-     * after the state was made {@code SCHEDULED}), else null. Set by a store before the
-     * claim-back's compare-and-set and cleared by a store after it returns, so a throw at the
-     * compare-and-set's entry (a stack overflow) leaves it set: the caller, catching that throw,
+     * The thread whose {@code ActorCell.schedule} threw in its claim-back (the scheduler threw
+     * after the state was made {@code SCHEDULED}, then the claim-back's compare-and-set at its
+     * entry, a stack overflow), until that thread's caller has read it; else null. Set by
+     * a store in the claim-back's own handler, and only there: the caller, catching that throw,
      * then knows that the activation may be the queued task's already, claimed by it, and that a
      * compare-and-set from {@code SCHEDULED} decides, not the state it reads ({@code ACTIVE} is then
-     * the task's, not its own). Compared by a thread with itself, as {@link #resubmitting} is:
-     * only this thread's own store can make it equal to this thread. Another thread's store can
-     * overwrite a pending mark only if that thread took the activation meanwhile (the queued
-     * task) and its own scheduler threw after queuing and its claim-back overflowed in turn.
+     * the task's, not its own); it clears the mark by a store. Compared by a thread with itself,
+     * as {@link #resubmitting} is: only this thread's own store can make it equal to this thread.
+     * Another thread's store can overwrite a pending mark only if that thread took the activation
+     * meanwhile (the queued task), its own scheduler threw and its claim-back overflowed in turn.
+     * (Set before every claim-back's compare-and-set and cleared after it, it was overwritten by
+     * any claim-back of the task's, one that a refused resubmission makes, and read cleared.)
      */
     Thread claimBackBy;
 
