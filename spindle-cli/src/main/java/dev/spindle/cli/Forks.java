@@ -293,7 +293,8 @@ final class Forks {
     /**
      * Runs child {@code i} of {@code forks} with {@code childArgs} and returns its report: what it
      * wrote to the file named in its {@value #REPORT_PROPERTY}, made here (readable by this user
-     * alone, as {@link Files#createTempFile} makes it where the system allows) and deleted after.
+     * alone, as {@link Files#createTempFile} makes it where the system allows) and deleted after,
+     * or as this JVM exits if it is stopped meanwhile.
      */
     private static String runFork(List<String> childArgs, int i, int forks) {
         Path report;
@@ -304,6 +305,12 @@ final class Forks {
                     + e.getMessage(), e);
         }
         try {
+            // Also at exit: a signal (SIGTERM, Ctrl-C) ends this JVM while the child runs, its
+            // hooks destroy the child (Reaper), and the JVM halts before the wait returns to the
+            // finally below, which left the file in the temporary directory. Deleted after those
+            // hooks; the child, which writes the file and never creates it, cannot bring it back.
+            // (Inside the try: once this JVM is shutting down it throws, and the finally deletes.)
+            report.toFile().deleteOnExit();
             return runChild(javaCommand(childArgs, i, report), report, i, forks);
         } finally {
             try {

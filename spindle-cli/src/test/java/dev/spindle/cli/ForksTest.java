@@ -172,6 +172,44 @@ class ForksTest {
         }
     }
 
+    /*
+     * Found by review (H104): a parent stopped by a signal (SIGTERM, or Ctrl-C's SIGINT) while a
+     * child ran left the child's report file behind in the temporary directory: the shutdown hooks
+     * destroyed the child, but the JVM ended before the parent's wait for it returned to the
+     * finally that deletes the file.
+     */
+    @Test
+    void aSigtermLeavesNoReportFileBehind(@TempDir Path tmp) throws Exception {
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        Process parent = new ProcessBuilder(java, "-Djava.io.tmpdir=" + tmp, "-cp", System.getProperty("java.class.path"),
+                SpindleCli.class.getName(), "bench", "--workloads", "fib", "--rounds", "100000", "--warmup", "1",
+                "--workers", "1", "--forks", "2", "--progress", "none")
+                .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        List<ProcessHandle> children = List.of();
+        try {
+            for (long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+                    children.isEmpty() && System.nanoTime() < deadline; ) {
+                Thread.sleep(1);               // another process: polled
+                children = parent.children().toList();
+            }
+            assertThat(children).as("the first child JVM").hasSize(1);
+            assertThat(reportFiles(tmp)).as("the first child's report file").hasSize(1);
+            parent.destroy();                  // SIGTERM: the parent's shutdown hooks run
+            assertThat(parent.waitFor(30, TimeUnit.SECONDS)).isTrue();
+            children.get(0).onExit().get(30, TimeUnit.SECONDS);
+            assertThat(reportFiles(tmp)).as("report files left in the temporary directory").isEmpty();
+        } finally {
+            children.forEach(ProcessHandle::destroyForcibly);
+            parent.destroyForcibly();
+        }
+    }
+
+    private static List<Path> reportFiles(Path dir) throws IOException {
+        try (var files = Files.list(dir)) {
+            return files.filter(f -> f.getFileName().toString().startsWith("spindle-forks-")).toList();
+        }
+    }
+
     @Test
     void outputBeyondTheBoundIsRefused() throws IOException {
         byte[] big = "x".repeat(100).getBytes(StandardCharsets.UTF_8);
