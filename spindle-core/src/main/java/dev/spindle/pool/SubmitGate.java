@@ -13,7 +13,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * offers its task, and {@linkplain #leave leaves}. Shutdown {@linkplain #close closes} the gate;
  * from then on {@code enter} fails, and a submitter that entered before is still counted, so
  * {@code shutdownNow} can {@linkplain #awaitNoneInFlight wait} for its offer to land before it
- * drains the queues, and a graceful shutdown terminates only once {@link #noneInFlight}. The
+ * drains the queues, and a graceful shutdown terminates only once the gate is
+ * {@linkplain #closedAndEmpty closed with nobody in flight}, read in one word. The
  * last submitter to leave a closed gate is told so, to re-check for termination.
  */
 final class SubmitGate {
