@@ -35,7 +35,10 @@ public interface Task<T> extends Future<T> {
      * Waits for the result and returns it.
      *
      * @return the value the computation returned
-     * @throws CompletionException wrapping the exception the computation threw
+     * @throws CompletionException wrapping the exception the computation threw (the same
+     *     instance, as the cause, for every join); a {@code CompletionException} the
+     *     computation threw itself (as a join of a failed subtask inside it throws) is rethrown
+     *     as it is, not wrapped again, as {@link CompletableFuture#join()} does
      * @throws CancellationException if the task was cancelled
      */
     T join();

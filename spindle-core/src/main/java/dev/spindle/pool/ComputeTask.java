@@ -89,7 +89,8 @@ public abstract class ComputeTask<T> extends ForkTask<T> {
      * {@link #compute()} would, but completing the task so that joiners see the outcome.
      *
      * @return what {@link #compute()} returned
-     * @throws CompletionException wrapping what {@link #compute()} threw
+     * @throws CompletionException wrapping what {@link #compute()} threw (a
+     *     {@code CompletionException} it threw itself as it is: see {@link dev.spindle.Task#join()})
      * @throws IllegalStateException if the task was started before
      * @throws java.util.concurrent.CancellationException if the task was cancelled (before it
      *     was started, or by another thread while it ran here)

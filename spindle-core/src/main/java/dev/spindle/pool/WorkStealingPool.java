@@ -367,7 +367,8 @@ public final class WorkStealingPool extends PoolCore {
      * @param <T> the task's result type
      * @param task a task not started before
      * @return what the task's {@code compute()} returned
-     * @throws CompletionException wrapping what the computation threw
+     * @throws CompletionException wrapping what the computation threw (a
+     *     {@code CompletionException} it threw itself as it is: see {@link Task#join()})
      * @throws IllegalStateException if the task was started before
      * @throws java.util.concurrent.CancellationException if the task was cancelled
      * @throws RejectedExecutionException if the pool does not accept the task
@@ -384,7 +385,8 @@ public final class WorkStealingPool extends PoolCore {
      * @param <T> the computation's result type
      * @param computation the work; run once, on a worker of this pool
      * @return what the computation returned
-     * @throws CompletionException wrapping what the computation threw
+     * @throws CompletionException wrapping what the computation threw (a
+     *     {@code CompletionException} it threw itself as it is: see {@link Task#join()})
      * @throws java.util.concurrent.CancellationException if {@link #shutdownNow()} returned the
      *     task before it started
      * @throws RejectedExecutionException if the pool does not accept the task
