@@ -1903,13 +1903,23 @@ final class GraphScheduler implements AutoCloseable {
      * Whether {@code m} reports a copy that a worker still alive failed to give its task: another
      * worker's copy that could not be fetched from it, or the task's own worker's copy that could
      * not be read back there (its spill file unreadable); not an input released ahead of its task
-     * (no holder named). A task's attempts that end so count against its retries
+     * (no holder named), nor a copy of a gone incarnation of the holder's id that rejoined since
+     * ({@link WorkerState#joinedAt}). A task's attempts that end so count against its retries
      * ({@link TaskState#fetchFailures}). The own copy counts too: on a spill disk that fails every
      * read, the input, computed again on that worker, spilled there again and was lost at its next
      * read, and the producer ran for good while the task never ended.
      */
     private boolean fromALiveHolder(Message.DataMissing m) {
-        return m.holder() >= 0 && m.holder() < workers.size() && workers.get(m.holder()).alive;
+        if (m.holder() < 0 || m.holder() >= workers.size()) {
+            return false;
+        }
+        WorkerState h = workers.get(m.holder());
+        // the holder the task's assignment named: if the id's incarnation now alive joined after
+        // that assignment was made, the copy tried was its gone predecessor's (retired, its value
+        // copied elsewhere; or lost, the value computed again). Counted, a worker restarted under
+        // its id before the report arrived made a fetch from the gone one a live holder's failure,
+        // and with no retries left failed a task whose input was held elsewhere
+        return h.alive && m.attempt() > h.joinedAt;
     }
 
     /**
@@ -2394,7 +2404,9 @@ final class GraphScheduler implements AutoCloseable {
                             + " is lost or retired");
                 }
                 executedByReplaced += workers.get(id).executed;   // kept in the cluster's total
-                workers.set(id, new WorkerState(id, threads));
+                WorkerState fresh = new WorkerState(id, threads);
+                fresh.joinedAt = attemptSeq;  // the tasks assigned before knew the id's gone incarnation
+                workers.set(id, fresh);
                 // what was sent under the id since the last flush went to the incarnation gone, whose
                 // loss is handled: a flush that throws must not cut off this one, sent nothing yet
                 unflushed.clear(id);

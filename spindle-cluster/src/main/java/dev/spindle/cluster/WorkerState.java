@@ -50,6 +50,12 @@ final class WorkerState {
      */
     private Set<TaskState> transferStale = new HashSet<>();
     boolean alive = true;
+    /**
+     * The scheduler's attempt count when this incarnation joined (0 for the workers it started
+     * with): an assignment numbered at or below it was made before, so a holder it named under
+     * this id was an earlier incarnation, gone since (see GraphScheduler.fromALiveHolder).
+     */
+    long joinedAt;
     /** Finished or erred replies accepted from this incarnation. */
     long executed;
     /** Retiring: given no new task, its queued tasks moved, its only copies copied, then removed. */
